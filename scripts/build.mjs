@@ -1,0 +1,35 @@
+// Bundles each entry point with ncc into committed dist/, as ESM, runnable without node_modules
+// (except the App's native SQLite binding, which stays external: the App is installed with npm ci).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync, readdirSync, renameSync, existsSync } from "node:fs";
+import { join } from "node:path";
+
+const finalRoot = process.argv[2] ?? "dist";
+// Build beside the target and swap it in, so two builds at once never leave a half-written dist/.
+const outRoot = `${finalRoot}.building-${process.pid}`;
+const ncc = join("node_modules", "@vercel", "ncc", "dist", "ncc", "cli.js");
+
+export const ENTRIES = [
+  { src: "src/action/index.ts", out: "." },
+  { src: "src/cli/index.ts", out: "cli", externals: ["better-sqlite3"] },
+  { src: "src/observer/preload.ts", out: "preload", optional: true },
+];
+
+rmSync(outRoot, { recursive: true, force: true });
+mkdirSync(outRoot, { recursive: true });
+for (const entry of ENTRIES) {
+  if (entry.optional && !existsSync(entry.src)) continue;
+  const tmp = join(outRoot, `.build-${entry.out.replace(/\W/g, "_") || "root"}`);
+  const args = [ncc, "build", entry.src, "-o", tmp, "--target", "es2022", "--no-source-map-register", "-q"];
+  for (const e of entry.externals ?? []) args.push("-e", e);
+  execFileSync(process.execPath, args, { stdio: "inherit" });
+  const dest = join(outRoot, entry.out);
+  mkdirSync(dest, { recursive: true });
+  for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dest, name));
+  rmSync(tmp, { recursive: true, force: true });
+}
+writeFileSync(join(outRoot, "package.json"), JSON.stringify({ type: "module" }, null, 2) + "\n");
+const old = `${finalRoot}.old-${process.pid}`;
+if (existsSync(finalRoot)) renameSync(finalRoot, old);
+renameSync(outRoot, finalRoot);
+rmSync(old, { recursive: true, force: true });

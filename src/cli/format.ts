@@ -1,0 +1,31 @@
+import type { CheckReport } from "../core/verdict.js";
+
+const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" } as const;
+
+/** Text for a person: verdict first, one line per distinct violation, then the envelope. */
+export function formatReportText(report: CheckReport): string {
+  const out: string[] = [];
+  if (report.verdict === "error" && report.error) {
+    out.push(`envelope-gate: ERROR ${report.error.code} (could not evaluate; this is not a pass)`);
+    const where = report.error.file ? `${report.error.file}${report.error.line ? `:${report.error.line}` : ""}` : undefined;
+    out.push(`  ${report.error.message}`);
+    if (where && !report.error.message.startsWith(where)) out.push(`  at ${where}`);
+    if (report.error.hint) out.push(`  what to do: ${report.error.hint}`);
+  } else {
+    const n = report.violations.length;
+    const summary =
+      report.verdict === "pass"
+        ? `no violations in ${report.events} events`
+        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
+    out.push(`envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}`);
+    const width = Math.min(80, Math.max(0, ...report.violations.map((v) => v.id.length)));
+    for (const v of report.violations) {
+      out.push(`  ${v.id.padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
+    }
+  }
+  if (report.envelope_id !== null) out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
+  if (report.log) {
+    out.push(`run: ${report.log.run_id} on ${report.log.runner}, exit code ${report.log.exit_code ?? "none (signal)"}`);
+  }
+  return out.join("\n") + "\n";
+}

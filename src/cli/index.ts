@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { GateError } from "../core/errors.js";
+import { formatDigestLine } from "../core/envelope.js";
+import { EXIT_CODES, exitCodeFor, reportFromError } from "../core/verdict.js";
+import { runCheck } from "../gate/check.js";
+import { readVerifiedEnvelope } from "../gate/files.js";
+import { formatReportText } from "./format.js";
+
+const USAGE = `usage:
+  envelope-gate hash <envelope.json>
+  envelope-gate verify --envelope E [--sha256 F]
+  envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
+  envelope-gate app    [start | pause --reason TEXT | resume | status]
+
+exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
+
+class UsageError extends Error {}
+
+function usage(message: string): never {
+  throw new UsageError(message);
+}
+
+function absolute(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : resolve(path);
+}
+
+async function hash(args: string[]): Promise<number> {
+  if (args.length !== 1) usage("hash takes exactly one envelope file");
+  const file = args[0] as string;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    const code = (err as { code?: string }).code === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
+    throw new GateError(code, `envelope ${file} cannot be read (${(err as { code?: string }).code ?? String(err)})`, { file });
+  }
+  process.stdout.write(formatDigestLine(bytes, basename(file)));
+  return EXIT_CODES.pass;
+}
+
+async function verify(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { envelope: { type: "string" }, sha256: { type: "string" } },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!values.envelope) usage("verify needs --envelope");
+  const loaded = await readVerifiedEnvelope(values.envelope, values.sha256);
+  process.stdout.write(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`);
+  return EXIT_CODES.pass;
+}
+
+async function check(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      envelope: { type: "string" },
+      sha256: { type: "string" },
+      observer: { type: "string" },
+      workspace: { type: "string" },
+      scratch: { type: "string" },
+      format: { type: "string", default: "text" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!values.envelope) usage("check needs --envelope");
+  if (!values.observer) usage("check needs --observer");
+  if (values.format !== "text" && values.format !== "json") usage("--format is text or json");
+  const { report } = await runCheck({
+    envelopePath: values.envelope,
+    digestPath: values.sha256,
+    logPath: values.observer,
+    workspace: absolute(values.workspace),
+    scratch: absolute(values.scratch),
+  });
+  process.stdout.write(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report));
+  return exitCodeFor(report.verdict);
+}
+
+async function run(args: string[]): Promise<number> {
+  const { runCommand } = await import("../observer/cli.js");
+  return runCommand(args, usage);
+}
+
+async function app(args: string[]): Promise<number> {
+  const { appCommand } = await import("../app/cli.js");
+  return appCommand(args, usage);
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { hash, verify, check, run, app };
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(USAGE + "\n");
+    return name === undefined ? EXIT_CODES.usage : EXIT_CODES.pass;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (!command) usage(`unknown command "${name}"`);
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`envelope-gate: ${(err as Error).message}\n${USAGE}\n`);
+      return EXIT_CODES.usage;
+    }
+    const report = reportFromError(err, null);
+    process.stderr.write(formatReportText(report));
+    return EXIT_CODES.error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

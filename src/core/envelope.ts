@@ -1,0 +1,219 @@
+import { createHash } from "node:crypto";
+import { Ajv, type ErrorObject } from "ajv";
+import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
+import { GateError } from "./errors.js";
+import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
+import { foldPath } from "./paths.js";
+import { parseHostPattern, type HostPattern } from "./hosts.js";
+
+export interface Envelope {
+  envelope_id: string;
+  allowed_roots: string[];
+  allowed_tools: string[];
+  allowed_env: string[];
+  allowed_hosts: string[];
+  network: "deny" | "allowlist";
+  allowed_commands?: string[];
+}
+
+export type EnvelopeHash = `sha256:${string}`;
+
+export interface LoadedEnvelope {
+  envelope: Envelope;
+  /** `sha256:<hex>` over the file's raw bytes. */
+  hash: EnvelopeHash;
+  /** The file name as given, used in messages and annotations. */
+  file: string;
+  /** JSON pointer to 1-based line, for annotations on the rule that was broken. */
+  lines: Map<string, number>;
+}
+
+export { envelopeSchema };
+
+let validateEnvelopeShape: ReturnType<Ajv["compile"]> | undefined;
+
+function schemaValidator(): ReturnType<Ajv["compile"]> {
+  validateEnvelopeShape ??= new Ajv({ allErrors: true, strict: true }).compile(envelopeSchema);
+  return validateEnvelopeShape;
+}
+
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "the envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
+  switch (error.keyword) {
+    case "additionalProperties":
+      return `unknown key "${String(error.params.additionalProperty)}" in ${where}`;
+    case "required":
+      return `missing required key "${String(error.params.missingProperty)}"`;
+    case "uniqueItems":
+      return `${where} lists the same value twice (items ${String(error.params.j)} and ${String(error.params.i)})`;
+    case "enum":
+      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "pattern":
+      if (error.instancePath.startsWith("/allowed_roots/")) {
+        return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
+      }
+      if (error.instancePath.startsWith("/allowed_hosts/")) {
+        return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
+      }
+      return `${where} has a value of the wrong form`;
+    default:
+      return `${where} ${error.message ?? "is invalid"}`;
+  }
+}
+
+function schemaErrorPointer(error: ErrorObject): string {
+  if (error.keyword === "additionalProperties") {
+    return `${error.instancePath}/${String(error.params.additionalProperty)}`;
+  }
+  if (error.keyword === "uniqueItems") return `${error.instancePath}/${String(error.params.i)}`;
+  return error.instancePath;
+}
+
+/** Parses and validates envelope bytes. Pure: the caller reads the file. */
+export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
+  const hash: EnvelopeHash = `sha256:${sha256Hex(bytes)}`;
+  const decoded = decodeUtf8Strict(bytes);
+  if (typeof decoded !== "string") {
+    throw new GateError("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
+      file,
+      line: decoded.line,
+      hint: "Save the envelope as UTF-8.",
+    });
+  }
+  // A byte order mark is tolerated: editors add it, and the digest still covers the raw bytes.
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  let parsed;
+  try {
+    parsed = parseJsonWithLines(text);
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) {
+      throw new GateError("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
+        file,
+        line: err.line,
+        column: err.column,
+        hint: "Fix the JSON; the envelope is validated against schema/envelope.schema.json.",
+      });
+    }
+    throw err;
+  }
+  const validate = schemaValidator();
+  if (!validate(parsed.value)) {
+    const errors = validate.errors ?? [];
+    const first = errors[0];
+    const pointer = first ? schemaErrorPointer(first) : "";
+    const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
+    const all = errors.map(describeSchemaError);
+    throw new GateError("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
+      file,
+      line,
+      hint: "The envelope must match schema/envelope.schema.json exactly: no unknown keys, no duplicates.",
+    });
+  }
+  const envelope = parsed.value as Envelope;
+  envelope.allowed_hosts.forEach((entry, i) => {
+    if (parseHostPattern(entry) === null) {
+      const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
+      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+    }
+  });
+  return { envelope, hash, file, lines: parsed.lines };
+}
+
+/** The sha256sum line for an envelope: `<hex>  <name>`. */
+export function formatDigestLine(bytes: Uint8Array, name: string): string {
+  return `${sha256Hex(bytes)}  ${name}\n`;
+}
+
+/** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
+export function parseDigestFile(text: string, file: string): string {
+  const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
+  if (entries.length !== 1) {
+    throw new GateError(
+      "ENVELOPE_DIGEST_INVALID",
+      `${file} must hold exactly one sha256sum line, found ${entries.length}`,
+      { file, hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256" },
+    );
+  }
+  const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0] as string);
+  if (!m) {
+    throw new GateError("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
+      file,
+      line: 1,
+      hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
+    });
+  }
+  return (m[1] as string).toLowerCase();
+}
+
+/**
+ * Refuses unless the digest file pins exactly these bytes. Checked before the envelope is
+ * parsed, so a tampered file is reported as tampered. There is no way to skip this.
+ */
+export function verifyDigest(envelopeBytes: Uint8Array, envelopeFile: string, digestText: string, digestFile: string): void {
+  const expected = parseDigestFile(digestText, digestFile);
+  const actual = sha256Hex(envelopeBytes);
+  if (expected !== actual) {
+    throw new GateError(
+      "ENVELOPE_HASH_MISMATCH",
+      `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`,
+      {
+        file: digestFile,
+        line: 1,
+        hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
+      },
+    );
+  }
+}
+
+export interface RootValues {
+  workspace?: string | undefined;
+  scratch?: string | undefined;
+}
+
+const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
+
+/** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
+export function expandRoots(loaded: LoadedEnvelope, values: RootValues): string[] {
+  return loaded.envelope.allowed_roots.map((root, i) => {
+    const line = loaded.lines.get(`/allowed_roots/${i}`);
+    let expanded = root;
+    const m = ROOT_VARIABLE.exec(root);
+    if (m) {
+      const name = m[1] as "WORKSPACE" | "SCRATCH";
+      const value = name === "WORKSPACE" ? values.workspace : values.scratch;
+      if (value === undefined || value === "") {
+        throw new GateError(
+          "ROOT_VARIABLE_UNDEFINED",
+          `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`,
+          {
+            file: loaded.file,
+            line,
+            hint: `Pass --${name.toLowerCase()} DIR (action input '${name.toLowerCase()}'); an unset variable never expands to an empty string.`,
+          },
+        );
+      }
+      if (!value.startsWith("/")) {
+        throw new GateError("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
+          hint: `Pass an absolute path for --${name.toLowerCase()}.`,
+        });
+      }
+      expanded = value + root.slice(m[0].length);
+    }
+    const folded = foldPath(expanded);
+    if (folded === null) {
+      throw new GateError("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
+        file: loaded.file,
+        line,
+      });
+    }
+    return folded;
+  });
+}
+
+export function hostPatterns(envelope: Envelope): HostPattern[] {
+  return envelope.allowed_hosts.map((h) => parseHostPattern(h) as HostPattern);
+}

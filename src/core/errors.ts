@@ -1,0 +1,84 @@
+/**
+ * Every refusal carries exactly one code (CONTRACT.md section 8). A policy denial and an
+ * outage never share a code, and no code means "allowed".
+ */
+export const ERROR_CODES = [
+  "ENVELOPE_MISSING",
+  "ENVELOPE_UNREADABLE",
+  "ENVELOPE_INVALID",
+  "ENVELOPE_DIGEST_MISSING",
+  "ENVELOPE_DIGEST_INVALID",
+  "ENVELOPE_DIGEST_UNREADABLE",
+  "ENVELOPE_HASH_MISMATCH",
+  "ROOT_VARIABLE_UNDEFINED",
+  "OBSERVER_LOG_MISSING",
+  "OBSERVER_LOG_UNREADABLE",
+  "OBSERVER_LOG_MALFORMED",
+  "OBSERVER_LOG_INCOMPLETE",
+  "OBSERVER_LOG_ENVELOPE_MISMATCH",
+  "OBSERVER_UNAVAILABLE",
+  "PROPERTIES_INVALID",
+  "PROPERTY_UNAVAILABLE",
+  "LEDGER_UNREADABLE",
+  "LEDGER_INVALID",
+  "GITHUB_UNAVAILABLE",
+  "STORE_UNAVAILABLE",
+  "RUNNER_B_UNAVAILABLE",
+  "EVIDENCE_UNAVAILABLE",
+  "EVIDENCE_DIGEST_MISMATCH",
+  "WEBHOOK_SIGNATURE_INVALID",
+  "KILL_SWITCH_ENGAGED",
+  "BYPASS_REFUSED",
+  "CONFIG_INVALID",
+  "INTERNAL_ERROR",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorLocation {
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** A typed refusal: the gate could not decide, so it did not pass. */
+export class GateError extends Error {
+  readonly code: ErrorCode;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  /** What a person should do next. */
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, where: ErrorLocation & { hint?: string; cause?: unknown } = {}) {
+    super(message, where.cause === undefined ? undefined : { cause: where.cause });
+    this.name = "GateError";
+    this.code = code;
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+    this.hint = where.hint;
+  }
+
+  /** `file:line:col` where known, for messages and annotations. */
+  get location(): string | undefined {
+    if (this.file === undefined) return undefined;
+    if (this.line === undefined) return this.file;
+    return this.column === undefined ? `${this.file}:${this.line}` : `${this.file}:${this.line}:${this.column}`;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; file?: string; line?: number; hint?: string } {
+    const out: { code: ErrorCode; message: string; file?: string; line?: number; hint?: string } = {
+      code: this.code,
+      message: this.message,
+    };
+    if (this.file !== undefined) out.file = this.file;
+    if (this.line !== undefined) out.line = this.line;
+    if (this.hint !== undefined) out.hint = this.hint;
+    return out;
+  }
+}
+
+export function isGateError(value: unknown): value is GateError {
+  return value instanceof GateError;
+}

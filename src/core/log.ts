@@ -1,0 +1,518 @@
+/**
+ * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
+ * number of distinct violations. Pure: the caller feeds bytes, this judges them.
+ *
+ * A log that cannot be fully read and checked never yields a verdict: every structural
+ * problem throws a typed GateError instead ("could not observe" never reads as "observed
+ * nothing").
+ */
+import { GateError } from "./errors.js";
+import { foldPath, isInsideAnyRoot } from "./paths.js";
+import { formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
+import { hostPatterns, type LoadedEnvelope } from "./envelope.js";
+
+export const LOG_VERSION = 1;
+
+/** Longest line accepted, in UTF-16 units; a longer one is malformed, not buffered. */
+export const MAX_LINE_LENGTH = 4 * 1024 * 1024;
+
+export const WRITE_OPS = new Set([
+  "write",
+  "create",
+  "delete",
+  "rename",
+  "mkdir",
+  "chmod",
+  "truncate",
+  "link",
+  "symlink",
+]);
+
+export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
+
+/**
+ * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
+ * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
+ */
+export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
+  "FORCE_COLOR",
+  "NO_COLOR",
+  "NODE_DISABLE_COLORS",
+  "NODE_V8_COVERAGE",
+  "NODE_DEBUG",
+  "NODE_DEBUG_NATIVE",
+  "NODE_OPTIONS",
+  "NODE_PENDING_DEPRECATION",
+  "NODE_NO_WARNINGS",
+  "NODE_UNIQUE_ID",
+  "NODE_CHANNEL_FD",
+  "NODE_CHANNEL_SERIALIZATION_MODE",
+  "NODE_PRESERVE_SYMLINKS",
+  "NODE_TEST_CONTEXT",
+  "TERM",
+  "COLORTERM",
+  "CI",
+  "TZ",
+  "UV_THREADPOOL_SIZE",
+]);
+
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS = new Set(["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"]);
+
+/** Each kind's own fields: required, then optional. Anything else is malformed. */
+const KIND_FIELDS: Record<string, { required: string[]; optional: string[] }> = {
+  write: { required: ["path", "op"], optional: [] },
+  tool: { required: ["name"], optional: [] },
+  env: { required: ["key"], optional: ["op"] },
+  host: { required: ["host"], optional: ["port", "proto"] },
+  exec: { required: ["path", "argv"], optional: ["cwd"] },
+  end: { required: ["events", "exit_code"], optional: ["signal"] },
+};
+
+export type ViolationRule =
+  | "write_outside_root"
+  | "undeclared_tool"
+  | "undeclared_env"
+  | "network_denied"
+  | "undeclared_host"
+  | "undeclared_command";
+
+/** Envelope key whose line an annotation for this rule points at. */
+export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
+  write_outside_root: "allowed_roots",
+  undeclared_tool: "allowed_tools",
+  undeclared_env: "allowed_env",
+  network_denied: "network",
+  undeclared_host: "allowed_hosts",
+  undeclared_command: "allowed_commands",
+};
+
+export interface Violation {
+  id: string;
+  rule: ViolationRule;
+  subject: string;
+  first_line: number;
+  count: number;
+}
+
+export interface LogMeta {
+  run_id: string;
+  envelope_hash: string;
+  runner: string;
+  started_at: string;
+  /** Everything else the observer said about itself (coverage, enforcement). Never judged. */
+  extra: Record<string, unknown>;
+}
+
+export interface KindCounts {
+  write: number;
+  tool: number;
+  env: number;
+  host: number;
+  exec: number;
+  canary: number;
+}
+
+export interface LogVerdict {
+  verdict: "pass" | "envelope_fail";
+  envelope_id: string;
+  envelope_hash: string;
+  /** Events between `meta` and `end`. */
+  events: number;
+  violations: Violation[];
+  meta: LogMeta;
+  exit_code: number | null;
+  counts: KindCounts;
+}
+
+export interface EvaluatorOptions {
+  /** Folded allowed roots (see expandRoots). */
+  roots: string[];
+  /** Name of the log in messages. */
+  file: string;
+}
+
+function isEscapedQuote(line: string, quoteIndex: number): boolean {
+  let backslashes = 0;
+  for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--) backslashes++;
+  return (backslashes & 1) === 1;
+}
+
+/**
+ * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
+ * comparing this with Object.keys finds duplicates without a second full parse.
+ */
+function countTopLevelKeys(line: string): number {
+  let depth = 0;
+  let keys = 0;
+  const n = line.length;
+  let i = 0;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if (c === 0x22) {
+      let j = line.indexOf('"', i + 1);
+      while (j !== -1 && isEscapedQuote(line, j)) j = line.indexOf('"', j + 1);
+      if (j === -1) return -1;
+      i = j + 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x3a && depth === 1) keys++;
+    i++;
+  }
+  return keys;
+}
+
+function newlineCount(bytes: Uint8Array, end: number): number {
+  let n = 0;
+  for (let i = 0; i < end && i < bytes.length; i++) if (bytes[i] === 0x0a) n++;
+  return n;
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b < 0x80) continue;
+    const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+    if (need < 0) return i;
+    for (let k = 1; k <= need; k++) {
+      const cb = bytes[i + k];
+      if (cb === undefined) return i;
+      if ((cb & 0xc0) !== 0x80) return i;
+    }
+    i += need;
+  }
+  return bytes.length;
+}
+
+type Json = Record<string, unknown>;
+
+export class LogEvaluator {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  private readonly roots: string[];
+  private readonly tools: ReadonlySet<string>;
+  private readonly envKeys: ReadonlySet<string>;
+  private readonly hosts: HostPattern[];
+  private readonly networkDeny: boolean;
+  private readonly commandPaths: ReadonlySet<string> | null;
+  private readonly commandNames: ReadonlySet<string> | null;
+  private readonly file: string;
+  private readonly envelope: LoadedEnvelope;
+
+  private pending = "";
+  private lineNo = 0;
+  private meta: LogMeta | null = null;
+  private endSeen = false;
+  private endExit: number | null = null;
+  private useSeq = false;
+  private canaryBlockOpen = true;
+  private logPath: string | null = null;
+  private readonly violations = new Map<string, Violation>();
+  private readonly counts: KindCounts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+
+  constructor(envelope: LoadedEnvelope, options: EvaluatorOptions) {
+    const e = envelope.envelope;
+    this.envelope = envelope;
+    this.file = options.file;
+    this.roots = options.roots;
+    this.tools = new Set(e.allowed_tools);
+    this.envKeys = new Set(e.allowed_env);
+    this.hosts = hostPatterns(e);
+    this.networkDeny = e.network === "deny";
+    if (e.allowed_commands) {
+      this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
+      this.commandNames = new Set(e.allowed_commands.filter((c) => !c.includes("/")));
+    } else {
+      this.commandPaths = null;
+      this.commandNames = null;
+    }
+  }
+
+  private malformed(message: string, line = this.lineNo): never {
+    throw new GateError("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+      file: this.file,
+      line,
+      hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
+    });
+  }
+
+  private incomplete(message: string, line = this.lineNo): never {
+    throw new GateError("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+      file: this.file,
+      line,
+      hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
+    });
+  }
+
+  /** Feeds the next bytes of the log. Throws a GateError at the first problem. */
+  push(chunk: Uint8Array): void {
+    if (this.lineNo === 0 && this.pending === "" && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+      this.malformed("the log starts with a byte order mark", 1);
+    }
+    let text: string;
+    try {
+      text = this.decoder.decode(chunk, { stream: true });
+    } catch {
+      const at = firstInvalidUtf8(chunk);
+      this.malformed("invalid UTF-8", this.lineNo + 1 + newlineCount(chunk, at));
+    }
+    this.consume(text);
+  }
+
+  private consume(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", start);
+      if (nl === -1) break;
+      let line: string;
+      if (this.pending !== "") {
+        line = this.pending + text.slice(start, nl);
+        this.pending = "";
+      } else {
+        line = text.slice(start, nl);
+      }
+      start = nl + 1;
+      this.lineNo++;
+      if (line.length > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`);
+      this.handleLine(line);
+    }
+    if (start < text.length) {
+      this.pending += text.slice(start);
+      if (this.pending.length > MAX_LINE_LENGTH) {
+        this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`, this.lineNo + 1);
+      }
+    }
+  }
+
+  /** Ends the stream and returns the verdict, or throws if the log is not whole. */
+  finish(): LogVerdict {
+    let tail: string;
+    try {
+      tail = this.decoder.decode();
+    } catch {
+      this.incomplete("the log ends inside a UTF-8 sequence", this.lineNo + 1);
+    }
+    if (tail !== "") this.consume(tail);
+    if (this.pending !== "") {
+      this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
+    }
+    if (this.meta === null) this.incomplete("the log is empty: no meta line", 1);
+    if (!this.endSeen) this.incomplete("the log has no end line", this.lineNo);
+    const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
+    return {
+      verdict: violations.length === 0 ? "pass" : "envelope_fail",
+      envelope_id: this.envelope.envelope.envelope_id,
+      envelope_hash: this.envelope.hash,
+      events: this.lineNo - 2,
+      violations,
+      meta: this.meta,
+      exit_code: this.endExit,
+      counts: { ...this.counts },
+    };
+  }
+
+  private handleLine(rawLine: string): void {
+    const line = rawLine.charCodeAt(rawLine.length - 1) === 0x0d ? rawLine.slice(0, -1) : rawLine;
+    if (this.endSeen) this.malformed("content after the end line");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch (err) {
+      if (line.trim() === "") this.malformed("empty line");
+      this.malformed(`not JSON (${(err as Error).message})`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      this.malformed("each line must be a JSON object");
+    }
+    const obj = parsed as Json;
+    const keys = Object.keys(obj);
+    if (countTopLevelKeys(line) !== keys.length) this.malformed("duplicate key in the object");
+    if (obj.v !== LOG_VERSION) this.malformed(`"v" must be ${LOG_VERSION}`);
+    const kind = obj.kind;
+    if (typeof kind !== "string") this.malformed(`"kind" must be a string`);
+
+    if (this.lineNo === 1) {
+      if (kind !== "meta") this.incomplete("the first line must be the meta line");
+      this.readMeta(obj);
+      return;
+    }
+    if (kind === "meta") this.malformed("a second meta line");
+
+    const spec = KIND_FIELDS[kind];
+    if (spec === undefined) this.malformed(`unknown kind "${kind}"`);
+    for (const key of keys) {
+      if (!COMMON_FIELDS.has(key) && !spec.required.includes(key) && !spec.optional.includes(key)) {
+        this.malformed(`unknown field "${key}" on a ${kind} event`);
+      }
+    }
+    for (const key of spec.required) {
+      if (!(key in obj)) this.malformed(`a ${kind} event needs "${key}"`);
+    }
+    this.checkCommon(obj);
+
+    if (kind === "end") {
+      this.readEnd(obj);
+      return;
+    }
+
+    const canary = obj.canary === true;
+    if (canary) {
+      if (!this.canaryBlockOpen) this.malformed("a canary event after the self-check block");
+      this.counts.canary++;
+    } else {
+      this.canaryBlockOpen = false;
+    }
+
+    switch (kind) {
+      case "write":
+        this.onWrite(obj, canary);
+        break;
+      case "tool":
+        this.onTool(obj, canary);
+        break;
+      case "env":
+        this.onEnv(obj, canary);
+        break;
+      case "host":
+        this.onHost(obj, canary);
+        break;
+      case "exec":
+        this.onExec(obj, canary);
+        break;
+    }
+  }
+
+  private checkCommon(obj: Json): void {
+    if (this.useSeq) {
+      if (obj.seq !== this.lineNo - 1) this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+    } else if ("seq" in obj) {
+      this.malformed(`"seq" appears, but the meta line has none`);
+    }
+    const source = obj.source;
+    if (source !== undefined && (typeof source !== "string" || !EVENT_SOURCES.has(source))) {
+      this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
+    }
+    if (obj.canary !== undefined && obj.canary !== true) this.malformed(`"canary" may only be true`);
+    if (obj.pid !== undefined && !Number.isInteger(obj.pid)) this.malformed(`"pid" must be an integer`);
+  }
+
+  private readMeta(obj: Json): void {
+    const field = (name: string): string => {
+      const value = obj[name];
+      if (typeof value !== "string" || value === "") this.malformed(`meta needs a non-empty string "${name}"`);
+      return value;
+    };
+    const meta: LogMeta = {
+      run_id: field("run_id"),
+      envelope_hash: field("envelope_hash"),
+      runner: field("runner"),
+      started_at: field("started_at"),
+      extra: {},
+    };
+    for (const [k, v] of Object.entries(obj)) {
+      if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k)) meta.extra[k] = v;
+    }
+    if ("seq" in obj) {
+      if (obj.seq !== 0) this.malformed(`meta "seq" must be 0`);
+      this.useSeq = true;
+    }
+    if (typeof obj.log_path === "string") this.logPath = foldPath(obj.log_path);
+    if (meta.envelope_hash !== this.envelope.hash) {
+      throw new GateError(
+        "OBSERVER_LOG_ENVELOPE_MISMATCH",
+        `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`,
+        {
+          file: this.file,
+          line: 1,
+          hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
+        },
+      );
+    }
+    this.meta = meta;
+  }
+
+  private readEnd(obj: Json): void {
+    const events = obj.events;
+    if (!Number.isInteger(events)) this.malformed(`end "events" must be an integer`);
+    const exit = obj.exit_code;
+    if (exit !== null && !Number.isInteger(exit)) this.malformed(`end "exit_code" must be an integer or null`);
+    if (events !== this.lineNo - 1) {
+      this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
+    }
+    this.endSeen = true;
+    this.endExit = exit as number | null;
+  }
+
+  private record(rule: ViolationRule, subject: string): void {
+    const id = `${rule}:${subject}`;
+    const existing = this.violations.get(id);
+    if (existing) {
+      existing.count++;
+    } else {
+      this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+    }
+  }
+
+  private requireString(obj: Json, name: string): string {
+    const value = obj[name];
+    if (typeof value !== "string" || value === "") this.malformed(`"${name}" must be a non-empty string`);
+    if (value.includes("\u0000")) this.malformed(`"${name}" contains a NUL character`);
+    return value;
+  }
+
+  private onWrite(obj: Json, canary: boolean): void {
+    this.counts.write++;
+    const op = obj.op;
+    if (typeof op !== "string" || !WRITE_OPS.has(op)) this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+    const folded = foldPath(this.requireString(obj, "path"));
+    if (folded === null) this.malformed(`write "path" must be absolute`);
+    if (canary) return;
+    if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath) this.record("write_outside_root", folded);
+  }
+
+  private onTool(obj: Json, canary: boolean): void {
+    this.counts.tool++;
+    const name = this.requireString(obj, "name");
+    if (!canary && !this.tools.has(name)) this.record("undeclared_tool", name);
+  }
+
+  private onEnv(obj: Json, canary: boolean): void {
+    this.counts.env++;
+    const key = this.requireString(obj, "key");
+    if (canary || this.envKeys.has(key)) return;
+    if (obj.source === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
+    this.record("undeclared_env", key);
+  }
+
+  private onHost(obj: Json, canary: boolean): void {
+    this.counts.host++;
+    const host = normalizeHost(this.requireString(obj, "host"));
+    const port = obj.port;
+    if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
+      this.malformed(`host "port" must be an integer from 0 to 65535`);
+    }
+    if (canary) return;
+    const p = (port ?? null) as number | null;
+    if (this.networkDeny) {
+      this.record("network_denied", formatEndpoint(host, p));
+    } else if (!hostAllowed(this.hosts, host, p)) {
+      this.record("undeclared_host", formatEndpoint(host, p));
+    }
+  }
+
+  private onExec(obj: Json, canary: boolean): void {
+    this.counts.exec++;
+    const path = foldPath(this.requireString(obj, "path"));
+    if (path === null) this.malformed(`exec "path" must be absolute`);
+    const argv = obj.argv;
+    if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+      this.malformed(`exec "argv" must be an array of strings`);
+    }
+    if (canary || this.commandPaths === null || this.commandNames === null) return;
+    if (this.commandPaths.has(path)) return;
+    const base = path.slice(path.lastIndexOf("/") + 1);
+    if (this.commandNames.has(base)) return;
+    this.record("undeclared_command", path);
+  }
+}
