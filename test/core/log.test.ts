@@ -1,0 +1,262 @@
+import { describe, expect, it } from "vitest";
+import { GateError } from "../../src/core/errors.js";
+import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
+import { LogEvaluator, MAX_LINE_LENGTH, type LogVerdict } from "../../src/core/log.js";
+import { envelopeText, logText, type Event } from "../support/logs.js";
+
+const WORKSPACE = "/work/repo";
+const SCRATCH = "/tmp/agent-scratch";
+
+function envelope(overrides: Record<string, unknown> = {}): LoadedEnvelope {
+  return loadEnvelope(Buffer.from(envelopeText(overrides)), "envelope.json");
+}
+
+function evaluate(loaded: LoadedEnvelope, bytes: Buffer | string, chunkSize = 0): LogVerdict {
+  const ev = new LogEvaluator(loaded, { roots: expandRoots(loaded, { workspace: WORKSPACE, scratch: SCRATCH }), file: "observer.jsonl" });
+  const buf = typeof bytes === "string" ? Buffer.from(bytes) : bytes;
+  if (chunkSize <= 0) ev.push(buf);
+  else for (let i = 0; i < buf.length; i += chunkSize) ev.push(buf.subarray(i, i + chunkSize));
+  return ev.finish();
+}
+
+function judge(events: Event[], overrides: Record<string, unknown> = {}): LogVerdict {
+  const loaded = envelope(overrides);
+  return evaluate(loaded, logText(loaded.hash, events));
+}
+
+function refusal(loaded: LoadedEnvelope, bytes: Buffer | string): GateError {
+  try {
+    evaluate(loaded, bytes);
+  } catch (err) {
+    expect(err).toBeInstanceOf(GateError);
+    return err as GateError;
+  }
+  throw new Error("expected a refusal");
+}
+
+const ids = (v: LogVerdict) => v.violations.map((x) => x.id);
+
+describe("the seed's decision table, envelope rows", () => {
+  it.each([
+    ["write under the workspace", { kind: "write", path: "/work/repo/src/mod.py", op: "write" }, []],
+    ["write under /etc", { kind: "write", path: "/etc/cron.d/x", op: "create" }, ["write_outside_root:/etc/cron.d/x"]],
+    ["write under $HOME", { kind: "write", path: "/root/.bashrc", op: "write" }, ["write_outside_root:/root/.bashrc"]],
+    ["tool apply_patch", { kind: "tool", name: "apply_patch" }, []],
+    ["tool bash not listed", { kind: "tool", name: "bash" }, ["undeclared_tool:bash"]],
+    ["env RUN_ID", { kind: "env", key: "RUN_ID" }, []],
+    ["env AWS_SECRET_ACCESS_KEY", { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }, ["undeclared_env:AWS_SECRET_ACCESS_KEY"]],
+    ["any host under network deny", { kind: "host", host: "api.example.com", port: 443 }, ["network_denied:api.example.com:443"]],
+  ] as const)("%s", (_name, event, expected) => {
+    const verdict = judge([event as Event]);
+    expect(ids(verdict)).toEqual(expected);
+    expect(verdict.verdict).toBe(expected.length === 0 ? "pass" : "envelope_fail");
+  });
+
+  it("judges hosts against the allowlist when network is allowlist", () => {
+    const v = judge(
+      [
+        { kind: "host", host: "registry.npmjs.org", port: 443 },
+        { kind: "host", host: "a.cdn.example.com", port: 443 },
+        { kind: "host", host: "cdn.example.com", port: 443 },
+        { kind: "host", host: "1.2.3.4", port: 80 },
+      ],
+      { network: "allowlist", allowed_hosts: ["registry.npmjs.org:443", "*.cdn.example.com"] },
+    );
+    expect(ids(v)).toEqual(["undeclared_host:cdn.example.com:443", "undeclared_host:1.2.3.4:80"]);
+  });
+
+  it("judges execs only when allowed_commands exists", () => {
+    const execs = [
+      { kind: "exec", path: "/usr/bin/git", argv: ["git", "status"] },
+      { kind: "exec", path: "/usr/bin/curl", argv: ["curl", "x"] },
+      { kind: "exec", path: "/usr/local/bin/node", argv: ["node"] },
+    ];
+    expect(ids(judge(execs))).toEqual([]);
+    expect(ids(judge(execs, { allowed_commands: ["git", "/usr/local/bin/node"] }))).toEqual(["undeclared_command:/usr/bin/curl"]);
+    expect(ids(judge(execs, { allowed_commands: [] }))).toHaveLength(3);
+  });
+
+  it("reports each distinct violation once with its first line and count", () => {
+    const v = judge([
+      { kind: "tool", name: "curl" },
+      { kind: "write", path: "/work/repo/ok", op: "write" },
+      { kind: "tool", name: "curl" },
+      { kind: "env", key: "HOME" },
+      { kind: "tool", name: "curl" },
+    ]);
+    expect(v.violations).toEqual([
+      { id: "undeclared_tool:curl", rule: "undeclared_tool", subject: "curl", first_line: 2, count: 3 },
+      { id: "undeclared_env:HOME", rule: "undeclared_env", subject: "HOME", first_line: 5, count: 1 },
+    ]);
+    expect(v.events).toBe(5);
+    expect(v.counts).toMatchObject({ write: 1, tool: 3, env: 1 });
+  });
+});
+
+describe("hostile paths", () => {
+  it.each([
+    ["/work/repo/../repo-evil/x", "/work/repo-evil/x"],
+    ["/work/repo-evil/x", "/work/repo-evil/x"],
+    ["/work/repo/../../etc/passwd", "/etc/passwd"],
+    ["//etc//passwd", "/etc/passwd"],
+    ["/work/repo/./../../root/.ssh/authorized_keys", "/root/.ssh/authorized_keys"],
+    ["/tmp/agent-scratch-evil/f", "/tmp/agent-scratch-evil/f"],
+  ])("%s is outside", (path, folded) => {
+    expect(ids(judge([{ kind: "write", path, op: "write" }]))).toEqual([`write_outside_root:${folded}`]);
+  });
+
+  it.each(["/work/repo/", "/work/repo//src///a", "/work/repo/a/../b", "/tmp/agent-scratch/run/./x"])("%s is inside", (path) => {
+    expect(ids(judge([{ kind: "write", path, op: "mkdir" }]))).toEqual([]);
+  });
+
+  it("refuses a relative path and a NUL byte", () => {
+    const loaded = envelope();
+    expect(refusal(loaded, logText(loaded.hash, [{ kind: "write", path: "repo/x", op: "write" }])).code).toBe("OBSERVER_LOG_MALFORMED");
+    const nul = refusal(loaded, logText(loaded.hash, [{ kind: "write", path: "/work/repo/a\u0000/../../etc/x", op: "write" }]));
+    expect(nul.code).toBe("OBSERVER_LOG_MALFORMED");
+    expect(nul.message).toMatch(/NUL/);
+    expect(nul.line).toBe(2);
+  });
+
+  it("treats a write to the log's own path as a violation", () => {
+    const v = judge([{ kind: "write", path: "/work/repo/observer.jsonl", op: "write" }, { kind: "write", path: "/work/repo/a", op: "write" }].map((e) => e as Event));
+    expect(ids(v)).toEqual([]);
+    const loaded = envelope();
+    const text = logText(loaded.hash, [{ kind: "write", path: "/work/repo/observer.jsonl", op: "write" }], { meta: { log_path: "/work/repo/observer.jsonl" } });
+    expect(ids(evaluate(loaded, text))).toEqual(["write_outside_root:/work/repo/observer.jsonl"]);
+  });
+});
+
+describe("runtime env reads and canaries", () => {
+  it("does not judge the runtime's own reads of the documented keys, and judges any other", () => {
+    const v = judge([
+      { kind: "env", key: "NO_COLOR", source: "runtime" },
+      { kind: "env", key: "NODE_V8_COVERAGE", source: "runtime" },
+      { kind: "env", key: "NO_COLOR", source: "node" },
+      { kind: "env", key: "AWS_PROFILE", source: "runtime" },
+    ]);
+    expect(ids(v)).toEqual(["undeclared_env:NO_COLOR", "undeclared_env:AWS_PROFILE"]);
+  });
+
+  it("does not judge canaries in the block after meta", () => {
+    const v = judge([
+      { kind: "write", path: "/tmp/agent-scratch/.canary", op: "create", canary: true },
+      { kind: "env", key: "EG_CANARY", canary: true },
+      { kind: "host", host: "canary.invalid", canary: true },
+      { kind: "tool", name: "read_file" },
+    ]);
+    expect(v.verdict).toBe("pass");
+    expect(v.counts.canary).toBe(3);
+  });
+
+  it("refuses a canary after the self-check block", () => {
+    const loaded = envelope();
+    const err = refusal(loaded, logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "AWS_SECRET_ACCESS_KEY", canary: true }]));
+    expect(err.code).toBe("OBSERVER_LOG_MALFORMED");
+    expect(err.line).toBe(3);
+  });
+});
+
+describe("structure: could not observe never reads as observed nothing", () => {
+  const loaded = envelope();
+  const good = logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "CI" }]);
+  const lines = good.split("\n");
+
+  it("passes a whole log fed in any chunking", () => {
+    for (const size of [0, 1, 3, 7, 64]) expect(evaluate(loaded, good, size).verdict).toBe("pass");
+  });
+
+  it.each([
+    ["an empty file", "", "OBSERVER_LOG_INCOMPLETE"],
+    ["no end line", lines.slice(0, 3).join("\n") + "\n", "OBSERVER_LOG_INCOMPLETE"],
+    ["a truncated last line", good.slice(0, -10), "OBSERVER_LOG_INCOMPLETE"],
+    ["no trailing newline", good.slice(0, -1), "OBSERVER_LOG_INCOMPLETE"],
+    ["no meta line", lines.slice(1).join("\n"), "OBSERVER_LOG_INCOMPLETE"],
+    ["an end count that lies", good.replace('"events":3', '"events":2'), "OBSERVER_LOG_INCOMPLETE"],
+    ["a dropped line", [lines[0], lines[2], lines[3], ""].join("\n"), "OBSERVER_LOG_INCOMPLETE"],
+    ["content after end", good + lines[1] + "\n", "OBSERVER_LOG_MALFORMED"],
+    ["a second meta", [lines[0], lines[0], ...lines.slice(1)].join("\n"), "OBSERVER_LOG_MALFORMED"],
+    ["bad JSON", [lines[0], "{not json", ...lines.slice(2)].join("\n"), "OBSERVER_LOG_MALFORMED"],
+    ["an empty line", [lines[0], "", ...lines.slice(2)].join("\n"), "OBSERVER_LOG_MALFORMED"],
+    ["an array line", [lines[0], "[1,2]", ...lines.slice(2)].join("\n"), "OBSERVER_LOG_MALFORMED"],
+    ["an unknown kind", good.replace('"kind":"tool"', '"kind":"telepathy"'), "OBSERVER_LOG_MALFORMED"],
+    ["an unknown field", good.replace('"name":"read_file"', '"name":"read_file","allowed":true'), "OBSERVER_LOG_MALFORMED"],
+    ["a missing field", good.replace(',"name":"read_file"', ""), "OBSERVER_LOG_MALFORMED"],
+    ["a wrong type", good.replace('"name":"read_file"', '"name":42'), "OBSERVER_LOG_MALFORMED"],
+    ["a wrong version", good.replace('{"v":1,"kind":"tool"', '{"v":2,"kind":"tool"'), "OBSERVER_LOG_MALFORMED"],
+    ["a duplicate key", good.replace('"key":"CI"', '"key":"CI","key":"AWS_SECRET_ACCESS_KEY"'), "OBSERVER_LOG_MALFORMED"],
+    ["a bad write op", logText(loaded.hash, [{ kind: "write", path: "/work/repo/x", op: "scribble" }]), "OBSERVER_LOG_MALFORMED"],
+    ["a bad source", good.replace('"key":"CI"', '"key":"CI","source":"trusted"'), "OBSERVER_LOG_MALFORMED"],
+    ["a byte order mark", "\ufeff" + good, "OBSERVER_LOG_MALFORMED"],
+  ])("refuses %s", (_name, text, code) => {
+    expect(refusal(loaded, text).code).toBe(code);
+  });
+
+  it("names the line of the problem", () => {
+    const err = refusal(loaded, [lines[0], lines[1], "{oops", lines[3], ""].join("\n"));
+    expect(err.line).toBe(3);
+    expect(err.message).toContain("observer.jsonl:3");
+  });
+
+  it("refuses a meta hash for another envelope", () => {
+    const other = envelope({ allowed_tools: ["read_file", "apply_patch", "run_tests", "bash"] });
+    const err = refusal(loaded, logText(other.hash, [{ kind: "tool", name: "bash" }]));
+    expect(err.code).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
+    expect(err.line).toBe(1);
+  });
+
+  it("accepts CRLF line endings", () => {
+    expect(evaluate(loaded, good.replace(/\n/g, "\r\n")).verdict).toBe("pass");
+  });
+
+  it("refuses invalid UTF-8 and names its line, in any chunking", () => {
+    const bad = Buffer.concat([Buffer.from(lines[0] + "\n" + '{"v":1,"kind":"env","key":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n' + lines.slice(2).join("\n"))]);
+    for (const size of [0, 5]) {
+      const err = (() => {
+        try {
+          evaluate(loaded, bad, size);
+        } catch (e) {
+          return e as GateError;
+        }
+        throw new Error("expected refusal");
+      })();
+      expect(err.code).toBe("OBSERVER_LOG_MALFORMED");
+      expect(err.line).toBe(2);
+    }
+  });
+
+  it("refuses a log that ends inside a UTF-8 sequence", () => {
+    const cut = Buffer.concat([Buffer.from(good), Buffer.from([0xe2, 0x82])]);
+    expect(refusal(loaded, cut).code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("refuses a 10 MB line without buffering it whole", () => {
+    const huge = `{"v":1,"kind":"write","op":"write","path":"/work/repo/${"a".repeat(10 * 1024 * 1024)}"}`;
+    const text = [lines[0], huge, ""].join("\n");
+    const ev = new LogEvaluator(loaded, { roots: ["/work/repo"], file: "observer.jsonl" });
+    let err: unknown;
+    try {
+      const buf = Buffer.from(text);
+      for (let i = 0; i < buf.length; i += 1 << 20) ev.push(buf.subarray(i, i + (1 << 20)));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GateError);
+    expect((err as GateError).code).toBe("OBSERVER_LOG_MALFORMED");
+    expect((err as GateError).message).toContain(String(MAX_LINE_LENGTH));
+    expect((err as GateError).line).toBe(2);
+  });
+
+  it("checks sequence numbers when meta carries one", () => {
+    const seqd = logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "CI" }], { seq: true });
+    expect(evaluate(loaded, seqd).verdict).toBe("pass");
+    expect(refusal(loaded, seqd.replace('"seq":2', '"seq":5')).code).toBe("OBSERVER_LOG_MALFORMED");
+    expect(refusal(loaded, seqd.replace(',"seq":2', "")).code).toBe("OBSERVER_LOG_MALFORMED");
+    expect(refusal(loaded, good.replace('"key":"CI"', '"key":"CI","seq":2')).code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+
+  it("keeps quotes and braces inside strings out of the duplicate-key count", () => {
+    const v = judge([{ kind: "exec", path: "/bin/sh", argv: ["sh", "-c", 'echo "{\\"a\\":1}" : }'] }, { kind: "env", key: 'we"ird:{' }]);
+    expect(ids(v)).toEqual(['undeclared_env:we"ird:{']);
+  });
+});
