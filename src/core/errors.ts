@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   "BYPASS_REFUSED",
   "CONFIG_INVALID",
   "INTERNAL_ERROR",
+  "DUAL_RUN_MISMATCH",
+  "OBSERVER_DISAGREEMENT",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
