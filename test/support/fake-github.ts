@@ -1,0 +1,1089 @@
+/**
+ * A local GitHub: a real node:http server on 127.0.0.1 speaking the REST shapes envelope-gate
+ * uses, with in-memory state. Tests point the real Octokit client at `fake.url`.
+ *
+ * Extending it (the App adds its own routes in its own file):
+ *
+ *   fake.route("POST", "/app/installations/:installation_id/access_tokens", (req) => ({ status: 201, body: {...} }));
+ *
+ * Routes registered later win over earlier ones, so a test can override a built-in route.
+ * A pattern segment `:name` matches one path segment; a trailing `*name` matches the rest.
+ * Handlers get the parsed request and the shared state and return { status, body, headers }.
+ *
+ * Failures: `fake.fail("GET", "/repos/:owner/:repo/contents/*path", 500)` makes matching
+ * requests answer 500 (optionally only `times` times). `fake.requests` logs every request.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { zipSync } from "fflate";
+
+export type Bytes = Uint8Array;
+
+export interface FakeTree {
+  sha: string;
+  files: Map<string, Bytes>;
+}
+
+export interface FakeCommit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+}
+
+export interface FakeUser {
+  login: string;
+  type?: "User" | "Bot";
+}
+
+export interface FakePull {
+  number: number;
+  state: "open" | "closed";
+  title: string;
+  body: string | null;
+  user: FakeUser;
+  labels: string[];
+  base: { ref: string; sha: string };
+  head: { ref: string; sha: string; repo_full_name: string };
+  draft: boolean;
+  /** Files as the pulls files API lists them. */
+  files: FakePullFile[];
+  requested_reviewers: string[];
+  requested_teams: string[];
+}
+
+export interface FakePullFile {
+  filename: string;
+  status: "added" | "removed" | "modified" | "renamed" | "copied" | "changed" | "unchanged";
+  previous_filename?: string;
+  additions?: number;
+  deletions?: number;
+  patch?: string;
+}
+
+export interface FakeReview {
+  id: number;
+  user: FakeUser;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" | "PENDING";
+  commit_id: string;
+  body: string;
+  submitted_at: string;
+}
+
+export interface FakeAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  annotation_level: "notice" | "warning" | "failure";
+  message: string;
+  title?: string;
+  raw_details?: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  details_url: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  output: { title: string | null; summary: string | null; text: string | null; annotations_count: number };
+  annotations: FakeAnnotation[];
+  /** Every request body that created or updated this run, in order. */
+  updates: Record<string, unknown>[];
+}
+
+export interface FakeWorkflowRun {
+  id: number;
+  workflow_id: string;
+  name: string;
+  head_sha: string;
+  head_branch: string;
+  event: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  run_attempt: number;
+  created_at: string;
+  /** Inputs of the dispatch that created it, if any. */
+  inputs: Record<string, string> | null;
+}
+
+export interface FakeArtifact {
+  id: number;
+  run_id: number;
+  name: string;
+  /** Files inside the artifact; served as a zip made with fflate. */
+  files: Record<string, Bytes>;
+  expired: boolean;
+}
+
+export interface FakeDispatch {
+  workflow_id: string;
+  ref: string;
+  inputs: Record<string, string>;
+}
+
+export interface FakeRepo {
+  owner: string;
+  name: string;
+  id: number;
+  default_branch: string;
+  private: boolean;
+  /** refs without the leading "refs/": "heads/main", "tags/v1". */
+  refs: Map<string, string>;
+  commits: Map<string, FakeCommit>;
+  trees: Map<string, FakeTree>;
+  blobs: Map<string, Bytes>;
+  pulls: Map<number, FakePull>;
+  reviews: Map<number, FakeReview[]>;
+  /** login -> "admin" | "maintain" | "write" | "triage" | "read". Others answer 404 (not a collaborator). */
+  collaborators: Map<string, string>;
+  checkRuns: FakeCheckRun[];
+  dispatches: FakeDispatch[];
+  workflowRuns: FakeWorkflowRun[];
+  artifacts: FakeArtifact[];
+  issueComments: { issue_number: number; body: string; id: number }[];
+}
+
+export interface FakeState {
+  repos: Map<string, FakeRepo>;
+  nextId: number;
+  /** Set when a test wants a specific token enforced; requests without it answer 401. */
+  requiredToken: string | null;
+}
+
+export interface FakeRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: URLSearchParams;
+  params: Record<string, string>;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+  rawBody: Buffer;
+  state: FakeState;
+  /** The repository named by :owner/:repo, or a thrown 404. */
+  repo(): FakeRepo;
+  /** Absolute URL of this server, for links and redirects. */
+  baseUrl: string;
+}
+
+export interface FakeResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: string;
+  body: unknown;
+  status: number;
+}
+
+interface Route {
+  method: string;
+  pattern: string;
+  match: (path: string) => Record<string, string> | null;
+  handler: RouteHandler;
+}
+
+interface Failure {
+  method: string;
+  match: (path: string) => Record<string, string> | null;
+  status: number;
+  remaining: number;
+  body: unknown;
+}
+
+/** Thrown inside a handler to answer with an error status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function compilePattern(pattern: string): (path: string) => Record<string, string> | null {
+  const segments = pattern.split("/").filter((s) => s !== "");
+  return (path: string) => {
+    const parts = path.split("/").filter((s) => s !== "");
+    const params: Record<string, string> = {};
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i] as string;
+      if (seg.startsWith("*")) {
+        if (i >= parts.length) return null;
+        params[seg.slice(1)] = parts.slice(i).map(decodeURIComponent).join("/");
+        return params;
+      }
+      const part = parts[i];
+      if (part === undefined) return null;
+      if (seg.startsWith(":")) params[seg.slice(1)] = decodeURIComponent(part);
+      else if (seg !== part) return null;
+    }
+    return parts.length === segments.length ? params : null;
+  };
+}
+
+export function gitSha(kind: string, bytes: Bytes | string): string {
+  const data = typeof bytes === "string" ? Buffer.from(bytes) : Buffer.from(bytes);
+  return createHash("sha1").update(`${kind} ${data.length}\0`).update(data).digest("hex");
+}
+
+function toBytes(content: Bytes | string): Bytes {
+  return typeof content === "string" ? new Uint8Array(Buffer.from(content, "utf8")) : content;
+}
+
+function now(): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+function userJson(user: FakeUser): Record<string, unknown> {
+  return { login: user.login, id: Math.abs(hashCode(user.login)), type: user.type ?? (user.login.endsWith("[bot]") ? "Bot" : "User") };
+}
+
+function hashCode(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+export class FakeGitHub {
+  readonly state: FakeState = { repos: new Map(), nextId: 1000, requiredToken: null };
+  readonly requests: LoggedRequest[] = [];
+  private readonly routes: Route[] = [];
+  private readonly failures: Failure[] = [];
+  private server: Server | null = null;
+  private port = 0;
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Registers a route; later registrations win. */
+  route(method: string, pattern: string, handler: RouteHandler): void {
+    this.routes.unshift({ method: method.toUpperCase(), pattern, match: compilePattern(pattern), handler });
+  }
+
+  /** Matching requests answer `status` (all of them, or the next `times`). */
+  fail(method: string, pattern: string, status: number, options: { times?: number; body?: unknown } = {}): void {
+    this.failures.push({
+      method: method.toUpperCase(),
+      match: compilePattern(pattern),
+      status,
+      remaining: options.times ?? Number.POSITIVE_INFINITY,
+      body: options.body ?? { message: status === 403 ? "Resource not accessible by integration" : "Server Error" },
+    });
+  }
+
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
+  /** Requests whose method and path match. */
+  requestsTo(method: string, pattern: string): LoggedRequest[] {
+    const match = compilePattern(pattern);
+    return this.requests.filter((r) => r.method === method.toUpperCase() && match(r.path) !== null);
+  }
+
+  nextId(): number {
+    return ++this.state.nextId;
+  }
+
+  // ---- state helpers -------------------------------------------------------------------
+
+  addRepo(fullName: string, options: { default_branch?: string; private?: boolean } = {}): FakeRepo {
+    const [owner, name] = fullName.split("/") as [string, string];
+    const repo: FakeRepo = {
+      owner,
+      name,
+      id: this.nextId(),
+      default_branch: options.default_branch ?? "main",
+      private: options.private ?? false,
+      refs: new Map(),
+      commits: new Map(),
+      trees: new Map(),
+      blobs: new Map(),
+      pulls: new Map(),
+      reviews: new Map(),
+      collaborators: new Map(),
+      checkRuns: [],
+      dispatches: [],
+      workflowRuns: [],
+      artifacts: [],
+      issueComments: [],
+    };
+    this.state.repos.set(`${owner}/${name}`.toLowerCase(), repo);
+    return repo;
+  }
+
+  repo(fullName: string): FakeRepo {
+    const repo = this.state.repos.get(fullName.toLowerCase());
+    if (!repo) throw new Error(`fake: no repo ${fullName}`);
+    return repo;
+  }
+
+  /** Stores a tree with exactly these files and returns its sha. */
+  putTree(repo: FakeRepo, files: Map<string, Bytes>): string {
+    const listing = [...files.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([p, b]) => `${p}\0${gitSha("blob", b)}`)
+      .join("\n");
+    const sha = gitSha("tree", listing);
+    for (const b of files.values()) repo.blobs.set(gitSha("blob", b), b);
+    repo.trees.set(sha, { sha, files: new Map(files) });
+    return sha;
+  }
+
+  /**
+   * Makes a commit whose tree is the parent's files with `files` applied (null deletes).
+   * Moves `branch` (if given) to it. Returns the commit sha.
+   */
+  commit(
+    fullName: string,
+    files: Record<string, Bytes | string | null>,
+    options: { parent?: string | null; branch?: string; message?: string } = {},
+  ): string {
+    const repo = this.repo(fullName);
+    const parent = options.parent === undefined ? (options.branch ? (repo.refs.get(`heads/${options.branch}`) ?? null) : null) : options.parent;
+    const base = parent ? this.filesAt(repo, parent) : new Map<string, Bytes>();
+    const next = new Map(base);
+    for (const [path, content] of Object.entries(files)) {
+      if (content === null) next.delete(path);
+      else next.set(path, toBytes(content));
+    }
+    const tree = this.putTree(repo, next);
+    const message = options.message ?? "commit";
+    const sha = gitSha("commit", `${tree}\n${parent ?? ""}\n${message}\n${this.nextId()}`);
+    repo.commits.set(sha, { sha, tree, parents: parent ? [parent] : [], message });
+    if (options.branch) repo.refs.set(`heads/${options.branch}`, sha);
+    return sha;
+  }
+
+  /** Resolves a sha, branch name, "heads/x" or "refs/heads/x" to a commit sha. */
+  resolveRef(repo: FakeRepo, ref: string): string | null {
+    if (repo.commits.has(ref)) return ref;
+    const bare = ref.replace(/^refs\//, "");
+    return repo.refs.get(bare) ?? repo.refs.get(`heads/${bare}`) ?? repo.refs.get(`tags/${bare}`) ?? null;
+  }
+
+  filesAt(repo: FakeRepo, ref: string): Map<string, Bytes> {
+    const sha = this.resolveRef(repo, ref);
+    const commit = sha ? repo.commits.get(sha) : undefined;
+    if (!commit) throw new HttpError(404, `No commit found for the ref ${ref}`);
+    const tree = repo.trees.get(commit.tree);
+    if (!tree) throw new HttpError(500, `fake: tree ${commit.tree} missing`);
+    return tree.files;
+  }
+
+  addPull(fullName: string, pull: Partial<FakePull> & { number: number; base: FakePull["base"]; head: Partial<FakePull["head"]> & { sha: string } }): FakePull {
+    const repo = this.repo(fullName);
+    const full: FakePull = {
+      state: "open",
+      title: `PR ${pull.number}`,
+      body: null,
+      user: { login: "octocat" },
+      labels: [],
+      draft: false,
+      files: [],
+      requested_reviewers: [],
+      requested_teams: [],
+      ...pull,
+      head: { ref: `branch-${pull.number}`, repo_full_name: fullName, ...pull.head },
+    };
+    repo.pulls.set(full.number, full);
+    return full;
+  }
+
+  addReview(fullName: string, pullNumber: number, review: Omit<FakeReview, "id" | "submitted_at" | "body"> & { body?: string }): FakeReview {
+    const repo = this.repo(fullName);
+    const list = repo.reviews.get(pullNumber) ?? [];
+    const full: FakeReview = { id: this.nextId(), submitted_at: now(), body: "", ...review };
+    list.push(full);
+    repo.reviews.set(pullNumber, list);
+    return full;
+  }
+
+  addWorkflowRun(fullName: string, run: Partial<FakeWorkflowRun> & { head_sha: string }): FakeWorkflowRun {
+    const repo = this.repo(fullName);
+    const full: FakeWorkflowRun = {
+      id: this.nextId(),
+      workflow_id: "envelope-gate.yml",
+      name: "envelope-gate",
+      head_branch: "main",
+      event: "workflow_dispatch",
+      status: "completed",
+      conclusion: "success",
+      run_attempt: 1,
+      created_at: now(),
+      inputs: null,
+      ...run,
+    };
+    repo.workflowRuns.push(full);
+    return full;
+  }
+
+  addArtifact(fullName: string, artifact: Omit<FakeArtifact, "id" | "expired"> & { expired?: boolean }): FakeArtifact {
+    const repo = this.repo(fullName);
+    const full: FakeArtifact = { id: this.nextId(), expired: false, ...artifact };
+    repo.artifacts.push(full);
+    return full;
+  }
+
+  checkRun(fullName: string, name: string): FakeCheckRun | undefined {
+    return this.repo(fullName).checkRuns.filter((c) => c.name === name).at(-1);
+  }
+
+  // ---- server --------------------------------------------------------------------------
+
+  async start(port = 0): Promise<this> {
+    registerBuiltInRoutes(this);
+    this.server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once("error", reject);
+      this.server?.listen(port, "127.0.0.1", () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const rawBody = Buffer.concat(chunks);
+    const url = new URL(req.url ?? "/", this.url);
+    const method = (req.method ?? "GET").toUpperCase();
+    let body: unknown = null;
+    if (rawBody.length > 0 && String(req.headers["content-type"] ?? "").includes("json")) {
+      try {
+        body = JSON.parse(rawBody.toString("utf8"));
+      } catch {
+        return this.send(res, method, url, body, { status: 400, body: { message: "Problems parsing JSON" } });
+      }
+    }
+    let response: FakeResponse;
+    try {
+      response = await this.dispatch(method, url, req, body, rawBody);
+    } catch (err) {
+      response =
+        err instanceof HttpError
+          ? { status: err.status, body: { message: err.message } }
+          : { status: 500, body: { message: `fake: ${(err as Error).stack ?? String(err)}` } };
+    }
+    this.send(res, method, url, body, response);
+  }
+
+  private send(res: ServerResponse, method: string, url: URL, reqBody: unknown, response: FakeResponse): void {
+    this.requests.push({ method, path: url.pathname, query: url.search, body: reqBody, status: response.status });
+    const headers: Record<string, string> = { "x-github-request-id": `FAKE:${this.requests.length}`, ...response.headers };
+    let payload: Buffer;
+    if (response.body instanceof Uint8Array) {
+      payload = Buffer.from(response.body);
+      headers["content-type"] ??= "application/octet-stream";
+    } else if (response.body === undefined) {
+      payload = Buffer.alloc(0);
+    } else {
+      payload = Buffer.from(JSON.stringify(response.body));
+      headers["content-type"] ??= "application/json; charset=utf-8";
+    }
+    headers["content-length"] = String(payload.length);
+    res.writeHead(response.status, headers);
+    res.end(payload);
+  }
+
+  private async dispatch(method: string, url: URL, req: IncomingMessage, body: unknown, rawBody: Buffer): Promise<FakeResponse> {
+    const path = url.pathname;
+    for (const failure of this.failures) {
+      if (failure.remaining > 0 && failure.method === method && failure.match(path) !== null) {
+        failure.remaining--;
+        return { status: failure.status, body: failure.body };
+      }
+    }
+    if (this.state.requiredToken !== null) {
+      const auth = String(req.headers.authorization ?? "");
+      if (!auth.endsWith(` ${this.state.requiredToken}`)) return { status: 401, body: { message: "Bad credentials" } };
+    }
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const params = route.match(path);
+      if (params === null) continue;
+      const request: FakeRequest = {
+        method,
+        path,
+        query: url.searchParams,
+        params,
+        headers: req.headers,
+        body,
+        rawBody,
+        state: this.state,
+        baseUrl: this.url,
+        repo: () => {
+          const repo = this.state.repos.get(`${params.owner}/${params.repo}`.toLowerCase());
+          if (!repo) throw new HttpError(404, "Not Found");
+          return repo;
+        },
+      };
+      return route.handler(request);
+    }
+    return { status: 404, body: { message: `Not Found (fake has no route for ${method} ${path})` } };
+  }
+}
+
+/** Serves one page of `items` with GitHub's Link header. */
+export function paginate(req: FakeRequest, items: unknown[], wrap?: (page: unknown[]) => unknown): FakeResponse {
+  const perPage = Math.min(100, Math.max(1, Number(req.query.get("per_page") ?? 30)));
+  const page = Math.max(1, Number(req.query.get("page") ?? 1));
+  const slice = items.slice((page - 1) * perPage, page * perPage);
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  const headers: Record<string, string> = {};
+  const link = (p: number, rel: string): string => {
+    const u = new URL(req.path, req.baseUrl);
+    for (const [k, v] of req.query) u.searchParams.set(k, v);
+    u.searchParams.set("page", String(p));
+    u.searchParams.set("per_page", String(perPage));
+    return `<${u.toString()}>; rel="${rel}"`;
+  };
+  if (page < last) headers.link = [link(page + 1, "next"), link(last, "last")].join(", ");
+  return { status: 200, body: wrap ? wrap(slice) : slice, headers };
+}
+
+function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string): Record<string, unknown> {
+  const full = `${repo.owner}/${repo.name}`;
+  return {
+    id: pull.number + 900000,
+    number: pull.number,
+    state: pull.state,
+    title: pull.title,
+    body: pull.body,
+    draft: pull.draft,
+    user: userJson(pull.user),
+    labels: pull.labels.map((name, i) => ({ id: i + 1, name })),
+    html_url: `${baseUrl}/${full}/pull/${pull.number}`,
+    base: { ref: pull.base.ref, sha: pull.base.sha, repo: { full_name: full, name: repo.name, owner: { login: repo.owner } } },
+    head: {
+      ref: pull.head.ref,
+      sha: pull.head.sha,
+      repo: { full_name: pull.head.repo_full_name, fork: pull.head.repo_full_name.toLowerCase() !== full.toLowerCase() },
+    },
+    requested_reviewers: pull.requested_reviewers.map((login) => userJson({ login })),
+  };
+}
+
+function checkRunJson(repo: FakeRepo, run: FakeCheckRun, baseUrl: string): Record<string, unknown> {
+  return {
+    id: run.id,
+    name: run.name,
+    head_sha: run.head_sha,
+    status: run.status,
+    conclusion: run.conclusion,
+    external_id: run.external_id,
+    details_url: run.details_url,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    html_url: `${baseUrl}/${repo.owner}/${repo.name}/runs/${run.id}`,
+    output: run.output,
+  };
+}
+
+function applyCheckRunBody(run: FakeCheckRun, body: Record<string, unknown>): void {
+  run.updates.push(body);
+  for (const key of ["name", "status", "conclusion", "external_id", "details_url", "started_at", "completed_at"] as const) {
+    if (key in body) (run as unknown as Record<string, unknown>)[key] = body[key];
+  }
+  if (body.conclusion !== undefined && body.conclusion !== null) {
+    run.status = "completed";
+    run.completed_at ??= now();
+  }
+  const output = body.output as Record<string, unknown> | undefined;
+  if (output) {
+    if (typeof output.title !== "string" || typeof output.summary !== "string") {
+      throw new HttpError(422, "output needs title and summary");
+    }
+    if (output.summary.length > 65535) throw new HttpError(422, "output.summary is too long (maximum is 65535 characters)");
+    if (typeof output.text === "string" && output.text.length > 65535) throw new HttpError(422, "output.text is too long (maximum is 65535 characters)");
+    run.output.title = output.title;
+    run.output.summary = output.summary;
+    if (typeof output.text === "string") run.output.text = output.text;
+    const annotations = (output.annotations ?? []) as FakeAnnotation[];
+    if (annotations.length > 50) throw new HttpError(422, "Only 50 annotations are allowed per request");
+    for (const a of annotations) {
+      if (typeof a.path !== "string" || !Number.isInteger(a.start_line) || !Number.isInteger(a.end_line) || typeof a.message !== "string") {
+        throw new HttpError(422, "Invalid annotation");
+      }
+      if (!["notice", "warning", "failure"].includes(a.annotation_level)) throw new HttpError(422, "Invalid annotation_level");
+    }
+    run.annotations.push(...annotations);
+    run.output.annotations_count = run.annotations.length;
+  }
+}
+
+const CONCLUSIONS = new Set(["action_required", "cancelled", "failure", "neutral", "success", "skipped", "stale", "timed_out"]);
+
+function registerBuiltInRoutes(fake: FakeGitHub): void {
+  const route = fake.route.bind(fake);
+  const P = "/repos/:owner/:repo";
+
+  route("GET", P, (req) => {
+    const repo = req.repo();
+    return {
+      status: 200,
+      body: { id: repo.id, name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { login: repo.owner }, default_branch: repo.default_branch, private: repo.private },
+    };
+  });
+
+  // Contents: files at a ref, base64 as GitHub answers for files up to 1 MB.
+  route("GET", `${P}/contents/*path`, (req) => {
+    const repo = req.repo();
+    const ref = req.query.get("ref") ?? repo.default_branch;
+    const files = fake.filesAt(repo, ref);
+    const path = req.params.path as string;
+    const bytes = files.get(path);
+    if (bytes === undefined) {
+      const prefix = `${path}/`;
+      const children = [...files.keys()].filter((p) => p.startsWith(prefix));
+      if (children.length === 0) throw new HttpError(404, "Not Found");
+      const names = [...new Set(children.map((p) => p.slice(prefix.length).split("/")[0] as string))];
+      return { status: 200, body: names.map((name) => ({ type: files.has(prefix + name) ? "file" : "dir", name, path: prefix + name })) };
+    }
+    const accept = String(req.headers.accept ?? "");
+    if (accept.includes("application/vnd.github.raw")) return { status: 200, body: bytes, headers: { "content-type": "application/vnd.github.raw" } };
+    return {
+      status: 200,
+      body: {
+        type: "file",
+        encoding: "base64",
+        size: bytes.length,
+        name: path.split("/").at(-1),
+        path,
+        sha: gitSha("blob", bytes),
+        content: Buffer.from(bytes).toString("base64").replace(/(.{60})/g, "$1\n"),
+      },
+    };
+  });
+
+  route("PUT", `${P}/contents/*path`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { message: string; content: string; branch?: string; sha?: string };
+    const branch = body.branch ?? repo.default_branch;
+    const parent = repo.refs.get(`heads/${branch}`);
+    if (!parent) throw new HttpError(404, `Branch ${branch} not found`);
+    const path = req.params.path as string;
+    const existing = fake.filesAt(repo, parent).get(path);
+    if (existing !== undefined && body.sha !== gitSha("blob", existing)) throw new HttpError(409, `${path} does not match ${body.sha ?? "(none)"}`);
+    if (existing === undefined && body.sha !== undefined) throw new HttpError(422, `sha given for a new file`);
+    const sha = fake.commit(`${repo.owner}/${repo.name}`, { [path]: Buffer.from(body.content, "base64") }, { parent, branch, message: body.message });
+    const bytes = fake.filesAt(repo, sha).get(path) as Bytes;
+    return { status: existing === undefined ? 201 : 200, body: { content: { path, sha: gitSha("blob", bytes) }, commit: { sha } } };
+  });
+
+  // Pulls.
+  route("GET", `${P}/pulls/:pull_number`, (req) => {
+    const repo = req.repo();
+    const pull = repo.pulls.get(Number(req.params.pull_number));
+    if (!pull) throw new HttpError(404, "Not Found");
+    return { status: 200, body: pullJson(repo, pull, req.baseUrl) };
+  });
+
+  route("GET", `${P}/pulls`, (req) => {
+    const repo = req.repo();
+    const state = req.query.get("state") ?? "open";
+    const head = req.query.get("head");
+    const pulls = [...repo.pulls.values()]
+      .filter((p) => state === "all" || p.state === state)
+      .filter((p) => head === null || `${p.head.repo_full_name.split("/")[0]}:${p.head.ref}` === head)
+      .map((p) => pullJson(repo, p, req.baseUrl));
+    return paginate(req, pulls);
+  });
+
+  route("POST", `${P}/pulls`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { title: string; head: string; base: string; body?: string; draft?: boolean };
+    const headRef = body.head.includes(":") ? (body.head.split(":")[1] as string) : body.head;
+    const headSha = repo.refs.get(`heads/${headRef}`);
+    const baseSha = repo.refs.get(`heads/${body.base}`);
+    if (!headSha || !baseSha) throw new HttpError(422, "Validation Failed: head or base does not exist");
+    for (const p of repo.pulls.values()) {
+      if (p.state === "open" && p.head.ref === headRef && p.base.ref === body.base) {
+        throw new HttpError(422, `A pull request already exists for ${repo.owner}:${headRef}.`);
+      }
+    }
+    const number = Math.max(0, ...repo.pulls.keys(), ...[...repo.reviews.keys()]) + 1;
+    const baseFiles = fake.filesAt(repo, baseSha);
+    const headFiles = fake.filesAt(repo, headSha);
+    const files: FakePullFile[] = [];
+    for (const [path, bytes] of headFiles) {
+      const before = baseFiles.get(path);
+      if (before === undefined) files.push({ filename: path, status: "added" });
+      else if (Buffer.compare(Buffer.from(before), Buffer.from(bytes)) !== 0) files.push({ filename: path, status: "modified" });
+    }
+    for (const path of baseFiles.keys()) if (!headFiles.has(path)) files.push({ filename: path, status: "removed" });
+    const pull = fake.addPull(`${repo.owner}/${repo.name}`, {
+      number,
+      title: body.title,
+      body: body.body ?? null,
+      draft: body.draft ?? false,
+      user: { login: String(req.headers["x-fake-login"] ?? "envelope-gate[bot]") },
+      base: { ref: body.base, sha: baseSha },
+      head: { ref: headRef, sha: headSha },
+      files,
+    });
+    return { status: 201, body: pullJson(repo, pull, req.baseUrl) };
+  });
+
+  route("GET", `${P}/pulls/:pull_number/files`, (req) => {
+    const repo = req.repo();
+    const pull = repo.pulls.get(Number(req.params.pull_number));
+    if (!pull) throw new HttpError(404, "Not Found");
+    const files = pull.files.map((f) => ({
+      sha: gitSha("blob", f.patch ?? f.filename),
+      filename: f.filename,
+      status: f.status,
+      additions: f.additions ?? 0,
+      deletions: f.deletions ?? 0,
+      changes: (f.additions ?? 0) + (f.deletions ?? 0),
+      ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}),
+      ...(f.patch !== undefined ? { patch: f.patch } : {}),
+    }));
+    return paginate(req, files);
+  });
+
+  route("GET", `${P}/pulls/:pull_number/reviews`, (req) => {
+    const repo = req.repo();
+    const number = Number(req.params.pull_number);
+    if (!repo.pulls.has(number)) throw new HttpError(404, "Not Found");
+    const reviews = (repo.reviews.get(number) ?? []).map((r) => ({ ...r, user: userJson(r.user) }));
+    return paginate(req, reviews);
+  });
+
+  route("POST", `${P}/pulls/:pull_number/requested_reviewers`, (req) => {
+    const repo = req.repo();
+    const pull = repo.pulls.get(Number(req.params.pull_number));
+    if (!pull) throw new HttpError(404, "Not Found");
+    const body = (req.body ?? {}) as { reviewers?: string[]; team_reviewers?: string[] };
+    for (const r of body.reviewers ?? []) {
+      if (!repo.collaborators.has(r)) throw new HttpError(422, `Reviews may only be requested from collaborators. ${r} is not a collaborator.`);
+      if (!pull.requested_reviewers.includes(r)) pull.requested_reviewers.push(r);
+    }
+    for (const t of body.team_reviewers ?? []) if (!pull.requested_teams.includes(t)) pull.requested_teams.push(t);
+    return { status: 201, body: pullJson(repo, pull, req.baseUrl) };
+  });
+
+  route("POST", `${P}/issues/:issue_number/comments`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { body: string };
+    const comment = { id: fake.nextId(), issue_number: Number(req.params.issue_number), body: body.body };
+    repo.issueComments.push(comment);
+    return { status: 201, body: comment };
+  });
+
+  route("GET", `${P}/collaborators/:username/permission`, (req) => {
+    const repo = req.repo();
+    const login = req.params.username as string;
+    const permission = repo.collaborators.get(login);
+    if (permission === undefined) throw new HttpError(404, `${login} is not a user`);
+    const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+    return { status: 200, body: { permission: legacy, role_name: permission, user: userJson({ login }) } };
+  });
+
+  // Check runs.
+  route("POST", `${P}/check-runs`, (req) => {
+    const repo = req.repo();
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof body.name !== "string" || typeof body.head_sha !== "string") throw new HttpError(422, "name and head_sha are required");
+    if (body.conclusion !== undefined && !CONCLUSIONS.has(String(body.conclusion))) throw new HttpError(422, "Invalid conclusion");
+    const run: FakeCheckRun = {
+      id: fake.nextId(),
+      name: body.name,
+      head_sha: body.head_sha,
+      status: "queued",
+      conclusion: null,
+      external_id: null,
+      details_url: null,
+      started_at: now(),
+      completed_at: null,
+      output: { title: null, summary: null, text: null, annotations_count: 0 },
+      annotations: [],
+      updates: [],
+    };
+    applyCheckRunBody(run, body);
+    repo.checkRuns.push(run);
+    return { status: 201, body: checkRunJson(repo, run, req.baseUrl) };
+  });
+
+  route("PATCH", `${P}/check-runs/:check_run_id`, (req) => {
+    const repo = req.repo();
+    const run = repo.checkRuns.find((c) => c.id === Number(req.params.check_run_id));
+    if (!run) throw new HttpError(404, "Not Found");
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (body.conclusion !== undefined && !CONCLUSIONS.has(String(body.conclusion))) throw new HttpError(422, "Invalid conclusion");
+    applyCheckRunBody(run, body);
+    return { status: 200, body: checkRunJson(repo, run, req.baseUrl) };
+  });
+
+  route("GET", `${P}/check-runs/:check_run_id`, (req) => {
+    const repo = req.repo();
+    const run = repo.checkRuns.find((c) => c.id === Number(req.params.check_run_id));
+    if (!run) throw new HttpError(404, "Not Found");
+    return { status: 200, body: checkRunJson(repo, run, req.baseUrl) };
+  });
+
+  route("GET", `${P}/check-runs/:check_run_id/annotations`, (req) => {
+    const repo = req.repo();
+    const run = repo.checkRuns.find((c) => c.id === Number(req.params.check_run_id));
+    if (!run) throw new HttpError(404, "Not Found");
+    return paginate(req, run.annotations);
+  });
+
+  route("GET", `${P}/commits/:ref/check-runs`, (req) => {
+    const repo = req.repo();
+    const sha = fake.resolveRef(repo, req.params.ref as string) ?? req.params.ref;
+    const name = req.query.get("check_name");
+    const runs = repo.checkRuns.filter((c) => c.head_sha === sha && (name === null || c.name === name)).map((c) => checkRunJson(repo, c, req.baseUrl));
+    return paginate(req, runs, (page) => ({ total_count: runs.length, check_runs: page }));
+  });
+
+  // Git database.
+  route("GET", `${P}/git/ref/*ref`, (req) => {
+    const repo = req.repo();
+    const ref = req.params.ref as string;
+    const sha = repo.refs.get(ref);
+    if (!sha) throw new HttpError(404, "Not Found");
+    return { status: 200, body: { ref: `refs/${ref}`, object: { sha, type: "commit" } } };
+  });
+
+  route("POST", `${P}/git/refs`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { ref: string; sha: string };
+    if (!body.ref.startsWith("refs/")) throw new HttpError(422, "Reference name must start with refs/");
+    const name = body.ref.slice(5);
+    if (repo.refs.has(name)) throw new HttpError(422, "Reference already exists");
+    if (!repo.commits.has(body.sha)) throw new HttpError(422, "Object does not exist");
+    repo.refs.set(name, body.sha);
+    return { status: 201, body: { ref: body.ref, object: { sha: body.sha, type: "commit" } } };
+  });
+
+  route("PATCH", `${P}/git/refs/*ref`, (req) => {
+    const repo = req.repo();
+    const name = req.params.ref as string;
+    const body = req.body as { sha: string; force?: boolean };
+    const current = repo.refs.get(name);
+    if (!current) throw new HttpError(422, "Reference does not exist");
+    if (!repo.commits.has(body.sha)) throw new HttpError(422, "Object does not exist");
+    if (!body.force && !isAncestor(repo, current, body.sha)) throw new HttpError(422, "Update is not a fast forward");
+    repo.refs.set(name, body.sha);
+    return { status: 200, body: { ref: `refs/${name}`, object: { sha: body.sha, type: "commit" } } };
+  });
+
+  route("DELETE", `${P}/git/refs/*ref`, (req) => {
+    const repo = req.repo();
+    if (!repo.refs.delete(req.params.ref as string)) throw new HttpError(422, "Reference does not exist");
+    return { status: 204 };
+  });
+
+  route("POST", `${P}/git/blobs`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { content: string; encoding?: string };
+    const bytes = toBytes(body.encoding === "base64" ? new Uint8Array(Buffer.from(body.content, "base64")) : body.content);
+    const sha = gitSha("blob", bytes);
+    repo.blobs.set(sha, bytes);
+    return { status: 201, body: { sha, url: `${req.baseUrl}${req.path}/${sha}` } };
+  });
+
+  route("GET", `${P}/git/blobs/:sha`, (req) => {
+    const repo = req.repo();
+    const bytes = repo.blobs.get(req.params.sha as string);
+    if (!bytes) throw new HttpError(404, "Not Found");
+    return { status: 200, body: { sha: req.params.sha, size: bytes.length, encoding: "base64", content: Buffer.from(bytes).toString("base64") } };
+  });
+
+  route("POST", `${P}/git/trees`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { base_tree?: string; tree: { path: string; mode: string; type: string; sha?: string | null; content?: string }[] };
+    const files = new Map<string, Bytes>();
+    if (body.base_tree) {
+      const base = repo.trees.get(body.base_tree);
+      if (!base) throw new HttpError(422, "base_tree does not exist");
+      for (const [p, b] of base.files) files.set(p, b);
+    }
+    for (const entry of body.tree) {
+      if (entry.sha === null) {
+        files.delete(entry.path);
+      } else if (entry.content !== undefined) {
+        files.set(entry.path, toBytes(entry.content));
+      } else if (entry.sha !== undefined) {
+        const blob = repo.blobs.get(entry.sha);
+        if (!blob) throw new HttpError(422, `blob ${entry.sha} does not exist`);
+        files.set(entry.path, blob);
+      }
+    }
+    const sha = fake.putTree(repo, files);
+    return { status: 201, body: treeJson(repo.trees.get(sha) as FakeTree) };
+  });
+
+  route("GET", `${P}/git/trees/:sha`, (req) => {
+    const repo = req.repo();
+    const tree = repo.trees.get(req.params.sha as string) ?? (() => {
+      const commitSha = fake.resolveRef(repo, req.params.sha as string);
+      const commit = commitSha ? repo.commits.get(commitSha) : undefined;
+      return commit ? repo.trees.get(commit.tree) : undefined;
+    })();
+    if (!tree) throw new HttpError(404, "Not Found");
+    return { status: 200, body: treeJson(tree) };
+  });
+
+  route("POST", `${P}/git/commits`, (req) => {
+    const repo = req.repo();
+    const body = req.body as { message: string; tree: string; parents?: string[] };
+    if (!repo.trees.has(body.tree)) throw new HttpError(422, "Tree does not exist");
+    for (const p of body.parents ?? []) if (!repo.commits.has(p)) throw new HttpError(422, `Parent ${p} does not exist`);
+    const sha = gitSha("commit", `${body.tree}\n${(body.parents ?? []).join(",")}\n${body.message}\n${fake.nextId()}`);
+    repo.commits.set(sha, { sha, tree: body.tree, parents: body.parents ?? [], message: body.message });
+    return { status: 201, body: commitJson(repo.commits.get(sha) as FakeCommit) };
+  });
+
+  route("GET", `${P}/git/commits/:sha`, (req) => {
+    const repo = req.repo();
+    const commit = repo.commits.get(req.params.sha as string);
+    if (!commit) throw new HttpError(404, "Not Found");
+    return { status: 200, body: commitJson(commit) };
+  });
+
+  // Actions: dispatches, runs, artifacts.
+  route("POST", `${P}/actions/workflows/:workflow_id/dispatches`, (req) => {
+    const repo = req.repo();
+    const body = (req.body ?? {}) as { ref?: string; inputs?: Record<string, string> };
+    if (typeof body.ref !== "string") throw new HttpError(422, "ref is required");
+    if (fake.resolveRef(repo, body.ref) === null) throw new HttpError(422, `No ref found for: ${body.ref}`);
+    repo.dispatches.push({ workflow_id: req.params.workflow_id as string, ref: body.ref, inputs: body.inputs ?? {} });
+    return { status: 204 };
+  });
+
+  route("GET", `${P}/actions/runs/:run_id`, (req) => {
+    const repo = req.repo();
+    const run = repo.workflowRuns.find((r) => r.id === Number(req.params.run_id));
+    if (!run) throw new HttpError(404, "Not Found");
+    return { status: 200, body: workflowRunJson(repo, run, req.baseUrl) };
+  });
+
+  route("GET", `${P}/actions/runs`, (req) => {
+    const repo = req.repo();
+    const event = req.query.get("event");
+    const sha = req.query.get("head_sha");
+    const runs = repo.workflowRuns
+      .filter((r) => (event === null || r.event === event) && (sha === null || r.head_sha === sha))
+      .map((r) => workflowRunJson(repo, r, req.baseUrl));
+    return paginate(req, runs, (page) => ({ total_count: runs.length, workflow_runs: page }));
+  });
+
+  route("GET", `${P}/actions/runs/:run_id/artifacts`, (req) => {
+    const repo = req.repo();
+    const runId = Number(req.params.run_id);
+    const name = req.query.get("name");
+    const artifacts = repo.artifacts
+      .filter((a) => a.run_id === runId && (name === null || a.name === name))
+      .map((a) => artifactJson(repo, a, req.baseUrl));
+    return paginate(req, artifacts, (page) => ({ total_count: artifacts.length, artifacts: page }));
+  });
+
+  route("GET", `${P}/actions/artifacts/:artifact_id/zip`, (req) => {
+    const repo = req.repo();
+    const artifact = repo.artifacts.find((a) => a.id === Number(req.params.artifact_id));
+    if (!artifact) throw new HttpError(404, "Not Found");
+    if (artifact.expired) throw new HttpError(410, "Artifact has expired");
+    // GitHub redirects to blob storage; so does the fake.
+    return { status: 302, headers: { location: `${req.baseUrl}/_fake_blob/${repo.owner}/${repo.name}/${artifact.id}.zip` } };
+  });
+
+  route("GET", "/_fake_blob/:owner/:repo/:file", (req) => {
+    const repo = req.repo();
+    const id = Number(String(req.params.file).replace(/\.zip$/, ""));
+    const artifact = repo.artifacts.find((a) => a.id === id);
+    if (!artifact) throw new HttpError(404, "Not Found");
+    return { status: 200, body: zipSync(artifact.files), headers: { "content-type": "application/zip" } };
+  });
+}
+
+function isAncestor(repo: FakeRepo, ancestor: string, sha: string): boolean {
+  const seen = new Set<string>();
+  const queue = [sha];
+  while (queue.length > 0 && seen.size < 100000) {
+    const next = queue.shift() as string;
+    if (next === ancestor) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    queue.push(...(repo.commits.get(next)?.parents ?? []));
+  }
+  return false;
+}
+
+function treeJson(tree: FakeTree): Record<string, unknown> {
+  return {
+    sha: tree.sha,
+    truncated: false,
+    tree: [...tree.files.entries()].map(([path, bytes]) => ({ path, mode: "100644", type: "blob", sha: gitSha("blob", bytes), size: bytes.length })),
+  };
+}
+
+function commitJson(commit: FakeCommit): Record<string, unknown> {
+  return { sha: commit.sha, message: commit.message, tree: { sha: commit.tree }, parents: commit.parents.map((sha) => ({ sha })) };
+}
+
+function workflowRunJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
+  return {
+    id: run.id,
+    name: run.name,
+    path: `.github/workflows/${run.workflow_id}`,
+    head_sha: run.head_sha,
+    head_branch: run.head_branch,
+    event: run.event,
+    status: run.status,
+    conclusion: run.conclusion,
+    run_attempt: run.run_attempt,
+    created_at: run.created_at,
+    html_url: `${baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+  };
+}
+
+function artifactJson(repo: FakeRepo, artifact: FakeArtifact, baseUrl: string): Record<string, unknown> {
+  return {
+    id: artifact.id,
+    name: artifact.name,
+    expired: artifact.expired,
+    size_in_bytes: Object.values(artifact.files).reduce((n, b) => n + b.length, 0),
+    archive_download_url: `${baseUrl}/repos/${repo.owner}/${repo.name}/actions/artifacts/${artifact.id}/zip`,
+    workflow_run: { id: artifact.run_id },
+  };
+}
+
+/** Starts a fake GitHub on 127.0.0.1 with a random port. */
+export async function startFakeGitHub(): Promise<FakeGitHub> {
+  return new FakeGitHub().start();
+}
+
+/** A port on 127.0.0.1 where nothing listens (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
