@@ -385,7 +385,10 @@ export class FakeGitHub {
     return tree.files;
   }
 
-  addPull(fullName: string, pull: Partial<FakePull> & { number: number; base: FakePull["base"]; head: Partial<FakePull["head"]> & { sha: string } }): FakePull {
+  addPull(
+    fullName: string,
+    pull: Partial<Omit<FakePull, "head">> & { number: number; base: FakePull["base"]; head: Partial<FakePull["head"]> & { sha: string } },
+  ): FakePull {
     const repo = this.repo(fullName);
     const full: FakePull = {
       state: "open",
@@ -398,7 +401,7 @@ export class FakeGitHub {
       requested_reviewers: [],
       requested_teams: [],
       ...pull,
-      head: { ref: `branch-${pull.number}`, repo_full_name: fullName, ...pull.head },
+      head: { ...pull.head, ref: pull.head.ref ?? `branch-${pull.number}`, repo_full_name: pull.head.repo_full_name ?? fullName },
     };
     repo.pulls.set(full.number, full);
     return full;
