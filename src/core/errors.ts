@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   "INTERNAL_ERROR",
   "DUAL_RUN_MISMATCH",
   "OBSERVER_DISAGREEMENT",
+  "PULL_REQUEST_HEAD_MOVED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
