@@ -1,0 +1,311 @@
+import { App } from "@octokit/app";
+import { Octokit } from "@octokit/core";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { GateError } from "../core/errors.js";
+
+/**
+ * The App's side of GitHub: installation-scoped calls made through `@octokit/app` (JWT, then
+ * installation tokens), with retry and throttling. Every request, token requests included,
+ * first runs `beforeEachRequest`; the App passes the live kill-switch read there.
+ */
+
+export interface AppClientSettings {
+  appId: string;
+  privateKey: string;
+  baseUrl: string;
+  /** Runs before every request (every retry too); throws to stop the request. */
+  beforeEachRequest: (route: string) => Promise<void>;
+  retries?: number;
+  retryAfterMs?: number;
+  userAgent?: string;
+}
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+export function repoRef(fullName: string): RepoRef {
+  const [owner, repo, extra] = fullName.split("/");
+  if (!owner || !repo || extra !== undefined) throw new GateError("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
+  return { owner, repo };
+}
+
+interface StatusError {
+  status?: number;
+  message?: string;
+  response?: { data?: unknown; headers?: Record<string, string> };
+}
+
+function statusOf(err: unknown): number | undefined {
+  return (err as StatusError | null)?.status;
+}
+
+/** Outages and refusals to serve us are GITHUB_UNAVAILABLE; a GateError (kill switch) passes through. */
+export function githubUnavailable(what: string, err: unknown): GateError {
+  if (err instanceof GateError) return err;
+  const status = statusOf(err);
+  const detail = status === undefined ? String((err as Error)?.message ?? err) : `HTTP ${status}: ${(err as Error).message}`;
+  return new GateError("GITHUB_UNAVAILABLE", `GitHub could not ${what} (${detail})`, {
+    cause: err,
+    hint: "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.",
+  });
+}
+
+type Guard = (route: string) => Promise<void>;
+
+function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: Guard }): void {
+  const guard = options.beforeEachRequest;
+  if (!guard) return;
+  octokit.hook.before("request", async (opts) => {
+    await guard(`${String(opts.method)} ${String(opts.url)}`);
+  });
+}
+
+// The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
+const AppOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
+
+export interface DispatchResult {
+  runId: number | null;
+  runUrl: string | null;
+  /** `run_details` when GitHub answered with the new run's id, `correlation` when it did not. */
+  mode: "run_details" | "correlation";
+}
+
+export interface WorkflowRunInfo {
+  id: number;
+  html_url: string | null;
+  status: string;
+  conclusion: string | null;
+  event: string;
+  head_sha: string;
+  display_title: string;
+  created_at: string;
+}
+
+export interface CheckRunRequest {
+  name: string;
+  head_sha: string;
+  conclusion: "success" | "failure" | "neutral" | "action_required";
+  title: string;
+  summary: string;
+  text?: string;
+  external_id?: string;
+  details_url?: string;
+}
+
+export class AppClient {
+  readonly app: App;
+  constructor(readonly settings: AppClientSettings) {
+    const retries = settings.retries ?? 3;
+    const Configured = AppOctokit.defaults({
+      baseUrl: settings.baseUrl,
+      userAgent: settings.userAgent ?? "envelope-gate-app",
+      beforeEachRequest: settings.beforeEachRequest,
+      retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
+      throttle: {
+        onRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
+        onSecondaryRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
+      },
+    } as never);
+    this.app = new App({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured as unknown as typeof Octokit });
+  }
+
+  async installation(installationId: number): Promise<InstallationClient> {
+    try {
+      const octokit = (await this.app.getInstallationOctokit(installationId)) as unknown as Octokit;
+      return new InstallationClient(octokit);
+    } catch (err) {
+      throw githubUnavailable(`authenticate installation ${installationId}`, err);
+    }
+  }
+
+  /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
+  async whoAmI(): Promise<{ slug: string; id: number }> {
+    try {
+      const res = await (this.app.octokit as unknown as Octokit).request("GET /app");
+      const data = res.data as { slug: string; id: number };
+      return { slug: data.slug, id: data.id };
+    } catch (err) {
+      throw githubUnavailable("identify the App", err);
+    }
+  }
+}
+
+/** One installation's calls. Methods name the GitHub operation; failures are typed. */
+export class InstallationClient {
+  constructor(private readonly octokit: Octokit) {}
+
+  private async call<T>(what: string, route: string, params: Record<string, unknown>, expected: readonly number[] = []): Promise<{ status: number; data: T }> {
+    try {
+      const res = await this.octokit.request(route, params);
+      return { status: res.status, data: res.data as T };
+    } catch (err) {
+      const status = statusOf(err);
+      if (status !== undefined && expected.includes(status)) {
+        return { status, data: ((err as StatusError).response?.data ?? null) as T };
+      }
+      throw githubUnavailable(what, err);
+    }
+  }
+
+  /**
+   * Dispatches a workflow asking for the run's details. GitHub versions that do not know
+   * `return_run_details` answer 204 (or 422 naming the key); then the caller correlates by
+   * the dual run id it put in the inputs.
+   */
+  async dispatchWorkflow(r: RepoRef, workflow: string, ref: string, inputs: Record<string, string>): Promise<DispatchResult> {
+    const route = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
+    const first = await this.call<{ workflow_run_id?: number; run_url?: string; html_url?: string; message?: string } | null>(
+      "dispatch runner B",
+      route,
+      { ...r, workflow_id: workflow, ref, inputs, return_run_details: true },
+      [422],
+    );
+    if (first.status === 422) {
+      const message = String(first.data?.message ?? "");
+      if (!/return_run_details/.test(message)) {
+        throw githubUnavailable("dispatch runner B", Object.assign(new Error(message || "Validation Failed"), { status: 422 }));
+      }
+      await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs });
+      return { runId: null, runUrl: null, mode: "correlation" };
+    }
+    const id = first.data?.workflow_run_id;
+    if (first.status === 200 && typeof id === "number") {
+      return { runId: id, runUrl: first.data?.html_url ?? null, mode: "run_details" };
+    }
+    return { runId: null, runUrl: null, mode: "correlation" };
+  }
+
+  /** Lists recent workflow_dispatch runs of `workflow` created since `since` (ISO). */
+  async listDispatchedRuns(r: RepoRef, workflow: string, since: string): Promise<WorkflowRunInfo[]> {
+    const res = await this.call<{ workflow_runs: WorkflowRunInfo[] }>(
+      "list runner B candidates",
+      "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
+      { ...r, workflow_id: workflow, event: "workflow_dispatch", created: `>=${since}`, per_page: 100 },
+    );
+    return res.data.workflow_runs ?? [];
+  }
+
+  async getRun(r: RepoRef, runId: number): Promise<WorkflowRunInfo> {
+    const res = await this.call<WorkflowRunInfo>("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...r, run_id: runId });
+    return res.data;
+  }
+
+  /** The zip of the run's artifact named `name`, or null when the run has no such artifact. */
+  async downloadArtifact(r: RepoRef, runId: number, name: string): Promise<Uint8Array | null> {
+    const list = await this.call<{ artifacts: { id: number; name: string; expired: boolean }[] }>(
+      "list the run's artifacts",
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+      { ...r, run_id: runId, name, per_page: 100 },
+    );
+    const artifact = list.data.artifacts.find((a) => a.name === name && !a.expired);
+    if (!artifact) return null;
+    const zip = await this.call<ArrayBuffer>(
+      "download the evidence artifact",
+      "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
+      { ...r, artifact_id: artifact.id, archive_format: "zip" },
+    );
+    return new Uint8Array(zip.data);
+  }
+
+  async createCheckRun(r: RepoRef, check: CheckRunRequest): Promise<number> {
+    const res = await this.call<{ id: number }>("create a check run", "POST /repos/{owner}/{repo}/check-runs", {
+      ...r,
+      name: check.name,
+      head_sha: check.head_sha,
+      status: "completed",
+      conclusion: check.conclusion,
+      ...(check.external_id ? { external_id: check.external_id } : {}),
+      ...(check.details_url ? { details_url: check.details_url } : {}),
+      output: { title: check.title, summary: check.summary.slice(0, 65000), ...(check.text ? { text: check.text.slice(0, 65000) } : {}) },
+    });
+    return res.data.id;
+  }
+
+  async branchSha(r: RepoRef, branch: string): Promise<string | null> {
+    const res = await this.call<{ object: { sha: string } }>("read a branch", "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: `heads/${branch}` }, [404]);
+    return res.status === 404 ? null : res.data.object.sha;
+  }
+
+  /** A file's text at a commit, or null when the file does not exist there. */
+  async fileAt(r: RepoRef, path: string, ref: string): Promise<string | null> {
+    const res = await this.call<{ content?: string; encoding?: string; type?: string }>(
+      "read the ledger",
+      "GET /repos/{owner}/{repo}/contents/{path}",
+      { ...r, path, ref },
+      [404],
+    );
+    if (res.status === 404) return null;
+    if (res.data.type !== "file" || res.data.encoding !== "base64" || typeof res.data.content !== "string") {
+      throw new GateError("LEDGER_UNREADABLE", `${path} at ${ref} is not a file GitHub returned as base64`);
+    }
+    return Buffer.from(res.data.content, "base64").toString("utf8");
+  }
+
+  /** A commit whose tree is `parent`'s with `path` set to `content`. */
+  async commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
+    const parentCommit = await this.call<{ tree: { sha: string } }>("read the base commit", "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: parent });
+    const tree = await this.call<{ sha: string }>("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
+      ...r,
+      base_tree: parentCommit.data.tree.sha,
+      tree: [{ path, mode: "100644", type: "blob", content }],
+    });
+    const commit = await this.call<{ sha: string }>("write the ledger commit", "POST /repos/{owner}/{repo}/git/commits", {
+      ...r,
+      message,
+      tree: tree.data.sha,
+      parents: [parent],
+    });
+    return commit.data.sha;
+  }
+
+  /** Creates `refs/heads/<branch>`. "exists" when it is already there (GitHub's 422): the lock is taken. */
+  async createBranch(r: RepoRef, branch: string, sha: string): Promise<"created" | "exists"> {
+    const res = await this.call<{ message?: string }>("create the ledger branch", "POST /repos/{owner}/{repo}/git/refs", { ...r, ref: `refs/heads/${branch}`, sha }, [422]);
+    if (res.status === 422) {
+      if (/already exists/i.test(String(res.data?.message ?? ""))) return "exists";
+      throw githubUnavailable("create the ledger branch", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+    }
+    return "created";
+  }
+
+  async moveBranch(r: RepoRef, branch: string, sha: string): Promise<void> {
+    await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}`, sha, force: true });
+  }
+
+  async findOpenPull(r: RepoRef, branch: string): Promise<{ number: number; html_url: string } | null> {
+    const res = await this.call<{ number: number; html_url: string }[]>("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
+      ...r,
+      head: `${r.owner}:${branch}`,
+      state: "open",
+      per_page: 10,
+    });
+    return res.data[0] ?? null;
+  }
+
+  async openPull(r: RepoRef, pull: { title: string; head: string; base: string; body: string }): Promise<{ number: number; html_url: string }> {
+    const res = await this.call<{ number: number; html_url: string; message?: string }>("open the ledger PR", "POST /repos/{owner}/{repo}/pulls", { ...r, ...pull }, [422]);
+    if (res.status === 422) {
+      const existing = await this.findOpenPull(r, pull.head);
+      if (existing) return existing;
+      throw githubUnavailable("open the ledger PR", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+    }
+    return { number: res.data.number, html_url: res.data.html_url };
+  }
+
+  async requestReviewers(r: RepoRef, pullNumber: number, reviewers: string[], teams: string[]): Promise<void> {
+    if (reviewers.length === 0 && teams.length === 0) return;
+    await this.call("request review", "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
+      ...r,
+      pull_number: pullNumber,
+      reviewers,
+      team_reviewers: teams,
+    });
+  }
+
+  async comment(r: RepoRef, issueNumber: number, body: string): Promise<void> {
+    await this.call("comment", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...r, issue_number: issueNumber, body });
+  }
+}

@@ -1,0 +1,131 @@
+import type { SqlDb } from "./db.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** Portable SQL (SQLite and PostgreSQL), statements separated by `;\n`. */
+  sql: string;
+}
+
+/** Append-only: a shipped migration never changes; a new need is a new version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "kill switch, installations, deliveries, dual runs, ledger PRs",
+    sql: `
+CREATE TABLE kill_switch (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+  reason TEXT,
+  changed_by TEXT,
+  changed_at BIGINT
+);
+INSERT INTO kill_switch (id, paused) VALUES (1, 0);
+CREATE TABLE installations (
+  installation_id BIGINT PRIMARY KEY,
+  account TEXT,
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  created_at BIGINT NOT NULL,
+  promoted_at BIGINT,
+  promoted_by TEXT
+);
+CREATE TABLE deliveries (
+  delivery_id TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('processing', 'done', 'failed')),
+  owner TEXT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  failures INTEGER NOT NULL DEFAULT 0,
+  received_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  outcome TEXT,
+  error_code TEXT,
+  error_message TEXT
+);
+CREATE TABLE dual_runs (
+  id TEXT PRIMARY KEY,
+  installation_id BIGINT NOT NULL,
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  pull_number INTEGER,
+  base_ref TEXT NOT NULL,
+  envelope_hash TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  run_a_id BIGINT NOT NULL,
+  run_a_attempt INTEGER NOT NULL,
+  run_a_url TEXT,
+  evidence_a TEXT NOT NULL,
+  runner_a TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'dispatching', 'waiting', 'comparing', 'decided', 'reporting', 'done')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  dispatch_mode TEXT,
+  run_b_id BIGINT,
+  run_b_url TEXT,
+  evidence_b TEXT,
+  runner_b TEXT,
+  outcome TEXT,
+  outcome_code TEXT,
+  outcome_detail TEXT,
+  results TEXT,
+  created_at BIGINT NOT NULL,
+  dispatched_at BIGINT,
+  deadline_at BIGINT NOT NULL,
+  decided_at BIGINT,
+  done_at BIGINT
+);
+CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at);
+CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id);
+CREATE TABLE ledger_prs (
+  lock_key TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  property TEXT NOT NULL,
+  envelope_hash TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  dual_run_id TEXT NOT NULL,
+  installation_id BIGINT NOT NULL,
+  freeze_id TEXT NOT NULL UNIQUE,
+  branch TEXT NOT NULL,
+  base_ref TEXT NOT NULL,
+  ledger_path TEXT NOT NULL,
+  row_text TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  expires_on TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'shadowed', 'opened', 'merged', 'closed')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  pr_number INTEGER,
+  pr_url TEXT,
+  check_run_id BIGINT,
+  base_sha TEXT,
+  created_at BIGINT NOT NULL,
+  opened_at BIGINT,
+  first_review_at BIGINT,
+  review_alerted_at BIGINT,
+  closed_at BIGINT,
+  UNIQUE (repository, property, envelope_hash, head_sha)
+);
+CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
+`,
+  },
+];
+
+export async function migrate(db: SqlDb, now: number): Promise<number[]> {
+  const applied: number[] = [];
+  await db.migrationTransaction(async (tx) => {
+    await tx.exec(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
+    );
+    const done = new Set((await tx.all<{ version: number }>("SELECT version FROM schema_migrations")).map((r) => Number(r.version)));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await tx.exec(statement);
+      await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
+      applied.push(m.version);
+    }
+  });
+  return applied;
+}

@@ -1,0 +1,70 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import type { SqlDb, SqlTx } from "./db.js";
+import { storeUnavailable } from "./db.js";
+
+function bindable(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p));
+}
+
+/** SQLite in one file (WAL), for a single App process. */
+export function openSqlite(path: string): SqlDb {
+  let db: Database.Database;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    db.pragma("foreign_keys = ON");
+  } catch (err) {
+    throw storeUnavailable(`open the SQLite file ${path}`, err);
+  }
+  const run = async (sql: string, params: readonly unknown[] = []): Promise<number> => {
+    try {
+      return db.prepare(sql).run(...bindable(params)).changes;
+    } catch (err) {
+      throw storeUnavailable("write", err);
+    }
+  };
+  const all = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+    try {
+      return db.prepare(sql).all(...bindable(params)) as T[];
+    } catch (err) {
+      throw storeUnavailable("read", err);
+    }
+  };
+  return {
+    dialect: "sqlite",
+    run,
+    all,
+    async migrationTransaction(fn) {
+      try {
+        db.exec("BEGIN IMMEDIATE");
+      } catch (err) {
+        throw storeUnavailable("lock the schema for migration", err);
+      }
+      const tx: SqlTx = {
+        run,
+        all,
+        async exec(sql) {
+          try {
+            db.exec(sql);
+          } catch (err) {
+            throw storeUnavailable("migrate", err);
+          }
+        },
+      };
+      try {
+        await fn(tx);
+        db.exec("COMMIT");
+      } catch (err) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw err;
+      }
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
