@@ -17,12 +17,20 @@ export const ENTRIES = [
 
 rmSync(outRoot, { recursive: true, force: true });
 mkdirSync(outRoot, { recursive: true });
+process.on("exit", (code) => {
+  if (code !== 0) rmSync(outRoot, { recursive: true, force: true });
+});
 for (const entry of ENTRIES) {
   if (entry.optional && !existsSync(entry.src)) continue;
   const tmp = join(outRoot, `.build-${entry.out.replace(/\W/g, "_") || "root"}`);
   const args = [ncc, "build", entry.src, "-o", tmp, "--target", "es2022", "--no-source-map-register", "-q"];
   for (const e of entry.externals ?? []) args.push("-e", e);
-  execFileSync(process.execPath, args, { stdio: "inherit" });
+  try {
+    execFileSync(process.execPath, args, { stdio: "inherit" });
+  } catch {
+    console.error(`build failed for ${entry.src}`);
+    process.exit(1);
+  }
   const dest = join(outRoot, entry.out);
   mkdirSync(dest, { recursive: true });
   for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dest, name));

@@ -56,11 +56,46 @@ export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
   "UV_THREADPOOL_SIZE",
 ]);
 
-/** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = new Set(["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"]);
+/**
+ * Every field an event line may carry, by slot. Which fields each kind may use is in
+ * KIND_FIELDS; anything else on an event is malformed. (Meta may carry extra fields.)
+ */
+const FIELD_NAMES = [
+  "v",
+  "kind",
+  "ts",
+  "pid",
+  "ppid",
+  "source",
+  "seq",
+  "canary",
+  "ok",
+  "via",
+  "path",
+  "op",
+  "name",
+  "key",
+  "host",
+  "port",
+  "proto",
+  "argv",
+  "cwd",
+  "events",
+  "exit_code",
+  "signal",
+] as const;
 
-/** Each kind's own fields: required, then optional. Anything else is malformed. */
-const KIND_FIELDS: Record<string, { required: string[]; optional: string[] }> = {
+type FieldName = (typeof FIELD_NAMES)[number];
+const SLOT = Object.fromEntries(FIELD_NAMES.map((f, i) => [f, i])) as Record<FieldName, number>;
+const SLOT_BY_NAME = new Map<string, number>(FIELD_NAMES.map((f, i) => [f, i]));
+const bit = (f: FieldName): number => 1 << SLOT[f];
+const bits = (fs: readonly FieldName[]): number => fs.reduce((m, f) => m | bit(f), 0);
+
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS: readonly FieldName[] = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
+
+/** Each kind's own fields: required, then optional. */
+const KIND_FIELDS: Record<string, { required: readonly FieldName[]; optional: readonly FieldName[] }> = {
   write: { required: ["path", "op"], optional: [] },
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
@@ -68,6 +103,82 @@ const KIND_FIELDS: Record<string, { required: string[]; optional: string[] }> = 
   exec: { required: ["path", "argv"], optional: ["cwd"] },
   end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
+
+const KIND_MASKS = new Map(
+  Object.entries(KIND_FIELDS).map(([kind, spec]) => [
+    kind,
+    { required: bits(spec.required), allowed: bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
+  ]),
+);
+
+/** Anything that makes a line leave the fast path: escapes, control characters, white space. */
+const NEEDS_FULL_PARSE = /[\\\u0000-\u0020]/;
+
+/**
+ * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`, no escapes, no
+ * nesting) straight into slots, without building an object. Returns the field mask, or -1 when
+ * the line needs JSON.parse (which then decides whether it is valid at all).
+ */
+function scanFlatLine(line: string, vals: unknown[]): number {
+  const n = line.length;
+  if (n < 2 || line.charCodeAt(0) !== 0x7b || line.charCodeAt(n - 1) !== 0x7d) return -1;
+  if (NEEDS_FULL_PARSE.test(line)) return -1;
+  if (n === 2) return 0;
+  let mask = 0;
+  let i = 1;
+  for (;;) {
+    if (line.charCodeAt(i) !== 0x22) return -1;
+    const keyEnd = line.indexOf('"', i + 1);
+    if (keyEnd === -1) return -1;
+    const slot = SLOT_BY_NAME.get(line.slice(i + 1, keyEnd));
+    if (slot === undefined) return -1;
+    const b = 1 << slot;
+    if ((mask & b) !== 0) return -1;
+    i = keyEnd + 1;
+    if (line.charCodeAt(i) !== 0x3a) return -1;
+    i++;
+    const c = line.charCodeAt(i);
+    if (c === 0x22) {
+      const end = line.indexOf('"', i + 1);
+      if (end === -1) return -1;
+      vals[slot] = line.slice(i + 1, end);
+      i = end + 1;
+    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+      let j = c === 0x2d ? i + 1 : i;
+      const digitsStart = j;
+      while (j < n) {
+        const d = line.charCodeAt(j);
+        if (d < 0x30 || d > 0x39) break;
+        j++;
+      }
+      const digits = j - digitsStart;
+      if (digits === 0 || digits > 15) return -1;
+      if (digits > 1 && line.charCodeAt(digitsStart) === 0x30) return -1;
+      const next = line.charCodeAt(j);
+      if (next === 0x2e || next === 0x65 || next === 0x45) return -1;
+      vals[slot] = Number(line.slice(i, j));
+      i = j;
+    } else if (c === 0x74 && line.startsWith("true", i)) {
+      vals[slot] = true;
+      i += 4;
+    } else if (c === 0x66 && line.startsWith("false", i)) {
+      vals[slot] = false;
+      i += 5;
+    } else if (c === 0x6e && line.startsWith("null", i)) {
+      vals[slot] = null;
+      i += 4;
+    } else {
+      return -1;
+    }
+    mask |= b;
+    const sep = line.charCodeAt(i);
+    if (sep === 0x2c) {
+      i++;
+      continue;
+    }
+    return sep === 0x7d && i === n - 1 ? mask : -1;
+  }
+}
 
 export type ViolationRule =
   | "write_outside_root"
@@ -312,9 +423,33 @@ export class LogEvaluator {
     };
   }
 
+  /** Slots of the current line (see FIELD_NAMES), valid where `mask` has the bit. */
+  private readonly vals: unknown[] = new Array(FIELD_NAMES.length).fill(undefined);
+  private mask = 0;
+
+  private has(field: FieldName): boolean {
+    return (this.mask & bit(field)) !== 0;
+  }
+
+  private get(field: FieldName): unknown {
+    return (this.mask & bit(field)) !== 0 ? this.vals[SLOT[field]] : undefined;
+  }
+
   private handleLine(rawLine: string): void {
     const line = rawLine.charCodeAt(rawLine.length - 1) === 0x0d ? rawLine.slice(0, -1) : rawLine;
     if (this.endSeen) this.malformed("content after the end line");
+    if (this.lineNo === 1) {
+      this.readMeta(this.parseObject(line));
+      return;
+    }
+    let mask = scanFlatLine(line, this.vals);
+    if (mask === -1) mask = this.slotsFromParsed(this.parseObject(line));
+    this.mask = mask;
+    this.handleEvent();
+  }
+
+  /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+  private parseObject(line: string): Json {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -325,38 +460,45 @@ export class LogEvaluator {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       this.malformed("each line must be a JSON object");
     }
-    const obj = parsed as Json;
-    const keys = Object.keys(obj);
-    if (countTopLevelKeys(line) !== keys.length) this.malformed("duplicate key in the object");
-    if (obj.v !== LOG_VERSION) this.malformed(`"v" must be ${LOG_VERSION}`);
-    const kind = obj.kind;
-    if (typeof kind !== "string") this.malformed(`"kind" must be a string`);
+    if (countTopLevelKeys(line) !== Object.keys(parsed).length) this.malformed("duplicate key in the object");
+    return parsed as Json;
+  }
 
-    if (this.lineNo === 1) {
-      if (kind !== "meta") this.incomplete("the first line must be the meta line");
-      this.readMeta(obj);
-      return;
-    }
-    if (kind === "meta") this.malformed("a second meta line");
-
-    const spec = KIND_FIELDS[kind];
-    if (spec === undefined) this.malformed(`unknown kind "${kind}"`);
-    for (const key of keys) {
-      if (!COMMON_FIELDS.has(key) && !spec.required.includes(key) && !spec.optional.includes(key)) {
-        this.malformed(`unknown field "${key}" on a ${kind} event`);
+  private slotsFromParsed(obj: Json): number {
+    let mask = 0;
+    for (const key of Object.keys(obj)) {
+      const slot = SLOT_BY_NAME.get(key);
+      if (slot === undefined) {
+        if (obj.kind === "meta") this.malformed("a second meta line");
+        this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
       }
+      this.vals[slot] = obj[key];
+      mask |= 1 << slot;
     }
-    for (const key of spec.required) {
-      if (!(key in obj)) this.malformed(`a ${kind} event needs "${key}"`);
+    return mask;
+  }
+
+  private handleEvent(): void {
+    if (this.get("v") !== LOG_VERSION) this.malformed(`"v" must be ${LOG_VERSION}`);
+    const kind = this.get("kind");
+    if (typeof kind !== "string") this.malformed(`"kind" must be a string`);
+    if (kind === "meta") this.malformed("a second meta line");
+    const spec = KIND_MASKS.get(kind);
+    if (spec === undefined) this.malformed(`unknown kind "${kind}"`);
+    const unknown = this.mask & ~spec.allowed;
+    if (unknown !== 0) this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+    if ((this.mask & spec.required) !== spec.required) {
+      const missing = spec.spec.required.find((f) => !this.has(f));
+      this.malformed(`a ${kind} event needs "${missing}"`);
     }
-    this.checkCommon(obj);
+    this.checkCommon();
 
     if (kind === "end") {
-      this.readEnd(obj);
+      this.readEnd();
       return;
     }
 
-    const canary = obj.canary === true;
+    const canary = this.get("canary") === true;
     if (canary) {
       if (!this.canaryBlockOpen) this.malformed("a canary event after the self-check block");
       this.counts.canary++;
@@ -366,38 +508,42 @@ export class LogEvaluator {
 
     switch (kind) {
       case "write":
-        this.onWrite(obj, canary);
+        this.onWrite(canary);
         break;
       case "tool":
-        this.onTool(obj, canary);
+        this.onTool(canary);
         break;
       case "env":
-        this.onEnv(obj, canary);
+        this.onEnv(canary);
         break;
       case "host":
-        this.onHost(obj, canary);
+        this.onHost(canary);
         break;
       case "exec":
-        this.onExec(obj, canary);
+        this.onExec(canary);
         break;
     }
   }
 
-  private checkCommon(obj: Json): void {
+  private checkCommon(): void {
     if (this.useSeq) {
-      if (obj.seq !== this.lineNo - 1) this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-    } else if ("seq" in obj) {
+      if (this.get("seq") !== this.lineNo - 1) this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+    } else if (this.has("seq")) {
       this.malformed(`"seq" appears, but the meta line has none`);
     }
-    const source = obj.source;
-    if (source !== undefined && (typeof source !== "string" || !EVENT_SOURCES.has(source))) {
-      this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
+    if (this.has("source")) {
+      const source = this.get("source");
+      if (typeof source !== "string" || !EVENT_SOURCES.has(source)) {
+        this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
+      }
     }
-    if (obj.canary !== undefined && obj.canary !== true) this.malformed(`"canary" may only be true`);
-    if (obj.pid !== undefined && !Number.isInteger(obj.pid)) this.malformed(`"pid" must be an integer`);
+    if (this.has("canary") && this.get("canary") !== true) this.malformed(`"canary" may only be true`);
+    if (this.has("pid") && !Number.isInteger(this.get("pid"))) this.malformed(`"pid" must be an integer`);
   }
 
   private readMeta(obj: Json): void {
+    if (obj.v !== LOG_VERSION) this.malformed(`"v" must be ${LOG_VERSION}`);
+    if (obj.kind !== "meta") this.incomplete("the first line must be the meta line");
     const field = (name: string): string => {
       const value = obj[name];
       if (typeof value !== "string" || value === "") this.malformed(`meta needs a non-empty string "${name}"`);
@@ -432,10 +578,10 @@ export class LogEvaluator {
     this.meta = meta;
   }
 
-  private readEnd(obj: Json): void {
-    const events = obj.events;
+  private readEnd(): void {
+    const events = this.get("events");
     if (!Number.isInteger(events)) this.malformed(`end "events" must be an integer`);
-    const exit = obj.exit_code;
+    const exit = this.get("exit_code");
     if (exit !== null && !Number.isInteger(exit)) this.malformed(`end "exit_code" must be an integer or null`);
     if (events !== this.lineNo - 1) {
       this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
@@ -450,45 +596,47 @@ export class LogEvaluator {
     if (existing) {
       existing.count++;
     } else {
-      this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+      // Copy the subject so a kept violation does not pin the whole chunk its text was sliced from.
+      const own = Buffer.from(subject, "utf8").toString("utf8");
+      this.violations.set(`${rule}:${own}`, { id: `${rule}:${own}`, rule, subject: own, first_line: this.lineNo, count: 1 });
     }
   }
 
-  private requireString(obj: Json, name: string): string {
-    const value = obj[name];
-    if (typeof value !== "string" || value === "") this.malformed(`"${name}" must be a non-empty string`);
-    if (value.includes("\u0000")) this.malformed(`"${name}" contains a NUL character`);
+  private requireString(field: FieldName): string {
+    const value = this.get(field);
+    if (typeof value !== "string" || value === "") this.malformed(`"${field}" must be a non-empty string`);
+    if (value.includes("\u0000")) this.malformed(`"${field}" contains a NUL character`);
     return value;
   }
 
-  private onWrite(obj: Json, canary: boolean): void {
+  private onWrite(canary: boolean): void {
     this.counts.write++;
-    const op = obj.op;
+    const op = this.get("op");
     if (typeof op !== "string" || !WRITE_OPS.has(op)) this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-    const folded = foldPath(this.requireString(obj, "path"));
+    const folded = foldPath(this.requireString("path"));
     if (folded === null) this.malformed(`write "path" must be absolute`);
     if (canary) return;
     if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath) this.record("write_outside_root", folded);
   }
 
-  private onTool(obj: Json, canary: boolean): void {
+  private onTool(canary: boolean): void {
     this.counts.tool++;
-    const name = this.requireString(obj, "name");
+    const name = this.requireString("name");
     if (!canary && !this.tools.has(name)) this.record("undeclared_tool", name);
   }
 
-  private onEnv(obj: Json, canary: boolean): void {
+  private onEnv(canary: boolean): void {
     this.counts.env++;
-    const key = this.requireString(obj, "key");
+    const key = this.requireString("key");
     if (canary || this.envKeys.has(key)) return;
-    if (obj.source === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
+    if (this.get("source") === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
     this.record("undeclared_env", key);
   }
 
-  private onHost(obj: Json, canary: boolean): void {
+  private onHost(canary: boolean): void {
     this.counts.host++;
-    const host = normalizeHost(this.requireString(obj, "host"));
-    const port = obj.port;
+    const host = normalizeHost(this.requireString("host"));
+    const port = this.get("port");
     if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
       this.malformed(`host "port" must be an integer from 0 to 65535`);
     }
@@ -501,11 +649,11 @@ export class LogEvaluator {
     }
   }
 
-  private onExec(obj: Json, canary: boolean): void {
+  private onExec(canary: boolean): void {
     this.counts.exec++;
-    const path = foldPath(this.requireString(obj, "path"));
+    const path = foldPath(this.requireString("path"));
     if (path === null) this.malformed(`exec "path" must be absolute`);
-    const argv = obj.argv;
+    const argv = this.get("argv");
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
       this.malformed(`exec "argv" must be an array of strings`);
     }

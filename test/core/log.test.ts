@@ -260,3 +260,47 @@ describe("structure: could not observe never reads as observed nothing", () => {
     expect(ids(v)).toEqual(['undeclared_env:we"ird:{']);
   });
 });
+
+describe("the compact fast path and the full JSON path agree", () => {
+  const loaded = envelope({ network: "allowlist", allowed_hosts: ["api.example.com"], allowed_commands: ["git"] });
+  const events: Event[] = [
+    { kind: "write", path: "/work/repo/a", op: "write", pid: 12, source: "node" },
+    { kind: "write", path: "/work/repo/../x", op: "rename", ok: false },
+    { kind: "env", key: "HOME", op: "get" },
+    { kind: "tool", name: "bash", via: "sdk" },
+    { kind: "host", host: "api.example.com", port: 443, proto: "tcp" },
+    { kind: "host", host: "evil.example.com", port: null },
+    { kind: "exec", path: "/usr/bin/curl", argv: ["curl"] },
+  ];
+  const compact = logText(loaded.hash, events, { seq: true });
+  // Spaces after separators send every line down the full JSON.parse path.
+  const spaced = compact
+    .split("\n")
+    .map((l) => (l === "" ? l : JSON.stringify(JSON.parse(l), null, 1).replace(/\n\s*/g, " ")))
+    .join("\n");
+
+  it("gives the same verdict either way", () => {
+    expect(spaced).not.toBe(compact);
+    const a = evaluate(loaded, compact);
+    const b = evaluate(loaded, spaced);
+    expect(b).toEqual(a);
+    expect(ids(a)).toEqual(["write_outside_root:/work/x", "undeclared_env:HOME", "undeclared_tool:bash", "undeclared_host:evil.example.com", "undeclared_command:/usr/bin/curl"]);
+  });
+
+  it.each([
+    ["a duplicate key", '{"v":1,"kind":"env","key":"CI","key":"HOME"}'],
+    ["a raw tab in a string", '{"v":1,"kind":"env","key":"C\tI"}'],
+    ["a leading zero", '{"v":01,"kind":"env","key":"CI"}'],
+    ["a trailing comma", '{"v":1,"kind":"env","key":"CI",}'],
+    ["an unterminated string", '{"v":1,"kind":"env","key":"CI}'],
+    ["a bare word", '{"v":1,"kind":"env","key":CI}'],
+  ])("refuses %s on either path", (_name, line) => {
+    const text = logText(loaded.hash, [{ kind: "tool", name: "read_file" }]).replace(/\n(.*"kind":"tool".*)\n/, `\n${line}\n`);
+    expect(refusal(loaded, text).code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+
+  it("reads escapes on the full path", () => {
+    const v = judge([{ kind: "write", path: "/work/repo/\u00e9t\u00e9 \\ \"q\"", op: "write" }, { kind: "write", path: "/etc/\u00e9", op: "write" }]);
+    expect(ids(v)).toEqual(["write_outside_root:/etc/\u00e9"]);
+  });
+});
