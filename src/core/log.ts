@@ -86,7 +86,14 @@ const FIELD_NAMES = [
 ] as const;
 
 type FieldName = (typeof FIELD_NAMES)[number];
-const SLOT = Object.fromEntries(FIELD_NAMES.map((f, i) => [f, i])) as Record<FieldName, number>;
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+  v: 0, kind: 1, ts: 2, pid: 3, ppid: 4, source: 5, seq: 6, canary: 7, ok: 8, via: 9, path: 10,
+  op: 11, name: 12, key: 13, host: 14, port: 15, proto: 16, argv: 17, cwd: 18, events: 19, exit_code: 20, signal: 21,
+} as const satisfies Record<FieldName, number>;
+FIELD_NAMES.forEach((f, i) => {
+  if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
 const SLOT_BY_NAME = new Map<string, number>(FIELD_NAMES.map((f, i) => [f, i]));
 const bit = (f: FieldName): number => 1 << SLOT[f];
 const bits = (fs: readonly FieldName[]): number => fs.reduce((m, f) => m | bit(f), 0);
@@ -115,6 +122,18 @@ const KIND_MASKS = new Map(
 const NEEDS_FULL_PARSE = /[\\\u0000-\u0020]/;
 
 /**
+ * Identifies a key from its length and three of its characters without slicing it out; the
+ * candidate is then confirmed with startsWith. Built from FIELD_NAMES, so it cannot drift.
+ */
+const keyCode = (len: number, first: number, second: number, last: number): number => (len << 24) | (first << 16) | (second << 8) | last;
+const SLOT_BY_KEY_CODE = new Map<number, number>();
+FIELD_NAMES.forEach((f, i) => {
+  const code = keyCode(f.length, f.charCodeAt(0), f.length > 1 ? f.charCodeAt(1) : 0, f.charCodeAt(f.length - 1));
+  if (SLOT_BY_KEY_CODE.has(code)) throw new Error(`field key code collision: ${f}`);
+  SLOT_BY_KEY_CODE.set(code, i);
+});
+
+/**
  * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`, no escapes, no
  * nesting) straight into slots, without building an object. Returns the field mask, or -1 when
  * the line needs JSON.parse (which then decides whether it is valid at all).
@@ -130,8 +149,12 @@ function scanFlatLine(line: string, vals: unknown[]): number {
     if (line.charCodeAt(i) !== 0x22) return -1;
     const keyEnd = line.indexOf('"', i + 1);
     if (keyEnd === -1) return -1;
-    const slot = SLOT_BY_NAME.get(line.slice(i + 1, keyEnd));
-    if (slot === undefined) return -1;
+    const len = keyEnd - i - 1;
+    if (len === 0) return -1;
+    const slot = SLOT_BY_KEY_CODE.get(
+      keyCode(len, line.charCodeAt(i + 1), len > 1 ? line.charCodeAt(i + 2) : 0, line.charCodeAt(keyEnd - 1)),
+    );
+    if (slot === undefined || !line.startsWith(FIELD_NAMES[slot] as string, i + 1)) return -1;
     const b = 1 << slot;
     if ((mask & b) !== 0) return -1;
     i = keyEnd + 1;
@@ -146,9 +169,11 @@ function scanFlatLine(line: string, vals: unknown[]): number {
     } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
       let j = c === 0x2d ? i + 1 : i;
       const digitsStart = j;
+      let value = 0;
       while (j < n) {
         const d = line.charCodeAt(j);
         if (d < 0x30 || d > 0x39) break;
+        value = value * 10 + (d - 0x30);
         j++;
       }
       const digits = j - digitsStart;
@@ -156,7 +181,7 @@ function scanFlatLine(line: string, vals: unknown[]): number {
       if (digits > 1 && line.charCodeAt(digitsStart) === 0x30) return -1;
       const next = line.charCodeAt(j);
       if (next === 0x2e || next === 0x65 || next === 0x45) return -1;
-      vals[slot] = Number(line.slice(i, j));
+      vals[slot] = c === 0x2d ? -value : value;
       i = j;
     } else if (c === 0x74 && line.startsWith("true", i)) {
       vals[slot] = true;
