@@ -1,0 +1,142 @@
+/**
+ * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
+ * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
+ * Pure: the caller reads and writes the files.
+ */
+import { GateError } from "./errors.js";
+import { sha256Hex } from "./envelope.js";
+
+export const MANIFEST_FILE = "manifest.json";
+export const MANIFEST_DIGEST_FILE = "manifest.json.sha256";
+export const EVIDENCE_ARTIFACT_NAME = "envelope-gate-evidence";
+
+export const EVIDENCE_FILES = {
+  observerLog: "observer.jsonl",
+  envelopeDigest: "envelope.json.sha256",
+  properties: "properties.json",
+  runner: "runner.json",
+  verdict: "verdict.json",
+} as const;
+
+export interface Manifest {
+  version: 1;
+  files: Record<string, string>;
+}
+
+export interface BuiltManifest {
+  manifest: Manifest;
+  /** manifest.json bytes. */
+  bytes: Uint8Array;
+  /** manifest.json.sha256 text. */
+  digestLine: string;
+  /** sha256:<hex of manifest.json bytes>. */
+  digest: string;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function checkName(name: string): void {
+  if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
+    throw new GateError("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
+  }
+}
+
+/** Builds manifest.json for these files (everything except the manifest itself). */
+export function buildManifest(files: ReadonlyMap<string, Uint8Array>): BuiltManifest {
+  const names = [...files.keys()].sort();
+  const entries: Record<string, string> = {};
+  for (const name of names) {
+    checkName(name);
+    entries[name] = `sha256:${sha256Hex(files.get(name) as Uint8Array)}`;
+  }
+  const manifest: Manifest = { version: 1, files: entries };
+  const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
+  const hex = sha256Hex(bytes);
+  return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
+}
+
+function mismatch(message: string): never {
+  throw new GateError("EVIDENCE_DIGEST_MISMATCH", message, {
+    hint: "The evidence bundle was altered or is incomplete; it is not used.",
+  });
+}
+
+/**
+ * Verifies a whole bundle: the manifest digest line, then every listed file's hash, and that
+ * no file is missing or unlisted. Returns the bundle digest, or throws EVIDENCE_DIGEST_MISMATCH.
+ */
+export function verifyBundle(files: ReadonlyMap<string, Uint8Array>): { digest: string; manifest: Manifest } {
+  const manifestBytes = files.get(MANIFEST_FILE);
+  if (manifestBytes === undefined) mismatch(`the bundle has no ${MANIFEST_FILE}`);
+  const digestBytes = files.get(MANIFEST_DIGEST_FILE);
+  if (digestBytes === undefined) mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
+  const hex = sha256Hex(manifestBytes);
+  const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
+  if (!line) mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
+  if (line[1] !== hex) mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1] as string}`);
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));
+  } catch {
+    mismatch(`${MANIFEST_FILE} is not JSON`);
+  }
+  const m = manifest as Partial<Manifest>;
+  if (typeof m !== "object" || m === null || m.version !== 1 || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) {
+    mismatch(`${MANIFEST_FILE} is not {"version":1,"files":{...}}`);
+  }
+  const listed = m.files as Record<string, unknown>;
+  for (const [name, expected] of Object.entries(listed)) {
+    const bytes = files.get(name);
+    if (bytes === undefined) mismatch(`${name} is listed in the manifest but missing from the bundle`);
+    if (typeof expected !== "string" || expected !== `sha256:${sha256Hex(bytes)}`) {
+      mismatch(`${name} does not match its manifest hash`);
+    }
+  }
+  for (const name of files.keys()) {
+    if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+      mismatch(`${name} is in the bundle but not in the manifest`);
+    }
+  }
+  return { digest: `sha256:${hex}`, manifest: m as Manifest };
+}
+
+/** The identity of the machine a run happened on, as runner.json records it. */
+export interface RunnerIdentity {
+  runner_name: string | null;
+  machine_id: string | null;
+  os: string;
+  arch: string;
+  cpus: number;
+  cpu_model: string | null;
+  locale: string | null;
+  timezone: string | null;
+  run_id: string | null;
+  run_attempt: string | null;
+  workflow_run_id: string | null;
+  repository: string | null;
+  head_sha: string | null;
+  pull_number: number | null;
+  dual_run_id: string | null;
+  envelope_hash: string | null;
+  envelope_id: string | null;
+}
+
+export type PropertyResult = "pass" | "fail" | "error";
+
+export interface PropertyRecord {
+  name: string;
+  result: PropertyResult;
+  detail: string;
+  /** label -> sha256:<hex> of each input the result depended on. */
+  inputs: Record<string, string>;
+  frozen_by: string | null;
+}
+
+export interface PropertiesFile {
+  version: 1;
+  properties: PropertyRecord[];
+}
+
+export function encodeJson(value: unknown): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
+}

@@ -1,0 +1,119 @@
+/**
+ * The one place that talks to GitHub. An Octokit with retry and throttling, bounded in
+ * attempts and in time per request; every failure that reaches a caller is a
+ * GitHubUnavailable (code GITHUB_UNAVAILABLE) carrying the HTTP status when there was one.
+ * "GitHub could not answer" never reads as an answer.
+ */
+import { Octokit } from "@octokit/core";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { GateError } from "../core/errors.js";
+
+export const GateOctokit = Octokit.plugin(retry, throttling);
+export type GitHubClient = InstanceType<typeof GateOctokit>;
+
+export interface RetrySettings {
+  /** Retries after the first attempt, for 5xx, network errors and rate limits. */
+  retries: number;
+  /** Backoff unit: the n-th retry waits n² times this. */
+  retryBaseMs: number;
+  /** Per-request deadline. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY: RetrySettings = { retries: 3, retryBaseMs: 1000, timeoutMs: 30_000 };
+
+/** Hard ceilings, so no setting can make a GitHub outage hang a run. */
+export const MAX_RETRIES = 10;
+export const MAX_RETRY_BASE_MS = 10_000;
+/** Longest rate-limit wait honoured; beyond it the call gives up as unavailable. */
+export const MAX_RATE_LIMIT_WAIT_S = 120;
+
+export interface ClientOptions {
+  token: string;
+  baseUrl: string;
+  retry?: Partial<RetrySettings>;
+  userAgent?: string;
+}
+
+/** A typed GitHub failure: the request failed after the bounded retries. */
+export class GitHubUnavailable extends GateError {
+  /** HTTP status, or null when no response arrived (refused, reset, timed out). */
+  readonly status: number | null;
+  constructor(what: string, status: number | null, detail: string, cause: unknown) {
+    super("GITHUB_UNAVAILABLE", `GitHub could not ${what}: ${status === null ? "" : `HTTP ${status} `}${detail}`, {
+      cause,
+      hint:
+        status === 403 || status === 401
+          ? "The token lacks a permission this step needs (see the permissions block in docs/action.md)."
+          : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub.",
+    });
+    this.status = status;
+  }
+}
+
+function fetchWithDeadline(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetch(input, { ...init, signal });
+  };
+}
+
+export function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettings {
+  const merged = { ...DEFAULT_RETRY, ...partial };
+  return {
+    retries: Math.min(MAX_RETRIES, Math.max(0, Math.floor(merged.retries))),
+    retryBaseMs: Math.min(MAX_RETRY_BASE_MS, Math.max(0, merged.retryBaseMs)),
+    timeoutMs: Math.max(1, merged.timeoutMs),
+  };
+}
+
+export function createGitHubClient(options: ClientOptions): GitHubClient {
+  const settings = retrySettings(options.retry);
+  const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
+    retryCount < settings.retries && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
+  return new GateOctokit({
+    auth: options.token,
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    userAgent: options.userAgent ?? "envelope-gate",
+    request: { fetch: fetchWithDeadline(settings.timeoutMs) },
+    retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs },
+    throttle: {
+      onRateLimit: rateLimited,
+      onSecondaryRateLimit: rateLimited,
+      retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
+    },
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
+}
+
+function statusOf(err: unknown): number | null {
+  if (typeof err !== "object" || err === null || !("status" in err)) return null;
+  const status = Number((err as { status: unknown }).status);
+  // @octokit/request reports a request that got no response (refused, reset, aborted) as 500
+  // with no response object; say so instead of inventing a status.
+  if (!("response" in err) || (err as { response: unknown }).response === undefined) return null;
+  return Number.isInteger(status) ? status : null;
+}
+
+function detailOf(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
+  return `${message}${cause}`.slice(0, 500);
+}
+
+/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted. */
+export async function callGitHub<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof GitHubUnavailable) throw err;
+    throw new GitHubUnavailable(what, statusOf(err), detailOf(err), err);
+  }
+}
+
+/** Is this a GitHub answer with the given status (as opposed to an outage)? */
+export function hasStatus(err: unknown, status: number): boolean {
+  return err instanceof GitHubUnavailable && err.status === status;
+}
