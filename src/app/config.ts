@@ -1,0 +1,151 @@
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { GateError } from "../core/errors.js";
+import { DEFAULT_LEDGER_PATH } from "../core/ledger.js";
+import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
+
+/** Everything the App reads from its environment (docs/app.md lists each variable). */
+export interface AppConfig {
+  production: boolean;
+  host: string;
+  port: number;
+  appId: string;
+  privateKey: string;
+  /** The current secret first, then previous ones still accepted during a rotation. */
+  webhookSecrets: string[];
+  githubApiUrl: string;
+  store: StoreSettings;
+  workflow: string;
+  checkName: string;
+  runnerBLabels: string[];
+  deadlineMs: number;
+  freezeTtlDays: number;
+  freezeTtlCapDays: number;
+  ledgerPath: string;
+  reviewers: string[];
+  teamReviewers: string[];
+  reviewAlertMs: number;
+  sweepIntervalMs: number;
+  leaseMs: number;
+  replicaId: string;
+  githubRetries: number;
+}
+
+const MIN_SECRET_LENGTH = 16;
+
+/**
+ * Settings that would weaken verification of what the App receives or sends. In production
+ * the App refuses to start while any is set; there is no flag that skips verification at all.
+ */
+export const WEAKENING_SETTINGS: { name: string; weakens: (value: string) => boolean; why: string }[] = [
+  { name: "NODE_TLS_REJECT_UNAUTHORIZED", weakens: (v) => v === "0", why: "turns off TLS certificate checks on every call to GitHub and the database" },
+  { name: "ENVELOPE_GATE_SKIP_SIGNATURE", weakens: (v) => v !== "", why: "is not supported: webhook signatures are always verified" },
+  { name: "ENVELOPE_GATE_INSECURE", weakens: (v) => v !== "", why: "is not supported: there is no insecure mode" },
+  { name: "NODE_OPTIONS", weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v), why: "loosens HTTP parsing or TLS versions" },
+];
+
+function bypass(message: string): GateError {
+  return new GateError("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new GateError("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new GateError("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function jsonLabels(raw: string | undefined): string[] {
+  const value = raw?.trim() || '["self-hosted","envelope-gate-runner-b"]';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((l) => typeof l === "string" && l.trim() !== "")) {
+    throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
+  }
+  return parsed as string[];
+}
+
+function privateKeyFrom(env: NodeJS.ProcessEnv): string {
+  const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
+  if (inline) return inline.replace(/\\n/g, "\n");
+  const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
+  if (!path) throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new GateError("CONFIG_INVALID", `the App's private key ${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+  }
+}
+
+/** Settings the store-only commands need (pause, resume, status, promote). */
+export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
+  return storeSettingsFromEnv(env);
+}
+
+/**
+ * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
+ * one, or any weakening setting in production is BYPASS_REFUSED.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const production = env.NODE_ENV === "production";
+  const secret = env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "";
+  if (secret.trim() === "") {
+    throw bypass("ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks");
+  }
+  const previous = list(env.ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS);
+  if (production) {
+    for (const s of [secret, ...previous]) {
+      if (s.length < MIN_SECRET_LENGTH) throw bypass(`a webhook secret is shorter than ${MIN_SECRET_LENGTH} characters`);
+    }
+    for (const setting of WEAKENING_SETTINGS) {
+      const value = env[setting.name];
+      if (value !== undefined && setting.weakens(value)) throw bypass(`${setting.name}=${value} ${setting.why}`);
+    }
+  }
+  const githubApiUrl = (env.ENVELOPE_GATE_GITHUB_API_URL?.trim() || "https://api.github.com").replace(/\/+$/, "");
+  let api: URL;
+  try {
+    api = new URL(githubApiUrl);
+  } catch {
+    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
+  }
+  if (production && api.protocol !== "https:") throw bypass(`ENVELOPE_GATE_GITHUB_API_URL ${githubApiUrl} is not https`);
+  const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
+  if (!/^\d+$/.test(appId)) throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
+  const ttl = int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 7, 1, 365);
+  const cap = int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 14, 1, 365);
+  return {
+    production,
+    host: env.ENVELOPE_GATE_HOST?.trim() || "127.0.0.1",
+    port: int(env, "ENVELOPE_GATE_PORT", 3000, 0, 65535),
+    appId,
+    privateKey: privateKeyFrom(env),
+    webhookSecrets: [secret, ...previous],
+    githubApiUrl,
+    store: storeSettingsFromEnv(env),
+    workflow: env.ENVELOPE_GATE_WORKFLOW?.trim() || "envelope-gate.yml",
+    checkName: env.ENVELOPE_GATE_CHECK_NAME?.trim() || "envelope-gate",
+    runnerBLabels: jsonLabels(env.ENVELOPE_GATE_RUNNER_B_LABELS),
+    deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 60, 1, 24 * 60) * 60_000,
+    freezeTtlDays: ttl,
+    freezeTtlCapDays: cap,
+    ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
+    reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
+    teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
+    reviewAlertMs: int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000,
+    sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
+    leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
+    replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${hostname()}:${process.pid}`,
+    githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
+  };
+}
