@@ -6,6 +6,7 @@
  * problem throws a typed GateError instead ("could not observe" never reads as "observed
  * nothing").
  */
+import { isUtf8 } from "node:buffer";
 import { GateError } from "./errors.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
@@ -13,7 +14,7 @@ import { hostPatterns, type LoadedEnvelope } from "./envelope.js";
 
 export const LOG_VERSION = 1;
 
-/** Longest line accepted, in UTF-16 units; a longer one is malformed, not buffered. */
+/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
 export const MAX_LINE_LENGTH = 4 * 1024 * 1024;
 
 export const WRITE_OPS = new Set([
@@ -118,14 +119,12 @@ const KIND_MASKS = new Map(
   ]),
 );
 
-/** Anything that makes a line leave the fast path: escapes, control characters, white space. */
-const NEEDS_FULL_PARSE = /[\\\u0000-\u0020]/;
-
 /**
- * Identifies a key from its length and three of its characters without slicing it out; the
- * candidate is then confirmed with startsWith. Built from FIELD_NAMES, so it cannot drift.
+ * Identifies a key from its length and three of its bytes; the candidate is then confirmed
+ * byte by byte. Built from FIELD_NAMES, so it cannot drift.
  */
 const keyCode = (len: number, first: number, second: number, last: number): number => (len << 24) | (first << 16) | (second << 8) | last;
+const FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(f, "latin1"));
 const SLOT_BY_KEY_CODE = new Map<number, number>();
 FIELD_NAMES.forEach((f, i) => {
   const code = keyCode(f.length, f.charCodeAt(0), f.length > 1 ? f.charCodeAt(1) : 0, f.charCodeAt(f.length - 1));
@@ -133,77 +132,34 @@ FIELD_NAMES.forEach((f, i) => {
   SLOT_BY_KEY_CODE.set(code, i);
 });
 
-/**
- * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`, no escapes, no
- * nesting) straight into slots, without building an object. Returns the field mask, or -1 when
- * the line needs JSON.parse (which then decides whether it is valid at all).
- */
-function scanFlatLine(line: string, vals: unknown[]): number {
-  const n = line.length;
-  if (n < 2 || line.charCodeAt(0) !== 0x7b || line.charCodeAt(n - 1) !== 0x7d) return -1;
-  if (NEEDS_FULL_PARSE.test(line)) return -1;
-  if (n === 2) return 0;
-  let mask = 0;
-  let i = 1;
-  for (;;) {
-    if (line.charCodeAt(i) !== 0x22) return -1;
-    const keyEnd = line.indexOf('"', i + 1);
-    if (keyEnd === -1) return -1;
-    const len = keyEnd - i - 1;
-    if (len === 0) return -1;
-    const slot = SLOT_BY_KEY_CODE.get(
-      keyCode(len, line.charCodeAt(i + 1), len > 1 ? line.charCodeAt(i + 2) : 0, line.charCodeAt(keyEnd - 1)),
-    );
-    if (slot === undefined || !line.startsWith(FIELD_NAMES[slot] as string, i + 1)) return -1;
-    const b = 1 << slot;
-    if ((mask & b) !== 0) return -1;
-    i = keyEnd + 1;
-    if (line.charCodeAt(i) !== 0x3a) return -1;
-    i++;
-    const c = line.charCodeAt(i);
-    if (c === 0x22) {
-      const end = line.indexOf('"', i + 1);
-      if (end === -1) return -1;
-      vals[slot] = line.slice(i + 1, end);
-      i = end + 1;
-    } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-      let j = c === 0x2d ? i + 1 : i;
-      const digitsStart = j;
-      let value = 0;
-      while (j < n) {
-        const d = line.charCodeAt(j);
-        if (d < 0x30 || d > 0x39) break;
-        value = value * 10 + (d - 0x30);
-        j++;
-      }
-      const digits = j - digitsStart;
-      if (digits === 0 || digits > 15) return -1;
-      if (digits > 1 && line.charCodeAt(digitsStart) === 0x30) return -1;
-      const next = line.charCodeAt(j);
-      if (next === 0x2e || next === 0x65 || next === 0x45) return -1;
-      vals[slot] = c === 0x2d ? -value : value;
-      i = j;
-    } else if (c === 0x74 && line.startsWith("true", i)) {
-      vals[slot] = true;
-      i += 4;
-    } else if (c === 0x66 && line.startsWith("false", i)) {
-      vals[slot] = false;
-      i += 5;
-    } else if (c === 0x6e && line.startsWith("null", i)) {
-      vals[slot] = null;
-      i += 4;
-    } else {
-      return -1;
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+  private readonly bytes: Buffer[];
+  constructor(readonly names: readonly string[]) {
+    this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+  }
+  match(buf: Buffer, start: number, end: number): string | undefined {
+    const len = end - start;
+    for (let c = 0; c < this.bytes.length; c++) {
+      const b = this.bytes[c] as Buffer;
+      if (b.length !== len) continue;
+      let j = 0;
+      while (j < len && b[j] === buf[start + j]) j++;
+      if (j === len) return this.names[c];
     }
-    mask |= b;
-    const sep = line.charCodeAt(i);
-    if (sep === 0x2c) {
-      i++;
-      continue;
-    }
-    return sep === 0x7d && i === n - 1 ? mask : -1;
+    return undefined;
   }
 }
+
+const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "end", "meta"]);
+const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
+const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
 
 export type ViolationRule =
   | "write_outside_root"
@@ -300,12 +256,6 @@ function countTopLevelKeys(line: string): number {
   return keys;
 }
 
-function newlineCount(bytes: Uint8Array, end: number): number {
-  let n = 0;
-  for (let i = 0; i < end && i < bytes.length; i++) if (bytes[i] === 0x0a) n++;
-  return n;
-}
-
 function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i] as number;
@@ -324,9 +274,19 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 type Json = Record<string, unknown>;
 
+function asBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
 export class LogEvaluator {
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   private readonly roots: string[];
+  private readonly rootBytes: Buffer[];
+  private readonly anyRoot: boolean;
   private readonly tools: ReadonlySet<string>;
   private readonly envKeys: ReadonlySet<string>;
   private readonly hosts: HostPattern[];
@@ -336,7 +296,7 @@ export class LogEvaluator {
   private readonly file: string;
   private readonly envelope: LoadedEnvelope;
 
-  private pending = "";
+  private carry: Buffer | null = null;
   private lineNo = 0;
   private meta: LogMeta | null = null;
   private endSeen = false;
@@ -344,14 +304,28 @@ export class LogEvaluator {
   private useSeq = false;
   private canaryBlockOpen = true;
   private logPath: string | null = null;
+  private logPathBytes: Buffer | null = null;
   private readonly violations = new Map<string, Violation>();
   private readonly counts: KindCounts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+
+  /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+  private buf: Buffer = Buffer.alloc(0);
+  private mask = 0;
+  private slow = false;
+  private readonly vals: unknown[] = new Array(FIELD_NAMES.length).fill(undefined);
+  private readonly tag = new Uint8Array(FIELD_NAMES.length);
+  private readonly start = new Int32Array(FIELD_NAMES.length);
+  private readonly end = new Int32Array(FIELD_NAMES.length);
+  private readonly ascii = new Uint8Array(FIELD_NAMES.length);
+  private readonly num = new Float64Array(FIELD_NAMES.length);
 
   constructor(envelope: LoadedEnvelope, options: EvaluatorOptions) {
     const e = envelope.envelope;
     this.envelope = envelope;
     this.file = options.file;
     this.roots = options.roots;
+    this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
+    this.anyRoot = options.roots.includes("/");
     this.tools = new Set(e.allowed_tools);
     this.envKeys = new Set(e.allowed_env);
     this.hosts = hostPatterns(e);
@@ -381,56 +355,55 @@ export class LogEvaluator {
     });
   }
 
-  /** Feeds the next bytes of the log. Throws a GateError at the first problem. */
-  push(chunk: Uint8Array): void {
-    if (this.lineNo === 0 && this.pending === "" && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      this.malformed("the log starts with a byte order mark", 1);
+  private checkUtf8(buf: Buffer, from: number, to: number): void {
+    if (to > from && !isUtf8(buf.subarray(from, to))) {
+      const region = buf.subarray(from, to);
+      const bad = firstInvalidUtf8(region);
+      let line = this.lineNo + 1;
+      for (let i = 0; i < bad; i++) if (region[i] === 0x0a) line++;
+      this.malformed("invalid UTF-8", line);
     }
-    let text: string;
-    try {
-      text = this.decoder.decode(chunk, { stream: true });
-    } catch {
-      const at = firstInvalidUtf8(chunk);
-      this.malformed("invalid UTF-8", this.lineNo + 1 + newlineCount(chunk, at));
-    }
-    this.consume(text);
   }
 
-  private consume(text: string): void {
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf("\n", start);
-      if (nl === -1) break;
-      let line: string;
-      if (this.pending !== "") {
-        line = this.pending + text.slice(start, nl);
-        this.pending = "";
-      } else {
-        line = text.slice(start, nl);
+  /** Feeds the next bytes of the log. Throws a GateError at the first problem. The chunk may be reused afterwards. */
+  push(chunk: Uint8Array): void {
+    const buf = asBuffer(chunk);
+    let pos = 0;
+    if (this.carry !== null) {
+      const nl = buf.indexOf(0x0a);
+      if (nl === -1) {
+        this.carry = Buffer.concat([this.carry, buf]);
+        if (this.carry.length > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+        return;
       }
-      start = nl + 1;
+      const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+      this.carry = null;
+      if (line.length > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+      this.checkUtf8(line, 0, line.length);
       this.lineNo++;
-      if (line.length > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`);
-      this.handleLine(line);
+      this.handleLine(line, 0, line.length);
+      pos = nl + 1;
     }
-    if (start < text.length) {
-      this.pending += text.slice(start);
-      if (this.pending.length > MAX_LINE_LENGTH) {
-        this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`, this.lineNo + 1);
+    const lastNl = buf.lastIndexOf(0x0a);
+    if (lastNl >= pos) {
+      this.checkUtf8(buf, pos, lastNl);
+      while (pos <= lastNl) {
+        const nl = buf.indexOf(0x0a, pos);
+        this.lineNo++;
+        if (nl - pos > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
+        this.handleLine(buf, pos, nl);
+        pos = nl + 1;
       }
+    }
+    if (pos < buf.length) {
+      this.carry = Buffer.from(buf.subarray(pos));
+      if (this.carry.length > MAX_LINE_LENGTH) this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
     }
   }
 
   /** Ends the stream and returns the verdict, or throws if the log is not whole. */
   finish(): LogVerdict {
-    let tail: string;
-    try {
-      tail = this.decoder.decode();
-    } catch {
-      this.incomplete("the log ends inside a UTF-8 sequence", this.lineNo + 1);
-    }
-    if (tail !== "") this.consume(tail);
-    if (this.pending !== "") {
+    if (this.carry !== null && this.carry.length > 0) {
       this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
     }
     if (this.meta === null) this.incomplete("the log is empty: no meta line", 1);
@@ -448,29 +421,116 @@ export class LogEvaluator {
     };
   }
 
-  /** Slots of the current line (see FIELD_NAMES), valid where `mask` has the bit. */
-  private readonly vals: unknown[] = new Array(FIELD_NAMES.length).fill(undefined);
-  private mask = 0;
-
-  private has(field: FieldName): boolean {
-    return (this.mask & bit(field)) !== 0;
-  }
-
-  private get(field: FieldName): unknown {
-    return (this.mask & bit(field)) !== 0 ? this.vals[SLOT[field]] : undefined;
-  }
-
-  private handleLine(rawLine: string): void {
-    const line = rawLine.charCodeAt(rawLine.length - 1) === 0x0d ? rawLine.slice(0, -1) : rawLine;
+  private handleLine(buf: Buffer, from: number, to: number): void {
+    const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
     if (this.endSeen) this.malformed("content after the end line");
     if (this.lineNo === 1) {
-      this.readMeta(this.parseObject(line));
+      if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+        this.malformed("the log starts with a byte order mark");
+      }
+      this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
       return;
     }
-    let mask = scanFlatLine(line, this.vals);
-    if (mask === -1) mask = this.slotsFromParsed(this.parseObject(line));
+    this.buf = buf;
+    let mask = this.scanFlat(buf, from, end);
+    if (mask === -1) {
+      this.slow = true;
+      mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+    } else {
+      this.slow = false;
+    }
     this.mask = mask;
     this.handleEvent();
+  }
+
+  /**
+   * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+   * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+   * when the line needs the full JSON path, which then decides whether it is valid at all.
+   */
+  private scanFlat(buf: Buffer, from: number, to: number): number {
+    if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d) return -1;
+    if (to - from === 2) return 0;
+    const { tag, start, end, ascii, num } = this;
+    let mask = 0;
+    let i = from + 1;
+    for (;;) {
+      if (buf[i] !== 0x22) return -1;
+      let k = i + 1;
+      while (k < to) {
+        const b = buf[k] as number;
+        if (b === 0x22) break;
+        if (b < 0x20 || b === 0x5c || b >= 0x80) return -1;
+        k++;
+      }
+      if (k >= to) return -1;
+      const len = k - i - 1;
+      if (len === 0) return -1;
+      const slot = SLOT_BY_KEY_CODE.get(keyCode(len, buf[i + 1] as number, len > 1 ? (buf[i + 2] as number) : 0, buf[k - 1] as number));
+      if (slot === undefined) return -1;
+      const name = FIELD_BYTES[slot] as Buffer;
+      if (name.length !== len) return -1;
+      for (let j = 2; j < len - 1; j++) if (name[j] !== buf[i + 1 + j]) return -1;
+      const b = 1 << slot;
+      if ((mask & b) !== 0) return -1;
+      i = k + 1;
+      if (buf[i] !== 0x3a) return -1;
+      i++;
+      const c = buf[i] as number;
+      if (c === 0x22) {
+        let j = i + 1;
+        let isAscii = 1;
+        while (j < to) {
+          const x = buf[j] as number;
+          if (x === 0x22) break;
+          if (x === 0x5c || x < 0x20) return -1;
+          if (x >= 0x80) isAscii = 0;
+          j++;
+        }
+        if (j >= to) return -1;
+        tag[slot] = T_STR;
+        start[slot] = i + 1;
+        end[slot] = j;
+        ascii[slot] = isAscii;
+        i = j + 1;
+      } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+        let j = c === 0x2d ? i + 1 : i;
+        const digitsStart = j;
+        let value = 0;
+        while (j < to) {
+          const d = buf[j] as number;
+          if (d < 0x30 || d > 0x39) break;
+          value = value * 10 + (d - 0x30);
+          j++;
+        }
+        const digits = j - digitsStart;
+        if (digits === 0 || digits > 15) return -1;
+        if (digits > 1 && buf[digitsStart] === 0x30) return -1;
+        const next = buf[j];
+        if (next === 0x2e || next === 0x65 || next === 0x45) return -1;
+        tag[slot] = T_NUM;
+        num[slot] = c === 0x2d ? -value : value;
+        i = j;
+      } else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+        tag[slot] = T_TRUE;
+        i += 4;
+      } else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+        tag[slot] = T_FALSE;
+        i += 5;
+      } else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+        tag[slot] = T_NULL;
+        i += 4;
+      } else {
+        return -1;
+      }
+      mask |= b;
+      const sep = buf[i];
+      if (sep === 0x2c) {
+        i++;
+        continue;
+      }
+      return sep === 0x7d && i === to - 1 ? mask : -1;
+    }
   }
 
   /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
@@ -503,17 +563,59 @@ export class LogEvaluator {
     return mask;
   }
 
+  private has(slot: number): boolean {
+    return (this.mask & (1 << slot)) !== 0;
+  }
+
+  /** A field's value as JSON would give it, or undefined when the line lacks it. */
+  private val(slot: number): unknown {
+    if ((this.mask & (1 << slot)) === 0) return undefined;
+    if (this.slow) return this.vals[slot];
+    switch (this.tag[slot]) {
+      case T_STR:
+        return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+      case T_NUM:
+        return this.num[slot];
+      case T_TRUE:
+        return true;
+      case T_FALSE:
+        return false;
+      default:
+        return null;
+    }
+  }
+
+  /** A string field matched against known constants without allocating; undefined when it is none of them. */
+  private constant(slot: number, constants: ByteConstants): string | undefined {
+    if ((this.mask & (1 << slot)) === 0) return undefined;
+    if (this.slow) {
+      const v = this.vals[slot];
+      return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+    }
+    if (this.tag[slot] !== T_STR) return undefined;
+    return constants.match(this.buf, this.start[slot] as number, this.end[slot] as number);
+  }
+
+  private isNumber(slot: number, expected: number): boolean {
+    if (this.slow) return this.vals[slot] === expected;
+    return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+  }
+
   private handleEvent(): void {
-    if (this.get("v") !== LOG_VERSION) this.malformed(`"v" must be ${LOG_VERSION}`);
-    const kind = this.get("kind");
-    if (typeof kind !== "string") this.malformed(`"kind" must be a string`);
+    if (!this.isNumber(SLOT.v, LOG_VERSION)) this.malformed(`"v" must be ${LOG_VERSION}`);
+    const kind = this.constant(SLOT.kind, KINDS);
+    if (kind === undefined) {
+      const raw = this.val(SLOT.kind);
+      if (typeof raw !== "string") this.malformed(`"kind" must be a string`);
+      this.malformed(`unknown kind "${raw}"`);
+    }
     if (kind === "meta") this.malformed("a second meta line");
     const spec = KIND_MASKS.get(kind);
     if (spec === undefined) this.malformed(`unknown kind "${kind}"`);
     const unknown = this.mask & ~spec.allowed;
     if (unknown !== 0) this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
     if ((this.mask & spec.required) !== spec.required) {
-      const missing = spec.spec.required.find((f) => !this.has(f));
+      const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
       this.malformed(`a ${kind} event needs "${missing}"`);
     }
     this.checkCommon();
@@ -523,7 +625,7 @@ export class LogEvaluator {
       return;
     }
 
-    const canary = this.get("canary") === true;
+    const canary = this.has(SLOT.canary);
     if (canary) {
       if (!this.canaryBlockOpen) this.malformed("a canary event after the self-check block");
       this.counts.canary++;
@@ -552,18 +654,17 @@ export class LogEvaluator {
 
   private checkCommon(): void {
     if (this.useSeq) {
-      if (this.get("seq") !== this.lineNo - 1) this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-    } else if (this.has("seq")) {
+      if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
+        this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+      }
+    } else if (this.has(SLOT.seq)) {
       this.malformed(`"seq" appears, but the meta line has none`);
     }
-    if (this.has("source")) {
-      const source = this.get("source");
-      if (typeof source !== "string" || !EVENT_SOURCES.has(source)) {
-        this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
-      }
+    if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
+      this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
     }
-    if (this.has("canary") && this.get("canary") !== true) this.malformed(`"canary" may only be true`);
-    if (this.has("pid") && !Number.isInteger(this.get("pid"))) this.malformed(`"pid" must be an integer`);
+    if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true) this.malformed(`"canary" may only be true`);
+    if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid))) this.malformed(`"pid" must be an integer`);
   }
 
   private readMeta(obj: Json): void {
@@ -588,7 +689,10 @@ export class LogEvaluator {
       if (obj.seq !== 0) this.malformed(`meta "seq" must be 0`);
       this.useSeq = true;
     }
-    if (typeof obj.log_path === "string") this.logPath = foldPath(obj.log_path);
+    if (typeof obj.log_path === "string") {
+      this.logPath = foldPath(obj.log_path);
+      this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
+    }
     if (meta.envelope_hash !== this.envelope.hash) {
       throw new GateError(
         "OBSERVER_LOG_ENVELOPE_MISMATCH",
@@ -604,9 +708,9 @@ export class LogEvaluator {
   }
 
   private readEnd(): void {
-    const events = this.get("events");
+    const events = this.val(SLOT.events);
     if (!Number.isInteger(events)) this.malformed(`end "events" must be an integer`);
-    const exit = this.get("exit_code");
+    const exit = this.val(SLOT.exit_code);
     if (exit !== null && !Number.isInteger(exit)) this.malformed(`end "exit_code" must be an integer or null`);
     if (events !== this.lineNo - 1) {
       this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
@@ -621,47 +725,87 @@ export class LogEvaluator {
     if (existing) {
       existing.count++;
     } else {
-      // Copy the subject so a kept violation does not pin the whole chunk its text was sliced from.
-      const own = Buffer.from(subject, "utf8").toString("utf8");
-      this.violations.set(`${rule}:${own}`, { id: `${rule}:${own}`, rule, subject: own, first_line: this.lineNo, count: 1 });
+      this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
     }
   }
 
-  private requireString(field: FieldName): string {
-    const value = this.get(field);
-    if (typeof value !== "string" || value === "") this.malformed(`"${field}" must be a non-empty string`);
-    if (value.includes("\u0000")) this.malformed(`"${field}" contains a NUL character`);
+  private requireString(slot: number): string {
+    const value = this.val(slot);
+    if (typeof value !== "string" || value === "") this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
+    if (value.includes("\u0000")) this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
     return value;
   }
 
   private onWrite(canary: boolean): void {
     this.counts.write++;
-    const op = this.get("op");
-    if (typeof op !== "string" || !WRITE_OPS.has(op)) this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-    const folded = foldPath(this.requireString("path"));
+    if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
+      this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+    }
+    if (!this.slow && this.tag[SLOT.path] === T_STR) {
+      const verdict = this.writeInsideFast(this.start[SLOT.path] as number, this.end[SLOT.path] as number);
+      if (verdict === true || (verdict === false && canary)) return;
+      if (verdict === false) {
+        this.record("write_outside_root", this.val(SLOT.path) as string);
+        return;
+      }
+    }
+    const folded = foldPath(this.requireString(SLOT.path));
     if (folded === null) this.malformed(`write "path" must be absolute`);
     if (canary) return;
     if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath) this.record("write_outside_root", folded);
   }
 
+  /**
+   * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+   * intact, so this equals the string comparison). Returns undefined when the path needs
+   * folding or is not absolute, leaving it to the string path.
+   */
+  private writeInsideFast(from: number, to: number): boolean | undefined {
+    const buf = this.buf;
+    const len = to - from;
+    if (len === 0 || buf[from] !== 0x2f) return undefined;
+    if (len > 1 && buf[to - 1] === 0x2f) return undefined;
+    for (let j = from; j < to - 1; j++) {
+      if (buf[j] !== 0x2f) continue;
+      const a = buf[j + 1];
+      if (a === 0x2f) return undefined;
+      if (a === 0x2e) {
+        const b = j + 2 < to ? buf[j + 2] : 0x2f;
+        if (b === 0x2f) return undefined;
+        if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f)) return undefined;
+      }
+    }
+    const logPath = this.logPathBytes;
+    if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0) return false;
+    if (this.anyRoot) return true;
+    for (const root of this.rootBytes) {
+      const rl = root.length;
+      if (len < rl || (len > rl && buf[from + rl] !== 0x2f)) continue;
+      let k = rl - 1;
+      while (k >= 0 && root[k] === buf[from + k]) k--;
+      if (k < 0) return true;
+    }
+    return false;
+  }
+
   private onTool(canary: boolean): void {
     this.counts.tool++;
-    const name = this.requireString("name");
+    const name = this.requireString(SLOT.name);
     if (!canary && !this.tools.has(name)) this.record("undeclared_tool", name);
   }
 
   private onEnv(canary: boolean): void {
     this.counts.env++;
-    const key = this.requireString("key");
+    const key = this.requireString(SLOT.key);
     if (canary || this.envKeys.has(key)) return;
-    if (this.get("source") === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
+    if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
     this.record("undeclared_env", key);
   }
 
   private onHost(canary: boolean): void {
     this.counts.host++;
-    const host = normalizeHost(this.requireString("host"));
-    const port = this.get("port");
+    const host = normalizeHost(this.requireString(SLOT.host));
+    const port = this.val(SLOT.port);
     if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
       this.malformed(`host "port" must be an integer from 0 to 65535`);
     }
@@ -676,9 +820,9 @@ export class LogEvaluator {
 
   private onExec(canary: boolean): void {
     this.counts.exec++;
-    const path = foldPath(this.requireString("path"));
+    const path = foldPath(this.requireString(SLOT.path));
     if (path === null) this.malformed(`exec "path" must be absolute`);
-    const argv = this.get("argv");
+    const argv = this.val(SLOT.argv);
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
       this.malformed(`exec "argv" must be an array of strings`);
     }

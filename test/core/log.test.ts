@@ -304,3 +304,33 @@ describe("the compact fast path and the full JSON path agree", () => {
     expect(ids(v)).toEqual(["write_outside_root:/etc/\u00e9"]);
   });
 });
+
+describe("bytes", () => {
+  it("reads non-ASCII paths and keys on the fast path, split anywhere", () => {
+    const loaded = envelope();
+    const text = logText(loaded.hash, [
+      { kind: "write", path: "/work/repo/\u00e9t\u00e9/\u65e5\u672c.txt", op: "write" },
+      { kind: "write", path: "/work/r\u00e9po/x", op: "write" },
+      { kind: "env", key: "CL\u00c9" },
+    ]);
+    for (const size of [0, 1, 2, 5]) {
+      expect(ids(evaluate(loaded, text, size))).toEqual(["write_outside_root:/work/r\u00e9po/x", "undeclared_env:CL\u00c9"]);
+    }
+  });
+
+  it("keeps a root boundary at a segment even when bytes match further", () => {
+    const loaded = envelope({ allowed_roots: ["/work/repo"] });
+    const v = evaluate(
+      loaded,
+      logText(loaded.hash, [
+        { kind: "write", path: "/work/repo", op: "mkdir" },
+        { kind: "write", path: "/work/repo2", op: "mkdir" },
+        { kind: "write", path: "/work/rep", op: "mkdir" },
+        { kind: "write", path: "/work/repo/.git/config", op: "write" },
+        { kind: "write", path: "/work/repo/..", op: "write" },
+        { kind: "write", path: "/work/repo/...", op: "write" },
+      ]),
+    );
+    expect(ids(v)).toEqual(["write_outside_root:/work/repo2", "write_outside_root:/work/rep", "write_outside_root:/work"]);
+  });
+});
