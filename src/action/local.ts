@@ -1,0 +1,216 @@
+/**
+ * The Action's local I/O: running the patch under the observer, reading what it produced,
+ * running property commands, writing the evidence bundle. Decisions stay in src/core.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { arch, cpus, platform } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
+import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
+import type { CommandOutcome } from "../core/properties.js";
+
+const BUNDLE_NAMES = new Set<string>([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
+
+/** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
+export async function prepareEvidenceDir(dir: string): Promise<void> {
+  let entries: string[] = [];
+  try {
+    entries = await readdir(dir);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "ENOENT") {
+      throw new GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+    }
+  }
+  const foreign = entries.filter((e) => !BUNDLE_NAMES.has(e));
+  if (foreign.length > 0) {
+    throw new GateError("CONFIG_INVALID", `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`, {
+      hint: "Point evidence-dir at a fresh directory (the default is under RUNNER_TEMP).",
+    });
+  }
+  for (const e of entries) await rm(join(dir, e), { force: true });
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be created (${(err as { code?: string }).code ?? String(err)})`);
+  }
+}
+
+/** The bundled CLI beside this bundle (dist/index.js -> dist/cli/index.js). */
+export function bundledCli(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), "cli", "index.js");
+}
+
+export interface ObservedRun {
+  exitCode: number | null;
+  /** A typed code the wrapper printed when it refused (`envelope-gate: ERROR <CODE>`). */
+  refusal: ErrorCode | null;
+}
+
+/**
+ * Runs the command under `envelope-gate run`, writing the log to `logPath`. The log is judged
+ * afterwards by the caller; this only reports how the wrapper ended.
+ */
+export async function runUnderObserver(options: {
+  envelopeBytes: Uint8Array;
+  digestLine: string;
+  logPath: string;
+  workspace: string;
+  scratch: string;
+  command: string[];
+  runnerTemp: string;
+}): Promise<ObservedRun> {
+  const cli = bundledCli();
+  if (!existsSync(cli)) {
+    throw new GateError("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
+      hint: "Use a released tag of the Action; its dist/ carries the observer.",
+    });
+  }
+  const policyDir = join(options.runnerTemp, "envelope-gate-policy");
+  await mkdir(policyDir, { recursive: true });
+  const envelopePath = join(policyDir, "envelope.json");
+  await writeFile(envelopePath, options.envelopeBytes);
+  await writeFile(`${envelopePath}.sha256`, options.digestLine);
+  await mkdir(options.scratch, { recursive: true });
+  const args = [
+    cli,
+    "run",
+    "--envelope",
+    envelopePath,
+    "--sha256",
+    `${envelopePath}.sha256`,
+    "--observer",
+    options.logPath,
+    "--workspace",
+    options.workspace,
+    "--scratch",
+    options.scratch,
+    "--",
+    ...options.command,
+  ];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", "inherit", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      if (stderr.length < 65536) stderr += chunk.toString("utf8");
+    });
+    child.on("error", (err) => reject(new GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err })));
+    child.on("close", (code) => {
+      const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
+      const refusal = m && (ERROR_CODES as readonly string[]).includes(m[1] as string) ? (m[1] as ErrorCode) : null;
+      resolvePromise({ exitCode: code, refusal });
+    });
+  });
+}
+
+export async function copyLog(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new GateError("OBSERVER_LOG_MISSING", `observer log ${from} does not exist`, {
+        file: from,
+        hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
+      });
+    }
+    throw new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${code ?? String(err)})`, { file: from });
+  }
+}
+
+/** A file the run produced, inside the workspace; null when absent. Refuses paths escaping the workspace. */
+export async function readWorkspaceFile(workspace: string, path: string): Promise<Uint8Array | null> {
+  const full = resolve(workspace, path);
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch (err) {
+    if ((err as { code?: string }).code === "ENOENT") return null;
+    throw new GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+  }
+  const root = await realpath(workspace);
+  const rel = relative(root, real);
+  if (rel.startsWith(`..${sep}`) || rel === ".." || resolve(root, rel) !== real) {
+    throw new GateError("PROPERTY_UNAVAILABLE", `${path} resolves outside the workspace (${real})`);
+  }
+  try {
+    return new Uint8Array(await readFile(real));
+  } catch (err) {
+    throw new GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+  }
+}
+
+const MAX_STDOUT = 16 * 1024 * 1024;
+
+/** Runs a property command (argv, no shell) in the workspace with a deadline. */
+export function runPropertyCommand(command: string[], cwd: string, timeoutSeconds: number): Promise<CommandOutcome> {
+  return new Promise((resolvePromise) => {
+    const [file, ...args] = command as [string, ...string[]];
+    const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"], timeout: timeoutSeconds * 1000, killSignal: "SIGKILL" });
+    let stdout = "";
+    let failure: string | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (stdout.length < MAX_STDOUT) stdout += chunk.toString("utf8");
+    });
+    child.on("error", (err) => {
+      failure = (err as { code?: string }).code === "ENOENT" ? `${file} was not found` : err.message;
+    });
+    child.on("close", (code, signal) => {
+      if (failure !== undefined) return resolvePromise({ exitCode: null, stdout, failure });
+      if (code === null) return resolvePromise({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
+      resolvePromise({ exitCode: code, stdout });
+    });
+  });
+}
+
+async function machineId(): Promise<string | null> {
+  for (const path of ["/etc/machine-id", "/var/lib/dbus/machine-id"]) {
+    try {
+      const id = (await readFile(path, "utf8")).trim();
+      if (id !== "") return id;
+    } catch {
+      // Not every OS has one; runner_name and the run ids still identify the machine.
+    }
+  }
+  return null;
+}
+
+export async function runnerIdentity(fields: Omit<RunnerIdentity, "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone">): Promise<RunnerIdentity> {
+  const options = Intl.DateTimeFormat().resolvedOptions();
+  return {
+    runner_name: process.env.RUNNER_NAME ?? null,
+    machine_id: await machineId(),
+    os: process.env.RUNNER_OS ?? platform(),
+    arch: arch(),
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? null,
+    locale: process.env.LC_ALL || process.env.LANG || options.locale || null,
+    timezone: process.env.TZ || options.timeZone || null,
+    ...fields,
+  };
+}
+
+/**
+ * Writes the bundle files (observer.jsonl is already in place when present), then the manifest
+ * over every file in the directory. Returns the bundle digest.
+ */
+export async function writeBundle(dir: string, files: Map<string, Uint8Array>): Promise<string> {
+  try {
+    for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
+    const all = new Map<string, Uint8Array>();
+    for (const name of await readdir(dir)) {
+      if (name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) continue;
+      all.set(name, new Uint8Array(await readFile(join(dir, name))));
+    }
+    const built = buildManifest(all);
+    await writeFile(join(dir, MANIFEST_FILE), built.bytes);
+    await writeFile(join(dir, MANIFEST_DIGEST_FILE), built.digestLine);
+    return built.digest;
+  } catch (err) {
+    if (err instanceof GateError) throw err;
+    throw new GateError("EVIDENCE_UNAVAILABLE", `the evidence bundle in ${dir} cannot be written (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
+  }
+}

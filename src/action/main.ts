@@ -1,0 +1,37 @@
+/** The Action's entry: read settings once, gate the pull request, report, set the step result. */
+import * as core from "@actions/core";
+import { GateError } from "../core/errors.js";
+import { gatePullRequest } from "./gate.js";
+import { setOutputs, writeJobSummary, writeWorkflowAnnotations } from "./report.js";
+import { readSettings } from "./settings.js";
+
+export async function main(): Promise<void> {
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (err) {
+    const e = err instanceof GateError ? err : new GateError("INTERNAL_ERROR", String(err));
+    core.setOutput("verdict", "error");
+    core.setOutput("conclusion", "failure");
+    core.setOutput("error-code", e.code);
+    await writeJobSummary(`## envelope-gate: ERROR\n\n\`${e.code}\`: ${e.message}${e.hint ? `\n\nWhat to do: ${e.hint}` : ""}\n\nThis is not a pass.\n`);
+    core.setFailed(`envelope-gate: ${e.code}: ${e.message}`);
+    return;
+  }
+  const outcome = await gatePullRequest(settings);
+  setOutputs(outcome);
+  await writeJobSummary(outcome.summary);
+  if (outcome.checkRun === null) writeWorkflowAnnotations(outcome);
+  const { decision } = outcome;
+  core.info(`envelope-gate: ${decision.verdict}: ${decision.headline}`);
+  if (outcome.reportingError !== null) {
+    const e = outcome.reportingError;
+    core.setOutput("verdict", "error");
+    core.setOutput("conclusion", "failure");
+    core.setFailed(`envelope-gate: ${e.code}: the check run could not be completed (${e.message}); it is not a pass`);
+    return;
+  }
+  if (decision.conclusion === "failure" || decision.conclusion === "action_required") {
+    core.setFailed(`envelope-gate: ${decision.verdict}: ${decision.headline}`);
+  }
+}

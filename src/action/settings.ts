@@ -1,0 +1,249 @@
+/**
+ * Every input and runner variable the Action uses, read once into one typed object
+ * (the way actions/checkout does it). A bad value is CONFIG_INVALID, never a default.
+ */
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import * as core from "@actions/core";
+import { GateError } from "../core/errors.js";
+import { DEFAULT_LEDGER_PATH, DEFAULT_FREEZE_CAPS, type FreezeCaps } from "../core/ledger.js";
+import { DEFAULT_AGENT_AUTHORS, DEFAULT_AGENT_LABEL, normalizeRepoPath, type PolicyPaths } from "../core/policy.js";
+import { DEFAULT_PROPERTIES_PATH } from "../core/properties.js";
+import { DEFAULT_RETRY, MAX_RETRIES, MAX_RETRY_BASE_MS, type RetrySettings } from "../github/client.js";
+import { parseRepository, type RepoRef } from "../github/repo.js";
+
+export const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
+export const DEFAULT_CHECK_NAME = "envelope-gate";
+
+export type Evaluation = { mode: "run"; command: string[] } | { mode: "log"; path: string };
+
+export interface EventPullRequest {
+  number: number;
+  headSha: string;
+  baseSha: string;
+}
+
+export interface Settings {
+  token: string;
+  apiUrl: string;
+  serverUrl: string;
+  repository: RepoRef;
+  eventName: string;
+  /** The pull request from the event payload, when the event carries one. */
+  eventPull: EventPullRequest | null;
+  pullNumber: number;
+  /** Expected head commit (input head-sha); the PR's head must equal it. */
+  expectedHeadSha: string | null;
+  dualRunId: string | null;
+  checkName: string;
+  policy: PolicyPaths;
+  evaluation: Evaluation;
+  workspace: string;
+  scratch: string;
+  agentAuthors: string[];
+  agentLabel: string | null;
+  gateAll: boolean;
+  /** Logins allowed to approve policy changes; empty means anyone with write access. */
+  envelopeReviewers: string[];
+  freezeCaps: FreezeCaps;
+  evidenceDir: string;
+  runnerTemp: string;
+  retry: RetrySettings;
+  run: { id: string | null; attempt: string | null; url: string | null };
+}
+
+function configError(message: string, hint?: string): never {
+  throw new GateError("CONFIG_INVALID", message, hint === undefined ? {} : { hint });
+}
+
+function input(name: string): string {
+  return core.getInput(name, { trimWhitespace: true });
+}
+
+/** A list input: one entry per line or comma. */
+function listInput(name: string): string[] | null {
+  const raw = core.getInput(name, { trimWhitespace: true });
+  if (raw === "") return null;
+  return raw
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function booleanInput(name: string, fallback: boolean): boolean {
+  const raw = input(name).toLowerCase();
+  if (raw === "") return fallback;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  return configError(`input ${name} must be true or false, got "${raw}"`);
+}
+
+function integerInput(name: string, fallback: number, min: number, max: number): number {
+  const raw = input(name);
+  if (raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) configError(`input ${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) configError(`input ${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function repoPath(name: string, fallback: string): string {
+  const raw = input(name) || fallback;
+  const path = normalizeRepoPath(raw);
+  if (path.startsWith("/") || path.split("/").includes("..") || path === "") {
+    configError(`input ${name} must be a path inside the repository, got "${raw}"`);
+  }
+  return path;
+}
+
+/**
+ * Splits the `run` input into argv: whitespace separates words, single and double quotes group,
+ * backslash escapes inside double quotes and outside quotes. No expansion, no pipes: for shell
+ * features, run a shell explicitly (`bash -c "..."`), and let the envelope allow it.
+ */
+export function splitCommand(text: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      else current += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = null;
+      else if (c === "\\" && i + 1 < text.length && '"\\$`'.includes(text[i + 1] as string)) current += text[++i];
+      else current += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      inWord = true;
+    } else if (c === "\\" && i + 1 < text.length) {
+      current += text[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+    } else {
+      current += c;
+      inWord = true;
+    }
+  }
+  if (quote !== null) configError(`input run has an unclosed ${quote} quote`);
+  if (inWord) words.push(current);
+  return words;
+}
+
+function readEvent(path: string | undefined): Record<string, unknown> {
+  if (!path) return {};
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch (err) {
+    return configError(`GITHUB_EVENT_PATH ${path} cannot be read as JSON (${(err as Error).message})`);
+  }
+}
+
+function eventPull(event: Record<string, unknown>): EventPullRequest | null {
+  const pr = event.pull_request as { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } } | undefined;
+  if (!pr || typeof pr.number !== "number" || typeof pr.head?.sha !== "string" || typeof pr.base?.sha !== "string") return null;
+  return { number: pr.number, headSha: pr.head.sha, baseSha: pr.base.sha };
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const token = input("github-token") || env.GITHUB_TOKEN || "";
+  if (token === "") configError("no token: set the github-token input (default ${{ github.token }})");
+  const repository = parseRepository(env.GITHUB_REPOSITORY ?? "");
+  if (!repository) configError(`GITHUB_REPOSITORY must be owner/name, got "${env.GITHUB_REPOSITORY ?? ""}"`);
+  const apiUrl = env.GITHUB_API_URL || "https://api.github.com";
+  const serverUrl = env.GITHUB_SERVER_URL || "https://github.com";
+  const eventName = env.GITHUB_EVENT_NAME ?? "";
+  const event = readEvent(env.GITHUB_EVENT_PATH);
+  const fromEvent = eventPull(event);
+
+  const pullInput = input("pull-request");
+  let pullNumber: number;
+  if (pullInput !== "") {
+    if (!/^[1-9]\d*$/.test(pullInput)) configError(`input pull-request must be a pull request number, got "${pullInput}"`);
+    pullNumber = Number(pullInput);
+    if (fromEvent && fromEvent.number !== pullNumber) {
+      configError(`input pull-request is #${pullNumber}, but the ${eventName} event is for #${fromEvent.number}`);
+    }
+  } else if (fromEvent) {
+    pullNumber = fromEvent.number;
+  } else {
+    configError(
+      `the ${eventName || "(unknown)"} event carries no pull request; set the pull-request input (runner B dispatches pass it)`,
+    );
+  }
+
+  const headSha = input("head-sha").toLowerCase();
+  if (headSha !== "" && !SHA.test(headSha)) configError(`input head-sha must be a 40-character commit sha, got "${headSha}"`);
+
+  const runText = input("run");
+  const logPath = input("observer-log");
+  let evaluation: Evaluation;
+  if (runText !== "" && logPath !== "") configError("set either run or observer-log, not both");
+  const workspace = resolve(input("workspace") || env.GITHUB_WORKSPACE || process.cwd());
+  if (runText !== "") {
+    const command = splitCommand(runText);
+    if (command.length === 0) configError("input run is empty");
+    evaluation = { mode: "run", command };
+  } else if (logPath !== "") {
+    evaluation = { mode: "log", path: isAbsolute(logPath) ? logPath : resolve(workspace, logPath) };
+  } else {
+    configError("set run (a command to run under the observer) or observer-log (a log recorded by envelope-gate run)");
+  }
+
+  const runnerTemp = env.RUNNER_TEMP || join(process.cwd(), ".envelope-gate-tmp");
+  const envelope = repoPath("envelope", DEFAULT_ENVELOPE_PATH);
+  const checkName = input("check-name") || DEFAULT_CHECK_NAME;
+  const dualRunId = input("dual-run-id") || null;
+  const scratchInput = input("scratch");
+  const evidenceInput = input("evidence-dir");
+  const agentLabel = core.getInput("agent-label") === "" ? DEFAULT_AGENT_LABEL : input("agent-label");
+
+  return {
+    token,
+    apiUrl,
+    serverUrl,
+    repository,
+    eventName,
+    eventPull: fromEvent,
+    pullNumber,
+    expectedHeadSha: headSha === "" ? null : headSha,
+    dualRunId,
+    checkName: dualRunId === null ? checkName : `${checkName} (runner B)`,
+    policy: {
+      envelope,
+      digest: repoPath("envelope-sha256", `${envelope}.sha256`),
+      properties: repoPath("properties", DEFAULT_PROPERTIES_PATH),
+      ledger: repoPath("ledger", DEFAULT_LEDGER_PATH),
+    },
+    evaluation,
+    workspace,
+    scratch: scratchInput === "" ? join(runnerTemp, "envelope-gate-scratch") : resolve(scratchInput),
+    agentAuthors: listInput("agent-authors") ?? [...DEFAULT_AGENT_AUTHORS],
+    agentLabel: agentLabel === "" ? null : agentLabel,
+    gateAll: booleanInput("gate-all", false),
+    envelopeReviewers: listInput("envelope-reviewers") ?? [],
+    freezeCaps: {
+      maxActive: integerInput("max-active-freezes", DEFAULT_FREEZE_CAPS.maxActive, 0, 1000),
+      maxDays: integerInput("max-freeze-days", DEFAULT_FREEZE_CAPS.maxDays, 1, 365),
+    },
+    evidenceDir: evidenceInput === "" ? join(runnerTemp, "envelope-gate-evidence") : resolve(evidenceInput),
+    runnerTemp,
+    retry: {
+      retries: integerInput("github-retries", DEFAULT_RETRY.retries, 0, MAX_RETRIES),
+      retryBaseMs: integerInput("github-retry-base-ms", DEFAULT_RETRY.retryBaseMs, 0, MAX_RETRY_BASE_MS),
+      timeoutMs: integerInput("github-timeout-ms", DEFAULT_RETRY.timeoutMs, 100, 300_000),
+    },
+    run: {
+      id: env.GITHUB_RUN_ID ?? null,
+      attempt: env.GITHUB_RUN_ATTEMPT ?? null,
+      url: env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null,
+    },
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Runs the bundled Action (dist/index.js) as a process against a FakeGitHub, the way a runner
+ * would: GITHUB_* variables, INPUT_* inputs, an event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { FakeGitHub, FakePullFile } from "./fake-github.js";
+
+export const ACTION_BUNDLE = resolve("dist/index.js");
+export const REPO = "acme/widgets";
+export const ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
+export const DIGEST_PATH = `${ENVELOPE_PATH}.sha256`;
+export const PROPERTIES_PATH = ".github/envelope-gate/properties.json";
+export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence";
+
+export const ENVELOPE = {
+  envelope_id: "widgets-agent-envelope-v1",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: ["read_file", "apply_patch", "run_tests"],
+  allowed_env: ["CI", "PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"],
+  allowed_hosts: [] as string[],
+  network: "deny",
+};
+
+export function envelopeText(overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...ENVELOPE, ...overrides }, null, 2) + "\n";
+}
+
+export function sha256(text: string | Uint8Array): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export function envelopeHash(text: string): string {
+  return `sha256:${sha256(text)}`;
+}
+
+/** Envelope + digest files for a commit. */
+export function policyFiles(envelope: string): Record<string, string> {
+  return { [ENVELOPE_PATH]: envelope, [DIGEST_PATH]: `${sha256(envelope)}  envelope.json\n` };
+}
+
+export type LogEvent = Record<string, unknown>;
+
+/** A complete observer log recorded under `hash`. */
+export function observerLog(hash: string, events: LogEvent[], meta: LogEvent = {}): string {
+  const lines: LogEvent[] = [
+    { v: 1, kind: "meta", run_id: "run-a", envelope_hash: hash, runner: "runner-a", started_at: "2026-11-30T00:00:00Z", ...meta },
+    ...events.map((e) => ({ v: 1, ...e })),
+  ];
+  lines.push({ v: 1, kind: "end", events: lines.length, exit_code: 0 });
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+export function dayOffset(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function ledgerRow(cells: Partial<Record<string, string>> & { freeze_id: string; property: string; envelope_hash: string; expires_on: string }): string {
+  const row = { runner_a: "runner-a", runner_b: "runner-b", status: "open", evidence: `sha256:${"ab".repeat(32)}`, ...cells };
+  return [row.freeze_id, row.property, row.runner_a, row.runner_b, row.envelope_hash, row.expires_on, row.status, row.evidence].join("\t");
+}
+
+/** A unified diff that adds `text` as a new file's contents. */
+function addedPatch(text: string): string {
+  const lines = text.split("\n").filter((_, i, all) => i < all.length - 1 || all[i] !== "");
+  return `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join("\n")}`;
+}
+
+export interface PullSetup {
+  number?: number;
+  author?: string;
+  labels?: string[];
+  /** Files at the base commit (on main). */
+  base: Record<string, string>;
+  /** Changes at the head commit (null deletes). */
+  head?: Record<string, string | null>;
+  /** Explicit pull files (default: derived from `head`). */
+  files?: FakePullFile[];
+  headRepo?: string;
+}
+
+export interface PullFixture {
+  number: number;
+  baseSha: string;
+  headSha: string;
+}
+
+export function makePull(fake: FakeGitHub, setup: PullSetup): PullFixture {
+  if (!fake.state.repos.has(REPO)) fake.addRepo(REPO);
+  const number = setup.number ?? 7;
+  const baseSha = fake.commit(REPO, setup.base, { parent: null, message: `base for #${number}` });
+  const headSha = fake.commit(REPO, setup.head ?? { "src/widget.ts": "export const widget = 1;\n" }, { parent: baseSha, message: `head of #${number}` });
+  const head = setup.head ?? { "src/widget.ts": "export const widget = 1;\n" };
+  const files: FakePullFile[] =
+    setup.files ??
+    Object.entries(head).map(([filename, content]) =>
+      content === null
+        ? { filename, status: "removed" as const }
+        : { filename, status: filename in setup.base ? ("modified" as const) : ("added" as const), patch: addedPatch(content) },
+    );
+  fake.addPull(REPO, {
+    number,
+    user: { login: setup.author ?? "copilot-swe-agent[bot]" },
+    labels: setup.labels ?? [],
+    base: { ref: "main", sha: baseSha },
+    head: { sha: headSha, ...(setup.headRepo ? { repo_full_name: setup.headRepo } : {}) },
+    files,
+  });
+  return { number, baseSha, headSha };
+}
+
+export interface ActionRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  runnerTemp: string;
+  workspace: string;
+  evidenceDir: string;
+}
+
+export function parseGithubOutput(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i] as string);
+    if (!m) continue;
+    const [, name, delimiter] = m as unknown as [string, string, string];
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) value.push(lines[i] as string);
+    out[name] = value.join("\n");
+  }
+  return out;
+}
+
+export interface RunOptions {
+  apiUrl: string;
+  pull?: PullFixture;
+  eventName?: string;
+  /** Event payload; default is a pull_request event for `pull`. */
+  event?: Record<string, unknown>;
+  inputs?: Record<string, string>;
+  /** Files written into the workspace before the run (e.g. the observer log). */
+  workspaceFiles?: Record<string, string>;
+  env?: Record<string, string>;
+}
+
+/** Runs dist/index.js and collects what a runner would see. */
+export async function runAction(options: RunOptions): Promise<ActionRun> {
+  if (!existsSync(ACTION_BUNDLE)) throw new Error("dist/index.js is missing: run node scripts/build.mjs");
+  const root = mkdtempSync(join(tmpdir(), "eg-action-"));
+  const runnerTemp = join(root, "runner-temp");
+  const workspace = join(root, "workspace");
+  mkdirSync(runnerTemp, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  for (const [path, content] of Object.entries(options.workspaceFiles ?? {})) {
+    const full = join(workspace, path);
+    mkdirSync(join(full, ".."), { recursive: true });
+    writeFileSync(full, content);
+  }
+  const eventPath = join(root, "event.json");
+  const event =
+    options.event ??
+    (options.pull
+      ? { action: "synchronize", number: options.pull.number, pull_request: { number: options.pull.number, head: { sha: options.pull.headSha }, base: { sha: options.pull.baseSha } } }
+      : {});
+  writeFileSync(eventPath, JSON.stringify(event));
+  const outputPath = join(root, "github_output");
+  const summaryPath = join(root, "step_summary");
+  writeFileSync(outputPath, "");
+  writeFileSync(summaryPath, "");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: root,
+    LANG: "C.UTF-8",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: options.eventName ?? "pull_request",
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_API_URL: options.apiUrl,
+    GITHUB_SERVER_URL: "https://github.example",
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_TOKEN: "test-token",
+    GITHUB_RUN_ID: "4242",
+    GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    RUNNER_TEMP: runnerTemp,
+    RUNNER_NAME: "fake-runner-1",
+    RUNNER_OS: "Linux",
+    "INPUT_GITHUB-RETRIES": "2",
+    "INPUT_GITHUB-RETRY-BASE-MS": "1",
+    "INPUT_GITHUB-TIMEOUT-MS": "5000",
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
+  const child = spawn(process.execPath, [ACTION_BUNDLE], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const exitCode = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  return {
+    exitCode,
+    stdout,
+    stderr,
+    outputs: parseGithubOutput(readFileSync(outputPath, "utf8")),
+    summary: readFileSync(summaryPath, "utf8"),
+    runnerTemp,
+    workspace,
+    evidenceDir: join(runnerTemp, "envelope-gate-evidence"),
+  };
+}
