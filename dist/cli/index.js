@@ -1,17 +1,18 @@
 #!/usr/bin/env node
+import * as __WEBPACK_EXTERNAL_MODULE_better_sqlite3_b46a9d6d__ from "better-sqlite3";
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 2463:
+/***/ 7615:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft7_1 = __nccwpck_require__(9941);
-const discriminator_1 = __nccwpck_require__(8886);
-const draft7MetaSchema = __nccwpck_require__(2079);
+const core_1 = __nccwpck_require__(9669);
+const draft7_1 = __nccwpck_require__(9381);
+const discriminator_1 = __nccwpck_require__(7446);
+const draft7MetaSchema = __nccwpck_require__(6564);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -41,24 +42,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(6537);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(6300);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(3021);
+var validation_error_1 = __nccwpck_require__(525);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(346);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 567:
+/***/ 8279:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -220,15 +221,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 1436:
+/***/ 6300:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(7788);
-var code_2 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(8279);
+const scope_1 = __nccwpck_require__(6956);
+var code_2 = __nccwpck_require__(8279);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -237,7 +238,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(7788);
+var scope_2 = __nccwpck_require__(6956);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -923,13 +924,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 7788:
+/***/ 6956:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(8279);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1072,15 +1073,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 1283:
+/***/ 4659:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const names_1 = __nccwpck_require__(8054);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1201,18 +1202,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 2718:
+/***/ 7150:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(3021);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const validate_1 = __nccwpck_require__(7881);
+const codegen_1 = __nccwpck_require__(6300);
+const validation_error_1 = __nccwpck_require__(525);
+const names_1 = __nccwpck_require__(8054);
+const resolve_1 = __nccwpck_require__(426);
+const util_1 = __nccwpck_require__(5248);
+const validate_1 = __nccwpck_require__(6537);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1449,12 +1450,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 630:
+/***/ 8054:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1483,12 +1484,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 3162:
+/***/ 346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(4090);
+const resolve_1 = __nccwpck_require__(426);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1501,15 +1502,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 4090:
+/***/ 426:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(4464);
-const equal = __nccwpck_require__(3430);
-const traverse = __nccwpck_require__(1167);
+const util_1 = __nccwpck_require__(5248);
+const equal = __nccwpck_require__(2550);
+const traverse = __nccwpck_require__(4591);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -1662,7 +1663,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 7353:
+/***/ 7977:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1694,14 +1695,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 4464:
+/***/ 5248:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const code_1 = __nccwpck_require__(567);
+const codegen_1 = __nccwpck_require__(6300);
+const code_1 = __nccwpck_require__(8279);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -1878,7 +1879,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 7692:
+/***/ 5324:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1903,15 +1904,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 5346:
+/***/ 3282:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const errors_1 = __nccwpck_require__(4659);
+const codegen_1 = __nccwpck_require__(6300);
+const names_1 = __nccwpck_require__(8054);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -1959,17 +1960,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 6685:
+/***/ 6701:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(7353);
-const applicability_1 = __nccwpck_require__(7692);
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const rules_1 = __nccwpck_require__(7977);
+const applicability_1 = __nccwpck_require__(5324);
+const errors_1 = __nccwpck_require__(4659);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2168,14 +2169,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 1699:
+/***/ 9715:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2209,24 +2210,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7881:
+/***/ 6537:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(5346);
-const dataType_1 = __nccwpck_require__(6685);
-const applicability_1 = __nccwpck_require__(7692);
-const dataType_2 = __nccwpck_require__(6685);
-const defaults_1 = __nccwpck_require__(1699);
-const keyword_1 = __nccwpck_require__(5202);
-const subschema_1 = __nccwpck_require__(6200);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const errors_1 = __nccwpck_require__(1283);
+const boolSchema_1 = __nccwpck_require__(3282);
+const dataType_1 = __nccwpck_require__(6701);
+const applicability_1 = __nccwpck_require__(5324);
+const dataType_2 = __nccwpck_require__(6701);
+const defaults_1 = __nccwpck_require__(9715);
+const keyword_1 = __nccwpck_require__(6002);
+const subschema_1 = __nccwpck_require__(9576);
+const codegen_1 = __nccwpck_require__(6300);
+const names_1 = __nccwpck_require__(8054);
+const resolve_1 = __nccwpck_require__(426);
+const util_1 = __nccwpck_require__(5248);
+const errors_1 = __nccwpck_require__(4659);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -2735,16 +2736,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 5202:
+/***/ 6002:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const code_1 = __nccwpck_require__(8484);
-const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(6300);
+const names_1 = __nccwpck_require__(8054);
+const code_1 = __nccwpck_require__(7924);
+const errors_1 = __nccwpck_require__(4659);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -2865,14 +2866,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 6200:
+/***/ 9576:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -2952,31 +2953,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 3893:
+/***/ 9669:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(6537);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(6300);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(3021);
-const ref_error_1 = __nccwpck_require__(3162);
-const rules_1 = __nccwpck_require__(7353);
-const compile_1 = __nccwpck_require__(2718);
-const codegen_2 = __nccwpck_require__(1436);
-const resolve_1 = __nccwpck_require__(4090);
-const dataType_1 = __nccwpck_require__(6685);
-const util_1 = __nccwpck_require__(4464);
-const $dataRefSchema = __nccwpck_require__(3837);
-const uri_1 = __nccwpck_require__(6285);
+const validation_error_1 = __nccwpck_require__(525);
+const ref_error_1 = __nccwpck_require__(346);
+const rules_1 = __nccwpck_require__(7977);
+const compile_1 = __nccwpck_require__(7150);
+const codegen_2 = __nccwpck_require__(6300);
+const resolve_1 = __nccwpck_require__(426);
+const dataType_1 = __nccwpck_require__(6701);
+const util_1 = __nccwpck_require__(5248);
+const $dataRefSchema = __nccwpck_require__(6590);
+const uri_1 = __nccwpck_require__(349);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3576,20 +3577,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 4951:
+/***/ 3335:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(3430);
+const equal = __nccwpck_require__(2550);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 6214:
+/***/ 7542:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3619,19 +3620,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 6285:
+/***/ 349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(4352);
+const uri = __nccwpck_require__(3816);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 3021:
+/***/ 525:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3648,14 +3649,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 3448:
+/***/ 7928:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -3703,15 +3704,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2431:
+/***/ 8671:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(6300);
+const names_1 = __nccwpck_require__(8054);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -3815,12 +3816,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9205:
+/***/ 6341:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(5248);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -3844,12 +3845,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9380:
+/***/ 8484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
+const code_1 = __nccwpck_require__(7924);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -3862,13 +3863,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6182:
+/***/ 1926:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -3963,15 +3964,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5826:
+/***/ 5474:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(7924);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4054,13 +4055,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8584:
+/***/ 9352:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4126,27 +4127,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8775:
+/***/ 9335:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(3448);
-const prefixItems_1 = __nccwpck_require__(6467);
-const items_1 = __nccwpck_require__(5791);
-const items2020_1 = __nccwpck_require__(2959);
-const contains_1 = __nccwpck_require__(6182);
-const dependencies_1 = __nccwpck_require__(5826);
-const propertyNames_1 = __nccwpck_require__(1372);
-const additionalProperties_1 = __nccwpck_require__(2431);
-const properties_1 = __nccwpck_require__(8778);
-const patternProperties_1 = __nccwpck_require__(664);
-const not_1 = __nccwpck_require__(8350);
-const anyOf_1 = __nccwpck_require__(9380);
-const oneOf_1 = __nccwpck_require__(2490);
-const allOf_1 = __nccwpck_require__(9205);
-const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(6829);
+const additionalItems_1 = __nccwpck_require__(7928);
+const prefixItems_1 = __nccwpck_require__(627);
+const items_1 = __nccwpck_require__(7327);
+const items2020_1 = __nccwpck_require__(5231);
+const contains_1 = __nccwpck_require__(1926);
+const dependencies_1 = __nccwpck_require__(5474);
+const propertyNames_1 = __nccwpck_require__(6860);
+const additionalProperties_1 = __nccwpck_require__(8671);
+const properties_1 = __nccwpck_require__(4842);
+const patternProperties_1 = __nccwpck_require__(3240);
+const not_1 = __nccwpck_require__(9086);
+const anyOf_1 = __nccwpck_require__(8484);
+const oneOf_1 = __nccwpck_require__(8218);
+const allOf_1 = __nccwpck_require__(6341);
+const if_1 = __nccwpck_require__(9352);
+const thenElse_1 = __nccwpck_require__(7549);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4176,15 +4177,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 5791:
+/***/ 7327:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(7924);
 const def = {
     keyword: "items",
     type: "array",
@@ -4234,15 +4235,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2959:
+/***/ 5231:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
-const additionalItems_1 = __nccwpck_require__(3448);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(7924);
+const additionalItems_1 = __nccwpck_require__(7928);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4270,12 +4271,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8350:
+/***/ 9086:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(5248);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4302,13 +4303,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2490:
+/***/ 8218:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4368,15 +4369,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 664:
+/***/ 3240:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const util_2 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const util_2 = __nccwpck_require__(5248);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4449,12 +4450,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6467:
+/***/ 627:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(5791);
+const items_1 = __nccwpck_require__(7327);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4467,15 +4468,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8778:
+/***/ 4842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7881);
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const additionalProperties_1 = __nccwpck_require__(2431);
+const validate_1 = __nccwpck_require__(6537);
+const code_1 = __nccwpck_require__(7924);
+const util_1 = __nccwpck_require__(5248);
+const additionalProperties_1 = __nccwpck_require__(8671);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4527,13 +4528,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1372:
+/***/ 6860:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -4571,12 +4572,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 7549:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(5248);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -4590,16 +4591,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8484:
+/***/ 7924:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
-const util_2 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const names_1 = __nccwpck_require__(8054);
+const util_2 = __nccwpck_require__(5248);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -4727,7 +4728,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 9872:
+/***/ 7712:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4743,13 +4744,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7397:
+/***/ 917:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(9872);
-const ref_1 = __nccwpck_require__(2996);
+const id_1 = __nccwpck_require__(7712);
+const ref_1 = __nccwpck_require__(3332);
 const core = [
     "$schema",
     "$id",
@@ -4765,18 +4766,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 2996:
+/***/ 3332:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(3162);
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const compile_1 = __nccwpck_require__(2718);
-const util_1 = __nccwpck_require__(4464);
+const ref_error_1 = __nccwpck_require__(346);
+const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(6300);
+const names_1 = __nccwpck_require__(8054);
+const compile_1 = __nccwpck_require__(7150);
+const util_1 = __nccwpck_require__(5248);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -4893,16 +4894,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8886:
+/***/ 7446:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const types_1 = __nccwpck_require__(7115);
-const compile_1 = __nccwpck_require__(2718);
-const ref_error_1 = __nccwpck_require__(3162);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(6300);
+const types_1 = __nccwpck_require__(6475);
+const compile_1 = __nccwpck_require__(7150);
+const ref_error_1 = __nccwpck_require__(346);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5003,7 +5004,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7115:
+/***/ 6475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5018,16 +5019,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 9941:
+/***/ 9381:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(917);
+const validation_1 = __nccwpck_require__(5497);
+const applicator_1 = __nccwpck_require__(9335);
+const format_1 = __nccwpck_require__(1177);
+const metadata_1 = __nccwpck_require__(3436);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5041,12 +5042,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 6402:
+/***/ 2178:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5139,19 +5140,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2601:
+/***/ 1177:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(6402);
+const format_1 = __nccwpck_require__(2178);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 6620:
+/***/ 3436:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5175,14 +5176,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 8026:
+/***/ 8698:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const equal_1 = __nccwpck_require__(3335);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5206,14 +5207,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3200:
+/***/ 4736:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const equal_1 = __nccwpck_require__(3335);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -5260,21 +5261,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5481:
+/***/ 5497:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(3723);
-const multipleOf_1 = __nccwpck_require__(8132);
-const limitLength_1 = __nccwpck_require__(6962);
-const pattern_1 = __nccwpck_require__(6023);
-const limitProperties_1 = __nccwpck_require__(895);
-const required_1 = __nccwpck_require__(4504);
-const limitItems_1 = __nccwpck_require__(6296);
-const uniqueItems_1 = __nccwpck_require__(5132);
-const const_1 = __nccwpck_require__(8026);
-const enum_1 = __nccwpck_require__(3200);
+const limitNumber_1 = __nccwpck_require__(2011);
+const multipleOf_1 = __nccwpck_require__(3748);
+const limitLength_1 = __nccwpck_require__(9730);
+const pattern_1 = __nccwpck_require__(8343);
+const limitProperties_1 = __nccwpck_require__(2895);
+const required_1 = __nccwpck_require__(6008);
+const limitItems_1 = __nccwpck_require__(3304);
+const uniqueItems_1 = __nccwpck_require__(1308);
+const const_1 = __nccwpck_require__(8698);
+const enum_1 = __nccwpck_require__(4736);
 const validation = [
     // number
     limitNumber_1.default,
@@ -5299,12 +5300,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 6296:
+/***/ 3304:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -5329,14 +5330,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6962:
+/***/ 9730:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const ucs2length_1 = __nccwpck_require__(6214);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const ucs2length_1 = __nccwpck_require__(7542);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -5362,12 +5363,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3723:
+/***/ 2011:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -5395,12 +5396,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 895:
+/***/ 2895:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -5425,12 +5426,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8132:
+/***/ 3748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(6300);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -5457,14 +5458,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6023:
+/***/ 8343:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(7924);
+const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(6300);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -5496,14 +5497,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4504:
+/***/ 6008:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -5581,15 +5582,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5132:
+/***/ 1308:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(6685);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const dataType_1 = __nccwpck_require__(6701);
+const codegen_1 = __nccwpck_require__(6300);
+const util_1 = __nccwpck_require__(5248);
+const equal_1 = __nccwpck_require__(3335);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -5651,7 +5652,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3430:
+/***/ 2550:
 /***/ ((module) => {
 
 
@@ -5704,7 +5705,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1167:
+/***/ 4591:
 /***/ ((module) => {
 
 
@@ -5804,7 +5805,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 6719:
+/***/ 8424:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5845,7 +5846,7 @@ function formatReportText(report) {
 
 /***/ }),
 
-/***/ 486:
+/***/ 6255:
 /***/ ((module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -5858,12 +5859,12 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9962);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
-/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9215);
-/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2085);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6719);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(713);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8700);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7221);
+/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5968);
+/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3932);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8424);
 
 
 
@@ -5948,11 +5949,11 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 564).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 395).then(__nccwpck_require__.bind(__nccwpck_require__, 5395));
     return runCommand(args, usage);
 }
 async function app(args) {
-    const { appCommand } = await __nccwpck_require__.e(/* import() */ 325).then(__nccwpck_require__.bind(__nccwpck_require__, 2325));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(205), __nccwpck_require__.e(884)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4884));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, app };
@@ -5985,7 +5986,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9962:
+/***/ 8700:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5995,19 +5996,20 @@ __nccwpck_require__.d(__webpack_exports__, {
   sv: () => (/* binding */ formatDigestLine),
   on: () => (/* binding */ hostPatterns),
   BC: () => (/* binding */ loadEnvelope),
+  fg: () => (/* binding */ sha256Hex),
   Ub: () => (/* binding */ verifyDigest)
 });
 
-// UNUSED EXPORTS: envelopeSchema, parseDigestFile, sha256Hex
+// UNUSED EXPORTS: envelopeSchema, parseDigestFile
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ../../work/main/node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(7615);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
 const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}}}}');
 // EXTERNAL MODULE: ./src/core/errors.ts
-var core_errors = __nccwpck_require__(4296);
+var core_errors = __nccwpck_require__(713);
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
@@ -6242,9 +6244,9 @@ function decodeUtf8Strict(bytes) {
 }
 
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
+var paths = __nccwpck_require__(3420);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
+var hosts = __nccwpck_require__(1219);
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
 
 
@@ -6260,7 +6262,7 @@ function schemaValidator() {
     return validateEnvelopeShape;
 }
 function sha256Hex(bytes) {
-    return (0,external_node_crypto_namespaceObject.createHash)("sha256").update(bytes).digest("hex");
+    return (0,external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
 }
 function describeSchemaError(error) {
     const where = error.instancePath === "" ? "the envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
@@ -6419,13 +6421,14 @@ function hostPatterns(envelope) {
 
 /***/ }),
 
-/***/ 4296:
+/***/ 713:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Wc: () => (/* binding */ isGateError),
 /* harmony export */   ue: () => (/* binding */ GateError)
 /* harmony export */ });
-/* unused harmony exports ERROR_CODES, isGateError */
+/* unused harmony export ERROR_CODES */
 /**
  * Every refusal carries exactly one code (CONTRACT.md section 8). A policy denial and an
  * outage never share a code, and no code means "allowed".
@@ -6459,6 +6462,13 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "BYPASS_REFUSED",
     "CONFIG_INVALID",
     "INTERNAL_ERROR",
+    "DUAL_RUN_MISMATCH",
+    "OBSERVER_DISAGREEMENT",
+    "PULL_REQUEST_HEAD_MOVED",
+    "OBSERVER_CHANNEL_INVALID",
+    "OBSERVER_INTERRUPTED",
+    "COMMAND_NOT_FOUND",
+    "RUNNER_IDENTITY_UNAVAILABLE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -6506,7 +6516,7 @@ function isGateError(value) {
 
 /***/ }),
 
-/***/ 3848:
+/***/ 1219:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6575,7 +6585,7 @@ function formatEndpoint(host, port) {
 
 /***/ }),
 
-/***/ 6107:
+/***/ 3420:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6625,7 +6635,7 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 
 /***/ }),
 
-/***/ 9478:
+/***/ 7221:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6634,7 +6644,7 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 /* harmony export */   ai: () => (/* binding */ EXIT_CODES),
 /* harmony export */   dd: () => (/* binding */ reportFromError)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(713);
 
 const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
 function reportFromVerdict(v) {
@@ -6678,15 +6688,15 @@ function exitCodeFor(verdict) {
 
 /***/ }),
 
-/***/ 9215:
+/***/ 5968:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   k: () => (/* binding */ runCheck)
 /* harmony export */ });
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9962);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9478);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2085);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8700);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7221);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3932);
 
 
 
@@ -6707,7 +6717,7 @@ async function runCheck(settings) {
 
 /***/ }),
 
-/***/ 2085:
+/***/ 3932:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6722,13 +6732,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
-var core_envelope = __nccwpck_require__(9962);
+var errors = __nccwpck_require__(713);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __nccwpck_require__(8700);
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
+var paths = __nccwpck_require__(3420);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
+var hosts = __nccwpck_require__(1219);
 ;// CONCATENATED MODULE: ./src/core/log.ts
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
@@ -6742,8 +6754,9 @@ var hosts = __nccwpck_require__(3848);
 
 
 
+
 const LOG_VERSION = 1;
-/** Longest line accepted, in UTF-16 units; a longer one is malformed, not buffered. */
+/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
 const MAX_LINE_LENGTH = 4 * 1024 * 1024;
 const WRITE_OPS = new Set([
     "write",
@@ -6782,9 +6795,49 @@ const RUNTIME_ENV_KEYS = new Set([
     "TZ",
     "UV_THREADPOOL_SIZE",
 ]);
+/**
+ * Every field an event line may carry, by slot. Which fields each kind may use is in
+ * KIND_FIELDS; anything else on an event is malformed. (Meta may carry extra fields.)
+ */
+const FIELD_NAMES = [
+    "v",
+    "kind",
+    "ts",
+    "pid",
+    "ppid",
+    "source",
+    "seq",
+    "canary",
+    "ok",
+    "via",
+    "path",
+    "op",
+    "name",
+    "key",
+    "host",
+    "port",
+    "proto",
+    "argv",
+    "cwd",
+    "events",
+    "exit_code",
+    "signal",
+];
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+    v: 0, kind: 1, ts: 2, pid: 3, ppid: 4, source: 5, seq: 6, canary: 7, ok: 8, via: 9, path: 10,
+    op: 11, name: 12, key: 13, host: 14, port: 15, proto: 16, argv: 17, cwd: 18, events: 19, exit_code: 20, signal: 21,
+};
+FIELD_NAMES.forEach((f, i) => {
+    if (SLOT[f] !== i)
+        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
+const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
+const bit = (f) => 1 << SLOT[f];
+const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
 /** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = new Set(["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"]);
-/** Each kind's own fields: required, then optional. Anything else is malformed. */
+const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
+/** Each kind's own fields: required, then optional. */
 const KIND_FIELDS = {
     write: { required: ["path", "op"], optional: [] },
     tool: { required: ["name"], optional: [] },
@@ -6793,6 +6846,54 @@ const KIND_FIELDS = {
     exec: { required: ["path", "argv"], optional: ["cwd"] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
+const KIND_MASKS = new Map(Object.entries(KIND_FIELDS).map(([kind, spec]) => [
+    kind,
+    { required: bits(spec.required), allowed: bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
+]));
+/**
+ * Identifies a key from its length and three of its bytes; the candidate is then confirmed
+ * byte by byte. Built from FIELD_NAMES, so it cannot drift.
+ */
+const keyCode = (len, first, second, last) => (len << 24) | (first << 16) | (second << 8) | last;
+const FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(f, "latin1"));
+const SLOT_BY_KEY_CODE = new Map();
+FIELD_NAMES.forEach((f, i) => {
+    const code = keyCode(f.length, f.charCodeAt(0), f.length > 1 ? f.charCodeAt(1) : 0, f.charCodeAt(f.length - 1));
+    if (SLOT_BY_KEY_CODE.has(code))
+        throw new Error(`field key code collision: ${f}`);
+    SLOT_BY_KEY_CODE.set(code, i);
+});
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+    names;
+    bytes;
+    constructor(names) {
+        this.names = names;
+        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+    }
+    match(buf, start, end) {
+        const len = end - start;
+        for (let c = 0; c < this.bytes.length; c++) {
+            const b = this.bytes[c];
+            if (b.length !== len)
+                continue;
+            let j = 0;
+            while (j < len && b[j] === buf[start + j])
+                j++;
+            if (j === len)
+                return this.names[c];
+        }
+        return undefined;
+    }
+}
+const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "end", "meta"]);
+const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
+const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
 /** Envelope key whose line an annotation for this rule points at. */
 const RULE_ENVELOPE_KEY = {
     write_outside_root: "allowed_roots",
@@ -6838,13 +6939,6 @@ function countTopLevelKeys(line) {
     }
     return keys;
 }
-function newlineCount(bytes, end) {
-    let n = 0;
-    for (let i = 0; i < end && i < bytes.length; i++)
-        if (bytes[i] === 0x0a)
-            n++;
-    return n;
-}
 function firstInvalidUtf8(bytes) {
     for (let i = 0; i < bytes.length; i++) {
         const b = bytes[i];
@@ -6864,9 +6958,18 @@ function firstInvalidUtf8(bytes) {
     }
     return bytes.length;
 }
+function asBuffer(chunk) {
+    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
 class LogEvaluator {
-    decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
     roots;
+    rootBytes;
+    anyRoot;
     tools;
     envKeys;
     hosts;
@@ -6875,7 +6978,7 @@ class LogEvaluator {
     commandNames;
     file;
     envelope;
-    pending = "";
+    carry = null;
     lineNo = 0;
     meta = null;
     endSeen = false;
@@ -6883,13 +6986,26 @@ class LogEvaluator {
     useSeq = false;
     canaryBlockOpen = true;
     logPath = null;
+    logPathBytes = null;
     violations = new Map();
     counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+    buf = Buffer.alloc(0);
+    mask = 0;
+    slow = false;
+    vals = new Array(FIELD_NAMES.length).fill(undefined);
+    tag = new Uint8Array(FIELD_NAMES.length);
+    start = new Int32Array(FIELD_NAMES.length);
+    end = new Int32Array(FIELD_NAMES.length);
+    ascii = new Uint8Array(FIELD_NAMES.length);
+    num = new Float64Array(FIELD_NAMES.length);
     constructor(envelope, options) {
         const e = envelope.envelope;
         this.envelope = envelope;
         this.file = options.file;
         this.roots = options.roots;
+        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
+        this.anyRoot = options.roots.includes("/");
         this.tools = new Set(e.allowed_tools);
         this.envKeys = new Set(e.allowed_env);
         this.hosts = (0,core_envelope/* hostPatterns */.on)(e);
@@ -6917,60 +7033,59 @@ class LogEvaluator {
             hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
         });
     }
-    /** Feeds the next bytes of the log. Throws a GateError at the first problem. */
-    push(chunk) {
-        if (this.lineNo === 0 && this.pending === "" && chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-            this.malformed("the log starts with a byte order mark", 1);
+    checkUtf8(buf, from, to) {
+        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
+            const region = buf.subarray(from, to);
+            const bad = firstInvalidUtf8(region);
+            let line = this.lineNo + 1;
+            for (let i = 0; i < bad; i++)
+                if (region[i] === 0x0a)
+                    line++;
+            this.malformed("invalid UTF-8", line);
         }
-        let text;
-        try {
-            text = this.decoder.decode(chunk, { stream: true });
-        }
-        catch {
-            const at = firstInvalidUtf8(chunk);
-            this.malformed("invalid UTF-8", this.lineNo + 1 + newlineCount(chunk, at));
-        }
-        this.consume(text);
     }
-    consume(text) {
-        let start = 0;
-        for (;;) {
-            const nl = text.indexOf("\n", start);
-            if (nl === -1)
-                break;
-            let line;
-            if (this.pending !== "") {
-                line = this.pending + text.slice(start, nl);
-                this.pending = "";
+    /** Feeds the next bytes of the log. Throws a GateError at the first problem. The chunk may be reused afterwards. */
+    push(chunk) {
+        const buf = asBuffer(chunk);
+        let pos = 0;
+        if (this.carry !== null) {
+            const nl = buf.indexOf(0x0a);
+            if (nl === -1) {
+                this.carry = Buffer.concat([this.carry, buf]);
+                if (this.carry.length > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+                return;
             }
-            else {
-                line = text.slice(start, nl);
-            }
-            start = nl + 1;
-            this.lineNo++;
+            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+            this.carry = null;
             if (line.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`);
-            this.handleLine(line);
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+            this.checkUtf8(line, 0, line.length);
+            this.lineNo++;
+            this.handleLine(line, 0, line.length);
+            pos = nl + 1;
         }
-        if (start < text.length) {
-            this.pending += text.slice(start);
-            if (this.pending.length > MAX_LINE_LENGTH) {
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} characters`, this.lineNo + 1);
+        const lastNl = buf.lastIndexOf(0x0a);
+        if (lastNl >= pos) {
+            this.checkUtf8(buf, pos, lastNl);
+            while (pos <= lastNl) {
+                const nl = buf.indexOf(0x0a, pos);
+                this.lineNo++;
+                if (nl - pos > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
+                this.handleLine(buf, pos, nl);
+                pos = nl + 1;
             }
+        }
+        if (pos < buf.length) {
+            this.carry = Buffer.from(buf.subarray(pos));
+            if (this.carry.length > MAX_LINE_LENGTH)
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
         }
     }
     /** Ends the stream and returns the verdict, or throws if the log is not whole. */
     finish() {
-        let tail;
-        try {
-            tail = this.decoder.decode();
-        }
-        catch {
-            this.incomplete("the log ends inside a UTF-8 sequence", this.lineNo + 1);
-        }
-        if (tail !== "")
-            this.consume(tail);
-        if (this.pending !== "") {
+        if (this.carry !== null && this.carry.length > 0) {
             this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
         }
         if (this.meta === null)
@@ -6989,10 +7104,146 @@ class LogEvaluator {
             counts: { ...this.counts },
         };
     }
-    handleLine(rawLine) {
-        const line = rawLine.charCodeAt(rawLine.length - 1) === 0x0d ? rawLine.slice(0, -1) : rawLine;
+    handleLine(buf, from, to) {
+        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
         if (this.endSeen)
             this.malformed("content after the end line");
+        if (this.lineNo === 1) {
+            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+                this.malformed("the log starts with a byte order mark");
+            }
+            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
+            return;
+        }
+        this.buf = buf;
+        let mask = this.scanFlat(buf, from, end);
+        if (mask === -1) {
+            this.slow = true;
+            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+        }
+        else {
+            this.slow = false;
+        }
+        this.mask = mask;
+        this.handleEvent();
+    }
+    /**
+     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+     * when the line needs the full JSON path, which then decides whether it is valid at all.
+     */
+    scanFlat(buf, from, to) {
+        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
+            return -1;
+        if (to - from === 2)
+            return 0;
+        const { tag, start, end, ascii, num } = this;
+        let mask = 0;
+        let i = from + 1;
+        for (;;) {
+            if (buf[i] !== 0x22)
+                return -1;
+            let k = i + 1;
+            while (k < to) {
+                const b = buf[k];
+                if (b === 0x22)
+                    break;
+                if (b < 0x20 || b === 0x5c || b >= 0x80)
+                    return -1;
+                k++;
+            }
+            if (k >= to)
+                return -1;
+            const len = k - i - 1;
+            if (len === 0)
+                return -1;
+            const slot = SLOT_BY_KEY_CODE.get(keyCode(len, buf[i + 1], len > 1 ? buf[i + 2] : 0, buf[k - 1]));
+            if (slot === undefined)
+                return -1;
+            const name = FIELD_BYTES[slot];
+            if (name.length !== len)
+                return -1;
+            for (let j = 2; j < len - 1; j++)
+                if (name[j] !== buf[i + 1 + j])
+                    return -1;
+            const b = 1 << slot;
+            if ((mask & b) !== 0)
+                return -1;
+            i = k + 1;
+            if (buf[i] !== 0x3a)
+                return -1;
+            i++;
+            const c = buf[i];
+            if (c === 0x22) {
+                let j = i + 1;
+                let isAscii = 1;
+                while (j < to) {
+                    const x = buf[j];
+                    if (x === 0x22)
+                        break;
+                    if (x === 0x5c || x < 0x20)
+                        return -1;
+                    if (x >= 0x80)
+                        isAscii = 0;
+                    j++;
+                }
+                if (j >= to)
+                    return -1;
+                tag[slot] = T_STR;
+                start[slot] = i + 1;
+                end[slot] = j;
+                ascii[slot] = isAscii;
+                i = j + 1;
+            }
+            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+                let j = c === 0x2d ? i + 1 : i;
+                const digitsStart = j;
+                let value = 0;
+                while (j < to) {
+                    const d = buf[j];
+                    if (d < 0x30 || d > 0x39)
+                        break;
+                    value = value * 10 + (d - 0x30);
+                    j++;
+                }
+                const digits = j - digitsStart;
+                if (digits === 0 || digits > 15)
+                    return -1;
+                if (digits > 1 && buf[digitsStart] === 0x30)
+                    return -1;
+                const next = buf[j];
+                if (next === 0x2e || next === 0x65 || next === 0x45)
+                    return -1;
+                tag[slot] = T_NUM;
+                num[slot] = c === 0x2d ? -value : value;
+                i = j;
+            }
+            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+                tag[slot] = T_TRUE;
+                i += 4;
+            }
+            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+                tag[slot] = T_FALSE;
+                i += 5;
+            }
+            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+                tag[slot] = T_NULL;
+                i += 4;
+            }
+            else {
+                return -1;
+            }
+            mask |= b;
+            const sep = buf[i];
+            if (sep === 0x2c) {
+                i++;
+                continue;
+            }
+            return sep === 0x7d && i === to - 1 ? mask : -1;
+        }
+    }
+    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+    parseObject(line) {
         let parsed;
         try {
             parsed = JSON.parse(line);
@@ -7005,41 +7256,91 @@ class LogEvaluator {
         if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
             this.malformed("each line must be a JSON object");
         }
-        const obj = parsed;
-        const keys = Object.keys(obj);
-        if (countTopLevelKeys(line) !== keys.length)
+        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
             this.malformed("duplicate key in the object");
-        if (obj.v !== LOG_VERSION)
+        return parsed;
+    }
+    slotsFromParsed(obj) {
+        let mask = 0;
+        for (const key of Object.keys(obj)) {
+            const slot = SLOT_BY_NAME.get(key);
+            if (slot === undefined) {
+                if (obj.kind === "meta")
+                    this.malformed("a second meta line");
+                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
+            }
+            this.vals[slot] = obj[key];
+            mask |= 1 << slot;
+        }
+        return mask;
+    }
+    has(slot) {
+        return (this.mask & (1 << slot)) !== 0;
+    }
+    /** A field's value as JSON would give it, or undefined when the line lacks it. */
+    val(slot) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow)
+            return this.vals[slot];
+        switch (this.tag[slot]) {
+            case T_STR:
+                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+            case T_NUM:
+                return this.num[slot];
+            case T_TRUE:
+                return true;
+            case T_FALSE:
+                return false;
+            default:
+                return null;
+        }
+    }
+    /** A string field matched against known constants without allocating; undefined when it is none of them. */
+    constant(slot, constants) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow) {
+            const v = this.vals[slot];
+            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+        }
+        if (this.tag[slot] !== T_STR)
+            return undefined;
+        return constants.match(this.buf, this.start[slot], this.end[slot]);
+    }
+    isNumber(slot, expected) {
+        if (this.slow)
+            return this.vals[slot] === expected;
+        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+    }
+    handleEvent() {
+        if (!this.isNumber(SLOT.v, LOG_VERSION))
             this.malformed(`"v" must be ${LOG_VERSION}`);
-        const kind = obj.kind;
-        if (typeof kind !== "string")
-            this.malformed(`"kind" must be a string`);
-        if (this.lineNo === 1) {
-            if (kind !== "meta")
-                this.incomplete("the first line must be the meta line");
-            this.readMeta(obj);
-            return;
+        const kind = this.constant(SLOT.kind, KINDS);
+        if (kind === undefined) {
+            const raw = this.val(SLOT.kind);
+            if (typeof raw !== "string")
+                this.malformed(`"kind" must be a string`);
+            this.malformed(`unknown kind "${raw}"`);
         }
         if (kind === "meta")
             this.malformed("a second meta line");
-        const spec = KIND_FIELDS[kind];
+        const spec = KIND_MASKS.get(kind);
         if (spec === undefined)
             this.malformed(`unknown kind "${kind}"`);
-        for (const key of keys) {
-            if (!COMMON_FIELDS.has(key) && !spec.required.includes(key) && !spec.optional.includes(key)) {
-                this.malformed(`unknown field "${key}" on a ${kind} event`);
-            }
+        const unknown = this.mask & ~spec.allowed;
+        if (unknown !== 0)
+            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+        if ((this.mask & spec.required) !== spec.required) {
+            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
+            this.malformed(`a ${kind} event needs "${missing}"`);
         }
-        for (const key of spec.required) {
-            if (!(key in obj))
-                this.malformed(`a ${kind} event needs "${key}"`);
-        }
-        this.checkCommon(obj);
+        this.checkCommon();
         if (kind === "end") {
-            this.readEnd(obj);
+            this.readEnd();
             return;
         }
-        const canary = obj.canary === true;
+        const canary = this.has(SLOT.canary);
         if (canary) {
             if (!this.canaryBlockOpen)
                 this.malformed("a canary event after the self-check block");
@@ -7050,40 +7351,44 @@ class LogEvaluator {
         }
         switch (kind) {
             case "write":
-                this.onWrite(obj, canary);
+                this.onWrite(canary);
                 break;
             case "tool":
-                this.onTool(obj, canary);
+                this.onTool(canary);
                 break;
             case "env":
-                this.onEnv(obj, canary);
+                this.onEnv(canary);
                 break;
             case "host":
-                this.onHost(obj, canary);
+                this.onHost(canary);
                 break;
             case "exec":
-                this.onExec(obj, canary);
+                this.onExec(canary);
                 break;
         }
     }
-    checkCommon(obj) {
+    checkCommon() {
         if (this.useSeq) {
-            if (obj.seq !== this.lineNo - 1)
+            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
                 this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+            }
         }
-        else if ("seq" in obj) {
+        else if (this.has(SLOT.seq)) {
             this.malformed(`"seq" appears, but the meta line has none`);
         }
-        const source = obj.source;
-        if (source !== undefined && (typeof source !== "string" || !EVENT_SOURCES.has(source))) {
+        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
             this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
         }
-        if (obj.canary !== undefined && obj.canary !== true)
+        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
             this.malformed(`"canary" may only be true`);
-        if (obj.pid !== undefined && !Number.isInteger(obj.pid))
+        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
             this.malformed(`"pid" must be an integer`);
     }
     readMeta(obj) {
+        if (obj.v !== LOG_VERSION)
+            this.malformed(`"v" must be ${LOG_VERSION}`);
+        if (obj.kind !== "meta")
+            this.incomplete("the first line must be the meta line");
         const field = (name) => {
             const value = obj[name];
             if (typeof value !== "string" || value === "")
@@ -7106,8 +7411,10 @@ class LogEvaluator {
                 this.malformed(`meta "seq" must be 0`);
             this.useSeq = true;
         }
-        if (typeof obj.log_path === "string")
+        if (typeof obj.log_path === "string") {
             this.logPath = (0,paths/* foldPath */.tu)(obj.log_path);
+            this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
+        }
         if (meta.envelope_hash !== this.envelope.hash) {
             throw new errors/* GateError */.ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
                 file: this.file,
@@ -7117,11 +7424,11 @@ class LogEvaluator {
         }
         this.meta = meta;
     }
-    readEnd(obj) {
-        const events = obj.events;
+    readEnd() {
+        const events = this.val(SLOT.events);
         if (!Number.isInteger(events))
             this.malformed(`end "events" must be an integer`);
-        const exit = obj.exit_code;
+        const exit = this.val(SLOT.exit_code);
         if (exit !== null && !Number.isInteger(exit))
             this.malformed(`end "exit_code" must be an integer or null`);
         if (events !== this.lineNo - 1) {
@@ -7140,20 +7447,29 @@ class LogEvaluator {
             this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
         }
     }
-    requireString(obj, name) {
-        const value = obj[name];
+    requireString(slot) {
+        const value = this.val(slot);
         if (typeof value !== "string" || value === "")
-            this.malformed(`"${name}" must be a non-empty string`);
+            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
         if (value.includes("\u0000"))
-            this.malformed(`"${name}" contains a NUL character`);
+            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
         return value;
     }
-    onWrite(obj, canary) {
+    onWrite(canary) {
         this.counts.write++;
-        const op = obj.op;
-        if (typeof op !== "string" || !WRITE_OPS.has(op))
+        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(obj, "path"));
+        }
+        if (!this.slow && this.tag[SLOT.path] === T_STR) {
+            const verdict = this.writeInsideFast(this.start[SLOT.path], this.end[SLOT.path]);
+            if (verdict === true || (verdict === false && canary))
+                return;
+            if (verdict === false) {
+                this.record("write_outside_root", this.val(SLOT.path));
+                return;
+            }
+        }
+        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
         if (folded === null)
             this.malformed(`write "path" must be absolute`);
         if (canary)
@@ -7161,25 +7477,68 @@ class LogEvaluator {
         if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
     }
-    onTool(obj, canary) {
+    /**
+     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+     * intact, so this equals the string comparison). Returns undefined when the path needs
+     * folding or is not absolute, leaving it to the string path.
+     */
+    writeInsideFast(from, to) {
+        const buf = this.buf;
+        const len = to - from;
+        if (len === 0 || buf[from] !== 0x2f)
+            return undefined;
+        if (len > 1 && buf[to - 1] === 0x2f)
+            return undefined;
+        for (let j = from; j < to - 1; j++) {
+            if (buf[j] !== 0x2f)
+                continue;
+            const a = buf[j + 1];
+            if (a === 0x2f)
+                return undefined;
+            if (a === 0x2e) {
+                const b = j + 2 < to ? buf[j + 2] : 0x2f;
+                if (b === 0x2f)
+                    return undefined;
+                if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
+                    return undefined;
+            }
+        }
+        const logPath = this.logPathBytes;
+        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
+            return false;
+        if (this.anyRoot)
+            return true;
+        for (const root of this.rootBytes) {
+            const rl = root.length;
+            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
+                continue;
+            let k = rl - 1;
+            while (k >= 0 && root[k] === buf[from + k])
+                k--;
+            if (k < 0)
+                return true;
+        }
+        return false;
+    }
+    onTool(canary) {
         this.counts.tool++;
-        const name = this.requireString(obj, "name");
+        const name = this.requireString(SLOT.name);
         if (!canary && !this.tools.has(name))
             this.record("undeclared_tool", name);
     }
-    onEnv(obj, canary) {
+    onEnv(canary) {
         this.counts.env++;
-        const key = this.requireString(obj, "key");
+        const key = this.requireString(SLOT.key);
         if (canary || this.envKeys.has(key))
             return;
-        if (obj.source === "runtime" && RUNTIME_ENV_KEYS.has(key))
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
             return;
         this.record("undeclared_env", key);
     }
-    onHost(obj, canary) {
+    onHost(canary) {
         this.counts.host++;
-        const host = (0,hosts/* normalizeHost */.cS)(this.requireString(obj, "host"));
-        const port = obj.port;
+        const host = (0,hosts/* normalizeHost */.cS)(this.requireString(SLOT.host));
+        const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
         }
@@ -7193,12 +7552,12 @@ class LogEvaluator {
             this.record("undeclared_host", (0,hosts/* formatEndpoint */.T0)(host, p));
         }
     }
-    onExec(obj, canary) {
+    onExec(canary) {
         this.counts.exec++;
-        const path = (0,paths/* foldPath */.tu)(this.requireString(obj, "path"));
+        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
         if (path === null)
             this.malformed(`exec "path" must be absolute`);
-        const argv = obj.argv;
+        const argv = this.val(SLOT.argv);
         if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
             this.malformed(`exec "argv" must be an array of strings`);
         }
@@ -7304,10 +7663,98 @@ async function evaluateLogFile(envelope, logPath, options) {
 
 /***/ }),
 
+/***/ 2812:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+var x = (y) => {
+	var x = {}; __nccwpck_require__.d(x, y); return x
+} 
+var y = (x) => (() => (x))
+module.exports = x({ ["default"]: () => (__WEBPACK_EXTERNAL_MODULE_better_sqlite3_b46a9d6d__["default"]) });
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 2250:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("dns");
+
+/***/ }),
+
+/***/ 4434:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
+
+/***/ }),
+
+/***/ 9896:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 3339:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+
+/***/ }),
+
+/***/ 9278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
 /***/ 1455:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 
 /***/ }),
 
@@ -7325,13 +7772,55 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 
 /***/ }),
 
-/***/ 4352:
+/***/ 6928:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 3193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 4756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 8253:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util/types");
+
+/***/ }),
+
+/***/ 3816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(9725)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(6972)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -8043,12 +8532,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 5300:
+/***/ 6972:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(5077)
+const { isUUID } = __nccwpck_require__(9725)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -8322,7 +8811,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5077:
+/***/ 9725:
 /***/ ((module) => {
 
 
@@ -9128,14 +9617,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3837:
+/***/ 6590:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 2079:
+/***/ 6564:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -9164,7 +9653,7 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ 	// Execute the module function
 /******/ 	var threw = true;
 /******/ 	try {
-/******/ 		__webpack_modules__[moduleId](module, module.exports, __nccwpck_require__);
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
 /******/ 		threw = false;
 /******/ 	} finally {
 /******/ 		if(threw) delete __webpack_module_cache__[moduleId];
@@ -9369,7 +9858,7 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(486);
+/******/ var __webpack_exports__ = __nccwpck_require__(6255);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ var __webpack_exports__main = __webpack_exports__.i;
 /******/ export { __webpack_exports__main as main };

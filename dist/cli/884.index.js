@@ -1,0 +1,2464 @@
+export const id = 884;
+export const ids = [884];
+export const modules = {
+
+/***/ 4884:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  appCommand: () => (/* binding */ appCommand)
+});
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(7975);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __webpack_require__(713);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: ../../work/main/node_modules/pg/esm/index.mjs
+var esm = __webpack_require__(4225);
+;// CONCATENATED MODULE: ./src/store/db.ts
+
+function storeUnavailable(what, err) {
+    if (err instanceof errors/* GateError */.ue)
+        return err;
+    const detail = err instanceof Error ? `${err.code ?? err.name}: ${err.message}` : String(err);
+    return new errors/* GateError */.ue("STORE_UNAVAILABLE", `the App's store could not ${what} (${detail})`, {
+        cause: err,
+        hint: "Nothing was decided or sent. Bring the database back; GitHub's redelivery or the sweeper picks the work up again.",
+    });
+}
+
+;// CONCATENATED MODULE: ./src/store/postgres.ts
+
+
+const INT8_OID = 20;
+/** `?` placeholders to `$1..$n` (our SQL never has a literal `?`). */
+function numbered(sql) {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+}
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/** PostgreSQL, for several App replicas sharing one state. `schema` selects the search_path. */
+function openPostgres(connectionString, schema) {
+    if (!SCHEMA_NAME.test(schema))
+        throw storeUnavailable(`use schema "${schema}"`, new Error("schema names are lower-case identifiers"));
+    const pool = new esm/* default.Pool */.Ay.Pool({
+        connectionString,
+        max: 10,
+        connectionTimeoutMillis: 5_000,
+        query_timeout: 15_000,
+        options: `-c search_path=${schema}`,
+        types: {
+            getTypeParser: ((oid, format) => oid === INT8_OID ? (v) => Number(v) : esm/* default.types */.Ay.types.getTypeParser(oid, format)),
+        },
+    });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on("error", () => { });
+    return {
+        dialect: "postgres",
+        async run(sql, params = []) {
+            try {
+                const res = await pool.query(numbered(sql), params);
+                return res.rowCount ?? 0;
+            }
+            catch (err) {
+                throw storeUnavailable("write", err);
+            }
+        },
+        async all(sql, params = []) {
+            try {
+                const res = await pool.query(numbered(sql), params);
+                return res.rows;
+            }
+            catch (err) {
+                throw storeUnavailable("read", err);
+            }
+        },
+        async migrationTransaction(fn) {
+            let client;
+            try {
+                client = await pool.connect();
+            }
+            catch (err) {
+                throw storeUnavailable("connect to PostgreSQL", err);
+            }
+            const q = async (sql, params = []) => {
+                try {
+                    return await client.query(numbered(sql), params);
+                }
+                catch (err) {
+                    throw storeUnavailable("migrate", err);
+                }
+            };
+            try {
+                await q("BEGIN");
+                // One replica migrates; the others wait here, then find nothing left to do.
+                await q("SELECT pg_advisory_xact_lock(727274)");
+                await q(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+                const tx = {
+                    run: async (sql, params) => (await q(sql, params)).rowCount ?? 0,
+                    all: async (sql, params) => (await q(sql, params)).rows,
+                    exec: async (sql) => {
+                        await q(sql);
+                    },
+                };
+                await fn(tx);
+                await q("COMMIT");
+            }
+            catch (err) {
+                await client.query("ROLLBACK").catch(() => undefined);
+                throw err;
+            }
+            finally {
+                client.release();
+            }
+        },
+        async close() {
+            await pool.end();
+        },
+    };
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "better-sqlite3"
+var external_better_sqlite3_ = __webpack_require__(2812);
+;// CONCATENATED MODULE: ./src/store/sqlite.ts
+
+
+
+
+function bindable(params) {
+    return params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p));
+}
+/** SQLite in one file (WAL), for a single App process. */
+function openSqlite(path) {
+    let db;
+    try {
+        if (path !== ":memory:")
+            (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+        db = new external_better_sqlite3_["default"](path);
+        db.pragma("journal_mode = WAL");
+        db.pragma("busy_timeout = 5000");
+        db.pragma("foreign_keys = ON");
+    }
+    catch (err) {
+        throw storeUnavailable(`open the SQLite file ${path}`, err);
+    }
+    const run = async (sql, params = []) => {
+        try {
+            return db.prepare(sql).run(...bindable(params)).changes;
+        }
+        catch (err) {
+            throw storeUnavailable("write", err);
+        }
+    };
+    const all = async (sql, params = []) => {
+        try {
+            return db.prepare(sql).all(...bindable(params));
+        }
+        catch (err) {
+            throw storeUnavailable("read", err);
+        }
+    };
+    return {
+        dialect: "sqlite",
+        run,
+        all,
+        async migrationTransaction(fn) {
+            try {
+                db.exec("BEGIN IMMEDIATE");
+            }
+            catch (err) {
+                throw storeUnavailable("lock the schema for migration", err);
+            }
+            const tx = {
+                run,
+                all,
+                async exec(sql) {
+                    try {
+                        db.exec(sql);
+                    }
+                    catch (err) {
+                        throw storeUnavailable("migrate", err);
+                    }
+                },
+            };
+            try {
+                await fn(tx);
+                db.exec("COMMIT");
+            }
+            catch (err) {
+                if (db.inTransaction)
+                    db.exec("ROLLBACK");
+                throw err;
+            }
+        },
+        async close() {
+            db.close();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/store/migrations.ts
+/** Append-only: a shipped migration never changes; a new need is a new version. */
+const MIGRATIONS = [
+    {
+        version: 1,
+        name: "kill switch, installations, deliveries, dual runs, ledger PRs",
+        sql: `
+CREATE TABLE kill_switch (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+  reason TEXT,
+  changed_by TEXT,
+  changed_at BIGINT
+);
+INSERT INTO kill_switch (id, paused) VALUES (1, 0);
+CREATE TABLE installations (
+  installation_id BIGINT PRIMARY KEY,
+  account TEXT,
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  created_at BIGINT NOT NULL,
+  promoted_at BIGINT,
+  promoted_by TEXT
+);
+CREATE TABLE deliveries (
+  delivery_id TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('processing', 'done', 'failed')),
+  owner TEXT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  failures INTEGER NOT NULL DEFAULT 0,
+  received_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  outcome TEXT,
+  error_code TEXT,
+  error_message TEXT
+);
+CREATE TABLE dual_runs (
+  id TEXT PRIMARY KEY,
+  installation_id BIGINT NOT NULL,
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  pull_number INTEGER,
+  base_ref TEXT NOT NULL,
+  envelope_hash TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  run_a_id BIGINT NOT NULL,
+  run_a_attempt INTEGER NOT NULL,
+  run_a_url TEXT,
+  evidence_a TEXT NOT NULL,
+  runner_a TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'dispatching', 'waiting', 'comparing', 'decided', 'reporting', 'done')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  dispatch_mode TEXT,
+  run_b_id BIGINT,
+  run_b_url TEXT,
+  evidence_b TEXT,
+  runner_b TEXT,
+  outcome TEXT,
+  outcome_code TEXT,
+  outcome_detail TEXT,
+  results TEXT,
+  created_at BIGINT NOT NULL,
+  dispatched_at BIGINT,
+  deadline_at BIGINT NOT NULL,
+  decided_at BIGINT,
+  done_at BIGINT
+);
+CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at);
+CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id);
+CREATE TABLE ledger_prs (
+  lock_key TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  property TEXT NOT NULL,
+  envelope_hash TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  dual_run_id TEXT NOT NULL,
+  installation_id BIGINT NOT NULL,
+  freeze_id TEXT NOT NULL UNIQUE,
+  branch TEXT NOT NULL,
+  base_ref TEXT NOT NULL,
+  ledger_path TEXT NOT NULL,
+  row_text TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  expires_on TEXT NOT NULL,
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'shadowed', 'opened', 'merged', 'closed')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  pr_number INTEGER,
+  pr_url TEXT,
+  check_run_id BIGINT,
+  base_sha TEXT,
+  created_at BIGINT NOT NULL,
+  opened_at BIGINT,
+  first_review_at BIGINT,
+  review_alerted_at BIGINT,
+  closed_at BIGINT,
+  UNIQUE (repository, property, envelope_hash, head_sha)
+);
+CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
+`,
+    },
+];
+async function migrate(db, now) {
+    const applied = [];
+    await db.migrationTransaction(async (tx) => {
+        await tx.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+        const done = new Set((await tx.all("SELECT version FROM schema_migrations")).map((r) => Number(r.version)));
+        for (const m of MIGRATIONS) {
+            if (done.has(m.version))
+                continue;
+            for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean))
+                await tx.exec(statement);
+            await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
+            applied.push(m.version);
+        }
+    });
+    return applied;
+}
+
+;// CONCATENATED MODULE: ./src/store/store.ts
+
+const DUAL_RUN_COLUMNS = new Set([
+    "claim_owner", "claim_until", "dispatch_mode", "run_b_id", "run_b_url", "evidence_b", "runner_b", "outcome",
+    "outcome_code", "outcome_detail", "results", "dispatched_at", "deadline_at", "decided_at", "done_at",
+]);
+const LEDGER_PR_COLUMNS = new Set([
+    "claim_owner", "claim_until", "pr_number", "pr_url", "check_run_id", "base_sha", "opened_at", "first_review_at",
+    "review_alerted_at", "closed_at", "row_text", "body", "title",
+]);
+function assignments(fields, allowed) {
+    const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);
+    for (const k of keys)
+        if (!allowed.has(k))
+            throw new Error(`column ${k} cannot be set by a transition`);
+    return { sql: keys.map((k) => `, ${k} = ?`).join(""), params: keys.map((k) => fields[k]) };
+}
+function inList(values) {
+    return values.map(() => "?").join(", ");
+}
+function boolOf(v) {
+    return v === true || v === 1 || v === "1";
+}
+/**
+ * The App's durable state. Every state change is one conditional statement whose WHERE clause
+ * names the state it leaves; a caller that changed no row lost the race and does nothing.
+ */
+class Store {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    get backend() {
+        return this.db.dialect;
+    }
+    migrate(now) {
+        return migrate(this.db, now);
+    }
+    async ping() {
+        await this.db.all("SELECT 1 AS ok");
+    }
+    close() {
+        return this.db.close();
+    }
+    // ---- kill switch -------------------------------------------------------------------------
+    async killSwitch() {
+        const rows = await this.db.all("SELECT paused, reason, changed_by, changed_at FROM kill_switch WHERE id = 1");
+        const row = rows[0];
+        // The row is written by migration 1; its absence means the store is not what we migrated.
+        if (!row)
+            throw new Error("kill_switch row missing");
+        return {
+            paused: boolOf(row.paused),
+            reason: row.reason ?? null,
+            changed_by: row.changed_by ?? null,
+            changed_at: row.changed_at === null ? null : Number(row.changed_at),
+        };
+    }
+    /** Pauses (true) or resumes (false). Resolves false when it was already in that state. */
+    async setKillSwitch(paused, reason, by, now) {
+        const changed = await this.db.run("UPDATE kill_switch SET paused = ?, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = ?", [paused ? 1 : 0, reason, by, now, paused ? 0 : 1]);
+        return changed === 1;
+    }
+    // ---- installations -----------------------------------------------------------------------
+    /** A new installation starts in shadow mode. Returns the installation's current mode. */
+    async ensureInstallation(id, account, now) {
+        await this.db.run("INSERT INTO installations (installation_id, account, mode, created_at) VALUES (?, ?, 'shadow', ?) ON CONFLICT (installation_id) DO NOTHING", [id, account, now]);
+        const mode = await this.installationMode(id);
+        return mode ?? "shadow";
+    }
+    async installationMode(id) {
+        const rows = await this.db.all("SELECT mode FROM installations WHERE installation_id = ?", [id]);
+        return rows[0]?.mode ?? null;
+    }
+    async promoteInstallation(id, by, now) {
+        const changed = await this.db.run("UPDATE installations SET mode = 'active', promoted_at = ?, promoted_by = ? WHERE installation_id = ? AND mode = 'shadow'", [now, by, id]);
+        return changed === 1;
+    }
+    async demoteInstallation(id) {
+        const changed = await this.db.run("UPDATE installations SET mode = 'shadow', promoted_at = NULL, promoted_by = NULL WHERE installation_id = ? AND mode = 'active'", [id]);
+        return changed === 1;
+    }
+    async listInstallations() {
+        const rows = await this.db.all("SELECT * FROM installations ORDER BY installation_id");
+        return rows.map((r) => ({ ...r, installation_id: Number(r.installation_id) }));
+    }
+    // ---- deliveries --------------------------------------------------------------------------
+    /**
+     * Claims a webhook delivery for processing, in one statement: a new id is inserted; a failed
+     * one, or one whose previous processor's lease ran out, is taken over. Anything else (done,
+     * or being processed right now) is a duplicate.
+     */
+    async claimDelivery(id, event, owner, now, leaseMs) {
+        const changed = await this.db.run(`INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at)
+       VALUES (?, ?, 'processing', ?, ?, 1, 0, ?)
+       ON CONFLICT (delivery_id) DO UPDATE SET state = 'processing', owner = excluded.owner,
+         lease_until = excluded.lease_until, attempts = deliveries.attempts + 1, error_code = NULL, error_message = NULL
+       WHERE deliveries.state = 'failed' OR (deliveries.state = 'processing' AND deliveries.lease_until < ?)`, [id, event, owner, now + leaseMs, now, now]);
+        return changed === 1;
+    }
+    async finishDelivery(id, owner, outcome, now) {
+        const changed = await this.db.run("UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ? WHERE delivery_id = ? AND state = 'processing' AND owner = ?", [outcome, now, id, owner]);
+        return changed === 1;
+    }
+    async failDelivery(id, owner, code, message, now) {
+        const changed = await this.db.run(`UPDATE deliveries SET state = 'failed', failures = failures + 1, error_code = ?, error_message = ?, finished_at = ?
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [code, message.slice(0, 2000), now, id, owner]);
+        return changed === 1;
+    }
+    async getDelivery(id) {
+        const rows = await this.db.all("SELECT * FROM deliveries WHERE delivery_id = ?", [id]);
+        return rows[0] ?? null;
+    }
+    async deliveryCounts() {
+        const rows = await this.db.all("SELECT state, COUNT(*) AS n, SUM(attempts - failures) AS executions FROM deliveries GROUP BY state");
+        return rows.map((r) => ({ state: r.state, n: Number(r.n), executions: Number(r.executions) }));
+    }
+    // ---- dual runs ---------------------------------------------------------------------------
+    /** Records a dual run in `pending`. Resolves false when it already exists (a redelivery). */
+    async insertDualRun(run) {
+        const cols = Object.keys(run);
+        const changed = await this.db.run(`INSERT INTO dual_runs (${cols.join(", ")}, state) VALUES (${inList(cols)}, 'pending') ON CONFLICT (id) DO NOTHING`, cols.map((c) => run[c]));
+        return changed === 1;
+    }
+    async getDualRun(id) {
+        const rows = await this.db.all("SELECT * FROM dual_runs WHERE id = ?", [id]);
+        return rows[0] ? normalizeDualRun(rows[0]) : null;
+    }
+    async findDualRunByRunB(repository, runBId) {
+        const rows = await this.db.all("SELECT * FROM dual_runs WHERE repository = ? AND run_b_id = ?", [repository, runBId]);
+        return rows[0] ? normalizeDualRun(rows[0]) : null;
+    }
+    async listDualRuns(states) {
+        const rows = await this.db.all(`SELECT * FROM dual_runs WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`, states);
+        return rows.map(normalizeDualRun);
+    }
+    async recentDualRuns(limit) {
+        const rows = await this.db.all("SELECT * FROM dual_runs ORDER BY created_at DESC, id LIMIT ?", [limit]);
+        return rows.map(normalizeDualRun);
+    }
+    /**
+     * Moves a dual run from one of `from` to `to`, setting `fields`, in one conditional UPDATE.
+     * `extra` adds a condition (e.g. the deadline) with its parameters.
+     */
+    async transitionDualRun(id, from, to, fields = {}, extra) {
+        const set = assignments(fields, DUAL_RUN_COLUMNS);
+        const changed = await this.db.run(`UPDATE dual_runs SET state = ?${set.sql} WHERE id = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`, [to, ...set.params, id, ...from, ...(extra?.params ?? [])]);
+        return changed === 1;
+    }
+    /** Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out. */
+    claimDualRun(id, from, to, owner, now, leaseMs, fields = {}) {
+        return this.transitionDualRun(id, [from, to], to, { ...fields, claim_owner: owner, claim_until: now + leaseMs }, {
+            sql: "state = ? OR claim_until < ?",
+            params: [from, now],
+        });
+    }
+    /** Releases a claim back to `back`, only if `owner` still holds it. */
+    releaseDualRun(id, held, back, owner, fields = {}) {
+        return this.transitionDualRun(id, [held], back, { ...fields, claim_owner: null, claim_until: null }, {
+            sql: "claim_owner = ?",
+            params: [owner],
+        });
+    }
+    // ---- ledger PRs --------------------------------------------------------------------------
+    /**
+     * The one-sender lock: the first caller for (repository, property, envelope hash, head sha)
+     * inserts the row and owns it; a later caller takes it over only if the owner's claim lapsed
+     * before anything was sent (state still `claimed`).
+     */
+    async claimLedgerPr(pr, owner, now, leaseMs) {
+        const cols = Object.keys(pr);
+        const changed = await this.db.run(`INSERT INTO ledger_prs (${cols.join(", ")}, state, claim_owner, claim_until) VALUES (${inList(cols)}, 'claimed', ?, ?)
+       ON CONFLICT (lock_key) DO UPDATE SET claim_owner = excluded.claim_owner, claim_until = excluded.claim_until
+       WHERE ledger_prs.state = 'claimed' AND (ledger_prs.claim_until < ? OR ledger_prs.claim_owner = excluded.claim_owner)`, [...cols.map((c) => pr[c]), owner, now + leaseMs, now]);
+        return changed === 1;
+    }
+    async transitionLedgerPr(key, from, to, fields = {}, extra) {
+        const set = assignments(fields, LEDGER_PR_COLUMNS);
+        const changed = await this.db.run(`UPDATE ledger_prs SET state = ?${set.sql} WHERE lock_key = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`, [to, ...set.params, key, ...from, ...(extra?.params ?? [])]);
+        return changed === 1;
+    }
+    async getLedgerPr(key) {
+        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE lock_key = ?", [key]);
+        return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+    }
+    async findLedgerPrByBranch(repository, branch) {
+        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE repository = ? AND branch = ?", [repository, branch]);
+        return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+    }
+    async listLedgerPrs(states, repository) {
+        const rows = await this.db.all(`SELECT * FROM ledger_prs WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`, repository === undefined ? states : [...states, repository]);
+        return rows.map(normalizeLedgerPr);
+    }
+    async listLedgerPrsForDualRun(dualRunId) {
+        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
+        return rows.map(normalizeLedgerPr);
+    }
+}
+const NUMERIC_DUAL = ["installation_id", "run_a_id", "run_b_id", "created_at", "dispatched_at", "deadline_at", "decided_at", "done_at", "claim_until", "pull_number", "run_a_attempt"];
+const NUMERIC_LEDGER = ["installation_id", "claim_until", "pr_number", "check_run_id", "created_at", "opened_at", "first_review_at", "review_alerted_at", "closed_at"];
+function normalizeDualRun(row) {
+    const out = { ...row };
+    for (const k of NUMERIC_DUAL)
+        if (out[k] !== null && out[k] !== undefined)
+            out[k] = Number(out[k]);
+    return out;
+}
+function normalizeLedgerPr(row) {
+    const out = { ...row };
+    for (const k of NUMERIC_LEDGER)
+        if (out[k] !== null && out[k] !== undefined)
+            out[k] = Number(out[k]);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/store/index.ts
+
+
+
+
+
+
+const DEFAULT_SQLITE_PATH = ".data/envelope-gate-app.sqlite";
+function storeSettingsFromEnv(env) {
+    const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+    return {
+        databaseUrl,
+        pgSchema: env.ENVELOPE_GATE_PG_SCHEMA?.trim() || "public",
+        sqlitePath: (0,external_node_path_.resolve)(env.ENVELOPE_GATE_DB_PATH?.trim() || DEFAULT_SQLITE_PATH),
+    };
+}
+function describeStore(settings) {
+    if (settings.databaseUrl) {
+        let where = "PostgreSQL";
+        try {
+            const u = new URL(settings.databaseUrl);
+            where = `PostgreSQL ${u.hostname}:${u.port || "5432"}${u.pathname}`;
+        }
+        catch {
+            where = "PostgreSQL (unparsable DATABASE_URL)";
+        }
+        return `${where} schema ${settings.pgSchema ?? "public"}`;
+    }
+    return `SQLite ${settings.sqlitePath}`;
+}
+/** Opens the configured backend and applies pending migrations. */
+async function openStore(settings, now) {
+    if (settings.databaseUrl) {
+        try {
+            new URL(settings.databaseUrl);
+        }
+        catch {
+            throw new errors/* GateError */.ue("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
+        }
+    }
+    const db = settings.databaseUrl ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public") : openSqlite(settings.sqlitePath);
+    const store = new Store(db);
+    try {
+        await store.migrate(now);
+    }
+    catch (err) {
+        await db.close().catch(() => undefined);
+        throw err;
+    }
+    return store;
+}
+
+;// CONCATENATED MODULE: ./src/core/ledger.ts
+/**
+ * The freeze ledger (CONTRACT.md section 7): a TSV read from the pull request's base commit.
+ * A broken header makes the whole file LEDGER_INVALID; a broken row is reported with its line
+ * and reason and never honored. Pure: the caller fetches the text.
+ */
+
+const LEDGER_COLUMNS = ["freeze_id", "property", "runner_a", "runner_b", "envelope_hash", "expires_on", "status", "evidence"];
+const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
+const DEFAULT_LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+/**
+ * Names a freeze (and a property) may never carry: every envelope violation rule, every
+ * envelope key, and the envelope itself. Envelope violations are never frozen.
+ */
+const ENVELOPE_RULE_NAMES = [
+    "write_outside_root",
+    "undeclared_tool",
+    "undeclared_env",
+    "network_denied",
+    "undeclared_host",
+    "undeclared_command",
+    "allowed_roots",
+    "allowed_tools",
+    "allowed_env",
+    "allowed_hosts",
+    "allowed_commands",
+    "network",
+    "envelope",
+    "envelope_id",
+];
+function isEnvelopeRuleName(name) {
+    const lower = name.trim().toLowerCase();
+    return ENVELOPE_RULE_NAMES.includes(lower) || ENVELOPE_RULE_NAMES.some((rule) => lower.startsWith(`${rule}:`));
+}
+const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const SHA256 = /^sha256:[0-9a-f]{64}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A real calendar date in YYYY-MM-DD form, or false. */
+function isValidDate(text) {
+    const m = DATE.exec(text);
+    if (!m)
+        return false;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const date = new Date(Date.UTC(y, mo - 1, d));
+    return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+/** Today's date in UTC as YYYY-MM-DD. */
+function utcDate(at) {
+    return at.toISOString().slice(0, 10);
+}
+/** Whole days from `from` to `to` (both YYYY-MM-DD). */
+function daysBetween(from, to) {
+    return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+/** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
+function rowProblems(row) {
+    const reasons = [];
+    if (!FREEZE_ID.test(row.freeze_id))
+        reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
+    if (row.property === "")
+        reasons.push("no property");
+    else if (isEnvelopeRuleName(row.property))
+        reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
+    if (row.runner_a === "" || row.runner_b === "")
+        reasons.push("it names one runner; a freeze needs two runs on two machines");
+    else if (row.runner_a === row.runner_b)
+        reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
+    if (!SHA256.test(row.envelope_hash))
+        reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
+    if (!isValidDate(row.expires_on))
+        reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
+    if (row.status !== "open" && row.status !== "closed")
+        reasons.push(`status "${row.status}" is neither open nor closed`);
+    if (row.evidence === "")
+        reasons.push("no evidence");
+    else if (!SHA256.test(row.evidence))
+        reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
+    return reasons;
+}
+/** Parses the ledger. Throws LEDGER_INVALID (with line 1) when the header is not the contract's. */
+function parseLedger(text, file) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const lines = body.split("\n");
+    if (lines.at(-1) === "")
+        lines.pop();
+    const header = (lines[0] ?? "").replace(/\r$/, "");
+    if (header !== LEDGER_HEADER) {
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
+    }
+    const rows = [];
+    const problems = [];
+    const seen = new Map();
+    for (let i = 1; i < lines.length; i++) {
+        const lineNo = i + 1;
+        const line = lines[i].replace(/\r$/, "");
+        if (line.trim() === "" || line.startsWith("#"))
+            continue;
+        const cells = line.split("\t");
+        if (cells.length !== LEDGER_COLUMNS.length) {
+            problems.push({ line: lineNo, freeze_id: cells[0]?.trim() || null, reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}` });
+            continue;
+        }
+        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k].trim()]));
+        const reasons = rowProblems(row);
+        const earlier = seen.get(row.freeze_id);
+        if (earlier !== undefined)
+            reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
+        else
+            seen.set(row.freeze_id, lineNo);
+        if (reasons.length > 0) {
+            problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
+            continue;
+        }
+        rows.push({ ...row, line: lineNo });
+    }
+    return { file, rows, problems };
+}
+/** Well-formed open rows for this property and envelope hash that have not expired. */
+function activeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on);
+}
+/** Well-formed open rows for this property and envelope hash whose date has passed. */
+function expiredFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on);
+}
+const DEFAULT_FREEZE_CAPS = { maxActive: 10, maxDays: 14 };
+/**
+ * Applies the caps to the ledger's well-formed rows. A row running longer than maxDays from
+ * today is refused. When more than maxActive rows are active, none is honored: picking some
+ * would be arbitrary, and the cap exists to force the ledger to be cleaned up.
+ */
+function applyFreezeCaps(ledger, today, caps) {
+    const refused = [...ledger.problems];
+    const active = ledger.rows.filter((r) => r.status === "open" && today < r.expires_on);
+    const withinLength = [];
+    for (const row of active) {
+        const days = daysBetween(today, row.expires_on);
+        if (days > caps.maxDays) {
+            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap` });
+        }
+        else {
+            withinLength.push(row);
+        }
+    }
+    if (active.length > caps.maxActive) {
+        for (const row of withinLength) {
+            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored` });
+        }
+        return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
+    }
+    return { honored: withinLength, refused: refused.sort((a, b) => a.line - b.line) };
+}
+/** One ledger line (no newline). Refuses a row that would never be honored. */
+function formatLedgerRow(row) {
+    const cells = LEDGER_COLUMNS.map((c) => row[c]);
+    for (const cell of cells) {
+        if (/[\t\r\n]/.test(cell))
+            throw new errors/* GateError */.ue("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+    }
+    const reasons = rowProblems(row);
+    if (reasons.length > 0)
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
+    return cells.join("\t");
+}
+/** Appends a row, keeping the header (and creating it for an empty ledger). */
+function appendLedgerRow(text, row) {
+    const line = formatLedgerRow(row);
+    if (text.trim() === "")
+        return `${LEDGER_HEADER}\n${line}\n`;
+    const ledger = parseLedger(text, "freeze_ledger.tsv");
+    if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
+    }
+    return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/app/config.ts
+
+
+
+
+
+const MIN_SECRET_LENGTH = 16;
+/**
+ * Settings that would weaken verification of what the App receives or sends. In production
+ * the App refuses to start while any is set; there is no flag that skips verification at all.
+ */
+const WEAKENING_SETTINGS = [
+    { name: "NODE_TLS_REJECT_UNAUTHORIZED", weakens: (v) => v === "0", why: "turns off TLS certificate checks on every call to GitHub and the database" },
+    { name: "ENVELOPE_GATE_SKIP_SIGNATURE", weakens: (v) => v !== "", why: "is not supported: webhook signatures are always verified" },
+    { name: "ENVELOPE_GATE_INSECURE", weakens: (v) => v !== "", why: "is not supported: there is no insecure mode" },
+    { name: "NODE_OPTIONS", weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v), why: "loosens HTTP parsing or TLS versions" },
+];
+function bypass(message) {
+    return new errors/* GateError */.ue("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
+}
+function config_int(env, name, fallback, min, max) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "")
+        return fallback;
+    if (!/^\d+$/.test(raw))
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
+    const n = Number(raw);
+    if (n < min || n > max)
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
+    return n;
+}
+function list(value) {
+    return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+function jsonLabels(raw) {
+    const value = raw?.trim() || '["self-hosted","envelope-gate-runner-b"]';
+    let parsed;
+    try {
+        parsed = JSON.parse(value);
+    }
+    catch {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
+    }
+    if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((l) => typeof l === "string" && l.trim() !== "")) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
+    }
+    return parsed;
+}
+function privateKeyFrom(env) {
+    const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
+    if (inline)
+        return inline.replace(/\\n/g, "\n");
+    const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
+    if (!path)
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
+    try {
+        return (0,external_node_fs_.readFileSync)(path, "utf8");
+    }
+    catch (err) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `the App's private key ${path} cannot be read (${err.code ?? String(err)})`);
+    }
+}
+/** Settings the store-only commands need (pause, resume, status, promote). */
+function storeConfigFromEnv(env) {
+    return storeSettingsFromEnv(env);
+}
+/**
+ * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
+ * one, or any weakening setting in production is BYPASS_REFUSED.
+ */
+function loadConfig(env) {
+    const production = env.NODE_ENV === "production";
+    const secret = env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "";
+    if (secret.trim() === "") {
+        throw bypass("ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks");
+    }
+    const previous = list(env.ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS);
+    if (production) {
+        for (const s of [secret, ...previous]) {
+            if (s.length < MIN_SECRET_LENGTH)
+                throw bypass(`a webhook secret is shorter than ${MIN_SECRET_LENGTH} characters`);
+        }
+        for (const setting of WEAKENING_SETTINGS) {
+            const value = env[setting.name];
+            if (value !== undefined && setting.weakens(value))
+                throw bypass(`${setting.name}=${value} ${setting.why}`);
+        }
+    }
+    const githubApiUrl = (env.ENVELOPE_GATE_GITHUB_API_URL?.trim() || "https://api.github.com").replace(/\/+$/, "");
+    let api;
+    try {
+        api = new URL(githubApiUrl);
+    }
+    catch {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
+    }
+    if (production && api.protocol !== "https:")
+        throw bypass(`ENVELOPE_GATE_GITHUB_API_URL ${githubApiUrl} is not https`);
+    const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
+    if (!/^\d+$/.test(appId))
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
+    const ttl = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 7, 1, 365);
+    const cap = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 14, 1, 365);
+    return {
+        production,
+        host: env.ENVELOPE_GATE_HOST?.trim() || "127.0.0.1",
+        port: config_int(env, "ENVELOPE_GATE_PORT", 3000, 0, 65535),
+        appId,
+        privateKey: privateKeyFrom(env),
+        webhookSecrets: [secret, ...previous],
+        githubApiUrl,
+        store: storeSettingsFromEnv(env),
+        workflow: env.ENVELOPE_GATE_WORKFLOW?.trim() || "envelope-gate.yml",
+        checkName: env.ENVELOPE_GATE_CHECK_NAME?.trim() || "envelope-gate",
+        runnerBLabels: jsonLabels(env.ENVELOPE_GATE_RUNNER_B_LABELS),
+        deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 60, 1, 24 * 60) * 60_000,
+        freezeTtlDays: ttl,
+        freezeTtlCapDays: cap,
+        ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
+        reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
+        teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
+        reviewAlertMs: config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000,
+        sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
+        leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
+        replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${(0,external_node_os_.hostname)()}:${process.pid}`,
+        githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
+    };
+}
+
+// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/app/dist-node/index.js + 16 modules
+var dist_node = __webpack_require__(8549);
+// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(7190);
+// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(5935);
+// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(4112);
+;// CONCATENATED MODULE: ./src/github/app-client.ts
+
+
+
+
+
+function repoRef(fullName) {
+    const [owner, repo, extra] = fullName.split("/");
+    if (!owner || !repo || extra !== undefined)
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
+    return { owner, repo };
+}
+function statusOf(err) {
+    return err?.status;
+}
+/** Outages and refusals to serve us are GITHUB_UNAVAILABLE; a GateError (kill switch) passes through. */
+function githubUnavailable(what, err) {
+    if (err instanceof errors/* GateError */.ue)
+        return err;
+    const status = statusOf(err);
+    const detail = status === undefined ? String(err?.message ?? err) : `HTTP ${status}: ${err.message}`;
+    return new errors/* GateError */.ue("GITHUB_UNAVAILABLE", `GitHub could not ${what} (${detail})`, {
+        cause: err,
+        hint: "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.",
+    });
+}
+function guardPlugin(octokit, options) {
+    const guard = options.beforeEachRequest;
+    if (!guard)
+        return;
+    octokit.hook.before("request", async (opts) => {
+        await guard(`${String(opts.method)} ${String(opts.url)}`);
+    });
+}
+// The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
+const AppOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+class AppClient {
+    settings;
+    app;
+    constructor(settings) {
+        this.settings = settings;
+        const retries = settings.retries ?? 3;
+        const Configured = AppOctokit.defaults({
+            baseUrl: settings.baseUrl,
+            userAgent: settings.userAgent ?? "envelope-gate-app",
+            beforeEachRequest: settings.beforeEachRequest,
+            retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
+            throttle: {
+                onRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
+                onSecondaryRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
+            },
+        });
+        this.app = new dist_node/* App */.q({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured });
+    }
+    async installation(installationId) {
+        try {
+            const octokit = (await this.app.getInstallationOctokit(installationId));
+            return new InstallationClient(octokit);
+        }
+        catch (err) {
+            throw githubUnavailable(`authenticate installation ${installationId}`, err);
+        }
+    }
+    /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
+    async whoAmI() {
+        try {
+            const res = await this.app.octokit.request("GET /app");
+            const data = res.data;
+            return { slug: data.slug, id: data.id };
+        }
+        catch (err) {
+            throw githubUnavailable("identify the App", err);
+        }
+    }
+}
+/** One installation's calls. Methods name the GitHub operation; failures are typed. */
+class InstallationClient {
+    octokit;
+    constructor(octokit) {
+        this.octokit = octokit;
+    }
+    async call(what, route, params, expected = []) {
+        try {
+            const res = await this.octokit.request(route, params);
+            return { status: res.status, data: res.data };
+        }
+        catch (err) {
+            const status = statusOf(err);
+            if (status !== undefined && expected.includes(status)) {
+                return { status, data: (err.response?.data ?? null) };
+            }
+            throw githubUnavailable(what, err);
+        }
+    }
+    /**
+     * Dispatches a workflow asking for the run's details. GitHub versions that do not know
+     * `return_run_details` answer 204 (or 422 naming the key); then the caller correlates by
+     * the dual run id it put in the inputs.
+     */
+    async dispatchWorkflow(r, workflow, ref, inputs) {
+        const route = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
+        const first = await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, return_run_details: true }, [422]);
+        if (first.status === 422) {
+            const message = String(first.data?.message ?? "");
+            if (!/return_run_details/.test(message)) {
+                throw githubUnavailable("dispatch runner B", Object.assign(new Error(message || "Validation Failed"), { status: 422 }));
+            }
+            await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs });
+            return { runId: null, runUrl: null, mode: "correlation" };
+        }
+        const id = first.data?.workflow_run_id;
+        if (first.status === 200 && typeof id === "number") {
+            return { runId: id, runUrl: first.data?.html_url ?? null, mode: "run_details" };
+        }
+        return { runId: null, runUrl: null, mode: "correlation" };
+    }
+    /** Lists recent workflow_dispatch runs of `workflow` created since `since` (ISO). */
+    async listDispatchedRuns(r, workflow, since) {
+        const res = await this.call("list runner B candidates", "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", { ...r, workflow_id: workflow, event: "workflow_dispatch", created: `>=${since}`, per_page: 100 });
+        return res.data.workflow_runs ?? [];
+    }
+    async getRun(r, runId) {
+        const res = await this.call("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...r, run_id: runId });
+        return res.data;
+    }
+    /** The zip of the run's artifact named `name`, or null when the run has no such artifact. */
+    async downloadArtifact(r, runId, name) {
+        const list = await this.call("list the run's artifacts", "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", { ...r, run_id: runId, name, per_page: 100 });
+        const artifact = list.data.artifacts.find((a) => a.name === name && !a.expired);
+        if (!artifact)
+            return null;
+        const zip = await this.call("download the evidence artifact", "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", { ...r, artifact_id: artifact.id, archive_format: "zip" });
+        return new Uint8Array(zip.data);
+    }
+    async createCheckRun(r, check) {
+        const res = await this.call("create a check run", "POST /repos/{owner}/{repo}/check-runs", {
+            ...r,
+            name: check.name,
+            head_sha: check.head_sha,
+            status: "completed",
+            conclusion: check.conclusion,
+            ...(check.external_id ? { external_id: check.external_id } : {}),
+            ...(check.details_url ? { details_url: check.details_url } : {}),
+            output: { title: check.title, summary: check.summary.slice(0, 65000), ...(check.text ? { text: check.text.slice(0, 65000) } : {}) },
+        });
+        return res.data.id;
+    }
+    async branchSha(r, branch) {
+        const res = await this.call("read a branch", "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: `heads/${branch}` }, [404]);
+        return res.status === 404 ? null : res.data.object.sha;
+    }
+    /** A file's text at a commit, or null when the file does not exist there. */
+    async fileAt(r, path, ref) {
+        const res = await this.call("read the ledger", "GET /repos/{owner}/{repo}/contents/{path}", { ...r, path, ref }, [404]);
+        if (res.status === 404)
+            return null;
+        if (res.data.type !== "file" || res.data.encoding !== "base64" || typeof res.data.content !== "string") {
+            throw new errors/* GateError */.ue("LEDGER_UNREADABLE", `${path} at ${ref} is not a file GitHub returned as base64`);
+        }
+        return Buffer.from(res.data.content, "base64").toString("utf8");
+    }
+    /** A commit whose tree is `parent`'s with `path` set to `content`. */
+    async commitFile(r, parent, path, content, message) {
+        const parentCommit = await this.call("read the base commit", "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: parent });
+        const tree = await this.call("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
+            ...r,
+            base_tree: parentCommit.data.tree.sha,
+            tree: [{ path, mode: "100644", type: "blob", content }],
+        });
+        const commit = await this.call("write the ledger commit", "POST /repos/{owner}/{repo}/git/commits", {
+            ...r,
+            message,
+            tree: tree.data.sha,
+            parents: [parent],
+        });
+        return commit.data.sha;
+    }
+    /** Creates `refs/heads/<branch>`. "exists" when it is already there (GitHub's 422): the lock is taken. */
+    async createBranch(r, branch, sha) {
+        const res = await this.call("create the ledger branch", "POST /repos/{owner}/{repo}/git/refs", { ...r, ref: `refs/heads/${branch}`, sha }, [422]);
+        if (res.status === 422) {
+            if (/already exists/i.test(String(res.data?.message ?? "")))
+                return "exists";
+            throw githubUnavailable("create the ledger branch", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+        }
+        return "created";
+    }
+    async moveBranch(r, branch, sha) {
+        await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}`, sha, force: true });
+    }
+    async findOpenPull(r, branch) {
+        const res = await this.call("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
+            ...r,
+            head: `${r.owner}:${branch}`,
+            state: "open",
+            per_page: 10,
+        });
+        return res.data[0] ?? null;
+    }
+    async openPull(r, pull) {
+        const res = await this.call("open the ledger PR", "POST /repos/{owner}/{repo}/pulls", { ...r, ...pull }, [422]);
+        if (res.status === 422) {
+            const existing = await this.findOpenPull(r, pull.head);
+            if (existing)
+                return existing;
+            throw githubUnavailable("open the ledger PR", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+        }
+        return { number: res.data.number, html_url: res.data.html_url };
+    }
+    async requestReviewers(r, pullNumber, reviewers, teams) {
+        if (reviewers.length === 0 && teams.length === 0)
+            return;
+        await this.call("request review", "POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", {
+            ...r,
+            pull_number: pullNumber,
+            reviewers,
+            team_reviewers: teams,
+        });
+    }
+    async comment(r, issueNumber, body) {
+        await this.call("comment", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...r, issue_number: issueNumber, body });
+    }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(7067);
+;// CONCATENATED MODULE: ./src/app/status.ts
+
+const iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
+async function statusSnapshot(store, now, options) {
+    const kill = await store.killSwitch();
+    const installations = await store.listInstallations();
+    const inFlight = await store.listDualRuns(["pending", "dispatching", "waiting", "comparing", "decided", "reporting"]);
+    const opened = await store.listLedgerPrs(["opened"]);
+    const shadowed = await store.listLedgerPrs(["shadowed"]);
+    const standing = await store.listLedgerPrs(["opened", "merged"]);
+    const today = utcDate(new Date(now));
+    const soon = utcDate(new Date(now + 3 * 86_400_000));
+    const recent = (await store.recentDualRuns(20)).filter((d) => d.state === "done");
+    return {
+        generated_at: new Date(now).toISOString(),
+        store: options.storeLabel,
+        kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
+        installations: installations.map((i) => ({ installation_id: i.installation_id, account: i.account, mode: i.mode, promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)) })),
+        dual_runs_in_flight: inFlight.map((d) => ({
+            id: d.id,
+            repository: d.repository,
+            head_sha: d.head_sha,
+            state: d.state,
+            properties: JSON.parse(d.properties),
+            deadline_at: new Date(d.deadline_at).toISOString(),
+            minutes_left: Math.floor((d.deadline_at - now) / 60_000),
+            run_b_id: d.run_b_id,
+        })),
+        open_ledger_prs: opened.map((p) => {
+            const waited = p.opened_at === null ? 0 : now - p.opened_at;
+            return {
+                freeze_id: p.freeze_id,
+                repository: p.repository,
+                property: p.property,
+                pr_url: p.pr_url,
+                opened_at: iso(p.opened_at),
+                waiting_hours: Math.floor(waited / 3_600_000),
+                reviewed: p.first_review_at !== null,
+                overdue: p.first_review_at === null && waited >= options.reviewAlertMs,
+                expires_on: p.expires_on,
+            };
+        }),
+        shadow_proposals: shadowed.map((p) => ({
+            freeze_id: p.freeze_id,
+            repository: p.repository,
+            property: p.property,
+            branch: p.branch,
+            expires_on: p.expires_on,
+            row: p.row_text,
+            proposed_at: new Date(p.created_at).toISOString(),
+        })),
+        freezes_expiring_soon: standing
+            .filter((p) => p.expires_on > today && p.expires_on <= soon)
+            .map((p) => ({
+            freeze_id: p.freeze_id,
+            repository: p.repository,
+            property: p.property,
+            expires_on: p.expires_on,
+            state: p.state,
+            days_left: Math.round((Date.parse(`${p.expires_on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000),
+        })),
+        recent_decisions: recent.map((d) => ({ id: d.id, repository: d.repository, outcome: d.outcome, code: d.outcome_code, detail: d.outcome_detail })),
+        last_sweep: options.lastSweep ? { at: new Date(options.lastSweep.at).toISOString(), report: options.lastSweep.report } : null,
+    };
+}
+function esc(v) {
+    return String(v ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function table(headers, rows, empty) {
+    if (rows.length === 0)
+        return `<p class="empty">${esc(empty)}</p>`;
+    return `<table><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows
+        .map((r) => `<tr>${r.map((c) => `<td>${c instanceof Raw ? c.html : esc(c)}</td>`).join("")}</tr>`)
+        .join("")}</table>`;
+}
+class Raw {
+    html;
+    constructor(html) {
+        this.html = html;
+    }
+}
+/** The read-only status page. No forms, no actions: operators change state with the CLI. */
+function renderStatusHtml(s) {
+    const kill = s.kill_switch.paused
+        ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent.</p>`
+        : `<p class="ok">Running (kill switch off${s.kill_switch.changed_at ? `, last changed ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}` : ""}).</p>`;
+    return `<!doctype html><html><head><meta charset="utf-8"><title>envelope-gate App status</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>
+<h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
+<h2>Kill switch</h2>${kill}
+<h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
+<h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [d.id, d.repository, d.head_sha.slice(0, 12), d.state, d.properties.join(", "), d.deadline_at, d.minutes_left]), "None.")}
+<h2>Open ledger PRs</h2>${table(["freeze", "repository", "property", "PR", "waiting for review", "expires"], s.open_ledger_prs.map((p) => [
+        p.freeze_id,
+        p.repository,
+        p.property,
+        p.pr_url ? new Raw(`<a href="${esc(p.pr_url)}">${esc(p.pr_url)}</a>`) : "—",
+        new Raw(p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
+        p.expires_on,
+    ]), "None.")}
+<h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
+<h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
+<h2>Recent decisions</h2>${table(["dual run", "repository", "outcome", "code", "detail"], s.recent_decisions.map((d) => [d.id, d.repository, d.outcome, d.code ?? "", d.detail]), "None yet.")}
+<h2>Last sweep</h2><p>${s.last_sweep ? `${esc(s.last_sweep.at)} — ${s.last_sweep.report.errors.length} error(s)` : "not yet"}</p>
+</body></html>`;
+}
+
+;// CONCATENATED MODULE: ./src/app/server.ts
+
+
+
+
+/** GitHub caps webhook payloads at 25 MB. */
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/**
+ * X-Hub-Signature-256 check against every accepted secret (current first, then the previous
+ * ones during a rotation), in constant time. Only sha256 is accepted.
+ */
+function verifySignature(secrets, body, header) {
+    if (!header || !header.startsWith("sha256="))
+        return false;
+    const given = Buffer.from(header.slice("sha256=".length), "hex");
+    if (given.length !== 32)
+        return false;
+    let ok = false;
+    for (const secret of secrets) {
+        const expected = (0,external_node_crypto_.createHmac)("sha256", secret).update(body).digest();
+        if ((0,external_node_crypto_.timingSafeEqual)(expected, given))
+            ok = true;
+    }
+    return ok;
+}
+function signPayload(secret, body) {
+    return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+function send(res, status, body, type = "application/json; charset=utf-8") {
+    const payload = typeof body === "string" ? body : JSON.stringify(body);
+    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+    res.end(payload);
+}
+function statusForCode(code) {
+    if (code === "WEBHOOK_SIGNATURE_INVALID")
+        return 401;
+    if (code === "CONFIG_INVALID")
+        return 400;
+    return 503;
+}
+async function readBody(req) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES)
+            throw new errors/* GateError */.ue("CONFIG_INVALID", "webhook body larger than 25 MB");
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+}
+/** The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json. */
+function createAppServer(options) {
+    const { service } = options;
+    const handle = async (req, res) => {
+        const url = new URL(req.url ?? "/", "http://app.invalid");
+        const method = req.method ?? "GET";
+        if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
+            const body = await readBody(req);
+            const signature = req.headers["x-hub-signature-256"];
+            if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
+                service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });
+                return send(res, 401, { error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" } });
+            }
+            const delivery = req.headers["x-github-delivery"];
+            const event = req.headers["x-github-event"];
+            if (typeof delivery !== "string" || delivery === "" || typeof event !== "string" || event === "") {
+                return send(res, 400, { error: { code: "CONFIG_INVALID", message: "X-GitHub-Delivery and X-GitHub-Event are required" } });
+            }
+            let payload;
+            try {
+                payload = JSON.parse(body.toString("utf8"));
+            }
+            catch {
+                return send(res, 400, { error: { code: "CONFIG_INVALID", message: "the webhook body is not JSON" } });
+            }
+            try {
+                const result = await service.handleDelivery(delivery, event, payload);
+                return send(res, 200, { delivery, ...result });
+            }
+            catch (err) {
+                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err));
+                service.log("error", "webhook.failed", { delivery, event, code: gate.code, message: gate.message });
+                return send(res, statusForCode(gate.code), { delivery, error: gate.toJSON() });
+            }
+        }
+        if (method === "GET" && url.pathname === "/healthz") {
+            try {
+                await service.store.ping();
+                const kill = await service.store.killSwitch();
+                return send(res, 200, { ok: true, store: options.storeLabel, paused: kill.paused });
+            }
+            catch (err) {
+                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err));
+                return send(res, 503, { ok: false, error: gate.toJSON() });
+            }
+        }
+        if (method === "GET" && (url.pathname === "/status" || url.pathname === "/status.json" || url.pathname === "/")) {
+            try {
+                const snapshot = await statusSnapshot(service.store, service.clock.now(), {
+                    storeLabel: options.storeLabel,
+                    reviewAlertMs: options.reviewAlertMs,
+                    lastSweep: service.lastSweep,
+                });
+                if (url.pathname === "/status.json")
+                    return send(res, 200, snapshot);
+                return send(res, 200, renderStatusHtml(snapshot), "text/html; charset=utf-8");
+            }
+            catch (err) {
+                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err));
+                return send(res, 503, { error: gate.toJSON() });
+            }
+        }
+        return send(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
+    };
+    return (0,external_node_http_.createServer)((req, res) => {
+        handle(req, res).catch((err) => {
+            if (!res.headersSent)
+                send(res, 500, { error: { code: "INTERNAL_ERROR", message: String(err?.message ?? err) } });
+            else
+                res.destroy();
+        });
+    });
+}
+async function listen(server, port, host) {
+    await new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+            server.off("error", reject);
+            resolve();
+        });
+    });
+    return server.address();
+}
+
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var envelope = __webpack_require__(8700);
+;// CONCATENATED MODULE: ./src/core/evidence.ts
+/**
+ * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
+ * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
+ * Pure: the caller reads and writes the files.
+ */
+
+
+const MANIFEST_FILE = "manifest.json";
+const MANIFEST_DIGEST_FILE = "manifest.json.sha256";
+const EVIDENCE_ARTIFACT_NAME = "envelope-gate-evidence";
+const EVIDENCE_FILES = {
+    observerLog: "observer.jsonl",
+    envelopeDigest: "envelope.json.sha256",
+    properties: "properties.json",
+    runner: "runner.json",
+    verdict: "verdict.json",
+};
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+function checkName(name) {
+    if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
+        throw new GateError("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
+    }
+}
+/** Builds manifest.json for these files (everything except the manifest itself). */
+function buildManifest(files) {
+    const names = [...files.keys()].sort();
+    const entries = {};
+    for (const name of names) {
+        checkName(name);
+        entries[name] = `sha256:${sha256Hex(files.get(name))}`;
+    }
+    const manifest = { version: 1, files: entries };
+    const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
+    const hex = sha256Hex(bytes);
+    return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
+}
+function mismatch(message) {
+    throw new errors/* GateError */.ue("EVIDENCE_DIGEST_MISMATCH", message, {
+        hint: "The evidence bundle was altered or is incomplete; it is not used.",
+    });
+}
+/**
+ * Verifies a whole bundle: the manifest digest line, then every listed file's hash, and that
+ * no file is missing or unlisted. Returns the bundle digest, or throws EVIDENCE_DIGEST_MISMATCH.
+ */
+function verifyBundle(files) {
+    const manifestBytes = files.get(MANIFEST_FILE);
+    if (manifestBytes === undefined)
+        mismatch(`the bundle has no ${MANIFEST_FILE}`);
+    const digestBytes = files.get(MANIFEST_DIGEST_FILE);
+    if (digestBytes === undefined)
+        mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
+    const hex = (0,envelope/* sha256Hex */.fg)(manifestBytes);
+    const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
+    if (!line)
+        mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
+    if (line[1] !== hex)
+        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1]}`);
+    let manifest;
+    try {
+        manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));
+    }
+    catch {
+        mismatch(`${MANIFEST_FILE} is not JSON`);
+    }
+    const m = manifest;
+    if (typeof m !== "object" || m === null || m.version !== 1 || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) {
+        mismatch(`${MANIFEST_FILE} is not {"version":1,"files":{...}}`);
+    }
+    const listed = m.files;
+    for (const [name, expected] of Object.entries(listed)) {
+        const bytes = files.get(name);
+        if (bytes === undefined)
+            mismatch(`${name} is listed in the manifest but missing from the bundle`);
+        if (typeof expected !== "string" || expected !== `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`) {
+            mismatch(`${name} does not match its manifest hash`);
+        }
+    }
+    for (const name of files.keys()) {
+        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+            mismatch(`${name} is in the bundle but not in the manifest`);
+        }
+    }
+    return { digest: `sha256:${hex}`, manifest: m };
+}
+function encodeJson(value) {
+    return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
+}
+
+// EXTERNAL MODULE: ../../work/main/node_modules/fflate/esm/index.mjs
+var fflate_esm = __webpack_require__(1010);
+;// CONCATENATED MODULE: ./src/app/bundle.ts
+
+
+
+function unusable(message) {
+    throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+}
+function parseJsonFile(files, name) {
+    const bytes = files.get(name);
+    if (bytes === undefined)
+        unusable(`the evidence bundle has no ${name}`);
+    try {
+        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    }
+    catch {
+        return unusable(`${name} in the evidence bundle is not JSON`);
+    }
+}
+/**
+ * Unzips an evidence artifact, verifies the manifest digest and every file's digest
+ * (EVIDENCE_DIGEST_MISMATCH otherwise), and reads runner.json, properties.json, verdict.json.
+ */
+function readEvidenceZip(zip) {
+    let entries;
+    try {
+        entries = (0,fflate_esm/* unzipSync */.AO)(zip);
+    }
+    catch (err) {
+        return unusable(`the evidence artifact is not a readable zip (${err.message})`);
+    }
+    const files = new Map();
+    for (const [name, bytes] of Object.entries(entries)) {
+        if (name.endsWith("/"))
+            continue;
+        files.set(name, bytes);
+    }
+    const { digest, manifest } = verifyBundle(files);
+    for (const required of Object.values(EVIDENCE_FILES)) {
+        if (!(required in manifest.files)) {
+            throw new errors/* GateError */.ue("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+        }
+    }
+    const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
+    const props = parseJsonFile(files, EVIDENCE_FILES.properties);
+    const verdict = parseJsonFile(files, EVIDENCE_FILES.verdict);
+    if (typeof runner !== "object" || runner === null)
+        unusable("runner.json is not an object");
+    if (props.version !== 1 || !Array.isArray(props.properties))
+        unusable('properties.json is not {"version":1,"properties":[...]}');
+    for (const p of props.properties) {
+        if (typeof p?.name !== "string" || !["pass", "fail", "error"].includes(String(p.result))) {
+            unusable("properties.json has an entry without a name or with a result other than pass, fail, error");
+        }
+    }
+    if (typeof verdict !== "object" || verdict === null || !["pass", "envelope_fail", "error"].includes(String(verdict.verdict))) {
+        unusable("verdict.json has no verdict of pass, envelope_fail or error");
+    }
+    return { digest, runner, properties: props.properties, verdict };
+}
+
+;// CONCATENATED MODULE: ./src/app/compare.ts
+
+/** Machine identity compared between A and B: machine id, else runner name. Empty means unknown. */
+function machineOf(bundle) {
+    return (bundle.runner.machine_id ?? "").trim() || "";
+}
+function compareRuns(a, b, expect) {
+    const none = (outcome, code, detail, results = []) => ({
+        outcome,
+        code,
+        detail,
+        results,
+        eligible: [],
+    });
+    const machineA = machineOf(a);
+    const machineB = machineOf(b);
+    if (machineA === "" || machineB === "") {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json does not name its machine (machine_id); two machines cannot be proven");
+    }
+    if (machineA === machineB) {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`);
+    }
+    const hashes = [a.runner.envelope_hash, a.verdict.envelope_hash, b.runner.envelope_hash, b.verdict.envelope_hash];
+    if (hashes.some((h) => h !== expect.envelopeHash)) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not under one envelope: expected ${expect.envelopeHash}, runner A ${a.runner.envelope_hash}, runner B ${b.runner.envelope_hash}`);
+    }
+    if (b.runner.head_sha !== expect.headSha || a.runner.head_sha !== expect.headSha) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not of one commit: expected ${expect.headSha}, runner A ${a.runner.head_sha}, runner B ${b.runner.head_sha}`);
+    }
+    if ((b.runner.dual_run_id ?? "") !== expect.dualRunId) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `runner B's run belongs to dual run ${b.runner.dual_run_id ?? "(none)"}, not ${expect.dualRunId}`);
+    }
+    if (a.verdict.verdict !== "pass") {
+        return none("no_freeze", null, `runner A's envelope verdict is ${a.verdict.verdict}; envelope failures are never frozen`);
+    }
+    if (b.verdict.verdict === "envelope_fail") {
+        const ids = (b.verdict.violations ?? []).map((v) => v.id).join(", ");
+        return none("observer_disagreement", "OBSERVER_DISAGREEMENT", `runner A's envelope is clean but runner B's has violations (${ids}) under the same envelope and commit: the observer is broken; nothing is frozen`);
+    }
+    if (b.verdict.verdict !== "pass") {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B could not evaluate the envelope (${b.verdict.error?.code ?? "error"}); no valid second run`);
+    }
+    const results = [];
+    for (const property of expect.properties) {
+        const onA = a.properties.find((p) => p.name === property);
+        if (!onA || onA.result !== "fail") {
+            return none("mismatch", "DUAL_RUN_MISMATCH", `runner A's evidence does not record ${property} as failed`);
+        }
+        const onB = b.properties.find((p) => p.name === property);
+        const bResult = onB ? onB.result : "missing";
+        let verdict;
+        if (isEnvelopeRuleName(property))
+            verdict = "envelope_rule";
+        else if (bResult === "pass")
+            verdict = "disagree";
+        else if (bResult === "fail")
+            verdict = "both_fail";
+        else if (bResult === "error")
+            verdict = "b_error";
+        else
+            verdict = "b_missing";
+        results.push({ property, a: "fail", b: bResult, verdict });
+    }
+    const eligible = results.filter((r) => r.verdict === "disagree").map((r) => r.property);
+    if (eligible.length > 0) {
+        return { outcome: "freeze_eligible", code: null, detail: `runners disagree on ${eligible.join(", ")}`, results, eligible };
+    }
+    if (results.length > 0 && results.every((r) => r.verdict === "both_fail")) {
+        return none("both_fail", null, "both runners fail the same properties: a regression, not a flake; nothing is frozen", results);
+    }
+    return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
+}
+
+;// CONCATENATED MODULE: ./src/app/freeze.ts
+
+
+/** Identifies a ledger PR: one per (repository, property, envelope hash, head sha). */
+function ledgerLockKey(repository, property, envelopeHash, headSha) {
+    return (0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${property}\0${envelopeHash}\0${headSha}`);
+}
+/** Unique without coordination: derived from both evidence digests and the property. */
+function freezeIdFor(evidenceA, evidenceB, property) {
+    return `F-${(0,envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
+}
+/**
+ * The ledger PR's branch, derived from (property, envelope hash, head sha). Creating it is the
+ * lock on GitHub's side: a second create answers 422.
+ */
+function ledgerBranch(property, envelopeHash, headSha) {
+    const slug = property.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 40) || "property";
+    const id = (0,envelope/* sha256Hex */.fg)(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
+    return `envelope-gate/freeze/${slug}-${id}`;
+}
+/** today + ttl days, the ttl capped; UTC dates. */
+function expiresOn(now, ttlDays, capDays) {
+    const days = Math.max(1, Math.min(ttlDays, capDays));
+    return utcDate(new Date(now + days * 86_400_000));
+}
+/** The ledger's runner cell: the run and the machine it ran on. */
+function runnerCell(runner, runId) {
+    const machine = (runner.machine_id ?? "unknown").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 40);
+    return `run-${runId}@${machine}`;
+}
+function identity(r) {
+    return `${r.runner_name ?? "(unnamed)"} — machine \`${r.machine_id ?? "?"}\`, ${r.os}/${r.arch}, ${r.cpus} × ${r.cpu_model ?? "?"}`;
+}
+function buildFreezeProposal(p) {
+    const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
+    const row = {
+        freeze_id: freezeId,
+        property: p.property,
+        runner_a: runnerCell(p.runnerA, p.runAId),
+        runner_b: runnerCell(p.runnerB, p.runBId),
+        envelope_hash: p.envelopeHash,
+        expires_on: p.expiresOn,
+        status: "open",
+        evidence: p.evidenceA,
+    };
+    const rowText = formatLedgerRow(row);
+    const title = `envelope-gate: freeze ${p.property} until ${p.expiresOn} (${freezeId})`;
+    const link = (url, id) => (url ? `[run ${id}](${url})` : `run ${id}`);
+    const body = [
+        `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
+        "",
+        "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
+        "",
+        "| | runner A | runner B |",
+        "| --- | --- | --- |",
+        `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
+        `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
+        `| \`${p.property}\` | ${p.comparison.a} | ${p.comparison.b} |`,
+        `| envelope | clean | clean |`,
+        `| evidence digest | \`${p.evidenceA}\` | \`${p.evidenceB}\` |`,
+        "",
+        `Freeze id \`${freezeId}\` (derived from both evidence digests and the property), expires on **${p.expiresOn}** (UTC).`,
+        "",
+        "```tsv",
+        rowText,
+        "```",
+        "",
+        p.reviewers.length + p.teamReviewers.length > 0
+            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${t}`)].join(", ")}.`
+            : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
+    ].join("\n");
+    return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
+}
+
+;// CONCATENATED MODULE: ./src/app/service.ts
+
+
+
+
+
+
+
+
+const systemClock = { now: () => Date.now() };
+const jsonLogger = (level, event, fields = {}) => {
+    const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
+    if (level === "info")
+        process.stdout.write(line + "\n");
+    else
+        process.stderr.write(line + "\n");
+};
+function fail(code, message) {
+    throw new errors/* GateError */.ue(code, message);
+}
+function codeOf(err) {
+    return (0,errors/* isGateError */.Wc)(err) ? err.code : "INTERNAL_ERROR";
+}
+/** The dual run id: one per A run attempt, the same on every replica and redelivery. */
+function dualRunIdFor(repository, runAId, attempt) {
+    return `dr-${(0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${runAId}\0${attempt}`).slice(0, 20)}`;
+}
+/**
+ * The App's behaviour: thin handlers over the store (state), core (decisions) and the GitHub
+ * client (effects). Every effect goes through the client, whose guard reads the kill switch.
+ */
+class GateAppService {
+    store;
+    github;
+    settings;
+    clock;
+    log;
+    lastSweep = null;
+    constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
+        this.store = store;
+        this.github = github;
+        this.settings = settings;
+        this.clock = clock;
+        this.log = log;
+    }
+    now() {
+        return this.clock.now();
+    }
+    // ---- deliveries --------------------------------------------------------------------------
+    /**
+     * Processes one verified delivery. The delivery is recorded done only after its work
+     * completed; on any failure it is recorded failed (with the code) and the error is rethrown,
+     * so a redelivery is processed again.
+     */
+    async handleDelivery(deliveryId, event, payload) {
+        const owner = this.settings.replicaId;
+        const claimed = await this.store.claimDelivery(deliveryId, event, owner, this.now(), this.settings.leaseMs);
+        if (!claimed)
+            return { status: "duplicate", outcome: "already processed or in progress" };
+        let outcome;
+        try {
+            outcome = await this.route(event, payload);
+        }
+        catch (err) {
+            const message = err instanceof Error ? err.message : String(err);
+            await this.store.failDelivery(deliveryId, owner, codeOf(err), message, this.now());
+            throw err;
+        }
+        await this.store.finishDelivery(deliveryId, owner, outcome, this.now());
+        return { status: "done", outcome };
+    }
+    async route(event, payload) {
+        const p = payload;
+        const installation = p.installation;
+        if (installation?.id !== undefined) {
+            await this.store.ensureInstallation(installation.id, installation.account?.login ?? null, this.now());
+        }
+        switch (event) {
+            case "ping":
+                return "pong";
+            case "installation":
+                return `installation ${String(p.action)}`;
+            case "workflow_run":
+                return this.onWorkflowRun(payload);
+            case "push":
+                return this.onPush(payload);
+            case "pull_request":
+                return this.onPullRequest(payload);
+            case "pull_request_review":
+                return this.onPullRequestReview(payload);
+            default:
+                return `ignored event ${event}`;
+        }
+    }
+    // ---- runner A / runner B completion ------------------------------------------------------
+    async onWorkflowRun(p) {
+        const run = p.workflow_run;
+        const repository = p.repository?.full_name;
+        const installationId = p.installation?.id;
+        if (p.action !== "completed" || !run || !repository || installationId === undefined)
+            return "ignored: not a completed run";
+        if (!(run.path ?? "").endsWith(`/${this.settings.workflow}`) && run.path !== this.settings.workflow) {
+            return `ignored: workflow ${run.path ?? "?"} is not ${this.settings.workflow}`;
+        }
+        const known = await this.store.findDualRunByRunB(repository, run.id);
+        if (known)
+            return this.onRunBCompleted(known, run.id, run.html_url ?? null);
+        if (run.event !== "workflow_dispatch" && run.conclusion !== "failure")
+            return `ignored: run ${run.id} concluded ${run.conclusion}`;
+        const gh = await this.github.installation(installationId);
+        const zip = await gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME);
+        if (zip === null) {
+            if (run.event === "workflow_dispatch")
+                return `ignored: dispatched run ${run.id} has no evidence artifact`;
+            return `ignored: run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+        }
+        const bundle = readEvidenceZip(zip);
+        const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
+        if (dualRunId !== "") {
+            const dual = await this.store.getDualRun(dualRunId);
+            if (!dual)
+                return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
+            if (dual.repository.toLowerCase() !== repository.toLowerCase())
+                return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
+            return this.onRunBCompleted(dual, run.id, run.html_url ?? null);
+        }
+        return this.onRunACompleted(p, run, repository, installationId, bundle);
+    }
+    async onRunACompleted(p, run, repository, installationId, bundle) {
+        if (bundle.verdict.verdict !== "pass") {
+            return `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen`;
+        }
+        const failing = bundle.properties.filter((x) => x.result === "fail").map((x) => x.name);
+        if (failing.length === 0)
+            return "no dual run: no property failed";
+        const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
+        const headSha = run.head_sha ?? bundle.runner.head_sha;
+        if (!envelopeHash || !headSha)
+            fail("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
+        if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
+            fail("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
+        }
+        const pull = run.pull_requests?.[0];
+        const baseRef = pull?.base?.ref ?? p.repository?.default_branch;
+        if (!baseRef)
+            fail("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
+        const attempt = run.run_attempt ?? 1;
+        const id = dualRunIdFor(repository, run.id, attempt);
+        const now = this.now();
+        const inserted = await this.store.insertDualRun({
+            id,
+            installation_id: installationId,
+            repository,
+            head_sha: headSha,
+            pull_number: pull?.number ?? bundle.runner.pull_number ?? null,
+            base_ref: baseRef,
+            envelope_hash: envelopeHash,
+            properties: JSON.stringify(failing),
+            run_a_id: run.id,
+            run_a_attempt: attempt,
+            run_a_url: run.html_url ?? null,
+            evidence_a: bundle.digest,
+            runner_a: JSON.stringify(bundle.runner),
+            created_at: now,
+            deadline_at: now + this.settings.deadlineMs,
+        });
+        this.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", { dual_run: id, repository, properties: failing });
+        const dispatched = await this.dispatchRunnerB(id);
+        return `dual run ${id}: ${dispatched}`;
+    }
+    /** Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per claim. */
+    async dispatchRunnerB(id) {
+        const owner = this.settings.replicaId;
+        const now = this.now();
+        const claimed = await this.store.transitionDualRun(id, ["pending", "dispatching"], "dispatching", { claim_owner: owner, claim_until: now + this.settings.leaseMs }, { sql: "(state = 'pending' OR claim_until < ?) AND deadline_at > ?", params: [now, now] });
+        if (!claimed) {
+            const current = await this.store.getDualRun(id);
+            return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
+        }
+        const dual = (await this.store.getDualRun(id));
+        try {
+            const gh = await this.github.installation(dual.installation_id);
+            const result = await gh.dispatchWorkflow(repoRef(dual.repository), this.settings.workflow, dual.base_ref, {
+                pull_request: dual.pull_number === null ? "" : String(dual.pull_number),
+                head_sha: dual.head_sha,
+                dual_run_id: dual.id,
+                runner_labels: JSON.stringify(this.settings.runnerBLabels),
+            });
+            const moved = await this.store.transitionDualRun(id, ["dispatching"], "waiting", { claim_owner: null, claim_until: null, dispatch_mode: result.mode, run_b_id: result.runId, run_b_url: result.runUrl, dispatched_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
+            this.log("info", "runner_b.dispatched", { dual_run: id, mode: result.mode, run_b: result.runId, recorded: moved });
+            return `runner B dispatched (${result.mode}${result.runId === null ? "" : `, run ${result.runId}`})`;
+        }
+        catch (err) {
+            await this.store.releaseDualRun(id, "dispatching", "pending", owner);
+            this.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: err.message });
+            throw err;
+        }
+    }
+    async onRunBCompleted(dual, runBId, runBUrl) {
+        const owner = this.settings.replicaId;
+        const now = this.now();
+        const claimed = await this.store.transitionDualRun(dual.id, ["waiting", "comparing"], "comparing", { claim_owner: owner, claim_until: now + this.settings.leaseMs, run_b_id: runBId, run_b_url: runBUrl ?? dual.run_b_url }, {
+            sql: "(state = 'waiting' OR claim_until < ?) AND deadline_at > ? AND (run_b_id IS NULL OR run_b_id = ?)",
+            params: [now, now, runBId],
+        });
+        if (!claimed) {
+            const current = await this.store.getDualRun(dual.id);
+            return `dual run ${dual.id}: runner B's completion not compared here (state ${current?.state ?? "missing"}${current && current.deadline_at <= now ? ", deadline passed" : ""})`;
+        }
+        let decision;
+        let bundleB = null;
+        try {
+            const gh = await this.github.installation(dual.installation_id);
+            const r = repoRef(dual.repository);
+            const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
+            const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
+            decision = await this.decide(dual, zipA, zipB, (b) => (bundleB = b));
+        }
+        catch (err) {
+            await this.store.releaseDualRun(dual.id, "comparing", "waiting", owner);
+            throw err;
+        }
+        const b = bundleB;
+        const moved = await this.store.transitionDualRun(dual.id, ["comparing"], "decided", {
+            claim_owner: null,
+            claim_until: null,
+            outcome: decision.outcome,
+            outcome_code: decision.code,
+            outcome_detail: decision.detail,
+            results: JSON.stringify({ results: decision.results, eligible: decision.eligible }),
+            evidence_b: b?.digest ?? null,
+            runner_b: b ? JSON.stringify(b.runner) : null,
+            decided_at: this.now(),
+        }, { sql: "claim_owner = ?", params: [owner] });
+        this.log(decision.code ? "warn" : "info", "dual_run.decided", { dual_run: dual.id, outcome: decision.outcome, code: decision.code, detail: decision.detail });
+        if (!moved)
+            return `dual run ${dual.id}: decided elsewhere`;
+        const reported = await this.report(dual.id);
+        return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;
+    }
+    /** Verifies both bundles and applies the comparison table. Evidence problems decide "no freeze". */
+    async decide(dual, zipA, zipB, keepB) {
+        const none = (outcome, code, detail) => ({ outcome, code, detail, results: [], eligible: [] });
+        if (zipB === null)
+            return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "runner B's run finished without an evidence bundle");
+        if (zipA === null)
+            return none("evidence_invalid", "EVIDENCE_UNAVAILABLE", "runner A's evidence bundle is no longer available");
+        let a;
+        let b;
+        try {
+            a = readEvidenceZip(zipA);
+            b = readEvidenceZip(zipB);
+        }
+        catch (err) {
+            if ((0,errors/* isGateError */.Wc)(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
+                return none("evidence_invalid", err.code, err.message);
+            }
+            throw err;
+        }
+        keepB(b);
+        if (a.digest !== dual.evidence_a) {
+            return none("evidence_invalid", "EVIDENCE_DIGEST_MISMATCH", `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`);
+        }
+        return compareRuns(a, b, {
+            dualRunId: dual.id,
+            envelopeHash: dual.envelope_hash,
+            headSha: dual.head_sha,
+            properties: JSON.parse(dual.properties),
+        });
+    }
+    // ---- reporting: check run and ledger PRs -------------------------------------------------
+    /** Finishes a decided dual run: ledger PRs (or shadow proposals) and the dual-run check run. */
+    async report(id) {
+        const owner = this.settings.replicaId;
+        const now = this.now();
+        const claimed = await this.store.transitionDualRun(id, ["decided", "reporting"], "reporting", { claim_owner: owner, claim_until: now + this.settings.leaseMs }, { sql: "state = 'decided' OR claim_until < ?", params: [now] });
+        if (!claimed)
+            return "reported elsewhere";
+        const dual = (await this.store.getDualRun(id));
+        try {
+            const gh = await this.github.installation(dual.installation_id);
+            const lines = [];
+            let allSettled = true;
+            if (dual.outcome === "freeze_eligible") {
+                const { results, eligible } = JSON.parse(dual.results ?? "{}");
+                for (const property of eligible) {
+                    const comparison = results.find((r) => r.property === property);
+                    const pr = await this.proposeFreeze(gh, dual, property, comparison);
+                    if (pr.state === "claimed")
+                        allSettled = false;
+                    lines.push(describeProposal(pr));
+                }
+            }
+            if (!allSettled) {
+                await this.store.releaseDualRun(id, "reporting", "decided", owner);
+                return "a ledger PR is being opened by another replica; the sweeper finishes the report";
+            }
+            const mode = await this.store.installationMode(dual.installation_id);
+            await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(this.settings.checkName, dual, lines, mode ?? "shadow"));
+            await this.store.transitionDualRun(id, ["reporting"], "done", { claim_owner: null, claim_until: null, done_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
+            return lines.length > 0 ? lines.join("; ") : "check run posted";
+        }
+        catch (err) {
+            await this.store.releaseDualRun(id, "reporting", "decided", owner);
+            throw err;
+        }
+    }
+    /**
+     * One ledger PR per (property, envelope hash, head sha): the store's unique key decides
+     * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
+     * proposal is recorded (and shown in the dual-run check) instead of opened.
+     */
+    async proposeFreeze(gh, dual, property, comparison) {
+        const owner = this.settings.replicaId;
+        const now = this.now();
+        const runnerA = JSON.parse(dual.runner_a);
+        const runnerB = JSON.parse(dual.runner_b ?? "{}");
+        const proposal = buildFreezeProposal({
+            repository: dual.repository,
+            property,
+            envelopeHash: dual.envelope_hash,
+            headSha: dual.head_sha,
+            pullNumber: dual.pull_number,
+            evidenceA: dual.evidence_a,
+            evidenceB: dual.evidence_b ?? "",
+            runnerA,
+            runnerB,
+            runAId: dual.run_a_id,
+            runBId: dual.run_b_id ?? 0,
+            runAUrl: dual.run_a_url,
+            runBUrl: dual.run_b_url,
+            comparison,
+            expiresOn: expiresOn(now, this.settings.freezeTtlDays, this.settings.freezeTtlCapDays),
+            reviewers: this.settings.reviewers,
+            teamReviewers: this.settings.teamReviewers,
+        });
+        const mode = (await this.store.installationMode(dual.installation_id)) ?? "shadow";
+        const key = ledgerLockKey(dual.repository, property, dual.envelope_hash, dual.head_sha);
+        const row = {
+            lock_key: key,
+            repository: dual.repository,
+            property,
+            envelope_hash: dual.envelope_hash,
+            head_sha: dual.head_sha,
+            dual_run_id: dual.id,
+            installation_id: dual.installation_id,
+            freeze_id: proposal.freezeId,
+            branch: proposal.branch,
+            base_ref: dual.base_ref,
+            ledger_path: this.settings.ledgerPath,
+            row_text: proposal.rowText,
+            title: proposal.title,
+            body: proposal.body,
+            expires_on: proposal.row.expires_on,
+            mode,
+            created_at: now,
+        };
+        const mine = await this.store.claimLedgerPr(row, owner, now, this.settings.leaseMs);
+        const current = (await this.store.getLedgerPr(key));
+        if (!mine)
+            return current;
+        if (current.mode === "shadow") {
+            await this.store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
+            this.log("info", "ledger_pr.shadowed", { freeze_id: current.freeze_id, repository: current.repository, property, branch: current.branch });
+            return (await this.store.getLedgerPr(key));
+        }
+        try {
+            await this.openLedgerPr(gh, current);
+        }
+        catch (err) {
+            // Let the next attempt (any replica) take the claim at once rather than after the lease.
+            await this.store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
+            throw err;
+        }
+        return (await this.store.getLedgerPr(key));
+    }
+    async openLedgerPr(gh, pr) {
+        const owner = this.settings.replicaId;
+        const r = repoRef(pr.repository);
+        const baseSha = await gh.branchSha(r, pr.base_ref);
+        if (!baseSha)
+            fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
+        const commit = await this.ledgerCommit(gh, pr, baseSha);
+        const created = await gh.createBranch(r, pr.branch, commit);
+        if (created === "exists") {
+            // Our own earlier attempt (the store lock admits one sender): bring it to this commit.
+            await gh.moveBranch(r, pr.branch, commit);
+        }
+        const pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
+        await gh.requestReviewers(r, pull.number, this.settings.reviewers, this.settings.teamReviewers);
+        await this.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", { claim_owner: null, claim_until: null, pr_number: pull.number, pr_url: pull.html_url, base_sha: baseSha, opened_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
+        this.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
+    }
+    /** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
+    async ledgerCommit(gh, pr, baseSha) {
+        const r = repoRef(pr.repository);
+        const current = (await gh.fileAt(r, pr.ledger_path, baseSha)) ?? "";
+        if (current.trim() !== "") {
+            const ledger = parseLedger(current, pr.ledger_path);
+            if (ledger.rows.some((row) => row.freeze_id === pr.freeze_id)) {
+                fail("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
+            }
+        }
+        const cells = pr.row_text.split("\t");
+        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""]));
+        const next = appendLedgerRow(current, row);
+        return gh.commitFile(r, baseSha, pr.ledger_path, next, `envelope-gate: freeze ${pr.property} until ${pr.expires_on} (${pr.freeze_id})`);
+    }
+    // ---- keeping ledger PRs mergeable, merges and reviews ------------------------------------
+    async onPush(p) {
+        const repository = p.repository?.full_name;
+        const installationId = p.installation?.id;
+        if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
+            return "ignored push";
+        const branch = p.ref.slice("refs/heads/".length);
+        const open = (await this.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== p.after);
+        if (open.length === 0)
+            return "no open ledger PR on this branch";
+        const commits = p.commits ?? [];
+        const touched = (path) => commits.length >= 20 || commits.some((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].includes(path));
+        const gh = await this.github.installation(installationId);
+        const rebased = [];
+        for (const pr of open) {
+            if (!touched(pr.ledger_path))
+                continue;
+            const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, p.after)) ?? "";
+            if (ledger.trim() !== "" && parseLedger(ledger, pr.ledger_path).rows.some((row) => row.freeze_id === pr.freeze_id))
+                continue;
+            const commit = await this.ledgerCommit(gh, pr, p.after);
+            await gh.moveBranch(repoRef(repository), pr.branch, commit);
+            await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: p.after });
+            rebased.push(pr.freeze_id);
+            this.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: p.after });
+        }
+        return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
+    }
+    async onPullRequest(p) {
+        const repository = p.repository?.full_name;
+        const branch = p.pull_request?.head?.ref;
+        if (!repository || !branch || p.action !== "closed")
+            return "ignored pull_request";
+        const pr = await this.store.findLedgerPrByBranch(repository, branch);
+        if (!pr)
+            return "not a ledger PR";
+        const merged = p.pull_request?.merged === true;
+        await this.store.transitionLedgerPr(pr.lock_key, ["opened"], merged ? "merged" : "closed", { closed_at: this.now() });
+        return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}`;
+    }
+    async onPullRequestReview(p) {
+        const repository = p.repository?.full_name;
+        const branch = p.pull_request?.head?.ref;
+        if (!repository || !branch || p.action !== "submitted")
+            return "ignored review";
+        const pr = await this.store.findLedgerPrByBranch(repository, branch);
+        if (!pr)
+            return "not a ledger PR";
+        await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: this.now() }, { sql: "first_review_at IS NULL", params: [] });
+        return `ledger PR ${pr.freeze_id} reviewed`;
+    }
+    // ---- the sweeper -------------------------------------------------------------------------
+    /**
+     * One pass: expire dual runs past their deadline (RUNNER_B_UNAVAILABLE, no freeze), send
+     * dispatches that could not go out, find runner B's run where GitHub gave no id, pick up
+     * completions whose webhook never came, finish reports, and flag PRs waiting for review.
+     */
+    async sweep() {
+        const report = { expired: [], dispatched: [], correlated: [], compared: [], reported: [], reviewAlerts: [], errors: [] };
+        const attempt = async (item, fn) => {
+            try {
+                await fn();
+            }
+            catch (err) {
+                report.errors.push({ item, code: codeOf(err), message: err.message });
+                this.log("error", "sweep.item_failed", { item, code: codeOf(err), message: err.message });
+            }
+        };
+        const now = this.now();
+        for (const dual of await this.store.listDualRuns(["pending", "dispatching", "waiting", "comparing"])) {
+            if (dual.deadline_at > now)
+                continue;
+            const held = dual.state === "dispatching" || dual.state === "comparing";
+            const expired = await this.store.transitionDualRun(dual.id, held ? [dual.state] : ["pending", "waiting"], "decided", {
+                claim_owner: null,
+                claim_until: null,
+                outcome: "runner_b_unavailable",
+                outcome_code: "RUNNER_B_UNAVAILABLE",
+                outcome_detail: dual.dispatched_at === null
+                    ? `runner B was never dispatched before the deadline (${new Date(dual.deadline_at).toISOString()}); the property fails, nothing is frozen`
+                    : `runner B did not finish by the deadline (${new Date(dual.deadline_at).toISOString()}); the property fails, nothing is frozen`,
+                decided_at: now,
+            }, held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] });
+            if (expired) {
+                report.expired.push(dual.id);
+                this.log("warn", "dual_run.expired", { dual_run: dual.id, code: "RUNNER_B_UNAVAILABLE" });
+            }
+        }
+        for (const dual of await this.store.listDualRuns(["pending"])) {
+            await attempt(dual.id, async () => {
+                const result = await this.dispatchRunnerB(dual.id);
+                if (result.startsWith("runner B dispatched"))
+                    report.dispatched.push(dual.id);
+            });
+        }
+        for (const dual of await this.store.listDualRuns(["waiting"])) {
+            await attempt(dual.id, async () => {
+                const gh = await this.github.installation(dual.installation_id);
+                const r = repoRef(dual.repository);
+                let run = null;
+                if (dual.run_b_id === null) {
+                    const since = new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
+                    const candidates = await gh.listDispatchedRuns(r, this.settings.workflow, since);
+                    run = candidates.find((c) => (c.display_title ?? "").includes(dual.id)) ?? null;
+                    if (run === null)
+                        return;
+                    const set = await this.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
+                    if (set)
+                        report.correlated.push(dual.id);
+                }
+                else {
+                    run = await gh.getRun(r, dual.run_b_id);
+                }
+                if (run.status === "completed") {
+                    const fresh = (await this.store.getDualRun(dual.id));
+                    await this.onRunBCompleted(fresh, run.id, run.html_url);
+                    report.compared.push(dual.id);
+                }
+            });
+        }
+        for (const dual of await this.store.listDualRuns(["decided", "reporting"])) {
+            if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now)
+                continue;
+            await attempt(dual.id, async () => {
+                const result = await this.report(dual.id);
+                if (result !== "reported elsewhere")
+                    report.reported.push(dual.id);
+            });
+        }
+        for (const pr of await this.store.listLedgerPrs(["opened"])) {
+            if (pr.first_review_at !== null || pr.review_alerted_at !== null || pr.opened_at === null)
+                continue;
+            if (now - pr.opened_at < this.settings.reviewAlertMs)
+                continue;
+            await attempt(pr.freeze_id, async () => {
+                const claimed = await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
+                if (!claimed)
+                    return;
+                const hours = Math.floor((now - pr.opened_at) / 3_600_000);
+                this.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
+                report.reviewAlerts.push(pr.freeze_id);
+                const gh = await this.github.installation(pr.installation_id);
+                const who = [...this.settings.reviewers.map((x) => `@${x}`), ...this.settings.teamReviewers.map((t) => `@${t}`)].join(" ");
+                await gh.comment(repoRef(pr.repository), pr.pr_number, `⚠️ This freeze has waited ${hours} hours for review. ${who}`.trim());
+            });
+        }
+        this.lastSweep = { at: now, report };
+        return report;
+    }
+}
+function describeProposal(pr) {
+    if (pr.state === "shadowed")
+        return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
+    if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
+        return `ledger PR for ${pr.property}: ${pr.pr_url ?? pr.branch} (${pr.state})`;
+    return `ledger PR for ${pr.property} is being opened`;
+}
+/** The dual-run check run on the head commit: what was compared and what follows. */
+function dualRunCheck(checkName, dual, proposals, mode) {
+    const name = `${checkName} (dual run)`;
+    const results = dual.results ? JSON.parse(dual.results).results : [];
+    const table = results.length
+        ? ["| property | runner A | runner B | verdict |", "| --- | --- | --- | --- |", ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`)].join("\n")
+        : "";
+    const runs = `Runner A: run ${dual.run_a_id}${dual.run_a_url ? ` (${dual.run_a_url})` : ""}. Runner B: ${dual.run_b_id === null ? "none" : `run ${dual.run_b_id}${dual.run_b_url ? ` (${dual.run_b_url})` : ""}`}.`;
+    const common = { name, head_sha: dual.head_sha, external_id: dual.id };
+    if (dual.outcome === "freeze_eligible") {
+        const title = mode === "shadow" ? "Shadow mode: a freeze would be proposed" : "Freeze proposed: waiting for review";
+        const summary = [
+            `Runner A and runner B disagree on a non-envelope property. ${mode === "shadow" ? "This installation is in shadow mode: nothing was opened." : "A ledger PR with an expiry was opened for review; the property keeps failing until it is merged."}`,
+            "",
+            ...proposals.map((x) => `- ${x}`),
+            "",
+            runs,
+        ].join("\n");
+        const shadowText = mode === "shadow" ? `Would-be ledger row(s) and PR bodies are recorded in the App's store and status page.` : undefined;
+        return { ...common, conclusion: "neutral", title, summary, ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}) };
+    }
+    const titles = {
+        both_fail: "Both runners fail: no freeze",
+        no_freeze: "No freeze",
+        observer_disagreement: "Observer disagreement: the envelope verdict differs between runners",
+        runner_b_unavailable: "Runner B unavailable: no freeze",
+        mismatch: "Runs do not match: no freeze",
+        evidence_invalid: "Evidence could not be verified: no freeze",
+    };
+    const summary = [`${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`, "", "The failing property keeps failing.", "", runs].join("\n");
+    return { ...common, conclusion: "failure", title: titles[dual.outcome ?? ""] ?? "No freeze", summary, ...(table ? { text: table } : {}) };
+}
+
+;// CONCATENATED MODULE: ./src/app/run.ts
+
+
+
+
+
+/**
+ * The kill switch, read from the store before every request to GitHub. A store that cannot
+ * be read stops the request too: "could not check" is not "not paused".
+ */
+function killSwitchGuard(store) {
+    return async (route) => {
+        const state = await store.killSwitch();
+        if (state.paused) {
+            throw new errors/* GateError */.ue("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
+                hint: "Resume with: envelope-gate app resume",
+            });
+        }
+    };
+}
+async function startApp(config, options = {}) {
+    const clock = options.clock ?? systemClock;
+    const log = options.log ?? jsonLogger;
+    const store = await openStore(config.store, clock.now());
+    const github = new AppClient({
+        appId: config.appId,
+        privateKey: config.privateKey,
+        baseUrl: config.githubApiUrl,
+        beforeEachRequest: killSwitchGuard(store),
+        retries: config.githubRetries,
+        ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
+    });
+    const service = new GateAppService(store, github, config, clock, log);
+    const storeLabel = describeStore(config.store);
+    const server = createAppServer({ service, secrets: config.webhookSecrets, storeLabel, reviewAlertMs: config.reviewAlertMs });
+    let address;
+    try {
+        address = await listen(server, config.port, config.host);
+    }
+    catch (err) {
+        await store.close();
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${err.message})`);
+    }
+    let timer = null;
+    let sweeping = null;
+    if (options.sweeper !== false) {
+        timer = setInterval(() => {
+            if (sweeping)
+                return;
+            sweeping = service
+                .sweep()
+                .catch((err) => log("error", "sweep.failed", { code: err.code ?? "INTERNAL_ERROR", message: err.message }))
+                .finally(() => {
+                sweeping = null;
+            });
+        }, config.sweepIntervalMs);
+        timer.unref();
+    }
+    const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
+    log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, production: config.production });
+    return {
+        url,
+        port: address.port,
+        service,
+        store,
+        server,
+        sweep: () => service.sweep(),
+        async close() {
+            if (timer)
+                clearInterval(timer);
+            if (sweeping)
+                await sweeping;
+            server.closeAllConnections();
+            await new Promise((resolve) => server.close(() => resolve()));
+            await store.close();
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/cli.ts
+
+
+
+
+
+
+
+function operator() {
+    try {
+        return process.env.ENVELOPE_GATE_OPERATOR?.trim() || (0,external_node_os_.userInfo)().username;
+    }
+    catch {
+        return "unknown-operator";
+    }
+}
+/** `envelope-gate app [start] | pause --reason TEXT | resume | status | promote --installation N` */
+async function appCommand(args, usage) {
+    const [sub = "start", ...rest] = args;
+    switch (sub) {
+        case "start":
+            return start(rest, usage);
+        case "pause":
+        case "resume":
+            return killSwitch(sub, rest, usage);
+        case "status":
+            return cli_status(rest);
+        case "promote":
+        case "demote":
+            return promote(sub, rest, usage);
+        default:
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote)`);
+    }
+}
+async function start(args, usage) {
+    if (args.length > 0)
+        usage("app start takes no arguments; it is configured by environment variables (docs/app.md)");
+    const config = loadConfig(process.env);
+    const app = await startApp(config);
+    process.stdout.write(`envelope-gate app listening on ${app.url} (webhook ${app.url}/webhook, status ${app.url}/status)\n`);
+    await new Promise((resolve) => {
+        const stop = () => resolve();
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+    });
+    await app.close();
+    return 0;
+}
+async function killSwitch(which, args, usage) {
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+    if (which === "pause" && !values.reason?.trim())
+        usage('pause needs --reason "why"');
+    const settings = storeConfigFromEnv(process.env);
+    const store = await openStore(settings, Date.now());
+    try {
+        const changed = await store.setKillSwitch(which === "pause", which === "pause" ? values.reason.trim() : null, operator(), Date.now());
+        const state = await store.killSwitch();
+        process.stdout.write(`${changed ? (which === "pause" ? "paused" : "resumed") : `already ${state.paused ? "paused" : "running"}`}: ${describeStore(settings)}${state.paused ? ` (reason: ${state.reason})` : ""}\n`);
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
+}
+async function cli_status(args) {
+    if (args.length > 0)
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "app status takes no arguments");
+    const settings = storeConfigFromEnv(process.env);
+    const store = await openStore(settings, Date.now());
+    try {
+        const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: 48 * 3_600_000, lastSweep: null });
+        process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
+}
+async function promote(which, args, usage) {
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: { installation: { type: "string" } }, strict: true, allowPositionals: false });
+    if (!values.installation || !/^\d+$/.test(values.installation))
+        usage(`${which} needs --installation <numeric id>`);
+    const id = Number(values.installation);
+    const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+    try {
+        if (which === "promote") {
+            await store.ensureInstallation(id, null, Date.now());
+            const changed = await store.promoteInstallation(id, operator(), Date.now());
+            process.stdout.write(changed ? `installation ${id} promoted: ledger PRs are opened for real\n` : `installation ${id} is already active\n`);
+        }
+        else {
+            const changed = await store.demoteInstallation(id);
+            process.stdout.write(changed ? `installation ${id} back in shadow mode\n` : `installation ${id} is not active\n`);
+        }
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
+}
+
+
+/***/ })
+
+};
