@@ -3,7 +3,7 @@
  * (the way actions/checkout does it). A bad value is CONFIG_INVALID, never a default.
  */
 import { readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { GateError } from "../core/errors.js";
 import { DEFAULT_LEDGER_PATH, DEFAULT_FREEZE_CAPS, type FreezeCaps } from "../core/ledger.js";
@@ -192,7 +192,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     if (command.length === 0) configError("input run is empty");
     evaluation = { mode: "run", command };
   } else if (logPath !== "") {
-    evaluation = { mode: "log", path: isAbsolute(logPath) ? logPath : resolve(workspace, logPath) };
+    evaluation = { mode: "log", path: resolve(logPath) };
   } else {
     configError("set run (a command to run under the observer) or observer-log (a log recorded by envelope-gate run)");
   }

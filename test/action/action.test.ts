@@ -1,0 +1,530 @@
+/**
+ * The bundled Action (dist/index.js) run as a process against a local GitHub (real HTTP, the
+ * real Octokit client inside the bundle). Build first: node scripts/build.mjs.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyBundle } from "../../src/core/evidence.js";
+import { closedPort, startFakeGitHub, type FakeCheckRun, type FakeGitHub } from "../support/fake-github.js";
+import {
+  DIGEST_PATH,
+  ENVELOPE_PATH,
+  LEDGER_HEADER,
+  LEDGER_PATH,
+  PROPERTIES_PATH,
+  REPO,
+  dayOffset,
+  envelopeHash,
+  envelopeText,
+  ledgerRow,
+  makePull,
+  observerLog,
+  policyFiles,
+  runAction,
+  type ActionRun,
+  type LogEvent,
+  type PullFixture,
+  type PullSetup,
+} from "../support/action-harness.js";
+
+let fake: FakeGitHub;
+let nextPull = 100;
+
+beforeAll(async () => {
+  fake = await startFakeGitHub();
+  fake.addRepo(REPO);
+  fake.repo(REPO).collaborators.set("maintainer-mia", "maintain");
+  fake.repo(REPO).collaborators.set("reader-rob", "read");
+});
+afterAll(() => fake.close());
+
+const BASE_ENVELOPE = envelopeText();
+const BASE_HASH = envelopeHash(BASE_ENVELOPE);
+const CLEAN_EVENTS: LogEvent[] = [
+  { kind: "tool", name: "read_file" },
+  { kind: "env", key: "PATH" },
+  { kind: "write", path: "/work/src/widget.ts", op: "write" },
+];
+
+function pull(setup: Partial<PullSetup> = {}): PullFixture {
+  return makePull(fake, { number: ++nextPull, base: policyFiles(BASE_ENVELOPE), ...setup });
+}
+
+async function gate(p: PullFixture, log: string, extra: { inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<ActionRun> {
+  return runAction({
+    apiUrl: fake.url,
+    pull: p,
+    inputs: { "observer-log": "observer.jsonl", workspace: "/work", ...extra.inputs },
+    workspaceFiles: { "observer.jsonl": log },
+    ...(extra.env ? { env: extra.env } : {}),
+  });
+}
+
+function checkRunFor(p: PullFixture, name = "envelope-gate"): FakeCheckRun {
+  const run = fake.repo(REPO).checkRuns.filter((c) => c.head_sha === p.headSha && c.name === name).at(-1);
+  if (!run) throw new Error(`no check run "${name}" on ${p.headSha}`);
+  return run;
+}
+
+function bundle(dir: string): Map<string, Uint8Array> {
+  return new Map(readdirSync(dir).map((name) => [name, new Uint8Array(readFileSync(join(dir, name)))]));
+}
+
+describe("the Action on pull requests", () => {
+  it("passes a clean agent PR: success check run, outputs, job summary and a verifiable evidence bundle", async () => {
+    const p = pull();
+    const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const check = checkRunFor(p);
+    expect(check.conclusion).toBe("success");
+    expect(check.output.title).toMatch(/^pass: /);
+    expect(check.output.summary).toContain(BASE_HASH);
+    expect(check.output.summary).toContain("widgets-agent-envelope-v1");
+    expect(run.summary).toContain(BASE_HASH);
+    expect(run.outputs.verdict).toBe("pass");
+    expect(run.outputs.conclusion).toBe("success");
+    expect(run.outputs["envelope-hash"]).toBe(BASE_HASH);
+    expect(run.outputs["check-run-id"]).toBe(String(check.id));
+
+    const files = bundle(run.evidenceDir);
+    expect([...files.keys()].sort()).toEqual(
+      ["envelope.json.sha256", "manifest.json", "manifest.json.sha256", "observer.jsonl", "properties.json", "runner.json", "verdict.json"].sort(),
+    );
+    const { digest } = verifyBundle(files);
+    expect(run.outputs["evidence-digest"]).toBe(digest);
+    expect(run.outputs["evidence-dir"]).toBe(run.evidenceDir);
+    const runner = JSON.parse(Buffer.from(files.get("runner.json") as Uint8Array).toString());
+    expect(runner).toMatchObject({ runner_name: "fake-runner-1", os: "Linux", head_sha: p.headSha, pull_number: p.number, envelope_hash: BASE_HASH, dual_run_id: null, workflow_run_id: "4242" });
+    expect(runner.cpus).toBeGreaterThan(0);
+    for (const key of ["machine_id", "arch", "cpu_model", "locale", "timezone", "run_id", "run_attempt", "repository", "envelope_id"]) expect(runner).toHaveProperty(key);
+    expect(Buffer.from(files.get("envelope.json.sha256") as Uint8Array).toString()).toBe(`${BASE_HASH.slice(7)}  envelope.json\n`);
+    // The policy was read at the base commit through the contents API.
+    const reads = fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").filter((r) => r.query.includes(p.baseSha));
+    expect(reads.map((r) => decodeURIComponent(r.path))).toContain(`/repos/${REPO}/contents/${ENVELOPE_PATH}`);
+  });
+
+  it("fails a violating PR with one annotation per distinct violation at the envelope rule's line", async () => {
+    const p = pull();
+    const log = observerLog(BASE_HASH, [
+      ...CLEAN_EVENTS,
+      { kind: "env", key: "AWS_SECRET_ACCESS_KEY" },
+      { kind: "env", key: "AWS_SECRET_ACCESS_KEY" },
+      { kind: "write", path: "/home/runner/.ssh/authorized_keys", op: "write" },
+      { kind: "host", host: "exfil.example.net", port: 443 },
+    ]);
+    const run = await gate(p, log);
+    expect(run.exitCode).toBe(1);
+    const check = checkRunFor(p);
+    expect(check.conclusion).toBe("failure");
+    expect(check.output.title).toMatch(/^envelope_fail: 3 envelope violations/);
+    const byTitle = new Map(check.annotations.map((a) => [a.title, a]));
+    expect([...byTitle.keys()].sort()).toEqual(["network_denied:exfil.example.net:443", "undeclared_env:AWS_SECRET_ACCESS_KEY", "write_outside_root:/home/runner/.ssh/authorized_keys"].sort());
+    const envelopeLines = BASE_ENVELOPE.split("\n");
+    const lineOf = (key: string) => envelopeLines.findIndex((l) => l.includes(`"${key}"`)) + 1;
+    const env = byTitle.get("undeclared_env:AWS_SECRET_ACCESS_KEY");
+    expect(env).toMatchObject({ path: ENVELOPE_PATH, start_line: lineOf("allowed_env"), annotation_level: "failure" });
+    expect(env?.message).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
+    expect(env?.message).toContain("2 times");
+    expect(byTitle.get("network_denied:exfil.example.net:443")?.start_line).toBe(lineOf("network"));
+    expect(byTitle.get("write_outside_root:/home/runner/.ssh/authorized_keys")?.start_line).toBe(lineOf("allowed_roots"));
+    expect(check.output.summary).toContain("`undeclared_env:AWS_SECRET_ACCESS_KEY`");
+    expect(run.outputs.verdict).toBe("envelope_fail");
+    expect(JSON.parse(run.outputs.violations as string)).toHaveLength(3);
+  });
+
+  it("gives a non-agent PR a neutral check run that says why it was not gated", async () => {
+    const p = pull({ author: "human-hannah" });
+    const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "curl" }]));
+    expect(run.exitCode).toBe(0);
+    const check = checkRunFor(p);
+    expect(check.conclusion).toBe("neutral");
+    expect(check.output.title).toMatch(/^not_gated: /);
+    expect(check.output.summary).toContain("human-hannah matches none of agent-authors");
+    expect(run.outputs.verdict).toBe("not_gated");
+    expect(run.outputs.gated).toBe("false");
+  });
+
+  it("gates a human PR that carries the agent label, and every PR with gate-all", async () => {
+    const labelled = pull({ author: "human-hannah", labels: ["agent-authored"] });
+    const run = await gate(labelled, observerLog(BASE_HASH, [{ kind: "tool", name: "curl" }]));
+    expect(run.exitCode).toBe(1);
+    expect(checkRunFor(labelled).conclusion).toBe("failure");
+    const all = pull({ author: "human-hannah" });
+    const run2 = await gate(all, observerLog(BASE_HASH, CLEAN_EVENTS), { inputs: { "gate-all": "true" } });
+    expect(run2.exitCode).toBe(0);
+    expect(checkRunFor(all).conclusion).toBe("success");
+  });
+
+  describe("a PR that changes the policy", () => {
+    const widened = envelopeText({ allowed_env: [...(JSON.parse(BASE_ENVELOPE).allowed_env as string[]), "AWS_SECRET_ACCESS_KEY"] });
+    const widenedHash = envelopeHash(widened);
+
+    it("is action_required until an allowed reviewer approves the head commit", async () => {
+      const p = pull({ head: policyFiles(widened) });
+      // Approvals that do not count: the author's own, a read-only user's, and one on an older commit.
+      fake.addReview(REPO, p.number, { user: { login: "copilot-swe-agent[bot]" }, state: "APPROVED", commit_id: p.headSha });
+      fake.addReview(REPO, p.number, { user: { login: "reader-rob" }, state: "APPROVED", commit_id: p.headSha });
+      fake.addReview(REPO, p.number, { user: { login: "maintainer-mia" }, state: "APPROVED", commit_id: p.baseSha });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("action_required");
+      expect(check.output.title).toMatch(/^action_required: /);
+      expect(check.output.summary).toContain(ENVELOPE_PATH);
+      expect(check.output.summary).toContain(DIGEST_PATH);
+      expect(check.output.summary).toContain("base commit");
+      expect(run.outputs["policy-changed"]).toBe("true");
+    });
+
+    it("applies the head's envelope once a write collaborator approves the head commit", async () => {
+      const p = pull({ head: policyFiles(widened) });
+      fake.addReview(REPO, p.number, { user: { login: "maintainer-mia" }, state: "APPROVED", commit_id: p.headSha });
+      const run = await gate(p, observerLog(widenedHash, [...CLEAN_EVENTS, { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]));
+      expect(run.exitCode, run.summary).toBe(0);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("success");
+      expect(check.output.summary).toContain(widenedHash);
+      expect(check.output.summary).toContain("@maintainer-mia");
+      expect(run.outputs["envelope-hash"]).toBe(widenedHash);
+    });
+
+    it("honors only the listed envelope-reviewers when that input is set", async () => {
+      const p = pull({ head: policyFiles(widened) });
+      fake.addReview(REPO, p.number, { user: { login: "maintainer-mia" }, state: "APPROVED", commit_id: p.headSha });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS), { inputs: { "envelope-reviewers": "security-sam" } });
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).conclusion).toBe("action_required");
+    });
+
+    it("still fails when the head widens its own envelope to allow its violation", async () => {
+      const p = pull({ head: policyFiles(widened) });
+      // The checkout holds the widened envelope too; the Action never reads policy from it.
+      const run = await runAction({
+        apiUrl: fake.url,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl", workspace: "/work" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, [...CLEAN_EVENTS, { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]), ...policyFiles(widened) },
+      });
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.annotations.map((a) => a.title)).toContain("undeclared_env:AWS_SECRET_ACCESS_KEY");
+      expect(check.output.summary).toContain(BASE_HASH);
+      expect(check.output.summary).not.toContain(widenedHash);
+    });
+
+    it("fails when the log was recorded under the head's unapproved envelope", async () => {
+      const p = pull({ head: policyFiles(widened) });
+      const run = await gate(p, observerLog(widenedHash, CLEAN_EVENTS));
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).conclusion).toBe("failure");
+      expect(run.outputs["error-code"]).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
+    });
+  });
+
+  it("on a fork PR (403 creating the check run) still fails the step, writes workflow annotations and the job summary", async () => {
+    const p = pull({ headRepo: "forker/widgets" });
+    fake.fail("POST", "/repos/:owner/:repo/check-runs", 403, { times: 1 });
+    const run = await gate(p, observerLog(BASE_HASH, [...CLEAN_EVENTS, { kind: "tool", name: "curl" }]));
+    expect(run.exitCode).toBe(1);
+    expect(fake.repo(REPO).checkRuns.filter((c) => c.head_sha === p.headSha)).toHaveLength(0);
+    expect(run.stdout).toMatch(/::error title=undeclared_tool%3Acurl,file=\.github\/envelope-gate\/envelope\.json,line=\d+,endLine=\d+::.*tool "curl"/);
+    expect(run.summary).toContain("cannot create check runs");
+    expect(run.summary).toContain("envelope-gate App");
+    expect(run.summary).toContain("envelope-gate-evidence");
+    expect(run.outputs.verdict).toBe("envelope_fail");
+    expect(verifyBundle(bundle(run.evidenceDir)).digest).toBe(run.outputs["evidence-digest"]);
+  });
+
+  it("a clean fork PR passes the step without a check run", async () => {
+    const p = pull({ headRepo: "forker/widgets" });
+    fake.fail("POST", "/repos/:owner/:repo/check-runs", 403, { times: 1 });
+    const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.verdict).toBe("pass");
+    expect(run.summary).toContain("cannot create check runs");
+  });
+
+  it("sends more than 50 annotations in batches of 50", async () => {
+    const p = pull();
+    const events = Array.from({ length: 73 }, (_, i) => ({ kind: "env", key: `SECRET_${i}` }));
+    const before = fake.requestsTo("PATCH", "/repos/:owner/:repo/check-runs/:id").length;
+    const run = await gate(p, observerLog(BASE_HASH, events));
+    expect(run.exitCode).toBe(1);
+    const check = checkRunFor(p);
+    expect(check.annotations).toHaveLength(73);
+    expect(new Set(check.annotations.map((a) => a.title)).size).toBe(73);
+    const patches = fake.requestsTo("PATCH", "/repos/:owner/:repo/check-runs/:id").slice(before);
+    const sizes = patches.map((r) => ((r.body as { output?: { annotations?: unknown[] } }).output?.annotations ?? []).length);
+    expect(sizes).toEqual([50, 23]);
+    // The conclusion comes with the last batch, so the run is never complete with annotations missing.
+    expect((patches[0]?.body as { conclusion?: string }).conclusion).toBeUndefined();
+    expect((patches[1]?.body as { conclusion?: string }).conclusion).toBe("failure");
+  });
+
+  describe("properties and freezes", () => {
+    const properties = JSON.stringify(
+      {
+        version: 1,
+        properties: [
+          { name: "patch_scope", kind: "patch_paths", globs: ["src/**"] },
+          { name: "result_shape", kind: "output_schema", output: "out/result.json", schema: { type: "object", required: ["ok"] } },
+          { name: "enough_tests", kind: "tests_collected", command: ["node", "-e", "for (let i = 0; i < 3; i++) console.log('test ' + i)"], min: 3 },
+        ],
+      },
+      null,
+      2,
+    );
+    const outOfScope = { "src/widget.ts": "export const widget = 2;\n", "infra/deploy.sh": "echo deploy\n" };
+
+    async function gateWithLedger(ledger: string | null, head: Record<string, string> = outOfScope): Promise<{ run: ActionRun; p: PullFixture }> {
+      const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, ...(ledger === null ? {} : { [LEDGER_PATH]: ledger }) };
+      const p = pull({ base, head });
+      const run = await runAction({
+        apiUrl: fake.url,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl", workspace: "" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"ok":true}' },
+      });
+      return { run, p };
+    }
+
+    it("scores the built-in properties when the envelope is clean and fails on an unfrozen failure", async () => {
+      const { run, p } = await gateWithLedger(null);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.title).toMatch(/^property_fail: property failed: patch_scope/);
+      const records = JSON.parse(run.outputs.properties as string) as { name: string; result: string; inputs: Record<string, string> }[];
+      expect(records.map((r) => [r.name, r.result])).toEqual([
+        ["patch_scope", "fail"],
+        ["result_shape", "pass"],
+        ["enough_tests", "pass"],
+      ]);
+      for (const r of records) for (const h of Object.values(r.inputs)) expect(h).toMatch(/^sha256:[0-9a-f]{64}$/);
+      // The patch_paths annotation sits on the offending file at its hunk.
+      expect(check.annotations).toContainEqual(expect.objectContaining({ path: "infra/deploy.sh", start_line: 1, annotation_level: "failure" }));
+    });
+
+    it("an active freeze tolerates the failure, is counted, and the property still runs", async () => {
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-101", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
+      const { run, p } = await gateWithLedger(ledger);
+      expect(run.exitCode, run.summary).toBe(0);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("success");
+      expect(check.output.title).toContain("1 frozen property tolerated");
+      expect(check.output.summary).toContain(`frozen by F-101 until ${dayOffset(5)}`);
+      const props = JSON.parse(readFileSync(join(run.evidenceDir, "properties.json"), "utf8"));
+      expect(props.version).toBe(1);
+      expect(props.properties[0]).toMatchObject({ name: "patch_scope", result: "fail", frozen_by: "F-101" });
+    });
+
+    it("an expired freeze turns the check red and names the row", async () => {
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-102", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(-1) })}\n`;
+      const { run, p } = await gateWithLedger(ledger);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.title).toContain("freeze F-102 expired");
+      expect(check.output.summary).toContain(`F-102 expired ${dayOffset(-1)}`);
+      expect(check.annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 2, title: "freeze F-102 expired" }));
+    });
+
+    it("a row naming an envelope rule, with one runner, or too long is reported and never honored", async () => {
+      const ledger = [
+        LEDGER_HEADER,
+        ledgerRow({ freeze_id: "F-103", property: "undeclared_env", envelope_hash: BASE_HASH, expires_on: dayOffset(3) }),
+        ledgerRow({ freeze_id: "F-104", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(3), runner_b: "runner-a" }),
+        ledgerRow({ freeze_id: "F-105", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(40) }),
+        ledgerRow({ freeze_id: "F-106", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: "2026-02-30" }),
+        ledgerRow({ freeze_id: "F-107", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(3), evidence: "" }),
+      ].join("\n");
+      const { run, p } = await gateWithLedger(ledger);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      const summary = check.output.summary ?? "";
+      expect(summary).toContain('names the envelope rule "undeclared_env"');
+      expect(summary).toMatch(/F-104.*same machine/);
+      expect(summary).toMatch(/F-105.*more than the 14-day cap/);
+      expect(summary).toMatch(/F-106.*not a YYYY-MM-DD date/);
+      expect(summary).toMatch(/F-107.*no evidence/);
+      expect(summary).toContain("5 never honored");
+    });
+
+    it("a freeze naming an envelope rule never tolerates an envelope violation", async () => {
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-108", property: "undeclared_env", envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
+      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [LEDGER_PATH]: ledger } });
+      const run = await gate(p, observerLog(BASE_HASH, [{ kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]));
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.summary).toContain("F-108");
+      expect(check.output.summary).toContain("envelope violations are never frozen");
+    });
+
+    it("more active freezes than the cap honors none", async () => {
+      const rows = Array.from({ length: 3 }, (_, i) => ledgerRow({ freeze_id: `F-20${i}`, property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(2) }));
+      const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, [LEDGER_PATH]: [LEDGER_HEADER, ...rows].join("\n") + "\n" };
+      const p = pull({ base, head: outOfScope });
+      const run = await runAction({
+        apiUrl: fake.url,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl", "max-active-freezes": "2" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, []), "out/result.json": '{"ok":true}' },
+      });
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).output.summary).toContain("more than the cap of 2");
+    });
+
+    it("a ledger with a broken header is LEDGER_INVALID", async () => {
+      const { run, p } = await gateWithLedger("freeze_id,property\n");
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("LEDGER_INVALID");
+      expect(checkRunFor(p).annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 1, title: "LEDGER_INVALID" }));
+    });
+  });
+
+  describe("when GitHub fails", () => {
+    it("answers 500 on policy reads: GITHUB_UNAVAILABLE after bounded retries, never a pass", async () => {
+      const p = pull();
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").length;
+      fake.fail("GET", "/repos/:owner/:repo/contents/*path", 500);
+      try {
+        const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+        expect(run.exitCode).toBe(1);
+        expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
+        const check = checkRunFor(p);
+        expect(check.conclusion).toBe("failure");
+        expect(check.output.title).toMatch(/^error: could not evaluate \(GITHUB_UNAVAILABLE\)/);
+        // github-retries is 2 in the harness: one attempt plus two retries, then it stops.
+        expect(fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").length - before).toBe(3);
+      } finally {
+        fake.clearFailures();
+      }
+    });
+
+    it("answers 500 on everything: the step fails with GITHUB_UNAVAILABLE and says so in the job summary", async () => {
+      const p = pull();
+      fake.fail("GET", "/repos/*rest", 500);
+      fake.fail("POST", "/repos/*rest", 500);
+      try {
+        const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+        expect(run.exitCode).toBe(1);
+        expect(run.outputs.verdict).toBe("error");
+        expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
+        expect(run.summary).toContain("GITHUB_UNAVAILABLE");
+        expect(run.summary).toContain("not a pass");
+      } finally {
+        fake.clearFailures();
+      }
+    });
+
+    it("recovers from one transient 500 through the retry plugin", async () => {
+      const p = pull();
+      fake.fail("GET", "/repos/:owner/:repo/pulls/:n", 502, { times: 1 });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run.exitCode).toBe(0);
+      expect(checkRunFor(p).conclusion).toBe("success");
+    });
+
+    it("fails when the check run cannot be completed, leaving it in progress", async () => {
+      const p = pull();
+      fake.fail("PATCH", "/repos/:owner/:repo/check-runs/:id", 500);
+      try {
+        const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+        expect(run.exitCode).toBe(1);
+        expect(run.outputs.verdict).toBe("error");
+        expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
+        expect(checkRunFor(p).status).toBe("in_progress");
+      } finally {
+        fake.clearFailures();
+      }
+    });
+
+    it("is unreachable (closed port): GITHUB_UNAVAILABLE", async () => {
+      const p = pull();
+      const port = await closedPort();
+      const run = await runAction({
+        apiUrl: `http://127.0.0.1:${port}`,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, CLEAN_EVENTS) },
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs.verdict).toBe("error");
+      expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
+      expect(run.summary).toMatch(/GitHub could not read pull request #\d+/);
+    });
+  });
+
+  describe("runner B (workflow_dispatch)", () => {
+    it("checks the PR named by the inputs, names its check run (runner B) and records the dual run id", async () => {
+      const p = pull();
+      const run = await runAction({
+        apiUrl: fake.url,
+        eventName: "workflow_dispatch",
+        event: { inputs: { pull_request: String(p.number) } },
+        inputs: { "observer-log": "observer.jsonl", workspace: "/work", "pull-request": String(p.number), "head-sha": p.headSha, "dual-run-id": "dual-77" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, CLEAN_EVENTS, { runner: "runner-b" }) },
+      });
+      expect(run.exitCode, run.summary).toBe(0);
+      const check = checkRunFor(p, "envelope-gate (runner B)");
+      expect(check.conclusion).toBe("success");
+      expect(check.external_id).toBe("dual-77");
+      const runner = JSON.parse(readFileSync(join(run.evidenceDir, "runner.json"), "utf8"));
+      expect(runner).toMatchObject({ dual_run_id: "dual-77", head_sha: p.headSha, pull_number: p.number });
+    });
+
+    it("refuses when the PR head moved away from head-sha", async () => {
+      const p = pull();
+      const stale = "0".repeat(40);
+      const run = await runAction({
+        apiUrl: fake.url,
+        eventName: "workflow_dispatch",
+        event: {},
+        inputs: { "observer-log": "observer.jsonl", "pull-request": String(p.number), "head-sha": stale, "dual-run-id": "dual-78" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, CLEAN_EVENTS) },
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("PULL_REQUEST_HEAD_MOVED");
+      const check = fake.repo(REPO).checkRuns.find((c) => c.head_sha === stale);
+      expect(check?.conclusion).toBe("failure");
+    });
+
+    it("without a pull_request event or input is CONFIG_INVALID", async () => {
+      const run = await runAction({ apiUrl: fake.url, eventName: "workflow_dispatch", event: {}, inputs: { "observer-log": "observer.jsonl" } });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("CONFIG_INVALID");
+    });
+  });
+
+  describe("policy files missing at the base commit", () => {
+    it("no envelope: ENVELOPE_MISSING", async () => {
+      const p = pull({ base: { "README.md": "hi\n" } });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("ENVELOPE_MISSING");
+      expect(checkRunFor(p).conclusion).toBe("failure");
+    });
+
+    it("no digest: ENVELOPE_DIGEST_MISSING; a stale digest: ENVELOPE_HASH_MISMATCH", async () => {
+      const p = pull({ base: { [ENVELOPE_PATH]: BASE_ENVELOPE } });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run.outputs["error-code"]).toBe("ENVELOPE_DIGEST_MISSING");
+      const q = pull({ base: { [ENVELOPE_PATH]: BASE_ENVELOPE, [DIGEST_PATH]: `${"0".repeat(64)}  envelope.json\n` } });
+      const run2 = await gate(q, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run2.exitCode).toBe(1);
+      expect(run2.outputs["error-code"]).toBe("ENVELOPE_HASH_MISMATCH");
+    });
+
+    it("a missing observer log is OBSERVER_LOG_MISSING, never a clean run", async () => {
+      const p = pull();
+      const run = await runAction({ apiUrl: fake.url, pull: p, inputs: { "observer-log": "nope.jsonl" } });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("OBSERVER_LOG_MISSING");
+      expect(checkRunFor(p).conclusion).toBe("failure");
+    });
+  });
+});
