@@ -125,7 +125,8 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
         ...(settings.run.url !== null ? { detailsUrl: settings.run.url } : {}),
       });
     } catch (err) {
-      if (!hasStatus(err, 403)) throw err;
+      // A 403 that is a rate limit is an outage, not a missing permission.
+      if (!hasStatus(err, 403) || /rate limit/i.test((err as Error).message)) throw err;
       checkRunRefused = true;
     }
     if (settings.expectedHeadSha !== null && settings.expectedHeadSha !== p.pull.headSha) {
