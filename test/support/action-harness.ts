@@ -148,6 +148,8 @@ export interface RunOptions {
   /** Files written into the workspace before the run (e.g. the observer log). */
   workspaceFiles?: Record<string, string>;
   env?: Record<string, string>;
+  /** Another copy of the bundle to run (default dist/index.js). */
+  bundle?: string;
 }
 
 /** Runs dist/index.js and collects what a runner would see. */
@@ -199,7 +201,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [ACTION_BUNDLE], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [options.bundle ?? ACTION_BUNDLE], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
