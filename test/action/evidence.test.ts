@@ -6,7 +6,7 @@ import { buildManifest, verifyBundle } from "../../src/core/evidence.js";
 const enc = (s: string) => new TextEncoder().encode(s);
 
 function bundleOf(files: Record<string, string>): Map<string, Uint8Array> {
-  const map = new Map(Object.entries(files).map(([k, v]) => [k, enc(v)]));
+  const map = new Map<string, Uint8Array>(Object.entries(files).map(([k, v]) => [k, enc(v)] as [string, Uint8Array]));
   const built = buildManifest(map);
   map.set("manifest.json", built.bytes);
   map.set("manifest.json.sha256", enc(built.digestLine));
