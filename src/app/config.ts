@@ -29,6 +29,7 @@ export interface AppConfig {
   leaseMs: number;
   replicaId: string;
   githubRetries: number;
+  githubThrottle: boolean;
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -55,6 +56,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const n = Number(raw);
   if (n < min || n > max) throw new GateError("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
   return n;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "on") return true;
+  if (raw === "off") return false;
+  throw new GateError("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
 }
 
 function list(value: string | undefined): string[] {
@@ -147,5 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
     replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${hostname()}:${process.pid}`,
     githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
+    githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
   };
 }

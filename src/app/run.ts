@@ -45,6 +45,7 @@ export async function startApp(
     baseUrl: config.githubApiUrl,
     beforeEachRequest: killSwitchGuard(store),
     retries: config.githubRetries,
+    throttle: config.githubThrottle,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
   const service = new GateAppService(store, github, config, clock, log);

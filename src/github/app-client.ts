@@ -18,6 +18,8 @@ export interface AppClientSettings {
   beforeEachRequest: (route: string) => Promise<void>;
   retries?: number;
   retryAfterMs?: number;
+  /** GitHub asks integrations to space writes (the throttling plugin does, about 1 s apart). */
+  throttle?: boolean;
   userAgent?: string;
 }
 
@@ -105,6 +107,7 @@ export class AppClient {
       beforeEachRequest: settings.beforeEachRequest,
       retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
       throttle: {
+        enabled: settings.throttle ?? true,
         onRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
         onSecondaryRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
       },

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import type { SqlDb, SqlTx } from "./db.js";
@@ -12,7 +12,8 @@ function bindable(params: readonly unknown[]): unknown[] {
 export function openSqlite(path: string): SqlDb {
   let db: Database.Database;
   try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    // One level only: the default `.data/` is created, a mistyped deep path is an error.
+    if (path !== ":memory:" && !existsSync(dirname(path))) mkdirSync(dirname(path));
     db = new Database(path);
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");

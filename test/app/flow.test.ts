@@ -1,0 +1,315 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RunningApp } from "../../src/app/run.js";
+import {
+  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_PATH, REPO,
+  startTestApp, startWorld, TestClock, workflowRunPayload, type World,
+} from "./helpers.js";
+
+const FAILING = [
+  { name: "schema_key_order", result: "fail" as const },
+  { name: "tests_collected", result: "pass" as const },
+];
+
+function ledgerAt(world: World, ref: string): string {
+  return Buffer.from(world.fake.filesAt(world.fake.repo(REPO), ref).get(LEDGER_PATH) as Uint8Array).toString("utf8");
+}
+
+describe("App flow: runner A fails a property, runner B decides (SQLite, in-process)", () => {
+  let world: World;
+  let app: RunningApp;
+  let clock: TestClock;
+
+  beforeEach(async () => {
+    world = await startWorld();
+    clock = new TestClock();
+    app = await startTestApp(world.fake, clock);
+  });
+  afterEach(async () => {
+    await app.close();
+    await world.close();
+  });
+
+  async function runAFails(): Promise<{ dualRunId: string }> {
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.status).toBe(200);
+    const runs = dispatchedRuns(world.fake);
+    expect(runs).toHaveLength(1);
+    return { dualRunId: (runs[0]?.inputs?.dual_run_id as string) ?? "" };
+  }
+
+  async function runBCompletes(properties: { name: string; result: "pass" | "fail" | "error" }[], extra: Record<string, unknown> = {}) {
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties, ...extra });
+    return deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+  }
+
+  it("dispatches runner B with the pinned inputs and records the run id GitHub returned", async () => {
+    const { dualRunId } = await runAFails();
+    const dispatch = world.fake.repo(REPO).dispatches[0]!;
+    expect(dispatch.workflow_id).toBe("envelope-gate.yml");
+    expect(dispatch.ref).toBe("main");
+    expect(dispatch.inputs).toEqual({
+      pull_request: "7",
+      head_sha: HEAD_SHA,
+      dual_run_id: dualRunId,
+      runner_labels: JSON.stringify(["self-hosted", "runner-b"]),
+    });
+    const dual = await app.store.getDualRun(dualRunId);
+    expect(dual?.state).toBe("waiting");
+    expect(dual?.dispatch_mode).toBe("run_details");
+    expect(dual?.run_b_id).toBe(dispatchedRuns(world.fake)[0]!.id);
+    expect(dual?.deadline_at).toBe(clock.now() + 60 * 60_000);
+    expect(JSON.parse(dual?.properties ?? "[]")).toEqual(["schema_key_order"]);
+  });
+
+  it("shadow mode (new installation): a disagreement yields a neutral check with the would-be PR, and no PR", async () => {
+    const { dualRunId } = await runAFails();
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }, { name: "tests_collected", result: "pass" }]);
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("freeze_eligible");
+    const repo = world.fake.repo(REPO);
+    expect(repo.pulls.size).toBe(0);
+    expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/"))).toEqual([]);
+    const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
+    expect(check?.conclusion).toBe("neutral");
+    expect(check?.output.title).toContain("Shadow mode");
+    expect(check?.output.summary).toContain("would open a ledger PR for schema_key_order");
+    expect(check?.head_sha).toBe(HEAD_SHA);
+    const shadowed = await app.store.listLedgerPrs(["shadowed"]);
+    expect(shadowed).toHaveLength(1);
+    expect(shadowed[0]?.dual_run_id).toBe(dualRunId);
+    expect(shadowed[0]?.row_text.split("\t")).toHaveLength(8);
+    expect((await app.store.getDualRun(dualRunId))?.state).toBe("done");
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as Record<string, unknown[]>;
+    expect(status.shadow_proposals).toHaveLength(1);
+    expect(status.installations).toEqual([expect.objectContaining({ installation_id: INSTALLATION, mode: "shadow" })]);
+  });
+
+  it("promoted installation: one ledger PR with the row, expiry, both runs and review requested", async () => {
+    expect(await app.store.promoteInstallation(INSTALLATION, "ops", clock.now())).toBe(false); // unknown yet
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    expect(await app.store.promoteInstallation(INSTALLATION, "ops", clock.now())).toBe(true);
+    await runAFails();
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    expect(res.status).toBe(200);
+    const repo = world.fake.repo(REPO);
+    expect(repo.pulls.size).toBe(1);
+    const pull = [...repo.pulls.values()][0]!;
+    expect(pull.base.ref).toBe("main");
+    expect(pull.head.ref).toMatch(/^envelope-gate\/freeze\/schema_key_order-[0-9a-f]{16}$/);
+    expect(pull.requested_reviewers).toEqual(["alice"]);
+    expect(pull.files).toEqual([{ filename: LEDGER_PATH, status: "modified" }]);
+    const ledger = ledgerAt(world, pull.head.sha);
+    const lines = ledger.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    const cells = lines[1]!.split("\t");
+    expect(cells[0]).toMatch(/^F-[0-9a-f]{12}$/);
+    expect(cells[1]).toBe("schema_key_order");
+    expect(cells[2]).toMatch(/^run-\d+@machine-aaaa1111$/);
+    expect(cells[3]).toMatch(/^run-\d+@machine-bbbb2222$/);
+    expect(cells[4]).toBe(ENVELOPE_HASH);
+    expect(cells[5]).toBe("2026-12-07"); // 2026-11-30 + 7 days
+    expect(cells[6]).toBe("open");
+    expect(cells[7]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(pull.body).toContain("machine-aaaa1111");
+    expect(pull.body).toContain("machine-bbbb2222");
+    expect(pull.body).toContain("| `schema_key_order` | fail | pass |");
+    expect(pull.body).toContain(cells[0]!);
+    const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
+    expect(check?.conclusion).toBe("neutral");
+    expect(check?.output.summary).toContain(`/pull/${pull.number}`);
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as Record<string, unknown[]>;
+    expect(status.open_ledger_prs).toEqual([expect.objectContaining({ freeze_id: cells[0], waiting_hours: 0, overdue: false })]);
+  });
+
+  it("the TTL is capped", async () => {
+    await app.close();
+    app = await startTestApp(world.fake, clock, { freezeTtlDays: 30, freezeTtlCapDays: 14 });
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    const pull = [...world.fake.repo(REPO).pulls.values()][0]!;
+    expect(ledgerAt(world, pull.head.sha)).toContain("\t2026-12-14\topen\t");
+  });
+
+  it("both runners fail the property: no freeze, a failing check", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    const res = await runBCompletes([{ name: "schema_key_order", result: "fail" }]);
+    expect(String(res.body.outcome)).toContain("both_fail");
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.output.title).toBe("Both runners fail: no freeze");
+  });
+
+  it("runner B's envelope has violations while A's is clean: observer broken, no freeze", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }], {
+      verdict: "envelope_fail",
+      violations: [{ id: "undeclared_env:HOME", rule: "undeclared_env", subject: "HOME", first_line: 3, count: 1 }],
+    });
+    expect(String(res.body.outcome)).toContain("observer_disagreement");
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.output.summary).toContain("OBSERVER_DISAGREEMENT");
+    expect(check?.output.summary).toContain("observer is broken");
+  });
+
+  it("runner B on runner A's machine: RUNNER_B_UNAVAILABLE, no freeze", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    const { dualRunId } = await runAFails();
+    await runBCompletes([{ name: "schema_key_order", result: "pass" }], { machineId: "machine-aaaa1111" });
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    const dual = await app.store.getDualRun(dualRunId);
+    expect(dual?.outcome_code).toBe("RUNNER_B_UNAVAILABLE");
+    expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("failure");
+  });
+
+  it("runner B under another envelope hash: DUAL_RUN_MISMATCH, no freeze", async () => {
+    const { dualRunId } = await runAFails();
+    await runBCompletes([{ name: "schema_key_order", result: "pass" }], { envelopeHash: `sha256:${"cd".repeat(32)}` });
+    expect((await app.store.getDualRun(dualRunId))?.outcome_code).toBe("DUAL_RUN_MISMATCH");
+    expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
+  });
+
+  it("a tampered evidence bundle: EVIDENCE_DIGEST_MISMATCH, no freeze", async () => {
+    const { dualRunId } = await runAFails();
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
+    const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runB.id)!;
+    artifact.files["properties.json"] = new TextEncoder().encode('{"version":1,"properties":[]}\n');
+    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+    const dual = await app.store.getDualRun(dualRunId);
+    expect(dual?.outcome_code).toBe("EVIDENCE_DIGEST_MISMATCH");
+    expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
+    expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.output.title).toBe("Evidence could not be verified: no freeze");
+  });
+
+  it("an envelope failure on runner A never schedules runner B", async () => {
+    const runA = addRunA(world.fake, {
+      properties: FAILING,
+      verdict: "envelope_fail",
+      violations: [{ id: "write_outside_root:/etc/passwd", rule: "write_outside_root", subject: "/etc/passwd", first_line: 2, count: 1 }],
+    });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("envelope failures are never frozen");
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+  });
+
+  it("a missed deadline: RUNNER_B_UNAVAILABLE, no freeze, and B's late completion is not compared", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    const { dualRunId } = await runAFails();
+    clock.advance(59 * 60_000);
+    expect((await app.sweep()).expired).toEqual([]);
+    clock.advance(2 * 60_000);
+    const report = await app.sweep();
+    expect(report.expired).toEqual([dualRunId]);
+    expect(report.reported).toEqual([dualRunId]);
+    const dual = await app.store.getDualRun(dualRunId);
+    expect(dual?.state).toBe("done");
+    expect(dual?.outcome_code).toBe("RUNNER_B_UNAVAILABLE");
+    const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
+    expect(check?.conclusion).toBe("failure");
+    expect(check?.output.summary).toContain("did not finish by the deadline");
+    const late = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    expect(late.status).toBe(200);
+    expect(String(late.body.outcome)).toContain("not compared here");
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
+  });
+
+  it("a redelivered webhook is a duplicate and sends nothing twice", async () => {
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const payload = workflowRunPayload(world.fake, runA);
+    const first = await deliver(app.url, "workflow_run", payload, { delivery: "d-1" });
+    const again = await deliver(app.url, "workflow_run", payload, { delivery: "d-1" });
+    expect(first.body.status).toBe("done");
+    expect(again.body.status).toBe("duplicate");
+    // A different delivery of the same event (GitHub re-sent it) finds the dual run and does not dispatch again.
+    const other = await deliver(app.url, "workflow_run", payload, { delivery: "d-2" });
+    expect(other.body.status).toBe("done");
+    expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
+  });
+
+  it("the ledger PR stays mergeable: a push changing the base ledger rebuilds its commit on the new base", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    const repo = world.fake.repo(REPO);
+    const pull = [...repo.pulls.values()][0]!;
+    const ourRow = ledgerAt(world, pull.head.ref).trimEnd().split("\n")[1]!;
+    // Another freeze lands on main.
+    const other = `F-0123456789ab\toutput_shape\trun-1@m1\trun-2@m2\t${ENVELOPE_HASH}\t2026-12-05\topen\tsha256:${"ef".repeat(32)}`;
+    const newMain = world.fake.commit(REPO, { [LEDGER_PATH]: ledgerAt(world, "main") + other + "\n" }, { branch: "main", message: "merge other freeze" });
+    const res = await deliver(app.url, "push", {
+      ref: "refs/heads/main",
+      after: newMain,
+      installation: { id: INSTALLATION },
+      repository: { full_name: REPO },
+      commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }],
+    });
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("rebased");
+    const branchSha = repo.refs.get(`heads/${pull.head.ref}`)!;
+    expect(repo.commits.get(branchSha)?.parents).toEqual([newMain]);
+    expect(ledgerAt(world, branchSha).trimEnd().split("\n")).toEqual([
+      "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence",
+      other,
+      ourRow,
+    ]);
+    // A push that does not touch the ledger leaves the branch alone.
+    const unrelated = world.fake.commit(REPO, { "README.md": "changed\n" }, { branch: "main" });
+    const res2 = await deliver(app.url, "push", {
+      ref: "refs/heads/main",
+      after: unrelated,
+      installation: { id: INSTALLATION },
+      repository: { full_name: REPO },
+      commits: [{ added: [], modified: ["README.md"], removed: [] }],
+    });
+    expect(String(res2.body.outcome)).toBe("ledger unchanged on base");
+    expect(repo.refs.get(`heads/${pull.head.ref}`)).toBe(branchSha);
+  });
+
+  it("merge and review events update the status page; an overdue review is reported loudly", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    const pull = [...world.fake.repo(REPO).pulls.values()][0]!;
+    clock.advance(49 * 3_600_000);
+    const report = await app.sweep();
+    expect(report.reviewAlerts).toHaveLength(1);
+    expect(world.fake.repo(REPO).issueComments).toEqual([expect.objectContaining({ issue_number: pull.number, body: expect.stringContaining("waited 49 hours for review. @alice") })]);
+    const html = await (await fetch(`${app.url}/status`)).text();
+    expect(html).toContain("OVERDUE");
+    expect((await app.sweep()).reviewAlerts).toHaveLength(0); // reported once
+    const prPayload = (action: string, merged = false) => ({
+      action,
+      installation: { id: INSTALLATION },
+      repository: { full_name: REPO },
+      pull_request: { number: pull.number, merged, head: { ref: pull.head.ref } },
+    });
+    expect((await deliver(app.url, "pull_request_review", { ...prPayload("submitted") })).status).toBe(200);
+    expect((await deliver(app.url, "pull_request", prPayload("closed", true))).status).toBe(200);
+    const merged = await app.store.listLedgerPrs(["merged"]);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]?.first_review_at).not.toBeNull();
+    // 2026-11-30 + 49h = 2026-12-02; the freeze expires 2026-12-07: more than 3 days away.
+    let status = (await (await fetch(`${app.url}/status.json`)).json()) as Record<string, unknown[]>;
+    expect(status.freezes_expiring_soon).toEqual([]);
+    clock.advance(3 * 86_400_000);
+    status = (await (await fetch(`${app.url}/status.json`)).json()) as Record<string, unknown[]>;
+    expect(status.freezes_expiring_soon).toEqual([expect.objectContaining({ property: "schema_key_order", expires_on: "2026-12-07", days_left: 2 })]);
+  });
+});

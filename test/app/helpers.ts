@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { AppConfig } from "../../src/app/config.js";
+import { startApp, type RunningApp } from "../../src/app/run.js";
+import { signPayload } from "../../src/app/server.js";
+import type { Clock } from "../../src/app/service.js";
+import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
+import { bundleFiles, generateAppKeys, installAppRoutes, type AppKeys, type BundleSpec, type DispatchMode } from "../support/fake-github-app.js";
+
+export const SECRET = "test-webhook-secret-0123456789";
+export const APP_ID = "4242";
+export const INSTALLATION = 77;
+export const REPO = "acme/widgets";
+export const ENVELOPE_HASH = `sha256:${"ab".repeat(32)}`;
+export const HEAD_SHA = "c0ffee".padEnd(40, "0");
+export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence\n";
+export const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export const silent = () => {};
+
+export class TestClock implements Clock {
+  constructor(public t = Date.parse("2026-11-30T08:00:00Z")) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+let keys: AppKeys | null = null;
+export function appKeys(): AppKeys {
+  keys ??= generateAppKeys();
+  return keys;
+}
+
+export function tempDir(prefix = "eg-app-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    production: false,
+    host: "127.0.0.1",
+    port: 0,
+    appId: APP_ID,
+    privateKey: appKeys().privateKeyPem,
+    webhookSecrets: [SECRET],
+    githubApiUrl: fake.url,
+    store: { sqlitePath: join(tempDir(), "app.sqlite") },
+    workflow: "envelope-gate.yml",
+    checkName: "envelope-gate",
+    runnerBLabels: ["self-hosted", "runner-b"],
+    deadlineMs: 60 * 60_000,
+    freezeTtlDays: 7,
+    freezeTtlCapDays: 14,
+    ledgerPath: LEDGER_PATH,
+    reviewers: ["alice"],
+    teamReviewers: [],
+    reviewAlertMs: 48 * 3_600_000,
+    sweepIntervalMs: 3_600_000,
+    leaseMs: 300_000,
+    replicaId: `test-${randomUUID().slice(0, 8)}`,
+    githubRetries: 0,
+    githubThrottle: false,
+    ...overrides,
+  };
+}
+
+/** The environment for an App process equivalent to `baseConfig`. */
+export function processEnv(fake: FakeGitHub | { url: string }, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" };
+  Object.assign(env, {
+    ENVELOPE_GATE_APP_ID: APP_ID,
+    ENVELOPE_GATE_PRIVATE_KEY: appKeys().privateKeyPem,
+    ENVELOPE_GATE_WEBHOOK_SECRET: SECRET,
+    ENVELOPE_GATE_GITHUB_API_URL: fake.url,
+    ENVELOPE_GATE_PORT: "0",
+    ENVELOPE_GATE_REVIEWERS: "alice",
+    ENVELOPE_GATE_GITHUB_RETRIES: "0",
+    ENVELOPE_GATE_GITHUB_THROTTLE: "off",
+    ENVELOPE_GATE_SWEEP_SECONDS: "3600",
+    ...extra,
+  });
+  return env;
+}
+
+export interface World {
+  fake: FakeGitHub;
+  dispatchMode: DispatchMode;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startWorld(dispatchMode: DispatchMode = "run_details"): Promise<World> {
+  const fake = await startFakeGitHub();
+  const install = () => installAppRoutes(fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, dispatchMode });
+  install();
+  fake.addRepo(REPO);
+  fake.commit(REPO, { "README.md": "widgets\n", [LEDGER_PATH]: LEDGER_HEADER }, { branch: "main", message: "init" });
+  fake.repo(REPO).collaborators.set("alice", "write");
+  return {
+    fake,
+    dispatchMode,
+    async restart() {
+      const port = Number(new URL(fake.url).port);
+      await fake.start(port);
+      install();
+    },
+    close: () => fake.close(),
+  };
+}
+
+/** Runner A's completed run with its evidence artifact; returns the run. */
+export function addRunA(
+  fake: FakeGitHub,
+  spec: Partial<BundleSpec> & { properties: BundleSpec["properties"] },
+  options: { conclusion?: string; headSha?: string } = {},
+): FakeWorkflowRun {
+  const run = fake.addWorkflowRun(REPO, {
+    head_sha: options.headSha ?? HEAD_SHA,
+    head_branch: "agent/patch-1",
+    event: "pull_request",
+    status: "completed",
+    conclusion: options.conclusion ?? "failure",
+  });
+  fake.addArtifact(REPO, {
+    run_id: run.id,
+    name: "envelope-gate-evidence",
+    files: bundleFiles({
+      machineId: "machine-aaaa1111",
+      headSha: options.headSha ?? HEAD_SHA,
+      envelopeHash: ENVELOPE_HASH,
+      repository: REPO,
+      workflowRunId: run.id,
+      ...spec,
+    }),
+  });
+  return run;
+}
+
+/** Completes runner B's dispatched run with a bundle made in the pinned format. */
+export function completeRunB(
+  fake: FakeGitHub,
+  run: FakeWorkflowRun,
+  spec: Partial<BundleSpec> & { properties: BundleSpec["properties"] },
+  conclusion = "success",
+): void {
+  fake.addArtifact(REPO, {
+    run_id: run.id,
+    name: "envelope-gate-evidence",
+    files: bundleFiles({
+      machineId: "machine-bbbb2222",
+      headSha: run.inputs?.head_sha ?? HEAD_SHA,
+      envelopeHash: ENVELOPE_HASH,
+      repository: REPO,
+      workflowRunId: run.id,
+      dualRunId: run.inputs?.dual_run_id ?? "",
+      ...spec,
+    }),
+  });
+  run.status = "completed";
+  run.conclusion = conclusion;
+}
+
+export function workflowRunPayload(fake: FakeGitHub, run: FakeWorkflowRun, pullNumber: number | null = 7): Record<string, unknown> {
+  return {
+    action: "completed",
+    installation: { id: INSTALLATION, account: { login: "acme" } },
+    repository: { full_name: REPO, default_branch: "main" },
+    workflow_run: {
+      id: run.id,
+      run_attempt: run.run_attempt,
+      path: `.github/workflows/${run.workflow_id}`,
+      event: run.event,
+      status: run.status,
+      conclusion: run.conclusion,
+      head_sha: run.head_sha,
+      html_url: `${fake.url}/${REPO}/actions/runs/${run.id}`,
+      pull_requests: run.event === "workflow_dispatch" || pullNumber === null ? [] : [{ number: pullNumber, base: { ref: "main" } }],
+    },
+  };
+}
+
+export interface WebhookResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export async function deliver(
+  appUrl: string,
+  event: string,
+  payload: unknown,
+  options: { delivery?: string; secret?: string; signature?: string } = {},
+): Promise<WebhookResponse> {
+  const body = JSON.stringify(payload);
+  const res = await fetch(`${appUrl}/webhook`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": options.delivery ?? randomUUID(),
+      "x-hub-signature-256": options.signature ?? signPayload(options.secret ?? SECRET, body),
+    },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+export async function startTestApp(fake: FakeGitHub, clock: Clock, overrides: Partial<AppConfig> = {}): Promise<RunningApp> {
+  return startApp(baseConfig(fake, overrides), { clock, log: silent, sweeper: false, retryAfterMs: 1 });
+}
+
+/** A fresh PostgreSQL schema for one test file; drop it with the returned function. */
+export async function pgSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `eg_test_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  return {
+    schema,
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+export function dispatchedRuns(fake: FakeGitHub): FakeWorkflowRun[] {
+  return fake.repo(REPO).workflowRuns.filter((r) => r.event === "workflow_dispatch");
+}

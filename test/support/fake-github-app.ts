@@ -1,0 +1,216 @@
+/**
+ * The App's routes on top of the shared fake GitHub (test/support/fake-github.ts): App JWT and
+ * installation tokens, GET /app, workflow dispatch that creates a queued run (answering with
+ * the run's details when asked, or 204 / 422 like older GitHub versions), and the workflow's
+ * runs list. Registered through the fake's route API, so they win over its built-ins; call
+ * installAppRoutes again after restarting the fake.
+ */
+import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { zipSync } from "fflate";
+import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
+import type { CheckReport } from "../../src/core/verdict.js";
+import { HttpError, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
+
+export type DispatchMode = "run_details" | "no_content" | "reject_key";
+
+export interface AppFakeOptions {
+  appId: string;
+  publicKeyPem: string;
+  /** How the dispatch endpoint answers `return_run_details: true`. */
+  dispatchMode: DispatchMode;
+}
+
+export interface AppKeys {
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
+export function generateAppKeys(): AppKeys {
+  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return {
+    privateKeyPem: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+  };
+}
+
+function verifyJwt(token: string, key: KeyObject, appId: string): boolean {
+  const [h, p, s] = token.split(".");
+  if (!h || !p || !s) return false;
+  const verifier = createVerify("RSA-SHA256");
+  verifier.update(`${h}.${p}`);
+  if (!verifier.verify(key, Buffer.from(s, "base64url"))) return false;
+  const claims = JSON.parse(Buffer.from(p, "base64url").toString("utf8")) as { iss?: unknown; exp?: number };
+  return String(claims.iss) === appId && typeof claims.exp === "number" && claims.exp * 1000 > Date.now();
+}
+
+export function displayTitle(run: FakeWorkflowRun): string {
+  return run.inputs?.dual_run_id ? `envelope-gate runner B ${run.inputs.dual_run_id}` : run.name;
+}
+
+function runJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
+  return {
+    id: run.id,
+    name: run.name,
+    display_title: displayTitle(run),
+    path: `.github/workflows/${run.workflow_id}`,
+    head_sha: run.head_sha,
+    head_branch: run.head_branch,
+    event: run.event,
+    status: run.status,
+    conclusion: run.conclusion,
+    run_attempt: run.run_attempt,
+    created_at: run.created_at,
+    html_url: `${baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+  };
+}
+
+export interface AppFakeState {
+  options: AppFakeOptions;
+  tokensIssued: number;
+}
+
+export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): AppFakeState {
+  const key = createPublicKey(options.publicKeyPem);
+  const state: AppFakeState = { options, tokensIssued: 0 };
+  const bearerOk = (auth: string | undefined) => verifyJwt(String(auth ?? "").replace(/^Bearer\s+/i, ""), key, options.appId);
+
+  fake.route("GET", "/app", (req) => {
+    if (!bearerOk(req.headers.authorization as string | undefined)) throw new HttpError(401, "A JSON web token could not be decoded");
+    return { status: 200, body: { id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)" } };
+  });
+
+  fake.route("POST", "/app/installations/:installation_id/access_tokens", (req) => {
+    if (!bearerOk(req.headers.authorization as string | undefined)) throw new HttpError(401, "A JSON web token could not be decoded");
+    state.tokensIssued++;
+    return {
+      status: 201,
+      body: {
+        token: `ghs_installation_${req.params.installation_id}_${state.tokensIssued}`,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z"),
+        permissions: { actions: "write", checks: "write", contents: "write", pull_requests: "write", metadata: "read" },
+        repository_selection: "all",
+      },
+    };
+  });
+
+  fake.route("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", (req) => {
+    const repo = req.repo();
+    const body = (req.body ?? {}) as { ref?: string; inputs?: Record<string, string>; return_run_details?: boolean };
+    if (typeof body.ref !== "string") throw new HttpError(422, "ref is required");
+    if (fake.resolveRef(repo, body.ref) === null) throw new HttpError(422, `No ref found for: ${body.ref}`);
+    if (body.return_run_details !== undefined && state.options.dispatchMode === "reject_key") {
+      throw new HttpError(422, "Invalid request.\n\nreturn_run_details is not a permitted key.");
+    }
+    const inputs = body.inputs ?? {};
+    repo.dispatches.push({ workflow_id: req.params.workflow_id as string, ref: body.ref, inputs });
+    const run = fake.addWorkflowRun(`${repo.owner}/${repo.name}`, {
+      workflow_id: req.params.workflow_id as string,
+      head_sha: inputs.head_sha ?? "",
+      head_branch: body.ref,
+      event: "workflow_dispatch",
+      status: "queued",
+      conclusion: null,
+      inputs,
+    });
+    if (body.return_run_details === true && state.options.dispatchMode === "run_details") {
+      const html = `${req.baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`;
+      return { status: 200, body: { workflow_run_id: run.id, run_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/actions/runs/${run.id}`, html_url: html } };
+    }
+    return { status: 204 };
+  });
+
+  fake.route("GET", "/repos/:owner/:repo/actions/workflows/:workflow_id/runs", (req) => {
+    const repo = req.repo();
+    const event = req.query.get("event");
+    const runs = repo.workflowRuns
+      .filter((r) => r.workflow_id === req.params.workflow_id && (event === null || r.event === event))
+      .reverse()
+      .map((r) => runJson(repo, r, req.baseUrl));
+    return { status: 200, body: { total_count: runs.length, workflow_runs: runs } };
+  });
+
+  fake.route("GET", "/repos/:owner/:repo/actions/runs/:run_id", (req) => {
+    const repo = req.repo();
+    const run = repo.workflowRuns.find((r) => r.id === Number(req.params.run_id));
+    if (!run) throw new HttpError(404, "Not Found");
+    return { status: 200, body: runJson(repo, run, req.baseUrl) };
+  });
+
+  return state;
+}
+
+// ---- evidence bundles in the pinned format ---------------------------------------------------
+
+export interface BundleSpec {
+  machineId: string;
+  runnerName?: string;
+  headSha: string;
+  envelopeHash: string;
+  repository: string;
+  workflowRunId: number;
+  dualRunId?: string;
+  pullNumber?: number | null;
+  verdict?: CheckReport["verdict"];
+  violations?: CheckReport["violations"];
+  properties: { name: string; result: "pass" | "fail" | "error" }[];
+}
+
+/** The files of an evidence bundle (observer log, digests, runner, properties, verdict, manifest). */
+export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
+  const runner: RunnerIdentity = {
+    runner_name: spec.runnerName ?? `runner-${spec.machineId.slice(0, 6)}`,
+    machine_id: spec.machineId,
+    os: "linux",
+    arch: "x64",
+    cpus: 2,
+    cpu_model: "Test CPU",
+    locale: "C.UTF-8",
+    timezone: "UTC",
+    run_id: String(spec.workflowRunId),
+    run_attempt: "1",
+    workflow_run_id: String(spec.workflowRunId),
+    repository: spec.repository,
+    head_sha: spec.headSha,
+    pull_number: spec.pullNumber ?? 7,
+    dual_run_id: spec.dualRunId ?? null,
+    envelope_hash: spec.envelopeHash,
+    envelope_id: "agent-patch-envelope-v3",
+  };
+  const properties: PropertyRecord[] = spec.properties.map((p) => ({
+    name: p.name,
+    result: p.result,
+    detail: `${p.name} ${p.result} on ${spec.machineId}`,
+    inputs: {},
+    frozen_by: null,
+  }));
+  const verdict: CheckReport = {
+    verdict: spec.verdict ?? "pass",
+    envelope_id: "agent-patch-envelope-v3",
+    envelope_hash: spec.envelopeHash,
+    events: 2,
+    violations: spec.violations ?? [],
+    error: null,
+    log: null,
+  };
+  const hex = spec.envelopeHash.replace(/^sha256:/, "");
+  const files = new Map<string, Uint8Array>([
+    ["observer.jsonl", new TextEncoder().encode(`{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z"}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`)],
+    ["envelope.json.sha256", new TextEncoder().encode(`${hex}  envelope.json\n`)],
+    ["properties.json", encodeJson({ version: 1, properties })],
+    ["runner.json", encodeJson(runner)],
+    ["verdict.json", encodeJson(verdict)],
+  ]);
+  const built = buildManifest(files);
+  const out: Record<string, Uint8Array> = Object.fromEntries(files);
+  out["manifest.json"] = built.bytes;
+  out["manifest.json.sha256"] = new TextEncoder().encode(built.digestLine);
+  return out;
+}
+
+export function bundleDigest(files: Record<string, Uint8Array>): string {
+  return buildManifest(new Map(Object.entries(files).filter(([n]) => n !== "manifest.json" && n !== "manifest.json.sha256"))).digest;
+}
+
+export function zipOf(files: Record<string, Uint8Array>): Uint8Array {
+  return zipSync(files);
+}
