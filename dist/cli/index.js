@@ -3,16 +3,16 @@ import * as __WEBPACK_EXTERNAL_MODULE_better_sqlite3_b46a9d6d__ from "better-sql
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 7615:
+/***/ 2463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(9669);
-const draft7_1 = __nccwpck_require__(9381);
-const discriminator_1 = __nccwpck_require__(7446);
-const draft7MetaSchema = __nccwpck_require__(6564);
+const core_1 = __nccwpck_require__(3893);
+const draft7_1 = __nccwpck_require__(9941);
+const discriminator_1 = __nccwpck_require__(8886);
+const draft7MetaSchema = __nccwpck_require__(2079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -42,24 +42,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(6537);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(6300);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(525);
+var validation_error_1 = __nccwpck_require__(3021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(346);
+var ref_error_1 = __nccwpck_require__(3162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 8279:
+/***/ 567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -221,15 +221,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 6300:
+/***/ 1436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(8279);
-const scope_1 = __nccwpck_require__(6956);
-var code_2 = __nccwpck_require__(8279);
+const code_1 = __nccwpck_require__(567);
+const scope_1 = __nccwpck_require__(7788);
+var code_2 = __nccwpck_require__(567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -238,7 +238,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(6956);
+var scope_2 = __nccwpck_require__(7788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -924,13 +924,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 6956:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(8279);
+const code_1 = __nccwpck_require__(567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1073,15 +1073,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 4659:
+/***/ 1283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const names_1 = __nccwpck_require__(8054);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1202,18 +1202,18 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 /***/ }),
 
-/***/ 7150:
+/***/ 2718:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const validation_error_1 = __nccwpck_require__(525);
-const names_1 = __nccwpck_require__(8054);
-const resolve_1 = __nccwpck_require__(426);
-const util_1 = __nccwpck_require__(5248);
-const validate_1 = __nccwpck_require__(6537);
+const codegen_1 = __nccwpck_require__(1436);
+const validation_error_1 = __nccwpck_require__(3021);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const validate_1 = __nccwpck_require__(7881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1450,12 +1450,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 8054:
+/***/ 630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1484,12 +1484,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 346:
+/***/ 3162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(426);
+const resolve_1 = __nccwpck_require__(4090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1502,15 +1502,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 426:
+/***/ 4090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(5248);
-const equal = __nccwpck_require__(2550);
-const traverse = __nccwpck_require__(4591);
+const util_1 = __nccwpck_require__(4464);
+const equal = __nccwpck_require__(3430);
+const traverse = __nccwpck_require__(1167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -1663,7 +1663,7 @@ exports.getSchemaRefs = getSchemaRefs;
 
 /***/ }),
 
-/***/ 7977:
+/***/ 7353:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1695,14 +1695,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 5248:
+/***/ 4464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const code_1 = __nccwpck_require__(8279);
+const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -1879,7 +1879,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 5324:
+/***/ 7692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1904,15 +1904,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 3282:
+/***/ 5346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(4659);
-const codegen_1 = __nccwpck_require__(6300);
-const names_1 = __nccwpck_require__(8054);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -1960,17 +1960,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 6701:
+/***/ 6685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
-const rules_1 = __nccwpck_require__(7977);
-const applicability_1 = __nccwpck_require__(5324);
-const errors_1 = __nccwpck_require__(4659);
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const rules_1 = __nccwpck_require__(7353);
+const applicability_1 = __nccwpck_require__(7692);
+const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2169,14 +2169,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 9715:
+/***/ 1699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2210,24 +2210,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 6537:
+/***/ 7881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(3282);
-const dataType_1 = __nccwpck_require__(6701);
-const applicability_1 = __nccwpck_require__(5324);
-const dataType_2 = __nccwpck_require__(6701);
-const defaults_1 = __nccwpck_require__(9715);
-const keyword_1 = __nccwpck_require__(6002);
-const subschema_1 = __nccwpck_require__(9576);
-const codegen_1 = __nccwpck_require__(6300);
-const names_1 = __nccwpck_require__(8054);
-const resolve_1 = __nccwpck_require__(426);
-const util_1 = __nccwpck_require__(5248);
-const errors_1 = __nccwpck_require__(4659);
+const boolSchema_1 = __nccwpck_require__(5346);
+const dataType_1 = __nccwpck_require__(6685);
+const applicability_1 = __nccwpck_require__(7692);
+const dataType_2 = __nccwpck_require__(6685);
+const defaults_1 = __nccwpck_require__(1699);
+const keyword_1 = __nccwpck_require__(5202);
+const subschema_1 = __nccwpck_require__(6200);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const resolve_1 = __nccwpck_require__(4090);
+const util_1 = __nccwpck_require__(4464);
+const errors_1 = __nccwpck_require__(1283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -2736,16 +2736,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 6002:
+/***/ 5202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const names_1 = __nccwpck_require__(8054);
-const code_1 = __nccwpck_require__(7924);
-const errors_1 = __nccwpck_require__(4659);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const code_1 = __nccwpck_require__(8484);
+const errors_1 = __nccwpck_require__(1283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -2866,14 +2866,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 9576:
+/***/ 6200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -2953,31 +2953,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 9669:
+/***/ 3893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(6537);
+var validate_1 = __nccwpck_require__(7881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(6300);
+var codegen_1 = __nccwpck_require__(1436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(525);
-const ref_error_1 = __nccwpck_require__(346);
-const rules_1 = __nccwpck_require__(7977);
-const compile_1 = __nccwpck_require__(7150);
-const codegen_2 = __nccwpck_require__(6300);
-const resolve_1 = __nccwpck_require__(426);
-const dataType_1 = __nccwpck_require__(6701);
-const util_1 = __nccwpck_require__(5248);
-const $dataRefSchema = __nccwpck_require__(6590);
-const uri_1 = __nccwpck_require__(349);
+const validation_error_1 = __nccwpck_require__(3021);
+const ref_error_1 = __nccwpck_require__(3162);
+const rules_1 = __nccwpck_require__(7353);
+const compile_1 = __nccwpck_require__(2718);
+const codegen_2 = __nccwpck_require__(1436);
+const resolve_1 = __nccwpck_require__(4090);
+const dataType_1 = __nccwpck_require__(6685);
+const util_1 = __nccwpck_require__(4464);
+const $dataRefSchema = __nccwpck_require__(3837);
+const uri_1 = __nccwpck_require__(6285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -3577,20 +3577,20 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 3335:
+/***/ 4951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(2550);
+const equal = __nccwpck_require__(3430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 7542:
+/***/ 6214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3620,19 +3620,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 349:
+/***/ 6285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(3816);
+const uri = __nccwpck_require__(4352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 525:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -3649,14 +3649,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 7928:
+/***/ 3448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -3704,15 +3704,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8671:
+/***/ 2431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(7924);
-const codegen_1 = __nccwpck_require__(6300);
-const names_1 = __nccwpck_require__(8054);
-const util_1 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -3816,12 +3816,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6341:
+/***/ 9205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(5248);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -3845,12 +3845,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8484:
+/***/ 9380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(7924);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -3863,13 +3863,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1926:
+/***/ 6182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -3964,15 +3964,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5474:
+/***/ 5826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4055,13 +4055,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9352:
+/***/ 8584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4127,27 +4127,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9335:
+/***/ 8775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(7928);
-const prefixItems_1 = __nccwpck_require__(627);
-const items_1 = __nccwpck_require__(7327);
-const items2020_1 = __nccwpck_require__(5231);
-const contains_1 = __nccwpck_require__(1926);
-const dependencies_1 = __nccwpck_require__(5474);
-const propertyNames_1 = __nccwpck_require__(6860);
-const additionalProperties_1 = __nccwpck_require__(8671);
-const properties_1 = __nccwpck_require__(4842);
-const patternProperties_1 = __nccwpck_require__(3240);
-const not_1 = __nccwpck_require__(9086);
-const anyOf_1 = __nccwpck_require__(8484);
-const oneOf_1 = __nccwpck_require__(8218);
-const allOf_1 = __nccwpck_require__(6341);
-const if_1 = __nccwpck_require__(9352);
-const thenElse_1 = __nccwpck_require__(7549);
+const additionalItems_1 = __nccwpck_require__(3448);
+const prefixItems_1 = __nccwpck_require__(6467);
+const items_1 = __nccwpck_require__(5791);
+const items2020_1 = __nccwpck_require__(2959);
+const contains_1 = __nccwpck_require__(6182);
+const dependencies_1 = __nccwpck_require__(5826);
+const propertyNames_1 = __nccwpck_require__(1372);
+const additionalProperties_1 = __nccwpck_require__(2431);
+const properties_1 = __nccwpck_require__(8778);
+const patternProperties_1 = __nccwpck_require__(664);
+const not_1 = __nccwpck_require__(8350);
+const anyOf_1 = __nccwpck_require__(9380);
+const oneOf_1 = __nccwpck_require__(2490);
+const allOf_1 = __nccwpck_require__(9205);
+const if_1 = __nccwpck_require__(8584);
+const thenElse_1 = __nccwpck_require__(6829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4177,15 +4177,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 7327:
+/***/ 5791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const code_1 = __nccwpck_require__(7924);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
 const def = {
     keyword: "items",
     type: "array",
@@ -4235,15 +4235,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5231:
+/***/ 2959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const code_1 = __nccwpck_require__(7924);
-const additionalItems_1 = __nccwpck_require__(7928);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(8484);
+const additionalItems_1 = __nccwpck_require__(3448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4271,12 +4271,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9086:
+/***/ 8350:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(5248);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4303,13 +4303,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8218:
+/***/ 2490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4369,15 +4369,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3240:
+/***/ 664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(7924);
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const util_2 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const util_2 = __nccwpck_require__(4464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -4450,12 +4450,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 627:
+/***/ 6467:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(7327);
+const items_1 = __nccwpck_require__(5791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -4468,15 +4468,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4842:
+/***/ 8778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(6537);
-const code_1 = __nccwpck_require__(7924);
-const util_1 = __nccwpck_require__(5248);
-const additionalProperties_1 = __nccwpck_require__(8671);
+const validate_1 = __nccwpck_require__(7881);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const additionalProperties_1 = __nccwpck_require__(2431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -4528,13 +4528,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6860:
+/***/ 1372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -4572,12 +4572,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7549:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(5248);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -4591,16 +4591,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7924:
+/***/ 8484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const names_1 = __nccwpck_require__(8054);
-const util_2 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const names_1 = __nccwpck_require__(630);
+const util_2 = __nccwpck_require__(4464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -4728,7 +4728,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 7712:
+/***/ 9872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4744,13 +4744,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 917:
+/***/ 7397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(7712);
-const ref_1 = __nccwpck_require__(3332);
+const id_1 = __nccwpck_require__(9872);
+const ref_1 = __nccwpck_require__(2996);
 const core = [
     "$schema",
     "$id",
@@ -4766,18 +4766,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 3332:
+/***/ 2996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(346);
-const code_1 = __nccwpck_require__(7924);
-const codegen_1 = __nccwpck_require__(6300);
-const names_1 = __nccwpck_require__(8054);
-const compile_1 = __nccwpck_require__(7150);
-const util_1 = __nccwpck_require__(5248);
+const ref_error_1 = __nccwpck_require__(3162);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const names_1 = __nccwpck_require__(630);
+const compile_1 = __nccwpck_require__(2718);
+const util_1 = __nccwpck_require__(4464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -4894,16 +4894,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7446:
+/***/ 8886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const types_1 = __nccwpck_require__(6475);
-const compile_1 = __nccwpck_require__(7150);
-const ref_error_1 = __nccwpck_require__(346);
-const util_1 = __nccwpck_require__(5248);
+const codegen_1 = __nccwpck_require__(1436);
+const types_1 = __nccwpck_require__(7115);
+const compile_1 = __nccwpck_require__(2718);
+const ref_error_1 = __nccwpck_require__(3162);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5004,7 +5004,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6475:
+/***/ 7115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5019,16 +5019,16 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 9381:
+/***/ 9941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(917);
-const validation_1 = __nccwpck_require__(5497);
-const applicator_1 = __nccwpck_require__(9335);
-const format_1 = __nccwpck_require__(1177);
-const metadata_1 = __nccwpck_require__(3436);
+const core_1 = __nccwpck_require__(7397);
+const validation_1 = __nccwpck_require__(5481);
+const applicator_1 = __nccwpck_require__(8775);
+const format_1 = __nccwpck_require__(2601);
+const metadata_1 = __nccwpck_require__(6620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5042,12 +5042,12 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 2178:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5140,19 +5140,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1177:
+/***/ 2601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(2178);
+const format_1 = __nccwpck_require__(6402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 3436:
+/***/ 6620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5176,14 +5176,14 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 8698:
+/***/ 8026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const equal_1 = __nccwpck_require__(3335);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -5207,14 +5207,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4736:
+/***/ 3200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const equal_1 = __nccwpck_require__(3335);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -5261,21 +5261,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5497:
+/***/ 5481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(2011);
-const multipleOf_1 = __nccwpck_require__(3748);
-const limitLength_1 = __nccwpck_require__(9730);
-const pattern_1 = __nccwpck_require__(8343);
-const limitProperties_1 = __nccwpck_require__(2895);
-const required_1 = __nccwpck_require__(6008);
-const limitItems_1 = __nccwpck_require__(3304);
-const uniqueItems_1 = __nccwpck_require__(1308);
-const const_1 = __nccwpck_require__(8698);
-const enum_1 = __nccwpck_require__(4736);
+const limitNumber_1 = __nccwpck_require__(3723);
+const multipleOf_1 = __nccwpck_require__(8132);
+const limitLength_1 = __nccwpck_require__(6962);
+const pattern_1 = __nccwpck_require__(6023);
+const limitProperties_1 = __nccwpck_require__(895);
+const required_1 = __nccwpck_require__(4504);
+const limitItems_1 = __nccwpck_require__(6296);
+const uniqueItems_1 = __nccwpck_require__(5132);
+const const_1 = __nccwpck_require__(8026);
+const enum_1 = __nccwpck_require__(3200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -5300,12 +5300,12 @@ exports["default"] = validation;
 
 /***/ }),
 
-/***/ 3304:
+/***/ 6296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -5330,14 +5330,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9730:
+/***/ 6962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const ucs2length_1 = __nccwpck_require__(7542);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const ucs2length_1 = __nccwpck_require__(6214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -5363,12 +5363,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2011:
+/***/ 3723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -5396,12 +5396,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2895:
+/***/ 895:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -5426,12 +5426,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3748:
+/***/ 8132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(6300);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -5458,14 +5458,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8343:
+/***/ 6023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(7924);
-const util_1 = __nccwpck_require__(5248);
-const codegen_1 = __nccwpck_require__(6300);
+const code_1 = __nccwpck_require__(8484);
+const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(1436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -5497,14 +5497,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6008:
+/***/ 4504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(7924);
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
+const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -5582,15 +5582,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1308:
+/***/ 5132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(6701);
-const codegen_1 = __nccwpck_require__(6300);
-const util_1 = __nccwpck_require__(5248);
-const equal_1 = __nccwpck_require__(3335);
+const dataType_1 = __nccwpck_require__(6685);
+const codegen_1 = __nccwpck_require__(1436);
+const util_1 = __nccwpck_require__(4464);
+const equal_1 = __nccwpck_require__(4951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -5652,7 +5652,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2550:
+/***/ 3430:
 /***/ ((module) => {
 
 
@@ -5705,7 +5705,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 4591:
+/***/ 1167:
 /***/ ((module) => {
 
 
@@ -5805,7 +5805,7 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 8424:
+/***/ 6719:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5846,7 +5846,7 @@ function formatReportText(report) {
 
 /***/ }),
 
-/***/ 6255:
+/***/ 486:
 /***/ ((module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
@@ -5859,12 +5859,12 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7975);
 /* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(713);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8700);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7221);
-/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5968);
-/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3932);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(8424);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
+/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9215);
+/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2085);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6719);
 
 
 
@@ -5949,11 +5949,11 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 395).then(__nccwpck_require__.bind(__nccwpck_require__, 5395));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 564).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
     return runCommand(args, usage);
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(205), __nccwpck_require__.e(884)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4884));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(738)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7738));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, app };
@@ -5986,7 +5986,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8700:
+/***/ 8447:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6004,12 +6004,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ../../work/main/node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(7615);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
 const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}}}}');
 // EXTERNAL MODULE: ./src/core/errors.ts
-var core_errors = __nccwpck_require__(713);
+var core_errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
@@ -6244,9 +6244,9 @@ function decodeUtf8Strict(bytes) {
 }
 
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(3420);
+var paths = __nccwpck_require__(6107);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(1219);
+var hosts = __nccwpck_require__(3848);
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
 
 
@@ -6421,7 +6421,7 @@ function hostPatterns(envelope) {
 
 /***/ }),
 
-/***/ 713:
+/***/ 4296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6516,7 +6516,7 @@ function isGateError(value) {
 
 /***/ }),
 
-/***/ 1219:
+/***/ 3848:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6585,7 +6585,7 @@ function formatEndpoint(host, port) {
 
 /***/ }),
 
-/***/ 3420:
+/***/ 6107:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6635,7 +6635,7 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 
 /***/ }),
 
-/***/ 7221:
+/***/ 9478:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6644,7 +6644,7 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 /* harmony export */   ai: () => (/* binding */ EXIT_CODES),
 /* harmony export */   dd: () => (/* binding */ reportFromError)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(713);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 
 const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
 function reportFromVerdict(v) {
@@ -6688,15 +6688,15 @@ function exitCodeFor(verdict) {
 
 /***/ }),
 
-/***/ 5968:
+/***/ 9215:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   k: () => (/* binding */ runCheck)
 /* harmony export */ });
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8700);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7221);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3932);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9478);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2085);
 
 
 
@@ -6717,7 +6717,7 @@ async function runCheck(settings) {
 
 /***/ }),
 
-/***/ 3932:
+/***/ 2085:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6732,15 +6732,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(713);
+var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __nccwpck_require__(8700);
+var core_envelope = __nccwpck_require__(8447);
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __nccwpck_require__(4573);
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(3420);
+var paths = __nccwpck_require__(6107);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(1219);
+var hosts = __nccwpck_require__(3848);
 ;// CONCATENATED MODULE: ./src/core/log.ts
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
@@ -7814,13 +7814,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util/types")
 
 /***/ }),
 
-/***/ 3816:
+/***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(9725)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(6972)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -8532,12 +8532,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 6972:
+/***/ 5300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(9725)
+const { isUUID } = __nccwpck_require__(5077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -8811,7 +8811,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9725:
+/***/ 5077:
 /***/ ((module) => {
 
 
@@ -9617,14 +9617,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6590:
+/***/ 3837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
 
 /***/ }),
 
-/***/ 6564:
+/***/ 2079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -9858,7 +9858,7 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(6255);
+/******/ var __webpack_exports__ = __nccwpck_require__(486);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ var __webpack_exports__main = __webpack_exports__.i;
 /******/ export { __webpack_exports__main as main };

@@ -1,8 +1,8 @@
-export const id = 884;
-export const ids = [884];
+export const id = 738;
+export const ids = [738];
 export const modules = {
 
-/***/ 4884:
+/***/ 7738:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -16,11 +16,11 @@ var external_node_util_ = __webpack_require__(7975);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(713);
+var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ../../work/main/node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(4225);
+// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
+var esm = __webpack_require__(3849);
 ;// CONCATENATED MODULE: ./src/store/db.ts
 
 function storeUnavailable(what, err) {
@@ -140,8 +140,9 @@ function bindable(params) {
 function openSqlite(path) {
     let db;
     try {
-        if (path !== ":memory:")
-            (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+        // One level only: the default `.data/` is created, a mistyped deep path is an error.
+        if (path !== ":memory:" && !(0,external_node_fs_.existsSync)((0,external_node_path_.dirname)(path)))
+            (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path));
         db = new external_better_sqlite3_["default"](path);
         db.pragma("journal_mode = WAL");
         db.pragma("busy_timeout = 5000");
@@ -802,6 +803,16 @@ function config_int(env, name, fallback, min, max) {
         throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
     return n;
 }
+function onOff(env, name, fallback) {
+    const raw = env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === "")
+        return fallback;
+    if (raw === "on")
+        return true;
+    if (raw === "off")
+        return false;
+    throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
+}
 function list(value) {
     return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 }
@@ -897,17 +908,18 @@ function loadConfig(env) {
         leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
         replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${(0,external_node_os_.hostname)()}:${process.pid}`,
         githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
+        githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
     };
 }
 
-// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/app/dist-node/index.js + 16 modules
-var dist_node = __webpack_require__(8549);
-// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/core/dist-src/index.js + 7 modules
-var dist_src = __webpack_require__(7190);
-// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(5935);
-// EXTERNAL MODULE: ../../work/main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(4112);
+// EXTERNAL MODULE: ./node_modules/@octokit/app/dist-node/index.js + 16 modules
+var dist_node = __webpack_require__(6605);
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(3070);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(9735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(6856);
 ;// CONCATENATED MODULE: ./src/github/app-client.ts
 
 
@@ -956,6 +968,7 @@ class AppClient {
             beforeEachRequest: settings.beforeEachRequest,
             retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
             throttle: {
+                enabled: settings.throttle ?? true,
                 onRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
                 onSecondaryRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
             },
@@ -1380,7 +1393,7 @@ async function listen(server, port, host) {
 }
 
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __webpack_require__(8700);
+var envelope = __webpack_require__(8447);
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
 /**
  * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
@@ -1471,8 +1484,8 @@ function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 
-// EXTERNAL MODULE: ../../work/main/node_modules/fflate/esm/index.mjs
-var fflate_esm = __webpack_require__(1010);
+// EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
+var fflate_esm = __webpack_require__(1306);
 ;// CONCATENATED MODULE: ./src/app/bundle.ts
 
 
@@ -2308,6 +2321,7 @@ async function startApp(config, options = {}) {
         baseUrl: config.githubApiUrl,
         beforeEachRequest: killSwitchGuard(store),
         retries: config.githubRetries,
+        throttle: config.githubThrottle,
         ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
     const service = new GateAppService(store, github, config, clock, log);
