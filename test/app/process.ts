@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+
+export const CLI = resolve(import.meta.dirname, "../../dist/cli/index.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`envelope-gate ${args.join(" ")} did not exit within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface AppProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `envelope-gate app start` and waits for its listening line. */
+export function startAppProcess(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<AppProcess> {
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [CLI, "app", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let resolved = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`app did not start within ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+) /.exec(out);
+      if (m && !resolved) {
+        resolved = true;
+        clearTimeout(timer);
+        done({
+          url: m[1] as string,
+          child,
+          output: () => out,
+          stop: () =>
+            new Promise<void>((stopped) => {
+              if (child.exitCode !== null) return stopped();
+              child.once("close", () => stopped());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("close", (code) => {
+      if (!resolved) {
+        clearTimeout(timer);
+        reject(Object.assign(new Error(`app exited with ${code} before listening:\n${out}`), { code, output: out }));
+      }
+    });
+  });
+}
