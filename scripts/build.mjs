@@ -13,6 +13,7 @@ export const ENTRIES = [
   { src: "src/action/index.ts", out: "." },
   { src: "src/cli/index.ts", out: "cli", externals: ["better-sqlite3"] },
   { src: "src/observer/preload.ts", out: "preload", optional: true },
+  { src: "src/observer/sdk.ts", out: "sdk", optional: true },
 ];
 
 rmSync(outRoot, { recursive: true, force: true });

@@ -55,6 +55,23 @@ export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
   "CI",
   "TZ",
   "UV_THREADPOOL_SIZE",
+  // Read by Node's own JS at run time (found by the observer's well-behaved runs):
+  "WATCH_REPORT_DEPENDENCIES",
+  "NODE_CLUSTER_SCHED_POLICY",
+  "NODE_TLS_REJECT_UNAUTHORIZED",
+  // tty.getColorDepth, when a program writes to a terminal:
+  "TMUX",
+  "TERM_PROGRAM",
+  "TERM_PROGRAM_VERSION",
+  "TEAMCITY_VERSION",
+  "CI_NAME",
+  "APPVEYOR",
+  "BUILDKITE",
+  "CIRCLECI",
+  "DRONE",
+  "GITHUB_ACTIONS",
+  "GITLAB_CI",
+  "TRAVIS",
 ]);
 
 /**

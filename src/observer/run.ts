@@ -1,0 +1,488 @@
+/**
+ * `envelope-gate run`: runs a command with the envelope in force and writes the observer log.
+ * Only this process writes the log. Order of a run:
+ *
+ *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
+ *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
+ *
+ * `end` is written only after the command and every descendant exited and every record they
+ * sent was read; any failure before that leaves a log without `end`, which `check` refuses.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomUUID, createHash } from "node:crypto";
+import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { constants as osConstants } from "node:os";
+import { GateError } from "../core/errors.js";
+import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
+import { LOG_VERSION } from "../core/log.js";
+import { readVerifiedEnvelope } from "../gate/files.js";
+import { FifoReader, makeFifo } from "./fifo.js";
+import { ChannelMessageError, Merger, type LogEvent } from "./merge.js";
+import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, PRELOAD_FILE_NAME, STRACE_FIFO_NAME, mergeNodeOptions } from "./protocol.js";
+import { StraceParser, straceArgs } from "./strace.js";
+
+export interface RunOptions {
+  envelopePath: string;
+  digestPath?: string | undefined;
+  logPath: string;
+  workspace?: string | undefined;
+  scratch?: string | undefined;
+  nodeOnly: boolean;
+  command: string[];
+}
+
+/** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
+const STRACE_ENV = "ENVELOPE_GATE_STRACE";
+const UNSHARE_ENV = "ENVELOPE_GATE_UNSHARE";
+const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
+
+export const CANARY_ENV_KEY = "ENVELOPE_GATE_CANARY";
+export const CANARY_HOST = "canary.envelope-gate.invalid";
+const CANARY_FILE = ".envelope-gate-canary";
+
+// The canary program: a write, an env read and a DNS lookup through the hooks, and a write, an
+// exec and a connect to a resolver address through the process observer.
+const CANARY_PROGRAM = `
+const fs = require("node:fs");
+const dns = require("node:dns");
+const dgram = require("node:dgram");
+fs.writeFileSync(process.argv[1], "envelope-gate canary\\n");
+void process.env.${CANARY_ENV_KEY};
+dns.lookup(${JSON.stringify(CANARY_HOST)}, () => {});
+const socket = dgram.createSocket("udp4");
+const done = () => process.exit(0);
+socket.on("error", done);
+socket.connect(53, "127.0.0.1", done);
+`;
+
+/** Finds an executable the way execvp would, with the wrapper's own PATH. */
+export function resolveExecutable(name: string, pathValue: string | undefined): string | null {
+  const candidates = name.includes("/") ? [resolve(name)] : (pathValue ?? "").split(delimiter).filter((d) => d !== "").map((d) => join(resolve(d), name));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+export function runnerIdentity(): string {
+  const files = process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV] as string] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+  for (const file of files) {
+    try {
+      const id = readFileSync(file, "utf8").trim();
+      if (id !== "") return `${hostname()}#${createHash("sha256").update(id).digest("hex").slice(0, 16)}`;
+    } catch {
+      continue;
+    }
+  }
+  throw new GateError("RUNNER_IDENTITY_UNAVAILABLE", `no machine id in ${files.join(" or ")}: the runner cannot be identified`, {
+    hint: "The log names the machine it was recorded on (A/B runs must differ). Provide /etc/machine-id (systemd-machine-id-setup).",
+  });
+}
+
+function preloadBundlePath(): string {
+  // Beside the CLI bundle: dist/cli/index.js -> dist/preload/index.js (kept out of the bundler's asset analysis).
+  const parts = [dirname(fileURLToPath(import.meta.url)), "..", "preload", "index.js"];
+  return parts.join(sep);
+}
+
+interface Jail {
+  enforced: boolean;
+  prefix: string[];
+  description: string;
+}
+
+function networkJail(envelope: LoadedEnvelope): Jail {
+  if (envelope.envelope.network !== "deny") {
+    return { enforced: false, prefix: [], description: "not applied: network is allowlist (hosts are recorded and judged, not blocked)" };
+  }
+  const unshare = process.env[UNSHARE_ENV] ?? resolveExecutable("unshare", process.env.PATH);
+  if (unshare === null || !existsSync(unshare)) {
+    return { enforced: false, prefix: [], description: `not enforced: unshare not found${process.env[UNSHARE_ENV] ? ` at ${process.env[UNSHARE_ENV]}` : ""}` };
+  }
+  const flags = process.geteuid?.() === 0 ? ["-n"] : ["-r", "-n"];
+  const probe = spawnSync(unshare, [...flags, "--", process.execPath, "-e", ""], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  if (probe.status !== 0) {
+    const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status)}`).trim().split("\n")[0];
+    return { enforced: false, prefix: [], description: `not enforced: ${basename(unshare)} ${flags.join(" ")} failed (${why}); attempts are recorded only` };
+  }
+  return { enforced: true, prefix: [unshare, ...flags, "--"], description: `enforced: fresh network namespace (unshare ${flags.join(" ")})` };
+}
+
+class LogWriter {
+  private readonly fd: number;
+  private seq = 0;
+  private buffer: string[] = [];
+  private scheduled = false;
+
+  constructor(fd: number) {
+    this.fd = fd;
+  }
+
+  get lines(): number {
+    return this.seq;
+  }
+
+  write(event: LogEvent): void {
+    const { kind, ...rest } = event;
+    this.buffer.push(JSON.stringify({ v: LOG_VERSION, kind, ...rest, seq: this.seq }) + "\n");
+    this.seq++;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.buffer.length === 0) return;
+    const text = this.buffer.join("");
+    this.buffer = [];
+    const bytes = Buffer.from(text, "utf8");
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+interface StageResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+interface Stage {
+  dir: string;
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+  strace: string | null;
+  jail: string[];
+  lifeline: boolean;
+  quiet: boolean;
+  merger: Merger;
+}
+
+let interrupted: NodeJS.Signals | null = null;
+let activeChild: ReturnType<typeof spawn> | null = null;
+
+async function runStage(stage: Stage): Promise<StageResult> {
+  mkdirSync(stage.dir, { recursive: true, mode: 0o700 });
+  const eventsFifo = join(stage.dir, EVENTS_FIFO_NAME);
+  const straceFifo = join(stage.dir, STRACE_FIFO_NAME);
+  makeFifo(eventsFifo);
+  if (stage.strace !== null) makeFifo(straceFifo);
+
+  let failure: Error | null = null;
+  let child: ReturnType<typeof spawn> | null = null;
+  const fail = (err: Error): void => {
+    if (failure === null) failure = err;
+    if (child !== null && child.exitCode === null) child.kill("SIGKILL");
+  };
+
+  const frames = new FrameDecoder();
+  const events = new FifoReader(
+    eventsFifo,
+    (text) => {
+      if (failure !== null) return;
+      try {
+        for (const json of frames.push(text)) stage.merger.fromHook(JSON.parse(json));
+      } catch (err) {
+        if (err instanceof ChannelMessageError || err instanceof FrameError || err instanceof SyntaxError) {
+          fail(new GateError("OBSERVER_CHANNEL_INVALID", `the hooks' channel carried an invalid record (${err.message})`, {
+            hint: "Something other than the envelope-gate preload wrote to the observer channel. The run is refused.",
+            cause: err,
+          }));
+          return;
+        }
+        throw err;
+      }
+    },
+    fail,
+  );
+  let strace: FifoReader | null = null;
+  let parser: StraceParser | null = null;
+  if (stage.strace !== null) {
+    parser = new StraceParser({
+      cwd: stage.cwd,
+      plumbing: new Set([eventsFifo, straceFifo]),
+      emit: (e) => stage.merger.fromProcess(e),
+    });
+    const p = parser;
+    strace = new FifoReader(
+      straceFifo,
+      (text) => {
+        if (failure !== null) return;
+        // A hook's record is written before its system call runs: read those first.
+        events.drainNow();
+        p.push(text);
+      },
+      fail,
+    );
+  }
+
+  const argv = [...stage.jail, ...(stage.strace !== null ? [stage.strace, ...straceArgs(straceFifo), "--"] : []), ...stage.argv];
+  const stdio: ("inherit" | "ignore" | "pipe")[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
+  if (stage.lifeline) stdio.push("pipe");
+  const started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+  child = started;
+  activeChild = started;
+  const lifelineClosed = stage.lifeline
+    ? new Promise<void>((resolveClosed) => {
+        const fd3 = started.stdio[3] as NodeJS.ReadableStream | null;
+        if (!fd3) return resolveClosed();
+        fd3.on("data", () => {});
+        fd3.on("close", () => resolveClosed());
+        fd3.on("error", () => resolveClosed());
+      })
+    : Promise.resolve();
+  const result = await new Promise<StageResult>((resolveExit, reject) => {
+    started.once("error", (err) => reject(err));
+    started.once("exit", (code, signal) => resolveExit({ code, signal }));
+  }).catch((err: Error) => {
+    fail(new GateError("OBSERVER_UNAVAILABLE", `cannot start ${argv[0]}: ${err.message}`, { cause: err }));
+    return { code: null, signal: null } as StageResult;
+  });
+  activeChild = null;
+  await lifelineClosed;
+  if (strace !== null) await strace.finish();
+  await events.finish();
+  parser?.finish();
+  if (!frames.idle && failure === null) {
+    fail(new GateError("OBSERVER_CHANNEL_INVALID", "the hooks' channel ended in the middle of a record"));
+  }
+  if (failure !== null) throw failure;
+  return result;
+}
+
+/** SIGKILLs a process and every descendant still attached to it (found through /proc). */
+function killTree(root: number): void {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(ppid) ?? [];
+      list.push(Number(name));
+      children.set(ppid, list);
+    } catch {
+      continue;
+    }
+  }
+  const order: number[] = [];
+  const queue = [root];
+  while (queue.length > 0 && order.length < 100_000) {
+    const pid = queue.shift() as number;
+    order.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  for (const pid of order) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      continue;
+    }
+  }
+}
+
+function exitCodeOf(result: StageResult): number {
+  if (result.code !== null) return result.code;
+  const signo = result.signal !== null ? (osConstants.signals[result.signal] ?? 0) : 0;
+  return 128 + signo;
+}
+
+/** Runs the command under the observers and writes the log. Returns the command's exit code. */
+export async function runObserved(options: RunOptions): Promise<number> {
+  const logPath = resolve(options.logPath);
+  // First, before anything can fail: a stale log from an earlier run must never survive a refusal.
+  let logFd: number;
+  try {
+    logFd = openSync(logPath, "w", 0o644);
+  } catch (err) {
+    throw new GateError("OBSERVER_UNAVAILABLE", `cannot write the observer log ${logPath} (${(err as { code?: string }).code ?? String(err)})`, {
+      file: logPath,
+      cause: err,
+    });
+  }
+  const log = new LogWriter(logFd);
+  const privateDir = mkdtempSync(join(tmpdir(), "envelope-gate-observer-"));
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupted = signal;
+    if (activeChild?.pid !== undefined) killTree(activeChild.pid);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
+  try {
+    return await observe(options, log, logPath, privateDir);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
+    log.close();
+    rmSync(privateDir, { recursive: true, force: true });
+  }
+}
+
+async function observe(options: RunOptions, log: LogWriter, logPath: string, privateDir: string): Promise<number> {
+  const envelope = await readVerifiedEnvelope(options.envelopePath, options.digestPath);
+  const runId = randomUUID();
+  const workspaceInput = resolve(options.workspace ?? process.cwd());
+  let workspace: string;
+  try {
+    workspace = realpathSync(workspaceInput);
+  } catch (err) {
+    throw new GateError("CONFIG_INVALID", `the workspace ${workspaceInput} does not exist`, { cause: err });
+  }
+  const scratchInput = options.scratch !== undefined ? resolve(options.scratch) : join(realpathSync(tmpdir()), "envelope-gate", runId);
+  mkdirSync(scratchInput, { recursive: true, mode: 0o700 });
+  const scratch = realpathSync(scratchInput);
+  expandRoots(envelope, { workspace, scratch });
+
+  const [commandName, ...commandArgs] = options.command;
+  const commandPath = resolveExecutable(commandName as string, process.env.PATH);
+  if (commandPath === null) {
+    throw new GateError("COMMAND_NOT_FOUND", `the command "${commandName}" was not found on PATH`, {
+      hint: "Give the command by absolute path, or fix PATH for envelope-gate run.",
+    });
+  }
+
+  let straceBinary: string | null = null;
+  if (!options.nodeOnly) {
+    const configured = process.env[STRACE_ENV];
+    straceBinary = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+    if (straceBinary === null) {
+      throw new GateError("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
+        hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
+      });
+    }
+  }
+  const preloadSource = preloadBundlePath();
+  if (!existsSync(preloadSource)) {
+    throw new GateError("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, { hint: "Build it: node scripts/build.mjs" });
+  }
+  const runner = runnerIdentity();
+  const jail = networkJail(envelope);
+  const cwd = realpathSync(process.cwd());
+  const logReal = join(realpathSync(dirname(logPath)), basename(logPath));
+  const observers = options.nodeOnly ? ["node"] : ["node", "process"];
+
+  log.write({
+    kind: "meta",
+    run_id: runId,
+    envelope_hash: envelope.hash,
+    runner,
+    started_at: new Date().toISOString(),
+    observers,
+    network_enforced: jail.enforced,
+    network: jail.description,
+    log_path: logReal,
+    workspace,
+    scratch,
+    command: options.command,
+  });
+  log.flush();
+
+  const baseEnv: Record<string, string> = {};
+  for (const key of envelope.envelope.allowed_env) {
+    const value = process.env[key];
+    if (value !== undefined) baseEnv[key] = value;
+  }
+  baseEnv.RUN_ID = runId;
+  baseEnv.ENVELOPE_HASH = envelope.hash;
+  baseEnv.SCRATCH = scratch;
+
+  const stageEnv = (dir: string): Record<string, string> => ({ ...baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, baseEnv.NODE_OPTIONS) });
+  const prepareStage = (name: string): string => {
+    const dir = join(privateDir, name);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    copyFileSync(preloadSource, join(dir, PRELOAD_FILE_NAME));
+    return dir;
+  };
+
+  // Self-check: every live observer must report the canary before the command runs.
+  const canaryDir = prepareStage("canary");
+  const canaryPath = join(scratch, CANARY_FILE);
+  const seen: LogEvent[] = [];
+  const canaryMerger = new Merger({
+    processObserverLive: straceBinary !== null,
+    canary: true,
+    emit: (e) => {
+      seen.push(e);
+      log.write(e);
+    },
+  });
+  const canaryResult = await runStage({
+    dir: canaryDir,
+    argv: [process.execPath, "-e", CANARY_PROGRAM, canaryPath],
+    env: stageEnv(canaryDir),
+    cwd,
+    strace: straceBinary,
+    jail: jail.prefix,
+    lifeline: false,
+    quiet: true,
+    merger: canaryMerger,
+  });
+  rmSync(canaryPath, { force: true });
+  if (interrupted !== null) throw interruptedError();
+  const missing: string[] = [];
+  const has = (pred: (e: LogEvent) => boolean): boolean => seen.some(pred);
+  if (!has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath)) missing.push("node: write");
+  if (!has((e) => e.kind === "env" && e.source === "node" && e.key === CANARY_ENV_KEY)) missing.push("node: env read");
+  if (!has((e) => e.kind === "host" && e.source === "node" && e.host === CANARY_HOST)) missing.push("node: DNS lookup");
+  if (straceBinary !== null) {
+    if (!has((e) => e.kind === "write" && e.source === "process" && e.path === canaryPath)) missing.push("process: write");
+    if (!has((e) => e.kind === "exec" && e.source === "process")) missing.push("process: exec");
+    if (!has((e) => e.kind === "host" && e.source === "process" && e.port === 53)) missing.push("process: resolver connect");
+  }
+  if (missing.length > 0 || canaryResult.code !== 0) {
+    throw new GateError(
+      "OBSERVER_UNAVAILABLE",
+      `the observer self-check failed (canary exit ${canaryResult.code ?? canaryResult.signal}; not seen: ${missing.join(", ") || "none"})`,
+      {
+        hint:
+          straceBinary !== null
+            ? "An observer is not reporting. strace may be unable to attach (ptrace restricted: kernel.yama.ptrace_scope, seccomp, container policy), or the Node hooks did not load."
+            : "The Node hooks did not load or did not report.",
+      },
+    );
+  }
+
+  const mainDir = prepareStage("main");
+  const merger = new Merger({ processObserverLive: straceBinary !== null, canary: false, emit: (e) => log.write(e) });
+  const result = await runStage({
+    dir: mainDir,
+    argv: [commandPath, ...commandArgs],
+    env: stageEnv(mainDir),
+    cwd,
+    strace: straceBinary,
+    jail: jail.prefix,
+    lifeline: straceBinary === null,
+    quiet: false,
+    merger,
+  });
+  if (interrupted !== null) throw interruptedError();
+  log.flush();
+  const end: LogEvent = { kind: "end", events: log.lines, exit_code: result.code };
+  if (result.signal !== null) end.signal = result.signal;
+  log.write(end);
+  log.flush();
+  return exitCodeOf(result);
+}
+
+function interruptedError(): GateError {
+  return new GateError("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`, {
+    hint: "Run it again to completion.",
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * Runs the real bundle: `node dist/cli/index.js run ...` then `check ... --format json`.
+ * Build first (`node scripts/build.mjs`; `npm test` does it in pretest).
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const CLI = join(ROOT, "dist/cli/index.js");
+
+if (!existsSync(join(ROOT, "dist/preload/index.js")) || !existsSync(join(ROOT, "dist/sdk/index.js"))) {
+  throw new Error("dist/ is not built with the observer: run `node scripts/build.mjs` first");
+}
+
+export interface Sandbox {
+  /** Holds everything; not itself an allowed root. */
+  base: string;
+  workspace: string;
+  scratch: string;
+  /** Outside every allowed root. */
+  outside: string;
+  /** A HOME for programs that insist on one (git), outside every root. */
+  home: string;
+  envelope: string;
+}
+
+export const BASE_ENVELOPE = {
+  envelope_id: "observer-test-envelope",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: ["read_file", "apply_patch", "run_tests"],
+  allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"],
+  allowed_hosts: [] as string[],
+  network: "deny",
+};
+
+export function sandbox(envelope: Record<string, unknown> = {}): Sandbox {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "eg-observer-test-")));
+  const s: Sandbox = {
+    base,
+    workspace: join(base, "workspace"),
+    scratch: join(base, "scratch"),
+    outside: join(base, "outside"),
+    home: join(base, "home"),
+    envelope: join(base, "envelope.json"),
+  };
+  for (const dir of [s.workspace, s.scratch, s.outside, s.home]) mkdirSync(dir, { recursive: true });
+  const text = JSON.stringify({ ...BASE_ENVELOPE, ...envelope }, null, 2) + "\n";
+  writeFileSync(s.envelope, text);
+  writeFileSync(`${s.envelope}.sha256`, `${createHash("sha256").update(text).digest("hex")}  envelope.json\n`);
+  return s;
+}
+
+export interface Spawned {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function spawnNode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {}): Promise<Spawned> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    if (child.pid !== undefined) options.onStart?.(child.pid);
+    child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}
+
+export interface RunResult extends Spawned {
+  log: string;
+  lines: Record<string, unknown>[];
+}
+
+export interface RunSettings {
+  nodeOnly?: boolean;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  logName?: string;
+  onStart?: (pid: number) => void;
+}
+
+export function logPathOf(s: Sandbox, name = "observer.jsonl"): string {
+  return join(s.base, name);
+}
+
+export async function run(s: Sandbox, command: string[], settings: RunSettings = {}): Promise<RunResult> {
+  const log = logPathOf(s, settings.logName);
+  const args = [CLI, "run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch];
+  if (settings.nodeOnly) args.push("--node-only");
+  const result = await spawnNode([...args, "--", ...command], {
+    cwd: settings.cwd ?? s.workspace,
+    env: { ...process.env, HOME: s.home, ...settings.env },
+    onStart: settings.onStart,
+  });
+  const text = existsSync(log) ? readFileSync(log, "utf8") : "";
+  const lines = text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        return { unparsable: l };
+      }
+    });
+  return { ...result, log, lines };
+}
+
+export interface Violation {
+  id: string;
+  rule: string;
+  subject: string;
+  first_line: number;
+  count: number;
+}
+
+export interface Report {
+  verdict: string;
+  events: number;
+  violations: Violation[];
+  error: { code: string; message: string } | null;
+  log: { observers: unknown; network_enforced: unknown; exit_code: number | null } | null;
+}
+
+export async function check(s: Sandbox, logName?: string): Promise<Report & { exit: number | null }> {
+  const result = await spawnNode([
+    CLI,
+    "check",
+    "--envelope",
+    s.envelope,
+    "--observer",
+    logPathOf(s, logName),
+    "--workspace",
+    s.workspace,
+    "--scratch",
+    s.scratch,
+    "--format",
+    "json",
+  ]);
+  return { ...(JSON.parse(result.stdout) as Report), exit: result.code };
+}
+
+export function ids(report: Report): string[] {
+  return report.violations.map((v) => v.id);
+}
+
+/** Writes a program into the sandbox (outside every root, so writing it is not the program's doing). */
+export function program(s: Sandbox, name: string, source: string): string {
+  const dir = join(s.base, "programs");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  return file;
+}

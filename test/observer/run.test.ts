@@ -1,0 +1,263 @@
+import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, check, ids, program, run, sandbox, type Sandbox } from "./harness.js";
+
+function exampleSandbox(): Sandbox {
+  const s = sandbox();
+  copyFileSync(join(ROOT, "examples/envelope.json"), s.envelope);
+  copyFileSync(join(ROOT, "examples/envelope.json.sha256"), `${s.envelope}.sha256`);
+  return s;
+}
+
+describe("envelope-gate run: the bundled example agents", () => {
+  it("reports every violation examples/agent.js commits, and nothing else", async () => {
+    const s = exampleSandbox();
+    const r = await run(s, ["node", join(ROOT, "examples/agent.js")]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const report = await check(s);
+    expect(report.verdict).toBe("envelope_fail");
+    expect(report.exit).toBe(1);
+    expect(ids(report).sort()).toEqual(
+      [
+        "network_denied:exfil.example.net:443",
+        "undeclared_env:AWS_SECRET_ACCESS_KEY",
+        "undeclared_tool:bash",
+        "write_outside_root:/tmp/envelope-gate-example-outside.txt",
+      ].sort(),
+    );
+  });
+
+  it("reports nothing for its well-behaved twin, examples/agent-good.js", async () => {
+    const s = exampleSandbox();
+    const r = await run(s, ["node", join(ROOT, "examples/agent-good.js")]);
+    expect(r.code).toBe(0);
+    const report = await check(s);
+    expect(report.violations).toEqual([]);
+    expect(report.verdict).toBe("pass");
+    // It did real work under both observers: tools, writes, a Node child and a shell child.
+    expect(r.lines.filter((l) => l.kind === "tool").map((l) => l.name)).toEqual(["read_file", "apply_patch", "run_tests"]);
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, "tests.txt") && !l.canary)).toBe(true);
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, "shell.txt") && l.source === "process")).toBe(true);
+  });
+});
+
+describe("envelope-gate run: the log", () => {
+  it("writes meta first with seq 0, canaries next, end last with the line count and the exit code", async () => {
+    const s = sandbox();
+    const r = await run(s, ["node", "-e", "process.exit(7)"]);
+    expect(r.code).toBe(7);
+    const [meta, ...rest] = r.lines;
+    expect(meta).toMatchObject({
+      v: 1,
+      kind: "meta",
+      seq: 0,
+      observers: ["node", "process"],
+      network_enforced: true,
+      workspace: s.workspace,
+      scratch: s.scratch,
+      log_path: r.log,
+    });
+    expect(String(meta?.runner)).toMatch(/#[0-9a-f]{16}$/);
+    expect(String(meta?.envelope_hash)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    r.lines.forEach((line, i) => expect(line.seq).toBe(i));
+    const end = rest[rest.length - 1];
+    expect(end).toMatchObject({ kind: "end", events: r.lines.length - 1, exit_code: 7 });
+    // The self-check block directly follows meta and covers both observers.
+    const firstNonCanary = rest.findIndex((l) => l.canary !== true);
+    const canaries = rest.slice(0, firstNonCanary);
+    expect(canaries.length).toBeGreaterThan(0);
+    expect(rest.slice(firstNonCanary).some((l) => l.canary === true)).toBe(false);
+    const covered = new Set(canaries.map((l) => `${l.source}:${l.kind}`));
+    for (const needed of ["node:write", "node:env", "node:host", "process:write", "process:exec", "process:host"]) {
+      expect(covered).toContain(needed);
+    }
+    const report = await check(s);
+    expect(report.verdict).toBe("pass");
+    expect(report.log?.exit_code).toBe(7);
+  });
+
+  it("gives the child only the allowed keys plus RUN_ID, ENVELOPE_HASH and SCRATCH (and no plumbing)", async () => {
+    const s = sandbox({ allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "EG_TEST_ALLOWED"] });
+    const out = join(s.scratch, "env.json");
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env))`], {
+      env: { EG_TEST_ALLOWED: "yes", EG_TEST_SECRET: "no", AWS_SECRET_ACCESS_KEY: "hunter2" },
+    });
+    expect(r.code).toBe(0);
+    const env = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>;
+    expect(Object.keys(env).sort()).toEqual(["EG_TEST_ALLOWED", "ENVELOPE_HASH", "PATH", "RUN_ID", "SCRATCH"]);
+    expect(env.SCRATCH).toBe(s.scratch);
+    expect(env.RUN_ID).toBe(r.lines[0]?.run_id);
+    expect(env.ENVELOPE_HASH).toBe(r.lines[0]?.envelope_hash);
+    const report = await check(s);
+    expect(report.violations).toEqual([]);
+  });
+
+  it("writes end only after every descendant exited, with what they did before it", async () => {
+    const s = sandbox();
+    const late = join(s.workspace, "late.txt");
+    const r = await run(s, ["sh", "-c", `(sleep 1; echo late > ${late}) & exit 0`]);
+    expect(r.code).toBe(0);
+    expect(existsSync(late)).toBe(true);
+    const lateIndex = r.lines.findIndex((l) => l.kind === "write" && l.path === late);
+    expect(lateIndex).toBeGreaterThan(0);
+    expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
+  });
+
+  it("reports a write seen by both observers once", async () => {
+    const s = sandbox();
+    const target = join(s.workspace, "once.txt");
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(target)}, "x")`]);
+    expect(r.code).toBe(0);
+    const writes = r.lines.filter((l) => l.kind === "write" && l.path === target);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.source).toBe("node");
+  });
+
+  it("reports a connect seen by both observers once, by name when Node resolved it", async () => {
+    const s = sandbox();
+    const r = await run(s, [
+      "node",
+      "-e",
+      `const s = require("net").connect(9, "127.0.0.1"); s.on("error", () => {});`,
+    ]);
+    expect(r.code).toBe(0);
+    const hosts = r.lines.filter((l) => l.kind === "host" && !l.canary);
+    expect(hosts).toHaveLength(1);
+    expect(hosts[0]).toMatchObject({ host: "127.0.0.1", port: 9, source: "node" });
+  });
+
+  it("resolves symlinks: a write through a link in the workspace lands on its target", async () => {
+    const s = sandbox();
+    const link = join(s.workspace, "innocent.txt");
+    symlinkSync(join(s.outside, "target.txt"), link);
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(link)}, "x")`]);
+    expect(r.code).toBe(0);
+    expect(ids(await check(s))).toEqual([`write_outside_root:${join(s.outside, "target.txt")}`]);
+  });
+
+  it("records the program's own write to the log path, and check judges it", async () => {
+    const s = sandbox();
+    const logPath = join(s.workspace, "observer.jsonl");
+    const r = await run(s, ["node", "-e", `require("fs").appendFileSync(${JSON.stringify(logPath)}, "")`], { logName: "workspace/observer.jsonl" });
+    expect(r.code).toBe(0);
+    expect(ids(await check(s, "workspace/observer.jsonl"))).toEqual([`write_outside_root:${logPath}`]);
+  });
+});
+
+describe("envelope-gate run: refusals", () => {
+  it("a run killed midway leaves a log check refuses as OBSERVER_LOG_INCOMPLETE", async () => {
+    const s = sandbox();
+    const marker = join(s.scratch, "started");
+    let wrapperPid = 0;
+    const prog = program(
+      s,
+      "slow.js",
+      `require("fs").writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setTimeout(() => {}, 60000);`,
+    );
+    const running = run(s, ["node", prog], { onStart: (pid) => (wrapperPid = pid) });
+    for (let i = 0; i < 300 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(marker)).toBe(true);
+    process.kill(wrapperPid, "SIGKILL");
+    // The orphaned program still holds the wrapper's stdout; end it so the wrapper's pipes close.
+    process.kill(Number(readFileSync(marker, "utf8")), "SIGKILL");
+    const r = await running;
+    expect(r.signal).toBe("SIGKILL");
+    const report = await check(s);
+    expect(report.verdict).toBe("error");
+    expect(report.error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+    expect(report.exit).toBe(3);
+  });
+
+  it("SIGTERM to the wrapper stops the run with OBSERVER_INTERRUPTED and no end line", async () => {
+    const s = sandbox();
+    const marker = join(s.scratch, "started");
+    let wrapperPid = 0;
+    const prog = program(s, "slow.js", `require("fs").writeFileSync(${JSON.stringify(marker)}, "1"); setTimeout(() => {}, 60000);`);
+    const running = run(s, ["node", prog], { onStart: (pid) => (wrapperPid = pid) });
+    for (let i = 0; i < 300 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+    process.kill(wrapperPid, "SIGTERM");
+    const r = await running;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_INTERRUPTED");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("strace missing from PATH: OBSERVER_UNAVAILABLE, and the log cannot pass", async () => {
+    const s = sandbox();
+    writeFileSync(join(s.base, "observer.jsonl"), "stale log from an earlier run\n");
+    const r = await run(s, [process.execPath, "-e", "0"], { env: { PATH: "/nonexistent-bin" } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+    expect(r.stderr).toContain("strace not found");
+    const report = await check(s);
+    expect(report.error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("the strace binary configured to a file that does not exist: OBSERVER_UNAVAILABLE", async () => {
+    const s = sandbox();
+    const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_STRACE: "/nonexistent/strace" } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+  });
+
+  it("an observer that starts but reports nothing fails the self-check: OBSERVER_UNAVAILABLE", async () => {
+    const s = sandbox();
+    // A "strace" that runs the command untraced: alive, silent.
+    const fake = program(s, "fake-strace", `#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n`);
+    await import("node:fs").then((fs) => fs.chmodSync(fake, 0o755));
+    const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_STRACE: fake } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+    expect(r.stderr).toContain("process: write");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("--node-only runs without strace only when asked, and meta says so", async () => {
+    const s = sandbox();
+    const target = join(s.outside, "node-only.txt");
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(target)}, "x")`], {
+      nodeOnly: true,
+      env: { ENVELOPE_GATE_STRACE: "/nonexistent/strace" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.lines[0]?.observers).toEqual(["node"]);
+    const report = await check(s);
+    expect(report.log?.observers).toEqual(["node"]);
+    expect(ids(report)).toEqual([`write_outside_root:${target}`]);
+  });
+
+  it("a forged record on the hooks' channel: OBSERVER_CHANNEL_INVALID, no end line", async () => {
+    const s = sandbox();
+    const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo 'not json' > "$d/events.fifo"; sleep 1`;
+    const r = await run(s, ["sh", "-c", script]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_CHANNEL_INVALID");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("a command that does not exist: COMMAND_NOT_FOUND", async () => {
+    const s = sandbox();
+    const r = await run(s, ["envelope-gate-no-such-command"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("COMMAND_NOT_FOUND");
+  });
+
+  it("no machine id: RUNNER_IDENTITY_UNAVAILABLE", async () => {
+    const s = sandbox();
+    const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_MACHINE_ID_FILE: "/nonexistent/machine-id" } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("RUNNER_IDENTITY_UNAVAILABLE");
+  });
+
+  it("a tampered envelope is refused before anything runs", async () => {
+    const s = sandbox();
+    writeFileSync(s.envelope, readFileSync(s.envelope, "utf8").replace('"deny"', '"allowlist"'));
+    const marker = join(s.scratch, "ran");
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("ENVELOPE_HASH_MISMATCH");
+    expect(existsSync(marker)).toBe(false);
+  });
+});
