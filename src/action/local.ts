@@ -149,19 +149,27 @@ const MAX_STDOUT = 16 * 1024 * 1024;
 export function runPropertyCommand(command: string[], cwd: string, timeoutSeconds: number): Promise<CommandOutcome> {
   return new Promise((resolvePromise) => {
     const [file, ...args] = command as [string, ...string[]];
-    const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"], timeout: timeoutSeconds * 1000, killSignal: "SIGKILL" });
+    // spawn's own `timeout` keeps its timer alive when the command never starts; use one we clear.
+    const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
+    const deadline = setTimeout(() => child.kill("SIGKILL"), timeoutSeconds * 1000);
     let stdout = "";
-    let failure: string | undefined;
+    let settled = false;
+    const settle = (outcome: CommandOutcome): void => {
+      clearTimeout(deadline);
+      if (settled) return;
+      settled = true;
+      resolvePromise(outcome);
+    };
     child.stdout.on("data", (chunk: Buffer) => {
       if (stdout.length < MAX_STDOUT) stdout += chunk.toString("utf8");
     });
+    // A command that cannot start emits only "error"; one that ran emits "close".
     child.on("error", (err) => {
-      failure = (err as { code?: string }).code === "ENOENT" ? `${file} was not found` : err.message;
+      settle({ exitCode: null, stdout, failure: (err as { code?: string }).code === "ENOENT" ? `${file} was not found` : err.message });
     });
     child.on("close", (code, signal) => {
-      if (failure !== undefined) return resolvePromise({ exitCode: null, stdout, failure });
-      if (code === null) return resolvePromise({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
-      resolvePromise({ exitCode: code, stdout });
+      if (code === null) return settle({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
+      settle({ exitCode: code, stdout });
     });
   });
 }

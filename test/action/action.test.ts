@@ -500,6 +500,37 @@ describe("the Action on pull requests", () => {
     });
   });
 
+  describe("local failures", () => {
+    it("an evidence-dir that cannot be created is EVIDENCE_UNAVAILABLE and fails the check", async () => {
+      const p = pull();
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS), { inputs: { "evidence-dir": "/etc/hostname/evidence" } });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs["error-code"]).toBe("EVIDENCE_UNAVAILABLE");
+      expect(checkRunFor(p).conclusion).toBe("failure");
+    });
+
+    it("a property command that does not exist is an error, never frozen", async () => {
+      const props = JSON.stringify({ version: 1, properties: [{ name: "collected", kind: "tests_collected", command: ["/nonexistent/test-lister"], min: 1 }] });
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-300", property: "collected", envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
+      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props, [LEDGER_PATH]: ledger } });
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.title).toContain("collected (error)");
+      expect(JSON.parse(run.outputs.properties as string)[0]).toMatchObject({ result: "error", frozen_by: null });
+    });
+
+    it("a job summary that cannot be written degrades to the log; the check run still carries the verdict", async () => {
+      const p = pull();
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS), { env: { GITHUB_STEP_SUMMARY: "/nonexistent/dir/summary" } });
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toContain("the job summary could not be written");
+      expect(run.stdout).toContain("## envelope-gate: PASS");
+      expect(checkRunFor(p).conclusion).toBe("success");
+    });
+  });
+
   describe("policy files missing at the base commit", () => {
     it("no envelope: ENVELOPE_MISSING", async () => {
       const p = pull({ base: { "README.md": "hi\n" } });

@@ -148,6 +148,8 @@ export interface RunOptions {
   /** Files written into the workspace before the run (e.g. the observer log). */
   workspaceFiles?: Record<string, string>;
   env?: Record<string, string>;
+  /** Kill the Action after this long (default 45 s). */
+  timeoutMs?: number;
   /** Another copy of the bundle to run (default dist/index.js). */
   bundle?: string;
 }
@@ -206,7 +208,10 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  // Bounded: a hung Action is killed and reported as exit code null with what it printed.
+  const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 45_000);
   const exitCode = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+  clearTimeout(killer);
   return {
     exitCode,
     stdout,
