@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunningApp } from "../../src/app/run.js";
+import { completeRunB, addRunA, deliver, dispatchedRuns, startTestApp, startWorld, TestClock, workflowRunPayload, type World } from "./helpers.js";
+import type { DispatchMode } from "../support/fake-github-app.js";
+
+/** GitHub versions without return_run_details: the App correlates runner B's run by its dual run id. */
+describe.each<DispatchMode>(["no_content", "reject_key"])("dispatch without run details (%s)", (mode) => {
+  let world: World;
+  let app: RunningApp;
+  afterEach(async () => {
+    await app.close();
+    await world.close();
+  });
+
+  async function setup() {
+    world = await startWorld(mode);
+    app = await startTestApp(world.fake, new TestClock());
+    const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.status).toBe(200);
+    const dual = (await app.store.listDualRuns(["waiting"]))[0]!;
+    expect(dual.dispatch_mode).toBe("correlation");
+    expect(dual.run_b_id).toBeNull();
+    return dual;
+  }
+
+  it("the sweeper finds runner B's run in the workflow's runs list, and picks up its completion without a webhook", async () => {
+    const dual = await setup();
+    const runB = dispatchedRuns(world.fake)[0]!;
+    const first = await app.sweep();
+    expect(first.correlated).toEqual([dual.id]);
+    expect((await app.store.getDualRun(dual.id))?.run_b_id).toBe(runB.id);
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
+    const second = await app.sweep();
+    expect(second.compared).toEqual([dual.id]);
+    const done = await app.store.getDualRun(dual.id);
+    expect(done).toMatchObject({ state: "done", outcome: "freeze_eligible" });
+    expect(world.fake.checkRun("acme/widgets", "envelope-gate (dual run)")?.conclusion).toBe("neutral");
+  });
+
+  it("runner B's completion webhook is matched by the dual run id in its evidence", async () => {
+    const dual = await setup();
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("both_fail");
+    expect((await app.store.getDualRun(dual.id))?.run_b_id).toBe(runB.id);
+  });
+});
