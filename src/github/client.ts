@@ -69,14 +69,17 @@ export function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettin
   };
 }
 
-export function createGitHubClient(options: ClientOptions): GitHubClient {
-  const settings = retrySettings(options.retry);
+/**
+ * Octokit options carrying the bounded retry, throttling and per-request deadline. The App
+ * passes them to @octokit/app as `Octokit: GateOctokit.defaults(gateOctokitOptions(...))`.
+ */
+export function gateOctokitOptions(retry: Partial<RetrySettings> = {}, baseUrl?: string) {
+  const settings = retrySettings(retry);
   const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
     retryCount < settings.retries && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
-  return new GateOctokit({
-    auth: options.token,
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    userAgent: options.userAgent ?? "envelope-gate",
+  return {
+    ...(baseUrl !== undefined ? { baseUrl: baseUrl.replace(/\/+$/, "") } : {}),
+    userAgent: "envelope-gate",
     request: { fetch: fetchWithDeadline(settings.timeoutMs) },
     retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs },
     throttle: {
@@ -85,6 +88,14 @@ export function createGitHubClient(options: ClientOptions): GitHubClient {
       retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
     },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  };
+}
+
+export function createGitHubClient(options: ClientOptions): GitHubClient {
+  return new GateOctokit({
+    ...gateOctokitOptions(options.retry, options.baseUrl),
+    auth: options.token,
+    ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
   });
 }
 
