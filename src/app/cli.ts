@@ -3,6 +3,7 @@ import { userInfo } from "node:os";
 import { GateError } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
 import { loadConfig, storeConfigFromEnv } from "./config.js";
+import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
 import { statusSnapshot } from "./status.js";
 
@@ -28,8 +29,10 @@ export async function appCommand(args: string[], usage: (message: string) => nev
     case "promote":
     case "demote":
       return promote(sub, rest, usage);
+    case "manifest":
+      return manifest(rest, usage);
     default:
-      return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote)`);
+      return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote, manifest)`);
   }
 }
 
@@ -95,4 +98,11 @@ async function promote(which: "promote" | "demote", args: string[], usage: (m: s
   } finally {
     await store.close();
   }
+}
+
+async function manifest(args: string[], usage: (m: string) => never): Promise<number> {
+  const { values } = parseArgs({ args, options: { url: { type: "string" }, name: { type: "string" } }, strict: true, allowPositionals: false });
+  if (!values.url || !/^https?:\/\//.test(values.url)) usage("manifest needs --url https://where-the-app-listens");
+  process.stdout.write(JSON.stringify(appManifest(values.url as string, values.name ?? "envelope-gate"), null, 2) + "\n");
+  return 0;
 }
