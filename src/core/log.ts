@@ -59,6 +59,9 @@ export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
   "WATCH_REPORT_DEPENDENCIES",
   "NODE_CLUSTER_SCHED_POLICY",
   "NODE_TLS_REJECT_UNAUTHORIZED",
+  // Node's bundled undici (fetch) reads these for itself:
+  "UNDICI_NO_FG",
+  "JEST_WORKER_ID",
   // tty.getColorDepth, when a program writes to a terminal:
   "TMUX",
   "TERM_PROGRAM",

@@ -417,7 +417,8 @@ function install(): void {
         options = { port: first, host: typeof args[1] === "string" ? args[1] : undefined };
         args = [options, ...args.slice(typeof args[1] === "string" ? 2 : 1)];
       }
-      if (options !== null && options.path === undefined && options.port !== undefined) {
+      // http(s) agents pass `path: null` for a TCP connection; a string path is a unix socket.
+      if (options !== null && typeof options.path !== "string" && options.port !== undefined && options.port !== null) {
         const host = typeof options.host === "string" && options.host !== "" ? options.host : "localhost";
         const port = Number(options.port);
         recordHost(host, port, "tcp");

@@ -1,0 +1,285 @@
+/**
+ * The evasion suite: small programs that each try to slip past the observer. Every one must be
+ * caught (its violation appears in `check --format json`), and the well-behaved program must
+ * produce no violation at all.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { check, ids, program, run, sandbox, type Sandbox } from "./harness.js";
+
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  port = (server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+
+interface NodeCase {
+  name: string;
+  file?: string;
+  /** Program source; OUT is the outside dir, PORT the local server's port. */
+  source: (out: string, port: number) => string;
+  expected: (out: string, port: number) => string[];
+}
+
+const q = JSON.stringify;
+
+const NODE_CASES: NodeCase[] = [
+  {
+    name: "fs.promises",
+    source: (out) => `require("fs").promises.writeFile(${q(out + "/promises.txt")}, "x");`,
+    expected: (out) => [`write_outside_root:${out}/promises.txt`],
+  },
+  {
+    name: "fs/promises through an ESM named import",
+    file: "esm.mjs",
+    source: (out) => `import { appendFile, mkdir } from "node:fs/promises";\nawait mkdir(${q(out + "/esm-dir")});\nawait appendFile(${q(out + "/esm-dir/a.txt")}, "x");`,
+    expected: (out) => [`write_outside_root:${out}/esm-dir`, `write_outside_root:${out}/esm-dir/a.txt`],
+  },
+  {
+    name: "a write stream",
+    source: (out) => `require("fs").createWriteStream(${q(out + "/stream.txt")}).end("x");`,
+    expected: (out) => [`write_outside_root:${out}/stream.txt`],
+  },
+  {
+    name: "a worker thread writing",
+    source: (out) =>
+      `const { Worker } = require("worker_threads");\nnew Worker(${q(`require("fs").writeFileSync(${q(out + "/worker.txt")}, "x")`)}, { eval: true });`,
+    expected: (out) => [`write_outside_root:${out}/worker.txt`],
+  },
+  {
+    name: "rename, copyFile, cp, symlink, link, chmod, truncate, rm out of bounds",
+    source: (out) => `const fs = require("fs");
+fs.writeFileSync("a.txt", "a");
+fs.copyFileSync("a.txt", ${q(out + "/copy.txt")});
+fs.cpSync("a.txt", ${q(out + "/cp.txt")});
+fs.symlinkSync("/etc/hostname", ${q(out + "/sym")});
+fs.linkSync("a.txt", ${q(out + "/hard")});
+fs.chmodSync(${q(out + "/copy.txt")}, 0o600);
+fs.truncateSync(${q(out + "/cp.txt")}, 0);
+fs.renameSync("a.txt", ${q(out + "/moved.txt")});
+fs.rmSync(${q(out + "/hard")});`,
+    expected: (out) =>
+      ["copy.txt", "cp.txt", "sym", "hard", "moved.txt"].map((f) => `write_outside_root:${out}/${f}`),
+  },
+  {
+    name: "reading an environment key that is absent (get, has, delete)",
+    source: () => `void process.env.EG_ABSENT_KEY;\nvoid ("EG_PROBED_KEY" in process.env);\ndelete process.env.EG_DELETED_KEY;`,
+    expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
+  },
+  {
+    name: "net.Socket straight to an IP",
+    source: (_out, p) => `const s = new (require("net").Socket)();\ns.on("error", () => {});\ns.connect(${p}, "127.0.0.1");`,
+    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+  },
+  {
+    name: "dgram",
+    source: (_out, p) => `const s = require("dgram").createSocket("udp4");\ns.on("error", () => {});\ns.send("x", ${p}, "127.0.0.1", () => s.close());`,
+    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+  },
+  {
+    name: "dns.resolve",
+    source: () => `require("dns").resolve("evasion.example", () => {});\nsetTimeout(() => process.exit(0), 300);`,
+    expected: () => ["network_denied:evasion.example"],
+  },
+  {
+    name: "fetch",
+    source: (_out, p) => `fetch("http://127.0.0.1:${p}/").catch(() => {});`,
+    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+  },
+  {
+    name: "http2",
+    source: (_out, p) => `const c = require("http2").connect("http://127.0.0.1:${p}");\nc.on("error", () => {});`,
+    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+  },
+  {
+    name: "https by name",
+    source: () => `require("https").get("https://exfil.example.net/x").on("error", () => {});`,
+    expected: () => ["network_denied:exfil.example.net:443"],
+  },
+  {
+    name: "a python child writing outside",
+    source: (out) =>
+      `require("child_process").spawnSync(${q(PYTHON)}, ["-c", ${q(`open(${q(out + "/py.txt")}, "w").write("x")`)}], { stdio: "inherit" });`,
+    expected: (out) => [`write_outside_root:${out}/py.txt`],
+  },
+];
+
+interface CommandCase {
+  name: string;
+  command: (s: Sandbox) => string[];
+  setup?: (s: Sandbox) => void;
+  expected: (s: Sandbox) => string[];
+  envelope?: Record<string, unknown>;
+}
+
+const COMMAND_CASES: CommandCase[] = [
+  {
+    name: "sh -c 'echo x > /outside/f'",
+    command: (s) => ["sh", "-c", `echo x > ${s.outside}/f`],
+    expected: (s) => [`write_outside_root:${s.outside}/f`],
+  },
+  {
+    name: "cp and mv into an outside dir",
+    command: (s) => ["sh", "-c", `echo a > a.txt && echo b > b.txt && cp a.txt ${s.outside}/cp.txt && mv b.txt ${s.outside}/mv.txt`],
+    expected: (s) => [`write_outside_root:${s.outside}/cp.txt`, `write_outside_root:${s.outside}/mv.txt`],
+  },
+  {
+    name: "git config --global",
+    envelope: { allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] },
+    command: () => ["git", "config", "--global", "user.name", "evasion"],
+    expected: (s) => [`write_outside_root:${s.home}/.gitconfig.lock`, `write_outside_root:${s.home}/.gitconfig`],
+  },
+  {
+    name: "a symlink inside the workspace that points outside, written through by a shell",
+    setup: (s) => symlinkSync(join(s.outside, "target.txt"), join(s.workspace, "notes.txt")),
+    command: () => ["sh", "-c", "echo x > notes.txt"],
+    expected: (s) => [`write_outside_root:${s.outside}/target.txt`],
+  },
+  {
+    name: "a Node program that goes around its own hooks (process.binding)",
+    command: (s) => [
+      "node",
+      "--no-deprecation",
+      "-e",
+      `process.binding("fs").writeFileUtf8(${q(s.outside + "/binding.txt")}, "x", 577, 0o644)`,
+    ],
+    expected: (s) => [`write_outside_root:${s.outside}/binding.txt`],
+  },
+];
+
+describe("evasion suite: every attempt is caught", () => {
+  for (const mode of ["full", "node-only"] as const) {
+    for (const c of NODE_CASES) {
+      if (mode === "node-only" && c.name.includes("python")) continue;
+      it(`${c.name} (${mode})`, async () => {
+        const s = sandbox();
+        const file = program(s, c.file ?? "evasion.js", c.source(s.outside, port));
+        const r = await run(s, ["node", file], { nodeOnly: mode === "node-only" });
+        expect(r.stderr).not.toContain("envelope-gate:");
+        expect(r.code).toBe(0);
+        const report = await check(s);
+        expect(report.verdict).toBe("envelope_fail");
+        // Exactly these: nothing missed, and no second report of the same act.
+        expect(ids(report).sort()).toEqual(c.expected(s.outside, port).sort());
+      });
+    }
+  }
+  for (const c of COMMAND_CASES) {
+    it(c.name, async () => {
+      const s = sandbox(c.envelope);
+      c.setup?.(s);
+      const r = await run(s, c.command(s));
+      expect(r.code).toBe(0);
+      const report = await check(s);
+      expect(report.verdict).toBe("envelope_fail");
+      expect(ids(report).sort()).toEqual(c.expected(s).sort());
+    });
+  }
+
+  it("records network attempts even where the network jail is unavailable, and says it was not enforced", async () => {
+    const s = sandbox();
+    const file = program(s, "net.js", `const s = require("net").connect(${port}, "127.0.0.1"); s.on("error", () => {}); s.on("connect", () => s.end());`);
+    const r = await run(s, ["node", file], { env: { ENVELOPE_GATE_UNSHARE: "/nonexistent/unshare" } });
+    expect(r.code).toBe(0);
+    expect(r.lines[0]?.network_enforced).toBe(false);
+    expect(String(r.lines[0]?.network)).toContain("not enforced");
+    const report = await check(s);
+    expect(report.log?.network_enforced).toBe(false);
+    expect(ids(report)).toEqual([`network_denied:127.0.0.1:${port}`]);
+  });
+
+  it("the jail really blocks: a connect to a listening local server fails under network: deny", async () => {
+    const s = sandbox();
+    const out = join(s.scratch, "outcome.txt");
+    const file = program(
+      s,
+      "net.js",
+      `const fs = require("fs"); const s = require("net").connect(${port}, "127.0.0.1");
+s.on("connect", () => { fs.writeFileSync(${q(out)}, "connected"); s.end(); });
+s.on("error", (e) => fs.writeFileSync(${q(out)}, e.code));`,
+    );
+    const r = await run(s, ["node", file]);
+    expect(r.code).toBe(0);
+    expect(r.lines[0]?.network_enforced).toBe(true);
+    expect(await import("node:fs").then((fs) => fs.readFileSync(out, "utf8"))).not.toBe("connected");
+  });
+});
+
+describe("evasion suite: the well-behaved program", () => {
+  it("touches fs, env, children, workers and streams inside its envelope and produces no violation", async () => {
+    const s = sandbox({ allowed_tools: ["read_file", "apply_patch", "run_tests"] });
+    mkdirSync(join(s.workspace, "src"), { recursive: true });
+    writeFileSync(join(s.workspace, "src", "mod.js"), "module.exports = 1;\n");
+    const child = program(s, "child.js", `require("fs").appendFileSync(require("path").join(process.env.SCRATCH, "child.txt"), "c");`);
+    const file = program(
+      s,
+      "good.mjs",
+      `import fs from "node:fs";
+import fsp from "node:fs/promises";
+import { execFileSync, spawnSync, fork } from "node:child_process";
+import { Worker } from "node:worker_threads";
+import { join } from "node:path";
+const scratch = process.env.SCRATCH;
+const ws = process.cwd();
+const tool = globalThis[Symbol.for("envelope-gate.recordTool")];
+tool("read_file");
+fs.readFileSync(join(ws, "src/mod.js"), "utf8");
+tool("apply_patch");
+fs.writeFileSync(join(ws, "src/mod.js"), "module.exports = 2;\\n");
+fs.mkdirSync(join(ws, "build/deep"), { recursive: true });
+fs.copyFileSync(join(ws, "src/mod.js"), join(ws, "build/mod.js"));
+fs.cpSync(join(ws, "src"), join(ws, "build/src-copy"), { recursive: true });
+fs.renameSync(join(ws, "build/mod.js"), join(ws, "build/deep/mod.js"));
+fs.symlinkSync(join(ws, "src/mod.js"), join(ws, "build/link.js"));
+fs.chmodSync(join(ws, "build/deep/mod.js"), 0o644);
+await fsp.writeFile(join(scratch, "notes.txt"), "n");
+await fsp.appendFile(join(scratch, "notes.txt"), "m");
+const tmp = fs.mkdtempSync(join(scratch, "tmp-"));
+await new Promise((r) => fs.createWriteStream(join(tmp, "stream.txt")).end("s", r));
+fs.rmSync(tmp, { recursive: true });
+const keys = { ...process.env };
+JSON.stringify(process.env);
+void Object.keys(process.env);
+void process.env.PATH;
+void ("RUN_ID" in process.env);
+tool("run_tests");
+execFileSync(process.execPath, [${q(child)}]);
+spawnSync("sh", ["-c", "echo ok > \\"$SCRATCH/sh.txt\\" && ls > /dev/null"]);
+await new Promise((r) => fork(${q(child)}).on("exit", r));
+await new Promise((r) => new Worker("require('fs').writeFileSync(require('path').join(process.env.SCRATCH, 'w.txt'), 'w')", { eval: true }).on("exit", r));
+console.log("done", Object.keys(keys).length > 0);
+console.error("stderr is fine too");
+`,
+    );
+    const r = await run(s, ["node", file]);
+    expect(r.stderr).toBe("stderr is fine too\n");
+    expect(r.code).toBe(0);
+    const report = await check(s);
+    expect(report.violations).toEqual([]);
+    expect(report.verdict).toBe("pass");
+    const real = r.lines.filter((l) => !l.canary);
+    expect(real.filter((l) => l.kind === "write").length).toBeGreaterThan(10);
+    expect(real.filter((l) => l.kind === "exec").length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a plain shell pipeline inside the workspace produces no violation", async () => {
+    const s = sandbox();
+    chmodSync(s.workspace, 0o755);
+    const r = await run(s, ["sh", "-c", 'mkdir -p out && echo hi | tr a-z A-Z > out/x.txt && cat out/x.txt > /dev/null && rm -r out && echo "$SCRATCH" > /dev/null']);
+    expect(r.code).toBe(0);
+    const report = await check(s);
+    expect(report.violations).toEqual([]);
+  });
+});
