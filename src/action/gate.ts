@@ -25,6 +25,7 @@ import {
 import { loadProperties, scoreOutputSchema, scorePatchPaths, scoreTestsCollected, type PropertiesDeclaration, type Score } from "../core/properties.js";
 import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
+import { RULE_ENVELOPE_KEY } from "../core/log.js";
 import { evaluateLogFile } from "../gate/files.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
@@ -353,7 +354,14 @@ async function finish(
     decision,
     report,
     envelope: p.envelope
-      ? { id: p.envelope.envelope.envelope_id, hash: p.envelope.hash, file: p.envelope.file, ref: p.policyRef ?? "", source: p.policySource }
+      ? {
+          id: p.envelope.envelope.envelope_id,
+          hash: p.envelope.hash,
+          file: p.envelope.file,
+          ref: p.policyRef ?? "",
+          source: p.policySource,
+          ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, p.envelope?.lines.get(`/${k}`)])),
+        }
       : null,
     pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
     gating: p.gating,

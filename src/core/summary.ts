@@ -3,6 +3,7 @@
  * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
  */
 import { describeViolation } from "./annotations.js";
+import { RULE_ENVELOPE_KEY } from "./log.js";
 import type { LedgerProblem } from "./ledger.js";
 import type { Decision, GatingDecision, PolicyChange, PropertyOutcome } from "./policy.js";
 import type { CheckReport } from "./verdict.js";
@@ -14,7 +15,7 @@ export interface SummaryInput {
   checkName: string;
   decision: Decision;
   report: CheckReport | null;
-  envelope: { id: string; hash: string; file: string; ref: string; source: string } | null;
+  envelope: { id: string; hash: string; file: string; ref: string; source: string; ruleLines?: Partial<Record<string, number>> } | null;
   pull: { number: number; author: string; url: string | null; baseSha: string; headSha: string } | null;
   gating: GatingDecision | null;
   policyChange: { changes: readonly PolicyChange[]; approvedBy: readonly string[] } | null;
@@ -88,8 +89,13 @@ function render(input: SummaryInput, limit: number): string {
     out.push(`### Violations (${report.violations.length} distinct)`, "");
     out.push(
       ...table(
-        ["id", "what happened", "first at log line", "count"],
-        report.violations.map((v) => [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count)]),
+        ["id", "what happened", "first at log line", "count", "envelope says so at"],
+        report.violations.map((v) => {
+          const key = RULE_ENVELOPE_KEY[v.rule];
+          const line = input.envelope?.ruleLines?.[key];
+          const where = input.envelope ? `${input.envelope.file}${line !== undefined ? `:${line}` : ""} (\`${key}\`)` : `\`${key}\``;
+          return [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count), where];
+        }),
         limit,
         (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`,
       ),

@@ -129,6 +129,9 @@ describe("the Action on pull requests", () => {
     expect(byTitle.get("network_denied:exfil.example.net:443")?.start_line).toBe(lineOf("network"));
     expect(byTitle.get("write_outside_root:/home/runner/.ssh/authorized_keys")?.start_line).toBe(lineOf("allowed_roots"));
     expect(check.output.summary).toContain("`undeclared_env:AWS_SECRET_ACCESS_KEY`");
+    // Which rule broke, what touched what, and where the envelope says so, without opening a log.
+    expect(check.output.summary).toContain(`${ENVELOPE_PATH}:${lineOf("allowed_env")} (\`allowed_env\`)`);
+    expect(check.output.summary).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
     expect(run.outputs.verdict).toBe("envelope_fail");
     expect(JSON.parse(run.outputs.violations as string)).toHaveLength(3);
   });
