@@ -63,6 +63,7 @@ interface WorkflowRunPayload {
     run_attempt?: number;
     path?: string;
     event?: string;
+    head_branch?: string;
     status?: string;
     conclusion?: string | null;
     head_sha?: string;
@@ -158,7 +159,8 @@ export class GateAppService {
     const repository = p.repository?.full_name;
     const installationId = p.installation?.id;
     if (p.action !== "completed" || !run || !repository || installationId === undefined) return "ignored: not a completed run";
-    if (!(run.path ?? "").endsWith(`/${this.settings.workflow}`) && run.path !== this.settings.workflow) {
+    const path = (run.path ?? "").replace(/@.*$/, "");
+    if (!path.endsWith(`/${this.settings.workflow}`) && path !== this.settings.workflow) {
       return `ignored: workflow ${run.path ?? "?"} is not ${this.settings.workflow}`;
     }
     const known = await this.store.findDualRunByRunB(repository, run.id);
@@ -173,9 +175,20 @@ export class GateAppService {
     const bundle = readEvidenceZip(zip);
     const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
     if (dualRunId !== "") {
+      // Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
+      // branch, whose workflow file a pull request cannot change. A pull_request run claiming a
+      // dual run id is the PR's own workflow speaking, and is ignored.
+      if (run.event !== "workflow_dispatch") {
+        this.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
+        return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
+      }
       const dual = await this.store.getDualRun(dualRunId);
       if (!dual) return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
       if (dual.repository.toLowerCase() !== repository.toLowerCase()) return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
+      if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
+        this.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
+        return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
+      }
       return this.onRunBCompleted(dual, run.id, run.html_url ?? null);
     }
     return this.onRunACompleted(p, run, repository, installationId, bundle);
@@ -191,7 +204,8 @@ export class GateAppService {
     if (bundle.verdict.verdict !== "pass") {
       return `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen`;
     }
-    const failing = bundle.properties.filter((x) => x.result === "fail").map((x) => x.name);
+    // A property already tolerated by an active freeze does not need another one.
+    const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
     if (failing.length === 0) return "no dual run: no property failed";
     const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
     const headSha = run.head_sha ?? bundle.runner.head_sha;
@@ -366,6 +380,7 @@ export class GateAppService {
     try {
       const gh = await this.github.installation(dual.installation_id);
       const lines: string[] = [];
+      const proposals: LedgerPr[] = [];
       let allSettled = true;
       if (dual.outcome === "freeze_eligible") {
         const { results, eligible } = JSON.parse(dual.results ?? "{}") as { results: PropertyComparison[]; eligible: string[] };
@@ -374,6 +389,7 @@ export class GateAppService {
           const pr = await this.proposeFreeze(gh, dual, property, comparison);
           if (pr.state === "claimed") allSettled = false;
           lines.push(describeProposal(pr));
+          proposals.push(pr);
         }
       }
       if (!allSettled) {
@@ -381,7 +397,7 @@ export class GateAppService {
         return "a ledger PR is being opened by another replica; the sweeper finishes the report";
       }
       const mode = await this.store.installationMode(dual.installation_id);
-      await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(this.settings.checkName, dual, lines, mode ?? "shadow"));
+      await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(this.settings.checkName, dual, lines, mode ?? "shadow", proposals));
       await this.store.transitionDualRun(id, ["reporting"], "done", { claim_owner: null, claim_until: null, done_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
       return lines.length > 0 ? lines.join("; ") : "check run posted";
     } catch (err) {
@@ -663,7 +679,7 @@ function describeProposal(pr: LedgerPr): string {
 }
 
 /** The dual-run check run on the head commit: what was compared and what follows. */
-export function dualRunCheck(checkName: string, dual: DualRun, proposals: string[], mode: "shadow" | "active") {
+export function dualRunCheck(checkName: string, dual: DualRun, proposals: string[], mode: "shadow" | "active", prs: LedgerPr[] = []) {
   const name = `${checkName} (dual run)`;
   const results = dual.results ? (JSON.parse(dual.results) as { results: PropertyComparison[] }).results : [];
   const table = results.length
@@ -680,7 +696,13 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
       "",
       runs,
     ].join("\n");
-    const shadowText = mode === "shadow" ? `Would-be ledger row(s) and PR bodies are recorded in the App's store and status page.` : undefined;
+    const shadowText =
+      mode === "shadow"
+        ? prs
+            .filter((p) => p.state === "shadowed")
+            .map((p) => [`### Would open: ${p.title}`, "", `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`, "", "```tsv", p.row_text, "```", "", p.body].join("\n"))
+            .join("\n\n---\n\n")
+        : undefined;
     return { ...common, conclusion: "neutral" as const, title, summary, ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}) };
   }
   const titles: Record<string, string> = {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
+import { buildManifest } from "../../src/core/evidence.js";
 import {
   addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_PATH, REPO,
   startTestApp, startWorld, TestClock, workflowRunPayload, type World,
@@ -76,6 +77,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(check?.output.title).toContain("Shadow mode");
     expect(check?.output.summary).toContain("would open a ledger PR for schema_key_order");
     expect(check?.head_sha).toBe(HEAD_SHA);
+    expect(check?.output.text).toContain("### Would open: envelope-gate: freeze schema_key_order until 2026-12-07");
+    expect(check?.output.text).toContain("| `schema_key_order` | fail | pass |");
     const shadowed = await app.store.listLedgerPrs(["shadowed"]);
     expect(shadowed).toHaveLength(1);
     expect(shadowed[0]?.dual_run_id).toBe(dualRunId);
@@ -228,6 +231,33 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
   });
 
+  it("a pull_request run claiming a dual run id is not taken as runner B", async () => {
+    const { dualRunId } = await runAFails();
+    const forged = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "pass" }], dualRunId, machineId: "machine-ffff" });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, forged));
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("was not dispatched");
+    expect((await app.store.getDualRun(dualRunId))?.state).toBe("waiting");
+  });
+
+  it("a failing property already frozen on runner A does not schedule runner B", async () => {
+    const runA = fakeRunWithFrozen();
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(String(res.body.outcome)).toBe("no dual run: no property failed");
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+  });
+
+  function fakeRunWithFrozen() {
+    const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
+    const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runA.id)!;
+    const files = { ...artifact.files };
+    const props = JSON.parse(Buffer.from(files["properties.json"]!).toString("utf8"));
+    props.properties[0].frozen_by = "F-000000000001";
+    files["properties.json"] = new TextEncoder().encode(JSON.stringify(props));
+    artifact.files = rebuildManifest(files);
+    return runA;
+  }
+
   it("a redelivered webhook is a duplicate and sends nothing twice", async () => {
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
@@ -313,3 +343,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(status.freezes_expiring_soon).toEqual([expect.objectContaining({ property: "schema_key_order", expires_on: "2026-12-07", days_left: 2 })]);
   });
 });
+
+function rebuildManifest(files: Record<string, Uint8Array>): Record<string, Uint8Array> {
+  const rest = new Map(Object.entries(files).filter(([n]) => n !== "manifest.json" && n !== "manifest.json.sha256"));
+  const built = buildManifest(rest);
+  return { ...Object.fromEntries(rest), "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) };
+}

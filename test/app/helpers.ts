@@ -177,6 +177,7 @@ export function workflowRunPayload(fake: FakeGitHub, run: FakeWorkflowRun, pullN
       run_attempt: run.run_attempt,
       path: `.github/workflows/${run.workflow_id}`,
       event: run.event,
+      head_branch: run.head_branch,
       status: run.status,
       conclusion: run.conclusion,
       head_sha: run.head_sha,
