@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeCheckRun, createCheckRun } from "../../src/github/checks.js";
 import { GitHubUnavailable, createGitHubClient } from "../../src/github/client.js";
-import { getCollaboratorRole, listPullFiles, readFileAt } from "../../src/github/repo.js";
+import { getCollaboratorRole, listPullFiles, listReviews, readFileAt } from "../../src/github/repo.js";
 import { closedPort, startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 
 let fake: FakeGitHub;
@@ -47,6 +47,14 @@ describe("src/github", () => {
     const port = await closedPort();
     const dead = createGitHubClient({ token: "t", baseUrl: `http://127.0.0.1:${port}`, retry: { retries: 1, retryBaseMs: 1 } });
     const err = await failure(readFileAt(dead, repo, "x", "main"));
+    expect(err.code).toBe("GITHUB_UNAVAILABLE");
+    expect(err.status).toBeNull();
+  });
+
+  it("gives up on a request that does not answer within github-timeout-ms", async () => {
+    fake.route("GET", "/repos/:owner/:repo/pulls/:n/reviews", () => new Promise((done) => setTimeout(() => done({ status: 200, body: [] }), 3000)));
+    const slow = createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 0, retryBaseMs: 1, timeoutMs: 200 } });
+    const err = await failure(listReviews(slow, repo, 1));
     expect(err.code).toBe("GITHUB_UNAVAILABLE");
     expect(err.status).toBeNull();
   });
