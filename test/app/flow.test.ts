@@ -258,6 +258,25 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     return runA;
   }
 
+  it("runner A's evidence missing or unreadable: no dual run (EVIDENCE_UNAVAILABLE for an unreadable bundle)", async () => {
+    const noArtifact = world.fake.addWorkflowRun(REPO, { head_sha: HEAD_SHA, event: "pull_request", status: "completed", conclusion: "failure" });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, noArtifact));
+    expect(res.status).toBe(200);
+    expect(String(res.body.outcome)).toContain("no freeze without evidence");
+    const broken = addRunA(world.fake, { properties: FAILING });
+    const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === broken.id)!;
+    artifact.files = { "runner.json": new TextEncoder().encode("{}") };
+    const res2 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-a" });
+    expect(res2.status).toBe(503);
+    expect((res2.body.error as { code: string }).code).toBe("EVIDENCE_DIGEST_MISMATCH");
+    world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", () => ({ status: 200, body: new TextEncoder().encode("not a zip"), headers: { "content-type": "application/zip" } }));
+    const res3 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-b" });
+    expect(res3.status).toBe(503);
+    expect((res3.body.error as { code: string }).code).toBe("EVIDENCE_UNAVAILABLE");
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+    expect(await app.store.listDualRuns(["pending", "waiting"])).toEqual([]);
+  });
+
   it("a redelivered webhook is a duplicate and sends nothing twice", async () => {
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);

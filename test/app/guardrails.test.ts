@@ -243,6 +243,19 @@ describe("boot guard", () => {
     }
   });
 
+  it("malformed settings are CONFIG_INVALID", () => {
+    for (const extra of [
+      { ENVELOPE_GATE_APP_ID: "abc" },
+      { ENVELOPE_GATE_RUNNER_B_LABELS: "self-hosted" },
+      { ENVELOPE_GATE_RUNNER_B_LABELS: "[]" },
+      { ENVELOPE_GATE_DEADLINE_MINUTES: "0" },
+      { ENVELOPE_GATE_GITHUB_THROTTLE: "maybe" },
+      { ENVELOPE_GATE_PRIVATE_KEY: "", ENVELOPE_GATE_PRIVATE_KEY_PATH: "/nonexistent/key.pem" },
+    ]) {
+      expect(() => loadConfig({ ...good, ...extra }), JSON.stringify(extra)).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    }
+  });
+
   it("the App process exits 3 with BYPASS_REFUSED before listening", async () => {
     const world = await startWorld();
     try {
