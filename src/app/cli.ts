@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
 import { GateError } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
-import { loadConfig, storeConfigFromEnv } from "./config.js";
+import { loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
 import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
 import { statusSnapshot } from "./status.js";
@@ -72,7 +72,7 @@ async function status(args: string[]): Promise<number> {
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
   try {
-    const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: 48 * 3_600_000, lastSweep: null });
+    const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: reviewAlertMsFromEnv(process.env), lastSweep: null });
     process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
     return 0;
   } finally {

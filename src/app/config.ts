@@ -101,6 +101,10 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
   return storeSettingsFromEnv(env);
 }
 
+export function reviewAlertMsFromEnv(env: NodeJS.ProcessEnv): number {
+  return int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000;
+}
+
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
  * one, or any weakening setting in production is BYPASS_REFUSED.
@@ -151,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
     reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
     teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
-    reviewAlertMs: int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000,
+    reviewAlertMs: reviewAlertMsFromEnv(env),
     sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
     leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
     replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${hostname()}:${process.pid}`,

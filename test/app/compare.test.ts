@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { readEvidenceZip, type VerifiedBundle } from "../../src/app/bundle.js";
+import { compareRuns } from "../../src/app/compare.js";
+import { expiresOn, freezeIdFor, ledgerBranch } from "../../src/app/freeze.js";
+import { bundleFiles, zipOf, type BundleSpec } from "../support/fake-github-app.js";
+
+const HASH = `sha256:${"ab".repeat(32)}`;
+const HEAD = "f".repeat(40);
+
+function bundle(spec: Partial<BundleSpec> & { properties: BundleSpec["properties"] }): VerifiedBundle {
+  return readEvidenceZip(zipOf(bundleFiles({ machineId: "m-a", headSha: HEAD, envelopeHash: HASH, repository: "o/r", workflowRunId: 1, ...spec })));
+}
+
+const expect_ = (properties: string[]) => ({ dualRunId: "dr-1", envelopeHash: HASH, headSha: HEAD, properties });
+
+describe("compareRuns (the seed's decision table)", () => {
+  const a = bundle({ properties: [{ name: "key_order", result: "fail" }, { name: "collected", result: "fail" }, { name: "shape", result: "fail" }] });
+
+  it("per property: disagree is eligible; both fail, B error and B missing are not", () => {
+    const b = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }, { name: "collected", result: "fail" }, { name: "shape", result: "error" }] });
+    const d = compareRuns(a, b, expect_(["key_order", "collected", "shape"]));
+    expect(d.outcome).toBe("freeze_eligible");
+    expect(d.eligible).toEqual(["key_order"]);
+    expect(d.results.map((r) => [r.property, r.b, r.verdict])).toEqual([
+      ["key_order", "pass", "disagree"],
+      ["collected", "fail", "both_fail"],
+      ["shape", "error", "b_error"],
+    ]);
+    const missing = compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [] }), expect_(["key_order"]));
+    expect(missing.outcome).toBe("no_freeze");
+    expect(missing.results[0]?.verdict).toBe("b_missing");
+  });
+
+  it("a property named after an envelope rule is never eligible", () => {
+    const ar = bundle({ properties: [{ name: "undeclared_tool", result: "fail" }] });
+    const br = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "undeclared_tool", result: "pass" }] });
+    const d = compareRuns(ar, br, expect_(["undeclared_tool"]));
+    expect(d.eligible).toEqual([]);
+    expect(d.results[0]?.verdict).toBe("envelope_rule");
+  });
+
+  it("a missing machine id cannot prove two machines", () => {
+    const b = bundle({ machineId: "", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }] });
+    expect(compareRuns(a, b, expect_(["key_order"])).code).toBe("RUNNER_B_UNAVAILABLE");
+  });
+
+  it("another head sha or dual run id is DUAL_RUN_MISMATCH; B's gate error is RUNNER_B_UNAVAILABLE", () => {
+    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", headSha: "e".repeat(40), properties: [] }), expect_(["key_order"])).code).toBe("DUAL_RUN_MISMATCH");
+    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-2", properties: [] }), expect_(["key_order"])).code).toBe("DUAL_RUN_MISMATCH");
+    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", verdict: "error", properties: [] }), expect_(["key_order"])).code).toBe("RUNNER_B_UNAVAILABLE");
+  });
+});
+
+describe("freeze naming", () => {
+  it("freeze ids and branches are deterministic and distinct per input", () => {
+    expect(freezeIdFor("sha256:a", "sha256:b", "p")).toMatch(/^F-[0-9a-f]{12}$/);
+    expect(freezeIdFor("sha256:a", "sha256:b", "p")).toBe(freezeIdFor("sha256:a", "sha256:b", "p"));
+    expect(freezeIdFor("sha256:a", "sha256:b", "p")).not.toBe(freezeIdFor("sha256:a", "sha256:c", "p"));
+    expect(ledgerBranch("weird name/../x", HASH, HEAD)).toMatch(/^envelope-gate\/freeze\/weird-name-x-[0-9a-f]{16}$/);
+    expect(ledgerBranch("p", HASH, HEAD)).not.toBe(ledgerBranch("p", HASH, "e".repeat(40)));
+  });
+
+  it("expiry is today plus the TTL, capped, in UTC", () => {
+    const now = Date.parse("2026-11-30T23:30:00Z");
+    expect(expiresOn(now, 7, 14)).toBe("2026-12-07");
+    expect(expiresOn(now, 30, 14)).toBe("2026-12-14");
+  });
+});
