@@ -4,6 +4,6 @@ import { main } from "./main.js";
 try {
   await main();
 } catch (err) {
-  core.setOutput("verdict", "error");
+  // Outputs may be what failed (GITHUB_OUTPUT unwritable); the exit status still says "not a pass".
   core.setFailed(`envelope-gate: INTERNAL_ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
