@@ -146,7 +146,16 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
     });
     if (!p.gating.gated) {
       const decision: Decision = { verdict: "not_gated", conclusion: "neutral", headline: `not gated: ${p.gating.reason}` };
-      return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null);
+      // Shown for reference only: nothing is judged, so an unreadable envelope is a note, not a verdict.
+      const notes: string[] = [];
+      try {
+        p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
+        await readEnvelopeAt(settings, client, p, p.policyRef);
+      } catch (err) {
+        const e = asGateError(err);
+        notes.push(`The base commit's envelope was not shown (${e.code}: ${e.message}). Nothing was evaluated for this pull request.`);
+      }
+      return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null, notes);
     }
     await gate(settings, client, p);
   } catch (err) {
@@ -200,25 +209,9 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
   p.policyRef = approved ? headSha : baseSha;
   p.policySource = approved ? "head commit, policy change approved" : "base commit";
 
-  const { envelope: envelopePath, digest: digestPath, properties: propertiesPath, ledger: ledgerPath } = settings.policy;
-  const where = `${p.policySource} ${p.policyRef.slice(0, 12)}`;
-  const envelopeBytes = await readFileAt(client, repo, envelopePath, p.policyRef);
-  if (envelopeBytes === null) {
-    throw new GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
-      file: envelopePath,
-      hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
-    });
-  }
-  const digestBytes = await readFileAt(client, repo, digestPath, p.policyRef);
-  if (digestBytes === null) {
-    throw new GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
-      file: digestPath,
-      hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
-    });
-  }
-  verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
-  p.envelope = loadEnvelope(envelopeBytes, envelopePath);
-  p.envelopeBytes = envelopeBytes;
+  const envelopeBytes = await readEnvelopeAt(settings, client, p, p.policyRef);
+  const envelope = p.envelope as LoadedEnvelope;
+  const { properties: propertiesPath, ledger: ledgerPath } = settings.policy;
 
   const propertiesBytes = await readFileAt(client, repo, propertiesPath, p.policyRef);
   p.propertiesPresent = propertiesBytes !== null;
@@ -230,7 +223,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
   const today = utcDate(new Date());
   p.freezes = applyFreezeCaps(p.ledger, today, settings.freezeCaps);
 
-  const roots = expandRoots(p.envelope, { workspace: settings.workspace, scratch: settings.scratch });
+  const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
   await prepareEvidenceDir(settings.evidenceDir);
   const logPath = join(settings.evidenceDir, EVIDENCE_FILES.observerLog);
   if (settings.evaluation.mode === "run") {
@@ -258,7 +251,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
     await copyLog(settings.evaluation.path, logPath);
     p.logWritten = true;
   }
-  const verdict = await evaluateLogFile(p.envelope, logPath, { roots });
+  const verdict = await evaluateLogFile(envelope, logPath, { roots });
   p.report = reportFromVerdict(verdict);
 
   if (p.report.verdict !== "pass") return;
@@ -284,7 +277,32 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
       locations: score.locations,
     });
   }
-  p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, p.envelope.hash, today);
+  p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+
+/** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */
+async function readEnvelopeAt(settings: Settings, client: GitHubClient, p: Progress, ref: string): Promise<Uint8Array> {
+  const repo = settings.repository;
+  const { envelope: envelopePath, digest: digestPath } = settings.policy;
+  const where = `${p.policySource} ${ref.slice(0, 12)}`;
+  const envelopeBytes = await readFileAt(client, repo, envelopePath, ref);
+  if (envelopeBytes === null) {
+    throw new GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
+      file: envelopePath,
+      hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
+    });
+  }
+  const digestBytes = await readFileAt(client, repo, digestPath, ref);
+  if (digestBytes === null) {
+    throw new GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
+      file: digestPath,
+      hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
+    });
+  }
+  verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
+  p.envelope = loadEnvelope(envelopeBytes, envelopePath);
+  p.envelopeBytes = envelopeBytes;
+  return envelopeBytes;
 }
 
 async function writeEvidence(settings: Settings, p: Progress, report: CheckReport): Promise<string> {
@@ -317,11 +335,12 @@ async function finish(
   checkRunRefused: boolean,
   annotationsIn: CheckAnnotation[],
   error: GateError | null,
+  extraNotes: string[] = [],
 ): Promise<GateOutcome> {
   let decision = decisionIn;
   let report = p.report;
   let digest: string | null = null;
-  const notes: string[] = [];
+  const notes: string[] = [...extraNotes];
   if (decision.verdict !== "not_gated" && report !== null) {
     try {
       if (!p.logWritten) await prepareEvidenceDir(settings.evidenceDir);

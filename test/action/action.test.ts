@@ -146,6 +146,20 @@ describe("the Action on pull requests", () => {
     expect(check.output.summary).toContain("human-hannah matches none of agent-authors");
     expect(run.outputs.verdict).toBe("not_gated");
     expect(run.outputs.gated).toBe("false");
+    // The envelope id and hash are printed in every check run, gated or not.
+    expect(check.output.summary).toContain(BASE_HASH);
+    expect(check.output.summary).toContain("widgets-agent-envelope-v1");
+    expect(run.outputs["evidence-dir"]).toBe("");
+  });
+
+  it("keeps a non-agent PR neutral when the base has no envelope, and says the envelope was not shown", async () => {
+    const p = pull({ author: "human-hannah", base: { "README.md": "hi\n" } });
+    const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+    expect(run.exitCode).toBe(0);
+    const check = checkRunFor(p);
+    expect(check.conclusion).toBe("neutral");
+    expect(check.output.summary).toContain("ENVELOPE_MISSING");
+    expect(check.output.summary).toContain("Nothing was evaluated");
   });
 
   it("gates a human PR that carries the agent label, and every PR with gate-all", async () => {
