@@ -1,11 +1,14 @@
 /**
  * End to end with the bundled Action (dist/index.js) as runner B: runner A's run fails a
- * property on one machine (its bundle made here in the pinned format, machine "machine-aaaa1111"),
- * the App dispatches runner B, the Action runs as a process on this machine (its real
- * /etc/machine-id), its evidence directory becomes the run's artifact, and the App compares.
+ * property on one machine, the App dispatches runner B, the Action runs as a process on this
+ * machine (its real /etc/machine-id), its evidence directory becomes the run's artifact, and the
+ * App compares. Runner A is either a bundle made here in the pinned format (machine
+ * "machine-aaaa1111"), or, where mount namespaces are available, the bundled Action too, run
+ * under `unshare` with another /etc/machine-id bind-mounted: two machine identities, one host.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import {
@@ -14,7 +17,33 @@ import {
 } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { bundleFiles, installAppRoutes } from "../support/fake-github-app.js";
-import { APP_ID, appKeys, deliver, INSTALLATION, startTestApp, TestClock, workflowRunPayload } from "./helpers.js";
+import { APP_ID, appKeys, deliver, INSTALLATION, startTestApp, tempDir, TestClock, workflowRunPayload } from "./helpers.js";
+
+const OTHER_MACHINE_ID = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
+
+/** Whether this host lets us give a process another /etc/machine-id (user + mount namespace). */
+function otherMachineWrapper(): string | null {
+  const dir = tempDir("eg-machine-");
+  const idFile = join(dir, "machine-id");
+  writeFileSync(idFile, `${OTHER_MACHINE_ID}\n`);
+  const probe = spawnSync("unshare", ["-rm", "sh", "-c", `mount --bind ${idFile} /etc/machine-id && cat /etc/machine-id`], { encoding: "utf8" });
+  if (probe.status !== 0 || probe.stdout.trim() !== OTHER_MACHINE_ID) return null;
+  // The harness runs `node <bundle>`; this bundle re-runs itself inside a user + mount namespace,
+  // bind-mounts the other machine id there, then runs the real bundle (no shell: the Action's
+  // INPUT_* names contain hyphens, which a shell would drop from the environment).
+  const wrapper = join(dir, "as-other-machine.mjs");
+  writeFileSync(
+    wrapper,
+    `import { spawnSync } from "node:child_process";
+const run = (cmd, args) => spawnSync(cmd, args, { stdio: "inherit", env: process.env }).status ?? 1;
+if (process.argv[2] !== "--inner") process.exit(run("unshare", ["-rm", process.execPath, import.meta.filename, "--inner"]));
+if (run("mount", ["--bind", ${JSON.stringify(idFile)}, "/etc/machine-id"]) !== 0) process.exit(3);
+process.exit(run(process.execPath, [${JSON.stringify(resolve("dist/index.js"))}]));
+`,
+  );
+  return wrapper;
+}
+const wrapper = otherMachineWrapper();
 
 const ENVELOPE = envelopeText();
 const HASH = envelopeHash(ENVELOPE);
@@ -104,6 +133,38 @@ describe("end to end: runner B is the bundled Action", () => {
     expect(row[4]).toBe(HASH);
     expect(pulls[0]!.requested_reviewers).toEqual(["alice"]);
     expect(fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("neutral");
+  });
+
+  it.skipIf(wrapper === null)("both runners are the bundled Action on two machine identities: A fails, B passes, one ledger PR", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", Date.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", Date.now());
+    const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "in_progress", conclusion: null });
+    const actionA = await runAction({
+      apiUrl: fake.url,
+      pull,
+      bundle: wrapper as string,
+      inputs: { "observer-log": "observer.jsonl", workspace: "" },
+      workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"nope":true}' },
+      env: { GITHUB_RUN_ID: String(runA.id), RUNNER_NAME: "runner-a-host" },
+    });
+    expect(actionA.exitCode, actionA.stdout + actionA.stderr + actionA.summary).toBe(1);
+    const filesA = Object.fromEntries(readdirSync(actionA.evidenceDir).map((n) => [n, new Uint8Array(readFileSync(join(actionA.evidenceDir, n)))]));
+    expect(JSON.parse(Buffer.from(filesA["runner.json"] as Uint8Array).toString("utf8")).machine_id).toBe(OTHER_MACHINE_ID);
+    fake.addArtifact(REPO, { run_id: runA.id, name: "envelope-gate-evidence", files: filesA });
+    runA.status = "completed";
+    runA.conclusion = "failure";
+    const resA = await deliver(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
+    expect(resA.status, JSON.stringify(resA.body)).toBe(200);
+    const { run, machineId } = await runnerBRuns();
+    expect(machineId).not.toBe(OTHER_MACHINE_ID);
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
+    expect(pulls).toHaveLength(1);
+    const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
+    const row = ledger.trimEnd().split("\n")[1]!.split("\t");
+    expect(row.slice(1, 5)).toEqual(["result_shape", `run-${runA.id}@${OTHER_MACHINE_ID}`, `run-${run.id}@${machineId}`, HASH]);
+    expect(fake.checkRun(REPO, "envelope-gate")?.conclusion).toBe("failure");
   });
 
   it("shadow installation: the same disagreement yields only the neutral check", async () => {
