@@ -277,6 +277,52 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(await app.store.listDualRuns(["pending", "waiting"])).toEqual([]);
   });
 
+  it("GitHub failing mid-report: the PR is opened once, the check is retried by the sweeper", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    const { dualRunId } = await runAFails();
+    world.fake.fail("POST", "/repos/:owner/:repo/check-runs", 502, { times: 1 });
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    expect(res.status).toBe(503);
+    expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+    expect((await app.store.getDualRun(dualRunId))?.state).toBe("decided");
+    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    const report = await app.sweep();
+    expect(report.reported).toEqual([dualRunId]);
+    expect((await app.store.getDualRun(dualRunId))?.state).toBe("done");
+    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
+    expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("neutral");
+  });
+
+  it("GitHub failing while the ledger PR is opened: the claim is released and the next attempt finishes it", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    const { dualRunId } = await runAFails();
+    world.fake.fail("POST", "/repos/:owner/:repo/pulls", 500, { times: 1 });
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    expect(res.status).toBe(503);
+    const claimed = await app.store.listLedgerPrs(["claimed"]);
+    expect(claimed).toHaveLength(1);
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    const report = await app.sweep();
+    expect(report.reported).toEqual([dualRunId]);
+    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect(await app.store.listLedgerPrs(["opened"])).toHaveLength(1);
+    // The branch created by the first attempt was reused, not duplicated.
+    expect([...world.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
+  });
+
+  it("a dispatch GitHub refuses for another reason is GITHUB_UNAVAILABLE, and the dual run waits for a retry", async () => {
+    world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 422, { times: 1, body: { message: "Workflow does not have 'workflow_dispatch' trigger" } });
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.status).toBe(503);
+    expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+    expect(await app.store.listDualRuns(["pending"])).toHaveLength(1);
+    expect((await app.sweep()).dispatched).toHaveLength(1);
+  });
+
   it("a redelivered webhook is a duplicate and sends nothing twice", async () => {
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
