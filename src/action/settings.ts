@@ -155,6 +155,7 @@ const SHA = /^[0-9a-f]{40}$/;
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const token = input("github-token") || env.GITHUB_TOKEN || "";
   if (token === "") configError("no token: set the github-token input (default ${{ github.token }})");
+  core.setSecret(token);
   const repository = parseRepository(env.GITHUB_REPOSITORY ?? "");
   if (!repository) configError(`GITHUB_REPOSITORY must be owner/name, got "${env.GITHUB_REPOSITORY ?? ""}"`);
   const apiUrl = env.GITHUB_API_URL || "https://api.github.com";
