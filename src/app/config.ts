@@ -30,6 +30,7 @@ export interface AppConfig {
   replicaId: string;
   githubRetries: number;
   githubThrottle: boolean;
+  githubTimeoutMs: number;
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -161,5 +162,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${hostname()}:${process.pid}`,
     githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
     githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
+    githubTimeoutMs: int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 30, 1, 600) * 1000,
   };
 }

@@ -46,6 +46,7 @@ export async function startApp(
     beforeEachRequest: killSwitchGuard(store),
     retries: config.githubRetries,
     throttle: config.githubThrottle,
+    timeoutMs: config.githubTimeoutMs,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
   const service = new GateAppService(store, github, config, clock, log);

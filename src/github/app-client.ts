@@ -20,6 +20,8 @@ export interface AppClientSettings {
   retryAfterMs?: number;
   /** GitHub asks integrations to space writes (the throttling plugin does, about 1 s apart). */
   throttle?: boolean;
+  /** Each request attempt is abandoned after this long (a GitHub that accepts and never answers). */
+  timeoutMs?: number;
   userAgent?: string;
 }
 
@@ -65,6 +67,13 @@ function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: Guard }): 
   });
 }
 
+function fetchWithDeadline(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  };
+}
+
 // The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
 const AppOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
 
@@ -105,6 +114,7 @@ export class AppClient {
       baseUrl: settings.baseUrl,
       userAgent: settings.userAgent ?? "envelope-gate-app",
       beforeEachRequest: settings.beforeEachRequest,
+      request: { fetch: fetchWithDeadline(settings.timeoutMs ?? 30_000) },
       retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
       throttle: {
         enabled: settings.throttle ?? true,

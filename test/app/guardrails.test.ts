@@ -144,6 +144,24 @@ describe("GITHUB_UNAVAILABLE", () => {
   });
 });
 
+describe("GITHUB_UNAVAILABLE from a GitHub that never answers", () => {
+  it("each request attempt is abandoned at its deadline", async () => {
+    const world = await startWorld();
+    const app = await startTestApp(world.fake, new TestClock(), { githubTimeoutMs: 500 });
+    try {
+      const runA = addRunA(world.fake, { properties: FAILING });
+      world.fake.route("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts", () => new Promise(() => {}));
+      const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "hang-1" });
+      expect(res.status).toBe(503);
+      expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+      expect((await app.store.getDelivery("hang-1"))?.state).toBe("failed");
+    } finally {
+      await app.close();
+      await world.close();
+    }
+  });
+});
+
 /** A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable. */
 async function pgProxy(): Promise<{ url: string; cut: () => Promise<void> }> {
   const sockets = new Set<Socket>();

@@ -67,6 +67,7 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     replicaId: `test-${randomUUID().slice(0, 8)}`,
     githubRetries: 0,
     githubThrottle: false,
+    githubTimeoutMs: 5_000,
     ...overrides,
   };
 }
