@@ -78,16 +78,43 @@ function install(): void {
   }
   const writer = `${process.pid}.${wt.threadId}`;
   let messageNo = 0;
+  // Records are batched: fs and env records wait for up to BATCH_RECORDS others or the next turn
+  // of the event loop; a record about the network, a child process or a tool is sent at once,
+  // with everything queued before it. Each write(2) carries whole frames and stays within
+  // PIPE_BUF, so it is atomic. A process killed by SIGKILL loses at most its last batch.
+  const BATCH_RECORDS = 64;
+  const CHUNK_LIMIT = 4000;
+  let queue: string[] = [];
+  let flushScheduled = false;
+  const flush = (): void => {
+    flushScheduled = false;
+    if (queue.length === 0) return;
+    const frames = queue;
+    queue = [];
+    let chunk = "";
+    for (const frame of frames) {
+      if (chunk.length + frame.length > CHUNK_LIMIT) {
+        writeSync(channelFd, chunk);
+        chunk = "";
+      }
+      chunk += frame;
+    }
+    if (chunk !== "") writeSync(channelFd, chunk);
+  };
+  const URGENT = new Set(["host", "note", "exec", "tool"]);
   const sender: Sender = {
     send(message) {
       message.pid = process.pid;
       message.ts = Date.now();
-      for (const frame of encodeFrames(message, writer, ++messageNo)) {
-        // One write(2) per frame (<= PIPE_BUF), blocking: backpressure, never a lost record.
-        writeSync(channelFd, frame);
+      for (const frame of encodeFrames(message, writer, ++messageNo)) queue.push(frame);
+      if (URGENT.has(message.kind as string) || queue.length >= BATCH_RECORDS) flush();
+      else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush).unref();
       }
     },
   };
+  process.on("exit", flush);
 
   /** >0 while a hook runs the original: nested calls are the same operation, not new ones. */
   let depth = 0;
@@ -125,7 +152,7 @@ function install(): void {
     for (let hops = 0; hops < 40; hops++) {
       let isLink = false;
       try {
-        isLink = lstatSync(current).isSymbolicLink();
+        isLink = lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() === true;
       } catch {
         return resolveNoFollow(current);
       }
@@ -327,7 +354,9 @@ function install(): void {
 
   const envProxy = new Proxy(realEnv, {
     get(target, key) {
-      if (typeof key === "string" && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) onEnvRead(key, "get");
+      if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
+        onEnvRead(key, "get");
+      }
       return (target as Record<string | symbol, unknown>)[key];
     },
     has(target, key) {
