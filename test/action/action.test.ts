@@ -381,6 +381,18 @@ describe("the Action on pull requests", () => {
       expect(check.output.summary).toContain("envelope violations are never frozen");
     });
 
+    it("a PR cannot freeze its own failure: a ledger row added by the head is not applied", async () => {
+      const ownRow = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-109", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
+      const { run, p } = await gateWithLedger(null, { ...outOfScope, [LEDGER_PATH]: ownRow });
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.title).toMatch(/^property_fail: property failed: patch_scope/);
+      expect(check.output.summary).toContain(LEDGER_PATH);
+      expect(check.output.summary).toContain("base commit's policy applies");
+      expect(JSON.parse(run.outputs.properties as string)[0]).toMatchObject({ name: "patch_scope", result: "fail", frozen_by: null });
+    });
+
     it("more active freezes than the cap honors none", async () => {
       const rows = Array.from({ length: 3 }, (_, i) => ledgerRow({ freeze_id: `F-20${i}`, property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(2) }));
       const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, [LEDGER_PATH]: [LEDGER_HEADER, ...rows].join("\n") + "\n" };
