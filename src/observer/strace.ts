@@ -232,11 +232,10 @@ export class StraceParser {
     if (!call) return;
     const name = call[1] as string;
     const body = call[2] as string;
-    const eq = body.lastIndexOf(") = ");
-    if (eq === -1) return;
-    const argText = body.slice(0, eq);
-    const ret = body.slice(eq + 4);
-    this.syscall(tid, name, argText, ret);
+    // strace pads short calls with spaces before `=` to align the results.
+    const split = /^(.*)\) +=\s+(.*)$/s.exec(body);
+    if (!split) return;
+    this.syscall(tid, name, split[1] as string, split[2] as string);
   }
 
   private syscall(tid: number, name: string, argText: string, ret: string): void {

@@ -136,6 +136,11 @@ const COMMAND_CASES: CommandCase[] = [
     expected: (s) => [`write_outside_root:${s.outside}/cp.txt`, `write_outside_root:${s.outside}/mv.txt`],
   },
   {
+    name: "short relative names after cd (mkdir, chmod, unlink)",
+    command: (s) => ["sh", "-c", `cd ${s.outside} && mkdir x && echo > y && chmod 600 y && ln -s y z && rm z`],
+    expected: (s) => ["x", "y", "z"].map((f) => `write_outside_root:${s.outside}/${f}`),
+  },
+  {
     name: "git config --global",
     envelope: { allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] },
     command: () => ["git", "config", "--global", "user.name", "evasion"],
