@@ -352,7 +352,7 @@ function install(): void {
   // of an environment key, unless the environment really has a key by that name.
   const PROTOCOL_NAMES = new Set(["toJSON", "then", "constructor", "toString", "valueOf", "inspect", "__proto__"]);
 
-  const envProxy = new Proxy(realEnv, {
+  const envHandler: ProxyHandler<NodeJS.ProcessEnv> = {
     get(target, key) {
       if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
         onEnvRead(key, "get");
@@ -384,8 +384,22 @@ function install(): void {
     defineProperty(target, key, descriptor) {
       return Reflect.defineProperty(target, key, descriptor);
     },
+  };
+  // A program may assign process.env a new object: it is watched the same way, and becomes
+  // what child processes inherit by default, as it would without the hooks.
+  let envTarget: NodeJS.ProcessEnv = realEnv;
+  let envProxy = new Proxy(realEnv, envHandler);
+  Object.defineProperty(process, "env", {
+    get: () => envProxy,
+    set: (value: unknown) => {
+      if (value !== null && typeof value === "object") {
+        envTarget = value as NodeJS.ProcessEnv;
+        envProxy = new Proxy(envTarget, envHandler);
+      }
+    },
+    configurable: true,
+    enumerable: true,
   });
-  Object.defineProperty(process, "env", { value: envProxy, writable: true, configurable: true, enumerable: true });
 
   // os.tmpdir/homedir/userInfo read the environment in C++, past the proxy: record those reads here.
   const os = load<typeof import("node:os")>("node:os") as unknown as Record<string, unknown>;
@@ -524,7 +538,7 @@ function install(): void {
   const cp = load<typeof import("node:child_process")>("node:child_process") as unknown as Record<string, unknown>;
 
   function childEnv(env: unknown): Record<string, string | undefined> {
-    const base = (env !== null && typeof env === "object" ? env : realEnv) as Record<string, string | undefined>;
+    const base = (env !== null && typeof env === "object" ? env : envTarget) as Record<string, string | undefined>;
     const out: Record<string, string | undefined> = { ...base };
     out.NODE_OPTIONS = mergeNodeOptions(channelDir, base.NODE_OPTIONS);
     return out;

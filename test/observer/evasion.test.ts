@@ -79,6 +79,11 @@ fs.rmSync(${q(out + "/hard")});`,
     expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
   },
   {
+    name: "reading through a process.env the program replaced",
+    source: () => `process.env = { ...process.env };\nvoid process.env.EG_AFTER_REASSIGN;`,
+    expected: () => ["undeclared_env:EG_AFTER_REASSIGN"],
+  },
+  {
     name: "net.Socket straight to an IP",
     source: (_out, p) => `const s = new (require("net").Socket)();\ns.on("error", () => {});\ns.connect(${p}, "127.0.0.1");`,
     expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],

@@ -105,6 +105,16 @@ describe("envelope-gate run: the log", () => {
     expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
   });
 
+  it("under --node-only too, end waits for descendants that outlive the command", async () => {
+    const s = sandbox();
+    const late = join(s.outside, "late-node.txt");
+    const script = `(sleep 1; node -e 'require("fs").writeFileSync(${JSON.stringify(late)}, "x")') & exit 0`;
+    const r = await run(s, ["sh", "-c", script], { nodeOnly: true });
+    expect(r.code).toBe(0);
+    expect(existsSync(late)).toBe(true);
+    expect(ids(await check(s))).toEqual([`write_outside_root:${late}`]);
+  });
+
   it("reports a write seen by both observers once", async () => {
     const s = sandbox();
     const target = join(s.workspace, "once.txt");
