@@ -341,11 +341,23 @@ export class Store {
     return changed === 1;
   }
 
-  /** Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out. */
-  claimDualRun(id: string, from: DualRunState, to: DualRunState, owner: string, now: number, leaseMs: number, fields: DualRunFields = {}): Promise<boolean> {
+  /**
+   * Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out.
+   * `also` adds a condition (e.g. the deadline) with its parameters.
+   */
+  claimDualRun(
+    id: string,
+    from: DualRunState,
+    to: DualRunState,
+    owner: string,
+    now: number,
+    leaseMs: number,
+    fields: DualRunFields = {},
+    also?: { sql: string; params: unknown[] },
+  ): Promise<boolean> {
     return this.transitionDualRun(id, [from, to], to, { ...fields, claim_owner: owner, claim_until: now + leaseMs }, {
-      sql: "state = ? OR claim_until < ?",
-      params: [from, now],
+      sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
+      params: [from, now, ...(also?.params ?? [])],
     });
   }
 
@@ -362,17 +374,28 @@ export class Store {
   /**
    * The one-sender lock: the first caller for (repository, property, envelope hash, head sha)
    * inserts the row and owns it; a later caller takes it over only if the owner's claim lapsed
-   * before anything was sent (state still `claimed`).
+   * before anything was sent (state still `claimed`), or renews it if it is the owner.
+   *
+   * Two statements, each atomic. The insert names no conflict target, so a conflict on any of
+   * the table's unique keys (lock_key, freeze_id, the (repository, property, envelope hash,
+   * head sha) key) makes it do nothing. With `ON CONFLICT (lock_key) DO UPDATE`, PostgreSQL
+   * arbitrates on lock_key alone: a claim racing an uncommitted insert of the same row then
+   * fails on the freeze_id key with a unique violation instead of losing the race.
    */
   async claimLedgerPr(pr: NewLedgerPr, owner: string, now: number, leaseMs: number): Promise<boolean> {
     const cols = Object.keys(pr) as (keyof NewLedgerPr)[];
-    const changed = await this.db.run(
+    const inserted = await this.db.run(
       `INSERT INTO ledger_prs (${cols.join(", ")}, state, claim_owner, claim_until) VALUES (${inList(cols)}, 'claimed', ?, ?)
-       ON CONFLICT (lock_key) DO UPDATE SET claim_owner = excluded.claim_owner, claim_until = excluded.claim_until
-       WHERE ledger_prs.state = 'claimed' AND (ledger_prs.claim_until < ? OR ledger_prs.claim_owner = excluded.claim_owner)`,
-      [...cols.map((c) => pr[c]), owner, now + leaseMs, now],
+       ON CONFLICT DO NOTHING`,
+      [...cols.map((c) => pr[c]), owner, now + leaseMs],
     );
-    return changed === 1;
+    if (inserted === 1) return true;
+    const taken = await this.db.run(
+      `UPDATE ledger_prs SET claim_owner = ?, claim_until = ?
+       WHERE lock_key = ? AND state = 'claimed' AND (claim_until < ? OR claim_owner = ?)`,
+      [owner, now + leaseMs, pr.lock_key, now, owner],
+    );
+    return taken === 1;
   }
 
   async transitionLedgerPr(

@@ -159,4 +159,16 @@ describe.each(backends)("store on $name", (backend) => {
     expect(await a.claimLedgerPr(ledgerPr(key), "later", NOW + 999_999, 60_000)).toBe(false);
     expect((await a.listLedgerPrs(["opened"], "o/r")).map((r) => r.pr_number)).toEqual([4]);
   });
+
+  it("ledger PRs: a claim racing an uncommitted claim of the same row loses quietly, round after round", async () => {
+    // Each round, twelve claimers on two connections race for a fresh row. A loser must see
+    // false, never a unique-key error from the row's other keys (freeze_id, the property key).
+    for (let round = 0; round < 200; round++) {
+      const key = `race-${round}`.padEnd(16, "r");
+      const row = { ...ledgerPr(key), head_sha: key.padEnd(40, "0") };
+      const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).claimLedgerPr(row, `r${i}`, NOW, 60_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect((await a.getLedgerPr(key))?.claim_owner).toBe(`r${claims.indexOf(true)}`);
+    }
+  });
 });
