@@ -1,6 +1,8 @@
 import { sha256Hex } from "../core/envelope.js";
+import { GateError } from "../core/errors.js";
 import type { RunnerIdentity } from "../core/evidence.js";
-import { formatLedgerRow, utcDate, type LedgerRow } from "../core/ledger.js";
+import { appendLedgerRow, formatLedgerRow, LEDGER_COLUMNS, parseLedger, utcDate, type LedgerRow } from "../core/ledger.js";
+import type { DualRun, LedgerPr } from "../store/index.js";
 import type { PropertyComparison } from "./compare.js";
 
 /** Identifies a ledger PR: one per (repository, property, envelope hash, head sha). */
@@ -82,7 +84,7 @@ export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
     evidence: p.evidenceA,
   };
   const rowText = formatLedgerRow(row);
-  const title = `envelope-gate: freeze ${p.property} until ${p.expiresOn} (${freezeId})`;
+  const title = freezeTitle(p.property, p.expiresOn, freezeId);
   const link = (url: string | null, id: number) => (url ? `[run ${id}](${url})` : `run ${id}`);
   const body = [
     `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
@@ -108,4 +110,61 @@ export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
       : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
   ].join("\n");
   return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
+}
+
+/** The proposal's input for one eligible property of a decided dual run. */
+export function freezeProposalInput(
+  dual: DualRun,
+  property: string,
+  comparison: PropertyComparison,
+  terms: { expiresOn: string; reviewers: string[]; teamReviewers: string[] },
+): FreezeProposalInput {
+  return {
+    repository: dual.repository,
+    property,
+    envelopeHash: dual.envelope_hash,
+    headSha: dual.head_sha,
+    pullNumber: dual.pull_number,
+    evidenceA: dual.evidence_a,
+    evidenceB: dual.evidence_b ?? "",
+    runnerA: JSON.parse(dual.runner_a) as RunnerIdentity,
+    runnerB: JSON.parse(dual.runner_b ?? "{}") as RunnerIdentity,
+    runAId: dual.run_a_id,
+    runBId: dual.run_b_id ?? 0,
+    runAUrl: dual.run_a_url,
+    runBUrl: dual.run_b_url,
+    comparison,
+    ...terms,
+  };
+}
+
+/** Whether a ledger's text already carries `freezeId` (an empty or missing ledger carries nothing). */
+export function ledgerHasFreeze(text: string, path: string, freezeId: string): boolean {
+  return text.trim() !== "" && parseLedger(text, path).rows.some((row) => row.freeze_id === freezeId);
+}
+
+/** The base ledger plus this PR's one row; a base that already has the freeze is LEDGER_INVALID. */
+export function ledgerWithRow(base: string, pr: Pick<LedgerPr, "ledger_path" | "base_ref" | "freeze_id" | "row_text">): string {
+  if (ledgerHasFreeze(base, pr.ledger_path, pr.freeze_id)) {
+    throw new GateError("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
+  }
+  const cells = pr.row_text.split("\t");
+  const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""])) as unknown as LedgerRow;
+  return appendLedgerRow(base, row);
+}
+
+/** The ledger PR's title, and its commit's message. */
+export function freezeTitle(property: string, expiresOn: string, freezeId: string): string {
+  return `envelope-gate: freeze ${property} until ${expiresOn} (${freezeId})`;
+}
+
+/** The comment on a ledger PR that waited too long for review, mentioning who was asked. */
+export function reviewOverdueComment(hours: number, reviewers: readonly string[], teamReviewers: readonly string[]): string {
+  const who = [...reviewers.map((x) => `@${x}`), ...teamReviewers.map((t) => `@${t}`)].join(" ");
+  return `⚠️ This freeze has waited ${hours} hours for review. ${who}`.trim();
+}
+
+/** Whether a push's commits touched `path`; a push listing 20 or more commits is taken to have. */
+export function pushTouched(commits: readonly { added?: string[]; modified?: string[]; removed?: string[] }[], path: string): boolean {
+  return commits.length >= 20 || commits.some((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].includes(path));
 }

@@ -4,7 +4,8 @@ import { AppClient } from "../github/app-client.js";
 import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
 import { createAppServer, listen } from "./server.js";
-import { GateAppService, jsonLogger, systemClock, type Clock, type Logger } from "./service.js";
+import { jsonLogger, systemClock, type Clock, type Logger } from "./context.js";
+import { GateAppService } from "./service.js";
 
 export interface RunningApp {
   url: string;

@@ -1,6 +1,6 @@
 import { utcDate } from "../core/ledger.js";
 import type { Store } from "../store/index.js";
-import type { SweepReport } from "./service.js";
+import type { SweepReport } from "./sweep.js";
 
 export interface StatusSnapshot {
   generated_at: string;

@@ -6,7 +6,7 @@ import pg from "pg";
 import type { AppConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/run.js";
 import { signPayload } from "../../src/app/server.js";
-import type { Clock } from "../../src/app/service.js";
+import type { Clock } from "../../src/app/context.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { bundleFiles, generateAppKeys, installAppRoutes, type AppKeys, type BundleSpec, type DispatchMode } from "../support/fake-github-app.js";
 

@@ -1,0 +1,52 @@
+import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import type { InstallationClient } from "../github/app-client.js";
+import type { Store } from "../store/index.js";
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AppSettings {
+  workflow: string;
+  checkName: string;
+  runnerBLabels: string[];
+  deadlineMs: number;
+  freezeTtlDays: number;
+  freezeTtlCapDays: number;
+  ledgerPath: string;
+  reviewers: string[];
+  teamReviewers: string[];
+  reviewAlertMs: number;
+  leaseMs: number;
+  replicaId: string;
+}
+
+export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
+
+export const jsonLogger: Logger = (level, event, fields = {}) => {
+  const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
+  if (level === "info") process.stdout.write(line + "\n");
+  else process.stderr.write(line + "\n");
+};
+
+/**
+ * What every handler works over: state (store), effects (an installation's GitHub client, whose
+ * guard reads the kill switch before each request), time, settings and the log.
+ */
+export interface AppContext {
+  store: Store;
+  installation(installationId: number): Promise<InstallationClient>;
+  clock: Clock;
+  settings: AppSettings;
+  log: Logger;
+}
+
+export function fail(code: ErrorCode, message: string): never {
+  throw new GateError(code, message);
+}
+
+export function codeOf(err: unknown): string {
+  return isGateError(err) ? err.code : "INTERNAL_ERROR";
+}

@@ -1,0 +1,122 @@
+import { sha256Hex } from "../core/envelope.js";
+import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import type { DualRun, NewDualRun } from "../store/index.js";
+import { readEvidenceZip, type VerifiedBundle } from "./bundle.js";
+import { compareRuns, type Decision } from "./compare.js";
+import type { WorkflowRunEvent, WorkflowRunPayload } from "./payloads.js";
+
+/** Pure decisions about a dual run: its id, whether runner A calls for one, B's inputs, the comparison. */
+
+/** The dual run id: one per A run attempt, the same on every replica and redelivery. */
+export function dualRunIdFor(repository: string, runAId: number, attempt: number): string {
+  return `dr-${sha256Hex(`${repository.toLowerCase()}\0${runAId}\0${attempt}`).slice(0, 20)}`;
+}
+
+/** Whether a run's workflow path (`.github/workflows/x.yml@ref`) is the gate workflow. */
+export function isGateWorkflow(path: string | undefined, workflow: string): boolean {
+  const file = (path ?? "").replace(/@.*$/, "");
+  return file.endsWith(`/${workflow}`) || file === workflow;
+}
+
+/**
+ * Runner A finished: the dual run to record, or why there is none. Evidence that names no
+ * envelope hash, head sha or base branch, or another head sha than the run, is an error.
+ */
+export function dualRunForRunA(
+  payload: WorkflowRunPayload,
+  run: WorkflowRunEvent,
+  repository: string,
+  installationId: number,
+  bundle: VerifiedBundle,
+  now: number,
+  deadlineMs: number,
+): { record: NewDualRun; failing: string[] } | { skip: string } {
+  if (bundle.verdict.verdict !== "pass") {
+    return { skip: `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen` };
+  }
+  // A property already tolerated by an active freeze does not need another one.
+  const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
+  if (failing.length === 0) return { skip: "no dual run: no property failed" };
+  const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
+  const headSha = run.head_sha ?? bundle.runner.head_sha;
+  if (!envelopeHash || !headSha) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
+  if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
+    throw new GateError("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
+  }
+  const pull = run.pull_requests?.[0];
+  const baseRef = pull?.base?.ref ?? payload.repository?.default_branch;
+  if (!baseRef) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
+  const attempt = run.run_attempt ?? 1;
+  return {
+    failing,
+    record: {
+      id: dualRunIdFor(repository, run.id, attempt),
+      installation_id: installationId,
+      repository,
+      head_sha: headSha,
+      pull_number: pull?.number ?? bundle.runner.pull_number ?? null,
+      base_ref: baseRef,
+      envelope_hash: envelopeHash,
+      properties: JSON.stringify(failing),
+      run_a_id: run.id,
+      run_a_attempt: attempt,
+      run_a_url: run.html_url ?? null,
+      evidence_a: bundle.digest,
+      runner_a: JSON.stringify(bundle.runner),
+      created_at: now,
+      deadline_at: now + deadlineMs,
+    },
+  };
+}
+
+/** The gate workflow's `workflow_dispatch` inputs for runner B. */
+export function runnerBInputs(dual: DualRun, runnerBLabels: readonly string[]): Record<string, string> {
+  return {
+    pull_request: dual.pull_number === null ? "" : String(dual.pull_number),
+    head_sha: dual.head_sha,
+    dual_run_id: dual.id,
+    runner_labels: JSON.stringify(runnerBLabels),
+  };
+}
+
+/** Why a dual run past its deadline has no freeze. */
+export function deadlineMissedDetail(dual: DualRun): string {
+  const deadline = new Date(dual.deadline_at).toISOString();
+  return dual.dispatched_at === null
+    ? `runner B was never dispatched before the deadline (${deadline}); the property fails, nothing is frozen`
+    : `runner B did not finish by the deadline (${deadline}); the property fails, nothing is frozen`;
+}
+
+/**
+ * Verifies both bundles and applies the comparison table. Evidence problems decide "no
+ * freeze"; `bundleB` is B's verified bundle when both could be read.
+ */
+export function decideDualRun(dual: DualRun, zipA: Uint8Array | null, zipB: Uint8Array | null): { decision: Decision; bundleB: VerifiedBundle | null } {
+  const none = (outcome: Decision["outcome"], code: ErrorCode, detail: string, bundleB: VerifiedBundle | null = null) => ({
+    decision: { outcome, code, detail, results: [], eligible: [] },
+    bundleB,
+  });
+  if (zipB === null) return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "runner B's run finished without an evidence bundle");
+  if (zipA === null) return none("evidence_invalid", "EVIDENCE_UNAVAILABLE", "runner A's evidence bundle is no longer available");
+  let a: VerifiedBundle;
+  let b: VerifiedBundle;
+  try {
+    a = readEvidenceZip(zipA);
+    b = readEvidenceZip(zipB);
+  } catch (err) {
+    if (isGateError(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
+      return none("evidence_invalid", err.code, err.message);
+    }
+    throw err;
+  }
+  if (a.digest !== dual.evidence_a) {
+    return none("evidence_invalid", "EVIDENCE_DIGEST_MISMATCH", `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`, b);
+  }
+  const decision = compareRuns(a, b, {
+    dualRunId: dual.id,
+    envelopeHash: dual.envelope_hash,
+    headSha: dual.head_sha,
+    properties: JSON.parse(dual.properties) as string[],
+  });
+  return { decision, bundleB: b };
+}

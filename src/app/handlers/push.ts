@@ -1,0 +1,27 @@
+import { repoRef } from "../../github/app-client.js";
+import type { AppContext } from "../context.js";
+import { ledgerHasFreeze, pushTouched } from "../freeze.js";
+import { rebaseLedgerPr } from "../ledger-pr.js";
+import type { PushPayload } from "../payloads.js";
+
+/** `push` to a base branch that changed the ledger: rebuild every open ledger PR on it. */
+export async function onPush(ctx: AppContext, p: PushPayload): Promise<string> {
+  const repository = p.repository?.full_name;
+  const installationId = p.installation?.id;
+  if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after)) return "ignored push";
+  const after = p.after;
+  const branch = p.ref.slice("refs/heads/".length);
+  const open = (await ctx.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== after);
+  if (open.length === 0) return "no open ledger PR on this branch";
+  const commits = p.commits ?? [];
+  const gh = await ctx.installation(installationId);
+  const rebased: string[] = [];
+  for (const pr of open) {
+    if (!pushTouched(commits, pr.ledger_path)) continue;
+    const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
+    if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id)) continue;
+    await rebaseLedgerPr(ctx, gh, pr, after);
+    rebased.push(pr.freeze_id);
+  }
+  return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
+}

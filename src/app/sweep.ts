@@ -1,0 +1,118 @@
+import { repoRef, type WorkflowRunInfo } from "../github/app-client.js";
+import type { DualRun } from "../store/index.js";
+import { codeOf, type AppContext } from "./context.js";
+import { deadlineMissedDetail } from "./dual-run.js";
+import { reviewOverdueComment } from "./freeze.js";
+import { reportDualRun } from "./report.js";
+import { compareRunB, dispatchRunnerB } from "./runner-b.js";
+
+/** What the sweeper did on one pass; errors are per item, and the item keeps its state. */
+export interface SweepReport {
+  expired: string[];
+  dispatched: string[];
+  correlated: string[];
+  compared: string[];
+  reported: string[];
+  reviewAlerts: string[];
+  errors: { item: string; code: string; message: string }[];
+}
+
+/**
+ * One pass: expire dual runs past their deadline (RUNNER_B_UNAVAILABLE, no freeze), send
+ * dispatches that could not go out, find runner B's run where GitHub gave no id, pick up
+ * completions whose webhook never came, finish reports, and flag PRs waiting for review.
+ */
+export async function sweep(ctx: AppContext): Promise<SweepReport> {
+  const report: SweepReport = { expired: [], dispatched: [], correlated: [], compared: [], reported: [], reviewAlerts: [], errors: [] };
+  const attempt = async (item: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      report.errors.push({ item, code: codeOf(err), message: (err as Error).message });
+      ctx.log("error", "sweep.item_failed", { item, code: codeOf(err), message: (err as Error).message });
+    }
+  };
+  const now = ctx.clock.now();
+  report.expired = await expireMissedDeadlines(ctx, now);
+  for (const dual of await ctx.store.listDualRuns(["pending"])) {
+    await attempt(dual.id, async () => {
+      const result = await dispatchRunnerB(ctx, dual.id);
+      if (result.startsWith("runner B dispatched")) report.dispatched.push(dual.id);
+    });
+  }
+  for (const dual of await ctx.store.listDualRuns(["waiting"])) {
+    await attempt(dual.id, () => followRunB(ctx, dual, report));
+  }
+  for (const dual of await ctx.store.listDualRuns(["decided", "reporting"])) {
+    if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now) continue;
+    await attempt(dual.id, async () => {
+      const result = await reportDualRun(ctx, dual.id);
+      if (result !== "reported elsewhere") report.reported.push(dual.id);
+    });
+  }
+  for (const pr of await ctx.store.listLedgerPrs(["opened"])) {
+    if (pr.first_review_at !== null || pr.review_alerted_at !== null || pr.opened_at === null) continue;
+    if (now - pr.opened_at < ctx.settings.reviewAlertMs) continue;
+    const openedAt = pr.opened_at;
+    await attempt(pr.freeze_id, async () => {
+      const claimed = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
+      if (!claimed) return;
+      const hours = Math.floor((now - openedAt) / 3_600_000);
+      ctx.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
+      report.reviewAlerts.push(pr.freeze_id);
+      const gh = await ctx.installation(pr.installation_id);
+      await gh.comment(repoRef(pr.repository), pr.pr_number as number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers));
+    });
+  }
+  return report;
+}
+
+/** Dual runs past their deadline are decided RUNNER_B_UNAVAILABLE (a held one once its claim lapsed). */
+async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<string[]> {
+  const expired: string[] = [];
+  for (const dual of await ctx.store.listDualRuns(["pending", "dispatching", "waiting", "comparing"])) {
+    if (dual.deadline_at > now) continue;
+    const held = dual.state === "dispatching" || dual.state === "comparing";
+    const moved = await ctx.store.transitionDualRun(
+      dual.id,
+      held ? [dual.state] : ["pending", "waiting"],
+      "decided",
+      {
+        claim_owner: null,
+        claim_until: null,
+        outcome: "runner_b_unavailable",
+        outcome_code: "RUNNER_B_UNAVAILABLE",
+        outcome_detail: deadlineMissedDetail(dual),
+        decided_at: now,
+      },
+      held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] },
+    );
+    if (moved) {
+      expired.push(dual.id);
+      ctx.log("warn", "dual_run.expired", { dual_run: dual.id, code: "RUNNER_B_UNAVAILABLE" });
+    }
+  }
+  return expired;
+}
+
+/** A waiting dual run: find runner B's run if GitHub gave no id, and compare it once it completed. */
+async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): Promise<void> {
+  const gh = await ctx.installation(dual.installation_id);
+  const r = repoRef(dual.repository);
+  let run: WorkflowRunInfo | null = null;
+  if (dual.run_b_id === null) {
+    const since = new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
+    const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, since);
+    run = candidates.find((c) => (c.display_title ?? "").includes(dual.id)) ?? null;
+    if (run === null) return;
+    const set = await ctx.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
+    if (set) report.correlated.push(dual.id);
+  } else {
+    run = await gh.getRun(r, dual.run_b_id);
+  }
+  if (run.status === "completed") {
+    const fresh = (await ctx.store.getDualRun(dual.id)) as DualRun;
+    await compareRunB(ctx, fresh, run.id, run.html_url);
+    report.compared.push(dual.id);
+  }
+}
