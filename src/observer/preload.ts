@@ -41,23 +41,17 @@ function install(): void {
 
   let stageDir: string | null;
   if (wt.isMainThread) {
-    const found = splitNodeOptions(realEnv.NODE_OPTIONS);
-    stageDir = found.stageDir;
+    stageDir = splitNodeOptions(realEnv.NODE_OPTIONS).stageDir;
     if (stageDir === null) return;
-    // The program sees its own NODE_OPTIONS (if any), never the wrapper's plumbing.
-    if (found.rest === "") delete realEnv.NODE_OPTIONS;
-    else realEnv.NODE_OPTIONS = found.rest;
     wt.setEnvironmentData(WORKER_CHANNEL_KEY, stageDir);
   } else {
     const data = wt.getEnvironmentData(WORKER_CHANNEL_KEY);
     stageDir = typeof data === "string" ? data : null;
     if (stageDir === null) return;
-    const found = splitNodeOptions(realEnv.NODE_OPTIONS);
-    if (found.stageDir !== null) {
-      if (found.rest === "") delete realEnv.NODE_OPTIONS;
-      else realEnv.NODE_OPTIONS = found.rest;
-    }
   }
+  // The preload entry stays in the real environment, so every process Node starts inherits it,
+  // whichever API starts it; the process.env Proxy below shows the program only its own
+  // NODE_OPTIONS (if it had any), never the wrapper's plumbing.
   g[INSTALLED] = true;
   const channelDir: string = stageDir;
 
@@ -352,32 +346,71 @@ function install(): void {
   // of an environment key, unless the environment really has a key by that name.
   const PROTOCOL_NAMES = new Set(["toJSON", "then", "constructor", "toString", "valueOf", "inspect", "__proto__"]);
 
+  const PLUMBING_KEY = "NODE_OPTIONS";
+  /** NODE_OPTIONS as the program should see it: without the preload entry; absent if nothing is left. */
+  function programNodeOptions(target: NodeJS.ProcessEnv): string | undefined {
+    const raw = target[PLUMBING_KEY];
+    if (raw === undefined) return undefined;
+    const rest = splitNodeOptions(raw).rest;
+    return rest === "" ? undefined : rest;
+  }
+
   const envHandler: ProxyHandler<NodeJS.ProcessEnv> = {
     get(target, key) {
+      if (key === PLUMBING_KEY) {
+        const internal = callerIsNodeInternal();
+        onEnvRead(key, "get", internal);
+        return internal ? target[key] : programNodeOptions(target);
+      }
       if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
         onEnvRead(key, "get");
       }
       return (target as Record<string | symbol, unknown>)[key];
     },
     has(target, key) {
+      if (key === PLUMBING_KEY) {
+        const internal = callerIsNodeInternal();
+        onEnvRead(key, "has", internal);
+        return internal ? key in target : programNodeOptions(target) !== undefined;
+      }
       if (typeof key === "string") onEnvRead(key, "has");
       return key in target;
     },
     deleteProperty(target, key) {
       if (typeof key === "string") onEnvRead(key, "delete");
+      if (key === PLUMBING_KEY) {
+        target[key] = mergeNodeOptions(channelDir, undefined);
+        return true;
+      }
       return delete (target as Record<string | symbol, unknown>)[key];
     },
     ownKeys(target) {
-      const keys = Reflect.ownKeys(target);
+      let keys = Reflect.ownKeys(target);
       let internal: boolean | undefined;
+      if (keys.includes(PLUMBING_KEY)) {
+        internal = callerIsNodeInternal();
+        // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
+        if (!internal && programNodeOptions(target) === undefined) keys = keys.filter((k) => k !== PLUMBING_KEY);
+      }
       for (const key of keys) if (typeof key === "string") internal = onEnvRead(key, "enumerate", internal);
       return keys;
     },
     getOwnPropertyDescriptor(target, key) {
+      if (key === PLUMBING_KEY) {
+        const internal = callerIsNodeInternal();
+        onEnvRead(key, "get", internal);
+        if (internal) return Reflect.getOwnPropertyDescriptor(target, key);
+        const value = programNodeOptions(target);
+        return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+      }
       if (typeof key === "string") onEnvRead(key, "get");
       return Reflect.getOwnPropertyDescriptor(target, key);
     },
     set(target, key, value) {
+      if (key === PLUMBING_KEY) {
+        target[key] = mergeNodeOptions(channelDir, String(value));
+        return true;
+      }
       (target as Record<string | symbol, unknown>)[key] = value;
       return true;
     },
@@ -591,65 +624,58 @@ function install(): void {
     return typeof options.shell === "string" ? options.shell : "/bin/sh";
   }
 
-  function hookSpawnLike(name: string): void {
+  const PROMISIFY_CUSTOM = Symbol.for("nodejs.util.promisify.custom");
+
+  /** Wraps a child_process export, and its util.promisify form, with `prepare` (record + env). */
+  function wrapChild(name: string, prepare: (args: unknown[]) => void): void {
     const original = cp[name];
     if (typeof original !== "function") return;
-    cp[name] = function (this: unknown, ...args: unknown[]): unknown {
-      depth++;
-      try {
-        if (depth === 1 && typeof args[0] === "string") {
-          const file = args[0];
-          const list = Array.isArray(args[1]) ? (args[1] as unknown[]).map(String) : [];
-          const options = withOptions(args, true);
-          if (options.shell) recordExec(shellOf(options), [shellOf(options), "-c", [file, ...list].join(" ")], options);
-          else recordExec(file, [file, ...list], options);
+    const wrap = (fn: (...a: unknown[]) => unknown) =>
+      function (this: unknown, ...args: unknown[]): unknown {
+        depth++;
+        try {
+          if (depth === 1) prepare(args);
+          return fn.apply(this, args);
+        } finally {
+          depth--;
         }
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } finally {
-        depth--;
-      }
-    };
+      };
+    const hooked = wrap(original as (...a: unknown[]) => unknown);
+    const custom = (original as unknown as Record<symbol, unknown>)[PROMISIFY_CUSTOM];
+    if (typeof custom === "function") {
+      Object.defineProperty(hooked, PROMISIFY_CUSTOM, { value: wrap(custom as (...a: unknown[]) => unknown), configurable: true });
+    }
+    Object.defineProperty(hooked, "name", { value: name });
+    cp[name] = hooked;
   }
-  function hookShellForm(name: string): void {
-    const original = cp[name];
-    if (typeof original !== "function") return;
-    cp[name] = function (this: unknown, ...args: unknown[]): unknown {
-      depth++;
-      try {
-        if (depth === 1 && typeof args[0] === "string") {
-          const options = withOptions(args, false);
-          const shell = shellOf(options);
-          recordExec(shell, [shell, "-c", args[0]], options);
-        }
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } finally {
-        depth--;
-      }
-    };
-  }
-  function hookFork(): void {
-    const original = cp.fork;
-    if (typeof original !== "function") return;
-    cp.fork = function (this: unknown, ...args: unknown[]): unknown {
-      depth++;
-      try {
-        if (depth === 1 && (typeof args[0] === "string" || args[0] instanceof URL)) {
-          const modulePath = String(toPathString(args[0]));
-          const list = Array.isArray(args[1]) ? (args[1] as unknown[]).map(String) : [];
-          const options = withOptions(args, true);
-          const execPath = typeof options.execPath === "string" ? options.execPath : process.execPath;
-          const execArgv = Array.isArray(options.execArgv) ? (options.execArgv as unknown[]).map(String) : process.execArgv;
-          recordExec(execPath, [execPath, ...execArgv, modulePath, ...list], options);
-        }
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      } finally {
-        depth--;
-      }
-    };
-  }
-  for (const name of ["spawn", "spawnSync", "execFile", "execFileSync"]) hookSpawnLike(name);
-  for (const name of ["exec", "execSync"]) hookShellForm(name);
-  hookFork();
+
+  const prepareSpawnLike = (args: unknown[]): void => {
+    if (typeof args[0] !== "string") return;
+    const file = args[0];
+    const list = Array.isArray(args[1]) ? (args[1] as unknown[]).map(String) : [];
+    const options = withOptions(args, true);
+    if (options.shell) recordExec(shellOf(options), [shellOf(options), "-c", [file, ...list].join(" ")], options);
+    else recordExec(file, [file, ...list], options);
+  };
+  const prepareShellForm = (args: unknown[]): void => {
+    if (typeof args[0] !== "string") return;
+    const command = args[0];
+    const options = withOptions(args, false);
+    const shell = shellOf(options);
+    recordExec(shell, [shell, "-c", command], options);
+  };
+  const prepareFork = (args: unknown[]): void => {
+    if (typeof args[0] !== "string" && !(args[0] instanceof URL)) return;
+    const modulePath = String(toPathString(args[0]));
+    const list = Array.isArray(args[1]) ? (args[1] as unknown[]).map(String) : [];
+    const options = withOptions(args, true);
+    const execPath = typeof options.execPath === "string" ? options.execPath : process.execPath;
+    const execArgv = Array.isArray(options.execArgv) ? (options.execArgv as unknown[]).map(String) : process.execArgv;
+    recordExec(execPath, [execPath, ...execArgv, modulePath, ...list], options);
+  };
+  for (const name of ["spawn", "spawnSync", "execFile", "execFileSync"]) wrapChild(name, prepareSpawnLike);
+  for (const name of ["exec", "execSync"]) wrapChild(name, prepareShellForm);
+  wrapChild("fork", prepareFork);
 
   // Node copies the whole environment into a new worker: that is passing it on, not reading it.
   const OriginalWorker = wt.Worker;

@@ -268,7 +268,13 @@ async function runStage(stage: Stage): Promise<StageResult> {
 /** SIGKILLs a process and every descendant still attached to it (found through /proc). */
 function killTree(root: number): void {
   const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    entries = []; // no /proc: only the direct child is reachable
+  }
+  for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");

@@ -105,6 +105,25 @@ describe("envelope-gate run: the log", () => {
     expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
   });
 
+  it("children started any way inherit the hooks, and never see the plumbing (promisified exec, --node-only)", async () => {
+    const s = sandbox();
+    const out = join(s.outside, "promisified.txt");
+    const grandchild = `require("fs").writeFileSync(${JSON.stringify(out)}, String(process.env.NODE_OPTIONS))`;
+    const prog = program(
+      s,
+      "promisified.mjs",
+      `import { exec } from "node:child_process";
+import { promisify } from "node:util";
+const { stdout, stderr } = await promisify(exec)(${JSON.stringify(`node -e '${grandchild}' && echo ok`)});
+console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? null, has: "NODE_OPTIONS" in process.env }));`,
+    );
+    const r = await run(s, ["node", prog], { nodeOnly: true });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ stdout: "ok\n", stderr: "", mine: null, has: false });
+    expect(readFileSync(out, "utf8")).toBe("undefined");
+    expect(ids(await check(s))).toEqual(expect.arrayContaining([`write_outside_root:${out}`]));
+  });
+
   it("under --node-only too, end waits for descendants that outlive the command", async () => {
     const s = sandbox();
     const late = join(s.outside, "late-node.txt");
