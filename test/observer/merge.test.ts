@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { ChannelMessageError, Merger, type LogEvent } from "../../src/observer/merge.js";
+
+function merger(processObserverLive = true, canary = false): { m: Merger; out: LogEvent[] } {
+  const out: LogEvent[] = [];
+  return { m: new Merger({ processObserverLive, canary, emit: (e) => out.push(e) }), out };
+}
+
+const strip = (events: LogEvent[]): Record<string, unknown>[] => events.map(({ ts: _ts, ...rest }) => rest);
+
+describe("merging the two observers", () => {
+  it("writes: the first observer to report a (process, path) owns it; its own repeats are kept", () => {
+    const { m, out } = merger();
+    m.fromHook({ kind: "write", pid: 10, path: "/w/a", op: "write" });
+    m.fromProcess({ kind: "write", tgid: 10, path: "/w/a", op: "create" });
+    m.fromHook({ kind: "write", pid: 10, path: "/w/a", op: "write" });
+    m.fromProcess({ kind: "write", tgid: 10, path: "/w/b", op: "create" });
+    m.fromHook({ kind: "write", pid: 10, path: "/w/b", op: "write" });
+    m.fromProcess({ kind: "write", tgid: 11, path: "/w/a", op: "create" });
+    expect(strip(out)).toEqual([
+      { kind: "write", pid: 10, path: "/w/a", op: "write", source: "node" },
+      { kind: "write", pid: 10, path: "/w/a", op: "write", source: "node" },
+      { kind: "write", pid: 10, path: "/w/b", op: "create", source: "process" },
+      { kind: "write", pid: 11, path: "/w/a", op: "create", source: "process" },
+    ]);
+  });
+
+  it("hosts: a connect the hooks resolved is reported once, by name; resolver traffic after a lookup is dropped", () => {
+    const { m, out } = merger();
+    m.fromHook({ kind: "host", pid: 10, host: "api.example.com", port: 443, proto: "tcp" });
+    m.fromHook({ kind: "note", pid: 10, address: "::ffff:93.184.216.34", port: 443 });
+    m.fromProcess({ kind: "host", tgid: 10, host: "10.0.0.53", port: 53, proto: "connect" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "93.184.216.34", port: 443, proto: "connect" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "203.0.113.9", port: 443, proto: "connect" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "203.0.113.9", port: 443, proto: "connect" });
+    m.fromProcess({ kind: "host", tgid: 12, host: "10.0.0.53", port: 53, proto: "send" });
+    expect(strip(out)).toEqual([
+      { kind: "host", pid: 10, host: "api.example.com", port: 443, proto: "tcp", source: "node" },
+      { kind: "host", pid: 10, host: "203.0.113.9", port: 443, proto: "connect", source: "process" },
+      { kind: "host", pid: 12, host: "10.0.0.53", port: 53, proto: "send", source: "process" },
+    ]);
+  });
+
+  it("execs come from the process observer when it is live, from the hooks under --node-only", () => {
+    const full = merger(true);
+    full.m.fromHook({ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"] });
+    full.m.fromProcess({ kind: "exec", tgid: 11, ppid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"] });
+    expect(strip(full.out)).toEqual([{ kind: "exec", pid: 11, ppid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], source: "process" }]);
+    const nodeOnly = merger(false);
+    nodeOnly.m.fromHook({ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], cwd: "/w" });
+    expect(strip(nodeOnly.out)).toEqual([{ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], cwd: "/w", source: "node" }]);
+  });
+
+  it("env reads by Node's own code of a runtime key are source runtime; anything else is judged", () => {
+    const { m, out } = merger();
+    m.fromHook({ kind: "env", pid: 1, key: "FORCE_COLOR", op: "get", origin: "internal" });
+    m.fromHook({ kind: "env", pid: 1, key: "FORCE_COLOR", op: "get", origin: "user" });
+    m.fromHook({ kind: "env", pid: 1, key: "AWS_SECRET_ACCESS_KEY", op: "get", origin: "internal" });
+    expect(out.map((e) => `${e.key}:${e.source}`)).toEqual(["FORCE_COLOR:runtime", "FORCE_COLOR:node", "AWS_SECRET_ACCESS_KEY:node"]);
+  });
+
+  it("canary stage: everything is kept and marked", () => {
+    const { m, out } = merger(true, true);
+    m.fromHook({ kind: "write", pid: 1, path: "/s/c", op: "write" });
+    m.fromProcess({ kind: "write", tgid: 1, path: "/s/c", op: "create" });
+    expect(out.map((e) => [e.source, e.canary])).toEqual([
+      ["node", true],
+      ["process", true],
+    ]);
+  });
+
+  it("refuses anything the preload does not send", () => {
+    const { m } = merger();
+    for (const bad of [
+      null,
+      [],
+      { kind: "write", pid: 1, path: "relative", op: "write" },
+      { kind: "write", pid: 1, path: "/x", op: "explode" },
+      { kind: "meta", pid: 1 },
+      { kind: "end", pid: 1, events: 3, exit_code: 0 },
+      { kind: "tool", pid: "1", name: "x" },
+      { kind: "host", pid: 1, host: "", proto: "tcp" },
+      { kind: "exec", pid: 1, path: "/bin/x", argv: [1] },
+    ]) {
+      expect(() => m.fromHook(bad)).toThrow(ChannelMessageError);
+    }
+  });
+});
