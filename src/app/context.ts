@@ -1,6 +1,7 @@
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
 import type { InstallationClient } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
+import type { AppConfig } from "./config.js";
 
 export interface Clock {
   now(): number;
@@ -8,20 +9,22 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-export interface AppSettings {
-  workflow: string;
-  checkName: string;
-  runnerBLabels: string[];
-  deadlineMs: number;
-  freezeTtlDays: number;
-  freezeTtlCapDays: number;
-  ledgerPath: string;
-  reviewers: string[];
-  teamReviewers: string[];
-  reviewAlertMs: number;
-  leaseMs: number;
-  replicaId: string;
-}
+/** The part of the App's configuration its handlers read. */
+export type AppSettings = Pick<
+  AppConfig,
+  | "workflow"
+  | "checkName"
+  | "runnerBLabels"
+  | "deadlineMs"
+  | "freezeTtlDays"
+  | "freezeTtlCapDays"
+  | "ledgerPath"
+  | "reviewers"
+  | "teamReviewers"
+  | "reviewAlertMs"
+  | "leaseMs"
+  | "replicaId"
+>;
 
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
 

@@ -40,3 +40,10 @@ export interface PullRequestPayload {
   repository?: { full_name?: string };
   pull_request?: { number?: number; merged?: boolean; head?: { ref?: string } };
 }
+
+/** The repository and head branch a `pull_request` or `pull_request_review` payload names. */
+export function pullRequestHead(p: PullRequestPayload): { repository: string; branch: string } | null {
+  const repository = p.repository?.full_name;
+  const branch = p.pull_request?.head?.ref;
+  return repository && branch ? { repository, branch } : null;
+}

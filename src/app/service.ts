@@ -5,8 +5,18 @@ import { onPullRequestReview } from "./handlers/pull-request-review.js";
 import { onPullRequest } from "./handlers/pull-request.js";
 import { onPush } from "./handlers/push.js";
 import { onWorkflowRun } from "./handlers/workflow-run.js";
-import type { InstallationRef, PullRequestPayload, PushPayload, WorkflowRunPayload } from "./payloads.js";
+import type { InstallationRef } from "./payloads.js";
 import { sweep, type SweepReport } from "./sweep.js";
+
+type Handler = (ctx: AppContext, payload: never) => Promise<string>;
+
+/** The events the App subscribes to (app.yml), each with its handler. */
+const HANDLERS: Partial<Record<string, Handler>> = {
+  workflow_run: onWorkflowRun,
+  push: onPush,
+  pull_request: onPullRequest,
+  pull_request_review: onPullRequestReview,
+};
 
 export interface DeliveryResult {
   status: "done" | "duplicate";
@@ -58,22 +68,10 @@ export class GateAppService {
     if (p.installation?.id !== undefined) {
       await this.store.ensureInstallation(p.installation.id, p.installation.account?.login ?? null, this.clock.now());
     }
-    switch (event) {
-      case "ping":
-        return "pong";
-      case "installation":
-        return `installation ${String(p.action)}`;
-      case "workflow_run":
-        return onWorkflowRun(this.ctx, payload as WorkflowRunPayload);
-      case "push":
-        return onPush(this.ctx, payload as PushPayload);
-      case "pull_request":
-        return onPullRequest(this.ctx, payload as PullRequestPayload);
-      case "pull_request_review":
-        return onPullRequestReview(this.ctx, payload as PullRequestPayload);
-      default:
-        return `ignored event ${event}`;
-    }
+    if (event === "ping") return "pong";
+    if (event === "installation") return `installation ${String(p.action)}`;
+    const handler = HANDLERS[event];
+    return handler ? handler(this.ctx, payload as never) : `ignored event ${event}`;
   }
 
   /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */

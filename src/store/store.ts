@@ -299,46 +299,40 @@ export class Store {
     return changed === 1;
   }
 
+  /** Dual runs matching `where` (SQL after `FROM dual_runs`), numeric columns as numbers. */
+  private async selectDualRuns(where: string, params: readonly unknown[]): Promise<DualRun[]> {
+    const rows = await this.db.all<DualRun>(`SELECT * FROM dual_runs ${where}`, params);
+    return rows.map((row) => withNumbers(row, NUMERIC_DUAL));
+  }
+
   async getDualRun(id: string): Promise<DualRun | null> {
-    const rows = await this.db.all<DualRun>("SELECT * FROM dual_runs WHERE id = ?", [id]);
-    return rows[0] ? normalizeDualRun(rows[0]) : null;
+    return (await this.selectDualRuns("WHERE id = ?", [id]))[0] ?? null;
   }
 
   async findDualRunByRunB(repository: string, runBId: number): Promise<DualRun | null> {
-    const rows = await this.db.all<DualRun>("SELECT * FROM dual_runs WHERE repository = ? AND run_b_id = ?", [repository, runBId]);
-    return rows[0] ? normalizeDualRun(rows[0]) : null;
+    return (await this.selectDualRuns("WHERE repository = ? AND run_b_id = ?", [repository, runBId]))[0] ?? null;
   }
 
-  async listDualRuns(states: readonly DualRunState[]): Promise<DualRun[]> {
-    const rows = await this.db.all<DualRun>(
-      `SELECT * FROM dual_runs WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`,
-      states,
-    );
-    return rows.map(normalizeDualRun);
+  listDualRuns(states: readonly DualRunState[]): Promise<DualRun[]> {
+    return this.selectDualRuns(`WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`, states);
   }
 
-  async recentDualRuns(limit: number): Promise<DualRun[]> {
-    const rows = await this.db.all<DualRun>("SELECT * FROM dual_runs ORDER BY created_at DESC, id LIMIT ?", [limit]);
-    return rows.map(normalizeDualRun);
+  recentDualRuns(limit: number): Promise<DualRun[]> {
+    return this.selectDualRuns("ORDER BY created_at DESC, id LIMIT ?", [limit]);
   }
 
   /**
    * Moves a dual run from one of `from` to `to`, setting `fields`, in one conditional UPDATE.
    * `extra` adds a condition (e.g. the deadline) with its parameters.
    */
-  async transitionDualRun(
+  transitionDualRun(
     id: string,
     from: readonly DualRunState[],
     to: DualRunState,
     fields: DualRunFields = {},
     extra?: { sql: string; params: unknown[] },
   ): Promise<boolean> {
-    const set = assignments(fields as Record<string, unknown>, DUAL_RUN_COLUMNS);
-    const changed = await this.db.run(
-      `UPDATE dual_runs SET state = ?${set.sql} WHERE id = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`,
-      [to, ...set.params, id, ...from, ...(extra?.params ?? [])],
-    );
-    return changed === 1;
+    return this.transition("dual_runs", "id", DUAL_RUN_COLUMNS, id, from, to, fields, extra);
   }
 
   /**
@@ -398,56 +392,67 @@ export class Store {
     return taken === 1;
   }
 
-  async transitionLedgerPr(
+  /** Moves a ledger PR from one of `from` to `to`, setting `fields`, in one conditional UPDATE. */
+  transitionLedgerPr(
     key: string,
     from: readonly LedgerPrState[],
     to: LedgerPrState,
     fields: LedgerPrFields = {},
     extra?: { sql: string; params: unknown[] },
   ): Promise<boolean> {
-    const set = assignments(fields as Record<string, unknown>, LEDGER_PR_COLUMNS);
+    return this.transition("ledger_prs", "lock_key", LEDGER_PR_COLUMNS, key, from, to, fields, extra);
+  }
+
+  private async transition(
+    table: "dual_runs" | "ledger_prs",
+    keyColumn: "id" | "lock_key",
+    settable: Set<string>,
+    key: string,
+    from: readonly string[],
+    to: string,
+    fields: object,
+    extra?: { sql: string; params: unknown[] },
+  ): Promise<boolean> {
+    const set = assignments(fields as Record<string, unknown>, settable);
     const changed = await this.db.run(
-      `UPDATE ledger_prs SET state = ?${set.sql} WHERE lock_key = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`,
+      `UPDATE ${table} SET state = ?${set.sql} WHERE ${keyColumn} = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`,
       [to, ...set.params, key, ...from, ...(extra?.params ?? [])],
     );
     return changed === 1;
   }
 
+  /** Ledger PRs matching `where` (SQL after `FROM ledger_prs`), numeric columns as numbers. */
+  private async selectLedgerPrs(where: string, params: readonly unknown[]): Promise<LedgerPr[]> {
+    const rows = await this.db.all<LedgerPr>(`SELECT * FROM ledger_prs ${where}`, params);
+    return rows.map((row) => withNumbers(row, NUMERIC_LEDGER));
+  }
+
   async getLedgerPr(key: string): Promise<LedgerPr | null> {
-    const rows = await this.db.all<LedgerPr>("SELECT * FROM ledger_prs WHERE lock_key = ?", [key]);
-    return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+    return (await this.selectLedgerPrs("WHERE lock_key = ?", [key]))[0] ?? null;
   }
 
   async findLedgerPrByBranch(repository: string, branch: string): Promise<LedgerPr | null> {
-    const rows = await this.db.all<LedgerPr>("SELECT * FROM ledger_prs WHERE repository = ? AND branch = ?", [repository, branch]);
-    return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+    return (await this.selectLedgerPrs("WHERE repository = ? AND branch = ?", [repository, branch]))[0] ?? null;
   }
 
-  async listLedgerPrs(states: readonly LedgerPrState[], repository?: string): Promise<LedgerPr[]> {
-    const rows = await this.db.all<LedgerPr>(
-      `SELECT * FROM ledger_prs WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`,
+  listLedgerPrs(states: readonly LedgerPrState[], repository?: string): Promise<LedgerPr[]> {
+    return this.selectLedgerPrs(
+      `WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`,
       repository === undefined ? states : [...states, repository],
     );
-    return rows.map(normalizeLedgerPr);
   }
 
-  async listLedgerPrsForDualRun(dualRunId: string): Promise<LedgerPr[]> {
-    const rows = await this.db.all<LedgerPr>("SELECT * FROM ledger_prs WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
-    return rows.map(normalizeLedgerPr);
+  listLedgerPrsForDualRun(dualRunId: string): Promise<LedgerPr[]> {
+    return this.selectLedgerPrs("WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
   }
 }
 
 const NUMERIC_DUAL = ["installation_id", "run_a_id", "run_b_id", "created_at", "dispatched_at", "deadline_at", "decided_at", "done_at", "claim_until", "pull_number", "run_a_attempt"] as const;
 const NUMERIC_LEDGER = ["installation_id", "claim_until", "pr_number", "check_run_id", "created_at", "opened_at", "first_review_at", "review_alerted_at", "closed_at"] as const;
 
-function normalizeDualRun(row: DualRun): DualRun {
+/** Numeric columns as numbers, whichever backend returned them. */
+function withNumbers<T>(row: T, columns: readonly string[]): T {
   const out = { ...row } as Record<string, unknown>;
-  for (const k of NUMERIC_DUAL) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
-  return out as unknown as DualRun;
-}
-
-function normalizeLedgerPr(row: LedgerPr): LedgerPr {
-  const out = { ...row } as Record<string, unknown>;
-  for (const k of NUMERIC_LEDGER) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
-  return out as unknown as LedgerPr;
+  for (const k of columns) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
+  return out as T;
 }
