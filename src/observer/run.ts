@@ -107,13 +107,18 @@ function networkJail(envelope: LoadedEnvelope): Jail {
   if (unshare === null || !existsSync(unshare)) {
     return { enforced: false, prefix: [], description: `not enforced: unshare not found${process.env[UNSHARE_ENV] ? ` at ${process.env[UNSHARE_ENV]}` : ""}` };
   }
-  const flags = process.geteuid?.() === 0 ? ["-n"] : ["-r", "-n"];
-  const probe = spawnSync(unshare, [...flags, "--", process.execPath, "-e", ""], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
-  if (probe.status !== 0) {
-    const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status)}`).trim().split("\n")[0];
-    return { enforced: false, prefix: [], description: `not enforced: ${basename(unshare)} ${flags.join(" ")} failed (${why}); attempts are recorded only` };
+  // As root a network namespace needs no user namespace. Otherwise map the caller to itself
+  // (util-linux >= 2.38), or else to root inside the namespace.
+  const candidates = process.geteuid?.() === 0 ? [["-n"]] : [["-c", "-n"], ["-r", "-n"]];
+  let why = "";
+  for (const flags of candidates) {
+    const probe = spawnSync(unshare, [...flags, "--", process.execPath, "-e", ""], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+    if (probe.status === 0) {
+      return { enforced: true, prefix: [unshare, ...flags, "--"], description: `enforced: fresh network namespace (unshare ${flags.join(" ")})` };
+    }
+    why = `${basename(unshare)} ${flags.join(" ")} failed (${(probe.stderr || probe.error?.message || `exit ${String(probe.status)}`).trim().split("\n")[0]})`;
   }
-  return { enforced: true, prefix: [unshare, ...flags, "--"], description: `enforced: fresh network namespace (unshare ${flags.join(" ")})` };
+  return { enforced: false, prefix: [], description: `not enforced: ${why}; attempts are recorded only` };
 }
 
 class LogWriter {
@@ -467,6 +472,11 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
 
   const mainDir = prepareStage("main");
   const merger = new Merger({ processObserverLive: straceBinary !== null, canary: false, emit: (e) => log.write(e) });
+  if (straceBinary === null) {
+    // Without strace nothing sees the command's own exec: the wrapper records what it starts
+    // (no source: it is the wrapper's own statement, not an observer's).
+    log.write({ kind: "exec", ts: Date.now(), path: commandPath, argv: [commandName as string, ...commandArgs] });
+  }
   const result = await runStage({
     dir: mainDir,
     argv: [commandPath, ...commandArgs],

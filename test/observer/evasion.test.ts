@@ -146,6 +146,12 @@ const COMMAND_CASES: CommandCase[] = [
     expected: (s) => ["x", "y", "z"].map((f) => `write_outside_root:${s.outside}/${f}`),
   },
   {
+    name: "a command the envelope does not list (allowed_commands), started by a shell",
+    envelope: { allowed_commands: ["sh", "node"] },
+    command: () => ["sh", "-c", "cat /dev/null"],
+    expected: () => [`undeclared_command:${execFileSync("sh", ["-c", "command -v cat"], { encoding: "utf8" }).trim()}`],
+  },
+  {
     name: "git config --global",
     envelope: { allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] },
     command: () => ["git", "config", "--global", "user.name", "evasion"],

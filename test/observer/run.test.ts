@@ -253,6 +253,7 @@ describe("envelope-gate run: refusals", () => {
     });
     expect(r.code).toBe(0);
     expect(r.lines[0]?.observers).toEqual(["node"]);
+    expect(r.lines.find((l) => l.kind === "exec" && !l.canary)).toMatchObject({ path: process.execPath.startsWith("/") ? expect.stringMatching(/\/node$/) : "", argv: ["node", "-e", expect.any(String)] });
     const report = await check(s);
     expect(report.log?.observers).toEqual(["node"]);
     expect(ids(report)).toEqual([`write_outside_root:${target}`]);
