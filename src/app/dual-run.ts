@@ -2,7 +2,7 @@ import { sha256Hex } from "../core/envelope.js";
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
 import type { DualRun, NewDualRun } from "../store/index.js";
 import { readEvidenceZip, type VerifiedBundle } from "./bundle.js";
-import { compareRuns, type Decision } from "./compare.js";
+import { compareRuns, type Decision, type PropertyComparison } from "./compare.js";
 import type { WorkflowRunEvent, WorkflowRunPayload } from "./payloads.js";
 
 /** Pure decisions about a dual run: its id, whether runner A calls for one, B's inputs, the comparison. */
@@ -77,6 +77,22 @@ export function runnerBInputs(dual: DualRun, runnerBLabels: readonly string[]): 
     dual_run_id: dual.id,
     runner_labels: JSON.stringify(runnerBLabels),
   };
+}
+
+/** Where GitHub gave no run id for the dispatch: list dispatched runs created since a little before it. */
+export function runBSearchSince(dual: DualRun): string {
+  return new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
+}
+
+/** Runner B's run among dispatched runs: the one whose run name carries the dual run id. */
+export function runBAmong<R extends { display_title?: string | null }>(runs: readonly R[], dualRunId: string): R | null {
+  return runs.find((run) => (run.display_title ?? "").includes(dualRunId)) ?? null;
+}
+
+/** The eligible properties of a decided dual run, each with its comparison. */
+export function eligibleComparisons(dual: DualRun): { property: string; comparison: PropertyComparison }[] {
+  const { results, eligible } = JSON.parse(dual.results ?? "{}") as { results: PropertyComparison[]; eligible: string[] };
+  return eligible.map((property) => ({ property, comparison: results.find((r) => r.property === property) as PropertyComparison }));
 }
 
 /** Why a dual run past its deadline has no freeze. */

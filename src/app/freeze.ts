@@ -168,3 +168,8 @@ export function reviewOverdueComment(hours: number, reviewers: readonly string[]
 export function pushTouched(commits: readonly { added?: string[]; modified?: string[]; removed?: string[] }[], path: string): boolean {
   return commits.length >= 20 || commits.some((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].includes(path));
 }
+
+/** A ledger PR unreviewed `alertMs` after it was opened is overdue (the sweeper alerts, the status page says so). */
+export function reviewOverdue(pr: Pick<LedgerPr, "first_review_at" | "opened_at">, now: number, alertMs: number): boolean {
+  return pr.first_review_at === null && pr.opened_at !== null && now - pr.opened_at >= alertMs;
+}

@@ -1,8 +1,8 @@
 import { repoRef } from "../github/app-client.js";
 import type { DualRun, LedgerPr } from "../store/index.js";
 import { describeProposal, dualRunCheck } from "./check-run.js";
-import type { PropertyComparison } from "./compare.js";
 import type { AppContext } from "./context.js";
+import { eligibleComparisons } from "./dual-run.js";
 import { proposeFreeze } from "./ledger-pr.js";
 
 /** Finishes a decided dual run: ledger PRs (or shadow proposals) and the dual-run check run. */
@@ -18,9 +18,7 @@ export async function reportDualRun(ctx: AppContext, id: string): Promise<string
     const proposals: LedgerPr[] = [];
     let allSettled = true;
     if (dual.outcome === "freeze_eligible") {
-      const { results, eligible } = JSON.parse(dual.results ?? "{}") as { results: PropertyComparison[]; eligible: string[] };
-      for (const property of eligible) {
-        const comparison = results.find((r) => r.property === property) as PropertyComparison;
+      for (const { property, comparison } of eligibleComparisons(dual)) {
         const pr = await proposeFreeze(ctx, gh, dual, property, comparison);
         if (pr.state === "claimed") allSettled = false;
         lines.push(describeProposal(pr));

@@ -1,5 +1,6 @@
 import { utcDate } from "../core/ledger.js";
 import type { Store } from "../store/index.js";
+import { reviewOverdue } from "./freeze.js";
 import type { SweepReport } from "./sweep.js";
 
 export interface StatusSnapshot {
@@ -56,7 +57,7 @@ export async function statusSnapshot(
         opened_at: iso(p.opened_at),
         waiting_hours: Math.floor(waited / 3_600_000),
         reviewed: p.first_review_at !== null,
-        overdue: p.first_review_at === null && waited >= options.reviewAlertMs,
+        overdue: reviewOverdue(p, now, options.reviewAlertMs),
         expires_on: p.expires_on,
       };
     }),

@@ -1,8 +1,8 @@
 import { repoRef, type WorkflowRunInfo } from "../github/app-client.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
-import { deadlineMissedDetail } from "./dual-run.js";
-import { reviewOverdueComment } from "./freeze.js";
+import { deadlineMissedDetail, runBAmong, runBSearchSince } from "./dual-run.js";
+import { reviewOverdue, reviewOverdueComment } from "./freeze.js";
 import { reportDualRun } from "./report.js";
 import { compareRunB, dispatchRunnerB } from "./runner-b.js";
 
@@ -51,9 +51,8 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
     });
   }
   for (const pr of await ctx.store.listLedgerPrs(["opened"])) {
-    if (pr.first_review_at !== null || pr.review_alerted_at !== null || pr.opened_at === null) continue;
-    if (now - pr.opened_at < ctx.settings.reviewAlertMs) continue;
-    const openedAt = pr.opened_at;
+    if (pr.review_alerted_at !== null || !reviewOverdue(pr, now, ctx.settings.reviewAlertMs)) continue;
+    const openedAt = pr.opened_at as number;
     await attempt(pr.freeze_id, async () => {
       const claimed = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
       if (!claimed) return;
@@ -101,9 +100,8 @@ async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): 
   const r = repoRef(dual.repository);
   let run: WorkflowRunInfo | null = null;
   if (dual.run_b_id === null) {
-    const since = new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
-    const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, since);
-    run = candidates.find((c) => (c.display_title ?? "").includes(dual.id)) ?? null;
+    const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
+    run = runBAmong(candidates, dual.id);
     if (run === null) return;
     const set = await ctx.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
     if (set) report.correlated.push(dual.id);
