@@ -74,6 +74,12 @@ fs.rmSync(${q(out + "/hard")});`,
       ["copy.txt", "cp.txt", "sym", "hard", "moved.txt"].map((f) => `write_outside_root:${out}/${f}`),
   },
   {
+    name: "writing through a fresh symlink and removing the link at once",
+    source: (out) =>
+      `const fs = require("fs");\nfs.symlinkSync(${q(out + "/through.txt")}, "link.txt");\nfs.writeFileSync("link.txt", "x");\nfs.unlinkSync("link.txt");`,
+    expected: (out) => [`write_outside_root:${out}/through.txt`],
+  },
+  {
     name: "reading an environment key that is absent (get, has, delete)",
     source: () => `void process.env.EG_ABSENT_KEY;\nvoid ("EG_PROBED_KEY" in process.env);\ndelete process.env.EG_DELETED_KEY;`,
     expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
