@@ -1,9 +1,9 @@
 import { EVIDENCE_ARTIFACT_NAME } from "../../core/evidence.js";
 import { repoRef } from "../../github/app-client.js";
-import { readEvidenceZip } from "../bundle.js";
+import { readEvidenceZip, type VerifiedBundle } from "../bundle.js";
 import type { AppContext } from "../context.js";
 import { dualRunForRunA, isGateWorkflow } from "../dual-run.js";
-import type { WorkflowRunPayload } from "../payloads.js";
+import type { WorkflowRunEvent, WorkflowRunPayload } from "../payloads.js";
 import { compareRunB, dispatchRunnerB } from "../runner-b.js";
 
 /**
@@ -27,24 +27,32 @@ export async function onWorkflowRun(ctx: AppContext, p: WorkflowRunPayload): Pro
   }
   const bundle = readEvidenceZip(zip);
   const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
-  if (dualRunId !== "") {
-    // Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
-    // branch, whose workflow file a pull request cannot change. A pull_request run claiming a
-    // dual run id is the PR's own workflow speaking, and is ignored.
-    if (run.event !== "workflow_dispatch") {
-      ctx.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
-      return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
-    }
-    const dual = await ctx.store.getDualRun(dualRunId);
-    if (!dual) return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
-    if (dual.repository.toLowerCase() !== repository.toLowerCase()) return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
-    if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
-      ctx.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
-      return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
-    }
-    return compareRunB(ctx, dual, run.id, run.html_url ?? null);
+  if (dualRunId !== "") return onRunNamingDualRun(ctx, run, repository, dualRunId);
+  return onRunA(ctx, p, run, repository, installationId, bundle);
+}
+
+/**
+ * Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
+ * branch, whose workflow file a pull request cannot change. A pull_request run claiming a
+ * dual run id is the PR's own workflow speaking, and is ignored.
+ */
+async function onRunNamingDualRun(ctx: AppContext, run: WorkflowRunEvent, repository: string, dualRunId: string): Promise<string> {
+  if (run.event !== "workflow_dispatch") {
+    ctx.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
+    return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
   }
-  // Runner A: a clean envelope with a failing property starts a dual run.
+  const dual = await ctx.store.getDualRun(dualRunId);
+  if (!dual) return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
+  if (dual.repository.toLowerCase() !== repository.toLowerCase()) return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
+  if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
+    ctx.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
+    return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
+  }
+  return compareRunB(ctx, dual, run.id, run.html_url ?? null);
+}
+
+/** Runner A: a clean envelope with a failing property records a dual run and dispatches runner B. */
+async function onRunA(ctx: AppContext, p: WorkflowRunPayload, run: WorkflowRunEvent, repository: string, installationId: number, bundle: VerifiedBundle): Promise<string> {
   const next = dualRunForRunA(p, run, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
   if ("skip" in next) return next.skip;
   const inserted = await ctx.store.insertDualRun(next.record);
