@@ -60,9 +60,12 @@ export interface Spawned {
   stderr: string;
 }
 
-export function spawnNode(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void } = {}): Promise<Spawned> {
+export function spawnNode(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void; exec?: string } = {},
+): Promise<Spawned> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(options.exec ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

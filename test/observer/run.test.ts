@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, check, ids, program, run, sandbox, type Sandbox } from "./harness.js";
+import { CLI, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 function exampleSandbox(): Sandbox {
   const s = sandbox();
@@ -173,6 +174,44 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
     const r = await run(s, ["node", "-e", `require("fs").appendFileSync(${JSON.stringify(logPath)}, "")`], { logName: "workspace/observer.jsonl" });
     expect(r.code).toBe(0);
     expect(ids(await check(s, "workspace/observer.jsonl"))).toEqual([`write_outside_root:${logPath}`]);
+  });
+});
+
+describe("envelope-gate run: as an unprivileged user", () => {
+  const canDropPrivileges = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  it.skipIf(!canDropPrivileges)("traces and jails without root (a user namespace mapping the caller to itself)", async () => {
+    const s = sandbox();
+    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
+    const out = join(s.outside, "uid.txt");
+    const r = await spawnNode(
+      [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        process.execPath,
+        CLI,
+        "run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        join(s.base, "observer.jsonl"),
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        "sh",
+        "-c",
+        `id -u > ${out}`,
+      ],
+      { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: s.base }, exec: "setpriv" },
+    );
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, "utf8").trim()).toBe("65534");
+    const report = await check(s);
+    expect(report.log?.network_enforced).toBe(true);
+    expect(ids(report)).toEqual([`write_outside_root:${out}`]);
   });
 });
 
