@@ -158,9 +158,12 @@ export function freezeTitle(property: string, expiresOn: string, freezeId: strin
   return `envelope-gate: freeze ${property} until ${expiresOn} (${freezeId})`;
 }
 
-/** The comment on a ledger PR that waited too long for review, mentioning who was asked. */
-export function reviewOverdueComment(hours: number, reviewers: readonly string[], teamReviewers: readonly string[]): string {
-  const who = [...reviewers.map((x) => `@${x}`), ...teamReviewers.map((t) => `@${t}`)].join(" ");
+/**
+ * The comment on a ledger PR that waited too long for review, mentioning who was asked. A team
+ * is mentioned as `@org/slug` (the repository's owner is the organization the team belongs to).
+ */
+export function reviewOverdueComment(hours: number, reviewers: readonly string[], teamReviewers: readonly string[], org: string): string {
+  const who = [...reviewers.map((x) => `@${x}`), ...teamReviewers.map((t) => `@${org}/${t}`)].join(" ");
   return `⚠️ This freeze has waited ${hours} hours for review. ${who}`.trim();
 }
 

@@ -60,7 +60,8 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
       ctx.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
       report.reviewAlerts.push(pr.freeze_id);
       const gh = await ctx.installation(pr.installation_id);
-      await gh.comment(repoRef(pr.repository), pr.pr_number as number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers));
+      const r = repoRef(pr.repository);
+      await gh.comment(r, pr.pr_number as number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers, r.owner));
     });
   }
   return report;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readEvidenceZip, type VerifiedBundle } from "../../src/app/bundle.js";
 import { compareRuns } from "../../src/app/compare.js";
-import { expiresOn, freezeIdFor, ledgerBranch } from "../../src/app/freeze.js";
+import { expiresOn, freezeIdFor, ledgerBranch, reviewOverdueComment } from "../../src/app/freeze.js";
 import { bundleFiles, zipOf, type BundleSpec } from "../support/fake-github-app.js";
 
 const HASH = `sha256:${"ab".repeat(32)}`;
@@ -64,5 +64,12 @@ describe("freeze naming", () => {
     const now = Date.parse("2026-11-30T23:30:00Z");
     expect(expiresOn(now, 7, 14)).toBe("2026-12-07");
     expect(expiresOn(now, 30, 14)).toBe("2026-12-14");
+  });
+});
+
+describe("the overdue-review comment", () => {
+  it("mentions users as @login and teams as @org/slug", () => {
+    expect(reviewOverdueComment(49, ["alice"], ["gate-reviewers"], "acme")).toBe("⚠️ This freeze has waited 49 hours for review. @alice @acme/gate-reviewers");
+    expect(reviewOverdueComment(49, [], [], "acme")).toBe("⚠️ This freeze has waited 49 hours for review.");
   });
 });
