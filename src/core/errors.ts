@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   "OBSERVER_INTERRUPTED",
   "COMMAND_NOT_FOUND",
   "RUNNER_IDENTITY_UNAVAILABLE",
+  "OBSERVER_LOG_UNWRITABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

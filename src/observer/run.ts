@@ -321,7 +321,7 @@ export async function runObserved(options: RunOptions): Promise<number> {
   try {
     logFd = openSync(logPath, "w", 0o644);
   } catch (err) {
-    throw new GateError("OBSERVER_UNAVAILABLE", `cannot write the observer log ${logPath} (${(err as { code?: string }).code ?? String(err)})`, {
+    throw new GateError("OBSERVER_LOG_UNWRITABLE", `cannot write the observer log ${logPath} (${(err as { code?: string }).code ?? String(err)})`, {
       file: logPath,
       cause: err,
     });

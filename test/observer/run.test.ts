@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
@@ -305,6 +305,39 @@ describe("envelope-gate run: refusals", () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_CHANNEL_INVALID");
     expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("mkfifo missing (the hooks' channel cannot be made): OBSERVER_UNAVAILABLE", async () => {
+    const s = sandbox();
+    const r = await run(s, [process.execPath, "-e", "0"], {
+      env: { PATH: "/nonexistent-bin", ENVELOPE_GATE_STRACE: "/usr/bin/strace", ENVELOPE_GATE_UNSHARE: "/usr/bin/unshare" },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+    expect(r.stderr).toContain("mkfifo");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("the hooks bundle missing beside the CLI: OBSERVER_UNAVAILABLE", async () => {
+    const s = sandbox();
+    const dist = join(s.base, "dist");
+    cpSync(join(ROOT, "dist/cli"), join(dist, "cli"), { recursive: true });
+    copyFileSync(join(ROOT, "dist/package.json"), join(dist, "package.json"));
+    symlinkSync(join(ROOT, "node_modules"), join(s.base, "node_modules")); // the CLI's externals
+    const r = await spawnNode(
+      [join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", "-e", "0"],
+      { cwd: s.workspace },
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+    expect(r.stderr).toContain("hooks bundle");
+  });
+
+  it("a log path that cannot be written: OBSERVER_LOG_UNWRITABLE", async () => {
+    const s = sandbox();
+    const r = await run(s, ["node", "-e", "0"], { logName: "no-such-dir/observer.jsonl" });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_LOG_UNWRITABLE");
   });
 
   it("a command that does not exist: COMMAND_NOT_FOUND", async () => {
