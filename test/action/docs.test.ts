@@ -14,6 +14,7 @@ function section(yaml: string, name: string): string[] {
 
 const actionYml = readFileSync("action.yml", "utf8");
 const docs = readFileSync("docs/action.md", "utf8");
+const readme = readFileSync("README.md", "utf8");
 const settings = readFileSync("src/action/settings.ts", "utf8");
 const report = readFileSync("src/action/report.ts", "utf8");
 
@@ -25,6 +26,7 @@ describe("action.yml and docs/action.md", () => {
     expect(inputs.length).toBeGreaterThan(20);
     for (const name of inputs) {
       expect(docs, name).toContain(`| \`${name}\` |`);
+      expect(readme, name).toContain(`| \`${name}\` |`);
       expect(settings, name).toContain(`"${name}"`);
     }
   });
@@ -32,6 +34,7 @@ describe("action.yml and docs/action.md", () => {
   it("documents every output, and the Action sets each one", () => {
     for (const name of outputs) {
       expect(docs, name).toContain(`| \`${name}\` |`);
+      expect(readme, name).toContain(`| \`${name}\` |`);
       expect(report, name).toContain(`"${name}"`);
     }
   });
@@ -39,6 +42,7 @@ describe("action.yml and docs/action.md", () => {
   it("shows the permissions, the evidence upload and the runner-B dispatch inputs", () => {
     for (const text of ["checks: write", "contents: read", "pull-requests: read", "actions: read", "actions/upload-artifact", "name: envelope-gate-evidence", "pull_request:", "head_sha:", "dual_run_id:", "runner_labels:", "fromJSON(inputs.runner_labels"]) {
       expect(docs).toContain(text);
+      expect(readme).toContain(text);
     }
   });
 });

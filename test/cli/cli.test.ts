@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli } from "../support/cli.js";
+import { spawnSync } from "node:child_process";
+import { REPO_ROOT, cli } from "../support/cli.js";
 import { envelopeText, logText, writeFixture } from "../support/logs.js";
 
 const ROOTS = ["--workspace", "/work/repo", "--scratch", "/tmp/agent-scratch"];
@@ -131,5 +132,17 @@ describe("envelope-gate check", () => {
     expect(r.status).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.violations.map((v: { rule: string }) => v.rule).sort()).toEqual(["network_denied", "undeclared_env", "undeclared_tool", "write_outside_root"]);
+  });
+});
+
+describe("npm run example (the README quick start)", () => {
+  it("records both example agents under the observer: the overstepping one fails, its twin passes", () => {
+    const r = spawnSync(process.execPath, ["scripts/example.mjs"], { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    for (const id of ["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_tool:bash", "write_outside_root:/tmp/envelope-gate-example-outside.txt", "network_denied:exfil.example.net:443"]) {
+      expect(r.stdout).toContain(id);
+    }
+    expect(r.stdout).toMatch(/FAIL \(envelope_fail\): 4 distinct violations/);
+    expect(r.stdout).toMatch(/PASS \(pass\): no violations/);
   });
 });

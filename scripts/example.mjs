@@ -1,0 +1,30 @@
+// `npm run example`: records the bundled example agents under the observer and gates each one.
+// It succeeds when the gate does its job: the overstepping agent fails (exit 1, its violations
+// listed) and its well-behaved twin passes (exit 0).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const cli = join("dist", "cli", "index.js");
+const work = join(tmpdir(), "envelope-gate-example");
+rmSync(work, { recursive: true, force: true });
+mkdirSync(work, { recursive: true });
+const scratch = join(work, "scratch");
+let ok = true;
+
+for (const [agent, expected] of [
+  ["examples/agent.js", 1],
+  ["examples/agent-good.js", 0],
+]) {
+  const log = join(work, agent.replace(/^examples\/|\.js$/g, "") + ".jsonl");
+  const envelope = ["--envelope", "examples/envelope.json", "--observer", log, "--scratch", scratch];
+  console.log(`\n$ envelope-gate run ${envelope.join(" ")} -- node ${agent}`);
+  const run = spawnSync(process.execPath, [cli, "run", ...envelope, "--", process.execPath, agent], { stdio: "inherit" });
+  console.log(`$ envelope-gate check ${envelope.join(" ")} --workspace .`);
+  const check = spawnSync(process.execPath, [cli, "check", ...envelope, "--workspace", "."], { stdio: "inherit" });
+  if (run.status === 3 || check.status !== expected) ok = false;
+  console.log(`(exit ${check.status}; expected ${expected})`);
+}
+rmSync("/tmp/envelope-gate-example-outside.txt", { force: true });
+process.exitCode = ok ? 0 : 1;
