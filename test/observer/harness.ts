@@ -2,7 +2,7 @@
  * Runs the real bundle: `node dist/cli/index.js run ...` then `check ... --format json`.
  * Build first (`node scripts/build.mjs`; `npm test` does it in pretest).
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +14,16 @@ export const CLI = join(ROOT, "dist/cli/index.js");
 if (!existsSync(join(ROOT, "dist/preload/index.js")) || !existsSync(join(ROOT, "dist/sdk/index.js"))) {
   throw new Error("dist/ is not built with the observer: run `node scripts/build.mjs` first");
 }
+
+/**
+ * Whether this machine lets the wrapper create a network namespace (the same probe it makes).
+ * Where it cannot (GitHub-hosted runners without the sysctl, docs/observer.md), the tests that
+ * prove enforcement are skipped and the ones that prove honest reporting still run.
+ */
+export const JAIL_AVAILABLE = ((): boolean => {
+  const candidates = process.getuid?.() === 0 ? [["-n"]] : [["-c", "-n"], ["-r", "-n"]];
+  return candidates.some((flags) => spawnSync("unshare", [...flags, "--", process.execPath, "-e", ""], { stdio: "ignore" }).status === 0);
+})();
 
 export interface Sandbox {
   /** Holds everything; not itself an allowed root. */

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CLI, JAIL_AVAILABLE, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 function exampleSandbox(): Sandbox {
   const s = sandbox();
@@ -55,7 +55,7 @@ describe("envelope-gate run: the log", () => {
       kind: "meta",
       seq: 0,
       observers: ["node", "process"],
-      network_enforced: true,
+      network_enforced: JAIL_AVAILABLE,
       workspace: s.workspace,
       scratch: s.scratch,
       log_path: r.log,
@@ -178,7 +178,10 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
 });
 
 describe("envelope-gate run: as an unprivileged user", () => {
-  const canDropPrivileges = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+  const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+  const canDropPrivileges =
+    process.getuid?.() === 0 &&
+    spawnSync("setpriv", [...asNobody, "unshare", "-c", "-n", "--", process.execPath, "-e", ""], { stdio: "ignore" }).status === 0;
   it.skipIf(!canDropPrivileges)("traces and jails without root (a user namespace mapping the caller to itself)", async () => {
     const s = sandbox();
     for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
