@@ -47,14 +47,18 @@ function statusForCode(code: string): number {
   return 503;
 }
 
+/**
+ * The request body, or CONFIG_INVALID past 25 MB. An oversized body is read to its end and
+ * dropped (leaving the loop early would destroy the socket before the answer is sent).
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new GateError("CONFIG_INVALID", "webhook body larger than 25 MB");
-    chunks.push(chunk as Buffer);
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY_BYTES) throw new GateError("CONFIG_INVALID", "webhook body larger than 25 MB");
   return Buffer.concat(chunks);
 }
 
@@ -65,7 +69,13 @@ export function createAppServer(options: ServerOptions): Server {
     const url = new URL(req.url ?? "/", "http://app.invalid");
     const method = req.method ?? "GET";
     if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
-      const body = await readBody(req);
+      let body: Buffer;
+      try {
+        body = await readBody(req);
+      } catch (err) {
+        if (!isGateError(err)) throw err;
+        return send(res, statusForCode(err.code), { error: err.toJSON() });
+      }
       const signature = req.headers["x-hub-signature-256"];
       if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
         service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });

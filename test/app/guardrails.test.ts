@@ -44,6 +44,18 @@ describe("webhook signatures", () => {
     }
   });
 
+  it("a body over GitHub's 25 MB cap is refused with 400 CONFIG_INVALID and records nothing", async () => {
+    const body = Buffer.alloc(25 * 1024 * 1024 + 1, 0x20);
+    const res = await fetch(`${app.url}/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "huge-1", "x-hub-signature-256": signPayload(SECRET, body) },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("CONFIG_INVALID");
+    expect(await app.store.getDelivery("huge-1")).toBeNull();
+  });
+
   it("accepts the current and the previous secret during a rotation", async () => {
     expect((await deliver(app.url, "ping", { zen: "a" }, { secret: SECRET })).status).toBe(200);
     expect((await deliver(app.url, "ping", { zen: "b" }, { secret: "the-previous-secret-abcdef" })).status).toBe(200);
