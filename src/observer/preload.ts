@@ -33,6 +33,10 @@ interface Sender {
 function install(): void {
   const g = globalThis as Record<symbol, unknown>;
   if (g[INSTALLED]) return;
+  if (typeof process.getBuiltinModule !== "function") {
+    // Refuse to run this process unobserved rather than skip the hooks.
+    throw new Error(`envelope-gate: the Node hooks need Node 20.16 or newer (this is ${process.version})`);
+  }
   const load = <T>(id: string): T => process.getBuiltinModule(id) as T;
   const fs = load<FsModule>("node:fs");
   const path = load<PathModule>("node:path");
