@@ -11,12 +11,12 @@ import { sweep, type SweepReport } from "./sweep.js";
 type Handler = (ctx: AppContext, payload: never) => Promise<string>;
 
 /** The events the App subscribes to (app.yml), each with its handler. */
-const HANDLERS: Partial<Record<string, Handler>> = {
-  workflow_run: onWorkflowRun,
-  push: onPush,
-  pull_request: onPullRequest,
-  pull_request_review: onPullRequestReview,
-};
+const HANDLERS = new Map<string, Handler>([
+  ["workflow_run", onWorkflowRun],
+  ["push", onPush],
+  ["pull_request", onPullRequest],
+  ["pull_request_review", onPullRequestReview],
+]);
 
 export interface DeliveryResult {
   status: "done" | "duplicate";
@@ -70,7 +70,7 @@ export class GateAppService {
     }
     if (event === "ping") return "pong";
     if (event === "installation") return `installation ${String(p.action)}`;
-    const handler = HANDLERS[event];
+    const handler = HANDLERS.get(event);
     return handler ? handler(this.ctx, payload as never) : `ignored event ${event}`;
   }
 
