@@ -313,6 +313,21 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect([...world.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
   });
 
+  it("a ledger path that is not a file at the base commit: LEDGER_UNREADABLE, no PR", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    await runAFails();
+    // The only contents read from here on is the ledger's: answer it with a directory listing.
+    world.fake.route("GET", "/repos/:owner/:repo/contents/*path", () => ({
+      status: 200,
+      body: [{ type: "file", name: "freeze_ledger.tsv", path: `${LEDGER_PATH}/freeze_ledger.tsv` }],
+    }));
+    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
+    expect(res.status).not.toBe(200);
+    expect(JSON.stringify(res.body)).toContain("LEDGER_UNREADABLE");
+    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+  });
+
   it("a dispatch GitHub refuses for another reason is GITHUB_UNAVAILABLE, and the dual run waits for a retry", async () => {
     world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 422, { times: 1, body: { message: "Workflow does not have 'workflow_dispatch' trigger" } });
     const runA = addRunA(world.fake, { properties: FAILING });
