@@ -35714,7 +35714,7 @@ try {
     await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)();
 }
 catch (err) {
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH("verdict", "error");
+    // Outputs may be what failed (GITHUB_OUTPUT unwritable); the exit status still says "not a pass".
     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(`envelope-gate: INTERNAL_ERROR: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
@@ -35775,6 +35775,7 @@ const ERROR_CODES = [
     "OBSERVER_INTERRUPTED",
     "COMMAND_NOT_FOUND",
     "RUNNER_IDENTITY_UNAVAILABLE",
+    "OBSERVER_LOG_UNWRITABLE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -36385,6 +36386,26 @@ const RUNTIME_ENV_KEYS = new Set([
     "CI",
     "TZ",
     "UV_THREADPOOL_SIZE",
+    // Read by Node's own JS at run time (found by the observer's well-behaved runs):
+    "WATCH_REPORT_DEPENDENCIES",
+    "NODE_CLUSTER_SCHED_POLICY",
+    "NODE_TLS_REJECT_UNAUTHORIZED",
+    // Node's bundled undici (fetch) reads these for itself:
+    "UNDICI_NO_FG",
+    "JEST_WORKER_ID",
+    // tty.getColorDepth, when a program writes to a terminal:
+    "TMUX",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TEAMCITY_VERSION",
+    "CI_NAME",
+    "APPVEYOR",
+    "BUILDKITE",
+    "CIRCLECI",
+    "DRONE",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "TRAVIS",
 ]);
 /**
  * Every field an event line may carry, by slot. Which fields each kind may use is in
@@ -41363,6 +41384,7 @@ function scoreTestsCollected(declared, outcome) {
  * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
  */
 
+
 const MAX_SUMMARY_CHARS = 65535;
 const MAX_CELL = 300;
 function cell(text) {
@@ -41422,7 +41444,12 @@ function render(input, limit) {
     }
     if (report && report.violations.length > 0) {
         out.push(`### Violations (${report.violations.length} distinct)`, "");
-        out.push(...table(["id", "what happened", "first at log line", "count"], report.violations.map((v) => [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count)]), limit, (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`), "", "Envelope violations are never frozen.", "");
+        out.push(...table(["id", "what happened", "first at log line", "count", "envelope says so at"], report.violations.map((v) => {
+            const key = RULE_ENVELOPE_KEY[v.rule];
+            const line = input.envelope?.ruleLines?.[key];
+            const where = input.envelope ? `${input.envelope.file}${line !== undefined ? `:${line}` : ""} (\`${key}\`)` : `\`${key}\``;
+            return [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count), where];
+        }), limit, (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`), "", "Envelope violations are never frozen.", "");
     }
     if (input.properties === null) {
         if (input.propertiesFile?.present)
@@ -43984,13 +44011,16 @@ function retrySettings(partial = {}) {
         timeoutMs: Math.max(1, merged.timeoutMs),
     };
 }
-function createGitHubClient(options) {
-    const settings = retrySettings(options.retry);
+/**
+ * Octokit options carrying the bounded retry, throttling and per-request deadline. The App
+ * passes them to @octokit/app as `Octokit: GateOctokit.defaults(gateOctokitOptions(...))`.
+ */
+function gateOctokitOptions(retry = {}, baseUrl) {
+    const settings = retrySettings(retry);
     const rateLimited = (retryAfter, _options, _octokit, retryCount) => retryCount < settings.retries && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
-    return new GateOctokit({
-        auth: options.token,
-        baseUrl: options.baseUrl.replace(/\/+$/, ""),
-        userAgent: options.userAgent ?? "envelope-gate",
+    return {
+        ...(baseUrl !== undefined ? { baseUrl: baseUrl.replace(/\/+$/, "") } : {}),
+        userAgent: "envelope-gate",
         request: { fetch: fetchWithDeadline(settings.timeoutMs) },
         retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs },
         throttle: {
@@ -43999,6 +44029,13 @@ function createGitHubClient(options) {
             retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
         },
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
+    };
+}
+function createGitHubClient(options) {
+    return new GateOctokit({
+        ...gateOctokitOptions(options.retry, options.baseUrl),
+        auth: options.token,
+        ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
     });
 }
 function statusOf(err) {
@@ -44320,22 +44357,30 @@ const MAX_STDOUT = 16 * 1024 * 1024;
 function runPropertyCommand(command, cwd, timeoutSeconds) {
     return new Promise((resolvePromise) => {
         const [file, ...args] = command;
-        const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"], timeout: timeoutSeconds * 1000, killSignal: "SIGKILL" });
+        // spawn's own `timeout` keeps its timer alive when the command never starts; use one we clear.
+        const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
+        const deadline = setTimeout(() => child.kill("SIGKILL"), timeoutSeconds * 1000);
         let stdout = "";
-        let failure;
+        let settled = false;
+        const settle = (outcome) => {
+            clearTimeout(deadline);
+            if (settled)
+                return;
+            settled = true;
+            resolvePromise(outcome);
+        };
         child.stdout.on("data", (chunk) => {
             if (stdout.length < MAX_STDOUT)
                 stdout += chunk.toString("utf8");
         });
+        // A command that cannot start emits only "error"; one that ran emits "close".
         child.on("error", (err) => {
-            failure = err.code === "ENOENT" ? `${file} was not found` : err.message;
+            settle({ exitCode: null, stdout, failure: err.code === "ENOENT" ? `${file} was not found` : err.message });
         });
         child.on("close", (code, signal) => {
-            if (failure !== undefined)
-                return resolvePromise({ exitCode: null, stdout, failure });
             if (code === null)
-                return resolvePromise({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
-            resolvePromise({ exitCode: code, stdout });
+                return settle({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
+            settle({ exitCode: code, stdout });
         });
     });
 }
@@ -44397,6 +44442,7 @@ async function writeBundle(dir, files) {
  * Gating one pull request: wires settings, GitHub, the observer and core together. Every
  * decision is a core function; this file only fetches, runs and records.
  */
+
 
 
 
@@ -44484,7 +44530,17 @@ async function gatePullRequest(settings) {
         });
         if (!p.gating.gated) {
             const decision = { verdict: "not_gated", conclusion: "neutral", headline: `not gated: ${p.gating.reason}` };
-            return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null);
+            // Shown for reference only: nothing is judged, so an unreadable envelope is a note, not a verdict.
+            const notes = [];
+            try {
+                p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
+                await readEnvelopeAt(settings, client, p, p.policyRef);
+            }
+            catch (err) {
+                const e = asGateError(err);
+                notes.push(`The base commit's envelope was not shown (${e.code}: ${e.message}). Nothing was evaluated for this pull request.`);
+            }
+            return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null, notes);
         }
         await gate(settings, client, p);
     }
@@ -44539,25 +44595,9 @@ async function gate(settings, client, p) {
     const approved = p.approvedBy.length > 0;
     p.policyRef = approved ? headSha : baseSha;
     p.policySource = approved ? "head commit, policy change approved" : "base commit";
-    const { envelope: envelopePath, digest: digestPath, properties: propertiesPath, ledger: ledgerPath } = settings.policy;
-    const where = `${p.policySource} ${p.policyRef.slice(0, 12)}`;
-    const envelopeBytes = await readFileAt(client, repo, envelopePath, p.policyRef);
-    if (envelopeBytes === null) {
-        throw new errors_GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
-            file: envelopePath,
-            hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
-        });
-    }
-    const digestBytes = await readFileAt(client, repo, digestPath, p.policyRef);
-    if (digestBytes === null) {
-        throw new errors_GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
-            file: digestPath,
-            hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
-        });
-    }
-    envelope_verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
-    p.envelope = envelope_loadEnvelope(envelopeBytes, envelopePath);
-    p.envelopeBytes = envelopeBytes;
+    const envelopeBytes = await readEnvelopeAt(settings, client, p, p.policyRef);
+    const envelope = p.envelope;
+    const { properties: propertiesPath, ledger: ledgerPath } = settings.policy;
     const propertiesBytes = await readFileAt(client, repo, propertiesPath, p.policyRef);
     p.propertiesPresent = propertiesBytes !== null;
     p.properties = propertiesBytes === null ? null : loadProperties(propertiesBytes, propertiesPath);
@@ -44567,7 +44607,7 @@ async function gate(settings, client, p) {
     p.ledger = ledgerBytes === null ? { file: ledgerPath, rows: [], problems: [] } : parseLedger(decodeText(ledgerBytes, "LEDGER_INVALID", ledgerPath), ledgerPath);
     const today = utcDate(new Date());
     p.freezes = applyFreezeCaps(p.ledger, today, settings.freezeCaps);
-    const roots = expandRoots(p.envelope, { workspace: settings.workspace, scratch: settings.scratch });
+    const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
     await prepareEvidenceDir(settings.evidenceDir);
     const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
     if (settings.evaluation.mode === "run") {
@@ -44596,7 +44636,7 @@ async function gate(settings, client, p) {
         await copyLog(settings.evaluation.path, logPath);
         p.logWritten = true;
     }
-    const verdict = await evaluateLogFile(p.envelope, logPath, { roots });
+    const verdict = await evaluateLogFile(envelope, logPath, { roots });
     p.report = reportFromVerdict(verdict);
     if (p.report.verdict !== "pass")
         return;
@@ -44625,7 +44665,31 @@ async function gate(settings, client, p) {
             locations: score.locations,
         });
     }
-    p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, p.envelope.hash, today);
+    p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+/** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */
+async function readEnvelopeAt(settings, client, p, ref) {
+    const repo = settings.repository;
+    const { envelope: envelopePath, digest: digestPath } = settings.policy;
+    const where = `${p.policySource} ${ref.slice(0, 12)}`;
+    const envelopeBytes = await readFileAt(client, repo, envelopePath, ref);
+    if (envelopeBytes === null) {
+        throw new errors_GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
+            file: envelopePath,
+            hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
+        });
+    }
+    const digestBytes = await readFileAt(client, repo, digestPath, ref);
+    if (digestBytes === null) {
+        throw new errors_GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
+            file: digestPath,
+            hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
+        });
+    }
+    envelope_verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
+    p.envelope = envelope_loadEnvelope(envelopeBytes, envelopePath);
+    p.envelopeBytes = envelopeBytes;
+    return envelopeBytes;
 }
 async function writeEvidence(settings, p, report) {
     const files = new Map();
@@ -44648,11 +44712,11 @@ async function writeEvidence(settings, p, report) {
     files.set(EVIDENCE_FILES.runner, encodeJson(identity));
     return writeBundle(settings.evidenceDir, files);
 }
-async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused, annotationsIn, error) {
+async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused, annotationsIn, error, extraNotes = []) {
     let decision = decisionIn;
     let report = p.report;
     let digest = null;
-    const notes = [];
+    const notes = [...extraNotes];
     if (decision.verdict !== "not_gated" && report !== null) {
         try {
             if (!p.logWritten)
@@ -44690,7 +44754,14 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         decision,
         report,
         envelope: p.envelope
-            ? { id: p.envelope.envelope.envelope_id, hash: p.envelope.hash, file: p.envelope.file, ref: p.policyRef ?? "", source: p.policySource }
+            ? {
+                id: p.envelope.envelope.envelope_id,
+                hash: p.envelope.hash,
+                file: p.envelope.file,
+                ref: p.policyRef ?? "",
+                source: p.policySource,
+                ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, p.envelope?.lines.get(`/${k}`)])),
+            }
             : null,
         pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
         gating: p.gating,
@@ -44916,6 +44987,7 @@ function readSettings(env = process.env) {
     const token = input("github-token") || env.GITHUB_TOKEN || "";
     if (token === "")
         configError("no token: set the github-token input (default ${{ github.token }})");
+    core/* setSecret */.Pq(token);
     const repository = parseRepository(env.GITHUB_REPOSITORY ?? "");
     if (!repository)
         configError(`GITHUB_REPOSITORY must be owner/name, got "${env.GITHUB_REPOSITORY ?? ""}"`);
@@ -47065,10 +47137,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   lm: () => (/* binding */ notice),
   C1: () => (/* binding */ setFailed),
   uH: () => (/* binding */ setOutput),
+  Pq: () => (/* binding */ core_setSecret),
   $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, debug, endGroup, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, setSecret, startGroup, summary, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: ExitCode, addPath, debug, endGroup, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, startGroup, summary, toPlatformPath, toPosixPath, toWin32Path
 
 ;// CONCATENATED MODULE: external "os"
 const external_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
@@ -49775,7 +49848,7 @@ function exportVariable(name, val) {
  * ```
  */
 function core_setSecret(secret) {
-    issueCommand('add-mask', {}, secret);
+    command_issueCommand('add-mask', {}, secret);
 }
 /**
  * Prepends inputPath to the PATH (for this action and future actions)

@@ -5863,7 +5863,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8447);
 /* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
 /* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9215);
-/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2085);
+/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1552);
 /* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6719);
 
 
@@ -5879,7 +5879,7 @@ const USAGE = `usage:
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
-  envelope-gate app    [start | pause --reason TEXT | resume | status]
+  envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
 class UsageError extends Error {
@@ -5949,11 +5949,11 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 564).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 469).then(__nccwpck_require__.bind(__nccwpck_require__, 6469));
     return runCommand(args, usage);
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(738)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7738));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(465)]).then(__nccwpck_require__.bind(__nccwpck_require__, 465));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, app };
@@ -6469,6 +6469,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVER_INTERRUPTED",
     "COMMAND_NOT_FOUND",
     "RUNNER_IDENTITY_UNAVAILABLE",
+    "OBSERVER_LOG_UNWRITABLE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -6585,163 +6586,22 @@ function formatEndpoint(host, port) {
 
 /***/ }),
 
-/***/ 6107:
+/***/ 4325:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Jk: () => (/* binding */ isInsideAnyRoot),
-/* harmony export */   tu: () => (/* binding */ foldPath)
+/* harmony export */   Ae: () => (/* binding */ LOG_VERSION),
+/* harmony export */   IC: () => (/* binding */ LogEvaluator),
+/* harmony export */   V1: () => (/* binding */ WRITE_OPS),
+/* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
-/* unused harmony export isInsideRoot */
-/**
- * Lexical path handling. The checking machine's filesystem is never consulted: the observer
- * already resolved symlinks where the write happened, and the gate judges what was recorded.
- */
-const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
-/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
-function foldPath(path) {
-    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
-        return null;
-    if (!NEEDS_FOLDING.test(path))
-        return path;
-    const out = [];
-    for (const segment of path.split("/")) {
-        if (segment === "" || segment === ".")
-            continue;
-        if (segment === "..") {
-            out.pop();
-            continue;
-        }
-        out.push(segment);
-    }
-    return "/" + out.join("/");
-}
-/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function isInsideRoot(foldedPath, foldedRoot) {
-    if (foldedRoot === "/")
-        return true;
-    if (!foldedPath.startsWith(foldedRoot))
-        return false;
-    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
-}
-function isInsideAnyRoot(foldedPath, foldedRoots) {
-    for (const root of foldedRoots) {
-        if (isInsideRoot(foldedPath, root))
-            return true;
-    }
-    return false;
-}
-
-
-/***/ }),
-
-/***/ 9478:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   MV: () => (/* binding */ reportFromVerdict),
-/* harmony export */   Rr: () => (/* binding */ exitCodeFor),
-/* harmony export */   ai: () => (/* binding */ EXIT_CODES),
-/* harmony export */   dd: () => (/* binding */ reportFromError)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-
-const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
-function reportFromVerdict(v) {
-    return {
-        verdict: v.verdict,
-        envelope_id: v.envelope_id,
-        envelope_hash: v.envelope_hash,
-        events: v.events,
-        violations: v.violations,
-        error: null,
-        log: {
-            run_id: v.meta.run_id,
-            runner: v.meta.runner,
-            exit_code: v.exit_code,
-            counts: v.counts,
-            observers: v.meta.extra.observers ?? null,
-            network_enforced: v.meta.extra.network_enforced ?? null,
-        },
-    };
-}
-function reportFromError(err, envelope) {
-    const gate = err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue
-        ? err
-        : new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
-            hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
-        });
-    return {
-        verdict: "error",
-        envelope_id: envelope?.envelope.envelope_id ?? null,
-        envelope_hash: envelope?.hash ?? null,
-        events: 0,
-        violations: [],
-        error: gate.toJSON(),
-        log: null,
-    };
-}
-function exitCodeFor(verdict) {
-    return EXIT_CODES[verdict];
-}
-
-
-/***/ }),
-
-/***/ 9215:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   k: () => (/* binding */ runCheck)
-/* harmony export */ });
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9478);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2085);
-
-
-
-/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
-async function runCheck(settings) {
-    let envelope = null;
-    try {
-        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
-        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .expandRoots */ .oY)(envelope, { workspace: settings.workspace, scratch: settings.scratch });
-        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromVerdict */ .MV)(verdict), envelope };
-    }
-    catch (err) {
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromError */ .dd)(err, envelope), envelope };
-    }
-}
-
-
-/***/ }),
-
-/***/ 2085:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  _n: () => (/* binding */ evaluateLogFile),
-  pO: () => (/* binding */ readVerifiedEnvelope)
-});
-
-// UNUSED EXPORTS: defaultDigestPath, readEnvelopeFile
-
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __nccwpck_require__(8447);
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
-// EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
-;// CONCATENATED MODULE: ./src/core/log.ts
+/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY */
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6107);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3848);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
  * number of distinct violations. Pure: the caller feeds bytes, this judges them.
@@ -6794,6 +6654,26 @@ const RUNTIME_ENV_KEYS = new Set([
     "CI",
     "TZ",
     "UV_THREADPOOL_SIZE",
+    // Read by Node's own JS at run time (found by the observer's well-behaved runs):
+    "WATCH_REPORT_DEPENDENCIES",
+    "NODE_CLUSTER_SCHED_POLICY",
+    "NODE_TLS_REJECT_UNAUTHORIZED",
+    // Node's bundled undici (fetch) reads these for itself:
+    "UNDICI_NO_FG",
+    "JEST_WORKER_ID",
+    // tty.getColorDepth, when a program writes to a terminal:
+    "TMUX",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TEAMCITY_VERSION",
+    "CI_NAME",
+    "APPVEYOR",
+    "BUILDKITE",
+    "CIRCLECI",
+    "DRONE",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "TRAVIS",
 ]);
 /**
  * Every field an event line may carry, by slot. Which fields each kind may use is in
@@ -7008,7 +6888,7 @@ class LogEvaluator {
         this.anyRoot = options.roots.includes("/");
         this.tools = new Set(e.allowed_tools);
         this.envKeys = new Set(e.allowed_env);
-        this.hosts = (0,core_envelope/* hostPatterns */.on)(e);
+        this.hosts = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .hostPatterns */ .on)(e);
         this.networkDeny = e.network === "deny";
         if (e.allowed_commands) {
             this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
@@ -7020,21 +6900,21 @@ class LogEvaluator {
         }
     }
     malformed(message, line = this.lineNo) {
-        throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
         });
     }
     incomplete(message, line = this.lineNo) {
-        throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
         });
     }
     checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
+        if (to > from && !(0,node_buffer__WEBPACK_IMPORTED_MODULE_0__.isUtf8)(buf.subarray(from, to))) {
             const region = buf.subarray(from, to);
             const bad = firstInvalidUtf8(region);
             let line = this.lineNo + 1;
@@ -7412,11 +7292,11 @@ class LogEvaluator {
             this.useSeq = true;
         }
         if (typeof obj.log_path === "string") {
-            this.logPath = (0,paths/* foldPath */.tu)(obj.log_path);
+            this.logPath = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
         }
         if (meta.envelope_hash !== this.envelope.hash) {
-            throw new errors/* GateError */.ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
                 file: this.file,
                 line: 1,
                 hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
@@ -7469,12 +7349,12 @@ class LogEvaluator {
                 return;
             }
         }
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
         if (folded === null)
             this.malformed(`write "path" must be absolute`);
         if (canary)
             return;
-        if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
+        if (!(0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .isInsideAnyRoot */ .Jk)(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
     }
     /**
@@ -7537,7 +7417,7 @@ class LogEvaluator {
     }
     onHost(canary) {
         this.counts.host++;
-        const host = (0,hosts/* normalizeHost */.cS)(this.requireString(SLOT.host));
+        const host = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(this.requireString(SLOT.host));
         const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -7546,15 +7426,15 @@ class LogEvaluator {
             return;
         const p = (port ?? null);
         if (this.networkDeny) {
-            this.record("network_denied", (0,hosts/* formatEndpoint */.T0)(host, p));
+            this.record("network_denied", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
         }
-        else if (!(0,hosts/* hostAllowed */.VI)(this.hosts, host, p)) {
-            this.record("undeclared_host", (0,hosts/* formatEndpoint */.T0)(host, p));
+        else if (!(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(this.hosts, host, p)) {
+            this.record("undeclared_host", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
         }
     }
     onExec(canary) {
         this.counts.exec++;
-        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
         if (path === null)
             this.malformed(`exec "path" must be absolute`);
         const argv = this.val(SLOT.argv);
@@ -7572,7 +7452,154 @@ class LogEvaluator {
     }
 }
 
-;// CONCATENATED MODULE: ./src/gate/files.ts
+
+/***/ }),
+
+/***/ 6107:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jk: () => (/* binding */ isInsideAnyRoot),
+/* harmony export */   tu: () => (/* binding */ foldPath)
+/* harmony export */ });
+/* unused harmony export isInsideRoot */
+/**
+ * Lexical path handling. The checking machine's filesystem is never consulted: the observer
+ * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ */
+const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
+function foldPath(path) {
+    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
+        return null;
+    if (!NEEDS_FOLDING.test(path))
+        return path;
+    const out = [];
+    for (const segment of path.split("/")) {
+        if (segment === "" || segment === ".")
+            continue;
+        if (segment === "..") {
+            out.pop();
+            continue;
+        }
+        out.push(segment);
+    }
+    return "/" + out.join("/");
+}
+/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
+function isInsideRoot(foldedPath, foldedRoot) {
+    if (foldedRoot === "/")
+        return true;
+    if (!foldedPath.startsWith(foldedRoot))
+        return false;
+    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+}
+function isInsideAnyRoot(foldedPath, foldedRoots) {
+    for (const root of foldedRoots) {
+        if (isInsideRoot(foldedPath, root))
+            return true;
+    }
+    return false;
+}
+
+
+/***/ }),
+
+/***/ 9478:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MV: () => (/* binding */ reportFromVerdict),
+/* harmony export */   Rr: () => (/* binding */ exitCodeFor),
+/* harmony export */   ai: () => (/* binding */ EXIT_CODES),
+/* harmony export */   dd: () => (/* binding */ reportFromError)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+
+const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
+function reportFromVerdict(v) {
+    return {
+        verdict: v.verdict,
+        envelope_id: v.envelope_id,
+        envelope_hash: v.envelope_hash,
+        events: v.events,
+        violations: v.violations,
+        error: null,
+        log: {
+            run_id: v.meta.run_id,
+            runner: v.meta.runner,
+            exit_code: v.exit_code,
+            counts: v.counts,
+            observers: v.meta.extra.observers ?? null,
+            network_enforced: v.meta.extra.network_enforced ?? null,
+        },
+    };
+}
+function reportFromError(err, envelope) {
+    const gate = err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue
+        ? err
+        : new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+            hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
+        });
+    return {
+        verdict: "error",
+        envelope_id: envelope?.envelope.envelope_id ?? null,
+        envelope_hash: envelope?.hash ?? null,
+        events: 0,
+        violations: [],
+        error: gate.toJSON(),
+        log: null,
+    };
+}
+function exitCodeFor(verdict) {
+    return EXIT_CODES[verdict];
+}
+
+
+/***/ }),
+
+/***/ 9215:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ runCheck)
+/* harmony export */ });
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9478);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1552);
+
+
+
+/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
+async function runCheck(settings) {
+    let envelope = null;
+    try {
+        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
+        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .expandRoots */ .oY)(envelope, { workspace: settings.workspace, scratch: settings.scratch });
+        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromVerdict */ .MV)(verdict), envelope };
+    }
+    catch (err) {
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromError */ .dd)(err, envelope), envelope };
+    }
+}
+
+
+/***/ }),
+
+/***/ 1552:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _n: () => (/* binding */ evaluateLogFile),
+/* harmony export */   pO: () => (/* binding */ readVerifiedEnvelope)
+/* harmony export */ });
+/* unused harmony exports readEnvelopeFile, defaultDigestPath */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_log_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4325);
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
  * code. The only place the check pipeline touches files.
@@ -7586,14 +7613,14 @@ function errno(err) {
 }
 async function readBytes(path, missing, unreadable, what, hint) {
     try {
-        return await (0,promises_.readFile)(path);
+        return await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(path);
     }
     catch (err) {
         const code = errno(err);
         if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new errors/* GateError */.ue(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
         }
-        throw new errors/* GateError */.ue(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
             file: path,
             hint: "Check the path and its permissions.",
             cause: err,
@@ -7611,31 +7638,31 @@ function defaultDigestPath(envelopePath) {
 async function readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
     const bytes = await readBytes(envelopePath, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT);
     const digest = await readBytes(digestPath, "ENVELOPE_DIGEST_MISSING", "ENVELOPE_DIGEST_UNREADABLE", "envelope digest", `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`);
-    (0,core_envelope/* verifyDigest */.Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
-    return (0,core_envelope/* loadEnvelope */.BC)(bytes, envelopePath);
+    (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .verifyDigest */ .Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
+    return (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .loadEnvelope */ .BC)(bytes, envelopePath);
 }
 const CHUNK = 1 << 20;
 /** Streams the observer log through the evaluator in fixed-size chunks. */
 async function evaluateLogFile(envelope, logPath, options) {
     let handle;
     try {
-        handle = await (0,promises_.open)(logPath, "r");
+        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.open)(logPath, "r");
     }
     catch (err) {
         const code = errno(err);
         if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new errors/* GateError */.ue("OBSERVER_LOG_MISSING", `observer log ${logPath} does not exist`, {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_MISSING", `observer log ${logPath} does not exist`, {
                 file: logPath,
                 hint: "Record one with `envelope-gate run`; a missing log is never read as a clean run.",
                 cause: err,
             });
         }
-        throw new errors/* GateError */.ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${code ?? String(err)})`, {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${code ?? String(err)})`, {
             file: logPath,
             cause: err,
         });
     }
-    const evaluator = new LogEvaluator(envelope, { ...options, file: logPath });
+    const evaluator = new _core_log_js__WEBPACK_IMPORTED_MODULE_3__/* .LogEvaluator */ .IC(envelope, { ...options, file: logPath });
     const buffer = Buffer.allocUnsafe(CHUNK);
     try {
         for (;;) {
@@ -7644,7 +7671,7 @@ async function evaluateLogFile(envelope, logPath, options) {
                 ({ bytesRead } = await handle.read(buffer, 0, CHUNK, null));
             }
             catch (err) {
-                throw new errors/* GateError */.ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${errno(err) ?? String(err)})`, {
+                throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${errno(err) ?? String(err)})`, {
                     file: logPath,
                     cause: err,
                 });
@@ -7723,6 +7750,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer"
 
 /***/ }),
 
+/***/ 1421:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+
+/***/ }),
+
 /***/ 7598:
 /***/ ((module) => {
 
@@ -7751,6 +7785,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 
 /***/ }),
 
+/***/ 7030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
 /***/ 8161:
 /***/ ((module) => {
 
@@ -7762,6 +7803,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 3136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 

@@ -1,8 +1,8 @@
-export const id = 738;
-export const ids = [738];
+export const id = 465;
+export const ids = [465];
 export const modules = {
 
-/***/ 7738:
+/***/ 465:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -453,36 +453,38 @@ class Store {
         const changed = await this.db.run(`INSERT INTO dual_runs (${cols.join(", ")}, state) VALUES (${inList(cols)}, 'pending') ON CONFLICT (id) DO NOTHING`, cols.map((c) => run[c]));
         return changed === 1;
     }
+    /** Dual runs matching `where` (SQL after `FROM dual_runs`), numeric columns as numbers. */
+    async selectDualRuns(where, params) {
+        const rows = await this.db.all(`SELECT * FROM dual_runs ${where}`, params);
+        return rows.map((row) => withNumbers(row, NUMERIC_DUAL));
+    }
     async getDualRun(id) {
-        const rows = await this.db.all("SELECT * FROM dual_runs WHERE id = ?", [id]);
-        return rows[0] ? normalizeDualRun(rows[0]) : null;
+        return (await this.selectDualRuns("WHERE id = ?", [id]))[0] ?? null;
     }
     async findDualRunByRunB(repository, runBId) {
-        const rows = await this.db.all("SELECT * FROM dual_runs WHERE repository = ? AND run_b_id = ?", [repository, runBId]);
-        return rows[0] ? normalizeDualRun(rows[0]) : null;
+        return (await this.selectDualRuns("WHERE repository = ? AND run_b_id = ?", [repository, runBId]))[0] ?? null;
     }
-    async listDualRuns(states) {
-        const rows = await this.db.all(`SELECT * FROM dual_runs WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`, states);
-        return rows.map(normalizeDualRun);
+    listDualRuns(states) {
+        return this.selectDualRuns(`WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`, states);
     }
-    async recentDualRuns(limit) {
-        const rows = await this.db.all("SELECT * FROM dual_runs ORDER BY created_at DESC, id LIMIT ?", [limit]);
-        return rows.map(normalizeDualRun);
+    recentDualRuns(limit) {
+        return this.selectDualRuns("ORDER BY created_at DESC, id LIMIT ?", [limit]);
     }
     /**
      * Moves a dual run from one of `from` to `to`, setting `fields`, in one conditional UPDATE.
      * `extra` adds a condition (e.g. the deadline) with its parameters.
      */
-    async transitionDualRun(id, from, to, fields = {}, extra) {
-        const set = assignments(fields, DUAL_RUN_COLUMNS);
-        const changed = await this.db.run(`UPDATE dual_runs SET state = ?${set.sql} WHERE id = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`, [to, ...set.params, id, ...from, ...(extra?.params ?? [])]);
-        return changed === 1;
+    transitionDualRun(id, from, to, fields = {}, extra) {
+        return this.transition("dual_runs", "id", DUAL_RUN_COLUMNS, id, from, to, fields, extra);
     }
-    /** Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out. */
-    claimDualRun(id, from, to, owner, now, leaseMs, fields = {}) {
+    /**
+     * Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out.
+     * `also` adds a condition (e.g. the deadline) with its parameters.
+     */
+    claimDualRun(id, from, to, owner, now, leaseMs, fields = {}, also) {
         return this.transitionDualRun(id, [from, to], to, { ...fields, claim_owner: owner, claim_until: now + leaseMs }, {
-            sql: "state = ? OR claim_until < ?",
-            params: [from, now],
+            sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
+            params: [from, now, ...(also?.params ?? [])],
         });
     }
     /** Releases a claim back to `back`, only if `owner` still holds it. */
@@ -496,49 +498,57 @@ class Store {
     /**
      * The one-sender lock: the first caller for (repository, property, envelope hash, head sha)
      * inserts the row and owns it; a later caller takes it over only if the owner's claim lapsed
-     * before anything was sent (state still `claimed`).
+     * before anything was sent (state still `claimed`), or renews it if it is the owner.
+     *
+     * Two statements, each atomic. The insert names no conflict target, so a conflict on any of
+     * the table's unique keys (lock_key, freeze_id, the (repository, property, envelope hash,
+     * head sha) key) makes it do nothing. With `ON CONFLICT (lock_key) DO UPDATE`, PostgreSQL
+     * arbitrates on lock_key alone: a claim racing an uncommitted insert of the same row then
+     * fails on the freeze_id key with a unique violation instead of losing the race.
      */
     async claimLedgerPr(pr, owner, now, leaseMs) {
         const cols = Object.keys(pr);
-        const changed = await this.db.run(`INSERT INTO ledger_prs (${cols.join(", ")}, state, claim_owner, claim_until) VALUES (${inList(cols)}, 'claimed', ?, ?)
-       ON CONFLICT (lock_key) DO UPDATE SET claim_owner = excluded.claim_owner, claim_until = excluded.claim_until
-       WHERE ledger_prs.state = 'claimed' AND (ledger_prs.claim_until < ? OR ledger_prs.claim_owner = excluded.claim_owner)`, [...cols.map((c) => pr[c]), owner, now + leaseMs, now]);
+        const inserted = await this.db.run(`INSERT INTO ledger_prs (${cols.join(", ")}, state, claim_owner, claim_until) VALUES (${inList(cols)}, 'claimed', ?, ?)
+       ON CONFLICT DO NOTHING`, [...cols.map((c) => pr[c]), owner, now + leaseMs]);
+        if (inserted === 1)
+            return true;
+        const taken = await this.db.run(`UPDATE ledger_prs SET claim_owner = ?, claim_until = ?
+       WHERE lock_key = ? AND state = 'claimed' AND (claim_until < ? OR claim_owner = ?)`, [owner, now + leaseMs, pr.lock_key, now, owner]);
+        return taken === 1;
+    }
+    /** Moves a ledger PR from one of `from` to `to`, setting `fields`, in one conditional UPDATE. */
+    transitionLedgerPr(key, from, to, fields = {}, extra) {
+        return this.transition("ledger_prs", "lock_key", LEDGER_PR_COLUMNS, key, from, to, fields, extra);
+    }
+    async transition(table, keyColumn, settable, key, from, to, fields, extra) {
+        const set = assignments(fields, settable);
+        const changed = await this.db.run(`UPDATE ${table} SET state = ?${set.sql} WHERE ${keyColumn} = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`, [to, ...set.params, key, ...from, ...(extra?.params ?? [])]);
         return changed === 1;
     }
-    async transitionLedgerPr(key, from, to, fields = {}, extra) {
-        const set = assignments(fields, LEDGER_PR_COLUMNS);
-        const changed = await this.db.run(`UPDATE ledger_prs SET state = ?${set.sql} WHERE lock_key = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`, [to, ...set.params, key, ...from, ...(extra?.params ?? [])]);
-        return changed === 1;
+    /** Ledger PRs matching `where` (SQL after `FROM ledger_prs`), numeric columns as numbers. */
+    async selectLedgerPrs(where, params) {
+        const rows = await this.db.all(`SELECT * FROM ledger_prs ${where}`, params);
+        return rows.map((row) => withNumbers(row, NUMERIC_LEDGER));
     }
     async getLedgerPr(key) {
-        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE lock_key = ?", [key]);
-        return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+        return (await this.selectLedgerPrs("WHERE lock_key = ?", [key]))[0] ?? null;
     }
     async findLedgerPrByBranch(repository, branch) {
-        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE repository = ? AND branch = ?", [repository, branch]);
-        return rows[0] ? normalizeLedgerPr(rows[0]) : null;
+        return (await this.selectLedgerPrs("WHERE repository = ? AND branch = ?", [repository, branch]))[0] ?? null;
     }
-    async listLedgerPrs(states, repository) {
-        const rows = await this.db.all(`SELECT * FROM ledger_prs WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`, repository === undefined ? states : [...states, repository]);
-        return rows.map(normalizeLedgerPr);
+    listLedgerPrs(states, repository) {
+        return this.selectLedgerPrs(`WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`, repository === undefined ? states : [...states, repository]);
     }
-    async listLedgerPrsForDualRun(dualRunId) {
-        const rows = await this.db.all("SELECT * FROM ledger_prs WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
-        return rows.map(normalizeLedgerPr);
+    listLedgerPrsForDualRun(dualRunId) {
+        return this.selectLedgerPrs("WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
     }
 }
 const NUMERIC_DUAL = ["installation_id", "run_a_id", "run_b_id", "created_at", "dispatched_at", "deadline_at", "decided_at", "done_at", "claim_until", "pull_number", "run_a_attempt"];
 const NUMERIC_LEDGER = ["installation_id", "claim_until", "pr_number", "check_run_id", "created_at", "opened_at", "first_review_at", "review_alerted_at", "closed_at"];
-function normalizeDualRun(row) {
+/** Numeric columns as numbers, whichever backend returned them. */
+function withNumbers(row, columns) {
     const out = { ...row };
-    for (const k of NUMERIC_DUAL)
-        if (out[k] !== null && out[k] !== undefined)
-            out[k] = Number(out[k]);
-    return out;
-}
-function normalizeLedgerPr(row) {
-    const out = { ...row };
-    for (const k of NUMERIC_LEDGER)
+    for (const k of columns)
         if (out[k] !== null && out[k] !== undefined)
             out[k] = Number(out[k]);
     return out;
@@ -848,6 +858,9 @@ function privateKeyFrom(env) {
 function storeConfigFromEnv(env) {
     return storeSettingsFromEnv(env);
 }
+function reviewAlertMsFromEnv(env) {
+    return config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000;
+}
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
  * one, or any weakening setting in production is BYPASS_REFUSED.
@@ -903,12 +916,37 @@ function loadConfig(env) {
         ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
         reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
         teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
-        reviewAlertMs: config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000,
+        reviewAlertMs: reviewAlertMsFromEnv(env),
         sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
         leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
         replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${(0,external_node_os_.hostname)()}:${process.pid}`,
         githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
         githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
+        githubTimeoutMs: config_int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 30, 1, 600) * 1000,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/manifest.ts
+/** The App manifest (app.yml), as GitHub's manifest flow takes it. A test keeps the two equal. */
+const APP_PERMISSIONS = {
+    actions: "write",
+    checks: "write",
+    contents: "write",
+    pull_requests: "write",
+    metadata: "read",
+};
+const APP_EVENTS = ["workflow_run", "push", "pull_request", "pull_request_review"];
+function appManifest(baseUrl, name = "envelope-gate") {
+    const root = baseUrl.replace(/\/+$/, "");
+    return {
+        name,
+        url: "https://github.com/envelope-gate/envelope-gate",
+        description: "Runs a failing non-envelope property again on a second machine and proposes a reviewed, expiring freeze when the runs disagree.",
+        public: false,
+        hook_attributes: { url: `${root}/webhook`, active: true },
+        redirect_url: `${root}/status`,
+        default_permissions: { ...APP_PERMISSIONS },
+        default_events: [...APP_EVENTS],
     };
 }
 
@@ -954,6 +992,12 @@ function guardPlugin(octokit, options) {
         await guard(`${String(opts.method)} ${String(opts.url)}`);
     });
 }
+function fetchWithDeadline(timeoutMs) {
+    return (input, init) => {
+        const deadline = AbortSignal.timeout(timeoutMs);
+        return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+    };
+}
 // The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
 const AppOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
 class AppClient {
@@ -966,6 +1010,7 @@ class AppClient {
             baseUrl: settings.baseUrl,
             userAgent: settings.userAgent ?? "envelope-gate-app",
             beforeEachRequest: settings.beforeEachRequest,
+            request: { fetch: fetchWithDeadline(settings.timeoutMs ?? 30_000) },
             retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
             throttle: {
                 enabled: settings.throttle ?? true,
@@ -1149,7 +1194,139 @@ class InstallationClient {
 var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var envelope = __webpack_require__(8447);
+;// CONCATENATED MODULE: ./src/app/freeze.ts
+
+
+
+/** Identifies a ledger PR: one per (repository, property, envelope hash, head sha). */
+function ledgerLockKey(repository, property, envelopeHash, headSha) {
+    return (0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${property}\0${envelopeHash}\0${headSha}`);
+}
+/** Unique without coordination: derived from both evidence digests and the property. */
+function freezeIdFor(evidenceA, evidenceB, property) {
+    return `F-${(0,envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
+}
+/**
+ * The ledger PR's branch, derived from (property, envelope hash, head sha). Creating it is the
+ * lock on GitHub's side: a second create answers 422.
+ */
+function ledgerBranch(property, envelopeHash, headSha) {
+    // Letters, digits, `_` and `-` only: no dots, so never `..`, `.lock` or a leading `.` in the ref.
+    const slug = property.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "") || "property";
+    const id = (0,envelope/* sha256Hex */.fg)(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
+    return `envelope-gate/freeze/${slug}-${id}`;
+}
+/** today + ttl days, the ttl capped; UTC dates. */
+function expiresOn(now, ttlDays, capDays) {
+    const days = Math.max(1, Math.min(ttlDays, capDays));
+    return utcDate(new Date(now + days * 86_400_000));
+}
+/** The ledger's runner cell: the run and the machine it ran on. */
+function runnerCell(runner, runId) {
+    const machine = (runner.machine_id ?? "unknown").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 40);
+    return `run-${runId}@${machine}`;
+}
+function identity(r) {
+    return `${r.runner_name ?? "(unnamed)"} — machine \`${r.machine_id ?? "?"}\`, ${r.os}/${r.arch}, ${r.cpus} × ${r.cpu_model ?? "?"}`;
+}
+function buildFreezeProposal(p) {
+    const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
+    const row = {
+        freeze_id: freezeId,
+        property: p.property,
+        runner_a: runnerCell(p.runnerA, p.runAId),
+        runner_b: runnerCell(p.runnerB, p.runBId),
+        envelope_hash: p.envelopeHash,
+        expires_on: p.expiresOn,
+        status: "open",
+        evidence: p.evidenceA,
+    };
+    const rowText = formatLedgerRow(row);
+    const title = freezeTitle(p.property, p.expiresOn, freezeId);
+    const link = (url, id) => (url ? `[run ${id}](${url})` : `run ${id}`);
+    const body = [
+        `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
+        "",
+        "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
+        "",
+        "| | runner A | runner B |",
+        "| --- | --- | --- |",
+        `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
+        `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
+        `| \`${p.property}\` | ${p.comparison.a} | ${p.comparison.b} |`,
+        `| envelope | clean | clean |`,
+        `| evidence digest | \`${p.evidenceA}\` | \`${p.evidenceB}\` |`,
+        "",
+        `Freeze id \`${freezeId}\` (derived from both evidence digests and the property), expires on **${p.expiresOn}** (UTC).`,
+        "",
+        "```tsv",
+        rowText,
+        "```",
+        "",
+        p.reviewers.length + p.teamReviewers.length > 0
+            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${t}`)].join(", ")}.`
+            : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
+    ].join("\n");
+    return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
+}
+/** The proposal's input for one eligible property of a decided dual run. */
+function freezeProposalInput(dual, property, comparison, terms) {
+    return {
+        repository: dual.repository,
+        property,
+        envelopeHash: dual.envelope_hash,
+        headSha: dual.head_sha,
+        pullNumber: dual.pull_number,
+        evidenceA: dual.evidence_a,
+        evidenceB: dual.evidence_b ?? "",
+        runnerA: JSON.parse(dual.runner_a),
+        runnerB: JSON.parse(dual.runner_b ?? "{}"),
+        runAId: dual.run_a_id,
+        runBId: dual.run_b_id ?? 0,
+        runAUrl: dual.run_a_url,
+        runBUrl: dual.run_b_url,
+        comparison,
+        ...terms,
+    };
+}
+/** Whether a ledger's text already carries `freezeId` (an empty or missing ledger carries nothing). */
+function ledgerHasFreeze(text, path, freezeId) {
+    return text.trim() !== "" && parseLedger(text, path).rows.some((row) => row.freeze_id === freezeId);
+}
+/** The base ledger plus this PR's one row; a base that already has the freeze is LEDGER_INVALID. */
+function ledgerWithRow(base, pr) {
+    if (ledgerHasFreeze(base, pr.ledger_path, pr.freeze_id)) {
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
+    }
+    const cells = pr.row_text.split("\t");
+    const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""]));
+    return appendLedgerRow(base, row);
+}
+/** The ledger PR's title, and its commit's message. */
+function freezeTitle(property, expiresOn, freezeId) {
+    return `envelope-gate: freeze ${property} until ${expiresOn} (${freezeId})`;
+}
+/**
+ * The comment on a ledger PR that waited too long for review, mentioning who was asked. A team
+ * is mentioned as `@org/slug` (the repository's owner is the organization the team belongs to).
+ */
+function reviewOverdueComment(hours, reviewers, teamReviewers, org) {
+    const who = [...reviewers.map((x) => `@${x}`), ...teamReviewers.map((t) => `@${org}/${t}`)].join(" ");
+    return `⚠️ This freeze has waited ${hours} hours for review. ${who}`.trim();
+}
+/** Whether a push's commits touched `path`; a push listing 20 or more commits is taken to have. */
+function pushTouched(commits, path) {
+    return commits.length >= 20 || commits.some((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].includes(path));
+}
+/** A ledger PR unreviewed `alertMs` after it was opened is overdue (the sweeper alerts, the status page says so). */
+function reviewOverdue(pr, now, alertMs) {
+    return pr.first_review_at === null && pr.opened_at !== null && now - pr.opened_at >= alertMs;
+}
+
 ;// CONCATENATED MODULE: ./src/app/status.ts
+
 
 const iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
 async function statusSnapshot(store, now, options) {
@@ -1187,7 +1364,7 @@ async function statusSnapshot(store, now, options) {
                 opened_at: iso(p.opened_at),
                 waiting_hours: Math.floor(waited / 3_600_000),
                 reviewed: p.first_review_at !== null,
-                overdue: p.first_review_at === null && waited >= options.reviewAlertMs,
+                overdue: reviewOverdue(p, now, options.reviewAlertMs),
                 expires_on: p.expires_on,
             };
         }),
@@ -1297,15 +1474,20 @@ function statusForCode(code) {
         return 400;
     return 503;
 }
+/**
+ * The request body, or CONFIG_INVALID past 25 MB. An oversized body is read to its end and
+ * dropped (leaving the loop early would destroy the socket before the answer is sent).
+ */
 async function readBody(req) {
     const chunks = [];
     let size = 0;
     for await (const chunk of req) {
         size += chunk.length;
-        if (size > MAX_BODY_BYTES)
-            throw new errors/* GateError */.ue("CONFIG_INVALID", "webhook body larger than 25 MB");
-        chunks.push(chunk);
+        if (size <= MAX_BODY_BYTES)
+            chunks.push(chunk);
     }
+    if (size > MAX_BODY_BYTES)
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "webhook body larger than 25 MB");
     return Buffer.concat(chunks);
 }
 /** The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json. */
@@ -1315,7 +1497,15 @@ function createAppServer(options) {
         const url = new URL(req.url ?? "/", "http://app.invalid");
         const method = req.method ?? "GET";
         if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
-            const body = await readBody(req);
+            let body;
+            try {
+                body = await readBody(req);
+            }
+            catch (err) {
+                if (!(0,errors/* isGateError */.Wc)(err))
+                    throw err;
+                return send(res, statusForCode(err.code), { error: err.toJSON() });
+            }
             const signature = req.headers["x-hub-signature-256"];
             if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
                 service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });
@@ -1392,8 +1582,183 @@ async function listen(server, port, host) {
     return server.address();
 }
 
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __webpack_require__(8447);
+;// CONCATENATED MODULE: ./src/app/context.ts
+
+const systemClock = { now: () => Date.now() };
+const jsonLogger = (level, event, fields = {}) => {
+    const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
+    if (level === "info")
+        process.stdout.write(line + "\n");
+    else
+        process.stderr.write(line + "\n");
+};
+function fail(code, message) {
+    throw new errors/* GateError */.ue(code, message);
+}
+function codeOf(err) {
+    return (0,errors/* isGateError */.Wc)(err) ? err.code : "INTERNAL_ERROR";
+}
+
+;// CONCATENATED MODULE: ./src/app/payloads.ts
+/** The parts of GitHub's webhook payloads the App reads; every field may be missing. */
+/** The repository and head branch a `pull_request` or `pull_request_review` payload names. */
+function pullRequestHead(p) {
+    const repository = p.repository?.full_name;
+    const branch = p.pull_request?.head?.ref;
+    return repository && branch ? { repository, branch } : null;
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
+
+/** `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert). */
+async function onPullRequestReview(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || p.action !== "submitted")
+        return "ignored review";
+    const pr = await ctx.store.findLedgerPrByBranch(head.repository, head.branch);
+    if (!pr)
+        return "not a ledger PR";
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
+    return `ledger PR ${pr.freeze_id} reviewed`;
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request.ts
+
+/** `pull_request` closed: a ledger PR was merged or closed. */
+async function onPullRequest(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || p.action !== "closed")
+        return "ignored pull_request";
+    const pr = await ctx.store.findLedgerPrByBranch(head.repository, head.branch);
+    if (!pr)
+        return "not a ledger PR";
+    const merged = p.pull_request?.merged === true;
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], merged ? "merged" : "closed", { closed_at: ctx.clock.now() });
+    return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}`;
+}
+
+;// CONCATENATED MODULE: ./src/app/ledger-pr.ts
+
+
+
+/** Writing ledger PRs on GitHub: claim, open (or record in shadow mode), and rebuild on a new base. */
+/**
+ * One ledger PR per (property, envelope hash, head sha): the store's unique key decides
+ * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
+ * proposal is recorded (and shown in the dual-run check) instead of opened.
+ */
+async function proposeFreeze(ctx, gh, dual, property, comparison) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = ctx.clock.now();
+    const proposal = buildFreezeProposal(freezeProposalInput(dual, property, comparison, {
+        expiresOn: expiresOn(now, settings.freezeTtlDays, settings.freezeTtlCapDays),
+        reviewers: settings.reviewers,
+        teamReviewers: settings.teamReviewers,
+    }));
+    const mode = (await store.installationMode(dual.installation_id)) ?? "shadow";
+    const key = ledgerLockKey(dual.repository, property, dual.envelope_hash, dual.head_sha);
+    const mine = await store.claimLedgerPr({
+        lock_key: key,
+        repository: dual.repository,
+        property,
+        envelope_hash: dual.envelope_hash,
+        head_sha: dual.head_sha,
+        dual_run_id: dual.id,
+        installation_id: dual.installation_id,
+        freeze_id: proposal.freezeId,
+        branch: proposal.branch,
+        base_ref: dual.base_ref,
+        ledger_path: settings.ledgerPath,
+        row_text: proposal.rowText,
+        title: proposal.title,
+        body: proposal.body,
+        expires_on: proposal.row.expires_on,
+        mode,
+        created_at: now,
+    }, owner, now, settings.leaseMs);
+    const current = (await store.getLedgerPr(key));
+    if (!mine)
+        return current;
+    if (current.mode === "shadow") {
+        await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
+        ctx.log("info", "ledger_pr.shadowed", { freeze_id: current.freeze_id, repository: current.repository, property, branch: current.branch });
+        return (await store.getLedgerPr(key));
+    }
+    try {
+        await openLedgerPr(ctx, gh, current);
+    }
+    catch (err) {
+        // Let the next attempt (any replica) take the claim at once rather than after the lease.
+        await store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
+        throw err;
+    }
+    return (await store.getLedgerPr(key));
+}
+async function openLedgerPr(ctx, gh, pr) {
+    const { settings } = ctx;
+    const r = repoRef(pr.repository);
+    const baseSha = await gh.branchSha(r, pr.base_ref);
+    if (!baseSha)
+        fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
+    const commit = await ledgerCommit(gh, pr, baseSha);
+    const created = await gh.createBranch(r, pr.branch, commit);
+    if (created === "exists") {
+        // Our own earlier attempt (the store lock admits one sender): bring it to this commit.
+        await gh.moveBranch(r, pr.branch, commit);
+    }
+    const pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
+    await gh.requestReviewers(r, pull.number, settings.reviewers, settings.teamReviewers);
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", { claim_owner: null, claim_until: null, pr_number: pull.number, pr_url: pull.html_url, base_sha: baseSha, opened_at: ctx.clock.now() }, { sql: "claim_owner = ?", params: [settings.replicaId] });
+    ctx.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
+}
+/** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
+async function ledgerCommit(gh, pr, baseSha) {
+    const r = repoRef(pr.repository);
+    const base = (await gh.fileAt(r, pr.ledger_path, baseSha)) ?? "";
+    return gh.commitFile(r, baseSha, pr.ledger_path, ledgerWithRow(base, pr), freezeTitle(pr.property, pr.expires_on, pr.freeze_id));
+}
+/**
+ * Rebuilds an open ledger PR on a new base head: a new commit of the base ledger plus its one
+ * row, the PR's branch force-moved to it.
+ */
+async function rebaseLedgerPr(ctx, gh, pr, baseSha) {
+    const commit = await ledgerCommit(gh, pr, baseSha);
+    await gh.moveBranch(repoRef(pr.repository), pr.branch, commit);
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: baseSha });
+    ctx.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: baseSha });
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/push.ts
+
+
+
+/** `push` to a base branch that changed the ledger: rebuild every open ledger PR on it. */
+async function onPush(ctx, p) {
+    const repository = p.repository?.full_name;
+    const installationId = p.installation?.id;
+    if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
+        return "ignored push";
+    const after = p.after;
+    const branch = p.ref.slice("refs/heads/".length);
+    const open = (await ctx.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== after);
+    if (open.length === 0)
+        return "no open ledger PR on this branch";
+    const commits = p.commits ?? [];
+    const gh = await ctx.installation(installationId);
+    const rebased = [];
+    for (const pr of open) {
+        if (!pushTouched(commits, pr.ledger_path))
+            continue;
+        const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
+        if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id))
+            continue;
+        await rebaseLedgerPr(ctx, gh, pr, after);
+        rebased.push(pr.freeze_id);
+    }
+    return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
+}
+
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
 /**
  * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
@@ -1619,231 +1984,49 @@ function compareRuns(a, b, expect) {
     return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
 }
 
-;// CONCATENATED MODULE: ./src/app/freeze.ts
-
-
-/** Identifies a ledger PR: one per (repository, property, envelope hash, head sha). */
-function ledgerLockKey(repository, property, envelopeHash, headSha) {
-    return (0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${property}\0${envelopeHash}\0${headSha}`);
-}
-/** Unique without coordination: derived from both evidence digests and the property. */
-function freezeIdFor(evidenceA, evidenceB, property) {
-    return `F-${(0,envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
-}
-/**
- * The ledger PR's branch, derived from (property, envelope hash, head sha). Creating it is the
- * lock on GitHub's side: a second create answers 422.
- */
-function ledgerBranch(property, envelopeHash, headSha) {
-    const slug = property.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 40) || "property";
-    const id = (0,envelope/* sha256Hex */.fg)(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
-    return `envelope-gate/freeze/${slug}-${id}`;
-}
-/** today + ttl days, the ttl capped; UTC dates. */
-function expiresOn(now, ttlDays, capDays) {
-    const days = Math.max(1, Math.min(ttlDays, capDays));
-    return utcDate(new Date(now + days * 86_400_000));
-}
-/** The ledger's runner cell: the run and the machine it ran on. */
-function runnerCell(runner, runId) {
-    const machine = (runner.machine_id ?? "unknown").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 40);
-    return `run-${runId}@${machine}`;
-}
-function identity(r) {
-    return `${r.runner_name ?? "(unnamed)"} — machine \`${r.machine_id ?? "?"}\`, ${r.os}/${r.arch}, ${r.cpus} × ${r.cpu_model ?? "?"}`;
-}
-function buildFreezeProposal(p) {
-    const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
-    const row = {
-        freeze_id: freezeId,
-        property: p.property,
-        runner_a: runnerCell(p.runnerA, p.runAId),
-        runner_b: runnerCell(p.runnerB, p.runBId),
-        envelope_hash: p.envelopeHash,
-        expires_on: p.expiresOn,
-        status: "open",
-        evidence: p.evidenceA,
-    };
-    const rowText = formatLedgerRow(row);
-    const title = `envelope-gate: freeze ${p.property} until ${p.expiresOn} (${freezeId})`;
-    const link = (url, id) => (url ? `[run ${id}](${url})` : `run ${id}`);
-    const body = [
-        `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
-        "",
-        "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
-        "",
-        "| | runner A | runner B |",
-        "| --- | --- | --- |",
-        `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
-        `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
-        `| \`${p.property}\` | ${p.comparison.a} | ${p.comparison.b} |`,
-        `| envelope | clean | clean |`,
-        `| evidence digest | \`${p.evidenceA}\` | \`${p.evidenceB}\` |`,
-        "",
-        `Freeze id \`${freezeId}\` (derived from both evidence digests and the property), expires on **${p.expiresOn}** (UTC).`,
-        "",
-        "```tsv",
-        rowText,
-        "```",
-        "",
-        p.reviewers.length + p.teamReviewers.length > 0
-            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${t}`)].join(", ")}.`
-            : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
-    ].join("\n");
-    return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
-}
-
-;// CONCATENATED MODULE: ./src/app/service.ts
+;// CONCATENATED MODULE: ./src/app/dual-run.ts
 
 
 
 
-
-
-
-
-const systemClock = { now: () => Date.now() };
-const jsonLogger = (level, event, fields = {}) => {
-    const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
-    if (level === "info")
-        process.stdout.write(line + "\n");
-    else
-        process.stderr.write(line + "\n");
-};
-function fail(code, message) {
-    throw new errors/* GateError */.ue(code, message);
-}
-function codeOf(err) {
-    return (0,errors/* isGateError */.Wc)(err) ? err.code : "INTERNAL_ERROR";
-}
+/** Pure decisions about a dual run: its id, whether runner A calls for one, B's inputs, the comparison. */
 /** The dual run id: one per A run attempt, the same on every replica and redelivery. */
 function dualRunIdFor(repository, runAId, attempt) {
     return `dr-${(0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${runAId}\0${attempt}`).slice(0, 20)}`;
 }
+/** Whether a run's workflow path (`.github/workflows/x.yml@ref`) is the gate workflow. */
+function isGateWorkflow(path, workflow) {
+    const file = (path ?? "").replace(/@.*$/, "");
+    return file.endsWith(`/${workflow}`) || file === workflow;
+}
 /**
- * The App's behaviour: thin handlers over the store (state), core (decisions) and the GitHub
- * client (effects). Every effect goes through the client, whose guard reads the kill switch.
+ * Runner A finished: the dual run to record, or why there is none. Evidence that names no
+ * envelope hash, head sha or base branch, or another head sha than the run, is an error.
  */
-class GateAppService {
-    store;
-    github;
-    settings;
-    clock;
-    log;
-    lastSweep = null;
-    constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
-        this.store = store;
-        this.github = github;
-        this.settings = settings;
-        this.clock = clock;
-        this.log = log;
+function dualRunForRunA(payload, run, repository, installationId, bundle, now, deadlineMs) {
+    if (bundle.verdict.verdict !== "pass") {
+        return { skip: `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen` };
     }
-    now() {
-        return this.clock.now();
+    // A property already tolerated by an active freeze does not need another one.
+    const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
+    if (failing.length === 0)
+        return { skip: "no dual run: no property failed" };
+    const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
+    const headSha = run.head_sha ?? bundle.runner.head_sha;
+    if (!envelopeHash || !headSha)
+        throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
+    if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
+        throw new errors/* GateError */.ue("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
     }
-    // ---- deliveries --------------------------------------------------------------------------
-    /**
-     * Processes one verified delivery. The delivery is recorded done only after its work
-     * completed; on any failure it is recorded failed (with the code) and the error is rethrown,
-     * so a redelivery is processed again.
-     */
-    async handleDelivery(deliveryId, event, payload) {
-        const owner = this.settings.replicaId;
-        const claimed = await this.store.claimDelivery(deliveryId, event, owner, this.now(), this.settings.leaseMs);
-        if (!claimed)
-            return { status: "duplicate", outcome: "already processed or in progress" };
-        let outcome;
-        try {
-            outcome = await this.route(event, payload);
-        }
-        catch (err) {
-            const message = err instanceof Error ? err.message : String(err);
-            await this.store.failDelivery(deliveryId, owner, codeOf(err), message, this.now());
-            throw err;
-        }
-        await this.store.finishDelivery(deliveryId, owner, outcome, this.now());
-        return { status: "done", outcome };
-    }
-    async route(event, payload) {
-        const p = payload;
-        const installation = p.installation;
-        if (installation?.id !== undefined) {
-            await this.store.ensureInstallation(installation.id, installation.account?.login ?? null, this.now());
-        }
-        switch (event) {
-            case "ping":
-                return "pong";
-            case "installation":
-                return `installation ${String(p.action)}`;
-            case "workflow_run":
-                return this.onWorkflowRun(payload);
-            case "push":
-                return this.onPush(payload);
-            case "pull_request":
-                return this.onPullRequest(payload);
-            case "pull_request_review":
-                return this.onPullRequestReview(payload);
-            default:
-                return `ignored event ${event}`;
-        }
-    }
-    // ---- runner A / runner B completion ------------------------------------------------------
-    async onWorkflowRun(p) {
-        const run = p.workflow_run;
-        const repository = p.repository?.full_name;
-        const installationId = p.installation?.id;
-        if (p.action !== "completed" || !run || !repository || installationId === undefined)
-            return "ignored: not a completed run";
-        if (!(run.path ?? "").endsWith(`/${this.settings.workflow}`) && run.path !== this.settings.workflow) {
-            return `ignored: workflow ${run.path ?? "?"} is not ${this.settings.workflow}`;
-        }
-        const known = await this.store.findDualRunByRunB(repository, run.id);
-        if (known)
-            return this.onRunBCompleted(known, run.id, run.html_url ?? null);
-        if (run.event !== "workflow_dispatch" && run.conclusion !== "failure")
-            return `ignored: run ${run.id} concluded ${run.conclusion}`;
-        const gh = await this.github.installation(installationId);
-        const zip = await gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME);
-        if (zip === null) {
-            if (run.event === "workflow_dispatch")
-                return `ignored: dispatched run ${run.id} has no evidence artifact`;
-            return `ignored: run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
-        }
-        const bundle = readEvidenceZip(zip);
-        const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
-        if (dualRunId !== "") {
-            const dual = await this.store.getDualRun(dualRunId);
-            if (!dual)
-                return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
-            if (dual.repository.toLowerCase() !== repository.toLowerCase())
-                return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
-            return this.onRunBCompleted(dual, run.id, run.html_url ?? null);
-        }
-        return this.onRunACompleted(p, run, repository, installationId, bundle);
-    }
-    async onRunACompleted(p, run, repository, installationId, bundle) {
-        if (bundle.verdict.verdict !== "pass") {
-            return `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen`;
-        }
-        const failing = bundle.properties.filter((x) => x.result === "fail").map((x) => x.name);
-        if (failing.length === 0)
-            return "no dual run: no property failed";
-        const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
-        const headSha = run.head_sha ?? bundle.runner.head_sha;
-        if (!envelopeHash || !headSha)
-            fail("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
-        if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
-            fail("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
-        }
-        const pull = run.pull_requests?.[0];
-        const baseRef = pull?.base?.ref ?? p.repository?.default_branch;
-        if (!baseRef)
-            fail("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
-        const attempt = run.run_attempt ?? 1;
-        const id = dualRunIdFor(repository, run.id, attempt);
-        const now = this.now();
-        const inserted = await this.store.insertDualRun({
-            id,
+    const pull = run.pull_requests?.[0];
+    const baseRef = pull?.base?.ref ?? payload.repository?.default_branch;
+    if (!baseRef)
+        throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
+    const attempt = run.run_attempt ?? 1;
+    return {
+        failing,
+        record: {
+            id: dualRunIdFor(repository, run.id, attempt),
             installation_id: installationId,
             repository,
             head_sha: headSha,
@@ -1857,400 +2040,79 @@ class GateAppService {
             evidence_a: bundle.digest,
             runner_a: JSON.stringify(bundle.runner),
             created_at: now,
-            deadline_at: now + this.settings.deadlineMs,
-        });
-        this.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", { dual_run: id, repository, properties: failing });
-        const dispatched = await this.dispatchRunnerB(id);
-        return `dual run ${id}: ${dispatched}`;
-    }
-    /** Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per claim. */
-    async dispatchRunnerB(id) {
-        const owner = this.settings.replicaId;
-        const now = this.now();
-        const claimed = await this.store.transitionDualRun(id, ["pending", "dispatching"], "dispatching", { claim_owner: owner, claim_until: now + this.settings.leaseMs }, { sql: "(state = 'pending' OR claim_until < ?) AND deadline_at > ?", params: [now, now] });
-        if (!claimed) {
-            const current = await this.store.getDualRun(id);
-            return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
-        }
-        const dual = (await this.store.getDualRun(id));
-        try {
-            const gh = await this.github.installation(dual.installation_id);
-            const result = await gh.dispatchWorkflow(repoRef(dual.repository), this.settings.workflow, dual.base_ref, {
-                pull_request: dual.pull_number === null ? "" : String(dual.pull_number),
-                head_sha: dual.head_sha,
-                dual_run_id: dual.id,
-                runner_labels: JSON.stringify(this.settings.runnerBLabels),
-            });
-            const moved = await this.store.transitionDualRun(id, ["dispatching"], "waiting", { claim_owner: null, claim_until: null, dispatch_mode: result.mode, run_b_id: result.runId, run_b_url: result.runUrl, dispatched_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
-            this.log("info", "runner_b.dispatched", { dual_run: id, mode: result.mode, run_b: result.runId, recorded: moved });
-            return `runner B dispatched (${result.mode}${result.runId === null ? "" : `, run ${result.runId}`})`;
-        }
-        catch (err) {
-            await this.store.releaseDualRun(id, "dispatching", "pending", owner);
-            this.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: err.message });
-            throw err;
-        }
-    }
-    async onRunBCompleted(dual, runBId, runBUrl) {
-        const owner = this.settings.replicaId;
-        const now = this.now();
-        const claimed = await this.store.transitionDualRun(dual.id, ["waiting", "comparing"], "comparing", { claim_owner: owner, claim_until: now + this.settings.leaseMs, run_b_id: runBId, run_b_url: runBUrl ?? dual.run_b_url }, {
-            sql: "(state = 'waiting' OR claim_until < ?) AND deadline_at > ? AND (run_b_id IS NULL OR run_b_id = ?)",
-            params: [now, now, runBId],
-        });
-        if (!claimed) {
-            const current = await this.store.getDualRun(dual.id);
-            return `dual run ${dual.id}: runner B's completion not compared here (state ${current?.state ?? "missing"}${current && current.deadline_at <= now ? ", deadline passed" : ""})`;
-        }
-        let decision;
-        let bundleB = null;
-        try {
-            const gh = await this.github.installation(dual.installation_id);
-            const r = repoRef(dual.repository);
-            const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
-            const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
-            decision = await this.decide(dual, zipA, zipB, (b) => (bundleB = b));
-        }
-        catch (err) {
-            await this.store.releaseDualRun(dual.id, "comparing", "waiting", owner);
-            throw err;
-        }
-        const b = bundleB;
-        const moved = await this.store.transitionDualRun(dual.id, ["comparing"], "decided", {
-            claim_owner: null,
-            claim_until: null,
-            outcome: decision.outcome,
-            outcome_code: decision.code,
-            outcome_detail: decision.detail,
-            results: JSON.stringify({ results: decision.results, eligible: decision.eligible }),
-            evidence_b: b?.digest ?? null,
-            runner_b: b ? JSON.stringify(b.runner) : null,
-            decided_at: this.now(),
-        }, { sql: "claim_owner = ?", params: [owner] });
-        this.log(decision.code ? "warn" : "info", "dual_run.decided", { dual_run: dual.id, outcome: decision.outcome, code: decision.code, detail: decision.detail });
-        if (!moved)
-            return `dual run ${dual.id}: decided elsewhere`;
-        const reported = await this.report(dual.id);
-        return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;
-    }
-    /** Verifies both bundles and applies the comparison table. Evidence problems decide "no freeze". */
-    async decide(dual, zipA, zipB, keepB) {
-        const none = (outcome, code, detail) => ({ outcome, code, detail, results: [], eligible: [] });
-        if (zipB === null)
-            return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "runner B's run finished without an evidence bundle");
-        if (zipA === null)
-            return none("evidence_invalid", "EVIDENCE_UNAVAILABLE", "runner A's evidence bundle is no longer available");
-        let a;
-        let b;
-        try {
-            a = readEvidenceZip(zipA);
-            b = readEvidenceZip(zipB);
-        }
-        catch (err) {
-            if ((0,errors/* isGateError */.Wc)(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
-                return none("evidence_invalid", err.code, err.message);
-            }
-            throw err;
-        }
-        keepB(b);
-        if (a.digest !== dual.evidence_a) {
-            return none("evidence_invalid", "EVIDENCE_DIGEST_MISMATCH", `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`);
-        }
-        return compareRuns(a, b, {
-            dualRunId: dual.id,
-            envelopeHash: dual.envelope_hash,
-            headSha: dual.head_sha,
-            properties: JSON.parse(dual.properties),
-        });
-    }
-    // ---- reporting: check run and ledger PRs -------------------------------------------------
-    /** Finishes a decided dual run: ledger PRs (or shadow proposals) and the dual-run check run. */
-    async report(id) {
-        const owner = this.settings.replicaId;
-        const now = this.now();
-        const claimed = await this.store.transitionDualRun(id, ["decided", "reporting"], "reporting", { claim_owner: owner, claim_until: now + this.settings.leaseMs }, { sql: "state = 'decided' OR claim_until < ?", params: [now] });
-        if (!claimed)
-            return "reported elsewhere";
-        const dual = (await this.store.getDualRun(id));
-        try {
-            const gh = await this.github.installation(dual.installation_id);
-            const lines = [];
-            let allSettled = true;
-            if (dual.outcome === "freeze_eligible") {
-                const { results, eligible } = JSON.parse(dual.results ?? "{}");
-                for (const property of eligible) {
-                    const comparison = results.find((r) => r.property === property);
-                    const pr = await this.proposeFreeze(gh, dual, property, comparison);
-                    if (pr.state === "claimed")
-                        allSettled = false;
-                    lines.push(describeProposal(pr));
-                }
-            }
-            if (!allSettled) {
-                await this.store.releaseDualRun(id, "reporting", "decided", owner);
-                return "a ledger PR is being opened by another replica; the sweeper finishes the report";
-            }
-            const mode = await this.store.installationMode(dual.installation_id);
-            await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(this.settings.checkName, dual, lines, mode ?? "shadow"));
-            await this.store.transitionDualRun(id, ["reporting"], "done", { claim_owner: null, claim_until: null, done_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
-            return lines.length > 0 ? lines.join("; ") : "check run posted";
-        }
-        catch (err) {
-            await this.store.releaseDualRun(id, "reporting", "decided", owner);
-            throw err;
-        }
-    }
-    /**
-     * One ledger PR per (property, envelope hash, head sha): the store's unique key decides
-     * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
-     * proposal is recorded (and shown in the dual-run check) instead of opened.
-     */
-    async proposeFreeze(gh, dual, property, comparison) {
-        const owner = this.settings.replicaId;
-        const now = this.now();
-        const runnerA = JSON.parse(dual.runner_a);
-        const runnerB = JSON.parse(dual.runner_b ?? "{}");
-        const proposal = buildFreezeProposal({
-            repository: dual.repository,
-            property,
-            envelopeHash: dual.envelope_hash,
-            headSha: dual.head_sha,
-            pullNumber: dual.pull_number,
-            evidenceA: dual.evidence_a,
-            evidenceB: dual.evidence_b ?? "",
-            runnerA,
-            runnerB,
-            runAId: dual.run_a_id,
-            runBId: dual.run_b_id ?? 0,
-            runAUrl: dual.run_a_url,
-            runBUrl: dual.run_b_url,
-            comparison,
-            expiresOn: expiresOn(now, this.settings.freezeTtlDays, this.settings.freezeTtlCapDays),
-            reviewers: this.settings.reviewers,
-            teamReviewers: this.settings.teamReviewers,
-        });
-        const mode = (await this.store.installationMode(dual.installation_id)) ?? "shadow";
-        const key = ledgerLockKey(dual.repository, property, dual.envelope_hash, dual.head_sha);
-        const row = {
-            lock_key: key,
-            repository: dual.repository,
-            property,
-            envelope_hash: dual.envelope_hash,
-            head_sha: dual.head_sha,
-            dual_run_id: dual.id,
-            installation_id: dual.installation_id,
-            freeze_id: proposal.freezeId,
-            branch: proposal.branch,
-            base_ref: dual.base_ref,
-            ledger_path: this.settings.ledgerPath,
-            row_text: proposal.rowText,
-            title: proposal.title,
-            body: proposal.body,
-            expires_on: proposal.row.expires_on,
-            mode,
-            created_at: now,
-        };
-        const mine = await this.store.claimLedgerPr(row, owner, now, this.settings.leaseMs);
-        const current = (await this.store.getLedgerPr(key));
-        if (!mine)
-            return current;
-        if (current.mode === "shadow") {
-            await this.store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
-            this.log("info", "ledger_pr.shadowed", { freeze_id: current.freeze_id, repository: current.repository, property, branch: current.branch });
-            return (await this.store.getLedgerPr(key));
-        }
-        try {
-            await this.openLedgerPr(gh, current);
-        }
-        catch (err) {
-            // Let the next attempt (any replica) take the claim at once rather than after the lease.
-            await this.store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
-            throw err;
-        }
-        return (await this.store.getLedgerPr(key));
-    }
-    async openLedgerPr(gh, pr) {
-        const owner = this.settings.replicaId;
-        const r = repoRef(pr.repository);
-        const baseSha = await gh.branchSha(r, pr.base_ref);
-        if (!baseSha)
-            fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
-        const commit = await this.ledgerCommit(gh, pr, baseSha);
-        const created = await gh.createBranch(r, pr.branch, commit);
-        if (created === "exists") {
-            // Our own earlier attempt (the store lock admits one sender): bring it to this commit.
-            await gh.moveBranch(r, pr.branch, commit);
-        }
-        const pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
-        await gh.requestReviewers(r, pull.number, this.settings.reviewers, this.settings.teamReviewers);
-        await this.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", { claim_owner: null, claim_until: null, pr_number: pull.number, pr_url: pull.html_url, base_sha: baseSha, opened_at: this.now() }, { sql: "claim_owner = ?", params: [owner] });
-        this.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
-    }
-    /** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
-    async ledgerCommit(gh, pr, baseSha) {
-        const r = repoRef(pr.repository);
-        const current = (await gh.fileAt(r, pr.ledger_path, baseSha)) ?? "";
-        if (current.trim() !== "") {
-            const ledger = parseLedger(current, pr.ledger_path);
-            if (ledger.rows.some((row) => row.freeze_id === pr.freeze_id)) {
-                fail("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
-            }
-        }
-        const cells = pr.row_text.split("\t");
-        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""]));
-        const next = appendLedgerRow(current, row);
-        return gh.commitFile(r, baseSha, pr.ledger_path, next, `envelope-gate: freeze ${pr.property} until ${pr.expires_on} (${pr.freeze_id})`);
-    }
-    // ---- keeping ledger PRs mergeable, merges and reviews ------------------------------------
-    async onPush(p) {
-        const repository = p.repository?.full_name;
-        const installationId = p.installation?.id;
-        if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
-            return "ignored push";
-        const branch = p.ref.slice("refs/heads/".length);
-        const open = (await this.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== p.after);
-        if (open.length === 0)
-            return "no open ledger PR on this branch";
-        const commits = p.commits ?? [];
-        const touched = (path) => commits.length >= 20 || commits.some((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].includes(path));
-        const gh = await this.github.installation(installationId);
-        const rebased = [];
-        for (const pr of open) {
-            if (!touched(pr.ledger_path))
-                continue;
-            const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, p.after)) ?? "";
-            if (ledger.trim() !== "" && parseLedger(ledger, pr.ledger_path).rows.some((row) => row.freeze_id === pr.freeze_id))
-                continue;
-            const commit = await this.ledgerCommit(gh, pr, p.after);
-            await gh.moveBranch(repoRef(repository), pr.branch, commit);
-            await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: p.after });
-            rebased.push(pr.freeze_id);
-            this.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: p.after });
-        }
-        return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
-    }
-    async onPullRequest(p) {
-        const repository = p.repository?.full_name;
-        const branch = p.pull_request?.head?.ref;
-        if (!repository || !branch || p.action !== "closed")
-            return "ignored pull_request";
-        const pr = await this.store.findLedgerPrByBranch(repository, branch);
-        if (!pr)
-            return "not a ledger PR";
-        const merged = p.pull_request?.merged === true;
-        await this.store.transitionLedgerPr(pr.lock_key, ["opened"], merged ? "merged" : "closed", { closed_at: this.now() });
-        return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}`;
-    }
-    async onPullRequestReview(p) {
-        const repository = p.repository?.full_name;
-        const branch = p.pull_request?.head?.ref;
-        if (!repository || !branch || p.action !== "submitted")
-            return "ignored review";
-        const pr = await this.store.findLedgerPrByBranch(repository, branch);
-        if (!pr)
-            return "not a ledger PR";
-        await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: this.now() }, { sql: "first_review_at IS NULL", params: [] });
-        return `ledger PR ${pr.freeze_id} reviewed`;
-    }
-    // ---- the sweeper -------------------------------------------------------------------------
-    /**
-     * One pass: expire dual runs past their deadline (RUNNER_B_UNAVAILABLE, no freeze), send
-     * dispatches that could not go out, find runner B's run where GitHub gave no id, pick up
-     * completions whose webhook never came, finish reports, and flag PRs waiting for review.
-     */
-    async sweep() {
-        const report = { expired: [], dispatched: [], correlated: [], compared: [], reported: [], reviewAlerts: [], errors: [] };
-        const attempt = async (item, fn) => {
-            try {
-                await fn();
-            }
-            catch (err) {
-                report.errors.push({ item, code: codeOf(err), message: err.message });
-                this.log("error", "sweep.item_failed", { item, code: codeOf(err), message: err.message });
-            }
-        };
-        const now = this.now();
-        for (const dual of await this.store.listDualRuns(["pending", "dispatching", "waiting", "comparing"])) {
-            if (dual.deadline_at > now)
-                continue;
-            const held = dual.state === "dispatching" || dual.state === "comparing";
-            const expired = await this.store.transitionDualRun(dual.id, held ? [dual.state] : ["pending", "waiting"], "decided", {
-                claim_owner: null,
-                claim_until: null,
-                outcome: "runner_b_unavailable",
-                outcome_code: "RUNNER_B_UNAVAILABLE",
-                outcome_detail: dual.dispatched_at === null
-                    ? `runner B was never dispatched before the deadline (${new Date(dual.deadline_at).toISOString()}); the property fails, nothing is frozen`
-                    : `runner B did not finish by the deadline (${new Date(dual.deadline_at).toISOString()}); the property fails, nothing is frozen`,
-                decided_at: now,
-            }, held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] });
-            if (expired) {
-                report.expired.push(dual.id);
-                this.log("warn", "dual_run.expired", { dual_run: dual.id, code: "RUNNER_B_UNAVAILABLE" });
-            }
-        }
-        for (const dual of await this.store.listDualRuns(["pending"])) {
-            await attempt(dual.id, async () => {
-                const result = await this.dispatchRunnerB(dual.id);
-                if (result.startsWith("runner B dispatched"))
-                    report.dispatched.push(dual.id);
-            });
-        }
-        for (const dual of await this.store.listDualRuns(["waiting"])) {
-            await attempt(dual.id, async () => {
-                const gh = await this.github.installation(dual.installation_id);
-                const r = repoRef(dual.repository);
-                let run = null;
-                if (dual.run_b_id === null) {
-                    const since = new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
-                    const candidates = await gh.listDispatchedRuns(r, this.settings.workflow, since);
-                    run = candidates.find((c) => (c.display_title ?? "").includes(dual.id)) ?? null;
-                    if (run === null)
-                        return;
-                    const set = await this.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
-                    if (set)
-                        report.correlated.push(dual.id);
-                }
-                else {
-                    run = await gh.getRun(r, dual.run_b_id);
-                }
-                if (run.status === "completed") {
-                    const fresh = (await this.store.getDualRun(dual.id));
-                    await this.onRunBCompleted(fresh, run.id, run.html_url);
-                    report.compared.push(dual.id);
-                }
-            });
-        }
-        for (const dual of await this.store.listDualRuns(["decided", "reporting"])) {
-            if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now)
-                continue;
-            await attempt(dual.id, async () => {
-                const result = await this.report(dual.id);
-                if (result !== "reported elsewhere")
-                    report.reported.push(dual.id);
-            });
-        }
-        for (const pr of await this.store.listLedgerPrs(["opened"])) {
-            if (pr.first_review_at !== null || pr.review_alerted_at !== null || pr.opened_at === null)
-                continue;
-            if (now - pr.opened_at < this.settings.reviewAlertMs)
-                continue;
-            await attempt(pr.freeze_id, async () => {
-                const claimed = await this.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
-                if (!claimed)
-                    return;
-                const hours = Math.floor((now - pr.opened_at) / 3_600_000);
-                this.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
-                report.reviewAlerts.push(pr.freeze_id);
-                const gh = await this.github.installation(pr.installation_id);
-                const who = [...this.settings.reviewers.map((x) => `@${x}`), ...this.settings.teamReviewers.map((t) => `@${t}`)].join(" ");
-                await gh.comment(repoRef(pr.repository), pr.pr_number, `⚠️ This freeze has waited ${hours} hours for review. ${who}`.trim());
-            });
-        }
-        this.lastSweep = { at: now, report };
-        return report;
-    }
+            deadline_at: now + deadlineMs,
+        },
+    };
 }
+/** The gate workflow's `workflow_dispatch` inputs for runner B. */
+function runnerBInputs(dual, runnerBLabels) {
+    return {
+        pull_request: dual.pull_number === null ? "" : String(dual.pull_number),
+        head_sha: dual.head_sha,
+        dual_run_id: dual.id,
+        runner_labels: JSON.stringify(runnerBLabels),
+    };
+}
+/** Where GitHub gave no run id for the dispatch: list dispatched runs created since a little before it. */
+function runBSearchSince(dual) {
+    return new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
+}
+/** Runner B's run among dispatched runs: the one whose run name carries the dual run id. */
+function runBAmong(runs, dualRunId) {
+    return runs.find((run) => (run.display_title ?? "").includes(dualRunId)) ?? null;
+}
+/** The eligible properties of a decided dual run, each with its comparison. */
+function eligibleComparisons(dual) {
+    const { results, eligible } = JSON.parse(dual.results ?? "{}");
+    return eligible.map((property) => ({ property, comparison: results.find((r) => r.property === property) }));
+}
+/** Why a dual run past its deadline has no freeze. */
+function deadlineMissedDetail(dual) {
+    const deadline = new Date(dual.deadline_at).toISOString();
+    return dual.dispatched_at === null
+        ? `runner B was never dispatched before the deadline (${deadline}); the property fails, nothing is frozen`
+        : `runner B did not finish by the deadline (${deadline}); the property fails, nothing is frozen`;
+}
+/**
+ * Verifies both bundles and applies the comparison table. Evidence problems decide "no
+ * freeze"; `bundleB` is B's verified bundle when both could be read.
+ */
+function decideDualRun(dual, zipA, zipB) {
+    const none = (outcome, code, detail, bundleB = null) => ({
+        decision: { outcome, code, detail, results: [], eligible: [] },
+        bundleB,
+    });
+    if (zipB === null)
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "runner B's run finished without an evidence bundle");
+    if (zipA === null)
+        return none("evidence_invalid", "EVIDENCE_UNAVAILABLE", "runner A's evidence bundle is no longer available");
+    let a;
+    let b;
+    try {
+        a = readEvidenceZip(zipA);
+        b = readEvidenceZip(zipB);
+    }
+    catch (err) {
+        if ((0,errors/* isGateError */.Wc)(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
+            return none("evidence_invalid", err.code, err.message);
+        }
+        throw err;
+    }
+    if (a.digest !== dual.evidence_a) {
+        return none("evidence_invalid", "EVIDENCE_DIGEST_MISMATCH", `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`, b);
+    }
+    const decision = compareRuns(a, b, {
+        dualRunId: dual.id,
+        envelopeHash: dual.envelope_hash,
+        headSha: dual.head_sha,
+        properties: JSON.parse(dual.properties),
+    });
+    return { decision, bundleB: b };
+}
+
+;// CONCATENATED MODULE: ./src/app/check-run.ts
+/** Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. */
+/** One line per ledger PR for the check's summary. */
 function describeProposal(pr) {
     if (pr.state === "shadowed")
         return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
@@ -2259,7 +2121,7 @@ function describeProposal(pr) {
     return `ledger PR for ${pr.property} is being opened`;
 }
 /** The dual-run check run on the head commit: what was compared and what follows. */
-function dualRunCheck(checkName, dual, proposals, mode) {
+function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
     const name = `${checkName} (dual run)`;
     const results = dual.results ? JSON.parse(dual.results).results : [];
     const table = results.length
@@ -2276,7 +2138,12 @@ function dualRunCheck(checkName, dual, proposals, mode) {
             "",
             runs,
         ].join("\n");
-        const shadowText = mode === "shadow" ? `Would-be ledger row(s) and PR bodies are recorded in the App's store and status page.` : undefined;
+        const shadowText = mode === "shadow"
+            ? prs
+                .filter((p) => p.state === "shadowed")
+                .map((p) => [`### Would open: ${p.title}`, "", `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`, "", "```tsv", p.row_text, "```", "", p.body].join("\n"))
+                .join("\n\n---\n\n")
+            : undefined;
         return { ...common, conclusion: "neutral", title, summary, ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}) };
     }
     const titles = {
@@ -2291,7 +2158,380 @@ function dualRunCheck(checkName, dual, proposals, mode) {
     return { ...common, conclusion: "failure", title: titles[dual.outcome ?? ""] ?? "No freeze", summary, ...(table ? { text: table } : {}) };
 }
 
+;// CONCATENATED MODULE: ./src/app/report.ts
+
+
+
+
+/** Finishes a decided dual run: ledger PRs (or shadow proposals) and the dual-run check run. */
+async function reportDualRun(ctx, id) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const claimed = await store.claimDualRun(id, "decided", "reporting", owner, ctx.clock.now(), settings.leaseMs);
+    if (!claimed)
+        return "reported elsewhere";
+    const dual = (await store.getDualRun(id));
+    try {
+        const gh = await ctx.installation(dual.installation_id);
+        const lines = [];
+        const proposals = [];
+        let allSettled = true;
+        if (dual.outcome === "freeze_eligible") {
+            for (const { property, comparison } of eligibleComparisons(dual)) {
+                const pr = await proposeFreeze(ctx, gh, dual, property, comparison);
+                if (pr.state === "claimed")
+                    allSettled = false;
+                lines.push(describeProposal(pr));
+                proposals.push(pr);
+            }
+        }
+        if (!allSettled) {
+            await store.releaseDualRun(id, "reporting", "decided", owner);
+            return "a ledger PR is being opened by another replica; the sweeper finishes the report";
+        }
+        const mode = await store.installationMode(dual.installation_id);
+        await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(settings.checkName, dual, lines, mode ?? "shadow", proposals));
+        await store.releaseDualRun(id, "reporting", "done", owner, { done_at: ctx.clock.now() });
+        return lines.length > 0 ? lines.join("; ") : "check run posted";
+    }
+    catch (err) {
+        await store.releaseDualRun(id, "reporting", "decided", owner);
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/app/runner-b.ts
+
+
+
+
+
+/** Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per claim. */
+async function dispatchRunnerB(ctx, id) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = ctx.clock.now();
+    const claimed = await store.claimDualRun(id, "pending", "dispatching", owner, now, settings.leaseMs, {}, { sql: "deadline_at > ?", params: [now] });
+    if (!claimed) {
+        const current = await store.getDualRun(id);
+        return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
+    }
+    const dual = (await store.getDualRun(id));
+    try {
+        const gh = await ctx.installation(dual.installation_id);
+        const result = await gh.dispatchWorkflow(repoRef(dual.repository), settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
+        const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
+            dispatch_mode: result.mode,
+            run_b_id: result.runId,
+            run_b_url: result.runUrl,
+            dispatched_at: ctx.clock.now(),
+        });
+        ctx.log("info", "runner_b.dispatched", { dual_run: id, mode: result.mode, run_b: result.runId, recorded: moved });
+        return `runner B dispatched (${result.mode}${result.runId === null ? "" : `, run ${result.runId}`})`;
+    }
+    catch (err) {
+        await store.releaseDualRun(id, "dispatching", "pending", owner);
+        ctx.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: err.message });
+        throw err;
+    }
+}
+/**
+ * Runner B finished: downloads both bundles, verifies and compares them, records the decision
+ * and reports it. Only runner B's recorded run (or the first one named) is compared, before
+ * the deadline.
+ */
+async function compareRunB(ctx, dual, runBId, runBUrl) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = ctx.clock.now();
+    const claimed = await store.claimDualRun(dual.id, "waiting", "comparing", owner, now, settings.leaseMs, { run_b_id: runBId, run_b_url: runBUrl ?? dual.run_b_url }, { sql: "deadline_at > ? AND (run_b_id IS NULL OR run_b_id = ?)", params: [now, runBId] });
+    if (!claimed) {
+        const current = await store.getDualRun(dual.id);
+        return `dual run ${dual.id}: runner B's completion not compared here (state ${current?.state ?? "missing"}${current && current.deadline_at <= now ? ", deadline passed" : ""})`;
+    }
+    let decided;
+    try {
+        const gh = await ctx.installation(dual.installation_id);
+        const r = repoRef(dual.repository);
+        const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
+        const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
+        decided = decideDualRun(dual, zipA, zipB);
+    }
+    catch (err) {
+        await store.releaseDualRun(dual.id, "comparing", "waiting", owner);
+        throw err;
+    }
+    const { decision, bundleB } = decided;
+    const moved = await store.releaseDualRun(dual.id, "comparing", "decided", owner, {
+        outcome: decision.outcome,
+        outcome_code: decision.code,
+        outcome_detail: decision.detail,
+        results: JSON.stringify({ results: decision.results, eligible: decision.eligible }),
+        evidence_b: bundleB?.digest ?? null,
+        runner_b: bundleB ? JSON.stringify(bundleB.runner) : null,
+        decided_at: ctx.clock.now(),
+    });
+    ctx.log(decision.code ? "warn" : "info", "dual_run.decided", { dual_run: dual.id, outcome: decision.outcome, code: decision.code, detail: decision.detail });
+    if (!moved)
+        return `dual run ${dual.id}: decided elsewhere`;
+    const reported = await reportDualRun(ctx, dual.id);
+    return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/workflow-run.ts
+
+
+
+
+
+/**
+ * `workflow_run` completed: runner A (a failing gate run) starts a dual run and dispatches
+ * runner B; runner B (a run the App dispatched) is compared with A.
+ */
+async function onWorkflowRun(ctx, p) {
+    const run = p.workflow_run;
+    const repository = p.repository?.full_name;
+    const installationId = p.installation?.id;
+    if (p.action !== "completed" || !run || !repository || installationId === undefined)
+        return "ignored: not a completed run";
+    if (!isGateWorkflow(run.path, ctx.settings.workflow))
+        return `ignored: workflow ${run.path ?? "?"} is not ${ctx.settings.workflow}`;
+    const known = await ctx.store.findDualRunByRunB(repository, run.id);
+    if (known)
+        return compareRunB(ctx, known, run.id, run.html_url ?? null);
+    if (run.event !== "workflow_dispatch" && run.conclusion !== "failure")
+        return `ignored: run ${run.id} concluded ${run.conclusion}`;
+    const gh = await ctx.installation(installationId);
+    const zip = await gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME);
+    if (zip === null) {
+        if (run.event === "workflow_dispatch")
+            return `ignored: dispatched run ${run.id} has no evidence artifact`;
+        return `ignored: run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+    }
+    const bundle = readEvidenceZip(zip);
+    const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
+    if (dualRunId !== "")
+        return onRunNamingDualRun(ctx, run, repository, dualRunId);
+    return onRunA(ctx, p, run, repository, installationId, bundle);
+}
+/**
+ * Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
+ * branch, whose workflow file a pull request cannot change. A pull_request run claiming a
+ * dual run id is the PR's own workflow speaking, and is ignored.
+ */
+async function onRunNamingDualRun(ctx, run, repository, dualRunId) {
+    if (run.event !== "workflow_dispatch") {
+        ctx.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
+        return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
+    }
+    const dual = await ctx.store.getDualRun(dualRunId);
+    if (!dual)
+        return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
+    if (dual.repository.toLowerCase() !== repository.toLowerCase())
+        return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
+    if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
+        ctx.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
+        return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
+    }
+    return compareRunB(ctx, dual, run.id, run.html_url ?? null);
+}
+/** Runner A: a clean envelope with a failing property records a dual run and dispatches runner B. */
+async function onRunA(ctx, p, run, repository, installationId, bundle) {
+    const next = dualRunForRunA(p, run, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
+    if ("skip" in next)
+        return next.skip;
+    const inserted = await ctx.store.insertDualRun(next.record);
+    ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", { dual_run: next.record.id, repository, properties: next.failing });
+    const dispatched = await dispatchRunnerB(ctx, next.record.id);
+    return `dual run ${next.record.id}: ${dispatched}`;
+}
+
+;// CONCATENATED MODULE: ./src/app/sweep.ts
+
+
+
+
+
+
+/**
+ * One pass: expire dual runs past their deadline (RUNNER_B_UNAVAILABLE, no freeze), send
+ * dispatches that could not go out, find runner B's run where GitHub gave no id, pick up
+ * completions whose webhook never came, finish reports, and flag PRs waiting for review.
+ */
+async function sweep(ctx) {
+    const report = { expired: [], dispatched: [], correlated: [], compared: [], reported: [], reviewAlerts: [], errors: [] };
+    const attempt = async (item, fn) => {
+        try {
+            await fn();
+        }
+        catch (err) {
+            report.errors.push({ item, code: codeOf(err), message: err.message });
+            ctx.log("error", "sweep.item_failed", { item, code: codeOf(err), message: err.message });
+        }
+    };
+    const now = ctx.clock.now();
+    report.expired = await expireMissedDeadlines(ctx, now);
+    for (const dual of await ctx.store.listDualRuns(["pending"])) {
+        await attempt(dual.id, async () => {
+            const result = await dispatchRunnerB(ctx, dual.id);
+            if (result.startsWith("runner B dispatched"))
+                report.dispatched.push(dual.id);
+        });
+    }
+    for (const dual of await ctx.store.listDualRuns(["waiting"])) {
+        await attempt(dual.id, () => followRunB(ctx, dual, report));
+    }
+    for (const dual of await ctx.store.listDualRuns(["decided", "reporting"])) {
+        if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now)
+            continue;
+        await attempt(dual.id, async () => {
+            const result = await reportDualRun(ctx, dual.id);
+            if (result !== "reported elsewhere")
+                report.reported.push(dual.id);
+        });
+    }
+    for (const pr of await ctx.store.listLedgerPrs(["opened"])) {
+        if (pr.review_alerted_at !== null || !reviewOverdue(pr, now, ctx.settings.reviewAlertMs))
+            continue;
+        const openedAt = pr.opened_at;
+        await attempt(pr.freeze_id, async () => {
+            const claimed = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
+            if (!claimed)
+                return;
+            const hours = Math.floor((now - openedAt) / 3_600_000);
+            ctx.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
+            report.reviewAlerts.push(pr.freeze_id);
+            const gh = await ctx.installation(pr.installation_id);
+            const r = repoRef(pr.repository);
+            await gh.comment(r, pr.pr_number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers, r.owner));
+        });
+    }
+    return report;
+}
+/** Dual runs past their deadline are decided RUNNER_B_UNAVAILABLE (a held one once its claim lapsed). */
+async function expireMissedDeadlines(ctx, now) {
+    const expired = [];
+    for (const dual of await ctx.store.listDualRuns(["pending", "dispatching", "waiting", "comparing"])) {
+        if (dual.deadline_at > now)
+            continue;
+        const held = dual.state === "dispatching" || dual.state === "comparing";
+        const moved = await ctx.store.transitionDualRun(dual.id, held ? [dual.state] : ["pending", "waiting"], "decided", {
+            claim_owner: null,
+            claim_until: null,
+            outcome: "runner_b_unavailable",
+            outcome_code: "RUNNER_B_UNAVAILABLE",
+            outcome_detail: deadlineMissedDetail(dual),
+            decided_at: now,
+        }, held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] });
+        if (moved) {
+            expired.push(dual.id);
+            ctx.log("warn", "dual_run.expired", { dual_run: dual.id, code: "RUNNER_B_UNAVAILABLE" });
+        }
+    }
+    return expired;
+}
+/** A waiting dual run: find runner B's run if GitHub gave no id, and compare it once it completed. */
+async function followRunB(ctx, dual, report) {
+    const gh = await ctx.installation(dual.installation_id);
+    const r = repoRef(dual.repository);
+    let run = null;
+    if (dual.run_b_id === null) {
+        const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
+        run = runBAmong(candidates, dual.id);
+        if (run === null)
+            return;
+        const set = await ctx.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
+        if (set)
+            report.correlated.push(dual.id);
+    }
+    else {
+        run = await gh.getRun(r, dual.run_b_id);
+    }
+    if (run.status === "completed") {
+        const fresh = (await ctx.store.getDualRun(dual.id));
+        await compareRunB(ctx, fresh, run.id, run.html_url);
+        report.compared.push(dual.id);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/app/service.ts
+
+
+
+
+
+
+/** The events the App subscribes to (app.yml), each with its handler. */
+const HANDLERS = new Map([
+    ["workflow_run", onWorkflowRun],
+    ["push", onPush],
+    ["pull_request", onPullRequest],
+    ["pull_request_review", onPullRequestReview],
+]);
+/**
+ * Delivery bookkeeping and routing. Each event's work is a handler over the App context
+ * (src/app/handlers/); every effect goes through the installation client, whose guard reads
+ * the kill switch.
+ */
+class GateAppService {
+    store;
+    settings;
+    clock;
+    log;
+    lastSweep = null;
+    ctx;
+    constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+        this.log = log;
+        this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
+    }
+    /**
+     * Processes one verified delivery. The delivery is recorded done only after its work
+     * completed; on any failure it is recorded failed (with the code) and the error is rethrown,
+     * so a redelivery is processed again.
+     */
+    async handleDelivery(deliveryId, event, payload) {
+        const owner = this.settings.replicaId;
+        const claimed = await this.store.claimDelivery(deliveryId, event, owner, this.clock.now(), this.settings.leaseMs);
+        if (!claimed)
+            return { status: "duplicate", outcome: "already processed or in progress" };
+        let outcome;
+        try {
+            outcome = await this.route(event, payload);
+        }
+        catch (err) {
+            const message = err instanceof Error ? err.message : String(err);
+            await this.store.failDelivery(deliveryId, owner, codeOf(err), message, this.clock.now());
+            throw err;
+        }
+        await this.store.finishDelivery(deliveryId, owner, outcome, this.clock.now());
+        return { status: "done", outcome };
+    }
+    async route(event, payload) {
+        const p = payload;
+        if (p.installation?.id !== undefined) {
+            await this.store.ensureInstallation(p.installation.id, p.installation.account?.login ?? null, this.clock.now());
+        }
+        if (event === "ping")
+            return "pong";
+        if (event === "installation")
+            return `installation ${String(p.action)}`;
+        const handler = HANDLERS.get(event);
+        return handler ? handler(this.ctx, payload) : `ignored event ${event}`;
+    }
+    /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */
+    async sweep() {
+        const at = this.clock.now();
+        const report = await sweep(this.ctx);
+        this.lastSweep = { at, report };
+        return report;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/app/run.ts
+
 
 
 
@@ -2322,6 +2562,7 @@ async function startApp(config, options = {}) {
         beforeEachRequest: killSwitchGuard(store),
         retries: config.githubRetries,
         throttle: config.githubThrottle,
+        timeoutMs: config.githubTimeoutMs,
         ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
     const service = new GateAppService(store, github, config, clock, log);
@@ -2379,6 +2620,7 @@ async function startApp(config, options = {}) {
 
 
 
+
 function operator() {
     try {
         return process.env.ENVELOPE_GATE_OPERATOR?.trim() || (0,external_node_os_.userInfo)().username;
@@ -2401,8 +2643,10 @@ async function appCommand(args, usage) {
         case "promote":
         case "demote":
             return promote(sub, rest, usage);
+        case "manifest":
+            return manifest(rest, usage);
         default:
-            return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote)`);
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote, manifest)`);
     }
 }
 async function start(args, usage) {
@@ -2441,7 +2685,7 @@ async function cli_status(args) {
     const settings = storeConfigFromEnv(process.env);
     const store = await openStore(settings, Date.now());
     try {
-        const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: 48 * 3_600_000, lastSweep: null });
+        const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: reviewAlertMsFromEnv(process.env), lastSweep: null });
         process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
         return 0;
     }
@@ -2470,6 +2714,13 @@ async function promote(which, args, usage) {
     finally {
         await store.close();
     }
+}
+async function manifest(args, usage) {
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: { url: { type: "string" }, name: { type: "string" } }, strict: true, allowPositionals: false });
+    if (!values.url || !/^https?:\/\//.test(values.url))
+        usage("manifest needs --url https://where-the-app-listens");
+    process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");
+    return 0;
 }
 
 

@@ -1,0 +1,859 @@
+var __webpack_exports__ = {};
+
+;// CONCATENATED MODULE: ./src/observer/protocol.ts
+/**
+ * The channel between the in-process hooks (preload) and the run wrapper, and the constants
+ * both sides share. Pure and import-free on purpose: it is bundled into the preload, which
+ * must stay loadable both as CommonJS (`--require`, the only preload form Node 20 also runs
+ * in worker threads) and as ESM.
+ *
+ * Each message is one line of ASCII JSON. A line of at most FRAME_LIMIT bytes is written with
+ * one write(2) to a FIFO, which the kernel keeps atomic up to PIPE_BUF (4096), so lines from
+ * many processes never interleave. A longer message is cut into fragments, each its own
+ * atomic line: `~<writer>:<msg>:<last 0|1>:<text>`.
+ */
+/** File name of the preload copy in a stage directory; the hooks find their channel beside it. */
+const PRELOAD_FILE_NAME = "envelope-gate-preload.cjs";
+/** The FIFO the hooks write to, in the same stage directory as the preload copy. */
+const EVENTS_FIFO_NAME = "events.fifo";
+/** The FIFO strace writes to. */
+const STRACE_FIFO_NAME = "strace.fifo";
+/** worker_threads environment-data key that hands the channel to worker threads. */
+const WORKER_CHANNEL_KEY = "envelope-gate.channel";
+/** Global the preload installs for the SDK's recordTool. */
+const RECORD_TOOL_SYMBOL = "envelope-gate.recordTool";
+/** Largest frame written in one write(2); below PIPE_BUF (4096) with room for the fragment header. */
+const FRAME_LIMIT = 3800;
+/**
+ * Character devices a write to which mutates no file: shells redirect to /dev/null all the
+ * time. Both observers skip exactly these (docs/observer.md lists them).
+ */
+const DEVICE_PATHS = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/random", "/dev/urandom"]);
+function isIgnoredDevice(path) {
+    return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
+}
+/** The NODE_OPTIONS entry that preloads the hooks from a stage directory. */
+function preloadOption(stageDir) {
+    return `--require "${stageDir.replace(/(["\\])/g, "\\$1")}/${PRELOAD_FILE_NAME}"`;
+}
+const PRELOAD_OPTION = /(?:^|\s)--require[= ]"((?:[^"\\]|\\.)*\/envelope-gate-preload\.cjs)"/;
+/** Finds the preload option in a NODE_OPTIONS value: the stage dir and the value without it. */
+function splitNodeOptions(value) {
+    if (value === undefined)
+        return { stageDir: null, rest: "" };
+    const m = PRELOAD_OPTION.exec(value);
+    if (!m)
+        return { stageDir: null, rest: value };
+    const file = m[1].replace(/\\(.)/g, "$1");
+    const rest = (value.slice(0, m.index) + " " + value.slice(m.index + m[0].length)).trim();
+    return { stageDir: file.slice(0, file.length - PRELOAD_FILE_NAME.length - 1), rest };
+}
+/** Joins the preload option with whatever NODE_OPTIONS the program itself passes on. */
+function mergeNodeOptions(stageDir, rest) {
+    const own = preloadOption(stageDir);
+    const other = splitNodeOptions(rest).rest;
+    return other === "" ? own : `${own} ${other}`;
+}
+const HAS_NON_ASCII = /[\u007f-\uffff]/;
+const NON_ASCII = /[\u007f-\uffff]/g;
+function asciiJson(message) {
+    const json = JSON.stringify(message);
+    return HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : json;
+}
+/** Encodes one message as one or more frames (each ends with a newline, each at most FRAME_LIMIT + header bytes). */
+function encodeFrames(message, writer, messageNo) {
+    const json = asciiJson(message);
+    if (json.length <= FRAME_LIMIT)
+        return [json + "\n"];
+    const frames = [];
+    for (let i = 0; i < json.length; i += FRAME_LIMIT) {
+        const last = i + FRAME_LIMIT >= json.length ? 1 : 0;
+        frames.push(`~${writer}:${messageNo}:${last}:${json.slice(i, i + FRAME_LIMIT)}\n`);
+    }
+    return frames;
+}
+class FrameError extends (/* unused pure expression or super */ null && (Error)) {
+}
+/** Reassembles frames into message texts. Pure: fed lines, returns whole JSON texts. */
+class FrameDecoder {
+    partial = new Map();
+    pending = "";
+    /** Feeds raw text; returns every complete message (JSON text) in order. */
+    push(text) {
+        const out = [];
+        let start = 0;
+        const data = this.pending === "" ? text : this.pending + text;
+        this.pending = "";
+        for (;;) {
+            const nl = data.indexOf("\n", start);
+            if (nl === -1)
+                break;
+            const line = data.slice(start, nl);
+            start = nl + 1;
+            if (line.charCodeAt(0) !== 0x7e) {
+                out.push(line);
+                continue;
+            }
+            const m = /^~([^:]+):(\d+):([01]):/.exec(line);
+            if (!m)
+                throw new FrameError(`bad fragment header: ${line.slice(0, 60)}`);
+            const key = `${m[1]}:${m[2]}`;
+            const body = (this.partial.get(key) ?? "") + line.slice(m[0].length);
+            if (m[3] === "1") {
+                this.partial.delete(key);
+                out.push(body);
+            }
+            else {
+                if (body.length > 64 * 1024 * 1024)
+                    throw new FrameError("a fragmented message longer than 64 MiB");
+                this.partial.set(key, body);
+            }
+        }
+        if (start < data.length)
+            this.pending = data.slice(start);
+        return out;
+    }
+    /** True when no message is half-received (used at the end of a stage). */
+    get idle() {
+        return this.pending === "" && this.partial.size === 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload.ts
+/**
+ * The Node chokepoints, preloaded into every Node process (and worker thread) of an observed run
+ * through NODE_OPTIONS `--require`. They record what the program asks of fs, process.env, the
+ * network stack and child_process, and hand each record to the run wrapper over the stage's
+ * FIFO. They never write the log and never judge.
+ *
+ * This file has no runtime imports: Node builtins come from process.getBuiltinModule, and our
+ * own helpers are inlined by the bundler, so the bundle is valid as CommonJS and as ESM. The
+ * wrapper installs it as `<stage dir>/envelope-gate-preload.cjs`.
+ *
+ * Hostile code shares this address space and can undo every hook here; the process-level
+ * observer is the part it cannot skip (docs/observer.md).
+ */
+
+const INSTALLED = Symbol.for("envelope-gate.preload.installed");
+function install() {
+    const g = globalThis;
+    if (g[INSTALLED])
+        return;
+    if (typeof process.getBuiltinModule !== "function") {
+        // Refuse to run this process unobserved rather than skip the hooks.
+        throw new Error(`envelope-gate: the Node hooks need Node 20.16 or newer (this is ${process.version})`);
+    }
+    const load = (id) => process.getBuiltinModule(id);
+    const fs = load("node:fs");
+    const path = load("node:path");
+    const wt = load("node:worker_threads");
+    const realEnv = process.env;
+    let stageDir;
+    if (wt.isMainThread) {
+        stageDir = splitNodeOptions(realEnv.NODE_OPTIONS).stageDir;
+        if (stageDir === null)
+            return;
+        wt.setEnvironmentData(WORKER_CHANNEL_KEY, stageDir);
+    }
+    else {
+        const data = wt.getEnvironmentData(WORKER_CHANNEL_KEY);
+        stageDir = typeof data === "string" ? data : null;
+        if (stageDir === null)
+            return;
+    }
+    // The preload entry stays in the real environment, so every process Node starts inherits it,
+    // whichever API starts it; the process.env Proxy below shows the program only its own
+    // NODE_OPTIONS (if it had any), never the wrapper's plumbing.
+    g[INSTALLED] = true;
+    const channelDir = stageDir;
+    // Originals, captured before anything is patched; the hooks use only these.
+    const writeSync = fs.writeSync;
+    const openSync = fs.openSync;
+    const realpathNative = fs.realpathSync.native;
+    const lstatSync = fs.lstatSync;
+    const readlinkSync = fs.readlinkSync;
+    const statSync = fs.statSync;
+    const accessSync = fs.accessSync;
+    let channelFd;
+    try {
+        channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
+    }
+    catch (err) {
+        throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${err.message}); refusing to run unobserved`);
+    }
+    const writer = `${process.pid}.${wt.threadId}`;
+    let messageNo = 0;
+    // Records are batched: fs and env records wait for up to BATCH_RECORDS others or the next turn
+    // of the event loop; a record about the network, a child process or a tool is sent at once,
+    // with everything queued before it. Each write(2) carries whole frames and stays within
+    // PIPE_BUF, so it is atomic. A process killed by SIGKILL loses at most its last batch.
+    const BATCH_RECORDS = 64;
+    const CHUNK_LIMIT = 4000;
+    let queue = [];
+    let flushScheduled = false;
+    const flush = () => {
+        flushScheduled = false;
+        if (queue.length === 0)
+            return;
+        const frames = queue;
+        queue = [];
+        let chunk = "";
+        for (const frame of frames) {
+            if (chunk.length + frame.length > CHUNK_LIMIT) {
+                writeSync(channelFd, chunk);
+                chunk = "";
+            }
+            chunk += frame;
+        }
+        if (chunk !== "")
+            writeSync(channelFd, chunk);
+    };
+    const URGENT = new Set(["host", "note", "exec", "tool"]);
+    const sender = {
+        send(message) {
+            message.pid = process.pid;
+            message.ts = Date.now();
+            for (const frame of encodeFrames(message, writer, ++messageNo))
+                queue.push(frame);
+            if (URGENT.has(message.kind) || queue.length >= BATCH_RECORDS)
+                flush();
+            else if (!flushScheduled) {
+                flushScheduled = true;
+                setImmediate(flush).unref();
+            }
+        },
+    };
+    process.on("exit", flush);
+    /** >0 while a hook runs the original: nested calls are the same operation, not new ones. */
+    let depth = 0;
+    // ---- paths -------------------------------------------------------------------------------
+    const urlModule = load("node:url");
+    function toPathString(p) {
+        if (typeof p === "string")
+            return p;
+        if (p instanceof URL)
+            return urlModule.fileURLToPath(p);
+        if (p instanceof Uint8Array)
+            return Buffer.from(p).toString("utf8");
+        return null;
+    }
+    function realOrAncestor(dir, hops) {
+        try {
+            return realpathNative(dir);
+        }
+        catch {
+            const parent = path.dirname(dir);
+            if (parent === dir || hops > 256)
+                return dir;
+            return path.join(realOrAncestor(parent, hops + 1), path.basename(dir));
+        }
+    }
+    /** The final component itself (unlink, rename, mkdir, symlink, lchmod): resolve the directory only. */
+    function resolveNoFollow(abs) {
+        const parent = path.dirname(abs);
+        if (parent === abs)
+            return abs;
+        return path.join(realOrAncestor(parent, 0), path.basename(abs));
+    }
+    /** Writes follow a final symlink, even a dangling one (writing through it creates the target). */
+    function resolveFollow(abs) {
+        let current = abs;
+        for (let hops = 0; hops < 40; hops++) {
+            let isLink = false;
+            try {
+                isLink = lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+            }
+            catch {
+                return resolveNoFollow(current);
+            }
+            if (!isLink)
+                return resolveNoFollow(current);
+            try {
+                return realpathNative(current);
+            }
+            catch {
+                current = path.resolve(path.dirname(current), readlinkSync(current));
+            }
+        }
+        return resolveNoFollow(current);
+    }
+    function fdPath(fd) {
+        if (typeof fd !== "number")
+            return null;
+        try {
+            const target = readlinkSync(`/proc/self/fd/${fd}`);
+            return target.startsWith("/") ? target.replace(/ \(deleted\)$/, "") : null;
+        }
+        catch {
+            return null;
+        }
+    }
+    function recordWrite(raw, op, follow) {
+        let resolved = null;
+        try {
+            const p = toPathString(raw);
+            if (p === null)
+                return;
+            const abs = path.resolve(p);
+            resolved = follow ? resolveFollow(abs) : resolveNoFollow(abs);
+        }
+        catch {
+            return; // not a path the call could use; the original call reports its own error
+        }
+        if (isIgnoredDevice(resolved))
+            return;
+        sender.send({ kind: "write", path: resolved, op });
+    }
+    // ---- fs ----------------------------------------------------------------------------------
+    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
+    /** The op an open with these flags performs, or null for a read-only open. */
+    function openOp(flags) {
+        if (flags === undefined || flags === null)
+            return null;
+        if (typeof flags === "number") {
+            if (flags & O_CREAT)
+                return "create";
+            if (flags & O_TRUNC)
+                return "truncate";
+            if (flags & (O_WRONLY | O_RDWR | O_APPEND))
+                return "write";
+            return null;
+        }
+        const f = String(flags);
+        if (f.includes("w") || f.includes("a"))
+            return "create";
+        if (f.includes("+"))
+            return "write";
+        return null;
+    }
+    function hook(target, name, recorder) {
+        const original = target[name];
+        if (typeof original !== "function")
+            return;
+        const hooked = function (...args) {
+            if (depth === 0)
+                recorder(args, this);
+            depth++;
+            try {
+                return original.apply(this, args);
+            }
+            finally {
+                depth--;
+            }
+        };
+        Object.defineProperty(hooked, "name", { value: name });
+        for (const key of Object.getOwnPropertySymbols(original)) {
+            hooked[key] = original[key];
+        }
+        target[name] = hooked;
+    }
+    const fsRecorders = {
+        writeFile: (a) => recordWrite(a[0], "write", true),
+        appendFile: (a) => recordWrite(a[0], "write", true),
+        open: (a) => {
+            const op = openOp(a[1]);
+            if (op !== null)
+                recordWrite(a[0], op, true);
+        },
+        rm: (a) => recordWrite(a[0], "delete", false),
+        rmdir: (a) => recordWrite(a[0], "delete", false),
+        unlink: (a) => recordWrite(a[0], "delete", false),
+        rename: (a) => {
+            recordWrite(a[0], "rename", false);
+            recordWrite(a[1], "rename", false);
+        },
+        mkdir: (a) => recordWrite(a[0], "mkdir", false),
+        mkdtemp: (a) => {
+            const prefix = toPathString(a[0]);
+            if (prefix !== null)
+                recordWrite(prefix + "XXXXXX", "mkdir", false);
+        },
+        copyFile: (a) => recordWrite(a[1], "create", true),
+        cp: (a) => recordWrite(a[1], "create", true),
+        symlink: (a) => recordWrite(a[1], "symlink", false),
+        link: (a) => recordWrite(a[1], "link", false),
+        chmod: (a) => recordWrite(a[0], "chmod", true),
+        lchmod: (a) => recordWrite(a[0], "chmod", false),
+        truncate: (a) => {
+            const p = typeof a[0] === "number" ? fdPath(a[0]) : a[0];
+            recordWrite(p, "truncate", true);
+        },
+        fchmod: (a) => recordWrite(fdPath(a[0]), "chmod", false),
+        ftruncate: (a) => recordWrite(fdPath(a[0]), "truncate", false),
+    };
+    const fsTable = fs;
+    for (const [name, recorder] of Object.entries(fsRecorders)) {
+        hook(fsTable, name, recorder);
+        hook(fsTable, `${name}Sync`, recorder);
+    }
+    const promises = fs.promises;
+    for (const [name, recorder] of Object.entries(fsRecorders)) {
+        if (name === "fchmod" || name === "ftruncate")
+            continue;
+        if (name === "open")
+            continue;
+        hook(promises, name, recorder);
+    }
+    // FileHandle methods act on an already-open file; chmod and truncate work on read-only handles.
+    let fileHandlePatched = false;
+    const originalPromisesOpen = promises.open;
+    promises.open = function open(...args) {
+        if (depth === 0)
+            fsRecorders.open?.(args, this);
+        depth++;
+        let result;
+        try {
+            result = originalPromisesOpen.apply(this, args);
+        }
+        finally {
+            depth--;
+        }
+        return result.then((handle) => {
+            if (!fileHandlePatched && handle !== null && typeof handle === "object") {
+                fileHandlePatched = true;
+                const proto = Object.getPrototypeOf(handle);
+                const chmod = proto.chmod;
+                const truncate = proto.truncate;
+                proto.chmod = function (...a) {
+                    if (depth === 0)
+                        recordWrite(fdPath(this.fd), "chmod", false);
+                    return chmod.apply(this, a);
+                };
+                proto.truncate = function (...a) {
+                    if (depth === 0)
+                        recordWrite(fdPath(this.fd), "truncate", false);
+                    return truncate.apply(this, a);
+                };
+            }
+            return handle;
+        });
+    };
+    // ---- process.env -------------------------------------------------------------------------
+    /** Per key: 1 = a read by the program was recorded, 2 = a read by Node's own code was. */
+    const envSeen = new Map();
+    let ownFile = null;
+    /** True when the nearest caller outside this file is Node's own code (`node:` frames). */
+    function callerIsNodeInternal() {
+        const prepare = Error.prepareStackTrace;
+        const limit = Error.stackTraceLimit;
+        let internal = false;
+        try {
+            Error.stackTraceLimit = 16;
+            Error.prepareStackTrace = (_e, frames) => frames;
+            const holder = {};
+            Error.captureStackTrace(holder, callerIsNodeInternal);
+            const frames = holder.stack;
+            if (Array.isArray(frames)) {
+                if (ownFile === null)
+                    ownFile = frames[0]?.getFileName() ?? null;
+                for (const frame of frames) {
+                    const file = frame.getFileName();
+                    if (file === undefined || file === null || file === ownFile)
+                        continue;
+                    internal = file.startsWith("node:");
+                    break;
+                }
+            }
+        }
+        finally {
+            Error.prepareStackTrace = prepare;
+            Error.stackTraceLimit = limit;
+        }
+        return internal;
+    }
+    function onEnvRead(key, op, internalKnown) {
+        if (depth > 0)
+            return internalKnown;
+        const state = envSeen.get(key) ?? 0;
+        if (state & 1)
+            return internalKnown;
+        const internal = internalKnown ?? callerIsNodeInternal();
+        const bit = internal ? 2 : 1;
+        if (state & bit)
+            return internal;
+        envSeen.set(key, state | bit);
+        sender.send({ kind: "env", key, op, origin: internal ? "internal" : "user" });
+        return internal;
+    }
+    // Engine protocol lookups (JSON.stringify asks for toJSON, await asks for then) are not reads
+    // of an environment key, unless the environment really has a key by that name.
+    const PROTOCOL_NAMES = new Set(["toJSON", "then", "constructor", "toString", "valueOf", "inspect", "__proto__"]);
+    const PLUMBING_KEY = "NODE_OPTIONS";
+    /** NODE_OPTIONS as the program should see it: without the preload entry; absent if nothing is left. */
+    function programNodeOptions(target) {
+        const raw = target[PLUMBING_KEY];
+        if (raw === undefined)
+            return undefined;
+        const rest = splitNodeOptions(raw).rest;
+        return rest === "" ? undefined : rest;
+    }
+    const envHandler = {
+        get(target, key) {
+            if (key === PLUMBING_KEY) {
+                const internal = callerIsNodeInternal();
+                onEnvRead(key, "get", internal);
+                return internal ? target[key] : programNodeOptions(target);
+            }
+            if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
+                onEnvRead(key, "get");
+            }
+            return target[key];
+        },
+        has(target, key) {
+            if (key === PLUMBING_KEY) {
+                const internal = callerIsNodeInternal();
+                onEnvRead(key, "has", internal);
+                return internal ? key in target : programNodeOptions(target) !== undefined;
+            }
+            if (typeof key === "string")
+                onEnvRead(key, "has");
+            return key in target;
+        },
+        deleteProperty(target, key) {
+            if (typeof key === "string")
+                onEnvRead(key, "delete");
+            if (key === PLUMBING_KEY) {
+                target[key] = mergeNodeOptions(channelDir, undefined);
+                return true;
+            }
+            return delete target[key];
+        },
+        ownKeys(target) {
+            let keys = Reflect.ownKeys(target);
+            let internal;
+            if (keys.includes(PLUMBING_KEY)) {
+                internal = callerIsNodeInternal();
+                // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
+                if (!internal && programNodeOptions(target) === undefined)
+                    keys = keys.filter((k) => k !== PLUMBING_KEY);
+            }
+            for (const key of keys)
+                if (typeof key === "string")
+                    internal = onEnvRead(key, "enumerate", internal);
+            return keys;
+        },
+        getOwnPropertyDescriptor(target, key) {
+            if (key === PLUMBING_KEY) {
+                const internal = callerIsNodeInternal();
+                onEnvRead(key, "get", internal);
+                if (internal)
+                    return Reflect.getOwnPropertyDescriptor(target, key);
+                const value = programNodeOptions(target);
+                return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+            }
+            if (typeof key === "string")
+                onEnvRead(key, "get");
+            return Reflect.getOwnPropertyDescriptor(target, key);
+        },
+        set(target, key, value) {
+            if (key === PLUMBING_KEY) {
+                target[key] = mergeNodeOptions(channelDir, String(value));
+                return true;
+            }
+            target[key] = value;
+            return true;
+        },
+        defineProperty(target, key, descriptor) {
+            return Reflect.defineProperty(target, key, descriptor);
+        },
+    };
+    // A program may assign process.env a new object: it is watched the same way, and becomes
+    // what child processes inherit by default, as it would without the hooks.
+    let envTarget = realEnv;
+    let envProxy = new Proxy(realEnv, envHandler);
+    Object.defineProperty(process, "env", {
+        get: () => envProxy,
+        set: (value) => {
+            if (value !== null && typeof value === "object") {
+                envTarget = value;
+                envProxy = new Proxy(envTarget, envHandler);
+            }
+        },
+        configurable: true,
+        enumerable: true,
+    });
+    // os.tmpdir/homedir/userInfo read the environment in C++, past the proxy: record those reads here.
+    const os = load("node:os");
+    hook(os, "tmpdir", () => {
+        for (const key of ["TMPDIR", "TMP", "TEMP"])
+            onEnvRead(key, "get", false);
+    });
+    hook(os, "homedir", () => void onEnvRead("HOME", "get", false));
+    // ---- network -----------------------------------------------------------------------------
+    const net = load("node:net");
+    const dns = load("node:dns");
+    const originalLookup = dns.lookup;
+    function recordHost(host, port, proto) {
+        const event = { kind: "host", host, proto };
+        if (port !== null && Number.isInteger(port))
+            event.port = port;
+        sender.send(event);
+    }
+    function noteAddress(address, port) {
+        sender.send({ kind: "note", address, port });
+    }
+    function wrapLookup(userLookup, port) {
+        const base = userLookup ?? originalLookup;
+        return function lookup(host, options, cb) {
+            const callback = (typeof options === "function" ? options : cb);
+            const opts = typeof options === "function" ? {} : options;
+            base(host, opts, (err, address, family) => {
+                if (!err) {
+                    const list = Array.isArray(address) ? address : [{ address }];
+                    for (const entry of list) {
+                        const a = entry.address;
+                        if (typeof a === "string")
+                            noteAddress(a, port);
+                    }
+                }
+                callback(err, address, family);
+            });
+        };
+    }
+    const SocketProto = net.Socket.prototype;
+    const originalConnect = SocketProto.connect;
+    SocketProto.connect = function connect(...args) {
+        if (depth === 0) {
+            const first = args[0];
+            let holder = null;
+            let options = null;
+            if (Array.isArray(first)) {
+                holder = first;
+                options = (first[0] ?? null);
+            }
+            else if (first !== null && typeof first === "object") {
+                options = first;
+            }
+            else if (typeof first === "number" || (typeof first === "string" && /^\d+$/.test(first))) {
+                options = { port: first, host: typeof args[1] === "string" ? args[1] : undefined };
+                args = [options, ...args.slice(typeof args[1] === "string" ? 2 : 1)];
+            }
+            // http(s) agents pass `path: null` for a TCP connection; a string path is a unix socket.
+            if (options !== null && typeof options.path !== "string" && options.port !== undefined && options.port !== null) {
+                const host = typeof options.host === "string" && options.host !== "" ? options.host : "localhost";
+                const port = Number(options.port);
+                recordHost(host, port, "tcp");
+                if (net.isIP(host) !== 0) {
+                    noteAddress(host, port);
+                }
+                else {
+                    const wrapped = { ...options, lookup: wrapLookup(options.lookup, port) };
+                    if (holder !== null)
+                        holder[0] = wrapped;
+                    else
+                        args[0] = wrapped;
+                }
+            }
+        }
+        return originalConnect.apply(this, args);
+    };
+    const dgram = load("node:dgram");
+    const DgramProto = dgram.Socket.prototype;
+    const dgramSeen = new Set();
+    function recordUdp(socket, portArg, addressArg) {
+        const port = Number(portArg);
+        if (!Number.isInteger(port))
+            return;
+        const type = socket.type;
+        const host = typeof addressArg === "string" && addressArg !== "" ? addressArg : type === "udp6" ? "::1" : "127.0.0.1";
+        const key = `${host}\0${port}`;
+        if (dgramSeen.has(key))
+            return;
+        dgramSeen.add(key);
+        recordHost(host, port, "udp");
+        if (net.isIP(host) !== 0)
+            noteAddress(host, port);
+    }
+    hook(DgramProto, "connect", (a, self) => recordUdp(self, a[0], typeof a[1] === "string" ? a[1] : undefined));
+    hook(DgramProto, "send", (a, self) => {
+        const [msg, offset, length] = a;
+        const offsetForm = (typeof msg === "string" || ArrayBuffer.isView(msg)) && typeof offset === "number" && typeof length === "number";
+        const port = offsetForm ? a[3] : a[1];
+        const address = offsetForm ? a[4] : a[2];
+        if (port !== undefined && typeof port !== "function")
+            recordUdp(self, port, address);
+    });
+    // Node's own lookups (dgram, net with a lookup of its own) are part of a connect already recorded.
+    const dnsHost = (a) => {
+        if (typeof a[0] === "string" && !callerIsNodeInternal())
+            recordHost(a[0], null, "dns");
+    };
+    const DNS_METHODS = [
+        "lookup",
+        "resolve",
+        "resolve4",
+        "resolve6",
+        "resolveAny",
+        "resolveCaa",
+        "resolveCname",
+        "resolveMx",
+        "resolveNaptr",
+        "resolveNs",
+        "resolvePtr",
+        "resolveSoa",
+        "resolveSrv",
+        "resolveTxt",
+        "reverse",
+    ];
+    const dnsTables = [
+        dns,
+        dns.promises,
+        dns.Resolver.prototype,
+        dns.promises.Resolver.prototype,
+    ];
+    for (const table of dnsTables) {
+        for (const name of DNS_METHODS)
+            hook(table, name, dnsHost);
+        hook(table, "lookupService", (a) => {
+            if (typeof a[0] === "string")
+                recordHost(a[0], Number.isInteger(Number(a[1])) ? Number(a[1]) : null, "dns");
+        });
+    }
+    // ---- child processes and workers ---------------------------------------------------------
+    const cp = load("node:child_process");
+    function childEnv(env) {
+        const base = (env !== null && typeof env === "object" ? env : envTarget);
+        const out = { ...base };
+        out.NODE_OPTIONS = mergeNodeOptions(channelDir, base.NODE_OPTIONS);
+        return out;
+    }
+    function resolveExecutable(file, env, cwd) {
+        const dir = typeof cwd === "string" ? path.resolve(cwd) : process.cwd();
+        if (file.includes("/"))
+            return path.resolve(dir, file);
+        for (const entry of (env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
+            const candidate = path.resolve(dir, entry === "" ? "." : entry, file);
+            try {
+                accessSync(candidate, fs.constants.X_OK);
+                if (statSync(candidate).isFile())
+                    return candidate;
+            }
+            catch {
+                continue;
+            }
+        }
+        return null;
+    }
+    function isOptions(value) {
+        return value !== null && typeof value === "object" && !Array.isArray(value);
+    }
+    /** Puts the options object where Node's normalizers look for it, with the plumbing in its env. */
+    function withOptions(args, spawnLike) {
+        let index = 1;
+        if (spawnLike) {
+            if (Array.isArray(args[1]))
+                index = 2;
+            else if (args[1] === undefined || args[1] === null)
+                index = args.length > 2 && isOptions(args[2]) ? 2 : 1;
+        }
+        const existing = args[index];
+        const options = isOptions(existing) ? { ...existing } : {};
+        options.env = childEnv(options.env);
+        if (isOptions(existing) || existing === undefined || existing === null)
+            args[index] = options;
+        else
+            args.splice(index, 0, options);
+        return options;
+    }
+    function recordExec(file, argv, options) {
+        const env = options.env;
+        const resolved = resolveExecutable(file, env, options.cwd);
+        if (resolved === null)
+            return;
+        const event = { kind: "exec", path: resolved, argv };
+        if (typeof options.cwd === "string")
+            event.cwd = path.resolve(options.cwd);
+        sender.send(event);
+    }
+    function shellOf(options) {
+        return typeof options.shell === "string" ? options.shell : "/bin/sh";
+    }
+    const PROMISIFY_CUSTOM = Symbol.for("nodejs.util.promisify.custom");
+    /** Wraps a child_process export, and its util.promisify form, with `prepare` (record + env). */
+    function wrapChild(name, prepare) {
+        const original = cp[name];
+        if (typeof original !== "function")
+            return;
+        const wrap = (fn) => function (...args) {
+            depth++;
+            try {
+                if (depth === 1)
+                    prepare(args);
+                return fn.apply(this, args);
+            }
+            finally {
+                depth--;
+            }
+        };
+        const hooked = wrap(original);
+        const custom = original[PROMISIFY_CUSTOM];
+        if (typeof custom === "function") {
+            Object.defineProperty(hooked, PROMISIFY_CUSTOM, { value: wrap(custom), configurable: true });
+        }
+        Object.defineProperty(hooked, "name", { value: name });
+        cp[name] = hooked;
+    }
+    const prepareSpawnLike = (args) => {
+        if (typeof args[0] !== "string")
+            return;
+        const file = args[0];
+        const list = Array.isArray(args[1]) ? args[1].map(String) : [];
+        const options = withOptions(args, true);
+        if (options.shell)
+            recordExec(shellOf(options), [shellOf(options), "-c", [file, ...list].join(" ")], options);
+        else
+            recordExec(file, [file, ...list], options);
+    };
+    const prepareShellForm = (args) => {
+        if (typeof args[0] !== "string")
+            return;
+        const command = args[0];
+        const options = withOptions(args, false);
+        const shell = shellOf(options);
+        recordExec(shell, [shell, "-c", command], options);
+    };
+    const prepareFork = (args) => {
+        if (typeof args[0] !== "string" && !(args[0] instanceof URL))
+            return;
+        const modulePath = String(toPathString(args[0]));
+        const list = Array.isArray(args[1]) ? args[1].map(String) : [];
+        const options = withOptions(args, true);
+        const execPath = typeof options.execPath === "string" ? options.execPath : process.execPath;
+        const execArgv = Array.isArray(options.execArgv) ? options.execArgv.map(String) : process.execArgv;
+        recordExec(execPath, [execPath, ...execArgv, modulePath, ...list], options);
+    };
+    for (const name of ["spawn", "spawnSync", "execFile", "execFileSync"])
+        wrapChild(name, prepareSpawnLike);
+    for (const name of ["exec", "execSync"])
+        wrapChild(name, prepareShellForm);
+    wrapChild("fork", prepareFork);
+    // Node copies the whole environment into a new worker: that is passing it on, not reading it.
+    const OriginalWorker = wt.Worker;
+    class Worker extends OriginalWorker {
+        constructor(...args) {
+            depth++;
+            try {
+                super(...args);
+            }
+            finally {
+                depth--;
+            }
+        }
+    }
+    wt.Worker = Worker;
+    // ---- SDK ---------------------------------------------------------------------------------
+    Object.defineProperty(globalThis, Symbol.for(RECORD_TOOL_SYMBOL), {
+        value: function recordTool(name) {
+            if (typeof name !== "string" || name === "")
+                throw new TypeError("recordTool(name): name must be a non-empty string");
+            sender.send({ kind: "tool", name });
+        },
+        enumerable: false,
+        configurable: false,
+        writable: false,
+    });
+    // ESM `import { writeFileSync } from "node:fs"` binds to a snapshot: refresh it to the hooks.
+    load("node:module").syncBuiltinESMExports();
+}
+install();
+
