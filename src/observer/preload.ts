@@ -359,79 +359,118 @@ function install(): void {
     return rest === "" ? undefined : rest;
   }
 
-  const envHandler: ProxyHandler<NodeJS.ProcessEnv> = {
-    get(target, key) {
-      if (key === PLUMBING_KEY) {
-        const internal = callerIsNodeInternal();
-        onEnvRead(key, "get", internal);
-        return internal ? target[key] : programNodeOptions(target);
-      }
-      if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
-        onEnvRead(key, "get");
-      }
-      return (target as Record<string | symbol, unknown>)[key];
-    },
-    has(target, key) {
-      if (key === PLUMBING_KEY) {
-        const internal = callerIsNodeInternal();
-        onEnvRead(key, "has", internal);
-        return internal ? key in target : programNodeOptions(target) !== undefined;
-      }
-      if (typeof key === "string") onEnvRead(key, "has");
-      return key in target;
-    },
-    deleteProperty(target, key) {
-      if (typeof key === "string") onEnvRead(key, "delete");
-      if (key === PLUMBING_KEY) {
-        target[key] = mergeNodeOptions(channelDir, undefined);
+  /**
+   * The traps for one environment object. They act on `env` itself, never on the Proxy's target:
+   * for the real environment the target is an empty stand-in (see watchEnv).
+   */
+  function envHandler(env: NodeJS.ProcessEnv): ProxyHandler<NodeJS.ProcessEnv> {
+    const table = env as Record<string | symbol, unknown>;
+    return {
+      get(_target, key) {
+        if (key === PLUMBING_KEY) {
+          const internal = callerIsNodeInternal();
+          onEnvRead(key, "get", internal);
+          return internal ? env[key] : programNodeOptions(env);
+        }
+        if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))) {
+          onEnvRead(key, "get");
+        }
+        return table[key];
+      },
+      has(_target, key) {
+        if (key === PLUMBING_KEY) {
+          const internal = callerIsNodeInternal();
+          onEnvRead(key, "has", internal);
+          return internal ? key in env : programNodeOptions(env) !== undefined;
+        }
+        if (typeof key === "string") onEnvRead(key, "has");
+        return key in env;
+      },
+      deleteProperty(_target, key) {
+        if (typeof key === "string") onEnvRead(key, "delete");
+        if (key === PLUMBING_KEY) {
+          env[key] = mergeNodeOptions(channelDir, undefined);
+          return true;
+        }
+        return delete table[key];
+      },
+      ownKeys() {
+        return enumerateEnv(env, callerIsNodeInternal);
+      },
+      getOwnPropertyDescriptor(_target, key) {
+        if (key === PLUMBING_KEY) {
+          const internal = callerIsNodeInternal();
+          onEnvRead(key, "get", internal);
+          if (internal) return Reflect.getOwnPropertyDescriptor(env, key);
+          const value = programNodeOptions(env);
+          return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+        }
+        if (typeof key === "string") onEnvRead(key, "get");
+        return Reflect.getOwnPropertyDescriptor(env, key);
+      },
+      set(_target, key, value) {
+        if (key === PLUMBING_KEY) {
+          env[key] = mergeNodeOptions(channelDir, String(value));
+          return true;
+        }
+        table[key] = value;
         return true;
+      },
+      defineProperty(_target, key, descriptor) {
+        return Reflect.defineProperty(env, key, descriptor);
+      },
+      preventExtensions() {
+        return Reflect.preventExtensions(env);
+      },
+    };
+  }
+
+  /** The keys a caller enumerating `env` sees, each recorded as an `enumerate` read. */
+  function enumerateEnv(env: NodeJS.ProcessEnv, isInternal: () => boolean): (string | symbol)[] {
+    let keys = Reflect.ownKeys(env);
+    let internal: boolean | undefined;
+    if (keys.includes(PLUMBING_KEY)) {
+      internal = isInternal();
+      // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
+      if (!internal && programNodeOptions(env) === undefined) keys = keys.filter((k) => k !== PLUMBING_KEY);
+    }
+    for (const key of keys) if (typeof key === "string") internal = onEnvRead(key, "enumerate", internal);
+    return keys;
+  }
+
+  const INSPECT_CUSTOM = Symbol.for("nodejs.util.inspect.custom");
+  /**
+   * The Proxy over the real environment has an empty stand-in as its target. With the real
+   * environment as the target, V8 checks every trap's result against the target's own property
+   * (a second getenv per read), which made each read cost twice a plain one. The stand-in has no
+   * own properties, so those checks are trivial; every trap above reads and writes the real
+   * environment. util.inspect (console.log) formats a Proxy's target, not the Proxy, so the
+   * stand-in formats itself as the program's view of the environment, recorded as the program
+   * enumerating it.
+   */
+  function watchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+    if (env !== realEnv) return new Proxy(env, envHandler(env));
+    const standIn = Object.create(Object.getPrototypeOf(env) as object | null) as Record<symbol, unknown>;
+    standIn[INSPECT_CUSTOM] = function inspectEnvironment(_depth: unknown, options: unknown, inspect: (v: unknown, o: unknown) => string): string {
+      const view: Record<string, string | undefined> = {};
+      for (const key of enumerateEnv(env, () => false)) {
+        if (typeof key === "string") view[key] = key === PLUMBING_KEY ? programNodeOptions(env) : env[key];
       }
-      return delete (target as Record<string | symbol, unknown>)[key];
-    },
-    ownKeys(target) {
-      let keys = Reflect.ownKeys(target);
-      let internal: boolean | undefined;
-      if (keys.includes(PLUMBING_KEY)) {
-        internal = callerIsNodeInternal();
-        // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
-        if (!internal && programNodeOptions(target) === undefined) keys = keys.filter((k) => k !== PLUMBING_KEY);
-      }
-      for (const key of keys) if (typeof key === "string") internal = onEnvRead(key, "enumerate", internal);
-      return keys;
-    },
-    getOwnPropertyDescriptor(target, key) {
-      if (key === PLUMBING_KEY) {
-        const internal = callerIsNodeInternal();
-        onEnvRead(key, "get", internal);
-        if (internal) return Reflect.getOwnPropertyDescriptor(target, key);
-        const value = programNodeOptions(target);
-        return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
-      }
-      if (typeof key === "string") onEnvRead(key, "get");
-      return Reflect.getOwnPropertyDescriptor(target, key);
-    },
-    set(target, key, value) {
-      if (key === PLUMBING_KEY) {
-        target[key] = mergeNodeOptions(channelDir, String(value));
-        return true;
-      }
-      (target as Record<string | symbol, unknown>)[key] = value;
-      return true;
-    },
-    defineProperty(target, key, descriptor) {
-      return Reflect.defineProperty(target, key, descriptor);
-    },
-  };
+      return inspect(view, options);
+    };
+    return new Proxy(standIn as NodeJS.ProcessEnv, envHandler(env));
+  }
+
   // A program may assign process.env a new object: it is watched the same way, and becomes
   // what child processes inherit by default, as it would without the hooks.
   let envTarget: NodeJS.ProcessEnv = realEnv;
-  let envProxy = new Proxy(realEnv, envHandler);
+  let envProxy = watchEnv(realEnv);
   Object.defineProperty(process, "env", {
     get: () => envProxy,
     set: (value: unknown) => {
       if (value !== null && typeof value === "object") {
         envTarget = value as NodeJS.ProcessEnv;
-        envProxy = new Proxy(envTarget, envHandler);
+        envProxy = watchEnv(envTarget);
       }
     },
     configurable: true,

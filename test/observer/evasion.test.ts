@@ -85,6 +85,11 @@ fs.rmSync(${q(out + "/hard")});`,
     expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
   },
   {
+    name: "reading the environment through util.inspect (console.log formats a Proxy's target)",
+    source: () => `process.env.EG_INSPECTED_KEY = "x";\nrequire("util").inspect(process.env);`,
+    expected: () => ["undeclared_env:EG_INSPECTED_KEY"],
+  },
+  {
     name: "reading through a process.env the program replaced",
     source: () => `process.env = { ...process.env };\nvoid process.env.EG_AFTER_REASSIGN;`,
     expected: () => ["undeclared_env:EG_AFTER_REASSIGN"],
