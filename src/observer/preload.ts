@@ -13,6 +13,7 @@
  */
 import {
   EVENTS_FIFO_NAME,
+  FRAME_LIMIT,
   RECORD_TOOL_SYMBOL,
   WORKER_CHANNEL_KEY,
   encodeFrames,
@@ -114,6 +115,26 @@ function install(): void {
   };
   process.on("exit", flush);
 
+  // The frame of a write record, written out directly: the same text send() makes for it, without
+  // building and serialising an object per write. A path that is not printable ASCII or is too
+  // long for one frame goes through send().
+  const NOT_PLAIN = /[^\x20-\x7e]/;
+  const writeFrameTail = `,"pid":${process.pid},"ts":`;
+  function sendWrite(resolved: string, op: string): void {
+    const pathJson = JSON.stringify(resolved);
+    if (pathJson.length > FRAME_LIMIT - 200 || NOT_PLAIN.test(pathJson)) {
+      sender.send({ kind: "write", path: resolved, op });
+      return;
+    }
+    ++messageNo;
+    queue.push(`{"kind":"write","path":${pathJson},"op":"${op}"${writeFrameTail}${Date.now()}}\n`);
+    if (queue.length >= BATCH_RECORDS) flush();
+    else if (!flushScheduled) {
+      flushScheduled = true;
+      setImmediate(flush).unref();
+    }
+  }
+
   /** >0 while a hook runs the original: nested calls are the same operation, not new ones. */
   let depth = 0;
 
@@ -185,7 +206,7 @@ function install(): void {
       return; // not a path the call could use; the original call reports its own error
     }
     if (isIgnoredDevice(resolved)) return;
-    sender.send({ kind: "write", path: resolved, op });
+    sendWrite(resolved, op);
   }
 
   // ---- fs ----------------------------------------------------------------------------------
