@@ -80,6 +80,12 @@ fs.rmSync(${q(out + "/hard")});`,
     expected: (out) => [`write_outside_root:${out}/through.txt`],
   },
   {
+    name: "a directory swapped for a symlink to outside between two writes into it",
+    source: (out) =>
+      `const fs = require("fs");\nfs.mkdirSync("swap");\nfs.writeFileSync("swap/a.txt", "x");\nfs.renameSync("swap", "swap-old");\nfs.symlinkSync(${q(out)}, "swap");\nfs.writeFileSync("swap/b.txt", "x");\nfs.mkdirSync("swap/sub");`,
+    expected: (out) => [`write_outside_root:${out}/b.txt`, `write_outside_root:${out}/sub`],
+  },
+  {
     name: "reading an environment key that is absent (get, has, delete)",
     source: () => `void process.env.EG_ABSENT_KEY;\nvoid ("EG_PROBED_KEY" in process.env);\ndelete process.env.EG_DELETED_KEY;`,
     expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
