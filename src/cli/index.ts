@@ -7,6 +7,7 @@ import { formatDigestLine } from "../core/envelope.js";
 import { EXIT_CODES, exitCodeFor, reportFromError } from "../core/verdict.js";
 import { runCheck } from "../gate/check.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
+import { ENVELOPE_LOG_OPTIONS } from "../gate/options.js";
 import { formatReportText } from "./format.js";
 
 const USAGE = `usage:
@@ -58,14 +59,7 @@ async function verify(args: string[]): Promise<number> {
 async function check(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: {
-      envelope: { type: "string" },
-      sha256: { type: "string" },
-      observer: { type: "string" },
-      workspace: { type: "string" },
-      scratch: { type: "string" },
-      format: { type: "string", default: "text" },
-    },
+    options: { ...ENVELOPE_LOG_OPTIONS, format: { type: "string", default: "text" } },
     strict: true,
     allowPositionals: false,
   });

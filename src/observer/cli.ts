@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { ENVELOPE_LOG_OPTIONS } from "../gate/options.js";
 import { runObserved } from "./run.js";
 
 /**
@@ -12,14 +13,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
   if (command.length === 0 || command[0] === "") usage("run needs a command after --");
   const { values } = parseArgs({
     args: args.slice(0, dashes),
-    options: {
-      envelope: { type: "string" },
-      sha256: { type: "string" },
-      observer: { type: "string" },
-      workspace: { type: "string" },
-      scratch: { type: "string" },
-      "node-only": { type: "boolean", default: false },
-    },
+    options: { ...ENVELOPE_LOG_OPTIONS, "node-only": { type: "boolean", default: false } },
     strict: true,
     allowPositionals: false,
   });

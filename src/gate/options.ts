@@ -1,0 +1,8 @@
+/** The flags every command that reads an envelope and an observer log takes (`check`, `run`). */
+export const ENVELOPE_LOG_OPTIONS = {
+  envelope: { type: "string" },
+  sha256: { type: "string" },
+  observer: { type: "string" },
+  workspace: { type: "string" },
+  scratch: { type: "string" },
+} as const;
