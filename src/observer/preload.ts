@@ -165,8 +165,25 @@ function install(): void {
     return path.join(realOrAncestor(parent, 0), path.basename(abs));
   }
 
+  // Paths this process already wrote through with a following call, most likely existing now.
+  // Only a hint of which system calls to try first, never a cached answer: for an existing
+  // target, realpath of the whole path is exactly what the lstat + realpath of the directory
+  // below returns, in one path walk instead of two; if it fails, the full resolution runs.
+  const likelyExisting = new Set<string>();
+  const LIKELY_EXISTING_LIMIT = 4096;
+
   /** Writes follow a final symlink, even a dangling one (writing through it creates the target). */
   function resolveFollow(abs: string): string {
+    if (likelyExisting.has(abs)) {
+      try {
+        return realpathNative(abs);
+      } catch {
+        likelyExisting.delete(abs);
+      }
+    } else {
+      if (likelyExisting.size >= LIKELY_EXISTING_LIMIT) likelyExisting.clear();
+      likelyExisting.add(abs);
+    }
     let current = abs;
     for (let hops = 0; hops < 40; hops++) {
       let isLink = false;

@@ -86,6 +86,22 @@ fs.rmSync(${q(out + "/hard")});`,
     expected: (out) => [`write_outside_root:${out}/b.txt`, `write_outside_root:${out}/sub`],
   },
   {
+    name: "a file written twice, then replaced by a symlink to outside and written again",
+    source: (out) =>
+      [
+        `const fs = require("fs");`,
+        `require("child_process").execFileSync("sh", ["-c", ${q(`echo x > ${out}/existing.txt`)}]);`,
+        `for (const [name, target] of [["rewritten.txt", ${q(out + "/existing.txt")}], ["again.txt", ${q(out + "/dangling.txt")}]]) {`,
+        `  fs.writeFileSync(name, "x");`,
+        `  fs.appendFileSync(name, "y");`,
+        `  fs.unlinkSync(name);`,
+        `  fs.symlinkSync(target, name);`,
+        `  fs.appendFileSync(name, "z");`,
+        `}`,
+      ].join("\n"),
+    expected: (out) => [`write_outside_root:${out}/existing.txt`, `write_outside_root:${out}/dangling.txt`],
+  },
+  {
     name: "reading an environment key that is absent (get, has, delete)",
     source: () => `void process.env.EG_ABSENT_KEY;\nvoid ("EG_PROBED_KEY" in process.env);\ndelete process.env.EG_DELETED_KEY;`,
     expected: () => ["undeclared_env:EG_ABSENT_KEY", "undeclared_env:EG_PROBED_KEY", "undeclared_env:EG_DELETED_KEY"],
