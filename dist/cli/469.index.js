@@ -13,6 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __webpack_require__(7975);
+// EXTERNAL MODULE: ./src/gate/options.ts
+var options = __webpack_require__(9);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:crypto"
@@ -227,7 +229,8 @@ class Merger {
                     throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
                 if (!this.claimWrite(pid, path, "node"))
                     return;
-                this.out({ ...base("write"), path, op, source: "node" });
+                // The hottest record: built directly (same fields, same order as base() gives).
+                this.out(ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" });
                 return;
             }
             case "env": {
@@ -1332,6 +1335,7 @@ function interruptedError() {
 ;// CONCATENATED MODULE: ./src/observer/cli.ts
 
 
+
 /**
  * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
@@ -1345,14 +1349,7 @@ async function runCommand(args, usage) {
         usage("run needs a command after --");
     const { values } = (0,external_node_util_.parseArgs)({
         args: args.slice(0, dashes),
-        options: {
-            envelope: { type: "string" },
-            sha256: { type: "string" },
-            observer: { type: "string" },
-            workspace: { type: "string" },
-            scratch: { type: "string" },
-            "node-only": { type: "boolean", default: false },
-        },
+        options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, "node-only": { type: "boolean", default: false } },
         strict: true,
         allowPositionals: false,
     });

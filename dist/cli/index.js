@@ -5864,7 +5864,9 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
 /* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9215);
 /* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1552);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(6719);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(6719);
+
 
 
 
@@ -5921,14 +5923,7 @@ async function verify(args) {
 async function check(args) {
     const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
         args,
-        options: {
-            envelope: { type: "string" },
-            sha256: { type: "string" },
-            observer: { type: "string" },
-            workspace: { type: "string" },
-            scratch: { type: "string" },
-            format: { type: "string", default: "text" },
-        },
+        options: { ..._gate_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, format: { type: "string", default: "text" } },
         strict: true,
         allowPositionals: false,
     });
@@ -5945,7 +5940,7 @@ async function check(args) {
         workspace: absolute(values.workspace),
         scratch: absolute(values.scratch),
     });
-    process.stdout.write(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_8__/* .formatReportText */ .N)(report));
+    process.stdout.write(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report));
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
@@ -5975,7 +5970,7 @@ async function main(argv) {
             return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage;
         }
         const report = (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null);
-        process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_8__/* .formatReportText */ .N)(report));
+        process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report));
         return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
     }
 }
@@ -7686,6 +7681,24 @@ async function evaluateLogFile(envelope, logPath, options) {
     }
     return evaluator.finish();
 }
+
+
+/***/ }),
+
+/***/ 9:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ ENVELOPE_LOG_OPTIONS)
+/* harmony export */ });
+/** The flags every command that reads an envelope and an observer log takes (`check`, `run`). */
+const ENVELOPE_LOG_OPTIONS = {
+    envelope: { type: "string" },
+    sha256: { type: "string" },
+    observer: { type: "string" },
+    workspace: { type: "string" },
+    scratch: { type: "string" },
+};
 
 
 /***/ }),

@@ -224,6 +224,26 @@ function install() {
         },
     };
     process.on("exit", flush);
+    // The frame of a write record, written out directly: the same text send() makes for it, without
+    // building and serialising an object per write. A path that is not printable ASCII or is too
+    // long for one frame goes through send().
+    const NOT_PLAIN = /[^\x20-\x7e]/;
+    const writeFrameTail = `,"pid":${process.pid},"ts":`;
+    function sendWrite(resolved, op) {
+        const pathJson = JSON.stringify(resolved);
+        if (pathJson.length > FRAME_LIMIT - 200 || NOT_PLAIN.test(pathJson)) {
+            sender.send({ kind: "write", path: resolved, op });
+            return;
+        }
+        ++messageNo;
+        queue.push(`{"kind":"write","path":${pathJson},"op":"${op}"${writeFrameTail}${Date.now()}}\n`);
+        if (queue.length >= BATCH_RECORDS)
+            flush();
+        else if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(flush).unref();
+        }
+    }
     /** >0 while a hook runs the original: nested calls are the same operation, not new ones. */
     let depth = 0;
     // ---- paths -------------------------------------------------------------------------------
@@ -255,8 +275,27 @@ function install() {
             return abs;
         return path.join(realOrAncestor(parent, 0), path.basename(abs));
     }
+    // Paths this process already wrote through with a following call, most likely existing now.
+    // Only a hint of which system calls to try first, never a cached answer: for an existing
+    // target, realpath of the whole path is exactly what the lstat + realpath of the directory
+    // below returns, in one path walk instead of two; if it fails, the full resolution runs.
+    const likelyExisting = new Set();
+    const LIKELY_EXISTING_LIMIT = 4096;
     /** Writes follow a final symlink, even a dangling one (writing through it creates the target). */
     function resolveFollow(abs) {
+        if (likelyExisting.has(abs)) {
+            try {
+                return realpathNative(abs);
+            }
+            catch {
+                likelyExisting.delete(abs);
+            }
+        }
+        else {
+            if (likelyExisting.size >= LIKELY_EXISTING_LIMIT)
+                likelyExisting.clear();
+            likelyExisting.add(abs);
+        }
         let current = abs;
         for (let hops = 0; hops < 40; hops++) {
             let isLink = false;
@@ -302,7 +341,7 @@ function install() {
         }
         if (isIgnoredDevice(resolved))
             return;
-        sender.send({ kind: "write", path: resolved, op });
+        sendWrite(resolved, op);
     }
     // ---- fs ----------------------------------------------------------------------------------
     const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
@@ -487,86 +526,124 @@ function install() {
         const rest = splitNodeOptions(raw).rest;
         return rest === "" ? undefined : rest;
     }
-    const envHandler = {
-        get(target, key) {
-            if (key === PLUMBING_KEY) {
-                const internal = callerIsNodeInternal();
-                onEnvRead(key, "get", internal);
-                return internal ? target[key] : programNodeOptions(target);
-            }
-            if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(target, key))) {
-                onEnvRead(key, "get");
-            }
-            return target[key];
-        },
-        has(target, key) {
-            if (key === PLUMBING_KEY) {
-                const internal = callerIsNodeInternal();
-                onEnvRead(key, "has", internal);
-                return internal ? key in target : programNodeOptions(target) !== undefined;
-            }
-            if (typeof key === "string")
-                onEnvRead(key, "has");
-            return key in target;
-        },
-        deleteProperty(target, key) {
-            if (typeof key === "string")
-                onEnvRead(key, "delete");
-            if (key === PLUMBING_KEY) {
-                target[key] = mergeNodeOptions(channelDir, undefined);
-                return true;
-            }
-            return delete target[key];
-        },
-        ownKeys(target) {
-            let keys = Reflect.ownKeys(target);
-            let internal;
-            if (keys.includes(PLUMBING_KEY)) {
-                internal = callerIsNodeInternal();
-                // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
-                if (!internal && programNodeOptions(target) === undefined)
-                    keys = keys.filter((k) => k !== PLUMBING_KEY);
-            }
-            for (const key of keys)
+    /**
+     * The traps for one environment object. They act on `env` itself, never on the Proxy's target:
+     * for the real environment the target is an empty stand-in (see watchEnv).
+     */
+    function envHandler(env) {
+        const table = env;
+        return {
+            get(_target, key) {
+                if (key === PLUMBING_KEY) {
+                    const internal = callerIsNodeInternal();
+                    onEnvRead(key, "get", internal);
+                    return internal ? env[key] : programNodeOptions(env);
+                }
+                if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))) {
+                    onEnvRead(key, "get");
+                }
+                return table[key];
+            },
+            has(_target, key) {
+                if (key === PLUMBING_KEY) {
+                    const internal = callerIsNodeInternal();
+                    onEnvRead(key, "has", internal);
+                    return internal ? key in env : programNodeOptions(env) !== undefined;
+                }
                 if (typeof key === "string")
-                    internal = onEnvRead(key, "enumerate", internal);
-            return keys;
-        },
-        getOwnPropertyDescriptor(target, key) {
-            if (key === PLUMBING_KEY) {
-                const internal = callerIsNodeInternal();
-                onEnvRead(key, "get", internal);
-                if (internal)
-                    return Reflect.getOwnPropertyDescriptor(target, key);
-                const value = programNodeOptions(target);
-                return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
-            }
-            if (typeof key === "string")
-                onEnvRead(key, "get");
-            return Reflect.getOwnPropertyDescriptor(target, key);
-        },
-        set(target, key, value) {
-            if (key === PLUMBING_KEY) {
-                target[key] = mergeNodeOptions(channelDir, String(value));
+                    onEnvRead(key, "has");
+                return key in env;
+            },
+            deleteProperty(_target, key) {
+                if (typeof key === "string")
+                    onEnvRead(key, "delete");
+                if (key === PLUMBING_KEY) {
+                    env[key] = mergeNodeOptions(channelDir, undefined);
+                    return true;
+                }
+                return delete table[key];
+            },
+            ownKeys() {
+                return enumerateEnv(env, callerIsNodeInternal);
+            },
+            getOwnPropertyDescriptor(_target, key) {
+                if (key === PLUMBING_KEY) {
+                    const internal = callerIsNodeInternal();
+                    onEnvRead(key, "get", internal);
+                    if (internal)
+                        return Reflect.getOwnPropertyDescriptor(env, key);
+                    const value = programNodeOptions(env);
+                    return value === undefined ? undefined : { value, writable: true, enumerable: true, configurable: true };
+                }
+                if (typeof key === "string")
+                    onEnvRead(key, "get");
+                return Reflect.getOwnPropertyDescriptor(env, key);
+            },
+            set(_target, key, value) {
+                if (key === PLUMBING_KEY) {
+                    env[key] = mergeNodeOptions(channelDir, String(value));
+                    return true;
+                }
+                table[key] = value;
                 return true;
+            },
+            defineProperty(_target, key, descriptor) {
+                return Reflect.defineProperty(env, key, descriptor);
+            },
+            preventExtensions() {
+                return Reflect.preventExtensions(env);
+            },
+        };
+    }
+    /** The keys a caller enumerating `env` sees, each recorded as an `enumerate` read. */
+    function enumerateEnv(env, isInternal) {
+        let keys = Reflect.ownKeys(env);
+        let internal;
+        if (keys.includes(PLUMBING_KEY)) {
+            internal = isInternal();
+            // The program is not shown a NODE_OPTIONS that is only plumbing: it enumerates without it.
+            if (!internal && programNodeOptions(env) === undefined)
+                keys = keys.filter((k) => k !== PLUMBING_KEY);
+        }
+        for (const key of keys)
+            if (typeof key === "string")
+                internal = onEnvRead(key, "enumerate", internal);
+        return keys;
+    }
+    const INSPECT_CUSTOM = Symbol.for("nodejs.util.inspect.custom");
+    /**
+     * The Proxy over the real environment has an empty stand-in as its target. With the real
+     * environment as the target, V8 checks every trap's result against the target's own property
+     * (a second getenv per read), which made each read cost twice a plain one. The stand-in has no
+     * own properties, so those checks are trivial; every trap above reads and writes the real
+     * environment. util.inspect (console.log) formats a Proxy's target, not the Proxy, so the
+     * stand-in formats itself as the program's view of the environment, recorded as the program
+     * enumerating it.
+     */
+    function watchEnv(env) {
+        if (env !== realEnv)
+            return new Proxy(env, envHandler(env));
+        const standIn = Object.create(Object.getPrototypeOf(env));
+        standIn[INSPECT_CUSTOM] = function inspectEnvironment(_depth, options, inspect) {
+            const view = {};
+            for (const key of enumerateEnv(env, () => false)) {
+                if (typeof key === "string")
+                    view[key] = key === PLUMBING_KEY ? programNodeOptions(env) : env[key];
             }
-            target[key] = value;
-            return true;
-        },
-        defineProperty(target, key, descriptor) {
-            return Reflect.defineProperty(target, key, descriptor);
-        },
-    };
+            return inspect(view, options);
+        };
+        return new Proxy(standIn, envHandler(env));
+    }
     // A program may assign process.env a new object: it is watched the same way, and becomes
     // what child processes inherit by default, as it would without the hooks.
     let envTarget = realEnv;
-    let envProxy = new Proxy(realEnv, envHandler);
+    let envProxy = watchEnv(realEnv);
     Object.defineProperty(process, "env", {
         get: () => envProxy,
         set: (value) => {
             if (value !== null && typeof value === "object") {
                 envTarget = value;
-                envProxy = new Proxy(envTarget, envHandler);
+                envProxy = watchEnv(envTarget);
             }
         },
         configurable: true,
