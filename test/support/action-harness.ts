@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeGitHub, FakePullFile } from "./fake-github.js";
+import { BASE_ENVELOPE, envelopeText as baseEnvelopeText } from "./logs.js";
 
 export const ACTION_BUNDLE = resolve("dist/index.js");
 export const REPO = "acme/widgets";
@@ -17,17 +18,10 @@ export const PROPERTIES_PATH = ".github/envelope-gate/properties.json";
 export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
 export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence";
 
-export const ENVELOPE = {
-  envelope_id: "widgets-agent-envelope-v1",
-  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
-  allowed_tools: ["read_file", "apply_patch", "run_tests"],
-  allowed_env: ["CI", "PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"],
-  allowed_hosts: [] as string[],
-  network: "deny",
-};
+export const ENVELOPE = { ...BASE_ENVELOPE, envelope_id: "widgets-agent-envelope-v1" };
 
 export function envelopeText(overrides: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...ENVELOPE, ...overrides }, null, 2) + "\n";
+  return baseEnvelopeText({ envelope_id: ENVELOPE.envelope_id, ...overrides });
 }
 
 export function sha256(text: string | Uint8Array): string {

@@ -9,7 +9,7 @@ import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } fr
 import { zipSync } from "fflate";
 import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
 import type { CheckReport } from "../../src/core/verdict.js";
-import { HttpError, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
+import { HttpError, workflowRunJson, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
 
 export type DispatchMode = "run_details" | "no_content" | "reject_key";
 
@@ -48,20 +48,7 @@ export function displayTitle(run: FakeWorkflowRun): string {
 }
 
 function runJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
-  return {
-    id: run.id,
-    name: run.name,
-    display_title: displayTitle(run),
-    path: `.github/workflows/${run.workflow_id}`,
-    head_sha: run.head_sha,
-    head_branch: run.head_branch,
-    event: run.event,
-    status: run.status,
-    conclusion: run.conclusion,
-    run_attempt: run.run_attempt,
-    created_at: run.created_at,
-    html_url: `${baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
-  };
+  return { ...workflowRunJson(repo, run, baseUrl), display_title: displayTitle(run) };
 }
 
 export interface AppFakeState {

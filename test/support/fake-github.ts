@@ -1050,7 +1050,8 @@ function commitJson(commit: FakeCommit): Record<string, unknown> {
   return { sha: commit.sha, message: commit.message, tree: { sha: commit.tree }, parents: commit.parents.map((sha) => ({ sha })) };
 }
 
-function workflowRunJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
+/** A workflow run as the REST API shows it. */
+export function workflowRunJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
   return {
     id: run.id,
     name: run.name,
