@@ -82,7 +82,7 @@ function writeLog(path, events, violations) {
       buf = [];
     }
   };
-  emit({ kind: "meta", run_id: "bench", envelope_hash: `sha256:${hex}`, runner: "bench", started_at: "2026-11-30T00:00:00Z" });
+  emit({ kind: "meta", run_id: "bench", envelope_hash: `sha256:${hex}`, runner: "bench", started_at: "2026-11-30T00:00:00Z", observers: ["node", "process"] });
   for (let i = 0; i < events; i++) {
     if (i < violations) emit({ kind: "env", key: `SECRET_${i}` });
     else if (i % 3 === 0) emit({ kind: "write", path: `/ws/src/f${i % 500}.ts`, op: "write" });

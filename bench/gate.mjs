@@ -46,7 +46,7 @@ function writeLog(path, events) {
     buf.push(JSON.stringify(obj) + "\n");
     if (buf.length >= 4096) flush();
   };
-  emit({ v: 1, kind: "meta", run_id: "bench", envelope_hash: `sha256:${hex}`, runner: "bench-runner", started_at: "2026-11-30T00:00:00Z" });
+  emit({ v: 1, kind: "meta", run_id: "bench", envelope_hash: `sha256:${hex}`, runner: "bench-runner", started_at: "2026-11-30T00:00:00Z", observers: ["node", "process"] });
   let x = 12345;
   const rand = () => ((x = (x * 1103515245 + 12345) & 0x7fffffff), x);
   const envKeys = ["CI", "PATH", "RUN_ID", "HOME", "LANG", "ENVELOPE_HASH"];

@@ -35776,6 +35776,10 @@ const ERROR_CODES = [
     "COMMAND_NOT_FOUND",
     "RUNNER_IDENTITY_UNAVAILABLE",
     "OBSERVER_LOG_UNWRITABLE",
+    "JAIL_UNAVAILABLE",
+    "OBSERVER_TRACER_LOST",
+    "OBSERVER_CHANNEL_TAMPERED",
+    "OBSERVATION_PARTIAL",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -35928,7 +35932,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
@@ -36360,6 +36364,10 @@ const WRITE_OPS = new Set([
     "truncate",
     "link",
     "symlink",
+    "chown",
+    "utimes",
+    "xattr",
+    "bind",
 ]);
 const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
 /**
@@ -36456,6 +36464,7 @@ const KIND_FIELDS = {
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
     exec: { required: ["path", "argv"], optional: ["cwd"] },
+    syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
 const KIND_MASKS = new Map(Object.entries(KIND_FIELDS).map(([kind, spec]) => [
@@ -36498,7 +36507,7 @@ class ByteConstants {
         return undefined;
     }
 }
-const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "end", "meta"]);
+const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
 const T_STR = 1;
@@ -36514,6 +36523,8 @@ const RULE_ENVELOPE_KEY = {
     network_denied: "network",
     undeclared_host: "allowed_hosts",
     undeclared_command: "allowed_commands",
+    // No envelope key allows these: the annotation points at the envelope's name.
+    forbidden_syscall: "envelope_id",
 };
 function isEscapedQuote(line, quoteIndex) {
     let backslashes = 0;
@@ -36600,7 +36611,7 @@ class LogEvaluator {
     logPath = null;
     logPathBytes = null;
     violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
     /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
     buf = Buffer.alloc(0);
     mask = 0;
@@ -36977,6 +36988,9 @@ class LogEvaluator {
             case "exec":
                 this.onExec(canary);
                 break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
         }
     }
     checkCommon() {
@@ -37023,6 +37037,7 @@ class LogEvaluator {
                 this.malformed(`meta "seq" must be 0`);
             this.useSeq = true;
         }
+        this.checkObservers(obj.observers);
         if (typeof obj.log_path === "string") {
             this.logPath = foldPath(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -37035,6 +37050,24 @@ class LogEvaluator {
             });
         }
         this.meta = meta;
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process"))
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new errors_GateError("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
     }
     readEnd() {
         const events = this.val(SLOT.events);
@@ -37071,6 +37104,16 @@ class LogEvaluator {
         this.counts.write++;
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            // The jail refused it as a write to a read-only place: outside every root, whatever the
+            // name resolved to afterwards (a symlink can be gone by the time it is read).
+            const folded = foldPath(this.requireString(SLOT.path));
+            if (folded === null)
+                this.malformed(`write "path" must be absolute`);
+            if (!canary)
+                this.record("write_outside_root", folded);
+            return;
         }
         if (!this.slow && this.tag[SLOT.path] === T_STR) {
             const verdict = this.writeInsideFast(this.start[SLOT.path], this.end[SLOT.path]);
@@ -37149,7 +37192,9 @@ class LogEvaluator {
     }
     onHost(canary) {
         this.counts.host++;
-        const host = normalizeHost(this.requireString(SLOT.host));
+        const raw = this.requireString(SLOT.host);
+        // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
+        const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
         const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -37161,8 +37206,18 @@ class LogEvaluator {
             this.record("network_denied", formatEndpoint(host, p));
         }
         else if (!hostAllowed(this.hosts, host, p)) {
+            // A process-level connect to an address the same process's hooks connected by name.
+            const via = this.val(SLOT.via);
+            if (typeof via === "string" && via !== "" && hostAllowed(this.hosts, normalizeHost(via), p))
+                return;
             this.record("undeclared_host", formatEndpoint(host, p));
         }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.record("forbidden_syscall", name);
     }
     onExec(canary) {
         this.counts.exec++;
@@ -37220,6 +37275,8 @@ function describeViolation(v) {
             return `the run connected to ${v.subject}, which allowed_hosts does not list`;
         case "undeclared_command":
             return `the run executed ${v.subject}, which allowed_commands does not list`;
+        case "forbidden_syscall":
+            return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
     }
 }
 function violationAnnotations(violations, envelope, logName) {
@@ -37380,11 +37437,13 @@ const ENVELOPE_RULE_NAMES = [
     "network_denied",
     "undeclared_host",
     "undeclared_command",
+    "forbidden_syscall",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
     "allowed_hosts",
     "allowed_commands",
+    "observation",
     "network",
     "envelope",
     "envelope_id",
@@ -41546,6 +41605,7 @@ function reportFromVerdict(v) {
             counts: v.counts,
             observers: v.meta.extra.observers ?? null,
             network_enforced: v.meta.extra.network_enforced ?? null,
+            jail: v.meta.extra.jail ?? null,
         },
     };
 }

@@ -12,8 +12,9 @@ const ncc = join("node_modules", "@vercel", "ncc", "dist", "ncc", "cli.js");
 export const ENTRIES = [
   { src: "src/action/index.ts", out: "." },
   { src: "src/cli/index.ts", out: "cli", externals: ["better-sqlite3"] },
-  { src: "src/observer/preload.ts", out: "preload", optional: true },
+  { src: "src/observer/preload/index.ts", out: "preload", optional: true },
   { src: "src/observer/sdk.ts", out: "sdk", optional: true },
+  { src: "src/observer/egress-relay.ts", out: "relay", optional: true },
 ];
 
 rmSync(outRoot, { recursive: true, force: true });

@@ -126,8 +126,8 @@ function openPostgres(connectionString, schema) {
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
-// EXTERNAL MODULE: external "better-sqlite3"
-var external_better_sqlite3_ = __webpack_require__(2812);
+// EXTERNAL MODULE: external "node:module"
+var external_node_module_ = __webpack_require__(1376);
 ;// CONCATENATED MODULE: ./src/store/sqlite.ts
 
 
@@ -136,14 +136,23 @@ var external_better_sqlite3_ = __webpack_require__(2812);
 function bindable(params) {
     return params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p));
 }
-/** SQLite in one file (WAL), for a single App process. */
-function openSqlite(path) {
+/** The binding, through a plain require at call time: the bundler would hoist an import to the top. */
+function loadBetterSqlite() {
+    const moduleName = "better-sqlite3";
+    return (0,external_node_module_.createRequire)(import.meta.url)(moduleName);
+}
+/**
+ * SQLite in one file (WAL), for a single App process. The native binding is loaded here, when
+ * the App opens its store, so the CLI's other commands (run, check) need no node_modules.
+ */
+async function openSqlite(path) {
     let db;
     try {
+        const Database = loadBetterSqlite();
         // One level only: the default `.data/` is created, a mistyped deep path is an error.
         if (path !== ":memory:" && !(0,external_node_fs_.existsSync)((0,external_node_path_.dirname)(path)))
             (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path));
-        db = new external_better_sqlite3_["default"](path);
+        db = new Database(path);
         db.pragma("journal_mode = WAL");
         db.pragma("busy_timeout = 5000");
         db.pragma("foreign_keys = ON");
@@ -594,7 +603,7 @@ async function openStore(settings, now) {
             throw new errors/* GateError */.ue("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
         }
     }
-    const db = settings.databaseUrl ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public") : openSqlite(settings.sqlitePath);
+    const db = settings.databaseUrl ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public") : await openSqlite(settings.sqlitePath);
     const store = new Store(db);
     try {
         await store.migrate(now);
@@ -627,11 +636,13 @@ const ENVELOPE_RULE_NAMES = [
     "network_denied",
     "undeclared_host",
     "undeclared_command",
+    "forbidden_syscall",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
     "allowed_hosts",
     "allowed_commands",
+    "observation",
     "network",
     "envelope",
     "envelope_id",

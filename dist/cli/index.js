@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import * as __WEBPACK_EXTERNAL_MODULE_better_sqlite3_b46a9d6d__ from "better-sqlite3";
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
@@ -5839,6 +5838,10 @@ function formatReportText(report) {
         out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
     if (report.log) {
         out.push(`run: ${report.log.run_id} on ${report.log.runner}, exit code ${report.log.exit_code ?? "none (signal)"}`);
+        // What watched the run, always: a reviewer must see a partial observation without asking.
+        const observers = Array.isArray(report.log.observers) ? report.log.observers.join(" + ") : "unknown";
+        const network = report.log.network_enforced === true ? "enforced" : report.log.network_enforced === false ? "not enforced" : "unknown";
+        out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
     }
     return out.join("\n") + "\n";
 }
@@ -5944,7 +5947,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 469).then(__nccwpck_require__.bind(__nccwpck_require__, 6469));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 160).then(__nccwpck_require__.bind(__nccwpck_require__, 1160));
     return runCommand(args, usage);
 }
 async function app(args) {
@@ -6002,7 +6005,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/errors.ts
 var core_errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/core/json.ts
@@ -6465,6 +6468,10 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "COMMAND_NOT_FOUND",
     "RUNNER_IDENTITY_UNAVAILABLE",
     "OBSERVER_LOG_UNWRITABLE",
+    "JAIL_UNAVAILABLE",
+    "OBSERVER_TRACER_LOST",
+    "OBSERVER_CHANNEL_TAMPERED",
+    "OBSERVATION_PARTIAL",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -6623,6 +6630,10 @@ const WRITE_OPS = new Set([
     "truncate",
     "link",
     "symlink",
+    "chown",
+    "utimes",
+    "xattr",
+    "bind",
 ]);
 const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
 /**
@@ -6719,6 +6730,7 @@ const KIND_FIELDS = {
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
     exec: { required: ["path", "argv"], optional: ["cwd"] },
+    syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
 const KIND_MASKS = new Map(Object.entries(KIND_FIELDS).map(([kind, spec]) => [
@@ -6761,7 +6773,7 @@ class ByteConstants {
         return undefined;
     }
 }
-const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "end", "meta"]);
+const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
 const T_STR = 1;
@@ -6777,6 +6789,8 @@ const RULE_ENVELOPE_KEY = {
     network_denied: "network",
     undeclared_host: "allowed_hosts",
     undeclared_command: "allowed_commands",
+    // No envelope key allows these: the annotation points at the envelope's name.
+    forbidden_syscall: "envelope_id",
 };
 function isEscapedQuote(line, quoteIndex) {
     let backslashes = 0;
@@ -6863,7 +6877,7 @@ class LogEvaluator {
     logPath = null;
     logPathBytes = null;
     violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
     /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
     buf = Buffer.alloc(0);
     mask = 0;
@@ -7240,6 +7254,9 @@ class LogEvaluator {
             case "exec":
                 this.onExec(canary);
                 break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
         }
     }
     checkCommon() {
@@ -7286,6 +7303,7 @@ class LogEvaluator {
                 this.malformed(`meta "seq" must be 0`);
             this.useSeq = true;
         }
+        this.checkObservers(obj.observers);
         if (typeof obj.log_path === "string") {
             this.logPath = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -7298,6 +7316,24 @@ class LogEvaluator {
             });
         }
         this.meta = meta;
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process"))
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
     }
     readEnd() {
         const events = this.val(SLOT.events);
@@ -7334,6 +7370,16 @@ class LogEvaluator {
         this.counts.write++;
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            // The jail refused it as a write to a read-only place: outside every root, whatever the
+            // name resolved to afterwards (a symlink can be gone by the time it is read).
+            const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
+            if (folded === null)
+                this.malformed(`write "path" must be absolute`);
+            if (!canary)
+                this.record("write_outside_root", folded);
+            return;
         }
         if (!this.slow && this.tag[SLOT.path] === T_STR) {
             const verdict = this.writeInsideFast(this.start[SLOT.path], this.end[SLOT.path]);
@@ -7412,7 +7458,9 @@ class LogEvaluator {
     }
     onHost(canary) {
         this.counts.host++;
-        const host = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(this.requireString(SLOT.host));
+        const raw = this.requireString(SLOT.host);
+        // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
+        const host = raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(raw);
         const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -7424,8 +7472,18 @@ class LogEvaluator {
             this.record("network_denied", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
         }
         else if (!(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(this.hosts, host, p)) {
+            // A process-level connect to an address the same process's hooks connected by name.
+            const via = this.val(SLOT.via);
+            if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(this.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(via), p))
+                return;
             this.record("undeclared_host", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
         }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.record("forbidden_syscall", name);
     }
     onExec(canary) {
         this.counts.exec++;
@@ -7527,6 +7585,7 @@ function reportFromVerdict(v) {
             counts: v.counts,
             observers: v.meta.extra.observers ?? null,
             network_enforced: v.meta.extra.network_enforced ?? null,
+            jail: v.meta.extra.jail ?? null,
         },
     };
 }
@@ -7703,17 +7762,6 @@ const ENVELOPE_LOG_OPTIONS = {
 
 /***/ }),
 
-/***/ 2812:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-var x = (y) => {
-	var x = {}; __nccwpck_require__.d(x, y); return x
-} 
-var y = (x) => (() => (x))
-module.exports = x({ ["default"]: () => (__WEBPACK_EXTERNAL_MODULE_better_sqlite3_b46a9d6d__["default"]) });
-
-/***/ }),
-
 /***/ 6982:
 /***/ ((module) => {
 
@@ -7795,6 +7843,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 1376:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 
 /***/ }),
 

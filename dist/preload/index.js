@@ -16,6 +16,8 @@ var __webpack_exports__ = {};
 const PRELOAD_FILE_NAME = "envelope-gate-preload.cjs";
 /** The FIFO the hooks write to, in the same stage directory as the preload copy. */
 const EVENTS_FIFO_NAME = "events.fifo";
+/** Optional settings for the hooks, `{"recordWrites": boolean}`, in the same stage directory. */
+const PRELOAD_CONFIG_NAME = "preload-config.json";
 /** The FIFO strace writes to. */
 const STRACE_FIFO_NAME = "strace.fifo";
 /** worker_threads environment-data key that hands the channel to worker threads. */
@@ -119,61 +121,66 @@ class FrameDecoder {
     }
 }
 
-;// CONCATENATED MODULE: ./src/observer/preload.ts
+;// CONCATENATED MODULE: ./src/observer/preload/context.ts
 /**
- * The Node chokepoints, preloaded into every Node process (and worker thread) of an observed run
- * through NODE_OPTIONS `--require`. They record what the program asks of fs, process.env, the
- * network stack and child_process, and hand each record to the run wrapper over the stage's
- * FIFO. They never write the log and never judge.
- *
- * This file has no runtime imports: Node builtins come from process.getBuiltinModule, and our
- * own helpers are inlined by the bundler, so the bundle is valid as CommonJS and as ESM. The
- * wrapper installs it as `<stage dir>/envelope-gate-preload.cjs`.
- *
- * Hostile code shares this address space and can undo every hook here; the process-level
- * observer is the part it cannot skip (docs/observer.md).
+ * What every area of the hooks shares: the stage this process reports to, the channel to the
+ * wrapper (queue, batches, flush), the original fs calls, path resolution, and `hook()`. One
+ * HookContext is made per process (and per worker thread) by install(), in index.ts.
  */
 
-const INSTALLED = Symbol.for("envelope-gate.preload.installed");
-function install() {
-    const g = globalThis;
-    if (g[INSTALLED])
-        return;
-    if (typeof process.getBuiltinModule !== "function") {
-        // Refuse to run this process unobserved rather than skip the hooks.
-        throw new Error(`envelope-gate: the Node hooks need Node 20.16 or newer (this is ${process.version})`);
+/** A Node builtin, without a runtime import (the bundle must load as CommonJS and as ESM). */
+const load = (id) => process.getBuiltinModule(id);
+/** Hands the preload config's recordWrites to worker threads, beside the channel. */
+const WORKER_RECORD_WRITES_KEY = `${WORKER_CHANNEL_KEY}.recordWrites`;
+/** recordWrites from the stage's preload config: false only when the file says exactly that. */
+function readRecordWrites(fs, path, stageDir) {
+    try {
+        const config = JSON.parse(fs.readFileSync(path.join(stageDir, PRELOAD_CONFIG_NAME), "utf8"));
+        return !(config !== null && typeof config === "object" && config.recordWrites === false);
     }
-    const load = (id) => process.getBuiltinModule(id);
+    catch {
+        return true; // missing or unreadable: record, as without a config
+    }
+}
+/**
+ * The stage this process reports to: from the preload entry in NODE_OPTIONS on the main
+ * thread (which hands it on to worker threads), from the worker environment data in a worker.
+ * Null when this process is not under a run.
+ */
+function findStage() {
+    const wt = load("node:worker_threads");
+    if (wt.isMainThread) {
+        const dir = splitNodeOptions(process.env.NODE_OPTIONS).stageDir;
+        if (dir === null)
+            return null;
+        const recordWrites = readRecordWrites(load("node:fs"), load("node:path"), dir);
+        wt.setEnvironmentData(WORKER_CHANNEL_KEY, dir);
+        wt.setEnvironmentData(WORKER_RECORD_WRITES_KEY, recordWrites);
+        return { dir, recordWrites };
+    }
+    const data = wt.getEnvironmentData(WORKER_CHANNEL_KEY);
+    if (typeof data !== "string")
+        return null;
+    return { dir: data, recordWrites: wt.getEnvironmentData(WORKER_RECORD_WRITES_KEY) !== false };
+}
+/** Opens the stage's channel and makes the context every area installs its hooks with. */
+function createContext(stage) {
     const fs = load("node:fs");
     const path = load("node:path");
     const wt = load("node:worker_threads");
     const realEnv = process.env;
-    let stageDir;
-    if (wt.isMainThread) {
-        stageDir = splitNodeOptions(realEnv.NODE_OPTIONS).stageDir;
-        if (stageDir === null)
-            return;
-        wt.setEnvironmentData(WORKER_CHANNEL_KEY, stageDir);
-    }
-    else {
-        const data = wt.getEnvironmentData(WORKER_CHANNEL_KEY);
-        stageDir = typeof data === "string" ? data : null;
-        if (stageDir === null)
-            return;
-    }
-    // The preload entry stays in the real environment, so every process Node starts inherits it,
-    // whichever API starts it; the process.env Proxy below shows the program only its own
-    // NODE_OPTIONS (if it had any), never the wrapper's plumbing.
-    g[INSTALLED] = true;
-    const channelDir = stageDir;
+    const channelDir = stage.dir;
     // Originals, captured before anything is patched; the hooks use only these.
     const writeSync = fs.writeSync;
     const openSync = fs.openSync;
-    const realpathNative = fs.realpathSync.native;
-    const lstatSync = fs.lstatSync;
-    const readlinkSync = fs.readlinkSync;
-    const statSync = fs.statSync;
-    const accessSync = fs.accessSync;
+    const original = {
+        realpathNative: fs.realpathSync.native,
+        lstatSync: fs.lstatSync,
+        readlinkSync: fs.readlinkSync,
+        statSync: fs.statSync,
+        accessSync: fs.accessSync,
+    };
+    const { realpathNative, lstatSync, readlinkSync } = original;
     let channelFd;
     try {
         channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
@@ -209,20 +216,18 @@ function install() {
             writeSync(channelFd, chunk);
     };
     const URGENT = new Set(["host", "note", "exec", "tool"]);
-    const sender = {
-        send(message) {
-            message.pid = process.pid;
-            message.ts = Date.now();
-            for (const frame of encodeFrames(message, writer, ++messageNo))
-                queue.push(frame);
-            if (URGENT.has(message.kind) || queue.length >= BATCH_RECORDS)
-                flush();
-            else if (!flushScheduled) {
-                flushScheduled = true;
-                setImmediate(flush).unref();
-            }
-        },
-    };
+    function send(message) {
+        message.pid = process.pid;
+        message.ts = Date.now();
+        for (const frame of encodeFrames(message, writer, ++messageNo))
+            queue.push(frame);
+        if (URGENT.has(message.kind) || queue.length >= BATCH_RECORDS)
+            flush();
+        else if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(flush).unref();
+        }
+    }
     process.on("exit", flush);
     // The frame of a write record, written out directly: the same text send() makes for it, without
     // building and serialising an object per write. A path that is not printable ASCII or is too
@@ -232,7 +237,7 @@ function install() {
     function sendWrite(resolved, op) {
         const pathJson = JSON.stringify(resolved);
         if (pathJson.length > FRAME_LIMIT - 200 || NOT_PLAIN.test(pathJson)) {
-            sender.send({ kind: "write", path: resolved, op });
+            send({ kind: "write", path: resolved, op });
             return;
         }
         ++messageNo;
@@ -244,8 +249,6 @@ function install() {
             setImmediate(flush).unref();
         }
     }
-    /** >0 while a hook runs the original: nested calls are the same operation, not new ones. */
-    let depth = 0;
     // ---- paths -------------------------------------------------------------------------------
     const urlModule = load("node:url");
     function toPathString(p) {
@@ -268,7 +271,6 @@ function install() {
             return path.join(realOrAncestor(parent, hops + 1), path.basename(dir));
         }
     }
-    /** The final component itself (unlink, rename, mkdir, symlink, lchmod): resolve the directory only. */
     function resolveNoFollow(abs) {
         const parent = path.dirname(abs);
         if (parent === abs)
@@ -281,7 +283,6 @@ function install() {
     // below returns, in one path walk instead of two; if it fails, the full resolution runs.
     const likelyExisting = new Set();
     const LIKELY_EXISTING_LIMIT = 4096;
-    /** Writes follow a final symlink, even a dangling one (writing through it creates the target). */
     function resolveFollow(abs) {
         if (likelyExisting.has(abs)) {
             try {
@@ -327,57 +328,20 @@ function install() {
             return null;
         }
     }
-    function recordWrite(raw, op, follow) {
-        let resolved = null;
-        try {
-            const p = toPathString(raw);
-            if (p === null)
-                return;
-            const abs = path.resolve(p);
-            resolved = follow ? resolveFollow(abs) : resolveNoFollow(abs);
-        }
-        catch {
-            return; // not a path the call could use; the original call reports its own error
-        }
-        if (isIgnoredDevice(resolved))
-            return;
-        sendWrite(resolved, op);
-    }
-    // ---- fs ----------------------------------------------------------------------------------
-    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
-    /** The op an open with these flags performs, or null for a read-only open. */
-    function openOp(flags) {
-        if (flags === undefined || flags === null)
-            return null;
-        if (typeof flags === "number") {
-            if (flags & O_CREAT)
-                return "create";
-            if (flags & O_TRUNC)
-                return "truncate";
-            if (flags & (O_WRONLY | O_RDWR | O_APPEND))
-                return "write";
-            return null;
-        }
-        const f = String(flags);
-        if (f.includes("w") || f.includes("a"))
-            return "create";
-        if (f.includes("+"))
-            return "write";
-        return null;
-    }
+    // ---- hooks -------------------------------------------------------------------------------
     function hook(target, name, recorder) {
         const original = target[name];
         if (typeof original !== "function")
             return;
         const hooked = function (...args) {
-            if (depth === 0)
+            if (ctx.depth === 0)
                 recorder(args, this);
-            depth++;
+            ctx.depth++;
             try {
                 return original.apply(this, args);
             }
             finally {
-                depth--;
+                ctx.depth--;
             }
         };
         Object.defineProperty(hooked, "name", { value: name });
@@ -386,92 +350,7 @@ function install() {
         }
         target[name] = hooked;
     }
-    const fsRecorders = {
-        writeFile: (a) => recordWrite(a[0], "write", true),
-        appendFile: (a) => recordWrite(a[0], "write", true),
-        open: (a) => {
-            const op = openOp(a[1]);
-            if (op !== null)
-                recordWrite(a[0], op, true);
-        },
-        rm: (a) => recordWrite(a[0], "delete", false),
-        rmdir: (a) => recordWrite(a[0], "delete", false),
-        unlink: (a) => recordWrite(a[0], "delete", false),
-        rename: (a) => {
-            recordWrite(a[0], "rename", false);
-            recordWrite(a[1], "rename", false);
-        },
-        mkdir: (a) => recordWrite(a[0], "mkdir", false),
-        mkdtemp: (a) => {
-            const prefix = toPathString(a[0]);
-            if (prefix !== null)
-                recordWrite(prefix + "XXXXXX", "mkdir", false);
-        },
-        copyFile: (a) => recordWrite(a[1], "create", true),
-        cp: (a) => recordWrite(a[1], "create", true),
-        symlink: (a) => recordWrite(a[1], "symlink", false),
-        link: (a) => recordWrite(a[1], "link", false),
-        chmod: (a) => recordWrite(a[0], "chmod", true),
-        lchmod: (a) => recordWrite(a[0], "chmod", false),
-        truncate: (a) => {
-            const p = typeof a[0] === "number" ? fdPath(a[0]) : a[0];
-            recordWrite(p, "truncate", true);
-        },
-        fchmod: (a) => recordWrite(fdPath(a[0]), "chmod", false),
-        ftruncate: (a) => recordWrite(fdPath(a[0]), "truncate", false),
-    };
-    const fsTable = fs;
-    for (const [name, recorder] of Object.entries(fsRecorders)) {
-        hook(fsTable, name, recorder);
-        hook(fsTable, `${name}Sync`, recorder);
-    }
-    const promises = fs.promises;
-    for (const [name, recorder] of Object.entries(fsRecorders)) {
-        if (name === "fchmod" || name === "ftruncate")
-            continue;
-        if (name === "open")
-            continue;
-        hook(promises, name, recorder);
-    }
-    // FileHandle methods act on an already-open file; chmod and truncate work on read-only handles.
-    let fileHandlePatched = false;
-    const originalPromisesOpen = promises.open;
-    promises.open = function open(...args) {
-        if (depth === 0)
-            fsRecorders.open?.(args, this);
-        depth++;
-        let result;
-        try {
-            result = originalPromisesOpen.apply(this, args);
-        }
-        finally {
-            depth--;
-        }
-        return result.then((handle) => {
-            if (!fileHandlePatched && handle !== null && typeof handle === "object") {
-                fileHandlePatched = true;
-                const proto = Object.getPrototypeOf(handle);
-                const chmod = proto.chmod;
-                const truncate = proto.truncate;
-                proto.chmod = function (...a) {
-                    if (depth === 0)
-                        recordWrite(fdPath(this.fd), "chmod", false);
-                    return chmod.apply(this, a);
-                };
-                proto.truncate = function (...a) {
-                    if (depth === 0)
-                        recordWrite(fdPath(this.fd), "truncate", false);
-                    return truncate.apply(this, a);
-                };
-            }
-            return handle;
-        });
-    };
-    // ---- process.env -------------------------------------------------------------------------
-    /** Per key: 1 = a read by the program was recorded, 2 = a read by Node's own code was. */
-    const envSeen = new Map();
     let ownFile = null;
-    /** True when the nearest caller outside this file is Node's own code (`node:` frames). */
     function callerIsNodeInternal() {
         const prepare = Error.prepareStackTrace;
         const limit = Error.stackTraceLimit;
@@ -500,31 +379,66 @@ function install() {
         }
         return internal;
     }
+    const ctx = {
+        fs,
+        path,
+        wt,
+        realEnv,
+        envTarget: realEnv,
+        channelDir,
+        recordWrites: stage.recordWrites,
+        depth: 0,
+        original,
+        send,
+        sendWrite,
+        hook,
+        callerIsNodeInternal,
+        toPathString,
+        resolveNoFollow,
+        resolveFollow,
+        fdPath,
+    };
+    return ctx;
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/env.ts
+/**
+ * env: `process.env` becomes a Proxy whose traps record each key the program (or Node's own
+ * code, told apart by the caller's stack) reads, tests, deletes or enumerates, and hide the
+ * hooks' own NODE_OPTIONS entry from the program; `os.tmpdir()` and `os.homedir()`, which read
+ * the environment in C++, are recorded here too.
+ */
+
+
+// Engine protocol lookups (JSON.stringify asks for toJSON, await asks for then) are not reads
+// of an environment key, unless the environment really has a key by that name.
+const PROTOCOL_NAMES = new Set(["toJSON", "then", "constructor", "toString", "valueOf", "inspect", "__proto__"]);
+const PLUMBING_KEY = "NODE_OPTIONS";
+/** NODE_OPTIONS as the program should see it: without the preload entry; absent if nothing is left. */
+function programNodeOptions(target) {
+    const raw = target[PLUMBING_KEY];
+    if (raw === undefined)
+        return undefined;
+    const rest = splitNodeOptions(raw).rest;
+    return rest === "" ? undefined : rest;
+}
+const INSPECT_CUSTOM = Symbol.for("nodejs.util.inspect.custom");
+function installEnv(ctx) {
+    /** Per key: 1 = a read by the program was recorded, 2 = a read by Node's own code was. */
+    const envSeen = new Map();
     function onEnvRead(key, op, internalKnown) {
-        if (depth > 0)
+        if (ctx.depth > 0)
             return internalKnown;
         const state = envSeen.get(key) ?? 0;
         if (state & 1)
             return internalKnown;
-        const internal = internalKnown ?? callerIsNodeInternal();
+        const internal = internalKnown ?? ctx.callerIsNodeInternal();
         const bit = internal ? 2 : 1;
         if (state & bit)
             return internal;
         envSeen.set(key, state | bit);
-        sender.send({ kind: "env", key, op, origin: internal ? "internal" : "user" });
+        ctx.send({ kind: "env", key, op, origin: internal ? "internal" : "user" });
         return internal;
-    }
-    // Engine protocol lookups (JSON.stringify asks for toJSON, await asks for then) are not reads
-    // of an environment key, unless the environment really has a key by that name.
-    const PROTOCOL_NAMES = new Set(["toJSON", "then", "constructor", "toString", "valueOf", "inspect", "__proto__"]);
-    const PLUMBING_KEY = "NODE_OPTIONS";
-    /** NODE_OPTIONS as the program should see it: without the preload entry; absent if nothing is left. */
-    function programNodeOptions(target) {
-        const raw = target[PLUMBING_KEY];
-        if (raw === undefined)
-            return undefined;
-        const rest = splitNodeOptions(raw).rest;
-        return rest === "" ? undefined : rest;
     }
     /**
      * The traps for one environment object. They act on `env` itself, never on the Proxy's target:
@@ -535,7 +449,7 @@ function install() {
         return {
             get(_target, key) {
                 if (key === PLUMBING_KEY) {
-                    const internal = callerIsNodeInternal();
+                    const internal = ctx.callerIsNodeInternal();
                     onEnvRead(key, "get", internal);
                     return internal ? env[key] : programNodeOptions(env);
                 }
@@ -546,7 +460,7 @@ function install() {
             },
             has(_target, key) {
                 if (key === PLUMBING_KEY) {
-                    const internal = callerIsNodeInternal();
+                    const internal = ctx.callerIsNodeInternal();
                     onEnvRead(key, "has", internal);
                     return internal ? key in env : programNodeOptions(env) !== undefined;
                 }
@@ -558,17 +472,17 @@ function install() {
                 if (typeof key === "string")
                     onEnvRead(key, "delete");
                 if (key === PLUMBING_KEY) {
-                    env[key] = mergeNodeOptions(channelDir, undefined);
+                    env[key] = mergeNodeOptions(ctx.channelDir, undefined);
                     return true;
                 }
                 return delete table[key];
             },
             ownKeys() {
-                return enumerateEnv(env, callerIsNodeInternal);
+                return enumerateEnv(env, ctx.callerIsNodeInternal);
             },
             getOwnPropertyDescriptor(_target, key) {
                 if (key === PLUMBING_KEY) {
-                    const internal = callerIsNodeInternal();
+                    const internal = ctx.callerIsNodeInternal();
                     onEnvRead(key, "get", internal);
                     if (internal)
                         return Reflect.getOwnPropertyDescriptor(env, key);
@@ -581,7 +495,7 @@ function install() {
             },
             set(_target, key, value) {
                 if (key === PLUMBING_KEY) {
-                    env[key] = mergeNodeOptions(channelDir, String(value));
+                    env[key] = mergeNodeOptions(ctx.channelDir, String(value));
                     return true;
                 }
                 table[key] = value;
@@ -610,7 +524,6 @@ function install() {
                 internal = onEnvRead(key, "enumerate", internal);
         return keys;
     }
-    const INSPECT_CUSTOM = Symbol.for("nodejs.util.inspect.custom");
     /**
      * The Proxy over the real environment has an empty stand-in as its target. With the real
      * environment as the target, V8 checks every trap's result against the target's own property
@@ -621,7 +534,7 @@ function install() {
      * enumerating it.
      */
     function watchEnv(env) {
-        if (env !== realEnv)
+        if (env !== ctx.realEnv)
             return new Proxy(env, envHandler(env));
         const standIn = Object.create(Object.getPrototypeOf(env));
         standIn[INSPECT_CUSTOM] = function inspectEnvironment(_depth, options, inspect) {
@@ -636,14 +549,13 @@ function install() {
     }
     // A program may assign process.env a new object: it is watched the same way, and becomes
     // what child processes inherit by default, as it would without the hooks.
-    let envTarget = realEnv;
-    let envProxy = watchEnv(realEnv);
+    let envProxy = watchEnv(ctx.realEnv);
     Object.defineProperty(process, "env", {
         get: () => envProxy,
         set: (value) => {
             if (value !== null && typeof value === "object") {
-                envTarget = value;
-                envProxy = watchEnv(envTarget);
+                ctx.envTarget = value;
+                envProxy = watchEnv(ctx.envTarget);
             }
         },
         configurable: true,
@@ -651,12 +563,156 @@ function install() {
     });
     // os.tmpdir/homedir/userInfo read the environment in C++, past the proxy: record those reads here.
     const os = load("node:os");
-    hook(os, "tmpdir", () => {
+    ctx.hook(os, "tmpdir", () => {
         for (const key of ["TMPDIR", "TMP", "TEMP"])
             onEnvRead(key, "get", false);
     });
-    hook(os, "homedir", () => void onEnvRead("HOME", "get", false));
-    // ---- network -----------------------------------------------------------------------------
+    ctx.hook(os, "homedir", () => void onEnvRead("HOME", "get", false));
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/fs.ts
+/**
+ * fs: every call that mutates a file, in its sync, callback and `fs.promises` forms, recorded as
+ * a `write` with the path absolute and symlinks resolved. Under a preload config with
+ * `"recordWrites": false` the calls keep their hooks (nested calls stay one operation) but record
+ * nothing and resolve nothing: the process observer records those writes with the kernel's path.
+ */
+
+function installFs(ctx) {
+    const { fs, path } = ctx;
+    function recordWrite(raw, op, follow) {
+        let resolved = null;
+        try {
+            const p = ctx.toPathString(raw);
+            if (p === null)
+                return;
+            const abs = path.resolve(p);
+            resolved = follow ? ctx.resolveFollow(abs) : ctx.resolveNoFollow(abs);
+        }
+        catch {
+            return; // not a path the call could use; the original call reports its own error
+        }
+        if (isIgnoredDevice(resolved))
+            return;
+        ctx.sendWrite(resolved, op);
+    }
+    const { O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND } = fs.constants;
+    /** The op an open with these flags performs, or null for a read-only open. */
+    function openOp(flags) {
+        if (flags === undefined || flags === null)
+            return null;
+        if (typeof flags === "number") {
+            if (flags & O_CREAT)
+                return "create";
+            if (flags & O_TRUNC)
+                return "truncate";
+            if (flags & (O_WRONLY | O_RDWR | O_APPEND))
+                return "write";
+            return null;
+        }
+        const f = String(flags);
+        if (f.includes("w") || f.includes("a"))
+            return "create";
+        if (f.includes("+"))
+            return "write";
+        return null;
+    }
+    const writeRecorders = {
+        writeFile: (a) => recordWrite(a[0], "write", true),
+        appendFile: (a) => recordWrite(a[0], "write", true),
+        open: (a) => {
+            const op = openOp(a[1]);
+            if (op !== null)
+                recordWrite(a[0], op, true);
+        },
+        rm: (a) => recordWrite(a[0], "delete", false),
+        rmdir: (a) => recordWrite(a[0], "delete", false),
+        unlink: (a) => recordWrite(a[0], "delete", false),
+        rename: (a) => {
+            recordWrite(a[0], "rename", false);
+            recordWrite(a[1], "rename", false);
+        },
+        mkdir: (a) => recordWrite(a[0], "mkdir", false),
+        mkdtemp: (a) => {
+            const prefix = ctx.toPathString(a[0]);
+            if (prefix !== null)
+                recordWrite(prefix + "XXXXXX", "mkdir", false);
+        },
+        copyFile: (a) => recordWrite(a[1], "create", true),
+        cp: (a) => recordWrite(a[1], "create", true),
+        symlink: (a) => recordWrite(a[1], "symlink", false),
+        link: (a) => recordWrite(a[1], "link", false),
+        chmod: (a) => recordWrite(a[0], "chmod", true),
+        lchmod: (a) => recordWrite(a[0], "chmod", false),
+        truncate: (a) => {
+            const p = typeof a[0] === "number" ? ctx.fdPath(a[0]) : a[0];
+            recordWrite(p, "truncate", true);
+        },
+        fchmod: (a) => recordWrite(ctx.fdPath(a[0]), "chmod", false),
+        ftruncate: (a) => recordWrite(ctx.fdPath(a[0]), "truncate", false),
+    };
+    const recordNothing = () => { };
+    const fsRecorders = ctx.recordWrites
+        ? writeRecorders
+        : Object.fromEntries(Object.keys(writeRecorders).map((name) => [name, recordNothing]));
+    const fsTable = fs;
+    for (const [name, recorder] of Object.entries(fsRecorders)) {
+        ctx.hook(fsTable, name, recorder);
+        ctx.hook(fsTable, `${name}Sync`, recorder);
+    }
+    const promises = fs.promises;
+    for (const [name, recorder] of Object.entries(fsRecorders)) {
+        if (name === "fchmod" || name === "ftruncate")
+            continue;
+        if (name === "open")
+            continue;
+        ctx.hook(promises, name, recorder);
+    }
+    // FileHandle methods act on an already-open file; chmod and truncate work on read-only handles.
+    let fileHandlePatched = !ctx.recordWrites; // nothing to record: leave FileHandle as it is
+    const originalPromisesOpen = promises.open;
+    promises.open = function open(...args) {
+        if (ctx.depth === 0)
+            fsRecorders.open?.(args, this);
+        ctx.depth++;
+        let result;
+        try {
+            result = originalPromisesOpen.apply(this, args);
+        }
+        finally {
+            ctx.depth--;
+        }
+        return result.then((handle) => {
+            if (!fileHandlePatched && handle !== null && typeof handle === "object") {
+                fileHandlePatched = true;
+                const proto = Object.getPrototypeOf(handle);
+                const chmod = proto.chmod;
+                const truncate = proto.truncate;
+                proto.chmod = function (...a) {
+                    if (ctx.depth === 0)
+                        recordWrite(ctx.fdPath(this.fd), "chmod", false);
+                    return chmod.apply(this, a);
+                };
+                proto.truncate = function (...a) {
+                    if (ctx.depth === 0)
+                        recordWrite(ctx.fdPath(this.fd), "truncate", false);
+                    return truncate.apply(this, a);
+                };
+            }
+            return handle;
+        });
+    };
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/network.ts
+/**
+ * network: every TCP connect (`net.Socket.prototype.connect`, which `net`, `tls`, `http`,
+ * `https`, `http2` and `fetch` all go through), UDP connects and sends, and DNS lookups, recorded
+ * as `host` by the name the program gave; `note` records tell the wrapper which addresses a
+ * hooked connect resolved to, so the process observer's record of the same connect is merged.
+ */
+
+function installNetwork(ctx) {
     const net = load("node:net");
     const dns = load("node:dns");
     const originalLookup = dns.lookup;
@@ -664,10 +720,10 @@ function install() {
         const event = { kind: "host", host, proto };
         if (port !== null && Number.isInteger(port))
             event.port = port;
-        sender.send(event);
+        ctx.send(event);
     }
     function noteAddress(address, port) {
-        sender.send({ kind: "note", address, port });
+        ctx.send({ kind: "note", address, port });
     }
     function wrapLookup(userLookup, port) {
         const base = userLookup ?? originalLookup;
@@ -675,7 +731,9 @@ function install() {
             const callback = (typeof options === "function" ? options : cb);
             const opts = typeof options === "function" ? {} : options;
             base(host, opts, (err, address, family) => {
-                if (!err) {
+                // Only Node's own resolver vouches for a name: an address from the program's own
+                // `lookup` is judged as the address it is (the process observer records the connect).
+                if (!err && userLookup === undefined) {
                     const list = Array.isArray(address) ? address : [{ address }];
                     for (const entry of list) {
                         const a = entry.address;
@@ -690,7 +748,7 @@ function install() {
     const SocketProto = net.Socket.prototype;
     const originalConnect = SocketProto.connect;
     SocketProto.connect = function connect(...args) {
-        if (depth === 0) {
+        if (ctx.depth === 0) {
             const first = args[0];
             let holder = null;
             let options = null;
@@ -741,8 +799,8 @@ function install() {
         if (net.isIP(host) !== 0)
             noteAddress(host, port);
     }
-    hook(DgramProto, "connect", (a, self) => recordUdp(self, a[0], typeof a[1] === "string" ? a[1] : undefined));
-    hook(DgramProto, "send", (a, self) => {
+    ctx.hook(DgramProto, "connect", (a, self) => recordUdp(self, a[0], typeof a[1] === "string" ? a[1] : undefined));
+    ctx.hook(DgramProto, "send", (a, self) => {
         const [msg, offset, length] = a;
         const offsetForm = (typeof msg === "string" || ArrayBuffer.isView(msg)) && typeof offset === "number" && typeof length === "number";
         const port = offsetForm ? a[3] : a[1];
@@ -752,7 +810,7 @@ function install() {
     });
     // Node's own lookups (dgram, net with a lookup of its own) are part of a connect already recorded.
     const dnsHost = (a) => {
-        if (typeof a[0] === "string" && !callerIsNodeInternal())
+        if (typeof a[0] === "string" && !ctx.callerIsNodeInternal())
             recordHost(a[0], null, "dns");
     };
     const DNS_METHODS = [
@@ -780,18 +838,29 @@ function install() {
     ];
     for (const table of dnsTables) {
         for (const name of DNS_METHODS)
-            hook(table, name, dnsHost);
-        hook(table, "lookupService", (a) => {
+            ctx.hook(table, name, dnsHost);
+        ctx.hook(table, "lookupService", (a) => {
             if (typeof a[0] === "string")
                 recordHost(a[0], Number.isInteger(Number(a[1])) ? Number(a[1]) : null, "dns");
         });
     }
-    // ---- child processes and workers ---------------------------------------------------------
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/processes.ts
+/**
+ * processes: the `child_process` exports (and their `util.promisify` forms) record each program
+ * they start as an `exec`, resolved on the child's PATH, and put the hooks' NODE_OPTIONS entry
+ * into any environment the program passes, so Node grandchildren are hooked too.
+ */
+
+
+function installProcesses(ctx) {
+    const { fs, path, original } = ctx;
     const cp = load("node:child_process");
     function childEnv(env) {
-        const base = (env !== null && typeof env === "object" ? env : envTarget);
+        const base = (env !== null && typeof env === "object" ? env : ctx.envTarget);
         const out = { ...base };
-        out.NODE_OPTIONS = mergeNodeOptions(channelDir, base.NODE_OPTIONS);
+        out.NODE_OPTIONS = mergeNodeOptions(ctx.channelDir, base.NODE_OPTIONS);
         return out;
     }
     function resolveExecutable(file, env, cwd) {
@@ -801,8 +870,8 @@ function install() {
         for (const entry of (env.PATH ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
             const candidate = path.resolve(dir, entry === "" ? "." : entry, file);
             try {
-                accessSync(candidate, fs.constants.X_OK);
-                if (statSync(candidate).isFile())
+                original.accessSync(candidate, fs.constants.X_OK);
+                if (original.statSync(candidate).isFile())
                     return candidate;
             }
             catch {
@@ -840,7 +909,7 @@ function install() {
         const event = { kind: "exec", path: resolved, argv };
         if (typeof options.cwd === "string")
             event.cwd = path.resolve(options.cwd);
-        sender.send(event);
+        ctx.send(event);
     }
     function shellOf(options) {
         return typeof options.shell === "string" ? options.shell : "/bin/sh";
@@ -852,14 +921,14 @@ function install() {
         if (typeof original !== "function")
             return;
         const wrap = (fn) => function (...args) {
-            depth++;
+            ctx.depth++;
             try {
-                if (depth === 1)
+                if (ctx.depth === 1)
                     prepare(args);
                 return fn.apply(this, args);
             }
             finally {
-                depth--;
+                ctx.depth--;
             }
         };
         const hooked = wrap(original);
@@ -892,7 +961,7 @@ function install() {
     const prepareFork = (args) => {
         if (typeof args[0] !== "string" && !(args[0] instanceof URL))
             return;
-        const modulePath = String(toPathString(args[0]));
+        const modulePath = String(ctx.toPathString(args[0]));
         const list = Array.isArray(args[1]) ? args[1].map(String) : [];
         const options = withOptions(args, true);
         const execPath = typeof options.execPath === "string" ? options.execPath : process.execPath;
@@ -904,26 +973,80 @@ function install() {
     for (const name of ["exec", "execSync"])
         wrapChild(name, prepareShellForm);
     wrapChild("fork", prepareFork);
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/workers.ts
+function installWorkers(ctx) {
+    const { wt } = ctx;
     // Node copies the whole environment into a new worker: that is passing it on, not reading it.
     const OriginalWorker = wt.Worker;
     class Worker extends OriginalWorker {
         constructor(...args) {
-            depth++;
+            ctx.depth++;
             try {
                 super(...args);
             }
             finally {
-                depth--;
+                ctx.depth--;
             }
         }
     }
     wt.Worker = Worker;
+}
+
+;// CONCATENATED MODULE: ./src/observer/preload/index.ts
+/**
+ * The Node chokepoints, preloaded into every Node process (and worker thread) of an observed run
+ * through NODE_OPTIONS `--require`. They record what the program asks of fs, process.env, the
+ * network stack and child_process, and hand each record to the run wrapper over the stage's
+ * FIFO. They never write the log and never judge.
+ *
+ * Each area installs its hooks from its own module (fs, env, network, processes, workers) over
+ * one shared HookContext (context.ts): the channel, the original fs calls, path resolution and
+ * `hook()`.
+ *
+ * These files have no runtime imports: Node builtins come from process.getBuiltinModule, and our
+ * own helpers are inlined by the bundler, so the bundle is valid as CommonJS and as ESM. The
+ * wrapper installs it as `<stage dir>/envelope-gate-preload.cjs`.
+ *
+ * Hostile code shares this address space and can undo every hook here; the process-level
+ * observer is the part it cannot skip (docs/observer.md).
+ */
+
+
+
+
+
+
+
+const INSTALLED = Symbol.for("envelope-gate.preload.installed");
+function install() {
+    const g = globalThis;
+    if (g[INSTALLED])
+        return;
+    if (typeof process.getBuiltinModule !== "function") {
+        // Refuse to run this process unobserved rather than skip the hooks.
+        throw new Error(`envelope-gate: the Node hooks need Node 20.16 or newer (this is ${process.version})`);
+    }
+    const stage = findStage();
+    if (stage === null)
+        return;
+    // The preload entry stays in the real environment, so every process Node starts inherits it,
+    // whichever API starts it; the process.env Proxy (env.ts) shows the program only its own
+    // NODE_OPTIONS (if it had any), never the wrapper's plumbing.
+    g[INSTALLED] = true;
+    const ctx = createContext(stage);
+    installFs(ctx);
+    installEnv(ctx);
+    installNetwork(ctx);
+    installProcesses(ctx);
+    installWorkers(ctx);
     // ---- SDK ---------------------------------------------------------------------------------
     Object.defineProperty(globalThis, Symbol.for(RECORD_TOOL_SYMBOL), {
         value: function recordTool(name) {
             if (typeof name !== "string" || name === "")
                 throw new TypeError("recordTool(name): name must be a non-empty string");
-            sender.send({ kind: "tool", name });
+            ctx.send({ kind: "tool", name });
         },
         enumerable: false,
         configurable: false,

@@ -44,6 +44,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 const PRELOAD_FILE_NAME = "envelope-gate-preload.cjs";
 /** The FIFO the hooks write to, in the same stage directory as the preload copy. */
 const EVENTS_FIFO_NAME = "events.fifo";
+/** Optional settings for the hooks, `{"recordWrites": boolean}`, in the same stage directory. */
+const PRELOAD_CONFIG_NAME = "preload-config.json";
 /** The FIFO strace writes to. */
 const STRACE_FIFO_NAME = "strace.fifo";
 /** worker_threads environment-data key that hands the channel to worker threads. */

@@ -26,6 +26,10 @@ export function formatReportText(report: CheckReport): string {
   if (report.envelope_id !== null) out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
   if (report.log) {
     out.push(`run: ${report.log.run_id} on ${report.log.runner}, exit code ${report.log.exit_code ?? "none (signal)"}`);
+    // What watched the run, always: a reviewer must see a partial observation without asking.
+    const observers = Array.isArray(report.log.observers) ? report.log.observers.join(" + ") : "unknown";
+    const network = report.log.network_enforced === true ? "enforced" : report.log.network_enforced === false ? "not enforced" : "unknown";
+    out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
   }
   return out.join("\n") + "\n";
 }

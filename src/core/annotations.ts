@@ -54,6 +54,8 @@ export function describeViolation(v: Violation): string {
       return `the run connected to ${v.subject}, which allowed_hosts does not list`;
     case "undeclared_command":
       return `the run executed ${v.subject}, which allowed_commands does not list`;
+    case "forbidden_syscall":
+      return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
   }
 }
 

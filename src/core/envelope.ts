@@ -14,6 +14,8 @@ export interface Envelope {
   allowed_hosts: string[];
   network: "deny" | "allowlist";
   allowed_commands?: string[];
+  /** What must have observed the run: "full" (default: the process-level observer too) or "node" (Node hooks only). */
+  observation?: "full" | "node";
 }
 
 export type EnvelopeHash = `sha256:${string}`;

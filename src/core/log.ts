@@ -27,6 +27,10 @@ export const WRITE_OPS = new Set([
   "truncate",
   "link",
   "symlink",
+  "chown",
+  "utimes",
+  "xattr",
+  "bind",
 ]);
 
 export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
@@ -129,6 +133,7 @@ const KIND_FIELDS: Record<string, { required: readonly FieldName[]; optional: re
   env: { required: ["key"], optional: ["op"] },
   host: { required: ["host"], optional: ["port", "proto"] },
   exec: { required: ["path", "argv"], optional: ["cwd"] },
+  syscall: { required: ["name"], optional: [] },
   end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
 
@@ -171,7 +176,7 @@ class ByteConstants {
   }
 }
 
-const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "end", "meta"]);
+const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
 
@@ -187,7 +192,8 @@ export type ViolationRule =
   | "undeclared_env"
   | "network_denied"
   | "undeclared_host"
-  | "undeclared_command";
+  | "undeclared_command"
+  | "forbidden_syscall";
 
 /** Envelope key whose line an annotation for this rule points at. */
 export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
@@ -197,6 +203,8 @@ export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
   network_denied: "network",
   undeclared_host: "allowed_hosts",
   undeclared_command: "allowed_commands",
+  // No envelope key allows these: the annotation points at the envelope's name.
+  forbidden_syscall: "envelope_id",
 };
 
 export interface Violation {
@@ -222,6 +230,7 @@ export interface KindCounts {
   env: number;
   host: number;
   exec: number;
+  syscall: number;
   canary: number;
 }
 
@@ -326,7 +335,7 @@ export class LogEvaluator {
   private logPath: string | null = null;
   private logPathBytes: Buffer | null = null;
   private readonly violations = new Map<string, Violation>();
-  private readonly counts: KindCounts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, canary: 0 };
+  private readonly counts: KindCounts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
 
   /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
   private buf: Buffer = Buffer.alloc(0);
@@ -669,6 +678,9 @@ export class LogEvaluator {
       case "exec":
         this.onExec(canary);
         break;
+      case "syscall":
+        this.onSyscall(canary);
+        break;
     }
   }
 
@@ -709,6 +721,7 @@ export class LogEvaluator {
       if (obj.seq !== 0) this.malformed(`meta "seq" must be 0`);
       this.useSeq = true;
     }
+    this.checkObservers(obj.observers);
     if (typeof obj.log_path === "string") {
       this.logPath = foldPath(obj.log_path);
       this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -725,6 +738,27 @@ export class LogEvaluator {
       );
     }
     this.meta = meta;
+  }
+
+  /**
+   * Observation is policy: a log without the process-level observer passes only when the
+   * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+   */
+  private checkObservers(observers: unknown): void {
+    if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+      this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+    }
+    if (observers.includes("process")) return;
+    if (this.envelope.envelope.observation === "node" && observers.includes("node")) return;
+    throw new GateError(
+      "OBSERVATION_PARTIAL",
+      `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`,
+      {
+        file: this.file,
+        line: 1,
+        hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+      },
+    );
   }
 
   private readEnd(): void {
@@ -760,6 +794,14 @@ export class LogEvaluator {
     this.counts.write++;
     if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
       this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+    }
+    if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+      // The jail refused it as a write to a read-only place: outside every root, whatever the
+      // name resolved to afterwards (a symlink can be gone by the time it is read).
+      const folded = foldPath(this.requireString(SLOT.path));
+      if (folded === null) this.malformed(`write "path" must be absolute`);
+      if (!canary) this.record("write_outside_root", folded);
+      return;
     }
     if (!this.slow && this.tag[SLOT.path] === T_STR) {
       const verdict = this.writeInsideFast(this.start[SLOT.path] as number, this.end[SLOT.path] as number);
@@ -824,7 +866,9 @@ export class LogEvaluator {
 
   private onHost(canary: boolean): void {
     this.counts.host++;
-    const host = normalizeHost(this.requireString(SLOT.host));
+    const raw = this.requireString(SLOT.host);
+    // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
+    const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
     const port = this.val(SLOT.port);
     if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
       this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -834,8 +878,17 @@ export class LogEvaluator {
     if (this.networkDeny) {
       this.record("network_denied", formatEndpoint(host, p));
     } else if (!hostAllowed(this.hosts, host, p)) {
+      // A process-level connect to an address the same process's hooks connected by name.
+      const via = this.val(SLOT.via);
+      if (typeof via === "string" && via !== "" && hostAllowed(this.hosts, normalizeHost(via), p)) return;
       this.record("undeclared_host", formatEndpoint(host, p));
     }
+  }
+
+  private onSyscall(canary: boolean): void {
+    this.counts.syscall++;
+    const name = this.requireString(SLOT.name);
+    if (!canary) this.record("forbidden_syscall", name);
   }
 
   private onExec(canary: boolean): void {

@@ -19,6 +19,8 @@ export interface CheckReport {
     counts: LogVerdict["counts"];
     observers: unknown;
     network_enforced: unknown;
+    /** How the jail stood, as the log says (meta.jail); null for a log without one. */
+    jail: unknown;
   } | null;
 }
 
@@ -39,6 +41,7 @@ export function reportFromVerdict(v: LogVerdict): CheckReport {
       counts: v.counts,
       observers: v.meta.extra.observers ?? null,
       network_enforced: v.meta.extra.network_enforced ?? null,
+      jail: v.meta.extra.jail ?? null,
     },
   };
 }

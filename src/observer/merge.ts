@@ -1,18 +1,20 @@
 /**
- * Turns hook messages and strace events into log events, and merges the two observers
- * without reporting one fact twice. The dedup rules (docs/observer.md, "Merging"):
+ * Turns hook messages and strace events into log events. The rules (docs/observer.md, "Merging"):
  *
- * - write: per process (thread group) and resolved path, the observer that reports it first
- *   owns it; the other observer's reports of that (process, path) are dropped. Repeats from the
- *   same observer are kept.
- * - exec: when the process observer is live it alone records execs (it sees the real execve of
- *   every program, shells included); hook exec records are kept only under --node-only.
- * - host: hook records (by name) are always kept. A process-level connect/send from a process is
- *   dropped when that process's hooks already reported the same address and port (they note
- *   each address a hooked connect resolves to), or when it goes to port 53 from a process whose
- *   hooks reported a DNS lookup (the resolver's own traffic). Other process-level
- *   destinations are recorded once per (process, address, port).
- * - env and tool come only from the hooks.
+ * - Hook records can add events, never take a process-level one away: with the process
+ *   observer live, everything it reports is written.
+ * - write: with the process observer live the hooks leave writes to it (preload-config.json);
+ *   any hook write record that still arrives is written as well. Under Node-only observation
+ *   the hooks are the only record.
+ * - exec: with the process observer live only its execs are written (it sees the real execve of
+ *   every program); hook exec records are kept only under Node-only observation.
+ * - host: hook records (by name) are always written. A process-level connect or send is
+ *   written once per (process, address, port); when the same process's hooks noted that they
+ *   connected that address for a name, the line carries the name as `via` (judged under
+ *   `allowlist`). In a shared network namespace (`allowlist` until egress is enforced),
+ *   port-53 traffic from a process whose hooks recorded a DNS lookup is the resolver's own and
+ *   is not written; in the jail's own namespace nothing is dropped.
+ * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
  */
 import { RUNTIME_ENV_KEYS, WRITE_OPS } from "../core/log.js";
 import type { ProcessEvent } from "./strace.js";
@@ -52,6 +54,8 @@ function mappedV4(address: string): string {
 
 export interface MergerOptions {
   processObserverLive: boolean;
+  /** The command shares the host's network namespace (resolver traffic is recognised, see above). */
+  sharedNetwork?: boolean;
   /** Every event of this stage is a self-check canary: recorded, marked, never merged away. */
   canary: boolean;
   emit: (event: LogEvent) => void;
@@ -59,12 +63,15 @@ export interface MergerOptions {
 
 export class Merger {
   private readonly options: MergerOptions;
-  /** `${pid}\0${path}` -> the source that reported it first. */
-  private readonly writeOwner = new Map<string, string>();
-  /** `${pid}\0${address}\0${port}` the hooks resolved or connected to. */
-  private readonly hookedAddresses = new Set<string>();
+  /** `${pid}\0${address}\0${port}` the hooks connected to -> the name they connected by. */
+  private readonly hookedAddresses = new Map<string, string>();
+  /** `${pid}\0${port}` -> the last name the hooks connected to on that port. */
+  private readonly lastHookName = new Map<string, string>();
   private readonly dnsUsers = new Set<number>();
   private readonly processHostsSeen = new Set<string>();
+
+  /** Maps a pid the hooks report (the jail's) to the process observer's (the host's). */
+  pidOfHook: (hookPid: number) => number | null = (pid) => pid;
 
   constructor(options: MergerOptions) {
     this.options = options;
@@ -73,17 +80,6 @@ export class Merger {
   private out(event: LogEvent): void {
     if (this.options.canary) event.canary = true;
     this.options.emit(event);
-  }
-
-  private claimWrite(pid: number, path: string, source: string): boolean {
-    if (this.options.canary) return true;
-    const key = `${pid}\0${path}`;
-    const owner = this.writeOwner.get(key);
-    if (owner === undefined) {
-      this.writeOwner.set(key, source);
-      return true;
-    }
-    return owner === source;
   }
 
   /** One parsed JSON message from the hooks' channel. Throws ChannelMessageError on anything unexpected. */
@@ -106,7 +102,6 @@ export class Merger {
         const path = absolutePath(m.path, "path", kind);
         const op = text(m.op, "op", kind);
         if (!WRITE_OPS.has(op)) throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
-        if (!this.claimWrite(pid, path, "node")) return;
         // The hottest record: built directly (same fields, same order as base() gives).
         this.out(ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" });
         return;
@@ -125,14 +120,18 @@ export class Merger {
         if (m.port !== undefined) event.port = integer(m.port, "port", kind);
         event.proto = proto;
         event.source = "node";
-        if (proto === "dns" || !isIpLiteral(host)) this.dnsUsers.add(pid);
+        const outer = this.pidOfHook(pid);
+        if (outer !== null && (proto === "dns" || !isIpLiteral(host))) this.dnsUsers.add(outer);
+        if (outer !== null && proto !== "dns" && event.port !== undefined) this.lastHookName.set(`${outer}\0${String(event.port)}`, host);
         this.out(event);
         return;
       }
       case "note": {
         const address = mappedV4(text(m.address, "address", kind));
         const port = integer(m.port, "port", kind);
-        this.hookedAddresses.add(`${pid}\0${address}\0${port}`);
+        const outer = this.pidOfHook(pid);
+        const name = outer === null ? undefined : this.lastHookName.get(`${outer}\0${port}`);
+        if (name !== undefined && name !== address) this.hookedAddresses.set(`${outer}\0${address}\0${port}`, name);
         return;
       }
       case "exec": {
@@ -162,8 +161,11 @@ export class Merger {
     const ts = Date.now();
     switch (event.kind) {
       case "write":
-        if (!this.claimWrite(event.tgid, event.path, "process")) return;
-        this.out({ kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
+        this.out(
+          event.refused === true
+            ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
+            : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" },
+        );
         return;
       case "exec": {
         const out: LogEvent = { kind: "exec", ts, pid: event.tgid };
@@ -175,16 +177,33 @@ export class Merger {
         return;
       }
       case "host": {
+        const key = `${event.tgid}\0${event.host}\0${event.port}`;
         if (!this.options.canary) {
-          if (this.hookedAddresses.has(`${event.tgid}\0${event.host}\0${event.port}`)) return;
-          if (event.port === 53 && this.dnsUsers.has(event.tgid)) return;
-          const key = `${event.tgid}\0${event.host}\0${event.port}`;
+          if (this.options.sharedNetwork === true && event.port === 53 && this.dnsUsers.has(event.tgid)) return;
           if (this.processHostsSeen.has(key)) return;
           this.processHostsSeen.add(key);
         }
-        this.out({ kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto, source: "process" });
+        const out: LogEvent = { kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto };
+        const via = this.hookedAddresses.get(key);
+        if (via !== undefined) out.via = via;
+        out.source = "process";
+        this.out(out);
         return;
       }
+      case "unix": {
+        const key = `${event.tgid}\0unix:${event.address}`;
+        if (!this.options.canary) {
+          if (this.processHostsSeen.has(key)) return;
+          this.processHostsSeen.add(key);
+        }
+        this.out({ kind: "host", ts, pid: event.tgid, host: `unix:${event.address}`, proto: event.proto, source: "process" });
+        return;
+      }
+      case "forbidden":
+        this.out({ kind: "syscall", ts, pid: event.tgid, name: event.name, source: "process" });
+        return;
+      case "channel":
+        return;
     }
   }
 }

@@ -5,12 +5,14 @@
  *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
  *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
  *
- * `end` is written only after the command and every descendant exited and every record they
- * sent was read; any failure before that leaves a log without `end`, which `check` refuses.
+ * The command runs inside the jail (jail.ts) with strace outside it. `end` is written only after
+ * the jail is gone (its PID namespace dies with its first process, so no process of the tree is
+ * alive), strace reported the jail's own exit, and every record was read; any failure before
+ * that leaves a log without `end`, which `check` refuses.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomUUID, createHash } from "node:crypto";
-import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,9 +22,12 @@ import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { FifoReader, makeFifo } from "./fifo.js";
+import { BWRAP_ENV, planJail, probeJail, type Jail } from "./jail.js";
 import { ChannelMessageError, Merger, type LogEvent } from "./merge.js";
-import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, PRELOAD_FILE_NAME, STRACE_FIFO_NAME, mergeNodeOptions } from "./protocol.js";
-import { StraceParser, straceArgs } from "./strace.js";
+import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, PRELOAD_CONFIG_NAME, PRELOAD_FILE_NAME, STRACE_FIFO_NAME, mergeNodeOptions } from "./protocol.js";
+import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
+import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
+import { isInsideAnyRoot } from "../core/paths.js";
 
 export interface RunOptions {
   envelopePath: string;
@@ -36,7 +41,6 @@ export interface RunOptions {
 
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
-const UNSHARE_ENV = "ENVELOPE_GATE_UNSHARE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
 
 export const CANARY_ENV_KEY = "ENVELOPE_GATE_CANARY";
@@ -93,34 +97,6 @@ function preloadBundlePath(): string {
   return parts.join(sep);
 }
 
-interface Jail {
-  enforced: boolean;
-  prefix: string[];
-  description: string;
-}
-
-function networkJail(envelope: LoadedEnvelope): Jail {
-  if (envelope.envelope.network !== "deny") {
-    return { enforced: false, prefix: [], description: "not applied: network is allowlist (hosts are recorded and judged, not blocked)" };
-  }
-  const unshare = process.env[UNSHARE_ENV] ?? resolveExecutable("unshare", process.env.PATH);
-  if (unshare === null || !existsSync(unshare)) {
-    return { enforced: false, prefix: [], description: `not enforced: unshare not found${process.env[UNSHARE_ENV] ? ` at ${process.env[UNSHARE_ENV]}` : ""}` };
-  }
-  // As root a network namespace needs no user namespace. Otherwise map the caller to itself
-  // (util-linux >= 2.38), or else to root inside the namespace.
-  const candidates = process.geteuid?.() === 0 ? [["-n"]] : [["-c", "-n"], ["-r", "-n"]];
-  let why = "";
-  for (const flags of candidates) {
-    const probe = spawnSync(unshare, [...flags, "--", process.execPath, "-e", ""], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
-    if (probe.status === 0) {
-      return { enforced: true, prefix: [unshare, ...flags, "--"], description: `enforced: fresh network namespace (unshare ${flags.join(" ")})` };
-    }
-    why = `${basename(unshare)} ${flags.join(" ")} failed (${(probe.stderr || probe.error?.message || `exit ${String(probe.status)}`).trim().split("\n")[0]})`;
-  }
-  return { enforced: false, prefix: [], description: `not enforced: ${why}; attempts are recorded only` };
-}
-
 class LogWriter {
   private readonly fd: number;
   private seq = 0;
@@ -172,14 +148,32 @@ interface Stage {
   env: Record<string, string>;
   cwd: string;
   strace: string | null;
-  jail: string[];
-  lifeline: boolean;
+  arch: JailArch;
+  /** Builds the jail for this stage (its argv, ending in `--`, and its view of paths). */
+  jail: (stageDir: string, seccompFd: number) => Jail;
+  seccompFile: string;
+  /** Real paths of the programs that may write to the hooks' channel (Node binaries). */
+  nodeBinaries: ReadonlySet<string>;
+  /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
+  unixIsLocal: (address: string) => boolean;
+  sharedNetwork: boolean;
+  /** util-linux setpriv, which starts strace with a parent-death signal. */
+  setpriv: string;
+  /** The jail's launcher (jail.ts). */
+  launcher: string;
+  /** Inside a place the command can write (a root, or a private directory). */
+  writable: (path: string) => boolean;
   quiet: boolean;
   merger: Merger;
 }
 
 let interrupted: NodeJS.Signals | null = null;
 let activeChild: ReturnType<typeof spawn> | null = null;
+
+/** Node binaries may write to the hooks' channel: the wrapper's own, or one named like Node. */
+function isNodeBinary(path: string, known: ReadonlySet<string>): boolean {
+  return known.has(path) || /^node(?:js)?[0-9.]*$/.test(basename(path));
+}
 
 async function runStage(stage: Stage): Promise<StageResult> {
   mkdirSync(stage.dir, { recursive: true, mode: 0o700 });
@@ -215,15 +209,40 @@ async function runStage(stage: Stage): Promise<StageResult> {
     },
     fail,
   );
+
+  // bwrap reads the seccomp program from this descriptor (index 3 of the spawned process).
+  const seccompFd = openSync(stage.seccompFile, "r");
+  const jail = stage.jail(stage.dir, 3);
+  const traced: { rootExit: RootExit | null } = { rootExit: null };
+  const exeOf = new Map<number, string>();
+  const onProcess = (e: ProcessEvent): void => {
+    if (e.kind === "exec") exeOf.set(e.tgid, e.path);
+    if (e.kind === "channel") {
+      const exe = exeOf.get(e.tgid) ?? "an unknown program";
+      if (!e.writeOnly) {
+        fail(new GateError("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}) opened the hooks' channel for reading: it could take other processes' records`));
+      } else if (!isNodeBinary(exe, stage.nodeBinaries)) {
+        fail(new GateError("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}), which is not Node, opened the hooks' channel: records from it would be forged`));
+      }
+      return;
+    }
+    if (e.kind === "unix" && stage.unixIsLocal(e.address)) return;
+    stage.merger.fromProcess(e);
+  };
   let strace: FifoReader | null = null;
   let parser: StraceParser | null = null;
   if (stage.strace !== null) {
     parser = new StraceParser({
       cwd: stage.cwd,
       plumbing: new Set([eventsFifo, straceFifo]),
-      emit: (e) => stage.merger.fromProcess(e),
+      emit: onProcess,
+      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable },
+      onRootExit: (exit) => {
+        traced.rootExit = exit;
+      },
     });
     const p = parser;
+    stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);
     strace = new FifoReader(
       straceFifo,
       (text) => {
@@ -236,21 +255,19 @@ async function runStage(stage: Stage): Promise<StageResult> {
     );
   }
 
-  const argv = [...stage.jail, ...(stage.strace !== null ? [stage.strace, ...straceArgs(straceFifo), "--"] : []), ...stage.argv];
-  const stdio: ("inherit" | "ignore" | "pipe")[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
-  if (stage.lifeline) stdio.push("pipe");
-  const started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+  // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
+  const tracer = stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
+  const argv = [...tracer, ...jail.argv, ...stage.argv];
+  const stdio: ("inherit" | "ignore" | number)[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
+  stdio.push(seccompFd);
+  let started: ReturnType<typeof spawn>;
+  try {
+    started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+  } finally {
+    closeSync(seccompFd);
+  }
   child = started;
   activeChild = started;
-  const lifelineClosed = stage.lifeline
-    ? new Promise<void>((resolveClosed) => {
-        const fd3 = started.stdio[3] as NodeJS.ReadableStream | null;
-        if (!fd3) return resolveClosed();
-        fd3.on("data", () => {});
-        fd3.on("close", () => resolveClosed());
-        fd3.on("error", () => resolveClosed());
-      })
-    : Promise.resolve();
   const result = await new Promise<StageResult>((resolveExit, reject) => {
     started.once("error", (err) => reject(err));
     started.once("exit", (code, signal) => resolveExit({ code, signal }));
@@ -259,15 +276,21 @@ async function runStage(stage: Stage): Promise<StageResult> {
     return { code: null, signal: null } as StageResult;
   });
   activeChild = null;
-  await lifelineClosed;
   if (strace !== null) await strace.finish();
   await events.finish();
   parser?.finish();
+  if (interrupted !== null) throw interruptedError();
   if (!frames.idle && failure === null) {
     fail(new GateError("OBSERVER_CHANNEL_INVALID", "the hooks' channel ended in the middle of a record"));
   }
+  if (stage.strace !== null && failure === null && traced.rootExit === null) {
+    fail(new GateError("OBSERVER_TRACER_LOST", `the process observer ended (${result.signal ?? `exit ${String(result.code)}`}) without reporting the end of the jail: the tracer died or was detached`, {
+      hint: "Nothing after that point was observed, so the run is refused. Run it again.",
+    }));
+  }
   if (failure !== null) throw failure;
-  return result;
+  const exit = traced.rootExit;
+  return exit !== null ? { code: exit.code, signal: exit.signal as NodeJS.Signals | null } : result;
 }
 
 /** SIGKILLs a process and every descendant still attached to it (found through /proc). */
@@ -359,7 +382,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const scratchInput = options.scratch !== undefined ? resolve(options.scratch) : join(realpathSync(tmpdir()), "envelope-gate", runId);
   mkdirSync(scratchInput, { recursive: true, mode: 0o700 });
   const scratch = realpathSync(scratchInput);
-  expandRoots(envelope, { workspace, scratch });
+  const writableRoots = expandRoots(envelope, { workspace, scratch });
 
   const [commandName, ...commandArgs] = options.command;
   const commandPath = resolveExecutable(commandName as string, process.env.PATH);
@@ -384,10 +407,53 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     throw new GateError("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, { hint: "Build it: node scripts/build.mjs" });
   }
   const runner = runnerIdentity();
-  const jail = networkJail(envelope);
+  const arch = jailArch();
+  if (arch === null) {
+    throw new GateError("JAIL_UNAVAILABLE", `the run jail has no seccomp filter for this architecture (${process.arch})`, {
+      hint: "envelope-gate run supports x86-64 and arm64 Linux.",
+    });
+  }
+  const configuredBwrap = process.env[BWRAP_ENV];
+  const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+  const ownNetwork = envelope.envelope.network === "deny";
+  probeJail(bwrap, ownNetwork);
+  const bwrapBinary = bwrap as string;
+  const launcher = ["/usr/bin/env", "/bin/env"].find((p) => existsSync(p)) ?? null;
+  if (launcher === null) throw new GateError("JAIL_UNAVAILABLE", "env (coreutils) was not found at /usr/bin/env", { hint: "Install coreutils." });
+  const setpriv = resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
+  if (setpriv === null && straceBinary !== null) {
+    throw new GateError("JAIL_UNAVAILABLE", "setpriv (util-linux) was not found: the tracer could outlive a killed wrapper", {
+      hint: "Install util-linux (setpriv ships with it on Debian and Ubuntu).",
+    });
+  }
   const cwd = realpathSync(process.cwd());
   const logReal = join(realpathSync(dirname(logPath)), basename(logPath));
   const observers = options.nodeOnly ? ["node"] : ["node", "process"];
+  const seccompFile = join(privateDir, "seccomp.bpf");
+  writeFileSync(seccompFile, seccompProgram(arch), { mode: 0o600 });
+  const nodeBinary = realpathSync(process.execPath);
+  const jailFor = (stageDir: string, seccompFd: number): Jail =>
+    planJail(bwrapBinary, {
+      writableRoots,
+      privateDir: join(privateDir, "jail"),
+      stageDir,
+      logPath: logReal,
+      cwd,
+      ownNetwork,
+      seccompFd,
+      launcher,
+      executables: [nodeBinary, realpathSync(commandPath)],
+    });
+  const preview = jailFor(join(privateDir, "preview"), 3);
+  const jailMeta = {
+    tool: `bubblewrap (${bwrapBinary})`,
+    namespaces: ["user", "pid", "mount", "ipc", "uts", ...(ownNetwork ? ["net"] : [])],
+    read_only: "everything outside the allowed roots",
+    private: preview.privateMounts.map((m) => m.jail),
+    visible_read_only: preview.visiblePrefixes,
+    hidden_unix_sockets: preview.hiddenSockets.length,
+    seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
+  };
 
   log.write({
     kind: "meta",
@@ -396,8 +462,11 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     runner,
     started_at: new Date().toISOString(),
     observers,
-    network_enforced: jail.enforced,
-    network: jail.description,
+    network_enforced: ownNetwork,
+    network: ownNetwork
+      ? "enforced: the jail's own network namespace (loopback only; host unix sockets covered)"
+      : "not enforced: allowlist hosts are recorded and judged; the command shares the host's network",
+    jail: jailMeta,
     log_path: logReal,
     workspace,
     scratch,
@@ -419,7 +488,25 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     const dir = join(privateDir, name);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     copyFileSync(preloadSource, join(dir, PRELOAD_FILE_NAME));
+    // With strace live it records every write with the kernel's own path; the hooks need not.
+    writeFileSync(join(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: straceBinary === null }) + "\n");
     return dir;
+  };
+  const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+  const stageCommon = {
+    cwd,
+    strace: straceBinary,
+    arch,
+    jail: jailFor,
+    seccompFile,
+    nodeBinaries: new Set([nodeBinary]),
+    // The jail's own: an abstract name in its own network namespace, a socket file in a root or
+    // in a private directory (made by the run itself).
+    unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
+    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
+    sharedNetwork: !ownNetwork,
+    setpriv: setpriv ?? "",
+    launcher,
   };
 
   // Self-check: every live observer must report the canary before the command runs.
@@ -428,6 +515,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const seen: LogEvent[] = [];
   const canaryMerger = new Merger({
     processObserverLive: straceBinary !== null,
+    sharedNetwork: !ownNetwork,
     canary: true,
     emit: (e) => {
       seen.push(e);
@@ -438,10 +526,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     dir: canaryDir,
     argv: [process.execPath, "-e", CANARY_PROGRAM, canaryPath],
     env: stageEnv(canaryDir),
-    cwd,
-    strace: straceBinary,
-    jail: jail.prefix,
-    lifeline: false,
+    ...stageCommon,
     quiet: true,
     merger: canaryMerger,
   });
@@ -449,7 +534,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   if (interrupted !== null) throw interruptedError();
   const missing: string[] = [];
   const has = (pred: (e: LogEvent) => boolean): boolean => seen.some(pred);
-  if (!has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath)) missing.push("node: write");
+  if (straceBinary === null && !has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath)) missing.push("node: write");
   if (!has((e) => e.kind === "env" && e.source === "node" && e.key === CANARY_ENV_KEY)) missing.push("node: env read");
   if (!has((e) => e.kind === "host" && e.source === "node" && e.host === CANARY_HOST)) missing.push("node: DNS lookup");
   if (straceBinary !== null) {
@@ -471,7 +556,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   }
 
   const mainDir = prepareStage("main");
-  const merger = new Merger({ processObserverLive: straceBinary !== null, canary: false, emit: (e) => log.write(e) });
+  const merger = new Merger({ processObserverLive: straceBinary !== null, sharedNetwork: !ownNetwork, canary: false, emit: (e) => log.write(e) });
   if (straceBinary === null) {
     // Without strace nothing sees the command's own exec: the wrapper records what it starts
     // (no source: it is the wrapper's own statement, not an observer's).
@@ -481,10 +566,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     dir: mainDir,
     argv: [commandPath, ...commandArgs],
     env: stageEnv(mainDir),
-    cwd,
-    strace: straceBinary,
-    jail: jail.prefix,
-    lifeline: straceBinary === null,
+    ...stageCommon,
     quiet: false,
     merger,
   });

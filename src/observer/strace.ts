@@ -3,11 +3,12 @@
  * Sees every process of the tree, Node or not, at the system-call boundary, which in-process
  * code cannot unhook.
  */
-import { realpathSync } from "node:fs";
-import { readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { resolve } from "node:path";
 import { foldPath } from "../core/paths.js";
+import { PathView } from "./jail.js";
 import { isIgnoredDevice } from "./protocol.js";
+import { FORBIDDEN_SYSCALLS, forbiddenNumbers, type JailArch } from "./seccomp.js";
 
 export const TRACED_SYSCALLS = [
   "execve",
@@ -45,13 +46,49 @@ export const TRACED_SYSCALLS = [
   "vfork",
   "chdir",
   "fchdir",
+  "chown",
+  "fchown",
+  "lchown",
+  "fchownat",
+  "utime",
+  "utimes",
+  "utimensat",
+  "futimesat",
+  "setxattr",
+  "lsetxattr",
+  "fsetxattr",
+  "removexattr",
+  "lremovexattr",
+  "fremovexattr",
+  "bind",
 ];
 
-/** strace arguments: follow forks, hex strings (unambiguous to parse), fd paths, no signals. */
-export function straceArgs(outputPath: string): string[] {
+/**
+ * Forbidden calls bubblewrap itself makes while it builds the jail (before the command runs):
+ * injecting a refusal into them would break the jail. The kernel refuses them to the command
+ * instead (no capabilities, no further user namespaces), and they are recorded from the line.
+ */
+const JAIL_SETUP_CALLS = new Set(["mount", "umount2", "pivot_root", "unshare"]);
+
+/** The calls strace refuses (EPERM, injected) as well as records. */
+export function injectedSyscalls(arch: JailArch): string[] {
+  const known = new Set(forbiddenNumbers(arch).values());
+  return FORBIDDEN_SYSCALLS.filter((name) => known.has(name) && !JAIL_SETUP_CALLS.has(name));
+}
+
+const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
+
+/**
+ * strace arguments: follow forks, hex strings (unambiguous to parse), fd paths, no signals, and
+ * process exit lines (`-q`, not `-qq`: the wrapper needs the jail's own exit to know the tracer
+ * saw the end). With `arch`, the forbidden calls are traced and refused.
+ */
+export function straceArgs(outputPath: string, arch: JailArch | null = null): string[] {
+  const forbidden = arch === null ? [] : [...forbiddenNumbers(arch).values()];
+  const inject = arch === null ? [] : injectedSyscalls(arch);
   return [
     "-f",
-    "-qq",
+    "-q",
     "--seccomp-bpf",
     "-y",
     "-xx",
@@ -61,16 +98,30 @@ export function straceArgs(outputPath: string): string[] {
     "signal=none",
     "-e",
     // `?` ignores a name this architecture lacks (aarch64 has no open/mkdir/...).
-    `trace=${TRACED_SYSCALLS.map((s) => `?${s}`).join(",")}`,
+    `trace=${[...TRACED_SYSCALLS, ...forbidden].map((s) => `?${s}`).join(",")}`,
+    ...(inject.length > 0 ? ["-e", `inject=${inject.join(",")}:error=EPERM`] : []),
     "-o",
     outputPath,
   ];
 }
 
 export type ProcessEvent =
-  | { kind: "write"; tgid: number; path: string; op: string }
+  /** `refused`: the kernel answered EROFS, so the target was outside every writable root. */
+  | { kind: "write"; tgid: number; path: string; op: string; refused?: true }
   | { kind: "exec"; tgid: number; ppid: number | null; path: string; argv: string[] }
-  | { kind: "host"; tgid: number; host: string; port: number; proto: string };
+  | { kind: "host"; tgid: number; host: string; port: number; proto: string }
+  /** A unix socket named by path (absolute, resolved) or abstract (`@name`), connected to or sent to. */
+  | { kind: "unix"; tgid: number; address: string; proto: string }
+  /** A call the jail refuses because it would blind or escape the observer. */
+  | { kind: "forbidden"; tgid: number; name: string }
+  /** An open of the wrapper's own plumbing (the hooks' channel): who, and for what. */
+  | { kind: "channel"; tgid: number; path: string; writeOnly: boolean };
+
+/** How the traced tree's first process ended, from strace's own exit line. */
+export interface RootExit {
+  code: number | null;
+  signal: string | null;
+}
 
 function decodeHex(text: string): string {
   if (!text.includes("\\x")) return text;
@@ -150,14 +201,35 @@ function socketAddresses(text: string): { host: string; port: number }[] {
   return out;
 }
 
+/** Unix socket addresses: `@name` for an abstract one, the path (as given) for the rest. */
+function unixAddresses(text: string): { address: string; abstract: boolean }[] {
+  const out: { address: string; abstract: boolean }[] = [];
+  for (const m of text.matchAll(/sa_family=AF_UNIX, sun_path=(@?)"((?:\\x[0-9a-f]{2})*)"/g)) {
+    const name = decodeHex(m[2] as string);
+    if (m[1] === "@") out.push({ address: `@${name}`, abstract: true });
+    else if (name !== "") out.push({ address: name, abstract: false });
+  }
+  return out;
+}
+
 export interface StraceParserOptions {
   /** Directory the traced command starts in. */
   cwd: string;
-  /** Paths that are the wrapper's own plumbing (the channel FIFOs): opening them is not a write. */
+  /** Paths that are the wrapper's own plumbing (the channel FIFOs): opening them is reported as `channel`, never as a write. */
   plumbing: ReadonlySet<string>;
   /** Emits one event. */
   emit: (event: ProcessEvent) => void;
+  /**
+   * The tree runs in the jail: bubblewrap is the first process, and only the command's own tree
+   * (the first process bubblewrap executes, and its descendants) is recorded. Paths are the
+   * jail's, resolved through `view`.
+   */
+  jailed?: { view: PathView; masked?: ReadonlySet<string>; launcher?: string; writable?: (path: string) => boolean };
+  /** Called with strace's exit line of the first traced process (bubblewrap, or the command). */
+  onRootExit?: (exit: RootExit) => void;
 }
+
+const MAX_SYMLINK_HOPS = 40;
 
 /** Streaming parser for `strace -f -y -xx` output. */
 export class StraceParser {
@@ -167,10 +239,15 @@ export class StraceParser {
   private readonly parentOf = new Map<number, number>();
   private readonly cwdOf = new Map<number, string>();
   private readonly options: StraceParserOptions;
+  private readonly view: PathView;
   private rootTgid: number | null = null;
+  /** Processes of the command's own tree (jailed runs only). */
+  private readonly commandTree = new Set<number>();
+  private readonly outerOf = new Map<number, number>();
 
   constructor(options: StraceParserOptions) {
     this.options = options;
+    this.view = options.jailed?.view ?? new PathView([]);
   }
 
   push(text: string): void {
@@ -211,6 +288,10 @@ export class StraceParser {
     return this.cwdOf.get(tgid) ?? this.options.cwd;
   }
 
+  private recorded(tgid: number): boolean {
+    return this.options.jailed === undefined || this.commandTree.has(tgid);
+  }
+
   private line(raw: string): void {
     const m = /^(\d+) +(.*)$/.exec(raw);
     if (!m) return;
@@ -227,7 +308,11 @@ export class StraceParser {
       if (head === undefined) return;
       rest = head + (resumed[1] as string);
     }
-    if (rest.startsWith("+++") || rest.startsWith("---")) return;
+    if (rest.startsWith("+++")) {
+      this.exitLine(tid, rest);
+      return;
+    }
+    if (rest.startsWith("---")) return;
     const call = /^([a-z0-9_]+)\((.*)$/.exec(rest);
     if (!call) return;
     const name = call[1] as string;
@@ -238,11 +323,47 @@ export class StraceParser {
     this.syscall(tid, name, split[1] as string, split[2] as string);
   }
 
+  private exitLine(tid: number, rest: string): void {
+    if (this.rootTgid === null || tid !== this.rootTgid || this.options.onRootExit === undefined) return;
+    const exited = /^\+\+\+ exited with (\d+) \+\+\+$/.exec(rest);
+    if (exited) return this.options.onRootExit({ code: Number(exited[1]), signal: null });
+    const killed = /^\+\+\+ killed by (SIG[A-Z0-9]+)/.exec(rest);
+    if (killed) this.options.onRootExit({ code: null, signal: killed[1] as string });
+  }
+
+  /** The call being read was refused as a write to a read-only file system. */
+  private refused = false;
+  private pendingWrites: { kind: "write"; tgid: number; path: string; op: string }[] = [];
+
   private syscall(tid: number, name: string, argText: string, ret: string): void {
     const tgid = this.tgid(tid);
     const retValue = /^(-?\d+)/.exec(ret);
     const ok = retValue !== null && Number(retValue[1]) >= 0;
+    this.refused = !ok && ret.includes(" EROFS ");
+    this.pendingWrites = [];
+    try {
+      this.dispatch(tgid, tid, name, argText, ret, ok, retValue);
+    } finally {
+      this.flushWrites();
+    }
+  }
+
+  /**
+   * A call's writes go out together. When the kernel refused the call as read-only (EROFS) but
+   * every path it named resolves inside the jail's writable places, the resolution came too late
+   * (a symlink swapped or removed since): the writes are marked refused, and judged as outside.
+   */
+  private flushWrites(): void {
+    const writes = this.pendingWrites;
+    this.pendingWrites = [];
+    const writable = this.options.jailed?.writable;
+    const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
+    for (const w of writes) this.options.emit(stale ? { ...w, refused: true } : w);
+  }
+
+  private dispatch(tgid: number, tid: number, name: string, argText: string, ret: string, ok: boolean, retValue: RegExpExecArray | null): void {
     if (name === "clone" || name === "clone3" || name === "fork" || name === "vfork") {
+      if (this.recorded(tgid) && NAMESPACE_FLAGS.test(argText)) this.options.emit({ kind: "forbidden", tgid, name });
       if (!ok) return;
       const child = Number((retValue as RegExpExecArray)[1]);
       if (child <= 0) return;
@@ -252,8 +373,18 @@ export class StraceParser {
         this.tgidOf.set(child, child);
         this.parentOf.set(child, tgid);
         this.cwdOf.set(child, this.cwd(tgid));
+        if (this.commandTree.has(tgid)) this.commandTree.add(child);
       }
       return;
+    }
+    if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
+      // Bubblewrap building the jail: nothing is recorded until it executes the command.
+      if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+        this.commandTree.add(tgid);
+        // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
+        const launcher = this.options.jailed.launcher;
+        if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) return;
+      } else return;
     }
     const args = splitArgs(argText);
     // Every *at call shows the caller's current directory: the freshest cwd there is.
@@ -263,6 +394,11 @@ export class StraceParser {
         if (cwd !== null) this.cwdOf.set(tgid, cwd);
         break;
       }
+    }
+    if (FORBIDDEN_NAMES.has(name)) {
+      // Refused by strace (injected EPERM) or by the kernel; `unshare` without a namespace flag is ordinary.
+      if (name !== "unshare" || NAMESPACE_FLAGS.test(argText)) this.options.emit({ kind: "forbidden", tgid, name });
+      return;
     }
     const retPath = fdDecoration(ret.split(" ")[0]);
     switch (name) {
@@ -285,11 +421,13 @@ export class StraceParser {
         const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
         const argvToken = args[pathIndex + 1] ?? "[]";
         const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+        // The file the kernel ran: the name given, every symlink resolved in the process's view.
+        const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
         this.options.emit({
           kind: "exec",
           tgid,
           ppid: this.parentOf.get(tgid) ?? null,
-          path: foldPath(this.absolute(tgid, dirfd, p)) ?? p,
+          path: this.resolveFollow(tgid, named),
           argv,
         });
         return;
@@ -299,16 +437,28 @@ export class StraceParser {
       case "openat":
       case "openat2": {
         const at = name === "openat" || name === "openat2";
-        const op = name === "creat" ? "create" : openFlags(args[at ? 2 : 1]);
-        if (op === null) return;
+        const flags = args[at ? 2 : 1];
+        const op = name === "creat" ? "create" : openFlags(flags);
         const p = stringArg(args[at ? 1 : 0]);
         if (p === null) return;
+        if (this.options.plumbing.size > 0) {
+          const target = ok && retPath !== null ? retPath : this.absolute(tgid, at ? fdDecoration(args[0]) : null, p);
+          if (this.options.plumbing.has(foldPath(target) ?? target)) {
+            this.options.emit({ kind: "channel", tgid, path: target, writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY") });
+            return;
+          }
+        }
+        if (op === null) return;
         let target: string;
-        if (ok && retPath !== null) {
+        const named = this.options.jailed?.masked?.size ? foldPath(this.absolute(tgid, at ? fdDecoration(args[0]) : null, p)) : null;
+        if (named !== null && this.options.jailed?.masked?.has(named) === true) {
+          // The jail covers it with /dev/null: the attempt is on the path the program named.
+          target = named;
+        } else if (ok && retPath !== null) {
           if (!retPath.startsWith("/")) return;
           target = retPath.replace(/ \(deleted\)$/, "");
         } else {
-          target = this.resolveFollow(this.absolute(tgid, at ? fdDecoration(args[0]) : null, p));
+          target = this.resolveFollow(tgid, this.absolute(tgid, at ? fdDecoration(args[0]) : null, p));
         }
         this.write(tgid, target, op);
         return;
@@ -334,8 +484,11 @@ export class StraceParser {
         this.writeArg(tgid, args[0], args[1], "rename", false);
         return this.writeArg(tgid, args[2], args[3], "rename", false);
       case "link":
+        // The source too: a hard link makes the file it names writable under a new name.
+        this.writeArg(tgid, null, args[0], "link", false);
         return this.writeArg(tgid, null, args[1], "link", false);
       case "linkat":
+        this.writeArg(tgid, args[0], args[1], "link", (args[4] ?? "").includes("AT_SYMLINK_FOLLOW"));
         return this.writeArg(tgid, args[2], args[3], "link", false);
       case "symlink":
         return this.writeArg(tgid, null, args[1], "symlink", false);
@@ -347,20 +500,58 @@ export class StraceParser {
         return this.writeArg(tgid, args[0], args[1], "chmod", !(args[3] ?? "").includes("AT_SYMLINK_NOFOLLOW"));
       case "truncate":
         return this.writeArg(tgid, null, args[0], "truncate", true);
+      case "chown":
+        return this.writeArg(tgid, null, args[0], "chown", true);
+      case "lchown":
+        return this.writeArg(tgid, null, args[0], "chown", false);
+      case "fchownat":
+        return this.writeAtOrFd(tgid, args[0], args[1], args[4], "chown");
+      case "utime":
+      case "utimes":
+        return this.writeArg(tgid, null, args[0], "utimes", true);
+      case "futimesat":
+        return this.writeArg(tgid, args[0], args[1], "utimes", true);
+      case "utimensat":
+        return this.writeAtOrFd(tgid, args[0], args[1], args[3], "utimes");
+      case "setxattr":
+      case "removexattr":
+        return this.writeArg(tgid, null, args[0], "xattr", true);
+      case "lsetxattr":
+      case "lremovexattr":
+        return this.writeArg(tgid, null, args[0], "xattr", false);
       case "fchmod":
-      case "ftruncate": {
+      case "ftruncate":
+      case "fchown":
+      case "fsetxattr":
+      case "fremovexattr": {
         const p = fdDecoration(args[0]);
-        if (p !== null && p.startsWith("/")) this.write(tgid, p, name === "fchmod" ? "chmod" : "truncate");
+        const op = name === "fchmod" ? "chmod" : name === "ftruncate" ? "truncate" : name === "fchown" ? "chown" : "xattr";
+        if (p !== null && p.startsWith("/")) this.write(tgid, p, op);
         return;
       }
+      case "bind":
+        for (const { address, abstract } of unixAddresses(argText)) {
+          if (!abstract) this.write(tgid, this.resolveNoFollow(tgid, this.absolute(tgid, null, address)), "bind");
+        }
+        return;
       case "connect":
       case "sendto":
       case "sendmsg":
-      case "sendmmsg":
-        for (const { host, port } of socketAddresses(argText)) {
-          this.options.emit({ kind: "host", tgid, host, port, proto: name === "connect" ? "connect" : "send" });
+      case "sendmmsg": {
+        const proto = name === "connect" ? "connect" : "send";
+        for (const { host, port } of socketAddresses(argText)) this.options.emit({ kind: "host", tgid, host, port, proto });
+        for (const { address, abstract } of unixAddresses(argText)) {
+          if (abstract) {
+            this.options.emit({ kind: "unix", tgid, address, proto });
+            continue;
+          }
+          const named = this.resolveFollow(tgid, this.absolute(tgid, null, address));
+          // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
+          // lookup): recorded when it connected, or when a socket of the host's is there.
+          if (ok || this.isHostSocket(tgid, named)) this.options.emit({ kind: "unix", tgid, address: named, proto });
         }
         return;
+      }
       default:
         return;
     }
@@ -377,38 +568,114 @@ export class StraceParser {
     if (p === null) return;
     const dirfd = dirfdToken === null || dirfdToken === undefined ? null : fdDecoration(dirfdToken);
     const abs = this.absolute(tgid, dirfd, p);
-    this.write(tgid, follow ? this.resolveFollow(abs) : this.resolveNoFollow(abs), op);
+    this.write(tgid, follow ? this.resolveFollow(tgid, abs) : this.resolveNoFollow(tgid, abs), op);
+  }
+
+  /** `*at(dirfd, path, …, flags)` where an empty path with AT_EMPTY_PATH (or NULL) means the fd itself. */
+  private writeAtOrFd(tgid: number, dirfdToken: string | undefined, pathToken: string | undefined, flags: string | undefined, op: string): void {
+    const p = stringArg(pathToken);
+    if (p === null || p === "") {
+      const fdPath = fdDecoration(dirfdToken);
+      if (fdPath !== null && fdPath.startsWith("/")) this.write(tgid, fdPath, op);
+      return;
+    }
+    this.writeArg(tgid, dirfdToken, pathToken, op, !(flags ?? "").includes("AT_SYMLINK_NOFOLLOW"));
   }
 
   private write(tgid: number, path: string, op: string): void {
     const folded = foldPath(path);
     if (folded === null || isIgnoredDevice(folded) || this.options.plumbing.has(folded)) return;
-    this.options.emit({ kind: "write", tgid, path: folded, op });
+    this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
   }
 
   /** Resolves symlinks in the directory part now; the final component is the one acted on. */
-  private resolveNoFollow(abs: string): string {
+  private resolveNoFollow(tgid: number, abs: string): string {
     const folded = foldPath(abs) ?? abs;
-    const parent = dirname(folded);
-    if (parent === folded) return folded;
-    return join(realOrAncestor(parent, 0), basename(folded));
+    const cut = folded.lastIndexOf("/");
+    if (cut <= 0) return folded;
+    const dir = this.realpath(tgid, folded.slice(0, cut));
+    return (dir === "/" ? "" : dir) + folded.slice(cut);
   }
 
-  private resolveFollow(abs: string): string {
+  private resolveFollow(tgid: number, abs: string): string {
+    return this.realpath(tgid, foldPath(abs) ?? abs);
+  }
+
+  /**
+   * Symlink resolution as the traced process sees its filesystem: each component read through
+   * the jail's view (private directories, the jail's /proc), a link's text taken as a path in the
+   * jail. A missing component ends the walk: the rest is kept as named.
+   */
+  private realpath(tgid: number, jailPath: string): string {
+    const parts = jailPath.split("/").filter((s) => s !== "");
+    let resolved = "";
+    let hops = 0;
+    while (parts.length > 0) {
+      const part = parts.shift() as string;
+      if (part === ".") continue;
+      if (part === "..") {
+        resolved = resolved.slice(0, resolved.lastIndexOf("/"));
+        continue;
+      }
+      const next = `${resolved}/${part}`;
+      const host = this.hostPath(tgid, next);
+      let link: string | null = null;
+      try {
+        if (lstatSync(host).isSymbolicLink()) link = readlinkSync(host);
+      } catch {
+        return [next, ...parts].join("/");
+      }
+      if (link === null || hops++ > MAX_SYMLINK_HOPS) {
+        resolved = next;
+        continue;
+      }
+      const text = link.replace(/ \(deleted\)$/, "");
+      if (text.startsWith("/")) resolved = "";
+      parts.unshift(...text.split("/").filter((s) => s !== ""));
+    }
+    return resolved === "" ? "/" : resolved;
+  }
+
+  /** Where a jail path lives for the wrapper: private directories, and /proc names of the jail's processes. */
+  private hostPath(tgid: number, jailPath: string): string {
+    const proc = /^\/proc\/(self|thread-self|\d+)(\/.*)?$/.exec(jailPath);
+    if (proc && this.options.jailed !== undefined) {
+      const who = proc[1] as string;
+      const rest = proc[2] ?? "";
+      if (who === "self" || who === "thread-self") return `/proc/${tgid}${rest}`;
+      const outer = this.outerPid(Number(who));
+      return outer === null ? `/proc/envelope-gate-unknown-${who}${rest}` : `/proc/${outer}${rest}`;
+    }
+    if (proc && (proc[1] === "self" || proc[1] === "thread-self")) return `/proc/${tgid}${proc[2] ?? ""}`;
+    return this.view.toHost(jailPath);
+  }
+
+  private isHostSocket(tgid: number, jailPath: string): boolean {
     try {
-      return realpathSync.native(abs);
+      return lstatSync(this.hostPath(tgid, jailPath)).isSocket();
     } catch {
-      return this.resolveNoFollow(abs);
+      return false;
     }
   }
-}
 
-function realOrAncestor(dir: string, hops: number): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    const parent = dirname(dir);
-    if (parent === dir || hops > 256) return dir;
-    return join(realOrAncestor(parent, hops + 1), basename(dir));
+  /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
+  outerPid(inner: number): number | null {
+    const cached = this.outerOf.get(inner);
+    if (cached !== undefined) return cached;
+    for (const tgid of this.commandTree) {
+      try {
+        const m = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${tgid}/status`, "utf8"));
+        const ids = (m?.[1] ?? "").trim().split(/\s+/).map(Number);
+        if (ids[ids.length - 1] === inner) {
+          this.outerOf.set(inner, tgid);
+          return tgid;
+        }
+      } catch {
+        continue;
+      }
+    }
+    return null;
   }
 }
+
+const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(FORBIDDEN_SYSCALLS);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { SqlDb, SqlTx } from "./db.js";
 import { storeUnavailable } from "./db.js";
 
@@ -8,10 +9,20 @@ function bindable(params: readonly unknown[]): unknown[] {
   return params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p));
 }
 
-/** SQLite in one file (WAL), for a single App process. */
-export function openSqlite(path: string): SqlDb {
+/** The binding, through a plain require at call time: the bundler would hoist an import to the top. */
+function loadBetterSqlite(): typeof Database {
+  const moduleName = "better-sqlite3";
+  return createRequire(import.meta.url)(moduleName) as typeof Database;
+}
+
+/**
+ * SQLite in one file (WAL), for a single App process. The native binding is loaded here, when
+ * the App opens its store, so the CLI's other commands (run, check) need no node_modules.
+ */
+export async function openSqlite(path: string): Promise<SqlDb> {
   let db: Database.Database;
   try {
+    const Database = loadBetterSqlite();
     // One level only: the default `.data/` is created, a mistyped deep path is an error.
     if (path !== ":memory:" && !existsSync(dirname(path))) mkdirSync(dirname(path));
     db = new Database(path);

@@ -142,7 +142,8 @@ describe("npm run example (the README quick start)", () => {
     for (const id of ["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_tool:bash", "write_outside_root:/tmp/envelope-gate-example-outside.txt", "network_denied:exfil.example.net:443"]) {
       expect(r.stdout).toContain(id);
     }
-    expect(r.stdout).toMatch(/FAIL \(envelope_fail\): 4 distinct violations/);
+    // Four acts, plus the machine's resolver that its DNS lookup reached for (machine-specific).
+    expect(r.stdout).toMatch(/FAIL \(envelope_fail\): [45] distinct violations/);
     expect(r.stdout).toMatch(/PASS \(pass\): no violations/);
   });
 });

@@ -4,11 +4,11 @@
  * produce no violation at all.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JAIL_AVAILABLE, check, ids, program, run, sandbox, type Sandbox } from "./harness.js";
+import { JAIL_AVAILABLE, check, ids, isResolverAttempt, program, run, sandbox, type Sandbox } from "./harness.js";
 
 let server: Server;
 let port = 0;
@@ -23,7 +23,11 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+// The system's python (a toolchain under HOME is hidden by the jail unless it runs the command).
+const PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+
+/** Each attempt on its own: under the jail an attempt outside the roots fails, and the program goes on. */
+const TRY = `const t = (f) => { try { const r = f(); if (r && typeof r.catch === "function") r.catch(() => {}); } catch {} };\n`;
 
 interface NodeCase {
   name: string;
@@ -31,6 +35,8 @@ interface NodeCase {
   /** Program source; OUT is the outside dir, PORT the local server's port. */
   source: (out: string, port: number) => string;
   expected: (out: string, port: number) => string[];
+  /** Another acceptable result (a refused attempt whose symlink was gone before it was resolved). */
+  orElse?: (out: string, ws: string) => string[];
 }
 
 const q = JSON.stringify;
@@ -38,68 +44,71 @@ const q = JSON.stringify;
 const NODE_CASES: NodeCase[] = [
   {
     name: "fs.promises",
-    source: (out) => `require("fs").promises.writeFile(${q(out + "/promises.txt")}, "x");`,
+    source: (out) => `require("fs").promises.writeFile(${q(out + "/promises.txt")}, "x").catch(() => {});`,
     expected: (out) => [`write_outside_root:${out}/promises.txt`],
   },
   {
     name: "fs/promises through an ESM named import",
     file: "esm.mjs",
-    source: (out) => `import { appendFile, mkdir } from "node:fs/promises";\nawait mkdir(${q(out + "/esm-dir")});\nawait appendFile(${q(out + "/esm-dir/a.txt")}, "x");`,
+    source: (out) =>
+      `import { appendFile, mkdir } from "node:fs/promises";\nawait mkdir(${q(out + "/esm-dir")}).catch(() => {});\nawait appendFile(${q(out + "/esm-dir/a.txt")}, "x").catch(() => {});`,
     expected: (out) => [`write_outside_root:${out}/esm-dir`, `write_outside_root:${out}/esm-dir/a.txt`],
   },
   {
     name: "a write stream",
-    source: (out) => `require("fs").createWriteStream(${q(out + "/stream.txt")}).end("x");`,
+    source: (out) => `require("fs").createWriteStream(${q(out + "/stream.txt")}).on("error", () => {}).end("x");`,
     expected: (out) => [`write_outside_root:${out}/stream.txt`],
   },
   {
     name: "a worker thread writing",
     source: (out) =>
-      `const { Worker } = require("worker_threads");\nnew Worker(${q(`require("fs").writeFileSync(${q(out + "/worker.txt")}, "x")`)}, { eval: true });`,
+      `const { Worker } = require("worker_threads");\nnew Worker(${q(`try { require("fs").writeFileSync(${q(out + "/worker.txt")}, "x") } catch {}`)}, { eval: true });`,
     expected: (out) => [`write_outside_root:${out}/worker.txt`],
   },
   {
     name: "rename, copyFile, cp, symlink, link, chmod, truncate, rm out of bounds",
-    source: (out) => `const fs = require("fs");
+    source: (out) => `${TRY}const fs = require("fs");
 fs.writeFileSync("a.txt", "a");
-fs.copyFileSync("a.txt", ${q(out + "/copy.txt")});
-fs.cpSync("a.txt", ${q(out + "/cp.txt")});
-fs.symlinkSync("/etc/hostname", ${q(out + "/sym")});
-fs.linkSync("a.txt", ${q(out + "/hard")});
-fs.chmodSync(${q(out + "/copy.txt")}, 0o600);
-fs.truncateSync(${q(out + "/cp.txt")}, 0);
-fs.renameSync("a.txt", ${q(out + "/moved.txt")});
-fs.rmSync(${q(out + "/hard")});`,
+t(() => fs.copyFileSync("a.txt", ${q(out + "/copy.txt")}));
+t(() => fs.cpSync("a.txt", ${q(out + "/cp.txt")}));
+t(() => fs.symlinkSync("/etc/hostname", ${q(out + "/sym")}));
+t(() => fs.linkSync("a.txt", ${q(out + "/hard")}));
+t(() => fs.chmodSync(${q(out + "/copy.txt")}, 0o600));
+t(() => fs.truncateSync(${q(out + "/cp.txt")}, 0));
+t(() => fs.renameSync("a.txt", ${q(out + "/moved.txt")}));
+t(() => fs.rmSync(${q(out + "/hard")}));`,
     expected: (out) =>
       ["copy.txt", "cp.txt", "sym", "hard", "moved.txt"].map((f) => `write_outside_root:${out}/${f}`),
   },
   {
     name: "writing through a fresh symlink and removing the link at once",
     source: (out) =>
-      `const fs = require("fs");\nfs.symlinkSync(${q(out + "/through.txt")}, "link.txt");\nfs.writeFileSync("link.txt", "x");\nfs.unlinkSync("link.txt");`,
+      `${TRY}const fs = require("fs");\nfs.symlinkSync(${q(out + "/through.txt")}, "link.txt");\nt(() => fs.writeFileSync("link.txt", "x"));\nfs.unlinkSync("link.txt");`,
     expected: (out) => [`write_outside_root:${out}/through.txt`],
+    // The process observer resolves a refused open after the fact; if the link is already gone,
+    // the kernel's EROFS still makes the attempt a violation, under the link's own name.
+    orElse: (_out, ws) => [`write_outside_root:${ws}/link.txt`],
   },
   {
     name: "a directory swapped for a symlink to outside between two writes into it",
     source: (out) =>
-      `const fs = require("fs");\nfs.mkdirSync("swap");\nfs.writeFileSync("swap/a.txt", "x");\nfs.renameSync("swap", "swap-old");\nfs.symlinkSync(${q(out)}, "swap");\nfs.writeFileSync("swap/b.txt", "x");\nfs.mkdirSync("swap/sub");`,
+      `${TRY}const fs = require("fs");\nfs.mkdirSync("swap");\nfs.writeFileSync("swap/a.txt", "x");\nfs.renameSync("swap", "swap-old");\nfs.symlinkSync(${q(out)}, "swap");\nt(() => fs.writeFileSync("swap/b.txt", "x"));\nt(() => fs.mkdirSync("swap/sub"));`,
     expected: (out) => [`write_outside_root:${out}/b.txt`, `write_outside_root:${out}/sub`],
   },
   {
     name: "a file written twice, then replaced by a symlink to outside and written again",
     source: (out) =>
       [
-        `const fs = require("fs");`,
-        `require("child_process").execFileSync("sh", ["-c", ${q(`echo x > ${out}/existing.txt`)}]);`,
-        `for (const [name, target] of [["rewritten.txt", ${q(out + "/existing.txt")}], ["again.txt", ${q(out + "/dangling.txt")}]]) {`,
+        `${TRY}const fs = require("fs");`,
+        `for (const [name, target] of [["rewritten.txt", "/etc/hostname"], ["again.txt", ${q(out + "/dangling.txt")}]]) {`,
         `  fs.writeFileSync(name, "x");`,
         `  fs.appendFileSync(name, "y");`,
         `  fs.unlinkSync(name);`,
         `  fs.symlinkSync(target, name);`,
-        `  fs.appendFileSync(name, "z");`,
+        `  t(() => fs.appendFileSync(name, "z"));`,
         `}`,
       ].join("\n"),
-    expected: (out) => [`write_outside_root:${out}/existing.txt`, `write_outside_root:${out}/dangling.txt`],
+    expected: (out) => [`write_outside_root:/etc/hostname`, `write_outside_root:${out}/dangling.txt`],
   },
   {
     name: "reading an environment key that is absent (get, has, delete)",
@@ -149,7 +158,7 @@ fs.rmSync(${q(out + "/hard")});`,
   {
     name: "a python child writing outside",
     source: (out) =>
-      `require("child_process").spawnSync(${q(PYTHON)}, ["-c", ${q(`open(${q(out + "/py.txt")}, "w").write("x")`)}], { stdio: "inherit" });`,
+      `require("child_process").spawnSync(${q(PYTHON)}, ["-c", ${q(`try:\n  open(${q(out + "/py.txt")}, "w").write("x")\nexcept OSError:\n  pass`)}], { stdio: "inherit" });`,
     expected: (out) => [`write_outside_root:${out}/py.txt`],
   },
 ];
@@ -165,24 +174,31 @@ interface CommandCase {
 const COMMAND_CASES: CommandCase[] = [
   {
     name: "sh -c 'echo x > /outside/f'",
-    command: (s) => ["sh", "-c", `echo x > ${s.outside}/f`],
+    command: (s) => ["sh", "-c", `echo x > ${s.outside}/f; true`],
     expected: (s) => [`write_outside_root:${s.outside}/f`],
   },
   {
     name: "cp and mv into an outside dir",
-    command: (s) => ["sh", "-c", `echo a > a.txt && echo b > b.txt && cp a.txt ${s.outside}/cp.txt && mv b.txt ${s.outside}/mv.txt`],
+    command: (s) => ["sh", "-c", `echo a > a.txt; echo b > b.txt; cp a.txt ${s.outside}/cp.txt; mv b.txt ${s.outside}/mv.txt; true`],
     expected: (s) => [`write_outside_root:${s.outside}/cp.txt`, `write_outside_root:${s.outside}/mv.txt`],
   },
   {
     name: "short relative names after cd (mkdir, chmod, unlink)",
-    command: (s) => ["sh", "-c", `cd ${s.outside} && mkdir x && echo > y && chmod 600 y && ln -s y z && rm z`],
+    command: (s) => ["sh", "-c", `cd ${s.outside} && { mkdir x; echo > y; chmod 600 y; ln -s y z; rm z; true; }`],
     expected: (s) => ["x", "y", "z"].map((f) => `write_outside_root:${s.outside}/${f}`),
   },
   {
     name: "a command the envelope does not list (allowed_commands), started by a shell",
-    envelope: { allowed_commands: ["sh", "node"] },
+    // Judged on the real executable: /bin/sh is often a symlink (to dash), and that is what ran.
+    envelope: { allowed_commands: [basename(realpathSync(execFileSync("sh", ["-c", "command -v sh"], { encoding: "utf8" }).trim())), "node"] },
     command: () => ["sh", "-c", "cat /dev/null"],
-    expected: () => [`undeclared_command:${execFileSync("sh", ["-c", "command -v cat"], { encoding: "utf8" }).trim()}`],
+    expected: () => [`undeclared_command:${realpathSync(execFileSync("sh", ["-c", "command -v cat"], { encoding: "utf8" }).trim())}`],
+  },
+  {
+    name: "a program started under a name the envelope allows (a symlink called git to another binary)",
+    envelope: { allowed_commands: ["git", ...["sh", "ln"].map((c) => basename(realpathSync(execFileSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).trim())))] },
+    command: () => ["sh", "-c", "ln -s /usr/bin/id git && ./git > /dev/null"],
+    expected: () => ["undeclared_command:/usr/bin/id"],
   },
   {
     name: "git config --global",
@@ -193,7 +209,7 @@ const COMMAND_CASES: CommandCase[] = [
   {
     name: "a symlink inside the workspace that points outside, written through by a shell",
     setup: (s) => symlinkSync(join(s.outside, "target.txt"), join(s.workspace, "notes.txt")),
-    command: () => ["sh", "-c", "echo x > notes.txt"],
+    command: () => ["sh", "-c", "echo x > notes.txt; true"],
     expected: (s) => [`write_outside_root:${s.outside}/target.txt`],
   },
   {
@@ -202,7 +218,7 @@ const COMMAND_CASES: CommandCase[] = [
       "node",
       "--no-deprecation",
       "-e",
-      `process.binding("fs").writeFileUtf8(${q(s.outside + "/binding.txt")}, "x", 577, 0o644)`,
+      `try { process.binding("fs").writeFileUtf8(${q(s.outside + "/binding.txt")}, "x", 577, 0o644) } catch {}`,
     ],
     expected: (s) => [`write_outside_root:${s.outside}/binding.txt`],
   },
@@ -213,15 +229,21 @@ describe("evasion suite: every attempt is caught", () => {
     for (const c of NODE_CASES) {
       if (mode === "node-only" && c.name.includes("python")) continue;
       it(`${c.name} (${mode})`, async () => {
-        const s = sandbox();
+        // A Node-only log passes check only under an envelope that accepts Node-only observation.
+        const s = sandbox(mode === "node-only" ? { observation: "node" } : {});
         const file = program(s, c.file ?? "evasion.js", c.source(s.outside, port));
         const r = await run(s, ["node", file], { nodeOnly: mode === "node-only" });
         expect(r.stderr).not.toContain("envelope-gate:");
         expect(r.code).toBe(0);
         const report = await check(s);
         expect(report.verdict).toBe("envelope_fail");
-        // Exactly these: nothing missed, and no second report of the same act.
-        expect(ids(report).sort()).toEqual(c.expected(s.outside, port).sort());
+        // Exactly these (and the machine's resolvers for a lookup): nothing missed.
+        const found = ids(report).filter((id) => !isResolverAttempt(id)).sort();
+        const alternative = c.orElse?.(s.outside, s.workspace).sort();
+        const matchesAlternative = alternative !== undefined && JSON.stringify(found) === JSON.stringify(alternative);
+        expect(found).toEqual(matchesAlternative ? alternative : c.expected(s.outside, port).sort());
+        // And none of it happened: outside the roots the jail is read-only.
+        expect(readdirSync(s.outside)).toEqual([]);
       });
     }
   }
@@ -230,23 +252,25 @@ describe("evasion suite: every attempt is caught", () => {
       const s = sandbox(c.envelope);
       c.setup?.(s);
       const r = await run(s, c.command(s));
+      expect(r.stderr).not.toContain("envelope-gate:");
       expect(r.code).toBe(0);
       const report = await check(s);
       expect(report.verdict).toBe("envelope_fail");
       expect(ids(report).sort()).toEqual(c.expected(s).sort());
+      expect(readdirSync(s.outside)).toEqual([]);
     });
   }
 
-  it("records network attempts even where the network jail is unavailable, and says it was not enforced", async () => {
-    const s = sandbox();
+  it("under allowlist the command shares the network for now: attempts are recorded and judged, and meta says it was not enforced", async () => {
+    const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
     const file = program(s, "net.js", `const s = require("net").connect(${port}, "127.0.0.1"); s.on("error", () => {}); s.on("connect", () => s.end());`);
-    const r = await run(s, ["node", file], { env: { ENVELOPE_GATE_UNSHARE: "/nonexistent/unshare" } });
+    const r = await run(s, ["node", file]);
     expect(r.code).toBe(0);
     expect(r.lines[0]?.network_enforced).toBe(false);
     expect(String(r.lines[0]?.network)).toContain("not enforced");
     const report = await check(s);
     expect(report.log?.network_enforced).toBe(false);
-    expect(ids(report)).toEqual([`network_denied:127.0.0.1:${port}`]);
+    expect(ids(report)).toEqual([`undeclared_host:127.0.0.1:${port}`]);
   });
 
   it.skipIf(!JAIL_AVAILABLE)("the jail really blocks: a connect to a listening local server fails under network: deny", async () => {
@@ -279,7 +303,7 @@ describe("evasion suite: the well-behaved program", () => {
 import fsp from "node:fs/promises";
 import { execFileSync, spawnSync, fork } from "node:child_process";
 import { Worker } from "node:worker_threads";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 const scratch = process.env.SCRATCH;
 const ws = process.cwd();
 const tool = globalThis[Symbol.for("envelope-gate.recordTool")];

@@ -16,14 +16,22 @@ if (!existsSync(join(ROOT, "dist/preload/index.js")) || !existsSync(join(ROOT, "
 }
 
 /**
- * Whether this machine lets the wrapper create a network namespace (the same probe it makes).
- * Where it cannot (GitHub-hosted runners without the sysctl, docs/observer.md), the tests that
- * prove enforcement are skipped and the ones that prove honest reporting still run.
+ * Whether this machine can build the run jail (bubblewrap with user, PID and network
+ * namespaces), the same probe the wrapper makes. Without it every run is refused
+ * (JAIL_UNAVAILABLE); .ci/run installs bubblewrap, and docs/observer.md gives the route for
+ * GitHub-hosted runners.
  */
-export const JAIL_AVAILABLE = ((): boolean => {
-  const candidates = process.getuid?.() === 0 ? [["-n"]] : [["-c", "-n"], ["-r", "-n"]];
-  return candidates.some((flags) => spawnSync("unshare", [...flags, "--", process.execPath, "-e", ""], { stdio: "ignore" }).status === 0);
-})();
+export const JAIL_AVAILABLE =
+  spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
+
+/** The machine's resolvers: a lookup under `deny` is also an attempt to reach them. */
+export const NAMESERVERS = readFileSync("/etc/resolv.conf", "utf8")
+  .split("\n")
+  .flatMap((l) => /^nameserver\s+(\S+)/.exec(l.trim())?.slice(1) ?? []);
+
+export function isResolverAttempt(id: string): boolean {
+  return NAMESERVERS.some((ns) => id === `network_denied:${ns.includes(":") ? `[${ns}]` : ns}:53`);
+}
 
 export interface Sandbox {
   /** Holds everything; not itself an allowed root. */
@@ -46,8 +54,14 @@ export const BASE_ENVELOPE = {
   network: "deny",
 };
 
+/**
+ * Sandboxes live outside /tmp: the jail gives the command a private /tmp, so programs and
+ * "outside" directories there would be invisible to it rather than read-only.
+ */
+export const TEST_TMP = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+
 export function sandbox(envelope: Record<string, unknown> = {}): Sandbox {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "eg-observer-test-")));
+  const base = realpathSync(mkdtempSync(join(TEST_TMP, "eg-observer-test-")));
   const s: Sandbox = {
     base,
     workspace: join(base, "workspace"),

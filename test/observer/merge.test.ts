@@ -9,23 +9,21 @@ function merger(processObserverLive = true, canary = false): { m: Merger; out: L
 const strip = (events: LogEvent[]): Record<string, unknown>[] => events.map(({ ts: _ts, ...rest }) => rest);
 
 describe("merging the two observers", () => {
-  it("writes: the first observer to report a (process, path) owns it; its own repeats are kept", () => {
+  it("writes: hook records never take a process-level one away; both are written", () => {
     const { m, out } = merger();
     m.fromHook({ kind: "write", pid: 10, path: "/w/a", op: "write" });
     m.fromProcess({ kind: "write", tgid: 10, path: "/w/a", op: "create" });
-    m.fromHook({ kind: "write", pid: 10, path: "/w/a", op: "write" });
-    m.fromProcess({ kind: "write", tgid: 10, path: "/w/b", op: "create" });
-    m.fromHook({ kind: "write", pid: 10, path: "/w/b", op: "write" });
-    m.fromProcess({ kind: "write", tgid: 11, path: "/w/a", op: "create" });
+    m.fromProcess({ kind: "write", tgid: 10, path: "/w/a", op: "create" });
+    m.fromProcess({ kind: "write", tgid: 11, path: "/w/b", op: "create", refused: true });
     expect(strip(out)).toEqual([
       { kind: "write", pid: 10, path: "/w/a", op: "write", source: "node" },
-      { kind: "write", pid: 10, path: "/w/a", op: "write", source: "node" },
-      { kind: "write", pid: 10, path: "/w/b", op: "create", source: "process" },
-      { kind: "write", pid: 11, path: "/w/a", op: "create", source: "process" },
+      { kind: "write", pid: 10, path: "/w/a", op: "create", source: "process" },
+      { kind: "write", pid: 10, path: "/w/a", op: "create", source: "process" },
+      { kind: "write", pid: 11, path: "/w/b", op: "create", ok: false, source: "process" },
     ]);
   });
 
-  it("hosts: a connect the hooks resolved is reported once, by name; resolver traffic after a lookup is dropped", () => {
+  it("hosts: process-level connects are all kept (once per address); a noted name rides along as via, never as a replacement", () => {
     const { m, out } = merger();
     m.fromHook({ kind: "host", pid: 10, host: "api.example.com", port: 443, proto: "tcp" });
     m.fromHook({ kind: "note", pid: 10, address: "::ffff:93.184.216.34", port: 443 });
@@ -33,11 +31,34 @@ describe("merging the two observers", () => {
     m.fromProcess({ kind: "host", tgid: 10, host: "93.184.216.34", port: 443, proto: "connect" });
     m.fromProcess({ kind: "host", tgid: 10, host: "203.0.113.9", port: 443, proto: "connect" });
     m.fromProcess({ kind: "host", tgid: 10, host: "203.0.113.9", port: 443, proto: "connect" });
-    m.fromProcess({ kind: "host", tgid: 12, host: "10.0.0.53", port: 53, proto: "send" });
+    // A forged note for an address nobody connected to by name changes nothing.
+    m.fromHook({ kind: "note", pid: 12, address: "198.51.100.7", port: 80 });
+    m.fromProcess({ kind: "host", tgid: 12, host: "198.51.100.7", port: 80, proto: "connect" });
     expect(strip(out)).toEqual([
       { kind: "host", pid: 10, host: "api.example.com", port: 443, proto: "tcp", source: "node" },
+      { kind: "host", pid: 10, host: "10.0.0.53", port: 53, proto: "connect", source: "process" },
+      { kind: "host", pid: 10, host: "93.184.216.34", port: 443, proto: "connect", via: "api.example.com", source: "process" },
       { kind: "host", pid: 10, host: "203.0.113.9", port: 443, proto: "connect", source: "process" },
-      { kind: "host", pid: 12, host: "10.0.0.53", port: 53, proto: "send", source: "process" },
+      { kind: "host", pid: 12, host: "198.51.100.7", port: 80, proto: "connect", source: "process" },
+    ]);
+  });
+
+  it("in a shared network namespace, port-53 traffic after a hooked lookup is the resolver's own", () => {
+    const out: LogEvent[] = [];
+    const m = new Merger({ processObserverLive: true, sharedNetwork: true, canary: false, emit: (e) => out.push(e) });
+    m.fromHook({ kind: "host", pid: 10, host: "api.example.com", proto: "dns" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "10.0.0.53", port: 53, proto: "send" });
+    m.fromProcess({ kind: "host", tgid: 12, host: "10.0.0.53", port: 53, proto: "send" });
+    expect(strip(out).map((e) => `${e.pid}:${e.host}`)).toEqual(["10:api.example.com", "12:10.0.0.53"]);
+  });
+
+  it("unix sockets become hosts named unix:<path>, and refused calls syscall events", () => {
+    const { m, out } = merger();
+    m.fromProcess({ kind: "unix", tgid: 10, address: "/run/docker.sock", proto: "connect" });
+    m.fromProcess({ kind: "forbidden", tgid: 10, name: "io_uring_setup" });
+    expect(strip(out)).toEqual([
+      { kind: "host", pid: 10, host: "unix:/run/docker.sock", proto: "connect", source: "process" },
+      { kind: "syscall", pid: 10, name: "io_uring_setup", source: "process" },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, JAIL_AVAILABLE, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CLI, ROOT, TEST_TMP, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 function exampleSandbox(): Sandbox {
   const s = sandbox();
@@ -20,7 +20,7 @@ describe("envelope-gate run: the bundled example agents", () => {
     const report = await check(s);
     expect(report.verdict).toBe("envelope_fail");
     expect(report.exit).toBe(1);
-    expect(ids(report).sort()).toEqual(
+    expect(ids(report).filter((id) => !isResolverAttempt(id)).sort()).toEqual(
       [
         "network_denied:exfil.example.net:443",
         "undeclared_env:AWS_SECRET_ACCESS_KEY",
@@ -55,11 +55,12 @@ describe("envelope-gate run: the log", () => {
       kind: "meta",
       seq: 0,
       observers: ["node", "process"],
-      network_enforced: JAIL_AVAILABLE,
+      network_enforced: true,
       workspace: s.workspace,
       scratch: s.scratch,
       log_path: r.log,
     });
+    expect(meta?.jail).toMatchObject({ namespaces: ["user", "pid", "mount", "ipc", "uts", "net"], seccomp: "forbidden calls refused and recorded" });
     expect(String(meta?.runner)).toMatch(/#[0-9a-f]{16}$/);
     expect(String(meta?.envelope_hash)).toMatch(/^sha256:[0-9a-f]{64}$/);
     r.lines.forEach((line, i) => expect(line.seq).toBe(i));
@@ -71,7 +72,8 @@ describe("envelope-gate run: the log", () => {
     expect(canaries.length).toBeGreaterThan(0);
     expect(rest.slice(firstNonCanary).some((l) => l.canary === true)).toBe(false);
     const covered = new Set(canaries.map((l) => `${l.source}:${l.kind}`));
-    for (const needed of ["node:write", "node:env", "node:host", "process:write", "process:exec", "process:host"]) {
+    // Under full observation the hooks leave writes to the process observer.
+    for (const needed of ["node:env", "node:host", "process:write", "process:exec", "process:host"]) {
       expect(covered).toContain(needed);
     }
     const report = await check(s);
@@ -95,20 +97,20 @@ describe("envelope-gate run: the log", () => {
     expect(report.violations).toEqual([]);
   });
 
-  it("writes end only after every descendant exited, with what they did before it", async () => {
+  it("ends the jail with the command: a descendant that outlives it is killed before end is written", async () => {
     const s = sandbox();
     const late = join(s.workspace, "late.txt");
     const r = await run(s, ["sh", "-c", `(sleep 1; echo late > ${late}) & exit 0`]);
     expect(r.code).toBe(0);
-    expect(existsSync(late)).toBe(true);
-    const lateIndex = r.lines.findIndex((l) => l.kind === "write" && l.path === late);
-    expect(lateIndex).toBeGreaterThan(0);
     expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(late)).toBe(false);
+    expect((await check(s)).verdict).toBe("pass");
   });
 
   it("children started any way inherit the hooks, and never see the plumbing (promisified exec, --node-only)", async () => {
     const s = sandbox();
-    const out = join(s.outside, "promisified.txt");
+    const out = join(s.scratch, "promisified.txt");
     const grandchild = `require("fs").writeFileSync(${JSON.stringify(out)}, String(process.env.NODE_OPTIONS))`;
     const prog = program(
       s,
@@ -122,17 +124,18 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ stdout: "ok\n", stderr: "", mine: null, has: false });
     expect(readFileSync(out, "utf8")).toBe("undefined");
-    expect(ids(await check(s))).toEqual(expect.arrayContaining([`write_outside_root:${out}`]));
+    // The grandchild was hooked: its write is on record.
+    expect(r.lines.some((l) => l.kind === "write" && l.path === out && l.source === "node")).toBe(true);
   });
 
-  it("under --node-only too, end waits for descendants that outlive the command", async () => {
+  it("under --node-only too, a descendant that outlives the command is killed with the jail", async () => {
     const s = sandbox();
-    const late = join(s.outside, "late-node.txt");
+    const late = join(s.workspace, "late-node.txt");
     const script = `(sleep 1; node -e 'require("fs").writeFileSync(${JSON.stringify(late)}, "x")') & exit 0`;
     const r = await run(s, ["sh", "-c", script], { nodeOnly: true });
     expect(r.code).toBe(0);
-    expect(existsSync(late)).toBe(true);
-    expect(ids(await check(s))).toEqual([`write_outside_root:${late}`]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(late)).toBe(false);
   });
 
   it("reports a write seen by both observers once", async () => {
@@ -141,39 +144,41 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
     const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(target)}, "x")`]);
     expect(r.code).toBe(0);
     const writes = r.lines.filter((l) => l.kind === "write" && l.path === target);
-    // Both observers saw it; the first to report a (process, path) owns it.
+    // Under full observation only the process observer records writes (the hooks are told not to).
     expect(writes).toHaveLength(1);
-    expect(["node", "process"]).toContain(writes[0]?.source);
+    expect(writes[0]?.source).toBe("process");
   });
 
-  it("reports a connect seen by both observers once, by name when Node resolved it", async () => {
+  it("keeps a connect as both observers saw it: the hooks by name, the process observer by address", async () => {
     const s = sandbox();
-    const r = await run(s, [
-      "node",
-      "-e",
-      `const s = require("net").connect(9, "127.0.0.1"); s.on("error", () => {});`,
-    ]);
+    const r = await run(s, ["node", "-e", `const s = require("net").connect(9, "127.0.0.1"); s.on("error", () => {});`]);
     expect(r.code).toBe(0);
     const hosts = r.lines.filter((l) => l.kind === "host" && !l.canary);
-    expect(hosts).toHaveLength(1);
-    expect(hosts[0]).toMatchObject({ host: "127.0.0.1", port: 9, source: "node" });
+    // A hook record never takes a process-level one away.
+    expect(hosts.map((h) => [h.source, h.host, h.port])).toEqual([
+      ["node", "127.0.0.1", 9],
+      ["process", "127.0.0.1", 9],
+    ]);
   });
 
   it("resolves symlinks: a write through a link in the workspace lands on its target", async () => {
     const s = sandbox();
     const link = join(s.workspace, "innocent.txt");
     symlinkSync(join(s.outside, "target.txt"), link);
-    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(link)}, "x")`]);
+    const r = await run(s, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(link)}, "x") } catch {}`]);
     expect(r.code).toBe(0);
     expect(ids(await check(s))).toEqual([`write_outside_root:${join(s.outside, "target.txt")}`]);
+    expect(existsSync(join(s.outside, "target.txt"))).toBe(false);
   });
 
   it("records the program's own write to the log path, and check judges it", async () => {
     const s = sandbox();
     const logPath = join(s.workspace, "observer.jsonl");
-    const r = await run(s, ["node", "-e", `require("fs").appendFileSync(${JSON.stringify(logPath)}, "")`], { logName: "workspace/observer.jsonl" });
+    const r = await run(s, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(logPath)}, "forged") } catch {}`], { logName: "workspace/observer.jsonl" });
     expect(r.code).toBe(0);
+    // The jail covers the log: the write is recorded and judged, and the log is intact.
     expect(ids(await check(s, "workspace/observer.jsonl"))).toEqual([`write_outside_root:${logPath}`]);
+    expect(readFileSync(logPath, "utf8").startsWith('{"v":1,"kind":"meta"')).toBe(true);
   });
 });
 
@@ -181,18 +186,19 @@ describe("envelope-gate run: as an unprivileged user", () => {
   const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
   const canDropPrivileges =
     process.getuid?.() === 0 &&
-    spawnSync("setpriv", [...asNobody, "unshare", "-c", "-n", "--", process.execPath, "-e", ""], { stdio: "ignore" }).status === 0;
-  it.skipIf(!canDropPrivileges)("traces and jails without root (a user namespace mapping the caller to itself)", async () => {
+    spawnSync("setpriv", [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!canDropPrivileges)("traces and jails without root, wherever the checkout lives (a user namespace mapping the caller to itself)", async () => {
     const s = sandbox();
     for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
-    const out = join(s.outside, "uid.txt");
+    // A copy of the bundle nobody can read: the checkout itself may sit where other users cannot.
+    const dist = join(s.base, "dist");
+    cpSync(join(ROOT, "dist"), dist, { recursive: true });
+    const out = join(s.workspace, "uid.txt");
     const r = await spawnNode(
       [
-        "--reuid=65534",
-        "--regid=65534",
-        "--clear-groups",
+        ...asNobody,
         process.execPath,
-        CLI,
+        join(dist, "cli/index.js"),
         "run",
         "--envelope",
         s.envelope,
@@ -205,16 +211,17 @@ describe("envelope-gate run: as an unprivileged user", () => {
         "--",
         "sh",
         "-c",
-        `id -u > ${out}`,
+        `id -u > ${out}; echo x > ${s.outside}/escape.txt; true`,
       ],
-      { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: s.base }, exec: "setpriv" },
+      { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: TEST_TMP }, exec: "setpriv" },
     );
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toContain("Read-only file system");
     expect(r.code).toBe(0);
     expect(readFileSync(out, "utf8").trim()).toBe("65534");
+    expect(existsSync(join(s.outside, "escape.txt"))).toBe(false);
     const report = await check(s);
     expect(report.log?.network_enforced).toBe(true);
-    expect(ids(report)).toEqual([`write_outside_root:${out}`]);
+    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/escape.txt`]);
   });
 });
 
@@ -226,16 +233,19 @@ describe("envelope-gate run: refusals", () => {
     const prog = program(
       s,
       "slow.js",
-      `require("fs").writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setTimeout(() => {}, 60000);`,
+      `let n = 0; setInterval(() => require("fs").writeFileSync(${JSON.stringify(marker)}, String(++n)), 50); setTimeout(() => {}, 60000);`,
     );
     const running = run(s, ["node", prog], { onStart: (pid) => (wrapperPid = pid) });
     for (let i = 0; i < 300 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(marker)).toBe(true);
     process.kill(wrapperPid, "SIGKILL");
-    // The orphaned program still holds the wrapper's stdout; end it so the wrapper's pipes close.
-    process.kill(Number(readFileSync(marker, "utf8")), "SIGKILL");
+    // The tracer dies with the wrapper and the jail with the tracer: nothing keeps running.
     const r = await running;
     expect(r.signal).toBe("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const ticks = readFileSync(marker, "utf8");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(readFileSync(marker, "utf8")).toBe(ticks);
     const report = await check(s);
     expect(report.verdict).toBe("error");
     expect(report.error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
@@ -274,22 +284,21 @@ describe("envelope-gate run: refusals", () => {
     expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
   });
 
-  it("an observer that starts but reports nothing fails the self-check: OBSERVER_UNAVAILABLE", async () => {
+  it("an observer that starts but reports nothing (not even the jail's end): OBSERVER_TRACER_LOST", async () => {
     const s = sandbox();
     // A "strace" that runs the command untraced: alive, silent.
     const fake = program(s, "fake-strace", `#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n`);
     await import("node:fs").then((fs) => fs.chmodSync(fake, 0o755));
     const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_STRACE: fake } });
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
-    expect(r.stderr).toContain("process: write");
+    expect(r.stderr).toContain("OBSERVER_TRACER_LOST");
     expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
   });
 
   it("--node-only runs without strace only when asked, and meta says so", async () => {
     const s = sandbox();
     const target = join(s.outside, "node-only.txt");
-    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(target)}, "x")`], {
+    const r = await run(s, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(target)}, "x") } catch {}`], {
       nodeOnly: true,
       env: { ENVELOPE_GATE_STRACE: "/nonexistent/strace" },
     });
@@ -297,23 +306,61 @@ describe("envelope-gate run: refusals", () => {
     expect(r.lines[0]?.observers).toEqual(["node"]);
     expect(r.lines.find((l) => l.kind === "exec" && !l.canary)).toMatchObject({ path: process.execPath.startsWith("/") ? expect.stringMatching(/\/node$/) : "", argv: ["node", "-e", expect.any(String)] });
     const report = await check(s);
-    expect(report.log?.observers).toEqual(["node"]);
-    expect(ids(report)).toEqual([`write_outside_root:${target}`]);
+    // Observation is policy: without the process observer the log does not pass...
+    expect(report.error?.code).toBe("OBSERVATION_PARTIAL");
+    // ...unless the hash-pinned envelope itself accepts it.
+    const accepting = sandbox({ observation: "node" });
+    const r2 = await run(accepting, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(join(accepting.outside, "n.txt"))}, "x") } catch {}`], { nodeOnly: true });
+    expect(r2.code).toBe(0);
+    const accepted = await check(accepting);
+    expect(accepted.log?.observers).toEqual(["node"]);
+    expect(ids(accepted)).toEqual([`write_outside_root:${join(accepting.outside, "n.txt")}`]);
   });
 
-  it("a forged record on the hooks' channel: OBSERVER_CHANNEL_INVALID, no end line", async () => {
+  it("a record from a program that is not Node on the hooks' channel: OBSERVER_CHANNEL_TAMPERED, no end line", async () => {
     const s = sandbox();
-    const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo 'not json' > "$d/events.fifo"; sleep 1`;
+    const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo '{"kind":"note","pid":1,"address":"1.2.3.4","port":443}' > "$d/events.fifo"; sleep 1`;
     const r = await run(s, ["sh", "-c", script]);
     expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("a process reading the hooks' channel (stealing other processes' records): OBSERVER_CHANNEL_TAMPERED", async () => {
+    const s = sandbox();
+    const probe = program(
+      s,
+      "steal.js",
+      `const fs = require("fs"); const path = require("path");
+fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);`,
+    );
+    const r2 = await run(s, ["sh", "-c", `eval "set -- $NODE_OPTIONS"; exec node ${probe} "$2"`]);
+    expect(r2.code).toBe(3);
+    expect(r2.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
+  });
+
+  it("garbage from a Node process on the hooks' channel: OBSERVER_CHANNEL_INVALID", async () => {
+    const s = sandbox();
+    const probe = program(s, "garbage.js", `require("fs").writeFileSync(require("path").join(require("path").dirname(process.argv[2]), "events.fifo"), "not json" + String.fromCharCode(10));`);
+    const r = await run(s, ["sh", "-c", `eval "set -- $NODE_OPTIONS"; exec node ${probe} "$2"`]);
     expect(r.stderr).toContain("OBSERVER_CHANNEL_INVALID");
+    expect(r.code).toBe(3);
+  });
+
+  it("no bubblewrap (or no user namespaces): JAIL_UNAVAILABLE, the command never runs", async () => {
+    const s = sandbox();
+    const marker = join(s.scratch, "ran");
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], { env: { ENVELOPE_GATE_BWRAP: "/nonexistent/bwrap" } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("JAIL_UNAVAILABLE");
+    expect(existsSync(marker)).toBe(false);
     expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
   });
 
   it("mkfifo missing (the hooks' channel cannot be made): OBSERVER_UNAVAILABLE", async () => {
     const s = sandbox();
     const r = await run(s, [process.execPath, "-e", "0"], {
-      env: { PATH: "/nonexistent-bin", ENVELOPE_GATE_STRACE: "/usr/bin/strace", ENVELOPE_GATE_UNSHARE: "/usr/bin/unshare" },
+      env: { PATH: "/nonexistent-bin", ENVELOPE_GATE_STRACE: "/usr/bin/strace", ENVELOPE_GATE_BWRAP: "/usr/bin/bwrap" },
     });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");

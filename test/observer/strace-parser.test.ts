@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FrameDecoder, FrameError, encodeFrames, mergeNodeOptions, splitNodeOptions } from "../../src/observer/protocol.js";
+import { PathView } from "../../src/observer/jail.js";
 import { StraceParser, straceArgs, type ProcessEvent } from "../../src/observer/strace.js";
 
 const hex = (s: string): string => `"${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}"`;
@@ -44,7 +45,7 @@ describe("strace output parser", () => {
     ]);
     expect(events).toEqual([
       { kind: "write", tgid: 100, path: "/work/x.txt", op: "create" },
-      { kind: "exec", tgid: 102, ppid: 100, path: "/bin/sh", argv: ["sh", "-c", "echo hi"] },
+      { kind: "exec", tgid: 102, ppid: 100, path: realpathSync("/bin/sh"), argv: ["sh", "-c", "echo hi"] },
     ]);
   });
 
@@ -77,7 +78,7 @@ describe("strace output parser", () => {
     }
   });
 
-  it("reads internet destinations of connect and sendto, and skips unix sockets and the plumbing", () => {
+  it("reads internet destinations of connect and sendto, unix sockets that exist or connected, and the plumbing as a channel open", () => {
     const events = parse(
       [
         `300 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/run/x.sock")}}, 110) = 0`,
@@ -90,9 +91,11 @@ describe("strace output parser", () => {
       ["/run/eg/events.fifo"],
     );
     expect(events).toEqual([
+      { kind: "unix", tgid: 300, address: "/run/x.sock", proto: "connect" },
       { kind: "host", tgid: 300, host: "93.184.216.34", port: 443, proto: "connect" },
       { kind: "host", tgid: 300, host: "10.0.0.1", port: 80, proto: "connect" },
       { kind: "host", tgid: 300, host: "8.8.8.8", port: 53, proto: "send" },
+      { kind: "channel", tgid: 300, path: "/run/eg/events.fifo", writeOnly: true },
     ]);
   });
 
@@ -106,11 +109,114 @@ describe("strace output parser", () => {
       const events = parse(text.trimEnd().split("\n"), dir);
       const writes = events.filter((e) => e.kind === "write").map((e) => `${e.kind === "write" ? e.op : ""} ${e.kind === "write" ? e.path : ""}`);
       expect(writes).toEqual([`mkdir ${dir}/d`, `create ${dir}/d/f`, `rename ${dir}/d/f`, `rename ${dir}/g`, `delete ${dir}/g`]);
-      const execs = events.flatMap((e) => (e.kind === "exec" ? [e.path.slice(e.path.lastIndexOf("/") + 1)] : []));
-      expect(execs).toEqual(["sh", "mkdir", "mv", "rm"]);
+      // The real executables: symlinks (sh -> dash on Debian) resolved.
+      const execs = events.flatMap((e) => (e.kind === "exec" ? [e.path] : []));
+      const real = (c: string): string => realpathSync(spawnSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).stdout.trim());
+      expect(execs).toEqual(["sh", "mkdir", "mv", "rm"].map(real));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("strace output parser: the jail", () => {
+  const jailed = (lines: string[], writable: (p: string) => boolean = () => false): ProcessEvent[] => {
+    const events: ProcessEvent[] = [];
+    const parser = new StraceParser({
+      cwd: "/work",
+      plumbing: new Set(),
+      emit: (e) => events.push(e),
+      jailed: { view: new PathView([]), launcher: "/usr/bin/env", writable },
+    });
+    parser.push(lines.map((l) => l + "\n").join(""));
+    parser.finish();
+    return events;
+  };
+
+  it("records nothing of bubblewrap building the jail, nor its launcher; the command's tree from its exec on", () => {
+    const events = jailed([
+      `10 execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+      `10 clone(child_stack=NULL, flags=CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUSER|SIGCHLD) = 11`,
+      `11 mount(${hex("tmpfs")}, ${hex("/tmp")}, ${hex("tmpfs")}, MS_NODEV, NULL) = 0`,
+      `11 mkdir(${hex("/newroot")}, 0755) = 0`,
+      `11 clone(child_stack=NULL, flags=SIGCHLD) = 12`,
+      `12 execve(${hex("/usr/bin/env")}, [${hex("env")}, ${hex("-u")}, ${hex("PWD")}], 0x1 /* 3 vars */) = 0`,
+      `12 execve(${hex("/usr/bin/true")}, [${hex("true")}], 0x1 /* 3 vars */) = 0`,
+      `12 mkdir(${hex("/work/d")}, 0755) = 0`,
+      `11 mkdir(${hex("/bwrap-own")}, 0755) = 0`,
+    ]);
+    expect(events).toEqual([
+      { kind: "exec", tgid: 12, ppid: 11, path: realpathSync("/usr/bin/true"), argv: ["true"] },
+      { kind: "write", tgid: 12, path: "/work/d", op: "mkdir" },
+    ]);
+  });
+
+  it("records refused calls: injected refusals, namespace flags on clone and unshare, mounts", () => {
+    const events = jailed([
+      `20 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `21 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `21 io_uring_setup(1, {flags=0, sq_thread_cpu=0, sq_thread_idle=0}) = -1 EPERM (Operation not permitted) (INJECTED)`,
+      `21 pidfd_getfd(3, 4, 0) = -1 EPERM (Operation not permitted) (INJECTED)`,
+      `21 unshare(CLONE_FILES) = 0`,
+      `21 unshare(CLONE_NEWNS|CLONE_NEWUSER) = -1 ENOSPC (No space left on device)`,
+      `21 clone(child_stack=NULL, flags=CLONE_NEWUSER|SIGCHLD) = -1 ENOSPC (No space left on device)`,
+      `21 mount(${hex("/outside")}, ${hex("/work/x")}, NULL, MS_BIND, NULL) = -1 EPERM (Operation not permitted)`,
+    ]);
+    expect(events.filter((e) => e.kind === "forbidden")).toEqual(
+      ["io_uring_setup", "pidfd_getfd", "unshare", "clone", "mount"].map((name) => ({ kind: "forbidden", tgid: 21, name })),
+    );
+  });
+
+  it("judges a hard link's source as well as its target, and ownership, times, attributes and socket files as writes", () => {
+    const events = jailed([
+      `30 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `31 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `31 linkat(AT_FDCWD${deco("/work")}, ${hex("/outside/file")}, AT_FDCWD${deco("/work")}, ${hex("hl")}, 0) = -1 EXDEV (Invalid cross-device link)`,
+      `31 fchownat(AT_FDCWD${deco("/work")}, ${hex("/outside/o")}, 0, 0, 0) = -1 EROFS (Read-only file system)`,
+      `31 utimensat(AT_FDCWD${deco("/work")}, ${hex("/outside/t")}, NULL, 0) = -1 EROFS (Read-only file system)`,
+      `31 utimensat(5${deco("/outside/fd")}, NULL, NULL, 0) = -1 EROFS (Read-only file system)`,
+      `31 setxattr(${hex("/outside/x")}, ${hex("user.a")}, ${hex("1")}, 1, 0) = -1 EROFS (Read-only file system)`,
+      `31 bind(3, {sa_family=AF_UNIX, sun_path=${hex("/outside/s.sock")}}, 110) = -1 EROFS (Read-only file system)`,
+    ]);
+    expect(events.filter((e) => e.kind === "write").map((e) => (e.kind === "write" ? `${e.op} ${e.path}` : ""))).toEqual([
+      "link /outside/file",
+      "link /work/hl",
+      "chown /outside/o",
+      "utimes /outside/t",
+      "utimes /outside/fd",
+      "xattr /outside/x",
+      "bind /outside/s.sock",
+    ]);
+  });
+
+  it("marks a write refused as read-only whose name now resolves inside: the symlink was swapped too late to see", () => {
+    const inside = (p: string): boolean => p.startsWith("/work/");
+    const events = jailed(
+      [
+        `40 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+        `41 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+        `41 openat(AT_FDCWD${deco("/work")}, ${hex("gone-link")}, O_WRONLY|O_CREAT|O_TRUNC, 0666) = -1 EROFS (Read-only file system)`,
+        `41 openat(AT_FDCWD${deco("/work")}, ${hex("ok.txt")}, O_WRONLY|O_CREAT|O_TRUNC, 0666) = -1 ENOSPC (No space left on device)`,
+        `41 renameat2(AT_FDCWD${deco("/work")}, ${hex("a")}, AT_FDCWD${deco("/work")}, ${hex("/outside/b")}, 0) = -1 EROFS (Read-only file system)`,
+      ],
+      inside,
+    );
+    expect(events.filter((e) => e.kind === "write")).toEqual([
+      { kind: "write", tgid: 41, path: "/work/gone-link", op: "create", refused: true },
+      { kind: "write", tgid: 41, path: "/work/ok.txt", op: "create" },
+      { kind: "write", tgid: 41, path: "/work/a", op: "rename" },
+      { kind: "write", tgid: 41, path: "/outside/b", op: "rename" },
+    ]);
+  });
+
+  it("resolves /proc/self in the traced process, not in the wrapper", () => {
+    const events = jailed([
+      `50 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `${process.pid} execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `${process.pid} unlinkat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/cwd/x")}, 0) = -1 ENOENT (No such file or directory)`,
+    ]);
+    // Here "the traced process" is this test's own: its cwd is where the name leads.
+    expect(events.filter((e) => e.kind === "write")).toEqual([{ kind: "write", tgid: process.pid, path: join(realpathSync(process.cwd()), "x"), op: "delete" }]);
   });
 });
 

@@ -42,7 +42,7 @@ export type LogEvent = Record<string, unknown>;
 /** A complete observer log recorded under `hash`. */
 export function observerLog(hash: string, events: LogEvent[], meta: LogEvent = {}): string {
   const lines: LogEvent[] = [
-    { v: 1, kind: "meta", run_id: "run-a", envelope_hash: hash, runner: "runner-a", started_at: "2026-11-30T00:00:00Z", ...meta },
+    { v: 1, kind: "meta", run_id: "run-a", envelope_hash: hash, runner: "runner-a", started_at: "2026-11-30T00:00:00Z", observers: ["node", "process"], ...meta },
     ...events.map((e) => ({ v: 1, ...e })),
   ];
   lines.push({ v: 1, kind: "end", events: lines.length, exit_code: 0 });

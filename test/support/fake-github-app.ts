@@ -181,7 +181,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
   };
   const hex = spec.envelopeHash.replace(/^sha256:/, "");
   const files = new Map<string, Uint8Array>([
-    ["observer.jsonl", new TextEncoder().encode(`{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z"}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`)],
+    ["observer.jsonl", new TextEncoder().encode(`{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z","observers":["node","process"]}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`)],
     ["envelope.json.sha256", new TextEncoder().encode(`${hex}  envelope.json\n`)],
     ["properties.json", encodeJson({ version: 1, properties })],
     ["runner.json", encodeJson(runner)],

@@ -1,8 +1,8 @@
-export const id = 469;
-export const ids = [469];
+export const id = 160;
+export const ids = [160];
 export const modules = {
 
-/***/ 6469:
+/***/ 1160:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -133,22 +133,216 @@ class FifoReader {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/paths.ts
+var paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/observer/jail.ts
+/**
+ * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
+ *
+ *   wrapper (node) -> strace -f -> bwrap [namespaces, mounts, seccomp] -> command
+ *
+ * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
+ * mount namespaces, and a network namespace of its own under `network: deny`. The whole
+ * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
+ * `HOME` are empty private directories unless an allowed root covers them; `/proc` shows only
+ * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
+ * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
+ * the host's network namespace and are out of reach already).
+ *
+ * Paths the command sees are the host's own except under the private directories, so the
+ * observer records what the command asked for, and PathView turns such a path into the host
+ * path behind it when a symlink must be resolved.
+ */
+
+
+
+
+
+
+const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
+/** Jail paths <-> host paths, for resolving what the command named. */
+class PathView {
+    mounts;
+    constructor(mounts) {
+        // Most specific first.
+        this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
+    }
+    static under(path, prefix) {
+        return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+    }
+    toHost(jailPath) {
+        // The jail's /dev is its own (bubblewrap's): nothing of the host's is behind it.
+        if (PathView.under(jailPath, "/dev"))
+            return `/nonexistent/envelope-gate-jail${jailPath}`;
+        for (const m of this.mounts) {
+            if (PathView.under(jailPath, m.jail))
+                return m.host + jailPath.slice(m.jail.length);
+        }
+        return jailPath;
+    }
+    toJail(hostPath) {
+        for (const m of [...this.mounts].sort((a, b) => b.host.length - a.host.length)) {
+            if (PathView.under(hostPath, m.host))
+                return m.jail + hostPath.slice(m.host.length);
+        }
+        return hostPath;
+    }
+}
+/** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
+function hostUnixSockets() {
+    let table = "";
+    try {
+        table = (0,external_node_fs_.readFileSync)("/proc/net/unix", "utf8");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const line of table.split("\n").slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 = listening.
+        const path = fields[7];
+        if (path === undefined || !path.startsWith("/") || fields.length !== 8)
+            continue;
+        if ((parseInt(fields[3] ?? "0", 16) & 0x10000) === 0)
+            continue;
+        try {
+            // Bound over at its real path: bubblewrap does not follow a symlink such as /var/run.
+            const real = (0,external_node_fs_.realpathSync)(path);
+            if ((0,external_node_fs_.lstatSync)(real).isSocket())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+function homes() {
+    const out = new Set();
+    const fromEnv = (0,external_node_os_.homedir)();
+    if (fromEnv.startsWith("/") && fromEnv !== "/")
+        out.add(fromEnv);
+    try {
+        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
+        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
+            out.add(fromPasswd);
+    }
+    catch {
+        // no passwd entry: only HOME
+    }
+    return [...out];
+}
+function exists(path) {
+    try {
+        (0,external_node_fs_.lstatSync)(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
+function isolation(ownNetwork) {
+    return [
+        "--unshare-user",
+        "--disable-userns",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        ...(ownNetwork ? ["--unshare-net"] : []),
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ];
+}
+function planJail(bwrap, plan) {
+    const args = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
+    const privateMounts = [];
+    const privateTargets = ["/tmp", ...homes()];
+    for (const [i, target] of privateTargets.entries()) {
+        if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target))
+            continue;
+        const host = (0,external_node_path_.join)(plan.privateDir, i === 0 ? "tmp" : `home${i}`);
+        (0,external_node_fs_.mkdirSync)(host, { recursive: true, mode: 0o700 });
+        args.push("--bind", host, target);
+        privateMounts.push({ jail: target, host });
+    }
+    const prefixes = new Set();
+    for (const exe of plan.executables) {
+        const mount = privateMounts.find((m) => (0,paths/* isInsideAnyRoot */.Jk)(exe, [m.jail]));
+        if (mount === undefined || (0,paths/* isInsideAnyRoot */.Jk)(exe, plan.writableRoots))
+            continue;
+        // The toolchain's own top directory (~/.nvm, ~/.pyenv): shims and libraries live beside the binary.
+        const top = exe.slice(mount.jail.length + 1).split("/")[0];
+        prefixes.add((0,external_node_path_.join)(mount.jail, top));
+    }
+    for (const prefix of [...prefixes].sort((a, b) => a.length - b.length))
+        args.push("--ro-bind", prefix, prefix);
+    // Parents before children, so a root inside another (or inside a private dir) stays visible.
+    const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
+    for (const root of roots)
+        args.push("--bind", root, root);
+    args.push("--ro-bind", plan.stageDir, plan.stageDir);
+    const masked = new Set();
+    if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && exists(plan.logPath))
+        masked.add(plan.logPath);
+    const hiddenSockets = plan.ownNetwork ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, plan.writableRoots)) : [];
+    for (const socket of hiddenSockets)
+        masked.add(socket);
+    for (const path of masked)
+        args.push("--ro-bind", "/dev/null", path);
+    args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
+    // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
+    const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    return { argv: args, view: new PathView([...privateMounts, ...identity]), hiddenSockets, privateMounts, visiblePrefixes: [...prefixes], masked };
+}
+/**
+ * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
+ * observer runs.
+ */
+function probeJail(bwrap, ownNetwork) {
+    if (bwrap === null) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+            hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
+        });
+    }
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], timeout: 30_000 });
+    if (probe.status !== 0) {
+        const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
+                "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/observer/merge.ts
 /**
- * Turns hook messages and strace events into log events, and merges the two observers
- * without reporting one fact twice. The dedup rules (docs/observer.md, "Merging"):
+ * Turns hook messages and strace events into log events. The rules (docs/observer.md, "Merging"):
  *
- * - write: per process (thread group) and resolved path, the observer that reports it first
- *   owns it; the other observer's reports of that (process, path) are dropped. Repeats from the
- *   same observer are kept.
- * - exec: when the process observer is live it alone records execs (it sees the real execve of
- *   every program, shells included); hook exec records are kept only under --node-only.
- * - host: hook records (by name) are always kept. A process-level connect/send from a process is
- *   dropped when that process's hooks already reported the same address and port (they note
- *   each address a hooked connect resolves to), or when it goes to port 53 from a process whose
- *   hooks reported a DNS lookup (the resolver's own traffic). Other process-level
- *   destinations are recorded once per (process, address, port).
- * - env and tool come only from the hooks.
+ * - Hook records can add events, never take a process-level one away: with the process
+ *   observer live, everything it reports is written.
+ * - write: with the process observer live the hooks leave writes to it (preload-config.json);
+ *   any hook write record that still arrives is written as well. Under Node-only observation
+ *   the hooks are the only record.
+ * - exec: with the process observer live only its execs are written (it sees the real execve of
+ *   every program); hook exec records are kept only under Node-only observation.
+ * - host: hook records (by name) are always written. A process-level connect or send is
+ *   written once per (process, address, port); when the same process's hooks noted that they
+ *   connected that address for a name, the line carries the name as `via` (judged under
+ *   `allowlist`). In a shared network namespace (`allowlist` until egress is enforced),
+ *   port-53 traffic from a process whose hooks recorded a DNS lookup is the resolver's own and
+ *   is not written; in the jail's own namespace nothing is dropped.
+ * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
  */
 
 class ChannelMessageError extends Error {
@@ -180,12 +374,14 @@ function mappedV4(address) {
 }
 class Merger {
     options;
-    /** `${pid}\0${path}` -> the source that reported it first. */
-    writeOwner = new Map();
-    /** `${pid}\0${address}\0${port}` the hooks resolved or connected to. */
-    hookedAddresses = new Set();
+    /** `${pid}\0${address}\0${port}` the hooks connected to -> the name they connected by. */
+    hookedAddresses = new Map();
+    /** `${pid}\0${port}` -> the last name the hooks connected to on that port. */
+    lastHookName = new Map();
     dnsUsers = new Set();
     processHostsSeen = new Set();
+    /** Maps a pid the hooks report (the jail's) to the process observer's (the host's). */
+    pidOfHook = (pid) => pid;
     constructor(options) {
         this.options = options;
     }
@@ -193,17 +389,6 @@ class Merger {
         if (this.options.canary)
             event.canary = true;
         this.options.emit(event);
-    }
-    claimWrite(pid, path, source) {
-        if (this.options.canary)
-            return true;
-        const key = `${pid}\0${path}`;
-        const owner = this.writeOwner.get(key);
-        if (owner === undefined) {
-            this.writeOwner.set(key, source);
-            return true;
-        }
-        return owner === source;
     }
     /** One parsed JSON message from the hooks' channel. Throws ChannelMessageError on anything unexpected. */
     fromHook(message) {
@@ -227,8 +412,6 @@ class Merger {
                 const op = merge_text(m.op, "op", kind);
                 if (!log/* WRITE_OPS */.V1.has(op))
                     throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
-                if (!this.claimWrite(pid, path, "node"))
-                    return;
                 // The hottest record: built directly (same fields, same order as base() gives).
                 this.out(ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" });
                 return;
@@ -248,15 +431,21 @@ class Merger {
                     event.port = integer(m.port, "port", kind);
                 event.proto = proto;
                 event.source = "node";
-                if (proto === "dns" || !isIpLiteral(host))
-                    this.dnsUsers.add(pid);
+                const outer = this.pidOfHook(pid);
+                if (outer !== null && (proto === "dns" || !isIpLiteral(host)))
+                    this.dnsUsers.add(outer);
+                if (outer !== null && proto !== "dns" && event.port !== undefined)
+                    this.lastHookName.set(`${outer}\0${String(event.port)}`, host);
                 this.out(event);
                 return;
             }
             case "note": {
                 const address = mappedV4(merge_text(m.address, "address", kind));
                 const port = integer(m.port, "port", kind);
-                this.hookedAddresses.add(`${pid}\0${address}\0${port}`);
+                const outer = this.pidOfHook(pid);
+                const name = outer === null ? undefined : this.lastHookName.get(`${outer}\0${port}`);
+                if (name !== undefined && name !== address)
+                    this.hookedAddresses.set(`${outer}\0${address}\0${port}`, name);
                 return;
             }
             case "exec": {
@@ -287,9 +476,9 @@ class Merger {
         const ts = Date.now();
         switch (event.kind) {
             case "write":
-                if (!this.claimWrite(event.tgid, event.path, "process"))
-                    return;
-                this.out({ kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
+                this.out(event.refused === true
+                    ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
+                    : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
                 return;
             case "exec": {
                 const out = { kind: "exec", ts, pid: event.tgid };
@@ -302,19 +491,37 @@ class Merger {
                 return;
             }
             case "host": {
+                const key = `${event.tgid}\0${event.host}\0${event.port}`;
                 if (!this.options.canary) {
-                    if (this.hookedAddresses.has(`${event.tgid}\0${event.host}\0${event.port}`))
+                    if (this.options.sharedNetwork === true && event.port === 53 && this.dnsUsers.has(event.tgid))
                         return;
-                    if (event.port === 53 && this.dnsUsers.has(event.tgid))
-                        return;
-                    const key = `${event.tgid}\0${event.host}\0${event.port}`;
                     if (this.processHostsSeen.has(key))
                         return;
                     this.processHostsSeen.add(key);
                 }
-                this.out({ kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto, source: "process" });
+                const out = { kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto };
+                const via = this.hookedAddresses.get(key);
+                if (via !== undefined)
+                    out.via = via;
+                out.source = "process";
+                this.out(out);
                 return;
             }
+            case "unix": {
+                const key = `${event.tgid}\0unix:${event.address}`;
+                if (!this.options.canary) {
+                    if (this.processHostsSeen.has(key))
+                        return;
+                    this.processHostsSeen.add(key);
+                }
+                this.out({ kind: "host", ts, pid: event.tgid, host: `unix:${event.address}`, proto: event.proto, source: "process" });
+                return;
+            }
+            case "forbidden":
+                this.out({ kind: "syscall", ts, pid: event.tgid, name: event.name, source: "process" });
+                return;
+            case "channel":
+                return;
         }
     }
 }
@@ -335,6 +542,8 @@ class Merger {
 const PRELOAD_FILE_NAME = "envelope-gate-preload.cjs";
 /** The FIFO the hooks write to, in the same stage directory as the preload copy. */
 const EVENTS_FIFO_NAME = "events.fifo";
+/** Optional settings for the hooks, `{"recordWrites": boolean}`, in the same stage directory. */
+const PRELOAD_CONFIG_NAME = "preload-config.json";
 /** The FIFO strace writes to. */
 const STRACE_FIFO_NAME = "strace.fifo";
 /** worker_threads environment-data key that hands the channel to worker threads. */
@@ -438,14 +647,137 @@ class FrameDecoder {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/observer/seccomp.ts
+/**
+ * The jail's seccomp filter, as a classic BPF program that bubblewrap installs (`--seccomp FD`)
+ * on the command just before it runs. Pure: builds bytes, runs nothing.
+ *
+ * - A call that would blind or escape the observer (FORBIDDEN_SYSCALLS) returns
+ *   SECCOMP_RET_TRACE. Under strace, which is told to inject EPERM into exactly those calls, the
+ *   call is refused AND printed (`= -1 EPERM (INJECTED)`), so it is recorded and judged as
+ *   `forbidden_syscall:<name>`. With no tracer attached the kernel refuses a TRACE call with
+ *   ENOSYS on its own: a dead tracer can never turn the refusal into an allow.
+ * - `clone3` returns ENOSYS: its flags sit behind a pointer the filter cannot read, and libc
+ *   falls back to `clone`, whose flags strace prints (namespace flags are recorded there, and
+ *   the kernel refuses them: the jail has no capabilities and user namespaces are disabled).
+ * - System calls newer than the tracer knows by name (numbers from NEWEST_KNOWN_SYSCALL + 1)
+ *   return ENOSYS, so libc falls back to the older calls the tracer does record
+ *   (`fchmodat2` -> `fchmodat`, for example).
+ * - Another ABI returns ENOSYS: i386 through int 0x80 by its audit arch, x32 on x86-64 because
+ *   its numbers (0x40000000 and up) are above NEWEST_KNOWN_SYSCALL.
+ */
+/** [name, x86_64 number, aarch64 number or null where the architecture lacks the call]. */
+const TABLE = [
+    ["io_uring_setup", 425, 425],
+    ["io_uring_enter", 426, 426],
+    ["io_uring_register", 427, 427],
+    ["open_by_handle_at", 304, 265],
+    ["mount", 165, 40],
+    ["umount2", 166, 39],
+    ["pivot_root", 155, 41],
+    ["move_mount", 429, 429],
+    ["open_tree", 428, 428],
+    ["fsopen", 430, 430],
+    ["fsconfig", 431, 431],
+    ["fsmount", 432, 432],
+    ["fspick", 433, 433],
+    ["mount_setattr", 442, 442],
+    ["unshare", 272, 97],
+    ["setns", 308, 268],
+    ["pidfd_getfd", 438, 438],
+    ["ptrace", 101, 117],
+    ["process_vm_readv", 310, 270],
+    ["process_vm_writev", 311, 271],
+    ["bpf", 321, 280],
+    ["perf_event_open", 298, 241],
+    ["userfaultfd", 323, 282],
+    ["keyctl", 250, 219],
+    ["add_key", 248, 217],
+    ["request_key", 249, 218],
+    ["kexec_load", 246, 104],
+    ["kexec_file_load", 320, 294],
+    ["init_module", 175, 105],
+    ["finit_module", 313, 273],
+    ["delete_module", 176, 106],
+    ["chroot", 161, 51],
+    ["acct", 163, 89],
+    ["swapon", 167, 224],
+    ["swapoff", 168, 225],
+    ["reboot", 169, 142],
+    ["fanotify_init", 300, 262],
+    ["iopl", 172, null],
+    ["ioperm", 173, null],
+];
+/** Names of the calls the jail refuses and records. */
+const FORBIDDEN_SYSCALLS = TABLE.map(([name]) => name);
+const CLONE3 = 435;
+/**
+ * The newest system call the process observer (strace 6.1, Debian 12's) knows by name is
+ * set_mempolicy_home_node (450); later ones are refused with ENOSYS (see above).
+ */
+const NEWEST_KNOWN_SYSCALL = 450;
+const AUDIT_ARCH = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
+const BPF_LD_W_ABS = 0x20;
+const BPF_JEQ_K = 0x15;
+const BPF_JGE_K = 0x35;
+const BPF_RET_K = 0x06;
+const RET_ALLOW = 0x7fff0000;
+const RET_TRACE = 0x7ff00000;
+const RET_ERRNO = 0x00050000;
+const ENOSYS = 38;
+/** offsetof(struct seccomp_data, nr) and (…, arch). */
+const OFFSET_NR = 0;
+const OFFSET_ARCH = 4;
+function jailArch(arch = process.arch) {
+    if (arch === "x64")
+        return "x86_64";
+    if (arch === "arm64")
+        return "aarch64";
+    return null;
+}
+function forbiddenNumbers(arch) {
+    const out = new Map();
+    for (const [name, x86, arm] of TABLE) {
+        const nr = arch === "x86_64" ? x86 : arm;
+        if (nr !== null)
+            out.set(nr, name);
+    }
+    return out;
+}
+/** The filter program: `struct sock_filter[]`, little-endian, as bwrap --seccomp reads it. */
+function seccompProgram(arch) {
+    const program = [];
+    const forbidden = [...forbiddenNumbers(arch).keys()];
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARCH]);
+    program.push([BPF_JEQ_K, 1, 0, AUDIT_ARCH[arch]]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
+    program.push([BPF_JEQ_K, 0, 1, CLONE3]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    program.push([BPF_JGE_K, 0, 1, NEWEST_KNOWN_SYSCALL + 1]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    for (const nr of forbidden) {
+        program.push([BPF_JEQ_K, 0, 1, nr]);
+        program.push([BPF_RET_K, 0, 0, RET_TRACE]);
+    }
+    program.push([BPF_RET_K, 0, 0, RET_ALLOW]);
+    const bytes = Buffer.alloc(program.length * 8);
+    program.forEach(([code, jt, jf, k], i) => {
+        bytes.writeUInt16LE(code, i * 8);
+        bytes.writeUInt8(jt, i * 8 + 2);
+        bytes.writeUInt8(jf, i * 8 + 3);
+        bytes.writeUInt32LE(k >>> 0, i * 8 + 4);
+    });
+    return bytes;
+}
+
 ;// CONCATENATED MODULE: ./src/observer/strace.ts
 /**
  * The process-level observer: strace's output (run with -f -y -xx) turned into log events.
  * Sees every process of the tree, Node or not, at the system-call boundary, which in-process
  * code cannot unhook.
  */
+
 
 
 
@@ -487,12 +819,45 @@ const TRACED_SYSCALLS = [
     "vfork",
     "chdir",
     "fchdir",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "bind",
 ];
-/** strace arguments: follow forks, hex strings (unambiguous to parse), fd paths, no signals. */
-function straceArgs(outputPath) {
+/**
+ * Forbidden calls bubblewrap itself makes while it builds the jail (before the command runs):
+ * injecting a refusal into them would break the jail. The kernel refuses them to the command
+ * instead (no capabilities, no further user namespaces), and they are recorded from the line.
+ */
+const JAIL_SETUP_CALLS = new Set(["mount", "umount2", "pivot_root", "unshare"]);
+/** The calls strace refuses (EPERM, injected) as well as records. */
+function injectedSyscalls(arch) {
+    const known = new Set(forbiddenNumbers(arch).values());
+    return FORBIDDEN_SYSCALLS.filter((name) => known.has(name) && !JAIL_SETUP_CALLS.has(name));
+}
+const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
+/**
+ * strace arguments: follow forks, hex strings (unambiguous to parse), fd paths, no signals, and
+ * process exit lines (`-q`, not `-qq`: the wrapper needs the jail's own exit to know the tracer
+ * saw the end). With `arch`, the forbidden calls are traced and refused.
+ */
+function straceArgs(outputPath, arch = null) {
+    const forbidden = arch === null ? [] : [...forbiddenNumbers(arch).values()];
+    const inject = arch === null ? [] : injectedSyscalls(arch);
     return [
         "-f",
-        "-qq",
+        "-q",
         "--seccomp-bpf",
         "-y",
         "-xx",
@@ -502,7 +867,8 @@ function straceArgs(outputPath) {
         "signal=none",
         "-e",
         // `?` ignores a name this architecture lacks (aarch64 has no open/mkdir/...).
-        `trace=${TRACED_SYSCALLS.map((s) => `?${s}`).join(",")}`,
+        `trace=${[...TRACED_SYSCALLS, ...forbidden].map((s) => `?${s}`).join(",")}`,
+        ...(inject.length > 0 ? ["-e", `inject=${inject.join(",")}:error=EPERM`] : []),
         "-o",
         outputPath,
     ];
@@ -593,6 +959,19 @@ function socketAddresses(text) {
         out.push({ host: strace_mappedV4(decodeHex(m[2])), port: Number(m[1]) });
     return out;
 }
+/** Unix socket addresses: `@name` for an abstract one, the path (as given) for the rest. */
+function unixAddresses(text) {
+    const out = [];
+    for (const m of text.matchAll(/sa_family=AF_UNIX, sun_path=(@?)"((?:\\x[0-9a-f]{2})*)"/g)) {
+        const name = decodeHex(m[2]);
+        if (m[1] === "@")
+            out.push({ address: `@${name}`, abstract: true });
+        else if (name !== "")
+            out.push({ address: name, abstract: false });
+    }
+    return out;
+}
+const MAX_SYMLINK_HOPS = 40;
 /** Streaming parser for `strace -f -y -xx` output. */
 class StraceParser {
     pending = "";
@@ -601,9 +980,14 @@ class StraceParser {
     parentOf = new Map();
     cwdOf = new Map();
     options;
+    view;
     rootTgid = null;
+    /** Processes of the command's own tree (jailed runs only). */
+    commandTree = new Set();
+    outerOf = new Map();
     constructor(options) {
         this.options = options;
+        this.view = options.jailed?.view ?? new PathView([]);
     }
     push(text) {
         const data = this.pending === "" ? text : this.pending + text;
@@ -646,6 +1030,9 @@ class StraceParser {
     cwd(tgid) {
         return this.cwdOf.get(tgid) ?? this.options.cwd;
     }
+    recorded(tgid) {
+        return this.options.jailed === undefined || this.commandTree.has(tgid);
+    }
     line(raw) {
         const m = /^(\d+) +(.*)$/.exec(raw);
         if (!m)
@@ -664,7 +1051,11 @@ class StraceParser {
                 return;
             rest = head + resumed[1];
         }
-        if (rest.startsWith("+++") || rest.startsWith("---"))
+        if (rest.startsWith("+++")) {
+            this.exitLine(tid, rest);
+            return;
+        }
+        if (rest.startsWith("---"))
             return;
         const call = /^([a-z0-9_]+)\((.*)$/.exec(rest);
         if (!call)
@@ -677,11 +1068,49 @@ class StraceParser {
             return;
         this.syscall(tid, name, split[1], split[2]);
     }
+    exitLine(tid, rest) {
+        if (this.rootTgid === null || tid !== this.rootTgid || this.options.onRootExit === undefined)
+            return;
+        const exited = /^\+\+\+ exited with (\d+) \+\+\+$/.exec(rest);
+        if (exited)
+            return this.options.onRootExit({ code: Number(exited[1]), signal: null });
+        const killed = /^\+\+\+ killed by (SIG[A-Z0-9]+)/.exec(rest);
+        if (killed)
+            this.options.onRootExit({ code: null, signal: killed[1] });
+    }
+    /** The call being read was refused as a write to a read-only file system. */
+    refused = false;
+    pendingWrites = [];
     syscall(tid, name, argText, ret) {
         const tgid = this.tgid(tid);
         const retValue = /^(-?\d+)/.exec(ret);
         const ok = retValue !== null && Number(retValue[1]) >= 0;
+        this.refused = !ok && ret.includes(" EROFS ");
+        this.pendingWrites = [];
+        try {
+            this.dispatch(tgid, tid, name, argText, ret, ok, retValue);
+        }
+        finally {
+            this.flushWrites();
+        }
+    }
+    /**
+     * A call's writes go out together. When the kernel refused the call as read-only (EROFS) but
+     * every path it named resolves inside the jail's writable places, the resolution came too late
+     * (a symlink swapped or removed since): the writes are marked refused, and judged as outside.
+     */
+    flushWrites() {
+        const writes = this.pendingWrites;
+        this.pendingWrites = [];
+        const writable = this.options.jailed?.writable;
+        const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
+        for (const w of writes)
+            this.options.emit(stale ? { ...w, refused: true } : w);
+    }
+    dispatch(tgid, tid, name, argText, ret, ok, retValue) {
         if (name === "clone" || name === "clone3" || name === "fork" || name === "vfork") {
+            if (this.recorded(tgid) && NAMESPACE_FLAGS.test(argText))
+                this.options.emit({ kind: "forbidden", tgid, name });
             if (!ok)
                 return;
             const child = Number(retValue[1]);
@@ -694,8 +1123,22 @@ class StraceParser {
                 this.tgidOf.set(child, child);
                 this.parentOf.set(child, tgid);
                 this.cwdOf.set(child, this.cwd(tgid));
+                if (this.commandTree.has(tgid))
+                    this.commandTree.add(child);
             }
             return;
+        }
+        if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
+            // Bubblewrap building the jail: nothing is recorded until it executes the command.
+            if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+                this.commandTree.add(tgid);
+                // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
+                const launcher = this.options.jailed.launcher;
+                if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher)
+                    return;
+            }
+            else
+                return;
         }
         const args = splitArgs(argText);
         // Every *at call shows the caller's current directory: the freshest cwd there is.
@@ -706,6 +1149,12 @@ class StraceParser {
                     this.cwdOf.set(tgid, cwd);
                 break;
             }
+        }
+        if (FORBIDDEN_NAMES.has(name)) {
+            // Refused by strace (injected EPERM) or by the kernel; `unshare` without a namespace flag is ordinary.
+            if (name !== "unshare" || NAMESPACE_FLAGS.test(argText))
+                this.options.emit({ kind: "forbidden", tgid, name });
+            return;
         }
         const retPath = fdDecoration(ret.split(" ")[0]);
         switch (name) {
@@ -732,11 +1181,13 @@ class StraceParser {
                 const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
                 const argvToken = args[pathIndex + 1] ?? "[]";
                 const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+                // The file the kernel ran: the name given, every symlink resolved in the process's view.
+                const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
                 this.options.emit({
                     kind: "exec",
                     tgid,
                     ppid: this.parentOf.get(tgid) ?? null,
-                    path: (0,paths/* foldPath */.tu)(this.absolute(tgid, dirfd, p)) ?? p,
+                    path: this.resolveFollow(tgid, named),
                     argv,
                 });
                 return;
@@ -746,20 +1197,33 @@ class StraceParser {
             case "openat":
             case "openat2": {
                 const at = name === "openat" || name === "openat2";
-                const op = name === "creat" ? "create" : openFlags(args[at ? 2 : 1]);
-                if (op === null)
-                    return;
+                const flags = args[at ? 2 : 1];
+                const op = name === "creat" ? "create" : openFlags(flags);
                 const p = stringArg(args[at ? 1 : 0]);
                 if (p === null)
                     return;
+                if (this.options.plumbing.size > 0) {
+                    const target = ok && retPath !== null ? retPath : this.absolute(tgid, at ? fdDecoration(args[0]) : null, p);
+                    if (this.options.plumbing.has((0,paths/* foldPath */.tu)(target) ?? target)) {
+                        this.options.emit({ kind: "channel", tgid, path: target, writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY") });
+                        return;
+                    }
+                }
+                if (op === null)
+                    return;
                 let target;
-                if (ok && retPath !== null) {
+                const named = this.options.jailed?.masked?.size ? (0,paths/* foldPath */.tu)(this.absolute(tgid, at ? fdDecoration(args[0]) : null, p)) : null;
+                if (named !== null && this.options.jailed?.masked?.has(named) === true) {
+                    // The jail covers it with /dev/null: the attempt is on the path the program named.
+                    target = named;
+                }
+                else if (ok && retPath !== null) {
                     if (!retPath.startsWith("/"))
                         return;
                     target = retPath.replace(/ \(deleted\)$/, "");
                 }
                 else {
-                    target = this.resolveFollow(this.absolute(tgid, at ? fdDecoration(args[0]) : null, p));
+                    target = this.resolveFollow(tgid, this.absolute(tgid, at ? fdDecoration(args[0]) : null, p));
                 }
                 this.write(tgid, target, op);
                 return;
@@ -785,8 +1249,11 @@ class StraceParser {
                 this.writeArg(tgid, args[0], args[1], "rename", false);
                 return this.writeArg(tgid, args[2], args[3], "rename", false);
             case "link":
+                // The source too: a hard link makes the file it names writable under a new name.
+                this.writeArg(tgid, null, args[0], "link", false);
                 return this.writeArg(tgid, null, args[1], "link", false);
             case "linkat":
+                this.writeArg(tgid, args[0], args[1], "link", (args[4] ?? "").includes("AT_SYMLINK_FOLLOW"));
                 return this.writeArg(tgid, args[2], args[3], "link", false);
             case "symlink":
                 return this.writeArg(tgid, null, args[1], "symlink", false);
@@ -798,21 +1265,62 @@ class StraceParser {
                 return this.writeArg(tgid, args[0], args[1], "chmod", !(args[3] ?? "").includes("AT_SYMLINK_NOFOLLOW"));
             case "truncate":
                 return this.writeArg(tgid, null, args[0], "truncate", true);
+            case "chown":
+                return this.writeArg(tgid, null, args[0], "chown", true);
+            case "lchown":
+                return this.writeArg(tgid, null, args[0], "chown", false);
+            case "fchownat":
+                return this.writeAtOrFd(tgid, args[0], args[1], args[4], "chown");
+            case "utime":
+            case "utimes":
+                return this.writeArg(tgid, null, args[0], "utimes", true);
+            case "futimesat":
+                return this.writeArg(tgid, args[0], args[1], "utimes", true);
+            case "utimensat":
+                return this.writeAtOrFd(tgid, args[0], args[1], args[3], "utimes");
+            case "setxattr":
+            case "removexattr":
+                return this.writeArg(tgid, null, args[0], "xattr", true);
+            case "lsetxattr":
+            case "lremovexattr":
+                return this.writeArg(tgid, null, args[0], "xattr", false);
             case "fchmod":
-            case "ftruncate": {
+            case "ftruncate":
+            case "fchown":
+            case "fsetxattr":
+            case "fremovexattr": {
                 const p = fdDecoration(args[0]);
+                const op = name === "fchmod" ? "chmod" : name === "ftruncate" ? "truncate" : name === "fchown" ? "chown" : "xattr";
                 if (p !== null && p.startsWith("/"))
-                    this.write(tgid, p, name === "fchmod" ? "chmod" : "truncate");
+                    this.write(tgid, p, op);
                 return;
             }
+            case "bind":
+                for (const { address, abstract } of unixAddresses(argText)) {
+                    if (!abstract)
+                        this.write(tgid, this.resolveNoFollow(tgid, this.absolute(tgid, null, address)), "bind");
+                }
+                return;
             case "connect":
             case "sendto":
             case "sendmsg":
-            case "sendmmsg":
-                for (const { host, port } of socketAddresses(argText)) {
-                    this.options.emit({ kind: "host", tgid, host, port, proto: name === "connect" ? "connect" : "send" });
+            case "sendmmsg": {
+                const proto = name === "connect" ? "connect" : "send";
+                for (const { host, port } of socketAddresses(argText))
+                    this.options.emit({ kind: "host", tgid, host, port, proto });
+                for (const { address, abstract } of unixAddresses(argText)) {
+                    if (abstract) {
+                        this.options.emit({ kind: "unix", tgid, address, proto });
+                        continue;
+                    }
+                    const named = this.resolveFollow(tgid, this.absolute(tgid, null, address));
+                    // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
+                    // lookup): recorded when it connected, or when a socket of the host's is there.
+                    if (ok || this.isHostSocket(tgid, named))
+                        this.options.emit({ kind: "unix", tgid, address: named, proto });
                 }
                 return;
+            }
             default:
                 return;
         }
@@ -829,42 +1337,120 @@ class StraceParser {
             return;
         const dirfd = dirfdToken === null || dirfdToken === undefined ? null : fdDecoration(dirfdToken);
         const abs = this.absolute(tgid, dirfd, p);
-        this.write(tgid, follow ? this.resolveFollow(abs) : this.resolveNoFollow(abs), op);
+        this.write(tgid, follow ? this.resolveFollow(tgid, abs) : this.resolveNoFollow(tgid, abs), op);
+    }
+    /** `*at(dirfd, path, …, flags)` where an empty path with AT_EMPTY_PATH (or NULL) means the fd itself. */
+    writeAtOrFd(tgid, dirfdToken, pathToken, flags, op) {
+        const p = stringArg(pathToken);
+        if (p === null || p === "") {
+            const fdPath = fdDecoration(dirfdToken);
+            if (fdPath !== null && fdPath.startsWith("/"))
+                this.write(tgid, fdPath, op);
+            return;
+        }
+        this.writeArg(tgid, dirfdToken, pathToken, op, !(flags ?? "").includes("AT_SYMLINK_NOFOLLOW"));
     }
     write(tgid, path, op) {
         const folded = (0,paths/* foldPath */.tu)(path);
         if (folded === null || isIgnoredDevice(folded) || this.options.plumbing.has(folded))
             return;
-        this.options.emit({ kind: "write", tgid, path: folded, op });
+        this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
     }
     /** Resolves symlinks in the directory part now; the final component is the one acted on. */
-    resolveNoFollow(abs) {
+    resolveNoFollow(tgid, abs) {
         const folded = (0,paths/* foldPath */.tu)(abs) ?? abs;
-        const parent = (0,external_node_path_.dirname)(folded);
-        if (parent === folded)
+        const cut = folded.lastIndexOf("/");
+        if (cut <= 0)
             return folded;
-        return (0,external_node_path_.join)(realOrAncestor(parent, 0), (0,external_node_path_.basename)(folded));
+        const dir = this.realpath(tgid, folded.slice(0, cut));
+        return (dir === "/" ? "" : dir) + folded.slice(cut);
     }
-    resolveFollow(abs) {
+    resolveFollow(tgid, abs) {
+        return this.realpath(tgid, (0,paths/* foldPath */.tu)(abs) ?? abs);
+    }
+    /**
+     * Symlink resolution as the traced process sees its filesystem: each component read through
+     * the jail's view (private directories, the jail's /proc), a link's text taken as a path in the
+     * jail. A missing component ends the walk: the rest is kept as named.
+     */
+    realpath(tgid, jailPath) {
+        const parts = jailPath.split("/").filter((s) => s !== "");
+        let resolved = "";
+        let hops = 0;
+        while (parts.length > 0) {
+            const part = parts.shift();
+            if (part === ".")
+                continue;
+            if (part === "..") {
+                resolved = resolved.slice(0, resolved.lastIndexOf("/"));
+                continue;
+            }
+            const next = `${resolved}/${part}`;
+            const host = this.hostPath(tgid, next);
+            let link = null;
+            try {
+                if ((0,external_node_fs_.lstatSync)(host).isSymbolicLink())
+                    link = (0,external_node_fs_.readlinkSync)(host);
+            }
+            catch {
+                return [next, ...parts].join("/");
+            }
+            if (link === null || hops++ > MAX_SYMLINK_HOPS) {
+                resolved = next;
+                continue;
+            }
+            const text = link.replace(/ \(deleted\)$/, "");
+            if (text.startsWith("/"))
+                resolved = "";
+            parts.unshift(...text.split("/").filter((s) => s !== ""));
+        }
+        return resolved === "" ? "/" : resolved;
+    }
+    /** Where a jail path lives for the wrapper: private directories, and /proc names of the jail's processes. */
+    hostPath(tgid, jailPath) {
+        const proc = /^\/proc\/(self|thread-self|\d+)(\/.*)?$/.exec(jailPath);
+        if (proc && this.options.jailed !== undefined) {
+            const who = proc[1];
+            const rest = proc[2] ?? "";
+            if (who === "self" || who === "thread-self")
+                return `/proc/${tgid}${rest}`;
+            const outer = this.outerPid(Number(who));
+            return outer === null ? `/proc/envelope-gate-unknown-${who}${rest}` : `/proc/${outer}${rest}`;
+        }
+        if (proc && (proc[1] === "self" || proc[1] === "thread-self"))
+            return `/proc/${tgid}${proc[2] ?? ""}`;
+        return this.view.toHost(jailPath);
+    }
+    isHostSocket(tgid, jailPath) {
         try {
-            return external_node_fs_.realpathSync.native(abs);
+            return (0,external_node_fs_.lstatSync)(this.hostPath(tgid, jailPath)).isSocket();
         }
         catch {
-            return this.resolveNoFollow(abs);
+            return false;
         }
     }
-}
-function realOrAncestor(dir, hops) {
-    try {
-        return external_node_fs_.realpathSync.native(dir);
+    /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
+    outerPid(inner) {
+        const cached = this.outerOf.get(inner);
+        if (cached !== undefined)
+            return cached;
+        for (const tgid of this.commandTree) {
+            try {
+                const m = /^NSpid:\s+(.*)$/m.exec((0,external_node_fs_.readFileSync)(`/proc/${tgid}/status`, "utf8"));
+                const ids = (m?.[1] ?? "").trim().split(/\s+/).map(Number);
+                if (ids[ids.length - 1] === inner) {
+                    this.outerOf.set(inner, tgid);
+                    return tgid;
+                }
+            }
+            catch {
+                continue;
+            }
+        }
+        return null;
     }
-    catch {
-        const parent = (0,external_node_path_.dirname)(dir);
-        if (parent === dir || hops > 256)
-            return dir;
-        return (0,external_node_path_.join)(realOrAncestor(parent, hops + 1), (0,external_node_path_.basename)(dir));
-    }
 }
+const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
 
 ;// CONCATENATED MODULE: ./src/observer/run.ts
 /**
@@ -874,9 +1460,14 @@ function realOrAncestor(dir, hops) {
  *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
  *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
  *
- * `end` is written only after the command and every descendant exited and every record they
- * sent was read; any failure before that leaves a log without `end`, which `check` refuses.
+ * The command runs inside the jail (jail.ts) with strace outside it. `end` is written only after
+ * the jail is gone (its PID namespace dies with its first process, so no process of the tree is
+ * alive), strace reported the jail's own exit, and every record was read; any failure before
+ * that leaves a log without `end`, which `check` refuses.
  */
+
+
+
 
 
 
@@ -894,7 +1485,6 @@ function realOrAncestor(dir, hops) {
 
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
-const UNSHARE_ENV = "ENVELOPE_GATE_UNSHARE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
 const CANARY_ENV_KEY = "ENVELOPE_GATE_CANARY";
 const CANARY_HOST = "canary.envelope-gate.invalid";
@@ -949,27 +1539,6 @@ function preloadBundlePath() {
     const parts = [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "preload", "index.js"];
     return parts.join(external_node_path_.sep);
 }
-function networkJail(envelope) {
-    if (envelope.envelope.network !== "deny") {
-        return { enforced: false, prefix: [], description: "not applied: network is allowlist (hosts are recorded and judged, not blocked)" };
-    }
-    const unshare = process.env[UNSHARE_ENV] ?? resolveExecutable("unshare", process.env.PATH);
-    if (unshare === null || !(0,external_node_fs_.existsSync)(unshare)) {
-        return { enforced: false, prefix: [], description: `not enforced: unshare not found${process.env[UNSHARE_ENV] ? ` at ${process.env[UNSHARE_ENV]}` : ""}` };
-    }
-    // As root a network namespace needs no user namespace. Otherwise map the caller to itself
-    // (util-linux >= 2.38), or else to root inside the namespace.
-    const candidates = process.geteuid?.() === 0 ? [["-n"]] : [["-c", "-n"], ["-r", "-n"]];
-    let why = "";
-    for (const flags of candidates) {
-        const probe = (0,external_node_child_process_.spawnSync)(unshare, [...flags, "--", process.execPath, "-e", ""], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
-        if (probe.status === 0) {
-            return { enforced: true, prefix: [unshare, ...flags, "--"], description: `enforced: fresh network namespace (unshare ${flags.join(" ")})` };
-        }
-        why = `${(0,external_node_path_.basename)(unshare)} ${flags.join(" ")} failed (${(probe.stderr || probe.error?.message || `exit ${String(probe.status)}`).trim().split("\n")[0]})`;
-    }
-    return { enforced: false, prefix: [], description: `not enforced: ${why}; attempts are recorded only` };
-}
 class LogWriter {
     fd;
     seq = 0;
@@ -1008,6 +1577,10 @@ class LogWriter {
 }
 let interrupted = null;
 let activeChild = null;
+/** Node binaries may write to the hooks' channel: the wrapper's own, or one named like Node. */
+function isNodeBinary(path, known) {
+    return known.has(path) || /^node(?:js)?[0-9.]*$/.test((0,external_node_path_.basename)(path));
+}
 async function runStage(stage) {
     (0,external_node_fs_.mkdirSync)(stage.dir, { recursive: true, mode: 0o700 });
     const eventsFifo = (0,external_node_path_.join)(stage.dir, EVENTS_FIFO_NAME);
@@ -1042,15 +1615,42 @@ async function runStage(stage) {
             throw err;
         }
     }, fail);
+    // bwrap reads the seccomp program from this descriptor (index 3 of the spawned process).
+    const seccompFd = (0,external_node_fs_.openSync)(stage.seccompFile, "r");
+    const jail = stage.jail(stage.dir, 3);
+    const traced = { rootExit: null };
+    const exeOf = new Map();
+    const onProcess = (e) => {
+        if (e.kind === "exec")
+            exeOf.set(e.tgid, e.path);
+        if (e.kind === "channel") {
+            const exe = exeOf.get(e.tgid) ?? "an unknown program";
+            if (!e.writeOnly) {
+                fail(new errors/* GateError */.ue("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}) opened the hooks' channel for reading: it could take other processes' records`));
+            }
+            else if (!isNodeBinary(exe, stage.nodeBinaries)) {
+                fail(new errors/* GateError */.ue("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}), which is not Node, opened the hooks' channel: records from it would be forged`));
+            }
+            return;
+        }
+        if (e.kind === "unix" && stage.unixIsLocal(e.address))
+            return;
+        stage.merger.fromProcess(e);
+    };
     let strace = null;
     let parser = null;
     if (stage.strace !== null) {
         parser = new StraceParser({
             cwd: stage.cwd,
             plumbing: new Set([eventsFifo, straceFifo]),
-            emit: (e) => stage.merger.fromProcess(e),
+            emit: onProcess,
+            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable },
+            onRootExit: (exit) => {
+                traced.rootExit = exit;
+            },
         });
         const p = parser;
+        stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);
         strace = new FifoReader(straceFifo, (text) => {
             if (failure !== null)
                 return;
@@ -1059,23 +1659,20 @@ async function runStage(stage) {
             p.push(text);
         }, fail);
     }
-    const argv = [...stage.jail, ...(stage.strace !== null ? [stage.strace, ...straceArgs(straceFifo), "--"] : []), ...stage.argv];
+    // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
+    const tracer = stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
+    const argv = [...tracer, ...jail.argv, ...stage.argv];
     const stdio = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
-    if (stage.lifeline)
-        stdio.push("pipe");
-    const started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+    stdio.push(seccompFd);
+    let started;
+    try {
+        started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(seccompFd);
+    }
     child = started;
     activeChild = started;
-    const lifelineClosed = stage.lifeline
-        ? new Promise((resolveClosed) => {
-            const fd3 = started.stdio[3];
-            if (!fd3)
-                return resolveClosed();
-            fd3.on("data", () => { });
-            fd3.on("close", () => resolveClosed());
-            fd3.on("error", () => resolveClosed());
-        })
-        : Promise.resolve();
     const result = await new Promise((resolveExit, reject) => {
         started.once("error", (err) => reject(err));
         started.once("exit", (code, signal) => resolveExit({ code, signal }));
@@ -1084,17 +1681,24 @@ async function runStage(stage) {
         return { code: null, signal: null };
     });
     activeChild = null;
-    await lifelineClosed;
     if (strace !== null)
         await strace.finish();
     await events.finish();
     parser?.finish();
+    if (interrupted !== null)
+        throw interruptedError();
     if (!frames.idle && failure === null) {
         fail(new errors/* GateError */.ue("OBSERVER_CHANNEL_INVALID", "the hooks' channel ended in the middle of a record"));
     }
+    if (stage.strace !== null && failure === null && traced.rootExit === null) {
+        fail(new errors/* GateError */.ue("OBSERVER_TRACER_LOST", `the process observer ended (${result.signal ?? `exit ${String(result.code)}`}) without reporting the end of the jail: the tracer died or was detached`, {
+            hint: "Nothing after that point was observed, so the run is refused. Run it again.",
+        }));
+    }
     if (failure !== null)
         throw failure;
-    return result;
+    const exit = traced.rootExit;
+    return exit !== null ? { code: exit.code, signal: exit.signal } : result;
 }
 /** SIGKILLs a process and every descendant still attached to it (found through /proc). */
 function killTree(root) {
@@ -1191,7 +1795,7 @@ async function observe(options, log, logPath, privateDir) {
     const scratchInput = options.scratch !== undefined ? (0,external_node_path_.resolve)(options.scratch) : (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_os_.tmpdir)()), "envelope-gate", runId);
     (0,external_node_fs_.mkdirSync)(scratchInput, { recursive: true, mode: 0o700 });
     const scratch = (0,external_node_fs_.realpathSync)(scratchInput);
-    (0,core_envelope/* expandRoots */.oY)(envelope, { workspace, scratch });
+    const writableRoots = (0,core_envelope/* expandRoots */.oY)(envelope, { workspace, scratch });
     const [commandName, ...commandArgs] = options.command;
     const commandPath = resolveExecutable(commandName, process.env.PATH);
     if (commandPath === null) {
@@ -1214,10 +1818,53 @@ async function observe(options, log, logPath, privateDir) {
         throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, { hint: "Build it: node scripts/build.mjs" });
     }
     const runner = runnerIdentity();
-    const jail = networkJail(envelope);
+    const arch = jailArch();
+    if (arch === null) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the run jail has no seccomp filter for this architecture (${process.arch})`, {
+            hint: "envelope-gate run supports x86-64 and arm64 Linux.",
+        });
+    }
+    const configuredBwrap = process.env[BWRAP_ENV];
+    const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+    const ownNetwork = envelope.envelope.network === "deny";
+    probeJail(bwrap, ownNetwork);
+    const bwrapBinary = bwrap;
+    const launcher = ["/usr/bin/env", "/bin/env"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+    if (launcher === null)
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", "env (coreutils) was not found at /usr/bin/env", { hint: "Install coreutils." });
+    const setpriv = resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+    if (setpriv === null && straceBinary !== null) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", "setpriv (util-linux) was not found: the tracer could outlive a killed wrapper", {
+            hint: "Install util-linux (setpriv ships with it on Debian and Ubuntu).",
+        });
+    }
     const cwd = (0,external_node_fs_.realpathSync)(process.cwd());
     const logReal = (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_path_.dirname)(logPath)), (0,external_node_path_.basename)(logPath));
     const observers = options.nodeOnly ? ["node"] : ["node", "process"];
+    const seccompFile = (0,external_node_path_.join)(privateDir, "seccomp.bpf");
+    (0,external_node_fs_.writeFileSync)(seccompFile, seccompProgram(arch), { mode: 0o600 });
+    const nodeBinary = (0,external_node_fs_.realpathSync)(process.execPath);
+    const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
+        writableRoots,
+        privateDir: (0,external_node_path_.join)(privateDir, "jail"),
+        stageDir,
+        logPath: logReal,
+        cwd,
+        ownNetwork,
+        seccompFd,
+        launcher,
+        executables: [nodeBinary, (0,external_node_fs_.realpathSync)(commandPath)],
+    });
+    const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
+    const jailMeta = {
+        tool: `bubblewrap (${bwrapBinary})`,
+        namespaces: ["user", "pid", "mount", "ipc", "uts", ...(ownNetwork ? ["net"] : [])],
+        read_only: "everything outside the allowed roots",
+        private: preview.privateMounts.map((m) => m.jail),
+        visible_read_only: preview.visiblePrefixes,
+        hidden_unix_sockets: preview.hiddenSockets.length,
+        seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
+    };
     log.write({
         kind: "meta",
         run_id: runId,
@@ -1225,8 +1872,11 @@ async function observe(options, log, logPath, privateDir) {
         runner,
         started_at: new Date().toISOString(),
         observers,
-        network_enforced: jail.enforced,
-        network: jail.description,
+        network_enforced: ownNetwork,
+        network: ownNetwork
+            ? "enforced: the jail's own network namespace (loopback only; host unix sockets covered)"
+            : "not enforced: allowlist hosts are recorded and judged; the command shares the host's network",
+        jail: jailMeta,
         log_path: logReal,
         workspace,
         scratch,
@@ -1247,7 +1897,25 @@ async function observe(options, log, logPath, privateDir) {
         const dir = (0,external_node_path_.join)(privateDir, name);
         (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
         (0,external_node_fs_.copyFileSync)(preloadSource, (0,external_node_path_.join)(dir, PRELOAD_FILE_NAME));
+        // With strace live it records every write with the kernel's own path; the hooks need not.
+        (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: straceBinary === null }) + "\n");
         return dir;
+    };
+    const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+    const stageCommon = {
+        cwd,
+        strace: straceBinary,
+        arch,
+        jail: jailFor,
+        seccompFile,
+        nodeBinaries: new Set([nodeBinary]),
+        // The jail's own: an abstract name in its own network namespace, a socket file in a root or
+        // in a private directory (made by the run itself).
+        unixIsLocal: (address) => (address.startsWith("@") ? ownNetwork : (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces)),
+        writable: (path) => (0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces),
+        sharedNetwork: !ownNetwork,
+        setpriv: setpriv ?? "",
+        launcher,
     };
     // Self-check: every live observer must report the canary before the command runs.
     const canaryDir = prepareStage("canary");
@@ -1255,6 +1923,7 @@ async function observe(options, log, logPath, privateDir) {
     const seen = [];
     const canaryMerger = new Merger({
         processObserverLive: straceBinary !== null,
+        sharedNetwork: !ownNetwork,
         canary: true,
         emit: (e) => {
             seen.push(e);
@@ -1265,10 +1934,7 @@ async function observe(options, log, logPath, privateDir) {
         dir: canaryDir,
         argv: [process.execPath, "-e", CANARY_PROGRAM, canaryPath],
         env: stageEnv(canaryDir),
-        cwd,
-        strace: straceBinary,
-        jail: jail.prefix,
-        lifeline: false,
+        ...stageCommon,
         quiet: true,
         merger: canaryMerger,
     });
@@ -1277,7 +1943,7 @@ async function observe(options, log, logPath, privateDir) {
         throw interruptedError();
     const missing = [];
     const has = (pred) => seen.some(pred);
-    if (!has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath))
+    if (straceBinary === null && !has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath))
         missing.push("node: write");
     if (!has((e) => e.kind === "env" && e.source === "node" && e.key === CANARY_ENV_KEY))
         missing.push("node: env read");
@@ -1299,7 +1965,7 @@ async function observe(options, log, logPath, privateDir) {
         });
     }
     const mainDir = prepareStage("main");
-    const merger = new Merger({ processObserverLive: straceBinary !== null, canary: false, emit: (e) => log.write(e) });
+    const merger = new Merger({ processObserverLive: straceBinary !== null, sharedNetwork: !ownNetwork, canary: false, emit: (e) => log.write(e) });
     if (straceBinary === null) {
         // Without strace nothing sees the command's own exec: the wrapper records what it starts
         // (no source: it is the wrapper's own statement, not an observer's).
@@ -1309,10 +1975,7 @@ async function observe(options, log, logPath, privateDir) {
         dir: mainDir,
         argv: [commandPath, ...commandArgs],
         env: stageEnv(mainDir),
-        cwd,
-        strace: straceBinary,
-        jail: jail.prefix,
-        lifeline: straceBinary === null,
+        ...stageCommon,
         quiet: false,
         merger,
     });

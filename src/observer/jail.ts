@@ -1,0 +1,226 @@
+/**
+ * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
+ *
+ *   wrapper (node) -> strace -f -> bwrap [namespaces, mounts, seccomp] -> command
+ *
+ * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
+ * mount namespaces, and a network namespace of its own under `network: deny`. The whole
+ * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
+ * `HOME` are empty private directories unless an allowed root covers them; `/proc` shows only
+ * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
+ * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
+ * the host's network namespace and are out of reach already).
+ *
+ * Paths the command sees are the host's own except under the private directories, so the
+ * observer records what the command asked for, and PathView turns such a path into the host
+ * path behind it when a symlink must be resolved.
+ */
+import { spawnSync } from "node:child_process";
+import { lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { join } from "node:path";
+import { GateError } from "../core/errors.js";
+import { isInsideAnyRoot } from "../core/paths.js";
+
+export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
+
+export interface JailPlan {
+  /** Roots the command may write, folded, host paths (the same inside). */
+  writableRoots: string[];
+  /** Directory the wrapper owns for the jail's private directories (host side). */
+  privateDir: string;
+  /** Stage directory (preload, channel): visible read-only inside. */
+  stageDir: string;
+  /** The observer log: hidden from the command when it would be visible. */
+  logPath: string;
+  /** The command's working directory. */
+  cwd: string;
+  /** A fresh network namespace (always under deny). */
+  ownNetwork: boolean;
+  /** File descriptor (in bwrap) carrying the seccomp program. */
+  seccompFd: number;
+  /**
+   * `env`, run first inside the jail to drop PWD (bubblewrap always sets it): the command's
+   * environment holds only what the wrapper gives it. The process observer does not record it.
+   */
+  launcher: string;
+  /**
+   * Programs the run starts (the command, the Node binary for the hooks): when one lives under
+   * a private directory (a toolchain in HOME), its install prefix stays visible, read-only.
+   */
+  executables: string[];
+}
+
+export interface Jail {
+  argv: string[];
+  view: PathView;
+  /** Unix sockets of the host covered inside the jail. */
+  hiddenSockets: string[];
+  /** The private directories: jail path -> host path. */
+  privateMounts: { jail: string; host: string }[];
+  /** Install prefixes under a private directory kept visible, read-only. */
+  visiblePrefixes: string[];
+  /** Paths covered with /dev/null inside the jail (the log, host sockets): an open of one is an attempt on the path. */
+  masked: ReadonlySet<string>;
+}
+
+/** Jail paths <-> host paths, for resolving what the command named. */
+export class PathView {
+  private readonly mounts: { jail: string; host: string }[];
+
+  constructor(mounts: { jail: string; host: string }[]) {
+    // Most specific first.
+    this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
+  }
+
+  private static under(path: string, prefix: string): boolean {
+    return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+  }
+
+  toHost(jailPath: string): string {
+    // The jail's /dev is its own (bubblewrap's): nothing of the host's is behind it.
+    if (PathView.under(jailPath, "/dev")) return `/nonexistent/envelope-gate-jail${jailPath}`;
+    for (const m of this.mounts) {
+      if (PathView.under(jailPath, m.jail)) return m.host + jailPath.slice(m.jail.length);
+    }
+    return jailPath;
+  }
+
+  toJail(hostPath: string): string {
+    for (const m of [...this.mounts].sort((a, b) => b.host.length - a.host.length)) {
+      if (PathView.under(hostPath, m.host)) return m.jail + hostPath.slice(m.host.length);
+    }
+    return hostPath;
+  }
+}
+
+/** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
+export function hostUnixSockets(): string[] {
+  let table = "";
+  try {
+    table = readFileSync("/proc/net/unix", "utf8");
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const line of table.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 = listening.
+    const path = fields[7];
+    if (path === undefined || !path.startsWith("/") || fields.length !== 8) continue;
+    if ((parseInt(fields[3] ?? "0", 16) & 0x10000) === 0) continue;
+    try {
+      // Bound over at its real path: bubblewrap does not follow a symlink such as /var/run.
+      const real = realpathSync(path);
+      if (lstatSync(real).isSocket()) out.add(real);
+    } catch {
+      continue;
+    }
+  }
+  return [...out].sort();
+}
+
+function homes(): string[] {
+  const out = new Set<string>();
+  const fromEnv = homedir();
+  if (fromEnv.startsWith("/") && fromEnv !== "/") out.add(fromEnv);
+  try {
+    const fromPasswd = userInfo().homedir;
+    if (fromPasswd.startsWith("/") && fromPasswd !== "/") out.add(fromPasswd);
+  } catch {
+    // no passwd entry: only HOME
+  }
+  return [...out];
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
+function isolation(ownNetwork: boolean): string[] {
+  return [
+    "--unshare-user",
+    "--disable-userns",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(ownNetwork ? ["--unshare-net"] : []),
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+  ];
+}
+
+export function planJail(bwrap: string, plan: JailPlan): Jail {
+  const args: string[] = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
+  const privateMounts: { jail: string; host: string }[] = [];
+  const privateTargets = ["/tmp", ...homes()];
+  for (const [i, target] of privateTargets.entries()) {
+    if (isInsideAnyRoot(target, plan.writableRoots) || !exists(target)) continue;
+    const host = join(plan.privateDir, i === 0 ? "tmp" : `home${i}`);
+    mkdirSync(host, { recursive: true, mode: 0o700 });
+    args.push("--bind", host, target);
+    privateMounts.push({ jail: target, host });
+  }
+  const prefixes = new Set<string>();
+  for (const exe of plan.executables) {
+    const mount = privateMounts.find((m) => isInsideAnyRoot(exe, [m.jail]));
+    if (mount === undefined || isInsideAnyRoot(exe, plan.writableRoots)) continue;
+    // The toolchain's own top directory (~/.nvm, ~/.pyenv): shims and libraries live beside the binary.
+    const top = exe.slice(mount.jail.length + 1).split("/")[0] as string;
+    prefixes.add(join(mount.jail, top));
+  }
+  for (const prefix of [...prefixes].sort((a, b) => a.length - b.length)) args.push("--ro-bind", prefix, prefix);
+  // Parents before children, so a root inside another (or inside a private dir) stays visible.
+  const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
+  for (const root of roots) args.push("--bind", root, root);
+  args.push("--ro-bind", plan.stageDir, plan.stageDir);
+  const masked = new Set<string>();
+  if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && exists(plan.logPath)) masked.add(plan.logPath);
+  const hiddenSockets = plan.ownNetwork ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, plan.writableRoots)) : [];
+  for (const socket of hiddenSockets) masked.add(socket);
+  for (const path of masked) args.push("--ro-bind", "/dev/null", path);
+  args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
+  // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
+  const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
+  return { argv: args, view: new PathView([...privateMounts, ...identity]), hiddenSockets, privateMounts, visiblePrefixes: [...prefixes], masked };
+}
+
+/**
+ * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
+ * observer runs.
+ */
+export function probeJail(bwrap: string | null, ownNetwork: boolean): void {
+  if (bwrap === null) {
+    throw new GateError("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+      hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
+    });
+  }
+  const probe = spawnSync(
+    bwrap,
+    [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"],
+    { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], timeout: 30_000 },
+  );
+  if (probe.status !== 0) {
+    const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
+    throw new GateError("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+      hint:
+        "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
+        "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",
+    });
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The jail's evasion suite: each attack class a red team found against the unjailed observer,
+ * as a real program that tries it under full observation, and a clean twin that must pass.
+ * Raw system calls come from Python's ctypes (the system python3, which the jail can see).
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+
+const PYTHON = "/usr/bin/python3";
+const q = JSON.stringify;
+const hasPython = existsSync(PYTHON);
+
+/** A Python program with `libc.syscall` at hand; it prints one JSON line of what it saw. */
+function python(s: Sandbox, name: string, body: string): string[] {
+  const source = `import ctypes, json, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def sys_call(nr, *args):
+    r = libc.syscall(nr, *args)
+    return r, ctypes.get_errno()
+${body}
+`;
+  return [PYTHON, program(s, name, source)];
+}
+
+const X86 = process.arch === "x64";
+const NR = {
+  io_uring_setup: 425,
+  pidfd_open: 434,
+  pidfd_getfd: 438,
+  open_by_handle_at: X86 ? 304 : 265,
+  unshare: X86 ? 272 : 97,
+  ptrace: X86 ? 101 : 117,
+};
+
+async function outcome(s: Sandbox, command: string[], settings: { env?: NodeJS.ProcessEnv } = {}) {
+  const r = await run(s, command, settings);
+  expect(r.stderr).not.toContain("envelope-gate:");
+  expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
+  return { r, report: await check(s) };
+}
+
+describe.skipIf(!hasPython)("the jail: attacks are refused or recorded and judged, clean twins pass", () => {
+  it("the runner's secrets: no ancestor's environment is reachable through /proc", async () => {
+    const s = sandbox();
+    const found = join(s.workspace, "found.json");
+    const cmd = python(
+      s,
+      "environ.py",
+      `hits = []
+for pid in os.listdir("/proc"):
+    if not pid.isdigit():
+        continue
+    try:
+        data = open(f"/proc/{pid}/environ", "rb").read()
+    except OSError:
+        continue
+    if b"EG_RUNNER_SECRET" in data:
+        hits.append(pid)
+cmdlines = []
+for pid in os.listdir("/proc"):
+    if pid.isdigit():
+        try:
+            cmdlines.append(open(f"/proc/{pid}/cmdline", "rb").read().split(b"\\0")[0].decode())
+        except OSError:
+            pass
+open(${q(found)}, "w").write(json.dumps({"hits": hits, "ppid": os.getppid(), "cmdlines": cmdlines}))`,
+    );
+    const { report } = await outcome(s, cmd, { env: { EG_RUNNER_SECRET: "s3cret" } });
+    const seen = JSON.parse(readFileSync(found, "utf8")) as { hits: string[]; ppid: number; cmdlines: string[] };
+    expect(seen.hits).toEqual([]);
+    // Only the jail's own tree: no wrapper, no strace, no test runner.
+    expect(seen.cmdlines.some((c) => c.includes("strace") || c.includes("vitest") || c.endsWith("/node"))).toBe(false);
+    expect(report.violations).toEqual([]);
+  });
+
+  it("the log: the wrapper's descriptors cannot be taken (pidfd_getfd is refused and judged)", async () => {
+    const s = sandbox();
+    const cmd = python(
+      s,
+      "getfd.py",
+      `pidfd, _ = sys_call(${NR.pidfd_open}, 1, 0)
+r, err = sys_call(${NR.pidfd_getfd}, pidfd if pidfd >= 0 else 0, 3, 0)
+print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
+    );
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toMatchObject({ getfd: -1, errno: 1 });
+    expect(ids(report)).toEqual(["forbidden_syscall:pidfd_getfd"]);
+  });
+
+  it("the tracer: nothing the command can signal is the tracer, and no survivor outlives end", async () => {
+    const s = sandbox();
+    const late = join(s.workspace, "late.txt");
+    const r = await run(s, ["sh", "-c", `(sleep 0.5; echo late > ${late}) & pkill -9 strace; kill -9 -1; sleep 2`]);
+    // kill -9 -1 inside the jail reaches only the jail: its init dies, and with it the command.
+    expect(r.stderr).not.toContain("envelope-gate:");
+    const end = r.lines[r.lines.length - 1];
+    expect(end?.kind).toBe("end");
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(existsSync(late)).toBe(false);
+    expect((await check(s)).error).toBeNull();
+  });
+
+  it("io_uring: refused and judged; a Node program that asks libuv for io_uring still works, recorded", async () => {
+    const s = sandbox();
+    const cmd = python(s, "uring.py", `params = ctypes.create_string_buffer(120)\nr, err = sys_call(${NR.io_uring_setup}, 8, params)\nprint(json.dumps({"r": r, "errno": err}))`);
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
+    expect(ids(report)).toEqual(["forbidden_syscall:io_uring_setup"]);
+
+    const twin = sandbox();
+    const target = join(twin.workspace, "uv.txt");
+    const clean = await outcome(twin, ["node", "-e", `require("fs").writeFile(${q(target)}, "x", (e) => { if (e) throw e; })`], { env: { UV_USE_IO_URING: "1" } });
+    expect(readFileSync(target, "utf8")).toBe("x");
+    expect(clean.r.lines.some((l) => l.kind === "write" && l.path === target)).toBe(true);
+    expect(clean.report.violations).toEqual([]);
+  });
+
+  it("/proc/self is the process's own: a delete through /proc/self/cwd after cd outside is judged outside", async () => {
+    const s = sandbox();
+    writeFileSync(join(s.outside, "x"), "keep");
+    const { report } = await outcome(s, ["sh", "-c", `cd ${s.outside} && rm -f /proc/self/cwd/x; true`]);
+    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/x`]);
+    expect(readFileSync(join(s.outside, "x"), "utf8")).toBe("keep");
+  });
+
+  it("hard links: a link to an outside file is refused, and judged on its source", async () => {
+    const s = sandbox();
+    writeFileSync(join(s.outside, "file"), "keep");
+    const { report } = await outcome(s, ["sh", "-c", `ln ${s.outside}/file hl; echo x >> hl; true`]);
+    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/file`]);
+    expect(readFileSync(join(s.outside, "file"), "utf8")).toBe("keep");
+    expect(existsSync(join(s.workspace, "hl")) && readFileSync(join(s.workspace, "hl"), "utf8") === "keep").toBe(false);
+  });
+
+  it("mount tricks: a user and mount namespace for a bind mount is refused and judged", async () => {
+    const s = sandbox();
+    const cmd = python(s, "unshare.py", `r, err = sys_call(${NR.unshare}, 0x10000000 | 0x00020000)\nprint(json.dumps({"r": r, "errno": err}))`);
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout).r).toBe(-1);
+    expect(ids(report)).toEqual(["forbidden_syscall:unshare"]);
+    // The util-linux tool takes the same road.
+    const t = sandbox();
+    const tool = await outcome(t, ["sh", "-c", `unshare -Urm sh -c 'mount --bind ${t.outside} ${t.workspace}'; true`]);
+    expect(ids(tool.report)).toContain("forbidden_syscall:unshare");
+  });
+
+  it("untraced mutations: open_by_handle_at is refused; chown, utimes, xattrs and socket files outside are judged as writes", async () => {
+    const s = sandbox();
+    writeFileSync(join(s.outside, "f"), "keep");
+    const out = s.outside;
+    const cmd = python(
+      s,
+      "mutate.py",
+      `r, err = sys_call(${NR.open_by_handle_at}, -100, None, 1)
+for f in (lambda: os.chown(${q(out + "/f")}, 0, 0), lambda: os.utime(${q(out + "/f")}, (0, 0)), lambda: os.setxattr(${q(out + "/f")}, "user.eg", b"1")):
+    try:
+        f()
+    except OSError:
+        pass
+u = socket.socket(socket.AF_UNIX)
+try:
+    u.bind(${q(out + "/s.sock")})
+except OSError:
+    pass
+print(json.dumps({"handle": r}))`,
+    );
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toEqual({ handle: -1 });
+    expect(ids(report).sort()).toEqual(
+      ["forbidden_syscall:open_by_handle_at", `write_outside_root:${out}/f`, `write_outside_root:${out}/s.sock`].sort(),
+    );
+    expect(report.violations.find((v) => v.id === `write_outside_root:${out}/f`)?.count).toBe(3);
+    expect(existsSync(join(out, "s.sock"))).toBe(false);
+  });
+
+  it("ptrace: refused and judged (strace is the only tracer)", async () => {
+    const s = sandbox();
+    const cmd = python(s, "ptrace.py", `r, err = sys_call(${NR.ptrace}, 0, 0, 0, 0)\nprint(json.dumps({"r": r, "errno": err}))`);
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
+    expect(ids(report)).toEqual(["forbidden_syscall:ptrace"]);
+  });
+});
+
+describe.skipIf(!hasPython)("the jail: host services under network deny", () => {
+  let server: Server;
+  const abstractName = `eg-test-abstract-${process.pid}`;
+  let socketDir = "";
+  let pathServer: Server;
+
+  beforeAll(async () => {
+    server = createServer((c) => c.end("reached"));
+    await new Promise<void>((resolve) => server.listen(`\0${abstractName}`, resolve));
+    socketDir = join(sandbox().base, "service");
+    mkdirSync(socketDir, { recursive: true });
+    pathServer = createServer((c) => c.end("reached"));
+    await new Promise<void>((resolve) => pathServer.listen(join(socketDir, "service.sock"), resolve));
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => pathServer.close(() => resolve()));
+  });
+
+  it("a host unix socket (a service's) and an abstract one are out of reach; the path attempt is judged", async () => {
+    const s = sandbox();
+    const hostSocket = join(socketDir, "service.sock");
+    expect(lstatSync(hostSocket).isSocket()).toBe(true);
+    const cmd = python(
+      s,
+      "unix.py",
+      `res = {}
+for name, addr in (("path", ${q(hostSocket)}), ("abstract", "\\0" + ${q(abstractName)})):
+    c = socket.socket(socket.AF_UNIX)
+    try:
+        c.connect(addr)
+        res[name] = c.recv(16).decode()
+    except OSError as e:
+        res[name] = e.errno
+print(json.dumps(res))`,
+    );
+    const { r, report } = await outcome(s, cmd);
+    const res = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(res.path).not.toBe("reached");
+    expect(res.abstract).not.toBe("reached");
+    expect(ids(report)).toEqual([`network_denied:unix:${hostSocket}`]);
+  });
+
+  it("clean twin: the command's own unix socket in its workspace is local, not network", async () => {
+    const s = sandbox();
+    const sock = join(s.workspace, "own.sock");
+    const cmd = python(
+      s,
+      "own.py",
+      `srv = socket.socket(socket.AF_UNIX)
+srv.bind(${q(sock)})
+srv.listen(1)
+c = socket.socket(socket.AF_UNIX)
+c.connect(${q(sock)})
+a, _ = srv.accept()
+a.send(b"ok")
+print(json.dumps({"got": c.recv(2).decode()}))`,
+    );
+    const { r, report } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toEqual({ got: "ok" });
+    expect(report.violations).toEqual([]);
+  });
+});
+
+describe("the jail as an unprivileged user", () => {
+  const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+  const canDropPrivileges =
+    process.getuid?.() === 0 &&
+    hasPython &&
+    spawnSync("setpriv", [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
+  it.skipIf(!canDropPrivileges)("io_uring and namespace creation are refused and judged without root too", async () => {
+    const s = sandbox();
+    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
+    // A copy of the bundle, readable wherever the checkout lives.
+    const dist = join(s.base, "dist");
+    cpSync(join(ROOT, "dist"), dist, { recursive: true });
+    const cmd = python(
+      s,
+      "unpriv.py",
+      `params = ctypes.create_string_buffer(120)
+a, _ = sys_call(${NR.io_uring_setup}, 8, params)
+b, _ = sys_call(${NR.unshare}, 0x10000000 | 0x00020000)
+print(json.dumps({"uring": a, "unshare": b, "uid": os.getuid()}))`,
+    );
+    chmodSync(join(s.base, "programs"), 0o755);
+    const r = await spawnNode(
+      [...asNobody, process.execPath, join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", ...cmd],
+      { cwd: s.workspace, env: { PATH: process.env.PATH }, exec: "setpriv" },
+    );
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual({ uring: -1, unshare: -1, uid: 65534 });
+    expect(ids(await check(s)).sort()).toEqual(["forbidden_syscall:io_uring_setup", "forbidden_syscall:unshare"]);
+  });
+});
