@@ -36369,7 +36369,7 @@ const WRITE_OPS = new Set([
     "xattr",
     "bind",
 ]);
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
  * any other key is judged wherever the read comes from. Keep docs/observer.md in step.

@@ -5947,7 +5947,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 160).then(__nccwpck_require__.bind(__nccwpck_require__, 1160));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 572).then(__nccwpck_require__.bind(__nccwpck_require__, 7572));
     return runCommand(args, usage);
 }
 async function app(args) {
@@ -6635,7 +6635,7 @@ const WRITE_OPS = new Set([
     "xattr",
     "bind",
 ]);
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
  * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
@@ -7822,6 +7822,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_p
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 1553:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 
 /***/ }),
 

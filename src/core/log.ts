@@ -33,7 +33,7 @@ export const WRITE_OPS = new Set([
   "bind",
 ]);
 
-export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime"]);
+export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;

@@ -10,13 +10,13 @@
  *   every program); hook exec records are kept only under Node-only observation.
  * - host: hook records (by name) are always written. A process-level connect or send is
  *   written once per (process, address, port); when the same process's hooks noted that they
- *   connected that address for a name, the line carries the name as `via` (judged under
- *   `allowlist`). In a shared network namespace (`allowlist` until egress is enforced),
- *   port-53 traffic from a process whose hooks recorded a DNS lookup is the resolver's own and
- *   is not written; in the jail's own namespace nothing is dropped.
+ *   connected that address for a name, the line carries the name as `via`. Under allowlist the
+ *   egress proxy writes each request it gets (`source: "proxy"`, the destination by name), and
+ *   connects to the relay that leads to it are not written again by either observer.
  * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
  */
 import { RUNTIME_ENV_KEYS, WRITE_OPS } from "../core/log.js";
+import type { EgressRecord } from "./egress.js";
 import type { ProcessEvent } from "./strace.js";
 
 export type LogEvent = Record<string, unknown> & { kind: string };
@@ -54,8 +54,11 @@ function mappedV4(address: string): string {
 
 export interface MergerOptions {
   processObserverLive: boolean;
-  /** The command shares the host's network namespace (resolver traffic is recognised, see above). */
-  sharedNetwork?: boolean;
+  /**
+   * Under allowlist, the relay's address inside the jail: connects to it are the way out, and
+   * the proxy records each request with its real destination, so they are not written twice.
+   */
+  egressEndpoint?: { host: string; port: number } | null;
   /** Every event of this stage is a self-check canary: recorded, marked, never merged away. */
   canary: boolean;
   emit: (event: LogEvent) => void;
@@ -118,6 +121,7 @@ export class Merger {
         const proto = text(m.proto, "proto", kind);
         const event: LogEvent = { ...base("host"), host };
         if (m.port !== undefined) event.port = integer(m.port, "port", kind);
+        if (this.isEgress(host, event.port as number | undefined)) return;
         event.proto = proto;
         event.source = "node";
         const outer = this.pidOfHook(pid);
@@ -157,6 +161,19 @@ export class Merger {
     }
   }
 
+  private isEgress(host: string, port: number | undefined): boolean {
+    const e = this.options.egressEndpoint;
+    return e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost");
+  }
+
+  /** One request the egress proxy decided on. */
+  fromEgress(record: EgressRecord): void {
+    const event: LogEvent = { kind: "host", ts: Date.now(), host: record.host, port: record.port, proto: record.proto };
+    if (!record.allowed) event.ok = false;
+    event.source = "proxy";
+    this.out(event);
+  }
+
   fromProcess(event: ProcessEvent): void {
     const ts = Date.now();
     switch (event.kind) {
@@ -179,7 +196,7 @@ export class Merger {
       case "host": {
         const key = `${event.tgid}\0${event.host}\0${event.port}`;
         if (!this.options.canary) {
-          if (this.options.sharedNetwork === true && event.port === 53 && this.dnsUsers.has(event.tgid)) return;
+          if (this.isEgress(event.host, event.port)) return;
           if (this.processHostsSeen.has(key)) return;
           this.processHostsSeen.add(key);
         }

@@ -21,6 +21,7 @@ import { GateError } from "../core/errors.js";
 import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
+import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
 import { FifoReader, makeFifo } from "./fifo.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail } from "./jail.js";
 import { ChannelMessageError, Merger, type LogEvent } from "./merge.js";
@@ -28,6 +29,8 @@ import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, PRELOAD_CONFIG_NAME, PRELOA
 import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
+import { hostAllowed, normalizeHost } from "../core/hosts.js";
+import { hostPatterns } from "../core/envelope.js";
 
 export interface RunOptions {
   envelopePath: string;
@@ -97,6 +100,13 @@ function preloadBundlePath(): string {
   return parts.join(sep);
 }
 
+function relayBundlePath(): string {
+  return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
+}
+
+/** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
+const EGRESS_PORT = 3128;
+
 class LogWriter {
   private readonly fd: number;
   private seq = 0;
@@ -154,9 +164,12 @@ interface Stage {
   seccompFile: string;
   /** Real paths of the programs that may write to the hooks' channel (Node binaries). */
   nodeBinaries: ReadonlySet<string>;
+  /** The wrapper's own Node binary (it runs the relay). */
+  nodeBinary: string;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
-  sharedNetwork: boolean;
+  /** Under allowlist: the relay inside the jail and the envelope's decision for the proxy outside. */
+  egress: { relay: string; allowed: (host: string, port: number) => boolean } | null;
   /** util-linux setpriv, which starts strace with a parent-death signal. */
   setpriv: string;
   /** The jail's launcher (jail.ts). */
@@ -236,7 +249,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
       cwd: stage.cwd,
       plumbing: new Set([eventsFifo, straceFifo]),
       emit: onProcess,
-      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable },
+      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stage.egress?.relay },
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
@@ -257,12 +270,28 @@ async function runStage(stage: Stage): Promise<StageResult> {
 
   // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
   const tracer = stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
-  const argv = [...tracer, ...jail.argv, ...stage.argv];
+  let env = stage.env;
+  let relay: string[] = [];
+  let proxy: EgressProxy | null = null;
+  if (stage.egress !== null) {
+    // The only way out of the jail's network namespace: the relay inside, the proxy here.
+    const socketPath = join(stage.dir, "egress.sock");
+    try {
+      proxy = await startEgressProxy({ socketPath, allowed: stage.egress.allowed, record: (e) => stage.merger.fromEgress(e) });
+    } catch (err) {
+      closeSync(seccompFd);
+      throw new GateError("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${(err as Error).message})`, { cause: err });
+    }
+    const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
+    env = { ...rest, ...proxyEnv(EGRESS_PORT) };
+    relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
+  }
+  const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
   const stdio: ("inherit" | "ignore" | number)[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
   stdio.push(seccompFd);
   let started: ReturnType<typeof spawn>;
   try {
-    started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+    started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env, stdio });
   } finally {
     closeSync(seccompFd);
   }
@@ -276,6 +305,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
     return { code: null, signal: null } as StageResult;
   });
   activeChild = null;
+  await proxy?.close();
   if (strace !== null) await strace.finish();
   await events.finish();
   parser?.finish();
@@ -415,7 +445,13 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   }
   const configuredBwrap = process.env[BWRAP_ENV];
   const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
-  const ownNetwork = envelope.envelope.network === "deny";
+  // The jail always has a network namespace of its own; under allowlist the egress proxy is its only way out.
+  const ownNetwork = true;
+  const egressEnforced = envelope.envelope.network === "allowlist";
+  const relayBundle = relayBundlePath();
+  if (egressEnforced && !existsSync(relayBundle)) {
+    throw new GateError("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, { hint: "Build it: node scripts/build.mjs" });
+  }
   probeJail(bwrap, ownNetwork);
   const bwrapBinary = bwrap as string;
   const launcher = ["/usr/bin/env", "/bin/env"].find((p) => existsSync(p)) ?? null;
@@ -447,7 +483,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
     tool: `bubblewrap (${bwrapBinary})`,
-    namespaces: ["user", "pid", "mount", "ipc", "uts", ...(ownNetwork ? ["net"] : [])],
+    namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
     read_only: "everything outside the allowed roots",
     private: preview.privateMounts.map((m) => m.jail),
     visible_read_only: preview.visiblePrefixes,
@@ -462,10 +498,10 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     runner,
     started_at: new Date().toISOString(),
     observers,
-    network_enforced: ownNetwork,
-    network: ownNetwork
-      ? "enforced: the jail's own network namespace (loopback only; host unix sockets covered)"
-      : "not enforced: allowlist hosts are recorded and judged; the command shares the host's network",
+    network_enforced: true,
+    network: egressEnforced
+      ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
+      : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
     jail: jailMeta,
     log_path: logReal,
     workspace,
@@ -493,6 +529,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     return dir;
   };
   const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+  const patterns = hostPatterns(envelope.envelope);
   const stageCommon = {
     cwd,
     strace: straceBinary,
@@ -504,7 +541,10 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
     writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
-    sharedNetwork: !ownNetwork,
+    egress: egressEnforced
+      ? { relay: relayBundle, allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) }
+      : null,
+    nodeBinary,
     setpriv: setpriv ?? "",
     launcher,
   };
@@ -515,7 +555,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const seen: LogEvent[] = [];
   const canaryMerger = new Merger({
     processObserverLive: straceBinary !== null,
-    sharedNetwork: !ownNetwork,
+    egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
     canary: true,
     emit: (e) => {
       seen.push(e);
@@ -556,7 +596,12 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   }
 
   const mainDir = prepareStage("main");
-  const merger = new Merger({ processObserverLive: straceBinary !== null, sharedNetwork: !ownNetwork, canary: false, emit: (e) => log.write(e) });
+  const merger = new Merger({
+    processObserverLive: straceBinary !== null,
+    egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+    canary: false,
+    emit: (e) => log.write(e),
+  });
   if (straceBinary === null) {
     // Without strace nothing sees the command's own exec: the wrapper records what it starts
     // (no source: it is the wrapper's own statement, not an observer's).

@@ -224,7 +224,15 @@ export interface StraceParserOptions {
    * (the first process bubblewrap executes, and its descendants) is recorded. Paths are the
    * jail's, resolved through `view`.
    */
-  jailed?: { view: PathView; masked?: ReadonlySet<string>; launcher?: string; writable?: (path: string) => boolean };
+  jailed?: {
+    view: PathView;
+    masked?: ReadonlySet<string>;
+    /** `env -u PWD`, the jail's first program: not recorded. */
+    launcher?: string;
+    /** Under allowlist, the egress relay the launcher executes next: its own calls are not recorded, its children are the command. */
+    relay?: string | undefined;
+    writable?: (path: string) => boolean;
+  };
   /** Called with strace's exit line of the first traced process (bubblewrap, or the command). */
   onRootExit?: (exit: RootExit) => void;
 }
@@ -244,6 +252,8 @@ export class StraceParser {
   /** Processes of the command's own tree (jailed runs only). */
   private readonly commandTree = new Set<number>();
   private readonly outerOf = new Map<number, number>();
+  private relayPending: number | null = null;
+  private relayTgid: number | null = null;
 
   constructor(options: StraceParserOptions) {
     this.options = options;
@@ -377,13 +387,17 @@ export class StraceParser {
       }
       return;
     }
+    if (tgid === this.relayTgid) return;
     if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
       // Bubblewrap building the jail: nothing is recorded until it executes the command.
       if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
         this.commandTree.add(tgid);
         // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
         const launcher = this.options.jailed.launcher;
-        if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) return;
+        if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) {
+          if (this.options.jailed.relay !== undefined) this.relayPending = tgid;
+          return;
+        }
       } else return;
     }
     const args = splitArgs(argText);
@@ -415,6 +429,17 @@ export class StraceParser {
       case "execve":
       case "execveat": {
         if (!ok) return;
+        if (this.relayPending === tgid) {
+          // Only the launcher's own next program can be the relay: a later exec of the same file is the command's.
+          this.relayPending = null;
+          const argv = splitArgs(argText);
+          const argvToken = argv[1] ?? "[]";
+          const second = argvToken.startsWith("[") ? stringArg(splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]")))[1]) : null;
+          if (second === this.options.jailed?.relay) {
+            this.relayTgid = tgid;
+            return;
+          }
+        }
         const pathIndex = name === "execve" ? 0 : 1;
         const p = stringArg(args[pathIndex]);
         if (p === null) return;

@@ -334,3 +334,62 @@ describe("bytes", () => {
     expect(ids(v)).toEqual(["write_outside_root:/work/repo2", "write_outside_root:/work/rep", "write_outside_root:/work"]);
   });
 });
+
+describe("observation is policy", () => {
+  it("refuses a log the process observer did not watch, unless the envelope accepts Node-only observation", () => {
+    const full = envelope();
+    const nodeOnly = logText(full.hash, [{ kind: "write", path: "/etc/x", op: "write" }], { meta: { observers: ["node"] } });
+    expect(refusal(full, nodeOnly).code).toBe("OBSERVATION_PARTIAL");
+    const accepting = envelope({ observation: "node" });
+    const accepted = evaluate(accepting, logText(accepting.hash, [{ kind: "write", path: "/etc/x", op: "write" }], { meta: { observers: ["node"] } }));
+    expect(ids(accepted)).toEqual(["write_outside_root:/etc/x"]);
+    // "full" is the default, said out loud.
+    const explicit = envelope({ observation: "full" });
+    expect(refusal(explicit, logText(explicit.hash, [], { meta: { observers: ["node"] } })).code).toBe("OBSERVATION_PARTIAL");
+  });
+
+  it("refuses a meta that does not say what observed the run", () => {
+    const loaded = envelope();
+    for (const observers of [undefined, [], ["strace"], "process", ["node", 1]]) {
+      const text = logText(loaded.hash, [], { meta: { observers } });
+      expect(refusal(loaded, text).code).toBe("OBSERVER_LOG_MALFORMED");
+    }
+  });
+
+  it("an envelope's observation key is validated", () => {
+    expect(() => envelope({ observation: "none" })).toThrow(GateError);
+  });
+});
+
+describe("what the jail adds to the log", () => {
+  it("a refused system call is always a violation, with its name", () => {
+    expect(ids(judge([{ kind: "syscall", name: "io_uring_setup", source: "process" }, { kind: "syscall", name: "io_uring_setup" }]))).toEqual([
+      "forbidden_syscall:io_uring_setup",
+    ]);
+    expect(judge([{ kind: "syscall", name: "ptrace", source: "process" }]).violations[0]?.count).toBe(1);
+  });
+
+  it("the new write ops are judged like the others", () => {
+    const v = judge(["chown", "utimes", "xattr", "bind"].map((op, i) => ({ kind: "write", path: `/etc/f${i}`, op })));
+    expect(ids(v)).toEqual(["/etc/f0", "/etc/f1", "/etc/f2", "/etc/f3"].map((p) => `write_outside_root:${p}`));
+    expect(ids(judge([{ kind: "write", path: `${WORKSPACE}/a.sock`, op: "bind" }]))).toEqual([]);
+  });
+
+  it("a write the jail refused as read-only is outside, whatever its name resolved to", () => {
+    expect(ids(judge([{ kind: "write", path: `${WORKSPACE}/gone-link`, op: "create", ok: false, source: "process" }]))).toEqual([
+      `write_outside_root:${WORKSPACE}/gone-link`,
+    ]);
+  });
+
+  it("unix socket hosts keep their case; a process-level address is judged by the name the hooks connected it for", () => {
+    expect(ids(judge([{ kind: "host", host: "unix:/run/PG/.s.PGSQL.5432", proto: "connect" }]))).toEqual(["network_denied:unix:/run/PG/.s.PGSQL.5432"]);
+    const allow = { network: "allowlist", allowed_hosts: ["api.example.com"] };
+    expect(ids(judge([{ kind: "host", host: "93.184.216.34", port: 443, via: "api.example.com", source: "process" }], allow))).toEqual([]);
+    expect(ids(judge([{ kind: "host", host: "93.184.216.34", port: 443, via: "evil.example.net", source: "process" }], allow))).toEqual([
+      "undeclared_host:93.184.216.34:443",
+    ]);
+    expect(ids(judge([{ kind: "host", host: "exfil.example.net", port: 443, proto: "connect", ok: false, source: "proxy" }], allow))).toEqual([
+      "undeclared_host:exfil.example.net:443",
+    ]);
+  });
+});

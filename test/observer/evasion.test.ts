@@ -4,7 +4,8 @@
  * produce no violation at all.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,15 +13,20 @@ import { JAIL_AVAILABLE, check, ids, isResolverAttempt, program, run, sandbox, t
 
 let server: Server;
 let port = 0;
+let upstream: HttpServer;
+const upstreamPort = (): number => (upstream.address() as { port: number }).port;
 
 beforeAll(async () => {
   server = createServer((socket) => socket.end());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   port = (server.address() as { port: number }).port;
+  upstream = createHttpServer((_req, res) => res.end("upstream"));
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
 });
 
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await new Promise<void>((resolve) => upstream.close(() => resolve()));
 });
 
 // The system's python (a toolchain under HOME is hidden by the jail unless it runs the command).
@@ -261,16 +267,34 @@ describe("evasion suite: every attempt is caught", () => {
     });
   }
 
-  it("under allowlist the command shares the network for now: attempts are recorded and judged, and meta says it was not enforced", async () => {
-    const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
-    const file = program(s, "net.js", `const s = require("net").connect(${port}, "127.0.0.1"); s.on("error", () => {}); s.on("connect", () => s.end());`);
+  it("allowlist is enforced: only the proxy leads out, allowed hosts pass by name, others are refused and judged", async () => {
+    const s = sandbox({
+      network: "allowlist",
+      allowed_hosts: ["127.0.0.1"],
+      allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HTTP_PROXY"],
+    });
+    const out = join(s.workspace, "outcome.json");
+    // Through the proxy (as proxy-aware clients do) to the allowed host and to another; and straight out.
+    const file = program(
+      s,
+      "egress.js",
+      `const http = require("http"); const net = require("net"); const fs = require("fs");
+const proxy = new URL(process.env.HTTP_PROXY);
+const via = (target) => new Promise((resolve) => {
+  http.get({ host: proxy.hostname, port: proxy.port, path: target }, (res) => { let b = ""; res.on("data", (d) => (b += d)); res.on("end", () => resolve(res.statusCode + ":" + b)); }).on("error", (e) => resolve(e.code));
+});
+const direct = () => new Promise((resolve) => { const c = net.connect(${port}, "127.0.0.1"); c.on("connect", () => { c.destroy(); resolve("connected"); }); c.on("error", (e) => resolve(e.code)); });
+(async () => fs.writeFileSync(${q(out)}, JSON.stringify({ allowed: await via("http://127.0.0.1:${upstreamPort()}/x"), other: await via("http://198.51.100.7/x"), direct: await direct() })))();`,
+    );
     const r = await run(s, ["node", file]);
     expect(r.code).toBe(0);
-    expect(r.lines[0]?.network_enforced).toBe(false);
-    expect(String(r.lines[0]?.network)).toContain("not enforced");
+    expect(r.lines[0]?.network_enforced).toBe(true);
+    const outcome = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>;
+    expect(outcome.allowed).toBe("200:upstream");
+    expect(outcome.other).toMatch(/^403:/);
+    expect(outcome.direct).not.toBe("connected");
     const report = await check(s);
-    expect(report.log?.network_enforced).toBe(false);
-    expect(ids(report)).toEqual([`undeclared_host:127.0.0.1:${port}`]);
+    expect(ids(report)).toEqual(["undeclared_host:198.51.100.7:80"]);
   });
 
   it.skipIf(!JAIL_AVAILABLE)("the jail really blocks: a connect to a listening local server fails under network: deny", async () => {

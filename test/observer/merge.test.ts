@@ -43,13 +43,19 @@ describe("merging the two observers", () => {
     ]);
   });
 
-  it("in a shared network namespace, port-53 traffic after a hooked lookup is the resolver's own", () => {
+  it("under allowlist, the proxy's records are written by name and the relay's own address by neither observer", () => {
     const out: LogEvent[] = [];
-    const m = new Merger({ processObserverLive: true, sharedNetwork: true, canary: false, emit: (e) => out.push(e) });
-    m.fromHook({ kind: "host", pid: 10, host: "api.example.com", proto: "dns" });
-    m.fromProcess({ kind: "host", tgid: 10, host: "10.0.0.53", port: 53, proto: "send" });
-    m.fromProcess({ kind: "host", tgid: 12, host: "10.0.0.53", port: 53, proto: "send" });
-    expect(strip(out).map((e) => `${e.pid}:${e.host}`)).toEqual(["10:api.example.com", "12:10.0.0.53"]);
+    const m = new Merger({ processObserverLive: true, egressEndpoint: { host: "127.0.0.1", port: 3128 }, canary: false, emit: (e) => out.push(e) });
+    m.fromHook({ kind: "host", pid: 10, host: "127.0.0.1", port: 3128, proto: "tcp" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "127.0.0.1", port: 3128, proto: "connect" });
+    m.fromEgress({ host: "registry.npmjs.org", port: 443, proto: "connect", allowed: true, address: "104.16.0.1" });
+    m.fromEgress({ host: "exfil.example.net", port: 443, proto: "connect", allowed: false, reason: "not allowed" });
+    m.fromProcess({ kind: "host", tgid: 10, host: "127.0.0.1", port: 3129, proto: "connect" });
+    expect(strip(out)).toEqual([
+      { kind: "host", host: "registry.npmjs.org", port: 443, proto: "connect", source: "proxy" },
+      { kind: "host", host: "exfil.example.net", port: 443, proto: "connect", ok: false, source: "proxy" },
+      { kind: "host", pid: 10, host: "127.0.0.1", port: 3129, proto: "connect", source: "process" },
+    ]);
   });
 
   it("unix sockets become hosts named unix:<path>, and refused calls syscall events", () => {

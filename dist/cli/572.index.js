@@ -1,8 +1,8 @@
-export const id = 160;
-export const ids = [160];
+export const id = 572;
+export const ids = [572];
 export const modules = {
 
-/***/ 1160:
+/***/ 7572:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -35,8 +35,538 @@ var core_envelope = __webpack_require__(8447);
 var log = __webpack_require__(4325);
 // EXTERNAL MODULE: ./src/gate/files.ts
 var files = __webpack_require__(1552);
+// EXTERNAL MODULE: external "node:dns/promises"
+var promises_ = __webpack_require__(1553);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(7067);
+var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
 // EXTERNAL MODULE: external "node:net"
 var external_node_net_ = __webpack_require__(7030);
+var external_node_net_default = /*#__PURE__*/__webpack_require__.n(external_node_net_);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __webpack_require__(3848);
+;// CONCATENATED MODULE: ./src/observer/egress.ts
+/**
+ * The egress proxy for `network: "allowlist"` (docs/egress.md). It runs in the wrapper, outside
+ * the jail, and is the jailed command's only way out: the relay inside the jail (egress-relay.ts)
+ * hands every TCP connection made to its loopback port to this proxy's unix socket.
+ *
+ * It speaks HTTP proxy: `CONNECT host:port` opens a tunnel, an absolute-form request
+ * (`GET http://host[:port]/path`, any method) is forwarded. Each request is decided by name
+ * through `allowed(host, port)`: a refused host gets 403 and nothing is resolved or connected;
+ * an allowed name is resolved here (the jail resolves nothing) and connected. Every request
+ * that names a target is recorded exactly once (EgressRecord), before any byte of the client's
+ * reaches the upstream.
+ *
+ * Bounds: a request head is at most HEAD_LIMIT bytes (431, connection closed), and so is an
+ * upstream response head (502); a TLS ClientHello peeked in a tunnel is at most
+ * CLIENT_HELLO_LIMIT bytes; at most MAX_CLIENT_CONNECTIONS clients at once; bodies and tunnels
+ * are streamed with backpressure, never buffered whole.
+ */
+
+
+
+
+/** Largest request head (request line and headers) the proxy reads. */
+const HEAD_LIMIT = 64 * 1024;
+/** Most bytes buffered while waiting for a tunnel's complete TLS ClientHello. */
+const CLIENT_HELLO_LIMIT = 64 * 1024;
+/** Most client connections open at once (each may hold one upstream socket too); more are closed at accept. */
+const MAX_CLIENT_CONNECTIONS = 1024;
+/** How long one upstream address may take to accept a connection. */
+const CONNECT_TIMEOUT_MS = 15_000;
+const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
+/** The environment keys the jailed command gets under `allowlist`: every proxy variable points at the relay. */
+function proxyEnv(port) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new RangeError(`proxyEnv: port ${String(port)} is not 1-65535`);
+    const url = `http://127.0.0.1:${port}`;
+    return {
+        HTTP_PROXY: url,
+        HTTPS_PROXY: url,
+        http_proxy: url,
+        https_proxy: url,
+        ALL_PROXY: url,
+        all_proxy: url,
+        NO_PROXY: LOCAL_HOSTS,
+        no_proxy: LOCAL_HOSTS,
+    };
+}
+const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
+/** A normalised host if `raw` is a DNS name or an IP literal (no zone id), else null. */
+function validHost(raw) {
+    const host = (0,hosts/* normalizeHost */.cS)(raw);
+    if (host.includes("%"))
+        return null;
+    if (external_node_net_default().isIP(host) !== 0)
+        return host;
+    return host.length <= 253 && NAME.test(host) ? host : null;
+}
+/** Parses `host:port` or `[v6]:port` (a CONNECT target, the relay's --listen). Null if malformed. */
+function parseAuthority(authority) {
+    const m = /^(\[[^\]]*\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
+    if (!m)
+        return null;
+    const port = Number(m[2]);
+    const bracketed = m[1].startsWith("[");
+    const host = validHost(m[1]);
+    if (host === null || port < 1 || port > 65535)
+        return null;
+    if (bracketed !== external_node_net_default().isIPv6(host))
+        return null;
+    return { host, port };
+}
+const INCOMPLETE = { kind: "incomplete" };
+const malformed = (why) => ({ kind: "malformed", why });
+/**
+ * Looks at the first bytes a client sent into a tunnel. A first byte other than 0x16 (a TLS
+ * handshake record) is "not-tls". Otherwise the ClientHello is reassembled from consecutive
+ * handshake records and its server_name read; anything that does not parse is "malformed".
+ * Pure, and it reads no further than the ClientHello's own declared lengths.
+ */
+function peekClientHello(data) {
+    if (data.length === 0)
+        return INCOMPLETE;
+    if (data[0] !== 0x16)
+        return { kind: "not-tls" };
+    const fragments = [];
+    let have = 0;
+    let need = -1;
+    /** Reads the handshake header once 4 bytes of it are there (in whole records or the one still arriving). */
+    const header = (partial) => {
+        if (need !== -1 || have + partial.length < 4)
+            return null;
+        const start = Buffer.concat([...fragments, partial], 4);
+        if (start[0] !== 1)
+            return malformed("the first handshake message is not a ClientHello");
+        need = 4 + start.readUIntBE(1, 3);
+        return need > CLIENT_HELLO_LIMIT ? malformed("ClientHello longer than the limit") : null;
+    };
+    for (let off = 0;;) {
+        if (data.length - off < 5)
+            return INCOMPLETE;
+        if (data[off] !== 0x16)
+            return malformed("a non-handshake record before the end of the ClientHello");
+        if (data[off + 1] !== 3)
+            return malformed("not a TLS record version");
+        const length = data.readUInt16BE(off + 3);
+        if (length === 0 || length > 16384)
+            return malformed(`record length ${length}`);
+        if (data.length - off - 5 < length)
+            return header(data.subarray(off + 5)) ?? INCOMPLETE;
+        const fragment = data.subarray(off + 5, off + 5 + length);
+        const verdict = header(fragment);
+        if (verdict !== null)
+            return verdict;
+        fragments.push(fragment);
+        have += length;
+        off += 5 + length;
+        if (need !== -1 && have >= need)
+            return parseClientHelloBody(Buffer.concat(fragments, need).subarray(4));
+    }
+}
+function parseClientHelloBody(body) {
+    let p = 2 + 32; // legacy_version, random
+    const fits = (n) => p + n <= body.length;
+    if (!fits(1))
+        return malformed("truncated before session_id");
+    const sessionId = body[p];
+    p += 1;
+    if (sessionId > 32 || !fits(sessionId + 2))
+        return malformed("bad session_id");
+    p += sessionId;
+    const suites = body.readUInt16BE(p);
+    p += 2;
+    if (suites < 2 || suites % 2 !== 0 || !fits(suites + 1))
+        return malformed("bad cipher_suites");
+    p += suites;
+    const compressions = body[p];
+    p += 1;
+    if (compressions < 1 || !fits(compressions))
+        return malformed("bad compression_methods");
+    p += compressions;
+    if (p === body.length)
+        return { kind: "hello", serverName: null };
+    if (!fits(2))
+        return malformed("truncated extensions");
+    const extensionsEnd = p + 2 + body.readUInt16BE(p);
+    p += 2;
+    if (extensionsEnd !== body.length)
+        return malformed("extensions length does not match the ClientHello");
+    const seen = new Set();
+    let serverName = null;
+    while (p < extensionsEnd) {
+        if (!fits(4))
+            return malformed("truncated extension header");
+        const type = body.readUInt16BE(p);
+        const length = body.readUInt16BE(p + 2);
+        p += 4;
+        if (!fits(length))
+            return malformed("truncated extension");
+        if (seen.has(type))
+            return malformed(`extension ${type} twice`);
+        seen.add(type);
+        if (type === 0) {
+            const name = parseServerName(body.subarray(p, p + length));
+            if (typeof name !== "string" && name !== null)
+                return name;
+            serverName = name;
+        }
+        p += length;
+    }
+    return { kind: "hello", serverName };
+}
+/** The host_name of a server_name extension: a string, null when it names none, or a malformed verdict. */
+function parseServerName(ext) {
+    if (ext.length === 0)
+        return null;
+    if (ext.length < 2 || 2 + ext.readUInt16BE(0) !== ext.length)
+        return malformed("bad server_name list length");
+    let name = null;
+    for (let p = 2; p < ext.length;) {
+        if (p + 3 > ext.length)
+            return malformed("truncated server_name entry");
+        const type = ext[p];
+        const length = ext.readUInt16BE(p + 1);
+        p += 3;
+        if (length === 0 || p + length > ext.length)
+            return malformed("bad server_name entry length");
+        if (type === 0) {
+            if (name !== null)
+                return malformed("two host_name entries");
+            name = ext.toString("latin1", p, p + length);
+            if (!/^[\x21-\x7e]+$/.test(name))
+                return malformed("host_name is not printable ASCII");
+        }
+        p += length;
+    }
+    return name;
+}
+// ---------------------------------------------------------------------------------------------
+// Plumbing
+const noop = () => { };
+/** Pipes two sockets both ways (with backpressure); when either closes, the other is destroyed. */
+function splice(a, b) {
+    a.on("error", noop);
+    b.on("error", noop);
+    a.once("close", () => b.destroy());
+    b.once("close", () => a.destroy());
+    a.pipe(b);
+    b.pipe(a);
+}
+/** Addresses a name may not lead to unless the client named the IP itself: this host's loopback, "any", link-local (cloud metadata). */
+const LOCAL_ONLY = new (external_node_net_default()).BlockList();
+LOCAL_ONLY.addSubnet("127.0.0.0", 8, "ipv4");
+LOCAL_ONLY.addSubnet("0.0.0.0", 8, "ipv4");
+LOCAL_ONLY.addSubnet("169.254.0.0", 16, "ipv4");
+LOCAL_ONLY.addAddress("::1", "ipv6");
+LOCAL_ONLY.addAddress("::", "ipv6");
+LOCAL_ONLY.addSubnet("fe80::", 10, "ipv6");
+function localOnly(address) {
+    return LOCAL_ONLY.check(address, external_node_net_default().isIPv6(address) ? "ipv6" : "ipv4");
+}
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
+/** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
+function stripHopByHop(headers) {
+    const drop = new Set(HOP_BY_HOP);
+    for (const token of String(headers.connection ?? "").split(","))
+        drop.add(token.trim().toLowerCase());
+    const out = {};
+    for (const [key, value] of Object.entries(headers)) {
+        if (value !== undefined && !drop.has(key))
+            out[key] = value;
+    }
+    return out;
+}
+const STATUS_TEXT = { 400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+/** A complete response written straight to a socket that the HTTP server no longer manages (CONNECT, parse errors); then closed. */
+function rawReply(socket, status, text) {
+    if (!socket.writable) {
+        socket.destroy();
+        return;
+    }
+    const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ""}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`;
+    socket.end(head + text, () => socket.destroy());
+}
+function plainReply(res, status, text) {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" });
+    res.end(text);
+}
+function errorText(e) {
+    const err = e;
+    return err.code ?? err.message ?? String(e);
+}
+// ---------------------------------------------------------------------------------------------
+// The proxy
+/** Starts the proxy on `socketPath`; resolves once it listens. */
+async function startEgressProxy(options) {
+    const open = new Set();
+    /** Requests not yet recorded, each with what to record if the proxy closes first. */
+    const pending = new Set();
+    let closing = false;
+    const track = (socket) => {
+        if (closing) {
+            socket.destroy();
+            return;
+        }
+        open.add(socket);
+        socket.once("close", () => open.delete(socket));
+    };
+    /** One request's record: written exactly once, by the first of its outcome or close(). */
+    const begin = (host, port, proto) => {
+        let address;
+        let done = false;
+        const finish = (allowed, extra = {}) => {
+            if (done)
+                return;
+            done = true;
+            pending.delete(onClose);
+            const e = { host, port, proto, allowed };
+            if (address !== undefined)
+                e.address = address;
+            if (extra.reason !== undefined)
+                e.reason = extra.reason;
+            if (extra.sni !== undefined)
+                e.sni = extra.sni;
+            options.record(e);
+        };
+        const onClose = () => finish(true, address === undefined ? { reason: "proxy closed before the upstream connected" } : {});
+        pending.add(onClose);
+        return {
+            finish,
+            connected: (a) => {
+                address = a;
+            },
+        };
+    };
+    const refusal = (host, port) => {
+        try {
+            return options.allowed(host, port) ? null : "host not allowed";
+        }
+        catch (e) {
+            return `allowed() failed: ${errorText(e)}`;
+        }
+    };
+    const connectOnce = (address, port) => new Promise((resolve, reject) => {
+        const socket = external_node_net_default().connect({ host: address, port });
+        socket.on("error", noop);
+        track(socket);
+        const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+        socket.once("connect", () => {
+            clearTimeout(timer);
+            resolve(socket);
+        });
+        socket.once("close", () => {
+            clearTimeout(timer);
+            reject(new Error(socket.errored ? errorText(socket.errored) : "closed"));
+        });
+    });
+    /** Resolves an allowed name (every address, in the resolver's order) and connects to the first that answers. */
+    const openUpstream = async (host, port) => {
+        let addresses;
+        if (external_node_net_default().isIP(host) !== 0) {
+            addresses = [host];
+        }
+        else {
+            try {
+                addresses = (await (0,promises_.lookup)(host, { all: true, verbatim: true })).map((a) => a.address);
+            }
+            catch (e) {
+                return { ok: false, status: 502, reason: `dns: ${errorText(e)}` };
+            }
+            const reachable = addresses.filter((a) => !localOnly(a));
+            if (reachable.length === 0)
+                return { ok: false, status: 403, reason: `resolves only to loopback or link-local addresses (${addresses.join(", ")})` };
+            addresses = reachable;
+        }
+        const failures = [];
+        for (const address of addresses) {
+            if (closing)
+                break;
+            try {
+                return { ok: true, socket: await connectOnce(address, port), address };
+            }
+            catch (e) {
+                failures.push(`${(0,hosts/* formatEndpoint */.T0)(address, port)} ${errorText(e)}`);
+            }
+        }
+        return { ok: false, status: 502, reason: closing ? "proxy closed" : `upstream: ${failures.join("; ")}` };
+    };
+    const tunnel = async (host, port, client, head) => {
+        const endpoint = (0,hosts/* formatEndpoint */.T0)(host, port);
+        const why = refusal(host, port);
+        if (why !== null) {
+            options.record({ host, port, proto: "connect", allowed: false, reason: why });
+            rawReply(client, 403, `envelope-gate egress: ${endpoint} is not an allowed host\n`);
+            return;
+        }
+        client.pause();
+        const request = begin(host, port, "connect");
+        const up = await openUpstream(host, port);
+        if (!up.ok) {
+            request.finish(up.status !== 403, { reason: up.reason });
+            rawReply(client, up.status, `envelope-gate egress: ${endpoint}: ${up.reason}\n`);
+            return;
+        }
+        const upstream = up.socket;
+        request.connected(up.address);
+        if (closing || client.destroyed) {
+            upstream.destroy();
+            request.finish(true, { reason: "client closed before the tunnel opened" });
+            return;
+        }
+        // The server's bytes flow at once (server-first protocols); the client's wait for the peek.
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        client.once("close", () => {
+            upstream.destroy();
+            request.finish(true);
+        });
+        upstream.once("close", () => {
+            client.destroy();
+            request.finish(true);
+        });
+        upstream.pipe(client);
+        let buffered = head;
+        let peeking = true;
+        const refuse = (reason, sni) => {
+            peeking = false;
+            request.finish(false, { reason, sni });
+            client.destroy();
+            upstream.destroy();
+        };
+        const inspect = () => {
+            const peek = peekClientHello(buffered);
+            if (peek.kind === "incomplete") {
+                if (buffered.length > CLIENT_HELLO_LIMIT)
+                    refuse("client hello too large");
+                return;
+            }
+            if (peek.kind === "malformed")
+                return refuse(`malformed client hello: ${peek.why}`);
+            const sni = peek.kind === "hello" && peek.serverName !== null ? (0,hosts/* normalizeHost */.cS)(peek.serverName) : undefined;
+            if (sni !== undefined && sni !== host)
+                return refuse("sni mismatch", sni);
+            peeking = false;
+            client.removeListener("data", onData);
+            request.finish(true, { sni });
+            upstream.write(buffered);
+            client.pipe(upstream);
+        };
+        const onData = (chunk) => {
+            buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+            inspect();
+        };
+        client.on("data", onData);
+        client.once("end", () => {
+            if (!peeking)
+                return;
+            // The client half-closed before its first bytes were judged: with nothing sent, pass the
+            // half-close on (the server may still answer); a cut-off ClientHello is refused.
+            if (buffered.length > 0)
+                return refuse("client closed inside its client hello");
+            peeking = false;
+            client.removeListener("data", onData);
+            request.finish(true);
+            upstream.end();
+        });
+        if (buffered.length > 0)
+            inspect();
+        if (peeking)
+            client.resume();
+    };
+    const forward = async (req, res) => {
+        let url;
+        try {
+            url = new URL(req.url ?? "");
+        }
+        catch {
+            return plainReply(res, 400, "envelope-gate egress: send an absolute-form http:// request or CONNECT\n");
+        }
+        const host = validHost(url.hostname);
+        if (url.protocol !== "http:" || host === null)
+            return plainReply(res, 400, `envelope-gate egress: cannot forward ${url.protocol}//${url.host}\n`);
+        const port = url.port === "" ? 80 : Number(url.port);
+        const endpoint = (0,hosts/* formatEndpoint */.T0)(host, port);
+        const why = refusal(host, port);
+        if (why !== null) {
+            options.record({ host, port, proto: "http", allowed: false, reason: why });
+            return plainReply(res, 403, `envelope-gate egress: ${endpoint} is not an allowed host\n`);
+        }
+        req.pause();
+        const request = begin(host, port, "http");
+        const up = await openUpstream(host, port);
+        if (!up.ok) {
+            request.finish(up.status !== 403, { reason: up.reason });
+            return plainReply(res, up.status, `envelope-gate egress: ${endpoint}: ${up.reason}\n`);
+        }
+        request.connected(up.address);
+        request.finish(true);
+        const upstream = up.socket;
+        if (closing || res.destroyed) {
+            upstream.destroy();
+            return;
+        }
+        const headers = stripHopByHop(req.headers);
+        headers.host = url.host;
+        // Node decoded any chunked body; re-chunk it upstream whatever the method.
+        if (req.headers["transfer-encoding"] !== undefined)
+            headers["transfer-encoding"] = "chunked";
+        const upstreamRequest = external_node_http_default().request({ createConnection: () => upstream, method: req.method, path: url.pathname + url.search, headers, setHost: false, maxHeaderSize: HEAD_LIMIT });
+        upstreamRequest.on("response", (upstreamResponse) => {
+            res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, stripHopByHop(upstreamResponse.headers));
+            upstreamResponse.pipe(res);
+        });
+        upstreamRequest.on("error", (e) => {
+            if (res.headersSent)
+                res.destroy();
+            else
+                plainReply(res, 502, `envelope-gate egress: ${endpoint}: upstream: ${errorText(e)}\n`);
+        });
+        res.once("close", () => upstream.destroy());
+        req.pipe(upstreamRequest);
+    };
+    const server = external_node_http_default().createServer({ maxHeaderSize: HEAD_LIMIT, requestTimeout: 0, requireHostHeader: false });
+    server.maxConnections = MAX_CLIENT_CONNECTIONS;
+    server.on("connection", track);
+    server.on("request", (req, res) => {
+        forward(req, res).catch((e) => res.destroy(e));
+    });
+    server.on("connect", (req, client, head) => {
+        client.on("error", noop);
+        const target = parseAuthority(req.url ?? "");
+        if (target === null)
+            return rawReply(client, 400, "envelope-gate egress: CONNECT needs host:port\n");
+        tunnel(target.host, target.port, client, head).catch(() => client.destroy());
+    });
+    server.on("clientError", (err, socket) => {
+        const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+        const what = status === 431 ? `request head over ${HEAD_LIMIT} bytes` : status === 408 ? "request head not received in time" : "bad request";
+        rawReply(socket, status, `envelope-gate egress: ${what}\n`);
+    });
+    await new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.socketPath, () => {
+            server.removeListener("error", reject);
+            resolve();
+        });
+    });
+    let closed = null;
+    return {
+        socketPath: options.socketPath,
+        close() {
+            if (closed !== null)
+                return closed;
+            closing = true;
+            closed = new Promise((resolve) => server.close(() => resolve()));
+            for (const flush of [...pending])
+                flush();
+            for (const socket of open)
+                socket.destroy();
+            return closed;
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/observer/fifo.ts
 /**
  * A FIFO the wrapper owns and reads: the hooks' channel and strace's output. The wrapper keeps
@@ -338,10 +868,9 @@ function probeJail(bwrap, ownNetwork) {
  *   every program); hook exec records are kept only under Node-only observation.
  * - host: hook records (by name) are always written. A process-level connect or send is
  *   written once per (process, address, port); when the same process's hooks noted that they
- *   connected that address for a name, the line carries the name as `via` (judged under
- *   `allowlist`). In a shared network namespace (`allowlist` until egress is enforced),
- *   port-53 traffic from a process whose hooks recorded a DNS lookup is the resolver's own and
- *   is not written; in the jail's own namespace nothing is dropped.
+ *   connected that address for a name, the line carries the name as `via`. Under allowlist the
+ *   egress proxy writes each request it gets (`source: "proxy"`, the destination by name), and
+ *   connects to the relay that leads to it are not written again by either observer.
  * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
  */
 
@@ -429,6 +958,8 @@ class Merger {
                 const event = { ...base("host"), host };
                 if (m.port !== undefined)
                     event.port = integer(m.port, "port", kind);
+                if (this.isEgress(host, event.port))
+                    return;
                 event.proto = proto;
                 event.source = "node";
                 const outer = this.pidOfHook(pid);
@@ -472,6 +1003,18 @@ class Merger {
                 throw new ChannelMessageError(`unknown channel message kind ${JSON.stringify(kind)}`);
         }
     }
+    isEgress(host, port) {
+        const e = this.options.egressEndpoint;
+        return e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost");
+    }
+    /** One request the egress proxy decided on. */
+    fromEgress(record) {
+        const event = { kind: "host", ts: Date.now(), host: record.host, port: record.port, proto: record.proto };
+        if (!record.allowed)
+            event.ok = false;
+        event.source = "proxy";
+        this.out(event);
+    }
     fromProcess(event) {
         const ts = Date.now();
         switch (event.kind) {
@@ -493,7 +1036,7 @@ class Merger {
             case "host": {
                 const key = `${event.tgid}\0${event.host}\0${event.port}`;
                 if (!this.options.canary) {
-                    if (this.options.sharedNetwork === true && event.port === 53 && this.dnsUsers.has(event.tgid))
+                    if (this.isEgress(event.host, event.port))
                         return;
                     if (this.processHostsSeen.has(key))
                         return;
@@ -985,6 +1528,8 @@ class StraceParser {
     /** Processes of the command's own tree (jailed runs only). */
     commandTree = new Set();
     outerOf = new Map();
+    relayPending = null;
+    relayTgid = null;
     constructor(options) {
         this.options = options;
         this.view = options.jailed?.view ?? new PathView([]);
@@ -1128,14 +1673,19 @@ class StraceParser {
             }
             return;
         }
+        if (tgid === this.relayTgid)
+            return;
         if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
             // Bubblewrap building the jail: nothing is recorded until it executes the command.
             if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
                 this.commandTree.add(tgid);
                 // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
                 const launcher = this.options.jailed.launcher;
-                if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher)
+                if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) {
+                    if (this.options.jailed.relay !== undefined)
+                        this.relayPending = tgid;
                     return;
+                }
             }
             else
                 return;
@@ -1174,6 +1724,17 @@ class StraceParser {
             case "execveat": {
                 if (!ok)
                     return;
+                if (this.relayPending === tgid) {
+                    // Only the launcher's own next program can be the relay: a later exec of the same file is the command's.
+                    this.relayPending = null;
+                    const argv = splitArgs(argText);
+                    const argvToken = argv[1] ?? "[]";
+                    const second = argvToken.startsWith("[") ? stringArg(splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]")))[1]) : null;
+                    if (second === this.options.jailed?.relay) {
+                        this.relayTgid = tgid;
+                        return;
+                    }
+                }
                 const pathIndex = name === "execve" ? 0 : 1;
                 const p = stringArg(args[pathIndex]);
                 if (p === null)
@@ -1483,6 +2044,9 @@ const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
 
 
 
+
+
+
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
@@ -1539,6 +2103,11 @@ function preloadBundlePath() {
     const parts = [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "preload", "index.js"];
     return parts.join(external_node_path_.sep);
 }
+function relayBundlePath() {
+    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
+}
+/** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
+const EGRESS_PORT = 3128;
 class LogWriter {
     fd;
     seq = 0;
@@ -1644,7 +2213,7 @@ async function runStage(stage) {
             cwd: stage.cwd,
             plumbing: new Set([eventsFifo, straceFifo]),
             emit: onProcess,
-            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable },
+            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stage.egress?.relay },
             onRootExit: (exit) => {
                 traced.rootExit = exit;
             },
@@ -1661,12 +2230,29 @@ async function runStage(stage) {
     }
     // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
     const tracer = stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
-    const argv = [...tracer, ...jail.argv, ...stage.argv];
+    let env = stage.env;
+    let relay = [];
+    let proxy = null;
+    if (stage.egress !== null) {
+        // The only way out of the jail's network namespace: the relay inside, the proxy here.
+        const socketPath = (0,external_node_path_.join)(stage.dir, "egress.sock");
+        try {
+            proxy = await startEgressProxy({ socketPath, allowed: stage.egress.allowed, record: (e) => stage.merger.fromEgress(e) });
+        }
+        catch (err) {
+            (0,external_node_fs_.closeSync)(seccompFd);
+            throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${err.message})`, { cause: err });
+        }
+        const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
+        env = { ...rest, ...proxyEnv(EGRESS_PORT) };
+        relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
+    }
+    const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
     const stdio = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
     stdio.push(seccompFd);
     let started;
     try {
-        started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env: stage.env, stdio });
+        started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env, stdio });
     }
     finally {
         (0,external_node_fs_.closeSync)(seccompFd);
@@ -1681,6 +2267,7 @@ async function runStage(stage) {
         return { code: null, signal: null };
     });
     activeChild = null;
+    await proxy?.close();
     if (strace !== null)
         await strace.finish();
     await events.finish();
@@ -1826,7 +2413,13 @@ async function observe(options, log, logPath, privateDir) {
     }
     const configuredBwrap = process.env[BWRAP_ENV];
     const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
-    const ownNetwork = envelope.envelope.network === "deny";
+    // The jail always has a network namespace of its own; under allowlist the egress proxy is its only way out.
+    const ownNetwork = true;
+    const egressEnforced = envelope.envelope.network === "allowlist";
+    const relayBundle = relayBundlePath();
+    if (egressEnforced && !(0,external_node_fs_.existsSync)(relayBundle)) {
+        throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, { hint: "Build it: node scripts/build.mjs" });
+    }
     probeJail(bwrap, ownNetwork);
     const bwrapBinary = bwrap;
     const launcher = ["/usr/bin/env", "/bin/env"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
@@ -1858,7 +2451,7 @@ async function observe(options, log, logPath, privateDir) {
     const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
     const jailMeta = {
         tool: `bubblewrap (${bwrapBinary})`,
-        namespaces: ["user", "pid", "mount", "ipc", "uts", ...(ownNetwork ? ["net"] : [])],
+        namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
         read_only: "everything outside the allowed roots",
         private: preview.privateMounts.map((m) => m.jail),
         visible_read_only: preview.visiblePrefixes,
@@ -1872,10 +2465,10 @@ async function observe(options, log, logPath, privateDir) {
         runner,
         started_at: new Date().toISOString(),
         observers,
-        network_enforced: ownNetwork,
-        network: ownNetwork
-            ? "enforced: the jail's own network namespace (loopback only; host unix sockets covered)"
-            : "not enforced: allowlist hosts are recorded and judged; the command shares the host's network",
+        network_enforced: true,
+        network: egressEnforced
+            ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
+            : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
         jail: jailMeta,
         log_path: logReal,
         workspace,
@@ -1902,6 +2495,7 @@ async function observe(options, log, logPath, privateDir) {
         return dir;
     };
     const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+    const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const stageCommon = {
         cwd,
         strace: straceBinary,
@@ -1913,7 +2507,10 @@ async function observe(options, log, logPath, privateDir) {
         // in a private directory (made by the run itself).
         unixIsLocal: (address) => (address.startsWith("@") ? ownNetwork : (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces)),
         writable: (path) => (0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces),
-        sharedNetwork: !ownNetwork,
+        egress: egressEnforced
+            ? { relay: relayBundle, allowed: (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port) }
+            : null,
+        nodeBinary,
         setpriv: setpriv ?? "",
         launcher,
     };
@@ -1923,7 +2520,7 @@ async function observe(options, log, logPath, privateDir) {
     const seen = [];
     const canaryMerger = new Merger({
         processObserverLive: straceBinary !== null,
-        sharedNetwork: !ownNetwork,
+        egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
         canary: true,
         emit: (e) => {
             seen.push(e);
@@ -1965,7 +2562,12 @@ async function observe(options, log, logPath, privateDir) {
         });
     }
     const mainDir = prepareStage("main");
-    const merger = new Merger({ processObserverLive: straceBinary !== null, sharedNetwork: !ownNetwork, canary: false, emit: (e) => log.write(e) });
+    const merger = new Merger({
+        processObserverLive: straceBinary !== null,
+        egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+        canary: false,
+        emit: (e) => log.write(e),
+    });
     if (straceBinary === null) {
         // Without strace nothing sees the command's own exec: the wrapper records what it starts
         // (no source: it is the wrapper's own statement, not an observer's).
