@@ -791,6 +791,10 @@ function isolation(ownNetwork) {
         "/dev",
         "--proc",
         "/proc",
+        // /proc/sys is host-wide (core_pattern runs a program as host root), and the kernel checks
+        // only the uid there, not capabilities: the jail's /proc is read-only.
+        "--remount-ro",
+        "/proc",
     ];
 }
 function planJail(bwrap, plan) {
@@ -820,7 +824,9 @@ function planJail(bwrap, plan) {
     const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
     for (const root of roots)
         args.push("--bind", root, root);
-    args.push("--ro-bind", plan.stageDir, plan.stageDir);
+    // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
+    // is covered even where a root includes it; only the stage directory shows, read-only.
+    args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
     const masked = new Set();
     if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && exists(plan.logPath))
         masked.add(plan.logPath);
@@ -1254,6 +1260,10 @@ const TABLE = [
 /** Names of the calls the jail refuses and records. */
 const FORBIDDEN_SYSCALLS = TABLE.map(([name]) => name);
 const CLONE3 = 435;
+const SECCOMP = { x86_64: 317, aarch64: 277 };
+/** seccomp(2)'s SECCOMP_SET_MODE_FILTER and SECCOMP_FILTER_FLAG_NEW_LISTENER. */
+const SECCOMP_SET_MODE_FILTER = 1;
+const SECCOMP_FILTER_FLAG_NEW_LISTENER = 8;
 /**
  * The newest system call the process observer (strace 6.1, Debian 12's) knows by name is
  * set_mempolicy_home_node (450); later ones are refused with ENOSYS (see above).
@@ -1263,14 +1273,19 @@ const AUDIT_ARCH = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
 const BPF_LD_W_ABS = 0x20;
 const BPF_JEQ_K = 0x15;
 const BPF_JGE_K = 0x35;
+const BPF_JSET_K = 0x45;
 const BPF_RET_K = 0x06;
 const RET_ALLOW = 0x7fff0000;
 const RET_TRACE = 0x7ff00000;
 const RET_ERRNO = 0x00050000;
 const ENOSYS = 38;
+const EPERM = 1;
 /** offsetof(struct seccomp_data, nr) and (…, arch). */
 const OFFSET_NR = 0;
 const OFFSET_ARCH = 4;
+/** Low 32 bits of args[0] and args[1] (little-endian). */
+const OFFSET_ARG0 = 16;
+const OFFSET_ARG1 = 24;
 function jailArch(arch = process.arch) {
     if (arch === "x64")
         return "x86_64";
@@ -1297,6 +1312,15 @@ function seccompProgram(arch) {
     program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
     program.push([BPF_JEQ_K, 0, 1, CLONE3]);
     program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    // A filter of the command's own with a user-notification listener outranks TRACE: its
+    // supervisor could let calls run that strace never stops on. Refused (EPERM).
+    program.push([BPF_JEQ_K, 0, 6, SECCOMP[arch]]); // not seccomp: on, with nr still loaded
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG0]);
+    program.push([BPF_JEQ_K, 0, 3, SECCOMP_SET_MODE_FILTER]); // another operation: reload nr
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG1]);
+    program.push([BPF_JSET_K, 0, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | EPERM]);
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
     program.push([BPF_JGE_K, 0, 1, NEWEST_KNOWN_SYSCALL + 1]);
     program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
     for (const nr of forbidden) {
@@ -1471,8 +1495,9 @@ function stringArg(token) {
 function fdDecoration(token) {
     if (token === undefined)
         return null;
-    const m = /^[^<]*<((?:\\x[0-9a-f]{2})*)>$/.exec(token);
-    return m ? decodeHex(m[1]) : null;
+    // A deleted file (a memfd among them) is printed `7</memfd:x>(deleted)`.
+    const m = /^[^<]*<((?:\\x[0-9a-f]{2})*)>(?:\(deleted\))?$/.exec(token);
+    return m ? decodeHex(m[1]).replace(/ \(deleted\)$/, "") : null;
 }
 function openFlags(token) {
     if (token === undefined)
@@ -1528,6 +1553,12 @@ class StraceParser {
     /** Processes of the command's own tree (jailed runs only). */
     commandTree = new Set();
     outerOf = new Map();
+    /** Jailed runs: the command has started (bubblewrap executed it). */
+    armed = false;
+    /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
+    jailProcesses = new Set();
+    /** Threads in the middle of a clone/fork/vfork: a process first seen now is most likely their child. */
+    forking = [];
     relayPending = null;
     relayTgid = null;
     constructor(options) {
@@ -1573,7 +1604,23 @@ class StraceParser {
         return tgid;
     }
     cwd(tgid) {
-        return this.cwdOf.get(tgid) ?? this.options.cwd;
+        const known = this.cwdOf.get(tgid);
+        if (known !== undefined)
+            return known;
+        // First seen before its parent's clone line: it started in the forking parent's directory;
+        // failing that, ask the kernel while it runs.
+        const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1]) : undefined;
+        let cwd = parent !== undefined && parent !== tgid ? this.cwdOf.get(parent) : undefined;
+        if (cwd === undefined) {
+            try {
+                cwd = (0,external_node_fs_.readlinkSync)(`/proc/${tgid}/cwd`);
+            }
+            catch {
+                cwd = this.options.cwd;
+            }
+        }
+        this.cwdOf.set(tgid, cwd);
+        return cwd;
     }
     recorded(tgid) {
         return this.options.jailed === undefined || this.commandTree.has(tgid);
@@ -1586,10 +1633,15 @@ class StraceParser {
         let rest = m[2];
         if (rest.endsWith("<unfinished ...>")) {
             this.unfinished.set(tid, rest.slice(0, -"<unfinished ...>".length).trimEnd());
+            if (/^(?:clone3?|v?fork)\(/.test(rest))
+                this.forking.push(tid);
             return;
         }
         const resumed = /^<\.\.\. [a-z0-9_]+ resumed>(.*)$/.exec(rest);
         if (resumed) {
+            const at = this.forking.lastIndexOf(tid);
+            if (at !== -1)
+                this.forking.splice(at, 1);
             const head = this.unfinished.get(tid);
             this.unfinished.delete(tid);
             if (head === undefined)
@@ -1668,16 +1720,20 @@ class StraceParser {
                 this.tgidOf.set(child, child);
                 this.parentOf.set(child, tgid);
                 this.cwdOf.set(child, this.cwd(tgid));
-                if (this.commandTree.has(tgid))
-                    this.commandTree.add(child);
+                if (!this.armed && this.options.jailed !== undefined)
+                    this.jailProcesses.add(child);
             }
             return;
         }
         if (tgid === this.relayTgid)
             return;
-        if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
-            // Bubblewrap building the jail: nothing is recorded until it executes the command.
-            if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+        if (this.options.jailed !== undefined && (!this.armed || this.jailProcesses.has(tgid))) {
+            // Bubblewrap building the jail: nothing is recorded until it executes the command. Every
+            // process seen before then is bubblewrap's; every other one is the command's, recorded
+            // from its first line on (a vfork child's calls come before its parent's clone line).
+            if (!this.armed && (name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+                this.armed = true;
+                this.jailProcesses.delete(tgid);
                 this.commandTree.add(tgid);
                 // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
                 const launcher = this.options.jailed.launcher;
@@ -1687,9 +1743,14 @@ class StraceParser {
                     return;
                 }
             }
-            else
+            else {
+                if (!this.armed)
+                    this.jailProcesses.add(tgid);
                 return;
+            }
         }
+        if (this.options.jailed !== undefined)
+            this.commandTree.add(tgid);
         const args = splitArgs(argText);
         // Every *at call shows the caller's current directory: the freshest cwd there is.
         for (const a of args) {
@@ -1742,15 +1803,22 @@ class StraceParser {
                 const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
                 const argvToken = args[pathIndex + 1] ?? "[]";
                 const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
-                // The file the kernel ran: the name given, every symlink resolved in the process's view.
+                // The file the kernel ran: the name given, every symlink resolved in the process's view;
+                // and what the kernel says the process runs now, when that differs (a name resolved in
+                // the wrong directory, a symlink swapped since, an interpreter): both are judged.
                 const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
-                this.options.emit({
-                    kind: "exec",
-                    tgid,
-                    ppid: this.parentOf.get(tgid) ?? null,
-                    path: this.resolveFollow(tgid, named),
-                    argv,
-                });
+                const ppid = this.parentOf.get(tgid) ?? null;
+                const resolved = this.resolveFollow(tgid, named);
+                this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
+                let exe = null;
+                try {
+                    exe = (0,external_node_fs_.readlinkSync)(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
+                }
+                catch {
+                    exe = null;
+                }
+                if (exe !== null && exe.startsWith("/") && exe !== resolved)
+                    this.options.emit({ kind: "exec", tgid, ppid, path: exe, argv });
                 return;
             }
             case "open":
@@ -1913,7 +1981,10 @@ class StraceParser {
     }
     write(tgid, path, op) {
         const folded = (0,paths/* foldPath */.tu)(path);
-        if (folded === null || isIgnoredDevice(folded) || this.options.plumbing.has(folded))
+        if (folded === null || this.options.plumbing.has(folded))
+            return;
+        // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
+        if (isIgnoredDevice(folded) && DATA_OPS.has(op))
             return;
         this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
     }
@@ -2012,6 +2083,8 @@ class StraceParser {
     }
 }
 const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
+/** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
+const DATA_OPS = new Set(["write", "create", "truncate"]);
 
 ;// CONCATENATED MODULE: ./src/observer/run.ts
 /**
@@ -2146,6 +2219,31 @@ class LogWriter {
 }
 let interrupted = null;
 let activeChild = null;
+/** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
+function inheritedDescriptors() {
+    const out = [];
+    let names = [];
+    try {
+        names = (0,external_node_fs_.readdirSync)("/proc/self/fdinfo");
+    }
+    catch {
+        return out;
+    }
+    for (const name of names) {
+        const fd = Number(name);
+        if (!Number.isInteger(fd) || fd <= 3)
+            continue;
+        try {
+            const flags = /^flags:\s+([0-7]+)$/m.exec((0,external_node_fs_.readFileSync)(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
+            if (flags !== undefined && (parseInt(flags, 8) & 0o2000000) === 0)
+                out.push(fd);
+        }
+        catch {
+            continue;
+        }
+    }
+    return out.sort((a, b) => a - b);
+}
 /** Node binaries may write to the hooks' channel: the wrapper's own, or one named like Node. */
 function isNodeBinary(path, known) {
     return known.has(path) || /^node(?:js)?[0-9.]*$/.test((0,external_node_path_.basename)(path));
@@ -2153,7 +2251,8 @@ function isNodeBinary(path, known) {
 async function runStage(stage) {
     (0,external_node_fs_.mkdirSync)(stage.dir, { recursive: true, mode: 0o700 });
     const eventsFifo = (0,external_node_path_.join)(stage.dir, EVENTS_FIFO_NAME);
-    const straceFifo = (0,external_node_path_.join)(stage.dir, STRACE_FIFO_NAME);
+    // Outside the stage directory: the jail never sees strace's output.
+    const straceFifo = (0,external_node_path_.join)((0,external_node_path_.dirname)(stage.dir), `${(0,external_node_path_.basename)(stage.dir)}.${STRACE_FIFO_NAME}`);
     makeFifo(eventsFifo);
     if (stage.strace !== null)
         makeFifo(straceFifo);
@@ -2250,12 +2349,22 @@ async function runStage(stage) {
     const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
     const stdio = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
     stdio.push(seccompFd);
+    // A descriptor the wrapper inherited without close-on-exec would pass through strace and bwrap
+    // into the jail (an open directory outside the roots is a way around the read-only mounts):
+    // each one is replaced by /dev/null in the child.
+    const devNull = (0,external_node_fs_.openSync)("/dev/null", "r");
+    for (const fd of inheritedDescriptors()) {
+        while (stdio.length < fd)
+            stdio.push("ignore");
+        stdio[fd] = devNull;
+    }
     let started;
     try {
         started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env, stdio });
     }
     finally {
         (0,external_node_fs_.closeSync)(seccompFd);
+        (0,external_node_fs_.closeSync)(devNull);
     }
     child = started;
     activeChild = started;
@@ -2439,6 +2548,7 @@ async function observe(options, log, logPath, privateDir) {
     const nodeBinary = (0,external_node_fs_.realpathSync)(process.execPath);
     const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
         writableRoots,
+        wrapperDir: privateDir,
         privateDir: (0,external_node_path_.join)(privateDir, "jail"),
         stageDir,
         logPath: logReal,

@@ -29,7 +29,9 @@ export interface JailPlan {
   writableRoots: string[];
   /** Directory the wrapper owns for the jail's private directories (host side). */
   privateDir: string;
-  /** Stage directory (preload, channel): visible read-only inside. */
+  /** The wrapper's private directory: covered inside the jail. */
+  wrapperDir: string;
+  /** Stage directory (preload, channel), inside wrapperDir: visible read-only inside. */
   stageDir: string;
   /** The observer log: hidden from the command when it would be visible. */
   logPath: string;
@@ -161,6 +163,10 @@ function isolation(ownNetwork: boolean): string[] {
     "/dev",
     "--proc",
     "/proc",
+    // /proc/sys is host-wide (core_pattern runs a program as host root), and the kernel checks
+    // only the uid there, not capabilities: the jail's /proc is read-only.
+    "--remount-ro",
+    "/proc",
   ];
 }
 
@@ -187,7 +193,9 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // Parents before children, so a root inside another (or inside a private dir) stays visible.
   const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
   for (const root of roots) args.push("--bind", root, root);
-  args.push("--ro-bind", plan.stageDir, plan.stageDir);
+  // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
+  // is covered even where a root includes it; only the stage directory shows, read-only.
+  args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
   const masked = new Set<string>();
   if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && exists(plan.logPath)) masked.add(plan.logPath);
   const hiddenSockets = plan.ownNetwork ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, plan.writableRoots)) : [];

@@ -183,6 +183,28 @@ interface Stage {
 let interrupted: NodeJS.Signals | null = null;
 let activeChild: ReturnType<typeof spawn> | null = null;
 
+/** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
+function inheritedDescriptors(): number[] {
+  const out: number[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync("/proc/self/fdinfo");
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd <= 3) continue;
+    try {
+      const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
+      if (flags !== undefined && (parseInt(flags, 8) & 0o2000000) === 0) out.push(fd);
+    } catch {
+      continue;
+    }
+  }
+  return out.sort((a, b) => a - b);
+}
+
 /** Node binaries may write to the hooks' channel: the wrapper's own, or one named like Node. */
 function isNodeBinary(path: string, known: ReadonlySet<string>): boolean {
   return known.has(path) || /^node(?:js)?[0-9.]*$/.test(basename(path));
@@ -191,7 +213,8 @@ function isNodeBinary(path: string, known: ReadonlySet<string>): boolean {
 async function runStage(stage: Stage): Promise<StageResult> {
   mkdirSync(stage.dir, { recursive: true, mode: 0o700 });
   const eventsFifo = join(stage.dir, EVENTS_FIFO_NAME);
-  const straceFifo = join(stage.dir, STRACE_FIFO_NAME);
+  // Outside the stage directory: the jail never sees strace's output.
+  const straceFifo = join(dirname(stage.dir), `${basename(stage.dir)}.${STRACE_FIFO_NAME}`);
   makeFifo(eventsFifo);
   if (stage.strace !== null) makeFifo(straceFifo);
 
@@ -289,11 +312,20 @@ async function runStage(stage: Stage): Promise<StageResult> {
   const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
   const stdio: ("inherit" | "ignore" | number)[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
   stdio.push(seccompFd);
+  // A descriptor the wrapper inherited without close-on-exec would pass through strace and bwrap
+  // into the jail (an open directory outside the roots is a way around the read-only mounts):
+  // each one is replaced by /dev/null in the child.
+  const devNull = openSync("/dev/null", "r");
+  for (const fd of inheritedDescriptors()) {
+    while (stdio.length < fd) stdio.push("ignore");
+    stdio[fd] = devNull;
+  }
   let started: ReturnType<typeof spawn>;
   try {
     started = spawn(argv[0] as string, argv.slice(1), { cwd: stage.cwd, env, stdio });
   } finally {
     closeSync(seccompFd);
+    closeSync(devNull);
   }
   child = started;
   activeChild = started;
@@ -471,6 +503,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
+      wrapperDir: privateDir,
       privateDir: join(privateDir, "jail"),
       stageDir,
       logPath: logReal,

@@ -66,6 +66,10 @@ const TABLE: readonly (readonly [string, number, number | null])[] = [
 export const FORBIDDEN_SYSCALLS: readonly string[] = TABLE.map(([name]) => name);
 
 const CLONE3 = 435;
+const SECCOMP: Record<JailArch, number> = { x86_64: 317, aarch64: 277 };
+/** seccomp(2)'s SECCOMP_SET_MODE_FILTER and SECCOMP_FILTER_FLAG_NEW_LISTENER. */
+const SECCOMP_SET_MODE_FILTER = 1;
+const SECCOMP_FILTER_FLAG_NEW_LISTENER = 8;
 /**
  * The newest system call the process observer (strace 6.1, Debian 12's) knows by name is
  * set_mempolicy_home_node (450); later ones are refused with ENOSYS (see above).
@@ -77,14 +81,19 @@ const AUDIT_ARCH: Record<JailArch, number> = { x86_64: 0xc000003e, aarch64: 0xc0
 const BPF_LD_W_ABS = 0x20;
 const BPF_JEQ_K = 0x15;
 const BPF_JGE_K = 0x35;
+const BPF_JSET_K = 0x45;
 const BPF_RET_K = 0x06;
 const RET_ALLOW = 0x7fff0000;
 const RET_TRACE = 0x7ff00000;
 const RET_ERRNO = 0x00050000;
 const ENOSYS = 38;
+const EPERM = 1;
 /** offsetof(struct seccomp_data, nr) and (…, arch). */
 const OFFSET_NR = 0;
 const OFFSET_ARCH = 4;
+/** Low 32 bits of args[0] and args[1] (little-endian). */
+const OFFSET_ARG0 = 16;
+const OFFSET_ARG1 = 24;
 
 export function jailArch(arch: string = process.arch): JailArch | null {
   if (arch === "x64") return "x86_64";
@@ -113,6 +122,15 @@ export function seccompProgram(arch: JailArch): Buffer {
   program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
   program.push([BPF_JEQ_K, 0, 1, CLONE3]);
   program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+  // A filter of the command's own with a user-notification listener outranks TRACE: its
+  // supervisor could let calls run that strace never stops on. Refused (EPERM).
+  program.push([BPF_JEQ_K, 0, 6, SECCOMP[arch]]); // not seccomp: on, with nr still loaded
+  program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG0]);
+  program.push([BPF_JEQ_K, 0, 3, SECCOMP_SET_MODE_FILTER]); // another operation: reload nr
+  program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG1]);
+  program.push([BPF_JSET_K, 0, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER]);
+  program.push([BPF_RET_K, 0, 0, RET_ERRNO | EPERM]);
+  program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
   program.push([BPF_JGE_K, 0, 1, NEWEST_KNOWN_SYSCALL + 1]);
   program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
   for (const nr of forbidden) {

@@ -172,8 +172,9 @@ function stringArg(token: string | undefined): string | null {
 /** `3</path>` or `AT_FDCWD</path>` -> `/path`. */
 function fdDecoration(token: string | undefined): string | null {
   if (token === undefined) return null;
-  const m = /^[^<]*<((?:\\x[0-9a-f]{2})*)>$/.exec(token);
-  return m ? decodeHex(m[1] as string) : null;
+  // A deleted file (a memfd among them) is printed `7</memfd:x>(deleted)`.
+  const m = /^[^<]*<((?:\\x[0-9a-f]{2})*)>(?:\(deleted\))?$/.exec(token);
+  return m ? decodeHex(m[1] as string).replace(/ \(deleted\)$/, "") : null;
 }
 
 function openFlags(token: string | undefined): string | null {
@@ -252,6 +253,12 @@ export class StraceParser {
   /** Processes of the command's own tree (jailed runs only). */
   private readonly commandTree = new Set<number>();
   private readonly outerOf = new Map<number, number>();
+  /** Jailed runs: the command has started (bubblewrap executed it). */
+  private armed = false;
+  /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
+  private readonly jailProcesses = new Set<number>();
+  /** Threads in the middle of a clone/fork/vfork: a process first seen now is most likely their child. */
+  private readonly forking: number[] = [];
   private relayPending: number | null = null;
   private relayTgid: number | null = null;
 
@@ -295,7 +302,21 @@ export class StraceParser {
   }
 
   private cwd(tgid: number): string {
-    return this.cwdOf.get(tgid) ?? this.options.cwd;
+    const known = this.cwdOf.get(tgid);
+    if (known !== undefined) return known;
+    // First seen before its parent's clone line: it started in the forking parent's directory;
+    // failing that, ask the kernel while it runs.
+    const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1] as number) : undefined;
+    let cwd = parent !== undefined && parent !== tgid ? this.cwdOf.get(parent) : undefined;
+    if (cwd === undefined) {
+      try {
+        cwd = readlinkSync(`/proc/${tgid}/cwd`);
+      } catch {
+        cwd = this.options.cwd;
+      }
+    }
+    this.cwdOf.set(tgid, cwd);
+    return cwd;
   }
 
   private recorded(tgid: number): boolean {
@@ -309,10 +330,13 @@ export class StraceParser {
     let rest = m[2] as string;
     if (rest.endsWith("<unfinished ...>")) {
       this.unfinished.set(tid, rest.slice(0, -"<unfinished ...>".length).trimEnd());
+      if (/^(?:clone3?|v?fork)\(/.test(rest)) this.forking.push(tid);
       return;
     }
     const resumed = /^<\.\.\. [a-z0-9_]+ resumed>(.*)$/.exec(rest);
     if (resumed) {
+      const at = this.forking.lastIndexOf(tid);
+      if (at !== -1) this.forking.splice(at, 1);
       const head = this.unfinished.get(tid);
       this.unfinished.delete(tid);
       if (head === undefined) return;
@@ -383,14 +407,18 @@ export class StraceParser {
         this.tgidOf.set(child, child);
         this.parentOf.set(child, tgid);
         this.cwdOf.set(child, this.cwd(tgid));
-        if (this.commandTree.has(tgid)) this.commandTree.add(child);
+        if (!this.armed && this.options.jailed !== undefined) this.jailProcesses.add(child);
       }
       return;
     }
     if (tgid === this.relayTgid) return;
-    if (this.options.jailed !== undefined && !this.commandTree.has(tgid)) {
-      // Bubblewrap building the jail: nothing is recorded until it executes the command.
-      if ((name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+    if (this.options.jailed !== undefined && (!this.armed || this.jailProcesses.has(tgid))) {
+      // Bubblewrap building the jail: nothing is recorded until it executes the command. Every
+      // process seen before then is bubblewrap's; every other one is the command's, recorded
+      // from its first line on (a vfork child's calls come before its parent's clone line).
+      if (!this.armed && (name === "execve" || name === "execveat") && ok && tgid !== this.rootTgid) {
+        this.armed = true;
+        this.jailProcesses.delete(tgid);
         this.commandTree.add(tgid);
         // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
         const launcher = this.options.jailed.launcher;
@@ -398,8 +426,12 @@ export class StraceParser {
           if (this.options.jailed.relay !== undefined) this.relayPending = tgid;
           return;
         }
-      } else return;
+      } else {
+        if (!this.armed) this.jailProcesses.add(tgid);
+        return;
+      }
     }
+    if (this.options.jailed !== undefined) this.commandTree.add(tgid);
     const args = splitArgs(argText);
     // Every *at call shows the caller's current directory: the freshest cwd there is.
     for (const a of args) {
@@ -446,15 +478,20 @@ export class StraceParser {
         const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
         const argvToken = args[pathIndex + 1] ?? "[]";
         const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
-        // The file the kernel ran: the name given, every symlink resolved in the process's view.
+        // The file the kernel ran: the name given, every symlink resolved in the process's view;
+        // and what the kernel says the process runs now, when that differs (a name resolved in
+        // the wrong directory, a symlink swapped since, an interpreter): both are judged.
         const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
-        this.options.emit({
-          kind: "exec",
-          tgid,
-          ppid: this.parentOf.get(tgid) ?? null,
-          path: this.resolveFollow(tgid, named),
-          argv,
-        });
+        const ppid = this.parentOf.get(tgid) ?? null;
+        const resolved = this.resolveFollow(tgid, named);
+        this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
+        let exe: string | null = null;
+        try {
+          exe = readlinkSync(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
+        } catch {
+          exe = null;
+        }
+        if (exe !== null && exe.startsWith("/") && exe !== resolved) this.options.emit({ kind: "exec", tgid, ppid, path: exe, argv });
         return;
       }
       case "open":
@@ -609,7 +646,9 @@ export class StraceParser {
 
   private write(tgid: number, path: string, op: string): void {
     const folded = foldPath(path);
-    if (folded === null || isIgnoredDevice(folded) || this.options.plumbing.has(folded)) return;
+    if (folded === null || this.options.plumbing.has(folded)) return;
+    // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
+    if (isIgnoredDevice(folded) && DATA_OPS.has(op)) return;
     this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
   }
 
@@ -704,3 +743,5 @@ export class StraceParser {
 }
 
 const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(FORBIDDEN_SYSCALLS);
+/** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
+const DATA_OPS: ReadonlySet<string> = new Set(["write", "create", "truncate"]);

@@ -86,14 +86,15 @@ export interface Spawned {
 
 export function spawnNode(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void; exec?: string } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void; exec?: string; stdio?: (string | number)[] } = {},
 ): Promise<Spawned> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(options.exec ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const stdio = (options.stdio ?? ["ignore", "pipe", "pipe"]) as ("ignore" | "pipe" | number)[];
+    const child = spawn(options.exec ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
     if (child.pid !== undefined) options.onStart?.(child.pid);
     child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));

@@ -187,6 +187,122 @@ print(json.dumps({"handle": r}))`,
   });
 });
 
+const CC = ["/usr/bin/cc", "/usr/bin/gcc"].find((c) => existsSync(c));
+
+/** A C program compiled for the test (outside every root), or null without a compiler. */
+function c(s: Sandbox, name: string, source: string): string {
+  const src = program(s, `${name}.c`, source);
+  const bin = join(s.base, "programs", name);
+  const r = spawnSync(CC as string, ["-O1", "-o", bin, src], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return bin;
+}
+
+describe.skipIf(!hasPython)("the jail: what a red team found (regressions)", () => {
+  it("host-wide kernel settings: /proc/sys is read-only in the jail, and the attempt is judged", async () => {
+    const s = sandbox();
+    const before = readFileSync("/proc/sys/fs/lease-break-time", "utf8");
+    const { report } = await outcome(s, ["sh", "-c", "echo 46 > /proc/sys/fs/lease-break-time; true"]);
+    expect(readFileSync("/proc/sys/fs/lease-break-time", "utf8")).toBe(before);
+    expect(ids(report)).toEqual(["write_outside_root:/proc/sys/fs/lease-break-time"]);
+  });
+
+  it("strace's output is not in the jail: the stage directory shows only the preload, its config and the hooks' channel", async () => {
+    const s = sandbox();
+    const out = join(s.workspace, "stage.json");
+    const { report } = await outcome(s, [
+      "node",
+      "-e",
+      `const fs = require("fs"); const path = require("path");
+const dirs = fs.readdirSync("/tmp").filter((d) => d.startsWith("envelope-gate-observer-")).map((d) => path.join("/tmp", d));
+fs.writeFileSync(${q(out)}, JSON.stringify(dirs.map((d) => fs.readdirSync(d).map((e) => [e, fs.readdirSync(path.join(d, e)).sort()]))));`,
+    ]);
+    const seen = JSON.parse(readFileSync(out, "utf8")) as unknown;
+    expect(seen).toEqual([[["main", ["envelope-gate-preload.cjs", "events.fifo", "preload-config.json"]]]]);
+    expect(report.violations).toEqual([]);
+  });
+
+  it("a seccomp filter of the command's own with a notification listener is refused (it would outrank the tracer)", async () => {
+    const s = sandbox();
+    const nr = X86 ? 317 : 277;
+    // seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, <allow-all program>)
+    const cmd = python(
+      s,
+      "listener.py",
+      `libc.prctl(38, 1, 0, 0, 0)
+insn = (ctypes.c_ushort * 4)(0x06, 0, 0, 0)
+class Prog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+code = (ctypes.c_uint64 * 1)(0x7fff000000000006)
+prog = Prog(1, ctypes.cast(code, ctypes.c_void_p))
+r, err = sys_call(${nr}, 1, 8, ctypes.byref(prog))
+plain, _ = sys_call(${nr}, 1, 0, ctypes.byref(prog))
+print(json.dumps({"listener": r, "errno": err, "plain": plain}))`,
+    );
+    const { r } = await outcome(s, cmd);
+    expect(JSON.parse(r.stdout)).toEqual({ listener: -1, errno: 1, plain: 0 });
+  });
+
+  it("a program run from memory (memfd) is judged as what it is", async () => {
+    const s = sandbox({ allowed_commands: ["/usr/bin/python3.11", "/usr/bin/python3", "python3"] });
+    const cmd = python(
+      s,
+      "memfd.py",
+      `fd = os.memfd_create("x")
+os.write(fd, open("/usr/bin/true", "rb").read())
+os.execve(fd, ["true"], {})`,
+    );
+    const { report } = await outcome(s, cmd);
+    expect(ids(report)).toEqual(["undeclared_command:/memfd:x"]);
+  });
+
+  it("a descriptor the wrapper inherited does not reach the command", async () => {
+    const s = sandbox();
+    const { openSync, closeSync } = await import("node:fs");
+    const dirFd = openSync(s.outside, "r");
+    const cmd = python(s, "viafd.py", `import os
+try:
+  os.open("via-fd", os.O_WRONLY | os.O_CREAT, dir_fd=9)
+except OSError as e:
+  print(e.errno)`);
+    // The wrapper gets the open directory as its fd 9, as a caller's shell could hand it down.
+    const r = await spawnNode([join(ROOT, "dist/cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", ...cmd], {
+      cwd: s.workspace,
+      stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", dirFd],
+    });
+    closeSync(dirFd);
+    expect(r.stderr).not.toContain("envelope-gate:");
+    // fd 9 in the jail is /dev/null (ENOTDIR) or closed (EBADF), never the directory.
+    expect(["9", "20"]).toContain(r.stdout.trim());
+    expect(existsSync(join(s.outside, "via-fd"))).toBe(false);
+  });
+
+  it.skipIf(CC === undefined)("a vfork child's calls are recorded, and its exec resolved in its own directory", async () => {
+    const s = sandbox({ allowed_commands: ["/usr/bin/true"] });
+    mkdirSync(join(s.workspace, "sub"));
+    const { symlinkSync } = await import("node:fs");
+    symlinkSync("/usr/bin/id", join(s.workspace, "sub", "prog"));
+    symlinkSync("/usr/bin/true", join(s.workspace, "prog"));
+    const bin = c(
+      s,
+      "vfork",
+      `#include <fcntl.h>
+#include <unistd.h>
+#include <sys/wait.h>
+int main(void) {
+  if (vfork() == 0) { int fd = open(${q(join(s.outside, "from-vfork"))}, O_WRONLY | O_CREAT, 0644); _exit(fd < 0 ? 1 : 0); }
+  wait(0);
+  if (chdir("sub") != 0) return 1;
+  if (vfork() == 0) { char *argv[] = {"prog", 0}; execve("prog", argv, 0); _exit(127); }
+  wait(0);
+  return 0;
+}`,
+    );
+    const { report } = await outcome(s, [bin]);
+    expect(ids(report).sort()).toEqual([`undeclared_command:${bin}`, "undeclared_command:/usr/bin/id", `write_outside_root:${s.outside}/from-vfork`].sort());
+  });
+});
+
 describe.skipIf(!hasPython)("the jail: host services under network deny", () => {
   let server: Server;
   const abstractName = `eg-test-abstract-${process.pid}`;
@@ -280,5 +396,14 @@ print(json.dumps({"uring": a, "unshare": b, "uid": os.getuid()}))`,
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ uring: -1, unshare: -1, uid: 65534 });
     expect(ids(await check(s)).sort()).toEqual(["forbidden_syscall:io_uring_setup", "forbidden_syscall:unshare"]);
+  });
+});
+
+describe("the jail: the host's device nodes", () => {
+  it("changing a device's mode or owner is judged (writing to /dev/null is not)", async () => {
+    const s = sandbox();
+    // Same mode as it has: the attempt is what is judged; the host keeps its /dev/null.
+    const { report } = await outcome(s, ["sh", "-c", "echo x > /dev/null; chmod 666 /dev/null 2>/dev/null; true"]);
+    expect(ids(report)).toEqual(["write_outside_root:/dev/null"]);
   });
 });
