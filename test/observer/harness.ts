@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -106,8 +106,30 @@ export interface RunResult extends Spawned {
   lines: Record<string, unknown>[];
 }
 
+const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+
+/** Whether the tests can run the wrapper as an unprivileged user too (they run as root, and the jail builds for nobody). */
+export const CAN_RUN_AS_NOBODY =
+  process.getuid?.() === 0 &&
+  spawnSync("setpriv", [...NOBODY, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" })
+    .status === 0;
+
+let nobodyCli: string | null = null;
+/** A copy of the bundle every user can read: the checkout itself may sit where nobody cannot. */
+function cliForNobody(): string {
+  if (nobodyCli === null) {
+    const dir = mkdtempSync(join(TEST_TMP, "eg-dist-"));
+    chmodSync(dir, 0o755);
+    cpSync(join(ROOT, "dist"), join(dir, "dist"), { recursive: true });
+    nobodyCli = join(dir, "dist/cli/index.js");
+  }
+  return nobodyCli;
+}
+
 export interface RunSettings {
   nodeOnly?: boolean;
+  /** Run the wrapper as nobody (uid 65534) instead of the test's own user. */
+  asNobody?: boolean;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   logName?: string;
@@ -122,11 +144,15 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   const log = logPathOf(s, settings.logName);
   const args = [CLI, "run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch];
   if (settings.nodeOnly) args.push("--node-only");
-  const result = await spawnNode([...args, "--", ...command], {
-    cwd: settings.cwd ?? s.workspace,
-    env: { ...process.env, HOME: s.home, ...settings.env },
-    onStart: settings.onStart,
-  });
+  const env = { ...process.env, HOME: s.home, ...settings.env };
+  let result: Spawned;
+  if (settings.asNobody === true) {
+    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")]) if (existsSync(dir)) chmodSync(dir, 0o777);
+    args[0] = cliForNobody();
+    result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart, exec: "setpriv" });
+  } else {
+    result = await spawnNode([...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart });
+  }
   const text = existsSync(log) ? readFileSync(log, "utf8") : "";
   const lines = text
     .split("\n")

@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writ
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CAN_RUN_AS_NOBODY, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 const PYTHON = "/usr/bin/python3";
 const q = JSON.stringify;
@@ -37,14 +37,19 @@ const NR = {
   ptrace: X86 ? 101 : 117,
 };
 
-async function outcome(s: Sandbox, command: string[], settings: { env?: NodeJS.ProcessEnv } = {}) {
-  const r = await run(s, command, settings);
+type Mode = "as the test's user" | "as nobody";
+const MODES: Mode[] = ["as the test's user", "as nobody"];
+const skipMode = (mode: Mode): boolean => !hasPython || (mode === "as nobody" && !CAN_RUN_AS_NOBODY);
+
+async function outcome(s: Sandbox, command: string[], settings: { env?: NodeJS.ProcessEnv; mode?: Mode } = {}) {
+  const r = await run(s, command, { env: settings.env, asNobody: settings.mode === "as nobody" });
   expect(r.stderr).not.toContain("envelope-gate:");
   expect(r.lines[r.lines.length - 1]?.kind).toBe("end");
   return { r, report: await check(s) };
 }
 
-describe.skipIf(!hasPython)("the jail: attacks are refused or recorded and judged, clean twins pass", () => {
+for (const mode of MODES)
+describe.skipIf(skipMode(mode))(`the jail (${mode}): attacks are refused or recorded and judged`, () => {
   it("the runner's secrets: no ancestor's environment is reachable through /proc", async () => {
     const s = sandbox();
     const found = join(s.workspace, "found.json");
@@ -70,7 +75,7 @@ for pid in os.listdir("/proc"):
             pass
 open(${q(found)}, "w").write(json.dumps({"hits": hits, "ppid": os.getppid(), "cmdlines": cmdlines}))`,
     );
-    const { report } = await outcome(s, cmd, { env: { EG_RUNNER_SECRET: "s3cret" } });
+    const { report } = await outcome(s, cmd, { env: { EG_RUNNER_SECRET: "s3cret" }, mode });
     const seen = JSON.parse(readFileSync(found, "utf8")) as { hits: string[]; ppid: number; cmdlines: string[] };
     expect(seen.hits).toEqual([]);
     // Only the jail's own tree: no wrapper, no strace, no test runner.
@@ -87,7 +92,7 @@ open(${q(found)}, "w").write(json.dumps({"hits": hits, "ppid": os.getppid(), "cm
 r, err = sys_call(${NR.pidfd_getfd}, pidfd if pidfd >= 0 else 0, 3, 0)
 print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
     );
-    const { r, report } = await outcome(s, cmd);
+    const { r, report } = await outcome(s, cmd, { mode });
     expect(JSON.parse(r.stdout)).toMatchObject({ getfd: -1, errno: 1 });
     expect(ids(report)).toEqual(["forbidden_syscall:pidfd_getfd"]);
   });
@@ -95,7 +100,7 @@ print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
   it("the tracer: nothing the command can signal is the tracer, and no survivor outlives end", async () => {
     const s = sandbox();
     const late = join(s.workspace, "late.txt");
-    const r = await run(s, ["sh", "-c", `(sleep 0.5; echo late > ${late}) & pkill -9 strace; kill -9 -1; sleep 2`]);
+    const r = await run(s, ["sh", "-c", `(sleep 0.5; echo late > ${late}) & pkill -9 strace; kill -9 -1; sleep 2`], { asNobody: mode === "as nobody" });
     // kill -9 -1 inside the jail reaches only the jail: its init dies, and with it the command.
     expect(r.stderr).not.toContain("envelope-gate:");
     const end = r.lines[r.lines.length - 1];
@@ -108,13 +113,13 @@ print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
   it("io_uring: refused and judged; a Node program that asks libuv for io_uring still works, recorded", async () => {
     const s = sandbox();
     const cmd = python(s, "uring.py", `params = ctypes.create_string_buffer(120)\nr, err = sys_call(${NR.io_uring_setup}, 8, params)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd);
+    const { r, report } = await outcome(s, cmd, { mode });
     expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
     expect(ids(report)).toEqual(["forbidden_syscall:io_uring_setup"]);
 
     const twin = sandbox();
     const target = join(twin.workspace, "uv.txt");
-    const clean = await outcome(twin, ["node", "-e", `require("fs").writeFile(${q(target)}, "x", (e) => { if (e) throw e; })`], { env: { UV_USE_IO_URING: "1" } });
+    const clean = await outcome(twin, ["node", "-e", `require("fs").writeFile(${q(target)}, "x", (e) => { if (e) throw e; })`], { env: { UV_USE_IO_URING: "1" }, mode });
     expect(readFileSync(target, "utf8")).toBe("x");
     expect(clean.r.lines.some((l) => l.kind === "write" && l.path === target)).toBe(true);
     expect(clean.report.violations).toEqual([]);
@@ -123,7 +128,7 @@ print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
   it("/proc/self is the process's own: a delete through /proc/self/cwd after cd outside is judged outside", async () => {
     const s = sandbox();
     writeFileSync(join(s.outside, "x"), "keep");
-    const { report } = await outcome(s, ["sh", "-c", `cd ${s.outside} && rm -f /proc/self/cwd/x; true`]);
+    const { report } = await outcome(s, ["sh", "-c", `cd ${s.outside} && rm -f /proc/self/cwd/x; true`], { mode });
     expect(ids(report)).toEqual([`write_outside_root:${s.outside}/x`]);
     expect(readFileSync(join(s.outside, "x"), "utf8")).toBe("keep");
   });
@@ -131,7 +136,7 @@ print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
   it("hard links: a link to an outside file is refused, and judged on its source", async () => {
     const s = sandbox();
     writeFileSync(join(s.outside, "file"), "keep");
-    const { report } = await outcome(s, ["sh", "-c", `ln ${s.outside}/file hl; echo x >> hl; true`]);
+    const { report } = await outcome(s, ["sh", "-c", `ln ${s.outside}/file hl; echo x >> hl; true`], { mode });
     expect(ids(report)).toEqual([`write_outside_root:${s.outside}/file`]);
     expect(readFileSync(join(s.outside, "file"), "utf8")).toBe("keep");
     expect(existsSync(join(s.workspace, "hl")) && readFileSync(join(s.workspace, "hl"), "utf8") === "keep").toBe(false);
@@ -140,12 +145,12 @@ print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
   it("mount tricks: a user and mount namespace for a bind mount is refused and judged", async () => {
     const s = sandbox();
     const cmd = python(s, "unshare.py", `r, err = sys_call(${NR.unshare}, 0x10000000 | 0x00020000)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd);
+    const { r, report } = await outcome(s, cmd, { mode });
     expect(JSON.parse(r.stdout).r).toBe(-1);
     expect(ids(report)).toEqual(["forbidden_syscall:unshare"]);
     // The util-linux tool takes the same road.
     const t = sandbox();
-    const tool = await outcome(t, ["sh", "-c", `unshare -Urm sh -c 'mount --bind ${t.outside} ${t.workspace}'; true`]);
+    const tool = await outcome(t, ["sh", "-c", `unshare -Urm sh -c 'mount --bind ${t.outside} ${t.workspace}'; true`], { mode });
     expect(ids(tool.report)).toContain("forbidden_syscall:unshare");
   });
 
@@ -169,7 +174,7 @@ except OSError:
     pass
 print(json.dumps({"handle": r}))`,
     );
-    const { r, report } = await outcome(s, cmd);
+    const { r, report } = await outcome(s, cmd, { mode });
     expect(JSON.parse(r.stdout)).toEqual({ handle: -1 });
     expect(ids(report).sort()).toEqual(
       ["forbidden_syscall:open_by_handle_at", `write_outside_root:${out}/f`, `write_outside_root:${out}/s.sock`].sort(),
@@ -181,7 +186,7 @@ print(json.dumps({"handle": r}))`,
   it("ptrace: refused and judged (strace is the only tracer)", async () => {
     const s = sandbox();
     const cmd = python(s, "ptrace.py", `r, err = sys_call(${NR.ptrace}, 0, 0, 0, 0)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd);
+    const { r, report } = await outcome(s, cmd, { mode });
     expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
     expect(ids(report)).toEqual(["forbidden_syscall:ptrace"]);
   });
@@ -405,5 +410,42 @@ describe("the jail: the host's device nodes", () => {
     // Same mode as it has: the attempt is what is judged; the host keeps its /dev/null.
     const { report } = await outcome(s, ["sh", "-c", "echo x > /dev/null; chmod 666 /dev/null 2>/dev/null; true"]);
     expect(ids(report)).toEqual(["write_outside_root:/dev/null"]);
+  });
+});
+
+for (const mode of MODES)
+describe.skipIf(skipMode(mode))(`the jail (${mode}): clean twins of every class pass`, () => {
+  it("own environment, links, ownership, times, attributes, socket files, /proc/self and a vfork child, all inside the roots", async () => {
+    const s = sandbox({ allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"] });
+    const ws = s.workspace;
+    const cmd = python(
+      s,
+      "twins.py",
+      `env = open("/proc/self/environ", "rb").read()
+open(${q(ws + "/a")}, "w").write("a")
+os.link(${q(ws + "/a")}, ${q(ws + "/hl")})
+os.chown(${q(ws + "/a")}, os.getuid(), os.getgid())
+os.utime(${q(ws + "/a")}, (0, 0))
+try:
+    os.setxattr(${q(ws + "/a")}, "user.eg", b"1")
+except OSError:
+    pass
+u = socket.socket(socket.AF_UNIX)
+u.bind(${q(ws + "/s.sock")})
+os.chdir(${q(ws)})
+os.unlink("/proc/self/cwd/hl")
+pid = os.fork()
+if pid == 0:
+    open(${q(ws + "/child")}, "w").write("c")
+    os._exit(0)
+os.waitpid(pid, 0)
+print(json.dumps({"env": sorted(k.split(b"=")[0].decode() for k in env.split(b"\\0") if k)}))`,
+    );
+    const { r, report } = await outcome(s, cmd, { mode });
+    // The envelope's keys and the run's, plus the hooks' NODE_OPTIONS entry (plumbing, docs/observer.md).
+    expect(JSON.parse(r.stdout).env).toEqual(["ENVELOPE_HASH", "NODE_OPTIONS", "PATH", "RUN_ID", "SCRATCH"]);
+    expect(report.violations).toEqual([]);
+    expect(report.verdict).toBe("pass");
+    expect(readFileSync(join(ws, "child"), "utf8")).toBe("c");
   });
 });
