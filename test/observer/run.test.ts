@@ -383,6 +383,20 @@ fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constant
     expect(r.stderr).toContain("hooks bundle");
   });
 
+  it("the egress relay missing beside the CLI under allowlist: OBSERVER_UNAVAILABLE", async () => {
+    const s = sandbox({ network: "allowlist", allowed_hosts: ["example.com"] });
+    const dist = join(s.base, "dist");
+    for (const part of ["cli", "preload"]) cpSync(join(ROOT, "dist", part), join(dist, part), { recursive: true });
+    copyFileSync(join(ROOT, "dist/package.json"), join(dist, "package.json"));
+    const r = await spawnNode(
+      [join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", "-e", "0"],
+      { cwd: s.workspace },
+    );
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
+    expect(r.stderr).toContain("egress relay");
+  });
+
   it("a log path that cannot be written: OBSERVER_LOG_UNWRITABLE", async () => {
     const s = sandbox();
     const r = await run(s, ["node", "-e", "0"], { logName: "no-such-dir/observer.jsonl" });
