@@ -4,7 +4,7 @@
  * Raw system calls come from Python's ctypes (the system python3, which the jail can see).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -181,6 +181,32 @@ print(json.dumps({"handle": r}))`,
     );
     expect(report.violations.find((v) => v.id === `write_outside_root:${out}/f`)?.count).toBe(3);
     expect(existsSync(join(out, "s.sock"))).toBe(false);
+  });
+
+  it("forged hook records: a program that is not Node writing to the hooks' channel ends the run (OBSERVER_CHANNEL_TAMPERED)", async () => {
+    const s = sandbox();
+    const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo '{"kind":"note","pid":1,"address":"1.2.3.4","port":443}' > "$d/events.fifo"; sleep 1`;
+    const r = await run(s, ["sh", "-c", script], { asNobody: mode === "as nobody" });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
+    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("name spoofing: a symlink called git to another program is judged as that program", async () => {
+    const real = (c: string): string => realpathSync(spawnSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).stdout.trim());
+    const s = sandbox({ allowed_commands: ["git", real("sh"), real("ln")] });
+    const { report } = await outcome(s, ["sh", "-c", "ln -s /usr/bin/id git && ./git > /dev/null"], { mode });
+    expect(ids(report)).toEqual(["undeclared_command:/usr/bin/id"]);
+  });
+
+  it("a custom lookup under allowlist: the address it returns is judged as that address, not as the allowed name", async () => {
+    const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
+    const { report } = await outcome(
+      s,
+      ["node", "-e", `const c = require("net").connect({ host: "allowed.example", port: 9, lookup: (h, o, cb) => (o && o.all ? cb(null, [{ address: "127.0.0.1", family: 4 }]) : cb(null, "127.0.0.1", 4)) }); c.on("error", () => {});`],
+      { mode },
+    );
+    expect(ids(report)).toEqual(["undeclared_host:127.0.0.1:9"]);
   });
 
   it("ptrace: refused and judged (strace is the only tracer)", async () => {
