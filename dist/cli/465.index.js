@@ -643,6 +643,7 @@ const ENVELOPE_RULE_NAMES = [
     "allowed_hosts",
     "allowed_commands",
     "observation",
+    "loopback",
     "network",
     "envelope",
     "envelope_id",

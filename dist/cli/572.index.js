@@ -1862,9 +1862,14 @@ class StraceParser {
                 return this.writeArg(tgid, null, args[0], "delete", false);
             case "unlinkat":
                 return this.writeArg(tgid, args[0], args[1], "delete", false);
+            // A directory that is already there changes nothing (`mkdir -p` over existing parents).
             case "mkdir":
+                if (ret.includes(" EEXIST "))
+                    return;
                 return this.writeArg(tgid, null, args[0], "mkdir", false);
             case "mkdirat":
+                if (ret.includes(" EEXIST "))
+                    return;
                 return this.writeArg(tgid, args[0], args[1], "mkdir", false);
             case "mknod":
                 return this.writeArg(tgid, null, args[0], "create", false);
@@ -2006,6 +2011,11 @@ class StraceParser {
      * jail. A missing component ends the walk: the rest is kept as named.
      */
     realpath(tgid, jailPath) {
+        // The process's own working directory as the kernel reported it on this very call: exact,
+        // and still known after the process is gone.
+        const own = /^\/proc\/(?:self|thread-self)\/cwd(\/.*)?$/.exec(jailPath);
+        if (own)
+            jailPath = this.cwd(tgid) + (own[1] ?? "");
         const parts = jailPath.split("/").filter((s) => s !== "");
         let resolved = "";
         let hops = 0;
@@ -2343,7 +2353,7 @@ async function runStage(stage) {
             throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${err.message})`, { cause: err });
         }
         const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
-        env = { ...rest, ...proxyEnv(EGRESS_PORT) };
+        env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
         relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
     }
     const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
@@ -2586,15 +2596,18 @@ async function observe(options, log, logPath, privateDir) {
         command: options.command,
     });
     log.flush();
+    // The run's environment is exactly what the envelope allows: the wrapper's keys it accepts, and
+    // the run's own keys only when it accepts them too. NODE_OPTIONS is the hooks' plumbing.
+    const envAllowed = (0,core_envelope/* envMatcher */.IC)(envelope.envelope);
     const baseEnv = {};
-    for (const key of envelope.envelope.allowed_env) {
-        const value = process.env[key];
-        if (value !== undefined)
+    for (const [key, value] of Object.entries(process.env)) {
+        if (value !== undefined && envAllowed(key))
             baseEnv[key] = value;
     }
-    baseEnv.RUN_ID = runId;
-    baseEnv.ENVELOPE_HASH = envelope.hash;
-    baseEnv.SCRATCH = scratch;
+    for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
+        if (envAllowed(key))
+            baseEnv[key] = value;
+    }
     const stageEnv = (dir) => ({ ...baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, baseEnv.NODE_OPTIONS) });
     const prepareStage = (name) => {
         const dir = (0,external_node_path_.join)(privateDir, name);
@@ -2621,6 +2634,7 @@ async function observe(options, log, logPath, privateDir) {
             ? { relay: relayBundle, allowed: (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port) }
             : null,
         nodeBinary,
+        envAllowed,
         setpriv: setpriv ?? "",
         launcher,
     };

@@ -5990,6 +5990,7 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  IC: () => (/* binding */ envMatcher),
   oY: () => (/* binding */ expandRoots),
   sv: () => (/* binding */ formatDigestLine),
   on: () => (/* binding */ hostPatterns),
@@ -6005,7 +6006,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000]+$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys, or PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000*]+\\\\*?$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/errors.ts
 var core_errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/core/json.ts
@@ -6277,6 +6278,9 @@ function describeSchemaError(error) {
             if (error.instancePath.startsWith("/allowed_roots/")) {
                 return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
             }
+            if (error.instancePath.startsWith("/allowed_env/")) {
+                return `${where} must be an environment key, or PREFIX* for every key starting with a non-empty PREFIX`;
+            }
             if (error.instancePath.startsWith("/allowed_hosts/")) {
                 return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
             }
@@ -6411,6 +6415,24 @@ function expandRoots(loaded, values) {
         }
         return folded;
     });
+}
+/**
+ * `allowed_env` as a matcher: exact keys, and `PREFIX*` entries (a non-empty prefix, the only
+ * pattern form; the schema refuses a bare `*`). The gate judges reads with it, and the run wrapper
+ * passes exactly the keys it accepts into the run.
+ */
+function envMatcher(envelope) {
+    const exact = new Set();
+    const prefixes = [];
+    for (const entry of envelope.allowed_env) {
+        if (entry.endsWith("*"))
+            prefixes.push(entry.slice(0, -1));
+        else
+            exact.add(entry);
+    }
+    if (prefixes.length === 0)
+        return (key) => exact.has(key);
+    return (key) => exact.has(key) || prefixes.some((p) => key.startsWith(p));
 }
 function hostPatterns(envelope) {
     return envelope.allowed_hosts.map((h) => (0,hosts/* parseHostPattern */.ic)(h));
@@ -6597,7 +6619,7 @@ function formatEndpoint(host, port) {
 /* harmony export */   V1: () => (/* binding */ WRITE_OPS),
 /* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
-/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY */
+/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY, isLoopback */
 /* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
 /* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
@@ -6792,6 +6814,10 @@ const RULE_ENVELOPE_KEY = {
     // No envelope key allows these: the annotation points at the envelope's name.
     forbidden_syscall: "envelope_id",
 };
+/** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
+function isLoopback(host) {
+    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || /^::ffff:127\./.test(host) || host === "localhost" || host.endsWith(".localhost");
+}
 function isEscapedQuote(line, quoteIndex) {
     let backslashes = 0;
     for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
@@ -6860,9 +6886,12 @@ class LogEvaluator {
     rootBytes;
     anyRoot;
     tools;
-    envKeys;
+    envAllowed;
     hosts;
     networkDeny;
+    loopbackLocal;
+    /** The log says the command had a network namespace of its own (meta.network_enforced). */
+    ownNetwork = false;
     commandPaths;
     commandNames;
     file;
@@ -6896,9 +6925,10 @@ class LogEvaluator {
         this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
         this.anyRoot = options.roots.includes("/");
         this.tools = new Set(e.allowed_tools);
-        this.envKeys = new Set(e.allowed_env);
+        this.envAllowed = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .envMatcher */ .IC)(e);
         this.hosts = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .hostPatterns */ .on)(e);
         this.networkDeny = e.network === "deny";
+        this.loopbackLocal = e.loopback !== "network";
         if (e.allowed_commands) {
             this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
             this.commandNames = new Set(e.allowed_commands.filter((c) => !c.includes("/")));
@@ -7304,6 +7334,7 @@ class LogEvaluator {
             this.useSeq = true;
         }
         this.checkObservers(obj.observers);
+        this.ownNetwork = obj.network_enforced === true;
         if (typeof obj.log_path === "string") {
             this.logPath = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -7450,7 +7481,7 @@ class LogEvaluator {
     onEnv(canary) {
         this.counts.env++;
         const key = this.requireString(SLOT.key);
-        if (canary || this.envKeys.has(key))
+        if (canary || this.envAllowed(key))
             return;
         if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
             return;
@@ -7468,6 +7499,9 @@ class LogEvaluator {
         if (canary)
             return;
         const p = (port ?? null);
+        // In the jail's own network namespace loopback is the run's own: local, not egress.
+        if (this.loopbackLocal && this.ownNetwork && isLoopback(host))
+            return;
         if (this.networkDeny) {
             this.record("network_denied", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
         }

@@ -16,6 +16,8 @@ export interface Envelope {
   allowed_commands?: string[];
   /** What must have observed the run: "full" (default: the process-level observer too) or "node" (Node hooks only). */
   observation?: "full" | "node";
+  /** Loopback inside the jail's own network namespace: "local" (default: recorded, not judged) or "network" (judged like any host). */
+  loopback?: "local" | "network";
 }
 
 export type EnvelopeHash = `sha256:${string}`;
@@ -57,6 +59,9 @@ function describeSchemaError(error: ErrorObject): string {
     case "pattern":
       if (error.instancePath.startsWith("/allowed_roots/")) {
         return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
+      }
+      if (error.instancePath.startsWith("/allowed_env/")) {
+        return `${where} must be an environment key, or PREFIX* for every key starting with a non-empty PREFIX`;
       }
       if (error.instancePath.startsWith("/allowed_hosts/")) {
         return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
@@ -214,6 +219,22 @@ export function expandRoots(loaded: LoadedEnvelope, values: RootValues): string[
     }
     return folded;
   });
+}
+
+/**
+ * `allowed_env` as a matcher: exact keys, and `PREFIX*` entries (a non-empty prefix, the only
+ * pattern form; the schema refuses a bare `*`). The gate judges reads with it, and the run wrapper
+ * passes exactly the keys it accepts into the run.
+ */
+export function envMatcher(envelope: Envelope): (key: string) => boolean {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const entry of envelope.allowed_env) {
+    if (entry.endsWith("*")) prefixes.push(entry.slice(0, -1));
+    else exact.add(entry);
+  }
+  if (prefixes.length === 0) return (key) => exact.has(key);
+  return (key) => exact.has(key) || prefixes.some((p) => key.startsWith(p));
 }
 
 export function hostPatterns(envelope: Envelope): HostPattern[] {

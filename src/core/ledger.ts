@@ -30,6 +30,7 @@ export const ENVELOPE_RULE_NAMES: readonly string[] = [
   "allowed_hosts",
   "allowed_commands",
   "observation",
+  "loopback",
   "network",
   "envelope",
   "envelope_id",

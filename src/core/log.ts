@@ -10,7 +10,7 @@ import { isUtf8 } from "node:buffer";
 import { GateError } from "./errors.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
-import { hostPatterns, type LoadedEnvelope } from "./envelope.js";
+import { envMatcher, hostPatterns, type LoadedEnvelope } from "./envelope.js";
 
 export const LOG_VERSION = 1;
 
@@ -253,6 +253,11 @@ export interface EvaluatorOptions {
   file: string;
 }
 
+/** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
+export function isLoopback(host: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || /^::ffff:127\./.test(host) || host === "localhost" || host.endsWith(".localhost");
+}
+
 function isEscapedQuote(line: string, quoteIndex: number): boolean {
   let backslashes = 0;
   for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--) backslashes++;
@@ -317,9 +322,12 @@ export class LogEvaluator {
   private readonly rootBytes: Buffer[];
   private readonly anyRoot: boolean;
   private readonly tools: ReadonlySet<string>;
-  private readonly envKeys: ReadonlySet<string>;
+  private readonly envAllowed: (key: string) => boolean;
   private readonly hosts: HostPattern[];
   private readonly networkDeny: boolean;
+  private readonly loopbackLocal: boolean;
+  /** The log says the command had a network namespace of its own (meta.network_enforced). */
+  private ownNetwork = false;
   private readonly commandPaths: ReadonlySet<string> | null;
   private readonly commandNames: ReadonlySet<string> | null;
   private readonly file: string;
@@ -356,9 +364,10 @@ export class LogEvaluator {
     this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
     this.anyRoot = options.roots.includes("/");
     this.tools = new Set(e.allowed_tools);
-    this.envKeys = new Set(e.allowed_env);
+    this.envAllowed = envMatcher(e);
     this.hosts = hostPatterns(e);
     this.networkDeny = e.network === "deny";
+    this.loopbackLocal = e.loopback !== "network";
     if (e.allowed_commands) {
       this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
       this.commandNames = new Set(e.allowed_commands.filter((c) => !c.includes("/")));
@@ -722,6 +731,7 @@ export class LogEvaluator {
       this.useSeq = true;
     }
     this.checkObservers(obj.observers);
+    this.ownNetwork = obj.network_enforced === true;
     if (typeof obj.log_path === "string") {
       this.logPath = foldPath(obj.log_path);
       this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -859,7 +869,7 @@ export class LogEvaluator {
   private onEnv(canary: boolean): void {
     this.counts.env++;
     const key = this.requireString(SLOT.key);
-    if (canary || this.envKeys.has(key)) return;
+    if (canary || this.envAllowed(key)) return;
     if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
     this.record("undeclared_env", key);
   }
@@ -875,6 +885,8 @@ export class LogEvaluator {
     }
     if (canary) return;
     const p = (port ?? null) as number | null;
+    // In the jail's own network namespace loopback is the run's own: local, not egress.
+    if (this.loopbackLocal && this.ownNetwork && isLoopback(host)) return;
     if (this.networkDeny) {
       this.record("network_denied", formatEndpoint(host, p));
     } else if (!hostAllowed(this.hosts, host, p)) {

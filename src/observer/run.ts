@@ -30,7 +30,7 @@ import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
-import { hostPatterns } from "../core/envelope.js";
+import { envMatcher, hostPatterns } from "../core/envelope.js";
 
 export interface RunOptions {
   envelopePath: string;
@@ -166,6 +166,8 @@ interface Stage {
   nodeBinaries: ReadonlySet<string>;
   /** The wrapper's own Node binary (it runs the relay). */
   nodeBinary: string;
+  /** The envelope's allowed_env: the proxy keys go into the run only where it accepts them. */
+  envAllowed: (key: string) => boolean;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
   /** Under allowlist: the relay inside the jail and the envelope's decision for the proxy outside. */
@@ -306,7 +308,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
       throw new GateError("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${(err as Error).message})`, { cause: err });
     }
     const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
-    env = { ...rest, ...proxyEnv(EGRESS_PORT) };
+    env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
     relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
   }
   const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
@@ -543,14 +545,16 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   });
   log.flush();
 
+  // The run's environment is exactly what the envelope allows: the wrapper's keys it accepts, and
+  // the run's own keys only when it accepts them too. NODE_OPTIONS is the hooks' plumbing.
+  const envAllowed = envMatcher(envelope.envelope);
   const baseEnv: Record<string, string> = {};
-  for (const key of envelope.envelope.allowed_env) {
-    const value = process.env[key];
-    if (value !== undefined) baseEnv[key] = value;
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && envAllowed(key)) baseEnv[key] = value;
   }
-  baseEnv.RUN_ID = runId;
-  baseEnv.ENVELOPE_HASH = envelope.hash;
-  baseEnv.SCRATCH = scratch;
+  for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
+    if (envAllowed(key)) baseEnv[key] = value;
+  }
 
   const stageEnv = (dir: string): Record<string, string> => ({ ...baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, baseEnv.NODE_OPTIONS) });
   const prepareStage = (name: string): string => {
@@ -578,6 +582,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       ? { relay: relayBundle, allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) }
       : null,
     nodeBinary,
+    envAllowed,
     setpriv: setpriv ?? "",
     launcher,
   };

@@ -530,9 +530,12 @@ export class StraceParser {
         return this.writeArg(tgid, null, args[0], "delete", false);
       case "unlinkat":
         return this.writeArg(tgid, args[0], args[1], "delete", false);
+      // A directory that is already there changes nothing (`mkdir -p` over existing parents).
       case "mkdir":
+        if (ret.includes(" EEXIST ")) return;
         return this.writeArg(tgid, null, args[0], "mkdir", false);
       case "mkdirat":
+        if (ret.includes(" EEXIST ")) return;
         return this.writeArg(tgid, args[0], args[1], "mkdir", false);
       case "mknod":
         return this.writeArg(tgid, null, args[0], "create", false);
@@ -671,6 +674,10 @@ export class StraceParser {
    * jail. A missing component ends the walk: the rest is kept as named.
    */
   private realpath(tgid: number, jailPath: string): string {
+    // The process's own working directory as the kernel reported it on this very call: exact,
+    // and still known after the process is gone.
+    const own = /^\/proc\/(?:self|thread-self)\/cwd(\/.*)?$/.exec(jailPath);
+    if (own) jailPath = this.cwd(tgid) + (own[1] ?? "");
     const parts = jailPath.split("/").filter((s) => s !== "");
     let resolved = "";
     let hops = 0;

@@ -393,3 +393,37 @@ describe("what the jail adds to the log", () => {
     ]);
   });
 });
+
+describe("loopback and prefix patterns", () => {
+  it("loopback in the run's own network namespace is local unless the envelope says network", () => {
+    const events = [
+      { kind: "host", host: "localhost", port: 8080, proto: "tcp" },
+      { kind: "host", host: "127.0.0.1", port: 8080, proto: "connect", source: "process" },
+      { kind: "host", host: "::1", port: 53, proto: "udp" },
+      { kind: "host", host: "app.localhost", proto: "dns" },
+      { kind: "host", host: "192.0.2.1", port: 80, proto: "connect" },
+    ];
+    const own = { meta: { network_enforced: true } };
+    const loaded = envelope();
+    expect(ids(evaluate(loaded, logText(loaded.hash, events, own)))).toEqual(["network_denied:192.0.2.1:80"]);
+    // Sharing the host's network, loopback is the host's services: judged.
+    expect(ids(evaluate(loaded, logText(loaded.hash, events, { meta: { network_enforced: false } }))).length).toBe(5);
+    const strict = envelope({ loopback: "network" });
+    expect(ids(evaluate(strict, logText(strict.hash, events, own))).length).toBe(5);
+    expect(() => envelope({ loopback: "any" })).toThrow(GateError);
+  });
+
+  it("allowed_env takes PREFIX* patterns, never a bare star", () => {
+    const v = judge(
+      [
+        { kind: "env", key: "TAP_TIMEOUT" },
+        { kind: "env", key: "TAP" },
+        { kind: "env", key: "VITEST_POOL_ID" },
+        { kind: "env", key: "AWS_SECRET_ACCESS_KEY" },
+      ],
+      { allowed_env: ["PATH", "TAP_*", "VITEST*"] },
+    );
+    expect(ids(v)).toEqual(["undeclared_env:TAP", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
+    for (const bad of ["*", "A*B", "*_KEY", "TAP_**"]) expect(() => envelope({ allowed_env: [bad] })).toThrow(/allowed_env/);
+  });
+});

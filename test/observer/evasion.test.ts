@@ -46,6 +46,11 @@ interface NodeCase {
 }
 
 const q = JSON.stringify;
+/**
+ * An address off the machine (TEST-NET-1, RFC 5737). Inside the jail's network namespace there is
+ * no route to it: the attempt fails at once and nothing is sent. Loopback would be the jail's own.
+ */
+const OFF_MACHINE = "192.0.2.1";
 
 const NODE_CASES: NodeCase[] = [
   {
@@ -133,13 +138,13 @@ t(() => fs.rmSync(${q(out + "/hard")}));`,
   },
   {
     name: "net.Socket straight to an IP",
-    source: (_out, p) => `const s = new (require("net").Socket)();\ns.on("error", () => {});\ns.connect(${p}, "127.0.0.1");`,
-    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+    source: (_out, p) => `const s = new (require("net").Socket)();\ns.on("error", () => {});\ns.connect(${p}, ${q(OFF_MACHINE)});`,
+    expected: (_out, p) => [`network_denied:${OFF_MACHINE}:${p}`],
   },
   {
     name: "dgram",
-    source: (_out, p) => `const s = require("dgram").createSocket("udp4");\ns.on("error", () => {});\ns.send("x", ${p}, "127.0.0.1", () => s.close());`,
-    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+    source: (_out, p) => `const s = require("dgram").createSocket("udp4");\ns.on("error", () => {});\ns.send("x", ${p}, ${q(OFF_MACHINE)}, () => s.close());`,
+    expected: (_out, p) => [`network_denied:${OFF_MACHINE}:${p}`],
   },
   {
     name: "dns.resolve",
@@ -148,13 +153,13 @@ t(() => fs.rmSync(${q(out + "/hard")}));`,
   },
   {
     name: "fetch",
-    source: (_out, p) => `fetch("http://127.0.0.1:${p}/").catch(() => {});`,
-    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+    source: (_out, p) => `fetch("http://${OFF_MACHINE}:${p}/").catch(() => {});`,
+    expected: (_out, p) => [`network_denied:${OFF_MACHINE}:${p}`],
   },
   {
     name: "http2",
-    source: (_out, p) => `const c = require("http2").connect("http://127.0.0.1:${p}");\nc.on("error", () => {});`,
-    expected: (_out, p) => [`network_denied:127.0.0.1:${p}`],
+    source: (_out, p) => `const c = require("http2").connect("http://${OFF_MACHINE}:${p}");\nc.on("error", () => {});`,
+    expected: (_out, p) => [`network_denied:${OFF_MACHINE}:${p}`],
   },
   {
     name: "https by name",

@@ -203,10 +203,10 @@ print(json.dumps({"handle": r}))`,
     const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
     const { report } = await outcome(
       s,
-      ["node", "-e", `const c = require("net").connect({ host: "allowed.example", port: 9, lookup: (h, o, cb) => (o && o.all ? cb(null, [{ address: "127.0.0.1", family: 4 }]) : cb(null, "127.0.0.1", 4)) }); c.on("error", () => {});`],
+      ["node", "-e", `const c = require("net").connect({ host: "allowed.example", port: 9, lookup: (h, o, cb) => (o && o.all ? cb(null, [{ address: "192.0.2.1", family: 4 }]) : cb(null, "192.0.2.1", 4)) }); c.on("error", () => {});`],
       { mode },
     );
-    expect(ids(report)).toEqual(["undeclared_host:127.0.0.1:9"]);
+    expect(ids(report)).toEqual(["undeclared_host:192.0.2.1:9"]);
   });
 
   it("ptrace: refused and judged (strace is the only tracer)", async () => {
@@ -427,6 +427,31 @@ print(json.dumps({"uring": a, "unshare": b, "uid": os.getuid()}))`,
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ uring: -1, unshare: -1, uid: 65534 });
     expect(ids(await check(s)).sort()).toEqual(["forbidden_syscall:io_uring_setup", "forbidden_syscall:unshare"]);
+  });
+});
+
+describe("the jail: loopback is the run's own", () => {
+  it("a local server and lookups of localhost work under deny and are not egress; loopback: network judges them", async () => {
+    const prog = (out: string): string =>
+      `const http = require("http"); const fs = require("fs");
+const srv = http.createServer((q, r) => r.end("local")).listen(0, "127.0.0.1", () => {
+  http.get({ host: "localhost", port: srv.address().port, family: 4 }, (res) => { let b = ""; res.on("data", (d) => (b += d)); res.on("end", () => { fs.writeFileSync(${q(out)}, b); srv.close(); }); });
+});`;
+    const s = sandbox();
+    const out = join(s.workspace, "got.txt");
+    const { r, report } = await outcome(s, ["node", "-e", prog(out)]);
+    expect(readFileSync(out, "utf8")).toBe("local");
+    expect(r.lines.some((l) => l.kind === "host" && l.host === "localhost" && !l.canary)).toBe(true);
+    expect(report.violations).toEqual([]);
+    const strict = sandbox({ loopback: "network" });
+    const judged = await outcome(strict, ["node", "-e", prog(join(strict.workspace, "got.txt"))]);
+    expect(ids(judged.report).some((id) => id.startsWith("network_denied:localhost:") || id.startsWith("network_denied:127.0.0.1:"))).toBe(true);
+  });
+
+  it("mkdir -p over existing directories outside the roots is not a write", async () => {
+    const s = sandbox();
+    const { report } = await outcome(s, ["sh", "-c", "mkdir -p /usr/share /etc && mkdir -p sub/dir"]);
+    expect(report.violations).toEqual([]);
   });
 });
 

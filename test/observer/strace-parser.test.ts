@@ -209,14 +209,24 @@ describe("strace output parser: the jail", () => {
     ]);
   });
 
-  it("resolves /proc/self in the traced process, not in the wrapper", () => {
+  it("resolves /proc/self/cwd to the traced process's directory as the kernel reported it, not the wrapper's", () => {
     const events = jailed([
       `50 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
-      `${process.pid} execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
-      `${process.pid} unlinkat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/cwd/x")}, 0) = -1 ENOENT (No such file or directory)`,
+      `51 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `51 unlinkat(AT_FDCWD${deco("/outside")}, ${hex("/proc/self/cwd/x")}, 0) = -1 EROFS (Read-only file system)`,
     ]);
-    // Here "the traced process" is this test's own: its cwd is where the name leads.
-    expect(events.filter((e) => e.kind === "write")).toEqual([{ kind: "write", tgid: process.pid, path: join(realpathSync(process.cwd()), "x"), op: "delete" }]);
+    expect(events.filter((e) => e.kind === "write")).toEqual([{ kind: "write", tgid: 51, path: "/outside/x", op: "delete" }]);
+  });
+});
+
+describe("strace output parser: no-op attempts", () => {
+  it("a mkdir of a directory that exists changes nothing and is not a write; other failed attempts are", () => {
+    const events = parse([
+      `700 mkdir(${hex("/etc")}, 0777) = -1 EEXIST (File exists)`,
+      `700 mkdirat(AT_FDCWD${deco("/work")}, ${hex("/usr")}, 0777) = -1 EEXIST (File exists)`,
+      `700 mkdir(${hex("/etc/new")}, 0777) = -1 EROFS (Read-only file system)`,
+    ]);
+    expect(events).toEqual([{ kind: "write", tgid: 700, path: "/etc/new", op: "mkdir" }]);
   });
 });
 
