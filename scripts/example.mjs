@@ -26,5 +26,5 @@ for (const [agent, expected] of [
   if (run.status === 3 || check.status !== expected) ok = false;
   console.log(`(exit ${check.status}; expected ${expected})`);
 }
-rmSync("/tmp/envelope-gate-example-outside.txt", { force: true });
+rmSync("/var/tmp/envelope-gate-example-outside.txt", { force: true });
 process.exitCode = ok ? 0 : 1;

@@ -697,6 +697,17 @@ class PathView {
         // Most specific first.
         this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
     }
+    /**
+     * The path to record for a jail path: the jail's own, except under a directory that is the
+     * host's in disguise (the jail's /tmp is the run's scratch), which is recorded as the host path.
+     */
+    recorded(jailPath) {
+        for (const m of this.mounts) {
+            if (PathView.under(jailPath, m.jail))
+                return m.recordAsHost === true ? m.host + jailPath.slice(m.jail.length) : jailPath;
+        }
+        return jailPath;
+    }
     static under(path, prefix) {
         return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
     }
@@ -804,7 +815,13 @@ function planJail(bwrap, plan) {
     for (const [i, target] of privateTargets.entries()) {
         if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target))
             continue;
-        const host = (0,external_node_path_.join)(plan.privateDir, i === 0 ? "tmp" : `home${i}`);
+        // The jail's /tmp is the run's scratch directory: temporary files land inside ${SCRATCH}.
+        if (i === 0) {
+            args.push("--bind", plan.scratch, target);
+            privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
+            continue;
+        }
+        const host = (0,external_node_path_.join)(plan.privateDir, `home${i}`);
         (0,external_node_fs_.mkdirSync)(host, { recursive: true, mode: 0o700 });
         args.push("--bind", host, target);
         privateMounts.push({ jail: target, host });
@@ -943,7 +960,8 @@ class Merger {
         };
         switch (kind) {
             case "write": {
-                const path = absolutePath(m.path, "path", kind);
+                const seen = absolutePath(m.path, "path", kind);
+                const path = this.options.recordPath?.(seen) ?? seen;
                 const op = merge_text(m.op, "op", kind);
                 if (!log/* WRITE_OPS */.V1.has(op))
                     throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
@@ -1808,7 +1826,7 @@ class StraceParser {
                 // the wrong directory, a symlink swapped since, an interpreter): both are judged.
                 const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
                 const ppid = this.parentOf.get(tgid) ?? null;
-                const resolved = this.resolveFollow(tgid, named);
+                const resolved = this.view.recorded(this.resolveFollow(tgid, named));
                 this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
                 let exe = null;
                 try {
@@ -1817,8 +1835,8 @@ class StraceParser {
                 catch {
                     exe = null;
                 }
-                if (exe !== null && exe.startsWith("/") && exe !== resolved)
-                    this.options.emit({ kind: "exec", tgid, ppid, path: exe, argv });
+                if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
+                    this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
                 return;
             }
             case "open":
@@ -1947,7 +1965,7 @@ class StraceParser {
                         this.options.emit({ kind: "unix", tgid, address, proto });
                         continue;
                     }
-                    const named = this.resolveFollow(tgid, this.absolute(tgid, null, address));
+                    const named = this.view.recorded(this.resolveFollow(tgid, this.absolute(tgid, null, address)));
                     // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
                     // lookup): recorded when it connected, or when a socket of the host's is there.
                     if (ok || this.isHostSocket(tgid, named))
@@ -1991,7 +2009,7 @@ class StraceParser {
         // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
         if (isIgnoredDevice(folded) && DATA_OPS.has(op))
             return;
-        this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
+        this.pendingWrites.push({ kind: "write", tgid, path: this.view.recorded(folded), op });
     }
     /** Resolves symlinks in the directory part now; the final component is the one acted on. */
     resolveNoFollow(tgid, abs) {
@@ -2559,6 +2577,7 @@ async function observe(options, log, logPath, privateDir) {
     const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
         writableRoots,
         wrapperDir: privateDir,
+        scratch,
         privateDir: (0,external_node_path_.join)(privateDir, "jail"),
         stageDir,
         logPath: logReal,
@@ -2573,7 +2592,7 @@ async function observe(options, log, logPath, privateDir) {
         tool: `bubblewrap (${bwrapBinary})`,
         namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
         read_only: "everything outside the allowed roots",
-        private: preview.privateMounts.map((m) => m.jail),
+        private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
         visible_read_only: preview.visiblePrefixes,
         hidden_unix_sockets: preview.hiddenSockets.length,
         seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
@@ -2645,6 +2664,7 @@ async function observe(options, log, logPath, privateDir) {
     const canaryMerger = new Merger({
         processObserverLive: straceBinary !== null,
         egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+        recordPath: (p) => preview.view.recorded(p),
         canary: true,
         emit: (e) => {
             seen.push(e);
@@ -2689,6 +2709,7 @@ async function observe(options, log, logPath, privateDir) {
     const merger = new Merger({
         processObserverLive: straceBinary !== null,
         egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+        recordPath: (p) => preview.view.recorded(p),
         canary: false,
         emit: (e) => log.write(e),
     });

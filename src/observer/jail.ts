@@ -31,6 +31,8 @@ export interface JailPlan {
   privateDir: string;
   /** The wrapper's private directory: covered inside the jail. */
   wrapperDir: string;
+  /** The run's scratch directory (a root): also the jail's /tmp. */
+  scratch: string;
   /** Stage directory (preload, channel), inside wrapperDir: visible read-only inside. */
   stageDir: string;
   /** The observer log: hidden from the command when it would be visible. */
@@ -58,8 +60,8 @@ export interface Jail {
   view: PathView;
   /** Unix sockets of the host covered inside the jail. */
   hiddenSockets: string[];
-  /** The private directories: jail path -> host path. */
-  privateMounts: { jail: string; host: string }[];
+  /** The private directories: jail path -> host path (recordAsHost: the jail's /tmp, which is the scratch). */
+  privateMounts: { jail: string; host: string; recordAsHost?: boolean }[];
   /** Install prefixes under a private directory kept visible, read-only. */
   visiblePrefixes: string[];
   /** Paths covered with /dev/null inside the jail (the log, host sockets): an open of one is an attempt on the path. */
@@ -68,11 +70,22 @@ export interface Jail {
 
 /** Jail paths <-> host paths, for resolving what the command named. */
 export class PathView {
-  private readonly mounts: { jail: string; host: string }[];
+  private readonly mounts: { jail: string; host: string; recordAsHost?: boolean }[];
 
-  constructor(mounts: { jail: string; host: string }[]) {
+  constructor(mounts: { jail: string; host: string; recordAsHost?: boolean }[]) {
     // Most specific first.
     this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
+  }
+
+  /**
+   * The path to record for a jail path: the jail's own, except under a directory that is the
+   * host's in disguise (the jail's /tmp is the run's scratch), which is recorded as the host path.
+   */
+  recorded(jailPath: string): string {
+    for (const m of this.mounts) {
+      if (PathView.under(jailPath, m.jail)) return m.recordAsHost === true ? m.host + jailPath.slice(m.jail.length) : jailPath;
+    }
+    return jailPath;
   }
 
   private static under(path: string, prefix: string): boolean {
@@ -172,11 +185,17 @@ function isolation(ownNetwork: boolean): string[] {
 
 export function planJail(bwrap: string, plan: JailPlan): Jail {
   const args: string[] = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
-  const privateMounts: { jail: string; host: string }[] = [];
+  const privateMounts: { jail: string; host: string; recordAsHost?: boolean }[] = [];
   const privateTargets = ["/tmp", ...homes()];
   for (const [i, target] of privateTargets.entries()) {
     if (isInsideAnyRoot(target, plan.writableRoots) || !exists(target)) continue;
-    const host = join(plan.privateDir, i === 0 ? "tmp" : `home${i}`);
+    // The jail's /tmp is the run's scratch directory: temporary files land inside ${SCRATCH}.
+    if (i === 0) {
+      args.push("--bind", plan.scratch, target);
+      privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
+      continue;
+    }
+    const host = join(plan.privateDir, `home${i}`);
     mkdirSync(host, { recursive: true, mode: 0o700 });
     args.push("--bind", host, target);
     privateMounts.push({ jail: target, host });

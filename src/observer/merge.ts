@@ -59,6 +59,8 @@ export interface MergerOptions {
    * the proxy records each request with its real destination, so they are not written twice.
    */
   egressEndpoint?: { host: string; port: number } | null;
+  /** The path to record for a path the hooks saw in the jail (its /tmp is the run's scratch). */
+  recordPath?: (path: string) => string;
   /** Every event of this stage is a self-check canary: recorded, marked, never merged away. */
   canary: boolean;
   emit: (event: LogEvent) => void;
@@ -102,7 +104,8 @@ export class Merger {
     };
     switch (kind) {
       case "write": {
-        const path = absolutePath(m.path, "path", kind);
+        const seen = absolutePath(m.path, "path", kind);
+        const path = this.options.recordPath?.(seen) ?? seen;
         const op = text(m.op, "op", kind);
         if (!WRITE_OPS.has(op)) throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
         // The hottest record: built directly (same fields, same order as base() gives).

@@ -506,6 +506,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     planJail(bwrapBinary, {
       writableRoots,
       wrapperDir: privateDir,
+      scratch,
       privateDir: join(privateDir, "jail"),
       stageDir,
       logPath: logReal,
@@ -520,7 +521,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     tool: `bubblewrap (${bwrapBinary})`,
     namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
     read_only: "everything outside the allowed roots",
-    private: preview.privateMounts.map((m) => m.jail),
+    private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
@@ -594,6 +595,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const canaryMerger = new Merger({
     processObserverLive: straceBinary !== null,
     egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+    recordPath: (p: string) => preview.view.recorded(p),
     canary: true,
     emit: (e) => {
       seen.push(e);
@@ -637,6 +639,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const merger = new Merger({
     processObserverLive: straceBinary !== null,
     egressEndpoint: egressEnforced ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+    recordPath: (p: string) => preview.view.recorded(p),
     canary: false,
     emit: (e) => log.write(e),
   });

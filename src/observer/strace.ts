@@ -483,7 +483,7 @@ export class StraceParser {
         // the wrong directory, a symlink swapped since, an interpreter): both are judged.
         const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
         const ppid = this.parentOf.get(tgid) ?? null;
-        const resolved = this.resolveFollow(tgid, named);
+        const resolved = this.view.recorded(this.resolveFollow(tgid, named));
         this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
         let exe: string | null = null;
         try {
@@ -491,7 +491,7 @@ export class StraceParser {
         } catch {
           exe = null;
         }
-        if (exe !== null && exe.startsWith("/") && exe !== resolved) this.options.emit({ kind: "exec", tgid, ppid, path: exe, argv });
+        if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved) this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
         return;
       }
       case "open":
@@ -610,7 +610,7 @@ export class StraceParser {
             this.options.emit({ kind: "unix", tgid, address, proto });
             continue;
           }
-          const named = this.resolveFollow(tgid, this.absolute(tgid, null, address));
+          const named = this.view.recorded(this.resolveFollow(tgid, this.absolute(tgid, null, address)));
           // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
           // lookup): recorded when it connected, or when a socket of the host's is there.
           if (ok || this.isHostSocket(tgid, named)) this.options.emit({ kind: "unix", tgid, address: named, proto });
@@ -652,7 +652,7 @@ export class StraceParser {
     if (folded === null || this.options.plumbing.has(folded)) return;
     // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
     if (isIgnoredDevice(folded) && DATA_OPS.has(op)) return;
-    this.pendingWrites.push({ kind: "write", tgid, path: folded, op });
+    this.pendingWrites.push({ kind: "write", tgid, path: this.view.recorded(folded), op });
   }
 
   /** Resolves symlinks in the directory part now; the final component is the one acted on. */

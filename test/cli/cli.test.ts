@@ -139,7 +139,7 @@ describe("npm run example (the README quick start)", () => {
   it("records both example agents under the observer: the overstepping one fails, its twin passes", () => {
     const r = spawnSync(process.execPath, ["scripts/example.mjs"], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    for (const id of ["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_tool:bash", "write_outside_root:/tmp/envelope-gate-example-outside.txt", "network_denied:exfil.example.net:443"]) {
+    for (const id of ["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_tool:bash", "write_outside_root:/var/tmp/envelope-gate-example-outside.txt", "network_denied:exfil.example.net:443"]) {
       expect(r.stdout).toContain(id);
     }
     // Four acts, plus the machine's resolver that its DNS lookup reached for (machine-specific).

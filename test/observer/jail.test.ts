@@ -448,6 +448,19 @@ const srv = http.createServer((q, r) => r.end("local")).listen(0, "127.0.0.1", (
     expect(ids(judged.report).some((id) => id.startsWith("network_denied:localhost:") || id.startsWith("network_denied:127.0.0.1:"))).toBe(true);
   });
 
+  it("temporary files land in the scratch directory: /tmp in the jail is ${SCRATCH}", async () => {
+    const s = sandbox();
+    const { r, report } = await outcome(s, [
+      "node",
+      "-e",
+      `const fs = require("fs"); const d = fs.mkdtempSync("/tmp/vitest-"); fs.writeFileSync(d + "/t.txt", "t"); fs.mkdirSync("/tmp/v8-compile-cache-0", { recursive: true }); console.log(d.slice(5));`,
+    ]);
+    // On the host the files are in the scratch directory, recorded there, and inside the roots.
+    expect(readFileSync(join(s.scratch, r.stdout.trim(), "t.txt"), "utf8")).toBe("t");
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, r.stdout.trim(), "t.txt"))).toBe(true);
+    expect(report.violations).toEqual([]);
+  });
+
   it("mkdir -p over existing directories outside the roots is not a write", async () => {
     const s = sandbox();
     const { report } = await outcome(s, ["sh", "-c", "mkdir -p /usr/share /etc && mkdir -p sub/dir"]);

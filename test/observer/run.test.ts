@@ -25,7 +25,7 @@ describe("envelope-gate run: the bundled example agents", () => {
         "network_denied:exfil.example.net:443",
         "undeclared_env:AWS_SECRET_ACCESS_KEY",
         "undeclared_tool:bash",
-        "write_outside_root:/tmp/envelope-gate-example-outside.txt",
+        "write_outside_root:/var/tmp/envelope-gate-example-outside.txt",
       ].sort(),
     );
   });
