@@ -5884,6 +5884,7 @@ const USAGE = `usage:
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
+  envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
@@ -5950,11 +5951,24 @@ async function run(args) {
     const { runCommand } = await __nccwpck_require__.e(/* import() */ 572).then(__nccwpck_require__.bind(__nccwpck_require__, 7572));
     return runCommand(args, usage);
 }
+async function suggest(args) {
+    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
+        args,
+        options: { observer: { type: "string", multiple: true }, from: { type: "string" }, sha256: { type: "string" }, write: { type: "string" } },
+        strict: true,
+        allowPositionals: false,
+    });
+    if (!values.observer || values.observer.length === 0)
+        usage("suggest needs at least one --observer log");
+    const { suggestCommand } = await __nccwpck_require__.e(/* import() */ 826).then(__nccwpck_require__.bind(__nccwpck_require__, 4826));
+    process.stdout.write(await suggestCommand({ logs: values.observer, from: values.from, fromDigest: values.sha256, write: values.write }));
+    return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+}
 async function app(args) {
     const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(465)]).then(__nccwpck_require__.bind(__nccwpck_require__, 465));
     return appCommand(args, usage);
 }
-const COMMANDS = { hash, verify, check, run, app };
+const COMMANDS = { hash, verify, check, run, suggest, app };
 async function main(argv) {
     const [name, ...rest] = argv;
     if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -6616,10 +6630,11 @@ function formatEndpoint(host, port) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ae: () => (/* binding */ LOG_VERSION),
 /* harmony export */   IC: () => (/* binding */ LogEvaluator),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
 /* harmony export */   V1: () => (/* binding */ WRITE_OPS),
 /* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
-/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY, isLoopback */
+/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY */
 /* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
 /* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);

@@ -15,6 +15,7 @@ const USAGE = `usage:
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
+  envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
@@ -82,12 +83,25 @@ async function run(args: string[]): Promise<number> {
   return runCommand(args, usage);
 }
 
+async function suggest(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { observer: { type: "string", multiple: true }, from: { type: "string" }, sha256: { type: "string" }, write: { type: "string" } },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (!values.observer || values.observer.length === 0) usage("suggest needs at least one --observer log");
+  const { suggestCommand } = await import("../gate/suggest.js");
+  process.stdout.write(await suggestCommand({ logs: values.observer, from: values.from, fromDigest: values.sha256, write: values.write }));
+  return EXIT_CODES.pass;
+}
+
 async function app(args: string[]): Promise<number> {
   const { appCommand } = await import("../app/cli.js");
   return appCommand(args, usage);
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { hash, verify, check, run, app };
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { hash, verify, check, run, suggest, app };
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,0 +1,256 @@
+/**
+ * `envelope-gate suggest`: the tightest envelope that passes the given clean runs, every entry
+ * explained by the evidence behind it. Pure: the caller reads the logs.
+ */
+import type { Envelope } from "./envelope.js";
+import { envMatcher } from "./envelope.js";
+import { GateError } from "./errors.js";
+import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
+import { foldPath, isInsideAnyRoot } from "./paths.js";
+import { hostAllowed, normalizeHost, parseHostPattern, type HostPattern } from "./hosts.js";
+
+export interface RecordedLog {
+  file: string;
+  /** The log's lines, parsed, in order (line numbers are index + 1). */
+  lines: Record<string, unknown>[];
+}
+
+export interface Evidence {
+  /** The envelope key the entry goes into. */
+  key: "allowed_roots" | "allowed_env" | "allowed_tools" | "allowed_hosts" | "allowed_commands";
+  entry: string;
+  /** What was seen: the keys a pattern covers, or the paths under a root. */
+  covers: string[];
+  count: number;
+  first: string;
+}
+
+export interface Suggestion {
+  envelope: Envelope;
+  added: Evidence[];
+  notes: string[];
+}
+
+/** Keys that name credentials are listed one by one, never folded into a pattern. */
+const SECRET_LIKE = /SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|(?:^|_)KEY$|AUTH/;
+/** A family needs this many distinct keys before it becomes a pattern. */
+const FAMILY_SIZE = 3;
+
+const DEFAULT_ENVELOPE: Envelope = {
+  envelope_id: "suggested-envelope",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: [],
+  allowed_env: [],
+  allowed_hosts: [],
+  network: "deny",
+};
+
+interface Seen {
+  count: number;
+  first: string;
+}
+
+function note(map: Map<string, Seen>, key: string, where: string): void {
+  const seen = map.get(key);
+  if (seen) seen.count++;
+  else map.set(key, { count: 1, first: where });
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them. */
+function asRoot(dir: string, workspace: string | null, scratch: string | null): string {
+  for (const [name, value] of [
+    ["${WORKSPACE}", workspace],
+    ["${SCRATCH}", scratch],
+  ] as const) {
+    if (value !== null && (dir === value || dir.startsWith(value + "/"))) return name + dir.slice(value.length);
+  }
+  return dir;
+}
+
+export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | null): Suggestion {
+  const from = base ?? DEFAULT_ENVELOPE;
+  const notes: string[] = [];
+  const writes = new Map<string, Seen>();
+  const env = new Map<string, Seen>();
+  const tools = new Map<string, Seen>();
+  const hosts = new Map<string, Seen>();
+  const execs = new Map<string, Seen>();
+  let workspace: string | null = null;
+  let scratch: string | null = null;
+  let ownNetwork = true;
+
+  for (const log of logs) {
+    const meta = log.lines[0];
+    const end = log.lines[log.lines.length - 1];
+    if (meta?.kind !== "meta" || end?.kind !== "end") {
+      throw new GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, { file: log.file });
+    }
+    if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
+      notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
+    }
+    workspace ??= str(meta.workspace);
+    scratch ??= str(meta.scratch);
+    if (meta.network_enforced !== true) ownNetwork = false;
+    log.lines.forEach((e, i) => {
+      if (e.canary === true) return;
+      const where = `${log.file}:${i + 1}`;
+      switch (e.kind) {
+        case "write": {
+          const path = foldPath(str(e.path) ?? "");
+          if (path !== null) note(writes, path, where);
+          return;
+        }
+        case "env": {
+          const key = str(e.key);
+          if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note(env, key, where);
+          return;
+        }
+        case "tool": {
+          const name = str(e.name);
+          if (name !== null) note(tools, name, where);
+          return;
+        }
+        case "host": {
+          const host = str(e.host);
+          if (host === null) return;
+          const h = host.startsWith("unix:") ? host : normalizeHost(host);
+          if (ownNetwork && isLoopback(h)) return;
+          const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
+          note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where);
+          return;
+        }
+        case "exec": {
+          const path = str(e.path);
+          if (path !== null) note(execs, path, where);
+          return;
+        }
+        case "syscall":
+          notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
+          return;
+        default:
+          return;
+      }
+    });
+  }
+
+  const added: Evidence[] = [];
+  const envelope: Envelope = structuredClone(from);
+
+  // Roots: the directories written outside the current roots (a directory made is itself the root).
+  const roots = envelope.allowed_roots.map((r) => r.replace("${WORKSPACE}", workspace ?? "${WORKSPACE}").replace("${SCRATCH}", scratch ?? "${SCRATCH}"));
+  const outside = [...writes.entries()].filter(([p]) => !isInsideAnyRoot(p, roots.map((r) => foldPath(r) ?? r)));
+  const dirs = new Map<string, { covers: string[]; count: number; first: string }>();
+  for (const [path, seen] of outside) {
+    const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+    const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen.first };
+    d.covers.push(path);
+    d.count += seen.count;
+    dirs.set(dir, d);
+  }
+  const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+  for (const dir of dirList) {
+    if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other]))) continue;
+    const d = dirs.get(dir) as { covers: string[]; count: number; first: string };
+    for (const [other, o] of dirs) if (other !== dir && isInsideAnyRoot(other, [dir])) d.covers.push(...o.covers);
+    const entry = asRoot(dir, workspace, scratch);
+    if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+    else {
+      envelope.allowed_roots.push(entry);
+      added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first });
+    }
+  }
+
+  // Environment: exact keys, families folded into PREFIX* where the evidence shows one.
+  const allowed = envMatcher(envelope);
+  const missing = [...env.keys()].filter((k) => !allowed(k)).sort();
+  const families = new Map<string, string[]>();
+  for (const key of missing) {
+    if (SECRET_LIKE.test(key)) continue;
+    const head = key.split("_")[0] as string;
+    if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_"))) continue;
+    const list = families.get(head) ?? [];
+    list.push(key);
+    families.set(head, list);
+  }
+  const grouped = new Set<string>();
+  for (const [head, keys] of families) {
+    if (keys.length < FAMILY_SIZE || head === "") continue;
+    const entry = keys.includes(head) ? `${head}*` : `${head}_*`;
+    const seen = keys.map((k) => env.get(k) as Seen);
+    envelope.allowed_env.push(entry);
+    keys.forEach((k) => grouped.add(k));
+    added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] as string });
+  }
+  for (const key of missing) {
+    if (grouped.has(key)) continue;
+    const seen = env.get(key) as Seen;
+    envelope.allowed_env.push(key);
+    added.push({ key: "allowed_env", entry: key, covers: [key], count: seen.count, first: seen.first });
+  }
+
+  for (const [name, seen] of tools) {
+    if (envelope.allowed_tools.includes(name)) continue;
+    envelope.allowed_tools.push(name);
+    added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first });
+  }
+
+  const patterns = envelope.allowed_hosts.map((h) => parseHostPattern(h) as HostPattern);
+  for (const [key, seen] of hosts) {
+    const [host, portText] = key.split("\0") as [string, string];
+    const port = portText === "" ? null : Number(portText);
+    if (envelope.network === "allowlist" && hostAllowed(patterns, host, port)) continue;
+    if (host.startsWith("unix:")) {
+      notes.push(`${seen.first}: the run reached for the host's ${host}: no envelope allows a host unix socket`);
+      continue;
+    }
+    const entry = port === null ? host : host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+    envelope.network = "allowlist";
+    envelope.allowed_hosts.push(entry);
+    added.push({ key: "allowed_hosts", entry, covers: [entry], count: seen.count, first: seen.first });
+  }
+
+  if (envelope.allowed_commands !== undefined) {
+    const commands = envelope.allowed_commands;
+    for (const [path, seen] of execs) {
+      if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1))) continue;
+      commands.push(path);
+      added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first });
+    }
+  }
+  return { envelope, added, notes };
+}
+
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+export function envelopeJson(envelope: Envelope): string {
+  const order = ["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network", "allowed_commands", "loopback", "observation"];
+  const out: Record<string, unknown> = {};
+  for (const key of order) if ((envelope as unknown as Record<string, unknown>)[key] !== undefined) out[key] = (envelope as unknown as Record<string, unknown>)[key];
+  return JSON.stringify(out, null, 2) + "\n";
+}
+
+/** A reviewable line diff between two envelope texts (`-`/`+`/` `). */
+export function lineDiff(before: string, after: string): string {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  // Longest common subsequence: envelopes are small.
+  const n = a.length;
+  const m = b.length;
+  const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) {
+      out.push(`  ${a[i]}`);
+      i++;
+      j++;
+    } else if (j < m && (i === n || lcs[i]![j + 1]! > lcs[i + 1]![j]!)) out.push(`+ ${b[j++]}`);
+    else out.push(`- ${a[i++]}`);
+  }
+  return out.filter((l, k) => !(k === out.length - 1 && l.trim() === "")).join("\n");
+}

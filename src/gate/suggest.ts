@@ -1,0 +1,68 @@
+/**
+ * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
+ * core/suggest for the tightest envelope that passes them, prints it explained, and with
+ * --write writes it and its digest.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { formatDigestLine } from "../core/envelope.js";
+import { GateError } from "../core/errors.js";
+import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../core/suggest.js";
+import { readVerifiedEnvelope } from "./files.js";
+
+export interface SuggestOptions {
+  logs: string[];
+  from?: string | undefined;
+  fromDigest?: string | undefined;
+  write?: string | undefined;
+}
+
+async function readLog(file: string): Promise<RecordedLog> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new GateError(code === "ENOENT" ? "OBSERVER_LOG_MISSING" : "OBSERVER_LOG_UNREADABLE", `observer log ${file} cannot be read (${code ?? String(err)})`, { file });
+  }
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return {
+    file,
+    lines: lines.map((line, i) => {
+      try {
+        const value = JSON.parse(line) as unknown;
+        if (value === null || typeof value !== "object" || Array.isArray(value)) throw new SyntaxError("not an object");
+        return value as Record<string, unknown>;
+      } catch (err) {
+        throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
+      }
+    }),
+  };
+}
+
+export async function suggestCommand(options: SuggestOptions): Promise<string> {
+  const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
+  const logs = await Promise.all(options.logs.map(readLog));
+  const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null);
+  const out: string[] = [`envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`];
+  for (const a of added) {
+    const covers = a.covers.length > 1 || a.covers[0] !== a.entry ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};` : "";
+    out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace("( ", "("));
+  }
+  for (const n of notes) out.push(`  note: ${n}`);
+  const text = envelopeJson(envelope);
+  out.push("");
+  if (base !== null) {
+    out.push(`changes to ${options.from} (review them; the digest changes too):`);
+    out.push(lineDiff(envelopeJson(base.envelope), text));
+  } else {
+    out.push(text.trimEnd());
+  }
+  if (options.write !== undefined) {
+    await writeFile(options.write, text);
+    await writeFile(`${options.write}.sha256`, formatDigestLine(Buffer.from(text), basename(options.write)));
+    out.push("", `wrote ${options.write} and ${options.write}.sha256`);
+  }
+  return out.join("\n") + "\n";
+}

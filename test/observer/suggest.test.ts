@@ -1,0 +1,46 @@
+/**
+ * The adoption path end to end: record under a narrow envelope, suggest, pin, enforce; the
+ * suggested envelope passes the clean run again under `deny`, and a hostile read still fails it.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, check, ids, program, run, sandbox, spawnNode } from "./harness.js";
+
+describe("envelope-gate suggest", () => {
+  it("records, suggests, pins and enforces: the clean run passes under deny, a hostile read does not", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const clean = program(
+      s,
+      "suite.js",
+      `const http = require("http"); const fs = require("fs");
+for (const k of ["SUITE_TIMEOUT", "SUITE_REPORTER", "SUITE_COLOR", "CI"]) void process.env[k];
+fs.mkdirSync("/tmp/suite-cache", { recursive: true });
+fs.writeFileSync(process.cwd() + "/out.txt", "ok");
+const srv = http.createServer((q, r) => r.end("ok")).listen(0, "127.0.0.1", () => http.get("http://localhost:" + srv.address().port, () => srv.close()));`,
+    );
+    const first = await run(s, ["node", clean]);
+    expect(first.code).toBe(0);
+    expect((await check(s)).violations.map((v) => v.id).sort()).toEqual(["undeclared_env:CI", "undeclared_env:SUITE_COLOR", "undeclared_env:SUITE_REPORTER", "undeclared_env:SUITE_TIMEOUT"]);
+
+    const suggested = join(s.base, "suggested.json");
+    const r = await spawnNode([CLI, "suggest", "--observer", first.log, "--from", s.envelope, "--write", suggested]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("SUITE_*");
+    expect(r.stdout).toMatch(/\+ +"SUITE_\*"/);
+    const envelope = JSON.parse(readFileSync(suggested, "utf8")) as { allowed_env: string[]; network: string };
+    expect(envelope.allowed_env).toEqual(["PATH", "SUITE_*", "CI"]);
+    expect(envelope.network).toBe("deny");
+
+    // Pin it and enforce it.
+    const pinned = { ...s, envelope: suggested };
+    const again = await run(pinned, ["node", clean]);
+    expect(again.code).toBe(0);
+    const report = await check(pinned);
+    expect(report.verdict).toBe("pass");
+
+    const hostile = program(s, "hostile.js", `void process.env.AWS_SECRET_ACCESS_KEY; require("net").connect(80, "192.0.2.1").on("error", () => {});`);
+    await run(pinned, ["node", hostile]);
+    expect(ids(await check(pinned)).sort()).toEqual(["network_denied:192.0.2.1:80", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
+  });
+});
