@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, check, ids, program, run, sandbox, spawnNode } from "./harness.js";
+import { CLI, ROOT, TEST_TMP, check, ids, program, run, sandbox, spawnNode } from "./harness.js";
+import { mkdtempSync } from "node:fs";
 
 describe("envelope-gate suggest", () => {
   it("records, suggests, pins and enforces: the clean run passes under deny, a hostile read does not", async () => {
@@ -42,5 +43,22 @@ const srv = http.createServer((q, r) => r.end("ok")).listen(0, "127.0.0.1", () =
     const hostile = program(s, "hostile.js", `void process.env.AWS_SECRET_ACCESS_KEY; require("net").connect(80, "192.0.2.1").on("error", () => {});`);
     await run(pinned, ["node", hostile]);
     expect(ids(await check(pinned)).sort()).toEqual(["network_denied:192.0.2.1:80", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
+  });
+});
+
+describe("the example suite (examples/suite)", () => {
+  it("passes under its suggested envelope with network deny: a local server and temporary files are the run's own", async () => {
+    const suite = join(ROOT, "examples/suite");
+    const work = mkdtempSync(join(TEST_TMP, "eg-suite-"));
+    const log = join(work, "observer.jsonl");
+    const common = ["--envelope", join(suite, "envelope.json"), "--observer", log, "--workspace", suite, "--scratch", join(work, "scratch")];
+    const r = await spawnNode([CLI, "run", ...common, "--", process.execPath, "--test"], { cwd: suite });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse((await spawnNode([CLI, "check", ...common, "--format", "json"])).stdout) as { verdict: string; violations: unknown[] };
+    expect(report.violations).toEqual([]);
+    expect(report.verdict).toBe("pass");
+    const envelope = JSON.parse(readFileSync(join(suite, "envelope.json"), "utf8")) as { network: string; allowed_env: string[] };
+    expect(envelope.network).toBe("deny");
+    expect(envelope.allowed_env.length).toBeLessThan(6);
   });
 });
