@@ -5885,6 +5885,7 @@ const USAGE = `usage:
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
@@ -5948,20 +5949,54 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 572).then(__nccwpck_require__.bind(__nccwpck_require__, 7572));
+    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(437), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
     return runCommand(args, usage);
 }
 async function suggest(args) {
+    // The --run form records one run first (under --envelope, which it then widens), then suggests.
+    const dashes = args.indexOf("--");
+    const own = dashes === -1 ? args : args.slice(0, dashes);
+    const command = dashes === -1 ? [] : args.slice(dashes + 1);
     const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
-        args,
-        options: { observer: { type: "string", multiple: true }, from: { type: "string" }, sha256: { type: "string" }, write: { type: "string" } },
+        args: own,
+        options: {
+            observer: { type: "string", multiple: true },
+            from: { type: "string" },
+            sha256: { type: "string" },
+            write: { type: "string" },
+            run: { type: "boolean", default: false },
+            envelope: { type: "string" },
+            workspace: { type: "string" },
+            scratch: { type: "string" },
+        },
         strict: true,
         allowPositionals: false,
     });
-    if (!values.observer || values.observer.length === 0)
+    const logs = values.observer ?? [];
+    let from = values.from;
+    if (values.run === true) {
+        if (!values.envelope || logs.length !== 1 || command.length === 0)
+            usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
+        const { runObserved } = await __nccwpck_require__.e(/* import() */ 437).then(__nccwpck_require__.bind(__nccwpck_require__, 1437));
+        const exit = await runObserved({
+            envelopePath: values.envelope,
+            digestPath: values.sha256,
+            logPath: logs[0],
+            workspace: values.workspace,
+            scratch: values.scratch,
+            nodeOnly: false,
+            command,
+        });
+        process.stderr.write(`envelope-gate suggest: the command exited ${exit}; suggesting from its log\n`);
+        from = values.envelope;
+    }
+    else if (command.length > 0 || values.envelope !== undefined) {
+        usage("suggest takes -- CMD and --envelope only with --run");
+    }
+    if (logs.length === 0)
         usage("suggest needs at least one --observer log");
     const { suggestCommand } = await __nccwpck_require__.e(/* import() */ 826).then(__nccwpck_require__.bind(__nccwpck_require__, 4826));
-    process.stdout.write(await suggestCommand({ logs: values.observer, from: values.from, fromDigest: values.sha256, write: values.write }));
+    process.stdout.write(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }));
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {

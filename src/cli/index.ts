@@ -16,6 +16,7 @@ const USAGE = `usage:
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
@@ -84,15 +85,47 @@ async function run(args: string[]): Promise<number> {
 }
 
 async function suggest(args: string[]): Promise<number> {
+  // The --run form records one run first (under --envelope, which it then widens), then suggests.
+  const dashes = args.indexOf("--");
+  const own = dashes === -1 ? args : args.slice(0, dashes);
+  const command = dashes === -1 ? [] : args.slice(dashes + 1);
   const { values } = parseArgs({
-    args,
-    options: { observer: { type: "string", multiple: true }, from: { type: "string" }, sha256: { type: "string" }, write: { type: "string" } },
+    args: own,
+    options: {
+      observer: { type: "string", multiple: true },
+      from: { type: "string" },
+      sha256: { type: "string" },
+      write: { type: "string" },
+      run: { type: "boolean", default: false },
+      envelope: { type: "string" },
+      workspace: { type: "string" },
+      scratch: { type: "string" },
+    },
     strict: true,
     allowPositionals: false,
   });
-  if (!values.observer || values.observer.length === 0) usage("suggest needs at least one --observer log");
+  const logs = values.observer ?? [];
+  let from = values.from;
+  if (values.run === true) {
+    if (!values.envelope || logs.length !== 1 || command.length === 0) usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
+    const { runObserved } = await import("../observer/run.js");
+    const exit = await runObserved({
+      envelopePath: values.envelope,
+      digestPath: values.sha256,
+      logPath: logs[0] as string,
+      workspace: values.workspace,
+      scratch: values.scratch,
+      nodeOnly: false,
+      command,
+    });
+    process.stderr.write(`envelope-gate suggest: the command exited ${exit}; suggesting from its log\n`);
+    from = values.envelope;
+  } else if (command.length > 0 || values.envelope !== undefined) {
+    usage("suggest takes -- CMD and --envelope only with --run");
+  }
+  if (logs.length === 0) usage("suggest needs at least one --observer log");
   const { suggestCommand } = await import("../gate/suggest.js");
-  process.stdout.write(await suggestCommand({ logs: values.observer, from: values.from, fromDigest: values.sha256, write: values.write }));
+  process.stdout.write(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }));
   return EXIT_CODES.pass;
 }
 

@@ -253,6 +253,13 @@ export class StraceParser {
   /** Processes of the command's own tree (jailed runs only). */
   private readonly commandTree = new Set<number>();
   private readonly outerOf = new Map<number, number>();
+  /** Jailed runs: the pid a process has inside the jail's PID namespace, read while it ran. */
+  private readonly innerOf = new Map<number, number>();
+  /** Jailed runs: forks seen (by the child's pid inside the jail), waiting for their child to show up. */
+  private readonly recentForks: { parent: number; cwd: string; inner: number; used: boolean }[] = [];
+  private readonly adopted = new Set<number>();
+  /** Parents whose child was adopted while their fork line was still unfinished. */
+  private readonly adoptedDuringFork = new Set<number>();
   /** Jailed runs: the command has started (bubblewrap executed it). */
   private armed = false;
   /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
@@ -291,8 +298,11 @@ export class StraceParser {
     // A thread whose clone line is still unfinished: ask the kernel while it runs.
     let tgid = tid;
     try {
-      const m = /^Tgid:\s+(\d+)$/m.exec(readFileSync(`/proc/${tid}/status`, "utf8"));
+      const status = readFileSync(`/proc/${tid}/status`, "utf8");
+      const m = /^Tgid:\s+(\d+)$/m.exec(status);
       if (m) tgid = Number(m[1]);
+      const ns = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
+      if (ns !== undefined && ns.length > 0) this.innerOf.set(tgid, Number(ns[ns.length - 1]));
     } catch {
       tgid = tid;
     }
@@ -301,9 +311,39 @@ export class StraceParser {
     return tgid;
   }
 
+  /**
+   * A process first seen without a clone line of its own (in a PID namespace the clone's return
+   * value is the child's pid inside it, not the tracer's): match it to a fork by that inner pid,
+   * or to its parent still in the middle of forking, or to the latest fork not yet matched.
+   */
+  private adopt(tgid: number): void {
+    if (this.adopted.has(tgid)) return;
+    this.adopted.add(tgid);
+    // Known from before the command started (bubblewrap's clone of it), or from its own clone line.
+    if (this.cwdOf.has(tgid) || this.parentOf.has(tgid)) return;
+    const inner = this.innerOf.get(tgid);
+    let record = inner !== undefined ? this.recentForks.find((r) => !r.used && r.inner === inner) : undefined;
+    if (record === undefined && this.forking.length > 0) {
+      const forker = this.forking[this.forking.length - 1] as number;
+      const parent = this.tgidOf.get(forker);
+      if (parent !== undefined && parent !== tgid) {
+        this.adoptedDuringFork.add(forker);
+        record = { parent, cwd: this.cwd(parent), inner: -1, used: false };
+      }
+    }
+    record ??= [...this.recentForks].reverse().find((r) => !r.used);
+    if (record === undefined) return;
+    record.used = true;
+    this.cwdOf.set(tgid, record.cwd);
+    this.parentOf.set(tgid, record.parent);
+  }
+
   private cwd(tgid: number): string {
     const known = this.cwdOf.get(tgid);
     if (known !== undefined) return known;
+    if (this.options.jailed !== undefined) this.adopt(tgid);
+    const adopted = this.cwdOf.get(tgid);
+    if (adopted !== undefined) return adopted;
     // First seen before its parent's clone line: it started in the forking parent's directory;
     // failing that, ask the kernel while it runs.
     const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1] as number) : undefined;
@@ -401,6 +441,15 @@ export class StraceParser {
       if (!ok) return;
       const child = Number((retValue as RegExpExecArray)[1]);
       if (child <= 0) return;
+      if (this.options.jailed !== undefined && this.armed) {
+        // Inside the jail's PID namespace `child` is the pid there: remembered, matched when the
+        // child shows up under the tracer's pid (adopt).
+        if (argText.includes("CLONE_THREAD")) return;
+        const matched = this.adoptedDuringFork.delete(tid);
+        this.recentForks.push({ parent: tgid, cwd: this.cwd(tgid), inner: child, used: matched });
+        if (this.recentForks.length > 256) this.recentForks.shift();
+        return;
+      }
       if (argText.includes("CLONE_THREAD")) {
         this.tgidOf.set(child, tgid);
       } else {
@@ -431,7 +480,10 @@ export class StraceParser {
         return;
       }
     }
-    if (this.options.jailed !== undefined) this.commandTree.add(tgid);
+    if (this.options.jailed !== undefined) {
+      this.commandTree.add(tgid);
+      this.adopt(tgid);
+    }
     const args = splitArgs(argText);
     // Every *at call shows the caller's current directory: the freshest cwd there is.
     for (const a of args) {
@@ -482,6 +534,7 @@ export class StraceParser {
         // and what the kernel says the process runs now, when that differs (a name resolved in
         // the wrong directory, a symlink swapped since, an interpreter): both are judged.
         const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
+        if (this.options.jailed !== undefined) this.adopt(tgid);
         const ppid = this.parentOf.get(tgid) ?? null;
         const resolved = this.view.recorded(this.resolveFollow(tgid, named));
         this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });

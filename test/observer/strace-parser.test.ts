@@ -151,6 +151,21 @@ describe("strace output parser: the jail", () => {
     ]);
   });
 
+  it("a fork's return value is the child's pid inside the jail: the child still starts in its parent's directory", () => {
+    const events = jailed([
+      `3999960 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `3999961 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `3999961 chdir(${hex("/work/sub")}) = 0`,
+      `3999961 vfork( <unfinished ...>`,
+      `3999962 execve(${hex("/nonexistent/prog")}, [${hex("prog")}], NULL <unfinished ...>`,
+      `3999961 <... vfork resumed>) = 4`,
+      `3999962 <... execve resumed>) = 0`,
+      `3999962 mkdir(${hex("made")}, 0777) = 0`,
+    ]);
+    expect(events.filter((e) => e.kind === "write")).toEqual([{ kind: "write", tgid: 3999962, path: "/work/sub/made", op: "mkdir" }]);
+    expect(events.find((e) => e.kind === "exec" && e.tgid === 3999962)).toMatchObject({ ppid: 3999961 });
+  });
+
   it("records refused calls: injected refusals, namespace flags on clone and unshare, mounts", () => {
     const events = jailed([
       `20 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,

@@ -62,3 +62,19 @@ describe("the example suite (examples/suite)", () => {
     expect(envelope.allowed_env.length).toBeLessThan(6);
   });
 });
+
+describe("envelope-gate suggest --run", () => {
+  it("records one run under the envelope, then suggests from it", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const prog = program(s, "reads.js", `for (const k of ["EG_ONE", "EG_TWO"]) void process.env[k];`);
+    const log = join(s.base, "recorded.jsonl");
+    const r = await spawnNode(
+      [CLI, "suggest", "--run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", prog],
+      { cwd: s.workspace },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\+ +"EG_ONE"/);
+    expect(r.stdout).toMatch(/\+ +"EG_TWO"/);
+    expect(readFileSync(log, "utf8").split("\n")[0]).toContain('"kind":"meta"');
+  });
+});

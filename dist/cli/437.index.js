@@ -1,20 +1,18 @@
-export const id = 572;
-export const ids = [572];
+export const id = 437;
+export const ids = [437];
 export const modules = {
 
-/***/ 7572:
+/***/ 1437:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  runCommand: () => (/* binding */ runCommand)
+  runObserved: () => (/* binding */ runObserved)
 });
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __webpack_require__(7975);
-// EXTERNAL MODULE: ./src/gate/options.ts
-var options = __webpack_require__(9);
+// UNUSED EXPORTS: CANARY_ENV_KEY, CANARY_HOST, resolveExecutable, runnerIdentity
+
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:crypto"
@@ -1571,6 +1569,13 @@ class StraceParser {
     /** Processes of the command's own tree (jailed runs only). */
     commandTree = new Set();
     outerOf = new Map();
+    /** Jailed runs: the pid a process has inside the jail's PID namespace, read while it ran. */
+    innerOf = new Map();
+    /** Jailed runs: forks seen (by the child's pid inside the jail), waiting for their child to show up. */
+    recentForks = [];
+    adopted = new Set();
+    /** Parents whose child was adopted while their fork line was still unfinished. */
+    adoptedDuringFork = new Set();
     /** Jailed runs: the command has started (bubblewrap executed it). */
     armed = false;
     /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
@@ -1609,9 +1614,13 @@ class StraceParser {
         // A thread whose clone line is still unfinished: ask the kernel while it runs.
         let tgid = tid;
         try {
-            const m = /^Tgid:\s+(\d+)$/m.exec((0,external_node_fs_.readFileSync)(`/proc/${tid}/status`, "utf8"));
+            const status = (0,external_node_fs_.readFileSync)(`/proc/${tid}/status`, "utf8");
+            const m = /^Tgid:\s+(\d+)$/m.exec(status);
             if (m)
                 tgid = Number(m[1]);
+            const ns = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
+            if (ns !== undefined && ns.length > 0)
+                this.innerOf.set(tgid, Number(ns[ns.length - 1]));
         }
         catch {
             tgid = tid;
@@ -1621,10 +1630,44 @@ class StraceParser {
             this.rootTgid = tgid;
         return tgid;
     }
+    /**
+     * A process first seen without a clone line of its own (in a PID namespace the clone's return
+     * value is the child's pid inside it, not the tracer's): match it to a fork by that inner pid,
+     * or to its parent still in the middle of forking, or to the latest fork not yet matched.
+     */
+    adopt(tgid) {
+        if (this.adopted.has(tgid))
+            return;
+        this.adopted.add(tgid);
+        // Known from before the command started (bubblewrap's clone of it), or from its own clone line.
+        if (this.cwdOf.has(tgid) || this.parentOf.has(tgid))
+            return;
+        const inner = this.innerOf.get(tgid);
+        let record = inner !== undefined ? this.recentForks.find((r) => !r.used && r.inner === inner) : undefined;
+        if (record === undefined && this.forking.length > 0) {
+            const forker = this.forking[this.forking.length - 1];
+            const parent = this.tgidOf.get(forker);
+            if (parent !== undefined && parent !== tgid) {
+                this.adoptedDuringFork.add(forker);
+                record = { parent, cwd: this.cwd(parent), inner: -1, used: false };
+            }
+        }
+        record ??= [...this.recentForks].reverse().find((r) => !r.used);
+        if (record === undefined)
+            return;
+        record.used = true;
+        this.cwdOf.set(tgid, record.cwd);
+        this.parentOf.set(tgid, record.parent);
+    }
     cwd(tgid) {
         const known = this.cwdOf.get(tgid);
         if (known !== undefined)
             return known;
+        if (this.options.jailed !== undefined)
+            this.adopt(tgid);
+        const adopted = this.cwdOf.get(tgid);
+        if (adopted !== undefined)
+            return adopted;
         // First seen before its parent's clone line: it started in the forking parent's directory;
         // failing that, ask the kernel while it runs.
         const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1]) : undefined;
@@ -1731,6 +1774,17 @@ class StraceParser {
             const child = Number(retValue[1]);
             if (child <= 0)
                 return;
+            if (this.options.jailed !== undefined && this.armed) {
+                // Inside the jail's PID namespace `child` is the pid there: remembered, matched when the
+                // child shows up under the tracer's pid (adopt).
+                if (argText.includes("CLONE_THREAD"))
+                    return;
+                const matched = this.adoptedDuringFork.delete(tid);
+                this.recentForks.push({ parent: tgid, cwd: this.cwd(tgid), inner: child, used: matched });
+                if (this.recentForks.length > 256)
+                    this.recentForks.shift();
+                return;
+            }
             if (argText.includes("CLONE_THREAD")) {
                 this.tgidOf.set(child, tgid);
             }
@@ -1767,8 +1821,10 @@ class StraceParser {
                 return;
             }
         }
-        if (this.options.jailed !== undefined)
+        if (this.options.jailed !== undefined) {
             this.commandTree.add(tgid);
+            this.adopt(tgid);
+        }
         const args = splitArgs(argText);
         // Every *at call shows the caller's current directory: the freshest cwd there is.
         for (const a of args) {
@@ -1825,6 +1881,8 @@ class StraceParser {
                 // and what the kernel says the process runs now, when that differs (a name resolved in
                 // the wrong directory, a symlink swapped since, an interpreter): both are judged.
                 const named = p === "" && dirfd !== null ? dirfd : this.absolute(tgid, dirfd, p);
+                if (this.options.jailed !== undefined)
+                    this.adopt(tgid);
                 const ppid = this.parentOf.get(tgid) ?? null;
                 const resolved = this.view.recorded(this.resolveFollow(tgid, named));
                 this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
@@ -2739,42 +2797,6 @@ async function observe(options, log, logPath, privateDir) {
 function interruptedError() {
     return new errors/* GateError */.ue("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`, {
         hint: "Run it again to completion.",
-    });
-}
-
-;// CONCATENATED MODULE: ./src/observer/cli.ts
-
-
-
-/**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]`
- * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
- */
-async function runCommand(args, usage) {
-    const dashes = args.indexOf("--");
-    if (dashes === -1)
-        usage("run needs `-- CMD [ARGS...]`");
-    const command = args.slice(dashes + 1);
-    if (command.length === 0 || command[0] === "")
-        usage("run needs a command after --");
-    const { values } = (0,external_node_util_.parseArgs)({
-        args: args.slice(0, dashes),
-        options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, "node-only": { type: "boolean", default: false } },
-        strict: true,
-        allowPositionals: false,
-    });
-    if (!values.envelope)
-        usage("run needs --envelope");
-    if (!values.observer)
-        usage("run needs --observer");
-    return runObserved({
-        envelopePath: values.envelope,
-        digestPath: values.sha256,
-        logPath: values.observer,
-        workspace: values.workspace,
-        scratch: values.scratch,
-        nodeOnly: values["node-only"] === true,
-        command,
     });
 }
 
