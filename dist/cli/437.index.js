@@ -845,7 +845,10 @@ function planJail(bwrap, plan) {
     const masked = new Set();
     if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && exists(plan.logPath))
         masked.add(plan.logPath);
-    const hiddenSockets = plan.ownNetwork ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, plan.writableRoots)) : [];
+    // Sockets in a root are the command's business; under a private directory they are out of sight already.
+    const hiddenSockets = plan.ownNetwork
+        ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateMounts.map((m) => m.jail)]))
+        : [];
     for (const socket of hiddenSockets)
         masked.add(socket);
     for (const path of masked)

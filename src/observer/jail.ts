@@ -217,7 +217,10 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
   const masked = new Set<string>();
   if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && exists(plan.logPath)) masked.add(plan.logPath);
-  const hiddenSockets = plan.ownNetwork ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, plan.writableRoots)) : [];
+  // Sockets in a root are the command's business; under a private directory they are out of sight already.
+  const hiddenSockets = plan.ownNetwork
+    ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateMounts.map((m) => m.jail)]))
+    : [];
   for (const socket of hiddenSockets) masked.add(socket);
   for (const path of masked) args.push("--ro-bind", "/dev/null", path);
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
