@@ -4,9 +4,10 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const CLI = join(ROOT, "dist/cli/index.js");
@@ -60,8 +61,15 @@ export const BASE_ENVELOPE = {
  */
 export const TEST_TMP = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
 
+/** Every directory a test file made, removed after its last test (the harness is loaded once per file). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 export function sandbox(envelope: Record<string, unknown> = {}): Sandbox {
   const base = realpathSync(mkdtempSync(join(TEST_TMP, "eg-observer-test-")));
+  made.push(base);
   const s: Sandbox = {
     base,
     workspace: join(base, "workspace"),
@@ -119,6 +127,7 @@ let nobodyCli: string | null = null;
 function cliForNobody(): string {
   if (nobodyCli === null) {
     const dir = mkdtempSync(join(TEST_TMP, "eg-dist-"));
+    made.push(dir);
     chmodSync(dir, 0o755);
     cpSync(join(ROOT, "dist"), join(dir, "dist"), { recursive: true });
     nobodyCli = join(dir, "dist/cli/index.js");
