@@ -917,10 +917,6 @@ function integer(value, field, kind) {
         throw new ChannelMessageError(`a ${kind} message needs an integer "${field}"`);
     return value;
 }
-const IP_V4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-function isIpLiteral(host) {
-    return IP_V4.test(host) || host.includes(":");
-}
 function mappedV4(address) {
     const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
     return m ? m[1] : address;
@@ -931,7 +927,6 @@ class Merger {
     hookedAddresses = new Map();
     /** `${pid}\0${port}` -> the last name the hooks connected to on that port. */
     lastHookName = new Map();
-    dnsUsers = new Set();
     processHostsSeen = new Set();
     /** Maps a pid the hooks report (the jail's) to the process observer's (the host's). */
     pidOfHook = (pid) => pid;
@@ -988,8 +983,6 @@ class Merger {
                 event.proto = proto;
                 event.source = "node";
                 const outer = this.pidOfHook(pid);
-                if (outer !== null && (proto === "dns" || !isIpLiteral(host)))
-                    this.dnsUsers.add(outer);
                 if (outer !== null && proto !== "dns" && event.port !== undefined)
                     this.lastHookName.set(`${outer}\0${String(event.port)}`, host);
                 this.out(event);
@@ -1686,8 +1679,11 @@ class StraceParser {
         this.cwdOf.set(tgid, cwd);
         return cwd;
     }
+    /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
     recorded(tgid) {
-        return this.options.jailed === undefined || this.commandTree.has(tgid);
+        if (this.options.jailed === undefined)
+            return true;
+        return this.armed && !this.jailProcesses.has(tgid) && tgid !== this.relayTgid;
     }
     line(raw) {
         const m = /^(\d+) +(.*)$/.exec(raw);

@@ -41,12 +41,6 @@ function integer(value: unknown, field: string, kind: string): number {
   return value as number;
 }
 
-const IP_V4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-
-function isIpLiteral(host: string): boolean {
-  return IP_V4.test(host) || host.includes(":");
-}
-
 function mappedV4(address: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return m ? (m[1] as string) : address;
@@ -72,7 +66,6 @@ export class Merger {
   private readonly hookedAddresses = new Map<string, string>();
   /** `${pid}\0${port}` -> the last name the hooks connected to on that port. */
   private readonly lastHookName = new Map<string, string>();
-  private readonly dnsUsers = new Set<number>();
   private readonly processHostsSeen = new Set<string>();
 
   /** Maps a pid the hooks report (the jail's) to the process observer's (the host's). */
@@ -128,7 +121,6 @@ export class Merger {
         event.proto = proto;
         event.source = "node";
         const outer = this.pidOfHook(pid);
-        if (outer !== null && (proto === "dns" || !isIpLiteral(host))) this.dnsUsers.add(outer);
         if (outer !== null && proto !== "dns" && event.port !== undefined) this.lastHookName.set(`${outer}\0${String(event.port)}`, host);
         this.out(event);
         return;

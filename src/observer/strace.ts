@@ -359,8 +359,10 @@ export class StraceParser {
     return cwd;
   }
 
+  /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
   private recorded(tgid: number): boolean {
-    return this.options.jailed === undefined || this.commandTree.has(tgid);
+    if (this.options.jailed === undefined) return true;
+    return this.armed && !this.jailProcesses.has(tgid) && tgid !== this.relayTgid;
   }
 
   private line(raw: string): void {
