@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5402);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6570);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5402:
+/***/ 6570:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35932,7 +35932,56 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys, or PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000*]+\\\\*?$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+;// CONCATENATED MODULE: ./src/core/env-sets.ts
+/**
+ * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
+ * tools read on every start (is this CI? which agent? can I use colour?), most of them unset.
+ * Each set is a closed, versioned list of exact keys; none of them names a credential, and a
+ * test holds every key to that. Sourced from ci-info 4 (vendors.json and its generic checks)
+ * and std-env 4 (providers and agents), the two libraries behind nearly all of these reads.
+ */
+/** CI and hosting detection: flags and build ids, never tokens. */
+const CI = [
+    "AC_APPCIRCLE", "AC_GIT_PR", "AGOLA_GIT_REF", "AGOLA_PULL_REQUEST_ID", "ALPIC_HOST", "APPCENTER_BUILD_ID",
+    "APPVEYOR", "APPVEYOR_PULL_REQUEST_NUMBER", "AWS_APP_ID", "BITBUCKET_COMMIT", "BITBUCKET_PR_ID", "BITRISE_IO",
+    "BITRISE_PULL_REQUEST", "BUDDY_EXECUTION_PULL_REQUEST_ID", "BUDDY_WORKSPACE_ID", "BUILDER_OUTPUT", "BUILDKITE",
+    "BUILDKITE_PULL_REQUEST", "BUILD_ID", "BUILD_NUMBER", "BUILD_REASON", "CF_BUILD_ID", "CF_PAGES",
+    "CF_PULL_REQUEST_ID", "CF_PULL_REQUEST_NUMBER", "CHANGE_ID", "CI", "CIRCLECI", "CIRCLE_PULL_REQUEST", "CIRRUS_CI",
+    "CIRRUS_PR", "CI_APP_ID", "CI_BUILD_EVENT", "CI_BUILD_ID", "CI_BUILD_NUMBER", "CI_MERGE_REQUEST_ID", "CI_NAME",
+    "CI_PULL_REQUEST_NUMBER", "CI_XCODE_PROJECT", "CLEAVR", "CLOUD_RUN_JOB", "CM_BUILD_ID", "CM_PULL_REQUEST",
+    "CODEBUILD_BUILD_ARN", "CODEBUILD_WEBHOOK_EVENT", "CODESANDBOX_HOST", "CODESANDBOX_SSE", "CODESPHERE_APP_ID",
+    "CONTINUOUS_INTEGRATION", "DENO_DEPLOY", "DENO_DEPLOYMENT_ID", "DRONE", "DRONE_BUILD_EVENT", "DSARI", "EARTHLY_CI",
+    "EAS_BUILD", "EO_PAGES_CI", "FIREBASE_APP_HOSTING", "GERRIT_PROJECT", "GITEA_ACTIONS", "GITHUB_ACTIONS",
+    "GITHUB_EVENT_NAME", "GITLAB_CI", "GO_PIPELINE_LABEL", "HARNESS_BUILD_ID", "HUDSON_URL", "IS_PULL_REQUEST",
+    "JENKINS_URL", "K_SERVICE", "LAYERCI", "LAYERCI_PULL_REQUEST", "MAGNUM", "NETLIFY", "NETLIFY_LOCAL", "NEVERCODE",
+    "NEVERCODE_PULL_REQUEST", "NOW_BUILDER", "PROW_JOB_ID", "PULL_REQUEST", "PULL_REQUEST_NUMBER", "RAILWAY_PROJECT_ID",
+    "RAILWAY_SERVICE_ID", "RELEASE_BUILD_ID", "RENDER", "SAILCI", "SAIL_PULL_REQUEST_NUMBER", "SCREWDRIVER",
+    "SD_PULL_REQUEST", "SEMAPHORE", "SHIPPABLE", "STACKBLITZ", "STORMKIT", "STRIDER", "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
+    "TASK_ID", "TDDIUM", "TEAMCITY_VERSION", "TF_BUILD", "TRAVIS", "TRAVIS_PULL_REQUEST", "VELA", "VELA_PULL_REQUEST",
+    "VERCEL", "VERCEL_ENV", "VERCEL_GIT_PULL_REQUEST_ID", "WORKERS_CI", "XCS", "ZEABUR", "bamboo_planKey", "ghprbPullId",
+];
+/** Coding-agent detection. */
+const AGENTS = [
+    "AI_AGENT", "AUGMENT_AGENT", "CLAUDECODE", "CLAUDE_CODE", "CODEX_SANDBOX", "CODEX_THREAD_ID", "COPILOT_AGENT",
+    "COPILOT_CLI", "CURSOR_AGENT", "GEMINI_CLI", "GOOSE_PROVIDER", "JUNIE_DATA", "JUNIE_SHIM_PATH", "OPENCODE", "REPL_ID",
+];
+/** Terminal, colour and locale. */
+const TERMINAL = [
+    "COLOR", "COLORTERM", "COLUMNS", "FORCE_COLOR", "FORCE_TTY", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+    "LINES", "NODE_DISABLE_COLORS", "NO_COLOR", "TERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TZ",
+];
+const ENV_SETS = new Map([
+    ["@ci", new Set(CI)],
+    ["@agents", new Set(AGENTS)],
+    ["@terminal", new Set(TERMINAL)],
+]);
+/**
+ * A key that names a credential. Such a key is never matched by a pattern or a set: an envelope
+ * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run.
+ */
+const CREDENTIAL_KEY = /SECRET|TOKEN|PASSW(?:OR)?D|CREDENTIAL|PRIVATE|(?:^|_)(?:API_?)?KEY(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT$/i;
+
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
@@ -36175,6 +36224,7 @@ function decodeUtf8Strict(bytes) {
 
 
 
+
 let validateEnvelopeShape;
 function schemaValidator() {
     validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true }).compile(envelope_schema_namespaceObject);
@@ -36199,7 +36249,7 @@ function describeSchemaError(error) {
                 return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
             }
             if (error.instancePath.startsWith("/allowed_env/")) {
-                return `${where} must be an environment key, or PREFIX* for every key starting with a non-empty PREFIX`;
+                return `${where} must be an environment key, PREFIX* for every key starting with a non-empty PREFIX, or a named set (@ci, @agents, @terminal)`;
             }
             if (error.instancePath.startsWith("/allowed_hosts/")) {
                 return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
@@ -36337,22 +36387,37 @@ function expandRoots(loaded, values) {
     });
 }
 /**
- * `allowed_env` as a matcher: exact keys, and `PREFIX*` entries (a non-empty prefix, the only
- * pattern form; the schema refuses a bare `*`). The gate judges reads with it, and the run wrapper
- * passes exactly the keys it accepts into the run.
+ * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
+ * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
+ * A pattern or a set never matches a key that names a credential: that key is allowed only when
+ * listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * accepts into the run.
  */
 function envMatcher(envelope) {
     const exact = new Set();
     const prefixes = [];
+    const sets = [];
     for (const entry of envelope.allowed_env) {
         if (entry.endsWith("*"))
             prefixes.push(entry.slice(0, -1));
+        else if (entry.startsWith("@")) {
+            const set = ENV_SETS.get(entry);
+            // The schema admits only the known names; an unknown one matches nothing.
+            if (set !== undefined)
+                sets.push(set);
+        }
         else
             exact.add(entry);
     }
-    if (prefixes.length === 0)
+    if (prefixes.length === 0 && sets.length === 0)
         return (key) => exact.has(key);
-    return (key) => exact.has(key) || prefixes.some((p) => key.startsWith(p));
+    return (key) => {
+        if (exact.has(key))
+            return true;
+        if (CREDENTIAL_KEY.test(key))
+            return false;
+        return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
+    };
 }
 function hostPatterns(envelope) {
     return envelope.allowed_hosts.map((h) => parseHostPattern(h));

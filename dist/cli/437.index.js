@@ -672,7 +672,7 @@ var paths = __webpack_require__(6107);
  * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
  * mount namespaces, and a network namespace of its own under `network: deny`. The whole
  * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
- * `HOME` are empty private directories unless an allowed root covers them; `/proc` shows only
+ * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
  * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
  * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
  * the host's network namespace and are out of reach already).
@@ -819,10 +819,11 @@ function planJail(bwrap, plan) {
             privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
             continue;
         }
-        const host = (0,external_node_path_.join)(plan.privateDir, `home${i}`);
+        // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
+        const host = (0,external_node_path_.join)(plan.scratch, i === 1 ? ".home" : `.home${i}`);
         (0,external_node_fs_.mkdirSync)(host, { recursive: true, mode: 0o700 });
         args.push("--bind", host, target);
-        privateMounts.push({ jail: target, host });
+        privateMounts.push({ jail: target, host, recordAsHost: true });
     }
     const prefixes = new Set();
     for (const exe of plan.executables) {

@@ -19,6 +19,8 @@ var external_node_path_ = __webpack_require__(6760);
 var core_envelope = __webpack_require__(8447);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __webpack_require__(4296);
+// EXTERNAL MODULE: ./src/core/env-sets.ts
+var env_sets = __webpack_require__(20);
 // EXTERNAL MODULE: ./src/core/log.ts
 var core_log = __webpack_require__(4325);
 // EXTERNAL MODULE: ./src/core/paths.ts
@@ -31,9 +33,8 @@ var core_hosts = __webpack_require__(3848);
 
 
 
-/** Keys that name credentials are listed one by one, never folded into a pattern. */
-const SECRET_LIKE = /SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|(?:^|_)KEY$|AUTH/;
-/** A family needs this many distinct keys before it becomes a pattern. */
+
+/** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
 const FAMILY_SIZE = 3;
 const DEFAULT_ENVELOPE = {
     envelope_id: "suggested-envelope",
@@ -165,12 +166,25 @@ function suggestEnvelope(logs, base) {
             added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first });
         }
     }
-    // Environment: exact keys, families folded into PREFIX* where the evidence shows one.
+    // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
+    // A key that names a credential is always listed on its own (no pattern or set matches it).
     const allowed = (0,core_envelope/* envMatcher */.IC)(envelope);
     const missing = [...env.keys()].filter((k) => !allowed(k)).sort();
+    const grouped = new Set();
+    const group = (entry, keys) => {
+        const seen = keys.map((k) => env.get(k));
+        envelope.allowed_env.push(entry);
+        keys.forEach((k) => grouped.add(k));
+        added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] });
+    };
+    for (const [name, set] of env_sets/* ENV_SETS */.g) {
+        const keys = missing.filter((k) => set.has(k) && !env_sets/* CREDENTIAL_KEY */.s.test(k));
+        if (keys.length >= FAMILY_SIZE)
+            group(name, keys);
+    }
     const families = new Map();
     for (const key of missing) {
-        if (SECRET_LIKE.test(key))
+        if (env_sets/* CREDENTIAL_KEY */.s.test(key) || grouped.has(key))
             continue;
         const head = key.split("_")[0];
         if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))
@@ -179,15 +193,10 @@ function suggestEnvelope(logs, base) {
         list.push(key);
         families.set(head, list);
     }
-    const grouped = new Set();
     for (const [head, keys] of families) {
         if (keys.length < FAMILY_SIZE || head === "")
             continue;
-        const entry = keys.includes(head) ? `${head}*` : `${head}_*`;
-        const seen = keys.map((k) => env.get(k));
-        envelope.allowed_env.push(entry);
-        keys.forEach((k) => grouped.add(k));
-        added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] });
+        group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
     }
     for (const key of missing) {
         if (grouped.has(key))

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
+import { CREDENTIAL_KEY, ENV_SETS } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
@@ -61,7 +62,7 @@ function describeSchemaError(error: ErrorObject): string {
         return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
       }
       if (error.instancePath.startsWith("/allowed_env/")) {
-        return `${where} must be an environment key, or PREFIX* for every key starting with a non-empty PREFIX`;
+        return `${where} must be an environment key, PREFIX* for every key starting with a non-empty PREFIX, or a named set (@ci, @agents, @terminal)`;
       }
       if (error.instancePath.startsWith("/allowed_hosts/")) {
         return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
@@ -222,19 +223,30 @@ export function expandRoots(loaded: LoadedEnvelope, values: RootValues): string[
 }
 
 /**
- * `allowed_env` as a matcher: exact keys, and `PREFIX*` entries (a non-empty prefix, the only
- * pattern form; the schema refuses a bare `*`). The gate judges reads with it, and the run wrapper
- * passes exactly the keys it accepts into the run.
+ * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
+ * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
+ * A pattern or a set never matches a key that names a credential: that key is allowed only when
+ * listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * accepts into the run.
  */
 export function envMatcher(envelope: Envelope): (key: string) => boolean {
   const exact = new Set<string>();
   const prefixes: string[] = [];
+  const sets: ReadonlySet<string>[] = [];
   for (const entry of envelope.allowed_env) {
     if (entry.endsWith("*")) prefixes.push(entry.slice(0, -1));
-    else exact.add(entry);
+    else if (entry.startsWith("@")) {
+      const set = ENV_SETS.get(entry);
+      // The schema admits only the known names; an unknown one matches nothing.
+      if (set !== undefined) sets.push(set);
+    } else exact.add(entry);
   }
-  if (prefixes.length === 0) return (key) => exact.has(key);
-  return (key) => exact.has(key) || prefixes.some((p) => key.startsWith(p));
+  if (prefixes.length === 0 && sets.length === 0) return (key) => exact.has(key);
+  return (key) => {
+    if (exact.has(key)) return true;
+    if (CREDENTIAL_KEY.test(key)) return false;
+    return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
+  };
 }
 
 export function hostPatterns(envelope: Envelope): HostPattern[] {

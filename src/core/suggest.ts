@@ -4,6 +4,7 @@
  */
 import type { Envelope } from "./envelope.js";
 import { envMatcher } from "./envelope.js";
+import { CREDENTIAL_KEY, ENV_SETS } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
@@ -31,9 +32,7 @@ export interface Suggestion {
   notes: string[];
 }
 
-/** Keys that name credentials are listed one by one, never folded into a pattern. */
-const SECRET_LIKE = /SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|(?:^|_)KEY$|AUTH/;
-/** A family needs this many distinct keys before it becomes a pattern. */
+/** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
 const FAMILY_SIZE = 3;
 
 const DEFAULT_ENVELOPE: Envelope = {
@@ -164,26 +163,33 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     }
   }
 
-  // Environment: exact keys, families folded into PREFIX* where the evidence shows one.
+  // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
+  // A key that names a credential is always listed on its own (no pattern or set matches it).
   const allowed = envMatcher(envelope);
   const missing = [...env.keys()].filter((k) => !allowed(k)).sort();
+  const grouped = new Set<string>();
+  const group = (entry: string, keys: string[]): void => {
+    const seen = keys.map((k) => env.get(k) as Seen);
+    envelope.allowed_env.push(entry);
+    keys.forEach((k) => grouped.add(k));
+    added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] as string });
+  };
+  for (const [name, set] of ENV_SETS) {
+    const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k));
+    if (keys.length >= FAMILY_SIZE) group(name, keys);
+  }
   const families = new Map<string, string[]>();
   for (const key of missing) {
-    if (SECRET_LIKE.test(key)) continue;
+    if (CREDENTIAL_KEY.test(key) || grouped.has(key)) continue;
     const head = key.split("_")[0] as string;
     if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_"))) continue;
     const list = families.get(head) ?? [];
     list.push(key);
     families.set(head, list);
   }
-  const grouped = new Set<string>();
   for (const [head, keys] of families) {
     if (keys.length < FAMILY_SIZE || head === "") continue;
-    const entry = keys.includes(head) ? `${head}*` : `${head}_*`;
-    const seen = keys.map((k) => env.get(k) as Seen);
-    envelope.allowed_env.push(entry);
-    keys.forEach((k) => grouped.add(k));
-    added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] as string });
+    group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
   }
   for (const key of missing) {
     if (grouped.has(key)) continue;

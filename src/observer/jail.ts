@@ -6,7 +6,7 @@
  * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
  * mount namespaces, and a network namespace of its own under `network: deny`. The whole
  * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
- * `HOME` are empty private directories unless an allowed root covers them; `/proc` shows only
+ * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
  * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
  * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
  * the host's network namespace and are out of reach already).
@@ -60,7 +60,7 @@ export interface Jail {
   view: PathView;
   /** Unix sockets of the host covered inside the jail. */
   hiddenSockets: string[];
-  /** The private directories: jail path -> host path (recordAsHost: the jail's /tmp, which is the scratch). */
+  /** The private directories: jail path -> host path (recordAsHost: the jail's /tmp and HOME, which live in the scratch). */
   privateMounts: { jail: string; host: string; recordAsHost?: boolean }[];
   /** Install prefixes under a private directory kept visible, read-only. */
   visiblePrefixes: string[];
@@ -195,10 +195,11 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
       privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
       continue;
     }
-    const host = join(plan.privateDir, `home${i}`);
+    // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
+    const host = join(plan.scratch, i === 1 ? ".home" : `.home${i}`);
     mkdirSync(host, { recursive: true, mode: 0o700 });
     args.push("--bind", host, target);
-    privateMounts.push({ jail: target, host });
+    privateMounts.push({ jail: target, host, recordAsHost: true });
   }
   const prefixes = new Set<string>();
   for (const exe of plan.executables) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/core/errors.js";
 import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
+import { CREDENTIAL_KEY, ENV_SETS } from "../../src/core/env-sets.js";
 import { LogEvaluator, MAX_LINE_LENGTH, type LogVerdict } from "../../src/core/log.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";
 
@@ -425,5 +426,38 @@ describe("loopback and prefix patterns", () => {
     );
     expect(ids(v)).toEqual(["undeclared_env:TAP", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
     for (const bad of ["*", "A*B", "*_KEY", "TAP_**"]) expect(() => envelope({ allowed_env: [bad] })).toThrow(/allowed_env/);
+  });
+
+  it("named sets (@ci, @agents, @terminal) allow their detection keys and nothing else", () => {
+    const v = judge(
+      [
+        { kind: "env", key: "CIRCLECI" },
+        { kind: "env", key: "GITHUB_ACTIONS" },
+        { kind: "env", key: "CLAUDECODE" },
+        { kind: "env", key: "TERM" },
+        { kind: "env", key: "GITHUB_REPOSITORY" },
+        { kind: "env", key: "INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN" },
+      ],
+      { allowed_env: ["PATH", "@ci", "@agents", "@terminal"] },
+    );
+    expect(ids(v)).toEqual(["undeclared_env:GITHUB_REPOSITORY", "undeclared_env:INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN"]);
+    expect(ids(judge([{ kind: "env", key: "CIRCLECI" }], { allowed_env: ["PATH", "@agents"] }))).toEqual(["undeclared_env:CIRCLECI"]);
+    for (const bad of ["@", "@unknown", "@CI", "@ci*"]) expect(() => envelope({ allowed_env: [bad] }), bad).toThrow(/allowed_env/);
+  });
+
+  it("a pattern or a set never matches a key that names a credential; listed exactly, it is allowed", () => {
+    const reads = ["GITHUB_TOKEN", "GITHUB_SHA", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_REGION", "NPM_CONFIG__AUTH", "npm_config__authToken", "npm_config_cache"].map((key) => ({ kind: "env", key }));
+    const v = judge(reads, { allowed_env: ["PATH", "GITHUB_*", "AWS_*", "NPM_*", "npm_*"] });
+    expect(ids(v)).toEqual(["undeclared_env:GITHUB_TOKEN", "undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_env:AWS_ACCESS_KEY_ID", "undeclared_env:NPM_CONFIG__AUTH", "undeclared_env:npm_config__authToken"]);
+    expect(ids(judge([{ kind: "env", key: "GITHUB_TOKEN" }], { allowed_env: ["PATH", "GITHUB_*", "GITHUB_TOKEN"] }))).toEqual([]);
+  });
+
+  it("no named set holds a key that names a credential or a key the wrapper injects", () => {
+    for (const [name, keys] of ENV_SETS) {
+      for (const key of keys) {
+        expect(CREDENTIAL_KEY.test(key), `${name} ${key}`).toBe(false);
+        expect(["RUN_ID", "ENVELOPE_HASH", "SCRATCH", "PATH", "HOME"].includes(key), `${name} ${key}`).toBe(false);
+      }
+    }
   });
 });

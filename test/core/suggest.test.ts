@@ -19,6 +19,16 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     expect(s.added.find((a) => a.entry === "TSC_*")).toMatchObject({ covers: ["TSC_NONPOLLING_WATCHER", "TSC_WATCHDIRECTORY", "TSC_WATCHFILE"], count: 3, first: "o.jsonl:2" });
   });
 
+  it("folds detection keys into a named set where three or more of it show; a credential-named key stays on its own", () => {
+    const s = suggestEnvelope(
+      [log([env("CIRCLECI"), env("TRAVIS"), env("GITLAB_CI"), env("CI"), env("CLAUDECODE"), env("CURSOR_AGENT"), env("TERM"), env("INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN"), env("GITHUB_ACTIONS"), env("GITHUB_SHA"), env("GITHUB_REF"), env("GITHUB_TOKEN"), env("GITHUB_RUN_ID")])],
+      null,
+    );
+    // Two agent keys and one terminal key are no family: listed exactly.
+    expect(s.envelope.allowed_env).toEqual(["@ci", "GITHUB_*", "CLAUDECODE", "CURSOR_AGENT", "GITHUB_TOKEN", "INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN", "TERM"]);
+    expect(s.added.find((a) => a.entry === "@ci")?.covers).toEqual(["CI", "CIRCLECI", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS"]);
+  });
+
   it("adds the directories written outside the roots, written with ${WORKSPACE}/${SCRATCH} where they lie under them", () => {
     const s = suggestEnvelope(
       [

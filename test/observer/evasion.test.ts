@@ -212,10 +212,10 @@ const COMMAND_CASES: CommandCase[] = [
     expected: () => ["undeclared_command:/usr/bin/id"],
   },
   {
-    name: "git config --global",
+    name: "git config --file outside the roots",
     envelope: { allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] },
-    command: () => ["git", "config", "--global", "user.name", "evasion"],
-    expected: (s) => [`write_outside_root:${s.home}/.gitconfig.lock`, `write_outside_root:${s.home}/.gitconfig`],
+    command: (s) => ["sh", "-c", `git config --file ${s.outside}/gitconfig user.name evasion; true`],
+    expected: (s) => [`write_outside_root:${s.outside}/gitconfig.lock`],
   },
   {
     name: "a symlink inside the workspace that points outside, written through by a shell",
@@ -271,6 +271,15 @@ describe("evasion suite: every attempt is caught", () => {
       expect(readdirSync(s.outside)).toEqual([]);
     });
   }
+
+  it("git config --global writes the run's own HOME (in the scratch), never the real one", async () => {
+    const s = sandbox({ allowed_env: ["PATH", "HOME"] });
+    const r = await run(s, ["git", "config", "--global", "user.name", "evasion"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await check(s)).verdict).toBe("pass");
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, ".home/.gitconfig"))).toBe(true);
+    expect(existsSync(join(s.home, ".gitconfig"))).toBe(false);
+  });
 
   it("allowlist is enforced: only the proxy leads out, allowed hosts pass by name, others are refused and judged", async () => {
     const s = sandbox({

@@ -2,7 +2,7 @@
  * The adoption path end to end: record under a narrow envelope, suggest, pin, enforce; the
  * suggested envelope passes the clean run again under `deny`, and a hostile read still fails it.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, TEST_TMP, check, ids, program, run, sandbox, spawnNode } from "./harness.js";
@@ -43,6 +43,29 @@ const srv = http.createServer((q, r) => r.end("ok")).listen(0, "127.0.0.1", () =
     const hostile = program(s, "hostile.js", `void process.env.AWS_SECRET_ACCESS_KEY; require("net").connect(80, "192.0.2.1").on("error", () => {});`);
     await run(pinned, ["node", hostile]);
     expect(ids(await check(pinned)).sort()).toEqual(["network_denied:192.0.2.1:80", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
+  });
+});
+
+describe("the run's environment and HOME under sets and patterns", () => {
+  it("passes a set's and a pattern's keys into the run but never a credential-named key; HOME writes land in the scratch", async () => {
+    const s = sandbox({ allowed_env: ["PATH", "HOME", "@ci", "GITHUB_*"] });
+    const probe = program(
+      s,
+      "probe.js",
+      `const seen = Object.fromEntries(["CI", "CIRCLECI", "GITHUB_SHA", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY"].map((k) => [k, process.env[k] ?? null]));
+require("fs").mkdirSync(require("os").homedir() + "/.cache/tool", { recursive: true });
+require("fs").writeFileSync(require("os").homedir() + "/.cache/tool/log", "x");
+console.log(JSON.stringify(seen));`,
+    );
+    const r = await run(s, ["node", probe], { env: { CI: "true", CIRCLECI: "1", GITHUB_SHA: "abc", GITHUB_TOKEN: "ghs_secret", AWS_SECRET_ACCESS_KEY: "k" } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split("\n").pop() as string)).toEqual({ CI: "true", CIRCLECI: "1", GITHUB_SHA: "abc", GITHUB_TOKEN: null, AWS_SECRET_ACCESS_KEY: null });
+    const report = await check(s);
+    expect(ids(report).sort()).toEqual(["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_env:GITHUB_TOKEN"]);
+    // The home the command wrote to is the scratch's, recorded under that path; the real one is untouched.
+    const writes = r.lines.filter((l) => l.kind === "write" && String(l.path).endsWith("/.cache/tool/log"));
+    expect(writes.map((w) => w.path)).toContain(join(s.scratch, ".home/.cache/tool/log"));
+    expect(existsSync(join(s.home, ".cache"))).toBe(false);
   });
 });
 
