@@ -208,6 +208,7 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -489,7 +490,7 @@ export class FakeGitHub {
     } catch (err) {
       response =
         err instanceof HttpError
-          ? { status: err.status, body: { message: err.message } }
+          ? { status: err.status, body: { message: err.message, ...err.extra } }
           : { status: 500, body: { message: `fake: ${(err as Error).stack ?? String(err)}` } };
     }
     this.send(res, method, url, body, response);
@@ -588,6 +589,8 @@ function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string): Record<strin
       repo: { full_name: pull.head.repo_full_name, fork: pull.head.repo_full_name.toLowerCase() !== full.toLowerCase() },
     },
     requested_reviewers: pull.requested_reviewers.map((login) => userJson({ login })),
+    // The true count, past the 3000 files the files listing stops at.
+    changed_files: pull.files.length,
   };
 }
 
@@ -639,6 +642,11 @@ function applyCheckRunBody(run: FakeCheckRun, body: Record<string, unknown>): vo
   }
 }
 
+/** GitHub's limits, as documented for the contents and pull request files APIs. */
+export const CONTENTS_INLINE_BYTES = 1024 * 1024;
+export const CONTENTS_MAX_BYTES = 100 * 1024 * 1024;
+export const PULL_FILES_LIMIT = 3000;
+
 const CONCLUSIONS = new Set(["action_required", "cancelled", "failure", "neutral", "success", "skipped", "stale", "timed_out"]);
 
 function registerBuiltInRoutes(fake: FakeGitHub): void {
@@ -667,18 +675,24 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       const names = [...new Set(children.map((p) => p.slice(prefix.length).split("/")[0] as string))];
       return { status: 200, body: names.map((name) => ({ type: files.has(prefix + name) ? "file" : "dir", name, path: prefix + name })) };
     }
+    // GitHub's limits: over 100 MB the contents API refuses; over 1 MB the object form comes
+    // without content (encoding "none"), and only the raw media type or the blobs API has the bytes.
+    if (bytes.length > CONTENTS_MAX_BYTES) {
+      throw new HttpError(403, "This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.", { errors: [{ resource: "Blob", field: "data", code: "too_large" }] });
+    }
     const accept = String(req.headers.accept ?? "");
     if (accept.includes("application/vnd.github.raw")) return { status: 200, body: bytes, headers: { "content-type": "application/vnd.github.raw" } };
+    const inline = bytes.length <= CONTENTS_INLINE_BYTES;
     return {
       status: 200,
       body: {
         type: "file",
-        encoding: "base64",
+        encoding: inline ? "base64" : "none",
         size: bytes.length,
         name: path.split("/").at(-1),
         path,
         sha: gitSha("blob", bytes),
-        content: Buffer.from(bytes).toString("base64").replace(/(.{60})/g, "$1\n"),
+        content: inline ? Buffer.from(bytes).toString("base64").replace(/(.{60})/g, "$1\n") : "",
       },
     };
   });
@@ -756,7 +770,8 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const pull = repo.pulls.get(Number(req.params.pull_number));
     if (!pull) throw new HttpError(404, "Not Found");
-    const files = pull.files.map((f) => ({
+    // GitHub lists at most 3000 files of a pull request; `changed_files` has the true count.
+    const files = pull.files.slice(0, PULL_FILES_LIMIT).map((f) => ({
       sha: gitSha("blob", f.patch ?? f.filename),
       filename: f.filename,
       status: f.status,
