@@ -35780,6 +35780,8 @@ const ERROR_CODES = [
     "OBSERVER_TRACER_LOST",
     "OBSERVER_CHANNEL_TAMPERED",
     "OBSERVATION_PARTIAL",
+    "POLICY_FILE_TOO_LARGE",
+    "PULL_FILES_TRUNCATED",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -41281,6 +41283,24 @@ function policyChanges(files, paths) {
     }
     return changes;
 }
+/**
+ * Policy files whose blob id differs between the base and the head commit: exact, and
+ * independent of the pull request's file listing (which stops at 3000 files). `null` is a file
+ * absent at that commit. Merged with the listing's changes, so a policy file renamed away or
+ * changed and changed back is still seen.
+ */
+function policyBlobChanges(paths, base, head, listed = []) {
+    const changes = [...listed];
+    for (const role of Object.keys(paths)) {
+        const path = paths[role];
+        const before = base.get(path) ?? null;
+        const after = head.get(path) ?? null;
+        if (before === after || changes.some((c) => normalizeRepoPath(c.path) === normalizeRepoPath(path)))
+            continue;
+        changes.push({ path, status: before === null ? "added" : after === null ? "removed" : "modified", role });
+    }
+    return changes;
+}
 function normalizeRepoPath(path) {
     return path.replace(/^\.\//, "").replace(/\/+/g, "/");
 }
@@ -44280,6 +44300,7 @@ async function completeCheckRun(client, repo, id, result) {
  * share them.
  */
 
+
 function parseRepository(fullName) {
     const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(fullName);
     return m ? { owner: m[1], repo: m[2] } : null;
@@ -44300,29 +44321,78 @@ async function listAll(client, what, route, params) {
     }
     throw new GitHubUnavailable(what, null, `more than ${MAX_PAGES} pages; refusing to judge a partial list`, null);
 }
-/**
- * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
- * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
- */
-async function readFileAt(client, repo, path, ref) {
+/** Policy files are read up to this size; a larger one is refused (POLICY_FILE_TOO_LARGE). */
+const POLICY_FILE_MAX_BYTES = 10 * 1024 * 1024;
+function isNotFound(err) {
+    return typeof err === "object" && err !== null && err.status === 404 && "response" in err;
+}
+function isTooLarge(err) {
+    if (typeof err !== "object" || err === null || err.status !== 403)
+        return false;
+    const data = err.response?.data;
+    return (data?.errors ?? []).some((e) => e.code === "too_large");
+}
+function tooLarge(path, ref, size) {
+    const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
+    return new errors_GateError("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
+        file: path,
+        hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
+    });
+}
+/** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
+async function contentsAt(client, repo, path, ref) {
     const what = `read ${path} at ${ref.slice(0, 12)}`;
     let data;
     try {
         ({ data } = await client.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref }));
     }
     catch (err) {
-        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+        if (isNotFound(err))
             return null;
+        if (isTooLarge(err))
+            throw tooLarge(path, ref, null);
         return callGitHub(what, () => Promise.reject(err));
     }
     const file = data;
-    if (Array.isArray(data) || file.type !== "file") {
+    if (Array.isArray(data) || file.type !== "file" || typeof file.sha !== "string" || typeof file.size !== "number") {
         throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null);
     }
-    if (file.encoding !== "base64" || typeof file.content !== "string") {
-        throw new GitHubUnavailable(what, 200, `${path} is too large for the contents API (policy files must be under 1 MB)`, null);
+    return file;
+}
+/** A file's blob id and size at a commit, or null when it does not exist there. */
+async function fileIdAt(client, repo, path, ref) {
+    const file = await contentsAt(client, repo, path, ref);
+    return file === null ? null : { sha: file.sha, size: file.size };
+}
+/**
+ * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
+ * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
+ * Files over 1 MB come from the contents API without content; their bytes are read through the
+ * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
+ */
+async function readFileAt(client, repo, path, ref) {
+    const file = await contentsAt(client, repo, path, ref);
+    if (file === null)
+        return null;
+    if (file.size > POLICY_FILE_MAX_BYTES)
+        throw tooLarge(path, ref, file.size);
+    let base64;
+    if (file.encoding === "base64" && typeof file.content === "string") {
+        base64 = file.content;
     }
-    return new Uint8Array(Buffer.from(file.content, "base64"));
+    else {
+        const what = `read ${path} at ${ref.slice(0, 12)} (blob ${file.sha.slice(0, 12)})`;
+        const { data } = await callGitHub(what, () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }));
+        const blob = data;
+        if (blob.encoding !== "base64" || typeof blob.content !== "string")
+            throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
+        base64 = blob.content;
+    }
+    const bytes = new Uint8Array(Buffer.from(base64, "base64"));
+    if (bytes.length !== file.size) {
+        throw new GitHubUnavailable(`read ${path} at ${ref.slice(0, 12)}`, 200, `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`, null);
+    }
+    return bytes;
 }
 async function getPullRequest(client, repo, number) {
     const { data } = await callGitHub(`read pull request #${number}`, () => client.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...repo, pull_number: number }));
@@ -44337,6 +44407,7 @@ async function getPullRequest(client, repo, number) {
         headRef: data.head.ref,
         headRepo: data.head.repo?.full_name ?? null,
         htmlUrl: data.html_url,
+        changedFiles: data.changed_files,
     };
 }
 async function listPullFiles(client, repo, number) {
@@ -44357,17 +44428,22 @@ async function listReviews(client, repo, number) {
     const raw = await listAll(client, `list the reviews of pull request #${number}`, "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...repo, pull_number: number });
     return raw.map((r) => ({ id: r.id, login: r.user?.login ?? "", state: r.state, commitId: r.commit_id ?? null }));
 }
+/** Built-in repository roles; any other role_name is a custom role, judged by what it grants. */
+const BUILT_IN_ROLES = new Set(["admin", "maintain", "write", "triage", "read"]);
 /**
- * The collaborator's role name ("admin", "maintain", "write", "triage", "read"), or null when
- * GitHub says the user is not a collaborator (404).
+ * The collaborator's role as far as approving goes: a built-in role by its name ("admin",
+ * "maintain", "write", "triage", "read"); a custom role (its role_name is the custom name) by the
+ * base permission it grants (`permission`: "admin", "write", "read", "none"). Null when GitHub
+ * says the user is not a collaborator (404).
  */
 async function getCollaboratorRole(client, repo, login) {
     try {
         const { data } = await client.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username: login });
-        return data.role_name ?? data.permission;
+        const roleName = data.role_name;
+        return roleName !== undefined && BUILT_IN_ROLES.has(roleName) ? roleName : data.permission;
     }
     catch (err) {
-        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+        if (isNotFound(err))
             return null;
         return callGitHub(`read ${login}'s permission`, () => Promise.reject(err));
     }
@@ -44656,6 +44732,7 @@ async function gatePullRequest(settings) {
         report: null,
         outcomes: null,
         logWritten: false,
+        filesComplete: true,
     };
     let checkRun = null;
     let checkRunRefused = false;
@@ -44740,7 +44817,11 @@ async function gate(settings, client, p) {
     const headSha = p.headSha;
     const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
     const files = await listPullFiles(client, repo, pull.number);
-    p.changes = policyChanges(files, settings.policy);
+    // The listing stops at 3000 files, so policy changes are decided by the policy files' blob ids
+    // at base and head; the listing only adds what it shows (renames, a change changed back).
+    p.filesComplete = files.length >= pull.changedFiles;
+    const [atBase, atHead] = await Promise.all([policyBlobIds(client, settings, baseSha), policyBlobIds(client, settings, headSha)]);
+    p.changes = policyBlobChanges(settings.policy, atBase, atHead, policyChanges(files, settings.policy));
     if (p.changes.length > 0) {
         const reviews = await listReviews(client, repo, pull.number);
         for (const login of headApprovers(reviews, headSha, pull.author)) {
@@ -44808,6 +44889,11 @@ async function gate(settings, client, p) {
                 score = scoreOutputSchema(declared, await readWorkspaceFile(settings.workspace, d.output));
             }
             else if (d.kind === "patch_paths") {
+                if (!p.filesComplete) {
+                    throw new errors_GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
+                        hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
+                    });
+                }
                 score = scorePatchPaths(declared, files);
             }
             else {
@@ -44825,6 +44911,12 @@ async function gate(settings, client, p) {
         });
     }
     p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+/** The blob id of each policy file at `ref` (null where it does not exist). */
+async function policyBlobIds(client, settings, ref) {
+    const paths = Object.values(settings.policy);
+    const ids = await Promise.all(paths.map((path) => fileIdAt(client, settings.repository, path, ref)));
+    return new Map(paths.map((path, i) => [path, ids[i]?.sha ?? null]));
 }
 /** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */
 async function readEnvelopeAt(settings, client, p, ref) {

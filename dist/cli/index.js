@@ -6619,6 +6619,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVER_TRACER_LOST",
     "OBSERVER_CHANNEL_TAMPERED",
     "OBSERVATION_PARTIAL",
+    "POLICY_FILE_TOO_LARGE",
+    "PULL_FILES_TRUNCATED",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

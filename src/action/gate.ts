@@ -16,6 +16,7 @@ import {
   gatingDecision,
   headApprovers,
   listedReviewer,
+  policyBlobChanges,
   policyChanges,
   type Decision,
   type GatingDecision,
@@ -29,7 +30,7 @@ import { RULE_ENVELOPE_KEY } from "../core/log.js";
 import { evaluateLogFile } from "../gate/files.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
-import { getCollaboratorRole, getPullRequest, listPullFiles, listReviews, readFileAt, type PullFile, type PullRequestInfo } from "../github/repo.js";
+import { fileIdAt, getCollaboratorRole, getPullRequest, listPullFiles, listReviews, readFileAt, type PullFile, type PullRequestInfo } from "../github/repo.js";
 import { copyLog, prepareEvidenceDir, readWorkspaceFile, runPropertyCommand, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
 
@@ -87,6 +88,8 @@ interface Progress {
   report: CheckReport | null;
   outcomes: PropertyOutcome[] | null;
   logWritten: boolean;
+  /** The files listing holds every file the pull request changes (it stops at 3000). */
+  filesComplete: boolean;
 }
 
 export async function gatePullRequest(settings: Settings): Promise<GateOutcome> {
@@ -110,6 +113,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
     report: null,
     outcomes: null,
     logWritten: false,
+    filesComplete: true,
   };
   let checkRun: CheckRunHandle | null = null;
   let checkRunRefused = false;
@@ -194,7 +198,11 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
   const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
 
   const files: PullFile[] = await listPullFiles(client, repo, pull.number);
-  p.changes = policyChanges(files, settings.policy);
+  // The listing stops at 3000 files, so policy changes are decided by the policy files' blob ids
+  // at base and head; the listing only adds what it shows (renames, a change changed back).
+  p.filesComplete = files.length >= pull.changedFiles;
+  const [atBase, atHead] = await Promise.all([policyBlobIds(client, settings, baseSha), policyBlobIds(client, settings, headSha)]);
+  p.changes = policyBlobChanges(settings.policy, atBase, atHead, policyChanges(files, settings.policy));
   if (p.changes.length > 0) {
     const reviews = await listReviews(client, repo, pull.number);
     for (const login of headApprovers(reviews, headSha, pull.author)) {
@@ -263,6 +271,11 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
       if (d.kind === "output_schema") {
         score = scoreOutputSchema(declared, await readWorkspaceFile(settings.workspace, d.output));
       } else if (d.kind === "patch_paths") {
+        if (!p.filesComplete) {
+          throw new GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
+            hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
+          });
+        }
         score = scorePatchPaths(declared, files);
       } else {
         score = scoreTestsCollected(declared, await runPropertyCommand(d.command, settings.workspace, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S));
@@ -278,6 +291,13 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
     });
   }
   p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+
+/** The blob id of each policy file at `ref` (null where it does not exist). */
+async function policyBlobIds(client: GitHubClient, settings: Settings, ref: string): Promise<Map<string, string | null>> {
+  const paths = Object.values(settings.policy);
+  const ids = await Promise.all(paths.map((path) => fileIdAt(client, settings.repository, path, ref)));
+  return new Map(paths.map((path, i) => [path, ids[i]?.sha ?? null]));
 }
 
 /** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */

@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   "OBSERVER_TRACER_LOST",
   "OBSERVER_CHANNEL_TAMPERED",
   "OBSERVATION_PARTIAL",
+  "POLICY_FILE_TOO_LARGE",
+  "PULL_FILES_TRUNCATED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -95,6 +95,24 @@ export function policyChanges(files: readonly ChangedFile[], paths: PolicyPaths)
   return changes;
 }
 
+/**
+ * Policy files whose blob id differs between the base and the head commit: exact, and
+ * independent of the pull request's file listing (which stops at 3000 files). `null` is a file
+ * absent at that commit. Merged with the listing's changes, so a policy file renamed away or
+ * changed and changed back is still seen.
+ */
+export function policyBlobChanges(paths: PolicyPaths, base: ReadonlyMap<string, string | null>, head: ReadonlyMap<string, string | null>, listed: readonly PolicyChange[] = []): PolicyChange[] {
+  const changes = [...listed];
+  for (const role of Object.keys(paths) as (keyof PolicyPaths)[]) {
+    const path = paths[role];
+    const before = base.get(path) ?? null;
+    const after = head.get(path) ?? null;
+    if (before === after || changes.some((c) => normalizeRepoPath(c.path) === normalizeRepoPath(path))) continue;
+    changes.push({ path, status: before === null ? "added" : after === null ? "removed" : "modified", role });
+  }
+  return changes;
+}
+
 export function normalizeRepoPath(path: string): string {
   return path.replace(/^\.\//, "").replace(/\/+/g, "/");
 }

@@ -3,6 +3,7 @@
  * collaborator permissions. Small functions over a GitHubClient so the Action and the App
  * share them.
  */
+import { GateError } from "../core/errors.js";
 import { GitHubUnavailable, callGitHub, type GitHubClient } from "./client.js";
 
 export interface RepoRef {
@@ -31,27 +32,82 @@ async function listAll<T>(client: GitHubClient, what: string, route: string, par
   throw new GitHubUnavailable(what, null, `more than ${MAX_PAGES} pages; refusing to judge a partial list`, null);
 }
 
-/**
- * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
- * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
- */
-export async function readFileAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {
+/** Policy files are read up to this size; a larger one is refused (POLICY_FILE_TOO_LARGE). */
+export const POLICY_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+export interface FileAt {
+  /** The git blob id: equal ids mean equal bytes. */
+  sha: string;
+  size: number;
+}
+
+function isNotFound(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { status?: unknown }).status === 404 && "response" in err;
+}
+
+function isTooLarge(err: unknown): boolean {
+  if (typeof err !== "object" || err === null || (err as { status?: unknown }).status !== 403) return false;
+  const data = (err as { response?: { data?: { errors?: { code?: string }[] } } }).response?.data;
+  return (data?.errors ?? []).some((e) => e.code === "too_large");
+}
+
+function tooLarge(path: string, ref: string, size: number | null): GateError {
+  const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
+  return new GateError("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
+    file: path,
+    hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
+  });
+}
+
+/** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
+async function contentsAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<{ sha: string; size: number; encoding?: string; content?: string } | null> {
   const what = `read ${path} at ${ref.slice(0, 12)}`;
   let data: unknown;
   try {
     ({ data } = await client.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref }));
   } catch (err) {
-    if (typeof err === "object" && err !== null && (err as { status?: unknown }).status === 404 && "response" in err) return null;
+    if (isNotFound(err)) return null;
+    if (isTooLarge(err)) throw tooLarge(path, ref, null);
     return callGitHub(what, () => Promise.reject(err));
   }
-  const file = data as { type?: string; encoding?: string; content?: string };
-  if (Array.isArray(data) || file.type !== "file") {
+  const file = data as { type?: string; sha?: string; size?: number; encoding?: string; content?: string };
+  if (Array.isArray(data) || file.type !== "file" || typeof file.sha !== "string" || typeof file.size !== "number") {
     throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null);
   }
-  if (file.encoding !== "base64" || typeof file.content !== "string") {
-    throw new GitHubUnavailable(what, 200, `${path} is too large for the contents API (policy files must be under 1 MB)`, null);
+  return file as { sha: string; size: number; encoding?: string; content?: string };
+}
+
+/** A file's blob id and size at a commit, or null when it does not exist there. */
+export async function fileIdAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<FileAt | null> {
+  const file = await contentsAt(client, repo, path, ref);
+  return file === null ? null : { sha: file.sha, size: file.size };
+}
+
+/**
+ * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
+ * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
+ * Files over 1 MB come from the contents API without content; their bytes are read through the
+ * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
+ */
+export async function readFileAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {
+  const file = await contentsAt(client, repo, path, ref);
+  if (file === null) return null;
+  if (file.size > POLICY_FILE_MAX_BYTES) throw tooLarge(path, ref, file.size);
+  let base64: string;
+  if (file.encoding === "base64" && typeof file.content === "string") {
+    base64 = file.content;
+  } else {
+    const what = `read ${path} at ${ref.slice(0, 12)} (blob ${file.sha.slice(0, 12)})`;
+    const { data } = await callGitHub(what, () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }));
+    const blob = data as { encoding?: string; content?: string };
+    if (blob.encoding !== "base64" || typeof blob.content !== "string") throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
+    base64 = blob.content;
   }
-  return new Uint8Array(Buffer.from(file.content, "base64"));
+  const bytes = new Uint8Array(Buffer.from(base64, "base64"));
+  if (bytes.length !== file.size) {
+    throw new GitHubUnavailable(`read ${path} at ${ref.slice(0, 12)}`, 200, `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`, null);
+  }
+  return bytes;
 }
 
 export interface PullRequestInfo {
@@ -65,6 +121,8 @@ export interface PullRequestInfo {
   headRef: string;
   headRepo: string | null;
   htmlUrl: string;
+  /** How many files the pull request changes (the files listing stops at 3000). */
+  changedFiles: number;
 }
 
 export async function getPullRequest(client: GitHubClient, repo: RepoRef, number: number): Promise<PullRequestInfo> {
@@ -82,6 +140,7 @@ export async function getPullRequest(client: GitHubClient, repo: RepoRef, number
     headRef: data.head.ref,
     headRepo: data.head.repo?.full_name ?? null,
     htmlUrl: data.html_url,
+    changedFiles: data.changed_files,
   };
 }
 
@@ -123,16 +182,22 @@ export async function listReviews(client: GitHubClient, repo: RepoRef, number: n
   return raw.map((r) => ({ id: r.id, login: r.user?.login ?? "", state: r.state, commitId: r.commit_id ?? null }));
 }
 
+/** Built-in repository roles; any other role_name is a custom role, judged by what it grants. */
+const BUILT_IN_ROLES = new Set(["admin", "maintain", "write", "triage", "read"]);
+
 /**
- * The collaborator's role name ("admin", "maintain", "write", "triage", "read"), or null when
- * GitHub says the user is not a collaborator (404).
+ * The collaborator's role as far as approving goes: a built-in role by its name ("admin",
+ * "maintain", "write", "triage", "read"); a custom role (its role_name is the custom name) by the
+ * base permission it grants (`permission`: "admin", "write", "read", "none"). Null when GitHub
+ * says the user is not a collaborator (404).
  */
 export async function getCollaboratorRole(client: GitHubClient, repo: RepoRef, login: string): Promise<string | null> {
   try {
     const { data } = await client.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { ...repo, username: login });
-    return (data as { role_name?: string }).role_name ?? data.permission;
+    const roleName = (data as { role_name?: string }).role_name;
+    return roleName !== undefined && BUILT_IN_ROLES.has(roleName) ? roleName : data.permission;
   } catch (err) {
-    if (typeof err === "object" && err !== null && (err as { status?: unknown }).status === 404 && "response" in err) return null;
+    if (isNotFound(err)) return null;
     return callGitHub(`read ${login}'s permission`, () => Promise.reject(err));
   }
 }

@@ -206,6 +206,57 @@ describe("the Action on pull requests", () => {
       expect(run.outputs["envelope-hash"]).toBe(widenedHash);
     });
 
+    it("sees a policy edit that is file 3001 of a large pull request, past the files listing's end", async () => {
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 3000; i++) many[`src/gen/f${String(i).padStart(4, "0")}.ts`] = `export const f = ${i};\n`;
+      const head = { ...many, ...policyFiles(widened) };
+      // The listing puts the envelope last, where GitHub's 3000-file cap cuts it off.
+      const files = Object.keys(head).map((filename) => ({ filename, status: filename.startsWith("src/") ? ("added" as const) : ("modified" as const) }));
+      const p = pull({ head, files });
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/pulls/:pull_number/files").length;
+      const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
+      expect(fake.requestsTo("GET", "/repos/:owner/:repo/pulls/:pull_number/files").length - before).toBe(30);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("action_required");
+      expect(check.output.summary).toContain(ENVELOPE_PATH);
+      expect(run.outputs["policy-changed"]).toBe("true");
+    });
+
+    it("counts a custom role by the base permission it grants", async () => {
+      const repo = fake.repo(REPO);
+      repo.customRoles.set("security-reviewer", "maintain");
+      repo.customRoles.set("auditor", "triage");
+      repo.collaborators.set("sec-sofia", "security-reviewer");
+      repo.collaborators.set("audit-al", "auditor");
+      const byAuditor = pull({ head: policyFiles(widened) });
+      fake.addReview(REPO, byAuditor.number, { user: { login: "audit-al" }, state: "APPROVED", commit_id: byAuditor.headSha });
+      expect((await gate(byAuditor, observerLog(BASE_HASH, CLEAN_EVENTS))).exitCode).toBe(1);
+      expect(checkRunFor(byAuditor).conclusion).toBe("action_required");
+      const bySecurity = pull({ head: policyFiles(widened) });
+      fake.addReview(REPO, bySecurity.number, { user: { login: "sec-sofia" }, state: "APPROVED", commit_id: bySecurity.headSha });
+      const run = await gate(bySecurity, observerLog(widenedHash, CLEAN_EVENTS));
+      expect(run.exitCode, run.summary).toBe(0);
+      expect(checkRunFor(bySecurity).conclusion).toBe("success");
+      expect(checkRunFor(bySecurity).output.summary).toContain("@sec-sofia");
+    });
+
+    it("reads a policy file over 1 MB through the blobs API, and refuses one over the cap with POLICY_FILE_TOO_LARGE", async () => {
+      // An envelope padded past 1 MB with whitespace is still the same JSON.
+      const big = envelopeText().replace(/\n}\n$/, "\n" + " ".repeat(1100 * 1024) + "}\n");
+      const p = pull({ base: policyFiles(big) });
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/git/blobs/:sha").length;
+      const run = await gate(p, observerLog(envelopeHash(big), CLEAN_EVENTS));
+      expect(run.exitCode, run.summary).toBe(0);
+      expect(fake.requestsTo("GET", "/repos/:owner/:repo/git/blobs/:sha").length - before).toBeGreaterThan(0);
+      const huge = envelopeText().replace(/\n}\n$/, "\n" + " ".repeat(11 * 1024 * 1024) + "}\n");
+      const q = pull({ base: policyFiles(huge) });
+      const refused = await gate(q, observerLog(envelopeHash(huge), CLEAN_EVENTS));
+      expect(refused.exitCode).toBe(1);
+      expect(refused.outputs["error-code"]).toBe("POLICY_FILE_TOO_LARGE");
+      expect(checkRunFor(q).conclusion).toBe("failure");
+    });
+
     it("honors only the listed envelope-reviewers when that input is set", async () => {
       const p = pull({ head: policyFiles(widened) });
       fake.addReview(REPO, p.number, { user: { login: "maintainer-mia" }, state: "APPROVED", commit_id: p.headSha });
@@ -427,8 +478,11 @@ describe("the Action on pull requests", () => {
         const check = checkRunFor(p);
         expect(check.conclusion).toBe("failure");
         expect(check.output.title).toMatch(/^error: could not evaluate \(GITHUB_UNAVAILABLE\)/);
-        // github-retries is 2 in the harness: one attempt plus two retries, then it stops.
-        expect(fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").length - before).toBe(3);
+        // github-retries is 2 in the harness: one attempt plus two retries per read, then it stops.
+        const attempts = new Map<string, number>();
+        for (const r of fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").slice(before)) attempts.set(r.path + "?" + r.query, (attempts.get(r.path + "?" + r.query) ?? 0) + 1);
+        expect(Math.max(...attempts.values())).toBe(3);
+        expect(Math.min(...attempts.values())).toBeGreaterThanOrEqual(1);
       } finally {
         fake.clearFailures();
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { batchAnnotations, capAnnotations, type CheckAnnotation } from "../../src/core/annotations.js";
-import { DEFAULT_AGENT_AUTHORS, decide, gatingDecision, headApprovers, policyChanges, type PropertyOutcome } from "../../src/core/policy.js";
+import { DEFAULT_AGENT_AUTHORS, decide, gatingDecision, headApprovers, policyBlobChanges, policyChanges, type PropertyOutcome } from "../../src/core/policy.js";
 import { loadProperties, scorePatchPaths, scoreTestsCollected, scoreOutputSchema, hunkStarts } from "../../src/core/properties.js";
 import { MAX_SUMMARY_CHARS, renderSummary, type SummaryInput } from "../../src/core/summary.js";
 import type { CheckReport } from "../../src/core/verdict.js";
@@ -44,6 +44,22 @@ describe("policy change and approval", () => {
       ["e/p.json", "properties"],
     ]);
   });
+  it("finds policy changes by blob id at base and head, whatever the files listing shows", () => {
+    const base = new Map([["e/envelope.json", "aaa"], ["e/envelope.json.sha256", "bbb"], ["e/p.json", "ccc"], ["e/l.tsv", null]]);
+    const head = new Map([["e/envelope.json", "aaa"], ["e/envelope.json.sha256", "bbx"], ["e/p.json", null], ["e/l.tsv", "ddd"]]);
+    const byBlob = policyBlobChanges({ envelope: "e/envelope.json", digest: "e/envelope.json.sha256", properties: "e/p.json", ledger: "e/l.tsv" }, base, head);
+    expect(byBlob.map((c) => [c.path, c.status, c.role])).toEqual([
+      ["e/envelope.json.sha256", "modified", "digest"],
+      ["e/p.json", "removed", "properties"],
+      ["e/l.tsv", "added", "ledger"],
+    ]);
+    // Unchanged blobs add nothing; what the listing found stays, once.
+    const listed = [{ path: "e/envelope.json", status: "modified", role: "envelope" as const }];
+    const same = new Map([["e/envelope.json", "aaa"]]);
+    expect(policyBlobChanges({ envelope: "e/envelope.json", digest: "d", properties: "p", ledger: "l" }, same, same, listed)).toEqual(listed);
+    expect(policyBlobChanges({ envelope: "e/envelope.json", digest: "d", properties: "p", ledger: "l" }, same, same)).toEqual([]);
+  });
+
   it("counts only the latest decisive review, on the head commit, not by the author", () => {
     const reviews = [
       { login: "mia", state: "APPROVED", commitId: "head" },

@@ -140,8 +140,10 @@ export interface FakeRepo {
   blobs: Map<string, Bytes>;
   pulls: Map<number, FakePull>;
   reviews: Map<number, FakeReview[]>;
-  /** login -> "admin" | "maintain" | "write" | "triage" | "read". Others answer 404 (not a collaborator). */
+  /** login -> "admin" | "maintain" | "write" | "triage" | "read", or a custom role's name. Others answer 404 (not a collaborator). */
   collaborators: Map<string, string>;
+  /** Custom repository roles: name -> the base role it inherits ("read", "triage", "write", "maintain"). */
+  customRoles: Map<string, string>;
   checkRuns: FakeCheckRun[];
   dispatches: FakeDispatch[];
   workflowRuns: FakeWorkflowRun[];
@@ -317,6 +319,7 @@ export class FakeGitHub {
       pulls: new Map(),
       reviews: new Map(),
       collaborators: new Map(),
+      customRoles: new Map(),
       checkRuns: [],
       dispatches: [],
       workflowRuns: [],
@@ -818,7 +821,9 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const login = req.params.username as string;
     const permission = repo.collaborators.get(login);
     if (permission === undefined) throw new HttpError(404, `${login} is not a user`);
-    const legacy = permission === "maintain" ? "write" : permission === "triage" ? "read" : permission;
+    // `permission` is the legacy base permission; a custom role answers with its base role's.
+    const base = repo.customRoles.get(permission) ?? permission;
+    const legacy = base === "maintain" ? "write" : base === "triage" ? "read" : base;
     return { status: 200, body: { permission: legacy, role_name: permission, user: userJson({ login }) } };
   });
 
