@@ -44468,6 +44468,7 @@ var external_node_url_ = __nccwpck_require__(3136);
 
 
 
+const MAX_STDOUT = 16 * 1024 * 1024;
 const BUNDLE_NAMES = new Set([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
 async function prepareEvidenceDir(dir) {
@@ -44504,6 +44505,20 @@ function bundledCli() {
  * afterwards by the caller; this only reports how the wrapper ended.
  */
 async function runUnderObserver(options) {
+    const { exitCode, refusal } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
+    return { exitCode, refusal };
+}
+/**
+ * Runs a property command the way the patch itself ran: under `envelope-gate run`, jailed, with
+ * only the envelope's keys in its environment (never the Action's token or inputs), its own log
+ * at `logPath` for the caller to judge. Stdout is captured for scoring; a deadline stops it.
+ */
+async function runPropertyUnderObserver(options) {
+    const r = await spawnObserved(options, { captureStdout: true, timeoutSeconds: options.timeoutSeconds });
+    const outcome = r.timedOut ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` } : { exitCode: r.exitCode, stdout: r.stdout };
+    return { exitCode: r.exitCode, refusal: r.refusal, outcome };
+}
+async function spawnObserved(options, how) {
     const cli = bundledCli();
     if (!(0,external_node_fs_namespaceObject.existsSync)(cli)) {
         throw new errors_GateError("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
@@ -44516,6 +44531,7 @@ async function runUnderObserver(options) {
     await (0,promises_namespaceObject.writeFile)(envelopePath, options.envelopeBytes);
     await (0,promises_namespaceObject.writeFile)(`${envelopePath}.sha256`, options.digestLine);
     await (0,promises_namespaceObject.mkdir)(options.scratch, { recursive: true });
+    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(options.logPath), { recursive: true });
     const args = [
         cli,
         "run",
@@ -44533,18 +44549,39 @@ async function runUnderObserver(options) {
         ...options.command,
     ];
     return new Promise((resolvePromise, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", "inherit", "pipe"] });
+        const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"] });
         let stderr = "";
-        child.stderr.on("data", (chunk) => {
+        let stdout = "";
+        let timedOut = false;
+        child.stdout?.on("data", (chunk) => {
+            if (stdout.length < MAX_STDOUT)
+                stdout += chunk.toString("utf8");
+        });
+        child.stderr?.on("data", (chunk) => {
             process.stderr.write(chunk);
             if (stderr.length < 65536)
                 stderr += chunk.toString("utf8");
         });
-        child.on("error", (err) => reject(new errors_GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err })));
+        // The wrapper ends the jail when it is stopped; SIGKILL follows if it does not.
+        let killer;
+        const deadline = how.timeoutSeconds === null
+            ? undefined
+            : setTimeout(() => {
+                timedOut = true;
+                child.kill("SIGTERM");
+                killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+            }, how.timeoutSeconds * 1000);
+        child.on("error", (err) => {
+            clearTimeout(deadline);
+            clearTimeout(killer);
+            reject(new errors_GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
+        });
         child.on("close", (code) => {
+            clearTimeout(deadline);
+            clearTimeout(killer);
             const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
             const refusal = m && ERROR_CODES.includes(m[1]) ? m[1] : null;
-            resolvePromise({ exitCode: code, refusal });
+            resolvePromise({ exitCode: code, refusal, stdout, timedOut });
         });
     });
 }
@@ -44586,38 +44623,6 @@ async function readWorkspaceFile(workspace, path) {
     catch (err) {
         throw new errors_GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${err.code ?? String(err)})`);
     }
-}
-const MAX_STDOUT = 16 * 1024 * 1024;
-/** Runs a property command (argv, no shell) in the workspace with a deadline. */
-function runPropertyCommand(command, cwd, timeoutSeconds) {
-    return new Promise((resolvePromise) => {
-        const [file, ...args] = command;
-        // spawn's own `timeout` keeps its timer alive when the command never starts; use one we clear.
-        const child = (0,external_node_child_process_namespaceObject.spawn)(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
-        const deadline = setTimeout(() => child.kill("SIGKILL"), timeoutSeconds * 1000);
-        let stdout = "";
-        let settled = false;
-        const settle = (outcome) => {
-            clearTimeout(deadline);
-            if (settled)
-                return;
-            settled = true;
-            resolvePromise(outcome);
-        };
-        child.stdout.on("data", (chunk) => {
-            if (stdout.length < MAX_STDOUT)
-                stdout += chunk.toString("utf8");
-        });
-        // A command that cannot start emits only "error"; one that ran emits "close".
-        child.on("error", (err) => {
-            settle({ exitCode: null, stdout, failure: err.code === "ENOENT" ? `${file} was not found` : err.message });
-        });
-        child.on("close", (code, signal) => {
-            if (code === null)
-                return settle({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
-            settle({ exitCode: code, stdout });
-        });
-    });
 }
 async function machineId() {
     for (const path of ["/etc/machine-id", "/var/lib/dbus/machine-id"]) {
@@ -44733,6 +44738,7 @@ async function gatePullRequest(settings) {
         outcomes: null,
         logWritten: false,
         filesComplete: true,
+        propertyViolations: [],
     };
     let checkRun = null;
     let checkRunRefused = false;
@@ -44793,8 +44799,16 @@ async function gatePullRequest(settings) {
         policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
     });
     const annotations = [];
-    if (p.envelope && report.violations.length > 0)
-        annotations.push(...violationAnnotations(report.violations, p.envelope, EVIDENCE_FILES.observerLog));
+    const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
+    const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
+    if (p.envelope && mainViolations.length > 0)
+        annotations.push(...violationAnnotations(mainViolations, p.envelope, EVIDENCE_FILES.observerLog));
+    const notes = [];
+    for (const r of error === null ? p.propertyViolations : []) {
+        if (p.envelope)
+            annotations.push(...violationAnnotations(r.violations, p.envelope, `property ${r.property}'s log`));
+        notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
+    }
     if (p.outcomes)
         annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
     if (p.freezes)
@@ -44809,7 +44823,7 @@ async function gatePullRequest(settings) {
             message: error.message.slice(0, 4000),
         });
     }
-    return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error);
+    return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
 }
 async function gate(settings, client, p) {
     const repo = settings.repository;
@@ -44883,6 +44897,11 @@ async function gate(settings, client, p) {
     const scored = [];
     for (const declared of p.properties?.properties ?? []) {
         const d = declared.declaration;
+        // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
+        const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
+        // The property's own run broke the envelope: that is an envelope failure, not a score.
+        if (ran === null)
+            return;
         let score;
         try {
             if (d.kind === "output_schema") {
@@ -44897,7 +44916,7 @@ async function gate(settings, client, p) {
                 score = scorePatchPaths(declared, files);
             }
             else {
-                score = scoreTestsCollected(declared, await runPropertyCommand(d.command, settings.workspace, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S));
+                score = scoreTestsCollected(declared, ran);
             }
         }
         catch (err) {
@@ -44911,6 +44930,59 @@ async function gate(settings, client, p) {
         });
     }
     p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+/**
+ * Runs a property command jailed and observed under the same envelope as the patch, and judges
+ * its log like the main run's. Returns the command's outcome to score, or null when its log
+ * broke the envelope (the violations join the report, which turns envelope_fail). A run the
+ * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
+ */
+async function runProperty(settings, p, name, command, timeoutSeconds) {
+    const envelope = p.envelope;
+    const envelopeBytes = p.envelopeBytes;
+    const logPath = (0,external_node_path_namespaceObject.join)(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
+    const ran = await runPropertyUnderObserver({
+        envelopeBytes,
+        digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
+        logPath,
+        workspace: settings.workspace,
+        scratch: settings.scratch,
+        command,
+        runnerTemp: settings.runnerTemp,
+        timeoutSeconds,
+    });
+    if (ran.refusal === "COMMAND_NOT_FOUND")
+        return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+    // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
+    // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
+    if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {
+        throw new errors_GateError("OBSERVER_INTERRUPTED", `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`, {
+            hint: "Raise the property's timeout_seconds, or make the command finish sooner.",
+        });
+    }
+    if (ran.refusal !== null && (ran.exitCode === 3 || !(0,external_node_fs_namespaceObject.existsSync)(logPath))) {
+        throw new errors_GateError(ran.refusal, `property ${name}: envelope-gate run refused with ${ran.refusal} (exit code ${ran.exitCode ?? "none"}); see the step log`, {
+            hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+        });
+    }
+    if (!(0,external_node_fs_namespaceObject.existsSync)(logPath)) {
+        throw new errors_GateError("OBSERVER_LOG_MISSING", `property ${name}: envelope-gate run ended (exit code ${ran.exitCode ?? "none"}) without writing ${logPath}`, {
+            hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+        });
+    }
+    const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
+    const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
+    if (verdict.verdict === "error") {
+        const e = verdict.error;
+        throw new errors_GateError((e?.code ?? "OBSERVER_LOG_MALFORMED"), `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`, { hint: e?.hint ?? "" });
+    }
+    if (verdict.verdict === "envelope_fail") {
+        const report = p.report;
+        p.report = { ...report, verdict: "envelope_fail", violations: [...report.violations, ...verdict.violations] };
+        p.propertyViolations.push({ property: name, logPath, violations: verdict.violations });
+        return null;
+    }
+    return ran.outcome;
 }
 /** The blob id of each policy file at `ref` (null where it does not exist). */
 async function policyBlobIds(client, settings, ref) {

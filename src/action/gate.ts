@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
 import { expandRoots, formatDigestLine, loadEnvelope, verifyDigest, type LoadedEnvelope } from "../core/envelope.js";
-import { GateError } from "../core/errors.js";
+import { GateError, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME, EVIDENCE_FILES, encodeJson, type PropertiesFile, type PropertyRecord } from "../core/evidence.js";
 import { applyFreezeCaps, parseLedger, utcDate, type FreezeDecision, type Ledger } from "../core/ledger.js";
 import {
@@ -23,15 +23,15 @@ import {
   type PolicyChange,
   type PropertyOutcome,
 } from "../core/policy.js";
-import { loadProperties, scoreOutputSchema, scorePatchPaths, scoreTestsCollected, type PropertiesDeclaration, type Score } from "../core/properties.js";
+import { loadProperties, scoreOutputSchema, type CommandOutcome, scorePatchPaths, scoreTestsCollected, type PropertiesDeclaration, type Score } from "../core/properties.js";
 import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
-import { RULE_ENVELOPE_KEY } from "../core/log.js";
+import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
 import { evaluateLogFile } from "../gate/files.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { fileIdAt, getCollaboratorRole, getPullRequest, listPullFiles, listReviews, readFileAt, type PullFile, type PullRequestInfo } from "../github/repo.js";
-import { copyLog, prepareEvidenceDir, readWorkspaceFile, runPropertyCommand, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
+import { copyLog, prepareEvidenceDir, readWorkspaceFile, runPropertyUnderObserver, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
 
 export interface GateOutcome {
@@ -90,6 +90,8 @@ interface Progress {
   logWritten: boolean;
   /** The files listing holds every file the pull request changes (it stops at 3000). */
   filesComplete: boolean;
+  /** Violations a property command's own run committed, by property. */
+  propertyViolations: { property: string; logPath: string; violations: Violation[] }[];
 }
 
 export async function gatePullRequest(settings: Settings): Promise<GateOutcome> {
@@ -114,6 +116,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
     outcomes: null,
     logWritten: false,
     filesComplete: true,
+    propertyViolations: [],
   };
   let checkRun: CheckRunHandle | null = null;
   let checkRunRefused = false;
@@ -175,7 +178,14 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
     policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
   });
   const annotations: CheckAnnotation[] = [];
-  if (p.envelope && report.violations.length > 0) annotations.push(...violationAnnotations(report.violations, p.envelope, EVIDENCE_FILES.observerLog));
+  const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
+  const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
+  if (p.envelope && mainViolations.length > 0) annotations.push(...violationAnnotations(mainViolations, p.envelope, EVIDENCE_FILES.observerLog));
+  const notes: string[] = [];
+  for (const r of error === null ? p.propertyViolations : []) {
+    if (p.envelope) annotations.push(...violationAnnotations(r.violations, p.envelope, `property ${r.property}'s log`));
+    notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
+  }
   if (p.outcomes) annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
   if (p.freezes) annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.freezes.refused, settings.policy.ledger));
   if (error?.file !== undefined && Object.values(settings.policy).includes(error.file)) {
@@ -188,7 +198,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
       message: error.message.slice(0, 4000),
     });
   }
-  return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error);
+  return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
 }
 
 async function gate(settings: Settings, client: GitHubClient, p: Progress): Promise<void> {
@@ -266,6 +276,10 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
   const scored: { record: PropertyRecord; line: number; locations: Score["locations"] }[] = [];
   for (const declared of p.properties?.properties ?? []) {
     const d = declared.declaration;
+    // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
+    const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
+    // The property's own run broke the envelope: that is an envelope failure, not a score.
+    if (ran === null) return;
     let score: Score;
     try {
       if (d.kind === "output_schema") {
@@ -278,7 +292,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
         }
         score = scorePatchPaths(declared, files);
       } else {
-        score = scoreTestsCollected(declared, await runPropertyCommand(d.command, settings.workspace, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S));
+        score = scoreTestsCollected(declared, ran as CommandOutcome);
       }
     } catch (err) {
       const e = asGateError(err);
@@ -291,6 +305,59 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
     });
   }
   p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+}
+
+/**
+ * Runs a property command jailed and observed under the same envelope as the patch, and judges
+ * its log like the main run's. Returns the command's outcome to score, or null when its log
+ * broke the envelope (the violations join the report, which turns envelope_fail). A run the
+ * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
+ */
+async function runProperty(settings: Settings, p: Progress, name: string, command: string[], timeoutSeconds: number): Promise<CommandOutcome | null> {
+  const envelope = p.envelope as LoadedEnvelope;
+  const envelopeBytes = p.envelopeBytes as Uint8Array;
+  const logPath = join(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
+  const ran = await runPropertyUnderObserver({
+    envelopeBytes,
+    digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
+    logPath,
+    workspace: settings.workspace,
+    scratch: settings.scratch,
+    command,
+    runnerTemp: settings.runnerTemp,
+    timeoutSeconds,
+  });
+  if (ran.refusal === "COMMAND_NOT_FOUND") return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+  // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
+  // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
+  if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {
+    throw new GateError("OBSERVER_INTERRUPTED", `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`, {
+      hint: "Raise the property's timeout_seconds, or make the command finish sooner.",
+    });
+  }
+  if (ran.refusal !== null && (ran.exitCode === 3 || !existsSync(logPath))) {
+    throw new GateError(ran.refusal, `property ${name}: envelope-gate run refused with ${ran.refusal} (exit code ${ran.exitCode ?? "none"}); see the step log`, {
+      hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+    });
+  }
+  if (!existsSync(logPath)) {
+    throw new GateError("OBSERVER_LOG_MISSING", `property ${name}: envelope-gate run ended (exit code ${ran.exitCode ?? "none"}) without writing ${logPath}`, {
+      hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+    });
+  }
+  const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
+  const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
+  if (verdict.verdict === "error") {
+    const e = verdict.error;
+    throw new GateError((e?.code ?? "OBSERVER_LOG_MALFORMED") as ErrorCode, `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`, { hint: e?.hint ?? "" });
+  }
+  if (verdict.verdict === "envelope_fail") {
+    const report = p.report as CheckReport;
+    p.report = { ...report, verdict: "envelope_fail", violations: [...report.violations, ...verdict.violations] };
+    p.propertyViolations.push({ property: name, logPath, violations: verdict.violations });
+    return null;
+  }
+  return ran.outcome;
 }
 
 /** The blob id of each policy file at `ref` (null where it does not exist). */

@@ -12,6 +12,8 @@ import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
 
+const MAX_STDOUT = 16 * 1024 * 1024;
+
 const BUNDLE_NAMES = new Set<string>([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
 
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
@@ -49,11 +51,7 @@ export interface ObservedRun {
   refusal: ErrorCode | null;
 }
 
-/**
- * Runs the command under `envelope-gate run`, writing the log to `logPath`. The log is judged
- * afterwards by the caller; this only reports how the wrapper ended.
- */
-export async function runUnderObserver(options: {
+export interface ObserverRunOptions {
   envelopeBytes: Uint8Array;
   digestLine: string;
   logPath: string;
@@ -61,7 +59,33 @@ export async function runUnderObserver(options: {
   scratch: string;
   command: string[];
   runnerTemp: string;
-}): Promise<ObservedRun> {
+}
+
+/**
+ * Runs the command under `envelope-gate run`, writing the log to `logPath`. The log is judged
+ * afterwards by the caller; this only reports how the wrapper ended.
+ */
+export async function runUnderObserver(options: ObserverRunOptions): Promise<ObservedRun> {
+  const { exitCode, refusal } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
+  return { exitCode, refusal };
+}
+
+/**
+ * Runs a property command the way the patch itself ran: under `envelope-gate run`, jailed, with
+ * only the envelope's keys in its environment (never the Action's token or inputs), its own log
+ * at `logPath` for the caller to judge. Stdout is captured for scoring; a deadline stops it.
+ */
+export async function runPropertyUnderObserver(options: ObserverRunOptions & { timeoutSeconds: number }): Promise<ObservedRun & { outcome: CommandOutcome }> {
+  const r = await spawnObserved(options, { captureStdout: true, timeoutSeconds: options.timeoutSeconds });
+  const outcome: CommandOutcome =
+    r.timedOut ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` } : { exitCode: r.exitCode, stdout: r.stdout };
+  return { exitCode: r.exitCode, refusal: r.refusal, outcome };
+}
+
+async function spawnObserved(
+  options: ObserverRunOptions,
+  how: { captureStdout: boolean; timeoutSeconds: number | null },
+): Promise<ObservedRun & { stdout: string; timedOut: boolean }> {
   const cli = bundledCli();
   if (!existsSync(cli)) {
     throw new GateError("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
@@ -74,6 +98,7 @@ export async function runUnderObserver(options: {
   await writeFile(envelopePath, options.envelopeBytes);
   await writeFile(`${envelopePath}.sha256`, options.digestLine);
   await mkdir(options.scratch, { recursive: true });
+  await mkdir(dirname(options.logPath), { recursive: true });
   const args = [
     cli,
     "run",
@@ -91,17 +116,38 @@ export async function runUnderObserver(options: {
     ...options.command,
   ];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", "inherit", "pipe"] });
+    const child = spawn(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"] });
     let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
+    let stdout = "";
+    let timedOut = false;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (stdout.length < MAX_STDOUT) stdout += chunk.toString("utf8");
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
       if (stderr.length < 65536) stderr += chunk.toString("utf8");
     });
-    child.on("error", (err) => reject(new GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err })));
+    // The wrapper ends the jail when it is stopped; SIGKILL follows if it does not.
+    let killer: NodeJS.Timeout | undefined;
+    const deadline =
+      how.timeoutSeconds === null
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            child.kill("SIGTERM");
+            killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+          }, how.timeoutSeconds * 1000);
+    child.on("error", (err) => {
+      clearTimeout(deadline);
+      clearTimeout(killer);
+      reject(new GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
+    });
     child.on("close", (code) => {
+      clearTimeout(deadline);
+      clearTimeout(killer);
       const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
       const refusal = m && (ERROR_CODES as readonly string[]).includes(m[1] as string) ? (m[1] as ErrorCode) : null;
-      resolvePromise({ exitCode: code, refusal });
+      resolvePromise({ exitCode: code, refusal, stdout, timedOut });
     });
   });
 }
@@ -141,37 +187,6 @@ export async function readWorkspaceFile(workspace: string, path: string): Promis
   } catch (err) {
     throw new GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
   }
-}
-
-const MAX_STDOUT = 16 * 1024 * 1024;
-
-/** Runs a property command (argv, no shell) in the workspace with a deadline. */
-export function runPropertyCommand(command: string[], cwd: string, timeoutSeconds: number): Promise<CommandOutcome> {
-  return new Promise((resolvePromise) => {
-    const [file, ...args] = command as [string, ...string[]];
-    // spawn's own `timeout` keeps its timer alive when the command never starts; use one we clear.
-    const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
-    const deadline = setTimeout(() => child.kill("SIGKILL"), timeoutSeconds * 1000);
-    let stdout = "";
-    let settled = false;
-    const settle = (outcome: CommandOutcome): void => {
-      clearTimeout(deadline);
-      if (settled) return;
-      settled = true;
-      resolvePromise(outcome);
-    };
-    child.stdout.on("data", (chunk: Buffer) => {
-      if (stdout.length < MAX_STDOUT) stdout += chunk.toString("utf8");
-    });
-    // A command that cannot start emits only "error"; one that ran emits "close".
-    child.on("error", (err) => {
-      settle({ exitCode: null, stdout, failure: (err as { code?: string }).code === "ENOENT" ? `${file} was not found` : err.message });
-    });
-    child.on("close", (code, signal) => {
-      if (code === null) return settle({ exitCode: null, stdout, failure: `stopped by ${signal ?? "a signal"} (timeout ${timeoutSeconds}s)` });
-      settle({ exitCode: code, stdout });
-    });
-  });
 }
 
 async function machineId(): Promise<string | null> {

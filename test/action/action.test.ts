@@ -375,6 +375,36 @@ describe("the Action on pull requests", () => {
       expect(check.annotations).toContainEqual(expect.objectContaining({ path: "infra/deploy.sh", start_line: 1, annotation_level: "failure" }));
     });
 
+    it("a property command runs jailed with only the envelope's keys: it cannot see the token, and reaching for it breaks the envelope", async () => {
+      const probe = JSON.stringify({
+        version: 1,
+        properties: [
+          {
+            name: "probe_tests",
+            kind: "tests_collected",
+            command: ["node", "-e", "const seen = {}; for (const k of ['INPUT_GITHUB-TOKEN', 'GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'CI']) seen[k] = process.env[k] ?? null; require('fs').writeFileSync('seen.json', JSON.stringify(seen)); console.log('test 1')"],
+            min: 1,
+          },
+        ],
+      });
+      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: probe }, head: { "src/widget.ts": "export const widget = 2;\n" } });
+      const run = await runAction({
+        apiUrl: fake.url,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl", workspace: "", "github-token": "ghs_action_secret" },
+        env: { ACTIONS_RUNTIME_TOKEN: "runtime-secret", CI: "true" },
+        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]) },
+      });
+      const seen = JSON.parse(readFileSync(join(run.workspace, "seen.json"), "utf8")) as Record<string, string | null>;
+      expect(seen).toEqual({ "INPUT_GITHUB-TOKEN": null, GITHUB_TOKEN: null, ACTIONS_RUNTIME_TOKEN: null, CI: "true" });
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(run.outputs.verdict).toBe("envelope_fail");
+      expect(check.annotations.map((a) => a.title).sort()).toEqual(["undeclared_env:ACTIONS_RUNTIME_TOKEN", "undeclared_env:GITHUB_TOKEN", "undeclared_env:INPUT_GITHUB-TOKEN"]);
+      expect(check.output.summary).toContain("Property probe_tests's command ran jailed");
+    });
+
     it("an active freeze tolerates the failure, is counted, and the property still runs", async () => {
       const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-101", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
       const { run, p } = await gateWithLedger(ledger);
@@ -602,6 +632,15 @@ describe("the Action on pull requests", () => {
       expect(check.conclusion).toBe("failure");
       expect(check.output.title).toContain("collected (error)");
       expect(JSON.parse(run.outputs.properties as string)[0]).toMatchObject({ result: "error", frozen_by: null });
+    });
+
+    it("a jailed property command is stopped at its deadline, and its unjudged run refuses the pull request", async () => {
+      const props = JSON.stringify({ version: 1, properties: [{ name: "slow", kind: "tests_collected", command: ["node", "-e", "setTimeout(() => {}, 120000)"], min: 1, timeout_seconds: 1 }] });
+      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props } });
+      const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), { inputs: { workspace: "" } });
+      expect(run.exitCode, run.summary).toBe(1);
+      expect(run.outputs["error-code"]).toBe("OBSERVER_INTERRUPTED");
+      expect(checkRunFor(p).output.summary).toMatch(/stopped at its deadline \(timeout 1s\)/);
     });
 
     it("a job summary that cannot be written degrades to the log; the check run still carries the verdict", async () => {
