@@ -15,15 +15,13 @@
  *   (`fchmodat2` -> `fchmodat`, for example).
  * - Another ABI returns ENOSYS: i386 through int 0x80 by its audit arch, x32 on x86-64 because
  *   its numbers (0x40000000 and up) are above NEWEST_KNOWN_SYSCALL.
+ * - io_uring returns ENOSYS: in the jail it does not exist (see ABSENT).
  */
 
 export type JailArch = "x86_64" | "aarch64";
 
 /** [name, x86_64 number, aarch64 number or null where the architecture lacks the call]. */
 const TABLE: readonly (readonly [string, number, number | null])[] = [
-  ["io_uring_setup", 425, 425],
-  ["io_uring_enter", 426, 426],
-  ["io_uring_register", 427, 427],
   ["open_by_handle_at", 304, 265],
   ["mount", 165, 40],
   ["umount2", 166, 39],
@@ -60,6 +58,19 @@ const TABLE: readonly (readonly [string, number, number | null])[] = [
   ["fanotify_init", 300, 262],
   ["iopl", 172, null],
   ["ioperm", 173, null],
+];
+
+/**
+ * io_uring answers ENOSYS, as on a kernel built without it: its operations run outside any
+ * system call the tracer sees, so it must not exist in the jail, and runtimes probe it on every
+ * start (Node 24's libuv calls io_uring_setup in each process) and fall back on ENOSYS. A probe
+ * of a missing facility is not an attempt worth judging; everything done after the fallback is
+ * observed as usual.
+ */
+const ABSENT: readonly (readonly [string, number, number])[] = [
+  ["io_uring_setup", 425, 425],
+  ["io_uring_enter", 426, 426],
+  ["io_uring_register", 427, 427],
 ];
 
 /** Names of the calls the jail refuses and records. */
@@ -133,6 +144,10 @@ export function seccompProgram(arch: JailArch): Buffer {
   program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
   program.push([BPF_JGE_K, 0, 1, NEWEST_KNOWN_SYSCALL + 1]);
   program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+  for (const [, x86, arm] of ABSENT) {
+    program.push([BPF_JEQ_K, 0, 1, arch === "x86_64" ? x86 : arm]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+  }
   for (const nr of forbidden) {
     program.push([BPF_JEQ_K, 0, 1, nr]);
     program.push([BPF_RET_K, 0, 0, RET_TRACE]);

@@ -170,7 +170,7 @@ describe("strace output parser: the jail", () => {
     const events = jailed([
       `20 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
       `21 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
-      `21 io_uring_setup(1, {flags=0, sq_thread_cpu=0, sq_thread_idle=0}) = -1 EPERM (Operation not permitted) (INJECTED)`,
+      `21 open_by_handle_at(3, 0x7ffd0000, O_RDONLY) = -1 EPERM (Operation not permitted) (INJECTED)`,
       `21 pidfd_getfd(3, 4, 0) = -1 EPERM (Operation not permitted) (INJECTED)`,
       `21 unshare(CLONE_FILES) = 0`,
       `21 unshare(CLONE_NEWNS|CLONE_NEWUSER) = -1 ENOSPC (No space left on device)`,
@@ -178,7 +178,7 @@ describe("strace output parser: the jail", () => {
       `21 mount(${hex("/outside")}, ${hex("/work/x")}, NULL, MS_BIND, NULL) = -1 EPERM (Operation not permitted)`,
     ]);
     expect(events.filter((e) => e.kind === "forbidden")).toEqual(
-      ["io_uring_setup", "pidfd_getfd", "unshare", "clone", "mount"].map((name) => ({ kind: "forbidden", tgid: 21, name })),
+      ["open_by_handle_at", "pidfd_getfd", "unshare", "clone", "mount"].map((name) => ({ kind: "forbidden", tgid: 21, name })),
     );
   });
 
