@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6570);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6624);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6570:
+/***/ 6624:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41748,6 +41748,53 @@ function exitCodeFor(verdict) {
     return EXIT_CODES[verdict];
 }
 
+;// CONCATENATED MODULE: ./src/core/policy-files.ts
+/**
+ * The policy files of one commit (envelope, digest, properties, ledger), as bytes, turned into
+ * what the gate judges with. Pure: the caller fetches the bytes; every refusal is a GateError
+ * naming the file.
+ */
+
+
+
+
+function decodeUtf8(bytes, code, file) {
+    try {
+        return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    }
+    catch {
+        throw new errors_GateError(code, `${file} is not valid UTF-8`, { file });
+    }
+}
+/** The envelope, verified against its digest: both must exist at the commit. */
+function pinnedEnvelope(paths, files) {
+    const where = `${files.source} ${files.ref.slice(0, 12)}`;
+    if (files.envelope === null) {
+        throw new errors_GateError("ENVELOPE_MISSING", `${paths.envelope} does not exist at the ${where}`, {
+            file: paths.envelope,
+            hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
+        });
+    }
+    if (files.digest === null) {
+        throw new errors_GateError("ENVELOPE_DIGEST_MISSING", `${paths.digest} does not exist at the ${where}`, {
+            file: paths.digest,
+            hint: `Pin the envelope: envelope-gate hash ${paths.envelope} > ${paths.digest}, reviewed and committed with it.`,
+        });
+    }
+    envelope_verifyDigest(files.envelope, paths.envelope, decodeUtf8(files.digest, "ENVELOPE_DIGEST_INVALID", paths.digest), paths.digest);
+    return { envelope: envelope_loadEnvelope(files.envelope, paths.envelope), bytes: files.envelope };
+}
+/**
+ * The whole policy of a commit. A missing properties file means nothing to score; a missing
+ * ledger means no freezes (documented defaults); an unreadable one never reaches here.
+ */
+function policyFrom(paths, files, today, caps) {
+    const pinned = pinnedEnvelope(paths, files);
+    const properties = files.properties === null ? null : loadProperties(files.properties, paths.properties);
+    const ledger = files.ledger === null ? { file: paths.ledger, rows: [], problems: [] } : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
+    return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes: applyFreezeCaps(ledger, today, caps) };
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/gate/files.ts
@@ -44449,6 +44496,50 @@ async function getCollaboratorRole(client, repo, login) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/pull-source.ts
+
+function gitHubPullSource(client, repo) {
+    return {
+        pullRequest: (number) => getPullRequest(client, repo, number),
+        pullFiles: (number) => listPullFiles(client, repo, number),
+        reviews: (number) => listReviews(client, repo, number),
+        collaboratorRole: (login) => getCollaboratorRole(client, repo, login),
+        fileId: (path, ref) => fileIdAt(client, repo, path, ref),
+        file: (path, ref) => readFileAt(client, repo, path, ref),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/facts.ts
+
+async function policyFilesAt(source, paths, ref, label) {
+    const [envelope, digest, properties, ledger] = await Promise.all([paths.envelope, paths.digest, paths.properties, paths.ledger].map((p) => source.file(p, ref)));
+    return { ref, source: label, envelope: envelope ?? null, digest: digest ?? null, properties: properties ?? null, ledger: ledger ?? null };
+}
+async function blobIds(source, paths, ref) {
+    const list = Object.values(paths);
+    const ids = await Promise.all(list.map((path) => source.fileId(path, ref)));
+    return new Map(list.map((path, i) => [path, ids[i]?.sha ?? null]));
+}
+async function gatherPolicyFacts(source, input) {
+    const { pull, paths } = input;
+    const files = await source.pullFiles(pull.number);
+    // The listing stops at 3000 files, so policy changes are decided by the policy files' blob ids
+    // at base and head; the listing only adds what it shows (renames, a change changed back).
+    const [atBase, atHead] = await Promise.all([blobIds(source, paths, input.baseSha), blobIds(source, paths, input.headSha)]);
+    const changes = policyBlobChanges(paths, atBase, atHead, policyChanges(files, paths));
+    const approvedBy = [];
+    if (changes.length > 0) {
+        for (const login of headApprovers(await source.reviews(pull.number), input.headSha, pull.author)) {
+            const allowed = input.envelopeReviewers.length > 0 ? listedReviewer(login, input.envelopeReviewers) : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
+            if (allowed)
+                approvedBy.push(login);
+        }
+    }
+    const approved = approvedBy.length > 0;
+    const policy = await policyFilesAt(source, paths, approved ? input.headSha : input.baseSha, approved ? "head commit, policy change approved" : "base commit");
+    return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, policy };
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:os"
@@ -44679,9 +44770,13 @@ async function writeBundle(dir, files) {
 
 ;// CONCATENATED MODULE: ./src/action/gate.ts
 /**
- * Gating one pull request: wires settings, GitHub, the observer and core together. Every
- * decision is a core function; this file only fetches, runs and records.
+ * Gating one pull request: gather the facts from GitHub (./facts.ts, through a PullSource), make
+ * the policy of them (src/core/policy-files.ts), run and judge the patch and its properties
+ * under the observer, decide (src/core/policy.ts), then render the check run and the evidence
+ * from that decision. Every decision is a core function; this file only sequences.
  */
+
+
 
 
 
@@ -44708,43 +44803,29 @@ function asGateError(err) {
         hint: "This is a bug in envelope-gate; the pull request is refused until it is fixed.",
     });
 }
-function decodeText(bytes, code, file) {
-    try {
-        return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    }
-    catch {
-        throw new errors_GateError(code, `${file} is not valid UTF-8`, { file });
-    }
-}
 async function gatePullRequest(settings) {
     const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
     const repo = settings.repository;
+    const source = gitHubPullSource(client, repo);
     const p = {
         pull: null,
         headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null,
         gating: null,
-        changes: [],
-        approvedBy: [],
+        facts: null,
         policyRef: null,
         policySource: "base commit",
-        envelope: null,
-        envelopeBytes: null,
-        properties: null,
-        propertiesPresent: null,
-        ledger: null,
-        ledgerPresent: null,
-        freezes: null,
+        pinned: null,
+        policy: null,
         report: null,
         outcomes: null,
         logWritten: false,
-        filesComplete: true,
         propertyViolations: [],
     };
     let checkRun = null;
     let checkRunRefused = false;
     let error = null;
     try {
-        p.pull = await getPullRequest(client, repo, settings.pullNumber);
+        p.pull = await source.pullRequest(settings.pullNumber);
         p.headSha ??= p.pull.headSha;
         try {
             checkRun = await createCheckRun(client, repo, {
@@ -44776,7 +44857,8 @@ async function gatePullRequest(settings) {
             const notes = [];
             try {
                 p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
-                await readEnvelopeAt(settings, client, p, p.policyRef);
+                const files = await policyFilesAt(source, settings.policy, p.policyRef, p.policySource);
+                p.pinned = pinnedEnvelope(settings.policy, files);
             }
             catch (err) {
                 const e = asGateError(err);
@@ -44784,35 +44866,36 @@ async function gatePullRequest(settings) {
             }
             return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null, notes);
         }
-        await gate(settings, client, p);
+        await gate(settings, source, p);
     }
     catch (err) {
         error = asGateError(err);
     }
-    const report = error !== null ? reportFromError(error, p.envelope) : p.report;
+    const envelope = p.pinned?.envelope ?? null;
+    const report = error !== null ? reportFromError(error, envelope) : p.report;
     if (error !== null)
         p.outcomes = null;
     p.report = report;
     const decision = decide({
         report,
         properties: p.outcomes ?? [],
-        policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
+        policyChange: policyChangeOf(p),
     });
     const annotations = [];
     const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
     const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
-    if (p.envelope && mainViolations.length > 0)
-        annotations.push(...violationAnnotations(mainViolations, p.envelope, EVIDENCE_FILES.observerLog));
+    if (envelope && mainViolations.length > 0)
+        annotations.push(...violationAnnotations(mainViolations, envelope, EVIDENCE_FILES.observerLog));
     const notes = [];
     for (const r of error === null ? p.propertyViolations : []) {
-        if (p.envelope)
-            annotations.push(...violationAnnotations(r.violations, p.envelope, `property ${r.property}'s log`));
+        if (envelope)
+            annotations.push(...violationAnnotations(r.violations, envelope, `property ${r.property}'s log`));
         notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
     }
     if (p.outcomes)
         annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
-    if (p.freezes)
-        annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.freezes.refused, settings.policy.ledger));
+    if (p.policy)
+        annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.policy.freezes.refused, settings.policy.ledger));
     if (error?.file !== undefined && Object.values(settings.policy).includes(error.file)) {
         annotations.unshift({
             path: error.file,
@@ -44825,42 +44908,25 @@ async function gatePullRequest(settings) {
     }
     return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
 }
-async function gate(settings, client, p) {
-    const repo = settings.repository;
+function policyChangeOf(p) {
+    const facts = p.facts;
+    return facts !== null && facts.changes.length > 0 ? { changes: facts.changes, approvedBy: facts.approvedBy } : null;
+}
+/** Gathers the facts, makes the policy of them, runs and judges the patch, scores properties. */
+async function gate(settings, source, p) {
     const pull = p.pull;
     const headSha = p.headSha;
     const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
-    const files = await listPullFiles(client, repo, pull.number);
-    // The listing stops at 3000 files, so policy changes are decided by the policy files' blob ids
-    // at base and head; the listing only adds what it shows (renames, a change changed back).
-    p.filesComplete = files.length >= pull.changedFiles;
-    const [atBase, atHead] = await Promise.all([policyBlobIds(client, settings, baseSha), policyBlobIds(client, settings, headSha)]);
-    p.changes = policyBlobChanges(settings.policy, atBase, atHead, policyChanges(files, settings.policy));
-    if (p.changes.length > 0) {
-        const reviews = await listReviews(client, repo, pull.number);
-        for (const login of headApprovers(reviews, headSha, pull.author)) {
-            const allowed = settings.envelopeReviewers.length > 0
-                ? listedReviewer(login, settings.envelopeReviewers)
-                : WRITE_ROLES.has((await getCollaboratorRole(client, repo, login)) ?? "none");
-            if (allowed)
-                p.approvedBy.push(login);
-        }
-    }
-    const approved = p.approvedBy.length > 0;
-    p.policyRef = approved ? headSha : baseSha;
-    p.policySource = approved ? "head commit, policy change approved" : "base commit";
-    const envelopeBytes = await readEnvelopeAt(settings, client, p, p.policyRef);
-    const envelope = p.envelope;
-    const { properties: propertiesPath, ledger: ledgerPath } = settings.policy;
-    const propertiesBytes = await readFileAt(client, repo, propertiesPath, p.policyRef);
-    p.propertiesPresent = propertiesBytes !== null;
-    p.properties = propertiesBytes === null ? null : loadProperties(propertiesBytes, propertiesPath);
-    const ledgerBytes = await readFileAt(client, repo, ledgerPath, p.policyRef);
-    p.ledgerPresent = ledgerBytes !== null;
-    // A ledger absent at the policy commit means no freezes; an unreadable one already threw.
-    p.ledger = ledgerBytes === null ? { file: ledgerPath, rows: [], problems: [] } : parseLedger(decodeText(ledgerBytes, "LEDGER_INVALID", ledgerPath), ledgerPath);
+    const facts = await gatherPolicyFacts(source, { pull, baseSha, headSha, paths: settings.policy, envelopeReviewers: settings.envelopeReviewers });
+    p.facts = facts;
+    p.policyRef = facts.policy.ref;
+    p.policySource = facts.policy.source;
     const today = utcDate(new Date());
-    p.freezes = applyFreezeCaps(p.ledger, today, settings.freezeCaps);
+    p.pinned = pinnedEnvelope(settings.policy, facts.policy);
+    const policy = policyFrom(settings.policy, facts.policy, today, settings.freezeCaps);
+    p.policy = policy;
+    const { envelope, bytes: envelopeBytes } = policy;
+    const files = facts.files;
     const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
     await prepareEvidenceDir(settings.evidenceDir);
     const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
@@ -44895,7 +44961,7 @@ async function gate(settings, client, p) {
     if (p.report.verdict !== "pass")
         return;
     const scored = [];
-    for (const declared of p.properties?.properties ?? []) {
+    for (const declared of policy.properties?.properties ?? []) {
         const d = declared.declaration;
         // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
         const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
@@ -44908,7 +44974,7 @@ async function gate(settings, client, p) {
                 score = scoreOutputSchema(declared, await readWorkspaceFile(settings.workspace, d.output));
             }
             else if (d.kind === "patch_paths") {
-                if (!p.filesComplete) {
+                if (!facts.filesComplete) {
                     throw new errors_GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
                         hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
                     });
@@ -44929,7 +44995,7 @@ async function gate(settings, client, p) {
             locations: score.locations,
         });
     }
-    p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+    p.outcomes = applyFreezes(scored, policy.freezes, policy.ledger.rows, envelope.hash, today);
 }
 /**
  * Runs a property command jailed and observed under the same envelope as the patch, and judges
@@ -44938,8 +45004,7 @@ async function gate(settings, client, p) {
  * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
  */
 async function runProperty(settings, p, name, command, timeoutSeconds) {
-    const envelope = p.envelope;
-    const envelopeBytes = p.envelopeBytes;
+    const { envelope, bytes: envelopeBytes } = p.policy;
     const logPath = (0,external_node_path_namespaceObject.join)(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
     const ran = await runPropertyUnderObserver({
         envelopeBytes,
@@ -44984,42 +45049,12 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
     }
     return ran.outcome;
 }
-/** The blob id of each policy file at `ref` (null where it does not exist). */
-async function policyBlobIds(client, settings, ref) {
-    const paths = Object.values(settings.policy);
-    const ids = await Promise.all(paths.map((path) => fileIdAt(client, settings.repository, path, ref)));
-    return new Map(paths.map((path, i) => [path, ids[i]?.sha ?? null]));
-}
-/** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */
-async function readEnvelopeAt(settings, client, p, ref) {
-    const repo = settings.repository;
-    const { envelope: envelopePath, digest: digestPath } = settings.policy;
-    const where = `${p.policySource} ${ref.slice(0, 12)}`;
-    const envelopeBytes = await readFileAt(client, repo, envelopePath, ref);
-    if (envelopeBytes === null) {
-        throw new errors_GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
-            file: envelopePath,
-            hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
-        });
-    }
-    const digestBytes = await readFileAt(client, repo, digestPath, ref);
-    if (digestBytes === null) {
-        throw new errors_GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
-            file: digestPath,
-            hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
-        });
-    }
-    envelope_verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
-    p.envelope = envelope_loadEnvelope(envelopeBytes, envelopePath);
-    p.envelopeBytes = envelopeBytes;
-    return envelopeBytes;
-}
 async function writeEvidence(settings, p, report) {
     const files = new Map();
     const properties = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
     files.set(EVIDENCE_FILES.properties, encodeJson(properties));
-    if (p.envelopeBytes !== null)
-        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.envelopeBytes, "envelope.json")));
+    if (p.pinned !== null)
+        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.pinned.bytes, "envelope.json")));
     files.set(EVIDENCE_FILES.verdict, encodeJson(report));
     const identity = await runnerIdentity({
         run_id: report.log?.run_id ?? settings.run.id,
@@ -45029,8 +45064,8 @@ async function writeEvidence(settings, p, report) {
         head_sha: p.headSha,
         pull_number: p.pull?.number ?? settings.pullNumber,
         dual_run_id: settings.dualRunId,
-        envelope_hash: p.envelope?.hash ?? null,
-        envelope_id: p.envelope?.envelope.envelope_id ?? null,
+        envelope_hash: p.pinned?.envelope.hash ?? null,
+        envelope_id: p.pinned?.envelope.envelope.envelope_id ?? null,
     });
     files.set(EVIDENCE_FILES.runner, encodeJson(identity));
     return writeBundle(settings.evidenceDir, files);
@@ -45050,7 +45085,7 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
             const e = asGateError(err);
             if (error === null) {
                 // Without evidence the App cannot compare runs; the run is refused, not passed.
-                report = reportFromError(e, p.envelope);
+                report = reportFromError(e, p.pinned?.envelope ?? null);
                 p.report = report;
                 decision = decide({ report, properties: [], policyChange: null });
             }
@@ -45065,6 +45100,7 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
     if (settings.dualRunId !== null)
         notes.push(`Runner B of dual run ${settings.dualRunId}.`);
     const { kept, omitted } = capAnnotations(annotationsIn);
+    const envelope = p.pinned?.envelope ?? null;
     const links = [];
     if (settings.run.url)
         links.push({ label: "workflow run (evidence artifact)", url: settings.run.url });
@@ -45076,22 +45112,22 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         checkName: settings.checkName,
         decision,
         report,
-        envelope: p.envelope
+        envelope: envelope
             ? {
-                id: p.envelope.envelope.envelope_id,
-                hash: p.envelope.hash,
-                file: p.envelope.file,
+                id: envelope.envelope.envelope_id,
+                hash: envelope.hash,
+                file: envelope.file,
                 ref: p.policyRef ?? "",
                 source: p.policySource,
-                ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, p.envelope?.lines.get(`/${k}`)])),
+                ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, envelope.lines.get(`/${k}`)])),
             }
             : null,
         pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
         gating: p.gating,
-        policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
+        policyChange: policyChangeOf(p),
         properties: p.outcomes,
-        propertiesFile: p.propertiesPresent === null ? null : { path: settings.policy.properties, present: p.propertiesPresent },
-        ledger: p.ledgerPresent === null ? null : { path: settings.policy.ledger, present: p.ledgerPresent, refused: p.freezes?.refused ?? [] },
+        propertiesFile: p.facts === null ? null : { path: settings.policy.properties, present: p.facts.policy.properties !== null },
+        ledger: p.policy === null ? null : { path: settings.policy.ledger, present: p.policy.ledgerPresent, refused: p.policy.freezes.refused },
         evidence: decision.verdict === "not_gated" ? null : { dir: settings.evidenceDir, digest, artifact: EVIDENCE_ARTIFACT_NAME },
         links,
         notes,
@@ -45120,9 +45156,9 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         checkRun,
         checkRunRefused,
         reportingError,
-        envelope: p.envelope ? { id: p.envelope.envelope.envelope_id, hash: p.envelope.hash } : null,
+        envelope: envelope ? { id: envelope.envelope.envelope_id, hash: envelope.hash } : null,
         properties: (p.outcomes ?? []).map((o) => o.record),
-        policyChanged: p.changes.length > 0,
+        policyChanged: policyChangeOf(p) !== null,
         evidence: { dir: settings.evidenceDir, digest },
         pull: p.pull,
     };

@@ -1,36 +1,36 @@
 /**
- * Gating one pull request: wires settings, GitHub, the observer and core together. Every
- * decision is a core function; this file only fetches, runs and records.
+ * Gating one pull request: gather the facts from GitHub (./facts.ts, through a PullSource), make
+ * the policy of them (src/core/policy-files.ts), run and judge the patch and its properties
+ * under the observer, decide (src/core/policy.ts), then render the check run and the evidence
+ * from that decision. Every decision is a core function; this file only sequences.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
-import { expandRoots, formatDigestLine, loadEnvelope, verifyDigest, type LoadedEnvelope } from "../core/envelope.js";
+import { expandRoots, formatDigestLine } from "../core/envelope.js";
 import { GateError, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME, EVIDENCE_FILES, encodeJson, type PropertiesFile, type PropertyRecord } from "../core/evidence.js";
-import { applyFreezeCaps, parseLedger, utcDate, type FreezeDecision, type Ledger } from "../core/ledger.js";
+import { utcDate } from "../core/ledger.js";
 import {
-  WRITE_ROLES,
   applyFreezes,
   decide,
   gatingDecision,
-  headApprovers,
-  listedReviewer,
-  policyBlobChanges,
-  policyChanges,
   type Decision,
   type GatingDecision,
   type PolicyChange,
   type PropertyOutcome,
 } from "../core/policy.js";
-import { loadProperties, scoreOutputSchema, type CommandOutcome, scorePatchPaths, scoreTestsCollected, type PropertiesDeclaration, type Score } from "../core/properties.js";
+import { scoreOutputSchema, scorePatchPaths, scoreTestsCollected, type CommandOutcome, type Score } from "../core/properties.js";
 import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
 import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
+import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
 import { evaluateLogFile } from "../gate/files.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
-import { fileIdAt, getCollaboratorRole, getPullRequest, listPullFiles, listReviews, readFileAt, type PullFile, type PullRequestInfo } from "../github/repo.js";
+import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
+import type { PullRequestInfo } from "../github/repo.js";
+import { gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
 import { copyLog, prepareEvidenceDir, readWorkspaceFile, runPropertyUnderObserver, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
 
@@ -61,35 +61,24 @@ function asGateError(err: unknown): GateError {
   });
 }
 
-function decodeText(bytes: Uint8Array, code: "LEDGER_INVALID" | "ENVELOPE_DIGEST_INVALID", file: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new GateError(code, `${file} is not valid UTF-8`, { file });
-  }
-}
-
-/** State gathered while gating, so an error at any point still reports what was known. */
+/**
+ * What is known so far, so an error at any point still reports it: the facts gathered from
+ * GitHub, the policy made of them, and what the local run showed.
+ */
 interface Progress {
   pull: PullRequestInfo | null;
   headSha: string | null;
   gating: GatingDecision | null;
-  changes: PolicyChange[];
-  approvedBy: string[];
+  facts: PolicyFacts | null;
+  /** Where the policy came from, once known (the base commit until an approval says the head). */
   policyRef: string | null;
   policySource: string;
-  envelope: LoadedEnvelope | null;
-  envelopeBytes: Uint8Array | null;
-  properties: PropertiesDeclaration | null;
-  propertiesPresent: boolean | null;
-  ledger: Ledger | null;
-  ledgerPresent: boolean | null;
-  freezes: FreezeDecision | null;
+  /** The pinned envelope, once verified (shown for a pull request that is not gated too). */
+  pinned: PinnedEnvelope | null;
+  policy: Policy | null;
   report: CheckReport | null;
   outcomes: PropertyOutcome[] | null;
   logWritten: boolean;
-  /** The files listing holds every file the pull request changes (it stops at 3000). */
-  filesComplete: boolean;
   /** Violations a property command's own run committed, by property. */
   propertyViolations: { property: string; logPath: string; violations: Violation[] }[];
 }
@@ -97,25 +86,19 @@ interface Progress {
 export async function gatePullRequest(settings: Settings): Promise<GateOutcome> {
   const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
   const repo = settings.repository;
+  const source = gitHubPullSource(client, repo);
   const p: Progress = {
     pull: null,
     headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null,
     gating: null,
-    changes: [],
-    approvedBy: [],
+    facts: null,
     policyRef: null,
     policySource: "base commit",
-    envelope: null,
-    envelopeBytes: null,
-    properties: null,
-    propertiesPresent: null,
-    ledger: null,
-    ledgerPresent: null,
-    freezes: null,
+    pinned: null,
+    policy: null,
     report: null,
     outcomes: null,
     logWritten: false,
-    filesComplete: true,
     propertyViolations: [],
   };
   let checkRun: CheckRunHandle | null = null;
@@ -123,7 +106,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
   let error: GateError | null = null;
 
   try {
-    p.pull = await getPullRequest(client, repo, settings.pullNumber);
+    p.pull = await source.pullRequest(settings.pullNumber);
     p.headSha ??= p.pull.headSha;
     try {
       checkRun = await createCheckRun(client, repo, {
@@ -157,37 +140,39 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
       const notes: string[] = [];
       try {
         p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
-        await readEnvelopeAt(settings, client, p, p.policyRef);
+        const files = await policyFilesAt(source, settings.policy, p.policyRef, p.policySource);
+        p.pinned = pinnedEnvelope(settings.policy, files);
       } catch (err) {
         const e = asGateError(err);
         notes.push(`The base commit's envelope was not shown (${e.code}: ${e.message}). Nothing was evaluated for this pull request.`);
       }
       return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null, notes);
     }
-    await gate(settings, client, p);
+    await gate(settings, source, p);
   } catch (err) {
     error = asGateError(err);
   }
 
-  const report = error !== null ? reportFromError(error, p.envelope) : (p.report as CheckReport);
+  const envelope = p.pinned?.envelope ?? null;
+  const report = error !== null ? reportFromError(error, envelope) : (p.report as CheckReport);
   if (error !== null) p.outcomes = null;
   p.report = report;
   const decision = decide({
     report,
     properties: p.outcomes ?? [],
-    policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
+    policyChange: policyChangeOf(p),
   });
   const annotations: CheckAnnotation[] = [];
   const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
   const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
-  if (p.envelope && mainViolations.length > 0) annotations.push(...violationAnnotations(mainViolations, p.envelope, EVIDENCE_FILES.observerLog));
+  if (envelope && mainViolations.length > 0) annotations.push(...violationAnnotations(mainViolations, envelope, EVIDENCE_FILES.observerLog));
   const notes: string[] = [];
   for (const r of error === null ? p.propertyViolations : []) {
-    if (p.envelope) annotations.push(...violationAnnotations(r.violations, p.envelope, `property ${r.property}'s log`));
+    if (envelope) annotations.push(...violationAnnotations(r.violations, envelope, `property ${r.property}'s log`));
     notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
   }
   if (p.outcomes) annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
-  if (p.freezes) annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.freezes.refused, settings.policy.ledger));
+  if (p.policy) annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.policy.freezes.refused, settings.policy.ledger));
   if (error?.file !== undefined && Object.values(settings.policy).includes(error.file)) {
     annotations.unshift({
       path: error.file,
@@ -201,45 +186,26 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
   return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
 }
 
-async function gate(settings: Settings, client: GitHubClient, p: Progress): Promise<void> {
-  const repo = settings.repository;
+function policyChangeOf(p: Progress): { changes: PolicyChange[]; approvedBy: string[] } | null {
+  const facts = p.facts;
+  return facts !== null && facts.changes.length > 0 ? { changes: facts.changes, approvedBy: facts.approvedBy } : null;
+}
+
+/** Gathers the facts, makes the policy of them, runs and judges the patch, scores properties. */
+async function gate(settings: Settings, source: PullSource, p: Progress): Promise<void> {
   const pull = p.pull as PullRequestInfo;
   const headSha = p.headSha as string;
   const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
-
-  const files: PullFile[] = await listPullFiles(client, repo, pull.number);
-  // The listing stops at 3000 files, so policy changes are decided by the policy files' blob ids
-  // at base and head; the listing only adds what it shows (renames, a change changed back).
-  p.filesComplete = files.length >= pull.changedFiles;
-  const [atBase, atHead] = await Promise.all([policyBlobIds(client, settings, baseSha), policyBlobIds(client, settings, headSha)]);
-  p.changes = policyBlobChanges(settings.policy, atBase, atHead, policyChanges(files, settings.policy));
-  if (p.changes.length > 0) {
-    const reviews = await listReviews(client, repo, pull.number);
-    for (const login of headApprovers(reviews, headSha, pull.author)) {
-      const allowed =
-        settings.envelopeReviewers.length > 0
-          ? listedReviewer(login, settings.envelopeReviewers)
-          : WRITE_ROLES.has((await getCollaboratorRole(client, repo, login)) ?? "none");
-      if (allowed) p.approvedBy.push(login);
-    }
-  }
-  const approved = p.approvedBy.length > 0;
-  p.policyRef = approved ? headSha : baseSha;
-  p.policySource = approved ? "head commit, policy change approved" : "base commit";
-
-  const envelopeBytes = await readEnvelopeAt(settings, client, p, p.policyRef);
-  const envelope = p.envelope as LoadedEnvelope;
-  const { properties: propertiesPath, ledger: ledgerPath } = settings.policy;
-
-  const propertiesBytes = await readFileAt(client, repo, propertiesPath, p.policyRef);
-  p.propertiesPresent = propertiesBytes !== null;
-  p.properties = propertiesBytes === null ? null : loadProperties(propertiesBytes, propertiesPath);
-  const ledgerBytes = await readFileAt(client, repo, ledgerPath, p.policyRef);
-  p.ledgerPresent = ledgerBytes !== null;
-  // A ledger absent at the policy commit means no freezes; an unreadable one already threw.
-  p.ledger = ledgerBytes === null ? { file: ledgerPath, rows: [], problems: [] } : parseLedger(decodeText(ledgerBytes, "LEDGER_INVALID", ledgerPath), ledgerPath);
+  const facts = await gatherPolicyFacts(source, { pull, baseSha, headSha, paths: settings.policy, envelopeReviewers: settings.envelopeReviewers });
+  p.facts = facts;
+  p.policyRef = facts.policy.ref;
+  p.policySource = facts.policy.source;
   const today = utcDate(new Date());
-  p.freezes = applyFreezeCaps(p.ledger, today, settings.freezeCaps);
+  p.pinned = pinnedEnvelope(settings.policy, facts.policy);
+  const policy = policyFrom(settings.policy, facts.policy, today, settings.freezeCaps);
+  p.policy = policy;
+  const { envelope, bytes: envelopeBytes } = policy;
+  const files = facts.files;
 
   const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
   await prepareEvidenceDir(settings.evidenceDir);
@@ -274,7 +240,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
 
   if (p.report.verdict !== "pass") return;
   const scored: { record: PropertyRecord; line: number; locations: Score["locations"] }[] = [];
-  for (const declared of p.properties?.properties ?? []) {
+  for (const declared of policy.properties?.properties ?? []) {
     const d = declared.declaration;
     // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
     const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
@@ -285,7 +251,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
       if (d.kind === "output_schema") {
         score = scoreOutputSchema(declared, await readWorkspaceFile(settings.workspace, d.output));
       } else if (d.kind === "patch_paths") {
-        if (!p.filesComplete) {
+        if (!facts.filesComplete) {
           throw new GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
             hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
           });
@@ -304,7 +270,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
       locations: score.locations,
     });
   }
-  p.outcomes = applyFreezes(scored, p.freezes, p.ledger.rows, envelope.hash, today);
+  p.outcomes = applyFreezes(scored, policy.freezes, policy.ledger.rows, envelope.hash, today);
 }
 
 /**
@@ -314,8 +280,7 @@ async function gate(settings: Settings, client: GitHubClient, p: Progress): Prom
  * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
  */
 async function runProperty(settings: Settings, p: Progress, name: string, command: string[], timeoutSeconds: number): Promise<CommandOutcome | null> {
-  const envelope = p.envelope as LoadedEnvelope;
-  const envelopeBytes = p.envelopeBytes as Uint8Array;
+  const { envelope, bytes: envelopeBytes } = p.policy as Policy;
   const logPath = join(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
   const ran = await runPropertyUnderObserver({
     envelopeBytes,
@@ -360,43 +325,11 @@ async function runProperty(settings: Settings, p: Progress, name: string, comman
   return ran.outcome;
 }
 
-/** The blob id of each policy file at `ref` (null where it does not exist). */
-async function policyBlobIds(client: GitHubClient, settings: Settings, ref: string): Promise<Map<string, string | null>> {
-  const paths = Object.values(settings.policy);
-  const ids = await Promise.all(paths.map((path) => fileIdAt(client, settings.repository, path, ref)));
-  return new Map(paths.map((path, i) => [path, ids[i]?.sha ?? null]));
-}
-
-/** Reads the envelope and its digest at `ref`, verifies the pin, and records both in `p`. */
-async function readEnvelopeAt(settings: Settings, client: GitHubClient, p: Progress, ref: string): Promise<Uint8Array> {
-  const repo = settings.repository;
-  const { envelope: envelopePath, digest: digestPath } = settings.policy;
-  const where = `${p.policySource} ${ref.slice(0, 12)}`;
-  const envelopeBytes = await readFileAt(client, repo, envelopePath, ref);
-  if (envelopeBytes === null) {
-    throw new GateError("ENVELOPE_MISSING", `${envelopePath} does not exist at the ${where}`, {
-      file: envelopePath,
-      hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
-    });
-  }
-  const digestBytes = await readFileAt(client, repo, digestPath, ref);
-  if (digestBytes === null) {
-    throw new GateError("ENVELOPE_DIGEST_MISSING", `${digestPath} does not exist at the ${where}`, {
-      file: digestPath,
-      hint: `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`,
-    });
-  }
-  verifyDigest(envelopeBytes, envelopePath, decodeText(digestBytes, "ENVELOPE_DIGEST_INVALID", digestPath), digestPath);
-  p.envelope = loadEnvelope(envelopeBytes, envelopePath);
-  p.envelopeBytes = envelopeBytes;
-  return envelopeBytes;
-}
-
 async function writeEvidence(settings: Settings, p: Progress, report: CheckReport): Promise<string> {
   const files = new Map<string, Uint8Array>();
   const properties: PropertiesFile = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
   files.set(EVIDENCE_FILES.properties, encodeJson(properties));
-  if (p.envelopeBytes !== null) files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.envelopeBytes, "envelope.json")));
+  if (p.pinned !== null) files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.pinned.bytes, "envelope.json")));
   files.set(EVIDENCE_FILES.verdict, encodeJson(report));
   const identity = await runnerIdentity({
     run_id: report.log?.run_id ?? settings.run.id,
@@ -406,8 +339,8 @@ async function writeEvidence(settings: Settings, p: Progress, report: CheckRepor
     head_sha: p.headSha,
     pull_number: p.pull?.number ?? settings.pullNumber,
     dual_run_id: settings.dualRunId,
-    envelope_hash: p.envelope?.hash ?? null,
-    envelope_id: p.envelope?.envelope.envelope_id ?? null,
+    envelope_hash: p.pinned?.envelope.hash ?? null,
+    envelope_id: p.pinned?.envelope.envelope.envelope_id ?? null,
   });
   files.set(EVIDENCE_FILES.runner, encodeJson(identity));
   return writeBundle(settings.evidenceDir, files);
@@ -436,7 +369,7 @@ async function finish(
       const e = asGateError(err);
       if (error === null) {
         // Without evidence the App cannot compare runs; the run is refused, not passed.
-        report = reportFromError(e, p.envelope);
+        report = reportFromError(e, p.pinned?.envelope ?? null);
         p.report = report;
         decision = decide({ report, properties: [], policyChange: null });
       } else {
@@ -451,6 +384,7 @@ async function finish(
   }
   if (settings.dualRunId !== null) notes.push(`Runner B of dual run ${settings.dualRunId}.`);
   const { kept, omitted } = capAnnotations(annotationsIn);
+  const envelope = p.pinned?.envelope ?? null;
   const links: SummaryInput["links"] = [];
   if (settings.run.url) links.push({ label: "workflow run (evidence artifact)", url: settings.run.url });
   if (p.pull?.htmlUrl) links.push({ label: `pull request #${p.pull.number}`, url: p.pull.htmlUrl });
@@ -459,22 +393,22 @@ async function finish(
     checkName: settings.checkName,
     decision,
     report,
-    envelope: p.envelope
+    envelope: envelope
       ? {
-          id: p.envelope.envelope.envelope_id,
-          hash: p.envelope.hash,
-          file: p.envelope.file,
+          id: envelope.envelope.envelope_id,
+          hash: envelope.hash,
+          file: envelope.file,
           ref: p.policyRef ?? "",
           source: p.policySource,
-          ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, p.envelope?.lines.get(`/${k}`)])),
+          ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, envelope.lines.get(`/${k}`)])),
         }
       : null,
     pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
     gating: p.gating,
-    policyChange: p.changes.length > 0 ? { changes: p.changes, approvedBy: p.approvedBy } : null,
+    policyChange: policyChangeOf(p),
     properties: p.outcomes,
-    propertiesFile: p.propertiesPresent === null ? null : { path: settings.policy.properties, present: p.propertiesPresent },
-    ledger: p.ledgerPresent === null ? null : { path: settings.policy.ledger, present: p.ledgerPresent, refused: p.freezes?.refused ?? [] },
+    propertiesFile: p.facts === null ? null : { path: settings.policy.properties, present: p.facts.policy.properties !== null },
+    ledger: p.policy === null ? null : { path: settings.policy.ledger, present: p.policy.ledgerPresent, refused: p.policy.freezes.refused },
     evidence: decision.verdict === "not_gated" ? null : { dir: settings.evidenceDir, digest, artifact: EVIDENCE_ARTIFACT_NAME },
     links,
     notes,
@@ -502,9 +436,9 @@ async function finish(
     checkRun,
     checkRunRefused,
     reportingError,
-    envelope: p.envelope ? { id: p.envelope.envelope.envelope_id, hash: p.envelope.hash } : null,
+    envelope: envelope ? { id: envelope.envelope.envelope_id, hash: envelope.hash } : null,
     properties: (p.outcomes ?? []).map((o) => o.record),
-    policyChanged: p.changes.length > 0,
+    policyChanged: policyChangeOf(p) !== null,
     evidence: { dir: settings.evidenceDir, digest },
     pull: p.pull,
   };

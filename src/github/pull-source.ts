@@ -1,0 +1,44 @@
+/**
+ * Everything the gate asks GitHub about one repository's pull requests, behind one small
+ * interface: the GitHub implementation here, an in-memory one for tests
+ * (test/support/memory-pull-source.ts). The gate gathers its facts through it and decides
+ * without it.
+ */
+import type { GitHubClient } from "./client.js";
+import {
+  fileIdAt,
+  getCollaboratorRole,
+  getPullRequest,
+  listPullFiles,
+  listReviews,
+  readFileAt,
+  type FileAt,
+  type PullFile,
+  type PullRequestInfo,
+  type RepoRef,
+  type Review,
+} from "./repo.js";
+
+export interface PullSource {
+  pullRequest(number: number): Promise<PullRequestInfo>;
+  /** The pull request's files as GitHub lists them (at most 3000). */
+  pullFiles(number: number): Promise<PullFile[]>;
+  reviews(number: number): Promise<Review[]>;
+  /** The role that decides approval (docs/action.md), or null for a non-collaborator. */
+  collaboratorRole(login: string): Promise<string | null>;
+  /** A file's blob id at a commit, or null when absent. */
+  fileId(path: string, ref: string): Promise<FileAt | null>;
+  /** A file's bytes at a commit, or null when absent. */
+  file(path: string, ref: string): Promise<Uint8Array | null>;
+}
+
+export function gitHubPullSource(client: GitHubClient, repo: RepoRef): PullSource {
+  return {
+    pullRequest: (number) => getPullRequest(client, repo, number),
+    pullFiles: (number) => listPullFiles(client, repo, number),
+    reviews: (number) => listReviews(client, repo, number),
+    collaboratorRole: (login) => getCollaboratorRole(client, repo, login),
+    fileId: (path, ref) => fileIdAt(client, repo, path, ref),
+    file: (path, ref) => readFileAt(client, repo, path, ref),
+  };
+}
