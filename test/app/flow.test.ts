@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest } from "../../src/core/evidence.js";
+import { gitSha } from "../support/fake-github.js";
+import { contentJson } from "../support/fake-shapes.js";
 import {
-  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_PATH, REPO,
+  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_HEADER, LEDGER_PATH, REPO,
   startTestApp, startWorld, TestClock, workflowRunPayload, type World,
 } from "./helpers.js";
 
@@ -318,9 +320,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     await runAFails();
     // The only contents read from here on is the ledger's: answer it with a directory listing.
-    world.fake.route("GET", "/repos/:owner/:repo/contents/*path", () => ({
+    world.fake.route("GET", "/repos/:owner/:repo/contents/*path", (req) => ({
       status: 200,
-      body: [{ type: "file", name: "freeze_ledger.tsv", path: `${LEDGER_PATH}/freeze_ledger.tsv` }],
+      body: [contentJson(req.repo(), { type: "file", path: `${LEDGER_PATH}/freeze_ledger.tsv`, sha: gitSha("blob", LEDGER_HEADER), size: LEDGER_HEADER.length, ref: "main" }, req.baseUrl)],
     }));
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(res.status).not.toBe(200);
