@@ -616,7 +616,7 @@ export function paginate(req: FakeRequest, items: unknown[], wrap?: (page: unkno
 }
 
 /** `pull-request`, every field GitHub's description requires. */
-function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string, simple = false): Record<string, unknown> {
+export function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string, simple = false): Record<string, unknown> {
   const full = `${repo.owner}/${repo.name}`;
   const api = `${baseUrl}/repos/${full}`;
   const html = `${baseUrl}/${full}/pull/${pull.number}`;

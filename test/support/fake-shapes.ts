@@ -150,6 +150,19 @@ export function repoJson(repo: RepoLike, baseUrl: string, full = false): Record<
   };
 }
 
+/** The repository the `workflow_run` webhook's run carries: `repository` without its counts, flags and clone URLs. */
+export function repoLiteJson(repo: RepoLike, baseUrl: string): Record<string, unknown> {
+  const full = repoJson(repo, baseUrl);
+  for (const key of LITE_OMITS) delete full[key];
+  return full;
+}
+
+const LITE_OMITS = [
+  "git_url", "ssh_url", "clone_url", "mirror_url", "svn_url", "homepage", "language", "forks_count", "stargazers_count", "watchers_count", "size",
+  "default_branch", "open_issues_count", "has_issues", "has_projects", "has_wiki", "has_pages", "has_downloads", "archived", "disabled", "visibility",
+  "pushed_at", "created_at", "updated_at", "license", "forks", "open_issues", "watchers",
+];
+
 /** `integration`: the GitHub App that owns check runs, and GET /app. */
 export function appJson(app: { id: number; slug: string; name: string; owner: string }, baseUrl: string): Record<string, unknown> {
   return {

@@ -19,7 +19,9 @@
  *    rejects properties it does not describe (`unevaluatedProperties: false`, so it composes
  *    with allOf/anyOf/oneOf). GitHub's schemas leave objects open, which would let the fake
  *    (or a test's webhook payload) carry a field GitHub never sends, and the product read it,
- *    unnoticed. Where GitHub writes `additionalProperties` itself, its word stands.
+ *    unnoticed. Where GitHub writes `additionalProperties` itself, its word stands. The members
+ *    of an allOf are left open and the object owning the allOf is closed instead (a closed
+ *    member would refuse the other members' properties).
  *  - OpenAPI 3.0 `nullable: true` becomes JSON Schema's `type: [T, "null"]` (and `null` joins
  *    an `enum`); without a `type` it becomes `anyOf: [schema, {type: "null"}]`. The 3.1
  *    webhooks description writes `type: [..., "null"]` already and is taken as it is.
@@ -80,25 +82,32 @@ interface Template {
 
 const OBJECT_KEYWORDS_THAT_CLOSE = ["additionalProperties", "unevaluatedProperties", "patternProperties"];
 
-/** OpenAPI 3.0/3.1 schema -> JSON Schema 2019-09 under the rules in the header. */
-export function normalizeSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(normalizeSchema);
+/**
+ * OpenAPI 3.0/3.1 schema -> JSON Schema 2019-09 under the rules in the header. `open`: the
+ * schema is a member of an allOf, so the allOf's owner (not the member) closes the object;
+ * `components` resolves an allOf member's $ref so it can be taken open.
+ */
+export function normalizeSchema(schema: unknown, open = false, components?: Json): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => normalizeSchema(s, false, components));
   if (schema === null || typeof schema !== "object") return schema;
   const input = schema as Json;
   const out: Json = {};
+  const sub = (v: unknown) => normalizeSchema(v, false, components);
   for (const [key, value] of Object.entries(input)) {
     if (key === "nullable" || key === "discriminator" || key === "example" || key === "examples" || key.startsWith("x-")) continue;
-    if (key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions") {
-      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, normalizeSchema(v)]));
+    if (key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions" || key === "components" || key === "schemas") {
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, sub(v)]));
     } else if (key === "oneOf") {
-      out.anyOf = normalizeSchema(value);
-    } else if (key === "components" || key === "schemas") {
-      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, normalizeSchema(v)]));
+      out.anyOf = sub(value);
+    } else if (key === "allOf") {
+      out.allOf = (value as unknown[]).map((member) => normalizeSchema(resolveRef(member, components), true, components));
     } else {
-      out[key] = typeof value === "object" ? normalizeSchema(value) : value;
+      out[key] = typeof value === "object" ? sub(value) : value;
     }
   }
-  if (out.properties !== undefined && !OBJECT_KEYWORDS_THAT_CLOSE.some((k) => k in out)) out.unevaluatedProperties = false;
+  const declares = (s: Json): boolean => s.properties !== undefined || (Array.isArray(s.allOf) && (s.allOf as Json[]).some(declares));
+  const leavesOpen = (s: Json): boolean => OBJECT_KEYWORDS_THAT_CLOSE.some((k) => k in s) || (Array.isArray(s.allOf) && (s.allOf as Json[]).some(leavesOpen));
+  if (!open && declares(out) && !leavesOpen(out)) out.unevaluatedProperties = false;
   if (input.nullable === true) {
     if (typeof out.type === "string") {
       out.type = [out.type, "null"];
@@ -108,6 +117,13 @@ export function normalizeSchema(schema: unknown): unknown {
     }
   }
   return out;
+}
+
+/** An allOf member `{$ref: "#/components/schemas/x"}` as the schema it names (webhooks only; REST is dereferenced). */
+function resolveRef(member: unknown, components?: Json): unknown {
+  const ref = (member as Json | null)?.$ref;
+  if (typeof ref !== "string" || components === undefined || !ref.startsWith("#/components/schemas/")) return member;
+  return (components.schemas as Json)[ref.slice("#/components/schemas/".length)] ?? member;
 }
 
 // ---- the descriptions, read once -------------------------------------------------------------
@@ -303,7 +319,7 @@ function webhookDoc(): { names: Set<string>; ajv: Ajv2019 } {
   if (webhooks !== null) return webhooks;
   const doc = JSON.parse(readFileSync(require.resolve(WEBHOOKS_FILE), "utf8")) as { webhooks: Record<string, unknown>; components: Json };
   const ajv = makeAjv(false);
-  ajv.addSchema({ $id: "webhooks", components: normalizeSchema(doc.components) } as Schema);
+  ajv.addSchema({ $id: "webhooks", components: normalizeSchema(doc.components, false, doc.components) } as Schema);
   webhooks = { names: new Set(Object.keys(doc.webhooks)), ajv };
   const schemas = new Map<string, string>();
   for (const [name, item] of Object.entries(doc.webhooks)) {
