@@ -12,6 +12,11 @@
  *
  * Failures: `fake.fail("GET", "/repos/:owner/:repo/contents/*path", 500)` makes matching
  * requests answer 500 (optionally only `times` times). `fake.requests` logs every request.
+ *
+ * Rate limits: every answer carries GitHub's x-ratelimit-limit/remaining/used/reset/resource
+ * headers; `fake.rateLimit({ kind: "primary", times: 1 })` makes the next requests answer a
+ * primary limit (403, or 429, with remaining 0 and a reset `resetInS` ahead), `kind: "secondary"`
+ * a secondary one (403 with retry-after), as GitHub documents them.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -211,12 +216,31 @@ interface Route {
 }
 
 interface Failure {
-  method: string;
+  method: string | null;
   match: (path: string) => Record<string, string> | null;
   status: number;
   remaining: number;
   body: unknown;
+  headers?: () => Record<string, string>;
 }
+
+export interface RateLimitOptions {
+  kind: "primary" | "secondary";
+  /** How many requests answer the limit (default 1). */
+  times?: number;
+  /** Primary limits: 403 (default) or 429. */
+  status?: 403 | 429;
+  /** Primary limits: the reset, this many seconds from the answer (default 1). */
+  resetInS?: number;
+  /** Secondary limits: the retry-after header (default 1). */
+  retryAfterS?: number;
+  /** Only these requests (default: every request). */
+  method?: string;
+  pattern?: string;
+}
+
+/** GitHub's primary limit for an installation. */
+export const RATE_LIMIT_PER_HOUR = 5000;
 
 /** Thrown inside a handler to answer with an error status. */
 export class HttpError extends Error {
@@ -275,6 +299,8 @@ export class FakeGitHub {
   readonly mismatches: Mismatch[] = [];
   /** How many of `mismatches` the afterEach hook has reported already. */
   reported = 0;
+  /** The end of the current rate-limit window (epoch seconds), an hour after the fake started. */
+  private readonly windowReset = Math.floor(Date.now() / 1000) + 3600;
   private readonly routes: Route[] = [];
   private readonly failures: Failure[] = [];
   private server: Server | null = null;
@@ -297,6 +323,24 @@ export class FakeGitHub {
       status,
       remaining: options.times ?? Number.POSITIVE_INFINITY,
       body: options.body ?? { message: status === 403 ? "Resource not accessible by integration" : "Server Error" },
+    });
+  }
+
+  /** The next matching requests answer GitHub's primary or secondary rate limit. */
+  rateLimit(options: RateLimitOptions): void {
+    const reset = () => Math.floor(Date.now() / 1000) + (options.resetInS ?? 1);
+    const primary = options.kind === "primary";
+    this.failures.push({
+      method: options.method?.toUpperCase() ?? null,
+      match: options.pattern === undefined ? () => ({}) : compilePattern(options.pattern),
+      status: primary ? (options.status ?? 403) : 403,
+      remaining: options.times ?? 1,
+      body: primary
+        ? { message: "API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }
+        : { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" },
+      headers: primary
+        ? () => ({ "x-ratelimit-remaining": "0", "x-ratelimit-used": String(RATE_LIMIT_PER_HOUR), "x-ratelimit-reset": String(reset()) })
+        : () => ({ "retry-after": String(options.retryAfterS ?? 1) }),
     });
   }
 
@@ -527,7 +571,17 @@ export class FakeGitHub {
       response = { ...response, body: { ...body, documentation_url: "https://docs.github.com/rest" } };
     }
     this.check(method, url, reqBody, hasBody, response);
-    const headers: Record<string, string> = { "x-github-request-id": `FAKE:${this.requests.length}`, ...response.headers };
+    const used = Math.min(RATE_LIMIT_PER_HOUR, this.requests.length);
+    const headers: Record<string, string> = {
+      "x-github-request-id": `FAKE:${this.requests.length}`,
+      // GitHub's rate limit headers, on every answer; a rate-limited answer overrides them.
+      "x-ratelimit-limit": String(RATE_LIMIT_PER_HOUR),
+      "x-ratelimit-remaining": String(RATE_LIMIT_PER_HOUR - used),
+      "x-ratelimit-used": String(used),
+      "x-ratelimit-reset": String(this.windowReset),
+      "x-ratelimit-resource": "core",
+      ...response.headers,
+    };
     let payload: Buffer;
     if (response.body instanceof Uint8Array) {
       payload = Buffer.from(response.body);
@@ -562,9 +616,9 @@ export class FakeGitHub {
   private async dispatch(method: string, url: URL, req: IncomingMessage, body: unknown, rawBody: Buffer): Promise<FakeResponse> {
     const path = url.pathname;
     for (const failure of this.failures) {
-      if (failure.remaining > 0 && failure.method === method && failure.match(path) !== null) {
+      if (failure.remaining > 0 && (failure.method === null || failure.method === method) && failure.match(path) !== null && !FAKE_ONLY_PATH.test(path)) {
         failure.remaining--;
-        return { status: failure.status, body: failure.body };
+        return { status: failure.status, body: failure.body, ...(failure.headers ? { headers: failure.headers() } : {}) };
       }
     }
     if (this.state.requiredToken !== null) {
