@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Fails a test whose fake GitHub exchanges depart from GitHub's API description.
+    setupFiles: ["test/support/setup.ts"],
   },
 });

@@ -1012,12 +1012,17 @@ function fetchWithDeadline(timeoutMs) {
 }
 // The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
 const AppOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+/** Default longest rate-limit wait: a webhook handler must not sleep until an hourly reset. */
+const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 class AppClient {
     settings;
     app;
     constructor(settings) {
         this.settings = settings;
         const retries = settings.retries ?? 3;
+        const maxWait = settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S;
+        // One wait per request, and only a short one; beyond it the call fails closed.
+        const rateLimited = (after, _opts, _o, retryCount) => retryCount < 1 && after <= maxWait;
         const Configured = AppOctokit.defaults({
             baseUrl: settings.baseUrl,
             userAgent: settings.userAgent ?? "envelope-gate-app",
@@ -1026,8 +1031,8 @@ class AppClient {
             retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
             throttle: {
                 enabled: settings.throttle ?? true,
-                onRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
-                onSecondaryRateLimit: (_after, _opts, _o, retryCount) => retryCount < 1,
+                onRateLimit: rateLimited,
+                onSecondaryRateLimit: rateLimited,
             },
         });
         this.app = new dist_node/* App */.q({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured });
@@ -2524,7 +2529,11 @@ class GateAppService {
     async route(event, payload) {
         const p = payload;
         if (p.installation?.id !== undefined) {
-            await this.store.ensureInstallation(p.installation.id, p.installation.account?.login ?? null, this.clock.now());
+            // Only `installation` events carry installation.account; repository events (workflow_run,
+            // push, pull_request) carry `installation` as { id, node_id }, and the repository's owner
+            // is the account the App is installed on.
+            const account = p.installation.account?.login ?? p.repository?.owner?.login ?? null;
+            await this.store.ensureInstallation(p.installation.id, account, this.clock.now());
         }
         if (event === "ping")
             return "pong";

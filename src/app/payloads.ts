@@ -2,6 +2,7 @@
 
 export interface InstallationRef {
   id?: number;
+  /** Sent only with `installation` events; repository events send `{ id, node_id }`. */
   account?: { login?: string };
 }
 

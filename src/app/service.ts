@@ -64,9 +64,13 @@ export class GateAppService {
   }
 
   private async route(event: string, payload: unknown): Promise<string> {
-    const p = payload as { action?: unknown; installation?: InstallationRef };
+    const p = payload as { action?: unknown; installation?: InstallationRef; repository?: { owner?: { login?: string } } };
     if (p.installation?.id !== undefined) {
-      await this.store.ensureInstallation(p.installation.id, p.installation.account?.login ?? null, this.clock.now());
+      // Only `installation` events carry installation.account; repository events (workflow_run,
+      // push, pull_request) carry `installation` as { id, node_id }, and the repository's owner
+      // is the account the App is installed on.
+      const account = p.installation.account?.login ?? p.repository?.owner?.login ?? null;
+      await this.store.ensureInstallation(p.installation.id, account, this.clock.now());
     }
     if (event === "ping") return "pong";
     if (event === "installation") return `installation ${String(p.action)}`;

@@ -22,6 +22,8 @@ export interface AppClientSettings {
   throttle?: boolean;
   /** Each request attempt is abandoned after this long (a GitHub that accepts and never answers). */
   timeoutMs?: number;
+  /** Longest rate-limit wait honoured (seconds); a longer one fails the call as GITHUB_UNAVAILABLE. */
+  maxRateLimitWaitS?: number;
   userAgent?: string;
 }
 
@@ -106,10 +108,16 @@ export interface CheckRunRequest {
   details_url?: string;
 }
 
+/** Default longest rate-limit wait: a webhook handler must not sleep until an hourly reset. */
+export const APP_MAX_RATE_LIMIT_WAIT_S = 120;
+
 export class AppClient {
   readonly app: App;
   constructor(readonly settings: AppClientSettings) {
     const retries = settings.retries ?? 3;
+    const maxWait = settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S;
+    // One wait per request, and only a short one; beyond it the call fails closed.
+    const rateLimited = (after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1 && after <= maxWait;
     const Configured = AppOctokit.defaults({
       baseUrl: settings.baseUrl,
       userAgent: settings.userAgent ?? "envelope-gate-app",
@@ -118,8 +126,8 @@ export class AppClient {
       retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
       throttle: {
         enabled: settings.throttle ?? true,
-        onRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
-        onSecondaryRateLimit: (_after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1,
+        onRateLimit: rateLimited,
+        onSecondaryRateLimit: rateLimited,
       },
     } as never);
     this.app = new App({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured as unknown as typeof Octokit });

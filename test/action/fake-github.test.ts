@@ -42,6 +42,10 @@ describe("fake GitHub", () => {
     await expect(
       octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: "o", repo: "r", check_run_id: data.id, output: { title: "t", summary: "s", annotations: ann(51) } }),
     ).rejects.toMatchObject({ status: 422 });
+    // GitHub's description says the same: the request was recorded as departing from it.
+    expect(fake.takeMismatches()).toEqual([
+      { request: expect.stringMatching(/^PATCH \/repos\/o\/r\/check-runs\/\d+ -> 422$/), problems: ["request body/output/annotations must NOT have more than 50 items"] },
+    ]);
     await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: "o", repo: "r", check_run_id: data.id, conclusion: "failure", output: { title: "t", summary: "s", annotations: ann(50) } });
     expect(fake.checkRun("o/r", "c")).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(fake.checkRun("o/r", "c")?.annotations).toHaveLength(50);
@@ -53,6 +57,12 @@ describe("fake GitHub", () => {
     expect((await octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" })).status).toBe(200);
     fake.route("GET", "/repos/:owner/:repo", () => ({ status: 200, body: { overridden: true } }));
     expect((await octokit.request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" })).data).toEqual({ overridden: true });
+    // An override answering what GitHub would not is recorded as a mismatch (and would fail the test).
+    const [overridden, ...more] = fake.takeMismatches();
+    expect(more).toEqual([]);
+    expect(overridden?.request).toBe("GET /repos/o/r -> 200");
+    expect(overridden?.problems).toContain("response 200 body must have required property 'full_name'");
+    expect(overridden?.problems).toContain("response 200 body must NOT have unevaluated properties (overridden)");
     const run = fake.addWorkflowRun("o/r", { head_sha: "abc" });
     const artifact = fake.addArtifact("o/r", { run_id: run.id, name: "envelope-gate-evidence", files: { "a.txt": new TextEncoder().encode("hi") } });
     const zip = await octokit.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", { owner: "o", repo: "r", artifact_id: artifact.id, archive_format: "zip" });

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest } from "../../src/core/evidence.js";
+import { gitSha } from "../support/fake-github.js";
+import { contentJson } from "../support/fake-shapes.js";
+import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
 import {
-  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_PATH, REPO,
+  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_HEADER, LEDGER_PATH, REPO,
   startTestApp, startWorld, TestClock, workflowRunPayload, type World,
 } from "./helpers.js";
 
@@ -44,6 +47,14 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     completeRunB(world.fake, runB, { properties, ...extra });
     return deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
   }
+
+  it("a repository event names the installation's account by the repository's owner (GitHub sends installation as {id, node_id})", async () => {
+    const payload = workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING }));
+    expect(payload.installation).toEqual({ id: INSTALLATION, node_id: expect.any(String) });
+    expect((await deliver(app.url, "workflow_run", payload)).status).toBe(200);
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as { installations: { installation_id: number; account: string | null }[] };
+    expect(status.installations).toEqual([expect.objectContaining({ installation_id: INSTALLATION, account: "acme" })]);
+  });
 
   it("dispatches runner B with the pinned inputs and records the run id GitHub returned", async () => {
     const { dualRunId } = await runAFails();
@@ -318,9 +329,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     await runAFails();
     // The only contents read from here on is the ledger's: answer it with a directory listing.
-    world.fake.route("GET", "/repos/:owner/:repo/contents/*path", () => ({
+    world.fake.route("GET", "/repos/:owner/:repo/contents/*path", (req) => ({
       status: 200,
-      body: [{ type: "file", name: "freeze_ledger.tsv", path: `${LEDGER_PATH}/freeze_ledger.tsv` }],
+      body: [contentJson(req.repo(), { type: "file", path: `${LEDGER_PATH}/freeze_ledger.tsv`, sha: gitSha("blob", LEDGER_HEADER), size: LEDGER_HEADER.length, ref: "main" }, req.baseUrl)],
     }));
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(res.status).not.toBe(200);
@@ -362,13 +373,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     // Another freeze lands on main.
     const other = `F-0123456789ab\toutput_shape\trun-1@m1\trun-2@m2\t${ENVELOPE_HASH}\t2026-12-05\topen\tsha256:${"ef".repeat(32)}`;
     const newMain = world.fake.commit(REPO, { [LEDGER_PATH]: ledgerAt(world, "main") + other + "\n" }, { branch: "main", message: "merge other freeze" });
-    const res = await deliver(app.url, "push", {
-      ref: "refs/heads/main",
-      after: newMain,
-      installation: { id: INSTALLATION },
-      repository: { full_name: REPO },
-      commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }],
-    });
+    const res = await deliver(app.url, "push", pushWebhook(world.fake, repo, INSTALLATION, { ref: "refs/heads/main", after: newMain, commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }] }));
     expect(res.status).toBe(200);
     expect(String(res.body.outcome)).toContain("rebased");
     const branchSha = repo.refs.get(`heads/${pull.head.ref}`)!;
@@ -380,13 +385,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     ]);
     // A push that does not touch the ledger leaves the branch alone.
     const unrelated = world.fake.commit(REPO, { "README.md": "changed\n" }, { branch: "main" });
-    const res2 = await deliver(app.url, "push", {
-      ref: "refs/heads/main",
-      after: unrelated,
-      installation: { id: INSTALLATION },
-      repository: { full_name: REPO },
-      commits: [{ added: [], modified: ["README.md"], removed: [] }],
-    });
+    const res2 = await deliver(app.url, "push", pushWebhook(world.fake, repo, INSTALLATION, { ref: "refs/heads/main", after: unrelated, commits: [{ added: [], modified: ["README.md"], removed: [] }] }));
     expect(String(res2.body.outcome)).toBe("ledger unchanged on base");
     expect(repo.refs.get(`heads/${pull.head.ref}`)).toBe(branchSha);
   });
@@ -404,14 +403,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const html = await (await fetch(`${app.url}/status`)).text();
     expect(html).toContain("OVERDUE");
     expect((await app.sweep()).reviewAlerts).toHaveLength(0); // reported once
-    const prPayload = (action: string, merged = false) => ({
-      action,
-      installation: { id: INSTALLATION },
-      repository: { full_name: REPO },
-      pull_request: { number: pull.number, merged, head: { ref: pull.head.ref } },
-    });
-    expect((await deliver(app.url, "pull_request_review", { ...prPayload("submitted") })).status).toBe(200);
-    expect((await deliver(app.url, "pull_request", prPayload("closed", true))).status).toBe(200);
+    const repo = world.fake.repo(REPO);
+    expect((await deliver(app.url, "pull_request_review", pullRequestReviewWebhook(world.fake, repo, pull, INSTALLATION, "alice"))).status).toBe(200);
+    expect((await deliver(app.url, "pull_request", pullRequestWebhook(world.fake, repo, pull, INSTALLATION, "closed", true))).status).toBe(200);
     const merged = await app.store.listLedgerPrs(["merged"]);
     expect(merged).toHaveLength(1);
     expect(merged[0]?.first_review_at).not.toBeNull();

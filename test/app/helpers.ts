@@ -8,6 +8,8 @@ import { startApp, type RunningApp } from "../../src/app/run.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
+import { checkWebhook, webhookName } from "../support/openapi.js";
+import { workflowRunWebhook } from "../support/webhooks.js";
 import { bundleFiles, generateAppKeys, installAppRoutes, type AppKeys, type BundleSpec, type DispatchMode } from "../support/fake-github-app.js";
 
 export const SECRET = "test-webhook-secret-0123456789";
@@ -168,24 +170,10 @@ export function completeRunB(
   run.conclusion = conclusion;
 }
 
+/** A `workflow_run` `completed` delivery as GitHub sends it (installation is `{id, node_id}` only). */
 export function workflowRunPayload(fake: FakeGitHub, run: FakeWorkflowRun, pullNumber: number | null = 7): Record<string, unknown> {
-  return {
-    action: "completed",
-    installation: { id: INSTALLATION, account: { login: "acme" } },
-    repository: { full_name: REPO, default_branch: "main" },
-    workflow_run: {
-      id: run.id,
-      run_attempt: run.run_attempt,
-      path: `.github/workflows/${run.workflow_id}`,
-      event: run.event,
-      head_branch: run.head_branch,
-      status: run.status,
-      conclusion: run.conclusion,
-      head_sha: run.head_sha,
-      html_url: `${fake.url}/${REPO}/actions/runs/${run.id}`,
-      pull_requests: run.event === "workflow_dispatch" || pullNumber === null ? [] : [{ number: pullNumber, base: { ref: "main" } }],
-    },
-  };
+  const pulls = run.event === "workflow_dispatch" || pullNumber === null ? [] : [{ number: pullNumber, base: "main" }];
+  return workflowRunWebhook(fake, fake.repo(REPO), run, INSTALLATION, pulls);
 }
 
 export interface WebhookResponse {
@@ -199,6 +187,9 @@ export async function deliver(
   payload: unknown,
   options: { delivery?: string; secret?: string; signature?: string } = {},
 ): Promise<WebhookResponse> {
+  // Every payload a test sends is one GitHub could send: held to @octokit/openapi-webhooks.
+  const problems = checkWebhook(event, payload);
+  if (problems.length > 0) throw new Error(`webhook ${webhookName(event, payload)} departs from GitHub's description:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   const body = JSON.stringify(payload);
   const res = await fetch(`${appUrl}/webhook`, {
     method: "POST",

@@ -9,6 +9,7 @@ import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } fr
 import { zipSync } from "fflate";
 import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
 import type { CheckReport } from "../../src/core/verdict.js";
+import { appJson } from "./fake-shapes.js";
 import { HttpError, workflowRunJson, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
 
 export type DispatchMode = "run_details" | "no_content" | "reject_key";
@@ -63,7 +64,7 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
 
   fake.route("GET", "/app", (req) => {
     if (!bearerOk(req.headers.authorization as string | undefined)) throw new HttpError(401, "A JSON web token could not be decoded");
-    return { status: 200, body: { id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)" } };
+    return { status: 200, body: appJson({ id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)", owner: "envelope-gate" }, req.baseUrl) };
   });
 
   fake.route("POST", "/app/installations/:installation_id/access_tokens", (req) => {

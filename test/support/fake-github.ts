@@ -12,11 +12,18 @@
  *
  * Failures: `fake.fail("GET", "/repos/:owner/:repo/contents/*path", 500)` makes matching
  * requests answer 500 (optionally only `times` times). `fake.requests` logs every request.
+ *
+ * Rate limits: every answer carries GitHub's x-ratelimit-limit/remaining/used/reset/resource
+ * headers; `fake.rateLimit({ kind: "primary", times: 1 })` makes the next requests answer a
+ * primary limit (403, or 429, with remaining 0 and a reset `resetInS` ahead), `kind: "secondary"`
+ * a secondary one (403 with retry-after), as GitHub documents them.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { zipSync } from "fflate";
+import { checkExchange } from "./openapi.js";
+import { appJson, contentJson, FAKE_APP, FAKE_CREATED_AT, gitCommitJson, gitRefJson, idOf, labelJson, repoJson, teamJson, userJson } from "./fake-shapes.js";
 
 export type Bytes = Uint8Array;
 
@@ -182,6 +189,19 @@ export interface FakeResponse {
 
 export type RouteHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
+/** A request (or its response) that departs from GitHub's API description. */
+export interface Mismatch {
+  /** "GET /repos/acme/widgets/pulls/7 -> 200" */
+  request: string;
+  problems: string[];
+}
+
+/** Paths only the fake has (blob storage behind artifact redirects): not GitHub's API, not checked. */
+export const FAKE_ONLY_PATH = /^\/_fake_/;
+
+/** Every fake started in this test file; test/support/setup.ts fails a test that left mismatches. */
+export const liveFakes = new Set<FakeGitHub>();
+
 export interface LoggedRequest {
   method: string;
   path: string;
@@ -198,12 +218,31 @@ interface Route {
 }
 
 interface Failure {
-  method: string;
+  method: string | null;
   match: (path: string) => Record<string, string> | null;
   status: number;
   remaining: number;
   body: unknown;
+  headers?: () => Record<string, string>;
 }
+
+export interface RateLimitOptions {
+  kind: "primary" | "secondary";
+  /** How many requests answer the limit (default 1). */
+  times?: number;
+  /** Primary limits: 403 (default) or 429. */
+  status?: 403 | 429;
+  /** Primary limits: the reset, this many seconds from the answer (default 1). */
+  resetInS?: number;
+  /** Secondary limits: the retry-after header (default 1). */
+  retryAfterS?: number;
+  /** Only these requests (default: every request). */
+  method?: string;
+  pattern?: string;
+}
+
+/** GitHub's primary limit for an installation. */
+export const RATE_LIMIT_PER_HOUR = 5000;
 
 /** Thrown inside a handler to answer with an error status. */
 export class HttpError extends Error {
@@ -250,19 +289,20 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-function userJson(user: FakeUser): Record<string, unknown> {
-  return { login: user.login, id: Math.abs(hashCode(user.login)), type: user.type ?? (user.login.endsWith("[bot]") ? "Bot" : "User") };
-}
-
-function hashCode(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;
-  return h;
-}
 
 export class FakeGitHub {
   readonly state: FakeState = { repos: new Map(), nextId: 1000, requiredToken: null };
   readonly requests: LoggedRequest[] = [];
+  /**
+   * Departures from GitHub's description (test/support/openapi.ts), in request order. The
+   * shared afterEach hook (test/support/setup.ts) fails the test during which one was recorded;
+   * a test that provokes one on purpose takes it with `takeMismatches()`.
+   */
+  readonly mismatches: Mismatch[] = [];
+  /** How many of `mismatches` the afterEach hook has reported already. */
+  reported = 0;
+  /** The end of the current rate-limit window (epoch seconds), an hour after the fake started. */
+  private readonly windowReset = Math.floor(Date.now() / 1000) + 3600;
   private readonly routes: Route[] = [];
   private readonly failures: Failure[] = [];
   private server: Server | null = null;
@@ -285,6 +325,24 @@ export class FakeGitHub {
       status,
       remaining: options.times ?? Number.POSITIVE_INFINITY,
       body: options.body ?? { message: status === 403 ? "Resource not accessible by integration" : "Server Error" },
+    });
+  }
+
+  /** The next matching requests answer GitHub's primary or secondary rate limit. */
+  rateLimit(options: RateLimitOptions): void {
+    const reset = () => Math.floor(Date.now() / 1000) + (options.resetInS ?? 1);
+    const primary = options.kind === "primary";
+    this.failures.push({
+      method: options.method?.toUpperCase() ?? null,
+      match: options.pattern === undefined ? () => ({}) : compilePattern(options.pattern),
+      status: primary ? (options.status ?? 403) : 403,
+      remaining: options.times ?? 1,
+      body: primary
+        ? { message: "API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }
+        : { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" },
+      headers: primary
+        ? () => ({ "x-ratelimit-remaining": "0", "x-ratelimit-used": String(RATE_LIMIT_PER_HOUR), "x-ratelimit-reset": String(reset()) })
+        : () => ({ "retry-after": String(options.retryAfterS ?? 1) }),
     });
   }
 
@@ -452,7 +510,15 @@ export class FakeGitHub {
 
   // ---- server --------------------------------------------------------------------------
 
+  /** Returns and forgets the mismatches recorded so far. */
+  takeMismatches(): Mismatch[] {
+    const taken = this.mismatches.splice(0);
+    this.reported = 0;
+    return taken;
+  }
+
   async start(port = 0): Promise<this> {
+    liveFakes.add(this);
     registerBuiltInRoutes(this);
     this.server = createServer((req, res) => {
       void this.handle(req, res);
@@ -480,11 +546,12 @@ export class FakeGitHub {
     const url = new URL(req.url ?? "/", this.url);
     const method = (req.method ?? "GET").toUpperCase();
     let body: unknown = null;
+    const hasBody = rawBody.length > 0;
     if (rawBody.length > 0 && String(req.headers["content-type"] ?? "").includes("json")) {
       try {
         body = JSON.parse(rawBody.toString("utf8"));
       } catch {
-        return this.send(res, method, url, body, { status: 400, body: { message: "Problems parsing JSON" } });
+        return this.send(res, method, url, body, hasBody, { status: 400, body: { message: "Problems parsing JSON" } });
       }
     }
     let response: FakeResponse;
@@ -496,12 +563,28 @@ export class FakeGitHub {
           ? { status: err.status, body: { message: err.message, ...err.extra } }
           : { status: 500, body: { message: `fake: ${(err as Error).stack ?? String(err)}` } };
     }
-    this.send(res, method, url, body, response);
+    this.send(res, method, url, body, hasBody, response);
   }
 
-  private send(res: ServerResponse, method: string, url: URL, reqBody: unknown, response: FakeResponse): void {
+  private send(res: ServerResponse, method: string, url: URL, reqBody: unknown, hasBody: boolean, response: FakeResponse): void {
     this.requests.push({ method, path: url.pathname, query: url.search, body: reqBody, status: response.status });
-    const headers: Record<string, string> = { "x-github-request-id": `FAKE:${this.requests.length}`, ...response.headers };
+    // GitHub's error bodies always point at its documentation.
+    const body = response.body;
+    if (response.status >= 400 && body !== null && typeof body === "object" && !(body instanceof Uint8Array) && "message" in body && !("documentation_url" in body)) {
+      response = { ...response, body: { ...body, documentation_url: "https://docs.github.com/rest" } };
+    }
+    this.check(method, url, reqBody, hasBody, response);
+    const used = Math.min(RATE_LIMIT_PER_HOUR, this.requests.length);
+    const headers: Record<string, string> = {
+      "x-github-request-id": `FAKE:${this.requests.length}`,
+      // GitHub's rate limit headers, on every answer; a rate-limited answer overrides them.
+      "x-ratelimit-limit": String(RATE_LIMIT_PER_HOUR),
+      "x-ratelimit-remaining": String(RATE_LIMIT_PER_HOUR - used),
+      "x-ratelimit-used": String(used),
+      "x-ratelimit-reset": String(this.windowReset),
+      "x-ratelimit-resource": "core",
+      ...response.headers,
+    };
     let payload: Buffer;
     if (response.body instanceof Uint8Array) {
       payload = Buffer.from(response.body);
@@ -517,12 +600,28 @@ export class FakeGitHub {
     res.end(payload);
   }
 
+  private check(method: string, url: URL, reqBody: unknown, hasBody: boolean, response: FakeResponse): void {
+    if (FAKE_ONLY_PATH.test(url.pathname)) return;
+    const contentType = response.headers?.["content-type"];
+    const problems = checkExchange({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      requestBody: reqBody,
+      hasRequestBody: hasBody,
+      status: response.status,
+      responseBody: response.body,
+      responseIsJson: response.body !== undefined && !(response.body instanceof Uint8Array) && (contentType === undefined || contentType.includes("json")),
+    });
+    if (problems.length > 0) this.mismatches.push({ request: `${method} ${url.pathname}${url.search} -> ${response.status}`, problems });
+  }
+
   private async dispatch(method: string, url: URL, req: IncomingMessage, body: unknown, rawBody: Buffer): Promise<FakeResponse> {
     const path = url.pathname;
     for (const failure of this.failures) {
-      if (failure.remaining > 0 && failure.method === method && failure.match(path) !== null) {
+      if (failure.remaining > 0 && (failure.method === null || failure.method === method) && failure.match(path) !== null && !FAKE_ONLY_PATH.test(path)) {
         failure.remaining--;
-        return { status: failure.status, body: failure.body };
+        return { status: failure.status, body: failure.body, ...(failure.headers ? { headers: failure.headers() } : {}) };
       }
     }
     if (this.state.requiredToken !== null) {
@@ -573,35 +672,95 @@ export function paginate(req: FakeRequest, items: unknown[], wrap?: (page: unkno
   return { status: 200, body: wrap ? wrap(slice) : slice, headers };
 }
 
-function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string): Record<string, unknown> {
+/** `pull-request`, every field GitHub's description requires. */
+export function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string, simple = false): Record<string, unknown> {
   const full = `${repo.owner}/${repo.name}`;
+  const api = `${baseUrl}/repos/${full}`;
+  const html = `${baseUrl}/${full}/pull/${pull.number}`;
+  const [headOwner, headName] = pull.head.repo_full_name.split("/") as [string, string];
+  const fork = pull.head.repo_full_name.toLowerCase() !== full.toLowerCase();
+  const headRepo = fork ? { owner: headOwner, name: headName, id: idOf(pull.head.repo_full_name), default_branch: "main", private: repo.private, fork: true } : repo;
+  const closed = pull.state === "closed" ? FAKE_CREATED_AT : null;
+  const link = (href: string) => ({ href });
   return {
+    url: `${api}/pulls/${pull.number}`,
     id: pull.number + 900000,
+    node_id: `PR_${pull.number + 900000}`,
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    issue_url: `${api}/issues/${pull.number}`,
+    commits_url: `${api}/pulls/${pull.number}/commits`,
+    review_comments_url: `${api}/pulls/${pull.number}/comments`,
+    review_comment_url: `${api}/pulls/comments{/number}`,
+    comments_url: `${api}/issues/${pull.number}/comments`,
+    statuses_url: `${api}/statuses/${pull.head.sha}`,
     number: pull.number,
     state: pull.state,
+    locked: false,
     title: pull.title,
+    user: userJson(pull.user, baseUrl),
     body: pull.body,
-    draft: pull.draft,
-    user: userJson(pull.user),
-    labels: pull.labels.map((name, i) => ({ id: i + 1, name })),
-    html_url: `${baseUrl}/${full}/pull/${pull.number}`,
-    base: { ref: pull.base.ref, sha: pull.base.sha, repo: { full_name: full, name: repo.name, owner: { login: repo.owner } } },
-    head: {
-      ref: pull.head.ref,
-      sha: pull.head.sha,
-      repo: { full_name: pull.head.repo_full_name, fork: pull.head.repo_full_name.toLowerCase() !== full.toLowerCase() },
+    labels: pull.labels.map((name, i) => labelJson(repo, name, i, baseUrl)),
+    milestone: null,
+    active_lock_reason: null,
+    created_at: FAKE_CREATED_AT,
+    updated_at: FAKE_CREATED_AT,
+    closed_at: closed,
+    merged_at: null,
+    merge_commit_sha: null,
+    assignee: null,
+    assignees: [],
+    requested_reviewers: pull.requested_reviewers.map((login) => userJson({ login }, baseUrl)),
+    requested_teams: pull.requested_teams.map((slug) => teamJson(repo.owner, slug, baseUrl)),
+    head: { label: `${headOwner}:${pull.head.ref}`, ref: pull.head.ref, sha: pull.head.sha, user: userJson({ login: headOwner, type: "Organization" }, baseUrl), repo: repoJson(headRepo, baseUrl) },
+    base: { label: `${repo.owner}:${pull.base.ref}`, ref: pull.base.ref, sha: pull.base.sha, user: userJson({ login: repo.owner, type: "Organization" }, baseUrl), repo: repoJson(repo, baseUrl) },
+    _links: {
+      self: link(`${api}/pulls/${pull.number}`),
+      html: link(html),
+      issue: link(`${api}/issues/${pull.number}`),
+      comments: link(`${api}/issues/${pull.number}/comments`),
+      review_comments: link(`${api}/pulls/${pull.number}/comments`),
+      review_comment: link(`${api}/pulls/comments{/number}`),
+      commits: link(`${api}/pulls/${pull.number}/commits`),
+      statuses: link(`${api}/statuses/${pull.head.sha}`),
     },
-    requested_reviewers: pull.requested_reviewers.map((login) => userJson({ login })),
+    author_association: "CONTRIBUTOR",
+    auto_merge: null,
+    draft: pull.draft,
+    // `pull-request-simple` (lists, review requests) stops here.
+    ...(simple ? {} : pullDetails(pull)),
+  };
+}
+
+function pullDetails(pull: FakePull): Record<string, unknown> {
+  const additions = pull.files.reduce((n, f) => n + (f.additions ?? 0), 0);
+  const deletions = pull.files.reduce((n, f) => n + (f.deletions ?? 0), 0);
+  return {
+    merged: false,
+    mergeable: null,
+    rebaseable: null,
+    mergeable_state: "unknown",
+    merged_by: null,
+    comments: 0,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: 1,
+    additions,
+    deletions,
     // The true count, past the 3000 files the files listing stops at.
     changed_files: pull.files.length,
   };
 }
 
 function checkRunJson(repo: FakeRepo, run: FakeCheckRun, baseUrl: string): Record<string, unknown> {
+  const url = `${baseUrl}/repos/${repo.owner}/${repo.name}/check-runs/${run.id}`;
   return {
     id: run.id,
+    node_id: `CR_${run.id}`,
     name: run.name,
     head_sha: run.head_sha,
+    url,
     status: run.status,
     conclusion: run.conclusion,
     external_id: run.external_id,
@@ -609,7 +768,10 @@ function checkRunJson(repo: FakeRepo, run: FakeCheckRun, baseUrl: string): Recor
     started_at: run.started_at,
     completed_at: run.completed_at,
     html_url: `${baseUrl}/${repo.owner}/${repo.name}/runs/${run.id}`,
-    output: run.output,
+    output: { ...run.output, annotations_url: `${url}/annotations` },
+    check_suite: { id: idOf(`${repo.id}:${run.head_sha}`) },
+    app: appJson(FAKE_APP, baseUrl),
+    pull_requests: [],
   };
 }
 
@@ -658,10 +820,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
 
   route("GET", P, (req) => {
     const repo = req.repo();
-    return {
-      status: 200,
-      body: { id: repo.id, name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { login: repo.owner }, default_branch: repo.default_branch, private: repo.private },
-    };
+    return { status: 200, body: repoJson(repo, req.baseUrl, true) };
   });
 
   // Contents: files at a ref, base64 as GitHub answers for files up to 1 MB.
@@ -676,7 +835,16 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       const children = [...files.keys()].filter((p) => p.startsWith(prefix));
       if (children.length === 0) throw new HttpError(404, "Not Found");
       const names = [...new Set(children.map((p) => p.slice(prefix.length).split("/")[0] as string))];
-      return { status: 200, body: names.map((name) => ({ type: files.has(prefix + name) ? "file" : "dir", name, path: prefix + name })) };
+      return {
+        status: 200,
+        body: names.map((name) => {
+          const child = files.get(prefix + name);
+          const entry = child === undefined
+            ? { type: "dir" as const, path: prefix + name, sha: gitSha("tree", prefix + name), size: 0, ref }
+            : { type: "file" as const, path: prefix + name, sha: gitSha("blob", child), size: child.length, ref };
+          return contentJson(repo, entry, req.baseUrl);
+        }),
+      };
     }
     // GitHub's limits: over 100 MB the contents API refuses; over 1 MB the object form comes
     // without content (encoding "none"), and only the raw media type or the blobs API has the bytes.
@@ -689,12 +857,8 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     return {
       status: 200,
       body: {
-        type: "file",
+        ...contentJson(repo, { type: "file", path, sha: gitSha("blob", bytes), size: bytes.length, ref }, req.baseUrl),
         encoding: inline ? "base64" : "none",
-        size: bytes.length,
-        name: path.split("/").at(-1),
-        path,
-        sha: gitSha("blob", bytes),
         content: inline ? Buffer.from(bytes).toString("base64").replace(/(.{60})/g, "$1\n") : "",
       },
     };
@@ -712,7 +876,13 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     if (existing === undefined && body.sha !== undefined) throw new HttpError(422, `sha given for a new file`);
     const sha = fake.commit(`${repo.owner}/${repo.name}`, { [path]: Buffer.from(body.content, "base64") }, { parent, branch, message: body.message });
     const bytes = fake.filesAt(repo, sha).get(path) as Bytes;
-    return { status: existing === undefined ? 201 : 200, body: { content: { path, sha: gitSha("blob", bytes) }, commit: { sha } } };
+    return {
+      status: existing === undefined ? 201 : 200,
+      body: {
+        content: contentJson(repo, { type: "file", path, sha: gitSha("blob", bytes), size: bytes.length, ref: branch }, req.baseUrl),
+        commit: gitCommitJson(repo, repo.commits.get(sha) as FakeCommit, req.baseUrl),
+      },
+    };
   });
 
   // Pulls.
@@ -730,7 +900,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const pulls = [...repo.pulls.values()]
       .filter((p) => state === "all" || p.state === state)
       .filter((p) => head === null || `${p.head.repo_full_name.split("/")[0]}:${p.head.ref}` === head)
-      .map((p) => pullJson(repo, p, req.baseUrl));
+      .map((p) => pullJson(repo, p, req.baseUrl, true));
     return paginate(req, pulls);
   });
 
@@ -777,6 +947,9 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const files = pull.files.slice(0, PULL_FILES_LIMIT).map((f) => ({
       sha: gitSha("blob", f.patch ?? f.filename),
       filename: f.filename,
+      blob_url: `${req.baseUrl}/${repo.owner}/${repo.name}/blob/${pull.head.sha}/${f.filename}`,
+      raw_url: `${req.baseUrl}/${repo.owner}/${repo.name}/raw/${pull.head.sha}/${f.filename}`,
+      contents_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/contents/${f.filename}?ref=${pull.head.sha}`,
       status: f.status,
       additions: f.additions ?? 0,
       deletions: f.deletions ?? 0,
@@ -791,7 +964,21 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const number = Number(req.params.pull_number);
     if (!repo.pulls.has(number)) throw new HttpError(404, "Not Found");
-    const reviews = (repo.reviews.get(number) ?? []).map((r) => ({ ...r, user: userJson(r.user) }));
+    const html = `${req.baseUrl}/${repo.owner}/${repo.name}/pull/${number}`;
+    const pullUrl = `${req.baseUrl}/repos/${repo.owner}/${repo.name}/pulls/${number}`;
+    const reviews = (repo.reviews.get(number) ?? []).map((r) => ({
+      id: r.id,
+      node_id: `PRR_${r.id}`,
+      user: userJson(r.user, req.baseUrl),
+      body: r.body,
+      state: r.state,
+      html_url: `${html}#pullrequestreview-${r.id}`,
+      pull_request_url: pullUrl,
+      _links: { html: { href: `${html}#pullrequestreview-${r.id}` }, pull_request: { href: pullUrl } },
+      ...(r.state === "PENDING" ? {} : { submitted_at: r.submitted_at }),
+      commit_id: r.commit_id,
+      author_association: repo.collaborators.has(r.user.login) ? "COLLABORATOR" : "NONE",
+    }));
     return paginate(req, reviews);
   });
 
@@ -805,7 +992,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       if (!pull.requested_reviewers.includes(r)) pull.requested_reviewers.push(r);
     }
     for (const t of body.team_reviewers ?? []) if (!pull.requested_teams.includes(t)) pull.requested_teams.push(t);
-    return { status: 201, body: pullJson(repo, pull, req.baseUrl) };
+    return { status: 201, body: pullJson(repo, pull, req.baseUrl, true) };
   });
 
   route("POST", `${P}/issues/:issue_number/comments`, (req) => {
@@ -813,7 +1000,23 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const body = req.body as { body: string };
     const comment = { id: fake.nextId(), issue_number: Number(req.params.issue_number), body: body.body };
     repo.issueComments.push(comment);
-    return { status: 201, body: comment };
+    const api = `${req.baseUrl}/repos/${repo.owner}/${repo.name}`;
+    const html = `${req.baseUrl}/${repo.owner}/${repo.name}/issues/${comment.issue_number}#issuecomment-${comment.id}`;
+    return {
+      status: 201,
+      body: {
+        id: comment.id,
+        node_id: `IC_${comment.id}`,
+        url: `${api}/issues/comments/${comment.id}`,
+        html_url: html,
+        issue_url: `${api}/issues/${comment.issue_number}`,
+        body: comment.body,
+        user: userJson({ login: String(req.headers["x-fake-login"] ?? "envelope-gate[bot]") }, req.baseUrl),
+        created_at: now(),
+        updated_at: now(),
+        author_association: "NONE",
+      },
+    };
   });
 
   route("GET", `${P}/collaborators/:username/permission`, (req) => {
@@ -824,7 +1027,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     // `permission` is the legacy base permission; a custom role answers with its base role's.
     const base = repo.customRoles.get(permission) ?? permission;
     const legacy = base === "maintain" ? "write" : base === "triage" ? "read" : base;
-    return { status: 200, body: { permission: legacy, role_name: permission, user: userJson({ login }) } };
+    return { status: 200, body: { permission: legacy, role_name: permission, user: { ...userJson({ login }, req.baseUrl), role_name: permission } } };
   });
 
   // Check runs.
@@ -873,7 +1076,22 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const run = repo.checkRuns.find((c) => c.id === Number(req.params.check_run_id));
     if (!run) throw new HttpError(404, "Not Found");
-    return paginate(req, run.annotations);
+    const blob = (path: string) => `${req.baseUrl}/${repo.owner}/${repo.name}/blob/${run.head_sha}/${path}`;
+    return paginate(
+      req,
+      run.annotations.map((a) => ({
+        path: a.path,
+        blob_href: blob(a.path),
+        start_line: a.start_line,
+        end_line: a.end_line,
+        start_column: null,
+        end_column: null,
+        annotation_level: a.annotation_level,
+        title: a.title ?? null,
+        message: a.message,
+        raw_details: a.raw_details ?? null,
+      })),
+    );
   });
 
   route("GET", `${P}/commits/:ref/check-runs`, (req) => {
@@ -890,7 +1108,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const ref = req.params.ref as string;
     const sha = repo.refs.get(ref);
     if (!sha) throw new HttpError(404, "Not Found");
-    return { status: 200, body: { ref: `refs/${ref}`, object: { sha, type: "commit" } } };
+    return { status: 200, body: gitRefJson(repo, ref, sha, req.baseUrl) };
   });
 
   route("POST", `${P}/git/refs`, (req) => {
@@ -901,7 +1119,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     if (repo.refs.has(name)) throw new HttpError(422, "Reference already exists");
     if (!repo.commits.has(body.sha)) throw new HttpError(422, "Object does not exist");
     repo.refs.set(name, body.sha);
-    return { status: 201, body: { ref: body.ref, object: { sha: body.sha, type: "commit" } } };
+    return { status: 201, body: gitRefJson(repo, name, body.sha, req.baseUrl) };
   });
 
   route("PATCH", `${P}/git/refs/*ref`, (req) => {
@@ -913,7 +1131,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     if (!repo.commits.has(body.sha)) throw new HttpError(422, "Object does not exist");
     if (!body.force && !isAncestor(repo, current, body.sha)) throw new HttpError(422, "Update is not a fast forward");
     repo.refs.set(name, body.sha);
-    return { status: 200, body: { ref: `refs/${name}`, object: { sha: body.sha, type: "commit" } } };
+    return { status: 200, body: gitRefJson(repo, name, body.sha, req.baseUrl) };
   });
 
   route("DELETE", `${P}/git/refs/*ref`, (req) => {
@@ -935,7 +1153,11 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const bytes = repo.blobs.get(req.params.sha as string);
     if (!bytes) throw new HttpError(404, "Not Found");
-    return { status: 200, body: { sha: req.params.sha, size: bytes.length, encoding: "base64", content: Buffer.from(bytes).toString("base64") } };
+    const sha = req.params.sha as string;
+    return {
+      status: 200,
+      body: { sha, node_id: `B_${sha}`, url: `${req.baseUrl}${req.path}`, size: bytes.length, encoding: "base64", content: Buffer.from(bytes).toString("base64") },
+    };
   });
 
   route("POST", `${P}/git/trees`, (req) => {
@@ -959,7 +1181,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       }
     }
     const sha = fake.putTree(repo, files);
-    return { status: 201, body: treeJson(repo.trees.get(sha) as FakeTree) };
+    return { status: 201, body: treeJson(repo, repo.trees.get(sha) as FakeTree, req.baseUrl) };
   });
 
   route("GET", `${P}/git/trees/:sha`, (req) => {
@@ -970,7 +1192,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       return commit ? repo.trees.get(commit.tree) : undefined;
     })();
     if (!tree) throw new HttpError(404, "Not Found");
-    return { status: 200, body: treeJson(tree) };
+    return { status: 200, body: treeJson(repo, tree, req.baseUrl) };
   });
 
   route("POST", `${P}/git/commits`, (req) => {
@@ -980,14 +1202,14 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     for (const p of body.parents ?? []) if (!repo.commits.has(p)) throw new HttpError(422, `Parent ${p} does not exist`);
     const sha = gitSha("commit", `${body.tree}\n${(body.parents ?? []).join(",")}\n${body.message}\n${fake.nextId()}`);
     repo.commits.set(sha, { sha, tree: body.tree, parents: body.parents ?? [], message: body.message });
-    return { status: 201, body: commitJson(repo.commits.get(sha) as FakeCommit) };
+    return { status: 201, body: gitCommitJson(repo, repo.commits.get(sha) as FakeCommit, req.baseUrl) };
   });
 
   route("GET", `${P}/git/commits/:sha`, (req) => {
     const repo = req.repo();
     const commit = repo.commits.get(req.params.sha as string);
     if (!commit) throw new HttpError(404, "Not Found");
-    return { status: 200, body: commitJson(commit) };
+    return { status: 200, body: gitCommitJson(repo, commit, req.baseUrl) };
   });
 
   // Actions: dispatches, runs, artifacts.
@@ -1058,43 +1280,82 @@ function isAncestor(repo: FakeRepo, ancestor: string, sha: string): boolean {
   return false;
 }
 
-function treeJson(tree: FakeTree): Record<string, unknown> {
+/** `git-tree`. */
+function treeJson(repo: FakeRepo, tree: FakeTree, baseUrl: string): Record<string, unknown> {
+  const api = `${baseUrl}/repos/${repo.owner}/${repo.name}/git`;
   return {
     sha: tree.sha,
+    url: `${api}/trees/${tree.sha}`,
     truncated: false,
-    tree: [...tree.files.entries()].map(([path, bytes]) => ({ path, mode: "100644", type: "blob", sha: gitSha("blob", bytes), size: bytes.length })),
+    tree: [...tree.files.entries()].map(([path, bytes]) => {
+      const sha = gitSha("blob", bytes);
+      return { path, mode: "100644", type: "blob", sha, size: bytes.length, url: `${api}/blobs/${sha}` };
+    }),
   };
 }
 
-function commitJson(commit: FakeCommit): Record<string, unknown> {
-  return { sha: commit.sha, message: commit.message, tree: { sha: commit.tree }, parents: commit.parents.map((sha) => ({ sha })) };
+/** The workflow's numeric id, as GitHub reports it (the fake keys workflows by file name). */
+export function workflowId(file: string): number {
+  return idOf(`workflow:${file}`);
 }
 
-/** A workflow run as the REST API shows it. */
+/** `workflow-run`. */
 export function workflowRunJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
+  const api = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
+  const url = `${api}/actions/runs/${run.id}`;
+  const suite = idOf(`${repo.id}:${run.head_sha}:${run.id}`);
   return {
     id: run.id,
     name: run.name,
-    path: `.github/workflows/${run.workflow_id}`,
-    head_sha: run.head_sha,
+    node_id: `WFR_${run.id}`,
+    check_suite_id: suite,
+    check_suite_node_id: `CS_${suite}`,
     head_branch: run.head_branch,
+    head_sha: run.head_sha,
+    path: `.github/workflows/${run.workflow_id}`,
+    run_number: run.id,
+    run_attempt: run.run_attempt,
     event: run.event,
     status: run.status,
     conclusion: run.conclusion,
-    run_attempt: run.run_attempt,
-    created_at: run.created_at,
+    workflow_id: workflowId(run.workflow_id),
+    url,
     html_url: `${baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+    pull_requests: [],
+    created_at: run.created_at,
+    updated_at: run.created_at,
+    run_started_at: run.created_at,
+    jobs_url: `${url}/jobs`,
+    logs_url: `${url}/logs`,
+    check_suite_url: `${api}/check-suites/${suite}`,
+    artifacts_url: `${url}/artifacts`,
+    cancel_url: `${url}/cancel`,
+    rerun_url: `${url}/rerun`,
+    previous_attempt_url: null,
+    workflow_url: `${api}/actions/workflows/${workflowId(run.workflow_id)}`,
+    head_commit: null,
+    repository: repoJson(repo, baseUrl),
+    head_repository: repoJson(repo, baseUrl),
+    display_title: run.name,
   };
 }
 
+/** `artifact`. */
 function artifactJson(repo: FakeRepo, artifact: FakeArtifact, baseUrl: string): Record<string, unknown> {
+  const url = `${baseUrl}/repos/${repo.owner}/${repo.name}/actions/artifacts/${artifact.id}`;
+  const run = repo.workflowRuns.find((r) => r.id === artifact.run_id);
   return {
     id: artifact.id,
+    node_id: `MDg_${artifact.id}`,
     name: artifact.name,
-    expired: artifact.expired,
     size_in_bytes: Object.values(artifact.files).reduce((n, b) => n + b.length, 0),
-    archive_download_url: `${baseUrl}/repos/${repo.owner}/${repo.name}/actions/artifacts/${artifact.id}/zip`,
-    workflow_run: { id: artifact.run_id },
+    url,
+    archive_download_url: `${url}/zip`,
+    expired: artifact.expired,
+    created_at: FAKE_CREATED_AT,
+    expires_at: artifact.expired ? FAKE_CREATED_AT : "2099-01-01T00:00:00Z",
+    updated_at: FAKE_CREATED_AT,
+    workflow_run: { id: artifact.run_id, repository_id: repo.id, head_repository_id: repo.id, ...(run ? { head_branch: run.head_branch, head_sha: run.head_sha } : {}) },
   };
 }
 
