@@ -44201,7 +44201,20 @@ throttling.triggersNotification = triggersNotification;
 
 
 
-const GateOctokit = Octokit.plugin(retry, throttling);
+function guardPlugin(octokit, options) {
+    const guard = options.beforeEachRequest;
+    if (!guard)
+        return;
+    octokit.hook.before("request", async (opts) => {
+        await guard(`${String(opts.method)} ${String(opts.url)}`);
+    });
+}
+/**
+ * The one Octokit of envelope-gate, for the Action's token client and the App's installation
+ * clients alike. The guard is registered first, so it sits innermost: it runs before each retry
+ * attempt as well.
+ */
+const GateOctokit = Octokit.plugin(guardPlugin, retry, throttling);
 const DEFAULT_RETRY = { retries: 3, retryBaseMs: 1000, timeoutMs: 30_000 };
 /** Hard ceilings, so no setting can make a GitHub outage hang a run. */
 const MAX_RETRIES = 10;
@@ -44212,12 +44225,13 @@ const MAX_RATE_LIMIT_WAIT_S = 120;
 class GitHubUnavailable extends errors_GateError {
     /** HTTP status, or null when no response arrived (refused, reset, timed out). */
     status;
-    constructor(what, status, detail, cause) {
+    constructor(what, status, detail, cause, hint) {
         super("GITHUB_UNAVAILABLE", `GitHub could not ${what}: ${status === null ? "" : `HTTP ${status} `}${detail}`, {
             cause,
-            hint: status === 403 || status === 401
-                ? "The token lacks a permission this step needs (see the permissions block in docs/action.md)."
-                : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub.",
+            hint: hint ??
+                (status === 403 || status === 401
+                    ? "The token lacks a permission this step needs (see the permissions block in docs/action.md)."
+                    : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub."),
         });
         this.status = status;
     }
@@ -44238,30 +44252,36 @@ function retrySettings(partial = {}) {
     };
 }
 /**
- * Octokit options carrying the bounded retry, throttling and per-request deadline. The App
- * passes them to @octokit/app as `Octokit: GateOctokit.defaults(gateOctokitOptions(...))`.
+ * Octokit options carrying the bounded retry, throttling and per-request deadline: 5xx and
+ * network errors are retried by plugin-retry; rate limits (403 with no quota left, 429, and the
+ * secondary limit) only by the throttling plugin, which waits out at most `maxRateLimitWaitS`
+ * per wait and `rateLimitRetries` waits, then the call fails. A 429 is kept from plugin-retry,
+ * which would otherwise retry it before its reset.
  */
-function gateOctokitOptions(retry = {}, baseUrl) {
-    const settings = retrySettings(retry);
-    const rateLimited = (retryAfter, _options, _octokit, retryCount) => retryCount < settings.retries && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
+function gateOctokitOptions(options = {}) {
+    const settings = retrySettings(options.retry);
+    const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
+    const waits = options.rateLimitRetries ?? settings.retries;
+    const rateLimited = (retryAfter, _options, _octokit, retryCount) => retryCount < waits && retryAfter <= maxWait;
     return {
-        ...(baseUrl !== undefined ? { baseUrl: baseUrl.replace(/\/+$/, "") } : {}),
-        userAgent: "envelope-gate",
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
+        userAgent: options.userAgent ?? "envelope-gate",
         request: { fetch: fetchWithDeadline(settings.timeoutMs) },
-        retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs },
+        retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
         throttle: {
+            enabled: options.throttle ?? true,
             onRateLimit: rateLimited,
             onSecondaryRateLimit: rateLimited,
             retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
         },
+        ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
     };
 }
 function createGitHubClient(options) {
     return new GateOctokit({
-        ...gateOctokitOptions(options.retry, options.baseUrl),
+        ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
         auth: options.token,
-        ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
     });
 }
 function statusOf(err) {

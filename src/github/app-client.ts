@@ -1,8 +1,7 @@
 import { App } from "@octokit/app";
-import { Octokit } from "@octokit/core";
-import { retry } from "@octokit/plugin-retry";
-import { throttling } from "@octokit/plugin-throttling";
+import type { Octokit } from "@octokit/core";
 import { GateError } from "../core/errors.js";
+import { GateOctokit, GitHubUnavailable, gateOctokitOptions } from "./client.js";
 
 /**
  * The App's side of GitHub: installation-scoped calls made through `@octokit/app` (JWT, then
@@ -38,46 +37,17 @@ export function repoRef(fullName: string): RepoRef {
   return { owner, repo };
 }
 
-interface StatusError {
-  status?: number;
-  message?: string;
-  response?: { data?: unknown; headers?: Record<string, string> };
-}
-
-function statusOf(err: unknown): number | undefined {
-  return (err as StatusError | null)?.status;
-}
-
-/** Outages and refusals to serve us are GITHUB_UNAVAILABLE; a GateError (kill switch) passes through. */
+/**
+ * Outages and refusals to serve us are GITHUB_UNAVAILABLE (the same GitHubUnavailable as the
+ * Action's, with the App's hint); a GateError (the kill switch) passes through.
+ */
 export function githubUnavailable(what: string, err: unknown): GateError {
   if (err instanceof GateError) return err;
-  const status = statusOf(err);
-  const detail = status === undefined ? String((err as Error)?.message ?? err) : `HTTP ${status}: ${(err as Error).message}`;
-  return new GateError("GITHUB_UNAVAILABLE", `GitHub could not ${what} (${detail})`, {
-    cause: err,
-    hint: "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.",
-  });
+  const status = (err as { status?: unknown } | null)?.status;
+  return new GitHubUnavailable(what, typeof status === "number" ? status : null, String((err as Error)?.message ?? err), err, APP_HINT);
 }
 
-type Guard = (route: string) => Promise<void>;
-
-function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: Guard }): void {
-  const guard = options.beforeEachRequest;
-  if (!guard) return;
-  octokit.hook.before("request", async (opts) => {
-    await guard(`${String(opts.method)} ${String(opts.url)}`);
-  });
-}
-
-function fetchWithDeadline(timeoutMs: number): typeof fetch {
-  return (input, init) => {
-    const deadline = AbortSignal.timeout(timeoutMs);
-    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
-  };
-}
-
-// The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
-const AppOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
+const APP_HINT = "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.";
 
 export interface DispatchResult {
   runId: number | null;
@@ -114,22 +84,18 @@ export const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 export class AppClient {
   readonly app: App;
   constructor(readonly settings: AppClientSettings) {
-    const retries = settings.retries ?? 3;
-    const maxWait = settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S;
-    // One wait per request, and only a short one; beyond it the call fails closed.
-    const rateLimited = (after: number, _opts: unknown, _o: unknown, retryCount: number) => retryCount < 1 && after <= maxWait;
-    const Configured = AppOctokit.defaults({
-      baseUrl: settings.baseUrl,
-      userAgent: settings.userAgent ?? "envelope-gate-app",
-      beforeEachRequest: settings.beforeEachRequest,
-      request: { fetch: fetchWithDeadline(settings.timeoutMs ?? 30_000) },
-      retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
-      throttle: {
-        enabled: settings.throttle ?? true,
-        onRateLimit: rateLimited,
-        onSecondaryRateLimit: rateLimited,
-      },
-    } as never);
+    // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
+    const Configured = GateOctokit.defaults(
+      gateOctokitOptions({
+        baseUrl: settings.baseUrl,
+        userAgent: settings.userAgent ?? "envelope-gate-app",
+        retry: { retries: settings.retries ?? 3, retryBaseMs: settings.retryAfterMs ?? 1000, timeoutMs: settings.timeoutMs ?? 30_000 },
+        rateLimitRetries: 1,
+        maxRateLimitWaitS: settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S,
+        throttle: settings.throttle ?? true,
+        beforeEachRequest: settings.beforeEachRequest,
+      }) as never,
+    );
     this.app = new App({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured as unknown as typeof Octokit });
   }
 
@@ -163,9 +129,9 @@ export class InstallationClient {
       const res = await this.octokit.request(route, params);
       return { status: res.status, data: res.data as T };
     } catch (err) {
-      const status = statusOf(err);
-      if (status !== undefined && expected.includes(status)) {
-        return { status, data: ((err as StatusError).response?.data ?? null) as T };
+      const status = (err as { status?: unknown } | null)?.status;
+      if (typeof status === "number" && expected.includes(status)) {
+        return { status, data: ((err as { response?: { data?: unknown } }).response?.data ?? null) as T };
       }
       throw githubUnavailable(what, err);
     }

@@ -9,7 +9,23 @@ import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { GateError } from "../core/errors.js";
 
-export const GateOctokit = Octokit.plugin(retry, throttling);
+/** Runs before every request attempt (retries too); throws to stop it. The App's kill switch. */
+export type RequestGuard = (route: string) => Promise<void>;
+
+function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGuard }): void {
+  const guard = options.beforeEachRequest;
+  if (!guard) return;
+  octokit.hook.before("request", async (opts) => {
+    await guard(`${String(opts.method)} ${String(opts.url)}`);
+  });
+}
+
+/**
+ * The one Octokit of envelope-gate, for the Action's token client and the App's installation
+ * clients alike. The guard is registered first, so it sits innermost: it runs before each retry
+ * attempt as well.
+ */
+export const GateOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
 export type GitHubClient = InstanceType<typeof GateOctokit>;
 
 export interface RetrySettings {
@@ -36,17 +52,31 @@ export interface ClientOptions {
   userAgent?: string;
 }
 
+export interface OctokitSettings {
+  baseUrl?: string;
+  userAgent?: string;
+  retry?: Partial<RetrySettings>;
+  /** Rate-limit waits honoured per request (default: as many as `retry.retries`). */
+  rateLimitRetries?: number;
+  /** Longest single rate-limit wait honoured, seconds (at most MAX_RATE_LIMIT_WAIT_S). */
+  maxRateLimitWaitS?: number;
+  /** Space writes as GitHub asks integrations to (the throttling plugin's queue); default on. */
+  throttle?: boolean;
+  beforeEachRequest?: RequestGuard;
+}
+
 /** A typed GitHub failure: the request failed after the bounded retries. */
 export class GitHubUnavailable extends GateError {
   /** HTTP status, or null when no response arrived (refused, reset, timed out). */
   readonly status: number | null;
-  constructor(what: string, status: number | null, detail: string, cause: unknown) {
+  constructor(what: string, status: number | null, detail: string, cause: unknown, hint?: string) {
     super("GITHUB_UNAVAILABLE", `GitHub could not ${what}: ${status === null ? "" : `HTTP ${status} `}${detail}`, {
       cause,
       hint:
-        status === 403 || status === 401
+        hint ??
+        (status === 403 || status === 401
           ? "The token lacks a permission this step needs (see the permissions block in docs/action.md)."
-          : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub.",
+          : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub."),
     });
     this.status = status;
   }
@@ -70,33 +100,38 @@ export function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettin
 }
 
 /**
- * Octokit options carrying the bounded retry, throttling and per-request deadline. The App
- * passes them to @octokit/app as `Octokit: GateOctokit.defaults(gateOctokitOptions(...))`.
+ * Octokit options carrying the bounded retry, throttling and per-request deadline: 5xx and
+ * network errors are retried by plugin-retry; rate limits (403 with no quota left, 429, and the
+ * secondary limit) only by the throttling plugin, which waits out at most `maxRateLimitWaitS`
+ * per wait and `rateLimitRetries` waits, then the call fails. A 429 is kept from plugin-retry,
+ * which would otherwise retry it before its reset.
  */
-export function gateOctokitOptions(retry: Partial<RetrySettings> = {}, baseUrl?: string) {
-  const settings = retrySettings(retry);
-  const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
-    retryCount < settings.retries && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
+export function gateOctokitOptions(options: OctokitSettings = {}) {
+  const settings = retrySettings(options.retry);
+  const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
+  const waits = options.rateLimitRetries ?? settings.retries;
+  const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => retryCount < waits && retryAfter <= maxWait;
   return {
-    ...(baseUrl !== undefined ? { baseUrl: baseUrl.replace(/\/+$/, "") } : {}),
-    userAgent: "envelope-gate",
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
+    userAgent: options.userAgent ?? "envelope-gate",
     request: { fetch: fetchWithDeadline(settings.timeoutMs) },
-    retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs },
+    retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
     throttle: {
+      enabled: options.throttle ?? true,
       onRateLimit: rateLimited,
       onSecondaryRateLimit: rateLimited,
       retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
     },
+    ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   };
 }
 
 export function createGitHubClient(options: ClientOptions): GitHubClient {
   return new GateOctokit({
-    ...gateOctokitOptions(options.retry, options.baseUrl),
+    ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
     auth: options.token,
-    ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-  });
+  } as never) as GitHubClient;
 }
 
 function statusOf(err: unknown): number | null {

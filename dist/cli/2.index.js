@@ -1,8 +1,8 @@
-export const id = 465;
-export const ids = [465];
+export const id = 2;
+export const ids = [2];
 export const modules = {
 
-/***/ 465:
+/***/ 5002:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -970,9 +970,132 @@ var dist_src = __webpack_require__(3070);
 var dist_bundle = __webpack_require__(9735);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 var plugin_throttling_dist_bundle = __webpack_require__(6856);
+;// CONCATENATED MODULE: ./src/github/client.ts
+/**
+ * The one place that talks to GitHub. An Octokit with retry and throttling, bounded in
+ * attempts and in time per request; every failure that reaches a caller is a
+ * GitHubUnavailable (code GITHUB_UNAVAILABLE) carrying the HTTP status when there was one.
+ * "GitHub could not answer" never reads as an answer.
+ */
+
+
+
+
+function guardPlugin(octokit, options) {
+    const guard = options.beforeEachRequest;
+    if (!guard)
+        return;
+    octokit.hook.before("request", async (opts) => {
+        await guard(`${String(opts.method)} ${String(opts.url)}`);
+    });
+}
+/**
+ * The one Octokit of envelope-gate, for the Action's token client and the App's installation
+ * clients alike. The guard is registered first, so it sits innermost: it runs before each retry
+ * attempt as well.
+ */
+const GateOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+const DEFAULT_RETRY = { retries: 3, retryBaseMs: 1000, timeoutMs: 30_000 };
+/** Hard ceilings, so no setting can make a GitHub outage hang a run. */
+const MAX_RETRIES = 10;
+const MAX_RETRY_BASE_MS = 10_000;
+/** Longest rate-limit wait honoured; beyond it the call gives up as unavailable. */
+const MAX_RATE_LIMIT_WAIT_S = 120;
+/** A typed GitHub failure: the request failed after the bounded retries. */
+class GitHubUnavailable extends errors/* GateError */.ue {
+    /** HTTP status, or null when no response arrived (refused, reset, timed out). */
+    status;
+    constructor(what, status, detail, cause, hint) {
+        super("GITHUB_UNAVAILABLE", `GitHub could not ${what}: ${status === null ? "" : `HTTP ${status} `}${detail}`, {
+            cause,
+            hint: hint ??
+                (status === 403 || status === 401
+                    ? "The token lacks a permission this step needs (see the permissions block in docs/action.md)."
+                    : "GitHub did not answer after bounded retries; re-run the job. The gate does not pass without GitHub."),
+        });
+        this.status = status;
+    }
+}
+function fetchWithDeadline(timeoutMs) {
+    return (input, init) => {
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+        return fetch(input, { ...init, signal });
+    };
+}
+function retrySettings(partial = {}) {
+    const merged = { ...DEFAULT_RETRY, ...partial };
+    return {
+        retries: Math.min(MAX_RETRIES, Math.max(0, Math.floor(merged.retries))),
+        retryBaseMs: Math.min(MAX_RETRY_BASE_MS, Math.max(0, merged.retryBaseMs)),
+        timeoutMs: Math.max(1, merged.timeoutMs),
+    };
+}
+/**
+ * Octokit options carrying the bounded retry, throttling and per-request deadline: 5xx and
+ * network errors are retried by plugin-retry; rate limits (403 with no quota left, 429, and the
+ * secondary limit) only by the throttling plugin, which waits out at most `maxRateLimitWaitS`
+ * per wait and `rateLimitRetries` waits, then the call fails. A 429 is kept from plugin-retry,
+ * which would otherwise retry it before its reset.
+ */
+function gateOctokitOptions(options = {}) {
+    const settings = retrySettings(options.retry);
+    const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
+    const waits = options.rateLimitRetries ?? settings.retries;
+    const rateLimited = (retryAfter, _options, _octokit, retryCount) => retryCount < waits && retryAfter <= maxWait;
+    return {
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
+        userAgent: options.userAgent ?? "envelope-gate",
+        request: { fetch: fetchWithDeadline(settings.timeoutMs) },
+        retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        throttle: {
+            enabled: options.throttle ?? true,
+            onRateLimit: rateLimited,
+            onSecondaryRateLimit: rateLimited,
+            retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
+        },
+        ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
+        log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
+    };
+}
+function createGitHubClient(options) {
+    return new GateOctokit({
+        ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
+        auth: options.token,
+    });
+}
+function statusOf(err) {
+    if (typeof err !== "object" || err === null || !("status" in err))
+        return null;
+    const status = Number(err.status);
+    // @octokit/request reports a request that got no response (refused, reset, aborted) as 500
+    // with no response object; say so instead of inventing a status.
+    if (!("response" in err) || err.response === undefined)
+        return null;
+    return Number.isInteger(status) ? status : null;
+}
+function detailOf(err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
+    return `${message}${cause}`.slice(0, 500);
+}
+/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted. */
+async function callGitHub(what, call) {
+    try {
+        return await call();
+    }
+    catch (err) {
+        if (err instanceof GitHubUnavailable)
+            throw err;
+        throw new GitHubUnavailable(what, statusOf(err), detailOf(err), err);
+    }
+}
+/** Is this a GitHub answer with the given status (as opposed to an outage)? */
+function hasStatus(err, status) {
+    return err instanceof GitHubUnavailable && err.status === status;
+}
+
 ;// CONCATENATED MODULE: ./src/github/app-client.ts
-
-
 
 
 
@@ -982,36 +1105,17 @@ function repoRef(fullName) {
         throw new errors/* GateError */.ue("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
     return { owner, repo };
 }
-function statusOf(err) {
-    return err?.status;
-}
-/** Outages and refusals to serve us are GITHUB_UNAVAILABLE; a GateError (kill switch) passes through. */
+/**
+ * Outages and refusals to serve us are GITHUB_UNAVAILABLE (the same GitHubUnavailable as the
+ * Action's, with the App's hint); a GateError (the kill switch) passes through.
+ */
 function githubUnavailable(what, err) {
     if (err instanceof errors/* GateError */.ue)
         return err;
-    const status = statusOf(err);
-    const detail = status === undefined ? String(err?.message ?? err) : `HTTP ${status}: ${err.message}`;
-    return new errors/* GateError */.ue("GITHUB_UNAVAILABLE", `GitHub could not ${what} (${detail})`, {
-        cause: err,
-        hint: "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.",
-    });
+    const status = err?.status;
+    return new GitHubUnavailable(what, typeof status === "number" ? status : null, String(err?.message ?? err), err, APP_HINT);
 }
-function guardPlugin(octokit, options) {
-    const guard = options.beforeEachRequest;
-    if (!guard)
-        return;
-    octokit.hook.before("request", async (opts) => {
-        await guard(`${String(opts.method)} ${String(opts.url)}`);
-    });
-}
-function fetchWithDeadline(timeoutMs) {
-    return (input, init) => {
-        const deadline = AbortSignal.timeout(timeoutMs);
-        return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
-    };
-}
-// The guard is registered first, so it sits innermost: it runs before each retry attempt as well.
-const AppOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+const APP_HINT = "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.";
 /** Default longest rate-limit wait: a webhook handler must not sleep until an hourly reset. */
 const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 class AppClient {
@@ -1019,22 +1123,16 @@ class AppClient {
     app;
     constructor(settings) {
         this.settings = settings;
-        const retries = settings.retries ?? 3;
-        const maxWait = settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S;
-        // One wait per request, and only a short one; beyond it the call fails closed.
-        const rateLimited = (after, _opts, _o, retryCount) => retryCount < 1 && after <= maxWait;
-        const Configured = AppOctokit.defaults({
+        // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
+        const Configured = GateOctokit.defaults(gateOctokitOptions({
             baseUrl: settings.baseUrl,
             userAgent: settings.userAgent ?? "envelope-gate-app",
+            retry: { retries: settings.retries ?? 3, retryBaseMs: settings.retryAfterMs ?? 1000, timeoutMs: settings.timeoutMs ?? 30_000 },
+            rateLimitRetries: 1,
+            maxRateLimitWaitS: settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S,
+            throttle: settings.throttle ?? true,
             beforeEachRequest: settings.beforeEachRequest,
-            request: { fetch: fetchWithDeadline(settings.timeoutMs ?? 30_000) },
-            retry: { retries, retryAfterBaseValue: settings.retryAfterMs ?? 1000 },
-            throttle: {
-                enabled: settings.throttle ?? true,
-                onRateLimit: rateLimited,
-                onSecondaryRateLimit: rateLimited,
-            },
-        });
+        }));
         this.app = new dist_node/* App */.q({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured });
     }
     async installation(installationId) {
@@ -1070,8 +1168,8 @@ class InstallationClient {
             return { status: res.status, data: res.data };
         }
         catch (err) {
-            const status = statusOf(err);
-            if (status !== undefined && expected.includes(status)) {
+            const status = err?.status;
+            if (typeof status === "number" && expected.includes(status)) {
                 return { status, data: (err.response?.data ?? null) };
             }
             throw githubUnavailable(what, err);
