@@ -135,7 +135,9 @@ async function burst(urls, items) {
             let kind = `http ${res.statusCode}`;
             try {
               kind = res.statusCode === 200 ? JSON.parse(text).status : kind;
-            } catch {}
+            } catch {
+              // not JSON: counted under the status it had
+            }
             statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
             done();
           });

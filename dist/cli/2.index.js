@@ -581,7 +581,7 @@ function storeSettingsFromEnv(env) {
 }
 function describeStore(settings) {
     if (settings.databaseUrl) {
-        let where = "PostgreSQL";
+        let where;
         try {
             const u = new URL(settings.databaseUrl);
             where = `PostgreSQL ${u.hostname}:${u.port || "5432"}${u.pathname}`;
@@ -2549,7 +2549,7 @@ async function expireMissedDeadlines(ctx, now) {
 async function followRunB(ctx, dual, report) {
     const gh = await ctx.installation(dual.installation_id);
     const r = repoRef(dual.repository);
-    let run = null;
+    let run;
     if (dual.run_b_id === null) {
         const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
         run = runBAmong(candidates, dual.id);

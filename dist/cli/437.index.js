@@ -729,7 +729,7 @@ class PathView {
 }
 /** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
 function hostUnixSockets() {
-    let table = "";
+    let table;
     try {
         table = (0,external_node_fs_.readFileSync)("/proc/net/unix", "utf8");
     }
@@ -1900,7 +1900,7 @@ class StraceParser {
                 const ppid = this.parentOf.get(tgid) ?? null;
                 const resolved = this.view.recorded(this.resolveFollow(tgid, named));
                 this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
-                let exe = null;
+                let exe;
                 try {
                     exe = (0,external_node_fs_.readlinkSync)(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
                 }
@@ -2322,7 +2322,7 @@ let activeChild = null;
 /** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
 function inheritedDescriptors() {
     const out = [];
-    let names = [];
+    let names;
     try {
         names = (0,external_node_fs_.readdirSync)("/proc/self/fdinfo");
     }
@@ -2499,7 +2499,7 @@ async function runStage(stage) {
 /** SIGKILLs a process and every descendant still attached to it (found through /proc). */
 function killTree(root) {
     const children = new Map();
-    let entries = [];
+    let entries;
     try {
         entries = (0,external_node_fs_.readdirSync)("/proc");
     }

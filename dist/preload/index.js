@@ -186,7 +186,7 @@ function createContext(stage) {
         channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
     }
     catch (err) {
-        throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${err.message}); refusing to run unobserved`);
+        throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${err.message}); refusing to run unobserved`, { cause: err });
     }
     const writer = `${process.pid}.${wt.threadId}`;
     let messageNo = 0;
@@ -299,7 +299,7 @@ function createContext(stage) {
         }
         let current = abs;
         for (let hops = 0; hops < 40; hops++) {
-            let isLink = false;
+            let isLink;
             try {
                 isLink = lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() === true;
             }
@@ -581,7 +581,7 @@ function installEnv(ctx) {
 function installFs(ctx) {
     const { fs, path } = ctx;
     function recordWrite(raw, op, follow) {
-        let resolved = null;
+        let resolved;
         try {
             const p = ctx.toPathString(raw);
             if (p === null)

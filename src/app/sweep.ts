@@ -99,7 +99,7 @@ async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<stri
 async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): Promise<void> {
   const gh = await ctx.installation(dual.installation_id);
   const r = repoRef(dual.repository);
-  let run: WorkflowRunInfo | null = null;
+  let run: WorkflowRunInfo | null;
   if (dual.run_b_id === null) {
     const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
     run = runBAmong(candidates, dual.id);

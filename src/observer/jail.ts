@@ -111,7 +111,7 @@ export class PathView {
 
 /** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
 export function hostUnixSockets(): string[] {
-  let table = "";
+  let table: string;
   try {
     table = readFileSync("/proc/net/unix", "utf8");
   } catch {

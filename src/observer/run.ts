@@ -10,7 +10,7 @@
  * alive), strace reported the jail's own exit, and every record was read; any failure before
  * that leaves a log without `end`, which `check` refuses.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomUUID, createHash } from "node:crypto";
 import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
@@ -18,7 +18,7 @@ import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as osConstants } from "node:os";
 import { GateError } from "../core/errors.js";
-import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
+import { expandRoots } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
@@ -188,7 +188,7 @@ let activeChild: ReturnType<typeof spawn> | null = null;
 /** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
 function inheritedDescriptors(): number[] {
   const out: number[] = [];
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync("/proc/self/fdinfo");
   } catch {
@@ -360,7 +360,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
 /** SIGKILLs a process and every descendant still attached to it (found through /proc). */
 function killTree(root: number): void {
   const children = new Map<number, number[]>();
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {

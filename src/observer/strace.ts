@@ -540,7 +540,7 @@ export class StraceParser {
         const ppid = this.parentOf.get(tgid) ?? null;
         const resolved = this.view.recorded(this.resolveFollow(tgid, named));
         this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
-        let exe: string | null = null;
+        let exe: string | null;
         try {
           exe = readlinkSync(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
         } catch {

@@ -29,7 +29,7 @@ export function storeSettingsFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
 
 export function describeStore(settings: StoreSettings): string {
   if (settings.databaseUrl) {
-    let where = "PostgreSQL";
+    let where: string;
     try {
       const u = new URL(settings.databaseUrl);
       where = `PostgreSQL ${u.hostname}:${u.port || "5432"}${u.pathname}`;

@@ -93,7 +93,7 @@ describe("kill switch", () => {
     // The operator pauses while the App is downloading A's evidence: the very next call is the dispatch.
     const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runA.id)!;
     let paused: Promise<unknown> | null = null;
-    world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", async (req) => {
+    world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", async (_req) => {
       paused ??= runCli(["app", "pause", "--reason", "incident 42"], { ...process.env, ENVELOPE_GATE_DB_PATH: dbPath });
       const result = (await paused) as { code: number; stdout: string };
       expect(result.code).toBe(0);

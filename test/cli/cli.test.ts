@@ -9,7 +9,7 @@ const ROOTS = ["--workspace", "/work/repo", "--scratch", "/tmp/agent-scratch"];
 
 function checkJson(args: string[]) {
   const r = cli(["check", ...args, "--format", "json"]);
-  return { status: r.status, report: JSON.parse(r.stdout) as Record<string, any>, stderr: r.stderr };
+  return { status: r.status, report: JSON.parse(r.stdout) as { error: { code: string; file?: string; line?: number } | null; violations: { id: string }[]; [key: string]: unknown }, stderr: r.stderr };
 }
 
 describe("envelope-gate hash / verify", () => {
@@ -94,7 +94,7 @@ describe("envelope-gate check", () => {
     const { status, report } = checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]);
     expect(status).toBe(3);
     expect(report.verdict).toBe("error");
-    expect(report.error.code).toBe(code);
+    expect(report.error?.code).toBe(code);
     expect(report.violations).toEqual([]);
   });
 
@@ -107,7 +107,7 @@ describe("envelope-gate check", () => {
 
   it("exits 3 when the log was recorded under another envelope", () => {
     const fx = writeFixture(envelopeText(), () => logText("sha256:" + "1".repeat(64), []));
-    expect(checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]).report.error.code).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
+    expect(checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]).report.error?.code).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
   });
 
   it("shows the error's file, line and what to do as text", () => {

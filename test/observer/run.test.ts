@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, TEST_TMP, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { ROOT, TEST_TMP, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 function exampleSandbox(): Sandbox {
   const s = sandbox();

@@ -127,7 +127,7 @@ export function createContext(stage: Stage): HookContext {
   try {
     channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
   } catch (err) {
-    throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`);
+    throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`, { cause: err });
   }
   const writer = `${process.pid}.${wt.threadId}`;
   let messageNo = 0;
@@ -233,7 +233,7 @@ export function createContext(stage: Stage): HookContext {
     }
     let current = abs;
     for (let hops = 0; hops < 40; hops++) {
-      let isLink = false;
+      let isLink: boolean;
       try {
         isLink = lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() === true;
       } catch {

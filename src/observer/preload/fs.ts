@@ -11,7 +11,7 @@ export function installFs(ctx: HookContext): void {
   const { fs, path } = ctx;
 
   function recordWrite(raw: unknown, op: string, follow: boolean): void {
-    let resolved: string | null = null;
+    let resolved: string;
     try {
       const p = ctx.toPathString(raw);
       if (p === null) return;
