@@ -35945,33 +35945,154 @@ const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"htt
  */
 /** CI and hosting detection: flags and build ids, never tokens. */
 const CI = [
-    "AC_APPCIRCLE", "AC_GIT_PR", "AGOLA_GIT_REF", "AGOLA_PULL_REQUEST_ID", "ALPIC_HOST", "APPCENTER_BUILD_ID",
-    "APPVEYOR", "APPVEYOR_PULL_REQUEST_NUMBER", "AWS_APP_ID", "BITBUCKET_COMMIT", "BITBUCKET_PR_ID", "BITRISE_IO",
-    "BITRISE_PULL_REQUEST", "BUDDY_EXECUTION_PULL_REQUEST_ID", "BUDDY_WORKSPACE_ID", "BUILDER_OUTPUT", "BUILDKITE",
-    "BUILDKITE_PULL_REQUEST", "BUILD_ID", "BUILD_NUMBER", "BUILD_REASON", "CF_BUILD_ID", "CF_PAGES",
-    "CF_PULL_REQUEST_ID", "CF_PULL_REQUEST_NUMBER", "CHANGE_ID", "CI", "CIRCLECI", "CIRCLE_PULL_REQUEST", "CIRRUS_CI",
-    "CIRRUS_PR", "CI_APP_ID", "CI_BUILD_EVENT", "CI_BUILD_ID", "CI_BUILD_NUMBER", "CI_MERGE_REQUEST_ID", "CI_NAME",
-    "CI_PULL_REQUEST_NUMBER", "CI_XCODE_PROJECT", "CLEAVR", "CLOUD_RUN_JOB", "CM_BUILD_ID", "CM_PULL_REQUEST",
-    "CODEBUILD_BUILD_ARN", "CODEBUILD_WEBHOOK_EVENT", "CODESANDBOX_HOST", "CODESANDBOX_SSE", "CODESPHERE_APP_ID",
-    "CONTINUOUS_INTEGRATION", "DENO_DEPLOY", "DENO_DEPLOYMENT_ID", "DRONE", "DRONE_BUILD_EVENT", "DSARI", "EARTHLY_CI",
-    "EAS_BUILD", "EO_PAGES_CI", "FIREBASE_APP_HOSTING", "GERRIT_PROJECT", "GITEA_ACTIONS", "GITHUB_ACTIONS",
-    "GITHUB_EVENT_NAME", "GITLAB_CI", "GO_PIPELINE_LABEL", "HARNESS_BUILD_ID", "HUDSON_URL", "IS_PULL_REQUEST",
-    "JENKINS_URL", "K_SERVICE", "LAYERCI", "LAYERCI_PULL_REQUEST", "MAGNUM", "NETLIFY", "NETLIFY_LOCAL", "NEVERCODE",
-    "NEVERCODE_PULL_REQUEST", "NOW_BUILDER", "PROW_JOB_ID", "PULL_REQUEST", "PULL_REQUEST_NUMBER", "RAILWAY_PROJECT_ID",
-    "RAILWAY_SERVICE_ID", "RELEASE_BUILD_ID", "RENDER", "SAILCI", "SAIL_PULL_REQUEST_NUMBER", "SCREWDRIVER",
-    "SD_PULL_REQUEST", "SEMAPHORE", "SHIPPABLE", "STACKBLITZ", "STORMKIT", "STRIDER", "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
-    "TASK_ID", "TDDIUM", "TEAMCITY_VERSION", "TF_BUILD", "TRAVIS", "TRAVIS_PULL_REQUEST", "VELA", "VELA_PULL_REQUEST",
-    "VERCEL", "VERCEL_ENV", "VERCEL_GIT_PULL_REQUEST_ID", "WORKERS_CI", "XCS", "ZEABUR", "bamboo_planKey", "ghprbPullId",
+    "AC_APPCIRCLE",
+    "AC_GIT_PR",
+    "AGOLA_GIT_REF",
+    "AGOLA_PULL_REQUEST_ID",
+    "ALPIC_HOST",
+    "APPCENTER_BUILD_ID",
+    "APPVEYOR",
+    "APPVEYOR_PULL_REQUEST_NUMBER",
+    "AWS_APP_ID",
+    "BITBUCKET_COMMIT",
+    "BITBUCKET_PR_ID",
+    "BITRISE_IO",
+    "BITRISE_PULL_REQUEST",
+    "BUDDY_EXECUTION_PULL_REQUEST_ID",
+    "BUDDY_WORKSPACE_ID",
+    "BUILDER_OUTPUT",
+    "BUILDKITE",
+    "BUILDKITE_PULL_REQUEST",
+    "BUILD_ID",
+    "BUILD_NUMBER",
+    "BUILD_REASON",
+    "CF_BUILD_ID",
+    "CF_PAGES",
+    "CF_PULL_REQUEST_ID",
+    "CF_PULL_REQUEST_NUMBER",
+    "CHANGE_ID",
+    "CI",
+    "CIRCLECI",
+    "CIRCLE_PULL_REQUEST",
+    "CIRRUS_CI",
+    "CIRRUS_PR",
+    "CI_APP_ID",
+    "CI_BUILD_EVENT",
+    "CI_BUILD_ID",
+    "CI_BUILD_NUMBER",
+    "CI_MERGE_REQUEST_ID",
+    "CI_NAME",
+    "CI_PULL_REQUEST_NUMBER",
+    "CI_XCODE_PROJECT",
+    "CLEAVR",
+    "CLOUD_RUN_JOB",
+    "CM_BUILD_ID",
+    "CM_PULL_REQUEST",
+    "CODEBUILD_BUILD_ARN",
+    "CODEBUILD_WEBHOOK_EVENT",
+    "CODESANDBOX_HOST",
+    "CODESANDBOX_SSE",
+    "CODESPHERE_APP_ID",
+    "CONTINUOUS_INTEGRATION",
+    "DENO_DEPLOY",
+    "DENO_DEPLOYMENT_ID",
+    "DRONE",
+    "DRONE_BUILD_EVENT",
+    "DSARI",
+    "EARTHLY_CI",
+    "EAS_BUILD",
+    "EO_PAGES_CI",
+    "FIREBASE_APP_HOSTING",
+    "GERRIT_PROJECT",
+    "GITEA_ACTIONS",
+    "GITHUB_ACTIONS",
+    "GITHUB_EVENT_NAME",
+    "GITLAB_CI",
+    "GO_PIPELINE_LABEL",
+    "HARNESS_BUILD_ID",
+    "HUDSON_URL",
+    "IS_PULL_REQUEST",
+    "JENKINS_URL",
+    "K_SERVICE",
+    "LAYERCI",
+    "LAYERCI_PULL_REQUEST",
+    "MAGNUM",
+    "NETLIFY",
+    "NETLIFY_LOCAL",
+    "NEVERCODE",
+    "NEVERCODE_PULL_REQUEST",
+    "NOW_BUILDER",
+    "PROW_JOB_ID",
+    "PULL_REQUEST",
+    "PULL_REQUEST_NUMBER",
+    "RAILWAY_PROJECT_ID",
+    "RAILWAY_SERVICE_ID",
+    "RELEASE_BUILD_ID",
+    "RENDER",
+    "SAILCI",
+    "SAIL_PULL_REQUEST_NUMBER",
+    "SCREWDRIVER",
+    "SD_PULL_REQUEST",
+    "SEMAPHORE",
+    "SHIPPABLE",
+    "STACKBLITZ",
+    "STORMKIT",
+    "STRIDER",
+    "SYSTEM_TEAMFOUNDATIONCOLLECTIONURI",
+    "TASK_ID",
+    "TDDIUM",
+    "TEAMCITY_VERSION",
+    "TF_BUILD",
+    "TRAVIS",
+    "TRAVIS_PULL_REQUEST",
+    "VELA",
+    "VELA_PULL_REQUEST",
+    "VERCEL",
+    "VERCEL_ENV",
+    "VERCEL_GIT_PULL_REQUEST_ID",
+    "WORKERS_CI",
+    "XCS",
+    "ZEABUR",
+    "bamboo_planKey",
+    "ghprbPullId",
 ];
 /** Coding-agent detection. */
 const AGENTS = [
-    "AI_AGENT", "AUGMENT_AGENT", "CLAUDECODE", "CLAUDE_CODE", "CODEX_SANDBOX", "CODEX_THREAD_ID", "COPILOT_AGENT",
-    "COPILOT_CLI", "CURSOR_AGENT", "GEMINI_CLI", "GOOSE_PROVIDER", "JUNIE_DATA", "JUNIE_SHIM_PATH", "OPENCODE", "REPL_ID",
+    "AI_AGENT",
+    "AUGMENT_AGENT",
+    "CLAUDECODE",
+    "CLAUDE_CODE",
+    "CODEX_SANDBOX",
+    "CODEX_THREAD_ID",
+    "COPILOT_AGENT",
+    "COPILOT_CLI",
+    "CURSOR_AGENT",
+    "GEMINI_CLI",
+    "GOOSE_PROVIDER",
+    "JUNIE_DATA",
+    "JUNIE_SHIM_PATH",
+    "OPENCODE",
+    "REPL_ID",
 ];
 /** Terminal, colour and locale. */
 const TERMINAL = [
-    "COLOR", "COLORTERM", "COLUMNS", "FORCE_COLOR", "FORCE_TTY", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-    "LINES", "NODE_DISABLE_COLORS", "NO_COLOR", "TERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TZ",
+    "COLOR",
+    "COLORTERM",
+    "COLUMNS",
+    "FORCE_COLOR",
+    "FORCE_TTY",
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_MESSAGES",
+    "LINES",
+    "NODE_DISABLE_COLORS",
+    "NO_COLOR",
+    "TERM",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TZ",
 ];
 const ENV_SETS = new Map([
     ["@ci", new Set(CI)],
@@ -36327,7 +36448,10 @@ function formatDigestLine(bytes, name) {
 function parseDigestFile(text, file) {
     const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
     if (entries.length !== 1) {
-        throw new errors_GateError("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, { file, hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256" });
+        throw new errors_GateError("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+            file,
+            hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
+        });
     }
     const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
     if (!m) {
@@ -36533,8 +36657,28 @@ const FIELD_NAMES = [
 ];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
-    v: 0, kind: 1, ts: 2, pid: 3, ppid: 4, source: 5, seq: 6, canary: 7, ok: 8, via: 9, path: 10,
-    op: 11, name: 12, key: 13, host: 14, port: 15, proto: 16, argv: 17, cwd: 18, events: 19, exit_code: 20, signal: 21,
+    v: 0,
+    kind: 1,
+    ts: 2,
+    pid: 3,
+    ppid: 4,
+    source: 5,
+    seq: 6,
+    canary: 7,
+    ok: 8,
+    via: 9,
+    path: 10,
+    op: 11,
+    name: 12,
+    key: 13,
+    host: 14,
+    port: 15,
+    proto: 16,
+    argv: 17,
+    cwd: 18,
+    events: 19,
+    exit_code: 20,
+    signal: 21,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -36616,7 +36760,11 @@ const RULE_ENVELOPE_KEY = {
 };
 /** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
 function isLoopback(host) {
-    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || /^::ffff:127\./.test(host) || host === "localhost" || host.endsWith(".localhost");
+    return (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+        host === "::1" ||
+        /^::ffff:127\./.test(host) ||
+        host === "localhost" ||
+        host.endsWith(".localhost"));
 }
 function isEscapedQuote(line, quoteIndex) {
     let backslashes = 0;
@@ -37351,7 +37499,14 @@ function clip(text, max) {
 }
 function annotation(path, line, level, title, message) {
     const at = Math.max(1, Math.floor(line));
-    return { path, start_line: at, end_line: at, annotation_level: level, title: clip(title, MAX_TITLE), message: clip(message, MAX_MESSAGE) };
+    return {
+        path,
+        start_line: at,
+        end_line: at,
+        annotation_level: level,
+        title: clip(title, MAX_TITLE),
+        message: clip(message, MAX_MESSAGE),
+    };
 }
 /** Splits into request-sized batches; always at least one (possibly empty) batch. */
 function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
@@ -37523,7 +37678,16 @@ function encodeJson(value) {
  * and reason and never honored. Pure: the caller fetches the text.
  */
 
-const LEDGER_COLUMNS = ["freeze_id", "property", "runner_a", "runner_b", "envelope_hash", "expires_on", "status", "evidence"];
+const LEDGER_COLUMNS = [
+    "freeze_id",
+    "property",
+    "runner_a",
+    "runner_b",
+    "envelope_hash",
+    "expires_on",
+    "status",
+    "evidence",
+];
 const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
 const DEFAULT_LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
 /**
@@ -37618,7 +37782,11 @@ function parseLedger(text, file) {
             continue;
         const cells = line.split("\t");
         if (cells.length !== LEDGER_COLUMNS.length) {
-            problems.push({ line: lineNo, freeze_id: cells[0]?.trim() || null, reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}` });
+            problems.push({
+                line: lineNo,
+                freeze_id: cells[0]?.trim() || null,
+                reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
+            });
             continue;
         }
         const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k].trim()]));
@@ -37657,7 +37825,11 @@ function applyFreezeCaps(ledger, today, caps) {
     for (const row of active) {
         const days = daysBetween(today, row.expires_on);
         if (days > caps.maxDays) {
-            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap` });
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap`,
+            });
         }
         else {
             withinLength.push(row);
@@ -37665,7 +37837,11 @@ function applyFreezeCaps(ledger, today, caps) {
     }
     if (active.length > caps.maxActive) {
         for (const row of withinLength) {
-            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored` });
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored`,
+            });
         }
         return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
     }
@@ -41348,15 +41524,27 @@ function propertyBlocks(p) {
 function decide(input) {
     const { report } = input;
     if (report.verdict === "error") {
-        return { verdict: "error", conclusion: "failure", headline: `could not evaluate (${report.error?.code ?? "INTERNAL_ERROR"}); this is not a pass` };
+        return {
+            verdict: "error",
+            conclusion: "failure",
+            headline: `could not evaluate (${report.error?.code ?? "INTERNAL_ERROR"}); this is not a pass`,
+        };
     }
     if (report.verdict === "envelope_fail") {
         const n = report.violations.length;
-        return { verdict: "envelope_fail", conclusion: "failure", headline: `${n} envelope violation${n === 1 ? "" : "s"} of ${report.envelope_id ?? "the envelope"}` };
+        return {
+            verdict: "envelope_fail",
+            conclusion: "failure",
+            headline: `${n} envelope violation${n === 1 ? "" : "s"} of ${report.envelope_id ?? "the envelope"}`,
+        };
     }
     const blocking = input.properties.filter(propertyBlocks);
     if (blocking.length > 0) {
-        const names = blocking.map((p) => (p.record.result === "error" ? `${p.record.name} (error)` : p.expired.length > 0 ? `${p.record.name} (freeze ${p.expired[0]?.freeze_id} expired)` : p.record.name));
+        const names = blocking.map((p) => p.record.result === "error"
+            ? `${p.record.name} (error)`
+            : p.expired.length > 0
+                ? `${p.record.name} (freeze ${p.expired[0]?.freeze_id} expired)`
+                : p.record.name);
         return { verdict: "property_fail", conclusion: "failure", headline: `property failed: ${names.join(", ")}` };
     }
     const pending = input.policyChange;
@@ -41503,7 +41691,12 @@ function hunkStarts(patch) {
 function scorePatchPaths(declared, files) {
     const d = declared.declaration;
     const allowed = (path) => d.globs.some((g) => minimatch(path, g, { dot: true, nocomment: true, nonegate: true }));
-    const canonical = files.map((f) => ({ filename: f.filename, status: f.status, previous_filename: f.previous_filename ?? null, patch: f.patch ?? null }));
+    const canonical = files.map((f) => ({
+        filename: f.filename,
+        status: f.status,
+        previous_filename: f.previous_filename ?? null,
+        patch: f.patch ?? null,
+    }));
     const inputs = { patch: hashOf(JSON.stringify(canonical)), globs: hashOf(JSON.stringify(d.globs)) };
     const offending = [];
     const locations = [];
@@ -41601,12 +41794,18 @@ function render(input, limit) {
         facts.push(["envelope read from", `\`${input.envelope.file}\` at \`${input.envelope.ref.slice(0, 12)}\` (${input.envelope.source})`]);
     }
     if (input.pull) {
-        facts.push(["pull request", `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``]);
+        facts.push([
+            "pull request",
+            `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``,
+        ]);
     }
     if (input.gating)
         facts.push([input.gating.gated ? "gated because" : "not gated because", input.gating.reason]);
     if (report?.log) {
-        facts.push(["observer run", `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`]);
+        facts.push([
+            "observer run",
+            `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`,
+        ]);
     }
     if (input.evidence) {
         facts.push(["evidence", `artifact \`${input.evidence.artifact}\`, digest \`${input.evidence.digest ?? "not written"}\``]);
@@ -41646,7 +41845,9 @@ function render(input, limit) {
         }), limit, (n) => `...and ${n} more properties (see properties.json in the evidence bundle).`), "");
     }
     else if (input.propertiesFile) {
-        out.push("### Properties", "", input.propertiesFile.present ? "The properties file declares none." : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`, "");
+        out.push("### Properties", "", input.propertiesFile.present
+            ? "The properties file declares none."
+            : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`, "");
     }
     if (input.ledger) {
         const applied = (input.properties ?? []).filter((p) => p.frozenBy !== null);
@@ -41791,7 +41992,9 @@ function pinnedEnvelope(paths, files) {
 function policyFrom(paths, files, today, caps) {
     const pinned = pinnedEnvelope(paths, files);
     const properties = files.properties === null ? null : loadProperties(files.properties, paths.properties);
-    const ledger = files.ledger === null ? { file: paths.ledger, rows: [], problems: [] } : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
+    const ledger = files.ledger === null
+        ? { file: paths.ledger, rows: [], problems: [] }
+        : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
     return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes: applyFreezeCaps(ledger, today, caps) };
 }
 
@@ -44280,7 +44483,11 @@ function gateOctokitOptions(options = {}) {
 }
 function createGitHubClient(options) {
     return new GateOctokit({
-        ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
+        ...gateOctokitOptions({
+            baseUrl: options.baseUrl,
+            ...(options.retry !== undefined ? { retry: options.retry } : {}),
+            ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+        }),
         auth: options.token,
     });
 }
@@ -44550,7 +44757,9 @@ async function gatherPolicyFacts(source, input) {
     const approvedBy = [];
     if (changes.length > 0) {
         for (const login of headApprovers(await source.reviews(pull.number), input.headSha, pull.author)) {
-            const allowed = input.envelopeReviewers.length > 0 ? listedReviewer(login, input.envelopeReviewers) : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
+            const allowed = input.envelopeReviewers.length > 0
+                ? listedReviewer(login, input.envelopeReviewers)
+                : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
             if (allowed)
                 approvedBy.push(login);
         }
@@ -44626,7 +44835,9 @@ async function runUnderObserver(options) {
  */
 async function runPropertyUnderObserver(options) {
     const r = await spawnObserved(options, { captureStdout: true, timeoutSeconds: options.timeoutSeconds });
-    const outcome = r.timedOut ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` } : { exitCode: r.exitCode, stdout: r.stdout };
+    const outcome = r.timedOut
+        ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` }
+        : { exitCode: r.exitCode, stdout: r.stdout };
     return { exitCode: r.exitCode, refusal: r.refusal, outcome };
 }
 async function spawnObserved(options, how) {
@@ -44660,7 +44871,10 @@ async function spawnObserved(options, how) {
         ...options.command,
     ];
     return new Promise((resolvePromise, reject) => {
-        const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"] });
+        const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, {
+            cwd: options.workspace,
+            stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
+        });
         let stderr = "";
         let stdout = "";
         let timedOut = false;
@@ -44937,7 +45151,13 @@ async function gate(settings, source, p) {
     const pull = p.pull;
     const headSha = p.headSha;
     const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
-    const facts = await gatherPolicyFacts(source, { pull, baseSha, headSha, paths: settings.policy, envelopeReviewers: settings.envelopeReviewers });
+    const facts = await gatherPolicyFacts(source, {
+        pull,
+        baseSha,
+        headSha,
+        paths: settings.policy,
+        envelopeReviewers: settings.envelopeReviewers,
+    });
     p.facts = facts;
     p.policyRef = facts.policy.ref;
     p.policySource = facts.policy.source;
@@ -44984,7 +45204,9 @@ async function gate(settings, source, p) {
     for (const declared of policy.properties?.properties ?? []) {
         const d = declared.declaration;
         // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
-        const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
+        const ran = d.kind === "tests_collected"
+            ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S)
+            : undefined;
         // The property's own run broke the envelope: that is an envelope failure, not a score.
         if (ran === null)
             return;
@@ -45142,7 +45364,15 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
                 ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, envelope.lines.get(`/${k}`)])),
             }
             : null,
-        pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
+        pull: p.pull
+            ? {
+                number: p.pull.number,
+                author: p.pull.author,
+                url: p.pull.htmlUrl,
+                baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha,
+                headSha: p.headSha ?? p.pull.headSha,
+            }
+            : null,
         gating: p.gating,
         policyChange: policyChangeOf(p),
         properties: p.outcomes,

@@ -10,10 +10,16 @@ execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
 
 const sections = [];
 let failed = false;
-for (const name of readdirSync("bench").filter((f) => f.endsWith(".mjs")).sort()) {
+for (const name of readdirSync("bench")
+  .filter((f) => f.endsWith(".mjs"))
+  .sort()) {
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   process.stderr.write(`bench: ${name}\n`);
-  const r = spawnSync(process.execPath, [join("bench", name)], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 });
+  const r = spawnSync(process.execPath, [join("bench", name)], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1 << 24,
+  });
   if (r.status !== 0) {
     failed = true;
     sections.push(`## ${name}\n\nFailed with exit status ${r.status}.\n`);

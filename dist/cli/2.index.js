@@ -329,7 +329,10 @@ async function migrate(db, now) {
         for (const m of MIGRATIONS) {
             if (done.has(m.version))
                 continue;
-            for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean))
+            for (const statement of m.sql
+                .split(/;\s*\n/)
+                .map((s) => s.trim())
+                .filter(Boolean))
                 await tx.exec(statement);
             await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
             applied.push(m.version);
@@ -341,12 +344,36 @@ async function migrate(db, now) {
 ;// CONCATENATED MODULE: ./src/store/store.ts
 
 const DUAL_RUN_COLUMNS = new Set([
-    "claim_owner", "claim_until", "dispatch_mode", "run_b_id", "run_b_url", "evidence_b", "runner_b", "outcome",
-    "outcome_code", "outcome_detail", "results", "dispatched_at", "deadline_at", "decided_at", "done_at",
+    "claim_owner",
+    "claim_until",
+    "dispatch_mode",
+    "run_b_id",
+    "run_b_url",
+    "evidence_b",
+    "runner_b",
+    "outcome",
+    "outcome_code",
+    "outcome_detail",
+    "results",
+    "dispatched_at",
+    "deadline_at",
+    "decided_at",
+    "done_at",
 ]);
 const LEDGER_PR_COLUMNS = new Set([
-    "claim_owner", "claim_until", "pr_number", "pr_url", "check_run_id", "base_sha", "opened_at", "first_review_at",
-    "review_alerted_at", "closed_at", "row_text", "body", "title",
+    "claim_owner",
+    "claim_until",
+    "pr_number",
+    "pr_url",
+    "check_run_id",
+    "base_sha",
+    "opened_at",
+    "first_review_at",
+    "review_alerted_at",
+    "closed_at",
+    "row_text",
+    "body",
+    "title",
 ]);
 function assignments(fields, allowed) {
     const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);
@@ -552,8 +579,30 @@ class Store {
         return this.selectLedgerPrs("WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
     }
 }
-const NUMERIC_DUAL = ["installation_id", "run_a_id", "run_b_id", "created_at", "dispatched_at", "deadline_at", "decided_at", "done_at", "claim_until", "pull_number", "run_a_attempt"];
-const NUMERIC_LEDGER = ["installation_id", "claim_until", "pr_number", "check_run_id", "created_at", "opened_at", "first_review_at", "review_alerted_at", "closed_at"];
+const NUMERIC_DUAL = [
+    "installation_id",
+    "run_a_id",
+    "run_b_id",
+    "created_at",
+    "dispatched_at",
+    "deadline_at",
+    "decided_at",
+    "done_at",
+    "claim_until",
+    "pull_number",
+    "run_a_attempt",
+];
+const NUMERIC_LEDGER = [
+    "installation_id",
+    "claim_until",
+    "pr_number",
+    "check_run_id",
+    "created_at",
+    "opened_at",
+    "first_review_at",
+    "review_alerted_at",
+    "closed_at",
+];
 /** Numeric columns as numbers, whichever backend returned them. */
 function withNumbers(row, columns) {
     const out = { ...row };
@@ -603,7 +652,9 @@ async function openStore(settings, now) {
             throw new errors/* GateError */.ue("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
         }
     }
-    const db = settings.databaseUrl ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public") : await openSqlite(settings.sqlitePath);
+    const db = settings.databaseUrl
+        ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public")
+        : await openSqlite(settings.sqlitePath);
     const store = new Store(db);
     try {
         await store.migrate(now);
@@ -622,7 +673,16 @@ async function openStore(settings, now) {
  * and reason and never honored. Pure: the caller fetches the text.
  */
 
-const LEDGER_COLUMNS = ["freeze_id", "property", "runner_a", "runner_b", "envelope_hash", "expires_on", "status", "evidence"];
+const LEDGER_COLUMNS = [
+    "freeze_id",
+    "property",
+    "runner_a",
+    "runner_b",
+    "envelope_hash",
+    "expires_on",
+    "status",
+    "evidence",
+];
 const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
 const DEFAULT_LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
 /**
@@ -717,7 +777,11 @@ function parseLedger(text, file) {
             continue;
         const cells = line.split("\t");
         if (cells.length !== LEDGER_COLUMNS.length) {
-            problems.push({ line: lineNo, freeze_id: cells[0]?.trim() || null, reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}` });
+            problems.push({
+                line: lineNo,
+                freeze_id: cells[0]?.trim() || null,
+                reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
+            });
             continue;
         }
         const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k].trim()]));
@@ -756,7 +820,11 @@ function applyFreezeCaps(ledger, today, caps) {
     for (const row of active) {
         const days = daysBetween(today, row.expires_on);
         if (days > caps.maxDays) {
-            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap` });
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap`,
+            });
         }
         else {
             withinLength.push(row);
@@ -764,7 +832,11 @@ function applyFreezeCaps(ledger, today, caps) {
     }
     if (active.length > caps.maxActive) {
         for (const row of withinLength) {
-            refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored` });
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored`,
+            });
         }
         return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
     }
@@ -806,10 +878,18 @@ const MIN_SECRET_LENGTH = 16;
  * the App refuses to start while any is set; there is no flag that skips verification at all.
  */
 const WEAKENING_SETTINGS = [
-    { name: "NODE_TLS_REJECT_UNAUTHORIZED", weakens: (v) => v === "0", why: "turns off TLS certificate checks on every call to GitHub and the database" },
+    {
+        name: "NODE_TLS_REJECT_UNAUTHORIZED",
+        weakens: (v) => v === "0",
+        why: "turns off TLS certificate checks on every call to GitHub and the database",
+    },
     { name: "ENVELOPE_GATE_SKIP_SIGNATURE", weakens: (v) => v !== "", why: "is not supported: webhook signatures are always verified" },
     { name: "ENVELOPE_GATE_INSECURE", weakens: (v) => v !== "", why: "is not supported: there is no insecure mode" },
-    { name: "NODE_OPTIONS", weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v), why: "loosens HTTP parsing or TLS versions" },
+    {
+        name: "NODE_OPTIONS",
+        weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v),
+        why: "loosens HTTP parsing or TLS versions",
+    },
 ];
 function bypass(message) {
     return new errors/* GateError */.ue("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
@@ -836,7 +916,10 @@ function onOff(env, name, fallback) {
     throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
 }
 function list(value) {
-    return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    return (value ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 function jsonLabels(raw) {
     const value = raw?.trim() || '["self-hosted","envelope-gate-runner-b"]';
@@ -1060,7 +1143,11 @@ function gateOctokitOptions(options = {}) {
 }
 function createGitHubClient(options) {
     return new GateOctokit({
-        ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
+        ...gateOctokitOptions({
+            baseUrl: options.baseUrl,
+            ...(options.retry !== undefined ? { retry: options.retry } : {}),
+            ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+        }),
         auth: options.token,
     });
 }
@@ -1203,7 +1290,10 @@ class InstallationClient {
         return res.data.workflow_runs ?? [];
     }
     async getRun(r, runId) {
-        const res = await this.call("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...r, run_id: runId });
+        const res = await this.call("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", {
+            ...r,
+            run_id: runId,
+        });
         return res.data;
     }
     /** The zip of the run's artifact named `name`, or null when the run has no such artifact. */
@@ -1269,7 +1359,12 @@ class InstallationClient {
         return "created";
     }
     async moveBranch(r, branch, sha) {
-        await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}`, sha, force: true });
+        await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
+            ...r,
+            ref: `heads/${branch}`,
+            sha,
+            force: true,
+        });
     }
     async findOpenPull(r, branch) {
         const res = await this.call("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
@@ -1329,7 +1424,11 @@ function freezeIdFor(evidenceA, evidenceB, property) {
  */
 function ledgerBranch(property, envelopeHash, headSha) {
     // Letters, digits, `_` and `-` only: no dots, so never `..`, `.lock` or a leading `.` in the ref.
-    const slug = property.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "") || "property";
+    const slug = property
+        .replace(/[^A-Za-z0-9_-]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 40)
+        .replace(/-+$/, "") || "property";
     const id = (0,envelope/* sha256Hex */.fg)(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
     return `envelope-gate/freeze/${slug}-${id}`;
 }
@@ -1458,7 +1557,12 @@ async function statusSnapshot(store, now, options) {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
         kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
-        installations: installations.map((i) => ({ installation_id: i.installation_id, account: i.account, mode: i.mode, promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)) })),
+        installations: installations.map((i) => ({
+            installation_id: i.installation_id,
+            account: i.account,
+            mode: i.mode,
+            promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)),
+        })),
         dual_runs_in_flight: inFlight.map((d) => ({
             id: d.id,
             repository: d.repository,
@@ -1502,7 +1606,13 @@ async function statusSnapshot(store, now, options) {
             state: p.state,
             days_left: Math.round((Date.parse(`${p.expires_on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000),
         })),
-        recent_decisions: recent.map((d) => ({ id: d.id, repository: d.repository, outcome: d.outcome, code: d.outcome_code, detail: d.outcome_detail })),
+        recent_decisions: recent.map((d) => ({
+            id: d.id,
+            repository: d.repository,
+            outcome: d.outcome,
+            code: d.outcome_code,
+            detail: d.outcome_detail,
+        })),
         last_sweep: options.lastSweep ? { at: new Date(options.lastSweep.at).toISOString(), report: options.lastSweep.report } : null,
     };
 }
@@ -1533,7 +1643,15 @@ function renderStatusHtml(s) {
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
 <h2>Kill switch</h2>${kill}
 <h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
-<h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [d.id, d.repository, d.head_sha.slice(0, 12), d.state, d.properties.join(", "), d.deadline_at, d.minutes_left]), "None.")}
+<h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
+        d.id,
+        d.repository,
+        d.head_sha.slice(0, 12),
+        d.state,
+        d.properties.join(", "),
+        d.deadline_at,
+        d.minutes_left,
+    ]), "None.")}
 <h2>Open ledger PRs</h2>${table(["freeze", "repository", "property", "PR", "waiting for review", "expires"], s.open_ledger_prs.map((p) => [
         p.freeze_id,
         p.repository,
@@ -1624,7 +1742,9 @@ function createAppServer(options) {
             const signature = req.headers["x-hub-signature-256"];
             if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
                 service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });
-                return send(res, 401, { error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" } });
+                return send(res, 401, {
+                    error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" },
+                });
             }
             const delivery = req.headers["x-github-delivery"];
             const event = req.headers["x-github-event"];
@@ -1797,7 +1917,12 @@ async function proposeFreeze(ctx, gh, dual, property, comparison) {
         return current;
     if (current.mode === "shadow") {
         await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
-        ctx.log("info", "ledger_pr.shadowed", { freeze_id: current.freeze_id, repository: current.repository, property, branch: current.branch });
+        ctx.log("info", "ledger_pr.shadowed", {
+            freeze_id: current.freeze_id,
+            repository: current.repository,
+            property,
+            branch: current.branch,
+        });
         return (await store.getLedgerPr(key));
     }
     try {
@@ -2240,7 +2365,11 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
     const name = `${checkName} (dual run)`;
     const results = dual.results ? JSON.parse(dual.results).results : [];
     const table = results.length
-        ? ["| property | runner A | runner B | verdict |", "| --- | --- | --- | --- |", ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`)].join("\n")
+        ? [
+            "| property | runner A | runner B | verdict |",
+            "| --- | --- | --- | --- |",
+            ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`),
+        ].join("\n")
         : "";
     const runs = `Runner A: run ${dual.run_a_id}${dual.run_a_url ? ` (${dual.run_a_url})` : ""}. Runner B: ${dual.run_b_id === null ? "none" : `run ${dual.run_b_id}${dual.run_b_url ? ` (${dual.run_b_url})` : ""}`}.`;
     const common = { name, head_sha: dual.head_sha, external_id: dual.id };
@@ -2256,10 +2385,26 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         const shadowText = mode === "shadow"
             ? prs
                 .filter((p) => p.state === "shadowed")
-                .map((p) => [`### Would open: ${p.title}`, "", `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`, "", "```tsv", p.row_text, "```", "", p.body].join("\n"))
+                .map((p) => [
+                `### Would open: ${p.title}`,
+                "",
+                `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`,
+                "",
+                "```tsv",
+                p.row_text,
+                "```",
+                "",
+                p.body,
+            ].join("\n"))
                 .join("\n\n---\n\n")
             : undefined;
-        return { ...common, conclusion: "neutral", title, summary, ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}) };
+        return {
+            ...common,
+            conclusion: "neutral",
+            title,
+            summary,
+            ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}),
+        };
     }
     const titles = {
         both_fail: "Both runners fail: no freeze",
@@ -2269,8 +2414,20 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         mismatch: "Runs do not match: no freeze",
         evidence_invalid: "Evidence could not be verified: no freeze",
     };
-    const summary = [`${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`, "", "The failing property keeps failing.", "", runs].join("\n");
-    return { ...common, conclusion: "failure", title: titles[dual.outcome ?? ""] ?? "No freeze", summary, ...(table ? { text: table } : {}) };
+    const summary = [
+        `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,
+        "",
+        "The failing property keeps failing.",
+        "",
+        runs,
+    ].join("\n");
+    return {
+        ...common,
+        conclusion: "failure",
+        title: titles[dual.outcome ?? ""] ?? "No freeze",
+        summary,
+        ...(table ? { text: table } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/app/report.ts
@@ -2386,7 +2543,12 @@ async function compareRunB(ctx, dual, runBId, runBUrl) {
         runner_b: bundleB ? JSON.stringify(bundleB.runner) : null,
         decided_at: ctx.clock.now(),
     });
-    ctx.log(decision.code ? "warn" : "info", "dual_run.decided", { dual_run: dual.id, outcome: decision.outcome, code: decision.code, detail: decision.detail });
+    ctx.log(decision.code ? "warn" : "info", "dual_run.decided", {
+        dual_run: dual.id,
+        outcome: decision.outcome,
+        code: decision.code,
+        detail: decision.detail,
+    });
     if (!moved)
         return `dual run ${dual.id}: decided elsewhere`;
     const reported = await reportDualRun(ctx, dual.id);
@@ -2445,7 +2607,11 @@ async function onRunNamingDualRun(ctx, run, repository, dualRunId) {
     if (dual.repository.toLowerCase() !== repository.toLowerCase())
         return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
     if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
-        ctx.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
+        ctx.log("warn", "runner_b.refused", {
+            run: run.id,
+            dual_run: dualRunId,
+            reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}`,
+        });
         return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
     }
     return compareRunB(ctx, dual, run.id, run.html_url ?? null);
@@ -2456,7 +2622,11 @@ async function onRunA(ctx, p, run, repository, installationId, bundle) {
     if ("skip" in next)
         return next.skip;
     const inserted = await ctx.store.insertDualRun(next.record);
-    ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", { dual_run: next.record.id, repository, properties: next.failing });
+    ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", {
+        dual_run: next.record.id,
+        repository,
+        properties: next.failing,
+    });
     const dispatched = await dispatchRunnerB(ctx, next.record.id);
     return `dual run ${next.record.id}: ${dispatched}`;
 }
@@ -2514,7 +2684,12 @@ async function sweep(ctx) {
             if (!claimed)
                 return;
             const hours = Math.floor((now - openedAt) / 3_600_000);
-            ctx.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
+            ctx.log("error", "ledger_pr.review_overdue", {
+                freeze_id: pr.freeze_id,
+                repository: pr.repository,
+                pull: pr.pr_number,
+                waited_hours: hours,
+            });
             report.reviewAlerts.push(pr.freeze_id);
             const gh = await ctx.installation(pr.installation_id);
             const r = repoRef(pr.repository);
@@ -2804,7 +2979,11 @@ async function cli_status(args) {
     const settings = storeConfigFromEnv(process.env);
     const store = await openStore(settings, Date.now());
     try {
-        const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: reviewAlertMsFromEnv(process.env), lastSweep: null });
+        const snapshot = await statusSnapshot(store, Date.now(), {
+            storeLabel: describeStore(settings),
+            reviewAlertMs: reviewAlertMsFromEnv(process.env),
+            lastSweep: null,
+        });
         process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
         return 0;
     }
@@ -2835,7 +3014,12 @@ async function promote(which, args, usage) {
     }
 }
 async function manifest(args, usage) {
-    const { values } = (0,external_node_util_.parseArgs)({ args, options: { url: { type: "string" }, name: { type: "string" } }, strict: true, allowPositionals: false });
+    const { values } = (0,external_node_util_.parseArgs)({
+        args,
+        options: { url: { type: "string" }, name: { type: "string" } },
+        strict: true,
+        allowPositionals: false,
+    });
     if (!values.url || !/^https?:\/\//.test(values.url))
         usage("manifest needs --url https://where-the-app-listens");
     process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");

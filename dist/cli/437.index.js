@@ -263,7 +263,17 @@ LOCAL_ONLY.addSubnet("fe80::", 10, "ipv6");
 function localOnly(address) {
     return LOCAL_ONLY.check(address, external_node_net_default().isIPv6(address) ? "ipv6" : "ipv4");
 }
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
+const HOP_BY_HOP = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
 /** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
 function stripHopByHop(headers) {
     const drop = new Set(HOP_BY_HOP);
@@ -276,7 +286,13 @@ function stripHopByHop(headers) {
     }
     return out;
 }
-const STATUS_TEXT = { 400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+const STATUS_TEXT = {
+    400: "Bad Request",
+    403: "Forbidden",
+    408: "Request Timeout",
+    431: "Request Header Fields Too Large",
+    502: "Bad Gateway",
+};
 /** A complete response written straight to a socket that the HTTP server no longer manages (CONNECT, parse errors); then closed. */
 function rawReply(socket, status, text) {
     if (!socket.writable) {
@@ -509,7 +525,14 @@ async function startEgressProxy(options) {
         // Node decoded any chunked body; re-chunk it upstream whatever the method.
         if (req.headers["transfer-encoding"] !== undefined)
             headers["transfer-encoding"] = "chunked";
-        const upstreamRequest = external_node_http_default().request({ createConnection: () => upstream, method: req.method, path: url.pathname + url.search, headers, setHost: false, maxHeaderSize: HEAD_LIMIT });
+        const upstreamRequest = external_node_http_default().request({
+            createConnection: () => upstream,
+            method: req.method,
+            path: url.pathname + url.search,
+            headers,
+            setHost: false,
+            maxHeaderSize: HEAD_LIMIT,
+        });
         upstreamRequest.on("response", (upstreamResponse) => {
             res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, stripHopByHop(upstreamResponse.headers));
             upstreamResponse.pipe(res);
@@ -857,7 +880,14 @@ function planJail(bwrap, plan) {
     args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
     // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
     const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
-    return { argv: args, view: new PathView([...privateMounts, ...identity]), hiddenSockets, privateMounts, visiblePrefixes: [...prefixes], masked };
+    return {
+        argv: args,
+        view: new PathView([...privateMounts, ...identity]),
+        hiddenSockets,
+        privateMounts,
+        visiblePrefixes: [...prefixes],
+        masked,
+    };
 }
 /**
  * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
@@ -870,7 +900,11 @@ function probeJail(bwrap, ownNetwork) {
             hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
         });
     }
-    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], timeout: 30_000 });
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"], {
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 30_000,
+    });
     if (probe.status !== 0) {
         const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
         throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
@@ -1118,7 +1152,16 @@ const FRAME_LIMIT = 3800;
  * Character devices a write to which mutates no file: shells redirect to /dev/null all the
  * time. Both observers skip exactly these (docs/observer.md lists them).
  */
-const DEVICE_PATHS = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/random", "/dev/urandom"]);
+const DEVICE_PATHS = new Set([
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/random",
+    "/dev/urandom",
+]);
 function isIgnoredDevice(path) {
     return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
 }
@@ -1890,7 +1933,9 @@ class StraceParser {
                     return;
                 const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
                 const argvToken = args[pathIndex + 1] ?? "[]";
-                const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+                const argv = argvToken.startsWith("[")
+                    ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t)
+                    : [];
                 // The file the kernel ran: the name given, every symlink resolved in the process's view;
                 // and what the kernel says the process runs now, when that differs (a name resolved in
                 // the wrong directory, a symlink swapped since, an interpreter): both are judged.
@@ -1924,7 +1969,12 @@ class StraceParser {
                 if (this.options.plumbing.size > 0) {
                     const target = ok && retPath !== null ? retPath : this.absolute(tgid, at ? fdDecoration(args[0]) : null, p);
                     if (this.options.plumbing.has((0,paths/* foldPath */.tu)(target) ?? target)) {
-                        this.options.emit({ kind: "channel", tgid, path: target, writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY") });
+                        this.options.emit({
+                            kind: "channel",
+                            tgid,
+                            path: target,
+                            writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY"),
+                        });
                         return;
                     }
                 }
@@ -2242,7 +2292,12 @@ socket.connect(53, "127.0.0.1", done);
 `;
 /** Finds an executable the way execvp would, with the wrapper's own PATH. */
 function resolveExecutable(name, pathValue) {
-    const candidates = name.includes("/") ? [(0,external_node_path_.resolve)(name)] : (pathValue ?? "").split(external_node_path_.delimiter).filter((d) => d !== "").map((d) => (0,external_node_path_.join)((0,external_node_path_.resolve)(d), name));
+    const candidates = name.includes("/")
+        ? [(0,external_node_path_.resolve)(name)]
+        : (pathValue ?? "")
+            .split(external_node_path_.delimiter)
+            .filter((d) => d !== "")
+            .map((d) => (0,external_node_path_.join)((0,external_node_path_.resolve)(d), name));
     for (const candidate of candidates) {
         try {
             (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
@@ -2440,11 +2495,23 @@ async function runStage(stage) {
         }
         catch (err) {
             (0,external_node_fs_.closeSync)(seccompFd);
-            throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${err.message})`, { cause: err });
+            throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${err.message})`, {
+                cause: err,
+            });
         }
         const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
         env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
-        relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
+        relay = [
+            stage.nodeBinary,
+            stage.egress.relay,
+            "--listen",
+            `127.0.0.1:${EGRESS_PORT}`,
+            "--unix",
+            socketPath,
+            "--child-node-options",
+            childNodeOptions ?? "",
+            "--",
+        ];
     }
     const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
     const stdio = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
@@ -2602,7 +2669,8 @@ async function observe(options, log, logPath, privateDir) {
     let straceBinary = null;
     if (!options.nodeOnly) {
         const configured = process.env[STRACE_ENV];
-        straceBinary = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+        straceBinary =
+            configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
         if (straceBinary === null) {
             throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
                 hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
@@ -2611,7 +2679,9 @@ async function observe(options, log, logPath, privateDir) {
     }
     const preloadSource = preloadBundlePath();
     if (!(0,external_node_fs_.existsSync)(preloadSource)) {
-        throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, { hint: "Build it: node scripts/build.mjs" });
+        throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, {
+            hint: "Build it: node scripts/build.mjs",
+        });
     }
     const runner = runnerIdentity();
     const arch = jailArch();
@@ -2627,7 +2697,9 @@ async function observe(options, log, logPath, privateDir) {
     const egressEnforced = envelope.envelope.network === "allowlist";
     const relayBundle = relayBundlePath();
     if (egressEnforced && !(0,external_node_fs_.existsSync)(relayBundle)) {
-        throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, { hint: "Build it: node scripts/build.mjs" });
+        throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, {
+            hint: "Build it: node scripts/build.mjs",
+        });
     }
     probeJail(bwrap, ownNetwork);
     const bwrapBinary = bwrap;

@@ -80,7 +80,9 @@ function suggestEnvelope(logs, base) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
         if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, { file: log.file });
+            throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+                file: log.file,
+            });
         }
         if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
             notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
@@ -175,7 +177,13 @@ function suggestEnvelope(logs, base) {
         const seen = keys.map((k) => env.get(k));
         envelope.allowed_env.push(entry);
         keys.forEach((k) => grouped.add(k));
-        added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] });
+        added.push({
+            key: "allowed_env",
+            entry,
+            covers: keys,
+            count: seen.reduce((n, s) => n + s.count, 0),
+            first: seen.map((s) => s.first).sort()[0],
+        });
     };
     for (const [name, set] of env_sets/* ENV_SETS */.g) {
         const keys = missing.filter((k) => set.has(k) && !env_sets/* CREDENTIAL_KEY */.s.test(k));
@@ -239,7 +247,17 @@ function suggestEnvelope(logs, base) {
 }
 /** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
 function envelopeJson(envelope) {
-    const order = ["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network", "allowed_commands", "loopback", "observation"];
+    const order = [
+        "envelope_id",
+        "allowed_roots",
+        "allowed_tools",
+        "allowed_env",
+        "allowed_hosts",
+        "network",
+        "allowed_commands",
+        "loopback",
+        "observation",
+    ];
     const out = {};
     for (const key of order)
         if (envelope[key] !== undefined)
@@ -310,7 +328,10 @@ async function readLog(file) {
                 return value;
             }
             catch (err) {
-                throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, { file, line: i + 1 });
+                throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
+                    file,
+                    line: i + 1,
+                });
             }
         }),
     };
@@ -319,9 +340,13 @@ async function suggestCommand(options) {
     const base = options.from !== undefined ? await (0,files/* readVerifiedEnvelope */.pO)(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
     const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null);
-    const out = [`envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`];
+    const out = [
+        `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
+    ];
     for (const a of added) {
-        const covers = a.covers.length > 1 || a.covers[0] !== a.entry ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};` : "";
+        const covers = a.covers.length > 1 || a.covers[0] !== a.entry
+            ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+            : "";
         out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace("( ", "("));
     }
     for (const n of notes)

@@ -30,7 +30,16 @@ const FRAME_LIMIT = 3800;
  * Character devices a write to which mutates no file: shells redirect to /dev/null all the
  * time. Both observers skip exactly these (docs/observer.md lists them).
  */
-const DEVICE_PATHS = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/random", "/dev/urandom"]);
+const DEVICE_PATHS = new Set([
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/random",
+    "/dev/urandom",
+]);
 function isIgnoredDevice(path) {
     return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
 }
@@ -453,7 +462,9 @@ function installEnv(ctx) {
                     onEnvRead(key, "get", internal);
                     return internal ? env[key] : programNodeOptions(env);
                 }
-                if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))) {
+                if (typeof key === "string" &&
+                    ((envSeen.get(key) ?? 0) & 1) === 0 &&
+                    !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))) {
                     onEnvRead(key, "get");
                 }
                 return table[key];

@@ -325,7 +325,17 @@ LOCAL_ONLY.addSubnet("fe80::", 10, "ipv6");
 function localOnly(address) {
     return LOCAL_ONLY.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
 }
-const HOP_BY_HOP = (/* unused pure expression or super */ null && (["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"]));
+const HOP_BY_HOP = (/* unused pure expression or super */ null && ([
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+]));
 /** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
 function stripHopByHop(headers) {
     const drop = new Set(HOP_BY_HOP);
@@ -338,7 +348,13 @@ function stripHopByHop(headers) {
     }
     return out;
 }
-const STATUS_TEXT = { 400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+const STATUS_TEXT = {
+    400: "Bad Request",
+    403: "Forbidden",
+    408: "Request Timeout",
+    431: "Request Header Fields Too Large",
+    502: "Bad Gateway",
+};
 /** A complete response written straight to a socket that the HTTP server no longer manages (CONNECT, parse errors); then closed. */
 function rawReply(socket, status, text) {
     if (!socket.writable) {
@@ -571,7 +587,14 @@ async function startEgressProxy(options) {
         // Node decoded any chunked body; re-chunk it upstream whatever the method.
         if (req.headers["transfer-encoding"] !== undefined)
             headers["transfer-encoding"] = "chunked";
-        const upstreamRequest = http.request({ createConnection: () => upstream, method: req.method, path: url.pathname + url.search, headers, setHost: false, maxHeaderSize: HEAD_LIMIT });
+        const upstreamRequest = http.request({
+            createConnection: () => upstream,
+            method: req.method,
+            path: url.pathname + url.search,
+            headers,
+            setHost: false,
+            maxHeaderSize: HEAD_LIMIT,
+        });
         upstreamRequest.on("response", (upstreamResponse) => {
             res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, stripHopByHop(upstreamResponse.headers));
             upstreamResponse.pipe(res);
@@ -657,7 +680,16 @@ const FRAME_LIMIT = 3800;
  * Character devices a write to which mutates no file: shells redirect to /dev/null all the
  * time. Both observers skip exactly these (docs/observer.md lists them).
  */
-const DEVICE_PATHS = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/random", "/dev/urandom"]);
+const DEVICE_PATHS = new Set([
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/random",
+    "/dev/urandom",
+]);
 function isIgnoredDevice(path) {
     return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
 }
@@ -824,7 +856,8 @@ function endLike(code, signal) {
 }
 function main() {
     const args = parseRelayArgs(process.argv.slice(2));
-    if (typeof globalThis[Symbol.for(RECORD_TOOL_SYMBOL)] === "function" || splitNodeOptions(process.env.NODE_OPTIONS).stageDir !== null) {
+    if (typeof globalThis[Symbol.for(RECORD_TOOL_SYMBOL)] === "function" ||
+        splitNodeOptions(process.env.NODE_OPTIONS).stageDir !== null) {
         fail("the observer hooks are loaded into the relay: start it with NODE_OPTIONS unset and pass the command's through --child-node-options");
     }
     try {

@@ -4,7 +4,15 @@
  * go through a PullSource; what to make of the facts is decided in src/core.
  */
 import type { PolicyFiles } from "../core/policy-files.js";
-import { WRITE_ROLES, headApprovers, listedReviewer, policyBlobChanges, policyChanges, type PolicyChange, type PolicyPaths } from "../core/policy.js";
+import {
+  WRITE_ROLES,
+  headApprovers,
+  listedReviewer,
+  policyBlobChanges,
+  policyChanges,
+  type PolicyChange,
+  type PolicyPaths,
+} from "../core/policy.js";
 import type { PullSource } from "../github/pull-source.js";
 import type { PullFile, PullRequestInfo } from "../github/repo.js";
 
@@ -29,7 +37,9 @@ export interface FactsInput {
 }
 
 export async function policyFilesAt(source: PullSource, paths: PolicyPaths, ref: string, label: string): Promise<PolicyFiles> {
-  const [envelope, digest, properties, ledger] = await Promise.all([paths.envelope, paths.digest, paths.properties, paths.ledger].map((p) => source.file(p, ref)));
+  const [envelope, digest, properties, ledger] = await Promise.all(
+    [paths.envelope, paths.digest, paths.properties, paths.ledger].map((p) => source.file(p, ref)),
+  );
   return { ref, source: label, envelope: envelope ?? null, digest: digest ?? null, properties: properties ?? null, ledger: ledger ?? null };
 }
 
@@ -49,11 +59,19 @@ export async function gatherPolicyFacts(source: PullSource, input: FactsInput): 
   const approvedBy: string[] = [];
   if (changes.length > 0) {
     for (const login of headApprovers(await source.reviews(pull.number), input.headSha, pull.author)) {
-      const allowed = input.envelopeReviewers.length > 0 ? listedReviewer(login, input.envelopeReviewers) : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
+      const allowed =
+        input.envelopeReviewers.length > 0
+          ? listedReviewer(login, input.envelopeReviewers)
+          : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
       if (allowed) approvedBy.push(login);
     }
   }
   const approved = approvedBy.length > 0;
-  const policy = await policyFilesAt(source, paths, approved ? input.headSha : input.baseSha, approved ? "head commit, policy change approved" : "base commit");
+  const policy = await policyFilesAt(
+    source,
+    paths,
+    approved ? input.headSha : input.baseSha,
+    approved ? "head commit, policy change approved" : "base commit",
+  );
   return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, policy };
 }

@@ -31,7 +31,15 @@ import { createGitHubClient, hasStatus, type GitHubClient } from "../github/clie
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
 import { gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
-import { copyLog, prepareEvidenceDir, readWorkspaceFile, runPropertyUnderObserver, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
+import {
+  copyLog,
+  prepareEvidenceDir,
+  readWorkspaceFile,
+  runPropertyUnderObserver,
+  runUnderObserver,
+  runnerIdentity,
+  writeBundle,
+} from "./local.js";
 import type { Settings } from "./settings.js";
 
 export interface GateOutcome {
@@ -165,11 +173,14 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
   const annotations: CheckAnnotation[] = [];
   const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
   const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
-  if (envelope && mainViolations.length > 0) annotations.push(...violationAnnotations(mainViolations, envelope, EVIDENCE_FILES.observerLog));
+  if (envelope && mainViolations.length > 0)
+    annotations.push(...violationAnnotations(mainViolations, envelope, EVIDENCE_FILES.observerLog));
   const notes: string[] = [];
   for (const r of error === null ? p.propertyViolations : []) {
     if (envelope) annotations.push(...violationAnnotations(r.violations, envelope, `property ${r.property}'s log`));
-    notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
+    notes.push(
+      `Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`,
+    );
   }
   if (p.outcomes) annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
   if (p.policy) annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.policy.freezes.refused, settings.policy.ledger));
@@ -196,7 +207,13 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
   const pull = p.pull as PullRequestInfo;
   const headSha = p.headSha as string;
   const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
-  const facts = await gatherPolicyFacts(source, { pull, baseSha, headSha, paths: settings.policy, envelopeReviewers: settings.envelopeReviewers });
+  const facts = await gatherPolicyFacts(source, {
+    pull,
+    baseSha,
+    headSha,
+    paths: settings.policy,
+    envelopeReviewers: settings.envelopeReviewers,
+  });
   p.facts = facts;
   p.policyRef = facts.policy.ref;
   p.policySource = facts.policy.source;
@@ -222,14 +239,22 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
     });
     p.logWritten = existsSync(logPath);
     if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
-      throw new GateError(observed.refusal, `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`, {
-        hint: "The run was not observed, so it is not judged as clean.",
-      });
+      throw new GateError(
+        observed.refusal,
+        `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`,
+        {
+          hint: "The run was not observed, so it is not judged as clean.",
+        },
+      );
     }
     if (!p.logWritten) {
-      throw new GateError("OBSERVER_LOG_MISSING", `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`, {
-        hint: "The run was not observed, so it is not judged as clean.",
-      });
+      throw new GateError(
+        "OBSERVER_LOG_MISSING",
+        `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`,
+        {
+          hint: "The run was not observed, so it is not judged as clean.",
+        },
+      );
     }
   } else {
     await copyLog(settings.evaluation.path, logPath);
@@ -243,7 +268,10 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
   for (const declared of policy.properties?.properties ?? []) {
     const d = declared.declaration;
     // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
-    const ran = d.kind === "tests_collected" ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S) : undefined;
+    const ran =
+      d.kind === "tests_collected"
+        ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S)
+        : undefined;
     // The property's own run broke the envelope: that is an envelope failure, not a score.
     if (ran === null) return;
     let score: Score;
@@ -252,9 +280,13 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
         score = scoreOutputSchema(declared, await readWorkspaceFile(settings.workspace, d.output));
       } else if (d.kind === "patch_paths") {
         if (!facts.filesComplete) {
-          throw new GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
-            hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
-          });
+          throw new GateError(
+            "PULL_FILES_TRUNCATED",
+            `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`,
+            {
+              hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
+            },
+          );
         }
         score = scorePatchPaths(declared, files);
       } else {
@@ -279,7 +311,13 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
  * broke the envelope (the violations join the report, which turns envelope_fail). A run the
  * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
  */
-async function runProperty(settings: Settings, p: Progress, name: string, command: string[], timeoutSeconds: number): Promise<CommandOutcome | null> {
+async function runProperty(
+  settings: Settings,
+  p: Progress,
+  name: string,
+  command: string[],
+  timeoutSeconds: number,
+): Promise<CommandOutcome | null> {
   const { envelope, bytes: envelopeBytes } = p.policy as Policy;
   const logPath = join(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
   const ran = await runPropertyUnderObserver({
@@ -296,25 +334,41 @@ async function runProperty(settings: Settings, p: Progress, name: string, comman
   // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
   // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
   if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {
-    throw new GateError("OBSERVER_INTERRUPTED", `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`, {
-      hint: "Raise the property's timeout_seconds, or make the command finish sooner.",
-    });
+    throw new GateError(
+      "OBSERVER_INTERRUPTED",
+      `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`,
+      {
+        hint: "Raise the property's timeout_seconds, or make the command finish sooner.",
+      },
+    );
   }
   if (ran.refusal !== null && (ran.exitCode === 3 || !existsSync(logPath))) {
-    throw new GateError(ran.refusal, `property ${name}: envelope-gate run refused with ${ran.refusal} (exit code ${ran.exitCode ?? "none"}); see the step log`, {
-      hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
-    });
+    throw new GateError(
+      ran.refusal,
+      `property ${name}: envelope-gate run refused with ${ran.refusal} (exit code ${ran.exitCode ?? "none"}); see the step log`,
+      {
+        hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+      },
+    );
   }
   if (!existsSync(logPath)) {
-    throw new GateError("OBSERVER_LOG_MISSING", `property ${name}: envelope-gate run ended (exit code ${ran.exitCode ?? "none"}) without writing ${logPath}`, {
-      hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
-    });
+    throw new GateError(
+      "OBSERVER_LOG_MISSING",
+      `property ${name}: envelope-gate run ended (exit code ${ran.exitCode ?? "none"}) without writing ${logPath}`,
+      {
+        hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
+      },
+    );
   }
   const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
   const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
   if (verdict.verdict === "error") {
     const e = verdict.error;
-    throw new GateError((e?.code ?? "OBSERVER_LOG_MALFORMED") as ErrorCode, `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`, { hint: e?.hint ?? "" });
+    throw new GateError(
+      (e?.code ?? "OBSERVER_LOG_MALFORMED") as ErrorCode,
+      `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`,
+      { hint: e?.hint ?? "" },
+    );
   }
   if (verdict.verdict === "envelope_fail") {
     const report = p.report as CheckReport;
@@ -329,7 +383,8 @@ async function writeEvidence(settings: Settings, p: Progress, report: CheckRepor
   const files = new Map<string, Uint8Array>();
   const properties: PropertiesFile = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
   files.set(EVIDENCE_FILES.properties, encodeJson(properties));
-  if (p.pinned !== null) files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.pinned.bytes, "envelope.json")));
+  if (p.pinned !== null)
+    files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.pinned.bytes, "envelope.json")));
   files.set(EVIDENCE_FILES.verdict, encodeJson(report));
   const identity = await runnerIdentity({
     run_id: report.log?.run_id ?? settings.run.id,
@@ -403,7 +458,15 @@ async function finish(
           ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, envelope.lines.get(`/${k}`)])),
         }
       : null,
-    pull: p.pull ? { number: p.pull.number, author: p.pull.author, url: p.pull.htmlUrl, baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha, headSha: p.headSha ?? p.pull.headSha } : null,
+    pull: p.pull
+      ? {
+          number: p.pull.number,
+          author: p.pull.author,
+          url: p.pull.htmlUrl,
+          baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha,
+          headSha: p.headSha ?? p.pull.headSha,
+        }
+      : null,
     gating: p.gating,
     policyChange: policyChangeOf(p),
     properties: p.outcomes,

@@ -28,15 +28,22 @@ export async function prepareEvidenceDir(dir: string): Promise<void> {
   }
   const foreign = entries.filter((e) => !BUNDLE_NAMES.has(e));
   if (foreign.length > 0) {
-    throw new GateError("CONFIG_INVALID", `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`, {
-      hint: "Point evidence-dir at a fresh directory (the default is under RUNNER_TEMP).",
-    });
+    throw new GateError(
+      "CONFIG_INVALID",
+      `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`,
+      {
+        hint: "Point evidence-dir at a fresh directory (the default is under RUNNER_TEMP).",
+      },
+    );
   }
   for (const e of entries) await rm(join(dir, e), { force: true });
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw new GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be created (${(err as { code?: string }).code ?? String(err)})`);
+    throw new GateError(
+      "EVIDENCE_UNAVAILABLE",
+      `evidence-dir ${dir} cannot be created (${(err as { code?: string }).code ?? String(err)})`,
+    );
   }
 }
 
@@ -75,10 +82,13 @@ export async function runUnderObserver(options: ObserverRunOptions): Promise<Obs
  * only the envelope's keys in its environment (never the Action's token or inputs), its own log
  * at `logPath` for the caller to judge. Stdout is captured for scoring; a deadline stops it.
  */
-export async function runPropertyUnderObserver(options: ObserverRunOptions & { timeoutSeconds: number }): Promise<ObservedRun & { outcome: CommandOutcome }> {
+export async function runPropertyUnderObserver(
+  options: ObserverRunOptions & { timeoutSeconds: number },
+): Promise<ObservedRun & { outcome: CommandOutcome }> {
   const r = await spawnObserved(options, { captureStdout: true, timeoutSeconds: options.timeoutSeconds });
-  const outcome: CommandOutcome =
-    r.timedOut ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` } : { exitCode: r.exitCode, stdout: r.stdout };
+  const outcome: CommandOutcome = r.timedOut
+    ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` }
+    : { exitCode: r.exitCode, stdout: r.stdout };
   return { exitCode: r.exitCode, refusal: r.refusal, outcome };
 }
 
@@ -116,7 +126,10 @@ async function spawnObserved(
     ...options.command,
   ];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.workspace, stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: options.workspace,
+      stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
+    });
     let stderr = "";
     let stdout = "";
     let timedOut = false;
@@ -201,7 +214,9 @@ async function machineId(): Promise<string | null> {
   return null;
 }
 
-export async function runnerIdentity(fields: Omit<RunnerIdentity, "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone">): Promise<RunnerIdentity> {
+export async function runnerIdentity(
+  fields: Omit<RunnerIdentity, "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone">,
+): Promise<RunnerIdentity> {
   const options = Intl.DateTimeFormat().resolvedOptions();
   return {
     runner_name: process.env.RUNNER_NAME ?? null,
@@ -234,6 +249,10 @@ export async function writeBundle(dir: string, files: Map<string, Uint8Array>): 
     return built.digest;
   } catch (err) {
     if (err instanceof GateError) throw err;
-    throw new GateError("EVIDENCE_UNAVAILABLE", `the evidence bundle in ${dir} cannot be written (${(err as { code?: string }).code ?? String(err)})`, { cause: err });
+    throw new GateError(
+      "EVIDENCE_UNAVAILABLE",
+      `the evidence bundle in ${dir} cannot be written (${(err as { code?: string }).code ?? String(err)})`,
+      { cause: err },
+    );
   }
 }

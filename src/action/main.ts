@@ -14,7 +14,9 @@ export async function main(): Promise<void> {
     core.setOutput("verdict", "error");
     core.setOutput("conclusion", "failure");
     core.setOutput("error-code", e.code);
-    await writeJobSummary(`## envelope-gate: ERROR\n\n\`${e.code}\`: ${e.message}${e.hint ? `\n\nWhat to do: ${e.hint}` : ""}\n\nThis is not a pass.\n`);
+    await writeJobSummary(
+      `## envelope-gate: ERROR\n\n\`${e.code}\`: ${e.message}${e.hint ? `\n\nWhat to do: ${e.hint}` : ""}\n\nThis is not a pass.\n`,
+    );
     core.setFailed(`envelope-gate: ${e.code}: ${e.message}`);
     return;
   }

@@ -175,9 +175,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   } else if (fromEvent) {
     pullNumber = fromEvent.number;
   } else {
-    configError(
-      `the ${eventName || "(unknown)"} event carries no pull request; set the pull-request input (runner B dispatches pass it)`,
-    );
+    configError(`the ${eventName || "(unknown)"} event carries no pull request; set the pull-request input (runner B dispatches pass it)`);
   }
 
   const headSha = input("head-sha").toLowerCase();

@@ -5,8 +5,10 @@ import type { PropertyComparison } from "./compare.js";
 
 /** One line per ledger PR for the check's summary. */
 export function describeProposal(pr: LedgerPr): string {
-  if (pr.state === "shadowed") return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
-  if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed") return `ledger PR for ${pr.property}: ${pr.pr_url ?? pr.branch} (${pr.state})`;
+  if (pr.state === "shadowed")
+    return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
+  if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
+    return `ledger PR for ${pr.property}: ${pr.pr_url ?? pr.branch} (${pr.state})`;
   return `ledger PR for ${pr.property} is being opened`;
 }
 
@@ -15,7 +17,11 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
   const name = `${checkName} (dual run)`;
   const results = dual.results ? (JSON.parse(dual.results) as { results: PropertyComparison[] }).results : [];
   const table = results.length
-    ? ["| property | runner A | runner B | verdict |", "| --- | --- | --- | --- |", ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`)].join("\n")
+    ? [
+        "| property | runner A | runner B | verdict |",
+        "| --- | --- | --- | --- |",
+        ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`),
+      ].join("\n")
     : "";
   const runs = `Runner A: run ${dual.run_a_id}${dual.run_a_url ? ` (${dual.run_a_url})` : ""}. Runner B: ${dual.run_b_id === null ? "none" : `run ${dual.run_b_id}${dual.run_b_url ? ` (${dual.run_b_url})` : ""}`}.`;
   const common = { name, head_sha: dual.head_sha, external_id: dual.id };
@@ -32,10 +38,28 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
       mode === "shadow"
         ? prs
             .filter((p) => p.state === "shadowed")
-            .map((p) => [`### Would open: ${p.title}`, "", `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`, "", "```tsv", p.row_text, "```", "", p.body].join("\n"))
+            .map((p) =>
+              [
+                `### Would open: ${p.title}`,
+                "",
+                `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`,
+                "",
+                "```tsv",
+                p.row_text,
+                "```",
+                "",
+                p.body,
+              ].join("\n"),
+            )
             .join("\n\n---\n\n")
         : undefined;
-    return { ...common, conclusion: "neutral" as const, title, summary, ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}) };
+    return {
+      ...common,
+      conclusion: "neutral" as const,
+      title,
+      summary,
+      ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}),
+    };
   }
   const titles: Record<string, string> = {
     both_fail: "Both runners fail: no freeze",
@@ -45,6 +69,18 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     mismatch: "Runs do not match: no freeze",
     evidence_invalid: "Evidence could not be verified: no freeze",
   };
-  const summary = [`${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`, "", "The failing property keeps failing.", "", runs].join("\n");
-  return { ...common, conclusion: "failure" as const, title: titles[dual.outcome ?? ""] ?? "No freeze", summary, ...(table ? { text: table } : {}) };
+  const summary = [
+    `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,
+    "",
+    "The failing property keeps failing.",
+    "",
+    runs,
+  ].join("\n");
+  return {
+    ...common,
+    conclusion: "failure" as const,
+    title: titles[dual.outcome ?? ""] ?? "No freeze",
+    summary,
+    ...(table ? { text: table } : {}),
+  };
 }

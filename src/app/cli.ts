@@ -56,7 +56,12 @@ async function killSwitch(which: "pause" | "resume", args: string[], usage: (m: 
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
   try {
-    const changed = await store.setKillSwitch(which === "pause", which === "pause" ? (values.reason as string).trim() : null, operator(), Date.now());
+    const changed = await store.setKillSwitch(
+      which === "pause",
+      which === "pause" ? (values.reason as string).trim() : null,
+      operator(),
+      Date.now(),
+    );
     const state = await store.killSwitch();
     process.stdout.write(
       `${changed ? (which === "pause" ? "paused" : "resumed") : `already ${state.paused ? "paused" : "running"}`}: ${describeStore(settings)}${state.paused ? ` (reason: ${state.reason})` : ""}\n`,
@@ -72,7 +77,11 @@ async function status(args: string[]): Promise<number> {
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
   try {
-    const snapshot = await statusSnapshot(store, Date.now(), { storeLabel: describeStore(settings), reviewAlertMs: reviewAlertMsFromEnv(process.env), lastSweep: null });
+    const snapshot = await statusSnapshot(store, Date.now(), {
+      storeLabel: describeStore(settings),
+      reviewAlertMs: reviewAlertMsFromEnv(process.env),
+      lastSweep: null,
+    });
     process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
     return 0;
   } finally {
@@ -89,7 +98,9 @@ async function promote(which: "promote" | "demote", args: string[], usage: (m: s
     if (which === "promote") {
       await store.ensureInstallation(id, null, Date.now());
       const changed = await store.promoteInstallation(id, operator(), Date.now());
-      process.stdout.write(changed ? `installation ${id} promoted: ledger PRs are opened for real\n` : `installation ${id} is already active\n`);
+      process.stdout.write(
+        changed ? `installation ${id} promoted: ledger PRs are opened for real\n` : `installation ${id} is already active\n`,
+      );
     } else {
       const changed = await store.demoteInstallation(id);
       process.stdout.write(changed ? `installation ${id} back in shadow mode\n` : `installation ${id} is not active\n`);
@@ -101,7 +112,12 @@ async function promote(which: "promote" | "demote", args: string[], usage: (m: s
 }
 
 async function manifest(args: string[], usage: (m: string) => never): Promise<number> {
-  const { values } = parseArgs({ args, options: { url: { type: "string" }, name: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({
+    args,
+    options: { url: { type: "string" }, name: { type: "string" } },
+    strict: true,
+    allowPositionals: false,
+  });
   if (!values.url || !/^https?:\/\//.test(values.url)) usage("manifest needs --url https://where-the-app-listens");
   process.stdout.write(JSON.stringify(appManifest(values.url as string, values.name ?? "envelope-gate"), null, 2) + "\n");
   return 0;

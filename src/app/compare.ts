@@ -18,13 +18,7 @@ export interface PropertyComparison {
 }
 
 export type DualRunOutcome =
-  | "freeze_eligible"
-  | "both_fail"
-  | "no_freeze"
-  | "observer_disagreement"
-  | "runner_b_unavailable"
-  | "mismatch"
-  | "evidence_invalid";
+  "freeze_eligible" | "both_fail" | "no_freeze" | "observer_disagreement" | "runner_b_unavailable" | "mismatch" | "evidence_invalid";
 
 export interface Decision {
   outcome: DualRunOutcome;
@@ -60,20 +54,40 @@ export function compareRuns(a: VerifiedBundle, b: VerifiedBundle, expect: Expect
   const machineA = machineOf(a);
   const machineB = machineOf(b);
   if (machineA === "" || machineB === "") {
-    return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json does not name its machine (machine_id); two machines cannot be proven");
+    return none(
+      "runner_b_unavailable",
+      "RUNNER_B_UNAVAILABLE",
+      "a runner.json does not name its machine (machine_id); two machines cannot be proven",
+    );
   }
   if (machineA === machineB) {
-    return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`);
+    return none(
+      "runner_b_unavailable",
+      "RUNNER_B_UNAVAILABLE",
+      `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`,
+    );
   }
   const hashes = [a.runner.envelope_hash, a.verdict.envelope_hash, b.runner.envelope_hash, b.verdict.envelope_hash];
   if (hashes.some((h) => h !== expect.envelopeHash)) {
-    return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not under one envelope: expected ${expect.envelopeHash}, runner A ${a.runner.envelope_hash}, runner B ${b.runner.envelope_hash}`);
+    return none(
+      "mismatch",
+      "DUAL_RUN_MISMATCH",
+      `the runs were not under one envelope: expected ${expect.envelopeHash}, runner A ${a.runner.envelope_hash}, runner B ${b.runner.envelope_hash}`,
+    );
   }
   if (b.runner.head_sha !== expect.headSha || a.runner.head_sha !== expect.headSha) {
-    return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not of one commit: expected ${expect.headSha}, runner A ${a.runner.head_sha}, runner B ${b.runner.head_sha}`);
+    return none(
+      "mismatch",
+      "DUAL_RUN_MISMATCH",
+      `the runs were not of one commit: expected ${expect.headSha}, runner A ${a.runner.head_sha}, runner B ${b.runner.head_sha}`,
+    );
   }
   if ((b.runner.dual_run_id ?? "") !== expect.dualRunId) {
-    return none("mismatch", "DUAL_RUN_MISMATCH", `runner B's run belongs to dual run ${b.runner.dual_run_id ?? "(none)"}, not ${expect.dualRunId}`);
+    return none(
+      "mismatch",
+      "DUAL_RUN_MISMATCH",
+      `runner B's run belongs to dual run ${b.runner.dual_run_id ?? "(none)"}, not ${expect.dualRunId}`,
+    );
   }
   if (a.verdict.verdict !== "pass") {
     return none("no_freeze", null, `runner A's envelope verdict is ${a.verdict.verdict}; envelope failures are never frozen`);
@@ -87,7 +101,11 @@ export function compareRuns(a: VerifiedBundle, b: VerifiedBundle, expect: Expect
     );
   }
   if (b.verdict.verdict !== "pass") {
-    return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B could not evaluate the envelope (${b.verdict.error?.code ?? "error"}); no valid second run`);
+    return none(
+      "runner_b_unavailable",
+      "RUNNER_B_UNAVAILABLE",
+      `runner B could not evaluate the envelope (${b.verdict.error?.code ?? "error"}); no valid second run`,
+    );
   }
   const results: PropertyComparison[] = [];
   for (const property of expect.properties) {

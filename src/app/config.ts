@@ -40,10 +40,18 @@ const MIN_SECRET_LENGTH = 16;
  * the App refuses to start while any is set; there is no flag that skips verification at all.
  */
 export const WEAKENING_SETTINGS: { name: string; weakens: (value: string) => boolean; why: string }[] = [
-  { name: "NODE_TLS_REJECT_UNAUTHORIZED", weakens: (v) => v === "0", why: "turns off TLS certificate checks on every call to GitHub and the database" },
+  {
+    name: "NODE_TLS_REJECT_UNAUTHORIZED",
+    weakens: (v) => v === "0",
+    why: "turns off TLS certificate checks on every call to GitHub and the database",
+  },
   { name: "ENVELOPE_GATE_SKIP_SIGNATURE", weakens: (v) => v !== "", why: "is not supported: webhook signatures are always verified" },
   { name: "ENVELOPE_GATE_INSECURE", weakens: (v) => v !== "", why: "is not supported: there is no insecure mode" },
-  { name: "NODE_OPTIONS", weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v), why: "loosens HTTP parsing or TLS versions" },
+  {
+    name: "NODE_OPTIONS",
+    weakens: (v) => /--insecure-http-parser|--tls-min-v1\.[01]/.test(v),
+    why: "loosens HTTP parsing or TLS versions",
+  },
 ];
 
 function bypass(message: string): GateError {
@@ -68,7 +76,10 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
 }
 
 function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function jsonLabels(raw: string | undefined): string[] {
@@ -89,11 +100,15 @@ function privateKeyFrom(env: NodeJS.ProcessEnv): string {
   const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
   if (inline) return inline.replace(/\\n/g, "\n");
   const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
-  if (!path) throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
+  if (!path)
+    throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new GateError("CONFIG_INVALID", `the App's private key ${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+    throw new GateError(
+      "CONFIG_INVALID",
+      `the App's private key ${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`,
+    );
   }
 }
 

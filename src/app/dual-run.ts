@@ -107,7 +107,11 @@ export function deadlineMissedDetail(dual: DualRun): string {
  * Verifies both bundles and applies the comparison table. Evidence problems decide "no
  * freeze"; `bundleB` is B's verified bundle when both could be read.
  */
-export function decideDualRun(dual: DualRun, zipA: Uint8Array | null, zipB: Uint8Array | null): { decision: Decision; bundleB: VerifiedBundle | null } {
+export function decideDualRun(
+  dual: DualRun,
+  zipA: Uint8Array | null,
+  zipB: Uint8Array | null,
+): { decision: Decision; bundleB: VerifiedBundle | null } {
   const none = (outcome: Decision["outcome"], code: ErrorCode, detail: string, bundleB: VerifiedBundle | null = null) => ({
     decision: { outcome, code, detail, results: [], eligible: [] },
     bundleB,
@@ -126,7 +130,12 @@ export function decideDualRun(dual: DualRun, zipA: Uint8Array | null, zipB: Uint
     throw err;
   }
   if (a.digest !== dual.evidence_a) {
-    return none("evidence_invalid", "EVIDENCE_DIGEST_MISMATCH", `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`, b);
+    return none(
+      "evidence_invalid",
+      "EVIDENCE_DIGEST_MISMATCH",
+      `runner A's bundle digest is now ${a.digest}, it was ${dual.evidence_a} when runner B was scheduled`,
+      b,
+    );
   }
   const decision = compareRuns(a, b, {
     dualRunId: dual.id,

@@ -21,7 +21,12 @@ export function freezeIdFor(evidenceA: string, evidenceB: string, property: stri
  */
 export function ledgerBranch(property: string, envelopeHash: string, headSha: string): string {
   // Letters, digits, `_` and `-` only: no dots, so never `..`, `.lock` or a leading `.` in the ref.
-  const slug = property.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40).replace(/-+$/, "") || "property";
+  const slug =
+    property
+      .replace(/[^A-Za-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40)
+      .replace(/-+$/, "") || "property";
   const id = sha256Hex(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
   return `envelope-gate/freeze/${slug}-${id}`;
 }

@@ -11,7 +11,13 @@ import { buildFreezeProposal, expiresOn, freezeProposalInput, freezeTitle, ledge
  * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
  * proposal is recorded (and shown in the dual-run check) instead of opened.
  */
-export async function proposeFreeze(ctx: AppContext, gh: InstallationClient, dual: DualRun, property: string, comparison: PropertyComparison): Promise<LedgerPr> {
+export async function proposeFreeze(
+  ctx: AppContext,
+  gh: InstallationClient,
+  dual: DualRun,
+  property: string,
+  comparison: PropertyComparison,
+): Promise<LedgerPr> {
   const { store, settings } = ctx;
   const owner = settings.replicaId;
   const now = ctx.clock.now();
@@ -51,8 +57,19 @@ export async function proposeFreeze(ctx: AppContext, gh: InstallationClient, dua
   const current = (await store.getLedgerPr(key)) as LedgerPr;
   if (!mine) return current;
   if (current.mode === "shadow") {
-    await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
-    ctx.log("info", "ledger_pr.shadowed", { freeze_id: current.freeze_id, repository: current.repository, property, branch: current.branch });
+    await store.transitionLedgerPr(
+      key,
+      ["claimed"],
+      "shadowed",
+      { claim_owner: null, claim_until: null },
+      { sql: "claim_owner = ?", params: [owner] },
+    );
+    ctx.log("info", "ledger_pr.shadowed", {
+      freeze_id: current.freeze_id,
+      repository: current.repository,
+      property,
+      branch: current.branch,
+    });
     return (await store.getLedgerPr(key)) as LedgerPr;
   }
   try {

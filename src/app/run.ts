@@ -67,7 +67,9 @@ export async function startApp(
       if (sweeping) return;
       sweeping = service
         .sweep()
-        .catch((err) => log("error", "sweep.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR", message: (err as Error).message }))
+        .catch((err) =>
+          log("error", "sweep.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR", message: (err as Error).message }),
+        )
         .finally(() => {
           sweeping = null;
         });

@@ -10,7 +10,16 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
   const { store, settings } = ctx;
   const owner = settings.replicaId;
   const now = ctx.clock.now();
-  const claimed = await store.claimDualRun(id, "pending", "dispatching", owner, now, settings.leaseMs, {}, { sql: "deadline_at > ?", params: [now] });
+  const claimed = await store.claimDualRun(
+    id,
+    "pending",
+    "dispatching",
+    owner,
+    now,
+    settings.leaseMs,
+    {},
+    { sql: "deadline_at > ?", params: [now] },
+  );
   if (!claimed) {
     const current = await store.getDualRun(id);
     return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
@@ -18,7 +27,12 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
   const dual = (await store.getDualRun(id)) as DualRun;
   try {
     const gh = await ctx.installation(dual.installation_id);
-    const result = await gh.dispatchWorkflow(repoRef(dual.repository), settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
+    const result = await gh.dispatchWorkflow(
+      repoRef(dual.repository),
+      settings.workflow,
+      dual.base_ref,
+      runnerBInputs(dual, settings.runnerBLabels),
+    );
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
       dispatch_mode: result.mode,
       run_b_id: result.runId,
@@ -78,7 +92,12 @@ export async function compareRunB(ctx: AppContext, dual: DualRun, runBId: number
     runner_b: bundleB ? JSON.stringify(bundleB.runner) : null,
     decided_at: ctx.clock.now(),
   });
-  ctx.log(decision.code ? "warn" : "info", "dual_run.decided", { dual_run: dual.id, outcome: decision.outcome, code: decision.code, detail: decision.detail });
+  ctx.log(decision.code ? "warn" : "info", "dual_run.decided", {
+    dual_run: dual.id,
+    outcome: decision.outcome,
+    code: decision.code,
+    detail: decision.detail,
+  });
   if (!moved) return `dual run ${dual.id}: decided elsewhere`;
   const reported = await reportDualRun(ctx, dual.id);
   return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;

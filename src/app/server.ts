@@ -79,7 +79,9 @@ export function createAppServer(options: ServerOptions): Server {
       const signature = req.headers["x-hub-signature-256"];
       if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
         service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });
-        return send(res, 401, { error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" } });
+        return send(res, 401, {
+          error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" },
+        });
       }
       const delivery = req.headers["x-github-delivery"];
       const event = req.headers["x-github-event"];

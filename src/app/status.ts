@@ -8,10 +8,44 @@ export interface StatusSnapshot {
   store: string;
   kill_switch: { paused: boolean; reason: string | null; changed_by: string | null; changed_at: string | null };
   installations: { installation_id: number; account: string | null; mode: string; promoted_at: string | null }[];
-  dual_runs_in_flight: { id: string; repository: string; head_sha: string; state: string; properties: string[]; deadline_at: string; minutes_left: number; run_b_id: number | null }[];
-  open_ledger_prs: { freeze_id: string; repository: string; property: string; pr_url: string | null; opened_at: string | null; waiting_hours: number; overdue: boolean; reviewed: boolean; expires_on: string }[];
-  shadow_proposals: { freeze_id: string; repository: string; property: string; branch: string; expires_on: string; row: string; proposed_at: string }[];
-  freezes_expiring_soon: { freeze_id: string; repository: string; property: string; expires_on: string; state: string; days_left: number }[];
+  dual_runs_in_flight: {
+    id: string;
+    repository: string;
+    head_sha: string;
+    state: string;
+    properties: string[];
+    deadline_at: string;
+    minutes_left: number;
+    run_b_id: number | null;
+  }[];
+  open_ledger_prs: {
+    freeze_id: string;
+    repository: string;
+    property: string;
+    pr_url: string | null;
+    opened_at: string | null;
+    waiting_hours: number;
+    overdue: boolean;
+    reviewed: boolean;
+    expires_on: string;
+  }[];
+  shadow_proposals: {
+    freeze_id: string;
+    repository: string;
+    property: string;
+    branch: string;
+    expires_on: string;
+    row: string;
+    proposed_at: string;
+  }[];
+  freezes_expiring_soon: {
+    freeze_id: string;
+    repository: string;
+    property: string;
+    expires_on: string;
+    state: string;
+    days_left: number;
+  }[];
   recent_decisions: { id: string; repository: string; outcome: string | null; code: string | null; detail: string | null }[];
   last_sweep: { at: string; report: SweepReport } | null;
 }
@@ -36,7 +70,12 @@ export async function statusSnapshot(
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
     kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
-    installations: installations.map((i) => ({ installation_id: i.installation_id, account: i.account, mode: i.mode, promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)) })),
+    installations: installations.map((i) => ({
+      installation_id: i.installation_id,
+      account: i.account,
+      mode: i.mode,
+      promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)),
+    })),
     dual_runs_in_flight: inFlight.map((d) => ({
       id: d.id,
       repository: d.repository,
@@ -80,7 +119,13 @@ export async function statusSnapshot(
         state: p.state,
         days_left: Math.round((Date.parse(`${p.expires_on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000),
       })),
-    recent_decisions: recent.map((d) => ({ id: d.id, repository: d.repository, outcome: d.outcome, code: d.outcome_code, detail: d.outcome_detail })),
+    recent_decisions: recent.map((d) => ({
+      id: d.id,
+      repository: d.repository,
+      outcome: d.outcome,
+      code: d.outcome_code,
+      detail: d.outcome_detail,
+    })),
     last_sweep: options.lastSweep ? { at: new Date(options.lastSweep.at).toISOString(), report: options.lastSweep.report } : null,
   };
 }
@@ -110,10 +155,22 @@ export function renderStatusHtml(s: StatusSnapshot): string {
 .alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
 <h2>Kill switch</h2>${kill}
-<h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
+<h2>Installations</h2>${table(
+    ["installation", "account", "mode", "promoted"],
+    s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]),
+    "No installation has sent a webhook yet.",
+  )}
 <h2>Dual runs in flight</h2>${table(
     ["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"],
-    s.dual_runs_in_flight.map((d) => [d.id, d.repository, d.head_sha.slice(0, 12), d.state, d.properties.join(", "), d.deadline_at, d.minutes_left]),
+    s.dual_runs_in_flight.map((d) => [
+      d.id,
+      d.repository,
+      d.head_sha.slice(0, 12),
+      d.state,
+      d.properties.join(", "),
+      d.deadline_at,
+      d.minutes_left,
+    ]),
     "None.",
   )}
 <h2>Open ledger PRs</h2>${table(
@@ -123,14 +180,28 @@ export function renderStatusHtml(s: StatusSnapshot): string {
       p.repository,
       p.property,
       p.pr_url ? new Raw(`<a href="${esc(p.pr_url)}">${esc(p.pr_url)}</a>`) : "—",
-      new Raw(p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
+      new Raw(
+        p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`,
+      ),
       p.expires_on,
     ]),
     "None.",
   )}
-<h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
-<h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
-<h2>Recent decisions</h2>${table(["dual run", "repository", "outcome", "code", "detail"], s.recent_decisions.map((d) => [d.id, d.repository, d.outcome, d.code ?? "", d.detail]), "None yet.")}
+<h2>Freezes expiring within 3 days</h2>${table(
+    ["freeze", "repository", "property", "expires", "state", "days left"],
+    s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]),
+    "None.",
+  )}
+<h2>Shadow proposals (would have opened)</h2>${table(
+    ["freeze", "repository", "property", "branch", "expires", "row"],
+    s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]),
+    "None.",
+  )}
+<h2>Recent decisions</h2>${table(
+    ["dual run", "repository", "outcome", "code", "detail"],
+    s.recent_decisions.map((d) => [d.id, d.repository, d.outcome, d.code ?? "", d.detail]),
+    "None yet.",
+  )}
 <h2>Last sweep</h2><p>${s.last_sweep ? `${esc(s.last_sweep.at)} — ${s.last_sweep.report.errors.length} error(s)` : "not yet"}</p>
 </body></html>`;
 }

@@ -54,10 +54,21 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
     if (pr.review_alerted_at !== null || !reviewOverdue(pr, now, ctx.settings.reviewAlertMs)) continue;
     const openedAt = pr.opened_at as number;
     await attempt(pr.freeze_id, async () => {
-      const claimed = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { review_alerted_at: now }, { sql: "review_alerted_at IS NULL", params: [] });
+      const claimed = await ctx.store.transitionLedgerPr(
+        pr.lock_key,
+        ["opened"],
+        "opened",
+        { review_alerted_at: now },
+        { sql: "review_alerted_at IS NULL", params: [] },
+      );
       if (!claimed) return;
       const hours = Math.floor((now - openedAt) / 3_600_000);
-      ctx.log("error", "ledger_pr.review_overdue", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, waited_hours: hours });
+      ctx.log("error", "ledger_pr.review_overdue", {
+        freeze_id: pr.freeze_id,
+        repository: pr.repository,
+        pull: pr.pr_number,
+        waited_hours: hours,
+      });
       report.reviewAlerts.push(pr.freeze_id);
       const gh = await ctx.installation(pr.installation_id);
       const r = repoRef(pr.repository);
@@ -104,7 +115,13 @@ async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): 
     const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
     run = runBAmong(candidates, dual.id);
     if (run === null) return;
-    const set = await ctx.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
+    const set = await ctx.store.transitionDualRun(
+      dual.id,
+      ["waiting"],
+      "waiting",
+      { run_b_id: run.id, run_b_url: run.html_url },
+      { sql: "run_b_id IS NULL", params: [] },
+    );
     if (set) report.correlated.push(dual.id);
   } else {
     run = await gh.getRun(r, dual.run_b_id);

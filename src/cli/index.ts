@@ -107,7 +107,8 @@ async function suggest(args: string[]): Promise<number> {
   const logs = values.observer ?? [];
   let from = values.from;
   if (values.run === true) {
-    if (!values.envelope || logs.length !== 1 || command.length === 0) usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
+    if (!values.envelope || logs.length !== 1 || command.length === 0)
+      usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
     const { runObserved } = await import("../observer/run.js");
     const exit = await runObserved({
       envelopePath: values.envelope,

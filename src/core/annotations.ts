@@ -27,9 +27,22 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 
-function annotation(path: string, line: number, level: CheckAnnotation["annotation_level"], title: string, message: string): CheckAnnotation {
+function annotation(
+  path: string,
+  line: number,
+  level: CheckAnnotation["annotation_level"],
+  title: string,
+  message: string,
+): CheckAnnotation {
   const at = Math.max(1, Math.floor(line));
-  return { path, start_line: at, end_line: at, annotation_level: level, title: clip(title, MAX_TITLE), message: clip(message, MAX_MESSAGE) };
+  return {
+    path,
+    start_line: at,
+    end_line: at,
+    annotation_level: level,
+    title: clip(title, MAX_TITLE),
+    message: clip(message, MAX_MESSAGE),
+  };
 }
 
 /** Splits into request-sized batches; always at least one (possibly empty) batch. */
@@ -82,7 +95,8 @@ export function propertyAnnotations(outcomes: readonly PropertyOutcome[], proper
     const level = p.frozenBy !== null ? "warning" : "failure";
     const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
     if (p.locations.length > 0) {
-      for (const loc of p.locations) out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
+      for (const loc of p.locations)
+        out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
     } else {
       out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
     }
@@ -90,7 +104,11 @@ export function propertyAnnotations(outcomes: readonly PropertyOutcome[], proper
   return out;
 }
 
-export function ledgerAnnotations(outcomes: readonly PropertyOutcome[], refused: readonly LedgerProblem[], ledgerFile: string): CheckAnnotation[] {
+export function ledgerAnnotations(
+  outcomes: readonly PropertyOutcome[],
+  refused: readonly LedgerProblem[],
+  ledgerFile: string,
+): CheckAnnotation[] {
   const out: CheckAnnotation[] = [];
   for (const p of outcomes) {
     for (const row of p.expired) {
@@ -106,7 +124,15 @@ export function ledgerAnnotations(outcomes: readonly PropertyOutcome[], refused:
     }
   }
   for (const problem of refused) {
-    out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
+    out.push(
+      annotation(
+        ledgerFile,
+        problem.line,
+        "warning",
+        `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`,
+        problem.reason,
+      ),
+    );
   }
   return out;
 }

@@ -140,11 +140,10 @@ export function formatDigestLine(bytes: Uint8Array, name: string): string {
 export function parseDigestFile(text: string, file: string): string {
   const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (entries.length !== 1) {
-    throw new GateError(
-      "ENVELOPE_DIGEST_INVALID",
-      `${file} must hold exactly one sha256sum line, found ${entries.length}`,
-      { file, hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256" },
-    );
+    throw new GateError("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+      file,
+      hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
+    });
   }
   const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0] as string);
   if (!m) {
@@ -165,15 +164,11 @@ export function verifyDigest(envelopeBytes: Uint8Array, envelopeFile: string, di
   const expected = parseDigestFile(digestText, digestFile);
   const actual = sha256Hex(envelopeBytes);
   if (expected !== actual) {
-    throw new GateError(
-      "ENVELOPE_HASH_MISMATCH",
-      `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`,
-      {
-        file: digestFile,
-        line: 1,
-        hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
-      },
-    );
+    throw new GateError("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
+      file: digestFile,
+      line: 1,
+      hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
+    });
   }
 }
 

@@ -5,7 +5,16 @@
  */
 import { GateError } from "./errors.js";
 
-export const LEDGER_COLUMNS = ["freeze_id", "property", "runner_a", "runner_b", "envelope_hash", "expires_on", "status", "evidence"] as const;
+export const LEDGER_COLUMNS = [
+  "freeze_id",
+  "property",
+  "runner_a",
+  "runner_b",
+  "envelope_hash",
+  "expires_on",
+  "status",
+  "evidence",
+] as const;
 export type LedgerColumn = (typeof LEDGER_COLUMNS)[number];
 
 export const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
@@ -100,9 +109,11 @@ export function rowProblems(row: LedgerRow): string[] {
   const reasons: string[] = [];
   if (!FREEZE_ID.test(row.freeze_id)) reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
   if (row.property === "") reasons.push("no property");
-  else if (isEnvelopeRuleName(row.property)) reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
+  else if (isEnvelopeRuleName(row.property))
+    reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
   if (row.runner_a === "" || row.runner_b === "") reasons.push("it names one runner; a freeze needs two runs on two machines");
-  else if (row.runner_a === row.runner_b) reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
+  else if (row.runner_a === row.runner_b)
+    reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
   if (!SHA256.test(row.envelope_hash)) reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
   if (!isValidDate(row.expires_on)) reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
   if (row.status !== "open" && row.status !== "closed") reasons.push(`status "${row.status}" is neither open nor closed`);
@@ -133,7 +144,11 @@ export function parseLedger(text: string, file: string): Ledger {
     if (line.trim() === "" || line.startsWith("#")) continue;
     const cells = line.split("\t");
     if (cells.length !== LEDGER_COLUMNS.length) {
-      problems.push({ line: lineNo, freeze_id: cells[0]?.trim() || null, reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}` });
+      problems.push({
+        line: lineNo,
+        freeze_id: cells[0]?.trim() || null,
+        reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
+      });
       continue;
     }
     const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, (cells[k] as string).trim()])) as unknown as LedgerRow;
@@ -159,12 +174,16 @@ export interface FreezeQuery {
 
 /** Well-formed open rows for this property and envelope hash that have not expired. */
 export function activeFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
-  return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on);
+  return rows.filter(
+    (r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on,
+  );
 }
 
 /** Well-formed open rows for this property and envelope hash whose date has passed. */
 export function expiredFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
-  return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on);
+  return rows.filter(
+    (r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on,
+  );
 }
 
 export interface FreezeCaps {
@@ -195,14 +214,22 @@ export function applyFreezeCaps(ledger: Ledger, today: string, caps: FreezeCaps)
   for (const row of active) {
     const days = daysBetween(today, row.expires_on);
     if (days > caps.maxDays) {
-      refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap` });
+      refused.push({
+        line: row.line,
+        freeze_id: row.freeze_id,
+        reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap`,
+      });
     } else {
       withinLength.push(row);
     }
   }
   if (active.length > caps.maxActive) {
     for (const row of withinLength) {
-      refused.push({ line: row.line, freeze_id: row.freeze_id, reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored` });
+      refused.push({
+        line: row.line,
+        freeze_id: row.freeze_id,
+        reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored`,
+      });
     }
     return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
   }
@@ -213,7 +240,8 @@ export function applyFreezeCaps(ledger: Ledger, today: string, caps: FreezeCaps)
 export function formatLedgerRow(row: LedgerRow): string {
   const cells = LEDGER_COLUMNS.map((c) => row[c]);
   for (const cell of cells) {
-    if (/[\t\r\n]/.test(cell)) throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+    if (/[\t\r\n]/.test(cell))
+      throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
   }
   const reasons = rowProblems(row);
   if (reasons.length > 0) throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);

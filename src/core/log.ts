@@ -113,8 +113,28 @@ const FIELD_NAMES = [
 type FieldName = (typeof FIELD_NAMES)[number];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
-  v: 0, kind: 1, ts: 2, pid: 3, ppid: 4, source: 5, seq: 6, canary: 7, ok: 8, via: 9, path: 10,
-  op: 11, name: 12, key: 13, host: 14, port: 15, proto: 16, argv: 17, cwd: 18, events: 19, exit_code: 20, signal: 21,
+  v: 0,
+  kind: 1,
+  ts: 2,
+  pid: 3,
+  ppid: 4,
+  source: 5,
+  seq: 6,
+  canary: 7,
+  ok: 8,
+  via: 9,
+  path: 10,
+  op: 11,
+  name: 12,
+  key: 13,
+  host: 14,
+  port: 15,
+  proto: 16,
+  argv: 17,
+  cwd: 18,
+  events: 19,
+  exit_code: 20,
+  signal: 21,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -255,7 +275,13 @@ export interface EvaluatorOptions {
 
 /** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
 export function isLoopback(host: string): boolean {
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || /^::ffff:127\./.test(host) || host === "localhost" || host.endsWith(".localhost");
+  return (
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === "::1" ||
+    /^::ffff:127\./.test(host) ||
+    host === "localhost" ||
+    host.endsWith(".localhost")
+  );
 }
 
 function isEscapedQuote(line: string, quoteIndex: number): boolean {

@@ -66,6 +66,9 @@ export function pinnedEnvelope(paths: PolicyPaths, files: Pick<PolicyFiles, "ref
 export function policyFrom(paths: PolicyPaths, files: PolicyFiles, today: string, caps: FreezeCaps): Policy {
   const pinned = pinnedEnvelope(paths, files);
   const properties = files.properties === null ? null : loadProperties(files.properties, paths.properties);
-  const ledger = files.ledger === null ? { file: paths.ledger, rows: [], problems: [] } : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
+  const ledger =
+    files.ledger === null
+      ? { file: paths.ledger, rows: [], problems: [] }
+      : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
   return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes: applyFreezeCaps(ledger, today, caps) };
 }

@@ -101,7 +101,12 @@ export function policyChanges(files: readonly ChangedFile[], paths: PolicyPaths)
  * absent at that commit. Merged with the listing's changes, so a policy file renamed away or
  * changed and changed back is still seen.
  */
-export function policyBlobChanges(paths: PolicyPaths, base: ReadonlyMap<string, string | null>, head: ReadonlyMap<string, string | null>, listed: readonly PolicyChange[] = []): PolicyChange[] {
+export function policyBlobChanges(
+  paths: PolicyPaths,
+  base: ReadonlyMap<string, string | null>,
+  head: ReadonlyMap<string, string | null>,
+  listed: readonly PolicyChange[] = [],
+): PolicyChange[] {
   const changes = [...listed];
   for (const role of Object.keys(paths) as (keyof PolicyPaths)[]) {
     const path = paths[role];
@@ -203,15 +208,29 @@ export function propertyBlocks(p: PropertyOutcome): boolean {
 export function decide(input: DecisionInput): Decision {
   const { report } = input;
   if (report.verdict === "error") {
-    return { verdict: "error", conclusion: "failure", headline: `could not evaluate (${report.error?.code ?? "INTERNAL_ERROR"}); this is not a pass` };
+    return {
+      verdict: "error",
+      conclusion: "failure",
+      headline: `could not evaluate (${report.error?.code ?? "INTERNAL_ERROR"}); this is not a pass`,
+    };
   }
   if (report.verdict === "envelope_fail") {
     const n = report.violations.length;
-    return { verdict: "envelope_fail", conclusion: "failure", headline: `${n} envelope violation${n === 1 ? "" : "s"} of ${report.envelope_id ?? "the envelope"}` };
+    return {
+      verdict: "envelope_fail",
+      conclusion: "failure",
+      headline: `${n} envelope violation${n === 1 ? "" : "s"} of ${report.envelope_id ?? "the envelope"}`,
+    };
   }
   const blocking = input.properties.filter(propertyBlocks);
   if (blocking.length > 0) {
-    const names = blocking.map((p) => (p.record.result === "error" ? `${p.record.name} (error)` : p.expired.length > 0 ? `${p.record.name} (freeze ${p.expired[0]?.freeze_id} expired)` : p.record.name));
+    const names = blocking.map((p) =>
+      p.record.result === "error"
+        ? `${p.record.name} (error)`
+        : p.expired.length > 0
+          ? `${p.record.name} (freeze ${p.expired[0]?.freeze_id} expired)`
+          : p.record.name,
+    );
     return { verdict: "property_fail", conclusion: "failure", headline: `property failed: ${names.join(", ")}` };
   }
   const pending = input.policyChange;

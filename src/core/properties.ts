@@ -100,7 +100,11 @@ export function loadProperties(bytes: Uint8Array, file: string): PropertiesDecla
   const properties = value.properties.map((declaration, i): DeclaredProperty => {
     const line = parsed.lines.get(`/properties/${i}`) ?? 1;
     if (isEnvelopeRuleName(declaration.name)) {
-      invalid(file, line, `property "${declaration.name}" carries an envelope rule's name; envelope rules are judged by the envelope and never frozen`);
+      invalid(
+        file,
+        line,
+        `property "${declaration.name}" carries an envelope rule's name; envelope rules are judged by the envelope and never frozen`,
+      );
     }
     const earlier = seen.get(declaration.name);
     if (earlier !== undefined) invalid(file, line, `property "${declaration.name}" is declared twice (first on line ${earlier})`);
@@ -110,7 +114,11 @@ export function loadProperties(bytes: Uint8Array, file: string): PropertiesDecla
       try {
         declared.validate = new Ajv({ allErrors: true, strict: false }).compile(declaration.schema);
       } catch (err) {
-        invalid(file, parsed.lines.get(`/properties/${i}/schema`) ?? line, `the schema of "${declaration.name}" does not compile: ${(err as Error).message}`);
+        invalid(
+          file,
+          parsed.lines.get(`/properties/${i}/schema`) ?? line,
+          `the schema of "${declaration.name}" does not compile: ${(err as Error).message}`,
+        );
       }
     }
     if (declaration.kind === "tests_collected") {
@@ -175,7 +183,12 @@ export function hunkStarts(patch: string | undefined): number[] {
 export function scorePatchPaths(declared: DeclaredProperty, files: readonly PatchFile[]): Score {
   const d = declared.declaration as PatchPathsProperty;
   const allowed = (path: string): boolean => d.globs.some((g) => minimatch(path, g, { dot: true, nocomment: true, nonegate: true }));
-  const canonical = files.map((f) => ({ filename: f.filename, status: f.status, previous_filename: f.previous_filename ?? null, patch: f.patch ?? null }));
+  const canonical = files.map((f) => ({
+    filename: f.filename,
+    status: f.status,
+    previous_filename: f.previous_filename ?? null,
+    patch: f.patch ?? null,
+  }));
   const inputs = { patch: hashOf(JSON.stringify(canonical)), globs: hashOf(JSON.stringify(d.globs)) };
   const offending: string[] = [];
   const locations: Score["locations"] = [];
@@ -189,7 +202,8 @@ export function scorePatchPaths(declared: DeclaredProperty, files: readonly Patc
     if (starts.length === 0) locations.push({ path: f.filename, line: 1, message });
     for (const line of starts) locations.push({ path: f.filename, line, message: `this hunk: ${message}` });
   }
-  if (offending.length === 0) return { result: "pass", detail: `all ${files.length} changed files are under ${d.globs.join(", ")}`, inputs, locations };
+  if (offending.length === 0)
+    return { result: "pass", detail: `all ${files.length} changed files are under ${d.globs.join(", ")}`, inputs, locations };
   const shown = offending.slice(0, 10).join(", ");
   return {
     result: "fail",

@@ -86,10 +86,14 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     const meta = log.lines[0];
     const end = log.lines[log.lines.length - 1];
     if (meta?.kind !== "meta" || end?.kind !== "end") {
-      throw new GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, { file: log.file });
+      throw new GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+        file: log.file,
+      });
     }
     if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
-      notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
+      notes.push(
+        `${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`,
+      );
     }
     workspace ??= str(meta.workspace);
     scratch ??= str(meta.scratch);
@@ -140,8 +144,16 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const envelope: Envelope = structuredClone(from);
 
   // Roots: the directories written outside the current roots (a directory made is itself the root).
-  const roots = envelope.allowed_roots.map((r) => r.replace("${WORKSPACE}", workspace ?? "${WORKSPACE}").replace("${SCRATCH}", scratch ?? "${SCRATCH}"));
-  const outside = [...writes.entries()].filter(([p]) => !isInsideAnyRoot(p, roots.map((r) => foldPath(r) ?? r)));
+  const roots = envelope.allowed_roots.map((r) =>
+    r.replace("${WORKSPACE}", workspace ?? "${WORKSPACE}").replace("${SCRATCH}", scratch ?? "${SCRATCH}"),
+  );
+  const outside = [...writes.entries()].filter(
+    ([p]) =>
+      !isInsideAnyRoot(
+        p,
+        roots.map((r) => foldPath(r) ?? r),
+      ),
+  );
   const dirs = new Map<string, { covers: string[]; count: number; first: string }>();
   for (const [path, seen] of outside) {
     const dir = path.slice(0, path.lastIndexOf("/")) || "/";
@@ -172,7 +184,13 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     const seen = keys.map((k) => env.get(k) as Seen);
     envelope.allowed_env.push(entry);
     keys.forEach((k) => grouped.add(k));
-    added.push({ key: "allowed_env", entry, covers: keys, count: seen.reduce((n, s) => n + s.count, 0), first: seen.map((s) => s.first).sort()[0] as string });
+    added.push({
+      key: "allowed_env",
+      entry,
+      covers: keys,
+      count: seen.reduce((n, s) => n + s.count, 0),
+      first: seen.map((s) => s.first).sort()[0] as string,
+    });
   };
   for (const [name, set] of ENV_SETS) {
     const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k));
@@ -232,9 +250,21 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
 
 /** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
 export function envelopeJson(envelope: Envelope): string {
-  const order = ["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network", "allowed_commands", "loopback", "observation"];
+  const order = [
+    "envelope_id",
+    "allowed_roots",
+    "allowed_tools",
+    "allowed_env",
+    "allowed_hosts",
+    "network",
+    "allowed_commands",
+    "loopback",
+    "observation",
+  ];
   const out: Record<string, unknown> = {};
-  for (const key of order) if ((envelope as unknown as Record<string, unknown>)[key] !== undefined) out[key] = (envelope as unknown as Record<string, unknown>)[key];
+  for (const key of order)
+    if ((envelope as unknown as Record<string, unknown>)[key] !== undefined)
+      out[key] = (envelope as unknown as Record<string, unknown>)[key];
   return JSON.stringify(out, null, 2) + "\n";
 }
 
@@ -246,7 +276,8 @@ export function lineDiff(before: string, after: string): string {
   const n = a.length;
   const m = b.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: string[] = [];
   let i = 0;
   let j = 0;

@@ -67,11 +67,17 @@ function render(input: SummaryInput, limit: number): string {
     facts.push(["envelope read from", `\`${input.envelope.file}\` at \`${input.envelope.ref.slice(0, 12)}\` (${input.envelope.source})`]);
   }
   if (input.pull) {
-    facts.push(["pull request", `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``]);
+    facts.push([
+      "pull request",
+      `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``,
+    ]);
   }
   if (input.gating) facts.push([input.gating.gated ? "gated because" : "not gated because", input.gating.reason]);
   if (report?.log) {
-    facts.push(["observer run", `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`]);
+    facts.push([
+      "observer run",
+      `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`,
+    ]);
   }
   if (input.evidence) {
     facts.push(["evidence", `artifact \`${input.evidence.artifact}\`, digest \`${input.evidence.digest ?? "not written"}\``]);
@@ -106,7 +112,8 @@ function render(input: SummaryInput, limit: number): string {
   }
 
   if (input.properties === null) {
-    if (input.propertiesFile?.present) out.push("### Properties", "", "Not scored: properties are scored only when the envelope is clean.", "");
+    if (input.propertiesFile?.present)
+      out.push("### Properties", "", "Not scored: properties are scored only when the envelope is clean.", "");
   } else if (input.properties.length > 0) {
     out.push("### Properties", "");
     out.push(
@@ -127,7 +134,14 @@ function render(input: SummaryInput, limit: number): string {
       "",
     );
   } else if (input.propertiesFile) {
-    out.push("### Properties", "", input.propertiesFile.present ? "The properties file declares none." : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`, "");
+    out.push(
+      "### Properties",
+      "",
+      input.propertiesFile.present
+        ? "The properties file declares none."
+        : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`,
+      "",
+    );
   }
 
   if (input.ledger) {
@@ -135,11 +149,16 @@ function render(input: SummaryInput, limit: number): string {
     const expired = (input.properties ?? []).flatMap((p) => p.expired);
     out.push("### Freezes", "");
     if (!input.ledger.present) out.push(`No ledger at \`${input.ledger.path}\` on the base commit: no freezes.`);
-    else out.push(`${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger \`${input.ledger.path}\`).`);
+    else
+      out.push(
+        `${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger \`${input.ledger.path}\`).`,
+      );
     for (const p of applied) out.push(`- ${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`);
     for (const r of expired) out.push(`- ${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`);
     for (const problem of input.ledger.refused.slice(0, limit)) {
-      out.push(`- line ${problem.line}${problem.freeze_id ? ` (${cell(problem.freeze_id)})` : ""} is never honored: ${cell(problem.reason)}`);
+      out.push(
+        `- line ${problem.line}${problem.freeze_id ? ` (${cell(problem.freeze_id)})` : ""} is never honored: ${cell(problem.reason)}`,
+      );
     }
     if (input.ledger.refused.length > limit) out.push(`- ...and ${input.ledger.refused.length - limit} more refused rows`);
     out.push("");
@@ -166,7 +185,11 @@ function render(input: SummaryInput, limit: number): string {
     if (report.log.network_enforced !== null) out.push(`Network enforced: \`${cell(JSON.stringify(report.log.network_enforced))}\``, "");
   }
 
-  if (input.omittedAnnotations > 0) out.push(`${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`, "");
+  if (input.omittedAnnotations > 0)
+    out.push(
+      `${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`,
+      "",
+    );
   for (const note of input.notes) out.push(`> ${cell(note)}`, "");
   if (input.links.length > 0) out.push("### Links", "", ...input.links.map((l) => `- [${cell(l.label)}](${l.url})`), "");
   return out.join("\n");

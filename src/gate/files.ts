@@ -54,7 +54,11 @@ export async function readVerifiedEnvelope(envelopePath: string, digestPath = de
 const CHUNK = 1 << 20;
 
 /** Streams the observer log through the evaluator in fixed-size chunks. */
-export async function evaluateLogFile(envelope: LoadedEnvelope, logPath: string, options: Omit<EvaluatorOptions, "file">): Promise<LogVerdict> {
+export async function evaluateLogFile(
+  envelope: LoadedEnvelope,
+  logPath: string,
+  options: Omit<EvaluatorOptions, "file">,
+): Promise<LogVerdict> {
   let handle;
   try {
     handle = await open(logPath, "r");

@@ -23,7 +23,11 @@ async function readLog(file: string): Promise<RecordedLog> {
     text = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new GateError(code === "ENOENT" ? "OBSERVER_LOG_MISSING" : "OBSERVER_LOG_UNREADABLE", `observer log ${file} cannot be read (${code ?? String(err)})`, { file });
+    throw new GateError(
+      code === "ENOENT" ? "OBSERVER_LOG_MISSING" : "OBSERVER_LOG_UNREADABLE",
+      `observer log ${file} cannot be read (${code ?? String(err)})`,
+      { file },
+    );
   }
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
@@ -35,7 +39,10 @@ async function readLog(file: string): Promise<RecordedLog> {
         if (value === null || typeof value !== "object" || Array.isArray(value)) throw new SyntaxError("not an object");
         return value as Record<string, unknown>;
       } catch (err) {
-        throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
+        throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, {
+          file,
+          line: i + 1,
+        });
       }
     }),
   };
@@ -45,10 +52,17 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
   const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
   const logs = await Promise.all(options.logs.map(readLog));
   const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null);
-  const out: string[] = [`envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`];
+  const out: string[] = [
+    `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
+  ];
   for (const a of added) {
-    const covers = a.covers.length > 1 || a.covers[0] !== a.entry ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};` : "";
-    out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace("( ", "("));
+    const covers =
+      a.covers.length > 1 || a.covers[0] !== a.entry
+        ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+        : "";
+    out.push(
+      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace("( ", "("),
+    );
   }
   for (const n of notes) out.push(`  note: ${n}`);
   const text = envelopeJson(envelope);

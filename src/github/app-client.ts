@@ -124,7 +124,12 @@ export class AppClient {
 export class InstallationClient {
   constructor(private readonly octokit: Octokit) {}
 
-  private async call<T>(what: string, route: string, params: Record<string, unknown>, expected: readonly number[] = []): Promise<{ status: number; data: T }> {
+  private async call<T>(
+    what: string,
+    route: string,
+    params: Record<string, unknown>,
+    expected: readonly number[] = [],
+  ): Promise<{ status: number; data: T }> {
     try {
       const res = await this.octokit.request(route, params);
       return { status: res.status, data: res.data as T };
@@ -176,7 +181,10 @@ export class InstallationClient {
   }
 
   async getRun(r: RepoRef, runId: number): Promise<WorkflowRunInfo> {
-    const res = await this.call<WorkflowRunInfo>("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...r, run_id: runId });
+    const res = await this.call<WorkflowRunInfo>("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", {
+      ...r,
+      run_id: runId,
+    });
     return res.data;
   }
 
@@ -212,7 +220,12 @@ export class InstallationClient {
   }
 
   async branchSha(r: RepoRef, branch: string): Promise<string | null> {
-    const res = await this.call<{ object: { sha: string } }>("read a branch", "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: `heads/${branch}` }, [404]);
+    const res = await this.call<{ object: { sha: string } }>(
+      "read a branch",
+      "GET /repos/{owner}/{repo}/git/ref/{ref}",
+      { ...r, ref: `heads/${branch}` },
+      [404],
+    );
     return res.status === 404 ? null : res.data.object.sha;
   }
 
@@ -233,7 +246,11 @@ export class InstallationClient {
 
   /** A commit whose tree is `parent`'s with `path` set to `content`. */
   async commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
-    const parentCommit = await this.call<{ tree: { sha: string } }>("read the base commit", "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: parent });
+    const parentCommit = await this.call<{ tree: { sha: string } }>(
+      "read the base commit",
+      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+      { ...r, commit_sha: parent },
+    );
     const tree = await this.call<{ sha: string }>("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
       ...r,
       base_tree: parentCommit.data.tree.sha,
@@ -250,16 +267,29 @@ export class InstallationClient {
 
   /** Creates `refs/heads/<branch>`. "exists" when it is already there (GitHub's 422): the lock is taken. */
   async createBranch(r: RepoRef, branch: string, sha: string): Promise<"created" | "exists"> {
-    const res = await this.call<{ message?: string }>("create the ledger branch", "POST /repos/{owner}/{repo}/git/refs", { ...r, ref: `refs/heads/${branch}`, sha }, [422]);
+    const res = await this.call<{ message?: string }>(
+      "create the ledger branch",
+      "POST /repos/{owner}/{repo}/git/refs",
+      { ...r, ref: `refs/heads/${branch}`, sha },
+      [422],
+    );
     if (res.status === 422) {
       if (/already exists/i.test(String(res.data?.message ?? ""))) return "exists";
-      throw githubUnavailable("create the ledger branch", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+      throw githubUnavailable(
+        "create the ledger branch",
+        Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }),
+      );
     }
     return "created";
   }
 
   async moveBranch(r: RepoRef, branch: string, sha: string): Promise<void> {
-    await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}`, sha, force: true });
+    await this.call("move the ledger branch", "PATCH /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...r,
+      ref: `heads/${branch}`,
+      sha,
+      force: true,
+    });
   }
 
   async findOpenPull(r: RepoRef, branch: string): Promise<{ number: number; html_url: string } | null> {
@@ -272,12 +302,23 @@ export class InstallationClient {
     return res.data[0] ?? null;
   }
 
-  async openPull(r: RepoRef, pull: { title: string; head: string; base: string; body: string }): Promise<{ number: number; html_url: string }> {
-    const res = await this.call<{ number: number; html_url: string; message?: string }>("open the ledger PR", "POST /repos/{owner}/{repo}/pulls", { ...r, ...pull }, [422]);
+  async openPull(
+    r: RepoRef,
+    pull: { title: string; head: string; base: string; body: string },
+  ): Promise<{ number: number; html_url: string }> {
+    const res = await this.call<{ number: number; html_url: string; message?: string }>(
+      "open the ledger PR",
+      "POST /repos/{owner}/{repo}/pulls",
+      { ...r, ...pull },
+      [422],
+    );
     if (res.status === 422) {
       const existing = await this.findOpenPull(r, pull.head);
       if (existing) return existing;
-      throw githubUnavailable("open the ledger PR", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
+      throw githubUnavailable(
+        "open the ledger PR",
+        Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }),
+      );
     }
     return { number: res.data.number, html_url: res.data.html_url };
   }

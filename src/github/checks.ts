@@ -56,8 +56,9 @@ export async function completeCheckRun(client: GitHubClient, repo: RepoRef, id: 
   const last = batches.length - 1;
   for (let i = 0; i < last; i++) {
     const batch = batches[i] as CheckAnnotation[];
-    await callGitHub(`add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}-${i * ANNOTATIONS_PER_REQUEST + batch.length} to check run ${id}`, () =>
-      client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: id, output: output(batch) }),
+    await callGitHub(
+      `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}-${i * ANNOTATIONS_PER_REQUEST + batch.length} to check run ${id}`,
+      () => client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { ...repo, check_run_id: id, output: output(batch) }),
     );
   }
   await callGitHub(`complete check run ${id}`, () =>

@@ -110,7 +110,8 @@ export function gateOctokitOptions(options: OctokitSettings = {}) {
   const settings = retrySettings(options.retry);
   const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
   const waits = options.rateLimitRetries ?? settings.retries;
-  const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => retryCount < waits && retryAfter <= maxWait;
+  const rateLimited = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean =>
+    retryCount < waits && retryAfter <= maxWait;
   return {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
     userAgent: options.userAgent ?? "envelope-gate",
@@ -129,7 +130,11 @@ export function gateOctokitOptions(options: OctokitSettings = {}) {
 
 export function createGitHubClient(options: ClientOptions): GitHubClient {
   return new GateOctokit({
-    ...gateOctokitOptions({ baseUrl: options.baseUrl, ...(options.retry !== undefined ? { retry: options.retry } : {}), ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}) }),
+    ...gateOctokitOptions({
+      baseUrl: options.baseUrl,
+      ...(options.retry !== undefined ? { retry: options.retry } : {}),
+      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+    }),
     auth: options.token,
   } as never) as GitHubClient;
 }

@@ -53,14 +53,23 @@ function isTooLarge(err: unknown): boolean {
 
 function tooLarge(path: string, ref: string, size: number | null): GateError {
   const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
-  return new GateError("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
-    file: path,
-    hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
-  });
+  return new GateError(
+    "POLICY_FILE_TOO_LARGE",
+    `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`,
+    {
+      file: path,
+      hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
+    },
+  );
 }
 
 /** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
-async function contentsAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<{ sha: string; size: number; encoding?: string; content?: string } | null> {
+async function contentsAt(
+  client: GitHubClient,
+  repo: RepoRef,
+  path: string,
+  ref: string,
+): Promise<{ sha: string; size: number; encoding?: string; content?: string } | null> {
   const what = `read ${path} at ${ref.slice(0, 12)}`;
   let data: unknown;
   try {
@@ -98,14 +107,22 @@ export async function readFileAt(client: GitHubClient, repo: RepoRef, path: stri
     base64 = file.content;
   } else {
     const what = `read ${path} at ${ref.slice(0, 12)} (blob ${file.sha.slice(0, 12)})`;
-    const { data } = await callGitHub(what, () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }));
+    const { data } = await callGitHub(what, () =>
+      client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }),
+    );
     const blob = data as { encoding?: string; content?: string };
-    if (blob.encoding !== "base64" || typeof blob.content !== "string") throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
+    if (blob.encoding !== "base64" || typeof blob.content !== "string")
+      throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
     base64 = blob.content;
   }
   const bytes = new Uint8Array(Buffer.from(base64, "base64"));
   if (bytes.length !== file.size) {
-    throw new GitHubUnavailable(`read ${path} at ${ref.slice(0, 12)}`, 200, `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`, null);
+    throw new GitHubUnavailable(
+      `read ${path} at ${ref.slice(0, 12)}`,
+      200,
+      `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`,
+      null,
+    );
   }
   return bytes;
 }
@@ -153,10 +170,15 @@ export interface PullFile {
 }
 
 export async function listPullFiles(client: GitHubClient, repo: RepoRef, number: number): Promise<PullFile[]> {
-  const raw = await listAll<PullFile>(client, `list the files of pull request #${number}`, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
-    ...repo,
-    pull_number: number,
-  });
+  const raw = await listAll<PullFile>(
+    client,
+    `list the files of pull request #${number}`,
+    "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+    {
+      ...repo,
+      pull_number: number,
+    },
+  );
   return raw.map((f) => {
     const file: PullFile = { filename: f.filename, status: f.status };
     if (f.previous_filename !== undefined) file.previous_filename = f.previous_filename;

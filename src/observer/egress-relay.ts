@@ -44,7 +44,8 @@ function fail(message: string, code = SETUP_FAILED): never {
 
 function parseRelayArgs(argv: string[]): RelayArgs {
   const dashes = argv.indexOf("--");
-  if (dashes === -1 || dashes === argv.length - 1 || argv[dashes + 1] === "") fail("usage: --listen HOST:PORT --unix SOCKET [--child-node-options VALUE] -- CMD [ARGS...]");
+  if (dashes === -1 || dashes === argv.length - 1 || argv[dashes + 1] === "")
+    fail("usage: --listen HOST:PORT --unix SOCKET [--child-node-options VALUE] -- CMD [ARGS...]");
   const values = new Map<string, string>();
   const own = argv.slice(0, dashes);
   for (let i = 0; i < own.length; i++) {
@@ -76,8 +77,13 @@ function endLike(code: number | null, signal: NodeJS.Signals | null): void {
 
 function main(): void {
   const args = parseRelayArgs(process.argv.slice(2));
-  if (typeof (globalThis as Record<symbol, unknown>)[Symbol.for(RECORD_TOOL_SYMBOL)] === "function" || splitNodeOptions(process.env.NODE_OPTIONS).stageDir !== null) {
-    fail("the observer hooks are loaded into the relay: start it with NODE_OPTIONS unset and pass the command's through --child-node-options");
+  if (
+    typeof (globalThis as Record<symbol, unknown>)[Symbol.for(RECORD_TOOL_SYMBOL)] === "function" ||
+    splitNodeOptions(process.env.NODE_OPTIONS).stageDir !== null
+  ) {
+    fail(
+      "the observer hooks are loaded into the relay: start it with NODE_OPTIONS unset and pass the command's through --child-node-options",
+    );
   }
   try {
     if (!statSync(args.socketPath).isSocket()) fail(`${args.socketPath} is not a socket`);

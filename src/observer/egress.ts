@@ -103,10 +103,7 @@ export function parseAuthority(authority: string): { host: string; port: number 
 // The TLS ClientHello peek (RFC 8446 4.1.2, RFC 6066 3)
 
 export type ClientHelloPeek =
-  | { kind: "incomplete" }
-  | { kind: "not-tls" }
-  | { kind: "hello"; serverName: string | null }
-  | { kind: "malformed"; why: string };
+  { kind: "incomplete" } | { kind: "not-tls" } | { kind: "hello"; serverName: string | null } | { kind: "malformed"; why: string };
 
 const INCOMPLETE: ClientHelloPeek = { kind: "incomplete" };
 const malformed = (why: string): ClientHelloPeek => ({ kind: "malformed", why });
@@ -131,7 +128,7 @@ export function peekClientHello(data: Buffer): ClientHelloPeek {
     need = 4 + start.readUIntBE(1, 3);
     return need > CLIENT_HELLO_LIMIT ? malformed("ClientHello longer than the limit") : null;
   };
-  for (let off = 0; ; ) {
+  for (let off = 0; ;) {
     if (data.length - off < 5) return INCOMPLETE;
     if (data[off] !== 0x16) return malformed("a non-handshake record before the end of the ClientHello");
     if (data[off + 1] !== 3) return malformed("not a TLS record version");
@@ -194,7 +191,7 @@ function parseServerName(ext: Buffer): string | null | ClientHelloPeek {
   if (ext.length === 0) return null;
   if (ext.length < 2 || 2 + ext.readUInt16BE(0) !== ext.length) return malformed("bad server_name list length");
   let name: string | null = null;
-  for (let p = 2; p < ext.length; ) {
+  for (let p = 2; p < ext.length;) {
     if (p + 3 > ext.length) return malformed("truncated server_name entry");
     const type = ext[p] as number;
     const length = ext.readUInt16BE(p + 1);
@@ -238,7 +235,17 @@ function localOnly(address: string): boolean {
   return LOCAL_ONLY.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
 }
 
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade"];
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+];
 
 /** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
 export function stripHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
@@ -251,7 +258,13 @@ export function stripHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingH
   return out;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large", 502: "Bad Gateway" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+  502: "Bad Gateway",
+};
 
 /** A complete response written straight to a socket that the HTTP server no longer manages (CONNECT, parse errors); then closed. */
 function rawReply(socket: net.Socket, status: number, text: string): void {
@@ -354,7 +367,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         return { ok: false, status: 502, reason: `dns: ${errorText(e)}` };
       }
       const reachable = addresses.filter((a) => !localOnly(a));
-      if (reachable.length === 0) return { ok: false, status: 403, reason: `resolves only to loopback or link-local addresses (${addresses.join(", ")})` };
+      if (reachable.length === 0)
+        return { ok: false, status: 403, reason: `resolves only to loopback or link-local addresses (${addresses.join(", ")})` };
       addresses = reachable;
     }
     const failures: string[] = [];
@@ -453,7 +467,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       return plainReply(res, 400, "envelope-gate egress: send an absolute-form http:// request or CONNECT\n");
     }
     const host = validHost(url.hostname);
-    if (url.protocol !== "http:" || host === null) return plainReply(res, 400, `envelope-gate egress: cannot forward ${url.protocol}//${url.host}\n`);
+    if (url.protocol !== "http:" || host === null)
+      return plainReply(res, 400, `envelope-gate egress: cannot forward ${url.protocol}//${url.host}\n`);
     const port = url.port === "" ? 80 : Number(url.port);
     const endpoint = formatEndpoint(host, port);
     const why = refusal(host, port);
@@ -479,7 +494,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     headers.host = url.host;
     // Node decoded any chunked body; re-chunk it upstream whatever the method.
     if (req.headers["transfer-encoding"] !== undefined) headers["transfer-encoding"] = "chunked";
-    const upstreamRequest = http.request({ createConnection: () => upstream, method: req.method, path: url.pathname + url.search, headers, setHost: false, maxHeaderSize: HEAD_LIMIT });
+    const upstreamRequest = http.request({
+      createConnection: () => upstream,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers,
+      setHost: false,
+      maxHeaderSize: HEAD_LIMIT,
+    });
     upstreamRequest.on("response", (upstreamResponse) => {
       res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, stripHopByHop(upstreamResponse.headers));
       upstreamResponse.pipe(res);
@@ -506,7 +528,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
   server.on("clientError", (err: NodeJS.ErrnoException, socket: net.Socket) => {
     const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
-    const what = status === 431 ? `request head over ${HEAD_LIMIT} bytes` : status === 408 ? "request head not received in time" : "bad request";
+    const what =
+      status === 431 ? `request head over ${HEAD_LIMIT} bytes` : status === 408 ? "request head not received in time" : "bad request";
     rawReply(socket, status, `envelope-gate egress: ${what}\n`);
   });
 

@@ -12,10 +12,14 @@ export function makeFifo(path: string): void {
   try {
     execFileSync("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
   } catch (err) {
-    throw new GateError("OBSERVER_UNAVAILABLE", `cannot create the observer channel ${path} with mkfifo (${(err as Error).message.split("\n")[0]})`, {
-      hint: "mkfifo (coreutils) must be on PATH for envelope-gate run.",
-      cause: err,
-    });
+    throw new GateError(
+      "OBSERVER_UNAVAILABLE",
+      `cannot create the observer channel ${path} with mkfifo (${(err as Error).message.split("\n")[0]})`,
+      {
+        hint: "mkfifo (coreutils) must be on PATH for envelope-gate run.",
+        cause: err,
+      },
+    );
   }
 }
 

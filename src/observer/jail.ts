@@ -227,7 +227,14 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
   // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
   const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
-  return { argv: args, view: new PathView([...privateMounts, ...identity]), hiddenSockets, privateMounts, visiblePrefixes: [...prefixes], masked };
+  return {
+    argv: args,
+    view: new PathView([...privateMounts, ...identity]),
+    hiddenSockets,
+    privateMounts,
+    visiblePrefixes: [...prefixes],
+    masked,
+  };
 }
 
 /**
@@ -241,11 +248,11 @@ export function probeJail(bwrap: string | null, ownNetwork: boolean): void {
       hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
     });
   }
-  const probe = spawnSync(
-    bwrap,
-    [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"],
-    { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], timeout: 30_000 },
-  );
+  const probe = spawnSync(bwrap, [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"], {
+    encoding: "utf8",
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 30_000,
+  });
   if (probe.status !== 0) {
     const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
     throw new GateError("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {

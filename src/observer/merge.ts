@@ -102,7 +102,9 @@ export class Merger {
         const op = text(m.op, "op", kind);
         if (!WRITE_OPS.has(op)) throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
         // The hottest record: built directly (same fields, same order as base() gives).
-        this.out(ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" });
+        this.out(
+          ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" },
+        );
         return;
       }
       case "env": {

@@ -30,7 +30,16 @@ export const FRAME_LIMIT = 3800;
  * Character devices a write to which mutates no file: shells redirect to /dev/null all the
  * time. Both observers skip exactly these (docs/observer.md lists them).
  */
-const DEVICE_PATHS = new Set(["/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/random", "/dev/urandom"]);
+const DEVICE_PATHS = new Set([
+  "/dev/null",
+  "/dev/zero",
+  "/dev/full",
+  "/dev/tty",
+  "/dev/stdout",
+  "/dev/stderr",
+  "/dev/random",
+  "/dev/urandom",
+]);
 
 export function isIgnoredDevice(path: string): boolean {
   return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");

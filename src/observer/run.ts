@@ -12,7 +12,23 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID, createHash } from "node:crypto";
-import { accessSync, closeSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,7 +41,15 @@ import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
 import { FifoReader, makeFifo } from "./fifo.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail } from "./jail.js";
 import { ChannelMessageError, Merger, type LogEvent } from "./merge.js";
-import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, PRELOAD_CONFIG_NAME, PRELOAD_FILE_NAME, STRACE_FIFO_NAME, mergeNodeOptions } from "./protocol.js";
+import {
+  EVENTS_FIFO_NAME,
+  FrameDecoder,
+  FrameError,
+  PRELOAD_CONFIG_NAME,
+  PRELOAD_FILE_NAME,
+  STRACE_FIFO_NAME,
+  mergeNodeOptions,
+} from "./protocol.js";
 import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
@@ -67,7 +91,12 @@ socket.connect(53, "127.0.0.1", done);
 
 /** Finds an executable the way execvp would, with the wrapper's own PATH. */
 export function resolveExecutable(name: string, pathValue: string | undefined): string | null {
-  const candidates = name.includes("/") ? [resolve(name)] : (pathValue ?? "").split(delimiter).filter((d) => d !== "").map((d) => join(resolve(d), name));
+  const candidates = name.includes("/")
+    ? [resolve(name)]
+    : (pathValue ?? "")
+        .split(delimiter)
+        .filter((d) => d !== "")
+        .map((d) => join(resolve(d), name));
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -80,7 +109,8 @@ export function resolveExecutable(name: string, pathValue: string | undefined): 
 }
 
 export function runnerIdentity(): string {
-  const files = process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV] as string] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+  const files =
+    process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV] as string] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
   for (const file of files) {
     try {
       const id = readFileSync(file, "utf8").trim();
@@ -236,10 +266,12 @@ async function runStage(stage: Stage): Promise<StageResult> {
         for (const json of frames.push(text)) stage.merger.fromHook(JSON.parse(json));
       } catch (err) {
         if (err instanceof ChannelMessageError || err instanceof FrameError || err instanceof SyntaxError) {
-          fail(new GateError("OBSERVER_CHANNEL_INVALID", `the hooks' channel carried an invalid record (${err.message})`, {
-            hint: "Something other than the envelope-gate preload wrote to the observer channel. The run is refused.",
-            cause: err,
-          }));
+          fail(
+            new GateError("OBSERVER_CHANNEL_INVALID", `the hooks' channel carried an invalid record (${err.message})`, {
+              hint: "Something other than the envelope-gate preload wrote to the observer channel. The run is refused.",
+              cause: err,
+            }),
+          );
           return;
         }
         throw err;
@@ -258,9 +290,19 @@ async function runStage(stage: Stage): Promise<StageResult> {
     if (e.kind === "channel") {
       const exe = exeOf.get(e.tgid) ?? "an unknown program";
       if (!e.writeOnly) {
-        fail(new GateError("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}) opened the hooks' channel for reading: it could take other processes' records`));
+        fail(
+          new GateError(
+            "OBSERVER_CHANNEL_TAMPERED",
+            `process ${e.tgid} (${exe}) opened the hooks' channel for reading: it could take other processes' records`,
+          ),
+        );
       } else if (!isNodeBinary(exe, stage.nodeBinaries)) {
-        fail(new GateError("OBSERVER_CHANNEL_TAMPERED", `process ${e.tgid} (${exe}), which is not Node, opened the hooks' channel: records from it would be forged`));
+        fail(
+          new GateError(
+            "OBSERVER_CHANNEL_TAMPERED",
+            `process ${e.tgid} (${exe}), which is not Node, opened the hooks' channel: records from it would be forged`,
+          ),
+        );
       }
       return;
     }
@@ -294,7 +336,8 @@ async function runStage(stage: Stage): Promise<StageResult> {
   }
 
   // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
-  const tracer = stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
+  const tracer =
+    stage.strace !== null ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.strace, ...straceArgs(straceFifo, stage.arch), "--"] : [];
   let env = stage.env;
   let relay: string[] = [];
   let proxy: EgressProxy | null = null;
@@ -305,11 +348,23 @@ async function runStage(stage: Stage): Promise<StageResult> {
       proxy = await startEgressProxy({ socketPath, allowed: stage.egress.allowed, record: (e) => stage.merger.fromEgress(e) });
     } catch (err) {
       closeSync(seccompFd);
-      throw new GateError("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${(err as Error).message})`, { cause: err });
+      throw new GateError("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${(err as Error).message})`, {
+        cause: err,
+      });
     }
     const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
     env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
-    relay = [stage.nodeBinary, stage.egress.relay, "--listen", `127.0.0.1:${EGRESS_PORT}`, "--unix", socketPath, "--child-node-options", childNodeOptions ?? "", "--"];
+    relay = [
+      stage.nodeBinary,
+      stage.egress.relay,
+      "--listen",
+      `127.0.0.1:${EGRESS_PORT}`,
+      "--unix",
+      socketPath,
+      "--child-node-options",
+      childNodeOptions ?? "",
+      "--",
+    ];
   }
   const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
   const stdio: ("inherit" | "ignore" | number)[] = stage.quiet ? ["ignore", "ignore", "inherit"] : ["inherit", "inherit", "inherit"];
@@ -348,9 +403,15 @@ async function runStage(stage: Stage): Promise<StageResult> {
     fail(new GateError("OBSERVER_CHANNEL_INVALID", "the hooks' channel ended in the middle of a record"));
   }
   if (stage.strace !== null && failure === null && traced.rootExit === null) {
-    fail(new GateError("OBSERVER_TRACER_LOST", `the process observer ended (${result.signal ?? `exit ${String(result.code)}`}) without reporting the end of the jail: the tracer died or was detached`, {
-      hint: "Nothing after that point was observed, so the run is refused. Run it again.",
-    }));
+    fail(
+      new GateError(
+        "OBSERVER_TRACER_LOST",
+        `the process observer ended (${result.signal ?? `exit ${String(result.code)}`}) without reporting the end of the jail: the tracer died or was detached`,
+        {
+          hint: "Nothing after that point was observed, so the run is refused. Run it again.",
+        },
+      ),
+    );
   }
   if (failure !== null) throw failure;
   const exit = traced.rootExit;
@@ -408,10 +469,14 @@ export async function runObserved(options: RunOptions): Promise<number> {
   try {
     logFd = openSync(logPath, "w", 0o644);
   } catch (err) {
-    throw new GateError("OBSERVER_LOG_UNWRITABLE", `cannot write the observer log ${logPath} (${(err as { code?: string }).code ?? String(err)})`, {
-      file: logPath,
-      cause: err,
-    });
+    throw new GateError(
+      "OBSERVER_LOG_UNWRITABLE",
+      `cannot write the observer log ${logPath} (${(err as { code?: string }).code ?? String(err)})`,
+      {
+        file: logPath,
+        cause: err,
+      },
+    );
   }
   const log = new LogWriter(logFd);
   const privateDir = mkdtempSync(join(tmpdir(), "envelope-gate-observer-"));
@@ -459,16 +524,23 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   let straceBinary: string | null = null;
   if (!options.nodeOnly) {
     const configured = process.env[STRACE_ENV];
-    straceBinary = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+    straceBinary =
+      configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
     if (straceBinary === null) {
-      throw new GateError("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
-        hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
-      });
+      throw new GateError(
+        "OBSERVER_UNAVAILABLE",
+        `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`,
+        {
+          hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
+        },
+      );
     }
   }
   const preloadSource = preloadBundlePath();
   if (!existsSync(preloadSource)) {
-    throw new GateError("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, { hint: "Build it: node scripts/build.mjs" });
+    throw new GateError("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, {
+      hint: "Build it: node scripts/build.mjs",
+    });
   }
   const runner = runnerIdentity();
   const arch = jailArch();
@@ -484,12 +556,15 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const egressEnforced = envelope.envelope.network === "allowlist";
   const relayBundle = relayBundlePath();
   if (egressEnforced && !existsSync(relayBundle)) {
-    throw new GateError("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, { hint: "Build it: node scripts/build.mjs" });
+    throw new GateError("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, {
+      hint: "Build it: node scripts/build.mjs",
+    });
   }
   probeJail(bwrap, ownNetwork);
   const bwrapBinary = bwrap as string;
   const launcher = ["/usr/bin/env", "/bin/env"].find((p) => existsSync(p)) ?? null;
-  if (launcher === null) throw new GateError("JAIL_UNAVAILABLE", "env (coreutils) was not found at /usr/bin/env", { hint: "Install coreutils." });
+  if (launcher === null)
+    throw new GateError("JAIL_UNAVAILABLE", "env (coreutils) was not found at /usr/bin/env", { hint: "Install coreutils." });
   const setpriv = resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
   if (setpriv === null && straceBinary !== null) {
     throw new GateError("JAIL_UNAVAILABLE", "setpriv (util-linux) was not found: the tracer could outlive a killed wrapper", {
@@ -666,7 +741,11 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
 }
 
 function interruptedError(): GateError {
-  return new GateError("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`, {
-    hint: "Run it again to completion.",
-  });
+  return new GateError(
+    "OBSERVER_INTERRUPTED",
+    `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`,
+    {
+      hint: "Run it again to completion.",
+    },
+  );
 }

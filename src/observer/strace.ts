@@ -437,7 +437,15 @@ export class StraceParser {
     for (const w of writes) this.options.emit(stale ? { ...w, refused: true } : w);
   }
 
-  private dispatch(tgid: number, tid: number, name: string, argText: string, ret: string, ok: boolean, retValue: RegExpExecArray | null): void {
+  private dispatch(
+    tgid: number,
+    tid: number,
+    name: string,
+    argText: string,
+    ret: string,
+    ok: boolean,
+    retValue: RegExpExecArray | null,
+  ): void {
     if (name === "clone" || name === "clone3" || name === "fork" || name === "vfork") {
       if (this.recorded(tgid) && NAMESPACE_FLAGS.test(argText)) this.options.emit({ kind: "forbidden", tgid, name });
       if (!ok) return;
@@ -531,7 +539,9 @@ export class StraceParser {
         if (p === null) return;
         const dirfd = name === "execveat" ? fdDecoration(args[0]) : null;
         const argvToken = args[pathIndex + 1] ?? "[]";
-        const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+        const argv = argvToken.startsWith("[")
+          ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t)
+          : [];
         // The file the kernel ran: the name given, every symlink resolved in the process's view;
         // and what the kernel says the process runs now, when that differs (a name resolved in
         // the wrong directory, a symlink swapped since, an interpreter): both are judged.
@@ -546,7 +556,8 @@ export class StraceParser {
         } catch {
           exe = null;
         }
-        if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved) this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
+        if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
+          this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
         return;
       }
       case "open":
@@ -561,7 +572,12 @@ export class StraceParser {
         if (this.options.plumbing.size > 0) {
           const target = ok && retPath !== null ? retPath : this.absolute(tgid, at ? fdDecoration(args[0]) : null, p);
           if (this.options.plumbing.has(foldPath(target) ?? target)) {
-            this.options.emit({ kind: "channel", tgid, path: target, writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY") });
+            this.options.emit({
+              kind: "channel",
+              tgid,
+              path: target,
+              writeOnly: name === "creat" || (flags ?? "").split("|").includes("O_WRONLY"),
+            });
             return;
           }
         }
@@ -692,7 +708,13 @@ export class StraceParser {
   }
 
   /** `*at(dirfd, path, …, flags)` where an empty path with AT_EMPTY_PATH (or NULL) means the fd itself. */
-  private writeAtOrFd(tgid: number, dirfdToken: string | undefined, pathToken: string | undefined, flags: string | undefined, op: string): void {
+  private writeAtOrFd(
+    tgid: number,
+    dirfdToken: string | undefined,
+    pathToken: string | undefined,
+    flags: string | undefined,
+    op: string,
+  ): void {
     const p = stringArg(pathToken);
     if (p === null || p === "") {
       const fdPath = fdDecoration(dirfdToken);

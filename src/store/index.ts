@@ -50,7 +50,9 @@ export async function openStore(settings: StoreSettings, now: number): Promise<S
       throw new GateError("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
     }
   }
-  const db = settings.databaseUrl ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public") : await openSqlite(settings.sqlitePath);
+  const db = settings.databaseUrl
+    ? openPostgres(settings.databaseUrl, settings.pgSchema ?? "public")
+    : await openSqlite(settings.sqlitePath);
   const store = new Store(db);
   try {
     await store.migrate(now);

@@ -122,7 +122,11 @@ export async function migrate(db: SqlDb, now: number): Promise<number[]> {
     const done = new Set((await tx.all<{ version: number }>("SELECT version FROM schema_migrations")).map((r) => Number(r.version)));
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
-      for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) await tx.exec(statement);
+      for (const statement of m.sql
+        .split(/;\s*\n/)
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.exec(statement);
       await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
       applied.push(m.version);
     }

@@ -124,7 +124,17 @@ export interface LedgerPr {
 
 export type NewLedgerPr = Omit<
   LedgerPr,
-  "state" | "claim_owner" | "claim_until" | "pr_number" | "pr_url" | "check_run_id" | "base_sha" | "opened_at" | "first_review_at" | "review_alerted_at" | "closed_at"
+  | "state"
+  | "claim_owner"
+  | "claim_until"
+  | "pr_number"
+  | "pr_url"
+  | "check_run_id"
+  | "base_sha"
+  | "opened_at"
+  | "first_review_at"
+  | "review_alerted_at"
+  | "closed_at"
 >;
 
 /** Columns a transition may set, besides `state`. */
@@ -132,12 +142,36 @@ type DualRunFields = Partial<Omit<DualRun, "id" | "state">>;
 type LedgerPrFields = Partial<Omit<LedgerPr, "lock_key" | "state">>;
 
 const DUAL_RUN_COLUMNS = new Set<string>([
-  "claim_owner", "claim_until", "dispatch_mode", "run_b_id", "run_b_url", "evidence_b", "runner_b", "outcome",
-  "outcome_code", "outcome_detail", "results", "dispatched_at", "deadline_at", "decided_at", "done_at",
+  "claim_owner",
+  "claim_until",
+  "dispatch_mode",
+  "run_b_id",
+  "run_b_url",
+  "evidence_b",
+  "runner_b",
+  "outcome",
+  "outcome_code",
+  "outcome_detail",
+  "results",
+  "dispatched_at",
+  "deadline_at",
+  "decided_at",
+  "done_at",
 ]);
 const LEDGER_PR_COLUMNS = new Set<string>([
-  "claim_owner", "claim_until", "pr_number", "pr_url", "check_run_id", "base_sha", "opened_at", "first_review_at",
-  "review_alerted_at", "closed_at", "row_text", "body", "title",
+  "claim_owner",
+  "claim_until",
+  "pr_number",
+  "pr_url",
+  "check_run_id",
+  "base_sha",
+  "opened_at",
+  "first_review_at",
+  "review_alerted_at",
+  "closed_at",
+  "row_text",
+  "body",
+  "title",
 ]);
 
 function assignments(fields: Record<string, unknown>, allowed: Set<string>): { sql: string; params: unknown[] } {
@@ -349,18 +383,30 @@ export class Store {
     fields: DualRunFields = {},
     also?: { sql: string; params: unknown[] },
   ): Promise<boolean> {
-    return this.transitionDualRun(id, [from, to], to, { ...fields, claim_owner: owner, claim_until: now + leaseMs }, {
-      sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
-      params: [from, now, ...(also?.params ?? [])],
-    });
+    return this.transitionDualRun(
+      id,
+      [from, to],
+      to,
+      { ...fields, claim_owner: owner, claim_until: now + leaseMs },
+      {
+        sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
+        params: [from, now, ...(also?.params ?? [])],
+      },
+    );
   }
 
   /** Releases a claim back to `back`, only if `owner` still holds it. */
   releaseDualRun(id: string, held: DualRunState, back: DualRunState, owner: string, fields: DualRunFields = {}): Promise<boolean> {
-    return this.transitionDualRun(id, [held], back, { ...fields, claim_owner: null, claim_until: null }, {
-      sql: "claim_owner = ?",
-      params: [owner],
-    });
+    return this.transitionDualRun(
+      id,
+      [held],
+      back,
+      { ...fields, claim_owner: null, claim_until: null },
+      {
+        sql: "claim_owner = ?",
+        params: [owner],
+      },
+    );
   }
 
   // ---- ledger PRs --------------------------------------------------------------------------
@@ -447,8 +493,30 @@ export class Store {
   }
 }
 
-const NUMERIC_DUAL = ["installation_id", "run_a_id", "run_b_id", "created_at", "dispatched_at", "deadline_at", "decided_at", "done_at", "claim_until", "pull_number", "run_a_attempt"] as const;
-const NUMERIC_LEDGER = ["installation_id", "claim_until", "pr_number", "check_run_id", "created_at", "opened_at", "first_review_at", "review_alerted_at", "closed_at"] as const;
+const NUMERIC_DUAL = [
+  "installation_id",
+  "run_a_id",
+  "run_b_id",
+  "created_at",
+  "dispatched_at",
+  "deadline_at",
+  "decided_at",
+  "done_at",
+  "claim_until",
+  "pull_number",
+  "run_a_attempt",
+] as const;
+const NUMERIC_LEDGER = [
+  "installation_id",
+  "claim_until",
+  "pr_number",
+  "check_run_id",
+  "created_at",
+  "opened_at",
+  "first_review_at",
+  "review_alerted_at",
+  "closed_at",
+] as const;
 
 /** Numeric columns as numbers, whichever backend returned them. */
 function withNumbers<T>(row: T, columns: readonly string[]): T {

@@ -51,7 +51,11 @@ function pull(setup: Partial<PullSetup> = {}): PullFixture {
   return makePull(fake, { number: ++nextPull, base: policyFiles(BASE_ENVELOPE), ...setup });
 }
 
-async function gate(p: PullFixture, log: string, extra: { inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<ActionRun> {
+async function gate(
+  p: PullFixture,
+  log: string,
+  extra: { inputs?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<ActionRun> {
   return runAction({
     apiUrl: fake.url,
     pull: p,
@@ -62,7 +66,10 @@ async function gate(p: PullFixture, log: string, extra: { inputs?: Record<string
 }
 
 function checkRunFor(p: PullFixture, name = "envelope-gate"): FakeCheckRun {
-  const run = fake.repo(REPO).checkRuns.filter((c) => c.head_sha === p.headSha && c.name === name).at(-1);
+  const run = fake
+    .repo(REPO)
+    .checkRuns.filter((c) => c.head_sha === p.headSha && c.name === name)
+    .at(-1);
   if (!run) throw new Error(`no check run "${name}" on ${p.headSha}`);
   return run;
 }
@@ -89,15 +96,32 @@ describe("the Action on pull requests", () => {
 
     const files = bundle(run.evidenceDir);
     expect([...files.keys()].sort()).toEqual(
-      ["envelope.json.sha256", "manifest.json", "manifest.json.sha256", "observer.jsonl", "properties.json", "runner.json", "verdict.json"].sort(),
+      [
+        "envelope.json.sha256",
+        "manifest.json",
+        "manifest.json.sha256",
+        "observer.jsonl",
+        "properties.json",
+        "runner.json",
+        "verdict.json",
+      ].sort(),
     );
     const { digest } = verifyBundle(files);
     expect(run.outputs["evidence-digest"]).toBe(digest);
     expect(run.outputs["evidence-dir"]).toBe(run.evidenceDir);
     const runner = JSON.parse(Buffer.from(files.get("runner.json") as Uint8Array).toString());
-    expect(runner).toMatchObject({ runner_name: "fake-runner-1", os: "Linux", head_sha: p.headSha, pull_number: p.number, envelope_hash: BASE_HASH, dual_run_id: null, workflow_run_id: "4242" });
+    expect(runner).toMatchObject({
+      runner_name: "fake-runner-1",
+      os: "Linux",
+      head_sha: p.headSha,
+      pull_number: p.number,
+      envelope_hash: BASE_HASH,
+      dual_run_id: null,
+      workflow_run_id: "4242",
+    });
     expect(runner.cpus).toBeGreaterThan(0);
-    for (const key of ["machine_id", "arch", "cpu_model", "locale", "timezone", "run_id", "run_attempt", "repository", "envelope_id"]) expect(runner).toHaveProperty(key);
+    for (const key of ["machine_id", "arch", "cpu_model", "locale", "timezone", "run_id", "run_attempt", "repository", "envelope_id"])
+      expect(runner).toHaveProperty(key);
     expect(Buffer.from(files.get("envelope.json.sha256") as Uint8Array).toString()).toBe(`${BASE_HASH.slice(7)}  envelope.json\n`);
     // The policy was read at the base commit through the contents API.
     const reads = fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").filter((r) => r.query.includes(p.baseSha));
@@ -119,7 +143,13 @@ describe("the Action on pull requests", () => {
     expect(check.conclusion).toBe("failure");
     expect(check.output.title).toMatch(/^envelope_fail: 3 envelope violations/);
     const byTitle = new Map(check.annotations.map((a) => [a.title, a]));
-    expect([...byTitle.keys()].sort()).toEqual(["network_denied:exfil.example.net:443", "undeclared_env:AWS_SECRET_ACCESS_KEY", "write_outside_root:/home/runner/.ssh/authorized_keys"].sort());
+    expect([...byTitle.keys()].sort()).toEqual(
+      [
+        "network_denied:exfil.example.net:443",
+        "undeclared_env:AWS_SECRET_ACCESS_KEY",
+        "write_outside_root:/home/runner/.ssh/authorized_keys",
+      ].sort(),
+    );
     const envelopeLines = BASE_ENVELOPE.split("\n");
     const lineOf = (key: string) => envelopeLines.findIndex((l) => l.includes(`"${key}"`)) + 1;
     const env = byTitle.get("undeclared_env:AWS_SECRET_ACCESS_KEY");
@@ -211,7 +241,10 @@ describe("the Action on pull requests", () => {
       for (let i = 0; i < 3000; i++) many[`src/gen/f${String(i).padStart(4, "0")}.ts`] = `export const f = ${i};\n`;
       const head = { ...many, ...policyFiles(widened) };
       // The listing puts the envelope last, where GitHub's 3000-file cap cuts it off.
-      const files = Object.keys(head).map((filename) => ({ filename, status: filename.startsWith("src/") ? ("added" as const) : ("modified" as const) }));
+      const files = Object.keys(head).map((filename) => ({
+        filename,
+        status: filename.startsWith("src/") ? ("added" as const) : ("modified" as const),
+      }));
       const p = pull({ head, files });
       const before = fake.requestsTo("GET", "/repos/:owner/:repo/pulls/:pull_number/files").length;
       const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
@@ -272,7 +305,10 @@ describe("the Action on pull requests", () => {
         apiUrl: fake.url,
         pull: p,
         inputs: { "observer-log": "observer.jsonl", workspace: "/work" },
-        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, [...CLEAN_EVENTS, { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]), ...policyFiles(widened) },
+        workspaceFiles: {
+          "observer.jsonl": observerLog(BASE_HASH, [...CLEAN_EVENTS, { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]),
+          ...policyFiles(widened),
+        },
       });
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
@@ -297,7 +333,9 @@ describe("the Action on pull requests", () => {
     const run = await gate(p, observerLog(BASE_HASH, [...CLEAN_EVENTS, { kind: "tool", name: "curl" }]));
     expect(run.exitCode).toBe(1);
     expect(fake.repo(REPO).checkRuns.filter((c) => c.head_sha === p.headSha)).toHaveLength(0);
-    expect(run.stdout).toMatch(/::error title=undeclared_tool%3Acurl,file=\.github\/envelope-gate\/envelope\.json,line=\d+,endLine=\d+::.*tool "curl"/);
+    expect(run.stdout).toMatch(
+      /::error title=undeclared_tool%3Acurl,file=\.github\/envelope-gate\/envelope\.json,line=\d+,endLine=\d+::.*tool "curl"/,
+    );
     expect(run.summary).toContain("cannot create check runs");
     expect(run.summary).toContain("envelope-gate App");
     expect(run.summary).toContain("envelope-gate-evidence");
@@ -338,7 +376,12 @@ describe("the Action on pull requests", () => {
         properties: [
           { name: "patch_scope", kind: "patch_paths", globs: ["src/**"] },
           { name: "result_shape", kind: "output_schema", output: "out/result.json", schema: { type: "object", required: ["ok"] } },
-          { name: "enough_tests", kind: "tests_collected", command: ["node", "-e", "for (let i = 0; i < 3; i++) console.log('test ' + i)"], min: 3 },
+          {
+            name: "enough_tests",
+            kind: "tests_collected",
+            command: ["node", "-e", "for (let i = 0; i < 3; i++) console.log('test ' + i)"],
+            min: 3,
+          },
         ],
       },
       null,
@@ -346,14 +389,20 @@ describe("the Action on pull requests", () => {
     );
     const outOfScope = { "src/widget.ts": "export const widget = 2;\n", "infra/deploy.sh": "echo deploy\n" };
 
-    async function gateWithLedger(ledger: string | null, head: Record<string, string> = outOfScope): Promise<{ run: ActionRun; p: PullFixture }> {
+    async function gateWithLedger(
+      ledger: string | null,
+      head: Record<string, string> = outOfScope,
+    ): Promise<{ run: ActionRun; p: PullFixture }> {
       const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, ...(ledger === null ? {} : { [LEDGER_PATH]: ledger }) };
       const p = pull({ base, head });
       const run = await runAction({
         apiUrl: fake.url,
         pull: p,
         inputs: { "observer-log": "observer.jsonl", workspace: "" },
-        workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"ok":true}' },
+        workspaceFiles: {
+          "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]),
+          "out/result.json": '{"ok":true}',
+        },
       });
       return { run, p };
     }
@@ -372,7 +421,9 @@ describe("the Action on pull requests", () => {
       ]);
       for (const r of records) for (const h of Object.values(r.inputs)) expect(h).toMatch(/^sha256:[0-9a-f]{64}$/);
       // The patch_paths annotation sits on the offending file at its hunk.
-      expect(check.annotations).toContainEqual(expect.objectContaining({ path: "infra/deploy.sh", start_line: 1, annotation_level: "failure" }));
+      expect(check.annotations).toContainEqual(
+        expect.objectContaining({ path: "infra/deploy.sh", start_line: 1, annotation_level: "failure" }),
+      );
     });
 
     it("a property command runs jailed with only the envelope's keys: it cannot see the token, and reaching for it breaks the envelope", async () => {
@@ -382,12 +433,19 @@ describe("the Action on pull requests", () => {
           {
             name: "probe_tests",
             kind: "tests_collected",
-            command: ["node", "-e", "const seen = {}; for (const k of ['INPUT_GITHUB-TOKEN', 'GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'CI']) seen[k] = process.env[k] ?? null; require('fs').writeFileSync('seen.json', JSON.stringify(seen)); console.log('test 1')"],
+            command: [
+              "node",
+              "-e",
+              "const seen = {}; for (const k of ['INPUT_GITHUB-TOKEN', 'GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'CI']) seen[k] = process.env[k] ?? null; require('fs').writeFileSync('seen.json', JSON.stringify(seen)); console.log('test 1')",
+            ],
             min: 1,
           },
         ],
       });
-      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: probe }, head: { "src/widget.ts": "export const widget = 2;\n" } });
+      const p = pull({
+        base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: probe },
+        head: { "src/widget.ts": "export const widget = 2;\n" },
+      });
       const run = await runAction({
         apiUrl: fake.url,
         pull: p,
@@ -401,7 +459,11 @@ describe("the Action on pull requests", () => {
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("failure");
       expect(run.outputs.verdict).toBe("envelope_fail");
-      expect(check.annotations.map((a) => a.title).sort()).toEqual(["undeclared_env:ACTIONS_RUNTIME_TOKEN", "undeclared_env:GITHUB_TOKEN", "undeclared_env:INPUT_GITHUB-TOKEN"]);
+      expect(check.annotations.map((a) => a.title).sort()).toEqual([
+        "undeclared_env:ACTIONS_RUNTIME_TOKEN",
+        "undeclared_env:GITHUB_TOKEN",
+        "undeclared_env:INPUT_GITHUB-TOKEN",
+      ]);
       expect(check.output.summary).toContain("Property probe_tests's command ran jailed");
     });
 
@@ -426,14 +488,22 @@ describe("the Action on pull requests", () => {
       expect(check.conclusion).toBe("failure");
       expect(check.output.title).toContain("freeze F-102 expired");
       expect(check.output.summary).toContain(`F-102 expired ${dayOffset(-1)}`);
-      expect(check.annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 2, title: "freeze F-102 expired" }));
+      expect(check.annotations).toContainEqual(
+        expect.objectContaining({ path: LEDGER_PATH, start_line: 2, title: "freeze F-102 expired" }),
+      );
     });
 
     it("a row naming an envelope rule, with one runner, or too long is reported and never honored", async () => {
       const ledger = [
         LEDGER_HEADER,
         ledgerRow({ freeze_id: "F-103", property: "undeclared_env", envelope_hash: BASE_HASH, expires_on: dayOffset(3) }),
-        ledgerRow({ freeze_id: "F-104", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(3), runner_b: "runner-a" }),
+        ledgerRow({
+          freeze_id: "F-104",
+          property: "patch_scope",
+          envelope_hash: BASE_HASH,
+          expires_on: dayOffset(3),
+          runner_b: "runner-a",
+        }),
         ledgerRow({ freeze_id: "F-105", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(40) }),
         ledgerRow({ freeze_id: "F-106", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: "2026-02-30" }),
         ledgerRow({ freeze_id: "F-107", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(3), evidence: "" }),
@@ -475,8 +545,14 @@ describe("the Action on pull requests", () => {
     });
 
     it("more active freezes than the cap honors none", async () => {
-      const rows = Array.from({ length: 3 }, (_, i) => ledgerRow({ freeze_id: `F-20${i}`, property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(2) }));
-      const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, [LEDGER_PATH]: [LEDGER_HEADER, ...rows].join("\n") + "\n" };
+      const rows = Array.from({ length: 3 }, (_, i) =>
+        ledgerRow({ freeze_id: `F-20${i}`, property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(2) }),
+      );
+      const base = {
+        ...policyFiles(BASE_ENVELOPE),
+        [PROPERTIES_PATH]: properties,
+        [LEDGER_PATH]: [LEDGER_HEADER, ...rows].join("\n") + "\n",
+      };
       const p = pull({ base, head: outOfScope });
       const run = await runAction({
         apiUrl: fake.url,
@@ -492,7 +568,9 @@ describe("the Action on pull requests", () => {
       const { run, p } = await gateWithLedger("freeze_id,property\n");
       expect(run.exitCode).toBe(1);
       expect(run.outputs["error-code"]).toBe("LEDGER_INVALID");
-      expect(checkRunFor(p).annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 1, title: "LEDGER_INVALID" }));
+      expect(checkRunFor(p).annotations).toContainEqual(
+        expect.objectContaining({ path: LEDGER_PATH, start_line: 1, title: "LEDGER_INVALID" }),
+      );
     });
   });
 
@@ -510,7 +588,8 @@ describe("the Action on pull requests", () => {
         expect(check.output.title).toMatch(/^error: could not evaluate \(GITHUB_UNAVAILABLE\)/);
         // github-retries is 2 in the harness: one attempt plus two retries per read, then it stops.
         const attempts = new Map<string, number>();
-        for (const r of fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").slice(before)) attempts.set(r.path + "?" + r.query, (attempts.get(r.path + "?" + r.query) ?? 0) + 1);
+        for (const r of fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").slice(before))
+          attempts.set(r.path + "?" + r.query, (attempts.get(r.path + "?" + r.query) ?? 0) + 1);
         expect(Math.max(...attempts.values())).toBe(3);
         expect(Math.min(...attempts.values())).toBeGreaterThanOrEqual(1);
       } finally {
@@ -579,7 +658,13 @@ describe("the Action on pull requests", () => {
         apiUrl: fake.url,
         eventName: "workflow_dispatch",
         event: { inputs: { pull_request: String(p.number) } },
-        inputs: { "observer-log": "observer.jsonl", workspace: "/work", "pull-request": String(p.number), "head-sha": p.headSha, "dual-run-id": "dual-77" },
+        inputs: {
+          "observer-log": "observer.jsonl",
+          workspace: "/work",
+          "pull-request": String(p.number),
+          "head-sha": p.headSha,
+          "dual-run-id": "dual-77",
+        },
         workspaceFiles: { "observer.jsonl": observerLog(BASE_HASH, CLEAN_EVENTS, { runner: "runner-b" }) },
       });
       expect(run.exitCode, run.summary).toBe(0);
@@ -607,7 +692,12 @@ describe("the Action on pull requests", () => {
     });
 
     it("without a pull_request event or input is CONFIG_INVALID", async () => {
-      const run = await runAction({ apiUrl: fake.url, eventName: "workflow_dispatch", event: {}, inputs: { "observer-log": "observer.jsonl" } });
+      const run = await runAction({
+        apiUrl: fake.url,
+        eventName: "workflow_dispatch",
+        event: {},
+        inputs: { "observer-log": "observer.jsonl" },
+      });
       expect(run.exitCode).toBe(1);
       expect(run.outputs["error-code"]).toBe("CONFIG_INVALID");
     });
@@ -623,7 +713,10 @@ describe("the Action on pull requests", () => {
     });
 
     it("a property command that does not exist is an error, never frozen", async () => {
-      const props = JSON.stringify({ version: 1, properties: [{ name: "collected", kind: "tests_collected", command: ["/nonexistent/test-lister"], min: 1 }] });
+      const props = JSON.stringify({
+        version: 1,
+        properties: [{ name: "collected", kind: "tests_collected", command: ["/nonexistent/test-lister"], min: 1 }],
+      });
       const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-300", property: "collected", envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
       const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props, [LEDGER_PATH]: ledger } });
       const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
@@ -635,7 +728,12 @@ describe("the Action on pull requests", () => {
     });
 
     it("a jailed property command is stopped at its deadline, and its unjudged run refuses the pull request", async () => {
-      const props = JSON.stringify({ version: 1, properties: [{ name: "slow", kind: "tests_collected", command: ["node", "-e", "setTimeout(() => {}, 120000)"], min: 1, timeout_seconds: 1 }] });
+      const props = JSON.stringify({
+        version: 1,
+        properties: [
+          { name: "slow", kind: "tests_collected", command: ["node", "-e", "setTimeout(() => {}, 120000)"], min: 1, timeout_seconds: 1 },
+        ],
+      });
       const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props } });
       const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), { inputs: { workspace: "" } });
       expect(run.exitCode, run.summary).toBe(1);

@@ -40,7 +40,19 @@ describe("action.yml and docs/action.md", () => {
   });
 
   it("shows the permissions, the evidence upload and the runner-B dispatch inputs", () => {
-    for (const text of ["checks: write", "contents: read", "pull-requests: read", "actions: read", "actions/upload-artifact", "name: envelope-gate-evidence", "pull_request:", "head_sha:", "dual_run_id:", "runner_labels:", "fromJSON(inputs.runner_labels"]) {
+    for (const text of [
+      "checks: write",
+      "contents: read",
+      "pull-requests: read",
+      "actions: read",
+      "actions/upload-artifact",
+      "name: envelope-gate-evidence",
+      "pull_request:",
+      "head_sha:",
+      "dual_run_id:",
+      "runner_labels:",
+      "fromJSON(inputs.runner_labels",
+    ]) {
       expect(docs).toContain(text);
       expect(readme).toContain(text);
     }

@@ -24,7 +24,12 @@ function code(fn: () => unknown): string | undefined {
 
 describe("evidence manifest", () => {
   it("lists every file's sha256 with sorted keys; the digest is sha256 of the manifest bytes", () => {
-    const built = buildManifest(new Map([["verdict.json", enc("{}")], ["observer.jsonl", enc("x\n")]]));
+    const built = buildManifest(
+      new Map([
+        ["verdict.json", enc("{}")],
+        ["observer.jsonl", enc("x\n")],
+      ]),
+    );
     const text = new TextDecoder().decode(built.bytes);
     expect(Object.keys(JSON.parse(text).files)).toEqual(["observer.jsonl", "verdict.json"]);
     expect(JSON.parse(text).version).toBe(1);

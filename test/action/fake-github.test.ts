@@ -29,24 +29,64 @@ describe("fake GitHub", () => {
     };
     expect(await at(base)).toBe("one");
     expect(await at(head)).toBe("two");
-    await expect(octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: "o", repo: "r", path: "nope", ref: base })).rejects.toMatchObject({ status: 404 });
-    const page2 = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { owner: "o", repo: "r", pull_number: 1, per_page: 100, page: 2 });
+    await expect(
+      octokit.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: "o", repo: "r", path: "nope", ref: base }),
+    ).rejects.toMatchObject({ status: 404 });
+    const page2 = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
+      owner: "o",
+      repo: "r",
+      pull_number: 1,
+      per_page: 100,
+      page: 2,
+    });
     expect(page2.data).toHaveLength(30);
-    const first = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", { owner: "o", repo: "r", pull_number: 1, per_page: 100 });
+    const first = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
+      owner: "o",
+      repo: "r",
+      pull_number: 1,
+      per_page: 100,
+    });
     expect(first.headers.link).toContain('rel="next"');
   });
 
   it("keeps check runs with their annotations and refuses more than 50 per request", async () => {
-    const { data } = await octokit.request("POST /repos/{owner}/{repo}/check-runs", { owner: "o", repo: "r", name: "c", head_sha: "abc", status: "in_progress" });
-    const ann = (n: number) => Array.from({ length: n }, (_, i) => ({ path: "x", start_line: i + 1, end_line: i + 1, annotation_level: "failure" as const, message: `m${i}` }));
+    const { data } = await octokit.request("POST /repos/{owner}/{repo}/check-runs", {
+      owner: "o",
+      repo: "r",
+      name: "c",
+      head_sha: "abc",
+      status: "in_progress",
+    });
+    const ann = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        path: "x",
+        start_line: i + 1,
+        end_line: i + 1,
+        annotation_level: "failure" as const,
+        message: `m${i}`,
+      }));
     await expect(
-      octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: "o", repo: "r", check_run_id: data.id, output: { title: "t", summary: "s", annotations: ann(51) } }),
+      octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+        owner: "o",
+        repo: "r",
+        check_run_id: data.id,
+        output: { title: "t", summary: "s", annotations: ann(51) },
+      }),
     ).rejects.toMatchObject({ status: 422 });
     // GitHub's description says the same: the request was recorded as departing from it.
     expect(fake.takeMismatches()).toEqual([
-      { request: expect.stringMatching(/^PATCH \/repos\/o\/r\/check-runs\/\d+ -> 422$/), problems: ["request body/output/annotations must NOT have more than 50 items"] },
+      {
+        request: expect.stringMatching(/^PATCH \/repos\/o\/r\/check-runs\/\d+ -> 422$/),
+        problems: ["request body/output/annotations must NOT have more than 50 items"],
+      },
     ]);
-    await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: "o", repo: "r", check_run_id: data.id, conclusion: "failure", output: { title: "t", summary: "s", annotations: ann(50) } });
+    await octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+      owner: "o",
+      repo: "r",
+      check_run_id: data.id,
+      conclusion: "failure",
+      output: { title: "t", summary: "s", annotations: ann(50) },
+    });
     expect(fake.checkRun("o/r", "c")).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(fake.checkRun("o/r", "c")?.annotations).toHaveLength(50);
   });
@@ -64,8 +104,17 @@ describe("fake GitHub", () => {
     expect(overridden?.problems).toContain("response 200 body must have required property 'full_name'");
     expect(overridden?.problems).toContain("response 200 body must NOT have unevaluated properties (overridden)");
     const run = fake.addWorkflowRun("o/r", { head_sha: "abc" });
-    const artifact = fake.addArtifact("o/r", { run_id: run.id, name: "envelope-gate-evidence", files: { "a.txt": new TextEncoder().encode("hi") } });
-    const zip = await octokit.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", { owner: "o", repo: "r", artifact_id: artifact.id, archive_format: "zip" });
+    const artifact = fake.addArtifact("o/r", {
+      run_id: run.id,
+      name: "envelope-gate-evidence",
+      files: { "a.txt": new TextEncoder().encode("hi") },
+    });
+    const zip = await octokit.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", {
+      owner: "o",
+      repo: "r",
+      artifact_id: artifact.id,
+      archive_format: "zip",
+    });
     const files = unzipSync(new Uint8Array(zip.data as ArrayBuffer));
     expect(Buffer.from(files["a.txt"] as Uint8Array).toString()).toBe("hi");
     expect(fake.requestsTo("GET", "/repos/:owner/:repo").length).toBe(3);

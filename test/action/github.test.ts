@@ -52,7 +52,11 @@ describe("src/github", () => {
   });
 
   it("gives up on a request that does not answer within github-timeout-ms", async () => {
-    fake.route("GET", "/repos/:owner/:repo/pulls/:n/reviews", () => new Promise((done) => setTimeout(() => done({ status: 200, body: [] }), 3000)));
+    fake.route(
+      "GET",
+      "/repos/:owner/:repo/pulls/:n/reviews",
+      () => new Promise((done) => setTimeout(() => done({ status: 200, body: [] }), 3000)),
+    );
     const slow = createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 0, retryBaseMs: 1, timeoutMs: 200 } });
     const err = await failure(listReviews(slow, repo, 1));
     expect(err.code).toBe("GITHUB_UNAVAILABLE");
@@ -73,7 +77,12 @@ describe("src/github", () => {
 
   it("pages through every pull request file, and tells a non-collaborator from an outage", async () => {
     const sha = fake.commit("o/r", { a: "1" }, { parent: null });
-    fake.addPull("o/r", { number: 9, base: { ref: "main", sha }, head: { sha }, files: Array.from({ length: 250 }, (_, i) => ({ filename: `f${i}`, status: "added" as const })) });
+    fake.addPull("o/r", {
+      number: 9,
+      base: { ref: "main", sha },
+      head: { sha },
+      files: Array.from({ length: 250 }, (_, i) => ({ filename: `f${i}`, status: "added" as const })),
+    });
     expect((await listPullFiles(client(), repo, 9)).map((f) => f.filename)).toHaveLength(250);
     fake.repo("o/r").collaborators.set("mia", "maintain");
     expect(await getCollaboratorRole(client(), repo, "mia")).toBe("maintain");
@@ -89,7 +98,14 @@ describe("src/github", () => {
   it("completes a check run with annotations in batches of 50, the conclusion last", async () => {
     const c = client();
     const run = await createCheckRun(c, repo, { name: "batch", headSha: "b".repeat(40) });
-    const annotations = Array.from({ length: 120 }, (_, i) => ({ path: "x", start_line: i + 1, end_line: i + 1, annotation_level: "failure" as const, title: `t${i}`, message: "m" }));
+    const annotations = Array.from({ length: 120 }, (_, i) => ({
+      path: "x",
+      start_line: i + 1,
+      end_line: i + 1,
+      annotation_level: "failure" as const,
+      title: `t${i}`,
+      message: "m",
+    }));
     expect(await completeCheckRun(c, repo, run.id, { conclusion: "failure", title: "t", summary: "s", annotations })).toBe(3);
     const stored = fake.checkRun("o/r", "batch");
     expect(stored?.annotations).toHaveLength(120);

@@ -46,18 +46,19 @@ describe("parseLedger", () => {
   });
 
   it("reports every malformed row with its line and reason, and never returns it as a row", () => {
-    const text = ledger(
-      row(),
-      row({ freeze_id: "F-2", property: "undeclared_env" }),
-      row({ freeze_id: "F-3", runner_b: "" }),
-      row({ freeze_id: "F-4", runner_b: "runner-a" }),
-      row({ freeze_id: "F-5", expires_on: "2026-13-01" }),
-      row({ freeze_id: "F-6", evidence: "" }),
-      row({ freeze_id: "F-7", evidence: "sha1:abc" }),
-      row({ freeze_id: "F-1" }),
-      row({ freeze_id: "F-8", status: "maybe" }),
-      row({ freeze_id: "F-9", property: "write_outside_root:/etc" }),
-    ) + "F-10\tonly\ttwo\n";
+    const text =
+      ledger(
+        row(),
+        row({ freeze_id: "F-2", property: "undeclared_env" }),
+        row({ freeze_id: "F-3", runner_b: "" }),
+        row({ freeze_id: "F-4", runner_b: "runner-a" }),
+        row({ freeze_id: "F-5", expires_on: "2026-13-01" }),
+        row({ freeze_id: "F-6", evidence: "" }),
+        row({ freeze_id: "F-7", evidence: "sha1:abc" }),
+        row({ freeze_id: "F-1" }),
+        row({ freeze_id: "F-8", status: "maybe" }),
+        row({ freeze_id: "F-9", property: "write_outside_root:/etc" }),
+      ) + "F-10\tonly\ttwo\n";
     const parsed = parseLedger(text, "ledger.tsv");
     expect(parsed.rows.map((r) => r.freeze_id)).toEqual(["F-1"]);
     const reasons = new Map(parsed.problems.map((p) => [p.line, p.reason]));
@@ -74,7 +75,14 @@ describe("parseLedger", () => {
   });
 
   it("keeps the envelope rule names a freeze may never carry", () => {
-    for (const name of ["write_outside_root", "undeclared_tool", "undeclared_env", "network_denied", "undeclared_host", "undeclared_command"]) {
+    for (const name of [
+      "write_outside_root",
+      "undeclared_tool",
+      "undeclared_env",
+      "network_denied",
+      "undeclared_host",
+      "undeclared_command",
+    ]) {
       expect(ENVELOPE_RULE_NAMES).toContain(name);
     }
   });
@@ -82,7 +90,12 @@ describe("parseLedger", () => {
 
 describe("active and expired freezes", () => {
   const rows = parseLedger(
-    ledger(row(), row({ freeze_id: "F-2", expires_on: "2026-11-30" }), row({ freeze_id: "F-3", status: "closed" }), row({ freeze_id: "F-4", envelope_hash: `sha256:${"c".repeat(64)}` })),
+    ledger(
+      row(),
+      row({ freeze_id: "F-2", expires_on: "2026-11-30" }),
+      row({ freeze_id: "F-3", status: "closed" }),
+      row({ freeze_id: "F-4", envelope_hash: `sha256:${"c".repeat(64)}` }),
+    ),
     "l",
   ).rows;
   const q = { property: "schema_order", envelopeHash: HASH, today: "2026-11-30" };

@@ -43,7 +43,9 @@ describe("run input", () => {
     const run = await runAction({
       apiUrl: fake.url,
       pull: p,
-      inputs: { run: `node -e "process.env.AWS_SECRET_ACCESS_KEY; try { require('fs').writeFileSync('/var/tmp/eg-action-escape-' + process.pid, 'x') } catch {}"` },
+      inputs: {
+        run: `node -e "process.env.AWS_SECRET_ACCESS_KEY; try { require('fs').writeFileSync('/var/tmp/eg-action-escape-' + process.pid, 'x') } catch {}"`,
+      },
     });
     expect(run.exitCode).toBe(1);
     const check = fake.repo(REPO).checkRuns.find((c) => c.head_sha === p.headSha);

@@ -8,16 +8,32 @@ const HASH = `sha256:${"ab".repeat(32)}`;
 const HEAD = "f".repeat(40);
 
 function bundle(spec: Partial<BundleSpec> & { properties: BundleSpec["properties"] }): VerifiedBundle {
-  return readEvidenceZip(zipOf(bundleFiles({ machineId: "m-a", headSha: HEAD, envelopeHash: HASH, repository: "o/r", workflowRunId: 1, ...spec })));
+  return readEvidenceZip(
+    zipOf(bundleFiles({ machineId: "m-a", headSha: HEAD, envelopeHash: HASH, repository: "o/r", workflowRunId: 1, ...spec })),
+  );
 }
 
 const expect_ = (properties: string[]) => ({ dualRunId: "dr-1", envelopeHash: HASH, headSha: HEAD, properties });
 
 describe("compareRuns (the seed's decision table)", () => {
-  const a = bundle({ properties: [{ name: "key_order", result: "fail" }, { name: "collected", result: "fail" }, { name: "shape", result: "fail" }] });
+  const a = bundle({
+    properties: [
+      { name: "key_order", result: "fail" },
+      { name: "collected", result: "fail" },
+      { name: "shape", result: "fail" },
+    ],
+  });
 
   it("per property: disagree is eligible; both fail, B error and B missing are not", () => {
-    const b = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }, { name: "collected", result: "fail" }, { name: "shape", result: "error" }] });
+    const b = bundle({
+      machineId: "m-b",
+      dualRunId: "dr-1",
+      properties: [
+        { name: "key_order", result: "pass" },
+        { name: "collected", result: "fail" },
+        { name: "shape", result: "error" },
+      ],
+    });
     const d = compareRuns(a, b, expect_(["key_order", "collected", "shape"]));
     expect(d.outcome).toBe("freeze_eligible");
     expect(d.eligible).toEqual(["key_order"]);
@@ -45,9 +61,15 @@ describe("compareRuns (the seed's decision table)", () => {
   });
 
   it("another head sha or dual run id is DUAL_RUN_MISMATCH; B's gate error is RUNNER_B_UNAVAILABLE", () => {
-    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", headSha: "e".repeat(40), properties: [] }), expect_(["key_order"])).code).toBe("DUAL_RUN_MISMATCH");
-    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-2", properties: [] }), expect_(["key_order"])).code).toBe("DUAL_RUN_MISMATCH");
-    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", verdict: "error", properties: [] }), expect_(["key_order"])).code).toBe("RUNNER_B_UNAVAILABLE");
+    expect(
+      compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", headSha: "e".repeat(40), properties: [] }), expect_(["key_order"])).code,
+    ).toBe("DUAL_RUN_MISMATCH");
+    expect(compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-2", properties: [] }), expect_(["key_order"])).code).toBe(
+      "DUAL_RUN_MISMATCH",
+    );
+    expect(
+      compareRuns(a, bundle({ machineId: "m-b", dualRunId: "dr-1", verdict: "error", properties: [] }), expect_(["key_order"])).code,
+    ).toBe("RUNNER_B_UNAVAILABLE");
   });
 });
 
@@ -69,7 +91,9 @@ describe("freeze naming", () => {
 
 describe("the overdue-review comment", () => {
   it("mentions users as @login and teams as @org/slug", () => {
-    expect(reviewOverdueComment(49, ["alice"], ["gate-reviewers"], "acme")).toBe("⚠️ This freeze has waited 49 hours for review. @alice @acme/gate-reviewers");
+    expect(reviewOverdueComment(49, ["alice"], ["gate-reviewers"], "acme")).toBe(
+      "⚠️ This freeze has waited 49 hours for review. @alice @acme/gate-reviewers",
+    );
     expect(reviewOverdueComment(49, [], [], "acme")).toBe("⚠️ This freeze has waited 49 hours for review.");
   });
 });

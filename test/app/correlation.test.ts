@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
-import { completeRunB, addRunA, deliver, dispatchedRuns, startTestApp, startWorld, TestClock, workflowRunPayload, type World } from "./helpers.js";
+import {
+  completeRunB,
+  addRunA,
+  deliver,
+  dispatchedRuns,
+  startTestApp,
+  startWorld,
+  TestClock,
+  workflowRunPayload,
+  type World,
+} from "./helpers.js";
 import type { DispatchMode } from "../support/fake-github-app.js";
 
 /** GitHub versions without return_run_details: the App correlates runner B's run by its dual run id. */

@@ -12,7 +12,16 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import {
-  envelopeHash, envelopeText, LEDGER_HEADER, LEDGER_PATH, makePull, observerLog, policyFiles, PROPERTIES_PATH, REPO, runAction,
+  envelopeHash,
+  envelopeText,
+  LEDGER_HEADER,
+  LEDGER_PATH,
+  makePull,
+  observerLog,
+  policyFiles,
+  PROPERTIES_PATH,
+  REPO,
+  runAction,
   type PullFixture,
 } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
@@ -26,7 +35,9 @@ function otherMachineWrapper(): string | null {
   const dir = tempDir("eg-machine-");
   const idFile = join(dir, "machine-id");
   writeFileSync(idFile, `${OTHER_MACHINE_ID}\n`);
-  const probe = spawnSync("unshare", ["-rm", "sh", "-c", `mount --bind ${idFile} /etc/machine-id && cat /etc/machine-id`], { encoding: "utf8" });
+  const probe = spawnSync("unshare", ["-rm", "sh", "-c", `mount --bind ${idFile} /etc/machine-id && cat /etc/machine-id`], {
+    encoding: "utf8",
+  });
   if (probe.status !== 0 || probe.stdout.trim() !== OTHER_MACHINE_ID) return null;
   // The harness runs `node <bundle>`; this bundle re-runs itself inside a user + mount namespace,
   // bind-mounts the other machine id there, then runs the real bundle (no shell: the Action's
@@ -62,7 +73,10 @@ describe("end to end: runner B is the bundled Action", () => {
     installAppRoutes(fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, dispatchMode: "run_details" });
     fake.addRepo(REPO);
     fake.repo(REPO).collaborators.set("alice", "write");
-    pull = makePull(fake, { number: 7, base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: PROPERTIES, [LEDGER_PATH]: `${LEDGER_HEADER}\n` } });
+    pull = makePull(fake, {
+      number: 7,
+      base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: PROPERTIES, [LEDGER_PATH]: `${LEDGER_HEADER}\n` },
+    });
     fake.repo(REPO).refs.set("heads/main", pull.baseSha);
     app = await startTestApp(fake, new TestClock(Date.now()));
   });
@@ -100,16 +114,30 @@ describe("end to end: runner B is the bundled Action", () => {
       apiUrl: fake.url,
       eventName: "workflow_dispatch",
       event: { inputs },
-      inputs: { "observer-log": "observer.jsonl", workspace: "", "pull-request": inputs.pull_request as string, "head-sha": inputs.head_sha as string, "dual-run-id": inputs.dual_run_id as string },
-      workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }], { runner: "runner-b" }), "out/result.json": '{"ok":true}' },
+      inputs: {
+        "observer-log": "observer.jsonl",
+        workspace: "",
+        "pull-request": inputs.pull_request as string,
+        "head-sha": inputs.head_sha as string,
+        "dual-run-id": inputs.dual_run_id as string,
+      },
+      workspaceFiles: {
+        "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }], { runner: "runner-b" }),
+        "out/result.json": '{"ok":true}',
+      },
       env: { GITHUB_RUN_ID: String(run.id), RUNNER_NAME: "runner-b-host" },
     });
     expect(action.exitCode, action.stdout + action.stderr + action.summary).toBe(0);
-    const files = Object.fromEntries(readdirSync(action.evidenceDir).map((n) => [n, new Uint8Array(readFileSync(join(action.evidenceDir, n)))]));
+    const files = Object.fromEntries(
+      readdirSync(action.evidenceDir).map((n) => [n, new Uint8Array(readFileSync(join(action.evidenceDir, n)))]),
+    );
     fake.addArtifact(REPO, { run_id: run.id, name: "envelope-gate-evidence", files });
     run.status = "completed";
     run.conclusion = "success";
-    const runner = JSON.parse(Buffer.from(files["runner.json"] as Uint8Array).toString("utf8")) as { machine_id: string; dual_run_id: string };
+    const runner = JSON.parse(Buffer.from(files["runner.json"] as Uint8Array).toString("utf8")) as {
+      machine_id: string;
+      dual_run_id: string;
+    };
     expect(runner.dual_run_id).toBe(inputs.dual_run_id);
     return { run, machineId: runner.machine_id };
   }
@@ -135,37 +163,42 @@ describe("end to end: runner B is the bundled Action", () => {
     expect(fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("neutral");
   });
 
-  it.skipIf(wrapper === null)("both runners are the bundled Action on two machine identities: A fails, B passes, one ledger PR", async () => {
-    await app.store.ensureInstallation(INSTALLATION, "acme", Date.now());
-    await app.store.promoteInstallation(INSTALLATION, "ops", Date.now());
-    const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "in_progress", conclusion: null });
-    const actionA = await runAction({
-      apiUrl: fake.url,
-      pull,
-      bundle: wrapper as string,
-      inputs: { "observer-log": "observer.jsonl", workspace: "" },
-      workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"nope":true}' },
-      env: { GITHUB_RUN_ID: String(runA.id), RUNNER_NAME: "runner-a-host" },
-    });
-    expect(actionA.exitCode, actionA.stdout + actionA.stderr + actionA.summary).toBe(1);
-    const filesA = Object.fromEntries(readdirSync(actionA.evidenceDir).map((n) => [n, new Uint8Array(readFileSync(join(actionA.evidenceDir, n)))]));
-    expect(JSON.parse(Buffer.from(filesA["runner.json"] as Uint8Array).toString("utf8")).machine_id).toBe(OTHER_MACHINE_ID);
-    fake.addArtifact(REPO, { run_id: runA.id, name: "envelope-gate-evidence", files: filesA });
-    runA.status = "completed";
-    runA.conclusion = "failure";
-    const resA = await deliver(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
-    expect(resA.status, JSON.stringify(resA.body)).toBe(200);
-    const { run, machineId } = await runnerBRuns();
-    expect(machineId).not.toBe(OTHER_MACHINE_ID);
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
-    expect(pulls).toHaveLength(1);
-    const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
-    const row = ledger.trimEnd().split("\n")[1]!.split("\t");
-    expect(row.slice(1, 5)).toEqual(["result_shape", `run-${runA.id}@${OTHER_MACHINE_ID}`, `run-${run.id}@${machineId}`, HASH]);
-    expect(fake.checkRun(REPO, "envelope-gate")?.conclusion).toBe("failure");
-  });
+  it.skipIf(wrapper === null)(
+    "both runners are the bundled Action on two machine identities: A fails, B passes, one ledger PR",
+    async () => {
+      await app.store.ensureInstallation(INSTALLATION, "acme", Date.now());
+      await app.store.promoteInstallation(INSTALLATION, "ops", Date.now());
+      const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "in_progress", conclusion: null });
+      const actionA = await runAction({
+        apiUrl: fake.url,
+        pull,
+        bundle: wrapper as string,
+        inputs: { "observer-log": "observer.jsonl", workspace: "" },
+        workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"nope":true}' },
+        env: { GITHUB_RUN_ID: String(runA.id), RUNNER_NAME: "runner-a-host" },
+      });
+      expect(actionA.exitCode, actionA.stdout + actionA.stderr + actionA.summary).toBe(1);
+      const filesA = Object.fromEntries(
+        readdirSync(actionA.evidenceDir).map((n) => [n, new Uint8Array(readFileSync(join(actionA.evidenceDir, n)))]),
+      );
+      expect(JSON.parse(Buffer.from(filesA["runner.json"] as Uint8Array).toString("utf8")).machine_id).toBe(OTHER_MACHINE_ID);
+      fake.addArtifact(REPO, { run_id: runA.id, name: "envelope-gate-evidence", files: filesA });
+      runA.status = "completed";
+      runA.conclusion = "failure";
+      const resA = await deliver(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
+      expect(resA.status, JSON.stringify(resA.body)).toBe(200);
+      const { run, machineId } = await runnerBRuns();
+      expect(machineId).not.toBe(OTHER_MACHINE_ID);
+      const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
+      expect(pulls).toHaveLength(1);
+      const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
+      const row = ledger.trimEnd().split("\n")[1]!.split("\t");
+      expect(row.slice(1, 5)).toEqual(["result_shape", `run-${runA.id}@${OTHER_MACHINE_ID}`, `run-${run.id}@${machineId}`, HASH]);
+      expect(fake.checkRun(REPO, "envelope-gate")?.conclusion).toBe("failure");
+    },
+  );
 
   it("shadow installation: the same disagreement yields only the neutral check", async () => {
     await runnerAFails();

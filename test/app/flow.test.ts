@@ -5,8 +5,21 @@ import { gitSha } from "../support/fake-github.js";
 import { contentJson } from "../support/fake-shapes.js";
 import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
 import {
-  addRunA, completeRunB, deliver, dispatchedRuns, ENVELOPE_HASH, HEAD_SHA, INSTALLATION, LEDGER_HEADER, LEDGER_PATH, REPO,
-  startTestApp, startWorld, TestClock, workflowRunPayload, type World,
+  addRunA,
+  completeRunB,
+  deliver,
+  dispatchedRuns,
+  ENVELOPE_HASH,
+  HEAD_SHA,
+  INSTALLATION,
+  LEDGER_HEADER,
+  LEDGER_PATH,
+  REPO,
+  startTestApp,
+  startWorld,
+  TestClock,
+  workflowRunPayload,
+  type World,
 } from "./helpers.js";
 
 const FAILING = [
@@ -52,7 +65,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const payload = workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING }));
     expect(payload.installation).toEqual({ id: INSTALLATION, node_id: expect.any(String) });
     expect((await deliver(app.url, "workflow_run", payload)).status).toBe(200);
-    const status = (await (await fetch(`${app.url}/status.json`)).json()) as { installations: { installation_id: number; account: string | null }[] };
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+      installations: { installation_id: number; account: string | null }[];
+    };
     expect(status.installations).toEqual([expect.objectContaining({ installation_id: INSTALLATION, account: "acme" })]);
   });
 
@@ -77,7 +92,10 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
 
   it("shadow mode (new installation): a disagreement yields a neutral check with the would-be PR, and no PR", async () => {
     const { dualRunId } = await runAFails();
-    const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }, { name: "tests_collected", result: "pass" }]);
+    const res = await runBCompletes([
+      { name: "schema_key_order", result: "pass" },
+      { name: "tests_collected", result: "pass" },
+    ]);
     expect(res.status).toBe(200);
     expect(String(res.body.outcome)).toContain("freeze_eligible");
     const repo = world.fake.repo(REPO);
@@ -244,7 +262,11 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
 
   it("a pull_request run claiming a dual run id is not taken as runner B", async () => {
     const { dualRunId } = await runAFails();
-    const forged = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "pass" }], dualRunId, machineId: "machine-ffff" });
+    const forged = addRunA(world.fake, {
+      properties: [{ name: "schema_key_order", result: "pass" }],
+      dualRunId,
+      machineId: "machine-ffff",
+    });
     const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, forged));
     expect(res.status).toBe(200);
     expect(String(res.body.outcome)).toContain("was not dispatched");
@@ -270,7 +292,12 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
   }
 
   it("runner A's evidence missing or unreadable: no dual run (EVIDENCE_UNAVAILABLE for an unreadable bundle)", async () => {
-    const noArtifact = world.fake.addWorkflowRun(REPO, { head_sha: HEAD_SHA, event: "pull_request", status: "completed", conclusion: "failure" });
+    const noArtifact = world.fake.addWorkflowRun(REPO, {
+      head_sha: HEAD_SHA,
+      event: "pull_request",
+      status: "completed",
+      conclusion: "failure",
+    });
     const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, noArtifact));
     expect(res.status).toBe(200);
     expect(String(res.body.outcome)).toContain("no freeze without evidence");
@@ -280,7 +307,11 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const res2 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-a" });
     expect(res2.status).toBe(503);
     expect((res2.body.error as { code: string }).code).toBe("EVIDENCE_DIGEST_MISMATCH");
-    world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", () => ({ status: 200, body: new TextEncoder().encode("not a zip"), headers: { "content-type": "application/zip" } }));
+    world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", () => ({
+      status: 200,
+      body: new TextEncoder().encode("not a zip"),
+      headers: { "content-type": "application/zip" },
+    }));
     const res3 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-b" });
     expect(res3.status).toBe(503);
     expect((res3.body.error as { code: string }).code).toBe("EVIDENCE_UNAVAILABLE");
@@ -331,7 +362,19 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     // The only contents read from here on is the ledger's: answer it with a directory listing.
     world.fake.route("GET", "/repos/:owner/:repo/contents/*path", (req) => ({
       status: 200,
-      body: [contentJson(req.repo(), { type: "file", path: `${LEDGER_PATH}/freeze_ledger.tsv`, sha: gitSha("blob", LEDGER_HEADER), size: LEDGER_HEADER.length, ref: "main" }, req.baseUrl)],
+      body: [
+        contentJson(
+          req.repo(),
+          {
+            type: "file",
+            path: `${LEDGER_PATH}/freeze_ledger.tsv`,
+            sha: gitSha("blob", LEDGER_HEADER),
+            size: LEDGER_HEADER.length,
+            ref: "main",
+          },
+          req.baseUrl,
+        ),
+      ],
     }));
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(res.status).not.toBe(200);
@@ -340,7 +383,10 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
   });
 
   it("a dispatch GitHub refuses for another reason is GITHUB_UNAVAILABLE, and the dual run waits for a retry", async () => {
-    world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 422, { times: 1, body: { message: "Workflow does not have 'workflow_dispatch' trigger" } });
+    world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 422, {
+      times: 1,
+      body: { message: "Workflow does not have 'workflow_dispatch' trigger" },
+    });
     const runA = addRunA(world.fake, { properties: FAILING });
     const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
     expect(res.status).toBe(503);
@@ -372,8 +418,20 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const ourRow = ledgerAt(world, pull.head.ref).trimEnd().split("\n")[1]!;
     // Another freeze lands on main.
     const other = `F-0123456789ab\toutput_shape\trun-1@m1\trun-2@m2\t${ENVELOPE_HASH}\t2026-12-05\topen\tsha256:${"ef".repeat(32)}`;
-    const newMain = world.fake.commit(REPO, { [LEDGER_PATH]: ledgerAt(world, "main") + other + "\n" }, { branch: "main", message: "merge other freeze" });
-    const res = await deliver(app.url, "push", pushWebhook(world.fake, repo, INSTALLATION, { ref: "refs/heads/main", after: newMain, commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }] }));
+    const newMain = world.fake.commit(
+      REPO,
+      { [LEDGER_PATH]: ledgerAt(world, "main") + other + "\n" },
+      { branch: "main", message: "merge other freeze" },
+    );
+    const res = await deliver(
+      app.url,
+      "push",
+      pushWebhook(world.fake, repo, INSTALLATION, {
+        ref: "refs/heads/main",
+        after: newMain,
+        commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }],
+      }),
+    );
     expect(res.status).toBe(200);
     expect(String(res.body.outcome)).toContain("rebased");
     const branchSha = repo.refs.get(`heads/${pull.head.ref}`)!;
@@ -385,7 +443,15 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     ]);
     // A push that does not touch the ledger leaves the branch alone.
     const unrelated = world.fake.commit(REPO, { "README.md": "changed\n" }, { branch: "main" });
-    const res2 = await deliver(app.url, "push", pushWebhook(world.fake, repo, INSTALLATION, { ref: "refs/heads/main", after: unrelated, commits: [{ added: [], modified: ["README.md"], removed: [] }] }));
+    const res2 = await deliver(
+      app.url,
+      "push",
+      pushWebhook(world.fake, repo, INSTALLATION, {
+        ref: "refs/heads/main",
+        after: unrelated,
+        commits: [{ added: [], modified: ["README.md"], removed: [] }],
+      }),
+    );
     expect(String(res2.body.outcome)).toBe("ledger unchanged on base");
     expect(repo.refs.get(`heads/${pull.head.ref}`)).toBe(branchSha);
   });
@@ -399,13 +465,19 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     clock.advance(49 * 3_600_000);
     const report = await app.sweep();
     expect(report.reviewAlerts).toHaveLength(1);
-    expect(world.fake.repo(REPO).issueComments).toEqual([expect.objectContaining({ issue_number: pull.number, body: expect.stringContaining("waited 49 hours for review. @alice") })]);
+    expect(world.fake.repo(REPO).issueComments).toEqual([
+      expect.objectContaining({ issue_number: pull.number, body: expect.stringContaining("waited 49 hours for review. @alice") }),
+    ]);
     const html = await (await fetch(`${app.url}/status`)).text();
     expect(html).toContain("OVERDUE");
     expect((await app.sweep()).reviewAlerts).toHaveLength(0); // reported once
     const repo = world.fake.repo(REPO);
-    expect((await deliver(app.url, "pull_request_review", pullRequestReviewWebhook(world.fake, repo, pull, INSTALLATION, "alice"))).status).toBe(200);
-    expect((await deliver(app.url, "pull_request", pullRequestWebhook(world.fake, repo, pull, INSTALLATION, "closed", true))).status).toBe(200);
+    expect(
+      (await deliver(app.url, "pull_request_review", pullRequestReviewWebhook(world.fake, repo, pull, INSTALLATION, "alice"))).status,
+    ).toBe(200);
+    expect((await deliver(app.url, "pull_request", pullRequestWebhook(world.fake, repo, pull, INSTALLATION, "closed", true))).status).toBe(
+      200,
+    );
     const merged = await app.store.listLedgerPrs(["merged"]);
     expect(merged).toHaveLength(1);
     expect(merged[0]?.first_review_at).not.toBeNull();
@@ -414,7 +486,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(status.freezes_expiring_soon).toEqual([]);
     clock.advance(3 * 86_400_000);
     status = (await (await fetch(`${app.url}/status.json`)).json()) as Record<string, unknown[]>;
-    expect(status.freezes_expiring_soon).toEqual([expect.objectContaining({ property: "schema_key_order", expires_on: "2026-12-07", days_left: 2 })]);
+    expect(status.freezes_expiring_soon).toEqual([
+      expect.objectContaining({ property: "schema_key_order", expires_on: "2026-12-07", days_left: 2 }),
+    ]);
   });
 });
 

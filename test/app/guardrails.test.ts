@@ -8,8 +8,21 @@ import { signPayload } from "../../src/app/server.js";
 import { openStore } from "../../src/store/index.js";
 import { closedPort } from "../support/fake-github.js";
 import {
-  addRunA, baseConfig, deliver, dispatchedRuns, pgSchema, processEnv, REPO, SECRET, silent, startTestApp,
-  startWorld, tempDir, TestClock, workflowRunPayload, type World,
+  addRunA,
+  baseConfig,
+  deliver,
+  dispatchedRuns,
+  pgSchema,
+  processEnv,
+  REPO,
+  SECRET,
+  silent,
+  startTestApp,
+  startWorld,
+  tempDir,
+  TestClock,
+  workflowRunPayload,
+  type World,
 } from "./helpers.js";
 import { runCli, startAppProcess } from "./process.js";
 
@@ -48,7 +61,12 @@ describe("webhook signatures", () => {
     const body = Buffer.alloc(25 * 1024 * 1024 + 1, 0x20);
     const res = await fetch(`${app.url}/webhook`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "huge-1", "x-hub-signature-256": signPayload(SECRET, body) },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "ping",
+        "x-github-delivery": "huge-1",
+        "x-hub-signature-256": signPayload(SECRET, body),
+      },
       body,
     });
     expect(res.status).toBe(400);
@@ -66,7 +84,14 @@ describe("webhook signatures", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true, paused: false });
     const html = await (await fetch(`${app.url}/status`)).text();
-    for (const heading of ["Kill switch", "Installations", "Dual runs in flight", "Open ledger PRs", "Freezes expiring within 3 days", "Shadow proposals"]) {
+    for (const heading of [
+      "Kill switch",
+      "Installations",
+      "Dual runs in flight",
+      "Open ledger PRs",
+      "Freezes expiring within 3 days",
+      "Shadow proposals",
+    ]) {
       expect(html).toContain(heading);
     }
     expect(html).not.toMatch(/<form|method="post"/i);
@@ -203,7 +228,12 @@ describe("STORE_UNAVAILABLE", () => {
     try {
       const port = await closedPort();
       await expect(
-        startApp(baseConfig(world.fake, { store: { sqlitePath: "unused", databaseUrl: `postgres://postgres@127.0.0.1:${port}/test`, pgSchema: "public" } }), { log: silent, sweeper: false }),
+        startApp(
+          baseConfig(world.fake, {
+            store: { sqlitePath: "unused", databaseUrl: `postgres://postgres@127.0.0.1:${port}/test`, pgSchema: "public" },
+          }),
+          { log: silent, sweeper: false },
+        ),
       ).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
     } finally {
       await world.close();
@@ -213,8 +243,12 @@ describe("STORE_UNAVAILABLE", () => {
   it("an SQLite path that cannot be opened: the App does not start", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a-file"), "not a directory");
-    await expect(openStore({ sqlitePath: join(dir, "a-file", "app.sqlite") }, Date.now())).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
-    await expect(openStore({ sqlitePath: join(dir, "no", "such", "dir", "app.sqlite") }, Date.now())).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
+    await expect(openStore({ sqlitePath: join(dir, "a-file", "app.sqlite") }, Date.now())).rejects.toMatchObject({
+      code: "STORE_UNAVAILABLE",
+    });
+    await expect(openStore({ sqlitePath: join(dir, "no", "such", "dir", "app.sqlite") }, Date.now())).rejects.toMatchObject({
+      code: "STORE_UNAVAILABLE",
+    });
     await expect(openStore({ sqlitePath: dir }, Date.now())).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });
   });
 
@@ -222,7 +256,9 @@ describe("STORE_UNAVAILABLE", () => {
     const world = await startWorld();
     const { schema, drop } = await pgSchema();
     const proxy = await pgProxy();
-    const app = await startTestApp(world.fake, new TestClock(), { store: { sqlitePath: "unused", databaseUrl: proxy.url, pgSchema: schema } });
+    const app = await startTestApp(world.fake, new TestClock(), {
+      store: { sqlitePath: "unused", databaseUrl: proxy.url, pgSchema: schema },
+    });
     try {
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
       await proxy.cut();
@@ -243,7 +279,10 @@ describe("STORE_UNAVAILABLE", () => {
 
   it("the CLI reports STORE_UNAVAILABLE (exit 3) for a closed PostgreSQL port", async () => {
     const port = await closedPort();
-    const res = await runCli(["app", "pause", "--reason", "x"], { ...process.env, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test` });
+    const res = await runCli(["app", "pause", "--reason", "x"], {
+      ...process.env,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`,
+    });
     expect(res.code).toBe(3);
     expect(res.stderr).toContain("STORE_UNAVAILABLE");
   });
@@ -254,7 +293,9 @@ describe("boot guard", () => {
 
   it("refuses to start without a webhook secret, in production or not", () => {
     expect(() => loadConfig({ ...good, ENVELOPE_GATE_WEBHOOK_SECRET: "" })).toThrow(expect.objectContaining({ code: "BYPASS_REFUSED" }));
-    expect(() => loadConfig({ ...good, NODE_ENV: "production", ENVELOPE_GATE_WEBHOOK_SECRET: "  " })).toThrow(expect.objectContaining({ code: "BYPASS_REFUSED" }));
+    expect(() => loadConfig({ ...good, NODE_ENV: "production", ENVELOPE_GATE_WEBHOOK_SECRET: "  " })).toThrow(
+      expect.objectContaining({ code: "BYPASS_REFUSED" }),
+    );
   });
 
   it("in production refuses weakening settings, short secrets and a non-https GitHub API", () => {
@@ -289,7 +330,11 @@ describe("boot guard", () => {
   it("the App process exits 3 with BYPASS_REFUSED before listening", async () => {
     const world = await startWorld();
     try {
-      const env = processEnv(world.fake, { NODE_ENV: "production", NODE_TLS_REJECT_UNAUTHORIZED: "0", ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite") });
+      const env = processEnv(world.fake, {
+        NODE_ENV: "production",
+        NODE_TLS_REJECT_UNAUTHORIZED: "0",
+        ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite"),
+      });
       await expect(startAppProcess(env)).rejects.toMatchObject({ code: 3, output: expect.stringContaining("BYPASS_REFUSED") });
       const noSecret = processEnv(world.fake, { ENVELOPE_GATE_WEBHOOK_SECRET: "", ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite") });
       await expect(startAppProcess(noSecret)).rejects.toMatchObject({ code: 3, output: expect.stringContaining("BYPASS_REFUSED") });

@@ -10,7 +10,14 @@ import type { Clock } from "../../src/app/context.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { checkWebhook, webhookName } from "../support/openapi.js";
 import { workflowRunWebhook } from "../support/webhooks.js";
-import { bundleFiles, generateAppKeys, installAppRoutes, type AppKeys, type BundleSpec, type DispatchMode } from "../support/fake-github-app.js";
+import {
+  bundleFiles,
+  generateAppKeys,
+  installAppRoutes,
+  type AppKeys,
+  type BundleSpec,
+  type DispatchMode,
+} from "../support/fake-github-app.js";
 
 export const SECRET = "test-webhook-secret-0123456789";
 export const APP_ID = "4242";
@@ -189,7 +196,10 @@ export async function deliver(
 ): Promise<WebhookResponse> {
   // Every payload a test sends is one GitHub could send: held to @octokit/openapi-webhooks.
   const problems = checkWebhook(event, payload);
-  if (problems.length > 0) throw new Error(`webhook ${webhookName(event, payload)} departs from GitHub's description:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  if (problems.length > 0)
+    throw new Error(
+      `webhook ${webhookName(event, payload)} departs from GitHub's description:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
   const body = JSON.stringify(payload);
   const res = await fetch(`${appUrl}/webhook`, {
     method: "POST",

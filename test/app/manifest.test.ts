@@ -20,7 +20,11 @@ function readAppYml(): Record<string, unknown> {
     const item = /^\s+-\s+(.+)$/.exec(line);
     const pair = /^\s+([a-z_]+):\s*(.+)$/.exec(line);
     if (section && item) out[section] = [...((out[section] as string[] | null) ?? []), item[1]];
-    else if (section && pair) out[section] = { ...((out[section] as Record<string, string> | null) ?? {}), [pair[1] as string]: pair[2] === "true" ? true : pair[2] };
+    else if (section && pair)
+      out[section] = {
+        ...((out[section] as Record<string, string> | null) ?? {}),
+        [pair[1] as string]: pair[2] === "true" ? true : pair[2],
+      };
     else throw new Error(`app.yml: unexpected line ${raw}`);
   }
   return out;

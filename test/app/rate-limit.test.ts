@@ -19,7 +19,17 @@ beforeAll(async () => {
   installAppRoutes(fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, dispatchMode: "run_details" });
   fake.addRepo(REPO);
   fake.commit(REPO, { "README.md": "widgets\n" }, { branch: "main" });
-  const client = new AppClient({ appId: APP_ID, privateKey: appKeys().privateKeyPem, baseUrl: fake.url, beforeEachRequest: async () => {}, retries: 1, retryAfterMs: 1, throttle: true, timeoutMs: 5000, maxRateLimitWaitS: 30 });
+  const client = new AppClient({
+    appId: APP_ID,
+    privateKey: appKeys().privateKeyPem,
+    baseUrl: fake.url,
+    beforeEachRequest: async () => {},
+    retries: 1,
+    retryAfterMs: 1,
+    throttle: true,
+    timeoutMs: 5000,
+    maxRateLimitWaitS: 30,
+  });
   gh = await client.installation(INSTALLATION);
   // The installation token is fetched with the first call; get it before limits are set.
   await gh.branchSha(r, "main");

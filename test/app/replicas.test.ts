@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  addRunA, completeRunB, deliver, dispatchedRuns, INSTALLATION, PG_URL, pgSchema, processEnv, REPO, startWorld,
-  workflowRunPayload, type World,
+  addRunA,
+  completeRunB,
+  deliver,
+  dispatchedRuns,
+  INSTALLATION,
+  PG_URL,
+  pgSchema,
+  processEnv,
+  REPO,
+  startWorld,
+  workflowRunPayload,
+  type World,
 } from "./helpers.js";
 import { runCli, startAppProcess, type AppProcess } from "./process.js";
 
@@ -44,7 +54,9 @@ describe("two App processes sharing PostgreSQL", () => {
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
     const payloadB = workflowRunPayload(world.fake, runB);
     const second = await Promise.all(
-      ["b-1", "b-1", "b-2", "b-2", "b-3", "b-3"].map((id, i) => deliver((i % 2 ? two : one).url, "workflow_run", payloadB, { delivery: id })),
+      ["b-1", "b-1", "b-2", "b-2", "b-3", "b-3"].map((id, i) =>
+        deliver((i % 2 ? two : one).url, "workflow_run", payloadB, { delivery: id }),
+      ),
     );
     expect(second.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const repo = world.fake.repo(REPO);
@@ -56,10 +68,16 @@ describe("two App processes sharing PostgreSQL", () => {
     // A re-run of A for the same head fails again: a second dual run, but the same
     // (property, envelope hash, head sha) never gets a second PR.
     const rerun = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
-    await Promise.all([deliver(one.url, "workflow_run", workflowRunPayload(world.fake, rerun)), deliver(two.url, "workflow_run", workflowRunPayload(world.fake, rerun))]);
+    await Promise.all([
+      deliver(one.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
+      deliver(two.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
+    ]);
     const runB2 = dispatchedRuns(world.fake)[1]!;
     completeRunB(world.fake, runB2, { properties: [{ name: "schema_key_order", result: "pass" }], machineId: "machine-cccc3333" });
-    const third = await Promise.all([deliver(one.url, "workflow_run", workflowRunPayload(world.fake, runB2)), deliver(two.url, "workflow_run", workflowRunPayload(world.fake, runB2))]);
+    const third = await Promise.all([
+      deliver(one.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
+      deliver(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
+    ]);
     expect(third.map((r) => r.status)).toEqual([200, 200]);
     expect(repo.pulls.size).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);

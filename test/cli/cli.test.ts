@@ -9,7 +9,15 @@ const ROOTS = ["--workspace", "/work/repo", "--scratch", "/tmp/agent-scratch"];
 
 function checkJson(args: string[]) {
   const r = cli(["check", ...args, "--format", "json"]);
-  return { status: r.status, report: JSON.parse(r.stdout) as { error: { code: string; file?: string; line?: number } | null; violations: { id: string }[]; [key: string]: unknown }, stderr: r.stderr };
+  return {
+    status: r.status,
+    report: JSON.parse(r.stdout) as {
+      error: { code: string; file?: string; line?: number } | null;
+      violations: { id: string }[];
+      [key: string]: unknown;
+    },
+    stderr: r.stderr,
+  };
 }
 
 describe("envelope-gate hash / verify", () => {
@@ -51,14 +59,32 @@ describe("envelope-gate hash / verify", () => {
 
 describe("envelope-gate check", () => {
   it("exits 0 with verdict pass on a clean log", () => {
-    const fx = writeFixture(envelopeText(), (h) => logText(h, [{ kind: "write", path: "/work/repo/a", op: "write" }, { kind: "tool", name: "run_tests" }]));
+    const fx = writeFixture(envelopeText(), (h) =>
+      logText(h, [
+        { kind: "write", path: "/work/repo/a", op: "write" },
+        { kind: "tool", name: "run_tests" },
+      ]),
+    );
     const { status, report } = checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]);
     expect(status).toBe(0);
-    expect(report).toMatchObject({ verdict: "pass", envelope_id: "agent-patch-envelope-v3", envelope_hash: fx.hash, events: 2, violations: [], error: null });
+    expect(report).toMatchObject({
+      verdict: "pass",
+      envelope_id: "agent-patch-envelope-v3",
+      envelope_hash: fx.hash,
+      events: 2,
+      violations: [],
+      error: null,
+    });
   });
 
   it("exits 1 with the contract's json on violations", () => {
-    const fx = writeFixture(envelopeText(), (h) => logText(h, [{ kind: "tool", name: "curl" }, { kind: "tool", name: "curl" }, { kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]));
+    const fx = writeFixture(envelopeText(), (h) =>
+      logText(h, [
+        { kind: "tool", name: "curl" },
+        { kind: "tool", name: "curl" },
+        { kind: "env", key: "AWS_SECRET_ACCESS_KEY" },
+      ]),
+    );
     const { status, report } = checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]);
     expect(status).toBe(1);
     expect(report.verdict).toBe("envelope_fail");
@@ -79,15 +105,36 @@ describe("envelope-gate check", () => {
 
   it.each([
     ["a missing envelope", (fx: ReturnType<typeof writeFixture>) => rmSync(fx.envelope), "ENVELOPE_MISSING"],
-    ["an unreadable envelope", (fx: ReturnType<typeof writeFixture>) => (rmSync(fx.envelope), mkdirSync(fx.envelope)), "ENVELOPE_UNREADABLE"],
+    [
+      "an unreadable envelope",
+      (fx: ReturnType<typeof writeFixture>) => (rmSync(fx.envelope), mkdirSync(fx.envelope)),
+      "ENVELOPE_UNREADABLE",
+    ],
     ["a missing digest", (fx: ReturnType<typeof writeFixture>) => rmSync(fx.digest), "ENVELOPE_DIGEST_MISSING"],
-    ["an unreadable digest", (fx: ReturnType<typeof writeFixture>) => (rmSync(fx.digest), mkdirSync(fx.digest)), "ENVELOPE_DIGEST_UNREADABLE"],
-    ["a wrong digest", (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.digest, `${"0".repeat(64)}  envelope.json\n`), "ENVELOPE_HASH_MISMATCH"],
+    [
+      "an unreadable digest",
+      (fx: ReturnType<typeof writeFixture>) => (rmSync(fx.digest), mkdirSync(fx.digest)),
+      "ENVELOPE_DIGEST_UNREADABLE",
+    ],
+    [
+      "a wrong digest",
+      (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.digest, `${"0".repeat(64)}  envelope.json\n`),
+      "ENVELOPE_HASH_MISMATCH",
+    ],
     ["a garbled digest", (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.digest, "hello\n"), "ENVELOPE_DIGEST_INVALID"],
     ["a missing log", (fx: ReturnType<typeof writeFixture>) => rmSync(fx.log), "OBSERVER_LOG_MISSING"],
     ["an unreadable log", (fx: ReturnType<typeof writeFixture>) => (rmSync(fx.log), mkdirSync(fx.log)), "OBSERVER_LOG_UNREADABLE"],
-    ["a truncated log", (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.log, readFileSync(fx.log, "utf8").slice(0, -15)), "OBSERVER_LOG_INCOMPLETE"],
-    ["a log with bad JSON", (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.log, readFileSync(fx.log, "utf8").replace('"kind":"tool"', '"kind":"tool"}}')), "OBSERVER_LOG_MALFORMED"],
+    [
+      "a truncated log",
+      (fx: ReturnType<typeof writeFixture>) => writeFileSync(fx.log, readFileSync(fx.log, "utf8").slice(0, -15)),
+      "OBSERVER_LOG_INCOMPLETE",
+    ],
+    [
+      "a log with bad JSON",
+      (fx: ReturnType<typeof writeFixture>) =>
+        writeFileSync(fx.log, readFileSync(fx.log, "utf8").replace('"kind":"tool"', '"kind":"tool"}}')),
+      "OBSERVER_LOG_MALFORMED",
+    ],
   ])("exits 3 on %s", (_name, breakIt, code) => {
     const fx = writeFixture(envelopeText(), (h) => logText(h, [{ kind: "tool", name: "curl" }]));
     breakIt(fx);
@@ -107,7 +154,9 @@ describe("envelope-gate check", () => {
 
   it("exits 3 when the log was recorded under another envelope", () => {
     const fx = writeFixture(envelopeText(), () => logText("sha256:" + "1".repeat(64), []));
-    expect(checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]).report.error?.code).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
+    expect(checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]).report.error?.code).toBe(
+      "OBSERVER_LOG_ENVELOPE_MISMATCH",
+    );
   });
 
   it("shows the error's file, line and what to do as text", () => {
@@ -120,18 +169,27 @@ describe("envelope-gate check", () => {
     expect(r.stdout).toContain("what to do:");
   });
 
-  it.each([[["check"]], [["check", "--envelope", "e"]], [["check", "--envelope", "e", "--observer", "o", "--format", "xml"]], [["frobnicate"]], [["check", "--bogus"]], [[]]])(
-    "exits 2 on bad usage %#",
-    (args) => {
-      expect(cli(args).status).toBe(2);
-    },
-  );
+  it.each([
+    [["check"]],
+    [["check", "--envelope", "e"]],
+    [["check", "--envelope", "e", "--observer", "o", "--format", "xml"]],
+    [["frobnicate"]],
+    [["check", "--bogus"]],
+    [[]],
+  ])("exits 2 on bad usage %#", (args) => {
+    expect(cli(args).status).toBe(2);
+  });
 
   it("runs the bundled example from the README quick start", () => {
     const r = cli(["check", "--envelope", "examples/envelope.json", "--observer", "examples/observer.jsonl", ...ROOTS, "--format", "json"]);
     expect(r.status).toBe(1);
     const report = JSON.parse(r.stdout);
-    expect(report.violations.map((v: { rule: string }) => v.rule).sort()).toEqual(["network_denied", "undeclared_env", "undeclared_tool", "write_outside_root"]);
+    expect(report.violations.map((v: { rule: string }) => v.rule).sort()).toEqual([
+      "network_denied",
+      "undeclared_env",
+      "undeclared_tool",
+      "write_outside_root",
+    ]);
   });
 });
 
@@ -139,7 +197,12 @@ describe("npm run example (the README quick start)", () => {
   it("records both example agents under the observer: the overstepping one fails, its twin passes", () => {
     const r = spawnSync(process.execPath, ["scripts/example.mjs"], { cwd: REPO_ROOT, encoding: "utf8" });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    for (const id of ["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_tool:bash", "write_outside_root:/var/tmp/envelope-gate-example-outside.txt", "network_denied:exfil.example.net:443"]) {
+    for (const id of [
+      "undeclared_env:AWS_SECRET_ACCESS_KEY",
+      "undeclared_tool:bash",
+      "write_outside_root:/var/tmp/envelope-gate-example-outside.txt",
+      "network_denied:exfil.example.net:443",
+    ]) {
       expect(r.stdout).toContain(id);
     }
     // Four acts, plus the machine's resolver that its DNS lookup reached for (machine-specific).

@@ -52,7 +52,8 @@ describe("loadEnvelope", () => {
   });
 
   it("refuses duplicate JSON keys and names the line of the second", () => {
-    const text = '{\n  "envelope_id": "a",\n  "allowed_roots": ["/w"],\n  "allowed_tools": [],\n  "allowed_tools": ["curl"],\n  "allowed_env": [],\n  "allowed_hosts": [],\n  "network": "deny"\n}\n';
+    const text =
+      '{\n  "envelope_id": "a",\n  "allowed_roots": ["/w"],\n  "allowed_tools": [],\n  "allowed_tools": ["curl"],\n  "allowed_env": [],\n  "allowed_hosts": [],\n  "network": "deny"\n}\n';
     const err = refusal(() => loadEnvelope(enc(text), "e.json"));
     expect(err.code).toBe("ENVELOPE_INVALID");
     expect(err.message).toMatch(/duplicate key "allowed_tools"/);
@@ -87,7 +88,10 @@ describe("loadEnvelope", () => {
   });
 
   it("accepts $schema for editors and allowed_commands", () => {
-    const loaded = loadEnvelope(enc(envelopeText({ $schema: "./schema/envelope.schema.json", allowed_commands: ["git", "/usr/bin/node"] })), "e.json");
+    const loaded = loadEnvelope(
+      enc(envelopeText({ $schema: "./schema/envelope.schema.json", allowed_commands: ["git", "/usr/bin/node"] })),
+      "e.json",
+    );
     expect(loaded.envelope.allowed_commands).toEqual(["git", "/usr/bin/node"]);
   });
 });

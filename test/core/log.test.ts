@@ -120,10 +120,17 @@ describe("hostile paths", () => {
   });
 
   it("treats a write to the log's own path as a violation", () => {
-    const v = judge([{ kind: "write", path: "/work/repo/observer.jsonl", op: "write" }, { kind: "write", path: "/work/repo/a", op: "write" }].map((e) => e as Event));
+    const v = judge(
+      [
+        { kind: "write", path: "/work/repo/observer.jsonl", op: "write" },
+        { kind: "write", path: "/work/repo/a", op: "write" },
+      ].map((e) => e as Event),
+    );
     expect(ids(v)).toEqual([]);
     const loaded = envelope();
-    const text = logText(loaded.hash, [{ kind: "write", path: "/work/repo/observer.jsonl", op: "write" }], { meta: { log_path: "/work/repo/observer.jsonl" } });
+    const text = logText(loaded.hash, [{ kind: "write", path: "/work/repo/observer.jsonl", op: "write" }], {
+      meta: { log_path: "/work/repo/observer.jsonl" },
+    });
     expect(ids(evaluate(loaded, text))).toEqual(["write_outside_root:/work/repo/observer.jsonl"]);
   });
 });
@@ -152,7 +159,13 @@ describe("runtime env reads and canaries", () => {
 
   it("refuses a canary after the self-check block", () => {
     const loaded = envelope();
-    const err = refusal(loaded, logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "AWS_SECRET_ACCESS_KEY", canary: true }]));
+    const err = refusal(
+      loaded,
+      logText(loaded.hash, [
+        { kind: "tool", name: "read_file" },
+        { kind: "env", key: "AWS_SECRET_ACCESS_KEY", canary: true },
+      ]),
+    );
     expect(err.code).toBe("OBSERVER_LOG_MALFORMED");
     expect(err.line).toBe(3);
   });
@@ -160,7 +173,10 @@ describe("runtime env reads and canaries", () => {
 
 describe("structure: could not observe never reads as observed nothing", () => {
   const loaded = envelope();
-  const good = logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "CI" }]);
+  const good = logText(loaded.hash, [
+    { kind: "tool", name: "read_file" },
+    { kind: "env", key: "CI" },
+  ]);
   const lines = good.split("\n");
 
   it("passes a whole log fed in any chunking", () => {
@@ -211,7 +227,11 @@ describe("structure: could not observe never reads as observed nothing", () => {
   });
 
   it("refuses invalid UTF-8 and names its line, in any chunking", () => {
-    const bad = Buffer.concat([Buffer.from(lines[0] + "\n" + '{"v":1,"kind":"env","key":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n' + lines.slice(2).join("\n"))]);
+    const bad = Buffer.concat([
+      Buffer.from(lines[0] + "\n" + '{"v":1,"kind":"env","key":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}\n' + lines.slice(2).join("\n")),
+    ]);
     for (const size of [0, 5]) {
       const err = (() => {
         try {
@@ -249,7 +269,14 @@ describe("structure: could not observe never reads as observed nothing", () => {
   });
 
   it("checks sequence numbers when meta carries one", () => {
-    const seqd = logText(loaded.hash, [{ kind: "tool", name: "read_file" }, { kind: "env", key: "CI" }], { seq: true });
+    const seqd = logText(
+      loaded.hash,
+      [
+        { kind: "tool", name: "read_file" },
+        { kind: "env", key: "CI" },
+      ],
+      { seq: true },
+    );
     expect(evaluate(loaded, seqd).verdict).toBe("pass");
     expect(refusal(loaded, seqd.replace('"seq":2', '"seq":5')).code).toBe("OBSERVER_LOG_MALFORMED");
     expect(refusal(loaded, seqd.replace(',"seq":2', "")).code).toBe("OBSERVER_LOG_MALFORMED");
@@ -257,7 +284,10 @@ describe("structure: could not observe never reads as observed nothing", () => {
   });
 
   it("keeps quotes and braces inside strings out of the duplicate-key count", () => {
-    const v = judge([{ kind: "exec", path: "/bin/sh", argv: ["sh", "-c", 'echo "{\\"a\\":1}" : }'] }, { kind: "env", key: 'we"ird:{' }]);
+    const v = judge([
+      { kind: "exec", path: "/bin/sh", argv: ["sh", "-c", 'echo "{\\"a\\":1}" : }'] },
+      { kind: "env", key: 'we"ird:{' },
+    ]);
     expect(ids(v)).toEqual(['undeclared_env:we"ird:{']);
   });
 });
@@ -285,7 +315,13 @@ describe("the compact fast path and the full JSON path agree", () => {
     const a = evaluate(loaded, compact);
     const b = evaluate(loaded, spaced);
     expect(b).toEqual(a);
-    expect(ids(a)).toEqual(["write_outside_root:/work/x", "undeclared_env:HOME", "undeclared_tool:bash", "undeclared_host:evil.example.com", "undeclared_command:/usr/bin/curl"]);
+    expect(ids(a)).toEqual([
+      "write_outside_root:/work/x",
+      "undeclared_env:HOME",
+      "undeclared_tool:bash",
+      "undeclared_host:evil.example.com",
+      "undeclared_command:/usr/bin/curl",
+    ]);
   });
 
   it.each([
@@ -301,7 +337,10 @@ describe("the compact fast path and the full JSON path agree", () => {
   });
 
   it("reads escapes on the full path", () => {
-    const v = judge([{ kind: "write", path: "/work/repo/\u00e9t\u00e9 \\ \"q\"", op: "write" }, { kind: "write", path: "/etc/\u00e9", op: "write" }]);
+    const v = judge([
+      { kind: "write", path: '/work/repo/\u00e9t\u00e9 \\ "q"', op: "write" },
+      { kind: "write", path: "/etc/\u00e9", op: "write" },
+    ]);
     expect(ids(v)).toEqual(["write_outside_root:/etc/\u00e9"]);
   });
 });
@@ -342,7 +381,10 @@ describe("observation is policy", () => {
     const nodeOnly = logText(full.hash, [{ kind: "write", path: "/etc/x", op: "write" }], { meta: { observers: ["node"] } });
     expect(refusal(full, nodeOnly).code).toBe("OBSERVATION_PARTIAL");
     const accepting = envelope({ observation: "node" });
-    const accepted = evaluate(accepting, logText(accepting.hash, [{ kind: "write", path: "/etc/x", op: "write" }], { meta: { observers: ["node"] } }));
+    const accepted = evaluate(
+      accepting,
+      logText(accepting.hash, [{ kind: "write", path: "/etc/x", op: "write" }], { meta: { observers: ["node"] } }),
+    );
     expect(ids(accepted)).toEqual(["write_outside_root:/etc/x"]);
     // "full" is the default, said out loud.
     const explicit = envelope({ observation: "full" });
@@ -364,9 +406,14 @@ describe("observation is policy", () => {
 
 describe("what the jail adds to the log", () => {
   it("a refused system call is always a violation, with its name", () => {
-    expect(ids(judge([{ kind: "syscall", name: "io_uring_setup", source: "process" }, { kind: "syscall", name: "io_uring_setup" }]))).toEqual([
-      "forbidden_syscall:io_uring_setup",
-    ]);
+    expect(
+      ids(
+        judge([
+          { kind: "syscall", name: "io_uring_setup", source: "process" },
+          { kind: "syscall", name: "io_uring_setup" },
+        ]),
+      ),
+    ).toEqual(["forbidden_syscall:io_uring_setup"]);
     expect(judge([{ kind: "syscall", name: "ptrace", source: "process" }]).violations[0]?.count).toBe(1);
   });
 
@@ -383,15 +430,17 @@ describe("what the jail adds to the log", () => {
   });
 
   it("unix socket hosts keep their case; a process-level address is judged by the name the hooks connected it for", () => {
-    expect(ids(judge([{ kind: "host", host: "unix:/run/PG/.s.PGSQL.5432", proto: "connect" }]))).toEqual(["network_denied:unix:/run/PG/.s.PGSQL.5432"]);
+    expect(ids(judge([{ kind: "host", host: "unix:/run/PG/.s.PGSQL.5432", proto: "connect" }]))).toEqual([
+      "network_denied:unix:/run/PG/.s.PGSQL.5432",
+    ]);
     const allow = { network: "allowlist", allowed_hosts: ["api.example.com"] };
     expect(ids(judge([{ kind: "host", host: "93.184.216.34", port: 443, via: "api.example.com", source: "process" }], allow))).toEqual([]);
     expect(ids(judge([{ kind: "host", host: "93.184.216.34", port: 443, via: "evil.example.net", source: "process" }], allow))).toEqual([
       "undeclared_host:93.184.216.34:443",
     ]);
-    expect(ids(judge([{ kind: "host", host: "exfil.example.net", port: 443, proto: "connect", ok: false, source: "proxy" }], allow))).toEqual([
-      "undeclared_host:exfil.example.net:443",
-    ]);
+    expect(
+      ids(judge([{ kind: "host", host: "exfil.example.net", port: 443, proto: "connect", ok: false, source: "proxy" }], allow)),
+    ).toEqual(["undeclared_host:exfil.example.net:443"]);
   });
 });
 
@@ -446,9 +495,24 @@ describe("loopback and prefix patterns", () => {
   });
 
   it("a pattern or a set never matches a key that names a credential; listed exactly, it is allowed", () => {
-    const reads = ["GITHUB_TOKEN", "GITHUB_SHA", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_REGION", "NPM_CONFIG__AUTH", "npm_config__authToken", "npm_config_cache"].map((key) => ({ kind: "env", key }));
+    const reads = [
+      "GITHUB_TOKEN",
+      "GITHUB_SHA",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_ACCESS_KEY_ID",
+      "AWS_REGION",
+      "NPM_CONFIG__AUTH",
+      "npm_config__authToken",
+      "npm_config_cache",
+    ].map((key) => ({ kind: "env", key }));
     const v = judge(reads, { allowed_env: ["PATH", "GITHUB_*", "AWS_*", "NPM_*", "npm_*"] });
-    expect(ids(v)).toEqual(["undeclared_env:GITHUB_TOKEN", "undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_env:AWS_ACCESS_KEY_ID", "undeclared_env:NPM_CONFIG__AUTH", "undeclared_env:npm_config__authToken"]);
+    expect(ids(v)).toEqual([
+      "undeclared_env:GITHUB_TOKEN",
+      "undeclared_env:AWS_SECRET_ACCESS_KEY",
+      "undeclared_env:AWS_ACCESS_KEY_ID",
+      "undeclared_env:NPM_CONFIG__AUTH",
+      "undeclared_env:npm_config__authToken",
+    ]);
     expect(ids(judge([{ kind: "env", key: "GITHUB_TOKEN" }], { allowed_env: ["PATH", "GITHUB_*", "GITHUB_TOKEN"] }))).toEqual([]);
   });
 

@@ -12,7 +12,16 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLIENT_HELLO_LIMIT, HEAD_LIMIT, parseAuthority, peekClientHello, proxyEnv, startEgressProxy, type EgressProxy, type EgressRecord } from "../../src/observer/egress.js";
+import {
+  CLIENT_HELLO_LIMIT,
+  HEAD_LIMIT,
+  parseAuthority,
+  peekClientHello,
+  proxyEnv,
+  startEgressProxy,
+  type EgressProxy,
+  type EgressRecord,
+} from "../../src/observer/egress.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const RELAY = join(ROOT, "dist/relay/index.js");
@@ -35,7 +44,16 @@ function clientHello(serverName: string | null, fragment = 16384): Buffer {
   }
   extensions.push(Buffer.concat([u16(43), u16(3), Buffer.from([2, 3, 4])])); // supported_versions: TLS 1.3
   const ext = Buffer.concat(extensions);
-  const body = Buffer.concat([Buffer.from([3, 3]), Buffer.alloc(32, 7), Buffer.from([0]), u16(2), Buffer.from([0x13, 0x01]), Buffer.from([1, 0]), u16(ext.length), ext]);
+  const body = Buffer.concat([
+    Buffer.from([3, 3]),
+    Buffer.alloc(32, 7),
+    Buffer.from([0]),
+    u16(2),
+    Buffer.from([0x13, 0x01]),
+    Buffer.from([1, 0]),
+    u16(ext.length),
+    ext,
+  ]);
   const handshake = Buffer.concat([Buffer.from([1]), u24(body.length), body]);
   const records: Buffer[] = [];
   for (let i = 0; i < handshake.length; i += fragment) {
@@ -125,7 +143,13 @@ async function httpUpstream(): Promise<HttpUpstream> {
     req.on("end", () => {
       const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body };
       u.requests.push(seen);
-      res.writeHead(200, { "content-type": "application/json", "keep-alive": "timeout=5", connection: "x-resp-hop", "x-resp-hop": "1", "x-resp-keep": "1" });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "keep-alive": "timeout=5",
+        connection: "x-resp-hop",
+        "x-resp-hop": "1",
+        "x-resp-keep": "1",
+      });
       res.end(JSON.stringify(seen));
     });
   });
@@ -325,7 +349,17 @@ describe("egress proxy: the TLS name inside a tunnel", () => {
     await new Promise((r) => setTimeout(r, 50));
     conn.socket.write(hello.subarray(20));
     await conn.untilClosed();
-    expect(records).toEqual([{ host: "127.0.0.1", port: sink.port, proto: "connect", allowed: false, address: "127.0.0.1", reason: "sni mismatch", sni: "evil.example" }]);
+    expect(records).toEqual([
+      {
+        host: "127.0.0.1",
+        port: sink.port,
+        proto: "connect",
+        allowed: false,
+        address: "127.0.0.1",
+        reason: "sni mismatch",
+        sni: "evil.example",
+      },
+    ]);
     expect(sink.received.length).toBe(0);
   });
 
@@ -383,7 +417,8 @@ describe("egress proxy: the TLS name inside a tunnel", () => {
   it("parseAuthority normalises hosts and rejects what is not host:port", () => {
     expect(parseAuthority("Example.COM.:443")).toEqual({ host: "example.com", port: 443 });
     expect(parseAuthority("[::1]:8080")).toEqual({ host: "::1", port: 8080 });
-    for (const bad of ["::1:443", "[::1]", "example.com", "example.com:65536", "example.com:x", "[fe80::1%eth0]:1", "a b:1"]) expect(parseAuthority(bad), bad).toBeNull();
+    for (const bad of ["::1:443", "[::1]", "example.com", "example.com:65536", "example.com:x", "[fe80::1%eth0]:1", "a b:1"])
+      expect(parseAuthority(bad), bad).toBeNull();
   });
 });
 
@@ -463,7 +498,11 @@ describe("egress proxy: absolute-form requests", () => {
   it("(e) refuses a request head over the limit with 431 and closes, for requests and CONNECT", async () => {
     const up = await upstreamHttp();
     const big = "a".repeat(HEAD_LIMIT);
-    for (const head of [`GET http://127.0.0.1:${up.port}/ HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`, `CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nX-Big: ${big}\r\n\r\n`, `GET http://127.0.0.1:${up.port}/${big} HTTP/1.1\r\n\r\n`]) {
+    for (const head of [
+      `GET http://127.0.0.1:${up.port}/ HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`,
+      `CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nX-Big: ${big}\r\n\r\n`,
+      `GET http://127.0.0.1:${up.port}/${big} HTTP/1.1\r\n\r\n`,
+    ]) {
       const conn = await Conn.open(socketPath);
       conn.socket.write(head);
       await conn.untilClosed();
@@ -477,8 +516,18 @@ describe("egress proxy: absolute-form requests", () => {
 describe("proxyEnv", () => {
   it("points every proxy variable at the relay and keeps loopback local", () => {
     const env = proxyEnv(3128);
-    expect(Object.keys(env).sort()).toEqual(["ALL_PROXY", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "all_proxy", "http_proxy", "https_proxy", "no_proxy"]);
-    for (const key of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) expect(env[key], key).toBe("http://127.0.0.1:3128");
+    expect(Object.keys(env).sort()).toEqual([
+      "ALL_PROXY",
+      "HTTPS_PROXY",
+      "HTTP_PROXY",
+      "NO_PROXY",
+      "all_proxy",
+      "http_proxy",
+      "https_proxy",
+      "no_proxy",
+    ]);
+    for (const key of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"])
+      expect(env[key], key).toBe("http://127.0.0.1:3128");
     expect([env.NO_PROXY, env.no_proxy]).toEqual(["localhost,127.0.0.1,::1", "localhost,127.0.0.1,::1"]);
     expect(() => proxyEnv(0)).toThrow(RangeError);
   });
@@ -495,7 +544,22 @@ describe("proxyEnv", () => {
 const JAIL = ((): { prefix: (bind: string) => string[]; how: string } | { skip: string } => {
   const probeDir = mkdtempSync(join(tmpdir(), "eg-egress-probe-"));
   try {
-    const bwrap = (bind: string): string[] => ["bwrap", "--unshare-net", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", bind, bind, "--"];
+    const bwrap = (bind: string): string[] => [
+      "bwrap",
+      "--unshare-net",
+      "--die-with-parent",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--bind",
+      bind,
+      bind,
+      "--",
+    ];
     const upLo = ["sh", "-c", 'ip link set lo up && exec "$0" "$@"'];
     const candidates = [
       { prefix: bwrap, how: "bwrap --unshare-net" },
@@ -515,7 +579,16 @@ const JAIL = ((): { prefix: (bind: string) => string[]; how: string } | { skip: 
   }
 })();
 
-const relayArgs = (listen: string, unix: string, command: string[], extra: string[] = []): string[] => [RELAY, "--listen", listen, "--unix", unix, ...extra, "--", ...command];
+const relayArgs = (listen: string, unix: string, command: string[], extra: string[] = []): string[] => [
+  RELAY,
+  "--listen",
+  listen,
+  "--unix",
+  unix,
+  ...extra,
+  "--",
+  ...command,
+];
 
 describe("egress relay in a fresh network namespace", () => {
   const skip = "skip" in JAIL ? JAIL.skip : null;
@@ -533,7 +606,11 @@ describe("egress relay in a fresh network namespace", () => {
       `curl -sS --max-time 5 http://127.0.0.1:$0/direct; echo " direct=$?"`,
     ].join("\n");
     const [file, ...prefix] = JAIL.prefix(dir) as [string, ...string[]];
-    const r = await run(file, [...prefix, process.execPath, ...relayArgs(`127.0.0.1:${relayPort}`, socketPath, ["sh", "-c", script, String(up.port)])], { ...CLEAN_ENV, ...proxyEnv(relayPort) });
+    const r = await run(
+      file,
+      [...prefix, process.execPath, ...relayArgs(`127.0.0.1:${relayPort}`, socketPath, ["sh", "-c", script, String(up.port)])],
+      { ...CLEAN_ENV, ...proxyEnv(relayPort) },
+    );
     expect(r.code, `${JAIL.how}\n${r.stdout}\n${r.stderr}`).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toMatch(/"url":"\/via-proxy".* \[1\]$/);
@@ -550,8 +627,22 @@ describe("egress relay in a fresh network namespace", () => {
 });
 
 describe("egress relay: the command's exit, signals, setup failures", () => {
-  const relay = async (command: string[], options: { extra?: string[]; env?: NodeJS.ProcessEnv; unix?: string; listen?: string; onStdout?: (text: string, pid: number) => void } = {}): Promise<Ran> =>
-    run(process.execPath, relayArgs(options.listen ?? `127.0.0.1:${await freePort()}`, options.unix ?? socketPath, command, options.extra), options.env ?? CLEAN_ENV, options.onStdout);
+  const relay = async (
+    command: string[],
+    options: {
+      extra?: string[];
+      env?: NodeJS.ProcessEnv;
+      unix?: string;
+      listen?: string;
+      onStdout?: (text: string, pid: number) => void;
+    } = {},
+  ): Promise<Ran> =>
+    run(
+      process.execPath,
+      relayArgs(options.listen ?? `127.0.0.1:${await freePort()}`, options.unix ?? socketPath, command, options.extra),
+      options.env ?? CLEAN_ENV,
+      options.onStdout,
+    );
 
   it("(g) exits with the command's code, and dies of the command's signal", async () => {
     expect((await relay(["sh", "-c", "exit 7"])).code).toBe(7);
@@ -564,7 +655,11 @@ describe("egress relay: the command's exit, signals, setup failures", () => {
 
   it("(g) forwards SIGTERM, SIGINT and SIGHUP to the command", async () => {
     const program = `for (const [s, c] of [["SIGTERM", 41], ["SIGINT", 42], ["SIGHUP", 43]]) process.on(s, () => process.exit(c)); console.log("ready"); setInterval(() => {}, 1000);`;
-    for (const [signal, code] of [["SIGTERM", 41], ["SIGINT", 42], ["SIGHUP", 43]] as const) {
+    for (const [signal, code] of [
+      ["SIGTERM", 41],
+      ["SIGINT", 42],
+      ["SIGHUP", 43],
+    ] as const) {
       let sent = false;
       const r = await relay([process.execPath, "-e", program], {
         onStdout: (text, pid) => {
@@ -581,7 +676,9 @@ describe("egress relay: the command's exit, signals, setup failures", () => {
   it("listens before the command starts, and pipes to the proxy", async () => {
     const up = await upstreamHttp();
     const port = await freePort();
-    const r = await relay(["curl", "-sS", "--max-time", "10", "--proxy", `http://127.0.0.1:${port}`, `http://127.0.0.1:${up.port}/first`], { listen: `127.0.0.1:${port}` });
+    const r = await relay(["curl", "-sS", "--max-time", "10", "--proxy", `http://127.0.0.1:${port}`, `http://127.0.0.1:${up.port}/first`], {
+      listen: `127.0.0.1:${port}`,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"url":"/first"');
   });
@@ -598,9 +695,17 @@ describe("egress relay: the command's exit, signals, setup failures", () => {
     const cases: [string, Promise<Ran>, RegExp][] = [
       ["no socket", relay(touch, { unix: join(dir, "missing.sock") }), /no egress proxy socket at .*missing\.sock \(ENOENT\)/],
       ["not a socket", relay(touch, { unix: dir }), /is not a socket/],
-      ["port in use", relay(touch, { listen: `127.0.0.1:${(busy.address() as net.AddressInfo).port}` }), /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/],
+      [
+        "port in use",
+        relay(touch, { listen: `127.0.0.1:${(busy.address() as net.AddressInfo).port}` }),
+        /cannot listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/,
+      ],
       ["bad listen", relay(touch, { listen: "localhost:80" }), /--listen needs IP:PORT/],
-      ["hooks loaded", relay(touch, { env: { ...CLEAN_ENV, NODE_OPTIONS: `--require "${stage}/envelope-gate-preload.cjs"` } }), /observer hooks are loaded into the relay/],
+      [
+        "hooks loaded",
+        relay(touch, { env: { ...CLEAN_ENV, NODE_OPTIONS: `--require "${stage}/envelope-gate-preload.cjs"` } }),
+        /observer hooks are loaded into the relay/,
+      ],
       ["no command", run(process.execPath, [RELAY, "--listen", "127.0.0.1:1", "--unix", socketPath, "--"], CLEAN_ENV), /usage/],
     ];
     for (const [name, pending, message] of cases) {
@@ -614,9 +719,17 @@ describe("egress relay: the command's exit, signals, setup failures", () => {
 
   it("gives the command --child-node-options as NODE_OPTIONS (empty removes it), and 127 for a missing command", async () => {
     const show = [process.execPath, "-e", "console.log(JSON.stringify(process.env.NODE_OPTIONS ?? null))"];
-    expect((await relay(show, { extra: ["--child-node-options", "--max-old-space-size=100"] })).stdout.trim()).toBe('"--max-old-space-size=100"');
-    expect((await relay(show, { extra: ["--child-node-options="], env: { ...CLEAN_ENV, NODE_OPTIONS: "--max-old-space-size=90" } })).stdout.trim()).toBe("null");
-    expect((await relay(show, { env: { ...CLEAN_ENV, NODE_OPTIONS: "--max-old-space-size=90" } })).stdout.trim()).toBe('"--max-old-space-size=90"');
+    expect((await relay(show, { extra: ["--child-node-options", "--max-old-space-size=100"] })).stdout.trim()).toBe(
+      '"--max-old-space-size=100"',
+    );
+    expect(
+      (
+        await relay(show, { extra: ["--child-node-options="], env: { ...CLEAN_ENV, NODE_OPTIONS: "--max-old-space-size=90" } })
+      ).stdout.trim(),
+    ).toBe("null");
+    expect((await relay(show, { env: { ...CLEAN_ENV, NODE_OPTIONS: "--max-old-space-size=90" } })).stdout.trim()).toBe(
+      '"--max-old-space-size=90"',
+    );
     const missing = await relay([join(dir, "no-such-program")]);
     expect(missing.code).toBe(127);
     expect(missing.stderr).toMatch(/cannot start .*no-such-program \(ENOENT\)/);

@@ -30,7 +30,9 @@ afterAll(async () => {
 });
 
 // The system's python (a toolchain under HOME is hidden by the jail unless it runs the command).
-const PYTHON = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+const PYTHON = existsSync("/usr/bin/python3")
+  ? "/usr/bin/python3"
+  : execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
 
 /** Each attempt on its own: under the jail an attempt outside the roots fails, and the program goes on. */
 const TRY = `const t = (f) => { try { const r = f(); if (r && typeof r.catch === "function") r.catch(() => {}); } catch {} };\n`;
@@ -88,8 +90,7 @@ t(() => fs.chmodSync(${q(out + "/copy.txt")}, 0o600));
 t(() => fs.truncateSync(${q(out + "/cp.txt")}, 0));
 t(() => fs.renameSync("a.txt", ${q(out + "/moved.txt")}));
 t(() => fs.rmSync(${q(out + "/hard")}));`,
-    expected: (out) =>
-      ["copy.txt", "cp.txt", "sym", "hard", "moved.txt"].map((f) => `write_outside_root:${out}/${f}`),
+    expected: (out) => ["copy.txt", "cp.txt", "sym", "hard", "moved.txt"].map((f) => `write_outside_root:${out}/${f}`),
   },
   {
     name: "writing through a fresh symlink and removing the link at once",
@@ -143,7 +144,8 @@ t(() => fs.rmSync(${q(out + "/hard")}));`,
   },
   {
     name: "dgram",
-    source: (_out, p) => `const s = require("dgram").createSocket("udp4");\ns.on("error", () => {});\ns.send("x", ${p}, ${q(OFF_MACHINE)}, () => s.close());`,
+    source: (_out, p) =>
+      `const s = require("dgram").createSocket("udp4");\ns.on("error", () => {});\ns.send("x", ${p}, ${q(OFF_MACHINE)}, () => s.close());`,
     expected: (_out, p) => [`network_denied:${OFF_MACHINE}:${p}`],
   },
   {
@@ -201,13 +203,20 @@ const COMMAND_CASES: CommandCase[] = [
   {
     name: "a command the envelope does not list (allowed_commands), started by a shell",
     // Judged on the real executable: /bin/sh is often a symlink (to dash), and that is what ran.
-    envelope: { allowed_commands: [basename(realpathSync(execFileSync("sh", ["-c", "command -v sh"], { encoding: "utf8" }).trim())), "node"] },
+    envelope: {
+      allowed_commands: [basename(realpathSync(execFileSync("sh", ["-c", "command -v sh"], { encoding: "utf8" }).trim())), "node"],
+    },
     command: () => ["sh", "-c", "cat /dev/null"],
     expected: () => [`undeclared_command:${realpathSync(execFileSync("sh", ["-c", "command -v cat"], { encoding: "utf8" }).trim())}`],
   },
   {
     name: "a program started under a name the envelope allows (a symlink called git to another binary)",
-    envelope: { allowed_commands: ["git", ...["sh", "ln"].map((c) => basename(realpathSync(execFileSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).trim())))] },
+    envelope: {
+      allowed_commands: [
+        "git",
+        ...["sh", "ln"].map((c) => basename(realpathSync(execFileSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).trim()))),
+      ],
+    },
     command: () => ["sh", "-c", "ln -s /usr/bin/id git && ./git > /dev/null"],
     expected: () => ["undeclared_command:/usr/bin/id"],
   },
@@ -249,7 +258,9 @@ describe("evasion suite: every attempt is caught", () => {
         const report = await check(s);
         expect(report.verdict).toBe("envelope_fail");
         // Exactly these (and the machine's resolvers for a lookup): nothing missed.
-        const found = ids(report).filter((id) => !isResolverAttempt(id)).sort();
+        const found = ids(report)
+          .filter((id) => !isResolverAttempt(id))
+          .sort();
         const alternative = c.orElse?.(s.outside, s.workspace).sort();
         const matchesAlternative = alternative !== undefined && JSON.stringify(found) === JSON.stringify(alternative);
         expect(found).toEqual(matchesAlternative ? alternative : c.expected(s.outside, port).sort());
@@ -388,7 +399,11 @@ console.error("stderr is fine too");
   it("a plain shell pipeline inside the workspace produces no violation", async () => {
     const s = sandbox();
     chmodSync(s.workspace, 0o755);
-    const r = await run(s, ["sh", "-c", 'mkdir -p out && echo hi | tr a-z A-Z > out/x.txt && cat out/x.txt > /dev/null && rm -r out && echo "$SCRATCH" > /dev/null']);
+    const r = await run(s, [
+      "sh",
+      "-c",
+      'mkdir -p out && echo hi | tr a-z A-Z > out/x.txt && cat out/x.txt > /dev/null && rm -r out && echo "$SCRATCH" > /dev/null',
+    ]);
     expect(r.code).toBe(0);
     const report = await check(s);
     expect(report.violations).toEqual([]);

@@ -23,7 +23,9 @@ if (!existsSync(join(ROOT, "dist/preload/index.js")) || !existsSync(join(ROOT, "
  * GitHub-hosted runners.
  */
 export const JAIL_AVAILABLE =
-  spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
+  spawnSync("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], {
+    stdio: "ignore",
+  }).status === 0;
 
 /** The machine's resolvers: a lookup under `deny` is also an attempt to reach them. */
 export const NAMESERVERS = readFileSync("/etc/resolv.conf", "utf8")
@@ -119,8 +121,11 @@ const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
 /** Whether the tests can run the wrapper as an unprivileged user too (they run as root, and the jail builds for nobody). */
 export const CAN_RUN_AS_NOBODY =
   process.getuid?.() === 0 &&
-  spawnSync("setpriv", [...NOBODY, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" })
-    .status === 0;
+  spawnSync(
+    "setpriv",
+    [...NOBODY, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"],
+    { stdio: "ignore" },
+  ).status === 0;
 
 let nobodyCli: string | null = null;
 /** A copy of the bundle every user can read: the checkout itself may sit where nobody cannot. */
@@ -156,9 +161,15 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   const env = { ...process.env, HOME: s.home, ...settings.env };
   let result: Spawned;
   if (settings.asNobody === true) {
-    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")]) if (existsSync(dir)) chmodSync(dir, 0o777);
+    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")])
+      if (existsSync(dir)) chmodSync(dir, 0o777);
     args[0] = cliForNobody();
-    result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart, exec: "setpriv" });
+    result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], {
+      cwd: settings.cwd ?? s.workspace,
+      env,
+      onStart: settings.onStart,
+      exec: "setpriv",
+    });
   } else {
     result = await spawnNode([...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart });
   }

@@ -49,14 +49,14 @@ async function outcome(s: Sandbox, command: string[], settings: { env?: NodeJS.P
 }
 
 for (const mode of MODES)
-describe.skipIf(skipMode(mode))(`the jail (${mode}): attacks are refused or recorded and judged`, () => {
-  it("the runner's secrets: no ancestor's environment is reachable through /proc", async () => {
-    const s = sandbox();
-    const found = join(s.workspace, "found.json");
-    const cmd = python(
-      s,
-      "environ.py",
-      `hits = []
+  describe.skipIf(skipMode(mode))(`the jail (${mode}): attacks are refused or recorded and judged`, () => {
+    it("the runner's secrets: no ancestor's environment is reachable through /proc", async () => {
+      const s = sandbox();
+      const found = join(s.workspace, "found.json");
+      const cmd = python(
+        s,
+        "environ.py",
+        `hits = []
 for pid in os.listdir("/proc"):
     if not pid.isdigit():
         continue
@@ -74,96 +74,114 @@ for pid in os.listdir("/proc"):
         except OSError:
             pass
 open(${q(found)}, "w").write(json.dumps({"hits": hits, "ppid": os.getppid(), "cmdlines": cmdlines}))`,
-    );
-    const { report } = await outcome(s, cmd, { env: { EG_RUNNER_SECRET: "s3cret" }, mode });
-    const seen = JSON.parse(readFileSync(found, "utf8")) as { hits: string[]; ppid: number; cmdlines: string[] };
-    expect(seen.hits).toEqual([]);
-    // Only the jail's own tree: no wrapper, no strace, no test runner.
-    expect(seen.cmdlines.some((c) => c.includes("strace") || c.includes("vitest") || c.endsWith("/node"))).toBe(false);
-    expect(report.violations).toEqual([]);
-  });
+      );
+      const { report } = await outcome(s, cmd, { env: { EG_RUNNER_SECRET: "s3cret" }, mode });
+      const seen = JSON.parse(readFileSync(found, "utf8")) as { hits: string[]; ppid: number; cmdlines: string[] };
+      expect(seen.hits).toEqual([]);
+      // Only the jail's own tree: no wrapper, no strace, no test runner.
+      expect(seen.cmdlines.some((c) => c.includes("strace") || c.includes("vitest") || c.endsWith("/node"))).toBe(false);
+      expect(report.violations).toEqual([]);
+    });
 
-  it("the log: the wrapper's descriptors cannot be taken (pidfd_getfd is refused and judged)", async () => {
-    const s = sandbox();
-    const cmd = python(
-      s,
-      "getfd.py",
-      `pidfd, _ = sys_call(${NR.pidfd_open}, 1, 0)
+    it("the log: the wrapper's descriptors cannot be taken (pidfd_getfd is refused and judged)", async () => {
+      const s = sandbox();
+      const cmd = python(
+        s,
+        "getfd.py",
+        `pidfd, _ = sys_call(${NR.pidfd_open}, 1, 0)
 r, err = sys_call(${NR.pidfd_getfd}, pidfd if pidfd >= 0 else 0, 3, 0)
 print(json.dumps({"pidfd": pidfd, "getfd": r, "errno": err}))`,
-    );
-    const { r, report } = await outcome(s, cmd, { mode });
-    expect(JSON.parse(r.stdout)).toMatchObject({ getfd: -1, errno: 1 });
-    expect(ids(report)).toEqual(["forbidden_syscall:pidfd_getfd"]);
-  });
+      );
+      const { r, report } = await outcome(s, cmd, { mode });
+      expect(JSON.parse(r.stdout)).toMatchObject({ getfd: -1, errno: 1 });
+      expect(ids(report)).toEqual(["forbidden_syscall:pidfd_getfd"]);
+    });
 
-  it("the tracer: nothing the command can signal is the tracer, and no survivor outlives end", async () => {
-    const s = sandbox();
-    const late = join(s.workspace, "late.txt");
-    const r = await run(s, ["sh", "-c", `(sleep 0.5; echo late > ${late}) & pkill -9 strace; kill -9 -1; sleep 2`], { asNobody: mode === "as nobody" });
-    // kill -9 -1 inside the jail reaches only the jail: its init dies, and with it the command.
-    expect(r.stderr).not.toContain("envelope-gate:");
-    const end = r.lines[r.lines.length - 1];
-    expect(end?.kind).toBe("end");
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(existsSync(late)).toBe(false);
-    expect((await check(s)).error).toBeNull();
-  });
+    it("the tracer: nothing the command can signal is the tracer, and no survivor outlives end", async () => {
+      const s = sandbox();
+      const late = join(s.workspace, "late.txt");
+      const r = await run(s, ["sh", "-c", `(sleep 0.5; echo late > ${late}) & pkill -9 strace; kill -9 -1; sleep 2`], {
+        asNobody: mode === "as nobody",
+      });
+      // kill -9 -1 inside the jail reaches only the jail: its init dies, and with it the command.
+      expect(r.stderr).not.toContain("envelope-gate:");
+      const end = r.lines[r.lines.length - 1];
+      expect(end?.kind).toBe("end");
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(existsSync(late)).toBe(false);
+      expect((await check(s)).error).toBeNull();
+    });
 
-  it("io_uring does not exist in the jail (ENOSYS, as on a kernel without it): nothing runs past the tracer, and a runtime's probe is not judged", async () => {
-    const s = sandbox();
-    const cmd = python(s, "uring.py", `params = ctypes.create_string_buffer(120)\nr, err = sys_call(${NR.io_uring_setup}, 8, params)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd, { mode });
-    expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 38 });
-    expect(report.violations).toEqual([]);
+    it("io_uring does not exist in the jail (ENOSYS, as on a kernel without it): nothing runs past the tracer, and a runtime's probe is not judged", async () => {
+      const s = sandbox();
+      const cmd = python(
+        s,
+        "uring.py",
+        `params = ctypes.create_string_buffer(120)\nr, err = sys_call(${NR.io_uring_setup}, 8, params)\nprint(json.dumps({"r": r, "errno": err}))`,
+      );
+      const { r, report } = await outcome(s, cmd, { mode });
+      expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 38 });
+      expect(report.violations).toEqual([]);
 
-    // libuv asked for io_uring falls back to ordinary calls, which are observed as ever.
-    const twin = sandbox();
-    const target = join(twin.workspace, "uv.txt");
-    const outside = join(twin.outside, "uv.txt");
-    const clean = await outcome(twin, ["node", "-e", `require("fs").writeFile(${q(target)}, "x", (e) => { if (e) throw e; require("fs").writeFile(${q(outside)}, "y", () => {}); })`], { env: { UV_USE_IO_URING: "1" }, mode });
-    expect(readFileSync(target, "utf8")).toBe("x");
-    expect(clean.r.lines.some((l) => l.kind === "write" && l.path === target)).toBe(true);
-    expect(ids(clean.report)).toEqual([`write_outside_root:${outside}`]);
-  });
+      // libuv asked for io_uring falls back to ordinary calls, which are observed as ever.
+      const twin = sandbox();
+      const target = join(twin.workspace, "uv.txt");
+      const outside = join(twin.outside, "uv.txt");
+      const clean = await outcome(
+        twin,
+        [
+          "node",
+          "-e",
+          `require("fs").writeFile(${q(target)}, "x", (e) => { if (e) throw e; require("fs").writeFile(${q(outside)}, "y", () => {}); })`,
+        ],
+        { env: { UV_USE_IO_URING: "1" }, mode },
+      );
+      expect(readFileSync(target, "utf8")).toBe("x");
+      expect(clean.r.lines.some((l) => l.kind === "write" && l.path === target)).toBe(true);
+      expect(ids(clean.report)).toEqual([`write_outside_root:${outside}`]);
+    });
 
-  it("/proc/self is the process's own: a delete through /proc/self/cwd after cd outside is judged outside", async () => {
-    const s = sandbox();
-    writeFileSync(join(s.outside, "x"), "keep");
-    const { report } = await outcome(s, ["sh", "-c", `cd ${s.outside} && rm -f /proc/self/cwd/x; true`], { mode });
-    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/x`]);
-    expect(readFileSync(join(s.outside, "x"), "utf8")).toBe("keep");
-  });
+    it("/proc/self is the process's own: a delete through /proc/self/cwd after cd outside is judged outside", async () => {
+      const s = sandbox();
+      writeFileSync(join(s.outside, "x"), "keep");
+      const { report } = await outcome(s, ["sh", "-c", `cd ${s.outside} && rm -f /proc/self/cwd/x; true`], { mode });
+      expect(ids(report)).toEqual([`write_outside_root:${s.outside}/x`]);
+      expect(readFileSync(join(s.outside, "x"), "utf8")).toBe("keep");
+    });
 
-  it("hard links: a link to an outside file is refused, and judged on its source", async () => {
-    const s = sandbox();
-    writeFileSync(join(s.outside, "file"), "keep");
-    const { report } = await outcome(s, ["sh", "-c", `ln ${s.outside}/file hl; echo x >> hl; true`], { mode });
-    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/file`]);
-    expect(readFileSync(join(s.outside, "file"), "utf8")).toBe("keep");
-    expect(existsSync(join(s.workspace, "hl")) && readFileSync(join(s.workspace, "hl"), "utf8") === "keep").toBe(false);
-  });
+    it("hard links: a link to an outside file is refused, and judged on its source", async () => {
+      const s = sandbox();
+      writeFileSync(join(s.outside, "file"), "keep");
+      const { report } = await outcome(s, ["sh", "-c", `ln ${s.outside}/file hl; echo x >> hl; true`], { mode });
+      expect(ids(report)).toEqual([`write_outside_root:${s.outside}/file`]);
+      expect(readFileSync(join(s.outside, "file"), "utf8")).toBe("keep");
+      expect(existsSync(join(s.workspace, "hl")) && readFileSync(join(s.workspace, "hl"), "utf8") === "keep").toBe(false);
+    });
 
-  it("mount tricks: a user and mount namespace for a bind mount is refused and judged", async () => {
-    const s = sandbox();
-    const cmd = python(s, "unshare.py", `r, err = sys_call(${NR.unshare}, 0x10000000 | 0x00020000)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd, { mode });
-    expect(JSON.parse(r.stdout).r).toBe(-1);
-    expect(ids(report)).toEqual(["forbidden_syscall:unshare"]);
-    // The util-linux tool takes the same road.
-    const t = sandbox();
-    const tool = await outcome(t, ["sh", "-c", `unshare -Urm sh -c 'mount --bind ${t.outside} ${t.workspace}'; true`], { mode });
-    expect(ids(tool.report)).toContain("forbidden_syscall:unshare");
-  });
+    it("mount tricks: a user and mount namespace for a bind mount is refused and judged", async () => {
+      const s = sandbox();
+      const cmd = python(
+        s,
+        "unshare.py",
+        `r, err = sys_call(${NR.unshare}, 0x10000000 | 0x00020000)\nprint(json.dumps({"r": r, "errno": err}))`,
+      );
+      const { r, report } = await outcome(s, cmd, { mode });
+      expect(JSON.parse(r.stdout).r).toBe(-1);
+      expect(ids(report)).toEqual(["forbidden_syscall:unshare"]);
+      // The util-linux tool takes the same road.
+      const t = sandbox();
+      const tool = await outcome(t, ["sh", "-c", `unshare -Urm sh -c 'mount --bind ${t.outside} ${t.workspace}'; true`], { mode });
+      expect(ids(tool.report)).toContain("forbidden_syscall:unshare");
+    });
 
-  it("untraced mutations: open_by_handle_at is refused; chown, utimes, xattrs and socket files outside are judged as writes", async () => {
-    const s = sandbox();
-    writeFileSync(join(s.outside, "f"), "keep");
-    const out = s.outside;
-    const cmd = python(
-      s,
-      "mutate.py",
-      `r, err = sys_call(${NR.open_by_handle_at}, -100, None, 1)
+    it("untraced mutations: open_by_handle_at is refused; chown, utimes, xattrs and socket files outside are judged as writes", async () => {
+      const s = sandbox();
+      writeFileSync(join(s.outside, "f"), "keep");
+      const out = s.outside;
+      const cmd = python(
+        s,
+        "mutate.py",
+        `r, err = sys_call(${NR.open_by_handle_at}, -100, None, 1)
 for f in (lambda: os.chown(${q(out + "/f")}, 0, 0), lambda: os.utime(${q(out + "/f")}, (0, 0)), lambda: os.setxattr(${q(out + "/f")}, "user.eg", b"1")):
     try:
         f()
@@ -175,50 +193,54 @@ try:
 except OSError:
     pass
 print(json.dumps({"handle": r}))`,
-    );
-    const { r, report } = await outcome(s, cmd, { mode });
-    expect(JSON.parse(r.stdout)).toEqual({ handle: -1 });
-    expect(ids(report).sort()).toEqual(
-      ["forbidden_syscall:open_by_handle_at", `write_outside_root:${out}/f`, `write_outside_root:${out}/s.sock`].sort(),
-    );
-    expect(report.violations.find((v) => v.id === `write_outside_root:${out}/f`)?.count).toBe(3);
-    expect(existsSync(join(out, "s.sock"))).toBe(false);
-  });
+      );
+      const { r, report } = await outcome(s, cmd, { mode });
+      expect(JSON.parse(r.stdout)).toEqual({ handle: -1 });
+      expect(ids(report).sort()).toEqual(
+        ["forbidden_syscall:open_by_handle_at", `write_outside_root:${out}/f`, `write_outside_root:${out}/s.sock`].sort(),
+      );
+      expect(report.violations.find((v) => v.id === `write_outside_root:${out}/f`)?.count).toBe(3);
+      expect(existsSync(join(out, "s.sock"))).toBe(false);
+    });
 
-  it("forged hook records: a program that is not Node writing to the hooks' channel ends the run (OBSERVER_CHANNEL_TAMPERED)", async () => {
-    const s = sandbox();
-    const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo '{"kind":"note","pid":1,"address":"1.2.3.4","port":443}' > "$d/events.fifo"; sleep 1`;
-    const r = await run(s, ["sh", "-c", script], { asNobody: mode === "as nobody" });
-    expect(r.code).toBe(3);
-    expect(r.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
-    expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
-  });
+    it("forged hook records: a program that is not Node writing to the hooks' channel ends the run (OBSERVER_CHANNEL_TAMPERED)", async () => {
+      const s = sandbox();
+      const script = `eval "set -- $NODE_OPTIONS"; d=$(dirname "$2"); echo '{"kind":"note","pid":1,"address":"1.2.3.4","port":443}' > "$d/events.fifo"; sleep 1`;
+      const r = await run(s, ["sh", "-c", script], { asNobody: mode === "as nobody" });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
+      expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+    });
 
-  it("name spoofing: a symlink called git to another program is judged as that program", async () => {
-    const real = (c: string): string => realpathSync(spawnSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).stdout.trim());
-    const s = sandbox({ allowed_commands: ["git", real("sh"), real("ln")] });
-    const { report } = await outcome(s, ["sh", "-c", "ln -s /usr/bin/id git && ./git > /dev/null"], { mode });
-    expect(ids(report)).toEqual(["undeclared_command:/usr/bin/id"]);
-  });
+    it("name spoofing: a symlink called git to another program is judged as that program", async () => {
+      const real = (c: string): string => realpathSync(spawnSync("sh", ["-c", `command -v ${c}`], { encoding: "utf8" }).stdout.trim());
+      const s = sandbox({ allowed_commands: ["git", real("sh"), real("ln")] });
+      const { report } = await outcome(s, ["sh", "-c", "ln -s /usr/bin/id git && ./git > /dev/null"], { mode });
+      expect(ids(report)).toEqual(["undeclared_command:/usr/bin/id"]);
+    });
 
-  it("a custom lookup under allowlist: the address it returns is judged as that address, not as the allowed name", async () => {
-    const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
-    const { report } = await outcome(
-      s,
-      ["node", "-e", `const c = require("net").connect({ host: "allowed.example", port: 9, lookup: (h, o, cb) => (o && o.all ? cb(null, [{ address: "192.0.2.1", family: 4 }]) : cb(null, "192.0.2.1", 4)) }); c.on("error", () => {});`],
-      { mode },
-    );
-    expect(ids(report)).toEqual(["undeclared_host:192.0.2.1:9"]);
-  });
+    it("a custom lookup under allowlist: the address it returns is judged as that address, not as the allowed name", async () => {
+      const s = sandbox({ network: "allowlist", allowed_hosts: ["allowed.example"] });
+      const { report } = await outcome(
+        s,
+        [
+          "node",
+          "-e",
+          `const c = require("net").connect({ host: "allowed.example", port: 9, lookup: (h, o, cb) => (o && o.all ? cb(null, [{ address: "192.0.2.1", family: 4 }]) : cb(null, "192.0.2.1", 4)) }); c.on("error", () => {});`,
+        ],
+        { mode },
+      );
+      expect(ids(report)).toEqual(["undeclared_host:192.0.2.1:9"]);
+    });
 
-  it("ptrace: refused and judged (strace is the only tracer)", async () => {
-    const s = sandbox();
-    const cmd = python(s, "ptrace.py", `r, err = sys_call(${NR.ptrace}, 0, 0, 0, 0)\nprint(json.dumps({"r": r, "errno": err}))`);
-    const { r, report } = await outcome(s, cmd, { mode });
-    expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
-    expect(ids(report)).toEqual(["forbidden_syscall:ptrace"]);
+    it("ptrace: refused and judged (strace is the only tracer)", async () => {
+      const s = sandbox();
+      const cmd = python(s, "ptrace.py", `r, err = sys_call(${NR.ptrace}, 0, 0, 0, 0)\nprint(json.dumps({"r": r, "errno": err}))`);
+      const { r, report } = await outcome(s, cmd, { mode });
+      expect(JSON.parse(r.stdout)).toEqual({ r: -1, errno: 1 });
+      expect(ids(report)).toEqual(["forbidden_syscall:ptrace"]);
+    });
   });
-});
 
 const CC = ["/usr/bin/cc", "/usr/bin/gcc"].find((c) => existsSync(c));
 
@@ -293,16 +315,36 @@ os.execve(fd, ["true"], {})`,
     const s = sandbox();
     const { openSync, closeSync } = await import("node:fs");
     const dirFd = openSync(s.outside, "r");
-    const cmd = python(s, "viafd.py", `import os
+    const cmd = python(
+      s,
+      "viafd.py",
+      `import os
 try:
   os.open("via-fd", os.O_WRONLY | os.O_CREAT, dir_fd=9)
 except OSError as e:
-  print(e.errno)`);
+  print(e.errno)`,
+    );
     // The wrapper gets the open directory as its fd 9, as a caller's shell could hand it down.
-    const r = await spawnNode([join(ROOT, "dist/cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", ...cmd], {
-      cwd: s.workspace,
-      stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", dirFd],
-    });
+    const r = await spawnNode(
+      [
+        join(ROOT, "dist/cli/index.js"),
+        "run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        join(s.base, "observer.jsonl"),
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        ...cmd,
+      ],
+      {
+        cwd: s.workspace,
+        stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", dirFd],
+      },
+    );
     closeSync(dirFd);
     expect(r.stderr).not.toContain("envelope-gate:");
     // fd 9 in the jail is /dev/null (ENOTDIR) or closed (EBADF), never the directory.
@@ -332,7 +374,9 @@ int main(void) {
 }`,
     );
     const { report } = await outcome(s, [bin]);
-    expect(ids(report).sort()).toEqual([`undeclared_command:${bin}`, "undeclared_command:/usr/bin/id", `write_outside_root:${s.outside}/from-vfork`].sort());
+    expect(ids(report).sort()).toEqual(
+      [`undeclared_command:${bin}`, "undeclared_command:/usr/bin/id", `write_outside_root:${s.outside}/from-vfork`].sort(),
+    );
   });
 });
 
@@ -406,7 +450,11 @@ describe("the jail as an unprivileged user", () => {
   const canDropPrivileges =
     process.getuid?.() === 0 &&
     hasPython &&
-    spawnSync("setpriv", [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
+    spawnSync(
+      "setpriv",
+      [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"],
+      { stdio: "ignore" },
+    ).status === 0;
   it.skipIf(!canDropPrivileges)("io_uring is absent and namespace creation is refused and judged without root too", async () => {
     const s = sandbox();
     for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
@@ -423,7 +471,22 @@ print(json.dumps({"uring": a, "unshare": b, "uid": os.getuid()}))`,
     );
     chmodSync(join(s.base, "programs"), 0o755);
     const r = await spawnNode(
-      [...asNobody, process.execPath, join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", ...cmd],
+      [
+        ...asNobody,
+        process.execPath,
+        join(dist, "cli/index.js"),
+        "run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        join(s.base, "observer.jsonl"),
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        ...cmd,
+      ],
       { cwd: s.workspace, env: { PATH: process.env.PATH }, exec: "setpriv" },
     );
     expect(r.stderr).toBe("");
@@ -447,7 +510,9 @@ const srv = http.createServer((q, r) => r.end("local")).listen(0, "127.0.0.1", (
     expect(report.violations).toEqual([]);
     const strict = sandbox({ loopback: "network" });
     const judged = await outcome(strict, ["node", "-e", prog(join(strict.workspace, "got.txt"))]);
-    expect(ids(judged.report).some((id) => id.startsWith("network_denied:localhost:") || id.startsWith("network_denied:127.0.0.1:"))).toBe(true);
+    expect(ids(judged.report).some((id) => id.startsWith("network_denied:localhost:") || id.startsWith("network_denied:127.0.0.1:"))).toBe(
+      true,
+    );
   });
 
   it("temporary files land in the scratch directory: /tmp in the jail is ${SCRATCH}", async () => {
@@ -480,14 +545,14 @@ describe("the jail: the host's device nodes", () => {
 });
 
 for (const mode of MODES)
-describe.skipIf(skipMode(mode))(`the jail (${mode}): clean twins of every class pass`, () => {
-  it("own environment, links, ownership, times, attributes, socket files, /proc/self and a vfork child, all inside the roots", async () => {
-    const s = sandbox({ allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"] });
-    const ws = s.workspace;
-    const cmd = python(
-      s,
-      "twins.py",
-      `env = open("/proc/self/environ", "rb").read()
+  describe.skipIf(skipMode(mode))(`the jail (${mode}): clean twins of every class pass`, () => {
+    it("own environment, links, ownership, times, attributes, socket files, /proc/self and a vfork child, all inside the roots", async () => {
+      const s = sandbox({ allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH"] });
+      const ws = s.workspace;
+      const cmd = python(
+        s,
+        "twins.py",
+        `env = open("/proc/self/environ", "rb").read()
 open(${q(ws + "/a")}, "w").write("a")
 os.link(${q(ws + "/a")}, ${q(ws + "/hl")})
 os.chown(${q(ws + "/a")}, os.getuid(), os.getgid())
@@ -506,12 +571,12 @@ if pid == 0:
     os._exit(0)
 os.waitpid(pid, 0)
 print(json.dumps({"env": sorted(k.split(b"=")[0].decode() for k in env.split(b"\\0") if k)}))`,
-    );
-    const { r, report } = await outcome(s, cmd, { mode });
-    // The envelope's keys and the run's, plus the hooks' NODE_OPTIONS entry (plumbing, docs/observer.md).
-    expect(JSON.parse(r.stdout).env).toEqual(["ENVELOPE_HASH", "NODE_OPTIONS", "PATH", "RUN_ID", "SCRATCH"]);
-    expect(report.violations).toEqual([]);
-    expect(report.verdict).toBe("pass");
-    expect(readFileSync(join(ws, "child"), "utf8")).toBe("c");
+      );
+      const { r, report } = await outcome(s, cmd, { mode });
+      // The envelope's keys and the run's, plus the hooks' NODE_OPTIONS entry (plumbing, docs/observer.md).
+      expect(JSON.parse(r.stdout).env).toEqual(["ENVELOPE_HASH", "NODE_OPTIONS", "PATH", "RUN_ID", "SCRATCH"]);
+      expect(report.violations).toEqual([]);
+      expect(report.verdict).toBe("pass");
+      expect(readFileSync(join(ws, "child"), "utf8")).toBe("c");
+    });
   });
-});

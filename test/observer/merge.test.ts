@@ -45,7 +45,12 @@ describe("merging the two observers", () => {
 
   it("under allowlist, the proxy's records are written by name and the relay's own address by neither observer", () => {
     const out: LogEvent[] = [];
-    const m = new Merger({ processObserverLive: true, egressEndpoint: { host: "127.0.0.1", port: 3128 }, canary: false, emit: (e) => out.push(e) });
+    const m = new Merger({
+      processObserverLive: true,
+      egressEndpoint: { host: "127.0.0.1", port: 3128 },
+      canary: false,
+      emit: (e) => out.push(e),
+    });
     m.fromHook({ kind: "host", pid: 10, host: "127.0.0.1", port: 3128, proto: "tcp" });
     m.fromProcess({ kind: "host", tgid: 10, host: "127.0.0.1", port: 3128, proto: "connect" });
     m.fromEgress({ host: "registry.npmjs.org", port: 443, proto: "connect", allowed: true, address: "104.16.0.1" });
@@ -72,10 +77,14 @@ describe("merging the two observers", () => {
     const full = merger(true);
     full.m.fromHook({ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"] });
     full.m.fromProcess({ kind: "exec", tgid: 11, ppid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"] });
-    expect(strip(full.out)).toEqual([{ kind: "exec", pid: 11, ppid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], source: "process" }]);
+    expect(strip(full.out)).toEqual([
+      { kind: "exec", pid: 11, ppid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], source: "process" },
+    ]);
     const nodeOnly = merger(false);
     nodeOnly.m.fromHook({ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], cwd: "/w" });
-    expect(strip(nodeOnly.out)).toEqual([{ kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], cwd: "/w", source: "node" }]);
+    expect(strip(nodeOnly.out)).toEqual([
+      { kind: "exec", pid: 10, path: "/bin/sh", argv: ["/bin/sh", "-c", "x"], cwd: "/w", source: "node" },
+    ]);
   });
 
   it("env reads by Node's own code of a runtime key are source runtime; anything else is judged", () => {

@@ -20,7 +20,11 @@ describe("envelope-gate run: the bundled example agents", () => {
     const report = await check(s);
     expect(report.verdict).toBe("envelope_fail");
     expect(report.exit).toBe(1);
-    expect(ids(report).filter((id) => !isResolverAttempt(id)).sort()).toEqual(
+    expect(
+      ids(report)
+        .filter((id) => !isResolverAttempt(id))
+        .sort(),
+    ).toEqual(
       [
         "network_denied:exfil.example.net:443",
         "undeclared_env:AWS_SECRET_ACCESS_KEY",
@@ -60,7 +64,10 @@ describe("envelope-gate run: the log", () => {
       scratch: s.scratch,
       log_path: r.log,
     });
-    expect(meta?.jail).toMatchObject({ namespaces: ["user", "pid", "mount", "ipc", "uts", "net"], seccomp: "forbidden calls refused and recorded" });
+    expect(meta?.jail).toMatchObject({
+      namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
+      seccomp: "forbidden calls refused and recorded",
+    });
     expect(String(meta?.runner)).toMatch(/#[0-9a-f]{16}$/);
     expect(String(meta?.envelope_hash)).toMatch(/^sha256:[0-9a-f]{64}$/);
     r.lines.forEach((line, i) => expect(line.seq).toBe(i));
@@ -174,7 +181,9 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
   it("records the program's own write to the log path, and check judges it", async () => {
     const s = sandbox();
     const logPath = join(s.workspace, "observer.jsonl");
-    const r = await run(s, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(logPath)}, "forged") } catch {}`], { logName: "workspace/observer.jsonl" });
+    const r = await run(s, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(logPath)}, "forged") } catch {}`], {
+      logName: "workspace/observer.jsonl",
+    });
     expect(r.code).toBe(0);
     // The jail covers the log: the write is recorded and judged, and the log is intact.
     expect(ids(await check(s, "workspace/observer.jsonl"))).toEqual([`write_outside_root:${logPath}`]);
@@ -186,43 +195,50 @@ describe("envelope-gate run: as an unprivileged user", () => {
   const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
   const canDropPrivileges =
     process.getuid?.() === 0 &&
-    spawnSync("setpriv", [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"], { stdio: "ignore" }).status === 0;
-  it.skipIf(!canDropPrivileges)("traces and jails without root, wherever the checkout lives (a user namespace mapping the caller to itself)", async () => {
-    const s = sandbox();
-    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
-    // A copy of the bundle nobody can read: the checkout itself may sit where other users cannot.
-    const dist = join(s.base, "dist");
-    cpSync(join(ROOT, "dist"), dist, { recursive: true });
-    const out = join(s.workspace, "uid.txt");
-    const r = await spawnNode(
-      [
-        ...asNobody,
-        process.execPath,
-        join(dist, "cli/index.js"),
-        "run",
-        "--envelope",
-        s.envelope,
-        "--observer",
-        join(s.base, "observer.jsonl"),
-        "--workspace",
-        s.workspace,
-        "--scratch",
-        s.scratch,
-        "--",
-        "sh",
-        "-c",
-        `id -u > ${out}; echo x > ${s.outside}/escape.txt; true`,
-      ],
-      { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: TEST_TMP }, exec: "setpriv" },
-    );
-    expect(r.stderr).toContain("Read-only file system");
-    expect(r.code).toBe(0);
-    expect(readFileSync(out, "utf8").trim()).toBe("65534");
-    expect(existsSync(join(s.outside, "escape.txt"))).toBe(false);
-    const report = await check(s);
-    expect(report.log?.network_enforced).toBe(true);
-    expect(ids(report)).toEqual([`write_outside_root:${s.outside}/escape.txt`]);
-  });
+    spawnSync(
+      "setpriv",
+      [...asNobody, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"],
+      { stdio: "ignore" },
+    ).status === 0;
+  it.skipIf(!canDropPrivileges)(
+    "traces and jails without root, wherever the checkout lives (a user namespace mapping the caller to itself)",
+    async () => {
+      const s = sandbox();
+      for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
+      // A copy of the bundle nobody can read: the checkout itself may sit where other users cannot.
+      const dist = join(s.base, "dist");
+      cpSync(join(ROOT, "dist"), dist, { recursive: true });
+      const out = join(s.workspace, "uid.txt");
+      const r = await spawnNode(
+        [
+          ...asNobody,
+          process.execPath,
+          join(dist, "cli/index.js"),
+          "run",
+          "--envelope",
+          s.envelope,
+          "--observer",
+          join(s.base, "observer.jsonl"),
+          "--workspace",
+          s.workspace,
+          "--scratch",
+          s.scratch,
+          "--",
+          "sh",
+          "-c",
+          `id -u > ${out}; echo x > ${s.outside}/escape.txt; true`,
+        ],
+        { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: TEST_TMP }, exec: "setpriv" },
+      );
+      expect(r.stderr).toContain("Read-only file system");
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, "utf8").trim()).toBe("65534");
+      expect(existsSync(join(s.outside, "escape.txt"))).toBe(false);
+      const report = await check(s);
+      expect(report.log?.network_enforced).toBe(true);
+      expect(ids(report)).toEqual([`write_outside_root:${s.outside}/escape.txt`]);
+    },
+  );
 });
 
 describe("envelope-gate run: refusals", () => {
@@ -304,13 +320,20 @@ describe("envelope-gate run: refusals", () => {
     });
     expect(r.code).toBe(0);
     expect(r.lines[0]?.observers).toEqual(["node"]);
-    expect(r.lines.find((l) => l.kind === "exec" && !l.canary)).toMatchObject({ path: process.execPath.startsWith("/") ? expect.stringMatching(/\/node$/) : "", argv: ["node", "-e", expect.any(String)] });
+    expect(r.lines.find((l) => l.kind === "exec" && !l.canary)).toMatchObject({
+      path: process.execPath.startsWith("/") ? expect.stringMatching(/\/node$/) : "",
+      argv: ["node", "-e", expect.any(String)],
+    });
     const report = await check(s);
     // Observation is policy: without the process observer the log does not pass...
     expect(report.error?.code).toBe("OBSERVATION_PARTIAL");
     // ...unless the hash-pinned envelope itself accepts it.
     const accepting = sandbox({ observation: "node" });
-    const r2 = await run(accepting, ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(join(accepting.outside, "n.txt"))}, "x") } catch {}`], { nodeOnly: true });
+    const r2 = await run(
+      accepting,
+      ["node", "-e", `try { require("fs").writeFileSync(${JSON.stringify(join(accepting.outside, "n.txt"))}, "x") } catch {}`],
+      { nodeOnly: true },
+    );
     expect(r2.code).toBe(0);
     const accepted = await check(accepting);
     expect(accepted.log?.observers).toEqual(["node"]);
@@ -341,7 +364,11 @@ fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constant
 
   it("garbage from a Node process on the hooks' channel: OBSERVER_CHANNEL_INVALID", async () => {
     const s = sandbox();
-    const probe = program(s, "garbage.js", `require("fs").writeFileSync(require("path").join(require("path").dirname(process.argv[2]), "events.fifo"), "not json" + String.fromCharCode(10));`);
+    const probe = program(
+      s,
+      "garbage.js",
+      `require("fs").writeFileSync(require("path").join(require("path").dirname(process.argv[2]), "events.fifo"), "not json" + String.fromCharCode(10));`,
+    );
     const r = await run(s, ["sh", "-c", `eval "set -- $NODE_OPTIONS"; exec node ${probe} "$2"`]);
     expect(r.stderr).toContain("OBSERVER_CHANNEL_INVALID");
     expect(r.code).toBe(3);
@@ -350,7 +377,9 @@ fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constant
   it("no bubblewrap (or no user namespaces): JAIL_UNAVAILABLE, the command never runs", async () => {
     const s = sandbox();
     const marker = join(s.scratch, "ran");
-    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], { env: { ENVELOPE_GATE_BWRAP: "/nonexistent/bwrap" } });
+    const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], {
+      env: { ENVELOPE_GATE_BWRAP: "/nonexistent/bwrap" },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("JAIL_UNAVAILABLE");
     expect(existsSync(marker)).toBe(false);
@@ -375,7 +404,22 @@ fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constant
     copyFileSync(join(ROOT, "dist/package.json"), join(dist, "package.json"));
     symlinkSync(join(ROOT, "node_modules"), join(s.base, "node_modules")); // the CLI's externals
     const r = await spawnNode(
-      [join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", "-e", "0"],
+      [
+        join(dist, "cli/index.js"),
+        "run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        join(s.base, "observer.jsonl"),
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        "node",
+        "-e",
+        "0",
+      ],
       { cwd: s.workspace },
     );
     expect(r.code).toBe(3);
@@ -389,7 +433,22 @@ fs.openSync(path.join(path.dirname(process.argv[2]), "events.fifo"), fs.constant
     for (const part of ["cli", "preload"]) cpSync(join(ROOT, "dist", part), join(dist, part), { recursive: true });
     copyFileSync(join(ROOT, "dist/package.json"), join(dist, "package.json"));
     const r = await spawnNode(
-      [join(dist, "cli/index.js"), "run", "--envelope", s.envelope, "--observer", join(s.base, "observer.jsonl"), "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", "-e", "0"],
+      [
+        join(dist, "cli/index.js"),
+        "run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        join(s.base, "observer.jsonl"),
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        "node",
+        "-e",
+        "0",
+      ],
       { cwd: s.workspace },
     );
     expect(r.code).toBe(3);

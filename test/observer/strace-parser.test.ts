@@ -107,7 +107,9 @@ describe("strace output parser", () => {
       expect(r.status).toBe(0);
       const text = readFileSync(out, "utf8");
       const events = parse(text.trimEnd().split("\n"), dir);
-      const writes = events.filter((e) => e.kind === "write").map((e) => `${e.kind === "write" ? e.op : ""} ${e.kind === "write" ? e.path : ""}`);
+      const writes = events
+        .filter((e) => e.kind === "write")
+        .map((e) => `${e.kind === "write" ? e.op : ""} ${e.kind === "write" ? e.path : ""}`);
       expect(writes).toEqual([`mkdir ${dir}/d`, `create ${dir}/d/f`, `rename ${dir}/d/f`, `rename ${dir}/g`, `delete ${dir}/g`]);
       // The real executables: symlinks (sh -> dash on Debian) resolved.
       const execs = events.flatMap((e) => (e.kind === "exec" ? [e.path] : []));

@@ -22,7 +22,12 @@ const srv = http.createServer((q, r) => r.end("ok")).listen(0, "127.0.0.1", () =
     );
     const first = await run(s, ["node", clean]);
     expect(first.code).toBe(0);
-    expect((await check(s)).violations.map((v) => v.id).sort()).toEqual(["undeclared_env:CI", "undeclared_env:SUITE_COLOR", "undeclared_env:SUITE_REPORTER", "undeclared_env:SUITE_TIMEOUT"]);
+    expect((await check(s)).violations.map((v) => v.id).sort()).toEqual([
+      "undeclared_env:CI",
+      "undeclared_env:SUITE_COLOR",
+      "undeclared_env:SUITE_REPORTER",
+      "undeclared_env:SUITE_TIMEOUT",
+    ]);
 
     const suggested = join(s.base, "suggested.json");
     const r = await spawnNode([CLI, "suggest", "--observer", first.log, "--from", s.envelope, "--write", suggested]);
@@ -40,7 +45,11 @@ const srv = http.createServer((q, r) => r.end("ok")).listen(0, "127.0.0.1", () =
     const report = await check(pinned);
     expect(report.verdict).toBe("pass");
 
-    const hostile = program(s, "hostile.js", `void process.env.AWS_SECRET_ACCESS_KEY; require("net").connect(80, "192.0.2.1").on("error", () => {});`);
+    const hostile = program(
+      s,
+      "hostile.js",
+      `void process.env.AWS_SECRET_ACCESS_KEY; require("net").connect(80, "192.0.2.1").on("error", () => {});`,
+    );
     await run(pinned, ["node", hostile]);
     expect(ids(await check(pinned)).sort()).toEqual(["network_denied:192.0.2.1:80", "undeclared_env:AWS_SECRET_ACCESS_KEY"]);
   });
@@ -57,9 +66,17 @@ require("fs").mkdirSync(require("os").homedir() + "/.cache/tool", { recursive: t
 require("fs").writeFileSync(require("os").homedir() + "/.cache/tool/log", "x");
 console.log(JSON.stringify(seen));`,
     );
-    const r = await run(s, ["node", probe], { env: { CI: "true", CIRCLECI: "1", GITHUB_SHA: "abc", GITHUB_TOKEN: "ghs_secret", AWS_SECRET_ACCESS_KEY: "k" } });
+    const r = await run(s, ["node", probe], {
+      env: { CI: "true", CIRCLECI: "1", GITHUB_SHA: "abc", GITHUB_TOKEN: "ghs_secret", AWS_SECRET_ACCESS_KEY: "k" },
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim().split("\n").pop() as string)).toEqual({ CI: "true", CIRCLECI: "1", GITHUB_SHA: "abc", GITHUB_TOKEN: null, AWS_SECRET_ACCESS_KEY: null });
+    expect(JSON.parse(r.stdout.trim().split("\n").pop() as string)).toEqual({
+      CI: "true",
+      CIRCLECI: "1",
+      GITHUB_SHA: "abc",
+      GITHUB_TOKEN: null,
+      AWS_SECRET_ACCESS_KEY: null,
+    });
     const report = await check(s);
     expect(ids(report).sort()).toEqual(["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_env:GITHUB_TOKEN"]);
     // The home the command wrote to is the scratch's, recorded under that path; the real one is untouched.
@@ -74,10 +91,22 @@ describe("the example suite (examples/suite)", () => {
     const suite = join(ROOT, "examples/suite");
     const work = mkdtempSync(join(TEST_TMP, "eg-suite-"));
     const log = join(work, "observer.jsonl");
-    const common = ["--envelope", join(suite, "envelope.json"), "--observer", log, "--workspace", suite, "--scratch", join(work, "scratch")];
+    const common = [
+      "--envelope",
+      join(suite, "envelope.json"),
+      "--observer",
+      log,
+      "--workspace",
+      suite,
+      "--scratch",
+      join(work, "scratch"),
+    ];
     const r = await spawnNode([CLI, "run", ...common, "--", process.execPath, "--test"], { cwd: suite });
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse((await spawnNode([CLI, "check", ...common, "--format", "json"])).stdout) as { verdict: string; violations: unknown[] };
+    const report = JSON.parse((await spawnNode([CLI, "check", ...common, "--format", "json"])).stdout) as {
+      verdict: string;
+      violations: unknown[];
+    };
     expect(report.violations).toEqual([]);
     expect(report.verdict).toBe("pass");
     const envelope = JSON.parse(readFileSync(join(suite, "envelope.json"), "utf8")) as { network: string; allowed_env: string[] };
@@ -92,7 +121,22 @@ describe("envelope-gate suggest --run", () => {
     const prog = program(s, "reads.js", `for (const k of ["EG_ONE", "EG_TWO"]) void process.env[k];`);
     const log = join(s.base, "recorded.jsonl");
     const r = await spawnNode(
-      [CLI, "suggest", "--run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch, "--", "node", prog],
+      [
+        CLI,
+        "suggest",
+        "--run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        log,
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        "node",
+        prog,
+      ],
       { cwd: s.workspace },
     );
     expect(r.code, r.stderr).toBe(0);

@@ -117,7 +117,9 @@ describe.each(backends)("store on $name", (backend) => {
   });
 
   it("deliveries: claimed once; a failed one is claimed again; a done one never; a lapsed lease is taken over", async () => {
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claimDelivery("d-1", "push", `r${i}`, NOW, 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claimDelivery("d-1", "push", `r${i}`, NOW, 60_000)),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
     const owner = `r${claims.indexOf(true)}`;
     expect(await a.finishDelivery("d-1", "someone-else", "x", NOW)).toBe(false);
@@ -140,22 +142,36 @@ describe.each(backends)("store on $name", (backend) => {
     );
     expect((await Promise.all(racers)).filter(Boolean)).toHaveLength(1);
     expect(await a.transitionDualRun("dr-1", ["pending"], "waiting")).toBe(false);
-    expect(await a.transitionDualRun("dr-1", ["dispatching"], "waiting", { run_b_id: 99 }, { sql: "deadline_at > ?", params: [NOW + 7_200_000] })).toBe(false);
-    expect(await a.transitionDualRun("dr-1", ["dispatching"], "waiting", { run_b_id: 99 }, { sql: "deadline_at > ?", params: [NOW] })).toBe(true);
+    expect(
+      await a.transitionDualRun(
+        "dr-1",
+        ["dispatching"],
+        "waiting",
+        { run_b_id: 99 },
+        { sql: "deadline_at > ?", params: [NOW + 7_200_000] },
+      ),
+    ).toBe(false);
+    expect(await a.transitionDualRun("dr-1", ["dispatching"], "waiting", { run_b_id: 99 }, { sql: "deadline_at > ?", params: [NOW] })).toBe(
+      true,
+    );
     expect((await b.findDualRunByRunB("o/r", 99))?.id).toBe("dr-1");
     await expect(a.transitionDualRun("dr-1", ["waiting"], "done", { id: "x" } as never)).rejects.toThrow(/cannot be set/);
   });
 
   it("ledger PRs: the unique key admits one sender among concurrent claims", async () => {
     const key = "k".repeat(16);
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).claimLedgerPr(ledgerPr(key), `r${i}`, NOW, 60_000)));
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).claimLedgerPr(ledgerPr(key), `r${i}`, NOW, 60_000)),
+    );
     expect(claims.filter(Boolean)).toHaveLength(1);
     const row = await a.getLedgerPr(key);
     expect(row?.state).toBe("claimed");
     // Another replica takes over only once the claim lapsed, and never after the PR was opened.
     expect(await b.claimLedgerPr(ledgerPr(key), "late", NOW + 30_000, 60_000)).toBe(false);
     expect(await b.claimLedgerPr(ledgerPr(key), "late", NOW + 61_000, 60_000)).toBe(true);
-    expect(await b.transitionLedgerPr(key, ["claimed"], "opened", { pr_number: 4 }, { sql: "claim_owner = ?", params: ["late"] })).toBe(true);
+    expect(await b.transitionLedgerPr(key, ["claimed"], "opened", { pr_number: 4 }, { sql: "claim_owner = ?", params: ["late"] })).toBe(
+      true,
+    );
     expect(await a.claimLedgerPr(ledgerPr(key), "later", NOW + 999_999, 60_000)).toBe(false);
     expect((await a.listLedgerPrs(["opened"], "o/r")).map((r) => r.pr_number)).toEqual([4]);
   });

@@ -42,7 +42,16 @@ export type LogEvent = Record<string, unknown>;
 /** A complete observer log recorded under `hash`. */
 export function observerLog(hash: string, events: LogEvent[], meta: LogEvent = {}): string {
   const lines: LogEvent[] = [
-    { v: 1, kind: "meta", run_id: "run-a", envelope_hash: hash, runner: "runner-a", started_at: "2026-11-30T00:00:00Z", observers: ["node", "process"], ...meta },
+    {
+      v: 1,
+      kind: "meta",
+      run_id: "run-a",
+      envelope_hash: hash,
+      runner: "runner-a",
+      started_at: "2026-11-30T00:00:00Z",
+      observers: ["node", "process"],
+      ...meta,
+    },
     ...events.map((e) => ({ v: 1, ...e })),
   ];
   lines.push({ v: 1, kind: "end", events: lines.length, exit_code: 0 });
@@ -53,7 +62,9 @@ export function dayOffset(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-export function ledgerRow(cells: Partial<Record<string, string>> & { freeze_id: string; property: string; envelope_hash: string; expires_on: string }): string {
+export function ledgerRow(
+  cells: Partial<Record<string, string>> & { freeze_id: string; property: string; envelope_hash: string; expires_on: string },
+): string {
   const row = { runner_a: "runner-a", runner_b: "runner-b", status: "open", evidence: `sha256:${"ab".repeat(32)}`, ...cells };
   return [row.freeze_id, row.property, row.runner_a, row.runner_b, row.envelope_hash, row.expires_on, row.status, row.evidence].join("\t");
 }
@@ -87,7 +98,10 @@ export function makePull(fake: FakeGitHub, setup: PullSetup): PullFixture {
   if (!fake.state.repos.has(REPO)) fake.addRepo(REPO);
   const number = setup.number ?? 7;
   const baseSha = fake.commit(REPO, setup.base, { parent: null, message: `base for #${number}` });
-  const headSha = fake.commit(REPO, setup.head ?? { "src/widget.ts": "export const widget = 1;\n" }, { parent: baseSha, message: `head of #${number}` });
+  const headSha = fake.commit(REPO, setup.head ?? { "src/widget.ts": "export const widget = 1;\n" }, {
+    parent: baseSha,
+    message: `head of #${number}`,
+  });
   const head = setup.head ?? { "src/widget.ts": "export const widget = 1;\n" };
   const files: FakePullFile[] =
     setup.files ??
@@ -165,7 +179,11 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const event =
     options.event ??
     (options.pull
-      ? { action: "synchronize", number: options.pull.number, pull_request: { number: options.pull.number, head: { sha: options.pull.headSha }, base: { sha: options.pull.baseSha } } }
+      ? {
+          action: "synchronize",
+          number: options.pull.number,
+          pull_request: { number: options.pull.number, head: { sha: options.pull.headSha }, base: { sha: options.pull.baseSha } },
+        }
       : {});
   writeFileSync(eventPath, JSON.stringify(event));
   const outputPath = join(root, "github_output");

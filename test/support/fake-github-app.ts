@@ -64,7 +64,13 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
 
   fake.route("GET", "/app", (req) => {
     if (!bearerOk(req.headers.authorization as string | undefined)) throw new HttpError(401, "A JSON web token could not be decoded");
-    return { status: 200, body: appJson({ id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)", owner: "envelope-gate" }, req.baseUrl) };
+    return {
+      status: 200,
+      body: appJson(
+        { id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)", owner: "envelope-gate" },
+        req.baseUrl,
+      ),
+    };
   });
 
   fake.route("POST", "/app/installations/:installation_id/access_tokens", (req) => {
@@ -102,7 +108,14 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
     });
     if (body.return_run_details === true && state.options.dispatchMode === "run_details") {
       const html = `${req.baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`;
-      return { status: 200, body: { workflow_run_id: run.id, run_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/actions/runs/${run.id}`, html_url: html } };
+      return {
+        status: 200,
+        body: {
+          workflow_run_id: run.id,
+          run_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
+          html_url: html,
+        },
+      };
     }
     return { status: 204 };
   });
@@ -182,7 +195,12 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
   };
   const hex = spec.envelopeHash.replace(/^sha256:/, "");
   const files = new Map<string, Uint8Array>([
-    ["observer.jsonl", new TextEncoder().encode(`{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z","observers":["node","process"]}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`)],
+    [
+      "observer.jsonl",
+      new TextEncoder().encode(
+        `{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z","observers":["node","process"]}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`,
+      ),
+    ],
     ["envelope.json.sha256", new TextEncoder().encode(`${hex}  envelope.json\n`)],
     ["properties.json", encodeJson({ version: 1, properties })],
     ["runner.json", encodeJson(runner)],

@@ -23,7 +23,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { zipSync } from "fflate";
 import { checkExchange } from "./openapi.js";
-import { appJson, contentJson, FAKE_APP, FAKE_CREATED_AT, gitCommitJson, gitRefJson, idOf, labelJson, repoJson, teamJson, userJson } from "./fake-shapes.js";
+import {
+  appJson,
+  contentJson,
+  FAKE_APP,
+  FAKE_CREATED_AT,
+  gitCommitJson,
+  gitRefJson,
+  idOf,
+  labelJson,
+  repoJson,
+  teamJson,
+  userJson,
+} from "./fake-shapes.js";
 
 export type Bytes = Uint8Array;
 
@@ -289,7 +301,6 @@ function now(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-
 export class FakeGitHub {
   readonly state: FakeState = { repos: new Map(), nextId: 1000, requiredToken: null };
   readonly requests: LoggedRequest[] = [];
@@ -338,8 +349,17 @@ export class FakeGitHub {
       status: primary ? (options.status ?? 403) : 403,
       remaining: options.times ?? 1,
       body: primary
-        ? { message: "API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }
-        : { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.", documentation_url: "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits" },
+        ? {
+            message:
+              "API rate limit exceeded for installation. If you reach out to GitHub Support for help, please include the request ID FAKE.",
+            documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+          }
+        : {
+            message:
+              "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID FAKE.",
+            documentation_url:
+              "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+          },
       headers: primary
         ? () => ({ "x-ratelimit-remaining": "0", "x-ratelimit-used": String(RATE_LIMIT_PER_HOUR), "x-ratelimit-reset": String(reset()) })
         : () => ({ "retry-after": String(options.retryAfterS ?? 1) }),
@@ -416,7 +436,8 @@ export class FakeGitHub {
     options: { parent?: string | null; branch?: string; message?: string } = {},
   ): string {
     const repo = this.repo(fullName);
-    const parent = options.parent === undefined ? (options.branch ? (repo.refs.get(`heads/${options.branch}`) ?? null) : null) : options.parent;
+    const parent =
+      options.parent === undefined ? (options.branch ? (repo.refs.get(`heads/${options.branch}`) ?? null) : null) : options.parent;
     const base = parent ? this.filesAt(repo, parent) : new Map<string, Bytes>();
     const next = new Map(base);
     for (const [path, content] of Object.entries(files)) {
@@ -469,7 +490,11 @@ export class FakeGitHub {
     return full;
   }
 
-  addReview(fullName: string, pullNumber: number, review: Omit<FakeReview, "id" | "submitted_at" | "body"> & { body?: string }): FakeReview {
+  addReview(
+    fullName: string,
+    pullNumber: number,
+    review: Omit<FakeReview, "id" | "submitted_at" | "body"> & { body?: string },
+  ): FakeReview {
     const repo = this.repo(fullName);
     const list = repo.reviews.get(pullNumber) ?? [];
     const full: FakeReview = { id: this.nextId(), submitted_at: now(), body: "", ...review };
@@ -505,7 +530,9 @@ export class FakeGitHub {
   }
 
   checkRun(fullName: string, name: string): FakeCheckRun | undefined {
-    return this.repo(fullName).checkRuns.filter((c) => c.name === name).at(-1);
+    return this.repo(fullName)
+      .checkRuns.filter((c) => c.name === name)
+      .at(-1);
   }
 
   // ---- server --------------------------------------------------------------------------
@@ -570,7 +597,14 @@ export class FakeGitHub {
     this.requests.push({ method, path: url.pathname, query: url.search, body: reqBody, status: response.status });
     // GitHub's error bodies always point at its documentation.
     const body = response.body;
-    if (response.status >= 400 && body !== null && typeof body === "object" && !(body instanceof Uint8Array) && "message" in body && !("documentation_url" in body)) {
+    if (
+      response.status >= 400 &&
+      body !== null &&
+      typeof body === "object" &&
+      !(body instanceof Uint8Array) &&
+      "message" in body &&
+      !("documentation_url" in body)
+    ) {
       response = { ...response, body: { ...body, documentation_url: "https://docs.github.com/rest" } };
     }
     this.check(method, url, reqBody, hasBody, response);
@@ -611,7 +645,10 @@ export class FakeGitHub {
       hasRequestBody: hasBody,
       status: response.status,
       responseBody: response.body,
-      responseIsJson: response.body !== undefined && !(response.body instanceof Uint8Array) && (contentType === undefined || contentType.includes("json")),
+      responseIsJson:
+        response.body !== undefined &&
+        !(response.body instanceof Uint8Array) &&
+        (contentType === undefined || contentType.includes("json")),
     });
     if (problems.length > 0) this.mismatches.push({ request: `${method} ${url.pathname}${url.search} -> ${response.status}`, problems });
   }
@@ -619,7 +656,12 @@ export class FakeGitHub {
   private async dispatch(method: string, url: URL, req: IncomingMessage, body: unknown, rawBody: Buffer): Promise<FakeResponse> {
     const path = url.pathname;
     for (const failure of this.failures) {
-      if (failure.remaining > 0 && (failure.method === null || failure.method === method) && failure.match(path) !== null && !FAKE_ONLY_PATH.test(path)) {
+      if (
+        failure.remaining > 0 &&
+        (failure.method === null || failure.method === method) &&
+        failure.match(path) !== null &&
+        !FAKE_ONLY_PATH.test(path)
+      ) {
         failure.remaining--;
         return { status: failure.status, body: failure.body, ...(failure.headers ? { headers: failure.headers() } : {}) };
       }
@@ -679,7 +721,9 @@ export function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string, simple
   const html = `${baseUrl}/${full}/pull/${pull.number}`;
   const [headOwner, headName] = pull.head.repo_full_name.split("/") as [string, string];
   const fork = pull.head.repo_full_name.toLowerCase() !== full.toLowerCase();
-  const headRepo = fork ? { owner: headOwner, name: headName, id: idOf(pull.head.repo_full_name), default_branch: "main", private: repo.private, fork: true } : repo;
+  const headRepo = fork
+    ? { owner: headOwner, name: headName, id: idOf(pull.head.repo_full_name), default_branch: "main", private: repo.private, fork: true }
+    : repo;
   const closed = pull.state === "closed" ? FAKE_CREATED_AT : null;
   const link = (href: string) => ({ href });
   return {
@@ -713,8 +757,20 @@ export function pullJson(repo: FakeRepo, pull: FakePull, baseUrl: string, simple
     assignees: [],
     requested_reviewers: pull.requested_reviewers.map((login) => userJson({ login }, baseUrl)),
     requested_teams: pull.requested_teams.map((slug) => teamJson(repo.owner, slug, baseUrl)),
-    head: { label: `${headOwner}:${pull.head.ref}`, ref: pull.head.ref, sha: pull.head.sha, user: userJson({ login: headOwner, type: "Organization" }, baseUrl), repo: repoJson(headRepo, baseUrl) },
-    base: { label: `${repo.owner}:${pull.base.ref}`, ref: pull.base.ref, sha: pull.base.sha, user: userJson({ login: repo.owner, type: "Organization" }, baseUrl), repo: repoJson(repo, baseUrl) },
+    head: {
+      label: `${headOwner}:${pull.head.ref}`,
+      ref: pull.head.ref,
+      sha: pull.head.sha,
+      user: userJson({ login: headOwner, type: "Organization" }, baseUrl),
+      repo: repoJson(headRepo, baseUrl),
+    },
+    base: {
+      label: `${repo.owner}:${pull.base.ref}`,
+      ref: pull.base.ref,
+      sha: pull.base.sha,
+      user: userJson({ login: repo.owner, type: "Organization" }, baseUrl),
+      repo: repoJson(repo, baseUrl),
+    },
     _links: {
       self: link(`${api}/pulls/${pull.number}`),
       html: link(html),
@@ -790,7 +846,8 @@ function applyCheckRunBody(run: FakeCheckRun, body: Record<string, unknown>): vo
       throw new HttpError(422, "output needs title and summary");
     }
     if (output.summary.length > 65535) throw new HttpError(422, "output.summary is too long (maximum is 65535 characters)");
-    if (typeof output.text === "string" && output.text.length > 65535) throw new HttpError(422, "output.text is too long (maximum is 65535 characters)");
+    if (typeof output.text === "string" && output.text.length > 65535)
+      throw new HttpError(422, "output.text is too long (maximum is 65535 characters)");
     run.output.title = output.title;
     run.output.summary = output.summary;
     if (typeof output.text === "string") run.output.text = output.text;
@@ -839,9 +896,10 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
         status: 200,
         body: names.map((name) => {
           const child = files.get(prefix + name);
-          const entry = child === undefined
-            ? { type: "dir" as const, path: prefix + name, sha: gitSha("tree", prefix + name), size: 0, ref }
-            : { type: "file" as const, path: prefix + name, sha: gitSha("blob", child), size: child.length, ref };
+          const entry =
+            child === undefined
+              ? { type: "dir" as const, path: prefix + name, sha: gitSha("tree", prefix + name), size: 0, ref }
+              : { type: "file" as const, path: prefix + name, sha: gitSha("blob", child), size: child.length, ref };
           return contentJson(repo, entry, req.baseUrl);
         }),
       };
@@ -849,17 +907,26 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     // GitHub's limits: over 100 MB the contents API refuses; over 1 MB the object form comes
     // without content (encoding "none"), and only the raw media type or the blobs API has the bytes.
     if (bytes.length > CONTENTS_MAX_BYTES) {
-      throw new HttpError(403, "This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.", { errors: [{ resource: "Blob", field: "data", code: "too_large" }] });
+      throw new HttpError(
+        403,
+        "This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.",
+        { errors: [{ resource: "Blob", field: "data", code: "too_large" }] },
+      );
     }
     const accept = String(req.headers.accept ?? "");
-    if (accept.includes("application/vnd.github.raw")) return { status: 200, body: bytes, headers: { "content-type": "application/vnd.github.raw" } };
+    if (accept.includes("application/vnd.github.raw"))
+      return { status: 200, body: bytes, headers: { "content-type": "application/vnd.github.raw" } };
     const inline = bytes.length <= CONTENTS_INLINE_BYTES;
     return {
       status: 200,
       body: {
         ...contentJson(repo, { type: "file", path, sha: gitSha("blob", bytes), size: bytes.length, ref }, req.baseUrl),
         encoding: inline ? "base64" : "none",
-        content: inline ? Buffer.from(bytes).toString("base64").replace(/(.{60})/g, "$1\n") : "",
+        content: inline
+          ? Buffer.from(bytes)
+              .toString("base64")
+              .replace(/(.{60})/g, "$1\n")
+          : "",
       },
     };
   });
@@ -872,9 +939,14 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     if (!parent) throw new HttpError(404, `Branch ${branch} not found`);
     const path = req.params.path as string;
     const existing = fake.filesAt(repo, parent).get(path);
-    if (existing !== undefined && body.sha !== gitSha("blob", existing)) throw new HttpError(409, `${path} does not match ${body.sha ?? "(none)"}`);
+    if (existing !== undefined && body.sha !== gitSha("blob", existing))
+      throw new HttpError(409, `${path} does not match ${body.sha ?? "(none)"}`);
     if (existing === undefined && body.sha !== undefined) throw new HttpError(422, `sha given for a new file`);
-    const sha = fake.commit(`${repo.owner}/${repo.name}`, { [path]: Buffer.from(body.content, "base64") }, { parent, branch, message: body.message });
+    const sha = fake.commit(
+      `${repo.owner}/${repo.name}`,
+      { [path]: Buffer.from(body.content, "base64") },
+      { parent, branch, message: body.message },
+    );
     const bytes = fake.filesAt(repo, sha).get(path) as Bytes;
     return {
       status: existing === undefined ? 201 : 200,
@@ -988,7 +1060,8 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     if (!pull) throw new HttpError(404, "Not Found");
     const body = (req.body ?? {}) as { reviewers?: string[]; team_reviewers?: string[] };
     for (const r of body.reviewers ?? []) {
-      if (!repo.collaborators.has(r)) throw new HttpError(422, `Reviews may only be requested from collaborators. ${r} is not a collaborator.`);
+      if (!repo.collaborators.has(r))
+        throw new HttpError(422, `Reviews may only be requested from collaborators. ${r} is not a collaborator.`);
       if (!pull.requested_reviewers.includes(r)) pull.requested_reviewers.push(r);
     }
     for (const t of body.team_reviewers ?? []) if (!pull.requested_teams.includes(t)) pull.requested_teams.push(t);
@@ -1027,7 +1100,10 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     // `permission` is the legacy base permission; a custom role answers with its base role's.
     const base = repo.customRoles.get(permission) ?? permission;
     const legacy = base === "maintain" ? "write" : base === "triage" ? "read" : base;
-    return { status: 200, body: { permission: legacy, role_name: permission, user: { ...userJson({ login }, req.baseUrl), role_name: permission } } };
+    return {
+      status: 200,
+      body: { permission: legacy, role_name: permission, user: { ...userJson({ login }, req.baseUrl), role_name: permission } },
+    };
   });
 
   // Check runs.
@@ -1098,7 +1174,9 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const sha = fake.resolveRef(repo, req.params.ref as string) ?? req.params.ref;
     const name = req.query.get("check_name");
-    const runs = repo.checkRuns.filter((c) => c.head_sha === sha && (name === null || c.name === name)).map((c) => checkRunJson(repo, c, req.baseUrl));
+    const runs = repo.checkRuns
+      .filter((c) => c.head_sha === sha && (name === null || c.name === name))
+      .map((c) => checkRunJson(repo, c, req.baseUrl));
     return paginate(req, runs, (page) => ({ total_count: runs.length, check_runs: page }));
   });
 
@@ -1156,13 +1234,23 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const sha = req.params.sha as string;
     return {
       status: 200,
-      body: { sha, node_id: `B_${sha}`, url: `${req.baseUrl}${req.path}`, size: bytes.length, encoding: "base64", content: Buffer.from(bytes).toString("base64") },
+      body: {
+        sha,
+        node_id: `B_${sha}`,
+        url: `${req.baseUrl}${req.path}`,
+        size: bytes.length,
+        encoding: "base64",
+        content: Buffer.from(bytes).toString("base64"),
+      },
     };
   });
 
   route("POST", `${P}/git/trees`, (req) => {
     const repo = req.repo();
-    const body = req.body as { base_tree?: string; tree: { path: string; mode: string; type: string; sha?: string | null; content?: string }[] };
+    const body = req.body as {
+      base_tree?: string;
+      tree: { path: string; mode: string; type: string; sha?: string | null; content?: string }[];
+    };
     const files = new Map<string, Bytes>();
     if (body.base_tree) {
       const base = repo.trees.get(body.base_tree);
@@ -1186,11 +1274,13 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
 
   route("GET", `${P}/git/trees/:sha`, (req) => {
     const repo = req.repo();
-    const tree = repo.trees.get(req.params.sha as string) ?? (() => {
-      const commitSha = fake.resolveRef(repo, req.params.sha as string);
-      const commit = commitSha ? repo.commits.get(commitSha) : undefined;
-      return commit ? repo.trees.get(commit.tree) : undefined;
-    })();
+    const tree =
+      repo.trees.get(req.params.sha as string) ??
+      (() => {
+        const commitSha = fake.resolveRef(repo, req.params.sha as string);
+        const commit = commitSha ? repo.commits.get(commitSha) : undefined;
+        return commit ? repo.trees.get(commit.tree) : undefined;
+      })();
     if (!tree) throw new HttpError(404, "Not Found");
     return { status: 200, body: treeJson(repo, tree, req.baseUrl) };
   });
@@ -1355,7 +1445,12 @@ function artifactJson(repo: FakeRepo, artifact: FakeArtifact, baseUrl: string): 
     created_at: FAKE_CREATED_AT,
     expires_at: artifact.expired ? FAKE_CREATED_AT : "2099-01-01T00:00:00Z",
     updated_at: FAKE_CREATED_AT,
-    workflow_run: { id: artifact.run_id, repository_id: repo.id, head_repository_id: repo.id, ...(run ? { head_branch: run.head_branch, head_sha: run.head_sha } : {}) },
+    workflow_run: {
+      id: artifact.run_id,
+      repository_id: repo.id,
+      head_repository_id: repo.id,
+      ...(run ? { head_branch: run.head_branch, head_sha: run.head_sha } : {}),
+    },
   };
 }
 

@@ -158,9 +158,34 @@ export function repoLiteJson(repo: RepoLike, baseUrl: string): Record<string, un
 }
 
 const LITE_OMITS = [
-  "git_url", "ssh_url", "clone_url", "mirror_url", "svn_url", "homepage", "language", "forks_count", "stargazers_count", "watchers_count", "size",
-  "default_branch", "open_issues_count", "has_issues", "has_projects", "has_wiki", "has_pages", "has_downloads", "archived", "disabled", "visibility",
-  "pushed_at", "created_at", "updated_at", "license", "forks", "open_issues", "watchers",
+  "git_url",
+  "ssh_url",
+  "clone_url",
+  "mirror_url",
+  "svn_url",
+  "homepage",
+  "language",
+  "forks_count",
+  "stargazers_count",
+  "watchers_count",
+  "size",
+  "default_branch",
+  "open_issues_count",
+  "has_issues",
+  "has_projects",
+  "has_wiki",
+  "has_pages",
+  "has_downloads",
+  "archived",
+  "disabled",
+  "visibility",
+  "pushed_at",
+  "created_at",
+  "updated_at",
+  "license",
+  "forks",
+  "open_issues",
+  "watchers",
 ];
 
 /** `integration`: the GitHub App that owns check runs, and GET /app. */
@@ -222,7 +247,11 @@ export function gitActor(date = FAKE_CREATED_AT): Record<string, unknown> {
 export const UNSIGNED = { verified: false, reason: "unsigned", signature: null, payload: null, verified_at: null };
 
 /** `git-commit`. */
-export function gitCommitJson(repo: RepoLike, commit: { sha: string; tree: string; parents: string[]; message: string }, baseUrl: string): Record<string, unknown> {
+export function gitCommitJson(
+  repo: RepoLike,
+  commit: { sha: string; tree: string; parents: string[]; message: string },
+  baseUrl: string,
+): Record<string, unknown> {
   const url = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
   return {
     sha: commit.sha,
@@ -233,7 +262,11 @@ export function gitCommitJson(repo: RepoLike, commit: { sha: string; tree: strin
     committer: gitActor(),
     tree: { sha: commit.tree, url: `${url}/git/trees/${commit.tree}` },
     message: commit.message,
-    parents: commit.parents.map((sha) => ({ sha, url: `${url}/git/commits/${sha}`, html_url: `${baseUrl}/${repo.owner}/${repo.name}/commit/${sha}` })),
+    parents: commit.parents.map((sha) => ({
+      sha,
+      url: `${url}/git/commits/${sha}`,
+      html_url: `${baseUrl}/${repo.owner}/${repo.name}/commit/${sha}`,
+    })),
     verification: UNSIGNED,
   };
 }
@@ -241,7 +274,12 @@ export function gitCommitJson(repo: RepoLike, commit: { sha: string; tree: strin
 /** `git-ref`; `name` without the leading "refs/". */
 export function gitRefJson(repo: RepoLike, name: string, sha: string, baseUrl: string): Record<string, unknown> {
   const url = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
-  return { ref: `refs/${name}`, node_id: nodeId("REF", `${repo.id}:${name}`), url: `${url}/git/refs/${name}`, object: { type: "commit", sha, url: `${url}/git/commits/${sha}` } };
+  return {
+    ref: `refs/${name}`,
+    node_id: nodeId("REF", `${repo.id}:${name}`),
+    url: `${url}/git/refs/${name}`,
+    object: { type: "commit", sha, url: `${url}/git/commits/${sha}` },
+  };
 }
 
 /** `content-file` and the entries of `content-directory`. */
@@ -263,7 +301,8 @@ export function contentJson(
     url: self,
     git_url: git,
     html_url: html,
-    download_url: entry.type === "dir" ? null : `${baseUrl}/_fake_raw/${repo.owner}/${repo.name}/${encodeURIComponent(entry.ref)}/${entry.path}`,
+    download_url:
+      entry.type === "dir" ? null : `${baseUrl}/_fake_raw/${repo.owner}/${repo.name}/${encodeURIComponent(entry.ref)}/${entry.path}`,
     _links: { self, git, html },
   };
 }

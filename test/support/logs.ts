@@ -26,7 +26,16 @@ export type Event = Record<string, unknown>;
 /** A complete log: meta, the events, and an end line with the right count. */
 export function logText(envelopeHash: string, events: Event[], opts: { seq?: boolean; meta?: Event } = {}): string {
   const lines: Event[] = [
-    { v: 1, kind: "meta", run_id: "run-1", envelope_hash: envelopeHash, runner: "test-runner", started_at: "2026-11-30T00:00:00Z", observers: ["node", "process"], ...opts.meta },
+    {
+      v: 1,
+      kind: "meta",
+      run_id: "run-1",
+      envelope_hash: envelopeHash,
+      runner: "test-runner",
+      started_at: "2026-11-30T00:00:00Z",
+      observers: ["node", "process"],
+      ...opts.meta,
+    },
     ...events.map((e) => ({ v: 1, ...e })),
   ];
   lines.push({ v: 1, kind: "end", events: lines.length, exit_code: 0 });

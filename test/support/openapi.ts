@@ -52,7 +52,10 @@ import addFormatsModule from "ajv-formats";
 
 const require = createRequire(import.meta.url);
 // ajv-formats is CommonJS with `exports.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2019, formats?: string[]) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2019,
+  formats?: string[],
+) => void;
 
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -95,7 +98,14 @@ export function normalizeSchema(schema: unknown, open = false, components?: Json
   const sub = (v: unknown) => normalizeSchema(v, false, components);
   for (const [key, value] of Object.entries(input)) {
     if (key === "nullable" || key === "discriminator" || key === "example" || key === "examples" || key.startsWith("x-")) continue;
-    if (key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions" || key === "components" || key === "schemas") {
+    if (
+      key === "properties" ||
+      key === "patternProperties" ||
+      key === "$defs" ||
+      key === "definitions" ||
+      key === "components" ||
+      key === "schemas"
+    ) {
       out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, sub(v)]));
     } else if (key === "oneOf") {
       out.anyOf = sub(value);
@@ -106,7 +116,8 @@ export function normalizeSchema(schema: unknown, open = false, components?: Json
     }
   }
   const declares = (s: Json): boolean => s.properties !== undefined || (Array.isArray(s.allOf) && (s.allOf as Json[]).some(declares));
-  const leavesOpen = (s: Json): boolean => OBJECT_KEYWORDS_THAT_CLOSE.some((k) => k in s) || (Array.isArray(s.allOf) && (s.allOf as Json[]).some(leavesOpen));
+  const leavesOpen = (s: Json): boolean =>
+    OBJECT_KEYWORDS_THAT_CLOSE.some((k) => k in s) || (Array.isArray(s.allOf) && (s.allOf as Json[]).some(leavesOpen));
   if (!open && declares(out) && !leavesOpen(out)) out.unevaluatedProperties = false;
   if (input.nullable === true) {
     if (typeof out.type === "string") {
@@ -146,7 +157,9 @@ export const WEBHOOKS_FILE = "@octokit/openapi-webhooks/generated/api.github.com
 
 function templates(): Template[] {
   if (restTemplates !== null) return restTemplates;
-  const doc = JSON.parse(readFileSync(require.resolve(OPENAPI_FILE), "utf8")) as { paths: Record<string, Record<string, Operation & { parameters?: Parameter[] }>> };
+  const doc = JSON.parse(readFileSync(require.resolve(OPENAPI_FILE), "utf8")) as {
+    paths: Record<string, Record<string, Operation & { parameters?: Parameter[] }>>;
+  };
   restTemplates = Object.entries(doc.paths).map(([path, item]) => {
     const operations: Record<string, Operation> = {};
     const shared = (item.parameters ?? []) as Parameter[];
@@ -155,7 +168,8 @@ function templates(): Template[] {
       operations[method.toUpperCase()] = { ...op, parameters: [...shared, ...(op.parameters ?? [])] };
     }
     const multi = new Set<string>();
-    for (const op of Object.values(operations)) for (const p of op.parameters ?? []) if (p.in === "path" && p["x-multi-segment"]) multi.add(p.name);
+    for (const op of Object.values(operations))
+      for (const p of op.parameters ?? []) if (p.in === "path" && p["x-multi-segment"]) multi.add(p.name);
     const segments = path
       .split("/")
       .filter((s) => s !== "")
@@ -168,14 +182,23 @@ function templates(): Template[] {
   return restTemplates;
 }
 
-function matchSegments(segments: Template["segments"], parts: string[], i = 0, j = 0, params: Record<string, string> = {}): Record<string, string> | null {
+function matchSegments(
+  segments: Template["segments"],
+  parts: string[],
+  i = 0,
+  j = 0,
+  params: Record<string, string> = {},
+): Record<string, string> | null {
   if (i === segments.length) return j === parts.length ? params : null;
   const seg = segments[i] as Template["segments"][number];
   if (j >= parts.length) return null;
   if (seg.literal !== undefined) return seg.literal === parts[j] ? matchSegments(segments, parts, i + 1, j + 1, params) : null;
   const most = seg.multi ? parts.length - (segments.length - i - 1) : j + 1;
   for (let end = most; end > j; end--) {
-    const found = matchSegments(segments, parts, i + 1, end, { ...params, [seg.param as string]: parts.slice(j, end).map(safeDecode).join("/") });
+    const found = matchSegments(segments, parts, i + 1, end, {
+      ...params,
+      [seg.param as string]: parts.slice(j, end).map(safeDecode).join("/"),
+    });
     if (found) return found;
   }
   return null;
@@ -190,7 +213,10 @@ function safeDecode(s: string): string {
 }
 
 /** GitHub's template for a concrete path and method, or why there is none. */
-export function findOperation(method: string, path: string): { template: string; operation: Operation; params: Record<string, string> } | { error: string } {
+export function findOperation(
+  method: string,
+  path: string,
+): { template: string; operation: Operation; params: Record<string, string> } | { error: string } {
   const parts = path.split("/").filter((s) => s !== "");
   let best: { t: Template; params: Record<string, string> } | null = null;
   let pathKnown = false;
@@ -219,7 +245,8 @@ function describe(errors: ErrorObject[] | null | undefined, where: string): stri
   for (const e of errors ?? []) {
     // anyOf failures repeat each branch's errors; the branch errors say more than "must match a schema in anyOf".
     if (e.keyword === "anyOf" && (errors?.length ?? 0) > 1) continue;
-    const extra = e.keyword === "unevaluatedProperties" ? ` (${String((e.params as { unevaluatedProperty?: string }).unevaluatedProperty)})` : "";
+    const extra =
+      e.keyword === "unevaluatedProperties" ? ` (${String((e.params as { unevaluatedProperty?: string }).unevaluatedProperty)})` : "";
     seen.add(`${where}${e.instancePath || ""} ${e.message ?? e.keyword}${extra}`);
   }
   return [...seen];

@@ -13,11 +13,21 @@ export function installationRef(id: number): Record<string, unknown> {
 }
 
 function common(fake: FakeGitHub, repo: FakeRepo, installation: number): Record<string, unknown> {
-  return { installation: installationRef(installation), repository: repoJson(repo, fake.url), sender: userJson({ login: "octocat" }, fake.url) };
+  return {
+    installation: installationRef(installation),
+    repository: repoJson(repo, fake.url),
+    sender: userJson({ login: "octocat" }, fake.url),
+  };
 }
 
 /** `workflow_run` `completed` for a run the fake holds. */
-export function workflowRunWebhook(fake: FakeGitHub, repo: FakeRepo, run: FakeWorkflowRun, installation: number, pulls: { number: number; base: string }[]): Record<string, unknown> {
+export function workflowRunWebhook(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  run: FakeWorkflowRun,
+  installation: number,
+  pulls: { number: number; base: string }[],
+): Record<string, unknown> {
   const rest = workflowRunJson(repo, run, fake.url);
   const api = `${fake.url}/repos/${repo.owner}/${repo.name}`;
   const { display_title: _title, ...restRun } = rest;
@@ -101,14 +111,53 @@ export function pushWebhook(
 }
 
 /** `pull_request` with `action` for a pull the fake holds. */
-export function pullRequestWebhook(fake: FakeGitHub, repo: FakeRepo, pull: FakePull, installation: number, action: string, merged = false): Record<string, unknown> {
+export function pullRequestWebhook(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  pull: FakePull,
+  installation: number,
+  action: string,
+  merged = false,
+): Record<string, unknown> {
   const json = pullJson(repo, pull, fake.url);
-  const done = action === "closed" ? { state: "closed", closed_at: FAKE_CREATED_AT, merged, merged_at: merged ? FAKE_CREATED_AT : null, merged_by: merged ? userJson({ login: "alice" }, fake.url) : null } : {};
-  return { action, number: pull.number, pull_request: { ...json, ...done, allow_auto_merge: false, allow_update_branch: false, delete_branch_on_merge: false, use_squash_pr_title_as_default: false, squash_merge_commit_title: "PR_TITLE", squash_merge_commit_message: "PR_BODY", merge_commit_title: "PR_TITLE", merge_commit_message: "PR_BODY" }, ...common(fake, repo, installation) };
+  const done =
+    action === "closed"
+      ? {
+          state: "closed",
+          closed_at: FAKE_CREATED_AT,
+          merged,
+          merged_at: merged ? FAKE_CREATED_AT : null,
+          merged_by: merged ? userJson({ login: "alice" }, fake.url) : null,
+        }
+      : {};
+  return {
+    action,
+    number: pull.number,
+    pull_request: {
+      ...json,
+      ...done,
+      allow_auto_merge: false,
+      allow_update_branch: false,
+      delete_branch_on_merge: false,
+      use_squash_pr_title_as_default: false,
+      squash_merge_commit_title: "PR_TITLE",
+      squash_merge_commit_message: "PR_BODY",
+      merge_commit_title: "PR_TITLE",
+      merge_commit_message: "PR_BODY",
+    },
+    ...common(fake, repo, installation),
+  };
 }
 
 /** `pull_request_review` `submitted` by `reviewer`. */
-export function pullRequestReviewWebhook(fake: FakeGitHub, repo: FakeRepo, pull: FakePull, installation: number, reviewer: string, state = "approved"): Record<string, unknown> {
+export function pullRequestReviewWebhook(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  pull: FakePull,
+  installation: number,
+  reviewer: string,
+  state = "approved",
+): Record<string, unknown> {
   const json = pullJson(repo, pull, fake.url, true);
   // Here the pull's repositories also say whether discussions are on and list topics.
   for (const side of ["base", "head"] as const) {
@@ -131,9 +180,11 @@ export function pullRequestReviewWebhook(fake: FakeGitHub, repo: FakeRepo, pull:
       html_url: `${html}#pullrequestreview-${id}`,
       pull_request_url: `${fake.url}/repos/${repo.owner}/${repo.name}/pulls/${pull.number}`,
       author_association: "COLLABORATOR",
-      _links: { html: { href: `${html}#pullrequestreview-${id}` }, pull_request: { href: `${fake.url}/repos/${repo.owner}/${repo.name}/pulls/${pull.number}` } },
+      _links: {
+        html: { href: `${html}#pullrequestreview-${id}` },
+        pull_request: { href: `${fake.url}/repos/${repo.owner}/${repo.name}/pulls/${pull.number}` },
+      },
     },
     ...common(fake, repo, installation),
   };
 }
-

@@ -7,6 +7,12 @@ export async function onPullRequestReview(ctx: AppContext, p: PullRequestPayload
   if (!head || p.action !== "submitted") return "ignored review";
   const pr = await ctx.store.findLedgerPrByBranch(head.repository, head.branch);
   if (!pr) return "not a ledger PR";
-  await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
+  await ctx.store.transitionLedgerPr(
+    pr.lock_key,
+    ["opened"],
+    "opened",
+    { first_review_at: ctx.clock.now() },
+    { sql: "first_review_at IS NULL", params: [] },
+  );
   return `ledger PR ${pr.freeze_id} reviewed`;
 }

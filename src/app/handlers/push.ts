@@ -8,7 +8,8 @@ import type { PushPayload } from "../payloads.js";
 export async function onPush(ctx: AppContext, p: PushPayload): Promise<string> {
   const repository = p.repository?.full_name;
   const installationId = p.installation?.id;
-  if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after)) return "ignored push";
+  if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
+    return "ignored push";
   const after = p.after;
   const branch = p.ref.slice("refs/heads/".length);
   const open = (await ctx.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== after);

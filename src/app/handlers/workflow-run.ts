@@ -45,18 +45,33 @@ async function onRunNamingDualRun(ctx: AppContext, run: WorkflowRunEvent, reposi
   if (!dual) return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
   if (dual.repository.toLowerCase() !== repository.toLowerCase()) return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
   if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
-    ctx.log("warn", "runner_b.refused", { run: run.id, dual_run: dualRunId, reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}` });
+    ctx.log("warn", "runner_b.refused", {
+      run: run.id,
+      dual_run: dualRunId,
+      reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}`,
+    });
     return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
   }
   return compareRunB(ctx, dual, run.id, run.html_url ?? null);
 }
 
 /** Runner A: a clean envelope with a failing property records a dual run and dispatches runner B. */
-async function onRunA(ctx: AppContext, p: WorkflowRunPayload, run: WorkflowRunEvent, repository: string, installationId: number, bundle: VerifiedBundle): Promise<string> {
+async function onRunA(
+  ctx: AppContext,
+  p: WorkflowRunPayload,
+  run: WorkflowRunEvent,
+  repository: string,
+  installationId: number,
+  bundle: VerifiedBundle,
+): Promise<string> {
   const next = dualRunForRunA(p, run, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
   if ("skip" in next) return next.skip;
   const inserted = await ctx.store.insertDualRun(next.record);
-  ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", { dual_run: next.record.id, repository, properties: next.failing });
+  ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", {
+    dual_run: next.record.id,
+    repository,
+    properties: next.failing,
+  });
   const dispatched = await dispatchRunnerB(ctx, next.record.id);
   return `dual run ${next.record.id}: ${dispatched}`;
 }

@@ -3,14 +3,7 @@
  * wrapper (queue, batches, flush), the original fs calls, path resolution, and `hook()`. One
  * HookContext is made per process (and per worker thread) by install(), in index.ts.
  */
-import {
-  EVENTS_FIFO_NAME,
-  FRAME_LIMIT,
-  PRELOAD_CONFIG_NAME,
-  WORKER_CHANNEL_KEY,
-  encodeFrames,
-  splitNodeOptions,
-} from "../protocol.js";
+import { EVENTS_FIFO_NAME, FRAME_LIMIT, PRELOAD_CONFIG_NAME, WORKER_CHANNEL_KEY, encodeFrames, splitNodeOptions } from "../protocol.js";
 
 export type FsModule = typeof import("node:fs");
 export type PathModule = typeof import("node:path");
@@ -127,7 +120,10 @@ export function createContext(stage: Stage): HookContext {
   try {
     channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
   } catch (err) {
-    throw new Error(`envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`, { cause: err });
+    throw new Error(
+      `envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`,
+      { cause: err },
+    );
   }
   const writer = `${process.pid}.${wt.threadId}`;
   let messageNo = 0;

@@ -50,7 +50,11 @@ export function installEnv(ctx: HookContext): void {
           onEnvRead(key, "get", internal);
           return internal ? env[key] : programNodeOptions(env);
         }
-        if (typeof key === "string" && ((envSeen.get(key) ?? 0) & 1) === 0 && !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))) {
+        if (
+          typeof key === "string" &&
+          ((envSeen.get(key) ?? 0) & 1) === 0 &&
+          !(PROTOCOL_NAMES.has(key) && !Object.prototype.hasOwnProperty.call(env, key))
+        ) {
           onEnvRead(key, "get");
         }
         return table[key];
@@ -128,7 +132,11 @@ export function installEnv(ctx: HookContext): void {
   function watchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     if (env !== ctx.realEnv) return new Proxy(env, envHandler(env));
     const standIn = Object.create(Object.getPrototypeOf(env) as object | null) as Record<symbol, unknown>;
-    standIn[INSPECT_CUSTOM] = function inspectEnvironment(_depth: unknown, options: unknown, inspect: (v: unknown, o: unknown) => string): string {
+    standIn[INSPECT_CUSTOM] = function inspectEnvironment(
+      _depth: unknown,
+      options: unknown,
+      inspect: (v: unknown, o: unknown) => string,
+    ): string {
       const view: Record<string, string | undefined> = {};
       for (const key of enumerateEnv(env, () => false)) {
         if (typeof key === "string") view[key] = key === PLUMBING_KEY ? programNodeOptions(env) : env[key];
