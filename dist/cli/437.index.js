@@ -829,6 +829,33 @@ function isolation(ownNetwork) {
         "/proc",
     ];
 }
+/**
+ * The host directory behind the jail's HOME, a real directory. An earlier run with the same
+ * scratch (the patch before a property command) could leave a symlink there: bubblewrap would
+ * bind whatever it points at (`/`, the runner's real home) read-write as HOME, and every write
+ * through it would be recorded under the scratch. Anything but a directory is removed (a symlink
+ * itself, never its target) and a fresh directory made.
+ */
+function privateHomeDir(host) {
+    let isDirectory = false;
+    try {
+        const st = (0,external_node_fs_.lstatSync)(host);
+        isDirectory = st.isDirectory();
+        if (!isDirectory)
+            (0,external_node_fs_.rmSync)(host, { force: true });
+    }
+    catch (err) {
+        if (err.code !== "ENOENT")
+            throw err;
+    }
+    if (!isDirectory)
+        (0,external_node_fs_.mkdirSync)(host, { mode: 0o700 });
+    if (!(0,external_node_fs_.lstatSync)(host).isDirectory() || (0,external_node_fs_.realpathSync)(host) !== host) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the jail's private HOME ${host} is not a plain directory of the scratch`, {
+            hint: "Remove it, or give the run a fresh scratch directory.",
+        });
+    }
+}
 function planJail(bwrap, plan) {
     const args = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
     const privateMounts = [];
@@ -844,7 +871,7 @@ function planJail(bwrap, plan) {
         }
         // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
         const host = (0,external_node_path_.join)(plan.scratch, i === 1 ? ".home" : `.home${i}`);
-        (0,external_node_fs_.mkdirSync)(host, { recursive: true, mode: 0o700 });
+        privateHomeDir(host);
         args.push("--bind", host, target);
         privateMounts.push({ jail: target, host, recordAsHost: true });
     }

@@ -16,7 +16,7 @@
  * path behind it when a symlink must be resolved.
  */
 import { spawnSync } from "node:child_process";
-import { lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
 import { GateError } from "../core/errors.js";
@@ -183,6 +183,30 @@ function isolation(ownNetwork: boolean): string[] {
   ];
 }
 
+/**
+ * The host directory behind the jail's HOME, a real directory. An earlier run with the same
+ * scratch (the patch before a property command) could leave a symlink there: bubblewrap would
+ * bind whatever it points at (`/`, the runner's real home) read-write as HOME, and every write
+ * through it would be recorded under the scratch. Anything but a directory is removed (a symlink
+ * itself, never its target) and a fresh directory made.
+ */
+function privateHomeDir(host: string): void {
+  let isDirectory = false;
+  try {
+    const st = lstatSync(host);
+    isDirectory = st.isDirectory();
+    if (!isDirectory) rmSync(host, { force: true });
+  } catch (err) {
+    if ((err as { code?: string }).code !== "ENOENT") throw err;
+  }
+  if (!isDirectory) mkdirSync(host, { mode: 0o700 });
+  if (!lstatSync(host).isDirectory() || realpathSync(host) !== host) {
+    throw new GateError("JAIL_UNAVAILABLE", `the jail's private HOME ${host} is not a plain directory of the scratch`, {
+      hint: "Remove it, or give the run a fresh scratch directory.",
+    });
+  }
+}
+
 export function planJail(bwrap: string, plan: JailPlan): Jail {
   const args: string[] = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
   const privateMounts: { jail: string; host: string; recordAsHost?: boolean }[] = [];
@@ -197,7 +221,7 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     }
     // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
     const host = join(plan.scratch, i === 1 ? ".home" : `.home${i}`);
-    mkdirSync(host, { recursive: true, mode: 0o700 });
+    privateHomeDir(host);
     args.push("--bind", host, target);
     privateMounts.push({ jail: target, host, recordAsHost: true });
   }

@@ -311,6 +311,20 @@ os.execve(fd, ["true"], {})`,
     expect(ids(report)).toEqual(["undeclared_command:/memfd:x"]);
   });
 
+  it("a symlink left at the scratch's private HOME by an earlier run is not bound as the next run's HOME", async () => {
+    const s = sandbox();
+    // The first run (the patch) swaps its HOME's host directory for a link to a directory outside every root.
+    const first = await outcome(s, ["sh", "-c", `mv /tmp/.home /tmp/.home.old && ln -s ${s.outside} /tmp/.home`]);
+    expect(first.report.violations).toEqual([]);
+    expect(lstatSync(join(s.scratch, ".home")).isSymbolicLink()).toBe(true);
+    // The second run with the same scratch (a property command) writes into its HOME.
+    const { report } = await outcome(s, ["sh", "-c", `echo planted > ${s.home}/planted`]);
+    expect(existsSync(join(s.outside, "planted"))).toBe(false);
+    expect(lstatSync(join(s.scratch, ".home")).isDirectory()).toBe(true);
+    expect(readFileSync(join(s.scratch, ".home", "planted"), "utf8")).toBe("planted\n");
+    expect(report.violations).toEqual([]);
+  });
+
   it("a descriptor the wrapper inherited does not reach the command", async () => {
     const s = sandbox();
     const { openSync, closeSync } = await import("node:fs");
