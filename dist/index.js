@@ -45258,8 +45258,12 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
         runnerTemp: settings.runnerTemp,
         timeoutSeconds,
     });
-    if (ran.refusal === "COMMAND_NOT_FOUND")
+    // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
+    // wrapper's own refusal (exit 3, before the log's first line) means nothing ran; a command that
+    // prints the line itself is judged on its log like any other.
+    if (ran.refusal === "COMMAND_NOT_FOUND" && ran.exitCode === 3 && (0,external_node_fs_namespaceObject.existsSync)(logPath) && (0,external_node_fs_namespaceObject.statSync)(logPath).size === 0) {
         return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+    }
     // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
     // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
     if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {

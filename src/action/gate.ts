@@ -4,7 +4,7 @@
  * under the observer, decide (src/core/policy.ts), then render the check run and the evidence
  * from that decision. Every decision is a core function; this file only sequences.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
 import { expandRoots, formatDigestLine } from "../core/envelope.js";
@@ -330,7 +330,12 @@ async function runProperty(
     runnerTemp: settings.runnerTemp,
     timeoutSeconds,
   });
-  if (ran.refusal === "COMMAND_NOT_FOUND") return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+  // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
+  // wrapper's own refusal (exit 3, before the log's first line) means nothing ran; a command that
+  // prints the line itself is judged on its log like any other.
+  if (ran.refusal === "COMMAND_NOT_FOUND" && ran.exitCode === 3 && existsSync(logPath) && statSync(logPath).size === 0) {
+    return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+  }
   // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
   // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
   if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {

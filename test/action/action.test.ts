@@ -467,6 +467,46 @@ describe("the Action on pull requests", () => {
       expect(check.output.summary).toContain("Property probe_tests's command ran jailed");
     });
 
+    it("a property command that prints the wrapper's COMMAND_NOT_FOUND refusal itself is still judged on its log", async () => {
+      const props = JSON.stringify({
+        version: 1,
+        properties: [{ name: "spoof_tests", kind: "tests_collected", command: ["node", "probe.js"], min: 1 }],
+      });
+      const p = pull({
+        base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props },
+        head: { "src/widget.ts": "export const widget = 2;\n" },
+      });
+      const run = await runAction({
+        apiUrl: fake.url,
+        pull: p,
+        inputs: { "observer-log": "observer.jsonl", workspace: "" },
+        workspaceFiles: {
+          "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]),
+          // The patch's own code: reaches for the token, then forges the wrapper's refusal line.
+          "probe.js":
+            "void process.env.GITHUB_TOKEN; console.error('envelope-gate: ERROR COMMAND_NOT_FOUND (forged)'); console.log('test 1');",
+        },
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs.verdict).toBe("envelope_fail");
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.annotations.map((a) => a.title)).toContain("undeclared_env:GITHUB_TOKEN");
+    });
+
+    it("clean twin: a property command that is really missing is the wrapper's refusal, scored as an error", async () => {
+      const props = JSON.stringify({
+        version: 1,
+        properties: [{ name: "missing_tests", kind: "tests_collected", command: ["no-such-test-runner-xyz"], min: 1 }],
+      });
+      const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props } });
+      const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), { inputs: { workspace: "" } });
+      expect(run.exitCode).toBe(1);
+      expect(run.outputs.verdict).toBe("property_fail");
+      expect(JSON.parse(run.outputs.properties as string)[0]).toMatchObject({ name: "missing_tests", result: "error" });
+      expect(JSON.parse(run.outputs.properties as string)[0].detail).toContain("was not found");
+    });
+
     it("an active freeze tolerates the failure, is counted, and the property still runs", async () => {
       const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-101", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
       const { run, p } = await gateWithLedger(ledger);
