@@ -168,7 +168,19 @@ export const ENV_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map<string
 
 /**
  * A key that names a credential. Such a key is never matched by a pattern or a set: an envelope
- * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run.
+ * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run. Besides
+ * the names that say so, the keys whose values are credentials by convention: passphrases and
+ * short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`, `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`),
+ * DSNs, webhooks and connection strings (`SENTRY_DSN`, `SLACK_WEBHOOK_URL`,
+ * `AZURE_STORAGE_CONNECTION_STRING`), licence keys, git's extra headers, and the URLs that carry
+ * a password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
  */
-export const CREDENTIAL_KEY =
-  /SECRET|TOKEN|PASSW(?:OR)?D|CREDENTIAL|PRIVATE|(?:^|_)(?:API_?)?KEY(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT$/i;
+export const CREDENTIAL_KEY = new RegExp(
+  [
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT(?:_|$)",
+    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
+    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
+  ].join("|"),
+  "i",
+);

@@ -516,6 +516,63 @@ describe("loopback and prefix patterns", () => {
     expect(ids(judge([{ kind: "env", key: "GITHUB_TOKEN" }], { allowed_env: ["PATH", "GITHUB_*", "GITHUB_TOKEN"] }))).toEqual([]);
   });
 
+  it("keys whose values are credentials by convention are credential-named too (red team: they slipped through a pattern)", () => {
+    const secret = [
+      "CI_JOB_JWT",
+      "CI_JOB_JWT_V2",
+      "CI_REPOSITORY_URL",
+      "GPG_PASSPHRASE",
+      "MYSQL_PWD",
+      "SMTP_PASS",
+      "DOCKER_PASS",
+      "SENTRY_DSN",
+      "SLACK_WEBHOOK_URL",
+      "AZURE_STORAGE_CONNECTION_STRING",
+      "DATABASE_URL",
+      "REDIS_URL",
+      "MONGODB_URI",
+      "DEPLOY_KEYS",
+      "GH_PAT_2",
+      "UNITY_LICENSE",
+      "GIT_HTTP_EXTRAHEADER",
+    ];
+    const plain = [
+      "CI_JOB_ID",
+      "CI_PIPELINE_SOURCE",
+      "SENTRY_ENVIRONMENT",
+      "SLACK_CHANNEL",
+      "DATABASE_NAME",
+      "GPG_TTY",
+      "OLDPWD",
+      "NPM_CONFIG_REGISTRY",
+    ];
+    const patterns = [
+      "PATH",
+      "CI_*",
+      "GPG_*",
+      "MYSQL_*",
+      "SMTP_*",
+      "DOCKER_*",
+      "SENTRY_*",
+      "SLACK_*",
+      "AZURE_*",
+      "DATABASE_*",
+      "REDIS_*",
+      "MONGODB_*",
+      "DEPLOY_*",
+      "GH_*",
+      "UNITY_*",
+      "GIT_*",
+      "OLD*",
+      "NPM_*",
+    ];
+    const v = judge(
+      [...secret, ...plain].map((key) => ({ kind: "env", key })),
+      { allowed_env: patterns },
+    );
+    expect(ids(v)).toEqual(secret.map((key) => `undeclared_env:${key}`));
+  });
+
   it("no named set holds a key that names a credential or a key the wrapper injects", () => {
     for (const [name, keys] of ENV_SETS) {
       for (const key of keys) {
