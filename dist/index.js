@@ -44798,6 +44798,7 @@ var external_node_url_ = __nccwpck_require__(3136);
 
 
 
+
 const MAX_STDOUT = 16 * 1024 * 1024;
 const BUNDLE_NAMES = new Set([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
@@ -44880,6 +44881,14 @@ async function spawnObserved(options, how) {
         "--",
         ...options.command,
     ];
+    // The command's output reaches the runner's log: GitHub must not read workflow commands in it
+    // (a forged annotation, ::add-mask::, ::stop-commands:: of its own). Stopped with a token the
+    // command cannot know, resumed when it is done.
+    const resume = (0,external_node_crypto_.randomBytes)(16).toString("hex");
+    process.stdout.write(`::stop-commands::${resume}\n`);
+    const resumeCommands = () => {
+        process.stdout.write(`\n::${resume}::\n`);
+    };
     return new Promise((resolvePromise, reject) => {
         const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, {
             cwd: options.workspace,
@@ -44909,11 +44918,13 @@ async function spawnObserved(options, how) {
         child.on("error", (err) => {
             clearTimeout(deadline);
             clearTimeout(killer);
+            resumeCommands();
             reject(new errors_GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
         });
         child.on("close", (code) => {
             clearTimeout(deadline);
             clearTimeout(killer);
+            resumeCommands();
             const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
             const refusal = m && ERROR_CODES.includes(m[1]) ? m[1] : null;
             resolvePromise({ exitCode: code, refusal, stdout, timedOut });
@@ -45491,6 +45502,7 @@ function writeWorkflowAnnotations(outcome) {
 
 
 
+
 const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
 const DEFAULT_CHECK_NAME = "envelope-gate";
 function configError(message, hint) {
@@ -45656,7 +45668,9 @@ function readSettings(env = process.env) {
     else {
         configError("set run (a command to run under the observer) or observer-log (a log recorded by envelope-gate run)");
     }
-    const runnerTemp = env.RUNNER_TEMP || (0,external_node_path_namespaceObject.join)(process.cwd(), ".envelope-gate-tmp");
+    // Outside the workspace, never in it: the run may write the workspace, and the Action later
+    // writes the policy copy and the property logs under this directory.
+    const runnerTemp = env.RUNNER_TEMP || (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), "envelope-gate-"));
     const envelope = repoPath("envelope", DEFAULT_ENVELOPE_PATH);
     const checkName = input("check-name") || DEFAULT_CHECK_NAME;
     const dualRunId = input("dual-run-id") || null;

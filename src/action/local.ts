@@ -3,6 +3,7 @@
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { arch, cpus, platform } from "node:os";
@@ -125,6 +126,14 @@ async function spawnObserved(
     "--",
     ...options.command,
   ];
+  // The command's output reaches the runner's log: GitHub must not read workflow commands in it
+  // (a forged annotation, ::add-mask::, ::stop-commands:: of its own). Stopped with a token the
+  // command cannot know, resumed when it is done.
+  const resume = randomBytes(16).toString("hex");
+  process.stdout.write(`::stop-commands::${resume}\n`);
+  const resumeCommands = (): void => {
+    process.stdout.write(`\n::${resume}::\n`);
+  };
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: options.workspace,
@@ -153,11 +162,13 @@ async function spawnObserved(
     child.on("error", (err) => {
       clearTimeout(deadline);
       clearTimeout(killer);
+      resumeCommands();
       reject(new GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
     });
     child.on("close", (code) => {
       clearTimeout(deadline);
       clearTimeout(killer);
+      resumeCommands();
       const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
       const refusal = m && (ERROR_CODES as readonly string[]).includes(m[1] as string) ? (m[1] as ErrorCode) : null;
       resolvePromise({ exitCode: code, refusal, stdout, timedOut });

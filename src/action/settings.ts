@@ -2,7 +2,8 @@
  * Every input and runner variable the Action uses, read once into one typed object
  * (the way actions/checkout does it). A bad value is CONFIG_INVALID, never a default.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { GateError } from "../core/errors.js";
@@ -196,7 +197,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     configError("set run (a command to run under the observer) or observer-log (a log recorded by envelope-gate run)");
   }
 
-  const runnerTemp = env.RUNNER_TEMP || join(process.cwd(), ".envelope-gate-tmp");
+  // Outside the workspace, never in it: the run may write the workspace, and the Action later
+  // writes the policy copy and the property logs under this directory.
+  const runnerTemp = env.RUNNER_TEMP || mkdtempSync(join(tmpdir(), "envelope-gate-"));
   const envelope = repoPath("envelope", DEFAULT_ENVELOPE_PATH);
   const checkName = input("check-name") || DEFAULT_CHECK_NAME;
   const dualRunId = input("dual-run-id") || null;

@@ -38,6 +38,22 @@ describe("run input", () => {
     expect(verifyBundle(files).digest).toBe(run.outputs["evidence-digest"]);
   });
 
+  it("the runner reads no workflow command from the command's output: it is fenced by a stop-commands token the command cannot know", async () => {
+    const p = makePull(fake, { number: 4, base: policyFiles(ENVELOPE) });
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      inputs: { run: `node -e "console.log('::error title=forged::all good'); console.error('::add-mask::x')"` },
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const opened = /::stop-commands::([0-9a-f]{32})\n/.exec(run.stdout);
+    expect(opened).not.toBeNull();
+    const token = (opened as RegExpExecArray)[1] as string;
+    const forged = run.stdout.indexOf("::error title=forged::");
+    expect(forged).toBeGreaterThan(opened?.index ?? Infinity);
+    expect(run.stdout.indexOf(`::${token}::`)).toBeGreaterThan(forged);
+  });
+
   it("fails a command that reads an undeclared key and writes outside the workspace", async () => {
     const p = makePull(fake, { number: 2, base: policyFiles(ENVELOPE) });
     const run = await runAction({
