@@ -6000,7 +6000,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(2)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5002));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(25)]).then(__nccwpck_require__.bind(__nccwpck_require__, 25));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6745,6 +6745,12 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVATION_PARTIAL",
     "POLICY_FILE_TOO_LARGE",
     "PULL_FILES_TRUNCATED",
+    "WEBHOOK_BODY_TOO_LARGE",
+    "WEBHOOK_HEADERS_MISSING",
+    "WEBHOOK_BODY_NOT_JSON",
+    "WEBHOOK_PAYLOAD_INVALID",
+    "PRIVATE_KEY_INVALID",
+    "NOT_FOUND",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

@@ -77,6 +77,9 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     githubRetries: 0,
     githubThrottle: false,
     githubTimeoutMs: 5_000,
+    maxConnections: 256,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
     ...overrides,
   };
 }
