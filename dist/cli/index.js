@@ -6000,7 +6000,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(25)]).then(__nccwpck_require__.bind(__nccwpck_require__, 25));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(683)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9683));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual, type Hmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
 import { payloadProblems } from "./payload-shape.js";
+import { spoolBody } from "./spool.js";
 import type { GateAppService } from "./service.js";
 
 /** GitHub caps webhook payloads at 25 MB. */
@@ -58,31 +59,6 @@ export interface IntakeStats {
   last_refused: { at: number; code: ErrorCode; message: string; delivery: string | null } | null;
 }
 
-/**
- * The body, each chunk also handed to `onChunk` as it arrives; null (and the request paused,
- * the rest never read) once it passes MAX_BODY_BYTES. The buffer never holds more than the cap.
- */
-function readBounded(req: IncomingMessage, onChunk: (chunk: Buffer) => void): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.off("data", onData);
-        req.pause();
-        resolve(null);
-        return;
-      }
-      onChunk(chunk);
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
-}
-
 function header(req: IncomingMessage, name: string): string | null {
   const v = req.headers[name];
   return typeof v === "string" && v.trim() !== "" ? v : null;
@@ -91,8 +67,9 @@ function header(req: IncomingMessage, name: string): string | null {
 /**
  * POST /webhook, refusing bad traffic as cheaply as possible: a declared length over 25 MB
  * before reading anything; a missing or malformed signature header, or missing delivery and
- * event headers, before reading the body; the body is streamed into the HMACs and held in a
- * buffer bounded by the cap, and only a verified body is parsed, shape-checked and processed.
+ * event headers, before reading the body; the body is streamed into the HMACs, held in memory
+ * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
+ * verified body is parsed, shape-checked and processed.
  * One JSON log line per outcome (refused, done, duplicate, failed).
  */
 export class WebhookIntake {
@@ -127,15 +104,17 @@ export class WebhookIntake {
       return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
     }
     const macs = this.secrets.map((s) => createHmac("sha256", s));
-    const body = await readBounded(req, (chunk) => {
+    const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
       for (const mac of macs) mac.update(chunk);
     });
-    if (body === null) {
+    if (spooled === null) {
       return refuse("WEBHOOK_BODY_TOO_LARGE", "the webhook body is over GitHub's 25 MB cap; the rest was not read", {}, true);
     }
     if (!signatureMatches(macs, signature)) {
+      await spooled.discard();
       return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 does not match any configured webhook secret");
     }
+    const body = await spooled.read();
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString("utf8"));

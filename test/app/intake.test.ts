@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { signPayload } from "../../src/app/server.js";
+import { SPOOL_MEMORY_BYTES, spoolDirectory, spoolStats } from "../../src/app/spool.js";
 import { MAX_BODY_BYTES } from "../../src/app/webhook.js";
 import { installationRef } from "../support/webhooks.js";
 import { REPO, SECRET, startTestApp, startWorld, TestClock, type World } from "./helpers.js";
@@ -221,5 +223,32 @@ describe("one code per cause: requests", () => {
     const res = await fetch(`${app.url}/nope`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+  });
+});
+
+describe("a large body is held on disk, not in memory, until its signature is verified", () => {
+  it("over 1 MiB: a forged one is refused 401 and its file removed; a signed one is processed", async () => {
+    const world = await startWorld();
+    const app = await startTestApp(world.fake, new TestClock());
+    try {
+      const body = JSON.stringify({ zen: "z".repeat(SPOOL_MEMORY_BYTES * 3), hook_id: 1 });
+      const spooledBefore = spoolStats.files;
+      const forged = await rawPost(app.url, signedHeaders(body, { "x-hub-signature-256": signPayload("forged-secret", body) }), (req) =>
+        req.end(body),
+      );
+      expect(forged.status).toBe(401);
+      expect(codeOf(forged)).toBe("WEBHOOK_SIGNATURE_INVALID");
+      // The body went to the spool directory (it was over the memory bound) and is gone again.
+      expect(spoolStats.files).toBe(spooledBefore + 1);
+      expect(readdirSync(spoolDirectory())).toEqual([]);
+      const signed = await rawPost(app.url, signedHeaders(body, { "x-github-delivery": "big-1" }), (req) => req.end(body));
+      expect(signed.status).toBe(200);
+      expect(signed.body).toMatchObject({ status: "done", outcome: "pong" });
+      expect(spoolStats.files).toBe(spooledBefore + 2);
+      expect(readdirSync(spoolDirectory())).toEqual([]);
+    } finally {
+      await app.close();
+      await world.close();
+    }
   });
 });

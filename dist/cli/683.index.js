@@ -1,8 +1,8 @@
-export const id = 25;
-export const ids = [25];
+export const id = 683;
+export const ids = [683];
 export const modules = {
 
-/***/ 25:
+/***/ 9683:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -2192,7 +2192,98 @@ function payloadProblems(event, payload) {
     return problems.slice(0, 10);
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+;// CONCATENATED MODULE: ./src/app/spool.ts
+
+
+
+
+
+/** A body up to this size stays in memory; a larger one goes to a file until its signature is checked. */
+const SPOOL_MEMORY_BYTES = 1024 * 1024;
+let directory = null;
+/** How many bodies this process has spooled to disk (for tests and diagnostics). */
+const spoolStats = { files: 0 };
+/** This process's spool directory (created on first use, files 0600, each removed once read or refused). */
+function spoolDirectory() {
+    directory ??= (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), "envelope-gate-spool-"));
+    return directory;
+}
+/**
+ * Reads a request body, handing each chunk to `onChunk` (the HMACs) as it arrives. Memory holds
+ * at most SPOOL_MEMORY_BYTES of it: past that the body goes to a file in the spool directory,
+ * the request paused while each chunk is written. Resolves null, leaving the rest unread, once
+ * the body passes `maxBytes`.
+ */
+function spoolBody(req, maxBytes, onChunk) {
+    return new Promise((resolve, reject) => {
+        const memory = [];
+        let size = 0;
+        let file = null;
+        let path = null;
+        let writing = Promise.resolve();
+        const remove = async () => {
+            await file?.close().catch(() => undefined);
+            file = null;
+            if (path !== null)
+                await (0,promises_.unlink)(path).catch(() => undefined);
+        };
+        const onData = (chunk) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+                req.off("data", onData);
+                req.pause();
+                void writing.then(remove, remove).then(() => resolve(null));
+                return;
+            }
+            onChunk(chunk);
+            if (file === null && path === null && size <= SPOOL_MEMORY_BYTES) {
+                memory.push(chunk);
+                return;
+            }
+            req.pause();
+            writing = writing
+                .then(async () => {
+                if (file === null) {
+                    path = (0,external_node_path_.join)(spoolDirectory(), (0,external_node_crypto_.randomUUID)());
+                    file = await (0,promises_.open)(path, "wx", 0o600);
+                    spoolStats.files++;
+                    for (const m of memory.splice(0))
+                        await file.write(m);
+                }
+                await file.write(chunk);
+            })
+                .then(() => void req.resume(), async (err) => {
+                req.off("data", onData);
+                await remove();
+                reject(err);
+            });
+        };
+        req.on("data", onData);
+        req.once("error", (err) => void remove().then(() => reject(err)));
+        req.once("end", () => {
+            void writing.then(() => resolve({
+                async read() {
+                    if (path === null)
+                        return Buffer.concat(memory);
+                    await file?.close();
+                    file = null;
+                    try {
+                        return await (0,promises_.readFile)(path);
+                    }
+                    finally {
+                        await remove();
+                    }
+                },
+                discard: remove,
+            }));
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/app/webhook.ts
+
 
 
 
@@ -2237,30 +2328,6 @@ function signatureMatches(macs, header) {
 function signPayload(secret, body) {
     return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
-/**
- * The body, each chunk also handed to `onChunk` as it arrives; null (and the request paused,
- * the rest never read) once it passes MAX_BODY_BYTES. The buffer never holds more than the cap.
- */
-function readBounded(req, onChunk) {
-    return new Promise((resolve, reject) => {
-        const chunks = [];
-        let size = 0;
-        const onData = (chunk) => {
-            size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
-                req.off("data", onData);
-                req.pause();
-                resolve(null);
-                return;
-            }
-            onChunk(chunk);
-            chunks.push(chunk);
-        };
-        req.on("data", onData);
-        req.once("end", () => resolve(Buffer.concat(chunks)));
-        req.once("error", reject);
-    });
-}
 function header(req, name) {
     const v = req.headers[name];
     return typeof v === "string" && v.trim() !== "" ? v : null;
@@ -2268,8 +2335,9 @@ function header(req, name) {
 /**
  * POST /webhook, refusing bad traffic as cheaply as possible: a declared length over 25 MB
  * before reading anything; a missing or malformed signature header, or missing delivery and
- * event headers, before reading the body; the body is streamed into the HMACs and held in a
- * buffer bounded by the cap, and only a verified body is parsed, shape-checked and processed.
+ * event headers, before reading the body; the body is streamed into the HMACs, held in memory
+ * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
+ * verified body is parsed, shape-checked and processed.
  * One JSON log line per outcome (refused, done, duplicate, failed).
  */
 class WebhookIntake {
@@ -2305,16 +2373,18 @@ class WebhookIntake {
             return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
         }
         const macs = this.secrets.map((s) => (0,external_node_crypto_.createHmac)("sha256", s));
-        const body = await readBounded(req, (chunk) => {
+        const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
             for (const mac of macs)
                 mac.update(chunk);
         });
-        if (body === null) {
+        if (spooled === null) {
             return refuse("WEBHOOK_BODY_TOO_LARGE", "the webhook body is over GitHub's 25 MB cap; the rest was not read", {}, true);
         }
         if (!signatureMatches(macs, signature)) {
+            await spooled.discard();
             return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 does not match any configured webhook secret");
         }
+        const body = await spooled.read();
         let payload;
         try {
             payload = JSON.parse(body.toString("utf8"));
