@@ -35782,6 +35782,12 @@ const ERROR_CODES = [
     "OBSERVATION_PARTIAL",
     "POLICY_FILE_TOO_LARGE",
     "PULL_FILES_TRUNCATED",
+    "WEBHOOK_BODY_TOO_LARGE",
+    "WEBHOOK_HEADERS_MISSING",
+    "WEBHOOK_BODY_NOT_JSON",
+    "WEBHOOK_PAYLOAD_INVALID",
+    "PRIVATE_KEY_INVALID",
+    "NOT_FOUND",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

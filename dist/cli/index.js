@@ -5887,6 +5887,7 @@ const USAGE = `usage:
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
+  envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
 class UsageError extends Error {
@@ -6000,7 +6001,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(2)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5002));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(683)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9683));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6755,6 +6756,12 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVATION_PARTIAL",
     "POLICY_FILE_TOO_LARGE",
     "PULL_FILES_TRUNCATED",
+    "WEBHOOK_BODY_TOO_LARGE",
+    "WEBHOOK_HEADERS_MISSING",
+    "WEBHOOK_BODY_NOT_JSON",
+    "WEBHOOK_PAYLOAD_INVALID",
+    "PRIVATE_KEY_INVALID",
+    "NOT_FOUND",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

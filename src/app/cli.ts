@@ -5,7 +5,29 @@ import { describeStore, openStore } from "../store/index.js";
 import { loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
 import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
+import { settingsHelp, settingValue } from "./settings.js";
 import { statusSnapshot } from "./status.js";
+
+/** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
+const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" }> = {
+  start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
+  pause: { synopsis: 'pause --reason "TEXT"       engage the kill switch: nothing is sent to GitHub until resume', scope: "store" },
+  resume: { synopsis: "resume                      release the kill switch", scope: "store" },
+  status: { synopsis: "status                      print the status page's snapshot as JSON, from the store", scope: "store" },
+  promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
+  demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
+  manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+};
+
+function appHelp(sub: string | null): string {
+  const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
+  const scope = sub === null ? "server" : (SUBCOMMANDS[sub] as { scope: "server" | "store" }).scope;
+  const lines = subs.map((s) => `  envelope-gate app ${(SUBCOMMANDS[s] as { synopsis: string }).synopsis}`);
+  const settings = sub === "manifest" ? "" : `\n\n${settingsHelp(scope)}`;
+  return `usage:\n${lines.join("\n")}${settings}\n\nSee docs/app.md for the whole guide.\n`;
+}
+
+const wantsHelp = (args: string[]) => args.includes("--help") || args.includes("-h");
 
 function operator(): string {
   try {
@@ -17,7 +39,15 @@ function operator(): string {
 
 /** `envelope-gate app [start] | pause --reason TEXT | resume | status | promote --installation N` */
 export async function appCommand(args: string[], usage: (message: string) => never): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h" || args[0] === "help") {
+    process.stdout.write(appHelp(null));
+    return 0;
+  }
   const [sub = "start", ...rest] = args;
+  if (SUBCOMMANDS[sub] && wantsHelp(rest)) {
+    process.stdout.write(appHelp(sub));
+    return 0;
+  }
   switch (sub) {
     case "start":
       return start(rest, usage);
@@ -81,6 +111,7 @@ async function status(args: string[]): Promise<number> {
       storeLabel: describeStore(settings),
       reviewAlertMs: reviewAlertMsFromEnv(process.env),
       lastSweep: null,
+      githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
     });
     process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
     return 0;

@@ -1,8 +1,9 @@
+import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { GateError } from "../core/errors.js";
-import { DEFAULT_LEDGER_PATH } from "../core/ledger.js";
 import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
+import { settingValue, type SettingName } from "./settings.js";
 
 /** Everything the App reads from its environment (docs/app.md lists each variable). */
 export interface AppConfig {
@@ -31,6 +32,11 @@ export interface AppConfig {
   githubRetries: number;
   githubThrottle: boolean;
   githubTimeoutMs: number;
+  /** Open connections the server accepts at once. */
+  maxConnections: number;
+  /** Time a client has to send its headers, and its whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -58,18 +64,16 @@ function bypass(message: string): GateError {
   return new GateError("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
+function int(env: NodeJS.ProcessEnv, name: SettingName, min: number, max: number): number {
+  const raw = settingValue(env, name);
   if (!/^\d+$/.test(raw)) throw new GateError("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
   const n = Number(raw);
   if (n < min || n > max) throw new GateError("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
+function onOff(env: NodeJS.ProcessEnv, name: SettingName): boolean {
+  const raw = settingValue(env, name).toLowerCase();
   if (raw === "on") return true;
   if (raw === "off") return false;
   throw new GateError("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
@@ -82,8 +86,8 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function jsonLabels(raw: string | undefined): string[] {
-  const value = raw?.trim() || '["self-hosted","envelope-gate-runner-b"]';
+function jsonLabels(env: NodeJS.ProcessEnv): string[] {
+  const value = settingValue(env, "ENVELOPE_GATE_RUNNER_B_LABELS");
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -96,14 +100,14 @@ function jsonLabels(raw: string | undefined): string[] {
   return parsed as string[];
 }
 
-function privateKeyFrom(env: NodeJS.ProcessEnv): string {
+function privateKeyFrom(env: NodeJS.ProcessEnv): { pem: string; variable: string } {
   const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
-  if (inline) return inline.replace(/\\n/g, "\n");
+  if (inline) return { pem: inline.replace(/\\n/g, "\n"), variable: "ENVELOPE_GATE_PRIVATE_KEY" };
   const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
   if (!path)
     throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
   try {
-    return readFileSync(path, "utf8");
+    return { pem: readFileSync(path, "utf8"), variable: `ENVELOPE_GATE_PRIVATE_KEY_PATH (${path})` };
   } catch (err) {
     throw new GateError(
       "CONFIG_INVALID",
@@ -112,13 +116,35 @@ function privateKeyFrom(env: NodeJS.ProcessEnv): string {
   }
 }
 
+/**
+ * The App's private key, parsed now rather than at the first token request: a key that is not
+ * a PEM RSA private key (GitHub issues RSA keys) is PRIVATE_KEY_INVALID at start, naming the
+ * variable, instead of every delivery failing later as if GitHub were down.
+ */
+export function checkedPrivateKey(env: NodeJS.ProcessEnv): string {
+  const { pem, variable } = privateKeyFrom(env);
+  const hint = "Use the .pem file GitHub generated for the App (App settings > Private keys), unchanged.";
+  let key;
+  try {
+    key = createPrivateKey(pem);
+  } catch (err) {
+    throw new GateError("PRIVATE_KEY_INVALID", `${variable} is not a PEM private key (${(err as Error).message})`, { hint, cause: err });
+  }
+  if (key.asymmetricKeyType !== "rsa") {
+    throw new GateError("PRIVATE_KEY_INVALID", `${variable} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
+      hint,
+    });
+  }
+  return pem;
+}
+
 /** Settings the store-only commands need (pause, resume, status, promote). */
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
   return storeSettingsFromEnv(env);
 }
 
 export function reviewAlertMsFromEnv(env: NodeJS.ProcessEnv): number {
-  return int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000;
+  return int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
 
 /**
@@ -141,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       if (value !== undefined && setting.weakens(value)) throw bypass(`${setting.name}=${value} ${setting.why}`);
     }
   }
-  const githubApiUrl = (env.ENVELOPE_GATE_GITHUB_API_URL?.trim() || "https://api.github.com").replace(/\/+$/, "");
+  const githubApiUrl = settingValue(env, "ENVELOPE_GATE_GITHUB_API_URL").replace(/\/+$/, "");
   let api: URL;
   try {
     api = new URL(githubApiUrl);
@@ -151,32 +177,35 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (production && api.protocol !== "https:") throw bypass(`ENVELOPE_GATE_GITHUB_API_URL ${githubApiUrl} is not https`);
   const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
   if (!/^\d+$/.test(appId)) throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
-  const ttl = int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 7, 1, 365);
-  const cap = int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 14, 1, 365);
+  const ttl = int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
+  const cap = int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
   return {
     production,
-    host: env.ENVELOPE_GATE_HOST?.trim() || "127.0.0.1",
-    port: int(env, "ENVELOPE_GATE_PORT", 3000, 0, 65535),
+    host: settingValue(env, "ENVELOPE_GATE_HOST"),
+    port: int(env, "ENVELOPE_GATE_PORT", 0, 65535),
     appId,
-    privateKey: privateKeyFrom(env),
+    privateKey: checkedPrivateKey(env),
     webhookSecrets: [secret, ...previous],
     githubApiUrl,
     store: storeSettingsFromEnv(env),
-    workflow: env.ENVELOPE_GATE_WORKFLOW?.trim() || "envelope-gate.yml",
-    checkName: env.ENVELOPE_GATE_CHECK_NAME?.trim() || "envelope-gate",
-    runnerBLabels: jsonLabels(env.ENVELOPE_GATE_RUNNER_B_LABELS),
-    deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 60, 1, 24 * 60) * 60_000,
+    workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
+    checkName: settingValue(env, "ENVELOPE_GATE_CHECK_NAME"),
+    runnerBLabels: jsonLabels(env),
+    deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
     freezeTtlDays: ttl,
     freezeTtlCapDays: cap,
-    ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
+    ledgerPath: settingValue(env, "ENVELOPE_GATE_LEDGER_PATH"),
     reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
     teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
     reviewAlertMs: reviewAlertMsFromEnv(env),
-    sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
-    leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
-    replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${hostname()}:${process.pid}`,
-    githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
-    githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
-    githubTimeoutMs: int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 30, 1, 600) * 1000,
+    sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
+    leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,
+    replicaId: settingValue(env, "ENVELOPE_GATE_REPLICA_ID") || `${hostname()}:${process.pid}`,
+    githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 0, 10),
+    githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE"),
+    githubTimeoutMs: int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 1, 600) * 1000,
+    maxConnections: int(env, "ENVELOPE_GATE_MAX_CONNECTIONS", 1, 100_000),
+    headersTimeoutMs: int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
+    requestTimeoutMs: int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
   };
 }

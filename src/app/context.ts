@@ -28,8 +28,12 @@ export type AppSettings = Pick<
 
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
 
+/**
+ * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
+ * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
+ */
 export const jsonLogger: Logger = (level, event, fields = {}) => {
-  const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
+  const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
   if (level === "info") process.stdout.write(line + "\n");
   else process.stderr.write(line + "\n");
 };

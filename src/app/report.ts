@@ -30,8 +30,11 @@ export async function reportDualRun(ctx: AppContext, id: string): Promise<string
       return "a ledger PR is being opened by another replica; the sweeper finishes the report";
     }
     const mode = await store.installationMode(dual.installation_id);
-    await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(settings.checkName, dual, lines, mode ?? "shadow", proposals));
-    await store.releaseDualRun(id, "reporting", "done", owner, { done_at: ctx.clock.now() });
+    const checkRunId = await gh.createCheckRun(
+      repoRef(dual.repository),
+      dualRunCheck(settings.checkName, dual, lines, mode ?? "shadow", proposals),
+    );
+    await store.releaseDualRun(id, "reporting", "done", owner, { done_at: ctx.clock.now(), check_run_id: checkRunId });
     return lines.length > 0 ? lines.join("; ") : "check run posted";
   } catch (err) {
     await store.releaseDualRun(id, "reporting", "decided", owner);

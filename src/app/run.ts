@@ -52,7 +52,16 @@ export async function startApp(
   });
   const service = new GateAppService(store, github, config, clock, log);
   const storeLabel = describeStore(config.store);
-  const server = createAppServer({ service, secrets: config.webhookSecrets, storeLabel, reviewAlertMs: config.reviewAlertMs });
+  const server = createAppServer({
+    service,
+    secrets: config.webhookSecrets,
+    storeLabel,
+    reviewAlertMs: config.reviewAlertMs,
+    githubApiUrl: config.githubApiUrl,
+    maxConnections: config.maxConnections,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   let address;
   try {
     address = await listen(server, config.port, config.host);

@@ -1,7 +1,22 @@
 import { utcDate } from "../core/ledger.js";
-import type { Store } from "../store/index.js";
+import type { DualRun, Store } from "../store/index.js";
+import { deliveryOverview, heartbeats } from "../store/ops.js";
+import type { DeliveryRow } from "../store/store.js";
 import { reviewOverdue } from "./freeze.js";
+import { hintFor } from "./hints.js";
 import type { SweepReport } from "./sweep.js";
+import type { IntakeStats } from "./webhook.js";
+
+export interface DeliveryLine {
+  delivery_id: string;
+  event: string;
+  received_at: string;
+  attempts: number;
+  code: string | null;
+  message: string | null;
+  /** What to do about it. */
+  action: string;
+}
 
 export interface StatusSnapshot {
   generated_at: string;
@@ -46,16 +61,80 @@ export interface StatusSnapshot {
     state: string;
     days_left: number;
   }[];
-  recent_decisions: { id: string; repository: string; outcome: string | null; code: string | null; detail: string | null }[];
-  last_sweep: { at: string; report: SweepReport } | null;
+  recent_decisions: {
+    id: string;
+    repository: string;
+    outcome: string | null;
+    code: string | null;
+    detail: string | null;
+    decided_at: string | null;
+    head_sha: string;
+    commit_url: string | null;
+    pull_url: string | null;
+    check_run_url: string | null;
+  }[];
+  deliveries: {
+    total: number;
+    last_received_at: string | null;
+    failed: DeliveryLine[];
+    stuck: DeliveryLine[];
+    refused_paused: DeliveryLine[];
+  };
+  /** What reached this replica's /webhook, including requests refused before anything was stored. */
+  intake: {
+    last_request_at: string | null;
+    last_accepted_at: string | null;
+    refused: Record<string, number>;
+    last_refused: { at: string; code: string; message: string; delivery: string | null } | null;
+  } | null;
+  replicas: { replica_id: string; last_health_check: string }[];
+  last_sweep: {
+    at: string;
+    report: SweepReport;
+    errors: { item: string; code: string; message: string; action: string }[];
+  } | null;
 }
+
+/** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
+export function repositoryWebUrl(dual: Pick<DualRun, "repository" | "run_a_url">, githubApiUrl: string): string | null {
+  const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
+  if (fromRun) return fromRun;
+  try {
+    const api = new URL(githubApiUrl);
+    const web = api.hostname === "api.github.com" ? "https://github.com" : `${api.protocol}//${api.host}`;
+    return `${web}/${dual.repository}`;
+  } catch {
+    return null;
+  }
+}
+
+function deliveryLine(d: DeliveryRow, action: string): DeliveryLine {
+  return {
+    delivery_id: d.delivery_id,
+    event: d.event,
+    received_at: new Date(d.received_at).toISOString(),
+    attempts: d.attempts,
+    code: d.error_code,
+    message: d.error_message,
+    action,
+  };
+}
+
+const STUCK_ACTION =
+  "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export async function statusSnapshot(
   store: Store,
   now: number,
-  options: { storeLabel: string; reviewAlertMs: number; lastSweep: { at: number; report: SweepReport } | null },
+  options: {
+    storeLabel: string;
+    reviewAlertMs: number;
+    lastSweep: { at: number; report: SweepReport } | null;
+    githubApiUrl: string;
+    intake?: IntakeStats | null;
+  },
 ): Promise<StatusSnapshot> {
   const kill = await store.killSwitch();
   const installations = await store.listInstallations();
@@ -66,6 +145,9 @@ export async function statusSnapshot(
   const today = utcDate(new Date(now));
   const soon = utcDate(new Date(now + 3 * 86_400_000));
   const recent = (await store.recentDualRuns(20)).filter((d) => d.state === "done");
+  const deliveries = await deliveryOverview(store, now);
+  const beats = await heartbeats(store);
+  const intake = options.intake ?? null;
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
@@ -119,14 +201,42 @@ export async function statusSnapshot(
         state: p.state,
         days_left: Math.round((Date.parse(`${p.expires_on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000),
       })),
-    recent_decisions: recent.map((d) => ({
-      id: d.id,
-      repository: d.repository,
-      outcome: d.outcome,
-      code: d.outcome_code,
-      detail: d.outcome_detail,
-    })),
-    last_sweep: options.lastSweep ? { at: new Date(options.lastSweep.at).toISOString(), report: options.lastSweep.report } : null,
+    recent_decisions: recent.map((d) => {
+      const web = repositoryWebUrl(d, options.githubApiUrl);
+      return {
+        id: d.id,
+        repository: d.repository,
+        outcome: d.outcome,
+        code: d.outcome_code,
+        detail: d.outcome_detail,
+        decided_at: iso(d.decided_at),
+        head_sha: d.head_sha,
+        commit_url: web && `${web}/commit/${d.head_sha}`,
+        pull_url: web && d.pull_number !== null ? `${web}/pull/${d.pull_number}` : null,
+        check_run_url: web && d.check_run_id !== null ? `${web}/runs/${d.check_run_id}` : null,
+      };
+    }),
+    deliveries: {
+      total: deliveries.total,
+      last_received_at: iso(deliveries.last_received_at),
+      failed: deliveries.failed.map((d) => deliveryLine(d, hintFor(d.error_code))),
+      stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
+      refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintFor("KILL_SWITCH_ENGAGED"))),
+    },
+    intake: intake && {
+      last_request_at: iso(intake.last_request_at),
+      last_accepted_at: iso(intake.last_accepted_at),
+      refused: { ...intake.refused },
+      last_refused: intake.last_refused && { ...intake.last_refused, at: new Date(intake.last_refused.at).toISOString() },
+    },
+    replicas: beats.map((b) => ({ replica_id: b.replica_id, last_health_check: new Date(b.beat_at).toISOString() })),
+    last_sweep: options.lastSweep
+      ? {
+          at: new Date(options.lastSweep.at).toISOString(),
+          report: options.lastSweep.report,
+          errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintFor(e.code) })),
+        }
+      : null,
   };
 }
 
@@ -145,16 +255,85 @@ class Raw {
   constructor(readonly html: string) {}
 }
 
+const link = (href: string | null, text: string): Raw | string => (href ? new Raw(`<a href="${esc(href)}">${esc(text)}</a>`) : text);
+
+const PAGE_HEAD = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>`;
+
+function deliveriesTable(lines: DeliveryLine[], empty: string): string {
+  return table(
+    ["delivery", "event", "received", "attempts", "code", "message", "what to do"],
+    lines.map((d) => [
+      new Raw(`<code>${esc(d.delivery_id)}</code>`),
+      d.event,
+      d.received_at,
+      d.attempts,
+      d.code ?? "",
+      d.message ?? "",
+      d.action,
+    ]),
+    empty,
+  );
+}
+
+/** Everything on the page that needs a human, counted for the summary at the top. */
+function attention(s: StatusSnapshot): string[] {
+  const items: string[] = [];
+  const n = (count: number, what: string) => count > 0 && items.push(`${count} ${what}`);
+  if (s.kill_switch.paused) items.push("the App is PAUSED");
+  n(s.deliveries.failed.length, "failed delivery(ies)");
+  n(s.deliveries.stuck.length, "stuck delivery(ies)");
+  n(s.deliveries.refused_paused.length, "delivery(ies) refused during a pause");
+  n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
+  n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
+  return items;
+}
+
+function intakeSection(s: StatusSnapshot): string {
+  const d = s.deliveries;
+  const lines = [`Last delivery recorded (any replica): ${esc(d.last_received_at ?? "never")} · ${d.total} recorded in all.`];
+  if (s.intake) {
+    const refused = Object.entries(s.intake.refused).map(([code, count]) => `${esc(code)} × ${count}`);
+    lines.push(
+      `This replica: last request to /webhook ${esc(s.intake.last_request_at ?? "never")}, last accepted ${esc(s.intake.last_accepted_at ?? "never")}.`,
+    );
+    lines.push(`Refused before anything was recorded: ${refused.length > 0 ? refused.join(", ") : "none"}.`);
+    if (s.intake.last_refused) {
+      const r = s.intake.last_refused;
+      lines.push(
+        `Last refusal ${esc(r.at)}: ${esc(r.code)} (${esc(r.message)})${r.code === "WEBHOOK_SIGNATURE_INVALID" ? ". If every delivery is refused so, the webhook secret differs from the App's settings on GitHub." : ""}`,
+      );
+    }
+  }
+  return lines.map((l) => `<p>${l}</p>`).join("");
+}
+
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
 export function renderStatusHtml(s: StatusSnapshot): string {
   const kill = s.kill_switch.paused
-    ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent.</p>`
+    ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent. Resume with <code>envelope-gate app resume</code>.</p>`
     : `<p class="ok">Running (kill switch off${s.kill_switch.changed_at ? `, last changed ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}` : ""}).</p>`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>envelope-gate App status</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>
+  const todo = attention(s);
+  const summary =
+    todo.length > 0
+      ? `<p class="alert" id="attention">Needs attention: ${todo.map(esc).join("; ")}.</p>`
+      : `<p class="ok" id="attention">Nothing needs attention.</p>`;
+  const sweep = s.last_sweep
+    ? `<p>${esc(s.last_sweep.at)}: ${s.last_sweep.errors.length} error(s).</p>${table(
+        ["item", "code", "message", "what to do"],
+        s.last_sweep.errors.map((e) => [e.item, e.code, e.message, e.action]),
+        "No errors.",
+      )}`
+    : "<p>Not yet run on this replica.</p>";
+  return `${PAGE_HEAD("envelope-gate App status")}
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
+${summary}
 <h2>Kill switch</h2>${kill}
+<h2>Webhooks arriving</h2>${intakeSection(s)}
+<h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
+<h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
+<h2>Deliveries refused during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
 <h2>Installations</h2>${table(
     ["installation", "account", "mode", "promoted"],
     s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]),
@@ -179,7 +358,7 @@ export function renderStatusHtml(s: StatusSnapshot): string {
       p.freeze_id,
       p.repository,
       p.property,
-      p.pr_url ? new Raw(`<a href="${esc(p.pr_url)}">${esc(p.pr_url)}</a>`) : "—",
+      link(p.pr_url, p.pr_url ?? "—"),
       new Raw(
         p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`,
       ),
@@ -198,10 +377,37 @@ export function renderStatusHtml(s: StatusSnapshot): string {
     "None.",
   )}
 <h2>Recent decisions</h2>${table(
-    ["dual run", "repository", "outcome", "code", "detail"],
-    s.recent_decisions.map((d) => [d.id, d.repository, d.outcome, d.code ?? "", d.detail]),
+    ["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"],
+    s.recent_decisions.map((d) => [
+      d.decided_at ?? "—",
+      d.id,
+      d.repository,
+      link(d.commit_url, d.head_sha.slice(0, 12)),
+      d.pull_url ? link(d.pull_url, `#${d.pull_url.split("/").pop()}`) : "—",
+      link(d.check_run_url, d.check_run_url ? "check run" : "—"),
+      d.outcome,
+      d.code ?? "",
+      d.detail,
+    ]),
     "None yet.",
   )}
-<h2>Last sweep</h2><p>${s.last_sweep ? `${esc(s.last_sweep.at)} — ${s.last_sweep.report.errors.length} error(s)` : "not yet"}</p>
+<h2>Last sweep</h2>${sweep}
+<h2>Replicas</h2>${table(
+    ["replica", "last health check"],
+    s.replicas.map((r) => [r.replica_id, r.last_health_check]),
+    "No replica has answered /healthz yet.",
+  )}
+</body></html>`;
+}
+
+/** The page served when the store cannot be read: what failed and what to do, never a raw JSON body. */
+export function renderStoreDownHtml(generatedAt: string, storeLabel: string, error: { code: string; message: string }): string {
+  return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
+<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
+<p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
+<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; redeliver them once the
+store is back), and every request to GitHub is refused because the kill switch cannot be read.</p>
+<p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
+which check fails. This page shows the App's state again as soon as the store answers.</p>
 </body></html>`;
 }

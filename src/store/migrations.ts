@@ -111,6 +111,17 @@ CREATE TABLE ledger_prs (
 CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
 `,
   },
+  {
+    version: 2,
+    name: "operations: the dual run's check run id, a heartbeat row per replica for /healthz",
+    sql: `
+ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT;
+CREATE TABLE heartbeats (
+  replica_id TEXT PRIMARY KEY,
+  beat_at BIGINT NOT NULL
+)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

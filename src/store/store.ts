@@ -65,6 +65,8 @@ export interface DualRun {
   outcome_detail: string | null;
   /** JSON of the per-property comparison. */
   results: string | null;
+  /** The `(dual run)` check run posted when the dual run was reported. */
+  check_run_id: number | null;
   created_at: number;
   dispatched_at: number | null;
   deadline_at: number;
@@ -153,6 +155,7 @@ const DUAL_RUN_COLUMNS = new Set<string>([
   "outcome_code",
   "outcome_detail",
   "results",
+  "check_run_id",
   "dispatched_at",
   "deadline_at",
   "decided_at",
@@ -505,6 +508,7 @@ const NUMERIC_DUAL = [
   "claim_until",
   "pull_number",
   "run_a_attempt",
+  "check_run_id",
 ] as const;
 const NUMERIC_LEDGER = [
   "installation_id",

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, Socket, type Server } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import type { AppConfig } from "../../src/app/config.js";
@@ -77,6 +78,9 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     githubRetries: 0,
     githubThrottle: false,
     githubTimeoutMs: 5_000,
+    maxConnections: 256,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
     ...overrides,
   };
 }
@@ -234,4 +238,27 @@ export async function pgSchema(): Promise<{ schema: string; drop: () => Promise<
 
 export function dispatchedRuns(fake: FakeGitHub): FakeWorkflowRun[] {
   return fake.repo(REPO).workflowRuns.filter((r) => r.event === "workflow_dispatch");
+}
+
+/** A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable. */
+export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = new Socket();
+    sockets.add(client);
+    sockets.add(upstream);
+    upstream.connect(5432, "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/test`,
+    cut: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }

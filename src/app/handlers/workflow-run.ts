@@ -38,7 +38,7 @@ export async function onWorkflowRun(ctx: AppContext, p: WorkflowRunPayload): Pro
  */
 async function onRunNamingDualRun(ctx: AppContext, run: WorkflowRunEvent, repository: string, dualRunId: string): Promise<string> {
   if (run.event !== "workflow_dispatch") {
-    ctx.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
+    ctx.log("warn", "runner_b.refused", { run: run.id, run_event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
     return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
   }
   const dual = await ctx.store.getDualRun(dualRunId);

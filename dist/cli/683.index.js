@@ -1,8 +1,8 @@
-export const id = 2;
-export const ids = [2];
+export const id = 683;
+export const ids = [683];
 export const modules = {
 
-/***/ 5002:
+/***/ 9683:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -320,6 +320,17 @@ CREATE TABLE ledger_prs (
 CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
 `,
     },
+    {
+        version: 2,
+        name: "operations: the dual run's check run id, a heartbeat row per replica for /healthz",
+        sql: `
+ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT;
+CREATE TABLE heartbeats (
+  replica_id TEXT PRIMARY KEY,
+  beat_at BIGINT NOT NULL
+)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -355,6 +366,7 @@ const DUAL_RUN_COLUMNS = new Set([
     "outcome_code",
     "outcome_detail",
     "results",
+    "check_run_id",
     "dispatched_at",
     "deadline_at",
     "decided_at",
@@ -591,6 +603,7 @@ const NUMERIC_DUAL = [
     "claim_until",
     "pull_number",
     "run_a_attempt",
+    "check_run_id",
 ];
 const NUMERIC_LEDGER = [
     "installation_id",
@@ -666,6 +679,8 @@ async function openStore(settings, now) {
     return store;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
 ;// CONCATENATED MODULE: ./src/core/ledger.ts
 /**
  * The freeze ledger (CONTRACT.md section 7): a TSV read from the pull request's base commit.
@@ -866,7 +881,168 @@ function appendLedgerRow(text, row) {
     return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/app/settings.ts
+
+
+const APP_SETTINGS = [
+    { name: "ENVELOPE_GATE_APP_ID", default: "", shown: "(required)", scope: "server", help: "the App's numeric id" },
+    {
+        name: "ENVELOPE_GATE_PRIVATE_KEY_PATH",
+        default: "",
+        shown: "(this or the next is required)",
+        scope: "server",
+        help: "a PEM file holding the App's RSA private key",
+    },
+    {
+        name: "ENVELOPE_GATE_PRIVATE_KEY",
+        default: "",
+        shown: "",
+        scope: "server",
+        help: "the PEM itself (\\n escapes allowed); parsed at start, a key that is not an RSA private key is PRIVATE_KEY_INVALID",
+    },
+    {
+        name: "ENVELOPE_GATE_WEBHOOK_SECRET",
+        default: "",
+        shown: "(required)",
+        scope: "server",
+        help: "the webhook secret; without it the App does not start (BYPASS_REFUSED)",
+    },
+    {
+        name: "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
+        default: "",
+        scope: "server",
+        help: "comma-separated secrets still accepted during a rotation",
+    },
+    { name: "DATABASE_URL", default: "", scope: "store", help: "PostgreSQL connection string; when set, PostgreSQL is the store" },
+    { name: "ENVELOPE_GATE_PG_SCHEMA", default: "public", scope: "store", help: "PostgreSQL schema (created if missing)" },
+    {
+        name: "ENVELOPE_GATE_DB_PATH",
+        default: DEFAULT_SQLITE_PATH,
+        scope: "store",
+        help: "SQLite file when DATABASE_URL is not set (its directory is created, one level)",
+    },
+    { name: "ENVELOPE_GATE_HOST", default: "127.0.0.1", scope: "server", help: "the interface the server listens on" },
+    { name: "ENVELOPE_GATE_PORT", default: "3000", scope: "server", help: "the port the server listens on (0: any free port)" },
+    {
+        name: "ENVELOPE_GATE_MAX_CONNECTIONS",
+        default: "256",
+        scope: "server",
+        help: "open connections the server accepts at once; more are dropped on arrival",
+    },
+    {
+        name: "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS",
+        default: "10",
+        scope: "server",
+        help: "a client must send its request headers within this long (else 408 and the connection is closed)",
+    },
+    {
+        name: "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS",
+        default: "30",
+        scope: "server",
+        help: "a client must send its whole request, body included, within this long (else 408)",
+    },
+    {
+        name: "ENVELOPE_GATE_GITHUB_API_URL",
+        default: "https://api.github.com",
+        scope: "server",
+        help: "GitHub's REST API (GitHub Enterprise Server: https://HOST/api/v3)",
+    },
+    {
+        name: "ENVELOPE_GATE_WORKFLOW",
+        default: "envelope-gate.yml",
+        scope: "server",
+        help: "the gate workflow's file name: runs of other workflows are ignored, B is dispatched on it",
+    },
+    {
+        name: "ENVELOPE_GATE_CHECK_NAME",
+        default: "envelope-gate",
+        scope: "server",
+        help: "the gate's check name; the App's own check is '<name> (dual run)'",
+    },
+    {
+        name: "ENVELOPE_GATE_RUNNER_B_LABELS",
+        default: '["self-hosted","envelope-gate-runner-b"]',
+        scope: "server",
+        help: "JSON array passed as runner_labels: labels that select a machine other than runner A's",
+    },
+    {
+        name: "ENVELOPE_GATE_DEADLINE_MINUTES",
+        default: "60",
+        scope: "server",
+        help: "runner B must be dispatched and finished within this many minutes of A's completion",
+    },
+    { name: "ENVELOPE_GATE_FREEZE_TTL_DAYS", default: "7", scope: "server", help: "expires_on = today (UTC) + this" },
+    { name: "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", default: "14", scope: "server", help: "cap on the freeze TTL" },
+    { name: "ENVELOPE_GATE_LEDGER_PATH", default: DEFAULT_LEDGER_PATH, scope: "server", help: "the ledger on the base branch" },
+    { name: "ENVELOPE_GATE_REVIEWERS", default: "", scope: "server", help: "comma-separated users asked to review each ledger PR" },
+    { name: "ENVELOPE_GATE_TEAM_REVIEWERS", default: "", scope: "server", help: "comma-separated team slugs asked to review each ledger PR" },
+    {
+        name: "ENVELOPE_GATE_REVIEW_ALERT_HOURS",
+        default: "48",
+        scope: "store",
+        help: "a ledger PR unreviewed this long is reported loudly (error log, comment, OVERDUE on the status page)",
+    },
+    { name: "ENVELOPE_GATE_SWEEP_SECONDS", default: "30", scope: "server", help: "how often the sweeper runs" },
+    {
+        name: "ENVELOPE_GATE_LEASE_SECONDS",
+        default: "300",
+        scope: "server",
+        help: "how long a replica holds a claim before another may take it over",
+    },
+    {
+        name: "ENVELOPE_GATE_REPLICA_ID",
+        default: "",
+        shown: "hostname:pid",
+        scope: "server",
+        help: "this replica's name in claims, logs and health",
+    },
+    {
+        name: "ENVELOPE_GATE_GITHUB_RETRIES",
+        default: "3",
+        scope: "server",
+        help: "retries of a failed GitHub request (5xx, network) before GITHUB_UNAVAILABLE",
+    },
+    {
+        name: "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS",
+        default: "30",
+        scope: "server",
+        help: "each request attempt to GitHub is abandoned after this long",
+    },
+    {
+        name: "ENVELOPE_GATE_GITHUB_THROTTLE",
+        default: "on",
+        scope: "server",
+        help: "space writes as GitHub asks; off only against a local test server",
+    },
+    {
+        name: "ENVELOPE_GATE_OPERATOR",
+        default: "",
+        shown: "login name",
+        scope: "store",
+        help: "who pause, resume and promote record as the operator",
+    },
+    { name: "NODE_ENV", default: "", scope: "server", help: "production turns on the strict boot guard" },
+];
+const BY_NAME = new Map(APP_SETTINGS.map((s) => [s.name, s]));
+/** The variable's trimmed value, or its default from the table when unset or empty. */
+function settingValue(env, name) {
+    const raw = env[name]?.trim();
+    return raw === undefined || raw === "" ? BY_NAME.get(name).default : raw;
+}
+/** The settings as a text table for `--help`; `store` commands list only what they read. */
+function settingsHelp(scope) {
+    const rows = APP_SETTINGS.filter((s) => scope === "server" || s.scope === "store").map((s) => [
+        s.name,
+        "shown" in s ? s.shown : s.default,
+        s.help,
+    ]);
+    const width = [0, 1].map((i) => Math.max(...rows.map((r) => r[i].length), i === 0 ? 8 : 7));
+    const line = (r) => `  ${r[0].padEnd(width[0])}  ${r[1].padEnd(width[1])}  ${r[2]}`;
+    return ["settings (environment variables):", line(["variable", "default", "meaning"]), ...rows.map(line)].join("\n");
+}
+
 ;// CONCATENATED MODULE: ./src/app/config.ts
+
 
 
 
@@ -894,10 +1070,8 @@ const WEAKENING_SETTINGS = [
 function bypass(message) {
     return new errors/* GateError */.ue("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
 }
-function config_int(env, name, fallback, min, max) {
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === "")
-        return fallback;
+function config_int(env, name, min, max) {
+    const raw = settingValue(env, name);
     if (!/^\d+$/.test(raw))
         throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
     const n = Number(raw);
@@ -905,10 +1079,8 @@ function config_int(env, name, fallback, min, max) {
         throw new errors/* GateError */.ue("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
     return n;
 }
-function onOff(env, name, fallback) {
-    const raw = env[name]?.trim().toLowerCase();
-    if (raw === undefined || raw === "")
-        return fallback;
+function onOff(env, name) {
+    const raw = settingValue(env, name).toLowerCase();
     if (raw === "on")
         return true;
     if (raw === "off")
@@ -921,8 +1093,8 @@ function list(value) {
         .map((s) => s.trim())
         .filter(Boolean);
 }
-function jsonLabels(raw) {
-    const value = raw?.trim() || '["self-hosted","envelope-gate-runner-b"]';
+function jsonLabels(env) {
+    const value = settingValue(env, "ENVELOPE_GATE_RUNNER_B_LABELS");
     let parsed;
     try {
         parsed = JSON.parse(value);
@@ -938,23 +1110,45 @@ function jsonLabels(raw) {
 function privateKeyFrom(env) {
     const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
     if (inline)
-        return inline.replace(/\\n/g, "\n");
+        return { pem: inline.replace(/\\n/g, "\n"), variable: "ENVELOPE_GATE_PRIVATE_KEY" };
     const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
     if (!path)
         throw new errors/* GateError */.ue("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
     try {
-        return (0,external_node_fs_.readFileSync)(path, "utf8");
+        return { pem: (0,external_node_fs_.readFileSync)(path, "utf8"), variable: `ENVELOPE_GATE_PRIVATE_KEY_PATH (${path})` };
     }
     catch (err) {
         throw new errors/* GateError */.ue("CONFIG_INVALID", `the App's private key ${path} cannot be read (${err.code ?? String(err)})`);
     }
+}
+/**
+ * The App's private key, parsed now rather than at the first token request: a key that is not
+ * a PEM RSA private key (GitHub issues RSA keys) is PRIVATE_KEY_INVALID at start, naming the
+ * variable, instead of every delivery failing later as if GitHub were down.
+ */
+function checkedPrivateKey(env) {
+    const { pem, variable } = privateKeyFrom(env);
+    const hint = "Use the .pem file GitHub generated for the App (App settings > Private keys), unchanged.";
+    let key;
+    try {
+        key = (0,external_node_crypto_.createPrivateKey)(pem);
+    }
+    catch (err) {
+        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${variable} is not a PEM private key (${err.message})`, { hint, cause: err });
+    }
+    if (key.asymmetricKeyType !== "rsa") {
+        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${variable} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
+            hint,
+        });
+    }
+    return pem;
 }
 /** Settings the store-only commands need (pause, resume, status, promote). */
 function storeConfigFromEnv(env) {
     return storeSettingsFromEnv(env);
 }
 function reviewAlertMsFromEnv(env) {
-    return config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 48, 1, 24 * 90) * 3_600_000;
+    return config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
@@ -978,7 +1172,7 @@ function loadConfig(env) {
                 throw bypass(`${setting.name}=${value} ${setting.why}`);
         }
     }
-    const githubApiUrl = (env.ENVELOPE_GATE_GITHUB_API_URL?.trim() || "https://api.github.com").replace(/\/+$/, "");
+    const githubApiUrl = settingValue(env, "ENVELOPE_GATE_GITHUB_API_URL").replace(/\/+$/, "");
     let api;
     try {
         api = new URL(githubApiUrl);
@@ -991,33 +1185,36 @@ function loadConfig(env) {
     const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
     if (!/^\d+$/.test(appId))
         throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
-    const ttl = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 7, 1, 365);
-    const cap = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 14, 1, 365);
+    const ttl = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
+    const cap = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
     return {
         production,
-        host: env.ENVELOPE_GATE_HOST?.trim() || "127.0.0.1",
-        port: config_int(env, "ENVELOPE_GATE_PORT", 3000, 0, 65535),
+        host: settingValue(env, "ENVELOPE_GATE_HOST"),
+        port: config_int(env, "ENVELOPE_GATE_PORT", 0, 65535),
         appId,
-        privateKey: privateKeyFrom(env),
+        privateKey: checkedPrivateKey(env),
         webhookSecrets: [secret, ...previous],
         githubApiUrl,
         store: storeSettingsFromEnv(env),
-        workflow: env.ENVELOPE_GATE_WORKFLOW?.trim() || "envelope-gate.yml",
-        checkName: env.ENVELOPE_GATE_CHECK_NAME?.trim() || "envelope-gate",
-        runnerBLabels: jsonLabels(env.ENVELOPE_GATE_RUNNER_B_LABELS),
-        deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 60, 1, 24 * 60) * 60_000,
+        workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
+        checkName: settingValue(env, "ENVELOPE_GATE_CHECK_NAME"),
+        runnerBLabels: jsonLabels(env),
+        deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
         freezeTtlDays: ttl,
         freezeTtlCapDays: cap,
-        ledgerPath: env.ENVELOPE_GATE_LEDGER_PATH?.trim() || DEFAULT_LEDGER_PATH,
+        ledgerPath: settingValue(env, "ENVELOPE_GATE_LEDGER_PATH"),
         reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
         teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
         reviewAlertMs: reviewAlertMsFromEnv(env),
-        sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 30, 1, 3600) * 1000,
-        leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 300, 5, 3600) * 1000,
-        replicaId: env.ENVELOPE_GATE_REPLICA_ID?.trim() || `${(0,external_node_os_.hostname)()}:${process.pid}`,
-        githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 3, 0, 10),
-        githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE", true),
-        githubTimeoutMs: config_int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 30, 1, 600) * 1000,
+        sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
+        leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,
+        replicaId: settingValue(env, "ENVELOPE_GATE_REPLICA_ID") || `${(0,external_node_os_.hostname)()}:${process.pid}`,
+        githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 0, 10),
+        githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE"),
+        githubTimeoutMs: config_int(env, "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS", 1, 600) * 1000,
+        maxConnections: config_int(env, "ENVELOPE_GATE_MAX_CONNECTIONS", 1, 100_000),
+        headersTimeoutMs: config_int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
+        requestTimeoutMs: config_int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
     };
 }
 
@@ -1400,10 +1597,76 @@ class InstallationClient {
     }
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(7598);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
+;// CONCATENATED MODULE: ./src/store/ops.ts
+/**
+ * What operators need from the store beyond the App's own work: a heartbeat write that proves
+ * the store accepts writes (/healthz), and the deliveries that need a human (the status page).
+ */
+/**
+ * Upserts this replica's heartbeat row: one statement, so one transaction, that needs the
+ * store's write lock (SQLite) or a row lock and a WAL write (PostgreSQL). A store that can
+ * be read but not written fails here with STORE_UNAVAILABLE.
+ */
+async function writeHeartbeat(store, replicaId, now) {
+    await store.db.run("INSERT INTO heartbeats (replica_id, beat_at) VALUES (?, ?) ON CONFLICT (replica_id) DO UPDATE SET beat_at = excluded.beat_at", [replicaId, now]);
+}
+async function heartbeats(store) {
+    const rows = await store.db.all("SELECT replica_id, beat_at FROM heartbeats ORDER BY beat_at DESC LIMIT 20");
+    return rows.map((r) => ({ replica_id: r.replica_id, beat_at: Number(r.beat_at) }));
+}
+const NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at"];
+function numeric(row) {
+    const out = { ...row };
+    for (const k of NUMERIC)
+        if (out[k] !== null && out[k] !== undefined)
+            out[k] = Number(out[k]);
+    return out;
+}
+async function deliveryOverview(store, now, limit = 25) {
+    const totals = await store.db.all("SELECT COUNT(*) AS n, MAX(received_at) AS last FROM deliveries");
+    const select = async (where, params) => (await store.db.all(`SELECT * FROM deliveries WHERE ${where} ORDER BY received_at DESC LIMIT ?`, [...params, limit])).map(numeric);
+    return {
+        total: Number(totals[0]?.n ?? 0),
+        last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
+        failed: await select("state = 'failed' AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
+        stuck: await select("state = 'processing' AND lease_until < ?", [now]),
+        refused_paused: await select("state = 'failed' AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/health.ts
+
+
+function storeError(err) {
+    return (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err?.message ?? err), { cause: err });
+}
+/**
+ * /healthz: the store must answer a read (the kill switch, as every outbound request needs) and
+ * accept a write (this replica's heartbeat row). 200 only when both do; otherwise 503 naming the
+ * check that failed, so "reads work, writes fail" is not reported healthy.
+ */
+async function checkHealth(store, replicaId, storeLabel, now) {
+    let paused;
+    try {
+        paused = (await store.killSwitch()).paused;
+    }
+    catch (err) {
+        return { status: 503, body: { ok: false, store: storeLabel, failing: "store_read", error: storeError(err).toJSON() } };
+    }
+    try {
+        await writeHeartbeat(store, replicaId, now);
+    }
+    catch (err) {
+        return { status: 503, body: { ok: false, store: storeLabel, failing: "store_write", paused, error: storeError(err).toJSON() } };
+    }
+    return {
+        status: 200,
+        body: { ok: true, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
+    };
+}
+
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var envelope = __webpack_require__(8447);
 ;// CONCATENATED MODULE: ./src/app/freeze.ts
@@ -1539,9 +1802,59 @@ function reviewOverdue(pr, now, alertMs) {
     return pr.first_review_at === null && pr.opened_at !== null && now - pr.opened_at >= alertMs;
 }
 
+;// CONCATENATED MODULE: ./src/app/hints.ts
+/**
+ * What an operator does about each code a delivery or a sweep item can fail with: the status
+ * page prints it beside the failure. A code not listed gets the generic advice.
+ */
+const REDELIVER = "then redeliver it from the App's settings (Advanced > Recent deliveries)";
+const HINTS = {
+    GITHUB_UNAVAILABLE: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions, ${REDELIVER}.`,
+    STORE_UNAVAILABLE: `The database could not be read or written: check /healthz and the database, ${REDELIVER}.`,
+    KILL_SWITCH_ENGAGED: "Refused while the App was paused. After `envelope-gate app resume` the sweeper sends recorded work; redeliver deliveries that recorded nothing.",
+    PRIVATE_KEY_INVALID: "The App's private key is wrong: fix ENVELOPE_GATE_PRIVATE_KEY(_PATH) and restart.",
+    EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
+    EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
+    LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,
+    RUNNER_B_UNAVAILABLE: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
+    DUAL_RUN_MISMATCH: "Runner B ran another commit or envelope: nothing to do, the property keeps failing.",
+    INTERNAL_ERROR: `A bug in envelope-gate: report it with the delivery id and the log line, ${REDELIVER}.`,
+};
+function hintFor(code) {
+    return (code && HINTS[code]) ?? `Fix the cause named in the message, ${REDELIVER}.`;
+}
+
 ;// CONCATENATED MODULE: ./src/app/status.ts
 
 
+
+
+/** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
+function repositoryWebUrl(dual, githubApiUrl) {
+    const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
+    if (fromRun)
+        return fromRun;
+    try {
+        const api = new URL(githubApiUrl);
+        const web = api.hostname === "api.github.com" ? "https://github.com" : `${api.protocol}//${api.host}`;
+        return `${web}/${dual.repository}`;
+    }
+    catch {
+        return null;
+    }
+}
+function deliveryLine(d, action) {
+    return {
+        delivery_id: d.delivery_id,
+        event: d.event,
+        received_at: new Date(d.received_at).toISOString(),
+        attempts: d.attempts,
+        code: d.error_code,
+        message: d.error_message,
+        action,
+    };
+}
+const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
 const iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
 async function statusSnapshot(store, now, options) {
     const kill = await store.killSwitch();
@@ -1553,6 +1866,9 @@ async function statusSnapshot(store, now, options) {
     const today = utcDate(new Date(now));
     const soon = utcDate(new Date(now + 3 * 86_400_000));
     const recent = (await store.recentDualRuns(20)).filter((d) => d.state === "done");
+    const deliveries = await deliveryOverview(store, now);
+    const beats = await heartbeats(store);
+    const intake = options.intake ?? null;
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
@@ -1606,14 +1922,42 @@ async function statusSnapshot(store, now, options) {
             state: p.state,
             days_left: Math.round((Date.parse(`${p.expires_on}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000),
         })),
-        recent_decisions: recent.map((d) => ({
-            id: d.id,
-            repository: d.repository,
-            outcome: d.outcome,
-            code: d.outcome_code,
-            detail: d.outcome_detail,
-        })),
-        last_sweep: options.lastSweep ? { at: new Date(options.lastSweep.at).toISOString(), report: options.lastSweep.report } : null,
+        recent_decisions: recent.map((d) => {
+            const web = repositoryWebUrl(d, options.githubApiUrl);
+            return {
+                id: d.id,
+                repository: d.repository,
+                outcome: d.outcome,
+                code: d.outcome_code,
+                detail: d.outcome_detail,
+                decided_at: iso(d.decided_at),
+                head_sha: d.head_sha,
+                commit_url: web && `${web}/commit/${d.head_sha}`,
+                pull_url: web && d.pull_number !== null ? `${web}/pull/${d.pull_number}` : null,
+                check_run_url: web && d.check_run_id !== null ? `${web}/runs/${d.check_run_id}` : null,
+            };
+        }),
+        deliveries: {
+            total: deliveries.total,
+            last_received_at: iso(deliveries.last_received_at),
+            failed: deliveries.failed.map((d) => deliveryLine(d, hintFor(d.error_code))),
+            stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
+            refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintFor("KILL_SWITCH_ENGAGED"))),
+        },
+        intake: intake && {
+            last_request_at: iso(intake.last_request_at),
+            last_accepted_at: iso(intake.last_accepted_at),
+            refused: { ...intake.refused },
+            last_refused: intake.last_refused && { ...intake.last_refused, at: new Date(intake.last_refused.at).toISOString() },
+        },
+        replicas: beats.map((b) => ({ replica_id: b.replica_id, last_health_check: new Date(b.beat_at).toISOString() })),
+        last_sweep: options.lastSweep
+            ? {
+                at: new Date(options.lastSweep.at).toISOString(),
+                report: options.lastSweep.report,
+                errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintFor(e.code) })),
+            }
+            : null,
     };
 }
 function esc(v) {
@@ -1632,16 +1976,68 @@ class Raw {
         this.html = html;
     }
 }
+const status_link = (href, text) => (href ? new Raw(`<a href="${esc(href)}">${esc(text)}</a>`) : text);
+const PAGE_HEAD = (title) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>`;
+function deliveriesTable(lines, empty) {
+    return table(["delivery", "event", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
+        new Raw(`<code>${esc(d.delivery_id)}</code>`),
+        d.event,
+        d.received_at,
+        d.attempts,
+        d.code ?? "",
+        d.message ?? "",
+        d.action,
+    ]), empty);
+}
+/** Everything on the page that needs a human, counted for the summary at the top. */
+function attention(s) {
+    const items = [];
+    const n = (count, what) => count > 0 && items.push(`${count} ${what}`);
+    if (s.kill_switch.paused)
+        items.push("the App is PAUSED");
+    n(s.deliveries.failed.length, "failed delivery(ies)");
+    n(s.deliveries.stuck.length, "stuck delivery(ies)");
+    n(s.deliveries.refused_paused.length, "delivery(ies) refused during a pause");
+    n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
+    n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
+    return items;
+}
+function intakeSection(s) {
+    const d = s.deliveries;
+    const lines = [`Last delivery recorded (any replica): ${esc(d.last_received_at ?? "never")} · ${d.total} recorded in all.`];
+    if (s.intake) {
+        const refused = Object.entries(s.intake.refused).map(([code, count]) => `${esc(code)} × ${count}`);
+        lines.push(`This replica: last request to /webhook ${esc(s.intake.last_request_at ?? "never")}, last accepted ${esc(s.intake.last_accepted_at ?? "never")}.`);
+        lines.push(`Refused before anything was recorded: ${refused.length > 0 ? refused.join(", ") : "none"}.`);
+        if (s.intake.last_refused) {
+            const r = s.intake.last_refused;
+            lines.push(`Last refusal ${esc(r.at)}: ${esc(r.code)} (${esc(r.message)})${r.code === "WEBHOOK_SIGNATURE_INVALID" ? ". If every delivery is refused so, the webhook secret differs from the App's settings on GitHub." : ""}`);
+        }
+    }
+    return lines.map((l) => `<p>${l}</p>`).join("");
+}
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
 function renderStatusHtml(s) {
     const kill = s.kill_switch.paused
-        ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent.</p>`
+        ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent. Resume with <code>envelope-gate app resume</code>.</p>`
         : `<p class="ok">Running (kill switch off${s.kill_switch.changed_at ? `, last changed ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}` : ""}).</p>`;
-    return `<!doctype html><html><head><meta charset="utf-8"><title>envelope-gate App status</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>
+    const todo = attention(s);
+    const summary = todo.length > 0
+        ? `<p class="alert" id="attention">Needs attention: ${todo.map(esc).join("; ")}.</p>`
+        : `<p class="ok" id="attention">Nothing needs attention.</p>`;
+    const sweep = s.last_sweep
+        ? `<p>${esc(s.last_sweep.at)}: ${s.last_sweep.errors.length} error(s).</p>${table(["item", "code", "message", "what to do"], s.last_sweep.errors.map((e) => [e.item, e.code, e.message, e.action]), "No errors.")}`
+        : "<p>Not yet run on this replica.</p>";
+    return `${PAGE_HEAD("envelope-gate App status")}
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
+${summary}
 <h2>Kill switch</h2>${kill}
+<h2>Webhooks arriving</h2>${intakeSection(s)}
+<h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
+<h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
+<h2>Deliveries refused during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
 <h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
 <h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
         d.id,
@@ -1656,15 +2052,372 @@ function renderStatusHtml(s) {
         p.freeze_id,
         p.repository,
         p.property,
-        p.pr_url ? new Raw(`<a href="${esc(p.pr_url)}">${esc(p.pr_url)}</a>`) : "—",
+        status_link(p.pr_url, p.pr_url ?? "—"),
         new Raw(p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
         p.expires_on,
     ]), "None.")}
 <h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
 <h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
-<h2>Recent decisions</h2>${table(["dual run", "repository", "outcome", "code", "detail"], s.recent_decisions.map((d) => [d.id, d.repository, d.outcome, d.code ?? "", d.detail]), "None yet.")}
-<h2>Last sweep</h2><p>${s.last_sweep ? `${esc(s.last_sweep.at)} — ${s.last_sweep.report.errors.length} error(s)` : "not yet"}</p>
+<h2>Recent decisions</h2>${table(["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"], s.recent_decisions.map((d) => [
+        d.decided_at ?? "—",
+        d.id,
+        d.repository,
+        status_link(d.commit_url, d.head_sha.slice(0, 12)),
+        d.pull_url ? status_link(d.pull_url, `#${d.pull_url.split("/").pop()}`) : "—",
+        status_link(d.check_run_url, d.check_run_url ? "check run" : "—"),
+        d.outcome,
+        d.code ?? "",
+        d.detail,
+    ]), "None yet.")}
+<h2>Last sweep</h2>${sweep}
+<h2>Replicas</h2>${table(["replica", "last health check"], s.replicas.map((r) => [r.replica_id, r.last_health_check]), "No replica has answered /healthz yet.")}
 </body></html>`;
+}
+/** The page served when the store cannot be read: what failed and what to do, never a raw JSON body. */
+function renderStoreDownHtml(generatedAt, storeLabel, error) {
+    return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
+<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
+<p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
+<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; redeliver them once the
+store is back), and every request to GitHub is refused because the kill switch cannot be read.</p>
+<p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
+which check fails. This page shows the App's state again as soon as the store answers.</p>
+</body></html>`;
+}
+
+;// CONCATENATED MODULE: ./src/app/payload-shape.ts
+/**
+ * The shape of each webhook payload, checked on arrival for the fields the App reads
+ * (payloads.ts): a signed delivery whose payload GitHub could not have sent (`null`, a string
+ * installation id, a workflow run without an id) is refused with WEBHOOK_PAYLOAD_INVALID and
+ * nothing is stored, instead of failing later as INTERNAL_ERROR or recording a `NaN`.
+ * Fields the App does not read are not checked; extra fields are always allowed.
+ */
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function kind(v) {
+    if (v === null)
+        return "null";
+    if (Array.isArray(v))
+        return "an array";
+    return `a ${typeof v}`;
+}
+const str = (v, path, problems) => {
+    if (typeof v !== "string")
+        problems.push(`${path} must be a string, got ${kind(v)}`);
+};
+const id = (v, path, problems) => {
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v <= 0)
+        problems.push(`${path} must be a positive integer, got ${kind(v)}`);
+};
+const bool = (v, path, problems) => {
+    if (typeof v !== "boolean")
+        problems.push(`${path} must be a boolean, got ${kind(v)}`);
+};
+const nullable = (check) => (v, path, problems) => {
+    if (v !== null)
+        check(v, path, problems);
+};
+const fullName = (v, path, problems) => {
+    if (typeof v !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(v))
+        problems.push(`${path} must be "owner/name", got ${JSON.stringify(v)}`);
+};
+/** An object whose listed fields are checked; `?` after a name marks it optional. */
+function obj(fields) {
+    return (v, path, problems) => {
+        if (!isObject(v)) {
+            problems.push(`${path} must be an object, got ${kind(v)}`);
+            return;
+        }
+        for (const [key, check] of Object.entries(fields)) {
+            const optional = key.endsWith("?");
+            const name = optional ? key.slice(0, -1) : key;
+            if (v[name] === undefined) {
+                if (!optional)
+                    problems.push(`${path}.${name} is missing`);
+                continue;
+            }
+            check(v[name], `${path}.${name}`, problems);
+        }
+    };
+}
+function arr(item) {
+    return (v, path, problems) => {
+        if (!Array.isArray(v)) {
+            problems.push(`${path} must be an array, got ${kind(v)}`);
+            return;
+        }
+        v.forEach((x, i) => item(x, `${path}[${i}]`, problems));
+    };
+}
+const installation = obj({ id, "account?": nullable(obj({ "login?": str })) });
+const repository = obj({ full_name: fullName, "owner?": obj({ "login?": str }) });
+const repoEvent = { "installation?": installation, repository };
+const workflowRun = obj({
+    id,
+    "run_attempt?": id,
+    "path?": str,
+    "event?": str,
+    "head_branch?": nullable(str),
+    "status?": nullable(str),
+    "conclusion?": nullable(str),
+    "head_sha?": str,
+    "html_url?": str,
+    "pull_requests?": arr(obj({ number: id, "base?": obj({ "ref?": str }) })),
+});
+const pullRequestEvent = obj({
+    action: str,
+    ...repoEvent,
+    pull_request: obj({ number: id, "merged?": nullable(bool), head: obj({ ref: str }) }),
+});
+const paths = arr(str);
+/** Per event the App routes (service.ts), the fields it reads. Any other event: an object. */
+const SHAPES = {
+    workflow_run: obj({ action: str, ...repoEvent, workflow_run: workflowRun }),
+    push: obj({
+        ref: str,
+        after: str,
+        ...repoEvent,
+        "commits?": arr(obj({ "added?": paths, "modified?": paths, "removed?": paths })),
+    }),
+    pull_request: pullRequestEvent,
+    pull_request_review: pullRequestEvent,
+    installation: obj({ action: str, installation }),
+    ping: obj({}),
+};
+/** What is wrong with a payload for `event` (at most 10 problems); empty when the App can read it. */
+function payloadProblems(event, payload) {
+    const problems = [];
+    const check = SHAPES[event] ?? obj({ "installation?": installation });
+    check(payload, "payload", problems);
+    return problems.slice(0, 10);
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
+;// CONCATENATED MODULE: ./src/app/spool.ts
+
+
+
+
+
+/** A body up to this size stays in memory; a larger one goes to a file until its signature is checked. */
+const SPOOL_MEMORY_BYTES = 1024 * 1024;
+let directory = null;
+/** How many bodies this process has spooled to disk (for tests and diagnostics). */
+const spoolStats = { files: 0 };
+/** This process's spool directory (created on first use, files 0600, each removed once read or refused). */
+function spoolDirectory() {
+    directory ??= (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), "envelope-gate-spool-"));
+    return directory;
+}
+/**
+ * Reads a request body, handing each chunk to `onChunk` (the HMACs) as it arrives. Memory holds
+ * at most SPOOL_MEMORY_BYTES of it: past that the body goes to a file in the spool directory,
+ * the request paused while each chunk is written. Resolves null, leaving the rest unread, once
+ * the body passes `maxBytes`.
+ */
+function spoolBody(req, maxBytes, onChunk) {
+    return new Promise((resolve, reject) => {
+        const memory = [];
+        let size = 0;
+        let file = null;
+        let path = null;
+        let writing = Promise.resolve();
+        const remove = async () => {
+            await file?.close().catch(() => undefined);
+            file = null;
+            if (path !== null)
+                await (0,promises_.unlink)(path).catch(() => undefined);
+        };
+        const onData = (chunk) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+                req.off("data", onData);
+                req.pause();
+                void writing.then(remove, remove).then(() => resolve(null));
+                return;
+            }
+            onChunk(chunk);
+            if (file === null && path === null && size <= SPOOL_MEMORY_BYTES) {
+                memory.push(chunk);
+                return;
+            }
+            req.pause();
+            writing = writing
+                .then(async () => {
+                if (file === null) {
+                    path = (0,external_node_path_.join)(spoolDirectory(), (0,external_node_crypto_.randomUUID)());
+                    file = await (0,promises_.open)(path, "wx", 0o600);
+                    spoolStats.files++;
+                    for (const m of memory.splice(0))
+                        await file.write(m);
+                }
+                await file.write(chunk);
+            })
+                .then(() => void req.resume(), async (err) => {
+                req.off("data", onData);
+                await remove();
+                reject(err);
+            });
+        };
+        req.on("data", onData);
+        req.once("error", (err) => void remove().then(() => reject(err)));
+        req.once("end", () => {
+            void writing.then(() => resolve({
+                async read() {
+                    if (path === null)
+                        return Buffer.concat(memory);
+                    await file?.close();
+                    file = null;
+                    try {
+                        return await (0,promises_.readFile)(path);
+                    }
+                    finally {
+                        await remove();
+                    }
+                },
+                discard: remove,
+            }));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/app/webhook.ts
+
+
+
+
+/** GitHub caps webhook payloads at 25 MB. */
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/** The HTTP status each refusal and failure is answered with; anything unlisted is 503 (retry). */
+const HTTP_STATUS = {
+    WEBHOOK_SIGNATURE_INVALID: 401,
+    WEBHOOK_BODY_TOO_LARGE: 413,
+    WEBHOOK_HEADERS_MISSING: 400,
+    WEBHOOK_BODY_NOT_JSON: 400,
+    WEBHOOK_PAYLOAD_INVALID: 400,
+    NOT_FOUND: 404,
+};
+function httpStatusFor(code) {
+    return HTTP_STATUS[code] ?? 503;
+}
+function sendJson(res, status, body, headers = {}) {
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
+    res.end(JSON.stringify(body));
+}
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
+/**
+ * X-Hub-Signature-256 check against every accepted secret (current first, then the previous
+ * ones during a rotation), in constant time. Only sha256 is accepted.
+ */
+function verifySignature(secrets, body, header) {
+    const macs = secrets.map((s) => createHmac("sha256", s).update(body));
+    return signatureMatches(macs, header);
+}
+function signatureMatches(macs, header) {
+    const m = SIGNATURE.exec(header ?? "");
+    if (!m)
+        return false;
+    const given = Buffer.from(m[1], "hex");
+    let ok = false;
+    for (const mac of macs)
+        if ((0,external_node_crypto_.timingSafeEqual)(mac.digest(), given))
+            ok = true;
+    return ok;
+}
+function signPayload(secret, body) {
+    return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+function header(req, name) {
+    const v = req.headers[name];
+    return typeof v === "string" && v.trim() !== "" ? v : null;
+}
+/**
+ * POST /webhook, refusing bad traffic as cheaply as possible: a declared length over 25 MB
+ * before reading anything; a missing or malformed signature header, or missing delivery and
+ * event headers, before reading the body; the body is streamed into the HMACs, held in memory
+ * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
+ * verified body is parsed, shape-checked and processed.
+ * One JSON log line per outcome (refused, done, duplicate, failed).
+ */
+class WebhookIntake {
+    service;
+    secrets;
+    stats = { last_request_at: null, last_accepted_at: null, refused: {}, last_refused: null };
+    constructor(service, secrets) {
+        this.service = service;
+        this.secrets = secrets;
+    }
+    async handle(req, res) {
+        const now = this.service.clock.now();
+        this.stats.last_request_at = now;
+        const delivery = header(req, "x-github-delivery");
+        const event = header(req, "x-github-event");
+        const refuse = (code, message, extra = {}, close = false) => {
+            this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
+            this.stats.last_refused = { at: now, code, message, delivery };
+            this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
+            sendJson(res, httpStatusFor(code), { error: { code, message, ...extra } }, close ? { connection: "close" } : {});
+            if (close)
+                res.once("finish", () => req.destroy());
+        };
+        const declared = Number(req.headers["content-length"] ?? NaN);
+        if (declared > MAX_BODY_BYTES) {
+            return refuse("WEBHOOK_BODY_TOO_LARGE", `Content-Length ${declared} is over GitHub's 25 MB cap; the body was not read`, {}, true);
+        }
+        const signature = header(req, "x-hub-signature-256");
+        if (signature === null || !SIGNATURE.test(signature)) {
+            return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 is missing or not sha256=<64 hex>; the body was not read", {}, true);
+        }
+        if (delivery === null || event === null) {
+            return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
+        }
+        const macs = this.secrets.map((s) => (0,external_node_crypto_.createHmac)("sha256", s));
+        const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
+            for (const mac of macs)
+                mac.update(chunk);
+        });
+        if (spooled === null) {
+            return refuse("WEBHOOK_BODY_TOO_LARGE", "the webhook body is over GitHub's 25 MB cap; the rest was not read", {}, true);
+        }
+        if (!signatureMatches(macs, signature)) {
+            await spooled.discard();
+            return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 does not match any configured webhook secret");
+        }
+        const body = await spooled.read();
+        let payload;
+        try {
+            payload = JSON.parse(body.toString("utf8"));
+        }
+        catch {
+            return refuse("WEBHOOK_BODY_NOT_JSON", "the webhook body is not JSON");
+        }
+        const problems = payloadProblems(event, payload);
+        if (problems.length > 0) {
+            return refuse("WEBHOOK_PAYLOAD_INVALID", `the ${event} payload is not one GitHub sends: ${problems[0]}`, { problems });
+        }
+        this.stats.last_accepted_at = now;
+        try {
+            const result = await this.service.handleDelivery(delivery, event, payload);
+            this.service.log("info", result.status === "done" ? "delivery.done" : "delivery.duplicate", {
+                delivery,
+                github_event: event,
+                outcome: result.outcome,
+            });
+            return sendJson(res, 200, { delivery, ...result });
+        }
+        catch (err) {
+            const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
+            this.service.log("error", "delivery.failed", {
+                delivery,
+                github_event: event,
+                code: gate.code,
+                message: gate.message,
+                ...(gate.hint ? { hint: gate.hint } : {}),
+            });
+            return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/app/server.ts
@@ -1672,139 +2425,64 @@ function renderStatusHtml(s) {
 
 
 
-/** GitHub caps webhook payloads at 25 MB. */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
-/**
- * X-Hub-Signature-256 check against every accepted secret (current first, then the previous
- * ones during a rotation), in constant time. Only sha256 is accepted.
- */
-function verifySignature(secrets, body, header) {
-    if (!header || !header.startsWith("sha256="))
-        return false;
-    const given = Buffer.from(header.slice("sha256=".length), "hex");
-    if (given.length !== 32)
-        return false;
-    let ok = false;
-    for (const secret of secrets) {
-        const expected = (0,external_node_crypto_.createHmac)("sha256", secret).update(body).digest();
-        if ((0,external_node_crypto_.timingSafeEqual)(expected, given))
-            ok = true;
-    }
-    return ok;
-}
-function signPayload(secret, body) {
-    return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-}
-function send(res, status, body, type = "application/json; charset=utf-8") {
-    const payload = typeof body === "string" ? body : JSON.stringify(body);
-    res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
-    res.end(payload);
-}
-function statusForCode(code) {
-    if (code === "WEBHOOK_SIGNATURE_INVALID")
-        return 401;
-    if (code === "CONFIG_INVALID")
-        return 400;
-    return 503;
-}
-/**
- * The request body, or CONFIG_INVALID past 25 MB. An oversized body is read to its end and
- * dropped (leaving the loop early would destroy the socket before the answer is sent).
- */
-async function readBody(req) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of req) {
-        size += chunk.length;
-        if (size <= MAX_BODY_BYTES)
-            chunks.push(chunk);
-    }
-    if (size > MAX_BODY_BYTES)
-        throw new errors/* GateError */.ue("CONFIG_INVALID", "webhook body larger than 25 MB");
-    return Buffer.concat(chunks);
+
+
+function sendHtml(res, status, html) {
+    res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.end(html);
 }
 /** The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json. */
 function createAppServer(options) {
     const { service } = options;
+    const intake = new WebhookIntake(service, options.secrets);
     const handle = async (req, res) => {
         const url = new URL(req.url ?? "/", "http://app.invalid");
         const method = req.method ?? "GET";
         if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
-            let body;
-            try {
-                body = await readBody(req);
-            }
-            catch (err) {
-                if (!(0,errors/* isGateError */.Wc)(err))
-                    throw err;
-                return send(res, statusForCode(err.code), { error: err.toJSON() });
-            }
-            const signature = req.headers["x-hub-signature-256"];
-            if (!verifySignature(options.secrets, body, typeof signature === "string" ? signature : undefined)) {
-                service.log("warn", "webhook.signature_invalid", { delivery: req.headers["x-github-delivery"] ?? null });
-                return send(res, 401, {
-                    error: { code: "WEBHOOK_SIGNATURE_INVALID", message: "X-Hub-Signature-256 does not match any configured webhook secret" },
-                });
-            }
-            const delivery = req.headers["x-github-delivery"];
-            const event = req.headers["x-github-event"];
-            if (typeof delivery !== "string" || delivery === "" || typeof event !== "string" || event === "") {
-                return send(res, 400, { error: { code: "CONFIG_INVALID", message: "X-GitHub-Delivery and X-GitHub-Event are required" } });
-            }
-            let payload;
-            try {
-                payload = JSON.parse(body.toString("utf8"));
-            }
-            catch {
-                return send(res, 400, { error: { code: "CONFIG_INVALID", message: "the webhook body is not JSON" } });
-            }
-            try {
-                const result = await service.handleDelivery(delivery, event, payload);
-                return send(res, 200, { delivery, ...result });
-            }
-            catch (err) {
-                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err));
-                service.log("error", "webhook.failed", { delivery, event, code: gate.code, message: gate.message });
-                return send(res, statusForCode(gate.code), { delivery, error: gate.toJSON() });
-            }
+            return intake.handle(req, res);
         }
         if (method === "GET" && url.pathname === "/healthz") {
-            try {
-                await service.store.ping();
-                const kill = await service.store.killSwitch();
-                return send(res, 200, { ok: true, store: options.storeLabel, paused: kill.paused });
-            }
-            catch (err) {
-                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err));
-                return send(res, 503, { ok: false, error: gate.toJSON() });
-            }
+            const health = await checkHealth(service.store, service.settings.replicaId, options.storeLabel, service.clock.now());
+            return sendJson(res, health.status, health.body);
         }
         if (method === "GET" && (url.pathname === "/status" || url.pathname === "/status.json" || url.pathname === "/")) {
+            const now = service.clock.now();
             try {
-                const snapshot = await statusSnapshot(service.store, service.clock.now(), {
+                const snapshot = await statusSnapshot(service.store, now, {
                     storeLabel: options.storeLabel,
                     reviewAlertMs: options.reviewAlertMs,
                     lastSweep: service.lastSweep,
+                    githubApiUrl: options.githubApiUrl,
+                    intake: intake.stats,
                 });
                 if (url.pathname === "/status.json")
-                    return send(res, 200, snapshot);
-                return send(res, 200, renderStatusHtml(snapshot), "text/html; charset=utf-8");
+                    return sendJson(res, 200, snapshot);
+                return sendHtml(res, 200, renderStatusHtml(snapshot));
             }
             catch (err) {
                 const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err));
-                return send(res, 503, { error: gate.toJSON() });
+                if (url.pathname === "/status.json")
+                    return sendJson(res, 503, { error: gate.toJSON() });
+                return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
             }
         }
-        return send(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
+        return sendJson(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
     };
-    return (0,external_node_http_.createServer)((req, res) => {
+    const server = (0,external_node_http_.createServer)({
+        headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
+        requestTimeout: options.requestTimeoutMs,
+        // How often Node checks those two timeouts (its default, 30 s, would let them overrun).
+        connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(options.headersTimeoutMs / 4))),
+    }, (req, res) => {
         handle(req, res).catch((err) => {
             if (!res.headersSent)
-                send(res, 500, { error: { code: "INTERNAL_ERROR", message: String(err?.message ?? err) } });
+                sendJson(res, 500, { error: { code: "INTERNAL_ERROR", message: String(err?.message ?? err) } });
             else
                 res.destroy();
         });
     });
+    server.maxConnections = options.maxConnections;
+    return server;
 }
 async function listen(server, port, host) {
     await new Promise((resolve, reject) => {
@@ -1820,8 +2498,12 @@ async function listen(server, port, host) {
 ;// CONCATENATED MODULE: ./src/app/context.ts
 
 const systemClock = { now: () => Date.now() };
+/**
+ * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
+ * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
+ */
 const jsonLogger = (level, event, fields = {}) => {
-    const line = JSON.stringify({ level, event, at: new Date().toISOString(), ...fields });
+    const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
     if (level === "info")
         process.stdout.write(line + "\n");
     else
@@ -2462,8 +3144,8 @@ async function reportDualRun(ctx, id) {
             return "a ledger PR is being opened by another replica; the sweeper finishes the report";
         }
         const mode = await store.installationMode(dual.installation_id);
-        await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(settings.checkName, dual, lines, mode ?? "shadow", proposals));
-        await store.releaseDualRun(id, "reporting", "done", owner, { done_at: ctx.clock.now() });
+        const checkRunId = await gh.createCheckRun(repoRef(dual.repository), dualRunCheck(settings.checkName, dual, lines, mode ?? "shadow", proposals));
+        await store.releaseDualRun(id, "reporting", "done", owner, { done_at: ctx.clock.now(), check_run_id: checkRunId });
         return lines.length > 0 ? lines.join("; ") : "check run posted";
     }
     catch (err) {
@@ -2598,7 +3280,7 @@ async function onWorkflowRun(ctx, p) {
  */
 async function onRunNamingDualRun(ctx, run, repository, dualRunId) {
     if (run.event !== "workflow_dispatch") {
-        ctx.log("warn", "runner_b.refused", { run: run.id, event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
+        ctx.log("warn", "runner_b.refused", { run: run.id, run_event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
         return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
     }
     const dual = await ctx.store.getDualRun(dualRunId);
@@ -2861,7 +3543,16 @@ async function startApp(config, options = {}) {
     });
     const service = new GateAppService(store, github, config, clock, log);
     const storeLabel = describeStore(config.store);
-    const server = createAppServer({ service, secrets: config.webhookSecrets, storeLabel, reviewAlertMs: config.reviewAlertMs });
+    const server = createAppServer({
+        service,
+        secrets: config.webhookSecrets,
+        storeLabel,
+        reviewAlertMs: config.reviewAlertMs,
+        githubApiUrl: config.githubApiUrl,
+        maxConnections: config.maxConnections,
+        headersTimeoutMs: config.headersTimeoutMs,
+        requestTimeoutMs: config.requestTimeoutMs,
+    });
     let address;
     try {
         address = await listen(server, config.port, config.host);
@@ -2915,6 +3606,25 @@ async function startApp(config, options = {}) {
 
 
 
+
+/** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
+const SUBCOMMANDS = {
+    start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
+    pause: { synopsis: 'pause --reason "TEXT"       engage the kill switch: nothing is sent to GitHub until resume', scope: "store" },
+    resume: { synopsis: "resume                      release the kill switch", scope: "store" },
+    status: { synopsis: "status                      print the status page's snapshot as JSON, from the store", scope: "store" },
+    promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
+    demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
+    manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+};
+function appHelp(sub) {
+    const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
+    const scope = sub === null ? "server" : SUBCOMMANDS[sub].scope;
+    const lines = subs.map((s) => `  envelope-gate app ${SUBCOMMANDS[s].synopsis}`);
+    const settings = sub === "manifest" ? "" : `\n\n${settingsHelp(scope)}`;
+    return `usage:\n${lines.join("\n")}${settings}\n\nSee docs/app.md for the whole guide.\n`;
+}
+const wantsHelp = (args) => args.includes("--help") || args.includes("-h");
 function operator() {
     try {
         return process.env.ENVELOPE_GATE_OPERATOR?.trim() || (0,external_node_os_.userInfo)().username;
@@ -2925,7 +3635,15 @@ function operator() {
 }
 /** `envelope-gate app [start] | pause --reason TEXT | resume | status | promote --installation N` */
 async function appCommand(args, usage) {
+    if (args[0] === "--help" || args[0] === "-h" || args[0] === "help") {
+        process.stdout.write(appHelp(null));
+        return 0;
+    }
     const [sub = "start", ...rest] = args;
+    if (SUBCOMMANDS[sub] && wantsHelp(rest)) {
+        process.stdout.write(appHelp(sub));
+        return 0;
+    }
     switch (sub) {
         case "start":
             return start(rest, usage);
@@ -2983,6 +3701,7 @@ async function cli_status(args) {
             storeLabel: describeStore(settings),
             reviewAlertMs: reviewAlertMsFromEnv(process.env),
             lastSweep: null,
+            githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
         });
         process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
         return 0;

@@ -1,0 +1,35 @@
+import { GateError, isGateError } from "../core/errors.js";
+import type { Store } from "../store/index.js";
+import { writeHeartbeat } from "../store/ops.js";
+
+export interface HealthAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+function storeError(err: unknown): GateError {
+  return isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String((err as Error)?.message ?? err), { cause: err });
+}
+
+/**
+ * /healthz: the store must answer a read (the kill switch, as every outbound request needs) and
+ * accept a write (this replica's heartbeat row). 200 only when both do; otherwise 503 naming the
+ * check that failed, so "reads work, writes fail" is not reported healthy.
+ */
+export async function checkHealth(store: Store, replicaId: string, storeLabel: string, now: number): Promise<HealthAnswer> {
+  let paused: boolean;
+  try {
+    paused = (await store.killSwitch()).paused;
+  } catch (err) {
+    return { status: 503, body: { ok: false, store: storeLabel, failing: "store_read", error: storeError(err).toJSON() } };
+  }
+  try {
+    await writeHeartbeat(store, replicaId, now);
+  } catch (err) {
+    return { status: 503, body: { ok: false, store: storeLabel, failing: "store_write", paused, error: storeError(err).toJSON() } };
+  }
+  return {
+    status: 200,
+    body: { ok: true, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * What an operator does about each code a delivery or a sweep item can fail with: the status
+ * page prints it beside the failure. A code not listed gets the generic advice.
+ */
+const REDELIVER = "then redeliver it from the App's settings (Advanced > Recent deliveries)";
+
+const HINTS: Record<string, string> = {
+  GITHUB_UNAVAILABLE: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions, ${REDELIVER}.`,
+  STORE_UNAVAILABLE: `The database could not be read or written: check /healthz and the database, ${REDELIVER}.`,
+  KILL_SWITCH_ENGAGED:
+    "Refused while the App was paused. After `envelope-gate app resume` the sweeper sends recorded work; redeliver deliveries that recorded nothing.",
+  PRIVATE_KEY_INVALID: "The App's private key is wrong: fix ENVELOPE_GATE_PRIVATE_KEY(_PATH) and restart.",
+  EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
+  EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
+  LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,
+  RUNNER_B_UNAVAILABLE: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
+  DUAL_RUN_MISMATCH: "Runner B ran another commit or envelope: nothing to do, the property keeps failing.",
+  INTERNAL_ERROR: `A bug in envelope-gate: report it with the delivery id and the log line, ${REDELIVER}.`,
+};
+
+export function hintFor(code: string | null): string {
+  return (code && HINTS[code]) ?? `Fix the cause named in the message, ${REDELIVER}.`;
+}

@@ -1,0 +1,181 @@
+import { DEFAULT_LEDGER_PATH } from "../core/ledger.js";
+import { DEFAULT_SQLITE_PATH } from "../store/index.js";
+
+/**
+ * Every environment variable the App reads, with its default and meaning: the one table both
+ * configuration parsing (config.ts) and `envelope-gate app --help` use, so they cannot drift.
+ * `scope` says which commands read it: `store` settings are read by every app command
+ * (pause, resume, status, promote, demote), `server` settings only by `app start`.
+ */
+export interface Setting {
+  name: string;
+  /** The value used when the variable is unset or empty; `""` means none. */
+  default: string;
+  /** How the default reads in help when it is computed or absent. */
+  shown?: string;
+  scope: "server" | "store";
+  help: string;
+}
+
+export const APP_SETTINGS = [
+  { name: "ENVELOPE_GATE_APP_ID", default: "", shown: "(required)", scope: "server", help: "the App's numeric id" },
+  {
+    name: "ENVELOPE_GATE_PRIVATE_KEY_PATH",
+    default: "",
+    shown: "(this or the next is required)",
+    scope: "server",
+    help: "a PEM file holding the App's RSA private key",
+  },
+  {
+    name: "ENVELOPE_GATE_PRIVATE_KEY",
+    default: "",
+    shown: "",
+    scope: "server",
+    help: "the PEM itself (\\n escapes allowed); parsed at start, a key that is not an RSA private key is PRIVATE_KEY_INVALID",
+  },
+  {
+    name: "ENVELOPE_GATE_WEBHOOK_SECRET",
+    default: "",
+    shown: "(required)",
+    scope: "server",
+    help: "the webhook secret; without it the App does not start (BYPASS_REFUSED)",
+  },
+  {
+    name: "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
+    default: "",
+    scope: "server",
+    help: "comma-separated secrets still accepted during a rotation",
+  },
+  { name: "DATABASE_URL", default: "", scope: "store", help: "PostgreSQL connection string; when set, PostgreSQL is the store" },
+  { name: "ENVELOPE_GATE_PG_SCHEMA", default: "public", scope: "store", help: "PostgreSQL schema (created if missing)" },
+  {
+    name: "ENVELOPE_GATE_DB_PATH",
+    default: DEFAULT_SQLITE_PATH,
+    scope: "store",
+    help: "SQLite file when DATABASE_URL is not set (its directory is created, one level)",
+  },
+  { name: "ENVELOPE_GATE_HOST", default: "127.0.0.1", scope: "server", help: "the interface the server listens on" },
+  { name: "ENVELOPE_GATE_PORT", default: "3000", scope: "server", help: "the port the server listens on (0: any free port)" },
+  {
+    name: "ENVELOPE_GATE_MAX_CONNECTIONS",
+    default: "256",
+    scope: "server",
+    help: "open connections the server accepts at once; more are dropped on arrival",
+  },
+  {
+    name: "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS",
+    default: "10",
+    scope: "server",
+    help: "a client must send its request headers within this long (else 408 and the connection is closed)",
+  },
+  {
+    name: "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS",
+    default: "30",
+    scope: "server",
+    help: "a client must send its whole request, body included, within this long (else 408)",
+  },
+  {
+    name: "ENVELOPE_GATE_GITHUB_API_URL",
+    default: "https://api.github.com",
+    scope: "server",
+    help: "GitHub's REST API (GitHub Enterprise Server: https://HOST/api/v3)",
+  },
+  {
+    name: "ENVELOPE_GATE_WORKFLOW",
+    default: "envelope-gate.yml",
+    scope: "server",
+    help: "the gate workflow's file name: runs of other workflows are ignored, B is dispatched on it",
+  },
+  {
+    name: "ENVELOPE_GATE_CHECK_NAME",
+    default: "envelope-gate",
+    scope: "server",
+    help: "the gate's check name; the App's own check is '<name> (dual run)'",
+  },
+  {
+    name: "ENVELOPE_GATE_RUNNER_B_LABELS",
+    default: '["self-hosted","envelope-gate-runner-b"]',
+    scope: "server",
+    help: "JSON array passed as runner_labels: labels that select a machine other than runner A's",
+  },
+  {
+    name: "ENVELOPE_GATE_DEADLINE_MINUTES",
+    default: "60",
+    scope: "server",
+    help: "runner B must be dispatched and finished within this many minutes of A's completion",
+  },
+  { name: "ENVELOPE_GATE_FREEZE_TTL_DAYS", default: "7", scope: "server", help: "expires_on = today (UTC) + this" },
+  { name: "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", default: "14", scope: "server", help: "cap on the freeze TTL" },
+  { name: "ENVELOPE_GATE_LEDGER_PATH", default: DEFAULT_LEDGER_PATH, scope: "server", help: "the ledger on the base branch" },
+  { name: "ENVELOPE_GATE_REVIEWERS", default: "", scope: "server", help: "comma-separated users asked to review each ledger PR" },
+  { name: "ENVELOPE_GATE_TEAM_REVIEWERS", default: "", scope: "server", help: "comma-separated team slugs asked to review each ledger PR" },
+  {
+    name: "ENVELOPE_GATE_REVIEW_ALERT_HOURS",
+    default: "48",
+    scope: "store",
+    help: "a ledger PR unreviewed this long is reported loudly (error log, comment, OVERDUE on the status page)",
+  },
+  { name: "ENVELOPE_GATE_SWEEP_SECONDS", default: "30", scope: "server", help: "how often the sweeper runs" },
+  {
+    name: "ENVELOPE_GATE_LEASE_SECONDS",
+    default: "300",
+    scope: "server",
+    help: "how long a replica holds a claim before another may take it over",
+  },
+  {
+    name: "ENVELOPE_GATE_REPLICA_ID",
+    default: "",
+    shown: "hostname:pid",
+    scope: "server",
+    help: "this replica's name in claims, logs and health",
+  },
+  {
+    name: "ENVELOPE_GATE_GITHUB_RETRIES",
+    default: "3",
+    scope: "server",
+    help: "retries of a failed GitHub request (5xx, network) before GITHUB_UNAVAILABLE",
+  },
+  {
+    name: "ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS",
+    default: "30",
+    scope: "server",
+    help: "each request attempt to GitHub is abandoned after this long",
+  },
+  {
+    name: "ENVELOPE_GATE_GITHUB_THROTTLE",
+    default: "on",
+    scope: "server",
+    help: "space writes as GitHub asks; off only against a local test server",
+  },
+  {
+    name: "ENVELOPE_GATE_OPERATOR",
+    default: "",
+    shown: "login name",
+    scope: "store",
+    help: "who pause, resume and promote record as the operator",
+  },
+  { name: "NODE_ENV", default: "", scope: "server", help: "production turns on the strict boot guard" },
+] as const satisfies readonly Setting[];
+
+export type SettingName = (typeof APP_SETTINGS)[number]["name"];
+
+const BY_NAME = new Map<string, Setting>(APP_SETTINGS.map((s) => [s.name, s]));
+
+/** The variable's trimmed value, or its default from the table when unset or empty. */
+export function settingValue(env: NodeJS.ProcessEnv, name: SettingName): string {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === "" ? (BY_NAME.get(name) as Setting).default : raw;
+}
+
+/** The settings as a text table for `--help`; `store` commands list only what they read. */
+export function settingsHelp(scope: "server" | "store"): string {
+  const rows = APP_SETTINGS.filter((s) => scope === "server" || s.scope === "store").map((s) => [
+    s.name,
+    "shown" in s ? s.shown : s.default,
+    s.help,
+  ]);
+  const width = [0, 1].map((i) => Math.max(...rows.map((r) => (r[i] as string).length), i === 0 ? 8 : 7));
+  const line = (r: readonly string[]) =>
+    `  ${(r[0] as string).padEnd(width[0] as number)}  ${(r[1] as string).padEnd(width[1] as number)}  ${r[2]}`;
+  return ["settings (environment variables):", line(["variable", "default", "meaning"]), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,149 @@
+import { createHmac, timingSafeEqual, type Hmac } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import { payloadProblems } from "./payload-shape.js";
+import { spoolBody } from "./spool.js";
+import type { GateAppService } from "./service.js";
+
+/** GitHub caps webhook payloads at 25 MB. */
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+/** The HTTP status each refusal and failure is answered with; anything unlisted is 503 (retry). */
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  WEBHOOK_SIGNATURE_INVALID: 401,
+  WEBHOOK_BODY_TOO_LARGE: 413,
+  WEBHOOK_HEADERS_MISSING: 400,
+  WEBHOOK_BODY_NOT_JSON: 400,
+  WEBHOOK_PAYLOAD_INVALID: 400,
+  NOT_FOUND: 404,
+};
+
+export function httpStatusFor(code: ErrorCode): number {
+  return HTTP_STATUS[code] ?? 503;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
+
+/**
+ * X-Hub-Signature-256 check against every accepted secret (current first, then the previous
+ * ones during a rotation), in constant time. Only sha256 is accepted.
+ */
+export function verifySignature(secrets: readonly string[], body: Buffer, header: string | undefined): boolean {
+  const macs = secrets.map((s) => createHmac("sha256", s).update(body));
+  return signatureMatches(macs, header);
+}
+
+function signatureMatches(macs: Hmac[], header: string | undefined): boolean {
+  const m = SIGNATURE.exec(header ?? "");
+  if (!m) return false;
+  const given = Buffer.from(m[1] as string, "hex");
+  let ok = false;
+  for (const mac of macs) if (timingSafeEqual(mac.digest(), given)) ok = true;
+  return ok;
+}
+
+export function signPayload(secret: string, body: string | Buffer): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+/** What this replica has seen arrive at /webhook (the status page's "are webhooks arriving?"). */
+export interface IntakeStats {
+  last_request_at: number | null;
+  last_accepted_at: number | null;
+  refused: Partial<Record<ErrorCode, number>>;
+  last_refused: { at: number; code: ErrorCode; message: string; delivery: string | null } | null;
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const v = req.headers[name];
+  return typeof v === "string" && v.trim() !== "" ? v : null;
+}
+
+/**
+ * POST /webhook, refusing bad traffic as cheaply as possible: a declared length over 25 MB
+ * before reading anything; a missing or malformed signature header, or missing delivery and
+ * event headers, before reading the body; the body is streamed into the HMACs, held in memory
+ * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
+ * verified body is parsed, shape-checked and processed.
+ * One JSON log line per outcome (refused, done, duplicate, failed).
+ */
+export class WebhookIntake {
+  readonly stats: IntakeStats = { last_request_at: null, last_accepted_at: null, refused: {}, last_refused: null };
+
+  constructor(
+    private readonly service: GateAppService,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const now = this.service.clock.now();
+    this.stats.last_request_at = now;
+    const delivery = header(req, "x-github-delivery");
+    const event = header(req, "x-github-event");
+    const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}, close = false): void => {
+      this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
+      this.stats.last_refused = { at: now, code, message, delivery };
+      this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
+      sendJson(res, httpStatusFor(code), { error: { code, message, ...extra } }, close ? { connection: "close" } : {});
+      if (close) res.once("finish", () => req.destroy());
+    };
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > MAX_BODY_BYTES) {
+      return refuse("WEBHOOK_BODY_TOO_LARGE", `Content-Length ${declared} is over GitHub's 25 MB cap; the body was not read`, {}, true);
+    }
+    const signature = header(req, "x-hub-signature-256");
+    if (signature === null || !SIGNATURE.test(signature)) {
+      return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 is missing or not sha256=<64 hex>; the body was not read", {}, true);
+    }
+    if (delivery === null || event === null) {
+      return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
+    }
+    const macs = this.secrets.map((s) => createHmac("sha256", s));
+    const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
+      for (const mac of macs) mac.update(chunk);
+    });
+    if (spooled === null) {
+      return refuse("WEBHOOK_BODY_TOO_LARGE", "the webhook body is over GitHub's 25 MB cap; the rest was not read", {}, true);
+    }
+    if (!signatureMatches(macs, signature)) {
+      await spooled.discard();
+      return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 does not match any configured webhook secret");
+    }
+    const body = await spooled.read();
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body.toString("utf8"));
+    } catch {
+      return refuse("WEBHOOK_BODY_NOT_JSON", "the webhook body is not JSON");
+    }
+    const problems = payloadProblems(event, payload);
+    if (problems.length > 0) {
+      return refuse("WEBHOOK_PAYLOAD_INVALID", `the ${event} payload is not one GitHub sends: ${problems[0]}`, { problems });
+    }
+    this.stats.last_accepted_at = now;
+    try {
+      const result = await this.service.handleDelivery(delivery, event, payload);
+      this.service.log("info", result.status === "done" ? "delivery.done" : "delivery.duplicate", {
+        delivery,
+        github_event: event,
+        outcome: result.outcome,
+      });
+      return sendJson(res, 200, { delivery, ...result });
+    } catch (err) {
+      const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
+      this.service.log("error", "delivery.failed", {
+        delivery,
+        github_event: event,
+        code: gate.code,
+        message: gate.message,
+        ...(gate.hint ? { hint: gate.hint } : {}),
+      });
+      return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/index.js";
+import { Browser, chromiumPath } from "../support/browser.js";
+import {
+  addRunA,
+  completeRunB,
+  deliver,
+  dispatchedRuns,
+  HEAD_SHA,
+  pgProxy,
+  pgSchema,
+  processEnv,
+  REPO,
+  startWorld,
+  tempDir,
+  workflowRunPayload,
+  type World,
+} from "./helpers.js";
+import { runCli, startAppProcess, type AppProcess } from "./process.js";
+
+/**
+ * The status page as an operator sees it: the real App process serves /status, a real headless
+ * chromium (Debian's) renders it, and the assertions read the rendered text and links
+ * (document.body.innerText), in each state: healthy, failures, paused, store down.
+ */
+const chromium = chromiumPath();
+if (!chromium) console.warn("status-browser.test.ts skipped: no chromium at /usr/bin/chromium (set ENVELOPE_GATE_TEST_CHROMIUM)");
+
+const FAILING = [
+  { name: "schema_key_order", result: "fail" as const },
+  { name: "tests_collected", result: "pass" as const },
+];
+
+describe.skipIf(!chromium)("the status page in a real browser", () => {
+  let browser: Browser;
+  beforeAll(() => {
+    browser = Browser.launch(chromium as string);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe("one App process on SQLite: healthy, then failures, then paused", () => {
+    let world: World;
+    let app: AppProcess;
+    let dbPath: string;
+    beforeAll(async () => {
+      world = await startWorld();
+      dbPath = join(tempDir(), "app.sqlite");
+      app = await startAppProcess(processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: dbPath, ENVELOPE_GATE_SWEEP_SECONDS: "1" }));
+    });
+    afterAll(async () => {
+      await app?.stop();
+      await world?.close();
+    });
+
+    it("healthy, with deliveries and a decision: nothing needs attention, the decision links to commit, PR and check run", async () => {
+      expect((await deliver(app.url, "ping", { zen: "hi", hook_id: 1 })).status).toBe(200);
+      const runA = addRunA(world.fake, { properties: FAILING });
+      expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA))).status).toBe(200);
+      const runB = dispatchedRuns(world.fake)[0]!;
+      completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }, FAILING[1]!] });
+      const decided = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+      expect(decided.status).toBe(200);
+
+      const page = await browser.render(`${app.url}/status`);
+      expect(page.status).toBe(200);
+      expect(page.title).toBe("envelope-gate App status");
+      expect(page.text).toContain("Nothing needs attention.");
+      expect(page.text).toMatch(/Running \(kill switch off/);
+      expect(page.text).toMatch(/Last delivery recorded \(any replica\): \d{4}-\d\d-\d\dT[\d:.]+Z · 3 recorded in all\./);
+      expect(page.text).toMatch(/Failed deliveries\s+None\./);
+      expect(page.text).toMatch(/Stuck deliveries\s+None\./);
+      expect(page.text).toMatch(/Deliveries refused during a pause\s+None\./);
+      expect(page.text).toContain("freeze_eligible");
+      const web = `${world.fake.url}/${REPO}`;
+      expect(page.links).toContainEqual({ text: HEAD_SHA.slice(0, 12), href: `${web}/commit/${HEAD_SHA}` });
+      expect(page.links).toContainEqual({ text: "#7", href: `${web}/pull/7` });
+      const check = world.fake.checkRun(REPO, "envelope-gate (dual run)")!;
+      expect(page.links).toContainEqual({ text: "check run", href: `${web}/runs/${check.id}` });
+    });
+
+    it("failures: a failed delivery with its code and what to do, a stuck one, a refused request, all counted at the top", async () => {
+      // A stuck delivery: claimed by a replica whose lease ran out before it finished.
+      const store = await openStore({ sqlitePath: dbPath }, Date.now());
+      await store.claimDelivery("stuck-1", "workflow_run", "replica-that-died", Date.now() - 3_600_000, 60_000);
+      await store.close();
+      expect((await deliver(app.url, "ping", { zen: "x" }, { delivery: "forged-1", secret: "not-the-secret-at-all" })).status).toBe(401);
+      const runA = addRunA(world.fake, { properties: FAILING }, { headSha: "d".repeat(40) });
+      world.fake.fail("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts", 502, { times: 1 });
+      const failed = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "failed-1" });
+      expect(failed.status).toBe(503);
+
+      const page = await browser.render(`${app.url}/status`);
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(/Needs attention: 1 failed delivery\(ies\); 1 stuck delivery\(ies\)\./);
+      const failedSection = between(page.text, "Failed deliveries", "Stuck deliveries");
+      expect(failedSection).toContain("failed-1");
+      expect(failedSection).toContain("GITHUB_UNAVAILABLE");
+      expect(failedSection).toContain("redeliver it from the App's settings");
+      const stuckSection = between(page.text, "Stuck deliveries", "Deliveries refused during a pause");
+      expect(stuckSection).toContain("stuck-1");
+      expect(stuckSection).toContain("stopped (crash or restart) before finishing");
+      expect(page.text).toContain("Refused before anything was recorded: WEBHOOK_SIGNATURE_INVALID × 1.");
+      expect(page.text).toContain("the webhook secret differs from the App's settings on GitHub");
+    });
+
+    it("paused: PAUSED with the reason, deliveries refused during the pause, and the sweep's errors in detail", async () => {
+      // A dual run waiting to dispatch runner B (GitHub refused the dispatch), for the sweeper to retry.
+      world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502);
+      const waiting = addRunA(world.fake, { properties: FAILING }, { headSha: "e".repeat(40) });
+      expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, waiting))).status).toBe(503);
+      const paused = await runCli(["app", "pause", "--reason", "incident 42"], {
+        ...process.env,
+        ENVELOPE_GATE_DB_PATH: dbPath,
+        ENVELOPE_GATE_OPERATOR: "oncall",
+      });
+      expect(paused.code).toBe(0);
+      const runA = addRunA(world.fake, { properties: FAILING }, { headSha: "f".repeat(40) });
+      const refused = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-1" });
+      expect(refused.status).toBe(503);
+      // The sweeper (every second here) meets the pause too; wait for a pass that reports it.
+      for (;;) {
+        const s = (await (await fetch(`${app.url}/status.json`)).json()) as { last_sweep: { errors: { code: string }[] } | null };
+        if (s.last_sweep?.errors.some((e) => e.code === "KILL_SWITCH_ENGAGED")) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+
+      const page = await browser.render(`${app.url}/status`);
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(/Needs attention: the App is PAUSED; .*1 delivery\(ies\) refused during a pause; \d+ sweep error\(s\)/);
+      expect(page.text).toMatch(/PAUSED since .* by oncall: incident 42\./);
+      const refusedSection = between(page.text, "Deliveries refused during a pause", "Installations");
+      expect(refusedSection).toContain("paused-1");
+      expect(refusedSection).toContain("KILL_SWITCH_ENGAGED");
+      expect(refusedSection).toContain("envelope-gate app resume");
+      const sweep = between(page.text, "Last sweep", "Replicas");
+      expect(sweep).toMatch(/\d+ error\(s\)/);
+      expect(sweep).toContain("KILL_SWITCH_ENGAGED");
+      expect(sweep).toMatch(/the App is paused \(incident 42\)/);
+    });
+  });
+
+  it("store down: a 503 HTML page that says so and what to do", async () => {
+    const world = await startWorld();
+    const { schema, drop } = await pgSchema();
+    const proxy = await pgProxy();
+    const app = await startAppProcess(processEnv(world.fake, { DATABASE_URL: proxy.url, ENVELOPE_GATE_PG_SCHEMA: schema }));
+    try {
+      expect((await browser.render(`${app.url}/status`)).text).toContain("Nothing needs attention.");
+      await proxy.cut();
+      const page = await browser.render(`${app.url}/status`);
+      expect(page.status).toBe(503);
+      expect(page.title).toBe("envelope-gate App status: store unavailable");
+      expect(page.text).toMatch(/The store is unavailable \(STORE_UNAVAILABLE\): the App's store could not read/);
+      expect(page.text).toContain(`PostgreSQL 127.0.0.1:${new URL(proxy.url).port}/test schema ${schema}`);
+      expect(page.text).toContain("What to do: check the database named above is running");
+      expect(page.links.map((l) => l.text)).toContain("/healthz");
+    } finally {
+      await app.stop();
+      await drop();
+      await world.close();
+    }
+  });
+});
+
+/** The rendered text from one heading to the next. */
+function between(text: string, from: string, to: string): string {
+  const start = text.indexOf(`\n${from}\n`);
+  const end = text.indexOf(`\n${to}\n`, start + 1);
+  expect(start, from).toBeGreaterThanOrEqual(0);
+  expect(end, to).toBeGreaterThan(start);
+  return text.slice(start, end);
+}
