@@ -6731,6 +6731,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "BYPASS_REFUSED",
     "CONFIG_INVALID",
     "INTERNAL_ERROR",
+    "DELIVERY_IN_PROGRESS",
+    "APP_DRAINING",
     "DUAL_RUN_MISMATCH",
     "OBSERVER_DISAGREEMENT",
     "PULL_REQUEST_HEAD_MOVED",

@@ -37,13 +37,23 @@ export interface ServerOptions {
 
 function send(res: ServerResponse, status: number, body: unknown, type = "application/json; charset=utf-8"): void {
   const payload = typeof body === "string" ? body : JSON.stringify(body);
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  const code = (body as { error?: { code?: string } } | null)?.error?.code;
+  const retryAfter = code === undefined ? undefined : RETRY_AFTER_S[code];
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    ...(retryAfter ? { "retry-after": String(retryAfter) } : {}),
+  });
   res.end(payload);
 }
+
+/** Seconds a client should wait before delivering again, for the codes where waiting helps. */
+const RETRY_AFTER_S: Record<string, number> = { DELIVERY_IN_PROGRESS: 30, APP_DRAINING: 10 };
 
 function statusForCode(code: string): number {
   if (code === "WEBHOOK_SIGNATURE_INVALID") return 401;
   if (code === "CONFIG_INVALID") return 400;
+  if (code === "DELIVERY_IN_PROGRESS") return 409;
   return 503;
 }
 
@@ -95,8 +105,8 @@ export function createAppServer(options: ServerOptions): Server {
         return send(res, 400, { error: { code: "CONFIG_INVALID", message: "the webhook body is not JSON" } });
       }
       try {
-        const result = await service.handleDelivery(delivery, event, payload);
-        return send(res, 200, { delivery, ...result });
+        const result = await service.handleDelivery(delivery, event, payload, body.toString("utf8"));
+        return send(res, result.status === "queued" ? 202 : 200, { delivery, ...result });
       } catch (err) {
         const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err));
         service.log("error", "webhook.failed", { delivery, event, code: gate.code, message: gate.message });
