@@ -2993,7 +2993,8 @@ class GateAppService {
             outcome = await this.route(event, payload);
         }
         catch (err) {
-            const code = codeOf(err);
+            // Past the drain bound, whatever failed was cut short by the shutdown: released, not failed.
+            const code = this.stopping ? "APP_DRAINING" : codeOf(err);
             const message = err instanceof Error ? err.message : String(err);
             const recorded = await this.store
                 .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
@@ -3004,6 +3005,8 @@ class GateAppService {
             this.log(code === "KILL_SWITCH_ENGAGED" ? "info" : "warn", "delivery.set_aside", { delivery: deliveryId, event, code, recorded });
             if (code === "KILL_SWITCH_ENGAGED" && recorded)
                 return { status: "queued", outcome: "recorded while paused; the sweeper processes it after resume" };
+            if (code !== codeOf(err))
+                throw new errors/* GateError */.ue("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
             throw err;
         }
         await this.store.finishDelivery(deliveryId, owner, outcome, this.clock.now());

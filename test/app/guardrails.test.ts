@@ -1,4 +1,3 @@
-import { createServer, Socket, type Server } from "node:net";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import {
   baseConfig,
   deliver,
   dispatchedRuns,
+  pgProxy,
   pgSchema,
   processEnv,
   REPO,
@@ -228,29 +228,6 @@ describe("GITHUB_UNAVAILABLE from a GitHub that never answers", () => {
     }
   });
 });
-
-/** A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable. */
-async function pgProxy(): Promise<{ url: string; cut: () => Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = new Socket();
-    sockets.add(client);
-    sockets.add(upstream);
-    upstream.connect(5432, "127.0.0.1");
-    client.pipe(upstream).pipe(client);
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/test`,
-    cut: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
 
 describe("STORE_UNAVAILABLE", () => {
   it("PostgreSQL on a closed port: the App does not start", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -237,4 +238,35 @@ export async function pgSchema(): Promise<{ schema: string; drop: () => Promise<
 
 export function dispatchedRuns(fake: FakeGitHub): FakeWorkflowRun[] {
   return fake.repo(REPO).workflowRuns.filter((r) => r.event === "workflow_dispatch");
+}
+
+/**
+ * A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable
+ * (connections reset, the port closed), and restore on the same port.
+ */
+export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void>; restore: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = new Socket();
+    sockets.add(client);
+    sockets.add(upstream);
+    upstream.connect(5432, "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+    client.on("close", () => sockets.delete(client));
+    upstream.on("close", () => sockets.delete(upstream));
+  });
+  const listen = (port: number) => new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+  await listen(0);
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/test`,
+    cut: async () => {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+    restore: () => listen(port),
+  };
 }
