@@ -588,12 +588,14 @@ class Store {
     }
     /**
      * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
-     * `queued` for the sweeper (the payload stays). `countsAsFailure` is false for work set
-     * aside on purpose (a pause, a drain).
+     * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
+     * is false for work set aside on purpose (a pause, a drain).
      */
     async failDelivery(id, owner, code, message, now, options = {}) {
-        const changed = await this.db.run(`UPDATE deliveries SET state = ?, failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
-       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [options.queue ? "queued" : "failed", options.countsAsFailure === false ? 0 : 1, code, message.slice(0, 2000), now, id, owner]);
+        const counted = options.countsAsFailure === false ? 0 : 1;
+        const changed = await this.db.run(`UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner]);
         return changed === 1;
     }
     /** Releases every delivery `owner` still holds to the sweeper (a drain that ran out of time). */
@@ -2915,9 +2917,14 @@ const HANDLERS = new Map([
  * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
  * and waits for a redelivery.
  */
-const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE"]);
+const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE", "PROCESS_FENCED"]);
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
+/**
+ * A queued delivery that failed this many times is `failed` (a redelivery only): with the
+ * default 30 s sweep, about an hour, the longest rate-limit reset GitHub announces.
+ */
+const MAX_QUEUED_FAILURES = 120;
 /** How many recorded deliveries one sweeper pass takes up. */
 const SWEEP_DELIVERY_BATCH = 100;
 /**
@@ -3000,6 +3007,7 @@ class GateAppService {
                 .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
                 queue: TRANSIENT.has(code),
                 countsAsFailure: !SET_ASIDE.has(code),
+                maxFailures: MAX_QUEUED_FAILURES,
             })
                 .catch(() => false);
             this.log(code === "KILL_SWITCH_ENGAGED" ? "info" : "warn", "delivery.set_aside", { delivery: deliveryId, event, code, recorded });
@@ -3099,10 +3107,13 @@ function inProgress(deliveryId, where) {
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
  */
-function killSwitchGuard(store, stopping = () => false) {
+function killSwitchGuard(store, stopping = () => false, fenced = () => null) {
     return async (route) => {
         if (stopping())
             throw new errors/* GateError */.ue("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
+        const fence = fenced();
+        if (fence !== null)
+            throw new errors/* GateError */.ue("PROCESS_FENCED", `${fence}; ${route} was not sent`);
         const state = await store.killSwitch();
         if (state.paused) {
             throw new errors/* GateError */.ue("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
@@ -3127,11 +3138,25 @@ async function startApp(config, options = {}) {
         throw err;
     }
     let service = null;
+    // Fencing: a process that has not refreshed its heartbeat for (stale bound - one period), or
+    // finds itself recorded stopped, may already be taken over; it sends nothing to GitHub until
+    // a heartbeat succeeds again. Measured on the monotonic clock, so a stalled event loop counts.
+    let lastBeat = performance.now();
+    let recordedStopped = false;
+    const fence = () => {
+        if (recordedStopped)
+            return `this App process (${owner}) is recorded stopped: another process of replica ${config.replicaId} started`;
+        const silentMs = performance.now() - lastBeat;
+        if (silentMs > config.heartbeatStaleMs - config.heartbeatMs) {
+            return `this App process (${owner}) has not refreshed its heartbeat for ${Math.round(silentMs / 1000)} s; its claims may be taken over`;
+        }
+        return null;
+    };
     const github = new AppClient({
         appId: config.appId,
         privateKey: config.privateKey,
         baseUrl: config.githubApiUrl,
-        beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true),
+        beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true, () => fence()),
         retries: config.githubRetries,
         throttle: config.githubThrottle,
         timeoutMs: config.githubTimeoutMs,
@@ -3152,6 +3177,13 @@ async function startApp(config, options = {}) {
     const heartbeat = setInterval(() => {
         store
             .heartbeat(owner, clock.now())
+            .then((alive) => {
+            if (alive)
+                lastBeat = performance.now();
+            else if (!recordedStopped)
+                log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
+            recordedStopped = !alive;
+        })
             .catch((err) => log("warn", "heartbeat.failed", { code: err.code ?? "INTERNAL_ERROR" }));
     }, config.heartbeatMs);
     heartbeat.unref();

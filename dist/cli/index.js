@@ -6733,6 +6733,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "INTERNAL_ERROR",
     "DELIVERY_IN_PROGRESS",
     "APP_DRAINING",
+    "PROCESS_FENCED",
     "DUAL_RUN_MISMATCH",
     "OBSERVER_DISAGREEMENT",
     "PULL_REQUEST_HEAD_MOVED",

@@ -23,9 +23,15 @@ export interface RunningApp {
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
  */
-export function killSwitchGuard(store: Store, stopping: () => boolean = () => false): (route: string) => Promise<void> {
+export function killSwitchGuard(
+  store: Store,
+  stopping: () => boolean = () => false,
+  fenced: () => string | null = () => null,
+): (route: string) => Promise<void> {
   return async (route) => {
     if (stopping()) throw new GateError("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
+    const fence = fenced();
+    if (fence !== null) throw new GateError("PROCESS_FENCED", `${fence}; ${route} was not sent`);
     const state = await store.killSwitch();
     if (state.paused) {
       throw new GateError("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
@@ -53,11 +59,28 @@ export async function startApp(
     throw err;
   }
   let service: GateAppService | null = null;
+  // Fencing: a process that has not refreshed its heartbeat for (stale bound - one period), or
+  // finds itself recorded stopped, may already be taken over; it sends nothing to GitHub until
+  // a heartbeat succeeds again. Measured on the monotonic clock, so a stalled event loop counts.
+  let lastBeat = performance.now();
+  let recordedStopped = false;
+  const fence = (): string | null => {
+    if (recordedStopped) return `this App process (${owner}) is recorded stopped: another process of replica ${config.replicaId} started`;
+    const silentMs = performance.now() - lastBeat;
+    if (silentMs > config.heartbeatStaleMs - config.heartbeatMs) {
+      return `this App process (${owner}) has not refreshed its heartbeat for ${Math.round(silentMs / 1000)} s; its claims may be taken over`;
+    }
+    return null;
+  };
   const github = new AppClient({
     appId: config.appId,
     privateKey: config.privateKey,
     baseUrl: config.githubApiUrl,
-    beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true),
+    beforeEachRequest: killSwitchGuard(
+      store,
+      () => service?.stopping === true,
+      () => fence(),
+    ),
     retries: config.githubRetries,
     throttle: config.githubThrottle,
     timeoutMs: config.githubTimeoutMs,
@@ -77,6 +100,11 @@ export async function startApp(
   const heartbeat = setInterval(() => {
     store
       .heartbeat(owner, clock.now())
+      .then((alive) => {
+        if (alive) lastBeat = performance.now();
+        else if (!recordedStopped) log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
+        recordedStopped = !alive;
+      })
       .catch((err) => log("warn", "heartbeat.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR" }));
   }, config.heartbeatMs);
   heartbeat.unref();

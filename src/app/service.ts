@@ -30,10 +30,16 @@ export interface DeliveryResult {
  * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
  * and waits for a redelivery.
  */
-const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE"]);
+const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE", "PROCESS_FENCED"]);
 
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
+
+/**
+ * A queued delivery that failed this many times is `failed` (a redelivery only): with the
+ * default 30 s sweep, about an hour, the longest rate-limit reset GitHub announces.
+ */
+export const MAX_QUEUED_FAILURES = 120;
 
 /** How many recorded deliveries one sweeper pass takes up. */
 const SWEEP_DELIVERY_BATCH = 100;
@@ -128,6 +134,7 @@ export class GateAppService {
         .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
           queue: TRANSIENT.has(code),
           countsAsFailure: !SET_ASIDE.has(code),
+          maxFailures: MAX_QUEUED_FAILURES,
         })
         .catch(() => false);
       this.log(code === "KILL_SWITCH_ENGAGED" ? "info" : "warn", "delivery.set_aside", { delivery: deliveryId, event, code, recorded });

@@ -417,8 +417,8 @@ export class Store {
 
   /**
    * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
-   * `queued` for the sweeper (the payload stays). `countsAsFailure` is false for work set
-   * aside on purpose (a pause, a drain).
+   * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
+   * is false for work set aside on purpose (a pause, a drain).
    */
   async failDelivery(
     id: string,
@@ -426,12 +426,14 @@ export class Store {
     code: string,
     message: string,
     now: number,
-    options: { queue?: boolean; countsAsFailure?: boolean } = {},
+    options: { queue?: boolean; countsAsFailure?: boolean; maxFailures?: number } = {},
   ): Promise<boolean> {
+    const counted = options.countsAsFailure === false ? 0 : 1;
     const changed = await this.db.run(
-      `UPDATE deliveries SET state = ?, failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
+      `UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`,
-      [options.queue ? "queued" : "failed", options.countsAsFailure === false ? 0 : 1, code, message.slice(0, 2000), now, id, owner],
+      [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner],
     );
     return changed === 1;
   }

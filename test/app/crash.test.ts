@@ -6,10 +6,12 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startApp } from "../../src/app/run.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import type { FakeGitHub } from "../support/fake-github.js";
 import {
   addRunA,
+  baseConfig,
   deliver,
   dispatchedRuns,
   PG_URL,
@@ -17,8 +19,10 @@ import {
   pgSchema,
   processEnv,
   REPO,
+  silent,
   startWorld,
   tempDir,
+  TestClock,
   workflowRunPayload,
   type WebhookResponse,
   type World,
@@ -302,3 +306,39 @@ async function signedHeaders(payload: unknown, delivery: string): Promise<Record
     "x-hub-signature-256": signPayload(SECRET, JSON.stringify(payload)),
   };
 }
+
+describe("fencing (in-process Apps on one SQLite file)", () => {
+  it("a process recorded stopped by a newer process of its replica id sends nothing more (PROCESS_FENCED); its delivery is left to the sweeper", async () => {
+    const world = await startWorld();
+    const dbPath = join(tempDir(), "app.sqlite");
+    const settings = { replicaId: "twin", store: { sqlitePath: dbPath }, heartbeatMs: 200, heartbeatStaleMs: 60_000 };
+    let fenced!: () => void;
+    const noticed = new Promise<void>((r) => (fenced = r));
+    const clock = new TestClock();
+    const older = await startApp(baseConfig(world.fake, settings), {
+      clock,
+      sweeper: false,
+      retryAfterMs: 1,
+      log: (_level, event) => event === "heartbeat.fenced" && fenced(),
+    });
+    // A second process under the same replica id (a misconfiguration, or a restart the old one
+    // did not notice): the older one is recorded stopped and fences itself at its next heartbeat.
+    const newer = await startApp(baseConfig(world.fake, settings), { clock, log: silent, sweeper: false, retryAfterMs: 1 });
+    try {
+      await noticed;
+      const runA = addRunA(world.fake, { properties: FAILING });
+      const before = world.fake.requests.length;
+      const res = await deliver(older.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "fenced-1" });
+      expect(res.status).toBe(503);
+      expect((res.body.error as { code: string }).code).toBe("PROCESS_FENCED");
+      expect(world.fake.requests.length).toBe(before);
+      expect(await newer.store.getDelivery("fenced-1")).toMatchObject({ state: "queued", error_code: "PROCESS_FENCED" });
+      expect((await newer.sweep()).deliveries).toEqual(["fenced-1"]);
+      expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    } finally {
+      await older.close();
+      await newer.close();
+      await world.close();
+    }
+  });
+});

@@ -183,6 +183,13 @@ describe.each(backends)("store on $name", (backend) => {
       expect(await a.claimLedgerPr(row, "stopped/1", T, 300_000)).toBe(true);
       expect(await b.claimLedgerPr(row, "alive/1", T + 2000, 300_000)).toBe(true);
       expect(await a.claimLedgerPr(row, "taker", T + 2000, 300_000)).toBe(false);
+      // Queued for the sweeper until the failure cap, then failed (redelivery only).
+      await a.claimDelivery("cap-1", "push", "alive/1", T, 300_000, "{}");
+      expect(await a.failDelivery("cap-1", "alive/1", "GITHUB_UNAVAILABLE", "down", T, { queue: true, maxFailures: 2 })).toBe(true);
+      expect((await a.getDelivery("cap-1"))?.state).toBe("queued");
+      await a.reclaimDelivery("cap-1", "alive/1", T, 300_000);
+      await a.failDelivery("cap-1", "alive/1", "GITHUB_UNAVAILABLE", "down", T, { queue: true, maxFailures: 2 });
+      expect(await a.getDelivery("cap-1")).toMatchObject({ state: "failed", failures: 2 });
       // A drain releases what its process still holds, to the sweeper.
       expect(await a.releaseDeliveries("alive/1", "APP_DRAINING", "released", T + 3000)).toBe(1);
       expect(await a.getDelivery("gone-alive/1")).toMatchObject({ state: "queued", error_code: "APP_DRAINING" });
