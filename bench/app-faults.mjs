@@ -15,11 +15,12 @@
 //   re-executed after a crash or the cut: executed again after its earlier executor was killed
 //               or lost its store before recording the outcome (the takeover doing its job).
 import { spawn } from "node:child_process";
-import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "..");
@@ -35,7 +36,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PEM = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
-const sign = (body) => `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
 
 // Deterministic choices (kills, targets), so runs are comparable.
 let seed = 42;
@@ -170,40 +170,6 @@ function startApp(github, replica, databaseUrl, schema) {
   });
 }
 
-function post(url, item, agent) {
-  return new Promise((done) => {
-    const req = http.request(
-      `${url}/webhook`,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "workflow_run",
-          "x-github-delivery": item.id,
-          "x-hub-signature-256": sign(item.body),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => {
-          let kind = `http ${res.statusCode}`;
-          try {
-            const body = JSON.parse(text);
-            kind = res.statusCode === 200 ? body.status : `${res.statusCode} ${body.error?.code ?? ""}`.trim();
-          } catch {
-            // not JSON: counted under its status
-          }
-          done(kind);
-        });
-      },
-    );
-    req.on("error", () => done("connection error"));
-    req.end(item.body);
-  });
-}
-
 const github = await gitHub();
 const pg = require("pg");
 const schema = `eg_faults_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
@@ -241,7 +207,7 @@ try {
       }
       const target = alive[Math.floor(random() * alive.length)];
       sent++;
-      const kind = await post(target.url, job.item, agent);
+      const kind = await deliverSigned(target.url, job.item, SECRET, agent);
       count(kind);
       if (kind === "done" || kind === "duplicate") pending--;
       else if (++job.tries > 500) {

@@ -5,12 +5,13 @@
 // PostgreSQL). Prints a markdown section; figures are ratios against a baseline HTTP server
 // (same machine, same run) that only checks the HMAC signature and answers 200.
 import { spawn } from "node:child_process";
-import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "..");
@@ -24,9 +25,6 @@ const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PEM = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
 
-function sign(body) {
-  return `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
-}
 
 function payload(i) {
   return JSON.stringify({
@@ -112,43 +110,12 @@ async function burst(urls, items) {
   const latencies = [];
   const statuses = new Map();
   let next = 0;
-  const send = (url, item) =>
-    new Promise((done) => {
-      const started = process.hrtime.bigint();
-      const req = http.request(
-        `${url}/webhook`,
-        {
-          method: "POST",
-          agent,
-          headers: {
-            "content-type": "application/json",
-            "x-github-event": "workflow_run",
-            "x-github-delivery": item.id,
-            "x-hub-signature-256": sign(item.body),
-          },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => {
-            latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-            let kind = `http ${res.statusCode}`;
-            try {
-              kind = res.statusCode === 200 ? JSON.parse(text).status : kind;
-            } catch {
-              // not JSON: counted under the status it had
-            }
-            statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
-            done();
-          });
-        },
-      );
-      req.on("error", () => {
-        statuses.set("connection error", (statuses.get("connection error") ?? 0) + 1);
-        done();
-      });
-      req.end(item.body);
-    });
+  const send = async (url, item) => {
+    const started = process.hrtime.bigint();
+    const kind = await deliverSigned(url, item, SECRET, agent);
+    if (kind !== "connection error") latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+  };
   const t0 = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
