@@ -5,12 +5,13 @@
 // PostgreSQL). Prints a markdown section; figures are ratios against a baseline HTTP server
 // (same machine, same run) that only checks the HMAC signature and answers 200.
 import { spawn } from "node:child_process";
-import { createHmac, generateKeyPairSync, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(import.meta.dirname, "..");
@@ -24,9 +25,6 @@ const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PEM = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
 
-function sign(body) {
-  return `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`;
-}
 
 function payload(i) {
   return JSON.stringify({
@@ -112,43 +110,12 @@ async function burst(urls, items) {
   const latencies = [];
   const statuses = new Map();
   let next = 0;
-  const send = (url, item) =>
-    new Promise((done) => {
-      const started = process.hrtime.bigint();
-      const req = http.request(
-        `${url}/webhook`,
-        {
-          method: "POST",
-          agent,
-          headers: {
-            "content-type": "application/json",
-            "x-github-event": "workflow_run",
-            "x-github-delivery": item.id,
-            "x-hub-signature-256": sign(item.body),
-          },
-        },
-        (res) => {
-          let text = "";
-          res.on("data", (c) => (text += c));
-          res.on("end", () => {
-            latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-            let kind = `http ${res.statusCode}`;
-            try {
-              kind = res.statusCode === 200 ? JSON.parse(text).status : kind;
-            } catch {
-              // not JSON: counted under the status it had
-            }
-            statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
-            done();
-          });
-        },
-      );
-      req.on("error", () => {
-        statuses.set("connection error", (statuses.get("connection error") ?? 0) + 1);
-        done();
-      });
-      req.end(item.body);
-    });
+  const send = async (url, item) => {
+    const started = process.hrtime.bigint();
+    const kind = await deliverSigned(url, item, SECRET, agent);
+    if (kind !== "connection error") latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+  };
   const t0 = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
@@ -252,7 +219,7 @@ const lines = [
     `| ${r.setup} | ${fmt(r.throughput)} | ${fmt(r.throughput / base.throughput, 2)}× | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${[...r.statuses].map(([k, v]) => `${k} ${v}`).join(", ")} | ${r.duplicates} | ${r.lost} |`,
   ),
   "",
-  "Each App delivery costs four store statements in the request path: the one-statement claim (insert, or take over a failed or lapsed delivery), the installation insert-if-absent and its mode read, and the conditional update to `done`; the event itself is ignored here (a successful run: no GitHub call), so the figures are the webhook path's floor. SQLite serialises the writes of one process (WAL, synchronous driver on the event loop); PostgreSQL adds a network round trip per statement but lets two replicas share the work. Signature checking is the baseline's whole cost and a small part of the App's. The load generator runs on the same two cores as the servers, so absolute figures understate a dedicated host; the ratios are what to compare.",
+  "Each App delivery costs five store statements in the request path: the one-statement claim (insert with the payload, or take over a failed, queued or orphaned delivery), the kill switch read, the installation insert-if-absent and its mode read, and the conditional update to `done`; a redelivery racing its original while it runs is answered 409 `DELIVERY_IN_PROGRESS` (counted under *answered*), not 200; the event itself is ignored here (a successful run: no GitHub call), so the figures are the webhook path's floor. SQLite serialises the writes of one process (WAL, synchronous driver on the event loop); PostgreSQL adds a network round trip per statement but lets two replicas share the work. Signature checking is the baseline's whole cost and a small part of the App's. The load generator runs on the same two cores as the servers, so absolute figures understate a dedicated host; the ratios are what to compare.",
   ...notes.map((n) => `\n${n}`),
   "",
 ];

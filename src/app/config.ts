@@ -28,6 +28,11 @@ export interface AppConfig {
   reviewAlertMs: number;
   sweepIntervalMs: number;
   leaseMs: number;
+  /** How often this process refreshes its heartbeat row; past heartbeatStaleMs its claims may be taken over. */
+  heartbeatMs: number;
+  heartbeatStaleMs: number;
+  /** On SIGTERM, how long work in flight may run before it is released to the sweeper. */
+  drainMs: number;
   replicaId: string;
   githubRetries: number;
   githubThrottle: boolean;
@@ -147,6 +152,15 @@ export function reviewAlertMsFromEnv(env: NodeJS.ProcessEnv): number {
   return int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
 
+function heartbeatFromEnv(env: NodeJS.ProcessEnv): { heartbeatMs: number; heartbeatStaleMs: number } {
+  const heartbeatMs = int(env, "ENVELOPE_GATE_HEARTBEAT_SECONDS", 1, 300) * 1000;
+  const heartbeatStaleMs = int(env, "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS", 2, 3600) * 1000;
+  if (heartbeatStaleMs < 2 * heartbeatMs) {
+    throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
+  }
+  return { heartbeatMs, heartbeatStaleMs };
+}
+
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
  * one, or any weakening setting in production is BYPASS_REFUSED.
@@ -200,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     reviewAlertMs: reviewAlertMsFromEnv(env),
     sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
     leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,
+    ...heartbeatFromEnv(env),
+    drainMs: int(env, "ENVELOPE_GATE_DRAIN_SECONDS", 0, 600) * 1000,
     replicaId: settingValue(env, "ENVELOPE_GATE_REPLICA_ID") || `${hostname()}:${process.pid}`,
     githubRetries: int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 0, 10),
     githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE"),

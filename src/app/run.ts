@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import { GateError } from "../core/errors.js";
 import { AppClient } from "../github/app-client.js";
@@ -22,8 +23,15 @@ export interface RunningApp {
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
  */
-export function killSwitchGuard(store: Store): (route: string) => Promise<void> {
+export function killSwitchGuard(
+  store: Store,
+  stopping: () => boolean = () => false,
+  fenced: () => string | null = () => null,
+): (route: string) => Promise<void> {
   return async (route) => {
+    if (stopping()) throw new GateError("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
+    const fence = fenced();
+    if (fence !== null) throw new GateError("PROCESS_FENCED", `${fence}; ${route} was not sent`);
     const state = await store.killSwitch();
     if (state.paused) {
       throw new GateError("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
@@ -40,17 +48,46 @@ export async function startApp(
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger;
   const store = await openStore(config.store, clock.now());
+  store.heartbeatStaleMs = config.heartbeatStaleMs;
+  // Claims record this process (replica id and a random incarnation), so a restarted replica's
+  // claims from before the restart are known dead at once.
+  const owner = `${config.replicaId}/${randomUUID().slice(0, 8)}`;
+  try {
+    await store.registerProcess(owner, config.replicaId, clock.now());
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  let service: GateAppService | null = null;
+  // Fencing: a process that has not refreshed its heartbeat for (stale bound - one period), or
+  // finds itself recorded stopped, may already be taken over; it sends nothing to GitHub until
+  // a heartbeat succeeds again. Measured on the monotonic clock, so a stalled event loop counts.
+  let lastBeat = performance.now();
+  let recordedStopped = false;
+  const fence = (): string | null => {
+    if (recordedStopped) return `this App process (${owner}) is recorded stopped: another process of replica ${config.replicaId} started`;
+    const silentMs = performance.now() - lastBeat;
+    if (silentMs > config.heartbeatStaleMs - config.heartbeatMs) {
+      return `this App process (${owner}) has not refreshed its heartbeat for ${Math.round(silentMs / 1000)} s; its claims may be taken over`;
+    }
+    return null;
+  };
   const github = new AppClient({
     appId: config.appId,
     privateKey: config.privateKey,
     baseUrl: config.githubApiUrl,
-    beforeEachRequest: killSwitchGuard(store),
+    beforeEachRequest: killSwitchGuard(
+      store,
+      () => service?.stopping === true,
+      () => fence(),
+    ),
     retries: config.githubRetries,
     throttle: config.githubThrottle,
     timeoutMs: config.githubTimeoutMs,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
-  const service = new GateAppService(store, github, config, clock, log);
+  service = new GateAppService(store, github, { ...config, replicaId: owner }, clock, log);
+  const app = service;
   const storeLabel = describeStore(config.store);
   const server = createAppServer({
     service,
@@ -69,12 +106,23 @@ export async function startApp(
     await store.close();
     throw new GateError("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${(err as Error).message})`);
   }
+  const heartbeat = setInterval(() => {
+    store
+      .heartbeat(owner, clock.now())
+      .then((alive) => {
+        if (alive) lastBeat = performance.now();
+        else if (!recordedStopped) log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
+        recordedStopped = !alive;
+      })
+      .catch((err) => log("warn", "heartbeat.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR" }));
+  }, config.heartbeatMs);
+  heartbeat.unref();
   let timer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
   if (options.sweeper !== false) {
     timer = setInterval(() => {
       if (sweeping) return;
-      sweeping = service
+      sweeping = app
         .sweep()
         .catch((err) =>
           log("error", "sweep.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR", message: (err as Error).message }),
@@ -86,20 +134,52 @@ export async function startApp(
     timer.unref();
   }
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
-  log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, production: config.production });
+  log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, owner, production: config.production });
   return {
     url,
     port: address.port,
-    service,
+    service: app,
     store,
     server,
-    sweep: () => service.sweep(),
+    sweep: () => app.sweep(),
     async close() {
       if (timer) clearInterval(timer);
+      await drain(app, config.drainMs, config.githubTimeoutMs, log);
       if (sweeping) await sweeping;
+      clearInterval(heartbeat);
+      await store.stopProcess(owner, clock.now()).catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
     },
   };
+}
+
+function within(ms: number, work: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Graceful stop: new deliveries are refused (APP_DRAINING); work in flight gets `drainMs` to
+ * finish. Past that, requests to GitHub are refused (APP_DRAINING), so the remaining handlers
+ * fail at their next request and record their delivery `queued` for the sweeper; a handler
+ * still running one request gets that request's deadline (`githubTimeoutMs`) plus a second.
+ * Whatever is still held after that is released to `queued` in the store. Nothing unfinished
+ * is recorded done.
+ */
+export async function drain(service: GateAppService, drainMs: number, githubTimeoutMs: number, log: Logger): Promise<void> {
+  service.draining = true;
+  if (service.inFlightCount() === 0) return;
+  log("info", "app.draining", { in_flight: service.inFlightCount(), drain_ms: drainMs });
+  if (await within(drainMs, service.settled())) return;
+  service.stopping = true;
+  const settled = await within(githubTimeoutMs + 1000, service.settled());
+  const released = settled
+    ? 0
+    : await service.store
+        .releaseDeliveries(service.owner, "APP_DRAINING", "released unfinished at shutdown", service.clock.now())
+        .catch(() => 0);
+  log("warn", "app.drained", { finished_in_time: false, released });
 }

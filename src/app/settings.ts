@@ -123,6 +123,24 @@ export const APP_SETTINGS = [
     help: "how long a replica holds a claim before another may take it over",
   },
   {
+    name: "ENVELOPE_GATE_HEARTBEAT_SECONDS",
+    default: "5",
+    scope: "server",
+    help: "how often a process refreshes its heartbeat row (its claims stay its own while it does)",
+  },
+  {
+    name: "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS",
+    default: "30",
+    scope: "server",
+    help: "a process whose heartbeat is older than this is gone: its claims are taken over (at least twice the heartbeat)",
+  },
+  {
+    name: "ENVELOPE_GATE_DRAIN_SECONDS",
+    default: "8",
+    scope: "server",
+    help: "on SIGTERM, how long in-flight work may finish before what is left is released to the sweeper",
+  },
+  {
     name: "ENVELOPE_GATE_REPLICA_ID",
     default: "",
     shown: "hostname:pid",

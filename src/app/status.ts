@@ -284,7 +284,7 @@ function attention(s: StatusSnapshot): string[] {
   if (s.kill_switch.paused) items.push("the App is PAUSED");
   n(s.deliveries.failed.length, "failed delivery(ies)");
   n(s.deliveries.stuck.length, "stuck delivery(ies)");
-  n(s.deliveries.refused_paused.length, "delivery(ies) refused during a pause");
+  n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
   n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
   n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
   return items;
@@ -333,7 +333,7 @@ ${summary}
 <h2>Webhooks arriving</h2>${intakeSection(s)}
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
-<h2>Deliveries refused during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
 <h2>Installations</h2>${table(
     ["installation", "account", "mode", "promoted"],
     s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]),

@@ -14,6 +14,8 @@ export interface SweepReport {
   compared: string[];
   reported: string[];
   reviewAlerts: string[];
+  /** Recorded deliveries the sweeper processed (queued, or orphaned by a gone process). */
+  deliveries?: string[];
   errors: { item: string; code: string; message: string }[];
 }
 
@@ -44,7 +46,6 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
     await attempt(dual.id, () => followRunB(ctx, dual, report));
   }
   for (const dual of await ctx.store.listDualRuns(["decided", "reporting"])) {
-    if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now) continue;
     await attempt(dual.id, async () => {
       const result = await reportDualRun(ctx, dual.id);
       if (result !== "reported elsewhere") report.reported.push(dual.id);
@@ -96,7 +97,7 @@ async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<stri
         outcome_detail: deadlineMissedDetail(dual),
         decided_at: now,
       },
-      held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] },
+      held ? heldLapsed(ctx, now) : { sql: "deadline_at <= ?", params: [now] },
     );
     if (moved) {
       expired.push(dual.id);
@@ -104,6 +105,11 @@ async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<stri
     }
   }
   return expired;
+}
+
+function heldLapsed(ctx: AppContext, now: number): { sql: string; params: unknown[] } {
+  const lapsed = ctx.store.claimLapsed("dual_runs", now);
+  return { sql: `deadline_at <= ? AND ${lapsed.sql}`, params: [now, ...lapsed.params] };
 }
 
 /** A waiting dual run: find runner B's run if GitHub gave no id, and compare it once it completed. */

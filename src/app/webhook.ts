@@ -16,7 +16,11 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   WEBHOOK_BODY_NOT_JSON: 400,
   WEBHOOK_PAYLOAD_INVALID: 400,
   NOT_FOUND: 404,
+  DELIVERY_IN_PROGRESS: 409,
 };
+
+/** Seconds a client should wait before delivering again, for the codes where waiting helps. */
+const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = { DELIVERY_IN_PROGRESS: 30, APP_DRAINING: 10 };
 
 export function httpStatusFor(code: ErrorCode): number {
   return HTTP_STATUS[code] ?? 503;
@@ -127,13 +131,14 @@ export class WebhookIntake {
     }
     this.stats.last_accepted_at = now;
     try {
-      const result = await this.service.handleDelivery(delivery, event, payload);
-      this.service.log("info", result.status === "done" ? "delivery.done" : "delivery.duplicate", {
+      const result = await this.service.handleDelivery(delivery, event, payload, body.toString("utf8"));
+      this.service.log("info", `delivery.${result.status}`, {
         delivery,
         github_event: event,
         outcome: result.outcome,
       });
-      return sendJson(res, 200, { delivery, ...result });
+      // Queued (a pause, an outage, a drain): recorded, and the sweeper does the work later.
+      return sendJson(res, result.status === "queued" ? 202 : 200, { delivery, ...result });
     } catch (err) {
       const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
       this.service.log("error", "delivery.failed", {
@@ -143,7 +148,13 @@ export class WebhookIntake {
         message: gate.message,
         ...(gate.hint ? { hint: gate.hint } : {}),
       });
-      return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
+      const retryAfter = RETRY_AFTER_S[gate.code];
+      return sendJson(
+        res,
+        httpStatusFor(gate.code),
+        { delivery, error: gate.toJSON() },
+        retryAfter ? { "retry-after": String(retryAfter) } : {},
+      );
     }
   }
 }

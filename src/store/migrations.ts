@@ -122,6 +122,40 @@ CREATE TABLE heartbeats (
 )
 `,
   },
+  {
+    version: 3,
+    name: "App processes (heartbeats), deliveries queued with their payload",
+    sql: `
+CREATE TABLE app_processes (
+  owner TEXT PRIMARY KEY,
+  replica TEXT NOT NULL,
+  started_at BIGINT NOT NULL,
+  heartbeat_at BIGINT NOT NULL,
+  stopped_at BIGINT
+);
+CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at);
+CREATE TABLE deliveries_v2 (
+  delivery_id TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('processing', 'queued', 'done', 'failed')),
+  owner TEXT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  failures INTEGER NOT NULL DEFAULT 0,
+  received_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  outcome TEXT,
+  error_code TEXT,
+  error_message TEXT,
+  payload TEXT
+);
+INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
+  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries;
+DROP TABLE deliveries;
+ALTER TABLE deliveries_v2 RENAME TO deliveries;
+CREATE INDEX deliveries_state ON deliveries (state, owner)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

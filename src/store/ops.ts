@@ -27,11 +27,11 @@ export async function heartbeats(store: Store): Promise<{ replica_id: string; be
 export interface DeliveryOverview {
   total: number;
   last_received_at: number | null;
-  /** Failed for a reason other than the kill switch: GitHub's redelivery is needed once fixed. */
+  /** Failed, or queued for the sweeper after a failure, for a reason other than the kill switch. */
   failed: DeliveryRow[];
   /** Claimed by a replica whose lease ran out while processing: it stopped mid-work. */
   stuck: DeliveryRow[];
-  /** Refused while the App was paused (KILL_SWITCH_ENGAGED). */
+  /** Held while the App was paused (KILL_SWITCH_ENGAGED): queued, sent by the sweeper after resume. */
   refused_paused: DeliveryRow[];
 }
 
@@ -52,8 +52,8 @@ export async function deliveryOverview(store: Store, now: number, limit = 25): P
   return {
     total: Number(totals[0]?.n ?? 0),
     last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
-    failed: await select("state = 'failed' AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
+    failed: await select("state IN ('failed', 'queued') AND error_code IS NOT NULL AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
     stuck: await select("state = 'processing' AND lease_until < ?", [now]),
-    refused_paused: await select("state = 'failed' AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
+    refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
   };
 }

@@ -24,7 +24,7 @@ export interface Installation {
 export interface DeliveryRow {
   delivery_id: string;
   event: string;
-  state: "processing" | "done" | "failed";
+  state: "processing" | "queued" | "done" | "failed";
   owner: string;
   lease_until: number;
   attempts: number;
@@ -34,6 +34,8 @@ export interface DeliveryRow {
   outcome: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** The delivery's body while it may still be processed by the sweeper; null once done. */
+  payload: string | null;
 }
 
 export interface DualRun {
@@ -191,11 +193,19 @@ function boolOf(v: unknown): boolean {
   return v === true || v === 1 || v === "1";
 }
 
+export const DEFAULT_HEARTBEAT_STALE_MS = 30_000;
+
 /**
  * The App's durable state. Every state change is one conditional statement whose WHERE clause
  * names the state it leaves; a caller that changed no row lost the race and does nothing.
  */
 export class Store {
+  /**
+   * A claim owner whose heartbeat is older than this is gone, and its claims (deliveries, dual
+   * runs, ledger PRs) may be taken over. The App sets it from ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS.
+   */
+  heartbeatStaleMs = DEFAULT_HEARTBEAT_STALE_MS;
+
   constructor(readonly db: SqlDb) {}
 
   get backend(): "sqlite" | "postgres" {
@@ -276,40 +286,168 @@ export class Store {
     return rows.map((r) => ({ ...r, installation_id: Number(r.installation_id) }));
   }
 
+  // ---- App processes (claim owners) --------------------------------------------------------
+
+  /**
+   * Records a starting App process. `owner` is unique to this start (the replica id plus a
+   * random incarnation); earlier incarnations of the same replica id are marked stopped, so
+   * their claims can be taken over at once (a restarted replica's predecessor is known dead).
+   */
+  async registerProcess(owner: string, replica: string, now: number): Promise<void> {
+    await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE replica = ? AND owner <> ? AND stopped_at IS NULL", [
+      now,
+      replica,
+      owner,
+    ]);
+    await this.db.run(
+      "INSERT INTO app_processes (owner, replica, started_at, heartbeat_at) VALUES (?, ?, ?, ?) ON CONFLICT (owner) DO NOTHING",
+      [owner, replica, now, now],
+    );
+  }
+
+  /** Refreshes a process's heartbeat; false when it is recorded stopped. */
+  async heartbeat(owner: string, now: number): Promise<boolean> {
+    return (await this.db.run("UPDATE app_processes SET heartbeat_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner])) === 1;
+  }
+
+  /** Marks a process stopped: its claims can be taken over at once. */
+  async stopProcess(owner: string, now: number): Promise<void> {
+    await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner]);
+  }
+
+  async listProcesses(): Promise<
+    { owner: string; replica: string; started_at: number; heartbeat_at: number; stopped_at: number | null }[]
+  > {
+    const rows = await this.db.all<Record<string, unknown>>("SELECT * FROM app_processes ORDER BY started_at, owner");
+    return rows.map((r) => ({
+      owner: String(r.owner),
+      replica: String(r.replica),
+      started_at: Number(r.started_at),
+      heartbeat_at: Number(r.heartbeat_at),
+      stopped_at: r.stopped_at === null ? null : Number(r.stopped_at),
+    }));
+  }
+
+  /**
+   * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
+   * its owner is gone. Parameters: now, the oldest live heartbeat.
+   */
+  claimLapsed(table: "dual_runs" | "ledger_prs", now: number): { sql: string; params: unknown[] } {
+    const gone = this.ownerGone(`${table}.claim_owner`, now);
+    return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
+  }
+
+  /**
+   * SQL true when the claim owner in `column` is gone: no process row, recorded stopped, or a
+   * heartbeat older than `heartbeatStaleMs`. One parameter: the oldest live heartbeat.
+   */
+  private ownerGone(column: string, now: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `NOT EXISTS (SELECT 1 FROM app_processes p WHERE p.owner = ${column} AND p.stopped_at IS NULL AND p.heartbeat_at >= ?)`,
+      params: [now - this.heartbeatStaleMs],
+    };
+  }
+
   // ---- deliveries --------------------------------------------------------------------------
 
   /**
-   * Claims a webhook delivery for processing, in one statement: a new id is inserted; a failed
-   * one, or one whose previous processor's lease ran out, is taken over. Anything else (done,
-   * or being processed right now) is a duplicate.
+   * When a `processing` delivery may be taken over: its owner is gone (crashed, stopped, lost
+   * its store), its lease ran out, or the caller is its owner (the caller checked the delivery
+   * is not in flight in its own process).
    */
-  async claimDelivery(id: string, event: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+  private deliveryTakeover(now: number, owner: string): { sql: string; params: unknown[] } {
+    const gone = this.ownerGone("deliveries.owner", now);
+    return {
+      sql: `deliveries.state = 'queued' OR (deliveries.state = 'processing' AND (deliveries.lease_until < ? OR deliveries.owner = ? OR ${gone.sql}))`,
+      params: [now, owner, ...gone.params],
+    };
+  }
+
+  /**
+   * Claims a webhook delivery for processing, in one statement: a new id is inserted with its
+   * payload; a failed or queued one, or one whose owner is gone (or whose lease ran out), is
+   * taken over. Anything else (done, or being processed by a live process) is not claimed.
+   */
+  async claimDelivery(
+    id: string,
+    event: string,
+    owner: string,
+    now: number,
+    leaseMs: number,
+    payload: string | null = null,
+  ): Promise<boolean> {
+    const takeover = this.deliveryTakeover(now, owner);
     const changed = await this.db.run(
-      `INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at)
-       VALUES (?, ?, 'processing', ?, ?, 1, 0, ?)
+      `INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, payload)
+       VALUES (?, ?, 'processing', ?, ?, 1, 0, ?, ?)
        ON CONFLICT (delivery_id) DO UPDATE SET state = 'processing', owner = excluded.owner,
-         lease_until = excluded.lease_until, attempts = deliveries.attempts + 1, error_code = NULL, error_message = NULL
-       WHERE deliveries.state = 'failed' OR (deliveries.state = 'processing' AND deliveries.lease_until < ?)`,
-      [id, event, owner, now + leaseMs, now, now],
+         lease_until = excluded.lease_until, attempts = deliveries.attempts + 1, error_code = NULL, error_message = NULL,
+         payload = COALESCE(excluded.payload, deliveries.payload)
+       WHERE deliveries.state = 'failed' OR ${takeover.sql}`,
+      [id, event, owner, now + leaseMs, now, payload, ...takeover.params],
     );
     return changed === 1;
   }
 
+  /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
+  async reclaimDelivery(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    const takeover = this.deliveryTakeover(now, owner);
+    const changed = await this.db.run(
+      `UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1, error_code = NULL, error_message = NULL
+       WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`,
+      [owner, now + leaseMs, id, ...takeover.params],
+    );
+    return changed === 1;
+  }
+
+  /** Deliveries the sweeper may take: queued ones, and processing ones whose owner is gone or is `owner`. */
+  async sweepableDeliveries(owner: string, now: number, limit: number): Promise<{ delivery_id: string; event: string; payload: string }[]> {
+    const takeover = this.deliveryTakeover(now, owner);
+    return this.db.all(
+      `SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql}) ORDER BY received_at, delivery_id LIMIT ?`,
+      [...takeover.params, limit],
+    );
+  }
+
   async finishDelivery(id: string, owner: string, outcome: string, now: number): Promise<boolean> {
     const changed = await this.db.run(
-      "UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ? WHERE delivery_id = ? AND state = 'processing' AND owner = ?",
+      `UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ?, payload = NULL, error_code = NULL, error_message = NULL
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`,
       [outcome, now, id, owner],
     );
     return changed === 1;
   }
 
-  async failDelivery(id: string, owner: string, code: string, message: string, now: number): Promise<boolean> {
+  /**
+   * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
+   * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
+   * is false for work set aside on purpose (a pause, a drain).
+   */
+  async failDelivery(
+    id: string,
+    owner: string,
+    code: string,
+    message: string,
+    now: number,
+    options: { queue?: boolean; countsAsFailure?: boolean; maxFailures?: number } = {},
+  ): Promise<boolean> {
+    const counted = options.countsAsFailure === false ? 0 : 1;
     const changed = await this.db.run(
-      `UPDATE deliveries SET state = 'failed', failures = failures + 1, error_code = ?, error_message = ?, finished_at = ?
+      `UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`,
-      [code, message.slice(0, 2000), now, id, owner],
+      [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner],
     );
     return changed === 1;
+  }
+
+  /** Releases every delivery `owner` still holds to the sweeper (a drain that ran out of time). */
+  async releaseDeliveries(owner: string, code: string, message: string, now: number): Promise<number> {
+    return this.db.run(
+      `UPDATE deliveries SET state = 'queued', error_code = ?, error_message = ?, finished_at = ?
+       WHERE state = 'processing' AND owner = ? AND payload IS NOT NULL`,
+      [code, message, now, owner],
+    );
   }
 
   async getDelivery(id: string): Promise<DeliveryRow | null> {
@@ -386,14 +524,15 @@ export class Store {
     fields: DualRunFields = {},
     also?: { sql: string; params: unknown[] },
   ): Promise<boolean> {
+    const lapsed = this.claimLapsed("dual_runs", now);
     return this.transitionDualRun(
       id,
       [from, to],
       to,
       { ...fields, claim_owner: owner, claim_until: now + leaseMs },
       {
-        sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
-        params: [from, now, ...(also?.params ?? [])],
+        sql: `(state = ? OR ${lapsed.sql})${also ? ` AND (${also.sql})` : ""}`,
+        params: [from, ...lapsed.params, ...(also?.params ?? [])],
       },
     );
   }
@@ -433,10 +572,11 @@ export class Store {
       [...cols.map((c) => pr[c]), owner, now + leaseMs],
     );
     if (inserted === 1) return true;
+    const lapsed = this.claimLapsed("ledger_prs", now);
     const taken = await this.db.run(
       `UPDATE ledger_prs SET claim_owner = ?, claim_until = ?
-       WHERE lock_key = ? AND state = 'claimed' AND (claim_until < ? OR claim_owner = ?)`,
-      [owner, now + leaseMs, pr.lock_key, now, owner],
+       WHERE lock_key = ? AND state = 'claimed' AND (${lapsed.sql} OR claim_owner = ?)`,
+      [owner, now + leaseMs, pr.lock_key, ...lapsed.params, owner],
     );
     return taken === 1;
   }

@@ -110,11 +110,12 @@ describe("kill switch", () => {
       return { status: 200, body: zipSync(artifact.files), headers: { "content-type": "application/zip" } };
     });
     const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "pause-1" });
-    expect(res.status).toBe(503);
-    expect((res.body.error as { code: string }).code).toBe("KILL_SWITCH_ENGAGED");
+    // Accepted and recorded, not done: queued for the sweeper, nothing sent.
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe("queued");
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches")).toHaveLength(0);
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
-    expect((await app.store.getDelivery("pause-1"))?.state).toBe("failed");
+    expect(await app.store.getDelivery("pause-1")).toMatchObject({ state: "queued", error_code: "KILL_SWITCH_ENGAGED", failures: 0 });
     expect((await app.store.listDualRuns(["pending"])).length).toBe(1);
     const health = (await (await fetch(`${app.url}/healthz`)).json()) as { paused: boolean };
     expect(health.paused).toBe(true);
@@ -127,6 +128,34 @@ describe("kill switch", () => {
     expect(resumed.stdout).toContain("resumed");
     const after = await app.sweep();
     expect(after.dispatched).toHaveLength(1);
+    expect(after.deliveries).toEqual(["pause-1"]);
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    expect((await app.store.getDelivery("pause-1"))?.state).toBe("done");
+  });
+
+  it("a run-A completion arriving during a pause is recorded, nothing is sent, and the sweeper does its work after resume", async () => {
+    const cli = { ...process.env, ENVELOPE_GATE_DB_PATH: dbPath };
+    expect((await runCli(["app", "pause", "--reason", "incident 43"], cli)).code).toBe(0);
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const before = world.fake.requests.length;
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-a" });
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe("queued");
+    expect(world.fake.requests.length).toBe(before);
+    expect(await app.store.getDelivery("paused-a")).toMatchObject({ state: "queued", error_code: "KILL_SWITCH_ENGAGED" });
+    // A redelivery while paused is queued again, still nothing sent.
+    expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-a" })).status).toBe(202);
+    expect((await app.sweep()).deliveries).toEqual([]);
+    expect(world.fake.requests.length).toBe(before);
+    expect((await runCli(["app", "resume"], cli)).code).toBe(0);
+    const swept = await app.sweep();
+    expect(swept.deliveries).toEqual(["paused-a"]);
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    expect(await app.store.getDelivery("paused-a")).toMatchObject({ state: "done", payload: null });
+    // Done once: the next pass and a redelivery do nothing more.
+    expect((await app.sweep()).deliveries).toEqual([]);
+    const again = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-a" });
+    expect(again).toMatchObject({ status: 200, body: { status: "duplicate" } });
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
   });
 
@@ -149,7 +178,8 @@ describe("GITHUB_UNAVAILABLE", () => {
       expect(res.status).toBe(503);
       expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
       const recorded = await app.store.getDelivery("gh-down-1");
-      expect(recorded?.state).toBe("failed");
+      // Queued for the sweeper as well as for GitHub's redelivery.
+      expect(recorded?.state).toBe("queued");
       expect(recorded?.error_code).toBe("GITHUB_UNAVAILABLE");
       await world.restart();
       const again = await deliver(app.url, "workflow_run", payload, { delivery: "gh-down-1" });
@@ -175,7 +205,7 @@ describe("GITHUB_UNAVAILABLE from a GitHub that never answers", () => {
       const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "hang-1" });
       expect(res.status).toBe(503);
       expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
-      expect((await app.store.getDelivery("hang-1"))?.state).toBe("failed");
+      expect(await app.store.getDelivery("hang-1")).toMatchObject({ state: "queued", error_code: "GITHUB_UNAVAILABLE" });
     } finally {
       await app.close();
       await world.close();

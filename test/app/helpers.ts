@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { createServer, Socket, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { AppConfig } from "../../src/app/config.js";
@@ -74,6 +74,9 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     reviewAlertMs: 48 * 3_600_000,
     sweepIntervalMs: 3_600_000,
     leaseMs: 300_000,
+    heartbeatMs: 5_000,
+    heartbeatStaleMs: 30_000,
+    drainMs: 8_000,
     replicaId: `test-${randomUUID().slice(0, 8)}`,
     githubRetries: 0,
     githubThrottle: false,
@@ -240,8 +243,11 @@ export function dispatchedRuns(fake: FakeGitHub): FakeWorkflowRun[] {
   return fake.repo(REPO).workflowRuns.filter((r) => r.event === "workflow_dispatch");
 }
 
-/** A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable. */
-export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void> }> {
+/**
+ * A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable
+ * (connections reset, the port closed), and restore on the same port.
+ */
+export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void>; restore: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const upstream = new Socket();
@@ -251,14 +257,19 @@ export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void>
     client.pipe(upstream).pipe(client);
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
+    client.on("close", () => sockets.delete(client));
+    upstream.on("close", () => sockets.delete(upstream));
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const listen = (port: number) => new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+  await listen(0);
   const port = (server.address() as { port: number }).port;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/test`,
     cut: async () => {
+      const closed = new Promise<void>((r) => server.close(() => r()));
       for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
+      await closed;
     },
+    restore: () => listen(port),
   };
 }

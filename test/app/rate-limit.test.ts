@@ -8,7 +8,22 @@ import { AppClient, type InstallationClient } from "../../src/github/app-client.
 import { GateError } from "../../src/core/errors.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 import { installAppRoutes } from "../support/fake-github-app.js";
-import { APP_ID, appKeys, HEAD_SHA, INSTALLATION, REPO } from "./helpers.js";
+import {
+  addRunA,
+  APP_ID,
+  appKeys,
+  deliver,
+  dispatchedRuns,
+  HEAD_SHA,
+  INSTALLATION,
+  REPO,
+  startTestApp,
+  startWorld,
+  TestClock,
+  workflowRunPayload,
+} from "./helpers.js";
+
+const DISPATCH = "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches";
 
 let fake: FakeGitHub;
 let gh: InstallationClient;
@@ -78,5 +93,41 @@ describe("the App's installation client under GitHub's rate limits", () => {
     const err = await gh.createCheckRun(r, check).catch((e: unknown) => e);
     expect((err as GateError).code).toBe("GITHUB_UNAVAILABLE");
     expect(statuses()).toEqual([403, 403]);
+  });
+});
+
+describe("the App under a rate limit longer than its ceiling", () => {
+  it("leaves the delivery to the sweeper (queued, code recorded, claims released) and the sweeper does the work once the limit passed", async () => {
+    const world = await startWorld();
+    // Throttling on, as in production: the plugin sees the limit and refuses the hour-long wait.
+    const app = await startTestApp(world.fake, new TestClock(), { githubThrottle: true });
+    try {
+      const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
+      world.fake.rateLimit({ kind: "primary", method: "POST", pattern: DISPATCH, times: 100, resetInS: 3600 });
+      const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "limited-1" });
+      expect(res.status).toBe(503);
+      expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+      expect(world.fake.requestsTo("POST", DISPATCH).map((q) => q.status)).toEqual([403]);
+      // Not lost: recorded with its code and payload, for the sweeper; the dual run's claim released.
+      const recorded = await app.store.getDelivery("limited-1");
+      expect(recorded).toMatchObject({ state: "queued", error_code: "GITHUB_UNAVAILABLE", failures: 1 });
+      expect(recorded?.payload).not.toBeNull();
+      const [dual] = await app.store.listDualRuns(["pending"]);
+      expect(dual).toMatchObject({ claim_owner: null });
+      // Still limited: the sweeper's attempt fails the same way and leaves it queued.
+      const during = await app.sweep();
+      expect(during.errors.map((e) => e.code)).toContain("GITHUB_UNAVAILABLE");
+      expect(await app.store.getDelivery("limited-1")).toMatchObject({ state: "queued", error_code: "GITHUB_UNAVAILABLE" });
+      expect(dispatchedRuns(world.fake)).toHaveLength(0);
+      world.fake.clearFailures();
+      const after = await app.sweep();
+      expect(after.dispatched).toHaveLength(1);
+      expect(after.deliveries).toEqual(["limited-1"]);
+      expect(await app.store.getDelivery("limited-1")).toMatchObject({ state: "done", payload: null });
+      expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    } finally {
+      await app.close();
+      await world.close();
+    }
   });
 });

@@ -72,7 +72,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(page.text).toMatch(/Last delivery recorded \(any replica\): \d{4}-\d\d-\d\dT[\d:.]+Z · 3 recorded in all\./);
       expect(page.text).toMatch(/Failed deliveries\s+None\./);
       expect(page.text).toMatch(/Stuck deliveries\s+None\./);
-      expect(page.text).toMatch(/Deliveries refused during a pause\s+None\./);
+      expect(page.text).toMatch(/Deliveries held during a pause\s+None\./);
       expect(page.text).toContain("freeze_eligible");
       const web = `${world.fake.url}/${REPO}`;
       expect(page.links).toContainEqual({ text: HEAD_SHA.slice(0, 12), href: `${web}/commit/${HEAD_SHA}` });
@@ -99,7 +99,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(failedSection).toContain("failed-1");
       expect(failedSection).toContain("GITHUB_UNAVAILABLE");
       expect(failedSection).toContain("redeliver it from the App's settings");
-      const stuckSection = between(page.text, "Stuck deliveries", "Deliveries refused during a pause");
+      const stuckSection = between(page.text, "Stuck deliveries", "Deliveries held during a pause");
       expect(stuckSection).toContain("stuck-1");
       expect(stuckSection).toContain("stopped (crash or restart) before finishing");
       expect(page.text).toContain("Refused before anything was recorded: WEBHOOK_SIGNATURE_INVALID × 1.");
@@ -119,7 +119,8 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(paused.code).toBe(0);
       const runA = addRunA(world.fake, { properties: FAILING }, { headSha: "f".repeat(40) });
       const refused = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-1" });
-      expect(refused.status).toBe(503);
+      // Recorded, not refused: the sweeper sends it after resume.
+      expect(refused.status).toBe(202);
       // The sweeper (every second here) meets the pause too; wait for a pass that reports it.
       for (;;) {
         const s = (await (await fetch(`${app.url}/status.json`)).json()) as { last_sweep: { errors: { code: string }[] } | null };
@@ -129,9 +130,9 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
 
       const page = await browser.render(`${app.url}/status`);
       expect(page.status).toBe(200);
-      expect(page.text).toMatch(/Needs attention: the App is PAUSED; .*1 delivery\(ies\) refused during a pause; \d+ sweep error\(s\)/);
+      expect(page.text).toMatch(/Needs attention: the App is PAUSED; .*1 delivery\(ies\) held during a pause; \d+ sweep error\(s\)/);
       expect(page.text).toMatch(/PAUSED since .* by oncall: incident 42\./);
-      const refusedSection = between(page.text, "Deliveries refused during a pause", "Installations");
+      const refusedSection = between(page.text, "Deliveries held during a pause", "Installations");
       expect(refusedSection).toContain("paused-1");
       expect(refusedSection).toContain("KILL_SWITCH_ENGAGED");
       expect(refusedSection).toContain("envelope-gate app resume");

@@ -86,6 +86,11 @@ describe.each(backends)("store on $name", (backend) => {
       a = await openStore(backend.settings(), NOW);
       b = await openStore(backend.settings(), NOW);
     }
+    // The claim owners below are live processes, heartbeating at NOW, live for ten minutes: the
+    // lease tests test leases. Gone owners have their own test.
+    for (const store of [a, b]) store.heartbeatStaleMs = 10 * 60_000;
+    for (const owner of [...Array.from({ length: 12 }, (_, i) => `r${i}`), "late", "later", "someone-else"])
+      await a.registerProcess(owner, owner, NOW);
   });
   afterAll(async () => {
     await a?.close();
@@ -132,6 +137,65 @@ describe.each(backends)("store on $name", (backend) => {
     expect(await b.claimDelivery("d-2", "push", "r2", NOW + 30_000, 60_000)).toBe(false);
     expect(await b.claimDelivery("d-2", "push", "r2", NOW + 61_000, 60_000)).toBe(true);
     expect(await a.finishDelivery("d-2", "r1", "late", NOW)).toBe(false);
+  });
+
+  it("claims of a gone owner (stopped, stale heartbeat, restarted replica, unknown) are taken over in one statement; a live owner's are not", async () => {
+    const T = NOW + 20 * 60_000;
+    await a.registerProcess("alive/1", "alive", T);
+    await a.registerProcess("crashed/1", "crashed", T - 60_000);
+    await a.registerProcess("stopped/1", "stopped", T);
+    await a.stopProcess("stopped/1", T);
+    await a.registerProcess("restarted/1", "restarted", T);
+    await a.registerProcess("restarted/2", "restarted", T);
+    for (const taker of ["taker", "sweeper", "sweeper-2", ...Array.from({ length: 6 }, (_, i) => `taker-${i}`)])
+      await a.registerProcess(taker, taker, T);
+    a.heartbeatStaleMs = b.heartbeatStaleMs = 30_000;
+    try {
+      expect(await a.heartbeat("alive/1", T + 1000)).toBe(true);
+      expect(await a.heartbeat("stopped/1", T + 1000)).toBe(false);
+      for (const owner of ["alive/1", "crashed/1", "stopped/1", "restarted/1", "never-registered"]) {
+        expect(await a.claimDelivery(`gone-${owner}`, "push", owner, T, 300_000, "{}")).toBe(true);
+      }
+      const takers = (id: string) =>
+        Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).claimDelivery(id, "push", `taker-${i}`, T + 2000, 300_000)));
+      expect((await takers("gone-alive/1")).filter(Boolean)).toHaveLength(0);
+      for (const owner of ["crashed/1", "stopped/1", "restarted/1", "never-registered"]) {
+        const won = await takers(`gone-${owner}`);
+        expect(won.filter(Boolean), owner).toHaveLength(1);
+        expect((await a.getDelivery(`gone-${owner}`))?.payload).toBe("{}");
+      }
+      // The sweeper sees the queued and the orphaned, never a live owner's.
+      await a.claimDelivery("sw-1", "push", "alive/1", T, 300_000, '{"n":1}');
+      await a.failDelivery("sw-1", "alive/1", "KILL_SWITCH_ENGAGED", "paused", T, { queue: true, countsAsFailure: false });
+      const sweepable = (await b.sweepableDeliveries("sweeper", T + 2000, 100)).map((d) => d.delivery_id);
+      expect(sweepable).toContain("sw-1");
+      expect(sweepable).not.toContain("gone-alive/1");
+      expect(await b.reclaimDelivery("sw-1", "sweeper", T + 2000, 300_000)).toBe(true);
+      expect(await a.reclaimDelivery("sw-1", "sweeper-2", T + 2000, 300_000)).toBe(false);
+      expect(await a.getDelivery("sw-1")).toMatchObject({ state: "processing", owner: "sweeper", attempts: 2, failures: 0 });
+      // Dual runs and ledger PRs held by a gone owner are taken over before their lease ends.
+      await a.insertDualRun(dualRun("dr-gone"));
+      expect(await a.claimDualRun("dr-gone", "pending", "dispatching", "crashed/1", T, 300_000)).toBe(true);
+      expect(await b.claimDualRun("dr-gone", "pending", "dispatching", "alive/1", T + 2000, 300_000)).toBe(true);
+      expect(await a.claimDualRun("dr-gone", "pending", "dispatching", "taker", T + 2000, 300_000)).toBe(false);
+      const key = "gone".padEnd(16, "g");
+      const row = { ...ledgerPr(key), head_sha: key.padEnd(40, "0") };
+      expect(await a.claimLedgerPr(row, "stopped/1", T, 300_000)).toBe(true);
+      expect(await b.claimLedgerPr(row, "alive/1", T + 2000, 300_000)).toBe(true);
+      expect(await a.claimLedgerPr(row, "taker", T + 2000, 300_000)).toBe(false);
+      // Queued for the sweeper until the failure cap, then failed (redelivery only).
+      await a.claimDelivery("cap-1", "push", "alive/1", T, 300_000, "{}");
+      expect(await a.failDelivery("cap-1", "alive/1", "GITHUB_UNAVAILABLE", "down", T, { queue: true, maxFailures: 2 })).toBe(true);
+      expect((await a.getDelivery("cap-1"))?.state).toBe("queued");
+      await a.reclaimDelivery("cap-1", "alive/1", T, 300_000);
+      await a.failDelivery("cap-1", "alive/1", "GITHUB_UNAVAILABLE", "down", T, { queue: true, maxFailures: 2 });
+      expect(await a.getDelivery("cap-1")).toMatchObject({ state: "failed", failures: 2 });
+      // A drain releases what its process still holds, to the sweeper.
+      expect(await a.releaseDeliveries("alive/1", "APP_DRAINING", "released", T + 3000)).toBe(1);
+      expect(await a.getDelivery("gone-alive/1")).toMatchObject({ state: "queued", error_code: "APP_DRAINING" });
+    } finally {
+      a.heartbeatStaleMs = b.heartbeatStaleMs = 10 * 60_000;
+    }
   });
 
   it("dual runs: insert is idempotent and each transition has exactly one winner", async () => {

@@ -1,8 +1,8 @@
-export const id = 683;
-export const ids = [683];
+export const id = 539;
+export const ids = [539];
 export const modules = {
 
-/***/ 9683:
+/***/ 2539:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -16,11 +16,11 @@ var external_node_util_ = __webpack_require__(7975);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(4296);
+var errors = __webpack_require__(7406);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(3849);
+// EXTERNAL MODULE: ../main/node_modules/pg/esm/index.mjs
+var esm = __webpack_require__(9977);
 ;// CONCATENATED MODULE: ./src/store/db.ts
 
 function storeUnavailable(what, err) {
@@ -127,7 +127,7 @@ function openPostgres(connectionString, schema) {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(1376);
+var external_node_module_ = __webpack_require__(8995);
 ;// CONCATENATED MODULE: ./src/store/sqlite.ts
 
 
@@ -331,6 +331,40 @@ CREATE TABLE heartbeats (
 )
 `,
     },
+    {
+        version: 3,
+        name: "App processes (heartbeats), deliveries queued with their payload",
+        sql: `
+CREATE TABLE app_processes (
+  owner TEXT PRIMARY KEY,
+  replica TEXT NOT NULL,
+  started_at BIGINT NOT NULL,
+  heartbeat_at BIGINT NOT NULL,
+  stopped_at BIGINT
+);
+CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at);
+CREATE TABLE deliveries_v2 (
+  delivery_id TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('processing', 'queued', 'done', 'failed')),
+  owner TEXT NOT NULL,
+  lease_until BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  failures INTEGER NOT NULL DEFAULT 0,
+  received_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  outcome TEXT,
+  error_code TEXT,
+  error_message TEXT,
+  payload TEXT
+);
+INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
+  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries;
+DROP TABLE deliveries;
+ALTER TABLE deliveries_v2 RENAME TO deliveries;
+CREATE INDEX deliveries_state ON deliveries (state, owner)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -400,12 +434,18 @@ function inList(values) {
 function boolOf(v) {
     return v === true || v === 1 || v === "1";
 }
+const DEFAULT_HEARTBEAT_STALE_MS = 30_000;
 /**
  * The App's durable state. Every state change is one conditional statement whose WHERE clause
  * names the state it leaves; a caller that changed no row lost the race and does nothing.
  */
 class Store {
     db;
+    /**
+     * A claim owner whose heartbeat is older than this is gone, and its claims (deliveries, dual
+     * runs, ledger PRs) may be taken over. The App sets it from ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS.
+     */
+    heartbeatStaleMs = DEFAULT_HEARTBEAT_STALE_MS;
     constructor(db) {
         this.db = db;
     }
@@ -463,28 +503,117 @@ class Store {
         const rows = await this.db.all("SELECT * FROM installations ORDER BY installation_id");
         return rows.map((r) => ({ ...r, installation_id: Number(r.installation_id) }));
     }
+    // ---- App processes (claim owners) --------------------------------------------------------
+    /**
+     * Records a starting App process. `owner` is unique to this start (the replica id plus a
+     * random incarnation); earlier incarnations of the same replica id are marked stopped, so
+     * their claims can be taken over at once (a restarted replica's predecessor is known dead).
+     */
+    async registerProcess(owner, replica, now) {
+        await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE replica = ? AND owner <> ? AND stopped_at IS NULL", [
+            now,
+            replica,
+            owner,
+        ]);
+        await this.db.run("INSERT INTO app_processes (owner, replica, started_at, heartbeat_at) VALUES (?, ?, ?, ?) ON CONFLICT (owner) DO NOTHING", [owner, replica, now, now]);
+    }
+    /** Refreshes a process's heartbeat; false when it is recorded stopped. */
+    async heartbeat(owner, now) {
+        return (await this.db.run("UPDATE app_processes SET heartbeat_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner])) === 1;
+    }
+    /** Marks a process stopped: its claims can be taken over at once. */
+    async stopProcess(owner, now) {
+        await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner]);
+    }
+    async listProcesses() {
+        const rows = await this.db.all("SELECT * FROM app_processes ORDER BY started_at, owner");
+        return rows.map((r) => ({
+            owner: String(r.owner),
+            replica: String(r.replica),
+            started_at: Number(r.started_at),
+            heartbeat_at: Number(r.heartbeat_at),
+            stopped_at: r.stopped_at === null ? null : Number(r.stopped_at),
+        }));
+    }
+    /**
+     * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
+     * its owner is gone. Parameters: now, the oldest live heartbeat.
+     */
+    claimLapsed(table, now) {
+        const gone = this.ownerGone(`${table}.claim_owner`, now);
+        return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
+    }
+    /**
+     * SQL true when the claim owner in `column` is gone: no process row, recorded stopped, or a
+     * heartbeat older than `heartbeatStaleMs`. One parameter: the oldest live heartbeat.
+     */
+    ownerGone(column, now) {
+        return {
+            sql: `NOT EXISTS (SELECT 1 FROM app_processes p WHERE p.owner = ${column} AND p.stopped_at IS NULL AND p.heartbeat_at >= ?)`,
+            params: [now - this.heartbeatStaleMs],
+        };
+    }
     // ---- deliveries --------------------------------------------------------------------------
     /**
-     * Claims a webhook delivery for processing, in one statement: a new id is inserted; a failed
-     * one, or one whose previous processor's lease ran out, is taken over. Anything else (done,
-     * or being processed right now) is a duplicate.
+     * When a `processing` delivery may be taken over: its owner is gone (crashed, stopped, lost
+     * its store), its lease ran out, or the caller is its owner (the caller checked the delivery
+     * is not in flight in its own process).
      */
-    async claimDelivery(id, event, owner, now, leaseMs) {
-        const changed = await this.db.run(`INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at)
-       VALUES (?, ?, 'processing', ?, ?, 1, 0, ?)
+    deliveryTakeover(now, owner) {
+        const gone = this.ownerGone("deliveries.owner", now);
+        return {
+            sql: `deliveries.state = 'queued' OR (deliveries.state = 'processing' AND (deliveries.lease_until < ? OR deliveries.owner = ? OR ${gone.sql}))`,
+            params: [now, owner, ...gone.params],
+        };
+    }
+    /**
+     * Claims a webhook delivery for processing, in one statement: a new id is inserted with its
+     * payload; a failed or queued one, or one whose owner is gone (or whose lease ran out), is
+     * taken over. Anything else (done, or being processed by a live process) is not claimed.
+     */
+    async claimDelivery(id, event, owner, now, leaseMs, payload = null) {
+        const takeover = this.deliveryTakeover(now, owner);
+        const changed = await this.db.run(`INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, payload)
+       VALUES (?, ?, 'processing', ?, ?, 1, 0, ?, ?)
        ON CONFLICT (delivery_id) DO UPDATE SET state = 'processing', owner = excluded.owner,
-         lease_until = excluded.lease_until, attempts = deliveries.attempts + 1, error_code = NULL, error_message = NULL
-       WHERE deliveries.state = 'failed' OR (deliveries.state = 'processing' AND deliveries.lease_until < ?)`, [id, event, owner, now + leaseMs, now, now]);
+         lease_until = excluded.lease_until, attempts = deliveries.attempts + 1, error_code = NULL, error_message = NULL,
+         payload = COALESCE(excluded.payload, deliveries.payload)
+       WHERE deliveries.state = 'failed' OR ${takeover.sql}`, [id, event, owner, now + leaseMs, now, payload, ...takeover.params]);
         return changed === 1;
+    }
+    /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
+    async reclaimDelivery(id, owner, now, leaseMs) {
+        const takeover = this.deliveryTakeover(now, owner);
+        const changed = await this.db.run(`UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1, error_code = NULL, error_message = NULL
+       WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`, [owner, now + leaseMs, id, ...takeover.params]);
+        return changed === 1;
+    }
+    /** Deliveries the sweeper may take: queued ones, and processing ones whose owner is gone or is `owner`. */
+    async sweepableDeliveries(owner, now, limit) {
+        const takeover = this.deliveryTakeover(now, owner);
+        return this.db.all(`SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql}) ORDER BY received_at, delivery_id LIMIT ?`, [...takeover.params, limit]);
     }
     async finishDelivery(id, owner, outcome, now) {
-        const changed = await this.db.run("UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ? WHERE delivery_id = ? AND state = 'processing' AND owner = ?", [outcome, now, id, owner]);
+        const changed = await this.db.run(`UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ?, payload = NULL, error_code = NULL, error_message = NULL
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [outcome, now, id, owner]);
         return changed === 1;
     }
-    async failDelivery(id, owner, code, message, now) {
-        const changed = await this.db.run(`UPDATE deliveries SET state = 'failed', failures = failures + 1, error_code = ?, error_message = ?, finished_at = ?
-       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [code, message.slice(0, 2000), now, id, owner]);
+    /**
+     * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
+     * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
+     * is false for work set aside on purpose (a pause, a drain).
+     */
+    async failDelivery(id, owner, code, message, now, options = {}) {
+        const counted = options.countsAsFailure === false ? 0 : 1;
+        const changed = await this.db.run(`UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner]);
         return changed === 1;
+    }
+    /** Releases every delivery `owner` still holds to the sweeper (a drain that ran out of time). */
+    async releaseDeliveries(owner, code, message, now) {
+        return this.db.run(`UPDATE deliveries SET state = 'queued', error_code = ?, error_message = ?, finished_at = ?
+       WHERE state = 'processing' AND owner = ? AND payload IS NOT NULL`, [code, message, now, owner]);
     }
     async getDelivery(id) {
         const rows = await this.db.all("SELECT * FROM deliveries WHERE delivery_id = ?", [id]);
@@ -530,9 +659,10 @@ class Store {
      * `also` adds a condition (e.g. the deadline) with its parameters.
      */
     claimDualRun(id, from, to, owner, now, leaseMs, fields = {}, also) {
+        const lapsed = this.claimLapsed("dual_runs", now);
         return this.transitionDualRun(id, [from, to], to, { ...fields, claim_owner: owner, claim_until: now + leaseMs }, {
-            sql: also ? `(state = ? OR claim_until < ?) AND (${also.sql})` : "state = ? OR claim_until < ?",
-            params: [from, now, ...(also?.params ?? [])],
+            sql: `(state = ? OR ${lapsed.sql})${also ? ` AND (${also.sql})` : ""}`,
+            params: [from, ...lapsed.params, ...(also?.params ?? [])],
         });
     }
     /** Releases a claim back to `back`, only if `owner` still holds it. */
@@ -560,8 +690,9 @@ class Store {
        ON CONFLICT DO NOTHING`, [...cols.map((c) => pr[c]), owner, now + leaseMs]);
         if (inserted === 1)
             return true;
+        const lapsed = this.claimLapsed("ledger_prs", now);
         const taken = await this.db.run(`UPDATE ledger_prs SET claim_owner = ?, claim_until = ?
-       WHERE lock_key = ? AND state = 'claimed' AND (claim_until < ? OR claim_owner = ?)`, [owner, now + leaseMs, pr.lock_key, now, owner]);
+       WHERE lock_key = ? AND state = 'claimed' AND (${lapsed.sql} OR claim_owner = ?)`, [owner, now + leaseMs, pr.lock_key, ...lapsed.params, owner]);
         return taken === 1;
     }
     /** Moves a ledger PR from one of `from` to `to`, setting `fields`, in one conditional UPDATE. */
@@ -990,6 +1121,24 @@ const APP_SETTINGS = [
         help: "how long a replica holds a claim before another may take it over",
     },
     {
+        name: "ENVELOPE_GATE_HEARTBEAT_SECONDS",
+        default: "5",
+        scope: "server",
+        help: "how often a process refreshes its heartbeat row (its claims stay its own while it does)",
+    },
+    {
+        name: "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS",
+        default: "30",
+        scope: "server",
+        help: "a process whose heartbeat is older than this is gone: its claims are taken over (at least twice the heartbeat)",
+    },
+    {
+        name: "ENVELOPE_GATE_DRAIN_SECONDS",
+        default: "8",
+        scope: "server",
+        help: "on SIGTERM, how long in-flight work may finish before what is left is released to the sweeper",
+    },
+    {
         name: "ENVELOPE_GATE_REPLICA_ID",
         default: "",
         shown: "hostname:pid",
@@ -1150,6 +1299,14 @@ function storeConfigFromEnv(env) {
 function reviewAlertMsFromEnv(env) {
     return config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
+function heartbeatFromEnv(env) {
+    const heartbeatMs = config_int(env, "ENVELOPE_GATE_HEARTBEAT_SECONDS", 1, 300) * 1000;
+    const heartbeatStaleMs = config_int(env, "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS", 2, 3600) * 1000;
+    if (heartbeatStaleMs < 2 * heartbeatMs) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
+    }
+    return { heartbeatMs, heartbeatStaleMs };
+}
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
  * one, or any weakening setting in production is BYPASS_REFUSED.
@@ -1208,6 +1365,8 @@ function loadConfig(env) {
         reviewAlertMs: reviewAlertMsFromEnv(env),
         sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
         leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,
+        ...heartbeatFromEnv(env),
+        drainMs: config_int(env, "ENVELOPE_GATE_DRAIN_SECONDS", 0, 600) * 1000,
         replicaId: settingValue(env, "ENVELOPE_GATE_REPLICA_ID") || `${(0,external_node_os_.hostname)()}:${process.pid}`,
         githubRetries: config_int(env, "ENVELOPE_GATE_GITHUB_RETRIES", 0, 10),
         githubThrottle: onOff(env, "ENVELOPE_GATE_GITHUB_THROTTLE"),
@@ -1242,14 +1401,14 @@ function appManifest(baseUrl, name = "envelope-gate") {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/@octokit/app/dist-node/index.js + 16 modules
-var dist_node = __webpack_require__(6605);
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
-var dist_src = __webpack_require__(3070);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(9735);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(6856);
+// EXTERNAL MODULE: ../main/node_modules/@octokit/app/dist-node/index.js + 16 modules
+var dist_node = __webpack_require__(6381);
+// EXTERNAL MODULE: ../main/node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(9406);
+// EXTERNAL MODULE: ../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(2743);
+// EXTERNAL MODULE: ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(4808);
 ;// CONCATENATED MODULE: ./src/github/client.ts
 /**
  * The one place that talks to GitHub. An Octokit with retry and throttling, bounded in
@@ -1630,9 +1789,9 @@ async function deliveryOverview(store, now, limit = 25) {
     return {
         total: Number(totals[0]?.n ?? 0),
         last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
-        failed: await select("state = 'failed' AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
+        failed: await select("state IN ('failed', 'queued') AND error_code IS NOT NULL AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
         stuck: await select("state = 'processing' AND lease_until < ?", [now]),
-        refused_paused: await select("state = 'failed' AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
+        refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
     };
 }
 
@@ -1668,7 +1827,7 @@ async function checkHealth(store, replicaId, storeLabel, now) {
 }
 
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __webpack_require__(8447);
+var envelope = __webpack_require__(6698);
 ;// CONCATENATED MODULE: ./src/app/freeze.ts
 
 
@@ -1999,7 +2158,7 @@ function attention(s) {
         items.push("the App is PAUSED");
     n(s.deliveries.failed.length, "failed delivery(ies)");
     n(s.deliveries.stuck.length, "stuck delivery(ies)");
-    n(s.deliveries.refused_paused.length, "delivery(ies) refused during a pause");
+    n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
     n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
     n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
     return items;
@@ -2037,7 +2196,7 @@ ${summary}
 <h2>Webhooks arriving</h2>${intakeSection(s)}
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
-<h2>Deliveries refused during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
 <h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
 <h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
         d.id,
@@ -2297,7 +2456,10 @@ const HTTP_STATUS = {
     WEBHOOK_BODY_NOT_JSON: 400,
     WEBHOOK_PAYLOAD_INVALID: 400,
     NOT_FOUND: 404,
+    DELIVERY_IN_PROGRESS: 409,
 };
+/** Seconds a client should wait before delivering again, for the codes where waiting helps. */
+const RETRY_AFTER_S = { DELIVERY_IN_PROGRESS: 30, APP_DRAINING: 10 };
 function httpStatusFor(code) {
     return HTTP_STATUS[code] ?? 503;
 }
@@ -2398,13 +2560,14 @@ class WebhookIntake {
         }
         this.stats.last_accepted_at = now;
         try {
-            const result = await this.service.handleDelivery(delivery, event, payload);
-            this.service.log("info", result.status === "done" ? "delivery.done" : "delivery.duplicate", {
+            const result = await this.service.handleDelivery(delivery, event, payload, body.toString("utf8"));
+            this.service.log("info", `delivery.${result.status}`, {
                 delivery,
                 github_event: event,
                 outcome: result.outcome,
             });
-            return sendJson(res, 200, { delivery, ...result });
+            // Queued (a pause, an outage, a drain): recorded, and the sweeper does the work later.
+            return sendJson(res, result.status === "queued" ? 202 : 200, { delivery, ...result });
         }
         catch (err) {
             const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
@@ -2415,7 +2578,8 @@ class WebhookIntake {
                 message: gate.message,
                 ...(gate.hint ? { hint: gate.hint } : {}),
             });
-            return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
+            const retryAfter = RETRY_AFTER_S[gate.code];
+            return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() }, retryAfter ? { "retry-after": String(retryAfter) } : {});
         }
     }
 }
@@ -2771,8 +2935,8 @@ function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 
-// EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
-var fflate_esm = __webpack_require__(1306);
+// EXTERNAL MODULE: ../main/node_modules/fflate/esm/index.mjs
+var fflate_esm = __webpack_require__(138);
 ;// CONCATENATED MODULE: ./src/app/bundle.ts
 
 
@@ -3349,8 +3513,6 @@ async function sweep(ctx) {
         await attempt(dual.id, () => followRunB(ctx, dual, report));
     }
     for (const dual of await ctx.store.listDualRuns(["decided", "reporting"])) {
-        if (dual.state === "reporting" && (dual.claim_until ?? 0) >= now)
-            continue;
         await attempt(dual.id, async () => {
             const result = await reportDualRun(ctx, dual.id);
             if (result !== "reported elsewhere")
@@ -3394,13 +3556,17 @@ async function expireMissedDeadlines(ctx, now) {
             outcome_code: "RUNNER_B_UNAVAILABLE",
             outcome_detail: deadlineMissedDetail(dual),
             decided_at: now,
-        }, held ? { sql: "deadline_at <= ? AND claim_until < ?", params: [now, now] } : { sql: "deadline_at <= ?", params: [now] });
+        }, held ? heldLapsed(ctx, now) : { sql: "deadline_at <= ?", params: [now] });
         if (moved) {
             expired.push(dual.id);
             ctx.log("warn", "dual_run.expired", { dual_run: dual.id, code: "RUNNER_B_UNAVAILABLE" });
         }
     }
     return expired;
+}
+function heldLapsed(ctx, now) {
+    const lapsed = ctx.store.claimLapsed("dual_runs", now);
+    return { sql: `deadline_at <= ? AND ${lapsed.sql}`, params: [now, ...lapsed.params] };
 }
 /** A waiting dual run: find runner B's run if GitHub gave no id, and compare it once it completed. */
 async function followRunB(ctx, dual, report) {
@@ -3433,6 +3599,7 @@ async function followRunB(ctx, dual, report) {
 
 
 
+
 /** The events the App subscribes to (app.yml), each with its handler. */
 const HANDLERS = new Map([
     ["workflow_run", onWorkflowRun],
@@ -3440,6 +3607,21 @@ const HANDLERS = new Map([
     ["pull_request", onPullRequest],
     ["pull_request_review", onPullRequestReview],
 ]);
+/**
+ * Causes that pass with time: a delivery failing with one of these is queued, with its
+ * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
+ * and waits for a redelivery.
+ */
+const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE", "PROCESS_FENCED"]);
+/** Set aside on purpose, not failures: a pause, a drain. */
+const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
+/**
+ * A queued delivery that failed this many times is `failed` (a redelivery only): with the
+ * default 30 s sweep, about an hour, the longest rate-limit reset GitHub announces.
+ */
+const MAX_QUEUED_FAILURES = 120;
+/** How many recorded deliveries one sweeper pass takes up. */
+const SWEEP_DELIVERY_BATCH = 100;
 /**
  * Delivery bookkeeping and routing. Each event's work is a handler over the App context
  * (src/app/handlers/); every effect goes through the installation client, whose guard reads
@@ -3451,6 +3633,12 @@ class GateAppService {
     clock;
     log;
     lastSweep = null;
+    /** Set when the process starts draining: new deliveries are refused with APP_DRAINING. */
+    draining = false;
+    /** Set when the drain ran out of time: requests to GitHub are refused with APP_DRAINING. */
+    stopping = false;
+    /** Deliveries being processed in this process, by id. */
+    inFlight = new Map();
     ctx;
     constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
         this.store = store;
@@ -3459,27 +3647,115 @@ class GateAppService {
         this.log = log;
         this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
     }
+    /** The claim owner: this process (replica id and incarnation). */
+    get owner() {
+        return this.settings.replicaId;
+    }
+    /** Deliveries still being processed here. */
+    inFlightCount() {
+        return this.inFlight.size;
+    }
+    /** Resolves when every delivery in flight here has settled. */
+    async settled() {
+        while (this.inFlight.size > 0)
+            await Promise.allSettled([...this.inFlight.values()]);
+    }
     /**
-     * Processes one verified delivery. The delivery is recorded done only after its work
-     * completed; on any failure it is recorded failed (with the code) and the error is rethrown,
-     * so a redelivery is processed again.
+     * Processes one verified delivery. It is claimed with its payload; the work runs only while
+     * the App is not paused (a paused App records it `queued` for the sweeper). It is recorded
+     * done only after its work completed; a failure is recorded with its code, `queued` for the
+     * sweeper when the cause is transient, `failed` otherwise, and rethrown. A delivery another
+     * live process is working on is DELIVERY_IN_PROGRESS (not a 2xx: GitHub keeps it undelivered).
      */
-    async handleDelivery(deliveryId, event, payload) {
-        const owner = this.settings.replicaId;
-        const claimed = await this.store.claimDelivery(deliveryId, event, owner, this.clock.now(), this.settings.leaseMs);
-        if (!claimed)
-            return { status: "duplicate", outcome: "already processed or in progress" };
+    async handleDelivery(deliveryId, event, payload, body) {
+        if (this.draining)
+            throw new errors/* GateError */.ue("APP_DRAINING", "this App process is shutting down; deliver again (another replica or the restarted one takes it)");
+        if (this.inFlight.has(deliveryId))
+            throw inProgress(deliveryId, "this process");
+        return this.track(deliveryId, async () => {
+            const claimed = await this.store.claimDelivery(deliveryId, event, this.owner, this.clock.now(), this.settings.leaseMs, body ?? JSON.stringify(payload));
+            if (!claimed) {
+                const row = await this.store.getDelivery(deliveryId);
+                if (row?.state === "done")
+                    return { status: "duplicate", outcome: row.outcome ?? "already processed" };
+                throw inProgress(deliveryId, row ? `process ${row.owner}` : "another process");
+            }
+            return this.work(deliveryId, event, payload);
+        });
+    }
+    /** Runs a claimed delivery's work and records its outcome. */
+    async work(deliveryId, event, payload) {
+        const owner = this.owner;
         let outcome;
         try {
+            const kill = await this.store.killSwitch();
+            if (kill.paused) {
+                throw new errors/* GateError */.ue("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); the delivery is queued`);
+            }
             outcome = await this.route(event, payload);
         }
         catch (err) {
+            // Past the drain bound, whatever failed was cut short by the shutdown: released, not failed.
+            const code = this.stopping ? "APP_DRAINING" : codeOf(err);
             const message = err instanceof Error ? err.message : String(err);
-            await this.store.failDelivery(deliveryId, owner, codeOf(err), message, this.clock.now());
+            const recorded = await this.store
+                .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
+                queue: TRANSIENT.has(code),
+                countsAsFailure: !SET_ASIDE.has(code),
+                maxFailures: MAX_QUEUED_FAILURES,
+            })
+                .catch(() => false);
+            // Not logged here: the webhook intake logs one line per delivery outcome, the sweeper its own report.
+            if (code === "KILL_SWITCH_ENGAGED" && recorded)
+                return { status: "queued", outcome: "recorded while paused; the sweeper processes it after resume" };
+            if (code !== codeOf(err))
+                throw new errors/* GateError */.ue("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
             throw err;
         }
         await this.store.finishDelivery(deliveryId, owner, outcome, this.clock.now());
         return { status: "done", outcome };
+    }
+    async track(deliveryId, fn) {
+        const running = fn();
+        this.inFlight.set(deliveryId, running);
+        try {
+            return await running;
+        }
+        finally {
+            this.inFlight.delete(deliveryId);
+        }
+    }
+    /**
+     * The sweeper's part of delivery work: queued deliveries (a pause, GitHub or the store out,
+     * a drain) and ones whose owner is gone, processed from their recorded payload. Nothing is
+     * taken while paused.
+     */
+    async sweepDeliveries() {
+        const processed = [];
+        const errors = [];
+        if ((await this.store.killSwitch()).paused || this.draining)
+            return { processed, errors };
+        const candidates = await this.store.sweepableDeliveries(this.owner, this.clock.now(), SWEEP_DELIVERY_BATCH);
+        for (const { delivery_id: id, event, payload } of candidates) {
+            if (this.draining)
+                break;
+            if (this.inFlight.has(id))
+                continue;
+            try {
+                const result = await this.track(id, async () => {
+                    if (!(await this.store.reclaimDelivery(id, this.owner, this.clock.now(), this.settings.leaseMs)))
+                        return null;
+                    this.log("info", "delivery.taken_up", { delivery: id, event });
+                    return this.work(id, event, JSON.parse(payload));
+                });
+                if (result !== null && result.status === "done")
+                    processed.push(id);
+            }
+            catch (err) {
+                errors.push({ item: id, code: codeOf(err), message: err.message });
+            }
+        }
+        return { processed, errors };
     }
     async route(event, payload) {
         const p = payload;
@@ -3500,13 +3776,22 @@ class GateAppService {
     /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */
     async sweep() {
         const at = this.clock.now();
-        const report = await sweep(this.ctx);
+        const swept = await sweep(this.ctx);
+        const deliveries = await this.sweepDeliveries();
+        const report = { ...swept, deliveries: deliveries.processed };
+        report.errors.push(...deliveries.errors);
         this.lastSweep = { at, report };
         return report;
     }
 }
+function inProgress(deliveryId, where) {
+    return new errors/* GateError */.ue("DELIVERY_IN_PROGRESS", `delivery ${deliveryId} is being processed by ${where}`, {
+        hint: "Nothing was done twice. Deliver it again later: it is answered duplicate once done, or taken over if its process died.",
+    });
+}
 
 ;// CONCATENATED MODULE: ./src/app/run.ts
+
 
 
 
@@ -3517,8 +3802,13 @@ class GateAppService {
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
  */
-function killSwitchGuard(store) {
+function killSwitchGuard(store, stopping = () => false, fenced = () => null) {
     return async (route) => {
+        if (stopping())
+            throw new errors/* GateError */.ue("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
+        const fence = fenced();
+        if (fence !== null)
+            throw new errors/* GateError */.ue("PROCESS_FENCED", `${fence}; ${route} was not sent`);
         const state = await store.killSwitch();
         if (state.paused) {
             throw new errors/* GateError */.ue("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
@@ -3531,17 +3821,44 @@ async function startApp(config, options = {}) {
     const clock = options.clock ?? systemClock;
     const log = options.log ?? jsonLogger;
     const store = await openStore(config.store, clock.now());
+    store.heartbeatStaleMs = config.heartbeatStaleMs;
+    // Claims record this process (replica id and a random incarnation), so a restarted replica's
+    // claims from before the restart are known dead at once.
+    const owner = `${config.replicaId}/${(0,external_node_crypto_.randomUUID)().slice(0, 8)}`;
+    try {
+        await store.registerProcess(owner, config.replicaId, clock.now());
+    }
+    catch (err) {
+        await store.close();
+        throw err;
+    }
+    let service = null;
+    // Fencing: a process that has not refreshed its heartbeat for (stale bound - one period), or
+    // finds itself recorded stopped, may already be taken over; it sends nothing to GitHub until
+    // a heartbeat succeeds again. Measured on the monotonic clock, so a stalled event loop counts.
+    let lastBeat = performance.now();
+    let recordedStopped = false;
+    const fence = () => {
+        if (recordedStopped)
+            return `this App process (${owner}) is recorded stopped: another process of replica ${config.replicaId} started`;
+        const silentMs = performance.now() - lastBeat;
+        if (silentMs > config.heartbeatStaleMs - config.heartbeatMs) {
+            return `this App process (${owner}) has not refreshed its heartbeat for ${Math.round(silentMs / 1000)} s; its claims may be taken over`;
+        }
+        return null;
+    };
     const github = new AppClient({
         appId: config.appId,
         privateKey: config.privateKey,
         baseUrl: config.githubApiUrl,
-        beforeEachRequest: killSwitchGuard(store),
+        beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true, () => fence()),
         retries: config.githubRetries,
         throttle: config.githubThrottle,
         timeoutMs: config.githubTimeoutMs,
         ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
-    const service = new GateAppService(store, github, config, clock, log);
+    service = new GateAppService(store, github, { ...config, replicaId: owner }, clock, log);
+    const app = service;
     const storeLabel = describeStore(config.store);
     const server = createAppServer({
         service,
@@ -3561,13 +3878,26 @@ async function startApp(config, options = {}) {
         await store.close();
         throw new errors/* GateError */.ue("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${err.message})`);
     }
+    const heartbeat = setInterval(() => {
+        store
+            .heartbeat(owner, clock.now())
+            .then((alive) => {
+            if (alive)
+                lastBeat = performance.now();
+            else if (!recordedStopped)
+                log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
+            recordedStopped = !alive;
+        })
+            .catch((err) => log("warn", "heartbeat.failed", { code: err.code ?? "INTERNAL_ERROR" }));
+    }, config.heartbeatMs);
+    heartbeat.unref();
     let timer = null;
     let sweeping = null;
     if (options.sweeper !== false) {
         timer = setInterval(() => {
             if (sweeping)
                 return;
-            sweeping = service
+            sweeping = app
                 .sweep()
                 .catch((err) => log("error", "sweep.failed", { code: err.code ?? "INTERNAL_ERROR", message: err.message }))
                 .finally(() => {
@@ -3577,24 +3907,56 @@ async function startApp(config, options = {}) {
         timer.unref();
     }
     const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
-    log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, production: config.production });
+    log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, owner, production: config.production });
     return {
         url,
         port: address.port,
-        service,
+        service: app,
         store,
         server,
-        sweep: () => service.sweep(),
+        sweep: () => app.sweep(),
         async close() {
             if (timer)
                 clearInterval(timer);
+            await drain(app, config.drainMs, config.githubTimeoutMs, log);
             if (sweeping)
                 await sweeping;
+            clearInterval(heartbeat);
+            await store.stopProcess(owner, clock.now()).catch(() => undefined);
             server.closeAllConnections();
             await new Promise((resolve) => server.close(() => resolve()));
             await store.close();
         },
     };
+}
+function within(ms, work) {
+    let timer;
+    const timeout = new Promise((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    return Promise.race([work.then(() => true), timeout]).finally(() => clearTimeout(timer));
+}
+/**
+ * Graceful stop: new deliveries are refused (APP_DRAINING); work in flight gets `drainMs` to
+ * finish. Past that, requests to GitHub are refused (APP_DRAINING), so the remaining handlers
+ * fail at their next request and record their delivery `queued` for the sweeper; a handler
+ * still running one request gets that request's deadline (`githubTimeoutMs`) plus a second.
+ * Whatever is still held after that is released to `queued` in the store. Nothing unfinished
+ * is recorded done.
+ */
+async function drain(service, drainMs, githubTimeoutMs, log) {
+    service.draining = true;
+    if (service.inFlightCount() === 0)
+        return;
+    log("info", "app.draining", { in_flight: service.inFlightCount(), drain_ms: drainMs });
+    if (await within(drainMs, service.settled()))
+        return;
+    service.stopping = true;
+    const settled = await within(githubTimeoutMs + 1000, service.settled());
+    const released = settled
+        ? 0
+        : await service.store
+            .releaseDeliveries(service.owner, "APP_DRAINING", "released unfinished at shutdown", service.clock.now())
+            .catch(() => 0);
+    log("warn", "app.drained", { finished_in_time: false, released });
 }
 
 ;// CONCATENATED MODULE: ./src/app/cli.ts

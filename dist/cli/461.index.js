@@ -1,8 +1,8 @@
-export const id = 77;
-export const ids = [77];
+export const id = 461;
+export const ids = [461];
 export const modules = {
 
-/***/ 3251:
+/***/ 8115:
 /***/ (function(module) {
 
 /**
@@ -1532,7 +1532,7 @@ export const modules = {
 
 /***/ }),
 
-/***/ 785:
+/***/ 6657:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1544,7 +1544,7 @@ exports["default"] = {};
 
 /***/ }),
 
-/***/ 6122:
+/***/ 5386:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -1788,7 +1788,7 @@ parse.parseIntoClientConfig = parseIntoClientConfig
 
 /***/ }),
 
-/***/ 2299:
+/***/ 9083:
 /***/ ((module) => {
 
 
@@ -1895,7 +1895,7 @@ module.exports = readInt8;
 
 /***/ }),
 
-/***/ 7558:
+/***/ 7734:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -1992,7 +1992,7 @@ class Pool extends EventEmitter {
     this.options.allowExitOnIdle = this.options.allowExitOnIdle || false
     this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0
     this.log = this.options.log || function () {}
-    this.Client = this.options.Client || Client || (__webpack_require__(3273).Client)
+    this.Client = this.options.Client || Client || (__webpack_require__(1097).Client)
     this.Promise = this.options.Promise || global.Promise
 
     if (typeof this.options.idleTimeoutMillis === 'undefined') {
@@ -2419,7 +2419,7 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 9971:
+/***/ 3203:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2480,7 +2480,7 @@ exports.BufferReader = BufferReader;
 
 /***/ }),
 
-/***/ 9315:
+/***/ 995:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2599,18 +2599,18 @@ exports.Writer = Writer;
 
 /***/ }),
 
-/***/ 4233:
+/***/ 6313:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DatabaseError = exports.serialize = void 0;
 exports.parse = parse;
-const messages_1 = __webpack_require__(5809);
+const messages_1 = __webpack_require__(5553);
 Object.defineProperty(exports, "DatabaseError", ({ enumerable: true, get: function () { return messages_1.DatabaseError; } }));
-const serializer_1 = __webpack_require__(6513);
+const serializer_1 = __webpack_require__(9393);
 Object.defineProperty(exports, "serialize", ({ enumerable: true, get: function () { return serializer_1.serialize; } }));
-const parser_1 = __webpack_require__(3318);
+const parser_1 = __webpack_require__(8614);
 function parse(stream, callback) {
     const parser = new parser_1.Parser();
     stream.on('data', (buffer) => parser.parse(buffer, callback));
@@ -2620,7 +2620,7 @@ function parse(stream, callback) {
 
 /***/ }),
 
-/***/ 5809:
+/***/ 5553:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2786,14 +2786,14 @@ exports.NoticeMessage = NoticeMessage;
 
 /***/ }),
 
-/***/ 3318:
+/***/ 8614:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Parser = void 0;
-const messages_1 = __webpack_require__(5809);
-const buffer_reader_1 = __webpack_require__(9971);
+const messages_1 = __webpack_require__(5553);
+const buffer_reader_1 = __webpack_require__(3203);
 // every message is prefixed with a single byte
 const CODE_LENGTH = 1;
 // every message has an int32 length which includes itself but does
@@ -3117,13 +3117,13 @@ const parseErrorMessage = (reader, name) => {
 
 /***/ }),
 
-/***/ 6513:
+/***/ 9393:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.serialize = void 0;
-const buffer_writer_1 = __webpack_require__(9315);
+const buffer_writer_1 = __webpack_require__(995);
 const writer = new buffer_writer_1.Writer();
 const startup = (opts) => {
     // protocol version
@@ -3321,13 +3321,13 @@ exports.serialize = serialize;
 
 /***/ }),
 
-/***/ 1549:
+/***/ 1661:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-var textParsers = __webpack_require__(4784);
-var binaryParsers = __webpack_require__(7522);
-var arrayParser = __webpack_require__(6471);
-var builtinTypes = __webpack_require__(6345);
+var textParsers = __webpack_require__(6928);
+var binaryParsers = __webpack_require__(8338);
+var arrayParser = __webpack_require__(6439);
+var builtinTypes = __webpack_require__(8953);
 
 exports.getTypeParser = getTypeParser;
 exports.setTypeParser = setTypeParser;
@@ -3375,10 +3375,10 @@ binaryParsers.init(function(oid, converter) {
 
 /***/ }),
 
-/***/ 6471:
+/***/ 6439:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var array = __webpack_require__(3879);
+var array = __webpack_require__(2903);
 
 module.exports = {
   create: function (source, transform) {
@@ -3393,10 +3393,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7522:
+/***/ 8338:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var parseInt64 = __webpack_require__(2299);
+var parseInt64 = __webpack_require__(9083);
 
 var parseBits = function(data, bits, offset, invert, callback) {
   offset = offset || 0;
@@ -3657,7 +3657,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6345:
+/***/ 8953:
 /***/ ((module) => {
 
 /**
@@ -3737,14 +3737,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4784:
+/***/ 6928:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var array = __webpack_require__(3879)
-var arrayParser = __webpack_require__(6471);
-var parseDate = __webpack_require__(2690);
-var parseInterval = __webpack_require__(8755);
-var parseByteA = __webpack_require__(463);
+var array = __webpack_require__(2903)
+var arrayParser = __webpack_require__(6439);
+var parseDate = __webpack_require__(546);
+var parseInterval = __webpack_require__(1443);
+var parseByteA = __webpack_require__(7119);
 
 function allowNull (fn) {
   return function nullAllowed (value) {
@@ -3959,20 +3959,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5042:
+/***/ 242:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
-const utils = __webpack_require__(9652)
+const utils = __webpack_require__(5348)
 const nodeUtils = __webpack_require__(9023)
-const sasl = __webpack_require__(948)
-const TypeOverrides = __webpack_require__(365)
+const sasl = __webpack_require__(2436)
+const TypeOverrides = __webpack_require__(4685)
 
-const ConnectionParameters = __webpack_require__(646)
-const Query = __webpack_require__(4473)
-const defaults = __webpack_require__(8995)
-const Connection = __webpack_require__(9809)
-const crypto = __webpack_require__(4150)
+const ConnectionParameters = __webpack_require__(4422)
+const Query = __webpack_require__(2697)
+const defaults = __webpack_require__(7027)
+const Connection = __webpack_require__(4609)
+const crypto = __webpack_require__(3142)
 
 const activeQueryDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -4260,7 +4260,7 @@ class Client extends EventEmitter {
       cb()
     } else {
       try {
-        const pgPass = __webpack_require__(3272)
+        const pgPass = __webpack_require__(7336)
         pgPass(this.connectionParameters, (pass) => {
           if (undefined !== pass) {
             pgPassDeprecationNotice()
@@ -4812,16 +4812,16 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 646:
+/***/ 4422:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const dns = __webpack_require__(2250)
 
-const defaults = __webpack_require__(8995)
+const defaults = __webpack_require__(7027)
 
-const parse = (__webpack_require__(6122).parse) // parses a connection string
+const parse = (__webpack_require__(5386).parse) // parses a connection string
 
 const val = function (key, config, envVar) {
   if (config[key]) {
@@ -5003,15 +5003,15 @@ module.exports = ConnectionParameters
 
 /***/ }),
 
-/***/ 9809:
+/***/ 4609:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 
-const { parse, serialize } = __webpack_require__(4233)
-const stream = __webpack_require__(829)
+const { parse, serialize } = __webpack_require__(6313)
+const stream = __webpack_require__(573)
 const { getStream } = stream
 
 const flushBuffer = serialize.flush()
@@ -5260,7 +5260,7 @@ module.exports = Connection
 
 /***/ }),
 
-/***/ 9765:
+/***/ 4869:
 /***/ ((module) => {
 
 function x509Error(msg, cert) {
@@ -5389,12 +5389,12 @@ module.exports = { signatureAlgorithmHashFromCertificate }
 
 /***/ }),
 
-/***/ 948:
+/***/ 2436:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const crypto = __webpack_require__(4150)
-const { signatureAlgorithmHashFromCertificate } = __webpack_require__(9765)
+const crypto = __webpack_require__(3142)
+const { signatureAlgorithmHashFromCertificate } = __webpack_require__(4869)
 
 // SASLprep (RFC 4013) — minimal in-tree implementation.
 //
@@ -5658,7 +5658,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4150:
+/***/ 3142:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const nodeCrypto = __webpack_require__(6982)
@@ -5754,7 +5754,7 @@ async function deriveKey(password, salt, iterations) {
 
 /***/ }),
 
-/***/ 8995:
+/***/ 7027:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -5841,7 +5841,7 @@ module.exports = {
   keepalives_idle: 0,
 }
 
-const pgTypes = __webpack_require__(1549)
+const pgTypes = __webpack_require__(1661)
 // save default parsers
 const parseBigInteger = pgTypes.getTypeParser(20, 'text')
 const parseBigIntegerArray = pgTypes.getTypeParser(1016, 'text')
@@ -5855,20 +5855,20 @@ module.exports.__defineSetter__('parseInt8', function (val) {
 
 /***/ }),
 
-/***/ 3273:
+/***/ 1097:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Client = __webpack_require__(5042)
-const defaults = __webpack_require__(8995)
-const Connection = __webpack_require__(9809)
-const Result = __webpack_require__(6424)
-const utils = __webpack_require__(9652)
-const Pool = __webpack_require__(7558)
-const TypeOverrides = __webpack_require__(365)
-const { DatabaseError } = __webpack_require__(4233)
-const { escapeIdentifier, escapeLiteral } = __webpack_require__(9652)
+const Client = __webpack_require__(242)
+const defaults = __webpack_require__(7027)
+const Connection = __webpack_require__(4609)
+const Result = __webpack_require__(6808)
+const utils = __webpack_require__(5348)
+const Pool = __webpack_require__(7734)
+const TypeOverrides = __webpack_require__(4685)
+const { DatabaseError } = __webpack_require__(6313)
+const { escapeIdentifier, escapeLiteral } = __webpack_require__(5348)
 
 const poolFactory = (Client) => {
   return class BoundPool extends Pool {
@@ -5885,7 +5885,7 @@ const PG = function (clientConstructor) {
   this.Pool = poolFactory(this.Client)
   this._pools = []
   this.Connection = Connection
-  this.types = __webpack_require__(1549)
+  this.types = __webpack_require__(1661)
   this.DatabaseError = DatabaseError
   this.TypeOverrides = TypeOverrides
   this.escapeIdentifier = escapeIdentifier
@@ -5904,7 +5904,7 @@ try {
 }
 
 if (forceNative) {
-  clientConstructor = __webpack_require__(5301)
+  clientConstructor = __webpack_require__(165)
 }
 
 module.exports = new PG(clientConstructor)
@@ -5916,7 +5916,7 @@ Object.defineProperty(module.exports, "native", ({
   get() {
     let native = null
     try {
-      native = new PG(__webpack_require__(5301))
+      native = new PG(__webpack_require__(165))
     } catch (err) {
       if (err.code !== 'MODULE_NOT_FOUND') {
         throw err
@@ -5935,7 +5935,7 @@ Object.defineProperty(module.exports, "native", ({
 
 /***/ }),
 
-/***/ 8942:
+/***/ 7134:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const nodeUtils = __webpack_require__(9023)
@@ -5944,16 +5944,16 @@ var Native
 // eslint-disable-next-line no-useless-catch
 try {
   // Wrap this `require()` in a try-catch to avoid upstream bundlers from complaining that this might not be available since it is an optional import
-  Native = __webpack_require__(4390)
+  Native = __webpack_require__(2516)
 } catch (e) {
   throw e
 }
-const TypeOverrides = __webpack_require__(365)
+const TypeOverrides = __webpack_require__(4685)
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 const util = __webpack_require__(9023)
-const ConnectionParameters = __webpack_require__(646)
+const ConnectionParameters = __webpack_require__(4422)
 
-const NativeQuery = __webpack_require__(7581)
+const NativeQuery = __webpack_require__(8733)
 
 const queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -6269,7 +6269,7 @@ Client.prototype._pulsePipelinedQueryQueue = function () {
   const self = this
   const queries = []
   const nativeQueries = []
-  const utils = __webpack_require__(9652)
+  const utils = __webpack_require__(5348)
 
   while (this._queryQueue.length > 0) {
     const query = this._queryQueue.shift()
@@ -6370,23 +6370,23 @@ Client.prototype.getTransactionStatus = function () {
 
 /***/ }),
 
-/***/ 5301:
+/***/ 165:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-module.exports = __webpack_require__(8942)
+module.exports = __webpack_require__(7134)
 
 
 /***/ }),
 
-/***/ 7581:
+/***/ 8733:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 const util = __webpack_require__(9023)
-const utils = __webpack_require__(9652)
+const utils = __webpack_require__(5348)
 
 const NativeQuery = (module.exports = function (config, values, callback) {
   EventEmitter.call(this)
@@ -6553,15 +6553,15 @@ NativeQuery.prototype.submit = function (client) {
 
 /***/ }),
 
-/***/ 4473:
+/***/ 2697:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { EventEmitter } = __webpack_require__(4434)
 
-const Result = __webpack_require__(6424)
-const utils = __webpack_require__(9652)
+const Result = __webpack_require__(6808)
+const utils = __webpack_require__(5348)
 
 class Query extends EventEmitter {
   constructor(config, values, callback) {
@@ -6823,12 +6823,12 @@ module.exports = Query
 
 /***/ }),
 
-/***/ 6424:
+/***/ 6808:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(1549)
+const types = __webpack_require__(1661)
 
 const matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
 
@@ -6939,7 +6939,7 @@ module.exports = Result
 
 /***/ }),
 
-/***/ 829:
+/***/ 573:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const { getStream, getSecureStream } = getStreamFuncs()
@@ -6968,7 +6968,7 @@ function getNodejsStreamFuncs() {
   }
 
   function getSecureStream(options) {
-    const tls = __webpack_require__(4756)
+    const tls = __webpack_require__(2375)
     return tls.connect(options)
   }
   return {
@@ -6982,7 +6982,7 @@ function getNodejsStreamFuncs() {
  */
 function getCloudflareStreamFuncs() {
   function getStream(ssl) {
-    const { CloudflareSocket } = __webpack_require__(785)
+    const { CloudflareSocket } = __webpack_require__(6657)
     return new CloudflareSocket(ssl)
   }
 
@@ -7029,12 +7029,12 @@ function getStreamFuncs() {
 
 /***/ }),
 
-/***/ 365:
+/***/ 4685:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(1549)
+const types = __webpack_require__(1661)
 
 function TypeOverrides(userTypes) {
   this._types = userTypes || types
@@ -7071,12 +7071,12 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 9652:
+/***/ 5348:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const defaults = __webpack_require__(8995)
+const defaults = __webpack_require__(7027)
 const nodeUtils = __webpack_require__(9023)
 
 const { isDate } = __webpack_require__(8253)
@@ -7303,14 +7303,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8702:
+/***/ 8830:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(6928)
+var path = __webpack_require__(4547)
   , Stream = (__webpack_require__(2203).Stream)
-  , split = __webpack_require__(5286)
+  , split = __webpack_require__(8630)
   , util = __webpack_require__(9023)
   , defaultPort = 5432
   , isWin = (process.platform === 'win32')
@@ -7543,14 +7543,14 @@ var isValidEntry = module.exports.isValidEntry = function(entry){
 
 /***/ }),
 
-/***/ 3272:
+/***/ 7336:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(6928)
+var path = __webpack_require__(4547)
   , fs = __webpack_require__(9896)
-  , helper = __webpack_require__(8702)
+  , helper = __webpack_require__(8830)
 ;
 
 
@@ -7573,7 +7573,7 @@ module.exports.warnTo = helper.warnTo;
 
 /***/ }),
 
-/***/ 3879:
+/***/ 2903:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7677,7 +7677,7 @@ function identity (value) {
 
 /***/ }),
 
-/***/ 463:
+/***/ 7119:
 /***/ ((module) => {
 
 
@@ -7717,7 +7717,7 @@ module.exports = function parseBytea (input) {
 
 /***/ }),
 
-/***/ 2690:
+/***/ 546:
 /***/ ((module) => {
 
 
@@ -7840,12 +7840,12 @@ function is0To99 (num) {
 
 /***/ }),
 
-/***/ 8755:
+/***/ 1443:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var extend = __webpack_require__(223)
+var extend = __webpack_require__(3743)
 
 module.exports = PostgresInterval
 
@@ -7972,7 +7972,7 @@ function parse (interval) {
 
 /***/ }),
 
-/***/ 5286:
+/***/ 8630:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8120,7 +8120,7 @@ module.exports = split
 
 /***/ }),
 
-/***/ 223:
+/***/ 3743:
 /***/ ((module) => {
 
 module.exports = extend
@@ -8144,7 +8144,7 @@ function extend(target) {
 
 /***/ }),
 
-/***/ 4390:
+/***/ 2516:
 /***/ ((module) => {
 
 module.exports = eval("require")("pg-native");
@@ -8152,7 +8152,7 @@ module.exports = eval("require")("pg-native");
 
 /***/ }),
 
-/***/ 6605:
+/***/ 6381:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -8163,13 +8163,13 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: createNodeMiddleware
 
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
-var dist_src = __webpack_require__(3070);
-// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(6396);
-// EXTERNAL MODULE: ./node_modules/@octokit/request/dist-bundle/index.js + 3 modules
-var dist_bundle = __webpack_require__(7561);
-;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-authorization-url/dist-src/index.js
+// EXTERNAL MODULE: ../main/node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(9406);
+// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(4300);
+// EXTERNAL MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js + 3 modules
+var dist_bundle = __webpack_require__(3497);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-authorization-url/dist-src/index.js
 function oauthAuthorizationUrl(options) {
   const clientType = options.clientType || "oauth-app";
   const baseUrl = options.baseUrl || "https://github.com";
@@ -8211,9 +8211,9 @@ function urlBuilderAuthorize(base, options) {
 }
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var request_error_dist_src = __webpack_require__(1015);
-;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-methods/dist-bundle/index.js
+// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
+var request_error_dist_src = __webpack_require__(5575);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-methods/dist-bundle/index.js
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -8527,7 +8527,7 @@ async function deleteAuthorization(options) {
 
 /* v8 ignore next: we always pass a custom request in tests -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8666,7 +8666,7 @@ function createOAuthDeviceAuth(options) {
 
 /* v8 ignore next 2 -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8869,7 +8869,7 @@ createOAuthUserAuth.VERSION = auth_oauth_user_dist_bundle_VERSION;
 /* v8 ignore if -- @preserve */
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8963,7 +8963,7 @@ function createOAuthAppAuth(options) {
 
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/utils.js
+;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/utils.js
 // we don't @ts-check here because it chokes on atob and btoa which are available in all modern JS runtime environments
 
 /**
@@ -9052,7 +9052,7 @@ function base64encodeJSON(obj) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
-;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/crypto-node.js
+;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/crypto-node.js
 // this can be removed once we only support Node 20+
 
 
@@ -9069,7 +9069,7 @@ function convertPrivateKey(privateKey) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/get-token.js
+;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/get-token.js
 // we don't @ts-check here because it chokes crypto which is a global API in modern JS runtime environments
 
 
@@ -9130,7 +9130,7 @@ async function getToken({ privateKey, payload }) {
   return `${encodedMessage}.${encodedSignature}`;
 }
 
-;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/index.js
+;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/index.js
 // @ts-check
 
 // @ts-ignore - #get-token is defined in "imports" in package.json
@@ -9174,7 +9174,7 @@ async function githubAppJwt({
   };
 }
 
-;// CONCATENATED MODULE: ./node_modules/toad-cache/dist/toad-cache.mjs
+;// CONCATENATED MODULE: ../main/node_modules/toad-cache/dist/toad-cache.mjs
 /**
  * toad-cache
  *
@@ -10023,7 +10023,7 @@ function getTimestamp(date) {
     this.hitStatistics.addMiss();
   }
 }
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-app/dist-node/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -10516,7 +10516,7 @@ function createAppAuth(options) {
 /* v8 ignore start - due to skipped tests, see https://github.com/octokit/auth-app.js/pull/580 -- @preserve */
 /* v8 ignore end -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-unauthenticated/dist-node/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-unauthenticated/dist-node/index.js
 // pkg/dist-src/auth.js
 async function auth_unauthenticated_dist_node_auth(reason) {
   return {
@@ -10591,7 +10591,7 @@ var createUnauthenticatedAuth = function createUnauthenticatedAuth2(options) {
 };
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-app/dist-node/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -11377,7 +11377,7 @@ var OAuthApp = class {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __webpack_require__(4573);
-;// CONCATENATED MODULE: ./node_modules/@octokit/webhooks-methods/dist-node/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/webhooks-methods/dist-node/index.js
 // pkg/dist-src/node/sign.js
 
 
@@ -11440,7 +11440,7 @@ async function verifyWithFallback(secret, payload, signature, additionalSecrets)
 }
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/webhooks/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/webhooks/dist-bundle/index.js
 // pkg/dist-src/create-logger.js
 var createLogger = (logger = {}) => {
   if (typeof logger.debug !== "function") {
@@ -12306,7 +12306,7 @@ var Webhooks = class {
 };
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/app/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/app/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 // pkg/dist-src/version.js
 var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
 
@@ -12713,7 +12713,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/app/dist-node/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -13052,7 +13052,7 @@ var App = class {
 
 /***/ }),
 
-/***/ 3070:
+/***/ 9406:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13061,9 +13061,9 @@ __webpack_require__.d(__webpack_exports__, {
   E: () => (/* binding */ Octokit)
 });
 
-// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(6396);
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
+// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(4300);
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/register.js
 // @ts-check
 
 function register(state, name, method, options) {
@@ -13092,7 +13092,7 @@ function register(state, name, method, options) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/add.js
 // @ts-check
 
 function addHook(state, kind, name, hook) {
@@ -13140,7 +13140,7 @@ function addHook(state, kind, name, hook) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/remove.js
 // @ts-check
 
 function removeHook(state, name, method) {
@@ -13161,7 +13161,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
+;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/index.js
 // @ts-check
 
 
@@ -13208,9 +13208,9 @@ function Collection() {
 
 /* harmony default export */ const before_after_hook = ({ Singular, Collection });
 
-// EXTERNAL MODULE: ./node_modules/@octokit/request/dist-bundle/index.js + 3 modules
-var dist_bundle = __webpack_require__(7561);
-;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
+// EXTERNAL MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js + 3 modules
+var dist_bundle = __webpack_require__(3497);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/graphql/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -13341,7 +13341,7 @@ function withCustomRequest(customRequest) {
 
 /* v8 ignore if -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-token/dist-bundle/index.js
 // pkg/dist-src/is-jwt.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
@@ -13396,11 +13396,11 @@ var createTokenAuth = function createTokenAuth2(token) {
 };
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/version.js
 const version_VERSION = "7.0.8";
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/index.js
 
 
 
@@ -13544,15 +13544,15 @@ class Octokit {
 
 /***/ }),
 
-/***/ 9735:
+/***/ 2743:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   L: () => (/* binding */ retry)
 /* harmony export */ });
 /* unused harmony export VERSION */
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
-/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1015);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5575);
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -13638,13 +13638,13 @@ retry.VERSION = VERSION;
 
 /***/ }),
 
-/***/ 6856:
+/***/ 4808:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (/* binding */ throttling)
 /* harmony export */ });
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
 // pkg/dist-src/index.js
 
 
@@ -13889,7 +13889,7 @@ throttling.triggersNotification = triggersNotification;
 
 /***/ }),
 
-/***/ 1015:
+/***/ 5575:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -13938,7 +13938,7 @@ class RequestError extends Error {
 
 /***/ }),
 
-/***/ 7561:
+/***/ 3497:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13947,9 +13947,9 @@ __webpack_require__.d(__webpack_exports__, {
   E: () => (/* binding */ request)
 });
 
-// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(6396);
-;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
+// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(4300);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
 // pkg/dist-src/defaults.js
 
 
@@ -14295,7 +14295,7 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
+;// CONCATENATED MODULE: ../main/node_modules/content-type/dist/index.js
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
@@ -14587,7 +14587,7 @@ function unescapeQuotedPairs(str, start, end) {
     return result + str.slice(start, end);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
+;// CONCATENATED MODULE: ../main/node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
 const originalStringify = JSON.stringify;
@@ -15188,9 +15188,9 @@ const JSONParse = (text, reviver) => {
 
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __webpack_require__(1015);
-;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
+// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __webpack_require__(5575);
+;// CONCATENATED MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -15400,7 +15400,7 @@ var request = dist_bundle_withDefaults(endpoint, defaults_default);
 
 /***/ }),
 
-/***/ 1306:
+/***/ 138:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -18122,14 +18122,14 @@ function unzipSync(data, opts) {
 
 /***/ }),
 
-/***/ 3849:
+/***/ 9977:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__)
 /* harmony export */ });
 /* unused harmony exports Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults */
-/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3273);
+/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1097);
 // ESM wrapper for pg
 
 
@@ -18154,7 +18154,7 @@ const defaults = _lib_index_js__WEBPACK_IMPORTED_MODULE_0__.defaults
 
 /***/ }),
 
-/***/ 6396:
+/***/ 4300:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {

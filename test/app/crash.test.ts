@@ -1,0 +1,344 @@
+/**
+ * Exactly-once delivery work across crashes, restarts and a lost store, with real App
+ * processes (dist/cli) on real PostgreSQL and SQLite, a real HTTP fake GitHub, real signals.
+ * A delivery is held mid-work by holding runner A's evidence download in the fake; its work
+ * (dispatching runner B) must happen exactly once whatever happens to the process holding it.
+ */
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startApp } from "../../src/app/run.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import type { FakeGitHub } from "../support/fake-github.js";
+import {
+  addRunA,
+  baseConfig,
+  deliver,
+  dispatchedRuns,
+  PG_URL,
+  pgProxy,
+  pgSchema,
+  processEnv,
+  REPO,
+  silent,
+  startWorld,
+  tempDir,
+  TestClock,
+  workflowRunPayload,
+  type WebhookResponse,
+  type World,
+} from "./helpers.js";
+import { startAppProcess, type AppProcess } from "./process.js";
+
+const FAILING = [{ name: "schema_key_order", result: "fail" as const }];
+const DISPATCHES = "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches";
+/** Heartbeats every second, gone after three: the processes under test notice a crash quickly. */
+const FAST = { ENVELOPE_GATE_HEARTBEAT_SECONDS: "1", ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "3" };
+
+/** Holds every evidence download until released; `arrived` resolves when the first one is held. */
+function holdEvidence(fake: FakeGitHub): { arrived: Promise<void>; release: () => void } {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  let arrive!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  let held = true;
+  fake.route("GET", "/_fake_blob/:owner/:repo/:file", async (req) => {
+    if (held) {
+      arrive();
+      await gate;
+    }
+    const id = Number(String(req.params.file).replace(/\.zip$/, ""));
+    const artifact = fake.repo(REPO).artifacts.find((a) => a.id === id)!;
+    const { zipSync } = await import("fflate");
+    return { status: 200, body: zipSync(artifact.files), headers: { "content-type": "application/zip" } };
+  });
+  return {
+    arrived,
+    release: () => {
+      held = false;
+      open();
+    },
+  };
+}
+
+/** Runner A's completion delivered to `app` and held mid-work (its evidence download held). */
+async function heldDelivery(
+  fake: FakeGitHub,
+  app: AppProcess,
+  delivery: string,
+): Promise<{ payload: Record<string, unknown>; original: Promise<WebhookResponse | unknown>; release: () => void }> {
+  const runA = addRunA(fake, { properties: FAILING });
+  const payload = workflowRunPayload(fake, runA);
+  const hold = holdEvidence(fake);
+  const original = deliver(app.url, "workflow_run", payload, { delivery }).catch((e: unknown) => e);
+  await hold.arrived;
+  return { payload, original, release: hold.release };
+}
+
+/** kill -9 in the middle of a delivery's work; resolves once the process is gone and the hold released. */
+async function killedMidDelivery(fake: FakeGitHub, app: AppProcess, delivery: string): Promise<Record<string, unknown>> {
+  const held = await heldDelivery(fake, app, delivery);
+  await killed(app, "SIGKILL");
+  expect(await held.original).toBeInstanceOf(Error); // the connection died with the process
+  held.release();
+  return held.payload;
+}
+
+function killed(app: AppProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (app.child.exitCode !== null || app.child.signalCode !== null) return resolve(app.child.exitCode);
+    app.child.once("close", (code) => resolve(code));
+    app.child.kill(signal);
+  });
+}
+
+/** Delivers until the answer is no longer 409 DELIVERY_IN_PROGRESS (bounded by attempts, not time). */
+async function redeliverUntilTaken(
+  url: string,
+  payload: unknown,
+  delivery: string,
+): Promise<{ first: WebhookResponse; last: WebhookResponse }> {
+  const first = await deliver(url, "workflow_run", payload, { delivery });
+  let last = first;
+  for (let i = 0; i < 100 && last.status === 409; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    last = await deliver(url, "workflow_run", payload, { delivery });
+  }
+  return { first, last };
+}
+
+describe("delivery work across crashes (App processes on PostgreSQL)", () => {
+  let world: World;
+  let schema: Awaited<ReturnType<typeof pgSchema>>;
+  let apps: AppProcess[];
+  let store: Store;
+  const env = (id: string, extra: Record<string, string> = {}, url = PG_URL) =>
+    processEnv(world.fake, { DATABASE_URL: url, ENVELOPE_GATE_PG_SCHEMA: schema.schema, ENVELOPE_GATE_REPLICA_ID: id, ...FAST, ...extra });
+
+  beforeEach(async () => {
+    world = await startWorld();
+    schema = await pgSchema();
+    apps = [];
+    store = await openStore({ sqlitePath: "unused", databaseUrl: PG_URL, pgSchema: schema.schema }, Date.now());
+  });
+  afterEach(async () => {
+    await Promise.all(apps.map((a) => killed(a, "SIGKILL")));
+    await store.close();
+    await schema.drop();
+    await world.close();
+  });
+
+  const start = async (id: string, extra: Record<string, string> = {}, url = PG_URL) => {
+    const app = await startAppProcess(env(id, extra, url));
+    apps.push(app);
+    return app;
+  };
+
+  it("kill -9 mid-delivery: a redelivery to the other replica is refused (409) while the owner looks alive, then taken over once its heartbeat is stale; the work is done once", async () => {
+    const [one, two] = await Promise.all([start("replica-1"), start("replica-2")]);
+    const held = await heldDelivery(world.fake, one, "crash-1");
+    const payload = held.payload;
+    expect(await store.getDelivery("crash-1")).toMatchObject({ state: "processing" });
+    await killed(one, "SIGKILL");
+    expect(await held.original).toBeInstanceOf(Error); // the connection died with the process
+    held.release();
+    const { first, last } = await redeliverUntilTaken(two.url, payload, "crash-1");
+    // Right after the crash the owner's heartbeat is fresh: not 200, GitHub keeps it undelivered.
+    expect(first.status).toBe(409);
+    expect((first.body.error as { code: string }).code).toBe("DELIVERY_IN_PROGRESS");
+    expect(last).toMatchObject({ status: 200, body: { status: "done" } });
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+    expect(await store.getDelivery("crash-1")).toMatchObject({ state: "done", attempts: 2, payload: null });
+    // Completed work stays 200 duplicate.
+    expect(await deliver(two.url, "workflow_run", payload, { delivery: "crash-1" })).toMatchObject({
+      status: 200,
+      body: { status: "duplicate" },
+    });
+  });
+
+  it("kill -9 mid-delivery, same replica restarted: its predecessor is known dead, the redelivery is taken over at once", async () => {
+    const one = await start("replica-1");
+    const payload = await killedMidDelivery(world.fake, one, "crash-2");
+    // A heartbeat bound far longer than this test: only "known dead" can explain the takeover.
+    const again = await start("replica-1", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600" });
+    const res = await deliver(again.url, "workflow_run", payload, { delivery: "crash-2" });
+    expect(res).toMatchObject({ status: 200, body: { status: "done" } });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+    const processes = await store.listProcesses();
+    expect(processes.filter((p) => p.replica === "replica-1" && p.stopped_at === null)).toHaveLength(1);
+  });
+
+  it("a redelivery while the original runs is 409 DELIVERY_IN_PROGRESS with Retry-After; the original finishes, then it is duplicate", async () => {
+    const [one, two] = await Promise.all([start("replica-1"), start("replica-2")]);
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const payload = workflowRunPayload(world.fake, runA);
+    const hold = holdEvidence(world.fake);
+    const original = deliver(one.url, "workflow_run", payload, { delivery: "busy-1" });
+    await hold.arrived;
+    for (const app of [two, one]) {
+      const res = await fetch(`${app.url}/webhook`, {
+        method: "POST",
+        headers: await signedHeaders(payload, "busy-1"),
+        body: JSON.stringify(payload),
+      });
+      expect(res.status).toBe(409);
+      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("DELIVERY_IN_PROGRESS");
+    }
+    hold.release();
+    expect(await original).toMatchObject({ status: 200, body: { status: "done" } });
+    expect(await deliver(two.url, "workflow_run", payload, { delivery: "busy-1" })).toMatchObject({
+      status: 200,
+      body: { status: "duplicate" },
+    });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+  });
+
+  it("SIGTERM mid-delivery: new deliveries are refused with 503 APP_DRAINING, the work in flight finishes within the drain bound", async () => {
+    const one = await start("replica-1", { ENVELOPE_GATE_DRAIN_SECONDS: "60" });
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const payload = workflowRunPayload(world.fake, runA);
+    const hold = holdEvidence(world.fake);
+    const original = deliver(one.url, "workflow_run", payload, { delivery: "term-1" });
+    await hold.arrived;
+    const exited = killed(one, "SIGTERM");
+    let refused: WebhookResponse;
+    do refused = await deliver(one.url, "ping", { zen: "drain", hook_id: 1 }, { delivery: `ping-${Math.random()}` });
+    while (refused.status === 200);
+    expect(refused.status).toBe(503);
+    expect((refused.body.error as { code: string }).code).toBe("APP_DRAINING");
+    hold.release();
+    expect(await original).toMatchObject({ status: 200, body: { status: "done" } });
+    expect(await exited).toBe(0);
+    expect(await store.getDelivery("term-1")).toMatchObject({ state: "done" });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+    expect((await store.listProcesses()).find((p) => p.replica === "replica-1")?.stopped_at).not.toBeNull();
+  });
+
+  it("SIGTERM mid-delivery past the drain bound: the work is released (queued), never done; another replica takes it at once", async () => {
+    const one = await start("replica-1", { ENVELOPE_GATE_DRAIN_SECONDS: "1", ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS: "2" });
+    const two = await start("replica-2", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600" });
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const payload = workflowRunPayload(world.fake, runA);
+    const hold = holdEvidence(world.fake);
+    const original = deliver(one.url, "workflow_run", payload, { delivery: "term-2" });
+    await hold.arrived;
+    expect(await killed(one, "SIGTERM")).toBe(0);
+    const answered = await original;
+    expect(answered.status).toBe(503);
+    expect((answered.body.error as { code: string }).code).toBe("APP_DRAINING");
+    expect(await store.getDelivery("term-2")).toMatchObject({ state: "queued", error_code: "APP_DRAINING" });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(0);
+    hold.release();
+    // replica-1 is recorded stopped: no heartbeat wait (replica-2 would wait ten minutes).
+    expect(await deliver(two.url, "workflow_run", payload, { delivery: "term-2" })).toMatchObject({
+      status: 200,
+      body: { status: "done" },
+    });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+  });
+
+  it("the store cut mid-delivery (its TCP connections reset, the port closed): the delivery is not lost and is done once after the store is back", async () => {
+    const proxy = await pgProxy();
+    const one = await start("replica-1", { ENVELOPE_GATE_SWEEP_SECONDS: "1" }, proxy.url);
+    const two = await start("replica-2");
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const payload = workflowRunPayload(world.fake, runA);
+    const hold = holdEvidence(world.fake);
+    const original = deliver(one.url, "workflow_run", payload, { delivery: "cut-1" });
+    await hold.arrived;
+    await proxy.cut();
+    hold.release();
+    const answered = await original;
+    expect(answered.status).toBe(503);
+    expect((answered.body.error as { code: string }).code).toBe("STORE_UNAVAILABLE");
+    // replica-1 could not record anything: the claim is still its own.
+    expect(await store.getDelivery("cut-1")).toMatchObject({ state: "processing" });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(0);
+    await proxy.restore();
+    // Whoever gets there first (replica-1's sweeper, its own claim not in flight; or replica-2
+    // once replica-1's heartbeat is stale) does the work; a redelivery then sees it done.
+    let last: WebhookResponse;
+    let tries = 0;
+    do {
+      await new Promise((r) => setTimeout(r, 200));
+      last = await deliver(two.url, "workflow_run", payload, { delivery: "cut-1" });
+    } while (last.status === 409 && ++tries < 100);
+    expect(last.status).toBe(200);
+    expect(await store.getDelivery("cut-1")).toMatchObject({ state: "done" });
+    expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+  });
+});
+
+describe("delivery work across crashes (one App process on SQLite)", () => {
+  it("kill -9 mid-delivery, restarted on the same file: the redelivery is done once", async () => {
+    const world = await startWorld();
+    const dbPath = join(tempDir(), "app.sqlite");
+    const env = processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: dbPath, ENVELOPE_GATE_REPLICA_ID: "solo", ...FAST });
+    let app = await startAppProcess(env);
+    try {
+      const payload = await killedMidDelivery(world.fake, app, "sq-1");
+      app = await startAppProcess(env);
+      expect(await deliver(app.url, "workflow_run", payload, { delivery: "sq-1" })).toMatchObject({
+        status: 200,
+        body: { status: "done" },
+      });
+      expect(await deliver(app.url, "workflow_run", payload, { delivery: "sq-1" })).toMatchObject({
+        status: 200,
+        body: { status: "duplicate" },
+      });
+      expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
+    } finally {
+      await killed(app, "SIGKILL");
+      await world.close();
+    }
+  });
+});
+
+async function signedHeaders(payload: unknown, delivery: string): Promise<Record<string, string>> {
+  const { signPayload } = await import("../../src/app/server.js");
+  const { SECRET } = await import("./helpers.js");
+  return {
+    "content-type": "application/json",
+    "x-github-event": "workflow_run",
+    "x-github-delivery": delivery,
+    "x-hub-signature-256": signPayload(SECRET, JSON.stringify(payload)),
+  };
+}
+
+describe("fencing (in-process Apps on one SQLite file)", () => {
+  it("a process recorded stopped by a newer process of its replica id sends nothing more (PROCESS_FENCED); its delivery is left to the sweeper", async () => {
+    const world = await startWorld();
+    const dbPath = join(tempDir(), "app.sqlite");
+    const settings = { replicaId: "twin", store: { sqlitePath: dbPath }, heartbeatMs: 200, heartbeatStaleMs: 60_000 };
+    let fenced!: () => void;
+    const noticed = new Promise<void>((r) => (fenced = r));
+    const clock = new TestClock();
+    const older = await startApp(baseConfig(world.fake, settings), {
+      clock,
+      sweeper: false,
+      retryAfterMs: 1,
+      log: (_level, event) => event === "heartbeat.fenced" && fenced(),
+    });
+    // A second process under the same replica id (a misconfiguration, or a restart the old one
+    // did not notice): the older one is recorded stopped and fences itself at its next heartbeat.
+    const newer = await startApp(baseConfig(world.fake, settings), { clock, log: silent, sweeper: false, retryAfterMs: 1 });
+    try {
+      await noticed;
+      const runA = addRunA(world.fake, { properties: FAILING });
+      const before = world.fake.requests.length;
+      const res = await deliver(older.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "fenced-1" });
+      expect(res.status).toBe(503);
+      expect((res.body.error as { code: string }).code).toBe("PROCESS_FENCED");
+      expect(world.fake.requests.length).toBe(before);
+      expect(await newer.store.getDelivery("fenced-1")).toMatchObject({ state: "queued", error_code: "PROCESS_FENCED" });
+      expect((await newer.sweep()).deliveries).toEqual(["fenced-1"]);
+      expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    } finally {
+      await older.close();
+      await newer.close();
+      await world.close();
+    }
+  });
+});
