@@ -39,7 +39,7 @@ const PEM = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
 
 // Deterministic choices (kills, targets), so runs are comparable.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 function payload(i) {
   const n = i % 20;
@@ -96,7 +96,9 @@ function gitHub() {
     return answer(404, { message: "Not Found" });
   });
   return new Promise((done) =>
-    server.listen(0, "127.0.0.1", () => done({ url: `http://127.0.0.1:${server.address().port}`, executions, close: () => server.close() })),
+    server.listen(0, "127.0.0.1", () =>
+      done({ url: `http://127.0.0.1:${server.address().port}`, executions, close: () => server.close() }),
+    ),
   );
 }
 
@@ -297,7 +299,7 @@ try {
     `| SIGKILLs / store cuts | ${kills} / ${cut.from === 0 ? 0 : 1} |`,
     `| wall time, s | ${seconds.toFixed(1)} |`,
     "",
-    `Answers seen by the sender: ${fmt(answers)}. A connection error is a request to a process that died under it (or was dead); 409 \`DELIVERY_IN_PROGRESS\` is a redelivery of work a live process holds, which is never answered 200; 503 \`STORE_UNAVAILABLE\` is the cut replica.`,
+    `Answers seen by the sender: ${fmt(answers)}. A connection error is a request to a process that died under it (or was dead); 409 \`DELIVERY_IN_PROGRESS\` is a redelivery of work a live process holds, which is never answered 200; 503 \`STORE_UNAVAILABLE\` is the cut replica; 503 \`PROCESS_FENCED\` a process refusing to send while its heartbeat lapsed (the cut replica).`,
     "",
   ];
   process.stdout.write(lines.join("\n"));
