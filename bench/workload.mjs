@@ -48,8 +48,21 @@ const WORKLOADS = [
   // The pure and the Action suites (local HTTP servers on the jail's own loopback); the observer's
   // and the App's need a jail of their own or the host's PostgreSQL, which a jail does not give.
   {
-    name: "vitest run test/core test/action (200 tests)",
-    argv: [process.execPath, join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "test/core", "test/action", "--exclude", "**/run-mode.test.ts", "--reporter=dot"],
+    // Without the test files that start jails of their own (run mode, jailed property commands):
+    // inside the jail, further user namespaces are disabled.
+    name: "vitest run test/core test/action (without the nested-jail files)",
+    argv: [
+      process.execPath,
+      join(ROOT, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "test/core",
+      "test/action",
+      "--exclude",
+      "**/run-mode.test.ts",
+      "--exclude",
+      "**/action.test.ts",
+      "--reporter=dot",
+    ],
   },
 ];
 
