@@ -1,8 +1,8 @@
-export const id = 866;
-export const ids = [866];
+export const id = 826;
+export const ids = [826];
 export const modules = {
 
-/***/ 9866:
+/***/ 4826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -16,17 +16,17 @@ var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __webpack_require__(6698);
+var core_envelope = __webpack_require__(8447);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(7406);
+var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: ./src/core/env-sets.ts
-var env_sets = __webpack_require__(7206);
+var env_sets = __webpack_require__(20);
 // EXTERNAL MODULE: ./src/core/log.ts
-var core_log = __webpack_require__(7139);
+var core_log = __webpack_require__(4325);
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __webpack_require__(5909);
+var paths = __webpack_require__(6107);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var core_hosts = __webpack_require__(4418);
+var core_hosts = __webpack_require__(3848);
 ;// CONCATENATED MODULE: ./src/core/suggest.ts
 
 
@@ -293,7 +293,7 @@ function lineDiff(before, after) {
 }
 
 // EXTERNAL MODULE: ./src/gate/files.ts
-var files = __webpack_require__(1478);
+var files = __webpack_require__(1552);
 ;// CONCATENATED MODULE: ./src/gate/suggest.ts
 /**
  * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks

@@ -1,8 +1,8 @@
-export const id = 539;
-export const ids = [539];
+export const id = 683;
+export const ids = [683];
 export const modules = {
 
-/***/ 2539:
+/***/ 9683:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -16,11 +16,11 @@ var external_node_util_ = __webpack_require__(7975);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(7406);
+var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
-// EXTERNAL MODULE: ../main/node_modules/pg/esm/index.mjs
-var esm = __webpack_require__(9977);
+// EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
+var esm = __webpack_require__(3849);
 ;// CONCATENATED MODULE: ./src/store/db.ts
 
 function storeUnavailable(what, err) {
@@ -127,7 +127,7 @@ function openPostgres(connectionString, schema) {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(8995);
+var external_node_module_ = __webpack_require__(1376);
 ;// CONCATENATED MODULE: ./src/store/sqlite.ts
 
 
@@ -1401,14 +1401,14 @@ function appManifest(baseUrl, name = "envelope-gate") {
     };
 }
 
-// EXTERNAL MODULE: ../main/node_modules/@octokit/app/dist-node/index.js + 16 modules
-var dist_node = __webpack_require__(6381);
-// EXTERNAL MODULE: ../main/node_modules/@octokit/core/dist-src/index.js + 7 modules
-var dist_src = __webpack_require__(9406);
-// EXTERNAL MODULE: ../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(2743);
-// EXTERNAL MODULE: ../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(4808);
+// EXTERNAL MODULE: ./node_modules/@octokit/app/dist-node/index.js + 16 modules
+var dist_node = __webpack_require__(6605);
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(3070);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(9735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(6856);
 ;// CONCATENATED MODULE: ./src/github/client.ts
 /**
  * The one place that talks to GitHub. An Octokit with retry and throttling, bounded in
@@ -1827,7 +1827,7 @@ async function checkHealth(store, replicaId, storeLabel, now) {
 }
 
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __webpack_require__(6698);
+var envelope = __webpack_require__(8447);
 ;// CONCATENATED MODULE: ./src/app/freeze.ts
 
 
@@ -2935,8 +2935,8 @@ function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 
-// EXTERNAL MODULE: ../main/node_modules/fflate/esm/index.mjs
-var fflate_esm = __webpack_require__(138);
+// EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
+var fflate_esm = __webpack_require__(1306);
 ;// CONCATENATED MODULE: ./src/app/bundle.ts
 
 

@@ -1,8 +1,8 @@
-export const id = 92;
-export const ids = [92];
+export const id = 437;
+export const ids = [437];
 export const modules = {
 
-/***/ 4092:
+/***/ 1437:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -26,13 +26,13 @@ var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(7406);
+var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __webpack_require__(6698);
+var core_envelope = __webpack_require__(8447);
 // EXTERNAL MODULE: ./src/core/log.ts
-var log = __webpack_require__(7139);
+var log = __webpack_require__(4325);
 // EXTERNAL MODULE: ./src/gate/files.ts
-var files = __webpack_require__(1478);
+var files = __webpack_require__(1552);
 // EXTERNAL MODULE: external "node:dns/promises"
 var promises_ = __webpack_require__(1553);
 // EXTERNAL MODULE: external "node:http"
@@ -42,7 +42,7 @@ var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_nod
 var external_node_net_ = __webpack_require__(7030);
 var external_node_net_default = /*#__PURE__*/__webpack_require__.n(external_node_net_);
 // EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __webpack_require__(4418);
+var hosts = __webpack_require__(3848);
 ;// CONCATENATED MODULE: ./src/observer/egress.ts
 /**
  * The egress proxy for `network: "allowlist"` (docs/egress.md). It runs in the wrapper, outside
@@ -685,7 +685,7 @@ class FifoReader {
 }
 
 // EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __webpack_require__(5909);
+var paths = __webpack_require__(6107);
 ;// CONCATENATED MODULE: ./src/observer/jail.ts
 /**
  * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.

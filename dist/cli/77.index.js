@@ -1,8 +1,8 @@
-export const id = 461;
-export const ids = [461];
+export const id = 77;
+export const ids = [77];
 export const modules = {
 
-/***/ 8115:
+/***/ 3251:
 /***/ (function(module) {
 
 /**
@@ -1532,7 +1532,7 @@ export const modules = {
 
 /***/ }),
 
-/***/ 6657:
+/***/ 785:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -1544,7 +1544,7 @@ exports["default"] = {};
 
 /***/ }),
 
-/***/ 5386:
+/***/ 6122:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -1788,7 +1788,7 @@ parse.parseIntoClientConfig = parseIntoClientConfig
 
 /***/ }),
 
-/***/ 9083:
+/***/ 2299:
 /***/ ((module) => {
 
 
@@ -1895,7 +1895,7 @@ module.exports = readInt8;
 
 /***/ }),
 
-/***/ 7734:
+/***/ 7558:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -1992,7 +1992,7 @@ class Pool extends EventEmitter {
     this.options.allowExitOnIdle = this.options.allowExitOnIdle || false
     this.options.maxLifetimeSeconds = this.options.maxLifetimeSeconds || 0
     this.log = this.options.log || function () {}
-    this.Client = this.options.Client || Client || (__webpack_require__(1097).Client)
+    this.Client = this.options.Client || Client || (__webpack_require__(3273).Client)
     this.Promise = this.options.Promise || global.Promise
 
     if (typeof this.options.idleTimeoutMillis === 'undefined') {
@@ -2419,7 +2419,7 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 3203:
+/***/ 9971:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2480,7 +2480,7 @@ exports.BufferReader = BufferReader;
 
 /***/ }),
 
-/***/ 995:
+/***/ 9315:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2599,18 +2599,18 @@ exports.Writer = Writer;
 
 /***/ }),
 
-/***/ 6313:
+/***/ 4233:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.DatabaseError = exports.serialize = void 0;
 exports.parse = parse;
-const messages_1 = __webpack_require__(5553);
+const messages_1 = __webpack_require__(5809);
 Object.defineProperty(exports, "DatabaseError", ({ enumerable: true, get: function () { return messages_1.DatabaseError; } }));
-const serializer_1 = __webpack_require__(9393);
+const serializer_1 = __webpack_require__(6513);
 Object.defineProperty(exports, "serialize", ({ enumerable: true, get: function () { return serializer_1.serialize; } }));
-const parser_1 = __webpack_require__(8614);
+const parser_1 = __webpack_require__(3318);
 function parse(stream, callback) {
     const parser = new parser_1.Parser();
     stream.on('data', (buffer) => parser.parse(buffer, callback));
@@ -2620,7 +2620,7 @@ function parse(stream, callback) {
 
 /***/ }),
 
-/***/ 5553:
+/***/ 5809:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2786,14 +2786,14 @@ exports.NoticeMessage = NoticeMessage;
 
 /***/ }),
 
-/***/ 8614:
+/***/ 3318:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.Parser = void 0;
-const messages_1 = __webpack_require__(5553);
-const buffer_reader_1 = __webpack_require__(3203);
+const messages_1 = __webpack_require__(5809);
+const buffer_reader_1 = __webpack_require__(9971);
 // every message is prefixed with a single byte
 const CODE_LENGTH = 1;
 // every message has an int32 length which includes itself but does
@@ -3117,13 +3117,13 @@ const parseErrorMessage = (reader, name) => {
 
 /***/ }),
 
-/***/ 9393:
+/***/ 6513:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.serialize = void 0;
-const buffer_writer_1 = __webpack_require__(995);
+const buffer_writer_1 = __webpack_require__(9315);
 const writer = new buffer_writer_1.Writer();
 const startup = (opts) => {
     // protocol version
@@ -3321,13 +3321,13 @@ exports.serialize = serialize;
 
 /***/ }),
 
-/***/ 1661:
+/***/ 1549:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-var textParsers = __webpack_require__(6928);
-var binaryParsers = __webpack_require__(8338);
-var arrayParser = __webpack_require__(6439);
-var builtinTypes = __webpack_require__(8953);
+var textParsers = __webpack_require__(4784);
+var binaryParsers = __webpack_require__(7522);
+var arrayParser = __webpack_require__(6471);
+var builtinTypes = __webpack_require__(6345);
 
 exports.getTypeParser = getTypeParser;
 exports.setTypeParser = setTypeParser;
@@ -3375,10 +3375,10 @@ binaryParsers.init(function(oid, converter) {
 
 /***/ }),
 
-/***/ 6439:
+/***/ 6471:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var array = __webpack_require__(2903);
+var array = __webpack_require__(3879);
 
 module.exports = {
   create: function (source, transform) {
@@ -3393,10 +3393,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8338:
+/***/ 7522:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var parseInt64 = __webpack_require__(9083);
+var parseInt64 = __webpack_require__(2299);
 
 var parseBits = function(data, bits, offset, invert, callback) {
   offset = offset || 0;
@@ -3657,7 +3657,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8953:
+/***/ 6345:
 /***/ ((module) => {
 
 /**
@@ -3737,14 +3737,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6928:
+/***/ 4784:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
-var array = __webpack_require__(2903)
-var arrayParser = __webpack_require__(6439);
-var parseDate = __webpack_require__(546);
-var parseInterval = __webpack_require__(1443);
-var parseByteA = __webpack_require__(7119);
+var array = __webpack_require__(3879)
+var arrayParser = __webpack_require__(6471);
+var parseDate = __webpack_require__(2690);
+var parseInterval = __webpack_require__(8755);
+var parseByteA = __webpack_require__(463);
 
 function allowNull (fn) {
   return function nullAllowed (value) {
@@ -3959,20 +3959,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 242:
+/***/ 5042:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
-const utils = __webpack_require__(5348)
+const utils = __webpack_require__(9652)
 const nodeUtils = __webpack_require__(9023)
-const sasl = __webpack_require__(2436)
-const TypeOverrides = __webpack_require__(4685)
+const sasl = __webpack_require__(948)
+const TypeOverrides = __webpack_require__(365)
 
-const ConnectionParameters = __webpack_require__(4422)
-const Query = __webpack_require__(2697)
-const defaults = __webpack_require__(7027)
-const Connection = __webpack_require__(4609)
-const crypto = __webpack_require__(3142)
+const ConnectionParameters = __webpack_require__(646)
+const Query = __webpack_require__(4473)
+const defaults = __webpack_require__(8995)
+const Connection = __webpack_require__(9809)
+const crypto = __webpack_require__(4150)
 
 const activeQueryDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -4260,7 +4260,7 @@ class Client extends EventEmitter {
       cb()
     } else {
       try {
-        const pgPass = __webpack_require__(7336)
+        const pgPass = __webpack_require__(3272)
         pgPass(this.connectionParameters, (pass) => {
           if (undefined !== pass) {
             pgPassDeprecationNotice()
@@ -4812,16 +4812,16 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 4422:
+/***/ 646:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const dns = __webpack_require__(2250)
 
-const defaults = __webpack_require__(7027)
+const defaults = __webpack_require__(8995)
 
-const parse = (__webpack_require__(5386).parse) // parses a connection string
+const parse = (__webpack_require__(6122).parse) // parses a connection string
 
 const val = function (key, config, envVar) {
   if (config[key]) {
@@ -5003,15 +5003,15 @@ module.exports = ConnectionParameters
 
 /***/ }),
 
-/***/ 4609:
+/***/ 9809:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 
-const { parse, serialize } = __webpack_require__(6313)
-const stream = __webpack_require__(573)
+const { parse, serialize } = __webpack_require__(4233)
+const stream = __webpack_require__(829)
 const { getStream } = stream
 
 const flushBuffer = serialize.flush()
@@ -5260,7 +5260,7 @@ module.exports = Connection
 
 /***/ }),
 
-/***/ 4869:
+/***/ 9765:
 /***/ ((module) => {
 
 function x509Error(msg, cert) {
@@ -5389,12 +5389,12 @@ module.exports = { signatureAlgorithmHashFromCertificate }
 
 /***/ }),
 
-/***/ 2436:
+/***/ 948:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-const crypto = __webpack_require__(3142)
-const { signatureAlgorithmHashFromCertificate } = __webpack_require__(4869)
+const crypto = __webpack_require__(4150)
+const { signatureAlgorithmHashFromCertificate } = __webpack_require__(9765)
 
 // SASLprep (RFC 4013) — minimal in-tree implementation.
 //
@@ -5658,7 +5658,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3142:
+/***/ 4150:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const nodeCrypto = __webpack_require__(6982)
@@ -5754,7 +5754,7 @@ async function deriveKey(password, salt, iterations) {
 
 /***/ }),
 
-/***/ 7027:
+/***/ 8995:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -5841,7 +5841,7 @@ module.exports = {
   keepalives_idle: 0,
 }
 
-const pgTypes = __webpack_require__(1661)
+const pgTypes = __webpack_require__(1549)
 // save default parsers
 const parseBigInteger = pgTypes.getTypeParser(20, 'text')
 const parseBigIntegerArray = pgTypes.getTypeParser(1016, 'text')
@@ -5855,20 +5855,20 @@ module.exports.__defineSetter__('parseInt8', function (val) {
 
 /***/ }),
 
-/***/ 1097:
+/***/ 3273:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const Client = __webpack_require__(242)
-const defaults = __webpack_require__(7027)
-const Connection = __webpack_require__(4609)
-const Result = __webpack_require__(6808)
-const utils = __webpack_require__(5348)
-const Pool = __webpack_require__(7734)
-const TypeOverrides = __webpack_require__(4685)
-const { DatabaseError } = __webpack_require__(6313)
-const { escapeIdentifier, escapeLiteral } = __webpack_require__(5348)
+const Client = __webpack_require__(5042)
+const defaults = __webpack_require__(8995)
+const Connection = __webpack_require__(9809)
+const Result = __webpack_require__(6424)
+const utils = __webpack_require__(9652)
+const Pool = __webpack_require__(7558)
+const TypeOverrides = __webpack_require__(365)
+const { DatabaseError } = __webpack_require__(4233)
+const { escapeIdentifier, escapeLiteral } = __webpack_require__(9652)
 
 const poolFactory = (Client) => {
   return class BoundPool extends Pool {
@@ -5885,7 +5885,7 @@ const PG = function (clientConstructor) {
   this.Pool = poolFactory(this.Client)
   this._pools = []
   this.Connection = Connection
-  this.types = __webpack_require__(1661)
+  this.types = __webpack_require__(1549)
   this.DatabaseError = DatabaseError
   this.TypeOverrides = TypeOverrides
   this.escapeIdentifier = escapeIdentifier
@@ -5904,7 +5904,7 @@ try {
 }
 
 if (forceNative) {
-  clientConstructor = __webpack_require__(165)
+  clientConstructor = __webpack_require__(5301)
 }
 
 module.exports = new PG(clientConstructor)
@@ -5916,7 +5916,7 @@ Object.defineProperty(module.exports, "native", ({
   get() {
     let native = null
     try {
-      native = new PG(__webpack_require__(165))
+      native = new PG(__webpack_require__(5301))
     } catch (err) {
       if (err.code !== 'MODULE_NOT_FOUND') {
         throw err
@@ -5935,7 +5935,7 @@ Object.defineProperty(module.exports, "native", ({
 
 /***/ }),
 
-/***/ 7134:
+/***/ 8942:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const nodeUtils = __webpack_require__(9023)
@@ -5944,16 +5944,16 @@ var Native
 // eslint-disable-next-line no-useless-catch
 try {
   // Wrap this `require()` in a try-catch to avoid upstream bundlers from complaining that this might not be available since it is an optional import
-  Native = __webpack_require__(2516)
+  Native = __webpack_require__(4390)
 } catch (e) {
   throw e
 }
-const TypeOverrides = __webpack_require__(4685)
+const TypeOverrides = __webpack_require__(365)
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 const util = __webpack_require__(9023)
-const ConnectionParameters = __webpack_require__(4422)
+const ConnectionParameters = __webpack_require__(646)
 
-const NativeQuery = __webpack_require__(8733)
+const NativeQuery = __webpack_require__(7581)
 
 const queryQueueLengthDeprecationNotice = nodeUtils.deprecate(
   () => {},
@@ -6269,7 +6269,7 @@ Client.prototype._pulsePipelinedQueryQueue = function () {
   const self = this
   const queries = []
   const nativeQueries = []
-  const utils = __webpack_require__(5348)
+  const utils = __webpack_require__(9652)
 
   while (this._queryQueue.length > 0) {
     const query = this._queryQueue.shift()
@@ -6370,23 +6370,23 @@ Client.prototype.getTransactionStatus = function () {
 
 /***/ }),
 
-/***/ 165:
+/***/ 5301:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
-module.exports = __webpack_require__(7134)
+module.exports = __webpack_require__(8942)
 
 
 /***/ }),
 
-/***/ 8733:
+/***/ 7581:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const EventEmitter = (__webpack_require__(4434).EventEmitter)
 const util = __webpack_require__(9023)
-const utils = __webpack_require__(5348)
+const utils = __webpack_require__(9652)
 
 const NativeQuery = (module.exports = function (config, values, callback) {
   EventEmitter.call(this)
@@ -6553,15 +6553,15 @@ NativeQuery.prototype.submit = function (client) {
 
 /***/ }),
 
-/***/ 2697:
+/***/ 4473:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const { EventEmitter } = __webpack_require__(4434)
 
-const Result = __webpack_require__(6808)
-const utils = __webpack_require__(5348)
+const Result = __webpack_require__(6424)
+const utils = __webpack_require__(9652)
 
 class Query extends EventEmitter {
   constructor(config, values, callback) {
@@ -6823,12 +6823,12 @@ module.exports = Query
 
 /***/ }),
 
-/***/ 6808:
+/***/ 6424:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(1661)
+const types = __webpack_require__(1549)
 
 const matchRegexp = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
 
@@ -6939,7 +6939,7 @@ module.exports = Result
 
 /***/ }),
 
-/***/ 573:
+/***/ 829:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 const { getStream, getSecureStream } = getStreamFuncs()
@@ -6968,7 +6968,7 @@ function getNodejsStreamFuncs() {
   }
 
   function getSecureStream(options) {
-    const tls = __webpack_require__(2375)
+    const tls = __webpack_require__(4756)
     return tls.connect(options)
   }
   return {
@@ -6982,7 +6982,7 @@ function getNodejsStreamFuncs() {
  */
 function getCloudflareStreamFuncs() {
   function getStream(ssl) {
-    const { CloudflareSocket } = __webpack_require__(6657)
+    const { CloudflareSocket } = __webpack_require__(785)
     return new CloudflareSocket(ssl)
   }
 
@@ -7029,12 +7029,12 @@ function getStreamFuncs() {
 
 /***/ }),
 
-/***/ 4685:
+/***/ 365:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const types = __webpack_require__(1661)
+const types = __webpack_require__(1549)
 
 function TypeOverrides(userTypes) {
   this._types = userTypes || types
@@ -7071,12 +7071,12 @@ module.exports = TypeOverrides
 
 /***/ }),
 
-/***/ 5348:
+/***/ 9652:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const defaults = __webpack_require__(7027)
+const defaults = __webpack_require__(8995)
 const nodeUtils = __webpack_require__(9023)
 
 const { isDate } = __webpack_require__(8253)
@@ -7303,14 +7303,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8830:
+/***/ 8702:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(4547)
+var path = __webpack_require__(6928)
   , Stream = (__webpack_require__(2203).Stream)
-  , split = __webpack_require__(8630)
+  , split = __webpack_require__(5286)
   , util = __webpack_require__(9023)
   , defaultPort = 5432
   , isWin = (process.platform === 'win32')
@@ -7543,14 +7543,14 @@ var isValidEntry = module.exports.isValidEntry = function(entry){
 
 /***/ }),
 
-/***/ 7336:
+/***/ 3272:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(4547)
+var path = __webpack_require__(6928)
   , fs = __webpack_require__(9896)
-  , helper = __webpack_require__(8830)
+  , helper = __webpack_require__(8702)
 ;
 
 
@@ -7573,7 +7573,7 @@ module.exports.warnTo = helper.warnTo;
 
 /***/ }),
 
-/***/ 2903:
+/***/ 3879:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -7677,7 +7677,7 @@ function identity (value) {
 
 /***/ }),
 
-/***/ 7119:
+/***/ 463:
 /***/ ((module) => {
 
 
@@ -7717,7 +7717,7 @@ module.exports = function parseBytea (input) {
 
 /***/ }),
 
-/***/ 546:
+/***/ 2690:
 /***/ ((module) => {
 
 
@@ -7840,12 +7840,12 @@ function is0To99 (num) {
 
 /***/ }),
 
-/***/ 1443:
+/***/ 8755:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var extend = __webpack_require__(3743)
+var extend = __webpack_require__(223)
 
 module.exports = PostgresInterval
 
@@ -7972,7 +7972,7 @@ function parse (interval) {
 
 /***/ }),
 
-/***/ 8630:
+/***/ 5286:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /*
@@ -8120,7 +8120,7 @@ module.exports = split
 
 /***/ }),
 
-/***/ 3743:
+/***/ 223:
 /***/ ((module) => {
 
 module.exports = extend
@@ -8144,7 +8144,7 @@ function extend(target) {
 
 /***/ }),
 
-/***/ 2516:
+/***/ 4390:
 /***/ ((module) => {
 
 module.exports = eval("require")("pg-native");
@@ -8152,7 +8152,7 @@ module.exports = eval("require")("pg-native");
 
 /***/ }),
 
-/***/ 6381:
+/***/ 6605:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -8163,13 +8163,13 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: createNodeMiddleware
 
-// EXTERNAL MODULE: ../main/node_modules/@octokit/core/dist-src/index.js + 7 modules
-var dist_src = __webpack_require__(9406);
-// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(4300);
-// EXTERNAL MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js + 3 modules
-var dist_bundle = __webpack_require__(3497);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-authorization-url/dist-src/index.js
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
+var dist_src = __webpack_require__(3070);
+// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(6396);
+// EXTERNAL MODULE: ./node_modules/@octokit/request/dist-bundle/index.js + 3 modules
+var dist_bundle = __webpack_require__(7561);
+;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-authorization-url/dist-src/index.js
 function oauthAuthorizationUrl(options) {
   const clientType = options.clientType || "oauth-app";
   const baseUrl = options.baseUrl || "https://github.com";
@@ -8211,9 +8211,9 @@ function urlBuilderAuthorize(base, options) {
 }
 
 
-// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
-var request_error_dist_src = __webpack_require__(5575);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-methods/dist-bundle/index.js
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var request_error_dist_src = __webpack_require__(1015);
+;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-methods/dist-bundle/index.js
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -8527,7 +8527,7 @@ async function deleteAuthorization(options) {
 
 /* v8 ignore next: we always pass a custom request in tests -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-device/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8666,7 +8666,7 @@ function createOAuthDeviceAuth(options) {
 
 /* v8 ignore next 2 -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-user/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8869,7 +8869,7 @@ createOAuthUserAuth.VERSION = auth_oauth_user_dist_bundle_VERSION;
 /* v8 ignore if -- @preserve */
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-oauth-app/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -8963,7 +8963,7 @@ function createOAuthAppAuth(options) {
 
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/utils.js
+;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/utils.js
 // we don't @ts-check here because it chokes on atob and btoa which are available in all modern JS runtime environments
 
 /**
@@ -9052,7 +9052,7 @@ function base64encodeJSON(obj) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
-;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/crypto-node.js
+;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/crypto-node.js
 // this can be removed once we only support Node 20+
 
 
@@ -9069,7 +9069,7 @@ function convertPrivateKey(privateKey) {
   });
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/lib/get-token.js
+;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/lib/get-token.js
 // we don't @ts-check here because it chokes crypto which is a global API in modern JS runtime environments
 
 
@@ -9130,7 +9130,7 @@ async function getToken({ privateKey, payload }) {
   return `${encodedMessage}.${encodedSignature}`;
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/universal-github-app-jwt/index.js
+;// CONCATENATED MODULE: ./node_modules/universal-github-app-jwt/index.js
 // @ts-check
 
 // @ts-ignore - #get-token is defined in "imports" in package.json
@@ -9174,7 +9174,7 @@ async function githubAppJwt({
   };
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/toad-cache/dist/toad-cache.mjs
+;// CONCATENATED MODULE: ./node_modules/toad-cache/dist/toad-cache.mjs
 /**
  * toad-cache
  *
@@ -10023,7 +10023,7 @@ function getTimestamp(date) {
     this.hitStatistics.addMiss();
   }
 }
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-app/dist-node/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -10516,7 +10516,7 @@ function createAppAuth(options) {
 /* v8 ignore start - due to skipped tests, see https://github.com/octokit/auth-app.js/pull/580 -- @preserve */
 /* v8 ignore end -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-unauthenticated/dist-node/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-unauthenticated/dist-node/index.js
 // pkg/dist-src/auth.js
 async function auth_unauthenticated_dist_node_auth(reason) {
   return {
@@ -10591,7 +10591,7 @@ var createUnauthenticatedAuth = function createUnauthenticatedAuth2(options) {
 };
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/oauth-app/dist-node/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/oauth-app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -11377,7 +11377,7 @@ var OAuthApp = class {
 
 // EXTERNAL MODULE: external "node:buffer"
 var external_node_buffer_ = __webpack_require__(4573);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/webhooks-methods/dist-node/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/webhooks-methods/dist-node/index.js
 // pkg/dist-src/node/sign.js
 
 
@@ -11440,7 +11440,7 @@ async function verifyWithFallback(secret, payload, signature, additionalSecrets)
 }
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/webhooks/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/webhooks/dist-bundle/index.js
 // pkg/dist-src/create-logger.js
 var createLogger = (logger = {}) => {
   if (typeof logger.debug !== "function") {
@@ -12306,7 +12306,7 @@ var Webhooks = class {
 };
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/app/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/app/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
 // pkg/dist-src/version.js
 var plugin_paginate_rest_dist_bundle_VERSION = "0.0.0-development";
 
@@ -12713,7 +12713,7 @@ paginateRest.VERSION = plugin_paginate_rest_dist_bundle_VERSION;
 
 /* v8 ignore next -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/app/dist-node/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/app/dist-node/index.js
 // pkg/dist-src/index.js
 
 
@@ -13052,7 +13052,7 @@ var App = class {
 
 /***/ }),
 
-/***/ 9406:
+/***/ 3070:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13061,9 +13061,9 @@ __webpack_require__.d(__webpack_exports__, {
   E: () => (/* binding */ Octokit)
 });
 
-// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(4300);
-;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/register.js
+// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(6396);
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
 // @ts-check
 
 function register(state, name, method, options) {
@@ -13092,7 +13092,7 @@ function register(state, name, method, options) {
   });
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/add.js
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
 // @ts-check
 
 function addHook(state, kind, name, hook) {
@@ -13140,7 +13140,7 @@ function addHook(state, kind, name, hook) {
   });
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/lib/remove.js
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
 // @ts-check
 
 function removeHook(state, name, method) {
@@ -13161,7 +13161,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-;// CONCATENATED MODULE: ../main/node_modules/before-after-hook/index.js
+;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
 // @ts-check
 
 
@@ -13208,9 +13208,9 @@ function Collection() {
 
 /* harmony default export */ const before_after_hook = ({ Singular, Collection });
 
-// EXTERNAL MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js + 3 modules
-var dist_bundle = __webpack_require__(3497);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/graphql/dist-bundle/index.js
+// EXTERNAL MODULE: ./node_modules/@octokit/request/dist-bundle/index.js + 3 modules
+var dist_bundle = __webpack_require__(7561);
+;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -13341,7 +13341,7 @@ function withCustomRequest(customRequest) {
 
 /* v8 ignore if -- @preserve */
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/auth-token/dist-bundle/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
 // pkg/dist-src/is-jwt.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
@@ -13396,11 +13396,11 @@ var createTokenAuth = function createTokenAuth2(token) {
 };
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/version.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
 const version_VERSION = "7.0.8";
 
 
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/core/dist-src/index.js
+;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
 
 
 
@@ -13544,15 +13544,15 @@ class Octokit {
 
 /***/ }),
 
-/***/ 2743:
+/***/ 9735:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   L: () => (/* binding */ retry)
 /* harmony export */ });
 /* unused harmony export VERSION */
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
-/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(5575);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
+/* harmony import */ var _octokit_request_error__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1015);
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -13638,13 +13638,13 @@ retry.VERSION = VERSION;
 
 /***/ }),
 
-/***/ 4808:
+/***/ 6856:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (/* binding */ throttling)
 /* harmony export */ });
-/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
+/* harmony import */ var bottleneck_light_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3251);
 // pkg/dist-src/index.js
 
 
@@ -13889,7 +13889,7 @@ throttling.triggersNotification = triggersNotification;
 
 /***/ }),
 
-/***/ 5575:
+/***/ 1015:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -13938,7 +13938,7 @@ class RequestError extends Error {
 
 /***/ }),
 
-/***/ 3497:
+/***/ 7561:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -13947,9 +13947,9 @@ __webpack_require__.d(__webpack_exports__, {
   E: () => (/* binding */ request)
 });
 
-// EXTERNAL MODULE: ../main/node_modules/universal-user-agent/index.js
-var universal_user_agent = __webpack_require__(4300);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/endpoint/dist-bundle/index.js
+// EXTERNAL MODULE: ./node_modules/universal-user-agent/index.js
+var universal_user_agent = __webpack_require__(6396);
+;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
 // pkg/dist-src/defaults.js
 
 
@@ -14295,7 +14295,7 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ../main/node_modules/content-type/dist/index.js
+;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
@@ -14587,7 +14587,7 @@ function unescapeQuotedPairs(str, start, end) {
     return result + str.slice(start, end);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ../main/node_modules/json-with-bigint/json-with-bigint.js
+;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
 const originalStringify = JSON.stringify;
@@ -15188,9 +15188,9 @@ const JSONParse = (text, reviver) => {
 
 
 
-// EXTERNAL MODULE: ../main/node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __webpack_require__(5575);
-;// CONCATENATED MODULE: ../main/node_modules/@octokit/request/dist-bundle/index.js
+// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __webpack_require__(1015);
+;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -15400,7 +15400,7 @@ var request = dist_bundle_withDefaults(endpoint, defaults_default);
 
 /***/ }),
 
-/***/ 138:
+/***/ 1306:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
@@ -18122,14 +18122,14 @@ function unzipSync(data, opts) {
 
 /***/ }),
 
-/***/ 9977:
+/***/ 3849:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__)
 /* harmony export */ });
 /* unused harmony exports Client, Pool, Connection, types, Query, DatabaseError, escapeIdentifier, escapeLiteral, Result, TypeOverrides, defaults */
-/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1097);
+/* harmony import */ var _lib_index_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3273);
 // ESM wrapper for pg
 
 
@@ -18154,7 +18154,7 @@ const defaults = _lib_index_js__WEBPACK_IMPORTED_MODULE_0__.defaults
 
 /***/ }),
 
-/***/ 4300:
+/***/ 6396:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
