@@ -44632,8 +44632,18 @@ function tooLarge(path, ref, size) {
         hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
     });
 }
-/** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
-async function contentsAt(client, repo, path, ref) {
+function contentsAt(client, repo, path, ref, cache) {
+    if (cache === undefined)
+        return fetchContents(client, repo, path, ref);
+    const key = `${ref}\0${path}`;
+    let answer = cache.get(key);
+    if (answer === undefined) {
+        answer = fetchContents(client, repo, path, ref);
+        cache.set(key, answer);
+    }
+    return answer;
+}
+async function fetchContents(client, repo, path, ref) {
     const what = `read ${path} at ${ref.slice(0, 12)}`;
     let data;
     try {
@@ -44653,8 +44663,8 @@ async function contentsAt(client, repo, path, ref) {
     return file;
 }
 /** A file's blob id and size at a commit, or null when it does not exist there. */
-async function fileIdAt(client, repo, path, ref) {
-    const file = await contentsAt(client, repo, path, ref);
+async function fileIdAt(client, repo, path, ref, cache) {
+    const file = await contentsAt(client, repo, path, ref, cache);
     return file === null ? null : { sha: file.sha, size: file.size };
 }
 /**
@@ -44663,8 +44673,8 @@ async function fileIdAt(client, repo, path, ref) {
  * Files over 1 MB come from the contents API without content; their bytes are read through the
  * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
  */
-async function readFileAt(client, repo, path, ref) {
-    const file = await contentsAt(client, repo, path, ref);
+async function readFileAt(client, repo, path, ref, cache) {
+    const file = await contentsAt(client, repo, path, ref, cache);
     if (file === null)
         return null;
     if (file.size > POLICY_FILE_MAX_BYTES)
@@ -44745,13 +44755,15 @@ async function getCollaboratorRole(client, repo, login) {
 ;// CONCATENATED MODULE: ./src/github/pull-source.ts
 
 function gitHubPullSource(client, repo) {
+    // The policy files' blob ids and their bytes at the policy commit come from the same answers.
+    const contents = new Map();
     return {
         pullRequest: (number) => getPullRequest(client, repo, number),
         pullFiles: (number) => listPullFiles(client, repo, number),
         reviews: (number) => listReviews(client, repo, number),
         collaboratorRole: (login) => getCollaboratorRole(client, repo, login),
-        fileId: (path, ref) => fileIdAt(client, repo, path, ref),
-        file: (path, ref) => readFileAt(client, repo, path, ref),
+        fileId: (path, ref) => fileIdAt(client, repo, path, ref, contents),
+        file: (path, ref) => readFileAt(client, repo, path, ref, contents),
     };
 }
 

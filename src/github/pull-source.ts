@@ -12,6 +12,7 @@ import {
   listPullFiles,
   listReviews,
   readFileAt,
+  type ContentsCache,
   type FileAt,
   type PullFile,
   type PullRequestInfo,
@@ -33,12 +34,14 @@ export interface PullSource {
 }
 
 export function gitHubPullSource(client: GitHubClient, repo: RepoRef): PullSource {
+  // The policy files' blob ids and their bytes at the policy commit come from the same answers.
+  const contents: ContentsCache = new Map();
   return {
     pullRequest: (number) => getPullRequest(client, repo, number),
     pullFiles: (number) => listPullFiles(client, repo, number),
     reviews: (number) => listReviews(client, repo, number),
     collaboratorRole: (login) => getCollaboratorRole(client, repo, login),
-    fileId: (path, ref) => fileIdAt(client, repo, path, ref),
-    file: (path, ref) => readFileAt(client, repo, path, ref),
+    fileId: (path, ref) => fileIdAt(client, repo, path, ref, contents),
+    file: (path, ref) => readFileAt(client, repo, path, ref, contents),
   };
 }

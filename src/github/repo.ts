@@ -64,12 +64,26 @@ function tooLarge(path: string, ref: string, size: number | null): GateError {
 }
 
 /** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
-async function contentsAt(
-  client: GitHubClient,
-  repo: RepoRef,
-  path: string,
-  ref: string,
-): Promise<{ sha: string; size: number; encoding?: string; content?: string } | null> {
+type Contents = { sha: string; size: number; encoding?: string; content?: string } | null;
+
+/**
+ * Contents-API answers by ref and path, for one gathering: the blob id and the bytes of a file
+ * come from the same answer, read once.
+ */
+export type ContentsCache = Map<string, Promise<Contents>>;
+
+function contentsAt(client: GitHubClient, repo: RepoRef, path: string, ref: string, cache?: ContentsCache): Promise<Contents> {
+  if (cache === undefined) return fetchContents(client, repo, path, ref);
+  const key = `${ref}\0${path}`;
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    answer = fetchContents(client, repo, path, ref);
+    cache.set(key, answer);
+  }
+  return answer;
+}
+
+async function fetchContents(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<Contents> {
   const what = `read ${path} at ${ref.slice(0, 12)}`;
   let data: unknown;
   try {
@@ -87,8 +101,14 @@ async function contentsAt(
 }
 
 /** A file's blob id and size at a commit, or null when it does not exist there. */
-export async function fileIdAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<FileAt | null> {
-  const file = await contentsAt(client, repo, path, ref);
+export async function fileIdAt(
+  client: GitHubClient,
+  repo: RepoRef,
+  path: string,
+  ref: string,
+  cache?: ContentsCache,
+): Promise<FileAt | null> {
+  const file = await contentsAt(client, repo, path, ref, cache);
   return file === null ? null : { sha: file.sha, size: file.size };
 }
 
@@ -98,8 +118,14 @@ export async function fileIdAt(client: GitHubClient, repo: RepoRef, path: string
  * Files over 1 MB come from the contents API without content; their bytes are read through the
  * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
  */
-export async function readFileAt(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {
-  const file = await contentsAt(client, repo, path, ref);
+export async function readFileAt(
+  client: GitHubClient,
+  repo: RepoRef,
+  path: string,
+  ref: string,
+  cache?: ContentsCache,
+): Promise<Uint8Array | null> {
+  const file = await contentsAt(client, repo, path, ref, cache);
   if (file === null) return null;
   if (file.size > POLICY_FILE_MAX_BYTES) throw tooLarge(path, ref, file.size);
   let base64: string;
