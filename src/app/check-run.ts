@@ -68,6 +68,7 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     runner_b_unavailable: "Runner B unavailable: no freeze",
     mismatch: "Runs do not match: no freeze",
     evidence_invalid: "Evidence could not be verified: no freeze",
+    not_compared_budget: "Not compared (budget): runner B was not dispatched, no freeze",
   };
   const summary = [
     `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,

@@ -2,17 +2,23 @@ import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
 import { GateError } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
-import { loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
+import { parseScopeKey, scopeKey, type BudgetLimit } from "../core/budget.js";
+import { budgetPolicyFromEnv, loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
 import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
 import { settingsHelp, settingValue } from "./settings.js";
-import { statusSnapshot } from "./status.js";
+import { budgetSnapshot, statusSnapshot } from "./status.js";
 
 /** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
 const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" }> = {
   start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
   pause: { synopsis: 'pause --reason "TEXT"       engage the kill switch: nothing is sent to GitHub until resume', scope: "store" },
-  resume: { synopsis: "resume                      release the kill switch", scope: "store" },
+  resume: { synopsis: 'resume --reason "TEXT"      release the kill switch (recorded with who and why)', scope: "store" },
+  budget: {
+    synopsis:
+      'budget [show] | budget set --installation N|--repository OWNER/NAME --dispatches-per-day N --minutes-per-day N --reason "TEXT" | budget clear --installation N|--repository OWNER/NAME --reason "TEXT"\n                              runner B\'s daily caps: today\'s usage, or a recorded override for one scope',
+    scope: "store",
+  },
   status: { synopsis: "status                      print the status page's snapshot as JSON, from the store", scope: "store" },
   promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
   demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
@@ -56,13 +62,15 @@ export async function appCommand(args: string[], usage: (message: string) => nev
       return killSwitch(sub, rest, usage);
     case "status":
       return status(rest);
+    case "budget":
+      return budget(rest, usage);
     case "promote":
     case "demote":
       return promote(sub, rest, usage);
     case "manifest":
       return manifest(rest, usage);
     default:
-      return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote, manifest)`);
+      return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest)`);
   }
 }
 
@@ -82,16 +90,11 @@ async function start(args: string[], usage: (m: string) => never): Promise<numbe
 
 async function killSwitch(which: "pause" | "resume", args: string[], usage: (m: string) => never): Promise<number> {
   const { values } = parseArgs({ args, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
-  if (which === "pause" && !values.reason?.trim()) usage('pause needs --reason "why"');
+  if (!values.reason?.trim()) usage(`${which} needs --reason "why" (it is recorded in the switch history)`);
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
   try {
-    const changed = await store.setKillSwitch(
-      which === "pause",
-      which === "pause" ? (values.reason as string).trim() : null,
-      operator(),
-      Date.now(),
-    );
+    const changed = await store.setKillSwitch(which === "pause", (values.reason as string).trim(), operator(), Date.now());
     const state = await store.killSwitch();
     process.stdout.write(
       `${changed ? (which === "pause" ? "paused" : "resumed") : `already ${state.paused ? "paused" : "running"}`}: ${describeStore(settings)}${state.paused ? ` (reason: ${state.reason})` : ""}\n`,
@@ -110,10 +113,62 @@ async function status(args: string[]): Promise<number> {
     const snapshot = await statusSnapshot(store, Date.now(), {
       storeLabel: describeStore(settings),
       reviewAlertMs: reviewAlertMsFromEnv(process.env),
+      budget: budgetPolicyFromEnv(process.env),
       lastSweep: null,
       githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
     });
     process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function budget(args: string[], usage: (m: string) => never): Promise<number> {
+  const [action = "show", ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      installation: { type: "string" },
+      repository: { type: "string" },
+      "dispatches-per-day": { type: "string" },
+      "minutes-per-day": { type: "string" },
+      reason: { type: "string" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const policy = budgetPolicyFromEnv(process.env);
+  const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+  try {
+    if (action === "show") {
+      process.stdout.write(JSON.stringify(await budgetSnapshot(store, policy, Date.now()), null, 2) + "\n");
+      return 0;
+    }
+    if (action !== "set" && action !== "clear") usage(`unknown budget action "${action}" (show, set, clear)`);
+    if ((values.installation === undefined) === (values.repository === undefined))
+      usage("name one scope: --installation N or --repository OWNER/NAME");
+    if (values.installation !== undefined && !/^\d+$/.test(values.installation)) usage("--installation needs a numeric id");
+    const scope =
+      values.installation !== undefined
+        ? scopeKey({ kind: "installation", id: Number(values.installation) })
+        : scopeKey({ kind: "repository", name: values.repository as string });
+    if (parseScopeKey(scope) === null) usage("--repository needs OWNER/NAME");
+    if (!values.reason?.trim()) usage('budget changes need --reason "why" (it is recorded in the switch history)');
+    let limit: BudgetLimit | null = null;
+    if (action === "set") {
+      const d = values["dispatches-per-day"];
+      const m = values["minutes-per-day"];
+      if (!d || !/^\d+$/.test(d) || !m || !/^\d+$/.test(m))
+        usage("budget set needs --dispatches-per-day N and --minutes-per-day N (whole numbers, 0 stops runner B)");
+      limit = { dispatchesPerDay: Number(d), minutesPerDay: Number(m) };
+    }
+    await store.switches.setLimit(scope, limit, operator(), (values.reason as string).trim(), Date.now());
+    process.stdout.write(
+      limit === null
+        ? `${scope}: override removed, the configured caps apply\n`
+        : `${scope}: ${limit.dispatchesPerDay} dispatches and ${limit.minutesPerDay} minutes per day\n`,
+    );
     return 0;
   } finally {
     await store.close();

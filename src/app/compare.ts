@@ -18,7 +18,15 @@ export interface PropertyComparison {
 }
 
 export type DualRunOutcome =
-  "freeze_eligible" | "both_fail" | "no_freeze" | "observer_disagreement" | "runner_b_unavailable" | "mismatch" | "evidence_invalid";
+  | "freeze_eligible"
+  | "both_fail"
+  | "no_freeze"
+  | "observer_disagreement"
+  | "runner_b_unavailable"
+  | "mismatch"
+  | "evidence_invalid"
+  /** Runner B was not dispatched: over budget, or the budget could not be confirmed. */
+  | "not_compared_budget";
 
 export interface Decision {
   outcome: DualRunOutcome;

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import type { BudgetPolicy } from "../core/budget.js";
 import { GateError } from "../core/errors.js";
 import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
 import { settingValue, type SettingName } from "./settings.js";
@@ -42,6 +43,8 @@ export interface AppConfig {
   /** Time a client has to send its headers, and its whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Runner B's daily caps and how dispatches are charged. */
+  budget: BudgetPolicy;
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -148,6 +151,22 @@ export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
   return storeSettingsFromEnv(env);
 }
 
+/** Runner B's budget settings (read by the server and by the store commands that show or change budgets). */
+export function budgetPolicyFromEnv(env: NodeJS.ProcessEnv): BudgetPolicy {
+  return {
+    installation: {
+      dispatchesPerDay: int(env, "ENVELOPE_GATE_BUDGET_INSTALLATION_DISPATCHES", 0, 1_000_000),
+      minutesPerDay: int(env, "ENVELOPE_GATE_BUDGET_INSTALLATION_MINUTES", 0, 100_000_000),
+    },
+    repository: {
+      dispatchesPerDay: int(env, "ENVELOPE_GATE_BUDGET_REPOSITORY_DISPATCHES", 0, 1_000_000),
+      minutesPerDay: int(env, "ENVELOPE_GATE_BUDGET_REPOSITORY_MINUTES", 0, 100_000_000),
+    },
+    maxRunMinutes: int(env, "ENVELOPE_GATE_RUNNER_B_MAX_MINUTES", 1, 72 * 60),
+    freshMs: int(env, "ENVELOPE_GATE_USAGE_FRESH_MINUTES", 1, 24 * 60) * 60_000,
+  };
+}
+
 export function reviewAlertMsFromEnv(env: NodeJS.ProcessEnv): number {
   return int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
@@ -223,5 +242,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     maxConnections: int(env, "ENVELOPE_GATE_MAX_CONNECTIONS", 1, 100_000),
     headersTimeoutMs: int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
     requestTimeoutMs: int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
+    budget: budgetPolicyFromEnv(env),
   };
 }

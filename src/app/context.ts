@@ -24,6 +24,7 @@ export type AppSettings = Pick<
   | "reviewAlertMs"
   | "leaseMs"
   | "replicaId"
+  | "budget"
 >;
 
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;

@@ -1,11 +1,18 @@
+import { measuredMinutes, refusalDetail } from "../core/budget.js";
+import { GateError } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
-import { repoRef } from "../github/app-client.js";
+import { repoRef, type InstallationClient } from "../github/app-client.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
-import { decideDualRun, runnerBInputs } from "./dual-run.js";
+import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "./dual-run.js";
 import { reportDualRun } from "./report.js";
 
-/** Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per claim. */
+/**
+ * Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per
+ * claim, and only after a reservation under runner B's budget is recorded. A dual run that
+ * reserved before (a retry, a takeover after a crash) looks for the run its earlier dispatch
+ * may have started before sending another.
+ */
 export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<string> {
   const { store, settings } = ctx;
   const owner = settings.replicaId;
@@ -25,14 +32,43 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
   }
   const dual = (await store.getDualRun(id)) as DualRun;
+  let reserved: Awaited<ReturnType<typeof store.budget.reserve>>;
+  try {
+    reserved = await store.budget.reserve(
+      { dualRunId: id, installationId: dual.installation_id, repository: dual.repository, owner, now: ctx.clock.now() },
+      settings.budget,
+    );
+  } catch (err) {
+    return notComparedForBudget(ctx, dual, codeOf(err) === "BUDGET_UNCONFIRMED" ? "BUDGET_UNCONFIRMED" : null, err);
+  }
+  if (reserved.status === "refused") {
+    const detail =
+      refusalDetail(
+        settings.budget,
+        reserved.limits,
+        reserved.usage,
+        { installation: dual.installation_id, repository: dual.repository },
+        ctx.clock.now(),
+      ) ?? "the budget refused the reservation";
+    return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new GateError("RUNNER_B_BUDGET_EXCEEDED", detail));
+  }
   try {
     const gh = await ctx.installation(dual.installation_id);
-    const result = await gh.dispatchWorkflow(
-      repoRef(dual.repository),
-      settings.workflow,
-      dual.base_ref,
-      runnerBInputs(dual, settings.runnerBLabels),
-    );
+    const r = repoRef(dual.repository);
+    if (reserved.status === "held") {
+      const earlier = runBAmong(await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual)), dual.id);
+      if (earlier) {
+        const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
+          dispatch_mode: "correlation",
+          run_b_id: earlier.id,
+          run_b_url: earlier.html_url,
+          dispatched_at: Date.parse(earlier.created_at) || ctx.clock.now(),
+        });
+        ctx.log("info", "runner_b.found_earlier_dispatch", { dual_run: id, run_b: earlier.id, recorded: moved });
+        return `runner B already dispatched by an earlier attempt (run ${earlier.id}); not sent again`;
+      }
+    }
+    const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
       dispatch_mode: result.mode,
       run_b_id: result.runId,
@@ -45,6 +81,58 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     await store.releaseDualRun(id, "dispatching", "pending", owner);
     ctx.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: (err as Error).message });
     throw err;
+  }
+}
+
+/**
+ * No dispatch: the budget refused it, or could not be confirmed. The dual run ends "not
+ * compared (budget)" (the property fails, nothing is frozen) and its check run says why. When
+ * even that cannot be recorded (the store is gone), the error is thrown with its code: the
+ * claim lapses and a later attempt reserves again; nothing was sent either way.
+ */
+async function notComparedForBudget(
+  ctx: AppContext,
+  dual: DualRun,
+  code: "RUNNER_B_BUDGET_EXCEEDED" | "BUDGET_UNCONFIRMED" | null,
+  err: unknown,
+): Promise<string> {
+  const owner = ctx.settings.replicaId;
+  if (code === null) {
+    await ctx.store.releaseDualRun(dual.id, "dispatching", "pending", owner).catch(() => false);
+    throw err;
+  }
+  const detail = (err as Error).message;
+  ctx.log("warn", "runner_b.not_dispatched", { dual_run: dual.id, repository: dual.repository, code, detail });
+  let moved: boolean;
+  try {
+    moved = await ctx.store.releaseDualRun(dual.id, "dispatching", "decided", owner, {
+      outcome: "not_compared_budget",
+      outcome_code: code,
+      outcome_detail: `runner B was not dispatched: ${detail}; the property fails, nothing is frozen`,
+      decided_at: ctx.clock.now(),
+    });
+  } catch {
+    throw err;
+  }
+  if (!moved) return `dual run ${dual.id}: not compared (${code}), decided elsewhere`;
+  const reported = await reportDualRun(ctx, dual.id);
+  return `dual run ${dual.id}: not compared (${code}); ${reported}`;
+}
+
+/**
+ * Charges runner B's dispatch its real minutes, read from GitHub's timing of the finished run.
+ * A run whose timing cannot be read stays charged at the maximum (the budget's safe side).
+ */
+export async function settleRunB(ctx: AppContext, gh: InstallationClient, dual: DualRun, runBId: number): Promise<number | null> {
+  try {
+    const run = await gh.getRun(repoRef(dual.repository), runBId);
+    const minutes = measuredMinutes(run);
+    if (minutes === null) return null;
+    await ctx.store.budget.settle(dual.id, runBId, minutes, ctx.clock.now());
+    return minutes;
+  } catch (err) {
+    ctx.log("warn", "budget.settle_failed", { dual_run: dual.id, run_b: runBId, code: codeOf(err), message: (err as Error).message });
+    return null;
   }
 }
 
@@ -75,6 +163,7 @@ export async function compareRunB(ctx: AppContext, dual: DualRun, runBId: number
   try {
     const gh = await ctx.installation(dual.installation_id);
     const r = repoRef(dual.repository);
+    await settleRunB(ctx, gh, dual, runBId);
     const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
     const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
     decided = decideDualRun(dual, zipA, zipB);

@@ -45,6 +45,7 @@ export function createAppServer(options: ServerOptions): Server {
         const snapshot = await statusSnapshot(service.store, now, {
           storeLabel: options.storeLabel,
           reviewAlertMs: options.reviewAlertMs,
+          budget: service.settings.budget,
           lastSweep: service.lastSweep,
           githubApiUrl: options.githubApiUrl,
           intake: intake.stats,

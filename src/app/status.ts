@@ -1,3 +1,4 @@
+import { budgetDay, nextBudgetDay, parseScopeKey, type BudgetPolicy } from "../core/budget.js";
 import { utcDate } from "../core/ledger.js";
 import type { DualRun, Store } from "../store/index.js";
 import { deliveryOverview, heartbeats } from "../store/ops.js";
@@ -18,10 +19,48 @@ export interface DeliveryLine {
   action: string;
 }
 
+export interface BudgetLine {
+  scope: string;
+  dispatches_used: number;
+  dispatches_cap: number;
+  dispatches_left: number;
+  minutes_charged: number;
+  minutes_cap: number;
+  minutes_left: number;
+  /** Dispatches charged their measured minutes; the rest count at the maximum. */
+  measured: number;
+  /** Set when an operator's override replaces the configured caps. */
+  override: { by: string; reason: string; at: string } | null;
+}
+
+export interface BudgetSnapshot {
+  day: string;
+  resets_at: string;
+  charged_until_measured_minutes: number;
+  measurement_trusted_minutes: number;
+  defaults: { installation: BudgetPolicy["installation"]; repository: BudgetPolicy["repository"] };
+  scopes: BudgetLine[];
+  /** The latest dual runs that were not compared because of the budget. */
+  refusals: { dual_run: string; repository: string; code: string | null; detail: string | null; at: string | null }[];
+}
+
+export interface SwitchLine {
+  seq: number;
+  switch: string;
+  state: string;
+  kind: string;
+  actor: string;
+  reason: string;
+  at: string;
+}
+
 export interface StatusSnapshot {
   generated_at: string;
   store: string;
   kill_switch: { paused: boolean; reason: string | null; changed_by: string | null; changed_at: string | null };
+  budget: BudgetSnapshot;
+  /** The switches' history, newest first; watchdog reverts are kind `revert`. */
+  switch_history: SwitchLine[];
   installations: { installation_id: number; account: string | null; mode: string; promoted_at: string | null }[];
   dual_runs_in_flight: {
     id: string;
@@ -125,12 +164,54 @@ const STUCK_ACTION =
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** Today's runner-B budget: per installation and repository that reserved today (and every override), used and left. */
+export async function budgetSnapshot(store: Store, policy: BudgetPolicy, now: number): Promise<BudgetSnapshot> {
+  const day = budgetDay(now);
+  const usage = await store.budget.usageByScope(day, now - policy.freshMs);
+  const overrides = new Map((await store.budget.overrides()).map((o) => [o.scope, o]));
+  const scopes = [...new Set([...usage.map((u) => u.scope), ...overrides.keys()])].sort();
+  const refusals = await store.db.all<Record<string, unknown>>(
+    "SELECT id, repository, outcome_code, outcome_detail, decided_at FROM dual_runs WHERE outcome = 'not_compared_budget' ORDER BY decided_at DESC LIMIT 20",
+  );
+  return {
+    day,
+    resets_at: new Date(nextBudgetDay(now)).toISOString(),
+    charged_until_measured_minutes: policy.maxRunMinutes,
+    measurement_trusted_minutes: Math.round(policy.freshMs / 60_000),
+    defaults: { installation: policy.installation, repository: policy.repository },
+    scopes: scopes.map((scope) => {
+      const used = usage.find((u) => u.scope === scope) ?? { dispatches: 0, minutes: 0, measured: 0 };
+      const o = overrides.get(scope);
+      const cap = o ?? (parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation);
+      return {
+        scope,
+        dispatches_used: used.dispatches,
+        dispatches_cap: cap.dispatchesPerDay,
+        dispatches_left: Math.max(0, cap.dispatchesPerDay - used.dispatches),
+        minutes_charged: used.minutes,
+        minutes_cap: cap.minutesPerDay,
+        minutes_left: Math.max(0, cap.minutesPerDay - used.minutes),
+        measured: used.measured,
+        override: o ? { by: o.changedBy, reason: o.reason, at: new Date(o.changedAt).toISOString() } : null,
+      };
+    }),
+    refusals: refusals.map((r) => ({
+      dual_run: String(r.id),
+      repository: String(r.repository),
+      code: (r.outcome_code as string | null) ?? null,
+      detail: (r.outcome_detail as string | null) ?? null,
+      at: iso(r.decided_at === null ? null : Number(r.decided_at)),
+    })),
+  };
+}
+
 export async function statusSnapshot(
   store: Store,
   now: number,
   options: {
     storeLabel: string;
     reviewAlertMs: number;
+    budget: BudgetPolicy;
     lastSweep: { at: number; report: SweepReport } | null;
     githubApiUrl: string;
     intake?: IntakeStats | null;
@@ -148,10 +229,21 @@ export async function statusSnapshot(
   const deliveries = await deliveryOverview(store, now);
   const beats = await heartbeats(store);
   const intake = options.intake ?? null;
+  const history = await store.switches.history(30);
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
     kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
+    budget: await budgetSnapshot(store, options.budget, now),
+    switch_history: history.map((h) => ({
+      seq: h.seq,
+      switch: h.switch,
+      state: JSON.stringify(h.state),
+      kind: h.kind,
+      actor: h.actor,
+      reason: h.reason,
+      at: new Date(h.at).toISOString(),
+    })),
     installations: installations.map((i) => ({
       installation_id: i.installation_id,
       account: i.account,
@@ -287,6 +379,15 @@ function attention(s: StatusSnapshot): string[] {
   n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
   n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
   n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
+  n(
+    s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length,
+    "budget(s) exhausted for today",
+  );
+  const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+  n(
+    s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length,
+    "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)",
+  );
   return items;
 }
 
@@ -330,6 +431,39 @@ export function renderStatusHtml(s: StatusSnapshot): string {
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
 ${summary}
 <h2>Kill switch</h2>${kill}
+<h2>Runner B's budget today (${esc(s.budget.day)}, resets ${esc(s.budget.resets_at)})</h2>
+<p>Each dispatch is charged ${s.budget.charged_until_measured_minutes} minutes until GitHub's timing of its run is read; a reading is trusted ${s.budget.measurement_trusted_minutes} minutes. Configured caps: installation ${s.budget.defaults.installation.dispatchesPerDay} dispatches / ${s.budget.defaults.installation.minutesPerDay} minutes, repository ${s.budget.defaults.repository.dispatchesPerDay} / ${s.budget.defaults.repository.minutesPerDay}.</p>
+${table(
+  ["scope", "dispatches used", "dispatches left", "minutes charged", "minutes left", "measured", "override"],
+  s.budget.scopes.map((b) => [
+    b.scope,
+    `${b.dispatches_used} of ${b.dispatches_cap}`,
+    new Raw(b.dispatches_left === 0 ? `<span class="overdue">0</span>` : String(b.dispatches_left)),
+    `${b.minutes_charged} of ${b.minutes_cap}`,
+    b.minutes_left,
+    `${b.measured} of ${b.dispatches_used}`,
+    b.override ? `by ${b.override.by} at ${b.override.at}: ${b.override.reason}` : "—",
+  ]),
+  "No runner-B dispatch reserved today.",
+)}
+<h3>Last budget refusals</h3>${table(
+    ["decided", "dual run", "repository", "code", "detail"],
+    s.budget.refusals.map((r) => [r.at ?? "—", r.dual_run, r.repository, r.code ?? "", r.detail ?? ""]),
+    "None.",
+  )}
+<h2>Switch history</h2>${table(
+    ["#", "at", "switch", "state", "kind", "by", "reason"],
+    s.switch_history.map((h) => [
+      h.seq,
+      h.at,
+      h.switch,
+      new Raw(`<code>${esc(h.state)}</code>`),
+      new Raw(h.kind === "revert" ? `<span class="overdue">revert</span>` : esc(h.kind)),
+      h.actor,
+      h.reason,
+    ]),
+    "No change recorded.",
+  )}
 <h2>Webhooks arriving</h2>${intakeSection(s)}
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}

@@ -1,10 +1,11 @@
+import { budgetDay, parseScopeKey } from "../core/budget.js";
 import { repoRef, type WorkflowRunInfo } from "../github/app-client.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
 import { deadlineMissedDetail, runBAmong, runBSearchSince } from "./dual-run.js";
 import { reviewOverdue, reviewOverdueComment } from "./freeze.js";
 import { reportDualRun } from "./report.js";
-import { compareRunB, dispatchRunnerB } from "./runner-b.js";
+import { compareRunB, dispatchRunnerB, settleRunB } from "./runner-b.js";
 
 /** What the sweeper did on one pass; errors are per item, and the item keeps its state. */
 export interface SweepReport {
@@ -14,6 +15,10 @@ export interface SweepReport {
   compared: string[];
   reported: string[];
   reviewAlerts: string[];
+  /** Switches whose state differed from their recorded history: `reverted` or `adopted` (a tightening kept). */
+  switches?: string[];
+  /** Runner-B dispatches whose minutes were read from GitHub's timing on this pass. */
+  measured?: string[];
   /** Recorded deliveries the sweeper processed (queued, or orphaned by a gone process). */
   deliveries?: string[];
   errors: { item: string; code: string; message: string }[];
@@ -35,6 +40,8 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
     }
   };
   const now = ctx.clock.now();
+  // First, so a pause cleared behind the App's back is restored before anything below sends.
+  report.switches = await watchSwitches(ctx, now);
   report.expired = await expireMissedDeadlines(ctx, now);
   for (const dual of await ctx.store.listDualRuns(["pending"])) {
     await attempt(dual.id, async () => {
@@ -76,7 +83,53 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
       await gh.comment(r, pr.pr_number as number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers, r.owner));
     });
   }
+  report.measured = [];
+  await attempt("budget usage", async () => {
+    report.measured = await refreshUsage(ctx, now);
+  });
   return report;
+}
+
+/**
+ * The watchdog on the switches: each switch is compared with its latest recorded change. A
+ * change nobody recorded that loosens (a pause cleared, a cap raised or removed) is reverted;
+ * one that tightens is kept and recorded. Both are logged as errors with their code.
+ */
+async function watchSwitches(ctx: AppContext, now: number): Promise<string[]> {
+  const { budget } = ctx.settings;
+  const defaults = (scope: string) => (parseScopeKey(scope)?.kind === "repository" ? budget.repository : budget.installation);
+  const done: string[] = [];
+  for (const drift of await ctx.store.switches.drift(defaults)) {
+    const answer = await ctx.store.switches.answer(drift, now);
+    if (answer === null) continue;
+    done.push(`${drift.switch}: ${answer}`);
+    ctx.log("error", "switch.unrecorded_change", {
+      code: "SWITCH_UNRECORDED_CHANGE",
+      switch: drift.switch,
+      found: drift.found,
+      recorded: drift.recorded,
+      action: answer,
+    });
+  }
+  return done;
+}
+
+/**
+ * Reads GitHub's timing of today's finished runner-B runs whose reading is missing or past
+ * half its trust window, so the budget charges real minutes. A run that cannot be read keeps
+ * its old charge until its reading goes stale; then it counts at the maximum.
+ */
+async function refreshUsage(ctx: AppContext, now: number): Promise<string[]> {
+  const measured: string[] = [];
+  const stale = now - ctx.settings.budget.freshMs / 2;
+  for (const reservation of await ctx.store.budget.unsettled(budgetDay(now), stale, 20)) {
+    const dual = await ctx.store.getDualRun(reservation.dual_run_id);
+    const runB = reservation.run_b_id;
+    if (!dual || runB === null) continue;
+    const gh = await ctx.installation(dual.installation_id);
+    if ((await settleRunB(ctx, gh, dual, runB)) !== null) measured.push(dual.id);
+  }
+  return measured;
 }
 
 /** Dual runs past their deadline are decided RUNNER_B_UNAVAILABLE (a held one once its claim lapsed). */

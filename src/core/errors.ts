@@ -54,6 +54,9 @@ export const ERROR_CODES = [
   "WEBHOOK_PAYLOAD_INVALID",
   "PRIVATE_KEY_INVALID",
   "NOT_FOUND",
+  "RUNNER_B_BUDGET_EXCEEDED",
+  "BUDGET_UNCONFIRMED",
+  "SWITCH_UNRECORDED_CHANGE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

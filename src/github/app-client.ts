@@ -65,6 +65,9 @@ export interface WorkflowRunInfo {
   head_sha: string;
   display_title: string;
   created_at: string;
+  /** The latest attempt's start, and the run's last update (its end, once completed). */
+  run_started_at?: string | null;
+  updated_at?: string | null;
 }
 
 export interface CheckRunRequest {

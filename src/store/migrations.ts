@@ -156,6 +156,51 @@ ALTER TABLE deliveries_v2 RENAME TO deliveries;
 CREATE INDEX deliveries_state ON deliveries (state, owner)
 `,
   },
+  {
+    version: 4,
+    name: "runner B's budget (reservations, limit overrides) and the switches' append-only history",
+    sql: `
+CREATE TABLE budget_reservations (
+  dual_run_id TEXT PRIMARY KEY,
+  installation_id BIGINT NOT NULL,
+  repository TEXT NOT NULL,
+  day TEXT NOT NULL,
+  installation_seq INTEGER NOT NULL,
+  repository_seq INTEGER NOT NULL,
+  max_minutes INTEGER NOT NULL,
+  measured_minutes INTEGER,
+  measured_at BIGINT,
+  run_b_id BIGINT,
+  reserved_at BIGINT NOT NULL,
+  reserved_by TEXT NOT NULL,
+  UNIQUE (installation_id, day, installation_seq),
+  UNIQUE (repository, day, repository_seq)
+);
+CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day);
+CREATE TABLE budget_limits (
+  scope TEXT PRIMARY KEY,
+  dispatches_per_day INTEGER NOT NULL CHECK (dispatches_per_day >= 0),
+  minutes_per_day INTEGER NOT NULL CHECK (minutes_per_day >= 0),
+  changed_by TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  changed_at BIGINT NOT NULL
+);
+CREATE TABLE switch_history (
+  seq INTEGER PRIMARY KEY,
+  switch TEXT NOT NULL,
+  state TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('change', 'revert', 'configured')),
+  actor TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE INDEX switch_history_switch ON switch_history (switch, seq);
+INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
+  SELECT 1, 'pause', CASE WHEN paused = 1 THEN '{"paused":true}' ELSE '{"paused":false}' END, 'change',
+    COALESCE(changed_by, 'migration 4'), COALESCE(reason, 'the state found when the history began'), COALESCE(changed_at, 0)
+  FROM kill_switch WHERE id = 1
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

@@ -1,5 +1,7 @@
+import { BudgetLedger } from "./budget.js";
 import type { SqlDb } from "./db.js";
 import { migrate } from "./migrations.js";
+import { Switches } from "./switches.js";
 
 export type InstallationMode = "shadow" | "active";
 export type DualRunState = "pending" | "dispatching" | "waiting" | "comparing" | "decided" | "reporting" | "done";
@@ -206,7 +208,15 @@ export class Store {
    */
   heartbeatStaleMs = DEFAULT_HEARTBEAT_STALE_MS;
 
-  constructor(readonly db: SqlDb) {}
+  /** Runner B's budget: reservations and limit overrides. */
+  readonly budget: BudgetLedger;
+  /** The switches (pause, budget limits) and their append-only history. */
+  readonly switches: Switches;
+
+  constructor(readonly db: SqlDb) {
+    this.budget = new BudgetLedger(db);
+    this.switches = new Switches(db);
+  }
 
   get backend(): "sqlite" | "postgres" {
     return this.db.dialect;
@@ -226,26 +236,35 @@ export class Store {
 
   // ---- kill switch -------------------------------------------------------------------------
 
+  /**
+   * The kill switch as every send reads it, in one query: paused when its row says so OR its
+   * latest recorded change says so. A pause cleared behind the App's back (a hand-edited row,
+   * a bug) therefore stops nothing from staying stopped, even before the watchdog restores it.
+   */
   async killSwitch(): Promise<KillSwitch> {
-    const rows = await this.db.all<Record<string, unknown>>("SELECT paused, reason, changed_by, changed_at FROM kill_switch WHERE id = 1");
+    const rows = await this.db.all<Record<string, unknown>>(
+      `SELECT paused, reason, changed_by, changed_at,
+         (SELECT state FROM switch_history WHERE switch = 'pause' ORDER BY seq DESC LIMIT 1) AS recorded
+       FROM kill_switch WHERE id = 1`,
+    );
     const row = rows[0];
     // The row is written by migration 1; its absence means the store is not what we migrated.
     if (!row) throw new Error("kill_switch row missing");
+    const recorded = typeof row.recorded === "string" ? (JSON.parse(row.recorded) as { paused?: boolean }).paused === true : false;
     return {
-      paused: boolOf(row.paused),
-      reason: (row.reason as string | null) ?? null,
+      paused: boolOf(row.paused) || recorded,
+      reason: (row.reason as string | null) ?? (recorded ? "recorded paused; the row was cleared without a recorded resume" : null),
       changed_by: (row.changed_by as string | null) ?? null,
       changed_at: row.changed_at === null ? null : Number(row.changed_at),
     };
   }
 
-  /** Pauses (true) or resumes (false). Resolves false when it was already in that state. */
-  async setKillSwitch(paused: boolean, reason: string | null, by: string, now: number): Promise<boolean> {
-    const changed = await this.db.run(
-      "UPDATE kill_switch SET paused = ?, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = ?",
-      [paused ? 1 : 0, reason, by, now, paused ? 0 : 1],
-    );
-    return changed === 1;
+  /**
+   * Pauses (true) or resumes (false), recorded with who and why in the switch history first.
+   * Resolves false when it was already in that state.
+   */
+  setKillSwitch(paused: boolean, reason: string, by: string, now: number): Promise<boolean> {
+    return this.switches.setPause(paused, by, reason, now);
   }
 
   // ---- installations -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import type { AppConfig } from "../../src/app/config.js";
+import { budgetPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/run.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
@@ -84,6 +84,7 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     maxConnections: 256,
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
+    budget: budgetPolicyFromEnv({}),
     ...overrides,
   };
 }
@@ -247,14 +248,32 @@ export function dispatchedRuns(fake: FakeGitHub): FakeWorkflowRun[] {
  * A TCP proxy to PostgreSQL that the test can cut, making the database really unreachable
  * (connections reset, the port closed), and restore on the same port.
  */
-export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void>; restore: () => Promise<void> }> {
+export async function pgProxy(
+  options: { cutWhen?: (clientBytes: string) => boolean } = {},
+): Promise<{ url: string; cut: () => Promise<void>; restore: () => Promise<void>; cutCount: () => number }> {
   const sockets = new Set<Socket>();
+  let cuts = 0;
   const server: Server = createServer((client) => {
     const upstream = new Socket();
     sockets.add(client);
     sockets.add(upstream);
     upstream.connect(5432, "127.0.0.1");
-    client.pipe(upstream).pipe(client);
+    if (options.cutWhen) {
+      // Mid-statement: the client's bytes that match never reach the server, and the connection dies.
+      const cutWhen = options.cutWhen;
+      client.on("data", (chunk: Buffer) => {
+        if (cutWhen(chunk.toString("latin1"))) {
+          cuts++;
+          client.destroy();
+          upstream.destroy();
+          return;
+        }
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
+    } else {
+      client.pipe(upstream).pipe(client);
+    }
     client.on("error", () => upstream.destroy());
     upstream.on("error", () => client.destroy());
     client.on("close", () => sockets.delete(client));
@@ -265,6 +284,7 @@ export async function pgProxy(): Promise<{ url: string; cut: () => Promise<void>
   const port = (server.address() as { port: number }).port;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/test`,
+    cutCount: () => cuts,
     cut: async () => {
       const closed = new Promise<void>((r) => server.close(() => r()));
       for (const s of sockets) s.destroy();

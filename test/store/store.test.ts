@@ -109,7 +109,7 @@ describe.each(backends)("store on $name", (backend) => {
     expect(await a.setKillSwitch(true, "incident", "ops", NOW)).toBe(true);
     expect(await a.setKillSwitch(true, "again", "ops", NOW)).toBe(false);
     expect(await b.killSwitch()).toMatchObject({ paused: true, reason: "incident", changed_by: "ops" });
-    expect(await b.setKillSwitch(false, null, "ops", NOW)).toBe(true);
+    expect(await b.setKillSwitch(false, "incident over", "ops", NOW)).toBe(true);
     expect((await a.killSwitch()).paused).toBe(false);
   });
 

@@ -127,6 +127,9 @@ export interface FakeWorkflowRun {
   conclusion: string | null;
   run_attempt: number;
   created_at: string;
+  /** GitHub's timing of the run: its latest attempt's start and its last update (the end, once completed). */
+  run_started_at?: string;
+  updated_at?: string;
   /** Inputs of the dispatch that created it, if any. */
   inputs: Record<string, string> | null;
 }
@@ -1413,8 +1416,8 @@ export function workflowRunJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: s
     html_url: `${baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`,
     pull_requests: [],
     created_at: run.created_at,
-    updated_at: run.created_at,
-    run_started_at: run.created_at,
+    updated_at: run.updated_at ?? run.created_at,
+    run_started_at: run.run_started_at ?? run.created_at,
     jobs_url: `${url}/jobs`,
     logs_url: `${url}/logs`,
     check_suite_url: `${api}/check-suites/${suite}`,

@@ -1,0 +1,245 @@
+import { budgetDay, type BudgetLimit, type BudgetPolicy, type BudgetUsage } from "../core/budget.js";
+import { GateError, isGateError } from "../core/errors.js";
+import type { SqlDb } from "./db.js";
+
+export interface Reservation {
+  dual_run_id: string;
+  installation_id: number;
+  repository: string;
+  day: string;
+  max_minutes: number;
+  measured_minutes: number | null;
+  measured_at: number | null;
+  run_b_id: number | null;
+  reserved_at: number;
+  reserved_by: string;
+}
+
+export interface LimitOverride extends BudgetLimit {
+  scope: string;
+  changedBy: string;
+  reason: string;
+  changedAt: number;
+}
+
+export type ReserveResult =
+  | { status: "reserved"; day: string }
+  /** This dual run reserved before (a retry or a takeover): its dispatch may already have been sent. */
+  | { status: "held"; reservation: Reservation }
+  | {
+      status: "refused";
+      limits: { installation: BudgetLimit; repository: BudgetLimit };
+      usage: { installation: BudgetUsage; repository: BudgetUsage };
+    };
+
+/** How often a reservation that lost a race on a sequence number is tried again. */
+const RACE_RETRIES = 50;
+
+/** True when the store refused a write because another writer got there first. */
+function lostRace(err: unknown): boolean {
+  const cause = isGateError(err) ? (err.cause as { code?: unknown } | undefined) : (err as { code?: unknown });
+  const code = String(cause?.code ?? "");
+  // PostgreSQL: unique violation, serialization failure, deadlock; SQLite: a unique index, a stale WAL snapshot.
+  return ["23505", "40001", "40P01", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_BUSY_SNAPSHOT"].includes(code);
+}
+
+function unconfirmed(detail: string, cause?: unknown): GateError {
+  return new GateError("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
+    cause,
+    hint: "Bring the store back; a dispatch is only sent once a reservation under the cap is recorded.",
+  });
+}
+
+/** SQL for one scope's charged minutes: a measured duration while it is fresh, the maximum otherwise. One parameter: the oldest trusted reading. */
+const CHARGE = "CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN measured_minutes ELSE max_minutes END";
+
+/**
+ * Runner B's budget in the store. A reservation is one row per dual run; the cap comparison
+ * and the reservation are one INSERT ... SELECT, so a crash mid-decision leaves the previous
+ * rows and a refused or failed statement reserves nothing.
+ *
+ * Why two replicas cannot both pass a cap: each reservation takes the next sequence number in
+ * its installation's day and in its repository's day, and both sequences are unique. Two
+ * statements that counted the same rows take the same numbers, so the store lets one commit
+ * and refuses the other (unique violation), which counts again. A statement that commits has
+ * therefore counted every reservation committed before it, on SQLite and on PostgreSQL at
+ * READ COMMITTED alike. Rows are never deleted within a day, so the sequences stay dense.
+ */
+export class BudgetLedger {
+  constructor(private readonly db: SqlDb) {}
+
+  async reservation(dualRunId: string): Promise<Reservation | null> {
+    const rows = await this.db.all<Reservation>("SELECT * FROM budget_reservations WHERE dual_run_id = ?", [dualRunId]);
+    return rows[0] ? reservationOf(rows[0]) : null;
+  }
+
+  /**
+   * Reserves one dispatch for `dualRunId` at `policy.maxRunMinutes`, if the installation and
+   * the repository both stay within their caps today. Throws BUDGET_UNCONFIRMED when the
+   * store cannot answer or the race is lost too often: nothing is reserved, nothing may be sent.
+   */
+  async reserve(
+    request: { dualRunId: string; installationId: number; repository: string; owner: string; now: number },
+    policy: BudgetPolicy,
+  ): Promise<ReserveResult> {
+    const { dualRunId, installationId, owner, now } = request;
+    const repository = request.repository.toLowerCase();
+    const day = budgetDay(now);
+    const trusted = now - policy.freshMs;
+    const usageSql = (column: string) =>
+      `(SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?)`;
+    const cap = (field: string) => `COALESCE((SELECT ${field} FROM budget_limits WHERE scope = ?), ?)`;
+    const sql = `INSERT INTO budget_reservations
+        (dual_run_id, installation_id, repository, day, installation_seq, repository_seq, max_minutes, reserved_at, reserved_by)
+      SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), i.n + 1, r.n + 1, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS TEXT)
+      FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
+      WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
+        AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
+      ON CONFLICT (dual_run_id) DO NOTHING`;
+    const instScope = `installation:${installationId}`;
+    const repoScope = `repository:${repository}`;
+    const params = [
+      dualRunId,
+      installationId,
+      repository,
+      day,
+      policy.maxRunMinutes,
+      now,
+      owner,
+      trusted,
+      installationId,
+      day,
+      trusted,
+      repository,
+      day,
+      instScope,
+      policy.installation.dispatchesPerDay,
+      policy.maxRunMinutes,
+      instScope,
+      policy.installation.minutesPerDay,
+      repoScope,
+      policy.repository.dispatchesPerDay,
+      policy.maxRunMinutes,
+      repoScope,
+      policy.repository.minutesPerDay,
+    ];
+    let lastRace: unknown = null;
+    for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
+      let inserted: number;
+      try {
+        inserted = await this.db.run(sql, params);
+      } catch (err) {
+        if (lostRace(err)) {
+          lastRace = err;
+          continue;
+        }
+        throw unconfirmed((err as Error).message, err);
+      }
+      if (inserted === 1) return { status: "reserved", day };
+      try {
+        const held = await this.reservation(dualRunId);
+        if (held) return { status: "held", reservation: held };
+        return {
+          status: "refused",
+          limits: {
+            installation: await this.limitFor(instScope, policy.installation),
+            repository: await this.limitFor(repoScope, policy.repository),
+          },
+          usage: {
+            installation: await this.usage("installation_id", installationId, day, trusted),
+            repository: await this.usage("repository", repository, day, trusted),
+          },
+        };
+      } catch (err) {
+        throw unconfirmed(`the refusal could not be explained: ${(err as Error).message}`, err);
+      }
+    }
+    throw unconfirmed(`${RACE_RETRIES} attempts lost a race with other reservations`, lastRace);
+  }
+
+  /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
+  async settle(dualRunId: string, runBId: number, minutes: number, now: number): Promise<boolean> {
+    return (
+      (await this.db.run("UPDATE budget_reservations SET measured_minutes = ?, measured_at = ?, run_b_id = ? WHERE dual_run_id = ?", [
+        minutes,
+        now,
+        runBId,
+        dualRunId,
+      ])) === 1
+    );
+  }
+
+  /**
+   * Reservations of `day` whose reading is missing or older than `olderThan`, whose runner B
+   * has a known run and is past waiting (compared, decided or expired).
+   */
+  async unsettled(day: string, olderThan: number, limit: number): Promise<Reservation[]> {
+    const rows = await this.db.all<Reservation>(
+      `SELECT b.dual_run_id, b.installation_id, b.repository, b.day, b.max_minutes, b.measured_minutes, b.measured_at,
+         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by
+       FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
+       WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
+         AND d.state NOT IN ('pending', 'dispatching', 'waiting')
+       ORDER BY b.measured_at, b.reserved_at LIMIT ?`,
+      [day, olderThan, limit],
+    );
+    return rows.map(reservationOf);
+  }
+
+  private async usage(column: "installation_id" | "repository", value: unknown, day: string, trusted: number): Promise<BudgetUsage> {
+    const rows = await this.db.all<{ n: unknown; m: unknown }>(
+      `SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`,
+      [trusted, value, day],
+    );
+    return { dispatches: Number(rows[0]?.n ?? 0), minutes: Number(rows[0]?.m ?? 0) };
+  }
+
+  /** Today's usage per installation and per repository, for the status page. */
+  async usageByScope(day: string, trusted: number): Promise<{ scope: string; dispatches: number; minutes: number; measured: number }[]> {
+    const rows = await this.db.all<{ scope: string; n: unknown; m: unknown; measured: unknown }>(
+      `SELECT 'installation:' || CAST(installation_id AS TEXT) AS scope, COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m,
+         SUM(CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN 1 ELSE 0 END) AS measured
+       FROM budget_reservations WHERE day = ? GROUP BY installation_id
+       UNION ALL
+       SELECT 'repository:' || repository AS scope, COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m,
+         SUM(CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN 1 ELSE 0 END) AS measured
+       FROM budget_reservations WHERE day = ? GROUP BY repository
+       ORDER BY scope`,
+      [trusted, trusted, day, trusted, trusted, day],
+    );
+    return rows.map((r) => ({ scope: r.scope, dispatches: Number(r.n), minutes: Number(r.m), measured: Number(r.measured ?? 0) }));
+  }
+
+  async limitFor(scope: string, fallback: BudgetLimit): Promise<BudgetLimit> {
+    const rows = await this.db.all<{ d: unknown; m: unknown }>(
+      "SELECT dispatches_per_day AS d, minutes_per_day AS m FROM budget_limits WHERE scope = ?",
+      [scope],
+    );
+    return rows[0] ? { dispatchesPerDay: Number(rows[0].d), minutesPerDay: Number(rows[0].m) } : fallback;
+  }
+
+  async overrides(): Promise<LimitOverride[]> {
+    const rows = await this.db.all<Record<string, unknown>>("SELECT * FROM budget_limits ORDER BY scope");
+    return rows.map((r) => ({
+      scope: String(r.scope),
+      dispatchesPerDay: Number(r.dispatches_per_day),
+      minutesPerDay: Number(r.minutes_per_day),
+      changedBy: String(r.changed_by),
+      reason: String(r.reason),
+      changedAt: Number(r.changed_at),
+    }));
+  }
+}
+
+function reservationOf(row: Reservation): Reservation {
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    ...row,
+    installation_id: Number(row.installation_id),
+    max_minutes: Number(row.max_minutes),
+    measured_minutes: num(row.measured_minutes),
+    measured_at: num(row.measured_at),
+    run_b_id: num(row.run_b_id),
+    reserved_at: Number(row.reserved_at),
+  };
+}
