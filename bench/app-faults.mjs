@@ -14,17 +14,14 @@
 //               alive and connected to the store (two live executors: what the claims prevent);
 //   re-executed after a crash or the cut: executed again after its earlier executor was killed
 //               or lost its store before recording the outcome (the takeover doing its job).
-import { spawn } from "node:child_process";
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { spawnApp } from "./support/app-process.mjs";
 import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
-const ROOT = resolve(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist/cli/index.js");
 const TOTAL = Number(process.env.BENCH_FAULT_DELIVERIES ?? 2000);
 const KILLS = Number(process.env.BENCH_FAULT_KILLS ?? 8);
 const CONNECTIONS = 20;
@@ -150,26 +147,7 @@ function startApp(github, replica, databaseUrl, schema) {
     DATABASE_URL: databaseUrl,
     ENVELOPE_GATE_PG_SCHEMA: schema,
   };
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI, "app", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`app did not start:\n${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+) /.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.removeAllListeners("data");
-        child.stderr.removeAllListeners("data");
-        child.stdout.resume();
-        child.stderr.resume();
-        done({ proc, replica, url: m[1], child, alive: true });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("close", () => clearTimeout(timer));
-  });
+  return spawnApp(env).then(({ url, child }) => ({ proc, replica, url, child, alive: true }));
 }
 
 const github = await gitHub();

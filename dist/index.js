@@ -35791,6 +35791,9 @@ const ERROR_CODES = [
     "WEBHOOK_PAYLOAD_INVALID",
     "PRIVATE_KEY_INVALID",
     "NOT_FOUND",
+    "RUNNER_B_BUDGET_EXCEEDED",
+    "BUDGET_UNCONFIRMED",
+    "SWITCH_UNRECORDED_CHANGE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

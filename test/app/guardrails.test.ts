@@ -124,7 +124,7 @@ describe("kill switch", () => {
     const sweep = await app.sweep();
     expect(sweep.errors.map((e) => e.code)).toEqual(["KILL_SWITCH_ENGAGED"]);
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
-    const resumed = await runCli(["app", "resume"], { ...process.env, ENVELOPE_GATE_DB_PATH: dbPath });
+    const resumed = await runCli(["app", "resume", "--reason", "drill over"], { ...process.env, ENVELOPE_GATE_DB_PATH: dbPath });
     expect(resumed.stdout).toContain("resumed");
     const after = await app.sweep();
     expect(after.dispatched).toHaveLength(1);
@@ -147,7 +147,7 @@ describe("kill switch", () => {
     expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-a" })).status).toBe(202);
     expect((await app.sweep()).deliveries).toEqual([]);
     expect(world.fake.requests.length).toBe(before);
-    expect((await runCli(["app", "resume"], cli)).code).toBe(0);
+    expect((await runCli(["app", "resume", "--reason", "drill over"], cli)).code).toBe(0);
     const swept = await app.sweep();
     expect(swept.deliveries).toEqual(["paused-a"]);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);

@@ -104,6 +104,6 @@ describe("two App processes sharing PostgreSQL", () => {
     expect(world.fake.requests.length).toBe(before);
     const status = JSON.parse((await runCli(["app", "status"], env("cli"))).stdout) as { kill_switch: { paused: boolean; reason: string } };
     expect(status.kill_switch).toMatchObject({ paused: true, reason: "replica drill" });
-    expect((await runCli(["app", "resume"], env("cli"))).code).toBe(0);
+    expect((await runCli(["app", "resume", "--reason", "drill over"], env("cli"))).code).toBe(0);
   });
 });

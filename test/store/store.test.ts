@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/store/migrations.js";
-import { openStore, type NewDualRun, type NewLedgerPr, type Store, type StoreSettings } from "../../src/store/index.js";
-import { PG_URL, pgSchema, tempDir } from "../app/helpers.js";
+import { openStore, type NewDualRun, type NewLedgerPr, type Store } from "../../src/store/index.js";
+import { storeBackends } from "./backends.js";
 
 const NOW = Date.parse("2026-11-30T08:00:00Z");
 
@@ -49,29 +48,7 @@ function ledgerPr(key: string): NewLedgerPr {
   };
 }
 
-interface Backend {
-  name: string;
-  settings: () => StoreSettings;
-  setup?: () => Promise<void>;
-  teardown?: () => Promise<void>;
-}
-
-let schema: { schema: string; drop: () => Promise<void> } | null = null;
-const sqliteDir = tempDir("eg-store-");
-
-const backends: Backend[] = [
-  { name: "SQLite", settings: () => ({ sqlitePath: join(sqliteDir, "store.sqlite") }) },
-  {
-    name: "PostgreSQL",
-    settings: () => ({ sqlitePath: "unused", databaseUrl: PG_URL, pgSchema: schema?.schema }),
-    setup: async () => {
-      schema = await pgSchema();
-    },
-    teardown: async () => {
-      await schema?.drop();
-    },
-  },
-];
+const backends = storeBackends("eg-store-");
 
 describe.each(backends)("store on $name", (backend) => {
   let a: Store;

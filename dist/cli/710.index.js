@@ -1,8 +1,8 @@
-export const id = 683;
-export const ids = [683];
+export const id = 710;
+export const ids = [710];
 export const modules = {
 
-/***/ 9683:
+/***/ 4710:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -215,6 +215,259 @@ async function openSqlite(path) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/budget.ts
+/**
+ * Runner B's budget, as data and pure rules. Every runner-B dispatch spends CI minutes on a
+ * second machine; before one is sent, it reserves against a daily cap per installation and
+ * per repository (src/store reserves in one statement). Here: the day a reservation counts
+ * in, what a finished run is charged, which cap a refusal names, and how limits are written.
+ */
+/** The store key of a scope's limit override. */
+function scopeKey(scope) {
+    return scope.kind === "installation" ? `installation:${scope.id}` : `repository:${scope.name.toLowerCase()}`;
+}
+function parseScopeKey(key) {
+    const inst = /^installation:(\d+)$/.exec(key);
+    if (inst)
+        return { kind: "installation", id: Number(inst[1]) };
+    const repo = /^repository:([^/\s]+\/[^/\s]+)$/.exec(key);
+    if (repo)
+        return { kind: "repository", name: repo[1].toLowerCase() };
+    return null;
+}
+/** The budget day a moment falls in: its UTC date, `YYYY-MM-DD`. Caps reset at 00:00 UTC. */
+function budgetDay(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+}
+/** The start of the next budget day, for "resets at" in messages and the status page. */
+function nextBudgetDay(ms) {
+    const d = new Date(ms);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+}
+/**
+ * The minutes a finished run is charged, from GitHub's timing of the run: the time from its
+ * start (`run_started_at`, the latest attempt's) to its last update, rounded up to a whole
+ * minute as GitHub bills. Null when the run has not completed or its timing is missing or
+ * inconsistent: then the dispatch stays charged at its maximum.
+ */
+function measuredMinutes(run) {
+    if (run.status !== "completed" || !run.run_started_at || !run.updated_at)
+        return null;
+    const started = Date.parse(run.run_started_at);
+    const ended = Date.parse(run.updated_at);
+    if (!Number.isFinite(started) || !Number.isFinite(ended) || ended < started)
+        return null;
+    return Math.max(1, Math.ceil((ended - started) / 60_000));
+}
+/** Why a reservation was refused: the first cap that the dispatch would pass, named. */
+function refusalDetail(policy, limits, usage, names, now) {
+    const resets = new Date(nextBudgetDay(now)).toISOString();
+    const checks = [
+        [`installation ${names.installation}`, limits.installation, usage.installation],
+        [`repository ${names.repository}`, limits.repository, usage.repository],
+    ];
+    for (const [who, limit, used] of checks) {
+        if (used.dispatches + 1 > limit.dispatchesPerDay) {
+            return `${who} has used ${used.dispatches} of its ${limit.dispatchesPerDay} runner-B dispatches today (UTC); the cap resets at ${resets}`;
+        }
+        if (used.minutes + policy.maxRunMinutes > limit.minutesPerDay) {
+            return `${who} has ${used.minutes} of its ${limit.minutesPerDay} runner-B minutes charged today (UTC); one more dispatch is charged ${policy.maxRunMinutes} minutes until it is measured; the cap resets at ${resets}`;
+        }
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/store/budget.ts
+
+
+/** How often a reservation that lost a race on a sequence number is tried again. */
+const RACE_RETRIES = 50;
+/** True when the store refused a write because another writer got there first. */
+function lostRace(err) {
+    const cause = (0,errors/* isGateError */.Wc)(err) ? err.cause : err;
+    const code = String(cause?.code ?? "");
+    // PostgreSQL: unique violation, serialization failure, deadlock; SQLite: a unique index, a stale WAL snapshot.
+    return ["23505", "40001", "40P01", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_BUSY_SNAPSHOT"].includes(code);
+}
+function unconfirmed(detail, cause) {
+    return new errors/* GateError */.ue("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
+        cause,
+        hint: "Bring the store back; a dispatch is only sent once a reservation under the cap is recorded.",
+    });
+}
+/** SQL for one scope's charged minutes: a measured duration while it is fresh, the maximum otherwise. One parameter: the oldest trusted reading. */
+const CHARGE = "CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN measured_minutes ELSE max_minutes END";
+/**
+ * Runner B's budget in the store. A reservation is one row per dual run; the cap comparison
+ * and the reservation are one INSERT ... SELECT, so a crash mid-decision leaves the previous
+ * rows and a refused or failed statement reserves nothing.
+ *
+ * Why two replicas cannot both pass a cap: each reservation takes the next sequence number in
+ * its installation's day and in its repository's day, and both sequences are unique. Two
+ * statements that counted the same rows take the same numbers, so the store lets one commit
+ * and refuses the other (unique violation), which counts again. A statement that commits has
+ * therefore counted every reservation committed before it, on SQLite and on PostgreSQL at
+ * READ COMMITTED alike. Rows are never deleted within a day, so the sequences stay dense.
+ */
+class BudgetLedger {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    async reservation(dualRunId) {
+        const rows = await this.db.all("SELECT * FROM budget_reservations WHERE dual_run_id = ?", [dualRunId]);
+        return rows[0] ? reservationOf(rows[0]) : null;
+    }
+    /**
+     * Reserves one dispatch for `dualRunId` at `policy.maxRunMinutes`, if the installation and
+     * the repository both stay within their caps today. Throws BUDGET_UNCONFIRMED when the
+     * store cannot answer or the race is lost too often: nothing is reserved, nothing may be sent.
+     */
+    async reserve(request, policy) {
+        const { dualRunId, installationId, owner, now } = request;
+        const repository = request.repository.toLowerCase();
+        const day = budgetDay(now);
+        const trusted = now - policy.freshMs;
+        const usageSql = (column) => `(SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?)`;
+        const cap = (field) => `COALESCE((SELECT ${field} FROM budget_limits WHERE scope = ?), ?)`;
+        const sql = `INSERT INTO budget_reservations
+        (dual_run_id, installation_id, repository, day, installation_seq, repository_seq, max_minutes, reserved_at, reserved_by)
+      SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), i.n + 1, r.n + 1, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS TEXT)
+      FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
+      WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
+        AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
+      ON CONFLICT (dual_run_id) DO NOTHING`;
+        const instScope = `installation:${installationId}`;
+        const repoScope = `repository:${repository}`;
+        const params = [
+            dualRunId,
+            installationId,
+            repository,
+            day,
+            policy.maxRunMinutes,
+            now,
+            owner,
+            trusted,
+            installationId,
+            day,
+            trusted,
+            repository,
+            day,
+            instScope,
+            policy.installation.dispatchesPerDay,
+            policy.maxRunMinutes,
+            instScope,
+            policy.installation.minutesPerDay,
+            repoScope,
+            policy.repository.dispatchesPerDay,
+            policy.maxRunMinutes,
+            repoScope,
+            policy.repository.minutesPerDay,
+        ];
+        let lastRace = null;
+        for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
+            let inserted;
+            try {
+                inserted = await this.db.run(sql, params);
+            }
+            catch (err) {
+                if (lostRace(err)) {
+                    lastRace = err;
+                    continue;
+                }
+                throw unconfirmed(err.message, err);
+            }
+            if (inserted === 1)
+                return { status: "reserved", day };
+            try {
+                const held = await this.reservation(dualRunId);
+                if (held)
+                    return { status: "held", reservation: held };
+                return {
+                    status: "refused",
+                    limits: {
+                        installation: await this.limitFor(instScope, policy.installation),
+                        repository: await this.limitFor(repoScope, policy.repository),
+                    },
+                    usage: {
+                        installation: await this.usage("installation_id", installationId, day, trusted),
+                        repository: await this.usage("repository", repository, day, trusted),
+                    },
+                };
+            }
+            catch (err) {
+                throw unconfirmed(`the refusal could not be explained: ${err.message}`, err);
+            }
+        }
+        throw unconfirmed(`${RACE_RETRIES} attempts lost a race with other reservations`, lastRace);
+    }
+    /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
+    async settle(dualRunId, runBId, minutes, now) {
+        return ((await this.db.run("UPDATE budget_reservations SET measured_minutes = ?, measured_at = ?, run_b_id = ? WHERE dual_run_id = ?", [
+            minutes,
+            now,
+            runBId,
+            dualRunId,
+        ])) === 1);
+    }
+    /**
+     * Reservations of `day` whose reading is missing or older than `olderThan`, whose runner B
+     * has a known run and is past waiting (compared, decided or expired).
+     */
+    async unsettled(day, olderThan, limit) {
+        const rows = await this.db.all(`SELECT b.dual_run_id, b.installation_id, b.repository, b.day, b.max_minutes, b.measured_minutes, b.measured_at,
+         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by
+       FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
+       WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
+         AND d.state NOT IN ('pending', 'dispatching', 'waiting')
+       ORDER BY b.measured_at, b.reserved_at LIMIT ?`, [day, olderThan, limit]);
+        return rows.map(reservationOf);
+    }
+    async usage(column, value, day, trusted) {
+        const rows = await this.db.all(`SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`, [trusted, value, day]);
+        return { dispatches: Number(rows[0]?.n ?? 0), minutes: Number(rows[0]?.m ?? 0) };
+    }
+    /** Today's usage per installation and per repository, for the status page. */
+    async usageByScope(day, trusted) {
+        const rows = await this.db.all(`SELECT 'installation:' || CAST(installation_id AS TEXT) AS scope, COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m,
+         SUM(CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN 1 ELSE 0 END) AS measured
+       FROM budget_reservations WHERE day = ? GROUP BY installation_id
+       UNION ALL
+       SELECT 'repository:' || repository AS scope, COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m,
+         SUM(CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN 1 ELSE 0 END) AS measured
+       FROM budget_reservations WHERE day = ? GROUP BY repository
+       ORDER BY scope`, [trusted, trusted, day, trusted, trusted, day]);
+        return rows.map((r) => ({ scope: r.scope, dispatches: Number(r.n), minutes: Number(r.m), measured: Number(r.measured ?? 0) }));
+    }
+    async limitFor(scope, fallback) {
+        const rows = await this.db.all("SELECT dispatches_per_day AS d, minutes_per_day AS m FROM budget_limits WHERE scope = ?", [scope]);
+        return rows[0] ? { dispatchesPerDay: Number(rows[0].d), minutesPerDay: Number(rows[0].m) } : fallback;
+    }
+    async overrides() {
+        const rows = await this.db.all("SELECT * FROM budget_limits ORDER BY scope");
+        return rows.map((r) => ({
+            scope: String(r.scope),
+            dispatchesPerDay: Number(r.dispatches_per_day),
+            minutesPerDay: Number(r.minutes_per_day),
+            changedBy: String(r.changed_by),
+            reason: String(r.reason),
+            changedAt: Number(r.changed_at),
+        }));
+    }
+}
+function reservationOf(row) {
+    const num = (v) => (v === null || v === undefined ? null : Number(v));
+    return {
+        ...row,
+        installation_id: Number(row.installation_id),
+        max_minutes: Number(row.max_minutes),
+        measured_minutes: num(row.measured_minutes),
+        measured_at: num(row.measured_at),
+        run_b_id: num(row.run_b_id),
+        reserved_at: Number(row.reserved_at),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/store/migrations.ts
 /** Append-only: a shipped migration never changes; a new need is a new version. */
 const MIGRATIONS = [
@@ -365,6 +618,51 @@ ALTER TABLE deliveries_v2 RENAME TO deliveries;
 CREATE INDEX deliveries_state ON deliveries (state, owner)
 `,
     },
+    {
+        version: 4,
+        name: "runner B's budget (reservations, limit overrides) and the switches' append-only history",
+        sql: `
+CREATE TABLE budget_reservations (
+  dual_run_id TEXT PRIMARY KEY,
+  installation_id BIGINT NOT NULL,
+  repository TEXT NOT NULL,
+  day TEXT NOT NULL,
+  installation_seq INTEGER NOT NULL,
+  repository_seq INTEGER NOT NULL,
+  max_minutes INTEGER NOT NULL,
+  measured_minutes INTEGER,
+  measured_at BIGINT,
+  run_b_id BIGINT,
+  reserved_at BIGINT NOT NULL,
+  reserved_by TEXT NOT NULL,
+  UNIQUE (installation_id, day, installation_seq),
+  UNIQUE (repository, day, repository_seq)
+);
+CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day);
+CREATE TABLE budget_limits (
+  scope TEXT PRIMARY KEY,
+  dispatches_per_day INTEGER NOT NULL CHECK (dispatches_per_day >= 0),
+  minutes_per_day INTEGER NOT NULL CHECK (minutes_per_day >= 0),
+  changed_by TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  changed_at BIGINT NOT NULL
+);
+CREATE TABLE switch_history (
+  seq INTEGER PRIMARY KEY,
+  switch TEXT NOT NULL,
+  state TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('change', 'revert', 'configured')),
+  actor TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE INDEX switch_history_switch ON switch_history (switch, seq);
+INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
+  SELECT 1, 'pause', CASE WHEN paused = 1 THEN '{"paused":true}' ELSE '{"paused":false}' END, 'change',
+    COALESCE(changed_by, 'migration 4'), COALESCE(reason, 'the state found when the history began'), COALESCE(changed_at, 0)
+  FROM kill_switch WHERE id = 1
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -386,7 +684,198 @@ async function migrate(db, now) {
     return applied;
 }
 
+;// CONCATENATED MODULE: ./src/store/switches.ts
+
+const PAUSE_SWITCH = "pause";
+const WATCHDOG_ACTOR = "watchdog";
+function budgetSwitch(scope) {
+    return `budget:${scope}`;
+}
+function limitLooser(found, recorded, defaults) {
+    const f = found ?? defaults;
+    const r = recorded ?? defaults;
+    return f.dispatchesPerDay > r.dispatchesPerDay || f.minutesPerDay > r.minutesPerDay;
+}
+function sameLimit(a, b) {
+    return a === null || b === null ? a === b : a.dispatchesPerDay === b.dispatchesPerDay && a.minutesPerDay === b.minutesPerDay;
+}
+function raceLost(err) {
+    const code = String(((0,errors/* isGateError */.Wc)(err) ? err.cause : err)?.code ?? "");
+    return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+class Switches {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    /** Appends one history entry; its sequence number is the next one (a lost race tries again). */
+    async append(entry) {
+        for (let attempt = 0; attempt < 50; attempt++) {
+            try {
+                const rows = await this.db.all(`INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
+           SELECT COALESCE(MAX(seq), 0) + 1, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+           FROM switch_history RETURNING seq`, [entry.switch, JSON.stringify(entry.state), entry.kind, entry.actor, entry.reason, entry.at]);
+                return Number(rows[0]?.seq);
+            }
+            catch (err) {
+                if (!raceLost(err))
+                    throw err;
+            }
+        }
+        throw new errors/* GateError */.ue("STORE_UNAVAILABLE", "the switch history could not be appended to: 50 attempts lost a race");
+    }
+    async history(limit) {
+        const rows = await this.db.all("SELECT * FROM switch_history ORDER BY seq DESC LIMIT ?", [limit]);
+        return rows.map(entryOf);
+    }
+    /** The latest entry of every switch. */
+    async latest() {
+        const rows = await this.db.all(`SELECT h.* FROM switch_history h
+       WHERE h.seq = (SELECT MAX(seq) FROM switch_history x WHERE x.switch = h.switch)`);
+        return new Map(rows.map(entryOf).map((e) => [e.switch, e]));
+    }
+    /**
+     * Pauses or resumes, recorded first. Resolves false (and records nothing) when the switch is
+     * already in that state.
+     */
+    async setPause(paused, actor, reason, now) {
+        const row = await this.db.all("SELECT paused FROM kill_switch WHERE id = 1");
+        const recorded = (await this.latest()).get(PAUSE_SWITCH);
+        const recordedPaused = recorded && "paused" in recorded.state ? recorded.state.paused : false;
+        if (row[0] && Number(row[0].paused) === (paused ? 1 : 0) && recordedPaused === paused)
+            return false;
+        await this.append({ switch: PAUSE_SWITCH, state: { paused }, kind: "change", actor, reason, at: now });
+        await this.db.run("UPDATE kill_switch SET paused = ?, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1", [
+            paused ? 1 : 0,
+            paused ? reason : null,
+            actor,
+            now,
+        ]);
+        return true;
+    }
+    /** Sets (or, with null, removes) a scope's limit override, recorded first. */
+    async setLimit(scope, limit, actor, reason, now) {
+        await this.append({ switch: budgetSwitch(scope), state: { limit }, kind: "change", actor, reason, at: now });
+        if (limit === null) {
+            await this.db.run("DELETE FROM budget_limits WHERE scope = ?", [scope]);
+            return;
+        }
+        await this.db.run(`INSERT INTO budget_limits (scope, dispatches_per_day, minutes_per_day, changed_by, reason, changed_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (scope) DO UPDATE SET dispatches_per_day = excluded.dispatches_per_day, minutes_per_day = excluded.minutes_per_day,
+         changed_by = excluded.changed_by, reason = excluded.reason, changed_at = excluded.changed_at`, [scope, limit.dispatchesPerDay, limit.minutesPerDay, actor, reason, now]);
+    }
+    /** Every switch whose state differs from its latest history entry. `defaults` are the configured caps per scope kind. */
+    async drift(defaults) {
+        const latest = await this.latest();
+        const out = [];
+        const kill = await this.db.all("SELECT paused FROM kill_switch WHERE id = 1");
+        if (!kill[0])
+            throw new errors/* GateError */.ue("STORE_UNAVAILABLE", "the kill switch row is missing from the store");
+        const paused = Number(kill[0].paused) === 1;
+        const pause = latest.get(PAUSE_SWITCH);
+        const recordedPaused = pause && "paused" in pause.state ? pause.state.paused : false;
+        if (recordedPaused !== paused) {
+            out.push({ switch: PAUSE_SWITCH, recorded: { paused: recordedPaused }, found: { paused }, loosens: recordedPaused && !paused });
+        }
+        const rows = await this.db.all("SELECT scope, dispatches_per_day, minutes_per_day FROM budget_limits");
+        const found = new Map(rows.map((r) => [String(r.scope), { dispatchesPerDay: Number(r.dispatches_per_day), minutesPerDay: Number(r.minutes_per_day) }]));
+        const scopes = new Set([...found.keys(), ...[...latest.keys()].filter((k) => k.startsWith("budget:")).map((k) => k.slice(7))]);
+        for (const scope of [...scopes].sort()) {
+            const entry = latest.get(budgetSwitch(scope));
+            const recorded = entry && "limit" in entry.state ? entry.state.limit : null;
+            const now = found.get(scope) ?? null;
+            if (sameLimit(recorded, now))
+                continue;
+            out.push({
+                switch: budgetSwitch(scope),
+                recorded: { limit: recorded },
+                found: { limit: now },
+                loosens: limitLooser(now, recorded, defaults(scope)),
+            });
+        }
+        return out;
+    }
+    /**
+     * The watchdog's answer to one drift. A loosening change is reverted to the recorded state
+     * (conditionally on the state it found, so two replicas revert once); a tightening one is
+     * kept and recorded, since a stop is never undone by automation. Resolves to what it did,
+     * or null when the state moved again meanwhile.
+     */
+    async answer(drift, now) {
+        const describe = `found ${JSON.stringify(drift.found)}, recorded ${JSON.stringify(drift.recorded)}`;
+        if (!drift.loosens) {
+            await this.append({
+                switch: drift.switch,
+                state: drift.found,
+                kind: "change",
+                actor: "unrecorded",
+                reason: `a change made outside the App's commands, kept because it only tightens (${describe})`,
+                at: now,
+            });
+            return "adopted";
+        }
+        let changed;
+        if (drift.switch === PAUSE_SWITCH) {
+            const pause = (await this.latest()).get(PAUSE_SWITCH);
+            changed = await this.db.run("UPDATE kill_switch SET paused = 1, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = 0", [pause?.reason ?? "restored by the watchdog", WATCHDOG_ACTOR, now]);
+        }
+        else {
+            const scope = drift.switch.slice("budget:".length);
+            const recorded = "limit" in drift.recorded ? drift.recorded.limit : null;
+            const found = "limit" in drift.found ? drift.found.limit : null;
+            if (recorded === null) {
+                changed = await this.db.run("DELETE FROM budget_limits WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?", [
+                    scope,
+                    found?.dispatchesPerDay,
+                    found?.minutesPerDay,
+                ]);
+            }
+            else if (found === null) {
+                changed = await this.db.run(`INSERT INTO budget_limits (scope, dispatches_per_day, minutes_per_day, changed_by, reason, changed_at)
+           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope) DO NOTHING`, [scope, recorded.dispatchesPerDay, recorded.minutesPerDay, WATCHDOG_ACTOR, "restored by the watchdog", now]);
+            }
+            else {
+                changed = await this.db.run(`UPDATE budget_limits SET dispatches_per_day = ?, minutes_per_day = ?, changed_by = ?, reason = ?, changed_at = ?
+           WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?`, [
+                    recorded.dispatchesPerDay,
+                    recorded.minutesPerDay,
+                    WATCHDOG_ACTOR,
+                    "restored by the watchdog",
+                    now,
+                    scope,
+                    found.dispatchesPerDay,
+                    found.minutesPerDay,
+                ]);
+            }
+        }
+        if (changed !== 1)
+            return null;
+        await this.append({
+            switch: drift.switch,
+            state: drift.recorded,
+            kind: "revert",
+            actor: WATCHDOG_ACTOR,
+            reason: `SWITCH_UNRECORDED_CHANGE: reverted a change no command recorded (${describe})`,
+            at: now,
+        });
+        return "reverted";
+    }
+}
+function entryOf(r) {
+    return {
+        seq: Number(r.seq),
+        switch: String(r.switch),
+        state: JSON.parse(String(r.state)),
+        kind: String(r.kind),
+        actor: String(r.actor),
+        reason: String(r.reason),
+        at: Number(r.at),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/store/store.ts
+
+
 
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
@@ -446,8 +935,14 @@ class Store {
      * runs, ledger PRs) may be taken over. The App sets it from ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS.
      */
     heartbeatStaleMs = DEFAULT_HEARTBEAT_STALE_MS;
+    /** Runner B's budget: reservations and limit overrides. */
+    budget;
+    /** The switches (pause, budget limits) and their append-only history. */
+    switches;
     constructor(db) {
         this.db = db;
+        this.budget = new BudgetLedger(db);
+        this.switches = new Switches(db);
     }
     get backend() {
         return this.db.dialect;
@@ -462,23 +957,33 @@ class Store {
         return this.db.close();
     }
     // ---- kill switch -------------------------------------------------------------------------
+    /**
+     * The kill switch as every send reads it, in one query: paused when its row says so OR its
+     * latest recorded change says so. A pause cleared behind the App's back (a hand-edited row,
+     * a bug) therefore stops nothing from staying stopped, even before the watchdog restores it.
+     */
     async killSwitch() {
-        const rows = await this.db.all("SELECT paused, reason, changed_by, changed_at FROM kill_switch WHERE id = 1");
+        const rows = await this.db.all(`SELECT paused, reason, changed_by, changed_at,
+         (SELECT state FROM switch_history WHERE switch = 'pause' ORDER BY seq DESC LIMIT 1) AS recorded
+       FROM kill_switch WHERE id = 1`);
         const row = rows[0];
         // The row is written by migration 1; its absence means the store is not what we migrated.
         if (!row)
             throw new Error("kill_switch row missing");
+        const recorded = typeof row.recorded === "string" ? JSON.parse(row.recorded).paused === true : false;
         return {
-            paused: boolOf(row.paused),
-            reason: row.reason ?? null,
+            paused: boolOf(row.paused) || recorded,
+            reason: row.reason ?? (recorded ? "recorded paused; the row was cleared without a recorded resume" : null),
             changed_by: row.changed_by ?? null,
             changed_at: row.changed_at === null ? null : Number(row.changed_at),
         };
     }
-    /** Pauses (true) or resumes (false). Resolves false when it was already in that state. */
-    async setKillSwitch(paused, reason, by, now) {
-        const changed = await this.db.run("UPDATE kill_switch SET paused = ?, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = ?", [paused ? 1 : 0, reason, by, now, paused ? 0 : 1]);
-        return changed === 1;
+    /**
+     * Pauses (true) or resumes (false), recorded with who and why in the switch history first.
+     * Resolves false when it was already in that state.
+     */
+    setKillSwitch(paused, reason, by, now) {
+        return this.switches.setPause(paused, by, reason, now);
     }
     // ---- installations -----------------------------------------------------------------------
     /** A new installation starts in shadow mode. Returns the installation's current mode. */
@@ -1102,6 +1607,42 @@ const APP_SETTINGS = [
         scope: "server",
         help: "runner B must be dispatched and finished within this many minutes of A's completion",
     },
+    {
+        name: "ENVELOPE_GATE_BUDGET_INSTALLATION_DISPATCHES",
+        default: "100",
+        scope: "store",
+        help: "runner-B dispatches each installation may reserve per UTC day; over it, B is not dispatched (RUNNER_B_BUDGET_EXCEEDED)",
+    },
+    {
+        name: "ENVELOPE_GATE_BUDGET_INSTALLATION_MINUTES",
+        default: "3000",
+        scope: "store",
+        help: "runner-B minutes each installation may be charged per UTC day",
+    },
+    {
+        name: "ENVELOPE_GATE_BUDGET_REPOSITORY_DISPATCHES",
+        default: "30",
+        scope: "store",
+        help: "runner-B dispatches each repository may reserve per UTC day",
+    },
+    {
+        name: "ENVELOPE_GATE_BUDGET_REPOSITORY_MINUTES",
+        default: "900",
+        scope: "store",
+        help: "runner-B minutes each repository may be charged per UTC day",
+    },
+    {
+        name: "ENVELOPE_GATE_RUNNER_B_MAX_MINUTES",
+        default: "60",
+        scope: "store",
+        help: "what a dispatch is charged until its run's real duration is read (set runner B's job timeout-minutes to at most this)",
+    },
+    {
+        name: "ENVELOPE_GATE_USAGE_FRESH_MINUTES",
+        default: "360",
+        scope: "store",
+        help: "a runner-B duration read from GitHub is trusted this long; older, it counts at the maximum again until read anew",
+    },
     { name: "ENVELOPE_GATE_FREEZE_TTL_DAYS", default: "7", scope: "server", help: "expires_on = today (UTC) + this" },
     { name: "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", default: "14", scope: "server", help: "cap on the freeze TTL" },
     { name: "ENVELOPE_GATE_LEDGER_PATH", default: DEFAULT_LEDGER_PATH, scope: "server", help: "the ledger on the base branch" },
@@ -1296,6 +1837,21 @@ function checkedPrivateKey(env) {
 function storeConfigFromEnv(env) {
     return storeSettingsFromEnv(env);
 }
+/** Runner B's budget settings (read by the server and by the store commands that show or change budgets). */
+function budgetPolicyFromEnv(env) {
+    return {
+        installation: {
+            dispatchesPerDay: config_int(env, "ENVELOPE_GATE_BUDGET_INSTALLATION_DISPATCHES", 0, 1_000_000),
+            minutesPerDay: config_int(env, "ENVELOPE_GATE_BUDGET_INSTALLATION_MINUTES", 0, 100_000_000),
+        },
+        repository: {
+            dispatchesPerDay: config_int(env, "ENVELOPE_GATE_BUDGET_REPOSITORY_DISPATCHES", 0, 1_000_000),
+            minutesPerDay: config_int(env, "ENVELOPE_GATE_BUDGET_REPOSITORY_MINUTES", 0, 100_000_000),
+        },
+        maxRunMinutes: config_int(env, "ENVELOPE_GATE_RUNNER_B_MAX_MINUTES", 1, 72 * 60),
+        freshMs: config_int(env, "ENVELOPE_GATE_USAGE_FRESH_MINUTES", 1, 24 * 60) * 60_000,
+    };
+}
 function reviewAlertMsFromEnv(env) {
     return config_int(env, "ENVELOPE_GATE_REVIEW_ALERT_HOURS", 1, 24 * 90) * 3_600_000;
 }
@@ -1374,6 +1930,7 @@ function loadConfig(env) {
         maxConnections: config_int(env, "ENVELOPE_GATE_MAX_CONNECTIONS", 1, 100_000),
         headersTimeoutMs: config_int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
         requestTimeoutMs: config_int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
+        budget: budgetPolicyFromEnv(env),
     };
 }
 
@@ -1988,6 +2545,7 @@ function hintFor(code) {
 
 
 
+
 /** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
 function repositoryWebUrl(dual, githubApiUrl) {
     const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
@@ -2015,6 +2573,44 @@ function deliveryLine(d, action) {
 }
 const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
 const iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
+/** Today's runner-B budget: per installation and repository that reserved today (and every override), used and left. */
+async function budgetSnapshot(store, policy, now) {
+    const day = budgetDay(now);
+    const usage = await store.budget.usageByScope(day, now - policy.freshMs);
+    const overrides = new Map((await store.budget.overrides()).map((o) => [o.scope, o]));
+    const scopes = [...new Set([...usage.map((u) => u.scope), ...overrides.keys()])].sort();
+    const refusals = await store.db.all("SELECT id, repository, outcome_code, outcome_detail, decided_at FROM dual_runs WHERE outcome = 'not_compared_budget' ORDER BY decided_at DESC LIMIT 20");
+    return {
+        day,
+        resets_at: new Date(nextBudgetDay(now)).toISOString(),
+        charged_until_measured_minutes: policy.maxRunMinutes,
+        measurement_trusted_minutes: Math.round(policy.freshMs / 60_000),
+        defaults: { installation: policy.installation, repository: policy.repository },
+        scopes: scopes.map((scope) => {
+            const used = usage.find((u) => u.scope === scope) ?? { dispatches: 0, minutes: 0, measured: 0 };
+            const o = overrides.get(scope);
+            const cap = o ?? (parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation);
+            return {
+                scope,
+                dispatches_used: used.dispatches,
+                dispatches_cap: cap.dispatchesPerDay,
+                dispatches_left: Math.max(0, cap.dispatchesPerDay - used.dispatches),
+                minutes_charged: used.minutes,
+                minutes_cap: cap.minutesPerDay,
+                minutes_left: Math.max(0, cap.minutesPerDay - used.minutes),
+                measured: used.measured,
+                override: o ? { by: o.changedBy, reason: o.reason, at: new Date(o.changedAt).toISOString() } : null,
+            };
+        }),
+        refusals: refusals.map((r) => ({
+            dual_run: String(r.id),
+            repository: String(r.repository),
+            code: r.outcome_code ?? null,
+            detail: r.outcome_detail ?? null,
+            at: iso(r.decided_at === null ? null : Number(r.decided_at)),
+        })),
+    };
+}
 async function statusSnapshot(store, now, options) {
     const kill = await store.killSwitch();
     const installations = await store.listInstallations();
@@ -2028,10 +2624,21 @@ async function statusSnapshot(store, now, options) {
     const deliveries = await deliveryOverview(store, now);
     const beats = await heartbeats(store);
     const intake = options.intake ?? null;
+    const history = await store.switches.history(30);
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
         kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
+        budget: await budgetSnapshot(store, options.budget, now),
+        switch_history: history.map((h) => ({
+            seq: h.seq,
+            switch: h.switch,
+            state: JSON.stringify(h.state),
+            kind: h.kind,
+            actor: h.actor,
+            reason: h.reason,
+            at: new Date(h.at).toISOString(),
+        })),
         installations: installations.map((i) => ({
             installation_id: i.installation_id,
             account: i.account,
@@ -2161,6 +2768,9 @@ function attention(s) {
     n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
     n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
     n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
+    n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget(s) exhausted for today");
+    const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+    n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
     return items;
 }
 function intakeSection(s) {
@@ -2193,6 +2803,27 @@ function renderStatusHtml(s) {
 <h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
 ${summary}
 <h2>Kill switch</h2>${kill}
+<h2>Runner B's budget today (${esc(s.budget.day)}, resets ${esc(s.budget.resets_at)})</h2>
+<p>Each dispatch is charged ${s.budget.charged_until_measured_minutes} minutes until GitHub's timing of its run is read; a reading is trusted ${s.budget.measurement_trusted_minutes} minutes. Configured caps: installation ${s.budget.defaults.installation.dispatchesPerDay} dispatches / ${s.budget.defaults.installation.minutesPerDay} minutes, repository ${s.budget.defaults.repository.dispatchesPerDay} / ${s.budget.defaults.repository.minutesPerDay}.</p>
+${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minutes left", "measured", "override"], s.budget.scopes.map((b) => [
+        b.scope,
+        `${b.dispatches_used} of ${b.dispatches_cap}`,
+        new Raw(b.dispatches_left === 0 ? `<span class="overdue">0</span>` : String(b.dispatches_left)),
+        `${b.minutes_charged} of ${b.minutes_cap}`,
+        b.minutes_left,
+        `${b.measured} of ${b.dispatches_used}`,
+        b.override ? `by ${b.override.by} at ${b.override.at}: ${b.override.reason}` : "—",
+    ]), "No runner-B dispatch reserved today.")}
+<h3>Last budget refusals</h3>${table(["decided", "dual run", "repository", "code", "detail"], s.budget.refusals.map((r) => [r.at ?? "—", r.dual_run, r.repository, r.code ?? "", r.detail ?? ""]), "None.")}
+<h2>Switch history</h2>${table(["#", "at", "switch", "state", "kind", "by", "reason"], s.switch_history.map((h) => [
+        h.seq,
+        h.at,
+        h.switch,
+        new Raw(`<code>${esc(h.state)}</code>`),
+        new Raw(h.kind === "revert" ? `<span class="overdue">revert</span>` : esc(h.kind)),
+        h.actor,
+        h.reason,
+    ]), "No change recorded.")}
 <h2>Webhooks arriving</h2>${intakeSection(s)}
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
@@ -2615,6 +3246,7 @@ function createAppServer(options) {
                 const snapshot = await statusSnapshot(service.store, now, {
                     storeLabel: options.storeLabel,
                     reviewAlertMs: options.reviewAlertMs,
+                    budget: service.settings.budget,
                     lastSweep: service.lastSweep,
                     githubApiUrl: options.githubApiUrl,
                     intake: intake.stats,
@@ -3259,6 +3891,7 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         runner_b_unavailable: "Runner B unavailable: no freeze",
         mismatch: "Runs do not match: no freeze",
         evidence_invalid: "Evidence could not be verified: no freeze",
+        not_compared_budget: "Not compared (budget): runner B was not dispatched, no freeze",
     };
     const summary = [
         `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,
@@ -3324,7 +3957,14 @@ async function reportDualRun(ctx, id) {
 
 
 
-/** Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per claim. */
+
+
+/**
+ * Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per
+ * claim, and only after a reservation under runner B's budget is recorded. A dual run that
+ * reserved before (a retry, a takeover after a crash) looks for the run its earlier dispatch
+ * may have started before sending another.
+ */
 async function dispatchRunnerB(ctx, id) {
     const { store, settings } = ctx;
     const owner = settings.replicaId;
@@ -3335,9 +3975,34 @@ async function dispatchRunnerB(ctx, id) {
         return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
     }
     const dual = (await store.getDualRun(id));
+    let reserved;
+    try {
+        reserved = await store.budget.reserve({ dualRunId: id, installationId: dual.installation_id, repository: dual.repository, owner, now: ctx.clock.now() }, settings.budget);
+    }
+    catch (err) {
+        return notComparedForBudget(ctx, dual, codeOf(err) === "BUDGET_UNCONFIRMED" ? "BUDGET_UNCONFIRMED" : null, err);
+    }
+    if (reserved.status === "refused") {
+        const detail = refusalDetail(settings.budget, reserved.limits, reserved.usage, { installation: dual.installation_id, repository: dual.repository }, ctx.clock.now()) ?? "the budget refused the reservation";
+        return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new errors/* GateError */.ue("RUNNER_B_BUDGET_EXCEEDED", detail));
+    }
     try {
         const gh = await ctx.installation(dual.installation_id);
-        const result = await gh.dispatchWorkflow(repoRef(dual.repository), settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
+        const r = repoRef(dual.repository);
+        if (reserved.status === "held") {
+            const earlier = runBAmong(await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual)), dual.id);
+            if (earlier) {
+                const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
+                    dispatch_mode: "correlation",
+                    run_b_id: earlier.id,
+                    run_b_url: earlier.html_url,
+                    dispatched_at: Date.parse(earlier.created_at) || ctx.clock.now(),
+                });
+                ctx.log("info", "runner_b.found_earlier_dispatch", { dual_run: id, run_b: earlier.id, recorded: moved });
+                return `runner B already dispatched by an earlier attempt (run ${earlier.id}); not sent again`;
+            }
+        }
+        const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
             dispatch_mode: result.mode,
             run_b_id: result.runId,
@@ -3351,6 +4016,55 @@ async function dispatchRunnerB(ctx, id) {
         await store.releaseDualRun(id, "dispatching", "pending", owner);
         ctx.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: err.message });
         throw err;
+    }
+}
+/**
+ * No dispatch: the budget refused it, or could not be confirmed. The dual run ends "not
+ * compared (budget)" (the property fails, nothing is frozen) and its check run says why. When
+ * even that cannot be recorded (the store is gone), the error is thrown with its code: the
+ * claim lapses and a later attempt reserves again; nothing was sent either way.
+ */
+async function notComparedForBudget(ctx, dual, code, err) {
+    const owner = ctx.settings.replicaId;
+    if (code === null) {
+        await ctx.store.releaseDualRun(dual.id, "dispatching", "pending", owner).catch(() => false);
+        throw err;
+    }
+    const detail = err.message;
+    ctx.log("warn", "runner_b.not_dispatched", { dual_run: dual.id, repository: dual.repository, code, detail });
+    let moved;
+    try {
+        moved = await ctx.store.releaseDualRun(dual.id, "dispatching", "decided", owner, {
+            outcome: "not_compared_budget",
+            outcome_code: code,
+            outcome_detail: `runner B was not dispatched: ${detail}; the property fails, nothing is frozen`,
+            decided_at: ctx.clock.now(),
+        });
+    }
+    catch {
+        throw err;
+    }
+    if (!moved)
+        return `dual run ${dual.id}: not compared (${code}), decided elsewhere`;
+    const reported = await reportDualRun(ctx, dual.id);
+    return `dual run ${dual.id}: not compared (${code}); ${reported}`;
+}
+/**
+ * Charges runner B's dispatch its real minutes, read from GitHub's timing of the finished run.
+ * A run whose timing cannot be read stays charged at the maximum (the budget's safe side).
+ */
+async function settleRunB(ctx, gh, dual, runBId) {
+    try {
+        const run = await gh.getRun(repoRef(dual.repository), runBId);
+        const minutes = measuredMinutes(run);
+        if (minutes === null)
+            return null;
+        await ctx.store.budget.settle(dual.id, runBId, minutes, ctx.clock.now());
+        return minutes;
+    }
+    catch (err) {
+        ctx.log("warn", "budget.settle_failed", { dual_run: dual.id, run_b: runBId, code: codeOf(err), message: err.message });
+        return null;
     }
 }
 /**
@@ -3371,6 +4085,7 @@ async function compareRunB(ctx, dual, runBId, runBUrl) {
     try {
         const gh = await ctx.installation(dual.installation_id);
         const r = repoRef(dual.repository);
+        await settleRunB(ctx, gh, dual, runBId);
         const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
         const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
         decided = decideDualRun(dual, zipA, zipB);
@@ -3484,6 +4199,7 @@ async function onRunA(ctx, p, run, repository, installationId, bundle) {
 
 
 
+
 /**
  * One pass: expire dual runs past their deadline (RUNNER_B_UNAVAILABLE, no freeze), send
  * dispatches that could not go out, find runner B's run where GitHub gave no id, pick up
@@ -3501,6 +4217,8 @@ async function sweep(ctx) {
         }
     };
     const now = ctx.clock.now();
+    // First, so a pause cleared behind the App's back is restored before anything below sends.
+    report.switches = await watchSwitches(ctx, now);
     report.expired = await expireMissedDeadlines(ctx, now);
     for (const dual of await ctx.store.listDualRuns(["pending"])) {
         await attempt(dual.id, async () => {
@@ -3540,7 +4258,54 @@ async function sweep(ctx) {
             await gh.comment(r, pr.pr_number, reviewOverdueComment(hours, ctx.settings.reviewers, ctx.settings.teamReviewers, r.owner));
         });
     }
+    report.measured = [];
+    await attempt("budget usage", async () => {
+        report.measured = await refreshUsage(ctx, now);
+    });
     return report;
+}
+/**
+ * The watchdog on the switches: each switch is compared with its latest recorded change. A
+ * change nobody recorded that loosens (a pause cleared, a cap raised or removed) is reverted;
+ * one that tightens is kept and recorded. Both are logged as errors with their code.
+ */
+async function watchSwitches(ctx, now) {
+    const { budget } = ctx.settings;
+    const defaults = (scope) => (parseScopeKey(scope)?.kind === "repository" ? budget.repository : budget.installation);
+    const done = [];
+    for (const drift of await ctx.store.switches.drift(defaults)) {
+        const answer = await ctx.store.switches.answer(drift, now);
+        if (answer === null)
+            continue;
+        done.push(`${drift.switch}: ${answer}`);
+        ctx.log("error", "switch.unrecorded_change", {
+            code: "SWITCH_UNRECORDED_CHANGE",
+            switch: drift.switch,
+            found: drift.found,
+            recorded: drift.recorded,
+            action: answer,
+        });
+    }
+    return done;
+}
+/**
+ * Reads GitHub's timing of today's finished runner-B runs whose reading is missing or past
+ * half its trust window, so the budget charges real minutes. A run that cannot be read keeps
+ * its old charge until its reading goes stale; then it counts at the maximum.
+ */
+async function refreshUsage(ctx, now) {
+    const measured = [];
+    const stale = now - ctx.settings.budget.freshMs / 2;
+    for (const reservation of await ctx.store.budget.unsettled(budgetDay(now), stale, 20)) {
+        const dual = await ctx.store.getDualRun(reservation.dual_run_id);
+        const runB = reservation.run_b_id;
+        if (!dual || runB === null)
+            continue;
+        const gh = await ctx.installation(dual.installation_id);
+        if ((await settleRunB(ctx, gh, dual, runB)) !== null)
+            measured.push(dual.id);
+    }
+    return measured;
 }
 /** Dual runs past their deadline are decided RUNNER_B_UNAVAILABLE (a held one once its claim lapsed). */
 async function expireMissedDeadlines(ctx, now) {
@@ -3612,7 +4377,14 @@ const HANDLERS = new Map([
  * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
  * and waits for a redelivery.
  */
-const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE", "PROCESS_FENCED"]);
+const TRANSIENT = new Set([
+    "KILL_SWITCH_ENGAGED",
+    "GITHUB_UNAVAILABLE",
+    "APP_DRAINING",
+    "STORE_UNAVAILABLE",
+    "PROCESS_FENCED",
+    "BUDGET_UNCONFIRMED",
+]);
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
 /**
@@ -3969,11 +4741,16 @@ async function drain(service, drainMs, githubTimeoutMs, log) {
 
 
 
+
 /** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
 const SUBCOMMANDS = {
     start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
     pause: { synopsis: 'pause --reason "TEXT"       engage the kill switch: nothing is sent to GitHub until resume', scope: "store" },
-    resume: { synopsis: "resume                      release the kill switch", scope: "store" },
+    resume: { synopsis: 'resume --reason "TEXT"      release the kill switch (recorded with who and why)', scope: "store" },
+    budget: {
+        synopsis: 'budget [show] | budget set --installation N|--repository OWNER/NAME --dispatches-per-day N --minutes-per-day N --reason "TEXT" | budget clear --installation N|--repository OWNER/NAME --reason "TEXT"\n                              runner B\'s daily caps: today\'s usage, or a recorded override for one scope',
+        scope: "store",
+    },
     status: { synopsis: "status                      print the status page's snapshot as JSON, from the store", scope: "store" },
     promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
     demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
@@ -4014,13 +4791,15 @@ async function appCommand(args, usage) {
             return killSwitch(sub, rest, usage);
         case "status":
             return cli_status(rest);
+        case "budget":
+            return budget(rest, usage);
         case "promote":
         case "demote":
             return promote(sub, rest, usage);
         case "manifest":
             return manifest(rest, usage);
         default:
-            return usage(`unknown app command "${sub}" (start, pause, resume, status, promote, demote, manifest)`);
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest)`);
     }
 }
 async function start(args, usage) {
@@ -4039,12 +4818,12 @@ async function start(args, usage) {
 }
 async function killSwitch(which, args, usage) {
     const { values } = (0,external_node_util_.parseArgs)({ args, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
-    if (which === "pause" && !values.reason?.trim())
-        usage('pause needs --reason "why"');
+    if (!values.reason?.trim())
+        usage(`${which} needs --reason "why" (it is recorded in the switch history)`);
     const settings = storeConfigFromEnv(process.env);
     const store = await openStore(settings, Date.now());
     try {
-        const changed = await store.setKillSwitch(which === "pause", which === "pause" ? values.reason.trim() : null, operator(), Date.now());
+        const changed = await store.setKillSwitch(which === "pause", values.reason.trim(), operator(), Date.now());
         const state = await store.killSwitch();
         process.stdout.write(`${changed ? (which === "pause" ? "paused" : "resumed") : `already ${state.paused ? "paused" : "running"}`}: ${describeStore(settings)}${state.paused ? ` (reason: ${state.reason})` : ""}\n`);
         return 0;
@@ -4062,10 +4841,63 @@ async function cli_status(args) {
         const snapshot = await statusSnapshot(store, Date.now(), {
             storeLabel: describeStore(settings),
             reviewAlertMs: reviewAlertMsFromEnv(process.env),
+            budget: budgetPolicyFromEnv(process.env),
             lastSweep: null,
             githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
         });
         process.stdout.write(JSON.stringify(snapshot, null, 2) + "\n");
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
+}
+async function budget(args, usage) {
+    const [action = "show", ...rest] = args;
+    const { values } = (0,external_node_util_.parseArgs)({
+        args: rest,
+        options: {
+            installation: { type: "string" },
+            repository: { type: "string" },
+            "dispatches-per-day": { type: "string" },
+            "minutes-per-day": { type: "string" },
+            reason: { type: "string" },
+        },
+        strict: true,
+        allowPositionals: false,
+    });
+    const policy = budgetPolicyFromEnv(process.env);
+    const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+    try {
+        if (action === "show") {
+            process.stdout.write(JSON.stringify(await budgetSnapshot(store, policy, Date.now()), null, 2) + "\n");
+            return 0;
+        }
+        if (action !== "set" && action !== "clear")
+            usage(`unknown budget action "${action}" (show, set, clear)`);
+        if ((values.installation === undefined) === (values.repository === undefined))
+            usage("name one scope: --installation N or --repository OWNER/NAME");
+        if (values.installation !== undefined && !/^\d+$/.test(values.installation))
+            usage("--installation needs a numeric id");
+        const scope = values.installation !== undefined
+            ? scopeKey({ kind: "installation", id: Number(values.installation) })
+            : scopeKey({ kind: "repository", name: values.repository });
+        if (parseScopeKey(scope) === null)
+            usage("--repository needs OWNER/NAME");
+        if (!values.reason?.trim())
+            usage('budget changes need --reason "why" (it is recorded in the switch history)');
+        let limit = null;
+        if (action === "set") {
+            const d = values["dispatches-per-day"];
+            const m = values["minutes-per-day"];
+            if (!d || !/^\d+$/.test(d) || !m || !/^\d+$/.test(m))
+                usage("budget set needs --dispatches-per-day N and --minutes-per-day N (whole numbers, 0 stops runner B)");
+            limit = { dispatchesPerDay: Number(d), minutesPerDay: Number(m) };
+        }
+        await store.switches.setLimit(scope, limit, operator(), values.reason.trim(), Date.now());
+        process.stdout.write(limit === null
+            ? `${scope}: override removed, the configured caps apply\n`
+            : `${scope}: ${limit.dispatchesPerDay} dispatches and ${limit.minutesPerDay} minutes per day\n`);
         return 0;
     }
     finally {

@@ -1,0 +1,221 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RunningApp } from "../../src/app/run.js";
+import type { StatusSnapshot } from "../../src/app/status.js";
+import { openStore } from "../../src/store/index.js";
+import {
+  addRunA,
+  completeRunB,
+  deliver,
+  dispatchedRuns,
+  HEAD_SHA,
+  pgProxy,
+  pgSchema,
+  processEnv,
+  REPO,
+  startTestApp,
+  startWorld,
+  tempDir,
+  TestClock,
+  workflowRunPayload,
+  type World,
+} from "./helpers.js";
+import { runCli, startAppProcess, type AppProcess } from "./process.js";
+import { budgetPolicyFromEnv } from "../../src/app/config.js";
+
+const FAILING = [{ name: "schema_key_order", result: "fail" as const }];
+const sha = (n: number) => `${n}`.padStart(4, "0").padEnd(40, "a");
+
+async function status(app: { url: string }): Promise<StatusSnapshot> {
+  return (await (await fetch(`${app.url}/status.json`)).json()) as StatusSnapshot;
+}
+
+describe("runner B's budget in the App (SQLite, in-process)", () => {
+  let world: World;
+  let app: RunningApp;
+  let clock: TestClock;
+
+  beforeEach(async () => {
+    world = await startWorld();
+    clock = new TestClock();
+    app = await startTestApp(world.fake, clock, {
+      budget: budgetPolicyFromEnv({ ENVELOPE_GATE_BUDGET_REPOSITORY_DISPATCHES: "2", ENVELOPE_GATE_RUNNER_B_MAX_MINUTES: "30" }),
+    });
+  });
+  afterEach(async () => {
+    await app.close();
+    await world.close();
+  });
+
+  it("dispatches up to the repository's cap; the next failing run is not compared (budget): its check run says so, nothing is dispatched or frozen", async () => {
+    for (const n of [1, 2]) {
+      const res = await deliver(
+        app.url,
+        "workflow_run",
+        workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING, headSha: sha(n) }, { headSha: sha(n) })),
+      );
+      expect(res.status).toBe(200);
+    }
+    expect(dispatchedRuns(world.fake)).toHaveLength(2);
+    const third = addRunA(world.fake, { properties: FAILING, headSha: sha(3) }, { headSha: sha(3) });
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, third));
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toContain("RUNNER_B_BUDGET_EXCEEDED");
+    expect(dispatchedRuns(world.fake)).toHaveLength(2);
+    const check = world.fake.repo(REPO).checkRuns.find((c) => c.head_sha === sha(3) && c.name === "envelope-gate (dual run)");
+    expect(check).toMatchObject({ conclusion: "failure" });
+    expect(check?.output?.title).toContain("Not compared (budget)");
+    expect(check?.output?.summary).toContain("RUNNER_B_BUDGET_EXCEEDED");
+    expect(check?.output?.summary).toContain(`repository ${REPO} has used 2 of its 2 runner-B dispatches today`);
+    expect(world.fake.repo(REPO).pulls).toHaveLength(0);
+
+    const s = await status(app);
+    expect(s.budget.scopes.find((b) => b.scope === `repository:${REPO}`)).toMatchObject({
+      dispatches_used: 2,
+      dispatches_left: 0,
+      minutes_charged: 60,
+    });
+    expect(s.budget.refusals).toEqual([expect.objectContaining({ repository: REPO, code: "RUNNER_B_BUDGET_EXCEEDED" })]);
+    const html = await (await fetch(`${app.url}/status`)).text();
+    expect(html).toContain("budget(s) exhausted for today");
+    expect(html).toContain("Last budget refusals");
+  });
+
+  it("a finished runner B is charged its real minutes from GitHub's timing of the run", async () => {
+    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
+    runB.run_started_at = "2026-11-30T08:01:00Z";
+    runB.updated_at = "2026-11-30T08:07:30Z";
+    expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).status).toBe(200);
+    const line = (await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`);
+    expect(line).toMatchObject({ dispatches_used: 1, minutes_charged: 7, measured: 1 });
+  });
+
+  it("after a crash between GitHub accepting the dispatch and the store recording it, the retry finds runner B's run instead of dispatching again", async () => {
+    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    const first = dispatchedRuns(world.fake);
+    expect(first).toHaveLength(1);
+    const id = first[0]!.inputs?.dual_run_id as string;
+    // What a process that died right after the dispatch request leaves behind.
+    await app.store.db.run("UPDATE dual_runs SET state = 'pending', run_b_id = NULL, run_b_url = NULL, dispatched_at = NULL WHERE id = ?", [
+      id,
+    ]);
+    const report = await app.sweep();
+    expect(report.errors).toEqual([]);
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    expect(await app.store.getDualRun(id)).toMatchObject({ state: "waiting", run_b_id: first[0]!.id });
+    expect((await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`)).toMatchObject({ dispatches_used: 1 });
+  });
+});
+
+describe("runner B's budget when the store is cut mid-reservation (PostgreSQL)", () => {
+  it("the reservation statement dies with its connection: nothing is dispatched and the dual run ends not compared (BUDGET_UNCONFIRMED)", async () => {
+    const world = await startWorld();
+    const schema = await pgSchema();
+    const proxy = await pgProxy({ cutWhen: (bytes) => bytes.includes("INSERT INTO budget_reservations") });
+    const clock = new TestClock();
+    const app = await startTestApp(world.fake, clock, {
+      store: { sqlitePath: "unused", databaseUrl: proxy.url, pgSchema: schema.schema },
+    });
+    try {
+      const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      expect(proxy.cutCount()).toBeGreaterThan(0);
+      expect(JSON.stringify(res.body)).toContain("BUDGET_UNCONFIRMED");
+      expect(dispatchedRuns(world.fake)).toHaveLength(0);
+      expect(world.fake.repo(REPO).dispatches).toHaveLength(0);
+      const [dual] = await app.store.recentDualRuns(1);
+      expect(dual).toMatchObject({ state: "done", outcome: "not_compared_budget", outcome_code: "BUDGET_UNCONFIRMED" });
+      expect(await app.store.db.all("SELECT * FROM budget_reservations")).toEqual([]);
+      const check = world.fake.repo(REPO).checkRuns.find((c) => c.head_sha === HEAD_SHA && c.name === "envelope-gate (dual run)");
+      expect(check?.output?.summary).toContain("BUDGET_UNCONFIRMED");
+    } finally {
+      await app.close();
+      await schema.drop();
+      await world.close();
+    }
+  });
+});
+
+describe("the watchdog on the kill switch (a real App process, SQLite)", () => {
+  let world: World;
+  let proc: AppProcess | null = null;
+  afterEach(async () => {
+    await proc?.stop();
+    await world.close();
+  });
+
+  it("a pause cleared behind the App's back is reverted within a sweep, logged, and shown in the switch history", async () => {
+    world = await startWorld();
+    const dbPath = join(tempDir(), "app.sqlite");
+    const env = processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: dbPath, ENVELOPE_GATE_SWEEP_SECONDS: "1" });
+    proc = await startAppProcess(env);
+    expect((await runCli(["app", "pause", "--reason", "incident 7"], env)).code).toBe(0);
+    const resumeWithout = await runCli(["app", "resume"], env);
+    expect(resumeWithout.code).toBe(2);
+    expect(resumeWithout.stderr).toContain("--reason");
+
+    const db = new Database(dbPath);
+    try {
+      db.prepare("UPDATE kill_switch SET paused = 0, reason = NULL WHERE id = 1").run();
+      // While cleared, a send is still refused: every send reads the recorded state too.
+      const res = await deliver(proc.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      expect(res.status).toBe(202);
+      let paused = 0;
+      for (let i = 0; i < 100 && paused !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        paused = (db.prepare("SELECT paused FROM kill_switch WHERE id = 1").get() as { paused: number }).paused;
+      }
+      expect(paused).toBe(1);
+    } finally {
+      db.close();
+    }
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+    expect(proc.output()).toContain('"event":"switch.unrecorded_change"');
+    expect(proc.output()).toContain("SWITCH_UNRECORDED_CHANGE");
+    const s = await status(proc);
+    expect(s.kill_switch.paused).toBe(true);
+    expect(s.switch_history[0]).toMatchObject({ switch: "pause", kind: "revert", actor: "watchdog" });
+    expect(s.switch_history[1]).toMatchObject({ switch: "pause", kind: "change", reason: "incident 7" });
+    const html = await (await fetch(`${proc.url}/status`)).text();
+    expect(html).toContain("reverted by the watchdog");
+
+    // A recorded resume is honoured, and the held delivery goes out.
+    expect((await runCli(["app", "resume", "--reason", "incident 7 resolved"], env)).code).toBe(0);
+    for (let i = 0; i < 100 && dispatchedRuns(world.fake).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(dispatchedRuns(world.fake)).toHaveLength(1);
+  });
+
+  it("app budget set/clear are recorded with who and why, and app budget show reports today's usage", async () => {
+    world = await startWorld();
+    const dbPath = join(tempDir(), "app.sqlite");
+    const env = { ...processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: dbPath }), ENVELOPE_GATE_OPERATOR: "carol" };
+    const set = await runCli(
+      ["app", "budget", "set", "--repository", "Acme/Widgets", "--dispatches-per-day", "3", "--minutes-per-day", "90", "--reason", "trial"],
+      env,
+    );
+    expect(set.code).toBe(0);
+    expect((await runCli(["app", "budget", "set", "--repository", "acme/widgets", "--dispatches-per-day", "3"], env)).code).toBe(2);
+    const shown = JSON.parse((await runCli(["app", "budget"], env)).stdout) as StatusSnapshot["budget"];
+    expect(shown.scopes).toEqual([
+      expect.objectContaining({
+        scope: "repository:acme/widgets",
+        dispatches_cap: 3,
+        minutes_cap: 90,
+        override: expect.objectContaining({ by: "carol", reason: "trial" }),
+      }),
+    ]);
+    expect((await runCli(["app", "budget", "clear", "--repository", "acme/widgets", "--reason", "trial over"], env)).code).toBe(0);
+    const store = await openStore({ sqlitePath: dbPath }, Date.now());
+    try {
+      const history = await store.switches.history(5);
+      expect(history.slice(0, 2).map((h) => [h.switch, h.actor, h.reason])).toEqual([
+        ["budget:repository:acme/widgets", "carol", "trial over"],
+        ["budget:repository:acme/widgets", "carol", "trial"],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
