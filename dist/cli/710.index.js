@@ -4748,7 +4748,11 @@ const SUBCOMMANDS = {
     pause: { synopsis: 'pause --reason "TEXT"       engage the kill switch: nothing is sent to GitHub until resume', scope: "store" },
     resume: { synopsis: 'resume --reason "TEXT"      release the kill switch (recorded with who and why)', scope: "store" },
     budget: {
-        synopsis: 'budget [show] | budget set --installation N|--repository OWNER/NAME --dispatches-per-day N --minutes-per-day N --reason "TEXT" | budget clear --installation N|--repository OWNER/NAME --reason "TEXT"\n                              runner B\'s daily caps: today\'s usage, or a recorded override for one scope',
+        synopsis: [
+            "budget [show]               runner B's usage and caps today, per installation and repository (JSON)",
+            '  envelope-gate app budget set --installation N|--repository OWNER/NAME --dispatches-per-day N --minutes-per-day N --reason "TEXT"',
+            '  envelope-gate app budget clear --installation N|--repository OWNER/NAME --reason "TEXT"   (back to the configured caps)',
+        ].join("\n"),
         scope: "store",
     },
     status: { synopsis: "status                      print the status page's snapshot as JSON, from the store", scope: "store" },

@@ -95,7 +95,7 @@ describe("help", () => {
       expect(line, s.name).toBeDefined();
       expect(line).toContain("shown" in s ? s.shown : s.default);
     }
-    for (const sub of ["start", "pause", "resume", "status", "promote", "demote", "manifest"]) {
+    for (const sub of ["start", "pause", "resume", "status", "budget", "promote", "demote", "manifest"]) {
       const res = await runCli(["app", sub, "--help"], process.env);
       expect(res.code, sub).toBe(0);
       expect(res.stdout).toContain(`envelope-gate app ${sub}`);
