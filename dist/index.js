@@ -35791,6 +35791,7 @@ const ERROR_CODES = [
     "WEBHOOK_PAYLOAD_INVALID",
     "PRIVATE_KEY_INVALID",
     "NOT_FOUND",
+    "APP_CRASH_LOOP",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

@@ -6001,7 +6001,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(683)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9683));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(196)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3196));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6765,6 +6765,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "WEBHOOK_PAYLOAD_INVALID",
     "PRIVATE_KEY_INVALID",
     "NOT_FOUND",
+    "APP_CRASH_LOOP",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

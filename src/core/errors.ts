@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   "WEBHOOK_PAYLOAD_INVALID",
   "PRIVATE_KEY_INVALID",
   "NOT_FOUND",
+  "APP_CRASH_LOOP",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
