@@ -144,6 +144,8 @@ function startApp(github, replica, databaseUrl, schema) {
     ENVELOPE_GATE_HEARTBEAT_SECONDS: "1",
     ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "3",
     ENVELOPE_GATE_REPLICA_ID: replica,
+    // This bench kills replicas on purpose, more often than the App's crash-loop bound allows.
+    ENVELOPE_GATE_CRASH_LIMIT: "1000",
     DATABASE_URL: databaseUrl,
     ENVELOPE_GATE_PG_SCHEMA: schema,
   };

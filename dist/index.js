@@ -35794,6 +35794,7 @@ const ERROR_CODES = [
     "RUNNER_B_BUDGET_EXCEEDED",
     "BUDGET_UNCONFIRMED",
     "SWITCH_UNRECORDED_CHANGE",
+    "APP_CRASH_LOOP",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

@@ -6001,7 +6001,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(710)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4710));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(714)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2714));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6768,6 +6768,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "RUNNER_B_BUDGET_EXCEEDED",
     "BUDGET_UNCONFIRMED",
     "SWITCH_UNRECORDED_CHANGE",
+    "APP_CRASH_LOOP",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

@@ -4,6 +4,7 @@ import { GateError } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
 import { parseScopeKey, scopeKey, type BudgetLimit } from "../core/budget.js";
 import { budgetPolicyFromEnv, loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
+import { crashBoundFromEnv, crashLoopExit, resetCrashesCommand } from "./crash-loop.js";
 import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
 import { settingsHelp, settingValue } from "./settings.js";
@@ -26,6 +27,10 @@ const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" 
   promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
   demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
   manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+  "reset-crashes": {
+    synopsis: 'reset-crashes --replica ID --reason "TEXT"  let a replica refused for a crash loop (APP_CRASH_LOOP) start again',
+    scope: "store",
+  },
 };
 
 function appHelp(sub: string | null): string {
@@ -72,15 +77,22 @@ export async function appCommand(args: string[], usage: (message: string) => nev
       return promote(sub, rest, usage);
     case "manifest":
       return manifest(rest, usage);
+    case "reset-crashes":
+      return resetCrashesCommand(rest, usage, operator());
     default:
-      return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest)`);
+      return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes)`);
   }
 }
 
 async function start(args: string[], usage: (m: string) => never): Promise<number> {
   if (args.length > 0) usage("app start takes no arguments; it is configured by environment variables (docs/app.md)");
   const config = loadConfig(process.env);
-  const app = await startApp(config);
+  let app;
+  try {
+    app = await startApp(config, { crashBound: crashBoundFromEnv(process.env) });
+  } catch (err) {
+    return crashLoopExit(err, config.replicaId);
+  }
   process.stdout.write(`envelope-gate app listening on ${app.url} (webhook ${app.url}/webhook, status ${app.url}/status)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

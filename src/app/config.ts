@@ -72,7 +72,7 @@ function bypass(message: string): GateError {
   return new GateError("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
 }
 
-function int(env: NodeJS.ProcessEnv, name: SettingName, min: number, max: number): number {
+export function int(env: NodeJS.ProcessEnv, name: SettingName, min: number, max: number): number {
   const raw = settingValue(env, name);
   if (!/^\d+$/.test(raw)) throw new GateError("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
   const n = Number(raw);

@@ -4,6 +4,7 @@ import { GateError } from "../core/errors.js";
 import { AppClient } from "../github/app-client.js";
 import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
+import { refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
 import { jsonLogger, systemClock, type Clock, type Logger } from "./context.js";
 import { GateAppService } from "./service.js";
@@ -43,7 +44,7 @@ export function killSwitchGuard(
 
 export async function startApp(
   config: AppConfig,
-  options: { clock?: Clock; log?: Logger; sweeper?: boolean; retryAfterMs?: number } = {},
+  options: { clock?: Clock; log?: Logger; sweeper?: boolean; retryAfterMs?: number; crashBound?: CrashBound } = {},
 ): Promise<RunningApp> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLogger;
@@ -53,6 +54,8 @@ export async function startApp(
   // claims from before the restart are known dead at once.
   const owner = `${config.replicaId}/${randomUUID().slice(0, 8)}`;
   try {
+    // A replica in a crash loop does not serve (nor register: a refusal is not a crash).
+    if (options.crashBound) await refuseCrashLoop(store, config.replicaId, options.crashBound, clock.now());
     await store.registerProcess(owner, config.replicaId, clock.now());
   } catch (err) {
     await store.close();
@@ -103,6 +106,8 @@ export async function startApp(
   try {
     address = await listen(server, config.port, config.host);
   } catch (err) {
+    // A refusal, not a crash: recorded as a clean stop.
+    await store.stopProcess(owner, clock.now()).catch(() => undefined);
     await store.close();
     throw new GateError("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${(err as Error).message})`);
   }

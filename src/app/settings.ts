@@ -184,6 +184,18 @@ export const APP_SETTINGS = [
     help: "this replica's name in claims, logs and health",
   },
   {
+    name: "ENVELOPE_GATE_CRASH_LIMIT",
+    default: "3",
+    scope: "server",
+    help: "app start refuses (APP_CRASH_LOOP, exit 4) once this replica id crashed this often within the window (needs a stable ENVELOPE_GATE_REPLICA_ID)",
+  },
+  {
+    name: "ENVELOPE_GATE_CRASH_WINDOW_MINUTES",
+    default: "60",
+    scope: "server",
+    help: "the crash-loop window: a crash (a process that never recorded a clean stop) counts this long after it was last seen",
+  },
+  {
     name: "ENVELOPE_GATE_GITHUB_RETRIES",
     default: "3",
     scope: "server",
@@ -206,7 +218,7 @@ export const APP_SETTINGS = [
     default: "",
     shown: "login name",
     scope: "store",
-    help: "who pause, resume and promote record as the operator",
+    help: "who pause, resume, promote and reset-crashes record as the operator",
   },
   { name: "NODE_ENV", default: "", scope: "server", help: "production turns on the strict boot guard" },
 ] as const satisfies readonly Setting[];

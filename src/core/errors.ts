@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   "RUNNER_B_BUDGET_EXCEEDED",
   "BUDGET_UNCONFIRMED",
   "SWITCH_UNRECORDED_CHANGE",
+  "APP_CRASH_LOOP",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

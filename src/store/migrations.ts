@@ -201,6 +201,24 @@ INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
   FROM kill_switch WHERE id = 1
 `,
   },
+  {
+    version: 5,
+    name: "crash-loop bound: clean stops of App processes, operators' crash resets",
+    // Processes stopped before this migration are taken as stopped cleanly: their history is unknown.
+    sql: `
+ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT;
+UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL;
+CREATE TABLE app_crash_resets (
+  id TEXT PRIMARY KEY,
+  replica TEXT NOT NULL,
+  reset_at BIGINT NOT NULL,
+  reset_by TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  crashes INTEGER NOT NULL
+);
+CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

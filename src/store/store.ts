@@ -329,9 +329,15 @@ export class Store {
     return (await this.db.run("UPDATE app_processes SET heartbeat_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner])) === 1;
   }
 
-  /** Marks a process stopped: its claims can be taken over at once. */
+  /**
+   * Marks a process stopped: its claims can be taken over at once. It is also its clean stop
+   * (`clean_stop_at`), so it never counts as a crash (src/store/crashes.ts).
+   */
   async stopProcess(owner: string, now: number): Promise<void> {
-    await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner]);
+    await this.db.run(
+      "UPDATE app_processes SET stopped_at = COALESCE(stopped_at, ?), clean_stop_at = ? WHERE owner = ? AND clean_stop_at IS NULL",
+      [now, now, owner],
+    );
   }
 
   async listProcesses(): Promise<

@@ -36,8 +36,13 @@ export interface AppProcess {
 
 /** Starts `envelope-gate app start` and waits for its listening line. */
 export function startAppProcess(env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<AppProcess> {
+  return startListening([process.execPath, CLI, "app", "start"], env, timeoutMs);
+}
+
+/** Starts a command line that runs `app start` (under a sandbox, a shell, …) and waits for its listening line. */
+export function startListening(argv: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<AppProcess> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI, "app", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(argv[0] as string, argv.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let resolved = false;
     const timer = setTimeout(() => {

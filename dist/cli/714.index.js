@@ -1,8 +1,8 @@
-export const id = 710;
-export const ids = [710];
+export const id = 714;
+export const ids = [714];
 export const modules = {
 
-/***/ 4710:
+/***/ 2714:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -663,6 +663,24 @@ INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
   FROM kill_switch WHERE id = 1
 `,
     },
+    {
+        version: 5,
+        name: "crash-loop bound: clean stops of App processes, operators' crash resets",
+        // Processes stopped before this migration are taken as stopped cleanly: their history is unknown.
+        sql: `
+ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT;
+UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL;
+CREATE TABLE app_crash_resets (
+  id TEXT PRIMARY KEY,
+  replica TEXT NOT NULL,
+  reset_at BIGINT NOT NULL,
+  reset_by TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  crashes INTEGER NOT NULL
+);
+CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1026,9 +1044,12 @@ class Store {
     async heartbeat(owner, now) {
         return (await this.db.run("UPDATE app_processes SET heartbeat_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner])) === 1;
     }
-    /** Marks a process stopped: its claims can be taken over at once. */
+    /**
+     * Marks a process stopped: its claims can be taken over at once. It is also its clean stop
+     * (`clean_stop_at`), so it never counts as a crash (src/store/crashes.ts).
+     */
     async stopProcess(owner, now) {
-        await this.db.run("UPDATE app_processes SET stopped_at = ? WHERE owner = ? AND stopped_at IS NULL", [now, owner]);
+        await this.db.run("UPDATE app_processes SET stopped_at = COALESCE(stopped_at, ?), clean_stop_at = ? WHERE owner = ? AND clean_stop_at IS NULL", [now, now, owner]);
     }
     async listProcesses() {
         const rows = await this.db.all("SELECT * FROM app_processes ORDER BY started_at, owner");
@@ -1687,6 +1708,18 @@ const APP_SETTINGS = [
         help: "this replica's name in claims, logs and health",
     },
     {
+        name: "ENVELOPE_GATE_CRASH_LIMIT",
+        default: "3",
+        scope: "server",
+        help: "app start refuses (APP_CRASH_LOOP, exit 4) once this replica id crashed this often within the window (needs a stable ENVELOPE_GATE_REPLICA_ID)",
+    },
+    {
+        name: "ENVELOPE_GATE_CRASH_WINDOW_MINUTES",
+        default: "60",
+        scope: "server",
+        help: "the crash-loop window: a crash (a process that never recorded a clean stop) counts this long after it was last seen",
+    },
+    {
         name: "ENVELOPE_GATE_GITHUB_RETRIES",
         default: "3",
         scope: "server",
@@ -1709,7 +1742,7 @@ const APP_SETTINGS = [
         default: "",
         shown: "login name",
         scope: "store",
-        help: "who pause, resume and promote record as the operator",
+        help: "who pause, resume, promote and reset-crashes record as the operator",
     },
     { name: "NODE_ENV", default: "", scope: "server", help: "production turns on the strict boot guard" },
 ];
@@ -1932,6 +1965,126 @@ function loadConfig(env) {
         requestTimeoutMs: config_int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
         budget: budgetPolicyFromEnv(env),
     };
+}
+
+;// CONCATENATED MODULE: ./src/store/crashes.ts
+
+/** Crashes of `replica` last seen at or after `since` and after the replica's latest reset, oldest first. */
+async function crashesSince(store, replica, since) {
+    const rows = await store.db.all(`SELECT owner, started_at, heartbeat_at FROM app_processes
+     WHERE replica = ? AND clean_stop_at IS NULL AND heartbeat_at >= ?
+       AND heartbeat_at > COALESCE((SELECT MAX(reset_at) FROM app_crash_resets WHERE replica = ?), -1)
+     ORDER BY heartbeat_at, owner`, [replica, since, replica]);
+    return rows.map((r) => ({ owner: String(r.owner), started_at: Number(r.started_at), last_seen_at: Number(r.heartbeat_at) }));
+}
+/**
+ * An operator's deliberate reset: crashes of `replica` up to now no longer count. Recorded with
+ * who and why. Resolves the number of crashes it cleared (those since the previous reset).
+ */
+async function resetCrashes(store, replica, by, reason, now) {
+    const cleared = (await crashesSince(store, replica, 0)).filter((c) => c.last_seen_at <= now).length;
+    await store.db.run("INSERT INTO app_crash_resets (id, replica, reset_at, reset_by, reason, crashes) VALUES (?, ?, ?, ?, ?, ?)", [
+        (0,external_node_crypto_.randomUUID)(),
+        replica,
+        now,
+        by,
+        reason,
+        cleared,
+    ]);
+    return cleared;
+}
+async function crashResets(store, replica) {
+    const rows = await store.db.all("SELECT replica, reset_at, reset_by, reason, crashes FROM app_crash_resets WHERE replica = ? ORDER BY reset_at", [replica]);
+    return rows.map((r) => ({
+        replica: String(r.replica),
+        reset_at: Number(r.reset_at),
+        reset_by: String(r.reset_by),
+        reason: String(r.reason),
+        crashes: Number(r.crashes),
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/app/context.ts
+
+const systemClock = { now: () => Date.now() };
+/**
+ * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
+ * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
+ */
+const jsonLogger = (level, event, fields = {}) => {
+    const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
+    if (level === "info")
+        process.stdout.write(line + "\n");
+    else
+        process.stderr.write(line + "\n");
+};
+function fail(code, message) {
+    throw new errors/* GateError */.ue(code, message);
+}
+function codeOf(err) {
+    return (0,errors/* isGateError */.Wc)(err) ? err.code : "INTERNAL_ERROR";
+}
+
+;// CONCATENATED MODULE: ./src/app/crash-loop.ts
+
+
+
+
+
+
+
+/** `app start`'s exit status when it refuses for a crash loop (systemd: RestartPreventExitStatus). */
+const CRASH_LOOP_EXIT = 4;
+function crashBoundFromEnv(env) {
+    return {
+        limit: config_int(env, "ENVELOPE_GATE_CRASH_LIMIT", 1, 1000),
+        windowMs: config_int(env, "ENVELOPE_GATE_CRASH_WINDOW_MINUTES", 1, 7 * 24 * 60) * 60_000,
+    };
+}
+const iso = (ms) => new Date(ms).toISOString();
+/** Throws APP_CRASH_LOOP when `replica` crashed `limit` times within the window before `now`. */
+async function refuseCrashLoop(store, replica, bound, now) {
+    const crashes = await crashesSince(store, replica, now - bound.windowMs);
+    if (crashes.length < bound.limit)
+        return;
+    const minutes = Math.round(bound.windowMs / 60_000);
+    const clears = crashes[crashes.length - bound.limit].last_seen_at + bound.windowMs;
+    throw new errors/* GateError */.ue("APP_CRASH_LOOP", `replica ${replica} crashed ${crashes.length} times within ${minutes} minutes (last seen alive at ${crashes
+        .map((c) => iso(c.last_seen_at))
+        .join(", ")}) without a clean stop; this process does not serve`, {
+        hint: `Find the cause in those processes' logs, then clear it: envelope-gate app reset-crashes --replica ${replica} --reason "..." (otherwise it clears itself at ${iso(clears)}).`,
+    });
+}
+/** `app start`'s answer to a refused start: one error line, and the crash-loop exit status. Anything else is rethrown. */
+function crashLoopExit(err, replica) {
+    if (!(err instanceof errors/* GateError */.ue) || err.code !== "APP_CRASH_LOOP")
+        throw err;
+    jsonLogger("error", "app.crash_loop", { code: err.code, replica, message: err.message, hint: err.hint, exit: CRASH_LOOP_EXIT });
+    return CRASH_LOOP_EXIT;
+}
+/** `envelope-gate app reset-crashes --replica ID --reason TEXT` */
+async function resetCrashesCommand(args, usage, operator) {
+    const { values } = (0,external_node_util_.parseArgs)({
+        args,
+        options: { replica: { type: "string" }, reason: { type: "string" } },
+        strict: true,
+        allowPositionals: false,
+    });
+    const replica = values.replica?.trim() || settingValue(process.env, "ENVELOPE_GATE_REPLICA_ID");
+    if (!replica)
+        usage("reset-crashes needs --replica ID (or ENVELOPE_GATE_REPLICA_ID)");
+    if (!values.reason?.trim())
+        usage('reset-crashes needs --reason "why it is safe to start again"');
+    const settings = storeConfigFromEnv(process.env);
+    const store = await openStore(settings, Date.now());
+    try {
+        const cleared = await resetCrashes(store, replica, operator, values.reason.trim(), Date.now());
+        process.stdout.write(`crashes reset for replica ${replica}: ${cleared} cleared, recorded as ${operator} (${describeStore(settings)})\n`);
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/app/manifest.ts
@@ -2572,7 +2725,7 @@ function deliveryLine(d, action) {
     };
 }
 const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
-const iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
+const status_iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
 /** Today's runner-B budget: per installation and repository that reserved today (and every override), used and left. */
 async function budgetSnapshot(store, policy, now) {
     const day = budgetDay(now);
@@ -2607,7 +2760,7 @@ async function budgetSnapshot(store, policy, now) {
             repository: String(r.repository),
             code: r.outcome_code ?? null,
             detail: r.outcome_detail ?? null,
-            at: iso(r.decided_at === null ? null : Number(r.decided_at)),
+            at: status_iso(r.decided_at === null ? null : Number(r.decided_at)),
         })),
     };
 }
@@ -2628,7 +2781,7 @@ async function statusSnapshot(store, now, options) {
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
-        kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
+        kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: status_iso(kill.changed_at) },
         budget: await budgetSnapshot(store, options.budget, now),
         switch_history: history.map((h) => ({
             seq: h.seq,
@@ -2643,7 +2796,7 @@ async function statusSnapshot(store, now, options) {
             installation_id: i.installation_id,
             account: i.account,
             mode: i.mode,
-            promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)),
+            promoted_at: status_iso(i.promoted_at === null ? null : Number(i.promoted_at)),
         })),
         dual_runs_in_flight: inFlight.map((d) => ({
             id: d.id,
@@ -2662,7 +2815,7 @@ async function statusSnapshot(store, now, options) {
                 repository: p.repository,
                 property: p.property,
                 pr_url: p.pr_url,
-                opened_at: iso(p.opened_at),
+                opened_at: status_iso(p.opened_at),
                 waiting_hours: Math.floor(waited / 3_600_000),
                 reviewed: p.first_review_at !== null,
                 overdue: reviewOverdue(p, now, options.reviewAlertMs),
@@ -2696,7 +2849,7 @@ async function statusSnapshot(store, now, options) {
                 outcome: d.outcome,
                 code: d.outcome_code,
                 detail: d.outcome_detail,
-                decided_at: iso(d.decided_at),
+                decided_at: status_iso(d.decided_at),
                 head_sha: d.head_sha,
                 commit_url: web && `${web}/commit/${d.head_sha}`,
                 pull_url: web && d.pull_number !== null ? `${web}/pull/${d.pull_number}` : null,
@@ -2705,14 +2858,14 @@ async function statusSnapshot(store, now, options) {
         }),
         deliveries: {
             total: deliveries.total,
-            last_received_at: iso(deliveries.last_received_at),
+            last_received_at: status_iso(deliveries.last_received_at),
             failed: deliveries.failed.map((d) => deliveryLine(d, hintFor(d.error_code))),
             stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
             refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintFor("KILL_SWITCH_ENGAGED"))),
         },
         intake: intake && {
-            last_request_at: iso(intake.last_request_at),
-            last_accepted_at: iso(intake.last_accepted_at),
+            last_request_at: status_iso(intake.last_request_at),
+            last_accepted_at: status_iso(intake.last_accepted_at),
             refused: { ...intake.refused },
             last_refused: intake.last_refused && { ...intake.last_refused, at: new Date(intake.last_refused.at).toISOString() },
         },
@@ -3289,27 +3442,6 @@ async function listen(server, port, host) {
         });
     });
     return server.address();
-}
-
-;// CONCATENATED MODULE: ./src/app/context.ts
-
-const systemClock = { now: () => Date.now() };
-/**
- * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
- * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
- */
-const jsonLogger = (level, event, fields = {}) => {
-    const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
-    if (level === "info")
-        process.stdout.write(line + "\n");
-    else
-        process.stderr.write(line + "\n");
-};
-function fail(code, message) {
-    throw new errors/* GateError */.ue(code, message);
-}
-function codeOf(err) {
-    return (0,errors/* isGateError */.Wc)(err) ? err.code : "INTERNAL_ERROR";
 }
 
 ;// CONCATENATED MODULE: ./src/app/payloads.ts
@@ -4570,6 +4702,7 @@ function inProgress(deliveryId, where) {
 
 
 
+
 /**
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
@@ -4598,6 +4731,9 @@ async function startApp(config, options = {}) {
     // claims from before the restart are known dead at once.
     const owner = `${config.replicaId}/${(0,external_node_crypto_.randomUUID)().slice(0, 8)}`;
     try {
+        // A replica in a crash loop does not serve (nor register: a refusal is not a crash).
+        if (options.crashBound)
+            await refuseCrashLoop(store, config.replicaId, options.crashBound, clock.now());
         await store.registerProcess(owner, config.replicaId, clock.now());
     }
     catch (err) {
@@ -4647,6 +4783,8 @@ async function startApp(config, options = {}) {
         address = await listen(server, config.port, config.host);
     }
     catch (err) {
+        // A refusal, not a crash: recorded as a clean stop.
+        await store.stopProcess(owner, clock.now()).catch(() => undefined);
         await store.close();
         throw new errors/* GateError */.ue("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${err.message})`);
     }
@@ -4742,6 +4880,7 @@ async function drain(service, drainMs, githubTimeoutMs, log) {
 
 
 
+
 /** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
 const SUBCOMMANDS = {
     start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
@@ -4759,6 +4898,10 @@ const SUBCOMMANDS = {
     promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
     demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
     manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+    "reset-crashes": {
+        synopsis: 'reset-crashes --replica ID --reason "TEXT"  let a replica refused for a crash loop (APP_CRASH_LOOP) start again',
+        scope: "store",
+    },
 };
 function appHelp(sub) {
     const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
@@ -4802,15 +4945,23 @@ async function appCommand(args, usage) {
             return promote(sub, rest, usage);
         case "manifest":
             return manifest(rest, usage);
+        case "reset-crashes":
+            return resetCrashesCommand(rest, usage, operator());
         default:
-            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest)`);
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes)`);
     }
 }
 async function start(args, usage) {
     if (args.length > 0)
         usage("app start takes no arguments; it is configured by environment variables (docs/app.md)");
     const config = loadConfig(process.env);
-    const app = await startApp(config);
+    let app;
+    try {
+        app = await startApp(config, { crashBound: crashBoundFromEnv(process.env) });
+    }
+    catch (err) {
+        return crashLoopExit(err, config.replicaId);
+    }
     process.stdout.write(`envelope-gate app listening on ${app.url} (webhook ${app.url}/webhook, status ${app.url}/status)\n`);
     await new Promise((resolve) => {
         const stop = () => resolve();
