@@ -35791,6 +35791,8 @@ const ERROR_CODES = [
     "WEBHOOK_PAYLOAD_INVALID",
     "PRIVATE_KEY_INVALID",
     "NOT_FOUND",
+    "SECRET_IN_ENVIRONMENT",
+    "SECRET_UNAVAILABLE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

@@ -30,7 +30,14 @@ export interface DeliveryResult {
  * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
  * and waits for a redelivery.
  */
-const TRANSIENT = new Set(["KILL_SWITCH_ENGAGED", "GITHUB_UNAVAILABLE", "APP_DRAINING", "STORE_UNAVAILABLE", "PROCESS_FENCED"]);
+const TRANSIENT = new Set([
+  "KILL_SWITCH_ENGAGED",
+  "GITHUB_UNAVAILABLE",
+  "APP_DRAINING",
+  "STORE_UNAVAILABLE",
+  "PROCESS_FENCED",
+  "SECRET_UNAVAILABLE",
+]);
 
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);

@@ -54,6 +54,8 @@ export const ERROR_CODES = [
   "WEBHOOK_PAYLOAD_INVALID",
   "PRIVATE_KEY_INVALID",
   "NOT_FOUND",
+  "SECRET_IN_ENVIRONMENT",
+  "SECRET_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
