@@ -35795,6 +35795,8 @@ const ERROR_CODES = [
     "BUDGET_UNCONFIRMED",
     "SWITCH_UNRECORDED_CHANGE",
     "APP_CRASH_LOOP",
+    "SECRET_IN_ENVIRONMENT",
+    "SECRET_UNAVAILABLE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {

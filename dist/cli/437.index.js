@@ -29,8 +29,8 @@ var external_node_url_ = __webpack_require__(3136);
 var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var core_envelope = __webpack_require__(8447);
-// EXTERNAL MODULE: ./src/core/log.ts
-var log = __webpack_require__(4325);
+// EXTERNAL MODULE: ./src/core/log.ts + 1 modules
+var log = __webpack_require__(3984);
 // EXTERNAL MODULE: ./src/gate/files.ts
 var files = __webpack_require__(1552);
 // EXTERNAL MODULE: external "node:dns/promises"

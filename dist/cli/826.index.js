@@ -21,8 +21,8 @@ var core_envelope = __webpack_require__(8447);
 var errors = __webpack_require__(4296);
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __webpack_require__(20);
-// EXTERNAL MODULE: ./src/core/log.ts
-var core_log = __webpack_require__(4325);
+// EXTERNAL MODULE: ./src/core/log.ts + 1 modules
+var core_log = __webpack_require__(3984);
 // EXTERNAL MODULE: ./src/core/paths.ts
 var paths = __webpack_require__(6107);
 // EXTERNAL MODULE: ./src/core/hosts.ts

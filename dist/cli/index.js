@@ -6001,7 +6001,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(77), __nccwpck_require__.e(714)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2714));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(559)]).then(__nccwpck_require__.bind(__nccwpck_require__, 559));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6769,6 +6769,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "BUDGET_UNCONFIRMED",
     "SWITCH_UNRECORDED_CHANGE",
     "APP_CRASH_LOOP",
+    "SECRET_IN_ENVIRONMENT",
+    "SECRET_UNAVAILABLE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -6885,23 +6887,32 @@ function formatEndpoint(host, port) {
 
 /***/ }),
 
-/***/ 4325:
+/***/ 3984:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ae: () => (/* binding */ LOG_VERSION),
-/* harmony export */   IC: () => (/* binding */ LogEvaluator),
-/* harmony export */   U9: () => (/* binding */ isLoopback),
-/* harmony export */   V1: () => (/* binding */ WRITE_OPS),
-/* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
-/* harmony export */ });
-/* unused harmony exports MAX_LINE_LENGTH, EVENT_SOURCES, RULE_ENVELOPE_KEY */
-/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
-/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6107);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3848);
-/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ae: () => (/* binding */ LOG_VERSION),
+  IC: () => (/* binding */ LogEvaluator),
+  yG: () => (/* binding */ RUNTIME_ENV_KEYS),
+  V1: () => (/* binding */ WRITE_OPS),
+  U9: () => (/* binding */ isLoopback)
+});
+
+// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, RULE_ENVELOPE_KEY
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/paths.ts
+var paths = __nccwpck_require__(6107);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __nccwpck_require__(3848);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __nccwpck_require__(8447);
+;// CONCATENATED MODULE: ./src/core/log.ts
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
  * number of distinct violations. Pure: the caller feeds bytes, this judges them.
@@ -7225,8 +7236,8 @@ class LogEvaluator {
         this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
         this.anyRoot = options.roots.includes("/");
         this.tools = new Set(e.allowed_tools);
-        this.envAllowed = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .envMatcher */ .IC)(e);
-        this.hosts = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .hostPatterns */ .on)(e);
+        this.envAllowed = (0,core_envelope/* envMatcher */.IC)(e);
+        this.hosts = (0,core_envelope/* hostPatterns */.on)(e);
         this.networkDeny = e.network === "deny";
         this.loopbackLocal = e.loopback !== "network";
         if (e.allowed_commands) {
@@ -7239,21 +7250,21 @@ class LogEvaluator {
         }
     }
     malformed(message, line = this.lineNo) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+        throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
         });
     }
     incomplete(message, line = this.lineNo) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+        throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
         });
     }
     checkUtf8(buf, from, to) {
-        if (to > from && !(0,node_buffer__WEBPACK_IMPORTED_MODULE_0__.isUtf8)(buf.subarray(from, to))) {
+        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
             const region = buf.subarray(from, to);
             const bad = firstInvalidUtf8(region);
             let line = this.lineNo + 1;
@@ -7636,11 +7647,11 @@ class LogEvaluator {
         this.checkObservers(obj.observers);
         this.ownNetwork = obj.network_enforced === true;
         if (typeof obj.log_path === "string") {
-            this.logPath = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(obj.log_path);
+            this.logPath = (0,paths/* foldPath */.tu)(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
         }
         if (meta.envelope_hash !== this.envelope.hash) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+            throw new errors/* GateError */.ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
                 file: this.file,
                 line: 1,
                 hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
@@ -7660,7 +7671,7 @@ class LogEvaluator {
             return;
         if (this.envelope.envelope.observation === "node" && observers.includes("node"))
             return;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+        throw new errors/* GateError */.ue("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
             file: this.file,
             line: 1,
             hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
@@ -7705,7 +7716,7 @@ class LogEvaluator {
         if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
             // The jail refused it as a write to a read-only place: outside every root, whatever the
             // name resolved to afterwards (a symlink can be gone by the time it is read).
-            const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
+            const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
             if (folded === null)
                 this.malformed(`write "path" must be absolute`);
             if (!canary)
@@ -7721,12 +7732,12 @@ class LogEvaluator {
                 return;
             }
         }
-        const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
+        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
         if (folded === null)
             this.malformed(`write "path" must be absolute`);
         if (canary)
             return;
-        if (!(0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .isInsideAnyRoot */ .Jk)(folded, this.roots) || folded === this.logPath)
+        if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
     }
     /**
@@ -7791,7 +7802,7 @@ class LogEvaluator {
         this.counts.host++;
         const raw = this.requireString(SLOT.host);
         // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
-        const host = raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(raw);
+        const host = raw.startsWith("unix:") ? raw : (0,hosts/* normalizeHost */.cS)(raw);
         const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -7803,14 +7814,14 @@ class LogEvaluator {
         if (this.loopbackLocal && this.ownNetwork && isLoopback(host))
             return;
         if (this.networkDeny) {
-            this.record("network_denied", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
+            this.record("network_denied", (0,hosts/* formatEndpoint */.T0)(host, p));
         }
-        else if (!(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(this.hosts, host, p)) {
+        else if (!(0,hosts/* hostAllowed */.VI)(this.hosts, host, p)) {
             // A process-level connect to an address the same process's hooks connected by name.
             const via = this.val(SLOT.via);
-            if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(this.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(via), p))
+            if (typeof via === "string" && via !== "" && (0,hosts/* hostAllowed */.VI)(this.hosts, (0,hosts/* normalizeHost */.cS)(via), p))
                 return;
-            this.record("undeclared_host", (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(host, p));
+            this.record("undeclared_host", (0,hosts/* formatEndpoint */.T0)(host, p));
         }
     }
     onSyscall(canary) {
@@ -7821,7 +7832,7 @@ class LogEvaluator {
     }
     onExec(canary) {
         this.counts.exec++;
-        const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .foldPath */ .tu)(this.requireString(SLOT.path));
+        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
         if (path === null)
             this.malformed(`exec "path" must be absolute`);
         const argv = this.val(SLOT.argv);
@@ -7987,7 +7998,7 @@ async function runCheck(settings) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_log_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4325);
+/* harmony import */ var _core_log_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3984);
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
  * code. The only place the check pipeline touches files.
@@ -8135,13 +8146,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
-
-/***/ }),
-
-/***/ 4573:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 
 /***/ }),
 

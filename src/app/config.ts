@@ -1,9 +1,8 @@
-import { createPrivateKey } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import type { BudgetPolicy } from "../core/budget.js";
 import { GateError } from "../core/errors.js";
 import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
+import { loadSecrets, scrubSecretEnvironment, type SecretSource } from "./secrets.js";
 import { settingValue, type SettingName } from "./settings.js";
 
 /** Everything the App reads from its environment (docs/app.md lists each variable). */
@@ -12,9 +11,10 @@ export interface AppConfig {
   host: string;
   port: number;
   appId: string;
-  privateKey: string;
-  /** The current secret first, then previous ones still accepted during a rotation. */
-  webhookSecrets: string[];
+  /** Read each time a JWT is signed (secrets.ts). */
+  privateKey: SecretSource;
+  /** Read at each verification: one secret per line, the current first, then previous ones still accepted during a rotation. */
+  webhookSecrets: SecretSource;
   githubApiUrl: string;
   store: StoreSettings;
   workflow: string;
@@ -108,44 +108,6 @@ function jsonLabels(env: NodeJS.ProcessEnv): string[] {
   return parsed as string[];
 }
 
-function privateKeyFrom(env: NodeJS.ProcessEnv): { pem: string; variable: string } {
-  const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
-  if (inline) return { pem: inline.replace(/\\n/g, "\n"), variable: "ENVELOPE_GATE_PRIVATE_KEY" };
-  const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
-  if (!path)
-    throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
-  try {
-    return { pem: readFileSync(path, "utf8"), variable: `ENVELOPE_GATE_PRIVATE_KEY_PATH (${path})` };
-  } catch (err) {
-    throw new GateError(
-      "CONFIG_INVALID",
-      `the App's private key ${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`,
-    );
-  }
-}
-
-/**
- * The App's private key, parsed now rather than at the first token request: a key that is not
- * a PEM RSA private key (GitHub issues RSA keys) is PRIVATE_KEY_INVALID at start, naming the
- * variable, instead of every delivery failing later as if GitHub were down.
- */
-export function checkedPrivateKey(env: NodeJS.ProcessEnv): string {
-  const { pem, variable } = privateKeyFrom(env);
-  const hint = "Use the .pem file GitHub generated for the App (App settings > Private keys), unchanged.";
-  let key;
-  try {
-    key = createPrivateKey(pem);
-  } catch (err) {
-    throw new GateError("PRIVATE_KEY_INVALID", `${variable} is not a PEM private key (${(err as Error).message})`, { hint, cause: err });
-  }
-  if (key.asymmetricKeyType !== "rsa") {
-    throw new GateError("PRIVATE_KEY_INVALID", `${variable} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
-      hint,
-    });
-  }
-  return pem;
-}
-
 /** Settings the store-only commands need (pause, resume, status, promote). */
 export function storeConfigFromEnv(env: NodeJS.ProcessEnv): StoreSettings {
   return storeSettingsFromEnv(env);
@@ -182,19 +144,14 @@ function heartbeatFromEnv(env: NodeJS.ProcessEnv): { heartbeatMs: number; heartb
 
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
- * one, or any weakening setting in production is BYPASS_REFUSED.
+ * one, or any weakening setting in production is BYPASS_REFUSED; a secret in the environment
+ * in production is SECRET_IN_ENVIRONMENT. The secrets are checked (secrets.ts), and the
+ * variables carrying them are removed from `env` once everything is read.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const production = env.NODE_ENV === "production";
-  const secret = env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "";
-  if (secret.trim() === "") {
-    throw bypass("ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks");
-  }
-  const previous = list(env.ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS);
+  const secrets = loadSecrets(env, production, MIN_SECRET_LENGTH);
   if (production) {
-    for (const s of [secret, ...previous]) {
-      if (s.length < MIN_SECRET_LENGTH) throw bypass(`a webhook secret is shorter than ${MIN_SECRET_LENGTH} characters`);
-    }
     for (const setting of WEAKENING_SETTINGS) {
       const value = env[setting.name];
       if (value !== undefined && setting.weakens(value)) throw bypass(`${setting.name}=${value} ${setting.why}`);
@@ -212,13 +169,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   if (!/^\d+$/.test(appId)) throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
   const ttl = int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
   const cap = int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
-  return {
+  const config: AppConfig = {
     production,
     host: settingValue(env, "ENVELOPE_GATE_HOST"),
     port: int(env, "ENVELOPE_GATE_PORT", 0, 65535),
     appId,
-    privateKey: checkedPrivateKey(env),
-    webhookSecrets: [secret, ...previous],
+    ...secrets,
     githubApiUrl,
     store: storeSettingsFromEnv(env),
     workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
@@ -244,4 +200,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     requestTimeoutMs: int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
     budget: budgetPolicyFromEnv(env),
   };
+  scrubSecretEnvironment(env);
+  return config;
 }

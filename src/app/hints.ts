@@ -9,7 +9,9 @@ const HINTS: Record<string, string> = {
   STORE_UNAVAILABLE: `The database could not be read or written: check /healthz and the database, ${REDELIVER}.`,
   KILL_SWITCH_ENGAGED:
     "Refused while the App was paused. After `envelope-gate app resume` the sweeper sends recorded work; redeliver deliveries that recorded nothing.",
-  PRIVATE_KEY_INVALID: "The App's private key is wrong: fix ENVELOPE_GATE_PRIVATE_KEY(_PATH) and restart.",
+  PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${REDELIVER}.`,
+  SECRET_UNAVAILABLE:
+    "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, GitHub's redelivery the refused deliveries.",
   EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
   EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
   LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,

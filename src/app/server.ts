@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { GateError, isGateError } from "../core/errors.js";
 import { checkHealth } from "./health.js";
+import type { SecretSource } from "./secrets.js";
 import type { GateAppService } from "./service.js";
 import { renderStatusHtml, renderStoreDownHtml, statusSnapshot } from "./status.js";
 import { sendJson, WebhookIntake } from "./webhook.js";
@@ -10,7 +11,8 @@ export { signPayload, verifySignature } from "./webhook.js";
 
 export interface ServerOptions {
   service: GateAppService;
-  secrets: string[];
+  /** The webhook secrets, read at each verification (one per line, the current first). */
+  secrets: SecretSource;
   storeLabel: string;
   reviewAlertMs: number;
   githubApiUrl: string;

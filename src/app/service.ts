@@ -37,6 +37,7 @@ const TRANSIENT = new Set([
   "STORE_UNAVAILABLE",
   "PROCESS_FENCED",
   "BUDGET_UNCONFIRMED",
+  "SECRET_UNAVAILABLE",
 ]);
 
 /** Set aside on purpose, not failures: a pause, a drain. */

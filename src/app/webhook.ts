@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual, type Hmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
 import { payloadProblems } from "./payload-shape.js";
+import { secretLines, type SecretSource } from "./secrets.js";
 import { spoolBody } from "./spool.js";
 import type { GateAppService } from "./service.js";
 
@@ -73,7 +74,9 @@ function header(req: IncomingMessage, name: string): string | null {
  * before reading anything; a missing or malformed signature header, or missing delivery and
  * event headers, before reading the body; the body is streamed into the HMACs, held in memory
  * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
- * verified body is parsed, shape-checked and processed.
+ * verified body is parsed, shape-checked and processed. The secrets are read from their source
+ * for each delivery (a file edited to rotate them is used at once); one that cannot be read is
+ * 503 SECRET_UNAVAILABLE before the body is read, never an accepted delivery nor a 401.
  * One JSON log line per outcome (refused, done, duplicate, failed).
  */
 export class WebhookIntake {
@@ -81,7 +84,7 @@ export class WebhookIntake {
 
   constructor(
     private readonly service: GateAppService,
-    private readonly secrets: readonly string[],
+    private readonly secrets: SecretSource,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -107,7 +110,16 @@ export class WebhookIntake {
     if (delivery === null || event === null) {
       return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
     }
-    const macs = this.secrets.map((s) => createHmac("sha256", s));
+    let secrets: Buffer;
+    try {
+      secrets = await this.secrets.read();
+    } catch (err) {
+      const gate = isGateError(err) ? err : new GateError("SECRET_UNAVAILABLE", String((err as Error)?.message ?? err));
+      return refuse(gate.code, gate.message, gate.hint ? { hint: gate.hint } : {}, true);
+    }
+    const macs = secretLines(secrets).map((s) => createHmac("sha256", s));
+    secrets.fill(0);
+    if (macs.length === 0) return refuse("SECRET_UNAVAILABLE", `${this.secrets.origin} holds no webhook secret`, {}, true);
     const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
       for (const mac of macs) mac.update(chunk);
     });

@@ -58,6 +58,8 @@ export const ERROR_CODES = [
   "BUDGET_UNCONFIRMED",
   "SWITCH_UNRECORDED_CHANGE",
   "APP_CRASH_LOOP",
+  "SECRET_IN_ENVIRONMENT",
+  "SECRET_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

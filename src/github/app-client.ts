@@ -1,17 +1,21 @@
-import { App } from "@octokit/app";
+import { createAppAuth } from "@octokit/auth-app";
 import type { Octokit } from "@octokit/core";
 import { GateError } from "../core/errors.js";
+import { createAppJwt, type PrivateKeySource } from "./app-jwt.js";
 import { GateOctokit, GitHubUnavailable, gateOctokitOptions } from "./client.js";
 
 /**
- * The App's side of GitHub: installation-scoped calls made through `@octokit/app` (JWT, then
+ * The App's side of GitHub: installation-scoped calls made through `@octokit/auth-app` (JWT, then
  * installation tokens), with retry and throttling. Every request, token requests included,
- * first runs `beforeEachRequest`; the App passes the live kill-switch read there.
+ * first runs `beforeEachRequest`; the App passes the live kill-switch read there. The JWT is
+ * signed with the private key read from its source at each signing (`createJwt`), so the key is
+ * not held between signings: only the installation tokens it obtains are (auth-app's cache).
  */
 
 export interface AppClientSettings {
   appId: string;
-  privateKey: string;
+  /** The PEM itself (tests), or where to read it each time a JWT is signed. */
+  privateKey: string | PrivateKeySource;
   baseUrl: string;
   /** Runs before every request (every retry too); throws to stop the request. */
   beforeEachRequest: (route: string) => Promise<void>;
@@ -85,7 +89,8 @@ export interface CheckRunRequest {
 export const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 
 export class AppClient {
-  readonly app: App;
+  /** Authenticated as the App (JWT); installation clients come from it. */
+  readonly octokit: Octokit;
   constructor(readonly settings: AppClientSettings) {
     // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
     const Configured = GateOctokit.defaults(
@@ -99,12 +104,32 @@ export class AppClient {
         beforeEachRequest: settings.beforeEachRequest,
       }) as never,
     );
-    this.app = new App({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured as unknown as typeof Octokit });
+    const key = settings.privateKey;
+    const source: PrivateKeySource =
+      typeof key === "string" ? { origin: "privateKey", read: async () => Buffer.from(key.replace(/\\n/g, "\n")) } : key;
+    this.octokit = new (Configured as unknown as typeof Octokit)({
+      authStrategy: createAppAuth,
+      auth: {
+        appId: settings.appId,
+        createJwt: (appId: string | number, timeDifference?: number) => createAppJwt(source, appId, timeDifference),
+      },
+    });
   }
 
   async installation(installationId: number): Promise<InstallationClient> {
     try {
-      const octokit = (await this.app.getInstallationOctokit(installationId)) as unknown as Octokit;
+      // As @octokit/app's getInstallationOctokit: an Octokit of the same class whose auth is the
+      // installation's token, minted (and cached by auth-app) with a JWT from createJwt.
+      const octokit = (await this.octokit.auth({
+        type: "installation",
+        installationId,
+        factory: (auth: { octokit: Octokit; octokitOptions: Record<string, unknown> } & Record<string, unknown>) =>
+          new (auth.octokit.constructor as typeof Octokit)({
+            ...auth.octokitOptions,
+            authStrategy: createAppAuth,
+            auth: { ...auth, installationId },
+          }),
+      })) as Octokit;
       return new InstallationClient(octokit);
     } catch (err) {
       throw githubUnavailable(`authenticate installation ${installationId}`, err);
@@ -114,7 +139,7 @@ export class AppClient {
   /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
   async whoAmI(): Promise<{ slug: string; id: number }> {
     try {
-      const res = await (this.app.octokit as unknown as Octokit).request("GET /app");
+      const res = await this.octokit.request("GET /app");
       const data = res.data as { slug: string; id: number };
       return { slug: data.slug, id: data.id };
     } catch (err) {

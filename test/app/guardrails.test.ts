@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/run.js";
+import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import { openStore } from "../../src/store/index.js";
 import { closedPort } from "../support/fake-github.js";
@@ -34,7 +35,9 @@ describe("webhook signatures", () => {
   let app: RunningApp;
   beforeEach(async () => {
     world = await startWorld();
-    app = await startTestApp(world.fake, new TestClock(), { webhookSecrets: [SECRET, "the-previous-secret-abcdef"] });
+    app = await startTestApp(world.fake, new TestClock(), {
+      webhookSecrets: inlineSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET", `${SECRET}\nthe-previous-secret-abcdef`),
+    });
   });
   afterEach(async () => {
     await app.close();
@@ -288,21 +291,35 @@ describe("boot guard", () => {
 
   it("refuses to start without a webhook secret, in production or not", () => {
     expect(() => loadConfig({ ...good, ENVELOPE_GATE_WEBHOOK_SECRET: "" })).toThrow(expect.objectContaining({ code: "BYPASS_REFUSED" }));
-    expect(() => loadConfig({ ...good, NODE_ENV: "production", ENVELOPE_GATE_WEBHOOK_SECRET: "  " })).toThrow(
+    const key = join(tempDir(), "key.pem");
+    writeFileSync(key, appKeys().privateKeyPem);
+    const production = { ENVELOPE_GATE_APP_ID: "1", ENVELOPE_GATE_PRIVATE_KEY_PATH: key, NODE_ENV: "production" };
+    expect(() => loadConfig({ ...production, ENVELOPE_GATE_WEBHOOK_SECRET: "  " })).toThrow(
       expect.objectContaining({ code: "BYPASS_REFUSED" }),
     );
   });
 
   it("in production refuses weakening settings, short secrets and a non-https GitHub API", () => {
-    const prod = { ...good, NODE_ENV: "production" };
-    expect(loadConfig(prod).production).toBe(true);
+    // Production takes its secrets from files (secrets in the environment are SECRET_IN_ENVIRONMENT: secrets.test.ts).
+    const dir = tempDir();
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const prod = {
+      ENVELOPE_GATE_APP_ID: "1",
+      ENVELOPE_GATE_PRIVATE_KEY_PATH: file("key.pem", appKeys().privateKeyPem),
+      ENVELOPE_GATE_WEBHOOK_SECRET_FILE: file("secret", "a-long-enough-secret-123\n"),
+      NODE_ENV: "production",
+    };
+    expect(loadConfig({ ...prod }).production).toBe(true);
     for (const extra of [
       { NODE_TLS_REJECT_UNAUTHORIZED: "0" },
       { ENVELOPE_GATE_SKIP_SIGNATURE: "1" },
       { ENVELOPE_GATE_INSECURE: "true" },
       { NODE_OPTIONS: "--insecure-http-parser" },
-      { ENVELOPE_GATE_WEBHOOK_SECRET: "short" },
-      { ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS: "short" },
+      { ENVELOPE_GATE_WEBHOOK_SECRET_FILE: file("short", "short\n") },
+      { ENVELOPE_GATE_WEBHOOK_SECRET_FILE: file("short-previous", "a-long-enough-secret-123\nshort\n") },
       { ENVELOPE_GATE_GITHUB_API_URL: "http://github.internal/api/v3" },
     ]) {
       expect(() => loadConfig({ ...prod, ...extra }), JSON.stringify(extra)).toThrow(expect.objectContaining({ code: "BYPASS_REFUSED" }));
@@ -316,7 +333,11 @@ describe("boot guard", () => {
       { ENVELOPE_GATE_RUNNER_B_LABELS: "[]" },
       { ENVELOPE_GATE_DEADLINE_MINUTES: "0" },
       { ENVELOPE_GATE_GITHUB_THROTTLE: "maybe" },
-      { ENVELOPE_GATE_PRIVATE_KEY: "", ENVELOPE_GATE_PRIVATE_KEY_PATH: "/nonexistent/key.pem" },
+      { ENVELOPE_GATE_PRIVATE_KEY: "" },
+      { ENVELOPE_GATE_PRIVATE_KEY_PATH: "/nonexistent/key.pem" },
+      { ENVELOPE_GATE_SECRET_COMMAND: "vault kv get" },
+      { ENVELOPE_GATE_SECRET_COMMAND: '["vault","kv","get","secret/envelope-gate"]' },
+      { ENVELOPE_GATE_SECRET_CACHE_SECONDS: "-1" },
     ]) {
       expect(() => loadConfig({ ...good, ...extra }), JSON.stringify(extra)).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
     }
@@ -325,10 +346,17 @@ describe("boot guard", () => {
   it("the App process exits 3 with BYPASS_REFUSED before listening", async () => {
     const world = await startWorld();
     try {
+      const dir = tempDir();
+      writeFileSync(join(dir, "key.pem"), appKeys().privateKeyPem);
+      writeFileSync(join(dir, "secret"), `${SECRET}\n`);
       const env = processEnv(world.fake, {
         NODE_ENV: "production",
         NODE_TLS_REJECT_UNAUTHORIZED: "0",
-        ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite"),
+        ENVELOPE_GATE_PRIVATE_KEY: "",
+        ENVELOPE_GATE_PRIVATE_KEY_PATH: join(dir, "key.pem"),
+        ENVELOPE_GATE_WEBHOOK_SECRET: "",
+        ENVELOPE_GATE_WEBHOOK_SECRET_FILE: join(dir, "secret"),
+        ENVELOPE_GATE_DB_PATH: join(dir, "a.sqlite"),
       });
       await expect(startAppProcess(env)).rejects.toMatchObject({ code: 3, output: expect.stringContaining("BYPASS_REFUSED") });
       const noSecret = processEnv(world.fake, { ENVELOPE_GATE_WEBHOOK_SECRET: "", ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite") });

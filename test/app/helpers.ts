@@ -6,6 +6,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { budgetPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/run.js";
+import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
@@ -58,8 +59,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     host: "127.0.0.1",
     port: 0,
     appId: APP_ID,
-    privateKey: appKeys().privateKeyPem,
-    webhookSecrets: [SECRET],
+    privateKey: inlineSecret("private-key", "ENVELOPE_GATE_PRIVATE_KEY", appKeys().privateKeyPem),
+    webhookSecrets: inlineSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET", SECRET),
     githubApiUrl: fake.url,
     store: { sqlitePath: join(tempDir(), "app.sqlite") },
     workflow: "envelope-gate.yml",

@@ -106,18 +106,20 @@ function unitService() {
   const stateDir = join(tempDir("eg-unit-state-"), "envelope-gate");
   mkdirSync(stateDir, { mode: 0o700 });
   chownR(stateDir, DYNAMIC_UID, DYNAMIC_UID);
-  // LoadCredential=private-key.pem:/etc/…: systemd copies the file into the credentials dir, owned by the service.
+  // LoadCredential=NAME:/etc/…: systemd copies each file into the credentials dir, owned by the service.
   const creds = tempDir("eg-unit-creds-");
+  const credentialContent: Record<string, string> = { "private-key.pem": appKeys().privateKeyPem, "webhook-secret": `${SECRET}\n` };
   for (const line of service("LoadCredential")) {
-    const [name] = line.split(":");
-    writeFileSync(join(creds, name as string), appKeys().privateKeyPem, { mode: 0o400 });
+    const [name] = line.split(":") as [string];
+    const content = credentialContent[name];
+    if (content === undefined) throw new Error(`the unit loads a credential this test does not know: ${name}`);
+    writeFileSync(join(creds, name), content, { mode: 0o400 });
   }
   chmodSync(creds, 0o500);
   chownR(creds, DYNAMIC_UID, DYNAMIC_UID);
   // The operator's EnvironmentFile= (written from the shipped example, with this test's values).
   const envFile = readFileSync(join(DEPLOY, "envelope-gate.env.example"), "utf8")
     .replace(/^ENVELOPE_GATE_APP_ID=.*$/m, `ENVELOPE_GATE_APP_ID=${APP_ID}`)
-    .replace(/^ENVELOPE_GATE_WEBHOOK_SECRET=.*$/m, `ENVELOPE_GATE_WEBHOOK_SECRET=${SECRET}`)
     .concat("ENVELOPE_GATE_PORT=0\n");
   const env: NodeJS.ProcessEnv = {
     PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin",
@@ -357,6 +359,7 @@ describe("deploy/Dockerfile", () => {
     chownR(data, uid, gid);
     const secrets = tempDir("eg-image-secrets-");
     writeFileSync(join(secrets, "private-key.pem"), appKeys().privateKeyPem, { mode: 0o444 });
+    writeFileSync(join(secrets, "webhook-secret"), `${SECRET}\n`, { mode: 0o444 });
     chmodSync(secrets, 0o755);
     const port = await freePort();
     const containerHostname = "c0ffee15c0de";
@@ -366,10 +369,10 @@ describe("deploy/Dockerfile", () => {
       HOSTNAME: containerHostname,
       HOME: "/",
       ...dockerEnv(runtime),
-      // docker run -e / compose: the secrets, and the port this test could get.
+      // docker run -e / compose: where the secrets are mounted, and the port this test could get.
       ENVELOPE_GATE_APP_ID: APP_ID,
-      ENVELOPE_GATE_WEBHOOK_SECRET: SECRET,
       ENVELOPE_GATE_PRIVATE_KEY_PATH: "/run/secrets/private-key.pem",
+      ENVELOPE_GATE_WEBHOOK_SECRET_FILE: "/run/secrets/webhook-secret",
       ENVELOPE_GATE_PORT: String(port),
     };
     const sandbox: SandboxSpec = {

@@ -1,8 +1,8 @@
-export const id = 714;
-export const ids = [714];
+export const id = 559;
+export const ids = [559];
 export const modules = {
 
-/***/ 2714:
+/***/ 559:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1336,8 +1336,61 @@ async function openStore(settings, now) {
     return store;
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(1421);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(1455);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
+;// CONCATENATED MODULE: ./src/github/app-jwt.ts
+
+
+const KEY_HINT = "Use the .pem file GitHub generated for the App (App settings > Private keys), unchanged.";
+/**
+ * Parses a PEM RSA private key (GitHub issues RSA keys); anything else is PRIVATE_KEY_INVALID
+ * naming where it came from. The caller zeroes `pem` afterwards.
+ */
+function parsePrivateKey(pem, origin) {
+    let key;
+    try {
+        key = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: "pem" });
+    }
+    catch (err) {
+        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${origin} is not a PEM private key (${err.message})`, {
+            hint: KEY_HINT,
+            cause: err,
+        });
+    }
+    if (key.asymmetricKeyType !== "rsa") {
+        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${origin} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
+            hint: KEY_HINT,
+        });
+    }
+    return key;
+}
+const b64url = (value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+/**
+ * The App's JWT (RS256, valid 10 minutes, issued 30 s in the past against clock drift: what
+ * `universal-github-app-jwt` makes for @octokit/auth-app), signed with the key read now. The
+ * key's bytes are zeroed as soon as they are parsed; the parsed key is dropped when this returns.
+ * `timeDifference` is the correction @octokit/auth-app passes after GitHub said our clock is off.
+ */
+async function createAppJwt(source, appId, timeDifference = 0) {
+    const pem = await source.read();
+    let key;
+    try {
+        key = parsePrivateKey(pem, source.origin);
+    }
+    finally {
+        pem.fill(0);
+    }
+    const iat = Math.floor(Date.now() / 1000) + timeDifference - 30;
+    const exp = iat + 600;
+    const unsigned = `${b64url({ alg: "RS256", typ: "JWT" })}.${b64url({ iat, exp, iss: appId })}`;
+    const signature = (0,external_node_crypto_.sign)("sha256", Buffer.from(unsigned), key).toString("base64url");
+    return { jwt: `${unsigned}.${signature}`, expiresAt: new Date(exp * 1000).toISOString() };
+}
+
 ;// CONCATENATED MODULE: ./src/core/ledger.ts
 /**
  * The freeze ledger (CONTRACT.md section 7): a TSV read from the pull request's base commit.
@@ -1546,29 +1599,60 @@ const APP_SETTINGS = [
     {
         name: "ENVELOPE_GATE_PRIVATE_KEY_PATH",
         default: "",
-        shown: "(this or the next is required)",
+        shown: "(a key source is required)",
         scope: "server",
-        help: "a PEM file holding the App's RSA private key",
+        help: "a PEM file holding the App's RSA private key, read each time a JWT is signed (replace the file to rotate; no restart)",
     },
     {
         name: "ENVELOPE_GATE_PRIVATE_KEY",
         default: "",
         shown: "",
         scope: "server",
-        help: "the PEM itself (\\n escapes allowed); parsed at start, a key that is not an RSA private key is PRIVATE_KEY_INVALID",
+        help: "the PEM itself (\\n escapes allowed); outside production only (SECRET_IN_ENVIRONMENT), removed from the environment at start",
+    },
+    {
+        name: "ENVELOPE_GATE_WEBHOOK_SECRET_FILE",
+        default: "",
+        shown: "(a secret source is required)",
+        scope: "server",
+        help: "a file holding the webhook secret, read at each delivery; further lines: previous secrets still accepted during a rotation",
     },
     {
         name: "ENVELOPE_GATE_WEBHOOK_SECRET",
         default: "",
-        shown: "(required)",
+        shown: "",
         scope: "server",
-        help: "the webhook secret; without it the App does not start (BYPASS_REFUSED)",
+        help: "the webhook secret itself; outside production only (SECRET_IN_ENVIRONMENT), removed from the environment at start",
     },
     {
         name: "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
         default: "",
         scope: "server",
-        help: "comma-separated secrets still accepted during a rotation",
+        help: "with ENVELOPE_GATE_WEBHOOK_SECRET: comma-separated secrets still accepted during a rotation",
+    },
+    {
+        name: "ENVELOPE_GATE_SECRET_COMMAND",
+        default: "",
+        scope: "server",
+        help: 'a secret manager command as a JSON argv, %s replaced by private-key or webhook-secret, printing the secret (e.g. ["vault","kv","get","-field=%s","secret/envelope-gate"]); for each secret without a file',
+    },
+    {
+        name: "ENVELOPE_GATE_SECRET_COMMAND_ENV",
+        default: "",
+        scope: "server",
+        help: "comma-separated variables passed to the secret command besides PATH and HOME (its only environment); removed from the App's environment at start",
+    },
+    {
+        name: "ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS",
+        default: "10",
+        scope: "server",
+        help: "the secret command is killed past this long (SECRET_UNAVAILABLE)",
+    },
+    {
+        name: "ENVELOPE_GATE_SECRET_CACHE_SECONDS",
+        default: "60",
+        scope: "server",
+        help: "how long the webhook secret printed by the secret command is reused before the command runs again (0: every delivery); files are read at every use",
     },
     { name: "DATABASE_URL", default: "", scope: "store", help: "PostgreSQL connection string; when set, PostgreSQL is the store" },
     { name: "ENVELOPE_GATE_PG_SCHEMA", default: "public", scope: "store", help: "PostgreSQL schema (created if missing)" },
@@ -1744,7 +1828,12 @@ const APP_SETTINGS = [
         scope: "store",
         help: "who pause, resume, promote and reset-crashes record as the operator",
     },
-    { name: "NODE_ENV", default: "", scope: "server", help: "production turns on the strict boot guard" },
+    {
+        name: "NODE_ENV",
+        default: "",
+        scope: "server",
+        help: "production turns on the strict boot guard (and refuses secrets in the environment)",
+    },
 ];
 const BY_NAME = new Map(APP_SETTINGS.map((s) => [s.name, s]));
 /** The variable's trimmed value, or its default from the table when unset or empty. */
@@ -1764,8 +1853,365 @@ function settingsHelp(scope) {
     return ["settings (environment variables):", line(["variable", "default", "meaning"]), ...rows.map(line)].join("\n");
 }
 
-;// CONCATENATED MODULE: ./src/app/config.ts
+;// CONCATENATED MODULE: ./src/app/secrets.ts
 
+
+
+
+
+
+/** A secret is a line or a PEM: anything larger is not one (a wrong path, a device). */
+const MAX_SECRET_BYTES = 64 * 1024;
+/** The variables that carry a secret's value; refused in production, removed from the environment at start. */
+const INLINE_SECRET_VARIABLES = [
+    "ENVELOPE_GATE_PRIVATE_KEY",
+    "ENVELOPE_GATE_WEBHOOK_SECRET",
+    "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
+];
+function unavailable(origin, why, hint, cause) {
+    return new errors/* GateError */.ue("SECRET_UNAVAILABLE", `${origin} ${why}`, cause === undefined ? { hint } : { hint, cause });
+}
+function checked(bytes, origin, hint) {
+    if (bytes.length > MAX_SECRET_BYTES) {
+        bytes.fill(0);
+        throw unavailable(origin, `is over ${MAX_SECRET_BYTES} bytes: not a secret`, hint);
+    }
+    if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d))
+        throw unavailable(origin, "is empty", hint);
+    return bytes;
+}
+const errCode = (err) => err.code ?? String(err);
+/** A secret read from its file at every use: editing the file rotates it, no restart. */
+function fileSecret(secret, variable, path) {
+    const origin = `${variable} (${path})`;
+    const hint = `Make ${path} hold the secret and be readable by the App's user; it is read at each use, no restart needed.`;
+    return {
+        secret,
+        kind: "file",
+        origin,
+        async read() {
+            let bytes;
+            try {
+                bytes = await (0,promises_.readFile)(path);
+            }
+            catch (err) {
+                throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+            }
+            return checked(bytes, origin, hint);
+        },
+        readSync() {
+            let bytes;
+            try {
+                bytes = (0,external_node_fs_.readFileSync)(path);
+            }
+            catch (err) {
+                throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+            }
+            return checked(bytes, origin, hint);
+        },
+    };
+}
+/** A value given in the environment (outside production only); held in memory for the process's life. */
+function inlineSecret(secret, variable, value) {
+    const bytes = Buffer.from(value, "utf8");
+    return { secret, kind: "inline", origin: variable, read: async () => Buffer.from(bytes), readSync: () => Buffer.from(bytes) };
+}
+function lastLine(text) {
+    const line = text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .pop() ?? "";
+    return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+/**
+ * A secret printed on stdout by the secret-manager command, run with only `command.env`. With
+ * `cacheMs` > 0 (the webhook secret) its answer is kept that long, so a delivery does not spawn
+ * a process; concurrent reads share one run. A command that cannot start, exits non-zero, is
+ * killed, prints nothing or runs past its timeout is SECRET_UNAVAILABLE (a cached answer is not
+ * served past its time: the App fails closed).
+ */
+function commandSecret(secret, command, cacheMs = 0) {
+    const argv = command.argv.map((a) => a.replaceAll("%s", secret));
+    const [file, ...args] = argv;
+    const origin = `ENVELOPE_GATE_SECRET_COMMAND (${secret}: ${file})`;
+    const hint = `Run the command as the App's user with only PATH, HOME and ENVELOPE_GATE_SECRET_COMMAND_ENV's variables, and fix it; it is run again at the next use, no restart needed.`;
+    const failed = (why, cause) => unavailable(origin, why, hint, cause);
+    let cached = null;
+    let pending = null;
+    const run = () => new Promise((resolve, reject) => {
+        // Its own process group, so a timeout kills what it started too.
+        const child = (0,external_node_child_process_.spawn)(file, args, { env: command.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+        const out = [];
+        let size = 0;
+        let stderr = "";
+        let killed = null;
+        const kill = (why) => {
+            killed ??= why;
+            try {
+                process.kill(-child.pid, "SIGKILL");
+            }
+            catch {
+                // Already gone: its exit is reported by "close".
+            }
+        };
+        const timer = setTimeout(() => kill(`did not finish within ${command.timeoutMs} ms`), command.timeoutMs);
+        child.stdout.on("data", (d) => {
+            size += d.length;
+            if (size > MAX_SECRET_BYTES)
+                kill(`printed over ${MAX_SECRET_BYTES} bytes`);
+            else
+                out.push(d);
+        });
+        child.stderr.on("data", (d) => {
+            if (stderr.length < 4096)
+                stderr += d.toString("utf8");
+        });
+        child.on("error", (err) => {
+            clearTimeout(timer);
+            reject(failed(`could not start (${errCode(err)})`, err));
+        });
+        child.on("close", (code, signal) => {
+            clearTimeout(timer);
+            const bytes = Buffer.concat(out);
+            for (const d of out)
+                d.fill(0);
+            if (killed !== null || code !== 0) {
+                bytes.fill(0);
+                const why = killed ?? (code === null ? `was killed (${signal})` : `exited ${code}`);
+                const said = lastLine(stderr);
+                return reject(failed(`${why}${said ? `: ${said}` : ""}`));
+            }
+            try {
+                resolve(checked(bytes, origin, hint));
+            }
+            catch (err) {
+                reject(err);
+            }
+        });
+    });
+    return {
+        secret,
+        kind: "command",
+        origin,
+        async read() {
+            // Uncached (the private key): the caller gets the command's output itself, and zeroes it.
+            if (cacheMs === 0)
+                return run();
+            if (cached !== null && performance.now() - cached.at < cacheMs)
+                return Buffer.from(cached.bytes);
+            pending ??= run()
+                .then((bytes) => {
+                cached?.bytes.fill(0);
+                cached = { bytes, at: performance.now() };
+                return bytes;
+            }, (err) => {
+                cached?.bytes.fill(0);
+                cached = null;
+                throw err;
+            })
+                .finally(() => {
+                pending = null;
+            });
+            return Buffer.from(await pending);
+        },
+        readSync() {
+            const res = (0,external_node_child_process_.spawnSync)(file, args, {
+                env: command.env,
+                stdio: ["ignore", "pipe", "pipe"],
+                timeout: command.timeoutMs,
+                killSignal: "SIGKILL",
+                maxBuffer: MAX_SECRET_BYTES,
+            });
+            if (res.error) {
+                const code = errCode(res.error);
+                if (code === "ETIMEDOUT")
+                    throw failed(`did not finish within ${command.timeoutMs} ms`, res.error);
+                if (code === "ENOBUFS")
+                    throw failed(`printed over ${MAX_SECRET_BYTES} bytes`, res.error);
+                throw failed(`could not start (${code})`, res.error);
+            }
+            if (res.status !== 0) {
+                const said = lastLine(res.stderr.toString("utf8"));
+                throw failed(`${res.status === null ? `was killed (${res.signal})` : `exited ${res.status}`}${said ? `: ${said}` : ""}`);
+            }
+            return checked(res.stdout, origin, hint);
+        },
+    };
+}
+/**
+ * The webhook secrets in a secret's bytes: one per line, the current first, then the previous
+ * ones still accepted during a rotation; surrounding blanks and empty lines ignored. The
+ * buffers are views of `bytes`: zeroing it zeroes them.
+ */
+function secretLines(bytes) {
+    const lines = [];
+    const blank = (b) => b === 0x20 || b === 0x09 || b === 0x0d;
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+        if (i < bytes.length && bytes[i] !== 0x0a)
+            continue;
+        let a = start;
+        let z = i;
+        while (a < z && blank(bytes[a]))
+            a++;
+        while (z > a && blank(bytes[z - 1]))
+            z--;
+        if (z > a)
+            lines.push(bytes.subarray(a, z));
+        start = i + 1;
+    }
+    return lines;
+}
+/** What is wrong with a webhook secret's value for the App, or null. */
+function webhookSecretProblem(bytes, minLength) {
+    const lines = secretLines(bytes);
+    if (lines.length === 0)
+        return "holds no webhook secret";
+    if (lines.some((l) => l.length < minLength))
+        return `holds a webhook secret shorter than ${minLength} characters`;
+    return null;
+}
+/** A webhook secret source whose every read is checked as at start (a file edited to hold nothing is SECRET_UNAVAILABLE). */
+function checkedWebhookSource(source, minLength) {
+    const check = (bytes) => {
+        const problem = webhookSecretProblem(bytes, minLength);
+        if (problem === null)
+            return bytes;
+        bytes.fill(0);
+        throw unavailable(source.origin, problem, "Put the webhook secret from the App's settings on its first line.");
+    };
+    return { ...source, read: async () => check(await source.read()), readSync: () => check(source.readSync()) };
+}
+function secretCommandFrom(env) {
+    const raw = settingValue(env, "ENVELOPE_GATE_SECRET_COMMAND");
+    if (raw === "")
+        return null;
+    let argv;
+    try {
+        argv = JSON.parse(raw);
+    }
+    catch {
+        argv = null;
+    }
+    if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string") || argv[0] === "") {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND must be a JSON array of strings (the command's argv), got ${raw}`);
+    }
+    if (!argv.some((a) => a.includes("%s"))) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_SECRET_COMMAND must contain %s, where the secret's name goes (private-key, webhook-secret)");
+    }
+    const timeout = settingValue(env, "ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS");
+    if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > 300) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS must be between 1 and 300, got "${timeout}"`);
+    }
+    const passed = {};
+    for (const name of ["PATH", "HOME", ...commandEnvNames(env)]) {
+        const value = env[name];
+        if (value !== undefined)
+            passed[name] = value;
+    }
+    passed.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+    return { argv: argv, env: passed, timeoutMs: Number(timeout) * 1000 };
+}
+function commandEnvNames(env) {
+    const names = settingValue(env, "ENVELOPE_GATE_SECRET_COMMAND_ENV")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+    for (const name of names) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || INLINE_SECRET_VARIABLES.includes(name)) {
+            throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_ENV: ${name} cannot be passed to the secret command`);
+        }
+    }
+    return names;
+}
+const IN_ENVIRONMENT_HINT = "Put the secrets in files (ENVELOPE_GATE_PRIVATE_KEY_PATH, ENVELOPE_GATE_WEBHOOK_SECRET_FILE; e.g. systemd LoadCredential=, a container secret mount) or fetch them with ENVELOPE_GATE_SECRET_COMMAND; see docs/app.md, Secrets.";
+/**
+ * Where each secret comes from, checked now: readable, a PEM RSA key, a webhook secret (long
+ * enough in production). In production a secret in the environment is refused outright
+ * (SECRET_IN_ENVIRONMENT): /proc/<pid>/environ keeps the start environment readable by the
+ * same user whatever process.env says afterwards. `scrubSecretEnvironment` then removes them.
+ */
+function loadSecrets(env, production, minWebhookSecretLength) {
+    const inline = INLINE_SECRET_VARIABLES.filter((name) => (env[name] ?? "").trim() !== "");
+    if (production && inline.length > 0) {
+        const them = inline.length > 1 ? "hold secrets" : "holds a secret";
+        throw new errors/* GateError */.ue("SECRET_IN_ENVIRONMENT", `${inline.join(", ")} ${them} in the environment, which production refuses: /proc/<pid>/environ keeps the environment the App started with readable`, { hint: IN_ENVIRONMENT_HINT });
+    }
+    const command = secretCommandFrom(env);
+    const cacheS = settingValue(env, "ENVELOPE_GATE_SECRET_CACHE_SECONDS");
+    if (!/^\d+$/.test(cacheS) || Number(cacheS) > 3600) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_CACHE_SECONDS must be between 0 and 3600, got "${cacheS}"`);
+    }
+    const keyPath = settingValue(env, "ENVELOPE_GATE_PRIVATE_KEY_PATH");
+    const keyInline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim() ?? "";
+    if (keyPath !== "" && keyInline !== "") {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH or ENVELOPE_GATE_PRIVATE_KEY, not both");
+    }
+    let privateKey;
+    if (keyPath !== "")
+        privateKey = fileSecret("private-key", "ENVELOPE_GATE_PRIVATE_KEY_PATH", keyPath);
+    else if (keyInline !== "")
+        privateKey = inlineSecret("private-key", "ENVELOPE_GATE_PRIVATE_KEY", keyInline.replace(/\\n/g, "\n"));
+    else if (command !== null)
+        privateKey = commandSecret("private-key", command);
+    else
+        throw new errors/* GateError */.ue("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_SECRET_COMMAND) to where the App's private key is read");
+    const secretFile = settingValue(env, "ENVELOPE_GATE_WEBHOOK_SECRET_FILE");
+    const secretInline = inline.filter((n) => n !== "ENVELOPE_GATE_PRIVATE_KEY");
+    if (secretFile !== "" && secretInline.length > 0) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `set ENVELOPE_GATE_WEBHOOK_SECRET_FILE or ${secretInline.join(", ")}, not both (previous secrets go on the file's later lines)`);
+    }
+    let webhook;
+    if (secretFile !== "")
+        webhook = fileSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET_FILE", secretFile);
+    else if (secretInline.length > 0) {
+        if ((env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "").trim() === "") {
+            throw new errors/* GateError */.ue("BYPASS_REFUSED", "ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks", {
+                hint: "Fix the environment; the App does not start in a weakened configuration.",
+            });
+        }
+        const previous = (env.ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS ?? "").split(",");
+        webhook = inlineSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET", [env.ENVELOPE_GATE_WEBHOOK_SECRET, ...previous].join("\n"));
+    }
+    else if (command !== null)
+        webhook = commandSecret("webhook-secret", command, Number(cacheS) * 1000);
+    else {
+        throw new errors/* GateError */.ue("BYPASS_REFUSED", "no webhook secret: set ENVELOPE_GATE_WEBHOOK_SECRET_FILE (or ENVELOPE_GATE_SECRET_COMMAND); the App never accepts unsigned webhooks", { hint: "Fix the environment; the App does not start in a weakened configuration." });
+    }
+    // The check at start: the App does not start with a secret it cannot use.
+    const key = privateKey.readSync();
+    try {
+        parsePrivateKey(key, privateKey.origin);
+    }
+    finally {
+        key.fill(0);
+    }
+    const minLength = production ? minWebhookSecretLength : 1;
+    const secretBytes = webhook.readSync();
+    const problem = webhookSecretProblem(secretBytes, minLength);
+    secretBytes.fill(0);
+    if (problem !== null) {
+        throw new errors/* GateError */.ue("BYPASS_REFUSED", `${webhook.origin} ${problem}: the App never accepts weakly signed webhooks`, {
+            hint: "Fix the environment; the App does not start in a weakened configuration.",
+        });
+    }
+    return { privateKey, webhookSecrets: checkedWebhookSource(webhook, minLength) };
+}
+/**
+ * Removes the secret-bearing variables from `env` (process.env once the configuration is read):
+ * the inline secrets and the variables passed to the secret command, which keeps its own copy.
+ * Node unsets them in the process's environment too, so a child spawned later (with the
+ * default, inherited environment) does not get them.
+ */
+function scrubSecretEnvironment(env) {
+    for (const name of [...INLINE_SECRET_VARIABLES, ...commandEnvNames(env)]) {
+        if (name !== "PATH" && name !== "HOME")
+            delete env[name];
+    }
+}
+
+;// CONCATENATED MODULE: ./src/app/config.ts
 
 
 
@@ -1830,42 +2276,6 @@ function jsonLabels(env) {
     }
     return parsed;
 }
-function privateKeyFrom(env) {
-    const inline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim();
-    if (inline)
-        return { pem: inline.replace(/\\n/g, "\n"), variable: "ENVELOPE_GATE_PRIVATE_KEY" };
-    const path = env.ENVELOPE_GATE_PRIVATE_KEY_PATH?.trim();
-    if (!path)
-        throw new errors/* GateError */.ue("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_PRIVATE_KEY) to the App's private key");
-    try {
-        return { pem: (0,external_node_fs_.readFileSync)(path, "utf8"), variable: `ENVELOPE_GATE_PRIVATE_KEY_PATH (${path})` };
-    }
-    catch (err) {
-        throw new errors/* GateError */.ue("CONFIG_INVALID", `the App's private key ${path} cannot be read (${err.code ?? String(err)})`);
-    }
-}
-/**
- * The App's private key, parsed now rather than at the first token request: a key that is not
- * a PEM RSA private key (GitHub issues RSA keys) is PRIVATE_KEY_INVALID at start, naming the
- * variable, instead of every delivery failing later as if GitHub were down.
- */
-function checkedPrivateKey(env) {
-    const { pem, variable } = privateKeyFrom(env);
-    const hint = "Use the .pem file GitHub generated for the App (App settings > Private keys), unchanged.";
-    let key;
-    try {
-        key = (0,external_node_crypto_.createPrivateKey)(pem);
-    }
-    catch (err) {
-        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${variable} is not a PEM private key (${err.message})`, { hint, cause: err });
-    }
-    if (key.asymmetricKeyType !== "rsa") {
-        throw new errors/* GateError */.ue("PRIVATE_KEY_INVALID", `${variable} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
-            hint,
-        });
-    }
-    return pem;
-}
 /** Settings the store-only commands need (pause, resume, status, promote). */
 function storeConfigFromEnv(env) {
     return storeSettingsFromEnv(env);
@@ -1898,20 +2308,14 @@ function heartbeatFromEnv(env) {
 }
 /**
  * Reads the full server configuration and applies the boot guard: no webhook secret, a weak
- * one, or any weakening setting in production is BYPASS_REFUSED.
+ * one, or any weakening setting in production is BYPASS_REFUSED; a secret in the environment
+ * in production is SECRET_IN_ENVIRONMENT. The secrets are checked (secrets.ts), and the
+ * variables carrying them are removed from `env` once everything is read.
  */
 function loadConfig(env) {
     const production = env.NODE_ENV === "production";
-    const secret = env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "";
-    if (secret.trim() === "") {
-        throw bypass("ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks");
-    }
-    const previous = list(env.ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS);
+    const secrets = loadSecrets(env, production, MIN_SECRET_LENGTH);
     if (production) {
-        for (const s of [secret, ...previous]) {
-            if (s.length < MIN_SECRET_LENGTH)
-                throw bypass(`a webhook secret is shorter than ${MIN_SECRET_LENGTH} characters`);
-        }
         for (const setting of WEAKENING_SETTINGS) {
             const value = env[setting.name];
             if (value !== undefined && setting.weakens(value))
@@ -1933,13 +2337,12 @@ function loadConfig(env) {
         throw new errors/* GateError */.ue("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
     const ttl = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
     const cap = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
-    return {
+    const config = {
         production,
         host: settingValue(env, "ENVELOPE_GATE_HOST"),
         port: config_int(env, "ENVELOPE_GATE_PORT", 0, 65535),
         appId,
-        privateKey: checkedPrivateKey(env),
-        webhookSecrets: [secret, ...previous],
+        ...secrets,
         githubApiUrl,
         store: storeSettingsFromEnv(env),
         workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
@@ -1965,6 +2368,8 @@ function loadConfig(env) {
         requestTimeoutMs: config_int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
         budget: budgetPolicyFromEnv(env),
     };
+    scrubSecretEnvironment(env);
+    return config;
 }
 
 ;// CONCATENATED MODULE: ./src/store/crashes.ts
@@ -2111,8 +2516,8 @@ function appManifest(baseUrl, name = "envelope-gate") {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/@octokit/app/dist-node/index.js + 16 modules
-var dist_node = __webpack_require__(6605);
+// EXTERNAL MODULE: ./node_modules/@octokit/auth-app/dist-node/index.js + 9 modules
+var dist_node = __webpack_require__(6479);
 // EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 7 modules
 var dist_src = __webpack_require__(3070);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -2252,6 +2657,7 @@ function hasStatus(err, status) {
 
 
 
+
 function repoRef(fullName) {
     const [owner, repo, extra] = fullName.split("/");
     if (!owner || !repo || extra !== undefined)
@@ -2273,7 +2679,8 @@ const APP_HINT = "Nothing was decided from this. The work stays recorded and is 
 const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 class AppClient {
     settings;
-    app;
+    /** Authenticated as the App (JWT); installation clients come from it. */
+    octokit;
     constructor(settings) {
         this.settings = settings;
         // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
@@ -2286,11 +2693,29 @@ class AppClient {
             throttle: settings.throttle ?? true,
             beforeEachRequest: settings.beforeEachRequest,
         }));
-        this.app = new dist_node/* App */.q({ appId: settings.appId, privateKey: settings.privateKey, Octokit: Configured });
+        const key = settings.privateKey;
+        const source = typeof key === "string" ? { origin: "privateKey", read: async () => Buffer.from(key.replace(/\\n/g, "\n")) } : key;
+        this.octokit = new Configured({
+            authStrategy: dist_node/* createAppAuth */.K,
+            auth: {
+                appId: settings.appId,
+                createJwt: (appId, timeDifference) => createAppJwt(source, appId, timeDifference),
+            },
+        });
     }
     async installation(installationId) {
         try {
-            const octokit = (await this.app.getInstallationOctokit(installationId));
+            // As @octokit/app's getInstallationOctokit: an Octokit of the same class whose auth is the
+            // installation's token, minted (and cached by auth-app) with a JWT from createJwt.
+            const octokit = (await this.octokit.auth({
+                type: "installation",
+                installationId,
+                factory: (auth) => new auth.octokit.constructor({
+                    ...auth.octokitOptions,
+                    authStrategy: dist_node/* createAppAuth */.K,
+                    auth: { ...auth, installationId },
+                }),
+            }));
             return new InstallationClient(octokit);
         }
         catch (err) {
@@ -2300,7 +2725,7 @@ class AppClient {
     /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
     async whoAmI() {
         try {
-            const res = await this.app.octokit.request("GET /app");
+            const res = await this.octokit.request("GET /app");
             const data = res.data;
             return { slug: data.slug, id: data.id };
         }
@@ -2681,7 +3106,8 @@ const HINTS = {
     GITHUB_UNAVAILABLE: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions, ${REDELIVER}.`,
     STORE_UNAVAILABLE: `The database could not be read or written: check /healthz and the database, ${REDELIVER}.`,
     KILL_SWITCH_ENGAGED: "Refused while the App was paused. After `envelope-gate app resume` the sweeper sends recorded work; redeliver deliveries that recorded nothing.",
-    PRIVATE_KEY_INVALID: "The App's private key is wrong: fix ENVELOPE_GATE_PRIVATE_KEY(_PATH) and restart.",
+    PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${REDELIVER}.`,
+    SECRET_UNAVAILABLE: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, GitHub's redelivery the refused deliveries.",
     EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
     EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
     LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,
@@ -3135,8 +3561,6 @@ function payloadProblems(event, payload) {
     return problems.slice(0, 10);
 }
 
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(1455);
 ;// CONCATENATED MODULE: ./src/app/spool.ts
 
 
@@ -3230,6 +3654,7 @@ function spoolBody(req, maxBytes, onChunk) {
 
 
 
+
 /** GitHub caps webhook payloads at 25 MB. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 /** The HTTP status each refusal and failure is answered with; anything unlisted is 503 (retry). */
@@ -3283,7 +3708,9 @@ function header(req, name) {
  * before reading anything; a missing or malformed signature header, or missing delivery and
  * event headers, before reading the body; the body is streamed into the HMACs, held in memory
  * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
- * verified body is parsed, shape-checked and processed.
+ * verified body is parsed, shape-checked and processed. The secrets are read from their source
+ * for each delivery (a file edited to rotate them is used at once); one that cannot be read is
+ * 503 SECRET_UNAVAILABLE before the body is read, never an accepted delivery nor a 401.
  * One JSON log line per outcome (refused, done, duplicate, failed).
  */
 class WebhookIntake {
@@ -3318,7 +3745,18 @@ class WebhookIntake {
         if (delivery === null || event === null) {
             return refuse("WEBHOOK_HEADERS_MISSING", "X-GitHub-Delivery and X-GitHub-Event are required; the body was not read", {}, true);
         }
-        const macs = this.secrets.map((s) => (0,external_node_crypto_.createHmac)("sha256", s));
+        let secrets;
+        try {
+            secrets = await this.secrets.read();
+        }
+        catch (err) {
+            const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("SECRET_UNAVAILABLE", String(err?.message ?? err));
+            return refuse(gate.code, gate.message, gate.hint ? { hint: gate.hint } : {}, true);
+        }
+        const macs = secretLines(secrets).map((s) => (0,external_node_crypto_.createHmac)("sha256", s));
+        secrets.fill(0);
+        if (macs.length === 0)
+            return refuse("SECRET_UNAVAILABLE", `${this.secrets.origin} holds no webhook secret`, {}, true);
         const spooled = await spoolBody(req, MAX_BODY_BYTES, (chunk) => {
             for (const mac of macs)
                 mac.update(chunk);
@@ -4516,6 +4954,7 @@ const TRANSIENT = new Set([
     "STORE_UNAVAILABLE",
     "PROCESS_FENCED",
     "BUDGET_UNCONFIRMED",
+    "SECRET_UNAVAILABLE",
 ]);
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
