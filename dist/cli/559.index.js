@@ -247,17 +247,22 @@ function nextBudgetDay(ms) {
 /**
  * The minutes a finished run is charged, from GitHub's timing of the run: the time from its
  * start (`run_started_at`, the latest attempt's) to its last update, rounded up to a whole
- * minute as GitHub bills. Null when the run has not completed or its timing is missing or
- * inconsistent: then the dispatch stays charged at its maximum.
+ * minute as GitHub bills. A re-run's earlier attempts are not in that timing, so each counts
+ * at `maxRunMinutes` (what runner B's job timeout bounds it to). Null when the run has not
+ * completed or its timing is missing or inconsistent: then the dispatch stays charged at its
+ * maximum.
  */
-function measuredMinutes(run) {
+function measuredMinutes(run, maxRunMinutes) {
     if (run.status !== "completed" || !run.run_started_at || !run.updated_at)
         return null;
     const started = Date.parse(run.run_started_at);
     const ended = Date.parse(run.updated_at);
     if (!Number.isFinite(started) || !Number.isFinite(ended) || ended < started)
         return null;
-    return Math.max(1, Math.ceil((ended - started) / 60_000));
+    const attempt = run.run_attempt ?? 1;
+    if (!Number.isInteger(attempt) || attempt < 1)
+        return null;
+    return (attempt - 1) * maxRunMinutes + Math.max(1, Math.ceil((ended - started) / 60_000));
 }
 /** Why a reservation was refused: the first cap that the dispatch would pass, named. */
 function refusalDetail(policy, limits, usage, names, now) {
@@ -336,9 +341,22 @@ class BudgetLedger {
       FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
       WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
         AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
+        AND i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
       ON CONFLICT (dual_run_id) DO NOTHING`;
         const instScope = `installation:${installationId}`;
         const repoScope = `repository:${repository}`;
+        // The recorded caps hold too: a limit raised or removed behind the App's back (a hand-edited
+        // row, a bug) admits nothing before the watchdog reverts it, as a cleared pause sends nothing.
+        let recorded;
+        try {
+            recorded = {
+                installation: (await this.recordedLimit(instScope)) ?? policy.installation,
+                repository: (await this.recordedLimit(repoScope)) ?? policy.repository,
+            };
+        }
+        catch (err) {
+            throw unconfirmed(`the recorded caps could not be read: ${err.message}`, err);
+        }
         const params = [
             dualRunId,
             installationId,
@@ -363,6 +381,12 @@ class BudgetLedger {
             policy.maxRunMinutes,
             repoScope,
             policy.repository.minutesPerDay,
+            recorded.installation.dispatchesPerDay,
+            policy.maxRunMinutes,
+            recorded.installation.minutesPerDay,
+            recorded.repository.dispatchesPerDay,
+            policy.maxRunMinutes,
+            recorded.repository.minutesPerDay,
         ];
         let lastRace = null;
         for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
@@ -386,8 +410,8 @@ class BudgetLedger {
                 return {
                     status: "refused",
                     limits: {
-                        installation: await this.limitFor(instScope, policy.installation),
-                        repository: await this.limitFor(repoScope, policy.repository),
+                        installation: tighter(await this.limitFor(instScope, policy.installation), recorded.installation),
+                        repository: tighter(await this.limitFor(repoScope, policy.repository), recorded.repository),
                     },
                     usage: {
                         installation: await this.usage("installation_id", installationId, day, trusted),
@@ -420,7 +444,7 @@ class BudgetLedger {
        FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
        WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
          AND d.state NOT IN ('pending', 'dispatching', 'waiting')
-       ORDER BY b.measured_at, b.reserved_at LIMIT ?`, [day, olderThan, limit]);
+       ORDER BY COALESCE(b.measured_at, 0), b.reserved_at LIMIT ?`, [day, olderThan, limit]);
         return rows.map(reservationOf);
     }
     async usage(column, value, day, trusted) {
@@ -439,6 +463,25 @@ class BudgetLedger {
        ORDER BY scope`, [trusted, trusted, day, trusted, trusted, day]);
         return rows.map((r) => ({ scope: r.scope, dispatches: Number(r.n), minutes: Number(r.m), measured: Number(r.measured ?? 0) }));
     }
+    /**
+     * A scope's cap as its latest recorded change sets it (null: no recorded override, the
+     * configured caps apply). A history entry that does not parse throws: nothing is reserved.
+     */
+    async recordedLimit(scope) {
+        const rows = await this.db.all("SELECT state FROM switch_history WHERE switch = ? ORDER BY seq DESC LIMIT 1", [
+            `budget:${scope}`,
+        ]);
+        if (!rows[0])
+            return null;
+        const state = JSON.parse(String(rows[0].state));
+        const limit = state?.limit;
+        if (limit === null)
+            return null;
+        if (!limit || !Number.isInteger(limit.dispatchesPerDay) || !Number.isInteger(limit.minutesPerDay)) {
+            throw new Error(`the latest recorded change of budget:${scope} is not a limit`);
+        }
+        return { dispatchesPerDay: limit.dispatchesPerDay, minutesPerDay: limit.minutesPerDay };
+    }
     async limitFor(scope, fallback) {
         const rows = await this.db.all("SELECT dispatches_per_day AS d, minutes_per_day AS m FROM budget_limits WHERE scope = ?", [scope]);
         return rows[0] ? { dispatchesPerDay: Number(rows[0].d), minutesPerDay: Number(rows[0].m) } : fallback;
@@ -454,6 +497,9 @@ class BudgetLedger {
             changedAt: Number(r.changed_at),
         }));
     }
+}
+function tighter(a, b) {
+    return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
 }
 function reservationOf(row) {
     const num = (v) => (v === null || v === undefined ? null : Number(v));
@@ -726,14 +772,19 @@ class Switches {
     constructor(db) {
         this.db = db;
     }
-    /** Appends one history entry; its sequence number is the next one (a lost race tries again). */
-    async append(entry) {
+    async append(entry, ifLatest) {
+        const condition = ifLatest === undefined ? "" : "WHERE COALESCE((SELECT MAX(seq) FROM switch_history x WHERE x.switch = ?), 0) = ?";
+        const params = [entry.switch, JSON.stringify(entry.state), entry.kind, entry.actor, entry.reason, entry.at];
+        if (ifLatest !== undefined)
+            params.push(entry.switch, ifLatest);
         for (let attempt = 0; attempt < 50; attempt++) {
             try {
                 const rows = await this.db.all(`INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
-           SELECT COALESCE(MAX(seq), 0) + 1, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
-           FROM switch_history RETURNING seq`, [entry.switch, JSON.stringify(entry.state), entry.kind, entry.actor, entry.reason, entry.at]);
-                return Number(rows[0]?.seq);
+           SELECT n.next, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+           FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM switch_history) n ${condition} RETURNING seq`, params);
+                if (!rows[0])
+                    return null;
+                return Number(rows[0].seq);
             }
             catch (err) {
                 if (!raceLost(err))
@@ -793,7 +844,13 @@ class Switches {
         const pause = latest.get(PAUSE_SWITCH);
         const recordedPaused = pause && "paused" in pause.state ? pause.state.paused : false;
         if (recordedPaused !== paused) {
-            out.push({ switch: PAUSE_SWITCH, recorded: { paused: recordedPaused }, found: { paused }, loosens: recordedPaused && !paused });
+            out.push({
+                switch: PAUSE_SWITCH,
+                recorded: { paused: recordedPaused },
+                found: { paused },
+                loosens: recordedPaused && !paused,
+                recordedSeq: pause?.seq ?? 0,
+            });
         }
         const rows = await this.db.all("SELECT scope, dispatches_per_day, minutes_per_day FROM budget_limits");
         const found = new Map(rows.map((r) => [String(r.scope), { dispatchesPerDay: Number(r.dispatches_per_day), minutesPerDay: Number(r.minutes_per_day) }]));
@@ -809,6 +866,7 @@ class Switches {
                 recorded: { limit: recorded },
                 found: { limit: now },
                 loosens: limitLooser(now, recorded, defaults(scope)),
+                recordedSeq: entry?.seq ?? 0,
             });
         }
         return out;
@@ -816,45 +874,55 @@ class Switches {
     /**
      * The watchdog's answer to one drift. A loosening change is reverted to the recorded state
      * (conditionally on the state it found, so two replicas revert once); a tightening one is
-     * kept and recorded, since a stop is never undone by automation. Resolves to what it did,
-     * or null when the state moved again meanwhile.
+     * kept and recorded, since a stop is never undone by automation. Both are conditional on
+     * the latest recorded change being still the one compared with: a change recorded meanwhile
+     * (an operator's command) is never adopted over or reverted. Resolves to what it did, or
+     * null when the state moved again meanwhile.
      */
     async answer(drift, now) {
         const describe = `found ${JSON.stringify(drift.found)}, recorded ${JSON.stringify(drift.recorded)}`;
+        const unchanged = "COALESCE((SELECT MAX(seq) FROM switch_history x WHERE x.switch = ?), 0) = ?";
         if (!drift.loosens) {
-            await this.append({
+            const seq = await this.append({
                 switch: drift.switch,
                 state: drift.found,
                 kind: "change",
                 actor: "unrecorded",
                 reason: `a change made outside the App's commands, kept because it only tightens (${describe})`,
                 at: now,
-            });
-            return "adopted";
+            }, drift.recordedSeq);
+            return seq === null ? null : "adopted";
         }
         let changed;
         if (drift.switch === PAUSE_SWITCH) {
             const pause = (await this.latest()).get(PAUSE_SWITCH);
-            changed = await this.db.run("UPDATE kill_switch SET paused = 1, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = 0", [pause?.reason ?? "restored by the watchdog", WATCHDOG_ACTOR, now]);
+            changed = await this.db.run(`UPDATE kill_switch SET paused = 1, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = 0 AND ${unchanged}`, [pause?.reason ?? "restored by the watchdog", WATCHDOG_ACTOR, now, drift.switch, drift.recordedSeq]);
         }
         else {
             const scope = drift.switch.slice("budget:".length);
             const recorded = "limit" in drift.recorded ? drift.recorded.limit : null;
             const found = "limit" in drift.found ? drift.found.limit : null;
             if (recorded === null) {
-                changed = await this.db.run("DELETE FROM budget_limits WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?", [
-                    scope,
-                    found?.dispatchesPerDay,
-                    found?.minutesPerDay,
-                ]);
+                changed = await this.db.run(`DELETE FROM budget_limits WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ? AND ${unchanged}`, [scope, found?.dispatchesPerDay, found?.minutesPerDay, drift.switch, drift.recordedSeq]);
             }
             else if (found === null) {
                 changed = await this.db.run(`INSERT INTO budget_limits (scope, dispatches_per_day, minutes_per_day, changed_by, reason, changed_at)
-           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope) DO NOTHING`, [scope, recorded.dispatchesPerDay, recorded.minutesPerDay, WATCHDOG_ACTOR, "restored by the watchdog", now]);
+           SELECT CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+           WHERE ${unchanged}
+           ON CONFLICT (scope) DO NOTHING`, [
+                    scope,
+                    recorded.dispatchesPerDay,
+                    recorded.minutesPerDay,
+                    WATCHDOG_ACTOR,
+                    "restored by the watchdog",
+                    now,
+                    drift.switch,
+                    drift.recordedSeq,
+                ]);
             }
             else {
                 changed = await this.db.run(`UPDATE budget_limits SET dispatches_per_day = ?, minutes_per_day = ?, changed_by = ?, reason = ?, changed_at = ?
-           WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?`, [
+           WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ? AND ${unchanged}`, [
                     recorded.dispatchesPerDay,
                     recorded.minutesPerDay,
                     WATCHDOG_ACTOR,
@@ -863,11 +931,14 @@ class Switches {
                     scope,
                     found.dispatchesPerDay,
                     found.minutesPerDay,
+                    drift.switch,
+                    drift.recordedSeq,
                 ]);
             }
         }
         if (changed !== 1)
             return null;
+        // Recorded only if no command was recorded since: a command's own apply follows its entry.
         await this.append({
             switch: drift.switch,
             state: drift.recorded,
@@ -875,7 +946,7 @@ class Switches {
             actor: WATCHDOG_ACTOR,
             reason: `SWITCH_UNRECORDED_CHANGE: reverted a change no command recorded (${describe})`,
             at: now,
-        });
+        }, drift.recordedSeq);
         return "reverted";
     }
 }
@@ -988,10 +1059,24 @@ class Store {
         // The row is written by migration 1; its absence means the store is not what we migrated.
         if (!row)
             throw new Error("kill_switch row missing");
-        const recorded = typeof row.recorded === "string" ? JSON.parse(row.recorded).paused === true : false;
+        // A recorded state that cannot be read is a pause: "could not check" never reads as "running".
+        let recorded = { paused: false };
+        if (row.recorded !== null && row.recorded !== undefined) {
+            try {
+                const state = JSON.parse(String(row.recorded));
+                if (typeof state?.paused !== "boolean")
+                    throw new Error(`no paused flag in ${String(row.recorded).slice(0, 80)}`);
+                recorded = { paused: state.paused };
+            }
+            catch (err) {
+                recorded = { paused: true, unreadable: err.message };
+            }
+        }
         return {
-            paused: boolOf(row.paused) || recorded,
-            reason: row.reason ?? (recorded ? "recorded paused; the row was cleared without a recorded resume" : null),
+            paused: boolOf(row.paused) || recorded.paused,
+            reason: recorded.unreadable !== undefined
+                ? `the latest recorded pause state cannot be read (${recorded.unreadable}); treated as paused`
+                : (row.reason ?? (recorded.paused ? "recorded paused; the row was cleared without a recorded resume" : null)),
             changed_by: row.changed_by ?? null,
             changed_at: row.changed_at === null ? null : Number(row.changed_at),
         };
@@ -2760,13 +2845,17 @@ class InstallationClient {
      */
     async dispatchWorkflow(r, workflow, ref, inputs) {
         const route = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
-        const first = await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, return_run_details: true }, [422]);
+        // Never retried here: a 5xx or a timeout may come after GitHub started the run, and a blind
+        // resend would start a second runner B under one budget reservation. The failure goes back
+        // to the caller, whose next attempt looks for the run before dispatching again.
+        const once = { request: { retries: 0 } };
+        const first = await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, return_run_details: true, ...once }, [422]);
         if (first.status === 422) {
             const message = String(first.data?.message ?? "");
             if (!/return_run_details/.test(message)) {
                 throw githubUnavailable("dispatch runner B", Object.assign(new Error(message || "Validation Failed"), { status: 422 }));
             }
-            await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs });
+            await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, ...once });
             return { runId: null, runUrl: null, mode: "correlation" };
         }
         const id = first.data?.workflow_run_id;
@@ -4626,7 +4715,7 @@ async function notComparedForBudget(ctx, dual, code, err) {
 async function settleRunB(ctx, gh, dual, runBId) {
     try {
         const run = await gh.getRun(repoRef(dual.repository), runBId);
-        const minutes = measuredMinutes(run);
+        const minutes = measuredMinutes(run, ctx.settings.budget.maxRunMinutes);
         if (minutes === null)
             return null;
         await ctx.store.budget.settle(dual.id, runBId, minutes, ctx.clock.now());
@@ -4788,7 +4877,12 @@ async function sweep(ctx) {
     };
     const now = ctx.clock.now();
     // First, so a pause cleared behind the App's back is restored before anything below sends.
-    report.switches = await watchSwitches(ctx, now);
+    // A watchdog that cannot run (the store, an unreadable history row) is a sweep error; what it
+    // guards still holds: every send reads the recorded pause, every reservation the recorded cap.
+    report.switches = [];
+    await attempt("switch watchdog", async () => {
+        report.switches = await watchSwitches(ctx, now);
+    });
     report.expired = await expireMissedDeadlines(ctx, now);
     for (const dual of await ctx.store.listDualRuns(["pending"])) {
         await attempt(dual.id, async () => {

@@ -126,7 +126,7 @@ async function notComparedForBudget(
 export async function settleRunB(ctx: AppContext, gh: InstallationClient, dual: DualRun, runBId: number): Promise<number | null> {
   try {
     const run = await gh.getRun(repoRef(dual.repository), runBId);
-    const minutes = measuredMinutes(run);
+    const minutes = measuredMinutes(run, ctx.settings.budget.maxRunMinutes);
     if (minutes === null) return null;
     await ctx.store.budget.settle(dual.id, runBId, minutes, ctx.clock.now());
     return minutes;

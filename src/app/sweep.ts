@@ -41,7 +41,12 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
   };
   const now = ctx.clock.now();
   // First, so a pause cleared behind the App's back is restored before anything below sends.
-  report.switches = await watchSwitches(ctx, now);
+  // A watchdog that cannot run (the store, an unreadable history row) is a sweep error; what it
+  // guards still holds: every send reads the recorded pause, every reservation the recorded cap.
+  report.switches = [];
+  await attempt("switch watchdog", async () => {
+    report.switches = await watchSwitches(ctx, now);
+  });
   report.expired = await expireMissedDeadlines(ctx, now);
   for (const dual of await ctx.store.listDualRuns(["pending"])) {
     await attempt(dual.id, async () => {

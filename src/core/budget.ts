@@ -55,19 +55,27 @@ export function nextBudgetDay(ms: number): number {
 /**
  * The minutes a finished run is charged, from GitHub's timing of the run: the time from its
  * start (`run_started_at`, the latest attempt's) to its last update, rounded up to a whole
- * minute as GitHub bills. Null when the run has not completed or its timing is missing or
- * inconsistent: then the dispatch stays charged at its maximum.
+ * minute as GitHub bills. A re-run's earlier attempts are not in that timing, so each counts
+ * at `maxRunMinutes` (what runner B's job timeout bounds it to). Null when the run has not
+ * completed or its timing is missing or inconsistent: then the dispatch stays charged at its
+ * maximum.
  */
-export function measuredMinutes(run: {
-  status?: string | null;
-  run_started_at?: string | null;
-  updated_at?: string | null;
-}): number | null {
+export function measuredMinutes(
+  run: {
+    status?: string | null;
+    run_started_at?: string | null;
+    updated_at?: string | null;
+    run_attempt?: number | null;
+  },
+  maxRunMinutes: number,
+): number | null {
   if (run.status !== "completed" || !run.run_started_at || !run.updated_at) return null;
   const started = Date.parse(run.run_started_at);
   const ended = Date.parse(run.updated_at);
   if (!Number.isFinite(started) || !Number.isFinite(ended) || ended < started) return null;
-  return Math.max(1, Math.ceil((ended - started) / 60_000));
+  const attempt = run.run_attempt ?? 1;
+  if (!Number.isInteger(attempt) || attempt < 1) return null;
+  return (attempt - 1) * maxRunMinutes + Math.max(1, Math.ceil((ended - started) / 60_000));
 }
 
 /** Why a reservation was refused: the first cap that the dispatch would pass, named. */

@@ -72,6 +72,8 @@ export interface WorkflowRunInfo {
   /** The latest attempt's start, and the run's last update (its end, once completed). */
   run_started_at?: string | null;
   updated_at?: string | null;
+  /** 1 for the first attempt; a re-run counts up. */
+  run_attempt?: number | null;
 }
 
 export interface CheckRunRequest {
@@ -177,10 +179,14 @@ export class InstallationClient {
    */
   async dispatchWorkflow(r: RepoRef, workflow: string, ref: string, inputs: Record<string, string>): Promise<DispatchResult> {
     const route = "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
+    // Never retried here: a 5xx or a timeout may come after GitHub started the run, and a blind
+    // resend would start a second runner B under one budget reservation. The failure goes back
+    // to the caller, whose next attempt looks for the run before dispatching again.
+    const once = { request: { retries: 0 } };
     const first = await this.call<{ workflow_run_id?: number; run_url?: string; html_url?: string; message?: string } | null>(
       "dispatch runner B",
       route,
-      { ...r, workflow_id: workflow, ref, inputs, return_run_details: true },
+      { ...r, workflow_id: workflow, ref, inputs, return_run_details: true, ...once },
       [422],
     );
     if (first.status === 422) {
@@ -188,7 +194,7 @@ export class InstallationClient {
       if (!/return_run_details/.test(message)) {
         throw githubUnavailable("dispatch runner B", Object.assign(new Error(message || "Validation Failed"), { status: 422 }));
       }
-      await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs });
+      await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, ...once });
       return { runId: null, runUrl: null, mode: "correlation" };
     }
     const id = first.data?.workflow_run_id;

@@ -95,9 +95,21 @@ export class BudgetLedger {
       FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
       WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
         AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
+        AND i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
       ON CONFLICT (dual_run_id) DO NOTHING`;
     const instScope = `installation:${installationId}`;
     const repoScope = `repository:${repository}`;
+    // The recorded caps hold too: a limit raised or removed behind the App's back (a hand-edited
+    // row, a bug) admits nothing before the watchdog reverts it, as a cleared pause sends nothing.
+    let recorded: { installation: BudgetLimit; repository: BudgetLimit };
+    try {
+      recorded = {
+        installation: (await this.recordedLimit(instScope)) ?? policy.installation,
+        repository: (await this.recordedLimit(repoScope)) ?? policy.repository,
+      };
+    } catch (err) {
+      throw unconfirmed(`the recorded caps could not be read: ${(err as Error).message}`, err);
+    }
     const params = [
       dualRunId,
       installationId,
@@ -122,6 +134,12 @@ export class BudgetLedger {
       policy.maxRunMinutes,
       repoScope,
       policy.repository.minutesPerDay,
+      recorded.installation.dispatchesPerDay,
+      policy.maxRunMinutes,
+      recorded.installation.minutesPerDay,
+      recorded.repository.dispatchesPerDay,
+      policy.maxRunMinutes,
+      recorded.repository.minutesPerDay,
     ];
     let lastRace: unknown = null;
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
@@ -142,8 +160,8 @@ export class BudgetLedger {
         return {
           status: "refused",
           limits: {
-            installation: await this.limitFor(instScope, policy.installation),
-            repository: await this.limitFor(repoScope, policy.repository),
+            installation: tighter(await this.limitFor(instScope, policy.installation), recorded.installation),
+            repository: tighter(await this.limitFor(repoScope, policy.repository), recorded.repository),
           },
           usage: {
             installation: await this.usage("installation_id", installationId, day, trusted),
@@ -180,7 +198,7 @@ export class BudgetLedger {
        FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
        WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
          AND d.state NOT IN ('pending', 'dispatching', 'waiting')
-       ORDER BY b.measured_at, b.reserved_at LIMIT ?`,
+       ORDER BY COALESCE(b.measured_at, 0), b.reserved_at LIMIT ?`,
       [day, olderThan, limit],
     );
     return rows.map(reservationOf);
@@ -210,6 +228,24 @@ export class BudgetLedger {
     return rows.map((r) => ({ scope: r.scope, dispatches: Number(r.n), minutes: Number(r.m), measured: Number(r.measured ?? 0) }));
   }
 
+  /**
+   * A scope's cap as its latest recorded change sets it (null: no recorded override, the
+   * configured caps apply). A history entry that does not parse throws: nothing is reserved.
+   */
+  async recordedLimit(scope: string): Promise<BudgetLimit | null> {
+    const rows = await this.db.all<{ state: unknown }>("SELECT state FROM switch_history WHERE switch = ? ORDER BY seq DESC LIMIT 1", [
+      `budget:${scope}`,
+    ]);
+    if (!rows[0]) return null;
+    const state = JSON.parse(String(rows[0].state)) as { limit?: BudgetLimit | null } | null;
+    const limit = state?.limit;
+    if (limit === null) return null;
+    if (!limit || !Number.isInteger(limit.dispatchesPerDay) || !Number.isInteger(limit.minutesPerDay)) {
+      throw new Error(`the latest recorded change of budget:${scope} is not a limit`);
+    }
+    return { dispatchesPerDay: limit.dispatchesPerDay, minutesPerDay: limit.minutesPerDay };
+  }
+
   async limitFor(scope: string, fallback: BudgetLimit): Promise<BudgetLimit> {
     const rows = await this.db.all<{ d: unknown; m: unknown }>(
       "SELECT dispatches_per_day AS d, minutes_per_day AS m FROM budget_limits WHERE scope = ?",
@@ -229,6 +265,10 @@ export class BudgetLedger {
       changedAt: Number(r.changed_at),
     }));
   }
+}
+
+function tighter(a: BudgetLimit, b: BudgetLimit): BudgetLimit {
+  return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
 }
 
 function reservationOf(row: Reservation): Reservation {

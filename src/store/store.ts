@@ -250,10 +250,23 @@ export class Store {
     const row = rows[0];
     // The row is written by migration 1; its absence means the store is not what we migrated.
     if (!row) throw new Error("kill_switch row missing");
-    const recorded = typeof row.recorded === "string" ? (JSON.parse(row.recorded) as { paused?: boolean }).paused === true : false;
+    // A recorded state that cannot be read is a pause: "could not check" never reads as "running".
+    let recorded: { paused: boolean; unreadable?: string } = { paused: false };
+    if (row.recorded !== null && row.recorded !== undefined) {
+      try {
+        const state = JSON.parse(String(row.recorded)) as { paused?: unknown } | null;
+        if (typeof state?.paused !== "boolean") throw new Error(`no paused flag in ${String(row.recorded).slice(0, 80)}`);
+        recorded = { paused: state.paused };
+      } catch (err) {
+        recorded = { paused: true, unreadable: (err as Error).message };
+      }
+    }
     return {
-      paused: boolOf(row.paused) || recorded,
-      reason: (row.reason as string | null) ?? (recorded ? "recorded paused; the row was cleared without a recorded resume" : null),
+      paused: boolOf(row.paused) || recorded.paused,
+      reason:
+        recorded.unreadable !== undefined
+          ? `the latest recorded pause state cannot be read (${recorded.unreadable}); treated as paused`
+          : ((row.reason as string | null) ?? (recorded.paused ? "recorded paused; the row was cleared without a recorded resume" : null)),
       changed_by: (row.changed_by as string | null) ?? null,
       changed_at: row.changed_at === null ? null : Number(row.changed_at),
     };

@@ -32,6 +32,8 @@ export interface SwitchDrift {
   found: SwitchState;
   /** True when the unrecorded change loosens (clears a pause, raises or removes a limit): it is reverted. */
   loosens: boolean;
+  /** The sequence number of the latest recorded change the watchdog compared with (0: none). */
+  recordedSeq: number;
 }
 
 export const PAUSE_SWITCH = "pause";
@@ -59,17 +61,27 @@ function raceLost(err: unknown): boolean {
 export class Switches {
   constructor(private readonly db: SqlDb) {}
 
-  /** Appends one history entry; its sequence number is the next one (a lost race tries again). */
-  async append(entry: Omit<SwitchEntry, "seq">): Promise<number> {
+  /**
+   * Appends one history entry; its sequence number is the next one (a lost race tries again).
+   * With `ifLatest`, only while the switch's latest entry is still that sequence number (0:
+   * none): resolves null, appending nothing, when another change was recorded meanwhile.
+   */
+  async append(entry: Omit<SwitchEntry, "seq">): Promise<number>;
+  async append(entry: Omit<SwitchEntry, "seq">, ifLatest: number): Promise<number | null>;
+  async append(entry: Omit<SwitchEntry, "seq">, ifLatest?: number): Promise<number | null> {
+    const condition = ifLatest === undefined ? "" : "WHERE COALESCE((SELECT MAX(seq) FROM switch_history x WHERE x.switch = ?), 0) = ?";
+    const params = [entry.switch, JSON.stringify(entry.state), entry.kind, entry.actor, entry.reason, entry.at];
+    if (ifLatest !== undefined) params.push(entry.switch, ifLatest);
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
         const rows = await this.db.all<{ seq: unknown }>(
           `INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
-           SELECT COALESCE(MAX(seq), 0) + 1, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
-           FROM switch_history RETURNING seq`,
-          [entry.switch, JSON.stringify(entry.state), entry.kind, entry.actor, entry.reason, entry.at],
+           SELECT n.next, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+           FROM (SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM switch_history) n ${condition} RETURNING seq`,
+          params,
         );
-        return Number(rows[0]?.seq);
+        if (!rows[0]) return null;
+        return Number(rows[0].seq);
       } catch (err) {
         if (!raceLost(err)) throw err;
       }
@@ -135,7 +147,13 @@ export class Switches {
     const pause = latest.get(PAUSE_SWITCH);
     const recordedPaused = pause && "paused" in pause.state ? pause.state.paused : false;
     if (recordedPaused !== paused) {
-      out.push({ switch: PAUSE_SWITCH, recorded: { paused: recordedPaused }, found: { paused }, loosens: recordedPaused && !paused });
+      out.push({
+        switch: PAUSE_SWITCH,
+        recorded: { paused: recordedPaused },
+        found: { paused },
+        loosens: recordedPaused && !paused,
+        recordedSeq: pause?.seq ?? 0,
+      });
     }
     const rows = await this.db.all<Record<string, unknown>>("SELECT scope, dispatches_per_day, minutes_per_day FROM budget_limits");
     const found = new Map<string, BudgetLimit>(
@@ -152,6 +170,7 @@ export class Switches {
         recorded: { limit: recorded },
         found: { limit: now },
         loosens: limitLooser(now, recorded, defaults(scope)),
+        recordedSeq: entry?.seq ?? 0,
       });
     }
     return out;
@@ -160,49 +179,65 @@ export class Switches {
   /**
    * The watchdog's answer to one drift. A loosening change is reverted to the recorded state
    * (conditionally on the state it found, so two replicas revert once); a tightening one is
-   * kept and recorded, since a stop is never undone by automation. Resolves to what it did,
-   * or null when the state moved again meanwhile.
+   * kept and recorded, since a stop is never undone by automation. Both are conditional on
+   * the latest recorded change being still the one compared with: a change recorded meanwhile
+   * (an operator's command) is never adopted over or reverted. Resolves to what it did, or
+   * null when the state moved again meanwhile.
    */
   async answer(drift: SwitchDrift, now: number): Promise<"reverted" | "adopted" | null> {
     const describe = `found ${JSON.stringify(drift.found)}, recorded ${JSON.stringify(drift.recorded)}`;
+    const unchanged = "COALESCE((SELECT MAX(seq) FROM switch_history x WHERE x.switch = ?), 0) = ?";
     if (!drift.loosens) {
-      await this.append({
-        switch: drift.switch,
-        state: drift.found,
-        kind: "change",
-        actor: "unrecorded",
-        reason: `a change made outside the App's commands, kept because it only tightens (${describe})`,
-        at: now,
-      });
-      return "adopted";
+      const seq = await this.append(
+        {
+          switch: drift.switch,
+          state: drift.found,
+          kind: "change",
+          actor: "unrecorded",
+          reason: `a change made outside the App's commands, kept because it only tightens (${describe})`,
+          at: now,
+        },
+        drift.recordedSeq,
+      );
+      return seq === null ? null : "adopted";
     }
     let changed: number;
     if (drift.switch === PAUSE_SWITCH) {
       const pause = (await this.latest()).get(PAUSE_SWITCH);
       changed = await this.db.run(
-        "UPDATE kill_switch SET paused = 1, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = 0",
-        [pause?.reason ?? "restored by the watchdog", WATCHDOG_ACTOR, now],
+        `UPDATE kill_switch SET paused = 1, reason = ?, changed_by = ?, changed_at = ? WHERE id = 1 AND paused = 0 AND ${unchanged}`,
+        [pause?.reason ?? "restored by the watchdog", WATCHDOG_ACTOR, now, drift.switch, drift.recordedSeq],
       );
     } else {
       const scope = drift.switch.slice("budget:".length);
       const recorded = "limit" in drift.recorded ? drift.recorded.limit : null;
       const found = "limit" in drift.found ? drift.found.limit : null;
       if (recorded === null) {
-        changed = await this.db.run("DELETE FROM budget_limits WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?", [
-          scope,
-          found?.dispatchesPerDay,
-          found?.minutesPerDay,
-        ]);
+        changed = await this.db.run(
+          `DELETE FROM budget_limits WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ? AND ${unchanged}`,
+          [scope, found?.dispatchesPerDay, found?.minutesPerDay, drift.switch, drift.recordedSeq],
+        );
       } else if (found === null) {
         changed = await this.db.run(
           `INSERT INTO budget_limits (scope, dispatches_per_day, minutes_per_day, changed_by, reason, changed_at)
-           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope) DO NOTHING`,
-          [scope, recorded.dispatchesPerDay, recorded.minutesPerDay, WATCHDOG_ACTOR, "restored by the watchdog", now],
+           SELECT CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+           WHERE ${unchanged}
+           ON CONFLICT (scope) DO NOTHING`,
+          [
+            scope,
+            recorded.dispatchesPerDay,
+            recorded.minutesPerDay,
+            WATCHDOG_ACTOR,
+            "restored by the watchdog",
+            now,
+            drift.switch,
+            drift.recordedSeq,
+          ],
         );
       } else {
         changed = await this.db.run(
           `UPDATE budget_limits SET dispatches_per_day = ?, minutes_per_day = ?, changed_by = ?, reason = ?, changed_at = ?
-           WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ?`,
+           WHERE scope = ? AND dispatches_per_day = ? AND minutes_per_day = ? AND ${unchanged}`,
           [
             recorded.dispatchesPerDay,
             recorded.minutesPerDay,
@@ -212,19 +247,25 @@ export class Switches {
             scope,
             found.dispatchesPerDay,
             found.minutesPerDay,
+            drift.switch,
+            drift.recordedSeq,
           ],
         );
       }
     }
     if (changed !== 1) return null;
-    await this.append({
-      switch: drift.switch,
-      state: drift.recorded,
-      kind: "revert",
-      actor: WATCHDOG_ACTOR,
-      reason: `SWITCH_UNRECORDED_CHANGE: reverted a change no command recorded (${describe})`,
-      at: now,
-    });
+    // Recorded only if no command was recorded since: a command's own apply follows its entry.
+    await this.append(
+      {
+        switch: drift.switch,
+        state: drift.recorded,
+        kind: "revert",
+        actor: WATCHDOG_ACTOR,
+        reason: `SWITCH_UNRECORDED_CHANGE: reverted a change no command recorded (${describe})`,
+        at: now,
+      },
+      drift.recordedSeq,
+    );
     return "reverted";
   }
 }

@@ -93,6 +93,39 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     expect(line).toMatchObject({ dispatches_used: 1, minutes_charged: 7, measured: 1 });
   });
 
+  it("a re-run of runner B is not charged only its latest attempt: each earlier attempt counts at the maximum", async () => {
+    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
+    runB.run_started_at = "2026-11-30T08:01:00Z";
+    runB.updated_at = "2026-11-30T08:29:00Z";
+    expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).status).toBe(200);
+    const line = async () => (await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`);
+    expect(await line()).toMatchObject({ minutes_charged: 28, measured: 1 });
+    // Someone re-runs runner B: GitHub's run now shows the second attempt's timing only.
+    runB.run_attempt = 2;
+    runB.run_started_at = "2026-11-30T10:00:00Z";
+    runB.updated_at = "2026-11-30T10:02:00Z";
+    clock.advance(3 * 3_600_000 + 60_000);
+    const report = await app.sweep();
+    expect(report.measured).toHaveLength(1);
+    // The first attempt is not in this reading: it counts at the maximum (30), plus the 2 read.
+    expect(await line()).toMatchObject({ minutes_charged: 32, measured: 1 });
+  });
+
+  it("an unreadable switch history row: the sweep reports the watchdog's error and goes on, and nothing is sent on a pause it cannot read", async () => {
+    await app.store.db.run(
+      "INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at) VALUES (1000, 'pause', 'null', 'change', 'x', 'hand-made', 0)",
+    );
+    // The pause cannot be read, so the App is paused: the delivery is held, nothing is sent.
+    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    expect(res.status).toBe(202);
+    const report = await app.sweep();
+    expect(report.errors).toContainEqual(expect.objectContaining({ item: "switch watchdog" }));
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+    expect((await status(app)).kill_switch).toMatchObject({ paused: true, reason: expect.stringContaining("cannot be read") });
+  });
+
   it("after a crash between GitHub accepting the dispatch and the store recording it, the retry finds runner B's run instead of dispatching again", async () => {
     await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
     const first = dispatchedRuns(world.fake);
@@ -107,6 +140,29 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
     expect(await app.store.getDualRun(id)).toMatchObject({ state: "waiting", run_b_id: first[0]!.id });
     expect((await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`)).toMatchObject({ dispatches_used: 1 });
+  });
+});
+
+describe("runner B's dispatch when GitHub accepts it but its answer is lost (SQLite, in-process)", () => {
+  it("a 502 after GitHub accepted the dispatch is not retried blindly: the retry finds the run, one reservation, one runner B", async () => {
+    const world = await startWorld();
+    const clock = new TestClock();
+    // The App's GitHub client retries 5xx (the default is 3): the dispatch must not be among them.
+    const app = await startTestApp(world.fake, clock, { githubRetries: 2 });
+    // GitHub starts the run, then its answer is lost behind a 502 (a proxy, a timeout).
+    world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502, { times: 1, afterHandling: true });
+    try {
+      await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      await app.sweep();
+      const runs = dispatchedRuns(world.fake);
+      expect(runs).toHaveLength(1);
+      const id = runs[0]!.inputs?.dual_run_id as string;
+      expect(await app.store.getDualRun(id)).toMatchObject({ state: "waiting", run_b_id: runs[0]!.id });
+      expect(await app.store.db.all("SELECT dual_run_id FROM budget_reservations")).toEqual([{ dual_run_id: id }]);
+    } finally {
+      await app.close();
+      await world.close();
+    }
   });
 });
 

@@ -103,13 +103,34 @@ describe.each(backends)("runner B's budget on $name", (backend) => {
     expect(rows.map((r) => Number(r.s))).toEqual(Array.from({ length: cap }, (_, i) => i + 1));
   });
 
+  it("a cap raised or removed behind the App's back does not admit a reservation before the watchdog reverts it: the recorded cap holds", async () => {
+    const p = policy({ repository: { dispatchesPerDay: 10, minutesPerDay: 1_000_000 } });
+    await a.switches.setLimit("repository:acme/hand-raised", { dispatchesPerDay: 1, minutesPerDay: 1_000_000 }, "ops", "trial", NOW);
+    expect(await a.budget.reserve(request(6, "acme/hand-raised"), p)).toMatchObject({ status: "reserved" });
+    // Raised by hand (a bug, an UPDATE typed into the wrong console): no sweep has run yet.
+    await a.db.run("UPDATE budget_limits SET dispatches_per_day = 500 WHERE scope = 'repository:acme/hand-raised'");
+    expect(await b.budget.reserve(request(6, "acme/hand-raised"), p)).toMatchObject({
+      status: "refused",
+      limits: { repository: { dispatchesPerDay: 1 } },
+    });
+    // Removed by hand, where the configured cap (10) is looser than the recorded one (1).
+    await a.db.run("DELETE FROM budget_limits WHERE scope = 'repository:acme/hand-raised'");
+    expect(await b.budget.reserve(request(6, "acme/hand-raised"), p)).toMatchObject({ status: "refused" });
+    // A recorded change is honoured at once.
+    await a.switches.setLimit("repository:acme/hand-raised", { dispatchesPerDay: 2, minutesPerDay: 1_000_000 }, "ops", "more", NOW);
+    expect(await b.budget.reserve(request(6, "acme/hand-raised"), p)).toMatchObject({ status: "reserved" });
+    expect(await b.budget.reserve(request(6, "acme/hand-raised"), p)).toMatchObject({ status: "refused" });
+  });
+
   it("the switch history records who and why; a pause cleared behind the App's back still reads paused and is reverted once", async () => {
     expect(await a.setKillSwitch(true, "runaway dispatches", "ops", NOW)).toBe(true);
     await a.db.run("UPDATE kill_switch SET paused = 0 WHERE id = 1");
     // Every send reads the switch with its latest recorded change: still paused.
     expect((await b.killSwitch()).paused).toBe(true);
     const drift = await b.switches.drift(() => policy().installation);
-    expect(drift).toEqual([{ switch: "pause", recorded: { paused: true }, found: { paused: false }, loosens: true }]);
+    expect(drift).toEqual([
+      { switch: "pause", recorded: { paused: true }, found: { paused: false }, loosens: true, recordedSeq: expect.any(Number) as number },
+    ]);
     // Two replicas' watchdogs answer the same drift: one reverts, the other finds nothing to do.
     const answers = await Promise.all([a.switches.answer(drift[0]!, NOW + 1), b.switches.answer(drift[0]!, NOW + 1)]);
     expect(answers.sort()).toEqual([null, "reverted"].sort());
@@ -122,6 +143,30 @@ describe.each(backends)("runner B's budget on $name", (backend) => {
     expect(await a.switches.drift(() => policy().installation)).toEqual([]);
     expect(await b.setKillSwitch(false, "fixed", "ops", NOW + 2)).toBe(true);
     expect((await a.killSwitch()).paused).toBe(false);
+  });
+
+  it("an operator's recorded resume between the watchdog's look and its answer is not undone (neither by an adoption nor by a revert)", async () => {
+    // A pause set by hand: the watchdog (replica b) sees a tightening to keep...
+    await a.db.run("UPDATE kill_switch SET paused = 1, reason = 'by hand' WHERE id = 1");
+    const tightening = await b.switches.drift(() => policy().installation);
+    expect(tightening).toMatchObject([{ switch: "pause", found: { paused: true }, loosens: false }]);
+    // ...but before it answers, an operator resumes with a reason, recorded.
+    expect(await a.setKillSwitch(false, "the hand pause was a mistake", "ops", NOW)).toBe(true);
+    expect(await b.switches.answer(tightening[0]!, NOW + 1)).toBe(null);
+    expect((await a.killSwitch()).paused).toBe(false);
+    expect(await a.switches.drift(() => policy().installation)).toEqual([]);
+
+    // A recorded pause cleared by hand: the watchdog sees a loosening to revert...
+    expect(await a.setKillSwitch(true, "incident 9", "ops", NOW + 2)).toBe(true);
+    await a.db.run("UPDATE kill_switch SET paused = 0, reason = NULL WHERE id = 1");
+    const loosening = await b.switches.drift(() => policy().installation);
+    expect(loosening).toMatchObject([{ switch: "pause", loosens: true }]);
+    // ...but before it answers, the operator records the resume the hand edit stood for.
+    expect(await a.setKillSwitch(false, "incident 9 over", "ops", NOW + 3)).toBe(true);
+    expect(await b.switches.answer(loosening[0]!, NOW + 4)).toBe(null);
+    expect((await a.killSwitch()).paused).toBe(false);
+    expect(await a.switches.drift(() => policy().installation)).toEqual([]);
+    expect((await a.switches.history(1))[0]).toMatchObject({ switch: "pause", actor: "ops", reason: "incident 9 over" });
   });
 
   it("an unrecorded change that tightens is kept and recorded; one that raises or removes a cap is reverted", async () => {

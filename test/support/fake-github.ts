@@ -239,6 +239,8 @@ interface Failure {
   remaining: number;
   body: unknown;
   headers?: () => Record<string, string>;
+  /** The request is handled (its effect happens), then answered with the failure: an answer lost. */
+  afterHandling?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -331,9 +333,13 @@ export class FakeGitHub {
     this.routes.unshift({ method: method.toUpperCase(), pattern, match: compilePattern(pattern), handler });
   }
 
-  /** Matching requests answer `status` (all of them, or the next `times`). */
-  fail(method: string, pattern: string, status: number, options: { times?: number; body?: unknown } = {}): void {
+  /**
+   * Matching requests answer `status` (all of them, or the next `times`). With `afterHandling`,
+   * each is handled first (a dispatch starts its run) and only its answer is the failure.
+   */
+  fail(method: string, pattern: string, status: number, options: { times?: number; body?: unknown; afterHandling?: boolean } = {}): void {
     this.failures.push({
+      afterHandling: options.afterHandling === true,
       method: method.toUpperCase(),
       match: compilePattern(pattern),
       status,
@@ -666,9 +672,21 @@ export class FakeGitHub {
         !FAKE_ONLY_PATH.test(path)
       ) {
         failure.remaining--;
-        return { status: failure.status, body: failure.body, ...(failure.headers ? { headers: failure.headers() } : {}) };
+        const answer: FakeResponse = {
+          status: failure.status,
+          body: failure.body,
+          ...(failure.headers ? { headers: failure.headers() } : {}),
+        };
+        if (!failure.afterHandling) return answer;
+        await this.handleRoute(method, url, req, body, rawBody).catch(() => undefined);
+        return answer;
       }
     }
+    return this.handleRoute(method, url, req, body, rawBody);
+  }
+
+  private async handleRoute(method: string, url: URL, req: IncomingMessage, body: unknown, rawBody: Buffer): Promise<FakeResponse> {
+    const path = url.pathname;
     if (this.state.requiredToken !== null) {
       const auth = String(req.headers.authorization ?? "");
       if (!auth.endsWith(` ${this.state.requiredToken}`)) return { status: 401, body: { message: "Bad credentials" } };
