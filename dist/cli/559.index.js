@@ -222,6 +222,10 @@ async function openSqlite(path) {
  * per repository (src/store reserves in one statement). Here: the day a reservation counts
  * in, what a finished run is charged, which cap a refusal names, and how limits are written.
  */
+/** Of two caps, the lower of each figure. */
+function tighter(a, b) {
+    return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
+}
 /** The store key of a scope's limit override. */
 function scopeKey(scope) {
     return scope.kind === "installation" ? `installation:${scope.id}` : `repository:${scope.name.toLowerCase()}`;
@@ -467,6 +471,10 @@ class BudgetLedger {
      * A scope's cap as its latest recorded change sets it (null: no recorded override, the
      * configured caps apply). A history entry that does not parse throws: nothing is reserved.
      */
+    /** The cap a reservation in `scope` is held to: the tighter of its override row and its latest recorded change. */
+    async effectiveLimit(scope, fallback) {
+        return tighter(await this.limitFor(scope, fallback), (await this.recordedLimit(scope)) ?? fallback);
+    }
     async recordedLimit(scope) {
         const rows = await this.db.all("SELECT state FROM switch_history WHERE switch = ? ORDER BY seq DESC LIMIT 1", [
             `budget:${scope}`,
@@ -497,9 +505,6 @@ class BudgetLedger {
             changedAt: Number(r.changed_at),
         }));
     }
-}
-function tighter(a, b) {
-    return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
 }
 function reservationOf(row) {
     const num = (v) => (v === null || v === undefined ? null : Number(v));
@@ -3254,10 +3259,14 @@ async function budgetSnapshot(store, policy, now) {
         charged_until_measured_minutes: policy.maxRunMinutes,
         measurement_trusted_minutes: Math.round(policy.freshMs / 60_000),
         defaults: { installation: policy.installation, repository: policy.repository },
-        scopes: scopes.map((scope) => {
+        scopes: await Promise.all(scopes.map(async (scope) => {
             const used = usage.find((u) => u.scope === scope) ?? { dispatches: 0, minutes: 0, measured: 0 };
             const o = overrides.get(scope);
-            const cap = o ?? (parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation);
+            // What reservations are held to: a row raised behind the App's back does not show as room,
+            // and an unreadable recorded cap refuses every reservation (BUDGET_UNCONFIRMED): none left.
+            const cap = await store.budget
+                .effectiveLimit(scope, parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation)
+                .catch(() => ({ dispatchesPerDay: 0, minutesPerDay: 0 }));
             return {
                 scope,
                 dispatches_used: used.dispatches,
@@ -3269,7 +3278,7 @@ async function budgetSnapshot(store, policy, now) {
                 measured: used.measured,
                 override: o ? { by: o.changedBy, reason: o.reason, at: new Date(o.changedAt).toISOString() } : null,
             };
-        }),
+        })),
         refusals: refusals.map((r) => ({
             dual_run: String(r.id),
             repository: String(r.repository),

@@ -179,22 +179,28 @@ export async function budgetSnapshot(store: Store, policy: BudgetPolicy, now: nu
     charged_until_measured_minutes: policy.maxRunMinutes,
     measurement_trusted_minutes: Math.round(policy.freshMs / 60_000),
     defaults: { installation: policy.installation, repository: policy.repository },
-    scopes: scopes.map((scope) => {
-      const used = usage.find((u) => u.scope === scope) ?? { dispatches: 0, minutes: 0, measured: 0 };
-      const o = overrides.get(scope);
-      const cap = o ?? (parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation);
-      return {
-        scope,
-        dispatches_used: used.dispatches,
-        dispatches_cap: cap.dispatchesPerDay,
-        dispatches_left: Math.max(0, cap.dispatchesPerDay - used.dispatches),
-        minutes_charged: used.minutes,
-        minutes_cap: cap.minutesPerDay,
-        minutes_left: Math.max(0, cap.minutesPerDay - used.minutes),
-        measured: used.measured,
-        override: o ? { by: o.changedBy, reason: o.reason, at: new Date(o.changedAt).toISOString() } : null,
-      };
-    }),
+    scopes: await Promise.all(
+      scopes.map(async (scope) => {
+        const used = usage.find((u) => u.scope === scope) ?? { dispatches: 0, minutes: 0, measured: 0 };
+        const o = overrides.get(scope);
+        // What reservations are held to: a row raised behind the App's back does not show as room,
+        // and an unreadable recorded cap refuses every reservation (BUDGET_UNCONFIRMED): none left.
+        const cap = await store.budget
+          .effectiveLimit(scope, parseScopeKey(scope)?.kind === "repository" ? policy.repository : policy.installation)
+          .catch(() => ({ dispatchesPerDay: 0, minutesPerDay: 0 }));
+        return {
+          scope,
+          dispatches_used: used.dispatches,
+          dispatches_cap: cap.dispatchesPerDay,
+          dispatches_left: Math.max(0, cap.dispatchesPerDay - used.dispatches),
+          minutes_charged: used.minutes,
+          minutes_cap: cap.minutesPerDay,
+          minutes_left: Math.max(0, cap.minutesPerDay - used.minutes),
+          measured: used.measured,
+          override: o ? { by: o.changedBy, reason: o.reason, at: new Date(o.changedAt).toISOString() } : null,
+        };
+      }),
+    ),
     refusals: refusals.map((r) => ({
       dual_run: String(r.id),
       repository: String(r.repository),

@@ -28,6 +28,11 @@ export interface BudgetUsage {
 
 export type BudgetScope = { kind: "installation"; id: number } | { kind: "repository"; name: string };
 
+/** Of two caps, the lower of each figure. */
+export function tighter(a: BudgetLimit, b: BudgetLimit): BudgetLimit {
+  return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
+}
+
 /** The store key of a scope's limit override. */
 export function scopeKey(scope: BudgetScope): string {
   return scope.kind === "installation" ? `installation:${scope.id}` : `repository:${scope.name.toLowerCase()}`;

@@ -1,4 +1,4 @@
-import { budgetDay, type BudgetLimit, type BudgetPolicy, type BudgetUsage } from "../core/budget.js";
+import { budgetDay, tighter, type BudgetLimit, type BudgetPolicy, type BudgetUsage } from "../core/budget.js";
 import { GateError, isGateError } from "../core/errors.js";
 import type { SqlDb } from "./db.js";
 
@@ -232,6 +232,11 @@ export class BudgetLedger {
    * A scope's cap as its latest recorded change sets it (null: no recorded override, the
    * configured caps apply). A history entry that does not parse throws: nothing is reserved.
    */
+  /** The cap a reservation in `scope` is held to: the tighter of its override row and its latest recorded change. */
+  async effectiveLimit(scope: string, fallback: BudgetLimit): Promise<BudgetLimit> {
+    return tighter(await this.limitFor(scope, fallback), (await this.recordedLimit(scope)) ?? fallback);
+  }
+
   async recordedLimit(scope: string): Promise<BudgetLimit | null> {
     const rows = await this.db.all<{ state: unknown }>("SELECT state FROM switch_history WHERE switch = ? ORDER BY seq DESC LIMIT 1", [
       `budget:${scope}`,
@@ -265,10 +270,6 @@ export class BudgetLedger {
       changedAt: Number(r.changed_at),
     }));
   }
-}
-
-function tighter(a: BudgetLimit, b: BudgetLimit): BudgetLimit {
-  return { dispatchesPerDay: Math.min(a.dispatchesPerDay, b.dispatchesPerDay), minutesPerDay: Math.min(a.minutesPerDay, b.minutesPerDay) };
 }
 
 function reservationOf(row: Reservation): Reservation {

@@ -80,6 +80,15 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     const html = await (await fetch(`${app.url}/status`)).text();
     expect(html).toContain("budget(s) exhausted for today");
     expect(html).toContain("Last budget refusals");
+    // A cap raised by hand (no recorded change) shows no room: reservations are held to the recorded cap.
+    await app.store.db.run(
+      "INSERT INTO budget_limits (scope, dispatches_per_day, minutes_per_day, changed_by, reason, changed_at) VALUES (?, 100, 100000, 'x', 'y', 0)",
+      [`repository:${REPO}`],
+    );
+    expect((await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`)).toMatchObject({
+      dispatches_cap: 2,
+      dispatches_left: 0,
+    });
   });
 
   it("a finished runner B is charged its real minutes from GitHub's timing of the run", async () => {
