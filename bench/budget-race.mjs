@@ -11,13 +11,17 @@
 // dispatched or "not compared (budget)".
 import { createHash, generateKeyPairSync, randomUUID } from "node:crypto";
 import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { spawnApp } from "./support/app-process.mjs";
 import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
 const { zipSync } = require("fflate");
 const pg = require("pg");
+const Database = require("better-sqlite3");
 const CANDIDATES = Number(process.env.BENCH_BUDGET_CANDIDATES ?? 300);
 const CAP = Number(process.env.BENCH_BUDGET_CAP ?? 40);
 const REPOS = 6;
@@ -184,7 +188,7 @@ function gitHub(candidates) {
   );
 }
 
-function startApp(github, replica, schema) {
+function startApp(github, replica, storeEnv) {
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME ?? "/tmp",
@@ -204,129 +208,184 @@ function startApp(github, replica, schema) {
     ENVELOPE_GATE_BUDGET_INSTALLATION_MINUTES: "1000000",
     ENVELOPE_GATE_BUDGET_REPOSITORY_DISPATCHES: "1000",
     ENVELOPE_GATE_BUDGET_REPOSITORY_MINUTES: "1000000",
-    DATABASE_URL: PG_URL,
-    ENVELOPE_GATE_PG_SCHEMA: schema,
+    ...storeEnv,
   };
   return spawnApp(env).then(({ url, child }) => ({ replica, url, child, alive: true }));
 }
 
-const candidates = Array.from({ length: CANDIDATES }, (_, i) => candidate(i));
-const github = await gitHub(candidates);
-const schema = `eg_budget_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-const admin = new pg.Client({ connectionString: PG_URL });
-await admin.connect();
-let replicas = [];
-let exitCode = 0;
-try {
-  replicas = await Promise.all(["replica-1", "replica-2"].map((id) => startApp(github, id, schema)));
-  const queue = candidates.map((item, n) => ({ item, n, tries: 0 }));
-  let pending = queue.length;
-  let sent = 0;
-  let killed = false;
-  const answers = new Map();
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const started = Date.now();
-  const sender = async () => {
-    while (pending > 0) {
-      const job = queue.shift();
-      if (!job) {
-        await sleep(20);
-        continue;
-      }
-      const alive = replicas.filter((r) => r.alive);
-      if (alive.length === 0) {
-        queue.push(job);
-        await sleep(50);
-        continue;
-      }
-      const target = alive[(job.n + job.tries) % alive.length];
-      sent++;
-      const kind = await deliverSigned(target.url, job.item, SECRET, agent);
-      answers.set(kind, (answers.get(kind) ?? 0) + 1);
-      if (kind === "done" || kind === "duplicate") pending--;
-      else if (++job.tries > 300) {
-        pending--;
-        job.item.gaveUp = true;
-      } else setTimeout(() => queue.push(job), 100);
-    }
-  };
-  const chaos = async () => {
-    while (pending > CANDIDATES - CAP / 2) await sleep(5);
-    const victim = replicas[0];
-    victim.alive = false;
-    victim.child.kill("SIGKILL");
-    killed = true;
-    await sleep(200);
-    const fresh = await startApp(github, victim.replica, schema);
-    replicas = replicas.map((r) => (r === victim ? fresh : r));
-  };
-  await Promise.all([...Array.from({ length: CONNECTIONS }, sender), chaos()]);
-  agent.destroy();
-  // Work left queued or claimed by the killed process is the sweepers'; wait until every dual run settled.
-  let unsettled = 0;
-  for (let i = 0; i < 120; i++) {
-    const r = await admin.query(
-      `SELECT COUNT(*) AS n FROM ${schema}.dual_runs WHERE state IN ('pending', 'dispatching', 'decided', 'reporting')`,
-    );
-    const d = await admin.query(`SELECT COUNT(*) AS n FROM ${schema}.deliveries WHERE state <> 'done'`);
-    unsettled = Number(r.rows[0].n) + Number(d.rows[0].n);
-    if (unsettled === 0) break;
-    await sleep(500);
+/**
+ * One backend's store for the bench: the App processes' settings, and a query function for the
+ * checks at the end. SQLite: both processes on one file (WAL), which is not how the App is
+ * deployed (one process per SQLite file) but races the reservation statement across processes.
+ */
+async function openBackend(kind) {
+  if (kind === "postgres") {
+    const schema = `eg_budget_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.query(`SET search_path = ${schema}`);
+    return {
+      label: "PostgreSQL",
+      env: { DATABASE_URL: PG_URL, ENVELOPE_GATE_PG_SCHEMA: schema },
+      all: async (sql) => (await admin.query(sql)).rows,
+      close: async () => {
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+        await admin.end().catch(() => {});
+      },
+    };
   }
-  const seconds = (Date.now() - started) / 1000;
-  const q = async (sql) => (await admin.query(sql)).rows;
-  const reserved = Number((await q(`SELECT COUNT(*) AS n FROM ${schema}.budget_reservations`))[0].n);
-  const states = await q(
-    `SELECT state, outcome, outcome_code, COUNT(*) AS n FROM ${schema}.dual_runs GROUP BY state, outcome, outcome_code ORDER BY n DESC`,
-  );
-  const dualRuns = states.reduce((s, r) => s + Number(r.n), 0);
-  const refused = states.filter((r) => r.outcome_code === "RUNNER_B_BUDGET_EXCEEDED").reduce((s, r) => s + Number(r.n), 0);
-  const unconfirmed = states.filter((r) => r.outcome_code === "BUDGET_UNCONFIRMED").reduce((s, r) => s + Number(r.n), 0);
-  const waiting = states.filter((r) => r.state === "waiting").reduce((s, r) => s + Number(r.n), 0);
-  const perDual = new Map();
-  for (const d of github.dispatches) perDual.set(d.dual_run_id, (perDual.get(d.dual_run_id) ?? 0) + 1);
-  const doubled = [...perDual.values()].filter((n) => n > 1).length;
-  const budgetChecks = github.checkRuns.filter((c) => /Not compared \(budget\)/.test(c.output?.title ?? "")).length;
-  const fmt = (m) => [...m].map(([k, v]) => `${k} ${v}`).join(", ");
-  const lines = [
-    "## App: runner B's budget under racing dispatches",
-    "",
-    `${CANDIDATES} failing runner-A completions (one installation, ${REPOS} repositories), each wanting a runner-B dispatch, sent at once over ${CONNECTIONS} connections to two App processes sharing one PostgreSQL, under an installation cap of **${CAP}** dispatches per day. While the first reservations were being made (after about ${CAP / 2} deliveries were done), replica-1 was killed with SIGKILL and restarted. Every answer other than 200 was delivered again. The stand-in GitHub counts every dispatch request it receives.`,
-    "",
-    "| measure | count |",
-    "| --- | ---: |",
-    `| candidates (distinct dual runs recorded) | ${dualRuns} |`,
-    `| deliveries sent (first sends and redeliveries) | ${sent} |`,
-    `| reservations in the store | ${reserved} |`,
-    `| **dispatch requests GitHub received** (cap ${CAP}) | **${github.dispatches.length}** |`,
-    `| **dual runs dispatched twice** | **${doubled}** |`,
-    `| dual runs waiting for runner B (dispatched) | ${waiting} |`,
-    `| ended "not compared (budget)": RUNNER_B_BUDGET_EXCEEDED / BUDGET_UNCONFIRMED | ${refused} / ${unconfirmed} |`,
-    `| "Not compared (budget)" check runs posted | ${budgetChecks} |`,
-    `| unsettled at the end | ${unsettled} |`,
-    `| SIGKILLs | ${killed ? 1 : 0} |`,
-    `| wall time, s | ${seconds.toFixed(1)} |`,
-    "",
-    `Answers seen by the sender: ${fmt(answers)}.`,
-    "",
-  ];
-  process.stdout.write(lines.join("\n"));
-  const ok =
-    github.dispatches.length <= CAP &&
-    reserved <= CAP &&
-    doubled === 0 &&
-    unsettled === 0 &&
-    waiting + refused + unconfirmed === dualRuns &&
-    dualRuns === CANDIDATES &&
-    !candidates.some((c) => c.gaveUp);
-  if (!ok) {
-    process.stderr.write(`budget-race bench: invariant broken (see the table)\n${lines.join("\n")}\n`);
-    exitCode = 1;
-  }
-} finally {
-  for (const r of replicas) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-  await admin.end().catch(() => {});
-  github.close();
+  const dir = mkdtempSync(join(tmpdir(), "eg-budget-"));
+  const path = join(dir, "app.sqlite");
+  let db = null;
+  return {
+    label: "SQLite (one file, two processes)",
+    env: { ENVELOPE_GATE_DB_PATH: path },
+    all: async (sql) => {
+      db ??= new Database(path);
+      return db.prepare(sql).all();
+    },
+    close: async () => {
+      db?.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
-process.exit(exitCode);
+
+/** Runs the race on one backend; resolves to its table's rows and whether the invariant held. */
+async function race(kind) {
+  const candidates = Array.from({ length: CANDIDATES }, (_, i) => candidate(i));
+  const github = await gitHub(candidates);
+  const store = await openBackend(kind);
+  let replicas = [];
+  try {
+    replicas = await Promise.all(["replica-1", "replica-2"].map((id) => startApp(github, id, store.env)));
+    const queue = candidates.map((item, n) => ({ item, n, tries: 0 }));
+    let pending = queue.length;
+    let sent = 0;
+    let killed = false;
+    const answers = new Map();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+    const started = Date.now();
+    const sender = async () => {
+      while (pending > 0) {
+        const job = queue.shift();
+        if (!job) {
+          await sleep(20);
+          continue;
+        }
+        const alive = replicas.filter((r) => r.alive);
+        if (alive.length === 0) {
+          queue.push(job);
+          await sleep(50);
+          continue;
+        }
+        const target = alive[(job.n + job.tries) % alive.length];
+        sent++;
+        const kind = await deliverSigned(target.url, job.item, SECRET, agent);
+        answers.set(kind, (answers.get(kind) ?? 0) + 1);
+        if (kind === "done" || kind === "duplicate") pending--;
+        else if (++job.tries > 300) {
+          pending--;
+          job.item.gaveUp = true;
+        } else setTimeout(() => queue.push(job), 100);
+      }
+    };
+    const chaos = async () => {
+      while (pending > CANDIDATES - CAP / 2) await sleep(5);
+      const victim = replicas[0];
+      victim.alive = false;
+      victim.child.kill("SIGKILL");
+      killed = true;
+      await sleep(200);
+      const fresh = await startApp(github, victim.replica, store.env);
+      replicas = replicas.map((r) => (r === victim ? fresh : r));
+    };
+    await Promise.all([...Array.from({ length: CONNECTIONS }, sender), chaos()]);
+    agent.destroy();
+    // Work left queued or claimed by the killed process is the sweepers'; wait until every dual run settled.
+    let unsettled = 0;
+    for (let i = 0; i < 120; i++) {
+      const [r] = await store.all("SELECT COUNT(*) AS n FROM dual_runs WHERE state IN ('pending', 'dispatching', 'decided', 'reporting')");
+      const [d] = await store.all("SELECT COUNT(*) AS n FROM deliveries WHERE state <> 'done'");
+      unsettled = Number(r.n) + Number(d.n);
+      if (unsettled === 0) break;
+      await sleep(500);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const reserved = Number((await store.all("SELECT COUNT(*) AS n FROM budget_reservations"))[0].n);
+    const states = await store.all("SELECT state, outcome_code, COUNT(*) AS n FROM dual_runs GROUP BY state, outcome_code");
+    const sum = (pred) => states.filter(pred).reduce((s, r) => s + Number(r.n), 0);
+    const dualRuns = sum(() => true);
+    const refused = sum((r) => r.outcome_code === "RUNNER_B_BUDGET_EXCEEDED");
+    const unconfirmed = sum((r) => r.outcome_code === "BUDGET_UNCONFIRMED");
+    const waiting = sum((r) => r.state === "waiting");
+    const perDual = new Map();
+    for (const d of github.dispatches) perDual.set(d.dual_run_id, (perDual.get(d.dual_run_id) ?? 0) + 1);
+    const doubled = [...perDual.values()].filter((n) => n > 1).length;
+    const budgetChecks = github.checkRuns.filter((c) => /Not compared \(budget\)/.test(c.output?.title ?? "")).length;
+    const ok =
+      github.dispatches.length <= CAP &&
+      reserved <= CAP &&
+      doubled === 0 &&
+      unsettled === 0 &&
+      waiting + refused + unconfirmed === dualRuns &&
+      dualRuns === CANDIDATES &&
+      !candidates.some((c) => c.gaveUp);
+    return {
+      label: store.label,
+      ok,
+      rows: {
+        dualRuns,
+        sent,
+        reserved,
+        dispatches: github.dispatches.length,
+        doubled,
+        waiting,
+        refused: `${refused} / ${unconfirmed}`,
+        budgetChecks,
+        unsettled,
+        kills: killed ? 1 : 0,
+        seconds: seconds.toFixed(1),
+      },
+      answers: [...answers].map(([k, v]) => `${k} ${v}`).join(", "),
+    };
+  } finally {
+    for (const r of replicas) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+    await sleep(100);
+    await store.close();
+    github.close();
+  }
+}
+
+const results = [await race("postgres"), await race("sqlite")];
+const row = (label, key, bold = false) =>
+  `| ${bold ? `**${label}**` : label} | ${results.map((r) => (bold ? `**${r.rows[key]}**` : r.rows[key])).join(" | ")} |`;
+const lines = [
+  "## App: runner B's budget under racing dispatches",
+  "",
+  `${CANDIDATES} failing runner-A completions (one installation, ${REPOS} repositories), each wanting a runner-B dispatch, sent at once over ${CONNECTIONS} connections to two App processes sharing one store, under an installation cap of **${CAP}** dispatches per day. While the first reservations were being made (after about ${CAP / 2} deliveries were done), replica-1 was killed with SIGKILL and restarted. Every answer other than 200 was delivered again. The stand-in GitHub counts every dispatch request it receives. Run once on PostgreSQL, once on SQLite (both processes on one file).`,
+  "",
+  `| measure | ${results.map((r) => r.label).join(" | ")} |`,
+  `| --- | ${results.map(() => "---:").join(" | ")} |`,
+  row("candidates (distinct dual runs recorded)", "dualRuns"),
+  row("deliveries sent (first sends and redeliveries)", "sent"),
+  row("reservations in the store", "reserved"),
+  row(`dispatch requests GitHub received (cap ${CAP})`, "dispatches", true),
+  row("dual runs dispatched twice", "doubled", true),
+  row("dual runs waiting for runner B (dispatched)", "waiting"),
+  row('ended "not compared (budget)": RUNNER_B_BUDGET_EXCEEDED / BUDGET_UNCONFIRMED', "refused"),
+  row('"Not compared (budget)" check runs posted', "budgetChecks"),
+  row("unsettled at the end", "unsettled"),
+  row("SIGKILLs", "kills"),
+  row("wall time, s", "seconds"),
+  "",
+  ...results.map((r) => `Answers seen by the sender (${r.label}): ${r.answers}.`),
+  "",
+];
+process.stdout.write(lines.join("\n"));
+if (results.some((r) => !r.ok)) {
+  process.stderr.write("budget-race bench: invariant broken (see the table)\n");
+  process.exit(1);
+}
+process.exit(0);
