@@ -32,6 +32,18 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
   }
   const dual = (await store.getDualRun(id)) as DualRun;
+  // Paused: no reservation either, so a pause that outlasts the deadline spends nothing of the day's budget.
+  const backToPending = (err: unknown) =>
+    store.releaseDualRun(id, "dispatching", "pending", owner).then(
+      () => Promise.reject(err),
+      () => Promise.reject(err),
+    );
+  const kill = await store.killSwitch().catch(backToPending);
+  if (kill.paused) {
+    await backToPending(
+      new GateError("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`),
+    );
+  }
   let reserved: Awaited<ReturnType<typeof store.budget.reserve>>;
   try {
     reserved = await store.budget.reserve(

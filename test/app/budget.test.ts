@@ -10,6 +10,7 @@ import {
   deliver,
   dispatchedRuns,
   HEAD_SHA,
+  INSTALLATION,
   pgProxy,
   pgSchema,
   processEnv,
@@ -120,6 +121,34 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     expect(report.measured).toHaveLength(1);
     // The first attempt is not in this reading: it counts at the maximum (30), plus the 2 read.
     expect(await line()).toMatchObject({ minutes_charged: 32, measured: 1 });
+  });
+
+  it("a pending dual run is not reserved while the App is paused: a pause spends nothing of the day's budget", async () => {
+    await app.store.insertDualRun({
+      id: "dr-paused",
+      installation_id: INSTALLATION,
+      repository: REPO,
+      head_sha: HEAD_SHA,
+      pull_number: 7,
+      base_ref: "main",
+      envelope_hash: `sha256:${"ab".repeat(32)}`,
+      properties: '["schema_key_order"]',
+      run_a_id: 1,
+      run_a_attempt: 1,
+      run_a_url: null,
+      evidence_a: `sha256:${"1".repeat(64)}`,
+      runner_a: "{}",
+      created_at: clock.now(),
+      deadline_at: clock.now() + 3_600_000,
+    });
+    await app.store.setKillSwitch(true, "incident 9", "ops", clock.now());
+    const report = await app.sweep();
+    expect(report.errors).toContainEqual(expect.objectContaining({ item: "dr-paused", code: "KILL_SWITCH_ENGAGED" }));
+    expect(await app.store.budget.reservation("dr-paused")).toBeNull();
+    expect(await app.store.getDualRun("dr-paused")).toMatchObject({ state: "pending" });
+    await app.store.setKillSwitch(false, "incident 9 over", "ops", clock.now());
+    expect((await app.sweep()).dispatched).toEqual(["dr-paused"]);
+    expect(await app.store.budget.reservation("dr-paused")).not.toBeNull();
   });
 
   it("an unreadable switch history row: the sweep reports the watchdog's error and goes on, and nothing is sent on a pause it cannot read", async () => {
