@@ -7,6 +7,9 @@ import { codeOf, type AppContext } from "./context.js";
 import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "./dual-run.js";
 import { reportDualRun } from "./report.js";
 
+/** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
+export const DISPATCH_LISTING_LAG_MS = 60_000;
+
 /**
  * Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per
  * claim, and only after a reservation under runner B's budget is recorded. A dual run that
@@ -79,7 +82,18 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
         ctx.log("info", "runner_b.found_earlier_dispatch", { dual_run: id, run_b: earlier.id, recorded: moved });
         return `runner B already dispatched by an earlier attempt (run ${earlier.id}); not sent again`;
       }
+      // GitHub lists a new run a little after it starts: an earlier attempt this recent may have
+      // started one the listing does not show yet. Look again later rather than send a second.
+      const attempted = reserved.reservation.attempted_at;
+      const settlesAt = attempted === null ? 0 : attempted + DISPATCH_LISTING_LAG_MS;
+      if (ctx.clock.now() < settlesAt) {
+        throw new GateError(
+          "DISPATCH_OUTCOME_UNKNOWN",
+          `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`,
+        );
+      }
     }
+    await store.budget.markAttempt(id, ctx.clock.now());
     const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
       dispatch_mode: result.mode,

@@ -13,6 +13,8 @@ export interface Reservation {
   run_b_id: number | null;
   reserved_at: number;
   reserved_by: string;
+  /** When a dispatch request was last about to be sent for it (null: never). */
+  attempted_at: number | null;
 }
 
 export interface LimitOverride extends BudgetLimit {
@@ -175,6 +177,11 @@ export class BudgetLedger {
     throw unconfirmed(`${RACE_RETRIES} attempts lost a race with other reservations`, lastRace);
   }
 
+  /** Records that a dispatch request is about to be sent under this reservation. */
+  async markAttempt(dualRunId: string, now: number): Promise<void> {
+    await this.db.run("UPDATE budget_reservations SET attempted_at = ? WHERE dual_run_id = ?", [now, dualRunId]);
+  }
+
   /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
   async settle(dualRunId: string, runBId: number, minutes: number, now: number): Promise<boolean> {
     return (
@@ -194,7 +201,7 @@ export class BudgetLedger {
   async unsettled(day: string, olderThan: number, limit: number): Promise<Reservation[]> {
     const rows = await this.db.all<Reservation>(
       `SELECT b.dual_run_id, b.installation_id, b.repository, b.day, b.max_minutes, b.measured_minutes, b.measured_at,
-         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by
+         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by, b.attempted_at
        FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
        WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
          AND d.state NOT IN ('pending', 'dispatching', 'waiting')
@@ -282,5 +289,6 @@ function reservationOf(row: Reservation): Reservation {
     measured_at: num(row.measured_at),
     run_b_id: num(row.run_b_id),
     reserved_at: Number(row.reserved_at),
+    attempted_at: num(row.attempted_at),
   };
 }

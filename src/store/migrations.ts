@@ -173,6 +173,7 @@ CREATE TABLE budget_reservations (
   run_b_id BIGINT,
   reserved_at BIGINT NOT NULL,
   reserved_by TEXT NOT NULL,
+  attempted_at BIGINT,
   UNIQUE (installation_id, day, installation_seq),
   UNIQUE (repository, day, repository_seq)
 );

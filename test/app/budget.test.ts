@@ -204,6 +204,39 @@ describe("runner B's dispatch when GitHub accepts it but its answer is lost (SQL
   });
 });
 
+describe("runner B's dispatch when GitHub's run listing lags", () => {
+  it("a lost answer whose run GitHub does not list yet: no second dispatch within the listing lag, and the run is found once GitHub lists it", async () => {
+    const world = await startWorld();
+    const clock = new TestClock();
+    const app = await startTestApp(world.fake, clock);
+    world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502, { times: 1, afterHandling: true });
+    try {
+      await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
+      // GitHub started the run but does not list it yet.
+      const runs = world.fake.repo(REPO).workflowRuns;
+      const started = runs.splice(
+        runs.findIndex((r) => r.event === "workflow_dispatch"),
+        1,
+      )[0]!;
+      clock.advance(30_000);
+      const early = await app.sweep();
+      expect(early.errors).toContainEqual(expect.objectContaining({ code: "DISPATCH_OUTCOME_UNKNOWN" }));
+      expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
+      // Listed now: found, recorded, not sent again.
+      runs.push(started);
+      clock.advance(31_000);
+      expect((await app.sweep()).errors).toEqual([]);
+      expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
+      const id = started.inputs?.dual_run_id as string;
+      expect(await app.store.getDualRun(id)).toMatchObject({ state: "waiting", run_b_id: started.id });
+    } finally {
+      await app.close();
+      await world.close();
+    }
+  });
+});
+
 describe("runner B's budget when the store is cut mid-reservation (PostgreSQL)", () => {
   it("the reservation statement dies with its connection: nothing is dispatched and the dual run ends not compared (BUDGET_UNCONFIRMED)", async () => {
     const world = await startWorld();
