@@ -30,7 +30,7 @@ function payload(i) {
   return JSON.stringify({
     action: "completed",
     installation: { id: 1000 + (i % 20), account: { login: `org-${i % 20}` } },
-    repository: { full_name: `org-${i % 20}/repo-${i % 7}`, default_branch: "main" },
+    repository: { full_name: `org-${i % 20}/repo-${i % 7}`, name: `repo-${i % 7}`, owner: { login: `org-${i % 20}` }, default_branch: "main" },
     workflow_run: {
       id: 500000 + i,
       run_attempt: 1,
@@ -39,7 +39,8 @@ function payload(i) {
       status: "completed",
       conclusion: "success",
       head_sha: i.toString(16).padStart(40, "0"),
-      pull_requests: [{ number: i, base: { ref: "main" } }],
+      // Pull request numbers start at 1 (a 0 is a payload GitHub could not send: 400 WEBHOOK_PAYLOAD_INVALID).
+      pull_requests: [{ number: i + 1, base: { ref: "main" } }],
     },
   });
 }

@@ -429,6 +429,10 @@ class BudgetLedger {
         }
         throw unconfirmed(`${RACE_RETRIES} attempts lost a race with other reservations`, lastRace);
     }
+    /** Records that a dispatch request is about to be sent under this reservation. */
+    async markAttempt(dualRunId, now) {
+        await this.db.run("UPDATE budget_reservations SET attempted_at = ? WHERE dual_run_id = ?", [now, dualRunId]);
+    }
     /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
     async settle(dualRunId, runBId, minutes, now) {
         return ((await this.db.run("UPDATE budget_reservations SET measured_minutes = ?, measured_at = ?, run_b_id = ? WHERE dual_run_id = ?", [
@@ -444,7 +448,7 @@ class BudgetLedger {
      */
     async unsettled(day, olderThan, limit) {
         const rows = await this.db.all(`SELECT b.dual_run_id, b.installation_id, b.repository, b.day, b.max_minutes, b.measured_minutes, b.measured_at,
-         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by
+         COALESCE(b.run_b_id, d.run_b_id) AS run_b_id, b.reserved_at, b.reserved_by, b.attempted_at
        FROM budget_reservations b JOIN dual_runs d ON d.id = b.dual_run_id
        WHERE b.day = ? AND (b.measured_at IS NULL OR b.measured_at < ?) AND COALESCE(b.run_b_id, d.run_b_id) IS NOT NULL
          AND d.state NOT IN ('pending', 'dispatching', 'waiting')
@@ -516,6 +520,7 @@ function reservationOf(row) {
         measured_at: num(row.measured_at),
         run_b_id: num(row.run_b_id),
         reserved_at: Number(row.reserved_at),
+        attempted_at: num(row.attempted_at),
     };
 }
 
@@ -686,6 +691,7 @@ CREATE TABLE budget_reservations (
   run_b_id BIGINT,
   reserved_at BIGINT NOT NULL,
   reserved_by TEXT NOT NULL,
+  attempted_at BIGINT,
   UNIQUE (installation_id, day, installation_seq),
   UNIQUE (repository, day, repository_seq)
 );
@@ -4627,6 +4633,8 @@ async function reportDualRun(ctx, id) {
 
 
 
+/** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
+const DISPATCH_LISTING_LAG_MS = 60_000;
 /**
  * Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per
  * claim, and only after a reservation under runner B's budget is recorded. A dual run that
@@ -4643,6 +4651,12 @@ async function dispatchRunnerB(ctx, id) {
         return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
     }
     const dual = (await store.getDualRun(id));
+    // Paused: no reservation either, so a pause that outlasts the deadline spends nothing of the day's budget.
+    const backToPending = (err) => store.releaseDualRun(id, "dispatching", "pending", owner).then(() => Promise.reject(err), () => Promise.reject(err));
+    const kill = await store.killSwitch().catch(backToPending);
+    if (kill.paused) {
+        await backToPending(new errors/* GateError */.ue("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`));
+    }
     let reserved;
     try {
         reserved = await store.budget.reserve({ dualRunId: id, installationId: dual.installation_id, repository: dual.repository, owner, now: ctx.clock.now() }, settings.budget);
@@ -4669,7 +4683,15 @@ async function dispatchRunnerB(ctx, id) {
                 ctx.log("info", "runner_b.found_earlier_dispatch", { dual_run: id, run_b: earlier.id, recorded: moved });
                 return `runner B already dispatched by an earlier attempt (run ${earlier.id}); not sent again`;
             }
+            // GitHub lists a new run a little after it starts: an earlier attempt this recent may have
+            // started one the listing does not show yet. Look again later rather than send a second.
+            const attempted = reserved.reservation.attempted_at;
+            const settlesAt = attempted === null ? 0 : attempted + DISPATCH_LISTING_LAG_MS;
+            if (ctx.clock.now() < settlesAt) {
+                throw new errors/* GateError */.ue("DISPATCH_OUTCOME_UNKNOWN", `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`);
+            }
         }
+        await store.budget.markAttempt(id, ctx.clock.now());
         const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
             dispatch_mode: result.mode,
@@ -5057,6 +5079,7 @@ const TRANSIENT = new Set([
     "STORE_UNAVAILABLE",
     "PROCESS_FENCED",
     "BUDGET_UNCONFIRMED",
+    "DISPATCH_OUTCOME_UNKNOWN",
     "SECRET_UNAVAILABLE",
 ]);
 /** Set aside on purpose, not failures: a pause, a drain. */

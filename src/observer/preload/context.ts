@@ -66,6 +66,22 @@ export interface HookContext {
 /** Hands the preload config's recordWrites to worker threads, beside the channel. */
 const WORKER_RECORD_WRITES_KEY = `${WORKER_CHANNEL_KEY}.recordWrites`;
 
+/** Hands the process's open channel descriptor to worker threads. */
+const WORKER_CHANNEL_FD_KEY = `${WORKER_CHANNEL_KEY}.fd`;
+
+/** The channel descriptor the thread that started this worker handed on, if it still is the channel (same FIFO). */
+function inheritedChannel(fs: FsModule, wt: WorkerThreadsModule, channelPath: string): number | null {
+  const fd = wt.getEnvironmentData(WORKER_CHANNEL_FD_KEY);
+  if (typeof fd !== "number" || !Number.isInteger(fd) || fd < 0) return null;
+  try {
+    const open = fs.fstatSync(fd);
+    const named = fs.statSync(channelPath);
+    return open.isFIFO() && open.dev === named.dev && open.ino === named.ino ? fd : null;
+  } catch {
+    return null;
+  }
+}
+
 /** recordWrites from the stage's preload config: false only when the file says exactly that. */
 function readRecordWrites(fs: FsModule, path: PathModule, stageDir: string): boolean {
   try {
@@ -116,14 +132,22 @@ export function createContext(stage: Stage): HookContext {
   };
   const { realpathNative, lstatSync, readlinkSync } = original;
 
-  let channelFd: number;
-  try {
-    channelFd = openSync(path.join(channelDir, EVENTS_FIFO_NAME), fs.constants.O_WRONLY);
-  } catch (err) {
-    throw new Error(
-      `envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`,
-      { cause: err },
-    );
+  const channelPath = path.join(channelDir, EVENTS_FIFO_NAME);
+  // A worker thread writes through its process's descriptor: a thread that opened the channel
+  // itself could be gone before the tracer reads its open, and an opener the tracer cannot tie
+  // to a Node process fails the run (OBSERVER_CHANNEL_TAMPERED). Used only while it still is
+  // the channel (the program may have closed or reused it); otherwise the thread opens its own.
+  let channelFd = wt.isMainThread ? null : inheritedChannel(fs, wt, channelPath);
+  if (channelFd === null) {
+    try {
+      channelFd = openSync(channelPath, fs.constants.O_WRONLY);
+    } catch (err) {
+      throw new Error(
+        `envelope-gate: the observer channel in ${channelDir} is gone (${(err as Error).message}); refusing to run unobserved`,
+        { cause: err },
+      );
+    }
+    wt.setEnvironmentData(WORKER_CHANNEL_FD_KEY, channelFd);
   }
   const writer = `${process.pid}.${wt.threadId}`;
   let messageNo = 0;
