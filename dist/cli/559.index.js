@@ -433,6 +433,13 @@ class BudgetLedger {
     async markAttempt(dualRunId, now) {
         await this.db.run("UPDATE budget_reservations SET attempted_at = ? WHERE dual_run_id = ?", [now, dualRunId]);
     }
+    /** Forgets an attempt known to have started nothing (GitHub refused it, or it was never sent). */
+    async clearAttempt(dualRunId, attemptedAt) {
+        await this.db.run("UPDATE budget_reservations SET attempted_at = NULL WHERE dual_run_id = ? AND attempted_at = ?", [
+            dualRunId,
+            attemptedAt,
+        ]);
+    }
     /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
     async settle(dualRunId, runBId, minutes, now) {
         return ((await this.db.run("UPDATE budget_reservations SET measured_minutes = ?, measured_at = ?, run_b_id = ? WHERE dual_run_id = ?", [
@@ -4633,6 +4640,7 @@ async function reportDualRun(ctx, id) {
 
 
 
+
 /** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
 const DISPATCH_LISTING_LAG_MS = 60_000;
 /**
@@ -4668,6 +4676,7 @@ async function dispatchRunnerB(ctx, id) {
         const detail = refusalDetail(settings.budget, reserved.limits, reserved.usage, { installation: dual.installation_id, repository: dual.repository }, ctx.clock.now()) ?? "the budget refused the reservation";
         return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new errors/* GateError */.ue("RUNNER_B_BUDGET_EXCEEDED", detail));
     }
+    let attemptedAt = null;
     try {
         const gh = await ctx.installation(dual.installation_id);
         const r = repoRef(dual.repository);
@@ -4691,7 +4700,8 @@ async function dispatchRunnerB(ctx, id) {
                 throw new errors/* GateError */.ue("DISPATCH_OUTCOME_UNKNOWN", `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`);
             }
         }
-        await store.budget.markAttempt(id, ctx.clock.now());
+        attemptedAt = ctx.clock.now();
+        await store.budget.markAttempt(id, attemptedAt);
         const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
             dispatch_mode: result.mode,
@@ -4703,10 +4713,25 @@ async function dispatchRunnerB(ctx, id) {
         return `runner B dispatched (${result.mode}${result.runId === null ? "" : `, run ${result.runId}`})`;
     }
     catch (err) {
+        // A refusal GitHub answered (4xx) or one made before the request left (the kill switch, a
+        // drain, a fence, the key) started no run: the next attempt need not wait for the listing.
+        if (attemptedAt !== null && !mayHaveStarted(err))
+            await store.budget.clearAttempt(id, attemptedAt).catch(() => undefined);
         await store.releaseDualRun(id, "dispatching", "pending", owner);
         ctx.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: err.message });
         throw err;
     }
+}
+/** Codes of refusals made before a request to GitHub left this process. */
+const NOT_SENT = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID"]);
+/**
+ * Whether a failed dispatch request may still have started a run: anything but an answer
+ * GitHub gave with a 4xx status, or a refusal before the request was sent.
+ */
+function mayHaveStarted(err) {
+    if (err instanceof GitHubUnavailable)
+        return err.status === null || err.status >= 500;
+    return !((0,errors/* isGateError */.Wc)(err) && NOT_SENT.has(err.code));
 }
 /**
  * No dispatch: the budget refused it, or could not be confirmed. The dual run ends "not

@@ -1,7 +1,8 @@
 import { measuredMinutes, refusalDetail } from "../core/budget.js";
-import { GateError } from "../core/errors.js";
+import { GateError, isGateError } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
 import { repoRef, type InstallationClient } from "../github/app-client.js";
+import { GitHubUnavailable } from "../github/client.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
 import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "./dual-run.js";
@@ -67,6 +68,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
       ) ?? "the budget refused the reservation";
     return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new GateError("RUNNER_B_BUDGET_EXCEEDED", detail));
   }
+  let attemptedAt: number | null = null;
   try {
     const gh = await ctx.installation(dual.installation_id);
     const r = repoRef(dual.repository);
@@ -93,7 +95,8 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
         );
       }
     }
-    await store.budget.markAttempt(id, ctx.clock.now());
+    attemptedAt = ctx.clock.now();
+    await store.budget.markAttempt(id, attemptedAt);
     const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
       dispatch_mode: result.mode,
@@ -104,10 +107,25 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     ctx.log("info", "runner_b.dispatched", { dual_run: id, mode: result.mode, run_b: result.runId, recorded: moved });
     return `runner B dispatched (${result.mode}${result.runId === null ? "" : `, run ${result.runId}`})`;
   } catch (err) {
+    // A refusal GitHub answered (4xx) or one made before the request left (the kill switch, a
+    // drain, a fence, the key) started no run: the next attempt need not wait for the listing.
+    if (attemptedAt !== null && !mayHaveStarted(err)) await store.budget.clearAttempt(id, attemptedAt).catch(() => undefined);
     await store.releaseDualRun(id, "dispatching", "pending", owner);
     ctx.log("warn", "runner_b.dispatch_failed", { dual_run: id, code: codeOf(err), message: (err as Error).message });
     throw err;
   }
+}
+
+/** Codes of refusals made before a request to GitHub left this process. */
+const NOT_SENT = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID"]);
+
+/**
+ * Whether a failed dispatch request may still have started a run: anything but an answer
+ * GitHub gave with a 4xx status, or a refusal before the request was sent.
+ */
+function mayHaveStarted(err: unknown): boolean {
+  if (err instanceof GitHubUnavailable) return err.status === null || err.status >= 500;
+  return !(isGateError(err) && NOT_SENT.has(err.code));
 }
 
 /**

@@ -182,6 +182,14 @@ export class BudgetLedger {
     await this.db.run("UPDATE budget_reservations SET attempted_at = ? WHERE dual_run_id = ?", [now, dualRunId]);
   }
 
+  /** Forgets an attempt known to have started nothing (GitHub refused it, or it was never sent). */
+  async clearAttempt(dualRunId: string, attemptedAt: number): Promise<void> {
+    await this.db.run("UPDATE budget_reservations SET attempted_at = NULL WHERE dual_run_id = ? AND attempted_at = ?", [
+      dualRunId,
+      attemptedAt,
+    ]);
+  }
+
   /** Records the measured minutes of runner B's finished run (GitHub's timing), read at `now`. */
   async settle(dualRunId: string, runBId: number, minutes: number, now: number): Promise<boolean> {
     return (
