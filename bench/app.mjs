@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { spawnApp } from "./support/app-process.mjs";
 import { deliverSigned } from "./support/webhook.mjs";
 
 const require = createRequire(import.meta.url);
-const ROOT = resolve(import.meta.dirname, "..");
-const CLI = join(ROOT, "dist/cli/index.js");
 const TOTAL = Number(process.env.BENCH_APP_DELIVERIES ?? 2000);
 const CONNECTIONS = 50;
 const REDELIVERY_SHARE = 0.1;
@@ -63,26 +62,10 @@ function plan() {
 }
 
 function startApp(env) {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI, "app", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`app did not start:\n${out}`)), 30_000);
-    const onData = (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+) /.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        child.stdout.removeAllListeners("data");
-        child.stderr.removeAllListeners("data");
-        child.stdout.resume();
-        child.stderr.resume();
-        done({ url: m[1], stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("close", r), child.kill("SIGTERM")))) });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("close", (code) => reject(new Error(`app exited ${code}:\n${out}`)));
-  });
+  return spawnApp(env).then(({ url, child }) => ({
+    url,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("close", r), child.kill("SIGTERM")))),
+  }));
 }
 
 function baselineServer() {

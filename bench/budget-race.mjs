@@ -382,6 +382,8 @@ const lines = [
   "",
   ...results.map((r) => `Answers seen by the sender (${r.label}): ${r.answers}.`),
   "",
+  "The wall time is mostly one wait: a dual run whose process was killed after it marked its dispatch attempt, and whose run GitHub's listing does not show, waits 60 s (`DISPATCH_OUTCOME_UNKNOWN`, answered 503 to the redeliveries meanwhile) before it dispatches, since the killed request may have started a run GitHub lists only later.",
+  "",
 ];
 process.stdout.write(lines.join("\n"));
 if (results.some((r) => !r.ok)) {

@@ -24,6 +24,9 @@ export function spawnApp(env) {
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
-    child.on("close", () => clearTimeout(timer));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`app exited ${code} before listening:\n${out}`));
+    });
   });
 }
