@@ -17,6 +17,16 @@ const HINTS: Record<string, string> = {
   LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,
   RUNNER_B_UNAVAILABLE: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
   DUAL_RUN_MISMATCH: "Runner B ran another commit or envelope: nothing to do, the property keeps failing.",
+  RUNNER_B_BUDGET_EXCEEDED:
+    "Runner B's daily cap is used up: nothing to do for this run (the property keeps failing). Raise the cap with `envelope-gate app budget set … --reason` if the spend is intended; it resets at 00:00 UTC.",
+  BUDGET_UNCONFIRMED:
+    "The store could not confirm runner B's budget, so nothing was dispatched: check /healthz and the database; queued work is retried by the sweeper.",
+  DISPATCH_OUTCOME_UNKNOWN:
+    "An earlier dispatch of runner B may have started a run GitHub does not list yet: nothing to do, the sweeper looks again after a minute and dispatches only if no run appeared.",
+  SWITCH_UNRECORDED_CHANGE:
+    "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget … --reason`.",
+  APP_CRASH_LOOP:
+    "This replica crashed repeatedly: read its last log lines, fix the cause, then `envelope-gate app reset-crashes --replica ID --reason`.",
   INTERNAL_ERROR: `A bug in envelope-gate: report it with the delivery id and the log line, ${REDELIVER}.`,
 };
 
