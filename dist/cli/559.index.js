@@ -1984,33 +1984,89 @@ function checked(bytes, origin, hint) {
     return bytes;
 }
 const errCode = (err) => err.code ?? String(err);
+/**
+ * Opened without blocking (a FIFO with no writer would otherwise hold the open, and a libuv
+ * thread, forever) and read only if it is a regular file, at most one byte past the limit (a
+ * device such as /dev/zero never ends; a huge file is not read whole).
+ */
+const SECRET_OPEN_FLAGS = external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK;
+/** Why an opened secret file is not one, or null for a regular file. */
+function notAFile(st) {
+    if (st.isFile())
+        return null;
+    if (st.isDirectory())
+        return "cannot be read (EISDIR)";
+    const kind = st.isFIFO()
+        ? "a FIFO"
+        : st.isCharacterDevice()
+            ? "a character device"
+            : st.isBlockDevice()
+                ? "a block device"
+                : st.isSocket()
+                    ? "a socket"
+                    : "not a file";
+    return `is ${kind}, not a regular file`;
+}
 /** A secret read from its file at every use: editing the file rotates it, no restart. */
 function fileSecret(secret, variable, path) {
     const origin = `${variable} (${path})`;
-    const hint = `Make ${path} hold the secret and be readable by the App's user; it is read at each use, no restart needed.`;
+    const hint = `Make ${path} a regular file that holds the secret and is readable by the App's user; it is read at each use, no restart needed.`;
+    const cannot = (err) => unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
     return {
         secret,
         kind: "file",
         origin,
         async read() {
-            let bytes;
+            let handle;
             try {
-                bytes = await (0,promises_.readFile)(path);
+                handle = await (0,promises_.open)(path, SECRET_OPEN_FLAGS);
             }
             catch (err) {
-                throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+                throw cannot(err);
             }
-            return checked(bytes, origin, hint);
+            const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
+            let n = 0;
+            try {
+                const why = notAFile(await handle.stat());
+                if (why !== null)
+                    throw unavailable(origin, why, hint);
+                for (let got = -1; got !== 0 && n < buf.length; n += got)
+                    got = (await handle.read(buf, n, buf.length - n, null)).bytesRead;
+            }
+            catch (err) {
+                buf.fill(0);
+                throw err instanceof errors/* GateError */.ue ? err : cannot(err);
+            }
+            finally {
+                await handle.close().catch(() => undefined);
+            }
+            return checked(buf.subarray(0, n), origin, hint);
         },
         readSync() {
-            let bytes;
+            let fd;
             try {
-                bytes = (0,external_node_fs_.readFileSync)(path);
+                fd = (0,external_node_fs_.openSync)(path, SECRET_OPEN_FLAGS);
             }
             catch (err) {
-                throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+                throw cannot(err);
             }
-            return checked(bytes, origin, hint);
+            const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
+            let n = 0;
+            try {
+                const why = notAFile((0,external_node_fs_.fstatSync)(fd));
+                if (why !== null)
+                    throw unavailable(origin, why, hint);
+                for (let got = -1; got !== 0 && n < buf.length; n += got)
+                    got = (0,external_node_fs_.readSync)(fd, buf, n, buf.length - n, null);
+            }
+            catch (err) {
+                buf.fill(0);
+                throw err instanceof errors/* GateError */.ue ? err : cannot(err);
+            }
+            finally {
+                (0,external_node_fs_.closeSync)(fd);
+            }
+            return checked(buf.subarray(0, n), origin, hint);
         },
     };
 }
@@ -2057,6 +2113,10 @@ function commandSecret(secret, command, cacheMs = 0) {
             catch {
                 // Already gone: its exit is reported by "close".
             }
+            // A descendant that left the group (setsid, a daemonised agent) may still hold the pipes;
+            // "close" waits for them, so they are closed here: the timeout bounds the read whatever runs on.
+            child.stdout.destroy();
+            child.stderr.destroy();
         };
         const timer = setTimeout(() => kill(`did not finish within ${command.timeoutMs} ms`), command.timeoutMs);
         child.stdout.on("data", (d) => {
@@ -2171,6 +2231,11 @@ function webhookSecretProblem(bytes, minLength) {
     const lines = secretLines(bytes);
     if (lines.length === 0)
         return "holds no webhook secret";
+    // A file of NUL bytes (left by a crash mid-write, a preallocated or zeroed file) is not a
+    // secret, whatever its length: its HMAC key would be known to anyone. No secret typed into
+    // GitHub's settings holds a control character.
+    if (lines.some((l) => l.some((b) => (b < 0x20 && b !== 0x09) || b === 0x7f)))
+        return "holds a NUL or other control character, which no webhook secret has";
     if (lines.some((l) => l.length < minLength))
         return `holds a webhook secret shorter than ${minLength} characters`;
     return null;
@@ -5427,12 +5492,39 @@ async function startApp(config, options = {}) {
             if (sweeping)
                 await sweeping;
             clearInterval(heartbeat);
-            await store.stopProcess(owner, clock.now()).catch(() => undefined);
+            await recordCleanStop(store, owner, clock, log);
             server.closeAllConnections();
             await new Promise((resolve) => server.close(() => resolve()));
             await store.close();
         },
     };
+}
+/** How long a stopping process keeps trying to record its clean stop in a store that does not answer. */
+const STOP_RECORD_ATTEMPTS = 5;
+const STOP_RECORD_PAUSE_MS = 1000;
+/**
+ * Records the clean stop, so the crash-loop bound does not count it: a store blip gets a few
+ * seconds (within the unit's and Compose's stop timeouts). A stop that could not be recorded
+ * is said in the log, since the next start counts it as a crash.
+ */
+async function recordCleanStop(store, owner, clock, log) {
+    let last = null;
+    for (let attempt = 1; attempt <= STOP_RECORD_ATTEMPTS; attempt++) {
+        try {
+            await store.stopProcess(owner, clock.now());
+            return;
+        }
+        catch (err) {
+            last = err;
+            if (attempt < STOP_RECORD_ATTEMPTS)
+                await new Promise((r) => setTimeout(r, STOP_RECORD_PAUSE_MS));
+        }
+    }
+    log("error", "app.stop_unrecorded", {
+        owner,
+        code: last.code ?? "INTERNAL_ERROR",
+        message: `this clean stop could not be recorded (${last.message}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
+    });
 }
 function within(ms, work) {
     let timer;
@@ -5549,7 +5641,21 @@ async function appCommand(args, usage) {
 async function start(args, usage) {
     if (args.length > 0)
         usage("app start takes no arguments; it is configured by environment variables (docs/app.md)");
+    // A stop is listened for before anything else: a SIGTERM while the App starts (the secret
+    // command's check, the store) is a stop on purpose. Unhandled it would kill the process after
+    // it registered (a crash), or, node being PID 1 in the container, be dropped by the kernel,
+    // leaving the App serving until the runtime's SIGKILL (a crash too).
+    let stopRequested = false;
+    let onStop = () => {
+        stopRequested = true;
+    };
+    const stop = () => onStop();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
     const config = loadConfig(process.env);
+    await new Promise((resolve) => setImmediate(resolve)); // a signal that came during loadConfig's synchronous checks
+    if (stopRequested)
+        return 0;
     let app;
     try {
         app = await startApp(config, { crashBound: crashBoundFromEnv(process.env) });
@@ -5558,11 +5664,8 @@ async function start(args, usage) {
         return crashLoopExit(err, config.replicaId);
     }
     process.stdout.write(`envelope-gate app listening on ${app.url} (webhook ${app.url}/webhook, status ${app.url}/status)\n`);
-    await new Promise((resolve) => {
-        const stop = () => resolve();
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-    });
+    if (!stopRequested)
+        await new Promise((resolve) => (onStop = resolve));
     await app.close();
     return 0;
 }

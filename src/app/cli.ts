@@ -86,7 +86,20 @@ export async function appCommand(args: string[], usage: (message: string) => nev
 
 async function start(args: string[], usage: (m: string) => never): Promise<number> {
   if (args.length > 0) usage("app start takes no arguments; it is configured by environment variables (docs/app.md)");
+  // A stop is listened for before anything else: a SIGTERM while the App starts (the secret
+  // command's check, the store) is a stop on purpose. Unhandled it would kill the process after
+  // it registered (a crash), or, node being PID 1 in the container, be dropped by the kernel,
+  // leaving the App serving until the runtime's SIGKILL (a crash too).
+  let stopRequested = false;
+  let onStop = (): void => {
+    stopRequested = true;
+  };
+  const stop = () => onStop();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   const config = loadConfig(process.env);
+  await new Promise<void>((resolve) => setImmediate(resolve)); // a signal that came during loadConfig's synchronous checks
+  if (stopRequested) return 0;
   let app;
   try {
     app = await startApp(config, { crashBound: crashBoundFromEnv(process.env) });
@@ -94,11 +107,7 @@ async function start(args: string[], usage: (m: string) => never): Promise<numbe
     return crashLoopExit(err, config.replicaId);
   }
   process.stdout.write(`envelope-gate app listening on ${app.url} (webhook ${app.url}/webhook, status ${app.url}/status)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  if (!stopRequested) await new Promise<void>((resolve) => (onStop = resolve));
   await app.close();
   return 0;
 }

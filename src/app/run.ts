@@ -152,12 +152,39 @@ export async function startApp(
       await drain(app, config.drainMs, config.githubTimeoutMs, log);
       if (sweeping) await sweeping;
       clearInterval(heartbeat);
-      await store.stopProcess(owner, clock.now()).catch(() => undefined);
+      await recordCleanStop(store, owner, clock, log);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
     },
   };
+}
+
+/** How long a stopping process keeps trying to record its clean stop in a store that does not answer. */
+const STOP_RECORD_ATTEMPTS = 5;
+const STOP_RECORD_PAUSE_MS = 1000;
+
+/**
+ * Records the clean stop, so the crash-loop bound does not count it: a store blip gets a few
+ * seconds (within the unit's and Compose's stop timeouts). A stop that could not be recorded
+ * is said in the log, since the next start counts it as a crash.
+ */
+async function recordCleanStop(store: Store, owner: string, clock: Clock, log: Logger): Promise<void> {
+  let last: unknown = null;
+  for (let attempt = 1; attempt <= STOP_RECORD_ATTEMPTS; attempt++) {
+    try {
+      await store.stopProcess(owner, clock.now());
+      return;
+    } catch (err) {
+      last = err;
+      if (attempt < STOP_RECORD_ATTEMPTS) await new Promise((r) => setTimeout(r, STOP_RECORD_PAUSE_MS));
+    }
+  }
+  log("error", "app.stop_unrecorded", {
+    owner,
+    code: (last as GateError).code ?? "INTERNAL_ERROR",
+    message: `this clean stop could not be recorded (${(last as Error).message}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
+  });
 }
 
 function within(ms: number, work: Promise<void>): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
 import { GateError } from "../core/errors.js";
 import { parsePrivateKey } from "../github/app-jwt.js";
 import { settingValue } from "./settings.js";
@@ -52,31 +52,79 @@ function checked(bytes: Buffer, origin: string, hint: string): Buffer {
 
 const errCode = (err: unknown): string => (err as { code?: string }).code ?? String(err);
 
+/**
+ * Opened without blocking (a FIFO with no writer would otherwise hold the open, and a libuv
+ * thread, forever) and read only if it is a regular file, at most one byte past the limit (a
+ * device such as /dev/zero never ends; a huge file is not read whole).
+ */
+const SECRET_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** Why an opened secret file is not one, or null for a regular file. */
+function notAFile(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return "cannot be read (EISDIR)";
+  const kind = st.isFIFO()
+    ? "a FIFO"
+    : st.isCharacterDevice()
+      ? "a character device"
+      : st.isBlockDevice()
+        ? "a block device"
+        : st.isSocket()
+          ? "a socket"
+          : "not a file";
+  return `is ${kind}, not a regular file`;
+}
+
 /** A secret read from its file at every use: editing the file rotates it, no restart. */
 export function fileSecret(secret: SecretName, variable: string, path: string): SecretSource {
   const origin = `${variable} (${path})`;
-  const hint = `Make ${path} hold the secret and be readable by the App's user; it is read at each use, no restart needed.`;
+  const hint = `Make ${path} a regular file that holds the secret and is readable by the App's user; it is read at each use, no restart needed.`;
+  const cannot = (err: unknown) => unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
   return {
     secret,
     kind: "file",
     origin,
     async read() {
-      let bytes: Buffer;
+      let handle;
       try {
-        bytes = await readFile(path);
+        handle = await open(path, SECRET_OPEN_FLAGS);
       } catch (err) {
-        throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+        throw cannot(err);
       }
-      return checked(bytes, origin, hint);
+      const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
+      let n = 0;
+      try {
+        const why = notAFile(await handle.stat());
+        if (why !== null) throw unavailable(origin, why, hint);
+        for (let got = -1; got !== 0 && n < buf.length; n += got) got = (await handle.read(buf, n, buf.length - n, null)).bytesRead;
+      } catch (err) {
+        buf.fill(0);
+        throw err instanceof GateError ? err : cannot(err);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+      return checked(buf.subarray(0, n), origin, hint);
     },
     readSync() {
-      let bytes: Buffer;
+      let fd: number;
       try {
-        bytes = readFileSync(path);
+        fd = openSync(path, SECRET_OPEN_FLAGS);
       } catch (err) {
-        throw unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+        throw cannot(err);
       }
-      return checked(bytes, origin, hint);
+      const buf = Buffer.alloc(MAX_SECRET_BYTES + 1);
+      let n = 0;
+      try {
+        const why = notAFile(fstatSync(fd));
+        if (why !== null) throw unavailable(origin, why, hint);
+        for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+      } catch (err) {
+        buf.fill(0);
+        throw err instanceof GateError ? err : cannot(err);
+      } finally {
+        closeSync(fd);
+      }
+      return checked(buf.subarray(0, n), origin, hint);
     },
   };
 }
@@ -136,6 +184,10 @@ export function commandSecret(secret: SecretName, command: SecretCommand, cacheM
         } catch {
           // Already gone: its exit is reported by "close".
         }
+        // A descendant that left the group (setsid, a daemonised agent) may still hold the pipes;
+        // "close" waits for them, so they are closed here: the timeout bounds the read whatever runs on.
+        child.stdout.destroy();
+        child.stderr.destroy();
       };
       const timer = setTimeout(() => kill(`did not finish within ${command.timeoutMs} ms`), command.timeoutMs);
       child.stdout.on("data", (d: Buffer) => {
@@ -242,6 +294,11 @@ export function secretLines(bytes: Buffer): Buffer[] {
 export function webhookSecretProblem(bytes: Buffer, minLength: number): string | null {
   const lines = secretLines(bytes);
   if (lines.length === 0) return "holds no webhook secret";
+  // A file of NUL bytes (left by a crash mid-write, a preallocated or zeroed file) is not a
+  // secret, whatever its length: its HMAC key would be known to anyone. No secret typed into
+  // GitHub's settings holds a control character.
+  if (lines.some((l) => l.some((b) => (b < 0x20 && b !== 0x09) || b === 0x7f)))
+    return "holds a NUL or other control character, which no webhook secret has";
   if (lines.some((l) => l.length < minLength)) return `holds a webhook secret shorter than ${minLength} characters`;
   return null;
 }

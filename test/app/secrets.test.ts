@@ -5,7 +5,19 @@
  * dist/cli) against the GitHub-shaped fake, whose JWT check is the real one.
  */
 import type Database from "better-sqlite3";
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -90,6 +102,22 @@ function expectNoSecrets(text: string, what: string, values: string[]): void {
   for (const value of values) expect(text.includes(value), `${what} holds a secret value`).toBe(false);
   const names = text.split("\n").map((l) => l.split("=")[0]);
   for (const name of INLINE_NAMES) expect(names, what).not.toContain(name);
+}
+
+/** `work`, or a rejection naming what hung once `ms` have passed. */
+function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** Lets a reader blocked opening the FIFO at `path` go (if one is), so nothing is left hanging. */
+function releaseFifo(path: string): void {
+  try {
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // No reader waiting, or no FIFO there any more.
+  }
 }
 
 const pemBody = (pem: string) => pem.split("\n").filter((l) => l !== "" && !l.startsWith("-----"));
@@ -204,6 +232,38 @@ describe("secrets from files, read at each use", () => {
     expect([bad.status, codeOf(bad.body)]).toEqual([503, "PRIVATE_KEY_INVALID"]);
     expect(JSON.stringify(bad.body)).toContain(`ENVELOPE_GATE_PRIVATE_KEY_PATH (${join(dir, "key.pem")}) is not a PEM private key`);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
+  });
+
+  it("a webhook secret file replaced by a FIFO, a device or a huge file is 503 SECRET_UNAVAILABLE at once, never a delivery left hanging; NUL bytes are no secret", async () => {
+    app = await startWithFiles();
+    const url = app.url;
+    const path = join(dir, "webhook-secret");
+    const refused = async (what: string, message: RegExp, secret = SECRET) => {
+      const res = await within(10_000, what, deliver(url, "workflow_run", cheapPayload(world), { secret }));
+      expect([res.status, codeOf(res.body)], what).toEqual([503, "SECRET_UNAVAILABLE"]);
+      expect((res.body.error as { message: string }).message, what).toMatch(message);
+    };
+    // A FIFO nobody writes, renamed over the file: opening it for reading would wait for a writer forever.
+    execFileSync("mkfifo", [join(dir, "fifo")]);
+    renameSync(join(dir, "fifo"), path);
+    try {
+      await refused("a FIFO", /is a FIFO, not a regular file/);
+    } finally {
+      releaseFifo(path);
+    }
+    // A device that never ends (read whole, it would take the App's memory).
+    rmSync(path);
+    symlinkSync("/dev/zero", path);
+    await refused("/dev/zero", /is a character device, not a regular file/);
+    // A huge file is not read whole, and is not a secret.
+    rmSync(path);
+    writeFileSync(path, `${SECRET}\n${"x".repeat(4 * 1024 * 1024)}\n`);
+    await refused("a 4 MiB file", /is over 65536 bytes/);
+    // A file of NUL bytes (what a crash mid-write or a preallocated file leaves): its HMAC key would be known to anyone.
+    writeFileSync(path, Buffer.alloc(32));
+    await refused("NUL bytes", /holds a NUL or other control character/, "\0".repeat(32));
+    writeFileSync(path, `${SECRET}\n`);
+    expect((await deliver(url, "workflow_run", cheapPayload(world))).status).toBe(200);
   });
 });
 
@@ -328,6 +388,34 @@ describe("secrets from the secret command", () => {
     writeFileSync(join(dir, "fail-webhook-secret"), "");
     await expect(source.read()).rejects.toMatchObject({ code: "SECRET_UNAVAILABLE" });
     expect(calls(dir, "webhook-secret")).toBe(2);
+  });
+
+  it("a command whose descendant leaves its process group holding stdout is SECRET_UNAVAILABLE at the timeout, not a read that never ends", async () => {
+    // Prints the secret, exits 0, and leaves behind a process in a session of its own (what a
+    // CLI that starts an agent does) with the command's stdout still open.
+    const script = join(dir, "daemonising.sh");
+    writeFileSync(script, `#!/bin/sh\nsetsid sleep 30 &\necho $! >> "$2/daemons"\ncat "$2/$1"\n`);
+    chmodSync(script, 0o755);
+    writeFileSync(join(dir, "webhook-secret"), `${SECRET}\n`);
+    writeFileSync(join(dir, "private-key"), appKeys().privateKeyPem);
+    const command = { argv: [script, "%s", dir], env: { PATH: "/usr/bin:/bin" }, timeoutMs: 1000 };
+    try {
+      for (const source of [commandSecret("webhook-secret", command, 300), commandSecret("private-key", command)]) {
+        // The cached webhook secret is shared by every delivery: a read that never ends would hang them all.
+        await expect(within(5000, source.origin, source.read())).rejects.toMatchObject({
+          code: "SECRET_UNAVAILABLE",
+          message: expect.stringContaining("did not finish within 1000 ms"),
+        });
+      }
+    } finally {
+      for (const pid of readFileSync(join(dir, "daemons"), "utf8").split("\n").filter(Boolean)) {
+        try {
+          process.kill(Number(pid), "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
   });
 });
 
