@@ -79,6 +79,9 @@ function header(req: IncomingMessage, name: string): string | null {
  * 503 SECRET_UNAVAILABLE before the body is read, never an accepted delivery nor a 401.
  * One JSON log line per outcome (refused, done, duplicate, failed).
  */
+const SECRET_UNAVAILABLE_ANSWER =
+  "the App cannot read its webhook secret right now; nothing was recorded. The cause is in the App's log (webhook.refused) and on its status page.";
+
 export class WebhookIntake {
   readonly stats: IntakeStats = { last_request_at: null, last_accepted_at: null, refused: {}, last_refused: null };
 
@@ -96,7 +99,9 @@ export class WebhookIntake {
       this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
       this.stats.last_refused = { at: now, code, message, delivery };
       this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
-      sendJson(res, httpStatusFor(code), { error: { code, message, ...extra } }, close ? { connection: "close" } : {});
+      // Anyone can reach /webhook unsigned: a secret's file path or its command's error stays in the log.
+      const answer = code === "SECRET_UNAVAILABLE" ? { code, message: SECRET_UNAVAILABLE_ANSWER } : { code, message, ...extra };
+      sendJson(res, httpStatusFor(code), { error: answer }, close ? { connection: "close" } : {});
       if (close) res.once("finish", () => req.destroy());
     };
     const declared = Number(req.headers["content-length"] ?? NaN);
