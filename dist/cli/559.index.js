@@ -1935,7 +1935,7 @@ const APP_SETTINGS = [
         name: "NODE_ENV",
         default: "",
         scope: "server",
-        help: "production turns on the strict boot guard (and refuses secrets in the environment)",
+        help: "production (any case) turns on the strict boot guard (and refuses secrets in the environment)",
     },
 ];
 const BY_NAME = new Map(APP_SETTINGS.map((s) => [s.name, s]));
@@ -2481,7 +2481,8 @@ function heartbeatFromEnv(env) {
  * variables carrying them are removed from `env` once everything is read.
  */
 function loadConfig(env) {
-    const production = env.NODE_ENV === "production";
+    // "Production" or " production " is meant as production: a spelling must not switch the boot guard off.
+    const production = env.NODE_ENV?.trim().toLowerCase() === "production";
     const secrets = loadSecrets(env, production, MIN_SECRET_LENGTH);
     if (production) {
         for (const setting of WEAKENING_SETTINGS) {

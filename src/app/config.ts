@@ -149,7 +149,8 @@ function heartbeatFromEnv(env: NodeJS.ProcessEnv): { heartbeatMs: number; heartb
  * variables carrying them are removed from `env` once everything is read.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
-  const production = env.NODE_ENV === "production";
+  // "Production" or " production " is meant as production: a spelling must not switch the boot guard off.
+  const production = env.NODE_ENV?.trim().toLowerCase() === "production";
   const secrets = loadSecrets(env, production, MIN_SECRET_LENGTH);
   if (production) {
     for (const setting of WEAKENING_SETTINGS) {

@@ -255,7 +255,7 @@ export const APP_SETTINGS = [
     name: "NODE_ENV",
     default: "",
     scope: "server",
-    help: "production turns on the strict boot guard (and refuses secrets in the environment)",
+    help: "production (any case) turns on the strict boot guard (and refuses secrets in the environment)",
   },
 ] as const satisfies readonly Setting[];
 

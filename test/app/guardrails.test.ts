@@ -313,6 +313,11 @@ describe("boot guard", () => {
       NODE_ENV: "production",
     };
     expect(loadConfig({ ...prod }).production).toBe(true);
+    // Spelt another way, production is still production: the guard is not switched off by a capital.
+    expect(loadConfig({ ...prod, NODE_ENV: " Production " }).production).toBe(true);
+    expect(() => loadConfig({ ...prod, NODE_ENV: "PRODUCTION", NODE_TLS_REJECT_UNAUTHORIZED: "0" })).toThrow(
+      expect.objectContaining({ code: "BYPASS_REFUSED" }),
+    );
     for (const extra of [
       { NODE_TLS_REJECT_UNAUTHORIZED: "0" },
       { ENVELOPE_GATE_SKIP_SIGNATURE: "1" },
