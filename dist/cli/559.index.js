@@ -2577,6 +2577,20 @@ async function crashResets(store, replica) {
         crashes: Number(r.crashes),
     }));
 }
+/**
+ * Per replica id, the crashes last seen at or after `since` and after its latest reset, as the
+ * start check counts them, leaving out processes alive now (not recorded stopped, a heartbeat at
+ * or after `aliveSince`).
+ */
+async function recentCrashes(store, since, aliveSince) {
+    const rows = await store.db.all(`SELECT p.replica AS replica, COUNT(*) AS n, MAX(p.heartbeat_at) AS last_seen
+     FROM app_processes p
+     WHERE p.clean_stop_at IS NULL AND p.heartbeat_at >= ?
+       AND NOT (p.stopped_at IS NULL AND p.heartbeat_at >= ?)
+       AND p.heartbeat_at > COALESCE((SELECT MAX(r.reset_at) FROM app_crash_resets r WHERE r.replica = p.replica), -1)
+     GROUP BY p.replica ORDER BY p.replica`, [since, aliveSince]);
+    return rows.map((r) => ({ replica: String(r.replica), crashes: Number(r.n), last_crash_at: Number(r.last_seen) }));
+}
 
 ;// CONCATENATED MODULE: ./src/app/context.ts
 
@@ -3303,6 +3317,7 @@ function hintFor(code) {
 
 
 
+
 /** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
 function repositoryWebUrl(dual, githubApiUrl) {
     const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
@@ -3386,11 +3401,22 @@ async function statusSnapshot(store, now, options) {
     const beats = await heartbeats(store);
     const intake = options.intake ?? null;
     const history = await store.switches.history(30);
+    const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
         kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: status_iso(kill.changed_at) },
         budget: await budgetSnapshot(store, options.budget, now),
+        crash_loop: {
+            limit: options.crashBound.limit,
+            window_minutes: Math.round(options.crashBound.windowMs / 60_000),
+            replicas: crashes.map((c) => ({
+                replica: c.replica,
+                crashes: c.crashes,
+                last_crash_at: new Date(c.last_crash_at).toISOString(),
+                start_refused: c.crashes >= options.crashBound.limit,
+            })),
+        },
         switch_history: history.map((h) => ({
             seq: h.seq,
             switch: h.switch,
@@ -3530,6 +3556,7 @@ function attention(s) {
     n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
     n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
     n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget(s) exhausted for today");
+    n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
     const dayAgo = Date.parse(s.generated_at) - 86_400_000;
     n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
     return items;
@@ -3621,6 +3648,12 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
         d.detail,
     ]), "None yet.")}
 <h2>Last sweep</h2>${sweep}
+<h2>Crash-loop bound</h2><p>A replica id whose processes crashed ${s.crash_loop.limit} times within ${s.crash_loop.window_minutes} minutes does not serve until <code>envelope-gate app reset-crashes --replica ID --reason "…"</code> (or the crashes leave the window).</p>${table(["replica", "crashes in the window", "last seen alive", "next start"], s.crash_loop.replicas.map((r) => [
+        r.replica,
+        r.crashes,
+        r.last_crash_at,
+        new Raw(r.start_refused ? `<span class="overdue">refused (APP_CRASH_LOOP)</span>` : "allowed"),
+    ]), "No crash within the window.")}
 <h2>Replicas</h2>${table(["replica", "last health check"], s.replicas.map((r) => [r.replica_id, r.last_health_check]), "No replica has answered /healthz yet.")}
 </body></html>`;
 }
@@ -4023,6 +4056,7 @@ function createAppServer(options) {
                     storeLabel: options.storeLabel,
                     reviewAlertMs: options.reviewAlertMs,
                     budget: service.settings.budget,
+                    crashBound: options.crashBound,
                     lastSweep: service.lastSweep,
                     githubApiUrl: options.githubApiUrl,
                     intake: intake.stats,
@@ -5438,6 +5472,7 @@ async function startApp(config, options = {}) {
         storeLabel,
         reviewAlertMs: config.reviewAlertMs,
         githubApiUrl: config.githubApiUrl,
+        crashBound: options.crashBound ?? crashBoundFromEnv({}),
         maxConnections: config.maxConnections,
         headersTimeoutMs: config.headersTimeoutMs,
         requestTimeoutMs: config.requestTimeoutMs,
@@ -5699,6 +5734,7 @@ async function cli_status(args) {
             storeLabel: describeStore(settings),
             reviewAlertMs: reviewAlertMsFromEnv(process.env),
             budget: budgetPolicyFromEnv(process.env),
+            crashBound: crashBoundFromEnv(process.env),
             lastSweep: null,
             githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
         });

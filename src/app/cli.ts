@@ -138,6 +138,7 @@ async function status(args: string[]): Promise<number> {
       storeLabel: describeStore(settings),
       reviewAlertMs: reviewAlertMsFromEnv(process.env),
       budget: budgetPolicyFromEnv(process.env),
+      crashBound: crashBoundFromEnv(process.env),
       lastSweep: null,
       githubApiUrl: settingValue(process.env, "ENVELOPE_GATE_GITHUB_API_URL"),
     });

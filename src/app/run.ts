@@ -4,7 +4,7 @@ import { GateError } from "../core/errors.js";
 import { AppClient } from "../github/app-client.js";
 import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
-import { refuseCrashLoop, type CrashBound } from "./crash-loop.js";
+import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
 import { jsonLogger, systemClock, type Clock, type Logger } from "./context.js";
 import { GateAppService } from "./service.js";
@@ -98,6 +98,7 @@ export async function startApp(
     storeLabel,
     reviewAlertMs: config.reviewAlertMs,
     githubApiUrl: config.githubApiUrl,
+    crashBound: options.crashBound ?? crashBoundFromEnv({}),
     maxConnections: config.maxConnections,
     headersTimeoutMs: config.headersTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { GateError, isGateError } from "../core/errors.js";
+import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
 import type { SecretSource } from "./secrets.js";
 import type { GateAppService } from "./service.js";
@@ -16,6 +17,8 @@ export interface ServerOptions {
   storeLabel: string;
   reviewAlertMs: number;
   githubApiUrl: string;
+  /** The crash-loop bound the status page reports against. */
+  crashBound: CrashBound;
   /** Connections accepted at once, and the time a client has for its headers and its whole request. */
   maxConnections: number;
   headersTimeoutMs: number;
@@ -48,6 +51,7 @@ export function createAppServer(options: ServerOptions): Server {
           storeLabel: options.storeLabel,
           reviewAlertMs: options.reviewAlertMs,
           budget: service.settings.budget,
+          crashBound: options.crashBound,
           lastSweep: service.lastSweep,
           githubApiUrl: options.githubApiUrl,
           intake: intake.stats,

@@ -1,10 +1,12 @@
 import { budgetDay, nextBudgetDay, parseScopeKey, type BudgetPolicy } from "../core/budget.js";
 import { utcDate } from "../core/ledger.js";
 import type { DualRun, Store } from "../store/index.js";
+import { recentCrashes } from "../store/crashes.js";
 import { deliveryOverview, heartbeats } from "../store/ops.js";
 import type { DeliveryRow } from "../store/store.js";
 import { reviewOverdue } from "./freeze.js";
 import { hintFor } from "./hints.js";
+import type { CrashBound } from "./crash-loop.js";
 import type { SweepReport } from "./sweep.js";
 import type { IntakeStats } from "./webhook.js";
 
@@ -61,6 +63,12 @@ export interface StatusSnapshot {
   budget: BudgetSnapshot;
   /** The switches' history, newest first; watchdog reverts are kind `revert`. */
   switch_history: SwitchLine[];
+  /** Replicas that crashed within the crash-loop window; at the limit, their next start is refused. */
+  crash_loop: {
+    limit: number;
+    window_minutes: number;
+    replicas: { replica: string; crashes: number; last_crash_at: string; start_refused: boolean }[];
+  };
   installations: { installation_id: number; account: string | null; mode: string; promoted_at: string | null }[];
   dual_runs_in_flight: {
     id: string;
@@ -218,6 +226,7 @@ export async function statusSnapshot(
     storeLabel: string;
     reviewAlertMs: number;
     budget: BudgetPolicy;
+    crashBound: CrashBound;
     lastSweep: { at: number; report: SweepReport } | null;
     githubApiUrl: string;
     intake?: IntakeStats | null;
@@ -236,11 +245,22 @@ export async function statusSnapshot(
   const beats = await heartbeats(store);
   const intake = options.intake ?? null;
   const history = await store.switches.history(30);
+  const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
     kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
     budget: await budgetSnapshot(store, options.budget, now),
+    crash_loop: {
+      limit: options.crashBound.limit,
+      window_minutes: Math.round(options.crashBound.windowMs / 60_000),
+      replicas: crashes.map((c) => ({
+        replica: c.replica,
+        crashes: c.crashes,
+        last_crash_at: new Date(c.last_crash_at).toISOString(),
+        start_refused: c.crashes >= options.crashBound.limit,
+      })),
+    },
     switch_history: history.map((h) => ({
       seq: h.seq,
       switch: h.switch,
@@ -389,6 +409,7 @@ function attention(s: StatusSnapshot): string[] {
     s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length,
     "budget(s) exhausted for today",
   );
+  n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
   const dayAgo = Date.parse(s.generated_at) - 86_400_000;
   n(
     s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length,
@@ -532,6 +553,16 @@ ${table(
     "None yet.",
   )}
 <h2>Last sweep</h2>${sweep}
+<h2>Crash-loop bound</h2><p>A replica id whose processes crashed ${s.crash_loop.limit} times within ${s.crash_loop.window_minutes} minutes does not serve until <code>envelope-gate app reset-crashes --replica ID --reason "…"</code> (or the crashes leave the window).</p>${table(
+    ["replica", "crashes in the window", "last seen alive", "next start"],
+    s.crash_loop.replicas.map((r) => [
+      r.replica,
+      r.crashes,
+      r.last_crash_at,
+      new Raw(r.start_refused ? `<span class="overdue">refused (APP_CRASH_LOOP)</span>` : "allowed"),
+    ]),
+    "No crash within the window.",
+  )}
 <h2>Replicas</h2>${table(
     ["replica", "last health check"],
     s.replicas.map((r) => [r.replica_id, r.last_health_check]),

@@ -64,3 +64,28 @@ export async function crashResets(store: Store, replica: string): Promise<CrashR
     crashes: Number(r.crashes),
   }));
 }
+
+/** A replica's crashes within a window, for the status page. */
+export interface ReplicaCrashes {
+  replica: string;
+  crashes: number;
+  last_crash_at: number;
+}
+
+/**
+ * Per replica id, the crashes last seen at or after `since` and after its latest reset, as the
+ * start check counts them, leaving out processes alive now (not recorded stopped, a heartbeat at
+ * or after `aliveSince`).
+ */
+export async function recentCrashes(store: Store, since: number, aliveSince: number): Promise<ReplicaCrashes[]> {
+  const rows = await store.db.all<Record<string, unknown>>(
+    `SELECT p.replica AS replica, COUNT(*) AS n, MAX(p.heartbeat_at) AS last_seen
+     FROM app_processes p
+     WHERE p.clean_stop_at IS NULL AND p.heartbeat_at >= ?
+       AND NOT (p.stopped_at IS NULL AND p.heartbeat_at >= ?)
+       AND p.heartbeat_at > COALESCE((SELECT MAX(r.reset_at) FROM app_crash_resets r WHERE r.replica = p.replica), -1)
+     GROUP BY p.replica ORDER BY p.replica`,
+    [since, aliveSince],
+  );
+  return rows.map((r) => ({ replica: String(r.replica), crashes: Number(r.n), last_crash_at: Number(r.last_seen) }));
+}

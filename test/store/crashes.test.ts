@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { crashBoundFromEnv, refuseCrashLoop } from "../../src/app/crash-loop.js";
+import { budgetPolicyFromEnv } from "../../src/app/config.js";
+import { statusSnapshot } from "../../src/app/status.js";
 import { crashesSince, crashResets, resetCrashes } from "../../src/store/crashes.js";
 import { openStore, type Store, type StoreSettings } from "../../src/store/index.js";
 import { PG_URL, pgSchema, tempDir } from "../app/helpers.js";
@@ -36,6 +38,46 @@ async function incarnation(store: Store, replica: string, n: number, at: number,
 const refusal = (store: Store, replica: string, now: number) => refuseCrashLoop(store, replica, BOUND, now);
 
 describe.each(backends)("crash-loop bound on $name", ({ settings }) => {
+  it("the status page lists the replicas that crashed within the window (not the live process), and the one whose next start is refused", async () => {
+    const store = await openStore(await settings(), T);
+    try {
+      await incarnation(store, "r1", 1, T, false);
+      await incarnation(store, "r1", 2, T + MIN, false);
+      await incarnation(store, "r1", 3, T + 2 * MIN, false);
+      await incarnation(store, "other", 1, T + 2 * MIN, false);
+      await incarnation(store, "other", 2, T + 3 * MIN, false, 0); // alive now: not a crash
+      const now = T + 3 * MIN + 1000;
+      const snapshot = await statusSnapshot(store, now, {
+        storeLabel: "test",
+        reviewAlertMs: 3_600_000,
+        budget: budgetPolicyFromEnv({}),
+        crashBound: BOUND,
+        lastSweep: null,
+        githubApiUrl: "https://api.github.com",
+      });
+      expect(snapshot.crash_loop).toEqual({
+        limit: 3,
+        window_minutes: 60,
+        replicas: [
+          { replica: "other", crashes: 1, last_crash_at: new Date(T + 2 * MIN + 1000).toISOString(), start_refused: false },
+          { replica: "r1", crashes: 3, last_crash_at: new Date(T + 2 * MIN + 1000).toISOString(), start_refused: true },
+        ],
+      });
+      await resetCrashes(store, "r1", "ops", "fixed the key", now);
+      const after = await statusSnapshot(store, now + 1, {
+        storeLabel: "test",
+        reviewAlertMs: 3_600_000,
+        budget: budgetPolicyFromEnv({}),
+        crashBound: BOUND,
+        lastSweep: null,
+        githubApiUrl: "https://api.github.com",
+      });
+      expect(after.crash_loop.replicas.map((r) => r.replica)).toEqual(["other"]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("counts incarnations that never stopped cleanly (a successor marking them stopped does not make them clean), per replica, within the window", async () => {
     const store = await openStore(await settings(), T);
     try {
