@@ -304,6 +304,10 @@ function unconfirmed(detail, cause) {
         hint: "Bring the store back; a dispatch is only sent once a reservation under the cap is recorded.",
     });
 }
+/** SQL for one scope's day: `n` reservations and `m` minutes charged. Parameters: the oldest trusted reading, the scope's value, the day. */
+function scopeUsageSql(column) {
+    return `SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`;
+}
 /** SQL for one scope's charged minutes: a measured duration while it is fresh, the maximum otherwise. One parameter: the oldest trusted reading. */
 const CHARGE = "CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN measured_minutes ELSE max_minutes END";
 /**
@@ -337,30 +341,27 @@ class BudgetLedger {
         const repository = request.repository.toLowerCase();
         const day = budgetDay(now);
         const trusted = now - policy.freshMs;
-        const usageSql = (column) => `(SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?)`;
-        const cap = (field) => `COALESCE((SELECT ${field} FROM budget_limits WHERE scope = ?), ?)`;
-        const sql = `INSERT INTO budget_reservations
-        (dual_run_id, installation_id, repository, day, installation_seq, repository_seq, max_minutes, reserved_at, reserved_by)
-      SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), i.n + 1, r.n + 1, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS TEXT)
-      FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
-      WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
-        AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
-        AND i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
-      ON CONFLICT (dual_run_id) DO NOTHING`;
         const instScope = `installation:${installationId}`;
         const repoScope = `repository:${repository}`;
-        // The recorded caps hold too: a limit raised or removed behind the App's back (a hand-edited
-        // row, a bug) admits nothing before the watchdog reverts it, as a cleared pause sends nothing.
-        let recorded;
+        // Each scope is held to the tighter of its override row and its latest recorded change: a
+        // limit raised or removed behind the App's back (a hand-edited row, a bug) admits nothing
+        // before the watchdog reverts it, as a cleared pause sends nothing.
+        let limits;
         try {
-            recorded = {
-                installation: (await this.recordedLimit(instScope)) ?? policy.installation,
-                repository: (await this.recordedLimit(repoScope)) ?? policy.repository,
+            limits = {
+                installation: await this.effectiveLimit(instScope, policy.installation),
+                repository: await this.effectiveLimit(repoScope, policy.repository),
             };
         }
         catch (err) {
-            throw unconfirmed(`the recorded caps could not be read: ${err.message}`, err);
+            throw unconfirmed(`the caps could not be read: ${err.message}`, err);
         }
+        const sql = `INSERT INTO budget_reservations
+        (dual_run_id, installation_id, repository, day, installation_seq, repository_seq, max_minutes, reserved_at, reserved_by)
+      SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), i.n + 1, r.n + 1, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS TEXT)
+      FROM (${scopeUsageSql("installation_id")}) i, (${scopeUsageSql("repository")}) r
+      WHERE i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
+      ON CONFLICT (dual_run_id) DO NOTHING`;
         const params = [
             dualRunId,
             installationId,
@@ -375,22 +376,12 @@ class BudgetLedger {
             trusted,
             repository,
             day,
-            instScope,
-            policy.installation.dispatchesPerDay,
+            limits.installation.dispatchesPerDay,
             policy.maxRunMinutes,
-            instScope,
-            policy.installation.minutesPerDay,
-            repoScope,
-            policy.repository.dispatchesPerDay,
+            limits.installation.minutesPerDay,
+            limits.repository.dispatchesPerDay,
             policy.maxRunMinutes,
-            repoScope,
-            policy.repository.minutesPerDay,
-            recorded.installation.dispatchesPerDay,
-            policy.maxRunMinutes,
-            recorded.installation.minutesPerDay,
-            recorded.repository.dispatchesPerDay,
-            policy.maxRunMinutes,
-            recorded.repository.minutesPerDay,
+            limits.repository.minutesPerDay,
         ];
         let lastRace = null;
         for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
@@ -413,10 +404,7 @@ class BudgetLedger {
                     return { status: "held", reservation: held };
                 return {
                     status: "refused",
-                    limits: {
-                        installation: tighter(await this.limitFor(instScope, policy.installation), recorded.installation),
-                        repository: tighter(await this.limitFor(repoScope, policy.repository), recorded.repository),
-                    },
+                    limits,
                     usage: {
                         installation: await this.usage("installation_id", installationId, day, trusted),
                         repository: await this.usage("repository", repository, day, trusted),
@@ -463,7 +451,7 @@ class BudgetLedger {
         return rows.map(reservationOf);
     }
     async usage(column, value, day, trusted) {
-        const rows = await this.db.all(`SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`, [trusted, value, day]);
+        const rows = await this.db.all(scopeUsageSql(column), [trusted, value, day]);
         return { dispatches: Number(rows[0]?.n ?? 0), minutes: Number(rows[0]?.m ?? 0) };
     }
     /** Today's usage per installation and per repository, for the status page. */

@@ -52,6 +52,11 @@ function unconfirmed(detail: string, cause?: unknown): GateError {
   });
 }
 
+/** SQL for one scope's day: `n` reservations and `m` minutes charged. Parameters: the oldest trusted reading, the scope's value, the day. */
+function scopeUsageSql(column: "installation_id" | "repository"): string {
+  return `SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`;
+}
+
 /** SQL for one scope's charged minutes: a measured duration while it is fresh, the maximum otherwise. One parameter: the oldest trusted reading. */
 const CHARGE = "CASE WHEN measured_minutes IS NOT NULL AND measured_at >= ? THEN measured_minutes ELSE max_minutes END";
 
@@ -88,30 +93,26 @@ export class BudgetLedger {
     const repository = request.repository.toLowerCase();
     const day = budgetDay(now);
     const trusted = now - policy.freshMs;
-    const usageSql = (column: string) =>
-      `(SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?)`;
-    const cap = (field: string) => `COALESCE((SELECT ${field} FROM budget_limits WHERE scope = ?), ?)`;
+    const instScope = `installation:${installationId}`;
+    const repoScope = `repository:${repository}`;
+    // Each scope is held to the tighter of its override row and its latest recorded change: a
+    // limit raised or removed behind the App's back (a hand-edited row, a bug) admits nothing
+    // before the watchdog reverts it, as a cleared pause sends nothing.
+    let limits: { installation: BudgetLimit; repository: BudgetLimit };
+    try {
+      limits = {
+        installation: await this.effectiveLimit(instScope, policy.installation),
+        repository: await this.effectiveLimit(repoScope, policy.repository),
+      };
+    } catch (err) {
+      throw unconfirmed(`the caps could not be read: ${(err as Error).message}`, err);
+    }
     const sql = `INSERT INTO budget_reservations
         (dual_run_id, installation_id, repository, day, installation_seq, repository_seq, max_minutes, reserved_at, reserved_by)
       SELECT CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), i.n + 1, r.n + 1, CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS TEXT)
-      FROM ${usageSql("installation_id")} i, ${usageSql("repository")} r
-      WHERE i.n + 1 <= ${cap("dispatches_per_day")} AND i.m + ? <= ${cap("minutes_per_day")}
-        AND r.n + 1 <= ${cap("dispatches_per_day")} AND r.m + ? <= ${cap("minutes_per_day")}
-        AND i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
+      FROM (${scopeUsageSql("installation_id")}) i, (${scopeUsageSql("repository")}) r
+      WHERE i.n + 1 <= ? AND i.m + ? <= ? AND r.n + 1 <= ? AND r.m + ? <= ?
       ON CONFLICT (dual_run_id) DO NOTHING`;
-    const instScope = `installation:${installationId}`;
-    const repoScope = `repository:${repository}`;
-    // The recorded caps hold too: a limit raised or removed behind the App's back (a hand-edited
-    // row, a bug) admits nothing before the watchdog reverts it, as a cleared pause sends nothing.
-    let recorded: { installation: BudgetLimit; repository: BudgetLimit };
-    try {
-      recorded = {
-        installation: (await this.recordedLimit(instScope)) ?? policy.installation,
-        repository: (await this.recordedLimit(repoScope)) ?? policy.repository,
-      };
-    } catch (err) {
-      throw unconfirmed(`the recorded caps could not be read: ${(err as Error).message}`, err);
-    }
     const params = [
       dualRunId,
       installationId,
@@ -126,22 +127,12 @@ export class BudgetLedger {
       trusted,
       repository,
       day,
-      instScope,
-      policy.installation.dispatchesPerDay,
+      limits.installation.dispatchesPerDay,
       policy.maxRunMinutes,
-      instScope,
-      policy.installation.minutesPerDay,
-      repoScope,
-      policy.repository.dispatchesPerDay,
+      limits.installation.minutesPerDay,
+      limits.repository.dispatchesPerDay,
       policy.maxRunMinutes,
-      repoScope,
-      policy.repository.minutesPerDay,
-      recorded.installation.dispatchesPerDay,
-      policy.maxRunMinutes,
-      recorded.installation.minutesPerDay,
-      recorded.repository.dispatchesPerDay,
-      policy.maxRunMinutes,
-      recorded.repository.minutesPerDay,
+      limits.repository.minutesPerDay,
     ];
     let lastRace: unknown = null;
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
@@ -161,10 +152,7 @@ export class BudgetLedger {
         if (held) return { status: "held", reservation: held };
         return {
           status: "refused",
-          limits: {
-            installation: tighter(await this.limitFor(instScope, policy.installation), recorded.installation),
-            repository: tighter(await this.limitFor(repoScope, policy.repository), recorded.repository),
-          },
+          limits,
           usage: {
             installation: await this.usage("installation_id", installationId, day, trusted),
             repository: await this.usage("repository", repository, day, trusted),
@@ -220,10 +208,7 @@ export class BudgetLedger {
   }
 
   private async usage(column: "installation_id" | "repository", value: unknown, day: string, trusted: number): Promise<BudgetUsage> {
-    const rows = await this.db.all<{ n: unknown; m: unknown }>(
-      `SELECT COUNT(*) AS n, COALESCE(SUM(${CHARGE}), 0) AS m FROM budget_reservations WHERE ${column} = ? AND day = ?`,
-      [trusted, value, day],
-    );
+    const rows = await this.db.all<{ n: unknown; m: unknown }>(scopeUsageSql(column), [trusted, value, day]);
     return { dispatches: Number(rows[0]?.n ?? 0), minutes: Number(rows[0]?.m ?? 0) };
   }
 
