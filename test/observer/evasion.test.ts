@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import { createServer, type Server } from "node:net";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JAIL_AVAILABLE, check, ids, isResolverAttempt, program, run, sandbox, type Sandbox } from "./harness.js";
+import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, isResolverAttempt, program, run, sandbox, type Sandbox } from "./harness.js";
 
 let server: Server;
 let port = 0;
@@ -396,29 +396,36 @@ console.error("stderr is fine too");
     expect(real.filter((l) => l.kind === "exec").length).toBeGreaterThanOrEqual(4);
   });
 
-  it("many short-lived worker threads write through their process's channel descriptor: every write recorded, nothing refused", async () => {
-    const s = sandbox();
-    const file = program(
-      s,
-      "workers.mjs",
-      `import { Worker } from "node:worker_threads";
+  it.each([
+    { who: "root", asNobody: false },
+    { who: "an unprivileged user", asNobody: true },
+  ])(
+    "many short-lived worker threads write through their process's channel descriptor, as $who: every write recorded, nothing refused",
+    async ({ asNobody }) => {
+      if (asNobody && !CAN_RUN_AS_NOBODY) return;
+      const s = sandbox();
+      const file = program(
+        s,
+        "workers.mjs",
+        `import { Worker } from "node:worker_threads";
 // Each worker writes how many of its process's descriptors lead to the channel: one, the process's own.
 const body = "const fs = require('fs'); const { workerData } = require('worker_threads'); const n = fs.readdirSync('/proc/self/fd').filter((d) => { try { return fs.readlinkSync('/proc/self/fd/' + d).endsWith('events.fifo'); } catch { return false; } }).length; fs.writeFileSync(require('path').join(process.env.SCRATCH, 'w-' + workerData + '.txt'), String(n))";
 await Promise.all(Array.from({ length: 24 }, (_, i) => new Promise((r, j) => new Worker(body, { eval: true, workerData: i }).on("exit", r).on("error", j))));
 `,
-    );
-    const r = await run(s, ["node", file]);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    const written = new Set(
-      r.lines
-        .filter((l) => !l.canary && l.kind === "write" && typeof l.path === "string" && /\/w-\d+\.txt$/.test(l.path as string))
-        .map((l) => basename(l.path as string)),
-    );
-    expect(written.size).toBe(24);
-    for (const name of written) expect(readFileSync(join(s.scratch, name), "utf8"), name).toBe("1");
-    expect((await check(s)).verdict).toBe("pass");
-  });
+      );
+      const r = await run(s, ["node", file], { asNobody });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const written = new Set(
+        r.lines
+          .filter((l) => !l.canary && l.kind === "write" && typeof l.path === "string" && /\/w-\d+\.txt$/.test(l.path as string))
+          .map((l) => basename(l.path as string)),
+      );
+      expect(written.size).toBe(24);
+      for (const name of written) expect(readFileSync(join(s.scratch, name), "utf8"), name).toBe("1");
+      expect((await check(s)).verdict).toBe("pass");
+    },
+  );
 
   it("a plain shell pipeline inside the workspace produces no violation", async () => {
     const s = sandbox();
