@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   "APP_CRASH_LOOP",
   "SECRET_IN_ENVIRONMENT",
   "SECRET_UNAVAILABLE",
+  "JAIL_CWD_HIDDEN",
+  "ACTION_COPY_WRITABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
