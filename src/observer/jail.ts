@@ -298,7 +298,9 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     return parent === null || (parent.kind !== "hide" && parent.kind !== "private");
   });
   // Parents before children: bubblewrap applies mounts in order.
-  effective.sort((a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target));
+  effective.sort(
+    (a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target),
+  );
   for (const op of effective) {
     if (op.kind === "hide") args.push("--tmpfs", op.target);
     else if (op.kind === "private") args.push("--bind", op.host as string, op.target);
@@ -312,9 +314,13 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     return cover === null || cover.kind === "root" || cover.kind === "visible";
   };
   if (!shown(plan.cwd)) {
-    throw new GateError("JAIL_CWD_HIDDEN", `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`, {
-      hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
-    });
+    throw new GateError(
+      "JAIL_CWD_HIDDEN",
+      `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`,
+      {
+        hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
+      },
+    );
   }
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.

@@ -760,10 +760,14 @@ function freshRunDir(scratch: string, runId: string): string {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
-    throw new GateError("JAIL_UNAVAILABLE", `the run's private directory ${dir} cannot be made (${(err as { code?: string }).code ?? String(err)})`, {
-      hint: "Give the run a scratch directory it can write.",
-      cause: err,
-    });
+    throw new GateError(
+      "JAIL_UNAVAILABLE",
+      `the run's private directory ${dir} cannot be made (${(err as { code?: string }).code ?? String(err)})`,
+      {
+        hint: "Give the run a scratch directory it can write.",
+        cause: err,
+      },
+    );
   }
   if (realpathSync(dir) !== dir) {
     throw new GateError("JAIL_UNAVAILABLE", `the run's private directory ${dir} is not a plain directory of the scratch`);

@@ -141,19 +141,21 @@ export function runnerLayout(input: LayoutInput): RunnerLayout {
   for (const file of [...masked]) if ([...hidden].some((d) => within(file, d))) masked.delete(file);
 
   const covered = [...hidden, ...input.privateTargets];
+  // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
+  const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d): d is string => d !== null);
+  // Inside the runner's directory only its Node installs and the tool cache are programs' homes.
+  const programPlaces = runnerDir !== null ? [`${runnerDir}/externals`, ...toolDirs] : [];
   const forbidden = (dir: string): boolean =>
     dir === "/" ||
     covered.some((c) => within(c, dir)) ||
     input.privateTargets.some((home) => home !== "/tmp" && within(dir, home) && depth(dir) <= depth(home) + 1) ||
-    (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !within(dir, `${runnerDir}/externals`))));
+    (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !programPlaces.some((p) => within(dir, p) && dir !== p))));
   const visible = new Set<string>();
   const show = (program: string, dir: string): void => {
     if (isInsideAnyRoot(program, input.roots) || !covered.some((c) => within(program, c))) return;
     visible.add(forbidden(dir) ? program : dir);
   };
   for (const exe of input.executables.map((e) => clean(e)).filter((e): e is string => e !== null)) show(exe, installDirOf(exe));
-  // Tools the job set up (setup-node, setup-python) are on PATH inside the tool cache: each install is shown.
-  const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d): d is string => d !== null);
   for (const entry of (env.PATH ?? "").split(":")) {
     const dir = clean(entry);
     if (dir !== null && toolDirs.some((t) => within(dir, t) && dir !== t)) show(dir, basename(dir) === "bin" ? dirname(dir) : dir);
