@@ -7,10 +7,17 @@
  * work with the same wrapper, under allowlist (its relay comes from the stage, not the install).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { CAN_RUN_AS_NOBODY, ROOT, ids, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { CAN_RUN_AS_NOBODY, CLI, ROOT, ids, sandbox, spawnNode, type Sandbox } from "./harness.js";
+
+/** Directories under /tmp this file made (the harness removes its sandboxes itself). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 interface Layout {
   s: Sandbox;
@@ -300,3 +307,107 @@ for (const mode of ["as the test's user", "as nobody"] as Mode[])
         expect((r.report as { verdict: string }).verdict).toBe("pass");
       });
     });
+
+/** A workspace, scratch and working directory under /tmp or HOME, the product installed under /tmp. */
+describe("the jail where the run's directories and the product live under /tmp or HOME", () => {
+  const product = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-product-"));
+    made.push(dir);
+    cpSync(join(ROOT, "dist"), join(dir, "dist"), { recursive: true });
+    return join(dir, "dist", "cli", "index.js");
+  };
+
+  async function runAt(
+    s: Sandbox,
+    dirs: { cli: string; home: string; workspace: string; scratch: string; cwd: string },
+    command: string[],
+  ): Promise<{ code: number | null; stderr: string; lines: Record<string, unknown>[]; report: Record<string, unknown> | null }> {
+    const log = join(s.base, "observer.jsonl");
+    const common = ["--envelope", s.envelope, "--observer", log, "--workspace", dirs.workspace, "--scratch", dirs.scratch];
+    const r = await spawnNode([dirs.cli, "run", ...common, "--", ...command], {
+      cwd: dirs.cwd,
+      env: { PATH: process.env.PATH, HOME: dirs.home },
+    });
+    const lines = existsSync(log)
+      ? readFileSync(log, "utf8")
+          .split("\n")
+          .filter((x) => x !== "")
+          .map((x) => JSON.parse(x) as Record<string, unknown>)
+      : [];
+    const checked = lines.length > 0 ? await spawnNode([dirs.cli, "check", ...common, "--format", "json"]) : null;
+    return {
+      code: r.code,
+      stderr: r.stderr,
+      lines,
+      report: checked === null ? null : (JSON.parse(checked.stdout) as Record<string, unknown>),
+    };
+  }
+
+  const CASES: [string, (s: Sandbox, tmpBase: string) => { home: string; workspace: string; scratch: string }][] = [
+    ["workspace and scratch under /tmp", (s, t) => ({ home: s.home, workspace: join(t, "ws"), scratch: join(t, "scratch") })],
+    [
+      "workspace and scratch under HOME",
+      (s) => ({ home: s.home, workspace: join(s.home, "project"), scratch: join(s.home, ".cache", "eg-scratch") }),
+    ],
+    [
+      "workspace under HOME, scratch under /tmp",
+      (s, t) => ({ home: s.home, workspace: join(s.home, "project"), scratch: join(t, "scratch") }),
+    ],
+    [
+      "workspace under /tmp, HOME under /tmp too",
+      (s, t) => ({ home: join(t, "home"), workspace: join(t, "ws"), scratch: join(t, "scratch") }),
+    ],
+  ];
+  for (const [name, layout] of CASES)
+    it(`${name}, under allowlist, with the product under /tmp: the canary and a clean command pass`, async () => {
+      const s = sandbox(ENVELOPE);
+      const t = mkdtempSync(join(tmpdir(), "eg-layout-"));
+      made.push(t);
+      const dirs = layout(s, t);
+      for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+      const out = join(dirs.workspace, "out.txt");
+      const r = await runAt(s, { ...dirs, cli: product(), cwd: dirs.workspace }, [
+        "sh",
+        "-c",
+        `echo t > /tmp/t && echo h > ${dirs.home}/h && cat /tmp/t ${dirs.home}/h > ${out}`,
+      ]);
+      expect(r.stderr).not.toContain("envelope-gate:");
+      expect(r.code).toBe(0);
+      expect(readFileSync(out, "utf8")).toBe("t\nh\n");
+      expect((r.report as { verdict: string }).verdict).toBe("pass");
+    });
+
+  for (const mode of ["as the test's user", "as nobody"] as Mode[])
+    it.skipIf(mode === "as nobody" && !CAN_RUN_AS_NOBODY)(
+      `a working directory the jail hides (in HOME, outside every root) is refused: JAIL_CWD_HIDDEN, nothing runs (${mode})`,
+      async () => {
+        const s = sandbox();
+        const cwd = join(s.home, "elsewhere");
+        mkdirSync(cwd);
+        const marker = join(s.workspace, "ran");
+        const log = join(s.base, "observer.jsonl");
+        spawnSync("chmod", ["-R", "a+rwX", s.base]);
+        const cli = mode === "as nobody" ? product() : CLI;
+        if (mode === "as nobody") spawnSync("chmod", ["-R", "a+rX", dirname(dirname(dirname(cli)))]);
+        const args = [cli, "run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch];
+        const command = ["sh", "-c", `touch ${marker}`];
+        const env = { PATH: process.env.PATH, HOME: s.home };
+        const r =
+          mode === "as nobody"
+            ? await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], { cwd, env, exec: "setpriv" })
+            : await spawnNode([...args, "--", ...command], { cwd, env });
+        expect(r.code).toBe(3);
+        expect(r.stderr).toContain("JAIL_CWD_HIDDEN");
+        expect(existsSync(marker)).toBe(false);
+        expect(readFileSync(log, "utf8")).toBe("");
+        // Clean twin: the same run from the workspace.
+        const twin = await spawnNode([...(mode === "as nobody" ? [...NOBODY, process.execPath] : []), ...args, "--", ...command], {
+          cwd: s.workspace,
+          env,
+          ...(mode === "as nobody" ? { exec: "setpriv" } : {}),
+        });
+        expect(twin.stderr).not.toContain("envelope-gate:");
+        expect(existsSync(marker)).toBe(true);
+      },
+    );
+});
