@@ -78,9 +78,11 @@ async function privateCli(runnerTemp: string): Promise<string> {
         if (existsSync(join(dist, part))) await cp(join(dist, part), join(dir, part), { recursive: true });
       }
     } catch (err) {
-      throw new GateError("OBSERVER_UNAVAILABLE", `the observer CLI cannot be copied to a private directory (${(err as Error).message})`, {
-        cause: err,
-      });
+      throw new GateError(
+        "ACTION_COPY_UNAVAILABLE",
+        `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${(err as Error).message})`,
+        { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err },
+      );
     }
     return join(dir, "cli", "index.js");
   })();
@@ -99,7 +101,7 @@ export async function propertyScratch(runnerTemp: string): Promise<string> {
     return await realpath(await mkdtemp(join(runnerTemp, "envelope-gate-property-scratch-")));
   } catch (err) {
     throw new GateError(
-      "OBSERVER_UNAVAILABLE",
+      "PROPERTY_SCRATCH_UNAVAILABLE",
       `a scratch directory for a property command cannot be made in ${runnerTemp} (${(err as Error).message})`,
       {
         cause: err,

@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   "SECRET_UNAVAILABLE",
   "JAIL_CWD_HIDDEN",
   "ACTION_COPY_WRITABLE",
+  "ACTION_COPY_UNAVAILABLE",
+  "PROPERTY_SCRATCH_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,11 +4,21 @@
  * workspace gets nothing run unjailed), and each run gets its own scratch, HOME and /tmp (a
  * ~/.npmrc naming a /tmp/sh the patch planted does not steer the property command's npm).
  */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
-import { PROPERTIES_PATH, REPO, envelopeText, makePull, policyFiles, runAction } from "../support/action-harness.js";
+import {
+  PROPERTIES_PATH,
+  REPO,
+  envelopeHash,
+  envelopeText,
+  makePull,
+  observerLog,
+  policyFiles,
+  runAction,
+} from "../support/action-harness.js";
 
 let fake: FakeGitHub;
 let nextPull = 500;
@@ -171,5 +181,41 @@ fs.writeFileSync("/tmp/sh", "#!/bin/sh\\necho test 1; echo test 2; echo test 3; 
     ]);
     expect(run.outputs.verdict, run.stdout + run.stderr).toBe("pass");
     expect(checkRun(p.headSha).conclusion).toBe("success");
+  });
+});
+
+describe("when RUNNER_TEMP cannot hold the Action's private directories", () => {
+  /** RUNNER_TEMP is a file: nothing can be made under it. The evidence goes elsewhere. */
+  function brokenTemp(): { env: Record<string, string>; inputs: Record<string, string> } {
+    const dir = mkdtempSync(join(tmpdir(), "eg-broken-temp-"));
+    writeFileSync(join(dir, "runner-temp"), "not a directory");
+    return { env: { RUNNER_TEMP: join(dir, "runner-temp") }, inputs: { "evidence-dir": join(dir, "evidence") } };
+  }
+
+  it("the observer cannot be copied out of the Action's install: ACTION_COPY_UNAVAILABLE, never run from where it lies", async () => {
+    const p = makePull(fake, { number: ++nextPull, base: policyFiles(ENVELOPE) });
+    const broken = brokenTemp();
+    const run = await runAction({ apiUrl: fake.url, pull: p, env: broken.env, inputs: { run: "node -e 0", ...broken.inputs } });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs["error-code"]).toBe("ACTION_COPY_UNAVAILABLE");
+    expect(checkRun(p.headSha).conclusion).toBe("failure");
+  });
+
+  it("a property command's own scratch cannot be made: PROPERTY_SCRATCH_UNAVAILABLE, never scored on a shared one", async () => {
+    const props = propertiesFile([
+      { name: "unit_tests", kind: "tests_collected", command: ["node", "-e", "console.log('test 1')"], min: 1 },
+    ]);
+    const p = makePull(fake, { number: ++nextPull, base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: props } });
+    const broken = brokenTemp();
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      env: broken.env,
+      inputs: { "observer-log": "observer.jsonl", ...broken.inputs },
+      workspaceFiles: { "observer.jsonl": observerLog(envelopeHash(ENVELOPE), [{ kind: "tool", name: "read_file" }]) },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs["error-code"]).toBe("PROPERTY_SCRATCH_UNAVAILABLE");
+    expect(checkRun(p.headSha).conclusion).toBe("failure");
   });
 });
