@@ -307,8 +307,6 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     else if (op.kind === "visible") args.push("--ro-bind", op.target, op.target);
     else args.push("--bind", op.target, op.target);
   }
-  // Read-only once every root and install directory inside them has its mount point.
-  for (const op of effective) if (op.kind === "hide") args.push("--remount-ro", op.target);
   const shown = (path: string): boolean => {
     const cover = coverOf(path, effective);
     return cover === null || cover.kind === "root" || cover.kind === "visible";
@@ -325,6 +323,9 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
+  // Read-only once every mount inside them has its mount point (roots, install directories, the
+  // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
+  for (const op of effective) if (op.kind === "hide") args.push("--remount-ro", op.target);
   const masked = new Set<string>();
   if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && shown(plan.logPath) && exists(plan.logPath)) masked.add(plan.logPath);
   for (const file of layout.masked) if (shown(file) && isFile(file)) masked.add(file);
