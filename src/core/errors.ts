@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   "APP_CRASH_LOOP",
   "SECRET_IN_ENVIRONMENT",
   "SECRET_UNAVAILABLE",
+  "OBSERVER_LOG_WRITE_FAILED",
+  "OUTPUT_UNWRITABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
