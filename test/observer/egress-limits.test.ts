@@ -4,8 +4,8 @@
  * first ClientHello's server_name and nothing after it. A real TLS session through a real run
  * (jail, relay, proxy) whose SNI is the allowed name passes, and the request inside it names
  * another host in its Host header; the log holds only the allowed name and the check passes.
- * Its twin, the same session with the other name as SNI, is refused (and, as the page says, the
- * refusal is recorded under the allowed name, so it is not a violation).
+ * Its twin, the same session with the other name as SNI, is refused, and the refused name is
+ * recorded beside the allowed one and judged (undeclared_host).
  *
  * The allowed name must resolve to an address of this machine that is not loopback (the proxy
  * refuses names that lead only to loopback): the wrapper runs in a private mount namespace with
@@ -161,15 +161,17 @@ raw.on("error", (e) => done("proxy: " + e.code));`,
     expect(r.code, r.stderr).toBe(0);
     expect(r.outcome).not.toContain("behind");
     expect(seen.length).toBe(before);
-    // Refused, but not a violation: the log line names the CONNECT host (allowed) with ok:false,
-    // and the refused SNI is not carried into the log (docs/egress.md says so).
+    // Refused, and judged: the refused SNI is an attempt on that host, beside the CONNECT host's line.
     const report = await check(s);
-    expect(report.verdict).toBe("pass");
-    expect(report.violations).toEqual([]);
+    expect(report.verdict).toBe("envelope_fail");
+    expect(report.violations.map((v) => v.id)).toEqual([`undeclared_host:${HIDDEN}:${port}`]);
     const lines = readFileSync(join(s.base, "observer.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => l.source === "proxy")).toEqual([expect.objectContaining({ kind: "host", host: FRONT, port, ok: false })]);
+    expect(lines.filter((l) => l.source === "proxy")).toEqual([
+      expect.objectContaining({ kind: "host", host: FRONT, port, ok: false }),
+      expect.objectContaining({ kind: "host", host: HIDDEN, port, ok: false }),
+    ]);
   });
 });
