@@ -91,6 +91,33 @@ const CASES: Case[] = [
   },
 ];
 
+/**
+ * A shared object whose constructor starts a thread that executes PROGRAM (argv given): loaded
+ * into Node with process.dlopen, it turns a Node process into another program from a thread.
+ */
+function threadExecLibrary(s: Sandbox, name: string, argv: string[]): string {
+  const src = program(
+    s,
+    `${name}.c`,
+    `#include <pthread.h>
+#include <unistd.h>
+static void *run(void *arg) {
+  char *argv[] = {${argv.map((a) => JSON.stringify(a)).join(", ")}, 0};
+  execv(argv[0], argv);
+  return 0;
+}
+__attribute__((constructor)) static void start(void) {
+  pthread_t t;
+  pthread_create(&t, 0, run, 0);
+}
+`,
+  );
+  const lib = join(s.base, "programs", `${name}.so`);
+  const r = spawnSync(CC as string, ["-O1", "-shared", "-fPIC", "-pthread", "-Wl,-z,nodelete", "-o", lib, src], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return lib;
+}
+
 /** Pins allowed_commands once the program's path is known (the sandbox wrote its envelope first). */
 function allowCommands(s: Sandbox, commands: string[]): void {
   const text = JSON.stringify({ ...BASE_ENVELOPE, allowed_commands: commands }, null, 2) + "\n";
@@ -135,5 +162,47 @@ describe.skipIf(!JAIL_AVAILABLE)("exec from a thread other than the main one", (
         expect(report.verdict).toBe("pass");
       });
     }
+  }
+});
+
+describe.skipIf(!JAIL_AVAILABLE || CC === undefined)("the hooks' channel after a thread's exec", () => {
+  // Loads the library, then waits: the thread's exec ends the Node process, or the wait times out.
+  const loader = (lib: string): string =>
+    `try { process.dlopen({ exports: {} }, ${JSON.stringify(lib)}); } catch {}\nsetTimeout(() => process.exit(9), 20000);`;
+
+  for (const { who, asNobody } of MODES) {
+    it.skipIf(asNobody && !CAN_RUN_AS_NOBODY)(
+      `a Node process whose thread executes a shell that opens the channel, as ${who}: OBSERVER_CHANNEL_TAMPERED (it is no longer Node)`,
+      async () => {
+        const s = sandbox();
+        const lib = threadExecLibrary(s, "to-shell", ["/bin/sh", "-c", 'eval "set -- $NODE_OPTIONS"; : > "$(dirname "$2")/events.fifo"']);
+        const r = await run(s, ["node", program(s, "load.js", loader(lib))], { asNobody });
+        expect(r.stderr).toContain("OBSERVER_CHANNEL_TAMPERED");
+        expect(r.stderr).toContain("which is not Node");
+        expect(r.code).toBe(3);
+      },
+    );
+
+    it.skipIf(asNobody && !CAN_RUN_AS_NOBODY)(
+      `a Node process whose thread executes Node again, whose hooks write to the channel, as ${who}: passes`,
+      async () => {
+        const s = sandbox();
+        const lib = threadExecLibrary(s, "to-node", [
+          process.execPath,
+          "-e",
+          'require("fs").writeFileSync(process.env.SCRATCH + "/n.txt", "n")',
+        ]);
+        const r = await run(s, ["node", program(s, "load.js", loader(lib))], { asNobody });
+        expect(r.stderr).not.toContain("envelope-gate:");
+        expect(r.code).toBe(0);
+        const execs = r.lines.filter((l) => l.kind === "exec" && l.canary !== true);
+        expect(new Set(execs.map((e) => e.pid)).size).toBe(1);
+        expect(execs).toHaveLength(2);
+        expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, "n.txt"))).toBe(true);
+        const report = await check(s);
+        expect(report.violations).toEqual([]);
+        expect(report.verdict).toBe("pass");
+      },
+    );
   }
 });
