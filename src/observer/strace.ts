@@ -420,14 +420,17 @@ export class StraceParser {
     if (at !== -1) this.forking.splice(at, 1);
   }
 
-  /** A call left unfinished by a thread that is gone, judged as strace prints a call cut short (`= ?`). */
+  /**
+   * A call left unfinished by a thread that is gone, judged as strace prints a call cut short
+   * (`= ?`); a thread's exec that passed the point of no return (the pid changed) ran all the same.
+   */
   private abandon(tid: number): void {
     this.stopForking(tid);
-    this.execPassed.delete(tid);
+    const execPassed = this.execPassed.delete(tid);
     const head = this.unfinished.get(tid);
     if (head === undefined) return;
     this.unfinished.delete(tid);
-    this.call(tid, `${head}) = ?`);
+    this.call(tid, `${head}) = ${execPassed ? "0" : "?"}`);
   }
 
   /**

@@ -256,6 +256,20 @@ describe("strace output parser: orders the corpus (strace-corpus.test.ts) did no
     ]);
   });
 
+  it("a thread's exec whose result line never comes before the process ends: it ran all the same", () => {
+    const events = parse([
+      `520 execve(${hex("/usr/bin/true")}, [${hex("prog")}], 0x1 /* 3 vars */) = 0`,
+      `520 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM, exit_signal=0}, 88) = 521`,
+      `521 execve(${hex("/bin/sh")}, [${hex("sh")}], 0x2 /* 3 vars */ <pid changed to 520 ...>`,
+      `520 +++ superseded by execve in pid 521 +++`,
+      `520 +++ killed by SIGKILL +++`,
+    ]);
+    expect(events.filter((e) => e.kind === "exec").map((e) => (e.kind === "exec" ? [e.tgid, e.path] : []))).toEqual([
+      [520, realpathSync("/usr/bin/true")],
+      [520, realpathSync("/bin/sh")],
+    ]);
+  });
+
   it("a resumed line whose call is not the one left unfinished: the stale call is an attempt, the other call's result not taken for it", () => {
     const events = parse([
       `510 mkdir(${hex("/outside/d")}, 0777 <unfinished ...>`,
