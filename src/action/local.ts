@@ -4,8 +4,9 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { chmod, copyFile, cp, mkdir, mkdtemp, readFile, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { createWriteStream, existsSync } from "node:fs";
+import { chmod, cp, mkdir, mkdtemp, open, readFile, readdir, realpath, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { arch, cpus, platform, tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,7 @@ import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
 import { isInsideAnyRoot } from "../core/paths.js";
+import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
@@ -164,7 +166,14 @@ async function spawnObserved(
   }
   const cliCopy = await privateCli(options.runnerTemp);
   const realRoots = await Promise.all(options.roots.map((r) => realpath(r).catch(() => r)));
-  if (isInsideAnyRoot(dirname(dirname(cliCopy)), [...options.roots, ...realRoots, options.workspace, await realpath(options.workspace)])) {
+  if (
+    isInsideAnyRoot(dirname(dirname(cliCopy)), [
+      ...options.roots,
+      ...realRoots,
+      options.workspace,
+      await realpath(options.workspace).catch(() => options.workspace),
+    ])
+  ) {
     throw new GateError(
       "ACTION_COPY_WRITABLE",
       `the Action's private copy of its observer (${dirname(dirname(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`,
@@ -174,12 +183,17 @@ async function spawnObserved(
     );
   }
   const policyDir = join(options.runnerTemp, "envelope-gate-policy");
-  await mkdir(policyDir, { recursive: true });
   const envelopePath = join(policyDir, "envelope.json");
-  await writeFile(envelopePath, options.envelopeBytes);
-  await writeFile(`${envelopePath}.sha256`, options.digestLine);
-  await mkdir(options.scratch, { recursive: true });
-  await mkdir(dirname(options.logPath), { recursive: true });
+  // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
+  try {
+    await mkdir(policyDir, { recursive: true });
+    await writeFile(envelopePath, options.envelopeBytes);
+    await writeFile(`${envelopePath}.sha256`, options.digestLine);
+    await mkdir(options.scratch, { recursive: true });
+    await mkdir(dirname(options.logPath), { recursive: true });
+  } catch (err) {
+    throw outputUnwritable((err as { path?: string }).path ?? policyDir, "the run's envelope and directories", err);
+  }
   const args = [
     cliCopy,
     "run",
@@ -249,9 +263,16 @@ async function spawnObserved(
   });
 }
 
+/** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 export async function copyLog(from: string, to: string): Promise<void> {
+  const unreadable = (err: unknown): GateError =>
+    new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${(err as { code?: string }).code ?? String(err)})`, {
+      file: from,
+      cause: err,
+    });
+  let source: FileHandle;
   try {
-    await copyFile(from, to);
+    source = await open(from, "r");
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -260,8 +281,31 @@ export async function copyLog(from: string, to: string): Promise<void> {
         hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
       });
     }
-    throw new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${code ?? String(err)})`, { file: from });
+    throw unreadable(err);
   }
+  let failedSide: "read" | "write" | null = null;
+  const reader = source.createReadStream();
+  const writer = createWriteStream(to);
+  reader.once("error", () => (failedSide ??= "read"));
+  writer.once("error", () => (failedSide ??= "write"));
+  try {
+    await pipeline(reader, writer);
+  } catch (err) {
+    throw failedSide === "write" ? evidenceUnwritable(to, err) : unreadable(err);
+  }
+}
+
+/** A file of the evidence bundle that cannot be written (a full disk, a quota, permissions). */
+function evidenceUnwritable(file: string, err: unknown): GateError {
+  const reason = (err as { code?: string }).code ?? String(err);
+  return new GateError("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
+    file,
+    hint:
+      reason === "ENOSPC" || reason === "EDQUOT"
+        ? "The filesystem holding evidence-dir is full: free space on the runner, or point evidence-dir elsewhere."
+        : "Check that evidence-dir can be written, or point it elsewhere.",
+    cause: err,
+  });
 }
 
 /** A file the run produced, inside the workspace; null when absent. Refuses paths escaping the workspace. */
@@ -320,16 +364,21 @@ export async function runnerIdentity(
  * over every file in the directory. Returns the bundle digest.
  */
 export async function writeBundle(dir: string, files: Map<string, Uint8Array>): Promise<string> {
+  const put = async (name: string, bytes: Uint8Array | string): Promise<void> => {
+    await writeFile(join(dir, name), bytes).catch((err: unknown) => {
+      throw evidenceUnwritable(join(dir, name), err);
+    });
+  };
   try {
-    for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
+    for (const [name, bytes] of files) await put(name, bytes);
     const all = new Map<string, Uint8Array>();
     for (const name of await readdir(dir)) {
       if (name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) continue;
       all.set(name, new Uint8Array(await readFile(join(dir, name))));
     }
     const built = buildManifest(all);
-    await writeFile(join(dir, MANIFEST_FILE), built.bytes);
-    await writeFile(join(dir, MANIFEST_DIGEST_FILE), built.digestLine);
+    await put(MANIFEST_FILE, built.bytes);
+    await put(MANIFEST_DIGEST_FILE, built.digestLine);
     return built.digest;
   } catch (err) {
     if (err instanceof GateError) throw err;

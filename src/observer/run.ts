@@ -19,6 +19,7 @@ import {
   copyFileSync,
   cpSync,
   existsSync,
+  ftruncateSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -141,43 +142,103 @@ const STAGED_RELAY_DIR = "relay";
 /** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
 const EGRESS_PORT = 3128;
 
+/**
+ * The log's only writer. A write that fails (a full disk, a quota, an I/O error) is the end of
+ * the log: nothing is written after it, the file is cut back to its last whole line (so it has no
+ * `end`, and check refuses it), and `onFailure` stops the command, whose actions would otherwise
+ * go unrecorded. `failure` holds the typed error; `flush` throws it.
+ */
 class LogWriter {
   private readonly fd: number;
+  private readonly path: string;
+  private readonly onFailure: () => void;
   private seq = 0;
   private buffer: string[] = [];
   private scheduled = false;
+  private bytesWritten = 0;
+  private linesWritten = 0;
+  private failed: GateError | null = null;
 
-  constructor(fd: number) {
+  constructor(fd: number, path: string, onFailure: () => void) {
     this.fd = fd;
+    this.path = path;
+    this.onFailure = onFailure;
   }
 
   get lines(): number {
     return this.seq;
   }
 
+  get failure(): GateError | null {
+    return this.failed;
+  }
+
   write(event: LogEvent): void {
+    if (this.failed !== null) return;
     const { kind, ...rest } = event;
     this.buffer.push(JSON.stringify({ v: LOG_VERSION, kind, ...rest, seq: this.seq }) + "\n");
     this.seq++;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.writeBuffered());
     }
   }
 
+  /** Writes what is buffered; throws if the log can no longer be written. */
   flush(): void {
-    this.scheduled = false;
-    if (this.buffer.length === 0) return;
-    const text = this.buffer.join("");
-    this.buffer = [];
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    this.writeBuffered();
+    if (this.failed !== null) throw this.failed;
   }
 
+  /** Flushes and closes without throwing: a failure is left in `failure` for the caller. */
   close(): void {
-    this.flush();
-    closeSync(this.fd);
+    this.writeBuffered();
+    try {
+      closeSync(this.fd);
+    } catch (err) {
+      if (this.failed === null) this.fail(err);
+    }
+  }
+
+  private writeBuffered(): void {
+    this.scheduled = false;
+    const lines = this.buffer.length;
+    const bytes = Buffer.from(this.buffer.join(""), "utf8");
+    this.buffer = [];
+    if (this.failed !== null || lines === 0) return;
+    let offset = 0;
+    try {
+      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.bytesWritten += bytes.length;
+    this.linesWritten += lines;
+  }
+
+  private fail(err: unknown): void {
+    const reason = (err as { code?: string }).code ?? String(err);
+    let state = `the log ends after ${this.linesWritten} whole lines, with no end line`;
+    try {
+      ftruncateSync(this.fd, this.bytesWritten);
+    } catch (truncateError) {
+      // The partial last line stays; check refuses a truncated last line as it refuses a missing end.
+      state = `the log ends in a partial line (it could not be cut back: ${(truncateError as { code?: string }).code ?? String(truncateError)})`;
+    }
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    this.failed = new GateError(
+      "OBSERVER_LOG_WRITE_FAILED",
+      `cannot write the observer log ${this.path} (${reason}): the run is stopped and ${state}, so check refuses it`,
+      {
+        file: this.path,
+        hint: full
+          ? "The filesystem holding the log is full (or its quota is): free space there, or point --observer at a filesystem with room, and run again."
+          : "The filesystem holding the log refused a write: check the device, or point --observer elsewhere, and run again.",
+        cause: err,
+      },
+    );
+    this.onFailure();
   }
 }
 
@@ -483,7 +544,10 @@ export async function runObserved(options: RunOptions): Promise<number> {
       },
     );
   }
-  const log = new LogWriter(logFd);
+  // A log that cannot be written stops the command, as a signal does: its acts would go unrecorded.
+  const log = new LogWriter(logFd, logPath, () => {
+    if (activeChild?.pid !== undefined) killTree(activeChild.pid);
+  });
   const privateDir = mkdtempSync(join(tmpdir(), "envelope-gate-observer-"));
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupted = signal;
@@ -492,8 +556,11 @@ export async function runObserved(options: RunOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
+  let outcome: { exitCode: number } | { error: unknown };
   try {
-    return await observe(options, log, logPath, privateDir);
+    outcome = { exitCode: await observe(options, log, logPath, privateDir) };
+  } catch (err) {
+    outcome = { error: err };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -501,6 +568,10 @@ export async function runObserved(options: RunOptions): Promise<number> {
     log.close();
     rmSync(privateDir, { recursive: true, force: true });
   }
+  // Whatever else went wrong after the log failed (the command stopped, the tracer lost) follows from it.
+  if (log.failure !== null) throw log.failure;
+  if ("error" in outcome) throw outcome.error;
+  return outcome.exitCode;
 }
 
 async function observe(options: RunOptions, log: LogWriter, logPath: string, privateDir: string): Promise<number> {
