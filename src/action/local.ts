@@ -5,14 +5,15 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync } from "node:fs";
-import { mkdir, open, readFile, readdir, realpath, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, open, readFile, readdir, realpath, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
-import { arch, cpus, platform } from "node:os";
+import { arch, cpus, platform, tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
+import { isInsideAnyRoot } from "../core/paths.js";
 import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
@@ -55,6 +56,62 @@ export function bundledCli(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "cli", "index.js");
 }
 
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay. */
+const CLI_PARTS = ["cli", "preload", "relay", "package.json"] as const;
+
+let privateCliCopy: Promise<string> | null = null;
+
+/**
+ * The observer CLI the Action runs: a private copy of dist/cli, dist/preload and dist/relay,
+ * made once, before the first jailed run, in a new 0700 directory under RUNNER_TEMP (outside
+ * the workspace). A run may rewrite the Action's own files where it can write them (a workflow
+ * that checks the Action out inside the workspace, `uses: ./`); what the Action starts later
+ * (the property commands' wrapper) is never read from there again.
+ */
+async function privateCli(runnerTemp: string): Promise<string> {
+  privateCliCopy ??= (async () => {
+    const source = dirname(bundledCli());
+    const dist = dirname(source);
+    let dir: string;
+    try {
+      dir = await realpath(await mkdtemp(join(runnerTemp !== "" ? runnerTemp : tmpdir(), "envelope-gate-cli-")));
+      await chmod(dir, 0o700);
+      for (const part of CLI_PARTS) {
+        if (existsSync(join(dist, part))) await cp(join(dist, part), join(dir, part), { recursive: true });
+      }
+    } catch (err) {
+      throw new GateError(
+        "ACTION_COPY_UNAVAILABLE",
+        `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${(err as Error).message})`,
+        { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err },
+      );
+    }
+    return join(dir, "cli", "index.js");
+  })();
+  return privateCliCopy;
+}
+
+/** The Action's own directory (dist/index.js -> the directory holding dist/ and action.yml). */
+function actionPath(): string {
+  return dirname(dirname(fileURLToPath(import.meta.url)));
+}
+
+/** A new scratch directory for one property command's run, under RUNNER_TEMP (never the patch's). */
+export async function propertyScratch(runnerTemp: string): Promise<string> {
+  try {
+    await mkdir(runnerTemp, { recursive: true });
+    return await realpath(await mkdtemp(join(runnerTemp, "envelope-gate-property-scratch-")));
+  } catch (err) {
+    throw new GateError(
+      "PROPERTY_SCRATCH_UNAVAILABLE",
+      `a scratch directory for a property command cannot be made in ${runnerTemp} (${(err as Error).message})`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
 export interface ObservedRun {
   exitCode: number | null;
   /** A typed code the wrapper printed when it refused (`envelope-gate: ERROR <CODE>`). */
@@ -69,6 +126,8 @@ export interface ObserverRunOptions {
   scratch: string;
   command: string[];
   runnerTemp: string;
+  /** The run's allowed roots, expanded: the private copy of the CLI must lie outside every one. */
+  roots: string[];
 }
 
 /**
@@ -105,6 +164,24 @@ async function spawnObserved(
       hint: "Use a released tag of the Action; its dist/ carries the observer.",
     });
   }
+  const cliCopy = await privateCli(options.runnerTemp);
+  const realRoots = await Promise.all(options.roots.map((r) => realpath(r).catch(() => r)));
+  if (
+    isInsideAnyRoot(dirname(dirname(cliCopy)), [
+      ...options.roots,
+      ...realRoots,
+      options.workspace,
+      await realpath(options.workspace).catch(() => options.workspace),
+    ])
+  ) {
+    throw new GateError(
+      "ACTION_COPY_WRITABLE",
+      `the Action's private copy of its observer (${dirname(dirname(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`,
+      {
+        hint: "Keep RUNNER_TEMP out of the envelope's allowed_roots (the copy is made under RUNNER_TEMP).",
+      },
+    );
+  }
   const policyDir = join(options.runnerTemp, "envelope-gate-policy");
   const envelopePath = join(policyDir, "envelope.json");
   // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
@@ -118,7 +195,7 @@ async function spawnObserved(
     throw outputUnwritable((err as { path?: string }).path ?? policyDir, "the run's envelope and directories", err);
   }
   const args = [
-    cli,
+    cliCopy,
     "run",
     "--envelope",
     envelopePath,
@@ -144,6 +221,9 @@ async function spawnObserved(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: options.workspace,
+      // The wrapper reads the runner's layout from these to hide it (src/observer/runner-layout.ts);
+      // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
+      env: { ...process.env, RUNNER_TEMP: options.runnerTemp, GITHUB_ACTION_PATH: actionPath() },
       stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
     });
     let stderr = "";

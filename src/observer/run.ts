@@ -17,6 +17,7 @@ import {
   closeSync,
   constants,
   copyFileSync,
+  cpSync,
   existsSync,
   ftruncateSync,
   mkdirSync,
@@ -134,6 +135,9 @@ function preloadBundlePath(): string {
 function relayBundlePath(): string {
   return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
 }
+
+/** The relay's copy in each stage directory: the product's own files are never run from where it is installed. */
+const STAGED_RELAY_DIR = "relay";
 
 /** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
 const EGRESS_PORT = 3128;
@@ -261,8 +265,8 @@ interface Stage {
   envAllowed: (key: string) => boolean;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
-  /** Under allowlist: the relay inside the jail and the envelope's decision for the proxy outside. */
-  egress: { relay: string; allowed: (host: string, port: number) => boolean } | null;
+  /** Under allowlist: the envelope's decision for the proxy outside (the relay inside is the stage's copy). */
+  egress: { allowed: (host: string, port: number) => boolean } | null;
   /** util-linux setpriv, which starts strace with a parent-death signal. */
   setpriv: string;
   /** The jail's launcher (jail.ts). */
@@ -370,6 +374,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
     if (e.kind === "unix" && stage.unixIsLocal(e.address)) return;
     stage.merger.fromProcess(e);
   };
+  const stagedRelay = stage.egress !== null ? join(stage.dir, STAGED_RELAY_DIR, "index.js") : undefined;
   let strace: FifoReader | null = null;
   let parser: StraceParser | null = null;
   if (stage.strace !== null) {
@@ -377,7 +382,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
       cwd: stage.cwd,
       plumbing: new Set([eventsFifo, straceFifo]),
       emit: onProcess,
-      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stage.egress?.relay },
+      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
@@ -417,7 +422,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
     env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
     relay = [
       stage.nodeBinary,
-      stage.egress.relay,
+      stagedRelay as string,
       "--listen",
       `127.0.0.1:${EGRESS_PORT}`,
       "--unix",
@@ -648,26 +653,31 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const seccompFile = join(privateDir, "seccomp.bpf");
   writeFileSync(seccompFile, seccompProgram(arch), { mode: 0o600 });
   const nodeBinary = realpathSync(process.execPath);
+  const runDir = freshRunDir(scratch, runId);
+  const executables = [...new Set([process.execPath, nodeBinary, commandPath, realpathSync(commandPath)])];
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
       wrapperDir: privateDir,
-      scratch,
-      privateDir: join(privateDir, "jail"),
+      runDir,
+      runnerEnv: process.env,
+      execPath: process.execPath,
       stageDir,
       logPath: logReal,
       cwd,
       ownNetwork,
       seccompFd,
       launcher,
-      executables: [nodeBinary, realpathSync(commandPath)],
+      executables,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
     tool: `bubblewrap (${bwrapBinary})`,
     namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
     read_only: "everything outside the allowed roots",
-    private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
+    private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
+    hidden: preview.hidden,
+    masked_files: preview.maskedFiles,
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
@@ -708,6 +718,9 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     const dir = join(privateDir, name);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     copyFileSync(preloadSource, join(dir, PRELOAD_FILE_NAME));
+    // The relay runs inside the jail: from the stage, which the jail shows wherever the product
+    // is installed (under HOME or /tmp it would be hidden) and which the command cannot write.
+    if (egressEnforced) cpSync(dirname(relayBundle), join(dir, STAGED_RELAY_DIR), { recursive: true });
     // With strace live it records every write with the kernel's own path; the hooks need not.
     writeFileSync(join(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: straceBinary === null }) + "\n");
     return dir;
@@ -725,9 +738,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
     writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
-    egress: egressEnforced
-      ? { relay: relayBundle, allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) }
-      : null,
+    egress: egressEnforced ? { allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) } : null,
     nodeBinary,
     envAllowed,
     setpriv: setpriv ?? "",
@@ -809,6 +820,30 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   log.write(end);
   log.flush();
   return exitCodeOf(result);
+}
+
+/**
+ * The run's own directory in the scratch, the host side of its private HOME and /tmp: made here,
+ * never reused (an earlier run with the same scratch cannot have prepared it, nor a link in its place).
+ */
+function freshRunDir(scratch: string, runId: string): string {
+  const dir = join(scratch, `.envelope-gate-${runId}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    throw new GateError(
+      "JAIL_UNAVAILABLE",
+      `the run's private directory ${dir} cannot be made (${(err as { code?: string }).code ?? String(err)})`,
+      {
+        hint: "Give the run a scratch directory it can write.",
+        cause: err,
+      },
+    );
+  }
+  if (realpathSync(dir) !== dir) {
+    throw new GateError("JAIL_UNAVAILABLE", `the run's private directory ${dir} is not a plain directory of the scratch`);
+  }
+  return dir;
 }
 
 function interruptedError(): GateError {

@@ -187,6 +187,14 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   return { ...result, log, lines };
 }
 
+/** The host directory behind one of the run's private directories (`/tmp`, a HOME), from `meta.jail.private`. */
+export function privateHost(r: RunResult, jailPath: string): string {
+  const jail = r.lines[0]?.jail as { private?: { path: string; host: string }[] } | undefined;
+  const host = jail?.private?.find((m) => m.path === jailPath)?.host;
+  if (host === undefined) throw new Error(`no private ${jailPath} in meta.jail: ${JSON.stringify(jail)}`);
+  return host;
+}
+
 export interface Violation {
   id: string;
   rule: string;
