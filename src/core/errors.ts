@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   "SECRET_UNAVAILABLE",
   "OBSERVER_LOG_WRITE_FAILED",
   "OUTPUT_UNWRITABLE",
+  "PROTECTED_PATHS_UNAVAILABLE",
+  "GIT_CREDENTIALS_UNCHECKED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -53,6 +53,8 @@ export interface JailPlan {
    * a private directory (a toolchain in HOME), its install prefix stays visible, read-only.
    */
   executables: string[];
+  /** Protected paths inside the roots and hidden credentials (protected.ts): bound after the roots. */
+  protectedMounts: string[];
 }
 
 export interface Jail {
@@ -237,6 +239,8 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // Parents before children, so a root inside another (or inside a private dir) stays visible.
   const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
   for (const root of roots) args.push("--bind", root, root);
+  // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+  args.push(...plan.protectedMounts);
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);

@@ -35,7 +35,7 @@ import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as osConstants } from "node:os";
 import { GateError } from "../core/errors.js";
-import { expandRoots } from "../core/envelope.js";
+import { expandRoots, expandWritableProtected } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
@@ -52,6 +52,7 @@ import {
   mergeNodeOptions,
 } from "./protocol.js";
 import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
+import { findGit, prepareProtected, productInstallDir } from "./protected.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
@@ -648,6 +649,21 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const seccompFile = join(privateDir, "seccomp.bpf");
   writeFileSync(seccompFile, seccompProgram(arch), { mode: 0o600 });
   const nodeBinary = realpathSync(process.execPath);
+  // Protected paths and persisted credentials (protected.ts), found before the jail is planned.
+  const actionPath = process.env.GITHUB_ACTION_PATH;
+  const guard = prepareProtected({
+    envelope,
+    roots: writableRoots,
+    workspace,
+    scratch,
+    writableProtected: expandWritableProtected(envelope, { workspace, scratch }),
+    git: findGit(process.env.PATH, resolveExecutable),
+    actionDirs: [
+      ...(actionPath !== undefined && actionPath.startsWith("/") ? [actionPath] : []),
+      ...[productInstallDir(dirname(fileURLToPath(import.meta.url)))].filter((d): d is string => d !== null),
+    ],
+    privateDir,
+  });
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
@@ -661,6 +677,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       seccompFd,
       launcher,
       executables: [nodeBinary, realpathSync(commandPath)],
+      protectedMounts: guard.mountArgs,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
@@ -670,6 +687,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
+    protected: guard.jailMeta,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
   };
 
@@ -685,6 +703,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
       : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
     jail: jailMeta,
+    protected: guard.plan.meta,
     log_path: logReal,
     workspace,
     scratch,
@@ -724,7 +743,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // The jail's own: an abstract name in its own network namespace, a socket file in a root or
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
-    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
+    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces) && !guard.readOnly(path),
     egress: egressEnforced
       ? { relay: relayBundle, allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) }
       : null,
