@@ -158,7 +158,8 @@ function writableProtectedReason(entry: string): string | null {
   if (folded === null) return "it is not absolute";
   if (folded === "/") return "it contains everything, .git's hooks and config too";
   if (m !== null && m[1] === "WORKSPACE" && folded === "/WORKSPACE") return "the workspace contains .git/hooks and .git/config";
-  if (m !== null && folded !== `/${m[1] as string}` && !folded.startsWith(`/${m[1] as string}/`)) return `it leaves \${${m[1] as string}} with ".."`;
+  if (m !== null && folded !== `/${m[1] as string}` && !folded.startsWith(`/${m[1] as string}/`))
+    return `it leaves \${${m[1] as string}} with ".."`;
   return neverWritableReason(folded);
 }
 

@@ -12,10 +12,10 @@
  * gets a read-only empty directory over it, so no `sub/.git` can be planted there for a later
  * unjailed `git status` to recurse into. Git config files the jail can read are replaced by
  * copies without credentials; include files and credential stores that carry them are covered
- * with /dev/null.
+ * with an empty file.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadedEnvelope } from "../core/envelope.js";
@@ -115,13 +115,14 @@ export function planProtected(inputs: ProtectedInputs, facts: ProtectedFacts): P
 }
 
 /** Pure: bubblewrap arguments, to follow the roots' own binds (parents first, exceptions after). */
-export function protectedMountArgs(plan: ProtectedPlan, hidden: HiddenCredentials, emptyDir: string): string[] {
+export function protectedMountArgs(plan: ProtectedPlan, hidden: HiddenCredentials, emptyDir: string, emptyFile: string): string[] {
   const args: string[] = [];
   for (const p of plan.readOnly) args.push("--ro-bind", p, p);
   for (const d of plan.emptyDirs) args.push("--ro-bind", emptyDir, d);
   for (const w of plan.writable) args.push("--bind", w, w);
   for (const c of hidden.configs) args.push("--ro-bind", c.copy, c.path);
-  for (const m of hidden.masked) args.push("--ro-bind", "/dev/null", m);
+  // An empty regular file, not /dev/null: bubblewrap binds with nodev, and git must still read the include as empty.
+  for (const m of hidden.masked) args.push("--ro-bind", emptyFile, m);
   return args;
 }
 
@@ -152,7 +153,10 @@ function realOrNull(path: string): string | null {
 }
 
 /** The git the wrapper uses to read indexes and config files: never the repository's hooks or fsmonitor. */
-export function findGit(pathValue: string | undefined, resolveExecutable: (name: string, path: string | undefined) => string | null): string | null {
+export function findGit(
+  pathValue: string | undefined,
+  resolveExecutable: (name: string, path: string | undefined) => string | null,
+): string | null {
   const configured = process.env[GIT_ENV];
   return resolveExecutable(configured ?? "git", pathValue);
 }
@@ -177,7 +181,10 @@ function unavailable(message: string, cause?: unknown): GateError {
 }
 
 function runGit(git: string | null, args: string[], what: string): string {
-  if (git === null) throw unavailable(`cannot ${what}: git was not found${process.env[GIT_ENV] !== undefined ? ` at ${process.env[GIT_ENV]}` : " on PATH"}`);
+  if (git === null)
+    throw unavailable(
+      `cannot ${what}: git was not found${process.env[GIT_ENV] !== undefined ? ` at ${process.env[GIT_ENV]}` : " on PATH"}`,
+    );
   const r = spawnSync(git, [...GIT_SAFE, ...args], { encoding: "utf8", env: gitEnv(), maxBuffer: 256 * 1024 * 1024, timeout: 120_000 });
   if (r.status !== 0) {
     const why = (r.stderr || r.error?.message || `exit ${String(r.status ?? r.signal)}`).trim().split("\n")[0];
@@ -210,7 +217,12 @@ export interface DiscoveredRepositories {
  * point at, the worktrees' `.git` files, and the submodules registered in each index (populated
  * ones are followed; unpopulated ones are reported).
  */
-export function discoverProtected(inputs: { roots: string[]; workspace: string; scratch: string; git: string | null }): DiscoveredRepositories {
+export function discoverProtected(inputs: {
+  roots: string[];
+  workspace: string;
+  scratch: string;
+  git: string | null;
+}): DiscoveredRepositories {
   const exempt = gitExemptFor(inputs.workspace, inputs.scratch);
   const gitEntries = new Set<string>();
   const protectedGitDirs = new Set<string>();
@@ -412,7 +424,7 @@ function hasCredentials(f: CredentialFindings): boolean {
 export interface HiddenCredentials {
   /** Config files replaced in the jail by a sanitized copy (host path of the copy). */
   configs: { path: string; copy: string }[];
-  /** Files covered with /dev/null in the jail (include files with credentials, credential stores). */
+  /** Files covered with an empty file in the jail (include files with credentials, credential stores). */
   masked: string[];
 }
 
@@ -480,21 +492,31 @@ function repositoryConfigs(gitDirs: readonly string[]): string[] {
  * Scans every git config file the jail can read (the repositories' own, the user's and the
  * system's) and hides what carries credentials: a sanitized copy of a config (no extraheader, no
  * userinfo in URLs, no insteadOf base with a token) is bound over it, and an include file or a
- * credential store that carries them is covered with /dev/null. The copies are checked again; a
+ * credential store that carries them is covered with an empty file. The copies are checked again; a
  * config that cannot be read or cleaned refuses the run (GIT_CREDENTIALS_UNCHECKED).
  */
-export function hideCredentials(inputs: { git: string | null; gitDirs: readonly string[]; homes: readonly string[]; copyDir: string }): HiddenCredentials {
+export function hideCredentials(inputs: {
+  git: string | null;
+  gitDirs: readonly string[];
+  /** Homes the jail shows (inside a root): their git config and credential stores are the jail's to read. */
+  homes: readonly string[];
+  /** The wrapper's HOME, for `~/` in include paths. */
+  home: string | undefined;
+  copyDir: string;
+}): HiddenCredentials {
   const configs: { path: string; copy: string }[] = [];
   const masked = new Set<string>();
   const homeFiles = inputs.homes.flatMap((h) => [join(h, ".gitconfig"), join(h, ".config", "git", "config")]);
-  const xdg = process.env.XDG_CONFIG_HOME;
-  if (xdg !== undefined && xdg.startsWith("/")) homeFiles.push(join(xdg, "git", "config"));
+  const xdgValue = process.env.XDG_CONFIG_HOME;
+  const xdg = xdgValue !== undefined && inputs.homes.some((h) => isInsideRoot(xdgValue, h)) ? xdgValue : undefined;
+  if (xdg !== undefined) homeFiles.push(join(xdg, "git", "config"));
   const queue: { file: string; depth: number }[] = [...repositoryConfigs(inputs.gitDirs), ...homeFiles, "/etc/gitconfig"]
     .filter(exists)
     .map((file) => ({ file, depth: 0 }));
   // Credential stores git reads by default, whatever the helper: covered wherever they exist.
-  for (const h of inputs.homes) for (const f of [join(h, ".git-credentials"), join(h, ".config", "git", "credentials")]) if (exists(f)) masked.add(realOrNull(f) ?? f);
-  if (xdg !== undefined && xdg.startsWith("/") && exists(join(xdg, "git", "credentials"))) masked.add(join(xdg, "git", "credentials"));
+  for (const h of inputs.homes)
+    for (const f of [join(h, ".git-credentials"), join(h, ".config", "git", "credentials")]) if (exists(f)) masked.add(realOrNull(f) ?? f);
+  if (xdg !== undefined && exists(join(xdg, "git", "credentials"))) masked.add(join(xdg, "git", "credentials"));
   const seen = new Set<string>();
   mkdirSync(inputs.copyDir, { recursive: true, mode: 0o700 });
   while (queue.length > 0) {
@@ -510,7 +532,8 @@ export function hideCredentials(inputs: { git: string | null; gitDirs: readonly 
     if (!isFile) continue;
     const findings = credentialFindings(listConfig(inputs.git, file));
     for (const ref of findings.referenced) {
-      const path = ref.path.startsWith("~/") && inputs.homes[0] !== undefined ? join(inputs.homes[0], ref.path.slice(2)) : resolve(dirname(file), ref.path);
+      const path =
+        ref.path.startsWith("~/") && inputs.home !== undefined ? join(inputs.home, ref.path.slice(2)) : resolve(dirname(file), ref.path);
       const real = realOrNull(path);
       if (real === null) continue;
       if (ref.kind === "store") masked.add(real);
@@ -566,7 +589,13 @@ export interface ProtectedJail {
   /** A path inside a root the jail nevertheless refuses to write. */
   readOnly: (path: string) => boolean;
   /** What the log's meta says about it. */
-  jailMeta: { read_only: string[]; empty_submodule_dirs: string[]; writable_again: string[]; credentials_hidden: string[]; credentials_masked: string[] };
+  jailMeta: {
+    read_only: string[];
+    empty_submodule_dirs: string[];
+    writable_again: string[];
+    credentials_hidden: string[];
+    credentials_masked: string[];
+  };
 }
 
 /** Everything the run needs about protected paths and credentials, found before the jail is planned. */
@@ -597,13 +626,22 @@ export function prepareProtected(inputs: {
     facts,
   );
   const dir = join(inputs.privateDir, "protected");
-  const hidden = hideCredentials({ git: inputs.git, gitDirs: repos.gitDirs, homes: homes(), copyDir: join(dir, "configs") });
+  const hidden = hideCredentials({
+    git: inputs.git,
+    gitDirs: repos.gitDirs,
+    // Elsewhere HOME is the run's own, in the scratch (jail.ts): the runner's files are out of sight.
+    homes: homes().filter((h) => isInsideAnyRoot(h, inputs.roots)),
+    home: homes()[0],
+    copyDir: join(dir, "configs"),
+  });
   const emptyDir = join(dir, "empty");
   mkdirSync(emptyDir, { recursive: true, mode: 0o755 });
+  const emptyFile = join(dir, "empty-file");
+  writeFileSync(emptyFile, "", { mode: 0o444 });
   return {
     plan,
     hidden,
-    mountArgs: protectedMountArgs(plan, hidden, emptyDir),
+    mountArgs: protectedMountArgs(plan, hidden, emptyDir, emptyFile),
     readOnly: (path) => enforcedReadOnly(plan, hidden, path),
     jailMeta: {
       read_only: plan.readOnly,
