@@ -245,7 +245,7 @@ export function discoverProtected(inputs: {
       if (target !== null && !allGitDirs.has(target)) noteGitDir(target);
     }
     // Worktrees of this repository: their `.git` files.
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(join(dir, "worktrees"));
     } catch {
@@ -477,7 +477,7 @@ function repositoryConfigs(gitDirs: readonly string[]): string[] {
   for (const g of gitDirs) {
     for (const f of ["config", "config.worktree"]) if (exists(join(g, f))) out.add(join(g, f));
     walkModules(join(g, "modules"), 0);
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(join(g, "worktrees"));
     } catch {
@@ -523,7 +523,7 @@ export function hideCredentials(inputs: {
     const { file, depth } = queue.shift() as { file: string; depth: number };
     if (seen.has(file) || depth > 10) continue;
     seen.add(file);
-    let isFile = false;
+    let isFile: boolean;
     try {
       isFile = lstatSync(file).isFile();
     } catch {
