@@ -25,7 +25,10 @@ const write = (path: string, op = "write"): Event => ({ kind: "write", path, op 
 const RUN_META = {
   workspace: WORKSPACE,
   scratch: SCRATCH,
-  protected: { paths: [`${WORKSPACE}/.git`, `${WORKSPACE}/.github`, `${WORKSPACE}/vendor/action`], writable: [`${WORKSPACE}/.github/generated`] },
+  protected: {
+    paths: [`${WORKSPACE}/.git`, `${WORKSPACE}/.github`, `${WORKSPACE}/vendor/action`],
+    writable: [`${WORKSPACE}/.github/generated`],
+  },
 };
 
 describe("write_protected: judged lexically on the recorded paths", () => {
@@ -60,7 +63,10 @@ describe("write_protected: judged lexically on the recorded paths", () => {
       ],
       RUN_META,
     );
-    expect(ids(v)).toEqual([`write_protected:${WORKSPACE}/.github/workflows/x.yml`, `write_protected:${WORKSPACE}/vendor/action/action.yml`]);
+    expect(ids(v)).toEqual([
+      `write_protected:${WORKSPACE}/.github/workflows/x.yml`,
+      `write_protected:${WORKSPACE}/vendor/action/action.yml`,
+    ]);
   });
 
   it("a writable entry never exempts .git's hooks or config, whatever the meta says", () => {
