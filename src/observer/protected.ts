@@ -222,6 +222,8 @@ export function discoverProtected(inputs: {
   workspace: string;
   scratch: string;
   git: string | null;
+  /** Other directories that may be checkouts (the Action's own). */
+  extra: string[];
 }): DiscoveredRepositories {
   const exempt = gitExemptFor(inputs.workspace, inputs.scratch);
   const gitEntries = new Set<string>();
@@ -291,6 +293,14 @@ export function discoverProtected(inputs: {
       gitDir = target;
     }
     noteGitDir(gitDir);
+    // Other checkouts inside this one (actions/checkout with `path:`): untracked directories
+    // holding a `.git`, which git lists without entering them.
+    const untracked = runGit(inputs.git, ["-C", repo, "ls-files", "-z", "--others", "--directory"], `list the nested checkouts of ${repo}`);
+    for (const record of untracked.split("\0")) {
+      if (!record.endsWith("/")) continue;
+      const dir = join(repo, record.slice(0, -1));
+      if (exists(join(dir, ".git"))) examine(dir, depth + 1);
+    }
     // Submodules (gitlinks, mode 160000) registered in the index.
     const listing = runGit(inputs.git, ["-C", repo, "ls-files", "--stage", "-z"], `list the submodules of ${repo}`);
     for (const record of listing.split("\0")) {
@@ -319,7 +329,7 @@ export function discoverProtected(inputs: {
     }
   };
 
-  const candidates = new Set<string>([inputs.workspace, ...inputs.roots.filter((r) => !isInsideAnyRoot(r, exempt))]);
+  const candidates = new Set<string>([inputs.workspace, ...inputs.roots.filter((r) => !isInsideAnyRoot(r, exempt)), ...inputs.extra]);
   for (const repo of candidates) {
     const real = realOrNull(repo);
     if (real !== null) examine(real, 0);
@@ -609,8 +619,14 @@ export function prepareProtected(inputs: {
   actionDirs: string[];
   privateDir: string;
 }): ProtectedJail {
-  const repos = discoverProtected({ roots: inputs.roots, workspace: inputs.workspace, scratch: inputs.scratch, git: inputs.git });
   const actionDirs = [...new Set(inputs.actionDirs.map((d) => realOrNull(d)).filter((d): d is string => d !== null))];
+  const repos = discoverProtected({
+    roots: inputs.roots,
+    workspace: inputs.workspace,
+    scratch: inputs.scratch,
+    git: inputs.git,
+    extra: actionDirs,
+  });
   const productFiles = actionDirs.flatMap((d) => PRODUCT_FILES.map((f) => join(d, f)));
   const facts = noteExisting(repos.facts, [join(inputs.workspace, ".github"), ...actionDirs, ...productFiles, ...inputs.writableProtected]);
   const plan = planProtected(

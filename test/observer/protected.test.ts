@@ -194,6 +194,32 @@ for (const mode of MODES)
       expect(existsSync(join(s.workspace, "subempty/.git"))).toBe(false);
     });
 
+    it("a second checkout inside the workspace (actions/checkout with path:) is protected, and its persisted token hidden", async () => {
+      const s = sandbox();
+      repository(s);
+      const other = join(s.workspace, "other");
+      mkdirSync(other);
+      git(other, ["init", "-q", "-b", "main"]);
+      writeFileSync(join(other, "o.txt"), "o\n");
+      git(other, ["add", "."]);
+      git(other, ["commit", "-qm", "other"]);
+      const basic = Buffer.from(`x-access-token:ghs_${randomUUID().replace(/-/g, "")}`).toString("base64");
+      git(other, ["config", "--local", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${basic}`]);
+      if (asNobody) openToNobody(s);
+      const marker = join(s.outside, "other");
+      const r = await run(
+        s,
+        ["/bin/sh", "-c", `cat ${other}/.git/config; git -C ${other} config core.fsmonitor "touch ${marker}; false" 2>&1; echo done`],
+        { asNobody },
+      );
+      expect(r.stdout).toContain("done");
+      expect(r.stdout).toContain("Read-only file system");
+      expect(r.stdout).not.toContain(basic);
+      expect(ids(await check(s))).toEqual([`write_protected:${join(other, ".git/config.lock")}`]);
+      sh(other, LATER_STEPS);
+      expect(existsSync(marker)).toBe(false);
+    });
+
     it("clean twin: a suite that writes in the workspace and runs git status, diff and log in the jail passes", async () => {
       const s = sandbox();
       repository(s);
