@@ -329,7 +329,11 @@ export function discoverProtected(inputs: {
     }
   };
 
-  const candidates = new Set<string>([inputs.workspace, ...inputs.roots.filter((r) => !isInsideAnyRoot(r, exempt)), ...inputs.extra]);
+  const candidates = new Set<string>([
+    inputs.workspace,
+    ...inputs.roots.filter((r) => !isInsideAnyRoot(r, exempt)),
+    ...inputs.extra.filter(inRoots),
+  ]);
   for (const repo of candidates) {
     const real = realOrNull(repo);
     if (real !== null) examine(real, 0);
@@ -430,6 +434,9 @@ export function credentialFindings(entries: readonly ConfigEntry[]): CredentialF
 function hasCredentials(f: CredentialFindings): boolean {
   return f.unset.length > 0 || f.rewrite.length > 0 || f.removeSections.length > 0;
 }
+
+/** A config without any of these names no credential and includes nothing (git's keys are case-insensitive). */
+const MAY_CARRY_CREDENTIALS = /extraheader|:\/\/[^\s/@]*@|include|store|cookiefile/i;
 
 export interface HiddenCredentials {
   /** Config files replaced in the jail by a sanitized copy (host path of the copy). */
@@ -540,6 +547,14 @@ export function hideCredentials(inputs: {
       continue;
     }
     if (!isFile) continue;
+    // Nothing in it that could carry or point at a credential: no need for git to parse it.
+    let text: string;
+    try {
+      text = readFileSync(file, "latin1");
+    } catch (err) {
+      throw notHidden(`cannot read the git config ${file} (${(err as { code?: string }).code ?? String(err)})`, err);
+    }
+    if (!MAY_CARRY_CREDENTIALS.test(text)) continue;
     const findings = credentialFindings(listConfig(inputs.git, file));
     for (const ref of findings.referenced) {
       const path =
