@@ -60,6 +60,8 @@ export interface JailPlan {
    * directory stays visible, read-only.
    */
   executables: string[];
+  /** Protected paths inside the roots and hidden credentials (protected.ts): bound after the roots. */
+  protectedMounts: string[];
 }
 
 export interface Jail {
@@ -320,6 +322,8 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
       },
     );
   }
+  // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+  args.push(...plan.protectedMounts);
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);

@@ -36,7 +36,7 @@ import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as osConstants } from "node:os";
 import { GateError } from "../core/errors.js";
-import { expandRoots } from "../core/envelope.js";
+import { expandRoots, expandWritableProtected } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
@@ -53,6 +53,7 @@ import {
   mergeNodeOptions,
 } from "./protocol.js";
 import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
+import { findGit, prepareProtected, productInstallDir } from "./protected.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
@@ -655,6 +656,21 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const nodeBinary = realpathSync(process.execPath);
   const runDir = freshRunDir(scratch, runId);
   const executables = [...new Set([process.execPath, nodeBinary, commandPath, realpathSync(commandPath)])];
+  // Protected paths and persisted credentials (protected.ts), found before the jail is planned.
+  const actionPath = process.env.GITHUB_ACTION_PATH;
+  const guard = prepareProtected({
+    envelope,
+    roots: writableRoots,
+    workspace,
+    scratch,
+    writableProtected: expandWritableProtected(envelope, { workspace, scratch }),
+    git: findGit(process.env.PATH, resolveExecutable),
+    actionDirs: [
+      ...(actionPath !== undefined && actionPath.startsWith("/") ? [actionPath] : []),
+      ...[productInstallDir(dirname(fileURLToPath(import.meta.url)))].filter((d): d is string => d !== null),
+    ],
+    privateDir,
+  });
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
@@ -669,6 +685,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       seccompFd,
       launcher,
       executables,
+      protectedMounts: guard.mountArgs,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
@@ -680,6 +697,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     masked_files: preview.maskedFiles,
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
+    protected: guard.jailMeta,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
   };
 
@@ -695,6 +713,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
       : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
     jail: jailMeta,
+    protected: guard.plan.meta,
     log_path: logReal,
     workspace,
     scratch,
@@ -737,7 +756,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // The jail's own: an abstract name in its own network namespace, a socket file in a root or
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
-    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
+    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces) && !guard.readOnly(path),
     egress: egressEnforced ? { allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) } : null,
     nodeBinary,
     envAllowed,

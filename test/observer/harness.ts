@@ -148,6 +148,8 @@ export interface RunSettings {
   cwd?: string;
   logName?: string;
   onStart?: (pid: number) => void;
+  /** Another copy of the bundle to run (readable by nobody too). */
+  cli?: string;
 }
 
 export function logPathOf(s: Sandbox, name = "observer.jsonl"): string {
@@ -163,7 +165,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   if (settings.asNobody === true) {
     for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")])
       if (existsSync(dir)) chmodSync(dir, 0o777);
-    args[0] = cliForNobody();
+    args[0] = settings.cli ?? cliForNobody();
     result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], {
       cwd: settings.cwd ?? s.workspace,
       env,
@@ -171,6 +173,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
       exec: "setpriv",
     });
   } else {
+    if (settings.cli !== undefined) args[0] = settings.cli;
     result = await spawnNode([...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart });
   }
   const text = existsSync(log) ? readFileSync(log, "utf8") : "";
