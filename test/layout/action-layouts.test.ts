@@ -216,7 +216,7 @@ for (const c of CASES) {
         const g = await gateIn(c, "sneaky");
         if (!expectPersistedCredentialsOutcome(g)) return;
         // It ran, and judged nothing: the harm it tried is not a violation the envelope could see.
-        expect(g.findings.planted_npmrc, g.trace).toBe(join(g.layout.home, ".npmrc"));
+        expect(g.findings.planted_npmrc, g.trace).toMatch(/\/\.npmrc$/);
         expect.soft(g.verdict, g.trace).toBe("pass");
         expect.soft(g.violations).toEqual([]);
         // 3, 5, 6: nothing of the runner's or the job's secrets anywhere it could reach.
