@@ -185,25 +185,29 @@ const INSTALLS: { install: Install; where: string }[] = [
 
 for (const { install, where } of INSTALLS) {
   for (const asNobody of [false, true]) {
-    describe.skipIf(!JAIL_AVAILABLE || (asNobody && !CAN_RUN_AS_NOBODY))(`the CLI ${where}, ${asNobody ? "as nobody" : "as root"}`, () => {
-      it('network: "allowlist": the run is not refused, the allowed host answers through the proxy, a denied one is judged', async () => {
-        const l = makeCliLayout(install, "allowlist", asNobody, EGRESS_PY);
-        const r = await runAndCheck(l, asNobody, ["--also-denied"]);
-        expect(r.ran.code, r.trace).toBe(0);
-        expect(r.findings.egress_allowed, r.trace).toBe("200:upstream-ok");
-        expect(r.findings.egress_denied, r.trace).toMatch(/^403:/);
-        expect(r.report.verdict, r.trace).toBe("envelope_fail");
-        expect(r.ids).toEqual([`undeclared_host:${DENIED_HOST}:80`]);
-      });
+    describe.skipIf(!JAIL_AVAILABLE || (asNobody && !CAN_RUN_AS_NOBODY))(
+      `the CLI ${where}, ${asNobody ? "as nobody" : "as root"}`,
+      { timeout: 120_000 },
+      () => {
+        it('network: "allowlist": the run is not refused, the allowed host answers through the proxy, a denied one is judged', async () => {
+          const l = makeCliLayout(install, "allowlist", asNobody, EGRESS_PY);
+          const r = await runAndCheck(l, asNobody, ["--also-denied"]);
+          expect(r.ran.code, r.trace).toBe(0);
+          expect(r.findings.egress_allowed, r.trace).toBe("200:upstream-ok");
+          expect(r.findings.egress_denied, r.trace).toMatch(/^403:/);
+          expect(r.report.verdict, r.trace).toBe("envelope_fail");
+          expect(r.ids).toEqual([`undeclared_host:${DENIED_HOST}:80`]);
+        });
 
-      it('network: "allowlist", the clean twin: only the allowed host, and it passes', async () => {
-        const l = makeCliLayout(install, "allowlist", asNobody, EGRESS_PY);
-        const r = await runAndCheck(l, asNobody, []);
-        expect(r.ran.code, r.trace).toBe(0);
-        expect(r.findings.egress_allowed, r.trace).toBe("200:upstream-ok");
-        expect(r.report.verdict, r.trace).toBe("pass");
-        expect(r.ids).toEqual([]);
-      });
-    });
+        it('network: "allowlist", the clean twin: only the allowed host, and it passes', async () => {
+          const l = makeCliLayout(install, "allowlist", asNobody, EGRESS_PY);
+          const r = await runAndCheck(l, asNobody, []);
+          expect(r.ran.code, r.trace).toBe(0);
+          expect(r.findings.egress_allowed, r.trace).toBe("200:upstream-ok");
+          expect(r.report.verdict, r.trace).toBe("pass");
+          expect(r.ids).toEqual([]);
+        });
+      },
+    );
   }
 }
