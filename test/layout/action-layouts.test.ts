@@ -92,7 +92,8 @@ const CASES: Case[] = [
     programs: ["sneaky", "loud", "clean"],
   },
   { kind: "hosted", action: "workspace", persistedCredentials: false, network: "deny", asNobody: false, programs: ["loud", "clean"] },
-  { kind: "hosted", action: "workspace", persistedCredentials: false, network: "allowlist", asNobody: true, programs: ["loud", "clean"] },
+  // deny in both: a judged denied host would keep the property (the rewritten CLI's chance) from running at all.
+  { kind: "hosted", action: "workspace", persistedCredentials: true, network: "deny", asNobody: true, programs: ["loud", "clean"] },
   {
     kind: "self-hosted",
     action: "marketplace",
@@ -219,11 +220,11 @@ for (const c of CASES) {
         const g = await gateIn(c, "sneaky");
         if (!expectPersistedCredentialsOutcome(g)) return;
         // It ran, and judged nothing: the harm it tried is not a violation the envelope could see.
-        expect(g.findings.planted_npmrc, g.trace).toMatch(/\/\.npmrc$/);
+        expect(g.findings.planted_npmrc ?? "no findings: the program did not run", g.trace).toMatch(/\/\.npmrc$/);
         expect.soft(g.verdict, g.trace).toBe("pass");
         expect.soft(g.violations).toEqual([]);
         // 3, 5, 6: nothing of the runner's or the job's secrets anywhere it could reach.
-        expect.soft(secretsFound(g), g.trace).toEqual({});
+        expect.soft(secretsFound(g), `secrets found: ${JSON.stringify(secretsFound(g))}`).toEqual({});
         for (const [path, readable] of Object.entries(g.findings.readable ?? {})) {
           if (path.endsWith("/.git/config")) continue; // the workspace's own; the token in it is what must be out of reach
           expect.soft(readable, path).not.toBe(true);
