@@ -95,7 +95,7 @@ describe.skipIf(TMPFS_UNAVAILABLE !== null || !JAIL_AVAILABLE)("the Action's run
     expect(run.stderr).not.toMatch(STACK_TRACE);
   });
 
-  it("a full RUNNER_TEMP (the run's copy of the envelope): OUTPUT_UNWRITABLE, the check fails", async () => {
+  it("a full RUNNER_TEMP (the first file written there is the observer's private copy): ACTION_COPY_UNAVAILABLE, the check fails", async () => {
     disk = tinyTmpfs(join(temp(), "runner-temp"), "16k");
     disk.fill();
     const p = makePull(fake, { number: 32, base: policyFiles(ENVELOPE) });
@@ -103,6 +103,23 @@ describe.skipIf(TMPFS_UNAVAILABLE !== null || !JAIL_AVAILABLE)("the Action's run
       apiUrl: fake.url,
       pull: p,
       env: { RUNNER_TEMP: disk.dir },
+      inputs: { run: "node -e 0", "evidence-dir": join(temp(), "evidence") },
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(1);
+    expect(run.outputs["error-code"]).toBe("ACTION_COPY_UNAVAILABLE");
+    expect(checkRunOf(p.headSha)?.conclusion).toBe("failure");
+    expect(run.stderr + run.stdout).not.toMatch(STACK_TRACE);
+  });
+
+  it("a full filesystem under the run's copy of the envelope (RUNNER_TEMP/envelope-gate-policy): OUTPUT_UNWRITABLE, the check fails", async () => {
+    const runnerTemp = join(temp(), "runner-temp-policy");
+    disk = tinyTmpfs(join(runnerTemp, "envelope-gate-policy"), "16k");
+    disk.fill();
+    const p = makePull(fake, { number: 35, base: policyFiles(ENVELOPE) });
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      env: { RUNNER_TEMP: runnerTemp },
       inputs: { run: "node -e 0", "evidence-dir": join(temp(), "evidence") },
     });
     expect(run.exitCode, run.stdout + run.stderr).toBe(1);

@@ -79,13 +79,32 @@ describe("the Action runs its observer from a private copy", () => {
     { name: "unit_tests", kind: "tests_collected", command: ["node", "-e", "console.log('test 1')"], min: 1, line_regex: "^test \\d+$" },
   ]);
 
-  it("a run that rewrites the Action's dist/ (checked out in the workspace) gets nothing run unjailed: the property command still runs jailed", async () => {
-    // The patch's run rewrites the observer the Action would start next, and its hooks.
-    const plant = `const fs = require("fs");
+  const plant = `const fs = require("fs");
 fs.writeFileSync("_action/dist/cli/index.js", 'import { writeFileSync } from "node:fs"; writeFileSync(${q(marker)}, "ran unjailed"); console.log("test 1"); console.log("test 2");\\n');
 fs.writeFileSync("_action/dist/preload/index.js", 'require("fs").writeFileSync(${q(marker)}, "ran unjailed");\\n');
 fs.writeFileSync("_action/dist/relay/index.js", 'import { writeFileSync } from "node:fs"; writeFileSync(${q(marker)}, "ran unjailed");\\n');`;
+
+  it("a run that rewrites the Action's dist/ (checked out in the workspace) is refused by the kernel and judged write_protected", async () => {
     const p = makePull(fake, { number: ++nextPull, base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: props } });
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      actionInWorkspace: "_action",
+      inputs: { run: "node plant.js" },
+      workspaceFiles: { "plant.js": plant },
+    });
+    expect(readFileSync(join(run.workspace, "_action/dist/cli/index.js"), "utf8")).not.toContain("ran unjailed");
+    expect(existsSync(marker)).toBe(false);
+    expect(run.outputs.verdict).toBe("envelope_fail");
+    expect(run.outputs.violations).toContain(`write_protected:${join(run.workspace, "_action/dist/cli/index.js")}`);
+  });
+
+  it("with the Action's directory made writable (writable_protected), the rewrite lands and still nothing runs unjailed: the property command runs jailed from the private copy", async () => {
+    const envelope = envelopeText({
+      allowed_env: ["CI", "PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME", ...NPM_ENV],
+      writable_protected: ["${WORKSPACE}/_action"],
+    });
+    const p = makePull(fake, { number: ++nextPull, base: { ...policyFiles(envelope), [PROPERTIES_PATH]: props } });
     const run = await runAction({
       apiUrl: fake.url,
       pull: p,
