@@ -117,6 +117,8 @@ export async function startApp(
       .heartbeat(owner, clock.now())
       .then((alive) => {
         if (alive) lastBeat = performance.now();
+        // An idle process takes up deliveries queued while every worker (of any replica) was busy.
+        if (alive) void app.takeUpWaiting();
         else if (!recordedStopped) log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
         recordedStopped = !alive;
       })

@@ -167,6 +167,40 @@ function deliveryLine(d: DeliveryRow, action: string): DeliveryLine {
   };
 }
 
+/** What became of one delivery (GET /status/deliveries/<id>.json): its recorded state, never its payload. */
+export interface DeliveryStatus {
+  delivery_id: string;
+  event: string;
+  state: DeliveryRow["state"];
+  attempts: number;
+  failures: number;
+  received_at: string;
+  finished_at: string | null;
+  outcome: string | null;
+  code: string | null;
+  message: string | null;
+  /** What to do about it, when it failed. */
+  action: string | null;
+}
+
+export async function deliveryStatus(store: Store, id: string): Promise<DeliveryStatus | null> {
+  const d = await store.getDelivery(id);
+  if (d === null) return null;
+  return {
+    delivery_id: d.delivery_id,
+    event: d.event,
+    state: d.state,
+    attempts: Number(d.attempts),
+    failures: Number(d.failures),
+    received_at: new Date(Number(d.received_at)).toISOString(),
+    finished_at: d.finished_at === null ? null : new Date(Number(d.finished_at)).toISOString(),
+    outcome: d.outcome,
+    code: d.error_code,
+    message: d.error_message,
+    action: d.error_code === null ? null : hintFor(d.error_code),
+  };
+}
+
 const STUCK_ACTION =
   "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
 

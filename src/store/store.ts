@@ -427,6 +427,41 @@ export class Store {
     return changed === 1;
   }
 
+  /**
+   * Records a delivery `queued` with its payload, for a worker or the sweeper of any replica,
+   * in one statement: a new id, or one recorded `failed` or `queued`. `reason` is why it was
+   * set aside (a drain); null means no attempt has failed yet, so a free worker takes it up.
+   * Resolves false when the delivery is done or being processed.
+   */
+  async queueDelivery(
+    id: string,
+    event: string,
+    owner: string,
+    now: number,
+    payload: string,
+    reason: { code: string; message: string } | null,
+  ): Promise<boolean> {
+    const changed = await this.db.run(
+      `INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, payload, error_code, error_message)
+       VALUES (?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)
+       ON CONFLICT (delivery_id) DO UPDATE SET state = 'queued', payload = COALESCE(deliveries.payload, excluded.payload),
+         error_code = excluded.error_code, error_message = excluded.error_message
+       WHERE deliveries.state IN ('failed', 'queued')`,
+      [id, event, owner, now, now, payload, reason?.code ?? null, reason?.message ?? null],
+    );
+    return changed === 1;
+  }
+
+  /** Queued deliveries no attempt has failed yet (or set aside by a drain), oldest first: what a free worker takes up. */
+  async waitingDeliveries(limit: number): Promise<{ delivery_id: string; event: string; payload: string }[]> {
+    return this.db.all(
+      `SELECT delivery_id, event, payload FROM deliveries
+       WHERE state = 'queued' AND payload IS NOT NULL AND (error_code IS NULL OR error_code = 'APP_DRAINING')
+       ORDER BY received_at, delivery_id LIMIT ?`,
+      [limit],
+    );
+  }
+
   /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
   async reclaimDelivery(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
     const takeover = this.deliveryTakeover(now, owner);
