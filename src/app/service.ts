@@ -7,6 +7,7 @@ import { onPullRequest } from "./handlers/pull-request.js";
 import { onPush } from "./handlers/push.js";
 import { onWorkflowRun } from "./handlers/workflow-run.js";
 import type { InstallationRef } from "./payloads.js";
+import { redeliveryPass, type RedeliveryReport } from "./redelivery.js";
 import { sweep, type SweepReport } from "./sweep.js";
 
 type Handler = (ctx: AppContext, payload: never) => Promise<string>;
@@ -79,9 +80,12 @@ export class GateAppService {
   private takingUp = false;
   private readonly ctx: AppContext;
 
+  /** The last redelivery pass this process ran (the store keeps the last of any replica). */
+  lastRedelivery: RedeliveryReport | null = null;
+
   constructor(
     readonly store: Store,
-    github: AppClient,
+    private readonly github: AppClient,
     readonly settings: AppSettings,
     readonly clock: Clock = systemClock,
     readonly log: Logger = jsonLogger,
@@ -296,6 +300,20 @@ export class GateAppService {
     if (event === "installation") return `installation ${String(p.action)}`;
     const handler = HANDLERS.get(event);
     return handler ? handler(this.ctx, payload as never) : `ignored event ${event}`;
+  }
+
+  /** One redelivery pass (src/app/redelivery.ts): ask GitHub again for the failed deliveries the store never recorded. */
+  async redeliverySweep(): Promise<RedeliveryReport | null> {
+    if (this.draining) return null;
+    this.lastRedelivery = await redeliveryPass({
+      store: this.store,
+      hooks: this.github,
+      clock: this.clock,
+      log: this.log,
+      owner: this.owner,
+      policy: this.settings.redelivery,
+    });
+    return this.lastRedelivery;
   }
 
   /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */

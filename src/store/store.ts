@@ -514,6 +514,20 @@ export class Store {
     return changed === 1;
   }
 
+  /**
+   * An operator's retry of a delivery recorded `failed` (its cause fixed): queued again with its
+   * payload and no error, so the next free worker of any replica takes it up. False when it is
+   * not failed, or its payload is gone.
+   */
+  async retryDelivery(id: string, now: number): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE deliveries SET state = 'queued', error_code = NULL, error_message = NULL, finished_at = ?
+       WHERE delivery_id = ? AND state = 'failed' AND payload IS NOT NULL`,
+      [now, id],
+    );
+    return changed === 1;
+  }
+
   /** Releases every delivery `owner` still holds to the sweeper (a drain that ran out of time). */
   async releaseDeliveries(owner: string, code: string, message: string, now: number): Promise<number> {
     return this.db.run(
