@@ -113,7 +113,7 @@ export async function redeliveryPass(ctx: RedeliveryContext): Promise<Redelivery
   } catch (err) {
     report.errors.push({ item: "redelivery pass", code: codeOf(err), message: (err as Error).message });
   } finally {
-    report.mark_after = isoOrNull(newMark ?? lease.mark);
+    report.mark_after = new Date(newMark ?? mark).toISOString();
     for (const e of report.errors) ctx.log("error", "redelivery.item_failed", { ...e, hint: hintFor(e.code) });
     if (report.requested.length > 0) ctx.log("info", "redelivery.requested", { deliveries: report.requested });
     await finishRedeliveryPass(ctx.store, ctx.owner, newMark, report);
@@ -157,9 +157,16 @@ async function pass(ctx: RedeliveryContext, report: RedeliveryReport, mark: numb
   const rows = await redeliveriesOf(ctx.store, guids);
   const unresolved: number[] = [];
   let limited = false;
+  // Never asked first, then the oldest: a delivery that keeps failing does not starve the others.
   const ordered = [...attempts.entries()]
-    .map(([guid, list]) => ({ guid, list, first: Math.min(...list.map((d) => Date.parse(d.delivered_at))) }))
-    .sort((a, b) => a.first - b.first);
+    .map(([guid, list]) => ({
+      guid,
+      list,
+      first: Math.min(...list.map((d) => Date.parse(d.delivered_at))),
+      firstId: Math.min(...list.map((d) => d.id)),
+      asked: rows.get(guid)?.attempts ?? 0,
+    }))
+    .sort((a, b) => a.asked - b.asked || a.first - b.first || a.firstId - b.firstId);
   for (const { guid, list, first } of ordered) {
     // Listed only because its page crossed the mark: an earlier pass saw it.
     if (Math.max(...list.map((d) => Date.parse(d.delivered_at))) < mark) continue;
