@@ -462,11 +462,14 @@ export class Store {
     );
   }
 
-  /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
+  /**
+   * Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. Its
+   * last error stays until the attempt settles, so the status page still shows why it is retried.
+   */
   async reclaimDelivery(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
     const takeover = this.deliveryTakeover(now, owner);
     const changed = await this.db.run(
-      `UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1, error_code = NULL, error_message = NULL
+      `UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1
        WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`,
       [owner, now + leaseMs, id, ...takeover.params],
     );
