@@ -34,6 +34,7 @@ import { gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
 import {
   copyLog,
   prepareEvidenceDir,
+  propertyScratch,
   readWorkspaceFile,
   runPropertyUnderObserver,
   runUnderObserver,
@@ -236,6 +237,7 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
       scratch: settings.scratch,
       command: settings.evaluation.command,
       runnerTemp: settings.runnerTemp,
+      roots,
     });
     p.logWritten = existsSync(logPath);
     if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
@@ -320,14 +322,19 @@ async function runProperty(
 ): Promise<CommandOutcome | null> {
   const { envelope, bytes: envelopeBytes } = p.policy as Policy;
   const logPath = join(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
+  // A scratch of its own, new: nothing the patch's run (or an earlier property's) left in its
+  // scratch reaches this command, and its log is judged with this scratch as ${SCRATCH}.
+  const scratch = await propertyScratch(settings.runnerTemp);
+  const roots = expandRoots(envelope, { workspace: settings.workspace, scratch });
   const ran = await runPropertyUnderObserver({
     envelopeBytes,
     digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
     logPath,
     workspace: settings.workspace,
-    scratch: settings.scratch,
+    scratch,
     command,
     runnerTemp: settings.runnerTemp,
+    roots,
     timeoutSeconds,
   });
   // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
@@ -365,7 +372,6 @@ async function runProperty(
       },
     );
   }
-  const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
   const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
   if (verdict.verdict === "error") {
     const e = verdict.error;

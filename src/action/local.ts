@@ -4,14 +4,17 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, readdir, realpath, rm, writeFile } from "node:fs/promises";
-import { arch, cpus, platform } from "node:os";
+import { createWriteStream, existsSync } from "node:fs";
+import { chmod, cp, mkdir, mkdtemp, open, readFile, readdir, realpath, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
+import { arch, cpus, platform, tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
+import { isInsideAnyRoot } from "../core/paths.js";
+import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
@@ -53,6 +56,62 @@ export function bundledCli(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "cli", "index.js");
 }
 
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay. */
+const CLI_PARTS = ["cli", "preload", "relay", "package.json"] as const;
+
+let privateCliCopy: Promise<string> | null = null;
+
+/**
+ * The observer CLI the Action runs: a private copy of dist/cli, dist/preload and dist/relay,
+ * made once, before the first jailed run, in a new 0700 directory under RUNNER_TEMP (outside
+ * the workspace). A run may rewrite the Action's own files where it can write them (a workflow
+ * that checks the Action out inside the workspace, `uses: ./`); what the Action starts later
+ * (the property commands' wrapper) is never read from there again.
+ */
+async function privateCli(runnerTemp: string): Promise<string> {
+  privateCliCopy ??= (async () => {
+    const source = dirname(bundledCli());
+    const dist = dirname(source);
+    let dir: string;
+    try {
+      dir = await realpath(await mkdtemp(join(runnerTemp !== "" ? runnerTemp : tmpdir(), "envelope-gate-cli-")));
+      await chmod(dir, 0o700);
+      for (const part of CLI_PARTS) {
+        if (existsSync(join(dist, part))) await cp(join(dist, part), join(dir, part), { recursive: true });
+      }
+    } catch (err) {
+      throw new GateError(
+        "ACTION_COPY_UNAVAILABLE",
+        `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${(err as Error).message})`,
+        { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err },
+      );
+    }
+    return join(dir, "cli", "index.js");
+  })();
+  return privateCliCopy;
+}
+
+/** The Action's own directory (dist/index.js -> the directory holding dist/ and action.yml). */
+function actionPath(): string {
+  return dirname(dirname(fileURLToPath(import.meta.url)));
+}
+
+/** A new scratch directory for one property command's run, under RUNNER_TEMP (never the patch's). */
+export async function propertyScratch(runnerTemp: string): Promise<string> {
+  try {
+    await mkdir(runnerTemp, { recursive: true });
+    return await realpath(await mkdtemp(join(runnerTemp, "envelope-gate-property-scratch-")));
+  } catch (err) {
+    throw new GateError(
+      "PROPERTY_SCRATCH_UNAVAILABLE",
+      `a scratch directory for a property command cannot be made in ${runnerTemp} (${(err as Error).message})`,
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
 export interface ObservedRun {
   exitCode: number | null;
   /** A typed code the wrapper printed when it refused (`envelope-gate: ERROR <CODE>`). */
@@ -67,6 +126,8 @@ export interface ObserverRunOptions {
   scratch: string;
   command: string[];
   runnerTemp: string;
+  /** The run's allowed roots, expanded: the private copy of the CLI must lie outside every one. */
+  roots: string[];
 }
 
 /**
@@ -103,15 +164,38 @@ async function spawnObserved(
       hint: "Use a released tag of the Action; its dist/ carries the observer.",
     });
   }
+  const cliCopy = await privateCli(options.runnerTemp);
+  const realRoots = await Promise.all(options.roots.map((r) => realpath(r).catch(() => r)));
+  if (
+    isInsideAnyRoot(dirname(dirname(cliCopy)), [
+      ...options.roots,
+      ...realRoots,
+      options.workspace,
+      await realpath(options.workspace).catch(() => options.workspace),
+    ])
+  ) {
+    throw new GateError(
+      "ACTION_COPY_WRITABLE",
+      `the Action's private copy of its observer (${dirname(dirname(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`,
+      {
+        hint: "Keep RUNNER_TEMP out of the envelope's allowed_roots (the copy is made under RUNNER_TEMP).",
+      },
+    );
+  }
   const policyDir = join(options.runnerTemp, "envelope-gate-policy");
-  await mkdir(policyDir, { recursive: true });
   const envelopePath = join(policyDir, "envelope.json");
-  await writeFile(envelopePath, options.envelopeBytes);
-  await writeFile(`${envelopePath}.sha256`, options.digestLine);
-  await mkdir(options.scratch, { recursive: true });
-  await mkdir(dirname(options.logPath), { recursive: true });
+  // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
+  try {
+    await mkdir(policyDir, { recursive: true });
+    await writeFile(envelopePath, options.envelopeBytes);
+    await writeFile(`${envelopePath}.sha256`, options.digestLine);
+    await mkdir(options.scratch, { recursive: true });
+    await mkdir(dirname(options.logPath), { recursive: true });
+  } catch (err) {
+    throw outputUnwritable((err as { path?: string }).path ?? policyDir, "the run's envelope and directories", err);
+  }
   const args = [
-    cli,
+    cliCopy,
     "run",
     "--envelope",
     envelopePath,
@@ -137,6 +221,9 @@ async function spawnObserved(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: options.workspace,
+      // The wrapper reads the runner's layout from these to hide it (src/observer/runner-layout.ts);
+      // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
+      env: { ...process.env, RUNNER_TEMP: options.runnerTemp, GITHUB_ACTION_PATH: actionPath() },
       stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
     });
     let stderr = "";
@@ -176,9 +263,16 @@ async function spawnObserved(
   });
 }
 
+/** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 export async function copyLog(from: string, to: string): Promise<void> {
+  const unreadable = (err: unknown): GateError =>
+    new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${(err as { code?: string }).code ?? String(err)})`, {
+      file: from,
+      cause: err,
+    });
+  let source: FileHandle;
   try {
-    await copyFile(from, to);
+    source = await open(from, "r");
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -187,8 +281,31 @@ export async function copyLog(from: string, to: string): Promise<void> {
         hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
       });
     }
-    throw new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${code ?? String(err)})`, { file: from });
+    throw unreadable(err);
   }
+  let failedSide: "read" | "write" | null = null;
+  const reader = source.createReadStream();
+  const writer = createWriteStream(to);
+  reader.once("error", () => (failedSide ??= "read"));
+  writer.once("error", () => (failedSide ??= "write"));
+  try {
+    await pipeline(reader, writer);
+  } catch (err) {
+    throw failedSide === "write" ? evidenceUnwritable(to, err) : unreadable(err);
+  }
+}
+
+/** A file of the evidence bundle that cannot be written (a full disk, a quota, permissions). */
+function evidenceUnwritable(file: string, err: unknown): GateError {
+  const reason = (err as { code?: string }).code ?? String(err);
+  return new GateError("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
+    file,
+    hint:
+      reason === "ENOSPC" || reason === "EDQUOT"
+        ? "The filesystem holding evidence-dir is full: free space on the runner, or point evidence-dir elsewhere."
+        : "Check that evidence-dir can be written, or point it elsewhere.",
+    cause: err,
+  });
 }
 
 /** A file the run produced, inside the workspace; null when absent. Refuses paths escaping the workspace. */
@@ -247,16 +364,21 @@ export async function runnerIdentity(
  * over every file in the directory. Returns the bundle digest.
  */
 export async function writeBundle(dir: string, files: Map<string, Uint8Array>): Promise<string> {
+  const put = async (name: string, bytes: Uint8Array | string): Promise<void> => {
+    await writeFile(join(dir, name), bytes).catch((err: unknown) => {
+      throw evidenceUnwritable(join(dir, name), err);
+    });
+  };
   try {
-    for (const [name, bytes] of files) await writeFile(join(dir, name), bytes);
+    for (const [name, bytes] of files) await put(name, bytes);
     const all = new Map<string, Uint8Array>();
     for (const name of await readdir(dir)) {
       if (name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) continue;
       all.set(name, new Uint8Array(await readFile(join(dir, name))));
     }
     const built = buildManifest(all);
-    await writeFile(join(dir, MANIFEST_FILE), built.bytes);
-    await writeFile(join(dir, MANIFEST_DIGEST_FILE), built.digestLine);
+    await put(MANIFEST_FILE, built.bytes);
+    await put(MANIFEST_DIGEST_FILE, built.digestLine);
     return built.digest;
   } catch (err) {
     if (err instanceof GateError) throw err;

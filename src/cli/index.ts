@@ -9,6 +9,7 @@ import { runCheck } from "../gate/check.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { ENVELOPE_LOG_OPTIONS } from "../gate/options.js";
 import { formatReportText } from "./format.js";
+import { writeStdout } from "../gate/output.js";
 
 const USAGE = `usage:
   envelope-gate hash <envelope.json>
@@ -42,7 +43,7 @@ async function hash(args: string[]): Promise<number> {
     const code = (err as { code?: string }).code === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
     throw new GateError(code, `envelope ${file} cannot be read (${(err as { code?: string }).code ?? String(err)})`, { file });
   }
-  process.stdout.write(formatDigestLine(bytes, basename(file)));
+  await writeStdout(formatDigestLine(bytes, basename(file)), "the digest line");
   return EXIT_CODES.pass;
 }
 
@@ -55,7 +56,7 @@ async function verify(args: string[]): Promise<number> {
   });
   if (!values.envelope) usage("verify needs --envelope");
   const loaded = await readVerifiedEnvelope(values.envelope, values.sha256);
-  process.stdout.write(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`);
+  await writeStdout(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
   return EXIT_CODES.pass;
 }
 
@@ -76,7 +77,7 @@ async function check(args: string[]): Promise<number> {
     workspace: absolute(values.workspace),
     scratch: absolute(values.scratch),
   });
-  process.stdout.write(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report));
+  await writeStdout(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
   return exitCodeFor(report.verdict);
 }
 
@@ -127,7 +128,7 @@ async function suggest(args: string[]): Promise<number> {
   }
   if (logs.length === 0) usage("suggest needs at least one --observer log");
   const { suggestCommand } = await import("../gate/suggest.js");
-  process.stdout.write(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }));
+  await writeStdout(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }), "the suggestion");
   return EXIT_CODES.pass;
 }
 
@@ -159,4 +160,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Where even the error report cannot be written, the exit status is what is left to say so
+// (an unhandled stream error would exit 1, which reads as violations).
+process.stderr.on("error", () => {
+  process.exitCode = EXIT_CODES.error;
+});
 process.exitCode = await main(process.argv.slice(2));

@@ -69,6 +69,8 @@ export function describeViolation(v: Violation): string {
       return `the run executed ${v.subject}, which allowed_commands does not list`;
     case "forbidden_syscall":
       return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
+    case "write_protected":
+      return `the run wrote ${v.subject}, a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed`;
   }
 }
 

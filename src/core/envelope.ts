@@ -5,6 +5,7 @@ import { CREDENTIAL_KEY, ENV_SETS } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
+import { neverWritableReason } from "./protected.js";
 import { parseHostPattern, type HostPattern } from "./hosts.js";
 
 export interface Envelope {
@@ -19,6 +20,8 @@ export interface Envelope {
   observation?: "full" | "node";
   /** Loopback inside the jail's own network namespace: "local" (default: recorded, not judged) or "network" (judged like any host). */
   loopback?: "local" | "network";
+  /** Protected paths inside the roots made writable again (docs/formats.md, Protected paths); never .git's hooks or config. */
+  writable_protected?: string[];
 }
 
 export type EnvelopeHash = `sha256:${string}`;
@@ -55,10 +58,15 @@ function describeSchemaError(error: ErrorObject): string {
       return `missing required key "${String(error.params.missingProperty)}"`;
     case "uniqueItems":
       return `${where} lists the same value twice (items ${String(error.params.j)} and ${String(error.params.i)})`;
+    case "not":
+      if (error.instancePath.startsWith("/writable_protected/")) {
+        return `${where} names .git or its hooks, config, info, modules, worktrees or commondir, which can never be writable`;
+      }
+      return `${where} has a value of the wrong form`;
     case "enum":
       return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "pattern":
-      if (error.instancePath.startsWith("/allowed_roots/")) {
+      if (error.instancePath.startsWith("/allowed_roots/") || error.instancePath.startsWith("/writable_protected/")) {
         return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
       }
       if (error.instancePath.startsWith("/allowed_env/")) {
@@ -128,7 +136,31 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
       throw new GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
     }
   });
+  envelope.writable_protected?.forEach((entry, i) => {
+    const reason = writableProtectedReason(entry);
+    if (reason !== null) {
+      const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
+      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+        file,
+        line,
+        hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
+      });
+    }
+  });
   return { envelope, hash, file, lines: parsed.lines };
+}
+
+/** Lexical refusal of a writable_protected entry: a whole root variable (it contains .git), `/`, or .git's hooks and config. */
+function writableProtectedReason(entry: string): string | null {
+  const m = ROOT_VARIABLE.exec(entry);
+  // The variable stands for a directory that holds the repository's .git: fold what follows it under a placeholder.
+  const folded = foldPath(m ? `/${m[1] as string}${entry.slice(m[0].length)}` : entry);
+  if (folded === null) return "it is not absolute";
+  if (folded === "/") return "it contains everything, .git's hooks and config too";
+  if (m !== null && m[1] === "WORKSPACE" && folded === "/WORKSPACE") return "the workspace contains .git/hooks and .git/config";
+  if (m !== null && folded !== `/${m[1] as string}` && !folded.startsWith(`/${m[1] as string}/`))
+    return `it leaves \${${m[1] as string}} with ".."`;
+  return neverWritableReason(folded);
 }
 
 /** The sha256sum line for an envelope: `<hex>  <name>`. */
@@ -181,8 +213,17 @@ const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 export function expandRoots(loaded: LoadedEnvelope, values: RootValues): string[] {
-  return loaded.envelope.allowed_roots.map((root, i) => {
-    const line = loaded.lines.get(`/allowed_roots/${i}`);
+  return expandPaths(loaded, values, "allowed_roots");
+}
+
+/** `writable_protected`, expanded and folded like the roots (empty when the key is absent). */
+export function expandWritableProtected(loaded: LoadedEnvelope, values: RootValues): string[] {
+  return expandPaths(loaded, values, "writable_protected");
+}
+
+function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_roots" | "writable_protected"): string[] {
+  return (loaded.envelope[key] ?? []).map((root, i) => {
+    const line = loaded.lines.get(`/${key}/${i}`);
     let expanded = root;
     const m = ROOT_VARIABLE.exec(root);
     if (m) {

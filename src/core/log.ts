@@ -11,6 +11,7 @@ import { GateError } from "./errors.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 import { envMatcher, hostPatterns, type LoadedEnvelope } from "./envelope.js";
+import { NO_PROTECTED, isProtectedWrite, protectedFromMeta, type ProtectedSet } from "./protected.js";
 
 export const LOG_VERSION = 1;
 
@@ -213,7 +214,8 @@ export type ViolationRule =
   | "network_denied"
   | "undeclared_host"
   | "undeclared_command"
-  | "forbidden_syscall";
+  | "forbidden_syscall"
+  | "write_protected";
 
 /** Envelope key whose line an annotation for this rule points at. */
 export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
@@ -225,6 +227,7 @@ export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
   undeclared_command: "allowed_commands",
   // No envelope key allows these: the annotation points at the envelope's name.
   forbidden_syscall: "envelope_id",
+  write_protected: "writable_protected",
 };
 
 export interface Violation {
@@ -368,6 +371,10 @@ export class LogEvaluator {
   private canaryBlockOpen = true;
   private logPath: string | null = null;
   private logPathBytes: Buffer | null = null;
+  /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
+  private protectedSet: ProtectedSet = NO_PROTECTED;
+  /** Fast-path pre-filter: a path that contains none of these byte strings is not protected. */
+  private protectedHints: Buffer[] = [Buffer.from("/.git", "utf8")];
   private readonly violations = new Map<string, Violation>();
   private readonly counts: KindCounts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
 
@@ -758,6 +765,10 @@ export class LogEvaluator {
     }
     this.checkObservers(obj.observers);
     this.ownNetwork = obj.network_enforced === true;
+    const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
+    if (typeof protectedSet === "string") this.malformed(protectedSet, 1);
+    this.protectedSet = protectedSet;
+    this.protectedHints = [Buffer.from("/.git", "utf8"), ...protectedSet.paths.map((p) => Buffer.from(p, "utf8"))];
     if (typeof obj.log_path === "string") {
       this.logPath = foldPath(obj.log_path);
       this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -840,8 +851,14 @@ export class LogEvaluator {
       return;
     }
     if (!this.slow && this.tag[SLOT.path] === T_STR) {
-      const verdict = this.writeInsideFast(this.start[SLOT.path] as number, this.end[SLOT.path] as number);
-      if (verdict === true || (verdict === false && canary)) return;
+      const from = this.start[SLOT.path] as number;
+      const to = this.end[SLOT.path] as number;
+      const verdict = this.writeInsideFast(from, to);
+      if (verdict === false && canary) return;
+      if (verdict === true) {
+        if (!canary && this.mayBeProtected(from, to)) this.judgeProtected(this.val(SLOT.path) as string);
+        return;
+      }
       if (verdict === false) {
         this.record("write_outside_root", this.val(SLOT.path) as string);
         return;
@@ -851,6 +868,20 @@ export class LogEvaluator {
     if (folded === null) this.malformed(`write "path" must be absolute`);
     if (canary) return;
     if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath) this.record("write_outside_root", folded);
+    else this.judgeProtected(folded);
+  }
+
+  /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
+  private judgeProtected(folded: string): void {
+    if (isProtectedWrite(folded, this.roots, this.protectedSet)) this.record("write_protected", folded);
+  }
+
+  private mayBeProtected(from: number, to: number): boolean {
+    for (const hint of this.protectedHints) {
+      const at = this.buf.indexOf(hint, from);
+      if (at !== -1 && at + hint.length <= to) return true;
+    }
+    return false;
   }
 
   /**

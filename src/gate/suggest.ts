@@ -9,6 +9,7 @@ import { formatDigestLine } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../core/suggest.js";
 import { readVerifiedEnvelope } from "./files.js";
+import { outputUnwritable } from "./output.js";
 
 export interface SuggestOptions {
   logs: string[];
@@ -74,8 +75,13 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
     out.push(text.trimEnd());
   }
   if (options.write !== undefined) {
-    await writeFile(options.write, text);
-    await writeFile(`${options.write}.sha256`, formatDigestLine(Buffer.from(text), basename(options.write)));
+    const digestFile = `${options.write}.sha256`;
+    await writeFile(options.write, text).catch((err: unknown) => {
+      throw outputUnwritable(options.write as string, "the suggested envelope", err);
+    });
+    await writeFile(digestFile, formatDigestLine(Buffer.from(text), basename(options.write))).catch((err: unknown) => {
+      throw outputUnwritable(digestFile, "the suggested envelope's digest", err);
+    });
     out.push("", `wrote ${options.write} and ${options.write}.sha256`);
   }
   return out.join("\n") + "\n";

@@ -21,18 +21,24 @@ import { homedir, userInfo } from "node:os";
 import { join } from "node:path";
 import { GateError } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
+import { runnerLayout } from "./runner-layout.js";
 
 export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
 
 export interface JailPlan {
   /** Roots the command may write, folded, host paths (the same inside). */
   writableRoots: string[];
-  /** Directory the wrapper owns for the jail's private directories (host side). */
-  privateDir: string;
+  /**
+   * The run's own directory in the scratch (`<scratch>/.envelope-gate-<run id>`, made fresh by
+   * the wrapper): the host side of the jail's HOME and /tmp.
+   */
+  runDir: string;
+  /** The wrapper's environment: the runner's layout is read from it (runner-layout.ts). */
+  runnerEnv: Readonly<Record<string, string | undefined>>;
+  /** The wrapper's Node binary as started (process.execPath). */
+  execPath: string;
   /** The wrapper's private directory: covered inside the jail. */
   wrapperDir: string;
-  /** The run's scratch directory (a root): also the jail's /tmp. */
-  scratch: string;
   /** Stage directory (preload, channel), inside wrapperDir: visible read-only inside. */
   stageDir: string;
   /** The observer log: hidden from the command when it would be visible. */
@@ -50,9 +56,12 @@ export interface JailPlan {
   launcher: string;
   /**
    * Programs the run starts (the command, the Node binary for the hooks): when one lives under
-   * a private directory (a toolchain in HOME), its install prefix stays visible, read-only.
+   * a private or hidden directory (a toolchain in HOME, the runner's own Node), its install
+   * directory stays visible, read-only.
    */
   executables: string[];
+  /** Protected paths inside the roots and hidden credentials (protected.ts): bound after the roots. */
+  protectedMounts: string[];
 }
 
 export interface Jail {
@@ -62,9 +71,13 @@ export interface Jail {
   hiddenSockets: string[];
   /** The private directories: jail path -> host path (recordAsHost: the jail's /tmp and HOME, which live in the scratch). */
   privateMounts: { jail: string; host: string; recordAsHost?: boolean }[];
-  /** Install prefixes under a private directory kept visible, read-only. */
+  /** Install directories under a private or hidden directory kept visible, read-only. */
   visiblePrefixes: string[];
-  /** Paths covered with /dev/null inside the jail (the log, host sockets): an open of one is an attempt on the path. */
+  /** The runner's directories covered with an empty read-only directory (runner-layout.ts). */
+  hidden: string[];
+  /** The runner's files covered with /dev/null (file-command files outside a directory that could be hidden). */
+  maskedFiles: string[];
+  /** Paths covered with /dev/null inside the jail (the log, host sockets, file-command files): an open of one is an attempt on the path. */
   masked: ReadonlySet<string>;
 }
 
@@ -184,13 +197,12 @@ function isolation(ownNetwork: boolean): string[] {
 }
 
 /**
- * The host directory behind the jail's HOME, a real directory. An earlier run with the same
- * scratch (the patch before a property command) could leave a symlink there: bubblewrap would
- * bind whatever it points at (`/`, the runner's real home) read-write as HOME, and every write
- * through it would be recorded under the scratch. Anything but a directory is removed (a symlink
- * itself, never its target) and a fresh directory made.
+ * The host directory behind one of the jail's private directories (its HOME, its /tmp), a real
+ * directory inside the run's own directory in the scratch. Anything but a directory is removed
+ * (a symlink itself, never its target) and a fresh directory made: bubblewrap would bind whatever
+ * a link points at read-write, and every write through it would be recorded under the scratch.
  */
-function privateHomeDir(host: string): void {
+function privateRunDir(host: string): void {
   let isDirectory = false;
   try {
     const st = lstatSync(host);
@@ -201,62 +213,145 @@ function privateHomeDir(host: string): void {
   }
   if (!isDirectory) mkdirSync(host, { mode: 0o700 });
   if (!lstatSync(host).isDirectory() || realpathSync(host) !== host) {
-    throw new GateError("JAIL_UNAVAILABLE", `the jail's private HOME ${host} is not a plain directory of the scratch`, {
+    throw new GateError("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
       hint: "Remove it, or give the run a fresh scratch directory.",
     });
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+type MountKind = "hide" | "private" | "visible" | "root";
+interface MountOp {
+  kind: MountKind;
+  target: string;
+  /** Host directory bound there (private directories). */
+  host?: string;
+}
+
+const KIND_ORDER: Record<MountKind, number> = { hide: 0, private: 1, visible: 2, root: 3 };
+
+function depthOf(path: string): number {
+  return path.split("/").filter((s) => s !== "").length;
+}
+
+/** The mount that decides what the jail shows at a path: the deepest one containing it. */
+function coverOf(path: string, ops: readonly MountOp[]): MountOp | null {
+  let best: MountOp | null = null;
+  for (const op of ops) {
+    if (!isInsideAnyRoot(path, [op.target])) continue;
+    if (best === null || depthOf(op.target) > depthOf(best.target)) best = op;
+  }
+  return best;
+}
+
 export function planJail(bwrap: string, plan: JailPlan): Jail {
   const args: string[] = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
   const privateMounts: { jail: string; host: string; recordAsHost?: boolean }[] = [];
-  const privateTargets = ["/tmp", ...homes()];
-  for (const [i, target] of privateTargets.entries()) {
-    if (isInsideAnyRoot(target, plan.writableRoots) || !exists(target)) continue;
-    // The jail's /tmp is the run's scratch directory: temporary files land inside ${SCRATCH}.
-    if (i === 0) {
-      args.push("--bind", plan.scratch, target);
-      privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
-      continue;
-    }
-    // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
-    const host = join(plan.scratch, i === 1 ? ".home" : `.home${i}`);
-    privateHomeDir(host);
-    args.push("--bind", host, target);
+  const ops: MountOp[] = [];
+  // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
+  // leaves there (a ~/.npmrc, a /tmp/sh it names) never reach the next run with the same scratch.
+  const privateTargets: string[] = [];
+  let homeIndex = 0;
+  for (const target of ["/tmp", ...homes()]) {
+    if (isInsideAnyRoot(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target)) continue;
+    const name = target === "/tmp" ? "tmp" : ++homeIndex === 1 ? "home" : `home${homeIndex}`;
+    const host = join(plan.runDir, name);
+    privateRunDir(host);
+    privateTargets.push(target);
+    ops.push({ kind: "private", target, host });
     privateMounts.push({ jail: target, host, recordAsHost: true });
   }
-  const prefixes = new Set<string>();
-  for (const exe of plan.executables) {
-    const mount = privateMounts.find((m) => isInsideAnyRoot(exe, [m.jail]));
-    if (mount === undefined || isInsideAnyRoot(exe, plan.writableRoots)) continue;
-    // The toolchain's own top directory (~/.nvm, ~/.pyenv): shims and libraries live beside the binary.
-    const top = exe.slice(mount.jail.length + 1).split("/")[0] as string;
-    prefixes.add(join(mount.jail, top));
+  const layout = runnerLayout({
+    env: plan.runnerEnv,
+    execPath: plan.execPath,
+    privateTargets,
+    executables: plan.executables,
+    roots: plan.writableRoots,
+  });
+  const hiddenPresent = layout.hidden.filter(isDirectory);
+  for (const dir of hiddenPresent) ops.push({ kind: "hide", target: dir });
+  const visible = layout.visible.filter(exists);
+  for (const dir of visible) ops.push({ kind: "visible", target: dir });
+  const roots = [...plan.writableRoots].filter(exists);
+  for (const root of roots) ops.push({ kind: "root", target: root });
+  // A directory covered already (inside another hidden one, or in a private HOME or /tmp, with
+  // no root between) needs no mount of its own.
+  const effective = ops.filter((op) => {
+    if (op.kind !== "hide") return true;
+    const parent = coverOf(
+      op.target,
+      ops.filter((o) => o !== op && o.target !== op.target),
+    );
+    return parent === null || (parent.kind !== "hide" && parent.kind !== "private");
+  });
+  // Parents before children: bubblewrap applies mounts in order.
+  effective.sort(
+    (a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target),
+  );
+  for (const op of effective) {
+    if (op.kind === "hide") args.push("--tmpfs", op.target);
+    else if (op.kind === "private") args.push("--bind", op.host as string, op.target);
+    else if (op.kind === "visible") args.push("--ro-bind", op.target, op.target);
+    else args.push("--bind", op.target, op.target);
   }
-  for (const prefix of [...prefixes].sort((a, b) => a.length - b.length)) args.push("--ro-bind", prefix, prefix);
-  // Parents before children, so a root inside another (or inside a private dir) stays visible.
-  const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
-  for (const root of roots) args.push("--bind", root, root);
+  const shown = (path: string): boolean => {
+    const cover = coverOf(path, effective);
+    return cover === null || cover.kind === "root" || cover.kind === "visible";
+  };
+  if (!shown(plan.cwd)) {
+    throw new GateError(
+      "JAIL_CWD_HIDDEN",
+      `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`,
+      {
+        hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
+      },
+    );
+  }
+  // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+  args.push(...plan.protectedMounts);
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
+  // Read-only once every mount inside them has its mount point (roots, install directories, the
+  // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
+  for (const op of effective) if (op.kind === "hide") args.push("--remount-ro", op.target);
   const masked = new Set<string>();
-  if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && exists(plan.logPath)) masked.add(plan.logPath);
-  // Sockets in a root are the command's business; under a private directory they are out of sight already.
+  if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && shown(plan.logPath) && exists(plan.logPath)) masked.add(plan.logPath);
+  for (const file of layout.masked) if (shown(file) && isFile(file)) masked.add(file);
+  // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
   const hiddenSockets = plan.ownNetwork
-    ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateMounts.map((m) => m.jail)]))
+    ? hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s))
     : [];
   for (const socket of hiddenSockets) masked.add(socket);
   for (const path of masked) args.push("--ro-bind", "/dev/null", path);
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
   // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
-  const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
+  const identity = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+  // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
+  const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
   return {
     argv: args,
-    view: new PathView([...privateMounts, ...identity]),
+    view: new PathView([...privateMounts, ...covers, ...identity]),
     hiddenSockets,
     privateMounts,
-    visiblePrefixes: [...prefixes],
+    visiblePrefixes: visible,
+    hidden: hiddenPresent,
+    maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
     masked,
   };
 }

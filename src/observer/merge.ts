@@ -169,6 +169,13 @@ export class Merger {
     if (!record.allowed) event.ok = false;
     event.source = "proxy";
     this.out(event);
+    // A TLS hello naming another host than the tunnel's (fronting) is an attempt on that host: judged by its own name.
+    if (record.sni !== undefined && record.sni !== record.host) {
+      const named: LogEvent = { kind: "host", ts: event.ts, host: record.sni, port: record.port, proto: record.proto };
+      if (!record.allowed) named.ok = false;
+      named.source = "proxy";
+      this.out(named);
+    }
   }
 
   fromProcess(event: ProcessEvent): void {

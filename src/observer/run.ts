@@ -17,7 +17,9 @@ import {
   closeSync,
   constants,
   copyFileSync,
+  cpSync,
   existsSync,
+  ftruncateSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -34,7 +36,7 @@ import { basename, delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants as osConstants } from "node:os";
 import { GateError } from "../core/errors.js";
-import { expandRoots } from "../core/envelope.js";
+import { expandRoots, expandWritableProtected } from "../core/envelope.js";
 import { LOG_VERSION } from "../core/log.js";
 import { readVerifiedEnvelope } from "../gate/files.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
@@ -51,6 +53,7 @@ import {
   mergeNodeOptions,
 } from "./protocol.js";
 import { jailArch, seccompProgram, type JailArch } from "./seccomp.js";
+import { findGit, prepareProtected, productInstallDir } from "./protected.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "./strace.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
@@ -134,46 +137,109 @@ function relayBundlePath(): string {
   return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
 }
 
+/** The relay's copy in each stage directory: the product's own files are never run from where it is installed. */
+const STAGED_RELAY_DIR = "relay";
+
 /** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
 const EGRESS_PORT = 3128;
 
+/**
+ * The log's only writer. A write that fails (a full disk, a quota, an I/O error) is the end of
+ * the log: nothing is written after it, the file is cut back to its last whole line (so it has no
+ * `end`, and check refuses it), and `onFailure` stops the command, whose actions would otherwise
+ * go unrecorded. `failure` holds the typed error; `flush` throws it.
+ */
 class LogWriter {
   private readonly fd: number;
+  private readonly path: string;
+  private readonly onFailure: () => void;
   private seq = 0;
   private buffer: string[] = [];
   private scheduled = false;
+  private bytesWritten = 0;
+  private linesWritten = 0;
+  private failed: GateError | null = null;
 
-  constructor(fd: number) {
+  constructor(fd: number, path: string, onFailure: () => void) {
     this.fd = fd;
+    this.path = path;
+    this.onFailure = onFailure;
   }
 
   get lines(): number {
     return this.seq;
   }
 
+  get failure(): GateError | null {
+    return this.failed;
+  }
+
   write(event: LogEvent): void {
+    if (this.failed !== null) return;
     const { kind, ...rest } = event;
     this.buffer.push(JSON.stringify({ v: LOG_VERSION, kind, ...rest, seq: this.seq }) + "\n");
     this.seq++;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.writeBuffered());
     }
   }
 
+  /** Writes what is buffered; throws if the log can no longer be written. */
   flush(): void {
-    this.scheduled = false;
-    if (this.buffer.length === 0) return;
-    const text = this.buffer.join("");
-    this.buffer = [];
-    const bytes = Buffer.from(text, "utf8");
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    this.writeBuffered();
+    if (this.failed !== null) throw this.failed;
   }
 
+  /** Flushes and closes without throwing: a failure is left in `failure` for the caller. */
   close(): void {
-    this.flush();
-    closeSync(this.fd);
+    this.writeBuffered();
+    try {
+      closeSync(this.fd);
+    } catch (err) {
+      if (this.failed === null) this.fail(err);
+    }
+  }
+
+  private writeBuffered(): void {
+    this.scheduled = false;
+    const lines = this.buffer.length;
+    const bytes = Buffer.from(this.buffer.join(""), "utf8");
+    this.buffer = [];
+    if (this.failed !== null || lines === 0) return;
+    let offset = 0;
+    try {
+      while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    } catch (err) {
+      this.fail(err);
+      return;
+    }
+    this.bytesWritten += bytes.length;
+    this.linesWritten += lines;
+  }
+
+  private fail(err: unknown): void {
+    const reason = (err as { code?: string }).code ?? String(err);
+    let state = `the log ends after ${this.linesWritten} whole lines, with no end line`;
+    try {
+      ftruncateSync(this.fd, this.bytesWritten);
+    } catch (truncateError) {
+      // The partial last line stays; check refuses a truncated last line as it refuses a missing end.
+      state = `the log ends in a partial line (it could not be cut back: ${(truncateError as { code?: string }).code ?? String(truncateError)})`;
+    }
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    this.failed = new GateError(
+      "OBSERVER_LOG_WRITE_FAILED",
+      `cannot write the observer log ${this.path} (${reason}): the run is stopped and ${state}, so check refuses it`,
+      {
+        file: this.path,
+        hint: full
+          ? "The filesystem holding the log is full (or its quota is): free space there, or point --observer at a filesystem with room, and run again."
+          : "The filesystem holding the log refused a write: check the device, or point --observer elsewhere, and run again.",
+        cause: err,
+      },
+    );
+    this.onFailure();
   }
 }
 
@@ -200,8 +266,8 @@ interface Stage {
   envAllowed: (key: string) => boolean;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
-  /** Under allowlist: the relay inside the jail and the envelope's decision for the proxy outside. */
-  egress: { relay: string; allowed: (host: string, port: number) => boolean } | null;
+  /** Under allowlist: the envelope's decision for the proxy outside (the relay inside is the stage's copy). */
+  egress: { allowed: (host: string, port: number) => boolean } | null;
   /** util-linux setpriv, which starts strace with a parent-death signal. */
   setpriv: string;
   /** The jail's launcher (jail.ts). */
@@ -309,6 +375,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
     if (e.kind === "unix" && stage.unixIsLocal(e.address)) return;
     stage.merger.fromProcess(e);
   };
+  const stagedRelay = stage.egress !== null ? join(stage.dir, STAGED_RELAY_DIR, "index.js") : undefined;
   let strace: FifoReader | null = null;
   let parser: StraceParser | null = null;
   if (stage.strace !== null) {
@@ -316,7 +383,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
       cwd: stage.cwd,
       plumbing: new Set([eventsFifo, straceFifo]),
       emit: onProcess,
-      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stage.egress?.relay },
+      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
@@ -356,7 +423,7 @@ async function runStage(stage: Stage): Promise<StageResult> {
     env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
     relay = [
       stage.nodeBinary,
-      stage.egress.relay,
+      stagedRelay as string,
       "--listen",
       `127.0.0.1:${EGRESS_PORT}`,
       "--unix",
@@ -478,7 +545,10 @@ export async function runObserved(options: RunOptions): Promise<number> {
       },
     );
   }
-  const log = new LogWriter(logFd);
+  // A log that cannot be written stops the command, as a signal does: its acts would go unrecorded.
+  const log = new LogWriter(logFd, logPath, () => {
+    if (activeChild?.pid !== undefined) killTree(activeChild.pid);
+  });
   const privateDir = mkdtempSync(join(tmpdir(), "envelope-gate-observer-"));
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupted = signal;
@@ -487,8 +557,11 @@ export async function runObserved(options: RunOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
+  let outcome: { exitCode: number } | { error: unknown };
   try {
-    return await observe(options, log, logPath, privateDir);
+    outcome = { exitCode: await observe(options, log, logPath, privateDir) };
+  } catch (err) {
+    outcome = { error: err };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -496,6 +569,10 @@ export async function runObserved(options: RunOptions): Promise<number> {
     log.close();
     rmSync(privateDir, { recursive: true, force: true });
   }
+  // Whatever else went wrong after the log failed (the command stopped, the tracer lost) follows from it.
+  if (log.failure !== null) throw log.failure;
+  if ("error" in outcome) throw outcome.error;
+  return outcome.exitCode;
 }
 
 async function observe(options: RunOptions, log: LogWriter, logPath: string, privateDir: string): Promise<number> {
@@ -577,28 +654,50 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const seccompFile = join(privateDir, "seccomp.bpf");
   writeFileSync(seccompFile, seccompProgram(arch), { mode: 0o600 });
   const nodeBinary = realpathSync(process.execPath);
+  const runDir = freshRunDir(scratch, runId);
+  const executables = [...new Set([process.execPath, nodeBinary, commandPath, realpathSync(commandPath)])];
+  // Protected paths and persisted credentials (protected.ts), found before the jail is planned.
+  const actionPath = process.env.GITHUB_ACTION_PATH;
+  const guard = prepareProtected({
+    envelope,
+    roots: writableRoots,
+    workspace,
+    scratch,
+    writableProtected: expandWritableProtected(envelope, { workspace, scratch }),
+    git: findGit(process.env.PATH, resolveExecutable),
+    actionDirs: [
+      ...(actionPath !== undefined && actionPath.startsWith("/") ? [actionPath] : []),
+      ...[productInstallDir(dirname(fileURLToPath(import.meta.url)))].filter((d): d is string => d !== null),
+    ],
+    privateDir,
+  });
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
       wrapperDir: privateDir,
-      scratch,
-      privateDir: join(privateDir, "jail"),
+      runDir,
+      runnerEnv: process.env,
+      execPath: process.execPath,
       stageDir,
       logPath: logReal,
       cwd,
       ownNetwork,
       seccompFd,
       launcher,
-      executables: [nodeBinary, realpathSync(commandPath)],
+      executables,
+      protectedMounts: guard.mountArgs,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
     tool: `bubblewrap (${bwrapBinary})`,
     namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
     read_only: "everything outside the allowed roots",
-    private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
+    private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
+    hidden: preview.hidden,
+    masked_files: preview.maskedFiles,
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
+    protected: guard.jailMeta,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
   };
 
@@ -614,6 +713,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
       : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
     jail: jailMeta,
+    protected: guard.plan.meta,
     log_path: logReal,
     workspace,
     scratch,
@@ -637,6 +737,9 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     const dir = join(privateDir, name);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     copyFileSync(preloadSource, join(dir, PRELOAD_FILE_NAME));
+    // The relay runs inside the jail: from the stage, which the jail shows wherever the product
+    // is installed (under HOME or /tmp it would be hidden) and which the command cannot write.
+    if (egressEnforced) cpSync(dirname(relayBundle), join(dir, STAGED_RELAY_DIR), { recursive: true });
     // With strace live it records every write with the kernel's own path; the hooks need not.
     writeFileSync(join(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: straceBinary === null }) + "\n");
     return dir;
@@ -653,10 +756,8 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // The jail's own: an abstract name in its own network namespace, a socket file in a root or
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
-    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces),
-    egress: egressEnforced
-      ? { relay: relayBundle, allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) }
-      : null,
+    writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces) && !guard.readOnly(path),
+    egress: egressEnforced ? { allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) } : null,
     nodeBinary,
     envAllowed,
     setpriv: setpriv ?? "",
@@ -738,6 +839,30 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   log.write(end);
   log.flush();
   return exitCodeOf(result);
+}
+
+/**
+ * The run's own directory in the scratch, the host side of its private HOME and /tmp: made here,
+ * never reused (an earlier run with the same scratch cannot have prepared it, nor a link in its place).
+ */
+function freshRunDir(scratch: string, runId: string): string {
+  const dir = join(scratch, `.envelope-gate-${runId}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    throw new GateError(
+      "JAIL_UNAVAILABLE",
+      `the run's private directory ${dir} cannot be made (${(err as { code?: string }).code ?? String(err)})`,
+      {
+        hint: "Give the run a scratch directory it can write.",
+        cause: err,
+      },
+    );
+  }
+  if (realpathSync(dir) !== dir) {
+    throw new GateError("JAIL_UNAVAILABLE", `the run's private directory ${dir} is not a plain directory of the scratch`);
+  }
+  return dir;
 }
 
 function interruptedError(): GateError {

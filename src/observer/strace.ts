@@ -244,6 +244,8 @@ const MAX_SYMLINK_HOPS = 40;
 export class StraceParser {
   private pending = "";
   private readonly unfinished = new Map<number, string>();
+  /** Leaders whose pending exec (a thread's, now under their pid) went through whatever its result line says. */
+  private readonly execPassed = new Set<number>();
   private readonly tgidOf = new Map<number, number>();
   private readonly parentOf = new Map<number, number>();
   private readonly cwdOf = new Map<number, string>();
@@ -370,25 +372,92 @@ export class StraceParser {
     if (!m) return;
     const tid = Number(m[1]);
     let rest = m[2] as string;
+    // A thread's exec, still open on its line when the kernel gave it the leader's pid.
+    const changed = / <pid changed to (\d+) \.\.\.>$/.exec(rest);
+    if (changed) {
+      this.unfinished.set(tid, rest.slice(0, changed.index));
+      this.execInThread(tid, Number(changed[1]));
+      return;
+    }
     if (rest.endsWith("<unfinished ...>")) {
       this.unfinished.set(tid, rest.slice(0, -"<unfinished ...>".length).trimEnd());
       if (/^(?:clone3?|v?fork)\(/.test(rest)) this.forking.push(tid);
       return;
     }
-    const resumed = /^<\.\.\. [a-z0-9_]+ resumed>(.*)$/.exec(rest);
+    const resumed = /^<\.\.\. ([a-z0-9_]+) resumed>(.*)$/.exec(rest);
     if (resumed) {
-      const at = this.forking.lastIndexOf(tid);
-      if (at !== -1) this.forking.splice(at, 1);
+      this.stopForking(tid);
       const head = this.unfinished.get(tid);
       this.unfinished.delete(tid);
+      const execPassed = this.execPassed.delete(tid);
       if (head === undefined) return;
-      rest = head + (resumed[1] as string);
+      if (!head.startsWith(`${resumed[1] as string}(`)) {
+        // Not this call's beginning: a call of a thread that vanished. Judged as a call cut short.
+        this.call(tid, `${head}) = ?`);
+        return;
+      }
+      // Past the kernel's point of no return: under --seccomp-bpf strace can print the result
+      // of a thread's exec as `?` or a garbage errno, but the exec went through.
+      rest = execPassed ? `${head}) = 0` : head + (resumed[2] as string);
     }
     if (rest.startsWith("+++")) {
+      const superseded = /^\+\+\+ superseded by execve in pid (\d+) \+\+\+$/.exec(rest);
+      if (superseded) {
+        this.execInThread(Number(superseded[1]), tid);
+        return;
+      }
+      // The thread is gone: a call it left unfinished never returns.
+      this.abandon(tid);
       this.exitLine(tid, rest);
       return;
     }
     if (rest.startsWith("---")) return;
+    this.call(tid, rest);
+  }
+
+  private stopForking(tid: number): void {
+    const at = this.forking.lastIndexOf(tid);
+    if (at !== -1) this.forking.splice(at, 1);
+  }
+
+  /**
+   * A call left unfinished by a thread that is gone, judged as strace prints a call cut short
+   * (`= ?`); a thread's exec that passed the point of no return (the pid changed) ran all the same.
+   */
+  private abandon(tid: number): void {
+    this.stopForking(tid);
+    const execPassed = this.execPassed.delete(tid);
+    const head = this.unfinished.get(tid);
+    if (head === undefined) return;
+    this.unfinished.delete(tid);
+    this.call(tid, `${head}) = ${execPassed ? "0" : "?"}`);
+  }
+
+  /**
+   * A thread other than the leader executed a program: the kernel ended every other thread of the
+   * process and gave this one the leader's pid. strace tells it by ` <pid changed to LEADER ...>`
+   * on the thread's exec line, or by the leader's `+++ superseded by execve in pid THREAD +++`
+   * (both when the exec line was still open, the second alone when another line cut it short);
+   * the exec's result comes as the leader's `<... execve resumed>`. The exec is the process's
+   * under the leader's pid, and so is everything after it.
+   */
+  private execInThread(thread: number, leader: number): void {
+    this.stopForking(thread);
+    this.tgidOf.set(thread, leader);
+    this.tgidOf.set(leader, leader);
+    if (thread === leader) return;
+    const exec = this.unfinished.get(thread);
+    // Already moved to the leader (the pid-changed line came first), or the exec was never seen.
+    if (exec === undefined) return;
+    this.unfinished.delete(thread);
+    // The leader's own call in progress never returns: strace drops the leader without its result.
+    this.abandon(leader);
+    this.unfinished.set(leader, exec);
+    this.execPassed.add(leader);
+  }
+
+  /** One call line, whole: `name(args) = result`. */
+  private call(tid: number, rest: string): void {
     const call = /^([a-z0-9_]+)\((.*)$/.exec(rest);
     if (!call) return;
     const name = call[1] as string;

@@ -27,7 +27,20 @@ import { runCli, startAppProcess, type AppProcess } from "./process.js";
  * (document.body.innerText), in each state: healthy, failures, paused, store down.
  */
 const chromium = chromiumPath();
-if (!chromium) console.warn("status-browser.test.ts skipped: no chromium at /usr/bin/chromium (set ENVELOPE_GATE_TEST_CHROMIUM)");
+// Under CI a missing browser is a failure, not a skip: CI must not stay green without this test.
+const browserRequired = process.env.CI === "true";
+if (!chromium && !browserRequired)
+  console.warn("status-browser.test.ts skipped: no chromium at /usr/bin/chromium (set ENVELOPE_GATE_TEST_CHROMIUM)");
+
+// Registered only then, so a machine with a browser counts no skipped test here.
+if (!chromium && browserRequired)
+  describe("the status page in a real browser, under CI", () => {
+    it("has a browser to run in (CI=true: .ci/run installs Debian's chromium)", () => {
+      expect.fail(
+        "no chromium at /usr/bin/chromium or /usr/bin/chromium-browser (or ENVELOPE_GATE_TEST_CHROMIUM): install it (apt-get install -y chromium)",
+      );
+    });
+  });
 
 const FAILING = [
   { name: "schema_key_order", result: "fail" as const },

@@ -371,7 +371,13 @@ describe("bytes", () => {
         { kind: "write", path: "/work/repo/...", op: "write" },
       ]),
     );
-    expect(ids(v)).toEqual(["write_outside_root:/work/repo2", "write_outside_root:/work/rep", "write_outside_root:/work"]);
+    // Inside the root, .git is a protected path (docs/formats.md, Protected paths).
+    expect(ids(v)).toEqual([
+      "write_outside_root:/work/repo2",
+      "write_outside_root:/work/rep",
+      "write_protected:/work/repo/.git/config",
+      "write_outside_root:/work",
+    ]);
   });
 });
 

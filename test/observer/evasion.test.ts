@@ -9,7 +9,18 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import { createServer, type Server } from "node:net";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, isResolverAttempt, program, run, sandbox, type Sandbox } from "./harness.js";
+import {
+  CAN_RUN_AS_NOBODY,
+  JAIL_AVAILABLE,
+  check,
+  ids,
+  isResolverAttempt,
+  privateHost,
+  program,
+  run,
+  sandbox,
+  type Sandbox,
+} from "./harness.js";
 
 let server: Server;
 let port = 0;
@@ -288,7 +299,7 @@ describe("evasion suite: every attempt is caught", () => {
     const r = await run(s, ["git", "config", "--global", "user.name", "evasion"]);
     expect(r.code, r.stderr).toBe(0);
     expect((await check(s)).verdict).toBe("pass");
-    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, ".home/.gitconfig"))).toBe(true);
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(privateHost(r, s.home), ".gitconfig"))).toBe(true);
     expect(existsSync(join(s.home, ".gitconfig"))).toBe(false);
   });
 

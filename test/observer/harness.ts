@@ -148,6 +148,8 @@ export interface RunSettings {
   cwd?: string;
   logName?: string;
   onStart?: (pid: number) => void;
+  /** Another copy of the bundle to run (readable by nobody too). */
+  cli?: string;
 }
 
 export function logPathOf(s: Sandbox, name = "observer.jsonl"): string {
@@ -163,7 +165,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   if (settings.asNobody === true) {
     for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")])
       if (existsSync(dir)) chmodSync(dir, 0o777);
-    args[0] = cliForNobody();
+    args[0] = settings.cli ?? cliForNobody();
     result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], {
       cwd: settings.cwd ?? s.workspace,
       env,
@@ -171,6 +173,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
       exec: "setpriv",
     });
   } else {
+    if (settings.cli !== undefined) args[0] = settings.cli;
     result = await spawnNode([...args, "--", ...command], { cwd: settings.cwd ?? s.workspace, env, onStart: settings.onStart });
   }
   const text = existsSync(log) ? readFileSync(log, "utf8") : "";
@@ -185,6 +188,14 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
       }
     });
   return { ...result, log, lines };
+}
+
+/** The host directory behind one of the run's private directories (`/tmp`, a HOME), from `meta.jail.private`. */
+export function privateHost(r: RunResult, jailPath: string): string {
+  const jail = r.lines[0]?.jail as { private?: { path: string; host: string }[] } | undefined;
+  const host = jail?.private?.find((m) => m.path === jailPath)?.host;
+  if (host === undefined) throw new Error(`no private ${jailPath} in meta.jail: ${JSON.stringify(jail)}`);
+  return host;
 }
 
 export interface Violation {

@@ -8,7 +8,7 @@ import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, real
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAN_RUN_AS_NOBODY, ROOT, check, ids, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CAN_RUN_AS_NOBODY, ROOT, check, ids, privateHost, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 const PYTHON = "/usr/bin/python3";
 const q = JSON.stringify;
@@ -311,17 +311,27 @@ os.execve(fd, ["true"], {})`,
     expect(ids(report)).toEqual(["undeclared_command:/memfd:x"]);
   });
 
-  it("a symlink left at the scratch's private HOME by an earlier run is not bound as the next run's HOME", async () => {
+  it("an earlier run with the same scratch leaves nothing in the next run's HOME and /tmp (a ~/.npmrc, a /tmp/sh)", async () => {
     const s = sandbox();
-    // The first run (the patch) swaps its HOME's host directory for a link to a directory outside every root.
-    const first = await outcome(s, ["sh", "-c", `mv /tmp/.home /tmp/.home.old && ln -s ${s.outside} /tmp/.home`]);
+    // The first run (the patch) plants configuration for whatever runs next with this scratch.
+    const first = await outcome(s, [
+      "sh",
+      "-c",
+      `printf 'script-shell=/tmp/sh\\n' > ${s.home}/.npmrc && printf '#!/bin/sh\\necho forged\\n' > /tmp/sh`,
+    ]);
     expect(first.report.violations).toEqual([]);
-    expect(lstatSync(join(s.scratch, ".home")).isSymbolicLink()).toBe(true);
-    // The second run with the same scratch (a property command) writes into its HOME.
-    const { report } = await outcome(s, ["sh", "-c", `echo planted > ${s.home}/planted`]);
-    expect(existsSync(join(s.outside, "planted"))).toBe(false);
-    expect(lstatSync(join(s.scratch, ".home")).isDirectory()).toBe(true);
-    expect(readFileSync(join(s.scratch, ".home", "planted"), "utf8")).toBe("planted\n");
+    expect(readFileSync(join(privateHost(first.r, s.home), ".npmrc"), "utf8")).toBe("script-shell=/tmp/sh\n");
+    expect(readFileSync(join(privateHost(first.r, "/tmp"), "sh"), "utf8")).toContain("forged");
+    // The second run (a property command) finds its HOME and /tmp empty, and new directories behind them.
+    const out = join(s.workspace, "seen.txt");
+    const { r, report } = await outcome(s, ["sh", "-c", `ls -A ${s.home} /tmp > ${out}`]);
+    // (The wrapper's stage directory is mounted in /tmp when the wrapper's own temporary directory is there.)
+    const entries = readFileSync(out, "utf8")
+      .split("\n")
+      .filter((l) => l !== "" && !l.endsWith(":") && !l.startsWith("envelope-gate-observer-"));
+    expect(entries).toEqual([]);
+    expect(privateHost(r, s.home)).not.toBe(privateHost(first.r, s.home));
+    expect(privateHost(r, "/tmp").startsWith(`${s.scratch}/.envelope-gate-`)).toBe(true);
     expect(report.violations).toEqual([]);
   });
 
@@ -529,7 +539,7 @@ const srv = http.createServer((q, r) => r.end("local")).listen(0, "127.0.0.1", (
     );
   });
 
-  it("temporary files land in the scratch directory: /tmp in the jail is ${SCRATCH}", async () => {
+  it("temporary files land in the scratch directory: /tmp in the jail is the run's own directory in ${SCRATCH}", async () => {
     const s = sandbox();
     const { r, report } = await outcome(s, [
       "node",
@@ -537,8 +547,10 @@ const srv = http.createServer((q, r) => r.end("local")).listen(0, "127.0.0.1", (
       `const fs = require("fs"); const d = fs.mkdtempSync("/tmp/vitest-"); fs.writeFileSync(d + "/t.txt", "t"); fs.mkdirSync("/tmp/v8-compile-cache-0", { recursive: true }); console.log(d.slice(5));`,
     ]);
     // On the host the files are in the scratch directory, recorded there, and inside the roots.
-    expect(readFileSync(join(s.scratch, r.stdout.trim(), "t.txt"), "utf8")).toBe("t");
-    expect(r.lines.some((l) => l.kind === "write" && l.path === join(s.scratch, r.stdout.trim(), "t.txt"))).toBe(true);
+    const tmp = privateHost(r, "/tmp");
+    expect(tmp.startsWith(`${s.scratch}/.envelope-gate-`)).toBe(true);
+    expect(readFileSync(join(tmp, r.stdout.trim(), "t.txt"), "utf8")).toBe("t");
+    expect(r.lines.some((l) => l.kind === "write" && l.path === join(tmp, r.stdout.trim(), "t.txt"))).toBe(true);
     expect(report.violations).toEqual([]);
   });
 

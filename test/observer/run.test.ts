@@ -4,17 +4,25 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, TEST_TMP, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
-function exampleSandbox(): Sandbox {
+/**
+ * The example agents and the SDK they import, copied beside the sandbox: the checkout may lie
+ * where the jail hides it (a clone in `mktemp -d` is under the jail's private /tmp).
+ */
+function exampleSandbox(): Sandbox & { agents: string } {
   const s = sandbox();
   copyFileSync(join(ROOT, "examples/envelope.json"), s.envelope);
   copyFileSync(join(ROOT, "examples/envelope.json.sha256"), `${s.envelope}.sha256`);
-  return s;
+  const product = join(s.base, "product");
+  for (const part of ["examples/agent.js", "examples/agent-good.js", "dist/sdk", "dist/package.json"])
+    cpSync(join(ROOT, part), join(product, part), { recursive: true });
+  writeFileSync(join(product, "examples", "package.json"), JSON.stringify({ type: "module" }));
+  return { ...s, agents: join(product, "examples") };
 }
 
 describe("envelope-gate run: the bundled example agents", () => {
   it("reports every violation examples/agent.js commits, and nothing else", async () => {
     const s = exampleSandbox();
-    const r = await run(s, ["node", join(ROOT, "examples/agent.js")]);
+    const r = await run(s, ["node", join(s.agents, "agent.js")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const report = await check(s);
@@ -36,7 +44,7 @@ describe("envelope-gate run: the bundled example agents", () => {
 
   it("reports nothing for its well-behaved twin, examples/agent-good.js", async () => {
     const s = exampleSandbox();
-    const r = await run(s, ["node", join(ROOT, "examples/agent-good.js")]);
+    const r = await run(s, ["node", join(s.agents, "agent-good.js")]);
     expect(r.code).toBe(0);
     const report = await check(s);
     expect(report.violations).toEqual([]);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, TEST_TMP, check, ids, program, run, sandbox, spawnNode } from "./harness.js";
+import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "./harness.js";
 import { mkdtempSync } from "node:fs";
 
 describe("envelope-gate suggest", () => {
@@ -81,7 +81,7 @@ console.log(JSON.stringify(seen));`,
     expect(ids(report).sort()).toEqual(["undeclared_env:AWS_SECRET_ACCESS_KEY", "undeclared_env:GITHUB_TOKEN"]);
     // The home the command wrote to is the scratch's, recorded under that path; the real one is untouched.
     const writes = r.lines.filter((l) => l.kind === "write" && String(l.path).endsWith("/.cache/tool/log"));
-    expect(writes.map((w) => w.path)).toContain(join(s.scratch, ".home/.cache/tool/log"));
+    expect(writes.map((w) => w.path)).toContain(join(privateHost(r, s.home), ".cache/tool/log"));
     expect(existsSync(join(s.home, ".cache"))).toBe(false);
   });
 });

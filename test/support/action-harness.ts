@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeGitHub, FakePullFile } from "./fake-github.js";
@@ -160,6 +160,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Another copy of the bundle to run (default dist/index.js). */
   bundle?: string;
+  /**
+   * Check the Action out inside the workspace at this relative directory (as `uses: ./` does
+   * with the repository itself) and run that copy of dist/: the run can rewrite its files.
+   */
+  actionInWorkspace?: string;
 }
 
 /** Runs dist/index.js and collects what a runner would see. */
@@ -174,6 +179,13 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     const full = join(workspace, path);
     mkdirSync(join(full, ".."), { recursive: true });
     writeFileSync(full, content);
+  }
+  let bundle = options.bundle ?? ACTION_BUNDLE;
+  if (options.actionInWorkspace !== undefined) {
+    const actionDir = join(workspace, options.actionInWorkspace);
+    mkdirSync(actionDir, { recursive: true });
+    cpSync(resolve("dist"), join(actionDir, "dist"), { recursive: true });
+    bundle = join(actionDir, "dist", "index.js");
   }
   const eventPath = join(root, "event.json");
   const event =
@@ -215,7 +227,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [options.bundle ?? ACTION_BUNDLE], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bundle], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
