@@ -8,6 +8,8 @@ import { crashBoundFromEnv, crashLoopExit, resetCrashesCommand } from "./crash-l
 import { appManifest } from "./manifest.js";
 import { startApp } from "./run.js";
 import { settingsHelp, settingValue } from "./settings.js";
+import { redeliverySnapshot } from "./redelivery.js";
+import { setRedelivery } from "../store/redelivery.js";
 import { budgetSnapshot, statusSnapshot } from "./status.js";
 
 /** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
@@ -27,6 +29,17 @@ const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" 
   promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
   demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
   manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+  retry: {
+    synopsis: "retry --delivery ID          work on a failed delivery again, from its recorded payload (once its cause is fixed)",
+    scope: "store",
+  },
+  redelivery: {
+    synopsis: [
+      'redelivery on|off --reason "TEXT"  turn the redelivery sweep on or off (recorded in the switch history)',
+      "  envelope-gate app redelivery [show]   the redelivery sweep's switch, last pass and counts (JSON)",
+    ].join("\n"),
+    scope: "store",
+  },
   "reset-crashes": {
     synopsis: 'reset-crashes --replica ID --reason "TEXT"  let a replica refused for a crash loop (APP_CRASH_LOOP) start again',
     scope: "store",
@@ -79,8 +92,14 @@ export async function appCommand(args: string[], usage: (message: string) => nev
       return manifest(rest, usage);
     case "reset-crashes":
       return resetCrashesCommand(rest, usage, operator());
+    case "retry":
+      return retry(rest, usage);
+    case "redelivery":
+      return redelivery(rest, usage);
     default:
-      return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes)`);
+      return usage(
+        `unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes, retry, redelivery)`,
+      );
   }
 }
 
@@ -232,4 +251,45 @@ async function manifest(args: string[], usage: (m: string) => never): Promise<nu
   if (!values.url || !/^https?:\/\//.test(values.url)) usage("manifest needs --url https://where-the-app-listens");
   process.stdout.write(JSON.stringify(appManifest(values.url as string, values.name ?? "envelope-gate"), null, 2) + "\n");
   return 0;
+}
+
+async function retry(args: string[], usage: (m: string) => never): Promise<number> {
+  const { values } = parseArgs({ args, options: { delivery: { type: "string" } }, strict: true, allowPositionals: false });
+  if (!values.delivery?.trim()) usage("retry needs --delivery ID (the X-GitHub-Delivery id on the status page)");
+  const id = (values.delivery as string).trim();
+  const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+  try {
+    if (await store.retryDelivery(id, Date.now())) {
+      process.stdout.write(`delivery ${id} queued again: the next free worker of any replica works on it\n`);
+      return 0;
+    }
+    const row = await store.getDelivery(id);
+    process.stderr.write(
+      row === null
+        ? `delivery ${id} is not recorded: nothing to retry (the redelivery sweep asks GitHub for deliveries the App never recorded)\n`
+        : `delivery ${id} is ${row.state}${row.state === "failed" ? " without its payload" : ""}: only a failed delivery is retried\n`,
+    );
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+async function redelivery(args: string[], usage: (m: string) => never): Promise<number> {
+  const [action = "show", ...rest] = args;
+  const { values } = parseArgs({ args: rest, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+  const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+  try {
+    if (action === "show") {
+      process.stdout.write(JSON.stringify(await redeliverySnapshot(store, Date.now()), null, 2) + "\n");
+      return 0;
+    }
+    if (action !== "on" && action !== "off") usage(`unknown redelivery action "${action}" (on, off, show)`);
+    if (!values.reason?.trim()) usage(`redelivery ${action} needs --reason "why" (it is recorded in the switch history)`);
+    const changed = await setRedelivery(store, action === "on", operator(), (values.reason as string).trim(), Date.now());
+    process.stdout.write(`${changed ? "redelivery sweep turned" : "redelivery sweep already"} ${action}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
 }

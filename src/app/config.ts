@@ -45,6 +45,24 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** Runner B's daily caps and how dispatches are charged. */
   budget: BudgetPolicy;
+  /** Deliveries worked on at once in this process, outside the request. */
+  workers: number;
+  /** The redelivery sweep: how often it runs, and its bounds per pass and per delivery. */
+  redelivery: RedeliveryPolicy;
+}
+
+export interface RedeliveryPolicy {
+  intervalMs: number;
+  perPass: number;
+  attemptsPerDelivery: number;
+}
+
+export function redeliveryPolicyFromEnv(env: NodeJS.ProcessEnv): RedeliveryPolicy {
+  return {
+    intervalMs: int(env, "ENVELOPE_GATE_REDELIVERY_SECONDS", 5, 3600) * 1000,
+    perPass: int(env, "ENVELOPE_GATE_REDELIVERY_PER_PASS", 1, 1000),
+    attemptsPerDelivery: int(env, "ENVELOPE_GATE_REDELIVERY_ATTEMPTS", 1, 20),
+  };
 }
 
 const MIN_SECRET_LENGTH = 16;
@@ -200,6 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     headersTimeoutMs: int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
     requestTimeoutMs: int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
     budget: budgetPolicyFromEnv(env),
+    workers: int(env, "ENVELOPE_GATE_WORKERS", 1, 1000),
+    redelivery: redeliveryPolicyFromEnv(env),
   };
   scrubSecretEnvironment(env);
   return config;

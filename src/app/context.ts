@@ -25,6 +25,8 @@ export type AppSettings = Pick<
   | "leaseMs"
   | "replicaId"
   | "budget"
+  | "workers"
+  | "redelivery"
 >;
 
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;

@@ -17,6 +17,8 @@ export interface RunningApp {
   server: Server;
   /** Runs one sweeper pass now (tests drive the clock and call this). */
   sweep: GateAppService["sweep"];
+  /** Runs one redelivery pass now. */
+  redeliver: GateAppService["redeliverySweep"];
   close(): Promise<void>;
 }
 
@@ -117,6 +119,8 @@ export async function startApp(
       .heartbeat(owner, clock.now())
       .then((alive) => {
         if (alive) lastBeat = performance.now();
+        // An idle process takes up deliveries queued while every worker (of any replica) was busy.
+        if (alive) void app.takeUpWaiting();
         else if (!recordedStopped) log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
         recordedStopped = !alive;
       })
@@ -125,6 +129,8 @@ export async function startApp(
   heartbeat.unref();
   let timer: NodeJS.Timeout | null = null;
   let sweeping: Promise<unknown> | null = null;
+  let redeliveryTimer: NodeJS.Timeout | null = null;
+  let redelivering: Promise<unknown> | null = null;
   if (options.sweeper !== false) {
     timer = setInterval(() => {
       if (sweeping) return;
@@ -138,6 +144,18 @@ export async function startApp(
         });
     }, config.sweepIntervalMs);
     timer.unref();
+    redeliveryTimer = setInterval(() => {
+      if (redelivering) return;
+      redelivering = app
+        .redeliverySweep()
+        .catch((err) =>
+          log("error", "redelivery.failed", { code: (err as GateError).code ?? "INTERNAL_ERROR", message: (err as Error).message }),
+        )
+        .finally(() => {
+          redelivering = null;
+        });
+    }, config.redelivery.intervalMs);
+    redeliveryTimer.unref();
   }
   const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
   log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, owner, production: config.production });
@@ -148,10 +166,13 @@ export async function startApp(
     store,
     server,
     sweep: () => app.sweep(),
+    redeliver: () => app.redeliverySweep(),
     async close() {
       if (timer) clearInterval(timer);
+      if (redeliveryTimer) clearInterval(redeliveryTimer);
       await drain(app, config.drainMs, config.githubTimeoutMs, log);
       if (sweeping) await sweeping;
+      if (redelivering) await redelivering;
       clearInterval(heartbeat);
       await recordCleanStop(store, owner, clock, log);
       server.closeAllConnections();

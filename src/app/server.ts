@@ -5,7 +5,7 @@ import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
 import type { SecretSource } from "./secrets.js";
 import type { GateAppService } from "./service.js";
-import { renderStatusHtml, renderStoreDownHtml, statusSnapshot } from "./status.js";
+import { deliveryStatus, renderStatusHtml, renderStoreDownHtml, statusSnapshot } from "./status.js";
 import { sendJson, WebhookIntake } from "./webhook.js";
 
 export { signPayload, verifySignature } from "./webhook.js";
@@ -30,7 +30,10 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.end(html);
 }
 
-/** The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json. */
+/**
+ * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
+ * GET /status/deliveries/<id>.json (what became of one delivery).
+ */
 export function createAppServer(options: ServerOptions): Server {
   const { service } = options;
   const intake = new WebhookIntake(service, options.secrets);
@@ -62,6 +65,17 @@ export function createAppServer(options: ServerOptions): Server {
         const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String(err));
         if (url.pathname === "/status.json") return sendJson(res, 503, { error: gate.toJSON() });
         return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
+      }
+    }
+    const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);
+    if (method === "GET" && one) {
+      try {
+        const line = await deliveryStatus(service.store, decodeURIComponent(one[1] as string));
+        if (line === null) return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
+        return sendJson(res, 200, line);
+      } catch (err) {
+        const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String(err));
+        return sendJson(res, 503, { error: gate.toJSON() });
       }
     }
     return sendJson(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });

@@ -1,4 +1,4 @@
-import { GateError } from "../core/errors.js";
+import { GateError, isGateError } from "../core/errors.js";
 import type { AppClient } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
 import { codeOf, jsonLogger, systemClock, type AppContext, type AppSettings, type Clock, type Logger } from "./context.js";
@@ -7,6 +7,7 @@ import { onPullRequest } from "./handlers/pull-request.js";
 import { onPush } from "./handlers/push.js";
 import { onWorkflowRun } from "./handlers/workflow-run.js";
 import type { InstallationRef } from "./payloads.js";
+import { redeliveryPass, type RedeliveryReport } from "./redelivery.js";
 import { sweep, type SweepReport } from "./sweep.js";
 
 type Handler = (ctx: AppContext, payload: never) => Promise<string>;
@@ -18,6 +19,16 @@ const HANDLERS = new Map<string, Handler>([
   ["pull_request", onPullRequest],
   ["pull_request_review", onPullRequestReview],
 ]);
+
+/** The answer to GitHub, given before the work runs. */
+export interface DeliveryAnswer {
+  /**
+   * queued: recorded, the work runs outside the request (202); in_progress: a live process
+   * holds it (202); duplicate: its work was done before (200).
+   */
+  status: "queued" | "in_progress" | "duplicate";
+  outcome: string;
+}
 
 export interface DeliveryResult {
   /** done: the work completed; duplicate: it had completed before; queued: recorded for the sweeper (a pause). */
@@ -66,11 +77,15 @@ export class GateAppService {
   stopping = false;
   /** Deliveries being processed in this process, by id. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private takingUp = false;
   private readonly ctx: AppContext;
+
+  /** The last redelivery pass this process ran (the store keeps the last of any replica). */
+  lastRedelivery: RedeliveryReport | null = null;
 
   constructor(
     readonly store: Store,
-    github: AppClient,
+    private readonly github: AppClient,
     readonly settings: AppSettings,
     readonly clock: Clock = systemClock,
     readonly log: Logger = jsonLogger,
@@ -94,35 +109,113 @@ export class GateAppService {
   }
 
   /**
-   * Processes one verified delivery. It is claimed with its payload; the work runs only while
-   * the App is not paused (a paused App records it `queued` for the sweeper). It is recorded
-   * done only after its work completed; a failure is recorded with its code, `queued` for the
-   * sweeper when the cause is transient, `failed` otherwise, and rethrown. A delivery another
-   * live process is working on is DELIVERY_IN_PROGRESS (not a 2xx: GitHub keeps it undelivered).
+   * Takes one verified delivery, within GitHub's 10 s: one store write, then the answer; the
+   * work runs outside the request. A new delivery (or one recorded `failed` or `queued`) is
+   * claimed with its payload and worked on here at once when a worker is free; otherwise (every
+   * worker busy, or this process draining) it is recorded `queued`, for the next free worker of
+   * any replica (or the sweeper). Both are `queued` answers (202). One held by a live process is
+   * `in_progress` (202: GitHub's log shows no failure, and nothing runs twice); one done before
+   * is `duplicate` (200). A store that cannot record it throws (503, nothing recorded: the
+   * redelivery sweep asks GitHub for it again).
    */
-  async handleDelivery(deliveryId: string, event: string, payload: unknown, body?: string): Promise<DeliveryResult> {
-    if (this.draining)
-      throw new GateError(
-        "APP_DRAINING",
-        "this App process is shutting down; deliver again (another replica or the restarted one takes it)",
-      );
-    if (this.inFlight.has(deliveryId)) throw inProgress(deliveryId, "this process");
-    return this.track(deliveryId, async () => {
-      const claimed = await this.store.claimDelivery(
-        deliveryId,
-        event,
-        this.owner,
-        this.clock.now(),
-        this.settings.leaseMs,
-        body ?? JSON.stringify(payload),
-      );
-      if (!claimed) {
-        const row = await this.store.getDelivery(deliveryId);
-        if (row?.state === "done") return { status: "duplicate", outcome: row.outcome ?? "already processed" };
-        throw inProgress(deliveryId, row ? `process ${row.owner}` : "another process");
-      }
-      return this.work(deliveryId, event, payload);
+  accept(deliveryId: string, event: string, payload: unknown, body?: string): Promise<DeliveryAnswer> {
+    if (this.inFlight.has(deliveryId)) return Promise.resolve(inProgress("this process"));
+    const raw = body ?? JSON.stringify(payload);
+    if (this.draining || this.inFlight.size >= this.settings.workers) return this.queue(deliveryId, event, raw);
+    let answer!: (a: DeliveryAnswer) => void;
+    let refuse!: (err: unknown) => void;
+    const answered = new Promise<DeliveryAnswer>((resolve, reject) => {
+      answer = resolve;
+      refuse = reject;
     });
+    // Tracked before the claim, so a concurrent copy of this delivery to this process is in progress, not claimed twice.
+    void this.track(deliveryId, async () => {
+      let claimed: boolean;
+      try {
+        claimed = await this.store.claimDelivery(deliveryId, event, this.owner, this.clock.now(), this.settings.leaseMs, raw);
+      } catch (err) {
+        refuse(err);
+        return;
+      }
+      if (!claimed) {
+        await this.heldElsewhere(deliveryId).then(answer, refuse);
+        return;
+      }
+      answer({ status: "queued", outcome: "recorded; this process is working on it now" });
+      await this.process(deliveryId, event, payload).catch(() => undefined);
+    });
+    return answered;
+  }
+
+  /** Records a delivery `queued` without working on it here (every worker busy, or draining). */
+  private async queue(deliveryId: string, event: string, raw: string): Promise<DeliveryAnswer> {
+    const reason = this.draining
+      ? { code: "APP_DRAINING", message: "recorded while this process shuts down; another replica or the restarted one works on it" }
+      : null;
+    if (await this.store.queueDelivery(deliveryId, event, this.owner, this.clock.now(), raw, reason)) {
+      return {
+        status: "queued",
+        outcome: reason ? reason.message : "recorded; every worker of this process is busy, the next free one of any replica takes it",
+      };
+    }
+    return this.heldElsewhere(deliveryId);
+  }
+
+  private async heldElsewhere(deliveryId: string): Promise<DeliveryAnswer> {
+    const row = await this.store.getDelivery(deliveryId);
+    if (row?.state === "done") return { status: "duplicate", outcome: row.outcome ?? "already processed" };
+    return inProgress(row ? `process ${row.owner}` : "another process");
+  }
+
+  /**
+   * Runs a claimed delivery's work, with its one log line for the outcome: `delivery.done`,
+   * `delivery.queued` (set aside by a pause) or `delivery.failed` (with code and hint).
+   */
+  private async process(deliveryId: string, event: string, payload: unknown): Promise<DeliveryResult> {
+    try {
+      const result = await this.work(deliveryId, event, payload);
+      this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
+      return result;
+    } catch (err) {
+      const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
+      this.log("error", "delivery.failed", {
+        delivery: deliveryId,
+        github_event: event,
+        code: gate.code,
+        message: gate.message,
+        ...(gate.hint ? { hint: gate.hint } : {}),
+      });
+      throw gate;
+    }
+  }
+
+  /**
+   * Free workers take up deliveries recorded `queued` that no attempt has failed yet (queued
+   * while every worker was busy, or by a draining process), oldest first, from any replica.
+   * Those that failed wait for the sweeper, so a transient failure is not retried in a loop.
+   */
+  async takeUpWaiting(): Promise<number> {
+    if (this.takingUp || this.draining) return 0;
+    this.takingUp = true;
+    try {
+      const free = this.settings.workers - this.inFlight.size;
+      if (free <= 0 || (await this.store.killSwitch()).paused) return 0;
+      let started = 0;
+      for (const { delivery_id: id, event, payload } of await this.store.waitingDeliveries(free)) {
+        if (this.draining || this.inFlight.has(id) || this.inFlight.size >= this.settings.workers) continue;
+        started++;
+        void this.track(id, async () => {
+          if (!(await this.store.reclaimDelivery(id, this.owner, this.clock.now(), this.settings.leaseMs))) return;
+          await this.process(id, event, JSON.parse(payload) as unknown);
+        }).catch(() => undefined);
+      }
+      return started;
+    } catch (err) {
+      this.log("warn", "delivery.take_up_failed", { code: codeOf(err), message: (err as Error).message });
+      return 0;
+    } finally {
+      this.takingUp = false;
+    }
   }
 
   /** Runs a claimed delivery's work and records its outcome. */
@@ -163,6 +256,7 @@ export class GateAppService {
       return await running;
     } finally {
       this.inFlight.delete(deliveryId);
+      if (!this.draining) void this.takeUpWaiting();
     }
   }
 
@@ -183,7 +277,7 @@ export class GateAppService {
         const result = await this.track(id, async () => {
           if (!(await this.store.reclaimDelivery(id, this.owner, this.clock.now(), this.settings.leaseMs))) return null;
           this.log("info", "delivery.taken_up", { delivery: id, event });
-          return this.work(id, event, JSON.parse(payload) as unknown);
+          return this.process(id, event, JSON.parse(payload) as unknown);
         });
         if (result !== null && result.status === "done") processed.push(id);
       } catch (err) {
@@ -208,6 +302,20 @@ export class GateAppService {
     return handler ? handler(this.ctx, payload as never) : `ignored event ${event}`;
   }
 
+  /** One redelivery pass (src/app/redelivery.ts): ask GitHub again for the failed deliveries the store never recorded. */
+  async redeliverySweep(): Promise<RedeliveryReport | null> {
+    if (this.draining) return null;
+    this.lastRedelivery = await redeliveryPass({
+      store: this.store,
+      hooks: this.github,
+      clock: this.clock,
+      log: this.log,
+      owner: this.owner,
+      policy: this.settings.redelivery,
+    });
+    return this.lastRedelivery;
+  }
+
   /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */
   async sweep(): Promise<SweepReport> {
     const at = this.clock.now();
@@ -220,8 +328,9 @@ export class GateAppService {
   }
 }
 
-function inProgress(deliveryId: string, where: string): GateError {
-  return new GateError("DELIVERY_IN_PROGRESS", `delivery ${deliveryId} is being processed by ${where}`, {
-    hint: "Nothing was done twice. Deliver it again later: it is answered duplicate once done, or taken over if its process died.",
-  });
+function inProgress(where: string): DeliveryAnswer {
+  return {
+    status: "in_progress",
+    outcome: `being processed by ${where}; nothing is done twice: a later delivery of it is answered duplicate once done, or taken over if that process died`,
+  };
 }

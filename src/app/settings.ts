@@ -184,6 +184,30 @@ export const APP_SETTINGS = [
   },
   { name: "ENVELOPE_GATE_SWEEP_SECONDS", default: "30", scope: "server", help: "how often the sweeper runs" },
   {
+    name: "ENVELOPE_GATE_WORKERS",
+    default: "16",
+    scope: "server",
+    help: "deliveries this process works on at once, outside the request; more are recorded queued and taken up as workers free (by any replica)",
+  },
+  {
+    name: "ENVELOPE_GATE_REDELIVERY_SECONDS",
+    default: "60",
+    scope: "server",
+    help: "how often the redelivery sweep lists the App's deliveries on GitHub and asks again for the failed ones the store never recorded (one replica at a time; turned off with envelope-gate app redelivery off)",
+  },
+  {
+    name: "ENVELOPE_GATE_REDELIVERY_PER_PASS",
+    default: "20",
+    scope: "server",
+    help: "redeliveries one redelivery pass asks GitHub for, at most",
+  },
+  {
+    name: "ENVELOPE_GATE_REDELIVERY_ATTEMPTS",
+    default: "3",
+    scope: "server",
+    help: "redeliveries asked for one delivery before it is given up (REDELIVERY_EXHAUSTED, on the status page)",
+  },
+  {
     name: "ENVELOPE_GATE_LEASE_SECONDS",
     default: "300",
     scope: "server",

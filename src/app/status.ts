@@ -6,6 +6,7 @@ import { deliveryOverview, heartbeats } from "../store/ops.js";
 import type { DeliveryRow } from "../store/store.js";
 import { reviewOverdue } from "./freeze.js";
 import { hintFor } from "./hints.js";
+import { redeliverySnapshot, type RedeliverySnapshot } from "./redelivery.js";
 import type { CrashBound } from "./crash-loop.js";
 import type { SweepReport } from "./sweep.js";
 import type { IntakeStats } from "./webhook.js";
@@ -135,6 +136,8 @@ export interface StatusSnapshot {
     last_refused: { at: string; code: string; message: string; delivery: string | null } | null;
   } | null;
   replicas: { replica_id: string; last_health_check: string }[];
+  /** The redelivery sweep: its switch, mark, last pass (any replica) and what it gave up on. */
+  redelivery: RedeliverySnapshot;
   last_sweep: {
     at: string;
     report: SweepReport;
@@ -167,8 +170,42 @@ function deliveryLine(d: DeliveryRow, action: string): DeliveryLine {
   };
 }
 
+/** What became of one delivery (GET /status/deliveries/<id>.json): its recorded state, never its payload. */
+export interface DeliveryStatus {
+  delivery_id: string;
+  event: string;
+  state: DeliveryRow["state"];
+  attempts: number;
+  failures: number;
+  received_at: string;
+  finished_at: string | null;
+  outcome: string | null;
+  code: string | null;
+  message: string | null;
+  /** What to do about it, when it failed. */
+  action: string | null;
+}
+
+export async function deliveryStatus(store: Store, id: string): Promise<DeliveryStatus | null> {
+  const d = await store.getDelivery(id);
+  if (d === null) return null;
+  return {
+    delivery_id: d.delivery_id,
+    event: d.event,
+    state: d.state,
+    attempts: Number(d.attempts),
+    failures: Number(d.failures),
+    received_at: new Date(Number(d.received_at)).toISOString(),
+    finished_at: d.finished_at === null ? null : new Date(Number(d.finished_at)).toISOString(),
+    outcome: d.outcome,
+    code: d.error_code,
+    message: d.error_message,
+    action: d.error_code === null ? null : hintFor(d.error_code),
+  };
+}
+
 const STUCK_ACTION =
-  "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
+  "The replica processing it stopped (crash or restart) before finishing: the sweeper of any replica takes it over (once that replica's heartbeat is stale, or at once when it restarts); nothing to redeliver.";
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -348,6 +385,7 @@ export async function statusSnapshot(
       last_refused: intake.last_refused && { ...intake.last_refused, at: new Date(intake.last_refused.at).toISOString() },
     },
     replicas: beats.map((b) => ({ replica_id: b.replica_id, last_health_check: new Date(b.beat_at).toISOString() })),
+    redelivery: await redeliverySnapshot(store, now),
     last_sweep: options.lastSweep
       ? {
           at: new Date(options.lastSweep.at).toISOString(),
@@ -410,6 +448,15 @@ function attention(s: StatusSnapshot): string[] {
     "budget(s) exhausted for today",
   );
   n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
+  if (!s.redelivery.switch.enabled) items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
+  n(
+    s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length,
+    "delivery(ies) the redelivery sweep gave up on",
+  );
+  n(
+    s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0,
+    "redelivery listing(s) refused by GitHub",
+  );
   const dayAgo = Date.parse(s.generated_at) - 86_400_000;
   n(
     s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length,
@@ -435,6 +482,36 @@ function intakeSection(s: StatusSnapshot): string {
     }
   }
   return lines.map((l) => `<p>${l}</p>`).join("");
+}
+
+function redeliverySection(s: StatusSnapshot): string {
+  const r = s.redelivery;
+  const sw = r.switch.enabled
+    ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
+    : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
+  const p = r.last_pass;
+  const last = p
+    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${p.listed} attempt(s) listed in ${p.pages} page(s), ${p.deliveries} delivery(ies), ${p.failed} failed on GitHub, ${p.recorded} of them recorded by the App anyway, ${p.requested.length} asked again, ${p.pending} pending, ${p.deferred} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
+        ["item", "code", "message", "what to do"],
+        p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]),
+        "No errors.",
+      )}`
+    : "<p>No pass yet.</p>";
+  const c = r.counts;
+  return `${sw}${last}<p>Asked again in all: ${c.delivered} delivered, ${c.requested} pending, ${c.refused} refused, ${c.exhausted} given up, ${c.expired} older than GitHub keeps.</p>${table(
+    ["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"],
+    r.problems.map((x) => [
+      new Raw(`<code>${esc(x.guid)}</code>`),
+      x.event,
+      x.state,
+      x.attempts,
+      x.first_failed_at,
+      x.code ?? "",
+      x.message ?? "",
+      x.action,
+    ]),
+    "None given up or refused.",
+  )}`;
 }
 
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
@@ -495,6 +572,7 @@ ${table(
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
 <h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>Redelivery sweep</h2>${redeliverySection(s)}
 <h2>Installations</h2>${table(
     ["installation", "account", "mode", "promoted"],
     s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]),
@@ -576,8 +654,8 @@ export function renderStoreDownHtml(generatedAt: string, storeLabel: string, err
   return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
 <h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
 <p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
-<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; redeliver them once the
-store is back), and every request to GitHub is refused because the kill switch cannot be read.</p>
+<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; once the store is back,
+the App's redelivery sweep asks GitHub to deliver them again), and every request to GitHub is refused because the kill switch cannot be read.</p>
 <p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
 which check fails. This page shows the App's state again as soon as the store answers.</p>
 </body></html>`;

@@ -17,11 +17,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   WEBHOOK_BODY_NOT_JSON: 400,
   WEBHOOK_PAYLOAD_INVALID: 400,
   NOT_FOUND: 404,
-  DELIVERY_IN_PROGRESS: 409,
 };
-
-/** Seconds a client should wait before delivering again, for the codes where waiting helps. */
-const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = { DELIVERY_IN_PROGRESS: 30, APP_DRAINING: 10 };
 
 export function httpStatusFor(code: ErrorCode): number {
   return HTTP_STATUS[code] ?? 503;
@@ -74,10 +70,12 @@ function header(req: IncomingMessage, name: string): string | null {
  * before reading anything; a missing or malformed signature header, or missing delivery and
  * event headers, before reading the body; the body is streamed into the HMACs, held in memory
  * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
- * verified body is parsed, shape-checked and processed. The secrets are read from their source
+ * verified body is parsed, shape-checked and recorded (one store write) before the answer; the
+ * work runs outside the request. The secrets are read from their source
  * for each delivery (a file edited to rotate them is used at once); one that cannot be read is
  * 503 SECRET_UNAVAILABLE before the body is read, never an accepted delivery nor a 401.
- * One JSON log line per outcome (refused, done, duplicate, failed).
+ * One JSON log line per answer (refused, queued, in_progress, duplicate, unrecorded); the work
+ * logs its own outcome (done, failed).
  */
 const SECRET_UNAVAILABLE_ANSWER =
   "the App cannot read its webhook secret right now; nothing was recorded. The cause is in the App's log (webhook.refused) and on its status page.";
@@ -148,30 +146,22 @@ export class WebhookIntake {
     }
     this.stats.last_accepted_at = now;
     try {
-      const result = await this.service.handleDelivery(delivery, event, payload, body.toString("utf8"));
-      this.service.log("info", `delivery.${result.status}`, {
-        delivery,
-        github_event: event,
-        outcome: result.outcome,
-      });
-      // Queued (a pause, an outage, a drain): recorded, and the sweeper does the work later.
-      return sendJson(res, result.status === "queued" ? 202 : 200, { delivery, ...result });
+      // One store write, then the answer: the work runs outside the request (service.accept).
+      const answer = await this.service.accept(delivery, event, payload, body.toString("utf8"));
+      this.service.log("info", `delivery.${answer.status}`, { delivery, github_event: event, outcome: answer.outcome });
+      return sendJson(res, answer.status === "duplicate" ? 200 : 202, { delivery, ...answer });
     } catch (err) {
-      const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
-      this.service.log("error", "delivery.failed", {
+      // Nothing was recorded (the store did not take the write): an honest 503, and the
+      // redelivery sweep asks GitHub for this delivery again once the store is back.
+      const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", (err as Error)?.message ?? String(err), { cause: err });
+      this.service.log("error", "delivery.unrecorded", {
         delivery,
         github_event: event,
         code: gate.code,
         message: gate.message,
         ...(gate.hint ? { hint: gate.hint } : {}),
       });
-      const retryAfter = RETRY_AFTER_S[gate.code];
-      return sendJson(
-        res,
-        httpStatusFor(gate.code),
-        { delivery, error: gate.toJSON() },
-        retryAfter ? { "retry-after": String(retryAfter) } : {},
-      );
+      return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
     }
   }
 }

@@ -138,6 +138,29 @@ export class AppClient {
     }
   }
 
+  /**
+   * One page of the App's webhook deliveries, newest first (GET /app/hook/deliveries, with the
+   * App's JWT), and the cursor of the next page from the Link header (null: the last page).
+   */
+  async listHookDeliveries(cursor: string | null, perPage = 100): Promise<{ deliveries: HookDelivery[]; next: string | null }> {
+    try {
+      const res = await this.octokit.request("GET /app/hook/deliveries", { per_page: perPage, ...(cursor === null ? {} : { cursor }) });
+      return { deliveries: res.data as HookDelivery[], next: nextCursor(res.headers.link) };
+    } catch (err) {
+      throw hookError("list the App's webhook deliveries", err, "REDELIVERY_LIST_REFUSED");
+    }
+  }
+
+  /** Asks GitHub to deliver one delivery again (POST /app/hook/deliveries/{delivery_id}/attempts, 202). */
+  async redeliverHook(deliveryId: number): Promise<void> {
+    try {
+      // Not retried by the client: a 5xx may come after GitHub queued the attempt; the pass records it pending instead.
+      await this.octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: deliveryId, request: { retries: 0 } });
+    } catch (err) {
+      throw hookError(`redeliver webhook delivery ${deliveryId}`, err, "REDELIVERY_REFUSED");
+    }
+  }
+
   /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
   async whoAmI(): Promise<{ slug: string; id: number }> {
     try {
@@ -148,6 +171,55 @@ export class AppClient {
       throw githubUnavailable("identify the App", err);
     }
   }
+}
+
+/** A webhook delivery attempt as GET /app/hook/deliveries lists it (`hook-delivery-item`). */
+export interface HookDelivery {
+  id: number;
+  guid: string;
+  delivered_at: string;
+  redelivery: boolean;
+  duration: number;
+  /** "OK" when GitHub took the App's answer as delivered; anything else is a failed attempt. */
+  status: string;
+  status_code: number;
+  event: string;
+  action: string | null;
+  installation_id: number | null;
+  repository_id: number | null;
+}
+
+function nextCursor(link: string | undefined): string | null {
+  for (const part of (link ?? "").split(",")) {
+    const m = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+    if (!m) continue;
+    try {
+      return new URL(m[1] as string).searchParams.get("cursor");
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * What a deliveries call could not do, with its own code: a rate limit (403 with no quota left
+ * or a retry-after, 429) is REDELIVERY_RATE_LIMITED; a refusal (4xx) is `refused`; no answer or
+ * a 5xx is GITHUB_UNAVAILABLE. A GateError (the kill switch, a drain) passes through.
+ */
+function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED" | "REDELIVERY_REFUSED"): GateError {
+  if (err instanceof GateError) return err;
+  const e = err as { status?: unknown; message?: unknown; response?: { headers?: Record<string, string | undefined> } } | null;
+  const status = typeof e?.status === "number" && e.response !== undefined ? e.status : null;
+  const headers = e?.response?.headers ?? {};
+  const message = String(e?.message ?? err).slice(0, 500);
+  const limited =
+    status === 429 ||
+    (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(message)));
+  if (limited) return new GateError("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
+  if (status !== null && status >= 400 && status < 500)
+    return new GateError(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
+  return githubUnavailable(what, err);
 }
 
 /** One installation's calls. Methods name the GitHub operation; failures are typed. */

@@ -220,6 +220,33 @@ CREATE TABLE app_crash_resets (
 CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
 `,
   },
+  {
+    version: 6,
+    name: "the redelivery sweep: its pass (one replica at a time) and mark, and each delivery it asked GitHub for again",
+    sql: `
+CREATE TABLE redelivery_sweep (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  mark_at BIGINT,
+  owner TEXT,
+  until_at BIGINT,
+  last_pass TEXT
+);
+INSERT INTO redelivery_sweep (id) VALUES (1);
+CREATE TABLE redeliveries (
+  guid TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  hook_delivery_id BIGINT NOT NULL,
+  first_failed_at BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  requested_at BIGINT,
+  state TEXT NOT NULL CHECK (state IN ('requested', 'refused', 'delivered', 'exhausted', 'expired')),
+  code TEXT,
+  message TEXT,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

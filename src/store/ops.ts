@@ -27,7 +27,7 @@ export async function heartbeats(store: Store): Promise<{ replica_id: string; be
 export interface DeliveryOverview {
   total: number;
   last_received_at: number | null;
-  /** Failed, or queued for the sweeper after a failure, for a reason other than the kill switch. */
+  /** Failed, or queued for (or being retried by) the sweeper after a failure, for a reason other than the kill switch or a drain. */
   failed: DeliveryRow[];
   /** Claimed by a replica whose lease ran out while processing: it stopped mid-work. */
   stuck: DeliveryRow[];
@@ -52,7 +52,11 @@ export async function deliveryOverview(store: Store, now: number, limit = 25): P
   return {
     total: Number(totals[0]?.n ?? 0),
     last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
-    failed: await select("state IN ('failed', 'queued') AND error_code IS NOT NULL AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
+    // A processing one with an error is being retried after that failure (the sweeper keeps its last error meanwhile).
+    failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?)", [
+      "KILL_SWITCH_ENGAGED",
+      "APP_DRAINING",
+    ]),
     stuck: await select("state = 'processing' AND lease_until < ?", [now]),
     refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
   };

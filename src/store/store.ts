@@ -427,11 +427,49 @@ export class Store {
     return changed === 1;
   }
 
-  /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
+  /**
+   * Records a delivery `queued` with its payload, for a worker or the sweeper of any replica,
+   * in one statement: a new id, or one recorded `failed` or `queued`. `reason` is why it was
+   * set aside (a drain); null means no attempt has failed yet, so a free worker takes it up.
+   * Resolves false when the delivery is done or being processed.
+   */
+  async queueDelivery(
+    id: string,
+    event: string,
+    owner: string,
+    now: number,
+    payload: string,
+    reason: { code: string; message: string } | null,
+  ): Promise<boolean> {
+    const changed = await this.db.run(
+      `INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, payload, error_code, error_message)
+       VALUES (?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)
+       ON CONFLICT (delivery_id) DO UPDATE SET state = 'queued', payload = COALESCE(deliveries.payload, excluded.payload),
+         error_code = excluded.error_code, error_message = excluded.error_message
+       WHERE deliveries.state IN ('failed', 'queued')`,
+      [id, event, owner, now, now, payload, reason?.code ?? null, reason?.message ?? null],
+    );
+    return changed === 1;
+  }
+
+  /** Queued deliveries no attempt has failed yet (or set aside by a drain), oldest first: what a free worker takes up. */
+  async waitingDeliveries(limit: number): Promise<{ delivery_id: string; event: string; payload: string }[]> {
+    return this.db.all(
+      `SELECT delivery_id, event, payload FROM deliveries
+       WHERE state = 'queued' AND payload IS NOT NULL AND (error_code IS NULL OR error_code = 'APP_DRAINING')
+       ORDER BY received_at, delivery_id LIMIT ?`,
+      [limit],
+    );
+  }
+
+  /**
+   * Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. Its
+   * last error stays until the attempt settles, so the status page still shows why it is retried.
+   */
   async reclaimDelivery(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
     const takeover = this.deliveryTakeover(now, owner);
     const changed = await this.db.run(
-      `UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1, error_code = NULL, error_message = NULL
+      `UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1
        WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`,
       [owner, now + leaseMs, id, ...takeover.params],
     );
@@ -475,6 +513,20 @@ export class Store {
          failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`,
       [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner],
+    );
+    return changed === 1;
+  }
+
+  /**
+   * An operator's retry of a delivery recorded `failed` (its cause fixed): queued again with its
+   * payload and no error, so the next free worker of any replica takes it up. False when it is
+   * not failed, or its payload is gone.
+   */
+  async retryDelivery(id: string, now: number): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE deliveries SET state = 'queued', error_code = NULL, error_message = NULL, finished_at = ?
+       WHERE delivery_id = ? AND state = 'failed' AND payload IS NOT NULL`,
+      [now, id],
     );
     return changed === 1;
   }

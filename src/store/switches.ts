@@ -12,7 +12,7 @@ import type { SqlDb } from "./db.js";
 export type SwitchKind = "change" | "revert" | "configured";
 
 /** A switch's recorded state: the pause flag, or a scope's limit (null: no override, the defaults apply). */
-export type SwitchState = { paused: boolean } | { limit: BudgetLimit | null };
+export type SwitchState = { paused: boolean } | { limit: BudgetLimit | null } | { enabled: boolean };
 
 export interface SwitchEntry {
   seq: number;

@@ -7,7 +7,7 @@ import { openStore } from "../../src/store/index.js";
 import {
   addRunA,
   completeRunB,
-  deliver,
+  deliverAndWait,
   dispatchedRuns,
   HEAD_SHA,
   INSTALLATION,
@@ -51,18 +51,18 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
 
   it("dispatches up to the repository's cap; the next failing run is not compared (budget): its check run says so, nothing is dispatched or frozen", async () => {
     for (const n of [1, 2]) {
-      const res = await deliver(
+      const res = await deliverAndWait(
         app.url,
         "workflow_run",
         workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING, headSha: sha(n) }, { headSha: sha(n) })),
       );
-      expect(res.status).toBe(200);
+      expect(res.state).toBe("done");
     }
     expect(dispatchedRuns(world.fake)).toHaveLength(2);
     const third = addRunA(world.fake, { properties: FAILING, headSha: sha(3) }, { headSha: sha(3) });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, third));
-    expect(res.status).toBe(200);
-    expect(JSON.stringify(res.body)).toContain("RUNNER_B_BUDGET_EXCEEDED");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, third));
+    expect(res.state).toBe("done");
+    expect(JSON.stringify(res)).toContain("RUNNER_B_BUDGET_EXCEEDED");
     expect(dispatchedRuns(world.fake)).toHaveLength(2);
     const check = world.fake.repo(REPO).checkRuns.find((c) => c.head_sha === sha(3) && c.name === "envelope-gate (dual run)");
     expect(check).toMatchObject({ conclusion: "failure" });
@@ -93,23 +93,23 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
   });
 
   it("a finished runner B is charged its real minutes from GitHub's timing of the run", async () => {
-    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
     runB.run_started_at = "2026-11-30T08:01:00Z";
     runB.updated_at = "2026-11-30T08:07:30Z";
-    expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).status).toBe(200);
+    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state).toBe("done");
     const line = (await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`);
     expect(line).toMatchObject({ dispatches_used: 1, minutes_charged: 7, measured: 1 });
   });
 
   it("a re-run of runner B is not charged only its latest attempt: each earlier attempt counts at the maximum", async () => {
-    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
     runB.run_started_at = "2026-11-30T08:01:00Z";
     runB.updated_at = "2026-11-30T08:29:00Z";
-    expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).status).toBe(200);
+    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state).toBe("done");
     const line = async () => (await status(app)).budget.scopes.find((b) => b.scope === `repository:${REPO}`);
     expect(await line()).toMatchObject({ minutes_charged: 28, measured: 1 });
     // Someone re-runs runner B: GitHub's run now shows the second attempt's timing only.
@@ -156,8 +156,9 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
       "INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at) VALUES (1000, 'pause', 'null', 'change', 'x', 'hand-made', 0)",
     );
     // The pause cannot be read, so the App is paused: the delivery is held, nothing is sent.
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
-    expect(res.status).toBe(202);
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    expect(res.answer.status).toBe(202);
+    expect(res).toMatchObject({ state: "queued", code: "KILL_SWITCH_ENGAGED" });
     const report = await app.sweep();
     expect(report.errors).toContainEqual(expect.objectContaining({ item: "switch watchdog" }));
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
@@ -165,7 +166,7 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
   });
 
   it("after a crash between GitHub accepting the dispatch and the store recording it, the retry finds runner B's run instead of dispatching again", async () => {
-    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
     const first = dispatchedRuns(world.fake);
     expect(first).toHaveLength(1);
     const id = first[0]!.inputs?.dual_run_id as string;
@@ -190,7 +191,7 @@ describe("runner B's dispatch when GitHub accepts it but its answer is lost (SQL
     // GitHub starts the run, then its answer is lost behind a 502 (a proxy, a timeout).
     world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502, { times: 1, afterHandling: true });
     try {
-      await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
       await app.sweep();
       const runs = dispatchedRuns(world.fake);
       expect(runs).toHaveLength(1);
@@ -211,7 +212,7 @@ describe("runner B's dispatch when GitHub's run listing lags", () => {
     const app = await startTestApp(world.fake, clock);
     world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502, { times: 1, afterHandling: true });
     try {
-      await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
       expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
       // GitHub started the run but does not list it yet.
       const runs = world.fake.repo(REPO).workflowRuns;
@@ -247,9 +248,13 @@ describe("runner B's budget when the store is cut mid-reservation (PostgreSQL)",
       store: { sqlitePath: "unused", databaseUrl: proxy.url, pgSchema: schema.schema },
     });
     try {
-      const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
+      const res = await deliverAndWait(
+        app.url,
+        "workflow_run",
+        workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })),
+      );
       expect(proxy.cutCount()).toBeGreaterThan(0);
-      expect(JSON.stringify(res.body)).toContain("BUDGET_UNCONFIRMED");
+      expect(JSON.stringify(res)).toContain("BUDGET_UNCONFIRMED");
       expect(dispatchedRuns(world.fake)).toHaveLength(0);
       expect(world.fake.repo(REPO).dispatches).toHaveLength(0);
       const [dual] = await app.store.recentDualRuns(1);
@@ -287,8 +292,13 @@ describe("the watchdog on the kill switch (a real App process, SQLite)", () => {
     try {
       db.prepare("UPDATE kill_switch SET paused = 0, reason = NULL WHERE id = 1").run();
       // While cleared, a send is still refused: every send reads the recorded state too.
-      const res = await deliver(proc.url, "workflow_run", workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })));
-      expect(res.status).toBe(202);
+      const res = await deliverAndWait(
+        proc.url,
+        "workflow_run",
+        workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING })),
+      );
+      expect(res.answer.status).toBe(202);
+      expect(res).toMatchObject({ state: "queued", code: "KILL_SWITCH_ENGAGED" });
       let paused = 0;
       for (let i = 0; i < 100 && paused !== 1; i++) {
         await new Promise((r) => setTimeout(r, 100));

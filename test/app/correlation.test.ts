@@ -3,7 +3,7 @@ import type { RunningApp } from "../../src/app/run.js";
 import {
   completeRunB,
   addRunA,
-  deliver,
+  deliverAndWait,
   dispatchedRuns,
   startTestApp,
   startWorld,
@@ -26,8 +26,8 @@ describe.each<DispatchMode>(["no_content", "reject_key"])("dispatch without run 
     world = await startWorld(mode);
     app = await startTestApp(world.fake, new TestClock());
     const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(res.status).toBe(200);
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.state).toBe("done");
     const dual = (await app.store.listDualRuns(["waiting"]))[0]!;
     expect(dual.dispatch_mode).toBe("correlation");
     expect(dual.run_b_id).toBeNull();
@@ -52,9 +52,9 @@ describe.each<DispatchMode>(["no_content", "reject_key"])("dispatch without run 
     const dual = await setup();
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "fail" }] });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("both_fail");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("both_fail");
     expect((await app.store.getDualRun(dual.id))?.run_b_id).toBe(runB.id);
   });
 });

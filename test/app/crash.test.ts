@@ -3,6 +3,8 @@
  * processes (dist/cli) on real PostgreSQL and SQLite, a real HTTP fake GitHub, real signals.
  * A delivery is held mid-work by holding runner A's evidence download in the fake; its work
  * (dispatching runner B) must happen exactly once whatever happens to the process holding it.
+ * The sender never delivers again on its own, as GitHub: the App answered 202 before the work,
+ * so what a crash orphans is finished by a sweeper or a worker, not by a redelivery.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
@@ -16,6 +18,7 @@ import {
   addRunA,
   baseConfig,
   deliver,
+  deliverAndWait,
   dispatchedRuns,
   PG_URL,
   pgProxy,
@@ -63,27 +66,37 @@ function holdEvidence(fake: FakeGitHub): { arrived: Promise<void>; release: () =
   };
 }
 
-/** Runner A's completion delivered to `app` and held mid-work (its evidence download held). */
+/** Runner A's completion delivered to `app` and held mid-work (its evidence download held); answered before the work. */
 async function heldDelivery(
   fake: FakeGitHub,
   app: AppProcess,
   delivery: string,
-): Promise<{ payload: Record<string, unknown>; original: Promise<WebhookResponse | unknown>; release: () => void }> {
+): Promise<{ payload: Record<string, unknown>; original: WebhookResponse; release: () => void }> {
   const runA = addRunA(fake, { properties: FAILING });
   const payload = workflowRunPayload(fake, runA);
   const hold = holdEvidence(fake);
-  const original = deliver(app.url, "workflow_run", payload, { delivery }).catch((e: unknown) => e);
+  const original = await deliver(app.url, "workflow_run", payload, { delivery });
   await hold.arrived;
   return { payload, original, release: hold.release };
 }
 
-/** kill -9 in the middle of a delivery's work; resolves once the process is gone and the hold released. */
+/** kill -9 in the middle of a delivery's work (answered 202 before); resolves once the process is gone and the hold released. */
 async function killedMidDelivery(fake: FakeGitHub, app: AppProcess, delivery: string): Promise<Record<string, unknown>> {
   const held = await heldDelivery(fake, app, delivery);
+  expect(held.original).toMatchObject({ status: 202, body: { status: "queued" } });
   await killed(app, "SIGKILL");
-  expect(await held.original).toBeInstanceOf(Error); // the connection died with the process
   held.release();
   return held.payload;
+}
+
+/** Polls the store until the delivery is in `state` (bounded by attempts, not asserted on time). */
+async function recordedAs(store: Store, delivery: string, state: string, attempts = 300): Promise<Record<string, unknown> | null> {
+  let row = await store.getDelivery(delivery);
+  for (let i = 0; i < attempts && row?.state !== state; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    row = await store.getDelivery(delivery);
+  }
+  return row as Record<string, unknown> | null;
 }
 
 function killed(app: AppProcess, signal: NodeJS.Signals): Promise<number | null> {
@@ -92,21 +105,6 @@ function killed(app: AppProcess, signal: NodeJS.Signals): Promise<number | null>
     app.child.once("close", (code) => resolve(code));
     app.child.kill(signal);
   });
-}
-
-/** Delivers until the answer is no longer 409 DELIVERY_IN_PROGRESS (bounded by attempts, not time). */
-async function redeliverUntilTaken(
-  url: string,
-  payload: unknown,
-  delivery: string,
-): Promise<{ first: WebhookResponse; last: WebhookResponse }> {
-  const first = await deliver(url, "workflow_run", payload, { delivery });
-  let last = first;
-  for (let i = 0; i < 100 && last.status === 409; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    last = await deliver(url, "workflow_run", payload, { delivery });
-  }
-  return { first, last };
 }
 
 describe("delivery work across crashes (App processes on PostgreSQL)", () => {
@@ -136,22 +134,21 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
     return app;
   };
 
-  it("kill -9 mid-delivery: a redelivery to the other replica is refused (409) while the owner looks alive, then taken over once its heartbeat is stale; the work is done once", async () => {
-    const [one, two] = await Promise.all([start("replica-1"), start("replica-2")]);
+  it("kill -9 mid-delivery: the other replica holds off while the owner looks alive (a copy is 202 in_progress), then its sweeper takes the work over once the heartbeat is stale; done once, with no redelivery", async () => {
+    const [one, two] = await Promise.all([start("replica-1"), start("replica-2", { ENVELOPE_GATE_SWEEP_SECONDS: "1" })]);
     const held = await heldDelivery(world.fake, one, "crash-1");
     const payload = held.payload;
+    // Answered before the work: GitHub's log shows it delivered.
+    expect(held.original).toMatchObject({ status: 202, body: { status: "queued" } });
     expect(await store.getDelivery("crash-1")).toMatchObject({ state: "processing" });
     await killed(one, "SIGKILL");
-    expect(await held.original).toBeInstanceOf(Error); // the connection died with the process
     held.release();
-    const { first, last } = await redeliverUntilTaken(two.url, payload, "crash-1");
-    // Right after the crash the owner's heartbeat is fresh: not 200, GitHub keeps it undelivered.
-    expect(first.status).toBe(409);
-    expect((first.body.error as { code: string }).code).toBe("DELIVERY_IN_PROGRESS");
-    expect(last).toMatchObject({ status: 200, body: { status: "done" } });
+    // Right after the crash the owner's heartbeat is fresh: a copy is held, not worked on twice.
+    const copy = await deliver(two.url, "workflow_run", payload, { delivery: "crash-1" });
+    expect(copy).toMatchObject({ status: 202, body: { status: "in_progress" } });
+    expect(await recordedAs(store, "crash-1", "done")).toMatchObject({ state: "done", attempts: 2, payload: null });
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
-    expect(await store.getDelivery("crash-1")).toMatchObject({ state: "done", attempts: 2, payload: null });
     // Completed work stays 200 duplicate.
     expect(await deliver(two.url, "workflow_run", payload, { delivery: "crash-1" })).toMatchObject({
       status: 200,
@@ -159,24 +156,24 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
     });
   });
 
-  it("kill -9 mid-delivery, same replica restarted: its predecessor is known dead, the redelivery is taken over at once", async () => {
+  it("kill -9 mid-delivery, same replica restarted: its predecessor is known dead, its sweeper takes the work over at once", async () => {
     const one = await start("replica-1");
-    const payload = await killedMidDelivery(world.fake, one, "crash-2");
+    await killedMidDelivery(world.fake, one, "crash-2");
     // A heartbeat bound far longer than this test: only "known dead" can explain the takeover.
-    const again = await start("replica-1", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600" });
-    const res = await deliver(again.url, "workflow_run", payload, { delivery: "crash-2" });
-    expect(res).toMatchObject({ status: 200, body: { status: "done" } });
+    await start("replica-1", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600", ENVELOPE_GATE_SWEEP_SECONDS: "1" });
+    expect(await recordedAs(store, "crash-2", "done")).toMatchObject({ state: "done" });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
     const processes = await store.listProcesses();
     expect(processes.filter((p) => p.replica === "replica-1" && p.stopped_at === null)).toHaveLength(1);
   });
 
-  it("a redelivery while the original runs is 409 DELIVERY_IN_PROGRESS with Retry-After; the original finishes, then it is duplicate", async () => {
+  it("a redelivery while the original runs is 202 in_progress (GitHub's log stays green, nothing runs twice); the original finishes, then it is duplicate", async () => {
     const [one, two] = await Promise.all([start("replica-1"), start("replica-2")]);
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
     const hold = holdEvidence(world.fake);
-    const original = deliver(one.url, "workflow_run", payload, { delivery: "busy-1" });
+    const original = await deliver(one.url, "workflow_run", payload, { delivery: "busy-1" });
+    expect(original).toMatchObject({ status: 202, body: { status: "queued" } });
     await hold.arrived;
     for (const app of [two, one]) {
       const res = await fetch(`${app.url}/webhook`, {
@@ -184,12 +181,11 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
         headers: await signedHeaders(payload, "busy-1"),
         body: JSON.stringify(payload),
       });
-      expect(res.status).toBe(409);
-      expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
-      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("DELIVERY_IN_PROGRESS");
+      expect(res.status).toBe(202);
+      expect(await res.json()).toMatchObject({ status: "in_progress" });
     }
     hold.release();
-    expect(await original).toMatchObject({ status: 200, body: { status: "done" } });
+    expect(await recordedAs(store, "busy-1", "done")).toMatchObject({ state: "done" });
     expect(await deliver(two.url, "workflow_run", payload, { delivery: "busy-1" })).toMatchObject({
       status: 200,
       body: { status: "duplicate" },
@@ -197,47 +193,44 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
   });
 
-  it("SIGTERM mid-delivery: new deliveries are refused with 503 APP_DRAINING, the work in flight finishes within the drain bound", async () => {
+  it("SIGTERM mid-delivery: new deliveries are recorded queued (202, APP_DRAINING) for another replica, the work in flight finishes within the drain bound", async () => {
     const one = await start("replica-1", { ENVELOPE_GATE_DRAIN_SECONDS: "60" });
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
     const hold = holdEvidence(world.fake);
-    const original = deliver(one.url, "workflow_run", payload, { delivery: "term-1" });
+    expect(await deliver(one.url, "workflow_run", payload, { delivery: "term-1" })).toMatchObject({ status: 202 });
     await hold.arrived;
     const exited = killed(one, "SIGTERM");
-    let refused: WebhookResponse;
-    do refused = await deliver(one.url, "ping", { zen: "drain", hook_id: 1 }, { delivery: `ping-${Math.random()}` });
-    while (refused.status === 200);
-    expect(refused.status).toBe(503);
-    expect((refused.body.error as { code: string }).code).toBe("APP_DRAINING");
+    let drained: WebhookResponse;
+    let id: string;
+    do {
+      id = `ping-${Math.random()}`;
+      drained = await deliver(one.url, "ping", { zen: "drain", hook_id: 1 }, { delivery: id });
+    } while (!String(drained.body.outcome).includes("shuts down"));
+    expect(drained).toMatchObject({ status: 202, body: { status: "queued" } });
+    expect(await store.getDelivery(id)).toMatchObject({ state: "queued", error_code: "APP_DRAINING" });
     hold.release();
-    expect(await original).toMatchObject({ status: 200, body: { status: "done" } });
     expect(await exited).toBe(0);
     expect(await store.getDelivery("term-1")).toMatchObject({ state: "done" });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
     expect((await store.listProcesses()).find((p) => p.replica === "replica-1")?.stopped_at).not.toBeNull();
   });
 
-  it("SIGTERM mid-delivery past the drain bound: the work is released (queued), never done; another replica takes it at once", async () => {
+  it("SIGTERM mid-delivery past the drain bound: the work is released (queued), never done; another replica's worker takes it without a redelivery", async () => {
     const one = await start("replica-1", { ENVELOPE_GATE_DRAIN_SECONDS: "1", ENVELOPE_GATE_GITHUB_TIMEOUT_SECONDS: "2" });
-    const two = await start("replica-2", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600" });
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
     const hold = holdEvidence(world.fake);
-    const original = deliver(one.url, "workflow_run", payload, { delivery: "term-2" });
+    expect(await deliver(one.url, "workflow_run", payload, { delivery: "term-2" })).toMatchObject({ status: 202 });
     await hold.arrived;
     expect(await killed(one, "SIGTERM")).toBe(0);
-    const answered = await original;
-    expect(answered.status).toBe(503);
-    expect((answered.body.error as { code: string }).code).toBe("APP_DRAINING");
     expect(await store.getDelivery("term-2")).toMatchObject({ state: "queued", error_code: "APP_DRAINING" });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(0);
     hold.release();
-    // replica-1 is recorded stopped: no heartbeat wait (replica-2 would wait ten minutes).
-    expect(await deliver(two.url, "workflow_run", payload, { delivery: "term-2" })).toMatchObject({
-      status: 200,
-      body: { status: "done" },
-    });
+    // replica-1 is recorded stopped and released its claim: replica-2's idle worker takes it up
+    // (no heartbeat wait, no sweep: both are ten minutes and an hour here).
+    await start("replica-2", { ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS: "600" });
+    expect(await recordedAs(store, "term-2", "done")).toMatchObject({ state: "done" });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
   });
 
@@ -248,27 +241,21 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
     const hold = holdEvidence(world.fake);
-    const original = deliver(one.url, "workflow_run", payload, { delivery: "cut-1" });
+    expect(await deliver(one.url, "workflow_run", payload, { delivery: "cut-1" })).toMatchObject({ status: 202 });
     await hold.arrived;
     await proxy.cut();
     hold.release();
-    const answered = await original;
-    expect(answered.status).toBe(503);
-    expect((answered.body.error as { code: string }).code).toBe("STORE_UNAVAILABLE");
     // replica-1 could not record anything: the claim is still its own.
     expect(await store.getDelivery("cut-1")).toMatchObject({ state: "processing" });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(0);
     await proxy.restore();
     // Whoever gets there first (replica-1's sweeper, its own claim not in flight; or replica-2
-    // once replica-1's heartbeat is stale) does the work; a redelivery then sees it done.
-    let last: WebhookResponse;
-    let tries = 0;
-    do {
-      await new Promise((r) => setTimeout(r, 200));
-      last = await deliver(two.url, "workflow_run", payload, { delivery: "cut-1" });
-    } while (last.status === 409 && ++tries < 100);
-    expect(last.status).toBe(200);
-    expect(await store.getDelivery("cut-1")).toMatchObject({ state: "done" });
+    // once replica-1's heartbeat is stale) does the work; a later delivery of it is a duplicate.
+    expect(await recordedAs(store, "cut-1", "done")).toMatchObject({ state: "done" });
+    expect(await deliver(two.url, "workflow_run", payload, { delivery: "cut-1" })).toMatchObject({
+      status: 200,
+      body: { status: "duplicate" },
+    });
     expect(world.fake.requestsTo("POST", DISPATCHES)).toHaveLength(1);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
   });
@@ -294,18 +281,20 @@ describe("delivery work across crashes (App processes on PostgreSQL)", () => {
 });
 
 describe("delivery work across crashes (one App process on SQLite)", () => {
-  it("kill -9 mid-delivery, restarted on the same file: the redelivery is done once", async () => {
+  it("kill -9 mid-delivery, restarted on the same file: its sweeper does the work once, without a redelivery", async () => {
     const world = await startWorld();
     const dbPath = join(tempDir(), "app.sqlite");
     const env = processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: dbPath, ENVELOPE_GATE_REPLICA_ID: "solo", ...FAST });
     let app = await startAppProcess(env);
     try {
       const payload = await killedMidDelivery(world.fake, app, "sq-1");
-      app = await startAppProcess(env);
-      expect(await deliver(app.url, "workflow_run", payload, { delivery: "sq-1" })).toMatchObject({
-        status: 200,
-        body: { status: "done" },
-      });
+      app = await startAppProcess({ ...env, ENVELOPE_GATE_SWEEP_SECONDS: "1" });
+      const store = await openStore({ sqlitePath: dbPath }, Date.now());
+      try {
+        expect(await recordedAs(store, "sq-1", "done")).toMatchObject({ state: "done" });
+      } finally {
+        await store.close();
+      }
       expect(await deliver(app.url, "workflow_run", payload, { delivery: "sq-1" })).toMatchObject({
         status: 200,
         body: { status: "duplicate" },
@@ -350,9 +339,9 @@ describe("fencing (in-process Apps on one SQLite file)", () => {
       await noticed;
       const runA = addRunA(world.fake, { properties: FAILING });
       const before = world.fake.requests.length;
-      const res = await deliver(older.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "fenced-1" });
-      expect(res.status).toBe(503);
-      expect((res.body.error as { code: string }).code).toBe("PROCESS_FENCED");
+      const res = await deliverAndWait(older.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "fenced-1" });
+      expect(res.answer.status).toBe(202);
+      expect(res).toMatchObject({ state: "queued", code: "PROCESS_FENCED" });
       expect(world.fake.requests.length).toBe(before);
       expect(await newer.store.getDelivery("fenced-1")).toMatchObject({ state: "queued", error_code: "PROCESS_FENCED" });
       expect((await newer.sweep()).deliveries).toEqual(["fenced-1"]);

@@ -26,7 +26,7 @@ import {
 } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { bundleFiles, installAppRoutes } from "../support/fake-github-app.js";
-import { APP_ID, appKeys, deliver, INSTALLATION, startTestApp, tempDir, TestClock, workflowRunPayload } from "./helpers.js";
+import { APP_ID, appKeys, deliverAndWait, INSTALLATION, startTestApp, tempDir, TestClock, workflowRunPayload } from "./helpers.js";
 
 const OTHER_MACHINE_ID = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
 
@@ -100,8 +100,8 @@ describe("end to end: runner B is the bundled Action", () => {
         properties: [{ name: "result_shape", result: "fail" }],
       }),
     });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
+    expect(res.state, JSON.stringify(res)).toBe("done");
     return runA;
   }
 
@@ -148,9 +148,9 @@ describe("end to end: runner B is the bundled Action", () => {
     await runnerAFails();
     const { run, machineId } = await runnerBRuns();
     expect(fake.checkRun(REPO, "envelope-gate (runner B)")?.conclusion).toBe("success");
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(String(res.body.outcome)).toContain("freeze_eligible");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, run));
+    expect(res.state, JSON.stringify(res)).toBe("done");
+    expect(String(res.outcome)).toContain("freeze_eligible");
     const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
     expect(pulls).toHaveLength(1);
     const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
@@ -185,12 +185,12 @@ describe("end to end: runner B is the bundled Action", () => {
       fake.addArtifact(REPO, { run_id: runA.id, name: "envelope-gate-evidence", files: filesA });
       runA.status = "completed";
       runA.conclusion = "failure";
-      const resA = await deliver(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
-      expect(resA.status, JSON.stringify(resA.body)).toBe(200);
+      const resA = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
+      expect(resA.state, JSON.stringify(resA)).toBe("done");
       const { run, machineId } = await runnerBRuns();
       expect(machineId).not.toBe(OTHER_MACHINE_ID);
-      const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, run));
+      expect(res.state, JSON.stringify(res)).toBe("done");
       const pulls = [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
       expect(pulls).toHaveLength(1);
       const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
@@ -203,8 +203,8 @@ describe("end to end: runner B is the bundled Action", () => {
   it("shadow installation: the same disagreement yields only the neutral check", async () => {
     await runnerAFails();
     const { run } = await runnerBRuns();
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(fake, run));
-    expect(res.status).toBe(200);
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, run));
+    expect(res.state).toBe("done");
     expect([...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"))).toHaveLength(0);
     const check = fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("neutral");

@@ -7,7 +7,7 @@ import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../su
 import {
   addRunA,
   completeRunB,
-  deliver,
+  deliverAndWait,
   dispatchedRuns,
   ENVELOPE_HASH,
   HEAD_SHA,
@@ -48,8 +48,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
 
   async function runAFails(): Promise<{ dualRunId: string }> {
     const runA = addRunA(world.fake, { properties: FAILING });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(res.status).toBe(200);
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.state).toBe("done");
     const runs = dispatchedRuns(world.fake);
     expect(runs).toHaveLength(1);
     return { dualRunId: (runs[0]?.inputs?.dual_run_id as string) ?? "" };
@@ -58,13 +58,14 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
   async function runBCompletes(properties: { name: string; result: "pass" | "fail" | "error" }[], extra: Record<string, unknown> = {}) {
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties, ...extra });
-    return deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+    return deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
   }
 
   it("a repository event names the installation's account by the repository's owner (GitHub sends installation as {id, node_id})", async () => {
     const payload = workflowRunPayload(world.fake, addRunA(world.fake, { properties: FAILING }));
     expect(payload.installation).toEqual({ id: INSTALLATION, node_id: expect.any(String) });
-    expect((await deliver(app.url, "workflow_run", payload)).status).toBe(200);
+    const settled = await deliverAndWait(app.url, "workflow_run", payload);
+    expect(settled, JSON.stringify(settled)).toMatchObject({ state: "done" });
     const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
       installations: { installation_id: number; account: string | null }[];
     };
@@ -96,8 +97,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       { name: "schema_key_order", result: "pass" },
       { name: "tests_collected", result: "pass" },
     ]);
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("freeze_eligible");
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("freeze_eligible");
     const repo = world.fake.repo(REPO);
     expect(repo.pulls.size).toBe(0);
     expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/"))).toEqual([]);
@@ -124,7 +125,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(await app.store.promoteInstallation(INSTALLATION, "ops", clock.now())).toBe(true);
     await runAFails();
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    expect(res.status).toBe(200);
+    expect(res.state).toBe("done");
     const repo = world.fake.repo(REPO);
     expect(repo.pulls.size).toBe(1);
     const pull = [...repo.pulls.values()][0]!;
@@ -171,7 +172,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     await runAFails();
     const res = await runBCompletes([{ name: "schema_key_order", result: "fail" }]);
-    expect(String(res.body.outcome)).toContain("both_fail");
+    expect(String(res.outcome)).toContain("both_fail");
     expect(world.fake.repo(REPO).pulls.size).toBe(0);
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("failure");
@@ -186,7 +187,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       verdict: "envelope_fail",
       violations: [{ id: "undeclared_env:HOME", rule: "undeclared_env", subject: "HOME", first_line: 3, count: 1 }],
     });
-    expect(String(res.body.outcome)).toContain("observer_disagreement");
+    expect(String(res.outcome)).toContain("observer_disagreement");
     expect(world.fake.repo(REPO).pulls.size).toBe(0);
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("failure");
@@ -218,7 +219,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
     const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runB.id)!;
     artifact.files["properties.json"] = new TextEncoder().encode('{"version":1,"properties":[]}\n');
-    await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
     const dual = await app.store.getDualRun(dualRunId);
     expect(dual?.outcome_code).toBe("EVIDENCE_DIGEST_MISMATCH");
     expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
@@ -231,9 +232,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       verdict: "envelope_fail",
       violations: [{ id: "write_outside_root:/etc/passwd", rule: "write_outside_root", subject: "/etc/passwd", first_line: 2, count: 1 }],
     });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("envelope failures are never frozen");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("envelope failures are never frozen");
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
   });
 
@@ -254,8 +255,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(check?.conclusion).toBe("failure");
     expect(check?.output.summary).toContain("did not finish by the deadline");
     const late = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    expect(late.status).toBe(200);
-    expect(String(late.body.outcome)).toContain("not compared here");
+    expect(late.state).toBe("done");
+    expect(String(late.outcome)).toContain("not compared here");
     expect(world.fake.repo(REPO).pulls.size).toBe(0);
     expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
   });
@@ -267,16 +268,16 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       dualRunId,
       machineId: "machine-ffff",
     });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, forged));
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("was not dispatched");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, forged));
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("was not dispatched");
     expect((await app.store.getDualRun(dualRunId))?.state).toBe("waiting");
   });
 
   it("a failing property already frozen on runner A does not schedule runner B", async () => {
     const runA = fakeRunWithFrozen();
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(String(res.body.outcome)).toBe("no dual run: no property failed");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(String(res.outcome)).toBe("no dual run: no property failed");
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
   });
 
@@ -298,23 +299,23 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       status: "completed",
       conclusion: "failure",
     });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, noArtifact));
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("no freeze without evidence");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, noArtifact));
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("no freeze without evidence");
     const broken = addRunA(world.fake, { properties: FAILING });
     const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === broken.id)!;
     artifact.files = { "runner.json": new TextEncoder().encode("{}") };
-    const res2 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-a" });
-    expect(res2.status).toBe(503);
-    expect((res2.body.error as { code: string }).code).toBe("EVIDENCE_DIGEST_MISMATCH");
+    const res2 = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-a" });
+    expect(res2.state).not.toBe("done");
+    expect(res2.code).toBe("EVIDENCE_DIGEST_MISMATCH");
     world.fake.route("GET", "/_fake_blob/:owner/:repo/:file", () => ({
       status: 200,
       body: new TextEncoder().encode("not a zip"),
       headers: { "content-type": "application/zip" },
     }));
-    const res3 = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-b" });
-    expect(res3.status).toBe(503);
-    expect((res3.body.error as { code: string }).code).toBe("EVIDENCE_UNAVAILABLE");
+    const res3 = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, broken), { delivery: "broken-b" });
+    expect(res3.state).not.toBe("done");
+    expect(res3.code).toBe("EVIDENCE_UNAVAILABLE");
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
     expect(await app.store.listDualRuns(["pending", "waiting"])).toEqual([]);
   });
@@ -325,8 +326,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const { dualRunId } = await runAFails();
     world.fake.fail("POST", "/repos/:owner/:repo/check-runs", 502, { times: 1 });
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    expect(res.status).toBe(503);
-    expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+    expect(res.state).not.toBe("done");
+    expect(res.code).toBe("GITHUB_UNAVAILABLE");
     expect((await app.store.getDualRun(dualRunId))?.state).toBe("decided");
     expect(world.fake.repo(REPO).pulls.size).toBe(1);
     const report = await app.sweep();
@@ -343,7 +344,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const { dualRunId } = await runAFails();
     world.fake.fail("POST", "/repos/:owner/:repo/pulls", 500, { times: 1 });
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    expect(res.status).toBe(503);
+    expect(res.state).not.toBe("done");
     const claimed = await app.store.listLedgerPrs(["claimed"]);
     expect(claimed).toHaveLength(1);
     expect(world.fake.repo(REPO).pulls.size).toBe(0);
@@ -377,8 +378,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       ],
     }));
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    expect(res.status).not.toBe(200);
-    expect(JSON.stringify(res.body)).toContain("LEDGER_UNREADABLE");
+    expect(res.state).not.toBe("done");
+    expect(JSON.stringify(res)).toContain("LEDGER_UNREADABLE");
     expect(world.fake.repo(REPO).pulls.size).toBe(0);
   });
 
@@ -388,9 +389,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       body: { message: "Workflow does not have 'workflow_dispatch' trigger" },
     });
     const runA = addRunA(world.fake, { properties: FAILING });
-    const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(res.status).toBe(503);
-    expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+    const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(res.state).not.toBe("done");
+    expect(res.code).toBe("GITHUB_UNAVAILABLE");
     expect(await app.store.listDualRuns(["pending"])).toHaveLength(1);
     expect((await app.sweep()).dispatched).toHaveLength(1);
   });
@@ -398,13 +399,13 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
   it("a redelivered webhook is a duplicate and sends nothing twice", async () => {
     const runA = addRunA(world.fake, { properties: FAILING });
     const payload = workflowRunPayload(world.fake, runA);
-    const first = await deliver(app.url, "workflow_run", payload, { delivery: "d-1" });
-    const again = await deliver(app.url, "workflow_run", payload, { delivery: "d-1" });
-    expect(first.body.status).toBe("done");
-    expect(again.body.status).toBe("duplicate");
+    const first = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-1" });
+    const again = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-1" });
+    expect(first.state).toBe("done");
+    expect(again.answer.body.status).toBe("duplicate");
     // A different delivery of the same event (GitHub re-sent it) finds the dual run and does not dispatch again.
-    const other = await deliver(app.url, "workflow_run", payload, { delivery: "d-2" });
-    expect(other.body.status).toBe("done");
+    const other = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-2" });
+    expect(other.state).toBe("done");
     expect(world.fake.repo(REPO).dispatches).toHaveLength(1);
   });
 
@@ -423,7 +424,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       { [LEDGER_PATH]: ledgerAt(world, "main") + other + "\n" },
       { branch: "main", message: "merge other freeze" },
     );
-    const res = await deliver(
+    const res = await deliverAndWait(
       app.url,
       "push",
       pushWebhook(world.fake, repo, INSTALLATION, {
@@ -432,8 +433,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
         commits: [{ added: [], modified: [LEDGER_PATH], removed: [] }],
       }),
     );
-    expect(res.status).toBe(200);
-    expect(String(res.body.outcome)).toContain("rebased");
+    expect(res.state).toBe("done");
+    expect(String(res.outcome)).toContain("rebased");
     const branchSha = repo.refs.get(`heads/${pull.head.ref}`)!;
     expect(repo.commits.get(branchSha)?.parents).toEqual([newMain]);
     expect(ledgerAt(world, branchSha).trimEnd().split("\n")).toEqual([
@@ -443,7 +444,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     ]);
     // A push that does not touch the ledger leaves the branch alone.
     const unrelated = world.fake.commit(REPO, { "README.md": "changed\n" }, { branch: "main" });
-    const res2 = await deliver(
+    const res2 = await deliverAndWait(
       app.url,
       "push",
       pushWebhook(world.fake, repo, INSTALLATION, {
@@ -452,7 +453,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
         commits: [{ added: [], modified: ["README.md"], removed: [] }],
       }),
     );
-    expect(String(res2.body.outcome)).toBe("ledger unchanged on base");
+    expect(String(res2.outcome)).toBe("ledger unchanged on base");
     expect(repo.refs.get(`heads/${pull.head.ref}`)).toBe(branchSha);
   });
 
@@ -473,11 +474,11 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect((await app.sweep()).reviewAlerts).toHaveLength(0); // reported once
     const repo = world.fake.repo(REPO);
     expect(
-      (await deliver(app.url, "pull_request_review", pullRequestReviewWebhook(world.fake, repo, pull, INSTALLATION, "alice"))).status,
-    ).toBe(200);
-    expect((await deliver(app.url, "pull_request", pullRequestWebhook(world.fake, repo, pull, INSTALLATION, "closed", true))).status).toBe(
-      200,
-    );
+      (await deliverAndWait(app.url, "pull_request_review", pullRequestReviewWebhook(world.fake, repo, pull, INSTALLATION, "alice"))).state,
+    ).toBe("done");
+    expect(
+      (await deliverAndWait(app.url, "pull_request", pullRequestWebhook(world.fake, repo, pull, INSTALLATION, "closed", true))).state,
+    ).toBe("done");
     const merged = await app.store.listLedgerPrs(["merged"]);
     expect(merged).toHaveLength(1);
     expect(merged[0]?.first_review_at).not.toBeNull();

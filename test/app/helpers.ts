@@ -4,7 +4,7 @@ import { createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { budgetPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
+import { budgetPolicyFromEnv, redeliveryPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/run.js";
 import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
@@ -86,6 +86,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
     budget: budgetPolicyFromEnv({}),
+    workers: 16,
+    redelivery: redeliveryPolicyFromEnv({}),
     ...overrides,
   };
 }
@@ -221,6 +223,64 @@ export async function deliver(
     body,
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** What became of a delivery, as GET /status/deliveries/<id>.json reports it. */
+export interface DeliveryState {
+  state: "processing" | "queued" | "done" | "failed";
+  outcome: string | null;
+  code: string | null;
+  message: string | null;
+  attempts: number;
+  failures: number;
+}
+
+/** The answer GitHub got, and what became of the work afterwards. */
+export interface Settled extends DeliveryState {
+  answer: WebhookResponse;
+  delivery: string;
+}
+
+/** Reads one delivery's recorded state from the App; null when nothing is recorded. */
+export async function deliveryState(appUrl: string, delivery: string): Promise<DeliveryState | null> {
+  const res = await fetch(`${appUrl}/status/deliveries/${encodeURIComponent(delivery)}.json`);
+  if (res.status === 404) return null;
+  if (res.status !== 200) throw new Error(`delivery ${delivery}: status answered ${res.status} ${await res.text()}`);
+  return (await res.json()) as DeliveryState;
+}
+
+/**
+ * Waits until a delivery's work settled: done, failed, or queued after an attempt (a pause, a
+ * transient failure, a drain). Polls the App's read-only delivery status; no wall-time assertion.
+ */
+export async function settledState(appUrl: string, delivery: string, timeoutMs = 60_000): Promise<DeliveryState | null> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await deliveryState(appUrl, delivery);
+    const settled = state !== null && state.state !== "processing" && !(state.state === "queued" && state.code === null);
+    if (settled || Date.now() > until) return state;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Delivers a webhook and waits for its work: the answer must be a 2xx (the App answers before it
+ * works); the settled state is returned beside it.
+ */
+export async function deliverAndWait(
+  appUrl: string,
+  event: string,
+  payload: unknown,
+  options: { delivery?: string; secret?: string; signature?: string } = {},
+): Promise<Settled> {
+  const delivery = options.delivery ?? randomUUID();
+  const answer = await deliver(appUrl, event, payload, { ...options, delivery });
+  if (answer.status !== 200 && answer.status !== 202) {
+    throw new Error(`delivery ${delivery} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+  const state = await settledState(appUrl, delivery);
+  if (state === null) throw new Error(`delivery ${delivery} answered ${answer.status} but nothing is recorded`);
+  return { ...state, answer, delivery };
 }
 
 export async function startTestApp(fake: FakeGitHub, clock: Clock, overrides: Partial<AppConfig> = {}): Promise<RunningApp> {

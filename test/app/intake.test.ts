@@ -8,7 +8,7 @@ import { signPayload } from "../../src/app/server.js";
 import { SPOOL_MEMORY_BYTES, spoolDirectory, spoolStats } from "../../src/app/spool.js";
 import { MAX_BODY_BYTES } from "../../src/app/webhook.js";
 import { installationRef } from "../support/webhooks.js";
-import { REPO, SECRET, startTestApp, startWorld, TestClock, type World } from "./helpers.js";
+import { REPO, SECRET, startTestApp, startWorld, TestClock, type World, settledState } from "./helpers.js";
 
 interface RawAnswer {
   status: number;
@@ -242,8 +242,9 @@ describe("a large body is held on disk, not in memory, until its signature is ve
       expect(spoolStats.files).toBe(spooledBefore + 1);
       expect(readdirSync(spoolDirectory())).toEqual([]);
       const signed = await rawPost(app.url, signedHeaders(body, { "x-github-delivery": "big-1" }), (req) => req.end(body));
-      expect(signed.status).toBe(200);
-      expect(signed.body).toMatchObject({ status: "done", outcome: "pong" });
+      expect(signed.status).toBe(202);
+      expect(signed.body).toMatchObject({ status: "queued" });
+      expect(await settledState(app.url, "big-1")).toMatchObject({ state: "done", outcome: "pong" });
       expect(spoolStats.files).toBe(spooledBefore + 2);
       expect(readdirSync(spoolDirectory())).toEqual([]);
     } finally {

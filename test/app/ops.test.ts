@@ -10,6 +10,7 @@ import {
   addRunA,
   appKeys,
   deliver,
+  deliverAndWait,
   processEnv,
   SECRET,
   startTestApp,
@@ -118,18 +119,18 @@ describe("help", () => {
 });
 
 describe("logs", () => {
-  it("one JSON line per delivery outcome (refused, done, failed) with the delivery id; our event field is never GitHub's; no secret", async () => {
+  it("one JSON line per answer (refused, queued) and one per work outcome (done, failed) with the delivery id; our event field is never GitHub's; no secret", async () => {
     const world = await startWorld();
     const app = await startAppProcess(processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: join(tempDir(), "a.sqlite") }));
     try {
-      expect((await deliver(app.url, "ping", { zen: "hi", hook_id: 1 }, { delivery: "log-done" })).status).toBe(200);
+      expect((await deliverAndWait(app.url, "ping", { zen: "hi", hook_id: 1 }, { delivery: "log-done" })).state).toBe("done");
       expect((await deliver(app.url, "ping", { zen: "hi" }, { delivery: "log-refused", secret: "another-secret-entirely" })).status).toBe(
         401,
       );
       const runA = addRunA(world.fake, { properties: FAILING });
       const payload = workflowRunPayload(world.fake, runA);
       await world.fake.close();
-      expect((await deliver(app.url, "workflow_run", payload, { delivery: "log-failed" })).status).toBe(503);
+      expect((await deliverAndWait(app.url, "workflow_run", payload, { delivery: "log-failed" })).code).toBe("GITHUB_UNAVAILABLE");
     } finally {
       await app.stop();
       await world.close();
@@ -141,12 +142,14 @@ describe("logs", () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const byDelivery = (id: string) => lines.filter((l) => l.delivery === id);
     expect(byDelivery("log-done")).toEqual([
+      expect.objectContaining({ level: "info", event: "delivery.queued", github_event: "ping" }),
       expect.objectContaining({ level: "info", event: "delivery.done", github_event: "ping", outcome: "pong" }),
     ]);
     expect(byDelivery("log-refused")).toEqual([
       expect.objectContaining({ level: "warn", event: "webhook.refused", github_event: "ping", code: "WEBHOOK_SIGNATURE_INVALID" }),
     ]);
     expect(byDelivery("log-failed")).toEqual([
+      expect.objectContaining({ level: "info", event: "delivery.queued", github_event: "workflow_run" }),
       expect.objectContaining({ level: "error", event: "delivery.failed", github_event: "workflow_run", code: "GITHUB_UNAVAILABLE" }),
     ]);
     expect(app.output()).not.toContain(SECRET);

@@ -12,7 +12,7 @@ import {
   addRunA,
   APP_ID,
   appKeys,
-  deliver,
+  deliverAndWait,
   dispatchedRuns,
   HEAD_SHA,
   INSTALLATION,
@@ -104,9 +104,9 @@ describe("the App under a rate limit longer than its ceiling", () => {
     try {
       const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
       world.fake.rateLimit({ kind: "primary", method: "POST", pattern: DISPATCH, times: 100, resetInS: 3600 });
-      const res = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "limited-1" });
-      expect(res.status).toBe(503);
-      expect((res.body.error as { code: string }).code).toBe("GITHUB_UNAVAILABLE");
+      const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "limited-1" });
+      expect(res.state).not.toBe("done");
+      expect(res.code).toBe("GITHUB_UNAVAILABLE");
       expect(world.fake.requestsTo("POST", DISPATCH).map((q) => q.status)).toEqual([403]);
       // Not lost: recorded with its code and payload, for the sweeper; the dual run's claim released.
       const recorded = await app.store.getDelivery("limited-1");

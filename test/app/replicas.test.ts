@@ -3,6 +3,9 @@ import {
   addRunA,
   completeRunB,
   deliver,
+  deliverAndWait,
+  settledState,
+  type WebhookResponse,
   dispatchedRuns,
   INSTALLATION,
   PG_URL,
@@ -46,13 +49,15 @@ describe("two App processes sharing PostgreSQL", () => {
       deliver(one.url, "workflow_run", payloadA, { delivery: "a-2" }),
       deliver(two.url, "workflow_run", payloadA, { delivery: "a-2" }),
     ]);
-    // Each id is done once; its twin is answered 409 DELIVERY_IN_PROGRESS while the work runs (so
-    // GitHub keeps it undelivered), or 200 duplicate once it is done. Never a second 200 done.
-    expect(first.filter((r) => r.status === 200 && r.body.status === "done")).toHaveLength(2);
-    for (const twin of first.filter((r) => r.body.status !== "done")) {
-      if (twin.status === 409) expect((twin.body.error as { code: string }).code).toBe("DELIVERY_IN_PROGRESS");
+    // Each id is claimed once (202 queued, worked on by that replica); its twin is 202 in_progress
+    // while the work runs, or 200 duplicate once it is done. Every answer is a 2xx (GitHub's log
+    // stays green) and none is a second claim.
+    expect(claims(first)).toEqual({ "a-1": 1, "a-2": 1 });
+    for (const twin of first.filter((r) => r.body.status !== "queued")) {
+      if (twin.status === 202) expect(twin.body.status).toBe("in_progress");
       else expect(twin).toMatchObject({ status: 200, body: { status: "duplicate" } });
     }
+    for (const id of ["a-1", "a-2"]) expect(await settledState(one.url, id)).toMatchObject({ state: "done", attempts: 1 });
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
 
     const runB = dispatchedRuns(world.fake)[0]!;
@@ -63,8 +68,9 @@ describe("two App processes sharing PostgreSQL", () => {
         deliver((i % 2 ? two : one).url, "workflow_run", payloadB, { delivery: id }),
       ),
     );
-    expect(second.filter((r) => r.status === 200 && r.body.status === "done")).toHaveLength(3);
-    expect(second.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    expect(claims(second)).toEqual({ "b-1": 1, "b-2": 1, "b-3": 1 });
+    expect(second.every((r) => r.status === 200 || r.status === 202)).toBe(true);
+    for (const id of ["b-1", "b-2", "b-3"]) expect(await settledState(two.url, id)).toMatchObject({ state: "done", attempts: 1 });
     const repo = world.fake.repo(REPO);
     expect(repo.pulls.size).toBe(1);
     expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
@@ -75,16 +81,16 @@ describe("two App processes sharing PostgreSQL", () => {
     // (property, envelope hash, head sha) never gets a second PR.
     const rerun = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
     await Promise.all([
-      deliver(one.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
-      deliver(two.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
+      deliverAndWait(one.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
+      deliverAndWait(two.url, "workflow_run", workflowRunPayload(world.fake, rerun)),
     ]);
     const runB2 = dispatchedRuns(world.fake)[1]!;
     completeRunB(world.fake, runB2, { properties: [{ name: "schema_key_order", result: "pass" }], machineId: "machine-cccc3333" });
     const third = await Promise.all([
-      deliver(one.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
-      deliver(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
+      deliverAndWait(one.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
+      deliverAndWait(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
     ]);
-    expect(third.map((r) => r.status)).toEqual([200, 200]); // two ids, each done once
+    expect(third.map((r) => r.state)).toEqual(["done", "done"]); // two ids, each done once
     expect(repo.pulls.size).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
   });
@@ -99,11 +105,19 @@ describe("two App processes sharing PostgreSQL", () => {
     const before = world.fake.requests.length;
     const runA = addRunA(world.fake, { properties: [{ name: "output_shape", result: "fail" }] }, { headSha: "d".repeat(40) });
     const res = await deliver(replicas[1]!.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(res.status).toBe(202);
-    expect(res.body.status).toBe("queued");
+    expect(res).toMatchObject({ status: 202, body: { status: "queued" } });
+    expect(await settledState(replicas[1]!.url, String(res.body.delivery))).toMatchObject({ state: "queued", code: "KILL_SWITCH_ENGAGED" });
     expect(world.fake.requests.length).toBe(before);
     const status = JSON.parse((await runCli(["app", "status"], env("cli"))).stdout) as { kill_switch: { paused: boolean; reason: string } };
     expect(status.kill_switch).toMatchObject({ paused: true, reason: "replica drill" });
     expect((await runCli(["app", "resume", "--reason", "drill over"], env("cli"))).code).toBe(0);
   });
 });
+
+/** How many answers claimed each delivery id (202 queued: recorded and worked on by the replica that answered). */
+function claims(answers: WebhookResponse[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const a of answers)
+    if (a.status === 202 && a.body.status === "queued") out[String(a.body.delivery)] = (out[String(a.body.delivery)] ?? 0) + 1;
+  return out;
+}

@@ -30,6 +30,7 @@ import {
   APP_ID,
   appKeys,
   deliver,
+  deliverAndWait,
   dispatchedRuns,
   processEnv,
   SECRET,
@@ -153,27 +154,27 @@ describe("secrets from files, read at each use", () => {
   it("a delivery signed with the file's secret is accepted; after the file is rewritten the new secret is, the old is not, without a restart", async () => {
     app = await startWithFiles();
     // The key from its file signs the JWT that mints the installation token the dispatch uses.
-    const first = await deliver(app.url, "workflow_run", githubPayload(world, 77));
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const first = await deliverAndWait(app.url, "workflow_run", githubPayload(world, 77));
+    expect(first.state, JSON.stringify(first)).toBe("done");
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
 
     writeFileSync(join(dir, "webhook-secret.new"), `${NEW_SECRET}\n`);
     renameSync(join(dir, "webhook-secret.new"), join(dir, "webhook-secret"));
-    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(200);
+    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(202);
     const old = await deliver(app.url, "workflow_run", cheapPayload(world), { secret: SECRET });
     expect([old.status, codeOf(old.body)]).toEqual([401, "WEBHOOK_SIGNATURE_INVALID"]);
 
     // During a rotation the file's later lines are previous secrets, still accepted.
     writeFileSync(join(dir, "webhook-secret"), `${NEW_SECRET}\n${SECRET}\n`);
-    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: SECRET })).status).toBe(200);
-    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(200);
+    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: SECRET })).status).toBe(202);
+    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(202);
 
     // The private key rotates the same way: GitHub holds the new public key, the file the new key.
     const next = generateAppKeys();
     installAppRoutes(world.fake, { appId: APP_ID, publicKeyPem: next.publicKeyPem, dispatchMode: "run_details" });
     writeFileSync(join(dir, "key.pem"), next.privateKeyPem);
-    const rotated = await deliver(app.url, "workflow_run", githubPayload(world, 78), { secret: NEW_SECRET });
-    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const rotated = await deliverAndWait(app.url, "workflow_run", githubPayload(world, 78), { secret: NEW_SECRET });
+    expect(rotated.state, JSON.stringify(rotated)).toBe("done");
     expect(dispatchedRuns(world.fake)).toHaveLength(2);
   });
 
@@ -196,19 +197,19 @@ describe("secrets from files, read at each use", () => {
     expect(intake.refused).toMatchObject({ SECRET_UNAVAILABLE: 2 });
 
     writeFileSync(join(dir, "webhook-secret"), `${SECRET}\n`);
-    const again = await deliver(app.url, "workflow_run", payload, { delivery: "d-secret-gone" });
+    const again = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-secret-gone" });
     // Processed now, not "duplicate": nothing was recorded while the secret could not be read.
-    expect([again.status, again.body.status]).toEqual([200, "done"]);
+    expect([again.answer.status, again.state]).toEqual([202, "done"]);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
   });
 
-  it("a private key file removed at use fails the GitHub request with SECRET_UNAVAILABLE: the delivery is queued (503), and done once the key is back", async () => {
+  it("a private key file removed at use fails the GitHub request with SECRET_UNAVAILABLE: the delivery is queued (answered 202 before the work), and done once the key is back", async () => {
     app = await startWithFiles();
     renameSync(join(dir, "key.pem"), join(dir, "key.pem.away"));
     const payload = githubPayload(world, 77);
-    const failed = await deliver(app.url, "workflow_run", payload, { delivery: "d-key-gone" });
-    expect([failed.status, codeOf(failed.body)]).toEqual([503, "SECRET_UNAVAILABLE"]);
-    expect(JSON.stringify(failed.body)).toContain("ENVELOPE_GATE_PRIVATE_KEY_PATH");
+    const failed = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-key-gone" });
+    expect([failed.answer.status, failed.state, failed.code]).toEqual([202, "queued", "SECRET_UNAVAILABLE"]);
+    expect(failed.message).toContain("ENVELOPE_GATE_PRIVATE_KEY_PATH");
     expect(world.fake.requests.filter((r) => r.path.includes("access_tokens"))).toHaveLength(0);
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
     // Recorded queued with the code, for the sweeper (as GITHUB_UNAVAILABLE is).
@@ -224,15 +225,15 @@ describe("secrets from files, read at each use", () => {
     }
 
     renameSync(join(dir, "key.pem.away"), join(dir, "key.pem"));
-    const again = await deliver(app.url, "workflow_run", payload, { delivery: "d-key-gone" });
-    expect([again.status, again.body.status]).toEqual([200, "done"]);
+    const again = await deliverAndWait(app.url, "workflow_run", payload, { delivery: "d-key-gone" });
+    expect([again.answer.status, again.state]).toEqual([202, "done"]);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
 
     // A file replaced by something that is not a PEM RSA key: PRIVATE_KEY_INVALID, nothing sent (a new installation needs a JWT).
     writeFileSync(join(dir, "key.pem"), appKeys().publicKeyPem);
-    const bad = await deliver(app.url, "workflow_run", githubPayload(world, 79));
-    expect([bad.status, codeOf(bad.body)]).toEqual([503, "PRIVATE_KEY_INVALID"]);
-    expect(JSON.stringify(bad.body)).toContain(`ENVELOPE_GATE_PRIVATE_KEY_PATH (${join(dir, "key.pem")}) is not a PEM private key`);
+    const bad = await deliverAndWait(app.url, "workflow_run", githubPayload(world, 79));
+    expect([bad.answer.status, bad.state, bad.code]).toEqual([202, "failed", "PRIVATE_KEY_INVALID"]);
+    expect(bad.message).toContain(`ENVELOPE_GATE_PRIVATE_KEY_PATH (${join(dir, "key.pem")}) is not a PEM private key`);
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
   });
 
@@ -267,7 +268,7 @@ describe("secrets from files, read at each use", () => {
     writeFileSync(path, Buffer.alloc(32));
     await refused("NUL bytes", /holds a NUL or other control character/, "\0".repeat(32));
     writeFileSync(path, `${SECRET}\n`);
-    expect((await deliver(url, "workflow_run", cheapPayload(world))).status).toBe(200);
+    expect((await deliver(url, "workflow_run", cheapPayload(world))).status).toBe(202);
   });
 });
 
@@ -286,18 +287,18 @@ describe("secrets from the secret command", () => {
     // Checked once at start.
     expect([calls(dir, "private-key"), calls(dir, "webhook-secret")]).toEqual([1, 1]);
 
-    const first = await deliver(app.url, "workflow_run", githubPayload(world, 77));
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const first = await deliverAndWait(app.url, "workflow_run", githubPayload(world, 77));
+    expect(first.state, JSON.stringify(first)).toBe("done");
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
     // Read when a JWT is signed (auth-app signs one for the token request and its hook another), not in between.
     const signed = calls(dir, "private-key");
     expect(signed).toBeGreaterThan(1);
-    expect((await deliver(app.url, "workflow_run", githubPayload(world, 77))).status).toBe(200);
+    expect((await deliverAndWait(app.url, "workflow_run", githubPayload(world, 77))).state).toBe("done");
     expect(calls(dir, "private-key")).toBe(signed); // installation 77's token is still valid: no signing
-    expect((await deliver(app.url, "workflow_run", githubPayload(world, 78))).status).toBe(200);
+    expect((await deliverAndWait(app.url, "workflow_run", githubPayload(world, 78))).state).toBe("done");
     expect(calls(dir, "private-key")).toBeGreaterThan(signed); // a new installation: a new token, new JWTs
     const before = calls(dir, "webhook-secret");
-    for (let i = 0; i < 5; i++) expect((await deliver(app.url, "workflow_run", cheapPayload(world))).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await deliver(app.url, "workflow_run", cheapPayload(world))).status).toBe(202);
     // Within ENVELOPE_GATE_SECRET_CACHE_SECONDS the command's answer is reused: not one run per delivery.
     expect(calls(dir, "webhook-secret") - before).toBeLessThanOrEqual(1);
 
@@ -322,7 +323,7 @@ describe("secrets from the secret command", () => {
     // Rotation at the secret manager: after the cache time the new secret is accepted, the old is not.
     writeFileSync(join(dir, "webhook-secret"), `${NEW_SECRET}\n`);
     await new Promise((r) => setTimeout(r, 4200));
-    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(200);
+    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: NEW_SECRET })).status).toBe(202);
     expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: SECRET })).status).toBe(401);
 
     // A failing command at use: 503 SECRET_UNAVAILABLE naming the command and what it said, never accepted.
@@ -452,8 +453,8 @@ process.on("SIGUSR2", () => {
     });
     delete env.ENVELOPE_GATE_PRIVATE_KEY; // from the command; the webhook secrets inline
     app = await startAppProcess(env);
-    expect((await deliver(app.url, "workflow_run", githubPayload(world, 77))).status).toBe(200);
-    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: previous })).status).toBe(200);
+    expect((await deliverAndWait(app.url, "workflow_run", githubPayload(world, 77))).state).toBe("done");
+    expect((await deliver(app.url, "workflow_run", cheapPayload(world), { secret: previous })).status).toBe(202);
 
     app.child.kill("SIGUSR2");
     const inheritedPath = join(dir, "inherited-env");

@@ -6,6 +6,8 @@ import {
   addRunA,
   completeRunB,
   deliver,
+  deliverAndWait,
+  settledState,
   dispatchedRuns,
   HEAD_SHA,
   pgProxy,
@@ -69,13 +71,13 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
     });
 
     it("healthy, with deliveries and a decision: nothing needs attention, the decision links to commit, PR and check run", async () => {
-      expect((await deliver(app.url, "ping", { zen: "hi", hook_id: 1 })).status).toBe(200);
+      expect((await deliverAndWait(app.url, "ping", { zen: "hi", hook_id: 1 })).state).toBe("done");
       const runA = addRunA(world.fake, { properties: FAILING });
-      expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA))).status).toBe(200);
+      expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA))).state).toBe("done");
       const runB = dispatchedRuns(world.fake)[0]!;
       completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }, FAILING[1]!] });
-      const decided = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
-      expect(decided.status).toBe(200);
+      const decided = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB));
+      expect(decided.state).toBe("done");
 
       const page = await browser.render(`${app.url}/status`);
       expect(page.status).toBe(200);
@@ -104,8 +106,8 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       // Failing until the page is read: the queued delivery is the sweeper's to retry, and a
       // sweep that found GitHub back would finish it before the page shows it.
       world.fake.fail("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts", 502);
-      const failed = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "failed-1" });
-      expect(failed.status).toBe(503);
+      const failed = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "failed-1" });
+      expect(failed).toMatchObject({ answer: { status: 202 }, state: "queued", code: "GITHUB_UNAVAILABLE" });
 
       const page = await browser.render(`${app.url}/status`);
       world.fake.clearFailures();
@@ -115,10 +117,12 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       const failedSection = between(page.text, "Failed deliveries", "Stuck deliveries");
       expect(failedSection).toContain("failed-1");
       expect(failedSection).toContain("GITHUB_UNAVAILABLE");
-      expect(failedSection).toContain("redeliver it from the App's settings");
+      expect(failedSection).toContain("its sweeper retries it; nothing to redeliver");
+      expect(failedSection).not.toContain("redeliver it from the App's settings");
       const stuckSection = between(page.text, "Stuck deliveries", "Deliveries held during a pause");
       expect(stuckSection).toContain("stuck-1");
       expect(stuckSection).toContain("stopped (crash or restart) before finishing");
+      expect(stuckSection).toContain("nothing to redeliver");
       expect(page.text).toContain("Refused before anything was recorded: WEBHOOK_SIGNATURE_INVALID × 1.");
       expect(page.text).toContain("the webhook secret differs from the App's settings on GitHub");
     });
@@ -127,7 +131,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       // A dual run waiting to dispatch runner B (GitHub refused the dispatch), for the sweeper to retry.
       world.fake.fail("POST", "/repos/:owner/:repo/actions/workflows/:workflow_id/dispatches", 502);
       const waiting = addRunA(world.fake, { properties: FAILING }, { headSha: "e".repeat(40) });
-      expect((await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, waiting))).status).toBe(503);
+      expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, waiting))).code).toBe("GITHUB_UNAVAILABLE");
       const paused = await runCli(["app", "pause", "--reason", "incident 42"], {
         ...process.env,
         ENVELOPE_GATE_DB_PATH: dbPath,
@@ -138,6 +142,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       const refused = await deliver(app.url, "workflow_run", workflowRunPayload(world.fake, runA), { delivery: "paused-1" });
       // Recorded, not refused: the sweeper sends it after resume.
       expect(refused.status).toBe(202);
+      expect(await settledState(app.url, "paused-1")).toMatchObject({ state: "queued", code: "KILL_SWITCH_ENGAGED" });
       // The sweeper (every second here) meets the pause too; wait for a pass that reports it.
       for (;;) {
         const s = (await (await fetch(`${app.url}/status.json`)).json()) as { last_sweep: { errors: { code: string }[] } | null };

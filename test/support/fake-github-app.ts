@@ -34,7 +34,7 @@ export function generateAppKeys(): AppKeys {
   };
 }
 
-function verifyJwt(token: string, key: KeyObject, appId: string): boolean {
+export function verifyJwt(token: string, key: KeyObject, appId: string): boolean {
   const [h, p, s] = token.split(".");
   if (!h || !p || !s) return false;
   const verifier = createVerify("RSA-SHA256");

@@ -379,6 +379,16 @@ export class FakeGitHub {
     this.failures.length = 0;
   }
 
+  /**
+   * GitHub's real latency: every answer waits `perCallMs`, a write (POST, PATCH, PUT, DELETE)
+   * `perWriteMs` more. Null (the default) answers at once.
+   */
+  latency: { perCallMs: number; perWriteMs: number } | null = null;
+
+  setLatency(latency: { perCallMs: number; perWriteMs?: number } | null): void {
+    this.latency = latency === null ? null : { perCallMs: latency.perCallMs, perWriteMs: latency.perWriteMs ?? 0 };
+  }
+
   /** Requests whose method and path match. */
   requestsTo(method: string, pattern: string): LoggedRequest[] {
     const match = compilePattern(pattern);
@@ -589,6 +599,10 @@ export class FakeGitHub {
       } catch {
         return this.send(res, method, url, body, hasBody, { status: 400, body: { message: "Problems parsing JSON" } });
       }
+    }
+    if (this.latency !== null) {
+      const write = method !== "GET" && method !== "HEAD";
+      await new Promise((r) => setTimeout(r, (this.latency?.perCallMs ?? 0) + (write ? (this.latency?.perWriteMs ?? 0) : 0)));
     }
     let response: FakeResponse;
     try {
