@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6624);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6952);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6624:
+/***/ 6952:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35798,6 +35798,19 @@ const ERROR_CODES = [
     "APP_CRASH_LOOP",
     "SECRET_IN_ENVIRONMENT",
     "SECRET_UNAVAILABLE",
+    "OBSERVER_LOG_WRITE_FAILED",
+    "OUTPUT_UNWRITABLE",
+    "JAIL_CWD_HIDDEN",
+    "ACTION_COPY_WRITABLE",
+    "ACTION_COPY_UNAVAILABLE",
+    "PROPERTY_SCRATCH_UNAVAILABLE",
+    "PROTECTED_PATHS_UNAVAILABLE",
+    "GIT_CREDENTIALS_UNCHECKED",
+    "REDELIVERY_LIST_REFUSED",
+    "REDELIVERY_RATE_LIMITED",
+    "REDELIVERY_EXPIRED",
+    "REDELIVERY_REFUSED",
+    "REDELIVERY_EXHAUSTED",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -35873,7 +35886,7 @@ function foldPath(path) {
     return "/" + out.join("/");
 }
 /** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function isInsideRoot(foldedPath, foldedRoot) {
+function paths_isInsideRoot(foldedPath, foldedRoot) {
     if (foldedRoot === "/")
         return true;
     if (!foldedPath.startsWith(foldedRoot))
@@ -35882,7 +35895,7 @@ function isInsideRoot(foldedPath, foldedRoot) {
 }
 function isInsideAnyRoot(foldedPath, foldedRoots) {
     for (const root of foldedRoots) {
-        if (isInsideRoot(foldedPath, root))
+        if (paths_isInsideRoot(foldedPath, root))
             return true;
     }
     return false;
@@ -35950,7 +35963,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 ;// CONCATENATED MODULE: ./src/core/env-sets.ts
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
@@ -36364,7 +36377,129 @@ function decodeUtf8Strict(bytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/protected.ts
+/**
+ * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
+ *
+ * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
+ * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
+ * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
+ * `.github` or in the Action's own files is therefore an escape, even inside an allowed root.
+ *
+ * A write is protected when, inside an allowed root:
+ * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
+ *   and the gitdirs they point at, `.github`, the Action's own directory), or
+ * - lexically, a segment of its path below the root is `.git` (a `.git` the run created where
+ *   none existed is judged too), except under the run's own scratch directory when the scratch and
+ *   the workspace do not overlap (a test's throwaway repository in /tmp is the run's own);
+ * and it is not under an entry of the envelope's `writable_protected` (recorded as
+ * `meta.protected.writable`) that may be made writable at all.
+ */
+
+const GIT_DIR_NAME = ".git";
+/**
+ * Inside a git directory: what makes git run a program or read another file (hooks, config,
+ * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
+ */
+const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
+const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
+function segments(folded) {
+    return folded === "/" ? [] : folded.slice(1).split("/");
+}
+/**
+ * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
+ * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
+ * An entry that only contains a git directory on disk (an absolute path above a repository) is
+ * found at run time (`containsGitPath`).
+ */
+function neverWritableReason(folded) {
+    const parts = segments(folded);
+    const git = parts.indexOf(GIT_DIR_NAME);
+    if (git === -1)
+        return null;
+    const below = parts[git + 1];
+    if (below === undefined)
+        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
+    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
+        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
+    }
+    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
+    const rest = "/" + parts.slice(git + 1).join("/");
+    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
+}
+/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
+function containsAny(entry, paths) {
+    for (const p of paths)
+        if (isInsideRoot(p, entry))
+            return p;
+    return null;
+}
+/** The lexical rule: a `.git` segment below the root that contains the path. */
+function hasGitSegmentBelowRoot(folded, roots) {
+    for (const root of roots) {
+        if (!paths_isInsideRoot(folded, root))
+            continue;
+        const below = root === "/" ? folded : folded.slice(root.length);
+        if (below === `/${GIT_DIR_NAME}` || below.includes(`/${GIT_DIR_NAME}/`) || below.endsWith(`/${GIT_DIR_NAME}`))
+            return true;
+    }
+    return false;
+}
+/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
+function isProtectedWrite(folded, roots, set) {
+    if (isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null)
+        return false;
+    if (isInsideAnyRoot(folded, set.paths))
+        return true;
+    if (isInsideAnyRoot(folded, set.gitExempt))
+        return false;
+    return hasGitSegmentBelowRoot(folded, roots);
+}
+/** The scratch is exempt from the lexical `.git` rule only when it and the workspace are apart. */
+function gitExemptFor(workspace, scratch) {
+    if (scratch === undefined)
+        return [];
+    const s = foldPath(scratch);
+    if (s === null || s === "/")
+        return [];
+    if (workspace === undefined)
+        return [s];
+    const w = foldPath(workspace);
+    if (w === null || paths_isInsideRoot(w, s) || paths_isInsideRoot(s, w))
+        return [];
+    return [s];
+}
+/**
+ * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
+ * an error message for a malformed value; an absent value is the empty set (the lexical `.git`
+ * rule still applies).
+ */
+function protectedFromMeta(value, workspace, scratch) {
+    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
+    if (value === undefined)
+        return { ...NO_PROTECTED, gitExempt };
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+        return `meta "protected" must be an object`;
+    const record = value;
+    const out = { paths: [], writable: [], gitExempt };
+    for (const key of Object.keys(record)) {
+        if (key !== "paths" && key !== "writable")
+            return `meta "protected" has an unknown key "${key}"`;
+        const list = record[key];
+        if (!Array.isArray(list))
+            return `meta "protected.${key}" must be an array of absolute paths`;
+        for (const item of list) {
+            const folded = typeof item === "string" && !item.includes("\u0000") ? foldPath(item) : null;
+            if (folded === null)
+                return `meta "protected.${key}" must be an array of absolute paths`;
+            out[key].push(folded);
+        }
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
+
 
 
 
@@ -36391,10 +36526,15 @@ function describeSchemaError(error) {
             return `missing required key "${String(error.params.missingProperty)}"`;
         case "uniqueItems":
             return `${where} lists the same value twice (items ${String(error.params.j)} and ${String(error.params.i)})`;
+        case "not":
+            if (error.instancePath.startsWith("/writable_protected/")) {
+                return `${where} names .git or its hooks, config, info, modules, worktrees or commondir, which can never be writable`;
+            }
+            return `${where} has a value of the wrong form`;
         case "enum":
             return `${where} must be one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
         case "pattern":
-            if (error.instancePath.startsWith("/allowed_roots/")) {
+            if (error.instancePath.startsWith("/allowed_roots/") || error.instancePath.startsWith("/writable_protected/")) {
                 return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
             }
             if (error.instancePath.startsWith("/allowed_env/")) {
@@ -36464,7 +36604,33 @@ function envelope_loadEnvelope(bytes, file) {
             throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
         }
     });
+    envelope.writable_protected?.forEach((entry, i) => {
+        const reason = writableProtectedReason(entry);
+        if (reason !== null) {
+            const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
+            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+                file,
+                line,
+                hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
+            });
+        }
+    });
     return { envelope, hash, file, lines: parsed.lines };
+}
+/** Lexical refusal of a writable_protected entry: a whole root variable (it contains .git), `/`, or .git's hooks and config. */
+function writableProtectedReason(entry) {
+    const m = ROOT_VARIABLE.exec(entry);
+    // The variable stands for a directory that holds the repository's .git: fold what follows it under a placeholder.
+    const folded = foldPath(m ? `/${m[1]}${entry.slice(m[0].length)}` : entry);
+    if (folded === null)
+        return "it is not absolute";
+    if (folded === "/")
+        return "it contains everything, .git's hooks and config too";
+    if (m !== null && m[1] === "WORKSPACE" && folded === "/WORKSPACE")
+        return "the workspace contains .git/hooks and .git/config";
+    if (m !== null && folded !== `/${m[1]}` && !folded.startsWith(`/${m[1]}/`))
+        return `it leaves \${${m[1]}} with ".."`;
+    return neverWritableReason(folded);
 }
 /** The sha256sum line for an envelope: `<hex>  <name>`. */
 function formatDigestLine(bytes, name) {
@@ -36507,8 +36673,15 @@ function envelope_verifyDigest(envelopeBytes, envelopeFile, digestText, digestFi
 const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 function expandRoots(loaded, values) {
-    return loaded.envelope.allowed_roots.map((root, i) => {
-        const line = loaded.lines.get(`/allowed_roots/${i}`);
+    return expandPaths(loaded, values, "allowed_roots");
+}
+/** `writable_protected`, expanded and folded like the roots (empty when the key is absent). */
+function expandWritableProtected(loaded, values) {
+    return expandPaths(loaded, values, "writable_protected");
+}
+function expandPaths(loaded, values, key) {
+    return (loaded.envelope[key] ?? []).map((root, i) => {
+        const line = loaded.lines.get(`/${key}/${i}`);
         let expanded = root;
         const m = ROOT_VARIABLE.exec(root);
         if (m) {
@@ -36584,6 +36757,7 @@ function hostPatterns(envelope) {
  * problem throws a typed GateError instead ("could not observe" never reads as "observed
  * nothing").
  */
+
 
 
 
@@ -36783,6 +36957,7 @@ const RULE_ENVELOPE_KEY = {
     undeclared_command: "allowed_commands",
     // No envelope key allows these: the annotation points at the envelope's name.
     forbidden_syscall: "envelope_id",
+    write_protected: "writable_protected",
 };
 /** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
 function isLoopback(host) {
@@ -36879,6 +37054,10 @@ class LogEvaluator {
     canaryBlockOpen = true;
     logPath = null;
     logPathBytes = null;
+    /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
+    protectedSet = NO_PROTECTED;
+    /** Fast-path pre-filter: a path that contains none of these byte strings is not protected. */
+    protectedHints = [Buffer.from("/.git", "utf8")];
     violations = new Map();
     counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
     /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
@@ -37309,6 +37488,11 @@ class LogEvaluator {
         }
         this.checkObservers(obj.observers);
         this.ownNetwork = obj.network_enforced === true;
+        const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedSet = protectedSet;
+        this.protectedHints = [Buffer.from("/.git", "utf8"), ...protectedSet.paths.map((p) => Buffer.from(p, "utf8"))];
         if (typeof obj.log_path === "string") {
             this.logPath = foldPath(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -37387,9 +37571,16 @@ class LogEvaluator {
             return;
         }
         if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const verdict = this.writeInsideFast(this.start[SLOT.path], this.end[SLOT.path]);
-            if (verdict === true || (verdict === false && canary))
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            const verdict = this.writeInsideFast(from, to);
+            if (verdict === false && canary)
                 return;
+            if (verdict === true) {
+                if (!canary && this.mayBeProtected(from, to))
+                    this.judgeProtected(this.val(SLOT.path));
+                return;
+            }
             if (verdict === false) {
                 this.record("write_outside_root", this.val(SLOT.path));
                 return;
@@ -37402,6 +37593,21 @@ class LogEvaluator {
             return;
         if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
+        else
+            this.judgeProtected(folded);
+    }
+    /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
+    judgeProtected(folded) {
+        if (isProtectedWrite(folded, this.roots, this.protectedSet))
+            this.record("write_protected", folded);
+    }
+    mayBeProtected(from, to) {
+        for (const hint of this.protectedHints) {
+            const at = this.buf.indexOf(hint, from);
+            if (at !== -1 && at + hint.length <= to)
+                return true;
+        }
+        return false;
     }
     /**
      * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
@@ -37558,6 +37764,8 @@ function describeViolation(v) {
             return `the run executed ${v.subject}, which allowed_commands does not list`;
         case "forbidden_syscall":
             return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
+        case "write_protected":
+            return `the run wrote ${v.subject}, a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed`;
     }
 }
 function violationAnnotations(violations, envelope, logName) {
@@ -37728,6 +37936,7 @@ const ENVELOPE_RULE_NAMES = [
     "undeclared_host",
     "undeclared_command",
     "forbidden_syscall",
+    "write_protected",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
@@ -37735,6 +37944,7 @@ const ENVELOPE_RULE_NAMES = [
     "allowed_commands",
     "observation",
     "loopback",
+    "writable_protected",
     "network",
     "envelope",
     "envelope_id",
@@ -44809,15 +45019,62 @@ async function gatherPolicyFacts(source, input) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/gate/output.ts
+
+
+/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
+function stdoutTarget() {
+    try {
+        return readlinkSync("/proc/self/fd/1");
+    }
+    catch {
+        return "standard output";
+    }
+}
+/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
+function outputUnwritable(file, what, err) {
+    const reason = err.code ?? String(err);
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    return new errors_GateError("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
+        file,
+        hint: full
+            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
+            : "Check that the destination can be written, and run again.",
+        cause: err,
+    });
+}
+/**
+ * Writes to standard output and waits until it is written. A refused write (a full disk, a
+ * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
+ */
+function writeStdout(text, what) {
+    return new Promise((resolvePromise, reject) => {
+        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
+        const refuse = (err) => reject(outputUnwritable(stdoutTarget(), what, err));
+        process.stdout.on("error", refuse);
+        process.stdout.write(text, (err) => {
+            if (err)
+                refuse(err);
+            else
+                resolvePromise();
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/action/local.ts
 /**
  * The Action's local I/O: running the patch under the observer, reading what it produced,
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
+
+
+
 
 
 
@@ -44859,6 +45116,52 @@ async function prepareEvidenceDir(dir) {
 function bundledCli() {
     return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "cli", "index.js");
 }
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay. */
+const CLI_PARTS = ["cli", "preload", "relay", "package.json"];
+let privateCliCopy = null;
+/**
+ * The observer CLI the Action runs: a private copy of dist/cli, dist/preload and dist/relay,
+ * made once, before the first jailed run, in a new 0700 directory under RUNNER_TEMP (outside
+ * the workspace). A run may rewrite the Action's own files where it can write them (a workflow
+ * that checks the Action out inside the workspace, `uses: ./`); what the Action starts later
+ * (the property commands' wrapper) is never read from there again.
+ */
+async function privateCli(runnerTemp) {
+    privateCliCopy ??= (async () => {
+        const source = (0,external_node_path_namespaceObject.dirname)(bundledCli());
+        const dist = (0,external_node_path_namespaceObject.dirname)(source);
+        let dir;
+        try {
+            dir = await (0,promises_namespaceObject.realpath)(await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(runnerTemp !== "" ? runnerTemp : (0,external_node_os_namespaceObject.tmpdir)(), "envelope-gate-cli-")));
+            await (0,promises_namespaceObject.chmod)(dir, 0o700);
+            for (const part of CLI_PARTS) {
+                if ((0,external_node_fs_namespaceObject.existsSync)((0,external_node_path_namespaceObject.join)(dist, part)))
+                    await (0,promises_namespaceObject.cp)((0,external_node_path_namespaceObject.join)(dist, part), (0,external_node_path_namespaceObject.join)(dir, part), { recursive: true });
+            }
+        }
+        catch (err) {
+            throw new errors_GateError("ACTION_COPY_UNAVAILABLE", `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${err.message})`, { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err });
+        }
+        return (0,external_node_path_namespaceObject.join)(dir, "cli", "index.js");
+    })();
+    return privateCliCopy;
+}
+/** The Action's own directory (dist/index.js -> the directory holding dist/ and action.yml). */
+function actionPath() {
+    return (0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)));
+}
+/** A new scratch directory for one property command's run, under RUNNER_TEMP (never the patch's). */
+async function propertyScratch(runnerTemp) {
+    try {
+        await (0,promises_namespaceObject.mkdir)(runnerTemp, { recursive: true });
+        return await (0,promises_namespaceObject.realpath)(await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(runnerTemp, "envelope-gate-property-scratch-")));
+    }
+    catch (err) {
+        throw new errors_GateError("PROPERTY_SCRATCH_UNAVAILABLE", `a scratch directory for a property command cannot be made in ${runnerTemp} (${err.message})`, {
+            cause: err,
+        });
+    }
+}
 /**
  * Runs the command under `envelope-gate run`, writing the log to `logPath`. The log is judged
  * afterwards by the caller; this only reports how the wrapper ended.
@@ -44886,15 +45189,33 @@ async function spawnObserved(options, how) {
             hint: "Use a released tag of the Action; its dist/ carries the observer.",
         });
     }
+    const cliCopy = await privateCli(options.runnerTemp);
+    const realRoots = await Promise.all(options.roots.map((r) => (0,promises_namespaceObject.realpath)(r).catch(() => r)));
+    if (isInsideAnyRoot((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy)), [
+        ...options.roots,
+        ...realRoots,
+        options.workspace,
+        await (0,promises_namespaceObject.realpath)(options.workspace).catch(() => options.workspace),
+    ])) {
+        throw new errors_GateError("ACTION_COPY_WRITABLE", `the Action's private copy of its observer (${(0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`, {
+            hint: "Keep RUNNER_TEMP out of the envelope's allowed_roots (the copy is made under RUNNER_TEMP).",
+        });
+    }
     const policyDir = (0,external_node_path_namespaceObject.join)(options.runnerTemp, "envelope-gate-policy");
-    await (0,promises_namespaceObject.mkdir)(policyDir, { recursive: true });
     const envelopePath = (0,external_node_path_namespaceObject.join)(policyDir, "envelope.json");
-    await (0,promises_namespaceObject.writeFile)(envelopePath, options.envelopeBytes);
-    await (0,promises_namespaceObject.writeFile)(`${envelopePath}.sha256`, options.digestLine);
-    await (0,promises_namespaceObject.mkdir)(options.scratch, { recursive: true });
-    await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(options.logPath), { recursive: true });
+    // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
+    try {
+        await (0,promises_namespaceObject.mkdir)(policyDir, { recursive: true });
+        await (0,promises_namespaceObject.writeFile)(envelopePath, options.envelopeBytes);
+        await (0,promises_namespaceObject.writeFile)(`${envelopePath}.sha256`, options.digestLine);
+        await (0,promises_namespaceObject.mkdir)(options.scratch, { recursive: true });
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(options.logPath), { recursive: true });
+    }
+    catch (err) {
+        throw outputUnwritable(err.path ?? policyDir, "the run's envelope and directories", err);
+    }
     const args = [
-        cli,
+        cliCopy,
         "run",
         "--envelope",
         envelopePath,
@@ -44920,6 +45241,9 @@ async function spawnObserved(options, how) {
     return new Promise((resolvePromise, reject) => {
         const child = (0,external_node_child_process_namespaceObject.spawn)(process.execPath, args, {
             cwd: options.workspace,
+            // The wrapper reads the runner's layout from these to hide it (src/observer/runner-layout.ts);
+            // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
+            env: { ...process.env, RUNNER_TEMP: options.runnerTemp, GITHUB_ACTION_PATH: actionPath() },
             stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
         });
         let stderr = "";
@@ -44959,9 +45283,15 @@ async function spawnObserved(options, how) {
         });
     });
 }
+/** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 async function copyLog(from, to) {
+    const unreadable = (err) => new errors_GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${err.code ?? String(err)})`, {
+        file: from,
+        cause: err,
+    });
+    let source;
     try {
-        await (0,promises_namespaceObject.copyFile)(from, to);
+        source = await (0,promises_namespaceObject.open)(from, "r");
     }
     catch (err) {
         const code = err.code;
@@ -44971,8 +45301,30 @@ async function copyLog(from, to) {
                 hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
             });
         }
-        throw new errors_GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${code ?? String(err)})`, { file: from });
+        throw unreadable(err);
     }
+    let failedSide = null;
+    const reader = source.createReadStream();
+    const writer = (0,external_node_fs_namespaceObject.createWriteStream)(to);
+    reader.once("error", () => (failedSide ??= "read"));
+    writer.once("error", () => (failedSide ??= "write"));
+    try {
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(reader, writer);
+    }
+    catch (err) {
+        throw failedSide === "write" ? evidenceUnwritable(to, err) : unreadable(err);
+    }
+}
+/** A file of the evidence bundle that cannot be written (a full disk, a quota, permissions). */
+function evidenceUnwritable(file, err) {
+    const reason = err.code ?? String(err);
+    return new errors_GateError("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
+        file,
+        hint: reason === "ENOSPC" || reason === "EDQUOT"
+            ? "The filesystem holding evidence-dir is full: free space on the runner, or point evidence-dir elsewhere."
+            : "Check that evidence-dir can be written, or point it elsewhere.",
+        cause: err,
+    });
 }
 /** A file the run produced, inside the workspace; null when absent. Refuses paths escaping the workspace. */
 async function readWorkspaceFile(workspace, path) {
@@ -45030,9 +45382,14 @@ async function runnerIdentity(fields) {
  * over every file in the directory. Returns the bundle digest.
  */
 async function writeBundle(dir, files) {
+    const put = async (name, bytes) => {
+        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(dir, name), bytes).catch((err) => {
+            throw evidenceUnwritable((0,external_node_path_namespaceObject.join)(dir, name), err);
+        });
+    };
     try {
         for (const [name, bytes] of files)
-            await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(dir, name), bytes);
+            await put(name, bytes);
         const all = new Map();
         for (const name of await (0,promises_namespaceObject.readdir)(dir)) {
             if (name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE)
@@ -45040,8 +45397,8 @@ async function writeBundle(dir, files) {
             all.set(name, new Uint8Array(await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(dir, name))));
         }
         const built = buildManifest(all);
-        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(dir, MANIFEST_FILE), built.bytes);
-        await (0,promises_namespaceObject.writeFile)((0,external_node_path_namespaceObject.join)(dir, MANIFEST_DIGEST_FILE), built.digestLine);
+        await put(MANIFEST_FILE, built.bytes);
+        await put(MANIFEST_DIGEST_FILE, built.digestLine);
         return built.digest;
     }
     catch (err) {
@@ -45228,6 +45585,7 @@ async function gate(settings, source, p) {
             scratch: settings.scratch,
             command: settings.evaluation.command,
             runnerTemp: settings.runnerTemp,
+            roots,
         });
         p.logWritten = (0,external_node_fs_namespaceObject.existsSync)(logPath);
         if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
@@ -45297,14 +45655,19 @@ async function gate(settings, source, p) {
 async function runProperty(settings, p, name, command, timeoutSeconds) {
     const { envelope, bytes: envelopeBytes } = p.policy;
     const logPath = (0,external_node_path_namespaceObject.join)(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
+    // A scratch of its own, new: nothing the patch's run (or an earlier property's) left in its
+    // scratch reaches this command, and its log is judged with this scratch as ${SCRATCH}.
+    const scratch = await propertyScratch(settings.runnerTemp);
+    const roots = expandRoots(envelope, { workspace: settings.workspace, scratch });
     const ran = await runPropertyUnderObserver({
         envelopeBytes,
         digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
         logPath,
         workspace: settings.workspace,
-        scratch: settings.scratch,
+        scratch,
         command,
         runnerTemp: settings.runnerTemp,
+        roots,
         timeoutSeconds,
     });
     // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
@@ -45330,7 +45693,6 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
             hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
         });
     }
-    const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
     const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
     if (verdict.verdict === "error") {
         const e = verdict.error;

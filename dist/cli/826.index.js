@@ -294,12 +294,15 @@ function lineDiff(before, after) {
 
 // EXTERNAL MODULE: ./src/gate/files.ts
 var files = __webpack_require__(1552);
+// EXTERNAL MODULE: ./src/gate/output.ts
+var output = __webpack_require__(4598);
 ;// CONCATENATED MODULE: ./src/gate/suggest.ts
 /**
  * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
  * core/suggest for the tightest envelope that passes them, prints it explained, and with
  * --write writes it and its digest.
  */
+
 
 
 
@@ -361,8 +364,13 @@ async function suggestCommand(options) {
         out.push(text.trimEnd());
     }
     if (options.write !== undefined) {
-        await (0,promises_.writeFile)(options.write, text);
-        await (0,promises_.writeFile)(`${options.write}.sha256`, (0,core_envelope/* formatDigestLine */.sv)(Buffer.from(text), (0,external_node_path_.basename)(options.write)));
+        const digestFile = `${options.write}.sha256`;
+        await (0,promises_.writeFile)(options.write, text).catch((err) => {
+            throw (0,output/* outputUnwritable */.n)(options.write, "the suggested envelope", err);
+        });
+        await (0,promises_.writeFile)(digestFile, (0,core_envelope/* formatDigestLine */.sv)(Buffer.from(text), (0,external_node_path_.basename)(options.write))).catch((err) => {
+            throw (0,output/* outputUnwritable */.n)(digestFile, "the suggested envelope's digest", err);
+        });
         out.push("", `wrote ${options.write} and ${options.write}.sha256`);
     }
     return out.join("\n") + "\n";

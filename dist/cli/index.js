@@ -5869,6 +5869,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1552);
 /* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9);
 /* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(6719);
+/* harmony import */ var _gate_output_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(4598);
+
 
 
 
@@ -5910,7 +5912,7 @@ async function hash(args) {
         const code = err.code === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .GateError */ .ue(code, `envelope ${file} cannot be read (${err.code ?? String(err)})`, { file });
     }
-    process.stdout.write((0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDigestLine */ .sv)(bytes, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(file)));
+    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)((0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDigestLine */ .sv)(bytes, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(file)), "the digest line");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function verify(args) {
@@ -5923,7 +5925,7 @@ async function verify(args) {
     if (!values.envelope)
         usage("verify needs --envelope");
     const loaded = await (0,_gate_files_js__WEBPACK_IMPORTED_MODULE_7__/* .readVerifiedEnvelope */ .pO)(values.envelope, values.sha256);
-    process.stdout.write(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`);
+    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function check(args) {
@@ -5946,11 +5948,11 @@ async function check(args) {
         workspace: absolute(values.workspace),
         scratch: absolute(values.scratch),
     });
-    process.stdout.write(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report));
+    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report), "the check report");
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(437), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(958), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -5978,7 +5980,7 @@ async function suggest(args) {
     if (values.run === true) {
         if (!values.envelope || logs.length !== 1 || command.length === 0)
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-        const { runObserved } = await __nccwpck_require__.e(/* import() */ 437).then(__nccwpck_require__.bind(__nccwpck_require__, 1437));
+        const { runObserved } = await __nccwpck_require__.e(/* import() */ 958).then(__nccwpck_require__.bind(__nccwpck_require__, 2958));
         const exit = await runObserved({
             envelopePath: values.envelope,
             digestPath: values.sha256,
@@ -5997,11 +5999,11 @@ async function suggest(args) {
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
     const { suggestCommand } = await __nccwpck_require__.e(/* import() */ 826).then(__nccwpck_require__.bind(__nccwpck_require__, 4826));
-    process.stdout.write(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }));
+    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }), "the suggestion");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(559)]).then(__nccwpck_require__.bind(__nccwpck_require__, 559));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(125)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2125));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6027,6 +6029,11 @@ async function main(argv) {
         return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
     }
 }
+// Where even the error report cannot be written, the exit status is what is left to say so
+// (an unhandled stream error would exit 1, which reads as violations).
+process.stderr.on("error", () => {
+    process.exitCode = _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
+});
 process.exitCode = await main(process.argv.slice(2));
 
 __webpack_async_result__();
@@ -6231,6 +6238,7 @@ const CREDENTIAL_KEY = new RegExp([
 __nccwpck_require__.d(__webpack_exports__, {
   IC: () => (/* binding */ envMatcher),
   oY: () => (/* binding */ expandRoots),
+  x8: () => (/* binding */ expandWritableProtected),
   sv: () => (/* binding */ formatDigestLine),
   on: () => (/* binding */ hostPatterns),
   BC: () => (/* binding */ loadEnvelope),
@@ -6245,7 +6253,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __nccwpck_require__(20);
 // EXTERNAL MODULE: ./src/core/errors.ts
@@ -6485,9 +6493,12 @@ function decodeUtf8Strict(bytes) {
 
 // EXTERNAL MODULE: ./src/core/paths.ts
 var paths = __nccwpck_require__(6107);
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __nccwpck_require__(1085);
 // EXTERNAL MODULE: ./src/core/hosts.ts
 var hosts = __nccwpck_require__(3848);
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
+
 
 
 
@@ -6514,10 +6525,15 @@ function describeSchemaError(error) {
             return `missing required key "${String(error.params.missingProperty)}"`;
         case "uniqueItems":
             return `${where} lists the same value twice (items ${String(error.params.j)} and ${String(error.params.i)})`;
+        case "not":
+            if (error.instancePath.startsWith("/writable_protected/")) {
+                return `${where} names .git or its hooks, config, info, modules, worktrees or commondir, which can never be writable`;
+            }
+            return `${where} has a value of the wrong form`;
         case "enum":
             return `${where} must be one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
         case "pattern":
-            if (error.instancePath.startsWith("/allowed_roots/")) {
+            if (error.instancePath.startsWith("/allowed_roots/") || error.instancePath.startsWith("/writable_protected/")) {
                 return `${where} must be an absolute path or start with \${WORKSPACE} or \${SCRATCH}`;
             }
             if (error.instancePath.startsWith("/allowed_env/")) {
@@ -6587,7 +6603,33 @@ function loadEnvelope(bytes, file) {
             throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
         }
     });
+    envelope.writable_protected?.forEach((entry, i) => {
+        const reason = writableProtectedReason(entry);
+        if (reason !== null) {
+            const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
+            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+                file,
+                line,
+                hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
+            });
+        }
+    });
     return { envelope, hash, file, lines: parsed.lines };
+}
+/** Lexical refusal of a writable_protected entry: a whole root variable (it contains .git), `/`, or .git's hooks and config. */
+function writableProtectedReason(entry) {
+    const m = ROOT_VARIABLE.exec(entry);
+    // The variable stands for a directory that holds the repository's .git: fold what follows it under a placeholder.
+    const folded = (0,paths/* foldPath */.tu)(m ? `/${m[1]}${entry.slice(m[0].length)}` : entry);
+    if (folded === null)
+        return "it is not absolute";
+    if (folded === "/")
+        return "it contains everything, .git's hooks and config too";
+    if (m !== null && m[1] === "WORKSPACE" && folded === "/WORKSPACE")
+        return "the workspace contains .git/hooks and .git/config";
+    if (m !== null && folded !== `/${m[1]}` && !folded.startsWith(`/${m[1]}/`))
+        return `it leaves \${${m[1]}} with ".."`;
+    return (0,core_protected/* neverWritableReason */.d8)(folded);
 }
 /** The sha256sum line for an envelope: `<hex>  <name>`. */
 function formatDigestLine(bytes, name) {
@@ -6630,8 +6672,15 @@ function verifyDigest(envelopeBytes, envelopeFile, digestText, digestFile) {
 const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 function expandRoots(loaded, values) {
-    return loaded.envelope.allowed_roots.map((root, i) => {
-        const line = loaded.lines.get(`/allowed_roots/${i}`);
+    return expandPaths(loaded, values, "allowed_roots");
+}
+/** `writable_protected`, expanded and folded like the roots (empty when the key is absent). */
+function expandWritableProtected(loaded, values) {
+    return expandPaths(loaded, values, "writable_protected");
+}
+function expandPaths(loaded, values, key) {
+    return (loaded.envelope[key] ?? []).map((root, i) => {
+        const line = loaded.lines.get(`/${key}/${i}`);
         let expanded = root;
         const m = ROOT_VARIABLE.exec(root);
         if (m) {
@@ -6772,6 +6821,19 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "APP_CRASH_LOOP",
     "SECRET_IN_ENVIRONMENT",
     "SECRET_UNAVAILABLE",
+    "OBSERVER_LOG_WRITE_FAILED",
+    "OUTPUT_UNWRITABLE",
+    "JAIL_CWD_HIDDEN",
+    "ACTION_COPY_WRITABLE",
+    "ACTION_COPY_UNAVAILABLE",
+    "PROPERTY_SCRATCH_UNAVAILABLE",
+    "PROTECTED_PATHS_UNAVAILABLE",
+    "GIT_CREDENTIALS_UNCHECKED",
+    "REDELIVERY_LIST_REFUSED",
+    "REDELIVERY_RATE_LIMITED",
+    "REDELIVERY_EXPIRED",
+    "REDELIVERY_REFUSED",
+    "REDELIVERY_EXHAUSTED",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -6913,6 +6975,8 @@ var paths = __nccwpck_require__(6107);
 var hosts = __nccwpck_require__(3848);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var core_envelope = __nccwpck_require__(8447);
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __nccwpck_require__(1085);
 ;// CONCATENATED MODULE: ./src/core/log.ts
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
@@ -6922,6 +6986,7 @@ var core_envelope = __nccwpck_require__(8447);
  * problem throws a typed GateError instead ("could not observe" never reads as "observed
  * nothing").
  */
+
 
 
 
@@ -7121,6 +7186,7 @@ const RULE_ENVELOPE_KEY = {
     undeclared_command: "allowed_commands",
     // No envelope key allows these: the annotation points at the envelope's name.
     forbidden_syscall: "envelope_id",
+    write_protected: "writable_protected",
 };
 /** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
 function isLoopback(host) {
@@ -7217,6 +7283,10 @@ class LogEvaluator {
     canaryBlockOpen = true;
     logPath = null;
     logPathBytes = null;
+    /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
+    protectedSet = core_protected/* NO_PROTECTED */.zo;
+    /** Fast-path pre-filter: a path that contains none of these byte strings is not protected. */
+    protectedHints = [Buffer.from("/.git", "utf8")];
     violations = new Map();
     counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
     /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
@@ -7647,6 +7717,11 @@ class LogEvaluator {
         }
         this.checkObservers(obj.observers);
         this.ownNetwork = obj.network_enforced === true;
+        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedSet = protectedSet;
+        this.protectedHints = [Buffer.from("/.git", "utf8"), ...protectedSet.paths.map((p) => Buffer.from(p, "utf8"))];
         if (typeof obj.log_path === "string") {
             this.logPath = (0,paths/* foldPath */.tu)(obj.log_path);
             this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
@@ -7725,9 +7800,16 @@ class LogEvaluator {
             return;
         }
         if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const verdict = this.writeInsideFast(this.start[SLOT.path], this.end[SLOT.path]);
-            if (verdict === true || (verdict === false && canary))
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            const verdict = this.writeInsideFast(from, to);
+            if (verdict === false && canary)
                 return;
+            if (verdict === true) {
+                if (!canary && this.mayBeProtected(from, to))
+                    this.judgeProtected(this.val(SLOT.path));
+                return;
+            }
             if (verdict === false) {
                 this.record("write_outside_root", this.val(SLOT.path));
                 return;
@@ -7740,6 +7822,21 @@ class LogEvaluator {
             return;
         if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
+        else
+            this.judgeProtected(folded);
+    }
+    /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
+    judgeProtected(folded) {
+        if ((0,core_protected/* isProtectedWrite */.Ih)(folded, this.roots, this.protectedSet))
+            this.record("write_protected", folded);
+    }
+    mayBeProtected(from, to) {
+        for (const hint of this.protectedHints) {
+            const at = this.buf.indexOf(hint, from);
+            if (at !== -1 && at + hint.length <= to)
+                return true;
+        }
+        return false;
     }
     /**
      * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
@@ -7859,9 +7956,9 @@ class LogEvaluator {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jk: () => (/* binding */ isInsideAnyRoot),
+/* harmony export */   Xj: () => (/* binding */ isInsideRoot),
 /* harmony export */   tu: () => (/* binding */ foldPath)
 /* harmony export */ });
-/* unused harmony export isInsideRoot */
 /**
  * Lexical path handling. The checking machine's filesystem is never consulted: the observer
  * already resolved symlinks where the write happened, and the gate judges what was recorded.
@@ -7899,6 +7996,142 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
             return true;
     }
     return false;
+}
+
+
+/***/ }),
+
+/***/ 1085:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ih: () => (/* binding */ isProtectedWrite),
+/* harmony export */   Pw: () => (/* binding */ gitExemptFor),
+/* harmony export */   UB: () => (/* binding */ protectedFromMeta),
+/* harmony export */   d8: () => (/* binding */ neverWritableReason),
+/* harmony export */   kc: () => (/* binding */ containsAny),
+/* harmony export */   zo: () => (/* binding */ NO_PROTECTED)
+/* harmony export */ });
+/* unused harmony export GIT_DIR_NAME */
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6107);
+/**
+ * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
+ *
+ * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
+ * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
+ * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
+ * `.github` or in the Action's own files is therefore an escape, even inside an allowed root.
+ *
+ * A write is protected when, inside an allowed root:
+ * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
+ *   and the gitdirs they point at, `.github`, the Action's own directory), or
+ * - lexically, a segment of its path below the root is `.git` (a `.git` the run created where
+ *   none existed is judged too), except under the run's own scratch directory when the scratch and
+ *   the workspace do not overlap (a test's throwaway repository in /tmp is the run's own);
+ * and it is not under an entry of the envelope's `writable_protected` (recorded as
+ * `meta.protected.writable`) that may be made writable at all.
+ */
+
+const GIT_DIR_NAME = ".git";
+/**
+ * Inside a git directory: what makes git run a program or read another file (hooks, config,
+ * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
+ */
+const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
+const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
+function segments(folded) {
+    return folded === "/" ? [] : folded.slice(1).split("/");
+}
+/**
+ * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
+ * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
+ * An entry that only contains a git directory on disk (an absolute path above a repository) is
+ * found at run time (`containsGitPath`).
+ */
+function neverWritableReason(folded) {
+    const parts = segments(folded);
+    const git = parts.indexOf(GIT_DIR_NAME);
+    if (git === -1)
+        return null;
+    const below = parts[git + 1];
+    if (below === undefined)
+        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
+    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
+        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
+    }
+    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
+    const rest = "/" + parts.slice(git + 1).join("/");
+    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
+}
+/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
+function containsAny(entry, paths) {
+    for (const p of paths)
+        if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(p, entry))
+            return p;
+    return null;
+}
+/** The lexical rule: a `.git` segment below the root that contains the path. */
+function hasGitSegmentBelowRoot(folded, roots) {
+    for (const root of roots) {
+        if (!(0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(folded, root))
+            continue;
+        const below = root === "/" ? folded : folded.slice(root.length);
+        if (below === `/${GIT_DIR_NAME}` || below.includes(`/${GIT_DIR_NAME}/`) || below.endsWith(`/${GIT_DIR_NAME}`))
+            return true;
+    }
+    return false;
+}
+/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
+function isProtectedWrite(folded, roots, set) {
+    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.writable) && neverWritableReason(folded) === null)
+        return false;
+    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.paths))
+        return true;
+    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.gitExempt))
+        return false;
+    return hasGitSegmentBelowRoot(folded, roots);
+}
+/** The scratch is exempt from the lexical `.git` rule only when it and the workspace are apart. */
+function gitExemptFor(workspace, scratch) {
+    if (scratch === undefined)
+        return [];
+    const s = (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .foldPath */ .tu)(scratch);
+    if (s === null || s === "/")
+        return [];
+    if (workspace === undefined)
+        return [s];
+    const w = (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .foldPath */ .tu)(workspace);
+    if (w === null || (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(w, s) || (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(s, w))
+        return [];
+    return [s];
+}
+/**
+ * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
+ * an error message for a malformed value; an absent value is the empty set (the lexical `.git`
+ * rule still applies).
+ */
+function protectedFromMeta(value, workspace, scratch) {
+    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
+    if (value === undefined)
+        return { ...NO_PROTECTED, gitExempt };
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+        return `meta "protected" must be an object`;
+    const record = value;
+    const out = { paths: [], writable: [], gitExempt };
+    for (const key of Object.keys(record)) {
+        if (key !== "paths" && key !== "writable")
+            return `meta "protected" has an unknown key "${key}"`;
+        const list = record[key];
+        if (!Array.isArray(list))
+            return `meta "protected.${key}" must be an array of absolute paths`;
+        for (const item of list) {
+            const folded = typeof item === "string" && !item.includes("\u0000") ? (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .foldPath */ .tu)(item) : null;
+            if (folded === null)
+                return `meta "protected.${key}" must be an array of absolute paths`;
+            out[key].push(folded);
+        }
+    }
+    return out;
 }
 
 
@@ -8104,6 +8337,60 @@ const ENVELOPE_LOG_OPTIONS = {
     workspace: { type: "string" },
     scratch: { type: "string" },
 };
+
+
+/***/ }),
+
+/***/ 4598:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ writeStdout),
+/* harmony export */   n: () => (/* binding */ outputUnwritable)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+
+
+/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
+function stdoutTarget() {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)("/proc/self/fd/1");
+    }
+    catch {
+        return "standard output";
+    }
+}
+/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
+function outputUnwritable(file, what, err) {
+    const reason = err.code ?? String(err);
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
+        file,
+        hint: full
+            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
+            : "Check that the destination can be written, and run again.",
+        cause: err,
+    });
+}
+/**
+ * Writes to standard output and waits until it is written. A refused write (a full disk, a
+ * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
+ */
+function writeStdout(text, what) {
+    return new Promise((resolvePromise, reject) => {
+        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
+        const refuse = (err) => reject(outputUnwritable(stdoutTarget(), what, err));
+        process.stdout.on("error", refuse);
+        process.stdout.write(text, (err) => {
+            if (err)
+                refuse(err);
+            else
+                resolvePromise();
+        });
+    });
+}
 
 
 /***/ }),

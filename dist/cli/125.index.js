@@ -1,8 +1,8 @@
-export const id = 559;
-export const ids = [559];
+export const id = 125;
+export const ids = [125];
 export const modules = {
 
-/***/ 559:
+/***/ 2125:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -733,6 +733,33 @@ CREATE TABLE app_crash_resets (
 CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
 `,
     },
+    {
+        version: 6,
+        name: "the redelivery sweep: its pass (one replica at a time) and mark, and each delivery it asked GitHub for again",
+        sql: `
+CREATE TABLE redelivery_sweep (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  mark_at BIGINT,
+  owner TEXT,
+  until_at BIGINT,
+  last_pass TEXT
+);
+INSERT INTO redelivery_sweep (id) VALUES (1);
+CREATE TABLE redeliveries (
+  guid TEXT PRIMARY KEY,
+  event TEXT NOT NULL,
+  hook_delivery_id BIGINT NOT NULL,
+  first_failed_at BIGINT NOT NULL,
+  attempts INTEGER NOT NULL,
+  requested_at BIGINT,
+  state TEXT NOT NULL CHECK (state IN ('requested', 'refused', 'delivered', 'exhausted', 'expired')),
+  code TEXT,
+  message TEXT,
+  updated_at BIGINT NOT NULL
+);
+CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1198,10 +1225,33 @@ class Store {
        WHERE deliveries.state = 'failed' OR ${takeover.sql}`, [id, event, owner, now + leaseMs, now, payload, ...takeover.params]);
         return changed === 1;
     }
-    /** Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. */
+    /**
+     * Records a delivery `queued` with its payload, for a worker or the sweeper of any replica,
+     * in one statement: a new id, or one recorded `failed` or `queued`. `reason` is why it was
+     * set aside (a drain); null means no attempt has failed yet, so a free worker takes it up.
+     * Resolves false when the delivery is done or being processed.
+     */
+    async queueDelivery(id, event, owner, now, payload, reason) {
+        const changed = await this.db.run(`INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, payload, error_code, error_message)
+       VALUES (?, ?, 'queued', ?, ?, 0, 0, ?, ?, ?, ?)
+       ON CONFLICT (delivery_id) DO UPDATE SET state = 'queued', payload = COALESCE(deliveries.payload, excluded.payload),
+         error_code = excluded.error_code, error_message = excluded.error_message
+       WHERE deliveries.state IN ('failed', 'queued')`, [id, event, owner, now, now, payload, reason?.code ?? null, reason?.message ?? null]);
+        return changed === 1;
+    }
+    /** Queued deliveries no attempt has failed yet (or set aside by a drain), oldest first: what a free worker takes up. */
+    async waitingDeliveries(limit) {
+        return this.db.all(`SELECT delivery_id, event, payload FROM deliveries
+       WHERE state = 'queued' AND payload IS NOT NULL AND (error_code IS NULL OR error_code = 'APP_DRAINING')
+       ORDER BY received_at, delivery_id LIMIT ?`, [limit]);
+    }
+    /**
+     * Takes over a recorded delivery (queued, or orphaned by a gone owner) for the sweeper. Its
+     * last error stays until the attempt settles, so the status page still shows why it is retried.
+     */
     async reclaimDelivery(id, owner, now, leaseMs) {
         const takeover = this.deliveryTakeover(now, owner);
-        const changed = await this.db.run(`UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1, error_code = NULL, error_message = NULL
+        const changed = await this.db.run(`UPDATE deliveries SET state = 'processing', owner = ?, lease_until = ?, attempts = attempts + 1
        WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`, [owner, now + leaseMs, id, ...takeover.params]);
         return changed === 1;
     }
@@ -1225,6 +1275,16 @@ class Store {
         const changed = await this.db.run(`UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
          failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner]);
+        return changed === 1;
+    }
+    /**
+     * An operator's retry of a delivery recorded `failed` (its cause fixed): queued again with its
+     * payload and no error, so the next free worker of any replica takes it up. False when it is
+     * not failed, or its payload is gone.
+     */
+    async retryDelivery(id, now) {
+        const changed = await this.db.run(`UPDATE deliveries SET state = 'queued', error_code = NULL, error_message = NULL, finished_at = ?
+       WHERE delivery_id = ? AND state = 'failed' AND payload IS NOT NULL`, [now, id]);
         return changed === 1;
     }
     /** Releases every delivery `owner` still holds to the sweeper (a drain that ran out of time). */
@@ -1513,6 +1573,7 @@ const ENVELOPE_RULE_NAMES = [
     "undeclared_host",
     "undeclared_command",
     "forbidden_syscall",
+    "write_protected",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
@@ -1520,6 +1581,7 @@ const ENVELOPE_RULE_NAMES = [
     "allowed_commands",
     "observation",
     "loopback",
+    "writable_protected",
     "network",
     "envelope",
     "envelope_id",
@@ -1851,6 +1913,30 @@ const APP_SETTINGS = [
         help: "a ledger PR unreviewed this long is reported loudly (error log, comment, OVERDUE on the status page)",
     },
     { name: "ENVELOPE_GATE_SWEEP_SECONDS", default: "30", scope: "server", help: "how often the sweeper runs" },
+    {
+        name: "ENVELOPE_GATE_WORKERS",
+        default: "16",
+        scope: "server",
+        help: "deliveries this process works on at once, outside the request; more are recorded queued and taken up as workers free (by any replica)",
+    },
+    {
+        name: "ENVELOPE_GATE_REDELIVERY_SECONDS",
+        default: "60",
+        scope: "server",
+        help: "how often the redelivery sweep lists the App's deliveries on GitHub and asks again for the failed ones the store never recorded (one replica at a time; turned off with envelope-gate app redelivery off)",
+    },
+    {
+        name: "ENVELOPE_GATE_REDELIVERY_PER_PASS",
+        default: "20",
+        scope: "server",
+        help: "redeliveries one redelivery pass asks GitHub for, at most",
+    },
+    {
+        name: "ENVELOPE_GATE_REDELIVERY_ATTEMPTS",
+        default: "3",
+        scope: "server",
+        help: "redeliveries asked for one delivery before it is given up (REDELIVERY_EXHAUSTED, on the status page)",
+    },
     {
         name: "ENVELOPE_GATE_LEASE_SECONDS",
         default: "300",
@@ -2373,6 +2459,13 @@ function scrubSecretEnvironment(env) {
 
 
 
+function redeliveryPolicyFromEnv(env) {
+    return {
+        intervalMs: config_int(env, "ENVELOPE_GATE_REDELIVERY_SECONDS", 5, 3600) * 1000,
+        perPass: config_int(env, "ENVELOPE_GATE_REDELIVERY_PER_PASS", 1, 1000),
+        attemptsPerDelivery: config_int(env, "ENVELOPE_GATE_REDELIVERY_ATTEMPTS", 1, 20),
+    };
+}
 const MIN_SECRET_LENGTH = 16;
 /**
  * Settings that would weaken verification of what the App receives or sends. In production
@@ -2524,6 +2617,8 @@ function loadConfig(env) {
         headersTimeoutMs: config_int(env, "ENVELOPE_GATE_HEADERS_TIMEOUT_SECONDS", 1, 600) * 1000,
         requestTimeoutMs: config_int(env, "ENVELOPE_GATE_REQUEST_TIMEOUT_SECONDS", 1, 3600) * 1000,
         budget: budgetPolicyFromEnv(env),
+        workers: config_int(env, "ENVELOPE_GATE_WORKERS", 1, 1000),
+        redelivery: redeliveryPolicyFromEnv(env),
     };
     scrubSecretEnvironment(env);
     return config;
@@ -2893,6 +2988,29 @@ class AppClient {
             throw githubUnavailable(`authenticate installation ${installationId}`, err);
         }
     }
+    /**
+     * One page of the App's webhook deliveries, newest first (GET /app/hook/deliveries, with the
+     * App's JWT), and the cursor of the next page from the Link header (null: the last page).
+     */
+    async listHookDeliveries(cursor, perPage = 100) {
+        try {
+            const res = await this.octokit.request("GET /app/hook/deliveries", { per_page: perPage, ...(cursor === null ? {} : { cursor }) });
+            return { deliveries: res.data, next: nextCursor(res.headers.link) };
+        }
+        catch (err) {
+            throw hookError("list the App's webhook deliveries", err, "REDELIVERY_LIST_REFUSED");
+        }
+    }
+    /** Asks GitHub to deliver one delivery again (POST /app/hook/deliveries/{delivery_id}/attempts, 202). */
+    async redeliverHook(deliveryId) {
+        try {
+            // Not retried by the client: a 5xx may come after GitHub queued the attempt; the pass records it pending instead.
+            await this.octokit.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: deliveryId, request: { retries: 0 } });
+        }
+        catch (err) {
+            throw hookError(`redeliver webhook delivery ${deliveryId}`, err, "REDELIVERY_REFUSED");
+        }
+    }
     /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
     async whoAmI() {
         try {
@@ -2904,6 +3022,40 @@ class AppClient {
             throw githubUnavailable("identify the App", err);
         }
     }
+}
+function nextCursor(link) {
+    for (const part of (link ?? "").split(",")) {
+        const m = /<([^>]+)>\s*;\s*rel="next"/.exec(part);
+        if (!m)
+            continue;
+        try {
+            return new URL(m[1]).searchParams.get("cursor");
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
+}
+/**
+ * What a deliveries call could not do, with its own code: a rate limit (403 with no quota left
+ * or a retry-after, 429) is REDELIVERY_RATE_LIMITED; a refusal (4xx) is `refused`; no answer or
+ * a 5xx is GITHUB_UNAVAILABLE. A GateError (the kill switch, a drain) passes through.
+ */
+function hookError(what, err, refused) {
+    if (err instanceof errors/* GateError */.ue)
+        return err;
+    const e = err;
+    const status = typeof e?.status === "number" && e.response !== undefined ? e.status : null;
+    const headers = e?.response?.headers ?? {};
+    const message = String(e?.message ?? err).slice(0, 500);
+    const limited = status === 429 ||
+        (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(message)));
+    if (limited)
+        return new errors/* GateError */.ue("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
+    if (status !== null && status >= 400 && status < 500)
+        return new errors/* GateError */.ue(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
+    return githubUnavailable(what, err);
 }
 /** One installation's calls. Methods name the GitHub operation; failures are typed. */
 class InstallationClient {
@@ -3099,7 +3251,11 @@ async function deliveryOverview(store, now, limit = 25) {
     return {
         total: Number(totals[0]?.n ?? 0),
         last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
-        failed: await select("state IN ('failed', 'queued') AND error_code IS NOT NULL AND error_code <> ?", ["KILL_SWITCH_ENGAGED"]),
+        // A processing one with an error is being retried after that failure (the sweeper keeps its last error meanwhile).
+        failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?)", [
+            "KILL_SWITCH_ENGAGED",
+            "APP_DRAINING",
+        ]),
         stuck: await select("state = 'processing' AND lease_until < ?", [now]),
         refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
     };
@@ -3274,32 +3430,418 @@ function reviewOverdue(pr, now, alertMs) {
 ;// CONCATENATED MODULE: ./src/app/hints.ts
 /**
  * What an operator does about each code a delivery or a sweep item can fail with: the status
- * page prints it beside the failure. A code not listed gets the generic advice.
+ * page prints it beside the failure. A code not listed gets the generic advice. GitHub never
+ * redelivers by itself, and the App answers 202 before the work, so GitHub's log shows most of
+ * these deliveries as delivered: no hint sends an operator to redeliver by hand what the App
+ * retries itself (queued work: the sweeper; deliveries it could not record: the redelivery sweep).
  */
-const REDELIVER = "then redeliver it from the App's settings (Advanced > Recent deliveries)";
+const RETRY = "then `envelope-gate app retry --delivery ID` (the App kept its payload; any replica's worker takes it up)";
+const SWEEPER = "The App holds the delivery (queued) and its sweeper retries it; nothing to redeliver.";
 const HINTS = {
-    GITHUB_UNAVAILABLE: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions, ${REDELIVER}.`,
-    STORE_UNAVAILABLE: `The database could not be read or written: check /healthz and the database, ${REDELIVER}.`,
-    KILL_SWITCH_ENGAGED: "Refused while the App was paused. After `envelope-gate app resume` the sweeper sends recorded work; redeliver deliveries that recorded nothing.",
-    PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${REDELIVER}.`,
-    SECRET_UNAVAILABLE: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, GitHub's redelivery the refused deliveries.",
+    GITHUB_UNAVAILABLE: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions. ${SWEEPER}`,
+    STORE_UNAVAILABLE: "The database could not be read or written: check /healthz and the database. Work the App recorded is retried by the sweeper once the store answers; deliveries it could not record (answered 503) are asked for again by the redelivery sweep.",
+    KILL_SWITCH_ENGAGED: "Held while the App was paused: after `envelope-gate app resume` the sweeper sends it (every delivery is recorded during a pause; nothing to redeliver).",
+    PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
+    SECRET_UNAVAILABLE: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
     EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
     EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
-    LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${REDELIVER}.`,
+    LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,
     RUNNER_B_UNAVAILABLE: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
     DUAL_RUN_MISMATCH: "Runner B ran another commit or envelope: nothing to do, the property keeps failing.",
     RUNNER_B_BUDGET_EXCEEDED: "Runner B's daily cap is used up: nothing to do for this run (the property keeps failing). Raise the cap with `envelope-gate app budget set … --reason` if the spend is intended; it resets at 00:00 UTC.",
     BUDGET_UNCONFIRMED: "The store could not confirm runner B's budget, so nothing was dispatched: check /healthz and the database; queued work is retried by the sweeper.",
     DISPATCH_OUTCOME_UNKNOWN: "An earlier dispatch of runner B may have started a run GitHub does not list yet: nothing to do, the sweeper looks again after a minute and dispatches only if no run appeared.",
-    SWITCH_UNRECORDED_CHANGE: "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget … --reason`.",
+    SWITCH_UNRECORDED_CHANGE: "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget|redelivery … --reason`.",
     APP_CRASH_LOOP: "This replica crashed repeatedly: read its last log lines, fix the cause, then `envelope-gate app reset-crashes --replica ID --reason`.",
-    INTERNAL_ERROR: `A bug in envelope-gate: report it with the delivery id and the log line, ${REDELIVER}.`,
+    REDELIVERY_LIST_REFUSED: "GitHub refused to list the App's webhook deliveries (GET /app/hook/deliveries, with the App's JWT): check ENVELOPE_GATE_APP_ID and the private key belong to this App. Until it lists, failed deliveries are not asked for again; the next pass tries.",
+    REDELIVERY_RATE_LIMITED: "GitHub rate-limited the App's JWT requests: the next redelivery pass tries again; nothing to do unless it persists (then lengthen ENVELOPE_GATE_REDELIVERY_SECONDS).",
+    REDELIVERY_EXPIRED: "This delivery failed and is older than GitHub keeps deliveries (3 days): it cannot be redelivered. Produce the event again (re-run runner A's workflow, push again) if its work still matters.",
+    REDELIVERY_REFUSED: "GitHub refused to redeliver it (see the message): the next pass asks again, within ENVELOPE_GATE_REDELIVERY_ATTEMPTS.",
+    REDELIVERY_EXHAUSTED: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
+    INTERNAL_ERROR: `A bug in envelope-gate: report it with the delivery id and the log line, ${RETRY}.`,
 };
 function hintFor(code) {
-    return (code && HINTS[code]) ?? `Fix the cause named in the message, ${REDELIVER}.`;
+    return (code && HINTS[code]) ?? `Fix the cause named in the message, ${RETRY}.`;
+}
+
+;// CONCATENATED MODULE: ./src/store/redelivery.ts
+/**
+ * The redelivery sweep's state (migration 6): one pass at a time across replicas (a lease on
+ * the one `redelivery_sweep` row), the mark the next pass lists back to, the last pass's
+ * figures, and one `redeliveries` row per delivery the App asked GitHub for again.
+ */
+/** The switch's name in the switch history; its state is `{ enabled }`. With no entry the sweep is on. */
+const REDELIVERY_SWITCH = "redelivery";
+/**
+ * The switch as the sweep reads it: its latest history entry. A latest entry that cannot be read
+ * is off, with a reason saying so: "could not check" never asks GitHub for anything.
+ */
+async function redeliverySwitch(store) {
+    const rows = await store.db.all("SELECT state, actor, reason, at FROM switch_history WHERE switch = ? ORDER BY seq DESC LIMIT 1", [REDELIVERY_SWITCH]);
+    const row = rows[0];
+    if (!row)
+        return { enabled: true, by: null, reason: null, at: null };
+    let enabled;
+    let reason = String(row.reason);
+    try {
+        const state = JSON.parse(String(row.state));
+        if (typeof state?.enabled !== "boolean")
+            throw new Error(`no enabled flag in ${String(row.state).slice(0, 80)}`);
+        enabled = state.enabled;
+    }
+    catch (err) {
+        enabled = false;
+        reason = `the latest recorded redelivery switch cannot be read (${err.message}); treated as off`;
+    }
+    return { enabled, by: String(row.actor), reason, at: Number(row.at) };
+}
+/** Turns the sweep on or off, recorded in the switch history. False (nothing recorded) when it already was. */
+async function setRedelivery(store, enabled, actor, reason, now) {
+    const current = await redeliverySwitch(store);
+    const readable = current.at === null || !current.reason?.startsWith("the latest recorded redelivery switch cannot be read");
+    if (current.enabled === enabled && readable)
+        return false;
+    await store.switches.append({ switch: REDELIVERY_SWITCH, state: { enabled }, kind: "change", actor, reason, at: now });
+    return true;
+}
+/**
+ * Takes the pass for `owner` in one conditional statement: free, its holder's lease ran out, or
+ * its holder is gone. Resolves the mark to list back to (null: never set), or null when another
+ * replica's pass is running.
+ */
+async function takeRedeliveryPass(store, owner, now, holdMs) {
+    const changed = await store.db.run(`UPDATE redelivery_sweep SET owner = ?, until_at = ?
+     WHERE id = 1 AND (owner IS NULL OR owner = ? OR until_at < ?
+       OR NOT EXISTS (SELECT 1 FROM app_processes p WHERE p.owner = redelivery_sweep.owner AND p.stopped_at IS NULL AND p.heartbeat_at >= ?))`, [owner, now + holdMs, owner, now, now - store.heartbeatStaleMs]);
+    if (changed !== 1)
+        return null;
+    const rows = await store.db.all("SELECT mark_at FROM redelivery_sweep WHERE id = 1");
+    const mark = rows[0]?.mark_at;
+    return { mark: mark === null || mark === undefined ? null : Number(mark) };
+}
+/** Ends `owner`'s pass: the new mark (null keeps the old one) and the pass's figures. */
+async function finishRedeliveryPass(store, owner, mark, lastPass) {
+    await store.db.run("UPDATE redelivery_sweep SET owner = NULL, until_at = NULL, mark_at = COALESCE(?, mark_at), last_pass = ? WHERE id = 1 AND owner = ?", [mark, JSON.stringify(lastPass), owner]);
+}
+async function lastRedeliveryPass(store) {
+    const rows = await store.db.all("SELECT mark_at, owner, last_pass FROM redelivery_sweep WHERE id = 1");
+    const row = rows[0];
+    if (!row)
+        return { mark: null, running: null, last: null };
+    let last;
+    try {
+        last = row.last_pass === null || row.last_pass === undefined ? null : JSON.parse(String(row.last_pass));
+    }
+    catch {
+        // A last pass that cannot be read is shown as none: it is figures, not a decision.
+        last = null;
+    }
+    return { mark: row.mark_at === null ? null : Number(row.mark_at), running: row.owner ?? null, last };
+}
+function rowOf(r) {
+    return {
+        guid: String(r.guid),
+        event: String(r.event),
+        hook_delivery_id: Number(r.hook_delivery_id),
+        first_failed_at: Number(r.first_failed_at),
+        attempts: Number(r.attempts),
+        requested_at: r.requested_at === null ? null : Number(r.requested_at),
+        state: String(r.state),
+        code: r.code ?? null,
+        message: r.message ?? null,
+        updated_at: Number(r.updated_at),
+    };
+}
+/** The recorded redeliveries of these guids. */
+async function redeliveriesOf(store, guids) {
+    const out = new Map();
+    for (let i = 0; i < guids.length; i += 500) {
+        const chunk = guids.slice(i, i + 500);
+        if (chunk.length === 0)
+            continue;
+        const rows = await store.db.all(`SELECT * FROM redeliveries WHERE guid IN (${chunk.map(() => "?").join(", ")})`, chunk);
+        for (const r of rows)
+            out.set(String(r.guid), rowOf(r));
+    }
+    return out;
+}
+/** Which of these delivery ids the store has recorded (in any state). */
+async function recordedDeliveries(store, ids) {
+    const out = new Set();
+    for (let i = 0; i < ids.length; i += 500) {
+        const chunk = ids.slice(i, i + 500);
+        if (chunk.length === 0)
+            continue;
+        const rows = await store.db.all(`SELECT delivery_id FROM deliveries WHERE delivery_id IN (${chunk.map(() => "?").join(", ")})`, chunk);
+        for (const r of rows)
+            out.add(String(r.delivery_id));
+    }
+    return out;
+}
+/**
+ * Records one more request to redeliver `guid`, before it is sent, conditionally on the number
+ * of requests recorded so far (`attemptsBefore`): two passes that read the same row cannot both
+ * record, so a delivery is never asked for twice at once. False when the row moved meanwhile.
+ */
+async function recordRedeliveryRequest(store, r, attemptsBefore, now) {
+    const changed = await store.db.run(`INSERT INTO redeliveries (guid, event, hook_delivery_id, first_failed_at, attempts, requested_at, state, updated_at)
+     SELECT CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), 1, CAST(? AS BIGINT), 'requested', CAST(? AS BIGINT)
+     WHERE CAST(? AS INTEGER) = 0
+     ON CONFLICT (guid) DO UPDATE SET attempts = redeliveries.attempts + 1, hook_delivery_id = excluded.hook_delivery_id,
+       requested_at = excluded.requested_at, state = 'requested', code = NULL, message = NULL, updated_at = excluded.updated_at
+     WHERE redeliveries.attempts = ? AND redeliveries.state IN ('requested', 'refused')`, [r.guid, r.event, r.hookDeliveryId, r.firstFailedAt, now, now, attemptsBefore, attemptsBefore]);
+    if (changed === 1 || attemptsBefore === 0)
+        return changed === 1;
+    // The INSERT … SELECT inserts nothing for a known guid; update it on its own.
+    const updated = await store.db.run(`UPDATE redeliveries SET attempts = attempts + 1, hook_delivery_id = ?, requested_at = ?, state = 'requested', code = NULL,
+       message = NULL, updated_at = ?
+     WHERE guid = ? AND attempts = ? AND state IN ('requested', 'refused')`, [r.hookDeliveryId, now, now, r.guid, attemptsBefore]);
+    return updated === 1;
+}
+/**
+ * Settles a delivery: `delivered` (GitHub's log shows it delivered, or the store recorded it),
+ * `refused` (GitHub refused the last request), or given up (`exhausted`, `expired`). A given-up
+ * row that is not known yet is inserted.
+ */
+async function settleRedelivery(store, r, state, code, message, now) {
+    const changed = await store.db.run(`INSERT INTO redeliveries (guid, event, hook_delivery_id, first_failed_at, attempts, state, code, message, updated_at)
+     VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)
+     ON CONFLICT (guid) DO UPDATE SET state = excluded.state, code = excluded.code, message = excluded.message,
+       updated_at = excluded.updated_at
+     WHERE redeliveries.state NOT IN ('delivered', 'exhausted', 'expired')`, [r.guid, r.event, r.hookDeliveryId, r.firstFailedAt, state, code, message === null ? null : message.slice(0, 2000), now]);
+    return changed === 1;
+}
+/** Counts by state, and the latest rows that need a human (given up) or were refused. */
+async function redeliveryOverview(store, limit = 25) {
+    const counts = { requested: 0, refused: 0, delivered: 0, exhausted: 0, expired: 0 };
+    for (const r of await store.db.all("SELECT state, COUNT(*) AS n FROM redeliveries GROUP BY state")) {
+        counts[r.state] = Number(r.n);
+    }
+    const problems = await store.db.all("SELECT * FROM redeliveries WHERE state IN ('refused', 'exhausted', 'expired') ORDER BY updated_at DESC LIMIT ?", [limit]);
+    return { counts, problems: problems.map(rowOf) };
+}
+
+;// CONCATENATED MODULE: ./src/app/redelivery.ts
+
+
+
+/**
+ * The redelivery sweep. GitHub never redelivers a failed delivery by itself ("Handling failed
+ * webhook deliveries"): a delivery the App could not record (the store down, a crash before
+ * the claim, a drain before this version) would be lost. So, on a schedule, one replica at a
+ * time lists the App's deliveries back to its mark with the App's JWT, finds those GitHub
+ * recorded as failed (no attempt with status "OK") whose guid the store never recorded, and
+ * asks GitHub for one redelivery each, bounded per pass and per delivery.
+ */
+/** GitHub keeps deliveries, and redelivers them, for 3 days. */
+const GITHUB_KEEPS_MS = 3 * 86_400_000;
+/** A request whose new attempt GitHub has not listed after this long is taken as lost and may be asked again. */
+const PENDING_MS = 10 * 60_000;
+/** The first pass (no mark yet) looks back this far. */
+const FIRST_LOOKBACK_MS = 3_600_000;
+/** Listed again on every pass: an attempt that started before the newest listed one may be listed after it (GitHub waits 10 s). */
+const MARK_OVERLAP_MS = 60_000;
+/** Pages of 100 one pass lists at most; past that the mark stays where it was. */
+const MAX_PAGES = 20;
+/** How long a pass holds the lease before another replica may take it. */
+const PASS_HOLD_MS = 5 * 60_000;
+const isoOrNull = (ms) => (ms === null ? null : new Date(ms).toISOString());
+/** One redelivery pass; errors are per item (the pass goes on) or of the listing (the mark stays). */
+async function redeliveryPass(ctx) {
+    const now = ctx.clock.now();
+    const report = {
+        at: new Date(now).toISOString(),
+        by: ctx.owner,
+        skipped: null,
+        pages: 0,
+        listed: 0,
+        deliveries: 0,
+        failed: 0,
+        recorded: 0,
+        requested: [],
+        pending: 0,
+        deferred: 0,
+        truncated: false,
+        mark_before: null,
+        mark_after: null,
+        errors: [],
+    };
+    if (!(await redeliverySwitch(ctx.store)).enabled)
+        return { ...report, skipped: "off" };
+    if ((await ctx.store.killSwitch()).paused)
+        return { ...report, skipped: "paused" };
+    const lease = await takeRedeliveryPass(ctx.store, ctx.owner, now, PASS_HOLD_MS);
+    if (lease === null)
+        return { ...report, skipped: "busy" };
+    const mark = lease.mark ?? now - FIRST_LOOKBACK_MS;
+    report.mark_before = new Date(mark).toISOString();
+    let newMark = null;
+    try {
+        newMark = await pass(ctx, report, mark, now);
+    }
+    catch (err) {
+        report.errors.push({ item: "redelivery pass", code: codeOf(err), message: err.message });
+    }
+    finally {
+        report.mark_after = new Date(newMark ?? mark).toISOString();
+        for (const e of report.errors)
+            ctx.log("error", "redelivery.item_failed", { ...e, hint: hintFor(e.code) });
+        if (report.requested.length > 0)
+            ctx.log("info", "redelivery.requested", { deliveries: report.requested });
+        await finishRedeliveryPass(ctx.store, ctx.owner, newMark, report);
+    }
+    return report;
+}
+/** Lists, decides and asks; resolves the new mark, or null to keep the old one. */
+async function pass(ctx, report, mark, now) {
+    const attempts = new Map();
+    let cursor = null;
+    let reachedMark = false;
+    let newest = null;
+    while (report.pages < MAX_PAGES) {
+        let page;
+        try {
+            page = await ctx.hooks.listHookDeliveries(cursor);
+        }
+        catch (err) {
+            report.errors.push({ item: "GET /app/hook/deliveries", code: codeOf(err), message: err.message });
+            return null;
+        }
+        report.pages++;
+        for (const d of page.deliveries) {
+            report.listed++;
+            const at = Date.parse(d.delivered_at);
+            newest = newest === null ? at : Math.max(newest, at);
+            const list = attempts.get(d.guid) ?? [];
+            list.push(d);
+            attempts.set(d.guid, list);
+        }
+        if (page.next === null || page.deliveries.some((d) => Date.parse(d.delivered_at) < mark)) {
+            reachedMark = true;
+            break;
+        }
+        cursor = page.next;
+    }
+    report.truncated = !reachedMark;
+    report.deliveries = attempts.size;
+    const guids = [...attempts.keys()];
+    const recorded = await recordedDeliveries(ctx.store, guids);
+    const rows = await redeliveriesOf(ctx.store, guids);
+    const unresolved = [];
+    let limited = false;
+    // Never asked first, then the oldest: a delivery that keeps failing does not starve the others.
+    const ordered = [...attempts.entries()]
+        .map(([guid, list]) => ({
+        guid,
+        list,
+        first: Math.min(...list.map((d) => Date.parse(d.delivered_at))),
+        firstId: Math.min(...list.map((d) => d.id)),
+        asked: rows.get(guid)?.attempts ?? 0,
+    }))
+        .sort((a, b) => a.asked - b.asked || a.first - b.first || a.firstId - b.firstId);
+    for (const { guid, list, first } of ordered) {
+        // Listed only because its page crossed the mark: an earlier pass saw it.
+        if (Math.max(...list.map((d) => Date.parse(d.delivered_at))) < mark)
+            continue;
+        const latest = list.reduce((a, b) => (b.id > a.id ? b : a));
+        const ref = { guid, event: latest.event, hookDeliveryId: latest.id, firstFailedAt: first };
+        const row = rows.get(guid);
+        const settle = (state, code, message) => settleRedelivery(ctx.store, ref, state, code, message, now);
+        if (list.some((d) => d.status === "OK")) {
+            if (row && (row.state === "requested" || row.state === "refused"))
+                await settle("delivered", null, null);
+            continue;
+        }
+        report.failed++;
+        if (recorded.has(guid)) {
+            // The App recorded it (a crash after the claim, before the answer): the sweeper finishes it.
+            report.recorded++;
+            if (row && (row.state === "requested" || row.state === "refused"))
+                await settle("delivered", null, null);
+            continue;
+        }
+        if (row && (row.state === "exhausted" || row.state === "expired" || row.state === "delivered"))
+            continue;
+        if (first < now - GITHUB_KEEPS_MS) {
+            const message = `delivery ${guid} (${latest.event}) failed at ${new Date(first).toISOString()}, more than 3 days ago: GitHub no longer redelivers it`;
+            await settle("expired", "REDELIVERY_EXPIRED", message);
+            report.errors.push({ item: guid, code: "REDELIVERY_EXPIRED", message });
+            continue;
+        }
+        if (pendingRequest(row, latest, now)) {
+            report.pending++;
+            unresolved.push(first);
+            continue;
+        }
+        const asked = row?.attempts ?? 0;
+        if (asked >= ctx.policy.attemptsPerDelivery) {
+            const message = `delivery ${guid} (${latest.event}) was redelivered ${asked} times and every attempt failed (last: ${latest.status}, HTTP ${latest.status_code})`;
+            await settle("exhausted", "REDELIVERY_EXHAUSTED", message);
+            report.errors.push({ item: guid, code: "REDELIVERY_EXHAUSTED", message });
+            continue;
+        }
+        unresolved.push(first);
+        if (limited || report.requested.length >= ctx.policy.perPass) {
+            report.deferred++;
+            continue;
+        }
+        if (!(await recordRedeliveryRequest(ctx.store, ref, asked, now)))
+            continue;
+        try {
+            await ctx.hooks.redeliverHook(latest.id);
+            report.requested.push(guid);
+        }
+        catch (err) {
+            const code = codeOf(err);
+            report.errors.push({ item: guid, code, message: err.message });
+            if (code === "REDELIVERY_RATE_LIMITED")
+                limited = true;
+            // A refusal started nothing: recorded, asked again next pass. Any other failure may have
+            // reached GitHub: the request stays pending, so it is not asked for twice at once.
+            if (code === "REDELIVERY_REFUSED" || code === "REDELIVERY_RATE_LIMITED")
+                await settle("refused", code, err.message);
+        }
+    }
+    if (!reachedMark)
+        return null;
+    const oldestOpen = unresolved.length > 0 ? Math.min(...unresolved) : null;
+    const caughtUp = newest === null ? null : newest - MARK_OVERLAP_MS;
+    const candidate = oldestOpen === null ? caughtUp : caughtUp === null ? oldestOpen : Math.min(oldestOpen, caughtUp);
+    // The mark never moves back past where it was, nor forward past what was listed.
+    return candidate === null ? null : Math.max(mark, candidate);
+}
+/** Asked before, and GitHub has listed no newer attempt since, within PENDING_MS: still pending. */
+function pendingRequest(row, latest, now) {
+    if (!row || row.state !== "requested" || row.requested_at === null)
+        return false;
+    return latest.id <= row.hook_delivery_id && now - row.requested_at < PENDING_MS;
+}
+/** The sweep's switch, mark, last pass and figures, from the store (status page, `app status`, `app redelivery`). */
+async function redeliverySnapshot(store, _now) {
+    const sw = await redeliverySwitch(store);
+    const { mark, running, last } = await lastRedeliveryPass(store);
+    const { counts, problems } = await redeliveryOverview(store);
+    return {
+        switch: { enabled: sw.enabled, by: sw.by, reason: sw.reason, at: isoOrNull(sw.at) },
+        mark: isoOrNull(mark),
+        running,
+        last_pass: last ?? null,
+        counts,
+        problems: problems.map((p) => ({
+            guid: p.guid,
+            event: p.event,
+            state: p.state,
+            attempts: p.attempts,
+            first_failed_at: new Date(p.first_failed_at).toISOString(),
+            code: p.code,
+            message: p.message,
+            action: hintFor(p.code),
+        })),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/app/status.ts
+
 
 
 
@@ -3331,7 +3873,25 @@ function deliveryLine(d, action) {
         action,
     };
 }
-const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: redeliver it from the App's settings; any replica takes it over.";
+async function deliveryStatus(store, id) {
+    const d = await store.getDelivery(id);
+    if (d === null)
+        return null;
+    return {
+        delivery_id: d.delivery_id,
+        event: d.event,
+        state: d.state,
+        attempts: Number(d.attempts),
+        failures: Number(d.failures),
+        received_at: new Date(Number(d.received_at)).toISOString(),
+        finished_at: d.finished_at === null ? null : new Date(Number(d.finished_at)).toISOString(),
+        outcome: d.outcome,
+        code: d.error_code,
+        message: d.error_message,
+        action: d.error_code === null ? null : hintFor(d.error_code),
+    };
+}
+const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: the sweeper of any replica takes it over (once that replica's heartbeat is stale, or at once when it restarts); nothing to redeliver.";
 const status_iso = (ms) => (ms === null ? null : new Date(ms).toISOString());
 /** Today's runner-B budget: per installation and repository that reserved today (and every override), used and left. */
 async function budgetSnapshot(store, policy, now) {
@@ -3492,6 +4052,7 @@ async function statusSnapshot(store, now, options) {
             last_refused: intake.last_refused && { ...intake.last_refused, at: new Date(intake.last_refused.at).toISOString() },
         },
         replicas: beats.map((b) => ({ replica_id: b.replica_id, last_health_check: new Date(b.beat_at).toISOString() })),
+        redelivery: await redeliverySnapshot(store, now),
         last_sweep: options.lastSweep
             ? {
                 at: new Date(options.lastSweep.at).toISOString(),
@@ -3545,6 +4106,10 @@ function attention(s) {
     n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
     n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget(s) exhausted for today");
     n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
+    if (!s.redelivery.switch.enabled)
+        items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
+    n(s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length, "delivery(ies) the redelivery sweep gave up on");
+    n(s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0, "redelivery listing(s) refused by GitHub");
     const dayAgo = Date.parse(s.generated_at) - 86_400_000;
     n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
     return items;
@@ -3562,6 +4127,27 @@ function intakeSection(s) {
         }
     }
     return lines.map((l) => `<p>${l}</p>`).join("");
+}
+function redeliverySection(s) {
+    const r = s.redelivery;
+    const sw = r.switch.enabled
+        ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
+        : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
+    const p = r.last_pass;
+    const last = p
+        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${p.listed} attempt(s) listed in ${p.pages} page(s), ${p.deliveries} delivery(ies), ${p.failed} failed on GitHub, ${p.recorded} of them recorded by the App anyway, ${p.requested.length} asked again, ${p.pending} pending, ${p.deferred} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]), "No errors.")}`
+        : "<p>No pass yet.</p>";
+    const c = r.counts;
+    return `${sw}${last}<p>Asked again in all: ${c.delivered} delivered, ${c.requested} pending, ${c.refused} refused, ${c.exhausted} given up, ${c.expired} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
+        new Raw(`<code>${esc(x.guid)}</code>`),
+        x.event,
+        x.state,
+        x.attempts,
+        x.first_failed_at,
+        x.code ?? "",
+        x.message ?? "",
+        x.action,
+    ]), "None given up or refused.")}`;
 }
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
 function renderStatusHtml(s) {
@@ -3604,6 +4190,7 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
 <h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>Redelivery sweep</h2>${redeliverySection(s)}
 <h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
 <h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
         d.id,
@@ -3650,8 +4237,8 @@ function renderStoreDownHtml(generatedAt, storeLabel, error) {
     return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
 <h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
 <p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
-<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; redeliver them once the
-store is back), and every request to GitHub is refused because the kill switch cannot be read.</p>
+<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; once the store is back,
+the App's redelivery sweep asks GitHub to deliver them again), and every request to GitHub is refused because the kill switch cannot be read.</p>
 <p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
 which check fails. This page shows the App's state again as soon as the store answers.</p>
 </body></html>`;
@@ -3868,10 +4455,7 @@ const HTTP_STATUS = {
     WEBHOOK_BODY_NOT_JSON: 400,
     WEBHOOK_PAYLOAD_INVALID: 400,
     NOT_FOUND: 404,
-    DELIVERY_IN_PROGRESS: 409,
 };
-/** Seconds a client should wait before delivering again, for the codes where waiting helps. */
-const RETRY_AFTER_S = { DELIVERY_IN_PROGRESS: 30, APP_DRAINING: 10 };
 function httpStatusFor(code) {
     return HTTP_STATUS[code] ?? 503;
 }
@@ -3911,10 +4495,12 @@ function header(req, name) {
  * before reading anything; a missing or malformed signature header, or missing delivery and
  * event headers, before reading the body; the body is streamed into the HMACs, held in memory
  * only up to 1 MiB and on disk past that (spool.ts) until the signature is verified, and only a
- * verified body is parsed, shape-checked and processed. The secrets are read from their source
+ * verified body is parsed, shape-checked and recorded (one store write) before the answer; the
+ * work runs outside the request. The secrets are read from their source
  * for each delivery (a file edited to rotate them is used at once); one that cannot be read is
  * 503 SECRET_UNAVAILABLE before the body is read, never an accepted delivery nor a 401.
- * One JSON log line per outcome (refused, done, duplicate, failed).
+ * One JSON log line per answer (refused, queued, in_progress, duplicate, unrecorded); the work
+ * logs its own outcome (done, failed).
  */
 const SECRET_UNAVAILABLE_ANSWER = "the App cannot read its webhook secret right now; nothing was recorded. The cause is in the App's log (webhook.refused) and on its status page.";
 class WebhookIntake {
@@ -3988,26 +4574,23 @@ class WebhookIntake {
         }
         this.stats.last_accepted_at = now;
         try {
-            const result = await this.service.handleDelivery(delivery, event, payload, body.toString("utf8"));
-            this.service.log("info", `delivery.${result.status}`, {
-                delivery,
-                github_event: event,
-                outcome: result.outcome,
-            });
-            // Queued (a pause, an outage, a drain): recorded, and the sweeper does the work later.
-            return sendJson(res, result.status === "queued" ? 202 : 200, { delivery, ...result });
+            // One store write, then the answer: the work runs outside the request (service.accept).
+            const answer = await this.service.accept(delivery, event, payload, body.toString("utf8"));
+            this.service.log("info", `delivery.${answer.status}`, { delivery, github_event: event, outcome: answer.outcome });
+            return sendJson(res, answer.status === "duplicate" ? 200 : 202, { delivery, ...answer });
         }
         catch (err) {
-            const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
-            this.service.log("error", "delivery.failed", {
+            // Nothing was recorded (the store did not take the write): an honest 503, and the
+            // redelivery sweep asks GitHub for this delivery again once the store is back.
+            const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", err?.message ?? String(err), { cause: err });
+            this.service.log("error", "delivery.unrecorded", {
                 delivery,
                 github_event: event,
                 code: gate.code,
                 message: gate.message,
                 ...(gate.hint ? { hint: gate.hint } : {}),
             });
-            const retryAfter = RETRY_AFTER_S[gate.code];
-            return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() }, retryAfter ? { "retry-after": String(retryAfter) } : {});
+            return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
         }
     }
 }
@@ -4023,7 +4606,10 @@ function sendHtml(res, status, html) {
     res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     res.end(html);
 }
-/** The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json. */
+/**
+ * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
+ * GET /status/deliveries/<id>.json (what became of one delivery).
+ */
 function createAppServer(options) {
     const { service } = options;
     const intake = new WebhookIntake(service, options.secrets);
@@ -4058,6 +4644,19 @@ function createAppServer(options) {
                 if (url.pathname === "/status.json")
                     return sendJson(res, 503, { error: gate.toJSON() });
                 return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
+            }
+        }
+        const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);
+        if (method === "GET" && one) {
+            try {
+                const line = await deliveryStatus(service.store, decodeURIComponent(one[1]));
+                if (line === null)
+                    return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
+                return sendJson(res, 200, line);
+            }
+            catch (err) {
+                const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("STORE_UNAVAILABLE", String(err));
+                return sendJson(res, 503, { error: gate.toJSON() });
             }
         }
         return sendJson(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
@@ -5181,6 +5780,7 @@ async function followRunB(ctx, dual, report) {
 
 
 
+
 /** The events the App subscribes to (app.yml), each with its handler. */
 const HANDLERS = new Map([
     ["workflow_run", onWorkflowRun],
@@ -5219,6 +5819,7 @@ const SWEEP_DELIVERY_BATCH = 100;
  */
 class GateAppService {
     store;
+    github;
     settings;
     clock;
     log;
@@ -5229,9 +5830,13 @@ class GateAppService {
     stopping = false;
     /** Deliveries being processed in this process, by id. */
     inFlight = new Map();
+    takingUp = false;
     ctx;
+    /** The last redelivery pass this process ran (the store keeps the last of any replica). */
+    lastRedelivery = null;
     constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
         this.store = store;
+        this.github = github;
         this.settings = settings;
         this.clock = clock;
         this.log = log;
@@ -5251,27 +5856,120 @@ class GateAppService {
             await Promise.allSettled([...this.inFlight.values()]);
     }
     /**
-     * Processes one verified delivery. It is claimed with its payload; the work runs only while
-     * the App is not paused (a paused App records it `queued` for the sweeper). It is recorded
-     * done only after its work completed; a failure is recorded with its code, `queued` for the
-     * sweeper when the cause is transient, `failed` otherwise, and rethrown. A delivery another
-     * live process is working on is DELIVERY_IN_PROGRESS (not a 2xx: GitHub keeps it undelivered).
+     * Takes one verified delivery, within GitHub's 10 s: one store write, then the answer; the
+     * work runs outside the request. A new delivery (or one recorded `failed` or `queued`) is
+     * claimed with its payload and worked on here at once when a worker is free; otherwise (every
+     * worker busy, or this process draining) it is recorded `queued`, for the next free worker of
+     * any replica (or the sweeper). Both are `queued` answers (202). One held by a live process is
+     * `in_progress` (202: GitHub's log shows no failure, and nothing runs twice); one done before
+     * is `duplicate` (200). A store that cannot record it throws (503, nothing recorded: the
+     * redelivery sweep asks GitHub for it again).
      */
-    async handleDelivery(deliveryId, event, payload, body) {
-        if (this.draining)
-            throw new errors/* GateError */.ue("APP_DRAINING", "this App process is shutting down; deliver again (another replica or the restarted one takes it)");
+    accept(deliveryId, event, payload, body) {
         if (this.inFlight.has(deliveryId))
-            throw inProgress(deliveryId, "this process");
-        return this.track(deliveryId, async () => {
-            const claimed = await this.store.claimDelivery(deliveryId, event, this.owner, this.clock.now(), this.settings.leaseMs, body ?? JSON.stringify(payload));
-            if (!claimed) {
-                const row = await this.store.getDelivery(deliveryId);
-                if (row?.state === "done")
-                    return { status: "duplicate", outcome: row.outcome ?? "already processed" };
-                throw inProgress(deliveryId, row ? `process ${row.owner}` : "another process");
-            }
-            return this.work(deliveryId, event, payload);
+            return Promise.resolve(inProgress("this process"));
+        const raw = body ?? JSON.stringify(payload);
+        if (this.draining || this.inFlight.size >= this.settings.workers)
+            return this.queue(deliveryId, event, raw);
+        let answer;
+        let refuse;
+        const answered = new Promise((resolve, reject) => {
+            answer = resolve;
+            refuse = reject;
         });
+        // Tracked before the claim, so a concurrent copy of this delivery to this process is in progress, not claimed twice.
+        void this.track(deliveryId, async () => {
+            let claimed;
+            try {
+                claimed = await this.store.claimDelivery(deliveryId, event, this.owner, this.clock.now(), this.settings.leaseMs, raw);
+            }
+            catch (err) {
+                refuse(err);
+                return;
+            }
+            if (!claimed) {
+                await this.heldElsewhere(deliveryId).then(answer, refuse);
+                return;
+            }
+            answer({ status: "queued", outcome: "recorded; this process is working on it now" });
+            await this.process(deliveryId, event, payload).catch(() => undefined);
+        });
+        return answered;
+    }
+    /** Records a delivery `queued` without working on it here (every worker busy, or draining). */
+    async queue(deliveryId, event, raw) {
+        const reason = this.draining
+            ? { code: "APP_DRAINING", message: "recorded while this process shuts down; another replica or the restarted one works on it" }
+            : null;
+        if (await this.store.queueDelivery(deliveryId, event, this.owner, this.clock.now(), raw, reason)) {
+            return {
+                status: "queued",
+                outcome: reason ? reason.message : "recorded; every worker of this process is busy, the next free one of any replica takes it",
+            };
+        }
+        return this.heldElsewhere(deliveryId);
+    }
+    async heldElsewhere(deliveryId) {
+        const row = await this.store.getDelivery(deliveryId);
+        if (row?.state === "done")
+            return { status: "duplicate", outcome: row.outcome ?? "already processed" };
+        return inProgress(row ? `process ${row.owner}` : "another process");
+    }
+    /**
+     * Runs a claimed delivery's work, with its one log line for the outcome: `delivery.done`,
+     * `delivery.queued` (set aside by a pause) or `delivery.failed` (with code and hint).
+     */
+    async process(deliveryId, event, payload) {
+        try {
+            const result = await this.work(deliveryId, event, payload);
+            this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
+            return result;
+        }
+        catch (err) {
+            const gate = (0,errors/* isGateError */.Wc)(err) ? err : new errors/* GateError */.ue("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
+            this.log("error", "delivery.failed", {
+                delivery: deliveryId,
+                github_event: event,
+                code: gate.code,
+                message: gate.message,
+                ...(gate.hint ? { hint: gate.hint } : {}),
+            });
+            throw gate;
+        }
+    }
+    /**
+     * Free workers take up deliveries recorded `queued` that no attempt has failed yet (queued
+     * while every worker was busy, or by a draining process), oldest first, from any replica.
+     * Those that failed wait for the sweeper, so a transient failure is not retried in a loop.
+     */
+    async takeUpWaiting() {
+        if (this.takingUp || this.draining)
+            return 0;
+        this.takingUp = true;
+        try {
+            const free = this.settings.workers - this.inFlight.size;
+            if (free <= 0 || (await this.store.killSwitch()).paused)
+                return 0;
+            let started = 0;
+            for (const { delivery_id: id, event, payload } of await this.store.waitingDeliveries(free)) {
+                if (this.draining || this.inFlight.has(id) || this.inFlight.size >= this.settings.workers)
+                    continue;
+                started++;
+                void this.track(id, async () => {
+                    if (!(await this.store.reclaimDelivery(id, this.owner, this.clock.now(), this.settings.leaseMs)))
+                        return;
+                    await this.process(id, event, JSON.parse(payload));
+                }).catch(() => undefined);
+            }
+            return started;
+        }
+        catch (err) {
+            this.log("warn", "delivery.take_up_failed", { code: codeOf(err), message: err.message });
+            return 0;
+        }
+        finally {
+            this.takingUp = false;
+        }
     }
     /** Runs a claimed delivery's work and records its outcome. */
     async work(deliveryId, event, payload) {
@@ -5313,6 +6011,8 @@ class GateAppService {
         }
         finally {
             this.inFlight.delete(deliveryId);
+            if (!this.draining)
+                void this.takeUpWaiting();
         }
     }
     /**
@@ -5336,7 +6036,7 @@ class GateAppService {
                     if (!(await this.store.reclaimDelivery(id, this.owner, this.clock.now(), this.settings.leaseMs)))
                         return null;
                     this.log("info", "delivery.taken_up", { delivery: id, event });
-                    return this.work(id, event, JSON.parse(payload));
+                    return this.process(id, event, JSON.parse(payload));
                 });
                 if (result !== null && result.status === "done")
                     processed.push(id);
@@ -5363,6 +6063,20 @@ class GateAppService {
         const handler = HANDLERS.get(event);
         return handler ? handler(this.ctx, payload) : `ignored event ${event}`;
     }
+    /** One redelivery pass (src/app/redelivery.ts): ask GitHub again for the failed deliveries the store never recorded. */
+    async redeliverySweep() {
+        if (this.draining)
+            return null;
+        this.lastRedelivery = await redeliveryPass({
+            store: this.store,
+            hooks: this.github,
+            clock: this.clock,
+            log: this.log,
+            owner: this.owner,
+            policy: this.settings.redelivery,
+        });
+        return this.lastRedelivery;
+    }
     /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */
     async sweep() {
         const at = this.clock.now();
@@ -5374,10 +6088,11 @@ class GateAppService {
         return report;
     }
 }
-function inProgress(deliveryId, where) {
-    return new errors/* GateError */.ue("DELIVERY_IN_PROGRESS", `delivery ${deliveryId} is being processed by ${where}`, {
-        hint: "Nothing was done twice. Deliver it again later: it is answered duplicate once done, or taken over if its process died.",
-    });
+function inProgress(where) {
+    return {
+        status: "in_progress",
+        outcome: `being processed by ${where}; nothing is done twice: a later delivery of it is answered duplicate once done, or taken over if that process died`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/app/run.ts
@@ -5481,6 +6196,9 @@ async function startApp(config, options = {}) {
             .then((alive) => {
             if (alive)
                 lastBeat = performance.now();
+            // An idle process takes up deliveries queued while every worker (of any replica) was busy.
+            if (alive)
+                void app.takeUpWaiting();
             else if (!recordedStopped)
                 log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
             recordedStopped = !alive;
@@ -5490,6 +6208,8 @@ async function startApp(config, options = {}) {
     heartbeat.unref();
     let timer = null;
     let sweeping = null;
+    let redeliveryTimer = null;
+    let redelivering = null;
     if (options.sweeper !== false) {
         timer = setInterval(() => {
             if (sweeping)
@@ -5502,6 +6222,17 @@ async function startApp(config, options = {}) {
             });
         }, config.sweepIntervalMs);
         timer.unref();
+        redeliveryTimer = setInterval(() => {
+            if (redelivering)
+                return;
+            redelivering = app
+                .redeliverySweep()
+                .catch((err) => log("error", "redelivery.failed", { code: err.code ?? "INTERNAL_ERROR", message: err.message }))
+                .finally(() => {
+                redelivering = null;
+            });
+        }, config.redelivery.intervalMs);
+        redeliveryTimer.unref();
     }
     const url = `http://${address.address.includes(":") ? `[${address.address}]` : address.address}:${address.port}`;
     log("info", "app.started", { url, store: storeLabel, replica: config.replicaId, owner, production: config.production });
@@ -5512,12 +6243,17 @@ async function startApp(config, options = {}) {
         store,
         server,
         sweep: () => app.sweep(),
+        redeliver: () => app.redeliverySweep(),
         async close() {
             if (timer)
                 clearInterval(timer);
+            if (redeliveryTimer)
+                clearInterval(redeliveryTimer);
             await drain(app, config.drainMs, config.githubTimeoutMs, log);
             if (sweeping)
                 await sweeping;
+            if (redelivering)
+                await redelivering;
             clearInterval(heartbeat);
             await recordCleanStop(store, owner, clock, log);
             server.closeAllConnections();
@@ -5595,6 +6331,8 @@ async function drain(service, drainMs, githubTimeoutMs, log) {
 
 
 
+
+
 /** Each app subcommand's synopsis; `--help` prints it with the settings it reads. */
 const SUBCOMMANDS = {
     start: { synopsis: "start                       run the App's server (the default when no subcommand is given)", scope: "server" },
@@ -5612,6 +6350,17 @@ const SUBCOMMANDS = {
     promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
     demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
     manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+    retry: {
+        synopsis: "retry --delivery ID          work on a failed delivery again, from its recorded payload (once its cause is fixed)",
+        scope: "store",
+    },
+    redelivery: {
+        synopsis: [
+            'redelivery on|off --reason "TEXT"  turn the redelivery sweep on or off (recorded in the switch history)',
+            "  envelope-gate app redelivery [show]   the redelivery sweep's switch, last pass and counts (JSON)",
+        ].join("\n"),
+        scope: "store",
+    },
     "reset-crashes": {
         synopsis: 'reset-crashes --replica ID --reason "TEXT"  let a replica refused for a crash loop (APP_CRASH_LOOP) start again',
         scope: "store",
@@ -5661,8 +6410,12 @@ async function appCommand(args, usage) {
             return manifest(rest, usage);
         case "reset-crashes":
             return resetCrashesCommand(rest, usage, operator());
+        case "retry":
+            return retry(rest, usage);
+        case "redelivery":
+            return redelivery(rest, usage);
         default:
-            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes)`);
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes, retry, redelivery)`);
     }
 }
 async function start(args, usage) {
@@ -5818,6 +6571,48 @@ async function manifest(args, usage) {
         usage("manifest needs --url https://where-the-app-listens");
     process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");
     return 0;
+}
+async function retry(args, usage) {
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: { delivery: { type: "string" } }, strict: true, allowPositionals: false });
+    if (!values.delivery?.trim())
+        usage("retry needs --delivery ID (the X-GitHub-Delivery id on the status page)");
+    const id = values.delivery.trim();
+    const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+    try {
+        if (await store.retryDelivery(id, Date.now())) {
+            process.stdout.write(`delivery ${id} queued again: the next free worker of any replica works on it\n`);
+            return 0;
+        }
+        const row = await store.getDelivery(id);
+        process.stderr.write(row === null
+            ? `delivery ${id} is not recorded: nothing to retry (the redelivery sweep asks GitHub for deliveries the App never recorded)\n`
+            : `delivery ${id} is ${row.state}${row.state === "failed" ? " without its payload" : ""}: only a failed delivery is retried\n`);
+        return 1;
+    }
+    finally {
+        await store.close();
+    }
+}
+async function redelivery(args, usage) {
+    const [action = "show", ...rest] = args;
+    const { values } = (0,external_node_util_.parseArgs)({ args: rest, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+    const store = await openStore(storeConfigFromEnv(process.env), Date.now());
+    try {
+        if (action === "show") {
+            process.stdout.write(JSON.stringify(await redeliverySnapshot(store, Date.now()), null, 2) + "\n");
+            return 0;
+        }
+        if (action !== "on" && action !== "off")
+            usage(`unknown redelivery action "${action}" (on, off, show)`);
+        if (!values.reason?.trim())
+            usage(`redelivery ${action} needs --reason "why" (it is recorded in the switch history)`);
+        const changed = await setRedelivery(store, action === "on", operator(), values.reason.trim(), Date.now());
+        process.stdout.write(`${changed ? "redelivery sweep turned" : "redelivery sweep already"} ${action}\n`);
+        return 0;
+    }
+    finally {
+        await store.close();
+    }
 }
 
 

@@ -1,8 +1,8 @@
-export const id = 437;
-export const ids = [437];
+export const id = 958;
+export const ids = [958];
 export const modules = {
 
-/***/ 1437:
+/***/ 2958:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -686,6 +686,156 @@ class FifoReader {
 
 // EXTERNAL MODULE: ./src/core/paths.ts
 var paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/observer/runner-layout.ts
+/**
+ * What of the runner the jail hides, derived from the wrapper's environment and its own Node
+ * binary alone (no I/O, so every layout is a table row in a test).
+ *
+ * GitHub's runners keep their secrets beside the job: the runner's own directory (its
+ * `.credentials`, `.credentials_rsaparams` private key, `.runner`, `_diag`), RUNNER_TEMP (step
+ * scripts with expanded secrets), the file-command files (GITHUB_ENV, GITHUB_OUTPUT, …), the
+ * event payload, the Actions and tools the job downloaded, and in a container job `/github`.
+ * Each is covered with an empty read-only directory; the allowed roots and the install
+ * directories of the programs the run starts are shown again on top (bubblewrap applies mounts
+ * in order, so the jail sorts them parents first).
+ *
+ * Layouts (docs/observer.md, The jail):
+ *   hosted       HOME=/home/runner, node /home/runner/runners/<v>/externals/node24/bin/node,
+ *                work /home/runner/work, RUNNER_TEMP /home/runner/work/_temp
+ *   self-hosted  /opt/actions-runner/{externals/node24,_work,_work/_temp,_diag,.runner,.credentials}
+ *   container    /__w (work), /__w/_temp, /__e/node24/bin/node, /__t, HOME=/github/home, /github/…
+ */
+
+
+const { basename, dirname, normalize } = external_node_path_.posix;
+const FILE_COMMAND_KEYS = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"];
+/** Directories the jail never covers whole: the system itself. A file there is masked alone. */
+const SYSTEM_DIRS = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/dev", "/sys", "/run", "/boot"];
+function clean(path) {
+    if (path === undefined || !path.startsWith("/"))
+        return null;
+    const p = normalize(path).replace(/\/+$/, "");
+    return p === "" ? null : p;
+}
+function depth(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+function within(path, dir) {
+    return (0,paths/* isInsideAnyRoot */.Jk)(path, [dir]);
+}
+/** A directory that may be covered whole: deeper than a top-level directory and not the system's. */
+function coverable(dir) {
+    return depth(dir) >= 2 && !SYSTEM_DIRS.some((s) => within(dir, s));
+}
+/** The runner's directory from its own Node (`<runner>/externals/node24/bin/node`), or the externals of a container job (`/__e`). */
+function runnerDirOfNode(execPath) {
+    const hosted = /^(\/.+)\/externals\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (hosted !== null)
+        return { runnerDir: hosted[1], externals: `${hosted[1]}/externals` };
+    const container = /^(\/__e)\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (container !== null)
+        return { runnerDir: null, externals: "/__e" };
+    return { runnerDir: null, externals: null };
+}
+function workDirOf(env) {
+    const runnerWorkspace = clean(env.RUNNER_WORKSPACE);
+    if (runnerWorkspace !== null && depth(runnerWorkspace) >= 2)
+        return dirname(runnerWorkspace);
+    const runnerTemp = clean(env.RUNNER_TEMP);
+    if (runnerTemp !== null && basename(runnerTemp) === "_temp" && depth(runnerTemp) >= 2)
+        return dirname(runnerTemp);
+    return null;
+}
+/** `<prefix>` for `<prefix>/bin/<name>`, else the program's own directory. */
+function installDirOf(executable) {
+    const m = /^(\/.+)\/bin\/[^/]+$/.exec(executable);
+    return m !== null ? m[1] : dirname(executable);
+}
+function runnerLayout(input) {
+    const { env } = input;
+    const fromNode = runnerDirOfNode(normalize(input.execPath));
+    const workDir = workDirOf(env);
+    // A self-hosted runner keeps its work directory inside its own (`<runner>/_work`).
+    const runnerDir = fromNode.runnerDir ?? (workDir !== null && basename(workDir) === "_work" ? dirname(workDir) : null);
+    const hidden = new Set();
+    const masked = new Set();
+    const hide = (dir) => {
+        if (dir !== null && coverable(dir))
+            hidden.add(dir);
+    };
+    if (runnerDir !== null) {
+        hide(runnerDir);
+        // Hosted runners keep each version under `runners/`: the whole of it is the runner's.
+        if (basename(dirname(runnerDir)) === "runners")
+            hide(dirname(runnerDir));
+    }
+    if (fromNode.externals !== null && (runnerDir === null || !within(fromNode.externals, runnerDir)))
+        hide(fromNode.externals);
+    if (workDir !== null)
+        for (const name of ["_actions", "_temp", "_tool"])
+            hide(`${workDir}/${name}`);
+    hide(clean(env.RUNNER_TEMP));
+    const toolCache = clean(env.RUNNER_TOOL_CACHE);
+    hide(toolCache);
+    // The Action's own directory, unless it is the repository the run works on (`uses: ./`):
+    // inside a root it is left to the protected paths.
+    const actionPath = clean(env.GITHUB_ACTION_PATH);
+    if (actionPath !== null && !(0,paths/* isInsideAnyRoot */.Jk)(actionPath, input.roots))
+        hide(actionPath);
+    // The file-command files and the event payload: their directory when it is the runner's own
+    // kind of place, else the file alone.
+    for (const file of [...FILE_COMMAND_KEYS.map((k) => clean(env[k])), clean(env.GITHUB_EVENT_PATH)]) {
+        if (file === null)
+            continue;
+        const dir = dirname(file);
+        if (coverable(dir))
+            hidden.add(dir);
+        else
+            masked.add(file);
+    }
+    // A container job's `/github` (home, workflow, file_commands) is the runner's, whole.
+    const containerPaths = [clean(env.HOME), clean(env.GITHUB_EVENT_PATH), ...FILE_COMMAND_KEYS.map((k) => clean(env[k]))];
+    if (containerPaths.some((p) => p !== null && within(p, "/github")))
+        hidden.add("/github");
+    // A root is the command's own: covering it (or one of its parents that is a root) would hide it.
+    for (const dir of [...hidden])
+        if (input.roots.includes(dir))
+            hidden.delete(dir);
+    for (const file of [...masked])
+        if ([...hidden].some((d) => within(file, d)))
+            masked.delete(file);
+    const covered = [...hidden, ...input.privateTargets];
+    // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
+    const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d) => d !== null);
+    // Inside the runner's directory only its Node installs and the tool cache are programs' homes.
+    const programPlaces = runnerDir !== null ? [`${runnerDir}/externals`, ...toolDirs] : [];
+    const forbidden = (dir) => dir === "/" ||
+        covered.some((c) => within(c, dir)) ||
+        input.privateTargets.some((home) => home !== "/tmp" && within(dir, home) && depth(dir) <= depth(home) + 1) ||
+        (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !programPlaces.some((p) => within(dir, p) && dir !== p))));
+    const visible = new Set();
+    const show = (program, dir) => {
+        if ((0,paths/* isInsideAnyRoot */.Jk)(program, input.roots) || !covered.some((c) => within(program, c)))
+            return;
+        visible.add(forbidden(dir) ? program : dir);
+    };
+    for (const exe of input.executables.map((e) => clean(e)).filter((e) => e !== null))
+        show(exe, installDirOf(exe));
+    for (const entry of (env.PATH ?? "").split(":")) {
+        const dir = clean(entry);
+        if (dir !== null && toolDirs.some((t) => within(dir, t) && dir !== t))
+            show(dir, basename(dir) === "bin" ? dirname(dir) : dir);
+    }
+    const byDepth = (a, b) => depth(a) - depth(b) || a.localeCompare(b);
+    return {
+        runnerDir,
+        workDir,
+        hidden: [...hidden].sort(byDepth),
+        masked: [...masked].sort(byDepth),
+        visible: [...visible].filter((v) => ![...visible].some((o) => o !== v && within(v, o))).sort(byDepth),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/observer/jail.ts
 /**
  * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
@@ -704,6 +854,7 @@ var paths = __webpack_require__(6107);
  * observer records what the command asked for, and PathView turns such a path into the host
  * path behind it when a symlink must be resolved.
  */
+
 
 
 
@@ -830,13 +981,12 @@ function isolation(ownNetwork) {
     ];
 }
 /**
- * The host directory behind the jail's HOME, a real directory. An earlier run with the same
- * scratch (the patch before a property command) could leave a symlink there: bubblewrap would
- * bind whatever it points at (`/`, the runner's real home) read-write as HOME, and every write
- * through it would be recorded under the scratch. Anything but a directory is removed (a symlink
- * itself, never its target) and a fresh directory made.
+ * The host directory behind one of the jail's private directories (its HOME, its /tmp), a real
+ * directory inside the run's own directory in the scratch. Anything but a directory is removed
+ * (a symlink itself, never its target) and a fresh directory made: bubblewrap would bind whatever
+ * a link points at read-write, and every write through it would be recorded under the scratch.
  */
-function privateHomeDir(host) {
+function privateRunDir(host) {
     let isDirectory = false;
     try {
         const st = (0,external_node_fs_.lstatSync)(host);
@@ -851,54 +1001,124 @@ function privateHomeDir(host) {
     if (!isDirectory)
         (0,external_node_fs_.mkdirSync)(host, { mode: 0o700 });
     if (!(0,external_node_fs_.lstatSync)(host).isDirectory() || (0,external_node_fs_.realpathSync)(host) !== host) {
-        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the jail's private HOME ${host} is not a plain directory of the scratch`, {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
             hint: "Remove it, or give the run a fresh scratch directory.",
         });
     }
 }
+function isDirectory(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function isFile(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+const KIND_ORDER = { hide: 0, private: 1, visible: 2, root: 3 };
+function depthOf(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+/** The mount that decides what the jail shows at a path: the deepest one containing it. */
+function coverOf(path, ops) {
+    let best = null;
+    for (const op of ops) {
+        if (!(0,paths/* isInsideAnyRoot */.Jk)(path, [op.target]))
+            continue;
+        if (best === null || depthOf(op.target) > depthOf(best.target))
+            best = op;
+    }
+    return best;
+}
 function planJail(bwrap, plan) {
     const args = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
     const privateMounts = [];
-    const privateTargets = ["/tmp", ...homes()];
-    for (const [i, target] of privateTargets.entries()) {
-        if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target))
+    const ops = [];
+    // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
+    // leaves there (a ~/.npmrc, a /tmp/sh it names) never reach the next run with the same scratch.
+    const privateTargets = [];
+    let homeIndex = 0;
+    for (const target of ["/tmp", ...homes()]) {
+        if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target))
             continue;
-        // The jail's /tmp is the run's scratch directory: temporary files land inside ${SCRATCH}.
-        if (i === 0) {
-            args.push("--bind", plan.scratch, target);
-            privateMounts.push({ jail: target, host: plan.scratch, recordAsHost: true });
-            continue;
-        }
-        // HOME is the run's too, inside the scratch: caches and logs a tool keeps there are the run's own.
-        const host = (0,external_node_path_.join)(plan.scratch, i === 1 ? ".home" : `.home${i}`);
-        privateHomeDir(host);
-        args.push("--bind", host, target);
+        const name = target === "/tmp" ? "tmp" : ++homeIndex === 1 ? "home" : `home${homeIndex}`;
+        const host = (0,external_node_path_.join)(plan.runDir, name);
+        privateRunDir(host);
+        privateTargets.push(target);
+        ops.push({ kind: "private", target, host });
         privateMounts.push({ jail: target, host, recordAsHost: true });
     }
-    const prefixes = new Set();
-    for (const exe of plan.executables) {
-        const mount = privateMounts.find((m) => (0,paths/* isInsideAnyRoot */.Jk)(exe, [m.jail]));
-        if (mount === undefined || (0,paths/* isInsideAnyRoot */.Jk)(exe, plan.writableRoots))
-            continue;
-        // The toolchain's own top directory (~/.nvm, ~/.pyenv): shims and libraries live beside the binary.
-        const top = exe.slice(mount.jail.length + 1).split("/")[0];
-        prefixes.add((0,external_node_path_.join)(mount.jail, top));
-    }
-    for (const prefix of [...prefixes].sort((a, b) => a.length - b.length))
-        args.push("--ro-bind", prefix, prefix);
-    // Parents before children, so a root inside another (or inside a private dir) stays visible.
-    const roots = [...plan.writableRoots].filter(exists).sort((a, b) => a.length - b.length);
+    const layout = runnerLayout({
+        env: plan.runnerEnv,
+        execPath: plan.execPath,
+        privateTargets,
+        executables: plan.executables,
+        roots: plan.writableRoots,
+    });
+    const hiddenPresent = layout.hidden.filter(isDirectory);
+    for (const dir of hiddenPresent)
+        ops.push({ kind: "hide", target: dir });
+    const visible = layout.visible.filter(exists);
+    for (const dir of visible)
+        ops.push({ kind: "visible", target: dir });
+    const roots = [...plan.writableRoots].filter(exists);
     for (const root of roots)
-        args.push("--bind", root, root);
+        ops.push({ kind: "root", target: root });
+    // A directory covered already (inside another hidden one, or in a private HOME or /tmp, with
+    // no root between) needs no mount of its own.
+    const effective = ops.filter((op) => {
+        if (op.kind !== "hide")
+            return true;
+        const parent = coverOf(op.target, ops.filter((o) => o !== op && o.target !== op.target));
+        return parent === null || (parent.kind !== "hide" && parent.kind !== "private");
+    });
+    // Parents before children: bubblewrap applies mounts in order.
+    effective.sort((a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target));
+    for (const op of effective) {
+        if (op.kind === "hide")
+            args.push("--tmpfs", op.target);
+        else if (op.kind === "private")
+            args.push("--bind", op.host, op.target);
+        else if (op.kind === "visible")
+            args.push("--ro-bind", op.target, op.target);
+        else
+            args.push("--bind", op.target, op.target);
+    }
+    const shown = (path) => {
+        const cover = coverOf(path, effective);
+        return cover === null || cover.kind === "root" || cover.kind === "visible";
+    };
+    if (!shown(plan.cwd)) {
+        throw new errors/* GateError */.ue("JAIL_CWD_HIDDEN", `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`, {
+            hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
+        });
+    }
+    // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+    args.push(...plan.protectedMounts);
     // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
     // is covered even where a root includes it; only the stage directory shows, read-only.
     args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
+    // Read-only once every mount inside them has its mount point (roots, install directories, the
+    // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
+    for (const op of effective)
+        if (op.kind === "hide")
+            args.push("--remount-ro", op.target);
     const masked = new Set();
-    if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && exists(plan.logPath))
+    if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && shown(plan.logPath) && exists(plan.logPath))
         masked.add(plan.logPath);
-    // Sockets in a root are the command's business; under a private directory they are out of sight already.
+    for (const file of layout.masked)
+        if (shown(file) && isFile(file))
+            masked.add(file);
+    // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
     const hiddenSockets = plan.ownNetwork
-        ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateMounts.map((m) => m.jail)]))
+        ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s))
         : [];
     for (const socket of hiddenSockets)
         masked.add(socket);
@@ -906,13 +1126,17 @@ function planJail(bwrap, plan) {
         args.push("--ro-bind", "/dev/null", path);
     args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
     // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
-    const identity = [...roots, ...prefixes, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    const identity = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
+    const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
     return {
         argv: args,
-        view: new PathView([...privateMounts, ...identity]),
+        view: new PathView([...privateMounts, ...covers, ...identity]),
         hiddenSockets,
         privateMounts,
-        visiblePrefixes: [...prefixes],
+        visiblePrefixes: visible,
+        hidden: hiddenPresent,
+        maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
         masked,
     };
 }
@@ -1094,6 +1318,14 @@ class Merger {
             event.ok = false;
         event.source = "proxy";
         this.out(event);
+        // A TLS hello naming another host than the tunnel's (fronting) is an attempt on that host: judged by its own name.
+        if (record.sni !== undefined && record.sni !== record.host) {
+            const named = { kind: "host", ts: event.ts, host: record.sni, port: record.port, proto: record.proto };
+            if (!record.allowed)
+                named.ok = false;
+            named.source = "proxy";
+            this.out(named);
+        }
     }
     fromProcess(event) {
         const ts = Date.now();
@@ -1435,6 +1667,605 @@ function seccompProgram(arch) {
     return bytes;
 }
 
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __webpack_require__(1085);
+;// CONCATENATED MODULE: ./src/observer/protected.ts
+/**
+ * Protected paths and persisted credentials in the jail (issue 17, docs/observer.md "Protected
+ * paths" and "Persisted credentials").
+ *
+ *   discoverProtected (I/O: lstat, .git files, `git ls-files`, `git config --file`)
+ *     -> planProtected (pure: what is bound read-only, what is masked, what meta records)
+ *     -> protectedMountArgs (pure: bubblewrap arguments, after the roots are bound)
+ *     -> hideCredentials (I/O: sanitized copies of the git config files, in the wrapper's directory)
+ *
+ * Inside the roots, every `.git` entry (directory or file) and the gitdir a `.git` file points at,
+ * `.github`, and the Action's own files are bound read-only; an unpopulated submodule's directory
+ * gets a read-only empty directory over it, so no `sub/.git` can be planted there for a later
+ * unjailed `git status` to recurse into. Git config files the jail can read are replaced by
+ * copies without credentials; include files and credential stores that carry them are covered
+ * with an empty file.
+ */
+
+
+
+
+
+
+
+const GIT_ENV = "ENVELOPE_GATE_GIT";
+/** Files the product ships, protected when its install directory holds the workspace (`uses: ./` on its own repository). */
+const PRODUCT_FILES = ["action.yml", "action.yaml", "dist", "package.json"];
+function under(path, dirs) {
+    return (0,paths/* isInsideAnyRoot */.Jk)(path, dirs);
+}
+/** Keeps the outermost of nested paths. */
+function outermost(paths) {
+    const sorted = [...new Set(paths)].sort((a, b) => a.length - b.length);
+    const out = [];
+    for (const p of sorted)
+        if (!under(p, out))
+            out.push(p);
+    return out;
+}
+/** Pure: what the jail binds read-only, and what the log records as protected. */
+function planProtected(inputs, facts) {
+    const judged = new Set();
+    for (const p of [...facts.gitEntries, ...facts.gitDirs])
+        judged.add(p);
+    judged.add((0,external_node_path_.join)(inputs.workspace, ".github"));
+    for (const dir of inputs.actionDirs) {
+        if ((0,paths/* isInsideRoot */.Xj)(inputs.workspace, dir))
+            for (const f of PRODUCT_FILES)
+                judged.add((0,external_node_path_.join)(dir, f));
+        else
+            judged.add(dir);
+    }
+    const gitPaths = [...facts.gitEntries, ...facts.gitDirs];
+    inputs.writableProtected.forEach((entry, i) => {
+        const git = (0,core_protected/* containsAny */.kc)(entry, gitPaths);
+        if (git !== null) {
+            const line = inputs.writableLines[i] ?? 1;
+            throw new errors/* GateError */.ue("ENVELOPE_INVALID", `${inputs.envelopeFile}:${line}: writable_protected "${entry}" contains the git directory ${git}, whose hooks and config are never writable`, {
+                file: inputs.envelopeFile,
+                line,
+                hint: "Name the one directory the suite must write (e.g. ${WORKSPACE}/.github/generated), not one that holds a .git.",
+            });
+        }
+    });
+    const inRoots = [...judged].filter((p) => under(p, inputs.roots));
+    const readOnly = outermost(inRoots.filter((p) => facts.existing.has(p)));
+    const emptyDirs = facts.unpopulatedSubmodules.filter((d) => under(d, inputs.roots) && !under(d, readOnly)).sort();
+    const writable = inputs.writableProtected.filter((w) => facts.existing.has(w) && under(w, readOnly)).sort((a, b) => a.length - b.length);
+    return {
+        readOnly,
+        emptyDirs,
+        writable,
+        meta: { paths: [...inRoots, ...emptyDirs].sort(), writable: [...inputs.writableProtected].sort() },
+    };
+}
+/** Pure: bubblewrap arguments, to follow the roots' own binds (parents first, exceptions after). */
+function protectedMountArgs(plan, hidden, emptyDir, emptyFile) {
+    const args = [];
+    for (const p of plan.readOnly)
+        args.push("--ro-bind", p, p);
+    for (const d of plan.emptyDirs)
+        args.push("--ro-bind", emptyDir, d);
+    for (const w of plan.writable)
+        args.push("--bind", w, w);
+    for (const c of hidden.configs)
+        args.push("--ro-bind", c.copy, c.path);
+    // An empty regular file, not /dev/null: bubblewrap binds with nodev, and git must still read the include as empty.
+    for (const m of hidden.masked)
+        args.push("--ro-bind", emptyFile, m);
+    return args;
+}
+/** Whether the jail refuses writes at a path inside a root (the strace parser's "writable" must say no). */
+function enforcedReadOnly(plan, hidden, path) {
+    if (under(path, plan.writable))
+        return false;
+    return under(path, plan.readOnly) || under(path, plan.emptyDirs) || hidden.configs.some((c) => c.path === path);
+}
+// ---------------------------------------------------------------------------------------------
+// Discovery (I/O)
+function protected_exists(path) {
+    try {
+        (0,external_node_fs_.lstatSync)(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function realOrNull(path) {
+    try {
+        return (0,external_node_fs_.realpathSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+/** The git the wrapper uses to read indexes and config files: never the repository's hooks or fsmonitor. */
+function findGit(pathValue, resolveExecutable) {
+    const configured = process.env[GIT_ENV];
+    return resolveExecutable(configured ?? "git", pathValue);
+}
+const GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "safe.directory=*", "--no-optional-locks"];
+function gitEnv() {
+    return {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: "/nonexistent",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+        LC_ALL: "C",
+    };
+}
+function unavailable(message, cause) {
+    return new errors/* GateError */.ue("PROTECTED_PATHS_UNAVAILABLE", message, {
+        hint: "The wrapper reads the repository's index with git to find submodules before the run (ENVELOPE_GATE_GIT names the binary). Install git, or fix the repository; the run does not start without its protected paths.",
+        cause,
+    });
+}
+function runGit(git, args, what) {
+    if (git === null)
+        throw unavailable(`cannot ${what}: git was not found${process.env[GIT_ENV] !== undefined ? ` at ${process.env[GIT_ENV]}` : " on PATH"}`);
+    const r = (0,external_node_child_process_.spawnSync)(git, [...GIT_SAFE, ...args], { encoding: "utf8", env: gitEnv(), maxBuffer: 256 * 1024 * 1024, timeout: 120_000 });
+    if (r.status !== 0) {
+        const why = (r.stderr || r.error?.message || `exit ${String(r.status ?? r.signal)}`).trim().split("\n")[0];
+        throw unavailable(`cannot ${what}: ${git} failed (${why})`, r.error);
+    }
+    return r.stdout;
+}
+/** The path a `.git` file points at (`gitdir: X`), resolved from the file's directory. */
+function gitFileTarget(file) {
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(file, "utf8");
+    }
+    catch (err) {
+        throw unavailable(`cannot read the git file ${file} (${err.code ?? String(err)})`, err);
+    }
+    const m = /^gitdir: (.+?)\r?\n?$/m.exec(text);
+    if (m === null)
+        throw unavailable(`the git file ${file} does not name a gitdir ("gitdir: <path>")`);
+    return (0,external_node_path_.resolve)((0,external_node_path_.dirname)(file), m[1]);
+}
+/**
+ * Finds the `.git` entries of the workspace and of every root, the gitdirs their `.git` files
+ * point at, the worktrees' `.git` files, and the submodules registered in each index (populated
+ * ones are followed; unpopulated ones are reported).
+ */
+function discoverProtected(inputs) {
+    const exempt = (0,core_protected/* gitExemptFor */.Pw)(inputs.workspace, inputs.scratch);
+    const gitEntries = new Set();
+    const protectedGitDirs = new Set();
+    const allGitDirs = new Set();
+    const unpopulated = new Set();
+    const existing = new Set();
+    const visited = new Set();
+    const inRoots = (p) => (0,paths/* isInsideAnyRoot */.Jk)(p, inputs.roots);
+    const noteGitDir = (dir) => {
+        allGitDirs.add(dir);
+        if (inRoots(dir)) {
+            protectedGitDirs.add(dir);
+            existing.add(dir);
+        }
+        // A linked worktree's gitdir names the common directory it shares.
+        const common = (0,external_node_path_.join)(dir, "commondir");
+        if (protected_exists(common)) {
+            const target = realOrNull((0,external_node_path_.resolve)(dir, (0,external_node_fs_.readFileSync)(common, "utf8").trim()));
+            if (target !== null && !allGitDirs.has(target))
+                noteGitDir(target);
+        }
+        // Worktrees of this repository: their `.git` files.
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(dir, "worktrees"));
+        }
+        catch {
+            names = [];
+        }
+        for (const name of names) {
+            let pointer;
+            try {
+                pointer = (0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, "worktrees", name, "gitdir"), "utf8").trim();
+            }
+            catch {
+                continue;
+            }
+            const real = realOrNull(pointer);
+            if (real !== null && inRoots(real)) {
+                gitEntries.add(real);
+                existing.add(real);
+            }
+        }
+    };
+    const examine = (repo, depth) => {
+        if (depth > 32 || visited.has(repo))
+            return;
+        visited.add(repo);
+        const entry = (0,external_node_path_.join)(repo, ".git");
+        let st;
+        try {
+            st = (0,external_node_fs_.lstatSync)(entry);
+        }
+        catch {
+            return;
+        }
+        const real = realOrNull(entry) ?? entry;
+        for (const p of new Set([entry, real])) {
+            if (inRoots(p)) {
+                gitEntries.add(p);
+                existing.add(p);
+            }
+        }
+        let gitDir;
+        if (st.isSymbolicLink() ? (0,external_node_fs_.lstatSync)(real).isDirectory() : st.isDirectory())
+            gitDir = real;
+        else {
+            const target = realOrNull(gitFileTarget(real));
+            if (target === null)
+                return;
+            gitDir = target;
+        }
+        noteGitDir(gitDir);
+        // Other checkouts inside this one (actions/checkout with `path:`): untracked directories
+        // holding a `.git`, which git lists without entering them.
+        const untracked = runGit(inputs.git, ["-C", repo, "ls-files", "-z", "--others", "--directory"], `list the nested checkouts of ${repo}`);
+        for (const record of untracked.split("\0")) {
+            if (!record.endsWith("/"))
+                continue;
+            const dir = (0,external_node_path_.join)(repo, record.slice(0, -1));
+            if (protected_exists((0,external_node_path_.join)(dir, ".git")))
+                examine(dir, depth + 1);
+        }
+        // Submodules (gitlinks, mode 160000) registered in the index.
+        const listing = runGit(inputs.git, ["-C", repo, "ls-files", "--stage", "-z"], `list the submodules of ${repo}`);
+        for (const record of listing.split("\0")) {
+            const m = /^160000 [0-9a-f]+ \d\t(.+)$/s.exec(record);
+            if (m === null)
+                continue;
+            const dir = (0,external_node_path_.join)(repo, m[1]);
+            if (protected_exists((0,external_node_path_.join)(dir, ".git"))) {
+                examine(dir, depth + 1);
+                continue;
+            }
+            // Only where the path has no symlink in it: bubblewrap would follow one when it binds.
+            let probe = dir;
+            while (!protected_exists(probe))
+                probe = (0,external_node_path_.dirname)(probe);
+            if (realOrNull(probe) !== probe)
+                continue;
+            if (probe === dir) {
+                let entries;
+                try {
+                    entries = (0,external_node_fs_.readdirSync)(dir);
+                }
+                catch {
+                    continue;
+                }
+                if (entries.length > 0 || !(0,external_node_fs_.lstatSync)(dir).isDirectory())
+                    continue;
+                existing.add(dir);
+            }
+            unpopulated.add(dir);
+        }
+    };
+    const candidates = new Set([
+        inputs.workspace,
+        ...inputs.roots.filter((r) => !(0,paths/* isInsideAnyRoot */.Jk)(r, exempt)),
+        ...inputs.extra.filter(inRoots),
+    ]);
+    for (const repo of candidates) {
+        const real = realOrNull(repo);
+        if (real !== null)
+            examine(real, 0);
+    }
+    return {
+        facts: {
+            gitEntries: [...gitEntries].sort(),
+            gitDirs: [...protectedGitDirs].sort(),
+            unpopulatedSubmodules: [...unpopulated].sort(),
+            existing,
+        },
+        gitDirs: [...allGitDirs].sort(),
+    };
+}
+/** Adds the existing paths among `paths` to the facts (`.github`, the Action's own files). */
+function noteExisting(facts, paths) {
+    const existing = new Set(facts.existing);
+    for (const p of paths)
+        if (protected_exists(p))
+            existing.add(p);
+    return { ...facts, existing };
+}
+const HTTP_USERINFO = /^(https?|ftps?):\/\/[^/@?#]+@/i;
+/** `scheme://user:token@host/...` -> `scheme://host/...` (only for the web schemes: an ssh user names no secret). */
+function stripUserinfo(url) {
+    return url.replace(/^((?:https?|ftps?):\/\/)[^/@?#]+@/i, "$1");
+}
+/** Parses `git config --list -z` output: records split by NUL, key and value by the first newline. */
+function parseConfigList(text) {
+    return text
+        .split("\0")
+        .filter((r) => r !== "")
+        .map((r) => {
+        const nl = r.indexOf("\n");
+        return nl === -1 ? { key: r, value: "" } : { key: r.slice(0, nl), value: r.slice(nl + 1) };
+    });
+}
+/** Pure: what in one config file carries, or points at, credentials. */
+function credentialFindings(entries) {
+    const out = { unset: [], rewrite: [], removeSections: [], referenced: [] };
+    const rewrite = new Map();
+    for (const { key, value } of entries) {
+        const lower = key.toLowerCase();
+        const section = lower.slice(0, lower.indexOf("."));
+        const name = lower.slice(lower.lastIndexOf(".") + 1);
+        if (section === "http" && name === "extraheader") {
+            if (!out.unset.includes(key))
+                out.unset.push(key);
+        }
+        else if (section === "url" && (name === "insteadof" || name === "pushinsteadof")) {
+            const base = key.slice(4, key.lastIndexOf("."));
+            if (HTTP_USERINFO.test(base) && !out.removeSections.includes(`url.${base}`))
+                out.removeSections.push(`url.${base}`);
+        }
+        else if (HTTP_USERINFO.test(value)) {
+            const values = rewrite.get(key) ?? [];
+            values.push(value);
+            rewrite.set(key, values);
+        }
+        if ((section === "include" || section === "includeif") && name === "path" && value !== "") {
+            out.referenced.push({ kind: "include", path: value });
+        }
+        if (section === "credential" && name === "helper") {
+            const store = /^(?:store|git-credential-store)(?:\s|$)/.exec(value.trim());
+            if (store !== null) {
+                const file = /--file[= ](?:"([^"]+)"|'([^']+)'|(\S+))/.exec(value);
+                if (file !== null)
+                    out.referenced.push({ kind: "store", path: (file[1] ?? file[2] ?? file[3]) });
+            }
+        }
+        if (section === "http" && name === "cookiefile" && value !== "")
+            out.referenced.push({ kind: "store", path: value });
+    }
+    for (const [key, values] of rewrite) {
+        // Every value of the key, in order: a multi-valued key is unset whole and added back.
+        const all = entries.filter((e) => e.key === key).map((e) => e.value);
+        out.rewrite.push({ key, values: all.length > 0 ? all : values });
+    }
+    return out;
+}
+function hasCredentials(f) {
+    return f.unset.length > 0 || f.rewrite.length > 0 || f.removeSections.length > 0;
+}
+/** A config without any of these names no credential and includes nothing (git's keys are case-insensitive). */
+const MAY_CARRY_CREDENTIALS = /extraheader|:\/\/[^\s/@]*@|include|store|cookiefile/i;
+const NOTHING_HIDDEN = { configs: [], masked: [] };
+function notHidden(message, cause) {
+    return new errors/* GateError */.ue("GIT_CREDENTIALS_UNCHECKED", message, {
+        hint: "The jail must not see the job's token, and this git config could not be read or cleaned of it. Fix the file, or check out with persist-credentials: false.",
+        cause,
+    });
+}
+function listConfig(git, file) {
+    if (git === null)
+        throw notHidden(`cannot read the git config ${file}: git was not found`);
+    const r = (0,external_node_child_process_.spawnSync)(git, ["config", "--file", file, "--list", "-z"], { encoding: "utf8", env: gitEnv(), timeout: 60_000 });
+    if (r.status !== 0) {
+        const why = (r.stderr || r.error?.message || `exit ${String(r.status ?? r.signal)}`).trim().split("\n")[0];
+        throw notHidden(`cannot read the git config ${file} (${why}): it may carry credentials the jail would see`, r.error);
+    }
+    return parseConfigList(r.stdout);
+}
+function editConfig(git, file, args) {
+    const r = (0,external_node_child_process_.spawnSync)(git, ["config", "--file", file, ...args], { encoding: "utf8", env: gitEnv(), timeout: 60_000 });
+    if (r.status !== 0 && r.status !== 5) {
+        throw notHidden(`cannot remove credentials from a copy of a git config (${(r.stderr || `exit ${String(r.status)}`).trim()})`);
+    }
+}
+/** The config files git reads for a repository (its gitdir's, its common dir's, nested submodule gitdirs'). */
+function repositoryConfigs(gitDirs) {
+    const out = new Set();
+    // modules/<name>: a submodule's gitdir (it has a HEAD), whose name may itself hold slashes.
+    const walkModules = (dir, depth) => {
+        if (depth > 16)
+            return;
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            return;
+        }
+        for (const name of names) {
+            const sub = (0,external_node_path_.join)(dir, name);
+            if (protected_exists((0,external_node_path_.join)(sub, "HEAD"))) {
+                for (const f of ["config", "config.worktree"])
+                    if (protected_exists((0,external_node_path_.join)(sub, f)))
+                        out.add((0,external_node_path_.join)(sub, f));
+                walkModules((0,external_node_path_.join)(sub, "modules"), depth + 1);
+            }
+            else
+                walkModules(sub, depth + 1);
+        }
+    };
+    for (const g of gitDirs) {
+        for (const f of ["config", "config.worktree"])
+            if (protected_exists((0,external_node_path_.join)(g, f)))
+                out.add((0,external_node_path_.join)(g, f));
+        walkModules((0,external_node_path_.join)(g, "modules"), 0);
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(g, "worktrees"));
+        }
+        catch {
+            names = [];
+        }
+        for (const n of names)
+            if (protected_exists((0,external_node_path_.join)(g, "worktrees", n, "config.worktree")))
+                out.add((0,external_node_path_.join)(g, "worktrees", n, "config.worktree"));
+    }
+    return [...out].map((f) => realOrNull(f) ?? f);
+}
+/**
+ * Scans every git config file the jail can read (the repositories' own, the user's and the
+ * system's) and hides what carries credentials: a sanitized copy of a config (no extraheader, no
+ * userinfo in URLs, no insteadOf base with a token) is bound over it, and an include file or a
+ * credential store that carries them is covered with an empty file. The copies are checked again; a
+ * config that cannot be read or cleaned refuses the run (GIT_CREDENTIALS_UNCHECKED).
+ */
+function hideCredentials(inputs) {
+    const configs = [];
+    const masked = new Set();
+    const homeFiles = inputs.homes.flatMap((h) => [(0,external_node_path_.join)(h, ".gitconfig"), (0,external_node_path_.join)(h, ".config", "git", "config")]);
+    const xdgValue = process.env.XDG_CONFIG_HOME;
+    const xdg = xdgValue !== undefined && inputs.homes.some((h) => (0,paths/* isInsideRoot */.Xj)(xdgValue, h)) ? xdgValue : undefined;
+    if (xdg !== undefined)
+        homeFiles.push((0,external_node_path_.join)(xdg, "git", "config"));
+    const queue = [...repositoryConfigs(inputs.gitDirs), ...homeFiles, "/etc/gitconfig"]
+        .filter(protected_exists)
+        .map((file) => ({ file, depth: 0 }));
+    // Credential stores git reads by default, whatever the helper: covered wherever they exist.
+    for (const h of inputs.homes)
+        for (const f of [(0,external_node_path_.join)(h, ".git-credentials"), (0,external_node_path_.join)(h, ".config", "git", "credentials")])
+            if (protected_exists(f))
+                masked.add(realOrNull(f) ?? f);
+    if (xdg !== undefined && protected_exists((0,external_node_path_.join)(xdg, "git", "credentials")))
+        masked.add((0,external_node_path_.join)(xdg, "git", "credentials"));
+    const seen = new Set();
+    (0,external_node_fs_.mkdirSync)(inputs.copyDir, { recursive: true, mode: 0o700 });
+    while (queue.length > 0) {
+        const { file, depth } = queue.shift();
+        if (seen.has(file) || depth > 10)
+            continue;
+        seen.add(file);
+        let isFile;
+        try {
+            isFile = (0,external_node_fs_.lstatSync)(file).isFile();
+        }
+        catch {
+            continue;
+        }
+        if (!isFile)
+            continue;
+        // Nothing in it that could carry or point at a credential: no need for git to parse it.
+        let text;
+        try {
+            text = (0,external_node_fs_.readFileSync)(file, "latin1");
+        }
+        catch (err) {
+            throw notHidden(`cannot read the git config ${file} (${err.code ?? String(err)})`, err);
+        }
+        if (!MAY_CARRY_CREDENTIALS.test(text))
+            continue;
+        const findings = credentialFindings(listConfig(inputs.git, file));
+        for (const ref of findings.referenced) {
+            const path = ref.path.startsWith("~/") && inputs.home !== undefined ? (0,external_node_path_.join)(inputs.home, ref.path.slice(2)) : (0,external_node_path_.resolve)((0,external_node_path_.dirname)(file), ref.path);
+            const real = realOrNull(path);
+            if (real === null)
+                continue;
+            if (ref.kind === "store")
+                masked.add(real);
+            else
+                queue.push({ file: real, depth: depth + 1 });
+        }
+        if (!hasCredentials(findings))
+            continue;
+        // An include file that carries credentials is only ever read for them (checkout's
+        // git-credentials-<uuid>.config): covered whole. A repository's own config is cleaned.
+        if (depth > 0) {
+            masked.add(file);
+            continue;
+        }
+        const git = inputs.git;
+        const copy = (0,external_node_path_.join)(inputs.copyDir, `config-${configs.length}`);
+        (0,external_node_fs_.copyFileSync)(file, copy);
+        for (const key of findings.unset)
+            editConfig(git, copy, ["--unset-all", key]);
+        for (const section of findings.removeSections)
+            editConfig(git, copy, ["--remove-section", section]);
+        for (const { key, values } of findings.rewrite) {
+            editConfig(git, copy, ["--unset-all", key]);
+            for (const v of values)
+                editConfig(git, copy, ["--add", key, stripUserinfo(v)]);
+        }
+        if (hasCredentials(credentialFindings(listConfig(inputs.git, copy)))) {
+            throw notHidden(`the sanitized copy of ${file} still carries credentials`);
+        }
+        configs.push({ path: file, copy });
+    }
+    return { configs, masked: [...masked].filter((m) => !configs.some((c) => c.path === m)).sort() };
+}
+/** The product's own install directory: the package that holds this bundle (dist/<entry>/index.js). */
+function productInstallDir(moduleDir) {
+    const root = (0,paths/* foldPath */.tu)((0,external_node_path_.resolve)(moduleDir, "..", ".."));
+    return root === null ? null : realOrNull(root);
+}
+function protected_homes() {
+    const out = new Set();
+    if ((0,external_node_os_.homedir)().startsWith("/") && (0,external_node_os_.homedir)() !== "/")
+        out.add((0,external_node_os_.homedir)());
+    try {
+        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
+        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
+            out.add(fromPasswd);
+    }
+    catch {
+        // no passwd entry: only HOME
+    }
+    return [...out];
+}
+/** Everything the run needs about protected paths and credentials, found before the jail is planned. */
+function prepareProtected(inputs) {
+    const actionDirs = [...new Set(inputs.actionDirs.map((d) => realOrNull(d)).filter((d) => d !== null))];
+    const repos = discoverProtected({
+        roots: inputs.roots,
+        workspace: inputs.workspace,
+        scratch: inputs.scratch,
+        git: inputs.git,
+        extra: actionDirs,
+    });
+    const productFiles = actionDirs.flatMap((d) => PRODUCT_FILES.map((f) => (0,external_node_path_.join)(d, f)));
+    const facts = noteExisting(repos.facts, [(0,external_node_path_.join)(inputs.workspace, ".github"), ...actionDirs, ...productFiles, ...inputs.writableProtected]);
+    const plan = planProtected({
+        roots: inputs.roots,
+        workspace: inputs.workspace,
+        scratch: inputs.scratch,
+        actionDirs,
+        writableProtected: inputs.writableProtected,
+        envelopeFile: inputs.envelope.file,
+        writableLines: inputs.writableProtected.map((_, i) => inputs.envelope.lines.get(`/writable_protected/${i}`)),
+    }, facts);
+    const dir = (0,external_node_path_.join)(inputs.privateDir, "protected");
+    const hidden = hideCredentials({
+        git: inputs.git,
+        gitDirs: repos.gitDirs,
+        // Elsewhere HOME is the run's own, in the scratch (jail.ts): the runner's files are out of sight.
+        homes: protected_homes().filter((h) => (0,paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
+        home: protected_homes()[0],
+        copyDir: (0,external_node_path_.join)(dir, "configs"),
+    });
+    const emptyDir = (0,external_node_path_.join)(dir, "empty");
+    (0,external_node_fs_.mkdirSync)(emptyDir, { recursive: true, mode: 0o755 });
+    const emptyFile = (0,external_node_path_.join)(dir, "empty-file");
+    (0,external_node_fs_.writeFileSync)(emptyFile, "", { mode: 0o444 });
+    return {
+        plan,
+        hidden,
+        mountArgs: protectedMountArgs(plan, hidden, emptyDir, emptyFile),
+        readOnly: (path) => enforcedReadOnly(plan, hidden, path),
+        jailMeta: {
+            read_only: plan.readOnly,
+            empty_submodule_dirs: plan.emptyDirs,
+            writable_again: plan.writable,
+            credentials_hidden: hidden.configs.map((c) => c.path),
+            credentials_masked: hidden.masked,
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/observer/strace.ts
 /**
  * The process-level observer: strace's output (run with -f -y -xx) turned into log events.
@@ -1641,6 +2472,8 @@ const MAX_SYMLINK_HOPS = 40;
 class StraceParser {
     pending = "";
     unfinished = new Map();
+    /** Leaders whose pending exec (a thread's, now under their pid) went through whatever its result line says. */
+    execPassed = new Set();
     tgidOf = new Map();
     parentOf = new Map();
     cwdOf = new Map();
@@ -1776,29 +2609,95 @@ class StraceParser {
             return;
         const tid = Number(m[1]);
         let rest = m[2];
+        // A thread's exec, still open on its line when the kernel gave it the leader's pid.
+        const changed = / <pid changed to (\d+) \.\.\.>$/.exec(rest);
+        if (changed) {
+            this.unfinished.set(tid, rest.slice(0, changed.index));
+            this.execInThread(tid, Number(changed[1]));
+            return;
+        }
         if (rest.endsWith("<unfinished ...>")) {
             this.unfinished.set(tid, rest.slice(0, -"<unfinished ...>".length).trimEnd());
             if (/^(?:clone3?|v?fork)\(/.test(rest))
                 this.forking.push(tid);
             return;
         }
-        const resumed = /^<\.\.\. [a-z0-9_]+ resumed>(.*)$/.exec(rest);
+        const resumed = /^<\.\.\. ([a-z0-9_]+) resumed>(.*)$/.exec(rest);
         if (resumed) {
-            const at = this.forking.lastIndexOf(tid);
-            if (at !== -1)
-                this.forking.splice(at, 1);
+            this.stopForking(tid);
             const head = this.unfinished.get(tid);
             this.unfinished.delete(tid);
+            const execPassed = this.execPassed.delete(tid);
             if (head === undefined)
                 return;
-            rest = head + resumed[1];
+            if (!head.startsWith(`${resumed[1]}(`)) {
+                // Not this call's beginning: a call of a thread that vanished. Judged as a call cut short.
+                this.call(tid, `${head}) = ?`);
+                return;
+            }
+            // Past the kernel's point of no return: under --seccomp-bpf strace can print the result
+            // of a thread's exec as `?` or a garbage errno, but the exec went through.
+            rest = execPassed ? `${head}) = 0` : head + resumed[2];
         }
         if (rest.startsWith("+++")) {
+            const superseded = /^\+\+\+ superseded by execve in pid (\d+) \+\+\+$/.exec(rest);
+            if (superseded) {
+                this.execInThread(Number(superseded[1]), tid);
+                return;
+            }
+            // The thread is gone: a call it left unfinished never returns.
+            this.abandon(tid);
             this.exitLine(tid, rest);
             return;
         }
         if (rest.startsWith("---"))
             return;
+        this.call(tid, rest);
+    }
+    stopForking(tid) {
+        const at = this.forking.lastIndexOf(tid);
+        if (at !== -1)
+            this.forking.splice(at, 1);
+    }
+    /**
+     * A call left unfinished by a thread that is gone, judged as strace prints a call cut short
+     * (`= ?`); a thread's exec that passed the point of no return (the pid changed) ran all the same.
+     */
+    abandon(tid) {
+        this.stopForking(tid);
+        const execPassed = this.execPassed.delete(tid);
+        const head = this.unfinished.get(tid);
+        if (head === undefined)
+            return;
+        this.unfinished.delete(tid);
+        this.call(tid, `${head}) = ${execPassed ? "0" : "?"}`);
+    }
+    /**
+     * A thread other than the leader executed a program: the kernel ended every other thread of the
+     * process and gave this one the leader's pid. strace tells it by ` <pid changed to LEADER ...>`
+     * on the thread's exec line, or by the leader's `+++ superseded by execve in pid THREAD +++`
+     * (both when the exec line was still open, the second alone when another line cut it short);
+     * the exec's result comes as the leader's `<... execve resumed>`. The exec is the process's
+     * under the leader's pid, and so is everything after it.
+     */
+    execInThread(thread, leader) {
+        this.stopForking(thread);
+        this.tgidOf.set(thread, leader);
+        this.tgidOf.set(leader, leader);
+        if (thread === leader)
+            return;
+        const exec = this.unfinished.get(thread);
+        // Already moved to the leader (the pid-changed line came first), or the exec was never seen.
+        if (exec === undefined)
+            return;
+        this.unfinished.delete(thread);
+        // The leader's own call in progress never returns: strace drops the leader without its result.
+        this.abandon(leader);
+        this.unfinished.set(leader, exec);
+        this.execPassed.add(leader);
+    }
+    /** One call line, whole: `name(args) = result`. */
+    call(tid, rest) {
         const call = /^([a-z0-9_]+)\((.*)$/.exec(rest);
         if (!call)
             return;
@@ -2297,6 +3196,7 @@ const DATA_OPS = new Set(["write", "create", "truncate"]);
 
 
 
+
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
@@ -2361,42 +3261,103 @@ function preloadBundlePath() {
 function relayBundlePath() {
     return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
 }
+/** The relay's copy in each stage directory: the product's own files are never run from where it is installed. */
+const STAGED_RELAY_DIR = "relay";
 /** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
 const EGRESS_PORT = 3128;
+/**
+ * The log's only writer. A write that fails (a full disk, a quota, an I/O error) is the end of
+ * the log: nothing is written after it, the file is cut back to its last whole line (so it has no
+ * `end`, and check refuses it), and `onFailure` stops the command, whose actions would otherwise
+ * go unrecorded. `failure` holds the typed error; `flush` throws it.
+ */
 class LogWriter {
     fd;
+    path;
+    onFailure;
     seq = 0;
     buffer = [];
     scheduled = false;
-    constructor(fd) {
+    bytesWritten = 0;
+    linesWritten = 0;
+    failed = null;
+    constructor(fd, path, onFailure) {
         this.fd = fd;
+        this.path = path;
+        this.onFailure = onFailure;
     }
     get lines() {
         return this.seq;
     }
+    get failure() {
+        return this.failed;
+    }
     write(event) {
+        if (this.failed !== null)
+            return;
         const { kind, ...rest } = event;
         this.buffer.push(JSON.stringify({ v: log/* LOG_VERSION */.Ae, kind, ...rest, seq: this.seq }) + "\n");
         this.seq++;
         if (!this.scheduled) {
             this.scheduled = true;
-            setImmediate(() => this.flush());
+            setImmediate(() => this.writeBuffered());
         }
     }
+    /** Writes what is buffered; throws if the log can no longer be written. */
     flush() {
-        this.scheduled = false;
-        if (this.buffer.length === 0)
-            return;
-        const text = this.buffer.join("");
-        this.buffer = [];
-        const bytes = Buffer.from(text, "utf8");
-        let offset = 0;
-        while (offset < bytes.length)
-            offset += (0,external_node_fs_.writeSync)(this.fd, bytes, offset, bytes.length - offset);
+        this.writeBuffered();
+        if (this.failed !== null)
+            throw this.failed;
     }
+    /** Flushes and closes without throwing: a failure is left in `failure` for the caller. */
     close() {
-        this.flush();
-        (0,external_node_fs_.closeSync)(this.fd);
+        this.writeBuffered();
+        try {
+            (0,external_node_fs_.closeSync)(this.fd);
+        }
+        catch (err) {
+            if (this.failed === null)
+                this.fail(err);
+        }
+    }
+    writeBuffered() {
+        this.scheduled = false;
+        const lines = this.buffer.length;
+        const bytes = Buffer.from(this.buffer.join(""), "utf8");
+        this.buffer = [];
+        if (this.failed !== null || lines === 0)
+            return;
+        let offset = 0;
+        try {
+            while (offset < bytes.length)
+                offset += (0,external_node_fs_.writeSync)(this.fd, bytes, offset, bytes.length - offset);
+        }
+        catch (err) {
+            this.fail(err);
+            return;
+        }
+        this.bytesWritten += bytes.length;
+        this.linesWritten += lines;
+    }
+    fail(err) {
+        const reason = err.code ?? String(err);
+        let state = `the log ends after ${this.linesWritten} whole lines, with no end line`;
+        try {
+            (0,external_node_fs_.ftruncateSync)(this.fd, this.bytesWritten);
+        }
+        catch (truncateError) {
+            // The partial last line stays; check refuses a truncated last line as it refuses a missing end.
+            state = `the log ends in a partial line (it could not be cut back: ${truncateError.code ?? String(truncateError)})`;
+        }
+        const full = reason === "ENOSPC" || reason === "EDQUOT";
+        this.failed = new errors/* GateError */.ue("OBSERVER_LOG_WRITE_FAILED", `cannot write the observer log ${this.path} (${reason}): the run is stopped and ${state}, so check refuses it`, {
+            file: this.path,
+            hint: full
+                ? "The filesystem holding the log is full (or its quota is): free space there, or point --observer at a filesystem with room, and run again."
+                : "The filesystem holding the log refused a write: check the device, or point --observer elsewhere, and run again.",
+            cause: err,
+        });
+        this.onFailure();
     }
 }
 let interrupted = null;
@@ -2487,6 +3448,7 @@ async function runStage(stage) {
             return;
         stage.merger.fromProcess(e);
     };
+    const stagedRelay = stage.egress !== null ? (0,external_node_path_.join)(stage.dir, STAGED_RELAY_DIR, "index.js") : undefined;
     let strace = null;
     let parser = null;
     if (stage.strace !== null) {
@@ -2494,7 +3456,7 @@ async function runStage(stage) {
             cwd: stage.cwd,
             plumbing: new Set([eventsFifo, straceFifo]),
             emit: onProcess,
-            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stage.egress?.relay },
+            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
             onRootExit: (exit) => {
                 traced.rootExit = exit;
             },
@@ -2530,7 +3492,7 @@ async function runStage(stage) {
         env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
         relay = [
             stage.nodeBinary,
-            stage.egress.relay,
+            stagedRelay,
             "--listen",
             `127.0.0.1:${EGRESS_PORT}`,
             "--unix",
@@ -2650,7 +3612,11 @@ async function runObserved(options) {
             cause: err,
         });
     }
-    const log = new LogWriter(logFd);
+    // A log that cannot be written stops the command, as a signal does: its acts would go unrecorded.
+    const log = new LogWriter(logFd, logPath, () => {
+        if (activeChild?.pid !== undefined)
+            killTree(activeChild.pid);
+    });
     const privateDir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), "envelope-gate-observer-"));
     const onSignal = (signal) => {
         interrupted = signal;
@@ -2660,8 +3626,12 @@ async function runObserved(options) {
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
     process.on("SIGHUP", onSignal);
+    let outcome;
     try {
-        return await observe(options, log, logPath, privateDir);
+        outcome = { exitCode: await observe(options, log, logPath, privateDir) };
+    }
+    catch (err) {
+        outcome = { error: err };
     }
     finally {
         process.off("SIGINT", onSignal);
@@ -2670,6 +3640,12 @@ async function runObserved(options) {
         log.close();
         (0,external_node_fs_.rmSync)(privateDir, { recursive: true, force: true });
     }
+    // Whatever else went wrong after the log failed (the command stopped, the tracer lost) follows from it.
+    if (log.failure !== null)
+        throw log.failure;
+    if ("error" in outcome)
+        throw outcome.error;
+    return outcome.exitCode;
 }
 async function observe(options, log, logPath, privateDir) {
     const envelope = await (0,files/* readVerifiedEnvelope */.pO)(options.envelopePath, options.digestPath);
@@ -2745,27 +3721,49 @@ async function observe(options, log, logPath, privateDir) {
     const seccompFile = (0,external_node_path_.join)(privateDir, "seccomp.bpf");
     (0,external_node_fs_.writeFileSync)(seccompFile, seccompProgram(arch), { mode: 0o600 });
     const nodeBinary = (0,external_node_fs_.realpathSync)(process.execPath);
+    const runDir = freshRunDir(scratch, runId);
+    const executables = [...new Set([process.execPath, nodeBinary, commandPath, (0,external_node_fs_.realpathSync)(commandPath)])];
+    // Protected paths and persisted credentials (protected.ts), found before the jail is planned.
+    const actionPath = process.env.GITHUB_ACTION_PATH;
+    const guard = prepareProtected({
+        envelope,
+        roots: writableRoots,
+        workspace,
+        scratch,
+        writableProtected: (0,core_envelope/* expandWritableProtected */.x8)(envelope, { workspace, scratch }),
+        git: findGit(process.env.PATH, resolveExecutable),
+        actionDirs: [
+            ...(actionPath !== undefined && actionPath.startsWith("/") ? [actionPath] : []),
+            ...[productInstallDir((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)))].filter((d) => d !== null),
+        ],
+        privateDir,
+    });
     const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
         writableRoots,
         wrapperDir: privateDir,
-        scratch,
-        privateDir: (0,external_node_path_.join)(privateDir, "jail"),
+        runDir,
+        runnerEnv: process.env,
+        execPath: process.execPath,
         stageDir,
         logPath: logReal,
         cwd,
         ownNetwork,
         seccompFd,
         launcher,
-        executables: [nodeBinary, (0,external_node_fs_.realpathSync)(commandPath)],
+        executables,
+        protectedMounts: guard.mountArgs,
     });
     const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
     const jailMeta = {
         tool: `bubblewrap (${bwrapBinary})`,
         namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
         read_only: "everything outside the allowed roots",
-        private: preview.privateMounts.map((m) => (m.recordAsHost === true ? `${m.jail} (the run's scratch)` : m.jail)),
+        private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
+        hidden: preview.hidden,
+        masked_files: preview.maskedFiles,
         visible_read_only: preview.visiblePrefixes,
         hidden_unix_sockets: preview.hiddenSockets.length,
+        protected: guard.jailMeta,
         seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
     };
     log.write({
@@ -2780,6 +3778,7 @@ async function observe(options, log, logPath, privateDir) {
             ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
             : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
         jail: jailMeta,
+        protected: guard.plan.meta,
         log_path: logReal,
         workspace,
         scratch,
@@ -2803,6 +3802,10 @@ async function observe(options, log, logPath, privateDir) {
         const dir = (0,external_node_path_.join)(privateDir, name);
         (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
         (0,external_node_fs_.copyFileSync)(preloadSource, (0,external_node_path_.join)(dir, PRELOAD_FILE_NAME));
+        // The relay runs inside the jail: from the stage, which the jail shows wherever the product
+        // is installed (under HOME or /tmp it would be hidden) and which the command cannot write.
+        if (egressEnforced)
+            (0,external_node_fs_.cpSync)((0,external_node_path_.dirname)(relayBundle), (0,external_node_path_.join)(dir, STAGED_RELAY_DIR), { recursive: true });
         // With strace live it records every write with the kernel's own path; the hooks need not.
         (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: straceBinary === null }) + "\n");
         return dir;
@@ -2819,10 +3822,8 @@ async function observe(options, log, logPath, privateDir) {
         // The jail's own: an abstract name in its own network namespace, a socket file in a root or
         // in a private directory (made by the run itself).
         unixIsLocal: (address) => (address.startsWith("@") ? ownNetwork : (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces)),
-        writable: (path) => (0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces),
-        egress: egressEnforced
-            ? { relay: relayBundle, allowed: (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port) }
-            : null,
+        writable: (path) => (0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces) && !guard.readOnly(path),
+        egress: egressEnforced ? { allowed: (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port) } : null,
         nodeBinary,
         envAllowed,
         setpriv: setpriv ?? "",
@@ -2906,6 +3907,26 @@ async function observe(options, log, logPath, privateDir) {
     log.write(end);
     log.flush();
     return exitCodeOf(result);
+}
+/**
+ * The run's own directory in the scratch, the host side of its private HOME and /tmp: made here,
+ * never reused (an earlier run with the same scratch cannot have prepared it, nor a link in its place).
+ */
+function freshRunDir(scratch, runId) {
+    const dir = (0,external_node_path_.join)(scratch, `.envelope-gate-${runId}`);
+    try {
+        (0,external_node_fs_.mkdirSync)(dir, { mode: 0o700 });
+    }
+    catch (err) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the run's private directory ${dir} cannot be made (${err.code ?? String(err)})`, {
+            hint: "Give the run a scratch directory it can write.",
+            cause: err,
+        });
+    }
+    if ((0,external_node_fs_.realpathSync)(dir) !== dir) {
+        throw new errors/* GateError */.ue("JAIL_UNAVAILABLE", `the run's private directory ${dir} is not a plain directory of the scratch`);
+    }
+    return dir;
 }
 function interruptedError() {
     return new errors/* GateError */.ue("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`, {
