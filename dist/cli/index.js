@@ -5952,7 +5952,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(958), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(401), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -5980,7 +5980,7 @@ async function suggest(args) {
     if (values.run === true) {
         if (!values.envelope || logs.length !== 1 || command.length === 0)
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-        const { runObserved } = await __nccwpck_require__.e(/* import() */ 958).then(__nccwpck_require__.bind(__nccwpck_require__, 2958));
+        const { runObserved } = await __nccwpck_require__.e(/* import() */ 401).then(__nccwpck_require__.bind(__nccwpck_require__, 5401));
         const exit = await runObserved({
             envelopePath: values.envelope,
             digestPath: values.sha256,

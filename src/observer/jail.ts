@@ -17,7 +17,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
+import { exists, homes } from "./host-paths.js";
 import { join } from "node:path";
 import { GateError } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
@@ -146,28 +146,6 @@ export function hostUnixSockets(): string[] {
     }
   }
   return [...out].sort();
-}
-
-function homes(): string[] {
-  const out = new Set<string>();
-  const fromEnv = homedir();
-  if (fromEnv.startsWith("/") && fromEnv !== "/") out.add(fromEnv);
-  try {
-    const fromPasswd = userInfo().homedir;
-    if (fromPasswd.startsWith("/") && fromPasswd !== "/") out.add(fromPasswd);
-  } catch {
-    // no passwd entry: only HOME
-  }
-  return [...out];
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */

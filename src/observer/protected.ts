@@ -16,7 +16,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
+import { exists, homes } from "./host-paths.js";
 import { dirname, join, resolve } from "node:path";
 import type { LoadedEnvelope } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
@@ -134,15 +134,6 @@ export function enforcedReadOnly(plan: ProtectedPlan, hidden: HiddenCredentials,
 
 // ---------------------------------------------------------------------------------------------
 // Discovery (I/O)
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function realOrNull(path: string): string | null {
   try {
@@ -592,18 +583,6 @@ export function hideCredentials(inputs: {
 export function productInstallDir(moduleDir: string): string | null {
   const root = foldPath(resolve(moduleDir, "..", ".."));
   return root === null ? null : realOrNull(root);
-}
-
-function homes(): string[] {
-  const out = new Set<string>();
-  if (homedir().startsWith("/") && homedir() !== "/") out.add(homedir());
-  try {
-    const fromPasswd = userInfo().homedir;
-    if (fromPasswd.startsWith("/") && fromPasswd !== "/") out.add(fromPasswd);
-  } catch {
-    // no passwd entry: only HOME
-  }
-  return [...out];
 }
 
 export interface ProtectedJail {

@@ -1,8 +1,8 @@
-export const id = 958;
-export const ids = [958];
+export const id = 401;
+export const ids = [401];
 export const modules = {
 
-/***/ 2958:
+/***/ 5401:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -684,6 +684,37 @@ class FifoReader {
     }
 }
 
+;// CONCATENATED MODULE: ./src/observer/host-paths.ts
+/** Facts about the host's own paths that the jail and the protected paths both need. */
+
+
+/** The wrapper's homes: `$HOME` and the passwd entry's, when they are absolute and not `/`. */
+function homes() {
+    const out = new Set();
+    const fromEnv = (0,external_node_os_.homedir)();
+    if (fromEnv.startsWith("/") && fromEnv !== "/")
+        out.add(fromEnv);
+    try {
+        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
+        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
+            out.add(fromPasswd);
+    }
+    catch {
+        // no passwd entry: only HOME
+    }
+    return [...out];
+}
+/** Whether anything (a dangling link too) is at the path. */
+function exists(path) {
+    try {
+        (0,external_node_fs_.lstatSync)(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
 // EXTERNAL MODULE: ./src/core/paths.ts
 var paths = __webpack_require__(6107);
 ;// CONCATENATED MODULE: ./src/observer/runner-layout.ts
@@ -930,30 +961,6 @@ function hostUnixSockets() {
         }
     }
     return [...out].sort();
-}
-function homes() {
-    const out = new Set();
-    const fromEnv = (0,external_node_os_.homedir)();
-    if (fromEnv.startsWith("/") && fromEnv !== "/")
-        out.add(fromEnv);
-    try {
-        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
-        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
-            out.add(fromPasswd);
-    }
-    catch {
-        // no passwd entry: only HOME
-    }
-    return [...out];
-}
-function exists(path) {
-    try {
-        (0,external_node_fs_.lstatSync)(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
 }
 /** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
 function isolation(ownNetwork) {
@@ -1768,15 +1775,6 @@ function enforcedReadOnly(plan, hidden, path) {
 }
 // ---------------------------------------------------------------------------------------------
 // Discovery (I/O)
-function protected_exists(path) {
-    try {
-        (0,external_node_fs_.lstatSync)(path);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
 function realOrNull(path) {
     try {
         return (0,external_node_fs_.realpathSync)(path);
@@ -1852,7 +1850,7 @@ function discoverProtected(inputs) {
         }
         // A linked worktree's gitdir names the common directory it shares.
         const common = (0,external_node_path_.join)(dir, "commondir");
-        if (protected_exists(common)) {
+        if (exists(common)) {
             const target = realOrNull((0,external_node_path_.resolve)(dir, (0,external_node_fs_.readFileSync)(common, "utf8").trim()));
             if (target !== null && !allGitDirs.has(target))
                 noteGitDir(target);
@@ -1916,7 +1914,7 @@ function discoverProtected(inputs) {
             if (!record.endsWith("/"))
                 continue;
             const dir = (0,external_node_path_.join)(repo, record.slice(0, -1));
-            if (protected_exists((0,external_node_path_.join)(dir, ".git")))
+            if (exists((0,external_node_path_.join)(dir, ".git")))
                 examine(dir, depth + 1);
         }
         // Submodules (gitlinks, mode 160000) registered in the index.
@@ -1926,13 +1924,13 @@ function discoverProtected(inputs) {
             if (m === null)
                 continue;
             const dir = (0,external_node_path_.join)(repo, m[1]);
-            if (protected_exists((0,external_node_path_.join)(dir, ".git"))) {
+            if (exists((0,external_node_path_.join)(dir, ".git"))) {
                 examine(dir, depth + 1);
                 continue;
             }
             // Only where the path has no symlink in it: bubblewrap would follow one when it binds.
             let probe = dir;
-            while (!protected_exists(probe))
+            while (!exists(probe))
                 probe = (0,external_node_path_.dirname)(probe);
             if (realOrNull(probe) !== probe)
                 continue;
@@ -1975,7 +1973,7 @@ function discoverProtected(inputs) {
 function noteExisting(facts, paths) {
     const existing = new Set(facts.existing);
     for (const p of paths)
-        if (protected_exists(p))
+        if (exists(p))
             existing.add(p);
     return { ...facts, existing };
 }
@@ -2081,9 +2079,9 @@ function repositoryConfigs(gitDirs) {
         }
         for (const name of names) {
             const sub = (0,external_node_path_.join)(dir, name);
-            if (protected_exists((0,external_node_path_.join)(sub, "HEAD"))) {
+            if (exists((0,external_node_path_.join)(sub, "HEAD"))) {
                 for (const f of ["config", "config.worktree"])
-                    if (protected_exists((0,external_node_path_.join)(sub, f)))
+                    if (exists((0,external_node_path_.join)(sub, f)))
                         out.add((0,external_node_path_.join)(sub, f));
                 walkModules((0,external_node_path_.join)(sub, "modules"), depth + 1);
             }
@@ -2093,7 +2091,7 @@ function repositoryConfigs(gitDirs) {
     };
     for (const g of gitDirs) {
         for (const f of ["config", "config.worktree"])
-            if (protected_exists((0,external_node_path_.join)(g, f)))
+            if (exists((0,external_node_path_.join)(g, f)))
                 out.add((0,external_node_path_.join)(g, f));
         walkModules((0,external_node_path_.join)(g, "modules"), 0);
         let names;
@@ -2104,7 +2102,7 @@ function repositoryConfigs(gitDirs) {
             names = [];
         }
         for (const n of names)
-            if (protected_exists((0,external_node_path_.join)(g, "worktrees", n, "config.worktree")))
+            if (exists((0,external_node_path_.join)(g, "worktrees", n, "config.worktree")))
                 out.add((0,external_node_path_.join)(g, "worktrees", n, "config.worktree"));
     }
     return [...out].map((f) => realOrNull(f) ?? f);
@@ -2125,14 +2123,14 @@ function hideCredentials(inputs) {
     if (xdg !== undefined)
         homeFiles.push((0,external_node_path_.join)(xdg, "git", "config"));
     const queue = [...repositoryConfigs(inputs.gitDirs), ...homeFiles, "/etc/gitconfig"]
-        .filter(protected_exists)
+        .filter(exists)
         .map((file) => ({ file, depth: 0 }));
     // Credential stores git reads by default, whatever the helper: covered wherever they exist.
     for (const h of inputs.homes)
         for (const f of [(0,external_node_path_.join)(h, ".git-credentials"), (0,external_node_path_.join)(h, ".config", "git", "credentials")])
-            if (protected_exists(f))
+            if (exists(f))
                 masked.add(realOrNull(f) ?? f);
-    if (xdg !== undefined && protected_exists((0,external_node_path_.join)(xdg, "git", "credentials")))
+    if (xdg !== undefined && exists((0,external_node_path_.join)(xdg, "git", "credentials")))
         masked.add((0,external_node_path_.join)(xdg, "git", "credentials"));
     const seen = new Set();
     (0,external_node_fs_.mkdirSync)(inputs.copyDir, { recursive: true, mode: 0o700 });
@@ -2203,20 +2201,6 @@ function productInstallDir(moduleDir) {
     const root = (0,paths/* foldPath */.tu)((0,external_node_path_.resolve)(moduleDir, "..", ".."));
     return root === null ? null : realOrNull(root);
 }
-function protected_homes() {
-    const out = new Set();
-    if ((0,external_node_os_.homedir)().startsWith("/") && (0,external_node_os_.homedir)() !== "/")
-        out.add((0,external_node_os_.homedir)());
-    try {
-        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
-        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
-            out.add(fromPasswd);
-    }
-    catch {
-        // no passwd entry: only HOME
-    }
-    return [...out];
-}
 /** Everything the run needs about protected paths and credentials, found before the jail is planned. */
 function prepareProtected(inputs) {
     const actionDirs = [...new Set(inputs.actionDirs.map((d) => realOrNull(d)).filter((d) => d !== null))];
@@ -2243,8 +2227,8 @@ function prepareProtected(inputs) {
         git: inputs.git,
         gitDirs: repos.gitDirs,
         // Elsewhere HOME is the run's own, in the scratch (jail.ts): the runner's files are out of sight.
-        homes: protected_homes().filter((h) => (0,paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
-        home: protected_homes()[0],
+        homes: homes().filter((h) => (0,paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
+        home: homes()[0],
         copyDir: (0,external_node_path_.join)(dir, "configs"),
     });
     const emptyDir = (0,external_node_path_.join)(dir, "empty");
