@@ -120,7 +120,11 @@ describe("gathering a pull request's facts", () => {
     expect(named.approvedBy).toEqual(["renovate[bot]"]);
     expect(named.ignoredBots).toEqual(["ci-robot", "helper[bot]"]);
     expect(named.policy.ref).toBe("head");
-    const readOnly = await gather(repo(head, [{ filename: paths.envelope, status: "modified" }], { reviews, roles: new Map() }), [], ["renovate[bot]"]);
+    const readOnly = await gather(
+      repo(head, [{ filename: paths.envelope, status: "modified" }], { reviews, roles: new Map() }),
+      [],
+      ["renovate[bot]"],
+    );
     expect(readOnly.approvedBy).toEqual([]);
   });
 
