@@ -74,6 +74,8 @@ export const ERROR_CODES = [
   "REDELIVERY_EXPIRED",
   "REDELIVERY_REFUSED",
   "REDELIVERY_EXHAUSTED",
+  "PULL_REQUEST_BASE_CHANGED",
+  "PULL_REQUEST_BASE_MISSING",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
