@@ -741,6 +741,11 @@ export class Store {
     );
   }
 
+  /** The latest ledger PRs the App refused or closed itself (an outcome code recorded), newest first. */
+  listRefusedLedgerPrs(limit = 20): Promise<LedgerPr[]> {
+    return this.selectLedgerPrs("WHERE outcome_code IS NOT NULL ORDER BY closed_at DESC, lock_key LIMIT ?", [limit]);
+  }
+
   listLedgerPrsForDualRun(dualRunId: string): Promise<LedgerPr[]> {
     return this.selectLedgerPrs("WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
   }

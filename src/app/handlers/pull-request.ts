@@ -42,7 +42,8 @@ export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Pro
           }
         : { closed_at: ctx.clock.now() };
       if (foreign) ctx.log("error", "ledger_pr.tampered_merge", { freeze_id: pr.freeze_id, pull: pr.pr_number, head: head.headSha });
-      await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], merged ? "merged" : "closed", fields);
+      // A merge is recorded even of a PR the App had closed (reopened and merged in between): the row is on the base now.
+      await ctx.store.transitionLedgerPr(pr.lock_key, merged ? ["opened", "closed"] : ["opened"], merged ? "merged" : "closed", fields);
       return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}${foreign ? " (LEDGER_PR_TAMPERED)" : ""}`;
     }
     case "synchronize": {
