@@ -74,6 +74,7 @@ export const ERROR_CODES = [
   "REDELIVERY_EXPIRED",
   "REDELIVERY_REFUSED",
   "REDELIVERY_EXHAUSTED",
+  "JAIL_IDENTITY_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
