@@ -146,7 +146,7 @@ export function planMachineIdentity(dir: string): MachineIdentityPlan {
       return;
     }
     const source = join(dir, `fixed-${i}`);
-    writeFileSync(source, content, { mode: 0o444 });
+    writeFileSync(source, content, { mode: 0o644 });
     args.push("--ro-bind", source, real);
     bound.add(real);
     meta.fixed.push(path);
@@ -167,7 +167,7 @@ export function planMachineIdentity(dir: string): MachineIdentityPlan {
   const keys = sshHostKeys();
   if (keys.length > 0) {
     const empty = join(dir, "empty");
-    writeFileSync(empty, "", { mode: 0o444 });
+    writeFileSync(empty, "", { mode: 0o644 });
     for (const key of keys) {
       const { kind, real } = kindOf(key);
       if (kind === "absent" || bound.has(real)) continue;
