@@ -9,7 +9,8 @@
  * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
  * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
  * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
- * the host's network namespace and are out of reach already).
+ * the host's network namespace and are out of reach already). What names the machine (its id,
+ * hostname, boot id, DMI ids, MAC addresses) reads the same on every machine (machine-identity.ts).
  *
  * Paths the command sees are the host's own except under the private directories, so the
  * observer records what the command asked for, and PathView turns such a path into the host

@@ -10,7 +10,8 @@
  *   behind `/sys/class/dmi/id`), `/sys/firmware` (the raw SMBIOS and ACPI tables, the device
  *   tree), the network interfaces' sysfs directories (MAC addresses; the jail's own network
  *   namespace has only loopback) and the cloud agents' instance data (cloud-init, Azure's waagent).
- * - SSH host keys (`/etc/ssh/ssh_host_*`) covered with an empty file.
+ * - SSH host keys (`/etc/ssh/ssh_host_*`) and the disks' serial numbers and world-wide ids in
+ *   sysfs covered with an empty file.
  *
  * A path the host lacks stays absent (bubblewrap cannot create a mount point on the read-only
  * root) and meta says so; a path that is there but of another kind than the cover needs (a
@@ -23,6 +24,7 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GateError } from "../core/errors.js";
+import { isInsideAnyRoot } from "../core/paths.js";
 
 export const JAIL_HOSTNAME = "envelope-gate";
 /** A valid machine id (32 lower-case hex, version 4 bits set), the same on every machine. */
@@ -60,7 +62,7 @@ export interface MachineIdentityMeta {
   fixed: string[];
   /** Directories covered with an empty read-only directory. */
   covered: string[];
-  /** Files covered with an empty file (SSH host keys). */
+  /** Files covered with an empty file (SSH host keys, disk serials and world-wide ids), at their real paths. */
   emptied: string[];
   /** Identity paths this host does not have: absent in the jail as well. */
   absent: string[];
@@ -125,6 +127,25 @@ function sshHostKeys(): string[] {
   }
 }
 
+/** Disk serial numbers and world-wide ids in sysfs (`/sys/block/<disk>/serial`, `…/device/wwid`, NVMe's `serial`). */
+const DISK_ID_FILES = ["serial", "wwid", "device/serial", "device/wwid", "device/vpd_pg80", "device/vpd_pg83", "device/unit_serial_number"];
+
+function diskIdFiles(): string[] {
+  const out: string[] = [];
+  const under = (dir: string, names: readonly string[]): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const entry of entries) for (const name of names) out.push(join(dir, entry, name));
+  };
+  under("/sys/block", DISK_ID_FILES);
+  under("/sys/class/nvme", ["serial"]);
+  return out;
+}
+
 /**
  * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
  * inside the jail): the fixed files are written there and bound read-only from it.
@@ -164,18 +185,16 @@ export function planMachineIdentity(dir: string): MachineIdentityPlan {
     bound.add(real);
     meta.covered.push(real);
   }
-  const keys = sshHostKeys();
-  if (keys.length > 0) {
-    const empty = join(dir, "empty");
-    writeFileSync(empty, "", { mode: 0o644 });
-    for (const key of keys) {
-      const { kind, real } = kindOf(key);
-      if (kind === "absent" || bound.has(real)) continue;
-      if (kind !== "file") throw identityError(key, "it is not a file");
-      args.push("--ro-bind", empty, real);
-      bound.add(real);
-      meta.emptied.push(key);
-    }
+  const files = [...sshHostKeys(), ...diskIdFiles()];
+  const empty = join(dir, "empty");
+  writeFileSync(empty, "", { mode: 0o644 });
+  for (const file of files) {
+    const { kind, real } = kindOf(file);
+    if (kind === "absent" || bound.has(real) || isInsideAnyRoot(real, [...bound])) continue;
+    if (kind !== "file") throw identityError(file, "it is not a file");
+    args.push("--ro-bind", empty, real);
+    bound.add(real);
+    meta.emptied.push(real);
   }
   return { args, meta };
 }

@@ -27,8 +27,8 @@ const READER = `
 const fs = require("fs"), os = require("os");
 const read = (p) => { try { return fs.readFileSync(p, "utf8").trim(); } catch (e) { return "!" + e.code; } };
 const list = (p) => { try { return fs.readdirSync(p).sort(); } catch (e) { return "!" + e.code; } };
-const macs = {};
-for (const dir of JSON.parse(process.argv[3])) macs[dir] = read(dir + "/address");
+const files = {};
+for (const file of JSON.parse(process.argv[3])) files[file] = read(file);
 const seen = {
   machineId: read("/etc/machine-id"),
   dbusMachineId: read("/var/lib/dbus/machine-id"),
@@ -43,7 +43,7 @@ const seen = {
   dmiList: list("/sys/devices/virtual/dmi"),
   firmware: list("/sys/firmware"),
   net: list("/sys/class/net"),
-  macs,
+  files,
   envHostname: process.env.HOSTNAME ?? null,
   envRunnerName: process.env.RUNNER_NAME ?? null,
   envRunnerTracking: process.env.RUNNER_TRACKING_ID ?? null,
@@ -52,17 +52,21 @@ const seen = {
 fs.writeFileSync(process.argv[2], JSON.stringify(seen));
 `;
 
-type Seen = Record<string, unknown> & { macs: Record<string, string> };
+type Seen = Record<string, unknown> & { files: Record<string, string> };
 
-/** The host's interfaces' own sysfs directories (their MAC addresses). */
-function interfaceDirs(): string[] {
-  try {
-    return readdirSync("/sys/class/net")
-      .map((n) => realpathSync(join("/sys/class/net", n)))
-      .filter((d) => existsSync(join(d, "address")));
-  } catch {
-    return [];
-  }
+/** The host's per-device ids in sysfs: each interface's MAC address, each disk's serial number. */
+function deviceIdFiles(): string[] {
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).map((n) => realpathSync(join(dir, n)));
+    } catch {
+      return [];
+    }
+  };
+  return [
+    ...list("/sys/class/net").map((d) => join(d, "address")),
+    ...list("/sys/block").flatMap((d) => [join(d, "serial"), join(d, "device", "serial"), join(d, "wwid")]),
+  ].filter((f) => (hostValue(f) ?? "") !== "");
 }
 
 function hostValue(path: string): string | null {
@@ -93,7 +97,8 @@ function expectFixed(seen: Seen): void {
   if (Array.isArray(seen.dmiList)) expect(seen.dmiList).toEqual([]);
   if (Array.isArray(seen.firmware)) expect(seen.firmware).toEqual([]);
   if (Array.isArray(seen.net)) expect(seen.net).toEqual([]);
-  for (const [dir, mac] of Object.entries(seen.macs)) expect(mac, dir).toBe("!ENOENT");
+  // A MAC address under a covered directory is absent; a disk serial is an empty file.
+  for (const [file, value] of Object.entries(seen.files)) expect(["!ENOENT", ""], file).toContain(value);
   expect(seen.envHostname).toBe(FIXED.hostname);
   expect(seen.envRunnerName).toBeNull();
   expect(seen.envRunnerTracking).toBeNull();
@@ -108,8 +113,8 @@ for (const mode of ["as the test's user", "as nobody"] as Mode[])
       const s = sandbox(ENVELOPE);
       const out = join(s.workspace, "seen.json");
       const reader = program(s, "reader.js", READER);
-      const dirs = interfaceDirs();
-      const r = await run(s, ["node", reader, out, JSON.stringify(dirs)], { env: RUNNER_ENV, asNobody: mode === "as nobody" });
+      const files = deviceIdFiles();
+      const r = await run(s, ["node", reader, out, JSON.stringify(files)], { env: RUNNER_ENV, asNobody: mode === "as nobody" });
       expect(r.stderr).not.toContain("envelope-gate:");
       expect(r.lines.at(-1)?.kind).toBe("end");
       const seen = JSON.parse(readFileSync(out, "utf8")) as Seen;
@@ -122,14 +127,18 @@ for (const mode of ["as the test's user", "as nobody"] as Mode[])
       expect(seen.bootId).not.toBe(hostValue("/proc/sys/kernel/random/boot_id"));
       const uuid = hostValue("/sys/class/dmi/id/product_uuid");
       if (uuid !== null) expect(seen.dmiUuid).not.toBe(uuid);
-      for (const dir of dirs) expect(seen.macs[dir]).not.toBe(hostValue(join(dir, "address")));
+      for (const file of files) expect(seen.files[file], file).not.toBe(hostValue(file));
       // meta says what was hidden and what this host does not have.
       const meta = r.lines[0] as { runner: string; jail: { machine_identity: Record<string, string[] | string> } };
       const mi = meta.jail.machine_identity;
       expect(mi.hostname).toBe(FIXED.hostname);
       expect(mi.fixed).toContain("/etc/machine-id");
       expect(mi.fixed).toContain("/proc/sys/kernel/random/boot_id");
-      for (const dir of dirs) expect(mi.covered).toContain(dir);
+      for (const file of files)
+        expect(
+          [...(mi.covered as string[]), ...(mi.emptied as string[])].some((p) => file === p || file.startsWith(`${p}/`)),
+          file,
+        ).toBe(true);
       for (const p of ["/sys/devices/virtual/dmi", "/sys/firmware", "/var/lib/dbus/machine-id"])
         expect([...(mi.covered as string[]), ...(mi.fixed as string[]), ...(mi.absent as string[])]).toContain(p);
       // The wrapper, outside the jail, still names the real machine (the App compares runner.json's machine_id).
@@ -186,6 +195,7 @@ function machineFiles(s: Sandbox, name: string, m: Machine): string {
   writeFileSync(join(dir, "hostname"), `${m.hostname}\n`);
   writeFileSync(join(dir, "dmi", "id", "product_uuid"), `${m.productUuid}\n`);
   writeFileSync(join(dir, "dmi", "id", "board_serial"), `serial-${name}\n`);
+  writeFileSync(join(dir, "disk-serial"), `disk-serial-${name}\n`);
   return dir;
 }
 
@@ -204,6 +214,8 @@ async function runOn(
     `mount --bind ${dir}/machine-id /etc/machine-id`,
     `if [ -e /var/lib/dbus/machine-id ]; then mount --bind ${dir}/machine-id "$(readlink -f /var/lib/dbus/machine-id)"; fi`,
     `if [ -e /etc/hostname ]; then mount --bind ${dir}/hostname /etc/hostname; fi`,
+    // Disk serial numbers: this machine's over each disk's.
+    `for f in ${DISK_SERIALS.join(" ") || "/nonexistent"}; do if [ -f "$f" ]; then mount --bind ${dir}/disk-serial "$f"; fi; done`,
     // DMI ids: a tmpfs over /sys/devices/virtual holding this machine's, as the kernel would show them.
     `mount -t tmpfs tmpfs /sys/devices/virtual && mkdir -p /sys/devices/virtual/dmi && cp -r ${dir}/dmi/id /sys/devices/virtual/dmi/id`,
     extraSetup,
@@ -233,6 +245,17 @@ async function runOn(
   return { code: r.code, stderr: r.stderr, log: existsSync(log) ? readFileSync(log, "utf8") : "" };
 }
 
+/** The disks' serial files on this host (real paths, outside /sys/devices/virtual, which the simulation replaces). */
+const DISK_SERIALS = (() => {
+  try {
+    return readdirSync("/sys/block")
+      .map((n) => join(realpathSync(join("/sys/block", n)), "serial"))
+      .filter((f) => existsSync(f) && !f.startsWith("/sys/devices/virtual/"));
+  } catch {
+    return [];
+  }
+})();
+
 const MACHINE_A: Machine = {
   machineId: "aaaaaaaaaaaa4aaa8aaaaaaaaaaaaaaa",
   hostname: "runner-a",
@@ -245,7 +268,7 @@ const MACHINE_B: Machine = {
 };
 
 describe.skipIf(!CAN_SIMULATE)("machine identity on two machines (as root, simulated with a private mount and UTS namespace)", () => {
-  it("attack: a test that fails only on runner A's machine (by machine-id, hostname or DMI id) passes on both, so A and B agree and nothing is freezable", async () => {
+  it("attack: a test that fails only on runner A's machine (by machine-id, hostname, DMI id or disk serial) passes on both, so A and B agree and nothing is freezable", async () => {
     const s = sandbox(ENVELOPE);
     // The PR's test: fail where the machine is A's, by every identity it can read.
     const test = program(
@@ -255,7 +278,8 @@ describe.skipIf(!CAN_SIMULATE)("machine identity on two machines (as root, simul
 const read = (p) => { try { return fs.readFileSync(p, "utf8").trim(); } catch { return ""; } };
 const onA = read("/etc/machine-id") === ${JSON.stringify(MACHINE_A.machineId)} || os.hostname() === ${JSON.stringify(MACHINE_A.hostname)}
   || read("/sys/class/dmi/id/product_uuid") === ${JSON.stringify(MACHINE_A.productUuid)}
-  || read("/sys/devices/virtual/dmi/id/product_uuid") === ${JSON.stringify(MACHINE_A.productUuid)};
+  || read("/sys/devices/virtual/dmi/id/product_uuid") === ${JSON.stringify(MACHINE_A.productUuid)}
+  || ${JSON.stringify(DISK_SERIALS)}.some((f) => read(f) === "disk-serial-a");
 process.exit(onA ? 1 : 0);`,
     );
     const reader = program(s, "reader.js", READER);
@@ -284,7 +308,7 @@ process.exit(onA ? 1 : 0);`,
       expect(r.stderr).not.toContain("envelope-gate:");
       expect(r.code, `jailed on ${name}`).toBe(0);
       const out = join(s.workspace, `seen-${name}.json`);
-      const r2 = await runOn(s, m, `${name}2`, ["node", reader, out, "[]"]);
+      const r2 = await runOn(s, m, `${name}2`, ["node", reader, out, JSON.stringify(DISK_SERIALS)]);
       expect(r2.code, r2.stderr).toBe(0);
       seen.push(JSON.parse(readFileSync(out, "utf8")) as Seen);
       runners.push((JSON.parse(r.log.split("\n")[0] as string) as { runner: string }).runner);
