@@ -80,6 +80,7 @@ export const ERROR_CODES = [
   "LEDGER_PR_FOREIGN",
   "LEDGER_PR_TAMPERED",
   "LEDGER_PR_RETARGETED",
+  "JAIL_IDENTITY_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
