@@ -8,6 +8,7 @@ import {
   type WebhookResponse,
   dispatchedRuns,
   INSTALLATION,
+  ledgerPulls,
   PG_URL,
   pgSchema,
   processEnv,
@@ -72,7 +73,7 @@ describe("two App processes sharing PostgreSQL", () => {
     expect(second.every((r) => r.status === 200 || r.status === 202)).toBe(true);
     for (const id of ["b-1", "b-2", "b-3"]) expect(await settledState(two.url, id)).toMatchObject({ state: "done", attempts: 1 });
     const repo = world.fake.repo(REPO);
-    expect(repo.pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/git/refs")).toHaveLength(1);
@@ -91,7 +92,7 @@ describe("two App processes sharing PostgreSQL", () => {
       deliverAndWait(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
     ]);
     expect(third.map((r) => r.state)).toEqual(["done", "done"]); // two ids, each done once
-    expect(repo.pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
   });
 
