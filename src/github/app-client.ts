@@ -408,6 +408,16 @@ export class InstallationClient {
     return res.data.id;
   }
 
+  /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
+  async findCheckRun(r: RepoRef, sha: string, name: string, externalId: string): Promise<number | null> {
+    const res = await this.call<{ check_runs: { id: number; external_id: string | null }[] }>(
+      "list the commit's check runs",
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+      { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 },
+    );
+    return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
+  }
+
   async branchSha(r: RepoRef, branch: string): Promise<string | null> {
     const res = await this.call<{ object: { sha: string } }>(
       "read a branch",

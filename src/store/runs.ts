@@ -41,7 +41,11 @@ function withNumbers<T>(row: T, columns: readonly string[]): T {
 
 /** Refused runs and the verified check's one-sender claim (migration 8). */
 export class RunRecords {
-  constructor(private readonly db: SqlDb) {}
+  /** `lapsed(now)`: SQL true when a verified_checks claim may be taken over (lease over, or owner gone). */
+  constructor(
+    private readonly db: SqlDb,
+    private readonly lapsed: (now: number) => { sql: string; params: unknown[] },
+  ) {}
 
   /** Records a refusal once per (repository, run, attempt, role); a redelivery changes nothing. */
   async recordRefusal(r: RunRefusal): Promise<boolean> {
@@ -77,8 +81,9 @@ export class RunRecords {
 
   /**
    * The one-sender claim for a run attempt's verified check: the first caller inserts it; a
-   * later one takes it over only while it is still `claimed` and its lease ran out (a replica
-   * that died before posting). False: posted already, or held by a live claim.
+   * later one takes it over only while it is still `claimed` and released, or its lease ran out
+   * or its owner is gone (a replica that died before posting). False: done already, or held by
+   * a live claim.
    */
   async claimVerifiedCheck(
     c: { repository: string; run_id: number; run_attempt: number; head_sha: string },
@@ -92,10 +97,11 @@ export class RunRecords {
       [c.repository, c.run_id, c.run_attempt, c.head_sha, owner, now + leaseMs, now],
     );
     if (inserted === 1) return true;
+    const lapsed = this.lapsed(now);
     const taken = await this.db.run(
       `UPDATE verified_checks SET claim_owner = ?, claim_until = ?
-       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND (claim_until < ? OR claim_owner = ?)`,
-      [owner, now + leaseMs, c.repository, c.run_id, c.run_attempt, now, owner],
+       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND (claim_owner IS NULL OR claim_owner = ? OR ${lapsed.sql})`,
+      [owner, now + leaseMs, c.repository, c.run_id, c.run_attempt, owner, ...lapsed.params],
     );
     return taken === 1;
   }

@@ -224,7 +224,7 @@ export class Store {
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
     this.switches = new Switches(db);
-    this.runs = new RunRecords(db);
+    this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
   }
 
   get backend(): "sqlite" | "postgres" {
@@ -379,7 +379,7 @@ export class Store {
    * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
    * its owner is gone. Parameters: now, the oldest live heartbeat.
    */
-  claimLapsed(table: "dual_runs" | "ledger_prs", now: number): { sql: string; params: unknown[] } {
+  claimLapsed(table: "dual_runs" | "ledger_prs" | "verified_checks", now: number): { sql: string; params: unknown[] } {
     const gone = this.ownerGone(`${table}.claim_owner`, now);
     return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
   }

@@ -28,6 +28,7 @@ export const REPO = "acme/widgets";
 export const ENVELOPE_HASH = `sha256:${"ab".repeat(32)}`;
 export const HEAD_SHA = "c0ffee".padEnd(40, "0");
 export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+export const ENVELOPE_DIGEST_PATH = ".github/envelope-gate/envelope.json.sha256";
 export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence\n";
 export const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -65,6 +66,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     store: { sqlitePath: join(tempDir(), "app.sqlite") },
     workflow: "envelope-gate.yml",
     checkName: "envelope-gate",
+    verifiedCheckName: "envelope-gate / verified",
+    envelopeDigestPath: ENVELOPE_DIGEST_PATH,
     runnerBLabels: ["self-hosted", "runner-b"],
     deadlineMs: 60 * 60_000,
     freezeTtlDays: 7,
@@ -140,7 +143,12 @@ export async function startWorld(dispatchMode: DispatchMode = "run_details"): Pr
   fake.addRepo(REPO);
   fake.commit(
     REPO,
-    { "README.md": "widgets\n", [LEDGER_PATH]: LEDGER_HEADER, [GATE_WORKFLOW_PATH]: GATE_WORKFLOW },
+    {
+      "README.md": "widgets\n",
+      [LEDGER_PATH]: LEDGER_HEADER,
+      [GATE_WORKFLOW_PATH]: GATE_WORKFLOW,
+      [ENVELOPE_DIGEST_PATH]: `${ENVELOPE_HASH.slice("sha256:".length)}  envelope.json\n`,
+    },
     { branch: "main", message: "init" },
   );
   fake.repo(REPO).collaborators.set("alice", "write");

@@ -10,6 +10,10 @@ import {
   runnerBRun,
   type DispatchRecord,
 } from "../../src/app/run-checks.js";
+import type { VerifiedBundle } from "../../src/app/bundle.js";
+import type { VerifiedRunA } from "../../src/app/run-verify.js";
+import { verifiedRunCheck, type EvidenceFacts } from "../../src/app/verified-check.js";
+import type { PropertyRecord } from "../../src/core/evidence.js";
 
 const REPO = "acme/widgets";
 const HEAD = "a".repeat(40);
@@ -213,5 +217,66 @@ describe("runnerBRun: only the run the App's own dispatch started", () => {
     const out = runnerBRun(runB(over), { ...dual, ...dualOver }, "envelope-gate.yml", BOT);
     if (ok) expect(out).toBeNull();
     else expect(out).toMatchObject({ code: "RUNNER_B_UNVERIFIED" });
+  });
+});
+
+describe("verifiedRunCheck: the verified check's conclusion from a verified run's evidence", () => {
+  const a: VerifiedRunA = {
+    run: run({ conclusion: "success" }),
+    pull: pull(),
+    pullNumber: 7,
+    headSha: HEAD,
+    baseRef: "main",
+    baseSha: BASE,
+  };
+  const HASH = `sha256:${"ab".repeat(32)}`;
+  const bundle = (over: { verdict?: string; hash?: string; head?: string; props?: PropertyRecord[] } = {}): EvidenceFacts => ({
+    kind: "bundle",
+    bundle: {
+      digest: "sha256:" + "0".repeat(64),
+      runner: { head_sha: over.head ?? HEAD, repository: REPO, envelope_hash: over.hash ?? HASH } as VerifiedBundle["runner"],
+      properties: over.props ?? [{ name: "p", result: "pass", detail: "", inputs: {}, frozen_by: null }],
+      verdict: { verdict: over.verdict ?? "pass", envelope_hash: over.hash ?? HASH } as VerifiedBundle["verdict"],
+    },
+  });
+  const pinned = { kind: "hash" as const, hash: HASH };
+  it.each<[string, VerifiedRunA, EvidenceFacts, string, string | null]>([
+    ["pass", a, bundle(), "success", null],
+    [
+      "a failing property a freeze tolerates",
+      a,
+      bundle({ props: [{ name: "p", result: "fail", detail: "", inputs: {}, frozen_by: "F-1" }] }),
+      "success",
+      null,
+    ],
+    ["a failing property", a, bundle({ props: [{ name: "p", result: "fail", detail: "", inputs: {}, frozen_by: null }] }), "failure", null],
+    [
+      "an erroring property, even with a freeze",
+      a,
+      bundle({ props: [{ name: "p", result: "error", detail: "", inputs: {}, frozen_by: "F-1" }] }),
+      "failure",
+      null,
+    ],
+    ["an envelope failure", a, bundle({ verdict: "envelope_fail" }), "failure", null],
+    ["another envelope", a, bundle({ hash: `sha256:${"cd".repeat(32)}` }), "failure", "VERIFIED_CHECK_EVIDENCE_REFUSED"],
+    ["another commit", a, bundle({ head: "c".repeat(40) }), "failure", "VERIFIED_CHECK_EVIDENCE_REFUSED"],
+    ["the run failed though the evidence passes", { ...a, run: run({ conclusion: "failure" }) }, bundle(), "failure", null],
+    ["no evidence, the run succeeded (not gated)", a, { kind: "missing" }, "neutral", null],
+    ["no evidence, the run failed", { ...a, run: run({ conclusion: "failure" }) }, { kind: "missing" }, "failure", "EVIDENCE_UNAVAILABLE"],
+    [
+      "unreadable evidence",
+      a,
+      { kind: "unreadable", code: "EVIDENCE_DIGEST_MISMATCH", message: "x" },
+      "failure",
+      "EVIDENCE_DIGEST_MISMATCH",
+    ],
+  ])("%s", (_name, verified, evidence, conclusion, code) => {
+    expect(verifiedRunCheck(verified, ".github/workflows/envelope-gate.yml", evidence, pinned)).toMatchObject({ conclusion, code });
+  });
+  it("the base pins no envelope: failing with the digest file's code", () => {
+    expect(verifiedRunCheck(a, "w", bundle(), { kind: "none", code: "ENVELOPE_MISSING", message: "none" })).toMatchObject({
+      conclusion: "failure",
+      code: "ENVELOPE_MISSING",
+    });
   });
 });

@@ -71,7 +71,7 @@ describe("runner A is a pull_request run of the base's workflow file on the pull
     await start();
     const runA = addRunA(world.fake, { properties: FAILING, pullNumber: 1234 });
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA, 1234));
-    expect(res.state).toBe("done");
+    expect(res.state, JSON.stringify(res)).toBe("done");
     expect(String(res.outcome)).toContain("runner B dispatched");
     const [dual] = await app.store.listDualRuns(["waiting"]);
     expect(dual).toMatchObject({ pull_number: 7, head_sha: HEAD_SHA, base_ref: "main" });

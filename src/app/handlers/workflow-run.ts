@@ -5,7 +5,9 @@ import type { AppContext } from "../context.js";
 import { dualRunForRunA, dualRunIdInTitle, isGateWorkflow } from "../dual-run.js";
 import type { WorkflowRunPayload } from "../payloads.js";
 import { compareRunB, dispatchRunnerB } from "../runner-b.js";
+import { gateWorkflowPath } from "../run-checks.js";
 import { recordRunRefusal, verifyRunnerA, type VerifiedRunA } from "../run-verify.js";
+import { postVerifiedCheck } from "../verified-check.js";
 
 /**
  * `workflow_run` completed. The payload only names the run: the App reads it again through
@@ -47,7 +49,11 @@ async function onRunNamingDualRun(ctx: AppContext, run: ApiWorkflowRun, reposito
   return compareRunB(ctx, dual, run.id, run.html_url ?? null);
 }
 
-/** Runner A: verified against the API, then a clean envelope with a failing property records a dual run and dispatches runner B. */
+/**
+ * Runner A: verified against the API. Every pull_request run gets the App's verified check;
+ * a verified run that failed a property with a clean envelope records a dual run and
+ * dispatches runner B.
+ */
 async function onRunA(
   ctx: AppContext,
   gh: InstallationClient,
@@ -56,22 +62,24 @@ async function onRunA(
   installationId: number,
 ): Promise<string> {
   const verdict = await verifyRunnerA(ctx, gh, repository, run);
-  if (!verdict.verified) {
-    await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
-    return `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}`;
-  }
-  if (run.conclusion !== "failure") return `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run`;
-  return startDualRun(ctx, gh, verdict.a, repository, installationId);
+  if (!verdict.verified) await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
+  // The evidence, downloaded at most once for the verified check and the dual run.
+  let zip: Promise<Uint8Array | null> | null = null;
+  const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
+  const checked = await postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, gateWorkflowPath(ctx.settings.workflow));
+  const also = checked === "" ? "" : `; ${checked}`;
+  if (!verdict.verified) return `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}${also}`;
+  if (run.conclusion !== "failure") return `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run${also}`;
+  return `${await startDualRun(ctx, verdict.a, repository, installationId, await evidence())}${also}`;
 }
 
 async function startDualRun(
   ctx: AppContext,
-  gh: InstallationClient,
   a: VerifiedRunA,
   repository: string,
   installationId: number,
+  zip: Uint8Array | null,
 ): Promise<string> {
-  const zip = await gh.downloadArtifact(repoRef(repository), a.run.id, EVIDENCE_ARTIFACT_NAME);
   if (zip === null) return `ignored: run ${a.run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
   const bundle = readEvidenceZip(zip);
   const next = dualRunForRunA(a, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
