@@ -82,8 +82,9 @@ export class RunRecords {
   /**
    * The one-sender claim for a run attempt's verified check: the first caller inserts it; a
    * later one takes it over only while it is still `claimed` and released, or its lease ran out
-   * or its owner is gone (a replica that died before posting). False: done already, or held by
-   * a live claim.
+   * or its owner is gone (a replica that died before posting). Not by owner alone: one process
+   * works on several deliveries of the same run at once. False: done already, or held by a live
+   * claim.
    */
   async claimVerifiedCheck(
     c: { repository: string; run_id: number; run_attempt: number; head_sha: string },
@@ -100,8 +101,8 @@ export class RunRecords {
     const lapsed = this.lapsed(now);
     const taken = await this.db.run(
       `UPDATE verified_checks SET claim_owner = ?, claim_until = ?
-       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND (claim_owner IS NULL OR claim_owner = ? OR ${lapsed.sql})`,
-      [owner, now + leaseMs, c.repository, c.run_id, c.run_attempt, owner, ...lapsed.params],
+       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND (claim_owner IS NULL OR ${lapsed.sql})`,
+      [owner, now + leaseMs, c.repository, c.run_id, c.run_attempt, ...lapsed.params],
     );
     return taken === 1;
   }

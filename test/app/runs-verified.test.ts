@@ -4,6 +4,7 @@
  * App (its real HTTP server, SQLite, the fake GitHub held to GitHub's description), beside a
  * clean twin that still leads to a dual run and a freeze proposal.
  */
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { bundleFiles, type DispatchMode } from "../support/fake-github-app.js";
@@ -18,14 +19,17 @@ import {
   GATE_WORKFLOW,
   GATE_WORKFLOW_PATH,
   HEAD_SHA,
+  processEnv,
   pullAt,
   REPO,
   startTestApp,
   startWorld,
+  tempDir,
   TestClock,
   workflowRunPayload,
   type World,
 } from "./helpers.js";
+import { startAppProcess, type AppProcess } from "./process.js";
 
 const FAILING = [{ name: "schema_key_order", result: "fail" as const }];
 const PASSING = [{ name: "schema_key_order", result: "pass" as const }];
@@ -263,5 +267,63 @@ describe("runner B is the App's own dispatch, also in correlation mode (attack 6
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, real, null));
     expect(String(res.outcome)).toContain("RUNNER_B_UNVERIFIED");
     expect((await app.store.getDualRun(dual.id))?.state).toBe("waiting");
+  });
+});
+
+describe("against the App process (envelope-gate app start, SQLite), correlation mode", () => {
+  let proc: AppProcess | null = null;
+  afterEach(async () => {
+    await proc?.stop();
+    proc = null;
+  });
+
+  it("attack 1 and attack 6 are refused by the running App; the real runner A and B still lead to a freeze proposal", async () => {
+    world = await startWorld("no_content");
+    app = { close: async () => undefined } as unknown as RunningApp;
+    proc = await startAppProcess(processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: join(tempDir(), "app.sqlite") }));
+    const base = world.fake.repo(REPO).refs.get("heads/main")!;
+    commitAs(world.fake, "e".repeat(40), { "evil.txt": "x" }, base, "agent/evil");
+    const evil = withEvidence(
+      world.fake.addWorkflowRun(REPO, {
+        head_sha: "e".repeat(40),
+        head_branch: "agent/evil",
+        event: "workflow_dispatch",
+        conclusion: "success",
+      }),
+      { properties: FAILING, pullNumber: 1234 },
+    );
+    const refusedA = await deliverAndWait(proc.url, "workflow_run", workflowRunPayload(world.fake, evil, null));
+    expect(String(refusedA.outcome)).toContain("RUNNER_A_EVENT_REFUSED");
+    expect(world.fake.repo(REPO).dispatches).toEqual([]);
+
+    const runA = addRunA(world.fake, { properties: FAILING });
+    const started = await deliverAndWait(proc.url, "workflow_run", workflowRunPayload(world.fake, runA));
+    expect(String(started.outcome)).toContain("runner B dispatched (correlation)");
+    const real = dispatchedRuns(world.fake).find((r) => r.inputs?.dual_run_id)!;
+    const dualRunId = real.inputs!.dual_run_id!;
+    const forged = world.fake.addWorkflowRun(REPO, {
+      head_sha: base,
+      head_branch: "main",
+      event: "workflow_dispatch",
+      conclusion: "success",
+      inputs: { ...real.inputs! },
+      actor: "mallory",
+    });
+    withEvidence(forged, { properties: PASSING, dualRunId, machineId: "machine-cccc3333" });
+    const refusedB = await deliverAndWait(proc.url, "workflow_run", workflowRunPayload(world.fake, forged, null));
+    expect(String(refusedB.outcome)).toContain("RUNNER_B_UNVERIFIED");
+    expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")).toBeUndefined();
+
+    completeRunB(world.fake, real, { properties: PASSING });
+    const compared = await deliverAndWait(proc.url, "workflow_run", workflowRunPayload(world.fake, real, null));
+    expect(String(compared.outcome)).toContain("freeze_eligible");
+    expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.output.title).toContain("Shadow mode");
+    const s = (await (await fetch(`${proc.url}/status.json`)).json()) as { refused_runs: { run_id: number; code: string }[] };
+    expect(s.refused_runs.map((r) => [r.run_id, r.code]).sort()).toEqual(
+      [
+        [evil.id, "RUNNER_A_EVENT_REFUSED"],
+        [forged.id, "RUNNER_B_UNVERIFIED"],
+      ].sort(),
+    );
   });
 });
