@@ -118,19 +118,16 @@ export function runnerAWorkflow(path: string, atHead: PathAt | null, atBase: Pat
 /**
  * The local actions and reusable workflows a workflow file uses (`uses: ./…`), as repository
  * paths ("" for the repository's root). Their files run from the pull request's checkout, so
- * they must be the base's too. A `uses:` whose value is an expression is not resolvable here:
- * it is returned as null, and the caller refuses.
+ * they must be the base's too. Every `uses:` key is found, in block or flow style; one whose
+ * value cannot be read here (an expression, an alias, a block scalar, nothing) is returned as
+ * null, and the caller refuses: a local path that goes unseen would go unchecked.
  */
 export function localUses(workflowText: string): (string | null)[] {
   const out: (string | null)[] = [];
-  for (const line of workflowText.split(/\r?\n/)) {
-    const m = /^\s*(?:-\s*)?uses\s*:\s*(["']?)([^"'#\s]+)\1\s*(?:#.*)?$/.exec(line);
-    if (!m) {
-      if (/^\s*(?:-\s*)?uses\s*:/.test(line) && /\$\{\{/.test(line)) out.push(null);
-      continue;
-    }
-    const value = m[2] as string;
-    if (value.includes("${{")) out.push(null);
+  for (const m of workflowText.matchAll(/(?:^|[\s{,[-])["']?uses["']?\s*:[ \t]*(.*)$/gm)) {
+    const rest = (m[1] as string).trim();
+    const value = /^(["'])(.*?)\1/.exec(rest)?.[2] ?? /^[^\s,}\]#]*/.exec(rest)?.[0] ?? "";
+    if (value === "" || value.includes("${{") || /^[*&>|!]/.test(value)) out.push(null);
     else if (value === "." || value.startsWith("./")) out.push(value.replace(/^\.\/?/, "").replace(/\/+$/, ""));
   }
   return out;

@@ -129,6 +129,12 @@ describe("localUses: the local actions and reusable workflows a workflow runs", 
     ["an expression", "      - uses: ${{ matrix.action }}\n", [null]],
     ["a docker action is not local", "      - uses: docker://alpine:3\n", []],
     ["several", "  - uses: ./a\n  - uses: actions/checkout@v4\n  - uses: ./b/\n", ["a", "b"]],
+    ["flow style", "    steps: [ { uses: ./, with: { run: x } } ]\n", [""]],
+    ["flow style, quoted key", '      - { "uses": "./tools" }\n', ["tools"]],
+    ["an alias", "      - uses: *gate\n", [null]],
+    ["a block scalar", "      - uses: >-\n          ./\n", [null]],
+    ["no value", "      - uses:\n", [null]],
+    ["a key that only ends in uses is not one", "      - reuses: ./x\n", []],
   ])("%s", (_name, text, expected) => {
     expect(localUses(text)).toEqual(expected);
   });
