@@ -50,8 +50,6 @@ export const jsonLogger: Logger = (level, event, fields = {}) => {
 export interface AppContext {
   store: Store;
   installation(installationId: number): Promise<InstallationClient>;
-  /** The App's bot login (`<slug>[bot]`, from GET /app), read once and cached. */
-  appLogin(): Promise<string>;
   clock: Clock;
   settings: AppSettings;
   log: Logger;

@@ -41,11 +41,21 @@ export async function verifyRunnerA(
   const r = repoRef(repository);
   const first = runnerARun(run, repository, ctx.settings.workflow);
   if ("code" in first) return { verified: false, refusal: first, run, pull: null };
-  const pull = await gh.getPull(r, first.pullNumber);
+  const pull = await gh.readPull(r, first.pullNumber);
   const second = runnerAPull(run, pull, repository, first.pullNumber);
   if (second !== null || pull === null) return { verified: false, refusal: second as Refusal, run, pull };
+  // The base as the Action judges it: the base branch GitHub names now, at its current commit.
+  const baseSha = await gh.branchSha(r, pull.base.ref);
+  if (baseSha === null) {
+    return {
+      verified: false,
+      refusal: { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pull.number}'s base branch ${pull.base.ref} does not exist` },
+      run,
+      pull,
+    };
+  }
   const path = gateWorkflowPath(ctx.settings.workflow);
-  const [atHead, atBase] = await Promise.all([gh.pathAt(r, path, run.head_sha), gh.pathAt(r, path, pull.base.sha)]);
+  const [atHead, atBase] = await Promise.all([gh.pathAt(r, path, run.head_sha), gh.pathAt(r, path, baseSha)]);
   const third = runnerAWorkflow(path, atHead, atBase);
   if (third !== null) return { verified: false, refusal: third, run, pull };
   if (atBase?.text === null || atBase?.text === undefined) {
@@ -61,13 +71,13 @@ export async function verifyRunnerA(
   }
   const uses = localUses(atBase.text);
   if (uses.length > 0) {
-    const [treeHead, treeBase] = await Promise.all([gh.treeAt(r, run.head_sha), gh.treeAt(r, pull.base.sha)]);
+    const [treeHead, treeBase] = await Promise.all([gh.treeAt(r, run.head_sha), gh.treeAt(r, baseSha)]);
     const fourth = runnerALocalActions(uses, treeHead, treeBase);
     if (fourth !== null) return { verified: false, refusal: fourth, run, pull };
   }
   return {
     verified: true,
-    a: { run, pull, pullNumber: pull.number, headSha: run.head_sha, baseRef: pull.base.ref, baseSha: pull.base.sha },
+    a: { run, pull, pullNumber: pull.number, headSha: run.head_sha, baseRef: pull.base.ref, baseSha },
   };
 }
 
@@ -79,7 +89,7 @@ export async function verifyRunnerB(
   runId: number,
 ): Promise<{ run: ApiWorkflowRun; refusal: Refusal | null }> {
   const run = await gh.getRun(repoRef(dual.repository), runId);
-  return { run, refusal: runnerBRun(run, dual, ctx.settings.workflow, await ctx.appLogin()) };
+  return { run, refusal: runnerBRun(run, dual, ctx.settings.workflow, await gh.botLogin()) };
 }
 
 /** Logs a refused run and records it once for the status page. */

@@ -75,7 +75,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     const r = repoRef(dual.repository);
     if (reserved.status === "held") {
       const candidates = await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual));
-      const earlier = runBAmong(candidates, dual, settings.workflow, await ctx.appLogin());
+      const earlier = runBAmong(candidates, dual, settings.workflow, await gh.botLogin());
       if (earlier) {
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
           dispatch_mode: "correlation",

@@ -90,19 +90,7 @@ export class GateAppService {
     readonly clock: Clock = systemClock,
     readonly log: Logger = jsonLogger,
   ) {
-    let login: Promise<string> | null = null;
-    const appLogin = () => {
-      // Cached once GitHub answered; a failed read is not cached (the next caller asks again).
-      login ??= github.whoAmI().then(
-        (app) => `${app.slug}[bot]`,
-        (err: unknown) => {
-          login = null;
-          throw err;
-        },
-      );
-      return login;
-    };
-    this.ctx = { store, installation: (id) => github.installation(id), appLogin, clock, settings, log };
+    this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
   }
 
   /** The claim owner: this process (replica id and incarnation). */
