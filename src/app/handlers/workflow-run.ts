@@ -63,14 +63,32 @@ async function onRunA(
 ): Promise<string> {
   const verdict = await verifyRunnerA(ctx, gh, repository, run);
   if (!verdict.verified) await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
-  // The evidence, downloaded at most once for the verified check and the dual run.
+  // The evidence, downloaded at most once for the dual run and the verified check.
   let zip: Promise<Uint8Array | null> | null = null;
   const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
-  const checked = await postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, gateWorkflowPath(ctx.settings.workflow));
-  const also = checked === "" ? "" : `; ${checked}`;
-  if (!verdict.verified) return `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}${also}`;
-  if (run.conclusion !== "failure") return `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run${also}`;
-  return `${await startDualRun(ctx, verdict.a, repository, installationId, await evidence())}${also}`;
+  let outcome: string;
+  let failed: { err: unknown } | null = null;
+  if (!verdict.verified) outcome = `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}`;
+  else if (run.conclusion !== "failure") outcome = `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run`;
+  else {
+    // The dual run first: a pause or a drain stops it where it stops today (recorded, not sent).
+    try {
+      outcome = await startDualRun(ctx, verdict.a, repository, installationId, await evidence());
+    } catch (err) {
+      failed = { err };
+      outcome = "";
+    }
+  }
+  // The verified check even when the dual run failed (a tampered bundle is a failing check);
+  // when both fail, the dual run's error is the delivery's.
+  let checked = "";
+  try {
+    checked = await postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, gateWorkflowPath(ctx.settings.workflow));
+  } catch (err) {
+    if (failed === null) throw err;
+  }
+  if (failed !== null) throw failed.err;
+  return checked === "" ? outcome : `${outcome}; ${checked}`;
 }
 
 async function startDualRun(
