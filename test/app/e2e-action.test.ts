@@ -26,7 +26,18 @@ import {
 } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { bundleFiles, installAppRoutes } from "../support/fake-github-app.js";
-import { APP_ID, appKeys, deliverAndWait, INSTALLATION, startTestApp, tempDir, TestClock, workflowRunPayload } from "./helpers.js";
+import {
+  APP_ID,
+  appKeys,
+  deliverAndWait,
+  GATE_WORKFLOW,
+  GATE_WORKFLOW_PATH,
+  INSTALLATION,
+  startTestApp,
+  tempDir,
+  TestClock,
+  workflowRunPayload,
+} from "./helpers.js";
 
 const OTHER_MACHINE_ID = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
 
@@ -75,7 +86,12 @@ describe("end to end: runner B is the bundled Action", () => {
     fake.repo(REPO).collaborators.set("alice", "write");
     pull = makePull(fake, {
       number: 7,
-      base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: PROPERTIES, [LEDGER_PATH]: `${LEDGER_HEADER}\n` },
+      base: {
+        ...policyFiles(ENVELOPE),
+        [PROPERTIES_PATH]: PROPERTIES,
+        [LEDGER_PATH]: `${LEDGER_HEADER}\n`,
+        [GATE_WORKFLOW_PATH]: GATE_WORKFLOW,
+      },
     });
     fake.repo(REPO).refs.set("heads/main", pull.baseSha);
     app = await startTestApp(fake, new TestClock(Date.now()));
@@ -85,8 +101,17 @@ describe("end to end: runner B is the bundled Action", () => {
     await fake.close();
   });
 
+  /** The pull request's head branch: runner A's run is on it. */
+  const headRef = () => fake.repo(REPO).pulls.get(pull.number)!.head.ref;
+
   async function runnerAFails(): Promise<FakeWorkflowRun> {
-    const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "completed", conclusion: "failure" });
+    const runA = fake.addWorkflowRun(REPO, {
+      head_sha: pull.headSha,
+      head_branch: headRef(),
+      event: "pull_request",
+      status: "completed",
+      conclusion: "failure",
+    });
     fake.addArtifact(REPO, {
       run_id: runA.id,
       name: "envelope-gate-evidence",
@@ -168,7 +193,13 @@ describe("end to end: runner B is the bundled Action", () => {
     async () => {
       await app.store.ensureInstallation(INSTALLATION, "acme", Date.now());
       await app.store.promoteInstallation(INSTALLATION, "ops", Date.now());
-      const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "in_progress", conclusion: null });
+      const runA = fake.addWorkflowRun(REPO, {
+        head_sha: pull.headSha,
+        head_branch: headRef(),
+        event: "pull_request",
+        status: "in_progress",
+        conclusion: null,
+      });
       const actionA = await runAction({
         apiUrl: fake.url,
         pull,
