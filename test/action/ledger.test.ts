@@ -8,17 +8,21 @@ import {
   applyFreezeCaps,
   expiredFreezes,
   formatLedgerRow,
+  otherScopeFreezes,
   parseLedger,
   type LedgerRow,
 } from "../../src/core/ledger.js";
+import { refuseNotFreezable } from "../../src/core/policy-files.js";
+import { loadProperties } from "../../src/core/properties.js";
 
 const HASH = `sha256:${"a".repeat(64)}`;
 const EVIDENCE = `sha256:${"b".repeat(64)}`;
+const FP = "0123456789abcdef";
 const row = (over: Partial<LedgerRow> = {}): LedgerRow => ({
   freeze_id: "F-1",
-  property: "schema_order",
-  runner_a: "runner-a",
-  runner_b: "runner-b",
+  property: `schema_order#${FP}`,
+  runner_a: "run-101@machine-aaaa",
+  runner_b: "run-202@machine-bbbb",
   envelope_hash: HASH,
   expires_on: "2026-12-05",
   status: "open",
@@ -49,13 +53,13 @@ describe("parseLedger", () => {
     const text =
       ledger(
         row(),
-        row({ freeze_id: "F-2", property: "undeclared_env" }),
+        row({ freeze_id: "F-2", property: `undeclared_env#${FP}` }),
         row({ freeze_id: "F-3", runner_b: "" }),
-        row({ freeze_id: "F-4", runner_b: "runner-a" }),
+        row({ freeze_id: "F-4", runner_b: "run-303@machine-aaaa" }),
         row({ freeze_id: "F-5", expires_on: "2026-13-01" }),
         row({ freeze_id: "F-6", evidence: "" }),
         row({ freeze_id: "F-7", evidence: "sha1:abc" }),
-        row({ freeze_id: "F-1" }),
+        row({ freeze_id: "F-1", property: `other#${FP}` }),
         row({ freeze_id: "F-8", status: "maybe" }),
         row({ freeze_id: "F-9", property: "write_outside_root:/etc" }),
       ) + "F-10\tonly\ttwo\n";
@@ -72,6 +76,62 @@ describe("parseLedger", () => {
     expect(reasons.get(10)).toContain("neither open nor closed");
     expect(reasons.get(11)).toContain("envelope rule");
     expect(reasons.get(12)).toContain("columns");
+  });
+
+  // Attack 7 of issue 18 and the freeze scope: each form a row only the App writes never has.
+  const refused: [string, Partial<LedgerRow>, RegExp][] = [
+    ["one machine, two runs", { runner_a: "run-1@machine-aaaa", runner_b: "run-2@machine-aaaa" }, /same machine \("machine-aaaa"\)/],
+    ["one machine, two spellings", { runner_a: "run-1@Machine-AAAA", runner_b: "run-2@machine-aaaa" }, /same machine/],
+    ["one run on two machines", { runner_a: "run-7@machine-aaaa", runner_b: "run-7@machine-bbbb" }, /same run \(7\)/],
+    ["a runner cell without a run", { runner_a: "machine-aaaa" }, /runner_a "machine-aaaa" is not run-<run id>@<machine id>/],
+    ["a runner cell with a bad run id", { runner_a: "run-0x1@machine-aaaa" }, /runner_a .* is not run-<run id>@<machine id>/],
+    ["a machine id with a slash", { runner_b: "run-9@machine/bbbb" }, /runner_b .* is not run-<run id>@<machine id>/],
+    ["a property padded with NBSP", { property: `schema_order\u00a0#${FP}` }, /property cell carries inner whitespace .*U\+00A0/],
+    ["a property ending in NBSP", { property: `schema_order#${FP}\u00a0` }, /property cell carries leading or trailing .*U\+00A0/],
+    ["a leading ASCII space", { property: ` schema_order#${FP}` }, /property cell carries leading or trailing .*U\+0020/],
+    ["a zero-width space", { property: `schema\u200border#${FP}` }, /property cell carries inner .*U\+200B/],
+    ["a zero-width joiner in a runner cell", { runner_a: "run-1@machine-aaaa\u200d" }, /runner_a cell carries .*U\+200D/],
+    ["a bidi override", { property: `schema_order#${FP}\u202e` }, /property cell carries .*U\+202E/],
+    ["an ideographic space in the status", { status: "open\u3000" }, /status cell carries .*U\+3000/],
+    ["a byte order mark in the evidence", { evidence: `\ufeff${EVIDENCE}` }, /evidence cell carries .*U\+FEFF/],
+    ["trailing space in the freeze id", { freeze_id: "F-1 " }, /freeze_id cell carries leading or trailing/],
+    ["no scope", { property: "schema_order" }, /names no failure scope .*never honored/],
+    ["a short fingerprint", { property: "schema_order#0123" }, /is not <property>#<16 hex fingerprint>/],
+    ["an upper-case fingerprint", { property: `schema_order#${FP.toUpperCase()}` }, /is not <property>#<16 hex fingerprint>/],
+    ["a homoglyph in the name", { property: `schema_\u043erder#${FP}` }, /is not <property>#<16 hex fingerprint>/],
+  ];
+  it.each(refused)("refuses %s, naming the cell", (_, over, reason) => {
+    const parsed = parseLedger(ledger(row(over)), "l");
+    expect(parsed.rows).toEqual([]);
+    expect(parsed.problems).toHaveLength(1);
+    expect(parsed.problems[0]?.line).toBe(2);
+    expect(parsed.problems[0]?.reason).toMatch(reason);
+  });
+
+  it("clean twin: the App's exact form is a row, its cells split", () => {
+    const parsed = parseLedger(ledger(row()), "l");
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.rows[0]).toMatchObject({
+      scope: { name: "schema_order", fingerprint: FP },
+      runA: { runId: "101", machineId: "machine-aaaa" },
+      runB: { runId: "202", machineId: "machine-bbbb" },
+    });
+  });
+
+  it("refuses a duplicate of an earlier row's scope and envelope hash, naming the first line", () => {
+    const parsed = parseLedger(
+      ledger(row(), row({ freeze_id: "F-2" }), row({ freeze_id: "F-3", property: `schema_order#${"f".repeat(16)}` })),
+      "l",
+    );
+    expect(parsed.rows.map((r) => r.freeze_id)).toEqual(["F-1", "F-3"]);
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ line: 3, freeze_id: "F-2", reason: expect.stringContaining("duplicates the row on line 2") }),
+    ]);
+  });
+
+  it("a line of only invisible characters is a problem, not a blank line", () => {
+    const parsed = parseLedger(`${LEDGER_HEADER}\n\u00a0\u200b\n`, "l");
+    expect(parsed.problems).toHaveLength(1);
   });
 
   it("keeps the envelope rule names a freeze may never carry", () => {
@@ -92,26 +152,37 @@ describe("active and expired freezes", () => {
   const rows = parseLedger(
     ledger(
       row(),
-      row({ freeze_id: "F-2", expires_on: "2026-11-30" }),
-      row({ freeze_id: "F-3", status: "closed" }),
+      row({ freeze_id: "F-2", expires_on: "2026-11-30", property: `schema_order#${"1".repeat(16)}` }),
+      row({ freeze_id: "F-3", status: "closed", property: `schema_order#${"2".repeat(16)}` }),
       row({ freeze_id: "F-4", envelope_hash: `sha256:${"c".repeat(64)}` }),
+      row({ freeze_id: "F-5", property: `schema_order#${"3".repeat(16)}` }),
     ),
     "l",
   ).rows;
-  const q = { property: "schema_order", envelopeHash: HASH, today: "2026-11-30" };
+  const q = { property: "schema_order", fingerprint: FP, envelopeHash: HASH, today: "2026-11-30" };
 
-  it("is active while open and today is before expires_on, for this property and envelope hash only", () => {
+  it("is active while open and today is before expires_on, for this failure and envelope hash only", () => {
     expect(activeFreezes(rows, q).map((r) => r.freeze_id)).toEqual(["F-1"]);
     expect(activeFreezes(rows, { ...q, property: "other" })).toEqual([]);
     expect(activeFreezes(rows, { ...q, today: "2026-12-05" })).toEqual([]);
   });
 
+  it("a row names the failure it tolerates: another fingerprint of the same property is not covered", () => {
+    expect(activeFreezes(rows, { ...q, fingerprint: "9".repeat(16) })).toEqual([]);
+    expect(activeFreezes(rows, { ...q, fingerprint: null })).toEqual([]);
+    expect(otherScopeFreezes(rows, { ...q, fingerprint: "9".repeat(16) }).map((r) => r.freeze_id)).toEqual(["F-1", "F-5"]);
+  });
+
   it("is expired on its expiry date", () => {
-    expect(expiredFreezes(rows, q).map((r) => r.freeze_id)).toEqual(["F-2"]);
+    expect(expiredFreezes(rows, { ...q, fingerprint: "1".repeat(16) }).map((r) => r.freeze_id)).toEqual(["F-2"]);
+    expect(expiredFreezes(rows, q)).toEqual([]);
   });
 
   it("caps freeze length and the number of active freezes", () => {
-    const parsed = parseLedger(ledger(row(), row({ freeze_id: "F-2", expires_on: "2027-01-30" })), "l");
+    const parsed = parseLedger(
+      ledger(row(), row({ freeze_id: "F-2", expires_on: "2027-01-30", property: `schema_order#${"1".repeat(16)}` })),
+      "l",
+    );
     const decision = applyFreezeCaps(parsed, "2026-11-30", { maxActive: 10, maxDays: 14 });
     expect(decision.honored.map((r) => r.freeze_id)).toEqual(["F-1"]);
     expect(decision.refused[0]?.reason).toContain("more than the 14-day cap");
@@ -121,18 +192,54 @@ describe("active and expired freezes", () => {
   });
 });
 
+describe("non-freezable properties", () => {
+  const declare = (properties: unknown[]) => loadProperties(new TextEncoder().encode(JSON.stringify({ version: 1, properties })), "p.json");
+
+  it("a row naming a patch_paths property, or one declared freezable: false, is FREEZE_NOT_FREEZABLE", () => {
+    const props = declare([
+      { name: "scope", kind: "patch_paths", globs: ["src/**"] },
+      { name: "shape", kind: "output_schema", output: "o.json", schema: {}, freezable: false },
+      { name: "tests", kind: "tests_collected", command: ["t"], min: 1 },
+    ]);
+    const parsed = parseLedger(
+      ledger(
+        row({ property: `scope#${FP}` }),
+        row({ freeze_id: "F-2", property: `shape#${FP}` }),
+        row({ freeze_id: "F-3", property: `tests#${FP}` }),
+      ),
+      "l",
+    );
+    const decision = refuseNotFreezable(applyFreezeCaps(parsed, "2026-11-30", { maxActive: 10, maxDays: 14 }), props);
+    expect(decision.honored.map((r) => r.freeze_id)).toEqual(["F-3"]);
+    expect(decision.refused.map((p) => [p.freeze_id, p.code])).toEqual([
+      ["F-1", "FREEZE_NOT_FREEZABLE"],
+      ["F-2", "FREEZE_NOT_FREEZABLE"],
+    ]);
+    expect(decision.refused[0]?.reason).toContain("patch_paths");
+    expect(decision.refused[1]?.reason).toContain('"freezable": false');
+  });
+
+  it("patch_paths cannot be declared freezable", () => {
+    expect(() => declare([{ name: "scope", kind: "patch_paths", globs: ["src/**"], freezable: true }])).toThrow(
+      /freezable" must be false: patch_paths/,
+    );
+  });
+});
+
 describe("formatLedgerRow / appendLedgerRow", () => {
   it("round-trips a row and keeps the header", () => {
     const text = appendLedgerRow("", row());
     expect(text.split("\n")[0]).toBe(LEDGER_HEADER);
-    const again = appendLedgerRow(text, row({ freeze_id: "F-2" }));
+    const again = appendLedgerRow(text, row({ freeze_id: "F-2", property: `schema_order#${"1".repeat(16)}` }));
     expect(parseLedger(again, "l").rows.map((r) => r.freeze_id)).toEqual(["F-1", "F-2"]);
     expect(() => appendLedgerRow(again, row())).toThrow(/already in the ledger/);
+    expect(() => appendLedgerRow(again, row({ freeze_id: "F-3" }))).toThrow(/duplicates the row on line 2/);
   });
 
   it("refuses to write a row that would never be honored or that carries a tab", () => {
-    expect(() => formatLedgerRow(row({ property: "undeclared_tool" }))).toThrow(GateError);
-    expect(() => formatLedgerRow(row({ runner_b: "runner-a" }))).toThrow(/same machine/);
+    expect(() => formatLedgerRow(row({ property: `undeclared_tool#${FP}` }))).toThrow(GateError);
+    expect(() => formatLedgerRow(row({ runner_b: "run-9@machine-aaaa" }))).toThrow(/same machine/);
+    expect(() => formatLedgerRow(row({ property: "schema_order" }))).toThrow(/no failure scope/);
     expect(() => formatLedgerRow(row({ property: "a\tb" }))).toThrow(/tab or newline/);
   });
 });
