@@ -13,7 +13,7 @@ import {
   type LedgerRow,
 } from "../../src/core/ledger.js";
 import { refuseNotFreezable } from "../../src/core/policy-files.js";
-import { loadProperties } from "../../src/core/properties.js";
+import { failureFingerprint, loadProperties, scoreOutputSchema, scoreTestsCollected } from "../../src/core/properties.js";
 
 const HASH = `sha256:${"a".repeat(64)}`;
 const EVIDENCE = `sha256:${"b".repeat(64)}`;
@@ -241,5 +241,53 @@ describe("formatLedgerRow / appendLedgerRow", () => {
     expect(() => formatLedgerRow(row({ runner_b: "run-9@machine-aaaa" }))).toThrow(/same machine/);
     expect(() => formatLedgerRow(row({ property: "schema_order" }))).toThrow(/no failure scope/);
     expect(() => formatLedgerRow(row({ property: "a\tb" }))).toThrow(/tab or newline/);
+  });
+});
+
+describe("failure fingerprints", () => {
+  const enc = (text: string) => new TextEncoder().encode(text);
+  const props = loadProperties(
+    enc(
+      JSON.stringify({
+        version: 1,
+        properties: [
+          { name: "shape", kind: "output_schema", output: "o.json", schema: { type: "object", required: ["ok"] } },
+          { name: "tests", kind: "tests_collected", command: ["t"], min: 5 },
+        ],
+      }),
+    ),
+    "p.json",
+  ).properties;
+  const shape = props[0]!;
+  const tests = props[1]!;
+  const fp = (score: { signature?: Record<string, unknown> }, d = shape) =>
+    failureFingerprint(d.declaration.name, d.declaration.kind, score.signature!);
+
+  it("is the same failure wherever it happens: values found, output bytes and timing are not part of it", () => {
+    expect(fp(scoreOutputSchema(shape, enc('{"nope":true}')))).toBe(fp(scoreOutputSchema(shape, enc('{ "other": [1, 2, 3] }'))));
+    const few = (stdout: string) => scoreTestsCollected(tests, { exitCode: 0, stdout });
+    expect(fp(few("a\nb\n"), tests)).toBe(fp(few("x 0.2s\ny 1.5s\n"), tests));
+    expect(fp(few("a\nb\n"), tests)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("differs between failures: another schema rule, a missing file, another count or exit code", () => {
+    const all = [
+      fp(scoreOutputSchema(shape, enc('{"nope":true}'))),
+      fp(scoreOutputSchema(shape, enc("[]"))),
+      fp(scoreOutputSchema(shape, null)),
+      fp(scoreOutputSchema(shape, enc("not json"))),
+      fp(scoreTestsCollected(tests, { exitCode: 0, stdout: "a\n" }), tests),
+      fp(scoreTestsCollected(tests, { exitCode: 0, stdout: "a\nb\n" }), tests),
+      fp(scoreTestsCollected(tests, { exitCode: 1, stdout: "" }), tests),
+      fp(scoreTestsCollected(tests, { exitCode: 2, stdout: "" }), tests),
+    ];
+    expect(new Set(all).size).toBe(all.length);
+  });
+
+  it("a pass has no signature; a command that did not finish is an error, never a fingerprinted fail", () => {
+    expect(scoreOutputSchema(shape, enc('{"ok":1}')).signature).toBeUndefined();
+    const stopped = scoreTestsCollected(tests, { exitCode: null, stdout: "", failure: "timed out" });
+    expect(stopped.result).toBe("error");
+    expect(stopped.signature).toBeUndefined();
   });
 });
