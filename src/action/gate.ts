@@ -18,7 +18,7 @@ import {
   type PropertyRecord,
   type VerifiedBundle,
 } from "../core/evidence.js";
-import { freezeEvidenceMismatch } from "../core/freeze-evidence.js";
+import { freezeEvidenceMismatch, freezeRunsMismatch, type RunFromApi } from "../core/freeze-evidence.js";
 import { utcDate, type LedgerProblem, type ParsedRow } from "../core/ledger.js";
 import {
   afterEvidenceChecks,
@@ -45,7 +45,7 @@ import { reportFromError, reportFromVerdict, type CheckReport } from "../core/ve
 import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
 import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
 import { evaluateLogFile } from "../gate/files.js";
-import { downloadRunArtifact, type ArtifactDownload } from "../github/artifacts.js";
+import { downloadRunArtifact, workflowRunFacts, type ArtifactDownload } from "../github/artifacts.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
@@ -359,7 +359,8 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
 
 /**
  * Downloads the two evidence bundles each candidate row names (runner A's and runner B's runs,
- * in this repository) and checks the row against them. A row whose bundles cannot be read is
+ * in this repository, and GitHub's account of both runs) and checks the row against them. A row
+ * whose runs or bundles cannot be read is
  * FREEZE_EVIDENCE_UNAVAILABLE, one they contradict FREEZE_EVIDENCE_MISMATCH: never honored.
  */
 async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): Promise<Map<number, LedgerProblem | null>> {
@@ -372,12 +373,22 @@ async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): 
       checks.set(row.line, { line: row.line, freeze_id: row.freeze_id, code, reason: `${code}: ${why}` });
     };
     const bundles: VerifiedBundle[] = [];
+    const runs: RunFromApi[] = [];
     for (const [side, cell] of [
       ["A", row.runA],
       ["B", row.runB],
     ] as const) {
       let got: ArtifactDownload;
       try {
+        const run = await workflowRunFacts(client, settings.repository, cell.runId);
+        if (run === null) {
+          refuse(
+            "FREEZE_EVIDENCE_UNAVAILABLE",
+            `runner ${side}'s run ${cell.runId} is not a workflow run of ${repository}; the row is not honored`,
+          );
+          break;
+        }
+        runs.push(run);
         got = await downloadRunArtifact(client, settings.repository, cell.runId, EVIDENCE_ARTIFACT_NAME);
       } catch (err) {
         const e = asGateError(err);
@@ -403,7 +414,10 @@ async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): 
       }
     }
     if (checks.has(row.line)) continue;
-    const mismatch = freezeEvidenceMismatch(row, bundles[0] as VerifiedBundle, bundles[1] as VerifiedBundle, repository);
+    const [a, b] = bundles as [VerifiedBundle, VerifiedBundle];
+    const mismatch =
+      freezeEvidenceMismatch(row, a, b, repository) ??
+      freezeRunsMismatch(row, { a: runs[0] as RunFromApi, b: runs[1] as RunFromApi }, { a, b }, repository);
     if (mismatch !== null) refuse("FREEZE_EVIDENCE_MISMATCH", `${mismatch}; the row is not honored`);
     else checks.set(row.line, null);
   }

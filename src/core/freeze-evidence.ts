@@ -36,3 +36,44 @@ export function freezeEvidenceMismatch(row: ParsedRow, a: VerifiedBundle, b: Ver
   if (onB?.result !== "pass") problems.push(`runner B's evidence does not record ${row.scope.name} passing`);
   return problems.length === 0 ? null : problems.join("; ");
 }
+
+/** A workflow run as GitHub's API (not the bundle) describes it. */
+export interface RunFromApi {
+  id: number;
+  event: string;
+  head_sha: string;
+  repository: string;
+}
+
+/**
+ * Why GitHub's own account of the two runs contradicts the row or its bundles; null when it
+ * does not. Runner B must be a run the App dispatched (`workflow_dispatch`: a pull request's own
+ * workflow cannot produce one), both runs are of this repository, and runner A's is of the
+ * commit its bundle names.
+ */
+export function freezeRunsMismatch(
+  row: ParsedRow,
+  runs: { a: RunFromApi; b: RunFromApi },
+  bundles: { a: VerifiedBundle; b: VerifiedBundle },
+  repository: string,
+): string | null {
+  const problems: string[] = [];
+  for (const [side, run, cell] of [
+    ["A", runs.a, row.runA],
+    ["B", runs.b, row.runB],
+  ] as const) {
+    if (String(run.id) !== cell.runId) problems.push(`GitHub answered run ${run.id} for runner ${side}'s run ${cell.runId}`);
+    if (run.repository.toLowerCase() !== repository.toLowerCase())
+      problems.push(`runner ${side}'s run ${cell.runId} is of ${run.repository || "(unknown)"}, not ${repository}`);
+  }
+  // Runner A ran on the pull request's head; runner B, dispatched on the base branch, checks the
+  // head its inputs name (GitHub records the dispatched ref's commit as its head_sha), so only
+  // A's commit is compared here.
+  if (runs.a.head_sha !== (bundles.a.runner.head_sha ?? ""))
+    problems.push(`runner A's run ${row.runA.runId} ran ${runs.a.head_sha}, its bundle says ${String(bundles.a.runner.head_sha)}`);
+  if (runs.b.event !== "workflow_dispatch")
+    problems.push(
+      `runner B's run ${row.runB.runId} is a ${runs.b.event || "(unknown)"} run, not one the App dispatched (workflow_dispatch)`,
+    );
+  return problems.length === 0 ? null : problems.join("; ");
+}

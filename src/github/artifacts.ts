@@ -44,3 +44,28 @@ export async function downloadRunArtifact(client: GitHubClient, repo: RepoRef, r
   );
   return { zip: new Uint8Array(data as ArrayBuffer) };
 }
+
+/** What GitHub says of a workflow run, as a freeze row's check needs it. */
+export interface RunFacts {
+  id: number;
+  event: string;
+  head_sha: string;
+  repository: string;
+}
+
+/** The run as GitHub's API describes it, or null when this repository has no such run (404). */
+export async function workflowRunFacts(client: GitHubClient, repo: RepoRef, runId: string): Promise<RunFacts | null> {
+  let data: { id?: number | bigint; event?: string; head_sha?: string; repository?: { full_name?: string } };
+  try {
+    ({ data } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...repo, run_id: Number(runId) }));
+  } catch (err) {
+    if (typeof err === "object" && err !== null && (err as { status?: unknown }).status === 404 && "response" in err) return null;
+    return callGitHub(`read workflow run ${runId}`, () => Promise.reject(err));
+  }
+  return {
+    id: Number(data.id),
+    event: String(data.event ?? ""),
+    head_sha: String(data.head_sha ?? ""),
+    repository: String(data.repository?.full_name ?? ""),
+  };
+}

@@ -597,6 +597,38 @@ describe("the Action on pull requests", () => {
       );
     });
 
+    it("attack: runner B is the pull request's own run (not dispatched by the App), by GitHub's account: FREEZE_EVIDENCE_MISMATCH", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-116",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        runB: { event: "pull_request" },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).output.summary).toContain(
+        `FREEZE_EVIDENCE_MISMATCH: runner B's run ${freeze.runB.id} is a pull_request run, not one the App dispatched (workflow_dispatch)`,
+      );
+    });
+
+    it("a row naming a run this repository does not have is FREEZE_EVIDENCE_UNAVAILABLE", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-117",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        row: { runner_a: "run-987654321@machine-aaaa1111" },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).output.summary).toContain(
+        `FREEZE_EVIDENCE_UNAVAILABLE: runner A's run 987654321 is not a workflow run of ${REPO}`,
+      );
+    });
+
     it("a row whose evidence cannot be checked (expired artifact, 403, GitHub down) is FREEZE_EVIDENCE_UNAVAILABLE, never honored", async () => {
       const fingerprint = shapeFingerprint(BAD_SHAPE);
       const expired = freezeWithEvidence(fake, {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/core/errors.js";
+import { readEvidenceZip } from "../../src/core/evidence.js";
+import { freezeEvidenceMismatch, freezeRunsMismatch } from "../../src/core/freeze-evidence.js";
 import {
   ENVELOPE_RULE_NAMES,
   LEDGER_HEADER,
@@ -14,6 +16,7 @@ import {
 } from "../../src/core/ledger.js";
 import { refuseNotFreezable } from "../../src/core/policy-files.js";
 import { failureFingerprint, loadProperties, scoreOutputSchema, scoreTestsCollected } from "../../src/core/properties.js";
+import { bundleFiles, zipOf, type BundleSpec } from "../support/fake-github-app.js";
 
 const HASH = `sha256:${"a".repeat(64)}`;
 const EVIDENCE = `sha256:${"b".repeat(64)}`;
@@ -289,5 +292,82 @@ describe("failure fingerprints", () => {
     const stopped = scoreTestsCollected(tests, { exitCode: null, stdout: "", failure: "timed out" });
     expect(stopped.result).toBe("error");
     expect(stopped.signature).toBeUndefined();
+  });
+});
+
+describe("a row against its runs' evidence and GitHub's account of the runs", () => {
+  const head = "e".repeat(40);
+  const files = (machineId: string, runId: number, result: "pass" | "fail", over: Partial<BundleSpec> = {}) =>
+    readEvidenceZip(
+      zipOf(
+        bundleFiles({
+          machineId,
+          headSha: head,
+          envelopeHash: HASH,
+          repository: "acme/widgets",
+          workflowRunId: runId,
+          properties: [{ name: "schema_order", result, fingerprint: FP }],
+          ...over,
+        }),
+      ),
+    );
+  const a = files("machine-aaaa", 101, "fail");
+  const b = files("machine-bbbb", 202, "pass");
+  const rowFor = (over: Partial<LedgerRow> = {}) => parseLedger(ledger(row({ evidence: a.digest, ...over })), "l").rows[0]!;
+  const runs = {
+    a: { id: 101, event: "pull_request", head_sha: head, repository: "acme/widgets" },
+    b: { id: 202, event: "workflow_dispatch", head_sha: "f".repeat(40), repository: "acme/widgets" },
+  };
+
+  it("clean twin: the App's row matches both bundles and both runs", () => {
+    expect(freezeEvidenceMismatch(rowFor(), a, b, "acme/widgets")).toBeNull();
+    expect(freezeRunsMismatch(rowFor(), runs, { a, b }, "acme/widgets")).toBeNull();
+  });
+
+  const mismatches: [string, () => string | null, RegExp][] = [
+    [
+      "an evidence digest of no bundle",
+      () => freezeEvidenceMismatch(rowFor({ evidence: `sha256:${"0".repeat(64)}` }), a, b, "acme/widgets"),
+      /runner A's evidence digest is/,
+    ],
+    [
+      "a machine the bundle does not name",
+      () => freezeEvidenceMismatch(rowFor({ runner_b: "run-202@machine-cccc" }), a, b, "acme/widgets"),
+      /runner B's runner.json names machine "machine-bbbb"/,
+    ],
+    [
+      "a run the bundle is not of",
+      () => freezeEvidenceMismatch(rowFor({ runner_a: "run-103@machine-aaaa" }), a, b, "acme/widgets"),
+      /runner A's runner.json is of run "101"/,
+    ],
+    ["another repository", () => freezeEvidenceMismatch(rowFor(), a, b, "acme/other"), /is of "acme\/widgets", not acme\/other/],
+    [
+      "another envelope",
+      () => freezeEvidenceMismatch(rowFor({ envelope_hash: `sha256:${"c".repeat(64)}` }), a, b, "acme/widgets"),
+      /was under envelope/,
+    ],
+    [
+      "another failure on A",
+      () => freezeEvidenceMismatch(rowFor({ property: `schema_order#${"9".repeat(16)}` }), a, b, "acme/widgets"),
+      /does not record schema_order failing with fingerprint 9{16}/,
+    ],
+    [
+      "B not passing",
+      () => freezeEvidenceMismatch(rowFor(), a, files("machine-bbbb", 202, "fail"), "acme/widgets"),
+      /runner B's evidence does not record schema_order passing/,
+    ],
+    [
+      "B not dispatched",
+      () => freezeRunsMismatch(rowFor(), { ...runs, b: { ...runs.b, event: "pull_request" } }, { a, b }, "acme/widgets"),
+      /not one the App dispatched/,
+    ],
+    [
+      "A of another commit",
+      () => freezeRunsMismatch(rowFor(), { ...runs, a: { ...runs.a, head_sha: "d".repeat(40) } }, { a, b }, "acme/widgets"),
+      /runner A's run 101 ran d{40}/,
+    ],
+  ];
+  it.each(mismatches)("refuses %s", (_, check, reason) => {
+    expect(check()).toMatch(reason);
   });
 });

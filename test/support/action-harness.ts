@@ -109,11 +109,13 @@ export function freezeWithEvidence(
     row?: Partial<Record<string, string>>;
     bundleA?: Partial<BundleSpec>;
     bundleB?: Partial<BundleSpec>;
+    /** What GitHub records of runner B's run (default: a workflow_dispatch run that succeeded). */
+    runB?: Partial<FakeWorkflowRun>;
   },
 ): EvidencedFreeze {
   const headSha = "e".repeat(40);
   const runA = fake.addWorkflowRun(REPO, { head_sha: headSha, event: "pull_request", conclusion: "failure" });
-  const runB = fake.addWorkflowRun(REPO, { head_sha: headSha, event: "workflow_dispatch", conclusion: "success" });
+  const runB = fake.addWorkflowRun(REPO, { head_sha: headSha, event: "workflow_dispatch", conclusion: "success", ...spec.runB });
   const common = { headSha, envelopeHash: spec.envelopeHash, repository: REPO };
   const filesA = bundleFiles({
     ...common,
