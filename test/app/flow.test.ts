@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest } from "../../src/core/evidence.js";
 import { gitSha } from "../support/fake-github.js";
+import { defaultFingerprint } from "../support/fake-github-app.js";
 import { contentJson } from "../support/fake-shapes.js";
 import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
 import {
@@ -139,7 +140,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(lines).toHaveLength(2);
     const cells = lines[1]!.split("\t");
     expect(cells[0]).toMatch(/^F-[0-9a-f]{12}$/);
-    expect(cells[1]).toBe("schema_key_order");
+    // The scope: runner A's failure of the property, by the fingerprint its evidence recorded.
+    expect(cells[1]).toBe(`schema_key_order#${defaultFingerprint("schema_key_order")}`);
     expect(cells[2]).toMatch(/^run-\d+@machine-aaaa1111$/);
     expect(cells[3]).toMatch(/^run-\d+@machine-bbbb2222$/);
     expect(cells[4]).toBe(ENVELOPE_HASH);

@@ -6,7 +6,7 @@
  * the branch. Registered through the fake's route API, so they win over its built-ins; call
  * installAppRoutes again after restarting the fake.
  */
-import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { zipSync } from "fflate";
 import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
 import type { CheckReport } from "../../src/core/verdict.js";
@@ -233,7 +233,16 @@ export interface BundleSpec {
   pullNumber?: number | null;
   verdict?: CheckReport["verdict"];
   violations?: CheckReport["violations"];
-  properties: { name: string; result: "pass" | "fail" | "error" }[];
+  /**
+   * `freezable` defaults to true; a failure's `fingerprint` defaults to one derived from the
+   * property's name (pass the Action's real one where the Action checks a row against the bundle).
+   */
+  properties: { name: string; result: "pass" | "fail" | "error"; freezable?: boolean; fingerprint?: string | null }[];
+}
+
+/** The default failure fingerprint bundleFiles records for a failing property. */
+export function defaultFingerprint(name: string): string {
+  return createHash("sha256").update(`fingerprint of ${name}`).digest("hex").slice(0, 16);
 }
 
 /** The files of an evidence bundle (observer log, digests, runner, properties, verdict, manifest). */
@@ -263,6 +272,8 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     detail: `${p.name} ${p.result} on ${spec.machineId}`,
     inputs: {},
     frozen_by: null,
+    freezable: p.freezable ?? true,
+    failure_fingerprint: p.result === "fail" ? (p.fingerprint === undefined ? defaultFingerprint(p.name) : p.fingerprint) : null,
   }));
   const verdict: CheckReport = {
     verdict: spec.verdict ?? "pass",
