@@ -38,8 +38,16 @@ export function dualRunForRunA(
     return { skip: `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen` };
   }
   // A property already tolerated by an active freeze does not need another one.
-  const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
-  if (failing.length === 0) return { skip: "no dual run: no property failed" };
+  const unfrozen = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by);
+  if (unfrozen.length === 0) return { skip: "no dual run: no property failed" };
+  // Runner B costs minutes: only a failure a freeze could tolerate (freezable, with a scope) is worth a second run.
+  const failing = unfrozen.filter((x) => x.freezable === true && typeof x.failure_fingerprint === "string").map((x) => x.name);
+  if (failing.length === 0) {
+    const names = unfrozen.map((x) => x.name).join(", ");
+    return {
+      skip: `no dual run: the failing properties (${names}) are not freezable or name no failure scope; they fail, nothing is frozen`,
+    };
+  }
   const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
   if (!envelopeHash) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash`);
   if (bundle.runner.head_sha !== a.headSha) {

@@ -287,6 +287,21 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
   });
 
+  it("a failing property that is not freezable (or names no failure scope) does not schedule runner B", async () => {
+    for (const change of [{ freezable: false }, { failure_fingerprint: null }]) {
+      const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
+      const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runA.id)!;
+      const files = { ...artifact.files };
+      const props = JSON.parse(Buffer.from(files["properties.json"]!).toString("utf8"));
+      Object.assign(props.properties[0], change);
+      files["properties.json"] = new TextEncoder().encode(JSON.stringify(props));
+      artifact.files = rebuildManifest(files);
+      const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
+      expect(String(res.outcome)).toContain("no dual run: the failing properties (schema_key_order) are not freezable");
+    }
+    expect(dispatchedRuns(world.fake)).toHaveLength(0);
+  });
+
   function fakeRunWithFrozen() {
     const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
     const artifact = world.fake.repo(REPO).artifacts.find((a) => a.run_id === runA.id)!;
