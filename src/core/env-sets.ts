@@ -236,9 +236,18 @@ export const RUN_IDENTITY_REMOVED = [
   "GITHUB_ACTIONS_ORCHESTRATION_ID",
   "ACTIONS_ORCHESTRATION_ID",
   "RUNNER_TRACKING_ID",
+  "RUNNER_DEBUG",
+  "ACTIONS_RUNNER_DEBUG",
+  "ACTIONS_STEP_DEBUG",
   "INVOCATION_ID",
   "JOURNAL_STREAM",
 ] as const;
+
+/**
+ * The Action's own inputs (`INPUT_<NAME>`): runner B's dispatch gives it `pull-request`, `head-sha`
+ * and `dual-run-id` that runner A's run does not have. Never in the run, whatever the envelope lists.
+ */
+export const ACTION_INPUT_PREFIX = "INPUT_";
 
 /**
  * Keys the run wrapper reads to hide what they name (the event payload, the file-command files,
@@ -264,7 +273,7 @@ const NEVER_BY_PATTERN = new Set<string>([...RUN_IDENTITY_REMOVED, ...RUN_IDENTI
  * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
  */
 export function isRunIdentityKey(key: string): boolean {
-  return NEVER_BY_PATTERN.has(key);
+  return NEVER_BY_PATTERN.has(key) || key.startsWith(ACTION_INPUT_PREFIX);
 }
 
 /** The pull request a jailed run works on, as the API names it (never the event's copy). */
@@ -281,7 +290,7 @@ export type RunRole = "runner_a" | "runner_b" | "plain";
 /**
  * The environment the Action hands the run wrapper for a jailed run of `pull`: the caller's,
  * with the canonical run-identity keys set to values made of the pull request alone and the
- * removed ones taken out. Runner A (a `pull_request` run), runner B (dispatched on the base for
+ * removed ones (and the Action's own `INPUT_*` keys) taken out. Runner A (a `pull_request` run), runner B (dispatched on the base for
  * this pull request and head) and a plain run (any other trigger) get the same values: what a
  * run sees depends on the pull request it checks, never on how it was started. The envelope's
  * filter then applies in the wrapper as for any other key.
@@ -294,7 +303,7 @@ export function runEnvironment(
   const out: Record<string, string> = {};
   const removed = new Set<string>(RUN_IDENTITY_REMOVED);
   for (const [key, value] of Object.entries(caller)) {
-    if (value !== undefined && !removed.has(key)) out[key] = value;
+    if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX)) out[key] = value;
   }
   const canonical: Record<(typeof RUN_IDENTITY_CANONICAL)[number], string> = {
     GITHUB_EVENT_NAME: "pull_request",

@@ -35,6 +35,7 @@ const KEYS = [
   "GITHUB_ACTOR",
   "GITHUB_TRIGGERING_ACTOR",
   "RUNNER_TRACKING_ID",
+  "INPUT_DUAL-RUN-ID",
 ];
 
 /**
@@ -46,7 +47,7 @@ const [tag, when] = process.argv.slice(2);
 const seen = {};
 for (const k of ${JSON.stringify(KEYS)}) seen[k] = process.env[k] ?? null;
 fs.writeFileSync("seen-" + tag + ".json", JSON.stringify(seen));
-const b = process.env.GITHUB_EVENT_NAME === "workflow_dispatch" || /^refs\\/heads\\//.test(process.env.GITHUB_REF ?? "") || Number(process.env.GITHUB_RUN_ID) > 1500;
+const b = process.env.GITHUB_EVENT_NAME === "workflow_dispatch" || /^refs\\/heads\\//.test(process.env.GITHUB_REF ?? "") || Number(process.env.GITHUB_RUN_ID) > 1500 || process.env["INPUT_DUAL-RUN-ID"] !== undefined;
 if ((when === "b") === b) { console.log("test 1"); console.log("test 2"); }
 `;
 
@@ -68,6 +69,7 @@ const ENVELOPE = envelopeText({
     "GITHUB_ACTOR",
     "GITHUB_TRIGGERING_ACTOR",
     "RUNNER_TRACKING_ID",
+    "INPUT_DUAL-RUN-ID",
   ],
 });
 
@@ -166,14 +168,15 @@ describe("runner A and runner B see one run identity", () => {
       GITHUB_ACTOR: null,
       GITHUB_TRIGGERING_ACTOR: null,
       RUNNER_TRACKING_ID: null,
+      "INPUT_DUAL-RUN-ID": null,
     };
+    expect(a.results).toEqual({ collected_on_b: "fail", collected_on_a: "pass" });
+    expect(b.results).toEqual(a.results);
     // The patch's run and each property command's, on both runners.
     for (const tag of ["main", "prop-a", "prop-b"]) {
       expect(a.seen[tag], `A ${tag}`).toEqual(canonical);
       expect(b.seen[tag], `B ${tag}`).toEqual(canonical);
     }
-    expect(a.results).toEqual({ collected_on_b: "fail", collected_on_a: "pass" });
-    expect(b.results).toEqual(a.results);
   });
 
   it("the same program unjailed, with what GitHub sets on each runner, disagrees: A fails, B passes", () => {

@@ -71,6 +71,10 @@ const RUNNER_B = {
   GITHUB_TRIGGERING_ACTOR: "envelope-gate[bot]",
   RUNNER_TRACKING_ID: "github_77aa",
   INVOCATION_ID: "9d0f",
+  "INPUT_PULL-REQUEST": "42",
+  "INPUT_HEAD-SHA": HEAD,
+  "INPUT_DUAL-RUN-ID": "dual-9",
+  RUNNER_DEBUG: "1",
 };
 
 describe("runEnvironment", () => {
@@ -106,6 +110,11 @@ describe("runEnvironment", () => {
     expect(key in b).toBe(false);
   });
 
+  it("takes the Action's own inputs out (runner B's dispatch has pull-request, head-sha, dual-run-id)", () => {
+    expect(Object.keys(b).filter((k) => k.startsWith("INPUT_"))).toEqual([]);
+    expect(isRunIdentityKey("INPUT_DUAL-RUN-ID")).toBe(true);
+  });
+
   it("leaves every other key as the caller had it (the wrapper's own keys, the repository, the OS)", () => {
     for (const key of ["PATH", "CI", "GITHUB_ACTIONS", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH", "RUNNER_OS"]) {
       expect(a[key]).toBe(RUNNER_A[key as keyof typeof RUNNER_A]);
@@ -123,7 +132,8 @@ describe("a run-identity key never comes in through a pattern or a set", () => {
     envMatcher(loadEnvelope(Buffer.from(envelopeText({ allowed_env: allowed })), "envelope.json").envelope);
 
   it("GITHUB_* lets the canonical keys in and none of the removed or wrapper keys", () => {
-    const allows = matcher(["GITHUB_*", "RUNNER_*", "ACTIONS_*"]);
+    const allows = matcher(["GITHUB_*", "RUNNER_*", "ACTIONS_*", "INPUT_*"]);
+    expect(allows("INPUT_DUAL-RUN-ID")).toBe(false);
     for (const key of RUN_IDENTITY_CANONICAL) expect(allows(key), key).toBe(true);
     for (const key of [...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER].filter((k) => /^(GITHUB|RUNNER|ACTIONS)_/.test(k))) {
       expect(allows(key), key).toBe(false);
