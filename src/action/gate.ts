@@ -51,6 +51,7 @@ import { createGitHubClient, hasStatus, type GitHubClient } from "../github/clie
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
 import type { JudgedBase } from "../core/base.js";
+import type { RunPullRequest, RunRole } from "../core/env-sets.js";
 import { currentBase, gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
 import {
   copyLog,
@@ -267,6 +268,7 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
       command: settings.evaluation.command,
       runnerTemp: settings.runnerTemp,
       roots,
+      identity: runIdentity(settings, pull),
     });
     p.logWritten = existsSync(logPath);
     if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
@@ -425,6 +427,15 @@ async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): 
 }
 
 /**
+ * What the jailed runs are told about the run: the pull request as the API names it (the same
+ * on runner A and runner B), never the event's copy or the workflow run's own ids.
+ */
+function runIdentity(settings: Settings, pull: PullRequestInfo): { role: RunRole; pull: RunPullRequest } {
+  const role: RunRole = settings.dualRunId !== null ? "runner_b" : settings.eventName === "pull_request" ? "runner_a" : "plain";
+  return { role, pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } };
+}
+
+/**
  * Runs a property command jailed and observed under the same envelope as the patch, and judges
  * its log like the main run's. Returns the command's outcome to score, or null when its log
  * broke the envelope (the violations join the report, which turns envelope_fail). A run the
@@ -453,6 +464,7 @@ async function runProperty(
     runnerTemp: settings.runnerTemp,
     roots,
     timeoutSeconds,
+    identity: runIdentity(settings, p.pull as PullRequestInfo),
   });
   // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
   // wrapper's own refusal (exit 3, before the log's first line) means nothing ran; a command that

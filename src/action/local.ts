@@ -14,6 +14,7 @@ import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
 import { isInsideAnyRoot } from "../core/paths.js";
+import { runEnvironment, type RunPullRequest, type RunRole } from "../core/env-sets.js";
 import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
@@ -128,6 +129,8 @@ export interface ObserverRunOptions {
   runnerTemp: string;
   /** The run's allowed roots, expanded: the private copy of the CLI must lie outside every one. */
   roots: string[];
+  /** The pull request the run checks, as the API names it, and which run this is: the run-identity keys are made of them. */
+  identity: { role: RunRole; pull: RunPullRequest };
 }
 
 /**
@@ -223,7 +226,12 @@ async function spawnObserved(
       cwd: options.workspace,
       // The wrapper reads the runner's layout from these to hide it (src/observer/runner-layout.ts);
       // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
-      env: { ...process.env, RUNNER_TEMP: options.runnerTemp, GITHUB_ACTION_PATH: actionPath() },
+      // The run-identity keys take one value on runner A and runner B (core/env-sets.ts runEnvironment).
+      env: {
+        ...runEnvironment(process.env, options.identity.role, options.identity.pull),
+        RUNNER_TEMP: options.runnerTemp,
+        GITHUB_ACTION_PATH: actionPath(),
+      },
       stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
     });
     let stderr = "";

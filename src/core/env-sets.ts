@@ -195,3 +195,125 @@ export const CREDENTIAL_KEY = new RegExp(
  */
 export const MACHINE_KEY =
   /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+
+/**
+ * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
+ * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
+ * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
+ * hands the jailed runs (the patch's and each property command's) the same environment on both:
+ * the keys in RUN_IDENTITY_CANONICAL take values made of the pull request alone (its number,
+ * head commit, base and head branch, all read from the API), the keys in RUN_IDENTITY_REMOVED are
+ * taken out, and RUN_IDENTITY_WRAPPER stays for the wrapper only (it reads them to hide the files
+ * they name).
+ */
+export const RUN_IDENTITY_CANONICAL = [
+  "GITHUB_EVENT_NAME",
+  "GITHUB_SHA",
+  "GITHUB_REF",
+  "GITHUB_REF_NAME",
+  "GITHUB_REF_TYPE",
+  "GITHUB_REF_PROTECTED",
+  "GITHUB_HEAD_REF",
+  "GITHUB_BASE_REF",
+] as const;
+
+/** Keys that cannot be made equal on A and B (ids, counters, actors, the workflow's own ref): never in the run. */
+export const RUN_IDENTITY_REMOVED = [
+  "GITHUB_RUN_ID",
+  "GITHUB_RUN_NUMBER",
+  "GITHUB_RUN_ATTEMPT",
+  "GITHUB_JOB",
+  "GITHUB_WORKFLOW",
+  "GITHUB_WORKFLOW_REF",
+  "GITHUB_WORKFLOW_SHA",
+  "GITHUB_ACTOR",
+  "GITHUB_ACTOR_ID",
+  "GITHUB_TRIGGERING_ACTOR",
+  "GITHUB_RETENTION_DAYS",
+  "GITHUB_ACTION",
+  "GITHUB_ACTION_REF",
+  "GITHUB_ACTION_REPOSITORY",
+  "GITHUB_ACTIONS_ORCHESTRATION_ID",
+  "ACTIONS_ORCHESTRATION_ID",
+  "RUNNER_TRACKING_ID",
+  "RUNNER_DEBUG",
+  "ACTIONS_RUNNER_DEBUG",
+  "ACTIONS_STEP_DEBUG",
+  "INVOCATION_ID",
+  "JOURNAL_STREAM",
+] as const;
+
+/**
+ * The Action's own inputs (`INPUT_<NAME>`): runner B's dispatch gives it `pull-request`, `head-sha`
+ * and `dual-run-id` that runner A's run does not have. Never in the run, whatever the envelope lists.
+ */
+export const ACTION_INPUT_PREFIX = "INPUT_";
+
+/**
+ * Keys the run wrapper reads to hide what they name (the event payload, the file-command files,
+ * the Action's directory; src/observer/runner-layout.ts). They stay in the wrapper's environment,
+ * and like the removed keys a pattern or a set never lets them into the run.
+ */
+export const RUN_IDENTITY_WRAPPER = [
+  "GITHUB_EVENT_PATH",
+  "GITHUB_ACTION_PATH",
+  "GITHUB_ENV",
+  "GITHUB_OUTPUT",
+  "GITHUB_PATH",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+] as const;
+
+const NEVER_BY_PATTERN = new Set<string>([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
+
+/**
+ * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
+ * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
+ * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
+ */
+export function isRunIdentityKey(key: string): boolean {
+  return NEVER_BY_PATTERN.has(key) || key.startsWith(ACTION_INPUT_PREFIX);
+}
+
+/** The pull request a jailed run works on, as the API names it (never the event's copy). */
+export interface RunPullRequest {
+  number: number;
+  headSha: string;
+  baseRef: string;
+  headRef: string;
+}
+
+/** Which run this is; the environment is the same for each, by design. */
+export type RunRole = "runner_a" | "runner_b" | "plain";
+
+/**
+ * The environment the Action hands the run wrapper for a jailed run of `pull`: the caller's,
+ * with the canonical run-identity keys set to values made of the pull request alone and the
+ * removed ones (and the Action's own `INPUT_*` keys) taken out. Runner A (a `pull_request` run), runner B (dispatched on the base for
+ * this pull request and head) and a plain run (any other trigger) get the same values: what a
+ * run sees depends on the pull request it checks, never on how it was started. The envelope's
+ * filter then applies in the wrapper as for any other key.
+ */
+export function runEnvironment(
+  caller: Readonly<Record<string, string | undefined>>,
+  _role: RunRole,
+  pull: RunPullRequest,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const removed = new Set<string>(RUN_IDENTITY_REMOVED);
+  for (const [key, value] of Object.entries(caller)) {
+    if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX)) out[key] = value;
+  }
+  const canonical: Record<(typeof RUN_IDENTITY_CANONICAL)[number], string> = {
+    GITHUB_EVENT_NAME: "pull_request",
+    GITHUB_SHA: pull.headSha,
+    GITHUB_REF: `refs/pull/${pull.number}/merge`,
+    GITHUB_REF_NAME: `${pull.number}/merge`,
+    GITHUB_REF_TYPE: "branch",
+    GITHUB_REF_PROTECTED: "false",
+    GITHUB_HEAD_REF: pull.headRef,
+    GITHUB_BASE_REF: pull.baseRef,
+  };
+  return { ...out, ...canonical };
+}

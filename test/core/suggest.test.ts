@@ -64,17 +64,20 @@ describe("suggest: the tightest envelope that passes, explained", () => {
           env("GITHUB_SHA"),
           env("GITHUB_REF"),
           env("GITHUB_TOKEN"),
+          env("GITHUB_REPOSITORY"),
           env("GITHUB_RUN_ID"),
         ]),
       ],
       null,
     );
-    // Two agent keys and one terminal key are no family: listed exactly.
+    // Two agent keys and one terminal key are no family: listed exactly. A run-identity key
+    // (GITHUB_RUN_ID) is never covered by a pattern: listed exactly too.
     expect(s.envelope.allowed_env).toEqual([
       "@ci",
       "GITHUB_*",
       "CLAUDECODE",
       "CURSOR_AGENT",
+      "GITHUB_RUN_ID",
       "GITHUB_TOKEN",
       "INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN",
       "TERM",
