@@ -21,6 +21,7 @@ import {
   type PropertyOutcome,
 } from "../core/policy.js";
 import { scoreOutputSchema, scorePatchPaths, scoreTestsCollected, type CommandOutcome, type Score } from "../core/properties.js";
+import { plainText } from "../core/markdown.js";
 import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
 import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
@@ -192,7 +193,8 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
       end_line: error.line ?? 1,
       annotation_level: "failure",
       title: error.code,
-      message: error.message.slice(0, 4000),
+      // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
+      message: plainText(error.message, 4000),
     });
   }
   return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);

@@ -198,3 +198,15 @@ export function safeHref(url: string | null | undefined): string | null {
     return null;
   }
 }
+
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+export function mdLink(label: string, url: string | null | undefined): string {
+  const href = safeHref(url);
+  const text = mdText(label);
+  if (href === null) return text;
+  const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+  return `[${text}](${dest})`;
+}

@@ -27,6 +27,7 @@ import {
   type PullFixture,
   type PullSetup,
 } from "../support/action-harness.js";
+import { shownText } from "../support/gfm.js";
 
 let fake: FakeGitHub;
 let nextPull = 100;
@@ -161,7 +162,7 @@ describe("the Action on pull requests", () => {
     expect(check.output.summary).toContain("`undeclared_env:AWS_SECRET_ACCESS_KEY`");
     // Which rule broke, what touched what, and where the envelope says so, without opening a log.
     expect(check.output.summary).toContain(`${ENVELOPE_PATH}:${lineOf("allowed_env")} (\`allowed_env\`)`);
-    expect(check.output.summary).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
+    expect(shownText(check.output.summary)).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
     expect(run.outputs.verdict).toBe("envelope_fail");
     expect(JSON.parse(run.outputs.violations as string)).toHaveLength(3);
   });
@@ -188,8 +189,8 @@ describe("the Action on pull requests", () => {
     expect(run.exitCode).toBe(0);
     const check = checkRunFor(p);
     expect(check.conclusion).toBe("neutral");
-    expect(check.output.summary).toContain("ENVELOPE_MISSING");
-    expect(check.output.summary).toContain("Nothing was evaluated");
+    expect(shownText(check.output.summary)).toContain("ENVELOPE_MISSING");
+    expect(shownText(check.output.summary)).toContain("Nothing was evaluated");
   });
 
   it("gates a human PR that carries the agent label, and every PR with gate-all", async () => {
@@ -464,7 +465,7 @@ describe("the Action on pull requests", () => {
         "undeclared_env:GITHUB_TOKEN",
         "undeclared_env:INPUT_GITHUB-TOKEN",
       ]);
-      expect(check.output.summary).toContain("Property probe_tests's command ran jailed");
+      expect(shownText(check.output.summary)).toContain("Property probe_tests's command ran jailed");
     });
 
     it("a property command that prints the wrapper's COMMAND_NOT_FOUND refusal itself is still judged on its log", async () => {
@@ -552,7 +553,7 @@ describe("the Action on pull requests", () => {
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("failure");
-      const summary = check.output.summary ?? "";
+      const summary = shownText(check.output.summary ?? "");
       expect(summary).toContain('names the envelope rule "undeclared_env"');
       expect(summary).toMatch(/F-104.*same machine/);
       expect(summary).toMatch(/F-105.*more than the 14-day cap/);
@@ -687,7 +688,7 @@ describe("the Action on pull requests", () => {
       expect(run.exitCode).toBe(1);
       expect(run.outputs.verdict).toBe("error");
       expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
-      expect(run.summary).toMatch(/GitHub could not read pull request #\d+/);
+      expect(shownText(run.summary)).toMatch(/GitHub could not read pull request #\d+/);
     });
   });
 
@@ -778,7 +779,7 @@ describe("the Action on pull requests", () => {
       const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), { inputs: { workspace: "" } });
       expect(run.exitCode, run.summary).toBe(1);
       expect(run.outputs["error-code"]).toBe("OBSERVER_INTERRUPTED");
-      expect(checkRunFor(p).output.summary).toMatch(/stopped at its deadline \(timeout 1s\)/);
+      expect(shownText(checkRunFor(p).output.summary)).toMatch(/stopped at its deadline \(timeout 1s\)/);
     });
 
     it("a job summary that cannot be written degrades to the log; the check run still carries the verdict", async () => {

@@ -130,3 +130,63 @@ export const HOSTILE: readonly string[] = [
   "a<b>c",
   ":warning: <sub>tiny</sub>",
 ];
+
+/** Elements the product's own markdown makes (headings, tables, lists, code, emphasis, links). */
+export const OWN_ELEMENTS = [
+  "h1",
+  "h2",
+  "h3",
+  "p",
+  "strong",
+  "em",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "code",
+  "pre",
+  "ul",
+  "li",
+  "blockquote",
+  "a",
+  "hr",
+  "br",
+  "span",
+];
+
+/**
+ * What in a rendered document did not come from the product's own markdown: an element outside
+ * `OWN_ELEMENTS`, an attribute other than a link's http(s) `href` (to `hrefOk`) or a fence's
+ * language class, a comment, a mention or reference other than `allowed`, an invisible character.
+ */
+export function harmlessProblems(
+  r: Rendered,
+  allowed: { mentions?: string[]; refs?: string[]; hrefOk?: (href: string) => boolean } = {},
+): string[] {
+  const problems: string[] = [];
+  for (const e of r.elements) {
+    if (!OWN_ELEMENTS.includes(e.name)) problems.push(`element <${e.name}>`);
+    for (const [k, v] of Object.entries(e.attrs)) {
+      const ok =
+        (e.name === "a" && k === "href" && /^https?:\/\//.test(v) && (allowed.hrefOk?.(v) ?? true)) ||
+        (e.name === "code" && k === "class" && /^language-[a-z]+$/.test(v)) ||
+        (["td", "th"].includes(e.name) && k === "align");
+      if (!ok) problems.push(`attribute ${k}="${v}" on <${e.name}>`);
+    }
+  }
+  for (const c of r.comments) problems.push(`comment <!--${c}-->`);
+  for (const m of mentionsIn(r.prose)) if (!(allowed.mentions ?? []).includes(m)) problems.push(`mention ${m}`);
+  for (const ref of refsIn(r.prose)) if (!(allowed.refs ?? []).includes(ref)) problems.push(`reference ${ref}`);
+  // eslint-disable-next-line no-control-regex
+  const hidden = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200c-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/u.exec(r.text);
+  if (hidden) problems.push(`invisible U+${(hidden[0].codePointAt(0) ?? 0).toString(16)}`);
+  for (const span of r.textIn("span")) if (span !== "$") problems.push(`span "${span}"`);
+  return problems;
+}
+
+/** The text a reader sees in rendered markdown (without the U+200B the product inserts after `@` and `#`). */
+export function shownText(markdown: string | null | undefined): string {
+  return render(markdown ?? "").text.replace(/\u200b/g, "");
+}
