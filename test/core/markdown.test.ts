@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clipMarkdown, escapeHtml, mdCode, mdFence, mdText, plainText, plainTitle, safeHref } from "../../src/core/markdown.js";
-import { HOSTILE, inspectHtml, mentionsIn, refsIn, render, type Rendered } from "../support/gfm.js";
+import { checkTitle, MAX_SUMMARY_CHARS, renderSummary, type SummaryInput } from "../../src/core/summary.js";
+import { harmlessProblems, HOSTILE, inspectHtml, mentionsIn, refsIn, render, type Rendered } from "../support/gfm.js";
 
 /** Where inline text lands in what the product writes, and the elements that place itself makes. */
 const CONTEXTS: { name: string; wrap: (md: string) => string; allowed: string[] }[] = [
@@ -153,5 +154,54 @@ describe("plainTitle, plainText, escapeHtml, clipMarkdown, safeHref", () => {
     expect(safeHref("javascript:alert(1)")).toBeNull();
     expect(safeHref("data:text/html,x")).toBeNull();
     expect(safeHref(null)).toBeNull();
+  });
+});
+
+describe("renderSummary with hostile strings: within GitHub's limit, cut after escaping, harmless", () => {
+  const input = (violations: number, notes: string[] = []): SummaryInput => ({
+    checkName: "envelope-gate",
+    decision: { verdict: "envelope_fail", conclusion: "failure", headline: `${violations} envelope violations @team <!--` },
+    report: {
+      verdict: "envelope_fail",
+      envelope_id: "e",
+      envelope_hash: `sha256:${"a".repeat(64)}`,
+      events: violations,
+      violations: Array.from({ length: violations }, (_, i) => ({
+        id: `write_outside_root:/x/${HOSTILE[i % HOSTILE.length]}${"@".repeat(300)}${i}`,
+        rule: "write_outside_root" as const,
+        subject: `/x/${HOSTILE[i % HOSTILE.length]}${"<".repeat(300)}${i}`,
+        first_line: i + 2,
+        count: 1,
+      })),
+      error: null,
+      log: null,
+    },
+    envelope: null,
+    pull: null,
+    gating: null,
+    policyChange: null,
+    properties: null,
+    propertiesFile: null,
+    ledger: null,
+    evidence: null,
+    links: [{ label: "run [x](https://evil.example/)", url: "javascript:alert(1)" }],
+    notes,
+    omittedAnnotations: 0,
+  });
+
+  it("shortens the tables, and a note too long for anything is cut at a line, never inside an escape", () => {
+    for (const [n, notes] of [
+      [3000, []],
+      [10, [`${"@team <img src=x onerror=alert(1)> ".repeat(4000)}`]],
+      [0, Array.from({ length: 400 }, () => "`<!--` ".repeat(100))],
+    ] as const) {
+      const md = renderSummary(input(n, [...notes]));
+      expect(md.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+      const r = render(md);
+      expect(harmlessProblems(r), r.html.slice(0, 2000)).toEqual([]);
+      expect(r.elements.filter((e) => e.name === "a")).toEqual([]);
+    }
+    expect(renderSummary(input(3000))).toContain("more distinct violations");
+    expect(checkTitle(input(1).decision)).toBe("envelope_fail: 1 envelope violations @team <!--");
   });
 });
