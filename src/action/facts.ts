@@ -3,10 +3,12 @@
  * changes, who approved that, and the policy files of the commit that applies. All GitHub reads
  * go through a PullSource; what to make of the facts is decided in src/core.
  */
+import { judgedBase, type EventBase, type JudgedBase } from "../core/base.js";
 import type { PolicyFiles } from "../core/policy-files.js";
 import {
   WRITE_ROLES,
-  headApprovers,
+  botExcluded,
+  headApprovals,
   listedReviewer,
   policyBlobChanges,
   policyChanges,
@@ -23,6 +25,8 @@ export interface PolicyFacts {
   changes: PolicyChange[];
   /** Allowed reviewers who approved the head commit; only asked when the policy changes. */
   approvedBy: string[];
+  /** Bot accounts that approved the head commit and were not counted (not named in bot-approvers). */
+  ignoredBots: string[];
   /** The policy files of the commit that applies: the base, or the head once a change is approved. */
   policy: PolicyFiles;
 }
@@ -34,6 +38,17 @@ export interface FactsInput {
   paths: PolicyPaths;
   /** Logins allowed to approve a policy change; empty: anyone with write access. */
   envelopeReviewers: readonly string[];
+  /** Bot accounts whose approval may count like a person's; any other bot's never does. */
+  botApprovers: readonly string[];
+}
+
+/**
+ * The base to judge against: the pull request's base branch as the API names it now, at the
+ * branch's current commit (src/core/base.ts decides; the event is only compared with it).
+ */
+export async function currentBase(source: PullSource, pull: PullRequestInfo, event: EventBase | null): Promise<JudgedBase> {
+  const tipSha = await source.branchHead(pull.baseRef);
+  return judgedBase(event, { ref: pull.baseRef, pullSha: pull.baseSha, tipSha }, pull.number);
 }
 
 export async function policyFilesAt(source: PullSource, paths: PolicyPaths, ref: string, label: string): Promise<PolicyFiles> {
@@ -57,8 +72,13 @@ export async function gatherPolicyFacts(source: PullSource, input: FactsInput): 
   const [atBase, atHead] = await Promise.all([blobIds(source, paths, input.baseSha), blobIds(source, paths, input.headSha)]);
   const changes = policyBlobChanges(paths, atBase, atHead, policyChanges(files, paths));
   const approvedBy: string[] = [];
+  const ignoredBots: string[] = [];
   if (changes.length > 0) {
-    for (const login of headApprovers(await source.reviews(pull.number), input.headSha, pull.author)) {
+    for (const { login, type } of headApprovals(await source.reviews(pull.number), input.headSha, pull.author)) {
+      if (botExcluded(login, type ?? null, input.botApprovers)) {
+        ignoredBots.push(login);
+        continue;
+      }
       const allowed =
         input.envelopeReviewers.length > 0
           ? listedReviewer(login, input.envelopeReviewers)
@@ -73,5 +93,5 @@ export async function gatherPolicyFacts(source: PullSource, input: FactsInput): 
     approved ? input.headSha : input.baseSha,
     approved ? "head commit, policy change approved" : "base commit",
   );
-  return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, policy };
+  return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, ignoredBots, policy };
 }

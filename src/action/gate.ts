@@ -31,7 +31,8 @@ import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
-import { gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
+import type { JudgedBase } from "../core/base.js";
+import { currentBase, gatherPolicyFacts, policyFilesAt, type PolicyFacts } from "./facts.js";
 import {
   copyLog,
   prepareEvidenceDir,
@@ -78,6 +79,8 @@ function asGateError(err: unknown): GateError {
 interface Progress {
   pull: PullRequestInfo | null;
   headSha: string | null;
+  /** The base judged against: the API's base branch at its current commit (src/core/base.ts). */
+  base: JudgedBase | null;
   gating: GatingDecision | null;
   facts: PolicyFacts | null;
   /** Where the policy came from, once known (the base commit until an approval says the head). */
@@ -100,6 +103,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
   const p: Progress = {
     pull: null,
     headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null,
+    base: null,
     gating: null,
     facts: null,
     policyRef: null,
@@ -137,6 +141,10 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
         { hint: "The pull request moved on; the run for the new head decides. Runner B results never carry over to another commit." },
       );
     }
+    // The current base, never the event's: a retargeted pull request is refused, a base branch
+    // that moved on is judged at its current commit; an unreadable one is GITHUB_UNAVAILABLE.
+    const event = settings.eventPull;
+    p.base = await currentBase(source, p.pull, event === null ? null : { ref: event.baseRef, sha: event.baseSha });
     p.gating = gatingDecision({
       author: p.pull.author,
       labels: p.pull.labels,
@@ -149,7 +157,7 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
       // Shown for reference only: nothing is judged, so an unreadable envelope is a note, not a verdict.
       const notes: string[] = [];
       try {
-        p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
+        p.policyRef = p.base.sha;
         const files = await policyFilesAt(source, settings.policy, p.policyRef, p.policySource);
         p.pinned = pinnedEnvelope(settings.policy, files);
       } catch (err) {
@@ -209,13 +217,14 @@ function policyChangeOf(p: Progress): { changes: PolicyChange[]; approvedBy: str
 async function gate(settings: Settings, source: PullSource, p: Progress): Promise<void> {
   const pull = p.pull as PullRequestInfo;
   const headSha = p.headSha as string;
-  const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
+  const baseSha = (p.base as JudgedBase).sha;
   const facts = await gatherPolicyFacts(source, {
     pull,
     baseSha,
     headSha,
     paths: settings.policy,
     envelopeReviewers: settings.envelopeReviewers,
+    botApprovers: settings.botApprovers,
   });
   p.facts = facts;
   p.policyRef = facts.policy.ref;
@@ -451,6 +460,12 @@ async function finish(
     );
   }
   if (settings.dualRunId !== null) notes.push(`Runner B of dual run ${settings.dualRunId}.`);
+  if (p.base !== null) notes.push(...p.base.notes);
+  if (p.facts !== null && p.facts.ignoredBots.length > 0) {
+    notes.push(
+      `Not counted as approvals of the policy change: ${p.facts.ignoredBots.map((l) => `@${l}`).join(", ")} (bot accounts approve only when the bot-approvers input names them).`,
+    );
+  }
   const { kept, omitted } = capAnnotations(annotationsIn);
   const envelope = p.pinned?.envelope ?? null;
   const links: SummaryInput["links"] = [];
@@ -476,7 +491,7 @@ async function finish(
           number: p.pull.number,
           author: p.pull.author,
           url: p.pull.htmlUrl,
-          baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha,
+          baseSha: p.base?.sha ?? p.pull.baseSha,
           headSha: p.headSha ?? p.pull.headSha,
         }
       : null,

@@ -1,25 +1,51 @@
 /** What the step leaves behind for people and later steps: outputs, job summary, workflow annotations. */
 import { appendFile } from "node:fs/promises";
 import * as core from "@actions/core";
+import { fitOutputs } from "../core/outputs.js";
 import type { GateOutcome } from "./gate.js";
 
 /** Workflow-command annotations shown per step; GitHub displays a limited number, so failures go first. */
 const MAX_WORKFLOW_ANNOTATIONS = 50;
 
+/**
+ * Sets every output, together within GitHub's limit (src/core/outputs.ts): a list that does not
+ * fit keeps its first entries and `<name>-omitted` says how many are left out; the evidence
+ * bundle (verdict.json, properties.json) holds the whole list.
+ */
 export function setOutputs(outcome: GateOutcome): void {
-  core.setOutput("verdict", outcome.decision.verdict);
-  core.setOutput("conclusion", outcome.decision.conclusion);
-  core.setOutput("gated", outcome.decision.verdict === "not_gated" ? "false" : "true");
-  core.setOutput("violations", JSON.stringify(outcome.report?.violations ?? []));
-  core.setOutput("properties", JSON.stringify(outcome.properties));
-  core.setOutput("envelope-hash", outcome.envelope?.hash ?? "");
-  core.setOutput("envelope-id", outcome.envelope?.id ?? "");
-  core.setOutput("policy-changed", outcome.policyChanged ? "true" : "false");
-  core.setOutput("check-run-id", outcome.checkRun ? String(outcome.checkRun.id) : "");
-  core.setOutput("check-run-url", outcome.checkRun?.htmlUrl ?? "");
-  core.setOutput("evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir);
-  core.setOutput("evidence-digest", outcome.evidence.digest ?? "");
-  core.setOutput("error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? "");
+  const scalars: [string, string][] = [
+    ["verdict", outcome.decision.verdict],
+    ["conclusion", outcome.decision.conclusion],
+    ["gated", outcome.decision.verdict === "not_gated" ? "false" : "true"],
+    ["envelope-hash", outcome.envelope?.hash ?? ""],
+    ["envelope-id", outcome.envelope?.id ?? ""],
+    ["policy-changed", outcome.policyChanged ? "true" : "false"],
+    ["check-run-id", outcome.checkRun ? String(outcome.checkRun.id) : ""],
+    ["check-run-url", outcome.checkRun?.htmlUrl ?? ""],
+    ["evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir],
+    ["evidence-digest", outcome.evidence.digest ?? ""],
+    ["error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? ""],
+  ];
+  const { violations, properties } = fitOutputs({
+    scalars: Object.fromEntries(scalars),
+    violations: outcome.report?.violations ?? [],
+    properties: outcome.properties,
+  });
+  for (const [name, value] of scalars) core.setOutput(name, value);
+  core.setOutput("violations", violations.json);
+  core.setOutput("violations-omitted", String(violations.omitted));
+  core.setOutput("properties", properties.json);
+  core.setOutput("properties-omitted", String(properties.omitted));
+  for (const [list, omitted, file] of [
+    ["violations", violations.omitted, "verdict.json"],
+    ["properties", properties.omitted, "properties.json"],
+  ] as const) {
+    if (omitted > 0) {
+      core.notice(
+        `envelope-gate: the ${list} output holds its first ${list === "violations" ? violations.kept : properties.kept} entries; ${omitted} more are left out (${list}-omitted) to stay within GitHub's 1 MB of outputs per job. The evidence bundle's ${file} holds them all.`,
+      );
+    }
+  }
 }
 
 /** Appends the summary to the job summary. An observability path: when it cannot, the log says so. */

@@ -22,6 +22,8 @@ export interface EventPullRequest {
   number: number;
   headSha: string;
   baseSha: string;
+  /** The base branch the event named; compared with the API's, never used in its place. */
+  baseRef: string | null;
 }
 
 export interface Settings {
@@ -46,6 +48,8 @@ export interface Settings {
   gateAll: boolean;
   /** Logins allowed to approve policy changes; empty means anyone with write access. */
   envelopeReviewers: string[];
+  /** Bot accounts whose approval may count (still subject to envelopeReviewers or write access); empty: none. */
+  botApprovers: string[];
   freezeCaps: FreezeCaps;
   evidenceDir: string;
   runnerTemp: string;
@@ -146,12 +150,23 @@ function readEvent(path: string | undefined): Record<string, unknown> {
 }
 
 function eventPull(event: Record<string, unknown>): EventPullRequest | null {
-  const pr = event.pull_request as { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown } } | undefined;
+  const pr = event.pull_request as { number?: unknown; head?: { sha?: unknown }; base?: { sha?: unknown; ref?: unknown } } | undefined;
   if (!pr || typeof pr.number !== "number" || typeof pr.head?.sha !== "string" || typeof pr.base?.sha !== "string") return null;
-  return { number: pr.number, headSha: pr.head.sha, baseSha: pr.base.sha };
+  return { number: pr.number, headSha: pr.head.sha, baseSha: pr.base.sha, baseRef: typeof pr.base.ref === "string" ? pr.base.ref : null };
 }
 
 const SHA = /^[0-9a-f]{40}$/;
+
+/** Logins only: a glob would let any bot matching it approve, so none is accepted. */
+function botApproversInput(): string[] {
+  const list = listInput("bot-approvers") ?? [];
+  for (const login of list) {
+    if (!/^@?[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login)) {
+      configError(`input bot-approvers takes logins (such as renovate[bot]), one per line or comma-separated; "${login}" is not one`);
+    }
+  }
+  return list;
+}
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const token = input("github-token") || env.GITHUB_TOKEN || "";
@@ -231,6 +246,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     agentLabel: agentLabel === "" ? null : agentLabel,
     gateAll: booleanInput("gate-all", false),
     envelopeReviewers: listInput("envelope-reviewers") ?? [],
+    botApprovers: botApproversInput(),
     freezeCaps: {
       maxActive: integerInput("max-active-freezes", DEFAULT_FREEZE_CAPS.maxActive, 0, 1000),
       maxDays: integerInput("max-freeze-days", DEFAULT_FREEZE_CAPS.maxDays, 1, 365),

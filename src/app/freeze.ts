@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import type { RunnerIdentity } from "../core/evidence.js";
@@ -17,10 +18,17 @@ export function freezeIdFor(evidenceA: string, evidenceB: string, property: stri
 }
 
 /**
- * The ledger PR's branch, derived from (property, envelope hash, head sha). Creating it is the
- * lock on GitHub's side: a second create answers 422.
+ * The ledger PR's branch: the property's slug and a random part (80 bits from the system's CSPRNG),
+ * so nobody can create it before the App does. The name is recorded with the claim; a retry after
+ * a crash reads it from the store and uses the same name. The derived inputs are kept for the
+ * signature's sake only: nothing in the name can be computed from them.
  */
-export function ledgerBranch(property: string, envelopeHash: string, headSha: string): string {
+export function ledgerBranch(
+  property: string,
+  _envelopeHash: string,
+  _headSha: string,
+  random: string = randomBytes(10).toString("hex"),
+): string {
   // Letters, digits, `_` and `-` only: no dots, so never `..`, `.lock` or a leading `.` in the ref.
   const slug =
     property
@@ -28,8 +36,7 @@ export function ledgerBranch(property: string, envelopeHash: string, headSha: st
       .replace(/^-+|-+$/g, "")
       .slice(0, 40)
       .replace(/-+$/, "") || "property";
-  const id = sha256Hex(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
-  return `envelope-gate/freeze/${slug}-${id}`;
+  return `envelope-gate/freeze/${slug}-${random}`;
 }
 
 /** today + ttl days, the ttl capped; UTC dates. */

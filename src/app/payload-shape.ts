@@ -83,7 +83,12 @@ const workflowRun = obj({
 const pullRequestEvent = obj({
   action: str,
   ...repoEvent,
-  pull_request: obj({ number: id, "merged?": nullable(bool), head: obj({ ref: str }) }),
+  pull_request: obj({
+    number: id,
+    "merged?": nullable(bool),
+    head: obj({ ref: str, "sha?": str, "repo?": nullable(obj({ full_name: fullName })) }),
+    "base?": obj({ "ref?": str }),
+  }),
 });
 
 const paths = arr(str);

@@ -39,12 +39,33 @@ export interface PullRequestPayload {
   action?: string;
   installation?: { id?: number };
   repository?: { full_name?: string };
-  pull_request?: { number?: number; merged?: boolean; head?: { ref?: string } };
+  pull_request?: {
+    number?: number;
+    merged?: boolean;
+    head?: { ref?: string; sha?: string; repo?: { full_name?: string } | null };
+    base?: { ref?: string };
+  };
+  /** `edited`: what changed; `base` when the PR was retargeted. */
+  changes?: { base?: unknown };
 }
 
-/** The repository and head branch a `pull_request` or `pull_request_review` payload names. */
-export function pullRequestHead(p: PullRequestPayload): { repository: string; branch: string } | null {
+/**
+ * The repository, pull request number, head branch and head repository a `pull_request` or
+ * `pull_request_review` payload names (`headRepository` null when GitHub sends no head repository,
+ * as for a deleted fork).
+ */
+export function pullRequestHead(
+  p: PullRequestPayload,
+): { repository: string; number: number; branch: string; headRepository: string | null; headSha: string | null } | null {
   const repository = p.repository?.full_name;
+  const number = p.pull_request?.number;
   const branch = p.pull_request?.head?.ref;
-  return repository && branch ? { repository, branch } : null;
+  if (!repository || typeof number !== "number" || !branch) return null;
+  return {
+    repository,
+    number,
+    branch,
+    headRepository: p.pull_request?.head?.repo?.full_name ?? null,
+    headSha: p.pull_request?.head?.sha ?? null,
+  };
 }

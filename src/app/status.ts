@@ -93,6 +93,18 @@ export interface StatusSnapshot {
     reviewed: boolean;
     expires_on: string;
   }[];
+  /** Ledger PRs the App refused to adopt or closed itself (foreign branch or PR, tampered, retargeted), newest first. */
+  refused_ledger_prs: {
+    freeze_id: string;
+    repository: string;
+    property: string;
+    branch: string;
+    pr_url: string | null;
+    state: string;
+    code: string;
+    detail: string | null;
+    at: string | null;
+  }[];
   shadow_proposals: {
     freeze_id: string;
     repository: string;
@@ -275,6 +287,7 @@ export async function statusSnapshot(
   const inFlight = await store.listDualRuns(["pending", "dispatching", "waiting", "comparing", "decided", "reporting"]);
   const opened = await store.listLedgerPrs(["opened"]);
   const shadowed = await store.listLedgerPrs(["shadowed"]);
+  const refused = await store.listRefusedLedgerPrs(20);
   const standing = await store.listLedgerPrs(["opened", "merged"]);
   const today = utcDate(new Date(now));
   const soon = utcDate(new Date(now + 3 * 86_400_000));
@@ -338,6 +351,17 @@ export async function statusSnapshot(
         expires_on: p.expires_on,
       };
     }),
+    refused_ledger_prs: refused.map((p) => ({
+      freeze_id: p.freeze_id,
+      repository: p.repository,
+      property: p.property,
+      branch: p.branch,
+      pr_url: p.pr_url,
+      state: p.state,
+      code: p.outcome_code as string,
+      detail: p.outcome_detail,
+      at: iso(p.closed_at),
+    })),
     shadow_proposals: shadowed.map((p) => ({
       freeze_id: p.freeze_id,
       repository: p.repository,
@@ -466,6 +490,10 @@ function attention(s: StatusSnapshot): string[] {
     "redelivery listing(s) refused by GitHub",
   );
   const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+  n(
+    s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length,
+    "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)",
+  );
   n(
     s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length,
     "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)",
@@ -610,6 +638,21 @@ ${table(
         p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`,
       ),
       p.expires_on,
+    ]),
+    "None.",
+  )}
+<h2>Ledger PRs refused or closed by the App</h2>${table(
+    ["freeze", "repository", "property", "branch", "PR", "state", "code", "detail", "at"],
+    s.refused_ledger_prs.map((p) => [
+      p.freeze_id,
+      p.repository,
+      p.property,
+      p.branch,
+      link(p.pr_url, p.pr_url ?? "—"),
+      p.state,
+      p.code,
+      p.detail ?? "",
+      p.at ?? "",
     ]),
     "None.",
   )}

@@ -126,6 +126,8 @@ export interface ReviewInput {
   login: string;
   state: string;
   commitId: string | null;
+  /** GitHub's user type (`User`, `Bot`, ...), when the answer gave one. */
+  type?: string | null;
 }
 
 /**
@@ -133,13 +135,18 @@ export interface ReviewInput {
  * exactly the head commit, excluding the author. An approval of an older commit does not count.
  */
 export function headApprovers(reviews: readonly ReviewInput[], headSha: string, author: string): string[] {
+  return headApprovals(reviews, headSha, author).map((r) => r.login);
+}
+
+/** The reviews behind headApprovers, with the reviewer's user type. */
+export function headApprovals(reviews: readonly ReviewInput[], headSha: string, author: string): ReviewInput[] {
   const latest = new Map<string, ReviewInput>();
   for (const r of reviews) {
     if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED") latest.set(r.login.toLowerCase(), r);
   }
-  const out: string[] = [];
+  const out: ReviewInput[] = [];
   for (const r of latest.values()) {
-    if (r.state === "APPROVED" && r.commitId === headSha && r.login.toLowerCase() !== author.toLowerCase()) out.push(r.login);
+    if (r.state === "APPROVED" && r.commitId === headSha && r.login.toLowerCase() !== author.toLowerCase()) out.push(r);
   }
   return out;
 }
@@ -149,6 +156,19 @@ export const WRITE_ROLES: ReadonlySet<string> = new Set(["admin", "maintain", "w
 
 export function listedReviewer(login: string, allowed: readonly string[]): boolean {
   return allowed.some((a) => a.replace(/^@/, "").toLowerCase() === login.toLowerCase());
+}
+
+/**
+ * A bot account: GitHub's user type `Bot`, or a login ending in `[bot]` (an App's account, whatever
+ * type an answer gives it). Bots never approve a policy change unless `bot-approvers` names them.
+ */
+export function isBotAccount(login: string, type: string | null): boolean {
+  return type === "Bot" || login.toLowerCase().endsWith("[bot]");
+}
+
+/** Why an approver does not count before any role is read: a bot not named in bot-approvers. */
+export function botExcluded(login: string, type: string | null, botApprovers: readonly string[]): boolean {
+  return isBotAccount(login, type) && !listedReviewer(login, botApprovers);
 }
 
 export interface PropertyOutcome {

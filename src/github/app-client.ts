@@ -132,7 +132,7 @@ export class AppClient {
             auth: { ...auth, installationId },
           }),
       })) as Octokit;
-      return new InstallationClient(octokit);
+      return new InstallationClient(octokit, () => this.botLogin());
     } catch (err) {
       throw githubUnavailable(`authenticate installation ${installationId}`, err);
     }
@@ -159,6 +159,24 @@ export class AppClient {
     } catch (err) {
       throw hookError(`redeliver webhook delivery ${deliveryId}`, err, "REDELIVERY_REFUSED");
     }
+  }
+
+  private bot: Promise<string> | null = null;
+
+  /**
+   * The login GitHub gives what the App writes with an installation token: `<slug>[bot]`, the slug
+   * from GET /app (with the App's JWT; an installation token cannot read it). Read once, then
+   * cached; a failed read is not cached.
+   */
+  botLogin(): Promise<string> {
+    this.bot ??= this.whoAmI().then(
+      (app) => `${app.slug}[bot]`,
+      (err: unknown) => {
+        this.bot = null;
+        throw err;
+      },
+    );
+    return this.bot;
   }
 
   /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
@@ -222,9 +240,56 @@ function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED
   return githubUnavailable(what, err);
 }
 
+/** A pull request as the pulls API answers it, the fields the App checks before it trusts one. */
+export interface PullInfo {
+  number: number;
+  html_url: string;
+  state: string;
+  /** The author's login (`<slug>[bot]` for what the App opened) and account type. */
+  author: string;
+  author_type: string;
+  head_ref: string;
+  head_sha: string;
+  /** The head's repository (`owner/name`); null when GitHub no longer has it (a deleted fork). */
+  head_repository: string | null;
+  base_ref: string;
+}
+
+interface PullJson {
+  number: number;
+  html_url: string;
+  state: string;
+  user: { login: string; type: string } | null;
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
+  base: { ref: string };
+}
+
+function pullInfo(p: PullJson): PullInfo {
+  return {
+    number: p.number,
+    html_url: p.html_url,
+    state: p.state,
+    author: p.user?.login ?? "",
+    author_type: p.user?.type ?? "",
+    head_ref: p.head.ref,
+    head_sha: p.head.sha,
+    head_repository: p.head.repo?.full_name ?? null,
+    base_ref: p.base.ref,
+  };
+}
+
 /** One installation's calls. Methods name the GitHub operation; failures are typed. */
 export class InstallationClient {
-  constructor(private readonly octokit: Octokit) {}
+  constructor(
+    private readonly octokit: Octokit,
+    private readonly bot: () => Promise<string> = () =>
+      Promise.reject(new GateError("GITHUB_UNAVAILABLE", "the App's bot login is unknown")),
+  ) {}
+
+  /** The App's own login on GitHub (`<slug>[bot]`), the author of every PR it opens. */
+  botLogin(): Promise<string> {
+    return this.bot();
+  }
 
   private async call<T>(
     what: string,
@@ -398,35 +463,59 @@ export class InstallationClient {
     });
   }
 
-  async findOpenPull(r: RepoRef, branch: string): Promise<{ number: number; html_url: string } | null> {
-    const res = await this.call<{ number: number; html_url: string }[]>("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
+  /** Deletes `refs/heads/<branch>` (GitHub closes the open pull requests whose head it was). */
+  async deleteBranch(r: RepoRef, branch: string): Promise<void> {
+    await this.call("delete the ledger branch", "DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}` });
+  }
+
+  /** Open pull requests whose head is `<owner>:<branch>` (this repository's branch), as GitHub lists them. */
+  async listOpenPulls(r: RepoRef, branch: string): Promise<PullInfo[]> {
+    const res = await this.call<PullJson[]>("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
       ...r,
       head: `${r.owner}:${branch}`,
       state: "open",
       per_page: 10,
     });
-    return res.data[0] ?? null;
+    return res.data.map(pullInfo);
   }
 
-  async openPull(
-    r: RepoRef,
-    pull: { title: string; head: string; base: string; body: string },
-  ): Promise<{ number: number; html_url: string }> {
-    const res = await this.call<{ number: number; html_url: string; message?: string }>(
+  async getPull(r: RepoRef, pullNumber: number): Promise<PullInfo> {
+    const res = await this.call<PullJson>("read the ledger PR", "GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...r,
+      pull_number: pullNumber,
+    });
+    return pullInfo(res.data);
+  }
+
+  /**
+   * Opens a pull request. "exists" when GitHub answers that one is open for this head already
+   * (422): the caller decides whether that one is its own; nothing is adopted here.
+   */
+  async openPull(r: RepoRef, pull: { title: string; head: string; base: string; body: string }): Promise<PullInfo | "exists"> {
+    const res = await this.call<PullJson & { message?: string; errors?: { message?: string }[] }>(
       "open the ledger PR",
       "POST /repos/{owner}/{repo}/pulls",
       { ...r, ...pull },
       [422],
     );
     if (res.status === 422) {
-      const existing = await this.findOpenPull(r, pull.head);
-      if (existing) return existing;
+      const messages = [res.data?.message, ...(res.data?.errors ?? []).map((e) => e.message)].map((m) => String(m ?? ""));
+      if (messages.some((m) => /already exists/i.test(m))) return "exists";
       throw githubUnavailable(
         "open the ledger PR",
         Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }),
       );
     }
-    return { number: res.data.number, html_url: res.data.html_url };
+    return pullInfo(res.data);
+  }
+
+  /** Closes a pull request (PATCH state=closed; closing a closed one changes nothing). */
+  async closePull(r: RepoRef, pullNumber: number): Promise<void> {
+    await this.call("close the ledger PR", "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...r,
+      pull_number: pullNumber,
+      state: "closed",
+    });
   }
 
   async requestReviewers(r: RepoRef, pullNumber: number, reviewers: string[], teams: string[]): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { GitHubClient } from "./client.js";
 import {
+  branchHeadSha,
   fileIdAt,
   getCollaboratorRole,
   getPullRequest,
@@ -22,6 +23,8 @@ import {
 
 export interface PullSource {
   pullRequest(number: number): Promise<PullRequestInfo>;
+  /** A branch's current commit, or null when the branch does not exist. */
+  branchHead(branch: string): Promise<string | null>;
   /** The pull request's files as GitHub lists them (at most 3000). */
   pullFiles(number: number): Promise<PullFile[]>;
   reviews(number: number): Promise<Review[]>;
@@ -38,6 +41,7 @@ export function gitHubPullSource(client: GitHubClient, repo: RepoRef): PullSourc
   const contents: ContentsCache = new Map();
   return {
     pullRequest: (number) => getPullRequest(client, repo, number),
+    branchHead: (branch) => branchHeadSha(client, repo, branch),
     pullFiles: (number) => listPullFiles(client, repo, number),
     reviews: (number) => listReviews(client, repo, number),
     collaboratorRole: (login) => getCollaboratorRole(client, repo, login),

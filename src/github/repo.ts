@@ -187,6 +187,25 @@ export async function getPullRequest(client: GitHubClient, repo: RepoRef, number
   };
 }
 
+/**
+ * A branch's current commit, or null when GitHub says there is no such branch (404). Any other
+ * failure is GITHUB_UNAVAILABLE: a branch that could not be read is not a missing one.
+ */
+export async function branchHeadSha(client: GitHubClient, repo: RepoRef, branch: string): Promise<string | null> {
+  let data: unknown;
+  try {
+    ({ data } = await client.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: `heads/${branch}` }));
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    return callGitHub(`read the branch ${branch}`, () => Promise.reject(err));
+  }
+  const sha = (data as { object?: { sha?: unknown; type?: unknown } }).object?.sha;
+  if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha)) {
+    throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null);
+  }
+  return sha;
+}
+
 export interface PullFile {
   filename: string;
   status: string;
@@ -216,18 +235,26 @@ export async function listPullFiles(client: GitHubClient, repo: RepoRef, number:
 export interface Review {
   id: number;
   login: string;
+  /** The reviewer's user type as GitHub answers it (`User`, `Bot`, ...); null when the answer has none. */
+  type: string | null;
   state: string;
   commitId: string | null;
 }
 
 export async function listReviews(client: GitHubClient, repo: RepoRef, number: number): Promise<Review[]> {
-  const raw = await listAll<{ id: number; user: { login: string } | null; state: string; commit_id: string | null }>(
+  const raw = await listAll<{ id: number; user: { login: string; type?: string } | null; state: string; commit_id: string | null }>(
     client,
     `list the reviews of pull request #${number}`,
     "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews",
     { ...repo, pull_number: number },
   );
-  return raw.map((r) => ({ id: r.id, login: r.user?.login ?? "", state: r.state, commitId: r.commit_id ?? null }));
+  return raw.map((r) => ({
+    id: r.id,
+    login: r.user?.login ?? "",
+    type: typeof r.user?.type === "string" ? r.user.type : null,
+    state: r.state,
+    commitId: r.commit_id ?? null,
+  }));
 }
 
 /** Built-in repository roles; any other role_name is a custom role, judged by what it grants. */

@@ -247,6 +247,19 @@ CREATE TABLE redeliveries (
 CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
 `,
   },
+  {
+    version: 7,
+    name: "ledger PRs the App can prove its own: the commit it made, the PR's head repository, why one was refused",
+    // Rows opened before this migration were opened in their own repository; the commit they carry is unknown.
+    sql: `
+ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT;
+ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT;
+ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT;
+ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT;
+UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL;
+CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

@@ -126,6 +126,13 @@ export interface LedgerPr {
   first_review_at: number | null;
   review_alerted_at: number | null;
   closed_at: number | null;
+  /** The commit the App made for this PR (recorded before the branch is created or moved): the only head it trusts. */
+  ledger_commit: string | null;
+  /** The repository the PR's head is in, as GitHub answered when the App opened it (always `repository`). */
+  head_repository: string | null;
+  /** Why the App refused or closed it (LEDGER_BRANCH_FOREIGN, LEDGER_PR_FOREIGN, LEDGER_PR_TAMPERED, LEDGER_PR_RETARGETED); null for a reviewer's close or merge. */
+  outcome_code: string | null;
+  outcome_detail: string | null;
 }
 
 export type NewLedgerPr = Omit<
@@ -141,6 +148,10 @@ export type NewLedgerPr = Omit<
   | "first_review_at"
   | "review_alerted_at"
   | "closed_at"
+  | "ledger_commit"
+  | "head_repository"
+  | "outcome_code"
+  | "outcome_detail"
 >;
 
 /** Columns a transition may set, besides `state`. */
@@ -179,6 +190,10 @@ const LEDGER_PR_COLUMNS = new Set<string>([
   "row_text",
   "body",
   "title",
+  "ledger_commit",
+  "head_repository",
+  "outcome_code",
+  "outcome_detail",
 ]);
 
 function assignments(fields: Record<string, unknown>, allowed: Set<string>): { sql: string; params: unknown[] } {
@@ -710,8 +725,13 @@ export class Store {
     return (await this.selectLedgerPrs("WHERE lock_key = ?", [key]))[0] ?? null;
   }
 
-  async findLedgerPrByBranch(repository: string, branch: string): Promise<LedgerPr | null> {
-    return (await this.selectLedgerPrs("WHERE repository = ? AND branch = ?", [repository, branch]))[0] ?? null;
+  /**
+   * The ledger PR the App opened as pull request `number` of `repository`, or null. Tracking is by
+   * repository and number (unique on GitHub), never by branch name: a fork PR whose head ref is
+   * the ledger branch's name is another number. The caller still compares the head repository.
+   */
+  async findLedgerPrByPull(repository: string, number: number): Promise<LedgerPr | null> {
+    return (await this.selectLedgerPrs("WHERE repository = ? AND pr_number = ?", [repository, number]))[0] ?? null;
   }
 
   listLedgerPrs(states: readonly LedgerPrState[], repository?: string): Promise<LedgerPr[]> {
@@ -719,6 +739,11 @@ export class Store {
       `WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`,
       repository === undefined ? states : [...states, repository],
     );
+  }
+
+  /** The latest ledger PRs the App refused or closed itself (an outcome code recorded), newest first. */
+  listRefusedLedgerPrs(limit = 20): Promise<LedgerPr[]> {
+    return this.selectLedgerPrs("WHERE outcome_code IS NOT NULL ORDER BY closed_at DESC, lock_key LIMIT ?", [limit]);
   }
 
   listLedgerPrsForDualRun(dualRunId: string): Promise<LedgerPr[]> {

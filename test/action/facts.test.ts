@@ -44,8 +44,15 @@ function repo(head: Record<string, string>, files: MemoryRepo["files"], over: Pa
   };
 }
 
-const gather = (r: MemoryRepo, reviewers: string[] = []) =>
-  gatherPolicyFacts(memoryPullSource(r), { pull: r.pull, baseSha: "base", headSha: "head", paths, envelopeReviewers: reviewers });
+const gather = (r: MemoryRepo, reviewers: string[] = [], botApprovers: string[] = []) =>
+  gatherPolicyFacts(memoryPullSource(r), {
+    pull: r.pull,
+    baseSha: "base",
+    headSha: "head",
+    paths,
+    envelopeReviewers: reviewers,
+    botApprovers,
+  });
 
 describe("gathering a pull request's facts", () => {
   it("a pull request that leaves the policy alone: no change, no review read, the base commit's policy", async () => {
@@ -70,7 +77,7 @@ describe("gathering a pull request's facts", () => {
     expect(unapproved.policy.ref).toBe("base");
 
     const r = repo(head, files, {
-      reviews: [{ id: 1, login: "mia", state: "APPROVED", commitId: "head" }],
+      reviews: [{ id: 1, login: "mia", type: "User", state: "APPROVED", commitId: "head" }],
       roles: new Map([["mia", "maintain"]]),
     });
     const approved = await gather(r);
@@ -82,11 +89,43 @@ describe("gathering a pull request's facts", () => {
   it("envelope-reviewers, when set, is the only list that counts", async () => {
     const head = { [paths.envelope]: widened, [paths.digest]: widenedDigest };
     const r = repo(head, [{ filename: paths.envelope, status: "modified" }], {
-      reviews: [{ id: 1, login: "mia", state: "APPROVED", commitId: "head" }],
+      reviews: [{ id: 1, login: "mia", type: "User", state: "APPROVED", commitId: "head" }],
       roles: new Map([["mia", "admin"]]),
     });
     expect((await gather(r, ["security-sam"])).approvedBy).toEqual([]);
     expect(r.calls.some((c) => c.startsWith("role"))).toBe(false);
+  });
+
+  it("bot accounts (type Bot, or a [bot] login) never approve unless bot-approvers names them; their role is not even read", async () => {
+    const head = { [paths.envelope]: widened, [paths.digest]: widenedDigest };
+    const reviews = [
+      { id: 1, login: "renovate[bot]", type: "Bot", state: "APPROVED", commitId: "head" },
+      { id: 2, login: "ci-robot", type: "Bot", state: "APPROVED", commitId: "head" },
+      // A [bot] login is a bot whatever type the answer gives it.
+      { id: 3, login: "helper[bot]", type: null, state: "APPROVED", commitId: "head" },
+    ];
+    const roles = new Map([
+      ["renovate[bot]", "write"],
+      ["ci-robot", "admin"],
+      ["helper[bot]", "write"],
+    ]);
+    const r = repo(head, [{ filename: paths.envelope, status: "modified" }], { reviews, roles });
+    const bots = await gather(r);
+    expect(bots.approvedBy).toEqual([]);
+    expect(bots.ignoredBots).toEqual(["renovate[bot]", "ci-robot", "helper[bot]"]);
+    expect(bots.policy.ref).toBe("base");
+    expect(r.calls.some((c) => c.startsWith("role"))).toBe(false);
+    // Named, a bot counts like a person: its role still has to be write or better.
+    const named = await gather(repo(head, [{ filename: paths.envelope, status: "modified" }], { reviews, roles }), [], ["@Renovate[bot]"]);
+    expect(named.approvedBy).toEqual(["renovate[bot]"]);
+    expect(named.ignoredBots).toEqual(["ci-robot", "helper[bot]"]);
+    expect(named.policy.ref).toBe("head");
+    const readOnly = await gather(
+      repo(head, [{ filename: paths.envelope, status: "modified" }], { reviews, roles: new Map() }),
+      [],
+      ["renovate[bot]"],
+    );
+    expect(readOnly.approvedBy).toEqual([]);
   });
 
   it("a policy the base commit cannot pin is refused with the file named", async () => {

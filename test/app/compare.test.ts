@@ -74,12 +74,16 @@ describe("compareRuns (the seed's decision table)", () => {
 });
 
 describe("freeze naming", () => {
-  it("freeze ids and branches are deterministic and distinct per input", () => {
+  it("freeze ids are deterministic and distinct per input", () => {
     expect(freezeIdFor("sha256:a", "sha256:b", "p")).toMatch(/^F-[0-9a-f]{12}$/);
     expect(freezeIdFor("sha256:a", "sha256:b", "p")).toBe(freezeIdFor("sha256:a", "sha256:b", "p"));
     expect(freezeIdFor("sha256:a", "sha256:b", "p")).not.toBe(freezeIdFor("sha256:a", "sha256:c", "p"));
-    expect(ledgerBranch("weird name/../x", HASH, HEAD)).toMatch(/^envelope-gate\/freeze\/weird-name-x-[0-9a-f]{16}$/);
-    expect(ledgerBranch("p", HASH, HEAD)).not.toBe(ledgerBranch("p", HASH, "e".repeat(40)));
+  });
+
+  it("ledger branches carry a random part: the same inputs never name the same branch twice (nobody can create it first)", () => {
+    expect(ledgerBranch("weird name/../x", HASH, HEAD)).toMatch(/^envelope-gate\/freeze\/weird-name-x-[0-9a-f]{20}$/);
+    const names = new Set(Array.from({ length: 50 }, () => ledgerBranch("p", HASH, HEAD)));
+    expect(names.size).toBe(50);
   });
 
   it("expiry is today plus the TTL, capped, in UTC", () => {

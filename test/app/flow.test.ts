@@ -131,7 +131,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(repo.pulls.size).toBe(1);
     const pull = [...repo.pulls.values()][0]!;
     expect(pull.base.ref).toBe("main");
-    expect(pull.head.ref).toMatch(/^envelope-gate\/freeze\/schema_key_order-[0-9a-f]{16}$/);
+    expect(pull.head.ref).toMatch(/^envelope-gate\/freeze\/schema_key_order-[0-9a-f]{20}$/);
     expect(pull.requested_reviewers).toEqual(["alice"]);
     expect(pull.files).toEqual([{ filename: LEDGER_PATH, status: "modified" }]);
     const ledger = ledgerAt(world, pull.head.sha);

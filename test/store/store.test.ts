@@ -217,6 +217,66 @@ describe.each(backends)("store on $name", (backend) => {
     expect((await a.listLedgerPrs(["opened"], "o/r")).map((r) => r.pr_number)).toEqual([4]);
   });
 
+  it("ledger PRs are found by repository and pull number (never by branch), with the commit and head repository the App recorded", async () => {
+    const key = "pull-lookup".padEnd(16, "p");
+    const row = { ...ledgerPr(key), head_sha: key.padEnd(40, "0") };
+    expect(await a.claimLedgerPr(row, "r1", NOW, 60_000)).toBe(true);
+    expect(
+      await a.transitionLedgerPr(
+        key,
+        ["claimed"],
+        "claimed",
+        { ledger_commit: "c".repeat(40) },
+        { sql: "claim_owner = ?", params: ["r1"] },
+      ),
+    ).toBe(true);
+    expect(
+      await a.transitionLedgerPr(
+        key,
+        ["claimed"],
+        "opened",
+        { pr_number: 41, head_repository: "o/r" },
+        { sql: "claim_owner = ?", params: ["r1"] },
+      ),
+    ).toBe(true);
+    expect(await b.findLedgerPrByPull("o/r", 41)).toMatchObject({
+      lock_key: key,
+      ledger_commit: "c".repeat(40),
+      head_repository: "o/r",
+      pr_number: 41,
+    });
+    expect(await b.findLedgerPrByPull("o/r", 42)).toBeNull();
+    expect(await b.findLedgerPrByPull("fork/r", 41)).toBeNull();
+    expect(await b.listRefusedLedgerPrs()).toEqual([]);
+    expect(
+      await b.transitionLedgerPr(key, ["opened"], "closed", {
+        outcome_code: "LEDGER_PR_TAMPERED",
+        outcome_detail: "pushed",
+        closed_at: NOW,
+      }),
+    ).toBe(true);
+    expect((await a.listRefusedLedgerPrs()).map((r) => [r.lock_key, r.outcome_code, r.outcome_detail])).toEqual([
+      [key, "LEDGER_PR_TAMPERED", "pushed"],
+    ]);
+  });
+
+  it("migration 7: a ledger PR opened before it keeps its repository as its head repository; its commit is unknown", async () => {
+    const key = "pre-migration-7".padEnd(16, "m");
+    const row = { ...ledgerPr(key), head_sha: key.padEnd(40, "0") };
+    await a.db.run("DROP INDEX ledger_prs_pull");
+    for (const column of ["ledger_commit", "head_repository", "outcome_code", "outcome_detail"])
+      await a.db.run(`ALTER TABLE ledger_prs DROP COLUMN ${column}`);
+    await a.db.run("DELETE FROM schema_migrations WHERE version = 7");
+    const cols = Object.keys(row) as (keyof typeof row)[];
+    await a.db.run(
+      `INSERT INTO ledger_prs (${cols.join(", ")}, state, pr_number) VALUES (${cols.map(() => "?").join(", ")}, 'opened', 77)`,
+      [...cols.map((c) => row[c])],
+    );
+    expect(await a.migrate(NOW)).toEqual([7]);
+    expect(await b.findLedgerPrByPull("o/r", 77)).toMatchObject({ head_repository: "o/r", ledger_commit: null, outcome_code: null });
+    expect((await a.listLedgerPrs(["claimed"])).every((r) => r.head_repository === null)).toBe(true);
+  });
+
   it("ledger PRs: a claim racing an uncommitted claim of the same row loses quietly, round after round", async () => {
     // Each round, twelve claimers on two connections race for a fresh row. A loser must see
     // false, never a unique-key error from the row's other keys (freeze_id, the property key).

@@ -86,18 +86,22 @@ export interface PullSetup {
   /** Explicit pull files (default: derived from `head`). */
   files?: FakePullFile[];
   headRepo?: string;
+  /** The base branch (default main); makePull moves it to the base commit. */
+  baseRef?: string;
 }
 
 export interface PullFixture {
   number: number;
   baseSha: string;
   headSha: string;
+  baseRef: string;
 }
 
 export function makePull(fake: FakeGitHub, setup: PullSetup): PullFixture {
   if (!fake.state.repos.has(REPO)) fake.addRepo(REPO);
   const number = setup.number ?? 7;
-  const baseSha = fake.commit(REPO, setup.base, { parent: null, message: `base for #${number}` });
+  const baseRef = setup.baseRef ?? "main";
+  const baseSha = fake.commit(REPO, setup.base, { parent: null, message: `base for #${number}`, branch: baseRef });
   const headSha = fake.commit(REPO, setup.head ?? { "src/widget.ts": "export const widget = 1;\n" }, {
     parent: baseSha,
     message: `head of #${number}`,
@@ -114,11 +118,11 @@ export function makePull(fake: FakeGitHub, setup: PullSetup): PullFixture {
     number,
     user: { login: setup.author ?? "copilot-swe-agent[bot]" },
     labels: setup.labels ?? [],
-    base: { ref: "main", sha: baseSha },
+    base: { ref: baseRef, sha: baseSha },
     head: { sha: headSha, ...(setup.headRepo ? { repo_full_name: setup.headRepo } : {}) },
     files,
   });
-  return { number, baseSha, headSha };
+  return { number, baseSha, headSha, baseRef };
 }
 
 export interface ActionRun {
@@ -194,7 +198,11 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
       ? {
           action: "synchronize",
           number: options.pull.number,
-          pull_request: { number: options.pull.number, head: { sha: options.pull.headSha }, base: { sha: options.pull.baseSha } },
+          pull_request: {
+            number: options.pull.number,
+            head: { sha: options.pull.headSha },
+            base: { ref: options.pull.baseRef, sha: options.pull.baseSha },
+          },
         }
       : {});
   writeFileSync(eventPath, JSON.stringify(event));

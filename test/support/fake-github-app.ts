@@ -2,7 +2,8 @@
  * The App's routes on top of the shared fake GitHub (test/support/fake-github.ts): App JWT and
  * installation tokens, GET /app, workflow dispatch that creates a queued run (answering with
  * the run's details when asked, or 204 / 422 like older GitHub versions), and the workflow's
- * runs list. Registered through the fake's route API, so they win over its built-ins; call
+ * runs list; closing pull requests (PATCH), and branch deletion that closes the pull requests on
+ * the branch. Registered through the fake's route API, so they win over its built-ins; call
  * installAppRoutes again after restarting the fake.
  */
 import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -10,7 +11,10 @@ import { zipSync } from "fflate";
 import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
 import type { CheckReport } from "../../src/core/verdict.js";
 import { appJson } from "./fake-shapes.js";
-import { HttpError, workflowRunJson, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
+import { HttpError, pullJson, workflowRunJson, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
+
+/** The fake App's slug: its bot is `envelope-gate[bot]`. */
+export const APP_SLUG = "envelope-gate";
 
 export type DispatchMode = "run_details" | "no_content" | "reject_key";
 
@@ -67,10 +71,44 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
     return {
       status: 200,
       body: appJson(
-        { id: Number(options.appId), slug: "envelope-gate-test", name: "envelope-gate (test)", owner: "envelope-gate" },
+        // The slug names the App's bot: `envelope-gate[bot]`, the author the fake gives what the App opens.
+        { id: Number(options.appId), slug: APP_SLUG, name: "envelope-gate (test)", owner: "envelope-gate" },
         req.baseUrl,
       ),
     };
+  });
+
+  // Update a pull request: state (open/closed), title, body, base, as GitHub answers (the full pull request).
+  fake.route("PATCH", "/repos/:owner/:repo/pulls/:pull_number", (req) => {
+    const repo = req.repo();
+    const pull = repo.pulls.get(Number(req.params.pull_number));
+    if (!pull) throw new HttpError(404, "Not Found");
+    const body = (req.body ?? {}) as { state?: string; title?: string; body?: string; base?: string };
+    if (body.state !== undefined) {
+      if (body.state !== "open" && body.state !== "closed") throw new HttpError(422, "state is not included in the list");
+      pull.state = body.state;
+    }
+    if (body.title !== undefined) pull.title = body.title;
+    if (body.body !== undefined) pull.body = body.body;
+    if (body.base !== undefined) {
+      const sha = repo.refs.get(`heads/${body.base}`);
+      if (!sha) throw new HttpError(422, `Proposed base branch '${body.base}' was not found`);
+      pull.base = { ref: body.base, sha };
+    }
+    return { status: 200, body: pullJson(repo, pull, req.baseUrl) };
+  });
+
+  // Deleting a branch closes the open pull requests whose head it was (GitHub does).
+  fake.route("DELETE", "/repos/:owner/:repo/git/refs/*ref", (req) => {
+    const repo = req.repo();
+    const name = req.params.ref as string;
+    if (!repo.refs.delete(name)) throw new HttpError(422, "Reference does not exist");
+    const full = `${repo.owner}/${repo.name}`.toLowerCase();
+    for (const pull of repo.pulls.values()) {
+      if (pull.state === "open" && `heads/${pull.head.ref}` === name && pull.head.repo_full_name.toLowerCase() === full)
+        pull.state = "closed";
+    }
+    return { status: 204 };
   });
 
   fake.route("POST", "/app/installations/:installation_id/access_tokens", (req) => {

@@ -12,6 +12,8 @@ export interface MemoryRepo {
   files: PullFile[];
   reviews: Review[];
   roles: Map<string, string>;
+  /** Branch heads (default: the pull request's base branch at its baseSha). */
+  branches?: Map<string, string>;
   /** Every call, in order: what a test can count. */
   calls: string[];
 }
@@ -31,6 +33,11 @@ export function memoryPullSource(repo: MemoryRepo): PullSource {
     pullRequest: async (number) => {
       repo.calls.push(`pull ${number}`);
       return repo.pull;
+    },
+    branchHead: async (branch) => {
+      repo.calls.push(`branch ${branch}`);
+      const branches = repo.branches ?? new Map([[repo.pull.baseRef, repo.pull.baseSha]]);
+      return branches.get(branch) ?? null;
     },
     pullFiles: async (number) => {
       repo.calls.push(`files ${number}`);

@@ -4,7 +4,11 @@ import { ledgerHasFreeze, pushTouched } from "../freeze.js";
 import { rebaseLedgerPr } from "../ledger-pr.js";
 import type { PushPayload } from "../payloads.js";
 
-/** `push` to a base branch that changed the ledger: rebuild every open ledger PR on it. */
+/**
+ * `push` to a base branch that changed the ledger: rebuild every open ledger PR on it on the new
+ * base (its commit recorded before its branch moves); one whose branch is no longer at the App's
+ * commit is closed as LEDGER_PR_TAMPERED instead of moved.
+ */
 export async function onPush(ctx: AppContext, p: PushPayload): Promise<string> {
   const repository = p.repository?.full_name;
   const installationId = p.installation?.id;
@@ -17,12 +21,17 @@ export async function onPush(ctx: AppContext, p: PushPayload): Promise<string> {
   const commits = p.commits ?? [];
   const gh = await ctx.installation(installationId);
   const rebased: string[] = [];
+  const tampered: string[] = [];
   for (const pr of open) {
     if (!pushTouched(commits, pr.ledger_path)) continue;
     const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
     if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id)) continue;
-    await rebaseLedgerPr(ctx, gh, pr, after);
-    rebased.push(pr.freeze_id);
+    if ((await rebaseLedgerPr(ctx, gh, pr, after)) === "rebased") rebased.push(pr.freeze_id);
+    else tampered.push(pr.freeze_id);
   }
-  return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
+  const done = [
+    ...(rebased.length > 0 ? [`rebased ${rebased.join(", ")}`] : []),
+    ...(tampered.length > 0 ? [`closed ${tampered.join(", ")}: LEDGER_PR_TAMPERED`] : []),
+  ];
+  return done.length > 0 ? done.join("; ") : "ledger unchanged on base";
 }
