@@ -146,6 +146,9 @@ export function mdText(s: string, max?: number): string {
 export function mdCode(s: string, options: { inTable?: boolean; max?: number } = {}): string {
   const shown = plainText(s, options.max);
   if (shown === "") return "";
+  // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+  // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+  if (options.inTable && /\\\|/.test(shown)) return mdText(s, options.max);
   const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
   const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(longest + 1);

@@ -87,14 +87,15 @@ describe("mdText: attacker text renders as its own characters and nothing else",
 
 describe("mdCode: a code span that survives backticks inside", () => {
   it("in a paragraph and in a table cell", () => {
-    for (const hostile of [...HOSTILE, "`", "``", "a`b", " `x` ", "|", "x|y"]) {
+    for (const hostile of [...HOSTILE, "`", "``", "a`b", " `x` ", "|", "x|y", "x\\|y", "\\|", "a\\\\|b", "|`|"]) {
       const p = render(`see ${mdCode(hostile)} here`);
       expectHarmless(p, ["p", "code"], `paragraph ${JSON.stringify(hostile)}`);
       expect(p.textIn("code"), p.html).toEqual([visible(hostile)]);
       const t = render(`| a | b |\n| --- | --- |\n| ${mdCode(hostile, { inTable: true })} | END |`);
       expectHarmless(t, ["table", "thead", "tbody", "tr", "th", "td", "code"], `table ${JSON.stringify(hostile)}`);
-      expect(t.textIn("code"), t.html).toEqual([visible(hostile)]);
-      expect(t.textIn("td")).toEqual([visible(hostile), "END"]);
+      // Text with a backslash before a pipe is shown as escaped text, not code (see mdCode).
+      expect(t.textIn("code"), t.html).toEqual(/\\\|/.test(hostile) ? [] : [visible(hostile)]);
+      expect(t.textIn("td"), t.html).toEqual([visible(hostile), "END"]);
     }
   });
 

@@ -114,6 +114,7 @@ export const HOSTILE: readonly string[] = [
   "trailing spaces  ",
   "\tleading tab",
   "a | b | c",
+  "a\\|b \\\\| c",
   "ends with a backslash \\",
   "\\",
   "&lt;b&gt; &amp; &#64;team",
