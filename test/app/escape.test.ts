@@ -3,7 +3,8 @@
  * request's own job produced. A hostile runner name and CPU model must not put a heading, a
  * mention or an HTML comment (that hid the TSV row) into the ledger PR a reviewer merges.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import {
@@ -13,13 +14,16 @@ import {
   dispatchedRuns,
   INSTALLATION,
   LEDGER_PATH,
+  processEnv,
   REPO,
   startTestApp,
   startWorld,
+  tempDir,
   TestClock,
   workflowRunPayload,
   type World,
 } from "./helpers.js";
+import { runCli, startAppProcess, type AppProcess } from "./process.js";
 
 const FAILING = [
   { name: "schema_key_order", result: "fail" as const },
@@ -104,5 +108,40 @@ describe("the App's ledger PR and dual-run check escape runner.json", () => {
     expect(r.textIn("code")).toContain(`${row}\n`);
     expect(pull.body).toContain("| `schema_key_order` | fail | pass |");
     expect(shownText(pull.body)).toContain("runner-machin — machine machine-aaaa1111, linux/x64, 2 × Test CPU");
+  });
+});
+
+describe("the App process (dist/cli, SQLite) opens a ledger PR from a hostile runner.json that renders harmless", () => {
+  let world: World;
+  let app: AppProcess;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    world = await startWorld();
+    env = processEnv(world.fake, { ENVELOPE_GATE_DB_PATH: join(tempDir(), "app.sqlite") });
+    app = await startAppProcess(env);
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await world?.close();
+  });
+
+  it("heading, mentions, image and the comment that hid the row are text; the row is in its block", async () => {
+    const runA = addRunA(world.fake, { properties: FAILING, runnerName: HOSTILE_NAME, cpuModel: HOSTILE_CPU });
+    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA))).state).toBe("done");
+    expect((await runCli(["app", "promote", "--installation", String(INSTALLATION)], env)).code).toBe(0);
+    const runB = dispatchedRuns(world.fake)[0]!;
+    completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
+    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state).toBe("done");
+    const repo = world.fake.repo(REPO);
+    const pull = [...repo.pulls.values()][0]!;
+    const row = Buffer.from(world.fake.filesAt(repo, pull.head.sha).get(LEDGER_PATH) as Uint8Array)
+      .toString("utf8")
+      .trimEnd()
+      .split("\n")
+      .at(-1);
+    const r = render(pull.body ?? "");
+    expect(harmlessProblems(r, { mentions: ["@alice"], refs: ["#7"] }), r.html).toEqual([]);
+    expect(r.textIn("code")).toContain(`${row}\n`);
+    expect(shownText(pull.body)).toContain(HOSTILE_NAME);
   });
 });
