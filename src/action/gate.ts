@@ -9,10 +9,21 @@ import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
 import { expandRoots, formatDigestLine } from "../core/envelope.js";
 import { GateError, type ErrorCode } from "../core/errors.js";
-import { EVIDENCE_ARTIFACT_NAME, EVIDENCE_FILES, encodeJson, type PropertiesFile, type PropertyRecord } from "../core/evidence.js";
-import { utcDate } from "../core/ledger.js";
 import {
+  EVIDENCE_ARTIFACT_NAME,
+  EVIDENCE_FILES,
+  encodeJson,
+  readEvidenceZip,
+  type PropertiesFile,
+  type PropertyRecord,
+  type VerifiedBundle,
+} from "../core/evidence.js";
+import { freezeEvidenceMismatch, freezeRunsMismatch, type RunFromApi } from "../core/freeze-evidence.js";
+import { utcDate, type LedgerProblem, type ParsedRow } from "../core/ledger.js";
+import {
+  afterEvidenceChecks,
   applyFreezes,
+  freezeCandidates,
   decide,
   gatingDecision,
   type Decision,
@@ -20,13 +31,22 @@ import {
   type PolicyChange,
   type PropertyOutcome,
 } from "../core/policy.js";
-import { scoreOutputSchema, scorePatchPaths, scoreTestsCollected, type CommandOutcome, type Score } from "../core/properties.js";
 import { plainText } from "../core/markdown.js";
+import {
+  failureFingerprint,
+  isFreezable,
+  scoreOutputSchema,
+  scorePatchPaths,
+  scoreTestsCollected,
+  type CommandOutcome,
+  type Score,
+} from "../core/properties.js";
 import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
 import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
 import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
 import { evaluateLogFile } from "../gate/files.js";
+import { downloadRunArtifact, workflowRunFacts, type ArtifactDownload } from "../github/artifacts.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
@@ -309,13 +329,101 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
       const e = asGateError(err);
       score = { result: "error", detail: `${e.code}: ${e.message}`, inputs: {}, locations: [] };
     }
+    const freezable = isFreezable(d);
     scored.push({
-      record: { name: d.name, result: score.result, detail: score.detail, inputs: score.inputs, frozen_by: null },
+      record: {
+        name: d.name,
+        result: score.result,
+        detail: score.detail,
+        inputs: score.inputs,
+        frozen_by: null,
+        freezable,
+        failure_fingerprint:
+          score.result === "fail" && score.signature !== undefined ? failureFingerprint(d.name, d.kind, score.signature) : null,
+      },
       line: declared.line,
       locations: score.locations,
     });
   }
-  p.outcomes = applyFreezes(scored, policy.freezes, policy.ledger.rows, envelope.hash, today);
+  // Only the rows that would tolerate one of these failures are checked against their evidence.
+  const candidates = freezeCandidates(
+    scored.map((s) => s.record),
+    policy.freezes,
+    envelope.hash,
+    today,
+  );
+  const checks = await checkFreezeRows(settings, candidates);
+  const freezes = afterEvidenceChecks(policy.freezes, checks);
+  p.policy = { ...policy, freezes };
+  const verified = new Set([...checks].filter(([, problem]) => problem === null).map(([line]) => line));
+  p.outcomes = applyFreezes(scored, freezes, policy.ledger.rows, envelope.hash, today, verified);
+}
+
+/**
+ * Downloads the two evidence bundles each candidate row names (runner A's and runner B's runs,
+ * in this repository, and GitHub's account of both runs) and checks the row against them. A row
+ * whose runs or bundles cannot be read is
+ * FREEZE_EVIDENCE_UNAVAILABLE, one they contradict FREEZE_EVIDENCE_MISMATCH: never honored.
+ */
+async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): Promise<Map<number, LedgerProblem | null>> {
+  const checks = new Map<number, LedgerProblem | null>();
+  if (rows.length === 0) return checks;
+  const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+  const repository = `${settings.repository.owner}/${settings.repository.repo}`;
+  for (const row of rows) {
+    const refuse = (code: "FREEZE_EVIDENCE_UNAVAILABLE" | "FREEZE_EVIDENCE_MISMATCH", why: string): void => {
+      checks.set(row.line, { line: row.line, freeze_id: row.freeze_id, code, reason: `${code}: ${why}` });
+    };
+    const bundles: VerifiedBundle[] = [];
+    const runs: RunFromApi[] = [];
+    for (const [side, cell] of [
+      ["A", row.runA],
+      ["B", row.runB],
+    ] as const) {
+      let got: ArtifactDownload;
+      try {
+        const run = await workflowRunFacts(client, settings.repository, cell.runId);
+        if (run === null) {
+          refuse(
+            "FREEZE_EVIDENCE_UNAVAILABLE",
+            `runner ${side}'s run ${cell.runId} is not a workflow run of ${repository}; the row is not honored`,
+          );
+          break;
+        }
+        runs.push(run);
+        got = await downloadRunArtifact(client, settings.repository, cell.runId, EVIDENCE_ARTIFACT_NAME);
+      } catch (err) {
+        const e = asGateError(err);
+        refuse(
+          "FREEZE_EVIDENCE_UNAVAILABLE",
+          `runner ${side}'s evidence could not be read (${e.code}: ${e.message}); the row is not honored`,
+        );
+        break;
+      }
+      if ("missing" in got) {
+        refuse("FREEZE_EVIDENCE_UNAVAILABLE", `runner ${side}'s evidence cannot be checked: ${got.missing}; the row is not honored`);
+        break;
+      }
+      try {
+        bundles.push(readEvidenceZip(got.zip));
+      } catch (err) {
+        const e = asGateError(err);
+        refuse(
+          "FREEZE_EVIDENCE_MISMATCH",
+          `runner ${side}'s evidence bundle (run ${cell.runId}) is not a valid bundle (${e.code}: ${e.message})`,
+        );
+        break;
+      }
+    }
+    if (checks.has(row.line)) continue;
+    const [a, b] = bundles as [VerifiedBundle, VerifiedBundle];
+    const mismatch =
+      freezeEvidenceMismatch(row, a, b, repository) ??
+      freezeRunsMismatch(row, { a: runs[0] as RunFromApi, b: runs[1] as RunFromApi }, { a, b }, repository);
+    if (mismatch !== null) refuse("FREEZE_EVIDENCE_MISMATCH", `${mismatch}; the row is not honored`);
+    else checks.set(row.line, null);
+  }
+  return checks;
 }
 
 /**

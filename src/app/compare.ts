@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../core/errors.js";
-import { isEnvelopeRuleName } from "../core/ledger.js";
+import { FINGERPRINT, isEnvelopeRuleName, MACHINE_ID } from "../core/ledger.js";
 import type { VerifiedBundle } from "./bundle.js";
 
 /**
@@ -8,13 +8,24 @@ import type { VerifiedBundle } from "./bundle.js";
  * A runner B that is missing, late, or on A's machine: RUNNER_B_UNAVAILABLE, no freeze.
  */
 
-export type PropertyVerdict = "disagree" | "both_fail" | "b_error" | "b_missing" | "envelope_rule";
+export type PropertyVerdict =
+  | "disagree"
+  | "both_fail"
+  | "b_error"
+  | "b_missing"
+  | "envelope_rule"
+  /** The properties file (as either run recorded it) does not let this property be frozen. */
+  | "not_freezable"
+  /** Runner A's evidence gives no fingerprint of the failure, so no row could name what it tolerates. */
+  | "unscoped";
 
 export interface PropertyComparison {
   property: string;
   a: "fail";
   b: "pass" | "fail" | "error" | "missing";
   verdict: PropertyVerdict;
+  /** Runner A's failure fingerprint, which the freeze row's scope names (`<property>#<fingerprint>`). */
+  fingerprint: string | null;
 }
 
 export type DualRunOutcome =
@@ -68,7 +79,14 @@ export function compareRuns(a: VerifiedBundle, b: VerifiedBundle, expect: Expect
       "a runner.json does not name its machine (machine_id); two machines cannot be proven",
     );
   }
-  if (machineA === machineB) {
+  if (!MACHINE_ID.test(machineA) || !MACHINE_ID.test(machineB)) {
+    return none(
+      "runner_b_unavailable",
+      "RUNNER_B_UNAVAILABLE",
+      "a runner.json's machine_id is not letters, digits and . _ : - (at most 64); a ledger row could not name the machine",
+    );
+  }
+  if (machineA.toLowerCase() === machineB.toLowerCase()) {
     return none(
       "runner_b_unavailable",
       "RUNNER_B_UNAVAILABLE",
@@ -123,13 +141,19 @@ export function compareRuns(a: VerifiedBundle, b: VerifiedBundle, expect: Expect
     }
     const onB = b.properties.find((p) => p.name === property);
     const bResult = onB ? onB.result : "missing";
+    const fingerprint =
+      typeof onA.failure_fingerprint === "string" && FINGERPRINT.test(onA.failure_fingerprint) ? onA.failure_fingerprint : null;
     let verdict: PropertyVerdict;
     if (isEnvelopeRuleName(property)) verdict = "envelope_rule";
+    // Both runs read the properties file of the base commit; either saying "not freezable" (or
+    // an older bundle that does not say) keeps the property out of the ledger.
+    else if (onA.freezable !== true || (onB !== undefined && onB.freezable !== true)) verdict = "not_freezable";
+    else if (bResult === "pass" && fingerprint === null) verdict = "unscoped";
     else if (bResult === "pass") verdict = "disagree";
     else if (bResult === "fail") verdict = "both_fail";
     else if (bResult === "error") verdict = "b_error";
     else verdict = "b_missing";
-    results.push({ property, a: "fail", b: bResult, verdict });
+    results.push({ property, a: "fail", b: bResult, verdict, fingerprint });
   }
   const eligible = results.filter((r) => r.verdict === "disagree").map((r) => r.property);
   if (eligible.length > 0) {
@@ -137,6 +161,15 @@ export function compareRuns(a: VerifiedBundle, b: VerifiedBundle, expect: Expect
   }
   if (results.length > 0 && results.every((r) => r.verdict === "both_fail")) {
     return none("both_fail", null, "both runners fail the same properties: a regression, not a flake; nothing is frozen", results);
+  }
+  const fixed = results.filter((r) => r.verdict === "not_freezable").map((r) => r.property);
+  if (fixed.length > 0) {
+    return none(
+      "no_freeze",
+      "FREEZE_NOT_FREEZABLE",
+      `${fixed.join(", ")} ${fixed.length === 1 ? "is" : "are"} not freezable (patch_paths, or "freezable": false, in the properties file); nothing is frozen`,
+      results,
+    );
   }
   return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
 }

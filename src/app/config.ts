@@ -19,6 +19,10 @@ export interface AppConfig {
   store: StoreSettings;
   workflow: string;
   checkName: string;
+  /** The App's verified check's name (`<checkName> / verified` by default). */
+  verifiedCheckName: string;
+  /** The envelope's digest file at the base commit, for the verified check. */
+  envelopeDigestPath: string;
   runnerBLabels: string[];
   deadlineMs: number;
   freezeTtlDays: number;
@@ -198,6 +202,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     store: storeSettingsFromEnv(env),
     workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
     checkName: settingValue(env, "ENVELOPE_GATE_CHECK_NAME"),
+    verifiedCheckName:
+      settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
+    envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
     runnerBLabels: jsonLabels(env),
     deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
     freezeTtlDays: ttl,

@@ -14,6 +14,8 @@ export type AppSettings = Pick<
   AppConfig,
   | "workflow"
   | "checkName"
+  | "verifiedCheckName"
+  | "envelopeDigestPath"
   | "runnerBLabels"
   | "deadlineMs"
   | "freezeTtlDays"

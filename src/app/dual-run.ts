@@ -1,9 +1,11 @@
 import { sha256Hex } from "../core/envelope.js";
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import type { ApiWorkflowRun } from "../github/app-client.js";
 import type { DualRun, NewDualRun } from "../store/index.js";
 import { readEvidenceZip, type VerifiedBundle } from "./bundle.js";
 import { compareRuns, type Decision, type PropertyComparison } from "./compare.js";
-import type { WorkflowRunEvent, WorkflowRunPayload } from "./payloads.js";
+import { runnerBRun, type DispatchRecord } from "./run-checks.js";
+import type { VerifiedRunA } from "./run-verify.js";
 
 /** Pure decisions about a dual run: its id, whether runner A calls for one, B's inputs, the comparison. */
 
@@ -19,18 +21,19 @@ export function isGateWorkflow(path: string | undefined, workflow: string): bool
 }
 
 /**
- * Runner A finished: the dual run to record, or why there is none. Evidence that names no
- * envelope hash, head sha or base branch, or another head sha than the run, is an error.
+ * Runner A finished and verified against GitHub's API (run-verify.ts): the dual run to record,
+ * or why there is none. The pull request, head sha and base branch come from the API; the
+ * bundle gives the envelope hash and the failing properties, and must be for the run's commit.
  */
 export function dualRunForRunA(
-  payload: WorkflowRunPayload,
-  run: WorkflowRunEvent,
+  a: VerifiedRunA,
   repository: string,
   installationId: number,
   bundle: VerifiedBundle,
   now: number,
   deadlineMs: number,
 ): { record: NewDualRun; failing: string[] } | { skip: string } {
+  const run = a.run;
   if (bundle.verdict.verdict !== "pass") {
     return { skip: `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen` };
   }
@@ -38,14 +41,13 @@ export function dualRunForRunA(
   const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
   if (failing.length === 0) return { skip: "no dual run: no property failed" };
   const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
-  const headSha = run.head_sha ?? bundle.runner.head_sha;
-  if (!envelopeHash || !headSha) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
-  if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
-    throw new GateError("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
+  if (!envelopeHash) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash`);
+  if (bundle.runner.head_sha !== a.headSha) {
+    throw new GateError(
+      "DUAL_RUN_MISMATCH",
+      `run ${run.id} is for ${a.headSha} but its evidence says ${bundle.runner.head_sha ?? "no commit"}`,
+    );
   }
-  const pull = run.pull_requests?.[0];
-  const baseRef = pull?.base?.ref ?? payload.repository?.default_branch;
-  if (!baseRef) throw new GateError("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
   const attempt = run.run_attempt ?? 1;
   return {
     failing,
@@ -53,9 +55,9 @@ export function dualRunForRunA(
       id: dualRunIdFor(repository, run.id, attempt),
       installation_id: installationId,
       repository,
-      head_sha: headSha,
-      pull_number: pull?.number ?? bundle.runner.pull_number ?? null,
-      base_ref: baseRef,
+      head_sha: a.headSha,
+      pull_number: a.pullNumber,
+      base_ref: a.baseRef,
       envelope_hash: envelopeHash,
       properties: JSON.stringify(failing),
       run_a_id: run.id,
@@ -84,9 +86,22 @@ export function runBSearchSince(dual: DualRun): string {
   return new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
 }
 
-/** Runner B's run among dispatched runs: the one whose run name carries the dual run id. */
-export function runBAmong<R extends { display_title?: string | null }>(runs: readonly R[], dualRunId: string): R | null {
-  return runs.find((run) => (run.display_title ?? "").includes(dualRunId)) ?? null;
+/**
+ * Runner B's run among dispatched runs: the one that passes runner B's checks (run-checks.ts:
+ * the App's own dispatch, on the recorded base commit, named after the dual run).
+ */
+export function runBAmong(
+  runs: readonly ApiWorkflowRun[],
+  dual: DispatchRecord,
+  workflow: string,
+  appLogin: string,
+): ApiWorkflowRun | null {
+  return runs.find((run) => runnerBRun(run, dual, workflow, appLogin) === null) ?? null;
+}
+
+/** The dual run id a run's name carries (the gate workflow's run-name for runner B), if any. */
+export function dualRunIdInTitle(title: string | null | undefined): string | null {
+  return /\bdr-[0-9a-f]{20}\b/.exec(title ?? "")?.[0] ?? null;
 }
 
 /** The eligible properties of a decided dual run, each with its comparison. */

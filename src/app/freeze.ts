@@ -3,7 +3,16 @@ import { sha256Hex } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import type { RunnerIdentity } from "../core/evidence.js";
 import { mdCode, mdFence, mdLink, mdText, plainTitle } from "../core/markdown.js";
-import { appendLedgerRow, formatLedgerRow, LEDGER_COLUMNS, parseLedger, utcDate, type LedgerRow } from "../core/ledger.js";
+import {
+  appendLedgerRow,
+  formatLedgerRow,
+  freezeScopeCell,
+  LEDGER_COLUMNS,
+  MACHINE_ID,
+  parseLedger,
+  utcDate,
+  type LedgerRow,
+} from "../core/ledger.js";
 import type { DualRun, LedgerPr } from "../store/index.js";
 import type { PropertyComparison } from "./compare.js";
 
@@ -45,9 +54,20 @@ export function expiresOn(now: number, ttlDays: number, capDays: number): string
   return utcDate(new Date(now + days * 86_400_000));
 }
 
-/** The ledger's runner cell: the run and the machine it ran on. */
+/**
+ * The ledger's runner cell, `run-<run id>@<machine id>`: the run and the machine it ran on,
+ * exactly as runner.json names it. A machine id the cell cannot carry as is (outside
+ * MACHINE_ID's letters, digits and `. _ : -`) is refused, never rewritten: a rewritten id would
+ * not match the bundle the Action checks the row against.
+ */
 export function runnerCell(runner: RunnerIdentity, runId: number): string {
-  const machine = (runner.machine_id ?? "unknown").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 40);
+  const machine = runner.machine_id ?? "";
+  if (!MACHINE_ID.test(machine) || !Number.isSafeInteger(runId) || runId < 1) {
+    throw new GateError(
+      "LEDGER_INVALID",
+      `run ${runId}'s machine id ${JSON.stringify(runner.machine_id)} cannot be written in a ledger row`,
+    );
+  }
   return `run-${runId}@${machine}`;
 }
 
@@ -91,9 +111,16 @@ function identity(r: RunnerIdentity): string {
 
 export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
   const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
+  if (p.comparison.fingerprint === null) {
+    throw new GateError(
+      "LEDGER_INVALID",
+      `runner A's evidence gives no failure fingerprint for ${p.property}; no row could name what it tolerates`,
+    );
+  }
   const row: LedgerRow = {
     freeze_id: freezeId,
-    property: p.property,
+    // The scope: this property's failure as runner A recorded it, and no other.
+    property: freezeScopeCell(p.property, p.comparison.fingerprint),
     runner_a: runnerCell(p.runnerA, p.runAId),
     runner_b: runnerCell(p.runnerB, p.runBId),
     envelope_hash: p.envelopeHash,

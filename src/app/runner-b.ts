@@ -7,6 +7,7 @@ import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
 import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "./dual-run.js";
 import { reportDualRun } from "./report.js";
+import { recordRunRefusal, verifyRunnerB } from "./run-verify.js";
 
 /** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
 export const DISPATCH_LISTING_LAG_MS = 60_000;
@@ -73,7 +74,8 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     const gh = await ctx.installation(dual.installation_id);
     const r = repoRef(dual.repository);
     if (reserved.status === "held") {
-      const earlier = runBAmong(await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual)), dual.id);
+      const candidates = await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual));
+      const earlier = runBAmong(candidates, dual, settings.workflow, await gh.botLogin());
       if (earlier) {
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
           dispatch_mode: "correlation",
@@ -95,8 +97,24 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
         );
       }
     }
+    // The base commit the dispatch runs on, read just before it is sent: runner B must be a run
+    // of exactly that commit (run-checks.ts runnerBRun). A base that moves in between makes B
+    // unverifiable: no freeze, the property fails.
+    const baseSha = await gh.branchSha(r, dual.base_ref);
+    if (baseSha === null)
+      throw new GateError("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
     attemptedAt = ctx.clock.now();
     await store.budget.markAttempt(id, attemptedAt);
+    await store.transitionDualRun(
+      id,
+      ["dispatching"],
+      "dispatching",
+      { base_sha: baseSha, dispatch_sent_at: attemptedAt },
+      {
+        sql: "claim_owner = ?",
+        params: [owner],
+      },
+    );
     const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
       dispatch_mode: result.mode,
@@ -188,6 +206,15 @@ export async function settleRunB(ctx: AppContext, gh: InstallationClient, dual: 
 export async function compareRunB(ctx: AppContext, dual: DualRun, runBId: number, runBUrl: string | null): Promise<string> {
   const { store, settings } = ctx;
   const owner = settings.replicaId;
+  // Only a run the App's dispatch started is runner B: re-read through the API and held to
+  // what was recorded at the dispatch. Anything else is refused and never compared; the dual
+  // run keeps waiting for its real runner B (or its deadline).
+  const verified = await verifyRunnerB(ctx, await ctx.installation(dual.installation_id), dual, runBId);
+  if (verified.refusal !== null) {
+    await recordRunRefusal(ctx, "runner_b", dual.repository, verified.run, verified.refusal, dual.id);
+    return `refused: ${verified.refusal.code}: ${verified.refusal.reason}`;
+  }
+  if (verified.run.status !== "completed") return `dual run ${dual.id}: runner B's run ${runBId} is ${verified.run.status} on GitHub`;
   const now = ctx.clock.now();
   const claimed = await store.claimDualRun(
     dual.id,

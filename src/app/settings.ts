@@ -121,7 +121,19 @@ export const APP_SETTINGS = [
     name: "ENVELOPE_GATE_CHECK_NAME",
     default: "envelope-gate",
     scope: "server",
-    help: "the gate's check name; the App's own check is '<name> (dual run)'",
+    help: "the gate's check name; the App's own checks are '<name> (dual run)' and the verified check",
+  },
+  {
+    name: "ENVELOPE_GATE_VERIFIED_CHECK_NAME",
+    default: "",
+    scope: "server",
+    help: "the App's verified check on each gate run of a pull request; empty: '<ENVELOPE_GATE_CHECK_NAME> / verified'",
+  },
+  {
+    name: "ENVELOPE_GATE_ENVELOPE_SHA256",
+    default: ".github/envelope-gate/envelope.json.sha256",
+    scope: "server",
+    help: "the envelope's digest file, read at the base commit: a verified check needs the evidence's envelope hash to be the one it pins",
   },
   {
     name: "ENVELOPE_GATE_RUNNER_B_LABELS",

@@ -72,6 +72,30 @@ export interface StatusSnapshot {
     replicas: { replica: string; crashes: number; last_crash_at: string; start_refused: boolean }[];
   };
   installations: { installation_id: number; account: string | null; mode: string; promoted_at: string | null }[];
+  /** Gate workflow runs the App refused as runner A or runner B (newest first), with their typed reason. */
+  refused_runs: {
+    repository: string;
+    run_id: number;
+    run_attempt: number;
+    role: string;
+    event: string | null;
+    head_sha: string | null;
+    dual_run: string | null;
+    code: string;
+    reason: string;
+    at: string;
+  }[];
+  /** The App's verified checks (`<check name> / verified`), newest first. */
+  verified_checks: {
+    repository: string;
+    run_id: number;
+    run_attempt: number;
+    head_sha: string;
+    state: string;
+    conclusion: string | null;
+    code: string | null;
+    check_run_id: number | null;
+  }[];
   dual_runs_in_flight: {
     id: string;
     repository: string;
@@ -297,6 +321,8 @@ export async function statusSnapshot(
   const intake = options.intake ?? null;
   const history = await store.switches.history(30);
   const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
+  const refusedRuns = await store.runs.recentRefusals(20);
+  const verified = await store.runs.recentVerifiedChecks(20);
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
@@ -326,6 +352,28 @@ export async function statusSnapshot(
       account: i.account,
       mode: i.mode,
       promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)),
+    })),
+    refused_runs: refusedRuns.map((r) => ({
+      repository: r.repository,
+      run_id: r.run_id,
+      run_attempt: r.run_attempt,
+      role: r.role,
+      event: r.event,
+      head_sha: r.head_sha,
+      dual_run: r.dual_run_id,
+      code: r.code,
+      reason: r.reason,
+      at: new Date(r.refused_at).toISOString(),
+    })),
+    verified_checks: verified.map((c) => ({
+      repository: c.repository,
+      run_id: c.run_id,
+      run_attempt: c.run_attempt,
+      head_sha: c.head_sha,
+      state: c.state,
+      conclusion: c.conclusion,
+      code: c.code,
+      check_run_id: c.check_run_id,
     })),
     dual_runs_in_flight: inFlight.map((d) => ({
       id: d.id,
@@ -480,6 +528,10 @@ function attention(s: StatusSnapshot): string[] {
     "budget(s) exhausted for today",
   );
   n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
+  n(
+    s.refused_runs.filter((r) => r.role === "runner_b").length,
+    "run(s) that named a dual run but were not the App's dispatch (RUNNER_B_UNVERIFIED)",
+  );
   if (!s.redelivery.switch.enabled) items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
   n(
     s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length,
@@ -665,6 +717,33 @@ ${table(
     ["freeze", "repository", "property", "branch", "expires", "row"],
     s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]),
     "None.",
+  )}
+<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(
+    ["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"],
+    s.refused_runs.map((r) => [
+      r.at,
+      r.repository,
+      `${r.run_id} (attempt ${r.run_attempt})`,
+      r.role === "runner_a" ? "runner A" : "runner B",
+      r.event ?? "—",
+      (r.head_sha ?? "").slice(0, 12) || "—",
+      r.dual_run ?? "—",
+      r.code,
+      r.reason,
+    ]),
+    "None.",
+  )}
+<h2>Verified checks</h2>${table(
+    ["repository", "run", "commit", "state", "conclusion", "code"],
+    s.verified_checks.map((c) => [
+      c.repository,
+      `${c.run_id} (attempt ${c.run_attempt})`,
+      c.head_sha.slice(0, 12),
+      c.state,
+      c.conclusion ?? "—",
+      c.code ?? "",
+    ]),
+    "None yet.",
   )}
 <h2>Recent decisions</h2>${table(
     ["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"],

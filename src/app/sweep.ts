@@ -177,7 +177,7 @@ async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): 
   let run: WorkflowRunInfo | null;
   if (dual.run_b_id === null) {
     const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
-    run = runBAmong(candidates, dual.id);
+    run = runBAmong(candidates, dual, ctx.settings.workflow, await gh.botLogin());
     if (run === null) return;
     const set = await ctx.store.transitionDualRun(
       dual.id,

@@ -184,3 +184,14 @@ export const CREDENTIAL_KEY = new RegExp(
   ].join("|"),
   "i",
 );
+
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
+ * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
+ * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
+ * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
+ * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
+ */
+export const MACHINE_KEY =
+  /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;

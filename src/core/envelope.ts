@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
-import { CREDENTIAL_KEY, ENV_SETS } from "./env-sets.js";
+import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
@@ -261,8 +261,8 @@ function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_r
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential: that key is allowed only when
- * listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key that names a credential or the machine (env-sets.ts):
+ * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 export function envMatcher(envelope: Envelope): (key: string) => boolean {
@@ -280,7 +280,7 @@ export function envMatcher(envelope: Envelope): (key: string) => boolean {
   if (prefixes.length === 0 && sets.length === 0) return (key) => exact.has(key);
   return (key) => {
     if (exact.has(key)) return true;
-    if (CREDENTIAL_KEY.test(key)) return false;
+    if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key)) return false;
     return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
   };
 }

@@ -3,7 +3,7 @@
  * A broken header makes the whole file LEDGER_INVALID; a broken row is reported with its line
  * and reason and never honored. Pure: the caller fetches the text.
  */
-import { GateError } from "./errors.js";
+import { GateError, type ErrorCode } from "./errors.js";
 
 export const LEDGER_COLUMNS = [
   "freeze_id",
@@ -65,15 +65,28 @@ export interface LedgerRow {
   evidence: string;
 }
 
+/** A row's property cell, split: `<name>#<fingerprint>` (see docs/formats.md, the freeze ledger). */
+export interface FreezeScope {
+  name: string;
+  /** First 16 hex of sha256 over the failure signature runner A recorded. */
+  fingerprint: string;
+}
+
 export interface ParsedRow extends LedgerRow {
   /** 1-based line in the ledger file. */
   line: number;
+  scope: FreezeScope;
+  /** The run ids and machine ids of the runner cells. */
+  runA: RunnerCell;
+  runB: RunnerCell;
 }
 
 export interface LedgerProblem {
   line: number;
   freeze_id: string | null;
   reason: string;
+  /** Set when the row was refused for a reason with a code of its own (evidence checks, non-freezable). */
+  code?: ErrorCode;
 }
 
 export interface Ledger {
@@ -86,6 +99,62 @@ export interface Ledger {
 const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A property name, as schema/properties.schema.json declares it. */
+export const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** The failure fingerprint of a freeze scope. */
+export const FINGERPRINT = /^[0-9a-f]{16}$/;
+/** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
+export const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** A GitHub Actions run id. */
+const RUN_ID = /^[1-9][0-9]{0,19}$/;
+
+export interface RunnerCell {
+  runId: string;
+  machineId: string;
+}
+
+/** `run-<run id>@<machine id>`, exactly, or null. */
+export function parseRunnerCell(cell: string): RunnerCell | null {
+  const at = cell.indexOf("@");
+  if (!cell.startsWith("run-") || at < 0) return null;
+  const runId = cell.slice(4, at);
+  const machineId = cell.slice(at + 1);
+  return RUN_ID.test(runId) && MACHINE_ID.test(machineId) ? { runId, machineId } : null;
+}
+
+/** `<name>#<fingerprint>`, exactly, or null. */
+export function parseFreezeScope(cell: string): FreezeScope | null {
+  const hash = cell.indexOf("#");
+  if (hash < 0) return null;
+  const name = cell.slice(0, hash);
+  const fingerprint = cell.slice(hash + 1);
+  return PROPERTY_NAME.test(name) && FINGERPRINT.test(fingerprint) ? { name, fingerprint } : null;
+}
+
+/** The property cell the App writes for a failure of `name` with this fingerprint. */
+export function freezeScopeCell(name: string, fingerprint: string): string {
+  return `${name}#${fingerprint}`;
+}
+
+/**
+ * Whitespace and invisible characters a cell must never carry: every Unicode space (NBSP,
+ * U+2000..U+200A, U+3000, ...), zero-width characters, bidi controls, the byte order mark and
+ * any other control or format character. Cells are compared exactly; nothing is trimmed.
+ */
+const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+
+function codePoint(ch: string): string {
+  return `U+${(ch.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** Why a cell's characters make a row unreadable, naming the column; null when it has none of them. */
+function invisibleIn(column: LedgerColumn, cell: string): string | null {
+  const found = [...cell].filter((ch) => INVISIBLE.test(ch));
+  if (found.length === 0) return null;
+  const where = INVISIBLE.test(cell[0] ?? "") || INVISIBLE.test(cell.at(-1) ?? "") ? "leading or trailing" : "inner";
+  const names = [...new Set(found.map(codePoint))].join(", ");
+  return `the ${column} cell carries ${where} whitespace or invisible characters (${names}); cells are compared exactly and never trimmed`;
+}
 
 /** A real calendar date in YYYY-MM-DD form, or false. */
 export function isValidDate(text: string): boolean {
@@ -109,18 +178,53 @@ export function daysBetween(from: string, to: string): number {
 /** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
 export function rowProblems(row: LedgerRow): string[] {
   const reasons: string[] = [];
-  if (!FREEZE_ID.test(row.freeze_id)) reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
-  if (row.property === "") reasons.push("no property");
-  else if (isEnvelopeRuleName(row.property))
-    reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
+  const unreadable = new Set<LedgerColumn>();
+  for (const column of LEDGER_COLUMNS) {
+    const reason = invisibleIn(column, row[column]);
+    if (reason !== null) {
+      reasons.push(reason);
+      unreadable.add(column);
+    }
+  }
+  if (!unreadable.has("freeze_id") && !FREEZE_ID.test(row.freeze_id))
+    reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
+  if (!unreadable.has("property")) {
+    const name = row.property.split("#")[0] as string;
+    if (row.property === "") reasons.push("no property");
+    else if (isEnvelopeRuleName(name)) reasons.push(`it names the envelope rule "${name}"; envelope violations are never frozen`);
+    else if (!row.property.includes("#"))
+      reasons.push(
+        `the property cell "${row.property}" names no failure scope (<property>#<fingerprint>); a row without a scope is never honored`,
+      );
+    else if (parseFreezeScope(row.property) === null)
+      reasons.push(`the property cell "${row.property}" is not <property>#<16 hex fingerprint>`);
+  }
+  const cellA = unreadable.has("runner_a") ? null : parseRunnerCell(row.runner_a);
+  const cellB = unreadable.has("runner_b") ? null : parseRunnerCell(row.runner_b);
   if (row.runner_a === "" || row.runner_b === "") reasons.push("it names one runner; a freeze needs two runs on two machines");
-  else if (row.runner_a === row.runner_b)
-    reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
-  if (!SHA256.test(row.envelope_hash)) reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
-  if (!isValidDate(row.expires_on)) reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
-  if (row.status !== "open" && row.status !== "closed") reasons.push(`status "${row.status}" is neither open nor closed`);
+  else {
+    for (const [column, cell] of [
+      ["runner_a", cellA],
+      ["runner_b", cellB],
+    ] as const) {
+      if (cell === null && !unreadable.has(column))
+        reasons.push(`${column} "${row[column]}" is not run-<run id>@<machine id> (machine id: letters, digits, . _ : -)`);
+    }
+    if (cellA !== null && cellB !== null) {
+      if (cellA.machineId.toLowerCase() === cellB.machineId.toLowerCase())
+        reasons.push(`runner_a and runner_b are the same machine ("${cellA.machineId}"); a freeze needs two machines`);
+      if (cellA.runId === cellB.runId) reasons.push(`runner_a and runner_b are the same run (${cellA.runId}); a freeze needs two runs`);
+    }
+  }
+  if (!unreadable.has("envelope_hash") && !SHA256.test(row.envelope_hash))
+    reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
+  if (!unreadable.has("expires_on") && !isValidDate(row.expires_on))
+    reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
+  if (!unreadable.has("status") && row.status !== "open" && row.status !== "closed")
+    reasons.push(`status "${row.status}" is neither open nor closed`);
   if (row.evidence === "") reasons.push("no evidence");
-  else if (!SHA256.test(row.evidence)) reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
+  else if (!unreadable.has("evidence") && !SHA256.test(row.evidence))
+    reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
   return reasons;
 }
 
@@ -139,52 +243,80 @@ export function parseLedger(text: string, file: string): Ledger {
   }
   const rows: ParsedRow[] = [];
   const problems: LedgerProblem[] = [];
-  const seen = new Map<string, number>();
+  const seenIds = new Map<string, number>();
+  const seenScopes = new Map<string, number>();
   for (let i = 1; i < lines.length; i++) {
     const lineNo = i + 1;
     const line = (lines[i] as string).replace(/\r$/, "");
-    if (line.trim() === "" || line.startsWith("#")) continue;
+    // An empty line or a comment is no row; a line of only invisible characters is a problem.
+    if (line === "" || line.startsWith("#")) continue;
     const cells = line.split("\t");
     if (cells.length !== LEDGER_COLUMNS.length) {
       problems.push({
         line: lineNo,
-        freeze_id: cells[0]?.trim() || null,
+        freeze_id: cells[0] || null,
         reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
       });
       continue;
     }
-    const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, (cells[k] as string).trim()])) as unknown as LedgerRow;
+    const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k] as string])) as unknown as LedgerRow;
     const reasons = rowProblems(row);
-    const earlier = seen.get(row.freeze_id);
+    const earlier = seenIds.get(row.freeze_id);
     if (earlier !== undefined) reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
-    else seen.set(row.freeze_id, lineNo);
+    else seenIds.set(row.freeze_id, lineNo);
+    const scopeKey = `${row.property}\0${row.envelope_hash}`;
+    const sameScope = seenScopes.get(scopeKey);
+    if (sameScope !== undefined && earlier === undefined)
+      reasons.push(`it duplicates the row on line ${sameScope} (same property scope and envelope hash)`);
+    else if (sameScope === undefined) seenScopes.set(scopeKey, lineNo);
     if (reasons.length > 0) {
       problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
       continue;
     }
-    rows.push({ ...row, line: lineNo });
+    rows.push({
+      ...row,
+      line: lineNo,
+      scope: parseFreezeScope(row.property) as FreezeScope,
+      runA: parseRunnerCell(row.runner_a) as RunnerCell,
+      runB: parseRunnerCell(row.runner_b) as RunnerCell,
+    });
   }
   return { file, rows, problems };
 }
 
 export interface FreezeQuery {
+  /** The property's name (the scope's name part). */
   property: string;
+  /** The current failure's fingerprint; null when the property did not fail. */
+  fingerprint: string | null;
   envelopeHash: string;
   /** YYYY-MM-DD, UTC. */
   today: string;
 }
 
-/** Well-formed open rows for this property and envelope hash that have not expired. */
-export function activeFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
-  return rows.filter(
-    (r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on,
-  );
+function inScope(r: ParsedRow, query: FreezeQuery): boolean {
+  return r.scope.name === query.property && r.scope.fingerprint === query.fingerprint && r.envelope_hash === query.envelopeHash;
 }
 
-/** Well-formed open rows for this property and envelope hash whose date has passed. */
+/** Well-formed open rows for this failure (property and fingerprint) and envelope hash that have not expired. */
+export function activeFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
+  return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today < r.expires_on);
+}
+
+/** Well-formed open rows for this failure and envelope hash whose date has passed. */
 export function expiredFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
+  return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today >= r.expires_on);
+}
+
+/** Open, unexpired rows naming this property and envelope hash but another failure's fingerprint. */
+export function otherScopeFreezes(rows: readonly ParsedRow[], query: FreezeQuery): ParsedRow[] {
   return rows.filter(
-    (r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on,
+    (r) =>
+      r.status === "open" &&
+      r.scope.name === query.property &&
+      r.envelope_hash === query.envelopeHash &&
+      r.scope.fingerprint !== query.fingerprint &&
+      query.today < r.expires_on,
   );
 }
 
@@ -258,5 +390,8 @@ export function appendLedgerRow(text: string, row: LedgerRow): string {
   if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
     throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
   }
-  return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+  const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+  const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
+  if (added !== undefined) throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+  return next;
 }

@@ -5,9 +5,9 @@
  */
 import { loadEnvelope, verifyDigest, type LoadedEnvelope } from "./envelope.js";
 import { GateError } from "./errors.js";
-import { applyFreezeCaps, parseLedger, type FreezeCaps, type FreezeDecision, type Ledger } from "./ledger.js";
+import { applyFreezeCaps, parseLedger, type FreezeCaps, type FreezeDecision, type Ledger, type LedgerProblem } from "./ledger.js";
 import type { PolicyPaths } from "./policy.js";
-import { loadProperties, type PropertiesDeclaration } from "./properties.js";
+import { isFreezable, loadProperties, type PropertiesDeclaration } from "./properties.js";
 
 export interface PolicyFiles {
   /** The commit the files were read at, and why that one (base, or head after an approval). */
@@ -70,5 +70,32 @@ export function policyFrom(paths: PolicyPaths, files: PolicyFiles, today: string
     files.ledger === null
       ? { file: paths.ledger, rows: [], problems: [] }
       : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
-  return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes: applyFreezeCaps(ledger, today, caps) };
+  const freezes = refuseNotFreezable(applyFreezeCaps(ledger, today, caps), properties);
+  return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes };
+}
+
+/**
+ * A row naming a property the properties file declares non-freezable (patch_paths always, any
+ * other with `"freezable": false`) is never honored: FREEZE_NOT_FREEZABLE, whatever its evidence.
+ */
+export function refuseNotFreezable(freezes: FreezeDecision, properties: PropertiesDeclaration | null): FreezeDecision {
+  const fixed = new Map(
+    (properties?.properties ?? []).filter((d) => !isFreezable(d.declaration)).map((d) => [d.declaration.name, d.declaration.kind]),
+  );
+  const refused: LedgerProblem[] = [];
+  const honored = freezes.honored.filter((row) => {
+    const kind = fixed.get(row.scope.name);
+    if (kind === undefined) return true;
+    refused.push({
+      line: row.line,
+      freeze_id: row.freeze_id,
+      code: "FREEZE_NOT_FREEZABLE",
+      reason:
+        kind === "patch_paths"
+          ? `FREEZE_NOT_FREEZABLE: ${row.scope.name} is a patch_paths property, judged on the pull request's files alone, the same on every machine; it is never frozen`
+          : `FREEZE_NOT_FREEZABLE: ${row.scope.name} is declared "freezable": false in the properties file`,
+    });
+    return false;
+  });
+  return { honored, refused: [...freezes.refused, ...refused].sort((a, b) => a.line - b.line) };
 }

@@ -184,20 +184,62 @@ export interface PropertyOutcome {
   locations: { path: string; line: number; message: string }[];
 }
 
-/** Turns failures into tolerated results where an honored freeze covers them. Errors never freeze. */
+function queryOf(record: PropertyRecord, envelopeHash: string, today: string) {
+  return { property: record.name, fingerprint: record.failure_fingerprint ?? null, envelopeHash, today };
+}
+
+/**
+ * The honored rows that would tolerate one of these failures: the only rows whose evidence the
+ * Action downloads and checks (verifiedFreezes). A property that is not freezable, or a failure
+ * without a fingerprint, has none.
+ */
+export function freezeCandidates(
+  records: readonly PropertyRecord[],
+  freezes: FreezeDecision,
+  envelopeHash: string,
+  today: string,
+): ParsedRow[] {
+  const out: ParsedRow[] = [];
+  for (const record of records) {
+    if (record.result !== "fail" || record.freezable !== true || !record.failure_fingerprint) continue;
+    for (const row of activeFreezes(freezes.honored, queryOf(record, envelopeHash, today))) if (!out.includes(row)) out.push(row);
+  }
+  return out;
+}
+
+/**
+ * Rows whose evidence check failed (or could not be made) leave `honored` for `refused`, with
+ * their code and reason; the result is what the check reports.
+ */
+export function afterEvidenceChecks(freezes: FreezeDecision, checks: ReadonlyMap<number, LedgerProblem | null>): FreezeDecision {
+  const failed = [...checks.values()].filter((p): p is LedgerProblem => p !== null);
+  const lines = new Set(failed.map((p) => p.line));
+  return {
+    honored: freezes.honored.filter((r) => !lines.has(r.line)),
+    refused: [...freezes.refused, ...failed].sort((a, b) => a.line - b.line),
+  };
+}
+
+/**
+ * Turns failures into tolerated results where an honored freeze covers them: a row of this
+ * property's failure (name and fingerprint) and envelope hash, whose evidence was checked
+ * (`verified`, ledger lines). Errors never freeze; a non-freezable property never freezes.
+ */
 export function applyFreezes(
   records: readonly { record: PropertyRecord; line: number; locations: PropertyOutcome["locations"] }[],
   freezes: FreezeDecision,
   allRows: readonly ParsedRow[],
   envelopeHash: string,
   today: string,
+  verified: ReadonlySet<number>,
 ): PropertyOutcome[] {
   return records.map(({ record, line, locations }) => {
-    const query = { property: record.name, envelopeHash, today };
-    const honored = activeFreezes(freezes.honored, query);
-    const expired = expiredFreezes(allRows, query);
-    const refused = freezes.refused.filter((p) => allRows.some((r) => r.line === p.line && r.property === record.name));
-    const frozenBy = record.result === "fail" ? (honored[0] ?? null) : null;
+    const query = queryOf(record, envelopeHash, today);
+    const freezable = record.result === "fail" && record.freezable === true && !!record.failure_fingerprint;
+    const honored = freezable ? activeFreezes(freezes.honored, query).filter((r) => verified.has(r.line)) : [];
+    const expired = freezable ? expiredFreezes(allRows, query) : [];
+    const refused = freezes.refused.filter((p) => allRows.some((r) => r.line === p.line && r.scope.name === record.name));
+    const frozenBy = honored[0] ?? null;
     return { record: { ...record, frozen_by: frozenBy?.freeze_id ?? null }, line, frozenBy, expired, refused, locations };
   });
 }

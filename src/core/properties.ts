@@ -18,6 +18,8 @@ export const DEFAULT_PROPERTIES_PATH = ".github/envelope-gate/properties.json";
 
 export interface OutputSchemaProperty {
   name: string;
+  /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
+  freezable?: boolean;
   kind: "output_schema";
   description?: string;
   output: string;
@@ -26,6 +28,8 @@ export interface OutputSchemaProperty {
 
 export interface PatchPathsProperty {
   name: string;
+  /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
+  freezable?: boolean;
   kind: "patch_paths";
   description?: string;
   globs: string[];
@@ -33,6 +37,8 @@ export interface PatchPathsProperty {
 
 export interface TestsCollectedProperty {
   name: string;
+  /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
+  freezable?: boolean;
   kind: "tests_collected";
   description?: string;
   command: string[];
@@ -43,6 +49,18 @@ export interface TestsCollectedProperty {
 }
 
 export type PropertyDeclaration = OutputSchemaProperty | PatchPathsProperty | TestsCollectedProperty;
+
+/**
+ * Whether a property may be frozen. `patch_paths` never: it is scored from the pull request's
+ * file list, which is the same on every machine, so two runners can only "disagree" on it by a
+ * forged bundle, and a frozen patch_paths would let later pull requests touch any path. The
+ * others are freezable unless declared `"freezable": false`: their results come from the run
+ * (an output file, a test collector), which can really differ between machines.
+ */
+export function isFreezable(declaration: PropertyDeclaration): boolean {
+  if (declaration.kind === "patch_paths") return false;
+  return declaration.freezable ?? true;
+}
 
 export interface DeclaredProperty {
   declaration: PropertyDeclaration;
@@ -72,6 +90,8 @@ function describe(error: ErrorObject): string {
   const where = error.instancePath === "" ? "the file" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
   if (error.keyword === "additionalProperties") return `unknown key "${String(error.params.additionalProperty)}" in ${where}`;
   if (error.keyword === "required") return `${where} is missing "${String(error.params.missingProperty)}"`;
+  if (error.keyword === "const" && error.instancePath.endsWith("/freezable"))
+    return `${where} must be false: patch_paths is scored from the pull request's file list, the same on every machine, and is never frozen`;
   return `${where} ${error.message ?? "is invalid"}`;
 }
 
@@ -144,6 +164,29 @@ export interface Score {
   inputs: Record<string, string>;
   /** Where a failure is, for annotations (repository-relative paths). */
   locations: { path: string; line: number; message: string }[];
+  /**
+   * On a fail: what failed, canonical and machine-independent (no timestamps, no scratch
+   * paths), so a freeze row can name this failure and no other (failureFingerprint).
+   */
+  signature?: Record<string, unknown>;
+}
+
+/** Canonical JSON: object keys sorted at every level. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The fingerprint a freeze row's scope carries (`<property>#<fingerprint>`): the first 16 hex of
+ * sha256 over the canonical JSON of the property's name and kind and its failure signature.
+ */
+export function failureFingerprint(name: string, kind: PropertyDeclaration["kind"], signature: Record<string, unknown>): string {
+  return sha256Hex(canonical({ property: name, kind, failure: signature })).slice(0, 16);
 }
 
 const hashOf = (bytes: Uint8Array | string): string => `sha256:${sha256Hex(bytes)}`;
@@ -151,18 +194,34 @@ const hashOf = (bytes: Uint8Array | string): string => `sha256:${sha256Hex(bytes
 export function scoreOutputSchema(declared: DeclaredProperty, output: Uint8Array | null): Score {
   const d = declared.declaration as OutputSchemaProperty;
   const inputs: Record<string, string> = { schema: hashOf(JSON.stringify(d.schema)) };
-  if (output === null) return { result: "fail", detail: `${d.output} was not produced`, inputs, locations: [] };
+  if (output === null)
+    return { result: "fail", detail: `${d.output} was not produced`, inputs, locations: [], signature: { reason: "missing" } };
   inputs.output = hashOf(output);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(output));
   } catch (err) {
-    return { result: "fail", detail: `${d.output} is not JSON (${(err as Error).message})`, inputs, locations: [] };
+    return {
+      result: "fail",
+      detail: `${d.output} is not JSON (${(err as Error).message})`,
+      inputs,
+      locations: [],
+      signature: { reason: "not_json" },
+    };
   }
   const validate = declared.validate as ValidateFunction;
   if (validate(value)) return { result: "pass", detail: `${d.output} matches the declared schema`, inputs, locations: [] };
-  const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
-  return { result: "fail", detail: `${d.output} does not match the declared schema: ${errors.join("; ")}`, inputs, locations: [] };
+  const all = validate.errors ?? [];
+  const errors = all.slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
+  // Where and which rule failed: the schema's paths and keywords, never the values found.
+  const failed = [...new Set(all.map((e) => `${e.instancePath || "/"} ${e.schemaPath} ${e.keyword}`))].sort();
+  return {
+    result: "fail",
+    detail: `${d.output} does not match the declared schema: ${errors.join("; ")}`,
+    inputs,
+    locations: [],
+    signature: { reason: "schema", errors: failed },
+  };
 }
 
 export interface PatchFile {
@@ -206,6 +265,7 @@ export function scorePatchPaths(declared: DeclaredProperty, files: readonly Patc
     return { result: "pass", detail: `all ${files.length} changed files are under ${d.globs.join(", ")}`, inputs, locations };
   const shown = offending.slice(0, 10).join(", ");
   return {
+    signature: { reason: "outside", paths: [...new Set(offending)].sort() },
     result: "fail",
     detail: `${offending.length} changed path${offending.length === 1 ? "" : "s"} outside ${d.globs.join(", ")}: ${shown}${offending.length > 10 ? ", ..." : ""}`,
     inputs,
@@ -229,13 +289,25 @@ export function scoreTestsCollected(declared: DeclaredProperty, outcome: Command
     return { result: "error", detail: `\`${cmd}\` did not run to completion: ${outcome.failure ?? "no exit code"}`, inputs, locations: [] };
   }
   if (outcome.exitCode !== 0) {
-    return { result: "fail", detail: `\`${cmd}\` exited with ${outcome.exitCode}`, inputs, locations: [] };
+    return {
+      result: "fail",
+      detail: `\`${cmd}\` exited with ${outcome.exitCode}`,
+      inputs,
+      locations: [],
+      signature: { reason: "exit", exit_code: outcome.exitCode },
+    };
   }
   let count: number;
   if (d.count_regex !== undefined) {
     const m = new RegExp(d.count_regex, "m").exec(outcome.stdout);
     if (!m || m[1] === undefined || !/^\d+$/.test(m[1])) {
-      return { result: "fail", detail: `\`${cmd}\` printed no count matching /${d.count_regex}/`, inputs, locations: [] };
+      return {
+        result: "fail",
+        detail: `\`${cmd}\` printed no count matching /${d.count_regex}/`,
+        inputs,
+        locations: [],
+        signature: { reason: "no_count" },
+      };
     }
     count = Number(m[1]);
   } else {
@@ -243,5 +315,6 @@ export function scoreTestsCollected(declared: DeclaredProperty, outcome: Command
     count = outcome.stdout.split(/\r?\n/).filter((l) => l.trim() !== "" && re.test(l)).length;
   }
   const detail = `\`${cmd}\` reports ${count} test${count === 1 ? "" : "s"}; at least ${d.min} required`;
-  return { result: count >= d.min ? "pass" : "fail", detail, inputs, locations: [] };
+  if (count >= d.min) return { result: "pass", detail, inputs, locations: [] };
+  return { result: "fail", detail, inputs, locations: [], signature: { reason: "count", count, min: d.min } };
 }

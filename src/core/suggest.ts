@@ -4,7 +4,7 @@
  */
 import type { Envelope } from "./envelope.js";
 import { envMatcher } from "./envelope.js";
-import { CREDENTIAL_KEY, ENV_SETS } from "./env-sets.js";
+import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
@@ -193,12 +193,12 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     });
   };
   for (const [name, set] of ENV_SETS) {
-    const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k));
+    const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k) && !MACHINE_KEY.test(k));
     if (keys.length >= FAMILY_SIZE) group(name, keys);
   }
   const families = new Map<string, string[]>();
   for (const key of missing) {
-    if (CREDENTIAL_KEY.test(key) || grouped.has(key)) continue;
+    if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || grouped.has(key)) continue;
     const head = key.split("_")[0] as string;
     if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_"))) continue;
     const list = families.get(head) ?? [];

@@ -76,6 +76,47 @@ export interface WorkflowRunInfo {
   run_attempt?: number | null;
 }
 
+/** A workflow run as GET /repos/{o}/{r}/actions/runs/{id} (and the runs lists) return it: what verification reads. */
+export interface ApiWorkflowRun extends WorkflowRunInfo {
+  name?: string | null;
+  path: string;
+  workflow_id: number;
+  head_branch: string | null;
+  repository: { id: number; full_name: string };
+  head_repository?: { id: number; full_name: string } | null;
+  pull_requests: ApiRunPull[] | null;
+  actor?: { login: string; type?: string } | null;
+  triggering_actor?: { login: string; type?: string } | null;
+}
+
+/** `pull-request-minimal`, as a run lists the pull requests it ran for. */
+export interface ApiRunPull {
+  number: number;
+  head: { ref: string; sha: string; repo: { id: number } };
+  base: { ref: string; sha: string; repo: { id: number } };
+}
+
+/** The parts of GET /repos/{o}/{r}/pulls/{n} verification reads. */
+export interface ApiPull {
+  number: number;
+  state: string;
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
+  base: { ref: string; sha: string; repo: { full_name: string } };
+}
+
+/** A path at a commit, as the contents API answers: its git object id, and the text when it is a file GitHub inlined. */
+export interface PathAt {
+  type: string;
+  sha: string;
+  text: string | null;
+}
+
+/** A commit's whole tree (GET /git/trees/{sha}?recursive=1): blob ids by path, and whether GitHub cut the listing short. */
+export interface TreeAt {
+  truncated: boolean;
+  blobs: Map<string, string>;
+}
+
 export interface CheckRunRequest {
   name: string;
   head_sha: string;
@@ -342,8 +383,8 @@ export class InstallationClient {
   }
 
   /** Lists recent workflow_dispatch runs of `workflow` created since `since` (ISO). */
-  async listDispatchedRuns(r: RepoRef, workflow: string, since: string): Promise<WorkflowRunInfo[]> {
-    const res = await this.call<{ workflow_runs: WorkflowRunInfo[] }>(
+  async listDispatchedRuns(r: RepoRef, workflow: string, since: string): Promise<ApiWorkflowRun[]> {
+    const res = await this.call<{ workflow_runs: ApiWorkflowRun[] }>(
       "list runner B candidates",
       "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
       { ...r, workflow_id: workflow, event: "workflow_dispatch", created: `>=${since}`, per_page: 100 },
@@ -351,12 +392,54 @@ export class InstallationClient {
     return res.data.workflow_runs ?? [];
   }
 
-  async getRun(r: RepoRef, runId: number): Promise<WorkflowRunInfo> {
-    const res = await this.call<WorkflowRunInfo>("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", {
+  async getRun(r: RepoRef, runId: number): Promise<ApiWorkflowRun> {
+    const res = await this.call<ApiWorkflowRun>("read a workflow run", "GET /repos/{owner}/{repo}/actions/runs/{run_id}", {
       ...r,
       run_id: runId,
     });
     return res.data;
+  }
+
+  /** The pull request as GitHub has it now (with its repositories and base sha), or null when it does not exist (404). */
+  async readPull(r: RepoRef, pullNumber: number): Promise<ApiPull | null> {
+    const res = await this.call<ApiPull>(
+      "read the pull request",
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+      { ...r, pull_number: pullNumber },
+      [404],
+    );
+    return res.status === 404 ? null : res.data;
+  }
+
+  /** What is at `path` in commit `ref` (its object id; the text of a file up to 1 MB), or null when nothing is. */
+  async pathAt(r: RepoRef, path: string, ref: string): Promise<PathAt | null> {
+    const res = await this.call<{ type?: string; sha?: string; encoding?: string; content?: string } | unknown[]>(
+      `read ${path} at ${ref.slice(0, 12)}`,
+      "GET /repos/{owner}/{repo}/contents/{path}",
+      { ...r, path, ref },
+      [404],
+    );
+    if (res.status === 404) return null;
+    if (Array.isArray(res.data)) return { type: "dir", sha: "", text: null };
+    const d = res.data;
+    if (typeof d.sha !== "string") throw new GateError("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
+    const text =
+      d.type === "file" && d.encoding === "base64" && typeof d.content === "string"
+        ? Buffer.from(d.content, "base64").toString("utf8")
+        : null;
+    return { type: String(d.type ?? "unknown"), sha: d.sha, text };
+  }
+
+  /** Every blob of commit `sha`'s tree, by path. */
+  async treeAt(r: RepoRef, sha: string): Promise<TreeAt> {
+    const res = await this.call<{ truncated?: boolean; tree: { path: string; type: string; sha: string; mode?: string }[] }>(
+      `read the tree of ${sha.slice(0, 12)}`,
+      "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+      { ...r, tree_sha: sha, recursive: "1" },
+    );
+    const blobs = new Map<string, string>();
+    for (const e of res.data.tree ?? []) if (e.type !== "tree") blobs.set(e.path, `${e.mode ?? ""}:${e.sha}`);
+    return { truncated: res.data.truncated === true, blobs };
   }
 
   /** The zip of the run's artifact named `name`, or null when the run has no such artifact. */
@@ -388,6 +471,16 @@ export class InstallationClient {
       output: { title: check.title, summary: check.summary.slice(0, 65000), ...(check.text ? { text: check.text.slice(0, 65000) } : {}) },
     });
     return res.data.id;
+  }
+
+  /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
+  async findCheckRun(r: RepoRef, sha: string, name: string, externalId: string): Promise<number | null> {
+    const res = await this.call<{ check_runs: { id: number; external_id: string | null }[] }>(
+      "list the commit's check runs",
+      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+      { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 },
+    );
+    return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
   }
 
   async branchSha(r: RepoRef, branch: string): Promise<string | null> {

@@ -9,7 +9,8 @@
  * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
  * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
  * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
- * the host's network namespace and are out of reach already).
+ * the host's network namespace and are out of reach already). What names the machine (its id,
+ * hostname, boot id, DMI ids, MAC addresses) reads the same on every machine (machine-identity.ts).
  *
  * Paths the command sees are the host's own except under the private directories, so the
  * observer records what the command asked for, and PathView turns such a path into the host
@@ -22,6 +23,7 @@ import { join } from "node:path";
 import { GateError } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { runnerLayout } from "./runner-layout.js";
+import { JAIL_HOSTNAME, planMachineIdentity, type MachineIdentityMeta } from "./machine-identity.js";
 
 export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
 
@@ -79,6 +81,8 @@ export interface Jail {
   maskedFiles: string[];
   /** Paths covered with /dev/null inside the jail (the log, host sockets, file-command files): an open of one is an attempt on the path. */
   masked: ReadonlySet<string>;
+  /** What of the machine's identity the jail hides, and what this host does not have (machine-identity.ts). */
+  machineIdentity: MachineIdentityMeta;
 }
 
 /** Jail paths <-> host paths, for resolving what the command named. */
@@ -156,6 +160,9 @@ function isolation(ownNetwork: boolean): string[] {
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",
+    // The same hostname on every machine (machine-identity.ts): uname -n, hostname, /proc/sys/kernel/hostname.
+    "--hostname",
+    JAIL_HOSTNAME,
     "--unshare-cgroup-try",
     ...(ownNetwork ? ["--unshare-net"] : []),
     "--cap-drop",
@@ -302,6 +309,9 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   }
   // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
   args.push(...plan.protectedMounts);
+  // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
+  const identity = planMachineIdentity(join(plan.wrapperDir, "identity"));
+  args.push(...identity.args);
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
@@ -309,7 +319,8 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
   for (const op of effective) if (op.kind === "hide") args.push("--remount-ro", op.target);
   const masked = new Set<string>();
-  if (isInsideAnyRoot(plan.logPath, plan.writableRoots) && shown(plan.logPath) && exists(plan.logPath)) masked.add(plan.logPath);
+  // Covered wherever the jail would show it, in a root or not: its meta names the machine (runner, paths).
+  if (shown(plan.logPath) && exists(plan.logPath)) masked.add(plan.logPath);
   for (const file of layout.masked) if (shown(file) && isFile(file)) masked.add(file);
   // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
   const hiddenSockets = plan.ownNetwork
@@ -319,18 +330,19 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   for (const path of masked) args.push("--ro-bind", "/dev/null", path);
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
   // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
-  const identity = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+  const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
   // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
   const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
   return {
     argv: args,
-    view: new PathView([...privateMounts, ...covers, ...identity]),
+    view: new PathView([...privateMounts, ...covers, ...own]),
     hiddenSockets,
     privateMounts,
     visiblePrefixes: visible,
     hidden: hiddenPresent,
     maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
     masked,
+    machineIdentity: identity.meta,
   };
 }
 

@@ -42,6 +42,7 @@ import { readVerifiedEnvelope } from "../gate/files.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
 import { FifoReader, makeFifo } from "./fifo.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail } from "./jail.js";
+import { HOSTNAME_KEYS, JAIL_HOSTNAME } from "./machine-identity.js";
 import { ChannelMessageError, Merger, type LogEvent } from "./merge.js";
 import {
   EVENTS_FIFO_NAME,
@@ -698,6 +699,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
     protected: guard.jailMeta,
+    machine_identity: preview.machineIdentity,
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
   };
 
@@ -726,7 +728,8 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const envAllowed = envMatcher(envelope.envelope);
   const baseEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && envAllowed(key)) baseEnv[key] = value;
+    // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
+    if (value !== undefined && envAllowed(key)) baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
   }
   for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
     if (envAllowed(key)) baseEnv[key] = value;

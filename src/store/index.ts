@@ -6,6 +6,7 @@ import { Store } from "./store.js";
 
 export { Store } from "./store.js";
 export type * from "./store.js";
+export type * from "./runs.js";
 
 export interface StoreSettings {
   /** PostgreSQL connection string; when set, PostgreSQL is used. */

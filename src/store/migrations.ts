@@ -260,6 +260,43 @@ UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL;
 CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)
 `,
   },
+  {
+    version: 8,
+    name: "runs verified against GitHub's API: runner B's dispatch base, refused runs, and the App's verified check per run attempt",
+    sql: `
+ALTER TABLE dual_runs ADD COLUMN base_sha TEXT;
+ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT;
+CREATE TABLE run_refusals (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('runner_a', 'runner_b')),
+  code TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  event TEXT,
+  head_sha TEXT,
+  dual_run_id TEXT,
+  refused_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, run_id, run_attempt, role)
+);
+CREATE INDEX run_refusals_at ON run_refusals (refused_at);
+CREATE TABLE verified_checks (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  head_sha TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'posted', 'skipped')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  conclusion TEXT,
+  code TEXT,
+  check_run_id BIGINT,
+  created_at BIGINT NOT NULL,
+  posted_at BIGINT,
+  PRIMARY KEY (repository, run_id, run_attempt)
+)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

@@ -1,4 +1,5 @@
 import { BudgetLedger } from "./budget.js";
+import { RunRecords } from "./runs.js";
 import type { SqlDb } from "./db.js";
 import { migrate } from "./migrations.js";
 import { Switches } from "./switches.js";
@@ -76,6 +77,9 @@ export interface DualRun {
   deadline_at: number;
   decided_at: number | null;
   done_at: number | null;
+  /** The base branch's commit runner B's dispatch was sent on (read just before it), and when it was sent. */
+  base_sha: string | null;
+  dispatch_sent_at: number | null;
 }
 
 export type NewDualRun = Pick<
@@ -175,6 +179,8 @@ const DUAL_RUN_COLUMNS = new Set<string>([
   "deadline_at",
   "decided_at",
   "done_at",
+  "base_sha",
+  "dispatch_sent_at",
 ]);
 const LEDGER_PR_COLUMNS = new Set<string>([
   "claim_owner",
@@ -227,10 +233,13 @@ export class Store {
   readonly budget: BudgetLedger;
   /** The switches (pause, budget limits) and their append-only history. */
   readonly switches: Switches;
+  /** Runs refused as runner A or B, and the App's verified check per run attempt. */
+  readonly runs: RunRecords;
 
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
     this.switches = new Switches(db);
+    this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
   }
 
   get backend(): "sqlite" | "postgres" {
@@ -385,7 +394,7 @@ export class Store {
    * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
    * its owner is gone. Parameters: now, the oldest live heartbeat.
    */
-  claimLapsed(table: "dual_runs" | "ledger_prs", now: number): { sql: string; params: unknown[] } {
+  claimLapsed(table: "dual_runs" | "ledger_prs" | "verified_checks", now: number): { sql: string; params: unknown[] } {
     const gone = this.ownerGone(`${table}.claim_owner`, now);
     return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
   }
@@ -764,6 +773,7 @@ const NUMERIC_DUAL = [
   "pull_number",
   "run_a_attempt",
   "check_run_id",
+  "dispatch_sent_at",
 ] as const;
 const NUMERIC_LEDGER = [
   "installation_id",

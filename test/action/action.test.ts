@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBundle } from "../../src/core/evidence.js";
+import { failureFingerprint, loadProperties, scoreOutputSchema } from "../../src/core/properties.js";
 import { closedPort, startFakeGitHub, type FakeCheckRun, type FakeGitHub } from "../support/fake-github.js";
 import {
   DIGEST_PATH,
@@ -17,6 +18,8 @@ import {
   dayOffset,
   envelopeHash,
   envelopeText,
+  SOME_FINGERPRINT,
+  freezeWithEvidence,
   ledgerRow,
   makePull,
   observerLog,
@@ -390,9 +393,21 @@ describe("the Action on pull requests", () => {
     );
     const outOfScope = { "src/widget.ts": "export const widget = 2;\n", "infra/deploy.sh": "echo deploy\n" };
 
+    /** runner A's fingerprint of result_shape failing on this output, as the Action computes it. */
+    function shapeFingerprint(output: string): string {
+      const declared = loadProperties(new TextEncoder().encode(properties), PROPERTIES_PATH).properties.find(
+        (d) => d.declaration.name === "result_shape",
+      )!;
+      const score = scoreOutputSchema(declared, new TextEncoder().encode(output));
+      return failureFingerprint("result_shape", "output_schema", score.signature!);
+    }
+    const BAD_SHAPE = '{"nope":true}';
+    const inScope = { "src/widget.ts": "export const widget = 2;\n" };
+
     async function gateWithLedger(
       ledger: string | null,
       head: Record<string, string> = outOfScope,
+      result = '{"ok":true}',
     ): Promise<{ run: ActionRun; p: PullFixture }> {
       const base = { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: properties, ...(ledger === null ? {} : { [LEDGER_PATH]: ledger }) };
       const p = pull({ base, head });
@@ -402,7 +417,7 @@ describe("the Action on pull requests", () => {
         inputs: { "observer-log": "observer.jsonl", workspace: "" },
         workspaceFiles: {
           "observer.jsonl": observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]),
-          "out/result.json": '{"ok":true}',
+          "out/result.json": result,
         },
       });
       return { run, p };
@@ -508,9 +523,29 @@ describe("the Action on pull requests", () => {
       expect(JSON.parse(run.outputs.properties as string)[0].detail).toContain("was not found");
     });
 
-    it("an active freeze tolerates the failure, is counted, and the property still runs", async () => {
-      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-101", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
-      const { run, p } = await gateWithLedger(ledger);
+    it("records whether each property is freezable and the fingerprint of each failure", async () => {
+      const { run } = await gateWithLedger(null, outOfScope, BAD_SHAPE);
+      const records = JSON.parse(run.outputs.properties as string) as Record<string, unknown>[];
+      expect(records.map((r) => [r.name, r.result, r.freezable])).toEqual([
+        ["patch_scope", "fail", false],
+        ["result_shape", "fail", true],
+        ["enough_tests", "pass", true],
+      ]);
+      expect(records[1]?.failure_fingerprint).toBe(shapeFingerprint(BAD_SHAPE));
+      expect(records[0]?.failure_fingerprint).toMatch(/^[0-9a-f]{16}$/);
+      expect(records[2]?.failure_fingerprint).toBeNull();
+    });
+
+    it("clean twin: a row whose two runs' evidence the Action downloads and checks tolerates the failure", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-101",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+      });
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length;
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
       expect(run.exitCode, run.summary).toBe(0);
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("success");
@@ -518,12 +553,182 @@ describe("the Action on pull requests", () => {
       expect(check.output.summary).toContain(`frozen by F-101 until ${dayOffset(5)}`);
       const props = JSON.parse(readFileSync(join(run.evidenceDir, "properties.json"), "utf8"));
       expect(props.version).toBe(1);
-      expect(props.properties[0]).toMatchObject({ name: "patch_scope", result: "fail", frozen_by: "F-101" });
+      expect(props.properties[1]).toMatchObject({ name: "result_shape", result: "fail", frozen_by: "F-101" });
+      // Both runs' artifacts were read, through the API, for this one candidate row.
+      const listed = fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").slice(before);
+      expect(listed.map((r) => r.path).sort()).toEqual(
+        [freeze.runA.id, freeze.runB.id].map((id) => `/repos/${REPO}/actions/runs/${id}/artifacts`).sort(),
+      );
+    });
+
+    it("attack: a row whose evidence digest is of no bundle (sha256:000...) is FREEZE_EVIDENCE_MISMATCH, never honored", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-110",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        row: { evidence: `sha256:${"0".repeat(64)}` },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.conclusion).toBe("failure");
+      expect(check.output.title).toMatch(/^property_fail: property failed: result_shape/);
+      expect(shownText(check.output.summary)).toMatch(
+        /F-110.*FREEZE_EVIDENCE_MISMATCH: runner A's evidence digest is sha256:[0-9a-f]{64}, the row says sha256:0{64}/,
+      );
+      expect(check.annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 2 }));
+      expect(JSON.parse(run.outputs.properties as string)[1]).toMatchObject({ name: "result_shape", frozen_by: null });
+    });
+
+    it("attack: runner cells naming machines the bundles do not (a forged cell) are FREEZE_EVIDENCE_MISMATCH", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-111",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        bundleB: { machineId: "machine-aaaa1111" },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(shownText(checkRunFor(p).output.summary)).toMatch(
+        /F-111.*FREEZE_EVIDENCE_MISMATCH: runner B's runner.json names machine "machine-aaaa1111", the row says machine-bbbb2222/,
+      );
+    });
+
+    it("attack: runner B is the pull request's own run (not dispatched by the App), by GitHub's account: FREEZE_EVIDENCE_MISMATCH", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-116",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        runB: { event: "pull_request" },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(shownText(checkRunFor(p).output.summary)).toContain(
+        `FREEZE_EVIDENCE_MISMATCH: runner B's run ${freeze.runB.id} is a pull_request run, not one the App dispatched (workflow_dispatch)`,
+      );
+    });
+
+    it("a row naming a run this repository does not have is FREEZE_EVIDENCE_UNAVAILABLE", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-117",
+        name: "result_shape",
+        fingerprint: shapeFingerprint(BAD_SHAPE),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+        row: { runner_a: "run-987654321@machine-aaaa1111" },
+      });
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(shownText(checkRunFor(p).output.summary)).toContain(
+        `FREEZE_EVIDENCE_UNAVAILABLE: runner A's run 987654321 is not a workflow run of ${REPO}`,
+      );
+    });
+
+    it("a row whose evidence cannot be checked (expired artifact, 403, GitHub down) is FREEZE_EVIDENCE_UNAVAILABLE, never honored", async () => {
+      const fingerprint = shapeFingerprint(BAD_SHAPE);
+      const expired = freezeWithEvidence(fake, {
+        freeze_id: "F-112",
+        name: "result_shape",
+        fingerprint,
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+      });
+      for (const a of fake.repo(REPO).artifacts) if (a.run_id === expired.runA.id) a.expired = true;
+      const first = await gateWithLedger(`${LEDGER_HEADER}\n${expired.row}\n`, inScope, BAD_SHAPE);
+      expect(first.run.exitCode).toBe(1);
+      expect(shownText(checkRunFor(first.p).output.summary)).toMatch(
+        new RegExp(
+          `F-112.*FREEZE_EVIDENCE_UNAVAILABLE: runner A's evidence cannot be checked: run ${expired.runA.id}'s envelope-gate-evidence artifact has expired`,
+        ),
+      );
+      for (const status of [403, 502]) {
+        const freeze = freezeWithEvidence(fake, {
+          freeze_id: `F-113-${status}`,
+          name: "result_shape",
+          fingerprint,
+          envelopeHash: BASE_HASH,
+          expiresOn: dayOffset(5),
+        });
+        fake.fail("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts", status, { times: 10 });
+        const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+        fake.clearFailures();
+        expect(run.exitCode).toBe(1);
+        const summary = shownText(checkRunFor(p).output.summary);
+        expect(summary).toMatch(
+          new RegExp(
+            `F-113-${status}.*FREEZE_EVIDENCE_UNAVAILABLE: runner A's evidence could not be read \\(GITHUB_UNAVAILABLE: .*HTTP ${status}`,
+          ),
+        );
+        expect(JSON.parse(run.outputs.properties as string)[1]).toMatchObject({ name: "result_shape", frozen_by: null });
+      }
+    });
+
+    it("a row names the failure it tolerates: another failure of the same property is not covered", async () => {
+      const freeze = freezeWithEvidence(fake, {
+        freeze_id: "F-114",
+        name: "result_shape",
+        fingerprint: shapeFingerprint("null"),
+        envelopeHash: BASE_HASH,
+        expiresOn: dayOffset(5),
+      });
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length;
+      const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      expect(checkRunFor(p).output.title).toMatch(/^property_fail: property failed: result_shape/);
+      // Not a candidate for this failure: its evidence is not even downloaded.
+      expect(fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length).toBe(before);
+    });
+
+    it("a well-formed row for a patch_paths property is FREEZE_NOT_FREEZABLE: a frozen patch scope would let any path through", async () => {
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-115", property: `patch_scope#${SOME_FINGERPRINT}`, envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
+      const { run, p } = await gateWithLedger(ledger);
+      expect(run.exitCode).toBe(1);
+      const check = checkRunFor(p);
+      expect(check.output.title).toMatch(/^property_fail: property failed: patch_scope/);
+      expect(shownText(check.output.summary)).toMatch(/F-115.*FREEZE_NOT_FREEZABLE: patch_scope is a patch_paths property/);
+    });
+
+    it("attack: one machine twice, an NBSP-padded property, a zero-width character, a duplicate and an unscoped row are never honored", async () => {
+      const fingerprint = shapeFingerprint(BAD_SHAPE);
+      const cells = { envelope_hash: BASE_HASH, expires_on: dayOffset(5) };
+      const ledger = [
+        LEDGER_HEADER,
+        ledgerRow({
+          ...cells,
+          freeze_id: "F-120",
+          property: `result_shape#${fingerprint}`,
+          runner_a: "run-1@machine-aaaa",
+          runner_b: "run-2@machine-aaaa",
+        }),
+        ledgerRow({ ...cells, freeze_id: "F-121", property: `result_shape\u00a0#${fingerprint}` }),
+        ledgerRow({ ...cells, freeze_id: "F-122", property: `result_shape#${fingerprint}\u200b` }),
+        ledgerRow({ ...cells, freeze_id: "F-123", property: "result_shape" }),
+        ledgerRow({ ...cells, freeze_id: "F-124", property: `result_shape#${SOME_FINGERPRINT}` }),
+        ledgerRow({ ...cells, freeze_id: "F-125", property: `result_shape#${SOME_FINGERPRINT}` }),
+      ].join("\n");
+      const before = fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length;
+      const { run, p } = await gateWithLedger(`${ledger}\n`, inScope, BAD_SHAPE);
+      expect(run.exitCode).toBe(1);
+      const summary = shownText(checkRunFor(p).output.summary);
+      expect(summary).toMatch(/F-120.*same machine \("machine-aaaa"\)/);
+      expect(summary).toMatch(/F-121.*property cell carries inner whitespace or invisible characters \(U\+00A0\)/);
+      expect(summary).toMatch(/F-122.*property cell carries leading or trailing whitespace or invisible characters \(U\+200B\)/);
+      expect(summary).toMatch(/F-123.*names no failure scope/);
+      expect(summary).toMatch(/F-125.*duplicates the row on line 6/);
+      expect(JSON.parse(run.outputs.properties as string)[1]).toMatchObject({ name: "result_shape", frozen_by: null });
+      // None of them is a candidate for this failure: nothing is downloaded.
+      expect(fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length).toBe(before);
     });
 
     it("an expired freeze turns the check red and names the row", async () => {
-      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-102", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(-1) })}\n`;
-      const { run, p } = await gateWithLedger(ledger);
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-102", property: `result_shape#${shapeFingerprint(BAD_SHAPE)}`, envelope_hash: BASE_HASH, expires_on: dayOffset(-1) })}\n`;
+      const { run, p } = await gateWithLedger(ledger, inScope, BAD_SHAPE);
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("failure");
@@ -537,17 +742,28 @@ describe("the Action on pull requests", () => {
     it("a row naming an envelope rule, with one runner, or too long is reported and never honored", async () => {
       const ledger = [
         LEDGER_HEADER,
-        ledgerRow({ freeze_id: "F-103", property: "undeclared_env", envelope_hash: BASE_HASH, expires_on: dayOffset(3) }),
         ledgerRow({
-          freeze_id: "F-104",
-          property: "patch_scope",
+          freeze_id: "F-103",
+          property: `undeclared_env#${SOME_FINGERPRINT}`,
           envelope_hash: BASE_HASH,
           expires_on: dayOffset(3),
-          runner_b: "runner-a",
         }),
-        ledgerRow({ freeze_id: "F-105", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(40) }),
-        ledgerRow({ freeze_id: "F-106", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: "2026-02-30" }),
-        ledgerRow({ freeze_id: "F-107", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(3), evidence: "" }),
+        ledgerRow({
+          freeze_id: "F-104",
+          property: `result_shape#${SOME_FINGERPRINT}`,
+          envelope_hash: BASE_HASH,
+          expires_on: dayOffset(3),
+          runner_b: "run-1003@machine-aaaa",
+        }),
+        ledgerRow({ freeze_id: "F-105", property: "result_shape#1111111111111111", envelope_hash: BASE_HASH, expires_on: dayOffset(40) }),
+        ledgerRow({ freeze_id: "F-106", property: "result_shape#2222222222222222", envelope_hash: BASE_HASH, expires_on: "2026-02-30" }),
+        ledgerRow({
+          freeze_id: "F-107",
+          property: "result_shape#3333333333333333",
+          envelope_hash: BASE_HASH,
+          expires_on: dayOffset(3),
+          evidence: "",
+        }),
       ].join("\n");
       const { run, p } = await gateWithLedger(ledger);
       expect(run.exitCode).toBe(1);
@@ -563,7 +779,7 @@ describe("the Action on pull requests", () => {
     });
 
     it("a freeze naming an envelope rule never tolerates an envelope violation", async () => {
-      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-108", property: "undeclared_env", envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-108", property: `undeclared_env#${SOME_FINGERPRINT}`, envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
       const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [LEDGER_PATH]: ledger } });
       const run = await gate(p, observerLog(BASE_HASH, [{ kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]));
       expect(run.exitCode).toBe(1);
@@ -574,7 +790,7 @@ describe("the Action on pull requests", () => {
     });
 
     it("a PR cannot freeze its own failure: a ledger row added by the head is not applied", async () => {
-      const ownRow = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-109", property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
+      const ownRow = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-109", property: `patch_scope#${SOME_FINGERPRINT}`, envelope_hash: BASE_HASH, expires_on: dayOffset(5) })}\n`;
       const { run, p } = await gateWithLedger(null, { ...outOfScope, [LEDGER_PATH]: ownRow });
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
@@ -587,7 +803,12 @@ describe("the Action on pull requests", () => {
 
     it("more active freezes than the cap honors none", async () => {
       const rows = Array.from({ length: 3 }, (_, i) =>
-        ledgerRow({ freeze_id: `F-20${i}`, property: "patch_scope", envelope_hash: BASE_HASH, expires_on: dayOffset(2) }),
+        ledgerRow({
+          freeze_id: `F-20${i}`,
+          property: `result_shape#${String(i).repeat(16)}`,
+          envelope_hash: BASE_HASH,
+          expires_on: dayOffset(2),
+        }),
       );
       const base = {
         ...policyFiles(BASE_ENVELOPE),
@@ -758,7 +979,7 @@ describe("the Action on pull requests", () => {
         version: 1,
         properties: [{ name: "collected", kind: "tests_collected", command: ["/nonexistent/test-lister"], min: 1 }],
       });
-      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-300", property: "collected", envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
+      const ledger = `${LEDGER_HEADER}\n${ledgerRow({ freeze_id: "F-300", property: `collected#${SOME_FINGERPRINT}`, envelope_hash: BASE_HASH, expires_on: dayOffset(3) })}\n`;
       const p = pull({ base: { ...policyFiles(BASE_ENVELOPE), [PROPERTIES_PATH]: props, [LEDGER_PATH]: ledger } });
       const run = await gate(p, observerLog(BASE_HASH, CLEAN_EVENTS));
       expect(run.exitCode, run.stdout + run.stderr).toBe(1);

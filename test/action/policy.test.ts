@@ -113,14 +113,17 @@ const outcome = (result: "pass" | "fail" | "error", frozen = false): PropertyOut
   frozenBy: frozen
     ? {
         freeze_id: "F-1",
-        property: "p",
-        runner_a: "a",
-        runner_b: "b",
+        property: `p#${"0".repeat(16)}`,
+        runner_a: "run-1@a",
+        runner_b: "run-2@b",
         envelope_hash: "",
         expires_on: "2099-01-01",
         status: "open",
         evidence: "",
         line: 2,
+        scope: { name: "p", fingerprint: "0".repeat(16) },
+        runA: { runId: "1", machineId: "a" },
+        runB: { runId: "2", machineId: "b" },
       }
     : null,
   expired: [],

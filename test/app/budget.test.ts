@@ -11,6 +11,7 @@ import {
   dispatchedRuns,
   HEAD_SHA,
   INSTALLATION,
+  ledgerPulls,
   pgProxy,
   pgSchema,
   processEnv,
@@ -69,7 +70,7 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     expect(check?.output?.title).toContain("Not compared (budget)");
     expect(check?.output?.summary).toContain("RUNNER_B_BUDGET_EXCEEDED");
     expect(check?.output?.summary).toContain(`repository ${REPO} has used 2 of its 2 runner-B dispatches today`);
-    expect(world.fake.repo(REPO).pulls).toHaveLength(0);
+    expect(ledgerPulls(world.fake)).toHaveLength(0);
 
     const s = await status(app);
     expect(s.budget.scopes.find((b) => b.scope === `repository:${REPO}`)).toMatchObject({

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { readEvidenceZip, type VerifiedBundle } from "../../src/app/bundle.js";
 import { compareRuns } from "../../src/app/compare.js";
-import { expiresOn, freezeIdFor, ledgerBranch, reviewOverdueComment } from "../../src/app/freeze.js";
-import { bundleFiles, zipOf, type BundleSpec } from "../support/fake-github-app.js";
+import { GateError } from "../../src/core/errors.js";
+import { expiresOn, freezeIdFor, ledgerBranch, reviewOverdueComment, runnerCell } from "../../src/app/freeze.js";
+import type { RunnerIdentity } from "../../src/core/evidence.js";
+import { bundleFiles, defaultFingerprint, zipOf, type BundleSpec } from "../support/fake-github-app.js";
 
 const HASH = `sha256:${"ab".repeat(32)}`;
 const HEAD = "f".repeat(40);
@@ -55,6 +57,34 @@ describe("compareRuns (the seed's decision table)", () => {
     expect(d.results[0]?.verdict).toBe("envelope_rule");
   });
 
+  it("a property the properties file makes non-freezable is never eligible: its own verdict and FREEZE_NOT_FREEZABLE", () => {
+    const ar = bundle({ properties: [{ name: "scope", result: "fail", freezable: false }] });
+    const br = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "scope", result: "pass", freezable: false }] });
+    const d = compareRuns(ar, br, expect_(["scope"]));
+    expect(d.outcome).toBe("no_freeze");
+    expect(d.code).toBe("FREEZE_NOT_FREEZABLE");
+    expect(d.eligible).toEqual([]);
+    expect(d.results[0]?.verdict).toBe("not_freezable");
+    // Either run saying so is enough (B ran the base branch's properties file).
+    const bSays = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass", freezable: false }] });
+    expect(compareRuns(a, bSays, expect_(["key_order"])).results[0]?.verdict).toBe("not_freezable");
+  });
+
+  it("a failure runner A gives no fingerprint for is unscoped, never eligible; the eligible one carries A's fingerprint", () => {
+    const ar = bundle({ properties: [{ name: "key_order", result: "fail", fingerprint: null }] });
+    const br = bundle({ machineId: "m-b", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }] });
+    expect(compareRuns(ar, br, expect_(["key_order"])).results[0]?.verdict).toBe("unscoped");
+    const ok = compareRuns(a, br, expect_(["key_order"]));
+    expect(ok.results[0]).toMatchObject({ verdict: "disagree", fingerprint: defaultFingerprint("key_order") });
+  });
+
+  it("machine ids a ledger cell cannot carry, or one machine in two spellings, prove no two machines", () => {
+    const b = bundle({ machineId: "m b", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }] });
+    expect(compareRuns(a, b, expect_(["key_order"])).code).toBe("RUNNER_B_UNAVAILABLE");
+    const upper = bundle({ machineId: "M-A", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }] });
+    expect(compareRuns(a, upper, expect_(["key_order"])).detail).toContain("runner A's machine");
+  });
+
   it("a missing machine id cannot prove two machines", () => {
     const b = bundle({ machineId: "", dualRunId: "dr-1", properties: [{ name: "key_order", result: "pass" }] });
     expect(compareRuns(a, b, expect_(["key_order"])).code).toBe("RUNNER_B_UNAVAILABLE");
@@ -74,6 +104,15 @@ describe("compareRuns (the seed's decision table)", () => {
 });
 
 describe("freeze naming", () => {
+  it("a runner cell is run-<run id>@<machine id> exactly; a machine id it cannot carry is refused, never rewritten", () => {
+    const runner = (machine_id: string | null) => ({ machine_id }) as RunnerIdentity;
+    expect(runnerCell(runner("a1b2c3d4e5f6"), 42)).toBe("run-42@a1b2c3d4e5f6");
+    for (const bad of [null, "", "machine aaaa", "machine/aaaa", "machine-aaaa\u00a0", "m".repeat(65)]) {
+      expect(() => runnerCell(runner(bad), 42)).toThrow(/cannot be written in a ledger row/);
+    }
+    expect(() => runnerCell(runner("m-a"), 0)).toThrow(GateError);
+  });
+
   it("freeze ids are deterministic and distinct per input", () => {
     expect(freezeIdFor("sha256:a", "sha256:b", "p")).toMatch(/^F-[0-9a-f]{12}$/);
     expect(freezeIdFor("sha256:a", "sha256:b", "p")).toBe(freezeIdFor("sha256:a", "sha256:b", "p"));

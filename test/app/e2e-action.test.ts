@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
+import { failureFingerprint, loadProperties, scoreOutputSchema } from "../../src/core/properties.js";
 import {
   envelopeHash,
   envelopeText,
@@ -26,7 +27,18 @@ import {
 } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
 import { bundleFiles, installAppRoutes } from "../support/fake-github-app.js";
-import { APP_ID, appKeys, deliverAndWait, INSTALLATION, startTestApp, tempDir, TestClock, workflowRunPayload } from "./helpers.js";
+import {
+  APP_ID,
+  appKeys,
+  deliverAndWait,
+  GATE_WORKFLOW,
+  GATE_WORKFLOW_PATH,
+  INSTALLATION,
+  startTestApp,
+  tempDir,
+  TestClock,
+  workflowRunPayload,
+} from "./helpers.js";
 
 const OTHER_MACHINE_ID = "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1";
 
@@ -63,6 +75,13 @@ const PROPERTIES = JSON.stringify({
   properties: [{ name: "result_shape", kind: "output_schema", output: "out/result.json", schema: { type: "object", required: ["ok"] } }],
 });
 
+const BAD_SHAPE = '{"nope":true}';
+/** The fingerprint the Action gives result_shape failing on this output (core's scorer, as the Action runs it). */
+function shapeFingerprint(output: string): string {
+  const declared = loadProperties(new TextEncoder().encode(PROPERTIES), PROPERTIES_PATH).properties[0]!;
+  return failureFingerprint("result_shape", "output_schema", scoreOutputSchema(declared, new TextEncoder().encode(output)).signature!);
+}
+
 describe("end to end: runner B is the bundled Action", () => {
   let fake: FakeGitHub;
   let app: RunningApp;
@@ -75,7 +94,12 @@ describe("end to end: runner B is the bundled Action", () => {
     fake.repo(REPO).collaborators.set("alice", "write");
     pull = makePull(fake, {
       number: 7,
-      base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: PROPERTIES, [LEDGER_PATH]: `${LEDGER_HEADER}\n` },
+      base: {
+        ...policyFiles(ENVELOPE),
+        [PROPERTIES_PATH]: PROPERTIES,
+        [LEDGER_PATH]: `${LEDGER_HEADER}\n`,
+        [GATE_WORKFLOW_PATH]: GATE_WORKFLOW,
+      },
     });
     fake.repo(REPO).refs.set("heads/main", pull.baseSha);
     app = await startTestApp(fake, new TestClock(Date.now()));
@@ -85,8 +109,17 @@ describe("end to end: runner B is the bundled Action", () => {
     await fake.close();
   });
 
+  /** The pull request's head branch: runner A's run is on it. */
+  const headRef = () => fake.repo(REPO).pulls.get(pull.number)!.head.ref;
+
   async function runnerAFails(): Promise<FakeWorkflowRun> {
-    const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "completed", conclusion: "failure" });
+    const runA = fake.addWorkflowRun(REPO, {
+      head_sha: pull.headSha,
+      head_branch: headRef(),
+      event: "pull_request",
+      status: "completed",
+      conclusion: "failure",
+    });
     fake.addArtifact(REPO, {
       run_id: runA.id,
       name: "envelope-gate-evidence",
@@ -97,7 +130,8 @@ describe("end to end: runner B is the bundled Action", () => {
         repository: REPO,
         workflowRunId: runA.id,
         pullNumber: pull.number,
-        properties: [{ name: "result_shape", result: "fail" }],
+        // The fingerprint the Action records for this failure (out/result.json without "ok").
+        properties: [{ name: "result_shape", result: "fail", fingerprint: shapeFingerprint(BAD_SHAPE) }],
       }),
     });
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(fake, runA, pull.number));
@@ -155,12 +189,42 @@ describe("end to end: runner B is the bundled Action", () => {
     expect(pulls).toHaveLength(1);
     const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
     const row = ledger.trimEnd().split("\n")[1]!.split("\t");
-    expect(row[1]).toBe("result_shape");
+    expect(row[1]).toBe(`result_shape#${shapeFingerprint(BAD_SHAPE)}`);
     expect(row[2]).toMatch(/@machine-aaaa1111$/);
     expect(row[3]).toBe(`run-${run.id}@${machineId}`);
     expect(row[4]).toBe(HASH);
     expect(pulls[0]!.requested_reviewers).toEqual(["alice"]);
     expect(fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("neutral");
+
+    // The reviewers merge it. A later pull request failing result_shape the same way is judged by
+    // the bundled Action against the merged ledger: it downloads both runs' evidence and honors the row.
+    const later = makePull(fake, {
+      number: 8,
+      base: { ...policyFiles(ENVELOPE), [PROPERTIES_PATH]: PROPERTIES, [LEDGER_PATH]: ledger },
+    });
+    const judged = async (result: string | null) =>
+      runAction({
+        apiUrl: fake.url,
+        pull: later,
+        inputs: { "observer-log": "observer.jsonl", workspace: "" },
+        workspaceFiles: {
+          "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]),
+          ...(result === null ? {} : { "out/result.json": result }),
+        },
+      });
+    const tolerated = await judged(BAD_SHAPE);
+    expect(tolerated.exitCode, tolerated.summary).toBe(0);
+    expect(JSON.parse(tolerated.outputs.properties as string)[0]).toMatchObject({ name: "result_shape", frozen_by: row[0] });
+    expect(
+      fake
+        .repo(REPO)
+        .checkRuns.filter((c) => c.head_sha === later.headSha && c.name === "envelope-gate")
+        .at(-1)?.conclusion,
+    ).toBe("success");
+    // Another failure of the same property (the file is not produced at all) is not what the row names.
+    const other = await judged(null);
+    expect(other.exitCode).toBe(1);
+    expect(JSON.parse(other.outputs.properties as string)[0]).toMatchObject({ name: "result_shape", result: "fail", frozen_by: null });
   });
 
   it.skipIf(wrapper === null)(
@@ -168,13 +232,19 @@ describe("end to end: runner B is the bundled Action", () => {
     async () => {
       await app.store.ensureInstallation(INSTALLATION, "acme", Date.now());
       await app.store.promoteInstallation(INSTALLATION, "ops", Date.now());
-      const runA = fake.addWorkflowRun(REPO, { head_sha: pull.headSha, event: "pull_request", status: "in_progress", conclusion: null });
+      const runA = fake.addWorkflowRun(REPO, {
+        head_sha: pull.headSha,
+        head_branch: headRef(),
+        event: "pull_request",
+        status: "in_progress",
+        conclusion: null,
+      });
       const actionA = await runAction({
         apiUrl: fake.url,
         pull,
         bundle: wrapper as string,
         inputs: { "observer-log": "observer.jsonl", workspace: "" },
-        workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": '{"nope":true}' },
+        workspaceFiles: { "observer.jsonl": observerLog(HASH, [{ kind: "tool", name: "read_file" }]), "out/result.json": BAD_SHAPE },
         env: { GITHUB_RUN_ID: String(runA.id), RUNNER_NAME: "runner-a-host" },
       });
       expect(actionA.exitCode, actionA.stdout + actionA.stderr + actionA.summary).toBe(1);
@@ -195,7 +265,12 @@ describe("end to end: runner B is the bundled Action", () => {
       expect(pulls).toHaveLength(1);
       const ledger = Buffer.from(fake.filesAt(fake.repo(REPO), pulls[0]!.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
       const row = ledger.trimEnd().split("\n")[1]!.split("\t");
-      expect(row.slice(1, 5)).toEqual(["result_shape", `run-${runA.id}@${OTHER_MACHINE_ID}`, `run-${run.id}@${machineId}`, HASH]);
+      expect(row.slice(1, 5)).toEqual([
+        `result_shape#${shapeFingerprint(BAD_SHAPE)}`,
+        `run-${runA.id}@${OTHER_MACHINE_ID}`,
+        `run-${run.id}@${machineId}`,
+        HASH,
+      ]);
       expect(fake.checkRun(REPO, "envelope-gate")?.conclusion).toBe("failure");
     },
   );

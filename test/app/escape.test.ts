@@ -14,6 +14,7 @@ import {
   dispatchedRuns,
   INSTALLATION,
   LEDGER_PATH,
+  ledgerPulls,
   processEnv,
   REPO,
   startTestApp,
@@ -57,8 +58,8 @@ describe("the App's ledger PR and dual-run check escape runner.json", () => {
 
   function theLedgerPr() {
     const repo = world.fake.repo(REPO);
-    expect(repo.pulls.size).toBe(1);
-    const pull = [...repo.pulls.values()][0]!;
+    expect(ledgerPulls(world.fake)).toHaveLength(1);
+    const pull = ledgerPulls(world.fake)[0]!;
     const ledger = Buffer.from(world.fake.filesAt(repo, pull.head.sha).get(LEDGER_PATH) as Uint8Array).toString("utf8");
     return { pull, row: ledger.trimEnd().split("\n").at(-1) ?? "" };
   }
@@ -133,7 +134,7 @@ describe("the App process (dist/cli, SQLite) opens a ledger PR from a hostile ru
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
     expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state).toBe("done");
     const repo = world.fake.repo(REPO);
-    const pull = [...repo.pulls.values()][0]!;
+    const pull = ledgerPulls(world.fake)[0]!;
     const row = Buffer.from(world.fake.filesAt(repo, pull.head.sha).get(LEDGER_PATH) as Uint8Array)
       .toString("utf8")
       .trimEnd()

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest } from "../../src/core/evidence.js";
 import { gitSha } from "../support/fake-github.js";
+import { defaultFingerprint } from "../support/fake-github-app.js";
 import { contentJson } from "../support/fake-shapes.js";
 import { shownText } from "../support/gfm.js";
 import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
@@ -13,6 +14,8 @@ import {
   ENVELOPE_HASH,
   HEAD_SHA,
   INSTALLATION,
+  ledgerPulls,
+  pullAt,
   LEDGER_HEADER,
   LEDGER_PATH,
   REPO,
@@ -101,7 +104,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(res.state).toBe("done");
     expect(String(res.outcome)).toContain("freeze_eligible");
     const repo = world.fake.repo(REPO);
-    expect(repo.pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/"))).toEqual([]);
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("neutral");
@@ -127,9 +130,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await runAFails();
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(res.state).toBe("done");
-    const repo = world.fake.repo(REPO);
-    expect(repo.pulls.size).toBe(1);
-    const pull = [...repo.pulls.values()][0]!;
+    expect(ledgerPulls(world.fake).length).toBe(1);
+    const pull = ledgerPulls(world.fake)[0]!;
     expect(pull.base.ref).toBe("main");
     expect(pull.head.ref).toMatch(/^envelope-gate\/freeze\/schema_key_order-[0-9a-f]{20}$/);
     expect(pull.requested_reviewers).toEqual(["alice"]);
@@ -139,7 +141,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(lines).toHaveLength(2);
     const cells = lines[1]!.split("\t");
     expect(cells[0]).toMatch(/^F-[0-9a-f]{12}$/);
-    expect(cells[1]).toBe("schema_key_order");
+    // The scope: runner A's failure of the property, by the fingerprint its evidence recorded.
+    expect(cells[1]).toBe(`schema_key_order#${defaultFingerprint("schema_key_order")}`);
     expect(cells[2]).toMatch(/^run-\d+@machine-aaaa1111$/);
     expect(cells[3]).toMatch(/^run-\d+@machine-bbbb2222$/);
     expect(cells[4]).toBe(ENVELOPE_HASH);
@@ -164,7 +167,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     await runAFails();
     await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    const pull = [...world.fake.repo(REPO).pulls.values()][0]!;
+    const pull = ledgerPulls(world.fake)[0]!;
     expect(ledgerAt(world, pull.head.sha)).toContain("\t2026-12-14\topen\t");
   });
 
@@ -174,7 +177,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await runAFails();
     const res = await runBCompletes([{ name: "schema_key_order", result: "fail" }]);
     expect(String(res.outcome)).toContain("both_fail");
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("failure");
     expect(check?.output.title).toBe("Both runners fail: no freeze");
@@ -189,7 +192,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
       violations: [{ id: "undeclared_env:HOME", rule: "undeclared_env", subject: "HOME", first_line: 3, count: 1 }],
     });
     expect(String(res.outcome)).toContain("observer_disagreement");
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("failure");
     expect(check?.output.summary).toContain("OBSERVER_DISAGREEMENT");
@@ -201,7 +204,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     const { dualRunId } = await runAFails();
     await runBCompletes([{ name: "schema_key_order", result: "pass" }], { machineId: "machine-aaaa1111" });
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     const dual = await app.store.getDualRun(dualRunId);
     expect(dual?.outcome_code).toBe("RUNNER_B_UNAVAILABLE");
     expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("failure");
@@ -258,7 +261,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const late = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(late.state).toBe("done");
     expect(String(late.outcome)).toContain("not compared here");
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     expect(await app.store.listLedgerPrs(["claimed", "shadowed", "opened"])).toEqual([]);
   });
 
@@ -271,14 +274,17 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     });
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, forged));
     expect(res.state).toBe("done");
-    expect(String(res.outcome)).toContain("was not dispatched");
-    expect((await app.store.getDualRun(dualRunId))?.state).toBe("waiting");
+    // Judged only as what GitHub says it is: a pull_request run (another runner A), never B.
+    expect(String(res.outcome)).toContain("no dual run: no property failed");
+    const dual = await app.store.getDualRun(dualRunId);
+    expect(dual?.state).toBe("waiting");
+    expect(dual?.run_b_id).toBe(dispatchedRuns(world.fake)[0]!.id);
   });
 
   it("a failing property already frozen on runner A does not schedule runner B", async () => {
     const runA = fakeRunWithFrozen();
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA));
-    expect(String(res.outcome)).toBe("no dual run: no property failed");
+    expect(String(res.outcome)).toContain("no dual run: no property failed");
     expect(dispatchedRuns(world.fake)).toHaveLength(0);
   });
 
@@ -296,6 +302,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
   it("runner A's evidence missing or unreadable: no dual run (EVIDENCE_UNAVAILABLE for an unreadable bundle)", async () => {
     const noArtifact = world.fake.addWorkflowRun(REPO, {
       head_sha: HEAD_SHA,
+      head_branch: pullAt(world.fake, HEAD_SHA).head.ref,
       event: "pull_request",
       status: "completed",
       conclusion: "failure",
@@ -330,11 +337,11 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(res.state).not.toBe("done");
     expect(res.code).toBe("GITHUB_UNAVAILABLE");
     expect((await app.store.getDualRun(dualRunId))?.state).toBe("decided");
-    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     const report = await app.sweep();
     expect(report.reported).toEqual([dualRunId]);
     expect((await app.store.getDualRun(dualRunId))?.state).toBe("done");
-    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
     expect(world.fake.checkRun(REPO, "envelope-gate (dual run)")?.conclusion).toBe("neutral");
   });
@@ -348,10 +355,10 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     expect(res.state).not.toBe("done");
     const claimed = await app.store.listLedgerPrs(["claimed"]);
     expect(claimed).toHaveLength(1);
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
     const report = await app.sweep();
     expect(report.reported).toEqual([dualRunId]);
-    expect(world.fake.repo(REPO).pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect(await app.store.listLedgerPrs(["opened"])).toHaveLength(1);
     // The branch created by the first attempt was reused, not duplicated.
     expect([...world.fake.repo(REPO).refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
@@ -381,7 +388,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const res = await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     expect(res.state).not.toBe("done");
     expect(JSON.stringify(res)).toContain("LEDGER_UNREADABLE");
-    expect(world.fake.repo(REPO).pulls.size).toBe(0);
+    expect(ledgerPulls(world.fake).length).toBe(0);
   });
 
   it("a dispatch GitHub refuses for another reason is GITHUB_UNAVAILABLE, and the dual run waits for a retry", async () => {
@@ -416,7 +423,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await runAFails();
     await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
     const repo = world.fake.repo(REPO);
-    const pull = [...repo.pulls.values()][0]!;
+    const pull = ledgerPulls(world.fake)[0]!;
     const ourRow = ledgerAt(world, pull.head.ref).trimEnd().split("\n")[1]!;
     // Another freeze lands on main.
     const other = `F-0123456789ab\toutput_shape\trun-1@m1\trun-2@m2\t${ENVELOPE_HASH}\t2026-12-05\topen\tsha256:${"ef".repeat(32)}`;
@@ -463,7 +470,7 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     await runAFails();
     await runBCompletes([{ name: "schema_key_order", result: "pass" }]);
-    const pull = [...world.fake.repo(REPO).pulls.values()][0]!;
+    const pull = ledgerPulls(world.fake)[0]!;
     clock.advance(49 * 3_600_000);
     const report = await app.sweep();
     expect(report.reviewAlerts).toHaveLength(1);

@@ -9,7 +9,7 @@ import { startApp, type RunningApp } from "../../src/app/run.js";
 import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
-import { startFakeGitHub, type FakeGitHub, type FakeWorkflowRun } from "../support/fake-github.js";
+import { startFakeGitHub, type FakeGitHub, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
 import { checkWebhook, webhookName } from "../support/openapi.js";
 import { workflowRunWebhook } from "../support/webhooks.js";
 import {
@@ -28,6 +28,7 @@ export const REPO = "acme/widgets";
 export const ENVELOPE_HASH = `sha256:${"ab".repeat(32)}`;
 export const HEAD_SHA = "c0ffee".padEnd(40, "0");
 export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+export const ENVELOPE_DIGEST_PATH = ".github/envelope-gate/envelope.json.sha256";
 export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence\n";
 export const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -65,6 +66,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     store: { sqlitePath: join(tempDir(), "app.sqlite") },
     workflow: "envelope-gate.yml",
     checkName: "envelope-gate",
+    verifiedCheckName: "envelope-gate / verified",
+    envelopeDigestPath: ENVELOPE_DIGEST_PATH,
     runnerBLabels: ["self-hosted", "runner-b"],
     deadlineMs: 60 * 60_000,
     freezeTtlDays: 7,
@@ -117,12 +120,37 @@ export interface World {
   close(): Promise<void>;
 }
 
+export const GATE_WORKFLOW_PATH = ".github/workflows/envelope-gate.yml";
+/** The base's gate workflow: the Action pinned from its own repository (no local `uses:`). */
+export const GATE_WORKFLOW = `name: envelope-gate
+run-name: \${{ inputs.dual_run_id && format('envelope-gate runner B {0}', inputs.dual_run_id) || 'envelope-gate' }}
+on:
+  pull_request:
+  workflow_dispatch:
+jobs:
+  gate:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: gate
+        uses: envelope-gate/envelope-gate@v1
+`;
+
 export async function startWorld(dispatchMode: DispatchMode = "run_details"): Promise<World> {
   const fake = await startFakeGitHub();
   const install = () => installAppRoutes(fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, dispatchMode });
   install();
   fake.addRepo(REPO);
-  fake.commit(REPO, { "README.md": "widgets\n", [LEDGER_PATH]: LEDGER_HEADER }, { branch: "main", message: "init" });
+  fake.commit(
+    REPO,
+    {
+      "README.md": "widgets\n",
+      [LEDGER_PATH]: LEDGER_HEADER,
+      [GATE_WORKFLOW_PATH]: GATE_WORKFLOW,
+      [ENVELOPE_DIGEST_PATH]: `${ENVELOPE_HASH.slice("sha256:".length)}  envelope.json\n`,
+    },
+    { branch: "main", message: "init" },
+  );
   fake.repo(REPO).collaborators.set("alice", "write");
   return {
     fake,
@@ -136,15 +164,56 @@ export async function startWorld(dispatchMode: DispatchMode = "run_details"): Pr
   };
 }
 
-/** Runner A's completed run with its evidence artifact; returns the run. */
+/**
+ * A commit whose sha is `sha` (tests name head commits by fixed shas): the parent's files with
+ * `files` applied, on `branch`.
+ */
+export function commitAs(fake: FakeGitHub, sha: string, files: Record<string, string | null>, parent: string, branch?: string): string {
+  const repo = fake.repo(REPO);
+  const made = fake.commit(REPO, files, { parent, message: `commit ${sha.slice(0, 8)}` });
+  const commit = repo.commits.get(made)!;
+  repo.commits.delete(made);
+  repo.commits.set(sha, { ...commit, sha });
+  if (branch) repo.refs.set(`heads/${branch}`, sha);
+  return sha;
+}
+
+/**
+ * The open pull request whose head is `headSha` (into main), made on first use: HEAD_SHA is
+ * pull request #7 on `agent/patch-1`; another sha gets its own branch and number. Its head
+ * commit is main's files plus a patch, with `files` applied (a test that edits the workflow).
+ */
+export function pullAt(fake: FakeGitHub, headSha: string, files: Record<string, string | null> = {}): FakePull {
+  const repo = fake.repo(REPO);
+  const existing = [...repo.pulls.values()].find((p) => p.head.sha === headSha);
+  if (existing) return existing;
+  const base = repo.refs.get("heads/main")!;
+  const branch = headSha === HEAD_SHA ? "agent/patch-1" : `agent/patch-${headSha.slice(0, 8)}`;
+  commitAs(fake, headSha, { "src/patch.ts": `export const patch = "${headSha.slice(0, 8)}";\n`, ...files }, base, branch);
+  const number = headSha === HEAD_SHA ? 7 : Math.max(100, ...repo.pulls.keys()) + 1;
+  return fake.addPull(REPO, {
+    number,
+    base: { ref: "main", sha: base },
+    head: { ref: branch, sha: headSha },
+    user: { login: "agent-bot[bot]", type: "Bot" },
+  });
+}
+
+/** The ledger PRs the App opened (the gated pull requests are in the fake too). */
+export function ledgerPulls(fake: FakeGitHub): FakePull[] {
+  return [...fake.repo(REPO).pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/freeze/"));
+}
+
+/** Runner A's completed run with its evidence artifact, on its pull request's head (made if missing); returns the run. */
 export function addRunA(
   fake: FakeGitHub,
   spec: Partial<BundleSpec> & { properties: BundleSpec["properties"] },
   options: { conclusion?: string; headSha?: string } = {},
 ): FakeWorkflowRun {
+  const pull = pullAt(fake, options.headSha ?? HEAD_SHA);
   const run = fake.addWorkflowRun(REPO, {
     head_sha: options.headSha ?? HEAD_SHA,
-    head_branch: "agent/patch-1",
+    head_branch: pull.head.ref,
     event: "pull_request",
     status: "completed",
     conclusion: options.conclusion ?? "failure",

@@ -18,6 +18,7 @@ import {
   ENVELOPE_HASH,
   HEAD_SHA,
   INSTALLATION,
+  ledgerPulls,
   LEDGER_PATH,
   REPO,
   startTestApp,
@@ -172,7 +173,7 @@ describe("the App trusts only the ledger PRs it made", () => {
   it("clean twin: the App's own retry after its PR was created but the answer lost adopts its own PR (its bot, its commit, its base) and requests review", async () => {
     world.fake.fail("POST", "/repos/:owner/:repo/pulls", 502, { times: 1, afterHandling: true });
     expect((await disagreement()).code).toBe("GITHUB_UNAVAILABLE");
-    expect(repo().pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake)).toHaveLength(1);
     expect((await app.sweep()).errors).toEqual([]);
     const [row] = await app.store.listLedgerPrs(["opened"]);
     const pull = repo().pulls.get(row!.pr_number!)!;

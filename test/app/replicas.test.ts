@@ -8,6 +8,7 @@ import {
   type WebhookResponse,
   dispatchedRuns,
   INSTALLATION,
+  ledgerPulls,
   PG_URL,
   pgSchema,
   processEnv,
@@ -59,6 +60,12 @@ describe("two App processes sharing PostgreSQL", () => {
     }
     for (const id of ["a-1", "a-2"]) expect(await settledState(one.url, id)).toMatchObject({ state: "done", attempts: 1 });
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
+    // The App's verified check: one per run attempt, whichever replica or delivery got there.
+    const verified = () => world.fake.repo(REPO).checkRuns.filter((c) => c.name === "envelope-gate / verified");
+    expect(
+      verified().map((c) => [c.external_id, c.conclusion]),
+      JSON.stringify(verified().map((c) => [c.id, c.head_sha, c.output.summary])),
+    ).toEqual([[`${runA.id}:1`, "failure"]]);
 
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
@@ -72,7 +79,7 @@ describe("two App processes sharing PostgreSQL", () => {
     expect(second.every((r) => r.status === 200 || r.status === 202)).toBe(true);
     for (const id of ["b-1", "b-2", "b-3"]) expect(await settledState(two.url, id)).toMatchObject({ state: "done", attempts: 1 });
     const repo = world.fake.repo(REPO);
-    expect(repo.pulls.size).toBe(1);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect([...repo.refs.keys()].filter((r) => r.startsWith("heads/envelope-gate/freeze/"))).toHaveLength(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/git/refs")).toHaveLength(1);
@@ -91,7 +98,8 @@ describe("two App processes sharing PostgreSQL", () => {
       deliverAndWait(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
     ]);
     expect(third.map((r) => r.state)).toEqual(["done", "done"]); // two ids, each done once
-    expect(repo.pulls.size).toBe(1);
+    expect(verified().map((c) => c.external_id)).toEqual([`${runA.id}:1`, `${rerun.id}:1`]);
+    expect(ledgerPulls(world.fake).length).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
   });
 

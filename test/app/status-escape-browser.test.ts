@@ -24,6 +24,7 @@ import { startAppProcess, type AppProcess } from "./process.js";
 const chromium = chromiumPath();
 // Under CI, status-browser.test.ts fails when there is no browser; here the same test is skipped.
 const HOSTILE = "<img src=x onerror=alert(1)><a href=https://evil.example/>click</a> @team <!-- \u202eevil";
+const HOSTILE_ROW = "<img/src=x/onerror=alert(1)><a/href=https://evil.example/>click</a>@team<!--";
 const SHOWN = "<img src=x onerror=alert(1)><a href=https://evil.example/>click</a> @team <!-- \\u{202E}evil";
 
 describe.skipIf(!chromium)("the status page shows stored strings from a bundle as text", () => {
@@ -41,7 +42,7 @@ describe.skipIf(!chromium)("the status page shows stored strings from a bundle a
     await browser?.close();
   });
 
-  it("a hostile property name in flight and in a shadow proposal, and a clean one beside it", async () => {
+  it("a hostile property name in flight and after runner B, and a clean one beside it", async () => {
     const runA = addRunA(world.fake, {
       properties: [
         { name: HOSTILE, result: "fail" },
@@ -54,19 +55,32 @@ describe.skipIf(!chromium)("the status page shows stored strings from a bundle a
     expect(inFlight.text).toContain(`${SHOWN}, schema_key_order`);
     expect(inFlight.links.filter((l) => l.href.includes("evil"))).toEqual([]);
 
-    const runB = dispatchedRuns(world.fake)[0]!;
+    // A ledger row refuses such property names (another part of issue 18); whichever way the App
+    // settles this one, what the page shows of it is text.
+    const runA2 = addRunA(
+      world.fake,
+      {
+        properties: [
+          { name: HOSTILE_ROW, result: "fail" },
+          { name: "schema_key_order", result: "fail" },
+        ],
+      },
+      { headSha: "d".repeat(40) },
+    );
+    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runA2))).state).toBe("done");
+    const runB = dispatchedRuns(world.fake).at(-1)!;
     completeRunB(world.fake, runB, {
       properties: [
-        { name: HOSTILE, result: "pass" },
+        { name: HOSTILE_ROW, result: "pass" },
         { name: "schema_key_order", result: "pass" },
       ],
     });
-    expect((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state).toBe("done");
+    // Settled either way: a shadow proposal carrying the name, or a refusal whose message quotes it.
+    expect(["done", "failed"]).toContain((await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, runB))).state);
     const page = await browser.render(`${app.url}/status`);
-    const shadow = page.text.slice(page.text.indexOf("Shadow proposals"), page.text.indexOf("Recent decisions"));
-    // Both proposals, the hostile one as its characters, with the row that carries it.
-    expect(shadow).toContain(SHOWN);
-    expect(shadow).toContain("schema_key_order");
+    // The name as its characters (had it been markup, innerText would not hold it).
+    expect(page.text).toContain(HOSTILE_ROW);
+    expect(page.text).toContain("schema_key_order");
     expect(page.links.filter((l) => l.href.includes("evil"))).toEqual([]);
     expect(page.text).not.toContain("\u202e");
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GateError } from "../../src/core/errors.js";
 import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
-import { CREDENTIAL_KEY, ENV_SETS } from "../../src/core/env-sets.js";
+import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY } from "../../src/core/env-sets.js";
 import { LogEvaluator, MAX_LINE_LENGTH, type LogVerdict } from "../../src/core/log.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";
 
@@ -522,6 +522,28 @@ describe("loopback and prefix patterns", () => {
     expect(ids(judge([{ kind: "env", key: "GITHUB_TOKEN" }], { allowed_env: ["PATH", "GITHUB_*", "GITHUB_TOKEN"] }))).toEqual([]);
   });
 
+  it("a pattern or a set never matches a key that names the machine or its runner (issue 18: a test could fail on runner A's machine only); listed exactly, it is allowed", () => {
+    const machine = [
+      "RUNNER_NAME",
+      "RUNNER_TRACKING_ID",
+      "RUNNER_ENVIRONMENT",
+      "ImageOS",
+      "ImageVersion",
+      "HOSTNAME",
+      "HOST",
+      "AGENT_MACHINENAME",
+      "CI_RUNNER_DESCRIPTION",
+      "INVOCATION_ID",
+    ];
+    const plain = ["RUNNER_OS", "RUNNER_ARCH", "RUNNER_TEMP", "HOSTTYPE", "CI_RUNNER_FOO", "AGENT_TEMPDIRECTORY", "ImageOSX"];
+    const v = judge(
+      [...machine, ...plain].map((key) => ({ kind: "env", key })),
+      { allowed_env: ["PATH", "RUNNER_*", "Image*", "HOST*", "AGENT_*", "CI_*", "INVOCATION*"] },
+    );
+    expect(ids(v)).toEqual(machine.map((key) => `undeclared_env:${key}`));
+    expect(ids(judge([{ kind: "env", key: "RUNNER_NAME" }], { allowed_env: ["PATH", "RUNNER_*", "RUNNER_NAME"] }))).toEqual([]);
+  });
+
   it("keys whose values are credentials by convention are credential-named too (red team: they slipped through a pattern)", () => {
     const secret = [
       "CI_JOB_JWT",
@@ -583,6 +605,7 @@ describe("loopback and prefix patterns", () => {
     for (const [name, keys] of ENV_SETS) {
       for (const key of keys) {
         expect(CREDENTIAL_KEY.test(key), `${name} ${key}`).toBe(false);
+        expect(MACHINE_KEY.test(key), `${name} ${key}`).toBe(false);
         expect(["RUN_ID", "ENVELOPE_HASH", "SCRATCH", "PATH", "HOME"].includes(key), `${name} ${key}`).toBe(false);
       }
     }

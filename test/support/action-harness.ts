@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { FakeGitHub, FakePullFile } from "./fake-github.js";
+import type { FakeGitHub, FakePullFile, FakeWorkflowRun } from "./fake-github.js";
+import { bundleDigest, bundleFiles, type BundleSpec } from "./fake-github-app.js";
 import { BASE_ENVELOPE, envelopeText as baseEnvelopeText } from "./logs.js";
 
 export const ACTION_BUNDLE = resolve("dist/index.js");
@@ -62,11 +63,89 @@ export function dayOffset(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** A fingerprint no failure has, for rows whose scope does not matter to the test. */
+export const SOME_FINGERPRINT = "5ca1ab1e5ca1ab1e";
+
+/**
+ * A ledger line in the App's form (runner cells `run-<id>@<machine>`). Its evidence names no
+ * bundle: such a row is never honored (see freezeWithEvidence for one that can be).
+ */
 export function ledgerRow(
   cells: Partial<Record<string, string>> & { freeze_id: string; property: string; envelope_hash: string; expires_on: string },
 ): string {
-  const row = { runner_a: "runner-a", runner_b: "runner-b", status: "open", evidence: `sha256:${"ab".repeat(32)}`, ...cells };
+  const row = {
+    runner_a: "run-1001@machine-aaaa",
+    runner_b: "run-1002@machine-bbbb",
+    status: "open",
+    evidence: `sha256:${"ab".repeat(32)}`,
+    ...cells,
+  };
   return [row.freeze_id, row.property, row.runner_a, row.runner_b, row.envelope_hash, row.expires_on, row.status, row.evidence].join("\t");
+}
+
+export interface EvidencedFreeze {
+  /** The ledger line. */
+  row: string;
+  runA: FakeWorkflowRun;
+  runB: FakeWorkflowRun;
+  /** Runner A's evidence digest, as the App writes it. */
+  evidence: string;
+}
+
+/**
+ * A freeze row as the App writes it, backed by two runs on the fake with their evidence
+ * artifacts: runner A (a pull_request run on machine-aaaa1111) failing `name` with
+ * `fingerprint`, runner B (a dispatched run on machine-bbbb2222) passing it. `row` overrides
+ * cells of the line (to forge one); `bundles` changes what the artifacts say.
+ */
+export function freezeWithEvidence(
+  fake: FakeGitHub,
+  spec: {
+    freeze_id: string;
+    name: string;
+    fingerprint: string;
+    envelopeHash: string;
+    expiresOn: string;
+    row?: Partial<Record<string, string>>;
+    bundleA?: Partial<BundleSpec>;
+    bundleB?: Partial<BundleSpec>;
+    /** What GitHub records of runner B's run (default: a workflow_dispatch run that succeeded). */
+    runB?: Partial<FakeWorkflowRun>;
+  },
+): EvidencedFreeze {
+  const headSha = "e".repeat(40);
+  const runA = fake.addWorkflowRun(REPO, { head_sha: headSha, event: "pull_request", conclusion: "failure" });
+  const runB = fake.addWorkflowRun(REPO, { head_sha: headSha, event: "workflow_dispatch", conclusion: "success", ...spec.runB });
+  const common = { headSha, envelopeHash: spec.envelopeHash, repository: REPO };
+  const filesA = bundleFiles({
+    ...common,
+    machineId: "machine-aaaa1111",
+    workflowRunId: runA.id,
+    properties: [{ name: spec.name, result: "fail", fingerprint: spec.fingerprint }],
+    ...spec.bundleA,
+  });
+  const filesB = bundleFiles({
+    ...common,
+    machineId: "machine-bbbb2222",
+    workflowRunId: runB.id,
+    dualRunId: "dr-test",
+    properties: [{ name: spec.name, result: "pass" }],
+    ...spec.bundleB,
+  });
+  fake.addArtifact(REPO, { run_id: runA.id, name: "envelope-gate-evidence", files: filesA });
+  fake.addArtifact(REPO, { run_id: runB.id, name: "envelope-gate-evidence", files: filesB });
+  const evidence = bundleDigest(filesA);
+  const row = ledgerRow({
+    freeze_id: spec.freeze_id,
+    property: `${spec.name}#${spec.fingerprint}`,
+    runner_a: `run-${runA.id}@machine-aaaa1111`,
+    runner_b: `run-${runB.id}@machine-bbbb2222`,
+    envelope_hash: spec.envelopeHash,
+    expires_on: spec.expiresOn,
+    evidence,
+    ...spec.row,
+  });
+  return { row, runA, runB, evidence };
 }
 
 /** A unified diff that adds `text` as a new file's contents. */

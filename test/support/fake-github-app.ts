@@ -6,11 +6,11 @@
  * the branch. Registered through the fake's route API, so they win over its built-ins; call
  * installAppRoutes again after restarting the fake.
  */
-import { createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, createPublicKey, createVerify, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { zipSync } from "fflate";
 import { buildManifest, encodeJson, type PropertyRecord, type RunnerIdentity } from "../../src/core/evidence.js";
 import type { CheckReport } from "../../src/core/verdict.js";
-import { appJson } from "./fake-shapes.js";
+import { appJson, idOf, repoJson, userJson } from "./fake-shapes.js";
 import { HttpError, pullJson, workflowRunJson, type FakeGitHub, type FakeRepo, type FakeWorkflowRun } from "./fake-github.js";
 
 /** The fake App's slug: its bot is `envelope-gate[bot]`. */
@@ -48,12 +48,51 @@ export function verifyJwt(token: string, key: KeyObject, appId: string): boolean
   return String(claims.iss) === appId && typeof claims.exp === "number" && claims.exp * 1000 > Date.now();
 }
 
+/** The App's bot login in the fake: GET /app's slug plus `[bot]`. */
+export const APP_BOT_LOGIN = `${APP_SLUG}[bot]`;
+
 export function displayTitle(run: FakeWorkflowRun): string {
+  if (run.display_title !== undefined) return run.display_title;
   return run.inputs?.dual_run_id ? `envelope-gate runner B ${run.inputs.dual_run_id}` : run.name;
 }
 
-function runJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
-  return { ...workflowRunJson(repo, run, baseUrl), display_title: displayTitle(run) };
+/** A repository GitHub would show for a fork's full name (the fake holds no state for it). */
+function forkRepo(fullName: string, like: FakeRepo): FakeRepo {
+  const [owner, name] = fullName.split("/") as [string, string];
+  return { ...like, owner, name, id: idOf(`repo:${fullName}`) };
+}
+
+/**
+ * `pull_requests` as GitHub fills it for a run: the pull requests of this repository whose head
+ * is the run's branch in this repository (`pull-request-minimal`); none for a fork's run or a
+ * run that is not for a pull request event.
+ */
+function runPulls(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown>[] {
+  if (!run.event.startsWith("pull_request") || run.head_repository !== undefined) return [];
+  const api = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
+  const lite = { id: repo.id, name: repo.name, url: api };
+  return [...repo.pulls.values()]
+    .filter((p) => p.head.ref === run.head_branch && p.head.repo_full_name.toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase())
+    .map((p) => ({
+      id: 900000 + p.number,
+      number: p.number,
+      url: `${api}/pulls/${p.number}`,
+      head: { ref: p.head.ref, sha: p.head.sha, repo: lite },
+      base: { ref: p.base.ref, sha: p.base.sha, repo: lite },
+    }));
+}
+
+/** `workflow-run` with what GitHub also says about it: the run name, who started it, its pull requests, a fork's head repository. */
+export function runJson(repo: FakeRepo, run: FakeWorkflowRun, baseUrl: string): Record<string, unknown> {
+  const actor = run.actor ?? "octocat";
+  return {
+    ...workflowRunJson(repo, run, baseUrl),
+    display_title: displayTitle(run),
+    actor: userJson({ login: actor }, baseUrl),
+    triggering_actor: userJson({ login: run.triggering_actor ?? actor }, baseUrl),
+    pull_requests: runPulls(repo, run, baseUrl),
+    ...(run.head_repository === undefined ? {} : { head_repository: repoJson(forkRepo(run.head_repository, repo), baseUrl) }),
+  };
 }
 
 export interface AppFakeState {
@@ -137,12 +176,15 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
     repo.dispatches.push({ workflow_id: req.params.workflow_id as string, ref: body.ref, inputs });
     const run = fake.addWorkflowRun(`${repo.owner}/${repo.name}`, {
       workflow_id: req.params.workflow_id as string,
-      head_sha: inputs.head_sha ?? "",
-      head_branch: body.ref,
+      // A dispatched run runs the workflow of the ref's commit, and names that commit.
+      head_sha: fake.resolveRef(repo, body.ref) as string,
+      head_branch: body.ref.replace(/^refs\/heads\//, ""),
       event: "workflow_dispatch",
       status: "queued",
       conclusion: null,
       inputs,
+      // GitHub names whoever's token dispatched: the App's installation token is its bot.
+      actor: /^token ghs_installation_/i.test(String(req.headers.authorization ?? "")) ? APP_BOT_LOGIN : "octocat",
     });
     if (body.return_run_details === true && state.options.dispatchMode === "run_details") {
       const html = `${req.baseUrl}/${repo.owner}/${repo.name}/actions/runs/${run.id}`;
@@ -192,7 +234,16 @@ export interface BundleSpec {
   pullNumber?: number | null;
   verdict?: CheckReport["verdict"];
   violations?: CheckReport["violations"];
-  properties: { name: string; result: "pass" | "fail" | "error" }[];
+  /**
+   * `freezable` defaults to true; a failure's `fingerprint` defaults to one derived from the
+   * property's name (pass the Action's real one where the Action checks a row against the bundle).
+   */
+  properties: { name: string; result: "pass" | "fail" | "error"; freezable?: boolean; fingerprint?: string | null }[];
+}
+
+/** The default failure fingerprint bundleFiles records for a failing property. */
+export function defaultFingerprint(name: string): string {
+  return createHash("sha256").update(`fingerprint of ${name}`).digest("hex").slice(0, 16);
 }
 
 /** The files of an evidence bundle (observer log, digests, runner, properties, verdict, manifest). */
@@ -222,6 +273,8 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     detail: `${p.name} ${p.result} on ${spec.machineId}`,
     inputs: {},
     frozen_by: null,
+    freezable: p.freezable ?? true,
+    failure_fingerprint: p.result === "fail" ? (p.fingerprint === undefined ? defaultFingerprint(p.name) : p.fingerprint) : null,
   }));
   const verdict: CheckReport = {
     verdict: spec.verdict ?? "pass",

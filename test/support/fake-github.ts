@@ -132,6 +132,13 @@ export interface FakeWorkflowRun {
   updated_at?: string;
   /** Inputs of the dispatch that created it, if any. */
   inputs: Record<string, string> | null;
+  /** Who started the run and who triggered this attempt (default "octocat"; the App's dispatches: its bot). */
+  actor?: string;
+  triggering_actor?: string;
+  /** The repository the run's head is in, when it is not this one (a fork pull request). */
+  head_repository?: string;
+  /** The run name GitHub shows (`run-name`); default: the workflow's name, or runner B's for a dispatch naming a dual run. */
+  display_title?: string;
 }
 
 export interface FakeArtifact {

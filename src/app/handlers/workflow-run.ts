@@ -1,70 +1,106 @@
 import { EVIDENCE_ARTIFACT_NAME } from "../../core/evidence.js";
-import { repoRef } from "../../github/app-client.js";
-import { readEvidenceZip, type VerifiedBundle } from "../bundle.js";
+import { repoRef, type ApiWorkflowRun, type InstallationClient } from "../../github/app-client.js";
+import { readEvidenceZip } from "../bundle.js";
 import type { AppContext } from "../context.js";
-import { dualRunForRunA, isGateWorkflow } from "../dual-run.js";
-import type { WorkflowRunEvent, WorkflowRunPayload } from "../payloads.js";
+import { dualRunForRunA, dualRunIdInTitle, isGateWorkflow } from "../dual-run.js";
+import type { WorkflowRunPayload } from "../payloads.js";
 import { compareRunB, dispatchRunnerB } from "../runner-b.js";
+import { gateWorkflowPath } from "../run-checks.js";
+import { recordRunRefusal, verifyRunnerA, type VerifiedRunA } from "../run-verify.js";
+import { postVerifiedCheck } from "../verified-check.js";
 
 /**
- * `workflow_run` completed: runner A (a failing gate run) starts a dual run and dispatches
- * runner B; runner B (a run the App dispatched) is compared with A.
+ * `workflow_run` completed. The payload only names the run: the App reads it again through
+ * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
+ * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
+ * workflow file on the pull request's current head is runner A (`verifyRunnerA`); anything
+ * else is refused, recorded, and never starts a dual run.
  */
 export async function onWorkflowRun(ctx: AppContext, p: WorkflowRunPayload): Promise<string> {
-  const run = p.workflow_run;
+  const hint = p.workflow_run;
   const repository = p.repository?.full_name;
   const installationId = p.installation?.id;
-  if (p.action !== "completed" || !run || !repository || installationId === undefined) return "ignored: not a completed run";
-  if (!isGateWorkflow(run.path, ctx.settings.workflow)) return `ignored: workflow ${run.path ?? "?"} is not ${ctx.settings.workflow}`;
-  const known = await ctx.store.findDualRunByRunB(repository, run.id);
-  if (known) return compareRunB(ctx, known, run.id, run.html_url ?? null);
-  if (run.event !== "workflow_dispatch" && run.conclusion !== "failure") return `ignored: run ${run.id} concluded ${run.conclusion}`;
+  if (p.action !== "completed" || !hint || !repository || installationId === undefined) return "ignored: not a completed run";
+  // A cheap filter on the payload; what counts is the path the API reports (verified below).
+  if (!isGateWorkflow(hint.path, ctx.settings.workflow)) return `ignored: workflow ${hint.path ?? "?"} is not ${ctx.settings.workflow}`;
+  const known = await ctx.store.findDualRunByRunB(repository, hint.id);
+  if (known) return compareRunB(ctx, known, hint.id, hint.html_url ?? null);
   const gh = await ctx.installation(installationId);
-  const zip = await gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME);
-  if (zip === null) {
-    if (run.event === "workflow_dispatch") return `ignored: dispatched run ${run.id} has no evidence artifact`;
-    return `ignored: run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+  const run = await gh.getRun(repoRef(repository), hint.id);
+  if (run.status !== "completed") return `ignored: run ${run.id} is ${run.status} on GitHub`;
+  if (run.event === "workflow_dispatch") {
+    const dualRunId = dualRunIdInTitle(run.display_title);
+    if (dualRunId !== null) return onRunNamingDualRun(ctx, run, repository, dualRunId);
   }
-  const bundle = readEvidenceZip(zip);
-  const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
-  if (dualRunId !== "") return onRunNamingDualRun(ctx, run, repository, dualRunId);
-  return onRunA(ctx, p, run, repository, installationId, bundle);
+  return onRunA(ctx, gh, run, repository, installationId);
 }
 
-/**
- * Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
- * branch, whose workflow file a pull request cannot change. A pull_request run claiming a
- * dual run id is the PR's own workflow speaking, and is ignored.
- */
-async function onRunNamingDualRun(ctx: AppContext, run: WorkflowRunEvent, repository: string, dualRunId: string): Promise<string> {
-  if (run.event !== "workflow_dispatch") {
-    ctx.log("warn", "runner_b.refused", { run: run.id, run_event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
-    return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
-  }
+/** A dispatched run named after a dual run: compared only if it is that dual run's runner B (compareRunB verifies it). */
+async function onRunNamingDualRun(ctx: AppContext, run: ApiWorkflowRun, repository: string, dualRunId: string): Promise<string> {
   const dual = await ctx.store.getDualRun(dualRunId);
-  if (!dual) return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
-  if (dual.repository.toLowerCase() !== repository.toLowerCase()) return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
-  if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
-    ctx.log("warn", "runner_b.refused", {
-      run: run.id,
-      dual_run: dualRunId,
-      reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}`,
-    });
-    return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
+  if (!dual || dual.repository.toLowerCase() !== repository.toLowerCase()) {
+    const refusal = {
+      code: "RUNNER_B_UNVERIFIED" as const,
+      reason: `run ${run.id} names dual run ${dualRunId}, which ${repository} does not have`,
+    };
+    await recordRunRefusal(ctx, "runner_b", repository, run, refusal, dualRunId);
+    return `refused: ${refusal.code}: ${refusal.reason}`;
   }
   return compareRunB(ctx, dual, run.id, run.html_url ?? null);
 }
 
-/** Runner A: a clean envelope with a failing property records a dual run and dispatches runner B. */
+/**
+ * Runner A: verified against the API. Every pull_request run gets the App's verified check;
+ * a verified run that failed a property with a clean envelope records a dual run and
+ * dispatches runner B.
+ */
 async function onRunA(
   ctx: AppContext,
-  p: WorkflowRunPayload,
-  run: WorkflowRunEvent,
+  gh: InstallationClient,
+  run: ApiWorkflowRun,
   repository: string,
   installationId: number,
-  bundle: VerifiedBundle,
 ): Promise<string> {
-  const next = dualRunForRunA(p, run, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
+  const verdict = await verifyRunnerA(ctx, gh, repository, run);
+  if (!verdict.verified) await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
+  // The evidence, downloaded at most once for the dual run and the verified check.
+  let zip: Promise<Uint8Array | null> | null = null;
+  const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
+  let outcome: string;
+  let failed: { err: unknown } | null = null;
+  if (!verdict.verified) outcome = `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}`;
+  else if (run.conclusion !== "failure") outcome = `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run`;
+  else {
+    // The dual run first: a pause or a drain stops it where it stops today (recorded, not sent).
+    try {
+      outcome = await startDualRun(ctx, verdict.a, repository, installationId, await evidence());
+    } catch (err) {
+      failed = { err };
+      outcome = "";
+    }
+  }
+  // The verified check even when the dual run failed (a tampered bundle is a failing check);
+  // when both fail, the dual run's error is the delivery's.
+  let checked = "";
+  try {
+    checked = await postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, gateWorkflowPath(ctx.settings.workflow));
+  } catch (err) {
+    if (failed === null) throw err;
+  }
+  if (failed !== null) throw failed.err;
+  return checked === "" ? outcome : `${outcome}; ${checked}`;
+}
+
+async function startDualRun(
+  ctx: AppContext,
+  a: VerifiedRunA,
+  repository: string,
+  installationId: number,
+  zip: Uint8Array | null,
+): Promise<string> {
+  if (zip === null) return `ignored: run ${a.run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+  const bundle = readEvidenceZip(zip);
+  const next = dualRunForRunA(a, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
   if ("skip" in next) return next.skip;
   const inserted = await ctx.store.insertDualRun(next.record);
   ctx.log("info", inserted ? "dual_run.recorded" : "dual_run.redelivered", {
