@@ -31,6 +31,7 @@ import {
   type PolicyChange,
   type PropertyOutcome,
 } from "../core/policy.js";
+import { plainText } from "../core/markdown.js";
 import {
   failureFingerprint,
   isFreezable,
@@ -221,7 +222,8 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
       end_line: error.line ?? 1,
       annotation_level: "failure",
       title: error.code,
-      message: error.message.slice(0, 4000),
+      // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
+      message: plainText(error.message, 4000),
     });
   }
   return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);

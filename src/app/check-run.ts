@@ -1,15 +1,33 @@
+import { clipMarkdown, mdCode, mdFence, mdLink, mdText } from "../core/markdown.js";
 import type { DualRun, LedgerPr } from "../store/index.js";
 import type { PropertyComparison } from "./compare.js";
 
-/** Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. */
+/**
+ * Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. Property
+ * names, results, runner cells and details come from runner A's bundle, which the pull request's
+ * job produced: each goes through ../core/markdown.ts where it is interpolated.
+ */
 
-/** One line per ledger PR for the check's summary. */
+/** GitHub's limit on a check run's summary and text. */
+const MAX_OUTPUT = 65_000;
+
+/** One line per ledger PR, in plain words (the delivery's outcome, the App's log). */
 export function describeProposal(pr: LedgerPr): string {
   if (pr.state === "shadowed")
     return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
   if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
     return `ledger PR for ${pr.property}: ${pr.pr_url ?? pr.branch} (${pr.state})`;
   return `ledger PR for ${pr.property} is being opened`;
+}
+
+/** One markdown line per ledger PR for the check's summary, its strings escaped. */
+export function describeProposalMarkdown(pr: LedgerPr): string {
+  const property = mdCode(pr.property);
+  if (pr.state === "shadowed")
+    return `shadow: would open a ledger PR for ${property} (${mdText(pr.freeze_id)}, expires ${mdText(pr.expires_on)}) on branch ${mdCode(pr.branch)}`;
+  if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
+    return `ledger PR for ${property}: ${pr.pr_url ? mdLink(pr.pr_url, pr.pr_url) : mdCode(pr.branch)} (${mdText(pr.state)})`;
+  return `ledger PR for ${property} is being opened`;
 }
 
 /** The dual-run check run on the head commit: what was compared and what follows. */
@@ -20,17 +38,22 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     ? [
         "| property | runner A | runner B | verdict |",
         "| --- | --- | --- | --- |",
-        ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`),
+        ...results.map(
+          (r) =>
+            `| ${mdCode(String(r.property), { inTable: true })} | ${mdText(String(r.a))} | ${mdText(String(r.b))} | ${mdText(String(r.verdict))} |`,
+        ),
       ].join("\n")
     : "";
-  const runs = `Runner A: run ${dual.run_a_id}${dual.run_a_url ? ` (${dual.run_a_url})` : ""}. Runner B: ${dual.run_b_id === null ? "none" : `run ${dual.run_b_id}${dual.run_b_url ? ` (${dual.run_b_url})` : ""}`}.`;
+  const run = (id: number, url: string | null) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
+  const runs = `Runner A: ${run(dual.run_a_id, dual.run_a_url)}. Runner B: ${dual.run_b_id === null ? "none" : run(dual.run_b_id, dual.run_b_url)}.`;
+  const lines = prs.length === proposals.length && prs.length > 0 ? prs.map(describeProposalMarkdown) : proposals.map((x) => mdText(x));
   const common = { name, head_sha: dual.head_sha, external_id: dual.id };
   if (dual.outcome === "freeze_eligible") {
     const title = mode === "shadow" ? "Shadow mode: a freeze would be proposed" : "Freeze proposed: waiting for review";
     const summary = [
       `Runner A and runner B disagree on a non-envelope property. ${mode === "shadow" ? "This installation is in shadow mode: nothing was opened." : "A ledger PR with an expiry was opened for review; the property keeps failing until it is merged."}`,
       "",
-      ...proposals.map((x) => `- ${x}`),
+      ...lines.map((x) => `- ${x}`),
       "",
       runs,
     ].join("\n");
@@ -40,14 +63,13 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
             .filter((p) => p.state === "shadowed")
             .map((p) =>
               [
-                `### Would open: ${p.title}`,
+                `### Would open: ${mdText(p.title)}`,
                 "",
-                `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`,
+                `Branch ${mdCode(p.branch)}, adding to ${mdCode(p.ledger_path)}:`,
                 "",
-                "```tsv",
-                p.row_text,
-                "```",
+                mdFence(p.row_text, "tsv"),
                 "",
+                // Built by buildFreezeProposal, every string in it escaped there.
                 p.body,
               ].join("\n"),
             )
@@ -57,8 +79,10 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
       ...common,
       conclusion: "neutral" as const,
       title,
-      summary,
-      ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}),
+      summary: clipMarkdown(summary, MAX_OUTPUT),
+      ...(table || shadowText
+        ? { text: clipMarkdown([table, shadowText].filter(Boolean).join("\n\n"), MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") }
+        : {}),
     };
   }
   const titles: Record<string, string> = {
@@ -71,7 +95,7 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     not_compared_budget: "Not compared (budget): runner B was not dispatched, no freeze",
   };
   const summary = [
-    `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,
+    `${dual.outcome_code ? `${mdCode(dual.outcome_code)}: ` : ""}${mdText(dual.outcome_detail ?? "")}`,
     "",
     "The failing property keeps failing.",
     "",
@@ -81,7 +105,7 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     ...common,
     conclusion: "failure" as const,
     title: titles[dual.outcome ?? ""] ?? "No freeze",
-    summary,
-    ...(table ? { text: table } : {}),
+    summary: clipMarkdown(summary, MAX_OUTPUT),
+    ...(table ? { text: clipMarkdown(table, MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") } : {}),
   };
 }

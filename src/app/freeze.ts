@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import type { RunnerIdentity } from "../core/evidence.js";
+import { mdCode, mdFence, mdLink, mdText, plainTitle } from "../core/markdown.js";
 import {
   appendLedgerRow,
   formatLedgerRow,
@@ -99,8 +100,13 @@ export interface FreezeProposal {
   body: string;
 }
 
+/**
+ * A runner as the ledger PR's table shows it. Every field is from runner.json in a bundle, and
+ * runner A's bundle is made by the pull request's own job: each is escaped (../core/markdown.ts).
+ */
 function identity(r: RunnerIdentity): string {
-  return `${r.runner_name ?? "(unnamed)"} — machine \`${r.machine_id ?? "?"}\`, ${r.os}/${r.arch}, ${r.cpus} × ${r.cpu_model ?? "?"}`;
+  const cellText = (v: unknown) => mdText(String(v ?? "?"), 200);
+  return `${r.runner_name == null ? "(unnamed)" : cellText(r.runner_name)} — machine ${mdCode(String(r.machine_id ?? "?"), { inTable: true, max: 80 })}, ${cellText(r.os)}/${cellText(r.arch)}, ${cellText(r.cpus)} × ${cellText(r.cpu_model)}`;
 }
 
 export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
@@ -124,9 +130,12 @@ export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
   };
   const rowText = formatLedgerRow(row);
   const title = freezeTitle(p.property, p.expiresOn, freezeId);
-  const link = (url: string | null, id: number) => (url ? `[run ${id}](${url})` : `run ${id}`);
+  const link = (url: string | null, id: number) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
+  const code = (v: unknown) => mdCode(String(v), { inTable: true });
+  // Only the PR number (an integer) makes a reference here, on purpose: the PR the freeze is for.
+  const pull = typeof p.pullNumber === "number" && Number.isSafeInteger(p.pullNumber) ? `#${p.pullNumber} ` : "";
   const body = [
-    `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
+    `Runner A and runner B disagree on the non-envelope property **${mdCode(p.property)}** for ${pull}head ${mdCode(p.headSha)} under envelope ${mdCode(p.envelopeHash)}.`,
     "",
     "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
     "",
@@ -134,18 +143,17 @@ export function buildFreezeProposal(p: FreezeProposalInput): FreezeProposal {
     "| --- | --- | --- |",
     `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
     `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
-    `| \`${p.property}\` | ${p.comparison.a} | ${p.comparison.b} |`,
+    `| ${code(p.property)} | ${mdText(String(p.comparison.a))} | ${mdText(String(p.comparison.b))} |`,
     `| envelope | clean | clean |`,
-    `| evidence digest | \`${p.evidenceA}\` | \`${p.evidenceB}\` |`,
+    `| evidence digest | ${code(p.evidenceA)} | ${code(p.evidenceB)} |`,
     "",
-    `Freeze id \`${freezeId}\` (derived from both evidence digests and the property), expires on **${p.expiresOn}** (UTC).`,
+    `Freeze id ${mdCode(freezeId)} (derived from both evidence digests and the property), expires on **${mdText(p.expiresOn)}** (UTC).`,
     "",
-    "```tsv",
-    rowText,
-    "```",
+    mdFence(rowText, "tsv"),
     "",
+    // The configured reviewers are mentioned on purpose (ENVELOPE_GATE_REVIEWERS, not the PR's text).
     p.reviewers.length + p.teamReviewers.length > 0
-      ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${t}`)].join(", ")}.`
+      ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${mdText(t)}`)].join(", ")}.`
       : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
   ].join("\n");
   return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
@@ -192,9 +200,12 @@ export function ledgerWithRow(base: string, pr: Pick<LedgerPr, "ledger_path" | "
   return appendLedgerRow(base, row);
 }
 
-/** The ledger PR's title, and its commit's message. */
+/**
+ * The ledger PR's title, and its commit's message: plain text on GitHub, but scanned for mentions
+ * and issue references (a "fixes #1" in a merged commit closes issue 1), so `plainTitle`.
+ */
 export function freezeTitle(property: string, expiresOn: string, freezeId: string): string {
-  return `envelope-gate: freeze ${property} until ${expiresOn} (${freezeId})`;
+  return `envelope-gate: freeze ${plainTitle(property, 120)} until ${plainTitle(expiresOn)} (${plainTitle(freezeId)})`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { budgetDay, nextBudgetDay, parseScopeKey, type BudgetPolicy } from "../core/budget.js";
 import { utcDate } from "../core/ledger.js";
+import { escapeHtml, safeHref } from "../core/markdown.js";
 import type { DualRun, Store } from "../store/index.js";
 import { recentCrashes } from "../store/crashes.js";
 import { deliveryOverview, heartbeats } from "../store/ops.js";
@@ -468,9 +469,12 @@ export async function statusSnapshot(
   };
 }
 
-function esc(v: unknown): string {
-  return String(v ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/**
+ * The one HTML escape of the page: every string from the store (repository names, properties,
+ * branches, rows, details, messages, reasons) goes through it; what is not escaped is markup of
+ * ours (`Raw`) or a number we computed.
+ */
+const esc = escapeHtml;
 
 function table(headers: string[], rows: unknown[][], empty: string): string {
   if (rows.length === 0) return `<p class="empty">${esc(empty)}</p>`;
@@ -483,7 +487,11 @@ class Raw {
   constructor(readonly html: string) {}
 }
 
-const link = (href: string | null, text: string): Raw | string => (href ? new Raw(`<a href="${esc(href)}">${esc(text)}</a>`) : text);
+/** A link to an http(s) address only; anything else is its text. */
+const link = (href: string | null, text: string): Raw | string => {
+  const safe = safeHref(href);
+  return safe ? new Raw(`<a href="${esc(safe)}">${esc(text)}</a>`) : text;
+};
 
 const PAGE_HEAD = (title: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
@@ -571,14 +579,14 @@ function redeliverySection(s: StatusSnapshot): string {
     : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
   const p = r.last_pass;
   const last = p
-    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${p.listed} attempt(s) listed in ${p.pages} page(s), ${p.deliveries} delivery(ies), ${p.failed} failed on GitHub, ${p.recorded} of them recorded by the App anyway, ${p.requested.length} asked again, ${p.pending} pending, ${p.deferred} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
+    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
         ["item", "code", "message", "what to do"],
         p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]),
         "No errors.",
       )}`
     : "<p>No pass yet.</p>";
   const c = r.counts;
-  return `${sw}${last}<p>Asked again in all: ${c.delivered} delivered, ${c.requested} pending, ${c.refused} refused, ${c.exhausted} given up, ${c.expired} older than GitHub keeps.</p>${table(
+  return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(
     ["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"],
     r.problems.map((x) => [
       new Raw(`<code>${esc(x.guid)}</code>`),

@@ -1,5 +1,6 @@
 import { parseDigestFile } from "../core/envelope.js";
 import { isGateError, type ErrorCode } from "../core/errors.js";
+import { mdCode, mdText, plainText } from "../core/markdown.js";
 import { repoRef, type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
 import { readEvidenceZip, type VerifiedBundle } from "./bundle.js";
 import type { AppContext } from "./context.js";
@@ -40,7 +41,7 @@ export function refusedCheck(refusal: Refusal): VerifiedCheckContent {
     conclusion: "failure",
     code: refusal.code,
     title: "Not verified: this run is not the base's gate",
-    summary: `${refusal.code}: ${refusal.reason}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
+    summary: `${mdCode(refusal.code)}: ${mdText(refusal.reason)}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
   };
 }
 
@@ -54,8 +55,9 @@ export function verifiedRunCheck(
   const fail = (code: ErrorCode | null, title: string, detail: string): VerifiedCheckContent => ({
     conclusion: "failure",
     code,
-    title,
-    summary: `${code === null ? "" : `${code}: `}${detail}\n\n${runLine(a, workflowPath)}`,
+    // The detail and the run line quote the bundle and the run (runner A's job made the bundle).
+    title: plainText(title, 255),
+    summary: `${code === null ? "" : `${mdCode(code)}: `}${mdText(detail)}\n\n${mdText(runLine(a, workflowPath))}`,
   });
   if (evidence.kind === "missing") {
     if (a.run.conclusion === "success") {
@@ -63,7 +65,7 @@ export function verifiedRunCheck(
         conclusion: "neutral",
         code: null,
         title: "Not gated: the run left no evidence",
-        summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${runLine(a, workflowPath)}`,
+        summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${mdText(runLine(a, workflowPath))}`,
       };
     }
     return fail(
@@ -114,7 +116,9 @@ export function verifiedRunCheck(
       `Evidence ${b.digest}.`,
       runLine(a, workflowPath),
       "Checked through GitHub's API: the workflow file (and any local Action) is the base's, the head is the pull request's current head, the run is this repository's.",
-    ].join("\n\n"),
+    ]
+      .map((paragraph) => mdText(paragraph))
+      .join("\n\n"),
   };
 }
 

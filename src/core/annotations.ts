@@ -1,12 +1,15 @@
 /**
  * Check-run annotations: one per distinct violation, on the envelope file at the line of the
  * rule that was broken; property failures where they are; ledger rows that were refused or
- * expired. GitHub takes at most 50 per request.
+ * expired. GitHub takes at most 50 per request. Titles and messages quote the pull request's
+ * paths and names; GitHub shows them as plain text, so they go through `plainText` (invisible and
+ * bidi characters shown, lines flattened), cut after that.
  */
 import type { LoadedEnvelope } from "./envelope.js";
 import { RULE_ENVELOPE_KEY, type Violation } from "./log.js";
 import type { PropertyOutcome } from "./policy.js";
 import type { LedgerProblem } from "./ledger.js";
+import { plainText } from "./markdown.js";
 
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Most annotations sent for one run; the summary and the evidence hold the rest. */
@@ -23,10 +26,6 @@ export interface CheckAnnotation {
   message: string;
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
-}
-
 function annotation(
   path: string,
   line: number,
@@ -40,8 +39,9 @@ function annotation(
     start_line: at,
     end_line: at,
     annotation_level: level,
-    title: clip(title, MAX_TITLE),
-    message: clip(message, MAX_MESSAGE),
+    // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
+    title: plainText(title, MAX_TITLE),
+    message: plainText(message, MAX_MESSAGE),
   };
 }
 
@@ -52,26 +52,36 @@ export function batchAnnotations<T>(items: readonly T[], size = ANNOTATIONS_PER_
   return batches.length === 0 ? [[]] : batches;
 }
 
-/** What the run did, in words, for one violation. */
-export function describeViolation(v: Violation): string {
+/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
+export function describeViolationParts(v: Violation): [string, string, string] {
   switch (v.rule) {
     case "write_outside_root":
-      return `the run wrote ${v.subject}, outside every allowed root`;
+      return ["the run wrote ", v.subject, ", outside every allowed root"];
     case "undeclared_tool":
-      return `the agent dispatched the tool "${v.subject}", which allowed_tools does not list`;
+      return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
     case "undeclared_env":
-      return `the run read the environment key ${v.subject}, which allowed_env does not list`;
+      return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
     case "network_denied":
-      return `the run reached for ${v.subject} while network is "deny"`;
+      return ["the run reached for ", v.subject, ' while network is "deny"'];
     case "undeclared_host":
-      return `the run connected to ${v.subject}, which allowed_hosts does not list`;
+      return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
     case "undeclared_command":
-      return `the run executed ${v.subject}, which allowed_commands does not list`;
+      return ["the run executed ", v.subject, ", which allowed_commands does not list"];
     case "forbidden_syscall":
-      return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
+      return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
     case "write_protected":
-      return `the run wrote ${v.subject}, a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed`;
+      return [
+        "the run wrote ",
+        v.subject,
+        ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
+      ];
   }
+}
+
+/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
+export function describeViolation(v: Violation): string {
+  const [before, subject, after] = describeViolationParts(v);
+  return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
 }
 
 export function violationAnnotations(violations: readonly Violation[], envelope: LoadedEnvelope, logName: string): CheckAnnotation[] {

@@ -1,15 +1,21 @@
 /**
  * The check run summary (and the job summary): verdict, violations, properties, freezes,
  * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
+ *
+ * Every string from the pull request or its run (paths, names, details, messages, runner and run
+ * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
+ * around them is ours. Nothing escaped is escaped again.
  */
-import { describeViolation } from "./annotations.js";
+import { describeViolationParts } from "./annotations.js";
+import { clipMarkdown, mdCode, mdLink, mdText, plainText } from "./markdown.js";
 import { RULE_ENVELOPE_KEY } from "./log.js";
 import type { LedgerProblem } from "./ledger.js";
 import type { Decision, GatingDecision, PolicyChange, PropertyOutcome } from "./policy.js";
 import type { CheckReport } from "./verdict.js";
 
 export const MAX_SUMMARY_CHARS = 65535;
-const MAX_CELL = 300;
+/** Most characters of one escaped table cell or line of text. */
+const MAX_CELL = 600;
 
 export interface SummaryInput {
   checkName: string;
@@ -29,9 +35,14 @@ export interface SummaryInput {
   omittedAnnotations: number;
 }
 
+/** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
 export function cell(text: string): string {
-  const flat = text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-  return flat.length <= MAX_CELL ? flat : `${flat.slice(0, MAX_CELL - 3)}...`;
+  return mdText(text, MAX_CELL);
+}
+
+/** The same, as a code span that is safe in a table cell. */
+function code(text: string): string {
+  return mdCode(text, { inTable: true, max: MAX_CELL });
 }
 
 export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
@@ -43,15 +54,15 @@ export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   not_gated: "NOT GATED",
 };
 
-/** Check run title: starts with the verdict. */
+/** Check run title (plain text on GitHub): starts with the verdict. */
 export function checkTitle(decision: Decision): string {
-  const title = `${decision.verdict}: ${decision.headline}`;
-  return title.length <= 255 ? title : `${title.slice(0, 252)}...`;
+  return plainText(`${decision.verdict}: ${decision.headline}`, 255);
 }
 
 function table(header: string[], rows: string[][], limit: number, more: (n: number) => string): string[] {
   const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
-  for (const row of rows.slice(0, limit)) out.push(`| ${row.map(cell).join(" | ")} |`);
+  // Cells are markdown already (escaped where they quote anything).
+  for (const row of rows.slice(0, limit)) out.push(`| ${row.join(" | ")} |`);
   if (rows.length > limit) out.push("", more(rows.length - limit));
   return out;
 }
@@ -59,34 +70,37 @@ function table(header: string[], rows: string[][], limit: number, more: (n: numb
 function render(input: SummaryInput, limit: number): string {
   const { decision, report } = input;
   const out: string[] = [];
-  out.push(`## ${input.checkName}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${cell(decision.headline)}**`, "");
-  const facts: [string, string][] = [["verdict", `\`${decision.verdict}\` (conclusion \`${decision.conclusion}\`)`]];
+  out.push(`## ${cell(input.checkName)}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${cell(decision.headline)}**`, "");
+  const facts: [string, string][] = [["verdict", `${code(decision.verdict)} (conclusion ${code(decision.conclusion)})`]];
   if (input.envelope) {
-    facts.push(["envelope", `\`${input.envelope.id}\``]);
-    facts.push(["envelope hash", `\`${input.envelope.hash}\``]);
-    facts.push(["envelope read from", `\`${input.envelope.file}\` at \`${input.envelope.ref.slice(0, 12)}\` (${input.envelope.source})`]);
+    facts.push(["envelope", code(input.envelope.id)]);
+    facts.push(["envelope hash", code(input.envelope.hash)]);
+    facts.push([
+      "envelope read from",
+      `${code(input.envelope.file)} at ${code(input.envelope.ref.slice(0, 12))} (${cell(input.envelope.source)})`,
+    ]);
   }
   if (input.pull) {
     facts.push([
       "pull request",
-      `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``,
+      `#${input.pull.number} by @${cell(input.pull.author)}, head ${code(input.pull.headSha.slice(0, 12))}, base ${code(input.pull.baseSha.slice(0, 12))}`,
     ]);
   }
-  if (input.gating) facts.push([input.gating.gated ? "gated because" : "not gated because", input.gating.reason]);
+  if (input.gating) facts.push([input.gating.gated ? "gated because" : "not gated because", cell(input.gating.reason)]);
   if (report?.log) {
     facts.push([
       "observer run",
-      `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`,
+      `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
     ]);
   }
   if (input.evidence) {
-    facts.push(["evidence", `artifact \`${input.evidence.artifact}\`, digest \`${input.evidence.digest ?? "not written"}\``]);
+    facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
   }
-  out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${cell(v).replace(/\\\|/g, "|")} |`), "");
+  out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
 
   if (report?.verdict === "error" && report.error) {
-    out.push("### Could not evaluate", "", `\`${report.error.code}\`: ${cell(report.error.message)}`);
-    if (report.error.file) out.push("", `at \`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}\``);
+    out.push("### Could not evaluate", "", `${mdCode(report.error.code)}: ${cell(report.error.message)}`);
+    if (report.error.file) out.push("", `at ${mdCode(`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}`)}`);
     if (report.error.hint) out.push("", `What to do: ${cell(report.error.hint)}`);
     out.push("", "This is not a pass: the gate refuses what it could not check.", "");
   }
@@ -99,8 +113,9 @@ function render(input: SummaryInput, limit: number): string {
         report.violations.map((v) => {
           const key = RULE_ENVELOPE_KEY[v.rule];
           const line = input.envelope?.ruleLines?.[key];
-          const where = input.envelope ? `${input.envelope.file}${line !== undefined ? `:${line}` : ""} (\`${key}\`)` : `\`${key}\``;
-          return [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count), where];
+          const where = input.envelope ? `${cell(input.envelope.file)}${line !== undefined ? `:${line}` : ""} (${code(key)})` : code(key);
+          const [before, subject, after] = describeViolationParts(v);
+          return [code(v.id), `${cell(before)}${code(subject)}${cell(after)}`, cell(String(v.first_line)), cell(String(v.count)), where];
         }),
         limit,
         (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`,
@@ -126,7 +141,7 @@ function render(input: SummaryInput, limit: number): string {
               ? `${p.expired.map((r) => `${r.freeze_id} expired ${r.expires_on} (ledger line ${r.line})`).join("; ")}`
               : "";
           const result = p.frozenBy ? "fail (tolerated)" : p.record.result;
-          return [p.record.name, result, p.record.detail, freeze];
+          return [cell(p.record.name), cell(result), cell(p.record.detail), cell(freeze)];
         }),
         limit,
         (n) => `...and ${n} more properties (see properties.json in the evidence bundle).`,
@@ -139,7 +154,7 @@ function render(input: SummaryInput, limit: number): string {
       "",
       input.propertiesFile.present
         ? "The properties file declares none."
-        : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`,
+        : `No properties file at ${mdCode(input.propertiesFile.path)}: no properties are scored.`,
       "",
     );
   }
@@ -148,13 +163,13 @@ function render(input: SummaryInput, limit: number): string {
     const applied = (input.properties ?? []).filter((p) => p.frozenBy !== null);
     const expired = (input.properties ?? []).flatMap((p) => p.expired);
     out.push("### Freezes", "");
-    if (!input.ledger.present) out.push(`No ledger at \`${input.ledger.path}\` on the base commit: no freezes.`);
+    if (!input.ledger.present) out.push(`No ledger at ${mdCode(input.ledger.path)} on the base commit: no freezes.`);
     else
       out.push(
-        `${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger \`${input.ledger.path}\`).`,
+        `${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger ${mdCode(input.ledger.path)}).`,
       );
-    for (const p of applied) out.push(`- ${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`);
-    for (const r of expired) out.push(`- ${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`);
+    for (const p of applied) out.push(`- ${cell(`${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`)}`);
+    for (const r of expired) out.push(`- ${cell(`${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`)}`);
     for (const problem of input.ledger.refused.slice(0, limit)) {
       out.push(
         `- line ${problem.line}${problem.freeze_id ? ` (${cell(problem.freeze_id)})` : ""} is never honored: ${cell(problem.reason)}`,
@@ -166,11 +181,11 @@ function render(input: SummaryInput, limit: number): string {
 
   if (input.policyChange && input.policyChange.changes.length > 0) {
     out.push("### Policy change", "");
-    for (const c of input.policyChange.changes) out.push(`- \`${c.path}\` (${c.role}) ${c.status}`);
+    for (const c of input.policyChange.changes) out.push(`- ${mdCode(c.path)} ${cell(`(${c.role}) ${c.status}`)}`);
     out.push(
       "",
       input.policyChange.approvedBy.length > 0
-        ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${l}`).join(", ")}: the head's policy applies.`
+        ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${cell(l)}`).join(", ")}: the head's policy applies.`
         : "Until an allowed reviewer approves the head commit, the base commit's policy applies and the check cannot succeed.",
       "",
     );
@@ -179,10 +194,11 @@ function render(input: SummaryInput, limit: number): string {
   if (report?.log) {
     const c = report.log.counts;
     out.push("### Observer coverage", "", "| class | events |", "| --- | --- |");
-    for (const [k, v] of Object.entries(c)) out.push(`| ${k} | ${v} |`);
+    for (const [k, v] of Object.entries(c)) out.push(`| ${cell(k)} | ${cell(String(v))} |`);
     out.push("");
-    if (report.log.observers !== null) out.push(`Observers: \`${cell(JSON.stringify(report.log.observers))}\``, "");
-    if (report.log.network_enforced !== null) out.push(`Network enforced: \`${cell(JSON.stringify(report.log.network_enforced))}\``, "");
+    if (report.log.observers !== null) out.push(`Observers: ${mdCode(JSON.stringify(report.log.observers), { max: MAX_CELL })}`, "");
+    if (report.log.network_enforced !== null)
+      out.push(`Network enforced: ${mdCode(JSON.stringify(report.log.network_enforced), { max: MAX_CELL })}`, "");
   }
 
   if (input.omittedAnnotations > 0)
@@ -191,7 +207,7 @@ function render(input: SummaryInput, limit: number): string {
       "",
     );
   for (const note of input.notes) out.push(`> ${cell(note)}`, "");
-  if (input.links.length > 0) out.push("### Links", "", ...input.links.map((l) => `- [${cell(l.label)}](${l.url})`), "");
+  if (input.links.length > 0) out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
   return out.join("\n");
 }
 
@@ -201,7 +217,6 @@ export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS)
     const text = render(input, limit);
     if (text.length <= maxChars) return text;
   }
-  const text = render(input, 0);
-  const tail = "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n";
-  return text.slice(0, maxChars - tail.length) + tail;
+  // Cut at a line boundary: never inside an escape, an entity or a code span.
+  return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
 }

@@ -30,6 +30,7 @@ import {
   type PullFixture,
   type PullSetup,
 } from "../support/action-harness.js";
+import { shownText } from "../support/gfm.js";
 
 let fake: FakeGitHub;
 let nextPull = 100;
@@ -164,7 +165,7 @@ describe("the Action on pull requests", () => {
     expect(check.output.summary).toContain("`undeclared_env:AWS_SECRET_ACCESS_KEY`");
     // Which rule broke, what touched what, and where the envelope says so, without opening a log.
     expect(check.output.summary).toContain(`${ENVELOPE_PATH}:${lineOf("allowed_env")} (\`allowed_env\`)`);
-    expect(check.output.summary).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
+    expect(shownText(check.output.summary)).toContain("read the environment key AWS_SECRET_ACCESS_KEY");
     expect(run.outputs.verdict).toBe("envelope_fail");
     expect(JSON.parse(run.outputs.violations as string)).toHaveLength(3);
   });
@@ -191,8 +192,8 @@ describe("the Action on pull requests", () => {
     expect(run.exitCode).toBe(0);
     const check = checkRunFor(p);
     expect(check.conclusion).toBe("neutral");
-    expect(check.output.summary).toContain("ENVELOPE_MISSING");
-    expect(check.output.summary).toContain("Nothing was evaluated");
+    expect(shownText(check.output.summary)).toContain("ENVELOPE_MISSING");
+    expect(shownText(check.output.summary)).toContain("Nothing was evaluated");
   });
 
   it("gates a human PR that carries the agent label, and every PR with gate-all", async () => {
@@ -479,7 +480,7 @@ describe("the Action on pull requests", () => {
         "undeclared_env:GITHUB_TOKEN",
         "undeclared_env:INPUT_GITHUB-TOKEN",
       ]);
-      expect(check.output.summary).toContain("Property probe_tests's command ran jailed");
+      expect(shownText(check.output.summary)).toContain("Property probe_tests's command ran jailed");
     });
 
     it("a property command that prints the wrapper's COMMAND_NOT_FOUND refusal itself is still judged on its log", async () => {
@@ -574,7 +575,7 @@ describe("the Action on pull requests", () => {
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("failure");
       expect(check.output.title).toMatch(/^property_fail: property failed: result_shape/);
-      expect(check.output.summary).toMatch(
+      expect(shownText(check.output.summary)).toMatch(
         /F-110.*FREEZE_EVIDENCE_MISMATCH: runner A's evidence digest is sha256:[0-9a-f]{64}, the row says sha256:0{64}/,
       );
       expect(check.annotations).toContainEqual(expect.objectContaining({ path: LEDGER_PATH, start_line: 2 }));
@@ -592,7 +593,7 @@ describe("the Action on pull requests", () => {
       });
       const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
       expect(run.exitCode).toBe(1);
-      expect(checkRunFor(p).output.summary).toMatch(
+      expect(shownText(checkRunFor(p).output.summary)).toMatch(
         /F-111.*FREEZE_EVIDENCE_MISMATCH: runner B's runner.json names machine "machine-aaaa1111", the row says machine-bbbb2222/,
       );
     });
@@ -608,7 +609,7 @@ describe("the Action on pull requests", () => {
       });
       const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
       expect(run.exitCode).toBe(1);
-      expect(checkRunFor(p).output.summary).toContain(
+      expect(shownText(checkRunFor(p).output.summary)).toContain(
         `FREEZE_EVIDENCE_MISMATCH: runner B's run ${freeze.runB.id} is a pull_request run, not one the App dispatched (workflow_dispatch)`,
       );
     });
@@ -624,7 +625,7 @@ describe("the Action on pull requests", () => {
       });
       const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
       expect(run.exitCode).toBe(1);
-      expect(checkRunFor(p).output.summary).toContain(
+      expect(shownText(checkRunFor(p).output.summary)).toContain(
         `FREEZE_EVIDENCE_UNAVAILABLE: runner A's run 987654321 is not a workflow run of ${REPO}`,
       );
     });
@@ -641,7 +642,7 @@ describe("the Action on pull requests", () => {
       for (const a of fake.repo(REPO).artifacts) if (a.run_id === expired.runA.id) a.expired = true;
       const first = await gateWithLedger(`${LEDGER_HEADER}\n${expired.row}\n`, inScope, BAD_SHAPE);
       expect(first.run.exitCode).toBe(1);
-      expect(checkRunFor(first.p).output.summary).toMatch(
+      expect(shownText(checkRunFor(first.p).output.summary)).toMatch(
         new RegExp(
           `F-112.*FREEZE_EVIDENCE_UNAVAILABLE: runner A's evidence cannot be checked: run ${expired.runA.id}'s envelope-gate-evidence artifact has expired`,
         ),
@@ -658,7 +659,7 @@ describe("the Action on pull requests", () => {
         const { run, p } = await gateWithLedger(`${LEDGER_HEADER}\n${freeze.row}\n`, inScope, BAD_SHAPE);
         fake.clearFailures();
         expect(run.exitCode).toBe(1);
-        const summary = checkRunFor(p).output.summary ?? "";
+        const summary = shownText(checkRunFor(p).output.summary);
         expect(summary).toMatch(
           new RegExp(
             `F-113-${status}.*FREEZE_EVIDENCE_UNAVAILABLE: runner A's evidence could not be read \\(GITHUB_UNAVAILABLE: .*HTTP ${status}`,
@@ -690,7 +691,7 @@ describe("the Action on pull requests", () => {
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
       expect(check.output.title).toMatch(/^property_fail: property failed: patch_scope/);
-      expect(check.output.summary).toMatch(/F-115.*FREEZE_NOT_FREEZABLE: patch_scope is a patch_paths property/);
+      expect(shownText(check.output.summary)).toMatch(/F-115.*FREEZE_NOT_FREEZABLE: patch_scope is a patch_paths property/);
     });
 
     it("attack: one machine twice, an NBSP-padded property, a zero-width character, a duplicate and an unscoped row are never honored", async () => {
@@ -714,7 +715,7 @@ describe("the Action on pull requests", () => {
       const before = fake.requestsTo("GET", "/repos/:owner/:repo/actions/runs/:run_id/artifacts").length;
       const { run, p } = await gateWithLedger(`${ledger}\n`, inScope, BAD_SHAPE);
       expect(run.exitCode).toBe(1);
-      const summary = checkRunFor(p).output.summary ?? "";
+      const summary = shownText(checkRunFor(p).output.summary);
       expect(summary).toMatch(/F-120.*same machine \("machine-aaaa"\)/);
       expect(summary).toMatch(/F-121.*property cell carries inner whitespace or invisible characters \(U\+00A0\)/);
       expect(summary).toMatch(/F-122.*property cell carries leading or trailing whitespace or invisible characters \(U\+200B\)/);
@@ -768,7 +769,7 @@ describe("the Action on pull requests", () => {
       expect(run.exitCode).toBe(1);
       const check = checkRunFor(p);
       expect(check.conclusion).toBe("failure");
-      const summary = check.output.summary ?? "";
+      const summary = shownText(check.output.summary ?? "");
       expect(summary).toContain('names the envelope rule "undeclared_env"');
       expect(summary).toMatch(/F-104.*same machine/);
       expect(summary).toMatch(/F-105.*more than the 14-day cap/);
@@ -908,7 +909,7 @@ describe("the Action on pull requests", () => {
       expect(run.exitCode).toBe(1);
       expect(run.outputs.verdict).toBe("error");
       expect(run.outputs["error-code"]).toBe("GITHUB_UNAVAILABLE");
-      expect(run.summary).toMatch(/GitHub could not read pull request #\d+/);
+      expect(shownText(run.summary)).toMatch(/GitHub could not read pull request #\d+/);
     });
   });
 
@@ -999,7 +1000,7 @@ describe("the Action on pull requests", () => {
       const run = await gate(p, observerLog(BASE_HASH, [{ kind: "tool", name: "read_file" }]), { inputs: { workspace: "" } });
       expect(run.exitCode, run.summary).toBe(1);
       expect(run.outputs["error-code"]).toBe("OBSERVER_INTERRUPTED");
-      expect(checkRunFor(p).output.summary).toMatch(/stopped at its deadline \(timeout 1s\)/);
+      expect(shownText(checkRunFor(p).output.summary)).toMatch(/stopped at its deadline \(timeout 1s\)/);
     });
 
     it("a job summary that cannot be written degrades to the log; the check run still carries the verdict", async () => {

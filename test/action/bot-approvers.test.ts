@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGitHub, type FakeCheckRun, type FakeGitHub } from "../support/fake-github.js";
+import { shownText } from "../support/gfm.js";
 import {
   REPO,
   envelopeHash,
@@ -72,7 +73,7 @@ describe("approvers are people by default", () => {
     // The base envelope applies, under which the widened log was not recorded.
     expect(run.outputs["envelope-hash"]).toBe(envelopeHash(BASE));
     expect(run.outputs["error-code"]).toBe("OBSERVER_LOG_ENVELOPE_MISMATCH");
-    const summary = checkRunFor(p).output.summary ?? "";
+    const summary = shownText(checkRunFor(p).output.summary);
     expect(summary).toContain("Not counted as approvals of the policy change: @renovate[bot], @ci-robot");
     expect(summary).not.toContain("policy change approved");
     // The bots' permissions were never even asked.
@@ -99,7 +100,7 @@ describe("approvers are people by default", () => {
     expect(run.exitCode, run.summary).toBe(0);
     expect(run.outputs["envelope-hash"]).toBe(WIDENED_HASH);
     expect(checkRunFor(p).conclusion).toBe("success");
-    expect(checkRunFor(p).output.summary).toContain("@renovate[bot]");
+    expect(shownText(checkRunFor(p).output.summary)).toContain("@renovate[bot]");
   });
 
   it("clean twin: a person with write access approving the head still applies the change", async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGitHub, type FakeCheckRun, type FakeGitHub } from "../support/fake-github.js";
+import { shownText } from "../support/gfm.js";
 import {
   REPO,
   envelopeHash,
@@ -112,7 +113,7 @@ describe("the current base, always", () => {
     const readme = fake.commit(REPO, { "README.md": "widgets\n" }, { branch: "main", message: "docs" });
     const passes = await gateWithEvent(q, { ref: "main", sha: q.baseSha }, observerLog(STRICT_HASH, CLEAN));
     expect(passes.exitCode, passes.summary).toBe(0);
-    expect(passes.summary).toContain(`The base branch main is at \`${readme.slice(0, 12)}\``);
+    expect(shownText(passes.summary)).toContain(`The base branch main is at \`${readme.slice(0, 12)}\``);
     expect(fake.requestsTo("GET", "/repos/:owner/:repo/contents/*path").some((r) => r.query.includes(readme))).toBe(true);
 
     // The PR and the event recorded main at a lax commit; main has tightened since.
@@ -126,7 +127,7 @@ describe("the current base, always", () => {
     const clean = await gateWithEvent(p, { ref: "main", sha: p.baseSha }, observerLog(STRICT_HASH, CLEAN));
     expect(clean.outputs.verdict, clean.summary).toBe("action_required");
     expect(clean.outputs["envelope-hash"]).toBe(STRICT_HASH);
-    expect(clean.summary).toContain(`The base branch main is at \`${tip.slice(0, 12)}\`, not at \`${p.baseSha.slice(0, 12)}\``);
+    expect(shownText(clean.summary)).toContain(`The base branch main is at \`${tip.slice(0, 12)}\`, not at \`${p.baseSha.slice(0, 12)}\``);
   });
 
   it("runner B (workflow_dispatch, no pull request in the event) is judged at the base branch's current commit too", async () => {

@@ -4,6 +4,7 @@ import { buildManifest } from "../../src/core/evidence.js";
 import { gitSha } from "../support/fake-github.js";
 import { defaultFingerprint } from "../support/fake-github-app.js";
 import { contentJson } from "../support/fake-shapes.js";
+import { shownText } from "../support/gfm.js";
 import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
 import {
   addRunA,
@@ -108,9 +109,9 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
     const check = world.fake.checkRun(REPO, "envelope-gate (dual run)");
     expect(check?.conclusion).toBe("neutral");
     expect(check?.output.title).toContain("Shadow mode");
-    expect(check?.output.summary).toContain("would open a ledger PR for schema_key_order");
+    expect(shownText(check?.output.summary)).toContain("would open a ledger PR for schema_key_order");
     expect(check?.head_sha).toBe(HEAD_SHA);
-    expect(check?.output.text).toContain("### Would open: envelope-gate: freeze schema_key_order until 2026-12-07");
+    expect(shownText(check?.output.text)).toContain("Would open: envelope-gate: freeze schema_key_order until 2026-12-07");
     expect(check?.output.text).toContain("| `schema_key_order` | fail | pass |");
     const shadowed = await app.store.listLedgerPrs(["shadowed"]);
     expect(shadowed).toHaveLength(1);

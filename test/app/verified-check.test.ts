@@ -5,6 +5,7 @@
  * App (real HTTP, SQLite, the fake GitHub held to GitHub's description), each with its twin.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { shownText } from "../support/gfm.js";
 import type { RunningApp } from "../../src/app/run.js";
 import { bundleFiles } from "../support/fake-github-app.js";
 import type { FakeWorkflowRun } from "../support/fake-github.js";
@@ -58,7 +59,7 @@ describe("the verified check (item 9)", () => {
     const check = verifiedChecks()[0]!;
     expect(check).toMatchObject({ head_sha: HEAD_SHA, conclusion: "success", external_id: `${run.id}:1` });
     expect(check.output.title).toContain("Verified");
-    expect(check.output.summary).toContain(`Run ${run.id} (attempt 1) of ${GATE_WORKFLOW_PATH}`);
+    expect(shownText(check.output.summary)).toContain(`Run ${run.id} (attempt 1) of ${GATE_WORKFLOW_PATH}`);
     expect(await app.store.runs.getVerifiedCheck(REPO, run.id, 1)).toMatchObject({ state: "posted", conclusion: "success" });
     // A re-run is another attempt: its own check.
     run.run_attempt = 2;
@@ -130,7 +131,7 @@ describe("the verified check (item 9)", () => {
     const res = await deliver(run);
     expect(String(res.outcome)).toContain("runner B dispatched");
     expect(String(res.outcome)).toContain("verified check failure");
-    expect(verifiedChecks()[0]?.output.summary).toContain("schema_key_order (fail)");
+    expect(shownText(verifiedChecks()[0]?.output.summary)).toContain("schema_key_order (fail)");
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
   });
 

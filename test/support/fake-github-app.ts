@@ -225,6 +225,7 @@ export function installAppRoutes(fake: FakeGitHub, options: AppFakeOptions): App
 export interface BundleSpec {
   machineId: string;
   runnerName?: string;
+  cpuModel?: string;
   headSha: string;
   envelopeHash: string;
   repository: string;
@@ -253,7 +254,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     os: "linux",
     arch: "x64",
     cpus: 2,
-    cpu_model: "Test CPU",
+    cpu_model: spec.cpuModel ?? "Test CPU",
     locale: "C.UTF-8",
     timezone: "UTC",
     run_id: String(spec.workflowRunId),

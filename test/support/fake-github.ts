@@ -1061,9 +1061,10 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const files = pull.files.slice(0, PULL_FILES_LIMIT).map((f) => ({
       sha: gitSha("blob", f.patch ?? f.filename),
       filename: f.filename,
-      blob_url: `${req.baseUrl}/${repo.owner}/${repo.name}/blob/${pull.head.sha}/${f.filename}`,
-      raw_url: `${req.baseUrl}/${repo.owner}/${repo.name}/raw/${pull.head.sha}/${f.filename}`,
-      contents_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/contents/${f.filename}?ref=${pull.head.sha}`,
+      // GitHub percent-encodes the file's name in these addresses (a name may hold spaces, `#`, `<`).
+      blob_url: `${req.baseUrl}/${repo.owner}/${repo.name}/blob/${pull.head.sha}/${encodePath(f.filename)}`,
+      raw_url: `${req.baseUrl}/${repo.owner}/${repo.name}/raw/${pull.head.sha}/${encodePath(f.filename)}`,
+      contents_url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/contents/${encodePath(f.filename)}?ref=${pull.head.sha}`,
       status: f.status,
       additions: f.additions ?? 0,
       deletions: f.deletions ?? 0,
@@ -1508,4 +1509,9 @@ export async function closedPort(): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A repository path in a URL: each segment percent-encoded, the slashes kept. */
+function encodePath(path: string): string {
+  return path.split("/").map(encodeURIComponent).join("/");
 }

@@ -1,3 +1,4 @@
+import { mdCode, mdText } from "../../core/markdown.js";
 import { repoRef } from "../../github/app-client.js";
 import type { LedgerPr } from "../../store/index.js";
 import type { AppContext } from "../context.js";
@@ -71,7 +72,7 @@ export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Pro
         gh,
         pr,
         marked || pr.outcome_code === "LEDGER_PR_RETARGETED",
-        `Closed by envelope-gate (\`LEDGER_PR_RETARGETED\`): this freeze was proposed for \`${pr.base_ref}\`, whose ledger the row was built on and whose runs were compared; a ledger PR is never merged into another branch. The property keeps failing; a dual run on the other branch proposes its own.`,
+        `Closed by envelope-gate (\`LEDGER_PR_RETARGETED\`): this freeze was proposed for ${mdCode(pr.base_ref)}, whose ledger the row was built on and whose runs were compared; a ledger PR is never merged into another branch. The property keeps failing; a dual run on the other branch proposes its own.`,
       );
       return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_RETARGETED`;
     }
@@ -107,7 +108,7 @@ export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Pro
           gh,
           pr,
           true,
-          `Closed again by envelope-gate (\`${pr.outcome_code}\`): ${pr.outcome_detail ?? "the App closed this ledger PR"}.`,
+          `Closed again by envelope-gate (${mdCode(String(pr.outcome_code))}): ${mdText(pr.outcome_detail ?? "the App closed this ledger PR")}.`,
         );
         return `ledger PR ${pr.freeze_id} closed again: ${pr.outcome_code}`;
       }
