@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6952);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8851);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6952:
+/***/ 8851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35811,6 +35811,22 @@ const ERROR_CODES = [
     "REDELIVERY_EXPIRED",
     "REDELIVERY_REFUSED",
     "REDELIVERY_EXHAUSTED",
+    "PULL_REQUEST_BASE_CHANGED",
+    "PULL_REQUEST_BASE_MISSING",
+    "LEDGER_BRANCH_FOREIGN",
+    "LEDGER_PR_FOREIGN",
+    "LEDGER_PR_TAMPERED",
+    "LEDGER_PR_RETARGETED",
+    "JAIL_IDENTITY_UNAVAILABLE",
+    "RUNNER_A_UNVERIFIED",
+    "RUNNER_A_EVENT_REFUSED",
+    "RUNNER_A_NOT_CURRENT_HEAD",
+    "RUNNER_A_WORKFLOW_CHANGED",
+    "RUNNER_B_UNVERIFIED",
+    "VERIFIED_CHECK_EVIDENCE_REFUSED",
+    "FREEZE_NOT_FREEZABLE",
+    "FREEZE_EVIDENCE_UNAVAILABLE",
+    "FREEZE_EVIDENCE_MISMATCH",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -36143,6 +36159,116 @@ const CREDENTIAL_KEY = new RegExp([
     "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
     "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
 ].join("|"), "i");
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
+ * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
+ * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
+ * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
+ * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
+ */
+const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+/**
+ * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
+ * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
+ * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
+ * hands the jailed runs (the patch's and each property command's) the same environment on both:
+ * the keys in RUN_IDENTITY_CANONICAL take values made of the pull request alone (its number,
+ * head commit, base and head branch, all read from the API), the keys in RUN_IDENTITY_REMOVED are
+ * taken out, and RUN_IDENTITY_WRAPPER stays for the wrapper only (it reads them to hide the files
+ * they name).
+ */
+const RUN_IDENTITY_CANONICAL = (/* unused pure expression or super */ null && ([
+    "GITHUB_EVENT_NAME",
+    "GITHUB_SHA",
+    "GITHUB_REF",
+    "GITHUB_REF_NAME",
+    "GITHUB_REF_TYPE",
+    "GITHUB_REF_PROTECTED",
+    "GITHUB_HEAD_REF",
+    "GITHUB_BASE_REF",
+]));
+/** Keys that cannot be made equal on A and B (ids, counters, actors, the workflow's own ref): never in the run. */
+const RUN_IDENTITY_REMOVED = [
+    "GITHUB_RUN_ID",
+    "GITHUB_RUN_NUMBER",
+    "GITHUB_RUN_ATTEMPT",
+    "GITHUB_JOB",
+    "GITHUB_WORKFLOW",
+    "GITHUB_WORKFLOW_REF",
+    "GITHUB_WORKFLOW_SHA",
+    "GITHUB_ACTOR",
+    "GITHUB_ACTOR_ID",
+    "GITHUB_TRIGGERING_ACTOR",
+    "GITHUB_RETENTION_DAYS",
+    "GITHUB_ACTION",
+    "GITHUB_ACTION_REF",
+    "GITHUB_ACTION_REPOSITORY",
+    "GITHUB_ACTIONS_ORCHESTRATION_ID",
+    "ACTIONS_ORCHESTRATION_ID",
+    "RUNNER_TRACKING_ID",
+    "RUNNER_DEBUG",
+    "ACTIONS_RUNNER_DEBUG",
+    "ACTIONS_STEP_DEBUG",
+    "INVOCATION_ID",
+    "JOURNAL_STREAM",
+];
+/**
+ * The Action's own inputs (`INPUT_<NAME>`): runner B's dispatch gives it `pull-request`, `head-sha`
+ * and `dual-run-id` that runner A's run does not have. Never in the run, whatever the envelope lists.
+ */
+const ACTION_INPUT_PREFIX = "INPUT_";
+/**
+ * Keys the run wrapper reads to hide what they name (the event payload, the file-command files,
+ * the Action's directory; src/observer/runner-layout.ts). They stay in the wrapper's environment,
+ * and like the removed keys a pattern or a set never lets them into the run.
+ */
+const RUN_IDENTITY_WRAPPER = [
+    "GITHUB_EVENT_PATH",
+    "GITHUB_ACTION_PATH",
+    "GITHUB_ENV",
+    "GITHUB_OUTPUT",
+    "GITHUB_PATH",
+    "GITHUB_STATE",
+    "GITHUB_STEP_SUMMARY",
+];
+const NEVER_BY_PATTERN = new Set([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
+/**
+ * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
+ * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
+ * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
+ */
+function isRunIdentityKey(key) {
+    return NEVER_BY_PATTERN.has(key) || key.startsWith(ACTION_INPUT_PREFIX);
+}
+/**
+ * The environment the Action hands the run wrapper for a jailed run of `pull`: the caller's,
+ * with the canonical run-identity keys set to values made of the pull request alone and the
+ * removed ones (and the Action's own `INPUT_*` keys) taken out. Runner A (a `pull_request` run), runner B (dispatched on the base for
+ * this pull request and head) and a plain run (any other trigger) get the same values: what a
+ * run sees depends on the pull request it checks, never on how it was started. The envelope's
+ * filter then applies in the wrapper as for any other key.
+ */
+function runEnvironment(caller, _role, pull) {
+    const out = {};
+    const removed = new Set(RUN_IDENTITY_REMOVED);
+    for (const [key, value] of Object.entries(caller)) {
+        if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX))
+            out[key] = value;
+    }
+    const canonical = {
+        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_SHA: pull.headSha,
+        GITHUB_REF: `refs/pull/${pull.number}/merge`,
+        GITHUB_REF_NAME: `${pull.number}/merge`,
+        GITHUB_REF_TYPE: "branch",
+        GITHUB_REF_PROTECTED: "false",
+        GITHUB_HEAD_REF: pull.headRef,
+        GITHUB_BASE_REF: pull.baseRef,
+    };
+    return { ...out, ...canonical };
+}
 
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
@@ -36514,7 +36640,7 @@ function schemaValidator() {
     validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true }).compile(envelope_schema_namespaceObject);
     return validateEnvelopeShape;
 }
-function envelope_sha256Hex(bytes) {
+function sha256Hex(bytes) {
     return (0,external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
 }
 function describeSchemaError(error) {
@@ -36558,7 +36684,7 @@ function schemaErrorPointer(error) {
 }
 /** Parses and validates envelope bytes. Pure: the caller reads the file. */
 function envelope_loadEnvelope(bytes, file) {
-    const hash = `sha256:${envelope_sha256Hex(bytes)}`;
+    const hash = `sha256:${sha256Hex(bytes)}`;
     const decoded = decodeUtf8Strict(bytes);
     if (typeof decoded !== "string") {
         throw new errors_GateError("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
@@ -36634,7 +36760,7 @@ function writableProtectedReason(entry) {
 }
 /** The sha256sum line for an envelope: `<hex>  <name>`. */
 function formatDigestLine(bytes, name) {
-    return `${envelope_sha256Hex(bytes)}  ${name}\n`;
+    return `${sha256Hex(bytes)}  ${name}\n`;
 }
 /** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
 function parseDigestFile(text, file) {
@@ -36661,7 +36787,7 @@ function parseDigestFile(text, file) {
  */
 function envelope_verifyDigest(envelopeBytes, envelopeFile, digestText, digestFile) {
     const expected = parseDigestFile(digestText, digestFile);
-    const actual = envelope_sha256Hex(envelopeBytes);
+    const actual = sha256Hex(envelopeBytes);
     if (expected !== actual) {
         throw new errors_GateError("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
             file: digestFile,
@@ -36714,8 +36840,9 @@ function expandPaths(loaded, values, key) {
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential: that key is allowed only when
- * listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key that names a credential or the machine, or a run-identity
+ * key whose value differs between runner A and runner B (env-sets.ts):
+ * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 function envMatcher(envelope) {
@@ -36739,7 +36866,7 @@ function envMatcher(envelope) {
     return (key) => {
         if (exact.has(key))
             return true;
-        if (CREDENTIAL_KEY.test(key))
+        if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key))
             return false;
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
@@ -37719,16 +37846,235 @@ class LogEvaluator {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/markdown.ts
+/**
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ */
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
+        return false;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
+}
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
+    }
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/annotations.ts
+
 
 const ANNOTATIONS_PER_REQUEST = 50;
 /** Most annotations sent for one run; the summary and the evidence hold the rest. */
 const MAX_ANNOTATIONS = 500;
 const MAX_TITLE = 255;
 const MAX_MESSAGE = 4000;
-function clip(text, max) {
-    return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
-}
 function annotation(path, line, level, title, message) {
     const at = Math.max(1, Math.floor(line));
     return {
@@ -37736,8 +38082,9 @@ function annotation(path, line, level, title, message) {
         start_line: at,
         end_line: at,
         annotation_level: level,
-        title: clip(title, MAX_TITLE),
-        message: clip(message, MAX_MESSAGE),
+        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
+        title: plainText(title, MAX_TITLE),
+        message: plainText(message, MAX_MESSAGE),
     };
 }
 /** Splits into request-sized batches; always at least one (possibly empty) batch. */
@@ -37747,26 +38094,35 @@ function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
         batches.push(items.slice(i, i + size));
     return batches.length === 0 ? [[]] : batches;
 }
-/** What the run did, in words, for one violation. */
-function describeViolation(v) {
+/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
+function describeViolationParts(v) {
     switch (v.rule) {
         case "write_outside_root":
-            return `the run wrote ${v.subject}, outside every allowed root`;
+            return ["the run wrote ", v.subject, ", outside every allowed root"];
         case "undeclared_tool":
-            return `the agent dispatched the tool "${v.subject}", which allowed_tools does not list`;
+            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
         case "undeclared_env":
-            return `the run read the environment key ${v.subject}, which allowed_env does not list`;
+            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
         case "network_denied":
-            return `the run reached for ${v.subject} while network is "deny"`;
+            return ["the run reached for ", v.subject, ' while network is "deny"'];
         case "undeclared_host":
-            return `the run connected to ${v.subject}, which allowed_hosts does not list`;
+            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
         case "undeclared_command":
-            return `the run executed ${v.subject}, which allowed_commands does not list`;
+            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
         case "forbidden_syscall":
-            return `the run called ${v.subject}, which the jail refuses because it would blind or escape the observer`;
+            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
         case "write_protected":
-            return `the run wrote ${v.subject}, a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed`;
+            return [
+                "the run wrote ",
+                v.subject,
+                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
+            ];
     }
+}
+/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
+function describeViolation(v) {
+    const [before, subject, after] = describeViolationParts(v);
+    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
 }
 function violationAnnotations(violations, envelope, logName) {
     return violations.map((v) => {
@@ -37815,12 +38171,2727 @@ function capAnnotations(all, max = MAX_ANNOTATIONS) {
     return { kept: sorted.slice(0, max), omitted: all.length - max };
 }
 
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fflate/esm/index.mjs
+
+var esm_require = (0,external_module_namespaceObject.createRequire)('/');
+// DEFLATE is a complex format; to read this code, you should probably check the RFC first:
+// https://tools.ietf.org/html/rfc1951
+// You may also wish to take a look at the guide I made about this program:
+// https://gist.github.com/101arrowz/253f31eb5abc3d9275ab943003ffecad
+// Some of the following code is similar to that of UZIP.js:
+// https://github.com/photopea/UZIP.js
+// However, the vast majority of the codebase has diverged from UZIP.js to increase performance and reduce bundle size.
+// Sometimes 0 will appear where -1 would be more appropriate. This is because using a uint
+// is better for memory in most engines (I *think*).
+var _a;
+// Mediocre shim
+var Worker;
+var isMarkedAsUntransferable;
+var workerAdd = ";var __w=require('worker_threads');__w.parentPort.on('message',function(m){onmessage({data:m})}),postMessage=function(m,t){__w.parentPort.postMessage(m,t)},close=process.exit;self=global";
+try {
+    (_a = esm_require('worker_threads'), Worker = _a.Worker, isMarkedAsUntransferable = _a.isMarkedAsUntransferable);
+}
+catch (e) {
+}
+var wk = (/* unused pure expression or super */ null && (Worker ? function (c, _, msg, transfer, cb) {
+    var done = false;
+    var w = new Worker(c + workerAdd, { eval: true })
+        .on('error', function (e) { return cb(e, null); })
+        .on('message', function (m) { return cb(null, m); })
+        .on('exit', function (c) {
+        if (c && !done)
+            cb(new Error('exited with code ' + c), null);
+    });
+    if (isMarkedAsUntransferable)
+        transfer = transfer.filter(function (t) { return !isMarkedAsUntransferable(t); });
+    w.postMessage(msg, transfer);
+    w.terminate = function () {
+        done = true;
+        return Worker.prototype.terminate.call(w);
+    };
+    return w;
+} : function (_, __, ___, ____, cb) {
+    setImmediate(function () { return cb(new Error('async operations unsupported - update to Node 12+ (or Node 10-11 with the --experimental-worker CLI flag)'), null); });
+    var NOP = function () { };
+    return {
+        terminate: NOP,
+        postMessage: NOP
+    };
+}));
+
+// aliases for shorter compressed code (most minifers don't do this)
+var u8 = Uint8Array, u16 = Uint16Array, i32 = Int32Array;
+// fixed length extra bits
+var fleb = new u8([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, /* unused */ 0, 0, /* impossible */ 0]);
+// fixed distance extra bits
+var fdeb = new u8([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, /* unused */ 0, 0]);
+// code length index map
+var clim = new u8([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
+// get base, reverse index map from extra bits
+var freb = function (eb, start) {
+    var b = new u16(31);
+    for (var i = 0; i < 31; ++i) {
+        b[i] = start += 1 << eb[i - 1];
+    }
+    // numbers here are at max 18 bits
+    var r = new i32(b[30]);
+    for (var i = 1; i < 30; ++i) {
+        for (var j = b[i]; j < b[i + 1]; ++j) {
+            r[j] = ((j - b[i]) << 5) | i;
+        }
+    }
+    return { b: b, r: r };
+};
+var _a = freb(fleb, 2), fl = _a.b, revfl = _a.r;
+// we can ignore the fact that the other numbers are wrong; they never happen anyway
+fl[28] = 258, revfl[258] = 28;
+var _b = freb(fdeb, 0), fd = _b.b, revfd = _b.r;
+// map of value to reverse (assuming 16 bits)
+var rev = new u16(32768);
+for (var i = 0; i < 32768; ++i) {
+    // reverse table algorithm from SO
+    var x = ((i & 0xAAAA) >> 1) | ((i & 0x5555) << 1);
+    x = ((x & 0xCCCC) >> 2) | ((x & 0x3333) << 2);
+    x = ((x & 0xF0F0) >> 4) | ((x & 0x0F0F) << 4);
+    rev[i] = (((x & 0xFF00) >> 8) | ((x & 0x00FF) << 8)) >> 1;
+}
+// create huffman tree from u8 "map": index -> code length for code index
+// mb (max bits) must be at most 15
+// TODO: optimize/split up?
+var hMap = (function (cd, mb, r) {
+    var s = cd.length;
+    // index
+    var i = 0;
+    // u16 "map": index -> # of codes with bit length = index
+    var l = new u16(mb);
+    // length of cd must be 288 (total # of codes)
+    for (; i < s; ++i) {
+        if (cd[i])
+            ++l[cd[i] - 1];
+    }
+    // u16 "map": index -> minimum code for bit length = index
+    var le = new u16(mb);
+    for (i = 1; i < mb; ++i) {
+        le[i] = (le[i - 1] + l[i - 1]) << 1;
+    }
+    var co;
+    if (r) {
+        // u16 "map": index -> number of actual bits, symbol for code
+        co = new u16(1 << mb);
+        // bits to remove for reverser
+        var rvb = 15 - mb;
+        for (i = 0; i < s; ++i) {
+            // ignore 0 lengths
+            if (cd[i]) {
+                // num encoding both symbol and bits read
+                var sv = (i << 4) | cd[i];
+                // free bits
+                var r_1 = mb - cd[i];
+                // start value
+                var v = le[cd[i] - 1]++ << r_1;
+                // m is end value
+                for (var m = v | ((1 << r_1) - 1); v <= m; ++v) {
+                    // every 16 bit value starting with the code yields the same result
+                    co[rev[v] >> rvb] = sv;
+                }
+            }
+        }
+    }
+    else {
+        co = new u16(s);
+        for (i = 0; i < s; ++i) {
+            if (cd[i]) {
+                co[i] = rev[le[cd[i] - 1]++] >> (15 - cd[i]);
+            }
+        }
+    }
+    return co;
+});
+// fixed length tree
+var flt = new u8(288);
+for (var i = 0; i < 144; ++i)
+    flt[i] = 8;
+for (var i = 144; i < 256; ++i)
+    flt[i] = 9;
+for (var i = 256; i < 280; ++i)
+    flt[i] = 7;
+for (var i = 280; i < 288; ++i)
+    flt[i] = 8;
+// fixed distance tree
+var fdt = new u8(32);
+for (var i = 0; i < 32; ++i)
+    fdt[i] = 5;
+// fixed length map
+var flm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(flt, 9, 0))), flrm = /*#__PURE__*/ hMap(flt, 9, 1);
+// fixed distance map
+var fdm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(fdt, 5, 0))), fdrm = /*#__PURE__*/ hMap(fdt, 5, 1);
+// find max of array
+var max = function (a) {
+    var m = a[0];
+    for (var i = 1; i < a.length; ++i) {
+        if (a[i] > m)
+            m = a[i];
+    }
+    return m;
+};
+// read d, starting at bit p and mask with m
+var esm_bits = function (d, p, m) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8)) >> (p & 7)) & m;
+};
+// read d, starting at bit p continuing for at least 16 bits
+var bits16 = function (d, p) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8) | (d[o + 2] << 16)) >> (p & 7));
+};
+// get end of byte
+var shft = function (p) { return ((p + 7) / 8) | 0; };
+// typed array slice - allows garbage collector to free original reference,
+// while being more compatible than .slice
+var slc = function (v, s, e) {
+    if (s == null || s < 0)
+        s = 0;
+    if (e == null || e > v.length)
+        e = v.length;
+    // can't use .constructor in case user-supplied
+    return new u8(v.subarray(s, e));
+};
+/**
+ * Codes for errors generated within this library
+ */
+var FlateErrorCode = {
+    UnexpectedEOF: 0,
+    InvalidBlockType: 1,
+    InvalidLengthLiteral: 2,
+    InvalidDistance: 3,
+    StreamFinished: 4,
+    NoStreamHandler: 5,
+    InvalidHeader: 6,
+    NoCallback: 7,
+    InvalidUTF8: 8,
+    ExtraFieldTooLong: 9,
+    InvalidDate: 10,
+    FilenameTooLong: 11,
+    StreamFinishing: 12,
+    InvalidZipData: 13,
+    UnknownCompressionMethod: 14
+};
+// error codes
+var ec = [
+    'unexpected EOF',
+    'invalid block type',
+    'invalid length/literal',
+    'invalid distance',
+    'stream finished',
+    'no stream handler',
+    , // determined by compression function
+    'no callback',
+    'invalid UTF-8 data',
+    'extra field too long',
+    'date not in range 1980-2099',
+    'filename too long',
+    'stream finishing',
+    'invalid zip data'
+    // determined by unknown compression method
+];
+;
+var err = function (ind, msg, nt) {
+    var e = new Error(msg || ec[ind]);
+    e.code = ind;
+    if (Error.captureStackTrace)
+        Error.captureStackTrace(e, err);
+    if (!nt)
+        throw e;
+    return e;
+};
+// expands raw DEFLATE data
+var inflt = function (dat, st, buf, dict) {
+    // source length       dict length
+    var sl = dat.length, dl = dict ? dict.length : 0;
+    if (!sl || st.f && !st.l)
+        return buf || new u8(0);
+    var noBuf = !buf;
+    // have to estimate size
+    var resize = noBuf || st.i != 2;
+    // no state
+    var noSt = st.i;
+    // Assumes roughly 33% compression ratio average
+    if (noBuf)
+        buf = new u8(sl * 3);
+    // ensure buffer can fit at least l elements
+    var cbuf = function (l) {
+        var bl = buf.length;
+        // need to increase size to fit
+        if (l > bl) {
+            // Double or set to necessary, whichever is greater
+            var nbuf = new u8(Math.max(bl * 2, l));
+            nbuf.set(buf);
+            buf = nbuf;
+        }
+    };
+    //  last chunk         bitpos           bytes
+    var final = st.f || 0, pos = st.p || 0, bt = st.b || 0, lm = st.l, dm = st.d, lbt = st.m, dbt = st.n;
+    // total bits
+    var tbts = sl * 8;
+    do {
+        if (!lm) {
+            // BFINAL - this is only 1 when last chunk is next
+            final = esm_bits(dat, pos, 1);
+            // type: 0 = no compression, 1 = fixed huffman, 2 = dynamic huffman
+            var type = esm_bits(dat, pos + 1, 3);
+            pos += 3;
+            if (!type) {
+                // go to end of byte boundary
+                var s = shft(pos) + 4, l = dat[s - 4] | (dat[s - 3] << 8), t = s + l;
+                if (t > sl) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                // ensure size
+                if (resize)
+                    cbuf(bt + l);
+                // Copy over uncompressed data
+                buf.set(dat.subarray(s, t), bt);
+                // Get new bitpos, update byte count
+                st.b = bt += l, st.p = pos = t * 8, st.f = final;
+                continue;
+            }
+            else if (type == 1)
+                lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
+            else if (type == 2) {
+                //  literal                            lengths
+                var hLit = esm_bits(dat, pos, 31) + 257, hcLen = esm_bits(dat, pos + 10, 15) + 4;
+                var tl = hLit + esm_bits(dat, pos + 5, 31) + 1;
+                pos += 14;
+                // length+distance tree
+                var ldt = new u8(tl);
+                // code length tree
+                var clt = new u8(19);
+                for (var i = 0; i < hcLen; ++i) {
+                    // use index map to get real code
+                    clt[clim[i]] = esm_bits(dat, pos + i * 3, 7);
+                }
+                pos += hcLen * 3;
+                // code lengths bits
+                var clb = max(clt), clbmsk = (1 << clb) - 1;
+                // code lengths map
+                var clm = hMap(clt, clb, 1);
+                for (var i = 0; i < tl;) {
+                    var r = clm[esm_bits(dat, pos, clbmsk)];
+                    // bits read
+                    pos += r & 15;
+                    // symbol
+                    var s = r >> 4;
+                    // code length to copy
+                    if (s < 16) {
+                        ldt[i++] = s;
+                    }
+                    else {
+                        //  copy   count
+                        var c = 0, n = 0;
+                        if (s == 16)
+                            n = 3 + esm_bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
+                        else if (s == 17)
+                            n = 3 + esm_bits(dat, pos, 7), pos += 3;
+                        else if (s == 18)
+                            n = 11 + esm_bits(dat, pos, 127), pos += 7;
+                        while (n--)
+                            ldt[i++] = c;
+                    }
+                }
+                //    length tree                 distance tree
+                var lt = ldt.subarray(0, hLit), dt = ldt.subarray(hLit);
+                // max length bits
+                lbt = max(lt);
+                // max dist bits
+                dbt = max(dt);
+                lm = hMap(lt, lbt, 1);
+                dm = hMap(dt, dbt, 1);
+            }
+            else
+                err(1);
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+        }
+        // Make sure the buffer can hold this + the largest possible addition
+        // Maximum chunk size (practically, theoretically infinite) is 2^17
+        if (resize)
+            cbuf(bt + 131072);
+        var lms = (1 << lbt) - 1, dms = (1 << dbt) - 1;
+        var lpos = pos;
+        for (;; lpos = pos) {
+            // bits read, code
+            var c = lm[bits16(dat, pos) & lms], sym = c >> 4;
+            pos += c & 15;
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+            if (!c)
+                err(2);
+            if (sym < 256)
+                buf[bt++] = sym;
+            else if (sym == 256) {
+                lpos = pos, lm = null;
+                break;
+            }
+            else {
+                var add = sym - 254;
+                // no extra bits needed if less
+                if (sym > 264) {
+                    // index
+                    var i = sym - 257, b = fleb[i];
+                    add = esm_bits(dat, pos, (1 << b) - 1) + fl[i];
+                    pos += b;
+                }
+                // dist
+                var d = dm[bits16(dat, pos) & dms], dsym = d >> 4;
+                if (!d)
+                    err(3);
+                pos += d & 15;
+                var dt = fd[dsym];
+                if (dsym > 3) {
+                    var b = fdeb[dsym];
+                    dt += bits16(dat, pos) & (1 << b) - 1, pos += b;
+                }
+                if (pos > tbts) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                if (resize)
+                    cbuf(bt + 131072);
+                var end = bt + add;
+                if (bt < dt) {
+                    var shift = dl - dt, dend = Math.min(dt, end);
+                    if (shift + bt < 0)
+                        err(3);
+                    for (; bt < dend; ++bt)
+                        buf[bt] = dict[shift + bt];
+                }
+                for (; bt < end; ++bt)
+                    buf[bt] = buf[bt - dt];
+            }
+        }
+        st.l = lm, st.p = lpos, st.b = bt, st.f = final;
+        if (lm)
+            final = 1, st.m = lbt, st.d = dm, st.n = dbt;
+    } while (!final);
+    // don't reallocate for streams or user buffers
+    return bt != buf.length && noBuf ? slc(buf, 0, bt) : buf.subarray(0, bt);
+};
+// starting at p, write the minimum number of bits that can hold v to d
+var wbits = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+};
+// starting at p, write the minimum number of bits (>8) that can hold v to d
+var wbits16 = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+    d[o + 2] |= v >> 16;
+};
+// creates code lengths from a frequency table
+var hTree = function (d, mb) {
+    // Need extra info to make a tree
+    var t = [];
+    for (var i = 0; i < d.length; ++i) {
+        if (d[i])
+            t.push({ s: i, f: d[i] });
+    }
+    var s = t.length;
+    var t2 = t.slice();
+    if (!s)
+        return { t: et, l: 0 };
+    if (s == 1) {
+        var v = new u8(t[0].s + 1);
+        v[t[0].s] = 1;
+        return { t: v, l: 1 };
+    }
+    t.sort(function (a, b) { return a.f - b.f; });
+    // after i2 reaches last ind, will be stopped
+    // freq must be greater than largest possible number of symbols
+    t.push({ s: -1, f: 25001 });
+    var l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
+    t[0] = { s: -1, f: l.f + r.f, l: l, r: r };
+    // efficient algorithm from UZIP.js
+    // i0 is lookbehind, i2 is lookahead - after processing two low-freq
+    // symbols that combined have high freq, will start processing i2 (high-freq,
+    // non-composite) symbols instead
+    // see https://reddit.com/r/photopea/comments/ikekht/uzipjs_questions/
+    while (i1 != s - 1) {
+        l = t[t[i0].f < t[i2].f ? i0++ : i2++];
+        r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
+        t[i1++] = { s: -1, f: l.f + r.f, l: l, r: r };
+    }
+    var maxSym = t2[0].s;
+    for (var i = 1; i < s; ++i) {
+        if (t2[i].s > maxSym)
+            maxSym = t2[i].s;
+    }
+    // code lengths
+    var tr = new u16(maxSym + 1);
+    // max bits in tree
+    var mbt = ln(t[i1 - 1], tr, 0);
+    if (mbt > mb) {
+        // more algorithms from UZIP.js
+        // TODO: find out how this code works (debt)
+        //  ind    debt
+        var i = 0, dt = 0;
+        //    left            cost
+        var lft = mbt - mb, cst = 1 << lft;
+        t2.sort(function (a, b) { return tr[b.s] - tr[a.s] || a.f - b.f; });
+        for (; i < s; ++i) {
+            var i2_1 = t2[i].s;
+            if (tr[i2_1] > mb) {
+                dt += cst - (1 << (mbt - tr[i2_1]));
+                tr[i2_1] = mb;
+            }
+            else
+                break;
+        }
+        dt >>= lft;
+        while (dt > 0) {
+            var i2_2 = t2[i].s;
+            if (tr[i2_2] < mb)
+                dt -= 1 << (mb - tr[i2_2]++ - 1);
+            else
+                ++i;
+        }
+        for (; i >= 0 && dt; --i) {
+            var i2_3 = t2[i].s;
+            if (tr[i2_3] == mb) {
+                --tr[i2_3];
+                ++dt;
+            }
+        }
+        mbt = mb;
+    }
+    return { t: new u8(tr), l: mbt };
+};
+// get the max length and assign length codes
+var ln = function (n, l, d) {
+    return n.s == -1
+        ? Math.max(ln(n.l, l, d + 1), ln(n.r, l, d + 1))
+        : (l[n.s] = d);
+};
+// length codes generation
+var lc = function (c) {
+    var s = c.length;
+    // Note that the semicolon was intentional
+    while (s && !c[--s])
+        ;
+    var cl = new u16(++s);
+    //  ind      num         streak
+    var cli = 0, cln = c[0], cls = 1;
+    var w = function (v) { cl[cli++] = v; };
+    for (var i = 1; i <= s; ++i) {
+        if (c[i] == cln && i != s)
+            ++cls;
+        else {
+            if (!cln && cls > 2) {
+                for (; cls > 138; cls -= 138)
+                    w(32754);
+                if (cls > 2) {
+                    w(cls > 10 ? ((cls - 11) << 5) | 28690 : ((cls - 3) << 5) | 12305);
+                    cls = 0;
+                }
+            }
+            else if (cls > 3) {
+                w(cln), --cls;
+                for (; cls > 6; cls -= 6)
+                    w(8304);
+                if (cls > 2)
+                    w(((cls - 3) << 5) | 8208), cls = 0;
+            }
+            while (cls--)
+                w(cln);
+            cls = 1;
+            cln = c[i];
+        }
+    }
+    return { c: cl.subarray(0, cli), n: s };
+};
+// calculate the length of output from tree, code lengths
+var clen = function (cf, cl) {
+    var l = 0;
+    for (var i = 0; i < cl.length; ++i)
+        l += cf[i] * cl[i];
+    return l;
+};
+// writes a fixed block
+// returns the new bit pos
+var wfblk = function (out, pos, dat) {
+    // no need to write 00 as type: TypedArray defaults to 0
+    var s = dat.length;
+    var o = shft(pos + 2);
+    out[o] = s & 255;
+    out[o + 1] = s >> 8;
+    out[o + 2] = out[o] ^ 255;
+    out[o + 3] = out[o + 1] ^ 255;
+    for (var i = 0; i < s; ++i)
+        out[o + i + 4] = dat[i];
+    return (o + 4 + s) * 8;
+};
+// writes a block
+var wblk = function (dat, out, final, syms, lf, df, eb, li, bs, bl, p) {
+    wbits(out, p++, final);
+    ++lf[256];
+    var _a = hTree(lf, 15), dlt = _a.t, mlb = _a.l;
+    var _b = hTree(df, 15), ddt = _b.t, mdb = _b.l;
+    var _c = lc(dlt), lclt = _c.c, nlc = _c.n;
+    var _d = lc(ddt), lcdt = _d.c, ndc = _d.n;
+    var lcfreq = new u16(19);
+    for (var i = 0; i < lclt.length; ++i)
+        ++lcfreq[lclt[i] & 31];
+    for (var i = 0; i < lcdt.length; ++i)
+        ++lcfreq[lcdt[i] & 31];
+    var _e = hTree(lcfreq, 7), lct = _e.t, mlcb = _e.l;
+    var nlcc = 19;
+    for (; nlcc > 4 && !lct[clim[nlcc - 1]]; --nlcc)
+        ;
+    var flen = (bl + 5) << 3;
+    var ftlen = clen(lf, flt) + clen(df, fdt) + eb;
+    var dtlen = clen(lf, dlt) + clen(df, ddt) + eb + 14 + 3 * nlcc + clen(lcfreq, lct) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
+    if (bs >= 0 && flen <= ftlen && flen <= dtlen)
+        return wfblk(out, p, dat.subarray(bs, bs + bl));
+    var lm, ll, dm, dl;
+    wbits(out, p, 1 + (dtlen < ftlen)), p += 2;
+    if (dtlen < ftlen) {
+        lm = hMap(dlt, mlb, 0), ll = dlt, dm = hMap(ddt, mdb, 0), dl = ddt;
+        var llm = hMap(lct, mlcb, 0);
+        wbits(out, p, nlc - 257);
+        wbits(out, p + 5, ndc - 1);
+        wbits(out, p + 10, nlcc - 4);
+        p += 14;
+        for (var i = 0; i < nlcc; ++i)
+            wbits(out, p + 3 * i, lct[clim[i]]);
+        p += 3 * nlcc;
+        var lcts = [lclt, lcdt];
+        for (var it = 0; it < 2; ++it) {
+            var clct = lcts[it];
+            for (var i = 0; i < clct.length; ++i) {
+                var len = clct[i] & 31;
+                wbits(out, p, llm[len]), p += lct[len];
+                if (len > 15)
+                    wbits(out, p, (clct[i] >> 5) & 127), p += clct[i] >> 12;
+            }
+        }
+    }
+    else {
+        lm = flm, ll = flt, dm = fdm, dl = fdt;
+    }
+    for (var i = 0; i < li; ++i) {
+        var sym = syms[i];
+        if (sym > 255) {
+            var len = (sym >> 18) & 31;
+            wbits16(out, p, lm[len + 257]), p += ll[len + 257];
+            if (len > 7)
+                wbits(out, p, (sym >> 23) & 31), p += fleb[len];
+            var dst = sym & 31;
+            wbits16(out, p, dm[dst]), p += dl[dst];
+            if (dst > 3)
+                wbits16(out, p, (sym >> 5) & 8191), p += fdeb[dst];
+        }
+        else {
+            wbits16(out, p, lm[sym]), p += ll[sym];
+        }
+    }
+    wbits16(out, p, lm[256]);
+    return p + ll[256];
+};
+// deflate options (nice << 13) | chain
+var deo = /*#__PURE__*/ new i32([65540, 131080, 131088, 131104, 262176, 1048704, 1048832, 2114560, 2117632]);
+// empty
+var et = /*#__PURE__*/ new u8(0);
+// compresses data into a raw DEFLATE buffer
+var dflt = function (dat, lvl, plvl, pre, post, st) {
+    var s = st.z || dat.length;
+    var o = new u8(pre + s + 5 * (1 + Math.ceil(s / 7000)) + post);
+    // writing to this writes to the output buffer
+    var w = o.subarray(pre, o.length - post);
+    var lst = st.l;
+    var pos = (st.r || 0) & 7;
+    if (lvl) {
+        if (pos)
+            w[0] = st.r >> 3;
+        var opt = deo[lvl - 1];
+        var n = opt >> 13, c = opt & 8191;
+        var msk_1 = (1 << plvl) - 1;
+        //    prev 2-byte val map    curr 2-byte val map
+        var prev = st.p || new u16(32768), head = st.h || new u16(msk_1 + 1);
+        var bs1_1 = Math.ceil(plvl / 3), bs2_1 = 2 * bs1_1;
+        var hsh = function (i) { return (dat[i] ^ (dat[i + 1] << bs1_1) ^ (dat[i + 2] << bs2_1)) & msk_1; };
+        // 24576 is an arbitrary number of maximum symbols per block
+        // 424 buffer for last block
+        var syms = new i32(25000);
+        // length/literal freq   distance freq
+        var lf = new u16(288), df = new u16(32);
+        //  l/lcnt  exbits  index          l/lind  waitdx          blkpos
+        var lc_1 = 0, eb = 0, i = st.i || 0, li = 0, wi = st.w || 0, bs = 0;
+        for (; i + 2 < s; ++i) {
+            // hash value
+            var hv = hsh(i);
+            // index mod 32768    previous index mod
+            var imod = i & 32767, pimod = head[hv];
+            prev[imod] = pimod;
+            head[hv] = imod;
+            // We always should modify head and prev, but only add symbols if
+            // this data is not yet processed ("wait" for wait index)
+            if (wi <= i) {
+                // bytes remaining
+                var rem = s - i;
+                if ((lc_1 > 7000 || li > 24576) && (rem > 423 || !lst)) {
+                    pos = wblk(dat, w, 0, syms, lf, df, eb, li, bs, i - bs, pos);
+                    li = lc_1 = eb = 0, bs = i;
+                    for (var j = 0; j < 286; ++j)
+                        lf[j] = 0;
+                    for (var j = 0; j < 30; ++j)
+                        df[j] = 0;
+                }
+                //  len    dist   chain
+                var l = 2, d = 0, ch_1 = c, dif = imod - pimod & 32767;
+                if (rem > 2 && hv == hsh(i - dif)) {
+                    var maxn = Math.min(n, rem) - 1;
+                    var maxd = Math.min(32767, i);
+                    // max possible length
+                    // not capped at dif because decompressors implement "rolling" index population
+                    var ml = Math.min(258, rem);
+                    while (dif <= maxd && --ch_1 && imod != pimod) {
+                        if (dat[i + l] == dat[i + l - dif]) {
+                            var nl = 0;
+                            for (; nl < ml && dat[i + nl] == dat[i + nl - dif]; ++nl)
+                                ;
+                            if (nl > l) {
+                                l = nl, d = dif;
+                                // break out early when we reach "nice" (we are satisfied enough)
+                                if (nl > maxn)
+                                    break;
+                                // now, find the rarest 2-byte sequence within this
+                                // length of literals and search for that instead.
+                                // Much faster than just using the start
+                                var mmd = Math.min(dif, nl - 2);
+                                var md = 0;
+                                for (var j = 0; j < mmd; ++j) {
+                                    var ti = i - dif + j & 32767;
+                                    var pti = prev[ti];
+                                    var cd = ti - pti & 32767;
+                                    if (cd > md)
+                                        md = cd, pimod = ti;
+                                }
+                            }
+                        }
+                        // check the previous match
+                        imod = pimod, pimod = prev[imod];
+                        dif += imod - pimod & 32767;
+                    }
+                }
+                // d will be nonzero only when a match was found
+                if (d) {
+                    // store both dist and len data in one int32
+                    // Make sure this is recognized as a len/dist with 28th bit (2^28)
+                    syms[li++] = 268435456 | (revfl[l] << 18) | revfd[d];
+                    var lin = revfl[l] & 31, din = revfd[d] & 31;
+                    eb += fleb[lin] + fdeb[din];
+                    ++lf[257 + lin];
+                    ++df[din];
+                    wi = i + l;
+                    ++lc_1;
+                }
+                else {
+                    syms[li++] = dat[i];
+                    ++lf[dat[i]];
+                }
+            }
+        }
+        for (i = Math.max(i, wi); i < s; ++i) {
+            syms[li++] = dat[i];
+            ++lf[dat[i]];
+        }
+        pos = wblk(dat, w, lst, syms, lf, df, eb, li, bs, i - bs, pos);
+        if (!lst) {
+            st.r = (pos & 7) | w[(pos / 8) | 0] << 3;
+            // shft(pos) now 1 less if pos & 7 != 0
+            pos -= 7;
+            st.h = head, st.p = prev, st.i = i, st.w = wi;
+        }
+    }
+    else {
+        for (var i = st.w || 0; i < s + lst; i += 65535) {
+            // end
+            var e = i + 65535;
+            if (e >= s) {
+                // write final block
+                w[(pos / 8) | 0] = lst;
+                e = s;
+            }
+            pos = wfblk(w, pos + 1, dat.subarray(i, e));
+        }
+        st.i = s;
+    }
+    return slc(o, 0, pre + shft(pos) + post);
+};
+// CRC32 table
+var crct = /*#__PURE__*/ (/* unused pure expression or super */ null && ((function () {
+    var t = new Int32Array(256);
+    for (var i = 0; i < 256; ++i) {
+        var c = i, k = 9;
+        while (--k)
+            c = ((c & 1) && -306674912) ^ (c >>> 1);
+        t[i] = c;
+    }
+    return t;
+})()));
+// CRC32
+var crc = function () {
+    var c = -1;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var cr = c;
+            for (var i = 0; i < d.length; ++i)
+                cr = crct[(cr & 255) ^ d[i]] ^ (cr >>> 8);
+            c = cr;
+        },
+        d: function () { return ~c; }
+    };
+};
+// Adler32
+var adler = function () {
+    var a = 1, b = 0;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var n = a, m = b;
+            var l = d.length | 0;
+            for (var i = 0; i != l;) {
+                var e = Math.min(i + 2655, l);
+                for (; i < e; ++i)
+                    m += n += d[i];
+                n = (n & 65535) + 15 * (n >> 16), m = (m & 65535) + 15 * (m >> 16);
+            }
+            a = n, b = m;
+        },
+        d: function () {
+            a %= 65521, b %= 65521;
+            return (a & 255) << 24 | (a & 0xFF00) << 8 | (b & 255) << 8 | (b >> 8);
+        }
+    };
+};
+;
+// deflate with opts
+var dopt = function (dat, opt, pre, post, st) {
+    if (!st) {
+        st = { l: 1 };
+        if (opt.dictionary) {
+            var dict = opt.dictionary.subarray(-32768);
+            var newDat = new u8(dict.length + dat.length);
+            newDat.set(dict);
+            newDat.set(dat, dict.length);
+            dat = newDat;
+            st.w = dict.length;
+        }
+    }
+    return dflt(dat, opt.level == null ? 6 : opt.level, opt.mem == null ? (st.l ? Math.ceil(Math.max(8, Math.min(13, Math.log(dat.length))) * 1.5) : 20) : (12 + opt.mem), pre, post, st);
+};
+// Walmart object spread
+var mrg = function (a, b) {
+    var o = {};
+    for (var k in a)
+        o[k] = a[k];
+    for (var k in b)
+        o[k] = b[k];
+    return o;
+};
+// worker clone
+// This is possibly the craziest part of the entire codebase, despite how simple it may seem.
+// The only parameter to this function is a closure that returns an array of variables outside of the function scope.
+// We're going to try to figure out the variable names used in the closure as strings because that is crucial for workerization.
+// We will return an object mapping of true variable name to value (basically, the current scope as a JS object).
+// The reason we can't just use the original variable names is minifiers mangling the toplevel scope.
+// This took me three weeks to figure out how to do.
+var wcln = function (fn, fnStr, td) {
+    var dt = fn();
+    var st = fn.toString();
+    var ks = st.slice(st.indexOf('[') + 1, st.lastIndexOf(']')).replace(/\s+/g, '').split(',');
+    for (var i = 0; i < dt.length; ++i) {
+        var v = dt[i], k = ks[i];
+        if (typeof v == 'function') {
+            fnStr += ';' + k + '=';
+            var st_1 = v.toString();
+            if (v.prototype) {
+                // for global objects
+                if (st_1.indexOf('[native code]') != -1) {
+                    var spInd = st_1.indexOf(' ', 8) + 1;
+                    fnStr += st_1.slice(spInd, st_1.indexOf('(', spInd));
+                }
+                else {
+                    fnStr += st_1;
+                    for (var t in v.prototype)
+                        fnStr += ';' + k + '.prototype.' + t + '=' + v.prototype[t].toString();
+                }
+            }
+            else
+                fnStr += st_1;
+        }
+        else
+            td[k] = v;
+    }
+    return fnStr;
+};
+var ch = (/* unused pure expression or super */ null && ([]));
+// clone bufs
+var cbfs = function (v) {
+    var tl = [];
+    for (var k in v) {
+        if (v[k].buffer) {
+            tl.push((v[k] = new v[k].constructor(v[k])).buffer);
+        }
+    }
+    return tl;
+};
+// use a worker to execute code
+var wrkr = function (fns, init, id, cb) {
+    if (!ch[id]) {
+        var fnStr = '', td_1 = {}, m = fns.length - 1;
+        for (var i = 0; i < m; ++i)
+            fnStr = wcln(fns[i], fnStr, td_1);
+        ch[id] = { c: wcln(fns[m], fnStr, td_1), e: td_1 };
+    }
+    var td = mrg({}, ch[id].e);
+    return wk(ch[id].c + ';onmessage=function(e){for(var k in e.data)self[k]=e.data[k];onmessage=' + init.toString() + '}', id, td, cbfs(td), cb);
+};
+// base async inflate fn
+var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, esm_bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
+var bDflt = function () { return [u8, u16, i32, fleb, fdeb, clim, revfl, revfd, flm, flt, fdm, fdt, rev, deo, et, hMap, wbits, wbits16, hTree, ln, lc, clen, wfblk, wblk, shft, slc, dflt, dopt, deflateSync, pbf]; };
+// gzip extra
+var gze = function () { return [gzh, gzhl, wbytes, crc, crct]; };
+// gunzip extra
+var guze = function () { return [gzs, gzl]; };
+// zlib extra
+var zle = function () { return [zlh, wbytes, adler]; };
+// unzlib extra
+var zule = function () { return [zls]; };
+// post buf
+var pbf = function (msg) { return postMessage(msg, [msg.buffer]); };
+// get opts
+var gopt = function (o) { return o && {
+    out: o.size && new u8(o.size),
+    dictionary: o.dictionary
+}; };
+// async helper
+var cbify = function (dat, opts, fns, init, id, cb) {
+    var w = wrkr(fns, init, id, function (err, dat) {
+        w.terminate();
+        cb(err, dat);
+    });
+    w.postMessage([dat, opts], opts.consume ? [dat.buffer] : []);
+    return function () { w.terminate(); };
+};
+// auto stream
+var astrm = function (strm) {
+    strm.ondata = function (dat, final) { return postMessage([dat, final], [dat.buffer]); };
+    return function (ev) {
+        if (ev.data[0]) {
+            strm.push(ev.data[0], ev.data[1]);
+            postMessage([ev.data[0].length]);
+        }
+        else
+            strm.flush(ev.data[1]);
+    };
+};
+// async stream attach
+var astrmify = function (fns, strm, opts, init, id, flush, ext) {
+    var t;
+    var w = wrkr(fns, init, id, function (err, dat) {
+        if (err)
+            w.terminate(), strm.ondata.call(strm, err);
+        else if (!Array.isArray(dat))
+            ext(dat);
+        else if (dat.length == 1) {
+            strm.queuedSize -= dat[0];
+            if (strm.ondrain)
+                strm.ondrain(dat[0]);
+        }
+        else {
+            if (dat[1])
+                w.terminate();
+            strm.ondata.call(strm, err, dat[0], dat[1]);
+        }
+    });
+    w.postMessage(opts);
+    strm.queuedSize = 0;
+    strm.push = function (d, f) {
+        if (!strm.ondata)
+            err(5);
+        if (t)
+            strm.ondata(err(4, 0, 1), null, !!f);
+        strm.queuedSize += d.length;
+        // can fail for cross-realm Uint8Array, but ok - only a small performance penalty
+        w.postMessage([d, t = f], d.buffer instanceof ArrayBuffer ? [d.buffer] : []);
+    };
+    strm.terminate = function () { w.terminate(); };
+    if (flush) {
+        strm.flush = function (sync) { w.postMessage([0, sync]); };
+    }
+};
+// read 2 bytes
+var b2 = function (d, b) { return d[b] | (d[b + 1] << 8); };
+// read 4 bytes
+var b4 = function (d, b) { return (d[b] | (d[b + 1] << 8) | (d[b + 2] << 16) | (d[b + 3] << 24)) >>> 0; };
+// read 8 bytes
+var b8 = function (d, b) { return b4(d, b) + (b4(d, b + 4) * 4294967296); };
+// write bytes
+var wbytes = function (d, b, v) {
+    for (; v; ++b)
+        d[b] = v, v >>>= 8;
+};
+// gzip header
+var gzh = function (c, o) {
+    var fn = o.filename;
+    c[0] = 31, c[1] = 139, c[2] = 8, c[8] = o.level < 2 ? 4 : o.level == 9 ? 2 : 0, c[9] = 3; // assume Unix
+    if (o.mtime != 0)
+        wbytes(c, 4, Math.floor(new Date(o.mtime || Date.now()) / 1000));
+    if (fn) {
+        c[3] = 8;
+        for (var i = 0; i <= fn.length; ++i)
+            c[i + 10] = fn.charCodeAt(i);
+    }
+};
+// gzip footer: -8 to -4 = CRC, -4 to -0 is length
+// gzip start
+var gzs = function (d) {
+    if (d[0] != 31 || d[1] != 139 || d[2] != 8)
+        err(6, 'invalid gzip data');
+    var flg = d[3];
+    var st = 10;
+    if (flg & 4)
+        st += (d[10] | d[11] << 8) + 2;
+    for (var zs = (flg >> 3 & 1) + (flg >> 4 & 1); zs > 0; zs -= !d[st++])
+        ;
+    return st + (flg & 2);
+};
+// gzip length
+var gzl = function (d) {
+    var l = d.length;
+    return (d[l - 4] | d[l - 3] << 8 | d[l - 2] << 16 | d[l - 1] << 24) >>> 0;
+};
+// gzip header length
+var gzhl = function (o) { return 10 + (o.filename ? o.filename.length + 1 : 0); };
+// zlib header
+var zlh = function (c, o) {
+    var lv = o.level, fl = lv == 0 ? 0 : lv < 6 ? 1 : lv == 9 ? 3 : 2;
+    c[0] = 120, c[1] = (fl << 6) | (o.dictionary && 32);
+    c[1] |= 31 - ((c[0] << 8) | c[1]) % 31;
+    if (o.dictionary) {
+        var h = adler();
+        h.p(o.dictionary);
+        wbytes(c, 2, h.d());
+    }
+};
+// zlib start
+var zls = function (d, dict) {
+    if ((d[0] & 15) != 8 || (d[0] >> 4) > 7 || ((d[0] << 8 | d[1]) % 31))
+        err(6, 'invalid zlib data');
+    if ((d[1] >> 5 & 1) == +!dict)
+        err(6, 'invalid zlib data: ' + (d[1] & 32 ? 'need' : 'unexpected') + ' dictionary');
+    return (d[1] >> 3 & 4) + 2;
+};
+function StrmOpt(opts, cb) {
+    if (typeof opts == 'function')
+        cb = opts, opts = {};
+    this.ondata = cb;
+    return opts;
+}
+/**
+ * Streaming DEFLATE compression
+ */
+var Deflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Deflate(opts, cb) {
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        this.o = opts || {};
+        this.s = { l: 0, i: 32768, w: 32768, z: 32768 };
+        // Buffer length must always be 0 mod 32768 for index calculations to be correct when modifying head and prev
+        // 98304 = 32768 (lookback) + 65536 (common chunk size)
+        this.b = new u8(98304);
+        if (this.o.dictionary) {
+            var dict = this.o.dictionary.subarray(-32768);
+            this.b.set(dict, 32768 - dict.length);
+            this.s.i = 32768 - dict.length;
+        }
+    }
+    Deflate.prototype.p = function (c, f) {
+        this.ondata(dopt(c, this.o, 0, 0, this.s), f);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Deflate.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        var endLen = chunk.length + this.s.z;
+        if (endLen > this.b.length) {
+            if (endLen > 2 * this.b.length - 32768) {
+                var newBuf = new u8(endLen & -32768);
+                newBuf.set(this.b.subarray(0, this.s.z));
+                this.b = newBuf;
+            }
+            var split = this.b.length - this.s.z;
+            this.b.set(chunk.subarray(0, split), this.s.z);
+            this.s.z = this.b.length;
+            this.p(this.b, false);
+            this.b.set(this.b.subarray(-32768));
+            this.b.set(chunk.subarray(split), 32768);
+            this.s.z = chunk.length - split + 32768;
+            this.s.i = 32766, this.s.w = 32768;
+        }
+        else {
+            this.b.set(chunk, this.s.z);
+            this.s.z += chunk.length;
+        }
+        this.s.l = final & 1;
+        if (this.s.z > this.s.w + 8191 || final) {
+            this.p(this.b, final || false);
+            this.s.w = this.s.i, this.s.i -= 2;
+        }
+        if (final) {
+            // cleanup unneeded buffers/state to reduce memory usage
+            this.s = this.o = {};
+            this.b = et;
+        }
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * deflated output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible. A separate DEFLATE stream may be concatenated
+     *             with the current output after a sync flush.
+     */
+    Deflate.prototype.flush = function (sync) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        this.p(this.b, false);
+        this.s.w = this.s.i, this.s.i -= 2;
+        // could technically skip writing the type-0 block for (this.s.r & 7) == 0,
+        // but the deterministic trailer (00 00 FF FF) is useful in some situations
+        if (sync) {
+            var c = new u8(6);
+            c[0] = this.s.r >> 3;
+            // write empty, non-final type-0 block
+            var ep = wfblk(c, this.s.r, et);
+            this.s.r = 0;
+            this.ondata(c.subarray(0, ep >> 3), false);
+        }
+    };
+    return Deflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression
+ */
+var AsyncDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDeflate(opts, cb) {
+        astrmify([
+            bDflt,
+            function () { return [astrm, Deflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Deflate(ev.data);
+            onmessage = astrm(strm);
+        }, 6, 1);
+    }
+    return AsyncDeflate;
+}())));
+
+function deflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+    ], function (ev) { return pbf(deflateSync(ev.data[0], ev.data[1])); }, 0, cb);
+}
+/**
+ * Compresses data with DEFLATE without any wrapper
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The deflated version of the data
+ */
+function deflateSync(data, opts) {
+    return dopt(data, opts || {}, 0, 0);
+}
+/**
+ * Streaming DEFLATE decompression
+ */
+var Inflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Inflate(opts, cb) {
+        // no StrmOpt here to avoid adding to workerizer
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        var dict = opts && opts.dictionary && opts.dictionary.subarray(-32768);
+        this.s = { i: 0, b: dict ? dict.length : 0 };
+        this.o = new u8(32768);
+        this.p = new u8(0);
+        if (dict)
+            this.o.set(dict);
+    }
+    Inflate.prototype.e = function (c) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        if (!this.p.length)
+            this.p = c;
+        else if (c.length) {
+            var n = new u8(this.p.length + c.length);
+            n.set(this.p), n.set(c, this.p.length), this.p = n;
+        }
+    };
+    Inflate.prototype.c = function (final) {
+        this.s.i = +(this.d = final || false);
+        var bts = this.s.b;
+        var dt = inflt(this.p, this.s, this.o);
+        this.ondata(slc(dt, bts, this.s.b), this.d);
+        this.o = slc(dt, this.s.b - 32768), this.s.b = this.o.length;
+        this.p = slc(this.p, (this.s.p / 8) | 0), this.s.p &= 7;
+    };
+    /**
+     * Pushes a chunk to be inflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the final chunk
+     */
+    Inflate.prototype.push = function (chunk, final) {
+        this.e(chunk), this.c(final);
+    };
+    return Inflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE decompression
+ */
+var AsyncInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncInflate(opts, cb) {
+        astrmify([
+            bInflt,
+            function () { return [astrm, Inflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Inflate(ev.data);
+            onmessage = astrm(strm);
+        }, 7, 0);
+    }
+    return AsyncInflate;
+}())));
+
+function inflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt
+    ], function (ev) { return pbf(inflateSync(ev.data[0], gopt(ev.data[1]))); }, 1, cb);
+}
+function inflateSync(data, opts) {
+    return inflt(data, { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// before you yell at me for not just using extends, my reason is that TS inheritance is hard to workerize.
+/**
+ * Streaming GZIP compression
+ */
+var Gzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gzip(opts, cb) {
+        this.c = crc();
+        this.l = 0;
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gzip.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        this.l += chunk.length;
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Gzip.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && gzhl(this.o), f && 8, this.s);
+        if (this.v)
+            gzh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 8, this.c.d()), wbytes(raw, raw.length - 4, this.l);
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * GZIPped output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Gzip.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Gzip;
+}())));
+
+/**
+ * Asynchronous streaming GZIP compression
+ */
+var AsyncGzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGzip(opts, cb) {
+        astrmify([
+            bDflt,
+            gze,
+            function () { return [astrm, Deflate, Gzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gzip(ev.data);
+            onmessage = astrm(strm);
+        }, 8, 1);
+    }
+    return AsyncGzip;
+}())));
+
+function gzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        gze,
+        function () { return [gzipSync]; }
+    ], function (ev) { return pbf(gzipSync(ev.data[0], ev.data[1])); }, 2, cb);
+}
+/**
+ * Compresses data with GZIP
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The gzipped version of the data
+ */
+function gzipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var c = crc(), l = data.length;
+    c.p(data);
+    var d = dopt(data, opts, gzhl(opts), 8), s = d.length;
+    return gzh(d, opts), wbytes(d, s - 8, c.d()), wbytes(d, s - 4, l), d;
+}
+/**
+ * Streaming single or multi-member GZIP decompression
+ */
+var Gunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gunzip(opts, cb) {
+        this.v = 1;
+        this.r = 0;
+        Inflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GUNZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gunzip.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        this.r += chunk.length;
+        if (this.v) {
+            var p = this.p.subarray(this.v - 1);
+            var s = p.length > 3 ? gzs(p) : 4;
+            if (s > p.length) {
+                if (!final)
+                    return;
+            }
+            else if (this.v > 1 && this.onmember) {
+                this.onmember(this.r - p.length);
+            }
+            this.p = p.subarray(s), this.v = 0;
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, 0);
+        // process concatenated GZIP
+        if (this.s.f && !this.s.l) {
+            this.v = shft(this.s.p) + 9;
+            this.s = { i: 0 };
+            this.o = new u8(0);
+            this.push(new u8(0), final);
+        }
+        else if (final) {
+            Inflate.prototype.c.call(this, final);
+        }
+    };
+    return Gunzip;
+}())));
+
+/**
+ * Asynchronous streaming single or multi-member GZIP decompression
+ */
+var AsyncGunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGunzip(opts, cb) {
+        var _this = this;
+        astrmify([
+            bInflt,
+            guze,
+            function () { return [astrm, Inflate, Gunzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gunzip(ev.data);
+            strm.onmember = function (offset) { return postMessage(offset); };
+            onmessage = astrm(strm);
+        }, 9, 0, function (offset) { return _this.onmember && _this.onmember(offset); });
+    }
+    return AsyncGunzip;
+}())));
+
+function gunzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        guze,
+        function () { return [gunzipSync]; }
+    ], function (ev) { return pbf(gunzipSync(ev.data[0], ev.data[1])); }, 3, cb);
+}
+function gunzipSync(data, opts) {
+    var st = gzs(data);
+    if (st + 8 > data.length)
+        err(6, 'invalid gzip data');
+    return inflt(data.subarray(st, -8), { i: 2 }, opts && opts.out || new u8(gzl(data)), opts && opts.dictionary);
+}
+/**
+ * Streaming Zlib compression
+ */
+var Zlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Zlib(opts, cb) {
+        this.c = adler();
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be zlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Zlib.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Zlib.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && (this.o.dictionary ? 6 : 2), f && 4, this.s);
+        if (this.v)
+            zlh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 4, this.c.d());
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * zlibbed output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Zlib.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Zlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib compression
+ */
+var AsyncZlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncZlib(opts, cb) {
+        astrmify([
+            bDflt,
+            zle,
+            function () { return [astrm, Deflate, Zlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Zlib(ev.data);
+            onmessage = astrm(strm);
+        }, 10, 1);
+    }
+    return AsyncZlib;
+}())));
+
+function zlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        zle,
+        function () { return [zlibSync]; }
+    ], function (ev) { return pbf(zlibSync(ev.data[0], ev.data[1])); }, 4, cb);
+}
+/**
+ * Compress data with Zlib
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The zlib-compressed version of the data
+ */
+function zlibSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var a = adler();
+    a.p(data);
+    var d = dopt(data, opts, opts.dictionary ? 6 : 2, 4);
+    return zlh(d, opts), wbytes(d, d.length - 4, a.d()), d;
+}
+/**
+ * Streaming Zlib decompression
+ */
+var Unzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Unzlib(opts, cb) {
+        Inflate.call(this, opts, cb);
+        this.v = opts && opts.dictionary ? 2 : 1;
+    }
+    /**
+     * Pushes a chunk to be unzlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzlib.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        if (this.v) {
+            if (this.p.length < 6 && !final)
+                return;
+            this.p = this.p.subarray(zls(this.p, this.v - 1)), this.v = 0;
+        }
+        if (final) {
+            if (this.p.length < 4)
+                err(6, 'invalid zlib data');
+            this.p = this.p.subarray(0, -4);
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, final);
+    };
+    return Unzlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib decompression
+ */
+var AsyncUnzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncUnzlib(opts, cb) {
+        astrmify([
+            bInflt,
+            zule,
+            function () { return [astrm, Inflate, Unzlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Unzlib(ev.data);
+            onmessage = astrm(strm);
+        }, 11, 0);
+    }
+    return AsyncUnzlib;
+}())));
+
+function unzlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        zule,
+        function () { return [unzlibSync]; }
+    ], function (ev) { return pbf(unzlibSync(ev.data[0], gopt(ev.data[1]))); }, 5, cb);
+}
+function unzlibSync(data, opts) {
+    return inflt(data.subarray(zls(data, opts && opts.dictionary), -4), { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// Default algorithm for compression (used because having a known output size allows faster decompression)
+
+
+/**
+ * Streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var Decompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Decompress(opts, cb) {
+        this.o = StrmOpt.call(this, opts, cb) || {};
+        this.G = Gunzip;
+        this.I = Inflate;
+        this.Z = Unzlib;
+    }
+    // init substream
+    // overriden by AsyncDecompress
+    Decompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (dat, final) {
+            _this.ondata(dat, final);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Decompress.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (!this.s) {
+            if (this.p && this.p.length) {
+                var n = new u8(this.p.length + chunk.length);
+                n.set(this.p), n.set(chunk, this.p.length);
+            }
+            else
+                this.p = chunk;
+            if (this.p.length > 2) {
+                this.s = (this.p[0] == 31 && this.p[1] == 139 && this.p[2] == 8)
+                    ? new this.G(this.o)
+                    : ((this.p[0] & 15) != 8 || (this.p[0] >> 4) > 7 || ((this.p[0] << 8 | this.p[1]) % 31))
+                        ? new this.I(this.o)
+                        : new this.Z(this.o);
+                this.i();
+                this.s.push(this.p, final);
+                this.p = null;
+            }
+        }
+        else
+            this.s.push(chunk, final);
+    };
+    return Decompress;
+}())));
+
+/**
+ * Asynchronous streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var AsyncDecompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDecompress(opts, cb) {
+        Decompress.call(this, opts, cb);
+        this.queuedSize = 0;
+        this.G = AsyncGunzip;
+        this.I = AsyncInflate;
+        this.Z = AsyncUnzlib;
+    }
+    AsyncDecompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        };
+        this.s.ondrain = function (size) {
+            _this.queuedSize -= size;
+            if (_this.ondrain)
+                _this.ondrain(size);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncDecompress.prototype.push = function (chunk, final) {
+        this.queuedSize += chunk.length;
+        Decompress.prototype.push.call(this, chunk, final);
+    };
+    return AsyncDecompress;
+}())));
+
+function decompress(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzip(data, opts, cb)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflate(data, opts, cb)
+            : unzlib(data, opts, cb);
+}
+/**
+ * Expands compressed GZIP, Zlib, or raw DEFLATE data, automatically detecting the format
+ * @param data The data to decompress
+ * @param opts The decompression options
+ * @returns The decompressed version of the data
+ */
+function decompressSync(data, opts) {
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzipSync(data, opts)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflateSync(data, opts)
+            : unzlibSync(data, opts);
+}
+// flatten a directory structure
+var fltn = function (d, p, t, o) {
+    for (var k in d) {
+        var val = d[k], n = p + k, op = o;
+        if (Array.isArray(val))
+            op = mrg(o, val[1]), val = val[0];
+        if (ArrayBuffer.isView(val))
+            t[n] = [val, op];
+        else {
+            t[n += '/'] = [new u8(0), op];
+            fltn(val, n, t, o);
+        }
+    }
+};
+// text encoder
+var te = typeof TextEncoder != 'undefined' && /*#__PURE__*/ new TextEncoder();
+// text decoder
+var td = typeof TextDecoder != 'undefined' && /*#__PURE__*/ new TextDecoder();
+// text decoder stream
+var tds = 0;
+try {
+    td.decode(et, { stream: true });
+    tds = 1;
+}
+catch (e) { }
+// decode UTF8
+var dutf8 = function (d) {
+    for (var r = '', i = 0;;) {
+        var c = d[i++];
+        var eb = (c > 127) + (c > 223) + (c > 239);
+        if (i + eb > d.length)
+            return { s: r, r: slc(d, i - 1) };
+        if (!eb)
+            r += String.fromCharCode(c);
+        else if (eb == 3) {
+            c = ((c & 15) << 18 | (d[i++] & 63) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63)) - 65536,
+                r += String.fromCharCode(55296 | (c >> 10), 56320 | (c & 1023));
+        }
+        else if (eb & 1)
+            r += String.fromCharCode((c & 31) << 6 | (d[i++] & 63));
+        else
+            r += String.fromCharCode((c & 15) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63));
+    }
+};
+/**
+ * Streaming UTF-8 decoding
+ */
+var DecodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is decoded
+     */
+    function DecodeUTF8(cb) {
+        this.ondata = cb;
+        if (tds)
+            this.t = new TextDecoder();
+        else
+            this.p = et;
+    }
+    /**
+     * Pushes a chunk to be decoded from UTF-8 binary
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    DecodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        final = !!final;
+        if (this.t) {
+            this.ondata(this.t.decode(chunk, { stream: true }), final);
+            if (final) {
+                if (this.t.decode().length)
+                    err(8);
+                this.t = null;
+            }
+            return;
+        }
+        if (!this.p)
+            err(4);
+        var dat = new u8(this.p.length + chunk.length);
+        dat.set(this.p);
+        dat.set(chunk, this.p.length);
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (final) {
+            if (r.length)
+                err(8);
+            this.p = null;
+        }
+        else
+            this.p = r;
+        this.ondata(s, final);
+    };
+    return DecodeUTF8;
+}())));
+
+/**
+ * Streaming UTF-8 encoding
+ */
+var EncodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is encoded
+     */
+    function EncodeUTF8(cb) {
+        this.ondata = cb;
+    }
+    /**
+     * Pushes a chunk to be encoded to UTF-8
+     * @param chunk The string data to push
+     * @param final Whether this is the last chunk
+     */
+    EncodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        this.ondata(strToU8(chunk), this.d = final || false);
+    };
+    return EncodeUTF8;
+}())));
+
+/**
+ * Converts a string into a Uint8Array for use with compression/decompression methods
+ * @param str The string to encode
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless decoding a binary string.
+ * @returns The string encoded in UTF-8/Latin-1 binary
+ */
+function strToU8(str, latin1) {
+    if (latin1) {
+        var ar_1 = new u8(str.length);
+        for (var i = 0; i < str.length; ++i)
+            ar_1[i] = str.charCodeAt(i);
+        return ar_1;
+    }
+    if (te)
+        return te.encode(str);
+    var l = str.length;
+    var ar = new u8(str.length + (str.length >> 1));
+    var ai = 0;
+    var w = function (v) { ar[ai++] = v; };
+    for (var i = 0; i < l; ++i) {
+        if (ai + 5 > ar.length) {
+            var n = new u8(ai + 8 + ((l - i) << 1));
+            n.set(ar);
+            ar = n;
+        }
+        var c = str.charCodeAt(i);
+        if (c < 128 || latin1)
+            w(c);
+        else if (c < 2048)
+            w(192 | (c >> 6)), w(128 | (c & 63));
+        else if (c > 55295 && c < 57344)
+            c = 65536 + (c & 1023 << 10) | (str.charCodeAt(++i) & 1023),
+                w(240 | (c >> 18)), w(128 | ((c >> 12) & 63)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+        else
+            w(224 | (c >> 12)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+    }
+    return slc(ar, 0, ai);
+}
+/**
+ * Converts a Uint8Array to a string
+ * @param dat The data to decode to string
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless encoding to binary string.
+ * @returns The original UTF-8/Latin-1 string
+ */
+function strFromU8(dat, latin1) {
+    if (latin1) {
+        var r = '';
+        for (var i = 0; i < dat.length; i += 16384)
+            r += String.fromCharCode.apply(null, dat.subarray(i, i + 16384));
+        return r;
+    }
+    else if (td) {
+        return td.decode(dat);
+    }
+    else {
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (r.length)
+            err(8);
+        return s;
+    }
+}
+;
+// deflate bit flag
+var dbf = function (l) { return l == 1 ? 3 : l < 6 ? 2 : l == 9 ? 1 : 0; };
+// skip local zip header
+var slzh = function (d, b) { return b + 30 + b2(d, b + 26) + b2(d, b + 28); };
+// read zip header
+var zh = function (d, b, z) {
+    var fnl = b2(d, b + 28), efl = b2(d, b + 30), fn = strFromU8(d.subarray(b + 46, b + 46 + fnl), !(b2(d, b + 8) & 2048)), es = b + 46 + fnl;
+    var _a = z64hs(d, es, efl, z, b4(d, b + 20), b4(d, b + 24), b4(d, b + 42)), sc = _a[0], su = _a[1], off = _a[2];
+    return [b2(d, b + 10), sc, su, fn, es + efl + b2(d, b + 32), off];
+};
+// read zip64 header sizes
+var z64hs = function (d, b, l, z, sc, su, off) {
+    var nsc = sc == 4294967295, nsu = su == 4294967295, noff = off == 4294967295, e = b + l;
+    var nf = nsc + nsu + noff;
+    if (z && nf) {
+        for (; b + 4 < e; b += 4 + b2(d, b + 2)) {
+            if (b2(d, b) == 1) {
+                return [
+                    nsc ? b8(d, b + 4 + 8 * nsu) : sc,
+                    nsu ? b8(d, b + 4) : su,
+                    noff ? b8(d, b + 4 + 8 * (nsu + nsc)) : off,
+                    1
+                ];
+            }
+        }
+        // z == 2 for unknown whether or not zip64
+        if (z < 2)
+            err(13);
+    }
+    return [sc, su, off, 0];
+};
+// extra field length
+var exfl = function (ex) {
+    var le = 0;
+    if (ex) {
+        for (var k in ex) {
+            var l = ex[k].length;
+            if (l > 65535)
+                err(9);
+            le += l + 4;
+        }
+    }
+    return le;
+};
+// write zip header
+var wzh = function (d, b, f, fn, u, c, ce, co) {
+    var fl = fn.length, ex = f.extra, col = co && co.length;
+    var exl = exfl(ex);
+    wbytes(d, b, ce != null ? 0x2014B50 : 0x4034B50), b += 4;
+    if (ce != null)
+        d[b++] = 20, d[b++] = f.os;
+    d[b] = 20, b += 2; // spec compliance? what's that?
+    d[b++] = (f.flag << 1) | (c < 0 && 8), d[b++] = u && 8;
+    d[b++] = f.compression & 255, d[b++] = f.compression >> 8;
+    var dt = new Date(f.mtime == null ? Date.now() : f.mtime), y = dt.getFullYear() - 1980;
+    if (y < 0 || y > 119)
+        err(10);
+    wbytes(d, b, (y << 25) | ((dt.getMonth() + 1) << 21) | (dt.getDate() << 16) | (dt.getHours() << 11) | (dt.getMinutes() << 5) | (dt.getSeconds() >> 1)), b += 4;
+    if (c != -1) {
+        wbytes(d, b, f.crc);
+        wbytes(d, b + 4, c < 0 ? -c - 2 : c);
+        wbytes(d, b + 8, f.size);
+    }
+    wbytes(d, b + 12, fl);
+    wbytes(d, b + 14, exl), b += 16;
+    if (ce != null) {
+        wbytes(d, b, col);
+        wbytes(d, b + 6, f.attrs);
+        wbytes(d, b + 10, ce), b += 14;
+    }
+    d.set(fn, b);
+    b += fl;
+    if (exl) {
+        for (var k in ex) {
+            var exf = ex[k], l = exf.length;
+            wbytes(d, b, +k);
+            wbytes(d, b + 2, l);
+            d.set(exf, b + 4), b += 4 + l;
+        }
+    }
+    if (col)
+        d.set(co, b), b += col;
+    return b;
+};
+// write zip footer (end of central directory)
+var wzf = function (o, b, c, d, e) {
+    wbytes(o, b, 0x6054B50); // skip disk
+    wbytes(o, b + 8, c);
+    wbytes(o, b + 10, c);
+    wbytes(o, b + 12, d);
+    wbytes(o, b + 16, e);
+};
+/**
+ * A pass-through stream to keep data uncompressed in a ZIP archive.
+ */
+var ZipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a pass-through stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     */
+    function ZipPassThrough(filename) {
+        this.filename = filename;
+        this.c = crc();
+        this.size = 0;
+        this.compression = 0;
+    }
+    /**
+     * Processes a chunk and pushes to the output stream. You can override this
+     * method in a subclass for custom behavior, but by default this passes
+     * the data through. You must call this.ondata(err, chunk, final) at some
+     * point in this method.
+     * @param chunk The chunk to process
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.process = function (chunk, final) {
+        this.ondata(null, chunk, final);
+    };
+    /**
+     * Pushes a chunk to be added. If you are subclassing this with a custom
+     * compression algorithm, note that you must push data from the source
+     * file only, pre-compression.
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        this.c.p(chunk);
+        this.size += chunk.length;
+        if (final)
+            this.crc = this.c.d();
+        // we shouldn't really do this cast, but properly handling ArrayBufferLike
+        // makes the API unergonomic with Buffer
+        this.process(chunk, final || false);
+    };
+    return ZipPassThrough;
+}())));
+
+// I don't extend because TypeScript extension adds 1kB of runtime bloat
+/**
+ * Streaming DEFLATE compression for ZIP archives. Prefer using AsyncZipDeflate
+ * for better performance
+ */
+var ZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function ZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new Deflate(opts, function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+    }
+    ZipDeflate.prototype.process = function (chunk, final) {
+        try {
+            this.d.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return ZipDeflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression for ZIP archives
+ */
+var AsyncZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an asynchronous DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function AsyncZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new AsyncDeflate(opts, function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+        this.terminate = this.d.terminate;
+    }
+    AsyncZipDeflate.prototype.process = function (chunk, final) {
+        this.d.push(chunk, final);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return AsyncZipDeflate;
+}())));
+
+// TODO: Better tree shaking
+/**
+ * A zippable archive to which files can incrementally be added
+ */
+var Zip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an empty ZIP archive to which files can be added
+     * @param cb The callback to call whenever data for the generated ZIP archive
+     *           is available
+     */
+    function Zip(cb) {
+        this.ondata = cb;
+        this.u = [];
+        this.d = 1;
+    }
+    /**
+     * Adds a file to the ZIP archive
+     * @param file The file stream to add
+     */
+    Zip.prototype.add = function (file) {
+        var _this = this;
+        if (!this.ondata)
+            err(5);
+        // finishing or finished
+        if (this.d & 2)
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, false);
+        else {
+            var f = strToU8(file.filename), fl_1 = f.length;
+            var com = file.comment, o = com && strToU8(com);
+            var u = fl_1 != file.filename.length || (o && (com.length != o.length));
+            var hl_1 = fl_1 + exfl(file.extra) + 30;
+            if (fl_1 > 65535)
+                this.ondata(err(11, 0, 1), null, false);
+            var header = new u8(hl_1);
+            wzh(header, 0, file, f, u, -1);
+            var chks_1 = [header];
+            var pAll_1 = function () {
+                for (var _i = 0, chks_2 = chks_1; _i < chks_2.length; _i++) {
+                    var chk = chks_2[_i];
+                    _this.ondata(null, chk, false);
+                }
+                chks_1 = [];
+            };
+            var tr_1 = this.d;
+            this.d = 0;
+            var ind_1 = this.u.length;
+            var uf_1 = mrg(file, {
+                f: f,
+                u: u,
+                o: o,
+                t: function () {
+                    if (file.terminate)
+                        file.terminate();
+                },
+                r: function () {
+                    pAll_1();
+                    if (tr_1) {
+                        var nxt = _this.u[ind_1 + 1];
+                        if (nxt)
+                            nxt.r();
+                        else
+                            _this.d = 1;
+                    }
+                    tr_1 = 1;
+                }
+            });
+            var cl_1 = 0;
+            file.ondata = function (err, dat, final) {
+                if (err) {
+                    _this.ondata(err, dat, final);
+                    _this.terminate();
+                }
+                else {
+                    cl_1 += dat.length;
+                    chks_1.push(dat);
+                    if (final) {
+                        var dd = new u8(16);
+                        wbytes(dd, 0, 0x8074B50);
+                        wbytes(dd, 4, file.crc);
+                        wbytes(dd, 8, cl_1);
+                        wbytes(dd, 12, file.size);
+                        chks_1.push(dd);
+                        uf_1.c = cl_1, uf_1.b = hl_1 + cl_1 + 16, uf_1.crc = file.crc, uf_1.size = file.size;
+                        if (tr_1)
+                            uf_1.r();
+                        tr_1 = 1;
+                    }
+                    else if (tr_1)
+                        pAll_1();
+                }
+            };
+            this.u.push(uf_1);
+        }
+    };
+    /**
+     * Ends the process of adding files and prepares to emit the final chunks.
+     * This *must* be called after adding all desired files for the resulting
+     * ZIP file to work properly.
+     */
+    Zip.prototype.end = function () {
+        var _this = this;
+        if (this.d & 2) {
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, true);
+            return;
+        }
+        if (this.d)
+            this.e();
+        else
+            this.u.push({
+                r: function () {
+                    if (!(_this.d & 1))
+                        return;
+                    _this.u.splice(-1, 1);
+                    _this.e();
+                },
+                t: function () { }
+            });
+        this.d = 3;
+    };
+    Zip.prototype.e = function () {
+        var bt = 0, l = 0, tl = 0;
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            tl += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0);
+        }
+        var out = new u8(tl + 22);
+        for (var _b = 0, _c = this.u; _b < _c.length; _b++) {
+            var f = _c[_b];
+            wzh(out, bt, f, f.f, f.u, -f.c - 2, l, f.o);
+            bt += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0), l += f.b;
+        }
+        wzf(out, bt, this.u.length, tl, l);
+        this.ondata(null, out, true);
+        this.d = 2;
+    };
+    /**
+     * A method to terminate any internal workers used by the stream. Subsequent
+     * calls to add() will fail.
+     */
+    Zip.prototype.terminate = function () {
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            f.t();
+        }
+        this.d = 2;
+    };
+    return Zip;
+}())));
+
+function zip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var r = {};
+    fltn(data, '', r, opts);
+    var k = Object.keys(r);
+    var lft = k.length, o = 0, tot = 0;
+    var slft = lft, files = new Array(lft);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var cbf = function () {
+        var out = new u8(tot + 22), oe = o, cdl = tot - o;
+        tot = 0;
+        for (var i = 0; i < slft; ++i) {
+            var f = files[i];
+            try {
+                var l = f.c.length;
+                wzh(out, tot, f, f.f, f.u, l);
+                var badd = 30 + f.f.length + exfl(f.extra);
+                var loc = tot + badd;
+                out.set(f.c, loc);
+                wzh(out, o, f, f.f, f.u, l, tot, f.m), o += 16 + badd + (f.m ? f.m.length : 0), tot = loc + l;
+            }
+            catch (e) {
+                return cbd(e, null);
+            }
+        }
+        wzf(out, o, files.length, cdl, oe);
+        cbd(null, out);
+    };
+    if (!lft)
+        cbf();
+    var _loop_1 = function (i) {
+        var fn = k[i];
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var c = crc(), size = file.length;
+        c.p(file);
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        var compression = p.level == 0 ? 0 : 8;
+        var cbl = function (e, d) {
+            if (e) {
+                tAll();
+                cbd(e, null);
+            }
+            else {
+                var l = d.length;
+                files[i] = mrg(p, {
+                    size: size,
+                    crc: c.d(),
+                    c: d,
+                    f: f,
+                    m: m,
+                    u: s != fn.length || (m && (com.length != ms)),
+                    compression: compression
+                });
+                o += 30 + s + exl + l;
+                tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+                if (!--lft)
+                    cbf();
+            }
+        };
+        if (s > 65535)
+            cbl(err(11, 0, 1), null);
+        if (!compression)
+            cbl(null, file);
+        else if (size < 160000) {
+            try {
+                cbl(null, deflateSync(file, p));
+            }
+            catch (e) {
+                cbl(e, null);
+            }
+        }
+        else
+            term.push(deflate(file, p, cbl));
+    };
+    // Cannot use lft because it can decrease
+    for (var i = 0; i < slft; ++i) {
+        _loop_1(i);
+    }
+    return tAll;
+}
+/**
+ * Synchronously creates a ZIP file. Prefer using `zip` for better performance
+ * with more than one file.
+ * @param data The directory structure for the ZIP archive
+ * @param opts The main options, merged with per-file options
+ * @returns The generated ZIP archive
+ */
+function zipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var r = {};
+    var files = [];
+    fltn(data, '', r, opts);
+    var o = 0;
+    var tot = 0;
+    for (var fn in r) {
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var compression = p.level == 0 ? 0 : 8;
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        if (s > 65535)
+            err(11);
+        var d = compression ? deflateSync(file, p) : file, l = d.length;
+        var c = crc();
+        c.p(file);
+        files.push(mrg(p, {
+            size: file.length,
+            crc: c.d(),
+            c: d,
+            f: f,
+            m: m,
+            u: s != fn.length || (m && (com.length != ms)),
+            o: o,
+            compression: compression
+        }));
+        o += 30 + s + exl + l;
+        tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+    }
+    var out = new u8(tot + 22), oe = o, cdl = tot - o;
+    for (var i = 0; i < files.length; ++i) {
+        var f = files[i];
+        wzh(out, f.o, f, f.f, f.u, f.c.length);
+        var badd = 30 + f.f.length + exfl(f.extra);
+        out.set(f.c, f.o + badd);
+        wzh(out, o, f, f.f, f.u, f.c.length, f.o, f.m), o += 16 + badd + (f.m ? f.m.length : 0);
+    }
+    wzf(out, o, files.length, cdl, oe);
+    return out;
+}
+/**
+ * Streaming pass-through decompression for ZIP archives
+ */
+var UnzipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function UnzipPassThrough() {
+    }
+    UnzipPassThrough.prototype.push = function (chunk, final) {
+        // same as ZipPassThrough: cast to retain Buffer ergonomics
+        this.ondata(null, chunk, final);
+    };
+    UnzipPassThrough.compression = 0;
+    return UnzipPassThrough;
+}())));
+
+/**
+ * Streaming DEFLATE decompression for ZIP archives. Prefer AsyncZipInflate for
+ * better performance.
+ */
+var UnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function UnzipInflate() {
+        var _this = this;
+        this.i = new Inflate(function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+    }
+    UnzipInflate.prototype.push = function (chunk, final) {
+        try {
+            this.i.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    UnzipInflate.compression = 8;
+    return UnzipInflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE decompression for ZIP archives
+ */
+var AsyncUnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function AsyncUnzipInflate(_, sz) {
+        var _this = this;
+        if (sz < 320000) {
+            this.i = new Inflate(function (dat, final) {
+                _this.ondata(null, dat, final);
+            });
+        }
+        else {
+            this.i = new AsyncInflate(function (err, dat, final) {
+                _this.ondata(err, dat, final);
+            });
+            this.terminate = this.i.terminate;
+        }
+    }
+    AsyncUnzipInflate.prototype.push = function (chunk, final) {
+        if (this.i.terminate)
+            chunk = slc(chunk, 0);
+        this.i.push(chunk, final);
+    };
+    AsyncUnzipInflate.compression = 8;
+    return AsyncUnzipInflate;
+}())));
+
+/**
+ * A ZIP archive decompression stream that emits files as they are discovered
+ */
+var Unzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a ZIP decompression stream
+     * @param cb The callback to call whenever a file in the ZIP archive is found
+     */
+    function Unzip(cb) {
+        this.onfile = cb;
+        this.k = [];
+        this.o = {
+            0: UnzipPassThrough
+        };
+        this.p = et;
+    }
+    /**
+     * Pushes a chunk to be unzipped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzip.prototype.push = function (chunk, final) {
+        var _this = this;
+        if (!this.onfile)
+            err(5);
+        if (!this.p)
+            err(4);
+        if (this.c > 0) {
+            var len = Math.min(this.c, chunk.length);
+            var toAdd = chunk.subarray(0, len);
+            this.c -= len;
+            if (this.d)
+                this.d.push(toAdd, !this.c);
+            else
+                this.k[0].push(toAdd);
+            chunk = chunk.subarray(len);
+            if (chunk.length)
+                return this.push(chunk, final);
+        }
+        else {
+            var f = 0, i = 0, is = void 0, buf = void 0;
+            if (!this.p.length)
+                buf = chunk;
+            else if (!chunk.length)
+                buf = this.p;
+            else {
+                buf = new u8(this.p.length + chunk.length);
+                buf.set(this.p), buf.set(chunk, this.p.length);
+            }
+            var l = buf.length, oc = this.c, add = oc && this.d;
+            var _loop_2 = function () {
+                var sig = b4(buf, i);
+                if (sig == 0x4034B50) {
+                    f = 1, is = i;
+                    this_1.d = null;
+                    this_1.c = 0;
+                    var bf = b2(buf, i + 6), cmp_1 = b2(buf, i + 8), u = bf & 2048, dd = bf & 8, fnl = b2(buf, i + 26), es = b2(buf, i + 28);
+                    if (l > i + 30 + fnl + es) {
+                        var chks_3 = [];
+                        this_1.k.unshift(chks_3);
+                        f = 2;
+                        var lsc = b4(buf, i + 18), lsu = b4(buf, i + 22);
+                        var fn_1 = strFromU8(buf.subarray(i + 30, i += 30 + fnl), !u);
+                        var _a = z64hs(buf, i, es, 2, lsc, lsu, 0), sc_1 = _a[0], su_1 = _a[1], z64 = _a[3];
+                        if (dd)
+                            sc_1 = -1 - z64;
+                        i += es;
+                        this_1.c = sc_1;
+                        var d_1;
+                        var file_1 = {
+                            name: fn_1,
+                            compression: cmp_1,
+                            start: function () {
+                                if (!file_1.ondata)
+                                    err(5);
+                                if (!sc_1)
+                                    file_1.ondata(null, et, true);
+                                else {
+                                    var ctr = _this.o[cmp_1];
+                                    if (!ctr)
+                                        file_1.ondata(err(14, 'unknown compression type ' + cmp_1, 1), null, false);
+                                    d_1 = sc_1 < 0 ? new ctr(fn_1) : new ctr(fn_1, sc_1, su_1);
+                                    d_1.ondata = function (err, dat, final) { file_1.ondata(err, dat, final); };
+                                    for (var _i = 0, chks_4 = chks_3; _i < chks_4.length; _i++) {
+                                        var dat = chks_4[_i];
+                                        d_1.push(dat, false);
+                                    }
+                                    if (_this.k[0] == chks_3 && _this.c)
+                                        _this.d = d_1;
+                                    else
+                                        d_1.push(et, true);
+                                }
+                            },
+                            terminate: function () {
+                                if (d_1 && d_1.terminate)
+                                    d_1.terminate();
+                            }
+                        };
+                        if (sc_1 >= 0)
+                            file_1.size = sc_1, file_1.originalSize = su_1;
+                        this_1.onfile(file_1);
+                    }
+                    return "break";
+                }
+                else if (oc) {
+                    if (sig == 0x8074B50) {
+                        is = i += 12 + (oc == -2 && 8), f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                    else if (sig == 0x2014B50) {
+                        is = i -= 4, f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                }
+            };
+            var this_1 = this;
+            for (; i < l - 4; ++i) {
+                var state_1 = _loop_2();
+                if (state_1 === "break")
+                    break;
+            }
+            this.p = et;
+            if (oc < 0) {
+                var dat = f ? buf.subarray(0, is - 12 - (oc == -2 && 8) - (b4(buf, is - 16) == 0x8074B50 && 4)) : buf.subarray(0, i);
+                if (add)
+                    add.push(dat, !!f);
+                else
+                    this.k[+(f == 2)].push(dat);
+            }
+            if (f & 2)
+                return this.push(buf.subarray(i), final);
+            this.p = buf.subarray(i);
+        }
+        if (final) {
+            if (this.c)
+                err(13);
+            this.p = null;
+        }
+    };
+    /**
+     * Registers a decoder with the stream, allowing for files compressed with
+     * the compression type provided to be expanded correctly
+     * @param decoder The decoder constructor
+     */
+    Unzip.prototype.register = function (decoder) {
+        this.o[decoder.compression] = decoder;
+    };
+    return Unzip;
+}())));
+
+var mt = typeof queueMicrotask == 'function' ? queueMicrotask : typeof setTimeout == 'function' ? setTimeout : function (fn) { fn(); };
+function unzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var files = {};
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558) {
+            cbd(err(13, 0, 1), null);
+            return tAll;
+        }
+    }
+    ;
+    var lft = b2(data, e + 8);
+    if (lft) {
+        var c = lft;
+        var o = b4(data, e + 16);
+        var z = b4(data, e - 20) == 0x7064B50;
+        if (z) {
+            var ze = b4(data, e - 12);
+            z = b4(data, ze) == 0x6064B50;
+            if (z) {
+                c = lft = b4(data, ze + 32);
+                o = b4(data, ze + 48);
+            }
+        }
+        var fltr = opts && opts.filter;
+        var _loop_3 = function (i) {
+            var _a = zh(data, o, z), c_1 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+            o = no;
+            var cbl = function (e, d) {
+                if (e) {
+                    tAll();
+                    cbd(e, null);
+                }
+                else {
+                    if (d)
+                        files[fn] = d;
+                    if (!--lft)
+                        cbd(null, files);
+                }
+            };
+            if (!fltr || fltr({
+                name: fn,
+                size: sc,
+                originalSize: su,
+                compression: c_1
+            })) {
+                if (!c_1)
+                    cbl(null, slc(data, b, b + sc));
+                else if (c_1 == 8) {
+                    var infl = data.subarray(b, b + sc);
+                    // Synchronously decompress under 512KB, or barely-compressed data
+                    if (su < 524288 || sc > 0.8 * su) {
+                        try {
+                            cbl(null, inflateSync(infl, { out: new u8(su) }));
+                        }
+                        catch (e) {
+                            cbl(e, null);
+                        }
+                    }
+                    else
+                        term.push(inflate(infl, { size: su }, cbl));
+                }
+                else
+                    cbl(err(14, 'unknown compression type ' + c_1, 1), null);
+            }
+            else
+                cbl(null, null);
+        };
+        for (var i = 0; i < c; ++i) {
+            _loop_3(i);
+        }
+    }
+    else
+        cbd(null, {});
+    return tAll;
+}
+/**
+ * Synchronously decompresses a ZIP archive. Prefer using `unzip` for better
+ * performance with more than one file.
+ * @param data The raw compressed ZIP file
+ * @param opts The ZIP extraction options
+ * @returns The decompressed files
+ */
+function unzipSync(data, opts) {
+    var files = {};
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558)
+            err(13);
+    }
+    ;
+    var c = b2(data, e + 8);
+    if (!c)
+        return {};
+    var o = b4(data, e + 16);
+    var z = b4(data, e - 20) == 0x7064B50;
+    if (z) {
+        var ze = b4(data, e - 12);
+        z = b4(data, ze) == 0x6064B50;
+        if (z) {
+            c = b4(data, ze + 32);
+            o = b4(data, ze + 48);
+        }
+    }
+    var fltr = opts && opts.filter;
+    for (var i = 0; i < c; ++i) {
+        var _a = zh(data, o, z), c_2 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+        o = no;
+        if (!fltr || fltr({
+            name: fn,
+            size: sc,
+            originalSize: su,
+            compression: c_2
+        })) {
+            if (!c_2)
+                files[fn] = slc(data, b, b + sc);
+            else if (c_2 == 8)
+                files[fn] = inflateSync(data.subarray(b, b + sc), { out: new u8(su) });
+            else
+                err(14, 'unknown compression type ' + c_2);
+        }
+    }
+    return files;
+}
+
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
 /**
  * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
  * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
  * Pure: the caller reads and writes the files.
  */
+
 
 
 const MANIFEST_FILE = "manifest.json";
@@ -37845,15 +40916,15 @@ function buildManifest(files) {
     const entries = {};
     for (const name of names) {
         checkName(name);
-        entries[name] = `sha256:${envelope_sha256Hex(files.get(name))}`;
+        entries[name] = `sha256:${sha256Hex(files.get(name))}`;
     }
     const manifest = { version: 1, files: entries };
     const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
-    const hex = envelope_sha256Hex(bytes);
+    const hex = sha256Hex(bytes);
     return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
 }
 function mismatch(message) {
-    throw new GateError("EVIDENCE_DIGEST_MISMATCH", message, {
+    throw new errors_GateError("EVIDENCE_DIGEST_MISMATCH", message, {
         hint: "The evidence bundle was altered or is incomplete; it is not used.",
     });
 }
@@ -37903,6 +40974,119 @@ function verifyBundle(files) {
 }
 function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
+}
+function unusable(message) {
+    throw new errors_GateError("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+}
+function parseJsonFile(files, name) {
+    const bytes = files.get(name);
+    if (bytes === undefined)
+        unusable(`the evidence bundle has no ${name}`);
+    try {
+        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    }
+    catch {
+        return unusable(`${name} in the evidence bundle is not JSON`);
+    }
+}
+/**
+ * Unzips an evidence artifact, verifies the manifest digest and every file's digest
+ * (EVIDENCE_DIGEST_MISMATCH otherwise), and reads runner.json, properties.json, verdict.json.
+ * Pure (the zip's bytes in, the bundle out): the App and the Action both read bundles with it.
+ */
+function readEvidenceZip(zip) {
+    let entries;
+    try {
+        entries = unzipSync(zip);
+    }
+    catch (err) {
+        return unusable(`the evidence artifact is not a readable zip (${err.message})`);
+    }
+    const files = new Map();
+    for (const [name, bytes] of Object.entries(entries)) {
+        if (name.endsWith("/"))
+            continue;
+        files.set(name, bytes);
+    }
+    const { digest, manifest } = verifyBundle(files);
+    for (const required of Object.values(EVIDENCE_FILES)) {
+        if (!(required in manifest.files)) {
+            throw new errors_GateError("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+        }
+    }
+    const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
+    const props = parseJsonFile(files, EVIDENCE_FILES.properties);
+    const verdict = parseJsonFile(files, EVIDENCE_FILES.verdict);
+    if (typeof runner !== "object" || runner === null)
+        unusable("runner.json is not an object");
+    if (props.version !== 1 || !Array.isArray(props.properties))
+        unusable('properties.json is not {"version":1,"properties":[...]}');
+    for (const p of props.properties) {
+        if (typeof p?.name !== "string" || !["pass", "fail", "error"].includes(String(p.result))) {
+            unusable("properties.json has an entry without a name or with a result other than pass, fail, error");
+        }
+    }
+    if (typeof verdict !== "object" || verdict === null || !["pass", "envelope_fail", "error"].includes(String(verdict.verdict))) {
+        unusable("verdict.json has no verdict of pass, envelope_fail or error");
+    }
+    return { digest, runner, properties: props.properties, verdict };
+}
+
+;// CONCATENATED MODULE: ./src/core/freeze-evidence.ts
+/** Why the row's evidence does not match the two bundles; null when it does. */
+function freezeEvidenceMismatch(row, a, b, repository) {
+    const problems = [];
+    if (a.digest !== row.evidence)
+        problems.push(`runner A's evidence digest is ${a.digest}, the row says ${row.evidence}`);
+    for (const [side, bundle, cell] of [
+        ["A", a, row.runA],
+        ["B", b, row.runB],
+    ]) {
+        const r = bundle.runner;
+        if ((r.machine_id ?? "") !== cell.machineId)
+            problems.push(`runner ${side}'s runner.json names machine ${JSON.stringify(r.machine_id)}, the row says ${cell.machineId}`);
+        if ((r.workflow_run_id ?? "") !== cell.runId)
+            problems.push(`runner ${side}'s runner.json is of run ${JSON.stringify(r.workflow_run_id)}, the row says ${cell.runId}`);
+        if ((r.repository ?? "").toLowerCase() !== repository.toLowerCase())
+            problems.push(`runner ${side}'s run is of ${JSON.stringify(r.repository)}, not ${repository}`);
+        if (r.envelope_hash !== row.envelope_hash || bundle.verdict.envelope_hash !== row.envelope_hash)
+            problems.push(`runner ${side}'s run was under envelope ${String(r.envelope_hash)}, the row says ${row.envelope_hash}`);
+        if (bundle.verdict.verdict !== "pass")
+            problems.push(`runner ${side}'s envelope verdict is ${bundle.verdict.verdict}, not pass`);
+    }
+    const onA = a.properties.find((p) => p.name === row.scope.name);
+    if (onA?.result !== "fail" || onA.failure_fingerprint !== row.scope.fingerprint)
+        problems.push(`runner A's evidence does not record ${row.scope.name} failing with fingerprint ${row.scope.fingerprint} (it records ${onA ? `${onA.result}, fingerprint ${String(onA.failure_fingerprint ?? "none")}` : "no such property"})`);
+    const onB = b.properties.find((p) => p.name === row.scope.name);
+    if (onB?.result !== "pass")
+        problems.push(`runner B's evidence does not record ${row.scope.name} passing`);
+    return problems.length === 0 ? null : problems.join("; ");
+}
+/**
+ * Why GitHub's own account of the two runs contradicts the row or its bundles; null when it
+ * does not. Runner B must be a run the App dispatched (`workflow_dispatch`: a pull request's own
+ * workflow cannot produce one), both runs are of this repository, and runner A's is of the
+ * commit its bundle names.
+ */
+function freezeRunsMismatch(row, runs, bundles, repository) {
+    const problems = [];
+    for (const [side, run, cell] of [
+        ["A", runs.a, row.runA],
+        ["B", runs.b, row.runB],
+    ]) {
+        if (String(run.id) !== cell.runId)
+            problems.push(`GitHub answered run ${run.id} for runner ${side}'s run ${cell.runId}`);
+        if (run.repository.toLowerCase() !== repository.toLowerCase())
+            problems.push(`runner ${side}'s run ${cell.runId} is of ${run.repository || "(unknown)"}, not ${repository}`);
+    }
+    // Runner A ran on the pull request's head; runner B, dispatched on the base branch, checks the
+    // head its inputs name (GitHub records the dispatched ref's commit as its head_sha), so only
+    // A's commit is compared here.
+    if (runs.a.head_sha !== (bundles.a.runner.head_sha ?? ""))
+        problems.push(`runner A's run ${row.runA.runId} ran ${runs.a.head_sha}, its bundle says ${String(bundles.a.runner.head_sha)}`);
+    if (runs.b.event !== "workflow_dispatch")
+        problems.push(`runner B's run ${row.runB.runId} is a ${runs.b.event || "(unknown)"} run, not one the App dispatched (workflow_dispatch)`);
+    return problems.length === 0 ? null : problems.join("; ");
 }
 
 ;// CONCATENATED MODULE: ./src/core/ledger.ts
@@ -37956,6 +41140,54 @@ function isEnvelopeRuleName(name) {
 const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A property name, as schema/properties.schema.json declares it. */
+const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** The failure fingerprint of a freeze scope. */
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+/** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
+const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** A GitHub Actions run id. */
+const RUN_ID = /^[1-9][0-9]{0,19}$/;
+/** `run-<run id>@<machine id>`, exactly, or null. */
+function parseRunnerCell(cell) {
+    const at = cell.indexOf("@");
+    if (!cell.startsWith("run-") || at < 0)
+        return null;
+    const runId = cell.slice(4, at);
+    const machineId = cell.slice(at + 1);
+    return RUN_ID.test(runId) && MACHINE_ID.test(machineId) ? { runId, machineId } : null;
+}
+/** `<name>#<fingerprint>`, exactly, or null. */
+function parseFreezeScope(cell) {
+    const hash = cell.indexOf("#");
+    if (hash < 0)
+        return null;
+    const name = cell.slice(0, hash);
+    const fingerprint = cell.slice(hash + 1);
+    return PROPERTY_NAME.test(name) && FINGERPRINT.test(fingerprint) ? { name, fingerprint } : null;
+}
+/** The property cell the App writes for a failure of `name` with this fingerprint. */
+function freezeScopeCell(name, fingerprint) {
+    return `${name}#${fingerprint}`;
+}
+/**
+ * Whitespace and invisible characters a cell must never carry: every Unicode space (NBSP,
+ * U+2000..U+200A, U+3000, ...), zero-width characters, bidi controls, the byte order mark and
+ * any other control or format character. Cells are compared exactly; nothing is trimmed.
+ */
+const ledger_INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+function codePoint(ch) {
+    return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+/** Why a cell's characters make a row unreadable, naming the column; null when it has none of them. */
+function invisibleIn(column, cell) {
+    const found = [...cell].filter((ch) => ledger_INVISIBLE.test(ch));
+    if (found.length === 0)
+        return null;
+    const where = ledger_INVISIBLE.test(cell[0] ?? "") || ledger_INVISIBLE.test(cell.at(-1) ?? "") ? "leading or trailing" : "inner";
+    const names = [...new Set(found.map(codePoint))].join(", ");
+    return `the ${column} cell carries ${where} whitespace or invisible characters (${names}); cells are compared exactly and never trimmed`;
+}
 /** A real calendar date in YYYY-MM-DD form, or false. */
 function isValidDate(text) {
     const m = DATE.exec(text);
@@ -37976,25 +41208,55 @@ function daysBetween(from, to) {
 /** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
 function rowProblems(row) {
     const reasons = [];
-    if (!FREEZE_ID.test(row.freeze_id))
+    const unreadable = new Set();
+    for (const column of LEDGER_COLUMNS) {
+        const reason = invisibleIn(column, row[column]);
+        if (reason !== null) {
+            reasons.push(reason);
+            unreadable.add(column);
+        }
+    }
+    if (!unreadable.has("freeze_id") && !FREEZE_ID.test(row.freeze_id))
         reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
-    if (row.property === "")
-        reasons.push("no property");
-    else if (isEnvelopeRuleName(row.property))
-        reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
+    if (!unreadable.has("property")) {
+        const name = row.property.split("#")[0];
+        if (row.property === "")
+            reasons.push("no property");
+        else if (isEnvelopeRuleName(name))
+            reasons.push(`it names the envelope rule "${name}"; envelope violations are never frozen`);
+        else if (!row.property.includes("#"))
+            reasons.push(`the property cell "${row.property}" names no failure scope (<property>#<fingerprint>); a row without a scope is never honored`);
+        else if (parseFreezeScope(row.property) === null)
+            reasons.push(`the property cell "${row.property}" is not <property>#<16 hex fingerprint>`);
+    }
+    const cellA = unreadable.has("runner_a") ? null : parseRunnerCell(row.runner_a);
+    const cellB = unreadable.has("runner_b") ? null : parseRunnerCell(row.runner_b);
     if (row.runner_a === "" || row.runner_b === "")
         reasons.push("it names one runner; a freeze needs two runs on two machines");
-    else if (row.runner_a === row.runner_b)
-        reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
-    if (!SHA256.test(row.envelope_hash))
+    else {
+        for (const [column, cell] of [
+            ["runner_a", cellA],
+            ["runner_b", cellB],
+        ]) {
+            if (cell === null && !unreadable.has(column))
+                reasons.push(`${column} "${row[column]}" is not run-<run id>@<machine id> (machine id: letters, digits, . _ : -)`);
+        }
+        if (cellA !== null && cellB !== null) {
+            if (cellA.machineId.toLowerCase() === cellB.machineId.toLowerCase())
+                reasons.push(`runner_a and runner_b are the same machine ("${cellA.machineId}"); a freeze needs two machines`);
+            if (cellA.runId === cellB.runId)
+                reasons.push(`runner_a and runner_b are the same run (${cellA.runId}); a freeze needs two runs`);
+        }
+    }
+    if (!unreadable.has("envelope_hash") && !SHA256.test(row.envelope_hash))
         reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
-    if (!isValidDate(row.expires_on))
+    if (!unreadable.has("expires_on") && !isValidDate(row.expires_on))
         reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
-    if (row.status !== "open" && row.status !== "closed")
+    if (!unreadable.has("status") && row.status !== "open" && row.status !== "closed")
         reasons.push(`status "${row.status}" is neither open nor closed`);
     if (row.evidence === "")
         reasons.push("no evidence");
-    else if (!SHA256.test(row.evidence))
+    else if (!unreadable.has("evidence") && !SHA256.test(row.evidence))
         reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
     return reasons;
 }
@@ -38010,43 +41272,68 @@ function parseLedger(text, file) {
     }
     const rows = [];
     const problems = [];
-    const seen = new Map();
+    const seenIds = new Map();
+    const seenScopes = new Map();
     for (let i = 1; i < lines.length; i++) {
         const lineNo = i + 1;
         const line = lines[i].replace(/\r$/, "");
-        if (line.trim() === "" || line.startsWith("#"))
+        // An empty line or a comment is no row; a line of only invisible characters is a problem.
+        if (line === "" || line.startsWith("#"))
             continue;
         const cells = line.split("\t");
         if (cells.length !== LEDGER_COLUMNS.length) {
             problems.push({
                 line: lineNo,
-                freeze_id: cells[0]?.trim() || null,
+                freeze_id: cells[0] || null,
                 reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
             });
             continue;
         }
-        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k].trim()]));
+        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k]]));
         const reasons = rowProblems(row);
-        const earlier = seen.get(row.freeze_id);
+        const earlier = seenIds.get(row.freeze_id);
         if (earlier !== undefined)
             reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
         else
-            seen.set(row.freeze_id, lineNo);
+            seenIds.set(row.freeze_id, lineNo);
+        const scopeKey = `${row.property}\0${row.envelope_hash}`;
+        const sameScope = seenScopes.get(scopeKey);
+        if (sameScope !== undefined && earlier === undefined)
+            reasons.push(`it duplicates the row on line ${sameScope} (same property scope and envelope hash)`);
+        else if (sameScope === undefined)
+            seenScopes.set(scopeKey, lineNo);
         if (reasons.length > 0) {
             problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
             continue;
         }
-        rows.push({ ...row, line: lineNo });
+        rows.push({
+            ...row,
+            line: lineNo,
+            scope: parseFreezeScope(row.property),
+            runA: parseRunnerCell(row.runner_a),
+            runB: parseRunnerCell(row.runner_b),
+        });
     }
     return { file, rows, problems };
 }
-/** Well-formed open rows for this property and envelope hash that have not expired. */
-function activeFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on);
+function inScope(r, query) {
+    return r.scope.name === query.property && r.scope.fingerprint === query.fingerprint && r.envelope_hash === query.envelopeHash;
 }
-/** Well-formed open rows for this property and envelope hash whose date has passed. */
+/** Well-formed open rows for this failure (property and fingerprint) and envelope hash that have not expired. */
+function activeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today < r.expires_on);
+}
+/** Well-formed open rows for this failure and envelope hash whose date has passed. */
 function expiredFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on);
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today >= r.expires_on);
+}
+/** Open, unexpired rows naming this property and envelope hash but another failure's fingerprint. */
+function otherScopeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" &&
+        r.scope.name === query.property &&
+        r.envelope_hash === query.envelopeHash &&
+        r.scope.fingerprint !== query.fingerprint &&
+        query.today < r.expires_on);
 }
 const DEFAULT_FREEZE_CAPS = { maxActive: 10, maxDays: 14 };
 /**
@@ -38104,7 +41391,11 @@ function appendLedgerRow(text, row) {
     if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
         throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
     }
-    return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+    const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+    const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
+    if (added !== undefined)
+        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+    return next;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
@@ -39459,7 +42750,7 @@ const slashOrSurrogate = /[/\ud800-\udfff]/;
 const surrogate = /[\ud800-\udfff]/;
 // a string can be indexed by code point, unless it has surrogate
 // pairs
-const codePoints = (s) => surrogate.test(s) ? [...s] : s;
+const esm_codePoints = (s) => surrogate.test(s) ? [...s] : s;
 const noSlash = (s) => {
     if (s.includes('/')) {
         throw new Error('can only match a single path portion, got: ' + s);
@@ -39596,7 +42887,7 @@ class Matcher {
             if (most < min || least > max)
                 return false;
             if (least < min || most > max)
-                chars = codePoints(s);
+                chars = esm_codePoints(s);
         }
         if (chars !== undefined &&
             (chars.length < min || chars.length > max)) {
@@ -39611,7 +42902,7 @@ class Matcher {
                 }
             }
             else {
-                chars ??= codePoints(s);
+                chars ??= esm_codePoints(s);
                 const end = chars.length - this.#suffix.length;
                 if (!hasAffix(this.#prefix, chars, 0) ||
                     !hasAffix(this.#suffix, chars, end)) {
@@ -39630,11 +42921,11 @@ class Matcher {
                 return false;
             if (this.#wild)
                 return true;
-            chars ??= codePoints(s);
+            chars ??= esm_codePoints(s);
             const end = chars.length - this.#suffix.length;
             return testLinear(this.#linear, chars, prefix, end);
         }
-        chars ??= codePoints(s);
+        chars ??= esm_codePoints(s);
         if (s === '.' || s === '..') {
             this.#marks ??= marks(this.#size);
             const sim = (this.#dotsSim ??= new Sim(true, false, this.#marks));
@@ -41721,6 +45012,10 @@ function normalizeRepoPath(path) {
  * exactly the head commit, excluding the author. An approval of an older commit does not count.
  */
 function headApprovers(reviews, headSha, author) {
+    return headApprovals(reviews, headSha, author).map((r) => r.login);
+}
+/** The reviews behind headApprovers, with the reviewer's user type. */
+function headApprovals(reviews, headSha, author) {
     const latest = new Map();
     for (const r of reviews) {
         if (r.state === "APPROVED" || r.state === "CHANGES_REQUESTED" || r.state === "DISMISSED")
@@ -41729,7 +45024,7 @@ function headApprovers(reviews, headSha, author) {
     const out = [];
     for (const r of latest.values()) {
         if (r.state === "APPROVED" && r.commitId === headSha && r.login.toLowerCase() !== author.toLowerCase())
-            out.push(r.login);
+            out.push(r);
     }
     return out;
 }
@@ -41738,14 +45033,61 @@ const WRITE_ROLES = new Set(["admin", "maintain", "write"]);
 function listedReviewer(login, allowed) {
     return allowed.some((a) => a.replace(/^@/, "").toLowerCase() === login.toLowerCase());
 }
-/** Turns failures into tolerated results where an honored freeze covers them. Errors never freeze. */
-function applyFreezes(records, freezes, allRows, envelopeHash, today) {
+/**
+ * A bot account: GitHub's user type `Bot`, or a login ending in `[bot]` (an App's account, whatever
+ * type an answer gives it). Bots never approve a policy change unless `bot-approvers` names them.
+ */
+function isBotAccount(login, type) {
+    return type === "Bot" || login.toLowerCase().endsWith("[bot]");
+}
+/** Why an approver does not count before any role is read: a bot not named in bot-approvers. */
+function botExcluded(login, type, botApprovers) {
+    return isBotAccount(login, type) && !listedReviewer(login, botApprovers);
+}
+function queryOf(record, envelopeHash, today) {
+    return { property: record.name, fingerprint: record.failure_fingerprint ?? null, envelopeHash, today };
+}
+/**
+ * The honored rows that would tolerate one of these failures: the only rows whose evidence the
+ * Action downloads and checks (verifiedFreezes). A property that is not freezable, or a failure
+ * without a fingerprint, has none.
+ */
+function freezeCandidates(records, freezes, envelopeHash, today) {
+    const out = [];
+    for (const record of records) {
+        if (record.result !== "fail" || record.freezable !== true || !record.failure_fingerprint)
+            continue;
+        for (const row of activeFreezes(freezes.honored, queryOf(record, envelopeHash, today)))
+            if (!out.includes(row))
+                out.push(row);
+    }
+    return out;
+}
+/**
+ * Rows whose evidence check failed (or could not be made) leave `honored` for `refused`, with
+ * their code and reason; the result is what the check reports.
+ */
+function afterEvidenceChecks(freezes, checks) {
+    const failed = [...checks.values()].filter((p) => p !== null);
+    const lines = new Set(failed.map((p) => p.line));
+    return {
+        honored: freezes.honored.filter((r) => !lines.has(r.line)),
+        refused: [...freezes.refused, ...failed].sort((a, b) => a.line - b.line),
+    };
+}
+/**
+ * Turns failures into tolerated results where an honored freeze covers them: a row of this
+ * property's failure (name and fingerprint) and envelope hash, whose evidence was checked
+ * (`verified`, ledger lines). Errors never freeze; a non-freezable property never freezes.
+ */
+function applyFreezes(records, freezes, allRows, envelopeHash, today, verified) {
     return records.map(({ record, line, locations }) => {
-        const query = { property: record.name, envelopeHash, today };
-        const honored = activeFreezes(freezes.honored, query);
-        const expired = expiredFreezes(allRows, query);
-        const refused = freezes.refused.filter((p) => allRows.some((r) => r.line === p.line && r.property === record.name));
-        const frozenBy = record.result === "fail" ? (honored[0] ?? null) : null;
+        const query = queryOf(record, envelopeHash, today);
+        const freezable = record.result === "fail" && record.freezable === true && !!record.failure_fingerprint;
+        const honored = freezable ? activeFreezes(freezes.honored, query).filter((r) => verified.has(r.line)) : [];
+        const expired = freezable ? expiredFreezes(allRows, query) : [];
+        const refused = freezes.refused.filter((p) => allRows.some((r) => r.line === p.line && r.scope.name === record.name));
+        const frozenBy = honored[0] ?? null;
         return { record: { ...record, frozen_by: frozenBy?.freeze_id ?? null }, line, frozenBy, expired, refused, locations };
     });
 }
@@ -41801,7 +45143,7 @@ function decide(input) {
 }
 
 ;// CONCATENATED MODULE: ./schema/properties.schema.json
-const properties_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/properties.schema.json","title":"envelope-gate properties","description":"Non-envelope properties scored after the envelope is clean. Read from the pull request\'s base commit. See docs/action.md.","type":"object","additionalProperties":false,"required":["version","properties"],"properties":{"$schema":{"type":"string"},"version":{"const":1},"properties":{"type":"array","maxItems":100,"items":{"oneOf":[{"$ref":"#/definitions/output_schema"},{"$ref":"#/definitions/patch_paths"},{"$ref":"#/definitions/tests_collected"}]}}},"definitions":{"name":{"description":"Unique property name. Never an envelope rule name (write_outside_root, undeclared_tool, ...).","type":"string","pattern":"^[a-z][a-z0-9_.-]{0,63}$"},"relativePath":{"type":"string","minLength":1,"pattern":"^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[^\\\\u0000]+$"},"output_schema":{"description":"A JSON file the run produced (relative to the workspace) must match a JSON Schema (validated with ajv).","type":"object","additionalProperties":false,"required":["name","kind","output","schema"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"output_schema"},"description":{"type":"string"},"output":{"$ref":"#/definitions/relativePath"},"schema":{"type":"object"}}},"patch_paths":{"description":"Every file (and so every hunk) the pull request changes must match one of the globs (minimatch, dotfiles included).","type":"object","additionalProperties":false,"required":["name","kind","globs"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"patch_paths"},"description":{"type":"string"},"globs":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1}}}},"tests_collected":{"description":"A command (argv, run in the workspace without a shell) must report at least `min` tests: by default one per non-empty stdout line matching `line_regex`; with `count_regex`, the number in its first capture group.","type":"object","additionalProperties":false,"required":["name","kind","command","min"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"tests_collected"},"description":{"type":"string"},"command":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"min":{"type":"integer","minimum":1},"line_regex":{"type":"string","minLength":1},"count_regex":{"type":"string","minLength":1},"timeout_seconds":{"type":"integer","minimum":1,"maximum":3600}}}}}');
+const properties_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/properties.schema.json","title":"envelope-gate properties","description":"Non-envelope properties scored after the envelope is clean. Read from the pull request\'s base commit. See docs/action.md.","type":"object","additionalProperties":false,"required":["version","properties"],"properties":{"$schema":{"type":"string"},"version":{"const":1},"properties":{"type":"array","maxItems":100,"items":{"oneOf":[{"$ref":"#/definitions/output_schema"},{"$ref":"#/definitions/patch_paths"},{"$ref":"#/definitions/tests_collected"}]}}},"definitions":{"name":{"description":"Unique property name. Never an envelope rule name (write_outside_root, undeclared_tool, ...).","type":"string","pattern":"^[a-z][a-z0-9_.-]{0,63}$"},"freezable":{"description":"Whether a freeze ledger row may tolerate this property\'s failure. Default true; false makes every row naming it never honored.","type":"boolean"},"relativePath":{"type":"string","minLength":1,"pattern":"^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[^\\\\u0000]+$"},"output_schema":{"description":"A JSON file the run produced (relative to the workspace) must match a JSON Schema (validated with ajv).","type":"object","additionalProperties":false,"required":["name","kind","output","schema"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"output_schema"},"description":{"type":"string"},"freezable":{"$ref":"#/definitions/freezable"},"output":{"$ref":"#/definitions/relativePath"},"schema":{"type":"object"}}},"patch_paths":{"description":"Every file (and so every hunk) the pull request changes must match one of the globs (minimatch, dotfiles included).","type":"object","additionalProperties":false,"required":["name","kind","globs"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"patch_paths"},"description":{"type":"string"},"freezable":{"description":"patch_paths is never freezable: it is scored from the pull request\'s file list, the same on every machine.","const":false},"globs":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1}}}},"tests_collected":{"description":"A command (argv, run in the workspace without a shell) must report at least `min` tests: by default one per non-empty stdout line matching `line_regex`; with `count_regex`, the number in its first capture group.","type":"object","additionalProperties":false,"required":["name","kind","command","min"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"tests_collected"},"description":{"type":"string"},"freezable":{"$ref":"#/definitions/freezable"},"command":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"min":{"type":"integer","minimum":1},"line_regex":{"type":"string","minLength":1},"count_regex":{"type":"string","minLength":1},"timeout_seconds":{"type":"integer","minimum":1,"maximum":3600}}}}}');
 ;// CONCATENATED MODULE: ./src/core/properties.ts
 /**
  * Non-envelope properties: the declaration file (schema/properties.schema.json) and the pure
@@ -41817,6 +45159,18 @@ const properties_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"h
 
 
 const DEFAULT_PROPERTIES_PATH = ".github/envelope-gate/properties.json";
+/**
+ * Whether a property may be frozen. `patch_paths` never: it is scored from the pull request's
+ * file list, which is the same on every machine, so two runners can only "disagree" on it by a
+ * forged bundle, and a frozen patch_paths would let later pull requests touch any path. The
+ * others are freezable unless declared `"freezable": false`: their results come from the run
+ * (an output file, a test collector), which can really differ between machines.
+ */
+function isFreezable(declaration) {
+    if (declaration.kind === "patch_paths")
+        return false;
+    return declaration.freezable ?? true;
+}
 let validateShape;
 function invalid(file, line, message) {
     throw new errors_GateError("PROPERTIES_INVALID", `${file}:${line}: ${message}`, {
@@ -41831,6 +45185,8 @@ function describe(error) {
         return `unknown key "${String(error.params.additionalProperty)}" in ${where}`;
     if (error.keyword === "required")
         return `${where} is missing "${String(error.params.missingProperty)}"`;
+    if (error.keyword === "const" && error.instancePath.endsWith("/freezable"))
+        return `${where} must be false: patch_paths is scored from the pull request's file list, the same on every machine, and is never frozen`;
     return `${where} ${error.message ?? "is invalid"}`;
 }
 /** Parses and validates the properties file. Throws PROPERTIES_INVALID with a line. */
@@ -41893,27 +45249,59 @@ function loadProperties(bytes, file) {
         }
         return declared;
     });
-    return { file, hash: `sha256:${envelope_sha256Hex(bytes)}`, properties };
+    return { file, hash: `sha256:${sha256Hex(bytes)}`, properties };
 }
-const hashOf = (bytes) => `sha256:${envelope_sha256Hex(bytes)}`;
+/** Canonical JSON: object keys sorted at every level. */
+function canonical(value) {
+    if (Array.isArray(value))
+        return `[${value.map(canonical).join(",")}]`;
+    if (value !== null && typeof value === "object") {
+        const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+    }
+    return JSON.stringify(value);
+}
+/**
+ * The fingerprint a freeze row's scope carries (`<property>#<fingerprint>`): the first 16 hex of
+ * sha256 over the canonical JSON of the property's name and kind and its failure signature.
+ */
+function failureFingerprint(name, kind, signature) {
+    return sha256Hex(canonical({ property: name, kind, failure: signature })).slice(0, 16);
+}
+const hashOf = (bytes) => `sha256:${sha256Hex(bytes)}`;
 function scoreOutputSchema(declared, output) {
     const d = declared.declaration;
     const inputs = { schema: hashOf(JSON.stringify(d.schema)) };
     if (output === null)
-        return { result: "fail", detail: `${d.output} was not produced`, inputs, locations: [] };
+        return { result: "fail", detail: `${d.output} was not produced`, inputs, locations: [], signature: { reason: "missing" } };
     inputs.output = hashOf(output);
     let value;
     try {
         value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(output));
     }
     catch (err) {
-        return { result: "fail", detail: `${d.output} is not JSON (${err.message})`, inputs, locations: [] };
+        return {
+            result: "fail",
+            detail: `${d.output} is not JSON (${err.message})`,
+            inputs,
+            locations: [],
+            signature: { reason: "not_json" },
+        };
     }
     const validate = declared.validate;
     if (validate(value))
         return { result: "pass", detail: `${d.output} matches the declared schema`, inputs, locations: [] };
-    const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
-    return { result: "fail", detail: `${d.output} does not match the declared schema: ${errors.join("; ")}`, inputs, locations: [] };
+    const all = validate.errors ?? [];
+    const errors = all.slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}`);
+    // Where and which rule failed: the schema's paths and keywords, never the values found.
+    const failed = [...new Set(all.map((e) => `${e.instancePath || "/"} ${e.schemaPath} ${e.keyword}`))].sort();
+    return {
+        result: "fail",
+        detail: `${d.output} does not match the declared schema: ${errors.join("; ")}`,
+        inputs,
+        locations: [],
+        signature: { reason: "schema", errors: failed },
+    };
 }
 /** New-side start line of every hunk in a unified diff. */
 function hunkStarts(patch) {
@@ -41953,6 +45341,7 @@ function scorePatchPaths(declared, files) {
         return { result: "pass", detail: `all ${files.length} changed files are under ${d.globs.join(", ")}`, inputs, locations };
     const shown = offending.slice(0, 10).join(", ");
     return {
+        signature: { reason: "outside", paths: [...new Set(offending)].sort() },
         result: "fail",
         detail: `${offending.length} changed path${offending.length === 1 ? "" : "s"} outside ${d.globs.join(", ")}: ${shown}${offending.length > 10 ? ", ..." : ""}`,
         inputs,
@@ -41967,13 +45356,25 @@ function scoreTestsCollected(declared, outcome) {
         return { result: "error", detail: `\`${cmd}\` did not run to completion: ${outcome.failure ?? "no exit code"}`, inputs, locations: [] };
     }
     if (outcome.exitCode !== 0) {
-        return { result: "fail", detail: `\`${cmd}\` exited with ${outcome.exitCode}`, inputs, locations: [] };
+        return {
+            result: "fail",
+            detail: `\`${cmd}\` exited with ${outcome.exitCode}`,
+            inputs,
+            locations: [],
+            signature: { reason: "exit", exit_code: outcome.exitCode },
+        };
     }
     let count;
     if (d.count_regex !== undefined) {
         const m = new RegExp(d.count_regex, "m").exec(outcome.stdout);
         if (!m || m[1] === undefined || !/^\d+$/.test(m[1])) {
-            return { result: "fail", detail: `\`${cmd}\` printed no count matching /${d.count_regex}/`, inputs, locations: [] };
+            return {
+                result: "fail",
+                detail: `\`${cmd}\` printed no count matching /${d.count_regex}/`,
+                inputs,
+                locations: [],
+                signature: { reason: "no_count" },
+            };
         }
         count = Number(m[1]);
     }
@@ -41982,21 +45383,33 @@ function scoreTestsCollected(declared, outcome) {
         count = outcome.stdout.split(/\r?\n/).filter((l) => l.trim() !== "" && re.test(l)).length;
     }
     const detail = `\`${cmd}\` reports ${count} test${count === 1 ? "" : "s"}; at least ${d.min} required`;
-    return { result: count >= d.min ? "pass" : "fail", detail, inputs, locations: [] };
+    if (count >= d.min)
+        return { result: "pass", detail, inputs, locations: [] };
+    return { result: "fail", detail, inputs, locations: [], signature: { reason: "count", count, min: d.min } };
 }
 
 ;// CONCATENATED MODULE: ./src/core/summary.ts
 /**
  * The check run summary (and the job summary): verdict, violations, properties, freezes,
  * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
+ *
+ * Every string from the pull request or its run (paths, names, details, messages, runner and run
+ * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
+ * around them is ours. Nothing escaped is escaped again.
  */
 
 
+
 const MAX_SUMMARY_CHARS = 65535;
-const MAX_CELL = 300;
+/** Most characters of one escaped table cell or line of text. */
+const MAX_CELL = 600;
+/** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
 function cell(text) {
-    const flat = text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-    return flat.length <= MAX_CELL ? flat : `${flat.slice(0, MAX_CELL - 3)}...`;
+    return mdText(text, MAX_CELL);
+}
+/** The same, as a code span that is safe in a table cell. */
+function code(text) {
+    return mdCode(text, { inTable: true, max: MAX_CELL });
 }
 const VERDICT_LABEL = {
     pass: "PASS",
@@ -42006,15 +45419,15 @@ const VERDICT_LABEL = {
     action_required: "ACTION REQUIRED",
     not_gated: "NOT GATED",
 };
-/** Check run title: starts with the verdict. */
+/** Check run title (plain text on GitHub): starts with the verdict. */
 function checkTitle(decision) {
-    const title = `${decision.verdict}: ${decision.headline}`;
-    return title.length <= 255 ? title : `${title.slice(0, 252)}...`;
+    return plainText(`${decision.verdict}: ${decision.headline}`, 255);
 }
 function table(header, rows, limit, more) {
     const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+    // Cells are markdown already (escaped where they quote anything).
     for (const row of rows.slice(0, limit))
-        out.push(`| ${row.map(cell).join(" | ")} |`);
+        out.push(`| ${row.join(" | ")} |`);
     if (rows.length > limit)
         out.push("", more(rows.length - limit));
     return out;
@@ -42022,35 +45435,38 @@ function table(header, rows, limit, more) {
 function render(input, limit) {
     const { decision, report } = input;
     const out = [];
-    out.push(`## ${input.checkName}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${cell(decision.headline)}**`, "");
-    const facts = [["verdict", `\`${decision.verdict}\` (conclusion \`${decision.conclusion}\`)`]];
+    out.push(`## ${cell(input.checkName)}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${cell(decision.headline)}**`, "");
+    const facts = [["verdict", `${code(decision.verdict)} (conclusion ${code(decision.conclusion)})`]];
     if (input.envelope) {
-        facts.push(["envelope", `\`${input.envelope.id}\``]);
-        facts.push(["envelope hash", `\`${input.envelope.hash}\``]);
-        facts.push(["envelope read from", `\`${input.envelope.file}\` at \`${input.envelope.ref.slice(0, 12)}\` (${input.envelope.source})`]);
+        facts.push(["envelope", code(input.envelope.id)]);
+        facts.push(["envelope hash", code(input.envelope.hash)]);
+        facts.push([
+            "envelope read from",
+            `${code(input.envelope.file)} at ${code(input.envelope.ref.slice(0, 12))} (${cell(input.envelope.source)})`,
+        ]);
     }
     if (input.pull) {
         facts.push([
             "pull request",
-            `#${input.pull.number} by @${input.pull.author}, head \`${input.pull.headSha.slice(0, 12)}\`, base \`${input.pull.baseSha.slice(0, 12)}\``,
+            `#${input.pull.number} by @${cell(input.pull.author)}, head ${code(input.pull.headSha.slice(0, 12))}, base ${code(input.pull.baseSha.slice(0, 12))}`,
         ]);
     }
     if (input.gating)
-        facts.push([input.gating.gated ? "gated because" : "not gated because", input.gating.reason]);
+        facts.push([input.gating.gated ? "gated because" : "not gated because", cell(input.gating.reason)]);
     if (report?.log) {
         facts.push([
             "observer run",
-            `\`${report.log.run_id}\` on \`${report.log.runner}\`, ${report.events} events, exit code ${report.log.exit_code ?? "none (signal)"}`,
+            `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
         ]);
     }
     if (input.evidence) {
-        facts.push(["evidence", `artifact \`${input.evidence.artifact}\`, digest \`${input.evidence.digest ?? "not written"}\``]);
+        facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
     }
-    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${cell(v).replace(/\\\|/g, "|")} |`), "");
+    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
     if (report?.verdict === "error" && report.error) {
-        out.push("### Could not evaluate", "", `\`${report.error.code}\`: ${cell(report.error.message)}`);
+        out.push("### Could not evaluate", "", `${mdCode(report.error.code)}: ${cell(report.error.message)}`);
         if (report.error.file)
-            out.push("", `at \`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}\``);
+            out.push("", `at ${mdCode(`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}`)}`);
         if (report.error.hint)
             out.push("", `What to do: ${cell(report.error.hint)}`);
         out.push("", "This is not a pass: the gate refuses what it could not check.", "");
@@ -42060,8 +45476,9 @@ function render(input, limit) {
         out.push(...table(["id", "what happened", "first at log line", "count", "envelope says so at"], report.violations.map((v) => {
             const key = RULE_ENVELOPE_KEY[v.rule];
             const line = input.envelope?.ruleLines?.[key];
-            const where = input.envelope ? `${input.envelope.file}${line !== undefined ? `:${line}` : ""} (\`${key}\`)` : `\`${key}\``;
-            return [`\`${v.id}\``, describeViolation(v), String(v.first_line), String(v.count), where];
+            const where = input.envelope ? `${cell(input.envelope.file)}${line !== undefined ? `:${line}` : ""} (${code(key)})` : code(key);
+            const [before, subject, after] = describeViolationParts(v);
+            return [code(v.id), `${cell(before)}${code(subject)}${cell(after)}`, cell(String(v.first_line)), cell(String(v.count)), where];
         }), limit, (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`), "", "Envelope violations are never frozen.", "");
     }
     if (input.properties === null) {
@@ -42077,26 +45494,26 @@ function render(input, limit) {
                     ? `${p.expired.map((r) => `${r.freeze_id} expired ${r.expires_on} (ledger line ${r.line})`).join("; ")}`
                     : "";
             const result = p.frozenBy ? "fail (tolerated)" : p.record.result;
-            return [p.record.name, result, p.record.detail, freeze];
+            return [cell(p.record.name), cell(result), cell(p.record.detail), cell(freeze)];
         }), limit, (n) => `...and ${n} more properties (see properties.json in the evidence bundle).`), "");
     }
     else if (input.propertiesFile) {
         out.push("### Properties", "", input.propertiesFile.present
             ? "The properties file declares none."
-            : `No properties file at \`${input.propertiesFile.path}\`: no properties are scored.`, "");
+            : `No properties file at ${mdCode(input.propertiesFile.path)}: no properties are scored.`, "");
     }
     if (input.ledger) {
         const applied = (input.properties ?? []).filter((p) => p.frozenBy !== null);
         const expired = (input.properties ?? []).flatMap((p) => p.expired);
         out.push("### Freezes", "");
         if (!input.ledger.present)
-            out.push(`No ledger at \`${input.ledger.path}\` on the base commit: no freezes.`);
+            out.push(`No ledger at ${mdCode(input.ledger.path)} on the base commit: no freezes.`);
         else
-            out.push(`${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger \`${input.ledger.path}\`).`);
+            out.push(`${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger ${mdCode(input.ledger.path)}).`);
         for (const p of applied)
-            out.push(`- ${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`);
+            out.push(`- ${cell(`${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`)}`);
         for (const r of expired)
-            out.push(`- ${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`);
+            out.push(`- ${cell(`${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`)}`);
         for (const problem of input.ledger.refused.slice(0, limit)) {
             out.push(`- line ${problem.line}${problem.freeze_id ? ` (${cell(problem.freeze_id)})` : ""} is never honored: ${cell(problem.reason)}`);
         }
@@ -42107,28 +45524,28 @@ function render(input, limit) {
     if (input.policyChange && input.policyChange.changes.length > 0) {
         out.push("### Policy change", "");
         for (const c of input.policyChange.changes)
-            out.push(`- \`${c.path}\` (${c.role}) ${c.status}`);
+            out.push(`- ${mdCode(c.path)} ${cell(`(${c.role}) ${c.status}`)}`);
         out.push("", input.policyChange.approvedBy.length > 0
-            ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${l}`).join(", ")}: the head's policy applies.`
+            ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${cell(l)}`).join(", ")}: the head's policy applies.`
             : "Until an allowed reviewer approves the head commit, the base commit's policy applies and the check cannot succeed.", "");
     }
     if (report?.log) {
         const c = report.log.counts;
         out.push("### Observer coverage", "", "| class | events |", "| --- | --- |");
         for (const [k, v] of Object.entries(c))
-            out.push(`| ${k} | ${v} |`);
+            out.push(`| ${cell(k)} | ${cell(String(v))} |`);
         out.push("");
         if (report.log.observers !== null)
-            out.push(`Observers: \`${cell(JSON.stringify(report.log.observers))}\``, "");
+            out.push(`Observers: ${mdCode(JSON.stringify(report.log.observers), { max: MAX_CELL })}`, "");
         if (report.log.network_enforced !== null)
-            out.push(`Network enforced: \`${cell(JSON.stringify(report.log.network_enforced))}\``, "");
+            out.push(`Network enforced: ${mdCode(JSON.stringify(report.log.network_enforced), { max: MAX_CELL })}`, "");
     }
     if (input.omittedAnnotations > 0)
         out.push(`${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`, "");
     for (const note of input.notes)
         out.push(`> ${cell(note)}`, "");
     if (input.links.length > 0)
-        out.push("### Links", "", ...input.links.map((l) => `- [${cell(l.label)}](${l.url})`), "");
+        out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
     return out.join("\n");
 }
 /** Renders the summary, shortening tables until it fits GitHub's limit. */
@@ -42138,9 +45555,8 @@ function renderSummary(input, maxChars = MAX_SUMMARY_CHARS) {
         if (text.length <= maxChars)
             return text;
     }
-    const text = render(input, 0);
-    const tail = "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n";
-    return text.slice(0, maxChars - tail.length) + tail;
+    // Cut at a line boundary: never inside an escape, an entity or a code span.
+    return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdict.ts
@@ -42231,7 +45647,31 @@ function policyFrom(paths, files, today, caps) {
     const ledger = files.ledger === null
         ? { file: paths.ledger, rows: [], problems: [] }
         : parseLedger(decodeUtf8(files.ledger, "LEDGER_INVALID", paths.ledger), paths.ledger);
-    return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes: applyFreezeCaps(ledger, today, caps) };
+    const freezes = refuseNotFreezable(applyFreezeCaps(ledger, today, caps), properties);
+    return { ...pinned, properties, ledger, ledgerPresent: files.ledger !== null, freezes };
+}
+/**
+ * A row naming a property the properties file declares non-freezable (patch_paths always, any
+ * other with `"freezable": false`) is never honored: FREEZE_NOT_FREEZABLE, whatever its evidence.
+ */
+function refuseNotFreezable(freezes, properties) {
+    const fixed = new Map((properties?.properties ?? []).filter((d) => !isFreezable(d.declaration)).map((d) => [d.declaration.name, d.declaration.kind]));
+    const refused = [];
+    const honored = freezes.honored.filter((row) => {
+        const kind = fixed.get(row.scope.name);
+        if (kind === undefined)
+            return true;
+        refused.push({
+            line: row.line,
+            freeze_id: row.freeze_id,
+            code: "FREEZE_NOT_FREEZABLE",
+            reason: kind === "patch_paths"
+                ? `FREEZE_NOT_FREEZABLE: ${row.scope.name} is a patch_paths property, judged on the pull request's files alone, the same on every machine; it is never frozen`
+                : `FREEZE_NOT_FREEZABLE: ${row.scope.name} is declared "freezable": false in the properties file`,
+        });
+        return false;
+    });
+    return { honored, refused: [...freezes.refused, ...refused].sort((a, b) => a.line - b.line) };
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -44758,6 +48198,68 @@ function hasStatus(err, status) {
     return err instanceof GitHubUnavailable && err.status === status;
 }
 
+;// CONCATENATED MODULE: ./src/github/artifacts.ts
+/**
+ * Workflow-run artifacts read with the Action's token (`actions: read`): the evidence bundles a
+ * freeze row names, so the Action can check the row against them before honoring it.
+ */
+
+/** Largest evidence artifact downloaded (a bundle is a few files of JSON and the observer log). */
+const ARTIFACT_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * The zip of the run's artifact named `name` in this repository, or why there is none (no such
+ * run or artifact, expired, too large). A GitHub failure (403, 5xx, no answer) throws
+ * GITHUB_UNAVAILABLE: "could not read" is never "read".
+ */
+async function downloadRunArtifact(client, repo, runId, name) {
+    let list;
+    try {
+        ({ data: list } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
+            ...repo,
+            run_id: Number(runId),
+            name,
+            per_page: 100,
+        }));
+    }
+    catch (err) {
+        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+            return { missing: `run ${runId} is not a workflow run of ${repo.owner}/${repo.repo}` };
+        return callGitHub(`list the artifacts of run ${runId}`, () => Promise.reject(err));
+    }
+    const named = (list.artifacts ?? []).filter((a) => a.name === name);
+    if (named.length === 0)
+        return { missing: `run ${runId} has no ${name} artifact` };
+    const artifact = named.find((a) => !a.expired);
+    if (artifact === undefined)
+        return { missing: `run ${runId}'s ${name} artifact has expired` };
+    if (artifact.size_in_bytes > ARTIFACT_MAX_BYTES)
+        return { missing: `run ${runId}'s ${name} artifact is ${artifact.size_in_bytes} bytes, over ${ARTIFACT_MAX_BYTES}` };
+    const { data } = await callGitHub(`download run ${runId}'s ${name} artifact`, () => client.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", {
+        ...repo,
+        artifact_id: artifact.id,
+        archive_format: "zip",
+    }));
+    return { zip: new Uint8Array(data) };
+}
+/** The run as GitHub's API describes it, or null when this repository has no such run (404). */
+async function workflowRunFacts(client, repo, runId) {
+    let data;
+    try {
+        ({ data } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...repo, run_id: Number(runId) }));
+    }
+    catch (err) {
+        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+            return null;
+        return callGitHub(`read workflow run ${runId}`, () => Promise.reject(err));
+    }
+    return {
+        id: Number(data.id),
+        event: String(data.event ?? ""),
+        head_sha: String(data.head_sha ?? ""),
+        repository: String(data.repository?.full_name ?? ""),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/checks.ts
 /** Check runs: create one, then complete it with its output and annotations, 50 per request. */
 
@@ -44930,6 +48432,26 @@ async function getPullRequest(client, repo, number) {
         changedFiles: data.changed_files,
     };
 }
+/**
+ * A branch's current commit, or null when GitHub says there is no such branch (404). Any other
+ * failure is GITHUB_UNAVAILABLE: a branch that could not be read is not a missing one.
+ */
+async function branchHeadSha(client, repo, branch) {
+    let data;
+    try {
+        ({ data } = await client.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: `heads/${branch}` }));
+    }
+    catch (err) {
+        if (isNotFound(err))
+            return null;
+        return callGitHub(`read the branch ${branch}`, () => Promise.reject(err));
+    }
+    const sha = data.object?.sha;
+    if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha)) {
+        throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null);
+    }
+    return sha;
+}
 async function listPullFiles(client, repo, number) {
     const raw = await listAll(client, `list the files of pull request #${number}`, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
         ...repo,
@@ -44946,7 +48468,13 @@ async function listPullFiles(client, repo, number) {
 }
 async function listReviews(client, repo, number) {
     const raw = await listAll(client, `list the reviews of pull request #${number}`, "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", { ...repo, pull_number: number });
-    return raw.map((r) => ({ id: r.id, login: r.user?.login ?? "", state: r.state, commitId: r.commit_id ?? null }));
+    return raw.map((r) => ({
+        id: r.id,
+        login: r.user?.login ?? "",
+        type: typeof r.user?.type === "string" ? r.user.type : null,
+        state: r.state,
+        commitId: r.commit_id ?? null,
+    }));
 }
 /** Built-in repository roles; any other role_name is a custom role, judged by what it grants. */
 const BUILT_IN_ROLES = new Set(["admin", "maintain", "write", "triage", "read"]);
@@ -44976,6 +48504,7 @@ function gitHubPullSource(client, repo) {
     const contents = new Map();
     return {
         pullRequest: (number) => getPullRequest(client, repo, number),
+        branchHead: (branch) => branchHeadSha(client, repo, branch),
         pullFiles: (number) => listPullFiles(client, repo, number),
         reviews: (number) => listReviews(client, repo, number),
         collaboratorRole: (login) => getCollaboratorRole(client, repo, login),
@@ -44984,8 +48513,50 @@ function gitHubPullSource(client, repo) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/facts.ts
+;// CONCATENATED MODULE: ./src/core/base.ts
+/**
+ * Which base a pull request is judged against, pure: the base branch GitHub's API names now, at
+ * that branch's current commit. The event that started the run is only compared with it: a run
+ * started for another base branch (the pull request was retargeted since) is refused, and a base
+ * branch that only moved on is judged at its current commit. docs/action.md, "The current base".
+ */
 
+const base_short = (sha) => sha.slice(0, 12);
+function judgedBase(event, api, pullNumber) {
+    if (event !== null && event.ref !== null && event.ref !== api.ref) {
+        throw new errors_GateError("PULL_REQUEST_BASE_CHANGED", `pull request #${pullNumber} targets ${api.ref} now, not ${event.ref} as the event that started this run said; this run does not judge it against either`, {
+            hint: `The pull request was retargeted after this run started (or this is a re-run of an older run, which replays the old event). The run GitHub starts for the retarget (the "edited" event; list it under pull_request types) judges it against ${api.ref}. Re-run that one, never this one.`,
+        });
+    }
+    if (api.tipSha === null) {
+        throw new errors_GateError("PULL_REQUEST_BASE_MISSING", `pull request #${pullNumber} targets ${api.ref}, but GitHub has no branch ${api.ref} (git/ref/heads/${api.ref} is 404); there is no base policy to judge it against`, {
+            hint: "The base branch was deleted or renamed; GitHub retargets or closes the pull request, and the run for that event decides.",
+        });
+    }
+    const notes = [];
+    const recorded = event?.sha ?? api.pullSha;
+    if (recorded !== api.tipSha) {
+        notes.push(`The base branch ${api.ref} is at \`${base_short(api.tipSha)}\`, not at \`${base_short(recorded)}\` as the ${event === null ? "pull request" : "event"} recorded: judged against the branch's current commit.`);
+    }
+    return { ref: api.ref, sha: api.tipSha, notes };
+}
+
+;// CONCATENATED MODULE: ./src/action/facts.ts
+/**
+ * Gathering the facts about a pull request that the gate decides on: which policy files it
+ * changes, who approved that, and the policy files of the commit that applies. All GitHub reads
+ * go through a PullSource; what to make of the facts is decided in src/core.
+ */
+
+
+/**
+ * The base to judge against: the pull request's base branch as the API names it now, at the
+ * branch's current commit (src/core/base.ts decides; the event is only compared with it).
+ */
+async function currentBase(source, pull, event) {
+    const tipSha = await source.branchHead(pull.baseRef);
+    return judgedBase(event, { ref: pull.baseRef, pullSha: pull.baseSha, tipSha }, pull.number);
+}
 async function policyFilesAt(source, paths, ref, label) {
     const [envelope, digest, properties, ledger] = await Promise.all([paths.envelope, paths.digest, paths.properties, paths.ledger].map((p) => source.file(p, ref)));
     return { ref, source: label, envelope: envelope ?? null, digest: digest ?? null, properties: properties ?? null, ledger: ledger ?? null };
@@ -45003,8 +48574,13 @@ async function gatherPolicyFacts(source, input) {
     const [atBase, atHead] = await Promise.all([blobIds(source, paths, input.baseSha), blobIds(source, paths, input.headSha)]);
     const changes = policyBlobChanges(paths, atBase, atHead, policyChanges(files, paths));
     const approvedBy = [];
+    const ignoredBots = [];
     if (changes.length > 0) {
-        for (const login of headApprovers(await source.reviews(pull.number), input.headSha, pull.author)) {
+        for (const { login, type } of headApprovals(await source.reviews(pull.number), input.headSha, pull.author)) {
+            if (botExcluded(login, type ?? null, input.botApprovers)) {
+                ignoredBots.push(login);
+                continue;
+            }
             const allowed = input.envelopeReviewers.length > 0
                 ? listedReviewer(login, input.envelopeReviewers)
                 : WRITE_ROLES.has((await source.collaboratorRole(login)) ?? "none");
@@ -45014,7 +48590,7 @@ async function gatherPolicyFacts(source, input) {
     }
     const approved = approvedBy.length > 0;
     const policy = await policyFilesAt(source, paths, approved ? input.headSha : input.baseSha, approved ? "head commit, policy change approved" : "base commit");
-    return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, policy };
+    return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, ignoredBots, policy };
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -45072,6 +48648,7 @@ function writeStdout(text, what) {
  * The Action's local I/O: running the patch under the observer, reading what it produced,
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
+
 
 
 
@@ -45243,7 +48820,12 @@ async function spawnObserved(options, how) {
             cwd: options.workspace,
             // The wrapper reads the runner's layout from these to hide it (src/observer/runner-layout.ts);
             // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
-            env: { ...process.env, RUNNER_TEMP: options.runnerTemp, GITHUB_ACTION_PATH: actionPath() },
+            // The run-identity keys take one value on runner A and runner B (core/env-sets.ts runEnvironment).
+            env: {
+                ...runEnvironment(process.env, options.identity.role, options.identity.pull),
+                RUNNER_TEMP: options.runnerTemp,
+                GITHUB_ACTION_PATH: actionPath(),
+            },
             stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
         });
         let stderr = "";
@@ -45434,6 +49016,9 @@ async function writeBundle(dir, files) {
 
 
 
+
+
+
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
 function asGateError(err) {
     if (err instanceof errors_GateError)
@@ -45450,6 +49035,7 @@ async function gatePullRequest(settings) {
     const p = {
         pull: null,
         headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null,
+        base: null,
         gating: null,
         facts: null,
         policyRef: null,
@@ -45484,6 +49070,10 @@ async function gatePullRequest(settings) {
         if (settings.expectedHeadSha !== null && settings.expectedHeadSha !== p.pull.headSha) {
             throw new errors_GateError("PULL_REQUEST_HEAD_MOVED", `pull request #${p.pull.number} is at ${p.pull.headSha}, not the head-sha ${settings.expectedHeadSha} this run was asked to check`, { hint: "The pull request moved on; the run for the new head decides. Runner B results never carry over to another commit." });
         }
+        // The current base, never the event's: a retargeted pull request is refused, a base branch
+        // that moved on is judged at its current commit; an unreadable one is GITHUB_UNAVAILABLE.
+        const event = settings.eventPull;
+        p.base = await currentBase(source, p.pull, event === null ? null : { ref: event.baseRef, sha: event.baseSha });
         p.gating = gatingDecision({
             author: p.pull.author,
             labels: p.pull.labels,
@@ -45496,7 +49086,7 @@ async function gatePullRequest(settings) {
             // Shown for reference only: nothing is judged, so an unreadable envelope is a note, not a verdict.
             const notes = [];
             try {
-                p.policyRef = settings.eventPull?.baseSha ?? p.pull.baseSha;
+                p.policyRef = p.base.sha;
                 const files = await policyFilesAt(source, settings.policy, p.policyRef, p.policySource);
                 p.pinned = pinnedEnvelope(settings.policy, files);
             }
@@ -45543,7 +49133,8 @@ async function gatePullRequest(settings) {
             end_line: error.line ?? 1,
             annotation_level: "failure",
             title: error.code,
-            message: error.message.slice(0, 4000),
+            // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
+            message: plainText(error.message, 4000),
         });
     }
     return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
@@ -45556,13 +49147,14 @@ function policyChangeOf(p) {
 async function gate(settings, source, p) {
     const pull = p.pull;
     const headSha = p.headSha;
-    const baseSha = settings.eventPull?.baseSha ?? pull.baseSha;
+    const baseSha = p.base.sha;
     const facts = await gatherPolicyFacts(source, {
         pull,
         baseSha,
         headSha,
         paths: settings.policy,
         envelopeReviewers: settings.envelopeReviewers,
+        botApprovers: settings.botApprovers,
     });
     p.facts = facts;
     p.policyRef = facts.policy.ref;
@@ -45586,6 +49178,7 @@ async function gate(settings, source, p) {
             command: settings.evaluation.command,
             runnerTemp: settings.runnerTemp,
             roots,
+            identity: runIdentity(settings, pull),
         });
         p.logWritten = (0,external_node_fs_namespaceObject.existsSync)(logPath);
         if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
@@ -45638,13 +49231,98 @@ async function gate(settings, source, p) {
             const e = asGateError(err);
             score = { result: "error", detail: `${e.code}: ${e.message}`, inputs: {}, locations: [] };
         }
+        const freezable = isFreezable(d);
         scored.push({
-            record: { name: d.name, result: score.result, detail: score.detail, inputs: score.inputs, frozen_by: null },
+            record: {
+                name: d.name,
+                result: score.result,
+                detail: score.detail,
+                inputs: score.inputs,
+                frozen_by: null,
+                freezable,
+                failure_fingerprint: score.result === "fail" && score.signature !== undefined ? failureFingerprint(d.name, d.kind, score.signature) : null,
+            },
             line: declared.line,
             locations: score.locations,
         });
     }
-    p.outcomes = applyFreezes(scored, policy.freezes, policy.ledger.rows, envelope.hash, today);
+    // Only the rows that would tolerate one of these failures are checked against their evidence.
+    const candidates = freezeCandidates(scored.map((s) => s.record), policy.freezes, envelope.hash, today);
+    const checks = await checkFreezeRows(settings, candidates);
+    const freezes = afterEvidenceChecks(policy.freezes, checks);
+    p.policy = { ...policy, freezes };
+    const verified = new Set([...checks].filter(([, problem]) => problem === null).map(([line]) => line));
+    p.outcomes = applyFreezes(scored, freezes, policy.ledger.rows, envelope.hash, today, verified);
+}
+/**
+ * Downloads the two evidence bundles each candidate row names (runner A's and runner B's runs,
+ * in this repository, and GitHub's account of both runs) and checks the row against them. A row
+ * whose runs or bundles cannot be read is
+ * FREEZE_EVIDENCE_UNAVAILABLE, one they contradict FREEZE_EVIDENCE_MISMATCH: never honored.
+ */
+async function checkFreezeRows(settings, rows) {
+    const checks = new Map();
+    if (rows.length === 0)
+        return checks;
+    const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+    const repository = `${settings.repository.owner}/${settings.repository.repo}`;
+    for (const row of rows) {
+        const refuse = (code, why) => {
+            checks.set(row.line, { line: row.line, freeze_id: row.freeze_id, code, reason: `${code}: ${why}` });
+        };
+        const bundles = [];
+        const runs = [];
+        for (const [side, cell] of [
+            ["A", row.runA],
+            ["B", row.runB],
+        ]) {
+            let got;
+            try {
+                const run = await workflowRunFacts(client, settings.repository, cell.runId);
+                if (run === null) {
+                    refuse("FREEZE_EVIDENCE_UNAVAILABLE", `runner ${side}'s run ${cell.runId} is not a workflow run of ${repository}; the row is not honored`);
+                    break;
+                }
+                runs.push(run);
+                got = await downloadRunArtifact(client, settings.repository, cell.runId, EVIDENCE_ARTIFACT_NAME);
+            }
+            catch (err) {
+                const e = asGateError(err);
+                refuse("FREEZE_EVIDENCE_UNAVAILABLE", `runner ${side}'s evidence could not be read (${e.code}: ${e.message}); the row is not honored`);
+                break;
+            }
+            if ("missing" in got) {
+                refuse("FREEZE_EVIDENCE_UNAVAILABLE", `runner ${side}'s evidence cannot be checked: ${got.missing}; the row is not honored`);
+                break;
+            }
+            try {
+                bundles.push(readEvidenceZip(got.zip));
+            }
+            catch (err) {
+                const e = asGateError(err);
+                refuse("FREEZE_EVIDENCE_MISMATCH", `runner ${side}'s evidence bundle (run ${cell.runId}) is not a valid bundle (${e.code}: ${e.message})`);
+                break;
+            }
+        }
+        if (checks.has(row.line))
+            continue;
+        const [a, b] = bundles;
+        const mismatch = freezeEvidenceMismatch(row, a, b, repository) ??
+            freezeRunsMismatch(row, { a: runs[0], b: runs[1] }, { a, b }, repository);
+        if (mismatch !== null)
+            refuse("FREEZE_EVIDENCE_MISMATCH", `${mismatch}; the row is not honored`);
+        else
+            checks.set(row.line, null);
+    }
+    return checks;
+}
+/**
+ * What the jailed runs are told about the run: the pull request as the API names it (the same
+ * on runner A and runner B), never the event's copy or the workflow run's own ids.
+ */
+function runIdentity(settings, pull) {
+    const role = settings.dualRunId !== null ? "runner_b" : settings.eventName === "pull_request" ? "runner_a" : "plain";
+    return { role, pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } };
 }
 /**
  * Runs a property command jailed and observed under the same envelope as the patch, and judges
@@ -45669,6 +49347,7 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
         runnerTemp: settings.runnerTemp,
         roots,
         timeoutSeconds,
+        identity: runIdentity(settings, p.pull),
     });
     // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
     // wrapper's own refusal (exit 3, before the log's first line) means nothing ran; a command that
@@ -45756,6 +49435,11 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
     }
     if (settings.dualRunId !== null)
         notes.push(`Runner B of dual run ${settings.dualRunId}.`);
+    if (p.base !== null)
+        notes.push(...p.base.notes);
+    if (p.facts !== null && p.facts.ignoredBots.length > 0) {
+        notes.push(`Not counted as approvals of the policy change: ${p.facts.ignoredBots.map((l) => `@${l}`).join(", ")} (bot accounts approve only when the bot-approvers input names them).`);
+    }
     const { kept, omitted } = capAnnotations(annotationsIn);
     const envelope = p.pinned?.envelope ?? null;
     const links = [];
@@ -45784,7 +49468,7 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
                 number: p.pull.number,
                 author: p.pull.author,
                 url: p.pull.htmlUrl,
-                baseSha: settings.eventPull?.baseSha ?? p.pull.baseSha,
+                baseSha: p.base?.sha ?? p.pull.baseSha,
                 headSha: p.headSha ?? p.pull.headSha,
             }
             : null,
@@ -45829,26 +49513,103 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/outputs.ts
+/**
+ * Step outputs that fit GitHub's limit, pure. GitHub allows 1 MB of outputs per job (50 MB per
+ * workflow run), the size approximated as UTF-16, so every output the Action sets together stays
+ * within OUTPUTS_BUDGET_BYTES counted that way (two bytes per UTF-16 code unit), half of the job's
+ * megabyte, leaving the rest to the job's other steps. A list output that does not fit keeps its
+ * first entries (still a JSON array of the same objects) and says how many it left out in a
+ * `<name>-omitted` output; the evidence bundle always holds the whole list.
+ */
+/** The job's limit, 1 MB, read as 10^6 bytes (the safe side of 2^20). */
+const JOB_OUTPUTS_LIMIT_BYTES = 1_000_000;
+/** What the Action's own outputs may take of it, all together. */
+const OUTPUTS_BUDGET_BYTES = 500_000;
+/** Room for each output's name and GITHUB_OUTPUT's heredoc delimiters. */
+const PER_OUTPUT_OVERHEAD_BYTES = 200;
+/** Bytes a string counts for against GitHub's output limit (approximated as UTF-16). */
+function outputBytes(value) {
+    return value.length * 2;
+}
+/** The longest prefix of `items` whose JSON array takes at most `budgetBytes`. */
+function fitList(items, budgetBytes) {
+    const parts = [];
+    let used = outputBytes("[]");
+    for (const item of items) {
+        const part = JSON.stringify(item);
+        const cost = outputBytes(part) + (parts.length > 0 ? outputBytes(",") : 0);
+        if (used + cost > budgetBytes)
+            break;
+        parts.push(part);
+        used += cost;
+    }
+    return { json: `[${parts.join(",")}]`, kept: parts.length, omitted: items.length - parts.length };
+}
+/**
+ * The two list outputs, fitted so that with the scalars and the two `-omitted` counts every
+ * output the Action sets stays within `budgetBytes`: `properties` takes at most a quarter of
+ * what the scalars leave, `violations` the rest.
+ */
+function fitOutputs(input, budgetBytes = OUTPUTS_BUDGET_BYTES) {
+    const overhead = (name) => outputBytes(name) + PER_OUTPUT_OVERHEAD_BYTES;
+    let left = budgetBytes;
+    for (const [name, value] of Object.entries(input.scalars))
+        left -= overhead(name) + outputBytes(value);
+    for (const name of ["violations-omitted", "properties-omitted"])
+        left -= overhead(name) + outputBytes(String(Number.MAX_SAFE_INTEGER));
+    left -= overhead("violations") + overhead("properties");
+    left = Math.max(0, left);
+    const properties = fitList(input.properties, Math.floor(left / 4));
+    const violations = fitList(input.violations, left - outputBytes(properties.json));
+    return { violations, properties };
+}
+
 ;// CONCATENATED MODULE: ./src/action/report.ts
 /** What the step leaves behind for people and later steps: outputs, job summary, workflow annotations. */
 
 
+
 /** Workflow-command annotations shown per step; GitHub displays a limited number, so failures go first. */
 const MAX_WORKFLOW_ANNOTATIONS = 50;
+/**
+ * Sets every output, together within GitHub's limit (src/core/outputs.ts): a list that does not
+ * fit keeps its first entries and `<name>-omitted` says how many are left out; the evidence
+ * bundle (verdict.json, properties.json) holds the whole list.
+ */
 function setOutputs(outcome) {
-    core/* setOutput */.uH("verdict", outcome.decision.verdict);
-    core/* setOutput */.uH("conclusion", outcome.decision.conclusion);
-    core/* setOutput */.uH("gated", outcome.decision.verdict === "not_gated" ? "false" : "true");
-    core/* setOutput */.uH("violations", JSON.stringify(outcome.report?.violations ?? []));
-    core/* setOutput */.uH("properties", JSON.stringify(outcome.properties));
-    core/* setOutput */.uH("envelope-hash", outcome.envelope?.hash ?? "");
-    core/* setOutput */.uH("envelope-id", outcome.envelope?.id ?? "");
-    core/* setOutput */.uH("policy-changed", outcome.policyChanged ? "true" : "false");
-    core/* setOutput */.uH("check-run-id", outcome.checkRun ? String(outcome.checkRun.id) : "");
-    core/* setOutput */.uH("check-run-url", outcome.checkRun?.htmlUrl ?? "");
-    core/* setOutput */.uH("evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir);
-    core/* setOutput */.uH("evidence-digest", outcome.evidence.digest ?? "");
-    core/* setOutput */.uH("error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? "");
+    const scalars = [
+        ["verdict", outcome.decision.verdict],
+        ["conclusion", outcome.decision.conclusion],
+        ["gated", outcome.decision.verdict === "not_gated" ? "false" : "true"],
+        ["envelope-hash", outcome.envelope?.hash ?? ""],
+        ["envelope-id", outcome.envelope?.id ?? ""],
+        ["policy-changed", outcome.policyChanged ? "true" : "false"],
+        ["check-run-id", outcome.checkRun ? String(outcome.checkRun.id) : ""],
+        ["check-run-url", outcome.checkRun?.htmlUrl ?? ""],
+        ["evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir],
+        ["evidence-digest", outcome.evidence.digest ?? ""],
+        ["error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? ""],
+    ];
+    const { violations, properties } = fitOutputs({
+        scalars: Object.fromEntries(scalars),
+        violations: outcome.report?.violations ?? [],
+        properties: outcome.properties,
+    });
+    for (const [name, value] of scalars)
+        core/* setOutput */.uH(name, value);
+    core/* setOutput */.uH("violations", violations.json);
+    core/* setOutput */.uH("violations-omitted", String(violations.omitted));
+    core/* setOutput */.uH("properties", properties.json);
+    core/* setOutput */.uH("properties-omitted", String(properties.omitted));
+    for (const [list, omitted, file] of [
+        ["violations", violations.omitted, "verdict.json"],
+        ["properties", properties.omitted, "properties.json"],
+    ]) {
+        if (omitted > 0) {
+            core/* notice */.lm(`envelope-gate: the ${list} output holds its first ${list === "violations" ? violations.kept : properties.kept} entries; ${omitted} more are left out (${list}-omitted) to stay within GitHub's 1 MB of outputs per job. The evidence bundle's ${file} holds them all.`);
+        }
+    }
 }
 /** Appends the summary to the job summary. An observability path: when it cannot, the log says so. */
 async function writeJobSummary(markdown) {
@@ -46005,9 +49766,19 @@ function eventPull(event) {
     const pr = event.pull_request;
     if (!pr || typeof pr.number !== "number" || typeof pr.head?.sha !== "string" || typeof pr.base?.sha !== "string")
         return null;
-    return { number: pr.number, headSha: pr.head.sha, baseSha: pr.base.sha };
+    return { number: pr.number, headSha: pr.head.sha, baseSha: pr.base.sha, baseRef: typeof pr.base.ref === "string" ? pr.base.ref : null };
 }
 const SHA = /^[0-9a-f]{40}$/;
+/** Logins only: a glob would let any bot matching it approve, so none is accepted. */
+function botApproversInput() {
+    const list = listInput("bot-approvers") ?? [];
+    for (const login of list) {
+        if (!/^@?[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/.test(login)) {
+            configError(`input bot-approvers takes logins (such as renovate[bot]), one per line or comma-separated; "${login}" is not one`);
+        }
+    }
+    return list;
+}
 function readSettings(env = process.env) {
     const token = input("github-token") || env.GITHUB_TOKEN || "";
     if (token === "")
@@ -46091,6 +49862,7 @@ function readSettings(env = process.env) {
         agentLabel: agentLabel === "" ? null : agentLabel,
         gateAll: booleanInput("gate-all", false),
         envelopeReviewers: listInput("envelope-reviewers") ?? [],
+        botApprovers: botApproversInput(),
         freezeCaps: {
             maxActive: integerInput("max-active-freezes", DEFAULT_FREEZE_CAPS.maxActive, 0, 1000),
             maxDays: integerInput("max-freeze-days", DEFAULT_FREEZE_CAPS.maxDays, 1, 365),

@@ -185,14 +185,14 @@ function suggestEnvelope(logs, base) {
             first: seen.map((s) => s.first).sort()[0],
         });
     };
-    for (const [name, set] of env_sets/* ENV_SETS */.g) {
-        const keys = missing.filter((k) => set.has(k) && !env_sets/* CREDENTIAL_KEY */.s.test(k));
+    for (const [name, set] of env_sets/* ENV_SETS */.gL) {
+        const keys = missing.filter((k) => set.has(k) && !env_sets/* CREDENTIAL_KEY */.sZ.test(k) && !env_sets/* MACHINE_KEY */.E.test(k) && !(0,env_sets/* isRunIdentityKey */.z_)(k));
         if (keys.length >= FAMILY_SIZE)
             group(name, keys);
     }
     const families = new Map();
     for (const key of missing) {
-        if (env_sets/* CREDENTIAL_KEY */.s.test(key) || grouped.has(key))
+        if (env_sets/* CREDENTIAL_KEY */.sZ.test(key) || env_sets/* MACHINE_KEY */.E.test(key) || (0,env_sets/* isRunIdentityKey */.z_)(key) || grouped.has(key))
             continue;
         const head = key.split("_")[0];
         if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))

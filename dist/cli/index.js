@@ -5952,7 +5952,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(401), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(775), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -5980,7 +5980,7 @@ async function suggest(args) {
     if (values.run === true) {
         if (!values.envelope || logs.length !== 1 || command.length === 0)
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-        const { runObserved } = await __nccwpck_require__.e(/* import() */ 401).then(__nccwpck_require__.bind(__nccwpck_require__, 5401));
+        const { runObserved } = await __nccwpck_require__.e(/* import() */ 775).then(__nccwpck_require__.bind(__nccwpck_require__, 7775));
         const exit = await runObserved({
             envelopePath: values.envelope,
             digestPath: values.sha256,
@@ -6003,7 +6003,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(125)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2125));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(250)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8250));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6045,9 +6045,12 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   g: () => (/* binding */ ENV_SETS),
-/* harmony export */   s: () => (/* binding */ CREDENTIAL_KEY)
+/* harmony export */   E: () => (/* binding */ MACHINE_KEY),
+/* harmony export */   gL: () => (/* binding */ ENV_SETS),
+/* harmony export */   sZ: () => (/* binding */ CREDENTIAL_KEY),
+/* harmony export */   z_: () => (/* binding */ isRunIdentityKey)
 /* harmony export */ });
+/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, ACTION_INPUT_PREFIX, RUN_IDENTITY_WRAPPER, runEnvironment */
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
  * tools read on every start (is this CI? which agent? can I use colour?), most of them unset.
@@ -6226,6 +6229,116 @@ const CREDENTIAL_KEY = new RegExp([
     "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
     "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
 ].join("|"), "i");
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
+ * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
+ * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
+ * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
+ * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
+ */
+const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+/**
+ * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
+ * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
+ * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
+ * hands the jailed runs (the patch's and each property command's) the same environment on both:
+ * the keys in RUN_IDENTITY_CANONICAL take values made of the pull request alone (its number,
+ * head commit, base and head branch, all read from the API), the keys in RUN_IDENTITY_REMOVED are
+ * taken out, and RUN_IDENTITY_WRAPPER stays for the wrapper only (it reads them to hide the files
+ * they name).
+ */
+const RUN_IDENTITY_CANONICAL = (/* unused pure expression or super */ null && ([
+    "GITHUB_EVENT_NAME",
+    "GITHUB_SHA",
+    "GITHUB_REF",
+    "GITHUB_REF_NAME",
+    "GITHUB_REF_TYPE",
+    "GITHUB_REF_PROTECTED",
+    "GITHUB_HEAD_REF",
+    "GITHUB_BASE_REF",
+]));
+/** Keys that cannot be made equal on A and B (ids, counters, actors, the workflow's own ref): never in the run. */
+const RUN_IDENTITY_REMOVED = [
+    "GITHUB_RUN_ID",
+    "GITHUB_RUN_NUMBER",
+    "GITHUB_RUN_ATTEMPT",
+    "GITHUB_JOB",
+    "GITHUB_WORKFLOW",
+    "GITHUB_WORKFLOW_REF",
+    "GITHUB_WORKFLOW_SHA",
+    "GITHUB_ACTOR",
+    "GITHUB_ACTOR_ID",
+    "GITHUB_TRIGGERING_ACTOR",
+    "GITHUB_RETENTION_DAYS",
+    "GITHUB_ACTION",
+    "GITHUB_ACTION_REF",
+    "GITHUB_ACTION_REPOSITORY",
+    "GITHUB_ACTIONS_ORCHESTRATION_ID",
+    "ACTIONS_ORCHESTRATION_ID",
+    "RUNNER_TRACKING_ID",
+    "RUNNER_DEBUG",
+    "ACTIONS_RUNNER_DEBUG",
+    "ACTIONS_STEP_DEBUG",
+    "INVOCATION_ID",
+    "JOURNAL_STREAM",
+];
+/**
+ * The Action's own inputs (`INPUT_<NAME>`): runner B's dispatch gives it `pull-request`, `head-sha`
+ * and `dual-run-id` that runner A's run does not have. Never in the run, whatever the envelope lists.
+ */
+const ACTION_INPUT_PREFIX = "INPUT_";
+/**
+ * Keys the run wrapper reads to hide what they name (the event payload, the file-command files,
+ * the Action's directory; src/observer/runner-layout.ts). They stay in the wrapper's environment,
+ * and like the removed keys a pattern or a set never lets them into the run.
+ */
+const RUN_IDENTITY_WRAPPER = [
+    "GITHUB_EVENT_PATH",
+    "GITHUB_ACTION_PATH",
+    "GITHUB_ENV",
+    "GITHUB_OUTPUT",
+    "GITHUB_PATH",
+    "GITHUB_STATE",
+    "GITHUB_STEP_SUMMARY",
+];
+const NEVER_BY_PATTERN = new Set([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
+/**
+ * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
+ * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
+ * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
+ */
+function isRunIdentityKey(key) {
+    return NEVER_BY_PATTERN.has(key) || key.startsWith(ACTION_INPUT_PREFIX);
+}
+/**
+ * The environment the Action hands the run wrapper for a jailed run of `pull`: the caller's,
+ * with the canonical run-identity keys set to values made of the pull request alone and the
+ * removed ones (and the Action's own `INPUT_*` keys) taken out. Runner A (a `pull_request` run), runner B (dispatched on the base for
+ * this pull request and head) and a plain run (any other trigger) get the same values: what a
+ * run sees depends on the pull request it checks, never on how it was started. The envelope's
+ * filter then applies in the wrapper as for any other key.
+ */
+function runEnvironment(caller, _role, pull) {
+    const out = {};
+    const removed = new Set(RUN_IDENTITY_REMOVED);
+    for (const [key, value] of Object.entries(caller)) {
+        if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX))
+            out[key] = value;
+    }
+    const canonical = {
+        GITHUB_EVENT_NAME: "pull_request",
+        GITHUB_SHA: pull.headSha,
+        GITHUB_REF: `refs/pull/${pull.number}/merge`,
+        GITHUB_REF_NAME: `${pull.number}/merge`,
+        GITHUB_REF_TYPE: "branch",
+        GITHUB_REF_PROTECTED: "false",
+        GITHUB_HEAD_REF: pull.headRef,
+        GITHUB_BASE_REF: pull.baseRef,
+    };
+    return { ...out, ...canonical };
+}
 
 
 /***/ }),
@@ -6242,11 +6355,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   sv: () => (/* binding */ formatDigestLine),
   on: () => (/* binding */ hostPatterns),
   BC: () => (/* binding */ loadEnvelope),
+  UC: () => (/* binding */ parseDigestFile),
   fg: () => (/* binding */ sha256Hex),
   Ub: () => (/* binding */ verifyDigest)
 });
 
-// UNUSED EXPORTS: envelopeSchema, parseDigestFile
+// UNUSED EXPORTS: envelopeSchema
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -6713,8 +6827,9 @@ function expandPaths(loaded, values, key) {
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential: that key is allowed only when
- * listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key that names a credential or the machine, or a run-identity
+ * key whose value differs between runner A and runner B (env-sets.ts):
+ * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 function envMatcher(envelope) {
@@ -6725,7 +6840,7 @@ function envMatcher(envelope) {
         if (entry.endsWith("*"))
             prefixes.push(entry.slice(0, -1));
         else if (entry.startsWith("@")) {
-            const set = env_sets/* ENV_SETS */.g.get(entry);
+            const set = env_sets/* ENV_SETS */.gL.get(entry);
             // The schema admits only the known names; an unknown one matches nothing.
             if (set !== undefined)
                 sets.push(set);
@@ -6738,7 +6853,7 @@ function envMatcher(envelope) {
     return (key) => {
         if (exact.has(key))
             return true;
-        if (env_sets/* CREDENTIAL_KEY */.s.test(key))
+        if (env_sets/* CREDENTIAL_KEY */.sZ.test(key) || env_sets/* MACHINE_KEY */.E.test(key) || (0,env_sets/* isRunIdentityKey */.z_)(key))
             return false;
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
@@ -6834,6 +6949,22 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "REDELIVERY_EXPIRED",
     "REDELIVERY_REFUSED",
     "REDELIVERY_EXHAUSTED",
+    "PULL_REQUEST_BASE_CHANGED",
+    "PULL_REQUEST_BASE_MISSING",
+    "LEDGER_BRANCH_FOREIGN",
+    "LEDGER_PR_FOREIGN",
+    "LEDGER_PR_TAMPERED",
+    "LEDGER_PR_RETARGETED",
+    "JAIL_IDENTITY_UNAVAILABLE",
+    "RUNNER_A_UNVERIFIED",
+    "RUNNER_A_EVENT_REFUSED",
+    "RUNNER_A_NOT_CURRENT_HEAD",
+    "RUNNER_A_WORKFLOW_CHANGED",
+    "RUNNER_B_UNVERIFIED",
+    "VERIFIED_CHECK_EVIDENCE_REFUSED",
+    "FREEZE_NOT_FREEZABLE",
+    "FREEZE_EVIDENCE_UNAVAILABLE",
+    "FREEZE_EVIDENCE_MISMATCH",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {

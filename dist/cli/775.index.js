@@ -1,8 +1,8 @@
-export const id = 401;
-export const ids = [401];
+export const id = 775;
+export const ids = [775];
 export const modules = {
 
-/***/ 5401:
+/***/ 7775:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -867,6 +867,191 @@ function runnerLayout(input) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/observer/machine-identity.ts
+/**
+ * Machine identity hidden inside the jail: what PR code could read to tell runner A's machine
+ * from runner B's, and so pick which one fails, is the same on every machine.
+ *
+ * - Fixed files bound read-only over the host's: `/etc/machine-id`, `/var/lib/dbus/machine-id`,
+ *   `/etc/hostname`, `/etc/hosts` and `/proc/sys/kernel/random/boot_id`.
+ * - The UTS hostname is `envelope-gate` (bwrap `--hostname`, in isolation()), so `hostname`,
+ *   `uname -n` and `/proc/sys/kernel/hostname` say the same on every machine.
+ * - Directories covered with an empty read-only tmpfs: the DMI ids (`/sys/devices/virtual/dmi`,
+ *   behind `/sys/class/dmi/id`), `/sys/firmware` (the raw SMBIOS and ACPI tables, the device
+ *   tree), the network interfaces' sysfs directories (MAC addresses; the jail's own network
+ *   namespace has only loopback) and the cloud agents' instance data (cloud-init, Azure's waagent).
+ * - SSH host keys (`/etc/ssh/ssh_host_*`) and the disks' serial numbers and world-wide ids in
+ *   sysfs covered with an empty file.
+ *
+ * A path the host lacks stays absent (bubblewrap cannot create a mount point on the read-only
+ * root) and meta says so; a path that is there but of another kind than the cover needs (a
+ * directory at `/etc/machine-id`) is refused with JAIL_IDENTITY_UNAVAILABLE: the jail never
+ * claims to hide what it did not.
+ *
+ * The wrapper itself still reads the real machine id and hostname outside the jail (meta.runner,
+ * runner.json): the App compares those.
+ */
+
+
+
+
+const JAIL_HOSTNAME = "envelope-gate";
+/** A valid machine id (32 lower-case hex, version 4 bits set), the same on every machine. */
+const JAIL_MACHINE_ID = "e9a7e0000000400080000000000e9a7e";
+const JAIL_BOOT_ID = "e9a7e000-0000-4000-8000-00000e9a7e00";
+const JAIL_HOSTS = `127.0.0.1\tlocalhost\n127.0.1.1\t${JAIL_HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n`;
+/** Files whose content is fixed in the jail: path -> content. */
+const FIXED_FILES = [
+    ["/etc/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/var/lib/dbus/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/etc/hostname", `${JAIL_HOSTNAME}\n`],
+    ["/etc/hosts", JAIL_HOSTS],
+    // The jail's /proc is its own (--proc), but a file of it can be bound over like any other.
+    ["/proc/sys/kernel/random/boot_id", `${JAIL_BOOT_ID}\n`],
+];
+/** Directories covered with an empty read-only directory when the host has them. */
+const COVERED_DIRECTORIES = [
+    "/sys/devices/virtual/dmi",
+    "/sys/firmware",
+    "/sys/class/net",
+    "/var/lib/cloud",
+    "/run/cloud-init",
+    "/var/lib/waagent",
+];
+/** Environment keys given the jail's hostname when an envelope lets them in (core/env-sets.ts MACHINE_KEY for the rest). */
+const HOSTNAME_KEYS = ["HOSTNAME", "HOST"];
+function kindOf(path) {
+    let real;
+    try {
+        // bubblewrap does not follow a symlink at a destination (Debian's dbus machine id links to /etc's): bind at the target.
+        real = (0,external_node_fs_.realpathSync)(path);
+    }
+    catch (err) {
+        const code = err.code;
+        if (code === "ENOENT" || code === "ENOTDIR")
+            return { kind: "absent", real: path };
+        throw identityError(path, `it cannot be resolved (${code ?? String(err)})`);
+    }
+    const st = (0,external_node_fs_.lstatSync)(real);
+    return { kind: st.isFile() ? "file" : st.isDirectory() ? "directory" : "other", real };
+}
+function identityError(path, why) {
+    return new errors/* GateError */.ue("JAIL_IDENTITY_UNAVAILABLE", `the jail cannot hide the machine's identity at ${path}: ${why}`, {
+        hint: "The run never starts with the machine's identity in view (docs/observer.md, What a run can still tell about its machine). Make it a regular file (or remove it).",
+    });
+}
+/** The interfaces' own sysfs directories (their MAC addresses), behind /sys/class/net's links. */
+function interfaceDirectories() {
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)("/sys/class/net");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const name of names) {
+        try {
+            const real = (0,external_node_fs_.realpathSync)((0,external_node_path_.join)("/sys/class/net", name));
+            if (real !== (0,external_node_path_.join)("/sys/class/net", name) && (0,external_node_fs_.lstatSync)(real).isDirectory())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+function sshHostKeys() {
+    try {
+        return (0,external_node_fs_.readdirSync)("/etc/ssh")
+            .filter((n) => n.startsWith("ssh_host_"))
+            .map((n) => (0,external_node_path_.join)("/etc/ssh", n))
+            .sort();
+    }
+    catch {
+        return [];
+    }
+}
+/** Disk serial numbers and world-wide ids in sysfs (`/sys/block/<disk>/serial`, `…/device/wwid`, NVMe's `serial`). */
+const DISK_ID_FILES = ["serial", "wwid", "device/serial", "device/wwid", "device/vpd_pg80", "device/vpd_pg83", "device/unit_serial_number"];
+function diskIdFiles() {
+    const out = [];
+    const under = (dir, names) => {
+        let entries;
+        try {
+            entries = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            return;
+        }
+        for (const entry of entries)
+            for (const name of names)
+                out.push((0,external_node_path_.join)(dir, entry, name));
+    };
+    under("/sys/block", DISK_ID_FILES);
+    under("/sys/class/nvme", ["serial"]);
+    return out;
+}
+/**
+ * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
+ * inside the jail): the fixed files are written there and bound read-only from it.
+ */
+function planMachineIdentity(dir) {
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
+    const args = [];
+    const meta = { hostname: JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
+    const bound = new Set();
+    FIXED_FILES.forEach(([path, content], i) => {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            meta.absent.push(path);
+            return;
+        }
+        if (kind !== "file")
+            throw identityError(path, `it is a ${kind === "directory" ? "directory" : "special file"}, not a file`);
+        if (bound.has(real)) {
+            meta.fixed.push(path);
+            return;
+        }
+        const source = (0,external_node_path_.join)(dir, `fixed-${i}`);
+        (0,external_node_fs_.writeFileSync)(source, content, { mode: 0o644 });
+        args.push("--ro-bind", source, real);
+        bound.add(real);
+        meta.fixed.push(path);
+    });
+    const directories = [...COVERED_DIRECTORIES, ...interfaceDirectories()];
+    for (const path of directories) {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            if (COVERED_DIRECTORIES.includes(path))
+                meta.absent.push(path);
+            continue;
+        }
+        if (kind !== "directory")
+            throw identityError(path, "it is not a directory");
+        if (bound.has(real))
+            continue;
+        args.push("--tmpfs", real, "--remount-ro", real);
+        bound.add(real);
+        meta.covered.push(real);
+    }
+    const files = [...sshHostKeys(), ...diskIdFiles()];
+    const empty = (0,external_node_path_.join)(dir, "empty");
+    (0,external_node_fs_.writeFileSync)(empty, "", { mode: 0o644 });
+    for (const file of files) {
+        const { kind, real } = kindOf(file);
+        if (kind === "absent" || bound.has(real) || (0,paths/* isInsideAnyRoot */.Jk)(real, [...bound]))
+            continue;
+        if (kind !== "file")
+            throw identityError(file, "it is not a file");
+        args.push("--ro-bind", empty, real);
+        bound.add(real);
+        meta.emptied.push(real);
+    }
+    return { args, meta };
+}
+
 ;// CONCATENATED MODULE: ./src/observer/jail.ts
 /**
  * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
@@ -879,12 +1064,14 @@ function runnerLayout(input) {
  * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
  * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
  * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
- * the host's network namespace and are out of reach already).
+ * the host's network namespace and are out of reach already). What names the machine (its id,
+ * hostname, boot id, DMI ids, MAC addresses) reads the same on every machine (machine-identity.ts).
  *
  * Paths the command sees are the host's own except under the private directories, so the
  * observer records what the command asked for, and PathView turns such a path into the host
  * path behind it when a symlink must be resolved.
  */
+
 
 
 
@@ -970,6 +1157,9 @@ function isolation(ownNetwork) {
         "--unshare-pid",
         "--unshare-ipc",
         "--unshare-uts",
+        // The same hostname on every machine (machine-identity.ts): uname -n, hostname, /proc/sys/kernel/hostname.
+        "--hostname",
+        JAIL_HOSTNAME,
         "--unshare-cgroup-try",
         ...(ownNetwork ? ["--unshare-net"] : []),
         "--cap-drop",
@@ -1109,6 +1299,9 @@ function planJail(bwrap, plan) {
     }
     // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
     args.push(...plan.protectedMounts);
+    // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
+    const identity = planMachineIdentity((0,external_node_path_.join)(plan.wrapperDir, "identity"));
+    args.push(...identity.args);
     // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
     // is covered even where a root includes it; only the stage directory shows, read-only.
     args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
@@ -1118,7 +1311,8 @@ function planJail(bwrap, plan) {
         if (op.kind === "hide")
             args.push("--remount-ro", op.target);
     const masked = new Set();
-    if ((0,paths/* isInsideAnyRoot */.Jk)(plan.logPath, plan.writableRoots) && shown(plan.logPath) && exists(plan.logPath))
+    // Covered wherever the jail would show it, in a root or not: its meta names the machine (runner, paths).
+    if (shown(plan.logPath) && exists(plan.logPath))
         masked.add(plan.logPath);
     for (const file of layout.masked)
         if (shown(file) && isFile(file))
@@ -1133,18 +1327,19 @@ function planJail(bwrap, plan) {
         args.push("--ro-bind", "/dev/null", path);
     args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
     // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
-    const identity = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
     // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
     const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
     return {
         argv: args,
-        view: new PathView([...privateMounts, ...covers, ...identity]),
+        view: new PathView([...privateMounts, ...covers, ...own]),
         hiddenSockets,
         privateMounts,
         visiblePrefixes: visible,
         hidden: hiddenPresent,
         maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
         masked,
+        machineIdentity: identity.meta,
     };
 }
 /**
@@ -3181,6 +3376,7 @@ const DATA_OPS = new Set(["write", "create", "truncate"]);
 
 
 
+
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
@@ -3748,6 +3944,7 @@ async function observe(options, log, logPath, privateDir) {
         visible_read_only: preview.visiblePrefixes,
         hidden_unix_sockets: preview.hiddenSockets.length,
         protected: guard.jailMeta,
+        machine_identity: preview.machineIdentity,
         seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
     };
     log.write({
@@ -3774,8 +3971,9 @@ async function observe(options, log, logPath, privateDir) {
     const envAllowed = (0,core_envelope/* envMatcher */.IC)(envelope.envelope);
     const baseEnv = {};
     for (const [key, value] of Object.entries(process.env)) {
+        // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
         if (value !== undefined && envAllowed(key))
-            baseEnv[key] = value;
+            baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
     }
     for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
         if (envAllowed(key))

@@ -1,8 +1,8 @@
-export const id = 125;
-export const ids = [125];
+export const id = 250;
+export const ids = [250];
 export const modules = {
 
-/***/ 2125:
+/***/ 8250:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -519,6 +519,83 @@ function reservationOf(row) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/store/runs.ts
+const NUMERIC_REFUSAL = ["run_id", "run_attempt", "refused_at"];
+const NUMERIC_CHECK = ["run_id", "run_attempt", "claim_until", "check_run_id", "created_at", "posted_at"];
+function withNumbers(row, columns) {
+    const out = { ...row };
+    for (const k of columns)
+        if (out[k] !== null && out[k] !== undefined)
+            out[k] = Number(out[k]);
+    return out;
+}
+/** Refused runs and the verified check's one-sender claim (migration 8). */
+class RunRecords {
+    db;
+    lapsed;
+    /** `lapsed(now)`: SQL true when a verified_checks claim may be taken over (lease over, or owner gone). */
+    constructor(db, lapsed) {
+        this.db = db;
+        this.lapsed = lapsed;
+    }
+    /** Records a refusal once per (repository, run, attempt, role); a redelivery changes nothing. */
+    async recordRefusal(r) {
+        const changed = await this.db.run(`INSERT INTO run_refusals (repository, run_id, run_attempt, role, code, reason, event, head_sha, dual_run_id, refused_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository, run_id, run_attempt, role) DO NOTHING`, [r.repository, r.run_id, r.run_attempt, r.role, r.code, r.reason, r.event, r.head_sha, r.dual_run_id, r.refused_at]);
+        return changed === 1;
+    }
+    async recentRefusals(limit) {
+        const rows = await this.db.all("SELECT * FROM run_refusals ORDER BY refused_at DESC, run_id DESC LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC_REFUSAL));
+    }
+    async refusalsFor(repository, runId) {
+        const rows = await this.db.all("SELECT * FROM run_refusals WHERE repository = ? AND run_id = ? ORDER BY role", [
+            repository,
+            runId,
+        ]);
+        return rows.map((r) => withNumbers(r, NUMERIC_REFUSAL));
+    }
+    async getVerifiedCheck(repository, runId, attempt) {
+        const rows = await this.db.all("SELECT * FROM verified_checks WHERE repository = ? AND run_id = ? AND run_attempt = ?", [
+            repository,
+            runId,
+            attempt,
+        ]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_CHECK) : null;
+    }
+    /**
+     * The one-sender claim for a run attempt's verified check: the first caller inserts it; a
+     * later one takes it over only while it is still `claimed` and released, or its lease ran out
+     * or its owner is gone (a replica that died before posting). Not by owner alone: one process
+     * works on several deliveries of the same run at once. False: done already, or held by a live
+     * claim.
+     */
+    async claimVerifiedCheck(c, owner, now, leaseMs) {
+        const inserted = await this.db.run(`INSERT INTO verified_checks (repository, run_id, run_attempt, head_sha, state, claim_owner, claim_until, created_at)
+       VALUES (?, ?, ?, ?, 'claimed', ?, ?, ?) ON CONFLICT (repository, run_id, run_attempt) DO NOTHING`, [c.repository, c.run_id, c.run_attempt, c.head_sha, owner, now + leaseMs, now]);
+        if (inserted === 1)
+            return true;
+        const lapsed = this.lapsed(now);
+        const taken = await this.db.run(`UPDATE verified_checks SET claim_owner = ?, claim_until = ?
+       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND (claim_owner IS NULL OR ${lapsed.sql})`, [owner, now + leaseMs, c.repository, c.run_id, c.run_attempt, ...lapsed.params]);
+        return taken === 1;
+    }
+    /** Marks the claim done (`posted` with the check run, or `skipped`), only if `owner` holds it. */
+    async finishVerifiedCheck(key, owner, done) {
+        const changed = await this.db.run(`UPDATE verified_checks SET state = ?, conclusion = ?, code = ?, check_run_id = ?, posted_at = ?, claim_owner = NULL, claim_until = NULL
+       WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND claim_owner = ?`, [done.state, done.conclusion, done.code, done.check_run_id, done.at, key.repository, key.run_id, key.run_attempt, owner]);
+        return changed === 1;
+    }
+    /** Gives a claim back (the work failed and will be retried). */
+    async releaseVerifiedCheck(key, owner) {
+        await this.db.run("UPDATE verified_checks SET claim_owner = NULL, claim_until = 0 WHERE repository = ? AND run_id = ? AND run_attempt = ? AND state = 'claimed' AND claim_owner = ?", [key.repository, key.run_id, key.run_attempt, owner]);
+    }
+    async recentVerifiedChecks(limit) {
+        const rows = await this.db.all("SELECT * FROM verified_checks ORDER BY created_at DESC, run_id DESC LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC_CHECK));
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/store/migrations.ts
 /** Append-only: a shipped migration never changes; a new need is a new version. */
 const MIGRATIONS = [
@@ -760,6 +837,56 @@ CREATE TABLE redeliveries (
 CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
 `,
     },
+    {
+        version: 7,
+        name: "ledger PRs the App can prove its own: the commit it made, the PR's head repository, why one was refused",
+        // Rows opened before this migration were opened in their own repository; the commit they carry is unknown.
+        sql: `
+ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT;
+ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT;
+ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT;
+ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT;
+UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL;
+CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)
+`,
+    },
+    {
+        version: 8,
+        name: "runs verified against GitHub's API: runner B's dispatch base, refused runs, and the App's verified check per run attempt",
+        sql: `
+ALTER TABLE dual_runs ADD COLUMN base_sha TEXT;
+ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT;
+CREATE TABLE run_refusals (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('runner_a', 'runner_b')),
+  code TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  event TEXT,
+  head_sha TEXT,
+  dual_run_id TEXT,
+  refused_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, run_id, run_attempt, role)
+);
+CREATE INDEX run_refusals_at ON run_refusals (refused_at);
+CREATE TABLE verified_checks (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  head_sha TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'posted', 'skipped')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  conclusion TEXT,
+  code TEXT,
+  check_run_id BIGINT,
+  created_at BIGINT NOT NULL,
+  posted_at BIGINT,
+  PRIMARY KEY (repository, run_id, run_attempt)
+)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -999,6 +1126,7 @@ function entryOf(r) {
 
 
 
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1016,6 +1144,8 @@ const DUAL_RUN_COLUMNS = new Set([
     "deadline_at",
     "decided_at",
     "done_at",
+    "base_sha",
+    "dispatch_sent_at",
 ]);
 const LEDGER_PR_COLUMNS = new Set([
     "claim_owner",
@@ -1031,6 +1161,10 @@ const LEDGER_PR_COLUMNS = new Set([
     "row_text",
     "body",
     "title",
+    "ledger_commit",
+    "head_repository",
+    "outcome_code",
+    "outcome_detail",
 ]);
 function assignments(fields, allowed) {
     const keys = Object.keys(fields).filter((k) => fields[k] !== undefined);
@@ -1061,10 +1195,13 @@ class Store {
     budget;
     /** The switches (pause, budget limits) and their append-only history. */
     switches;
+    /** Runs refused as runner A or B, and the App's verified check per run attempt. */
+    runs;
     constructor(db) {
         this.db = db;
         this.budget = new BudgetLedger(db);
         this.switches = new Switches(db);
+        this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
     }
     get backend() {
         return this.db.dialect;
@@ -1310,7 +1447,7 @@ class Store {
     /** Dual runs matching `where` (SQL after `FROM dual_runs`), numeric columns as numbers. */
     async selectDualRuns(where, params) {
         const rows = await this.db.all(`SELECT * FROM dual_runs ${where}`, params);
-        return rows.map((row) => withNumbers(row, NUMERIC_DUAL));
+        return rows.map((row) => store_withNumbers(row, NUMERIC_DUAL));
     }
     async getDualRun(id) {
         return (await this.selectDualRuns("WHERE id = ?", [id]))[0] ?? null;
@@ -1384,16 +1521,25 @@ class Store {
     /** Ledger PRs matching `where` (SQL after `FROM ledger_prs`), numeric columns as numbers. */
     async selectLedgerPrs(where, params) {
         const rows = await this.db.all(`SELECT * FROM ledger_prs ${where}`, params);
-        return rows.map((row) => withNumbers(row, NUMERIC_LEDGER));
+        return rows.map((row) => store_withNumbers(row, NUMERIC_LEDGER));
     }
     async getLedgerPr(key) {
         return (await this.selectLedgerPrs("WHERE lock_key = ?", [key]))[0] ?? null;
     }
-    async findLedgerPrByBranch(repository, branch) {
-        return (await this.selectLedgerPrs("WHERE repository = ? AND branch = ?", [repository, branch]))[0] ?? null;
+    /**
+     * The ledger PR the App opened as pull request `number` of `repository`, or null. Tracking is by
+     * repository and number (unique on GitHub), never by branch name: a fork PR whose head ref is
+     * the ledger branch's name is another number. The caller still compares the head repository.
+     */
+    async findLedgerPrByPull(repository, number) {
+        return (await this.selectLedgerPrs("WHERE repository = ? AND pr_number = ?", [repository, number]))[0] ?? null;
     }
     listLedgerPrs(states, repository) {
         return this.selectLedgerPrs(`WHERE state IN (${inList(states)})${repository === undefined ? "" : " AND repository = ?"} ORDER BY created_at, lock_key`, repository === undefined ? states : [...states, repository]);
+    }
+    /** The latest ledger PRs the App refused or closed itself (an outcome code recorded), newest first. */
+    listRefusedLedgerPrs(limit = 20) {
+        return this.selectLedgerPrs("WHERE outcome_code IS NOT NULL ORDER BY closed_at DESC, lock_key LIMIT ?", [limit]);
     }
     listLedgerPrsForDualRun(dualRunId) {
         return this.selectLedgerPrs("WHERE dual_run_id = ? ORDER BY property", [dualRunId]);
@@ -1412,6 +1558,7 @@ const NUMERIC_DUAL = [
     "pull_number",
     "run_a_attempt",
     "check_run_id",
+    "dispatch_sent_at",
 ];
 const NUMERIC_LEDGER = [
     "installation_id",
@@ -1425,7 +1572,7 @@ const NUMERIC_LEDGER = [
     "closed_at",
 ];
 /** Numeric columns as numbers, whichever backend returned them. */
-function withNumbers(row, columns) {
+function store_withNumbers(row, columns) {
     const out = { ...row };
     for (const k of columns)
         if (out[k] !== null && out[k] !== undefined)
@@ -1593,6 +1740,54 @@ function isEnvelopeRuleName(name) {
 const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A property name, as schema/properties.schema.json declares it. */
+const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** The failure fingerprint of a freeze scope. */
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+/** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
+const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** A GitHub Actions run id. */
+const RUN_ID = /^[1-9][0-9]{0,19}$/;
+/** `run-<run id>@<machine id>`, exactly, or null. */
+function parseRunnerCell(cell) {
+    const at = cell.indexOf("@");
+    if (!cell.startsWith("run-") || at < 0)
+        return null;
+    const runId = cell.slice(4, at);
+    const machineId = cell.slice(at + 1);
+    return RUN_ID.test(runId) && MACHINE_ID.test(machineId) ? { runId, machineId } : null;
+}
+/** `<name>#<fingerprint>`, exactly, or null. */
+function parseFreezeScope(cell) {
+    const hash = cell.indexOf("#");
+    if (hash < 0)
+        return null;
+    const name = cell.slice(0, hash);
+    const fingerprint = cell.slice(hash + 1);
+    return PROPERTY_NAME.test(name) && FINGERPRINT.test(fingerprint) ? { name, fingerprint } : null;
+}
+/** The property cell the App writes for a failure of `name` with this fingerprint. */
+function freezeScopeCell(name, fingerprint) {
+    return `${name}#${fingerprint}`;
+}
+/**
+ * Whitespace and invisible characters a cell must never carry: every Unicode space (NBSP,
+ * U+2000..U+200A, U+3000, ...), zero-width characters, bidi controls, the byte order mark and
+ * any other control or format character. Cells are compared exactly; nothing is trimmed.
+ */
+const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+function codePoint(ch) {
+    return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+/** Why a cell's characters make a row unreadable, naming the column; null when it has none of them. */
+function invisibleIn(column, cell) {
+    const found = [...cell].filter((ch) => INVISIBLE.test(ch));
+    if (found.length === 0)
+        return null;
+    const where = INVISIBLE.test(cell[0] ?? "") || INVISIBLE.test(cell.at(-1) ?? "") ? "leading or trailing" : "inner";
+    const names = [...new Set(found.map(codePoint))].join(", ");
+    return `the ${column} cell carries ${where} whitespace or invisible characters (${names}); cells are compared exactly and never trimmed`;
+}
 /** A real calendar date in YYYY-MM-DD form, or false. */
 function isValidDate(text) {
     const m = DATE.exec(text);
@@ -1613,25 +1808,55 @@ function daysBetween(from, to) {
 /** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
 function rowProblems(row) {
     const reasons = [];
-    if (!FREEZE_ID.test(row.freeze_id))
+    const unreadable = new Set();
+    for (const column of LEDGER_COLUMNS) {
+        const reason = invisibleIn(column, row[column]);
+        if (reason !== null) {
+            reasons.push(reason);
+            unreadable.add(column);
+        }
+    }
+    if (!unreadable.has("freeze_id") && !FREEZE_ID.test(row.freeze_id))
         reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
-    if (row.property === "")
-        reasons.push("no property");
-    else if (isEnvelopeRuleName(row.property))
-        reasons.push(`it names the envelope rule "${row.property}"; envelope violations are never frozen`);
+    if (!unreadable.has("property")) {
+        const name = row.property.split("#")[0];
+        if (row.property === "")
+            reasons.push("no property");
+        else if (isEnvelopeRuleName(name))
+            reasons.push(`it names the envelope rule "${name}"; envelope violations are never frozen`);
+        else if (!row.property.includes("#"))
+            reasons.push(`the property cell "${row.property}" names no failure scope (<property>#<fingerprint>); a row without a scope is never honored`);
+        else if (parseFreezeScope(row.property) === null)
+            reasons.push(`the property cell "${row.property}" is not <property>#<16 hex fingerprint>`);
+    }
+    const cellA = unreadable.has("runner_a") ? null : parseRunnerCell(row.runner_a);
+    const cellB = unreadable.has("runner_b") ? null : parseRunnerCell(row.runner_b);
     if (row.runner_a === "" || row.runner_b === "")
         reasons.push("it names one runner; a freeze needs two runs on two machines");
-    else if (row.runner_a === row.runner_b)
-        reasons.push(`runner_a and runner_b are the same machine ("${row.runner_a}"); a freeze needs two machines`);
-    if (!SHA256.test(row.envelope_hash))
+    else {
+        for (const [column, cell] of [
+            ["runner_a", cellA],
+            ["runner_b", cellB],
+        ]) {
+            if (cell === null && !unreadable.has(column))
+                reasons.push(`${column} "${row[column]}" is not run-<run id>@<machine id> (machine id: letters, digits, . _ : -)`);
+        }
+        if (cellA !== null && cellB !== null) {
+            if (cellA.machineId.toLowerCase() === cellB.machineId.toLowerCase())
+                reasons.push(`runner_a and runner_b are the same machine ("${cellA.machineId}"); a freeze needs two machines`);
+            if (cellA.runId === cellB.runId)
+                reasons.push(`runner_a and runner_b are the same run (${cellA.runId}); a freeze needs two runs`);
+        }
+    }
+    if (!unreadable.has("envelope_hash") && !SHA256.test(row.envelope_hash))
         reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
-    if (!isValidDate(row.expires_on))
+    if (!unreadable.has("expires_on") && !isValidDate(row.expires_on))
         reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
-    if (row.status !== "open" && row.status !== "closed")
+    if (!unreadable.has("status") && row.status !== "open" && row.status !== "closed")
         reasons.push(`status "${row.status}" is neither open nor closed`);
     if (row.evidence === "")
         reasons.push("no evidence");
-    else if (!SHA256.test(row.evidence))
+    else if (!unreadable.has("evidence") && !SHA256.test(row.evidence))
         reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
     return reasons;
 }
@@ -1647,43 +1872,68 @@ function parseLedger(text, file) {
     }
     const rows = [];
     const problems = [];
-    const seen = new Map();
+    const seenIds = new Map();
+    const seenScopes = new Map();
     for (let i = 1; i < lines.length; i++) {
         const lineNo = i + 1;
         const line = lines[i].replace(/\r$/, "");
-        if (line.trim() === "" || line.startsWith("#"))
+        // An empty line or a comment is no row; a line of only invisible characters is a problem.
+        if (line === "" || line.startsWith("#"))
             continue;
         const cells = line.split("\t");
         if (cells.length !== LEDGER_COLUMNS.length) {
             problems.push({
                 line: lineNo,
-                freeze_id: cells[0]?.trim() || null,
+                freeze_id: cells[0] || null,
                 reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
             });
             continue;
         }
-        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k].trim()]));
+        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k]]));
         const reasons = rowProblems(row);
-        const earlier = seen.get(row.freeze_id);
+        const earlier = seenIds.get(row.freeze_id);
         if (earlier !== undefined)
             reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
         else
-            seen.set(row.freeze_id, lineNo);
+            seenIds.set(row.freeze_id, lineNo);
+        const scopeKey = `${row.property}\0${row.envelope_hash}`;
+        const sameScope = seenScopes.get(scopeKey);
+        if (sameScope !== undefined && earlier === undefined)
+            reasons.push(`it duplicates the row on line ${sameScope} (same property scope and envelope hash)`);
+        else if (sameScope === undefined)
+            seenScopes.set(scopeKey, lineNo);
         if (reasons.length > 0) {
             problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
             continue;
         }
-        rows.push({ ...row, line: lineNo });
+        rows.push({
+            ...row,
+            line: lineNo,
+            scope: parseFreezeScope(row.property),
+            runA: parseRunnerCell(row.runner_a),
+            runB: parseRunnerCell(row.runner_b),
+        });
     }
     return { file, rows, problems };
 }
-/** Well-formed open rows for this property and envelope hash that have not expired. */
-function activeFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today < r.expires_on);
+function inScope(r, query) {
+    return r.scope.name === query.property && r.scope.fingerprint === query.fingerprint && r.envelope_hash === query.envelopeHash;
 }
-/** Well-formed open rows for this property and envelope hash whose date has passed. */
+/** Well-formed open rows for this failure (property and fingerprint) and envelope hash that have not expired. */
+function activeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today < r.expires_on);
+}
+/** Well-formed open rows for this failure and envelope hash whose date has passed. */
 function expiredFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && r.property === query.property && r.envelope_hash === query.envelopeHash && query.today >= r.expires_on);
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today >= r.expires_on);
+}
+/** Open, unexpired rows naming this property and envelope hash but another failure's fingerprint. */
+function otherScopeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" &&
+        r.scope.name === query.property &&
+        r.envelope_hash === query.envelopeHash &&
+        r.scope.fingerprint !== query.fingerprint &&
+        query.today < r.expires_on);
 }
 const DEFAULT_FREEZE_CAPS = { maxActive: 10, maxDays: 14 };
 /**
@@ -1741,7 +1991,11 @@ function appendLedgerRow(text, row) {
     if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
         throw new errors/* GateError */.ue("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
     }
-    return `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+    const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+    const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
+    if (added !== undefined)
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+    return next;
 }
 
 ;// CONCATENATED MODULE: ./src/app/settings.ts
@@ -1851,7 +2105,19 @@ const APP_SETTINGS = [
         name: "ENVELOPE_GATE_CHECK_NAME",
         default: "envelope-gate",
         scope: "server",
-        help: "the gate's check name; the App's own check is '<name> (dual run)'",
+        help: "the gate's check name; the App's own checks are '<name> (dual run)' and the verified check",
+    },
+    {
+        name: "ENVELOPE_GATE_VERIFIED_CHECK_NAME",
+        default: "",
+        scope: "server",
+        help: "the App's verified check on each gate run of a pull request; empty: '<ENVELOPE_GATE_CHECK_NAME> / verified'",
+    },
+    {
+        name: "ENVELOPE_GATE_ENVELOPE_SHA256",
+        default: ".github/envelope-gate/envelope.json.sha256",
+        scope: "server",
+        help: "the envelope's digest file, read at the base commit: a verified check needs the evidence's envelope hash to be the one it pins",
     },
     {
         name: "ENVELOPE_GATE_RUNNER_B_LABELS",
@@ -2597,6 +2863,8 @@ function loadConfig(env) {
         store: storeSettingsFromEnv(env),
         workflow: settingValue(env, "ENVELOPE_GATE_WORKFLOW"),
         checkName: settingValue(env, "ENVELOPE_GATE_CHECK_NAME"),
+        verifiedCheckName: settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
+        envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
         runnerBLabels: jsonLabels(env),
         deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
         freezeTtlDays: ttl,
@@ -2982,7 +3250,7 @@ class AppClient {
                     auth: { ...auth, installationId },
                 }),
             }));
-            return new InstallationClient(octokit);
+            return new InstallationClient(octokit, () => this.botLogin());
         }
         catch (err) {
             throw githubUnavailable(`authenticate installation ${installationId}`, err);
@@ -3010,6 +3278,19 @@ class AppClient {
         catch (err) {
             throw hookError(`redeliver webhook delivery ${deliveryId}`, err, "REDELIVERY_REFUSED");
         }
+    }
+    bot = null;
+    /**
+     * The login GitHub gives what the App writes with an installation token: `<slug>[bot]`, the slug
+     * from GET /app (with the App's JWT; an installation token cannot read it). Read once, then
+     * cached; a failed read is not cached.
+     */
+    botLogin() {
+        this.bot ??= this.whoAmI().then((app) => `${app.slug}[bot]`, (err) => {
+            this.bot = null;
+            throw err;
+        });
+        return this.bot;
     }
     /** GET /app: proves the App's credentials work (used by `app status --check-github`). */
     async whoAmI() {
@@ -3057,11 +3338,30 @@ function hookError(what, err, refused) {
         return new errors/* GateError */.ue(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
     return githubUnavailable(what, err);
 }
+function pullInfo(p) {
+    return {
+        number: p.number,
+        html_url: p.html_url,
+        state: p.state,
+        author: p.user?.login ?? "",
+        author_type: p.user?.type ?? "",
+        head_ref: p.head.ref,
+        head_sha: p.head.sha,
+        head_repository: p.head.repo?.full_name ?? null,
+        base_ref: p.base.ref,
+    };
+}
 /** One installation's calls. Methods name the GitHub operation; failures are typed. */
 class InstallationClient {
     octokit;
-    constructor(octokit) {
+    bot;
+    constructor(octokit, bot = () => Promise.reject(new errors/* GateError */.ue("GITHUB_UNAVAILABLE", "the App's bot login is unknown"))) {
         this.octokit = octokit;
+        this.bot = bot;
+    }
+    /** The App's own login on GitHub (`<slug>[bot]`), the author of every PR it opens. */
+    botLogin() {
+        return this.bot();
     }
     async call(what, route, params, expected = []) {
         try {
@@ -3114,6 +3414,35 @@ class InstallationClient {
         });
         return res.data;
     }
+    /** The pull request as GitHub has it now (with its repositories and base sha), or null when it does not exist (404). */
+    async readPull(r, pullNumber) {
+        const res = await this.call("read the pull request", "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...r, pull_number: pullNumber }, [404]);
+        return res.status === 404 ? null : res.data;
+    }
+    /** What is at `path` in commit `ref` (its object id; the text of a file up to 1 MB), or null when nothing is. */
+    async pathAt(r, path, ref) {
+        const res = await this.call(`read ${path} at ${ref.slice(0, 12)}`, "GET /repos/{owner}/{repo}/contents/{path}", { ...r, path, ref }, [404]);
+        if (res.status === 404)
+            return null;
+        if (Array.isArray(res.data))
+            return { type: "dir", sha: "", text: null };
+        const d = res.data;
+        if (typeof d.sha !== "string")
+            throw new errors/* GateError */.ue("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
+        const text = d.type === "file" && d.encoding === "base64" && typeof d.content === "string"
+            ? Buffer.from(d.content, "base64").toString("utf8")
+            : null;
+        return { type: String(d.type ?? "unknown"), sha: d.sha, text };
+    }
+    /** Every blob of commit `sha`'s tree, by path. */
+    async treeAt(r, sha) {
+        const res = await this.call(`read the tree of ${sha.slice(0, 12)}`, "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", { ...r, tree_sha: sha, recursive: "1" });
+        const blobs = new Map();
+        for (const e of res.data.tree ?? [])
+            if (e.type !== "tree")
+                blobs.set(e.path, `${e.mode ?? ""}:${e.sha}`);
+        return { truncated: res.data.truncated === true, blobs };
+    }
     /** The zip of the run's artifact named `name`, or null when the run has no such artifact. */
     async downloadArtifact(r, runId, name) {
         const list = await this.call("list the run's artifacts", "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", { ...r, run_id: runId, name, per_page: 100 });
@@ -3135,6 +3464,11 @@ class InstallationClient {
             output: { title: check.title, summary: check.summary.slice(0, 65000), ...(check.text ? { text: check.text.slice(0, 65000) } : {}) },
         });
         return res.data.id;
+    }
+    /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
+    async findCheckRun(r, sha, name, externalId) {
+        const res = await this.call("list the commit's check runs", "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 });
+        return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
     }
     async branchSha(r, branch) {
         const res = await this.call("read a branch", "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: `heads/${branch}` }, [404]);
@@ -3184,24 +3518,48 @@ class InstallationClient {
             force: true,
         });
     }
-    async findOpenPull(r, branch) {
+    /** Deletes `refs/heads/<branch>` (GitHub closes the open pull requests whose head it was). */
+    async deleteBranch(r, branch) {
+        await this.call("delete the ledger branch", "DELETE /repos/{owner}/{repo}/git/refs/{ref}", { ...r, ref: `heads/${branch}` });
+    }
+    /** Open pull requests whose head is `<owner>:<branch>` (this repository's branch), as GitHub lists them. */
+    async listOpenPulls(r, branch) {
         const res = await this.call("find the ledger PR", "GET /repos/{owner}/{repo}/pulls", {
             ...r,
             head: `${r.owner}:${branch}`,
             state: "open",
             per_page: 10,
         });
-        return res.data[0] ?? null;
+        return res.data.map(pullInfo);
     }
+    async getPull(r, pullNumber) {
+        const res = await this.call("read the ledger PR", "GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+            ...r,
+            pull_number: pullNumber,
+        });
+        return pullInfo(res.data);
+    }
+    /**
+     * Opens a pull request. "exists" when GitHub answers that one is open for this head already
+     * (422): the caller decides whether that one is its own; nothing is adopted here.
+     */
     async openPull(r, pull) {
         const res = await this.call("open the ledger PR", "POST /repos/{owner}/{repo}/pulls", { ...r, ...pull }, [422]);
         if (res.status === 422) {
-            const existing = await this.findOpenPull(r, pull.head);
-            if (existing)
-                return existing;
+            const messages = [res.data?.message, ...(res.data?.errors ?? []).map((e) => e.message)].map((m) => String(m ?? ""));
+            if (messages.some((m) => /already exists/i.test(m)))
+                return "exists";
             throw githubUnavailable("open the ledger PR", Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }));
         }
-        return { number: res.data.number, html_url: res.data.html_url };
+        return pullInfo(res.data);
+    }
+    /** Closes a pull request (PATCH state=closed; closing a closed one changes nothing). */
+    async closePull(r, pullNumber) {
+        await this.call("close the ledger PR", "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+            ...r,
+            pull_number: pullNumber,
+            state: "closed",
+        });
     }
     async requestReviewers(r, pullNumber, reviewers, teams) {
         if (reviewers.length === 0 && teams.length === 0)
@@ -3292,9 +3650,232 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/markdown.ts
+/**
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ */
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const markdown_INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return markdown_INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
+        return false;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
+}
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
+    }
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
+}
+
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var envelope = __webpack_require__(8447);
 ;// CONCATENATED MODULE: ./src/app/freeze.ts
+
+
 
 
 
@@ -3307,37 +3888,55 @@ function freezeIdFor(evidenceA, evidenceB, property) {
     return `F-${(0,envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
 }
 /**
- * The ledger PR's branch, derived from (property, envelope hash, head sha). Creating it is the
- * lock on GitHub's side: a second create answers 422.
+ * The ledger PR's branch: the property's slug and a random part (80 bits from the system's CSPRNG),
+ * so nobody can create it before the App does. The name is recorded with the claim; a retry after
+ * a crash reads it from the store and uses the same name. The derived inputs are kept for the
+ * signature's sake only: nothing in the name can be computed from them.
  */
-function ledgerBranch(property, envelopeHash, headSha) {
+function ledgerBranch(property, _envelopeHash, _headSha, random = (0,external_node_crypto_.randomBytes)(10).toString("hex")) {
     // Letters, digits, `_` and `-` only: no dots, so never `..`, `.lock` or a leading `.` in the ref.
     const slug = property
         .replace(/[^A-Za-z0-9_-]+/g, "-")
         .replace(/^-+|-+$/g, "")
         .slice(0, 40)
         .replace(/-+$/, "") || "property";
-    const id = (0,envelope/* sha256Hex */.fg)(`${property}\0${envelopeHash}\0${headSha}`).slice(0, 16);
-    return `envelope-gate/freeze/${slug}-${id}`;
+    return `envelope-gate/freeze/${slug}-${random}`;
 }
 /** today + ttl days, the ttl capped; UTC dates. */
 function expiresOn(now, ttlDays, capDays) {
     const days = Math.max(1, Math.min(ttlDays, capDays));
     return utcDate(new Date(now + days * 86_400_000));
 }
-/** The ledger's runner cell: the run and the machine it ran on. */
+/**
+ * The ledger's runner cell, `run-<run id>@<machine id>`: the run and the machine it ran on,
+ * exactly as runner.json names it. A machine id the cell cannot carry as is (outside
+ * MACHINE_ID's letters, digits and `. _ : -`) is refused, never rewritten: a rewritten id would
+ * not match the bundle the Action checks the row against.
+ */
 function runnerCell(runner, runId) {
-    const machine = (runner.machine_id ?? "unknown").replace(/[^A-Za-z0-9._:-]/g, "").slice(0, 40);
+    const machine = runner.machine_id ?? "";
+    if (!MACHINE_ID.test(machine) || !Number.isSafeInteger(runId) || runId < 1) {
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `run ${runId}'s machine id ${JSON.stringify(runner.machine_id)} cannot be written in a ledger row`);
+    }
     return `run-${runId}@${machine}`;
 }
+/**
+ * A runner as the ledger PR's table shows it. Every field is from runner.json in a bundle, and
+ * runner A's bundle is made by the pull request's own job: each is escaped (../core/markdown.ts).
+ */
 function identity(r) {
-    return `${r.runner_name ?? "(unnamed)"} — machine \`${r.machine_id ?? "?"}\`, ${r.os}/${r.arch}, ${r.cpus} × ${r.cpu_model ?? "?"}`;
+    const cellText = (v) => mdText(String(v ?? "?"), 200);
+    return `${r.runner_name == null ? "(unnamed)" : cellText(r.runner_name)} — machine ${mdCode(String(r.machine_id ?? "?"), { inTable: true, max: 80 })}, ${cellText(r.os)}/${cellText(r.arch)}, ${cellText(r.cpus)} × ${cellText(r.cpu_model)}`;
 }
 function buildFreezeProposal(p) {
     const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
+    if (p.comparison.fingerprint === null) {
+        throw new errors/* GateError */.ue("LEDGER_INVALID", `runner A's evidence gives no failure fingerprint for ${p.property}; no row could name what it tolerates`);
+    }
     const row = {
         freeze_id: freezeId,
-        property: p.property,
+        // The scope: this property's failure as runner A recorded it, and no other.
+        property: freezeScopeCell(p.property, p.comparison.fingerprint),
         runner_a: runnerCell(p.runnerA, p.runAId),
         runner_b: runnerCell(p.runnerB, p.runBId),
         envelope_hash: p.envelopeHash,
@@ -3347,9 +3946,12 @@ function buildFreezeProposal(p) {
     };
     const rowText = formatLedgerRow(row);
     const title = freezeTitle(p.property, p.expiresOn, freezeId);
-    const link = (url, id) => (url ? `[run ${id}](${url})` : `run ${id}`);
+    const link = (url, id) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
+    const code = (v) => mdCode(String(v), { inTable: true });
+    // Only the PR number (an integer) makes a reference here, on purpose: the PR the freeze is for.
+    const pull = typeof p.pullNumber === "number" && Number.isSafeInteger(p.pullNumber) ? `#${p.pullNumber} ` : "";
     const body = [
-        `Runner A and runner B disagree on the non-envelope property **\`${p.property}\`** for ${p.pullNumber ? `#${p.pullNumber} ` : ""}head \`${p.headSha}\` under envelope \`${p.envelopeHash}\`.`,
+        `Runner A and runner B disagree on the non-envelope property **${mdCode(p.property)}** for ${pull}head ${mdCode(p.headSha)} under envelope ${mdCode(p.envelopeHash)}.`,
         "",
         "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
         "",
@@ -3357,18 +3959,17 @@ function buildFreezeProposal(p) {
         "| --- | --- | --- |",
         `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
         `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
-        `| \`${p.property}\` | ${p.comparison.a} | ${p.comparison.b} |`,
+        `| ${code(p.property)} | ${mdText(String(p.comparison.a))} | ${mdText(String(p.comparison.b))} |`,
         `| envelope | clean | clean |`,
-        `| evidence digest | \`${p.evidenceA}\` | \`${p.evidenceB}\` |`,
+        `| evidence digest | ${code(p.evidenceA)} | ${code(p.evidenceB)} |`,
         "",
-        `Freeze id \`${freezeId}\` (derived from both evidence digests and the property), expires on **${p.expiresOn}** (UTC).`,
+        `Freeze id ${mdCode(freezeId)} (derived from both evidence digests and the property), expires on **${mdText(p.expiresOn)}** (UTC).`,
         "",
-        "```tsv",
-        rowText,
-        "```",
+        mdFence(rowText, "tsv"),
         "",
+        // The configured reviewers are mentioned on purpose (ENVELOPE_GATE_REVIEWERS, not the PR's text).
         p.reviewers.length + p.teamReviewers.length > 0
-            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${t}`)].join(", ")}.`
+            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${mdText(t)}`)].join(", ")}.`
             : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
     ].join("\n");
     return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
@@ -3406,9 +4007,12 @@ function ledgerWithRow(base, pr) {
     const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""]));
     return appendLedgerRow(base, row);
 }
-/** The ledger PR's title, and its commit's message. */
+/**
+ * The ledger PR's title, and its commit's message: plain text on GitHub, but scanned for mentions
+ * and issue references (a "fixes #1" in a merged commit closes issue 1), so `plainTitle`.
+ */
 function freezeTitle(property, expiresOn, freezeId) {
-    return `envelope-gate: freeze ${property} until ${expiresOn} (${freezeId})`;
+    return `envelope-gate: freeze ${plainTitle(property, 120)} until ${plainTitle(expiresOn)} (${plainTitle(freezeId)})`;
 }
 /**
  * The comment on a ledger PR that waited too long for review, mentioning who was asked. A team
@@ -3848,6 +4452,7 @@ async function redeliverySnapshot(store, _now) {
 
 
 
+
 /** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
 function repositoryWebUrl(dual, githubApiUrl) {
     const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
@@ -3941,6 +4546,7 @@ async function statusSnapshot(store, now, options) {
     const inFlight = await store.listDualRuns(["pending", "dispatching", "waiting", "comparing", "decided", "reporting"]);
     const opened = await store.listLedgerPrs(["opened"]);
     const shadowed = await store.listLedgerPrs(["shadowed"]);
+    const refused = await store.listRefusedLedgerPrs(20);
     const standing = await store.listLedgerPrs(["opened", "merged"]);
     const today = utcDate(new Date(now));
     const soon = utcDate(new Date(now + 3 * 86_400_000));
@@ -3950,6 +4556,8 @@ async function statusSnapshot(store, now, options) {
     const intake = options.intake ?? null;
     const history = await store.switches.history(30);
     const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
+    const refusedRuns = await store.runs.recentRefusals(20);
+    const verified = await store.runs.recentVerifiedChecks(20);
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
@@ -3980,6 +4588,28 @@ async function statusSnapshot(store, now, options) {
             mode: i.mode,
             promoted_at: status_iso(i.promoted_at === null ? null : Number(i.promoted_at)),
         })),
+        refused_runs: refusedRuns.map((r) => ({
+            repository: r.repository,
+            run_id: r.run_id,
+            run_attempt: r.run_attempt,
+            role: r.role,
+            event: r.event,
+            head_sha: r.head_sha,
+            dual_run: r.dual_run_id,
+            code: r.code,
+            reason: r.reason,
+            at: new Date(r.refused_at).toISOString(),
+        })),
+        verified_checks: verified.map((c) => ({
+            repository: c.repository,
+            run_id: c.run_id,
+            run_attempt: c.run_attempt,
+            head_sha: c.head_sha,
+            state: c.state,
+            conclusion: c.conclusion,
+            code: c.code,
+            check_run_id: c.check_run_id,
+        })),
         dual_runs_in_flight: inFlight.map((d) => ({
             id: d.id,
             repository: d.repository,
@@ -4004,6 +4634,17 @@ async function statusSnapshot(store, now, options) {
                 expires_on: p.expires_on,
             };
         }),
+        refused_ledger_prs: refused.map((p) => ({
+            freeze_id: p.freeze_id,
+            repository: p.repository,
+            property: p.property,
+            branch: p.branch,
+            pr_url: p.pr_url,
+            state: p.state,
+            code: p.outcome_code,
+            detail: p.outcome_detail,
+            at: status_iso(p.closed_at),
+        })),
         shadow_proposals: shadowed.map((p) => ({
             freeze_id: p.freeze_id,
             repository: p.repository,
@@ -4062,9 +4703,12 @@ async function statusSnapshot(store, now, options) {
             : null,
     };
 }
-function esc(v) {
-    return String(v ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+/**
+ * The one HTML escape of the page: every string from the store (repository names, properties,
+ * branches, rows, details, messages, reasons) goes through it; what is not escaped is markup of
+ * ours (`Raw`) or a number we computed.
+ */
+const esc = escapeHtml;
 function table(headers, rows, empty) {
     if (rows.length === 0)
         return `<p class="empty">${esc(empty)}</p>`;
@@ -4078,7 +4722,11 @@ class Raw {
         this.html = html;
     }
 }
-const status_link = (href, text) => (href ? new Raw(`<a href="${esc(href)}">${esc(text)}</a>`) : text);
+/** A link to an http(s) address only; anything else is its text. */
+const status_link = (href, text) => {
+    const safe = safeHref(href);
+    return safe ? new Raw(`<a href="${esc(safe)}">${esc(text)}</a>`) : text;
+};
 const PAGE_HEAD = (title) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 .alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>`;
@@ -4106,11 +4754,13 @@ function attention(s) {
     n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
     n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget(s) exhausted for today");
     n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
+    n(s.refused_runs.filter((r) => r.role === "runner_b").length, "run(s) that named a dual run but were not the App's dispatch (RUNNER_B_UNVERIFIED)");
     if (!s.redelivery.switch.enabled)
         items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
     n(s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length, "delivery(ies) the redelivery sweep gave up on");
     n(s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0, "redelivery listing(s) refused by GitHub");
     const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+    n(s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length, "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)");
     n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
     return items;
 }
@@ -4135,10 +4785,10 @@ function redeliverySection(s) {
         : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
     const p = r.last_pass;
     const last = p
-        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${p.listed} attempt(s) listed in ${p.pages} page(s), ${p.deliveries} delivery(ies), ${p.failed} failed on GitHub, ${p.recorded} of them recorded by the App anyway, ${p.requested.length} asked again, ${p.pending} pending, ${p.deferred} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]), "No errors.")}`
+        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]), "No errors.")}`
         : "<p>No pass yet.</p>";
     const c = r.counts;
-    return `${sw}${last}<p>Asked again in all: ${c.delivered} delivered, ${c.requested} pending, ${c.refused} refused, ${c.exhausted} given up, ${c.expired} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
+    return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
         new Raw(`<code>${esc(x.guid)}</code>`),
         x.event,
         x.state,
@@ -4209,8 +4859,38 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
         new Raw(p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
         p.expires_on,
     ]), "None.")}
+<h2>Ledger PRs refused or closed by the App</h2>${table(["freeze", "repository", "property", "branch", "PR", "state", "code", "detail", "at"], s.refused_ledger_prs.map((p) => [
+        p.freeze_id,
+        p.repository,
+        p.property,
+        p.branch,
+        status_link(p.pr_url, p.pr_url ?? "—"),
+        p.state,
+        p.code,
+        p.detail ?? "",
+        p.at ?? "",
+    ]), "None.")}
 <h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
 <h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
+<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"], s.refused_runs.map((r) => [
+        r.at,
+        r.repository,
+        `${r.run_id} (attempt ${r.run_attempt})`,
+        r.role === "runner_a" ? "runner A" : "runner B",
+        r.event ?? "—",
+        (r.head_sha ?? "").slice(0, 12) || "—",
+        r.dual_run ?? "—",
+        r.code,
+        r.reason,
+    ]), "None.")}
+<h2>Verified checks</h2>${table(["repository", "run", "commit", "state", "conclusion", "code"], s.verified_checks.map((c) => [
+        c.repository,
+        `${c.run_id} (attempt ${c.run_attempt})`,
+        c.head_sha.slice(0, 12),
+        c.state,
+        c.conclusion ?? "—",
+        c.code ?? "",
+    ]), "None yet.")}
 <h2>Recent decisions</h2>${table(["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"], s.recent_decisions.map((d) => [
         d.decided_at ?? "—",
         d.id,
@@ -4326,7 +5006,12 @@ const workflowRun = obj({
 const pullRequestEvent = obj({
     action: str,
     ...repoEvent,
-    pull_request: obj({ number: id, "merged?": nullable(bool), head: obj({ ref: str }) }),
+    pull_request: obj({
+        number: id,
+        "merged?": nullable(bool),
+        head: obj({ ref: str, "sha?": str, "repo?": nullable(obj({ full_name: fullName })) }),
+        "base?": obj({ "ref?": str }),
+    }),
 });
 const paths = arr(str);
 /** Per event the App routes (service.ts), the fields it reads. Any other event: an object. */
@@ -4690,40 +5375,24 @@ async function listen(server, port, host) {
 
 ;// CONCATENATED MODULE: ./src/app/payloads.ts
 /** The parts of GitHub's webhook payloads the App reads; every field may be missing. */
-/** The repository and head branch a `pull_request` or `pull_request_review` payload names. */
+/**
+ * The repository, pull request number, head branch and head repository a `pull_request` or
+ * `pull_request_review` payload names (`headRepository` null when GitHub sends no head repository,
+ * as for a deleted fork).
+ */
 function pullRequestHead(p) {
     const repository = p.repository?.full_name;
+    const number = p.pull_request?.number;
     const branch = p.pull_request?.head?.ref;
-    return repository && branch ? { repository, branch } : null;
-}
-
-;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
-
-/** `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert). */
-async function onPullRequestReview(ctx, p) {
-    const head = pullRequestHead(p);
-    if (!head || p.action !== "submitted")
-        return "ignored review";
-    const pr = await ctx.store.findLedgerPrByBranch(head.repository, head.branch);
-    if (!pr)
-        return "not a ledger PR";
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
-    return `ledger PR ${pr.freeze_id} reviewed`;
-}
-
-;// CONCATENATED MODULE: ./src/app/handlers/pull-request.ts
-
-/** `pull_request` closed: a ledger PR was merged or closed. */
-async function onPullRequest(ctx, p) {
-    const head = pullRequestHead(p);
-    if (!head || p.action !== "closed")
-        return "ignored pull_request";
-    const pr = await ctx.store.findLedgerPrByBranch(head.repository, head.branch);
-    if (!pr)
-        return "not a ledger PR";
-    const merged = p.pull_request?.merged === true;
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], merged ? "merged" : "closed", { closed_at: ctx.clock.now() });
-    return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}`;
+    if (!repository || typeof number !== "number" || !branch)
+        return null;
+    return {
+        repository,
+        number,
+        branch,
+        headRepository: p.pull_request?.head?.repo?.full_name ?? null,
+        headSha: p.pull_request?.head?.sha ?? null,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/app/ledger-pr.ts
@@ -4789,22 +5458,98 @@ async function proposeFreeze(ctx, gh, dual, property, comparison) {
     }
     return (await store.getLedgerPr(key));
 }
+/**
+ * Opens the claimed ledger PR, trusting nothing on GitHub it cannot prove it made. The commit is
+ * recorded in the store before the branch is created or moved, so a branch at the recorded commit
+ * is the App's own earlier attempt (a crash, a lost answer) and is adopted; a branch at any other
+ * commit is LEDGER_BRANCH_FOREIGN and is never moved. An open PR on the branch is adopted only when
+ * the App's bot opened it, from this repository, at the App's commit, onto the expected base;
+ * otherwise LEDGER_PR_FOREIGN. A refusal closes the claim for good (the property keeps failing).
+ */
 async function openLedgerPr(ctx, gh, pr) {
     const { settings } = ctx;
     const r = repoRef(pr.repository);
     const baseSha = await gh.branchSha(r, pr.base_ref);
     if (!baseSha)
         fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
-    const commit = await ledgerCommit(gh, pr, baseSha);
-    const created = await gh.createBranch(r, pr.branch, commit);
-    if (created === "exists") {
-        // Our own earlier attempt (the store lock admits one sender): bring it to this commit.
-        await gh.moveBranch(r, pr.branch, commit);
+    const tip = await gh.branchSha(r, pr.branch);
+    let commit;
+    if (tip === null) {
+        const made = await recordCommit(ctx, gh, pr, baseSha);
+        if (made === null)
+            return;
+        commit = made;
+        if ((await gh.createBranch(r, pr.branch, commit)) === "exists") {
+            const now = await gh.branchSha(r, pr.branch);
+            if (now !== commit) {
+                return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} appeared at ${now ?? "?"} before the App could create it; it was not moved`);
+            }
+        }
     }
-    const pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
+    else if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
+        // The App's own earlier attempt. On a base that moved since, its own branch is rebuilt.
+        commit = tip;
+        if (pr.base_sha !== baseSha) {
+            const made = await recordCommit(ctx, gh, pr, baseSha);
+            if (made === null)
+                return;
+            commit = made;
+            await gh.moveBranch(r, pr.branch, commit);
+        }
+    }
+    else {
+        return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} exists at ${tip}, not at a commit the App made${pr.ledger_commit ? ` (${pr.ledger_commit})` : ""}; it was not moved`);
+    }
+    let pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
+    if (pull === "exists") {
+        const bot = await gh.botLogin();
+        const open = await gh.listOpenPulls(r, pr.branch);
+        const own = open.find((p) => ownPull(p, pr, bot, commit));
+        if (!own) {
+            // The branch is provably the App's: deleting it closes the foreign PR, so no reviewer merges through it.
+            if ((await gh.branchSha(r, pr.branch)) === commit)
+                await gh.deleteBranch(r, pr.branch);
+            const seen = open.map((p) => `#${p.number} by ${p.author} from ${p.head_repository ?? "?"} at ${p.head_sha.slice(0, 12)} onto ${p.base_ref}`);
+            return refuse(ctx, pr, "LEDGER_PR_FOREIGN", `a pull request the App did not open is open on ${pr.branch} (${seen.join("; ") || "none listed"}); not adopted, no review requested, the App's branch deleted`);
+        }
+        pull = own;
+    }
     await gh.requestReviewers(r, pull.number, settings.reviewers, settings.teamReviewers);
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", { claim_owner: null, claim_until: null, pr_number: pull.number, pr_url: pull.html_url, base_sha: baseSha, opened_at: ctx.clock.now() }, { sql: "claim_owner = ?", params: [settings.replicaId] });
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", {
+        claim_owner: null,
+        claim_until: null,
+        pr_number: pull.number,
+        pr_url: pull.html_url,
+        base_sha: baseSha,
+        opened_at: ctx.clock.now(),
+        ledger_commit: commit,
+        head_repository: pull.head_repository ?? pr.repository,
+    }, { sql: "claim_owner = ?", params: [settings.replicaId] });
     ctx.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
+}
+/** Whether an open PR is the one the App opened for `pr`: its bot's, from this repository, at its commit, onto its base. */
+function ownPull(p, pr, bot, commit) {
+    return (p.author === bot &&
+        p.head_repository !== null &&
+        p.head_repository.toLowerCase() === pr.repository.toLowerCase() &&
+        p.head_ref === pr.branch &&
+        p.head_sha === commit &&
+        p.base_ref === pr.base_ref);
+}
+/** Makes the ledger commit on `baseSha` and records it (with the base) before any ref points at it; null when the claim was lost. */
+async function recordCommit(ctx, gh, pr, baseSha) {
+    const commit = await ledgerCommit(gh, pr, baseSha);
+    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "claimed", { ledger_commit: commit, base_sha: baseSha }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
+    if (!kept) {
+        ctx.log("warn", "ledger_pr.claim_lost", { freeze_id: pr.freeze_id, repository: pr.repository });
+        return null;
+    }
+    return commit;
+}
+/** Closes the claim with a refusal: nothing moved, nothing adopted, the status page and the log say why. */
+async function refuse(ctx, pr, code, detail) {
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "closed", { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: ctx.clock.now() }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
+    ctx.log("error", "ledger_pr.refused", { code, freeze_id: pr.freeze_id, repository: pr.repository, branch: pr.branch, detail });
 }
 /** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
 async function ledgerCommit(gh, pr, baseSha) {
@@ -4814,20 +5559,193 @@ async function ledgerCommit(gh, pr, baseSha) {
 }
 /**
  * Rebuilds an open ledger PR on a new base head: a new commit of the base ledger plus its one
- * row, the PR's branch force-moved to it.
+ * row, recorded before the PR's branch is force-moved to it (so its own `synchronize` is
+ * recognized). A branch that is no longer at the App's commit is not moved: the PR is closed as
+ * tampered instead.
  */
 async function rebaseLedgerPr(ctx, gh, pr, baseSha) {
+    const r = repoRef(pr.repository);
+    const tip = await gh.branchSha(r, pr.branch);
+    if (pr.ledger_commit === null || tip !== pr.ledger_commit) {
+        await closeTampered(ctx, gh, pr, tip);
+        return "tampered";
+    }
     const commit = await ledgerCommit(gh, pr, baseSha);
-    await gh.moveBranch(repoRef(pr.repository), pr.branch, commit);
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: baseSha });
+    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: baseSha, ledger_commit: commit }, {
+        sql: "ledger_commit = ?",
+        params: [pr.ledger_commit],
+    });
+    if (!kept)
+        return "rebased"; // another delivery rebuilt it first
+    await gh.moveBranch(r, pr.branch, commit);
     ctx.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: baseSha });
+    return "rebased";
+}
+/**
+ * A ledger PR whose head is not the commit the App made (someone pushed to its branch, or the
+ * branch is gone): recorded closed with LEDGER_PR_TAMPERED first, then closed on GitHub with a
+ * comment, so no reviewer merges a row the App did not write. Closing again is harmless.
+ */
+async function closeTampered(ctx, gh, pr, head) {
+    const detail = `the head of ${pr.branch} is ${head ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`;
+    const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
+        outcome_code: "LEDGER_PR_TAMPERED",
+        outcome_detail: detail,
+        closed_at: ctx.clock.now(),
+    });
+    ctx.log("error", "ledger_pr.tampered", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, detail });
+    await closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_TAMPERED", `Closed by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made (\`${pr.ledger_commit ?? "?"}\`); its head is \`${head ?? "gone"}\`. A row the App did not write is never proposed for review. The property keeps failing; a new dual run proposes a new ledger PR.`);
+}
+/** Closes the PR on GitHub, commenting why, when this ledger PR is recorded as closed by the App. */
+async function closeWithComment(gh, pr, closedByApp, comment) {
+    if (!closedByApp || pr.pr_number === null)
+        return;
+    const r = repoRef(pr.repository);
+    await gh.closePull(r, pr.pr_number);
+    await gh.comment(r, pr.pr_number, comment);
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request.ts
+
+
+
+
+/**
+ * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
+ * head repository it recorded (a fork PR whose head ref is the ledger branch's name is not it):
+ * - `closed`: merged or closed; a merge whose head is not the App's commit is recorded merged with
+ *   LEDGER_PR_TAMPERED (the status page shows it).
+ * - `synchronize`: a head other than the App's recorded commit closes it as LEDGER_PR_TAMPERED.
+ * - `edited` with `changes.base`: retargeted away from its base, it is closed (LEDGER_PR_RETARGETED).
+ * - `reopened`: a PR the App closed is closed again; one a reviewer closed is tracked again while
+ *   its head is the App's commit.
+ */
+async function onPullRequest(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? ""))
+        return "ignored pull_request";
+    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
+    if (!pr)
+        return "not a ledger PR";
+    if (!sameHead(pr, head)) {
+        ctx.log("warn", "ledger_pr.other_head", {
+            freeze_id: pr.freeze_id,
+            pull: head.number,
+            head_repository: head.headRepository,
+            head_ref: head.branch,
+        });
+        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
+    }
+    const installationId = p.installation?.id ?? pr.installation_id;
+    const r = repoRef(pr.repository);
+    switch (p.action) {
+        case "closed": {
+            const merged = p.pull_request?.merged === true;
+            const foreign = merged && head.headSha !== pr.ledger_commit;
+            const fields = foreign
+                ? {
+                    closed_at: ctx.clock.now(),
+                    outcome_code: "LEDGER_PR_TAMPERED",
+                    outcome_detail: `merged at ${head.headSha ?? "?"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
+                }
+                : { closed_at: ctx.clock.now() };
+            if (foreign)
+                ctx.log("error", "ledger_pr.tampered_merge", { freeze_id: pr.freeze_id, pull: pr.pr_number, head: head.headSha });
+            // A merge is recorded even of a PR the App had closed (reopened and merged in between): the row is on the base now.
+            await ctx.store.transitionLedgerPr(pr.lock_key, merged ? ["opened", "closed"] : ["opened"], merged ? "merged" : "closed", fields);
+            return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}${foreign ? " (LEDGER_PR_TAMPERED)" : ""}`;
+        }
+        case "synchronize": {
+            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_TAMPERED")
+                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+            const gh = await ctx.installation(installationId);
+            // The branch as GitHub has it now, not the payload's head: a later push of the App's own wins.
+            const tip = await gh.branchSha(r, pr.branch);
+            if (pr.ledger_commit !== null && tip === pr.ledger_commit)
+                return `ledger PR ${pr.freeze_id}: the App's own commit`;
+            await closeTampered(ctx, gh, pr, tip);
+            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_TAMPERED`;
+        }
+        case "edited": {
+            if (p.changes?.base === undefined)
+                return "ledger PR edited (not retargeted)";
+            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_RETARGETED")
+                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+            const gh = await ctx.installation(installationId);
+            const now = await gh.getPull(r, head.number);
+            if (now.base_ref === pr.base_ref && pr.state === "opened")
+                return `ledger PR ${pr.freeze_id} still targets ${pr.base_ref}`;
+            const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
+                closed_at: ctx.clock.now(),
+                outcome_code: "LEDGER_PR_RETARGETED",
+                outcome_detail: `retargeted from ${pr.base_ref} to ${now.base_ref}`,
+            });
+            ctx.log("error", "ledger_pr.retargeted", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: now.base_ref });
+            await closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_RETARGETED", `Closed by envelope-gate (\`LEDGER_PR_RETARGETED\`): this freeze was proposed for ${mdCode(pr.base_ref)}, whose ledger the row was built on and whose runs were compared; a ledger PR is never merged into another branch. The property keeps failing; a dual run on the other branch proposes its own.`);
+            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_RETARGETED`;
+        }
+        default: {
+            // reopened
+            const gh = await ctx.installation(installationId);
+            if (pr.state === "closed" && pr.outcome_code === null) {
+                const tip = await gh.branchSha(r, pr.branch);
+                if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
+                    await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "opened", { closed_at: null }, { sql: "outcome_code IS NULL", params: [] });
+                    return `ledger PR ${pr.freeze_id} reopened`;
+                }
+                const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "closed", {
+                    outcome_code: "LEDGER_PR_TAMPERED",
+                    outcome_detail: `reopened with head ${tip ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
+                });
+                await closeWithComment(gh, pr, marked, `Closed again by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made.`);
+                return `ledger PR ${pr.freeze_id} closed again: LEDGER_PR_TAMPERED`;
+            }
+            if (pr.state === "closed") {
+                await closeWithComment(gh, pr, true, `Closed again by envelope-gate (${mdCode(String(pr.outcome_code))}): ${mdText(pr.outcome_detail ?? "the App closed this ledger PR")}.`);
+                return `ledger PR ${pr.freeze_id} closed again: ${pr.outcome_code}`;
+            }
+            return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+        }
+    }
+}
+/** Whether the event's head is the ledger PR's: the head repository and branch the App recorded. */
+function sameHead(pr, head) {
+    return (pr.head_repository !== null &&
+        head.headRepository !== null &&
+        head.headRepository.toLowerCase() === pr.head_repository.toLowerCase() &&
+        head.branch === pr.branch);
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
+
+
+/**
+ * `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert).
+ * The ledger PR is found by repository and PR number, and its head repository must be the one the
+ * App recorded: a review of a fork PR named like the ledger branch touches nothing.
+ */
+async function onPullRequestReview(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || p.action !== "submitted")
+        return "ignored review";
+    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
+    if (!pr)
+        return "not a ledger PR";
+    if (!sameHead(pr, head))
+        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
+    return `ledger PR ${pr.freeze_id} reviewed`;
 }
 
 ;// CONCATENATED MODULE: ./src/app/handlers/push.ts
 
 
 
-/** `push` to a base branch that changed the ledger: rebuild every open ledger PR on it. */
+/**
+ * `push` to a base branch that changed the ledger: rebuild every open ledger PR on it on the new
+ * base (its commit recorded before its branch moves); one whose branch is no longer at the App's
+ * commit is closed as LEDGER_PR_TAMPERED instead of moved.
+ */
 async function onPush(ctx, p) {
     const repository = p.repository?.full_name;
     const installationId = p.installation?.id;
@@ -4841,24 +5759,34 @@ async function onPush(ctx, p) {
     const commits = p.commits ?? [];
     const gh = await ctx.installation(installationId);
     const rebased = [];
+    const tampered = [];
     for (const pr of open) {
         if (!pushTouched(commits, pr.ledger_path))
             continue;
         const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
         if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id))
             continue;
-        await rebaseLedgerPr(ctx, gh, pr, after);
-        rebased.push(pr.freeze_id);
+        if ((await rebaseLedgerPr(ctx, gh, pr, after)) === "rebased")
+            rebased.push(pr.freeze_id);
+        else
+            tampered.push(pr.freeze_id);
     }
-    return rebased.length > 0 ? `rebased ${rebased.join(", ")}` : "ledger unchanged on base";
+    const done = [
+        ...(rebased.length > 0 ? [`rebased ${rebased.join(", ")}`] : []),
+        ...(tampered.length > 0 ? [`closed ${tampered.join(", ")}: LEDGER_PR_TAMPERED`] : []),
+    ];
+    return done.length > 0 ? done.join("; ") : "ledger unchanged on base";
 }
 
+// EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
+var fflate_esm = __webpack_require__(1306);
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
 /**
  * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
  * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
  * Pure: the caller reads and writes the files.
  */
+
 
 
 const MANIFEST_FILE = "manifest.json";
@@ -4942,13 +5870,6 @@ function verifyBundle(files) {
 function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
-
-// EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
-var fflate_esm = __webpack_require__(1306);
-;// CONCATENATED MODULE: ./src/app/bundle.ts
-
-
-
 function unusable(message) {
     throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
 }
@@ -4966,6 +5887,7 @@ function parseJsonFile(files, name) {
 /**
  * Unzips an evidence artifact, verifies the manifest digest and every file's digest
  * (EVIDENCE_DIGEST_MISMATCH otherwise), and reads runner.json, properties.json, verdict.json.
+ * Pure (the zip's bytes in, the bundle out): the App and the Action both read bundles with it.
  */
 function readEvidenceZip(zip) {
     let entries;
@@ -5005,6 +5927,10 @@ function readEvidenceZip(zip) {
     return { digest, runner, properties: props.properties, verdict };
 }
 
+;// CONCATENATED MODULE: ./src/app/bundle.ts
+/** The App reads evidence bundles with the pure reader in core (the Action checks freeze rows with it too). */
+
+
 ;// CONCATENATED MODULE: ./src/app/compare.ts
 
 /** Machine identity compared between A and B: machine id, else runner name. Empty means unknown. */
@@ -5024,7 +5950,10 @@ function compareRuns(a, b, expect) {
     if (machineA === "" || machineB === "") {
         return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json does not name its machine (machine_id); two machines cannot be proven");
     }
-    if (machineA === machineB) {
+    if (!MACHINE_ID.test(machineA) || !MACHINE_ID.test(machineB)) {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json's machine_id is not letters, digits and . _ : - (at most 64); a ledger row could not name the machine");
+    }
+    if (machineA.toLowerCase() === machineB.toLowerCase()) {
         return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`);
     }
     const hashes = [a.runner.envelope_hash, a.verdict.envelope_hash, b.runner.envelope_hash, b.verdict.envelope_hash];
@@ -5055,9 +5984,16 @@ function compareRuns(a, b, expect) {
         }
         const onB = b.properties.find((p) => p.name === property);
         const bResult = onB ? onB.result : "missing";
+        const fingerprint = typeof onA.failure_fingerprint === "string" && FINGERPRINT.test(onA.failure_fingerprint) ? onA.failure_fingerprint : null;
         let verdict;
         if (isEnvelopeRuleName(property))
             verdict = "envelope_rule";
+        // Both runs read the properties file of the base commit; either saying "not freezable" (or
+        // an older bundle that does not say) keeps the property out of the ledger.
+        else if (onA.freezable !== true || (onB !== undefined && onB.freezable !== true))
+            verdict = "not_freezable";
+        else if (bResult === "pass" && fingerprint === null)
+            verdict = "unscoped";
         else if (bResult === "pass")
             verdict = "disagree";
         else if (bResult === "fail")
@@ -5066,7 +6002,7 @@ function compareRuns(a, b, expect) {
             verdict = "b_error";
         else
             verdict = "b_missing";
-        results.push({ property, a: "fail", b: bResult, verdict });
+        results.push({ property, a: "fail", b: bResult, verdict, fingerprint });
     }
     const eligible = results.filter((r) => r.verdict === "disagree").map((r) => r.property);
     if (eligible.length > 0) {
@@ -5075,10 +6011,216 @@ function compareRuns(a, b, expect) {
     if (results.length > 0 && results.every((r) => r.verdict === "both_fail")) {
         return none("both_fail", null, "both runners fail the same properties: a regression, not a flake; nothing is frozen", results);
     }
+    const fixed = results.filter((r) => r.verdict === "not_freezable").map((r) => r.property);
+    if (fixed.length > 0) {
+        return none("no_freeze", "FREEZE_NOT_FREEZABLE", `${fixed.join(", ")} ${fixed.length === 1 ? "is" : "are"} not freezable (patch_paths, or "freezable": false, in the properties file); nothing is frozen`, results);
+    }
     return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
 }
 
+;// CONCATENATED MODULE: ./src/app/run-checks.ts
+/** Events the App never takes as runner A, with why (docs/app.md, "Which runs count"). */
+const EVENT_REASONS = {
+    workflow_dispatch: "a workflow_dispatch run is started by whoever may dispatch, on any branch; only a pull_request run is runner A",
+    pull_request_target: "a pull_request_target run's workflow is the base's, but what it checks out and runs is up to that workflow; the App takes only pull_request runs as runner A",
+    merge_group: "a merge_group run checks a merge queue's commit, not a pull request's head",
+    push: "a push run belongs to no pull request",
+    schedule: "a scheduled run belongs to no pull request",
+};
+/** The gate workflow's path in the repository: `.github/workflows/<file>`. */
+function gateWorkflowPath(workflow) {
+    return `.github/workflows/${workflow}`;
+}
+/** The workflow path GitHub reports for a run, without a `@ref` suffix. */
+function runPath(run) {
+    return String(run.path ?? "").replace(/@.*$/, "");
+}
+const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+/**
+ * Stage 1, from the run alone: the installation's repository, the gate workflow's path, a
+ * `pull_request` event from a branch of this repository, and exactly one pull request of this
+ * repository. Returns that pull request's number (to be read again) or a refusal.
+ */
+function runnerARun(run, repository, workflow) {
+    if (!same(run.repository?.full_name, repository)) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} belongs to ${run.repository?.full_name ?? "no repository"}, not ${repository}`,
+        };
+    }
+    if (runPath(run) !== gateWorkflowPath(workflow)) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`,
+        };
+    }
+    if (run.event !== "pull_request") {
+        const why = EVENT_REASONS[run.event] ?? "only a pull_request run is runner A";
+        return { code: "RUNNER_A_EVENT_REFUSED", reason: `run ${run.id} is a ${run.event || "?"} run: ${why}` };
+    }
+    if (run.head_repository && run.head_repository.id !== run.repository.id) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} is for a branch of ${run.head_repository.full_name} (a fork): the App does not take fork pull requests as runner A`,
+        };
+    }
+    const pulls = (run.pull_requests ?? []).filter((p) => p.base?.repo?.id === run.repository.id && p.head?.repo?.id === run.repository.id);
+    if (pulls.length === 0) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `GitHub names no pull request of ${repository} for run ${run.id} (a fork pull request, or the branch is in none)`,
+        };
+    }
+    if (pulls.length > 1) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `GitHub names ${pulls.length} pull requests for run ${run.id} (#${pulls.map((p) => p.number).join(", #")}): which one it judged is ambiguous`,
+        };
+    }
+    return { pullNumber: pulls[0].number };
+}
+/** Stage 2: the pull request, read again, is open, of this repository, and its head is the run's commit. */
+function runnerAPull(run, pull, repository, pullNumber) {
+    if (pull === null)
+        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} does not exist` };
+    if (!same(pull.base?.repo?.full_name, repository) || !same(pull.head?.repo?.full_name, repository)) {
+        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} is not from a branch of ${repository} into it` };
+    }
+    if (pull.state !== "open")
+        return { code: "RUNNER_A_NOT_CURRENT_HEAD", reason: `pull request #${pullNumber} is ${pull.state}` };
+    if (pull.head.sha !== run.head_sha) {
+        return {
+            code: "RUNNER_A_NOT_CURRENT_HEAD",
+            reason: `run ${run.id} checked ${run.head_sha.slice(0, 12)}, pull request #${pullNumber}'s head is now ${pull.head.sha.slice(0, 12)}`,
+        };
+    }
+    return null;
+}
+/**
+ * Stage 3: the workflow file the run used is the base's. GitHub runs a pull_request workflow
+ * from the merge of head into base, so a head whose workflow blob equals the base's ran the
+ * base's file. A head that does not (it changed the file, or the base changed it since the
+ * head branched) is refused: rebase the pull request.
+ */
+function runnerAWorkflow(path, atHead, atBase) {
+    if (atBase === null || atBase.type !== "file") {
+        return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `the base has no ${path}: the run's workflow file is not the base's` };
+    }
+    if (atHead === null || atHead.type !== "file" || atHead.sha !== atBase.sha) {
+        return {
+            code: "RUNNER_A_WORKFLOW_CHANGED",
+            reason: `${path} at the head (${atHead === null ? "absent" : atHead.sha.slice(0, 12)}) is not the base's (${atBase.sha.slice(0, 12)}): the pull request's own workflow file ran`,
+        };
+    }
+    return null;
+}
+/**
+ * The local actions and reusable workflows a workflow file uses (`uses: ./…`), as repository
+ * paths ("" for the repository's root). Their files run from the pull request's checkout, so
+ * they must be the base's too. Every `uses:` key is found, in block or flow style; one whose
+ * value cannot be read here (an expression, an alias, a block scalar, nothing) is returned as
+ * null, and the caller refuses: a local path that goes unseen would go unchecked.
+ */
+function localUses(workflowText) {
+    const out = [];
+    for (const m of workflowText.matchAll(/(?:^|[\s{,[-])["']?uses["']?\s*:[ \t]*(.*)$/gm)) {
+        const rest = m[1].trim();
+        const value = /^(["'])(.*?)\1/.exec(rest)?.[2] ?? /^[^\s,}\]#]*/.exec(rest)?.[0] ?? "";
+        if (value === "" || value.includes("${{") || /^[*&>|!]/.test(value))
+            out.push(null);
+        else if (value === "." || value.startsWith("./"))
+            out.push(value.replace(/^\.\/?/, "").replace(/\/+$/, ""));
+    }
+    return out;
+}
+/** Which blobs of a tree make up a local `uses:` path: a file itself; the root's action.yml/action.yaml and dist/; a directory's whole content. */
+function filesOf(tree, path) {
+    const out = new Map();
+    for (const [p, sha] of tree.blobs) {
+        const hit = path === "" ? p === "action.yml" || p === "action.yaml" || p.startsWith("dist/") : p === path || p.startsWith(`${path}/`);
+        if (hit)
+            out.set(p, sha);
+    }
+    return out;
+}
+/** Stage 4: every local action or reusable workflow the base's workflow uses is unchanged between base and head. */
+function runnerALocalActions(uses, atHead, atBase) {
+    if (uses.length === 0)
+        return null;
+    if (uses.includes(null)) {
+        return { code: "RUNNER_A_UNVERIFIED", reason: "the gate workflow's `uses:` is an expression: which action ran cannot be checked" };
+    }
+    if (atHead === null || atBase === null || atHead.truncated || atBase.truncated) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: "GitHub cut the repository's tree listing short: the local Action's files cannot be compared",
+        };
+    }
+    for (const path of uses) {
+        const head = filesOf(atHead, path);
+        const base = filesOf(atBase, path);
+        const label = path === "" ? "the Action at the repository's root (action.yml, dist/)" : `./${path}`;
+        if (base.size === 0)
+            return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `${label} is not in the base` };
+        const changed = [...new Set([...head.keys(), ...base.keys()])].filter((p) => head.get(p) !== base.get(p)).sort();
+        if (changed.length > 0) {
+            return {
+                code: "RUNNER_A_WORKFLOW_CHANGED",
+                reason: `${label} differs between head and base (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? `, … ${changed.length} files` : ""}): the pull request's own Action ran`,
+            };
+        }
+    }
+    return null;
+}
+/** Clock skew allowed between the App's clock (dispatch sent) and GitHub's (run created). */
+const DISPATCH_SKEW_MS = 2 * 60_000;
+/**
+ * Runner B is a run the App's own dispatch started: this repository, the gate workflow, a
+ * workflow_dispatch on the base branch at the commit recorded when the dispatch was sent,
+ * created after it was sent (less the skew), started and triggered by the App's bot, and named
+ * after the dual run. In direct mode its id is also the one GitHub returned.
+ */
+function runnerBRun(run, dual, workflow, appLogin) {
+    const refuse = (reason) => ({
+        code: "RUNNER_B_UNVERIFIED",
+        reason: `run ${run.id} is not dual run ${dual.id}'s runner B: ${reason}`,
+    });
+    if (dual.run_b_id !== null && dual.run_b_id !== run.id)
+        return refuse(`GitHub returned run ${dual.run_b_id} for the dispatch`);
+    if (!same(run.repository?.full_name, dual.repository))
+        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
+    if (run.head_repository && run.head_repository.id !== run.repository.id)
+        return refuse(`its head is in ${run.head_repository.full_name}`);
+    if (runPath(run) !== gateWorkflowPath(workflow))
+        return refuse(`it ran ${runPath(run) || "no workflow file"}`);
+    if (run.event !== "workflow_dispatch")
+        return refuse(`it is a ${run.event || "?"} run`);
+    if (run.head_branch !== dual.base_ref)
+        return refuse(`it ran on ${run.head_branch ?? "no branch"}, the dispatch was on ${dual.base_ref}`);
+    if (dual.base_sha === null)
+        return refuse("the App recorded no base commit for its dispatch");
+    if (run.head_sha !== dual.base_sha) {
+        return refuse(`it ran ${run.head_sha.slice(0, 12)}, the dispatch was sent on ${dual.base_sha.slice(0, 12)}`);
+    }
+    const sent = dual.dispatch_sent_at ?? dual.dispatched_at;
+    const created = Date.parse(run.created_at);
+    if (sent === null || !Number.isFinite(created))
+        return refuse("when it was created, or when the dispatch was sent, is unknown");
+    if (created < sent - DISPATCH_SKEW_MS) {
+        return refuse(`it was created at ${run.created_at}, before the dispatch was sent (${new Date(sent).toISOString()})`);
+    }
+    const actor = run.actor?.login ?? null;
+    const trigger = run.triggering_actor?.login ?? actor;
+    if (actor !== appLogin || trigger !== appLogin) {
+        return refuse(`it was started by ${actor ?? "nobody known"}${trigger !== actor ? ` (triggered by ${trigger ?? "?"})` : ""}, not the App (${appLogin})`);
+    }
+    if (!(run.display_title ?? "").includes(dual.id))
+        return refuse(`its name "${run.display_title ?? ""}" does not carry the dual run id`);
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/app/dual-run.ts
+
 
 
 
@@ -5094,28 +6236,33 @@ function isGateWorkflow(path, workflow) {
     return file.endsWith(`/${workflow}`) || file === workflow;
 }
 /**
- * Runner A finished: the dual run to record, or why there is none. Evidence that names no
- * envelope hash, head sha or base branch, or another head sha than the run, is an error.
+ * Runner A finished and verified against GitHub's API (run-verify.ts): the dual run to record,
+ * or why there is none. The pull request, head sha and base branch come from the API; the
+ * bundle gives the envelope hash and the failing properties, and must be for the run's commit.
  */
-function dualRunForRunA(payload, run, repository, installationId, bundle, now, deadlineMs) {
+function dualRunForRunA(a, repository, installationId, bundle, now, deadlineMs) {
+    const run = a.run;
     if (bundle.verdict.verdict !== "pass") {
         return { skip: `no dual run: runner A's envelope verdict is ${bundle.verdict.verdict}; envelope failures are never frozen` };
     }
     // A property already tolerated by an active freeze does not need another one.
-    const failing = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by).map((x) => x.name);
-    if (failing.length === 0)
+    const unfrozen = bundle.properties.filter((x) => x.result === "fail" && !x.frozen_by);
+    if (unfrozen.length === 0)
         return { skip: "no dual run: no property failed" };
-    const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
-    const headSha = run.head_sha ?? bundle.runner.head_sha;
-    if (!envelopeHash || !headSha)
-        throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash or head sha`);
-    if (bundle.runner.head_sha && bundle.runner.head_sha !== headSha) {
-        throw new errors/* GateError */.ue("DUAL_RUN_MISMATCH", `run ${run.id} is for ${headSha} but its evidence says ${bundle.runner.head_sha}`);
+    // Runner B costs minutes: only a failure a freeze could tolerate (freezable, with a scope) is worth a second run.
+    const failing = unfrozen.filter((x) => x.freezable === true && typeof x.failure_fingerprint === "string").map((x) => x.name);
+    if (failing.length === 0) {
+        const names = unfrozen.map((x) => x.name).join(", ");
+        return {
+            skip: `no dual run: the failing properties (${names}) are not freezable or name no failure scope; they fail, nothing is frozen`,
+        };
     }
-    const pull = run.pull_requests?.[0];
-    const baseRef = pull?.base?.ref ?? payload.repository?.default_branch;
-    if (!baseRef)
-        throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", `run ${run.id} has no pull request base or default branch to dispatch on`);
+    const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
+    if (!envelopeHash)
+        throw new errors/* GateError */.ue("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash`);
+    if (bundle.runner.head_sha !== a.headSha) {
+        throw new errors/* GateError */.ue("DUAL_RUN_MISMATCH", `run ${run.id} is for ${a.headSha} but its evidence says ${bundle.runner.head_sha ?? "no commit"}`);
+    }
     const attempt = run.run_attempt ?? 1;
     return {
         failing,
@@ -5123,9 +6270,9 @@ function dualRunForRunA(payload, run, repository, installationId, bundle, now, d
             id: dualRunIdFor(repository, run.id, attempt),
             installation_id: installationId,
             repository,
-            head_sha: headSha,
-            pull_number: pull?.number ?? bundle.runner.pull_number ?? null,
-            base_ref: baseRef,
+            head_sha: a.headSha,
+            pull_number: a.pullNumber,
+            base_ref: a.baseRef,
             envelope_hash: envelopeHash,
             properties: JSON.stringify(failing),
             run_a_id: run.id,
@@ -5151,9 +6298,16 @@ function runnerBInputs(dual, runnerBLabels) {
 function runBSearchSince(dual) {
     return new Date((dual.dispatched_at ?? dual.created_at) - 5 * 60_000).toISOString();
 }
-/** Runner B's run among dispatched runs: the one whose run name carries the dual run id. */
-function runBAmong(runs, dualRunId) {
-    return runs.find((run) => (run.display_title ?? "").includes(dualRunId)) ?? null;
+/**
+ * Runner B's run among dispatched runs: the one that passes runner B's checks (run-checks.ts:
+ * the App's own dispatch, on the recorded base commit, named after the dual run).
+ */
+function runBAmong(runs, dual, workflow, appLogin) {
+    return runs.find((run) => runnerBRun(run, dual, workflow, appLogin) === null) ?? null;
+}
+/** The dual run id a run's name carries (the gate workflow's run-name for runner B), if any. */
+function dualRunIdInTitle(title) {
+    return /\bdr-[0-9a-f]{20}\b/.exec(title ?? "")?.[0] ?? null;
 }
 /** The eligible properties of a decided dual run, each with its comparison. */
 function eligibleComparisons(dual) {
@@ -5205,14 +6359,30 @@ function decideDualRun(dual, zipA, zipB) {
 }
 
 ;// CONCATENATED MODULE: ./src/app/check-run.ts
-/** Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. */
-/** One line per ledger PR for the check's summary. */
+
+/**
+ * Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. Property
+ * names, results, runner cells and details come from runner A's bundle, which the pull request's
+ * job produced: each goes through ../core/markdown.ts where it is interpolated.
+ */
+/** GitHub's limit on a check run's summary and text. */
+const MAX_OUTPUT = 65_000;
+/** One line per ledger PR, in plain words (the delivery's outcome, the App's log). */
 function describeProposal(pr) {
     if (pr.state === "shadowed")
         return `shadow: would open a ledger PR for ${pr.property} (${pr.freeze_id}, expires ${pr.expires_on}) on branch ${pr.branch}`;
     if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
         return `ledger PR for ${pr.property}: ${pr.pr_url ?? pr.branch} (${pr.state})`;
     return `ledger PR for ${pr.property} is being opened`;
+}
+/** One markdown line per ledger PR for the check's summary, its strings escaped. */
+function describeProposalMarkdown(pr) {
+    const property = mdCode(pr.property);
+    if (pr.state === "shadowed")
+        return `shadow: would open a ledger PR for ${property} (${mdText(pr.freeze_id)}, expires ${mdText(pr.expires_on)}) on branch ${mdCode(pr.branch)}`;
+    if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
+        return `ledger PR for ${property}: ${pr.pr_url ? mdLink(pr.pr_url, pr.pr_url) : mdCode(pr.branch)} (${mdText(pr.state)})`;
+    return `ledger PR for ${property} is being opened`;
 }
 /** The dual-run check run on the head commit: what was compared and what follows. */
 function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
@@ -5222,17 +6392,19 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         ? [
             "| property | runner A | runner B | verdict |",
             "| --- | --- | --- | --- |",
-            ...results.map((r) => `| ${r.property} | ${r.a} | ${r.b} | ${r.verdict} |`),
+            ...results.map((r) => `| ${mdCode(String(r.property), { inTable: true })} | ${mdText(String(r.a))} | ${mdText(String(r.b))} | ${mdText(String(r.verdict))} |`),
         ].join("\n")
         : "";
-    const runs = `Runner A: run ${dual.run_a_id}${dual.run_a_url ? ` (${dual.run_a_url})` : ""}. Runner B: ${dual.run_b_id === null ? "none" : `run ${dual.run_b_id}${dual.run_b_url ? ` (${dual.run_b_url})` : ""}`}.`;
+    const run = (id, url) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
+    const runs = `Runner A: ${run(dual.run_a_id, dual.run_a_url)}. Runner B: ${dual.run_b_id === null ? "none" : run(dual.run_b_id, dual.run_b_url)}.`;
+    const lines = prs.length === proposals.length && prs.length > 0 ? prs.map(describeProposalMarkdown) : proposals.map((x) => mdText(x));
     const common = { name, head_sha: dual.head_sha, external_id: dual.id };
     if (dual.outcome === "freeze_eligible") {
         const title = mode === "shadow" ? "Shadow mode: a freeze would be proposed" : "Freeze proposed: waiting for review";
         const summary = [
             `Runner A and runner B disagree on a non-envelope property. ${mode === "shadow" ? "This installation is in shadow mode: nothing was opened." : "A ledger PR with an expiry was opened for review; the property keeps failing until it is merged."}`,
             "",
-            ...proposals.map((x) => `- ${x}`),
+            ...lines.map((x) => `- ${x}`),
             "",
             runs,
         ].join("\n");
@@ -5240,14 +6412,13 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
             ? prs
                 .filter((p) => p.state === "shadowed")
                 .map((p) => [
-                `### Would open: ${p.title}`,
+                `### Would open: ${mdText(p.title)}`,
                 "",
-                `Branch \`${p.branch}\`, adding to \`${p.ledger_path}\`:`,
+                `Branch ${mdCode(p.branch)}, adding to ${mdCode(p.ledger_path)}:`,
                 "",
-                "```tsv",
-                p.row_text,
-                "```",
+                mdFence(p.row_text, "tsv"),
                 "",
+                // Built by buildFreezeProposal, every string in it escaped there.
                 p.body,
             ].join("\n"))
                 .join("\n\n---\n\n")
@@ -5256,8 +6427,10 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
             ...common,
             conclusion: "neutral",
             title,
-            summary,
-            ...(table || shadowText ? { text: [table, shadowText].filter(Boolean).join("\n\n") } : {}),
+            summary: clipMarkdown(summary, MAX_OUTPUT),
+            ...(table || shadowText
+                ? { text: clipMarkdown([table, shadowText].filter(Boolean).join("\n\n"), MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") }
+                : {}),
         };
     }
     const titles = {
@@ -5270,7 +6443,7 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         not_compared_budget: "Not compared (budget): runner B was not dispatched, no freeze",
     };
     const summary = [
-        `${dual.outcome_code ? `\`${dual.outcome_code}\`: ` : ""}${dual.outcome_detail ?? ""}`,
+        `${dual.outcome_code ? `${mdCode(dual.outcome_code)}: ` : ""}${mdText(dual.outcome_detail ?? "")}`,
         "",
         "The failing property keeps failing.",
         "",
@@ -5280,8 +6453,8 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         ...common,
         conclusion: "failure",
         title: titles[dual.outcome ?? ""] ?? "No freeze",
-        summary,
-        ...(table ? { text: table } : {}),
+        summary: clipMarkdown(summary, MAX_OUTPUT),
+        ...(table ? { text: clipMarkdown(table, MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") } : {}),
     };
 }
 
@@ -5327,7 +6500,81 @@ async function reportDualRun(ctx, id) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/app/run-verify.ts
+
+
+/** `run` is GitHub's answer to GET /actions/runs/{id} (never the webhook's copy). */
+async function verifyRunnerA(ctx, gh, repository, run) {
+    const r = repoRef(repository);
+    const first = runnerARun(run, repository, ctx.settings.workflow);
+    if ("code" in first)
+        return { verified: false, refusal: first, run, pull: null };
+    const pull = await gh.readPull(r, first.pullNumber);
+    const second = runnerAPull(run, pull, repository, first.pullNumber);
+    if (second !== null || pull === null)
+        return { verified: false, refusal: second, run, pull };
+    // The base as the Action judges it: the base branch GitHub names now, at its current commit.
+    const baseSha = await gh.branchSha(r, pull.base.ref);
+    if (baseSha === null) {
+        return {
+            verified: false,
+            refusal: { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pull.number}'s base branch ${pull.base.ref} does not exist` },
+            run,
+            pull,
+        };
+    }
+    const path = gateWorkflowPath(ctx.settings.workflow);
+    const [atHead, atBase] = await Promise.all([gh.pathAt(r, path, run.head_sha), gh.pathAt(r, path, baseSha)]);
+    const third = runnerAWorkflow(path, atHead, atBase);
+    if (third !== null)
+        return { verified: false, refusal: third, run, pull };
+    if (atBase?.text === null || atBase?.text === undefined) {
+        return {
+            verified: false,
+            refusal: {
+                code: "RUNNER_A_UNVERIFIED",
+                reason: `GitHub did not return ${path}'s text at the base: which actions it uses cannot be read`,
+            },
+            run,
+            pull,
+        };
+    }
+    const uses = localUses(atBase.text);
+    if (uses.length > 0) {
+        const [treeHead, treeBase] = await Promise.all([gh.treeAt(r, run.head_sha), gh.treeAt(r, baseSha)]);
+        const fourth = runnerALocalActions(uses, treeHead, treeBase);
+        if (fourth !== null)
+            return { verified: false, refusal: fourth, run, pull };
+    }
+    return {
+        verified: true,
+        a: { run, pull, pullNumber: pull.number, headSha: run.head_sha, baseRef: pull.base.ref, baseSha },
+    };
+}
+/** Runner B: the run re-read through the API, held to what the App recorded at its dispatch. */
+async function verifyRunnerB(ctx, gh, dual, runId) {
+    const run = await gh.getRun(repoRef(dual.repository), runId);
+    return { run, refusal: runnerBRun(run, dual, ctx.settings.workflow, await gh.botLogin()) };
+}
+/** Logs a refused run and records it once for the status page. */
+async function recordRunRefusal(ctx, role, repository, run, refusal, dualRunId = null) {
+    ctx.log("warn", `${role}.refused`, { run: run.id, repository, code: refusal.code, reason: refusal.reason, dual_run: dualRunId });
+    await ctx.store.runs.recordRefusal({
+        repository,
+        run_id: run.id,
+        run_attempt: run.run_attempt ?? 1,
+        role,
+        code: refusal.code,
+        reason: refusal.reason,
+        event: run.event ?? null,
+        head_sha: run.head_sha ?? null,
+        dual_run_id: dualRunId,
+        refused_at: ctx.clock.now(),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/app/runner-b.ts
+
 
 
 
@@ -5376,7 +6623,8 @@ async function dispatchRunnerB(ctx, id) {
         const gh = await ctx.installation(dual.installation_id);
         const r = repoRef(dual.repository);
         if (reserved.status === "held") {
-            const earlier = runBAmong(await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual)), dual.id);
+            const candidates = await gh.listDispatchedRuns(r, settings.workflow, runBSearchSince(dual));
+            const earlier = runBAmong(candidates, dual, settings.workflow, await gh.botLogin());
             if (earlier) {
                 const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
                     dispatch_mode: "correlation",
@@ -5395,8 +6643,18 @@ async function dispatchRunnerB(ctx, id) {
                 throw new errors/* GateError */.ue("DISPATCH_OUTCOME_UNKNOWN", `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`);
             }
         }
+        // The base commit the dispatch runs on, read just before it is sent: runner B must be a run
+        // of exactly that commit (run-checks.ts runnerBRun). A base that moves in between makes B
+        // unverifiable: no freeze, the property fails.
+        const baseSha = await gh.branchSha(r, dual.base_ref);
+        if (baseSha === null)
+            throw new errors/* GateError */.ue("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
         attemptedAt = ctx.clock.now();
         await store.budget.markAttempt(id, attemptedAt);
+        await store.transitionDualRun(id, ["dispatching"], "dispatching", { base_sha: baseSha, dispatch_sent_at: attemptedAt }, {
+            sql: "claim_owner = ?",
+            params: [owner],
+        });
         const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
         const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
             dispatch_mode: result.mode,
@@ -5485,6 +6743,16 @@ async function settleRunB(ctx, gh, dual, runBId) {
 async function compareRunB(ctx, dual, runBId, runBUrl) {
     const { store, settings } = ctx;
     const owner = settings.replicaId;
+    // Only a run the App's dispatch started is runner B: re-read through the API and held to
+    // what was recorded at the dispatch. Anything else is refused and never compared; the dual
+    // run keeps waiting for its real runner B (or its deadline).
+    const verified = await verifyRunnerB(ctx, await ctx.installation(dual.installation_id), dual, runBId);
+    if (verified.refusal !== null) {
+        await recordRunRefusal(ctx, "runner_b", dual.repository, verified.run, verified.refusal, dual.id);
+        return `refused: ${verified.refusal.code}: ${verified.refusal.reason}`;
+    }
+    if (verified.run.status !== "completed")
+        return `dual run ${dual.id}: runner B's run ${runBId} is ${verified.run.status} on GitHub`;
     const now = ctx.clock.now();
     const claimed = await store.claimDualRun(dual.id, "waiting", "comparing", owner, now, settings.leaseMs, { run_b_id: runBId, run_b_url: runBUrl ?? dual.run_b_url }, { sql: "deadline_at > ? AND (run_b_id IS NULL OR run_b_id = ?)", params: [now, runBId] });
     if (!claimed) {
@@ -5526,70 +6794,263 @@ async function compareRunB(ctx, dual, runBId, runBUrl) {
     return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;
 }
 
+;// CONCATENATED MODULE: ./src/app/verified-check.ts
+
+
+
+
+
+const runLine = (a, workflowPath) => `Run ${a.run.id} (attempt ${a.run.run_attempt ?? 1}) of ${workflowPath}, on ${a.headSha} for pull request #${a.pullNumber} into ${a.baseRef} (${a.baseSha}).`;
+/** A refused run: a failing check naming the refusal. */
+function refusedCheck(refusal) {
+    return {
+        conclusion: "failure",
+        code: refusal.code,
+        title: "Not verified: this run is not the base's gate",
+        summary: `${mdCode(refusal.code)}: ${mdText(refusal.reason)}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
+    };
+}
+/** Pure: a verified run's check from its evidence and the base's pinned envelope hash. */
+function verifiedRunCheck(a, workflowPath, evidence, pinned) {
+    const fail = (code, title, detail) => ({
+        conclusion: "failure",
+        code,
+        // The detail and the run line quote the bundle and the run (runner A's job made the bundle).
+        title: plainText(title, 255),
+        summary: `${code === null ? "" : `${mdCode(code)}: `}${mdText(detail)}\n\n${mdText(runLine(a, workflowPath))}`,
+    });
+    if (evidence.kind === "missing") {
+        if (a.run.conclusion === "success") {
+            return {
+                conclusion: "neutral",
+                code: null,
+                title: "Not gated: the run left no evidence",
+                summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${mdText(runLine(a, workflowPath))}`,
+            };
+        }
+        return fail("EVIDENCE_UNAVAILABLE", "Not verified: no evidence", `the run concluded ${a.run.conclusion ?? "nothing"} and has no evidence bundle`);
+    }
+    if (evidence.kind === "unreadable")
+        return fail(evidence.code, "Not verified: the evidence does not verify", evidence.message);
+    const b = evidence.bundle;
+    if (b.runner.head_sha !== a.headSha) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence for another commit", `the evidence is for ${b.runner.head_sha ?? "no commit"}, the run checked ${a.headSha}`);
+    }
+    if (String(b.runner.repository ?? "").toLowerCase() !== String(a.run.repository.full_name).toLowerCase()) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence from another repository", `the evidence names ${b.runner.repository ?? "no repository"}`);
+    }
+    if (pinned.kind === "none")
+        return fail(pinned.code, "Not verified: the base pins no envelope", pinned.message);
+    const hash = b.runner.envelope_hash ?? b.verdict.envelope_hash;
+    if (hash !== pinned.hash || b.verdict.envelope_hash !== pinned.hash) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: another envelope", `the evidence was judged under ${hash ?? "no envelope"}, the base's digest file pins ${pinned.hash}`);
+    }
+    if (b.verdict.verdict !== "pass")
+        return fail(null, `The gate failed: envelope ${b.verdict.verdict}`, `the envelope verdict is ${b.verdict.verdict}`);
+    const failing = b.properties.filter((p) => p.result !== "pass" && !(p.result === "fail" && p.frozen_by));
+    if (failing.length > 0) {
+        return fail(null, "The gate failed: properties", `failing properties: ${failing.map((p) => `${p.name} (${p.result})`).join(", ")}`);
+    }
+    if (a.run.conclusion !== "success")
+        return fail(null, "The gate failed", `the run concluded ${a.run.conclusion ?? "nothing"}`);
+    const frozen = b.properties.filter((p) => p.frozen_by);
+    return {
+        conclusion: "success",
+        code: null,
+        title: "Verified: the base's gate passed on this commit",
+        summary: [
+            `Envelope ${pinned.hash}: pass.${frozen.length > 0 ? ` Tolerated by freezes: ${frozen.map((p) => `${p.name} (${p.frozen_by})`).join(", ")}.` : ""}`,
+            `Evidence ${b.digest}.`,
+            runLine(a, workflowPath),
+            "Checked through GitHub's API: the workflow file (and any local Action) is the base's, the head is the pull request's current head, the run is this repository's.",
+        ]
+            .map((paragraph) => mdText(paragraph))
+            .join("\n\n"),
+    };
+}
+/** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
+function evidenceFacts(zip) {
+    if (zip === null)
+        return { kind: "missing" };
+    try {
+        return { kind: "bundle", bundle: readEvidenceZip(zip) };
+    }
+    catch (err) {
+        if ((0,errors/* isGateError */.Wc)(err))
+            return { kind: "unreadable", code: err.code, message: err.message };
+        throw err;
+    }
+}
+async function pinnedFacts(ctx, gh, repository, baseSha) {
+    const path = ctx.settings.envelopeDigestPath;
+    const at = await gh.pathAt(repoRef(repository), path, baseSha);
+    if (at === null || at.type !== "file" || at.text === null) {
+        return { kind: "none", code: "ENVELOPE_MISSING", message: `the base (${baseSha.slice(0, 12)}) has no readable ${path}` };
+    }
+    try {
+        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(at.text, path)}` };
+    }
+    catch (err) {
+        if ((0,errors/* isGateError */.Wc)(err))
+            return { kind: "none", code: err.code, message: err.message };
+        throw err;
+    }
+}
+/**
+ * Posts the verified check for a completed pull_request run, once per run attempt (the store's
+ * claim, then GitHub's external_id `<run id>:<attempt>` for a post whose record was lost). A run
+ * whose head is no longer the pull request's (or of a closed pull request) gets none: the
+ * current head's own run decides.
+ */
+async function postVerifiedCheck(ctx, gh, repository, run, verdict, zip, workflowPath) {
+    if (run.event !== "pull_request")
+        return "";
+    if (!verdict.verified && verdict.refusal.code === "RUNNER_A_NOT_CURRENT_HEAD")
+        return "no verified check (not the pull request's current head)";
+    const owner = ctx.settings.replicaId;
+    const key = { repository, run_id: run.id, run_attempt: run.run_attempt ?? 1 };
+    const claimed = await ctx.store.runs.claimVerifiedCheck({ ...key, head_sha: run.head_sha }, owner, ctx.clock.now(), ctx.settings.leaseMs);
+    if (!claimed) {
+        const row = await ctx.store.runs.getVerifiedCheck(repository, key.run_id, key.run_attempt);
+        return row?.state === "posted" ? `verified check already posted (${row.conclusion ?? "?"})` : "verified check being posted elsewhere";
+    }
+    try {
+        const content = verdict.verified
+            ? verifiedRunCheck(verdict.a, workflowPath, evidenceFacts(await zip()), await pinnedFacts(ctx, gh, repository, verdict.a.baseSha))
+            : refusedCheck(verdict.refusal);
+        const r = repoRef(repository);
+        const name = ctx.settings.verifiedCheckName;
+        const externalId = `${key.run_id}:${key.run_attempt}`;
+        const id = (await gh.findCheckRun(r, run.head_sha, name, externalId)) ??
+            (await gh.createCheckRun(r, {
+                name,
+                head_sha: run.head_sha,
+                conclusion: content.conclusion,
+                title: content.title,
+                summary: content.summary,
+                external_id: externalId,
+                ...(run.html_url ? { details_url: run.html_url } : {}),
+            }));
+        await ctx.store.runs.finishVerifiedCheck(key, owner, {
+            state: "posted",
+            conclusion: content.conclusion,
+            code: content.code,
+            check_run_id: id,
+            at: ctx.clock.now(),
+        });
+        ctx.log(content.conclusion === "success" ? "info" : "warn", "verified_check.posted", {
+            repository,
+            run: run.id,
+            conclusion: content.conclusion,
+            code: content.code,
+        });
+        return `verified check ${content.conclusion}${content.code ? ` (${content.code})` : ""}`;
+    }
+    catch (err) {
+        await ctx.store.runs.releaseVerifiedCheck(key, owner).catch(() => undefined);
+        throw err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/app/handlers/workflow-run.ts
 
 
 
 
 
+
+
+
 /**
- * `workflow_run` completed: runner A (a failing gate run) starts a dual run and dispatches
- * runner B; runner B (a run the App dispatched) is compared with A.
+ * `workflow_run` completed. The payload only names the run: the App reads it again through
+ * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
+ * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
+ * workflow file on the pull request's current head is runner A (`verifyRunnerA`); anything
+ * else is refused, recorded, and never starts a dual run.
  */
 async function onWorkflowRun(ctx, p) {
-    const run = p.workflow_run;
+    const hint = p.workflow_run;
     const repository = p.repository?.full_name;
     const installationId = p.installation?.id;
-    if (p.action !== "completed" || !run || !repository || installationId === undefined)
+    if (p.action !== "completed" || !hint || !repository || installationId === undefined)
         return "ignored: not a completed run";
-    if (!isGateWorkflow(run.path, ctx.settings.workflow))
-        return `ignored: workflow ${run.path ?? "?"} is not ${ctx.settings.workflow}`;
-    const known = await ctx.store.findDualRunByRunB(repository, run.id);
+    // A cheap filter on the payload; what counts is the path the API reports (verified below).
+    if (!isGateWorkflow(hint.path, ctx.settings.workflow))
+        return `ignored: workflow ${hint.path ?? "?"} is not ${ctx.settings.workflow}`;
+    const known = await ctx.store.findDualRunByRunB(repository, hint.id);
     if (known)
-        return compareRunB(ctx, known, run.id, run.html_url ?? null);
-    if (run.event !== "workflow_dispatch" && run.conclusion !== "failure")
-        return `ignored: run ${run.id} concluded ${run.conclusion}`;
+        return compareRunB(ctx, known, hint.id, hint.html_url ?? null);
     const gh = await ctx.installation(installationId);
-    const zip = await gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME);
-    if (zip === null) {
-        if (run.event === "workflow_dispatch")
-            return `ignored: dispatched run ${run.id} has no evidence artifact`;
-        return `ignored: run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+    const run = await gh.getRun(repoRef(repository), hint.id);
+    if (run.status !== "completed")
+        return `ignored: run ${run.id} is ${run.status} on GitHub`;
+    if (run.event === "workflow_dispatch") {
+        const dualRunId = dualRunIdInTitle(run.display_title);
+        if (dualRunId !== null)
+            return onRunNamingDualRun(ctx, run, repository, dualRunId);
     }
-    const bundle = readEvidenceZip(zip);
-    const dualRunId = (bundle.runner.dual_run_id ?? "").trim();
-    if (dualRunId !== "")
-        return onRunNamingDualRun(ctx, run, repository, dualRunId);
-    return onRunA(ctx, p, run, repository, installationId, bundle);
+    return onRunA(ctx, gh, run, repository, installationId);
 }
-/**
- * Only a run the App dispatched counts as runner B: a workflow_dispatch run on the base
- * branch, whose workflow file a pull request cannot change. A pull_request run claiming a
- * dual run id is the PR's own workflow speaking, and is ignored.
- */
+/** A dispatched run named after a dual run: compared only if it is that dual run's runner B (compareRunB verifies it). */
 async function onRunNamingDualRun(ctx, run, repository, dualRunId) {
-    if (run.event !== "workflow_dispatch") {
-        ctx.log("warn", "runner_b.refused", { run: run.id, run_event: run.event, dual_run: dualRunId, reason: "not a workflow_dispatch run" });
-        return `ignored: run ${run.id} (${run.event ?? "?"}) names dual run ${dualRunId} but was not dispatched`;
-    }
     const dual = await ctx.store.getDualRun(dualRunId);
-    if (!dual)
-        return `ignored: run ${run.id} names unknown dual run ${dualRunId}`;
-    if (dual.repository.toLowerCase() !== repository.toLowerCase())
-        return `ignored: dual run ${dualRunId} belongs to ${dual.repository}`;
-    if (run.head_branch !== undefined && run.head_branch !== dual.base_ref) {
-        ctx.log("warn", "runner_b.refused", {
-            run: run.id,
-            dual_run: dualRunId,
-            reason: `ran on ${run.head_branch}, dispatched on ${dual.base_ref}`,
-        });
-        return `ignored: run ${run.id} ran the workflow from ${run.head_branch}, runner B is dispatched on ${dual.base_ref}`;
+    if (!dual || dual.repository.toLowerCase() !== repository.toLowerCase()) {
+        const refusal = {
+            code: "RUNNER_B_UNVERIFIED",
+            reason: `run ${run.id} names dual run ${dualRunId}, which ${repository} does not have`,
+        };
+        await recordRunRefusal(ctx, "runner_b", repository, run, refusal, dualRunId);
+        return `refused: ${refusal.code}: ${refusal.reason}`;
     }
     return compareRunB(ctx, dual, run.id, run.html_url ?? null);
 }
-/** Runner A: a clean envelope with a failing property records a dual run and dispatches runner B. */
-async function onRunA(ctx, p, run, repository, installationId, bundle) {
-    const next = dualRunForRunA(p, run, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
+/**
+ * Runner A: verified against the API. Every pull_request run gets the App's verified check;
+ * a verified run that failed a property with a clean envelope records a dual run and
+ * dispatches runner B.
+ */
+async function onRunA(ctx, gh, run, repository, installationId) {
+    const verdict = await verifyRunnerA(ctx, gh, repository, run);
+    if (!verdict.verified)
+        await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
+    // The evidence, downloaded at most once for the dual run and the verified check.
+    let zip = null;
+    const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
+    let outcome;
+    let failed = null;
+    if (!verdict.verified)
+        outcome = `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}`;
+    else if (run.conclusion !== "failure")
+        outcome = `runner A ${run.id} verified; it concluded ${run.conclusion ?? "nothing"}: no dual run`;
+    else {
+        // The dual run first: a pause or a drain stops it where it stops today (recorded, not sent).
+        try {
+            outcome = await startDualRun(ctx, verdict.a, repository, installationId, await evidence());
+        }
+        catch (err) {
+            failed = { err };
+            outcome = "";
+        }
+    }
+    // The verified check even when the dual run failed (a tampered bundle is a failing check);
+    // when both fail, the dual run's error is the delivery's.
+    let checked = "";
+    try {
+        checked = await postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, gateWorkflowPath(ctx.settings.workflow));
+    }
+    catch (err) {
+        if (failed === null)
+            throw err;
+    }
+    if (failed !== null)
+        throw failed.err;
+    return checked === "" ? outcome : `${outcome}; ${checked}`;
+}
+async function startDualRun(ctx, a, repository, installationId, zip) {
+    if (zip === null)
+        return `ignored: run ${a.run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (no freeze without evidence)`;
+    const bundle = readEvidenceZip(zip);
+    const next = dualRunForRunA(a, repository, installationId, bundle, ctx.clock.now(), ctx.settings.deadlineMs);
     if ("skip" in next)
         return next.skip;
     const inserted = await ctx.store.insertDualRun(next.record);
@@ -5755,7 +7216,7 @@ async function followRunB(ctx, dual, report) {
     let run;
     if (dual.run_b_id === null) {
         const candidates = await gh.listDispatchedRuns(r, ctx.settings.workflow, runBSearchSince(dual));
-        run = runBAmong(candidates, dual.id);
+        run = runBAmong(candidates, dual, ctx.settings.workflow, await gh.botLogin());
         if (run === null)
             return;
         const set = await ctx.store.transitionDualRun(dual.id, ["waiting"], "waiting", { run_b_id: run.id, run_b_url: run.html_url }, { sql: "run_b_id IS NULL", params: [] });
