@@ -90,6 +90,8 @@ export const ERROR_CODES = [
   "FREEZE_NOT_FREEZABLE",
   "FREEZE_EVIDENCE_UNAVAILABLE",
   "FREEZE_EVIDENCE_MISMATCH",
+  "CHECK_OPTIONS_CONFLICT",
+  "SCRATCH_REMOVE_FAILED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
