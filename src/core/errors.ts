@@ -90,6 +90,7 @@ export const ERROR_CODES = [
   "FREEZE_NOT_FREEZABLE",
   "FREEZE_EVIDENCE_UNAVAILABLE",
   "FREEZE_EVIDENCE_MISMATCH",
+  "SUGGEST_ROOT_MISMATCH",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
