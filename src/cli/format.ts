@@ -1,6 +1,5 @@
 import type { CheckReport } from "../core/verdict.js";
-
-const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" } as const;
+import { verdictLine } from "../gate/check.js";
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
 export function formatReportText(report: CheckReport): string {
@@ -12,12 +11,7 @@ export function formatReportText(report: CheckReport): string {
     if (where && !report.error.message.startsWith(where)) out.push(`  at ${where}`);
     if (report.error.hint) out.push(`  what to do: ${report.error.hint}`);
   } else {
-    const n = report.violations.length;
-    const summary =
-      report.verdict === "pass"
-        ? `no violations in ${report.events} events`
-        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
-    out.push(`envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}`);
+    out.push(verdictLine(report));
     const width = Math.min(80, Math.max(0, ...report.violations.map((v) => v.id.length)));
     for (const v of report.violations) {
       out.push(`  ${v.id.padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);

@@ -109,6 +109,7 @@ const FIELD_NAMES = [
   "events",
   "exit_code",
   "signal",
+  "errno",
 ] as const;
 
 type FieldName = (typeof FIELD_NAMES)[number];
@@ -136,6 +137,7 @@ const SLOT = {
   events: 19,
   exit_code: 20,
   signal: 21,
+  errno: 22,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -149,7 +151,7 @@ const COMMON_FIELDS: readonly FieldName[] = ["v", "kind", "ts", "pid", "ppid", "
 
 /** Each kind's own fields: required, then optional. */
 const KIND_FIELDS: Record<string, { required: readonly FieldName[]; optional: readonly FieldName[] }> = {
-  write: { required: ["path", "op"], optional: [] },
+  write: { required: ["path", "op"], optional: ["errno"] },
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
   host: { required: ["host"], optional: ["port", "proto"] },
@@ -200,6 +202,15 @@ class ByteConstants {
 const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+export const MISSING_TARGET_ERRNOS: ReadonlySet<string> = new Set(["ENOENT", "ENOTDIR"]);
+const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
 
 const T_STR = 1;
 const T_NUM = 2;
@@ -842,6 +853,10 @@ export class LogEvaluator {
     if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
       this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
     }
+    if (this.has(SLOT.errno)) {
+      this.onMissingTarget(canary);
+      return;
+    }
     if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
       // The jail refused it as a write to a read-only place: outside every root, whatever the
       // name resolved to afterwards (a symlink can be gone by the time it is read).
@@ -869,6 +884,24 @@ export class LogEvaluator {
     if (canary) return;
     if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath) this.record("write_outside_root", folded);
     else this.judgeProtected(folded);
+  }
+
+  /**
+   * A write call the kernel failed with ENOENT or ENOTDIR: it changed nothing. Only the process
+   * observer's word counts (it reads the kernel's answer); outside the roots it is not judged,
+   * inside them it is judged as any write (a protected path), and the log's own path always is.
+   */
+  private onMissingTarget(canary: boolean): void {
+    if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+      this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
+    }
+    if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process") this.malformed(`write "errno" comes only from the process observer`);
+    if (this.has(SLOT.ok)) this.malformed(`a write with "errno" carries no "ok"`);
+    const folded = foldPath(this.requireString(SLOT.path));
+    if (folded === null) this.malformed(`write "path" must be absolute`);
+    if (canary) return;
+    if (folded === this.logPath) this.record("write_outside_root", folded);
+    else if (isInsideAnyRoot(folded, this.roots)) this.judgeProtected(folded);
   }
 
   /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */

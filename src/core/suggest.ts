@@ -59,27 +59,63 @@ function str(v: unknown): string | null {
   return typeof v === "string" && v !== "" ? v : null;
 }
 
-/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them. */
+/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them (the deeper one when nested). */
 function asRoot(dir: string, workspace: string | null, scratch: string | null): string {
-  for (const [name, value] of [
-    ["${WORKSPACE}", workspace],
-    ["${SCRATCH}", scratch],
-  ] as const) {
-    if (value !== null && (dir === value || dir.startsWith(value + "/"))) return name + dir.slice(value.length);
-  }
-  return dir;
+  const under = (
+    [
+      ["${WORKSPACE}", workspace],
+      ["${SCRATCH}", scratch],
+    ] as const
+  )
+    .filter(([, value]) => value !== null && isInsideAnyRoot(dir, [value]))
+    .sort((a, b) => (b[1] as string).length - (a[1] as string).length)[0];
+  if (under === undefined) return dir;
+  const [name, value] = under as readonly [string, string];
+  return value === "/" ? name + dir : name + dir.slice(value.length);
 }
 
-export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | null): Suggestion {
+/**
+ * `--workspace`/`--scratch` given to `suggest`: each log's own `meta` says where its run's
+ * workspace and scratch were, so a value given must be that one (a log without it in `meta`
+ * takes the given one). With several logs from several scratches, give neither.
+ */
+export interface SuggestRoots {
+  workspace?: string | undefined;
+  scratch?: string | undefined;
+}
+
+function logRoot(log: RecordedLog, meta: Record<string, unknown>, name: "workspace" | "scratch", given: string | undefined): string | null {
+  const own = str(meta[name]);
+  const ownFolded = own === null ? null : foldPath(own);
+  if (given === undefined) return ownFolded;
+  const folded = foldPath(given);
+  if (folded === null) {
+    throw new GateError("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+  }
+  if (ownFolded !== null && ownFolded !== folded) {
+    throw new GateError(
+      "SUGGEST_ROOT_MISMATCH",
+      `${log.file}: --${name} ${given} is not the ${name} this run had (${own as string} in its meta)`,
+      {
+        file: log.file,
+        line: 1,
+        hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
+      },
+    );
+  }
+  return folded;
+}
+
+export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | null, given: SuggestRoots = {}): Suggestion {
   const from = base ?? DEFAULT_ENVELOPE;
   const notes: string[] = [];
+  /** Writes outside their own run's roots, keyed with that run's `${WORKSPACE}`/`${SCRATCH}` written back. */
   const writes = new Map<string, Seen>();
   const env = new Map<string, Seen>();
   const tools = new Map<string, Seen>();
   const hosts = new Map<string, Seen>();
   const execs = new Map<string, Seen>();
-  let workspace: string | null = null;
-  let scratch: string | null = null;
+  const workspaces: string[] = [];
   let ownNetwork = true;
 
   for (const log of logs) {
@@ -95,8 +131,25 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
         `${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`,
       );
     }
-    workspace ??= str(meta.workspace);
-    scratch ??= str(meta.scratch);
+    // Every log is read against its own run's workspace and scratch.
+    const workspace = logRoot(log, meta, "workspace", given.workspace);
+    const scratch = logRoot(log, meta, "scratch", given.scratch);
+    if (workspace !== null) workspaces.push(workspace);
+    for (const [name, value] of [
+      ["WORKSPACE", workspace],
+      ["SCRATCH", scratch],
+    ] as const) {
+      if (value === null && from.allowed_roots.some((r) => r.includes("${" + name + "}"))) {
+        notes.push(
+          `${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`,
+        );
+      }
+    }
+    const roots = from.allowed_roots.flatMap((r) => {
+      if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null)) return [];
+      const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+      return expanded === null ? [] : [expanded];
+    });
     if (meta.network_enforced !== true) ownNetwork = false;
     log.lines.forEach((e, i) => {
       if (e.canary === true) return;
@@ -104,7 +157,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       switch (e.kind) {
         case "write": {
           const path = foldPath(str(e.path) ?? "");
-          if (path !== null) note(writes, path, where);
+          if (path !== null && !isInsideAnyRoot(path, roots)) note(writes, asRoot(path, workspace, scratch), where);
           return;
         }
         case "env": {
@@ -127,8 +180,15 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
           return;
         }
         case "exec": {
-          const path = str(e.path);
-          if (path !== null) note(execs, path, where);
+          const path = foldPath(str(e.path) ?? "");
+          if (path === null) return;
+          // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
+          // path's basename is the portable entry, the one the undeclared_command rule matches at
+          // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
+          // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
+          const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+          const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+          note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where);
           return;
         }
         case "syscall":
@@ -143,20 +203,12 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const added: Evidence[] = [];
   const envelope: Envelope = structuredClone(from);
 
-  // Roots: the directories written outside the current roots (a directory made is itself the root).
-  const roots = envelope.allowed_roots.map((r) =>
-    r.replace("${WORKSPACE}", workspace ?? "${WORKSPACE}").replace("${SCRATCH}", scratch ?? "${SCRATCH}"),
-  );
-  const outside = [...writes.entries()].filter(
-    ([p]) =>
-      !isInsideAnyRoot(
-        p,
-        roots.map((r) => foldPath(r) ?? r),
-      ),
-  );
+  // Roots: the directories written outside each run's roots (a directory made is itself the root).
+  const outside = [...writes.entries()];
   const dirs = new Map<string, { covers: string[]; count: number; first: string }>();
   for (const [path, seen] of outside) {
-    const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+    // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
     const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen.first };
     d.covers.push(path);
     d.count += seen.count;
@@ -167,7 +219,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other]))) continue;
     const d = dirs.get(dir) as { covers: string[]; count: number; first: string };
     for (const [other, o] of dirs) if (other !== dir && isInsideAnyRoot(other, [dir])) d.covers.push(...o.covers);
-    const entry = asRoot(dir, workspace, scratch);
+    const entry = dir;
     if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
     else {
       envelope.allowed_roots.push(entry);
@@ -239,10 +291,17 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
 
   if (envelope.allowed_commands !== undefined) {
     const commands = envelope.allowed_commands;
+    const underWorkspace: string[] = [];
     for (const [path, seen] of execs) {
       if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1))) continue;
       commands.push(path);
       added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first });
+      if (workspaces.some((w) => isInsideAnyRoot(path, [w]))) underWorkspace.push(path);
+    }
+    if (underWorkspace.length > 0) {
+      notes.push(
+        `allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`,
+      );
     }
   }
   return { envelope, added, notes };

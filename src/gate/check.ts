@@ -3,6 +3,31 @@ import { resolve } from "node:path";
 import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
+
+const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" } as const;
+
+/**
+ * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
+ * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
+ * run touched, never whether its command worked. The exit code of `check` does not change with it.
+ */
+export function verdictLine(report: CheckReport): string {
+  const n = report.violations.length;
+  const summary =
+    report.verdict === "pass"
+      ? `no violations in ${report.events} events`
+      : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
+  const exit = report.log?.exit_code;
+  const command =
+    report.log === null
+      ? ""
+      : exit === null
+        ? "; the command did not exit (killed by a signal)"
+        : exit !== 0
+          ? `; the command exited ${String(exit)}`
+          : "";
+  return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
+}
 import { evaluateLogFile, readVerifiedEnvelope } from "./files.js";
 
 export interface CheckSettings {

@@ -4,7 +4,7 @@
  * --write writes it and its digest.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { formatDigestLine } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../core/suggest.js";
@@ -16,6 +16,12 @@ export interface SuggestOptions {
   from?: string | undefined;
   fromDigest?: string | undefined;
   write?: string | undefined;
+  /**
+   * Honoured, never ignored: each must be the workspace/scratch in every log's own meta
+   * (SUGGEST_ROOT_MISMATCH otherwise); a log whose meta lacks one takes it. Relative to the cwd.
+   */
+  workspace?: string | undefined;
+  scratch?: string | undefined;
 }
 
 async function readLog(file: string): Promise<RecordedLog> {
@@ -52,7 +58,10 @@ async function readLog(file: string): Promise<RecordedLog> {
 export async function suggestCommand(options: SuggestOptions): Promise<string> {
   const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
   const logs = await Promise.all(options.logs.map(readLog));
-  const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null);
+  const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
+    workspace: options.workspace === undefined ? undefined : resolve(options.workspace),
+    scratch: options.scratch === undefined ? undefined : resolve(options.scratch),
+  });
   const out: string[] = [
     `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
   ];

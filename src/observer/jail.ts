@@ -27,6 +27,9 @@ import { JAIL_HOSTNAME, planMachineIdentity, type MachineIdentityMeta } from "./
 
 export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
 
+/** Directories of the jail's own /dev given to the run as private space, like its /tmp. */
+export const JAIL_DEV_PRIVATE = ["/dev/shm", "/dev/mqueue"] as const;
+
 export interface JailPlan {
   /** Roots the command may write, folded, host paths (the same inside). */
   writableRoots: string[];
@@ -64,6 +67,8 @@ export interface JailPlan {
   executables: string[];
   /** Protected paths inside the roots and hidden credentials (protected.ts): bound after the roots. */
   protectedMounts: string[];
+  /** The HOME the command is given (the caller's, when the envelope allows the key). */
+  commandHome?: string | undefined;
 }
 
 export interface Jail {
@@ -83,6 +88,11 @@ export interface Jail {
   masked: ReadonlySet<string>;
   /** What of the machine's identity the jail hides, and what this host does not have (machine-identity.ts). */
   machineIdentity: MachineIdentityMeta;
+  /**
+   * The command's HOME when the caller's is missing (`HOME=/nonexistent`, nobody's passwd entry):
+   * a fresh directory of the run, `<run dir>/home`, bound read-write at its own path.
+   */
+  homeReplacement: string | null;
 }
 
 /** Jail paths <-> host paths, for resolving what the command named. */
@@ -110,11 +120,12 @@ export class PathView {
   }
 
   toHost(jailPath: string): string {
-    // The jail's /dev is its own (bubblewrap's): nothing of the host's is behind it.
-    if (PathView.under(jailPath, "/dev")) return `/nonexistent/envelope-gate-jail${jailPath}`;
+    const inDev = PathView.under(jailPath, "/dev");
     for (const m of this.mounts) {
-      if (PathView.under(jailPath, m.jail)) return m.host + jailPath.slice(m.jail.length);
+      // The jail's /dev is its own (bubblewrap's): only its private directories (/dev/shm) have a host side.
+      if (PathView.under(jailPath, m.jail) && (!inDev || PathView.under(m.jail, "/dev"))) return m.host + jailPath.slice(m.jail.length);
     }
+    if (inDev) return `/nonexistent/envelope-gate-jail${jailPath}`;
     return jailPath;
   }
 
@@ -261,6 +272,22 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     ops.push({ kind: "private", target, host });
     privateMounts.push({ jail: target, host, recordAsHost: true });
   }
+  // A HOME that is not there (nor in a root) would make every cache write an attempt on the
+  // read-only host: the command gets a private one instead, at its host path in the run's directory.
+  let homeReplacement: string | null = null;
+  const home = plan.commandHome;
+  if (
+    home !== undefined &&
+    home.startsWith("/") &&
+    !privateTargets.includes(home) &&
+    !isInsideAnyRoot(home, plan.writableRoots) &&
+    !isDirectory(home)
+  ) {
+    homeReplacement = join(plan.runDir, homeIndex === 0 ? "home" : `home${homeIndex + 1}`);
+    privateRunDir(homeReplacement);
+    ops.push({ kind: "private", target: homeReplacement, host: homeReplacement });
+    privateMounts.push({ jail: homeReplacement, host: homeReplacement });
+  }
   const layout = runnerLayout({
     env: plan.runnerEnv,
     execPath: plan.execPath,
@@ -298,6 +325,15 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     const cover = coverOf(path, effective);
     return cover === null || cover.kind === "root" || cover.kind === "visible";
   };
+  // The jail's /dev/shm and /dev/mqueue (POSIX shared memory and semaphores, message queues) are
+  // the run's own too, like /tmp: bubblewrap's /dev is the jail's, so these are always made, in the
+  // run's directory, bound after /dev and recorded there (inside ${SCRATCH}).
+  for (const target of JAIL_DEV_PRIVATE) {
+    const host = join(plan.runDir, target.slice("/dev/".length));
+    privateRunDir(host);
+    args.push("--bind", host, target);
+    privateMounts.push({ jail: target, host, recordAsHost: true });
+  }
   if (!shown(plan.cwd)) {
     throw new GateError(
       "JAIL_CWD_HIDDEN",
@@ -343,6 +379,7 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
     masked,
     machineIdentity: identity.meta,
+    homeReplacement,
   };
 }
 

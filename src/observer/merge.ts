@@ -185,7 +185,9 @@ export class Merger {
         this.out(
           event.refused === true
             ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
-            : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" },
+            : event.errno !== undefined
+              ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, errno: event.errno, source: "process" }
+              : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" },
         );
         return;
       case "exec": {

@@ -705,6 +705,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
       launcher,
       executables,
       protectedMounts: guard.mountArgs,
+      commandHome: envMatcher(envelope.envelope)("HOME") ? process.env.HOME : undefined,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
@@ -756,6 +757,8 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
     if (envAllowed(key)) baseEnv[key] = value;
   }
+  // The caller's HOME is missing: the command's is the run's own (planJail, homeReplacement).
+  if (preview.homeReplacement !== null && baseEnv.HOME !== undefined) baseEnv.HOME = preview.homeReplacement;
 
   const stageEnv = (dir: string): Record<string, string> => ({ ...baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, baseEnv.NODE_OPTIONS) });
   const prepareStage = (name: string): string => {

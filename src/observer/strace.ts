@@ -6,6 +6,7 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { foldPath } from "../core/paths.js";
+import { MISSING_TARGET_ERRNOS } from "../core/log.js";
 import { PathView } from "./jail.js";
 import { isIgnoredDevice } from "./protocol.js";
 import { FORBIDDEN_SYSCALLS, forbiddenNumbers, type JailArch } from "./seccomp.js";
@@ -106,8 +107,11 @@ export function straceArgs(outputPath: string, arch: JailArch | null = null): st
 }
 
 export type ProcessEvent =
-  /** `refused`: the kernel answered EROFS, so the target was outside every writable root. */
-  | { kind: "write"; tgid: number; path: string; op: string; refused?: true }
+  /**
+   * `refused`: the kernel answered EROFS, so the target was outside every writable root.
+   * `errno`: the kernel answered ENOENT or ENOTDIR (nothing was there): the call changed nothing.
+   */
+  | { kind: "write"; tgid: number; path: string; op: string; refused?: true; errno?: string }
   | { kind: "exec"; tgid: number; ppid: number | null; path: string; argv: string[] }
   | { kind: "host"; tgid: number; host: string; port: number; proto: string }
   /** A unix socket named by path (absolute, resolved) or abstract (`@name`), connected to or sent to. */
@@ -478,6 +482,8 @@ export class StraceParser {
 
   /** The call being read was refused as a write to a read-only file system. */
   private refused = false;
+  /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
+  private missingErrno: string | null = null;
   private pendingWrites: { kind: "write"; tgid: number; path: string; op: string }[] = [];
 
   private syscall(tid: number, name: string, argText: string, ret: string): void {
@@ -485,6 +491,8 @@ export class StraceParser {
     const retValue = /^(-?\d+)/.exec(ret);
     const ok = retValue !== null && Number(retValue[1]) >= 0;
     this.refused = !ok && ret.includes(" EROFS ");
+    const errno = ok ? null : (/^-1 (E[A-Z0-9]+) \(/.exec(ret)?.[1] ?? null);
+    this.missingErrno = errno !== null && MISSING_TARGET_ERRNOS.has(errno) ? errno : null;
     this.pendingWrites = [];
     try {
       this.dispatch(tgid, tid, name, argText, ret, ok, retValue);
@@ -503,7 +511,8 @@ export class StraceParser {
     this.pendingWrites = [];
     const writable = this.options.jailed?.writable;
     const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
-    for (const w of writes) this.options.emit(stale ? { ...w, refused: true } : w);
+    const errno = this.missingErrno;
+    for (const w of writes) this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
   }
 
   private dispatch(

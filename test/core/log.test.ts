@@ -611,3 +611,50 @@ describe("loopback and prefix patterns", () => {
     }
   });
 });
+
+describe("writes that changed nothing because their target was missing (errno)", () => {
+  const loaded = envelope();
+  const missing = (path: string, extra: Event = {}): Event => ({
+    kind: "write",
+    path,
+    op: "delete",
+    errno: "ENOENT",
+    source: "process",
+    ...extra,
+  });
+
+  it("an ENOENT or ENOTDIR write outside the roots is counted, not judged; fast and full paths agree", () => {
+    const events: Event[] = [
+      missing("/var/tmp/gone/f"),
+      missing("/etc/hostname/x", { errno: "ENOTDIR", op: "rename" }),
+      { kind: "write", path: "/var/tmp/made", op: "create", source: "process" },
+    ];
+    const compact = logText(loaded.hash, events);
+    const spaced = compact
+      .split("\n")
+      .map((l) => (l === "" ? l : JSON.stringify(JSON.parse(l), null, 1).replace(/\n\s*/g, " ")))
+      .join("\n");
+    const a = evaluate(loaded, compact);
+    expect(evaluate(loaded, spaced)).toEqual(a);
+    expect(ids(a)).toEqual(["write_outside_root:/var/tmp/made"]);
+    expect(a.counts.write).toBe(3);
+  });
+
+  it("inside the roots it is judged as any write: a protected path still is; the log's own path always is", () => {
+    expect(ids(judge([missing(`${WORKSPACE}/.git/hooks/x`)]))).toEqual([`write_protected:${WORKSPACE}/.git/hooks/x`]);
+    expect(ids(judge([missing(`${WORKSPACE}/src/x`)]))).toEqual([]);
+    const withLog = logText(loaded.hash, [missing("/var/log/observer.jsonl")], { meta: { log_path: "/var/log/observer.jsonl" } });
+    expect(ids(evaluate(loaded, withLog))).toEqual(["write_outside_root:/var/log/observer.jsonl"]);
+  });
+
+  it.each([
+    ["from the in-process hooks (their records are not the kernel's word)", missing("/etc/passwd", { source: "node" })],
+    ["without a source", { kind: "write", path: "/etc/passwd", op: "delete", errno: "ENOENT" }],
+    ["with another errno (EROFS is an attempt the jail refused)", missing("/etc/passwd", { errno: "EROFS" })],
+    ["not a string", missing("/etc/passwd", { errno: 2 })],
+    ["beside ok: false", missing("/etc/passwd", { ok: false })],
+    ["on another kind", { kind: "env", key: "HOME", errno: "ENOENT", source: "process" }],
+  ])("errno %s is refused as malformed", (_name, event) => {
+    expect(refusal(loaded, logText(loaded.hash, [event])).code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+});

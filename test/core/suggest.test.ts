@@ -19,6 +19,14 @@ const log = (events: Record<string, unknown>[], extra: Record<string, unknown> =
   lines: [{ ...meta, ...extra }, ...events.map((e) => ({ v: 1, ...e })), { v: 1, kind: "end", events: events.length + 1, exit_code: 0 }],
 });
 const env = (key: string, source = "node") => ({ kind: "env", key, source });
+const from0: Envelope = {
+  envelope_id: "e",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: [],
+  allowed_env: [],
+  allowed_hosts: [],
+  network: "deny",
+};
 
 describe("suggest: the tightest envelope that passes, explained", () => {
   it("folds a family of keys into a prefix pattern only where three or more show, and never secrets", () => {
@@ -143,7 +151,8 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     );
     expect(s.envelope.allowed_env).toEqual(["PATH", "TAP_*"]);
     expect(s.envelope.allowed_tools).toEqual(["read_file", "apply_patch"]);
-    expect(s.envelope.allowed_commands).toEqual(["node", "/usr/bin/git"]);
+    // git was started by name (argv[0] "git"): PATH found it, its name is the entry.
+    expect(s.envelope.allowed_commands).toEqual(["node", "git"]);
     expect(s.notes.join("\n")).toContain("ptrace");
     expect(from.allowed_tools).toEqual(["read_file"]);
   });
@@ -170,5 +179,61 @@ describe("suggest: the tightest envelope that passes, explained", () => {
       "network",
     ]);
     expect(lineDiff("a\nb\nc\n", "a\nx\nc\n")).toBe("  a\n- b\n+ x\n  c");
+  });
+  it("reads every log against its own meta: a second run's scratch and workspace are variables too, never roots", () => {
+    const second = (events: Record<string, unknown>[]): RecordedLog => ({
+      ...log(events, { workspace: "/ci/other/repo", scratch: "/var/tmp/s2" }),
+      file: "two.jsonl",
+    });
+    const writes = (ws: string, sc: string) => [
+      { kind: "write", path: `${sc}/.envelope-gate-r/home/.cache/x`, op: "create" },
+      { kind: "write", path: `${ws}/build/out.o`, op: "create" },
+    ];
+    const s = suggestEnvelope([log(writes("/work/repo", "/tmp/s")), second(writes("/ci/other/repo", "/var/tmp/s2"))], {
+      ...structuredClone(from0),
+      allowed_roots: ["${SCRATCH}"],
+    });
+    expect(s.envelope.allowed_roots).toEqual(["${SCRATCH}", "${WORKSPACE}/build"]);
+    expect(s.added[0]).toMatchObject({ covers: ["${WORKSPACE}/build/out.o"], count: 2 });
+    expect(JSON.stringify(s)).not.toMatch(/\/var\/tmp\/s2|\/ci\/other/);
+  });
+
+  it("honours a given workspace or scratch only where it is each log's own, and refuses it otherwise", () => {
+    const other = {
+      ...log([]),
+      file: "two.jsonl",
+      lines: [
+        { ...meta, scratch: "/var/tmp/s2" },
+        { v: 1, kind: "end", events: 1, exit_code: 0 },
+      ],
+    };
+    expect(suggestEnvelope([log([])], null, { scratch: "/tmp/s/", workspace: "/work/repo" }).added).toEqual([]);
+    expect(() => suggestEnvelope([log([]), other], null, { scratch: "/tmp/s" })).toThrow(
+      expect.objectContaining({ code: "SUGGEST_ROOT_MISMATCH", file: "two.jsonl" }),
+    );
+    // A log whose meta does not say takes the given one.
+    const bare = log([{ kind: "write", path: "/opt/ws/gen/a", op: "create" }], { workspace: undefined });
+    expect(suggestEnvelope([bare], { ...from0, allowed_roots: ["${SCRATCH}"] }, { workspace: "/opt/ws" }).envelope.allowed_roots).toEqual([
+      "${SCRATCH}",
+      "${WORKSPACE}/gen",
+    ]);
+  });
+
+  it("suggests a command started by a bare name (PATH found it) as its resolved file's name, else its path; a workspace path is noted", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          { kind: "exec", path: "/root/.nvm/versions/node/v20.20.2/bin/node", argv: ["node", "x.js"] },
+          { kind: "exec", path: "/root/.nvm/versions/node/v20.20.2/bin/node", argv: ["node", "y.js"] },
+          { kind: "exec", path: "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", argv: ["/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet"] },
+          { kind: "exec", path: "/work/repo/configure", argv: ["./configure"] },
+          { kind: "exec", path: "/usr/bin/dash", argv: ["sh", "-c", "true"] },
+        ]),
+      ],
+      { ...from0, allowed_commands: [] },
+    );
+    expect(s.envelope.allowed_commands).toEqual(["node", "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "/work/repo/configure", "dash"]);
+    expect(s.added.find((a) => a.entry === "node")).toMatchObject({ count: 2, first: "o.jsonl:2" });
+    expect(s.notes.join("\n")).toContain("/work/repo/configure is listed as recorded");
   });
 });

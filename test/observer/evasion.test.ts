@@ -56,6 +56,11 @@ interface NodeCase {
   expected: (out: string, port: number) => string[];
   /** Another acceptable result (a refused attempt whose symlink was gone before it was resolved). */
   orElse?: (out: string, ws: string) => string[];
+  /**
+   * Under full observation, where it differs: the process observer reads the kernel's answer, and a
+   * write under a directory that is not there (ENOENT) changed nothing and is not judged.
+   */
+  expectedFull?: (out: string, port: number) => string[];
 }
 
 const q = JSON.stringify;
@@ -77,6 +82,8 @@ const NODE_CASES: NodeCase[] = [
     source: (out) =>
       `import { appendFile, mkdir } from "node:fs/promises";\nawait mkdir(${q(out + "/esm-dir")}).catch(() => {});\nawait appendFile(${q(out + "/esm-dir/a.txt")}, "x").catch(() => {});`,
     expected: (out) => [`write_outside_root:${out}/esm-dir`, `write_outside_root:${out}/esm-dir/a.txt`],
+    // The refused mkdir is judged; the append under the directory it did not make fails with ENOENT.
+    expectedFull: (out) => [`write_outside_root:${out}/esm-dir`],
   },
   {
     name: "a write stream",
@@ -274,7 +281,8 @@ describe("evasion suite: every attempt is caught", () => {
           .sort();
         const alternative = c.orElse?.(s.outside, s.workspace).sort();
         const matchesAlternative = alternative !== undefined && JSON.stringify(found) === JSON.stringify(alternative);
-        expect(found).toEqual(matchesAlternative ? alternative : c.expected(s.outside, port).sort());
+        const expected = (mode === "full" ? (c.expectedFull ?? c.expected) : c.expected)(s.outside, port).sort();
+        expect(found).toEqual(matchesAlternative ? alternative : expected);
         // And none of it happened: outside the roots the jail is read-only.
         expect(readdirSync(s.outside)).toEqual([]);
       });

@@ -49,6 +49,31 @@ describe("strace output parser", () => {
     ]);
   });
 
+  it("marks a write the kernel failed with ENOENT or ENOTDIR with its errno, and no other result", () => {
+    // A path is printed in hex (-xx): text in it that looks like a result is never read as one.
+    const fake = "/outside/x) = -1 ENOENT (No such file or directory";
+    const events = parse(
+      [
+        `200 unlink(${hex("/outside/gone/f")}) = -1 ENOENT (No such file or directory)`,
+        `200 rmdir(${hex("/outside/file/d")}) = -1 ENOTDIR (Not a directory)`,
+        `200 rename(${hex("/outside/gone/a")}, ${hex("/outside/gone/b")}) = -1 ENOENT (No such file or directory)`,
+        `200 unlink(${hex("/outside/there")}) = -1 EROFS (Read-only file system)`,
+        `200 unlink(${hex("/outside/locked")}) = -1 EACCES (Permission denied)`,
+        `200 unlink(${hex(fake)}) = 0`,
+      ],
+      "/somewhere",
+    );
+    expect(events).toEqual([
+      { kind: "write", tgid: 200, path: "/outside/gone/f", op: "delete", errno: "ENOENT" },
+      { kind: "write", tgid: 200, path: "/outside/file/d", op: "delete", errno: "ENOTDIR" },
+      { kind: "write", tgid: 200, path: "/outside/gone/a", op: "rename", errno: "ENOENT" },
+      { kind: "write", tgid: 200, path: "/outside/gone/b", op: "rename", errno: "ENOENT" },
+      { kind: "write", tgid: 200, path: "/outside/there", op: "delete" },
+      { kind: "write", tgid: 200, path: "/outside/locked", op: "delete" },
+      { kind: "write", tgid: 200, path: fake, op: "delete" },
+    ]);
+  });
+
   it("resolves relative paths against the directory fd or the tracked working directory", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "eg-strace-")));
     try {
@@ -67,7 +92,7 @@ describe("strace output parser", () => {
       );
       expect(events).toEqual([
         { kind: "write", tgid: 200, path: join(dir, "real", "new-dir"), op: "mkdir" },
-        { kind: "write", tgid: 200, path: join(dir, "gone.txt"), op: "delete" },
+        { kind: "write", tgid: 200, path: join(dir, "gone.txt"), op: "delete", errno: "ENOENT" },
         { kind: "write", tgid: 200, path: join(dir, "real", "a"), op: "rename" },
         { kind: "write", tgid: 200, path: "/outside/b", op: "rename" },
         { kind: "write", tgid: 200, path: join(dir, "ln"), op: "symlink" },

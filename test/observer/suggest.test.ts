@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "./harness.js";
 import { mkdtempSync } from "node:fs";
+import { suggestCommand } from "../../src/gate/suggest.js";
 
 describe("envelope-gate suggest", () => {
   it("records, suggests, pins and enforces: the clean run passes under deny, a hostile read does not", async () => {
@@ -143,5 +144,86 @@ describe("envelope-gate suggest --run", () => {
     expect(r.stdout).toMatch(/\+ +"EG_ONE"/);
     expect(r.stdout).toMatch(/\+ +"EG_TWO"/);
     expect(readFileSync(log, "utf8").split("\n")[0]).toContain('"kind":"meta"');
+  });
+});
+
+describe("envelope-gate suggest over several logs (issue 20, item 6)", () => {
+  it("expands every log's own workspace and scratch: two real runs from two scratches give no absolute path of either", async () => {
+    // Roots without ${WORKSPACE}: the workspace writes of both runs must come back as one `${WORKSPACE}` entry.
+    const narrow = { allowed_roots: ["${SCRATCH}"], allowed_env: ["PATH"] };
+    const a = sandbox(narrow);
+    const b = sandbox(narrow);
+    const source = `const fs = require("fs"); const os = require("os");
+fs.mkdirSync(os.homedir() + "/.cache/tool", { recursive: true });
+fs.writeFileSync(os.homedir() + "/.cache/tool/log", "x");
+fs.writeFileSync(os.tmpdir() + "/t", "x");
+// Outside the roots the jail refuses it; the attempt is what suggest learns from.
+try { fs.mkdirSync(process.cwd() + "/out", { recursive: true }); fs.writeFileSync(process.cwd() + "/out/result.txt", "ok"); } catch {}`;
+    const ra = await run(a, ["node", program(a, "suite.js", source)]);
+    const rb = await run(b, ["node", program(b, "suite.js", source)]);
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(rb.code, rb.stderr).toBe(0);
+    expect(ra.lines[0]?.scratch).toBe(a.scratch);
+    expect(rb.lines[0]?.scratch).toBe(b.scratch);
+
+    const suggested = join(a.base, "suggested.json");
+    const r = await spawnNode([CLI, "suggest", "--observer", ra.log, "--observer", rb.log, "--from", a.envelope, "--write", suggested]);
+    expect(r.code, r.stderr).toBe(0);
+    const envelope = JSON.parse(readFileSync(suggested, "utf8")) as { allowed_roots: string[] };
+    // The refused mkdir of `out` is judged by its directory: the workspace, as a variable.
+    expect(envelope.allowed_roots).toEqual(["${SCRATCH}", "${WORKSPACE}"]);
+    for (const s of [a, b]) {
+      expect(readFileSync(suggested, "utf8")).not.toContain(s.base);
+      expect(r.stdout).not.toContain(s.scratch);
+    }
+    expect(r.stdout).toMatch(/\+ +allowed_roots +\$\{WORKSPACE\} +\(covers \$\{WORKSPACE\}\/out; 2 times/);
+
+    // Pinned, it passes a new run in either sandbox.
+    for (const s of [a, b]) {
+      const pinned = { ...s, envelope: suggested };
+      const again = await run(pinned, ["node", program(s, "suite.js", source)]);
+      expect(again.code, again.stderr).toBe(0);
+      expect((await check(pinned)).verdict).toBe("pass");
+    }
+  });
+
+  it("honours --scratch only where it is the log's own: another run's scratch is refused (SUGGEST_ROOT_MISMATCH)", async () => {
+    const a = sandbox({ allowed_env: ["PATH"] });
+    const b = sandbox({ allowed_env: ["PATH"] });
+    const source = `require("fs").writeFileSync(require("os").tmpdir() + "/t", "x"); void process.env.EG_KEY;`;
+    const ra = await run(a, ["node", program(a, "p.js", source)]);
+    const rb = await run(b, ["node", program(b, "p.js", source)]);
+    // Its own scratch: honoured, the same suggestion as without it.
+    const own = await suggestCommand({ logs: [ra.log], scratch: a.scratch, workspace: a.workspace });
+    expect(own).toContain("EG_KEY");
+    expect(own).toBe(await suggestCommand({ logs: [ra.log] }));
+    // One scratch for two runs that had two: refused, never silently ignored.
+    await expect(suggestCommand({ logs: [ra.log, rb.log], scratch: a.scratch })).rejects.toMatchObject({
+      code: "SUGGEST_ROOT_MISMATCH",
+      file: rb.log,
+    });
+    await expect(suggestCommand({ logs: [ra.log], workspace: b.workspace })).rejects.toMatchObject({ code: "SUGGEST_ROOT_MISMATCH" });
+  });
+  it("suggests allowed_commands by the names PATH found, and the pinned envelope passes the next run's check", async () => {
+    const s = sandbox({ allowed_env: ["PATH"], allowed_commands: [] });
+    const prog = program(s, "spawns.js", `require("child_process").execFileSync("sh", ["-c", "exit 0"]);`);
+    const first = await run(s, ["node", prog]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(ids(await check(s))).toContain(
+      `undeclared_command:${first.lines.find((l) => l.kind === "exec" && (l.argv as string[])[0] === "sh")?.path as string}`,
+    );
+    const suggested = join(s.base, "suggested.json");
+    const r = await spawnNode([CLI, "suggest", "--observer", first.log, "--from", s.envelope, "--write", suggested]);
+    expect(r.code, r.stderr).toBe(0);
+    const envelope = JSON.parse(readFileSync(suggested, "utf8")) as { allowed_commands: string[] };
+    // The command the wrapper started is recorded by the path it resolved (argv[0] is that
+    // path): kept. The shell node started by name is its resolved file's name (sh -> dash here).
+    const execs = first.lines.filter((l) => l.kind === "exec" && l.canary !== true);
+    const shell = execs.find((l) => (l.argv as string[])[0] === "sh")?.path as string;
+    expect(envelope.allowed_commands).toEqual([execs[0]?.path, shell.slice(shell.lastIndexOf("/") + 1)]);
+    const pinned = { ...s, envelope: suggested };
+    const again = await run(pinned, ["node", prog]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(ids(await check(pinned))).toEqual([]);
   });
 });
