@@ -21,8 +21,10 @@ for (const [agent, expected] of [
   const envelope = ["--envelope", "examples/envelope.json", "--observer", log, "--scratch", scratch];
   console.log(`\n$ envelope-gate run ${envelope.join(" ")} -- node ${agent}`);
   const run = spawnSync(process.execPath, [cli, "run", ...envelope, "--", process.execPath, agent], { stdio: "inherit" });
-  console.log(`$ envelope-gate check ${envelope.join(" ")} --workspace .`);
-  const check = spawnSync(process.execPath, [cli, "check", ...envelope, "--workspace", "."], { stdio: "inherit" });
+  // check reads the workspace and the scratch from the log's meta line, as run's closing line says.
+  const judged = ["--envelope", "examples/envelope.json", "--observer", log];
+  console.log(`$ envelope-gate check ${judged.join(" ")}`);
+  const check = spawnSync(process.execPath, [cli, "check", ...judged], { stdio: "inherit" });
   if (run.status === 3 || check.status !== expected) ok = false;
   console.log(`(exit ${check.status}; expected ${expected})`);
 }

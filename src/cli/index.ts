@@ -15,13 +15,49 @@ const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
-exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
+exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate
+every command answers --help (or -h) with its own usage`;
+
+/** Each subcommand's usage, printed on stdout with exit 0 for `<command> --help` or `-h`. */
+export const COMMAND_HELP: Record<string, string> = {
+  hash: `usage: envelope-gate hash <envelope.json>
+  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.`,
+  verify: `usage: envelope-gate verify --envelope E [--sha256 F]
+  Checks the envelope against its pinned digest (F, default E.sha256) and its schema.`,
+  check: `usage: envelope-gate check --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
+  Judges the observer log L against the pinned envelope E.
+  --workspace, --scratch  default: the ones the log's run recorded (its meta line); given and
+                          different from those, check refuses (CHECK_OPTIONS_CONFLICT)
+  --format                text (default) or json (the contract's report)
+  exit status: 0 pass, 1 violations, 3 could not evaluate`,
+  run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+  Runs CMD jailed and observed under the pinned envelope E, writing the log L.
+  --workspace DIR   default: the current directory
+  --scratch DIR     default: a fresh directory under the system's temporary directory, removed
+                    after the run unless --keep-scratch (a scratch you give is never removed)
+  --node-only       record with the Node hooks only (no process observer)
+  On stderr it says which of your environment keys the command did not get, and ends with one
+  line: the log, the number of events, and the check to run next. On a terminal it shows the
+  events so far while the command runs.
+  exit status: the command's, or 3 if the run could not be observed`,
+  suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+  Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
+  --run   first records one run of CMD under E, then suggests from its log`,
+};
+
+/** Whether the command's own arguments (before any `--`) ask for its usage. */
+function wantsHelp(args: string[]): boolean {
+  const dashes = args.indexOf("--");
+  const own = dashes === -1 ? args : args.slice(0, dashes);
+  return own.includes("--help") || own.includes("-h");
+}
 
 class UsageError extends Error {}
 
@@ -146,6 +182,11 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.pass;
   }
   const command = COMMANDS[name];
+  const help = COMMAND_HELP[name];
+  if (help !== undefined && wantsHelp(rest)) {
+    process.stdout.write(help + "\n");
+    return EXIT_CODES.pass;
+  }
   try {
     if (!command) usage(`unknown command "${name}"`);
     return await command(rest);

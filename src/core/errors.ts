@@ -91,6 +91,8 @@ export const ERROR_CODES = [
   "FREEZE_EVIDENCE_UNAVAILABLE",
   "FREEZE_EVIDENCE_MISMATCH",
   "SUGGEST_ROOT_MISMATCH",
+  "CHECK_OPTIONS_CONFLICT",
+  "SCRATCH_REMOVE_FAILED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -6,3 +6,9 @@ export const ENVELOPE_LOG_OPTIONS = {
   workspace: { type: "string" },
   scratch: { type: "string" },
 } as const;
+
+/** The flags only `run` takes. */
+export const RUN_ONLY_OPTIONS = {
+  "node-only": { type: "boolean", default: false },
+  "keep-scratch": { type: "boolean", default: false },
+} as const;

@@ -1,10 +1,34 @@
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ENVELOPE_LOG_OPTIONS } from "../gate/options.js";
-import { runObserved } from "./run.js";
+import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../gate/options.js";
+import { runObserved, type RunFacts } from "./run.js";
+
+/** How many withheld key names the stderr line shows before it says "and N more". */
+export const WITHHELD_SHOWN = 20;
+
+/** How often, at most, the progress line is redrawn when stderr is a terminal. */
+const PROGRESS_MS = 1000;
+
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The one line naming the caller's keys the command did not get (names only; values never). */
+export function withheldLine(keys: string[]): string {
+  if (keys.length === 0) return "envelope-gate run: withheld none of the caller's environment keys\n";
+  const shown = keys.slice(0, WITHHELD_SHOWN).join(", ");
+  const more = keys.length > WITHHELD_SHOWN ? ` and ${keys.length - WITHHELD_SHOWN} more` : "";
+  return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
+}
 
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]`
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
  */
 export async function runCommand(args: string[], usage: (message: string) => never): Promise<number> {
   const dashes = args.indexOf("--");
@@ -13,19 +37,62 @@ export async function runCommand(args: string[], usage: (message: string) => nev
   if (command.length === 0 || command[0] === "") usage("run needs a command after --");
   const { values } = parseArgs({
     args: args.slice(0, dashes),
-    options: { ...ENVELOPE_LOG_OPTIONS, "node-only": { type: "boolean", default: false } },
+    options: { ...ENVELOPE_LOG_OPTIONS, ...RUN_ONLY_OPTIONS },
     strict: true,
     allowPositionals: false,
   });
   if (!values.envelope) usage("run needs --envelope");
   if (!values.observer) usage("run needs --observer");
-  return runObserved({
-    envelopePath: values.envelope,
-    digestPath: values.sha256,
-    logPath: values.observer,
-    workspace: values.workspace,
-    scratch: values.scratch,
-    nodeOnly: values["node-only"] === true,
-    command,
-  });
+  const facts: RunFacts = {};
+  const tty = process.stderr.isTTY === true;
+  let drawn = false;
+  const progress = tty
+    ? setInterval(() => {
+        const n = facts.eventsSoFar?.() ?? 0;
+        process.stderr.write(`\r\x1b[Kenvelope-gate run: ${n} events so far`);
+        drawn = true;
+      }, PROGRESS_MS)
+    : null;
+  progress?.unref();
+  let exitCode: number | undefined;
+  try {
+    exitCode = await runObserved({
+      envelopePath: values.envelope,
+      digestPath: values.sha256,
+      logPath: values.observer,
+      workspace: values.workspace,
+      scratch: values.scratch,
+      nodeOnly: values["node-only"] === true,
+      command,
+      facts,
+    });
+  } finally {
+    if (progress !== null) clearInterval(progress);
+    if (drawn) process.stderr.write("\r\x1b[K");
+    if (facts.withheld !== undefined) process.stderr.write(withheldLine(facts.withheld));
+    let scratchNote = "";
+    if (facts.scratch !== undefined && facts.scratchChosen === true) {
+      if (values["keep-scratch"] === true) scratchNote = `; scratch kept at ${facts.scratch}`;
+      else {
+        try {
+          rmSync(facts.scratch, { recursive: true, force: true });
+        } catch (err) {
+          process.stderr.write(
+            `envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${(err as { code?: string }).code ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`,
+          );
+        }
+      }
+    }
+    if (exitCode !== undefined && facts.events !== undefined) {
+      const next = ["envelope-gate", "check", "--envelope", values.envelope];
+      if (values.sha256 !== undefined) next.push("--sha256", values.sha256);
+      next.push("--observer", values.observer);
+      const exited =
+        facts.exitCode === null || facts.exitCode === undefined ? `ended by a signal (exit ${exitCode})` : `exited ${facts.exitCode}`;
+      process.stderr.write(
+        `envelope-gate run: log ${resolve(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}; next: ${next.map(shellWord).join(" ")}\n`,
+      );
+    }
+  }
+  return exitCode;
 }

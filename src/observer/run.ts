@@ -68,11 +68,27 @@ export interface RunOptions {
   scratch?: string | undefined;
   nodeOnly: boolean;
   command: string[];
+  /** Filled as the run goes, for the CLI's own lines (src/observer/cli.ts); never read here. */
+  facts?: RunFacts | undefined;
 }
 
 /** Test and packaging seams: which binaries to use. Pointing one at nothing makes the run refuse. */
 const STRACE_ENV = "ENVELOPE_GATE_STRACE";
 const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
+
+/** What the CLI says about a run: filled by runObserved as each fact becomes known. */
+export interface RunFacts {
+  /** The scratch directory, once made; `scratchChosen` when the run chose it (no --scratch). */
+  scratch?: string;
+  scratchChosen?: boolean;
+  /** The caller's environment keys the run did not pass to the command (names only, sorted). */
+  withheld?: string[];
+  /** Events recorded so far, meta excluded (what check counts once the end line is written). */
+  eventsSoFar?: () => number;
+  /** Once the end line is written: the events between meta and end, and the command's exit code. */
+  events?: number;
+  exitCode?: number | null;
+}
 
 export const CANARY_ENV_KEY = "ENVELOPE_GATE_CANARY";
 export const CANARY_HOST = "canary.envelope-gate.invalid";
@@ -551,6 +567,7 @@ export async function runObserved(options: RunOptions): Promise<number> {
     if (activeChild?.pid !== undefined) killTree(activeChild.pid);
   });
   const privateDir = mkdtempSync(join(tmpdir(), "envelope-gate-observer-"));
+  if (options.facts) options.facts.eventsSoFar = () => Math.max(0, log.lines - 1);
   const onSignal = (signal: NodeJS.Signals): void => {
     interrupted = signal;
     if (activeChild?.pid !== undefined) killTree(activeChild.pid);
@@ -588,6 +605,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   }
   const scratchInput = options.scratch !== undefined ? resolve(options.scratch) : join(realpathSync(tmpdir()), "envelope-gate", runId);
   mkdirSync(scratchInput, { recursive: true, mode: 0o700 });
+  if (options.facts) Object.assign(options.facts, { scratch: scratchInput, scratchChosen: options.scratch === undefined });
   const scratch = realpathSync(scratchInput);
   const writableRoots = expandRoots(envelope, { workspace, scratch });
 
@@ -732,6 +750,10 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
     if (value !== undefined && envAllowed(key)) baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
   }
+  if (options.facts)
+    options.facts.withheld = Object.keys(process.env)
+      .filter((key) => !envAllowed(key))
+      .sort();
   for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
     if (envAllowed(key)) baseEnv[key] = value;
   }
@@ -844,6 +866,7 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   if (result.signal !== null) end.signal = result.signal;
   log.write(end);
   log.flush();
+  if (options.facts) Object.assign(options.facts, { events: log.lines - 2, exitCode: result.code });
   return exitCodeOf(result);
 }
 

@@ -112,6 +112,8 @@ export function spawnNode(
 }
 
 export interface RunResult extends Spawned {
+  /** run's own closing lines, taken out of `stderr`. */
+  runLines: string[];
   log: string;
   lines: Record<string, unknown>[];
 }
@@ -187,7 +189,16 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
         return { unparsable: l };
       }
     });
-  return { ...result, log, lines };
+  return { ...result, ...withoutRunLines(result.stderr), log, lines };
+}
+
+/** `run`'s own closing lines (the withheld keys, log and events), apart from what the command printed. */
+export function withoutRunLines(stderr: string): { stderr: string; runLines: string[] } {
+  const runLines: string[] = [];
+  const rest = stderr
+    .split(/(?<=\n)/)
+    .filter((l) => (/^envelope-gate run: (withheld|log) /.test(l) ? (runLines.push(l.trimEnd()), false) : true));
+  return { stderr: rest.join(""), runLines };
 }
 
 /** The host directory behind one of the run's private directories (`/tmp`, a HOME), from `meta.jail.private`. */

@@ -8,7 +8,19 @@ import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, real
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAN_RUN_AS_NOBODY, ROOT, check, ids, privateHost, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import {
+  CAN_RUN_AS_NOBODY,
+  ROOT,
+  check,
+  ids,
+  privateHost,
+  program,
+  run,
+  sandbox,
+  spawnNode,
+  withoutRunLines,
+  type Sandbox,
+} from "./harness.js";
 
 const PYTHON = "/usr/bin/python3";
 const q = JSON.stringify;
@@ -513,7 +525,7 @@ print(json.dumps({"uring": a, "unshare": b, "uid": os.getuid()}))`,
       ],
       { cwd: s.workspace, env: { PATH: process.env.PATH }, exec: "setpriv" },
     );
-    expect(r.stderr).toBe("");
+    expect(withoutRunLines(r.stderr).stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual({ uring: -1, unshare: -1, uid: 65534 });
     expect(ids(await check(s)).sort()).toEqual(["forbidden_syscall:unshare"]);
   });
