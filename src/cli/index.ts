@@ -164,7 +164,17 @@ async function suggest(args: string[]): Promise<number> {
   }
   if (logs.length === 0) usage("suggest needs at least one --observer log");
   const { suggestCommand } = await import("../gate/suggest.js");
-  await writeStdout(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }), "the suggestion");
+  await writeStdout(
+    await suggestCommand({
+      logs,
+      from,
+      fromDigest: values.sha256,
+      write: values.write,
+      workspace: values.workspace,
+      scratch: values.scratch,
+    }),
+    "the suggestion",
+  );
   return EXIT_CODES.pass;
 }
 

@@ -203,6 +203,12 @@ try { fs.mkdirSync(process.cwd() + "/out", { recursive: true }); fs.writeFileSyn
       file: rb.log,
     });
     await expect(suggestCommand({ logs: [ra.log], workspace: b.workspace })).rejects.toMatchObject({ code: "SUGGEST_ROOT_MISMATCH" });
+    // The command line passes --scratch on (it was parsed and dropped before).
+    const cli = await spawnNode([CLI, "suggest", "--observer", ra.log, "--observer", rb.log, "--scratch", a.scratch]);
+    expect(cli.code, cli.stderr).toBe(3);
+    expect(cli.stderr).toContain("SUGGEST_ROOT_MISMATCH");
+    const cliOwn = await spawnNode([CLI, "suggest", "--observer", ra.log, "--scratch", a.scratch]);
+    expect(cliOwn.code, cliOwn.stderr).toBe(0);
   });
   it("suggests allowed_commands by the names PATH found, and the pinned envelope passes the next run's check", async () => {
     const s = sandbox({ allowed_env: ["PATH"], allowed_commands: [] });
