@@ -35827,6 +35827,9 @@ const ERROR_CODES = [
     "FREEZE_NOT_FREEZABLE",
     "FREEZE_EVIDENCE_UNAVAILABLE",
     "FREEZE_EVIDENCE_MISMATCH",
+    "SUGGEST_ROOT_MISMATCH",
+    "CHECK_OPTIONS_CONFLICT",
+    "SCRATCH_REMOVE_FAILED",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -36981,6 +36984,7 @@ const FIELD_NAMES = [
     "events",
     "exit_code",
     "signal",
+    "errno",
 ];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
@@ -37006,6 +37010,7 @@ const SLOT = {
     events: 19,
     exit_code: 20,
     signal: 21,
+    errno: 22,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -37018,7 +37023,7 @@ const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
 const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
 /** Each kind's own fields: required, then optional. */
 const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: [] },
+    write: { required: ["path", "op"], optional: ["errno"] },
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
@@ -37069,6 +37074,14 @@ class ByteConstants {
 const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
 const T_STR = 1;
 const T_NUM = 2;
 const T_TRUE = 3;
@@ -37687,6 +37700,10 @@ class LogEvaluator {
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
         }
+        if (this.has(SLOT.errno)) {
+            this.onMissingTarget(canary);
+            return;
+        }
         if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
             // The jail refused it as a write to a read-only place: outside every root, whatever the
             // name resolved to afterwards (a symlink can be gone by the time it is read).
@@ -37721,6 +37738,29 @@ class LogEvaluator {
         if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
         else
+            this.judgeProtected(folded);
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: it changed nothing. Only the process
+     * observer's word counts (it reads the kernel's answer); outside the roots it is not judged,
+     * inside them it is judged as any write (a protected path), and the log's own path always is.
+     */
+    onMissingTarget(canary) {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+        const folded = foldPath(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        if (canary)
+            return;
+        if (folded === this.logPath)
+            this.record("write_outside_root", folded);
+        else if (isInsideAnyRoot(folded, this.roots))
             this.judgeProtected(folded);
     }
     /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */

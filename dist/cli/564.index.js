@@ -8,16 +8,42 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   runCommand: () => (/* binding */ runCommand)
 /* harmony export */ });
-/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7975);
-/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9);
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7775);
+/* unused harmony exports WITHHELD_SHOWN, withheldLine */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(7975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(9);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(7775);
 
 
 
+
+
+/** How many withheld key names the stderr line shows before it says "and N more". */
+const WITHHELD_SHOWN = 20;
+/** How often, at most, the progress line is redrawn when stderr is a terminal. */
+const PROGRESS_MS = 1000;
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word) {
+    return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+/** The one line naming the caller's keys the command did not get (names only; values never). */
+function withheldLine(keys) {
+    if (keys.length === 0)
+        return "envelope-gate run: withheld none of the caller's environment keys\n";
+    const shown = keys.slice(0, WITHHELD_SHOWN).join(", ");
+    const more = keys.length > WITHHELD_SHOWN ? ` and ${keys.length - WITHHELD_SHOWN} more` : "";
+    return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
+}
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]`
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
  */
 async function runCommand(args, usage) {
     const dashes = args.indexOf("--");
@@ -26,9 +52,9 @@ async function runCommand(args, usage) {
     const command = args.slice(dashes + 1);
     if (command.length === 0 || command[0] === "")
         usage("run needs a command after --");
-    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_0__.parseArgs)({
+    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
         args: args.slice(0, dashes),
-        options: { ..._gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .ENVELOPE_LOG_OPTIONS */ .B, "node-only": { type: "boolean", default: false } },
+        options: { ..._gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .ENVELOPE_LOG_OPTIONS */ .B, ..._gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .RUN_ONLY_OPTIONS */ .a },
         strict: true,
         allowPositionals: false,
     });
@@ -36,15 +62,60 @@ async function runCommand(args, usage) {
         usage("run needs --envelope");
     if (!values.observer)
         usage("run needs --observer");
-    return (0,_run_js__WEBPACK_IMPORTED_MODULE_2__.runObserved)({
-        envelopePath: values.envelope,
-        digestPath: values.sha256,
-        logPath: values.observer,
-        workspace: values.workspace,
-        scratch: values.scratch,
-        nodeOnly: values["node-only"] === true,
-        command,
-    });
+    const facts = {};
+    const tty = process.stderr.isTTY === true;
+    let drawn = false;
+    const progress = tty
+        ? setInterval(() => {
+            const n = facts.eventsSoFar?.() ?? 0;
+            process.stderr.write(`\r\x1b[Kenvelope-gate run: ${n} events so far`);
+            drawn = true;
+        }, PROGRESS_MS)
+        : null;
+    progress?.unref();
+    let exitCode;
+    try {
+        exitCode = await (0,_run_js__WEBPACK_IMPORTED_MODULE_4__.runObserved)({
+            envelopePath: values.envelope,
+            digestPath: values.sha256,
+            logPath: values.observer,
+            workspace: values.workspace,
+            scratch: values.scratch,
+            nodeOnly: values["node-only"] === true,
+            command,
+            facts,
+        });
+    }
+    finally {
+        if (progress !== null)
+            clearInterval(progress);
+        if (drawn)
+            process.stderr.write("\r\x1b[K");
+        if (facts.withheld !== undefined)
+            process.stderr.write(withheldLine(facts.withheld));
+        let scratchNote = "";
+        if (facts.scratch !== undefined && facts.scratchChosen === true) {
+            if (values["keep-scratch"] === true)
+                scratchNote = `; scratch kept at ${facts.scratch}`;
+            else {
+                try {
+                    (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync)(facts.scratch, { recursive: true, force: true });
+                }
+                catch (err) {
+                    process.stderr.write(`envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${err.code ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`);
+                }
+            }
+        }
+        if (exitCode !== undefined && facts.events !== undefined) {
+            const next = ["envelope-gate", "check", "--envelope", values.envelope];
+            if (values.sha256 !== undefined)
+                next.push("--sha256", values.sha256);
+            next.push("--observer", values.observer);
+            const exited = facts.exitCode === null || facts.exitCode === undefined ? `ended by a signal (exit ${exitCode})` : `exited ${facts.exitCode}`;
+            process.stderr.write(`envelope-gate run: log ${(0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}; next: ${next.map(shellWord).join(" ")}\n`);
+        }
+    }
+    return exitCode;
 }
 
 

@@ -1080,6 +1080,8 @@ function planMachineIdentity(dir) {
 
 
 const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
+/** Directories of the jail's own /dev given to the run as private space, like its /tmp. */
+const JAIL_DEV_PRIVATE = ["/dev/shm", "/dev/mqueue"];
 /** Jail paths <-> host paths, for resolving what the command named. */
 class PathView {
     mounts;
@@ -1102,13 +1104,14 @@ class PathView {
         return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
     }
     toHost(jailPath) {
-        // The jail's /dev is its own (bubblewrap's): nothing of the host's is behind it.
-        if (PathView.under(jailPath, "/dev"))
-            return `/nonexistent/envelope-gate-jail${jailPath}`;
+        const inDev = PathView.under(jailPath, "/dev");
         for (const m of this.mounts) {
-            if (PathView.under(jailPath, m.jail))
+            // The jail's /dev is its own (bubblewrap's): only its private directories (/dev/shm) have a host side.
+            if (PathView.under(jailPath, m.jail) && (!inDev || PathView.under(m.jail, "/dev")))
                 return m.host + jailPath.slice(m.jail.length);
         }
+        if (inDev)
+            return `/nonexistent/envelope-gate-jail${jailPath}`;
         return jailPath;
     }
     toJail(hostPath) {
@@ -1252,6 +1255,20 @@ function planJail(bwrap, plan) {
         ops.push({ kind: "private", target, host });
         privateMounts.push({ jail: target, host, recordAsHost: true });
     }
+    // A HOME that is not there (nor in a root) would make every cache write an attempt on the
+    // read-only host: the command gets a private one instead, at its host path in the run's directory.
+    let homeReplacement = null;
+    const home = plan.commandHome;
+    if (home !== undefined &&
+        home.startsWith("/") &&
+        !privateTargets.includes(home) &&
+        !(0,paths/* isInsideAnyRoot */.Jk)(home, plan.writableRoots) &&
+        !isDirectory(home)) {
+        homeReplacement = (0,external_node_path_.join)(plan.runDir, homeIndex === 0 ? "home" : `home${homeIndex + 1}`);
+        privateRunDir(homeReplacement);
+        ops.push({ kind: "private", target: homeReplacement, host: homeReplacement });
+        privateMounts.push({ jail: homeReplacement, host: homeReplacement });
+    }
     const layout = runnerLayout({
         env: plan.runnerEnv,
         execPath: plan.execPath,
@@ -1292,6 +1309,15 @@ function planJail(bwrap, plan) {
         const cover = coverOf(path, effective);
         return cover === null || cover.kind === "root" || cover.kind === "visible";
     };
+    // The jail's /dev/shm and /dev/mqueue (POSIX shared memory and semaphores, message queues) are
+    // the run's own too, like /tmp: bubblewrap's /dev is the jail's, so these are always made, in the
+    // run's directory, bound after /dev and recorded there (inside ${SCRATCH}).
+    for (const target of JAIL_DEV_PRIVATE) {
+        const host = (0,external_node_path_.join)(plan.runDir, target.slice("/dev/".length));
+        privateRunDir(host);
+        args.push("--bind", host, target);
+        privateMounts.push({ jail: target, host, recordAsHost: true });
+    }
     if (!shown(plan.cwd)) {
         throw new errors/* GateError */.ue("JAIL_CWD_HIDDEN", `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`, {
             hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
@@ -1340,6 +1366,7 @@ function planJail(bwrap, plan) {
         maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
         masked,
         machineIdentity: identity.meta,
+        homeReplacement,
     };
 }
 /**
@@ -1535,7 +1562,9 @@ class Merger {
             case "write":
                 this.out(event.refused === true
                     ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
-                    : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
+                    : event.errno !== undefined
+                        ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, errno: event.errno, source: "process" }
+                        : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
                 return;
             case "exec": {
                 const out = { kind: "exec", ts, pid: event.tgid };
@@ -2457,6 +2486,7 @@ function prepareProtected(inputs) {
 
 
 
+
 const TRACED_SYSCALLS = [
     "execve",
     "execveat",
@@ -2900,12 +2930,16 @@ class StraceParser {
     }
     /** The call being read was refused as a write to a read-only file system. */
     refused = false;
+    /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
+    missingErrno = null;
     pendingWrites = [];
     syscall(tid, name, argText, ret) {
         const tgid = this.tgid(tid);
         const retValue = /^(-?\d+)/.exec(ret);
         const ok = retValue !== null && Number(retValue[1]) >= 0;
         this.refused = !ok && ret.includes(" EROFS ");
+        const errno = ok ? null : (/^-1 (E[A-Z0-9]+) \(/.exec(ret)?.[1] ?? null);
+        this.missingErrno = errno !== null && log/* MISSING_TARGET_ERRNOS */.Vp.has(errno) ? errno : null;
         this.pendingWrites = [];
         try {
             this.dispatch(tgid, tid, name, argText, ret, ok, retValue);
@@ -2924,8 +2958,9 @@ class StraceParser {
         this.pendingWrites = [];
         const writable = this.options.jailed?.writable;
         const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
+        const errno = this.missingErrno;
         for (const w of writes)
-            this.options.emit(stale ? { ...w, refused: true } : w);
+            this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
     }
     dispatch(tgid, tid, name, argText, ret, ok, retValue) {
         if (name === "clone" || name === "clone3" || name === "fork" || name === "vfork") {
@@ -3798,6 +3833,8 @@ async function runObserved(options) {
             killTree(activeChild.pid);
     });
     const privateDir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), "envelope-gate-observer-"));
+    if (options.facts)
+        options.facts.eventsSoFar = () => Math.max(0, log.lines - 1);
     const onSignal = (signal) => {
         interrupted = signal;
         if (activeChild?.pid !== undefined)
@@ -3840,6 +3877,8 @@ async function observe(options, log, logPath, privateDir) {
     }
     const scratchInput = options.scratch !== undefined ? (0,external_node_path_.resolve)(options.scratch) : (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_os_.tmpdir)()), "envelope-gate", runId);
     (0,external_node_fs_.mkdirSync)(scratchInput, { recursive: true, mode: 0o700 });
+    if (options.facts)
+        Object.assign(options.facts, { scratch: scratchInput, scratchChosen: options.scratch === undefined });
     const scratch = (0,external_node_fs_.realpathSync)(scratchInput);
     const writableRoots = (0,core_envelope/* expandRoots */.oY)(envelope, { workspace, scratch });
     const [commandName, ...commandArgs] = options.command;
@@ -3932,6 +3971,7 @@ async function observe(options, log, logPath, privateDir) {
         launcher,
         executables,
         protectedMounts: guard.mountArgs,
+        commandHome: (0,core_envelope/* envMatcher */.IC)(envelope.envelope)("HOME") ? process.env.HOME : undefined,
     });
     const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
     const jailMeta = {
@@ -3975,10 +4015,17 @@ async function observe(options, log, logPath, privateDir) {
         if (value !== undefined && envAllowed(key))
             baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
     }
+    if (options.facts)
+        options.facts.withheld = Object.keys(process.env)
+            .filter((key) => !envAllowed(key))
+            .sort();
     for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
         if (envAllowed(key))
             baseEnv[key] = value;
     }
+    // The caller's HOME is missing: the command's is the run's own (planJail, homeReplacement).
+    if (preview.homeReplacement !== null && baseEnv.HOME !== undefined)
+        baseEnv.HOME = preview.homeReplacement;
     const stageEnv = (dir) => ({ ...baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, baseEnv.NODE_OPTIONS) });
     const prepareStage = (name) => {
         const dir = (0,external_node_path_.join)(privateDir, name);
@@ -4088,6 +4135,8 @@ async function observe(options, log, logPath, privateDir) {
         end.signal = result.signal;
     log.write(end);
     log.flush();
+    if (options.facts)
+        Object.assign(options.facts, { events: log.lines - 2, exitCode: result.code });
     return exitCodeOf(result);
 }
 /**

@@ -54,27 +54,47 @@ function note(map, key, where) {
 function str(v) {
     return typeof v === "string" && v !== "" ? v : null;
 }
-/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them. */
+/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them (the deeper one when nested). */
 function asRoot(dir, workspace, scratch) {
-    for (const [name, value] of [
+    const under = [
         ["${WORKSPACE}", workspace],
         ["${SCRATCH}", scratch],
-    ]) {
-        if (value !== null && (dir === value || dir.startsWith(value + "/")))
-            return name + dir.slice(value.length);
-    }
-    return dir;
+    ]
+        .filter(([, value]) => value !== null && (0,paths/* isInsideAnyRoot */.Jk)(dir, [value]))
+        .sort((a, b) => b[1].length - a[1].length)[0];
+    if (under === undefined)
+        return dir;
+    const [name, value] = under;
+    return value === "/" ? name + dir : name + dir.slice(value.length);
 }
-function suggestEnvelope(logs, base) {
+function logRoot(log, meta, name, given) {
+    const own = str(meta[name]);
+    const ownFolded = own === null ? null : (0,paths/* foldPath */.tu)(own);
+    if (given === undefined)
+        return ownFolded;
+    const folded = (0,paths/* foldPath */.tu)(given);
+    if (folded === null) {
+        throw new errors/* GateError */.ue("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+    }
+    if (ownFolded !== null && ownFolded !== folded) {
+        throw new errors/* GateError */.ue("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+            file: log.file,
+            line: 1,
+            hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
+        });
+    }
+    return folded;
+}
+function suggestEnvelope(logs, base, given = {}) {
     const from = base ?? DEFAULT_ENVELOPE;
     const notes = [];
+    /** Writes outside their own run's roots, keyed with that run's `${WORKSPACE}`/`${SCRATCH}` written back. */
     const writes = new Map();
     const env = new Map();
     const tools = new Map();
     const hosts = new Map();
     const execs = new Map();
-    let workspace = null;
-    let scratch = null;
+    const workspaces = [];
     let ownNetwork = true;
     for (const log of logs) {
         const meta = log.lines[0];
@@ -87,8 +107,25 @@ function suggestEnvelope(logs, base) {
         if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
             notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
         }
-        workspace ??= str(meta.workspace);
-        scratch ??= str(meta.scratch);
+        // Every log is read against its own run's workspace and scratch.
+        const workspace = logRoot(log, meta, "workspace", given.workspace);
+        const scratch = logRoot(log, meta, "scratch", given.scratch);
+        if (workspace !== null)
+            workspaces.push(workspace);
+        for (const [name, value] of [
+            ["WORKSPACE", workspace],
+            ["SCRATCH", scratch],
+        ]) {
+            if (value === null && from.allowed_roots.some((r) => r.includes("${" + name + "}"))) {
+                notes.push(`${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`);
+            }
+        }
+        const roots = from.allowed_roots.flatMap((r) => {
+            if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
+                return [];
+            const expanded = (0,paths/* foldPath */.tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+            return expanded === null ? [] : [expanded];
+        });
         if (meta.network_enforced !== true)
             ownNetwork = false;
         log.lines.forEach((e, i) => {
@@ -98,8 +135,8 @@ function suggestEnvelope(logs, base) {
             switch (e.kind) {
                 case "write": {
                     const path = (0,paths/* foldPath */.tu)(str(e.path) ?? "");
-                    if (path !== null)
-                        note(writes, path, where);
+                    if (path !== null && !(0,paths/* isInsideAnyRoot */.Jk)(path, roots))
+                        note(writes, asRoot(path, workspace, scratch), where);
                     return;
                 }
                 case "env": {
@@ -126,9 +163,16 @@ function suggestEnvelope(logs, base) {
                     return;
                 }
                 case "exec": {
-                    const path = str(e.path);
-                    if (path !== null)
-                        note(execs, path, where);
+                    const path = (0,paths/* foldPath */.tu)(str(e.path) ?? "");
+                    if (path === null)
+                        return;
+                    // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
+                    // path's basename is the portable entry, the one the undeclared_command rule matches at
+                    // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
+                    // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
+                    const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+                    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+                    note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where);
                     return;
                 }
                 case "syscall":
@@ -141,12 +185,12 @@ function suggestEnvelope(logs, base) {
     }
     const added = [];
     const envelope = structuredClone(from);
-    // Roots: the directories written outside the current roots (a directory made is itself the root).
-    const roots = envelope.allowed_roots.map((r) => r.replace("${WORKSPACE}", workspace ?? "${WORKSPACE}").replace("${SCRATCH}", scratch ?? "${SCRATCH}"));
-    const outside = [...writes.entries()].filter(([p]) => !(0,paths/* isInsideAnyRoot */.Jk)(p, roots.map((r) => (0,paths/* foldPath */.tu)(r) ?? r)));
+    // Roots: the directories written outside each run's roots (a directory made is itself the root).
+    const outside = [...writes.entries()];
     const dirs = new Map();
     for (const [path, seen] of outside) {
-        const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
         const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen.first };
         d.covers.push(path);
         d.count += seen.count;
@@ -160,7 +204,7 @@ function suggestEnvelope(logs, base) {
         for (const [other, o] of dirs)
             if (other !== dir && (0,paths/* isInsideAnyRoot */.Jk)(other, [dir]))
                 d.covers.push(...o.covers);
-        const entry = asRoot(dir, workspace, scratch);
+        const entry = dir;
         if (dir === "/")
             notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
         else {
@@ -236,11 +280,17 @@ function suggestEnvelope(logs, base) {
     }
     if (envelope.allowed_commands !== undefined) {
         const commands = envelope.allowed_commands;
+        const underWorkspace = [];
         for (const [path, seen] of execs) {
             if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1)))
                 continue;
             commands.push(path);
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first });
+            if (workspaces.some((w) => (0,paths/* isInsideAnyRoot */.Jk)(path, [w])))
+                underWorkspace.push(path);
+        }
+        if (underWorkspace.length > 0) {
+            notes.push(`allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`);
         }
     }
     return { envelope, added, notes };
@@ -342,7 +392,10 @@ async function readLog(file) {
 async function suggestCommand(options) {
     const base = options.from !== undefined ? await (0,files/* readVerifiedEnvelope */.pO)(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
-    const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null);
+    const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
+        workspace: options.workspace === undefined ? undefined : (0,external_node_path_.resolve)(options.workspace),
+        scratch: options.scratch === undefined ? undefined : (0,external_node_path_.resolve)(options.scratch),
+    });
     const out = [
         `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
     ];

@@ -5810,7 +5810,8 @@ function escapeJsonPtr(str) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   N: () => (/* binding */ formatReportText)
 /* harmony export */ });
-const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
+/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9215);
+
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
 function formatReportText(report) {
     const out = [];
@@ -5824,11 +5825,7 @@ function formatReportText(report) {
             out.push(`  what to do: ${report.error.hint}`);
     }
     else {
-        const n = report.violations.length;
-        const summary = report.verdict === "pass"
-            ? `no violations in ${report.events} events`
-            : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
-        out.push(`envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}`);
+        out.push((0,_gate_check_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .M)(report));
         const width = Math.min(80, Math.max(0, ...report.violations.map((v) => v.id.length)));
         for (const v of report.violations) {
             out.push(`  ${v.id.padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
@@ -5854,6 +5851,7 @@ function formatReportText(report) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ COMMAND_HELP),
 /* harmony export */   i: () => (/* binding */ main)
 /* harmony export */ });
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
@@ -5885,13 +5883,47 @@ const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--node-only] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
-exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate`;
+exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate
+every command answers --help (or -h) with its own usage`;
+/** Each subcommand's usage, printed on stdout with exit 0 for `<command> --help` or `-h`. */
+const COMMAND_HELP = {
+    hash: `usage: envelope-gate hash <envelope.json>
+  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.`,
+    verify: `usage: envelope-gate verify --envelope E [--sha256 F]
+  Checks the envelope against its pinned digest (F, default E.sha256) and its schema.`,
+    check: `usage: envelope-gate check --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
+  Judges the observer log L against the pinned envelope E.
+  --workspace, --scratch  default: the ones the log's run recorded (its meta line); given and
+                          different from those, check refuses (CHECK_OPTIONS_CONFLICT)
+  --format                text (default) or json (the contract's report)
+  exit status: 0 pass, 1 violations, 3 could not evaluate`,
+    run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+  Runs CMD jailed and observed under the pinned envelope E, writing the log L.
+  --workspace DIR   default: the current directory
+  --scratch DIR     default: a fresh directory under the system's temporary directory, removed
+                    after the run unless --keep-scratch (a scratch you give is never removed)
+  --node-only       record with the Node hooks only (no process observer)
+  On stderr it says which of your environment keys the command did not get, and ends with one
+  line: the log, the number of events, and the check to run next. On a terminal it shows the
+  events so far while the command runs.
+  exit status: the command's, or 3 if the run could not be observed`,
+    suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+  Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
+  --run   first records one run of CMD under E, then suggests from its log`,
+};
+/** Whether the command's own arguments (before any `--`) ask for its usage. */
+function wantsHelp(args) {
+    const dashes = args.indexOf("--");
+    const own = dashes === -1 ? args : args.slice(0, dashes);
+    return own.includes("--help") || own.includes("-h");
+}
 class UsageError extends Error {
 }
 function usage(message) {
@@ -5999,7 +6031,14 @@ async function suggest(args) {
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
     const { suggestCommand } = await __nccwpck_require__.e(/* import() */ 826).then(__nccwpck_require__.bind(__nccwpck_require__, 4826));
-    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(await suggestCommand({ logs, from, fromDigest: values.sha256, write: values.write }), "the suggestion");
+    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(await suggestCommand({
+        logs,
+        from,
+        fromDigest: values.sha256,
+        write: values.write,
+        workspace: values.workspace,
+        scratch: values.scratch,
+    }), "the suggestion");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
@@ -6014,6 +6053,11 @@ async function main(argv) {
         return name === undefined ? _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage : _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
     }
     const command = COMMANDS[name];
+    const help = COMMAND_HELP[name];
+    if (help !== undefined && wantsHelp(rest)) {
+        process.stdout.write(help + "\n");
+        return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+    }
     try {
         if (!command)
             usage(`unknown command "${name}"`);
@@ -6965,6 +7009,9 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "FREEZE_NOT_FREEZABLE",
     "FREEZE_EVIDENCE_UNAVAILABLE",
     "FREEZE_EVIDENCE_MISMATCH",
+    "SUGGEST_ROOT_MISMATCH",
+    "CHECK_OPTIONS_CONFLICT",
+    "SCRATCH_REMOVE_FAILED",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -7089,6 +7136,7 @@ function formatEndpoint(host, port) {
 __nccwpck_require__.d(__webpack_exports__, {
   Ae: () => (/* binding */ LOG_VERSION),
   IC: () => (/* binding */ LogEvaluator),
+  Vp: () => (/* binding */ MISSING_TARGET_ERRNOS),
   yG: () => (/* binding */ RUNTIME_ENV_KEYS),
   V1: () => (/* binding */ WRITE_OPS),
   U9: () => (/* binding */ isLoopback)
@@ -7214,6 +7262,7 @@ const FIELD_NAMES = [
     "events",
     "exit_code",
     "signal",
+    "errno",
 ];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
@@ -7239,6 +7288,7 @@ const SLOT = {
     events: 19,
     exit_code: 20,
     signal: 21,
+    errno: 22,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -7251,7 +7301,7 @@ const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
 const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
 /** Each kind's own fields: required, then optional. */
 const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: [] },
+    write: { required: ["path", "op"], optional: ["errno"] },
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
@@ -7302,6 +7352,14 @@ class ByteConstants {
 const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
 const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
 const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
 const T_STR = 1;
 const T_NUM = 2;
 const T_TRUE = 3;
@@ -7920,6 +7978,10 @@ class LogEvaluator {
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
         }
+        if (this.has(SLOT.errno)) {
+            this.onMissingTarget(canary);
+            return;
+        }
         if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
             // The jail refused it as a write to a read-only place: outside every root, whatever the
             // name resolved to afterwards (a symlink can be gone by the time it is read).
@@ -7954,6 +8016,29 @@ class LogEvaluator {
         if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
             this.record("write_outside_root", folded);
         else
+            this.judgeProtected(folded);
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: it changed nothing. Only the process
+     * observer's word counts (it reads the kernel's answer); outside the roots it is not judged,
+     * inside them it is judged as any write (a protected path), and the log's own path always is.
+     */
+    onMissingTarget(canary) {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        if (canary)
+            return;
+        if (folded === this.logPath)
+            this.record("write_outside_root", folded);
+        else if ((0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots))
             this.judgeProtected(folded);
     }
     /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
@@ -8326,26 +8411,127 @@ function exitCodeFor(verdict) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ verdictLine),
 /* harmony export */   k: () => (/* binding */ runCheck)
 /* harmony export */ });
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9478);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1552);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9478);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1552);
 
 
+
+
+
+const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
+/**
+ * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
+ * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
+ * run touched, never whether its command worked. The exit code of `check` does not change with it.
+ */
+function verdictLine(report) {
+    const n = report.violations.length;
+    const summary = report.verdict === "pass"
+        ? `no violations in ${report.events} events`
+        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
+    const exit = report.log?.exit_code;
+    const command = report.log === null
+        ? ""
+        : exit === null
+            ? "; the command did not exit (killed by a signal)"
+            : exit !== 0
+                ? `; the command exited ${String(exit)}`
+                : "";
+    return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
+}
 
 /** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
 async function runCheck(settings) {
     let envelope = null;
     try {
-        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
-        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .expandRoots */ .oY)(envelope, { workspace: settings.workspace, scratch: settings.scratch });
-        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_2__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromVerdict */ .MV)(verdict), envelope };
+        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
+        const recorded = recordedRoots(settings.logPath);
+        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
+            workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
+            scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+        });
+        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromVerdict */ .MV)(verdict), envelope };
     }
     catch (err) {
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_1__/* .reportFromError */ .dd)(err, envelope), envelope };
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromError */ .dd)(err, envelope), envelope };
     }
+}
+/** How much of the log's first line is read for its roots; a meta line is far shorter. */
+const META_PREFIX_BYTES = 1 << 20;
+/**
+ * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
+ * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
+ */
+function recordedRoots(logPath) {
+    let text;
+    try {
+        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logPath, "r");
+        try {
+            const buffer = Buffer.alloc(META_PREFIX_BYTES);
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
+            text = buffer.subarray(0, n).toString("utf8");
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    }
+    catch {
+        return {};
+    }
+    const newline = text.indexOf("\n");
+    if (newline === -1)
+        return {};
+    let meta;
+    try {
+        meta = JSON.parse(text.slice(0, newline));
+    }
+    catch {
+        return {};
+    }
+    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
+        return {};
+    const out = {};
+    for (const name of ["workspace", "scratch"]) {
+        const value = meta[name];
+        if (typeof value === "string" && value !== "")
+            out[name] = value;
+    }
+    return out;
+}
+/** The same directory, by its real path where it still exists (a run records real paths). */
+function sameDirectory(given, recorded) {
+    if ((0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(given) === recorded)
+        return true;
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(given) === recorded;
+    }
+    catch {
+        return false;
+    }
+}
+/** A root as given, or as the log recorded it; given and recorded differently is a refusal. */
+function settled(name, given, recorded, logPath) {
+    if (given === undefined)
+        return recorded;
+    if (recorded === undefined)
+        return given;
+    if (sameDirectory(given, recorded))
+        return recorded;
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .GateError */ .ue("CHECK_OPTIONS_CONFLICT", `--${name} ${given} differs from the ${name} the log's run recorded (${recorded})`, {
+        file: logPath,
+        line: 1,
+        hint: `Leave out --${name}: check reads it from the log's meta line. A log is judged against the roots its run had.`,
+    });
 }
 
 
@@ -8458,7 +8644,8 @@ async function evaluateLogFile(envelope, logPath, options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   B: () => (/* binding */ ENVELOPE_LOG_OPTIONS)
+/* harmony export */   B: () => (/* binding */ ENVELOPE_LOG_OPTIONS),
+/* harmony export */   a: () => (/* binding */ RUN_ONLY_OPTIONS)
 /* harmony export */ });
 /** The flags every command that reads an envelope and an observer log takes (`check`, `run`). */
 const ENVELOPE_LOG_OPTIONS = {
@@ -8467,6 +8654,11 @@ const ENVELOPE_LOG_OPTIONS = {
     observer: { type: "string" },
     workspace: { type: "string" },
     scratch: { type: "string" },
+};
+/** The flags only `run` takes. */
+const RUN_ONLY_OPTIONS = {
+    "node-only": { type: "boolean", default: false },
+    "keep-scratch": { type: "boolean", default: false },
 };
 
 
@@ -10740,6 +10932,7 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // This entry module used 'module' so it can't be inlined
 /******/ var __webpack_exports__ = __nccwpck_require__(486);
 /******/ __webpack_exports__ = await __webpack_exports__;
+/******/ var __webpack_exports__COMMAND_HELP = __webpack_exports__.Q;
 /******/ var __webpack_exports__main = __webpack_exports__.i;
-/******/ export { __webpack_exports__main as main };
+/******/ export { __webpack_exports__COMMAND_HELP as COMMAND_HELP, __webpack_exports__main as main };
 /******/ 
