@@ -4,7 +4,8 @@
  * chose removed afterwards, progress only on a terminal. Real bundle, real jailed runs.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CAN_RUN_AS_NOBODY, CLI, JAIL_AVAILABLE, ROOT, logPathOf, program, sandbox, spawnNode, type Sandbox } from "../observer/harness.js";
@@ -214,6 +215,16 @@ describe.skipIf(!JAIL_AVAILABLE)("check reads workspace and scratch from the log
   });
 });
 
+/**
+ * Whether this test's own node can be the jailed command as nobody: under .ci/node24 it sits
+ * inside the clone, which may be a `mktemp -d` folder under /tmp, and the jail's /tmp is the
+ * run's own (COMMAND_NOT_FOUND). The suite under the system node runs the test.
+ */
+const NOBODY_CAN_RUN_THIS_NODE =
+  CAN_RUN_AS_NOBODY &&
+  !process.execPath.startsWith(`${realpathSync(tmpdir())}/`) &&
+  spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "-e", ""], { stdio: "ignore" }).status === 0;
+
 describe.skipIf(!JAIL_AVAILABLE)("the scratch run chose", () => {
   it("is removed after the run; a symlink the command planted in it is removed, not followed", async () => {
     const s = sandbox();
@@ -252,47 +263,50 @@ describe.skipIf(!JAIL_AVAILABLE)("the scratch run chose", () => {
     expect(lastLine(given.stderr)).not.toContain("scratch kept");
   });
 
-  it.skipIf(!CAN_RUN_AS_NOBODY)("a removal that fails is said (SCRATCH_REMOVE_FAILED) and leaves the command's exit code", async () => {
-    const s = sandbox();
-    const tmp = join(s.base, "tmp");
-    mkdirSync(tmp);
-    for (const dir of [s.base, s.workspace, s.home, tmp, join(s.base, "programs")]) if (existsSync(dir)) chmodSync(dir, 0o777);
-    // The command leaves a directory it cannot be emptied of, as nobody: the wrapper (nobody too) cannot remove it.
-    const stuck = `const fs = require("node:fs"); fs.mkdirSync(process.env.SCRATCH + "/ro"); fs.writeFileSync(process.env.SCRATCH + "/ro/f", "x"); fs.chmodSync(process.env.SCRATCH + "/ro", 0o555); process.exitCode = 7;`;
-    const copy = join(s.base, "dist");
-    spawnSync("cp", ["-r", join(ROOT, "dist"), copy]);
-    spawnSync("chmod", ["-R", "a+rX", copy]);
-    const log = join(tmp, "observer.jsonl");
-    const r = await spawnNode(
-      [
-        ...NOBODY,
-        process.execPath,
-        join(copy, "cli/index.js"),
-        "run",
-        "--envelope",
-        s.envelope,
-        "--observer",
-        log,
-        "--",
-        process.execPath,
-        "-e",
-        stuck,
-      ],
-      {
-        exec: "setpriv",
-        cwd: s.workspace,
-        env: { ...callerEnv(s), TMPDIR: tmp },
-      },
-    );
-    const meta = JSON.parse(readFileSync(log, "utf8").split("\n")[0] as string) as { scratch: string };
-    try {
-      expect(r.code).toBe(7);
-      expect(r.stderr).toMatch(
-        new RegExp(`envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${meta.scratch} could not be removed \\(EACCES\\)`),
+  it.skipIf(!NOBODY_CAN_RUN_THIS_NODE)(
+    "a removal that fails is said (SCRATCH_REMOVE_FAILED) and leaves the command's exit code",
+    async () => {
+      const s = sandbox();
+      const tmp = join(s.base, "tmp");
+      mkdirSync(tmp);
+      for (const dir of [s.base, s.workspace, s.home, tmp, join(s.base, "programs")]) if (existsSync(dir)) chmodSync(dir, 0o777);
+      // The command leaves a directory it cannot be emptied of, as nobody: the wrapper (nobody too) cannot remove it.
+      const stuck = `const fs = require("node:fs"); fs.mkdirSync(process.env.SCRATCH + "/ro"); fs.writeFileSync(process.env.SCRATCH + "/ro/f", "x"); fs.chmodSync(process.env.SCRATCH + "/ro", 0o555); process.exitCode = 7;`;
+      const copy = join(s.base, "dist");
+      spawnSync("cp", ["-r", join(ROOT, "dist"), copy]);
+      spawnSync("chmod", ["-R", "a+rX", copy]);
+      const log = join(tmp, "observer.jsonl");
+      const r = await spawnNode(
+        [
+          ...NOBODY,
+          process.execPath,
+          join(copy, "cli/index.js"),
+          "run",
+          "--envelope",
+          s.envelope,
+          "--observer",
+          log,
+          "--",
+          process.execPath,
+          "-e",
+          stuck,
+        ],
+        {
+          exec: "setpriv",
+          cwd: s.workspace,
+          env: { ...callerEnv(s), TMPDIR: tmp },
+        },
       );
-      expect(lastLine(r.stderr)).toMatch(/^envelope-gate run: log .*, \d+ events, the command exited 7; next: /);
-    } finally {
-      rmSync(meta.scratch, { recursive: true, force: true });
-    }
-  });
+      const meta = JSON.parse(readFileSync(log, "utf8").split("\n")[0] as string) as { scratch: string };
+      try {
+        expect(r.code).toBe(7);
+        expect(r.stderr).toMatch(
+          new RegExp(`envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${meta.scratch} could not be removed \\(EACCES\\)`),
+        );
+        expect(lastLine(r.stderr)).toMatch(/^envelope-gate run: log .*, \d+ events, the command exited 7; next: /);
+      } finally {
+        rmSync(meta.scratch, { recursive: true, force: true });
+      }
+    },
+  );
 });
