@@ -90,6 +90,8 @@ export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
   // Node's bundled undici (fetch) reads these for itself:
   "UNDICI_NO_FG",
   "JEST_WORKER_ID",
+  // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
+  "UNDICI_NO_WASM_SIMD",
   // tty.getColorDepth, when a program writes to a terminal:
   "TMUX",
   "TERM_PROGRAM",
