@@ -67,6 +67,22 @@ export const HOST_SETS: ReadonlyMap<string, readonly string[]> = new Map<string,
   ["@node-dist", ["nodejs.org:443"]],
 ]);
 
+/**
+ * The programs each set is documented for: `suggest` proposes a set in place of its members only
+ * when one of these ran (an `exec` with this basename) and every endpoint the run reached on the
+ * set's names is a member (docs/egress.md, "suggest and host sets").
+ */
+export const HOST_SET_TOOLS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["@npm", ["npm", "npm-cli.js", "npx", "npx-cli.js", "yarn", "yarn.js", "yarn.cjs", "pnpm", "pnpm.cjs", "corepack"]],
+  ["@pypi", ["pip", "pip3", "uv", "poetry", "pipx"]],
+  ["@crates", ["cargo"]],
+  ["@go-proxy", ["go"]],
+  ["@debian", ["apt", "apt-get", "http", "https"]],
+  ["@ubuntu", ["apt", "apt-get", "http", "https"]],
+  ["@github", ["git", "git-remote-https", "gh"]],
+  ["@node-dist", ["node-gyp", "corepack", "nvm"]],
+]);
+
 /** True for an `allowed_hosts` entry that names a set (`@npm`), known or not. */
 export function isHostSetEntry(entry: string): boolean {
   return entry.startsWith("@");
@@ -127,8 +143,14 @@ export function parseHostPattern(source: string): HostPattern | null {
   return { source, host: wildcard ? rest.slice(2) : rest, wildcard, port };
 }
 
+/**
+ * Whether `pattern` allows `host` on `port`. A host event without a port is a name lookup, not a
+ * connection: a name allowed on any port may be looked up (`registry.npmjs.org:443` allows the
+ * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
+ * resolves a name before it connects.
+ */
 export function hostMatches(pattern: HostPattern, host: string, port: number | null): boolean {
-  if (pattern.port !== null && pattern.port !== port) return false;
+  if (pattern.port !== null && port !== null && pattern.port !== port) return false;
   if (pattern.wildcard) {
     return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);
   }

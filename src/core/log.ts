@@ -1023,7 +1023,8 @@ export class LogEvaluator {
       const via = this.val(SLOT.via);
       if (typeof via === "string" && via !== "" && hostAllowed(this.hosts, normalizeHost(via), p)) return;
       this.record("undeclared_host", formatEndpoint(host, p));
-    } else if (this.hostSets) {
+    } else if (this.hostSets && p !== null) {
+      // Connections only: a lookup (no port) of a member is part of the connection that follows.
       const set = allowedViaSet(this.hosts, host, p);
       if (set !== null) {
         const endpoint = formatEndpoint(host, p);

@@ -21,7 +21,7 @@ import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHonoursEnvProxy } from "../../src/observer/preload/proxy.js";
-import { CLI, JAIL_AVAILABLE, check, program, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CLI, JAIL_AVAILABLE, NAMESERVERS, check, ids, program, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 const UP = "up.example";
 const OTHER = "other.example";
@@ -204,5 +204,43 @@ const fetched = (url) => fetch(url).then(async (r) => r.status + " " + (await r.
     expect(report.violations.map((v) => v.id).sort()).toEqual(
       [`undeclared_host:${OTHER}:${plainPort}`, `undeclared_host:${OTHER}:${securePort}`].sort(),
     );
+  });
+
+  it("suggest proposes the name with its port, not the lookup's bare name, not the resolver, not the proxy keys; the pinned envelope leaves only the resolver attempt", async () => {
+    const s = sandbox({ network: "allowlist", allowed_hosts: [] });
+    const requests = `out.lookup = await new Promise((resolve) => require("dns").lookup("${UP}", (e) => resolve(e ? e.code : "resolved")));
+  out.fetch = await fetched("http://${UP}:${plainPort}/fetch");`;
+    const first = await runClient(s, requests);
+    expect(first.code, first.stderr).toBe(0);
+    // The jail resolves nothing; the proxy refused the name (nothing is allowed yet).
+    expect(first.out.lookup).not.toBe("resolved");
+    expect(first.out.fetch).toMatch(/^error /);
+    const log = join(s.base, "observer.jsonl");
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    // What suggest has to read past: the lookup's portless line (and, with the process observer, the resolver's port 53).
+    expect(lines).toContainEqual(expect.objectContaining({ kind: "host", host: UP, proto: "dns" }));
+    expect(lines).toContainEqual(expect.objectContaining({ kind: "env", key: "HTTPS_PROXY" }));
+    const suggested = join(s.base, "suggested.json");
+    const r = await spawnNode([CLI, "suggest", "--observer", log, "--from", s.envelope, "--write", suggested]);
+    expect(r.code, r.stderr).toBe(0);
+    const envelope = JSON.parse(readFileSync(suggested, "utf8")) as { allowed_hosts: string[]; allowed_env: string[]; network: string };
+    expect(envelope.network).toBe("allowlist");
+    expect(envelope.allowed_hosts).toEqual([`${UP}:${plainPort}`]);
+    expect(envelope.allowed_env.filter((k) => /PROXY/i.test(k))).toEqual([]);
+    if (lines.some((l) => l.source === "process" && l.kind === "host" && l.port === 53))
+      expect(r.stdout + r.stderr).toContain("the machine's resolver");
+
+    const pinned = { ...s, envelope: suggested };
+    const again = await runClient(pinned, requests);
+    expect(again.out.fetch).toBe("200 http/fetch");
+    const report = await check(pinned);
+    expect(report.error).toBeNull();
+    // The lookup of the name is allowed by its name:port entry, the proxy keys are not judged: what
+    // is left is the resolver attempt, which suggest leaves to a person (its note says so).
+    const resolver = NAMESERVERS.map((ns) => `undeclared_host:${ns.includes(":") ? `[${ns}]` : ns}:53`);
+    expect(ids(report).filter((id) => !resolver.includes(id))).toEqual([]);
   });
 });
