@@ -14,14 +14,14 @@
  * (a private mount namespace with its own /etc/hosts), as in egress-limits.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeHonoursEnvProxy } from "../../src/observer/preload/proxy.js";
-import { CLI, JAIL_AVAILABLE, NAMESERVERS, check, ids, program, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CLI, JAIL_AVAILABLE, NAMESERVERS, check, ids, program, runWithHostsFile, sandbox, spawnNode, type Sandbox } from "./harness.js";
 
 const UP = "up.example";
 const OTHER = "other.example";
@@ -79,8 +79,6 @@ describe.skipIf(unavailable !== null)(`Node's fetch, http and https through the 
 
   /** Runs the client under `envelope-gate run`, the wrapper seeing /etc/hosts with UP and OTHER at this machine's address. */
   async function runClient(s: Sandbox, requests: string): Promise<{ code: number | null; stderr: string; out: Record<string, string> }> {
-    const hosts = join(s.base, "hosts");
-    writeFileSync(hosts, `127.0.0.1 localhost\n${address} ${UP} ${OTHER}\n`);
     const outFile = join(s.workspace, "out.json");
     const client = program(
       s,
@@ -98,35 +96,7 @@ const fetched = (url) => fetch(url).then(async (r) => r.status + " " + (await r.
   process.exit(0);
 })();`,
     );
-    const args = [
-      CLI,
-      "run",
-      "--envelope",
-      s.envelope,
-      "--observer",
-      join(s.base, "observer.jsonl"),
-      "--workspace",
-      s.workspace,
-      "--scratch",
-      s.scratch,
-    ];
-    const r = await spawnNode(
-      [
-        "-m",
-        "--propagation",
-        "private",
-        "/bin/sh",
-        "-c",
-        'mount --bind "$0" /etc/hosts && exec "$@"',
-        hosts,
-        process.execPath,
-        ...args,
-        "--",
-        process.execPath,
-        client,
-      ],
-      { exec: "unshare", cwd: s.workspace, env: { ...process.env, HOME: s.home } },
-    );
+    const r = await runWithHostsFile(s, `127.0.0.1 localhost\n${address} ${UP} ${OTHER}\n`, [process.execPath, client]);
     let out: Record<string, string> = {};
     try {
       out = JSON.parse(readFileSync(outFile, "utf8")) as Record<string, string>;
