@@ -176,6 +176,21 @@ const fetched = (url) => fetch(url).then(async (r) => r.status + " " + (await r.
     );
   });
 
+  it("a dispatcher the program set itself before its first fetch stays its own (a test's MockAgent keeps working)", async () => {
+    const s = sandbox(envelope());
+    const r = await runClient(
+      s,
+      `const key = Symbol.for("undici.globalDispatcher.1");
+  const mine = { dispatch() { throw new Error("the program's own dispatcher"); }, close() {}, destroy() {} };
+  Object.defineProperty(globalThis, key, { value: mine, writable: true, enumerable: false, configurable: false });
+  out.fetch = await fetched("http://${UP}:${plainPort}/mine");
+  out.same = String(globalThis[key] === mine);`,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.out.fetch).toBe("error the program's own dispatcher");
+    expect(r.out.same).toBe("true");
+  });
+
   it("suggest proposes the name with its port, not the lookup's bare name, not the resolver, not the proxy keys; the pinned envelope leaves only the resolver attempt", async () => {
     const s = sandbox({ network: "allowlist", allowed_hosts: [] });
     const requests = `out.lookup = await new Promise((resolve) => require("dns").lookup("${UP}", (e) => resolve(e ? e.code : "resolved")));

@@ -2,10 +2,10 @@
  * proxy: under `network: "allowlist"` the run's only way out is the egress proxy named by
  * HTTP_PROXY/HTTPS_PROXY (docs/egress.md). Node's own clients ignore those variables unless
  * NODE_USE_ENV_PROXY=1 on a Node that honours it (24.5 and newer, 22.21 and newer; the wrapper
- * sets it under allowlist). On an older Node (20) this area makes `fetch`, `http` and `https`
- * use the proxy by themselves: every request to a host that NO_PROXY does not name goes through
- * a CONNECT tunnel to the proxy (TLS on top for https), so the proxy sees the name and the port
- * and judges them. NO_PROXY hosts (loopback: the run's own namespace) stay direct.
+ * sets it under allowlist). On an older Node (20) this area gives NODE_USE_ENV_PROXY=1 the same
+ * meaning (and does nothing without it): it makes `fetch`, `http` and `https` use the proxy.
+ * Every request to a host that NO_PROXY does not name goes through a CONNECT tunnel to the proxy
+ * (TLS on top for https), so the proxy sees the name and the port and judges them. NO_PROXY hosts (loopback: the run's own namespace) stay direct.
  *
  * - `http.globalAgent` and `https.globalAgent` are replaced by agents whose connections are
  *   tunnels. A request that brings its own agent (or `agent: false`) goes direct, and in the jail
@@ -14,7 +14,9 @@
  *   `fetch` loads it (with a `data:` URL, which never touches the network), then replaces the
  *   global dispatcher (`Symbol.for("undici.globalDispatcher.1")`) with an undici Agent of the
  *   same class whose `connect` opens the tunnel, before the program's own request is dispatched.
- *   Loading undici eagerly would cost every Node process of the run about 100 ms.
+ *   Loading undici eagerly would cost every Node process of the run about 100 ms. A dispatcher the
+ *   program set before its first fetch (`setGlobalDispatcher` from the undici package: a MockAgent,
+ *   its own ProxyAgent) is left alone.
  *
  * Nothing here is recorded: the proxy records every tunnel by name (`source: "proxy"`), and the
  * connect to the relay's own address is written by neither observer.
@@ -68,9 +70,10 @@ function noProxyMatcher(value: string | undefined): (host: string) => boolean {
 
 export function installProxy(ctx: HookContext): void {
   const env = ctx.realEnv;
+  // NODE_USE_ENV_PROXY=1 (the wrapper's, under allowlist) asks for the proxy; a Node that honours it does the rest.
+  if (env.NODE_USE_ENV_PROXY !== "1" || nodeHonoursEnvProxy(process.version)) return;
   const proxy = parseProxy(env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy);
   if (proxy === null) return;
-  if (env.NODE_USE_ENV_PROXY === "1" && nodeHonoursEnvProxy(process.version)) return;
   const net = load<NetModule>("node:net");
   const tls = load<TlsModule>("node:tls");
   const http = load<typeof import("node:http")>("node:http");
@@ -173,6 +176,8 @@ export function installProxy(ctx: HookContext): void {
   let installed = false;
   function installDispatcher(): void {
     installed = true;
+    // A dispatcher the program set itself (an undici MockAgent, its own ProxyAgent) stays its own.
+    if (g[DISPATCHER] !== undefined) return;
     // Loads undici (and with it the default global Agent) without a network request.
     originalFetch!.call(globalThis, "data:,").catch(() => undefined);
     const current = g[DISPATCHER] as { constructor: new (options: unknown) => unknown } | undefined;
