@@ -10,6 +10,7 @@ import {
 } from "../core/envelope-proposal.js";
 import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
+import { mdText } from "../core/markdown.js";
 import { repoRef, type ApiWorkflowRun, type InstallationClient, type PullInfo, type RepoRef } from "../github/app-client.js";
 import type { AuditRun, EnvelopePr, EnvelopePrState } from "../store/index.js";
 import { fail, type AppContext } from "./context.js";
@@ -576,4 +577,54 @@ async function openEnvelopePr(
     entries: proposal.added.length,
   });
   return `envelope PR #${pull.number} opened: ${proposal.added.length} entr${proposal.added.length === 1 ? "y" : "ies"}`;
+}
+
+/**
+ * `pull_request` on an envelope PR the App opened (matched by repository, PR number, and the
+ * branch and head repository it recorded): a push to its branch, a retarget, a merge or a close is
+ * held to GitHub's answers at once (`reconcile`), not only at the next audit run, so a commit
+ * someone else pushed closes the PR (ENVELOPE_PR_TAMPERED) before a reviewer merges it.
+ */
+export async function onEnvelopePullRequest(
+  ctx: AppContext,
+  action: string,
+  head: { repository: string; number: number; branch: string; headRepository: string | null },
+  installationId: number | undefined,
+): Promise<string | null> {
+  const pr = await ctx.store.envelopePrs.findEnvelopePrByPull(head.repository, head.number);
+  if (pr === null) return null;
+  if (head.branch !== pr.branch || head.headRepository === null || head.headRepository.toLowerCase() !== pr.repository.toLowerCase()) {
+    return `not the App's envelope PR on ${pr.branch}: head ${head.headRepository ?? "?"}:${head.branch}`;
+  }
+  if (pr.state === "closed" && pr.outcome_code !== null && action === "reopened") {
+    // A PR the App closed (tampered, retargeted) stays closed.
+    const gh = await ctx.installation(installationId ?? pr.installation_id);
+    await closeWithComment(
+      gh,
+      repoRef(pr.repository),
+      pr,
+      `Closed again by envelope-gate (\`${pr.outcome_code}\`): ${mdText(pr.outcome_detail ?? "the App closed this envelope PR")}.`,
+    );
+    return `envelope PR #${head.number} closed again: ${pr.outcome_code}`;
+  }
+  if (pr.state !== "opened") return `envelope PR #${head.number} is ${pr.state}`;
+  if (!["synchronize", "edited", "closed", "reopened"].includes(action)) return `envelope PR #${head.number}: ${action}`;
+  if (!(await ctx.store.envelopePrs.claimEnvelopePr(pr.id, ctx.settings.replicaId, ctx.clock.now(), ctx.settings.leaseMs)))
+    busy(pr.repository);
+  const gh = await ctx.installation(installationId ?? pr.installation_id);
+  const claimed = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) as EnvelopePr;
+  const still = await reconcile(ctx, gh, claimed, claimed.mode, claimed.base_ref);
+  if (still === null) {
+    const after = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) as EnvelopePr;
+    return `envelope PR #${head.number} ${after.state}${after.outcome_code ? `: ${after.outcome_code}` : ""}`;
+  }
+  await ctx.store.envelopePrs.updateEnvelopePr(
+    pr.id,
+    ctx.settings.replicaId,
+    ["opened"],
+    "opened",
+    { claim_owner: null, claim_until: null },
+    ctx.clock.now(),
+  );
+  return `envelope PR #${head.number}: the App's own commit`;
 }

@@ -12,9 +12,10 @@ import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
 import { APP_BOT_LOGIN } from "../support/fake-github-app.js";
-import type { FakePull, FakeWorkflowRun } from "../support/fake-github.js";
+import { pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { logText, type Event } from "../support/logs.js";
+import { pullRequestWebhook } from "../support/webhooks.js";
 import { program, run as observe, sandbox } from "../observer/harness.js";
 import {
   deliverAndWait,
@@ -152,6 +153,16 @@ for (const backend of ["sqlite", "postgres"] as const) {
       return run;
     }
     const events = (list: Event[]) => (runId: number) => logText(HASH, list, { meta: { run_id: String(runId), ...META } });
+    /** `pull_request` `synchronize` as GitHub sends it (the simple pull request form), as ledger-trust.test.ts builds it. */
+    function synchronize(pull: FakePull, before: string) {
+      const json = pullJson(repo(), pull, world.fake.url, true);
+      for (const side of ["base", "head"] as const) {
+        const end = json[side] as { repo: Record<string, unknown> };
+        end.repo = { ...end.repo, has_discussions: false, topics: [] };
+      }
+      const { pull_request: _full, ...rest } = pullRequestWebhook(world.fake, repo(), pull, INSTALLATION, "synchronize");
+      return { ...rest, pull_request: json, before, after: pull.head.sha };
+    }
     const deliverRun = (run: FakeWorkflowRun) => deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run, null));
 
     it("audit push runs open one envelope PR: envelope.json and its sha256sum digest, every added entry explained", async () => {
@@ -306,6 +317,13 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(await allPrs()).toEqual([]);
       // Its redelivery says the same, and the ignored run never counts among the last K.
       expect((await deliverRun(gated)).outcome).toContain("AUDIT_BUNDLE_NOT_AUDIT");
+      const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+        audit_runs: { run_id: number; state: string; code: string }[];
+      };
+      expect(status.audit_runs.find((a) => a.run_id === gated.id)).toMatchObject({ state: "ignored", code: "AUDIT_BUNDLE_NOT_AUDIT" });
+      const html = await (await fetch(`${app.url}/status`)).text();
+      expect(html).toContain("<h2>Audit runs</h2>");
+      expect(html).toContain("mode &#34;gate&#34;");
     });
 
     it("a push run on another branch, a tag named like main, and a pull_request run are refused, never proposed from", async () => {
@@ -355,6 +373,10 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(repo().issueComments.find((c) => c.issue_number === pull!.number)?.body).toContain("ENVELOPE_PR_TAMPERED");
       const rows = await allPrs();
       expect(rows.find((r) => r.pr_number === pull!.number)).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_PR_TAMPERED" });
+      const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+        envelope_prs: { pull: number; state: string; code: string | null }[];
+      };
+      expect(status.envelope_prs.find((e) => e.pull === pull!.number)).toMatchObject({ state: "closed", code: "ENVELOPE_PR_TAMPERED" });
       const open = envelopePulls().filter((p) => p.state === "open");
       expect(open).toHaveLength(1);
       expect(open[0]!.head.ref).not.toBe(branch);
@@ -362,6 +384,31 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const proposed = fileAt(open[0]!.head.sha, ENVELOPE_PATH)!;
       expect(proposed).not.toContain("SECRET");
       expect(JSON.parse(proposed).allowed_env).toEqual(["PATH", "CI", "SUITE_REPORTER", "SUITE_TIMEOUT"]);
+    });
+
+    it("a push to the envelope branch closes the PR at its synchronize event; reopening closes it again; the App's own update is recognized", async () => {
+      await start();
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      // The App's own update moves the branch: its synchronize is the App's commit.
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_REPORTER" }])));
+      const first = pull!.head.sha;
+      pull!.head.sha = repo().refs.get(`heads/${pull!.head.ref}`)!;
+      const own = await deliverAndWait(app.url, "pull_request", synchronize(pull!, first));
+      expect(own.outcome).toContain("the App's own commit");
+      expect(pull!.state).toBe("open");
+      // Someone else's push.
+      const evil = world.fake.commit(REPO, { [ENVELOPE_PATH]: "{}\n" }, { branch: pull!.head.ref, message: "evil" });
+      const before = pull!.head.sha;
+      pull!.head.sha = evil;
+      const res = await deliverAndWait(app.url, "pull_request", synchronize(pull!, before));
+      expect(res.outcome).toContain("ENVELOPE_PR_TAMPERED");
+      expect(pull!.state).toBe("closed");
+      expect(repo().refs.get(`heads/${pull!.head.ref}`)).toBe(evil);
+      pull!.state = "open";
+      const again = await deliverAndWait(app.url, "pull_request", pullRequestWebhook(world.fake, repo(), pull!, INSTALLATION, "reopened"));
+      expect(again.outcome).toContain("closed again: ENVELOPE_PR_TAMPERED");
+      expect(pull!.state).toBe("closed");
     });
 
     it("hostile key, tool and host names from the log are escaped in the body and the title", async () => {
