@@ -12,7 +12,7 @@ import type { RunningApp } from "../../src/app/run.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
 import { APP_BOT_LOGIN } from "../support/fake-github-app.js";
-import { pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
+import { HttpError, pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { logText, type Event } from "../support/logs.js";
 import { pullRequestWebhook } from "../support/webhooks.js";
@@ -409,6 +409,60 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const again = await deliverAndWait(app.url, "pull_request", pullRequestWebhook(world.fake, repo(), pull!, INSTALLATION, "reopened"));
       expect(again.outcome).toContain("closed again: ENVELOPE_PR_TAMPERED");
       expect(pull!.state).toBe("closed");
+    });
+
+    it("a PR someone else opened on the App's new branch is not adopted (ENVELOPE_PR_FOREIGN): the App deletes its branch, which closes it", async () => {
+      await start();
+      world.fake.route("POST", "/repos/:owner/:repo/pulls", (req) => {
+        const head = (req.body as { head: string }).head;
+        world.fake.addPull(REPO, {
+          number: 90,
+          user: { login: "mallory" },
+          base: { ref: "main", sha: mainSha() },
+          head: { ref: head, sha: repo().refs.get(`heads/${head}`)! },
+        });
+        throw new HttpError(422, `A pull request already exists for acme:${head}.`);
+      });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(res.outcome).toContain("ENVELOPE_PR_FOREIGN");
+      const theirs = repo().pulls.get(90)!;
+      expect(theirs.state).toBe("closed");
+      expect(theirs.requested_reviewers).toEqual([]);
+      expect(repo().refs.get(`heads/${theirs.head.ref}`)).toBeUndefined();
+      expect((await allPrs())[0]).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_PR_FOREIGN", pr_number: null });
+    });
+
+    it("a branch that appears at the App's name at another commit is never moved (ENVELOPE_BRANCH_FOREIGN); no PR", async () => {
+      await start();
+      let planted = "";
+      world.fake.route("POST", "/repos/:owner/:repo/git/refs", (req) => {
+        const ref = (req.body as { ref: string }).ref.replace(/^refs\//, "");
+        planted = world.fake.commit(REPO, { [ENVELOPE_PATH]: "{}\n" }, { parent: mainSha(), message: "first" });
+        repo().refs.set(ref, planted);
+        throw new HttpError(422, "Reference already exists");
+      });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.outcome).toContain("ENVELOPE_BRANCH_FOREIGN");
+      const [row] = await allPrs();
+      expect(row).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_BRANCH_FOREIGN" });
+      expect(repo().refs.get(`heads/${row!.branch}`)).toBe(planted);
+      expect(world.fake.requestsTo("PATCH", "/repos/:owner/:repo/git/refs/*ref")).toEqual([]);
+      expect(envelopePulls()).toEqual([]);
+    });
+
+    it("an envelope PR retargeted away from the default branch is closed (ENVELOPE_PR_RETARGETED) and proposed again onto it", async () => {
+      await start();
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      repo().refs.set("heads/develop", mainSha());
+      pull!.base = { ref: "develop", sha: mainSha() };
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(pull!.state).toBe("closed");
+      expect(repo().issueComments.find((c) => c.issue_number === pull!.number)?.body).toContain("ENVELOPE_PR_RETARGETED");
+      const open = envelopePulls().filter((p) => p.state === "open");
+      expect(open.map((p) => p.base.ref)).toEqual(["main"]);
     });
 
     it("hostile key, tool and host names from the log are escaped in the body and the title", async () => {
