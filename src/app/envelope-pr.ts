@@ -44,9 +44,9 @@ export async function onAuditRun(
   if (run.conclusion === "cancelled") return `ignored: push run ${run.id} was cancelled`;
   const attempt = run.run_attempt ?? 1;
   const known = await ctx.store.envelopePrs.getAuditRun(repository, run.id, attempt);
+  if (known !== null && known.state !== "verified") return describe(known);
   const r = repoRef(repository);
   const branch = await gh.defaultBranch(r);
-  if (known !== null && known.state !== "verified") return describe(known);
   let fresh: ProposalRun | null = null;
   if (known === null) {
     const judged = await judgeAuditRun(ctx, gh, r, run, repository, branch);

@@ -8,7 +8,7 @@ import { unzipSync } from "fflate";
 import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./envelope.js";
 import { GateError } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
-import { mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
+import { clipMarkdown, mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLog } from "./suggest.js";
 
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
@@ -297,5 +297,13 @@ function proposalBody(
     "",
     "This branch is the App's: it is updated when a later audit run needs more, and a commit anyone else pushes to it closes this PR unmerged.",
   );
-  return out.join("\n");
+  // GitHub takes a body of at most 65,536 characters; the files on the branch are the whole proposal.
+  return clipMarkdown(
+    out.join("\n"),
+    BODY_MAX,
+    "\n\n(The rest is cut: GitHub takes no longer a body. The branch's envelope.json is the whole proposal.)",
+  );
 }
+
+/** Longest envelope PR body written (GitHub's limit is 65,536 characters). */
+export const BODY_MAX = 60_000;
