@@ -513,24 +513,8 @@ export class InstallationClient {
   }
 
   /** A commit whose tree is `parent`'s with `path` set to `content`. */
-  async commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
-    const parentCommit = await this.call<{ tree: { sha: string } }>(
-      "read the base commit",
-      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
-      { ...r, commit_sha: parent },
-    );
-    const tree = await this.call<{ sha: string }>("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
-      ...r,
-      base_tree: parentCommit.data.tree.sha,
-      tree: [{ path, mode: "100644", type: "blob", content }],
-    });
-    const commit = await this.call<{ sha: string }>("write the ledger commit", "POST /repos/{owner}/{repo}/git/commits", {
-      ...r,
-      message,
-      tree: tree.data.sha,
-      parents: [parent],
-    });
-    return commit.data.sha;
+  commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
+    return this.commitFiles(r, parent, { [path]: content }, message);
   }
 
   /** A commit whose tree is `parent`'s with each of `files` (path -> text) set: one commit for several files. */

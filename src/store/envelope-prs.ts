@@ -1,4 +1,5 @@
 import type { SqlDb } from "./db.js";
+import { withNumbers } from "./runs.js";
 
 /** One completed push run of the gate workflow, as the App judged it for envelope proposals (migration 9). */
 export interface AuditRun {
@@ -71,12 +72,6 @@ export type NewEnvelopePr = Pick<
 const NUMERIC_RUN = ["run_id", "run_attempt", "recorded_at"] as const;
 const NUMERIC_PR = ["installation_id", "claim_until", "pr_number", "created_at", "updated_at", "closed_at"] as const;
 const ACTIVE = "state IN ('claimed', 'opened', 'shadowed')";
-
-function withNumbers<T>(row: T, columns: readonly string[]): T {
-  const out = { ...row } as Record<string, unknown>;
-  for (const k of columns) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
-  return out as T;
-}
 
 /** Audit runs and envelope PRs: single-statement inserts and conditional updates, as everywhere in the store. */
 export class EnvelopePrRecords {
