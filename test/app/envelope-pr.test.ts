@@ -99,7 +99,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
     let clock: TestClock;
     let drop: () => Promise<void> = async () => {};
 
-    async function start(options: { promote?: boolean; envelope?: boolean } = {}) {
+    async function start(options: { promote?: boolean; envelope?: boolean; config?: Partial<AppConfig> } = {}) {
       world = await startWorld();
       if (options.envelope !== false) {
         world.fake.commit(
@@ -111,7 +111,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       clock = new TestClock();
       const schema = await pgSchema();
       drop = schema.drop;
-      app = await startTestApp(world.fake, clock, backendConfig(backend, schema.schema));
+      app = await startTestApp(world.fake, clock, { ...backendConfig(backend, schema.schema), ...options.config });
       await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
       if (options.promote !== false) await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
     }
@@ -269,6 +269,20 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
       expect(proposed.allowed_env).toEqual(["PATH", "CI", "WIDGETS_SEED"]);
       expect(shownText(pull!.body)).toMatch(/allowed_env\s*WIDGETS_SEED/);
+    });
+
+    it("only the last ENVELOPE_GATE_AUDIT_RUNS verified runs count: an older run's entry leaves the proposal", async () => {
+      await start({ config: { auditRuns: 2 } });
+      const old = auditRun(events([{ kind: "env", key: "OLD_KEY" }]));
+      await deliverRun(old);
+      await deliverRun(auditRun(events([{ kind: "env", key: "MID_KEY" }])));
+      const [pull] = envelopePulls();
+      const tip = () => repo().refs.get(`heads/${pull!.head.ref}`)!;
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "OLD_KEY"]);
+      await deliverRun(auditRun(events([{ kind: "env", key: "NEW_KEY" }])));
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "NEW_KEY"]);
+      expect(shownText(repo().pulls.get(pull!.number)!.body)).not.toContain(`run ${old.id}`);
+      expect(envelopePulls()).toHaveLength(1);
     });
 
     it("no envelope on main: the starter envelope plus what the run did", async () => {
@@ -475,6 +489,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
             { kind: "tool", name: "</td></tr></table><!-- `` ```" },
             { kind: "tool", name: "[click](https://evil.example)\u202e" },
             { kind: "write", path: "/opt/<details>/x", op: "create" },
+            { kind: "host", host: "a<b>.example", port: 443 },
           ]),
         ),
       );
@@ -485,6 +500,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(r.text).toContain("X<img src=x onerror=alert(1)>");
       expect(shownText(pull!.body)).toContain("@widgets/admins fixes #1");
       expect(shownText(pull!.body)).toContain("/opt/<details>");
+      expect(shownText(pull!.body)).toContain("a<b>.example:443");
       expect(pull!.title).not.toMatch(/[<>]/);
       expect(render(pull!.title).elements.map((e) => e.name)).toEqual(["p"]);
     });
