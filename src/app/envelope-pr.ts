@@ -218,62 +218,60 @@ async function proposeEnvelope(
   const mode = (await store.installationMode(installationId)) ?? "shadow";
   const owner = settings.replicaId;
   let active = await store.envelopePrs.activeEnvelopePr(repository);
-  if (active !== null) {
-    if (!(await store.envelopePrs.claimEnvelopePr(active.id, owner, ctx.clock.now(), settings.leaseMs))) busy(repository);
-    active = await reconcile(ctx, gh, active, mode, branch);
-  }
-  if (!proposal.changed) {
-    if (active === null) return `the envelope on ${branch} already allows what the audit runs did: no envelope PR`;
-    await retireUnneeded(ctx, gh, active);
-    return `the envelope on ${branch} already allows what the audit runs did: envelope PR ${active.pr_number === null ? active.id : `#${active.pr_number}`} closed as no longer needed`;
-  }
-  if (active === null) {
-    const id = `EP-${randomBytes(8).toString("hex")}`;
-    const inserted = await store.envelopePrs.insertEnvelopePr(
-      {
-        id,
-        repository,
-        installation_id: installationId,
-        branch: envelopeBranch(),
-        base_ref: branch,
-        envelope_path: settings.envelopePath,
-        mode,
-        ...content(proposal, evidence.runs),
-        created_at: ctx.clock.now(),
-      },
-      owner,
-      ctx.clock.now(),
-      settings.leaseMs,
-    );
-    if (!inserted) busy(repository);
-    active = (await store.envelopePrs.getEnvelopePr(id)) as EnvelopePr;
-  }
+  if (active !== null && !(await store.envelopePrs.claimEnvelopePr(active.id, owner, ctx.clock.now(), settings.leaseMs))) busy(repository);
   try {
+    if (active !== null) active = await reconcile(ctx, gh, active, mode, branch);
+    if (!proposal.changed) {
+      if (active === null) return `the envelope on ${branch} already allows what the audit runs did: no envelope PR`;
+      await retireUnneeded(ctx, gh, active);
+      return `the envelope on ${branch} already allows what the audit runs did: envelope PR ${active.pr_number === null ? active.id : `#${active.pr_number}`} closed as no longer needed`;
+    }
+    if (active === null) {
+      const id = `EP-${randomBytes(8).toString("hex")}`;
+      const inserted = await store.envelopePrs.insertEnvelopePr(
+        {
+          id,
+          repository,
+          installation_id: installationId,
+          branch: envelopeBranch(),
+          base_ref: branch,
+          envelope_path: settings.envelopePath,
+          mode,
+          ...content(proposal, evidence.runs),
+          created_at: ctx.clock.now(),
+        },
+        owner,
+        ctx.clock.now(),
+        settings.leaseMs,
+      );
+      if (!inserted) busy(repository);
+      active = (await store.envelopePrs.getEnvelopePr(id)) as EnvelopePr;
+    }
     return await bringInLine(ctx, gh, active, proposal, evidence.runs);
   } catch (err) {
     // Let the next attempt (any replica) take the claim at once rather than after the lease.
-    await store.envelopePrs
-      .updateEnvelopePr(
-        active.id,
-        owner,
-        ["claimed", "opened", "shadowed"],
-        (await current(ctx, active)).state,
-        { claim_owner: null, claim_until: null },
-        ctx.clock.now(),
-      )
-      .catch(() => undefined);
+    if (active !== null) await release(ctx, active).catch(() => undefined);
     throw err;
   }
+}
+
+/** Gives the claim back, whatever state the envelope PR is in now (only while this process holds it). */
+async function release(ctx: AppContext, pr: EnvelopePr): Promise<void> {
+  const now = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) ?? pr;
+  await ctx.store.envelopePrs.updateEnvelopePr(
+    pr.id,
+    ctx.settings.replicaId,
+    ["claimed", "opened", "shadowed"],
+    now.state,
+    { claim_owner: null, claim_until: null },
+    ctx.clock.now(),
+  );
 }
 
 function busy(repository: string): never {
   throw new GateError("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
     hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its run is included.",
   });
-}
-
-async function current(ctx: AppContext, pr: EnvelopePr): Promise<EnvelopePr> {
-  return (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) ?? pr;
 }
 
 function content(proposal: EnvelopeProposal, runs: ProposalRun[]) {
@@ -613,7 +611,13 @@ export async function onEnvelopePullRequest(
     busy(pr.repository);
   const gh = await ctx.installation(installationId ?? pr.installation_id);
   const claimed = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) as EnvelopePr;
-  const still = await reconcile(ctx, gh, claimed, claimed.mode, claimed.base_ref);
+  let still: EnvelopePr | null;
+  try {
+    still = await reconcile(ctx, gh, claimed, claimed.mode, claimed.base_ref);
+  } catch (err) {
+    await release(ctx, claimed).catch(() => undefined);
+    throw err;
+  }
   if (still === null) {
     const after = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) as EnvelopePr;
     return `envelope PR #${head.number} ${after.state}${after.outcome_code ? `: ${after.outcome_code}` : ""}`;

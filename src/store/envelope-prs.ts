@@ -179,15 +179,16 @@ export class EnvelopePrRecords {
   }
 
   /**
-   * Takes the claim on an envelope PR in flight: free (released), lapsed, or the owner's own.
-   * One conditional UPDATE, so two replicas never both hold it.
+   * Takes the claim on an envelope PR in flight: free (released) or lapsed (lease over, owner
+   * gone). Not by owner alone: one process works on several deliveries of a repository at once.
+   * One conditional UPDATE, so two callers never both hold it.
    */
   async claimEnvelopePr(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
     const lapsed = this.lapsed(now);
     const changed = await this.db.run(
       `UPDATE envelope_prs SET claim_owner = ?, claim_until = ?
-       WHERE id = ? AND ${ACTIVE} AND (claim_owner IS NULL OR claim_owner = ? OR ${lapsed.sql})`,
-      [owner, now + leaseMs, id, owner, ...lapsed.params],
+       WHERE id = ? AND ${ACTIVE} AND (claim_owner IS NULL OR ${lapsed.sql})`,
+      [owner, now + leaseMs, id, ...lapsed.params],
     );
     return changed === 1;
   }

@@ -285,6 +285,26 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(envelopePulls()).toHaveLength(1);
     });
 
+    it("two audit runs delivered at once: one envelope PR (the other waits, ENVELOPE_PR_BUSY, and is included when retried)", async () => {
+      await start();
+      const a = auditRun(events([{ kind: "env", key: "A_KEY" }]));
+      const b = auditRun(events([{ kind: "env", key: "B_KEY" }]));
+      const settled = await Promise.all([deliverRun(a), deliverRun(b)]);
+      for (const res of settled) {
+        if (res.state === "done") continue;
+        expect(res).toMatchObject({ state: "queued", code: "ENVELOPE_PR_BUSY" });
+        const again = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, res === settled[0] ? a : b, null), {
+          delivery: res.delivery,
+        });
+        expect(again.state, JSON.stringify(again)).toBe("done");
+      }
+      const pulls = envelopePulls();
+      expect(pulls).toHaveLength(1);
+      expect((await allPrs()).filter((p) => p.state === "opened")).toHaveLength(1);
+      const proposed = JSON.parse(fileAt(repo().refs.get(`heads/${pulls[0]!.head.ref}`)!, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.allowed_env).toEqual(expect.arrayContaining(["A_KEY", "B_KEY"]));
+    });
+
     it("no envelope on main: the starter envelope plus what the run did", async () => {
       await start({ envelope: false });
       const res = await deliverRun(auditRun(events([{ kind: "host", host: "registry.npmjs.org", port: 443 }])));
