@@ -24,6 +24,8 @@ export function formatReportText(report: CheckReport): string {
     const observers = Array.isArray(report.log.observers) ? report.log.observers.join(" + ") : "unknown";
     const network = report.log.network_enforced === true ? "enforced" : report.log.network_enforced === false ? "not enforced" : "unknown";
     out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
+    const viaSets = report.log.via_sets ?? [];
+    if (viaSets.length > 0) out.push(`allowed through host sets: ${viaSets.map((h) => `${h.host} (via ${h.set})`).join(", ")}`);
   }
   return out.join("\n") + "\n";
 }

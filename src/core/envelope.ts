@@ -6,7 +6,7 @@ import { GateError } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
 import { neverWritableReason } from "./protected.js";
-import { parseHostPattern, type HostPattern } from "./hosts.js";
+import { HOST_SETS, expandHostEntry, isHostSetEntry, parseHostPattern, type HostPattern } from "./hosts.js";
 
 export interface Envelope {
   envelope_id: string;
@@ -49,7 +49,17 @@ export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-function describeSchemaError(error: ErrorObject): string {
+/** The value a JSON pointer names in `root` (undefined where there is none). */
+function valueAt(root: unknown, pointer: string): unknown {
+  let at: unknown = root;
+  for (const part of pointer.split("/").slice(1)) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  }
+  return at;
+}
+
+function describeSchemaError(error: ErrorObject, root: unknown): string {
   const where = error.instancePath === "" ? "the envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
   switch (error.keyword) {
     case "additionalProperties":
@@ -73,7 +83,9 @@ function describeSchemaError(error: ErrorObject): string {
         return `${where} must be an environment key, PREFIX* for every key starting with a non-empty PREFIX, or a named set (@ci, @agents, @terminal)`;
       }
       if (error.instancePath.startsWith("/allowed_hosts/")) {
-        return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
+        const value = valueAt(root, error.instancePath);
+        if (typeof value === "string" && isHostSetEntry(value)) return `${where}: ${unknownHostSet(value)}`;
+        return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains), or a host set (${[...HOST_SETS.keys()].join(", ")})`;
       }
       return `${where} has a value of the wrong form`;
     default:
@@ -122,7 +134,7 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
     const first = errors[0];
     const pointer = first ? schemaErrorPointer(first) : "";
     const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
-    const all = errors.map(describeSchemaError);
+    const all = errors.map((e) => describeSchemaError(e, parsed.value));
     throw new GateError("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
       file,
       line,
@@ -131,6 +143,12 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
   }
   const envelope = parsed.value as Envelope;
   envelope.allowed_hosts.forEach((entry, i) => {
+    if (isHostSetEntry(entry)) {
+      // The schema admits only the known names; this holds the code's list to it.
+      if (HOST_SETS.has(entry)) return;
+      const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
+      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+    }
     if (parseHostPattern(entry) === null) {
       const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
       throw new GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
@@ -286,6 +304,11 @@ export function envMatcher(envelope: Envelope): (key: string) => boolean {
   };
 }
 
+/** `allowed_hosts` as patterns, every host set expanded to its members (tagged with the set's name). */
 export function hostPatterns(envelope: Envelope): HostPattern[] {
-  return envelope.allowed_hosts.map((h) => parseHostPattern(h) as HostPattern);
+  return envelope.allowed_hosts.flatMap((h) => expandHostEntry(h) ?? []);
+}
+
+function unknownHostSet(entry: string): string {
+  return `allowed_hosts entry "${entry}" is not a host set (the sets are ${[...HOST_SETS.keys()].join(", ")}; docs/egress.md lists them)`;
 }

@@ -9,7 +9,7 @@
 import { isUtf8 } from "node:buffer";
 import { GateError } from "./errors.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
-import { formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
+import { allowedViaSet, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 import { envMatcher, hostPatterns, type LoadedEnvelope } from "./envelope.js";
 import { NO_PROTECTED, isProtectedWrite, protectedFromMeta, type ProtectedSet } from "./protected.js";
 
@@ -35,6 +35,29 @@ export const WRITE_OPS = new Set([
 ]);
 
 export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
+
+/**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+export const PROXY_ENV_KEYS: ReadonlySet<string> = new Set([
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  "NODE_USE_ENV_PROXY",
+]);
+
+/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+export function wrapperEnvKey(network: "deny" | "allowlist", key: string): boolean {
+  return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+}
 
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
@@ -67,6 +90,8 @@ export const RUNTIME_ENV_KEYS: ReadonlySet<string> = new Set([
   // Node's bundled undici (fetch) reads these for itself:
   "UNDICI_NO_FG",
   "JEST_WORKER_ID",
+  // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
+  "UNDICI_NO_WASM_SIMD",
   // tty.getColorDepth, when a program writes to a terminal:
   "TMUX",
   "TERM_PROGRAM",
@@ -278,6 +303,14 @@ export interface LogVerdict {
   meta: LogMeta;
   exit_code: number | null;
   counts: KindCounts;
+  /** Hosts allowed only through a host set (`@npm`), each once, in the order first seen: `registry.npmjs.org:443` via `@npm`. */
+  via_sets: HostViaSet[];
+}
+
+/** A host the check allowed through a named set rather than an entry written out. */
+export interface HostViaSet {
+  host: string;
+  set: string;
 }
 
 export interface EvaluatorOptions {
@@ -364,6 +397,9 @@ export class LogEvaluator {
   private readonly tools: ReadonlySet<string>;
   private readonly envAllowed: (key: string) => boolean;
   private readonly hosts: HostPattern[];
+  private readonly hostSets: boolean;
+  /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+  private readonly viaSets = new Map<string, string>();
   private readonly networkDeny: boolean;
   private readonly loopbackLocal: boolean;
   /** The log says the command had a network namespace of its own (meta.network_enforced). */
@@ -410,6 +446,7 @@ export class LogEvaluator {
     this.tools = new Set(e.allowed_tools);
     this.envAllowed = envMatcher(e);
     this.hosts = hostPatterns(e);
+    this.hostSets = this.hosts.some((h) => h.set !== undefined);
     this.networkDeny = e.network === "deny";
     this.loopbackLocal = e.loopback !== "network";
     if (e.allowed_commands) {
@@ -500,6 +537,7 @@ export class LogEvaluator {
       meta: this.meta,
       exit_code: this.endExit,
       counts: { ...this.counts },
+      via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
     };
   }
 
@@ -960,6 +998,7 @@ export class LogEvaluator {
     this.counts.env++;
     const key = this.requireString(SLOT.key);
     if (canary || this.envAllowed(key)) return;
+    if (wrapperEnvKey(this.envelope.envelope.network, key)) return;
     if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key)) return;
     this.record("undeclared_env", key);
   }
@@ -984,6 +1023,13 @@ export class LogEvaluator {
       const via = this.val(SLOT.via);
       if (typeof via === "string" && via !== "" && hostAllowed(this.hosts, normalizeHost(via), p)) return;
       this.record("undeclared_host", formatEndpoint(host, p));
+    } else if (this.hostSets && p !== null) {
+      // Connections only: a lookup (no port) of a member is part of the connection that follows.
+      const set = allowedViaSet(this.hosts, host, p);
+      if (set !== null) {
+        const endpoint = formatEndpoint(host, p);
+        if (!this.viaSets.has(endpoint)) this.viaSets.set(endpoint, set);
+      }
     }
   }
 

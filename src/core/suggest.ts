@@ -3,12 +3,12 @@
  * explained by the evidence behind it. Pure: the caller reads the logs.
  */
 import type { Envelope } from "./envelope.js";
-import { envMatcher } from "./envelope.js";
+import { envMatcher, hostPatterns } from "./envelope.js";
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
 import { GateError } from "./errors.js";
-import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
+import { isLoopback, RUNTIME_ENV_KEYS, wrapperEnvKey } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
-import { hostAllowed, normalizeHost, parseHostPattern, type HostPattern } from "./hosts.js";
+import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 
 export interface RecordedLog {
   file: string;
@@ -229,8 +229,12 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
 
   // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
   // A key that names a credential is always listed on its own (no pattern or set matches it).
+  // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
+  const hostPlan = planHosts(hosts, envelope, execs, notes);
+  const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
   const allowed = envMatcher(envelope);
-  const missing = [...env.keys()].filter((k) => !allowed(k)).sort();
+  // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
+  const missing = [...env.keys()].filter((k) => !allowed(k) && !wrapperEnvKey(network, k)).sort();
   const grouped = new Set<string>();
   const group = (entry: string, keys: string[]): void => {
     const seen = keys.map((k) => env.get(k) as Seen);
@@ -274,19 +278,10 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first });
   }
 
-  const patterns = envelope.allowed_hosts.map((h) => parseHostPattern(h) as HostPattern);
-  for (const [key, seen] of hosts) {
-    const [host, portText] = key.split("\0") as [string, string];
-    const port = portText === "" ? null : Number(portText);
-    if (envelope.network === "allowlist" && hostAllowed(patterns, host, port)) continue;
-    if (host.startsWith("unix:")) {
-      notes.push(`${seen.first}: the run reached for the host's ${host}: no envelope allows a host unix socket`);
-      continue;
-    }
-    const entry = port === null ? host : host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+  for (const e of hostPlan.entries) {
     envelope.network = "allowlist";
-    envelope.allowed_hosts.push(entry);
-    added.push({ key: "allowed_hosts", entry, covers: [entry], count: seen.count, first: seen.first });
+    envelope.allowed_hosts.push(e.entry);
+    added.push(e);
   }
 
   if (envelope.allowed_commands !== undefined) {
@@ -305,6 +300,97 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     }
   }
   return { envelope, added, notes };
+}
+
+/** A host endpoint the runs reached, as `suggest` read it. */
+interface Endpoint {
+  host: string;
+  port: number | null;
+  seen: Seen;
+}
+
+/**
+ * The `allowed_hosts` entries that cover the hosts the runs reached, by name with port, never the
+ * resolver (docs/egress.md, "suggest: hosts"):
+ * - a lookup of a name (a host line without a port) that the runs also reached with a port adds
+ *   nothing: the `name:port` entry allows the lookup too;
+ * - port 53 of an IP literal is the machine's resolver (a lookup the jail's network could not
+ *   carry): never proposed, and a note says so;
+ * - a host set replaces its members only when a program the set is documented for ran
+ *   (HOST_SET_TOOLS) and every endpoint reached on the set's names is one of its members;
+ *   otherwise the exact endpoints are listed.
+ */
+function planHosts(
+  hosts: ReadonlyMap<string, Seen>,
+  envelope: Envelope,
+  execs: ReadonlyMap<string, Seen>,
+  notes: string[],
+): { entries: Evidence[] } {
+  const patterns = hostPatterns(envelope);
+  const reached: Endpoint[] = [];
+  for (const [key, seen] of hosts) {
+    const [host, portText] = key.split("\0") as [string, string];
+    reached.push({ host, port: portText === "" ? null : Number(portText), seen });
+  }
+  const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
+  const candidates: Endpoint[] = [];
+  const resolvers: Endpoint[] = [];
+  for (const e of reached) {
+    if (envelope.network === "allowlist" && hostAllowed(patterns, e.host, e.port)) continue;
+    if (e.host.startsWith("unix:")) {
+      notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
+      continue;
+    }
+    if (e.port === 53 && isIpLiteral(e.host)) {
+      resolvers.push(e);
+      continue;
+    }
+    if (e.port === null && withPort.has(e.host)) continue;
+    candidates.push(e);
+  }
+  if (resolvers.length > 0) {
+    notes.push(
+      `${resolvers.map((e) => formatEndpoint(e.host, e.port)).join(", ")} (first at ${resolvers[0]!.seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`,
+    );
+  }
+  const ran = new Set([...execs.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)));
+  const entries: Evidence[] = [];
+  const taken = new Set<Endpoint>();
+  for (const [name] of HOST_SETS) {
+    if (envelope.allowed_hosts.includes(name)) continue;
+    const members = expandHostEntry(name) as HostPattern[];
+    const names = new Set(members.map((m) => m.host));
+    const onNames = candidates.filter((e) => names.has(e.host) && !taken.has(e));
+    if (onNames.length === 0) continue;
+    const tool = (HOST_SET_TOOLS.get(name) ?? []).find((t) => ran.has(t));
+    if (tool === undefined) continue;
+    const outside = onNames.filter((e) => e.port !== null && !hostAllowed(members, e.host, e.port));
+    if (outside.length > 0) {
+      notes.push(
+        `${name} not proposed for ${tool}'s hosts: ${outside.map((e) => formatEndpoint(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`,
+      );
+      continue;
+    }
+    onNames.forEach((e) => taken.add(e));
+    entries.push({
+      key: "allowed_hosts",
+      entry: name,
+      covers: onNames.map((e) => formatEndpoint(e.host, e.port)),
+      count: onNames.reduce((n, e) => n + e.seen.count, 0),
+      first: onNames.map((e) => e.seen.first).sort()[0] as string,
+    });
+  }
+  for (const e of candidates) {
+    if (taken.has(e)) continue;
+    const entry = formatEndpoint(e.host, e.port);
+    entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first });
+  }
+  return { entries };
+}
+
+/** An IPv4 or IPv6 literal (lexically: the log's hosts are normalised already). */
+function isIpLiteral(host: string): boolean {
+  return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
 }
 
 /** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */

@@ -93,6 +93,10 @@ function render(input: SummaryInput, limit: number): string {
       `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
     ]);
   }
+  const viaSets = report?.log?.via_sets ?? [];
+  if (viaSets.length > 0) {
+    facts.push(["allowed through host sets", viaSets.map((h) => `${code(h.host)} (via ${code(h.set)})`).join(", ")]);
+  }
   if (input.evidence) {
     facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
   }

@@ -21,6 +21,8 @@ export interface CheckReport {
     network_enforced: unknown;
     /** How the jail stood, as the log says (meta.jail); null for a log without one. */
     jail: unknown;
+    /** Hosts allowed through a host set, shown expanded: `registry.npmjs.org:443` via `@npm`. */
+    via_sets: LogVerdict["via_sets"];
   } | null;
 }
 
@@ -42,6 +44,7 @@ export function reportFromVerdict(v: LogVerdict): CheckReport {
       observers: v.meta.extra.observers ?? null,
       network_enforced: v.meta.extra.network_enforced ?? null,
       jail: v.meta.extra.jail ?? null,
+      via_sets: v.via_sets,
     },
   };
 }

@@ -61,7 +61,13 @@ const CONNECT_TIMEOUT_MS = 15_000;
 
 const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
 
-/** The environment keys the jailed command gets under `allowlist`: every proxy variable points at the relay. */
+/**
+ * The environment keys the jailed command gets under `allowlist`, whatever `allowed_env` says:
+ * every proxy variable points at the relay, and NODE_USE_ENV_PROXY=1 makes a Node that honours it
+ * (24.5+, 22.21+) send fetch, http and https through them (on an older Node the preload does,
+ * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/log.ts), whose
+ * reads the check does not judge under allowlist.
+ */
 export function proxyEnv(port: number): Record<string, string> {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RangeError(`proxyEnv: port ${String(port)} is not 1-65535`);
   const url = `http://127.0.0.1:${port}`;
@@ -74,6 +80,7 @@ export function proxyEnv(port: number): Record<string, string> {
     all_proxy: url,
     NO_PROXY: LOCAL_HOSTS,
     no_proxy: LOCAL_HOSTS,
+    NODE_USE_ENV_PROXY: "1",
   };
 }
 

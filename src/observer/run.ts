@@ -279,8 +279,6 @@ interface Stage {
   nodeBinaries: ReadonlySet<string>;
   /** The wrapper's own Node binary (it runs the relay). */
   nodeBinary: string;
-  /** The envelope's allowed_env: the proxy keys go into the run only where it accepts them. */
-  envAllowed: (key: string) => boolean;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
   /** Under allowlist: the envelope's decision for the proxy outside (the relay inside is the stage's copy). */
@@ -437,7 +435,8 @@ async function runStage(stage: Stage): Promise<StageResult> {
       });
     }
     const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
-    env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
+    // Under allowlist the proxy keys are always the run's (their reads are not judged: PROXY_ENV_KEYS).
+    env = { ...rest, ...proxyEnv(EGRESS_PORT) };
     relay = [
       stage.nodeBinary,
       stagedRelay as string,
@@ -787,7 +786,6 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces) && !guard.readOnly(path),
     egress: egressEnforced ? { allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) } : null,
     nodeBinary,
-    envAllowed,
     setpriv: setpriv ?? "",
     launcher,
   };

@@ -59,7 +59,9 @@ describe("host matching", () => {
     ["xcdn.example.com", 443, false],
     ["registry.npmjs.org", 443, true],
     ["registry.npmjs.org", 80, false],
-    ["registry.npmjs.org", null, false],
+    // No port: a name lookup, allowed where the name is allowed on some port.
+    ["registry.npmjs.org", null, true],
+    ["registry.yarnpkg.com", null, false],
     ["10.0.0.1", 22, true],
     ["10.0.0.10", 22, false],
     ["::1", 8080, true],

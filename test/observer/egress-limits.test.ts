@@ -12,12 +12,12 @@
  * its own /etc/hosts naming this machine's non-loopback IPv4 address.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, JAIL_AVAILABLE, check, program, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { JAIL_AVAILABLE, check, program, runWithHostsFile, sandbox, type Sandbox } from "./harness.js";
 
 const FRONT = "front.example";
 const HIDDEN = "hidden.example";
@@ -78,8 +78,6 @@ describe.skipIf(unavailable !== null)("egress under allowlist: what the SNI chec
 
   /** Runs CLIENT under `envelope-gate run`, the wrapper seeing /etc/hosts with FRONT and HIDDEN at this machine's address. */
   async function runWithHosts(s: Sandbox, sni: string): Promise<{ code: number | null; stderr: string; outcome: string }> {
-    const hosts = join(s.base, "hosts");
-    writeFileSync(hosts, `127.0.0.1 localhost\n${address} ${FRONT} ${HIDDEN}\n`);
     const outcome = join(s.workspace, "outcome.txt");
     // CONNECT to the allowed name, then a real TLS session with SNI `sni`, and inside it a request for the other host.
     const client = program(
@@ -101,35 +99,7 @@ raw.once("data", (head) => {
 });
 raw.on("error", (e) => done("proxy: " + e.code));`,
     );
-    const args = [
-      CLI,
-      "run",
-      "--envelope",
-      s.envelope,
-      "--observer",
-      join(s.base, "observer.jsonl"),
-      "--workspace",
-      s.workspace,
-      "--scratch",
-      s.scratch,
-    ];
-    const r = await spawnNode(
-      [
-        "-m",
-        "--propagation",
-        "private",
-        "/bin/sh",
-        "-c",
-        'mount --bind "$0" /etc/hosts && exec "$@"',
-        hosts,
-        process.execPath,
-        ...args,
-        "--",
-        "node",
-        client,
-      ],
-      { exec: "unshare", cwd: s.workspace, env: { ...process.env, HOME: s.home } },
-    );
+    const r = await runWithHostsFile(s, `127.0.0.1 localhost\n${address} ${FRONT} ${HIDDEN}\n`, ["node", client]);
     return { code: r.code, stderr: r.stderr, outcome: readFileSync(outcome, "utf8") };
   }
 

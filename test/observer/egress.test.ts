@@ -12,6 +12,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PROXY_ENV_KEYS } from "../../src/core/log.js";
 import {
   CLIENT_HELLO_LIMIT,
   HEAD_LIMIT,
@@ -520,12 +521,15 @@ describe("proxyEnv", () => {
       "ALL_PROXY",
       "HTTPS_PROXY",
       "HTTP_PROXY",
+      "NODE_USE_ENV_PROXY",
       "NO_PROXY",
       "all_proxy",
       "http_proxy",
       "https_proxy",
       "no_proxy",
     ]);
+    expect(new Set(Object.keys(env))).toEqual(PROXY_ENV_KEYS);
+    expect(env.NODE_USE_ENV_PROXY).toBe("1");
     for (const key of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"])
       expect(env[key], key).toBe("http://127.0.0.1:3128");
     expect([env.NO_PROXY, env.no_proxy]).toEqual(["localhost,127.0.0.1,::1", "localhost,127.0.0.1,::1"]);

@@ -255,3 +255,41 @@ export function program(s: Sandbox, name: string, source: string): string {
   writeFileSync(file, source);
   return file;
 }
+
+/**
+ * `envelope-gate run -- COMMAND` with the wrapper (not the jail) seeing `hostsText` as /etc/hosts:
+ * a private mount namespace (unshare -m) binds a file over it, so a test's names resolve, for the
+ * egress proxy, to a server of this machine. Needs `unshare -m` (root).
+ */
+export function runWithHostsFile(s: Sandbox, hostsText: string, command: string[]): Promise<Spawned> {
+  const hosts = join(s.base, "hosts");
+  writeFileSync(hosts, hostsText);
+  const args = [
+    CLI,
+    "run",
+    "--envelope",
+    s.envelope,
+    "--observer",
+    join(s.base, "observer.jsonl"),
+    "--workspace",
+    s.workspace,
+    "--scratch",
+    s.scratch,
+  ];
+  return spawnNode(
+    [
+      "-m",
+      "--propagation",
+      "private",
+      "/bin/sh",
+      "-c",
+      'mount --bind "$0" /etc/hosts && exec "$@"',
+      hosts,
+      process.execPath,
+      ...args,
+      "--",
+      ...command,
+    ],
+    { exec: "unshare", cwd: s.workspace, env: { ...process.env, HOME: s.home } },
+  );
+}

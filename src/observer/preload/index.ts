@@ -21,6 +21,7 @@ import { installEnv } from "./env.js";
 import { installFs } from "./fs.js";
 import { installNetwork } from "./network.js";
 import { installProcesses } from "./processes.js";
+import { installProxy } from "./proxy.js";
 import { installWorkers } from "./workers.js";
 
 const INSTALLED = Symbol.for("envelope-gate.preload.installed");
@@ -43,6 +44,8 @@ function install(): void {
   installFs(ctx);
   installEnv(ctx);
   installNetwork(ctx);
+  // After the network hooks: the tunnels' own connects go through them (to the relay's address).
+  installProxy(ctx);
   installProcesses(ctx);
   installWorkers(ctx);
 
