@@ -1,4 +1,4 @@
-// `npm run adoption [node|python|go|c|rust ...]`: walks the adoption path of docs/authoring.md on
+// `npm run adoption [-- [--no-build] node|python|go|c|rust ...]`: walks the adoption path of docs/authoring.md on
 // real test suites (test/support/suites.ts): obtains each (npm registry or Debian packages),
 // records it twice under a narrow envelope, suggests, enforces the suggestion under `deny`, runs a
 // hostile twin, and prints what it measured (JSON on stdout, progress on stderr). Builds first.
@@ -11,7 +11,10 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
 const root = join(import.meta.dirname, "..");
-execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+const args = process.argv.slice(2);
+// --no-build: measure the dist/ already built.
+if (!args.includes("--no-build"))
+  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
 
 // suites.ts imports only Node's own modules: transpiled into the repository's node_modules cache.
 const source = readFileSync(join(root, "test/support/suites.ts"), "utf8");
@@ -25,7 +28,7 @@ const compiled = join(cache, "suites.mjs");
 writeFileSync(compiled, outputText);
 const { SUITES, adopt, ensure, summarize } = await import(pathToFileURL(compiled).href);
 
-const names = process.argv.slice(2);
+const names = args.filter((a) => a !== "--no-build");
 const chosen = names.length > 0 ? names : ["node", "python", "go", "c", "rust"];
 let failed = false;
 const results = [];

@@ -80,9 +80,7 @@ describe("real suites adopted with envelope-gate", () => {
       expect(a.suggested.allowed_env).toEqual(["PATH", "@ci", "GOCACHE"]);
       for (const c of a.recordChecks) expect(c.verdict).toBe("pass");
       // The cold cache was the run's own: written under the scratch.
-      expect(ownLines(first).some((l) => l.kind === "write" && String(l.path).startsWith(`${a.base}/scratch-record-1/go-build/`))).toBe(
-        true,
-      );
+      expect(ownLines(first).some((l) => l.kind === "write" && String(l.path).startsWith(`${first.scratch}/go-build/`))).toBe(true);
     },
   );
 

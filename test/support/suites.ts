@@ -213,7 +213,7 @@ WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000)
   INSERT INTO t(name, n) SELECT printf('row-%05d', x), x % 97 FROM c;
 SELECT assert_eq((SELECT count(*) FROM t), 20000);
 CREATE INDEX t_n ON t(n);
-SELECT assert_eq((SELECT count(*) FROM t WHERE n = 5), 206);
+SELECT assert_eq((SELECT count(*) FROM t WHERE n = 5), 207);
 PRAGMA temp_store=FILE;
 PRAGMA cache_size=5;
 SELECT assert_eq((SELECT group_concat(name) FROM (SELECT name FROM t ORDER BY name DESC LIMIT 2)), 'row-20000,row-19999');
@@ -223,7 +223,7 @@ INSERT INTO docs VALUES ('the envelope is pinned'), ('the observer records'), ('
 SELECT assert_eq((SELECT count(*) FROM docs WHERE docs MATCH 'check'), 1);
 ATTACH 'other.db' AS other;
 CREATE TABLE other.u AS SELECT * FROM t WHERE n < 10;
-SELECT assert_eq((SELECT count(*) FROM other.u), 2062);
+SELECT assert_eq((SELECT count(*) FROM other.u), 2069);
 DETACH other;
 BEGIN;
 DELETE FROM t WHERE n = 0;
@@ -294,11 +294,12 @@ const rust: Suite = {
   name: "rust",
   title: "a dependency-free crate's unit, integration and doc tests (`cargo test --offline`)",
   debian: [{ pkg: "cargo", file: "/usr/bin/cargo" }],
-  // cargo reads CARGO_HOME (or HOME) and CARGO_TARGET_DIR natively: no line records it.
-  told: ["CARGO_HOME"],
+  // cargo reads CARGO_HOME and HOME natively (no line records it), but without them it falls back
+  // to the passwd entry's home, which is the run's private HOME: nothing to tell.
+  told: [],
   // Debian's cargo and rustc, not a rustup install's proxies earlier on the caller's PATH (they
   // need RUSTUP_HOME and a toolchain download).
-  env: (scratch) => ({ CARGO_HOME: join(scratch, "cargo-home"), PATH: "/usr/local/bin:/usr/bin:/bin" }),
+  env: () => ({ PATH: "/usr/local/bin:/usr/bin:/bin" }),
   prepare(workspace) {
     mkdirSync(join(workspace, "src"));
     mkdirSync(join(workspace, "tests"));
@@ -439,6 +440,8 @@ export interface Recorded {
   stdout: string;
   stderr: string;
   log: string;
+  workspace: string;
+  scratch: string;
   lines: Record<string, unknown>[];
   /** The keys run says it withheld (its own stderr line). */
   withheld: string[] | null;
@@ -455,7 +458,6 @@ export interface CheckReport {
 export interface Adoption {
   suite: SuiteName;
   base: string;
-  workspace: string;
   outside: string;
   bare: Spawned;
   records: Recorded[];
@@ -499,21 +501,26 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const say = options.say ?? (() => undefined);
   const tmp = options.tmp ?? (existsSync("/var/tmp") ? "/var/tmp" : "/tmp");
   const base = realpathSync(mkdtempSync(join(tmp, `eg-suite-${suite.name}-`)));
-  const workspace = join(base, "workspace");
+  // The suite as obtained; every run gets a fresh copy of it (a fresh checkout, as CI has: no
+  // build output of an earlier run), outside every root but its own workspace.
+  const pristine = join(base, "pristine");
   const outside = join(base, "outside");
   const home = join(base, "home");
-  for (const d of [workspace, outside, home]) mkdirSync(d);
-  suite.prepare(workspace, base);
+  for (const d of [pristine, outside, home]) mkdirSync(d);
+  suite.prepare(pristine, base);
+  const fresh = (name: string): string => {
+    const dir = join(base, `workspace-${name}`);
+    cpSync(pristine, dir, { recursive: true });
+    return dir;
+  };
 
-  // Bare: the command as the suite's own CI would run it, on a copy of the workspace.
-  const bareWorkspace = join(base, "bare-workspace");
-  cpSync(workspace, bareWorkspace, { recursive: true });
-  const bareScratch = join(base, "bare-scratch");
+  // Bare: the command as the suite's own CI would run it.
+  const bareScratch = join(base, "scratch-bare");
   mkdirSync(bareScratch);
   say(`${suite.name}: bare run`);
-  const bare = await spawnIn(suite.command(), bareWorkspace, { ...callerEnv(home), ...suite.env(bareScratch) });
+  const bare = await spawnIn(suite.command(), fresh("bare"), { ...callerEnv(home), ...suite.env(bareScratch) });
 
-  const cliRun = async (envelope: string, name: string): Promise<Recorded> => {
+  const cliRun = async (envelope: string, name: string, workspace: string): Promise<Recorded> => {
     const scratch = join(base, `scratch-${name}`);
     mkdirSync(scratch);
     const log = join(base, `${name}.jsonl`);
@@ -526,6 +533,8 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
       stdout: r.stdout,
       stderr: r.stderr,
       log,
+      workspace,
+      scratch,
       lines: parseLog(log),
       withheldCount: line ? Number(line[1]) : /withheld none/.test(r.stderr) ? 0 : null,
       withheld: line ? (line[2] ?? "").replace(/ and \d+ more$/, "").split(", ") : null,
@@ -534,7 +543,7 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const cliCheck = async (envelope: string, log: string): Promise<CheckReport> => {
     const r = await spawnIn(
       [process.execPath, options.cli, "check", "--envelope", envelope, "--observer", log, "--format", "json"],
-      workspace,
+      base,
       process.env,
     );
     return JSON.parse(r.stdout) as CheckReport;
@@ -547,7 +556,7 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const recordChecks: CheckReport[] = [];
   for (let i = 1; i <= (options.recordings ?? 2); i++) {
     say(`${suite.name}: recording ${i} under the narrow envelope`);
-    const r = await cliRun(narrowFile, `record-${i}`);
+    const r = await cliRun(narrowFile, `record-${i}`, fresh(`record-${i}`));
     records.push(r);
     recordChecks.push(await cliCheck(narrowFile, r.log));
   }
@@ -565,7 +574,7 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
       "--write",
       suggestedFile,
     ],
-    workspace,
+    base,
     process.env,
   );
   if (suggestOutput.code !== 0 || !existsSync(suggestedFile))
@@ -573,12 +582,11 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const suggested = JSON.parse(readFileSync(suggestedFile, "utf8")) as Envelope;
 
   say(`${suite.name}: enforced run under the suggested envelope`);
-  const enforced = await cliRun(suggestedFile, "enforce");
+  const enforced = await cliRun(suggestedFile, "enforce", fresh("enforce"));
   const enforcedCheck = await cliCheck(suggestedFile, enforced.log);
   const adoption: Adoption = {
     suite: suite.name,
     base,
-    workspace,
     outside,
     bare,
     records,
@@ -591,9 +599,10 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   };
 
   if (options.hostile !== false) {
+    const workspace = fresh("hostile");
     const { what, violation } = suite.hostile(workspace, outside);
     say(`${suite.name}: hostile twin (${what})`);
-    const run = await cliRun(suggestedFile, "hostile");
+    const run = await cliRun(suggestedFile, "hostile", workspace);
     adoption.hostile = { what, violation, run, check: await cliCheck(suggestedFile, run.log) };
   }
   return adoption;
