@@ -22,6 +22,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Envelope } from "../../src/core/envelope.js";
 
 export type SuiteName = "node" | "python" | "go" | "c" | "rust";
 
@@ -406,16 +407,6 @@ export function spawnIn(command: string[], cwd: string, env: NodeJS.ProcessEnv):
   });
 }
 
-export interface Envelope {
-  envelope_id: string;
-  allowed_roots: string[];
-  allowed_tools: string[];
-  allowed_env: string[];
-  allowed_hosts: string[];
-  network: string;
-  [key: string]: unknown;
-}
-
 export function writeEnvelope(file: string, envelope: Envelope): void {
   const text = JSON.stringify(envelope, null, 2) + "\n";
   writeFileSync(file, text);
@@ -631,8 +622,8 @@ export function countsByKind(r: Recorded): Record<string, number> {
 export function added(a: Adoption): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const key of ["allowed_roots", "allowed_env", "allowed_hosts", "allowed_tools", "allowed_commands"] as const) {
-    const before = new Set((a.narrow[key] as string[] | undefined) ?? []);
-    const now = (a.suggested[key] as string[] | undefined) ?? [];
+    const before = new Set(a.narrow[key] ?? []);
+    const now = a.suggested[key] ?? [];
     out[key] = now.filter((e) => !before.has(e));
   }
   return out;
@@ -664,8 +655,7 @@ export interface Summary {
 export function summarize(a: Adoption): Summary {
   const first = a.records[0];
   const entries: Record<string, number> = {};
-  for (const key of ["allowed_roots", "allowed_env", "allowed_hosts", "allowed_tools"])
-    entries[key] = (a.suggested[key] as string[]).length;
+  for (const key of ["allowed_roots", "allowed_env", "allowed_hosts", "allowed_tools"] as const) entries[key] = a.suggested[key].length;
   return {
     suite: a.suite,
     bare_exit: a.bare.code,
