@@ -57,10 +57,15 @@ function commonAssertions(a: Adoption): void {
 }
 
 const skip = (suite: Suite): boolean => !IN_CI && unavailable(suite) !== null;
+/** Outside CI a suite that cannot be had is skipped, and its title says why. */
+const titled = (suite: Suite, title: string): string => (skip(suite) ? `${title} (skipped: ${unavailable(suite)})` : title);
 
 describe("real suites adopted with envelope-gate", () => {
   it.skipIf(skip(SUITES.go))(
-    "Go: spf13/pflag's tests (go test, cold GOCACHE in the scratch) pass under the suggested envelope; a write outside the roots fails it",
+    titled(
+      SUITES.go,
+      "Go: spf13/pflag's tests (go test, cold GOCACHE in the scratch) pass under the suggested envelope; a write outside the roots fails it",
+    ),
     { timeout: 240_000 },
     async () => {
       const a = await adopted(SUITES.go);
@@ -79,13 +84,22 @@ describe("real suites adopted with envelope-gate", () => {
       expect(a.narrow.allowed_env).toEqual(["PATH", "@ci", "GOCACHE"]);
       expect(a.suggested.allowed_env).toEqual(["PATH", "@ci", "GOCACHE"]);
       for (const c of a.recordChecks) expect(c.verdict).toBe("pass");
+      // The gap, as evidence: without GOCACHE told, the suite cannot build, the check has nothing to
+      // judge and the log nothing to learn the key from; only run's withheld line names it.
+      const untold = a.untold;
+      if (untold === undefined) throw new Error("no recording without the told key");
+      expect(untold.run.code).not.toBe(0);
+      expect(untold.run.stderr).toContain("GOCACHE is not defined");
+      expect(untold.check.verdict).toBe("pass");
+      expect(keysRead(untold.run)).toEqual([]);
+      expect(untold.run.withheld).toContain("GOCACHE");
       // The cold cache was the run's own: written under the scratch.
       expect(ownLines(first).some((l) => l.kind === "write" && String(l.path).startsWith(`${first.scratch}/go-build/`))).toBe(true);
     },
   );
 
   it.skipIf(skip(SUITES.node))(
-    "Node: @fastify/error's node --test suite is learnt from two recordings; reading AWS_SECRET_ACCESS_KEY fails it",
+    titled(SUITES.node, "Node: @fastify/error's node --test suite is learnt from two recordings; reading AWS_SECRET_ACCESS_KEY fails it"),
     { timeout: 240_000 },
     async () => {
       const a = await adopted(SUITES.node);

@@ -460,6 +460,8 @@ export interface Adoption {
   enforced: Recorded;
   enforcedCheck: CheckReport;
   hostile?: { what: string; violation: string; run: Recorded; check: CheckReport };
+  /** Where the suite is told keys: a recording under the narrow envelope without them. */
+  untold?: { run: Recorded; check: CheckReport };
 }
 
 function parseLog(file: string): Record<string, unknown>[] {
@@ -552,6 +554,18 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
     recordChecks.push(await cliCheck(narrowFile, r.log));
   }
 
+  // Where the suite is told keys: one more recording without them, the evidence of the gap (the
+  // suite fails, and its log has nothing for suggest to learn the keys from).
+  let untold: Adoption["untold"];
+  if (suite.told.length > 0) {
+    const bareNarrow = { ...narrow, envelope_id: `${suite.name}-suite-untold`, allowed_env: ["PATH", "@ci"] };
+    const file = join(base, "untold.json");
+    writeEnvelope(file, bareNarrow);
+    say(`${suite.name}: recording without the told keys (${suite.told.join(", ")})`);
+    const run = await cliRun(file, "untold", fresh("untold"));
+    untold = { run, check: await cliCheck(file, run.log) };
+  }
+
   say(`${suite.name}: suggest`);
   const suggestedFile = join(base, "suggested.json");
   const suggestOutput = await spawnIn(
@@ -587,6 +601,7 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
     suggested,
     enforced,
     enforcedCheck,
+    untold,
   };
 
   if (options.hostile !== false) {
@@ -650,6 +665,7 @@ export interface Summary {
   enforced_verdict: string;
   enforced_violations: string[];
   hostile?: { what: string; exit: number | null; verdict: string; violations: string[]; expected: string };
+  untold?: { exit: number | null; verdict: string; keys_read: string[] };
 }
 
 export function summarize(a: Adoption): Summary {
@@ -676,6 +692,7 @@ export function summarize(a: Adoption): Summary {
     enforced_ms: Math.round(a.enforced.ms),
     enforced_verdict: a.enforcedCheck.verdict,
     enforced_violations: a.enforcedCheck.violations.map((v) => v.id),
+    untold: a.untold && { exit: a.untold.run.code, verdict: a.untold.check.verdict, keys_read: keysRead(a.untold.run) },
     hostile: a.hostile && {
       what: a.hostile.what,
       exit: a.hostile.run.code,
