@@ -1,0 +1,67 @@
+// `npm run adoption [-- [--no-build] node|python|go|c|rust ...]`: walks the adoption path of docs/authoring.md on
+// real test suites (test/support/suites.ts): obtains each (npm registry or Debian packages),
+// records it twice under a narrow envelope, suggests, enforces the suggestion under `deny`, runs a
+// hostile twin, and prints what it measured (JSON on stdout, progress on stderr). Builds first.
+// Exit status 1 when a suite does not end as the adoption path says (bare and enforced runs exit
+// 0, the enforced check passes, the hostile twin fails with its violation).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import ts from "typescript";
+
+const root = join(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+// --no-build: measure the dist/ already built.
+if (!args.includes("--no-build"))
+  execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+
+// suites.ts imports only Node's own modules: transpiled into the repository's node_modules cache.
+const source = readFileSync(join(root, "test/support/suites.ts"), "utf8");
+const { outputText } = ts.transpileModule(source, {
+  compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  fileName: "suites.ts",
+});
+const cache = join(root, "node_modules/.cache/envelope-gate");
+mkdirSync(cache, { recursive: true });
+const compiled = join(cache, "suites.mjs");
+writeFileSync(compiled, outputText);
+const { SUITES, adopt, ensure, summarize } = await import(pathToFileURL(compiled).href);
+
+const names = args.filter((a) => a !== "--no-build");
+const chosen = names.length > 0 ? names : ["node", "python", "go", "c", "rust"];
+let failed = false;
+const results = [];
+for (const name of chosen) {
+  const suite = SUITES[name];
+  if (suite === undefined) {
+    process.stderr.write(`adoption: no suite ${name} (${Object.keys(SUITES).join(", ")})\n`);
+    process.exit(2);
+  }
+  const missing = ensure(suite);
+  if (missing !== null) {
+    process.stderr.write(`adoption: ${name}: ${missing}\n`);
+    results.push({ suite: name, error: missing });
+    failed = true;
+    continue;
+  }
+  try {
+    const a = await adopt(suite, { cli: join(root, "dist/cli/index.js"), say: (l) => process.stderr.write(`adoption: ${l}\n`) });
+    const s = summarize(a);
+    const ok =
+      s.bare_exit === 0 &&
+      s.enforced_exit === 0 &&
+      s.enforced_verdict === "pass" &&
+      s.hostile?.verdict === "envelope_fail" &&
+      s.hostile.violations.includes(s.hostile.expected);
+    if (!ok) failed = true;
+    results.push({ ...s, ok, folder: a.base });
+    process.stderr.write(`adoption: ${name}: ${ok ? "ok" : "NOT as the adoption path says"} (folder ${a.base})\n`);
+  } catch (e) {
+    failed = true;
+    results.push({ suite: name, error: String(e) });
+    process.stderr.write(`adoption: ${name}: ${e}\n`);
+  }
+}
+process.stdout.write(JSON.stringify(results, null, 2) + "\n");
+process.exit(failed ? 1 : 0);
