@@ -80,7 +80,10 @@ function programOf(seen: Seen): { program?: string } {
 /** A word of a program's command line, short: long ones cut with `…`, ones with blanks quoted. */
 function word(text: string, max: number): string {
   // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
-  const short = plainText(text, max);
+  // A long path keeps its end (the script's name), other words their start.
+  const plain = plainText(text);
+  const short =
+    plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : plainText(text, max);
   return /\s/.test(short) ? `'${short}'` : short;
 }
 

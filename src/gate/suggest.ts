@@ -77,9 +77,9 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
       a.covers.length > 1 || a.covers[0] !== a.entry
         ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
         : "";
-    const by = a.program === undefined ? "" : ` ${verb[a.key] ?? "by"} ${a.program},`;
+    const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
     out.push(
-      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers}${by} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace(
+      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace(
         "( ",
         "(",
       ),
