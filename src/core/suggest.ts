@@ -460,10 +460,10 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
 
   // Withheld keys a failed run's non-Node program may have needed: proposed, marked unobserved.
   const unobserved = new Map<string, Evidence>();
-  const stillMissing = envMatcher(envelope);
+  const allowedNow = envMatcher(envelope);
   for (const run of failedRuns) {
     for (const key of run.withheld) {
-      if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || stillMissing(key)) continue;
+      if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || allowedNow(key)) continue;
       const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
       const ran = run.programs.find((p) =>
         needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key),
