@@ -17,7 +17,7 @@ const USAGE = `usage:
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
@@ -47,9 +47,16 @@ export const COMMAND_HELP: Record<string, string> = {
   events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
   suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
-  --run   first records one run of CMD under E, then suggests from its log`,
+  Each entry says what it covers, how often it was seen, where first, and the program that read,
+  wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
+  program of it may have needed (python: PYTHONPATH, go: GOCACHE, any: HOME, ...) are proposed
+  apart, marked unobserved: such programs' reads cannot be seen. Never a credential-named key.
+  --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
+                  keys and the log/events/exit line, come first), then suggests from its log, from E
+  --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the
+                  run, as run does; a scratch you give is never removed)`,
 };
 
 /** Whether the command's own arguments (before any `--`) ask for its usage. */
@@ -138,6 +145,7 @@ async function suggest(args: string[]): Promise<number> {
       envelope: { type: "string" },
       workspace: { type: "string" },
       scratch: { type: "string" },
+      "keep-scratch": { type: "boolean", default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -147,20 +155,23 @@ async function suggest(args: string[]): Promise<number> {
   if (values.run === true) {
     if (!values.envelope || logs.length !== 1 || command.length === 0)
       usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-    const { runObserved } = await import("../observer/run.js");
-    const exit = await runObserved({
-      envelopePath: values.envelope,
-      digestPath: values.sha256,
-      logPath: logs[0] as string,
+    // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
+    // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
+    const { runAndReport } = await import("../observer/cli.js");
+    await runAndReport({
+      envelope: values.envelope,
+      sha256: values.sha256,
+      observer: logs[0] as string,
       workspace: values.workspace,
       scratch: values.scratch,
       nodeOnly: false,
+      keepScratch: values["keep-scratch"] === true,
       command,
+      next: false,
     });
-    process.stderr.write(`envelope-gate suggest: the command exited ${exit}; suggesting from its log\n`);
     from = values.envelope;
-  } else if (command.length > 0 || values.envelope !== undefined) {
-    usage("suggest takes -- CMD and --envelope only with --run");
+  } else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true) {
+    usage("suggest takes -- CMD, --envelope and --keep-scratch only with --run");
   }
   if (logs.length === 0) usage("suggest needs at least one --observer log");
   const { suggestCommand } = await import("../gate/suggest.js");

@@ -135,6 +135,7 @@ const FIELD_NAMES = [
   "exit_code",
   "signal",
   "errno",
+  "jail_pid",
 ] as const;
 
 type FieldName = (typeof FIELD_NAMES)[number];
@@ -163,6 +164,7 @@ const SLOT = {
   exit_code: 20,
   signal: 21,
   errno: 22,
+  jail_pid: 23,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -180,7 +182,7 @@ const KIND_FIELDS: Record<string, { required: readonly FieldName[]; optional: re
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
   host: { required: ["host"], optional: ["port", "proto"] },
-  exec: { required: ["path", "argv"], optional: ["cwd"] },
+  exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
   syscall: { required: ["name"], optional: [] },
   end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
@@ -813,6 +815,7 @@ export class LogEvaluator {
       this.useSeq = true;
     }
     this.checkObservers(obj.observers);
+    this.checkWithheld(obj.withheld);
     this.ownNetwork = obj.network_enforced === true;
     const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
     if (typeof protectedSet === "string") this.malformed(protectedSet, 1);
@@ -834,6 +837,18 @@ export class LogEvaluator {
       );
     }
     this.meta = meta;
+  }
+
+  /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+  private checkWithheld(withheld: unknown): void {
+    if (withheld === undefined) return;
+    if (
+      !Array.isArray(withheld) ||
+      !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+      new Set(withheld).size !== withheld.length
+    ) {
+      this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+    }
   }
 
   /**
@@ -1046,6 +1061,10 @@ export class LogEvaluator {
     const argv = this.val(SLOT.argv);
     if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
       this.malformed(`exec "argv" must be an array of strings`);
+    }
+    if (this.has(SLOT.jail_pid)) {
+      const jailPid = this.val(SLOT.jail_pid);
+      if (!Number.isInteger(jailPid) || (jailPid as number) <= 0) this.malformed(`exec "jail_pid" must be a positive integer`);
     }
     if (canary || this.commandPaths === null || this.commandNames === null) return;
     if (this.commandPaths.has(path)) return;

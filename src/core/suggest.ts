@@ -6,6 +6,7 @@ import type { Envelope } from "./envelope.js";
 import { envMatcher, hostPatterns } from "./envelope.js";
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
 import { GateError } from "./errors.js";
+import { plainText } from "./markdown.js";
 import { isLoopback, RUNTIME_ENV_KEYS, wrapperEnvKey } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
@@ -24,6 +25,19 @@ export interface Evidence {
   covers: string[];
   count: number;
   first: string;
+  /**
+   * The program of the first event the entry covers (the one that read, wrote, called or reached
+   * it; for a command, the one that started it): its file's name and first arguments, and the pid
+   * the log's lines carry for it (the jail's, where the exec line has `jail_pid`). Absent where
+   * the log cannot say (no exec line for that pid, a Node-only log, the proxy's records).
+   */
+  program?: string;
+  /**
+   * A withheld key proposed without being seen: a non-Node program that may need it ran and the
+   * command failed; its reads cannot be observed (`reason` says which program and how it ended).
+   */
+  unobserved?: true;
+  reason?: string;
 }
 
 export interface Suggestion {
@@ -47,12 +61,110 @@ const DEFAULT_ENVELOPE: Envelope = {
 interface Seen {
   count: number;
   first: string;
+  /** Where the first one was, across every log: the earliest of several is the smallest. */
+  order: number;
+  program?: string | undefined;
 }
 
-function note(map: Map<string, Seen>, key: string, where: string): void {
+function note(map: Map<string, Seen>, key: string, where: string, order: number, program: () => string | undefined): void {
   const seen = map.get(key);
   if (seen) seen.count++;
-  else map.set(key, { count: 1, first: where });
+  else map.set(key, { count: 1, first: where, order, program: program() });
+}
+
+/** The program fields of an evidence entry, from the Seen behind its first event. */
+function programOf(seen: Seen): { program?: string } {
+  return seen.program === undefined ? {} : { program: seen.program };
+}
+
+/** A word of a program's command line, short: long ones cut with `…`, ones with blanks quoted. */
+function word(text: string, max: number): string {
+  // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
+  // A long path keeps its end (the script's name), other words their start.
+  const plain = plainText(text);
+  const short =
+    plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : plainText(text, max);
+  return /\s/.test(short) ? `'${short}'` : short;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Node binaries: their env reads are observed by the hooks (the same names run.ts knows as Node). */
+const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
+
+/**
+ * A program as an exec line names it: the file's name, what it was started as when that differs
+ * (a script, `sh` for dash), its first two arguments, and its pid.
+ */
+export function programName(exec: Record<string, unknown>): string | undefined {
+  const path = str(exec.path);
+  if (path === null) return undefined;
+  const base = baseName(path);
+  const argv = Array.isArray(exec.argv) ? exec.argv.filter((a): a is string => typeof a === "string") : [];
+  const words = [word(base, 48)];
+  const argv0 = argv[0];
+  if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0))) words.push(`(${word(argv0, 48)})`);
+  words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
+  if (argv.length > 3) words.push("…");
+  const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+  return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
+}
+
+/**
+ * The join between a log's lines and its programs. The process observer's lines carry host pids;
+ * the Node hooks' lines (`node`, `sdk`, `runtime`) carry the pid inside the jail, which the
+ * process observer writes on each exec line as `jail_pid`. A line's program is that pid's exec
+ * last before it (a pid that executed several programs ran them in turn), or, where the hooks'
+ * record was merged ahead of its exec line, the first one after it.
+ */
+class Programs {
+  private readonly byHost = new Map<number, number[]>();
+  private readonly byJail = new Map<number, number[]>();
+
+  constructor(private readonly lines: readonly Record<string, unknown>[]) {
+    lines.forEach((e, i) => {
+      if (e.kind !== "exec" || e.source !== "process" || e.canary === true) return;
+      for (const [map, pid] of [
+        [this.byHost, e.pid],
+        [this.byJail, e.jail_pid],
+      ] as const) {
+        if (!Number.isInteger(pid)) continue;
+        const list = map.get(pid as number) ?? [];
+        list.push(i);
+        map.set(pid as number, list);
+      }
+    });
+  }
+
+  /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+  execOf(index: number, pid: unknown, source: unknown): number | undefined {
+    if (!Number.isInteger(pid)) return undefined;
+    const map = source === "process" ? this.byHost : source === "node" || source === "sdk" || source === "runtime" ? this.byJail : null;
+    const list = map?.get(pid as number);
+    if (list === undefined) return undefined;
+    let before: number | undefined;
+    for (const i of list) {
+      if (i < index) before = i;
+      else return before ?? i;
+    }
+    return before;
+  }
+
+  /** The program behind line `index`. */
+  of(index: number): string | undefined {
+    const e = this.lines[index] as Record<string, unknown>;
+    const at = this.execOf(index, e.pid, e.source);
+    return at === undefined ? undefined : programName(this.lines[at] as Record<string, unknown>);
+  }
+
+  /** The program that started the exec on line `index` (its parent, by host pid). */
+  parentOf(index: number): string | undefined {
+    const e = this.lines[index] as Record<string, unknown>;
+    const at = this.execOf(index, e.ppid, "process");
+    return at === undefined ? undefined : programName(this.lines[at] as Record<string, unknown>);
+  }
 }
 
 function str(v: unknown): string | null {
@@ -72,6 +184,70 @@ function asRoot(dir: string, workspace: string | null, scratch: string | null): 
   if (under === undefined) return dir;
   const [name, value] = under as readonly [string, string];
   return value === "/" ? name + dir : name + dir.slice(value.length);
+}
+
+/**
+ * The environment a non-Node program may need, for proposing withheld keys when a run failed:
+ * a closed table, by ecosystem. A program is matched by its file's name or by what it was started
+ * as (`argv[0]`); a key by name or by the ecosystem's own prefix. Credential-named, machine and
+ * run-identity keys are never proposed, whatever the table says (GOAUTH, CARGO_REGISTRY_TOKEN).
+ */
+export const WITHHELD_ECOSYSTEMS: readonly { name: string; programs: RegExp; keys: readonly string[]; pattern?: RegExp }[] = [
+  {
+    name: "python",
+    programs: /^(?:python|pypy)[0-9.]*$|^(?:pip[0-9.]*|pytest|tox|nox|uv|poetry)$/,
+    keys: ["PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"],
+    pattern: /^PYTHON[A-Z0-9]+$/,
+  },
+  {
+    name: "go",
+    programs: /^go$/,
+    keys: ["GOCACHE", "GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOPROXY", "CGO_ENABLED"],
+    pattern: /^GO[A-Z0-9]+$/,
+  },
+  {
+    name: "rust",
+    programs: /^(?:cargo|rustc|rustup|rustdoc)$/,
+    keys: ["CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "RUSTFLAGS"],
+    pattern: /^CARGO_[A-Z0-9_]+$/,
+  },
+  {
+    name: "c",
+    programs: /^(?:[a-z0-9_]+-linux-gnu-)?(?:make|gmake|cmake|cc|c\+\+|gcc|g\+\+|clang|clang\+\+|ld)(?:-[0-9.]+)?$/,
+    keys: ["CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "PKG_CONFIG_PATH"],
+  },
+];
+
+/** What any non-Node program may need (its home, its locale, its temporary directory). */
+export const WITHHELD_ANY_PROGRAM: readonly string[] = ["HOME", "LANG", "LC_ALL", "TMPDIR"];
+
+/** A run whose command failed, with the keys it withheld and the non-Node programs it ran. */
+interface FailedRun {
+  file: string;
+  withheld: string[];
+  /** `exited 1`, `was killed by a signal`. */
+  ended: string;
+  /** Non-Node programs, by first exec line: name matched, where, and as what. */
+  programs: { names: string[]; where: string; program: string | undefined; label: string }[];
+}
+
+function failedRun(log: RecordedLog, meta: Record<string, unknown>, end: Record<string, unknown>): FailedRun | null {
+  if (end.exit_code === 0) return null;
+  if (!Array.isArray(meta.withheld)) return null;
+  const withheld = meta.withheld.filter((k): k is string => typeof k === "string" && k !== "");
+  if (withheld.length === 0) return null;
+  const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+  const programs: FailedRun["programs"] = [];
+  log.lines.forEach((e, i) => {
+    if (e.kind !== "exec" || e.source !== "process" || e.canary === true) return;
+    const path = str(e.path);
+    if (path === null) return;
+    const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+    const names = [baseName(path), argv0].filter((n) => n !== "");
+    if (names.some((n) => NODE_PROGRAM.test(n))) return;
+    programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
+  });
+  return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
 }
 
 /**
@@ -116,7 +292,9 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const hosts = new Map<string, Seen>();
   const execs = new Map<string, Seen>();
   const workspaces: string[] = [];
+  const failedRuns: FailedRun[] = [];
   let ownNetwork = true;
+  let order = 0;
 
   for (const log of logs) {
     const meta = log.lines[0];
@@ -151,23 +329,28 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       return expanded === null ? [] : [expanded];
     });
     if (meta.network_enforced !== true) ownNetwork = false;
+    const programs = new Programs(log.lines);
+    const failed = failedRun(log, meta, end);
+    if (failed !== null) failedRuns.push(failed);
     log.lines.forEach((e, i) => {
       if (e.canary === true) return;
       const where = `${log.file}:${i + 1}`;
+      const at = order++;
+      const by = (): string | undefined => programs.of(i);
       switch (e.kind) {
         case "write": {
           const path = foldPath(str(e.path) ?? "");
-          if (path !== null && !isInsideAnyRoot(path, roots)) note(writes, asRoot(path, workspace, scratch), where);
+          if (path !== null && !isInsideAnyRoot(path, roots)) note(writes, asRoot(path, workspace, scratch), where, at, by);
           return;
         }
         case "env": {
           const key = str(e.key);
-          if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note(env, key, where);
+          if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note(env, key, where, at, by);
           return;
         }
         case "tool": {
           const name = str(e.name);
-          if (name !== null) note(tools, name, where);
+          if (name !== null) note(tools, name, where, at, by);
           return;
         }
         case "host": {
@@ -176,7 +359,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
           const h = host.startsWith("unix:") ? host : normalizeHost(host);
           if (ownNetwork && isLoopback(h)) return;
           const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
-          note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where);
+          note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
           return;
         }
         case "exec": {
@@ -188,7 +371,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
           // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
           const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
           const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-          note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where);
+          note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
           return;
         }
         case "syscall":
@@ -205,25 +388,30 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
 
   // Roots: the directories written outside each run's roots (a directory made is itself the root).
   const outside = [...writes.entries()];
-  const dirs = new Map<string, { covers: string[]; count: number; first: string }>();
+  const dirs = new Map<string, { covers: string[]; count: number; first: Seen }>();
   for (const [path, seen] of outside) {
     // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
     const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
-    const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen.first };
+    const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
     d.covers.push(path);
     d.count += seen.count;
+    if (seen.order < d.first.order) d.first = seen;
     dirs.set(dir, d);
   }
   const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
   for (const dir of dirList) {
     if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other]))) continue;
-    const d = dirs.get(dir) as { covers: string[]; count: number; first: string };
-    for (const [other, o] of dirs) if (other !== dir && isInsideAnyRoot(other, [dir])) d.covers.push(...o.covers);
+    const d = dirs.get(dir) as { covers: string[]; count: number; first: Seen };
+    for (const [other, o] of dirs)
+      if (other !== dir && isInsideAnyRoot(other, [dir])) {
+        d.covers.push(...o.covers);
+        if (o.first.order < d.first.order) d.first = o.first;
+      }
     const entry = dir;
     if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
     else {
       envelope.allowed_roots.push(entry);
-      added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first });
+      added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
     }
   }
 
@@ -240,12 +428,14 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     const seen = keys.map((k) => env.get(k) as Seen);
     envelope.allowed_env.push(entry);
     keys.forEach((k) => grouped.add(k));
+    const first = seen.reduce((a, b) => (b.order < a.order ? b : a));
     added.push({
       key: "allowed_env",
       entry,
       covers: keys,
       count: seen.reduce((n, s) => n + s.count, 0),
-      first: seen.map((s) => s.first).sort()[0] as string,
+      first: first.first,
+      ...programOf(first),
     });
   };
   for (const [name, set] of ENV_SETS) {
@@ -269,13 +459,46 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     if (grouped.has(key)) continue;
     const seen = env.get(key) as Seen;
     envelope.allowed_env.push(key);
-    added.push({ key: "allowed_env", entry: key, covers: [key], count: seen.count, first: seen.first });
+    added.push({ key: "allowed_env", entry: key, covers: [key], count: seen.count, first: seen.first, ...programOf(seen) });
+  }
+
+  // Withheld keys a failed run's non-Node program may have needed: proposed, marked unobserved.
+  const unobserved = new Map<string, Evidence>();
+  const allowedNow = envMatcher(envelope);
+  for (const run of failedRuns) {
+    for (const key of run.withheld) {
+      if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || allowedNow(key)) continue;
+      const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
+      const ran = run.programs.find((p) =>
+        needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key),
+      );
+      if (ran === undefined) continue;
+      const known = unobserved.get(key);
+      if (known !== undefined) {
+        known.count++;
+        continue;
+      }
+      unobserved.set(key, {
+        key: "allowed_env",
+        entry: key,
+        covers: [key],
+        count: 1,
+        first: ran.where,
+        ...(ran.program === undefined ? {} : { program: ran.program }),
+        unobserved: true,
+        reason: `withheld; ${ran.label} ran and the command ${run.ended}; not observed: non-Node programs' reads cannot be seen`,
+      });
+    }
+  }
+  for (const key of [...unobserved.keys()].sort()) {
+    envelope.allowed_env.push(key);
+    added.push(unobserved.get(key) as Evidence);
   }
 
   for (const [name, seen] of tools) {
     if (envelope.allowed_tools.includes(name)) continue;
     envelope.allowed_tools.push(name);
-    added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first });
+    added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
   }
 
   for (const e of hostPlan.entries) {
@@ -290,7 +513,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     for (const [path, seen] of execs) {
       if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1))) continue;
       commands.push(path);
-      added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first });
+      added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
       if (workspaces.some((w) => isInsideAnyRoot(path, [w]))) underWorkspace.push(path);
     }
     if (underWorkspace.length > 0) {
@@ -383,7 +606,7 @@ function planHosts(
   for (const e of candidates) {
     if (taken.has(e)) continue;
     const entry = formatEndpoint(e.host, e.port);
-    entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first });
+    entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first, ...programOf(e.seen) });
   }
   return { entries };
 }

@@ -65,14 +65,36 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
   const out: string[] = [
     `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
   ];
-  for (const a of added) {
+  const verb: Record<string, string> = {
+    allowed_env: "read by",
+    allowed_roots: "written by",
+    allowed_tools: "called by",
+    allowed_hosts: "reached by",
+    allowed_commands: "started by",
+  };
+  for (const a of added.filter((e) => e.unobserved !== true)) {
     const covers =
       a.covers.length > 1 || a.covers[0] !== a.entry
         ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
         : "";
+    const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
     out.push(
-      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first})`.replace("( ", "("),
+      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace(
+        "( ",
+        "(",
+      ),
     );
+  }
+  const unobserved = added.filter((e) => e.unobserved === true);
+  if (unobserved.length > 0) {
+    out.push(
+      `  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`,
+    );
+    for (const a of unobserved) {
+      out.push(
+        `  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
+      );
+    }
   }
   for (const n of notes) out.push(`  note: ${n}`);
   const text = envelopeJson(envelope);

@@ -23,6 +23,20 @@ export function withheldLine(keys: string[]): string {
   return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
 }
 
+/** What runAndReport needs: run's flags, parsed. */
+export interface ReportedRun {
+  envelope: string;
+  sha256?: string | undefined;
+  observer: string;
+  workspace?: string | undefined;
+  scratch?: string | undefined;
+  nodeOnly: boolean;
+  keepScratch: boolean;
+  command: string[];
+  /** The closing line's "next:" command (`run` names the check; `suggest --run` shows the suggestion instead). */
+  next: boolean;
+}
+
 /**
  * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
@@ -43,6 +57,24 @@ export async function runCommand(args: string[], usage: (message: string) => nev
   });
   if (!values.envelope) usage("run needs --envelope");
   if (!values.observer) usage("run needs --observer");
+  return runAndReport({
+    envelope: values.envelope,
+    sha256: values.sha256,
+    observer: values.observer,
+    workspace: values.workspace,
+    scratch: values.scratch,
+    nodeOnly: values["node-only"] === true,
+    keepScratch: values["keep-scratch"] === true,
+    command,
+    next: true,
+  });
+}
+
+/**
+ * One observed run with run's own stderr lines (the withheld keys; log, events, exit) and its
+ * scratch handling: `run`, and `suggest --run` before it suggests.
+ */
+export async function runAndReport(values: ReportedRun): Promise<number> {
   const facts: RunFacts = {};
   const tty = process.stderr.isTTY === true;
   let drawn = false;
@@ -62,8 +94,8 @@ export async function runCommand(args: string[], usage: (message: string) => nev
       logPath: values.observer,
       workspace: values.workspace,
       scratch: values.scratch,
-      nodeOnly: values["node-only"] === true,
-      command,
+      nodeOnly: values.nodeOnly,
+      command: values.command,
       facts,
     });
   } finally {
@@ -72,7 +104,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
     if (facts.withheld !== undefined) process.stderr.write(withheldLine(facts.withheld));
     let scratchNote = "";
     if (facts.scratch !== undefined && facts.scratchChosen === true) {
-      if (values["keep-scratch"] === true) scratchNote = `; scratch kept at ${facts.scratch}`;
+      if (values.keepScratch) scratchNote = `; scratch kept at ${facts.scratch}`;
       else {
         try {
           rmSync(facts.scratch, { recursive: true, force: true });
@@ -90,7 +122,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
       const exited =
         facts.exitCode === null || facts.exitCode === undefined ? `ended by a signal (exit ${exitCode})` : `exited ${facts.exitCode}`;
       process.stderr.write(
-        `envelope-gate run: log ${resolve(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}; next: ${next.map(shellWord).join(" ")}\n`,
+        `envelope-gate run: log ${resolve(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}${values.next ? `; next: ${next.map(shellWord).join(" ")}` : ""}\n`,
       );
     }
   }

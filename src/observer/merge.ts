@@ -193,6 +193,8 @@ export class Merger {
       case "exec": {
         const out: LogEvent = { kind: "exec", ts, pid: event.tgid };
         if (event.ppid !== null) out.ppid = event.ppid;
+        // The pid the Node hooks' lines carry for this process (the jail's): joins them to this exec.
+        if (event.jailPid !== undefined) out.jail_pid = event.jailPid;
         out.path = event.path;
         out.argv = event.argv;
         out.source = "process";

@@ -721,6 +721,13 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
   };
 
+  // The caller's keys the command does not get (names, never values): the log keeps them for
+  // `suggest`, which proposes the ones a failed non-Node program may have needed.
+  const envAllowed = envMatcher(envelope.envelope);
+  const withheld = Object.keys(process.env)
+    .filter((key) => !envAllowed(key))
+    .sort();
+  if (options.facts) options.facts.withheld = withheld;
   log.write({
     kind: "meta",
     run_id: runId,
@@ -738,21 +745,17 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     workspace,
     scratch,
     command: options.command,
+    withheld,
   });
   log.flush();
 
   // The run's environment is exactly what the envelope allows: the wrapper's keys it accepts, and
   // the run's own keys only when it accepts them too. NODE_OPTIONS is the hooks' plumbing.
-  const envAllowed = envMatcher(envelope.envelope);
   const baseEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
     if (value !== undefined && envAllowed(key)) baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
   }
-  if (options.facts)
-    options.facts.withheld = Object.keys(process.env)
-      .filter((key) => !envAllowed(key))
-      .sort();
   for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
     if (envAllowed(key)) baseEnv[key] = value;
   }

@@ -112,7 +112,11 @@ export type ProcessEvent =
    * `errno`: the kernel answered ENOENT or ENOTDIR (nothing was there): the call changed nothing.
    */
   | { kind: "write"; tgid: number; path: string; op: string; refused?: true; errno?: string }
-  | { kind: "exec"; tgid: number; ppid: number | null; path: string; argv: string[] }
+  /**
+   * `jailPid`: jailed runs, the process's pid inside the jail's PID namespace (the last number
+   * of its `NSpid`, the pid the Node hooks record), when the kernel still showed it.
+   */
+  | { kind: "exec"; tgid: number; ppid: number | null; jailPid?: number; path: string; argv: string[] }
   | { kind: "host"; tgid: number; host: string; port: number; proto: string }
   /** A unix socket named by path (absolute, resolved) or abstract (`@name`), connected to or sent to. */
   | { kind: "unix"; tgid: number; address: string; proto: string }
@@ -307,8 +311,9 @@ export class StraceParser {
       const status = readFileSync(`/proc/${tid}/status`, "utf8");
       const m = /^Tgid:\s+(\d+)$/m.exec(status);
       if (m) tgid = Number(m[1]);
-      const ns = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
-      if (ns !== undefined && ns.length > 0) this.innerOf.set(tgid, Number(ns[ns.length - 1]));
+      // A thread's own status names the thread (its NSpid is the thread's id): only a leader's counts.
+      const inner = tgid === tid ? lastNsPid(status) : null;
+      if (inner !== null) this.innerOf.set(tgid, inner);
     } catch {
       tgid = tid;
     }
@@ -627,7 +632,9 @@ export class StraceParser {
         if (this.options.jailed !== undefined) this.adopt(tgid);
         const ppid = this.parentOf.get(tgid) ?? null;
         const resolved = this.view.recorded(this.resolveFollow(tgid, named));
-        this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
+        const jailPid = this.options.jailed !== undefined ? this.jailPid(tgid) : null;
+        const at = jailPid !== null ? { jailPid } : {};
+        this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
         let exe: string | null;
         try {
           exe = readlinkSync(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
@@ -635,7 +642,7 @@ export class StraceParser {
           exe = null;
         }
         if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
-          this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
+          this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv });
         return;
       }
       case "open":
@@ -884,6 +891,23 @@ export class StraceParser {
     }
   }
 
+  /**
+   * A process's pid inside the jail's PID namespace: read from the kernel (`NSpid`) now, at its
+   * exec, or, when it is gone already, as read when it was first seen; null otherwise (never guessed).
+   */
+  private jailPid(tgid: number): number | null {
+    try {
+      const inner = lastNsPid(readFileSync(`/proc/${tgid}/status`, "utf8"));
+      if (inner !== null) {
+        this.innerOf.set(tgid, inner);
+        return inner;
+      }
+    } catch {
+      // Gone already: what was read when it was first seen, if anything.
+    }
+    return this.innerOf.get(tgid) ?? null;
+  }
+
   /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
   outerPid(inner: number): number | null {
     const cached = this.outerOf.get(inner);
@@ -902,6 +926,13 @@ export class StraceParser {
     }
     return null;
   }
+}
+
+/** The pid in the innermost PID namespace, from a /proc status text (`NSpid:\t1234\t7`). */
+function lastNsPid(status: string): number | null {
+  const ids = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
+  const last = ids === undefined ? NaN : Number(ids[ids.length - 1]);
+  return Number.isInteger(last) && last > 0 ? last : null;
 }
 
 const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(FORBIDDEN_SYSCALLS);

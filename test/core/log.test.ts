@@ -658,3 +658,37 @@ describe("writes that changed nothing because their target was missing (errno)",
     expect(refusal(loaded, logText(loaded.hash, [event])).code).toBe("OBSERVER_LOG_MALFORMED");
   });
 });
+
+describe("exec jail_pid and meta withheld (the pid join, issue 20 item 3)", () => {
+  const exec = (extra: Record<string, unknown>) => ({
+    kind: "exec",
+    pid: 4100,
+    path: "/usr/bin/python3.11",
+    argv: ["python3"],
+    source: "process",
+    ...extra,
+  });
+
+  it("accepts a positive integer jail_pid on an exec line and refuses any other value", () => {
+    expect(judge([exec({ jail_pid: 12 })]).verdict).toBe("pass");
+    const loaded = envelope();
+    for (const bad of [0, -3, 1.5, "12", null, true]) {
+      const err = refusal(loaded, logText(loaded.hash, [exec({ jail_pid: bad })]));
+      expect(err.code, String(bad)).toBe("OBSERVER_LOG_MALFORMED");
+      expect(err.message).toContain('"jail_pid" must be a positive integer');
+    }
+    // Only exec lines carry it.
+    const onEnv = refusal(loaded, logText(loaded.hash, [{ kind: "env", key: "CI", pid: 3, jail_pid: 3 }]));
+    expect(onEnv.code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+
+  it("accepts meta.withheld as distinct key names and refuses anything else", () => {
+    const loaded = envelope();
+    expect(evaluate(loaded, logText(loaded.hash, [], { meta: { withheld: ["HOME", "PYTHONPATH"] } })).verdict).toBe("pass");
+    for (const bad of ["HOME", ["HOME", "HOME"], [""], ["A=b"], [7]]) {
+      const err = refusal(loaded, logText(loaded.hash, [], { meta: { withheld: bad } }));
+      expect(err.code, JSON.stringify(bad)).toBe("OBSERVER_LOG_MALFORMED");
+      expect(err.line).toBe(1);
+    }
+  });
+});

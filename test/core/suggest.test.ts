@@ -237,3 +237,104 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     expect(s.notes.join("\n")).toContain("/work/repo/configure is listed as recorded");
   });
 });
+
+describe("suggest names the program of each entry and proposes withheld keys of failed runs (issue 20 items 3 and 6)", () => {
+  const exec = (pid: number, jailPid: number | undefined, path: string, argv: string[], ppid?: number) => ({
+    kind: "exec",
+    pid,
+    ...(ppid === undefined ? {} : { ppid }),
+    ...(jailPid === undefined ? {} : { jail_pid: jailPid }),
+    path,
+    argv,
+    source: "process",
+  });
+  const failed = (events: Record<string, unknown>[], withheld: string[], exit: number | null = 1): RecordedLog => {
+    const l = log(events, { withheld });
+    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
+    return l;
+  };
+
+  it("joins a hook line's jail pid to the exec line that carries it, and a process line's host pid to its exec", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          exec(500, 2, "/usr/bin/dash", ["sh", "-c", "node a.js; node b.js"]),
+          exec(501, 3, "/usr/bin/node", ["node", "a.js"], 500),
+          exec(502, 4, "/usr/bin/node", ["node", "b.js", "--flag", "x"], 500),
+          { kind: "env", pid: 4, key: "KEYB", source: "node" },
+          { kind: "env", pid: 3, key: "KEYA", source: "node" },
+          { kind: "write", pid: 500, path: "/etc/eg/x", op: "create", source: "process" },
+          // A pid no exec line names: no program, never a guess.
+          { kind: "env", pid: 99, key: "KEYC", source: "node" },
+        ]),
+      ],
+      { ...from0, allowed_commands: [] },
+    );
+    const by = (entry: string) => s.added.find((a) => a.entry === entry)?.program;
+    expect(by("KEYA")).toBe("node a.js (pid 3)");
+    expect(by("KEYB")).toBe("node b.js --flag … (pid 4)");
+    expect(by("KEYC")).toBeUndefined();
+    expect(by("/etc/eg")).toBe("dash (sh) -c 'node a.js; node b.js' (pid 2)");
+    // A command is named by the program that started it (its parent, by host pid).
+    expect(by("node")).toBe("dash (sh) -c 'node a.js; node b.js' (pid 2)");
+  });
+
+  it("takes the pid's exec last before the line, or the first after it when the hook's record came first", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          { kind: "env", pid: 7, key: "EG_EARLY", source: "node" },
+          exec(700, 7, "/usr/bin/env", ["/usr/bin/env", "node", "tool.js"]),
+          exec(700, 7, "/usr/bin/node", ["node", "tool.js"]),
+          { kind: "env", pid: 7, key: "EG_LATE", source: "node" },
+        ]),
+      ],
+      null,
+    );
+    expect(s.added.find((a) => a.entry === "EG_EARLY")?.program).toBe("env node tool.js (pid 7)");
+    expect(s.added.find((a) => a.entry === "EG_LATE")?.program).toBe("node tool.js (pid 7)");
+  });
+
+  it("escapes control characters of a program's arguments", () => {
+    const s = suggestEnvelope(
+      [log([exec(800, 8, "/usr/bin/node", ["node", "a\u001b[31m\u202eb"]), { kind: "env", pid: 8, key: "EG_X", source: "node" }])],
+      null,
+    );
+    expect(s.added[0]?.program).toBe("node a\\u{001B}[31m\\u{202E}b (pid 8)");
+  });
+
+  it("proposes withheld keys of a failed run's non-Node program, unobserved; never a credential or machine key; not when it exited 0", () => {
+    const events = [
+      exec(900, 2, "/usr/bin/dash", ["sh", "run.sh"]),
+      exec(901, 3, "/usr/bin/python3.11", ["python3", "-c", "import x"], 900),
+      exec(902, 4, "/work/repo/bin/cargo", ["cargo", "test"], 900),
+    ];
+    const withheld = [
+      "PYTHONPATH",
+      "CARGO_HOME",
+      "CARGO_REGISTRY_TOKEN",
+      "GOCACHE",
+      "HOME",
+      "HOSTNAME",
+      "AWS_SECRET_ACCESS_KEY",
+      "UNRELATED",
+    ];
+    const s = suggestEnvelope([failed(events, withheld)], from0);
+    const unobserved = s.added.filter((a) => a.unobserved === true);
+    expect(unobserved.map((a) => a.entry)).toEqual(["CARGO_HOME", "HOME", "PYTHONPATH"]);
+    expect(s.envelope.allowed_env).toEqual(["CARGO_HOME", "HOME", "PYTHONPATH"]);
+    const py = unobserved.find((a) => a.entry === "PYTHONPATH");
+    expect(py).toMatchObject({ key: "allowed_env", first: "o.jsonl:3", program: "python3.11 -c 'import x' (pid 3)" });
+    expect(py?.reason).toBe("withheld; python3.11 ran and the command exited 1; not observed: non-Node programs' reads cannot be seen");
+    expect(unobserved.find((a) => a.entry === "HOME")?.reason).toContain("dash ran");
+    // A killed command failed too.
+    expect(suggestEnvelope([failed(events, ["PYTHONPATH"], null)], from0).added[0]?.reason).toContain("was killed by a signal");
+    // Exit 0: nothing proposed.
+    expect(suggestEnvelope([failed(events, withheld, 0)], from0).added).toEqual([]);
+    // No such program ran (only Node): nothing proposed, not even HOME.
+    expect(suggestEnvelope([failed([exec(950, 2, "/usr/bin/node", ["node", "t.js"])], withheld)], from0).added).toEqual([]);
+    // A key the run was seen reading is an observed entry, not proposed twice.
+    const seen = suggestEnvelope([failed([...events, { kind: "env", pid: 3, key: "PYTHONPATH", source: "node" }], ["PYTHONPATH"])], from0);
+    expect(seen.added.map((a) => [a.entry, a.unobserved])).toEqual([["PYTHONPATH", undefined]]);
+  });
+});

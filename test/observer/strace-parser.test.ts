@@ -152,13 +152,52 @@ describe("strace output parser: the jail", () => {
     const parser = new StraceParser({
       cwd: "/work",
       plumbing: new Set(),
-      emit: (e) => events.push(e),
+      // These lines' pids are made up: whatever /proc says of a real process by that number is not theirs.
+      emit: (e) => {
+        if (e.kind === "exec") delete e.jailPid;
+        events.push(e);
+      },
       jailed: { view: new PathView([]), launcher: "/usr/bin/env", writable },
     });
     parser.push(lines.map((l) => l + "\n").join(""));
     parser.finish();
     return events;
   };
+
+  it("writes on each exec the process's pid in the innermost PID namespace (NSpid), read while it runs; none once it is gone", () => {
+    const live = spawnSync("sh", ["-c", "sleep 30 & echo $!"], { encoding: "utf8" });
+    const pid = Number(live.stdout.trim());
+    try {
+      const nsPids = (/^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "").trim().split(/\s+/);
+      const events: ProcessEvent[] = [];
+      const parser = new StraceParser({
+        cwd: "/work",
+        plumbing: new Set(),
+        emit: (e) => events.push(e),
+        jailed: { view: new PathView([]), launcher: "/usr/bin/env" },
+      });
+      // A pid above pid_max is no process: nothing is guessed for it.
+      const gone = 4194305;
+      parser.push(
+        [
+          `10 execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+          `10 clone(child_stack=NULL, flags=CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUSER|SIGCHLD) = 11`,
+          `11 clone(child_stack=NULL, flags=SIGCHLD) = ${pid}`,
+          `${pid} execve(${hex("/usr/bin/true")}, [${hex("true")}], 0x1 /* 3 vars */) = 0`,
+          `${gone} execve(${hex("/usr/bin/true")}, [${hex("true")}], 0x1 /* 3 vars */) = 0`,
+          "",
+        ].join("\n"),
+      );
+      parser.finish();
+      const execs = events.filter((e) => e.kind === "exec");
+      expect(execs.find((e) => e.tgid === pid)).toMatchObject({ jailPid: Number(nsPids[nsPids.length - 1]) });
+      const goneExec = execs.find((e) => e.tgid === gone);
+      expect(goneExec).toMatchObject({ kind: "exec", path: realpathSync("/usr/bin/true") });
+      expect(goneExec).not.toHaveProperty("jailPid");
+    } finally {
+      process.kill(pid, "SIGKILL");
+    }
+  });
 
   it("records nothing of bubblewrap building the jail, nor its launcher; the command's tree from its exec on", () => {
     const events = jailed([

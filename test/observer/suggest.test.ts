@@ -2,7 +2,7 @@
  * The adoption path end to end: record under a narrow envelope, suggest, pin, enforce; the
  * suggested envelope passes the clean run again under `deny`, and a hostile read still fails it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "./harness.js";
@@ -231,5 +231,157 @@ try { fs.mkdirSync(process.cwd() + "/out", { recursive: true }); fs.writeFileSyn
     const again = await run(pinned, ["node", prog]);
     expect(again.code, again.stderr).toBe(0);
     expect(ids(await check(pinned))).toEqual([]);
+  });
+});
+
+describe("who read it: each entry names its program; withheld keys of a failed non-Node program (issue 20 items 3 and 6)", () => {
+  const suggestJson = async (log: string, from: string) => {
+    const { readVerifiedEnvelope } = await import("../../src/gate/files.js");
+    const { suggestEnvelope } = await import("../../src/core/suggest.js");
+    const lines = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    return suggestEnvelope([{ file: log, lines }], (await readVerifiedEnvelope(from)).envelope);
+  };
+  const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : null;
+
+  it("names the Node child that read a key by the exec line carrying its jail pid; check accepts jail_pid", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const child = program(s, "child.js", `void process.env.EG_CHILD_KEY;`);
+    const parent = program(
+      s,
+      "parent.js",
+      `require("child_process").execFileSync(process.execPath, [${JSON.stringify(child)}, "--mode", "ci"]);`,
+    );
+    const r = await run(s, ["node", parent]);
+    expect(r.code, r.stderr).toBe(0);
+    const read = r.lines.find((l) => l.kind === "env" && l.key === "EG_CHILD_KEY");
+    const exec = r.lines.find((l) => l.kind === "exec" && (l.argv as string[])[1] === child);
+    expect(exec?.jail_pid, JSON.stringify(exec)).toBe(read?.pid);
+    // The host pid stays the exec line's own pid, a different namespace's number.
+    expect(exec?.pid).not.toBe(exec?.jail_pid);
+    expect(ids(await check(s))).toEqual(["undeclared_env:EG_CHILD_KEY"]);
+
+    const cli = await spawnNode([CLI, "suggest", "--observer", r.log, "--from", s.envelope]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const line = cli.stdout.split("\n").find((l) => l.includes("EG_CHILD_KEY"));
+    // The script's name survives the abbreviation of its path.
+    expect(line).toMatch(new RegExp(`1 time, first at .*; read by node \\S*child\\.js --mode … \\(pid ${String(read?.pid)}\\)\\)$`));
+    const entry = (await suggestJson(r.log, s.envelope)).added.find((a) => a.entry === "EG_CHILD_KEY");
+    expect(entry?.program).toMatch(/^node …\S*\/programs\/child\.js --mode … \(pid \d+\)$/);
+  });
+
+  it.skipIf(python === null)(
+    "proposes PYTHONPATH unobserved, named with python3, when python3 ran and the command failed; not when it passed",
+    async () => {
+      const s = sandbox({ allowed_env: ["PATH"] });
+      const script = (exit: string) =>
+        program(s, `suite-${exit}.sh`, `#!/bin/sh\n${python as string} -c 'import os,sys; sys.exit(${exit})'\n`);
+      const failing = script(`0 if "PYTHONPATH" in os.environ else 3`);
+      const passing = script("0");
+      chmodSync(failing, 0o755);
+      chmodSync(passing, 0o755);
+      const env = { PYTHONPATH: "/opt/eg-site", CARGO_REGISTRY_TOKEN: "secret-never-proposed", EG_API_TOKEN: "x" };
+
+      const failed = await run(s, [failing], { env });
+      expect(failed.code, failed.stderr).toBe(3);
+      const withheld = failed.lines[0]?.withheld as string[];
+      expect(withheld).toEqual(expect.arrayContaining(["PYTHONPATH", "CARGO_REGISTRY_TOKEN", "EG_API_TOKEN"]));
+      // Names only: no value of the caller's environment is in the log.
+      expect(readFileSync(failed.log, "utf8")).not.toContain("secret-never-proposed");
+      expect((await check(s)).verdict).toBe("pass");
+
+      const cli = await spawnNode([CLI, "suggest", "--observer", failed.log, "--from", s.envelope]);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(cli.stdout).toMatch(/unobserved: withheld keys/);
+      const line = cli.stdout.split("\n").find((l) => l.includes(" PYTHONPATH "));
+      expect(line).toMatch(
+        /^ {2}\? allowed_env +PYTHONPATH +\(withheld; python3[0-9.]* ran and the command exited 3; not observed: non-Node programs' reads cannot be seen; ran first at /,
+      );
+      const suggestion = await suggestJson(failed.log, s.envelope);
+      const entry = suggestion.added.find((a) => a.entry === "PYTHONPATH");
+      expect(entry).toMatchObject({ key: "allowed_env", unobserved: true });
+      expect(entry?.program).toMatch(/^python3[0-9.]* -c 'import os,sys; sys\.exit\(0 i…' \(pid \d+\)$/);
+      for (const key of ["CARGO_REGISTRY_TOKEN", "EG_API_TOKEN"]) {
+        expect(suggestion.envelope.allowed_env).not.toContain(key);
+        expect(cli.stdout).not.toContain(key);
+      }
+
+      // Pinned with it, the suite passes: PYTHONPATH was what it needed.
+      const pinned = join(s.base, "pinned.json");
+      expect((await spawnNode([CLI, "suggest", "--observer", failed.log, "--from", s.envelope, "--write", pinned])).code).toBe(0);
+      const again = await run({ ...s, envelope: pinned }, [failing], { env });
+      expect(again.code, again.stderr).toBe(0);
+
+      const passed = await run(s, [passing], { env, logName: "passed.jsonl" });
+      expect(passed.code, passed.stderr).toBe(0);
+      const quiet = await spawnNode([CLI, "suggest", "--observer", passed.log, "--from", s.envelope]);
+      expect(quiet.stdout).not.toContain("PYTHONPATH");
+      expect(quiet.stdout).not.toContain("unobserved");
+    },
+  );
+
+  it("refuses a log whose exec line has a jail_pid that is not a positive integer (OBSERVER_LOG_MALFORMED)", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const r = await run(s, ["node", "-e", "0"]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(r.log, "utf8");
+    expect(text).toMatch(/"jail_pid":\d+/);
+    writeFileSync(r.log, text.replace(/"jail_pid":\d+/, '"jail_pid":"1"'));
+    const report = await check(s);
+    expect(report.exit).toBe(3);
+    expect(report.error?.code).toBe("OBSERVER_LOG_MALFORMED");
+    expect(report.error?.message).toContain("jail_pid");
+  });
+});
+
+describe("suggest --run: run's closing lines first, the scratch it chose removed unless --keep-scratch", () => {
+  it("prints the withheld keys and the log/events/exit line, removes the chosen scratch, keeps it with --keep-scratch", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const prog = program(s, "reads.js", `void process.env.EG_SUGGEST_RUN;`);
+    const tmp = mkdtempSync(join(TEST_TMP, "eg-suggest-run-"));
+    const scratches = () => (existsSync(join(tmp, "envelope-gate")) ? readdirSync(join(tmp, "envelope-gate")) : []);
+    const once = async (extra: string[]) =>
+      spawnNode(
+        [
+          CLI,
+          "suggest",
+          "--run",
+          "--envelope",
+          s.envelope,
+          "--observer",
+          join(s.base, "r.jsonl"),
+          "--workspace",
+          s.workspace,
+          ...extra,
+          "--",
+          "node",
+          prog,
+        ],
+        {
+          cwd: s.workspace,
+          env: { ...process.env, TMPDIR: tmp, EG_WITHHELD_PROBE: "1" },
+        },
+      );
+    const r = await once([]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("envelope-gate run: "));
+    expect(lines[0]).toMatch(/^envelope-gate run: withheld \d+ of the caller's environment keys/);
+    expect(lines[0]).toContain("EG_WITHHELD_PROBE");
+    expect(lines[1]).toMatch(/^envelope-gate run: log .*r\.jsonl, \d+ events, the command exited 0$/);
+    expect(r.stdout).toMatch(/\+ +allowed_env +EG_SUGGEST_RUN +\(1 time, first at .*; read by node \S*reads\.js \(pid \d+\)\)/);
+    expect(scratches()).toEqual([]);
+
+    const kept = await once(["--keep-scratch"]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).toMatch(/; scratch kept at /);
+    expect(scratches()).toHaveLength(1);
+    rmSync(tmp, { recursive: true, force: true });
+
+    const help = await spawnNode([CLI, "suggest", "--help"]);
+    expect(help.stdout).toContain("--keep-scratch");
+    const misuse = await spawnNode([CLI, "suggest", "--observer", join(s.base, "r.jsonl"), "--keep-scratch"]);
+    expect(misuse.code).toBe(2);
   });
 });
