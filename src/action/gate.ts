@@ -748,6 +748,7 @@ async function describeJudgedLog(
         envelope === null ? null : { file: envelope.file, lines: envelope.lines, id: envelope.envelope.envelope_id, hash: envelope.hash },
       workspace: foldPath(settings.workspace) ?? settings.workspace,
       logName: EVIDENCE_FILES.observerLog,
+      otherLogs: new Map(p.propertyViolations.flatMap((r) => r.violations.map((v) => [v, `property ${r.property}'s log`] as const))),
     }),
   );
   let coverage: Coverage | null = null;

@@ -74,6 +74,8 @@ export interface SarifInput {
   workspace: string;
   /** Name of the log the line numbers count in. */
   logName: string;
+  /** Violations counted in another log (a property command's own run), with that log's name. */
+  otherLogs?: ReadonlyMap<Violation, string>;
   toolVersion?: string;
 }
 
@@ -123,7 +125,7 @@ export function buildSarif(input: SarifInput): Record<string, unknown> {
       ruleIndex: SARIF_RULES.indexOf(v.rule),
       level: "error",
       message: {
-        text: `${describeViolation(v)} (first at ${input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+        text: `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
       },
       locations: [location],
       partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sha256Hex(v.id) },

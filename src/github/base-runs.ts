@@ -5,7 +5,7 @@
  * read the base's runs" is never "the base has no runs".
  */
 import { gzipSync } from "node:zlib";
-import { callGitHub, type GitHubClient } from "./client.js";
+import { callGitHub, hasStatus, type GitHubClient } from "./client.js";
 import type { RepoRef } from "./repo.js";
 import { ARTIFACT_MAX_BYTES } from "./artifacts.js";
 
@@ -62,16 +62,23 @@ export async function baseRunEvidence(
   options: { workflowPath: string; branch: string; artifact: string; excludeRunId: string | null },
 ): Promise<BaseEvidence> {
   const workflowFile = options.workflowPath.slice(options.workflowPath.lastIndexOf("/") + 1);
-  const { data } = await callGitHub(`list the push runs of ${options.workflowPath} on ${options.branch}`, () =>
-    client.request("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", {
-      ...repo,
-      workflow_id: workflowFile,
-      branch: options.branch,
-      event: "push",
-      status: "completed",
-      per_page: BASE_RUNS_LOOKED_AT,
-    }),
-  );
+  let data: unknown;
+  try {
+    ({ data } = await callGitHub(`list the push runs of ${options.workflowPath} on ${options.branch}`, () =>
+      client.request("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", {
+        ...repo,
+        workflow_id: workflowFile,
+        branch: options.branch,
+        event: "push",
+        status: "completed",
+        per_page: BASE_RUNS_LOOKED_AT,
+      }),
+    ));
+  } catch (err) {
+    // GitHub knows no such workflow in this repository (one the pull request adds): no base, said so.
+    if (hasStatus(err, 404)) return { found: false, reason: `GitHub knows no workflow ${options.workflowPath} in this repository (404)` };
+    throw err;
+  }
   const runs = ((data as { workflow_runs?: ApiRun[] }).workflow_runs ?? []).filter(
     (r) =>
       r.event === "push" &&

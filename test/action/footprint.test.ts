@@ -194,11 +194,26 @@ describe("the footprint against the base branch's last push run", () => {
 
   it("no push run of the base branch: no base run to compare, said plainly", async () => {
     const p = makePull(fake, { number: 3, base: policyFiles(ENVELOPE), baseRef: "release" });
+    // The workflow has runs, none of them a push to release.
+    fake.addWorkflowRun(REPO, { head_sha: p.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.addWorkflowRun(REPO, { head_sha: p.headSha, head_branch: "release", event: "pull_request", workflow_id: "envelope-gate.yml" });
     const run = await runAction({ apiUrl: fake.url, pull: p, env: workflowEnv(p), inputs: { run: `sh -c "ls >/dev/null"` } });
     expect(run.exitCode, run.stdout + run.stderr).toBe(0);
     const text = checkOf(p).output.text ?? "";
     expect(text).toContain("No base run to compare (no completed push run of .github/workflows/envelope-gate.yml on release).");
     expect(JSON.parse(readFileSync(run.outputs.footprint as string, "utf8"))).toMatchObject({ status: "no_base" });
+  });
+
+  it("a workflow GitHub does not know (one the pull request adds) has no base run", async () => {
+    const p = makePull(fake, { number: 7, base: policyFiles(ENVELOPE) });
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      env: { GITHUB_WORKFLOW_REF: `${REPO}/.github/workflows/brand-new.yml@refs/pull/7/merge` },
+      inputs: { run: `sh -c "ls >/dev/null"` },
+    });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(checkOf(p).output.text ?? "").toContain("No base run to compare (GitHub knows no workflow .github/workflows/brand-new.yml");
   });
 
   it("GitHub answers 500 for the runs list: could not compare, never nothing new; the verdict is unchanged", async () => {

@@ -1381,7 +1381,8 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const wanted = req.params.workflow_id as string;
     const ofWorkflow = repo.workflowRuns.filter((r) => r.workflow_id === wanted || String(workflowId(r.workflow_id)) === wanted);
-    if (ofWorkflow.length === 0 && !/\.ya?ml$/.test(wanted)) throw new HttpError(404, "Not Found");
+    // The fake knows a workflow by its runs: one with none is not there (GitHub answers 404).
+    if (ofWorkflow.length === 0) throw new HttpError(404, "Not Found");
     const q = (name: string): string | null => req.query.get(name);
     const runs = ofWorkflow
       .filter(
