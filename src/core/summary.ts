@@ -254,7 +254,8 @@ function renderFootprintAt(file: FootprintFile, limit: number): string {
     return out.join("\n");
   }
   const base = file.base;
-  out.push(`### ${FOOTPRINT_HEADING} (run #${base.workflow_run_id})`, "");
+  // `#<id>` is a workflow run, not an issue: broken as mdText breaks references, so GitHub links none.
+  out.push(`### ${FOOTPRINT_HEADING} (${cell(`run #${base.workflow_run_id}`)})`, "");
   out.push(
     `Compared with ${mdLink(`push run #${base.workflow_run_id}`, base.html_url)} of ${code(base.branch)} at ${code(base.head_sha.slice(0, 12))}: what this run touched that that run did not, allowed by the envelope or not. Advisory: it never changes the verdict.`,
     "",

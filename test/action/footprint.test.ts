@@ -10,6 +10,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBundle } from "../../src/core/evidence.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
+import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { REPO, envelopeText, makePull, policyFiles, runAction, type ActionRun, type PullFixture } from "../support/action-harness.js";
 
 let fake: FakeGitHub;
@@ -162,13 +163,15 @@ describe("the footprint against the base branch's last push run", () => {
     const check = checkOf(p);
     expect(check.conclusion).toBe("success");
     const text = check.output.text ?? "";
-    expect(text).toContain(`### New compared with the base's last run (run #${basePushRun})`);
+    expect(text).toContain(`### New compared with the base's last run (run \\#&#8203;${basePushRun})`);
+    expect(shownText(text)).toContain(`New compared with the base's last run (run #${basePushRun})`);
+    expect(harmlessProblems(render(text), { hrefOk: (h) => h.endsWith(`/actions/runs/${basePushRun}`) }), text).toEqual([]);
     expect(text).toMatch(/\| environment key read \| `FOOTPRINT_KEY` \| \d+ \| \d+ \|/);
     expect(text).toMatch(/\| command \| `cat` \| \d+ \| 1 \|/);
     expect(text).toMatch(/\| command \| `node` \|/);
     expect(text).not.toMatch(/\| command \| `ls` \|/);
     // The job summary carries it too, after the verdict.
-    expect(run.summary).toContain(`New compared with the base's last run (run #${basePushRun})`);
+    expect(shownText(run.summary)).toContain(`New compared with the base's last run (run #${basePushRun})`);
 
     // footprint.json is in the bundle, covered by its manifest.
     const bundle = bundleOf(run);

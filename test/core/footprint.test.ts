@@ -13,7 +13,10 @@ import {
   parseLogLines,
   portablePath,
   type FootprintClass,
+  type FootprintFile,
 } from "../../src/core/footprint.js";
+import { renderFootprint } from "../../src/core/summary.js";
+import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { buildManifest } from "../../src/core/evidence.js";
 import { GateError } from "../../src/core/errors.js";
 import { logText } from "../support/logs.js";
@@ -210,5 +213,58 @@ describe("the base run's log from its evidence artifact", () => {
       "OBSERVER_LOG_INCOMPLETE",
     );
     expect(code(() => baseLogFromZip(new Uint8Array([1, 2, 3])))).toBe("EVIDENCE_UNAVAILABLE");
+  });
+});
+
+describe("the footprint as the check run's text", () => {
+  const base = {
+    workflow_run_id: 99,
+    run_number: 7,
+    head_sha: "f".repeat(40),
+    branch: "main",
+    html_url: "https://github.example/r/actions/runs/99",
+    log_run_id: "r-1",
+  };
+
+  it("shows what the run named, never renders it: keys, hosts and paths are code spans, mentions and references broken", () => {
+    const hostile = "EVIL`</table>@team #12 [x](https://evil)";
+    const file: FootprintFile = {
+      version: 1,
+      status: "compared",
+      base,
+      new: {
+        env: [{ item: hostile, first_line: 3, count: 2 }],
+        hosts: [],
+        commands: [{ item: "/w/x|y", first_line: 4, count: 1 }],
+        write_dirs: [],
+        tools: [],
+      },
+      no_longer: { env: 1, hosts: 0, commands: 0, write_dirs: 2, tools: 0 },
+    };
+    const text = renderFootprint(file);
+    expect(shownText(text)).toContain("New compared with the base's last run (run #99)");
+    // Rendered as GitHub would: nothing from the run becomes markup, a mention or a reference.
+    const r = render(text);
+    expect(harmlessProblems(r, { hrefOk: (h) => h === base.html_url }), r.html).toEqual([]);
+    expect(r.textIn("code")).toContain(hostile);
+    expect(r.elements.filter((e) => e.name === "a").map((e) => e.attrs.href)).toEqual([base.html_url]);
+    expect(text).toContain("| command | `/w/x\\|y` | 4 | 1 |");
+    expect(shownText(text)).toContain("environment key read: 1, write directory: 2");
+  });
+
+  it("no base and an outage read differently, and neither says nothing is new", () => {
+    const none = renderFootprint({ version: 1, status: "no_base", reason: "no completed push run of x on main" });
+    const down = renderFootprint({ version: 1, status: "unavailable", reason: "GITHUB_UNAVAILABLE: HTTP 500" });
+    expect(none).toContain("No base run to compare (no completed push run of x on main).");
+    expect(down).toContain("Could not compare (GITHUB\\_UNAVAILABLE\\: HTTP 500)");
+    for (const t of [none, down]) expect(t).not.toContain("Nothing new");
+    const clean = renderFootprint({
+      version: 1,
+      status: "compared",
+      base,
+      new: { env: [], hosts: [], commands: [], write_dirs: [], tools: [] },
+      no_longer: { env: 0, hosts: 0, commands: 0, write_dirs: 0, tools: 0 },
+    });
+    expect(clean).toContain("Nothing new");
   });
 });
