@@ -228,14 +228,23 @@ function render(input: SummaryInput, limit: number): string {
   return out.join("\n");
 }
 
-/** Renders the summary, shortening tables until it fits GitHub's limit. */
-export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS): string {
+/** Renders with tables shortened until the text fits `maxChars`; past that, cut at a line boundary. */
+function fitted(renderAt: (limit: number) => string, maxChars: number, tail: string): string {
   for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
-    const text = render(input, limit);
+    const text = renderAt(limit);
     if (text.length <= maxChars) return text;
   }
   // Cut at a line boundary: never inside an escape, an entity or a code span.
-  return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
+  return clipMarkdown(renderAt(0), maxChars, tail);
+}
+
+/** Renders the summary, shortening tables until it fits GitHub's limit. */
+export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS): string {
+  return fitted(
+    (limit) => render(input, limit),
+    maxChars,
+    "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n",
+  );
 }
 
 /** The footprint section's heading; `(run #id)` once a base run was found. */
@@ -285,11 +294,7 @@ function renderFootprintAt(file: FootprintFile, limit: number): string {
 
 /** The footprint as the check run's text (markdown, escaped), within GitHub's size limit. */
 export function renderFootprint(file: FootprintFile, maxChars = MAX_SUMMARY_CHARS): string {
-  for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
-    const text = renderFootprintAt(file, limit);
-    if (text.length <= maxChars) return text;
-  }
-  return clipMarkdown(renderFootprintAt(file, 0), maxChars, "\n\n(cut to GitHub's size limit; footprint.json holds everything)\n");
+  return fitted((limit) => renderFootprintAt(file, limit), maxChars, "\n\n(cut to GitHub's size limit; footprint.json holds everything)\n");
 }
 
 /** How many new things, for a title or a log line. */

@@ -252,6 +252,22 @@ describe("the footprint as the check run's text", () => {
     expect(shownText(text)).toContain("environment key read: 1, write directory: 2");
   });
 
+  it("shortens its table to fit the size it is given, saying how many more footprint.json holds", () => {
+    const env = Array.from({ length: 500 }, (_, i) => ({ item: `KEY_${i}`, first_line: i + 2, count: 1 }));
+    const file: FootprintFile = {
+      version: 1,
+      status: "compared",
+      base,
+      new: { env, hosts: [], commands: [], write_dirs: [], tools: [] },
+      no_longer: { env: 0, hosts: 0, commands: 0, write_dirs: 0, tools: 0 },
+    };
+    expect(renderFootprint(file).length).toBeGreaterThan(10_000);
+    const short = renderFootprint(file, 10_000);
+    expect(short.length).toBeLessThanOrEqual(10_000);
+    expect(short).toMatch(/\.\.\.and (\d+) more \(all of them are in the evidence bundle's footprint\.json\)/);
+    expect(short).toContain("`KEY_0`");
+  });
+
   it("no base and an outage read differently, and neither says nothing is new", () => {
     const none = renderFootprint({ version: 1, status: "no_base", reason: "no completed push run of x on main" });
     const down = renderFootprint({ version: 1, status: "unavailable", reason: "GITHUB_UNAVAILABLE: HTTP 500" });
