@@ -23,6 +23,10 @@ export interface AppConfig {
   verifiedCheckName: string;
   /** The envelope's digest file at the base commit, for the verified check. */
   envelopeDigestPath: string;
+  /** The envelope file an envelope PR writes (its digest beside it, `<path>.sha256`). */
+  envelopePath: string;
+  /** How many of the default branch's latest verified audit runs an envelope PR is made from. */
+  auditRuns: number;
   runnerBLabels: string[];
   deadlineMs: number;
   freezeTtlDays: number;
@@ -205,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     verifiedCheckName:
       settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
     envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
+    envelopePath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_PATH"),
+    auditRuns: int(env, "ENVELOPE_GATE_AUDIT_RUNS", 1, 20),
     runnerBLabels: jsonLabels(env),
     deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
     freezeTtlDays: ttl,

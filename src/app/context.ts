@@ -16,6 +16,8 @@ export type AppSettings = Pick<
   | "checkName"
   | "verifiedCheckName"
   | "envelopeDigestPath"
+  | "envelopePath"
+  | "auditRuns"
   | "runnerBLabels"
   | "deadlineMs"
   | "freezeTtlDays"

@@ -17,6 +17,8 @@ const HINTS: Record<string, string> = {
   PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
   SECRET_UNAVAILABLE:
     "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
+  ENVELOPE_PR_BUSY: `Another delivery was writing the same repository's envelope PR. ${SWEEPER}`,
+  ENVELOPE_INVALID: `The envelope on the default branch does not parse or validate, so no envelope PR is proposed over it: fix it on the branch (the next audit run proposes again), or ${RETRY}.`,
   EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
   EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
   LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,

@@ -222,3 +222,24 @@ export function runnerBRun(run: ApiWorkflowRun, dual: DispatchRecord, workflow: 
   if (!(run.display_title ?? "").includes(dual.id)) return refuse(`its name "${run.display_title ?? ""}" does not carry the dual run id`);
   return null;
 }
+
+/**
+ * An audit run (docs/app.md, *Envelope PRs from audit runs*), from the run alone: the gate workflow
+ * of this repository, run on a `push` to the default branch from a branch of this repository. The
+ * caller checks next that its commit is on the default branch (a tag named like the branch has
+ * the same `head_branch`).
+ */
+export function auditRunRefusal(run: ApiWorkflowRun, repository: string, workflow: string, defaultBranch: string): Refusal | null {
+  const refuse = (reason: string): Refusal => ({
+    code: "AUDIT_RUN_UNVERIFIED",
+    reason: `run ${run.id} is not an audit run of ${defaultBranch}: ${reason}`,
+  });
+  if (!same(run.repository?.full_name, repository)) return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
+  if (run.head_repository && run.head_repository.id !== run.repository.id) return refuse(`its head is in ${run.head_repository.full_name}`);
+  if (runPath(run) !== gateWorkflowPath(workflow))
+    return refuse(`it ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`);
+  if (run.event !== "push") return refuse(`it is a ${run.event || "?"} run; only a push to the default branch is audited`);
+  if (run.head_branch !== defaultBranch) return refuse(`it ran on ${run.head_branch ?? "no branch"}, not the default branch`);
+  if (!/^[0-9a-f]{40}$/.test(run.head_sha ?? "")) return refuse("GitHub names no commit for it");
+  return null;
+}

@@ -50,6 +50,7 @@ const TRANSIENT = new Set([
   "BUDGET_UNCONFIRMED",
   "DISPATCH_OUTCOME_UNKNOWN",
   "SECRET_UNAVAILABLE",
+  "ENVELOPE_PR_BUSY",
 ]);
 
 /** Set aside on purpose, not failures: a pause, a drain. */

@@ -136,6 +136,18 @@ export const APP_SETTINGS = [
     help: "the envelope's digest file, read at the base commit: a verified check needs the evidence's envelope hash to be the one it pins",
   },
   {
+    name: "ENVELOPE_GATE_ENVELOPE_PATH",
+    default: ".github/envelope-gate/envelope.json",
+    scope: "server",
+    help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256",
+  },
+  {
+    name: "ENVELOPE_GATE_AUDIT_RUNS",
+    default: "3",
+    scope: "server",
+    help: "how many of the default branch's latest verified audit runs an envelope PR is made from (1-20)",
+  },
+  {
     name: "ENVELOPE_GATE_RUNNER_B_LABELS",
     default: '["self-hosted","envelope-gate-runner-b"]',
     scope: "server",

@@ -85,6 +85,33 @@ export interface StatusSnapshot {
     reason: string;
     at: string;
   }[];
+  /** Push runs judged as audit runs (newest first): verified, ignored (not an audit bundle) or refused, with the code. */
+  audit_runs: {
+    repository: string;
+    run_id: number;
+    run_attempt: number;
+    branch: string | null;
+    head_sha: string | null;
+    state: string;
+    code: string | null;
+    reason: string | null;
+    at: string;
+  }[];
+  /** The envelope PRs proposed from audit runs (newest first): opened, shadowed, closed (with the App's code) or merged. */
+  envelope_prs: {
+    repository: string;
+    branch: string;
+    base: string;
+    state: string;
+    mode: string;
+    pull: number | null;
+    url: string | null;
+    commit: string | null;
+    runs: string;
+    code: string | null;
+    detail: string | null;
+    updated_at: string;
+  }[];
   /** The App's verified checks (`<check name> / verified`), newest first. */
   verified_checks: {
     repository: string;
@@ -323,6 +350,8 @@ export async function statusSnapshot(
   const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
   const refusedRuns = await store.runs.recentRefusals(20);
   const verified = await store.runs.recentVerifiedChecks(20);
+  const auditRuns = await store.envelopePrs.recentAuditRuns(20);
+  const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
@@ -364,6 +393,31 @@ export async function statusSnapshot(
       code: r.code,
       reason: r.reason,
       at: new Date(r.refused_at).toISOString(),
+    })),
+    audit_runs: auditRuns.map((a) => ({
+      repository: a.repository,
+      run_id: a.run_id,
+      run_attempt: a.run_attempt,
+      branch: a.branch,
+      head_sha: a.head_sha,
+      state: a.state,
+      code: a.code,
+      reason: a.reason,
+      at: new Date(a.recorded_at).toISOString(),
+    })),
+    envelope_prs: envelopePrs.map((e) => ({
+      repository: e.repository,
+      branch: e.branch,
+      base: e.base_ref,
+      state: e.state,
+      mode: e.mode,
+      pull: e.pr_number,
+      url: e.pr_url,
+      commit: e.commit_sha,
+      runs: e.runs,
+      code: e.outcome_code,
+      detail: e.outcome_detail,
+      updated_at: new Date(e.updated_at).toISOString(),
     })),
     verified_checks: verified.map((c) => ({
       repository: c.repository,
@@ -730,6 +784,37 @@ ${table(
       r.dual_run ?? "—",
       r.code,
       r.reason,
+    ]),
+    "None.",
+  )}
+<h2>Envelope PRs from audit runs</h2><p>One per repository, proposed from the default branch's latest verified audit runs; it only ever adds entries. Closed with a code: the App refused or closed it (a foreign branch or PR, a push to its branch, a retarget).</p>${table(
+    ["updated", "repository", "branch", "onto", "state", "mode", "pull request", "commit", "runs", "code", "detail"],
+    s.envelope_prs.map((e) => [
+      e.updated_at,
+      e.repository,
+      e.branch,
+      e.base,
+      e.state,
+      e.mode,
+      link(e.url, e.pull === null ? "—" : `#${e.pull}`),
+      (e.commit ?? "").slice(0, 12) || "—",
+      e.runs,
+      e.code ?? "—",
+      e.detail ?? "",
+    ]),
+    "None.",
+  )}
+<h2>Audit runs</h2><p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(
+    ["recorded", "repository", "run", "branch", "commit", "state", "code", "reason"],
+    s.audit_runs.map((a) => [
+      a.at,
+      a.repository,
+      `${a.run_id} (attempt ${a.run_attempt})`,
+      a.branch ?? "—",
+      (a.head_sha ?? "").slice(0, 12) || "—",
+      a.state,
+      a.code ?? "—",
+      a.reason ?? "",
     ]),
     "None.",
   )}

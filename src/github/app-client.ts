@@ -294,6 +294,8 @@ export interface PullInfo {
   /** The head's repository (`owner/name`); null when GitHub no longer has it (a deleted fork). */
   head_repository: string | null;
   base_ref: string;
+  /** Whether it was merged (GitHub's `merged_at` is set). */
+  merged: boolean;
 }
 
 interface PullJson {
@@ -303,6 +305,7 @@ interface PullJson {
   user: { login: string; type: string } | null;
   head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { ref: string };
+  merged_at?: string | null;
 }
 
 function pullInfo(p: PullJson): PullInfo {
@@ -316,6 +319,7 @@ function pullInfo(p: PullJson): PullInfo {
     head_sha: p.head.sha,
     head_repository: p.head.repo?.full_name ?? null,
     base_ref: p.base.ref,
+    merged: typeof p.merged_at === "string" && p.merged_at !== "",
   };
 }
 
@@ -509,24 +513,59 @@ export class InstallationClient {
   }
 
   /** A commit whose tree is `parent`'s with `path` set to `content`. */
-  async commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
+  commitFile(r: RepoRef, parent: string, path: string, content: string, message: string): Promise<string> {
+    return this.commitFiles(r, parent, { [path]: content }, message);
+  }
+
+  /** A commit whose tree is `parent`'s with each of `files` (path -> text) set: one commit for several files. */
+  async commitFiles(r: RepoRef, parent: string, files: Record<string, string>, message: string): Promise<string> {
     const parentCommit = await this.call<{ tree: { sha: string } }>(
       "read the base commit",
       "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
       { ...r, commit_sha: parent },
     );
-    const tree = await this.call<{ sha: string }>("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
+    const tree = await this.call<{ sha: string }>("write the tree", "POST /repos/{owner}/{repo}/git/trees", {
       ...r,
       base_tree: parentCommit.data.tree.sha,
-      tree: [{ path, mode: "100644", type: "blob", content }],
+      tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
     });
-    const commit = await this.call<{ sha: string }>("write the ledger commit", "POST /repos/{owner}/{repo}/git/commits", {
+    const commit = await this.call<{ sha: string }>("write the commit", "POST /repos/{owner}/{repo}/git/commits", {
       ...r,
       message,
       tree: tree.data.sha,
       parents: [parent],
     });
     return commit.data.sha;
+  }
+
+  /** A commit's parents (GET /git/commits/{sha}), or null when the repository has no such commit. */
+  async commitParents(r: RepoRef, sha: string): Promise<string[] | null> {
+    const res = await this.call<{ parents?: { sha: string }[] }>(
+      `read commit ${sha.slice(0, 12)}`,
+      "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+      { ...r, commit_sha: sha },
+      [404, 422],
+    );
+    if (res.status !== 200) return null;
+    return (res.data.parents ?? []).map((p) => p.sha);
+  }
+
+  /** The repository's default branch, as GET /repos/{owner}/{repo} names it now. */
+  async defaultBranch(r: RepoRef): Promise<string> {
+    const res = await this.call<{ default_branch?: string }>("read the repository", "GET /repos/{owner}/{repo}", { ...r });
+    const branch = res.data.default_branch;
+    if (typeof branch !== "string" || branch === "")
+      throw new GateError("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+    return branch;
+  }
+
+  /** Sets a pull request's title and body (PATCH). */
+  async updatePull(r: RepoRef, pullNumber: number, fields: { title: string; body: string }): Promise<void> {
+    await this.call("update the pull request", "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+      ...r,
+      pull_number: pullNumber,
+      ...fields,
+    });
   }
 
   /** Creates `refs/heads/<branch>`. "exists" when it is already there (GitHub's 422): the lock is taken. */

@@ -7,6 +7,7 @@ import { Store } from "./store.js";
 export { Store } from "./store.js";
 export type * from "./store.js";
 export type * from "./runs.js";
+export type * from "./envelope-prs.js";
 
 export interface StoreSettings {
   /** PostgreSQL connection string; when set, PostgreSQL is used. */

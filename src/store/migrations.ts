@@ -297,6 +297,55 @@ CREATE TABLE verified_checks (
 )
 `,
   },
+  {
+    version: 9,
+    name: "audit runs of the default branch and the envelope PR proposed from them",
+    sql: `
+CREATE TABLE audit_runs (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  branch TEXT,
+  head_sha TEXT,
+  run_url TEXT,
+  state TEXT NOT NULL CHECK (state IN ('verified', 'ignored', 'refused')),
+  code TEXT,
+  reason TEXT,
+  evidence TEXT,
+  recorded_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, run_id, run_attempt)
+);
+CREATE INDEX audit_runs_at ON audit_runs (recorded_at);
+CREATE TABLE envelope_prs (
+  id TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  installation_id BIGINT NOT NULL,
+  branch TEXT NOT NULL,
+  base_ref TEXT NOT NULL,
+  envelope_path TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'opened', 'shadowed', 'closed', 'merged')),
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  envelope_text TEXT NOT NULL,
+  envelope_digest TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  runs TEXT NOT NULL,
+  base_sha TEXT,
+  commit_sha TEXT,
+  pr_number INTEGER,
+  pr_url TEXT,
+  outcome_code TEXT,
+  outcome_detail TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  closed_at BIGINT
+);
+CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed');
+CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

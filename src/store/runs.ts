@@ -33,7 +33,8 @@ export interface VerifiedCheck {
 const NUMERIC_REFUSAL = ["run_id", "run_attempt", "refused_at"] as const;
 const NUMERIC_CHECK = ["run_id", "run_attempt", "claim_until", "check_run_id", "created_at", "posted_at"] as const;
 
-function withNumbers<T>(row: T, columns: readonly string[]): T {
+/** The row with `columns` as numbers (PostgreSQL returns BIGINT as text). */
+export function withNumbers<T>(row: T, columns: readonly string[]): T {
   const out = { ...row } as Record<string, unknown>;
   for (const k of columns) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
   return out as T;

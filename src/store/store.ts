@@ -1,4 +1,5 @@
 import { BudgetLedger } from "./budget.js";
+import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
 import type { SqlDb } from "./db.js";
 import { migrate } from "./migrations.js";
@@ -235,11 +236,14 @@ export class Store {
   readonly switches: Switches;
   /** Runs refused as runner A or B, and the App's verified check per run attempt. */
   readonly runs: RunRecords;
+  /** Audit runs of the default branch and the envelope PR proposed from them. */
+  readonly envelopePrs: EnvelopePrRecords;
 
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
     this.switches = new Switches(db);
     this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
+    this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
   }
 
   get backend(): "sqlite" | "postgres" {
@@ -394,7 +398,7 @@ export class Store {
    * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
    * its owner is gone. Parameters: now, the oldest live heartbeat.
    */
-  claimLapsed(table: "dual_runs" | "ledger_prs" | "verified_checks", now: number): { sql: string; params: unknown[] } {
+  claimLapsed(table: "dual_runs" | "ledger_prs" | "verified_checks" | "envelope_prs", now: number): { sql: string; params: unknown[] } {
     const gone = this.ownerGone(`${table}.claim_owner`, now);
     return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
   }

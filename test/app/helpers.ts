@@ -68,6 +68,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     checkName: "envelope-gate",
     verifiedCheckName: "envelope-gate / verified",
     envelopeDigestPath: ENVELOPE_DIGEST_PATH,
+    envelopePath: ".github/envelope-gate/envelope.json",
+    auditRuns: 3,
     runnerBLabels: ["self-hosted", "runner-b"],
     deadlineMs: 60 * 60_000,
     freezeTtlDays: 7,

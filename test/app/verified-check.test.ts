@@ -180,7 +180,8 @@ describe("the verified check (item 9)", () => {
         properties: PASSING,
       }),
     });
-    expect(String((await deliver(push)).outcome)).toContain("RUNNER_A_EVENT_REFUSED");
+    // A push run is never runner A: it is judged as an audit run (docs/app.md, *Envelope PRs from audit runs*).
+    expect(String((await deliver(push)).outcome)).toContain("AUDIT_BUNDLE_NOT_AUDIT");
     expect(verifiedChecks()).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { mdCode, mdText } from "../../core/markdown.js";
 import { repoRef } from "../../github/app-client.js";
 import type { LedgerPr } from "../../store/index.js";
 import type { AppContext } from "../context.js";
+import { onEnvelopePullRequest } from "../envelope-pr.js";
 import { closeTampered, closeWithComment } from "../ledger-pr.js";
 import { pullRequestHead, type PullRequestPayload } from "../payloads.js";
 
@@ -19,7 +20,7 @@ export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Pro
   const head = pullRequestHead(p);
   if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? "")) return "ignored pull_request";
   const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
-  if (!pr) return "not a ledger PR";
+  if (!pr) return (await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id)) ?? "not a ledger PR";
   if (!sameHead(pr, head)) {
     ctx.log("warn", "ledger_pr.other_head", {
       freeze_id: pr.freeze_id,

@@ -1,6 +1,7 @@
 import { EVIDENCE_ARTIFACT_NAME } from "../../core/evidence.js";
 import { repoRef, type ApiWorkflowRun, type InstallationClient } from "../../github/app-client.js";
 import { readEvidenceZip } from "../bundle.js";
+import { onAuditRun } from "../envelope-pr.js";
 import type { AppContext } from "../context.js";
 import { dualRunForRunA, dualRunIdInTitle, isGateWorkflow } from "../dual-run.js";
 import type { WorkflowRunPayload } from "../payloads.js";
@@ -13,8 +14,9 @@ import { postVerifiedCheck } from "../verified-check.js";
  * `workflow_run` completed. The payload only names the run: the App reads it again through
  * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
  * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
- * workflow file on the pull request's current head is runner A (`verifyRunnerA`); anything
- * else is refused, recorded, and never starts a dual run.
+ * workflow file on the pull request's current head is runner A (`verifyRunnerA`); a `push` run
+ * is judged as an audit run for the envelope PR (envelope-pr.ts); anything else is refused,
+ * recorded, and never starts a dual run.
  */
 export async function onWorkflowRun(ctx: AppContext, p: WorkflowRunPayload): Promise<string> {
   const hint = p.workflow_run;
@@ -28,6 +30,8 @@ export async function onWorkflowRun(ctx: AppContext, p: WorkflowRunPayload): Pro
   const gh = await ctx.installation(installationId);
   const run = await gh.getRun(repoRef(repository), hint.id);
   if (run.status !== "completed") return `ignored: run ${run.id} is ${run.status} on GitHub`;
+  // A push run is never runner A; on the default branch with an audit bundle it feeds the envelope PR.
+  if (run.event === "push") return onAuditRun(ctx, gh, run, repository, installationId);
   if (run.event === "workflow_dispatch") {
     const dualRunId = dualRunIdInTitle(run.display_title);
     if (dualRunId !== null) return onRunNamingDualRun(ctx, run, repository, dualRunId);

@@ -1,0 +1,309 @@
+/**
+ * The envelope the App proposes from the audit runs of a repository's default branch: the audit
+ * bundles read and verified, their observer logs merged through `suggestEnvelope` from the
+ * envelope at the branch's tip, and the envelope PR's files, title and body. Pure: the App
+ * downloads the bundles and reads the envelope; nothing here does I/O.
+ */
+import { unzipSync } from "fflate";
+import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./envelope.js";
+import { GateError } from "./errors.js";
+import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
+import { clipMarkdown, mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
+import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLog } from "./suggest.js";
+
+/** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
+export const AUDIT_MODE = "audit";
+
+/**
+ * The envelope a repository without one starts from (docs/authoring.md, *Record*): the two roots,
+ * `PATH` and the CI set, no network. The proposal adds what the audit runs did on top of it.
+ */
+export const STARTER_ENVELOPE: Envelope = {
+  envelope_id: "agent-envelope",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: [],
+  allowed_env: ["PATH", "@ci"],
+  allowed_hosts: [],
+  network: "deny",
+};
+
+/** An audit run's evidence, every digest checked. */
+export interface AuditBundle {
+  /** sha256:<hex of manifest.json bytes>. */
+  digest: string;
+  /** `runner.json`'s `mode` (`"audit"` for an audit run; null when it names none). */
+  mode: string | null;
+  runner: Partial<RunnerIdentity>;
+  /** observer.jsonl's text. */
+  log: string;
+}
+
+function unavailable(message: string): never {
+  throw new GateError("AUDIT_EVIDENCE_UNAVAILABLE", message, {
+    hint: "An audit run whose evidence cannot be read proposes nothing; the next audit run of the default branch is read instead.",
+  });
+}
+
+/**
+ * Unzips an audit run's evidence artifact, verifies the manifest and every file's digest
+ * (EVIDENCE_DIGEST_MISMATCH), and reads runner.json and observer.jsonl, which the manifest must
+ * cover (AUDIT_EVIDENCE_UNAVAILABLE otherwise).
+ */
+export function readAuditBundle(zip: Uint8Array): AuditBundle {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(zip);
+  } catch (err) {
+    return unavailable(`the evidence artifact is not a readable zip (${(err as Error).message})`);
+  }
+  const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
+  const { digest, manifest } = verifyBundle(files);
+  for (const required of [EVIDENCE_FILES.runner, EVIDENCE_FILES.observerLog]) {
+    if (!(required in manifest.files)) unavailable(`the evidence manifest does not cover ${required}`);
+  }
+  const decode = (name: string): string => {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(files.get(name));
+    } catch {
+      return unavailable(`${name} in the evidence bundle is not UTF-8`);
+    }
+  };
+  let runner: unknown;
+  try {
+    runner = JSON.parse(decode(EVIDENCE_FILES.runner));
+  } catch {
+    unavailable(`${EVIDENCE_FILES.runner} in the evidence bundle is not JSON`);
+  }
+  if (typeof runner !== "object" || runner === null || Array.isArray(runner)) unavailable(`${EVIDENCE_FILES.runner} is not an object`);
+  const mode = (runner as { mode?: unknown }).mode;
+  return {
+    digest,
+    mode: typeof mode === "string" ? mode : null,
+    runner: runner as Partial<RunnerIdentity>,
+    log: decode(EVIDENCE_FILES.observerLog),
+  };
+}
+
+/** An observer log's lines, parsed (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE otherwise), named `file`. */
+export function parseAuditLog(text: string, file: string): RecordedLog {
+  const raw = text.split("\n");
+  if (raw[raw.length - 1] === "") raw.pop();
+  else if (raw.length > 0) {
+    throw new GateError("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
+  }
+  const lines = raw.map((line, i) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
+    }
+    return value as Record<string, unknown>;
+  });
+  const end = lines[lines.length - 1];
+  if (lines[0]?.kind !== "meta" || end?.kind !== "end" || end.events !== lines.length - 1) {
+    throw new GateError(
+      "OBSERVER_LOG_INCOMPLETE",
+      `${file}: not a finished run's log (meta first, end last with the count of lines before it)`,
+      {
+        file,
+      },
+    );
+  }
+  return { file, lines };
+}
+
+/** One audit run the proposal is made from. */
+export interface ProposalRun {
+  runId: number;
+  url: string | null;
+  headSha: string;
+  evidence: string;
+  /** Its observer log, read with `parseAuditLog` (its `file` names the run: `run-<id>/observer.jsonl`). */
+  log: RecordedLog;
+}
+
+/** An added entry, explained: the evidence suggest gives, and which of the runs showed it. */
+export interface ProposedEntry extends Evidence {
+  runs: number[];
+  /** The programs the evidence names for the entry, where it names them (a later suggest records them). */
+  programs: string[];
+}
+
+export interface ProposalInput {
+  repository: string;
+  branch: string;
+  envelopePath: string;
+  /** The envelope file's text at the branch's tip, or null when there is none. */
+  current: string | null;
+  /** Newest first. */
+  runs: ProposalRun[];
+  /** Verified audit runs that could not be read again (an expired artifact), with why. */
+  leftOut: { runId: number; why: string }[];
+}
+
+export interface EnvelopeProposal {
+  /** False when the runs need nothing the current envelope does not allow (no PR). */
+  changed: boolean;
+  envelope: Envelope;
+  /** envelope.json as committed: two-space JSON, keys in the contract's order. */
+  text: string;
+  /** envelope.json.sha256 as committed: `<hex>  <file name>` (CONTRACT §2). */
+  digestLine: string;
+  /** sha256:<hex>. */
+  digest: string;
+  added: ProposedEntry[];
+  notes: string[];
+  title: string;
+  body: string;
+}
+
+/** The digest file's path beside the envelope: `<envelope path>.sha256`. */
+export function digestPathFor(envelopePath: string): string {
+  return `${envelopePath}.sha256`;
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+const sameEntry = (a: Evidence, b: Evidence) => a.key === b.key && (a.entry === b.entry || a.covers.some((c) => b.covers.includes(c)));
+
+function programsOf(e: Evidence): string[] {
+  const extra = e as Evidence & { program?: unknown; programs?: unknown };
+  const list = Array.isArray(extra.programs) ? extra.programs : typeof extra.program === "string" ? [extra.program] : [];
+  return list.filter((p): p is string => typeof p === "string" && p !== "");
+}
+
+/**
+ * Merges the runs' logs through `suggestEnvelope` from the current envelope (or the starter one):
+ * the proposal only ever adds. A current envelope that does not parse is ENVELOPE_INVALID (no
+ * proposal is made over an envelope the App cannot read).
+ */
+export function buildEnvelopeProposal(input: ProposalInput): EnvelopeProposal {
+  const current =
+    input.current === null ? null : loadEnvelope(new TextEncoder().encode(input.current), `${input.envelopePath} on ${input.branch}`);
+  const from = current?.envelope ?? STARTER_ENVELOPE;
+  // Oldest first, so an entry's first line is where the earliest of the runs showed it.
+  const logs = [...input.runs].reverse().map((r) => r.log);
+  const suggestion = suggestEnvelope(logs, from);
+  const perRun = input.runs.map((r) => ({ runId: r.runId, added: suggestEnvelope([r.log], from).added }));
+  const added: ProposedEntry[] = suggestion.added.map((a) => ({
+    ...a,
+    runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
+    programs: programsOf(a),
+  }));
+  const text = envelopeJson(suggestion.envelope);
+  const bytes = new TextEncoder().encode(text);
+  const digestLine = formatDigestLine(bytes, baseName(input.envelopePath));
+  const digest = `sha256:${sha256Hex(bytes)}`;
+  const changed = current === null || added.length > 0 || suggestion.envelope.network !== from.network;
+  const title = `envelope-gate: ${current === null ? "add the envelope" : `widen the envelope by ${added.length} entr${added.length === 1 ? "y" : "ies"}`} from audit runs of ${plainTitle(input.branch, 100)}`;
+  const body = proposalBody(input, {
+    from,
+    fromText: input.current,
+    text,
+    digestLine,
+    digest,
+    added,
+    notes: suggestion.notes,
+    network: suggestion.envelope.network,
+  });
+  return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notes: suggestion.notes, title, body };
+}
+
+function proposalBody(
+  input: ProposalInput,
+  p: {
+    from: Envelope;
+    fromText: string | null;
+    text: string;
+    digestLine: string;
+    digest: string;
+    added: ProposedEntry[];
+    notes: string[];
+    network: Envelope["network"];
+  },
+): string {
+  const code = (v: string, max = 200) => mdCode(v, { inTable: true, max });
+  const runLink = (id: number) => {
+    const run = input.runs.find((r) => r.runId === id);
+    return run?.url ? mdLink(`run ${id}`, run.url) : mdText(`run ${id}`);
+  };
+  const path = mdCode(input.envelopePath);
+  const out: string[] = [
+    input.current === null
+      ? `The default branch ${mdCode(input.branch)} has no envelope at ${path}. This PR adds one: the starter envelope (the two roots, ${mdCode("PATH")} and ${mdCode("@ci")}, no network) plus what the audit runs below did.`
+      : `The audit runs of ${mdCode(input.branch)} below did things the envelope at ${path} does not allow. This PR widens it by exactly the entries listed.`,
+    "",
+    "**This proposal only adds.** Every entry it adds is listed here; it never removes or narrows one (remove an entry by hand, in a PR of your own). Merging it widens what an agent's pull request may do under the gate; closing it keeps the envelope as it is.",
+    "",
+  ];
+  if (p.added.length > 0) {
+    out.push(
+      "| key | entry | program | seen | first at | runs |",
+      "| --- | --- | --- | --- | --- | --- |",
+      ...p.added.map((a) => {
+        const covers =
+          a.covers.length > 1 || a.covers[0] !== a.entry
+            ? `<br>covers ${a.covers
+                .slice(0, 4)
+                .map((c) => code(c, 120))
+                .join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""}`
+            : "";
+        const programs =
+          a.programs.length > 0
+            ? a.programs
+                .slice(0, 3)
+                .map((x) => code(x, 120))
+                .join(", ")
+            : "(not named)";
+        const runs = a.runs.length > 0 ? a.runs.map(runLink).join(", ") : "(the runs together)";
+        return `| ${code(a.key)} | ${code(a.entry)}${covers} | ${programs} | ${a.count} time${a.count === 1 ? "" : "s"} | ${code(a.first)} | ${runs} |`;
+      }),
+      "",
+    );
+  }
+  if (p.network !== p.from.network) {
+    out.push(
+      `${mdCode("network")} changes from ${mdCode(p.from.network)} to ${mdCode(p.network)}: the hosts above are the only ones allowed.`,
+      "",
+    );
+  }
+  if (p.notes.length > 0) out.push("Notes:", "", ...p.notes.map((n) => `- ${mdText(n, 600)}`), "");
+  out.push(
+    `The change to ${path}:`,
+    "",
+    mdFence(lineDiff(p.fromText ?? "", p.text), "diff"),
+    "",
+    `The digest, committed as ${mdCode(digestPathFor(input.envelopePath))}: ${mdCode(p.digestLine.trimEnd())} (${mdCode(p.digest)}).`,
+    "",
+    `From the last ${input.runs.length} verified audit run${input.runs.length === 1 ? "" : "s"} of ${mdCode(input.branch)}, newest first:`,
+    "",
+    ...input.runs.map((r) => `- ${runLink(r.runId)} at ${mdCode(r.headSha)}, evidence ${mdCode(r.evidence)}`),
+  );
+  if (input.leftOut.length > 0) {
+    out.push(
+      "",
+      "Left out (their evidence could not be read again):",
+      "",
+      ...input.leftOut.map((l) => `- ${mdText(`run ${l.runId}`)}: ${mdText(l.why, 300)}`),
+    );
+  }
+  out.push(
+    "",
+    "This branch is the App's: it is updated when a later audit run needs more, and a commit anyone else pushes to it closes this PR unmerged.",
+  );
+  // GitHub takes a body of at most 65,536 characters; the files on the branch are the whole proposal.
+  return clipMarkdown(
+    out.join("\n"),
+    BODY_MAX,
+    "\n\n(The rest is cut: GitHub takes no longer a body. The branch's envelope.json is the whole proposal.)",
+  );
+}
+
+/** Longest envelope PR body written (GitHub's limit is 65,536 characters). */
+export const BODY_MAX = 60_000;

@@ -1,0 +1,576 @@
+/**
+ * Issue 20, item 2: the App proposes the envelope as a PR from the audit runs of the default
+ * branch. Each test runs the App (its HTTP server and store, in this process; SQLite, and
+ * PostgreSQL for the main flow) against the GitHub fake, with audit bundles made in the Action's
+ * format (runner.json `mode: audit`), one of them from a log the real `envelope-gate run` recorded.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AppConfig } from "../../src/app/config.js";
+import type { RunningApp } from "../../src/app/run.js";
+import { buildManifest, encodeJson } from "../../src/core/evidence.js";
+import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
+import { APP_BOT_LOGIN } from "../support/fake-github-app.js";
+import { HttpError, pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
+import { harmlessProblems, render, shownText } from "../support/gfm.js";
+import { logText, type Event } from "../support/logs.js";
+import { pullRequestWebhook } from "../support/webhooks.js";
+import { program, run as observe, sandbox } from "../observer/harness.js";
+import {
+  deliverAndWait,
+  INSTALLATION,
+  pgSchema,
+  PG_URL,
+  pullAt,
+  REPO,
+  startTestApp,
+  startWorld,
+  TestClock,
+  workflowRunPayload,
+  type World,
+} from "./helpers.js";
+
+const ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
+const DIGEST_PATH = `${ENVELOPE_PATH}.sha256`;
+const CURRENT = {
+  envelope_id: "widgets-envelope",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: [],
+  allowed_env: ["PATH", "CI"],
+  allowed_hosts: [],
+  network: "deny",
+};
+const CURRENT_TEXT = JSON.stringify(CURRENT, null, 2) + "\n";
+const HASH = `sha256:${createHash("sha256").update(CURRENT_TEXT).digest("hex")}`;
+const META = { workspace: "/home/runner/work/widgets/widgets", scratch: "/tmp/eg-scratch-1" };
+
+/** An audit run's evidence bundle as the Action's `mode: audit` uploads it. */
+function auditBundle(runId: number, headSha: string, log: string, mode: string | null = "audit"): Record<string, Uint8Array> {
+  const runner = {
+    runner_name: "GitHub Actions 2",
+    machine_id: "machine-aaaa1111",
+    os: "linux",
+    arch: "x64",
+    cpus: 2,
+    cpu_model: "Test CPU",
+    locale: "C.UTF-8",
+    timezone: "UTC",
+    run_id: String(runId),
+    run_attempt: "1",
+    workflow_run_id: String(runId),
+    repository: REPO,
+    head_sha: headSha,
+    pull_number: null,
+    dual_run_id: null,
+    envelope_hash: HASH,
+    envelope_id: CURRENT.envelope_id,
+    ...(mode === null ? {} : { mode }),
+  };
+  const files = new Map<string, Uint8Array>([
+    ["observer.jsonl", new TextEncoder().encode(log)],
+    ["runner.json", encodeJson(runner)],
+    [
+      "verdict.json",
+      encodeJson({
+        verdict: "envelope_fail",
+        envelope_id: CURRENT.envelope_id,
+        envelope_hash: HASH,
+        events: 3,
+        violations: [],
+        error: null,
+        log: null,
+      }),
+    ],
+    ["suggested-envelope.json", encodeJson(CURRENT)],
+  ]);
+  const built = buildManifest(files);
+  return { ...Object.fromEntries(files), "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) };
+}
+
+function backendConfig(backend: "sqlite" | "postgres", schema: string): Partial<AppConfig> {
+  return backend === "postgres" ? { store: { sqlitePath: "unused", databaseUrl: PG_URL, pgSchema: schema } } : {};
+}
+
+for (const backend of ["sqlite", "postgres"] as const) {
+  describe(`envelope PRs from audit runs (${backend})`, () => {
+    let world: World;
+    let app: RunningApp;
+    let clock: TestClock;
+    let drop: () => Promise<void> = async () => {};
+
+    async function start(options: { promote?: boolean; envelope?: boolean; config?: Partial<AppConfig> } = {}) {
+      world = await startWorld();
+      if (options.envelope !== false) {
+        world.fake.commit(
+          REPO,
+          { [ENVELOPE_PATH]: CURRENT_TEXT, [DIGEST_PATH]: `${HASH.slice(7)}  envelope.json\n` },
+          { branch: "main", message: "the envelope" },
+        );
+      }
+      clock = new TestClock();
+      const schema = await pgSchema();
+      drop = schema.drop;
+      app = await startTestApp(world.fake, clock, { ...backendConfig(backend, schema.schema), ...options.config });
+      await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+      if (options.promote !== false) await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    }
+
+    afterEach(async () => {
+      await app?.close();
+      await world?.close();
+      await drop();
+    });
+
+    const repo = () => world.fake.repo(REPO);
+    const mainSha = () => repo().refs.get("heads/main")!;
+    const envelopePulls = (): FakePull[] => [...repo().pulls.values()].filter((p) => p.head.ref.startsWith("envelope-gate/envelope/"));
+    const fileAt = (ref: string, path: string) => {
+      const bytes = world.fake.filesAt(repo(), ref).get(path);
+      return bytes === undefined ? undefined : Buffer.from(bytes).toString("utf8");
+    };
+    const allPrs = async (): Promise<EnvelopePr[]> => app.store.envelopePrs.listEnvelopePrs(50);
+    const auditRow = async (run: FakeWorkflowRun): Promise<AuditRun | null> => app.store.envelopePrs.getAuditRun(REPO, run.id, 1);
+
+    /** A completed push run of the gate workflow on main's tip, with an audit bundle holding `log`. */
+    function auditRun(
+      log: (runId: number) => string,
+      options: { mode?: string | null; headSha?: string; branch?: string; event?: string } = {},
+    ) {
+      const headSha = options.headSha ?? mainSha();
+      const run = world.fake.addWorkflowRun(REPO, {
+        head_sha: headSha,
+        head_branch: options.branch ?? "main",
+        event: options.event ?? "push",
+        status: "completed",
+        conclusion: "success",
+      });
+      world.fake.addArtifact(REPO, {
+        run_id: run.id,
+        name: "envelope-gate-evidence",
+        files: auditBundle(run.id, headSha, log(run.id), options.mode),
+      });
+      return run;
+    }
+    const events = (list: Event[]) => (runId: number) => logText(HASH, list, { meta: { run_id: String(runId), ...META } });
+    /** `pull_request` `synchronize` as GitHub sends it (the simple pull request form), as ledger-trust.test.ts builds it. */
+    function synchronize(pull: FakePull, before: string) {
+      const json = pullJson(repo(), pull, world.fake.url, true);
+      for (const side of ["base", "head"] as const) {
+        const end = json[side] as { repo: Record<string, unknown> };
+        end.repo = { ...end.repo, has_discussions: false, topics: [] };
+      }
+      const { pull_request: _full, ...rest } = pullRequestWebhook(world.fake, repo(), pull, INSTALLATION, "synchronize");
+      return { ...rest, pull_request: json, before, after: pull.head.sha };
+    }
+    const deliverRun = (run: FakeWorkflowRun) => deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run, null));
+
+    it("audit push runs open one envelope PR: envelope.json and its sha256sum digest, every added entry explained", async () => {
+      await start();
+      const first = auditRun(
+        events([
+          { kind: "env", key: "SUITE_TIMEOUT" },
+          { kind: "env", key: "SUITE_TIMEOUT" },
+          { kind: "env", key: "NODE_OPTIONS" },
+          { kind: "write", path: "/home/runner/.cache/widgets/x", op: "create" },
+        ]),
+      );
+      const res = await deliverRun(first);
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(res.outcome).toContain("envelope PR #");
+      const [pull, ...more] = envelopePulls();
+      expect(more).toEqual([]);
+      expect(pull!.user.login).toBe(APP_BOT_LOGIN);
+      expect(pull!.base.ref).toBe("main");
+      expect(pull!.requested_reviewers).toEqual(["alice"]);
+      const text = fileAt(pull!.head.sha, ENVELOPE_PATH)!;
+      const digest = fileAt(pull!.head.sha, DIGEST_PATH)!;
+      expect(digest).toBe(`${createHash("sha256").update(text).digest("hex")}  envelope.json\n`);
+      const proposed = JSON.parse(text) as typeof CURRENT;
+      expect(Object.keys(proposed)).toEqual(["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network"]);
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "NODE_OPTIONS", "SUITE_TIMEOUT"]);
+      expect(proposed.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}", "/home/runner/.cache/widgets"]);
+      expect(proposed.network).toBe("deny");
+      // Nothing else changed on the branch.
+      const changed = [...world.fake.filesAt(repo(), pull!.head.sha)].filter(
+        ([p, b]) => fileAt(mainSha(), p) !== Buffer.from(b).toString("utf8"),
+      );
+      expect(changed.map(([p]) => p).sort()).toEqual([ENVELOPE_PATH, DIGEST_PATH]);
+
+      const body = shownText(pull!.body);
+      expect(body).toContain("This proposal only adds");
+      expect(body).toMatch(/allowed_env\s*SUITE_TIMEOUT\s*\(not named\)\s*2 times\s*run-\d+\/observer\.jsonl:2/);
+      expect(body).toContain(`run ${first.id}`);
+      expect(body).toContain(`+     "SUITE_TIMEOUT"`);
+      expect(body).toContain(`sha256:${createHash("sha256").update(text).digest("hex")}`);
+      expect(render(pull!.body ?? "").elements.some((e) => e.name === "code" && e.attrs.class === "language-diff")).toBe(true);
+      const [row] = await allPrs();
+      expect(row).toMatchObject({ state: "opened", pr_number: pull!.number, commit_sha: pull!.head.sha, branch: pull!.head.ref });
+      expect(row!.branch).toMatch(/^envelope-gate\/envelope\/[0-9a-f]{20}$/);
+      expect(await auditRow(first)).toMatchObject({ state: "verified", code: null });
+
+      // A redelivery of the same run changes nothing.
+      const again = await deliverRun(first);
+      expect(again.state).toBe("done");
+      expect(again.outcome).toContain("already proposes this envelope");
+      expect(envelopePulls()).toHaveLength(1);
+
+      // A second audit run needs one more entry: the same PR, its branch moved to a new commit of the App's.
+      const second = auditRun(
+        events([
+          { kind: "env", key: "SUITE_TIMEOUT" },
+          { kind: "tool", name: "run_tests" },
+        ]),
+      );
+      const res2 = await deliverRun(second);
+      expect(res2.state, JSON.stringify(res2)).toBe("done");
+      expect(res2.outcome).toContain(`envelope PR #${pull!.number} updated`);
+      expect(envelopePulls()).toHaveLength(1);
+      const updated = repo().pulls.get(pull!.number)!;
+      const head = repo().refs.get(`heads/${updated.head.ref}`)!;
+      expect(head).not.toBe(row!.commit_sha);
+      const text2 = fileAt(head, ENVELOPE_PATH)!;
+      expect(fileAt(head, DIGEST_PATH)).toBe(`${createHash("sha256").update(text2).digest("hex")}  envelope.json\n`);
+      expect((JSON.parse(text2) as typeof CURRENT).allowed_tools).toEqual(["run_tests"]);
+      expect((JSON.parse(text2) as typeof CURRENT).allowed_env).toContain("NODE_OPTIONS"); // the first run still counts (K = 3)
+      const body2 = shownText(updated.body);
+      expect(body2).toContain(`run ${second.id}`);
+      expect(body2).toContain(`run ${first.id}`);
+      expect(body2).toMatch(
+        new RegExp(
+          `SUITE_TIMEOUT\\s*\\(not named\\)\\s*3 times\\s*run-${first.id}/observer\\.jsonl:2\\s*run ${second.id}, run ${first.id}`,
+        ),
+      );
+      const [row2] = await app.store.envelopePrs.listEnvelopePrs(5);
+      expect(row2).toMatchObject({ state: "opened", pr_number: pull!.number, commit_sha: head });
+      // The App's own update is not taken for tampering: a third run adds nothing and leaves the PR open.
+      const third = await deliverRun(auditRun(events([{ kind: "env", key: "CI" }])));
+      expect(third.outcome).toContain(`envelope PR #${pull!.number}`);
+      expect(updated.state).toBe("open");
+    });
+
+    if (backend === "postgres") return;
+
+    it("a log the real envelope-gate run recorded becomes the proposal", async () => {
+      await start();
+      const s = sandbox({ allowed_env: ["PATH"] });
+      const suite = program(
+        s,
+        "suite.js",
+        `for (const k of ["WIDGETS_SEED", "CI"]) void process.env[k]; require("fs").writeFileSync(process.cwd() + "/out.txt", "ok");`,
+      );
+      const recorded = await observe(s, ["node", suite]);
+      expect(recorded.code).toBe(0);
+      const log = readFileSync(recorded.log, "utf8");
+      const run = auditRun(() => log);
+      const res = await deliverRun(run);
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      const [pull] = envelopePulls();
+      const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "WIDGETS_SEED"]);
+      expect(shownText(pull!.body)).toMatch(/allowed_env\s*WIDGETS_SEED/);
+    });
+
+    it("only the last ENVELOPE_GATE_AUDIT_RUNS verified runs count: an older run's entry leaves the proposal", async () => {
+      await start({ config: { auditRuns: 2 } });
+      const old = auditRun(events([{ kind: "env", key: "OLD_KEY" }]));
+      await deliverRun(old);
+      await deliverRun(auditRun(events([{ kind: "env", key: "MID_KEY" }])));
+      const [pull] = envelopePulls();
+      const tip = () => repo().refs.get(`heads/${pull!.head.ref}`)!;
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "OLD_KEY"]);
+      await deliverRun(auditRun(events([{ kind: "env", key: "NEW_KEY" }])));
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "NEW_KEY"]);
+      expect(shownText(repo().pulls.get(pull!.number)!.body)).not.toContain(`run ${old.id}`);
+      expect(envelopePulls()).toHaveLength(1);
+    });
+
+    it("two audit runs delivered at once: one envelope PR (the other waits, ENVELOPE_PR_BUSY, and is included when retried)", async () => {
+      await start();
+      const a = auditRun(events([{ kind: "env", key: "A_KEY" }]));
+      const b = auditRun(events([{ kind: "env", key: "B_KEY" }]));
+      const settled = await Promise.all([deliverRun(a), deliverRun(b)]);
+      for (const res of settled) {
+        if (res.state === "done") continue;
+        expect(res).toMatchObject({ state: "queued", code: "ENVELOPE_PR_BUSY" });
+        const again = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, res === settled[0] ? a : b, null), {
+          delivery: res.delivery,
+        });
+        expect(again.state, JSON.stringify(again)).toBe("done");
+      }
+      const pulls = envelopePulls();
+      expect(pulls).toHaveLength(1);
+      expect((await allPrs()).filter((p) => p.state === "opened")).toHaveLength(1);
+      const proposed = JSON.parse(fileAt(repo().refs.get(`heads/${pulls[0]!.head.ref}`)!, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.allowed_env).toEqual(expect.arrayContaining(["A_KEY", "B_KEY"]));
+    });
+
+    it("no envelope on main: the starter envelope plus what the run did", async () => {
+      await start({ envelope: false });
+      const res = await deliverRun(auditRun(events([{ kind: "host", host: "registry.npmjs.org", port: 443 }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      const [pull] = envelopePulls();
+      const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed).toMatchObject({
+        allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+        allowed_env: ["PATH", "@ci"],
+        allowed_hosts: ["registry.npmjs.org:443"],
+        network: "allowlist",
+      });
+      expect(shownText(pull!.body)).toContain("network changes from deny to allowlist");
+    });
+
+    it("nothing new: no PR; an open envelope PR made unnecessary by a change on main is closed with a note", async () => {
+      await start();
+      const quiet = await deliverRun(auditRun(events([{ kind: "env", key: "CI" }])));
+      expect(quiet.outcome).toContain("already allows what the audit runs did: no envelope PR");
+      expect(envelopePulls()).toEqual([]);
+      // Runs that need SUITE_TIMEOUT open a PR; then main allows it by hand, and the next audit run closes the PR.
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      expect(pull!.state).toBe("open");
+      const wider = JSON.stringify({ ...CURRENT, allowed_env: ["PATH", "CI", "SUITE_TIMEOUT"] }, null, 2) + "\n";
+      world.fake.commit(REPO, { [ENVELOPE_PATH]: wider }, { branch: "main", message: "allow SUITE_TIMEOUT" });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "CI" }])));
+      expect(res.outcome).toContain("closed as no longer needed");
+      expect(pull!.state).toBe("closed");
+      expect(repo().issueComments.find((c) => c.issue_number === pull!.number)?.body).toContain("no longer needed");
+      expect((await allPrs())[0]).toMatchObject({ state: "closed", outcome_code: null });
+    });
+
+    it("a bundle that is not an audit bundle is ignored and recorded why; no PR", async () => {
+      await start();
+      const gated = auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }]), { mode: null });
+      const res = await deliverRun(gated);
+      expect(res.state).toBe("done");
+      expect(res.outcome).toContain("AUDIT_BUNDLE_NOT_AUDIT");
+      expect(await auditRow(gated)).toMatchObject({ state: "ignored", code: "AUDIT_BUNDLE_NOT_AUDIT" });
+      const other = auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }]), { mode: "gate" });
+      expect((await deliverRun(other)).outcome).toContain('mode "gate"');
+      expect(envelopePulls()).toEqual([]);
+      expect(await allPrs()).toEqual([]);
+      // Its redelivery says the same, and the ignored run never counts among the last K.
+      expect((await deliverRun(gated)).outcome).toContain("AUDIT_BUNDLE_NOT_AUDIT");
+      const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+        audit_runs: { run_id: number; state: string; code: string }[];
+      };
+      expect(status.audit_runs.find((a) => a.run_id === gated.id)).toMatchObject({ state: "ignored", code: "AUDIT_BUNDLE_NOT_AUDIT" });
+      const html = await (await fetch(`${app.url}/status`)).text();
+      expect(html).toContain("<h2>Audit runs</h2>");
+      expect(html).toContain("mode &#34;gate&#34;");
+    });
+
+    it("a push run on another branch, a tag named like main, and a pull_request run are refused, never proposed from", async () => {
+      await start();
+      const log = events([{ kind: "env", key: "SUITE_TIMEOUT" }]);
+      const feature = world.fake.commit(REPO, { "x.txt": "x" }, { parent: mainSha(), branch: "feature", message: "feature" });
+      const onFeature = auditRun(log, { headSha: feature, branch: "feature" });
+      const r1 = await deliverRun(onFeature);
+      expect(r1.outcome).toContain("AUDIT_RUN_UNVERIFIED");
+      expect(await auditRow(onFeature)).toMatchObject({ state: "refused", code: "AUDIT_RUN_UNVERIFIED" });
+      expect((await auditRow(onFeature))!.reason).toContain("not the default branch");
+      // A tag called "main" on a commit that is not on main: head_branch says main, the commit does not.
+      const tagged = world.fake.commit(REPO, { "evil.txt": "x" }, { parent: mainSha(), message: "evil" });
+      const tag = auditRun(log, { headSha: tagged, branch: "main" });
+      const r2 = await deliverRun(tag);
+      expect(r2.outcome).toContain("AUDIT_RUN_UNVERIFIED");
+      expect((await auditRow(tag))!.reason).toContain("is not among the last");
+      // A pull_request run with an audit bundle is runner A's business, not an audit run.
+      const pull = pullAt(world.fake, "d".repeat(40));
+      const prRun = auditRun(log, { headSha: pull.head.sha, branch: pull.head.ref, event: "pull_request" });
+      const r3 = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, prRun, pull.number));
+      expect(r3.state).toBe("done");
+      expect(await auditRow(prRun)).toBeNull();
+      expect(envelopePulls()).toEqual([]);
+      expect(await allPrs()).toEqual([]);
+    });
+
+    it("a foreign push to the envelope branch: the PR is closed as tampered, the branch never moved, a new PR of the App's proposed", async () => {
+      await start();
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      const branch = pull!.head.ref;
+      const evil = world.fake.commit(
+        REPO,
+        {
+          [ENVELOPE_PATH]:
+            JSON.stringify({ ...CURRENT, allowed_env: ["*SECRET*"], network: "allowlist", allowed_hosts: ["*.evil.example"] }, null, 2) +
+            "\n",
+        },
+        { branch, message: "widen" },
+      );
+      pull!.head.sha = evil;
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_REPORTER" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(pull!.state).toBe("closed");
+      expect(repo().refs.get(`heads/${branch}`)).toBe(evil); // never moved, never adopted
+      expect(repo().issueComments.find((c) => c.issue_number === pull!.number)?.body).toContain("ENVELOPE_PR_TAMPERED");
+      const rows = await allPrs();
+      expect(rows.find((r) => r.pr_number === pull!.number)).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_PR_TAMPERED" });
+      const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+        envelope_prs: { pull: number; state: string; code: string | null }[];
+      };
+      expect(status.envelope_prs.find((e) => e.pull === pull!.number)).toMatchObject({ state: "closed", code: "ENVELOPE_PR_TAMPERED" });
+      const open = envelopePulls().filter((p) => p.state === "open");
+      expect(open).toHaveLength(1);
+      expect(open[0]!.head.ref).not.toBe(branch);
+      expect(open[0]!.user.login).toBe(APP_BOT_LOGIN);
+      const proposed = fileAt(open[0]!.head.sha, ENVELOPE_PATH)!;
+      expect(proposed).not.toContain("SECRET");
+      expect(JSON.parse(proposed).allowed_env).toEqual(["PATH", "CI", "SUITE_REPORTER", "SUITE_TIMEOUT"]);
+    });
+
+    it("a push to the envelope branch closes the PR at its synchronize event; reopening closes it again; the App's own update is recognized", async () => {
+      await start();
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      // The App's own update moves the branch: its synchronize is the App's commit.
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_REPORTER" }])));
+      const first = pull!.head.sha;
+      pull!.head.sha = repo().refs.get(`heads/${pull!.head.ref}`)!;
+      const own = await deliverAndWait(app.url, "pull_request", synchronize(pull!, first));
+      expect(own.outcome).toContain("the App's own commit");
+      expect(pull!.state).toBe("open");
+      // Someone else's push.
+      const evil = world.fake.commit(REPO, { [ENVELOPE_PATH]: "{}\n" }, { branch: pull!.head.ref, message: "evil" });
+      const before = pull!.head.sha;
+      pull!.head.sha = evil;
+      const res = await deliverAndWait(app.url, "pull_request", synchronize(pull!, before));
+      expect(res.outcome).toContain("ENVELOPE_PR_TAMPERED");
+      expect(pull!.state).toBe("closed");
+      expect(repo().refs.get(`heads/${pull!.head.ref}`)).toBe(evil);
+      pull!.state = "open";
+      const again = await deliverAndWait(app.url, "pull_request", pullRequestWebhook(world.fake, repo(), pull!, INSTALLATION, "reopened"));
+      expect(again.outcome).toContain("closed again: ENVELOPE_PR_TAMPERED");
+      expect(pull!.state).toBe("closed");
+    });
+
+    it("a PR someone else opened on the App's new branch is not adopted (ENVELOPE_PR_FOREIGN): the App deletes its branch, which closes it", async () => {
+      await start();
+      world.fake.route("POST", "/repos/:owner/:repo/pulls", (req) => {
+        const head = (req.body as { head: string }).head;
+        world.fake.addPull(REPO, {
+          number: 90,
+          user: { login: "mallory" },
+          base: { ref: "main", sha: mainSha() },
+          head: { ref: head, sha: repo().refs.get(`heads/${head}`)! },
+        });
+        throw new HttpError(422, `A pull request already exists for acme:${head}.`);
+      });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(res.outcome).toContain("ENVELOPE_PR_FOREIGN");
+      const theirs = repo().pulls.get(90)!;
+      expect(theirs.state).toBe("closed");
+      expect(theirs.requested_reviewers).toEqual([]);
+      expect(repo().refs.get(`heads/${theirs.head.ref}`)).toBeUndefined();
+      expect((await allPrs())[0]).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_PR_FOREIGN", pr_number: null });
+    });
+
+    it("a branch that appears at the App's name at another commit is never moved (ENVELOPE_BRANCH_FOREIGN); no PR", async () => {
+      await start();
+      let planted = "";
+      world.fake.route("POST", "/repos/:owner/:repo/git/refs", (req) => {
+        const ref = (req.body as { ref: string }).ref.replace(/^refs\//, "");
+        planted = world.fake.commit(REPO, { [ENVELOPE_PATH]: "{}\n" }, { parent: mainSha(), message: "first" });
+        repo().refs.set(ref, planted);
+        throw new HttpError(422, "Reference already exists");
+      });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.outcome).toContain("ENVELOPE_BRANCH_FOREIGN");
+      const [row] = await allPrs();
+      expect(row).toMatchObject({ state: "closed", outcome_code: "ENVELOPE_BRANCH_FOREIGN" });
+      expect(repo().refs.get(`heads/${row!.branch}`)).toBe(planted);
+      expect(world.fake.requestsTo("PATCH", "/repos/:owner/:repo/git/refs/*ref")).toEqual([]);
+      expect(envelopePulls()).toEqual([]);
+    });
+
+    it("an envelope PR retargeted away from the default branch is closed (ENVELOPE_PR_RETARGETED) and proposed again onto it", async () => {
+      await start();
+      await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      const [pull] = envelopePulls();
+      repo().refs.set("heads/develop", mainSha());
+      pull!.base = { ref: "develop", sha: mainSha() };
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(pull!.state).toBe("closed");
+      expect(repo().issueComments.find((c) => c.issue_number === pull!.number)?.body).toContain("ENVELOPE_PR_RETARGETED");
+      const open = envelopePulls().filter((p) => p.state === "open");
+      expect(open.map((p) => p.base.ref)).toEqual(["main"]);
+    });
+
+    it("hostile key, tool and host names from the log are escaped in the body and the title", async () => {
+      await start();
+      const res = await deliverRun(
+        auditRun(
+          events([
+            { kind: "env", key: "X<img src=x onerror=alert(1)>" },
+            { kind: "env", key: "@widgets/admins fixes #1" },
+            { kind: "tool", name: "</td></tr></table><!-- `` ```" },
+            { kind: "tool", name: "[click](https://evil.example)\u202e" },
+            { kind: "write", path: "/opt/<details>/x", op: "create" },
+            { kind: "host", host: "a<b>.example", port: 443 },
+          ]),
+        ),
+      );
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      const [pull] = envelopePulls();
+      const r = render(pull!.body ?? "");
+      expect(harmlessProblems(r, { hrefOk: (h) => h.startsWith(world.fake.url) }), r.html).toEqual([]);
+      expect(r.text).toContain("X<img src=x onerror=alert(1)>");
+      expect(shownText(pull!.body)).toContain("@widgets/admins fixes #1");
+      expect(shownText(pull!.body)).toContain("/opt/<details>");
+      expect(shownText(pull!.body)).toContain("a<b>.example:443");
+      expect(pull!.title).not.toMatch(/[<>]/);
+      expect(render(pull!.title).elements.map((e) => e.name)).toEqual(["p"]);
+    });
+
+    it("evidence unavailable: a missing artifact is AUDIT_EVIDENCE_UNAVAILABLE, GitHub failing is GITHUB_UNAVAILABLE and retried; no PR", async () => {
+      await start();
+      const missing = world.fake.addWorkflowRun(REPO, {
+        head_sha: mainSha(),
+        head_branch: "main",
+        event: "push",
+        status: "completed",
+        conclusion: "failure",
+      });
+      const r1 = await deliverRun(missing);
+      expect(r1.state).toBe("done");
+      expect(r1.outcome).toContain("AUDIT_EVIDENCE_UNAVAILABLE");
+      expect(await auditRow(missing)).toMatchObject({ state: "refused", code: "AUDIT_EVIDENCE_UNAVAILABLE" });
+
+      const run = auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }]));
+      world.fake.fail("GET", "/repos/:owner/:repo/actions/artifacts/:artifact_id/zip", 500);
+      const r2 = await deliverRun(run);
+      expect(r2.state).toBe("queued");
+      expect(r2.code).toBe("GITHUB_UNAVAILABLE");
+      expect(await auditRow(run)).toBeNull(); // nothing decided from a read that failed
+      expect(envelopePulls()).toEqual([]);
+      // The clean twin: GitHub back, the same delivery's work opens the PR.
+      world.fake.clearFailures();
+      const r3 = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run, null), { delivery: r2.delivery });
+      expect(r3.state, JSON.stringify(r3)).toBe("done");
+      expect(envelopePulls()).toHaveLength(1);
+
+      // A tampered bundle: its digests do not verify.
+      const bad = auditRun(events([{ kind: "env", key: "OTHER_KEY" }]));
+      const art = repo().artifacts.find((a) => a.run_id === bad.id)!;
+      art.files["observer.jsonl"] = new TextEncoder().encode(logText(HASH, [{ kind: "env", key: "EVIL" }]));
+      expect((await deliverRun(bad)).outcome).toContain("EVIDENCE_DIGEST_MISMATCH");
+      expect(fileAt(envelopePulls()[0]!.head.sha, ENVELOPE_PATH)).not.toContain("EVIL");
+    });
+
+    it("shadow mode records the proposal instead of opening it", async () => {
+      await start({ promote: false });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state).toBe("done");
+      expect(res.outcome).toContain("shadow mode");
+      expect(envelopePulls()).toEqual([]);
+      expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/git/refs")).toEqual([]);
+      const [row] = await allPrs();
+      expect(row).toMatchObject({ state: "shadowed", mode: "shadow", pr_number: null, commit_sha: null });
+      expect(row!.envelope_text).toContain("SUITE_TIMEOUT");
+      expect(row!.body).toContain("This proposal only adds");
+    });
+  });
+}
