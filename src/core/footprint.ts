@@ -166,6 +166,11 @@ export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootp
         break;
     }
   }
+  // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
+  // lookup, as `suggest` reads it: the `name:port` item stands for both.
+  const hosts = classes.hosts;
+  const named = new Set([...hosts.keys()].filter((k) => /:\d+$/.test(k)).map((k) => k.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")));
+  for (const key of [...hosts.keys()]) if (!/:\d+$/.test(key) && named.has(key)) hosts.delete(key);
   return { run_id: roots.runId, classes };
 }
 

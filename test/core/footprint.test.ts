@@ -96,13 +96,19 @@ describe("footprint rules", () => {
         { kind: "host", host: "127.0.0.1", port: 8080, source: "node" },
         { kind: "host", host: "203.0.113.9", port: 443, source: "process", via: "Registry.Example.com" },
         { kind: "host", host: "registry.example.com", port: 443, source: "proxy" },
+        { kind: "host", host: "registry.example.com", proto: "dns", source: "node" },
+        { kind: "host", host: "lookup-only.example", proto: "dns", source: "node" },
       ],
       { meta },
     );
     const f = footprintOf(text);
     expect([...f.classes.env.keys()]).toEqual(["NODE_OPTIONS"]);
     expect(f.classes.env.get("NODE_OPTIONS")).toEqual({ first_line: 4, count: 1 });
-    expect([...f.classes.hosts.entries()]).toEqual([["registry.example.com:443", { first_line: 6, count: 2 }]]);
+    // The name's own lookup folds into name:port; a lookup alone stays a host.
+    expect([...f.classes.hosts.entries()]).toEqual([
+      ["registry.example.com:443", { first_line: 6, count: 2 }],
+      ["lookup-only.example", { first_line: 9, count: 1 }],
+    ]);
   });
 
   it("loopback is a host where the run shared the machine's network", () => {
