@@ -5,6 +5,7 @@
  * from that decision. Every decision is a core function; this file only sequences.
  */
 import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
 import { expandRoots, formatDigestLine } from "../core/envelope.js";
@@ -41,7 +42,20 @@ import {
   type CommandOutcome,
   type Score,
 } from "../core/properties.js";
-import { checkTitle, renderSummary, type SummaryInput } from "../core/summary.js";
+import { checkTitle, renderFootprint, renderSummary, type SummaryInput } from "../core/summary.js";
+import { logCoverage, type Coverage } from "../core/coverage.js";
+import {
+  FOOTPRINT_FILE,
+  baseLogFromZip,
+  comparedFootprint,
+  logFootprint,
+  parseLogLines,
+  type FootprintFile,
+  type LogFootprint,
+} from "../core/footprint.js";
+import { SARIF_FILE, SARIF_TOOL_NAME, buildSarif, sarifText } from "../core/sarif.js";
+import { foldPath } from "../core/paths.js";
+import { baseRunEvidence, uploadSarif, type BaseEvidence } from "../github/base-runs.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
 import { RULE_ENVELOPE_KEY, type Violation } from "../core/log.js";
 import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
@@ -81,6 +95,12 @@ export interface GateOutcome {
   policyChanged: boolean;
   evidence: { dir: string; digest: string | null };
   pull: PullRequestInfo | null;
+  /** The check run's text (the footprint section), also appended to the job summary; null when there is none. */
+  text: string | null;
+  /** footprint.json as written into the bundle (null: the run's log was not judged). */
+  footprint: { path: string; file: FootprintFile } | null;
+  /** envelope-gate.sarif (null: not written, the log was not judged), and the upload's outcome when upload-sarif is on. */
+  sarif: { path: string; uploaded: boolean; uploadId: string | null; uploadError: GateError | null } | null;
 }
 
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
@@ -521,8 +541,13 @@ async function runProperty(
   return ran.outcome;
 }
 
-async function writeEvidence(settings: Settings, p: Progress, report: CheckReport): Promise<string> {
-  const files = new Map<string, Uint8Array>();
+async function writeEvidence(
+  settings: Settings,
+  p: Progress,
+  report: CheckReport,
+  extras: ReadonlyMap<string, Uint8Array>,
+): Promise<string> {
+  const files = new Map<string, Uint8Array>(extras);
   const properties: PropertiesFile = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
   files.set(EVIDENCE_FILES.properties, encodeJson(properties));
   if (p.pinned !== null)
@@ -558,10 +583,23 @@ async function finish(
   let report = p.report;
   let digest: string | null = null;
   const notes: string[] = [...extraNotes];
+  // What the judged log shows beyond the verdict: coverage, the footprint against the base, SARIF.
+  const extras = new Map<string, Uint8Array>();
+  let coverage: Coverage | null = null;
+  let footprint: FootprintFile | null = null;
+  let sarif: string | null = null;
+  if (decision.verdict !== "not_gated" && report !== null && p.logWritten && error === null && report.verdict !== "error") {
+    const judged = await describeJudgedLog(settings, client, p, report);
+    coverage = judged.coverage;
+    footprint = judged.footprint;
+    sarif = judged.sarif;
+    extras.set(FOOTPRINT_FILE, encodeJson(footprint));
+    extras.set(SARIF_FILE, new TextEncoder().encode(sarif));
+  }
   if (decision.verdict !== "not_gated" && report !== null) {
     try {
       if (!p.logWritten) await prepareEvidenceDir(settings.evidenceDir);
-      digest = await writeEvidence(settings, p, report);
+      digest = await writeEvidence(settings, p, report, extras);
     } catch (err) {
       const e = asGateError(err);
       if (error === null) {
@@ -624,8 +662,12 @@ async function finish(
     links,
     notes,
     omittedAnnotations: omitted,
+    coverage,
   };
   const summary = renderSummary(summaryInput);
+  // The evidence was written (or the run is refused for want of it): the footprint goes with it.
+  if (digest === null) footprint = null;
+  const text = footprint === null ? null : renderFootprint(footprint);
   let reportingError: GateError | null = null;
   if (checkRun !== null) {
     try {
@@ -633,10 +675,38 @@ async function finish(
         conclusion: decision.conclusion,
         title: checkTitle(decision),
         summary,
+        ...(text !== null ? { text } : {}),
         annotations: kept,
       });
     } catch (err) {
       reportingError = asGateError(err);
+    }
+  }
+  // After the check run: the verdict is on the pull request already, whatever the upload does.
+  let sarifOutcome: GateOutcome["sarif"] = null;
+  if (sarif !== null && digest !== null) {
+    sarifOutcome = { path: join(settings.evidenceDir, SARIF_FILE), uploaded: false, uploadId: null, uploadError: null };
+    if (settings.uploadSarif && p.pull !== null && p.headSha !== null) {
+      try {
+        const receipt = await uploadSarif(client, settings.repository, {
+          commitSha: p.headSha,
+          ref: `refs/pull/${p.pull.number}/head`,
+          sarif,
+          toolName: SARIF_TOOL_NAME,
+        });
+        sarifOutcome.uploaded = true;
+        sarifOutcome.uploadId = receipt.id;
+      } catch (err) {
+        const cause = err instanceof GateError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+        sarifOutcome.uploadError = new GateError(
+          "SARIF_UPLOAD_FAILED",
+          `envelope-gate.sarif could not be uploaded to code scanning (${cause}); the verdict stands as the check run says`,
+          {
+            cause: err,
+            hint: "The job needs security-events: write, and code scanning must be available for the repository; the SARIF file is in the evidence bundle.",
+          },
+        );
+      }
     }
   }
   return {
@@ -652,5 +722,85 @@ async function finish(
     policyChanged: policyChangeOf(p) !== null,
     evidence: { dir: settings.evidenceDir, digest },
     pull: p.pull,
+    text,
+    footprint: footprint === null ? null : { path: join(settings.evidenceDir, FOOTPRINT_FILE), file: footprint },
+    sarif: sarifOutcome,
   };
+}
+
+/**
+ * Reads the judged log once more for what a reviewer reads beside the verdict: coverage per
+ * class, the footprint against the base branch's last run, and the SARIF of the violations.
+ * Advisory, all of it: nothing here changes the decision, and a failure to compare is said as such.
+ */
+async function describeJudgedLog(
+  settings: Settings,
+  client: GitHubClient,
+  p: Progress,
+  report: CheckReport,
+): Promise<{ coverage: Coverage | null; footprint: FootprintFile; sarif: string }> {
+  const envelope = p.pinned?.envelope ?? null;
+  const sarif = sarifText(
+    buildSarif({
+      violations: report.violations,
+      checkName: settings.checkName,
+      envelope:
+        envelope === null ? null : { file: envelope.file, lines: envelope.lines, id: envelope.envelope.envelope_id, hash: envelope.hash },
+      workspace: foldPath(settings.workspace) ?? settings.workspace,
+      logName: EVIDENCE_FILES.observerLog,
+      otherLogs: new Map(p.propertyViolations.flatMap((r) => r.violations.map((v) => [v, `property ${r.property}'s log`] as const))),
+    }),
+  );
+  let coverage: Coverage | null = null;
+  let mine: LogFootprint;
+  try {
+    const text = await readFile(join(settings.evidenceDir, EVIDENCE_FILES.observerLog), "utf8");
+    coverage = logCoverage(parseLogLines(text));
+    mine = logFootprint(parseLogLines(text));
+  } catch (err) {
+    const e = asGateError(err);
+    return {
+      coverage,
+      sarif,
+      footprint: { version: 1, status: "unavailable", reason: `this run's own log could not be read again (${e.code}: ${e.message})` },
+    };
+  }
+  return { coverage, sarif, footprint: await baseFootprint(settings, client, p, mine) };
+}
+
+/** The footprint against the base branch's last push run of this workflow that left its evidence. */
+async function baseFootprint(settings: Settings, client: GitHubClient, p: Progress, mine: LogFootprint): Promise<FootprintFile> {
+  const pull = p.pull as PullRequestInfo;
+  if (settings.workflowPath === null) {
+    return { version: 1, status: "no_base", reason: "this run's workflow file is not known: GITHUB_WORKFLOW_REF does not name one" };
+  }
+  let found: BaseEvidence;
+  try {
+    found = await baseRunEvidence(client, settings.repository, {
+      workflowPath: settings.workflowPath,
+      branch: pull.baseRef,
+      artifact: EVIDENCE_ARTIFACT_NAME,
+      excludeRunId: settings.run.id,
+    });
+  } catch (err) {
+    // An outage is "could not compare", never "nothing new".
+    const e = asGateError(err);
+    return { version: 1, status: "unavailable", reason: `${e.code}: ${e.message}` };
+  }
+  if (!found.found) return { version: 1, status: "no_base", reason: found.reason };
+  let base: LogFootprint;
+  try {
+    base = logFootprint(parseLogLines(baseLogFromZip(found.zip)));
+  } catch (err) {
+    const e = asGateError(err);
+    return { version: 1, status: "no_base", reason: `the evidence of run #${found.run.id} is unreadable (${e.code}: ${e.message})` };
+  }
+  return comparedFootprint(mine, base, {
+    workflow_run_id: found.run.id,
+    run_number: found.run.run_number,
+    head_sha: found.run.head_sha,
+    branch: found.run.head_branch,
+    html_url: found.run.html_url,
+    log_run_id: base.run_id,
+  });
 }

@@ -13,13 +13,15 @@ import { fileURLToPath } from "node:url";
 import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
+import { FOOTPRINT_FILE } from "../core/footprint.js";
+import { SARIF_FILE } from "../core/sarif.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { runEnvironment, type RunPullRequest, type RunRole } from "../core/env-sets.js";
 import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
-const BUNDLE_NAMES = new Set<string>([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
+const BUNDLE_NAMES = new Set<string>([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE, FOOTPRINT_FILE, SARIF_FILE]);
 
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
 export async function prepareEvidenceDir(dir: string): Promise<void> {

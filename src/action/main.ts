@@ -2,7 +2,8 @@
 import * as core from "@actions/core";
 import { GateError } from "../core/errors.js";
 import { gatePullRequest } from "./gate.js";
-import { setOutputs, writeJobSummary, writeWorkflowAnnotations } from "./report.js";
+import { setOutputs, writeJobSummary, writeSarifWarning, writeWorkflowAnnotations } from "./report.js";
+import { footprintHeadline } from "../core/summary.js";
 import { readSettings } from "./settings.js";
 
 export async function main(): Promise<void> {
@@ -22,8 +23,10 @@ export async function main(): Promise<void> {
   }
   const outcome = await gatePullRequest(settings);
   setOutputs(outcome);
-  await writeJobSummary(outcome.summary);
+  await writeJobSummary(outcome.text === null ? outcome.summary : `${outcome.summary}\n${outcome.text}`);
   if (outcome.checkRun === null) writeWorkflowAnnotations(outcome);
+  writeSarifWarning(outcome);
+  if (outcome.footprint !== null) core.info(`envelope-gate: ${footprintHeadline(outcome.footprint.file)}`);
   const { decision } = outcome;
   core.info(`envelope-gate: ${decision.verdict}: ${decision.headline}`);
   if (outcome.reportingError !== null) {

@@ -25,6 +25,9 @@ export function setOutputs(outcome: GateOutcome): void {
     ["evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir],
     ["evidence-digest", outcome.evidence.digest ?? ""],
     ["error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? ""],
+    ["sarif", outcome.sarif?.path ?? ""],
+    ["sarif-upload-error", outcome.sarif?.uploadError ? `${outcome.sarif.uploadError.code}: ${outcome.sarif.uploadError.message}` : ""],
+    ["footprint", outcome.footprint?.path ?? ""],
   ];
   const { violations, properties } = fitOutputs({
     scalars: Object.fromEntries(scalars),
@@ -71,4 +74,13 @@ export function writeWorkflowAnnotations(outcome: GateOutcome): void {
     else if (a.annotation_level === "warning") core.warning(a.message, props);
     else core.notice(a.message, props);
   }
+}
+
+/**
+ * A SARIF upload that failed is a warning on the step, not a verdict: the check run already
+ * carries the gate's decision, and the SARIF file stays in the evidence bundle.
+ */
+export function writeSarifWarning(outcome: GateOutcome): void {
+  const e = outcome.sarif?.uploadError;
+  if (e) core.warning(`${e.message}. ${e.hint ?? ""}`.trim(), { title: e.code });
 }

@@ -12,6 +12,7 @@ import { DEFAULT_AGENT_AUTHORS, DEFAULT_AGENT_LABEL, normalizeRepoPath, type Pol
 import { DEFAULT_PROPERTIES_PATH } from "../core/properties.js";
 import { DEFAULT_RETRY, MAX_RETRIES, MAX_RETRY_BASE_MS, type RetrySettings } from "../github/client.js";
 import { parseRepository, type RepoRef } from "../github/repo.js";
+import { workflowPathOf } from "../github/base-runs.js";
 
 export const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
 export const DEFAULT_CHECK_NAME = "envelope-gate";
@@ -55,6 +56,10 @@ export interface Settings {
   runnerTemp: string;
   retry: RetrySettings;
   run: { id: string | null; attempt: string | null; url: string | null };
+  /** This run's workflow file (from GITHUB_WORKFLOW_REF): the base's last run of it is the footprint's base. */
+  workflowPath: string | null;
+  /** Input upload-sarif: send envelope-gate.sarif to code scanning. */
+  uploadSarif: boolean;
 }
 
 function configError(message: string, hint?: string): never {
@@ -263,5 +268,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       attempt: env.GITHUB_RUN_ATTEMPT ?? null,
       url: env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null,
     },
+    workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
+    uploadSarif: booleanInput("upload-sarif", false),
   };
 }

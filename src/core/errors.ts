@@ -101,6 +101,7 @@ export const ERROR_CODES = [
   "ENVELOPE_PR_TAMPERED",
   "ENVELOPE_PR_RETARGETED",
   "ENVELOPE_PR_BUSY",
+  "SARIF_UPLOAD_FAILED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

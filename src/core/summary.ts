@@ -7,6 +7,8 @@
  * around them is ours. Nothing escaped is escaped again.
  */
 import { describeViolationParts } from "./annotations.js";
+import type { Coverage } from "./coverage.js";
+import { FOOTPRINT_CLASSES, FOOTPRINT_CLASS_LABEL, newCount, type FootprintFile } from "./footprint.js";
 import { clipMarkdown, mdCode, mdLink, mdText, plainText } from "./markdown.js";
 import { RULE_ENVELOPE_KEY } from "./log.js";
 import type { LedgerProblem } from "./ledger.js";
@@ -33,6 +35,8 @@ export interface SummaryInput {
   links: { label: string; url: string }[];
   notes: string[];
   omittedAnnotations: number;
+  /** Coverage per class of the run's log (src/core/coverage.ts); absent: the counts alone. */
+  coverage?: Coverage | null;
 }
 
 /** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
@@ -195,7 +199,20 @@ function render(input: SummaryInput, limit: number): string {
     );
   }
 
-  if (report?.log) {
+  if (input.coverage) {
+    out.push("### Observer coverage", "");
+    out.push(
+      ...table(
+        ["class", "recorded by", "events", "limit"],
+        input.coverage.rows.map((r) => [cell(r.class), cell(r.recorded_by), cell(String(r.events)), cell(r.limit)]),
+        Number.POSITIVE_INFINITY,
+        () => "",
+      ),
+      "",
+      `Observers: ${input.coverage.observers.map((o) => mdCode(o)).join(", ") || "none named"}; network enforced: ${cell(String(input.coverage.network_enforced ?? "not said"))}.`,
+      "",
+    );
+  } else if (report?.log) {
     const c = report.log.counts;
     out.push("### Observer coverage", "", "| class | events |", "| --- | --- |");
     for (const [k, v] of Object.entries(c)) out.push(`| ${cell(k)} | ${cell(String(v))} |`);
@@ -215,12 +232,79 @@ function render(input: SummaryInput, limit: number): string {
   return out.join("\n");
 }
 
-/** Renders the summary, shortening tables until it fits GitHub's limit. */
-export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS): string {
+/** Renders with tables shortened until the text fits `maxChars`; past that, cut at a line boundary. */
+function fitted(renderAt: (limit: number) => string, maxChars: number, tail: string): string {
   for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
-    const text = render(input, limit);
+    const text = renderAt(limit);
     if (text.length <= maxChars) return text;
   }
   // Cut at a line boundary: never inside an escape, an entity or a code span.
-  return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
+  return clipMarkdown(renderAt(0), maxChars, tail);
+}
+
+/** Renders the summary, shortening tables until it fits GitHub's limit. */
+export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS): string {
+  return fitted(
+    (limit) => render(input, limit),
+    maxChars,
+    "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n",
+  );
+}
+
+/** The footprint section's heading; `(run #id)` once a base run was found. */
+export const FOOTPRINT_HEADING = "New compared with the base's last run";
+
+function renderFootprintAt(file: FootprintFile, limit: number): string {
+  const out: string[] = [];
+  if (file.status !== "compared") {
+    out.push(`### ${FOOTPRINT_HEADING}`, "");
+    out.push(
+      file.status === "no_base"
+        ? `No base run to compare (${cell(file.reason)}).`
+        : `Could not compare (${cell(file.reason)}): this says nothing about what is new in this run.`,
+    );
+    out.push("", "The footprint is advisory: it never changes the verdict, which the envelope alone decides.", "");
+    return out.join("\n");
+  }
+  const base = file.base;
+  // `#<id>` is a workflow run, not an issue: broken as mdText breaks references, so GitHub links none.
+  out.push(`### ${FOOTPRINT_HEADING} (${cell(`run #${base.workflow_run_id}`)})`, "");
+  out.push(
+    `Compared with ${mdLink(`push run #${base.workflow_run_id}`, base.html_url)} of ${code(base.branch)} at ${code(base.head_sha.slice(0, 12))}: what this run touched that that run did not, allowed by the envelope or not. Advisory: it never changes the verdict.`,
+    "",
+  );
+  const rows = FOOTPRINT_CLASSES.flatMap((c) =>
+    file.new[c].map((i) => [cell(FOOTPRINT_CLASS_LABEL[c]), code(i.item), cell(String(i.first_line)), cell(String(i.count))]),
+  );
+  if (rows.length === 0)
+    out.push(
+      "Nothing new: every environment key, host, command, write directory and tool this run touched, the base's run touched too.",
+      "",
+    );
+  else
+    out.push(
+      ...table(
+        ["new", "what", "first at log line", "count"],
+        rows,
+        limit,
+        (n) => `...and ${n} more (all of them are in the evidence bundle's footprint.json).`,
+      ),
+      "",
+    );
+  const gone = FOOTPRINT_CLASSES.filter((c) => file.no_longer[c] > 0).map((c) => `${FOOTPRINT_CLASS_LABEL[c]}: ${file.no_longer[c]}`);
+  out.push(`No longer touched (in the base's run, not in this one): ${gone.length === 0 ? "nothing" : cell(gone.join(", "))}.`, "");
+  return out.join("\n");
+}
+
+/** The footprint as the check run's text (markdown, escaped), within GitHub's size limit. */
+export function renderFootprint(file: FootprintFile, maxChars = MAX_SUMMARY_CHARS): string {
+  return fitted((limit) => renderFootprintAt(file, limit), maxChars, "\n\n(cut to GitHub's size limit; footprint.json holds everything)\n");
+}
+
+/** How many new things, for a title or a log line. */
+export function footprintHeadline(file: FootprintFile): string {
+  if (file.status === "no_base") return `footprint: no base run to compare (${file.reason})`;
+  if (file.status !== "compared") return `footprint: could not compare (${file.reason})`;
+  const n = newCount(file);
+  return `footprint: ${n === 0 ? "nothing new" : `${n} new`} compared with the base's last run (run #${file.base.workflow_run_id})`;
 }

@@ -101,7 +101,9 @@ describe("the Action on pull requests", () => {
     const files = bundle(run.evidenceDir);
     expect([...files.keys()].sort()).toEqual(
       [
+        "envelope-gate.sarif",
         "envelope.json.sha256",
+        "footprint.json",
         "manifest.json",
         "manifest.json.sha256",
         "observer.jsonl",

@@ -18,7 +18,8 @@
  * primary limit (403, or 429, with remaining 0 and a reset `resetInS` ahead), `kind: "secondary"`
  * a secondary one (403 with retry-after), as GitHub documents them.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { zipSync } from "fflate";
@@ -178,6 +179,8 @@ export interface FakeRepo {
   workflowRuns: FakeWorkflowRun[];
   artifacts: FakeArtifact[];
   issueComments: { issue_number: number; body: string; id: number }[];
+  /** Code scanning SARIF uploads received, as sent (the sarif field still gzip+base64). */
+  sarifUploads: { id: string; commit_sha: string; ref: string; sarif: string; tool_name: string | null }[];
 }
 
 export interface FakeState {
@@ -429,6 +432,7 @@ export class FakeGitHub {
       workflowRuns: [],
       artifacts: [],
       issueComments: [],
+      sarifUploads: [],
     };
     this.state.repos.set(`${owner}/${name}`.toLowerCase(), repo);
     return repo;
@@ -1370,6 +1374,43 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       .filter((r) => (event === null || r.event === event) && (sha === null || r.head_sha === sha))
       .map((r) => workflowRunJson(repo, r, req.baseUrl));
     return paginate(req, runs, (page) => ({ total_count: runs.length, workflow_runs: page }));
+  });
+
+  // A workflow's runs, newest first, by its numeric id or its file name, as GitHub lists them.
+  route("GET", `${P}/actions/workflows/:workflow_id/runs`, (req) => {
+    const repo = req.repo();
+    const wanted = req.params.workflow_id as string;
+    const ofWorkflow = repo.workflowRuns.filter((r) => r.workflow_id === wanted || String(workflowId(r.workflow_id)) === wanted);
+    // The fake knows a workflow by its runs: one with none is not there (GitHub answers 404).
+    if (ofWorkflow.length === 0) throw new HttpError(404, "Not Found");
+    const q = (name: string): string | null => req.query.get(name);
+    const runs = ofWorkflow
+      .filter(
+        (r) =>
+          (q("branch") === null || r.head_branch === q("branch")) &&
+          (q("event") === null || r.event === q("event")) &&
+          (q("status") === null || r.status === q("status") || r.conclusion === q("status")) &&
+          (q("head_sha") === null || r.head_sha === q("head_sha")),
+      )
+      .sort((a, b) => b.id - a.id)
+      .map((r) => workflowRunJson(repo, r, req.baseUrl));
+    return paginate(req, runs, (page) => ({ total_count: runs.length, workflow_runs: page }));
+  });
+
+  // Code scanning's SARIF upload: gzip+base64 of a SARIF file, for a commit and its ref.
+  route("POST", `${P}/code-scanning/sarifs`, (req) => {
+    const repo = req.repo();
+    const body = (req.body ?? {}) as { commit_sha?: string; ref?: string; sarif?: string; tool_name?: string };
+    if (typeof body.commit_sha !== "string" || typeof body.ref !== "string" || typeof body.sarif !== "string")
+      throw new HttpError(422, "commit_sha, ref and sarif are required");
+    try {
+      JSON.parse(gunzipSync(Buffer.from(body.sarif, "base64")).toString("utf8"));
+    } catch {
+      return { status: 400 };
+    }
+    const id = randomUUID();
+    repo.sarifUploads.push({ id, commit_sha: body.commit_sha, ref: body.ref, sarif: body.sarif, tool_name: body.tool_name ?? null });
+    return { status: 202, body: { id, url: `${req.baseUrl}/repos/${repo.owner}/${repo.name}/code-scanning/sarifs/${id}` } };
   });
 
   route("GET", `${P}/actions/runs/:run_id/artifacts`, (req) => {

@@ -1,0 +1,268 @@
+/**
+ * The footprint a reviewer reads: what the pull request's run touched that the base branch's last
+ * run did not (new environment keys, hosts, commands, write directories, tools), even where the
+ * envelope allows it, and how many things the base touched that this run no longer does. Pure:
+ * the caller reads both logs; this never judges, and nothing here changes a verdict.
+ *
+ * Each log is read against its own `meta.workspace` and `meta.scratch`: a write under them is
+ * written `${WORKSPACE}/…` or `${SCRATCH}/…`, and the run's private directories under the scratch
+ * (`.envelope-gate-<run id>`) as `.envelope-gate-${RUN_ID}`, so two runs in different scratches
+ * compare equal. Commands are named as `suggest` names them: by the resolved file's name where PATH
+ * found them (argv[0] has no `/`), by path otherwise.
+ */
+import { unzipSync } from "fflate";
+import { GateError } from "./errors.js";
+import { EVIDENCE_FILES, verifyBundle } from "./evidence.js";
+import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
+import { formatEndpoint, normalizeHost } from "./hosts.js";
+import { foldPath, isInsideRoot } from "./paths.js";
+
+export const FOOTPRINT_FILE = "footprint.json";
+
+export const FOOTPRINT_CLASSES = ["env", "hosts", "commands", "write_dirs", "tools"] as const;
+export type FootprintClass = (typeof FOOTPRINT_CLASSES)[number];
+
+/** What one class is called where a reviewer reads it. */
+export const FOOTPRINT_CLASS_LABEL: Record<FootprintClass, string> = {
+  env: "environment key read",
+  hosts: "host",
+  commands: "command",
+  write_dirs: "write directory",
+  tools: "tool",
+};
+
+interface Seen {
+  first_line: number;
+  count: number;
+}
+
+/** One log, reduced to the distinct things it touched per class. */
+export interface LogFootprint {
+  run_id: string | null;
+  classes: Record<FootprintClass, Map<string, Seen>>;
+}
+
+export interface FootprintItem {
+  item: string;
+  /** Line of the pull request's log where it was first touched. */
+  first_line: number;
+  /** Events of the pull request's log that touched it. */
+  count: number;
+}
+
+export interface FootprintBase {
+  /** The workflow run whose evidence was the base. */
+  workflow_run_id: number;
+  run_number: number | null;
+  head_sha: string;
+  branch: string;
+  html_url: string | null;
+  /** The base log's own run id (meta.run_id). */
+  log_run_id: string | null;
+}
+
+/** footprint.json, as written into the evidence bundle. */
+export type FootprintFile =
+  | {
+      version: 1;
+      status: "compared";
+      base: FootprintBase;
+      new: Record<FootprintClass, FootprintItem[]>;
+      /** Distinct things the base's run touched that this run did not, per class. */
+      no_longer: Record<FootprintClass, number>;
+    }
+  | {
+      version: 1;
+      /** `no_base`: there is nothing to compare with; `unavailable`: GitHub could not say (an outage, never "nothing new"). */
+      status: "no_base" | "unavailable";
+      reason: string;
+    };
+
+function str(v: unknown): string | null {
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+function emptyClasses(): Record<FootprintClass, Map<string, Seen>> {
+  return { env: new Map(), hosts: new Map(), commands: new Map(), write_dirs: new Map(), tools: new Map() };
+}
+
+/** A log's path with its run's roots written as variables (the deeper root first when nested). */
+export function portablePath(path: string, roots: { workspace: string | null; scratch: string | null; runId: string | null }): string {
+  const candidates: [string, string][] = [];
+  if (roots.workspace !== null && isInsideRoot(path, roots.workspace)) candidates.push(["${WORKSPACE}", roots.workspace]);
+  if (roots.scratch !== null && isInsideRoot(path, roots.scratch)) candidates.push(["${SCRATCH}", roots.scratch]);
+  candidates.sort((a, b) => b[1].length - a[1].length);
+  const under = candidates[0];
+  let out = path;
+  if (under !== undefined) out = under[1] === "/" ? under[0] + path : under[0] + path.slice(under[1].length);
+  if (roots.runId !== null) out = out.split(`/.envelope-gate-${roots.runId}`).join("/.envelope-gate-${RUN_ID}");
+  return out;
+}
+
+/**
+ * Reduces one log (its lines parsed, in order, meta first) to what it touched. Canary lines and
+ * the Node runtime's own reads of its documented keys are not the program's and are left out;
+ * loopback in the run's own network namespace is the run's own, not a host.
+ */
+export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootprint {
+  const classes = emptyClasses();
+  let roots = { workspace: null as string | null, scratch: null as string | null, runId: null as string | null };
+  let ownNetwork = false;
+  let lineNo = 0;
+  const note = (cls: FootprintClass, key: string): void => {
+    const seen = classes[cls].get(key);
+    if (seen) seen.count++;
+    else classes[cls].set(key, { first_line: lineNo, count: 1 });
+  };
+  for (const e of lines) {
+    lineNo++;
+    if (e.kind === "meta") {
+      roots = {
+        workspace: foldPath(str(e.workspace) ?? ""),
+        scratch: foldPath(str(e.scratch) ?? ""),
+        runId: str(e.run_id),
+      };
+      ownNetwork = e.network_enforced === true;
+      continue;
+    }
+    if (e.canary === true) continue;
+    switch (e.kind) {
+      case "write": {
+        const path = foldPath(str(e.path) ?? "");
+        if (path === null) break;
+        const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+        note("write_dirs", portablePath(dir, roots));
+        break;
+      }
+      case "env": {
+        const key = str(e.key);
+        if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note("env", key);
+        break;
+      }
+      case "tool": {
+        const name = str(e.name);
+        if (name !== null) note("tools", name);
+        break;
+      }
+      case "host": {
+        const raw = str(e.host);
+        if (raw === null) break;
+        const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+        if (ownNetwork && isLoopback(host)) break;
+        // A process-level connect the same process's hooks made by name: the name.
+        const named = e.source === "process" && typeof e.via === "string" && e.via !== "" ? normalizeHost(e.via) : host;
+        note("hosts", formatEndpoint(named, typeof e.port === "number" ? e.port : null));
+        break;
+      }
+      case "exec": {
+        const path = foldPath(str(e.path) ?? "");
+        if (path === null) break;
+        const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+        const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+        note("commands", byName ? path.slice(path.lastIndexOf("/") + 1) : portablePath(path, roots));
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
+  // lookup, as `suggest` reads it: the `name:port` item stands for both.
+  const hosts = classes.hosts;
+  const named = new Set([...hosts.keys()].filter((k) => /:\d+$/.test(k)).map((k) => k.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")));
+  for (const key of [...hosts.keys()]) if (!/:\d+$/.test(key) && named.has(key)) hosts.delete(key);
+  return { run_id: roots.runId, classes };
+}
+
+/** Parses an observer log's text into its lines (for `logFootprint`); a line that is not a JSON object is OBSERVER_LOG_MALFORMED. */
+export function* parseLogLines(text: string): Generator<Record<string, unknown>> {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (let i = 0; i < lines.length; i++) {
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i] as string);
+    } catch (err) {
+      throw new GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${(err as Error).message})`, { line: i + 1, cause: err });
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
+    yield value as Record<string, unknown>;
+  }
+}
+
+/**
+ * Checks that a base log is a whole log (meta first, end last) before it is compared: a cut log
+ * would make everything look new. Returns why not, or null.
+ */
+export function incompleteLog(text: string): string | null {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const kindOf = (line: string | undefined): unknown => {
+    try {
+      return (JSON.parse(line ?? "") as { kind?: unknown }).kind;
+    } catch {
+      return undefined;
+    }
+  };
+  if (kindOf(lines[0]) !== "meta") return "its observer log does not start with a meta line";
+  if (kindOf(lines[lines.length - 1]) !== "end") return "its observer log has no end line (the run did not finish)";
+  return null;
+}
+
+/** What the pull request's run touched that the base's did not, and the reverse as counts. */
+export function compareFootprints(
+  pr: LogFootprint,
+  base: LogFootprint,
+): { new: Record<FootprintClass, FootprintItem[]>; no_longer: Record<FootprintClass, number> } {
+  const fresh = {} as Record<FootprintClass, FootprintItem[]>;
+  const gone = {} as Record<FootprintClass, number>;
+  for (const cls of FOOTPRINT_CLASSES) {
+    const mine = pr.classes[cls];
+    const theirs = base.classes[cls];
+    fresh[cls] = [...mine.entries()]
+      .filter(([item]) => !theirs.has(item))
+      .map(([item, seen]) => ({ item, first_line: seen.first_line, count: seen.count }))
+      .sort((a, b) => a.first_line - b.first_line || (a.item < b.item ? -1 : 1));
+    gone[cls] = [...theirs.keys()].filter((item) => !mine.has(item)).length;
+  }
+  return { new: fresh, no_longer: gone };
+}
+
+/** footprint.json for a comparison made. */
+export function comparedFootprint(pr: LogFootprint, base: LogFootprint, run: FootprintBase): FootprintFile {
+  return { version: 1, status: "compared", base: run, ...compareFootprints(pr, base) };
+}
+
+/** How many new things, over every class. */
+export function newCount(file: FootprintFile): number {
+  return file.status === "compared" ? FOOTPRINT_CLASSES.reduce((n, c) => n + file.new[c].length, 0) : 0;
+}
+
+/**
+ * The observer log of a base run's evidence artifact: the zip is unpacked, its manifest and every
+ * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
+ * manifest and be a whole log. Throws a GateError saying why it cannot be compared with.
+ */
+export function baseLogFromZip(zip: Uint8Array): string {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(zip);
+  } catch (err) {
+    throw new GateError("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${(err as Error).message})`, { cause: err });
+  }
+  const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
+  const { manifest } = verifyBundle(files);
+  const log = files.get(EVIDENCE_FILES.observerLog);
+  if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
+    throw new GateError("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(log);
+  } catch {
+    throw new GateError("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
+  }
+  const incomplete = incompleteLog(text);
+  if (incomplete !== null) throw new GateError("OBSERVER_LOG_INCOMPLETE", incomplete);
+  return text;
+}
