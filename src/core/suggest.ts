@@ -595,12 +595,15 @@ function planHosts(
       continue;
     }
     onNames.forEach((e) => taken.add(e));
+    // The earliest by the order the logs were read in, never by the text of "file:line" ("log:100" < "log:20").
+    const earliest = onNames.reduce((a, b) => (b.seen.order < a.seen.order ? b : a)).seen;
     entries.push({
       key: "allowed_hosts",
       entry: name,
       covers: onNames.map((e) => formatEndpoint(e.host, e.port)),
       count: onNames.reduce((n, e) => n + e.seen.count, 0),
-      first: onNames.map((e) => e.seen.first).sort()[0] as string,
+      first: earliest.first,
+      ...programOf(earliest),
     });
   }
   for (const e of candidates) {

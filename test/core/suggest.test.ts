@@ -126,6 +126,26 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     expect(s.notes.join("\n")).toContain("unix:/run/docker.sock");
   });
 
+  it("gives a host set's first line as the earliest one read, not the smallest text (line 20 before line 100)", () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ kind: "write", path: `/work/repo/f${i}`, op: "write" }));
+    const s = suggestEnvelope(
+      [
+        log([
+          { kind: "exec", path: "/usr/bin/npm", argv: ["npm", "ci"], pid: 700, source: "process" },
+          ...filler(17),
+          // line 20: the first endpoint on the set's names; line 100: the second.
+          { kind: "host", host: "registry.yarnpkg.com", port: 443, proto: "connect", source: "proxy" },
+          ...filler(79),
+          { kind: "host", host: "registry.npmjs.org", port: 443, proto: "connect", source: "proxy" },
+        ]),
+      ],
+      null,
+    );
+    const npm = s.added.find((a) => a.entry === "@npm");
+    expect(npm).toMatchObject({ key: "allowed_hosts", first: "o.jsonl:20", count: 2 });
+    expect(npm?.covers.sort()).toEqual(["registry.npmjs.org:443", "registry.yarnpkg.com:443"]);
+  });
+
   it("widens an existing envelope only where the evidence needs it, keeps what it has, and says why a run is no clean run", () => {
     const from: Envelope = {
       envelope_id: "e",

@@ -2,8 +2,10 @@
  * Real test suites of other projects, adopted with envelope-gate end to end (issue 20): how each
  * is obtained (the npm registry or Debian packages only), a copy in a fresh workspace, and its
  * command; and `adopt`, which walks the adoption path of docs/authoring.md with the bundled CLI:
- * a bare run, two recordings under a narrow envelope, `suggest` over both, an enforced run under
- * the suggested envelope, and a hostile twin (the same suite plus one line) that must fail it.
+ * a bare run, rounds of two recordings (the first under a narrow envelope, which may fail) and
+ * `suggest` over them, an enforced run under the suggested envelope, and a hostile twin (the same
+ * suite plus one line) that must fail it. No envelope entry is told by hand: what the suite needs
+ * is learnt from its logs, or proposed from the keys a failed run withheld.
  *
  * Used by test/observer/real-suites.test.ts and by `npm run adoption` (scripts/adoption.mjs,
  * which transpiles this file), so it imports only Node's own modules.
@@ -40,13 +42,10 @@ export interface Suite {
   /** Debian packages the suite needs, each with a file that shows it is installed. */
   debian: { pkg: string; file: string }[];
   /**
-   * Environment keys the suite needs that the product cannot learn: the program that reads them is
-   * not a Node program, so no `env` line records the read (docs/authoring.md, per ecosystem). They
-   * are told in the recording envelope, and each is a gap named in the docs.
+   * What the caller's environment sets besides the machine's (never an envelope entry: the
+   * envelope is learnt). Rust's PATH, so Debian's cargo is found before a rustup shim.
    */
-  told: string[];
-  /** Values the caller gives for the told keys (the run's own scratch is known by then). */
-  env(scratch: string): Record<string, string>;
+  env(): Record<string, string>;
   /** Fills the (empty) workspace; `base` is the adoption's own folder, outside every root, for downloads. */
   prepare(workspace: string, base: string): void;
   /** The command, run in the workspace. */
@@ -72,7 +71,6 @@ const python: Suite = {
     { pkg: "python3.11", file: PYTHON },
     { pkg: "libpython3.11-testsuite", file: join(PY_TEST, "test_shutil.py") },
   ],
-  told: [],
   env: () => ({}),
   prepare(workspace) {
     // The `test` package (its runner, support code, helper scripts and data files: every top-level
@@ -104,15 +102,16 @@ const GO_SRC = "/usr/share/gocode/src/github.com/spf13/pflag";
 
 const go: Suite = {
   name: "go",
-  title: "spf13/pflag's own tests (`go test ./...`, a cold GOCACHE in the scratch)",
+  title: "spf13/pflag's own tests (`go test ./...`, a cold build cache in the run's HOME)",
   debian: [
     { pkg: "golang-go", file: "/usr/bin/go" },
     { pkg: "golang-github-spf13-pflag-dev", file: join(GO_SRC, "flag_test.go") },
   ],
-  // The go command reads GOCACHE (or HOME, or XDG_CACHE_HOME) from its environment natively: no
-  // line records it, and without one of them it refuses to build.
-  told: ["GOCACHE"],
-  env: (scratch) => ({ GOCACHE: join(scratch, "go-build") }),
+  // The go command reads GOCACHE (or XDG_CACHE_HOME, or HOME) natively: no line records it, and
+  // without one of them it refuses to build. The first recording fails for want of HOME, which
+  // the caller had and run withheld: suggest proposes it (unobserved), and the cache lands in
+  // the run's private HOME, in its scratch.
+  env: () => ({}),
   prepare(workspace) {
     cpSync(GO_SRC, workspace, { recursive: true });
   },
@@ -242,7 +241,6 @@ const c: Suite = {
     { pkg: "make", file: "/usr/bin/make" },
     { pkg: "libc6-dev", file: "/usr/include/stdio.h" },
   ],
-  told: [],
   env: () => ({}),
   prepare(workspace) {
     for (const f of ["sqlite3.c", "sqlite3.h"]) cpSync(join(SQLITE_DIR, f), join(workspace, f));
@@ -268,7 +266,6 @@ const node: Suite = {
   name: "node",
   title: `${NODE_PACKAGE}'s own tests from its npm tarball (\`node --test\`)`,
   debian: [],
-  told: [],
   env: () => ({}),
   prepare(workspace, base) {
     const packed = join(base, "npm-pack");
@@ -296,8 +293,7 @@ const rust: Suite = {
   title: "a dependency-free crate's unit, integration and doc tests (`cargo test --offline`)",
   debian: [{ pkg: "cargo", file: "/usr/bin/cargo" }],
   // cargo reads CARGO_HOME and HOME natively (no line records it), but without them it falls back
-  // to the passwd entry's home, which is the run's private HOME: nothing to tell.
-  told: [],
+  // to the passwd entry's home, which is the run's private HOME: nothing to propose.
   // Debian's cargo and rustc, not a rustup install's proxies earlier on the caller's PATH (they
   // need RUSTUP_HOME and a toolchain download).
   env: () => ({ PATH: "/usr/local/bin:/usr/bin:/bin" }),
@@ -413,13 +409,13 @@ export function writeEnvelope(file: string, envelope: Envelope): void {
   writeFileSync(`${file}.sha256`, `${createHash("sha256").update(text).digest("hex")}  ${file.split("/").pop() ?? ""}\n`);
 }
 
-/** The narrow envelope a suite is first recorded under: the roots, PATH, @ci, deny, and what it must be told. */
+/** The narrow envelope every suite is first recorded under: the roots, PATH, @ci, deny; nothing told. */
 export function narrowEnvelope(suite: Suite): Envelope {
   return {
     envelope_id: `${suite.name}-suite-narrow`,
     allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
     allowed_tools: [],
-    allowed_env: ["PATH", "@ci", ...suite.told],
+    allowed_env: ["PATH", "@ci"],
     allowed_hosts: [],
     network: "deny",
   };
@@ -434,7 +430,7 @@ export interface Recorded {
   workspace: string;
   scratch: string;
   lines: Record<string, unknown>[];
-  /** The keys run says it withheld (its own stderr line). */
+  /** The keys run withheld from the caller's environment (`meta.withheld`, every name). */
   withheld: string[] | null;
   withheldCount: number | null;
 }
@@ -446,22 +442,51 @@ export interface CheckReport {
   error: { code: string; message: string } | null;
 }
 
+/** One round of the adoption path: recordings under an envelope, `suggest` over them, the enforced run. */
+export interface Round {
+  /** The envelope the round records under (the narrow one, then the round before's suggestion). */
+  envelope: Envelope;
+  records: Recorded[];
+  /** `check` of each recording against the round's envelope. */
+  recordChecks: CheckReport[];
+  suggestOutput: Spawned;
+  suggested: Envelope;
+  /** `suggest`'s entries, parsed from its output (`+` seen, `?` unobserved). */
+  entries: SuggestedEntry[];
+  enforced: Recorded;
+  enforcedCheck: CheckReport;
+}
+
+export interface SuggestedEntry {
+  key: string;
+  entry: string;
+  unobserved: boolean;
+  /** The program suggest names (`read by …`, `written by …`), or for an unobserved key the one that ran. */
+  program: string | null;
+}
+
+/** At most this many rounds: docs/authoring.md's adoption path allows rounds, the harness no more. */
+export const MAX_ROUNDS = 3;
+
 export interface Adoption {
   suite: SuiteName;
   base: string;
   outside: string;
+  /** The caller's HOME: a fresh real directory, outside every root (a runner's /home/runner). */
+  home: string;
   bare: Spawned;
-  records: Recorded[];
-  /** `check` of each recording against the narrow envelope. */
-  recordChecks: CheckReport[];
   narrow: Envelope;
+  /** Every round, in order; the last one's enforced run passed, or MAX_ROUNDS were used. */
+  rounds: Round[];
+  /** The first round's recordings, under the narrow envelope, and their checks. */
+  records: Recorded[];
+  recordChecks: CheckReport[];
+  /** The last round's suggestion, output and enforced run. */
   suggestOutput: Spawned;
   suggested: Envelope;
   enforced: Recorded;
   enforcedCheck: CheckReport;
   hostile?: { what: string; violation: string; run: Recorded; check: CheckReport };
-  /** Where the suite is told keys: a recording under the narrow envelope without them. */
-  untold?: { run: Recorded; check: CheckReport };
 }
 
 function parseLog(file: string): Record<string, unknown>[] {
@@ -472,9 +497,26 @@ function parseLog(file: string): Record<string, unknown>[] {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-/** The environment every run starts from: the caller's, as CI gives it (CI=true), HOME outside every root. */
-function callerEnv(home: string): NodeJS.ProcessEnv {
-  return { ...process.env, CI: "true", HOME: home };
+/**
+ * The environment every run starts from, as a GitHub-hosted runner gives it: the machine's, CI=true,
+ * and HOME a real directory of its own (the runner's /home/runner), outside every root.
+ */
+function callerEnv(home: string, suite: Suite): NodeJS.ProcessEnv {
+  return { ...process.env, CI: "true", HOME: home, ...suite.env() };
+}
+
+/** `suggest`'s entry lines: `  + allowed_env      KEY  (…; read by PROGRAM)` and `  ? allowed_env      KEY  (withheld; P ran …)`. */
+export function parseSuggestEntries(stdout: string): SuggestedEntry[] {
+  const out: SuggestedEntry[] = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^ {2}([+?]) (allowed_[a-z]+) +(\S+) {2}\((.*)\)$/.exec(line);
+    if (m === null) continue;
+    const [, mark, key, entry, detail] = m as unknown as [string, string, string, string, string];
+    const by = /; (?:read|written|called|reached|started) by (.*)$/.exec(detail);
+    const ran = /^withheld; (\S+) ran /.exec(detail);
+    out.push({ key, entry, unobserved: mark === "?", program: by?.[1] ?? ran?.[1] ?? null });
+  }
+  return out;
 }
 
 export interface AdoptOptions {
@@ -500,6 +542,7 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const outside = join(base, "outside");
   const home = join(base, "home");
   for (const d of [pristine, outside, home]) mkdirSync(d);
+  const caller = callerEnv(home, suite);
   suite.prepare(pristine, base);
   const fresh = (name: string): string => {
     const dir = join(base, `workspace-${name}`);
@@ -508,18 +551,17 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   };
 
   // Bare: the command as the suite's own CI would run it.
-  const bareScratch = join(base, "scratch-bare");
-  mkdirSync(bareScratch);
   say(`${suite.name}: bare run`);
-  const bare = await spawnIn(suite.command(), fresh("bare"), { ...callerEnv(home), ...suite.env(bareScratch) });
+  const bare = await spawnIn(suite.command(), fresh("bare"), caller);
 
   const cliRun = async (envelope: string, name: string, workspace: string): Promise<Recorded> => {
     const scratch = join(base, `scratch-${name}`);
     mkdirSync(scratch);
     const log = join(base, `${name}.jsonl`);
     const args = [options.cli, "run", "--envelope", envelope, "--observer", log, "--workspace", workspace, "--scratch", scratch, "--"];
-    const r = await spawnIn([process.execPath, ...args, ...suite.command()], workspace, { ...callerEnv(home), ...suite.env(scratch) });
-    const line = /^envelope-gate run: withheld (\d+) of the caller's environment keys[^:]*: (.*)$/m.exec(r.stderr);
+    const r = await spawnIn([process.execPath, ...args, ...suite.command()], workspace, caller);
+    const lines = parseLog(log);
+    const withheld = Array.isArray(lines[0]?.withheld) ? (lines[0].withheld as unknown[]).map(String) : null;
     return {
       code: r.code,
       ms: r.ms,
@@ -528,9 +570,9 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
       log,
       workspace,
       scratch,
-      lines: parseLog(log),
-      withheldCount: line ? Number(line[1]) : /withheld none/.test(r.stderr) ? 0 : null,
-      withheld: line ? (line[2] ?? "").replace(/ and \d+ more$/, "").split(", ") : null,
+      lines,
+      withheldCount: withheld?.length ?? null,
+      withheld,
     };
   };
   const cliCheck = async (envelope: string, log: string): Promise<CheckReport> => {
@@ -545,71 +587,84 @@ export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adopti
   const narrow = narrowEnvelope(suite);
   const narrowFile = join(base, "narrow.json");
   writeEnvelope(narrowFile, narrow);
-  const records: Recorded[] = [];
-  const recordChecks: CheckReport[] = [];
-  for (let i = 1; i <= (options.recordings ?? 2); i++) {
-    say(`${suite.name}: recording ${i} under the narrow envelope`);
-    const r = await cliRun(narrowFile, `record-${i}`, fresh(`record-${i}`));
-    records.push(r);
-    recordChecks.push(await cliCheck(narrowFile, r.log));
+  // Rounds: record under the envelope so far (the narrow one first; a recording may fail), suggest
+  // from those logs with --from it, enforce the suggestion; a round whose enforced run does not
+  // pass (the command fails, or the check) makes the suggestion the next round's envelope.
+  const rounds: Round[] = [];
+  let envelope = narrow;
+  let envelopeFile = narrowFile;
+  for (let n = 1; n <= MAX_ROUNDS; n++) {
+    const tag = n === 1 ? "" : `round-${n}-`;
+    const records: Recorded[] = [];
+    const recordChecks: CheckReport[] = [];
+    for (let i = 1; i <= (options.recordings ?? 2); i++) {
+      say(`${suite.name}: round ${n}, recording ${i} under ${n === 1 ? "the narrow envelope" : `round ${n - 1}'s suggestion`}`);
+      const r = await cliRun(envelopeFile, `${tag}record-${i}`, fresh(`${tag}record-${i}`));
+      records.push(r);
+      recordChecks.push(await cliCheck(envelopeFile, r.log));
+    }
+
+    say(`${suite.name}: round ${n}, suggest`);
+    const suggestedFile = join(base, `${tag}suggested.json`);
+    const suggestOutput = await spawnIn(
+      [
+        process.execPath,
+        options.cli,
+        "suggest",
+        ...records.flatMap((r) => ["--observer", r.log]),
+        "--from",
+        envelopeFile,
+        "--write",
+        suggestedFile,
+      ],
+      base,
+      process.env,
+    );
+    if (suggestOutput.code !== 0 || !existsSync(suggestedFile))
+      throw new Error(`suggest failed (${suggestOutput.code}): ${suggestOutput.stderr}${suggestOutput.stdout}`);
+    const suggested = JSON.parse(readFileSync(suggestedFile, "utf8")) as Envelope;
+
+    say(`${suite.name}: round ${n}, enforced run under the suggested envelope`);
+    const enforced = await cliRun(suggestedFile, `${tag}enforce`, fresh(`${tag}enforce`));
+    const enforcedCheck = await cliCheck(suggestedFile, enforced.log);
+    rounds.push({
+      envelope,
+      records,
+      recordChecks,
+      suggestOutput,
+      suggested,
+      entries: parseSuggestEntries(suggestOutput.stdout),
+      enforced,
+      enforcedCheck,
+    });
+    envelope = suggested;
+    envelopeFile = suggestedFile;
+    if (enforced.code === 0 && enforcedCheck.verdict === "pass") break;
   }
-
-  // Where the suite is told keys: one more recording without them, the evidence of the gap (the
-  // suite fails, and its log has nothing for suggest to learn the keys from).
-  let untold: Adoption["untold"];
-  if (suite.told.length > 0) {
-    const bareNarrow = { ...narrow, envelope_id: `${suite.name}-suite-untold`, allowed_env: ["PATH", "@ci"] };
-    const file = join(base, "untold.json");
-    writeEnvelope(file, bareNarrow);
-    say(`${suite.name}: recording without the told keys (${suite.told.join(", ")})`);
-    const run = await cliRun(file, "untold", fresh("untold"));
-    untold = { run, check: await cliCheck(file, run.log) };
-  }
-
-  say(`${suite.name}: suggest`);
-  const suggestedFile = join(base, "suggested.json");
-  const suggestOutput = await spawnIn(
-    [
-      process.execPath,
-      options.cli,
-      "suggest",
-      ...records.flatMap((r) => ["--observer", r.log]),
-      "--from",
-      narrowFile,
-      "--write",
-      suggestedFile,
-    ],
-    base,
-    process.env,
-  );
-  if (suggestOutput.code !== 0 || !existsSync(suggestedFile))
-    throw new Error(`suggest failed (${suggestOutput.code}): ${suggestOutput.stderr}${suggestOutput.stdout}`);
-  const suggested = JSON.parse(readFileSync(suggestedFile, "utf8")) as Envelope;
-
-  say(`${suite.name}: enforced run under the suggested envelope`);
-  const enforced = await cliRun(suggestedFile, "enforce", fresh("enforce"));
-  const enforcedCheck = await cliCheck(suggestedFile, enforced.log);
+  const first = rounds[0] as Round;
+  const last = rounds[rounds.length - 1] as Round;
   const adoption: Adoption = {
     suite: suite.name,
     base,
     outside,
+    home,
     bare,
-    records,
-    recordChecks,
     narrow,
-    suggestOutput,
-    suggested,
-    enforced,
-    enforcedCheck,
-    untold,
+    rounds,
+    records: first.records,
+    recordChecks: first.recordChecks,
+    suggestOutput: last.suggestOutput,
+    suggested: last.suggested,
+    enforced: last.enforced,
+    enforcedCheck: last.enforcedCheck,
   };
 
   if (options.hostile !== false) {
     const workspace = fresh("hostile");
     const { what, violation } = suite.hostile(workspace, outside);
     say(`${suite.name}: hostile twin (${what})`);
-    const run = await cliRun(suggestedFile, "hostile", workspace);
-    adoption.hostile = { what, violation, run, check: await cliCheck(suggestedFile, run.log) };
+    const run = await cliRun(envelopeFile, "hostile", workspace);
+    adoption.hostile = { what, violation, run, check: await cliCheck(envelopeFile, run.log) };
   }
   return adoption;
 }
@@ -648,24 +703,33 @@ export interface Summary {
   suite: SuiteName;
   bare_exit: number | null;
   bare_ms: number;
-  record_exits: (number | null)[];
-  record_ms: number[];
-  record_verdicts: string[];
-  events: number[];
+  /** How many rounds the adoption took (the last one's enforced run passed, or MAX_ROUNDS). */
+  rounds: number;
+  /** Per round: its recordings' exits, times, verdicts and events, and what its suggestion added. */
+  per_round: {
+    record_exits: (number | null)[];
+    record_ms: number[];
+    record_verdicts: string[];
+    events: number[];
+    added: { entry: string; unobserved: boolean; program: string | null }[];
+    enforced_exit: number | null;
+    enforced_verdict: string;
+  }[];
   by_kind: Record<string, number>;
   keys_read: string[];
   suggested_entries: Record<string, number>;
   added: Record<string, string[]>;
   network: string;
-  told: string[];
   withheld_count: number | null;
-  withheld_shown: string[] | null;
+  withheld: string[] | null;
   enforced_exit: number | null;
   enforced_ms: number;
+  /** The last enforced run's own lines, by kind, and the keys it was seen reading. */
+  enforced_by_kind: Record<string, number>;
+  enforced_keys_read: string[];
   enforced_verdict: string;
   enforced_violations: string[];
   hostile?: { what: string; exit: number | null; verdict: string; violations: string[]; expected: string };
-  untold?: { exit: number | null; verdict: string; keys_read: string[] };
 }
 
 export function summarize(a: Adoption): Summary {
@@ -676,23 +740,29 @@ export function summarize(a: Adoption): Summary {
     suite: a.suite,
     bare_exit: a.bare.code,
     bare_ms: Math.round(a.bare.ms),
-    record_exits: a.records.map((r) => r.code),
-    record_ms: a.records.map((r) => Math.round(r.ms)),
-    record_verdicts: a.recordChecks.map((c) => c.verdict),
-    events: a.records.map((r) => ownLines(r).length),
+    rounds: a.rounds.length,
+    per_round: a.rounds.map((r) => ({
+      record_exits: r.records.map((x) => x.code),
+      record_ms: r.records.map((x) => Math.round(x.ms)),
+      record_verdicts: r.recordChecks.map((c) => c.verdict),
+      events: r.records.map((x) => ownLines(x).length),
+      added: r.entries.map((e) => ({ entry: `${e.key} ${e.entry}`, unobserved: e.unobserved, program: e.program })),
+      enforced_exit: r.enforced.code,
+      enforced_verdict: r.enforcedCheck.verdict,
+    })),
     by_kind: first ? countsByKind(first) : {},
-    keys_read: [...new Set(a.records.flatMap(keysRead))].sort(),
+    keys_read: [...new Set(a.rounds.flatMap((r) => r.records.flatMap(keysRead)))].sort(),
     suggested_entries: entries,
     added: added(a),
     network: a.suggested.network,
-    told: SUITES[a.suite].told,
     withheld_count: first?.withheldCount ?? null,
-    withheld_shown: first?.withheld ?? null,
+    withheld: first?.withheld ?? null,
     enforced_exit: a.enforced.code,
     enforced_ms: Math.round(a.enforced.ms),
+    enforced_by_kind: countsByKind(a.enforced),
+    enforced_keys_read: keysRead(a.enforced),
     enforced_verdict: a.enforcedCheck.verdict,
     enforced_violations: a.enforcedCheck.violations.map((v) => v.id),
-    untold: a.untold && { exit: a.untold.run.code, verdict: a.untold.check.verdict, keys_read: keysRead(a.untold.run) },
     hostile: a.hostile && {
       what: a.hostile.what,
       exit: a.hostile.run.code,
