@@ -92,7 +92,7 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
     );
     for (const a of unobserved) {
       out.push(
-        `  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
+        `  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.program === undefined ? "" : ` as ${a.program}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
       );
     }
   }

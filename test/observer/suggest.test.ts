@@ -297,7 +297,7 @@ describe("who read it: each entry names its program; withheld keys of a failed n
       expect(cli.stdout).toMatch(/unobserved: withheld keys/);
       const line = cli.stdout.split("\n").find((l) => l.includes(" PYTHONPATH "));
       expect(line).toMatch(
-        /^ {2}\? allowed_env +PYTHONPATH +\(withheld; python3[0-9.]* ran and the command exited 3; not observed: non-Node programs' reads cannot be seen; ran first at /,
+        /^ {2}\? allowed_env +PYTHONPATH +\(withheld; python3[0-9.]* ran and the command exited 3; not observed: non-Node programs' reads cannot be seen; ran first at \S+ as python3[0-9.]* -c /,
       );
       const suggestion = await suggestJson(failed.log, s.envelope);
       const entry = suggestion.added.find((a) => a.entry === "PYTHONPATH");
