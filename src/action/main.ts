@@ -1,6 +1,7 @@
 /** The Action's entry: read settings once, gate the pull request, report, set the step result. */
 import * as core from "@actions/core";
 import { GateError } from "../core/errors.js";
+import { auditRun } from "./audit.js";
 import { gatePullRequest } from "./gate.js";
 import { setOutputs, writeJobSummary, writeWorkflowAnnotations } from "./report.js";
 import { readSettings } from "./settings.js";
@@ -20,7 +21,7 @@ export async function main(): Promise<void> {
     core.setFailed(`envelope-gate: ${e.code}: ${e.message}`);
     return;
   }
-  const outcome = await gatePullRequest(settings);
+  const outcome = settings.mode === "audit" ? await auditRun(settings) : await gatePullRequest(settings);
   setOutputs(outcome);
   await writeJobSummary(outcome.summary);
   if (outcome.checkRun === null) writeWorkflowAnnotations(outcome);

@@ -25,6 +25,7 @@ export function setOutputs(outcome: GateOutcome): void {
     ["evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir],
     ["evidence-digest", outcome.evidence.digest ?? ""],
     ["error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? ""],
+    ["suggested-envelope", outcome.suggestedEnvelope ?? ""],
   ];
   const { violations, properties } = fitOutputs({
     scalars: Object.fromEntries(scalars),

@@ -24,6 +24,11 @@ export function formatReportText(report: CheckReport): string {
     const observers = Array.isArray(report.log.observers) ? report.log.observers.join(" + ") : "unknown";
     const network = report.log.network_enforced === true ? "enforced" : report.log.network_enforced === false ? "not enforced" : "unknown";
     out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
+    if (report.log.audit) {
+      out.push(
+        "recorded in audit mode (run --audit): every host was let out through the recording proxy; judged against the envelope like any other log",
+      );
+    }
   }
   return out.join("\n") + "\n";
 }

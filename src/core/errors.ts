@@ -93,6 +93,7 @@ export const ERROR_CODES = [
   "SUGGEST_ROOT_MISMATCH",
   "CHECK_OPTIONS_CONFLICT",
   "SCRATCH_REMOVE_FAILED",
+  "VERIFIED_CHECK_AUDIT_EVIDENCE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -21,6 +21,8 @@ export interface CheckReport {
     network_enforced: unknown;
     /** How the jail stood, as the log says (meta.jail); null for a log without one. */
     jail: unknown;
+    /** Recorded by `run --audit` (meta.audit): every host was let out. Judged the same; said so. */
+    audit: boolean;
   } | null;
 }
 
@@ -42,6 +44,7 @@ export function reportFromVerdict(v: LogVerdict): CheckReport {
       observers: v.meta.extra.observers ?? null,
       network_enforced: v.meta.extra.network_enforced ?? null,
       jail: v.meta.extra.jail ?? null,
+      audit: v.meta.extra.audit === true,
     },
   };
 }

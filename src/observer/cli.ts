@@ -24,7 +24,7 @@ export function withheldLine(keys: string[]): string {
 }
 
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]`
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
  * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
  * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
@@ -63,6 +63,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
       workspace: values.workspace,
       scratch: values.scratch,
       nodeOnly: values["node-only"] === true,
+      audit: values.audit === true,
       command,
       facts,
     });
