@@ -25,19 +25,11 @@ import { createGitHubClient, hasStatus } from "../github/client.js";
 import { gitHubPullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
 import { currentBase, policyFilesAt } from "./facts.js";
-import type { GateOutcome } from "./gate.js";
+import { asGateError, type GateOutcome } from "./gate.js";
 import { prepareEvidenceDir, requireObservedLog, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
 
 const STARTER_FILE = "(starter envelope)";
-
-function asGateError(err: unknown): GateError {
-  if (err instanceof GateError) return err;
-  return new GateError("INTERNAL_ERROR", `the Action failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
-    cause: err,
-    hint: "This is a bug in envelope-gate; an audit that cannot record is not a neutral result.",
-  });
-}
 
 interface Applied {
   loaded: LoadedEnvelope;

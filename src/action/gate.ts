@@ -88,7 +88,7 @@ export interface GateOutcome {
 
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
 
-function asGateError(err: unknown): GateError {
+export function asGateError(err: unknown): GateError {
   if (err instanceof GateError) return err;
   return new GateError("INTERNAL_ERROR", `the Action failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
     cause: err,

@@ -5,10 +5,10 @@
  * without an envelope gets the starter; a broken pinned envelope and a bad mode are errors.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STARTER_ENVELOPE_TEXT } from "../../src/core/audit.js";
@@ -16,6 +16,7 @@ import { loadEnvelope } from "../../src/core/envelope.js";
 import { verifyBundle } from "../../src/core/evidence.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 import {
+  ACTION_BUNDLE,
   DIGEST_PATH,
   ENVELOPE_PATH,
   REPO,
@@ -124,6 +125,23 @@ describe("mode audit on a pull request", () => {
     const run = await runAction({ apiUrl: fake.url, pull: p, inputs: { mode: "audit", run: READS_KEY } });
     expect(run.exitCode).toBe(1);
     expect(run.outputs["error-code"]).toBe("ENVELOPE_DIGEST_MISSING");
+  });
+
+  it("a run that cannot be observed (no observer beside the bundle) is OBSERVER_UNAVAILABLE and a failed check, never neutral", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "eg-audit-bundle-"));
+    copyFileSync(ACTION_BUNDLE, join(dir, "index.js"));
+    writeFileSync(join(dir, "package.json"), '{"type":"module"}');
+    const p = makePull(fake, { number: 9, base: policyFiles(ENVELOPE) });
+    const run = await runAction({ apiUrl: fake.url, pull: p, bundle: join(dir, "index.js"), inputs: { mode: "audit", run: "node -e 0" } });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({
+      verdict: "error",
+      conclusion: "failure",
+      "error-code": "OBSERVER_UNAVAILABLE",
+      "suggested-envelope": "",
+    });
+    expect(checksOn(p.headSha).map((c) => [c.name, c.conclusion])).toEqual([["envelope-gate (audit)", "failure"]]);
+    expect(JSON.parse(readFileSync(join(run.evidenceDir, "runner.json"), "utf8")).mode).toBe("audit");
   });
 
   it("attack: a pull request whose own workflow says audit (and names the required check) never produces a `<check-name>` check", async () => {
