@@ -73,6 +73,7 @@ import {
   prepareEvidenceDir,
   propertyScratch,
   readWorkspaceFile,
+  requireObservedLog,
   runPropertyUnderObserver,
   runUnderObserver,
   runnerIdentity,
@@ -101,11 +102,13 @@ export interface GateOutcome {
   footprint: { path: string; file: FootprintFile } | null;
   /** envelope-gate.sarif (null: not written, the log was not judged), and the upload's outcome when upload-sarif is on. */
   sarif: { path: string; uploaded: boolean; uploadId: string | null; uploadError: GateError | null } | null;
+  /** Mode audit: the suggested envelope.json written into the evidence directory (null otherwise, or on an error). */
+  suggestedEnvelope?: string | null;
 }
 
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
 
-function asGateError(err: unknown): GateError {
+export function asGateError(err: unknown): GateError {
   if (err instanceof GateError) return err;
   return new GateError("INTERNAL_ERROR", `the Action failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
     cause: err,
@@ -161,6 +164,8 @@ export async function gatePullRequest(settings: Settings): Promise<GateOutcome> 
   let error: GateError | null = null;
 
   try {
+    // Only audit runs without a pull request (src/action/audit.ts); readSettings sees to it.
+    if (settings.pullNumber === null) throw new GateError("INTERNAL_ERROR", "an enforce run without a pull request");
     p.pull = await source.pullRequest(settings.pullNumber);
     p.headSha ??= p.pull.headSha;
     try {
@@ -293,24 +298,7 @@ async function gate(settings: Settings, source: PullSource, p: Progress): Promis
       identity: runIdentity(settings, pull),
     });
     p.logWritten = existsSync(logPath);
-    if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
-      throw new GateError(
-        observed.refusal,
-        `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`,
-        {
-          hint: "The run was not observed, so it is not judged as clean.",
-        },
-      );
-    }
-    if (!p.logWritten) {
-      throw new GateError(
-        "OBSERVER_LOG_MISSING",
-        `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`,
-        {
-          hint: "The run was not observed, so it is not judged as clean.",
-        },
-      );
-    }
+    requireObservedLog(observed, logPath);
   } else {
     await copyLog(settings.evaluation.path, logPath);
     p.logWritten = true;
@@ -563,6 +551,7 @@ async function writeEvidence(
     dual_run_id: settings.dualRunId,
     envelope_hash: p.pinned?.envelope.hash ?? null,
     envelope_id: p.pinned?.envelope.envelope.envelope_id ?? null,
+    mode: "enforce",
   });
   files.set(EVIDENCE_FILES.runner, encodeJson(identity));
   return writeBundle(settings.evidenceDir, files);

@@ -11,17 +11,31 @@ import { arch, cpus, platform, tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
-import { EVIDENCE_FILES, MANIFEST_DIGEST_FILE, MANIFEST_FILE, buildManifest, type RunnerIdentity } from "../core/evidence.js";
+import {
+  AUDIT_EVIDENCE_FILES,
+  EVIDENCE_FILES,
+  MANIFEST_DIGEST_FILE,
+  MANIFEST_FILE,
+  buildManifest,
+  type RunnerIdentity,
+} from "../core/evidence.js";
 import type { CommandOutcome } from "../core/properties.js";
 import { FOOTPRINT_FILE } from "../core/footprint.js";
 import { SARIF_FILE } from "../core/sarif.js";
 import { isInsideAnyRoot } from "../core/paths.js";
-import { runEnvironment, type RunPullRequest, type RunRole } from "../core/env-sets.js";
+import { commitRunEnvironment, runEnvironment, type RunPullRequest, type RunRole } from "../core/env-sets.js";
 import { outputUnwritable } from "../gate/output.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
-const BUNDLE_NAMES = new Set<string>([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE, FOOTPRINT_FILE, SARIF_FILE]);
+const BUNDLE_NAMES = new Set<string>([
+  ...Object.values(EVIDENCE_FILES),
+  ...Object.values(AUDIT_EVIDENCE_FILES),
+  MANIFEST_FILE,
+  MANIFEST_DIGEST_FILE,
+  FOOTPRINT_FILE,
+  SARIF_FILE,
+]);
 
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
 export async function prepareEvidenceDir(dir: string): Promise<void> {
@@ -131,8 +145,13 @@ export interface ObserverRunOptions {
   runnerTemp: string;
   /** The run's allowed roots, expanded: the private copy of the CLI must lie outside every one. */
   roots: string[];
-  /** The pull request the run checks, as the API names it, and which run this is: the run-identity keys are made of them. */
-  identity: { role: RunRole; pull: RunPullRequest };
+  /**
+   * The pull request the run checks, as the API names it, and which run this is: the run-identity
+   * keys are made of them. No pull request (an audit on a branch commit): commitRunEnvironment.
+   */
+  identity: { role: RunRole; pull: RunPullRequest | null };
+  /** `envelope-gate run --audit`: every host let out through the recording proxy (src/action/audit.ts). */
+  audit?: boolean;
 }
 
 /**
@@ -212,6 +231,7 @@ async function spawnObserved(
     options.workspace,
     "--scratch",
     options.scratch,
+    ...(options.audit === true ? ["--audit"] : []),
     "--",
     ...options.command,
   ];
@@ -230,7 +250,9 @@ async function spawnObserved(
       // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
       // The run-identity keys take one value on runner A and runner B (core/env-sets.ts runEnvironment).
       env: {
-        ...runEnvironment(process.env, options.identity.role, options.identity.pull),
+        ...(options.identity.pull === null
+          ? commitRunEnvironment(process.env)
+          : runEnvironment(process.env, options.identity.role, options.identity.pull)),
         RUNNER_TEMP: options.runnerTemp,
         GITHUB_ACTION_PATH: actionPath(),
       },
@@ -271,6 +293,30 @@ async function spawnObserved(
       resolvePromise({ exitCode: code, refusal, stdout, timedOut });
     });
   });
+}
+
+/**
+ * What the patch's run left: a log to judge, or the typed reason there is none. A wrapper that
+ * refused (exit 3, or no log) is that refusal; no log at all is OBSERVER_LOG_MISSING.
+ */
+export function requireObservedLog(observed: ObservedRun, logPath: string): void {
+  const written = existsSync(logPath);
+  if (observed.refusal !== null && (observed.exitCode === 3 || !written)) {
+    throw new GateError(
+      observed.refusal,
+      `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`,
+      { hint: "The run was not observed, so it is not judged as clean." },
+    );
+  }
+  if (!written) {
+    throw new GateError(
+      "OBSERVER_LOG_MISSING",
+      `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`,
+      {
+        hint: "The run was not observed, so it is not judged as clean.",
+      },
+    );
+  }
 }
 
 /** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */

@@ -1,6 +1,7 @@
 /** The Action's entry: read settings once, gate the pull request, report, set the step result. */
 import * as core from "@actions/core";
 import { GateError } from "../core/errors.js";
+import { auditRun } from "./audit.js";
 import { gatePullRequest } from "./gate.js";
 import { setOutputs, writeJobSummary, writeSarifWarning, writeWorkflowAnnotations } from "./report.js";
 import { footprintHeadline } from "../core/summary.js";
@@ -21,7 +22,7 @@ export async function main(): Promise<void> {
     core.setFailed(`envelope-gate: ${e.code}: ${e.message}`);
     return;
   }
-  const outcome = await gatePullRequest(settings);
+  const outcome = settings.mode === "audit" ? await auditRun(settings) : await gatePullRequest(settings);
   setOutputs(outcome);
   await writeJobSummary(outcome.text === null ? outcome.summary : `${outcome.summary}\n${outcome.text}`);
   if (outcome.checkRun === null) writeWorkflowAnnotations(outcome);

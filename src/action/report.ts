@@ -28,6 +28,7 @@ export function setOutputs(outcome: GateOutcome): void {
     ["sarif", outcome.sarif?.path ?? ""],
     ["sarif-upload-error", outcome.sarif?.uploadError ? `${outcome.sarif.uploadError.code}: ${outcome.sarif.uploadError.message}` : ""],
     ["footprint", outcome.footprint?.path ?? ""],
+    ["suggested-envelope", outcome.suggestedEnvelope ?? ""],
   ];
   const { violations, properties } = fitOutputs({
     scalars: Object.fromEntries(scalars),

@@ -19,6 +19,16 @@ export const DEFAULT_CHECK_NAME = "envelope-gate";
 
 export type Evaluation = { mode: "run"; command: string[] } | { mode: "log"; path: string };
 
+/** Input `mode`: `enforce` gates pull requests; `audit` records what a run needs and suggests an envelope (docs/action.md). */
+export type GateMode = "enforce" | "audit";
+
+/** Under audit without a pull request (push, workflow_dispatch): the branch commit the run checks. */
+export interface AuditCommit {
+  sha: string;
+  /** `refs/heads/<branch>`. */
+  ref: string;
+}
+
 export interface EventPullRequest {
   number: number;
   headSha: string;
@@ -35,7 +45,12 @@ export interface Settings {
   eventName: string;
   /** The pull request from the event payload, when the event carries one. */
   eventPull: EventPullRequest | null;
-  pullNumber: number;
+  /** Input mode. */
+  mode: GateMode;
+  /** The pull request; null only under audit on a push or workflow_dispatch (then `commit` is set). */
+  pullNumber: number | null;
+  /** Under audit without a pull request: GITHUB_SHA on GITHUB_REF, where the envelope is read. */
+  commit: AuditCommit | null;
   /** Expected head commit (input head-sha); the PR's head must equal it. */
   expectedHeadSha: string | null;
   dualRunId: string | null;
@@ -173,6 +188,28 @@ function botApproversInput(): string[] {
   return list;
 }
 
+const AUDIT_ONLY_RUN_HINT =
+  "Audit mode runs the run input itself, jailed with every host let out and recorded, on the event's own commit; runner B and earlier logs are enforce features.";
+
+/** The pushed (or dispatched) branch commit an audit without a pull request reads its envelope at. */
+function auditCommit(eventName: string, env: NodeJS.ProcessEnv): AuditCommit {
+  const sha = (env.GITHUB_SHA ?? "").toLowerCase();
+  const ref = env.GITHUB_REF ?? "";
+  if (eventName !== "push" && eventName !== "workflow_dispatch") {
+    configError(
+      `mode audit runs on pull_request, push or workflow_dispatch events; the ${eventName || "(unknown)"} event carries no pull request`,
+    );
+  }
+  if (!SHA.test(sha)) configError(`mode audit on a ${eventName} event needs GITHUB_SHA, a 40-character commit sha; got "${sha}"`);
+  if (!ref.startsWith("refs/heads/") || ref === "refs/heads/") {
+    configError(
+      `mode audit on a ${eventName} event runs on a branch (GITHUB_REF refs/heads/...), got "${ref}"`,
+      "A tag is not a base anything is merged into.",
+    );
+  }
+  return { sha, ref };
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const token = input("github-token") || env.GITHUB_TOKEN || "";
   if (token === "") configError("no token: set the github-token input (default ${{ github.token }})");
@@ -185,8 +222,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const fromEvent = eventPull(event);
 
+  const modeInput = input("mode") || "enforce";
+  if (modeInput !== "enforce" && modeInput !== "audit") configError(`input mode must be enforce or audit, got "${modeInput}"`);
+  const mode: GateMode = modeInput;
+
   const pullInput = input("pull-request");
-  let pullNumber: number;
+  let pullNumber: number | null = null;
+  let commit: AuditCommit | null = null;
   if (pullInput !== "") {
     if (!/^[1-9]\d*$/.test(pullInput)) configError(`input pull-request must be a pull request number, got "${pullInput}"`);
     pullNumber = Number(pullInput);
@@ -195,6 +237,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     }
   } else if (fromEvent) {
     pullNumber = fromEvent.number;
+  } else if (mode === "audit") {
+    commit = auditCommit(eventName, env);
   } else {
     configError(`the ${eventName || "(unknown)"} event carries no pull request; set the pull-request input (runner B dispatches pass it)`);
   }
@@ -204,6 +248,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   const runText = input("run");
   const logPath = input("observer-log");
+  if (mode === "audit") {
+    for (const name of ["observer-log", "head-sha", "dual-run-id"]) {
+      if (input(name) !== "") configError(`input ${name} is not taken with mode audit`, AUDIT_ONLY_RUN_HINT);
+    }
+  }
   let evaluation: Evaluation;
   if (runText !== "" && logPath !== "") configError("set either run or observer-log, not both");
   const workspace = resolve(input("workspace") || env.GITHUB_WORKSPACE || process.cwd());
@@ -234,7 +283,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     repository,
     eventName,
     eventPull: fromEvent,
+    mode,
     pullNumber,
+    commit,
     expectedHeadSha: headSha === "" ? null : headSha,
     dualRunId,
     checkName: dualRunId === null ? checkName : `${checkName} (runner B)`,

@@ -76,6 +76,15 @@ export function verifiedRunCheck(
   }
   if (evidence.kind === "unreadable") return fail(evidence.code, "Not verified: the evidence does not verify", evidence.message);
   const b = evidence.bundle;
+  // An audit run (mode: audit) records and suggests; it never scored properties and its verdict
+  // is "what enforce would say", so it never verifies a pull request.
+  if (b.runner.mode === "audit") {
+    return fail(
+      "VERIFIED_CHECK_AUDIT_EVIDENCE",
+      "Not verified: an audit run",
+      "the evidence is an audit run's (runner.json mode audit): audit mode gates nothing; the base's workflow must run mode enforce",
+    );
+  }
   if (b.runner.head_sha !== a.headSha) {
     return fail(
       "VERIFIED_CHECK_EVIDENCE_REFUSED",

@@ -26,6 +26,11 @@ export function formatReportText(report: CheckReport): string {
     out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
     const viaSets = report.log.via_sets ?? [];
     if (viaSets.length > 0) out.push(`allowed through host sets: ${viaSets.map((h) => `${h.host} (via ${h.set})`).join(", ")}`);
+    if (report.log.audit) {
+      out.push(
+        "recorded in audit mode (run --audit): every host was let out through the recording proxy; judged against the envelope like any other log",
+      );
+    }
   }
   return out.join("\n") + "\n";
 }

@@ -15,7 +15,7 @@ const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
@@ -36,12 +36,15 @@ export const COMMAND_HELP: Record<string, string> = {
                           different from those, check refuses (CHECK_OPTIONS_CONFLICT)
   --format                text (default) or json (the contract's report)
   exit status: 0 pass, 1 violations, 3 could not evaluate`,
-  run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+  run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
   Runs CMD jailed and observed under the pinned envelope E, writing the log L.
   --workspace DIR   default: the current directory
   --scratch DIR     default: a fresh directory under the system's temporary directory, removed
                     after the run unless --keep-scratch (a scratch you give is never removed)
   --node-only       record with the Node hooks only (no process observer)
+  --audit           jailed and recorded as usual, but every host is let out through the
+                    recording egress proxy (HTTP_PROXY and the other proxy keys are set);
+                    meta says "audit": true, and check judges the log like any other
   On stderr it says which of your environment keys the command did not get, and ends with one
   line: the log, the number of events, and the check to run next. On a terminal it shows the
   events so far while the command runs.
@@ -165,6 +168,7 @@ async function suggest(args: string[]): Promise<number> {
       workspace: values.workspace,
       scratch: values.scratch,
       nodeOnly: false,
+      audit: false,
       keepScratch: values["keep-scratch"] === true,
       command,
       next: false,

@@ -317,3 +317,18 @@ export function runEnvironment(
   };
   return { ...out, ...canonical };
 }
+
+/**
+ * The environment for an audit run on a branch commit (a push or a dispatch: no pull request,
+ * nothing to compare with another runner): the caller's, with the removed run-identity keys and
+ * the Action's own `INPUT_*` keys (its token among them) taken out as for runEnvironment. The
+ * canonical keys keep the caller's values, which name the branch and commit truthfully.
+ */
+export function commitRunEnvironment(caller: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const removed = new Set<string>(RUN_IDENTITY_REMOVED);
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(caller)) {
+    if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX)) out[key] = value;
+  }
+  return out;
+}

@@ -102,6 +102,7 @@ export const ERROR_CODES = [
   "ENVELOPE_PR_RETARGETED",
   "ENVELOPE_PR_BUSY",
   "SARIF_UPLOAD_FAILED",
+  "VERIFIED_CHECK_AUDIT_EVIDENCE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -20,6 +20,15 @@ export const EVIDENCE_FILES = {
   verdict: "verdict.json",
 } as const;
 
+/**
+ * Files only an audit run's bundle has (besides every one of EVIDENCE_FILES): the suggested
+ * envelope and its `sha256sum` line (naming `envelope.json`, the file it is meant to become).
+ */
+export const AUDIT_EVIDENCE_FILES = {
+  suggestedEnvelope: "suggested-envelope.json",
+  suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
+} as const;
+
 export interface Manifest {
   version: 1;
   files: Record<string, string>;
@@ -121,6 +130,8 @@ export interface RunnerIdentity {
   dual_run_id: string | null;
   envelope_hash: string | null;
   envelope_id: string | null;
+  /** The Action's input mode; absent in bundles written before audit mode (they are enforce runs). */
+  mode?: "enforce" | "audit";
 }
 
 export type PropertyResult = "pass" | "fail" | "error";

@@ -244,7 +244,8 @@ export function applyFreezes(
   });
 }
 
-export type GateVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated";
+/** `audit`: mode audit's neutral record of a run (src/core/audit.ts); never produced by decide(). */
+export type GateVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated" | "audit";
 export type Conclusion = "success" | "failure" | "neutral" | "action_required";
 
 export interface Decision {

@@ -56,6 +56,7 @@ export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   error: "ERROR",
   action_required: "ACTION REQUIRED",
   not_gated: "NOT GATED",
+  audit: "AUDIT",
 };
 
 /** Check run title (plain text on GitHub): starts with the verdict. */

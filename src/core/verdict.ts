@@ -23,6 +23,8 @@ export interface CheckReport {
     jail: unknown;
     /** Hosts allowed through a host set, shown expanded: `registry.npmjs.org:443` via `@npm`. */
     via_sets: LogVerdict["via_sets"];
+    /** Recorded by `run --audit` (meta.audit): every host was let out. Judged the same; said so. */
+    audit: boolean;
   } | null;
 }
 
@@ -45,6 +47,7 @@ export function reportFromVerdict(v: LogVerdict): CheckReport {
       network_enforced: v.meta.extra.network_enforced ?? null,
       jail: v.meta.extra.jail ?? null,
       via_sets: v.via_sets,
+      audit: v.meta.extra.audit === true,
     },
   };
 }

@@ -11,4 +11,5 @@ export const ENVELOPE_LOG_OPTIONS = {
 export const RUN_ONLY_OPTIONS = {
   "node-only": { type: "boolean", default: false },
   "keep-scratch": { type: "boolean", default: false },
+  audit: { type: "boolean", default: false },
 } as const;

@@ -24,7 +24,8 @@ export interface SuggestOptions {
   scratch?: string | undefined;
 }
 
-async function readLog(file: string): Promise<RecordedLog> {
+/** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
+export async function readLog(file: string): Promise<RecordedLog> {
   let text: string;
   try {
     text = await readFile(file, "utf8");

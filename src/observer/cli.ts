@@ -31,6 +31,8 @@ export interface ReportedRun {
   workspace?: string | undefined;
   scratch?: string | undefined;
   nodeOnly: boolean;
+  /** `--audit`: every host let out through the recording proxy (meta.audit). */
+  audit: boolean;
   keepScratch: boolean;
   command: string[];
   /** The closing line's "next:" command (`run` names the check; `suggest --run` shows the suggestion instead). */
@@ -38,7 +40,7 @@ export interface ReportedRun {
 }
 
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]`
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
  * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
  * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
@@ -64,6 +66,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
     workspace: values.workspace,
     scratch: values.scratch,
     nodeOnly: values["node-only"] === true,
+    audit: values.audit === true,
     keepScratch: values["keep-scratch"] === true,
     command,
     next: true,
@@ -95,6 +98,7 @@ export async function runAndReport(values: ReportedRun): Promise<number> {
       workspace: values.workspace,
       scratch: values.scratch,
       nodeOnly: values.nodeOnly,
+      audit: values.audit,
       command: values.command,
       facts,
     });

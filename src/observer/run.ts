@@ -67,6 +67,12 @@ export interface RunOptions {
   workspace?: string | undefined;
   scratch?: string | undefined;
   nodeOnly: boolean;
+  /**
+   * Audit mode: jailed and recorded as usual, but the egress proxy runs whatever the envelope's
+   * `network` says and lets every host out (by name, recorded); the proxy keys are in the run's
+   * environment and meta says `"audit": true`. The log is judged like any other.
+   */
+  audit?: boolean | undefined;
   command: string[];
   /** Filled as the run goes, for the CLI's own lines (src/observer/cli.ts); never read here. */
   facts?: RunFacts | undefined;
@@ -281,8 +287,8 @@ interface Stage {
   nodeBinary: string;
   /** Unix socket addresses (resolved, or `@abstract`) that are the command's own business, not the network's. */
   unixIsLocal: (address: string) => boolean;
-  /** Under allowlist: the envelope's decision for the proxy outside (the relay inside is the stage's copy). */
-  egress: { allowed: (host: string, port: number) => boolean } | null;
+  /** Under allowlist (or audit): the decision for the proxy outside (the relay inside is the stage's copy). */
+  egress: { allowed: (host: string, port: number) => boolean; audit: boolean } | null;
   /** util-linux setpriv, which starts strace with a parent-death signal. */
   setpriv: string;
   /** The jail's launcher (jail.ts). */
@@ -648,7 +654,9 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
   const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
   // The jail always has a network namespace of its own; under allowlist the egress proxy is its only way out.
   const ownNetwork = true;
-  const egressEnforced = envelope.envelope.network === "allowlist";
+  const audit = options.audit === true;
+  // Under audit the proxy runs whatever `network` says, and lets every host out (recorded).
+  const egressEnforced = envelope.envelope.network === "allowlist" || audit;
   const relayBundle = relayBundlePath();
   if (egressEnforced && !existsSync(relayBundle)) {
     throw new GateError("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, {
@@ -736,9 +744,12 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     started_at: new Date().toISOString(),
     observers,
     network_enforced: true,
-    network: egressEnforced
-      ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
-      : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
+    ...(audit ? { audit: true } : {}),
+    network: audit
+      ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded; host unix sockets covered`
+      : egressEnforced
+        ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
+        : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
     jail: jailMeta,
     protected: guard.plan.meta,
     log_path: logReal,
@@ -787,7 +798,12 @@ async function observe(options: RunOptions, log: LogWriter, logPath: string, pri
     // in a private directory (made by the run itself).
     unixIsLocal: (address: string): boolean => (address.startsWith("@") ? ownNetwork : isInsideAnyRoot(address, writablePlaces)),
     writable: (path: string): boolean => isInsideAnyRoot(path, writablePlaces) && !guard.readOnly(path),
-    egress: egressEnforced ? { allowed: (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port) } : null,
+    egress: egressEnforced
+      ? {
+          allowed: audit ? (): boolean => true : (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port),
+          audit,
+        }
+      : null,
     nodeBinary,
     setpriv: setpriv ?? "",
     launcher,

@@ -1,26 +1,68 @@
 /** action.yml, the settings reader and docs/action.md agree; the dogfood policy loads. */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { loadEnvelope, verifyDigest } from "../../src/core/envelope.js";
 import { parseLedger } from "../../src/core/ledger.js";
 import { loadProperties } from "../../src/core/properties.js";
 
-function section(yaml: string, name: string): string[] {
-  const start = yaml.indexOf(`\n${name}:\n`);
-  const rest = yaml.slice(start + name.length + 3);
-  const end = rest.search(/\n[a-z]/);
-  return [...(end === -1 ? rest : rest.slice(0, end)).matchAll(/^ {2}([a-z0-9-]+):$/gm)].map((m) => m[1] as string);
+/** A YAML file as GitHub's runner reads it: a parse error or a duplicate key fails, naming the line. */
+function parseYaml(text: string, file: string): unknown {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map((e) => e.message).join("\n")}`);
+  return doc.toJS() as unknown;
+}
+
+interface ActionMetadata {
+  name: string;
+  description: string;
+  inputs: Record<string, { description: unknown; required?: unknown; default?: unknown }>;
+  outputs: Record<string, { description: unknown }>;
+  runs: { using: string; main: string };
 }
 
 const actionYml = readFileSync("action.yml", "utf8");
+const metadata = parseYaml(actionYml, "action.yml") as ActionMetadata;
 const docs = readFileSync("docs/action.md", "utf8");
 const readme = readFileSync("README.md", "utf8");
 const settings = readFileSync("src/action/settings.ts", "utf8");
 const report = readFileSync("src/action/report.ts", "utf8");
 
 describe("action.yml and docs/action.md", () => {
-  const inputs = section(actionYml, "inputs");
-  const outputs = section(actionYml, "outputs");
+  const inputs = Object.keys(metadata.inputs);
+  const outputs = Object.keys(metadata.outputs);
+
+  it("is YAML GitHub's runner can load: every input and output a described mapping, node24 running dist/index.js", () => {
+    expect(typeof metadata.name).toBe("string");
+    expect(typeof metadata.description).toBe("string");
+    expect(metadata.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    expect(existsSync(metadata.runs.main)).toBe(true);
+    for (const [name, spec] of Object.entries(metadata.inputs)) {
+      expect(name, name).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(typeof spec.description, name).toBe("string");
+      if (spec.default !== undefined) expect(typeof spec.default, `${name} default`).toBe("string");
+      if (spec.required !== undefined) expect(typeof spec.required, `${name} required`).toBe("boolean");
+    }
+    for (const [name, spec] of Object.entries(metadata.outputs)) expect(typeof spec.description, name).toBe("string");
+  });
+
+  it("a YAML text that is not a mapping where one is expected fails the parse (the check above can fail)", () => {
+    expect(() => parseYaml("inputs:\n  x:\n    description: Default is none: an account\n", "bad.yml")).toThrow(/bad\.yml/);
+  });
+
+  it("every workflow in .github/workflows and every yaml block in the docs parses", () => {
+    const texts: [string, string][] = readdirSync(".github/workflows").map((f) => [
+      `.github/workflows/${f}`,
+      readFileSync(`.github/workflows/${f}`, "utf8"),
+    ]);
+    for (const file of ["README.md", ...readdirSync("docs").map((f) => `docs/${f}`)]) {
+      const md = readFileSync(file, "utf8");
+      let n = 0;
+      for (const m of md.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)) texts.push([`${file} yaml block ${++n}`, m[1] as string]);
+    }
+    expect(texts.length).toBeGreaterThan(3);
+    for (const [file, text] of texts) expect(() => parseYaml(text, file), file).not.toThrow();
+  });
 
   it("documents every input in the inputs table, and the Action reads each one", () => {
     expect(inputs.length).toBeGreaterThan(20);

@@ -279,6 +279,14 @@ describe("verifiedRunCheck: the verified check's conclusion from a verified run'
   ])("%s", (_name, verified, evidence, conclusion, code) => {
     expect(verifiedRunCheck(verified, ".github/workflows/envelope-gate.yml", evidence, pinned)).toMatchObject({ conclusion, code });
   });
+  it("an audit run's bundle (runner.json mode audit) never verifies, clean or not: VERIFIED_CHECK_AUDIT_EVIDENCE", () => {
+    const clean = bundle() as Extract<EvidenceFacts, { kind: "bundle" }>;
+    const audit: EvidenceFacts = { kind: "bundle", bundle: { ...clean.bundle, runner: { ...clean.bundle.runner, mode: "audit" } } };
+    expect(verifiedRunCheck(a, "w", audit, pinned)).toMatchObject({ conclusion: "failure", code: "VERIFIED_CHECK_AUDIT_EVIDENCE" });
+    // The same bundle marked enforce verifies: the mode alone decides.
+    const enforce: EvidenceFacts = { kind: "bundle", bundle: { ...clean.bundle, runner: { ...clean.bundle.runner, mode: "enforce" } } };
+    expect(verifiedRunCheck(a, "w", enforce, pinned)).toMatchObject({ conclusion: "success" });
+  });
   it("the base pins no envelope: failing with the digest file's code", () => {
     expect(verifiedRunCheck(a, "w", bundle(), { kind: "none", code: "ENVELOPE_MISSING", message: "none" })).toMatchObject({
       conclusion: "failure",
