@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8851);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8851:
+/***/ 5846:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35830,6 +35830,16 @@ const ERROR_CODES = [
     "SUGGEST_ROOT_MISMATCH",
     "CHECK_OPTIONS_CONFLICT",
     "SCRATCH_REMOVE_FAILED",
+    "AUDIT_RUN_UNVERIFIED",
+    "AUDIT_EVIDENCE_UNAVAILABLE",
+    "AUDIT_BUNDLE_NOT_AUDIT",
+    "ENVELOPE_BRANCH_FOREIGN",
+    "ENVELOPE_PR_FOREIGN",
+    "ENVELOPE_PR_TAMPERED",
+    "ENVELOPE_PR_RETARGETED",
+    "ENVELOPE_PR_BUSY",
+    "SARIF_UPLOAD_FAILED",
+    "VERIFIED_CHECK_AUDIT_EVIDENCE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_GateError extends Error {
@@ -35874,8 +35884,6 @@ function isGateError(value) {
     return value instanceof errors_GateError;
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: external "node:buffer"
@@ -35922,9 +35930,108 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 
 ;// CONCATENATED MODULE: ./src/core/hosts.ts
 /**
- * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`, and
- * `*.example.com`, which matches subdomains only, never the apex.
+ * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
+ * `*.example.com`, which matches subdomains only, never the apex, and named host sets
+ * (`@npm`, `@pypi`, ...), which stand for the closed lists in HOST_SETS.
  */
+/**
+ * The version of HOST_SETS below. The envelope's hash pins a set's name, the code pins its list:
+ * any change to a list (a member added, removed or its port changed, a set added or removed)
+ * bumps this number, and docs/egress.md's table says what each version holds. The check report
+ * shows every host that was allowed through a set, with the set's name.
+ */
+const HOST_SETS_VERSION = 1;
+/**
+ * Named host sets for `allowed_hosts`: what a package manager or a well-known download contacts,
+ * by name and port, and nothing else. Closed lists of exact names (no wildcards), none of them a
+ * shared front for arbitrary content: a set never includes a cloud storage or CDN name that
+ * serves anyone's files (storage.googleapis.com, *.cloudfront.net, ...).
+ */
+const HOST_SETS = new Map([
+    // npm, yarn and pnpm against the public registry (tarballs come from the registry host).
+    ["@npm", ["registry.npmjs.org:443", "registry.yarnpkg.com:443"]],
+    // pip, uv, poetry: the index and the file host.
+    ["@pypi", ["pypi.org:443", "files.pythonhosted.org:443"]],
+    // cargo: the API, the sparse index, the crate downloads.
+    ["@crates", ["crates.io:443", "index.crates.io:443", "static.crates.io:443"]],
+    // `go mod download` with the default GOPROXY and GOSUMDB.
+    ["@go-proxy", ["proxy.golang.org:443", "sum.golang.org:443"]],
+    // apt against Debian's mirrors network and security archive.
+    ["@debian", ["deb.debian.org:80", "deb.debian.org:443", "security.debian.org:80", "security.debian.org:443"]],
+    // apt against Ubuntu's archive, security archive and ports (arm64 and others).
+    [
+        "@ubuntu",
+        [
+            "archive.ubuntu.com:80",
+            "archive.ubuntu.com:443",
+            "security.ubuntu.com:80",
+            "security.ubuntu.com:443",
+            "ports.ubuntu.com:80",
+            "ports.ubuntu.com:443",
+        ],
+    ],
+    // git over https, the REST API, archives, release assets and raw files.
+    [
+        "@github",
+        [
+            "github.com:443",
+            "api.github.com:443",
+            "codeload.github.com:443",
+            "objects.githubusercontent.com:443",
+            "raw.githubusercontent.com:443",
+        ],
+    ],
+    // Node.js downloads (nvm, node-gyp headers, corepack's index).
+    ["@node-dist", ["nodejs.org:443"]],
+]);
+/**
+ * The programs each set is documented for: `suggest` proposes a set in place of its members only
+ * when one of these ran (an `exec` with this basename) and every endpoint the run reached on the
+ * set's names is a member (docs/egress.md, "suggest and host sets").
+ */
+const HOST_SET_TOOLS = new Map([
+    ["@npm", ["npm", "npm-cli.js", "npx", "npx-cli.js", "yarn", "yarn.js", "yarn.cjs", "pnpm", "pnpm.cjs", "corepack"]],
+    ["@pypi", ["pip", "pip3", "uv", "poetry", "pipx"]],
+    ["@crates", ["cargo"]],
+    ["@go-proxy", ["go"]],
+    ["@debian", ["apt", "apt-get", "http", "https"]],
+    ["@ubuntu", ["apt", "apt-get", "http", "https"]],
+    ["@github", ["git", "git-remote-https", "gh"]],
+    ["@node-dist", ["node-gyp", "corepack", "nvm"]],
+]);
+/** True for an `allowed_hosts` entry that names a set (`@npm`), known or not. */
+function isHostSetEntry(entry) {
+    return entry.startsWith("@");
+}
+/**
+ * The patterns one `allowed_hosts` entry stands for: one for a host, each member (tagged with
+ * the set's name) for a set. Null for an unknown set or a port out of range.
+ */
+function expandHostEntry(entry) {
+    if (isHostSetEntry(entry)) {
+        const members = HOST_SETS.get(entry);
+        if (members === undefined)
+            return null;
+        return members.map((m) => ({ ...parseHostPattern(m), set: entry }));
+    }
+    const p = parseHostPattern(entry);
+    return p === null ? null : [p];
+}
+/**
+ * The set a host was allowed through: null when an entry written out (or a wildcard) allows it, or
+ * when nothing does. The report shows `registry.npmjs.org:443 (via @npm)` for such a host.
+ */
+function allowedViaSet(patterns, host, port) {
+    let via = null;
+    for (const p of patterns) {
+        if (!hostMatches(p, host, port))
+            continue;
+        if (p.set === undefined)
+            return null;
+        via ??= p.set;
+    }
+    return via;
+}
 /** Normalises a recorded host: lower case, brackets and a trailing dot removed. */
 function normalizeHost(host) {
     let h = host.trim().toLowerCase();
@@ -35955,8 +36062,14 @@ function parseHostPattern(source) {
     const wildcard = rest.startsWith("*.");
     return { source, host: wildcard ? rest.slice(2) : rest, wildcard, port };
 }
+/**
+ * Whether `pattern` allows `host` on `port`. A host event without a port is a name lookup, not a
+ * connection: a name allowed on any port may be looked up (`registry.npmjs.org:443` allows the
+ * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
+ * resolves a name before it connects.
+ */
 function hostMatches(pattern, host, port) {
-    if (pattern.port !== null && pattern.port !== port)
+    if (pattern.port !== null && port !== null && pattern.port !== port)
         return false;
     if (pattern.wildcard) {
         return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);
@@ -35982,7 +36095,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 ;// CONCATENATED MODULE: ./src/core/env-sets.ts
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
@@ -36271,6 +36384,21 @@ function runEnvironment(caller, _role, pull) {
         GITHUB_BASE_REF: pull.baseRef,
     };
     return { ...out, ...canonical };
+}
+/**
+ * The environment for an audit run on a branch commit (a push or a dispatch: no pull request,
+ * nothing to compare with another runner): the caller's, with the removed run-identity keys and
+ * the Action's own `INPUT_*` keys (its token among them) taken out as for runEnvironment. The
+ * canonical keys keep the caller's values, which name the branch and commit truthfully.
+ */
+function commitRunEnvironment(caller) {
+    const removed = new Set(RUN_IDENTITY_REMOVED);
+    const out = {};
+    for (const [key, value] of Object.entries(caller)) {
+        if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX))
+            out[key] = value;
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/core/json.ts
@@ -36646,7 +36774,17 @@ function schemaValidator() {
 function sha256Hex(bytes) {
     return (0,external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
 }
-function describeSchemaError(error) {
+/** The value a JSON pointer names in `root` (undefined where there is none). */
+function valueAt(root, pointer) {
+    let at = root;
+    for (const part of pointer.split("/").slice(1)) {
+        if (at === null || typeof at !== "object")
+            return undefined;
+        at = at[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    }
+    return at;
+}
+function describeSchemaError(error, root) {
     const where = error.instancePath === "" ? "the envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
     switch (error.keyword) {
         case "additionalProperties":
@@ -36670,7 +36808,10 @@ function describeSchemaError(error) {
                 return `${where} must be an environment key, PREFIX* for every key starting with a non-empty PREFIX, or a named set (@ci, @agents, @terminal)`;
             }
             if (error.instancePath.startsWith("/allowed_hosts/")) {
-                return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
+                const value = valueAt(root, error.instancePath);
+                if (typeof value === "string" && isHostSetEntry(value))
+                    return `${where}: ${unknownHostSet(value)}`;
+                return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains), or a host set (${[...HOST_SETS.keys()].join(", ")})`;
             }
             return `${where} has a value of the wrong form`;
         default:
@@ -36719,7 +36860,7 @@ function envelope_loadEnvelope(bytes, file) {
         const first = errors[0];
         const pointer = first ? schemaErrorPointer(first) : "";
         const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
-        const all = errors.map(describeSchemaError);
+        const all = errors.map((e) => describeSchemaError(e, parsed.value));
         throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
             file,
             line,
@@ -36728,6 +36869,13 @@ function envelope_loadEnvelope(bytes, file) {
     }
     const envelope = parsed.value;
     envelope.allowed_hosts.forEach((entry, i) => {
+        if (isHostSetEntry(entry)) {
+            // The schema admits only the known names; this holds the code's list to it.
+            if (HOST_SETS.has(entry))
+                return;
+            const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
+            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+        }
         if (parseHostPattern(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
             throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
@@ -36762,7 +36910,7 @@ function writableProtectedReason(entry) {
     return neverWritableReason(folded);
 }
 /** The sha256sum line for an envelope: `<hex>  <name>`. */
-function formatDigestLine(bytes, name) {
+function envelope_formatDigestLine(bytes, name) {
     return `${sha256Hex(bytes)}  ${name}\n`;
 }
 /** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
@@ -36874,8 +37022,12 @@ function envMatcher(envelope) {
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
 }
+/** `allowed_hosts` as patterns, every host set expanded to its members (tagged with the set's name). */
 function hostPatterns(envelope) {
-    return envelope.allowed_hosts.map((h) => parseHostPattern(h));
+    return envelope.allowed_hosts.flatMap((h) => expandHostEntry(h) ?? []);
+}
+function unknownHostSet(entry) {
+    return `allowed_hosts entry "${entry}" is not a host set (the sets are ${[...HOST_SETS.keys()].join(", ")}; docs/egress.md lists them)`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/log.ts
@@ -36913,6 +37065,27 @@ const WRITE_OPS = new Set([
 ]);
 const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+const PROXY_ENV_KEYS = new Set([
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "NODE_USE_ENV_PROXY",
+]);
+/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+function wrapperEnvKey(network, key) {
+    return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+}
+/**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
  * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
  */
@@ -36943,6 +37116,8 @@ const RUNTIME_ENV_KEYS = new Set([
     // Node's bundled undici (fetch) reads these for itself:
     "UNDICI_NO_FG",
     "JEST_WORKER_ID",
+    // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
+    "UNDICI_NO_WASM_SIMD",
     // tty.getColorDepth, when a program writes to a terminal:
     "TMUX",
     "TERM_PROGRAM",
@@ -36985,6 +37160,7 @@ const FIELD_NAMES = [
     "exit_code",
     "signal",
     "errno",
+    "jail_pid",
 ];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
@@ -37011,6 +37187,7 @@ const SLOT = {
     exit_code: 20,
     signal: 21,
     errno: 22,
+    jail_pid: 23,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -37027,7 +37204,7 @@ const KIND_FIELDS = {
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
-    exec: { required: ["path", "argv"], optional: ["cwd"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
@@ -37177,6 +37354,9 @@ class LogEvaluator {
     tools;
     envAllowed;
     hosts;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
     networkDeny;
     loopbackLocal;
     /** The log says the command had a network namespace of its own (meta.network_enforced). */
@@ -37220,6 +37400,7 @@ class LogEvaluator {
         this.tools = new Set(e.allowed_tools);
         this.envAllowed = envMatcher(e);
         this.hosts = hostPatterns(e);
+        this.hostSets = this.hosts.some((h) => h.set !== undefined);
         this.networkDeny = e.network === "deny";
         this.loopbackLocal = e.loopback !== "network";
         if (e.allowed_commands) {
@@ -37314,6 +37495,7 @@ class LogEvaluator {
             meta: this.meta,
             exit_code: this.endExit,
             counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
         };
     }
     handleLine(buf, from, to) {
@@ -37627,6 +37809,7 @@ class LogEvaluator {
             this.useSeq = true;
         }
         this.checkObservers(obj.observers);
+        this.checkWithheld(obj.withheld);
         this.ownNetwork = obj.network_enforced === true;
         const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
         if (typeof protectedSet === "string")
@@ -37645,6 +37828,16 @@ class LogEvaluator {
             });
         }
         this.meta = meta;
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
     }
     /**
      * Observation is policy: a log without the process-level observer passes only when the
@@ -37830,6 +38023,8 @@ class LogEvaluator {
         const key = this.requireString(SLOT.key);
         if (canary || this.envAllowed(key))
             return;
+        if (wrapperEnvKey(this.envelope.envelope.network, key))
+            return;
         if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
             return;
         this.record("undeclared_env", key);
@@ -37859,6 +38054,15 @@ class LogEvaluator {
                 return;
             this.record("undeclared_host", formatEndpoint(host, p));
         }
+        else if (this.hostSets && p !== null) {
+            // Connections only: a lookup (no port) of a member is part of the connection that follows.
+            const set = allowedViaSet(this.hosts, host, p);
+            if (set !== null) {
+                const endpoint = formatEndpoint(host, p);
+                if (!this.viaSets.has(endpoint))
+                    this.viaSets.set(endpoint, set);
+            }
+        }
     }
     onSyscall(canary) {
         this.counts.syscall++;
@@ -37874,6 +38078,11 @@ class LogEvaluator {
         const argv = this.val(SLOT.argv);
         if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
             this.malformed(`exec "argv" must be an array of strings`);
+        }
+        if (this.has(SLOT.jail_pid)) {
+            const jailPid = this.val(SLOT.jail_pid);
+            if (!Number.isInteger(jailPid) || jailPid <= 0)
+                this.malformed(`exec "jail_pid" must be a positive integer`);
         }
         if (canary || this.commandPaths === null || this.commandNames === null)
             return;
@@ -38209,6 +38418,205 @@ function capAnnotations(all, max = MAX_ANNOTATIONS) {
     const rank = { failure: 0, warning: 1, notice: 2 };
     const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
     return { kept: sorted.slice(0, max), omitted: all.length - max };
+}
+
+;// CONCATENATED MODULE: ./src/core/audit.ts
+/**
+ * Audit mode (docs/action.md, "Audit mode"): what one recorded run touched, what enforce would
+ * have said of it, and the envelope that would let it pass, as a neutral check. Pure: the
+ * Action (src/action/audit.ts) reads the log and writes the files.
+ *
+ * Every string from the run or the repository (paths, keys, hosts, commands, ids, the envelope's
+ * text) is escaped where it is interpolated (./markdown.ts): mdCode/mdText inline, mdFence for
+ * the code blocks.
+ */
+
+
+
+
+
+/** Suffix of the audit check's name: never `<check-name>` itself (docs/action.md explains why). */
+const AUDIT_CHECK_SUFFIX = " (audit)";
+/**
+ * The envelope an audit applies where the repository has none yet (neither the envelope nor its
+ * digest at the commit): the workspace and scratch, `PATH` and the CI set, nothing else. The
+ * first audit's suggestion widens it to what the run needed.
+ */
+const STARTER_ENVELOPE_TEXT = JSON.stringify({
+    envelope_id: "starter-envelope",
+    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+    allowed_tools: [],
+    allowed_env: ["PATH", "@ci"],
+    allowed_hosts: [],
+    network: "deny",
+}, null, 2) + "\n";
+/**
+ * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
+ * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
+ * namespace left out, as check does), commands started, tools dispatched. Canary lines are the
+ * observer's self-check, not the run's.
+ */
+function auditFootprint(lines, roots) {
+    const sets = {
+        writes: new Set(),
+        env: new Set(),
+        hosts: new Set(),
+        commands: new Set(),
+        tools: new Set(),
+    };
+    const folded = roots.map((r) => foldPath(r)).filter((r) => r !== null);
+    const ownNetwork = lines[0]?.network_enforced === true;
+    for (const e of lines) {
+        if (e.canary === true)
+            continue;
+        const text = (k) => (typeof e[k] === "string" && e[k] !== "" ? e[k] : null);
+        switch (e.kind) {
+            case "write": {
+                const path = foldPath(text("path") ?? "");
+                if (path !== null && !isInsideAnyRoot(path, folded))
+                    sets.writes.add(path);
+                break;
+            }
+            case "env": {
+                const key = text("key");
+                if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                    sets.env.add(key);
+                break;
+            }
+            case "host": {
+                const raw = text("host");
+                if (raw === null)
+                    break;
+                const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+                if (ownNetwork && isLoopback(host))
+                    break;
+                sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
+                break;
+            }
+            case "exec": {
+                const path = text("path");
+                if (path !== null)
+                    sets.commands.add(path);
+                break;
+            }
+            case "tool": {
+                const name = text("name");
+                if (name !== null)
+                    sets.tools.add(name);
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    return {
+        writesOutsideRoots: [...sets.writes],
+        envKeys: [...sets.env],
+        hosts: [...sets.hosts],
+        commands: [...sets.commands],
+        tools: [...sets.tools],
+    };
+}
+function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The audit's decision: always neutral; the headline is the check title after `audit: `. */
+function auditDecision(violations, added) {
+    return {
+        verdict: "audit",
+        conclusion: "neutral",
+        headline: `${plural(violations, "violation", "violations")} under the current envelope; suggested envelope adds ${plural(added, "entry", "entries")}`,
+    };
+}
+const MAX_CELL = 600;
+const cell = (s) => mdText(s, MAX_CELL);
+const code = (s) => mdCode(s, { inTable: true, max: MAX_CELL });
+function render(input, limit) {
+    const { report, envelope, footprint: f } = input;
+    const out = [];
+    out.push(`## ${cell(input.checkName)}: AUDIT`, "", `**${cell(input.decision.headline)}**`, "");
+    out.push("Audit mode: the run was jailed and recorded as usual, with every host let out through the recording proxy. This check is `neutral` and never stands in for the gate's own check.", "");
+    const facts = [
+        ["verdict", `${code("audit")} (conclusion ${code("neutral")})`],
+        ["envelope", `${code(envelope.id)}, ${code(envelope.hash)}`],
+        [
+            "envelope read from",
+            envelope.file === null
+                ? `none at ${code(input.envelopePath)} (${cell(envelope.source)} ${code(envelope.ref.slice(0, 12))}): the starter envelope was applied`
+                : `${code(envelope.file)} at ${code(envelope.ref.slice(0, 12))} (${cell(envelope.source)})`,
+        ],
+    ];
+    const t = input.target;
+    facts.push(t.kind === "pull"
+        ? ["pull request", `#${t.number}, head ${code(t.headSha.slice(0, 12))}, base ${code(t.baseSha.slice(0, 12))}`]
+        : ["commit", `${code(t.sha.slice(0, 12))} on ${code(t.ref)}`]);
+    if (report.log) {
+        facts.push([
+            "observer run",
+            `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
+        ]);
+    }
+    facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
+    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
+    out.push("### What the run touched", "", "| class | distinct | first of them |", "| --- | --- | --- |");
+    const classes = [
+        ["writes outside the roots", f.writesOutsideRoots],
+        ["env keys read", f.envKeys],
+        ["hosts", f.hosts],
+        ["commands", f.commands],
+        ["tools", f.tools],
+    ];
+    const shown = Math.min(limit, 10);
+    for (const [label, items] of classes) {
+        const first = items.slice(0, shown).map(code).join(", ");
+        out.push(`| ${label} | ${items.length} | ${first}${items.length > shown ? `, … (${items.length - shown} more)` : ""} |`);
+    }
+    out.push("");
+    out.push(`### What enforce would report (${plural(report.violations.length, "violation", "violations")})`, "");
+    if (report.violations.length === 0)
+        out.push("None: under the current envelope this run would pass the envelope check.", "");
+    else {
+        out.push("| id | what happened | first at log line | count |", "| --- | --- | --- | --- |");
+        for (const v of report.violations.slice(0, limit))
+            out.push(violationRow(v));
+        if (report.violations.length > limit)
+            out.push("", `...and ${report.violations.length - limit} more (all of them are in the evidence bundle's verdict.json).`);
+        out.push("");
+    }
+    out.push(`### Suggested envelope (${plural(input.added.length, "entry", "entries")} added)`, "");
+    if (input.added.length > 0) {
+        out.push("| key | entry | covers | seen | first at |", "| --- | --- | --- | --- | --- |");
+        for (const a of input.added.slice(0, limit)) {
+            const covers = a.covers.length > 1 || a.covers[0] !== a.entry ? a.covers.slice(0, 4).map(code).join(", ") : "";
+            out.push(`| ${code(a.key)} | ${code(a.entry)} | ${covers} | ${a.count} | ${code(a.first)} |`);
+        }
+        if (input.added.length > limit)
+            out.push("", `...and ${input.added.length - limit} more (see the suggested envelope below).`);
+        out.push("");
+    }
+    for (const n of input.suggestionNotes.slice(0, limit))
+        out.push(`> ${cell(n)}`, "");
+    out.push(`Changes to ${mdCode(input.envelopePath)}:`, "", mdFence(input.diff, "diff"), "");
+    out.push(`The suggested ${mdCode(input.envelopePath)} (also ${mdCode(input.suggestedPath)} in the evidence bundle):`, "");
+    out.push(mdFence(input.suggestedText.replace(/\n$/, ""), "json"), "");
+    out.push(`Its ${mdCode(input.digestPath)}:`, "", mdFence(input.suggestedDigestLine.replace(/\n$/, "")), "");
+    out.push("Review it, commit both files to the base branch in one pull request, then switch the workflow to `mode: enforce` (docs/action.md, Audit mode).", "");
+    for (const note of input.notes)
+        out.push(`> ${cell(note)}`, "");
+    return out.join("\n");
+}
+function violationRow(v) {
+    const [before, subject, after] = describeViolationParts(v);
+    return `| ${code(v.id)} | ${cell(before)}${code(subject)}${cell(after)} | ${v.first_line} | ${v.count} |`;
+}
+/** The audit check's summary (and the job summary), within GitHub's 65535 characters. */
+function renderAuditSummary(input, maxChars = 65535) {
+    for (const limit of [Number.POSITIVE_INFINITY, 200, 50, 10, 0]) {
+        const text = render(input, limit);
+        if (text.length <= maxChars)
+            return text;
+    }
+    return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle's suggested-envelope.json holds the whole suggestion)\n");
 }
 
 ;// CONCATENATED MODULE: external "module"
@@ -40944,6 +41352,14 @@ const EVIDENCE_FILES = {
     runner: "runner.json",
     verdict: "verdict.json",
 };
+/**
+ * Files only an audit run's bundle has (besides every one of EVIDENCE_FILES): the suggested
+ * envelope and its `sha256sum` line (naming `envelope.json`, the file it is meant to become).
+ */
+const AUDIT_EVIDENCE_FILES = {
+    suggestedEnvelope: "suggested-envelope.json",
+    suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
+};
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function checkName(name) {
     if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
@@ -41070,372 +41486,6 @@ function readEvidenceZip(zip) {
         unusable("verdict.json has no verdict of pass, envelope_fail or error");
     }
     return { digest, runner, properties: props.properties, verdict };
-}
-
-;// CONCATENATED MODULE: ./src/core/freeze-evidence.ts
-/** Why the row's evidence does not match the two bundles; null when it does. */
-function freezeEvidenceMismatch(row, a, b, repository) {
-    const problems = [];
-    if (a.digest !== row.evidence)
-        problems.push(`runner A's evidence digest is ${a.digest}, the row says ${row.evidence}`);
-    for (const [side, bundle, cell] of [
-        ["A", a, row.runA],
-        ["B", b, row.runB],
-    ]) {
-        const r = bundle.runner;
-        if ((r.machine_id ?? "") !== cell.machineId)
-            problems.push(`runner ${side}'s runner.json names machine ${JSON.stringify(r.machine_id)}, the row says ${cell.machineId}`);
-        if ((r.workflow_run_id ?? "") !== cell.runId)
-            problems.push(`runner ${side}'s runner.json is of run ${JSON.stringify(r.workflow_run_id)}, the row says ${cell.runId}`);
-        if ((r.repository ?? "").toLowerCase() !== repository.toLowerCase())
-            problems.push(`runner ${side}'s run is of ${JSON.stringify(r.repository)}, not ${repository}`);
-        if (r.envelope_hash !== row.envelope_hash || bundle.verdict.envelope_hash !== row.envelope_hash)
-            problems.push(`runner ${side}'s run was under envelope ${String(r.envelope_hash)}, the row says ${row.envelope_hash}`);
-        if (bundle.verdict.verdict !== "pass")
-            problems.push(`runner ${side}'s envelope verdict is ${bundle.verdict.verdict}, not pass`);
-    }
-    const onA = a.properties.find((p) => p.name === row.scope.name);
-    if (onA?.result !== "fail" || onA.failure_fingerprint !== row.scope.fingerprint)
-        problems.push(`runner A's evidence does not record ${row.scope.name} failing with fingerprint ${row.scope.fingerprint} (it records ${onA ? `${onA.result}, fingerprint ${String(onA.failure_fingerprint ?? "none")}` : "no such property"})`);
-    const onB = b.properties.find((p) => p.name === row.scope.name);
-    if (onB?.result !== "pass")
-        problems.push(`runner B's evidence does not record ${row.scope.name} passing`);
-    return problems.length === 0 ? null : problems.join("; ");
-}
-/**
- * Why GitHub's own account of the two runs contradicts the row or its bundles; null when it
- * does not. Runner B must be a run the App dispatched (`workflow_dispatch`: a pull request's own
- * workflow cannot produce one), both runs are of this repository, and runner A's is of the
- * commit its bundle names.
- */
-function freezeRunsMismatch(row, runs, bundles, repository) {
-    const problems = [];
-    for (const [side, run, cell] of [
-        ["A", runs.a, row.runA],
-        ["B", runs.b, row.runB],
-    ]) {
-        if (String(run.id) !== cell.runId)
-            problems.push(`GitHub answered run ${run.id} for runner ${side}'s run ${cell.runId}`);
-        if (run.repository.toLowerCase() !== repository.toLowerCase())
-            problems.push(`runner ${side}'s run ${cell.runId} is of ${run.repository || "(unknown)"}, not ${repository}`);
-    }
-    // Runner A ran on the pull request's head; runner B, dispatched on the base branch, checks the
-    // head its inputs name (GitHub records the dispatched ref's commit as its head_sha), so only
-    // A's commit is compared here.
-    if (runs.a.head_sha !== (bundles.a.runner.head_sha ?? ""))
-        problems.push(`runner A's run ${row.runA.runId} ran ${runs.a.head_sha}, its bundle says ${String(bundles.a.runner.head_sha)}`);
-    if (runs.b.event !== "workflow_dispatch")
-        problems.push(`runner B's run ${row.runB.runId} is a ${runs.b.event || "(unknown)"} run, not one the App dispatched (workflow_dispatch)`);
-    return problems.length === 0 ? null : problems.join("; ");
-}
-
-;// CONCATENATED MODULE: ./src/core/ledger.ts
-/**
- * The freeze ledger (CONTRACT.md section 7): a TSV read from the pull request's base commit.
- * A broken header makes the whole file LEDGER_INVALID; a broken row is reported with its line
- * and reason and never honored. Pure: the caller fetches the text.
- */
-
-const LEDGER_COLUMNS = [
-    "freeze_id",
-    "property",
-    "runner_a",
-    "runner_b",
-    "envelope_hash",
-    "expires_on",
-    "status",
-    "evidence",
-];
-const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
-const DEFAULT_LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
-/**
- * Names a freeze (and a property) may never carry: every envelope violation rule, every
- * envelope key, and the envelope itself. Envelope violations are never frozen.
- */
-const ENVELOPE_RULE_NAMES = [
-    "write_outside_root",
-    "undeclared_tool",
-    "undeclared_env",
-    "network_denied",
-    "undeclared_host",
-    "undeclared_command",
-    "forbidden_syscall",
-    "write_protected",
-    "allowed_roots",
-    "allowed_tools",
-    "allowed_env",
-    "allowed_hosts",
-    "allowed_commands",
-    "observation",
-    "loopback",
-    "writable_protected",
-    "network",
-    "envelope",
-    "envelope_id",
-];
-function isEnvelopeRuleName(name) {
-    const lower = name.trim().toLowerCase();
-    return ENVELOPE_RULE_NAMES.includes(lower) || ENVELOPE_RULE_NAMES.some((rule) => lower.startsWith(`${rule}:`));
-}
-const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const SHA256 = /^sha256:[0-9a-f]{64}$/;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** A property name, as schema/properties.schema.json declares it. */
-const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
-/** The failure fingerprint of a freeze scope. */
-const FINGERPRINT = /^[0-9a-f]{16}$/;
-/** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
-const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
-/** A GitHub Actions run id. */
-const RUN_ID = /^[1-9][0-9]{0,19}$/;
-/** `run-<run id>@<machine id>`, exactly, or null. */
-function parseRunnerCell(cell) {
-    const at = cell.indexOf("@");
-    if (!cell.startsWith("run-") || at < 0)
-        return null;
-    const runId = cell.slice(4, at);
-    const machineId = cell.slice(at + 1);
-    return RUN_ID.test(runId) && MACHINE_ID.test(machineId) ? { runId, machineId } : null;
-}
-/** `<name>#<fingerprint>`, exactly, or null. */
-function parseFreezeScope(cell) {
-    const hash = cell.indexOf("#");
-    if (hash < 0)
-        return null;
-    const name = cell.slice(0, hash);
-    const fingerprint = cell.slice(hash + 1);
-    return PROPERTY_NAME.test(name) && FINGERPRINT.test(fingerprint) ? { name, fingerprint } : null;
-}
-/** The property cell the App writes for a failure of `name` with this fingerprint. */
-function freezeScopeCell(name, fingerprint) {
-    return `${name}#${fingerprint}`;
-}
-/**
- * Whitespace and invisible characters a cell must never carry: every Unicode space (NBSP,
- * U+2000..U+200A, U+3000, ...), zero-width characters, bidi controls, the byte order mark and
- * any other control or format character. Cells are compared exactly; nothing is trimmed.
- */
-const ledger_INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
-function codePoint(ch) {
-    return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-}
-/** Why a cell's characters make a row unreadable, naming the column; null when it has none of them. */
-function invisibleIn(column, cell) {
-    const found = [...cell].filter((ch) => ledger_INVISIBLE.test(ch));
-    if (found.length === 0)
-        return null;
-    const where = ledger_INVISIBLE.test(cell[0] ?? "") || ledger_INVISIBLE.test(cell.at(-1) ?? "") ? "leading or trailing" : "inner";
-    const names = [...new Set(found.map(codePoint))].join(", ");
-    return `the ${column} cell carries ${where} whitespace or invisible characters (${names}); cells are compared exactly and never trimmed`;
-}
-/** A real calendar date in YYYY-MM-DD form, or false. */
-function isValidDate(text) {
-    const m = DATE.exec(text);
-    if (!m)
-        return false;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const date = new Date(Date.UTC(y, mo - 1, d));
-    return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-/** Today's date in UTC as YYYY-MM-DD. */
-function utcDate(at) {
-    return at.toISOString().slice(0, 10);
-}
-/** Whole days from `from` to `to` (both YYYY-MM-DD). */
-function daysBetween(from, to) {
-    return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-/** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
-function rowProblems(row) {
-    const reasons = [];
-    const unreadable = new Set();
-    for (const column of LEDGER_COLUMNS) {
-        const reason = invisibleIn(column, row[column]);
-        if (reason !== null) {
-            reasons.push(reason);
-            unreadable.add(column);
-        }
-    }
-    if (!unreadable.has("freeze_id") && !FREEZE_ID.test(row.freeze_id))
-        reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
-    if (!unreadable.has("property")) {
-        const name = row.property.split("#")[0];
-        if (row.property === "")
-            reasons.push("no property");
-        else if (isEnvelopeRuleName(name))
-            reasons.push(`it names the envelope rule "${name}"; envelope violations are never frozen`);
-        else if (!row.property.includes("#"))
-            reasons.push(`the property cell "${row.property}" names no failure scope (<property>#<fingerprint>); a row without a scope is never honored`);
-        else if (parseFreezeScope(row.property) === null)
-            reasons.push(`the property cell "${row.property}" is not <property>#<16 hex fingerprint>`);
-    }
-    const cellA = unreadable.has("runner_a") ? null : parseRunnerCell(row.runner_a);
-    const cellB = unreadable.has("runner_b") ? null : parseRunnerCell(row.runner_b);
-    if (row.runner_a === "" || row.runner_b === "")
-        reasons.push("it names one runner; a freeze needs two runs on two machines");
-    else {
-        for (const [column, cell] of [
-            ["runner_a", cellA],
-            ["runner_b", cellB],
-        ]) {
-            if (cell === null && !unreadable.has(column))
-                reasons.push(`${column} "${row[column]}" is not run-<run id>@<machine id> (machine id: letters, digits, . _ : -)`);
-        }
-        if (cellA !== null && cellB !== null) {
-            if (cellA.machineId.toLowerCase() === cellB.machineId.toLowerCase())
-                reasons.push(`runner_a and runner_b are the same machine ("${cellA.machineId}"); a freeze needs two machines`);
-            if (cellA.runId === cellB.runId)
-                reasons.push(`runner_a and runner_b are the same run (${cellA.runId}); a freeze needs two runs`);
-        }
-    }
-    if (!unreadable.has("envelope_hash") && !SHA256.test(row.envelope_hash))
-        reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
-    if (!unreadable.has("expires_on") && !isValidDate(row.expires_on))
-        reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
-    if (!unreadable.has("status") && row.status !== "open" && row.status !== "closed")
-        reasons.push(`status "${row.status}" is neither open nor closed`);
-    if (row.evidence === "")
-        reasons.push("no evidence");
-    else if (!unreadable.has("evidence") && !SHA256.test(row.evidence))
-        reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
-    return reasons;
-}
-/** Parses the ledger. Throws LEDGER_INVALID (with line 1) when the header is not the contract's. */
-function parseLedger(text, file) {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    const lines = body.split("\n");
-    if (lines.at(-1) === "")
-        lines.pop();
-    const header = (lines[0] ?? "").replace(/\r$/, "");
-    if (header !== LEDGER_HEADER) {
-        throw new errors_GateError("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
-    }
-    const rows = [];
-    const problems = [];
-    const seenIds = new Map();
-    const seenScopes = new Map();
-    for (let i = 1; i < lines.length; i++) {
-        const lineNo = i + 1;
-        const line = lines[i].replace(/\r$/, "");
-        // An empty line or a comment is no row; a line of only invisible characters is a problem.
-        if (line === "" || line.startsWith("#"))
-            continue;
-        const cells = line.split("\t");
-        if (cells.length !== LEDGER_COLUMNS.length) {
-            problems.push({
-                line: lineNo,
-                freeze_id: cells[0] || null,
-                reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
-            });
-            continue;
-        }
-        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k]]));
-        const reasons = rowProblems(row);
-        const earlier = seenIds.get(row.freeze_id);
-        if (earlier !== undefined)
-            reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
-        else
-            seenIds.set(row.freeze_id, lineNo);
-        const scopeKey = `${row.property}\0${row.envelope_hash}`;
-        const sameScope = seenScopes.get(scopeKey);
-        if (sameScope !== undefined && earlier === undefined)
-            reasons.push(`it duplicates the row on line ${sameScope} (same property scope and envelope hash)`);
-        else if (sameScope === undefined)
-            seenScopes.set(scopeKey, lineNo);
-        if (reasons.length > 0) {
-            problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
-            continue;
-        }
-        rows.push({
-            ...row,
-            line: lineNo,
-            scope: parseFreezeScope(row.property),
-            runA: parseRunnerCell(row.runner_a),
-            runB: parseRunnerCell(row.runner_b),
-        });
-    }
-    return { file, rows, problems };
-}
-function inScope(r, query) {
-    return r.scope.name === query.property && r.scope.fingerprint === query.fingerprint && r.envelope_hash === query.envelopeHash;
-}
-/** Well-formed open rows for this failure (property and fingerprint) and envelope hash that have not expired. */
-function activeFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today < r.expires_on);
-}
-/** Well-formed open rows for this failure and envelope hash whose date has passed. */
-function expiredFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today >= r.expires_on);
-}
-/** Open, unexpired rows naming this property and envelope hash but another failure's fingerprint. */
-function otherScopeFreezes(rows, query) {
-    return rows.filter((r) => r.status === "open" &&
-        r.scope.name === query.property &&
-        r.envelope_hash === query.envelopeHash &&
-        r.scope.fingerprint !== query.fingerprint &&
-        query.today < r.expires_on);
-}
-const DEFAULT_FREEZE_CAPS = { maxActive: 10, maxDays: 14 };
-/**
- * Applies the caps to the ledger's well-formed rows. A row running longer than maxDays from
- * today is refused. When more than maxActive rows are active, none is honored: picking some
- * would be arbitrary, and the cap exists to force the ledger to be cleaned up.
- */
-function applyFreezeCaps(ledger, today, caps) {
-    const refused = [...ledger.problems];
-    const active = ledger.rows.filter((r) => r.status === "open" && today < r.expires_on);
-    const withinLength = [];
-    for (const row of active) {
-        const days = daysBetween(today, row.expires_on);
-        if (days > caps.maxDays) {
-            refused.push({
-                line: row.line,
-                freeze_id: row.freeze_id,
-                reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap`,
-            });
-        }
-        else {
-            withinLength.push(row);
-        }
-    }
-    if (active.length > caps.maxActive) {
-        for (const row of withinLength) {
-            refused.push({
-                line: row.line,
-                freeze_id: row.freeze_id,
-                reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored`,
-            });
-        }
-        return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
-    }
-    return { honored: withinLength, refused: refused.sort((a, b) => a.line - b.line) };
-}
-/** One ledger line (no newline). Refuses a row that would never be honored. */
-function formatLedgerRow(row) {
-    const cells = LEDGER_COLUMNS.map((c) => row[c]);
-    for (const cell of cells) {
-        if (/[\t\r\n]/.test(cell))
-            throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
-    }
-    const reasons = rowProblems(row);
-    if (reasons.length > 0)
-        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
-    return cells.join("\t");
-}
-/** Appends a row, keeping the header (and creating it for an empty ledger). */
-function appendLedgerRow(text, row) {
-    const line = formatLedgerRow(row);
-    if (text.trim() === "")
-        return `${LEDGER_HEADER}\n${line}\n`;
-    const ledger = parseLedger(text, "freeze_ledger.tsv");
-    if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
-        throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
-    }
-    const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
-    const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
-    if (added !== undefined)
-        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
-    return next;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
@@ -44963,6 +45013,315 @@ minimatch.Minimatch = Minimatch;
 minimatch.escape = escape_escape;
 minimatch.unescape = unescape_unescape;
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/core/ledger.ts
+/**
+ * The freeze ledger (CONTRACT.md section 7): a TSV read from the pull request's base commit.
+ * A broken header makes the whole file LEDGER_INVALID; a broken row is reported with its line
+ * and reason and never honored. Pure: the caller fetches the text.
+ */
+
+const LEDGER_COLUMNS = [
+    "freeze_id",
+    "property",
+    "runner_a",
+    "runner_b",
+    "envelope_hash",
+    "expires_on",
+    "status",
+    "evidence",
+];
+const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
+const DEFAULT_LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
+/**
+ * Names a freeze (and a property) may never carry: every envelope violation rule, every
+ * envelope key, and the envelope itself. Envelope violations are never frozen.
+ */
+const ENVELOPE_RULE_NAMES = [
+    "write_outside_root",
+    "undeclared_tool",
+    "undeclared_env",
+    "network_denied",
+    "undeclared_host",
+    "undeclared_command",
+    "forbidden_syscall",
+    "write_protected",
+    "allowed_roots",
+    "allowed_tools",
+    "allowed_env",
+    "allowed_hosts",
+    "allowed_commands",
+    "observation",
+    "loopback",
+    "writable_protected",
+    "network",
+    "envelope",
+    "envelope_id",
+];
+function isEnvelopeRuleName(name) {
+    const lower = name.trim().toLowerCase();
+    return ENVELOPE_RULE_NAMES.includes(lower) || ENVELOPE_RULE_NAMES.some((rule) => lower.startsWith(`${rule}:`));
+}
+const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const SHA256 = /^sha256:[0-9a-f]{64}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A property name, as schema/properties.schema.json declares it. */
+const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** The failure fingerprint of a freeze scope. */
+const FINGERPRINT = /^[0-9a-f]{16}$/;
+/** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
+const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** A GitHub Actions run id. */
+const RUN_ID = /^[1-9][0-9]{0,19}$/;
+/** `run-<run id>@<machine id>`, exactly, or null. */
+function parseRunnerCell(cell) {
+    const at = cell.indexOf("@");
+    if (!cell.startsWith("run-") || at < 0)
+        return null;
+    const runId = cell.slice(4, at);
+    const machineId = cell.slice(at + 1);
+    return RUN_ID.test(runId) && MACHINE_ID.test(machineId) ? { runId, machineId } : null;
+}
+/** `<name>#<fingerprint>`, exactly, or null. */
+function parseFreezeScope(cell) {
+    const hash = cell.indexOf("#");
+    if (hash < 0)
+        return null;
+    const name = cell.slice(0, hash);
+    const fingerprint = cell.slice(hash + 1);
+    return PROPERTY_NAME.test(name) && FINGERPRINT.test(fingerprint) ? { name, fingerprint } : null;
+}
+/** The property cell the App writes for a failure of `name` with this fingerprint. */
+function freezeScopeCell(name, fingerprint) {
+    return `${name}#${fingerprint}`;
+}
+/**
+ * Whitespace and invisible characters a cell must never carry: every Unicode space (NBSP,
+ * U+2000..U+200A, U+3000, ...), zero-width characters, bidi controls, the byte order mark and
+ * any other control or format character. Cells are compared exactly; nothing is trimmed.
+ */
+const ledger_INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/u;
+function codePoint(ch) {
+    return `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+/** Why a cell's characters make a row unreadable, naming the column; null when it has none of them. */
+function invisibleIn(column, cell) {
+    const found = [...cell].filter((ch) => ledger_INVISIBLE.test(ch));
+    if (found.length === 0)
+        return null;
+    const where = ledger_INVISIBLE.test(cell[0] ?? "") || ledger_INVISIBLE.test(cell.at(-1) ?? "") ? "leading or trailing" : "inner";
+    const names = [...new Set(found.map(codePoint))].join(", ");
+    return `the ${column} cell carries ${where} whitespace or invisible characters (${names}); cells are compared exactly and never trimmed`;
+}
+/** A real calendar date in YYYY-MM-DD form, or false. */
+function isValidDate(text) {
+    const m = DATE.exec(text);
+    if (!m)
+        return false;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const date = new Date(Date.UTC(y, mo - 1, d));
+    return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+/** Today's date in UTC as YYYY-MM-DD. */
+function utcDate(at) {
+    return at.toISOString().slice(0, 10);
+}
+/** Whole days from `from` to `to` (both YYYY-MM-DD). */
+function daysBetween(from, to) {
+    return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+/** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
+function rowProblems(row) {
+    const reasons = [];
+    const unreadable = new Set();
+    for (const column of LEDGER_COLUMNS) {
+        const reason = invisibleIn(column, row[column]);
+        if (reason !== null) {
+            reasons.push(reason);
+            unreadable.add(column);
+        }
+    }
+    if (!unreadable.has("freeze_id") && !FREEZE_ID.test(row.freeze_id))
+        reasons.push(`freeze_id "${row.freeze_id}" is not of the form F-<id>`);
+    if (!unreadable.has("property")) {
+        const name = row.property.split("#")[0];
+        if (row.property === "")
+            reasons.push("no property");
+        else if (isEnvelopeRuleName(name))
+            reasons.push(`it names the envelope rule "${name}"; envelope violations are never frozen`);
+        else if (!row.property.includes("#"))
+            reasons.push(`the property cell "${row.property}" names no failure scope (<property>#<fingerprint>); a row without a scope is never honored`);
+        else if (parseFreezeScope(row.property) === null)
+            reasons.push(`the property cell "${row.property}" is not <property>#<16 hex fingerprint>`);
+    }
+    const cellA = unreadable.has("runner_a") ? null : parseRunnerCell(row.runner_a);
+    const cellB = unreadable.has("runner_b") ? null : parseRunnerCell(row.runner_b);
+    if (row.runner_a === "" || row.runner_b === "")
+        reasons.push("it names one runner; a freeze needs two runs on two machines");
+    else {
+        for (const [column, cell] of [
+            ["runner_a", cellA],
+            ["runner_b", cellB],
+        ]) {
+            if (cell === null && !unreadable.has(column))
+                reasons.push(`${column} "${row[column]}" is not run-<run id>@<machine id> (machine id: letters, digits, . _ : -)`);
+        }
+        if (cellA !== null && cellB !== null) {
+            if (cellA.machineId.toLowerCase() === cellB.machineId.toLowerCase())
+                reasons.push(`runner_a and runner_b are the same machine ("${cellA.machineId}"); a freeze needs two machines`);
+            if (cellA.runId === cellB.runId)
+                reasons.push(`runner_a and runner_b are the same run (${cellA.runId}); a freeze needs two runs`);
+        }
+    }
+    if (!unreadable.has("envelope_hash") && !SHA256.test(row.envelope_hash))
+        reasons.push(`envelope_hash "${row.envelope_hash}" is not sha256:<64 hex>`);
+    if (!unreadable.has("expires_on") && !isValidDate(row.expires_on))
+        reasons.push(`expires_on "${row.expires_on}" is not a YYYY-MM-DD date`);
+    if (!unreadable.has("status") && row.status !== "open" && row.status !== "closed")
+        reasons.push(`status "${row.status}" is neither open nor closed`);
+    if (row.evidence === "")
+        reasons.push("no evidence");
+    else if (!unreadable.has("evidence") && !SHA256.test(row.evidence))
+        reasons.push(`evidence "${row.evidence}" is not sha256:<64 hex> of an evidence manifest`);
+    return reasons;
+}
+/** Parses the ledger. Throws LEDGER_INVALID (with line 1) when the header is not the contract's. */
+function parseLedger(text, file) {
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const lines = body.split("\n");
+    if (lines.at(-1) === "")
+        lines.pop();
+    const header = (lines[0] ?? "").replace(/\r$/, "");
+    if (header !== LEDGER_HEADER) {
+        throw new errors_GateError("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
+    }
+    const rows = [];
+    const problems = [];
+    const seenIds = new Map();
+    const seenScopes = new Map();
+    for (let i = 1; i < lines.length; i++) {
+        const lineNo = i + 1;
+        const line = lines[i].replace(/\r$/, "");
+        // An empty line or a comment is no row; a line of only invisible characters is a problem.
+        if (line === "" || line.startsWith("#"))
+            continue;
+        const cells = line.split("\t");
+        if (cells.length !== LEDGER_COLUMNS.length) {
+            problems.push({
+                line: lineNo,
+                freeze_id: cells[0] || null,
+                reason: `has ${cells.length} columns, the header has ${LEDGER_COLUMNS.length}`,
+            });
+            continue;
+        }
+        const row = Object.fromEntries(LEDGER_COLUMNS.map((c, k) => [c, cells[k]]));
+        const reasons = rowProblems(row);
+        const earlier = seenIds.get(row.freeze_id);
+        if (earlier !== undefined)
+            reasons.push(`freeze_id ${row.freeze_id} already appears on line ${earlier}`);
+        else
+            seenIds.set(row.freeze_id, lineNo);
+        const scopeKey = `${row.property}\0${row.envelope_hash}`;
+        const sameScope = seenScopes.get(scopeKey);
+        if (sameScope !== undefined && earlier === undefined)
+            reasons.push(`it duplicates the row on line ${sameScope} (same property scope and envelope hash)`);
+        else if (sameScope === undefined)
+            seenScopes.set(scopeKey, lineNo);
+        if (reasons.length > 0) {
+            problems.push({ line: lineNo, freeze_id: row.freeze_id || null, reason: reasons.join("; ") });
+            continue;
+        }
+        rows.push({
+            ...row,
+            line: lineNo,
+            scope: parseFreezeScope(row.property),
+            runA: parseRunnerCell(row.runner_a),
+            runB: parseRunnerCell(row.runner_b),
+        });
+    }
+    return { file, rows, problems };
+}
+function inScope(r, query) {
+    return r.scope.name === query.property && r.scope.fingerprint === query.fingerprint && r.envelope_hash === query.envelopeHash;
+}
+/** Well-formed open rows for this failure (property and fingerprint) and envelope hash that have not expired. */
+function activeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today < r.expires_on);
+}
+/** Well-formed open rows for this failure and envelope hash whose date has passed. */
+function expiredFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" && inScope(r, query) && query.today >= r.expires_on);
+}
+/** Open, unexpired rows naming this property and envelope hash but another failure's fingerprint. */
+function otherScopeFreezes(rows, query) {
+    return rows.filter((r) => r.status === "open" &&
+        r.scope.name === query.property &&
+        r.envelope_hash === query.envelopeHash &&
+        r.scope.fingerprint !== query.fingerprint &&
+        query.today < r.expires_on);
+}
+const DEFAULT_FREEZE_CAPS = { maxActive: 10, maxDays: 14 };
+/**
+ * Applies the caps to the ledger's well-formed rows. A row running longer than maxDays from
+ * today is refused. When more than maxActive rows are active, none is honored: picking some
+ * would be arbitrary, and the cap exists to force the ledger to be cleaned up.
+ */
+function applyFreezeCaps(ledger, today, caps) {
+    const refused = [...ledger.problems];
+    const active = ledger.rows.filter((r) => r.status === "open" && today < r.expires_on);
+    const withinLength = [];
+    for (const row of active) {
+        const days = daysBetween(today, row.expires_on);
+        if (days > caps.maxDays) {
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `it runs ${days} days from today, more than the ${caps.maxDays}-day cap`,
+            });
+        }
+        else {
+            withinLength.push(row);
+        }
+    }
+    if (active.length > caps.maxActive) {
+        for (const row of withinLength) {
+            refused.push({
+                line: row.line,
+                freeze_id: row.freeze_id,
+                reason: `the ledger has ${active.length} active freezes, more than the cap of ${caps.maxActive}; none is honored`,
+            });
+        }
+        return { honored: [], refused: refused.sort((a, b) => a.line - b.line) };
+    }
+    return { honored: withinLength, refused: refused.sort((a, b) => a.line - b.line) };
+}
+/** One ledger line (no newline). Refuses a row that would never be honored. */
+function formatLedgerRow(row) {
+    const cells = LEDGER_COLUMNS.map((c) => row[c]);
+    for (const cell of cells) {
+        if (/[\t\r\n]/.test(cell))
+            throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+    }
+    const reasons = rowProblems(row);
+    if (reasons.length > 0)
+        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
+    return cells.join("\t");
+}
+/** Appends a row, keeping the header (and creating it for an empty ledger). */
+function appendLedgerRow(text, row) {
+    const line = formatLedgerRow(row);
+    if (text.trim() === "")
+        return `${LEDGER_HEADER}\n${line}\n`;
+    const ledger = parseLedger(text, "freeze_ledger.tsv");
+    if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
+        throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
+    }
+    const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+    const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
+    if (added !== undefined)
+        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+    return next;
+}
+
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * The Action's decisions, pure: which pull requests are gated, whether a pull request edits
@@ -45428,219 +45787,6 @@ function scoreTestsCollected(declared, outcome) {
     return { result: "fail", detail, inputs, locations: [], signature: { reason: "count", count, min: d.min } };
 }
 
-;// CONCATENATED MODULE: ./src/core/summary.ts
-/**
- * The check run summary (and the job summary): verdict, violations, properties, freezes,
- * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
- *
- * Every string from the pull request or its run (paths, names, details, messages, runner and run
- * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
- * around them is ours. Nothing escaped is escaped again.
- */
-
-
-
-const MAX_SUMMARY_CHARS = 65535;
-/** Most characters of one escaped table cell or line of text. */
-const MAX_CELL = 600;
-/** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
-function cell(text) {
-    return mdText(text, MAX_CELL);
-}
-/** The same, as a code span that is safe in a table cell. */
-function code(text) {
-    return mdCode(text, { inTable: true, max: MAX_CELL });
-}
-const VERDICT_LABEL = {
-    pass: "PASS",
-    envelope_fail: "FAIL",
-    property_fail: "FAIL",
-    error: "ERROR",
-    action_required: "ACTION REQUIRED",
-    not_gated: "NOT GATED",
-};
-/** Check run title (plain text on GitHub): starts with the verdict. */
-function checkTitle(decision) {
-    return plainText(`${decision.verdict}: ${decision.headline}`, 255);
-}
-function table(header, rows, limit, more) {
-    const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
-    // Cells are markdown already (escaped where they quote anything).
-    for (const row of rows.slice(0, limit))
-        out.push(`| ${row.join(" | ")} |`);
-    if (rows.length > limit)
-        out.push("", more(rows.length - limit));
-    return out;
-}
-function render(input, limit) {
-    const { decision, report } = input;
-    const out = [];
-    out.push(`## ${cell(input.checkName)}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${cell(decision.headline)}**`, "");
-    const facts = [["verdict", `${code(decision.verdict)} (conclusion ${code(decision.conclusion)})`]];
-    if (input.envelope) {
-        facts.push(["envelope", code(input.envelope.id)]);
-        facts.push(["envelope hash", code(input.envelope.hash)]);
-        facts.push([
-            "envelope read from",
-            `${code(input.envelope.file)} at ${code(input.envelope.ref.slice(0, 12))} (${cell(input.envelope.source)})`,
-        ]);
-    }
-    if (input.pull) {
-        facts.push([
-            "pull request",
-            `#${input.pull.number} by @${cell(input.pull.author)}, head ${code(input.pull.headSha.slice(0, 12))}, base ${code(input.pull.baseSha.slice(0, 12))}`,
-        ]);
-    }
-    if (input.gating)
-        facts.push([input.gating.gated ? "gated because" : "not gated because", cell(input.gating.reason)]);
-    if (report?.log) {
-        facts.push([
-            "observer run",
-            `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
-        ]);
-    }
-    if (input.evidence) {
-        facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
-    }
-    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
-    if (report?.verdict === "error" && report.error) {
-        out.push("### Could not evaluate", "", `${mdCode(report.error.code)}: ${cell(report.error.message)}`);
-        if (report.error.file)
-            out.push("", `at ${mdCode(`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}`)}`);
-        if (report.error.hint)
-            out.push("", `What to do: ${cell(report.error.hint)}`);
-        out.push("", "This is not a pass: the gate refuses what it could not check.", "");
-    }
-    if (report && report.violations.length > 0) {
-        out.push(`### Violations (${report.violations.length} distinct)`, "");
-        out.push(...table(["id", "what happened", "first at log line", "count", "envelope says so at"], report.violations.map((v) => {
-            const key = RULE_ENVELOPE_KEY[v.rule];
-            const line = input.envelope?.ruleLines?.[key];
-            const where = input.envelope ? `${cell(input.envelope.file)}${line !== undefined ? `:${line}` : ""} (${code(key)})` : code(key);
-            const [before, subject, after] = describeViolationParts(v);
-            return [code(v.id), `${cell(before)}${code(subject)}${cell(after)}`, cell(String(v.first_line)), cell(String(v.count)), where];
-        }), limit, (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`), "", "Envelope violations are never frozen.", "");
-    }
-    if (input.properties === null) {
-        if (input.propertiesFile?.present)
-            out.push("### Properties", "", "Not scored: properties are scored only when the envelope is clean.", "");
-    }
-    else if (input.properties.length > 0) {
-        out.push("### Properties", "");
-        out.push(...table(["property", "result", "detail", "freeze"], input.properties.map((p) => {
-            const freeze = p.frozenBy
-                ? `frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}`
-                : p.expired.length > 0
-                    ? `${p.expired.map((r) => `${r.freeze_id} expired ${r.expires_on} (ledger line ${r.line})`).join("; ")}`
-                    : "";
-            const result = p.frozenBy ? "fail (tolerated)" : p.record.result;
-            return [cell(p.record.name), cell(result), cell(p.record.detail), cell(freeze)];
-        }), limit, (n) => `...and ${n} more properties (see properties.json in the evidence bundle).`), "");
-    }
-    else if (input.propertiesFile) {
-        out.push("### Properties", "", input.propertiesFile.present
-            ? "The properties file declares none."
-            : `No properties file at ${mdCode(input.propertiesFile.path)}: no properties are scored.`, "");
-    }
-    if (input.ledger) {
-        const applied = (input.properties ?? []).filter((p) => p.frozenBy !== null);
-        const expired = (input.properties ?? []).flatMap((p) => p.expired);
-        out.push("### Freezes", "");
-        if (!input.ledger.present)
-            out.push(`No ledger at ${mdCode(input.ledger.path)} on the base commit: no freezes.`);
-        else
-            out.push(`${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger ${mdCode(input.ledger.path)}).`);
-        for (const p of applied)
-            out.push(`- ${cell(`${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`)}`);
-        for (const r of expired)
-            out.push(`- ${cell(`${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`)}`);
-        for (const problem of input.ledger.refused.slice(0, limit)) {
-            out.push(`- line ${problem.line}${problem.freeze_id ? ` (${cell(problem.freeze_id)})` : ""} is never honored: ${cell(problem.reason)}`);
-        }
-        if (input.ledger.refused.length > limit)
-            out.push(`- ...and ${input.ledger.refused.length - limit} more refused rows`);
-        out.push("");
-    }
-    if (input.policyChange && input.policyChange.changes.length > 0) {
-        out.push("### Policy change", "");
-        for (const c of input.policyChange.changes)
-            out.push(`- ${mdCode(c.path)} ${cell(`(${c.role}) ${c.status}`)}`);
-        out.push("", input.policyChange.approvedBy.length > 0
-            ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${cell(l)}`).join(", ")}: the head's policy applies.`
-            : "Until an allowed reviewer approves the head commit, the base commit's policy applies and the check cannot succeed.", "");
-    }
-    if (report?.log) {
-        const c = report.log.counts;
-        out.push("### Observer coverage", "", "| class | events |", "| --- | --- |");
-        for (const [k, v] of Object.entries(c))
-            out.push(`| ${cell(k)} | ${cell(String(v))} |`);
-        out.push("");
-        if (report.log.observers !== null)
-            out.push(`Observers: ${mdCode(JSON.stringify(report.log.observers), { max: MAX_CELL })}`, "");
-        if (report.log.network_enforced !== null)
-            out.push(`Network enforced: ${mdCode(JSON.stringify(report.log.network_enforced), { max: MAX_CELL })}`, "");
-    }
-    if (input.omittedAnnotations > 0)
-        out.push(`${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`, "");
-    for (const note of input.notes)
-        out.push(`> ${cell(note)}`, "");
-    if (input.links.length > 0)
-        out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
-    return out.join("\n");
-}
-/** Renders the summary, shortening tables until it fits GitHub's limit. */
-function renderSummary(input, maxChars = MAX_SUMMARY_CHARS) {
-    for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
-        const text = render(input, limit);
-        if (text.length <= maxChars)
-            return text;
-    }
-    // Cut at a line boundary: never inside an escape, an entity or a code span.
-    return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
-}
-
-;// CONCATENATED MODULE: ./src/core/verdict.ts
-
-const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
-function reportFromVerdict(v) {
-    return {
-        verdict: v.verdict,
-        envelope_id: v.envelope_id,
-        envelope_hash: v.envelope_hash,
-        events: v.events,
-        violations: v.violations,
-        error: null,
-        log: {
-            run_id: v.meta.run_id,
-            runner: v.meta.runner,
-            exit_code: v.exit_code,
-            counts: v.counts,
-            observers: v.meta.extra.observers ?? null,
-            network_enforced: v.meta.extra.network_enforced ?? null,
-            jail: v.meta.extra.jail ?? null,
-        },
-    };
-}
-function reportFromError(err, envelope) {
-    const gate = err instanceof errors_GateError
-        ? err
-        : new errors_GateError("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
-            hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
-        });
-    return {
-        verdict: "error",
-        envelope_id: envelope?.envelope.envelope_id ?? null,
-        envelope_hash: envelope?.hash ?? null,
-        events: 0,
-        violations: [],
-        error: gate.toJSON(),
-        log: null,
-    };
-}
-function exitCodeFor(verdict) {
-    return EXIT_CODES[verdict];
-}
-
 ;// CONCATENATED MODULE: ./src/core/policy-files.ts
 /**
  * The policy files of one commit (envelope, digest, properties, ledger), as bytes, turned into
@@ -45714,6 +45860,1094 @@ function refuseNotFreezable(freezes, properties) {
     return { honored, refused: [...freezes.refused, ...refused].sort((a, b) => a.line - b.line) };
 }
 
+;// CONCATENATED MODULE: ./src/core/suggest.ts
+
+
+
+
+
+
+
+/** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
+const FAMILY_SIZE = 3;
+const DEFAULT_ENVELOPE = {
+    envelope_id: "suggested-envelope",
+    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+    allowed_tools: [],
+    allowed_env: [],
+    allowed_hosts: [],
+    network: "deny",
+};
+function note(map, key, where, order, program) {
+    const seen = map.get(key);
+    if (seen)
+        seen.count++;
+    else
+        map.set(key, { count: 1, first: where, order, program: program() });
+}
+/** The program fields of an evidence entry, from the Seen behind its first event. */
+function programOf(seen) {
+    return seen.program === undefined ? {} : { program: seen.program };
+}
+/** A word of a program's command line, short: long ones cut with `…`, ones with blanks quoted. */
+function word(text, max) {
+    // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
+    // A long path keeps its end (the script's name), other words their start.
+    const plain = plainText(text);
+    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : plainText(text, max);
+    return /\s/.test(short) ? `'${short}'` : short;
+}
+function baseName(path) {
+    return path.slice(path.lastIndexOf("/") + 1);
+}
+/** Node binaries: their env reads are observed by the hooks (the same names run.ts knows as Node). */
+const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
+/**
+ * A program as an exec line names it: the file's name, what it was started as when that differs
+ * (a script, `sh` for dash), its first two arguments, and its pid.
+ */
+function programName(exec) {
+    const path = str(exec.path);
+    if (path === null)
+        return undefined;
+    const base = baseName(path);
+    const argv = Array.isArray(exec.argv) ? exec.argv.filter((a) => typeof a === "string") : [];
+    const words = [word(base, 48)];
+    const argv0 = argv[0];
+    if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0)))
+        words.push(`(${word(argv0, 48)})`);
+    words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
+    if (argv.length > 3)
+        words.push("…");
+    const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+    return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
+}
+/**
+ * The join between a log's lines and its programs. The process observer's lines carry host pids;
+ * the Node hooks' lines (`node`, `sdk`, `runtime`) carry the pid inside the jail, which the
+ * process observer writes on each exec line as `jail_pid`. A line's program is that pid's exec
+ * last before it (a pid that executed several programs ran them in turn), or, where the hooks'
+ * record was merged ahead of its exec line, the first one after it.
+ */
+class Programs {
+    lines;
+    byHost = new Map();
+    byJail = new Map();
+    constructor(lines) {
+        this.lines = lines;
+        lines.forEach((e, i) => {
+            if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+                return;
+            for (const [map, pid] of [
+                [this.byHost, e.pid],
+                [this.byJail, e.jail_pid],
+            ]) {
+                if (!Number.isInteger(pid))
+                    continue;
+                const list = map.get(pid) ?? [];
+                list.push(i);
+                map.set(pid, list);
+            }
+        });
+    }
+    /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+    execOf(index, pid, source) {
+        if (!Number.isInteger(pid))
+            return undefined;
+        const map = source === "process" ? this.byHost : source === "node" || source === "sdk" || source === "runtime" ? this.byJail : null;
+        const list = map?.get(pid);
+        if (list === undefined)
+            return undefined;
+        let before;
+        for (const i of list) {
+            if (i < index)
+                before = i;
+            else
+                return before ?? i;
+        }
+        return before;
+    }
+    /** The program behind line `index`. */
+    of(index) {
+        const e = this.lines[index];
+        const at = this.execOf(index, e.pid, e.source);
+        return at === undefined ? undefined : programName(this.lines[at]);
+    }
+    /** The program that started the exec on line `index` (its parent, by host pid). */
+    parentOf(index) {
+        const e = this.lines[index];
+        const at = this.execOf(index, e.ppid, "process");
+        return at === undefined ? undefined : programName(this.lines[at]);
+    }
+}
+function str(v) {
+    return typeof v === "string" && v !== "" ? v : null;
+}
+/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them (the deeper one when nested). */
+function asRoot(dir, workspace, scratch) {
+    const under = [
+        ["${WORKSPACE}", workspace],
+        ["${SCRATCH}", scratch],
+    ]
+        .filter(([, value]) => value !== null && isInsideAnyRoot(dir, [value]))
+        .sort((a, b) => b[1].length - a[1].length)[0];
+    if (under === undefined)
+        return dir;
+    const [name, value] = under;
+    return value === "/" ? name + dir : name + dir.slice(value.length);
+}
+/**
+ * The environment a non-Node program may need, for proposing withheld keys when a run failed:
+ * a closed table, by ecosystem. A program is matched by its file's name or by what it was started
+ * as (`argv[0]`); a key by name or by the ecosystem's own prefix. Credential-named, machine and
+ * run-identity keys are never proposed, whatever the table says (GOAUTH, CARGO_REGISTRY_TOKEN).
+ */
+const WITHHELD_ECOSYSTEMS = [
+    {
+        name: "python",
+        programs: /^(?:python|pypy)[0-9.]*$|^(?:pip[0-9.]*|pytest|tox|nox|uv|poetry)$/,
+        keys: ["PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"],
+        pattern: /^PYTHON[A-Z0-9]+$/,
+    },
+    {
+        name: "go",
+        programs: /^go$/,
+        keys: ["GOCACHE", "GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOPROXY", "CGO_ENABLED"],
+        pattern: /^GO[A-Z0-9]+$/,
+    },
+    {
+        name: "rust",
+        programs: /^(?:cargo|rustc|rustup|rustdoc)$/,
+        keys: ["CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "RUSTFLAGS"],
+        pattern: /^CARGO_[A-Z0-9_]+$/,
+    },
+    {
+        name: "c",
+        programs: /^(?:[a-z0-9_]+-linux-gnu-)?(?:make|gmake|cmake|cc|c\+\+|gcc|g\+\+|clang|clang\+\+|ld)(?:-[0-9.]+)?$/,
+        keys: ["CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "PKG_CONFIG_PATH"],
+    },
+];
+/** What any non-Node program may need (its home, its locale, its temporary directory). */
+const WITHHELD_ANY_PROGRAM = ["HOME", "LANG", "LC_ALL", "TMPDIR"];
+function failedRun(log, meta, end) {
+    if (end.exit_code === 0)
+        return null;
+    if (!Array.isArray(meta.withheld))
+        return null;
+    const withheld = meta.withheld.filter((k) => typeof k === "string" && k !== "");
+    if (withheld.length === 0)
+        return null;
+    const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+    const programs = [];
+    log.lines.forEach((e, i) => {
+        if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+            return;
+        const path = str(e.path);
+        if (path === null)
+            return;
+        const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+        const names = [baseName(path), argv0].filter((n) => n !== "");
+        if (names.some((n) => NODE_PROGRAM.test(n)))
+            return;
+        programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
+    });
+    return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
+}
+function logRoot(log, meta, name, given) {
+    const own = str(meta[name]);
+    const ownFolded = own === null ? null : foldPath(own);
+    if (given === undefined)
+        return ownFolded;
+    const folded = foldPath(given);
+    if (folded === null) {
+        throw new errors_GateError("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+    }
+    if (ownFolded !== null && ownFolded !== folded) {
+        throw new errors_GateError("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+            file: log.file,
+            line: 1,
+            hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
+        });
+    }
+    return folded;
+}
+function suggest_suggestEnvelope(logs, base, given = {}) {
+    const from = base ?? DEFAULT_ENVELOPE;
+    const notes = [];
+    /** Writes outside their own run's roots, keyed with that run's `${WORKSPACE}`/`${SCRATCH}` written back. */
+    const writes = new Map();
+    const env = new Map();
+    const tools = new Map();
+    const hosts = new Map();
+    const execs = new Map();
+    const workspaces = [];
+    const failedRuns = [];
+    let ownNetwork = true;
+    let order = 0;
+    for (const log of logs) {
+        const meta = log.lines[0];
+        const end = log.lines[log.lines.length - 1];
+        if (meta?.kind !== "meta" || end?.kind !== "end") {
+            throw new errors_GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+                file: log.file,
+            });
+        }
+        if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
+            notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
+        }
+        // Every log is read against its own run's workspace and scratch.
+        const workspace = logRoot(log, meta, "workspace", given.workspace);
+        const scratch = logRoot(log, meta, "scratch", given.scratch);
+        if (workspace !== null)
+            workspaces.push(workspace);
+        for (const [name, value] of [
+            ["WORKSPACE", workspace],
+            ["SCRATCH", scratch],
+        ]) {
+            if (value === null && from.allowed_roots.some((r) => r.includes("${" + name + "}"))) {
+                notes.push(`${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`);
+            }
+        }
+        const roots = from.allowed_roots.flatMap((r) => {
+            if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
+                return [];
+            const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+            return expanded === null ? [] : [expanded];
+        });
+        if (meta.network_enforced !== true)
+            ownNetwork = false;
+        const programs = new Programs(log.lines);
+        const failed = failedRun(log, meta, end);
+        if (failed !== null)
+            failedRuns.push(failed);
+        log.lines.forEach((e, i) => {
+            if (e.canary === true)
+                return;
+            const where = `${log.file}:${i + 1}`;
+            const at = order++;
+            const by = () => programs.of(i);
+            switch (e.kind) {
+                case "write": {
+                    const path = foldPath(str(e.path) ?? "");
+                    if (path !== null && !isInsideAnyRoot(path, roots))
+                        note(writes, asRoot(path, workspace, scratch), where, at, by);
+                    return;
+                }
+                case "env": {
+                    const key = str(e.key);
+                    if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                        note(env, key, where, at, by);
+                    return;
+                }
+                case "tool": {
+                    const name = str(e.name);
+                    if (name !== null)
+                        note(tools, name, where, at, by);
+                    return;
+                }
+                case "host": {
+                    const host = str(e.host);
+                    if (host === null)
+                        return;
+                    const h = host.startsWith("unix:") ? host : normalizeHost(host);
+                    if (ownNetwork && isLoopback(h))
+                        return;
+                    const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
+                    note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
+                    return;
+                }
+                case "exec": {
+                    const path = foldPath(str(e.path) ?? "");
+                    if (path === null)
+                        return;
+                    // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
+                    // path's basename is the portable entry, the one the undeclared_command rule matches at
+                    // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
+                    // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
+                    const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+                    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+                    note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
+                    return;
+                }
+                case "syscall":
+                    notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
+                    return;
+                default:
+                    return;
+            }
+        });
+    }
+    const added = [];
+    const envelope = structuredClone(from);
+    // Roots: the directories written outside each run's roots (a directory made is itself the root).
+    const outside = [...writes.entries()];
+    const dirs = new Map();
+    for (const [path, seen] of outside) {
+        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
+        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
+        d.covers.push(path);
+        d.count += seen.count;
+        if (seen.order < d.first.order)
+            d.first = seen;
+        dirs.set(dir, d);
+    }
+    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+    for (const dir of dirList) {
+        if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other])))
+            continue;
+        const d = dirs.get(dir);
+        for (const [other, o] of dirs)
+            if (other !== dir && isInsideAnyRoot(other, [dir])) {
+                d.covers.push(...o.covers);
+                if (o.first.order < d.first.order)
+                    d.first = o.first;
+            }
+        const entry = dir;
+        if (dir === "/")
+            notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+        else {
+            envelope.allowed_roots.push(entry);
+            added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
+        }
+    }
+    // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
+    // A key that names a credential is always listed on its own (no pattern or set matches it).
+    // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
+    const hostPlan = planHosts(hosts, envelope, execs, notes);
+    const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
+    const allowed = envMatcher(envelope);
+    // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
+    const missing = [...env.keys()].filter((k) => !allowed(k) && !wrapperEnvKey(network, k)).sort();
+    const grouped = new Set();
+    const group = (entry, keys) => {
+        const seen = keys.map((k) => env.get(k));
+        envelope.allowed_env.push(entry);
+        keys.forEach((k) => grouped.add(k));
+        const first = seen.reduce((a, b) => (b.order < a.order ? b : a));
+        added.push({
+            key: "allowed_env",
+            entry,
+            covers: keys,
+            count: seen.reduce((n, s) => n + s.count, 0),
+            first: first.first,
+            ...programOf(first),
+        });
+    };
+    for (const [name, set] of ENV_SETS) {
+        const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k) && !MACHINE_KEY.test(k) && !isRunIdentityKey(k));
+        if (keys.length >= FAMILY_SIZE)
+            group(name, keys);
+    }
+    const families = new Map();
+    for (const key of missing) {
+        if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || grouped.has(key))
+            continue;
+        const head = key.split("_")[0];
+        if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))
+            continue;
+        const list = families.get(head) ?? [];
+        list.push(key);
+        families.set(head, list);
+    }
+    for (const [head, keys] of families) {
+        if (keys.length < FAMILY_SIZE || head === "")
+            continue;
+        group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
+    }
+    for (const key of missing) {
+        if (grouped.has(key))
+            continue;
+        const seen = env.get(key);
+        envelope.allowed_env.push(key);
+        added.push({ key: "allowed_env", entry: key, covers: [key], count: seen.count, first: seen.first, ...programOf(seen) });
+    }
+    // Withheld keys a failed run's non-Node program may have needed: proposed, marked unobserved.
+    const unobserved = new Map();
+    const allowedNow = envMatcher(envelope);
+    for (const run of failedRuns) {
+        for (const key of run.withheld) {
+            if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || allowedNow(key))
+                continue;
+            const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
+            const ran = run.programs.find((p) => needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key));
+            if (ran === undefined)
+                continue;
+            const known = unobserved.get(key);
+            if (known !== undefined) {
+                known.count++;
+                continue;
+            }
+            unobserved.set(key, {
+                key: "allowed_env",
+                entry: key,
+                covers: [key],
+                count: 1,
+                first: ran.where,
+                ...(ran.program === undefined ? {} : { program: ran.program }),
+                unobserved: true,
+                reason: `withheld; ${ran.label} ran and the command ${run.ended}; not observed: non-Node programs' reads cannot be seen`,
+            });
+        }
+    }
+    for (const key of [...unobserved.keys()].sort()) {
+        envelope.allowed_env.push(key);
+        added.push(unobserved.get(key));
+    }
+    for (const [name, seen] of tools) {
+        if (envelope.allowed_tools.includes(name))
+            continue;
+        envelope.allowed_tools.push(name);
+        added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
+    }
+    for (const e of hostPlan.entries) {
+        envelope.network = "allowlist";
+        envelope.allowed_hosts.push(e.entry);
+        added.push(e);
+    }
+    if (envelope.allowed_commands !== undefined) {
+        const commands = envelope.allowed_commands;
+        const underWorkspace = [];
+        for (const [path, seen] of execs) {
+            if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1)))
+                continue;
+            commands.push(path);
+            added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
+            if (workspaces.some((w) => isInsideAnyRoot(path, [w])))
+                underWorkspace.push(path);
+        }
+        if (underWorkspace.length > 0) {
+            notes.push(`allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`);
+        }
+    }
+    return { envelope, added, notes };
+}
+/**
+ * The `allowed_hosts` entries that cover the hosts the runs reached, by name with port, never the
+ * resolver (docs/egress.md, "suggest: hosts"):
+ * - a lookup of a name (a host line without a port) that the runs also reached with a port adds
+ *   nothing: the `name:port` entry allows the lookup too;
+ * - port 53 of an IP literal is the machine's resolver (a lookup the jail's network could not
+ *   carry): never proposed, and a note says so;
+ * - a host set replaces its members only when a program the set is documented for ran
+ *   (HOST_SET_TOOLS) and every endpoint reached on the set's names is one of its members;
+ *   otherwise the exact endpoints are listed.
+ */
+function planHosts(hosts, envelope, execs, notes) {
+    const patterns = hostPatterns(envelope);
+    const reached = [];
+    for (const [key, seen] of hosts) {
+        const [host, portText] = key.split("\0");
+        reached.push({ host, port: portText === "" ? null : Number(portText), seen });
+    }
+    const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
+    const candidates = [];
+    const resolvers = [];
+    for (const e of reached) {
+        if (envelope.network === "allowlist" && hostAllowed(patterns, e.host, e.port))
+            continue;
+        if (e.host.startsWith("unix:")) {
+            notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
+            continue;
+        }
+        if (e.port === 53 && isIpLiteral(e.host)) {
+            resolvers.push(e);
+            continue;
+        }
+        if (e.port === null && withPort.has(e.host))
+            continue;
+        candidates.push(e);
+    }
+    if (resolvers.length > 0) {
+        notes.push(`${resolvers.map((e) => formatEndpoint(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
+    }
+    const ran = new Set([...execs.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)));
+    const entries = [];
+    const taken = new Set();
+    for (const [name] of HOST_SETS) {
+        if (envelope.allowed_hosts.includes(name))
+            continue;
+        const members = expandHostEntry(name);
+        const names = new Set(members.map((m) => m.host));
+        const onNames = candidates.filter((e) => names.has(e.host) && !taken.has(e));
+        if (onNames.length === 0)
+            continue;
+        const tool = (HOST_SET_TOOLS.get(name) ?? []).find((t) => ran.has(t));
+        if (tool === undefined)
+            continue;
+        const outside = onNames.filter((e) => e.port !== null && !hostAllowed(members, e.host, e.port));
+        if (outside.length > 0) {
+            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => formatEndpoint(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
+            continue;
+        }
+        onNames.forEach((e) => taken.add(e));
+        // The earliest by the order the logs were read in, never by the text of "file:line" ("log:100" < "log:20").
+        const earliest = onNames.reduce((a, b) => (b.seen.order < a.seen.order ? b : a)).seen;
+        entries.push({
+            key: "allowed_hosts",
+            entry: name,
+            covers: onNames.map((e) => formatEndpoint(e.host, e.port)),
+            count: onNames.reduce((n, e) => n + e.seen.count, 0),
+            first: earliest.first,
+            ...programOf(earliest),
+        });
+    }
+    for (const e of candidates) {
+        if (taken.has(e))
+            continue;
+        const entry = formatEndpoint(e.host, e.port);
+        entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first, ...programOf(e.seen) });
+    }
+    return { entries };
+}
+/** An IPv4 or IPv6 literal (lexically: the log's hosts are normalised already). */
+function isIpLiteral(host) {
+    return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
+}
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+function suggest_envelopeJson(envelope) {
+    const order = [
+        "envelope_id",
+        "allowed_roots",
+        "allowed_tools",
+        "allowed_env",
+        "allowed_hosts",
+        "network",
+        "allowed_commands",
+        "loopback",
+        "observation",
+    ];
+    const out = {};
+    for (const key of order)
+        if (envelope[key] !== undefined)
+            out[key] = envelope[key];
+    return JSON.stringify(out, null, 2) + "\n";
+}
+/** A reviewable line diff between two envelope texts (`-`/`+`/` `). */
+function suggest_lineDiff(before, after) {
+    const a = before.split("\n");
+    const b = after.split("\n");
+    // Longest common subsequence: envelopes are small.
+    const n = a.length;
+    const m = b.length;
+    const lcs = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
+    for (let i = n - 1; i >= 0; i--)
+        for (let j = m - 1; j >= 0; j--)
+            lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    const out = [];
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+        if (i < n && j < m && a[i] === b[j]) {
+            out.push(`  ${a[i]}`);
+            i++;
+            j++;
+        }
+        else if (j < m && (i === n || lcs[i][j + 1] > lcs[i + 1][j]))
+            out.push(`+ ${b[j++]}`);
+        else
+            out.push(`- ${a[i++]}`);
+    }
+    return out.filter((l, k) => !(k === out.length - 1 && l.trim() === "")).join("\n");
+}
+
+;// CONCATENATED MODULE: ./src/core/footprint.ts
+/**
+ * The footprint a reviewer reads: what the pull request's run touched that the base branch's last
+ * run did not (new environment keys, hosts, commands, write directories, tools), even where the
+ * envelope allows it, and how many things the base touched that this run no longer does. Pure:
+ * the caller reads both logs; this never judges, and nothing here changes a verdict.
+ *
+ * Each log is read against its own `meta.workspace` and `meta.scratch`: a write under them is
+ * written `${WORKSPACE}/…` or `${SCRATCH}/…`, and the run's private directories under the scratch
+ * (`.envelope-gate-<run id>`) as `.envelope-gate-${RUN_ID}`, so two runs in different scratches
+ * compare equal. Commands are named as `suggest` names them: by the resolved file's name where PATH
+ * found them (argv[0] has no `/`), by path otherwise.
+ */
+
+
+
+
+
+
+const FOOTPRINT_FILE = "footprint.json";
+const FOOTPRINT_CLASSES = ["env", "hosts", "commands", "write_dirs", "tools"];
+/** What one class is called where a reviewer reads it. */
+const FOOTPRINT_CLASS_LABEL = {
+    env: "environment key read",
+    hosts: "host",
+    commands: "command",
+    write_dirs: "write directory",
+    tools: "tool",
+};
+function footprint_str(v) {
+    return typeof v === "string" && v !== "" ? v : null;
+}
+function emptyClasses() {
+    return { env: new Map(), hosts: new Map(), commands: new Map(), write_dirs: new Map(), tools: new Map() };
+}
+/** A log's path with its run's roots written as variables (the deeper root first when nested). */
+function portablePath(path, roots) {
+    const candidates = [];
+    if (roots.workspace !== null && paths_isInsideRoot(path, roots.workspace))
+        candidates.push(["${WORKSPACE}", roots.workspace]);
+    if (roots.scratch !== null && paths_isInsideRoot(path, roots.scratch))
+        candidates.push(["${SCRATCH}", roots.scratch]);
+    candidates.sort((a, b) => b[1].length - a[1].length);
+    const under = candidates[0];
+    let out = path;
+    if (under !== undefined)
+        out = under[1] === "/" ? under[0] + path : under[0] + path.slice(under[1].length);
+    if (roots.runId !== null)
+        out = out.split(`/.envelope-gate-${roots.runId}`).join("/.envelope-gate-${RUN_ID}");
+    return out;
+}
+/**
+ * Reduces one log (its lines parsed, in order, meta first) to what it touched. Canary lines and
+ * the Node runtime's own reads of its documented keys are not the program's and are left out;
+ * loopback in the run's own network namespace is the run's own, not a host.
+ */
+function logFootprint(lines) {
+    const classes = emptyClasses();
+    let roots = { workspace: null, scratch: null, runId: null };
+    let ownNetwork = false;
+    let lineNo = 0;
+    const note = (cls, key) => {
+        const seen = classes[cls].get(key);
+        if (seen)
+            seen.count++;
+        else
+            classes[cls].set(key, { first_line: lineNo, count: 1 });
+    };
+    for (const e of lines) {
+        lineNo++;
+        if (e.kind === "meta") {
+            roots = {
+                workspace: foldPath(footprint_str(e.workspace) ?? ""),
+                scratch: foldPath(footprint_str(e.scratch) ?? ""),
+                runId: footprint_str(e.run_id),
+            };
+            ownNetwork = e.network_enforced === true;
+            continue;
+        }
+        if (e.canary === true)
+            continue;
+        switch (e.kind) {
+            case "write": {
+                const path = foldPath(footprint_str(e.path) ?? "");
+                if (path === null)
+                    break;
+                const dir = path.slice(0, path.lastIndexOf("/")) || "/";
+                note("write_dirs", portablePath(dir, roots));
+                break;
+            }
+            case "env": {
+                const key = footprint_str(e.key);
+                if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                    note("env", key);
+                break;
+            }
+            case "tool": {
+                const name = footprint_str(e.name);
+                if (name !== null)
+                    note("tools", name);
+                break;
+            }
+            case "host": {
+                const raw = footprint_str(e.host);
+                if (raw === null)
+                    break;
+                const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+                if (ownNetwork && isLoopback(host))
+                    break;
+                // A process-level connect the same process's hooks made by name: the name.
+                const named = e.source === "process" && typeof e.via === "string" && e.via !== "" ? normalizeHost(e.via) : host;
+                note("hosts", formatEndpoint(named, typeof e.port === "number" ? e.port : null));
+                break;
+            }
+            case "exec": {
+                const path = foldPath(footprint_str(e.path) ?? "");
+                if (path === null)
+                    break;
+                const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+                const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+                note("commands", byName ? path.slice(path.lastIndexOf("/") + 1) : portablePath(path, roots));
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
+    // lookup, as `suggest` reads it: the `name:port` item stands for both.
+    const hosts = classes.hosts;
+    const named = new Set([...hosts.keys()].filter((k) => /:\d+$/.test(k)).map((k) => k.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")));
+    for (const key of [...hosts.keys()])
+        if (!/:\d+$/.test(key) && named.has(key))
+            hosts.delete(key);
+    return { run_id: roots.runId, classes };
+}
+/** Parses an observer log's text into its lines (for `logFootprint`); a line that is not a JSON object is OBSERVER_LOG_MALFORMED. */
+function* parseLogLines(text) {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "")
+        lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+        let value;
+        try {
+            value = JSON.parse(lines[i]);
+        }
+        catch (err) {
+            throw new errors_GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${err.message})`, { line: i + 1, cause: err });
+        }
+        if (value === null || typeof value !== "object" || Array.isArray(value))
+            throw new errors_GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
+        yield value;
+    }
+}
+/**
+ * Checks that a base log is a whole log (meta first, end last) before it is compared: a cut log
+ * would make everything look new. Returns why not, or null.
+ */
+function incompleteLog(text) {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "")
+        lines.pop();
+    const kindOf = (line) => {
+        try {
+            return JSON.parse(line ?? "").kind;
+        }
+        catch {
+            return undefined;
+        }
+    };
+    if (kindOf(lines[0]) !== "meta")
+        return "its observer log does not start with a meta line";
+    if (kindOf(lines[lines.length - 1]) !== "end")
+        return "its observer log has no end line (the run did not finish)";
+    return null;
+}
+/** What the pull request's run touched that the base's did not, and the reverse as counts. */
+function compareFootprints(pr, base) {
+    const fresh = {};
+    const gone = {};
+    for (const cls of FOOTPRINT_CLASSES) {
+        const mine = pr.classes[cls];
+        const theirs = base.classes[cls];
+        fresh[cls] = [...mine.entries()]
+            .filter(([item]) => !theirs.has(item))
+            .map(([item, seen]) => ({ item, first_line: seen.first_line, count: seen.count }))
+            .sort((a, b) => a.first_line - b.first_line || (a.item < b.item ? -1 : 1));
+        gone[cls] = [...theirs.keys()].filter((item) => !mine.has(item)).length;
+    }
+    return { new: fresh, no_longer: gone };
+}
+/** footprint.json for a comparison made. */
+function comparedFootprint(pr, base, run) {
+    return { version: 1, status: "compared", base: run, ...compareFootprints(pr, base) };
+}
+/** How many new things, over every class. */
+function newCount(file) {
+    return file.status === "compared" ? FOOTPRINT_CLASSES.reduce((n, c) => n + file.new[c].length, 0) : 0;
+}
+/**
+ * The observer log of a base run's evidence artifact: the zip is unpacked, its manifest and every
+ * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
+ * manifest and be a whole log. Throws a GateError saying why it cannot be compared with.
+ */
+function baseLogFromZip(zip) {
+    let entries;
+    try {
+        entries = unzipSync(zip);
+    }
+    catch (err) {
+        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${err.message})`, { cause: err });
+    }
+    const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
+    const { manifest } = verifyBundle(files);
+    const log = files.get(EVIDENCE_FILES.observerLog);
+    if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
+        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
+    let text;
+    try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(log);
+    }
+    catch {
+        throw new errors_GateError("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
+    }
+    const incomplete = incompleteLog(text);
+    if (incomplete !== null)
+        throw new errors_GateError("OBSERVER_LOG_INCOMPLETE", incomplete);
+    return text;
+}
+
+;// CONCATENATED MODULE: ./src/core/summary.ts
+/**
+ * The check run summary (and the job summary): verdict, violations, properties, freezes,
+ * observer coverage, envelope hash, links, within GitHub's 65535-character limit.
+ *
+ * Every string from the pull request or its run (paths, names, details, messages, runner and run
+ * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
+ * around them is ours. Nothing escaped is escaped again.
+ */
+
+
+
+
+const MAX_SUMMARY_CHARS = 65535;
+/** Most characters of one escaped table cell or line of text. */
+const summary_MAX_CELL = 600;
+/** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
+function summary_cell(text) {
+    return mdText(text, summary_MAX_CELL);
+}
+/** The same, as a code span that is safe in a table cell. */
+function summary_code(text) {
+    return mdCode(text, { inTable: true, max: summary_MAX_CELL });
+}
+const VERDICT_LABEL = {
+    pass: "PASS",
+    envelope_fail: "FAIL",
+    property_fail: "FAIL",
+    error: "ERROR",
+    action_required: "ACTION REQUIRED",
+    not_gated: "NOT GATED",
+    audit: "AUDIT",
+};
+/** Check run title (plain text on GitHub): starts with the verdict. */
+function checkTitle(decision) {
+    return plainText(`${decision.verdict}: ${decision.headline}`, 255);
+}
+function table(header, rows, limit, more) {
+    const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
+    // Cells are markdown already (escaped where they quote anything).
+    for (const row of rows.slice(0, limit))
+        out.push(`| ${row.join(" | ")} |`);
+    if (rows.length > limit)
+        out.push("", more(rows.length - limit));
+    return out;
+}
+function summary_render(input, limit) {
+    const { decision, report } = input;
+    const out = [];
+    out.push(`## ${summary_cell(input.checkName)}: ${VERDICT_LABEL[decision.verdict]}`, "", `**${summary_cell(decision.headline)}**`, "");
+    const facts = [["verdict", `${summary_code(decision.verdict)} (conclusion ${summary_code(decision.conclusion)})`]];
+    if (input.envelope) {
+        facts.push(["envelope", summary_code(input.envelope.id)]);
+        facts.push(["envelope hash", summary_code(input.envelope.hash)]);
+        facts.push([
+            "envelope read from",
+            `${summary_code(input.envelope.file)} at ${summary_code(input.envelope.ref.slice(0, 12))} (${summary_cell(input.envelope.source)})`,
+        ]);
+    }
+    if (input.pull) {
+        facts.push([
+            "pull request",
+            `#${input.pull.number} by @${summary_cell(input.pull.author)}, head ${summary_code(input.pull.headSha.slice(0, 12))}, base ${summary_code(input.pull.baseSha.slice(0, 12))}`,
+        ]);
+    }
+    if (input.gating)
+        facts.push([input.gating.gated ? "gated because" : "not gated because", summary_cell(input.gating.reason)]);
+    if (report?.log) {
+        facts.push([
+            "observer run",
+            `${summary_code(String(report.log.run_id))} on ${summary_code(String(report.log.runner))}, ${report.events} events, exit code ${summary_cell(String(report.log.exit_code ?? "none (signal)"))}`,
+        ]);
+    }
+    const viaSets = report?.log?.via_sets ?? [];
+    if (viaSets.length > 0) {
+        facts.push(["allowed through host sets", viaSets.map((h) => `${summary_code(h.host)} (via ${summary_code(h.set)})`).join(", ")]);
+    }
+    if (input.evidence) {
+        facts.push(["evidence", `artifact ${summary_code(input.evidence.artifact)}, digest ${summary_code(input.evidence.digest ?? "not written")}`]);
+    }
+    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
+    if (report?.verdict === "error" && report.error) {
+        out.push("### Could not evaluate", "", `${mdCode(report.error.code)}: ${summary_cell(report.error.message)}`);
+        if (report.error.file)
+            out.push("", `at ${mdCode(`${report.error.file}${report.error.line ? `:${report.error.line}` : ""}`)}`);
+        if (report.error.hint)
+            out.push("", `What to do: ${summary_cell(report.error.hint)}`);
+        out.push("", "This is not a pass: the gate refuses what it could not check.", "");
+    }
+    if (report && report.violations.length > 0) {
+        out.push(`### Violations (${report.violations.length} distinct)`, "");
+        out.push(...table(["id", "what happened", "first at log line", "count", "envelope says so at"], report.violations.map((v) => {
+            const key = RULE_ENVELOPE_KEY[v.rule];
+            const line = input.envelope?.ruleLines?.[key];
+            const where = input.envelope ? `${summary_cell(input.envelope.file)}${line !== undefined ? `:${line}` : ""} (${summary_code(key)})` : summary_code(key);
+            const [before, subject, after] = describeViolationParts(v);
+            return [summary_code(v.id), `${summary_cell(before)}${summary_code(subject)}${summary_cell(after)}`, summary_cell(String(v.first_line)), summary_cell(String(v.count)), where];
+        }), limit, (n) => `...and ${n} more distinct violations (all of them are in the evidence bundle's verdict.json).`), "", "Envelope violations are never frozen.", "");
+    }
+    if (input.properties === null) {
+        if (input.propertiesFile?.present)
+            out.push("### Properties", "", "Not scored: properties are scored only when the envelope is clean.", "");
+    }
+    else if (input.properties.length > 0) {
+        out.push("### Properties", "");
+        out.push(...table(["property", "result", "detail", "freeze"], input.properties.map((p) => {
+            const freeze = p.frozenBy
+                ? `frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}`
+                : p.expired.length > 0
+                    ? `${p.expired.map((r) => `${r.freeze_id} expired ${r.expires_on} (ledger line ${r.line})`).join("; ")}`
+                    : "";
+            const result = p.frozenBy ? "fail (tolerated)" : p.record.result;
+            return [summary_cell(p.record.name), summary_cell(result), summary_cell(p.record.detail), summary_cell(freeze)];
+        }), limit, (n) => `...and ${n} more properties (see properties.json in the evidence bundle).`), "");
+    }
+    else if (input.propertiesFile) {
+        out.push("### Properties", "", input.propertiesFile.present
+            ? "The properties file declares none."
+            : `No properties file at ${mdCode(input.propertiesFile.path)}: no properties are scored.`, "");
+    }
+    if (input.ledger) {
+        const applied = (input.properties ?? []).filter((p) => p.frozenBy !== null);
+        const expired = (input.properties ?? []).flatMap((p) => p.expired);
+        out.push("### Freezes", "");
+        if (!input.ledger.present)
+            out.push(`No ledger at ${mdCode(input.ledger.path)} on the base commit: no freezes.`);
+        else
+            out.push(`${applied.length} applied, ${expired.length} expired, ${input.ledger.refused.length} never honored (ledger ${mdCode(input.ledger.path)}).`);
+        for (const p of applied)
+            out.push(`- ${summary_cell(`${p.record.name}: frozen by ${p.frozenBy?.freeze_id} until ${p.frozenBy?.expires_on}`)}`);
+        for (const r of expired)
+            out.push(`- ${summary_cell(`${r.freeze_id} (line ${r.line}) for ${r.property} expired on ${r.expires_on}`)}`);
+        for (const problem of input.ledger.refused.slice(0, limit)) {
+            out.push(`- line ${problem.line}${problem.freeze_id ? ` (${summary_cell(problem.freeze_id)})` : ""} is never honored: ${summary_cell(problem.reason)}`);
+        }
+        if (input.ledger.refused.length > limit)
+            out.push(`- ...and ${input.ledger.refused.length - limit} more refused rows`);
+        out.push("");
+    }
+    if (input.policyChange && input.policyChange.changes.length > 0) {
+        out.push("### Policy change", "");
+        for (const c of input.policyChange.changes)
+            out.push(`- ${mdCode(c.path)} ${summary_cell(`(${c.role}) ${c.status}`)}`);
+        out.push("", input.policyChange.approvedBy.length > 0
+            ? `Approved on the head commit by ${input.policyChange.approvedBy.map((l) => `@${summary_cell(l)}`).join(", ")}: the head's policy applies.`
+            : "Until an allowed reviewer approves the head commit, the base commit's policy applies and the check cannot succeed.", "");
+    }
+    if (input.coverage) {
+        out.push("### Observer coverage", "");
+        out.push(...table(["class", "recorded by", "events", "limit"], input.coverage.rows.map((r) => [summary_cell(r.class), summary_cell(r.recorded_by), summary_cell(String(r.events)), summary_cell(r.limit)]), Number.POSITIVE_INFINITY, () => ""), "", `Observers: ${input.coverage.observers.map((o) => mdCode(o)).join(", ") || "none named"}; network enforced: ${summary_cell(String(input.coverage.network_enforced ?? "not said"))}.`, "");
+    }
+    else if (report?.log) {
+        const c = report.log.counts;
+        out.push("### Observer coverage", "", "| class | events |", "| --- | --- |");
+        for (const [k, v] of Object.entries(c))
+            out.push(`| ${summary_cell(k)} | ${summary_cell(String(v))} |`);
+        out.push("");
+        if (report.log.observers !== null)
+            out.push(`Observers: ${mdCode(JSON.stringify(report.log.observers), { max: summary_MAX_CELL })}`, "");
+        if (report.log.network_enforced !== null)
+            out.push(`Network enforced: ${mdCode(JSON.stringify(report.log.network_enforced), { max: summary_MAX_CELL })}`, "");
+    }
+    if (input.omittedAnnotations > 0)
+        out.push(`${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`, "");
+    for (const note of input.notes)
+        out.push(`> ${summary_cell(note)}`, "");
+    if (input.links.length > 0)
+        out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
+    return out.join("\n");
+}
+/** Renders with tables shortened until the text fits `maxChars`; past that, cut at a line boundary. */
+function fitted(renderAt, maxChars, tail) {
+    for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
+        const text = renderAt(limit);
+        if (text.length <= maxChars)
+            return text;
+    }
+    // Cut at a line boundary: never inside an escape, an entity or a code span.
+    return clipMarkdown(renderAt(0), maxChars, tail);
+}
+/** Renders the summary, shortening tables until it fits GitHub's limit. */
+function renderSummary(input, maxChars = MAX_SUMMARY_CHARS) {
+    return fitted((limit) => summary_render(input, limit), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
+}
+/** The footprint section's heading; `(run #id)` once a base run was found. */
+const FOOTPRINT_HEADING = "New compared with the base's last run";
+function renderFootprintAt(file, limit) {
+    const out = [];
+    if (file.status !== "compared") {
+        out.push(`### ${FOOTPRINT_HEADING}`, "");
+        out.push(file.status === "no_base"
+            ? `No base run to compare (${summary_cell(file.reason)}).`
+            : `Could not compare (${summary_cell(file.reason)}): this says nothing about what is new in this run.`);
+        out.push("", "The footprint is advisory: it never changes the verdict, which the envelope alone decides.", "");
+        return out.join("\n");
+    }
+    const base = file.base;
+    // `#<id>` is a workflow run, not an issue: broken as mdText breaks references, so GitHub links none.
+    out.push(`### ${FOOTPRINT_HEADING} (${summary_cell(`run #${base.workflow_run_id}`)})`, "");
+    out.push(`Compared with ${mdLink(`push run #${base.workflow_run_id}`, base.html_url)} of ${summary_code(base.branch)} at ${summary_code(base.head_sha.slice(0, 12))}: what this run touched that that run did not, allowed by the envelope or not. Advisory: it never changes the verdict.`, "");
+    const rows = FOOTPRINT_CLASSES.flatMap((c) => file.new[c].map((i) => [summary_cell(FOOTPRINT_CLASS_LABEL[c]), summary_code(i.item), summary_cell(String(i.first_line)), summary_cell(String(i.count))]));
+    if (rows.length === 0)
+        out.push("Nothing new: every environment key, host, command, write directory and tool this run touched, the base's run touched too.", "");
+    else
+        out.push(...table(["new", "what", "first at log line", "count"], rows, limit, (n) => `...and ${n} more (all of them are in the evidence bundle's footprint.json).`), "");
+    const gone = FOOTPRINT_CLASSES.filter((c) => file.no_longer[c] > 0).map((c) => `${FOOTPRINT_CLASS_LABEL[c]}: ${file.no_longer[c]}`);
+    out.push(`No longer touched (in the base's run, not in this one): ${gone.length === 0 ? "nothing" : summary_cell(gone.join(", "))}.`, "");
+    return out.join("\n");
+}
+/** The footprint as the check run's text (markdown, escaped), within GitHub's size limit. */
+function renderFootprint(file, maxChars = MAX_SUMMARY_CHARS) {
+    return fitted((limit) => renderFootprintAt(file, limit), maxChars, "\n\n(cut to GitHub's size limit; footprint.json holds everything)\n");
+}
+/** How many new things, for a title or a log line. */
+function footprintHeadline(file) {
+    if (file.status === "no_base")
+        return `footprint: no base run to compare (${file.reason})`;
+    if (file.status !== "compared")
+        return `footprint: could not compare (${file.reason})`;
+    const n = newCount(file);
+    return `footprint: ${n === 0 ? "nothing new" : `${n} new`} compared with the base's last run (run #${file.base.workflow_run_id})`;
+}
+
+;// CONCATENATED MODULE: ./src/core/verdict.ts
+
+const EXIT_CODES = { pass: 0, envelope_fail: 1, usage: 2, error: 3 };
+function reportFromVerdict(v) {
+    return {
+        verdict: v.verdict,
+        envelope_id: v.envelope_id,
+        envelope_hash: v.envelope_hash,
+        events: v.events,
+        violations: v.violations,
+        error: null,
+        log: {
+            run_id: v.meta.run_id,
+            runner: v.meta.runner,
+            exit_code: v.exit_code,
+            counts: v.counts,
+            observers: v.meta.extra.observers ?? null,
+            network_enforced: v.meta.extra.network_enforced ?? null,
+            jail: v.meta.extra.jail ?? null,
+            via_sets: v.via_sets,
+            audit: v.meta.extra.audit === true,
+        },
+    };
+}
+function reportFromError(err, envelope) {
+    const gate = err instanceof errors_GateError
+        ? err
+        : new errors_GateError("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+            hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
+        });
+    return {
+        verdict: "error",
+        envelope_id: envelope?.envelope.envelope_id ?? null,
+        envelope_hash: envelope?.hash ?? null,
+        events: 0,
+        violations: [],
+        error: gate.toJSON(),
+        log: null,
+    };
+}
+function exitCodeFor(verdict) {
+    return EXIT_CODES[verdict];
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/gate/files.ts
@@ -45752,7 +46986,7 @@ function defaultDigestPath(envelopePath) {
     return `${envelopePath}.sha256`;
 }
 /** Checks the pinned digest against the raw bytes, then loads the envelope. */
-async function readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
+async function files_readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
     const bytes = await readBytes(envelopePath, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT);
     const digest = await readBytes(digestPath, "ENVELOPE_DIGEST_MISSING", "ENVELOPE_DIGEST_UNREADABLE", "envelope digest", `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`);
     verifyDigest(bytes, envelopePath, digest.toString("utf8"), digestPath);
@@ -45802,6 +47036,149 @@ async function evaluateLogFile(envelope, logPath, options) {
         await handle.close();
     }
     return evaluator.finish();
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/gate/output.ts
+
+
+/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
+function stdoutTarget() {
+    try {
+        return readlinkSync("/proc/self/fd/1");
+    }
+    catch {
+        return "standard output";
+    }
+}
+/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
+function output_outputUnwritable(file, what, err) {
+    const reason = err.code ?? String(err);
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    return new errors_GateError("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
+        file,
+        hint: full
+            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
+            : "Check that the destination can be written, and run again.",
+        cause: err,
+    });
+}
+/**
+ * Writes to standard output and waits until it is written. A refused write (a full disk, a
+ * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
+ */
+function writeStdout(text, what) {
+    return new Promise((resolvePromise, reject) => {
+        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
+        const refuse = (err) => reject(output_outputUnwritable(stdoutTarget(), what, err));
+        process.stdout.on("error", refuse);
+        process.stdout.write(text, (err) => {
+            if (err)
+                refuse(err);
+            else
+                resolvePromise();
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gate/suggest.ts
+/**
+ * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
+ * core/suggest for the tightest envelope that passes them, prints it explained, and with
+ * --write writes it and its digest.
+ */
+
+
+
+
+
+
+
+/** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
+async function readLog(file) {
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, "utf8");
+    }
+    catch (err) {
+        const code = err.code;
+        throw new errors_GateError(code === "ENOENT" ? "OBSERVER_LOG_MISSING" : "OBSERVER_LOG_UNREADABLE", `observer log ${file} cannot be read (${code ?? String(err)})`, { file });
+    }
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "")
+        lines.pop();
+    return {
+        file,
+        lines: lines.map((line, i) => {
+            try {
+                const value = JSON.parse(line);
+                if (value === null || typeof value !== "object" || Array.isArray(value))
+                    throw new SyntaxError("not an object");
+                return value;
+            }
+            catch (err) {
+                throw new errors_GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
+                    file,
+                    line: i + 1,
+                });
+            }
+        }),
+    };
+}
+async function suggestCommand(options) {
+    const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
+    const logs = await Promise.all(options.logs.map(readLog));
+    const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
+        workspace: options.workspace === undefined ? undefined : resolve(options.workspace),
+        scratch: options.scratch === undefined ? undefined : resolve(options.scratch),
+    });
+    const out = [
+        `envelope-gate suggest: ${added.length} entr${added.length === 1 ? "y" : "ies"} from ${logs.length} log${logs.length === 1 ? "" : "s"}`,
+    ];
+    const verb = {
+        allowed_env: "read by",
+        allowed_roots: "written by",
+        allowed_tools: "called by",
+        allowed_hosts: "reached by",
+        allowed_commands: "started by",
+    };
+    for (const a of added.filter((e) => e.unobserved !== true)) {
+        const covers = a.covers.length > 1 || a.covers[0] !== a.entry
+            ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+            : "";
+        const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
+        out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace("( ", "("));
+    }
+    const unobserved = added.filter((e) => e.unobserved === true);
+    if (unobserved.length > 0) {
+        out.push(`  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`);
+        for (const a of unobserved) {
+            out.push(`  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.program === undefined ? "" : ` as ${a.program}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
+        }
+    }
+    for (const n of notes)
+        out.push(`  note: ${n}`);
+    const text = envelopeJson(envelope);
+    out.push("");
+    if (base !== null) {
+        out.push(`changes to ${options.from} (review them; the digest changes too):`);
+        out.push(lineDiff(envelopeJson(base.envelope), text));
+    }
+    else {
+        out.push(text.trimEnd());
+    }
+    if (options.write !== undefined) {
+        const digestFile = `${options.write}.sha256`;
+        await writeFile(options.write, text).catch((err) => {
+            throw outputUnwritable(options.write, "the suggested envelope", err);
+        });
+        await writeFile(digestFile, formatDigestLine(Buffer.from(text), basename(options.write))).catch((err) => {
+            throw outputUnwritable(digestFile, "the suggested envelope's digest", err);
+        });
+        out.push("", `wrote ${options.write} and ${options.write}.sha256`);
+    }
+    return out.join("\n") + "\n";
 }
 
 ;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
@@ -48238,68 +49615,6 @@ function hasStatus(err, status) {
     return err instanceof GitHubUnavailable && err.status === status;
 }
 
-;// CONCATENATED MODULE: ./src/github/artifacts.ts
-/**
- * Workflow-run artifacts read with the Action's token (`actions: read`): the evidence bundles a
- * freeze row names, so the Action can check the row against them before honoring it.
- */
-
-/** Largest evidence artifact downloaded (a bundle is a few files of JSON and the observer log). */
-const ARTIFACT_MAX_BYTES = 50 * 1024 * 1024;
-/**
- * The zip of the run's artifact named `name` in this repository, or why there is none (no such
- * run or artifact, expired, too large). A GitHub failure (403, 5xx, no answer) throws
- * GITHUB_UNAVAILABLE: "could not read" is never "read".
- */
-async function downloadRunArtifact(client, repo, runId, name) {
-    let list;
-    try {
-        ({ data: list } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
-            ...repo,
-            run_id: Number(runId),
-            name,
-            per_page: 100,
-        }));
-    }
-    catch (err) {
-        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
-            return { missing: `run ${runId} is not a workflow run of ${repo.owner}/${repo.repo}` };
-        return callGitHub(`list the artifacts of run ${runId}`, () => Promise.reject(err));
-    }
-    const named = (list.artifacts ?? []).filter((a) => a.name === name);
-    if (named.length === 0)
-        return { missing: `run ${runId} has no ${name} artifact` };
-    const artifact = named.find((a) => !a.expired);
-    if (artifact === undefined)
-        return { missing: `run ${runId}'s ${name} artifact has expired` };
-    if (artifact.size_in_bytes > ARTIFACT_MAX_BYTES)
-        return { missing: `run ${runId}'s ${name} artifact is ${artifact.size_in_bytes} bytes, over ${ARTIFACT_MAX_BYTES}` };
-    const { data } = await callGitHub(`download run ${runId}'s ${name} artifact`, () => client.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", {
-        ...repo,
-        artifact_id: artifact.id,
-        archive_format: "zip",
-    }));
-    return { zip: new Uint8Array(data) };
-}
-/** The run as GitHub's API describes it, or null when this repository has no such run (404). */
-async function workflowRunFacts(client, repo, runId) {
-    let data;
-    try {
-        ({ data } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...repo, run_id: Number(runId) }));
-    }
-    catch (err) {
-        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
-            return null;
-        return callGitHub(`read workflow run ${runId}`, () => Promise.reject(err));
-    }
-    return {
-        id: Number(data.id),
-        event: String(data.event ?? ""),
-        head_sha: String(data.head_sha ?? ""),
-        repository: String(data.repository?.full_name ?? ""),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/github/checks.ts
 /** Check runs: create one, then complete it with its output and annotations, 50 per request. */
 
@@ -48633,6 +49948,477 @@ async function gatherPolicyFacts(source, input) {
     return { files, filesComplete: files.length >= pull.changedFiles, changes, approvedBy, ignoredBots, policy };
 }
 
+;// CONCATENATED MODULE: ./src/core/freeze-evidence.ts
+/** Why the row's evidence does not match the two bundles; null when it does. */
+function freezeEvidenceMismatch(row, a, b, repository) {
+    const problems = [];
+    if (a.digest !== row.evidence)
+        problems.push(`runner A's evidence digest is ${a.digest}, the row says ${row.evidence}`);
+    for (const [side, bundle, cell] of [
+        ["A", a, row.runA],
+        ["B", b, row.runB],
+    ]) {
+        const r = bundle.runner;
+        if ((r.machine_id ?? "") !== cell.machineId)
+            problems.push(`runner ${side}'s runner.json names machine ${JSON.stringify(r.machine_id)}, the row says ${cell.machineId}`);
+        if ((r.workflow_run_id ?? "") !== cell.runId)
+            problems.push(`runner ${side}'s runner.json is of run ${JSON.stringify(r.workflow_run_id)}, the row says ${cell.runId}`);
+        if ((r.repository ?? "").toLowerCase() !== repository.toLowerCase())
+            problems.push(`runner ${side}'s run is of ${JSON.stringify(r.repository)}, not ${repository}`);
+        if (r.envelope_hash !== row.envelope_hash || bundle.verdict.envelope_hash !== row.envelope_hash)
+            problems.push(`runner ${side}'s run was under envelope ${String(r.envelope_hash)}, the row says ${row.envelope_hash}`);
+        if (bundle.verdict.verdict !== "pass")
+            problems.push(`runner ${side}'s envelope verdict is ${bundle.verdict.verdict}, not pass`);
+    }
+    const onA = a.properties.find((p) => p.name === row.scope.name);
+    if (onA?.result !== "fail" || onA.failure_fingerprint !== row.scope.fingerprint)
+        problems.push(`runner A's evidence does not record ${row.scope.name} failing with fingerprint ${row.scope.fingerprint} (it records ${onA ? `${onA.result}, fingerprint ${String(onA.failure_fingerprint ?? "none")}` : "no such property"})`);
+    const onB = b.properties.find((p) => p.name === row.scope.name);
+    if (onB?.result !== "pass")
+        problems.push(`runner B's evidence does not record ${row.scope.name} passing`);
+    return problems.length === 0 ? null : problems.join("; ");
+}
+/**
+ * Why GitHub's own account of the two runs contradicts the row or its bundles; null when it
+ * does not. Runner B must be a run the App dispatched (`workflow_dispatch`: a pull request's own
+ * workflow cannot produce one), both runs are of this repository, and runner A's is of the
+ * commit its bundle names.
+ */
+function freezeRunsMismatch(row, runs, bundles, repository) {
+    const problems = [];
+    for (const [side, run, cell] of [
+        ["A", runs.a, row.runA],
+        ["B", runs.b, row.runB],
+    ]) {
+        if (String(run.id) !== cell.runId)
+            problems.push(`GitHub answered run ${run.id} for runner ${side}'s run ${cell.runId}`);
+        if (run.repository.toLowerCase() !== repository.toLowerCase())
+            problems.push(`runner ${side}'s run ${cell.runId} is of ${run.repository || "(unknown)"}, not ${repository}`);
+    }
+    // Runner A ran on the pull request's head; runner B, dispatched on the base branch, checks the
+    // head its inputs name (GitHub records the dispatched ref's commit as its head_sha), so only
+    // A's commit is compared here.
+    if (runs.a.head_sha !== (bundles.a.runner.head_sha ?? ""))
+        problems.push(`runner A's run ${row.runA.runId} ran ${runs.a.head_sha}, its bundle says ${String(bundles.a.runner.head_sha)}`);
+    if (runs.b.event !== "workflow_dispatch")
+        problems.push(`runner B's run ${row.runB.runId} is a ${runs.b.event || "(unknown)"} run, not one the App dispatched (workflow_dispatch)`);
+    return problems.length === 0 ? null : problems.join("; ");
+}
+
+;// CONCATENATED MODULE: ./src/core/coverage.ts
+/**
+ * Observer coverage per class, for the job summary: which recorder saw each class of event in
+ * this run (the process observer, the Node hooks, the egress proxy, the SDK), how many events,
+ * and what that recorder cannot see. Read from the log's `meta` (observers, network_enforced)
+ * and its events' `source`. Pure; it describes, never judges.
+ */
+const SOURCE_NAME = {
+    process: "process observer (strace)",
+    node: "Node hooks",
+    runtime: "Node hooks (runtime's own reads)",
+    proxy: "egress proxy",
+    sdk: "SDK (recordTool)",
+    none: "unattributed",
+};
+const KIND_CLASS = {
+    write: "writes",
+    exec: "execs",
+    env: "env reads",
+    host: "network",
+    tool: "tools",
+};
+/** A Node binary by its file name: node, node24, nodejs. */
+function isNodeProgram(path) {
+    return /^node(?:js)?[0-9.]*$/.test(path.slice(path.lastIndexOf("/") + 1));
+}
+function recordedBy(counts) {
+    if (counts.size === 0)
+        return "nothing recorded";
+    return [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([source, n]) => `${SOURCE_NAME[source] ?? source} ${n}`)
+        .join(", ");
+}
+/** Coverage of one log (its lines parsed, in order, meta first). Canary lines are the observer's own check and are left out. */
+function logCoverage(lines) {
+    let observers = [];
+    let enforced = null;
+    const bySource = new Map();
+    const programs = new Set();
+    for (const e of lines) {
+        if (e.kind === "meta") {
+            observers = Array.isArray(e.observers) ? e.observers.filter((o) => typeof o === "string") : [];
+            enforced = typeof e.network_enforced === "boolean" ? e.network_enforced : null;
+            continue;
+        }
+        if (e.canary === true)
+            continue;
+        const cls = KIND_CLASS[String(e.kind)];
+        if (cls === undefined)
+            continue;
+        const source = typeof e.source === "string" ? e.source : "none";
+        const counts = bySource.get(cls) ?? new Map();
+        counts.set(source, (counts.get(source) ?? 0) + 1);
+        bySource.set(cls, counts);
+        if (e.kind === "exec" && typeof e.path === "string")
+            programs.add(e.path);
+    }
+    const node = [...programs].filter(isNodeProgram).length;
+    const withProcess = observers.includes("process");
+    const total = (cls) => [...(bySource.get(cls)?.values() ?? [])].reduce((a, b) => a + b, 0);
+    const row = (cls, limit) => ({
+        class: cls,
+        recorded_by: recordedBy(bySource.get(cls) ?? new Map()),
+        events: total(cls),
+        limit,
+    });
+    const rows = [
+        row("writes", withProcess
+            ? "every process of the run, by the kernel's account (strace), symlinks resolved; a write the jail refused is still recorded"
+            : "only Node processes: the process observer did not run, so writes by other programs were not seen"),
+        row("execs", withProcess
+            ? "every program started in the run (strace)"
+            : "only programs Node started (child_process): the process observer did not run"),
+        row("env reads", `observed only in Node processes: ${node} of ${programs.size} executed program${programs.size === 1 ? " was" : "s were"} Node; other programs' reads are not seen (their environment holds only the allowed_env keys)`),
+        row("network", enforced === true
+            ? "enforced by the jail's own network namespace (loopback only; allowlist egress only through the recording proxy); recorded by the proxy by name, by the process observer by address"
+            : "not enforced by a namespace in this run: recorded only"),
+        row("tools", "only tools the agent's dispatcher reports through the SDK (recordTool); nothing else can see a tool dispatch"),
+    ];
+    return { observers, network_enforced: enforced, programs: { total: programs.size, node }, rows };
+}
+
+;// CONCATENATED MODULE: ./src/core/sarif.ts
+/**
+ * The run's violations as SARIF 2.1.0 (`envelope-gate.sarif`), for code scanning and any other
+ * SARIF reader: one rule per violation rule, one result per distinct violation. Pure.
+ *
+ * Locations: a violation whose subject is a path inside the workspace (a protected path written)
+ * is located at that path, relative to the repository root; every other one (a write outside the
+ * repository, a key, a host, a command, a tool) at the envelope file's line that the rule's key is
+ * on, as the check run's annotations are, with the subject as a logical location.
+ */
+
+
+
+
+const SARIF_FILE = "envelope-gate.sarif";
+const SARIF_VERSION = "2.1.0";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_TOOL_NAME = "envelope-gate";
+/** The key of each result's partialFingerprints: the violation id's hash, stable across runs. */
+const SARIF_FINGERPRINT_KEY = "envelopeGateViolation/v1";
+const RULE_TEXT = {
+    write_outside_root: {
+        name: "WriteOutsideRoot",
+        short: "A write outside every allowed root",
+        help: "The run created, changed or deleted a file outside every root in allowed_roots. Either the patch should not write there, or the envelope (reviewed, re-pinned) adds a root that covers it.",
+    },
+    undeclared_tool: {
+        name: "UndeclaredTool",
+        short: "An agent tool not in allowed_tools",
+        help: "The agent dispatched a tool that allowed_tools does not list. Remove the call, or add the tool to the envelope in a reviewed change.",
+    },
+    undeclared_env: {
+        name: "UndeclaredEnv",
+        short: "An environment key not in allowed_env",
+        help: "The run read an environment key that allowed_env does not list (the key was not in its environment: the run only asked). Stop reading it, or add it to allowed_env in a reviewed change.",
+    },
+    network_denied: {
+        name: "NetworkDenied",
+        short: 'A network connection while network is "deny"',
+        help: 'The run reached for a host while the envelope says network "deny" (the jail refused it). Remove the connection, or make the envelope an allowlist naming the host.',
+    },
+    undeclared_host: {
+        name: "UndeclaredHost",
+        short: "A host not in allowed_hosts",
+        help: "The run connected to a host that allowed_hosts does not list (the egress proxy refused it). Remove the connection, or add the host in a reviewed change.",
+    },
+    undeclared_command: {
+        name: "UndeclaredCommand",
+        short: "A program not in allowed_commands",
+        help: "The run executed a program that allowed_commands does not list. Remove the call, or add the program (by path or bare name) in a reviewed change.",
+    },
+    forbidden_syscall: {
+        name: "ForbiddenSyscall",
+        short: "A system call that would blind or escape the observer",
+        help: "The run called something the jail refuses because it would blind the observer or escape the jail. No envelope allows it: remove the call.",
+    },
+    write_protected: {
+        name: "WriteProtected",
+        short: "A write to a protected path inside an allowed root",
+        help: "The run wrote a protected path (.git, .github, the Action's own files) inside an allowed root; later steps of the job act on those unjailed. Remove the write, or list the path in writable_protected in a reviewed change.",
+    },
+};
+const SARIF_RULES = Object.keys(RULE_TEXT);
+/** Relative repository path of a path under the workspace, or null. */
+function inWorkspace(path, workspace) {
+    if (!path.startsWith("/") || !paths_isInsideRoot(path, workspace) || path === workspace)
+        return null;
+    return path.slice(workspace === "/" ? 1 : workspace.length + 1);
+}
+/** URI-encodes a relative path segment by segment (SARIF's artifactLocation.uri is a URI reference). */
+function uriOf(path) {
+    return path.split("/").map(encodeURIComponent).join("/");
+}
+function buildSarif(input) {
+    const rules = SARIF_RULES.map((id) => {
+        const t = RULE_TEXT[id];
+        return {
+            id,
+            name: t.name,
+            shortDescription: { text: t.short },
+            fullDescription: { text: t.help },
+            help: { text: t.help, markdown: t.help },
+            defaultConfiguration: { level: "error" },
+            properties: { tags: ["security", "envelope-gate"], envelope_key: RULE_ENVELOPE_KEY[id] },
+        };
+    });
+    const results = input.violations.map((v) => {
+        const relative = v.rule === "write_outside_root" || v.rule === "write_protected" ? inWorkspace(v.subject, input.workspace) : null;
+        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
+        const key = RULE_ENVELOPE_KEY[v.rule];
+        const physicalLocation = relative !== null
+            ? { artifactLocation: { uri: uriOf(relative), uriBaseId: "%SRCROOT%" } }
+            : input.envelope !== null
+                ? {
+                    artifactLocation: { uri: uriOf(input.envelope.file), uriBaseId: "%SRCROOT%" },
+                    region: { startLine: Math.max(1, input.envelope.lines.get(`/${key}`) ?? 1) },
+                }
+                : null;
+        const location = {
+            ...(physicalLocation !== null ? { physicalLocation } : {}),
+            logicalLocations: [{ name: v.subject, fullyQualifiedName: v.id, kind: "resource" }],
+        };
+        return {
+            ruleId: v.rule,
+            ruleIndex: SARIF_RULES.indexOf(v.rule),
+            level: "error",
+            message: {
+                text: `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+            },
+            locations: [location],
+            partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sha256Hex(v.id) },
+            properties: { violation_id: v.id, subject: v.subject, first_line: v.first_line, count: v.count },
+        };
+    });
+    return {
+        $schema: SARIF_SCHEMA,
+        version: SARIF_VERSION,
+        runs: [
+            {
+                tool: {
+                    driver: {
+                        name: SARIF_TOOL_NAME,
+                        informationUri: "https://github.com/envelope-gate/envelope-gate",
+                        ...(input.toolVersion !== undefined ? { version: input.toolVersion } : {}),
+                        rules,
+                    },
+                },
+                automationDetails: { id: input.checkName },
+                originalUriBaseIds: { "%SRCROOT%": { description: { text: "The repository's root (the Action's workspace)." } } },
+                results,
+                ...(input.envelope !== null ? { properties: { envelope_id: input.envelope.id, envelope_hash: input.envelope.hash } } : {}),
+            },
+        ],
+    };
+}
+/** The SARIF file's bytes: two-space JSON and a final newline. */
+function sarifText(sarif) {
+    return JSON.stringify(sarif, null, 2) + "\n";
+}
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/github/artifacts.ts
+/**
+ * Workflow-run artifacts read with the Action's token (`actions: read`): the evidence bundles a
+ * freeze row names, so the Action can check the row against them before honoring it.
+ */
+
+/** Largest evidence artifact downloaded (a bundle is a few files of JSON and the observer log). */
+const ARTIFACT_MAX_BYTES = 50 * 1024 * 1024;
+/**
+ * The zip of the run's artifact named `name` in this repository, or why there is none (no such
+ * run or artifact, expired, too large). A GitHub failure (403, 5xx, no answer) throws
+ * GITHUB_UNAVAILABLE: "could not read" is never "read".
+ */
+async function downloadRunArtifact(client, repo, runId, name) {
+    let list;
+    try {
+        ({ data: list } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
+            ...repo,
+            run_id: Number(runId),
+            name,
+            per_page: 100,
+        }));
+    }
+    catch (err) {
+        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+            return { missing: `run ${runId} is not a workflow run of ${repo.owner}/${repo.repo}` };
+        return callGitHub(`list the artifacts of run ${runId}`, () => Promise.reject(err));
+    }
+    const named = (list.artifacts ?? []).filter((a) => a.name === name);
+    if (named.length === 0)
+        return { missing: `run ${runId} has no ${name} artifact` };
+    const artifact = named.find((a) => !a.expired);
+    if (artifact === undefined)
+        return { missing: `run ${runId}'s ${name} artifact has expired` };
+    if (artifact.size_in_bytes > ARTIFACT_MAX_BYTES)
+        return { missing: `run ${runId}'s ${name} artifact is ${artifact.size_in_bytes} bytes, over ${ARTIFACT_MAX_BYTES}` };
+    const { data } = await callGitHub(`download run ${runId}'s ${name} artifact`, () => client.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", {
+        ...repo,
+        artifact_id: artifact.id,
+        archive_format: "zip",
+    }));
+    return { zip: new Uint8Array(data) };
+}
+/** The run as GitHub's API describes it, or null when this repository has no such run (404). */
+async function workflowRunFacts(client, repo, runId) {
+    let data;
+    try {
+        ({ data } = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}", { ...repo, run_id: Number(runId) }));
+    }
+    catch (err) {
+        if (typeof err === "object" && err !== null && err.status === 404 && "response" in err)
+            return null;
+        return callGitHub(`read workflow run ${runId}`, () => Promise.reject(err));
+    }
+    return {
+        id: Number(data.id),
+        event: String(data.event ?? ""),
+        head_sha: String(data.head_sha ?? ""),
+        repository: String(data.repository?.full_name ?? ""),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/base-runs.ts
+/**
+ * The base branch's last run, as the footprint compares with it, and the SARIF upload to code
+ * scanning. Read and sent with the Action's token (`actions: read`; `security-events: write` for
+ * the upload). A GitHub failure throws GITHUB_UNAVAILABLE (src/github/client.ts): "could not
+ * read the base's runs" is never "the base has no runs".
+ */
+
+
+
+/** Push runs of the base branch looked at, newest first, for one that left its evidence. */
+const BASE_RUNS_LOOKED_AT = 20;
+/**
+ * The workflow file this run comes from, from `GITHUB_WORKFLOW_REF`
+ * (`owner/repo/.github/workflows/gate.yml@refs/...`): its path in the repository, or null.
+ */
+function workflowPathOf(workflowRef, repo) {
+    if (workflowRef === undefined || workflowRef === "")
+        return null;
+    const at = workflowRef.lastIndexOf("@");
+    const full = at === -1 ? workflowRef : workflowRef.slice(0, at);
+    const prefix = `${repo.owner}/${repo.repo}/`;
+    if (full.toLowerCase().startsWith(prefix.toLowerCase())) {
+        const path = full.slice(prefix.length);
+        return /^\.github\/workflows\/[^/]+\.ya?ml$/.test(path) ? path : null;
+    }
+    return null;
+}
+/**
+ * The evidence of the most recent completed `push` run of `workflowPath` on `branch` that has an
+ * `artifact` (the newest first, at most BASE_RUNS_LOOKED_AT runs): its zip, or why there is none
+ * (no such run, no run left its evidence, the evidence expired or is too large). Only push runs of
+ * that branch count (a pull request's run is not the base), each checked on GitHub's answer, not
+ * only through the query's filters.
+ */
+async function baseRunEvidence(client, repo, options) {
+    const workflowFile = options.workflowPath.slice(options.workflowPath.lastIndexOf("/") + 1);
+    let data;
+    try {
+        ({ data } = await callGitHub(`list the push runs of ${options.workflowPath} on ${options.branch}`, () => client.request("GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs", {
+            ...repo,
+            workflow_id: workflowFile,
+            branch: options.branch,
+            event: "push",
+            status: "completed",
+            per_page: BASE_RUNS_LOOKED_AT,
+        })));
+    }
+    catch (err) {
+        // GitHub knows no such workflow in this repository (one the pull request adds): no base, said so.
+        if (hasStatus(err, 404))
+            return { found: false, reason: `GitHub knows no workflow ${options.workflowPath} in this repository (404)` };
+        throw err;
+    }
+    const runs = (data.workflow_runs ?? []).filter((r) => r.event === "push" &&
+        r.status === "completed" &&
+        r.head_branch === options.branch &&
+        (r.path === undefined || r.path === options.workflowPath) &&
+        typeof r.id === "number" &&
+        String(r.id) !== options.excludeRunId);
+    if (runs.length === 0)
+        return { found: false, reason: `no completed push run of ${options.workflowPath} on ${options.branch}` };
+    for (const r of runs) {
+        const id = r.id;
+        const { data: list } = await callGitHub(`list the artifacts of run ${id}`, () => client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
+            ...repo,
+            run_id: id,
+            name: options.artifact,
+            per_page: 100,
+        }));
+        const named = (list.artifacts ?? []).filter((a) => a.name === options.artifact);
+        if (named.length === 0)
+            continue;
+        const run = {
+            id,
+            run_number: typeof r.run_number === "number" ? r.run_number : null,
+            head_sha: String(r.head_sha ?? ""),
+            head_branch: options.branch,
+            html_url: typeof r.html_url === "string" ? r.html_url : null,
+        };
+        const artifact = named.find((a) => !a.expired);
+        if (artifact === undefined)
+            return { found: false, reason: `the ${options.artifact} artifact of run #${id} (the base's last) has expired` };
+        if (artifact.size_in_bytes > ARTIFACT_MAX_BYTES)
+            return {
+                found: false,
+                reason: `the ${options.artifact} artifact of run #${id} is ${artifact.size_in_bytes} bytes, over ${ARTIFACT_MAX_BYTES}`,
+            };
+        const { data: zip } = await callGitHub(`download run ${id}'s ${options.artifact} artifact`, () => client.request("GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", {
+            ...repo,
+            artifact_id: artifact.id,
+            archive_format: "zip",
+        }));
+        return { found: true, run, zip: new Uint8Array(zip) };
+    }
+    return {
+        found: false,
+        reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact`,
+    };
+}
+/** GitHub's limit on one upload: the gzip-compressed SARIF file. */
+const SARIF_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+/** SARIF as code scanning's upload takes it: gzip, then base64. */
+function encodeSarifForUpload(text) {
+    return (0,external_node_zlib_.gzipSync)(Buffer.from(text, "utf8")).toString("base64");
+}
+/**
+ * Uploads a SARIF file to code scanning (`POST /repos/{owner}/{repo}/code-scanning/sarifs`) for
+ * the commit and ref. Returns GitHub's receipt id. Throws GITHUB_UNAVAILABLE when GitHub refuses
+ * or does not answer, and a plain Error for a file over GitHub's size limit; the caller decides
+ * what an upload failure means (never the verdict).
+ */
+async function uploadSarif(client, repo, upload) {
+    const encoded = encodeSarifForUpload(upload.sarif);
+    const gzipped = Math.floor((encoded.length * 3) / 4);
+    if (gzipped > SARIF_UPLOAD_MAX_BYTES)
+        throw new Error(`the SARIF file is ${gzipped} bytes gzip-compressed, over code scanning's ${SARIF_UPLOAD_MAX_BYTES}`);
+    const { data } = await callGitHub(`upload the SARIF file for ${upload.ref}`, () => client.request("POST /repos/{owner}/{repo}/code-scanning/sarifs", {
+        ...repo,
+        commit_sha: upload.commitSha,
+        ref: upload.ref,
+        sarif: encoded,
+        tool_name: upload.toolName,
+    }));
+    return { id: typeof data.id === "string" ? data.id : null };
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -48641,48 +50427,6 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/gate/output.ts
-
-
-/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
-function stdoutTarget() {
-    try {
-        return readlinkSync("/proc/self/fd/1");
-    }
-    catch {
-        return "standard output";
-    }
-}
-/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
-function outputUnwritable(file, what, err) {
-    const reason = err.code ?? String(err);
-    const full = reason === "ENOSPC" || reason === "EDQUOT";
-    return new errors_GateError("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
-        file,
-        hint: full
-            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
-            : "Check that the destination can be written, and run again.",
-        cause: err,
-    });
-}
-/**
- * Writes to standard output and waits until it is written. A refused write (a full disk, a
- * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
- */
-function writeStdout(text, what) {
-    return new Promise((resolvePromise, reject) => {
-        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
-        const refuse = (err) => reject(outputUnwritable(stdoutTarget(), what, err));
-        process.stdout.on("error", refuse);
-        process.stdout.write(text, (err) => {
-            if (err)
-                refuse(err);
-            else
-                resolvePromise();
-        });
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/action/local.ts
 /**
  * The Action's local I/O: running the patch under the observer, reading what it produced,
@@ -48701,8 +50445,17 @@ function writeStdout(text, what) {
 
 
 
+
+
 const MAX_STDOUT = 16 * 1024 * 1024;
-const BUNDLE_NAMES = new Set([...Object.values(EVIDENCE_FILES), MANIFEST_FILE, MANIFEST_DIGEST_FILE]);
+const BUNDLE_NAMES = new Set([
+    ...Object.values(EVIDENCE_FILES),
+    ...Object.values(AUDIT_EVIDENCE_FILES),
+    MANIFEST_FILE,
+    MANIFEST_DIGEST_FILE,
+    FOOTPRINT_FILE,
+    SARIF_FILE,
+]);
 /** Creates the evidence directory, removing an earlier bundle; refuses a directory holding anything else. */
 async function prepareEvidenceDir(dir) {
     let entries = [];
@@ -48829,7 +50582,7 @@ async function spawnObserved(options, how) {
         await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(options.logPath), { recursive: true });
     }
     catch (err) {
-        throw outputUnwritable(err.path ?? policyDir, "the run's envelope and directories", err);
+        throw output_outputUnwritable(err.path ?? policyDir, "the run's envelope and directories", err);
     }
     const args = [
         cliCopy,
@@ -48844,6 +50597,7 @@ async function spawnObserved(options, how) {
         options.workspace,
         "--scratch",
         options.scratch,
+        ...(options.audit === true ? ["--audit"] : []),
         "--",
         ...options.command,
     ];
@@ -48862,7 +50616,9 @@ async function spawnObserved(options, how) {
             // JavaScript actions get no GITHUB_ACTION_PATH from the runner.
             // The run-identity keys take one value on runner A and runner B (core/env-sets.ts runEnvironment).
             env: {
-                ...runEnvironment(process.env, options.identity.role, options.identity.pull),
+                ...(options.identity.pull === null
+                    ? commitRunEnvironment(process.env)
+                    : runEnvironment(process.env, options.identity.role, options.identity.pull)),
                 RUNNER_TEMP: options.runnerTemp,
                 GITHUB_ACTION_PATH: actionPath(),
             },
@@ -48904,6 +50660,21 @@ async function spawnObserved(options, how) {
             resolvePromise({ exitCode: code, refusal, stdout, timedOut });
         });
     });
+}
+/**
+ * What the patch's run left: a log to judge, or the typed reason there is none. A wrapper that
+ * refused (exit 3, or no log) is that refusal; no log at all is OBSERVER_LOG_MISSING.
+ */
+function requireObservedLog(observed, logPath) {
+    const written = (0,external_node_fs_namespaceObject.existsSync)(logPath);
+    if (observed.refusal !== null && (observed.exitCode === 3 || !written)) {
+        throw new errors_GateError(observed.refusal, `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`, { hint: "The run was not observed, so it is not judged as clean." });
+    }
+    if (!written) {
+        throw new errors_GateError("OBSERVER_LOG_MISSING", `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`, {
+            hint: "The run was not observed, so it is not judged as clean.",
+        });
+    }
 }
 /** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 async function copyLog(from, to) {
@@ -49059,6 +50830,12 @@ async function writeBundle(dir, files) {
 
 
 
+
+
+
+
+
+
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
 function asGateError(err) {
     if (err instanceof errors_GateError)
@@ -49091,6 +50868,9 @@ async function gatePullRequest(settings) {
     let checkRunRefused = false;
     let error = null;
     try {
+        // Only audit runs without a pull request (src/action/audit.ts); readSettings sees to it.
+        if (settings.pullNumber === null)
+            throw new errors_GateError("INTERNAL_ERROR", "an enforce run without a pull request");
         p.pull = await source.pullRequest(settings.pullNumber);
         p.headSha ??= p.pull.headSha;
         try {
@@ -49211,7 +50991,7 @@ async function gate(settings, source, p) {
     if (settings.evaluation.mode === "run") {
         const observed = await runUnderObserver({
             envelopeBytes,
-            digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
+            digestLine: envelope_formatDigestLine(envelopeBytes, "envelope.json"),
             logPath,
             workspace: settings.workspace,
             scratch: settings.scratch,
@@ -49221,16 +51001,7 @@ async function gate(settings, source, p) {
             identity: runIdentity(settings, pull),
         });
         p.logWritten = (0,external_node_fs_namespaceObject.existsSync)(logPath);
-        if (observed.refusal !== null && (observed.exitCode === 3 || !p.logWritten)) {
-            throw new errors_GateError(observed.refusal, `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`, {
-                hint: "The run was not observed, so it is not judged as clean.",
-            });
-        }
-        if (!p.logWritten) {
-            throw new errors_GateError("OBSERVER_LOG_MISSING", `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`, {
-                hint: "The run was not observed, so it is not judged as clean.",
-            });
-        }
+        requireObservedLog(observed, logPath);
     }
     else {
         await copyLog(settings.evaluation.path, logPath);
@@ -49379,7 +51150,7 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
     const roots = expandRoots(envelope, { workspace: settings.workspace, scratch });
     const ran = await runPropertyUnderObserver({
         envelopeBytes,
-        digestLine: formatDigestLine(envelopeBytes, "envelope.json"),
+        digestLine: envelope_formatDigestLine(envelopeBytes, "envelope.json"),
         logPath,
         workspace: settings.workspace,
         scratch,
@@ -49425,12 +51196,12 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
     }
     return ran.outcome;
 }
-async function writeEvidence(settings, p, report) {
-    const files = new Map();
+async function writeEvidence(settings, p, report, extras) {
+    const files = new Map(extras);
     const properties = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
     files.set(EVIDENCE_FILES.properties, encodeJson(properties));
     if (p.pinned !== null)
-        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(formatDigestLine(p.pinned.bytes, "envelope.json")));
+        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(p.pinned.bytes, "envelope.json")));
     files.set(EVIDENCE_FILES.verdict, encodeJson(report));
     const identity = await runnerIdentity({
         run_id: report.log?.run_id ?? settings.run.id,
@@ -49442,6 +51213,7 @@ async function writeEvidence(settings, p, report) {
         dual_run_id: settings.dualRunId,
         envelope_hash: p.pinned?.envelope.hash ?? null,
         envelope_id: p.pinned?.envelope.envelope.envelope_id ?? null,
+        mode: "enforce",
     });
     files.set(EVIDENCE_FILES.runner, encodeJson(identity));
     return writeBundle(settings.evidenceDir, files);
@@ -49451,11 +51223,24 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
     let report = p.report;
     let digest = null;
     const notes = [...extraNotes];
+    // What the judged log shows beyond the verdict: coverage, the footprint against the base, SARIF.
+    const extras = new Map();
+    let coverage = null;
+    let footprint = null;
+    let sarif = null;
+    if (decision.verdict !== "not_gated" && report !== null && p.logWritten && error === null && report.verdict !== "error") {
+        const judged = await describeJudgedLog(settings, client, p, report);
+        coverage = judged.coverage;
+        footprint = judged.footprint;
+        sarif = judged.sarif;
+        extras.set(FOOTPRINT_FILE, encodeJson(footprint));
+        extras.set(SARIF_FILE, new TextEncoder().encode(sarif));
+    }
     if (decision.verdict !== "not_gated" && report !== null) {
         try {
             if (!p.logWritten)
                 await prepareEvidenceDir(settings.evidenceDir);
-            digest = await writeEvidence(settings, p, report);
+            digest = await writeEvidence(settings, p, report, extras);
         }
         catch (err) {
             const e = asGateError(err);
@@ -49521,8 +51306,13 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         links,
         notes,
         omittedAnnotations: omitted,
+        coverage,
     };
     const summary = renderSummary(summaryInput);
+    // The evidence was written (or the run is refused for want of it): the footprint goes with it.
+    if (digest === null)
+        footprint = null;
+    const text = footprint === null ? null : renderFootprint(footprint);
     let reportingError = null;
     if (checkRun !== null) {
         try {
@@ -49530,11 +51320,36 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
                 conclusion: decision.conclusion,
                 title: checkTitle(decision),
                 summary,
+                ...(text !== null ? { text } : {}),
                 annotations: kept,
             });
         }
         catch (err) {
             reportingError = asGateError(err);
+        }
+    }
+    // After the check run: the verdict is on the pull request already, whatever the upload does.
+    let sarifOutcome = null;
+    if (sarif !== null && digest !== null) {
+        sarifOutcome = { path: (0,external_node_path_namespaceObject.join)(settings.evidenceDir, SARIF_FILE), uploaded: false, uploadId: null, uploadError: null };
+        if (settings.uploadSarif && p.pull !== null && p.headSha !== null) {
+            try {
+                const receipt = await uploadSarif(client, settings.repository, {
+                    commitSha: p.headSha,
+                    ref: `refs/pull/${p.pull.number}/head`,
+                    sarif,
+                    toolName: SARIF_TOOL_NAME,
+                });
+                sarifOutcome.uploaded = true;
+                sarifOutcome.uploadId = receipt.id;
+            }
+            catch (err) {
+                const cause = err instanceof errors_GateError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+                sarifOutcome.uploadError = new errors_GateError("SARIF_UPLOAD_FAILED", `envelope-gate.sarif could not be uploaded to code scanning (${cause}); the verdict stands as the check run says`, {
+                    cause: err,
+                    hint: "The job needs security-events: write, and code scanning must be available for the repository; the SARIF file is in the evidence bundle.",
+                });
+            }
         }
     }
     return {
@@ -49550,6 +51365,350 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         policyChanged: policyChangeOf(p) !== null,
         evidence: { dir: settings.evidenceDir, digest },
         pull: p.pull,
+        text,
+        footprint: footprint === null ? null : { path: (0,external_node_path_namespaceObject.join)(settings.evidenceDir, FOOTPRINT_FILE), file: footprint },
+        sarif: sarifOutcome,
+    };
+}
+/**
+ * Reads the judged log once more for what a reviewer reads beside the verdict: coverage per
+ * class, the footprint against the base branch's last run, and the SARIF of the violations.
+ * Advisory, all of it: nothing here changes the decision, and a failure to compare is said as such.
+ */
+async function describeJudgedLog(settings, client, p, report) {
+    const envelope = p.pinned?.envelope ?? null;
+    const sarif = sarifText(buildSarif({
+        violations: report.violations,
+        checkName: settings.checkName,
+        envelope: envelope === null ? null : { file: envelope.file, lines: envelope.lines, id: envelope.envelope.envelope_id, hash: envelope.hash },
+        workspace: foldPath(settings.workspace) ?? settings.workspace,
+        logName: EVIDENCE_FILES.observerLog,
+        otherLogs: new Map(p.propertyViolations.flatMap((r) => r.violations.map((v) => [v, `property ${r.property}'s log`]))),
+    }));
+    let coverage = null;
+    let mine;
+    try {
+        const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog), "utf8");
+        coverage = logCoverage(parseLogLines(text));
+        mine = logFootprint(parseLogLines(text));
+    }
+    catch (err) {
+        const e = asGateError(err);
+        return {
+            coverage,
+            sarif,
+            footprint: { version: 1, status: "unavailable", reason: `this run's own log could not be read again (${e.code}: ${e.message})` },
+        };
+    }
+    return { coverage, sarif, footprint: await baseFootprint(settings, client, p, mine) };
+}
+/** The footprint against the base branch's last push run of this workflow that left its evidence. */
+async function baseFootprint(settings, client, p, mine) {
+    const pull = p.pull;
+    if (settings.workflowPath === null) {
+        return { version: 1, status: "no_base", reason: "this run's workflow file is not known: GITHUB_WORKFLOW_REF does not name one" };
+    }
+    let found;
+    try {
+        found = await baseRunEvidence(client, settings.repository, {
+            workflowPath: settings.workflowPath,
+            branch: pull.baseRef,
+            artifact: EVIDENCE_ARTIFACT_NAME,
+            excludeRunId: settings.run.id,
+        });
+    }
+    catch (err) {
+        // An outage is "could not compare", never "nothing new".
+        const e = asGateError(err);
+        return { version: 1, status: "unavailable", reason: `${e.code}: ${e.message}` };
+    }
+    if (!found.found)
+        return { version: 1, status: "no_base", reason: found.reason };
+    let base;
+    try {
+        base = logFootprint(parseLogLines(baseLogFromZip(found.zip)));
+    }
+    catch (err) {
+        const e = asGateError(err);
+        return { version: 1, status: "no_base", reason: `the evidence of run #${found.run.id} is unreadable (${e.code}: ${e.message})` };
+    }
+    return comparedFootprint(mine, base, {
+        workflow_run_id: found.run.id,
+        run_number: found.run.run_number,
+        head_sha: found.run.head_sha,
+        branch: found.run.head_branch,
+        html_url: found.run.html_url,
+        log_run_id: base.run_id,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/action/audit.ts
+/**
+ * Mode audit (docs/action.md, "Audit mode"): run the command jailed and recorded with every host
+ * let out through the recording proxy, judge the log against the envelope exactly as check does
+ * ("what enforce would say"), suggest the envelope that would let it pass, and report all of it
+ * as a neutral check named `<check-name> (audit)`. Runs on pull requests (the envelope from the
+ * base, as enforce) and on branch pushes and dispatches (the envelope at the pushed commit). No
+ * agent-author filter, no properties, no ledger. Anything that stops the run from being recorded
+ * or judged is an `error` with its code and a failed check, as in enforce. Only sequencing here:
+ * the decisions are src/core/audit.ts and src/core/suggest.ts.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const STARTER_FILE = "(starter envelope)";
+async function auditRun(settings) {
+    const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+    const repo = settings.repository;
+    const source = gitHubPullSource(client, repo);
+    const checkName = `${settings.checkName}${AUDIT_CHECK_SUFFIX}`;
+    let pull = null;
+    let baseSha = null;
+    let headSha = settings.commit?.sha ?? settings.eventPull?.headSha ?? null;
+    let checkRun = null;
+    let checkRunRefused = false;
+    let applied = null;
+    let report;
+    let evidencePrepared = false;
+    let suggestedPath;
+    let summary;
+    let decision;
+    let digest;
+    const notes = [
+        "Audit mode: properties are not scored and the freeze ledger is not read; the agent-author filter does not apply (every run is recorded).",
+        `The check is named "${checkName}", never "${settings.checkName}": GitHub counts a neutral required check as passing, so a pull request that switches its workflow to audit must not be able to produce the required check.`,
+    ];
+    try {
+        let ref;
+        let label;
+        if (settings.pullNumber !== null) {
+            pull = await source.pullRequest(settings.pullNumber);
+            headSha = pull.headSha;
+        }
+        checkRun = await openCheckRun(settings, client, checkName, headSha).catch((err) => {
+            // A 403 that is a rate limit is an outage, not a missing permission.
+            if (!hasStatus(err, 403) || /rate limit/i.test(err.message))
+                throw err;
+            checkRunRefused = true;
+            return null;
+        });
+        if (pull !== null) {
+            const event = settings.eventPull;
+            const base = await currentBase(source, pull, event === null ? null : { ref: event.baseRef, sha: event.baseSha });
+            notes.push(...base.notes);
+            baseSha = base.sha;
+            ref = base.sha;
+            label = "base commit";
+        }
+        else {
+            const commit = settings.commit;
+            ref = commit.sha;
+            label = `pushed commit on ${commit.ref}`;
+        }
+        const files = await policyFilesAt(source, settings.policy, ref, label);
+        if (files.envelope === null && files.digest === null) {
+            // The normal first step: nothing pinned yet. Anything pinned is verified as in enforce.
+            const bytes = new TextEncoder().encode(STARTER_ENVELOPE_TEXT);
+            applied = { loaded: envelope_loadEnvelope(bytes, STARTER_FILE), bytes, file: null, ref, source: label };
+            notes.push(`No envelope at ${settings.policy.envelope} (nor its digest) on the ${label}: the starter envelope was applied (roots \${WORKSPACE} and \${SCRATCH}, env PATH and @ci, no tools, no hosts, network deny). The suggestion widens it to what this run needed.`);
+        }
+        else {
+            const pinned = pinnedEnvelope(settings.policy, files);
+            applied = { loaded: pinned.envelope, bytes: pinned.bytes, file: settings.policy.envelope, ref, source: label };
+        }
+        const roots = expandRoots(applied.loaded, { workspace: settings.workspace, scratch: settings.scratch });
+        await prepareEvidenceDir(settings.evidenceDir);
+        evidencePrepared = true;
+        const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
+        if (settings.evaluation.mode !== "run")
+            throw new errors_GateError("CONFIG_INVALID", "mode audit needs the run input");
+        const observed = await runUnderObserver({
+            envelopeBytes: applied.bytes,
+            digestLine: envelope_formatDigestLine(applied.bytes, "envelope.json"),
+            logPath,
+            workspace: settings.workspace,
+            scratch: settings.scratch,
+            command: settings.evaluation.command,
+            runnerTemp: settings.runnerTemp,
+            roots,
+            identity: pull === null
+                ? { role: "plain", pull: null }
+                : { role: "runner_a", pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } },
+            audit: true,
+        });
+        requireObservedLog(observed, logPath);
+        // Judged exactly as check judges any log: an audit log is never judged more leniently.
+        report = reportFromVerdict(await evaluateLogFile(applied.loaded, logPath, { roots }));
+        if (report.verdict === "error") {
+            const e = report.error;
+            throw new errors_GateError((e?.code ?? "OBSERVER_LOG_MALFORMED"), e?.message ?? "the log could not be judged", e?.hint === undefined ? {} : { hint: e.hint });
+        }
+        const log = await readLog(logPath);
+        const suggestion = suggest_suggestEnvelope([log], applied.loaded.envelope);
+        const suggestedText = suggest_envelopeJson(suggestion.envelope);
+        const suggestedBytes = new TextEncoder().encode(suggestedText);
+        const suggestedDigestLine = envelope_formatDigestLine(suggestedBytes, "envelope.json");
+        decision = auditDecision(report.violations.length, suggestion.added.length);
+        digest = await writeAuditBundle(settings, { applied, report, pull, headSha, suggestedBytes, suggestedDigestLine });
+        suggestedPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, AUDIT_EVIDENCE_FILES.suggestedEnvelope);
+        if (checkRunRefused)
+            notes.push(refusedNote(checkName));
+        summary = renderAuditSummary({
+            checkName,
+            decision,
+            report,
+            envelope: { id: applied.loaded.envelope.envelope_id, hash: applied.loaded.hash, file: applied.file, ref, source: label },
+            target: pull !== null
+                ? { kind: "pull", number: pull.number, headSha: pull.headSha, baseSha: baseSha }
+                : { kind: "commit", sha: ref, ref: settings.commit.ref },
+            footprint: auditFootprint(log.lines, roots),
+            added: suggestion.added,
+            suggestionNotes: suggestion.notes,
+            diff: suggest_lineDiff(new TextDecoder().decode(applied.bytes), suggestedText),
+            suggestedText,
+            suggestedDigestLine,
+            suggestedPath,
+            evidence: { artifact: EVIDENCE_ARTIFACT_NAME, digest },
+            envelopePath: settings.policy.envelope,
+            digestPath: settings.policy.digest,
+            notes,
+        });
+    }
+    catch (err) {
+        const e = asGateError(err);
+        // Could not observe, record or judge: an error and a failed check, never a neutral audit.
+        report = reportFromError(e, applied?.loaded ?? null);
+        decision = decide({ report, properties: [], policyChange: null });
+        suggestedPath = null;
+        digest = null;
+        try {
+            if (!evidencePrepared)
+                await prepareEvidenceDir(settings.evidenceDir);
+            digest = await writeAuditBundle(settings, { applied, report, pull, headSha, suggestedBytes: null, suggestedDigestLine: null });
+        }
+        catch (bundleErr) {
+            const b = asGateError(bundleErr);
+            notes.push(`The evidence bundle could not be written either (${b.code}: ${b.message}).`);
+        }
+        if (checkRunRefused)
+            notes.push(refusedNote(checkName));
+        summary = renderSummary({
+            checkName,
+            decision,
+            report,
+            envelope: applied
+                ? {
+                    id: applied.loaded.envelope.envelope_id,
+                    hash: applied.loaded.hash,
+                    file: applied.file ?? STARTER_FILE,
+                    ref: applied.ref,
+                    source: applied.source,
+                }
+                : null,
+            pull: pull
+                ? { number: pull.number, author: pull.author, url: pull.htmlUrl, baseSha: baseSha ?? pull.baseSha, headSha: pull.headSha }
+                : null,
+            gating: null,
+            policyChange: null,
+            properties: null,
+            propertiesFile: null,
+            ledger: null,
+            evidence: { dir: settings.evidenceDir, digest, artifact: EVIDENCE_ARTIFACT_NAME },
+            links: settings.run.url ? [{ label: "workflow run (evidence artifact)", url: settings.run.url }] : [],
+            notes,
+            omittedAnnotations: 0,
+        });
+        return finishAudit(settings, client, { decision, report, summary, checkRun, checkRunRefused, applied, pull, suggestedPath, digest });
+    }
+    return finishAudit(settings, client, { decision, report, summary, checkRun, checkRunRefused, applied, pull, suggestedPath, digest });
+}
+function refusedNote(checkName) {
+    return `This token cannot create check runs (HTTP 403, as for pull requests from forks): the "${checkName}" check is not posted; this job summary and the evidence bundle artifact "${EVIDENCE_ARTIFACT_NAME}" hold the audit.`;
+}
+async function openCheckRun(settings, client, name, headSha) {
+    return createCheckRun(client, settings.repository, {
+        name,
+        headSha,
+        ...(settings.run.url !== null ? { detailsUrl: settings.run.url } : {}),
+    });
+}
+/**
+ * The evidence bundle of an audit: every file an enforce bundle has (properties.json empty: not
+ * scored), runner.json with `"mode": "audit"`, and the suggested envelope with its digest line.
+ */
+async function writeAuditBundle(settings, b) {
+    const files = new Map();
+    const properties = { version: 1, properties: [] };
+    files.set(EVIDENCE_FILES.properties, encodeJson(properties));
+    if (b.applied !== null)
+        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(b.applied.bytes, "envelope.json")));
+    files.set(EVIDENCE_FILES.verdict, encodeJson(b.report));
+    const identity = await runnerIdentity({
+        run_id: b.report.log?.run_id ?? settings.run.id,
+        run_attempt: settings.run.attempt,
+        workflow_run_id: settings.run.id,
+        repository: `${settings.repository.owner}/${settings.repository.repo}`,
+        head_sha: b.headSha,
+        pull_number: b.pull?.number ?? settings.pullNumber,
+        dual_run_id: null,
+        envelope_hash: b.applied?.loaded.hash ?? null,
+        envelope_id: b.applied?.loaded.envelope.envelope_id ?? null,
+        mode: "audit",
+    });
+    files.set(EVIDENCE_FILES.runner, encodeJson(identity));
+    if (b.suggestedBytes !== null && b.suggestedDigestLine !== null) {
+        files.set(AUDIT_EVIDENCE_FILES.suggestedEnvelope, b.suggestedBytes);
+        files.set(AUDIT_EVIDENCE_FILES.suggestedEnvelopeDigest, new TextEncoder().encode(b.suggestedDigestLine));
+    }
+    return writeBundle(settings.evidenceDir, files);
+}
+async function finishAudit(settings, client, o) {
+    let reportingError = null;
+    if (o.checkRun !== null) {
+        try {
+            await completeCheckRun(client, settings.repository, o.checkRun.id, {
+                conclusion: o.decision.conclusion,
+                title: checkTitle(o.decision),
+                summary: o.summary,
+                annotations: [],
+            });
+        }
+        catch (err) {
+            reportingError = asGateError(err);
+        }
+    }
+    return {
+        decision: o.decision,
+        report: o.report,
+        summary: o.summary,
+        annotations: [],
+        checkRun: o.checkRun,
+        checkRunRefused: o.checkRunRefused,
+        reportingError,
+        envelope: o.applied ? { id: o.applied.loaded.envelope.envelope_id, hash: o.applied.loaded.hash } : null,
+        properties: [],
+        policyChanged: false,
+        evidence: { dir: settings.evidenceDir, digest: o.digest },
+        pull: o.pull,
+        text: null,
+        footprint: null,
+        sarif: null,
+        suggestedEnvelope: o.suggestedPath,
     };
 }
 
@@ -49630,6 +51789,10 @@ function setOutputs(outcome) {
         ["evidence-dir", outcome.evidence.digest === null ? "" : outcome.evidence.dir],
         ["evidence-digest", outcome.evidence.digest ?? ""],
         ["error-code", outcome.report?.error?.code ?? outcome.reportingError?.code ?? ""],
+        ["sarif", outcome.sarif?.path ?? ""],
+        ["sarif-upload-error", outcome.sarif?.uploadError ? `${outcome.sarif.uploadError.code}: ${outcome.sarif.uploadError.message}` : ""],
+        ["footprint", outcome.footprint?.path ?? ""],
+        ["suggested-envelope", outcome.suggestedEnvelope ?? ""],
     ];
     const { violations, properties } = fitOutputs({
         scalars: Object.fromEntries(scalars),
@@ -49678,12 +51841,22 @@ function writeWorkflowAnnotations(outcome) {
             core/* notice */.lm(a.message, props);
     }
 }
+/**
+ * A SARIF upload that failed is a warning on the step, not a verdict: the check run already
+ * carries the gate's decision, and the SARIF file stays in the evidence bundle.
+ */
+function writeSarifWarning(outcome) {
+    const e = outcome.sarif?.uploadError;
+    if (e)
+        core/* warning */.$e(`${e.message}. ${e.hint ?? ""}`.trim(), { title: e.code });
+}
 
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 /**
  * Every input and runner variable the Action uses, read once into one typed object
  * (the way actions/checkout does it). A bad value is CONFIG_INVALID, never a default.
  */
+
 
 
 
@@ -49819,6 +51992,21 @@ function botApproversInput() {
     }
     return list;
 }
+const AUDIT_ONLY_RUN_HINT = "Audit mode runs the run input itself, jailed with every host let out and recorded, on the event's own commit; runner B and earlier logs are enforce features.";
+/** The pushed (or dispatched) branch commit an audit without a pull request reads its envelope at. */
+function auditCommit(eventName, env) {
+    const sha = (env.GITHUB_SHA ?? "").toLowerCase();
+    const ref = env.GITHUB_REF ?? "";
+    if (eventName !== "push" && eventName !== "workflow_dispatch") {
+        configError(`mode audit runs on pull_request, push or workflow_dispatch events; the ${eventName || "(unknown)"} event carries no pull request`);
+    }
+    if (!SHA.test(sha))
+        configError(`mode audit on a ${eventName} event needs GITHUB_SHA, a 40-character commit sha; got "${sha}"`);
+    if (!ref.startsWith("refs/heads/") || ref === "refs/heads/") {
+        configError(`mode audit on a ${eventName} event runs on a branch (GITHUB_REF refs/heads/...), got "${ref}"`, "A tag is not a base anything is merged into.");
+    }
+    return { sha, ref };
+}
 function readSettings(env = process.env) {
     const token = input("github-token") || env.GITHUB_TOKEN || "";
     if (token === "")
@@ -49832,8 +52020,13 @@ function readSettings(env = process.env) {
     const eventName = env.GITHUB_EVENT_NAME ?? "";
     const event = readEvent(env.GITHUB_EVENT_PATH);
     const fromEvent = eventPull(event);
+    const modeInput = input("mode") || "enforce";
+    if (modeInput !== "enforce" && modeInput !== "audit")
+        configError(`input mode must be enforce or audit, got "${modeInput}"`);
+    const mode = modeInput;
     const pullInput = input("pull-request");
-    let pullNumber;
+    let pullNumber = null;
+    let commit = null;
     if (pullInput !== "") {
         if (!/^[1-9]\d*$/.test(pullInput))
             configError(`input pull-request must be a pull request number, got "${pullInput}"`);
@@ -49845,6 +52038,9 @@ function readSettings(env = process.env) {
     else if (fromEvent) {
         pullNumber = fromEvent.number;
     }
+    else if (mode === "audit") {
+        commit = auditCommit(eventName, env);
+    }
     else {
         configError(`the ${eventName || "(unknown)"} event carries no pull request; set the pull-request input (runner B dispatches pass it)`);
     }
@@ -49853,6 +52049,12 @@ function readSettings(env = process.env) {
         configError(`input head-sha must be a 40-character commit sha, got "${headSha}"`);
     const runText = input("run");
     const logPath = input("observer-log");
+    if (mode === "audit") {
+        for (const name of ["observer-log", "head-sha", "dual-run-id"]) {
+            if (input(name) !== "")
+                configError(`input ${name} is not taken with mode audit`, AUDIT_ONLY_RUN_HINT);
+        }
+    }
     let evaluation;
     if (runText !== "" && logPath !== "")
         configError("set either run or observer-log, not both");
@@ -49885,7 +52087,9 @@ function readSettings(env = process.env) {
         repository,
         eventName,
         eventPull: fromEvent,
+        mode,
         pullNumber,
+        commit,
         expectedHeadSha: headSha === "" ? null : headSha,
         dualRunId,
         checkName: dualRunId === null ? checkName : `${checkName} (runner B)`,
@@ -49919,11 +52123,15 @@ function readSettings(env = process.env) {
             attempt: env.GITHUB_RUN_ATTEMPT ?? null,
             url: env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null,
         },
+        workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
+        uploadSarif: booleanInput("upload-sarif", false),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/action/main.ts
 /** The Action's entry: read settings once, gate the pull request, report, set the step result. */
+
+
 
 
 
@@ -49943,11 +52151,14 @@ async function main() {
         core/* setFailed */.C1(`envelope-gate: ${e.code}: ${e.message}`);
         return;
     }
-    const outcome = await gatePullRequest(settings);
+    const outcome = settings.mode === "audit" ? await auditRun(settings) : await gatePullRequest(settings);
     setOutputs(outcome);
-    await writeJobSummary(outcome.summary);
+    await writeJobSummary(outcome.text === null ? outcome.summary : `${outcome.summary}\n${outcome.text}`);
     if (outcome.checkRun === null)
         writeWorkflowAnnotations(outcome);
+    writeSarifWarning(outcome);
+    if (outcome.footprint !== null)
+        core/* info */.pq(`envelope-gate: ${footprintHeadline(outcome.footprint.file)}`);
     const { decision } = outcome;
     core/* info */.pq(`envelope-gate: ${decision.verdict}: ${decision.headline}`);
     if (outcome.reportingError !== null) {

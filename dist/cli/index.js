@@ -5839,6 +5839,12 @@ function formatReportText(report) {
         const observers = Array.isArray(report.log.observers) ? report.log.observers.join(" + ") : "unknown";
         const network = report.log.network_enforced === true ? "enforced" : report.log.network_enforced === false ? "not enforced" : "unknown";
         out.push(`observed by: ${observers}; network: ${network}; jail: ${report.log.jail !== null ? "yes" : "none recorded"}`);
+        const viaSets = report.log.via_sets ?? [];
+        if (viaSets.length > 0)
+            out.push(`allowed through host sets: ${viaSets.map((h) => `${h.host} (via ${h.set})`).join(", ")}`);
+        if (report.log.audit) {
+            out.push("recorded in audit mode (run --audit): every host was let out through the recording proxy; judged against the envelope like any other log");
+        }
     }
     return out.join("\n") + "\n";
 }
@@ -5883,9 +5889,9 @@ const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
@@ -5903,20 +5909,30 @@ const COMMAND_HELP = {
                           different from those, check refuses (CHECK_OPTIONS_CONFLICT)
   --format                text (default) or json (the contract's report)
   exit status: 0 pass, 1 violations, 3 could not evaluate`,
-    run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] -- CMD [ARGS...]
+    run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
   Runs CMD jailed and observed under the pinned envelope E, writing the log L.
   --workspace DIR   default: the current directory
   --scratch DIR     default: a fresh directory under the system's temporary directory, removed
                     after the run unless --keep-scratch (a scratch you give is never removed)
   --node-only       record with the Node hooks only (no process observer)
+  --audit           jailed and recorded as usual, but every host is let out through the
+                    recording egress proxy (HTTP_PROXY and the other proxy keys are set);
+                    meta says "audit": true, and check judges the log like any other
   On stderr it says which of your environment keys the command did not get, and ends with one
   line: the log, the number of events, and the check to run next. On a terminal it shows the
   events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
     suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--write OUT] -- CMD [ARGS...]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
-  --run   first records one run of CMD under E, then suggests from its log`,
+  Each entry says what it covers, how often it was seen, where first, and the program that read,
+  wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
+  program of it may have needed (python: PYTHONPATH, go: GOCACHE, any: HOME, ...) are proposed
+  apart, marked unobserved: such programs' reads cannot be seen. Never a credential-named key.
+  --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
+                  keys and the log/events/exit line, come first), then suggests from its log, from E
+  --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the
+                  run, as run does; a scratch you give is never removed)`,
 };
 /** Whether the command's own arguments (before any `--`) ask for its usage. */
 function wantsHelp(args) {
@@ -5984,7 +6000,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(775), __nccwpck_require__.e(564)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1564));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 402).then(__nccwpck_require__.bind(__nccwpck_require__, 4402));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -6003,6 +6019,7 @@ async function suggest(args) {
             envelope: { type: "string" },
             workspace: { type: "string" },
             scratch: { type: "string" },
+            "keep-scratch": { type: "boolean", default: false },
         },
         strict: true,
         allowPositionals: false,
@@ -6012,25 +6029,29 @@ async function suggest(args) {
     if (values.run === true) {
         if (!values.envelope || logs.length !== 1 || command.length === 0)
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-        const { runObserved } = await __nccwpck_require__.e(/* import() */ 775).then(__nccwpck_require__.bind(__nccwpck_require__, 7775));
-        const exit = await runObserved({
-            envelopePath: values.envelope,
-            digestPath: values.sha256,
-            logPath: logs[0],
+        // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
+        // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 402).then(__nccwpck_require__.bind(__nccwpck_require__, 4402));
+        await runAndReport({
+            envelope: values.envelope,
+            sha256: values.sha256,
+            observer: logs[0],
             workspace: values.workspace,
             scratch: values.scratch,
             nodeOnly: false,
+            audit: false,
+            keepScratch: values["keep-scratch"] === true,
             command,
+            next: false,
         });
-        process.stderr.write(`envelope-gate suggest: the command exited ${exit}; suggesting from its log\n`);
         from = values.envelope;
     }
-    else if (command.length > 0 || values.envelope !== undefined) {
-        usage("suggest takes -- CMD and --envelope only with --run");
+    else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true) {
+        usage("suggest takes -- CMD, --envelope and --keep-scratch only with --run");
     }
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
-    const { suggestCommand } = await __nccwpck_require__.e(/* import() */ 826).then(__nccwpck_require__.bind(__nccwpck_require__, 4826));
+    const { suggestCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(85), __nccwpck_require__.e(941)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4941));
     await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(await suggestCommand({
         logs,
         from,
@@ -6042,7 +6063,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(250)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8250));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(596)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3596));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6094,7 +6115,7 @@ __webpack_async_result__();
 /* harmony export */   sZ: () => (/* binding */ CREDENTIAL_KEY),
 /* harmony export */   z_: () => (/* binding */ isRunIdentityKey)
 /* harmony export */ });
-/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, ACTION_INPUT_PREFIX, RUN_IDENTITY_WRAPPER, runEnvironment */
+/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, ACTION_INPUT_PREFIX, RUN_IDENTITY_WRAPPER, runEnvironment, commitRunEnvironment */
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
  * tools read on every start (is this CI? which agent? can I use colour?), most of them unset.
@@ -6383,6 +6404,21 @@ function runEnvironment(caller, _role, pull) {
     };
     return { ...out, ...canonical };
 }
+/**
+ * The environment for an audit run on a branch commit (a push or a dispatch: no pull request,
+ * nothing to compare with another runner): the caller's, with the removed run-identity keys and
+ * the Action's own `INPUT_*` keys (its token among them) taken out as for runEnvironment. The
+ * canonical keys keep the caller's values, which name the branch and commit truthfully.
+ */
+function commitRunEnvironment(caller) {
+    const removed = new Set(RUN_IDENTITY_REMOVED);
+    const out = {};
+    for (const [key, value] of Object.entries(caller)) {
+        if (value !== undefined && !removed.has(key) && !key.startsWith(ACTION_INPUT_PREFIX))
+            out[key] = value;
+    }
+    return out;
+}
 
 
 /***/ }),
@@ -6411,7 +6447,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __nccwpck_require__(20);
 // EXTERNAL MODULE: ./src/core/errors.ts
@@ -6674,7 +6710,17 @@ function schemaValidator() {
 function sha256Hex(bytes) {
     return (0,external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
 }
-function describeSchemaError(error) {
+/** The value a JSON pointer names in `root` (undefined where there is none). */
+function valueAt(root, pointer) {
+    let at = root;
+    for (const part of pointer.split("/").slice(1)) {
+        if (at === null || typeof at !== "object")
+            return undefined;
+        at = at[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    }
+    return at;
+}
+function describeSchemaError(error, root) {
     const where = error.instancePath === "" ? "the envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
     switch (error.keyword) {
         case "additionalProperties":
@@ -6698,7 +6744,10 @@ function describeSchemaError(error) {
                 return `${where} must be an environment key, PREFIX* for every key starting with a non-empty PREFIX, or a named set (@ci, @agents, @terminal)`;
             }
             if (error.instancePath.startsWith("/allowed_hosts/")) {
-                return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains)`;
+                const value = valueAt(root, error.instancePath);
+                if (typeof value === "string" && (0,hosts/* isHostSetEntry */.Hu)(value))
+                    return `${where}: ${unknownHostSet(value)}`;
+                return `${where} must be a lower-case DNS name or IP literal with an optional :port (*.example.com for subdomains), or a host set (${[...hosts/* HOST_SETS */.vP.keys()].join(", ")})`;
             }
             return `${where} has a value of the wrong form`;
         default:
@@ -6747,7 +6796,7 @@ function loadEnvelope(bytes, file) {
         const first = errors[0];
         const pointer = first ? schemaErrorPointer(first) : "";
         const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
-        const all = errors.map(describeSchemaError);
+        const all = errors.map((e) => describeSchemaError(e, parsed.value));
         throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
             file,
             line,
@@ -6756,6 +6805,13 @@ function loadEnvelope(bytes, file) {
     }
     const envelope = parsed.value;
     envelope.allowed_hosts.forEach((entry, i) => {
+        if ((0,hosts/* isHostSetEntry */.Hu)(entry)) {
+            // The schema admits only the known names; this holds the code's list to it.
+            if (hosts/* HOST_SETS */.vP.has(entry))
+                return;
+            const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
+            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+        }
         if ((0,hosts/* parseHostPattern */.ic)(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
             throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
@@ -6902,8 +6958,12 @@ function envMatcher(envelope) {
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
 }
+/** `allowed_hosts` as patterns, every host set expanded to its members (tagged with the set's name). */
 function hostPatterns(envelope) {
-    return envelope.allowed_hosts.map((h) => (0,hosts/* parseHostPattern */.ic)(h));
+    return envelope.allowed_hosts.flatMap((h) => (0,hosts/* expandHostEntry */.nd)(h) ?? []);
+}
+function unknownHostSet(entry) {
+    return `allowed_hosts entry "${entry}" is not a host set (the sets are ${[...hosts/* HOST_SETS */.vP.keys()].join(", ")}; docs/egress.md lists them)`;
 }
 
 
@@ -7012,6 +7072,16 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "SUGGEST_ROOT_MISMATCH",
     "CHECK_OPTIONS_CONFLICT",
     "SCRATCH_REMOVE_FAILED",
+    "AUDIT_RUN_UNVERIFIED",
+    "AUDIT_EVIDENCE_UNAVAILABLE",
+    "AUDIT_BUNDLE_NOT_AUDIT",
+    "ENVELOPE_BRANCH_FOREIGN",
+    "ENVELOPE_PR_FOREIGN",
+    "ENVELOPE_PR_TAMPERED",
+    "ENVELOPE_PR_RETARGETED",
+    "ENVELOPE_PR_BUSY",
+    "SARIF_UPLOAD_FAILED",
+    "VERIFIED_CHECK_AUDIT_EVIDENCE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class GateError extends Error {
@@ -7063,16 +7133,120 @@ function isGateError(value) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hu: () => (/* binding */ isHostSetEntry),
+/* harmony export */   Q7: () => (/* binding */ HOST_SET_TOOLS),
 /* harmony export */   T0: () => (/* binding */ formatEndpoint),
 /* harmony export */   VI: () => (/* binding */ hostAllowed),
 /* harmony export */   cS: () => (/* binding */ normalizeHost),
-/* harmony export */   ic: () => (/* binding */ parseHostPattern)
+/* harmony export */   ic: () => (/* binding */ parseHostPattern),
+/* harmony export */   n4: () => (/* binding */ allowedViaSet),
+/* harmony export */   nd: () => (/* binding */ expandHostEntry),
+/* harmony export */   vP: () => (/* binding */ HOST_SETS)
 /* harmony export */ });
-/* unused harmony export hostMatches */
+/* unused harmony exports HOST_SETS_VERSION, hostMatches */
 /**
- * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`, and
- * `*.example.com`, which matches subdomains only, never the apex.
+ * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
+ * `*.example.com`, which matches subdomains only, never the apex, and named host sets
+ * (`@npm`, `@pypi`, ...), which stand for the closed lists in HOST_SETS.
  */
+/**
+ * The version of HOST_SETS below. The envelope's hash pins a set's name, the code pins its list:
+ * any change to a list (a member added, removed or its port changed, a set added or removed)
+ * bumps this number, and docs/egress.md's table says what each version holds. The check report
+ * shows every host that was allowed through a set, with the set's name.
+ */
+const HOST_SETS_VERSION = 1;
+/**
+ * Named host sets for `allowed_hosts`: what a package manager or a well-known download contacts,
+ * by name and port, and nothing else. Closed lists of exact names (no wildcards), none of them a
+ * shared front for arbitrary content: a set never includes a cloud storage or CDN name that
+ * serves anyone's files (storage.googleapis.com, *.cloudfront.net, ...).
+ */
+const HOST_SETS = new Map([
+    // npm, yarn and pnpm against the public registry (tarballs come from the registry host).
+    ["@npm", ["registry.npmjs.org:443", "registry.yarnpkg.com:443"]],
+    // pip, uv, poetry: the index and the file host.
+    ["@pypi", ["pypi.org:443", "files.pythonhosted.org:443"]],
+    // cargo: the API, the sparse index, the crate downloads.
+    ["@crates", ["crates.io:443", "index.crates.io:443", "static.crates.io:443"]],
+    // `go mod download` with the default GOPROXY and GOSUMDB.
+    ["@go-proxy", ["proxy.golang.org:443", "sum.golang.org:443"]],
+    // apt against Debian's mirrors network and security archive.
+    ["@debian", ["deb.debian.org:80", "deb.debian.org:443", "security.debian.org:80", "security.debian.org:443"]],
+    // apt against Ubuntu's archive, security archive and ports (arm64 and others).
+    [
+        "@ubuntu",
+        [
+            "archive.ubuntu.com:80",
+            "archive.ubuntu.com:443",
+            "security.ubuntu.com:80",
+            "security.ubuntu.com:443",
+            "ports.ubuntu.com:80",
+            "ports.ubuntu.com:443",
+        ],
+    ],
+    // git over https, the REST API, archives, release assets and raw files.
+    [
+        "@github",
+        [
+            "github.com:443",
+            "api.github.com:443",
+            "codeload.github.com:443",
+            "objects.githubusercontent.com:443",
+            "raw.githubusercontent.com:443",
+        ],
+    ],
+    // Node.js downloads (nvm, node-gyp headers, corepack's index).
+    ["@node-dist", ["nodejs.org:443"]],
+]);
+/**
+ * The programs each set is documented for: `suggest` proposes a set in place of its members only
+ * when one of these ran (an `exec` with this basename) and every endpoint the run reached on the
+ * set's names is a member (docs/egress.md, "suggest and host sets").
+ */
+const HOST_SET_TOOLS = new Map([
+    ["@npm", ["npm", "npm-cli.js", "npx", "npx-cli.js", "yarn", "yarn.js", "yarn.cjs", "pnpm", "pnpm.cjs", "corepack"]],
+    ["@pypi", ["pip", "pip3", "uv", "poetry", "pipx"]],
+    ["@crates", ["cargo"]],
+    ["@go-proxy", ["go"]],
+    ["@debian", ["apt", "apt-get", "http", "https"]],
+    ["@ubuntu", ["apt", "apt-get", "http", "https"]],
+    ["@github", ["git", "git-remote-https", "gh"]],
+    ["@node-dist", ["node-gyp", "corepack", "nvm"]],
+]);
+/** True for an `allowed_hosts` entry that names a set (`@npm`), known or not. */
+function isHostSetEntry(entry) {
+    return entry.startsWith("@");
+}
+/**
+ * The patterns one `allowed_hosts` entry stands for: one for a host, each member (tagged with
+ * the set's name) for a set. Null for an unknown set or a port out of range.
+ */
+function expandHostEntry(entry) {
+    if (isHostSetEntry(entry)) {
+        const members = HOST_SETS.get(entry);
+        if (members === undefined)
+            return null;
+        return members.map((m) => ({ ...parseHostPattern(m), set: entry }));
+    }
+    const p = parseHostPattern(entry);
+    return p === null ? null : [p];
+}
+/**
+ * The set a host was allowed through: null when an entry written out (or a wildcard) allows it, or
+ * when nothing does. The report shows `registry.npmjs.org:443 (via @npm)` for such a host.
+ */
+function allowedViaSet(patterns, host, port) {
+    let via = null;
+    for (const p of patterns) {
+        if (!hostMatches(p, host, port))
+            continue;
+        if (p.set === undefined)
+            return null;
+        via ??= p.set;
+    }
+    return via;
+}
 /** Normalises a recorded host: lower case, brackets and a trailing dot removed. */
 function normalizeHost(host) {
     let h = host.trim().toLowerCase();
@@ -7103,8 +7277,14 @@ function parseHostPattern(source) {
     const wildcard = rest.startsWith("*.");
     return { source, host: wildcard ? rest.slice(2) : rest, wildcard, port };
 }
+/**
+ * Whether `pattern` allows `host` on `port`. A host event without a port is a name lookup, not a
+ * connection: a name allowed on any port may be looked up (`registry.npmjs.org:443` allows the
+ * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
+ * resolves a name before it connects.
+ */
 function hostMatches(pattern, host, port) {
-    if (pattern.port !== null && pattern.port !== port)
+    if (pattern.port !== null && port !== null && pattern.port !== port)
         return false;
     if (pattern.wildcard) {
         return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);
@@ -7139,10 +7319,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   Vp: () => (/* binding */ MISSING_TARGET_ERRNOS),
   yG: () => (/* binding */ RUNTIME_ENV_KEYS),
   V1: () => (/* binding */ WRITE_OPS),
-  U9: () => (/* binding */ isLoopback)
+  U9: () => (/* binding */ isLoopback),
+  Kx: () => (/* binding */ wrapperEnvKey)
 });
 
-// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, RULE_ENVELOPE_KEY
+// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, PROXY_ENV_KEYS, RULE_ENVELOPE_KEY
 
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
@@ -7191,6 +7372,27 @@ const WRITE_OPS = new Set([
 ]);
 const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+const PROXY_ENV_KEYS = new Set([
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "NODE_USE_ENV_PROXY",
+]);
+/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+function wrapperEnvKey(network, key) {
+    return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+}
+/**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
  * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
  */
@@ -7221,6 +7423,8 @@ const RUNTIME_ENV_KEYS = new Set([
     // Node's bundled undici (fetch) reads these for itself:
     "UNDICI_NO_FG",
     "JEST_WORKER_ID",
+    // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
+    "UNDICI_NO_WASM_SIMD",
     // tty.getColorDepth, when a program writes to a terminal:
     "TMUX",
     "TERM_PROGRAM",
@@ -7263,6 +7467,7 @@ const FIELD_NAMES = [
     "exit_code",
     "signal",
     "errno",
+    "jail_pid",
 ];
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
@@ -7289,6 +7494,7 @@ const SLOT = {
     exit_code: 20,
     signal: 21,
     errno: 22,
+    jail_pid: 23,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -7305,7 +7511,7 @@ const KIND_FIELDS = {
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
-    exec: { required: ["path", "argv"], optional: ["cwd"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
@@ -7455,6 +7661,9 @@ class LogEvaluator {
     tools;
     envAllowed;
     hosts;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
     networkDeny;
     loopbackLocal;
     /** The log says the command had a network namespace of its own (meta.network_enforced). */
@@ -7498,6 +7707,7 @@ class LogEvaluator {
         this.tools = new Set(e.allowed_tools);
         this.envAllowed = (0,core_envelope/* envMatcher */.IC)(e);
         this.hosts = (0,core_envelope/* hostPatterns */.on)(e);
+        this.hostSets = this.hosts.some((h) => h.set !== undefined);
         this.networkDeny = e.network === "deny";
         this.loopbackLocal = e.loopback !== "network";
         if (e.allowed_commands) {
@@ -7592,6 +7802,7 @@ class LogEvaluator {
             meta: this.meta,
             exit_code: this.endExit,
             counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
         };
     }
     handleLine(buf, from, to) {
@@ -7905,6 +8116,7 @@ class LogEvaluator {
             this.useSeq = true;
         }
         this.checkObservers(obj.observers);
+        this.checkWithheld(obj.withheld);
         this.ownNetwork = obj.network_enforced === true;
         const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
         if (typeof protectedSet === "string")
@@ -7923,6 +8135,16 @@ class LogEvaluator {
             });
         }
         this.meta = meta;
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
     }
     /**
      * Observation is policy: a log without the process-level observer passes only when the
@@ -8108,6 +8330,8 @@ class LogEvaluator {
         const key = this.requireString(SLOT.key);
         if (canary || this.envAllowed(key))
             return;
+        if (wrapperEnvKey(this.envelope.envelope.network, key))
+            return;
         if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
             return;
         this.record("undeclared_env", key);
@@ -8137,6 +8361,15 @@ class LogEvaluator {
                 return;
             this.record("undeclared_host", (0,hosts/* formatEndpoint */.T0)(host, p));
         }
+        else if (this.hostSets && p !== null) {
+            // Connections only: a lookup (no port) of a member is part of the connection that follows.
+            const set = (0,hosts/* allowedViaSet */.n4)(this.hosts, host, p);
+            if (set !== null) {
+                const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
+                if (!this.viaSets.has(endpoint))
+                    this.viaSets.set(endpoint, set);
+            }
+        }
     }
     onSyscall(canary) {
         this.counts.syscall++;
@@ -8152,6 +8385,11 @@ class LogEvaluator {
         const argv = this.val(SLOT.argv);
         if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
             this.malformed(`exec "argv" must be an array of strings`);
+        }
+        if (this.has(SLOT.jail_pid)) {
+            const jailPid = this.val(SLOT.jail_pid);
+            if (!Number.isInteger(jailPid) || jailPid <= 0)
+                this.malformed(`exec "jail_pid" must be a positive integer`);
         }
         if (canary || this.commandPaths === null || this.commandNames === null)
             return;
@@ -8381,6 +8619,8 @@ function reportFromVerdict(v) {
             observers: v.meta.extra.observers ?? null,
             network_enforced: v.meta.extra.network_enforced ?? null,
             jail: v.meta.extra.jail ?? null,
+            via_sets: v.via_sets,
+            audit: v.meta.extra.audit === true,
         },
     };
 }
@@ -8659,6 +8899,7 @@ const ENVELOPE_LOG_OPTIONS = {
 const RUN_ONLY_OPTIONS = {
     "node-only": { type: "boolean", default: false },
     "keep-scratch": { type: "boolean", default: false },
+    audit: { type: "boolean", default: false },
 };
 
 

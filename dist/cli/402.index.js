@@ -1,28 +1,33 @@
-export const id = 775;
-export const ids = [775];
+export const id = 402;
+export const ids = [402];
 export const modules = {
 
-/***/ 7775:
+/***/ 4402:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  runObserved: () => (/* binding */ runObserved)
+  runAndReport: () => (/* binding */ runAndReport),
+  runCommand: () => (/* binding */ runCommand)
 });
 
-// UNUSED EXPORTS: CANARY_ENV_KEY, CANARY_HOST, resolveExecutable, runnerIdentity
+// UNUSED EXPORTS: WITHHELD_SHOWN, withheldLine
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(7975);
+// EXTERNAL MODULE: ./src/gate/options.ts
+var options = __webpack_require__(9);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: ./src/core/errors.ts
@@ -74,7 +79,13 @@ const MAX_CLIENT_CONNECTIONS = 1024;
 /** How long one upstream address may take to accept a connection. */
 const CONNECT_TIMEOUT_MS = 15_000;
 const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
-/** The environment keys the jailed command gets under `allowlist`: every proxy variable points at the relay. */
+/**
+ * The environment keys the jailed command gets under `allowlist`, whatever `allowed_env` says:
+ * every proxy variable points at the relay, and NODE_USE_ENV_PROXY=1 makes a Node that honours it
+ * (24.5+, 22.21+) send fetch, http and https through them (on an older Node the preload does,
+ * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/log.ts), whose
+ * reads the check does not judge under allowlist.
+ */
 function proxyEnv(port) {
     if (!Number.isInteger(port) || port < 1 || port > 65535)
         throw new RangeError(`proxyEnv: port ${String(port)} is not 1-65535`);
@@ -88,6 +99,7 @@ function proxyEnv(port) {
         all_proxy: url,
         NO_PROXY: LOCAL_HOSTS,
         no_proxy: LOCAL_HOSTS,
+        NODE_USE_ENV_PROXY: "1",
     };
 }
 const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
@@ -1570,6 +1582,9 @@ class Merger {
                 const out = { kind: "exec", ts, pid: event.tgid };
                 if (event.ppid !== null)
                     out.ppid = event.ppid;
+                // The pid the Node hooks' lines carry for this process (the jail's): joins them to this exec.
+                if (event.jailPid !== undefined)
+                    out.jail_pid = event.jailPid;
                 out.path = event.path;
                 out.argv = event.argv;
                 out.source = "process";
@@ -2741,9 +2756,10 @@ class StraceParser {
             const m = /^Tgid:\s+(\d+)$/m.exec(status);
             if (m)
                 tgid = Number(m[1]);
-            const ns = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
-            if (ns !== undefined && ns.length > 0)
-                this.innerOf.set(tgid, Number(ns[ns.length - 1]));
+            // A thread's own status names the thread (its NSpid is the thread's id): only a leader's counts.
+            const inner = tgid === tid ? lastNsPid(status) : null;
+            if (inner !== null)
+                this.innerOf.set(tgid, inner);
         }
         catch {
             tgid = tid;
@@ -3084,7 +3100,9 @@ class StraceParser {
                     this.adopt(tgid);
                 const ppid = this.parentOf.get(tgid) ?? null;
                 const resolved = this.view.recorded(this.resolveFollow(tgid, named));
-                this.options.emit({ kind: "exec", tgid, ppid, path: resolved, argv });
+                const jailPid = this.options.jailed !== undefined ? this.jailPid(tgid) : null;
+                const at = jailPid !== null ? { jailPid } : {};
+                this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
                 let exe;
                 try {
                     exe = (0,external_node_fs_.readlinkSync)(`/proc/${tgid}/exe`).replace(/ \(deleted\)$/, "");
@@ -3093,7 +3111,7 @@ class StraceParser {
                     exe = null;
                 }
                 if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
-                    this.options.emit({ kind: "exec", tgid, ppid, path: this.view.recorded(exe), argv });
+                    this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv });
                 return;
             }
             case "open":
@@ -3351,6 +3369,23 @@ class StraceParser {
             return false;
         }
     }
+    /**
+     * A process's pid inside the jail's PID namespace: read from the kernel (`NSpid`) now, at its
+     * exec, or, when it is gone already, as read when it was first seen; null otherwise (never guessed).
+     */
+    jailPid(tgid) {
+        try {
+            const inner = lastNsPid((0,external_node_fs_.readFileSync)(`/proc/${tgid}/status`, "utf8"));
+            if (inner !== null) {
+                this.innerOf.set(tgid, inner);
+                return inner;
+            }
+        }
+        catch {
+            // Gone already: what was read when it was first seen, if anything.
+        }
+        return this.innerOf.get(tgid) ?? null;
+    }
     /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
     outerPid(inner) {
         const cached = this.outerOf.get(inner);
@@ -3371,6 +3406,12 @@ class StraceParser {
         }
         return null;
     }
+}
+/** The pid in the innermost PID namespace, from a /proc status text (`NSpid:\t1234\t7`). */
+function lastNsPid(status) {
+    const ids = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
+    const last = ids === undefined ? NaN : Number(ids[ids.length - 1]);
+    return Number.isInteger(last) && last > 0 ? last : null;
 }
 const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
 /** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
@@ -3704,7 +3745,8 @@ async function runStage(stage) {
             });
         }
         const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
-        env = { ...rest, ...Object.fromEntries(Object.entries(proxyEnv(EGRESS_PORT)).filter(([key]) => stage.envAllowed(key))) };
+        // Under allowlist the proxy keys are always the run's (their reads are not judged: PROXY_ENV_KEYS).
+        env = { ...rest, ...proxyEnv(EGRESS_PORT) };
         relay = [
             stage.nodeBinary,
             stagedRelay,
@@ -3916,7 +3958,9 @@ async function observe(options, log, logPath, privateDir) {
     const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
     // The jail always has a network namespace of its own; under allowlist the egress proxy is its only way out.
     const ownNetwork = true;
-    const egressEnforced = envelope.envelope.network === "allowlist";
+    const audit = options.audit === true;
+    // Under audit the proxy runs whatever `network` says, and lets every host out (recorded).
+    const egressEnforced = envelope.envelope.network === "allowlist" || audit;
     const relayBundle = relayBundlePath();
     if (egressEnforced && !(0,external_node_fs_.existsSync)(relayBundle)) {
         throw new errors/* GateError */.ue("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, {
@@ -3987,6 +4031,14 @@ async function observe(options, log, logPath, privateDir) {
         machine_identity: preview.machineIdentity,
         seccomp: straceBinary !== null ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
     };
+    // The caller's keys the command does not get (names, never values): the log keeps them for
+    // `suggest`, which proposes the ones a failed non-Node program may have needed.
+    const envAllowed = (0,core_envelope/* envMatcher */.IC)(envelope.envelope);
+    const withheld = Object.keys(process.env)
+        .filter((key) => !envAllowed(key))
+        .sort();
+    if (options.facts)
+        options.facts.withheld = withheld;
     log.write({
         kind: "meta",
         run_id: runId,
@@ -3995,30 +4047,29 @@ async function observe(options, log, logPath, privateDir) {
         started_at: new Date().toISOString(),
         observers,
         network_enforced: true,
-        network: egressEnforced
-            ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
-            : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
+        ...(audit ? { audit: true } : {}),
+        network: audit
+            ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded; host unix sockets covered`
+            : egressEnforced
+                ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
+                : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
         jail: jailMeta,
         protected: guard.plan.meta,
         log_path: logReal,
         workspace,
         scratch,
         command: options.command,
+        withheld,
     });
     log.flush();
     // The run's environment is exactly what the envelope allows: the wrapper's keys it accepts, and
     // the run's own keys only when it accepts them too. NODE_OPTIONS is the hooks' plumbing.
-    const envAllowed = (0,core_envelope/* envMatcher */.IC)(envelope.envelope);
     const baseEnv = {};
     for (const [key, value] of Object.entries(process.env)) {
         // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
         if (value !== undefined && envAllowed(key))
             baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
     }
-    if (options.facts)
-        options.facts.withheld = Object.keys(process.env)
-            .filter((key) => !envAllowed(key))
-            .sort();
     for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
         if (envAllowed(key))
             baseEnv[key] = value;
@@ -4052,9 +4103,13 @@ async function observe(options, log, logPath, privateDir) {
         // in a private directory (made by the run itself).
         unixIsLocal: (address) => (address.startsWith("@") ? ownNetwork : (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces)),
         writable: (path) => (0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces) && !guard.readOnly(path),
-        egress: egressEnforced ? { allowed: (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port) } : null,
+        egress: egressEnforced
+            ? {
+                allowed: audit ? () => true : (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port),
+                audit,
+            }
+            : null,
         nodeBinary,
-        envAllowed,
         setpriv: setpriv ?? "",
         launcher,
     };
@@ -4163,6 +4218,127 @@ function interruptedError() {
     return new errors/* GateError */.ue("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${interrupted}; the log has no end line and will be refused`, {
         hint: "Run it again to completion.",
     });
+}
+
+;// CONCATENATED MODULE: ./src/observer/cli.ts
+
+
+
+
+
+/** How many withheld key names the stderr line shows before it says "and N more". */
+const WITHHELD_SHOWN = 20;
+/** How often, at most, the progress line is redrawn when stderr is a terminal. */
+const PROGRESS_MS = 1000;
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word) {
+    return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+/** The one line naming the caller's keys the command did not get (names only; values never). */
+function withheldLine(keys) {
+    if (keys.length === 0)
+        return "envelope-gate run: withheld none of the caller's environment keys\n";
+    const shown = keys.slice(0, WITHHELD_SHOWN).join(", ");
+    const more = keys.length > WITHHELD_SHOWN ? ` and ${keys.length - WITHHELD_SHOWN} more` : "";
+    return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
+}
+/**
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]`
+ * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ */
+async function runCommand(args, usage) {
+    const dashes = args.indexOf("--");
+    if (dashes === -1)
+        usage("run needs `-- CMD [ARGS...]`");
+    const command = args.slice(dashes + 1);
+    if (command.length === 0 || command[0] === "")
+        usage("run needs a command after --");
+    const { values } = (0,external_node_util_.parseArgs)({
+        args: args.slice(0, dashes),
+        options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, ...options/* RUN_ONLY_OPTIONS */.a },
+        strict: true,
+        allowPositionals: false,
+    });
+    if (!values.envelope)
+        usage("run needs --envelope");
+    if (!values.observer)
+        usage("run needs --observer");
+    return runAndReport({
+        envelope: values.envelope,
+        sha256: values.sha256,
+        observer: values.observer,
+        workspace: values.workspace,
+        scratch: values.scratch,
+        nodeOnly: values["node-only"] === true,
+        audit: values.audit === true,
+        keepScratch: values["keep-scratch"] === true,
+        command,
+        next: true,
+    });
+}
+/**
+ * One observed run with run's own stderr lines (the withheld keys; log, events, exit) and its
+ * scratch handling: `run`, and `suggest --run` before it suggests.
+ */
+async function runAndReport(values) {
+    const facts = {};
+    const tty = process.stderr.isTTY === true;
+    let drawn = false;
+    const progress = tty
+        ? setInterval(() => {
+            const n = facts.eventsSoFar?.() ?? 0;
+            process.stderr.write(`\r\x1b[Kenvelope-gate run: ${n} events so far`);
+            drawn = true;
+        }, PROGRESS_MS)
+        : null;
+    progress?.unref();
+    let exitCode;
+    try {
+        exitCode = await runObserved({
+            envelopePath: values.envelope,
+            digestPath: values.sha256,
+            logPath: values.observer,
+            workspace: values.workspace,
+            scratch: values.scratch,
+            nodeOnly: values.nodeOnly,
+            audit: values.audit,
+            command: values.command,
+            facts,
+        });
+    }
+    finally {
+        if (progress !== null)
+            clearInterval(progress);
+        if (drawn)
+            process.stderr.write("\r\x1b[K");
+        if (facts.withheld !== undefined)
+            process.stderr.write(withheldLine(facts.withheld));
+        let scratchNote = "";
+        if (facts.scratch !== undefined && facts.scratchChosen === true) {
+            if (values.keepScratch)
+                scratchNote = `; scratch kept at ${facts.scratch}`;
+            else {
+                try {
+                    (0,external_node_fs_.rmSync)(facts.scratch, { recursive: true, force: true });
+                }
+                catch (err) {
+                    process.stderr.write(`envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${err.code ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`);
+                }
+            }
+        }
+        if (exitCode !== undefined && facts.events !== undefined) {
+            const next = ["envelope-gate", "check", "--envelope", values.envelope];
+            if (values.sha256 !== undefined)
+                next.push("--sha256", values.sha256);
+            next.push("--observer", values.observer);
+            const exited = facts.exitCode === null || facts.exitCode === undefined ? `ended by a signal (exit ${exitCode})` : `exited ${facts.exitCode}`;
+            process.stderr.write(`envelope-gate run: log ${(0,external_node_path_.resolve)(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}${values.next ? `; next: ${next.map(shellWord).join(" ")}` : ""}\n`);
+        }
+    }
+    return exitCode;
 }
 
 

@@ -1,8 +1,8 @@
-export const id = 250;
-export const ids = [250];
+export const id = 596;
+export const ids = [596];
 export const modules = {
 
-/***/ 8250:
+/***/ 3596:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -522,6 +522,7 @@ function reservationOf(row) {
 ;// CONCATENATED MODULE: ./src/store/runs.ts
 const NUMERIC_REFUSAL = ["run_id", "run_attempt", "refused_at"];
 const NUMERIC_CHECK = ["run_id", "run_attempt", "claim_until", "check_run_id", "created_at", "posted_at"];
+/** The row with `columns` as numbers (PostgreSQL returns BIGINT as text). */
 function withNumbers(row, columns) {
     const out = { ...row };
     for (const k of columns)
@@ -593,6 +594,122 @@ class RunRecords {
     async recentVerifiedChecks(limit) {
         const rows = await this.db.all("SELECT * FROM verified_checks ORDER BY created_at DESC, run_id DESC LIMIT ?", [limit]);
         return rows.map((r) => withNumbers(r, NUMERIC_CHECK));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/store/envelope-prs.ts
+
+const NUMERIC_RUN = ["run_id", "run_attempt", "recorded_at"];
+const NUMERIC_PR = ["installation_id", "claim_until", "pr_number", "created_at", "updated_at", "closed_at"];
+const ACTIVE = "state IN ('claimed', 'opened', 'shadowed')";
+/** Audit runs and envelope PRs: single-statement inserts and conditional updates, as everywhere in the store. */
+class EnvelopePrRecords {
+    db;
+    lapsed;
+    /** `lapsed(now)`: SQL true when an envelope_prs claim may be taken over (lease over, or owner gone). */
+    constructor(db, lapsed) {
+        this.db = db;
+        this.lapsed = lapsed;
+    }
+    /** Records a run's judgement once per (repository, run, attempt); a redelivery changes nothing. True when this call recorded it. */
+    async recordAuditRun(r) {
+        const changed = await this.db.run(`INSERT INTO audit_runs (repository, run_id, run_attempt, branch, head_sha, run_url, state, code, reason, evidence, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository, run_id, run_attempt) DO NOTHING`, [r.repository, r.run_id, r.run_attempt, r.branch, r.head_sha, r.run_url, r.state, r.code, r.reason, r.evidence, r.recorded_at]);
+        return changed === 1;
+    }
+    async getAuditRun(repository, runId, attempt) {
+        const rows = await this.db.all("SELECT * FROM audit_runs WHERE repository = ? AND run_id = ? AND run_attempt = ?", [
+            repository,
+            runId,
+            attempt,
+        ]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_RUN) : null;
+    }
+    /** The newest `limit` verified audit runs of `branch` (one row per run: its latest verified attempt), newest first. */
+    async lastVerifiedAuditRuns(repository, branch, limit) {
+        const rows = await this.db.all("SELECT * FROM audit_runs WHERE repository = ? AND branch = ? AND state = 'verified' ORDER BY run_id DESC, run_attempt DESC", [repository, branch]);
+        const seen = new Set();
+        const out = [];
+        for (const raw of rows) {
+            const r = withNumbers(raw, NUMERIC_RUN);
+            if (seen.has(r.run_id))
+                continue;
+            seen.add(r.run_id);
+            out.push(r);
+            if (out.length === limit)
+                break;
+        }
+        return out;
+    }
+    async recentAuditRuns(limit) {
+        const rows = await this.db.all("SELECT * FROM audit_runs ORDER BY recorded_at DESC, run_id DESC LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC_RUN));
+    }
+    /** The repository's envelope PR in flight (claimed, opened or shadowed), if any. */
+    async activeEnvelopePr(repository) {
+        const rows = await this.db.all(`SELECT * FROM envelope_prs WHERE repository = ? AND ${ACTIVE}`, [repository]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_PR) : null;
+    }
+    async getEnvelopePr(id) {
+        const rows = await this.db.all("SELECT * FROM envelope_prs WHERE id = ?", [id]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_PR) : null;
+    }
+    async findEnvelopePrByPull(repository, pullNumber) {
+        const rows = await this.db.all("SELECT * FROM envelope_prs WHERE repository = ? AND pr_number = ? ORDER BY created_at DESC LIMIT 1", [repository, pullNumber]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_PR) : null;
+    }
+    async listEnvelopePrs(limit) {
+        const rows = await this.db.all("SELECT * FROM envelope_prs ORDER BY updated_at DESC, created_at DESC LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC_PR));
+    }
+    /**
+     * A new envelope PR, claimed by `owner`. False when the repository already has one in flight
+     * (the partial unique index: whichever replica or delivery inserts first is the one sender).
+     */
+    async insertEnvelopePr(pr, owner, now, leaseMs) {
+        const changed = await this.db.run(`INSERT INTO envelope_prs (id, repository, installation_id, branch, base_ref, envelope_path, state, mode, claim_owner, claim_until,
+         envelope_text, envelope_digest, title, body, runs, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'claimed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, [
+            pr.id,
+            pr.repository,
+            pr.installation_id,
+            pr.branch,
+            pr.base_ref,
+            pr.envelope_path,
+            pr.mode,
+            owner,
+            now + leaseMs,
+            pr.envelope_text,
+            pr.envelope_digest,
+            pr.title,
+            pr.body,
+            pr.runs,
+            pr.created_at,
+            pr.created_at,
+        ]);
+        return changed === 1;
+    }
+    /**
+     * Takes the claim on an envelope PR in flight: free (released) or lapsed (lease over, owner
+     * gone). Not by owner alone: one process works on several deliveries of a repository at once.
+     * One conditional UPDATE, so two callers never both hold it.
+     */
+    async claimEnvelopePr(id, owner, now, leaseMs) {
+        const lapsed = this.lapsed(now);
+        const changed = await this.db.run(`UPDATE envelope_prs SET claim_owner = ?, claim_until = ?
+       WHERE id = ? AND ${ACTIVE} AND (claim_owner IS NULL OR ${lapsed.sql})`, [owner, now + leaseMs, id, ...lapsed.params]);
+        return changed === 1;
+    }
+    /**
+     * Moves an envelope PR from one of `from` to `to` with `fields`, only while `owner` holds its
+     * claim (and `also` holds, e.g. the commit it was read at). True when this call changed it.
+     */
+    async updateEnvelopePr(id, owner, from, to, fields, now, also) {
+        const cols = Object.keys(fields);
+        const sets = ["state = ?", "updated_at = ?", ...cols.map((c) => `${c} = ?`)];
+        const changed = await this.db.run(`UPDATE envelope_prs SET ${sets.join(", ")}
+       WHERE id = ? AND state IN (${from.map(() => "?").join(", ")}) AND claim_owner = ?${also ? ` AND (${also.sql})` : ""}`, [to, now, ...cols.map((c) => fields[c]), id, ...from, owner, ...(also?.params ?? [])]);
+        return changed === 1;
     }
 }
 
@@ -887,6 +1004,55 @@ CREATE TABLE verified_checks (
 )
 `,
     },
+    {
+        version: 9,
+        name: "audit runs of the default branch and the envelope PR proposed from them",
+        sql: `
+CREATE TABLE audit_runs (
+  repository TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  branch TEXT,
+  head_sha TEXT,
+  run_url TEXT,
+  state TEXT NOT NULL CHECK (state IN ('verified', 'ignored', 'refused')),
+  code TEXT,
+  reason TEXT,
+  evidence TEXT,
+  recorded_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, run_id, run_attempt)
+);
+CREATE INDEX audit_runs_at ON audit_runs (recorded_at);
+CREATE TABLE envelope_prs (
+  id TEXT PRIMARY KEY,
+  repository TEXT NOT NULL,
+  installation_id BIGINT NOT NULL,
+  branch TEXT NOT NULL,
+  base_ref TEXT NOT NULL,
+  envelope_path TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('claimed', 'opened', 'shadowed', 'closed', 'merged')),
+  mode TEXT NOT NULL CHECK (mode IN ('shadow', 'active')),
+  claim_owner TEXT,
+  claim_until BIGINT,
+  envelope_text TEXT NOT NULL,
+  envelope_digest TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  runs TEXT NOT NULL,
+  base_sha TEXT,
+  commit_sha TEXT,
+  pr_number INTEGER,
+  pr_url TEXT,
+  outcome_code TEXT,
+  outcome_detail TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  closed_at BIGINT
+);
+CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed');
+CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1127,6 +1293,7 @@ function entryOf(r) {
 
 
 
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1197,11 +1364,14 @@ class Store {
     switches;
     /** Runs refused as runner A or B, and the App's verified check per run attempt. */
     runs;
+    /** Audit runs of the default branch and the envelope PR proposed from them. */
+    envelopePrs;
     constructor(db) {
         this.db = db;
         this.budget = new BudgetLedger(db);
         this.switches = new Switches(db);
         this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
+        this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
     }
     get backend() {
         return this.db.dialect;
@@ -2120,6 +2290,18 @@ const APP_SETTINGS = [
         help: "the envelope's digest file, read at the base commit: a verified check needs the evidence's envelope hash to be the one it pins",
     },
     {
+        name: "ENVELOPE_GATE_ENVELOPE_PATH",
+        default: ".github/envelope-gate/envelope.json",
+        scope: "server",
+        help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256",
+    },
+    {
+        name: "ENVELOPE_GATE_AUDIT_RUNS",
+        default: "3",
+        scope: "server",
+        help: "how many of the default branch's latest verified audit runs an envelope PR is made from (1-20)",
+    },
+    {
         name: "ENVELOPE_GATE_RUNNER_B_LABELS",
         default: '["self-hosted","envelope-gate-runner-b"]',
         scope: "server",
@@ -2865,6 +3047,8 @@ function loadConfig(env) {
         checkName: settingValue(env, "ENVELOPE_GATE_CHECK_NAME"),
         verifiedCheckName: settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
         envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
+        envelopePath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_PATH"),
+        auditRuns: config_int(env, "ENVELOPE_GATE_AUDIT_RUNS", 1, 20),
         runnerBLabels: jsonLabels(env),
         deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
         freezeTtlDays: ttl,
@@ -3349,6 +3533,7 @@ function pullInfo(p) {
         head_sha: p.head.sha,
         head_repository: p.head.repo?.full_name ?? null,
         base_ref: p.base.ref,
+        merged: typeof p.merged_at === "string" && p.merged_at !== "",
     };
 }
 /** One installation's calls. Methods name the GitHub operation; failures are typed. */
@@ -3485,20 +3670,47 @@ class InstallationClient {
         return Buffer.from(res.data.content, "base64").toString("utf8");
     }
     /** A commit whose tree is `parent`'s with `path` set to `content`. */
-    async commitFile(r, parent, path, content, message) {
+    commitFile(r, parent, path, content, message) {
+        return this.commitFiles(r, parent, { [path]: content }, message);
+    }
+    /** A commit whose tree is `parent`'s with each of `files` (path -> text) set: one commit for several files. */
+    async commitFiles(r, parent, files, message) {
         const parentCommit = await this.call("read the base commit", "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: parent });
-        const tree = await this.call("write the ledger tree", "POST /repos/{owner}/{repo}/git/trees", {
+        const tree = await this.call("write the tree", "POST /repos/{owner}/{repo}/git/trees", {
             ...r,
             base_tree: parentCommit.data.tree.sha,
-            tree: [{ path, mode: "100644", type: "blob", content }],
+            tree: Object.entries(files).map(([path, content]) => ({ path, mode: "100644", type: "blob", content })),
         });
-        const commit = await this.call("write the ledger commit", "POST /repos/{owner}/{repo}/git/commits", {
+        const commit = await this.call("write the commit", "POST /repos/{owner}/{repo}/git/commits", {
             ...r,
             message,
             tree: tree.data.sha,
             parents: [parent],
         });
         return commit.data.sha;
+    }
+    /** A commit's parents (GET /git/commits/{sha}), or null when the repository has no such commit. */
+    async commitParents(r, sha) {
+        const res = await this.call(`read commit ${sha.slice(0, 12)}`, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: sha }, [404, 422]);
+        if (res.status !== 200)
+            return null;
+        return (res.data.parents ?? []).map((p) => p.sha);
+    }
+    /** The repository's default branch, as GET /repos/{owner}/{repo} names it now. */
+    async defaultBranch(r) {
+        const res = await this.call("read the repository", "GET /repos/{owner}/{repo}", { ...r });
+        const branch = res.data.default_branch;
+        if (typeof branch !== "string" || branch === "")
+            throw new errors/* GateError */.ue("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+        return branch;
+    }
+    /** Sets a pull request's title and body (PATCH). */
+    async updatePull(r, pullNumber, fields) {
+        await this.call("update the pull request", "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+            ...r,
+            pull_number: pullNumber,
+            ...fields,
+        });
     }
     /** Creates `refs/heads/<branch>`. "exists" when it is already there (GitHub's 422): the lock is taken. */
     async createBranch(r, branch, sha) {
@@ -3650,227 +3862,8 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/markdown.ts
-/**
- * Attacker-controlled strings where a reviewer reads them. Pure.
- *
- * Violation subjects, PR file names, property details (command output), runner.json fields,
- * branch names, ledger cells and error messages that quote input all come from the pull request
- * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
- * GitHub shows the place it lands:
- *
- * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
- *   summary, PR body): table cells, list items, headings, paragraphs.
- * - `mdCode`: the same text as an inline code span.
- * - `mdFence`: lines shown verbatim in a fenced code block.
- * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
- * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
- *   issue references are broken as in `mdText`.
- * - `escapeHtml`: the App's HTML status page.
- *
- * All of them show characters that change how text reads without showing themselves (zero-width,
- * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
- * reviewer sees that they are there; newlines and tabs are flattened to a space.
- */
-/**
- * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
- * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
- * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
- * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
- * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
- * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
- * Renovate insert for the same reason.
- */
-const BREAK_ENTITY = "&#8203;";
-const BREAK_CHAR = "\u200b";
-/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
-const markdown_INVISIBLE = 
-// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
-/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
-/** Newlines and tabs: flattened to one space where text is inline. */
-const FLATTEN = /^[\t\n\r]$/;
-/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
-const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
-/** The visible stand-in of an invisible code point. */
-function visibleCodePoint(cp) {
-    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
-}
-/** Code points of `s`, lone surrogates kept as their own code point. */
-function codePoints(s) {
-    return Array.from(s);
-}
-function isInvisible(ch) {
-    return markdown_INVISIBLE.test(ch);
-}
-/** Joins units, cutting whole units only, with `…` when something was left out. */
-function joinClipped(units, max) {
-    const all = units.join("");
-    if (max === undefined || all.length <= max)
-        return all;
-    let out = "";
-    for (const u of units) {
-        if (out.length + u.length > max - 1)
-            break;
-        out += u;
-    }
-    return `${out}…`;
-}
-/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
-function plainText(s, max) {
-    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
-    return joinClipped(units, max);
-}
-/**
- * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
- * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
- */
-function plainTitle(s, max) {
-    const chars = codePoints(s);
-    const units = chars.map((ch, i) => {
-        if (FLATTEN.test(ch))
-            return " ";
-        if (isInvisible(ch))
-            return visibleCodePoint(ch.codePointAt(0) ?? 0);
-        if (ch === "@")
-            return `@${BREAK_CHAR}`;
-        if (refStart(chars, i))
-            return `${ch}${BREAK_CHAR}`;
-        return ch;
-    });
-    return joinClipped(units, max);
-}
-/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
-function refStart(chars, i) {
-    const next = chars[i + 1] ?? "";
-    if (!/^[0-9]$/.test(next))
-        return false;
-    if (chars[i] === "#")
-        return true;
-    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
-}
-/**
- * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
- * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
- * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
- * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
- * escapes and is marked with `…`.
- */
-function mdText(s, max) {
-    const chars = codePoints(s);
-    const units = [];
-    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
-    for (let i = 0; i < chars.length; i++) {
-        const ch = chars[i];
-        const first = i === 0;
-        const last = i === chars.length - 1;
-        let unit;
-        if (FLATTEN.test(ch) || ch === " ") {
-            // A space that opens or closes the string could indent a code block or end a line with a
-            // hard break: an entity renders the same space and is neither.
-            unit = first || last ? "&#32;" : " ";
-        }
-        else if (isInvisible(ch))
-            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
-        else if (ch === "@")
-            unit = `@${BREAK_ENTITY}`;
-        else if (refStart(chars, i))
-            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
-        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
-        else if (ch === "$")
-            unit = "<span>$</span>";
-        else if (MD_ALWAYS.has(ch))
-            unit = `\\${ch}`;
-        // Block starts: list items, setext underlines, ordered lists.
-        else if (first && (ch === "-" || ch === "+" || ch === "="))
-            unit = `\\${ch}`;
-        else if (i === leadingDigits && ch === ".")
-            unit = "\\.";
-        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
-        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
-            unit = "\\.";
-        else
-            unit = ch;
-        units.push(unit);
-    }
-    return joinClipped(units, max);
-}
-/**
- * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
- * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
- * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
- * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
- * `max` bounds the shown characters (not the fence).
- */
-function mdCode(s, options = {}) {
-    const shown = plainText(s, options.max);
-    if (shown === "")
-        return "";
-    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
-    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
-    if (options.inTable && /\\\|/.test(shown))
-        return mdText(s, options.max);
-    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
-    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = "`".repeat(longest + 1);
-    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
-    return `${fence}${pad}${content}${pad}${fence}`;
-}
-/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
-function mdFence(text, info = "") {
-    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
-        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join(""));
-    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
-    const fence = "`".repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, ...lines, fence].join("\n");
-}
-/**
- * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
- * span or table row is cut in half, and appends `tail`. A document whose first line is already too
- * long keeps only the tail.
- */
-function clipMarkdown(md, max, tail = "") {
-    if (md.length <= max)
-        return md;
-    const room = Math.max(0, max - tail.length);
-    const cut = md.lastIndexOf("\n", room);
-    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
-}
-/**
- * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
- * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
- * what an operator reads).
- */
-function escapeHtml(v) {
-    return codePoints(String(v ?? ""))
-        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join("");
-}
-/** An address safe to put in an `href`: http(s) only, anything else is no link. */
-function safeHref(url) {
-    if (typeof url !== "string")
-        return null;
-    try {
-        const u = new URL(url);
-        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
- * end the destination); anything else is the label alone, not a link.
- */
-function mdLink(label, url) {
-    const href = safeHref(url);
-    const text = mdText(label);
-    if (href === null)
-        return text;
-    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-    return `[${text}](${dest})`;
-}
-
+// EXTERNAL MODULE: ./src/core/markdown.ts
+var markdown = __webpack_require__(6706);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var envelope = __webpack_require__(8447);
 ;// CONCATENATED MODULE: ./src/app/freeze.ts
@@ -3925,8 +3918,8 @@ function runnerCell(runner, runId) {
  * runner A's bundle is made by the pull request's own job: each is escaped (../core/markdown.ts).
  */
 function identity(r) {
-    const cellText = (v) => mdText(String(v ?? "?"), 200);
-    return `${r.runner_name == null ? "(unnamed)" : cellText(r.runner_name)} — machine ${mdCode(String(r.machine_id ?? "?"), { inTable: true, max: 80 })}, ${cellText(r.os)}/${cellText(r.arch)}, ${cellText(r.cpus)} × ${cellText(r.cpu_model)}`;
+    const cellText = (v) => (0,markdown/* mdText */.bC)(String(v ?? "?"), 200);
+    return `${r.runner_name == null ? "(unnamed)" : cellText(r.runner_name)} — machine ${(0,markdown/* mdCode */.xs)(String(r.machine_id ?? "?"), { inTable: true, max: 80 })}, ${cellText(r.os)}/${cellText(r.arch)}, ${cellText(r.cpus)} × ${cellText(r.cpu_model)}`;
 }
 function buildFreezeProposal(p) {
     const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
@@ -3946,12 +3939,12 @@ function buildFreezeProposal(p) {
     };
     const rowText = formatLedgerRow(row);
     const title = freezeTitle(p.property, p.expiresOn, freezeId);
-    const link = (url, id) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
-    const code = (v) => mdCode(String(v), { inTable: true });
+    const link = (url, id) => (url ? (0,markdown/* mdLink */.YF)(`run ${id}`, url) : (0,markdown/* mdText */.bC)(`run ${id}`));
+    const code = (v) => (0,markdown/* mdCode */.xs)(String(v), { inTable: true });
     // Only the PR number (an integer) makes a reference here, on purpose: the PR the freeze is for.
     const pull = typeof p.pullNumber === "number" && Number.isSafeInteger(p.pullNumber) ? `#${p.pullNumber} ` : "";
     const body = [
-        `Runner A and runner B disagree on the non-envelope property **${mdCode(p.property)}** for ${pull}head ${mdCode(p.headSha)} under envelope ${mdCode(p.envelopeHash)}.`,
+        `Runner A and runner B disagree on the non-envelope property **${(0,markdown/* mdCode */.xs)(p.property)}** for ${pull}head ${(0,markdown/* mdCode */.xs)(p.headSha)} under envelope ${(0,markdown/* mdCode */.xs)(p.envelopeHash)}.`,
         "",
         "This PR adds one row to the freeze ledger. Merging it tolerates this property's failure until the row expires; closing it keeps the property failing.",
         "",
@@ -3959,17 +3952,17 @@ function buildFreezeProposal(p) {
         "| --- | --- | --- |",
         `| run | ${link(p.runAUrl, p.runAId)} | ${link(p.runBUrl, p.runBId)} |`,
         `| runner | ${identity(p.runnerA)} | ${identity(p.runnerB)} |`,
-        `| ${code(p.property)} | ${mdText(String(p.comparison.a))} | ${mdText(String(p.comparison.b))} |`,
+        `| ${code(p.property)} | ${(0,markdown/* mdText */.bC)(String(p.comparison.a))} | ${(0,markdown/* mdText */.bC)(String(p.comparison.b))} |`,
         `| envelope | clean | clean |`,
         `| evidence digest | ${code(p.evidenceA)} | ${code(p.evidenceB)} |`,
         "",
-        `Freeze id ${mdCode(freezeId)} (derived from both evidence digests and the property), expires on **${mdText(p.expiresOn)}** (UTC).`,
+        `Freeze id ${(0,markdown/* mdCode */.xs)(freezeId)} (derived from both evidence digests and the property), expires on **${(0,markdown/* mdText */.bC)(p.expiresOn)}** (UTC).`,
         "",
-        mdFence(rowText, "tsv"),
+        (0,markdown/* mdFence */.F)(rowText, "tsv"),
         "",
         // The configured reviewers are mentioned on purpose (ENVELOPE_GATE_REVIEWERS, not the PR's text).
         p.reviewers.length + p.teamReviewers.length > 0
-            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${mdText(t)}`)].join(", ")}.`
+            ? `Review requested from ${[...p.reviewers.map((r) => `@${r}`), ...p.teamReviewers.map((t) => `team ${(0,markdown/* mdText */.bC)(t)}`)].join(", ")}.`
             : "No reviewers are configured (ENVELOPE_GATE_REVIEWERS); a maintainer must review this by hand.",
     ].join("\n");
     return { freezeId, branch: ledgerBranch(p.property, p.envelopeHash, p.headSha), row, rowText, title, body };
@@ -4012,7 +4005,7 @@ function ledgerWithRow(base, pr) {
  * and issue references (a "fixes #1" in a merged commit closes issue 1), so `plainTitle`.
  */
 function freezeTitle(property, expiresOn, freezeId) {
-    return `envelope-gate: freeze ${plainTitle(property, 120)} until ${plainTitle(expiresOn)} (${plainTitle(freezeId)})`;
+    return `envelope-gate: freeze ${(0,markdown/* plainTitle */.D4)(property, 120)} until ${(0,markdown/* plainTitle */.D4)(expiresOn)} (${(0,markdown/* plainTitle */.D4)(freezeId)})`;
 }
 /**
  * The comment on a ledger PR that waited too long for review, mentioning who was asked. A team
@@ -4047,6 +4040,8 @@ const HINTS = {
     KILL_SWITCH_ENGAGED: "Held while the App was paused: after `envelope-gate app resume` the sweeper sends it (every delivery is recorded during a pause; nothing to redeliver).",
     PRIVATE_KEY_INVALID: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
     SECRET_UNAVAILABLE: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
+    ENVELOPE_PR_BUSY: `Another delivery was writing the same repository's envelope PR. ${SWEEPER}`,
+    ENVELOPE_INVALID: `The envelope on the default branch does not parse or validate, so no envelope PR is proposed over it: fix it on the branch (the next audit run proposes again), or ${RETRY}.`,
     EVIDENCE_UNAVAILABLE: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
     EVIDENCE_DIGEST_MISMATCH: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
     LEDGER_UNREADABLE: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,
@@ -4558,6 +4553,8 @@ async function statusSnapshot(store, now, options) {
     const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
     const refusedRuns = await store.runs.recentRefusals(20);
     const verified = await store.runs.recentVerifiedChecks(20);
+    const auditRuns = await store.envelopePrs.recentAuditRuns(20);
+    const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
@@ -4599,6 +4596,31 @@ async function statusSnapshot(store, now, options) {
             code: r.code,
             reason: r.reason,
             at: new Date(r.refused_at).toISOString(),
+        })),
+        audit_runs: auditRuns.map((a) => ({
+            repository: a.repository,
+            run_id: a.run_id,
+            run_attempt: a.run_attempt,
+            branch: a.branch,
+            head_sha: a.head_sha,
+            state: a.state,
+            code: a.code,
+            reason: a.reason,
+            at: new Date(a.recorded_at).toISOString(),
+        })),
+        envelope_prs: envelopePrs.map((e) => ({
+            repository: e.repository,
+            branch: e.branch,
+            base: e.base_ref,
+            state: e.state,
+            mode: e.mode,
+            pull: e.pr_number,
+            url: e.pr_url,
+            commit: e.commit_sha,
+            runs: e.runs,
+            code: e.outcome_code,
+            detail: e.outcome_detail,
+            updated_at: new Date(e.updated_at).toISOString(),
         })),
         verified_checks: verified.map((c) => ({
             repository: c.repository,
@@ -4708,7 +4730,7 @@ async function statusSnapshot(store, now, options) {
  * branches, rows, details, messages, reasons) goes through it; what is not escaped is markup of
  * ours (`Raw`) or a number we computed.
  */
-const esc = escapeHtml;
+const esc = markdown/* escapeHtml */.ZD;
 function table(headers, rows, empty) {
     if (rows.length === 0)
         return `<p class="empty">${esc(empty)}</p>`;
@@ -4724,7 +4746,7 @@ class Raw {
 }
 /** A link to an http(s) address only; anything else is its text. */
 const status_link = (href, text) => {
-    const safe = safeHref(href);
+    const safe = (0,markdown/* safeHref */.v7)(href);
     return safe ? new Raw(`<a href="${esc(safe)}">${esc(text)}</a>`) : text;
 };
 const PAGE_HEAD = (title) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -4882,6 +4904,29 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
         r.dual_run ?? "—",
         r.code,
         r.reason,
+    ]), "None.")}
+<h2>Envelope PRs from audit runs</h2><p>One per repository, proposed from the default branch's latest verified audit runs; it only ever adds entries. Closed with a code: the App refused or closed it (a foreign branch or PR, a push to its branch, a retarget).</p>${table(["updated", "repository", "branch", "onto", "state", "mode", "pull request", "commit", "runs", "code", "detail"], s.envelope_prs.map((e) => [
+        e.updated_at,
+        e.repository,
+        e.branch,
+        e.base,
+        e.state,
+        e.mode,
+        status_link(e.url, e.pull === null ? "—" : `#${e.pull}`),
+        (e.commit ?? "").slice(0, 12) || "—",
+        e.runs,
+        e.code ?? "—",
+        e.detail ?? "",
+    ]), "None.")}
+<h2>Audit runs</h2><p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(["recorded", "repository", "run", "branch", "commit", "state", "code", "reason"], s.audit_runs.map((a) => [
+        a.at,
+        a.repository,
+        `${a.run_id} (attempt ${a.run_attempt})`,
+        a.branch ?? "—",
+        (a.head_sha ?? "").slice(0, 12) || "—",
+        a.state,
+        a.code ?? "—",
+        a.reason ?? "",
     ]), "None.")}
 <h2>Verified checks</h2>${table(["repository", "run", "commit", "state", "conclusion", "code"], s.verified_checks.map((c) => [
         c.repository,
@@ -5395,389 +5440,6 @@ function pullRequestHead(p) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/app/ledger-pr.ts
-
-
-
-/** Writing ledger PRs on GitHub: claim, open (or record in shadow mode), and rebuild on a new base. */
-/**
- * One ledger PR per (property, envelope hash, head sha): the store's unique key decides
- * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
- * proposal is recorded (and shown in the dual-run check) instead of opened.
- */
-async function proposeFreeze(ctx, gh, dual, property, comparison) {
-    const { store, settings } = ctx;
-    const owner = settings.replicaId;
-    const now = ctx.clock.now();
-    const proposal = buildFreezeProposal(freezeProposalInput(dual, property, comparison, {
-        expiresOn: expiresOn(now, settings.freezeTtlDays, settings.freezeTtlCapDays),
-        reviewers: settings.reviewers,
-        teamReviewers: settings.teamReviewers,
-    }));
-    const mode = (await store.installationMode(dual.installation_id)) ?? "shadow";
-    const key = ledgerLockKey(dual.repository, property, dual.envelope_hash, dual.head_sha);
-    const mine = await store.claimLedgerPr({
-        lock_key: key,
-        repository: dual.repository,
-        property,
-        envelope_hash: dual.envelope_hash,
-        head_sha: dual.head_sha,
-        dual_run_id: dual.id,
-        installation_id: dual.installation_id,
-        freeze_id: proposal.freezeId,
-        branch: proposal.branch,
-        base_ref: dual.base_ref,
-        ledger_path: settings.ledgerPath,
-        row_text: proposal.rowText,
-        title: proposal.title,
-        body: proposal.body,
-        expires_on: proposal.row.expires_on,
-        mode,
-        created_at: now,
-    }, owner, now, settings.leaseMs);
-    const current = (await store.getLedgerPr(key));
-    if (!mine)
-        return current;
-    if (current.mode === "shadow") {
-        await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
-        ctx.log("info", "ledger_pr.shadowed", {
-            freeze_id: current.freeze_id,
-            repository: current.repository,
-            property,
-            branch: current.branch,
-        });
-        return (await store.getLedgerPr(key));
-    }
-    try {
-        await openLedgerPr(ctx, gh, current);
-    }
-    catch (err) {
-        // Let the next attempt (any replica) take the claim at once rather than after the lease.
-        await store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
-        throw err;
-    }
-    return (await store.getLedgerPr(key));
-}
-/**
- * Opens the claimed ledger PR, trusting nothing on GitHub it cannot prove it made. The commit is
- * recorded in the store before the branch is created or moved, so a branch at the recorded commit
- * is the App's own earlier attempt (a crash, a lost answer) and is adopted; a branch at any other
- * commit is LEDGER_BRANCH_FOREIGN and is never moved. An open PR on the branch is adopted only when
- * the App's bot opened it, from this repository, at the App's commit, onto the expected base;
- * otherwise LEDGER_PR_FOREIGN. A refusal closes the claim for good (the property keeps failing).
- */
-async function openLedgerPr(ctx, gh, pr) {
-    const { settings } = ctx;
-    const r = repoRef(pr.repository);
-    const baseSha = await gh.branchSha(r, pr.base_ref);
-    if (!baseSha)
-        fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
-    const tip = await gh.branchSha(r, pr.branch);
-    let commit;
-    if (tip === null) {
-        const made = await recordCommit(ctx, gh, pr, baseSha);
-        if (made === null)
-            return;
-        commit = made;
-        if ((await gh.createBranch(r, pr.branch, commit)) === "exists") {
-            const now = await gh.branchSha(r, pr.branch);
-            if (now !== commit) {
-                return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} appeared at ${now ?? "?"} before the App could create it; it was not moved`);
-            }
-        }
-    }
-    else if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
-        // The App's own earlier attempt. On a base that moved since, its own branch is rebuilt.
-        commit = tip;
-        if (pr.base_sha !== baseSha) {
-            const made = await recordCommit(ctx, gh, pr, baseSha);
-            if (made === null)
-                return;
-            commit = made;
-            await gh.moveBranch(r, pr.branch, commit);
-        }
-    }
-    else {
-        return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} exists at ${tip}, not at a commit the App made${pr.ledger_commit ? ` (${pr.ledger_commit})` : ""}; it was not moved`);
-    }
-    let pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
-    if (pull === "exists") {
-        const bot = await gh.botLogin();
-        const open = await gh.listOpenPulls(r, pr.branch);
-        const own = open.find((p) => ownPull(p, pr, bot, commit));
-        if (!own) {
-            // The branch is provably the App's: deleting it closes the foreign PR, so no reviewer merges through it.
-            if ((await gh.branchSha(r, pr.branch)) === commit)
-                await gh.deleteBranch(r, pr.branch);
-            const seen = open.map((p) => `#${p.number} by ${p.author} from ${p.head_repository ?? "?"} at ${p.head_sha.slice(0, 12)} onto ${p.base_ref}`);
-            return refuse(ctx, pr, "LEDGER_PR_FOREIGN", `a pull request the App did not open is open on ${pr.branch} (${seen.join("; ") || "none listed"}); not adopted, no review requested, the App's branch deleted`);
-        }
-        pull = own;
-    }
-    await gh.requestReviewers(r, pull.number, settings.reviewers, settings.teamReviewers);
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", {
-        claim_owner: null,
-        claim_until: null,
-        pr_number: pull.number,
-        pr_url: pull.html_url,
-        base_sha: baseSha,
-        opened_at: ctx.clock.now(),
-        ledger_commit: commit,
-        head_repository: pull.head_repository ?? pr.repository,
-    }, { sql: "claim_owner = ?", params: [settings.replicaId] });
-    ctx.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
-}
-/** Whether an open PR is the one the App opened for `pr`: its bot's, from this repository, at its commit, onto its base. */
-function ownPull(p, pr, bot, commit) {
-    return (p.author === bot &&
-        p.head_repository !== null &&
-        p.head_repository.toLowerCase() === pr.repository.toLowerCase() &&
-        p.head_ref === pr.branch &&
-        p.head_sha === commit &&
-        p.base_ref === pr.base_ref);
-}
-/** Makes the ledger commit on `baseSha` and records it (with the base) before any ref points at it; null when the claim was lost. */
-async function recordCommit(ctx, gh, pr, baseSha) {
-    const commit = await ledgerCommit(gh, pr, baseSha);
-    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "claimed", { ledger_commit: commit, base_sha: baseSha }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
-    if (!kept) {
-        ctx.log("warn", "ledger_pr.claim_lost", { freeze_id: pr.freeze_id, repository: pr.repository });
-        return null;
-    }
-    return commit;
-}
-/** Closes the claim with a refusal: nothing moved, nothing adopted, the status page and the log say why. */
-async function refuse(ctx, pr, code, detail) {
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "closed", { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: ctx.clock.now() }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
-    ctx.log("error", "ledger_pr.refused", { code, freeze_id: pr.freeze_id, repository: pr.repository, branch: pr.branch, detail });
-}
-/** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
-async function ledgerCommit(gh, pr, baseSha) {
-    const r = repoRef(pr.repository);
-    const base = (await gh.fileAt(r, pr.ledger_path, baseSha)) ?? "";
-    return gh.commitFile(r, baseSha, pr.ledger_path, ledgerWithRow(base, pr), freezeTitle(pr.property, pr.expires_on, pr.freeze_id));
-}
-/**
- * Rebuilds an open ledger PR on a new base head: a new commit of the base ledger plus its one
- * row, recorded before the PR's branch is force-moved to it (so its own `synchronize` is
- * recognized). A branch that is no longer at the App's commit is not moved: the PR is closed as
- * tampered instead.
- */
-async function rebaseLedgerPr(ctx, gh, pr, baseSha) {
-    const r = repoRef(pr.repository);
-    const tip = await gh.branchSha(r, pr.branch);
-    if (pr.ledger_commit === null || tip !== pr.ledger_commit) {
-        await closeTampered(ctx, gh, pr, tip);
-        return "tampered";
-    }
-    const commit = await ledgerCommit(gh, pr, baseSha);
-    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: baseSha, ledger_commit: commit }, {
-        sql: "ledger_commit = ?",
-        params: [pr.ledger_commit],
-    });
-    if (!kept)
-        return "rebased"; // another delivery rebuilt it first
-    await gh.moveBranch(r, pr.branch, commit);
-    ctx.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: baseSha });
-    return "rebased";
-}
-/**
- * A ledger PR whose head is not the commit the App made (someone pushed to its branch, or the
- * branch is gone): recorded closed with LEDGER_PR_TAMPERED first, then closed on GitHub with a
- * comment, so no reviewer merges a row the App did not write. Closing again is harmless.
- */
-async function closeTampered(ctx, gh, pr, head) {
-    const detail = `the head of ${pr.branch} is ${head ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`;
-    const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
-        outcome_code: "LEDGER_PR_TAMPERED",
-        outcome_detail: detail,
-        closed_at: ctx.clock.now(),
-    });
-    ctx.log("error", "ledger_pr.tampered", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, detail });
-    await closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_TAMPERED", `Closed by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made (\`${pr.ledger_commit ?? "?"}\`); its head is \`${head ?? "gone"}\`. A row the App did not write is never proposed for review. The property keeps failing; a new dual run proposes a new ledger PR.`);
-}
-/** Closes the PR on GitHub, commenting why, when this ledger PR is recorded as closed by the App. */
-async function closeWithComment(gh, pr, closedByApp, comment) {
-    if (!closedByApp || pr.pr_number === null)
-        return;
-    const r = repoRef(pr.repository);
-    await gh.closePull(r, pr.pr_number);
-    await gh.comment(r, pr.pr_number, comment);
-}
-
-;// CONCATENATED MODULE: ./src/app/handlers/pull-request.ts
-
-
-
-
-/**
- * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
- * head repository it recorded (a fork PR whose head ref is the ledger branch's name is not it):
- * - `closed`: merged or closed; a merge whose head is not the App's commit is recorded merged with
- *   LEDGER_PR_TAMPERED (the status page shows it).
- * - `synchronize`: a head other than the App's recorded commit closes it as LEDGER_PR_TAMPERED.
- * - `edited` with `changes.base`: retargeted away from its base, it is closed (LEDGER_PR_RETARGETED).
- * - `reopened`: a PR the App closed is closed again; one a reviewer closed is tracked again while
- *   its head is the App's commit.
- */
-async function onPullRequest(ctx, p) {
-    const head = pullRequestHead(p);
-    if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? ""))
-        return "ignored pull_request";
-    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
-    if (!pr)
-        return "not a ledger PR";
-    if (!sameHead(pr, head)) {
-        ctx.log("warn", "ledger_pr.other_head", {
-            freeze_id: pr.freeze_id,
-            pull: head.number,
-            head_repository: head.headRepository,
-            head_ref: head.branch,
-        });
-        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
-    }
-    const installationId = p.installation?.id ?? pr.installation_id;
-    const r = repoRef(pr.repository);
-    switch (p.action) {
-        case "closed": {
-            const merged = p.pull_request?.merged === true;
-            const foreign = merged && head.headSha !== pr.ledger_commit;
-            const fields = foreign
-                ? {
-                    closed_at: ctx.clock.now(),
-                    outcome_code: "LEDGER_PR_TAMPERED",
-                    outcome_detail: `merged at ${head.headSha ?? "?"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
-                }
-                : { closed_at: ctx.clock.now() };
-            if (foreign)
-                ctx.log("error", "ledger_pr.tampered_merge", { freeze_id: pr.freeze_id, pull: pr.pr_number, head: head.headSha });
-            // A merge is recorded even of a PR the App had closed (reopened and merged in between): the row is on the base now.
-            await ctx.store.transitionLedgerPr(pr.lock_key, merged ? ["opened", "closed"] : ["opened"], merged ? "merged" : "closed", fields);
-            return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}${foreign ? " (LEDGER_PR_TAMPERED)" : ""}`;
-        }
-        case "synchronize": {
-            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_TAMPERED")
-                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
-            const gh = await ctx.installation(installationId);
-            // The branch as GitHub has it now, not the payload's head: a later push of the App's own wins.
-            const tip = await gh.branchSha(r, pr.branch);
-            if (pr.ledger_commit !== null && tip === pr.ledger_commit)
-                return `ledger PR ${pr.freeze_id}: the App's own commit`;
-            await closeTampered(ctx, gh, pr, tip);
-            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_TAMPERED`;
-        }
-        case "edited": {
-            if (p.changes?.base === undefined)
-                return "ledger PR edited (not retargeted)";
-            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_RETARGETED")
-                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
-            const gh = await ctx.installation(installationId);
-            const now = await gh.getPull(r, head.number);
-            if (now.base_ref === pr.base_ref && pr.state === "opened")
-                return `ledger PR ${pr.freeze_id} still targets ${pr.base_ref}`;
-            const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
-                closed_at: ctx.clock.now(),
-                outcome_code: "LEDGER_PR_RETARGETED",
-                outcome_detail: `retargeted from ${pr.base_ref} to ${now.base_ref}`,
-            });
-            ctx.log("error", "ledger_pr.retargeted", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: now.base_ref });
-            await closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_RETARGETED", `Closed by envelope-gate (\`LEDGER_PR_RETARGETED\`): this freeze was proposed for ${mdCode(pr.base_ref)}, whose ledger the row was built on and whose runs were compared; a ledger PR is never merged into another branch. The property keeps failing; a dual run on the other branch proposes its own.`);
-            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_RETARGETED`;
-        }
-        default: {
-            // reopened
-            const gh = await ctx.installation(installationId);
-            if (pr.state === "closed" && pr.outcome_code === null) {
-                const tip = await gh.branchSha(r, pr.branch);
-                if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
-                    await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "opened", { closed_at: null }, { sql: "outcome_code IS NULL", params: [] });
-                    return `ledger PR ${pr.freeze_id} reopened`;
-                }
-                const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "closed", {
-                    outcome_code: "LEDGER_PR_TAMPERED",
-                    outcome_detail: `reopened with head ${tip ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
-                });
-                await closeWithComment(gh, pr, marked, `Closed again by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made.`);
-                return `ledger PR ${pr.freeze_id} closed again: LEDGER_PR_TAMPERED`;
-            }
-            if (pr.state === "closed") {
-                await closeWithComment(gh, pr, true, `Closed again by envelope-gate (${mdCode(String(pr.outcome_code))}): ${mdText(pr.outcome_detail ?? "the App closed this ledger PR")}.`);
-                return `ledger PR ${pr.freeze_id} closed again: ${pr.outcome_code}`;
-            }
-            return `ledger PR ${pr.freeze_id} is ${pr.state}`;
-        }
-    }
-}
-/** Whether the event's head is the ledger PR's: the head repository and branch the App recorded. */
-function sameHead(pr, head) {
-    return (pr.head_repository !== null &&
-        head.headRepository !== null &&
-        head.headRepository.toLowerCase() === pr.head_repository.toLowerCase() &&
-        head.branch === pr.branch);
-}
-
-;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
-
-
-/**
- * `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert).
- * The ledger PR is found by repository and PR number, and its head repository must be the one the
- * App recorded: a review of a fork PR named like the ledger branch touches nothing.
- */
-async function onPullRequestReview(ctx, p) {
-    const head = pullRequestHead(p);
-    if (!head || p.action !== "submitted")
-        return "ignored review";
-    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
-    if (!pr)
-        return "not a ledger PR";
-    if (!sameHead(pr, head))
-        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
-    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
-    return `ledger PR ${pr.freeze_id} reviewed`;
-}
-
-;// CONCATENATED MODULE: ./src/app/handlers/push.ts
-
-
-
-/**
- * `push` to a base branch that changed the ledger: rebuild every open ledger PR on it on the new
- * base (its commit recorded before its branch moves); one whose branch is no longer at the App's
- * commit is closed as LEDGER_PR_TAMPERED instead of moved.
- */
-async function onPush(ctx, p) {
-    const repository = p.repository?.full_name;
-    const installationId = p.installation?.id;
-    if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
-        return "ignored push";
-    const after = p.after;
-    const branch = p.ref.slice("refs/heads/".length);
-    const open = (await ctx.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== after);
-    if (open.length === 0)
-        return "no open ledger PR on this branch";
-    const commits = p.commits ?? [];
-    const gh = await ctx.installation(installationId);
-    const rebased = [];
-    const tampered = [];
-    for (const pr of open) {
-        if (!pushTouched(commits, pr.ledger_path))
-            continue;
-        const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
-        if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id))
-            continue;
-        if ((await rebaseLedgerPr(ctx, gh, pr, after)) === "rebased")
-            rebased.push(pr.freeze_id);
-        else
-            tampered.push(pr.freeze_id);
-    }
-    const done = [
-        ...(rebased.length > 0 ? [`rebased ${rebased.join(", ")}`] : []),
-        ...(tampered.length > 0 ? [`closed ${tampered.join(", ")}: LEDGER_PR_TAMPERED`] : []),
-    ];
-    return done.length > 0 ? done.join("; ") : "ledger unchanged on base";
-}
-
 // EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
 var fflate_esm = __webpack_require__(1306);
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
@@ -5798,6 +5460,14 @@ const EVIDENCE_FILES = {
     properties: "properties.json",
     runner: "runner.json",
     verdict: "verdict.json",
+};
+/**
+ * Files only an audit run's bundle has (besides every one of EVIDENCE_FILES): the suggested
+ * envelope and its `sha256sum` line (naming `envelope.json`, the file it is meant to become).
+ */
+const AUDIT_EVIDENCE_FILES = {
+    suggestedEnvelope: "suggested-envelope.json",
+    suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
 };
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function checkName(name) {
@@ -5927,96 +5597,209 @@ function readEvidenceZip(zip) {
     return { digest, runner, properties: props.properties, verdict };
 }
 
-;// CONCATENATED MODULE: ./src/app/bundle.ts
-/** The App reads evidence bundles with the pure reader in core (the Action checks freeze rows with it too). */
+// EXTERNAL MODULE: ./src/core/suggest.ts
+var suggest = __webpack_require__(2085);
+;// CONCATENATED MODULE: ./src/core/envelope-proposal.ts
+/**
+ * The envelope the App proposes from the audit runs of a repository's default branch: the audit
+ * bundles read and verified, their observer logs merged through `suggestEnvelope` from the
+ * envelope at the branch's tip, and the envelope PR's files, title and body. Pure: the App
+ * downloads the bundles and reads the envelope; nothing here does I/O.
+ */
 
 
-;// CONCATENATED MODULE: ./src/app/compare.ts
 
-/** Machine identity compared between A and B: machine id, else runner name. Empty means unknown. */
-function machineOf(bundle) {
-    return (bundle.runner.machine_id ?? "").trim() || "";
-}
-function compareRuns(a, b, expect) {
-    const none = (outcome, code, detail, results = []) => ({
-        outcome,
-        code,
-        detail,
-        results,
-        eligible: [],
+
+
+
+/** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
+const AUDIT_MODE = "audit";
+/**
+ * The envelope a repository without one starts from (docs/authoring.md, *Record*): the two roots,
+ * `PATH` and the CI set, no network. The proposal adds what the audit runs did on top of it.
+ */
+const STARTER_ENVELOPE = {
+    envelope_id: "agent-envelope",
+    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+    allowed_tools: [],
+    allowed_env: ["PATH", "@ci"],
+    allowed_hosts: [],
+    network: "deny",
+};
+function envelope_proposal_unavailable(message) {
+    throw new errors/* GateError */.ue("AUDIT_EVIDENCE_UNAVAILABLE", message, {
+        hint: "An audit run whose evidence cannot be read proposes nothing; the next audit run of the default branch is read instead.",
     });
-    const machineA = machineOf(a);
-    const machineB = machineOf(b);
-    if (machineA === "" || machineB === "") {
-        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json does not name its machine (machine_id); two machines cannot be proven");
-    }
-    if (!MACHINE_ID.test(machineA) || !MACHINE_ID.test(machineB)) {
-        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json's machine_id is not letters, digits and . _ : - (at most 64); a ledger row could not name the machine");
-    }
-    if (machineA.toLowerCase() === machineB.toLowerCase()) {
-        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`);
-    }
-    const hashes = [a.runner.envelope_hash, a.verdict.envelope_hash, b.runner.envelope_hash, b.verdict.envelope_hash];
-    if (hashes.some((h) => h !== expect.envelopeHash)) {
-        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not under one envelope: expected ${expect.envelopeHash}, runner A ${a.runner.envelope_hash}, runner B ${b.runner.envelope_hash}`);
-    }
-    if (b.runner.head_sha !== expect.headSha || a.runner.head_sha !== expect.headSha) {
-        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not of one commit: expected ${expect.headSha}, runner A ${a.runner.head_sha}, runner B ${b.runner.head_sha}`);
-    }
-    if ((b.runner.dual_run_id ?? "") !== expect.dualRunId) {
-        return none("mismatch", "DUAL_RUN_MISMATCH", `runner B's run belongs to dual run ${b.runner.dual_run_id ?? "(none)"}, not ${expect.dualRunId}`);
-    }
-    if (a.verdict.verdict !== "pass") {
-        return none("no_freeze", null, `runner A's envelope verdict is ${a.verdict.verdict}; envelope failures are never frozen`);
-    }
-    if (b.verdict.verdict === "envelope_fail") {
-        const ids = (b.verdict.violations ?? []).map((v) => v.id).join(", ");
-        return none("observer_disagreement", "OBSERVER_DISAGREEMENT", `runner A's envelope is clean but runner B's has violations (${ids}) under the same envelope and commit: the observer is broken; nothing is frozen`);
-    }
-    if (b.verdict.verdict !== "pass") {
-        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B could not evaluate the envelope (${b.verdict.error?.code ?? "error"}); no valid second run`);
-    }
-    const results = [];
-    for (const property of expect.properties) {
-        const onA = a.properties.find((p) => p.name === property);
-        if (!onA || onA.result !== "fail") {
-            return none("mismatch", "DUAL_RUN_MISMATCH", `runner A's evidence does not record ${property} as failed`);
-        }
-        const onB = b.properties.find((p) => p.name === property);
-        const bResult = onB ? onB.result : "missing";
-        const fingerprint = typeof onA.failure_fingerprint === "string" && FINGERPRINT.test(onA.failure_fingerprint) ? onA.failure_fingerprint : null;
-        let verdict;
-        if (isEnvelopeRuleName(property))
-            verdict = "envelope_rule";
-        // Both runs read the properties file of the base commit; either saying "not freezable" (or
-        // an older bundle that does not say) keeps the property out of the ledger.
-        else if (onA.freezable !== true || (onB !== undefined && onB.freezable !== true))
-            verdict = "not_freezable";
-        else if (bResult === "pass" && fingerprint === null)
-            verdict = "unscoped";
-        else if (bResult === "pass")
-            verdict = "disagree";
-        else if (bResult === "fail")
-            verdict = "both_fail";
-        else if (bResult === "error")
-            verdict = "b_error";
-        else
-            verdict = "b_missing";
-        results.push({ property, a: "fail", b: bResult, verdict, fingerprint });
-    }
-    const eligible = results.filter((r) => r.verdict === "disagree").map((r) => r.property);
-    if (eligible.length > 0) {
-        return { outcome: "freeze_eligible", code: null, detail: `runners disagree on ${eligible.join(", ")}`, results, eligible };
-    }
-    if (results.length > 0 && results.every((r) => r.verdict === "both_fail")) {
-        return none("both_fail", null, "both runners fail the same properties: a regression, not a flake; nothing is frozen", results);
-    }
-    const fixed = results.filter((r) => r.verdict === "not_freezable").map((r) => r.property);
-    if (fixed.length > 0) {
-        return none("no_freeze", "FREEZE_NOT_FREEZABLE", `${fixed.join(", ")} ${fixed.length === 1 ? "is" : "are"} not freezable (patch_paths, or "freezable": false, in the properties file); nothing is frozen`, results);
-    }
-    return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
 }
+/**
+ * Unzips an audit run's evidence artifact, verifies the manifest and every file's digest
+ * (EVIDENCE_DIGEST_MISMATCH), and reads runner.json and observer.jsonl, which the manifest must
+ * cover (AUDIT_EVIDENCE_UNAVAILABLE otherwise).
+ */
+function readAuditBundle(zip) {
+    let entries;
+    try {
+        entries = (0,fflate_esm/* unzipSync */.AO)(zip);
+    }
+    catch (err) {
+        return envelope_proposal_unavailable(`the evidence artifact is not a readable zip (${err.message})`);
+    }
+    const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
+    const { digest, manifest } = verifyBundle(files);
+    for (const required of [EVIDENCE_FILES.runner, EVIDENCE_FILES.observerLog]) {
+        if (!(required in manifest.files))
+            envelope_proposal_unavailable(`the evidence manifest does not cover ${required}`);
+    }
+    const decode = (name) => {
+        try {
+            return new TextDecoder("utf-8", { fatal: true }).decode(files.get(name));
+        }
+        catch {
+            return envelope_proposal_unavailable(`${name} in the evidence bundle is not UTF-8`);
+        }
+    };
+    let runner;
+    try {
+        runner = JSON.parse(decode(EVIDENCE_FILES.runner));
+    }
+    catch {
+        envelope_proposal_unavailable(`${EVIDENCE_FILES.runner} in the evidence bundle is not JSON`);
+    }
+    if (typeof runner !== "object" || runner === null || Array.isArray(runner))
+        envelope_proposal_unavailable(`${EVIDENCE_FILES.runner} is not an object`);
+    const mode = runner.mode;
+    return {
+        digest,
+        mode: typeof mode === "string" ? mode : null,
+        runner: runner,
+        log: decode(EVIDENCE_FILES.observerLog),
+    };
+}
+/** An observer log's lines, parsed (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE otherwise), named `file`. */
+function parseAuditLog(text, file) {
+    const raw = text.split("\n");
+    if (raw[raw.length - 1] === "")
+        raw.pop();
+    else if (raw.length > 0) {
+        throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
+    }
+    const lines = raw.map((line, i) => {
+        let value;
+        try {
+            value = JSON.parse(line);
+        }
+        catch (err) {
+            throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, { file, line: i + 1 });
+        }
+        if (value === null || typeof value !== "object" || Array.isArray(value)) {
+            throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
+        }
+        return value;
+    });
+    const end = lines[lines.length - 1];
+    if (lines[0]?.kind !== "meta" || end?.kind !== "end" || end.events !== lines.length - 1) {
+        throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${file}: not a finished run's log (meta first, end last with the count of lines before it)`, {
+            file,
+        });
+    }
+    return { file, lines };
+}
+/** The digest file's path beside the envelope: `<envelope path>.sha256`. */
+function digestPathFor(envelopePath) {
+    return `${envelopePath}.sha256`;
+}
+function baseName(path) {
+    return path.slice(path.lastIndexOf("/") + 1);
+}
+const sameEntry = (a, b) => a.key === b.key && (a.entry === b.entry || a.covers.some((c) => b.covers.includes(c)));
+function programsOf(e) {
+    const extra = e;
+    const list = Array.isArray(extra.programs) ? extra.programs : typeof extra.program === "string" ? [extra.program] : [];
+    return list.filter((p) => typeof p === "string" && p !== "");
+}
+/**
+ * Merges the runs' logs through `suggestEnvelope` from the current envelope (or the starter one):
+ * the proposal only ever adds. A current envelope that does not parse is ENVELOPE_INVALID (no
+ * proposal is made over an envelope the App cannot read).
+ */
+function buildEnvelopeProposal(input) {
+    const current = input.current === null ? null : (0,envelope/* loadEnvelope */.BC)(new TextEncoder().encode(input.current), `${input.envelopePath} on ${input.branch}`);
+    const from = current?.envelope ?? STARTER_ENVELOPE;
+    // Oldest first, so an entry's first line is where the earliest of the runs showed it.
+    const logs = [...input.runs].reverse().map((r) => r.log);
+    const suggestion = (0,suggest/* suggestEnvelope */.bD)(logs, from);
+    const perRun = input.runs.map((r) => ({ runId: r.runId, added: (0,suggest/* suggestEnvelope */.bD)([r.log], from).added }));
+    const added = suggestion.added.map((a) => ({
+        ...a,
+        runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
+        programs: programsOf(a),
+    }));
+    const text = (0,suggest/* envelopeJson */.X8)(suggestion.envelope);
+    const bytes = new TextEncoder().encode(text);
+    const digestLine = (0,envelope/* formatDigestLine */.sv)(bytes, baseName(input.envelopePath));
+    const digest = `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`;
+    const changed = current === null || added.length > 0 || suggestion.envelope.network !== from.network;
+    const title = `envelope-gate: ${current === null ? "add the envelope" : `widen the envelope by ${added.length} entr${added.length === 1 ? "y" : "ies"}`} from audit runs of ${(0,markdown/* plainTitle */.D4)(input.branch, 100)}`;
+    const body = proposalBody(input, {
+        from,
+        fromText: input.current,
+        text,
+        digestLine,
+        digest,
+        added,
+        notes: suggestion.notes,
+        network: suggestion.envelope.network,
+    });
+    return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notes: suggestion.notes, title, body };
+}
+function proposalBody(input, p) {
+    const code = (v, max = 200) => (0,markdown/* mdCode */.xs)(v, { inTable: true, max });
+    const runLink = (id) => {
+        const run = input.runs.find((r) => r.runId === id);
+        return run?.url ? (0,markdown/* mdLink */.YF)(`run ${id}`, run.url) : (0,markdown/* mdText */.bC)(`run ${id}`);
+    };
+    const path = (0,markdown/* mdCode */.xs)(input.envelopePath);
+    const out = [
+        input.current === null
+            ? `The default branch ${(0,markdown/* mdCode */.xs)(input.branch)} has no envelope at ${path}. This PR adds one: the starter envelope (the two roots, ${(0,markdown/* mdCode */.xs)("PATH")} and ${(0,markdown/* mdCode */.xs)("@ci")}, no network) plus what the audit runs below did.`
+            : `The audit runs of ${(0,markdown/* mdCode */.xs)(input.branch)} below did things the envelope at ${path} does not allow. This PR widens it by exactly the entries listed.`,
+        "",
+        "**This proposal only adds.** Every entry it adds is listed here; it never removes or narrows one (remove an entry by hand, in a PR of your own). Merging it widens what an agent's pull request may do under the gate; closing it keeps the envelope as it is.",
+        "",
+    ];
+    if (p.added.length > 0) {
+        out.push("| key | entry | program | seen | first at | runs |", "| --- | --- | --- | --- | --- | --- |", ...p.added.map((a) => {
+            const covers = a.covers.length > 1 || a.covers[0] !== a.entry
+                ? `<br>covers ${a.covers
+                    .slice(0, 4)
+                    .map((c) => code(c, 120))
+                    .join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""}`
+                : "";
+            const programs = a.programs.length > 0
+                ? a.programs
+                    .slice(0, 3)
+                    .map((x) => code(x, 120))
+                    .join(", ")
+                : "(not named)";
+            const runs = a.runs.length > 0 ? a.runs.map(runLink).join(", ") : "(the runs together)";
+            return `| ${code(a.key)} | ${code(a.entry)}${covers} | ${programs} | ${a.count} time${a.count === 1 ? "" : "s"} | ${code(a.first)} | ${runs} |`;
+        }), "");
+    }
+    if (p.network !== p.from.network) {
+        out.push(`${(0,markdown/* mdCode */.xs)("network")} changes from ${(0,markdown/* mdCode */.xs)(p.from.network)} to ${(0,markdown/* mdCode */.xs)(p.network)}: the hosts above are the only ones allowed.`, "");
+    }
+    if (p.notes.length > 0)
+        out.push("Notes:", "", ...p.notes.map((n) => `- ${(0,markdown/* mdText */.bC)(n, 600)}`), "");
+    out.push(`The change to ${path}:`, "", (0,markdown/* mdFence */.F)((0,suggest/* lineDiff */.gf)(p.fromText ?? "", p.text), "diff"), "", `The digest, committed as ${(0,markdown/* mdCode */.xs)(digestPathFor(input.envelopePath))}: ${(0,markdown/* mdCode */.xs)(p.digestLine.trimEnd())} (${(0,markdown/* mdCode */.xs)(p.digest)}).`, "", `From the last ${input.runs.length} verified audit run${input.runs.length === 1 ? "" : "s"} of ${(0,markdown/* mdCode */.xs)(input.branch)}, newest first:`, "", ...input.runs.map((r) => `- ${runLink(r.runId)} at ${(0,markdown/* mdCode */.xs)(r.headSha)}, evidence ${(0,markdown/* mdCode */.xs)(r.evidence)}`));
+    if (input.leftOut.length > 0) {
+        out.push("", "Left out (their evidence could not be read again):", "", ...input.leftOut.map((l) => `- ${(0,markdown/* mdText */.bC)(`run ${l.runId}`)}: ${(0,markdown/* mdText */.bC)(l.why, 300)}`));
+    }
+    out.push("", "This branch is the App's: it is updated when a later audit run needs more, and a commit anyone else pushes to it closes this PR unmerged.");
+    // GitHub takes a body of at most 65,536 characters; the files on the branch are the whole proposal.
+    return (0,markdown/* clipMarkdown */._n)(out.join("\n"), BODY_MAX, "\n\n(The rest is cut: GitHub takes no longer a body. The branch's envelope.json is the whole proposal.)");
+}
+/** Longest envelope PR body written (GitHub's limit is 65,536 characters). */
+const BODY_MAX = 60_000;
 
 ;// CONCATENATED MODULE: ./src/app/run-checks.ts
 /** Events the App never takes as runner A, with why (docs/app.md, "Which runs count"). */
@@ -6218,6 +6001,974 @@ function runnerBRun(run, dual, workflow, appLogin) {
         return refuse(`its name "${run.display_title ?? ""}" does not carry the dual run id`);
     return null;
 }
+/**
+ * An audit run (docs/app.md, *Envelope PRs from audit runs*), from the run alone: the gate workflow
+ * of this repository, run on a `push` to the default branch from a branch of this repository. The
+ * caller checks next that its commit is on the default branch (a tag named like the branch has
+ * the same `head_branch`).
+ */
+function auditRunRefusal(run, repository, workflow, defaultBranch) {
+    const refuse = (reason) => ({
+        code: "AUDIT_RUN_UNVERIFIED",
+        reason: `run ${run.id} is not an audit run of ${defaultBranch}: ${reason}`,
+    });
+    if (!same(run.repository?.full_name, repository))
+        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
+    if (run.head_repository && run.head_repository.id !== run.repository.id)
+        return refuse(`its head is in ${run.head_repository.full_name}`);
+    if (runPath(run) !== gateWorkflowPath(workflow))
+        return refuse(`it ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`);
+    if (run.event !== "push")
+        return refuse(`it is a ${run.event || "?"} run; only a push to the default branch is audited`);
+    if (run.head_branch !== defaultBranch)
+        return refuse(`it ran on ${run.head_branch ?? "no branch"}, not the default branch`);
+    if (!/^[0-9a-f]{40}$/.test(run.head_sha ?? ""))
+        return refuse("GitHub names no commit for it");
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/app/envelope-pr.ts
+
+
+
+
+
+
+
+
+/**
+ * Envelope PRs from audit runs (docs/app.md, *Envelope PRs from audit runs*): a completed push run
+ * of the gate workflow on the default branch whose bundle says `mode: audit` is verified against
+ * GitHub's API and recorded; the last ENVELOPE_GATE_AUDIT_RUNS verified runs are merged through
+ * suggest from the envelope at the branch's tip; a proposal that adds anything is one PR per
+ * repository, opened, updated or (in shadow mode) recorded, on the ledger PRs' trust rules: a
+ * random branch, the commit recorded before any ref moves, nothing adopted the App did not make.
+ */
+/** How far back from the default branch's tip an audit run's commit is looked for. */
+const AUDIT_ANCESTRY_LIMIT = 200;
+/** The envelope PR's branch: under the App's prefix, 80 random bits from the CSPRNG, recorded with the claim. */
+function envelopeBranch(random = (0,external_node_crypto_.randomBytes)(10).toString("hex")) {
+    return `envelope-gate/envelope/${random}`;
+}
+/** `workflow_run` completed for a push run of the gate workflow: judge it as an audit run, then propose. */
+async function onAuditRun(ctx, gh, run, repository, installationId) {
+    if (run.conclusion === "cancelled")
+        return `ignored: push run ${run.id} was cancelled`;
+    const attempt = run.run_attempt ?? 1;
+    const known = await ctx.store.envelopePrs.getAuditRun(repository, run.id, attempt);
+    if (known !== null && known.state !== "verified")
+        return describe(known);
+    const r = repoRef(repository);
+    const branch = await gh.defaultBranch(r);
+    let fresh = null;
+    if (known === null) {
+        const judged = await judgeAuditRun(ctx, gh, r, run, repository, branch);
+        const row = {
+            repository,
+            run_id: run.id,
+            run_attempt: attempt,
+            branch: run.head_branch ?? null,
+            head_sha: run.head_sha ?? null,
+            run_url: run.html_url ?? null,
+            state: "refusal" in judged ? judged.state : "verified",
+            code: "refusal" in judged ? judged.refusal.code : null,
+            reason: "refusal" in judged ? judged.refusal.reason : null,
+            evidence: "refusal" in judged ? null : judged.run.evidence,
+            recorded_at: ctx.clock.now(),
+        };
+        await ctx.store.envelopePrs.recordAuditRun(row);
+        if ("refusal" in judged) {
+            ctx.log(judged.state === "refused" ? "warn" : "info", `audit_run.${judged.state}`, {
+                run: run.id,
+                repository,
+                code: judged.refusal.code,
+                reason: judged.refusal.reason,
+            });
+            return describe(row);
+        }
+        fresh = judged.run;
+        ctx.log("info", "audit_run.verified", { run: run.id, repository, evidence: fresh.evidence });
+    }
+    return `audit run ${run.id} verified; ${await proposeEnvelope(ctx, gh, repository, installationId, branch, fresh)}`;
+}
+function describe(row) {
+    return `${row.state === "ignored" ? "ignored" : "refused"} as an audit run: ${row.code ?? "?"}: ${row.reason ?? ""}`;
+}
+/** Verifies the run from GitHub's answers, then its evidence. A GitHub failure throws (the delivery is retried). */
+async function judgeAuditRun(ctx, gh, r, run, repository, branch) {
+    const refused = (code, reason) => ({ state: "refused", refusal: { code, reason } });
+    const first = auditRunRefusal(run, repository, ctx.settings.workflow, branch);
+    if (first !== null)
+        return { state: "refused", refusal: first };
+    if (!(await onBranch(gh, r, branch, run.head_sha))) {
+        return refused("AUDIT_RUN_UNVERIFIED", `run ${run.id}'s commit ${run.head_sha.slice(0, 12)} is not among the last ${AUDIT_ANCESTRY_LIMIT} commits of ${branch}`);
+    }
+    const zip = await gh.downloadArtifact(r, run.id, EVIDENCE_ARTIFACT_NAME);
+    if (zip === null)
+        return refused("AUDIT_EVIDENCE_UNAVAILABLE", `run ${run.id} has no ${EVIDENCE_ARTIFACT_NAME} artifact (missing or expired)`);
+    try {
+        const bundle = readAuditBundle(zip);
+        if (bundle.mode !== AUDIT_MODE) {
+            return {
+                state: "ignored",
+                refusal: {
+                    code: "AUDIT_BUNDLE_NOT_AUDIT",
+                    reason: `run ${run.id}'s runner.json says mode ${bundle.mode === null ? "(none)" : JSON.stringify(bundle.mode)}, not "audit": a gated run is not learned from`,
+                },
+            };
+        }
+        if (typeof bundle.runner.head_sha === "string" && bundle.runner.head_sha !== run.head_sha) {
+            return refused("AUDIT_RUN_UNVERIFIED", `run ${run.id}'s bundle names commit ${bundle.runner.head_sha.slice(0, 40)}, the run is ${run.head_sha}`);
+        }
+        const log = parseAuditLog(bundle.log, `run-${run.id}/observer.jsonl`);
+        return { run: { runId: run.id, url: run.html_url ?? null, headSha: run.head_sha, evidence: bundle.digest, log } };
+    }
+    catch (err) {
+        if (!(0,errors/* isGateError */.Wc)(err))
+            throw err;
+        return refused(err.code, `run ${run.id}: ${err.message}`);
+    }
+}
+/** Whether `sha` is the branch's tip or one of its ancestors within AUDIT_ANCESTRY_LIMIT commits. */
+async function onBranch(gh, r, branch, sha) {
+    const tip = await gh.branchSha(r, branch);
+    if (tip === null)
+        return false;
+    const queue = [tip];
+    const seen = new Set();
+    while (queue.length > 0 && seen.size < AUDIT_ANCESTRY_LIMIT) {
+        const next = queue.shift();
+        if (next === sha)
+            return true;
+        if (seen.has(next))
+            continue;
+        seen.add(next);
+        queue.push(...((await gh.commitParents(r, next)) ?? []));
+    }
+    return false;
+}
+/** Reads the last K verified audit runs again (the fresh one as just read), newest first, and those that could not be. */
+async function auditEvidence(ctx, gh, repository, branch, fresh) {
+    const r = repoRef(repository);
+    const rows = await ctx.store.envelopePrs.lastVerifiedAuditRuns(repository, branch, ctx.settings.auditRuns);
+    const runs = [];
+    const leftOut = [];
+    for (const row of rows) {
+        if (fresh !== null && row.run_id === fresh.runId) {
+            runs.push(fresh);
+            continue;
+        }
+        const zip = await gh.downloadArtifact(r, row.run_id, EVIDENCE_ARTIFACT_NAME);
+        if (zip === null) {
+            leftOut.push({ runId: row.run_id, why: `its ${EVIDENCE_ARTIFACT_NAME} artifact is gone (expired or deleted)` });
+            continue;
+        }
+        try {
+            const bundle = readAuditBundle(zip);
+            if (bundle.digest !== row.evidence) {
+                leftOut.push({ runId: row.run_id, why: `its evidence is now ${bundle.digest}, not the ${row.evidence ?? "?"} verified` });
+                continue;
+            }
+            const log = parseAuditLog(bundle.log, `run-${row.run_id}/observer.jsonl`);
+            runs.push({ runId: row.run_id, url: row.run_url, headSha: row.head_sha ?? "", evidence: bundle.digest, log });
+        }
+        catch (err) {
+            if (!(0,errors/* isGateError */.Wc)(err))
+                throw err;
+            leftOut.push({ runId: row.run_id, why: `${err.code}: ${err.message}` });
+        }
+    }
+    return { runs, leftOut };
+}
+/**
+ * Builds the proposal and brings the repository's one envelope PR in line with it: opened,
+ * updated, recorded (shadow), closed as no longer needed, or nothing.
+ */
+async function proposeEnvelope(ctx, gh, repository, installationId, branch, fresh) {
+    const { store, settings } = ctx;
+    const r = repoRef(repository);
+    const evidence = await auditEvidence(ctx, gh, repository, branch, fresh);
+    if (evidence.runs.length === 0)
+        return "no audit evidence can be read: no proposal";
+    const tip = await gh.branchSha(r, branch);
+    if (tip === null)
+        fail("GITHUB_UNAVAILABLE", `the default branch ${branch} of ${repository} does not exist`);
+    const at = await gh.pathAt(r, settings.envelopePath, tip);
+    if (at !== null && (at.type !== "file" || at.text === null)) {
+        fail("ENVELOPE_UNREADABLE", `${settings.envelopePath} on ${branch} is not a file GitHub returns as text`);
+    }
+    const proposal = buildEnvelopeProposal({
+        repository,
+        branch,
+        envelopePath: settings.envelopePath,
+        current: at?.text ?? null,
+        runs: evidence.runs,
+        leftOut: evidence.leftOut,
+    });
+    const mode = (await store.installationMode(installationId)) ?? "shadow";
+    const owner = settings.replicaId;
+    let active = await store.envelopePrs.activeEnvelopePr(repository);
+    if (active !== null && !(await store.envelopePrs.claimEnvelopePr(active.id, owner, ctx.clock.now(), settings.leaseMs)))
+        busy(repository);
+    try {
+        if (active !== null)
+            active = await reconcile(ctx, gh, active, mode, branch);
+        if (!proposal.changed) {
+            if (active === null)
+                return `the envelope on ${branch} already allows what the audit runs did: no envelope PR`;
+            await retireUnneeded(ctx, gh, active);
+            return `the envelope on ${branch} already allows what the audit runs did: envelope PR ${active.pr_number === null ? active.id : `#${active.pr_number}`} closed as no longer needed`;
+        }
+        if (active === null) {
+            const id = `EP-${(0,external_node_crypto_.randomBytes)(8).toString("hex")}`;
+            const inserted = await store.envelopePrs.insertEnvelopePr({
+                id,
+                repository,
+                installation_id: installationId,
+                branch: envelopeBranch(),
+                base_ref: branch,
+                envelope_path: settings.envelopePath,
+                mode,
+                ...content(proposal, evidence.runs),
+                created_at: ctx.clock.now(),
+            }, owner, ctx.clock.now(), settings.leaseMs);
+            if (!inserted)
+                busy(repository);
+            active = (await store.envelopePrs.getEnvelopePr(id));
+        }
+        return await bringInLine(ctx, gh, active, proposal, evidence.runs);
+    }
+    catch (err) {
+        // Let the next attempt (any replica) take the claim at once rather than after the lease.
+        if (active !== null)
+            await release(ctx, active).catch(() => undefined);
+        throw err;
+    }
+}
+/** Gives the claim back, whatever state the envelope PR is in now (only while this process holds it). */
+async function release(ctx, pr) {
+    const now = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) ?? pr;
+    await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, ["claimed", "opened", "shadowed"], now.state, { claim_owner: null, claim_until: null }, ctx.clock.now());
+}
+function busy(repository) {
+    throw new errors/* GateError */.ue("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
+        hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its run is included.",
+    });
+}
+function content(proposal, runs) {
+    return {
+        envelope_text: proposal.text,
+        envelope_digest: proposal.digest,
+        title: proposal.title,
+        body: proposal.body,
+        runs: JSON.stringify(runs.map((x) => x.runId)),
+    };
+}
+/**
+ * The envelope PR in flight, held to what GitHub says now: an opened one that was merged or closed
+ * there, retargeted, or whose branch is no longer at the App's commit is recorded closed (and
+ * closed on GitHub when the App closes it); a shadowed one of an installation promoted since is
+ * superseded. Returns the one still in flight (claimed by this caller), or null.
+ */
+async function reconcile(ctx, gh, pr, mode, branch) {
+    const r = repoRef(pr.repository);
+    const end = async (state, code, detail) => {
+        await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, [pr.state], state, { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: ctx.clock.now() }, ctx.clock.now());
+        ctx.log(code === null ? "info" : "error", `envelope_pr.${code === null ? state : "refused"}`, {
+            repository: pr.repository,
+            pull: pr.pr_number,
+            branch: pr.branch,
+            code,
+            detail,
+        });
+    };
+    if (pr.state === "shadowed") {
+        if (mode === "shadow" && pr.base_ref === branch)
+            return pr;
+        await end("closed", null, mode === "active" ? "superseded: the installation was promoted" : `superseded: the default branch is now ${branch}`);
+        return null;
+    }
+    if (pr.state === "claimed") {
+        if (pr.base_ref === branch)
+            return pr;
+        await end("closed", null, `superseded: the default branch is now ${branch}`);
+        return null;
+    }
+    // opened
+    const pull = await gh.getPull(r, pr.pr_number);
+    if (pull.state !== "open") {
+        await end(pull.merged ? "merged" : "closed", null, pull.merged ? "merged on GitHub" : "closed on GitHub");
+        return null;
+    }
+    if (pull.base_ref !== pr.base_ref || pr.base_ref !== branch) {
+        const detail = `retargeted onto ${pull.base_ref} (the App opened it onto ${pr.base_ref}; the default branch is ${branch})`;
+        await end("closed", "ENVELOPE_PR_RETARGETED", detail);
+        await closeWithComment(gh, r, pr, `Closed by envelope-gate (\`ENVELOPE_PR_RETARGETED\`): this envelope PR was made for \`${pr.base_ref}\`; it is not proposed onto another branch. The next audit run proposes a new one.`);
+        return null;
+    }
+    const tip = await gh.branchSha(r, pr.branch);
+    // The branch as GitHub has it now (a pull request's head is its branch's tip).
+    if (tip === null || tip !== pr.commit_sha) {
+        const detail = `the head of ${pr.branch} is ${tip ?? "gone"}, not the commit the App made (${pr.commit_sha ?? "none recorded"})`;
+        await end("closed", "ENVELOPE_PR_TAMPERED", detail);
+        await closeWithComment(gh, r, pr, `Closed by envelope-gate (\`ENVELOPE_PR_TAMPERED\`): this branch no longer holds the commit the App made (\`${pr.commit_sha ?? "?"}\`); its head is \`${tip ?? "gone"}\`. An envelope the App did not write is never proposed for review. A new envelope PR is proposed from the audit runs.`);
+        return null;
+    }
+    return pr;
+}
+async function closeWithComment(gh, r, pr, comment) {
+    if (pr.pr_number === null)
+        return;
+    await gh.closePull(r, pr.pr_number);
+    await gh.comment(r, pr.pr_number, comment);
+}
+/** The current envelope allows everything now (merged by hand, say): the PR in flight is closed with a note. */
+async function retireUnneeded(ctx, gh, pr) {
+    const detail = "no longer needed: the envelope on the default branch allows everything the audit runs did";
+    await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, [pr.state], "closed", { claim_owner: null, claim_until: null, outcome_detail: detail, closed_at: ctx.clock.now() }, ctx.clock.now());
+    ctx.log("info", "envelope_pr.unneeded", { repository: pr.repository, pull: pr.pr_number });
+    if (pr.state === "opened") {
+        await closeWithComment(gh, repoRef(pr.repository), pr, "Closed by envelope-gate: the envelope on the default branch now allows everything the last audit runs did, so this proposal is no longer needed. A later audit run that needs more proposes a new one.");
+    }
+}
+/** Makes the claimed (or opened, or shadowed) envelope PR say `proposal`, trusting nothing on GitHub it did not make. */
+async function bringInLine(ctx, gh, pr, proposal, runs) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = () => ctx.clock.now();
+    const r = repoRef(pr.repository);
+    const fields = content(proposal, runs);
+    const entries = `${proposal.added.length} entr${proposal.added.length === 1 ? "y" : "ies"}`;
+    if (pr.state === "shadowed" || (pr.state === "claimed" && pr.mode === "shadow" && pr.commit_sha === null)) {
+        await store.envelopePrs.updateEnvelopePr(pr.id, owner, [pr.state], "shadowed", { ...fields, claim_owner: null, claim_until: null }, now());
+        ctx.log("info", "envelope_pr.shadowed", { repository: pr.repository, branch: pr.branch, entries: proposal.added.length });
+        return `envelope PR recorded (shadow mode): ${entries}`;
+    }
+    if (pr.state === "opened") {
+        const pull = pr.pr_number;
+        if (pr.envelope_text === proposal.text) {
+            if (pr.body !== proposal.body || pr.title !== proposal.title)
+                await gh.updatePull(r, pull, { title: proposal.title, body: proposal.body });
+            await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["opened"], "opened", { ...fields, claim_owner: null, claim_until: null }, now());
+            return `envelope PR #${pull} already proposes this envelope`;
+        }
+        const base = await gh.branchSha(r, pr.base_ref);
+        if (base === null)
+            fail("GITHUB_UNAVAILABLE", `the default branch ${pr.base_ref} of ${pr.repository} does not exist`);
+        const commit = await gh.commitFiles(r, base, files(pr, proposal), proposal.title);
+        // Recorded before the branch moves, and only over the commit the App read the branch at.
+        const kept = await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["opened"], "opened", { ...fields, commit_sha: commit, base_sha: base }, now(), { sql: "commit_sha = ?", params: [pr.commit_sha] });
+        if (!kept)
+            busy(pr.repository);
+        await gh.moveBranch(r, pr.branch, commit);
+        await gh.updatePull(r, pull, { title: proposal.title, body: proposal.body });
+        await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["opened"], "opened", { claim_owner: null, claim_until: null }, now());
+        ctx.log("info", "envelope_pr.updated", { repository: pr.repository, pull, commit, entries: proposal.added.length });
+        return `envelope PR #${pull} updated: ${entries}`;
+    }
+    return openEnvelopePr(ctx, gh, pr, proposal, fields);
+}
+function files(pr, proposal) {
+    return { [pr.envelope_path]: proposal.text, [digestPathFor(pr.envelope_path)]: proposal.digestLine };
+}
+/**
+ * Opens the claimed envelope PR as ledger PRs are opened (ledger-pr.ts): the commit recorded
+ * before the branch is created; a branch at another commit is ENVELOPE_BRANCH_FOREIGN and never
+ * moved; an open PR on the branch is adopted only when it is the App's bot's, from this
+ * repository, at the App's commit, onto the default branch (else ENVELOPE_PR_FOREIGN, and the
+ * App's own branch is deleted, which closes it).
+ */
+async function openEnvelopePr(ctx, gh, pr, proposal, fields) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = () => ctx.clock.now();
+    const r = repoRef(pr.repository);
+    const refuse = async (code, detail) => {
+        await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["claimed"], "closed", { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: now() }, now());
+        ctx.log("error", "envelope_pr.refused", { code, repository: pr.repository, branch: pr.branch, detail });
+        return `envelope PR refused: ${code}: ${detail}`;
+    };
+    const base = await gh.branchSha(r, pr.base_ref);
+    if (base === null)
+        fail("GITHUB_UNAVAILABLE", `the default branch ${pr.base_ref} of ${pr.repository} does not exist`);
+    const tip = await gh.branchSha(r, pr.branch);
+    let commit;
+    const record = async () => {
+        const made = await gh.commitFiles(r, base, files(pr, proposal), proposal.title);
+        const kept = await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["claimed"], "claimed", { ...fields, commit_sha: made, base_sha: base }, now(), {
+            sql: pr.commit_sha === null ? "commit_sha IS NULL" : "commit_sha = ?",
+            params: pr.commit_sha === null ? [] : [pr.commit_sha],
+        });
+        if (!kept)
+            busy(pr.repository);
+        return made;
+    };
+    if (tip === null) {
+        commit = await record();
+        if ((await gh.createBranch(r, pr.branch, commit)) === "exists") {
+            const seen = await gh.branchSha(r, pr.branch);
+            if (seen !== commit) {
+                return refuse("ENVELOPE_BRANCH_FOREIGN", `branch ${pr.branch} appeared at ${seen ?? "?"} before the App could create it; it was not moved`);
+            }
+        }
+    }
+    else if (pr.commit_sha !== null && tip === pr.commit_sha) {
+        // The App's own earlier attempt (a crash, a lost answer): its commit, rebuilt if the proposal changed.
+        commit = tip;
+        if (pr.envelope_text !== proposal.text || pr.base_sha !== base) {
+            commit = await record();
+            await gh.moveBranch(r, pr.branch, commit);
+        }
+    }
+    else {
+        return refuse("ENVELOPE_BRANCH_FOREIGN", `branch ${pr.branch} exists at ${tip}, not at a commit the App made${pr.commit_sha ? ` (${pr.commit_sha})` : ""}; it was not moved`);
+    }
+    let pull = await gh.openPull(r, { title: proposal.title, head: pr.branch, base: pr.base_ref, body: proposal.body });
+    if (pull === "exists") {
+        const bot = await gh.botLogin();
+        const open = await gh.listOpenPulls(r, pr.branch);
+        const own = open.find((p) => p.author === bot &&
+            p.head_repository !== null &&
+            p.head_repository.toLowerCase() === pr.repository.toLowerCase() &&
+            p.head_ref === pr.branch &&
+            p.head_sha === commit &&
+            p.base_ref === pr.base_ref);
+        if (!own) {
+            if ((await gh.branchSha(r, pr.branch)) === commit)
+                await gh.deleteBranch(r, pr.branch);
+            const seen = open.map((p) => `#${p.number} by ${p.author} from ${p.head_repository ?? "?"} at ${p.head_sha.slice(0, 12)} onto ${p.base_ref}`);
+            return refuse("ENVELOPE_PR_FOREIGN", `a pull request the App did not open is open on ${pr.branch} (${seen.join("; ") || "none listed"}); not adopted, the App's branch deleted`);
+        }
+        await gh.updatePull(r, own.number, { title: proposal.title, body: proposal.body });
+        pull = own;
+    }
+    await gh.requestReviewers(r, pull.number, settings.reviewers, settings.teamReviewers);
+    await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["claimed"], "opened", { claim_owner: null, claim_until: null, pr_number: pull.number, pr_url: pull.html_url, commit_sha: commit }, now());
+    ctx.log("info", "envelope_pr.opened", {
+        repository: pr.repository,
+        pull: pull.number,
+        branch: pr.branch,
+        entries: proposal.added.length,
+    });
+    return `envelope PR #${pull.number} opened: ${proposal.added.length} entr${proposal.added.length === 1 ? "y" : "ies"}`;
+}
+/**
+ * `pull_request` on an envelope PR the App opened (matched by repository, PR number, and the
+ * branch and head repository it recorded): a push to its branch, a retarget, a merge or a close is
+ * held to GitHub's answers at once (`reconcile`), not only at the next audit run, so a commit
+ * someone else pushed closes the PR (ENVELOPE_PR_TAMPERED) before a reviewer merges it.
+ */
+async function onEnvelopePullRequest(ctx, action, head, installationId) {
+    const pr = await ctx.store.envelopePrs.findEnvelopePrByPull(head.repository, head.number);
+    if (pr === null)
+        return null;
+    if (head.branch !== pr.branch || head.headRepository === null || head.headRepository.toLowerCase() !== pr.repository.toLowerCase()) {
+        return `not the App's envelope PR on ${pr.branch}: head ${head.headRepository ?? "?"}:${head.branch}`;
+    }
+    if (pr.state === "closed" && pr.outcome_code !== null && action === "reopened") {
+        // A PR the App closed (tampered, retargeted) stays closed.
+        const gh = await ctx.installation(installationId ?? pr.installation_id);
+        await closeWithComment(gh, repoRef(pr.repository), pr, `Closed again by envelope-gate (\`${pr.outcome_code}\`): ${(0,markdown/* mdText */.bC)(pr.outcome_detail ?? "the App closed this envelope PR")}.`);
+        return `envelope PR #${head.number} closed again: ${pr.outcome_code}`;
+    }
+    if (pr.state !== "opened")
+        return `envelope PR #${head.number} is ${pr.state}`;
+    if (!["synchronize", "edited", "closed", "reopened"].includes(action))
+        return `envelope PR #${head.number}: ${action}`;
+    if (!(await ctx.store.envelopePrs.claimEnvelopePr(pr.id, ctx.settings.replicaId, ctx.clock.now(), ctx.settings.leaseMs)))
+        busy(pr.repository);
+    const gh = await ctx.installation(installationId ?? pr.installation_id);
+    const claimed = (await ctx.store.envelopePrs.getEnvelopePr(pr.id));
+    let still;
+    try {
+        still = await reconcile(ctx, gh, claimed, claimed.mode, claimed.base_ref);
+    }
+    catch (err) {
+        await release(ctx, claimed).catch(() => undefined);
+        throw err;
+    }
+    if (still === null) {
+        const after = (await ctx.store.envelopePrs.getEnvelopePr(pr.id));
+        return `envelope PR #${head.number} ${after.state}${after.outcome_code ? `: ${after.outcome_code}` : ""}`;
+    }
+    await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, ["opened"], "opened", { claim_owner: null, claim_until: null }, ctx.clock.now());
+    return `envelope PR #${head.number}: the App's own commit`;
+}
+
+;// CONCATENATED MODULE: ./src/app/ledger-pr.ts
+
+
+
+/** Writing ledger PRs on GitHub: claim, open (or record in shadow mode), and rebuild on a new base. */
+/**
+ * One ledger PR per (property, envelope hash, head sha): the store's unique key decides
+ * which caller sends; the branch ref is the lock on GitHub's side. In shadow mode the
+ * proposal is recorded (and shown in the dual-run check) instead of opened.
+ */
+async function proposeFreeze(ctx, gh, dual, property, comparison) {
+    const { store, settings } = ctx;
+    const owner = settings.replicaId;
+    const now = ctx.clock.now();
+    const proposal = buildFreezeProposal(freezeProposalInput(dual, property, comparison, {
+        expiresOn: expiresOn(now, settings.freezeTtlDays, settings.freezeTtlCapDays),
+        reviewers: settings.reviewers,
+        teamReviewers: settings.teamReviewers,
+    }));
+    const mode = (await store.installationMode(dual.installation_id)) ?? "shadow";
+    const key = ledgerLockKey(dual.repository, property, dual.envelope_hash, dual.head_sha);
+    const mine = await store.claimLedgerPr({
+        lock_key: key,
+        repository: dual.repository,
+        property,
+        envelope_hash: dual.envelope_hash,
+        head_sha: dual.head_sha,
+        dual_run_id: dual.id,
+        installation_id: dual.installation_id,
+        freeze_id: proposal.freezeId,
+        branch: proposal.branch,
+        base_ref: dual.base_ref,
+        ledger_path: settings.ledgerPath,
+        row_text: proposal.rowText,
+        title: proposal.title,
+        body: proposal.body,
+        expires_on: proposal.row.expires_on,
+        mode,
+        created_at: now,
+    }, owner, now, settings.leaseMs);
+    const current = (await store.getLedgerPr(key));
+    if (!mine)
+        return current;
+    if (current.mode === "shadow") {
+        await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { sql: "claim_owner = ?", params: [owner] });
+        ctx.log("info", "ledger_pr.shadowed", {
+            freeze_id: current.freeze_id,
+            repository: current.repository,
+            property,
+            branch: current.branch,
+        });
+        return (await store.getLedgerPr(key));
+    }
+    try {
+        await openLedgerPr(ctx, gh, current);
+    }
+    catch (err) {
+        // Let the next attempt (any replica) take the claim at once rather than after the lease.
+        await store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
+        throw err;
+    }
+    return (await store.getLedgerPr(key));
+}
+/**
+ * Opens the claimed ledger PR, trusting nothing on GitHub it cannot prove it made. The commit is
+ * recorded in the store before the branch is created or moved, so a branch at the recorded commit
+ * is the App's own earlier attempt (a crash, a lost answer) and is adopted; a branch at any other
+ * commit is LEDGER_BRANCH_FOREIGN and is never moved. An open PR on the branch is adopted only when
+ * the App's bot opened it, from this repository, at the App's commit, onto the expected base;
+ * otherwise LEDGER_PR_FOREIGN. A refusal closes the claim for good (the property keeps failing).
+ */
+async function openLedgerPr(ctx, gh, pr) {
+    const { settings } = ctx;
+    const r = repoRef(pr.repository);
+    const baseSha = await gh.branchSha(r, pr.base_ref);
+    if (!baseSha)
+        fail("GITHUB_UNAVAILABLE", `the base branch ${pr.base_ref} of ${pr.repository} does not exist`);
+    const tip = await gh.branchSha(r, pr.branch);
+    let commit;
+    if (tip === null) {
+        const made = await recordCommit(ctx, gh, pr, baseSha);
+        if (made === null)
+            return;
+        commit = made;
+        if ((await gh.createBranch(r, pr.branch, commit)) === "exists") {
+            const now = await gh.branchSha(r, pr.branch);
+            if (now !== commit) {
+                return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} appeared at ${now ?? "?"} before the App could create it; it was not moved`);
+            }
+        }
+    }
+    else if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
+        // The App's own earlier attempt. On a base that moved since, its own branch is rebuilt.
+        commit = tip;
+        if (pr.base_sha !== baseSha) {
+            const made = await recordCommit(ctx, gh, pr, baseSha);
+            if (made === null)
+                return;
+            commit = made;
+            await gh.moveBranch(r, pr.branch, commit);
+        }
+    }
+    else {
+        return refuse(ctx, pr, "LEDGER_BRANCH_FOREIGN", `branch ${pr.branch} exists at ${tip}, not at a commit the App made${pr.ledger_commit ? ` (${pr.ledger_commit})` : ""}; it was not moved`);
+    }
+    let pull = await gh.openPull(r, { title: pr.title, head: pr.branch, base: pr.base_ref, body: pr.body });
+    if (pull === "exists") {
+        const bot = await gh.botLogin();
+        const open = await gh.listOpenPulls(r, pr.branch);
+        const own = open.find((p) => ownPull(p, pr, bot, commit));
+        if (!own) {
+            // The branch is provably the App's: deleting it closes the foreign PR, so no reviewer merges through it.
+            if ((await gh.branchSha(r, pr.branch)) === commit)
+                await gh.deleteBranch(r, pr.branch);
+            const seen = open.map((p) => `#${p.number} by ${p.author} from ${p.head_repository ?? "?"} at ${p.head_sha.slice(0, 12)} onto ${p.base_ref}`);
+            return refuse(ctx, pr, "LEDGER_PR_FOREIGN", `a pull request the App did not open is open on ${pr.branch} (${seen.join("; ") || "none listed"}); not adopted, no review requested, the App's branch deleted`);
+        }
+        pull = own;
+    }
+    await gh.requestReviewers(r, pull.number, settings.reviewers, settings.teamReviewers);
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "opened", {
+        claim_owner: null,
+        claim_until: null,
+        pr_number: pull.number,
+        pr_url: pull.html_url,
+        base_sha: baseSha,
+        opened_at: ctx.clock.now(),
+        ledger_commit: commit,
+        head_repository: pull.head_repository ?? pr.repository,
+    }, { sql: "claim_owner = ?", params: [settings.replicaId] });
+    ctx.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
+}
+/** Whether an open PR is the one the App opened for `pr`: its bot's, from this repository, at its commit, onto its base. */
+function ownPull(p, pr, bot, commit) {
+    return (p.author === bot &&
+        p.head_repository !== null &&
+        p.head_repository.toLowerCase() === pr.repository.toLowerCase() &&
+        p.head_ref === pr.branch &&
+        p.head_sha === commit &&
+        p.base_ref === pr.base_ref);
+}
+/** Makes the ledger commit on `baseSha` and records it (with the base) before any ref points at it; null when the claim was lost. */
+async function recordCommit(ctx, gh, pr, baseSha) {
+    const commit = await ledgerCommit(gh, pr, baseSha);
+    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "claimed", { ledger_commit: commit, base_sha: baseSha }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
+    if (!kept) {
+        ctx.log("warn", "ledger_pr.claim_lost", { freeze_id: pr.freeze_id, repository: pr.repository });
+        return null;
+    }
+    return commit;
+}
+/** Closes the claim with a refusal: nothing moved, nothing adopted, the status page and the log say why. */
+async function refuse(ctx, pr, code, detail) {
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["claimed"], "closed", { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: ctx.clock.now() }, { sql: "claim_owner = ?", params: [ctx.settings.replicaId] });
+    ctx.log("error", "ledger_pr.refused", { code, freeze_id: pr.freeze_id, repository: pr.repository, branch: pr.branch, detail });
+}
+/** A commit on `baseSha` whose ledger is the base ledger plus this PR's one row. */
+async function ledgerCommit(gh, pr, baseSha) {
+    const r = repoRef(pr.repository);
+    const base = (await gh.fileAt(r, pr.ledger_path, baseSha)) ?? "";
+    return gh.commitFile(r, baseSha, pr.ledger_path, ledgerWithRow(base, pr), freezeTitle(pr.property, pr.expires_on, pr.freeze_id));
+}
+/**
+ * Rebuilds an open ledger PR on a new base head: a new commit of the base ledger plus its one
+ * row, recorded before the PR's branch is force-moved to it (so its own `synchronize` is
+ * recognized). A branch that is no longer at the App's commit is not moved: the PR is closed as
+ * tampered instead.
+ */
+async function rebaseLedgerPr(ctx, gh, pr, baseSha) {
+    const r = repoRef(pr.repository);
+    const tip = await gh.branchSha(r, pr.branch);
+    if (pr.ledger_commit === null || tip !== pr.ledger_commit) {
+        await closeTampered(ctx, gh, pr, tip);
+        return "tampered";
+    }
+    const commit = await ledgerCommit(gh, pr, baseSha);
+    const kept = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { base_sha: baseSha, ledger_commit: commit }, {
+        sql: "ledger_commit = ?",
+        params: [pr.ledger_commit],
+    });
+    if (!kept)
+        return "rebased"; // another delivery rebuilt it first
+    await gh.moveBranch(r, pr.branch, commit);
+    ctx.log("info", "ledger_pr.rebased", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: baseSha });
+    return "rebased";
+}
+/**
+ * A ledger PR whose head is not the commit the App made (someone pushed to its branch, or the
+ * branch is gone): recorded closed with LEDGER_PR_TAMPERED first, then closed on GitHub with a
+ * comment, so no reviewer merges a row the App did not write. Closing again is harmless.
+ */
+async function closeTampered(ctx, gh, pr, head) {
+    const detail = `the head of ${pr.branch} is ${head ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`;
+    const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
+        outcome_code: "LEDGER_PR_TAMPERED",
+        outcome_detail: detail,
+        closed_at: ctx.clock.now(),
+    });
+    ctx.log("error", "ledger_pr.tampered", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pr.pr_number, detail });
+    await ledger_pr_closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_TAMPERED", `Closed by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made (\`${pr.ledger_commit ?? "?"}\`); its head is \`${head ?? "gone"}\`. A row the App did not write is never proposed for review. The property keeps failing; a new dual run proposes a new ledger PR.`);
+}
+/** Closes the PR on GitHub, commenting why, when this ledger PR is recorded as closed by the App. */
+async function ledger_pr_closeWithComment(gh, pr, closedByApp, comment) {
+    if (!closedByApp || pr.pr_number === null)
+        return;
+    const r = repoRef(pr.repository);
+    await gh.closePull(r, pr.pr_number);
+    await gh.comment(r, pr.pr_number, comment);
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request.ts
+
+
+
+
+
+/**
+ * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
+ * head repository it recorded (a fork PR whose head ref is the ledger branch's name is not it):
+ * - `closed`: merged or closed; a merge whose head is not the App's commit is recorded merged with
+ *   LEDGER_PR_TAMPERED (the status page shows it).
+ * - `synchronize`: a head other than the App's recorded commit closes it as LEDGER_PR_TAMPERED.
+ * - `edited` with `changes.base`: retargeted away from its base, it is closed (LEDGER_PR_RETARGETED).
+ * - `reopened`: a PR the App closed is closed again; one a reviewer closed is tracked again while
+ *   its head is the App's commit.
+ */
+async function onPullRequest(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? ""))
+        return "ignored pull_request";
+    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
+    if (!pr)
+        return (await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id)) ?? "not a ledger PR";
+    if (!sameHead(pr, head)) {
+        ctx.log("warn", "ledger_pr.other_head", {
+            freeze_id: pr.freeze_id,
+            pull: head.number,
+            head_repository: head.headRepository,
+            head_ref: head.branch,
+        });
+        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
+    }
+    const installationId = p.installation?.id ?? pr.installation_id;
+    const r = repoRef(pr.repository);
+    switch (p.action) {
+        case "closed": {
+            const merged = p.pull_request?.merged === true;
+            const foreign = merged && head.headSha !== pr.ledger_commit;
+            const fields = foreign
+                ? {
+                    closed_at: ctx.clock.now(),
+                    outcome_code: "LEDGER_PR_TAMPERED",
+                    outcome_detail: `merged at ${head.headSha ?? "?"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
+                }
+                : { closed_at: ctx.clock.now() };
+            if (foreign)
+                ctx.log("error", "ledger_pr.tampered_merge", { freeze_id: pr.freeze_id, pull: pr.pr_number, head: head.headSha });
+            // A merge is recorded even of a PR the App had closed (reopened and merged in between): the row is on the base now.
+            await ctx.store.transitionLedgerPr(pr.lock_key, merged ? ["opened", "closed"] : ["opened"], merged ? "merged" : "closed", fields);
+            return `ledger PR ${pr.freeze_id} ${merged ? "merged" : "closed"}${foreign ? " (LEDGER_PR_TAMPERED)" : ""}`;
+        }
+        case "synchronize": {
+            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_TAMPERED")
+                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+            const gh = await ctx.installation(installationId);
+            // The branch as GitHub has it now, not the payload's head: a later push of the App's own wins.
+            const tip = await gh.branchSha(r, pr.branch);
+            if (pr.ledger_commit !== null && tip === pr.ledger_commit)
+                return `ledger PR ${pr.freeze_id}: the App's own commit`;
+            await closeTampered(ctx, gh, pr, tip);
+            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_TAMPERED`;
+        }
+        case "edited": {
+            if (p.changes?.base === undefined)
+                return "ledger PR edited (not retargeted)";
+            if (pr.state !== "opened" && pr.outcome_code !== "LEDGER_PR_RETARGETED")
+                return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+            const gh = await ctx.installation(installationId);
+            const now = await gh.getPull(r, head.number);
+            if (now.base_ref === pr.base_ref && pr.state === "opened")
+                return `ledger PR ${pr.freeze_id} still targets ${pr.base_ref}`;
+            const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "closed", {
+                closed_at: ctx.clock.now(),
+                outcome_code: "LEDGER_PR_RETARGETED",
+                outcome_detail: `retargeted from ${pr.base_ref} to ${now.base_ref}`,
+            });
+            ctx.log("error", "ledger_pr.retargeted", { freeze_id: pr.freeze_id, pull: pr.pr_number, base: now.base_ref });
+            await ledger_pr_closeWithComment(gh, pr, marked || pr.outcome_code === "LEDGER_PR_RETARGETED", `Closed by envelope-gate (\`LEDGER_PR_RETARGETED\`): this freeze was proposed for ${(0,markdown/* mdCode */.xs)(pr.base_ref)}, whose ledger the row was built on and whose runs were compared; a ledger PR is never merged into another branch. The property keeps failing; a dual run on the other branch proposes its own.`);
+            return `ledger PR ${pr.freeze_id} closed: LEDGER_PR_RETARGETED`;
+        }
+        default: {
+            // reopened
+            const gh = await ctx.installation(installationId);
+            if (pr.state === "closed" && pr.outcome_code === null) {
+                const tip = await gh.branchSha(r, pr.branch);
+                if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
+                    await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "opened", { closed_at: null }, { sql: "outcome_code IS NULL", params: [] });
+                    return `ledger PR ${pr.freeze_id} reopened`;
+                }
+                const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "closed", {
+                    outcome_code: "LEDGER_PR_TAMPERED",
+                    outcome_detail: `reopened with head ${tip ?? "gone"}, not the commit the App made (${pr.ledger_commit ?? "none recorded"})`,
+                });
+                await ledger_pr_closeWithComment(gh, pr, marked, `Closed again by envelope-gate (\`LEDGER_PR_TAMPERED\`): this branch no longer holds the one-row commit the App made.`);
+                return `ledger PR ${pr.freeze_id} closed again: LEDGER_PR_TAMPERED`;
+            }
+            if (pr.state === "closed") {
+                await ledger_pr_closeWithComment(gh, pr, true, `Closed again by envelope-gate (${(0,markdown/* mdCode */.xs)(String(pr.outcome_code))}): ${(0,markdown/* mdText */.bC)(pr.outcome_detail ?? "the App closed this ledger PR")}.`);
+                return `ledger PR ${pr.freeze_id} closed again: ${pr.outcome_code}`;
+            }
+            return `ledger PR ${pr.freeze_id} is ${pr.state}`;
+        }
+    }
+}
+/** Whether the event's head is the ledger PR's: the head repository and branch the App recorded. */
+function sameHead(pr, head) {
+    return (pr.head_repository !== null &&
+        head.headRepository !== null &&
+        head.headRepository.toLowerCase() === pr.head_repository.toLowerCase() &&
+        head.branch === pr.branch);
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
+
+
+/**
+ * `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert).
+ * The ledger PR is found by repository and PR number, and its head repository must be the one the
+ * App recorded: a review of a fork PR named like the ledger branch touches nothing.
+ */
+async function onPullRequestReview(ctx, p) {
+    const head = pullRequestHead(p);
+    if (!head || p.action !== "submitted")
+        return "ignored review";
+    const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
+    if (!pr)
+        return "not a ledger PR";
+    if (!sameHead(pr, head))
+        return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
+    await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { sql: "first_review_at IS NULL", params: [] });
+    return `ledger PR ${pr.freeze_id} reviewed`;
+}
+
+;// CONCATENATED MODULE: ./src/app/handlers/push.ts
+
+
+
+/**
+ * `push` to a base branch that changed the ledger: rebuild every open ledger PR on it on the new
+ * base (its commit recorded before its branch moves); one whose branch is no longer at the App's
+ * commit is closed as LEDGER_PR_TAMPERED instead of moved.
+ */
+async function onPush(ctx, p) {
+    const repository = p.repository?.full_name;
+    const installationId = p.installation?.id;
+    if (!repository || installationId === undefined || !p.ref?.startsWith("refs/heads/") || !p.after || /^0+$/.test(p.after))
+        return "ignored push";
+    const after = p.after;
+    const branch = p.ref.slice("refs/heads/".length);
+    const open = (await ctx.store.listLedgerPrs(["opened"], repository)).filter((pr) => pr.base_ref === branch && pr.base_sha !== after);
+    if (open.length === 0)
+        return "no open ledger PR on this branch";
+    const commits = p.commits ?? [];
+    const gh = await ctx.installation(installationId);
+    const rebased = [];
+    const tampered = [];
+    for (const pr of open) {
+        if (!pushTouched(commits, pr.ledger_path))
+            continue;
+        const ledger = (await gh.fileAt(repoRef(repository), pr.ledger_path, after)) ?? "";
+        if (ledgerHasFreeze(ledger, pr.ledger_path, pr.freeze_id))
+            continue;
+        if ((await rebaseLedgerPr(ctx, gh, pr, after)) === "rebased")
+            rebased.push(pr.freeze_id);
+        else
+            tampered.push(pr.freeze_id);
+    }
+    const done = [
+        ...(rebased.length > 0 ? [`rebased ${rebased.join(", ")}`] : []),
+        ...(tampered.length > 0 ? [`closed ${tampered.join(", ")}: LEDGER_PR_TAMPERED`] : []),
+    ];
+    return done.length > 0 ? done.join("; ") : "ledger unchanged on base";
+}
+
+;// CONCATENATED MODULE: ./src/app/bundle.ts
+/** The App reads evidence bundles with the pure reader in core (the Action checks freeze rows with it too). */
+
+
+;// CONCATENATED MODULE: ./src/app/compare.ts
+
+/** Machine identity compared between A and B: machine id, else runner name. Empty means unknown. */
+function machineOf(bundle) {
+    return (bundle.runner.machine_id ?? "").trim() || "";
+}
+function compareRuns(a, b, expect) {
+    const none = (outcome, code, detail, results = []) => ({
+        outcome,
+        code,
+        detail,
+        results,
+        eligible: [],
+    });
+    const machineA = machineOf(a);
+    const machineB = machineOf(b);
+    if (machineA === "" || machineB === "") {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json does not name its machine (machine_id); two machines cannot be proven");
+    }
+    if (!MACHINE_ID.test(machineA) || !MACHINE_ID.test(machineB)) {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", "a runner.json's machine_id is not letters, digits and . _ : - (at most 64); a ledger row could not name the machine");
+    }
+    if (machineA.toLowerCase() === machineB.toLowerCase()) {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B ran on runner A's machine (${machineA}); one machine cannot tell a flake from a regression`);
+    }
+    const hashes = [a.runner.envelope_hash, a.verdict.envelope_hash, b.runner.envelope_hash, b.verdict.envelope_hash];
+    if (hashes.some((h) => h !== expect.envelopeHash)) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not under one envelope: expected ${expect.envelopeHash}, runner A ${a.runner.envelope_hash}, runner B ${b.runner.envelope_hash}`);
+    }
+    if (b.runner.head_sha !== expect.headSha || a.runner.head_sha !== expect.headSha) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `the runs were not of one commit: expected ${expect.headSha}, runner A ${a.runner.head_sha}, runner B ${b.runner.head_sha}`);
+    }
+    if ((b.runner.dual_run_id ?? "") !== expect.dualRunId) {
+        return none("mismatch", "DUAL_RUN_MISMATCH", `runner B's run belongs to dual run ${b.runner.dual_run_id ?? "(none)"}, not ${expect.dualRunId}`);
+    }
+    if (a.verdict.verdict !== "pass") {
+        return none("no_freeze", null, `runner A's envelope verdict is ${a.verdict.verdict}; envelope failures are never frozen`);
+    }
+    if (b.verdict.verdict === "envelope_fail") {
+        const ids = (b.verdict.violations ?? []).map((v) => v.id).join(", ");
+        return none("observer_disagreement", "OBSERVER_DISAGREEMENT", `runner A's envelope is clean but runner B's has violations (${ids}) under the same envelope and commit: the observer is broken; nothing is frozen`);
+    }
+    if (b.verdict.verdict !== "pass") {
+        return none("runner_b_unavailable", "RUNNER_B_UNAVAILABLE", `runner B could not evaluate the envelope (${b.verdict.error?.code ?? "error"}); no valid second run`);
+    }
+    const results = [];
+    for (const property of expect.properties) {
+        const onA = a.properties.find((p) => p.name === property);
+        if (!onA || onA.result !== "fail") {
+            return none("mismatch", "DUAL_RUN_MISMATCH", `runner A's evidence does not record ${property} as failed`);
+        }
+        const onB = b.properties.find((p) => p.name === property);
+        const bResult = onB ? onB.result : "missing";
+        const fingerprint = typeof onA.failure_fingerprint === "string" && FINGERPRINT.test(onA.failure_fingerprint) ? onA.failure_fingerprint : null;
+        let verdict;
+        if (isEnvelopeRuleName(property))
+            verdict = "envelope_rule";
+        // Both runs read the properties file of the base commit; either saying "not freezable" (or
+        // an older bundle that does not say) keeps the property out of the ledger.
+        else if (onA.freezable !== true || (onB !== undefined && onB.freezable !== true))
+            verdict = "not_freezable";
+        else if (bResult === "pass" && fingerprint === null)
+            verdict = "unscoped";
+        else if (bResult === "pass")
+            verdict = "disagree";
+        else if (bResult === "fail")
+            verdict = "both_fail";
+        else if (bResult === "error")
+            verdict = "b_error";
+        else
+            verdict = "b_missing";
+        results.push({ property, a: "fail", b: bResult, verdict, fingerprint });
+    }
+    const eligible = results.filter((r) => r.verdict === "disagree").map((r) => r.property);
+    if (eligible.length > 0) {
+        return { outcome: "freeze_eligible", code: null, detail: `runners disagree on ${eligible.join(", ")}`, results, eligible };
+    }
+    if (results.length > 0 && results.every((r) => r.verdict === "both_fail")) {
+        return none("both_fail", null, "both runners fail the same properties: a regression, not a flake; nothing is frozen", results);
+    }
+    const fixed = results.filter((r) => r.verdict === "not_freezable").map((r) => r.property);
+    if (fixed.length > 0) {
+        return none("no_freeze", "FREEZE_NOT_FREEZABLE", `${fixed.join(", ")} ${fixed.length === 1 ? "is" : "are"} not freezable (patch_paths, or "freezable": false, in the properties file); nothing is frozen`, results);
+    }
+    return none("no_freeze", null, "no property failed on A and passed on B; nothing is frozen", results);
+}
 
 ;// CONCATENATED MODULE: ./src/app/dual-run.ts
 
@@ -6377,11 +7128,11 @@ function describeProposal(pr) {
 }
 /** One markdown line per ledger PR for the check's summary, its strings escaped. */
 function describeProposalMarkdown(pr) {
-    const property = mdCode(pr.property);
+    const property = (0,markdown/* mdCode */.xs)(pr.property);
     if (pr.state === "shadowed")
-        return `shadow: would open a ledger PR for ${property} (${mdText(pr.freeze_id)}, expires ${mdText(pr.expires_on)}) on branch ${mdCode(pr.branch)}`;
+        return `shadow: would open a ledger PR for ${property} (${(0,markdown/* mdText */.bC)(pr.freeze_id)}, expires ${(0,markdown/* mdText */.bC)(pr.expires_on)}) on branch ${(0,markdown/* mdCode */.xs)(pr.branch)}`;
     if (pr.state === "opened" || pr.state === "merged" || pr.state === "closed")
-        return `ledger PR for ${property}: ${pr.pr_url ? mdLink(pr.pr_url, pr.pr_url) : mdCode(pr.branch)} (${mdText(pr.state)})`;
+        return `ledger PR for ${property}: ${pr.pr_url ? (0,markdown/* mdLink */.YF)(pr.pr_url, pr.pr_url) : (0,markdown/* mdCode */.xs)(pr.branch)} (${(0,markdown/* mdText */.bC)(pr.state)})`;
     return `ledger PR for ${property} is being opened`;
 }
 /** The dual-run check run on the head commit: what was compared and what follows. */
@@ -6392,12 +7143,12 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         ? [
             "| property | runner A | runner B | verdict |",
             "| --- | --- | --- | --- |",
-            ...results.map((r) => `| ${mdCode(String(r.property), { inTable: true })} | ${mdText(String(r.a))} | ${mdText(String(r.b))} | ${mdText(String(r.verdict))} |`),
+            ...results.map((r) => `| ${(0,markdown/* mdCode */.xs)(String(r.property), { inTable: true })} | ${(0,markdown/* mdText */.bC)(String(r.a))} | ${(0,markdown/* mdText */.bC)(String(r.b))} | ${(0,markdown/* mdText */.bC)(String(r.verdict))} |`),
         ].join("\n")
         : "";
-    const run = (id, url) => (url ? mdLink(`run ${id}`, url) : mdText(`run ${id}`));
+    const run = (id, url) => (url ? (0,markdown/* mdLink */.YF)(`run ${id}`, url) : (0,markdown/* mdText */.bC)(`run ${id}`));
     const runs = `Runner A: ${run(dual.run_a_id, dual.run_a_url)}. Runner B: ${dual.run_b_id === null ? "none" : run(dual.run_b_id, dual.run_b_url)}.`;
-    const lines = prs.length === proposals.length && prs.length > 0 ? prs.map(describeProposalMarkdown) : proposals.map((x) => mdText(x));
+    const lines = prs.length === proposals.length && prs.length > 0 ? prs.map(describeProposalMarkdown) : proposals.map((x) => (0,markdown/* mdText */.bC)(x));
     const common = { name, head_sha: dual.head_sha, external_id: dual.id };
     if (dual.outcome === "freeze_eligible") {
         const title = mode === "shadow" ? "Shadow mode: a freeze would be proposed" : "Freeze proposed: waiting for review";
@@ -6412,11 +7163,11 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
             ? prs
                 .filter((p) => p.state === "shadowed")
                 .map((p) => [
-                `### Would open: ${mdText(p.title)}`,
+                `### Would open: ${(0,markdown/* mdText */.bC)(p.title)}`,
                 "",
-                `Branch ${mdCode(p.branch)}, adding to ${mdCode(p.ledger_path)}:`,
+                `Branch ${(0,markdown/* mdCode */.xs)(p.branch)}, adding to ${(0,markdown/* mdCode */.xs)(p.ledger_path)}:`,
                 "",
-                mdFence(p.row_text, "tsv"),
+                (0,markdown/* mdFence */.F)(p.row_text, "tsv"),
                 "",
                 // Built by buildFreezeProposal, every string in it escaped there.
                 p.body,
@@ -6427,9 +7178,9 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
             ...common,
             conclusion: "neutral",
             title,
-            summary: clipMarkdown(summary, MAX_OUTPUT),
+            summary: (0,markdown/* clipMarkdown */._n)(summary, MAX_OUTPUT),
             ...(table || shadowText
-                ? { text: clipMarkdown([table, shadowText].filter(Boolean).join("\n\n"), MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") }
+                ? { text: (0,markdown/* clipMarkdown */._n)([table, shadowText].filter(Boolean).join("\n\n"), MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") }
                 : {}),
         };
     }
@@ -6443,7 +7194,7 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         not_compared_budget: "Not compared (budget): runner B was not dispatched, no freeze",
     };
     const summary = [
-        `${dual.outcome_code ? `${mdCode(dual.outcome_code)}: ` : ""}${mdText(dual.outcome_detail ?? "")}`,
+        `${dual.outcome_code ? `${(0,markdown/* mdCode */.xs)(dual.outcome_code)}: ` : ""}${(0,markdown/* mdText */.bC)(dual.outcome_detail ?? "")}`,
         "",
         "The failing property keeps failing.",
         "",
@@ -6453,8 +7204,8 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         ...common,
         conclusion: "failure",
         title: titles[dual.outcome ?? ""] ?? "No freeze",
-        summary: clipMarkdown(summary, MAX_OUTPUT),
-        ...(table ? { text: clipMarkdown(table, MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") } : {}),
+        summary: (0,markdown/* clipMarkdown */._n)(summary, MAX_OUTPUT),
+        ...(table ? { text: (0,markdown/* clipMarkdown */._n)(table, MAX_OUTPUT, "\n\n(cut to GitHub's size limit)") } : {}),
     };
 }
 
@@ -6807,7 +7558,7 @@ function refusedCheck(refusal) {
         conclusion: "failure",
         code: refusal.code,
         title: "Not verified: this run is not the base's gate",
-        summary: `${mdCode(refusal.code)}: ${mdText(refusal.reason)}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
+        summary: `${(0,markdown/* mdCode */.xs)(refusal.code)}: ${(0,markdown/* mdText */.bC)(refusal.reason)}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
     };
 }
 /** Pure: a verified run's check from its evidence and the base's pinned envelope hash. */
@@ -6816,8 +7567,8 @@ function verifiedRunCheck(a, workflowPath, evidence, pinned) {
         conclusion: "failure",
         code,
         // The detail and the run line quote the bundle and the run (runner A's job made the bundle).
-        title: plainText(title, 255),
-        summary: `${code === null ? "" : `${mdCode(code)}: `}${mdText(detail)}\n\n${mdText(runLine(a, workflowPath))}`,
+        title: (0,markdown/* plainText */.wh)(title, 255),
+        summary: `${code === null ? "" : `${(0,markdown/* mdCode */.xs)(code)}: `}${(0,markdown/* mdText */.bC)(detail)}\n\n${(0,markdown/* mdText */.bC)(runLine(a, workflowPath))}`,
     });
     if (evidence.kind === "missing") {
         if (a.run.conclusion === "success") {
@@ -6825,7 +7576,7 @@ function verifiedRunCheck(a, workflowPath, evidence, pinned) {
                 conclusion: "neutral",
                 code: null,
                 title: "Not gated: the run left no evidence",
-                summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${mdText(runLine(a, workflowPath))}`,
+                summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${(0,markdown/* mdText */.bC)(runLine(a, workflowPath))}`,
             };
         }
         return fail("EVIDENCE_UNAVAILABLE", "Not verified: no evidence", `the run concluded ${a.run.conclusion ?? "nothing"} and has no evidence bundle`);
@@ -6833,6 +7584,11 @@ function verifiedRunCheck(a, workflowPath, evidence, pinned) {
     if (evidence.kind === "unreadable")
         return fail(evidence.code, "Not verified: the evidence does not verify", evidence.message);
     const b = evidence.bundle;
+    // An audit run (mode: audit) records and suggests; it never scored properties and its verdict
+    // is "what enforce would say", so it never verifies a pull request.
+    if (b.runner.mode === "audit") {
+        return fail("VERIFIED_CHECK_AUDIT_EVIDENCE", "Not verified: an audit run", "the evidence is an audit run's (runner.json mode audit): audit mode gates nothing; the base's workflow must run mode enforce");
+    }
     if (b.runner.head_sha !== a.headSha) {
         return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence for another commit", `the evidence is for ${b.runner.head_sha ?? "no commit"}, the run checked ${a.headSha}`);
     }
@@ -6864,7 +7620,7 @@ function verifiedRunCheck(a, workflowPath, evidence, pinned) {
             runLine(a, workflowPath),
             "Checked through GitHub's API: the workflow file (and any local Action) is the base's, the head is the pull request's current head, the run is this repository's.",
         ]
-            .map((paragraph) => mdText(paragraph))
+            .map((paragraph) => (0,markdown/* mdText */.bC)(paragraph))
             .join("\n\n"),
     };
 }
@@ -6961,12 +7717,14 @@ async function postVerifiedCheck(ctx, gh, repository, run, verdict, zip, workflo
 
 
 
+
 /**
  * `workflow_run` completed. The payload only names the run: the App reads it again through
  * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
  * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
- * workflow file on the pull request's current head is runner A (`verifyRunnerA`); anything
- * else is refused, recorded, and never starts a dual run.
+ * workflow file on the pull request's current head is runner A (`verifyRunnerA`); a `push` run
+ * is judged as an audit run for the envelope PR (envelope-pr.ts); anything else is refused,
+ * recorded, and never starts a dual run.
  */
 async function onWorkflowRun(ctx, p) {
     const hint = p.workflow_run;
@@ -6984,6 +7742,9 @@ async function onWorkflowRun(ctx, p) {
     const run = await gh.getRun(repoRef(repository), hint.id);
     if (run.status !== "completed")
         return `ignored: run ${run.id} is ${run.status} on GitHub`;
+    // A push run is never runner A; on the default branch with an audit bundle it feeds the envelope PR.
+    if (run.event === "push")
+        return onAuditRun(ctx, gh, run, repository, installationId);
     if (run.event === "workflow_dispatch") {
         const dualRunId = dualRunIdInTitle(run.display_title);
         if (dualRunId !== null)
@@ -7263,6 +8024,7 @@ const TRANSIENT = new Set([
     "BUDGET_UNCONFIRMED",
     "DISPATCH_OUTCOME_UNKNOWN",
     "SECRET_UNAVAILABLE",
+    "ENVELOPE_PR_BUSY",
 ]);
 /** Set aside on purpose, not failures: a pause, a drain. */
 const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);

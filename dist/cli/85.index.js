@@ -1,0 +1,852 @@
+export const id = 85;
+export const ids = [85];
+export const modules = {
+
+/***/ 6706:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   D4: () => (/* binding */ plainTitle),
+/* harmony export */   F: () => (/* binding */ mdFence),
+/* harmony export */   YF: () => (/* binding */ mdLink),
+/* harmony export */   ZD: () => (/* binding */ escapeHtml),
+/* harmony export */   _n: () => (/* binding */ clipMarkdown),
+/* harmony export */   bC: () => (/* binding */ mdText),
+/* harmony export */   v7: () => (/* binding */ safeHref),
+/* harmony export */   wh: () => (/* binding */ plainText),
+/* harmony export */   xs: () => (/* binding */ mdCode)
+/* harmony export */ });
+/* unused harmony export visibleCodePoint */
+/**
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ */
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
+        return false;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
+}
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
+    }
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
+}
+
+
+/***/ }),
+
+/***/ 2085:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   X8: () => (/* binding */ envelopeJson),
+/* harmony export */   bD: () => (/* binding */ suggestEnvelope),
+/* harmony export */   gf: () => (/* binding */ lineDiff)
+/* harmony export */ });
+/* unused harmony exports programName, WITHHELD_ECOSYSTEMS, WITHHELD_ANY_PROGRAM */
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8447);
+/* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(20);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4296);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6706);
+/* harmony import */ var _log_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3984);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(6107);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3848);
+
+
+
+
+
+
+
+/** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
+const FAMILY_SIZE = 3;
+const DEFAULT_ENVELOPE = {
+    envelope_id: "suggested-envelope",
+    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+    allowed_tools: [],
+    allowed_env: [],
+    allowed_hosts: [],
+    network: "deny",
+};
+function note(map, key, where, order, program) {
+    const seen = map.get(key);
+    if (seen)
+        seen.count++;
+    else
+        map.set(key, { count: 1, first: where, order, program: program() });
+}
+/** The program fields of an evidence entry, from the Seen behind its first event. */
+function programOf(seen) {
+    return seen.program === undefined ? {} : { program: seen.program };
+}
+/** A word of a program's command line, short: long ones cut with `…`, ones with blanks quoted. */
+function word(text, max) {
+    // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
+    // A long path keeps its end (the script's name), other words their start.
+    const plain = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainText */ .wh)(text);
+    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainText */ .wh)(text, max);
+    return /\s/.test(short) ? `'${short}'` : short;
+}
+function baseName(path) {
+    return path.slice(path.lastIndexOf("/") + 1);
+}
+/** Node binaries: their env reads are observed by the hooks (the same names run.ts knows as Node). */
+const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
+/**
+ * A program as an exec line names it: the file's name, what it was started as when that differs
+ * (a script, `sh` for dash), its first two arguments, and its pid.
+ */
+function programName(exec) {
+    const path = str(exec.path);
+    if (path === null)
+        return undefined;
+    const base = baseName(path);
+    const argv = Array.isArray(exec.argv) ? exec.argv.filter((a) => typeof a === "string") : [];
+    const words = [word(base, 48)];
+    const argv0 = argv[0];
+    if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0)))
+        words.push(`(${word(argv0, 48)})`);
+    words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
+    if (argv.length > 3)
+        words.push("…");
+    const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+    return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
+}
+/**
+ * The join between a log's lines and its programs. The process observer's lines carry host pids;
+ * the Node hooks' lines (`node`, `sdk`, `runtime`) carry the pid inside the jail, which the
+ * process observer writes on each exec line as `jail_pid`. A line's program is that pid's exec
+ * last before it (a pid that executed several programs ran them in turn), or, where the hooks'
+ * record was merged ahead of its exec line, the first one after it.
+ */
+class Programs {
+    lines;
+    byHost = new Map();
+    byJail = new Map();
+    constructor(lines) {
+        this.lines = lines;
+        lines.forEach((e, i) => {
+            if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+                return;
+            for (const [map, pid] of [
+                [this.byHost, e.pid],
+                [this.byJail, e.jail_pid],
+            ]) {
+                if (!Number.isInteger(pid))
+                    continue;
+                const list = map.get(pid) ?? [];
+                list.push(i);
+                map.set(pid, list);
+            }
+        });
+    }
+    /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+    execOf(index, pid, source) {
+        if (!Number.isInteger(pid))
+            return undefined;
+        const map = source === "process" ? this.byHost : source === "node" || source === "sdk" || source === "runtime" ? this.byJail : null;
+        const list = map?.get(pid);
+        if (list === undefined)
+            return undefined;
+        let before;
+        for (const i of list) {
+            if (i < index)
+                before = i;
+            else
+                return before ?? i;
+        }
+        return before;
+    }
+    /** The program behind line `index`. */
+    of(index) {
+        const e = this.lines[index];
+        const at = this.execOf(index, e.pid, e.source);
+        return at === undefined ? undefined : programName(this.lines[at]);
+    }
+    /** The program that started the exec on line `index` (its parent, by host pid). */
+    parentOf(index) {
+        const e = this.lines[index];
+        const at = this.execOf(index, e.ppid, "process");
+        return at === undefined ? undefined : programName(this.lines[at]);
+    }
+}
+function str(v) {
+    return typeof v === "string" && v !== "" ? v : null;
+}
+/** `${WORKSPACE}` and `${SCRATCH}` written back where a path lies under them (the deeper one when nested). */
+function asRoot(dir, workspace, scratch) {
+    const under = [
+        ["${WORKSPACE}", workspace],
+        ["${SCRATCH}", scratch],
+    ]
+        .filter(([, value]) => value !== null && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(dir, [value]))
+        .sort((a, b) => b[1].length - a[1].length)[0];
+    if (under === undefined)
+        return dir;
+    const [name, value] = under;
+    return value === "/" ? name + dir : name + dir.slice(value.length);
+}
+/**
+ * The environment a non-Node program may need, for proposing withheld keys when a run failed:
+ * a closed table, by ecosystem. A program is matched by its file's name or by what it was started
+ * as (`argv[0]`); a key by name or by the ecosystem's own prefix. Credential-named, machine and
+ * run-identity keys are never proposed, whatever the table says (GOAUTH, CARGO_REGISTRY_TOKEN).
+ */
+const WITHHELD_ECOSYSTEMS = [
+    {
+        name: "python",
+        programs: /^(?:python|pypy)[0-9.]*$|^(?:pip[0-9.]*|pytest|tox|nox|uv|poetry)$/,
+        keys: ["PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV"],
+        pattern: /^PYTHON[A-Z0-9]+$/,
+    },
+    {
+        name: "go",
+        programs: /^go$/,
+        keys: ["GOCACHE", "GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOPROXY", "CGO_ENABLED"],
+        pattern: /^GO[A-Z0-9]+$/,
+    },
+    {
+        name: "rust",
+        programs: /^(?:cargo|rustc|rustup|rustdoc)$/,
+        keys: ["CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN", "RUSTFLAGS"],
+        pattern: /^CARGO_[A-Z0-9_]+$/,
+    },
+    {
+        name: "c",
+        programs: /^(?:[a-z0-9_]+-linux-gnu-)?(?:make|gmake|cmake|cc|c\+\+|gcc|g\+\+|clang|clang\+\+|ld)(?:-[0-9.]+)?$/,
+        keys: ["CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "PKG_CONFIG_PATH"],
+    },
+];
+/** What any non-Node program may need (its home, its locale, its temporary directory). */
+const WITHHELD_ANY_PROGRAM = ["HOME", "LANG", "LC_ALL", "TMPDIR"];
+function failedRun(log, meta, end) {
+    if (end.exit_code === 0)
+        return null;
+    if (!Array.isArray(meta.withheld))
+        return null;
+    const withheld = meta.withheld.filter((k) => typeof k === "string" && k !== "");
+    if (withheld.length === 0)
+        return null;
+    const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+    const programs = [];
+    log.lines.forEach((e, i) => {
+        if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+            return;
+        const path = str(e.path);
+        if (path === null)
+            return;
+        const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+        const names = [baseName(path), argv0].filter((n) => n !== "");
+        if (names.some((n) => NODE_PROGRAM.test(n)))
+            return;
+        programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
+    });
+    return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
+}
+function logRoot(log, meta, name, given) {
+    const own = str(meta[name]);
+    const ownFolded = own === null ? null : (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(own);
+    if (given === undefined)
+        return ownFolded;
+    const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(given);
+    if (folded === null) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+    }
+    if (ownFolded !== null && ownFolded !== folded) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+            file: log.file,
+            line: 1,
+            hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
+        });
+    }
+    return folded;
+}
+function suggestEnvelope(logs, base, given = {}) {
+    const from = base ?? DEFAULT_ENVELOPE;
+    const notes = [];
+    /** Writes outside their own run's roots, keyed with that run's `${WORKSPACE}`/`${SCRATCH}` written back. */
+    const writes = new Map();
+    const env = new Map();
+    const tools = new Map();
+    const hosts = new Map();
+    const execs = new Map();
+    const workspaces = [];
+    const failedRuns = [];
+    let ownNetwork = true;
+    let order = 0;
+    for (const log of logs) {
+        const meta = log.lines[0];
+        const end = log.lines[log.lines.length - 1];
+        if (meta?.kind !== "meta" || end?.kind !== "end") {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+                file: log.file,
+            });
+        }
+        if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
+            notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
+        }
+        // Every log is read against its own run's workspace and scratch.
+        const workspace = logRoot(log, meta, "workspace", given.workspace);
+        const scratch = logRoot(log, meta, "scratch", given.scratch);
+        if (workspace !== null)
+            workspaces.push(workspace);
+        for (const [name, value] of [
+            ["WORKSPACE", workspace],
+            ["SCRATCH", scratch],
+        ]) {
+            if (value === null && from.allowed_roots.some((r) => r.includes("${" + name + "}"))) {
+                notes.push(`${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`);
+            }
+        }
+        const roots = from.allowed_roots.flatMap((r) => {
+            if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
+                return [];
+            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+            return expanded === null ? [] : [expanded];
+        });
+        if (meta.network_enforced !== true)
+            ownNetwork = false;
+        const programs = new Programs(log.lines);
+        const failed = failedRun(log, meta, end);
+        if (failed !== null)
+            failedRuns.push(failed);
+        log.lines.forEach((e, i) => {
+            if (e.canary === true)
+                return;
+            const where = `${log.file}:${i + 1}`;
+            const at = order++;
+            const by = () => programs.of(i);
+            switch (e.kind) {
+                case "write": {
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    if (path !== null && !(0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(path, roots))
+                        note(writes, asRoot(path, workspace, scratch), where, at, by);
+                    return;
+                }
+                case "env": {
+                    const key = str(e.key);
+                    if (key !== null && !(e.source === "runtime" && _log_js__WEBPACK_IMPORTED_MODULE_4__/* .RUNTIME_ENV_KEYS */ .yG.has(key)))
+                        note(env, key, where, at, by);
+                    return;
+                }
+                case "tool": {
+                    const name = str(e.name);
+                    if (name !== null)
+                        note(tools, name, where, at, by);
+                    return;
+                }
+                case "host": {
+                    const host = str(e.host);
+                    if (host === null)
+                        return;
+                    const h = host.startsWith("unix:") ? host : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(host);
+                    if (ownNetwork && (0,_log_js__WEBPACK_IMPORTED_MODULE_4__/* .isLoopback */ .U9)(h))
+                        return;
+                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(e.via) : h;
+                    note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
+                    return;
+                }
+                case "exec": {
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    if (path === null)
+                        return;
+                    // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
+                    // path's basename is the portable entry, the one the undeclared_command rule matches at
+                    // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
+                    // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
+                    const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
+                    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+                    note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
+                    return;
+                }
+                case "syscall":
+                    notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
+                    return;
+                default:
+                    return;
+            }
+        });
+    }
+    const added = [];
+    const envelope = structuredClone(from);
+    // Roots: the directories written outside each run's roots (a directory made is itself the root).
+    const outside = [...writes.entries()];
+    const dirs = new Map();
+    for (const [path, seen] of outside) {
+        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
+        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
+        d.covers.push(path);
+        d.count += seen.count;
+        if (seen.order < d.first.order)
+            d.first = seen;
+        dirs.set(dir, d);
+    }
+    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+    for (const dir of dirList) {
+        if (dirList.some((other) => other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(dir, [other])))
+            continue;
+        const d = dirs.get(dir);
+        for (const [other, o] of dirs)
+            if (other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(other, [dir])) {
+                d.covers.push(...o.covers);
+                if (o.first.order < d.first.order)
+                    d.first = o.first;
+            }
+        const entry = dir;
+        if (dir === "/")
+            notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+        else {
+            envelope.allowed_roots.push(entry);
+            added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
+        }
+    }
+    // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
+    // A key that names a credential is always listed on its own (no pattern or set matches it).
+    // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
+    const hostPlan = planHosts(hosts, envelope, execs, notes);
+    const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
+    const allowed = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope);
+    // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
+    const missing = [...env.keys()].filter((k) => !allowed(k) && !(0,_log_js__WEBPACK_IMPORTED_MODULE_4__/* .wrapperEnvKey */ .Kx)(network, k)).sort();
+    const grouped = new Set();
+    const group = (entry, keys) => {
+        const seen = keys.map((k) => env.get(k));
+        envelope.allowed_env.push(entry);
+        keys.forEach((k) => grouped.add(k));
+        const first = seen.reduce((a, b) => (b.order < a.order ? b : a));
+        added.push({
+            key: "allowed_env",
+            entry,
+            covers: keys,
+            count: seen.reduce((n, s) => n + s.count, 0),
+            first: first.first,
+            ...programOf(first),
+        });
+    };
+    for (const [name, set] of _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_SETS */ .gL) {
+        const keys = missing.filter((k) => set.has(k) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(k) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(k) && !(0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(k));
+        if (keys.length >= FAMILY_SIZE)
+            group(name, keys);
+    }
+    const families = new Map();
+    for (const key of missing) {
+        if (_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(key) || _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(key) || (0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(key) || grouped.has(key))
+            continue;
+        const head = key.split("_")[0];
+        if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))
+            continue;
+        const list = families.get(head) ?? [];
+        list.push(key);
+        families.set(head, list);
+    }
+    for (const [head, keys] of families) {
+        if (keys.length < FAMILY_SIZE || head === "")
+            continue;
+        group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
+    }
+    for (const key of missing) {
+        if (grouped.has(key))
+            continue;
+        const seen = env.get(key);
+        envelope.allowed_env.push(key);
+        added.push({ key: "allowed_env", entry: key, covers: [key], count: seen.count, first: seen.first, ...programOf(seen) });
+    }
+    // Withheld keys a failed run's non-Node program may have needed: proposed, marked unobserved.
+    const unobserved = new Map();
+    const allowedNow = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope);
+    for (const run of failedRuns) {
+        for (const key of run.withheld) {
+            if (_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(key) || _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(key) || (0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(key) || allowedNow(key))
+                continue;
+            const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
+            const ran = run.programs.find((p) => needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key));
+            if (ran === undefined)
+                continue;
+            const known = unobserved.get(key);
+            if (known !== undefined) {
+                known.count++;
+                continue;
+            }
+            unobserved.set(key, {
+                key: "allowed_env",
+                entry: key,
+                covers: [key],
+                count: 1,
+                first: ran.where,
+                ...(ran.program === undefined ? {} : { program: ran.program }),
+                unobserved: true,
+                reason: `withheld; ${ran.label} ran and the command ${run.ended}; not observed: non-Node programs' reads cannot be seen`,
+            });
+        }
+    }
+    for (const key of [...unobserved.keys()].sort()) {
+        envelope.allowed_env.push(key);
+        added.push(unobserved.get(key));
+    }
+    for (const [name, seen] of tools) {
+        if (envelope.allowed_tools.includes(name))
+            continue;
+        envelope.allowed_tools.push(name);
+        added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
+    }
+    for (const e of hostPlan.entries) {
+        envelope.network = "allowlist";
+        envelope.allowed_hosts.push(e.entry);
+        added.push(e);
+    }
+    if (envelope.allowed_commands !== undefined) {
+        const commands = envelope.allowed_commands;
+        const underWorkspace = [];
+        for (const [path, seen] of execs) {
+            if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1)))
+                continue;
+            commands.push(path);
+            added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
+            if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(path, [w])))
+                underWorkspace.push(path);
+        }
+        if (underWorkspace.length > 0) {
+            notes.push(`allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`);
+        }
+    }
+    return { envelope, added, notes };
+}
+/**
+ * The `allowed_hosts` entries that cover the hosts the runs reached, by name with port, never the
+ * resolver (docs/egress.md, "suggest: hosts"):
+ * - a lookup of a name (a host line without a port) that the runs also reached with a port adds
+ *   nothing: the `name:port` entry allows the lookup too;
+ * - port 53 of an IP literal is the machine's resolver (a lookup the jail's network could not
+ *   carry): never proposed, and a note says so;
+ * - a host set replaces its members only when a program the set is documented for ran
+ *   (HOST_SET_TOOLS) and every endpoint reached on the set's names is one of its members;
+ *   otherwise the exact endpoints are listed.
+ */
+function planHosts(hosts, envelope, execs, notes) {
+    const patterns = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .hostPatterns */ .on)(envelope);
+    const reached = [];
+    for (const [key, seen] of hosts) {
+        const [host, portText] = key.split("\0");
+        reached.push({ host, port: portText === "" ? null : Number(portText), seen });
+    }
+    const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
+    const candidates = [];
+    const resolvers = [];
+    for (const e of reached) {
+        if (envelope.network === "allowlist" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .hostAllowed */ .VI)(patterns, e.host, e.port))
+            continue;
+        if (e.host.startsWith("unix:")) {
+            notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
+            continue;
+        }
+        if (e.port === 53 && isIpLiteral(e.host)) {
+            resolvers.push(e);
+            continue;
+        }
+        if (e.port === null && withPort.has(e.host))
+            continue;
+        candidates.push(e);
+    }
+    if (resolvers.length > 0) {
+        notes.push(`${resolvers.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
+    }
+    const ran = new Set([...execs.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)));
+    const entries = [];
+    const taken = new Set();
+    for (const [name] of _hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SETS */ .vP) {
+        if (envelope.allowed_hosts.includes(name))
+            continue;
+        const members = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .expandHostEntry */ .nd)(name);
+        const names = new Set(members.map((m) => m.host));
+        const onNames = candidates.filter((e) => names.has(e.host) && !taken.has(e));
+        if (onNames.length === 0)
+            continue;
+        const tool = (_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SET_TOOLS */ .Q7.get(name) ?? []).find((t) => ran.has(t));
+        if (tool === undefined)
+            continue;
+        const outside = onNames.filter((e) => e.port !== null && !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .hostAllowed */ .VI)(members, e.host, e.port));
+        if (outside.length > 0) {
+            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
+            continue;
+        }
+        onNames.forEach((e) => taken.add(e));
+        // The earliest by the order the logs were read in, never by the text of "file:line" ("log:100" < "log:20").
+        const earliest = onNames.reduce((a, b) => (b.seen.order < a.seen.order ? b : a)).seen;
+        entries.push({
+            key: "allowed_hosts",
+            entry: name,
+            covers: onNames.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)),
+            count: onNames.reduce((n, e) => n + e.seen.count, 0),
+            first: earliest.first,
+            ...programOf(earliest),
+        });
+    }
+    for (const e of candidates) {
+        if (taken.has(e))
+            continue;
+        const entry = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port);
+        entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first, ...programOf(e.seen) });
+    }
+    return { entries };
+}
+/** An IPv4 or IPv6 literal (lexically: the log's hosts are normalised already). */
+function isIpLiteral(host) {
+    return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
+}
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+function envelopeJson(envelope) {
+    const order = [
+        "envelope_id",
+        "allowed_roots",
+        "allowed_tools",
+        "allowed_env",
+        "allowed_hosts",
+        "network",
+        "allowed_commands",
+        "loopback",
+        "observation",
+    ];
+    const out = {};
+    for (const key of order)
+        if (envelope[key] !== undefined)
+            out[key] = envelope[key];
+    return JSON.stringify(out, null, 2) + "\n";
+}
+/** A reviewable line diff between two envelope texts (`-`/`+`/` `). */
+function lineDiff(before, after) {
+    const a = before.split("\n");
+    const b = after.split("\n");
+    // Longest common subsequence: envelopes are small.
+    const n = a.length;
+    const m = b.length;
+    const lcs = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
+    for (let i = n - 1; i >= 0; i--)
+        for (let j = m - 1; j >= 0; j--)
+            lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    const out = [];
+    let i = 0;
+    let j = 0;
+    while (i < n || j < m) {
+        if (i < n && j < m && a[i] === b[j]) {
+            out.push(`  ${a[i]}`);
+            i++;
+            j++;
+        }
+        else if (j < m && (i === n || lcs[i][j + 1] > lcs[i + 1][j]))
+            out.push(`+ ${b[j++]}`);
+        else
+            out.push(`- ${a[i++]}`);
+    }
+    return out.filter((l, k) => !(k === out.length - 1 && l.trim() === "")).join("\n");
+}
+
+
+/***/ })
+
+};
