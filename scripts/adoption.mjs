@@ -5,8 +5,16 @@
 // hostile twin, and prints what it measured (JSON on stdout, progress on stderr). Builds first.
 // Exit status 1 when a suite does not end as the adoption path says (the bare and last enforced
 // runs exit 0, the enforced check passes, the hostile twin fails with its violation).
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+//
+// `--action [node|python|go|c ...]` (default all four): the same suites through the bundled Action
+// and the App instead of the CLI (test/app/adoption-e2e.test.ts, run by vitest with
+// EG_ADOPTION_SUITES naming them and CI=true, so a suite that cannot be had fails): two audit push
+// runs on a default branch with no envelope, the App's one envelope PR merged unchanged, an agent's
+// pull request enforced under it, a hostile twin; and the allowlist case (npm install from a local
+// registry reached by name). Prints each adoption's measurements as JSON; exit status is vitest's.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
@@ -16,6 +24,28 @@ const args = process.argv.slice(2);
 // --no-build: measure the dist/ already built.
 if (!args.includes("--no-build"))
   execFileSync(process.execPath, [join(root, "scripts/build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+
+if (args.includes("--action")) {
+  const names = args.filter((a) => a !== "--no-build" && a !== "--action");
+  const out = join(mkdtempSync(join(tmpdir(), "eg-adoption-")), "measured.jsonl");
+  writeFileSync(out, "");
+  const vitest = spawnSync(process.execPath, [join(root, "node_modules/vitest/vitest.mjs"), "run", "test/app/adoption-e2e.test.ts"], {
+    cwd: root,
+    stdio: ["ignore", 2, "inherit"],
+    env: {
+      ...process.env,
+      CI: "true",
+      EG_ADOPTION_SUITES: (names.length > 0 ? names : ["node", "python", "go", "c"]).join(","),
+      EG_ADOPTION_OUT: out,
+    },
+  });
+  const measured = readFileSync(out, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
+  process.stdout.write(JSON.stringify(measured, null, 2) + "\n");
+  process.exit(vitest.status ?? 1);
+}
 
 // suites.ts imports only Node's own modules: transpiled into the repository's node_modules cache.
 const source = readFileSync(join(root, "test/support/suites.ts"), "utf8");

@@ -7,7 +7,7 @@ import { envMatcher, hostPatterns } from "./envelope.js";
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
 import { GateError } from "./errors.js";
 import { plainText } from "./markdown.js";
-import { isLoopback, RUNTIME_ENV_KEYS, wrapperEnvKey } from "./log.js";
+import { isLoopback, PROXY_ENV_KEYS, RUNTIME_ENV_KEYS, wrapperEnvKey } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 
@@ -295,6 +295,8 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const failedRuns: FailedRun[] = [];
   let ownNetwork = true;
   let order = 0;
+  /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
+  const auditProxyKeys = new Set<string>();
 
   for (const log of logs) {
     const meta = log.lines[0];
@@ -329,6 +331,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       return expanded === null ? [] : [expanded];
     });
     if (meta.network_enforced !== true) ownNetwork = false;
+    const audit = meta.audit === true;
     const programs = new Programs(log.lines);
     const failed = failedRun(log, meta, end);
     if (failed !== null) failedRuns.push(failed);
@@ -345,7 +348,16 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
         }
         case "env": {
           const key = str(e.key);
-          if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note(env, key, where, at, by);
+          if (key === null || (e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) return;
+          // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
+          // that enumerates the environment sees them there only. Such a read is not proposed (an
+          // enforced run under deny has no such key to enumerate, and the entry would let the
+          // caller's own proxy in); a read by name is, as it happens under enforce too.
+          if (audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(key)) {
+            auditProxyKeys.add(key);
+            return;
+          }
+          note(env, key, where, at, by);
           return;
         }
         case "tool": {
@@ -383,6 +395,11 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     });
   }
 
+  if (auditProxyKeys.size > 0) {
+    notes.push(
+      `${[...auditProxyKeys].sort().join(", ")}: seen only by enumerating an audit run's environment, where the audit's proxy put them; not proposed`,
+    );
+  }
   const added: Evidence[] = [];
   const envelope: Envelope = structuredClone(from);
 

@@ -29,6 +29,23 @@ const from0: Envelope = {
 };
 
 describe("suggest: the tightest envelope that passes, explained", () => {
+  it("an audit run's proxy keys seen only by enumerating its environment are not proposed under deny; a read by name is, and outside audit too", () => {
+    const proxyKeys = ["HTTP_PROXY", "https_proxy", "NO_PROXY", "NODE_USE_ENV_PROXY"];
+    const enumerated = [...proxyKeys, "TMPDIR"].map((key) => ({ kind: "env", key, op: "enumerate", source: "node" }));
+    const audited = suggestEnvelope([log(enumerated, { audit: true })], from0);
+    expect(audited.envelope.allowed_env).toEqual(["TMPDIR"]);
+    expect(audited.envelope.network).toBe("deny");
+    expect(audited.notes.join("\n")).toContain(
+      "HTTP_PROXY, NODE_USE_ENV_PROXY, NO_PROXY, https_proxy: seen only by enumerating an audit run's environment",
+    );
+    // By name (a client looking for a proxy), in an audit run: proposed, as an enforced run reads it too.
+    const byName = suggestEnvelope([log([{ kind: "env", key: "HTTP_PROXY", op: "get", source: "node" }], { audit: true })], from0);
+    expect(byName.envelope.allowed_env).toEqual(["HTTP_PROXY"]);
+    // Enumerated in a run that is not an audit: the caller's own keys, proposed as before.
+    const plain = suggestEnvelope([log(enumerated)], from0);
+    expect([...plain.envelope.allowed_env].sort()).toEqual([...proxyKeys, "TMPDIR"].sort());
+  });
+
   it("folds a family of keys into a prefix pattern only where three or more show, and never secrets", () => {
     const s = suggestEnvelope(
       [

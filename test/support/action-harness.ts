@@ -238,6 +238,8 @@ export interface RunOptions {
   inputs?: Record<string, string>;
   /** Files written into the workspace before the run (e.g. the observer log). */
   workspaceFiles?: Record<string, string>;
+  /** Fills the (empty) workspace before the run, as a checkout would (e.g. a real suite's files). */
+  prepareWorkspace?: (workspace: string) => void;
   env?: Record<string, string>;
   /** Kill the Action after this long (default 45 s). */
   timeoutMs?: number;
@@ -258,6 +260,7 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
   const workspace = join(root, "workspace");
   mkdirSync(runnerTemp, { recursive: true });
   mkdirSync(workspace, { recursive: true });
+  options.prepareWorkspace?.(workspace);
   for (const [path, content] of Object.entries(options.workspaceFiles ?? {})) {
     const full = join(workspace, path);
     mkdirSync(join(full, ".."), { recursive: true });
