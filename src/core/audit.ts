@@ -8,6 +8,7 @@
  * the code blocks.
  */
 import { describeViolationParts } from "./annotations.js";
+import type { Envelope } from "./envelope.js";
 import { formatEndpoint, normalizeHost } from "./hosts.js";
 import { isLoopback, RUNTIME_ENV_KEYS, type Violation } from "./log.js";
 import { clipMarkdown, mdCode, mdFence, mdText } from "./markdown.js";
@@ -24,19 +25,17 @@ export const AUDIT_CHECK_SUFFIX = " (audit)";
  * digest at the commit): the workspace and scratch, `PATH` and the CI set, nothing else. The
  * first audit's suggestion widens it to what the run needed.
  */
-export const STARTER_ENVELOPE_TEXT =
-  JSON.stringify(
-    {
-      envelope_id: "starter-envelope",
-      allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
-      allowed_tools: [],
-      allowed_env: ["PATH", "@ci"],
-      allowed_hosts: [],
-      network: "deny",
-    },
-    null,
-    2,
-  ) + "\n";
+export const STARTER_ENVELOPE: Envelope = {
+  envelope_id: "starter-envelope",
+  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+  allowed_tools: [],
+  allowed_env: ["PATH", "@ci"],
+  allowed_hosts: [],
+  network: "deny",
+};
+
+/** STARTER_ENVELOPE as the Action applies it (its bytes are what its hash is of). */
+export const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
 
 /** Distinct things one run touched, per class, in first-seen order. */
 export interface Footprint {

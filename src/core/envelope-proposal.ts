@@ -5,6 +5,7 @@
  * downloads the bundles and reads the envelope; nothing here does I/O.
  */
 import { unzipSync } from "fflate";
+import { STARTER_ENVELOPE } from "./audit.js";
 import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./envelope.js";
 import { GateError } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
@@ -14,18 +15,8 @@ import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLo
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 export const AUDIT_MODE = "audit";
 
-/**
- * The envelope a repository without one starts from (docs/authoring.md, *Record*): the two roots,
- * `PATH` and the CI set, no network. The proposal adds what the audit runs did on top of it.
- */
-export const STARTER_ENVELOPE: Envelope = {
-  envelope_id: "agent-envelope",
-  allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
-  allowed_tools: [],
-  allowed_env: ["PATH", "@ci"],
-  allowed_hosts: [],
-  network: "deny",
-};
+/** A repository without an envelope starts from the Action's starter (docs/authoring.md, *Record*). */
+export { STARTER_ENVELOPE };
 
 /** An audit run's evidence, every digest checked. */
 export interface AuditBundle {
