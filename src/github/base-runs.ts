@@ -13,8 +13,8 @@ import { ARTIFACT_MAX_BYTES } from "./artifacts.js";
 export const BASE_RUNS_LOOKED_AT = 20;
 
 /**
- * How many commits of the base's history, from the judged base commit back, a base run's commit is
- * looked for in. GitHub names a tag push by the tag's name (`head_branch` is `main` for a tag
+ * How many commits of the base's first-parent history, from the judged base commit back, a base
+ * run's commit is looked for in. GitHub names a tag push by the tag's name (`head_branch` is `main` for a tag
  * called `main`), and that run runs the workflow file at the tag's commit, which anyone who can
  * push a tag chooses: a run whose commit is not in the base's history is not the base's.
  */
@@ -143,7 +143,7 @@ export async function baseRunEvidence(
   const off =
     offHistory === 0
       ? ""
-      : `; ${offHistory} of them ran on a commit that is not among the last ${BASE_ANCESTRY_LIMIT} commits of ${options.branch} at ${options.baseSha.slice(0, 12)} (a tag named like the branch, say) and ${offHistory === 1 ? "was" : "were"} not compared with`;
+      : `; ${offHistory} of them ran on a commit that is not among the last ${BASE_ANCESTRY_LIMIT} commits of ${options.branch}'s first-parent history from ${options.baseSha.slice(0, 12)} (a tag named like the branch, say) and ${offHistory === 1 ? "was" : "were"} not compared with`;
   return {
     found: false,
     reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact${off}`,
@@ -151,22 +151,23 @@ export async function baseRunEvidence(
 }
 
 /**
- * Whether a commit is the base commit or one of its ancestors within BASE_ANCESTRY_LIMIT commits
- * (`GET /git/commits/{sha}`, breadth first, each commit read once however many runs are asked
- * about). A commit GitHub does not know has no parents; a GitHub failure throws.
+ * Whether a commit is the base commit or on its first-parent history within BASE_ANCESTRY_LIMIT
+ * commits (`GET /git/commits/{sha}`, each commit read once however many runs are asked about): the
+ * commits that were the branch's tip. A commit a merge brought in through another parent (a pull
+ * request's intermediate commit) is an ancestor but was never the base. A commit GitHub does not
+ * know has no parents; a GitHub failure throws.
  */
 function baseHistory(client: GitHubClient, repo: RepoRef, baseSha: string): (sha: string) => Promise<boolean> {
   const seen = new Set<string>();
-  const queue = [baseSha];
+  let next: string | null = baseSha;
   return async (sha) => {
     if (!/^[0-9a-f]{40}$/.test(sha)) return false;
     if (seen.has(sha)) return true;
-    while (queue.length > 0 && seen.size < BASE_ANCESTRY_LIMIT) {
-      const next = queue.shift() as string;
-      if (seen.has(next)) continue;
-      seen.add(next);
-      queue.push(...(await parentsOf(client, repo, next)));
-      if (next === sha) return true;
+    while (next !== null && seen.size < BASE_ANCESTRY_LIMIT) {
+      const at: string = next;
+      seen.add(at);
+      next = (await parentsOf(client, repo, at))[0] ?? null;
+      if (at === sha) return true;
     }
     return false;
   };

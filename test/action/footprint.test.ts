@@ -237,16 +237,19 @@ describe("the footprint against the base branch's last push run", () => {
     expect(text).toMatch(/\| environment key read \| `FOOTPRINT_KEY` \|/);
     expect(text).not.toContain("Nothing new");
 
-    // Only the tag's run: no base, and the reason says why that run was not compared with.
+    // A pull request's own intermediate commit, which a merge commit (the base) brought in through
+    // its second parent: an ancestor of the base, never the base's tip. A tag on it is no base either.
     const q = makePull(fake, { number: 11, base: policyFiles(ENVELOPE) });
-    const alone = fake.commit(REPO, { "evil.txt": "y" }, { parent: q.baseSha, message: "evil again" });
+    const before = fake.commit(REPO, {}, { parent: null, message: "main before the merge" });
+    const alone = fake.commit(REPO, { "evil.txt": "y" }, { parent: before, message: "pr: step 1" });
+    fake.repo(REPO).commits.get(q.baseSha)!.parents.push(before, alone);
     const aloneRun = fake.addWorkflowRun(REPO, { head_sha: alone, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
     fake.addArtifact(REPO, { run_id: aloneRun.id, name: "envelope-gate-evidence", files: bundleOf(wide) });
     const second = await runAction({ apiUrl: fake.url, pull: q, env: workflowEnv(q), inputs: { run: WIDE } });
     expect(second.exitCode, second.stdout + second.stderr).toBe(0);
     const none = JSON.parse(readFileSync(second.outputs.footprint as string, "utf8")) as { status: string; reason: string };
     expect(none.status).toBe("no_base");
-    expect(none.reason).toContain("ran on a commit that is not among the last 100 commits of main");
+    expect(none.reason).toContain("ran on a commit that is not among the last 100 commits of main's first-parent history");
     expect(checkOf(q).output.text ?? "").not.toContain("Nothing new");
   });
 
