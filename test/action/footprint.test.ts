@@ -297,6 +297,26 @@ describe("the footprint against the base branch's last push run", () => {
   });
 });
 
+describe("the footprint's base history", () => {
+  it("GitHub answers 500 reading the base's history: could not compare, never nothing new", async () => {
+    const p = makePull(fake, { number: 12, base: policyFiles(ENVELOPE) });
+    fake.addWorkflowRun(REPO, { head_sha: p.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.fail("GET", "/repos/:owner/:repo/git/commits/:sha", 500);
+    let run: ActionRun;
+    try {
+      run = await runAction({ apiUrl: fake.url, pull: p, env: workflowEnv(p), inputs: { run: `sh -c "cat /dev/null"` } });
+    } finally {
+      fake.clearFailures();
+    }
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs.verdict).toBe("pass");
+    const text = checkOf(p).output.text ?? "";
+    expect(text).toContain("Could not compare (GITHUB\\_UNAVAILABLE");
+    expect(text).not.toContain("Nothing new");
+    expect(JSON.parse(readFileSync(run.outputs.footprint as string, "utf8"))).toMatchObject({ status: "unavailable" });
+  });
+});
+
 describe("SARIF", () => {
   const HOSTILE = `node -e "void process.env.AWS_SECRET_ACCESS_KEY; void process.env.GITHUB_TOKEN; try { require('fs').writeFileSync('/var/tmp/eg-sarif-' + process.pid, 'x') } catch {}"`;
 
