@@ -67,8 +67,8 @@ function shown(s: string): string {
 }
 
 /** Code units JSON.stringify leaves raw that change how a terminal shows text (DEL, C1, bidi, zero-width, tags). */
-// eslint-disable-next-line no-misleading-character-class -- one code unit at a time, on purpose
 const JSON_INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- one code unit at a time, on purpose
   /[\u007f-\u00a0\u00ad\u034f\u061c\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /** The envelope JSON (or its diff) as printed: those code units as JSON's own `\uXXXX`, which parses to the same text. */
