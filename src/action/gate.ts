@@ -768,6 +768,8 @@ async function baseFootprint(settings: Settings, client: GitHubClient, p: Progre
     found = await baseRunEvidence(client, settings.repository, {
       workflowPath: settings.workflowPath,
       branch: pull.baseRef,
+      // The base commit this run was judged against: a base run's commit must be in its history.
+      baseSha: p.base?.sha ?? pull.baseSha,
       artifact: EVIDENCE_ARTIFACT_NAME,
       excludeRunId: settings.run.id,
     });

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
+import { AUDIT_CHECK_SUFFIX } from "../core/audit.js";
 import { GateError } from "../core/errors.js";
 import { DEFAULT_LEDGER_PATH, DEFAULT_FREEZE_CAPS, type FreezeCaps } from "../core/ledger.js";
 import { DEFAULT_AGENT_AUTHORS, DEFAULT_AGENT_LABEL, normalizeRepoPath, type PolicyPaths } from "../core/policy.js";
@@ -271,6 +272,13 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const runnerTemp = env.RUNNER_TEMP || mkdtempSync(join(tmpdir(), "envelope-gate-"));
   const envelope = repoPath("envelope", DEFAULT_ENVELOPE_PATH);
   const checkName = input("check-name") || DEFAULT_CHECK_NAME;
+  // Audit posts a neutral `<check-name> (audit)`, which GitHub counts as passing a required check:
+  // no check-name may end in the suffix, so no enforced check ever has an audit check's name.
+  if (checkName.endsWith(AUDIT_CHECK_SUFFIX)) {
+    configError(
+      `input check-name must not end in "${AUDIT_CHECK_SUFFIX}", the suffix of audit mode's neutral check (which GitHub counts as passing a required check): got "${checkName}"`,
+    );
+  }
   const dualRunId = input("dual-run-id") || null;
   const scratchInput = input("scratch");
   const evidenceInput = input("evidence-dir");

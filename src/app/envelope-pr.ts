@@ -100,7 +100,7 @@ async function judgeAuditRun(
   if (!(await onBranch(gh, r, branch, run.head_sha))) {
     return refused(
       "AUDIT_RUN_UNVERIFIED",
-      `run ${run.id}'s commit ${run.head_sha.slice(0, 12)} is not among the last ${AUDIT_ANCESTRY_LIMIT} commits of ${branch}`,
+      `run ${run.id}'s commit ${run.head_sha.slice(0, 12)} is not among the last ${AUDIT_ANCESTRY_LIMIT} commits of ${branch}'s first-parent history (the commits that were its tip; one a merge brought in is not)`,
     );
   }
   const zip = await gh.downloadArtifact(r, run.id, EVIDENCE_ARTIFACT_NAME);
@@ -131,18 +131,18 @@ async function judgeAuditRun(
   }
 }
 
-/** Whether `sha` is the branch's tip or one of its ancestors within AUDIT_ANCESTRY_LIMIT commits. */
+/**
+ * Whether `sha` is the branch's tip or on its first-parent history within AUDIT_ANCESTRY_LIMIT
+ * commits: the commits that were the branch's tip (a merge's first parent is the branch it was
+ * made on). A commit a merge brought in through another parent (a pull request's intermediate
+ * commit, reviewed only as part of the merged result) is not the branch's, though it is an
+ * ancestor: a tag named like the branch on it runs that commit's own workflow file.
+ */
 async function onBranch(gh: InstallationClient, r: RepoRef, branch: string, sha: string): Promise<boolean> {
-  const tip = await gh.branchSha(r, branch);
-  if (tip === null) return false;
-  const queue = [tip];
-  const seen = new Set<string>();
-  while (queue.length > 0 && seen.size < AUDIT_ANCESTRY_LIMIT) {
-    const next = queue.shift() as string;
+  let next = await gh.branchSha(r, branch);
+  for (let walked = 0; next !== null && walked < AUDIT_ANCESTRY_LIMIT; walked++) {
     if (next === sha) return true;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    queue.push(...((await gh.commitParents(r, next)) ?? []));
+    next = ((await gh.commitParents(r, next)) ?? [])[0] ?? null;
   }
   return false;
 }

@@ -1,3 +1,4 @@
+import { plainText } from "../core/markdown.js";
 import type { CheckReport } from "../core/verdict.js";
 import { verdictLine } from "../gate/check.js";
 
@@ -12,10 +13,13 @@ export function formatReportText(report: CheckReport): string {
     if (report.error.hint) out.push(`  what to do: ${report.error.hint}`);
   } else {
     out.push(verdictLine(report));
-    const width = Math.min(80, Math.max(0, ...report.violations.map((v) => v.id.length)));
-    for (const v of report.violations) {
-      out.push(`  ${v.id.padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
-    }
+    // An id holds what the run chose (a key, a path): escape sequences, carriage returns and bidi
+    // characters are shown as \u{XXXX}, so one id cannot erase or reorder the line of another.
+    const ids = report.violations.map((v) => plainText(v.id));
+    const width = Math.min(80, Math.max(0, ...ids.map((id) => id.length)));
+    report.violations.forEach((v, i) => {
+      out.push(`  ${(ids[i] as string).padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
+    });
   }
   if (report.envelope_id !== null) out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
   if (report.log) {

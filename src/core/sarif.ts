@@ -10,6 +10,7 @@
 import { describeViolation } from "./annotations.js";
 import { sha256Hex } from "./envelope.js";
 import { RULE_ENVELOPE_KEY, type Violation, type ViolationRule } from "./log.js";
+import { plainText } from "./markdown.js";
 import { isInsideRoot } from "./paths.js";
 
 export const SARIF_FILE = "envelope-gate.sarif";
@@ -85,6 +86,16 @@ function inWorkspace(path: string, workspace: string): string | null {
   return path.slice(workspace === "/" ? 1 : workspace.length + 1);
 }
 
+/**
+ * A SARIF plain-text message that shows exactly its characters (SARIF 2.1.0 §3.11.6): `[text](target)`
+ * in a message is an embedded link, which code scanning renders, so `\`, `[` and `]` are
+ * backslash-escaped; invisible characters (bidi controls, zero-width, controls) are shown as
+ * `\u{XXXX}` and newlines flattened, as everywhere a reviewer reads a subject the run chose.
+ */
+export function sarifMessageText(s: string): string {
+  return plainText(s).replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
 /** URI-encodes a relative path segment by segment (SARIF's artifactLocation.uri is a URI reference). */
 function uriOf(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
@@ -125,7 +136,10 @@ export function buildSarif(input: SarifInput): Record<string, unknown> {
       ruleIndex: SARIF_RULES.indexOf(v.rule),
       level: "error",
       message: {
-        text: `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+        // Every part escaped: the subject is the run's, the log and envelope names the repository's.
+        text: sarifMessageText(
+          `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+        ),
       },
       locations: [location],
       partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sha256Hex(v.id) },

@@ -7,6 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { formatDigestLine } from "../core/envelope.js";
 import { GateError } from "../core/errors.js";
+import { plainText } from "../core/markdown.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../core/suggest.js";
 import { readVerifiedEnvelope } from "./files.js";
 import { outputUnwritable } from "./output.js";
@@ -56,6 +57,27 @@ export async function readLog(file: string): Promise<RecordedLog> {
   };
 }
 
+/**
+ * Text a run chose (a key, a path, a host, a program's name), as a terminal shows it: escape
+ * sequences, carriage returns, bidi and zero-width characters written `\u{XXXX}`, lines flattened,
+ * so a key named to move the cursor up and erase a line cannot hide the line above it.
+ */
+function shown(s: string): string {
+  return plainText(s);
+}
+
+/** Code units JSON.stringify leaves raw that change how a terminal shows text (DEL, C1, bidi, zero-width, tags). */
+const JSON_INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- one code unit at a time, on purpose
+  /[\u007f-\u00a0\u00ad\u034f\u061c\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+
+/** The envelope JSON (or its diff) as printed: those code units as JSON's own `\uXXXX`, which parses to the same text. */
+function shownJson(text: string): string {
+  return text.replace(JSON_INVISIBLE, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+  );
+}
+
 export async function suggestCommand(options: SuggestOptions): Promise<string> {
   const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
   const logs = await Promise.all(options.logs.map(readLog));
@@ -76,11 +98,11 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
   for (const a of added.filter((e) => e.unobserved !== true)) {
     const covers =
       a.covers.length > 1 || a.covers[0] !== a.entry
-        ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+        ? ` covers ${a.covers.slice(0, 4).map(shown).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
         : "";
-    const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
+    const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${shown(a.program)}`;
     out.push(
-      `  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace(
+      `  + ${a.key.padEnd(16)} ${shown(a.entry)}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${shown(a.first)}${by})`.replace(
         "( ",
         "(",
       ),
@@ -93,18 +115,18 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
     );
     for (const a of unobserved) {
       out.push(
-        `  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.program === undefined ? "" : ` as ${a.program}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
+        `  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
       );
     }
   }
-  for (const n of notes) out.push(`  note: ${n}`);
+  for (const n of notes) out.push(`  note: ${shown(n)}`);
   const text = envelopeJson(envelope);
   out.push("");
   if (base !== null) {
     out.push(`changes to ${options.from} (review them; the digest changes too):`);
-    out.push(lineDiff(envelopeJson(base.envelope), text));
+    out.push(shownJson(lineDiff(envelopeJson(base.envelope), text)));
   } else {
-    out.push(text.trimEnd());
+    out.push(shownJson(text.trimEnd()));
   }
   if (options.write !== undefined) {
     const digestFile = `${options.write}.sha256`;

@@ -12,6 +12,14 @@ import { ARTIFACT_MAX_BYTES } from "./artifacts.js";
 /** Push runs of the base branch looked at, newest first, for one that left its evidence. */
 export const BASE_RUNS_LOOKED_AT = 20;
 
+/**
+ * How many commits of the base's first-parent history, from the judged base commit back, a base
+ * run's commit is looked for in. GitHub names a tag push by the tag's name (`head_branch` is `main` for a tag
+ * called `main`), and that run runs the workflow file at the tag's commit, which anyone who can
+ * push a tag chooses: a run whose commit is not in the base's history is not the base's.
+ */
+export const BASE_ANCESTRY_LIMIT = 100;
+
 export interface BaseRun {
   id: number;
   run_number: number | null;
@@ -59,7 +67,7 @@ export function workflowPathOf(workflowRef: string | undefined, repo: RepoRef): 
 export async function baseRunEvidence(
   client: GitHubClient,
   repo: RepoRef,
-  options: { workflowPath: string; branch: string; artifact: string; excludeRunId: string | null },
+  options: { workflowPath: string; branch: string; baseSha: string; artifact: string; excludeRunId: string | null },
 ): Promise<BaseEvidence> {
   const workflowFile = options.workflowPath.slice(options.workflowPath.lastIndexOf("/") + 1);
   let data: unknown;
@@ -89,8 +97,15 @@ export async function baseRunEvidence(
       String(r.id) !== options.excludeRunId,
   );
   if (runs.length === 0) return { found: false, reason: `no completed push run of ${options.workflowPath} on ${options.branch}` };
+  const inHistory = baseHistory(client, repo, options.baseSha);
+  let offHistory = 0;
   for (const r of runs) {
     const id = r.id as number;
+    // A push run named like the base (a tag `main`) at a commit the base never had is not the base.
+    if (!(await inHistory(String(r.head_sha ?? "")))) {
+      offHistory++;
+      continue;
+    }
     const { data: list } = await callGitHub(`list the artifacts of run ${id}`, () =>
       client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
         ...repo,
@@ -125,10 +140,49 @@ export async function baseRunEvidence(
     );
     return { found: true, run, zip: new Uint8Array(zip as ArrayBuffer) };
   }
+  const off =
+    offHistory === 0
+      ? ""
+      : `; ${offHistory} of them ran on a commit that is not among the last ${BASE_ANCESTRY_LIMIT} commits of ${options.branch}'s first-parent history from ${options.baseSha.slice(0, 12)} (a tag named like the branch, say) and ${offHistory === 1 ? "was" : "were"} not compared with`;
   return {
     found: false,
-    reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact`,
+    reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact${off}`,
   };
+}
+
+/**
+ * Whether a commit is the base commit or on its first-parent history within BASE_ANCESTRY_LIMIT
+ * commits (`GET /git/commits/{sha}`, each commit read once however many runs are asked about): the
+ * commits that were the branch's tip. A commit a merge brought in through another parent (a pull
+ * request's intermediate commit) is an ancestor but was never the base. A commit GitHub does not
+ * know has no parents; a GitHub failure throws.
+ */
+function baseHistory(client: GitHubClient, repo: RepoRef, baseSha: string): (sha: string) => Promise<boolean> {
+  const seen = new Set<string>();
+  let next: string | null = baseSha;
+  return async (sha) => {
+    if (!/^[0-9a-f]{40}$/.test(sha)) return false;
+    if (seen.has(sha)) return true;
+    while (next !== null && seen.size < BASE_ANCESTRY_LIMIT) {
+      const at: string = next;
+      seen.add(at);
+      next = (await parentsOf(client, repo, at))[0] ?? null;
+      if (at === sha) return true;
+    }
+    return false;
+  };
+}
+
+async function parentsOf(client: GitHubClient, repo: RepoRef, sha: string): Promise<string[]> {
+  try {
+    const { data } = await callGitHub(`read commit ${sha.slice(0, 12)} of the base's history`, () =>
+      client.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...repo, commit_sha: sha }),
+    );
+    return (data.parents ?? []).map((p) => p.sha);
+  } catch (err) {
+    if (hasStatus(err, 404)) return [];
+    throw err;
+  }
 }
 
 /** GitHub's limit on one upload: the gzip-compressed SARIF file. */

@@ -204,6 +204,31 @@ describe("mode audit on a push", () => {
   });
 });
 
+describe("check-name and the audit suffix", () => {
+  it("a check-name ending in ' (audit)' is CONFIG_INVALID, so an audit run's neutral '<name> (audit)' is never a name an enforced check has", async () => {
+    // The required check would be "gate (audit)"; a pull request that switches its workflow to
+    // audit with check-name "gate" would post a neutral "gate (audit)" on its head.
+    const p = makePull(fake, { number: 21, base: policyFiles(ENVELOPE) });
+    const enforced = await runAction({ apiUrl: fake.url, pull: p, inputs: { "check-name": "gate (audit)", run: "node -e 0" } });
+    expect(enforced.exitCode).toBe(1);
+    expect(enforced.outputs["error-code"]).toBe("CONFIG_INVALID");
+    expect(enforced.stdout + enforced.summary).toContain('check-name must not end in " (audit)"');
+    expect(checksOn(p.headSha)).toEqual([]);
+    // Nor under audit (its check would be "gate (audit) (audit)", the name of nothing but itself, yet the input is the same).
+    const audited = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      inputs: { mode: "audit", "check-name": "gate (audit)", run: "node -e 0" },
+    });
+    expect(audited.exitCode).toBe(1);
+    expect(audited.outputs["error-code"]).toBe("CONFIG_INVALID");
+    // A name that only contains the words is fine.
+    const fine = await runAction({ apiUrl: fake.url, pull: p, inputs: { "check-name": "gate (audit) log", run: "node -e 0" } });
+    expect(fine.exitCode, fine.stdout + fine.stderr).toBe(0);
+    expect(checksOn(p.headSha).map((c) => c.name)).toEqual(["gate (audit) log"]);
+  });
+});
+
 describe("input mode", () => {
   it("anything but enforce or audit is CONFIG_INVALID naming the input", async () => {
     const p = makePull(fake, { number: 6, base: policyFiles(ENVELOPE) });

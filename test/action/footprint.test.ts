@@ -134,8 +134,10 @@ describe("the footprint against the base branch's last push run", () => {
     const first = makePull(fake, { number: 1, base: policyFiles(ENVELOPE) });
     const baseRun = await runAction({ apiUrl: fake.url, pull: first, env: workflowEnv(first), inputs: { run: `sh -c "ls >/dev/null"` } });
     expect(baseRun.exitCode, baseRun.stdout + baseRun.stderr).toBe(0);
+    const p = makePull(fake, { number: 2, base: policyFiles(ENVELOPE) });
+    // The push run is on the pull request's base commit (a base run's commit must be in the base's history).
     const push = fake.addWorkflowRun(REPO, {
-      head_sha: first.baseSha,
+      head_sha: p.baseSha,
       head_branch: "main",
       event: "push",
       workflow_id: "envelope-gate.yml",
@@ -148,11 +150,10 @@ describe("the footprint against the base branch's last push run", () => {
       workflow_id: "envelope-gate.yml",
     });
     fake.addArtifact(REPO, { run_id: prRun.id, name: "envelope-gate-evidence", files: bundleOf(baseRun) });
-    fake.addWorkflowRun(REPO, { head_sha: first.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.addWorkflowRun(REPO, { head_sha: p.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
     fake.addArtifact(REPO, { run_id: push.id, name: "envelope-gate-evidence", files: bundleOf(baseRun) });
     basePushRun = push.id;
 
-    const p = makePull(fake, { number: 2, base: policyFiles(ENVELOPE) });
     const run = await runAction({
       apiUrl: fake.url,
       pull: p,
@@ -195,6 +196,63 @@ describe("the footprint against the base branch's last push run", () => {
     expect(run.summary).toMatch(/\| network \| [^|]*\| \d+ \| enforced by the jail/);
   });
 
+  it("a push run named like the base (a tag `main`) at a commit the base never had is not the base: it cannot hide what the PR newly touches", async () => {
+    const WIDE = `sh -c "ls >/dev/null; cat /dev/null; node -e 'void process.env.FOOTPRINT_KEY'"`;
+    // The attacker's bundle: a run that touched everything the pull request will touch.
+    const donor = makePull(fake, { number: 9, base: policyFiles(ENVELOPE) });
+    const wide = await runAction({ apiUrl: fake.url, pull: donor, env: workflowEnv(donor), inputs: { run: WIDE } });
+    expect(wide.exitCode, wide.stdout + wide.stderr).toBe(0);
+    const narrowPull = makePull(fake, { number: 10, base: policyFiles(ENVELOPE) });
+    const narrow = await runAction({
+      apiUrl: fake.url,
+      pull: narrowPull,
+      env: workflowEnv(narrowPull),
+      inputs: { run: `sh -c "ls >/dev/null"` },
+    });
+    expect(narrow.exitCode, narrow.stdout + narrow.stderr).toBe(0);
+
+    const p = makePull(fake, { number: 8, base: policyFiles(ENVELOPE) });
+    // The base's own push run, on its commit: it only listed files.
+    const honest = fake.addWorkflowRun(REPO, { head_sha: p.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.addArtifact(REPO, { run_id: honest.id, name: "envelope-gate-evidence", files: bundleOf(narrow) });
+    // A tag called main on a commit of the attacker's (not on main): GitHub names that push run's
+    // head_branch "main", and it runs the tag's own workflow file, which uploads the wide bundle.
+    const tagged = fake.commit(REPO, { "evil.txt": "x" }, { parent: p.baseSha, message: "evil" });
+    const tagRun = fake.addWorkflowRun(REPO, { head_sha: tagged, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.addArtifact(REPO, { run_id: tagRun.id, name: "envelope-gate-evidence", files: bundleOf(wide) });
+    expect(tagRun.id).toBeGreaterThan(honest.id);
+
+    const run = await runAction({ apiUrl: fake.url, pull: p, env: workflowEnv(p), inputs: { run: WIDE } });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const footprint = JSON.parse(readFileSync(run.outputs.footprint as string, "utf8")) as {
+      status: string;
+      base: { workflow_run_id: number; head_sha: string };
+      new: { env: { item: string }[] };
+    };
+    expect(footprint.status).toBe("compared");
+    expect(footprint.base.workflow_run_id).toBe(honest.id);
+    expect(footprint.base.head_sha).toBe(p.baseSha);
+    expect(footprint.new.env.map((i) => i.item)).toContain("FOOTPRINT_KEY");
+    const text = checkOf(p).output.text ?? "";
+    expect(text).toMatch(/\| environment key read \| `FOOTPRINT_KEY` \|/);
+    expect(text).not.toContain("Nothing new");
+
+    // A pull request's own intermediate commit, which a merge commit (the base) brought in through
+    // its second parent: an ancestor of the base, never the base's tip. A tag on it is no base either.
+    const q = makePull(fake, { number: 11, base: policyFiles(ENVELOPE) });
+    const before = fake.commit(REPO, {}, { parent: null, message: "main before the merge" });
+    const alone = fake.commit(REPO, { "evil.txt": "y" }, { parent: before, message: "pr: step 1" });
+    fake.repo(REPO).commits.get(q.baseSha)!.parents.push(before, alone);
+    const aloneRun = fake.addWorkflowRun(REPO, { head_sha: alone, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.addArtifact(REPO, { run_id: aloneRun.id, name: "envelope-gate-evidence", files: bundleOf(wide) });
+    const second = await runAction({ apiUrl: fake.url, pull: q, env: workflowEnv(q), inputs: { run: WIDE } });
+    expect(second.exitCode, second.stdout + second.stderr).toBe(0);
+    const none = JSON.parse(readFileSync(second.outputs.footprint as string, "utf8")) as { status: string; reason: string };
+    expect(none.status).toBe("no_base");
+    expect(none.reason).toContain("ran on a commit that is not among the last 100 commits of main's first-parent history");
+    expect(checkOf(q).output.text ?? "").not.toContain("Nothing new");
+  });
+
   it("no push run of the base branch: no base run to compare, said plainly", async () => {
     const p = makePull(fake, { number: 3, base: policyFiles(ENVELOPE), baseRef: "release" });
     // The workflow has runs, none of them a push to release.
@@ -233,6 +291,26 @@ describe("the footprint against the base branch's last push run", () => {
     expect(check.conclusion).toBe("success");
     expect(run.outputs.verdict).toBe("pass");
     const text = check.output.text ?? "";
+    expect(text).toContain("Could not compare (GITHUB\\_UNAVAILABLE");
+    expect(text).not.toContain("Nothing new");
+    expect(JSON.parse(readFileSync(run.outputs.footprint as string, "utf8"))).toMatchObject({ status: "unavailable" });
+  });
+});
+
+describe("the footprint's base history", () => {
+  it("GitHub answers 500 reading the base's history: could not compare, never nothing new", async () => {
+    const p = makePull(fake, { number: 12, base: policyFiles(ENVELOPE) });
+    fake.addWorkflowRun(REPO, { head_sha: p.baseSha, head_branch: "main", event: "push", workflow_id: "envelope-gate.yml" });
+    fake.fail("GET", "/repos/:owner/:repo/git/commits/:sha", 500);
+    let run: ActionRun;
+    try {
+      run = await runAction({ apiUrl: fake.url, pull: p, env: workflowEnv(p), inputs: { run: `sh -c "cat /dev/null"` } });
+    } finally {
+      fake.clearFailures();
+    }
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs.verdict).toBe("pass");
+    const text = checkOf(p).output.text ?? "";
     expect(text).toContain("Could not compare (GITHUB\\_UNAVAILABLE");
     expect(text).not.toContain("Nothing new");
     expect(JSON.parse(readFileSync(run.outputs.footprint as string, "utf8"))).toMatchObject({ status: "unavailable" });

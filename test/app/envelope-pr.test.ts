@@ -385,6 +385,27 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(await allPrs()).toEqual([]);
     });
 
+    it("a commit a merge brought into main (a pull request's own intermediate commit) is not main's: a tag named main on it is refused", async () => {
+      await start();
+      // The pull request's first commit reads a credential; its second takes that out; the
+      // reviewer merges the result with a merge commit, so the first is now an ancestor of main.
+      const evil = world.fake.commit(REPO, { "evil.txt": "x" }, { parent: mainSha(), message: "pr: step 1" });
+      const clean = world.fake.commit(REPO, { "evil.txt": null }, { parent: evil, message: "pr: step 2" });
+      const merge = world.fake.commit(REPO, {}, { branch: "main", message: "Merge pull request #5" });
+      repo().commits.get(merge)!.parents.push(clean);
+      // A tag called main on the first commit: that commit's own workflow file uploads the bundle.
+      const tag = auditRun(events([{ kind: "env", key: "AWS_SECRET_ACCESS_KEY" }]), { headSha: evil, branch: "main" });
+      const r = await deliverRun(tag);
+      expect(r.outcome).toContain("AUDIT_RUN_UNVERIFIED");
+      expect(await auditRow(tag)).toMatchObject({ state: "refused", code: "AUDIT_RUN_UNVERIFIED" });
+      expect((await auditRow(tag))!.reason).toContain("first-parent history");
+      expect(envelopePulls()).toEqual([]);
+      // The merge commit itself is main's: learned from.
+      const onMain = auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }]), { headSha: merge });
+      expect((await deliverRun(onMain)).outcome).toContain("verified");
+      expect(envelopePulls()).toHaveLength(1);
+    });
+
     it("a foreign push to the envelope branch: the PR is closed as tampered, the branch never moved, a new PR of the App's proposed", async () => {
       await start();
       await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));

@@ -103,6 +103,29 @@ describe("envelope-gate check", () => {
     expect(lines[2]).toContain(fx.hash);
   });
 
+  it("a violation id the run chose cannot rewrite the terminal: escape sequences, carriage returns and bidi controls are shown, not sent", () => {
+    // Printed raw, the second key moves the cursor up and erases the line that names the first.
+    const fx = writeFixture(envelopeText(), (h) =>
+      logText(h, [
+        { kind: "env", key: "AWS_SECRET_ACCESS_KEY" },
+        { kind: "env", key: "Z\x1b[1A\x1b[2K\r" },
+        { kind: "write", path: "/etc/\u202epasswd", op: "write" },
+      ]),
+    );
+    const r = cli(["check", "--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]);
+    expect(r.status).toBe(1);
+    // eslint-disable-next-line no-control-regex -- what must not reach a terminal
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]/);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines[1]).toMatch(/^ {2}undeclared_env:AWS_SECRET_ACCESS_KEY +first at line 2/);
+    expect(r.stdout).toContain("undeclared_env:Z\\u{001B}[1A\\u{001B}[2K ");
+    expect(r.stdout).toContain("write_outside_root:/etc/\\u{202E}passwd");
+    // The JSON report keeps the ids exactly as recorded (JSON escapes what it must).
+    expect(checkJson(["--envelope", fx.envelope, "--observer", fx.log, ...ROOTS]).report.violations.map((v) => v.id)).toContain(
+      "undeclared_env:Z\x1b[1A\x1b[2K\r",
+    );
+  });
+
   it.each([
     ["a missing envelope", (fx: ReturnType<typeof writeFixture>) => rmSync(fx.envelope), "ENVELOPE_MISSING"],
     [

@@ -67,6 +67,49 @@ describe("buildSarif", () => {
     expect(fps[0]).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("a subject the run chose cannot put an embedded link, a bidi control or a line break into a result's message", () => {
+    // SARIF 2.1.0 §3.11.6: in a plain-text message `[text](target)` is a link (code scanning
+    // renders it); a backslash escapes the next character. What a consumer reads from the message:
+    function read(text: string): { shown: string; links: string[] } {
+      let shown = "";
+      const links: string[] = [];
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i] as string;
+        if (c === "\\") {
+          shown += text[++i] ?? "";
+          continue;
+        }
+        if (c === "[") {
+          const m = /^\[((?:\\.|[^\\\]])*)\]\(([^)]*)\)/.exec(text.slice(i));
+          if (m) {
+            links.push(m[2] as string);
+            shown += m[1] as string;
+            i += m[0].length - 1;
+            continue;
+          }
+        }
+        shown += c;
+      }
+      return { shown, links };
+    }
+    const hostile = [
+      v("write_outside_root", "/w/x/[click here](https://evil.example/login)"),
+      v("undeclared_env", "K[a](0)\\[b](https://evil.example)"),
+      v("undeclared_host", "evil.example\u202e:443\nfixed: nothing to do"),
+    ];
+    const sarif = buildSarif({ violations: hostile, checkName: "c", envelope, workspace: "/w/repo", logName: "observer.jsonl" }) as {
+      runs: { results: { message: { text: string } }[] }[];
+    };
+    const messages = sarif.runs[0]!.results.map((r) => r.message.text);
+    for (const m of messages) {
+      expect(read(m).links, m).toEqual([]);
+      expect(m).not.toMatch(/[\n\r\u202e]/);
+    }
+    expect(read(messages[0]!).shown).toContain("/w/x/[click here](https://evil.example/login)");
+    expect(read(messages[1]!).shown).toContain("K[a](0)\\[b](https://evil.example)");
+    expect(read(messages[2]!).shown).toContain("evil.example\\u{202E}:443 fixed: nothing to do");
+  });
+
   it("a repository-like directory beside the workspace is not inside it", () => {
     const sarif = buildSarif({
       violations: [v("write_outside_root", "/w/repo-evil/x")],

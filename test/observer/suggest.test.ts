@@ -145,6 +145,43 @@ describe("envelope-gate suggest --run", () => {
     expect(r.stdout).toMatch(/\+ +"EG_TWO"/);
     expect(readFileSync(log, "utf8").split("\n")[0]).toContain('"kind":"meta"');
   });
+
+  it("a key the run chose cannot rewrite the terminal: escape sequences, carriage returns and bidi controls in its listing are shown, not sent", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    // Read a credential, then a key that (printed raw) moves the cursor up and erases that line.
+    const hide = "Z\x1b[1A\x1b[2K\r";
+    const prog = program(
+      s,
+      "hide.js",
+      `void process.env.AWS_SECRET_ACCESS_KEY; void process.env[${JSON.stringify(hide)}]; void process.env["EG_\u202eYEK"];`,
+    );
+    const log = join(s.base, "hide.jsonl");
+    const r = await spawnNode(
+      [
+        CLI,
+        "suggest",
+        "--run",
+        "--envelope",
+        s.envelope,
+        "--observer",
+        log,
+        "--workspace",
+        s.workspace,
+        "--scratch",
+        s.scratch,
+        "--",
+        "node",
+        prog,
+      ],
+      { cwd: s.workspace },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    // eslint-disable-next-line no-control-regex -- what must not reach a terminal
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]/);
+    expect(r.stdout).toMatch(/^ {2}\+ allowed_env +AWS_SECRET_ACCESS_KEY /m);
+    expect(r.stdout).toContain("Z\\u{001B}[1A\\u{001B}[2K ");
+    expect(r.stdout).toContain("EG_\\u{202E}YEK");
+  });
 });
 
 describe("envelope-gate suggest over several logs (issue 20, item 6)", () => {
