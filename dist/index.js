@@ -38161,7 +38161,7 @@ function joinClipped(units, max) {
     return `${out}…`;
 }
 /** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
-function plainText(s, max) {
+function markdown_plainText(s, max) {
     const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
     return joinClipped(units, max);
 }
@@ -38247,7 +38247,7 @@ function mdText(s, max) {
  * `max` bounds the shown characters (not the fence).
  */
 function mdCode(s, options = {}) {
-    const shown = plainText(s, options.max);
+    const shown = markdown_plainText(s, options.max);
     if (shown === "")
         return "";
     // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
@@ -38332,8 +38332,8 @@ function annotation(path, line, level, title, message) {
         end_line: at,
         annotation_level: level,
         // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
-        title: plainText(title, MAX_TITLE),
-        message: plainText(message, MAX_MESSAGE),
+        title: markdown_plainText(title, MAX_TITLE),
+        message: markdown_plainText(message, MAX_MESSAGE),
     };
 }
 /** Splits into request-sized batches; always at least one (possibly empty) batch. */
@@ -38442,14 +38442,16 @@ const AUDIT_CHECK_SUFFIX = " (audit)";
  * digest at the commit): the workspace and scratch, `PATH` and the CI set, nothing else. The
  * first audit's suggestion widens it to what the run needed.
  */
-const STARTER_ENVELOPE_TEXT = JSON.stringify({
+const STARTER_ENVELOPE = {
     envelope_id: "starter-envelope",
     allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
     allowed_tools: [],
     allowed_env: ["PATH", "@ci"],
     allowed_hosts: [],
     network: "deny",
-}, null, 2) + "\n";
+};
+/** STARTER_ENVELOPE as the Action applies it (its bytes are what its hash is of). */
+const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
 /**
  * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
  * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
@@ -45893,8 +45895,8 @@ function programOf(seen) {
 function word(text, max) {
     // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
     // A long path keeps its end (the script's name), other words their start.
-    const plain = plainText(text);
-    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : plainText(text, max);
+    const plain = markdown_plainText(text);
+    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : markdown_plainText(text, max);
     return /\s/.test(short) ? `'${short}'` : short;
 }
 function baseName(path) {
@@ -46084,6 +46086,8 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     const failedRuns = [];
     let ownNetwork = true;
     let order = 0;
+    /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
+    const auditProxyKeys = new Set();
     for (const log of logs) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
@@ -46116,6 +46120,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         });
         if (meta.network_enforced !== true)
             ownNetwork = false;
+        const audit = meta.audit === true;
         const programs = new Programs(log.lines);
         const failed = failedRun(log, meta, end);
         if (failed !== null)
@@ -46135,8 +46140,17 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                 }
                 case "env": {
                     const key = str(e.key);
-                    if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
-                        note(env, key, where, at, by);
+                    if (key === null || (e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                        return;
+                    // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
+                    // that enumerates the environment sees them there only. Such a read is not proposed (an
+                    // enforced run under deny has no such key to enumerate, and the entry would let the
+                    // caller's own proxy in); a read by name is, as it happens under enforce too.
+                    if (audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(key)) {
+                        auditProxyKeys.add(key);
+                        return;
+                    }
+                    note(env, key, where, at, by);
                     return;
                 }
                 case "tool": {
@@ -46176,6 +46190,9 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                     return;
             }
         });
+    }
+    if (auditProxyKeys.size > 0) {
+        notes.push(`${[...auditProxyKeys].sort().join(", ")}: seen only by enumerating an audit run's environment, where the audit's proxy put them; not proposed`);
     }
     const added = [];
     const envelope = structuredClone(from);
@@ -46716,7 +46733,7 @@ const VERDICT_LABEL = {
 };
 /** Check run title (plain text on GitHub): starts with the verdict. */
 function checkTitle(decision) {
-    return plainText(`${decision.verdict}: ${decision.headline}`, 255);
+    return markdown_plainText(`${decision.verdict}: ${decision.headline}`, 255);
 }
 function table(header, rows, limit, more) {
     const out = [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`];
@@ -47095,6 +47112,7 @@ function writeStdout(text, what) {
 
 
 
+
 /** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
 async function readLog(file) {
     let text;
@@ -47126,6 +47144,22 @@ async function readLog(file) {
         }),
     };
 }
+/**
+ * Text a run chose (a key, a path, a host, a program's name), as a terminal shows it: escape
+ * sequences, carriage returns, bidi and zero-width characters written `\u{XXXX}`, lines flattened,
+ * so a key named to move the cursor up and erase a line cannot hide the line above it.
+ */
+function shown(s) {
+    return plainText(s);
+}
+/** Code units JSON.stringify leaves raw that change how a terminal shows text (DEL, C1, bidi, zero-width, tags). */
+const JSON_INVISIBLE = 
+// eslint-disable-next-line no-misleading-character-class -- one code unit at a time, on purpose
+/[\u007f-\u00a0\u00ad\u034f\u061c\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+/** The envelope JSON (or its diff) as printed: those code units as JSON's own `\uXXXX`, which parses to the same text. */
+function shownJson(text) {
+    return text.replace(JSON_INVISIBLE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""));
+}
 async function suggestCommand(options) {
     const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
@@ -47145,28 +47179,28 @@ async function suggestCommand(options) {
     };
     for (const a of added.filter((e) => e.unobserved !== true)) {
         const covers = a.covers.length > 1 || a.covers[0] !== a.entry
-            ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+            ? ` covers ${a.covers.slice(0, 4).map(shown).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
             : "";
-        const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
-        out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace("( ", "("));
+        const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${shown(a.program)}`;
+        out.push(`  + ${a.key.padEnd(16)} ${shown(a.entry)}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${shown(a.first)}${by})`.replace("( ", "("));
     }
     const unobserved = added.filter((e) => e.unobserved === true);
     if (unobserved.length > 0) {
         out.push(`  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`);
         for (const a of unobserved) {
-            out.push(`  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.program === undefined ? "" : ` as ${a.program}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
+            out.push(`  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
         }
     }
     for (const n of notes)
-        out.push(`  note: ${n}`);
+        out.push(`  note: ${shown(n)}`);
     const text = envelopeJson(envelope);
     out.push("");
     if (base !== null) {
         out.push(`changes to ${options.from} (review them; the digest changes too):`);
-        out.push(lineDiff(envelopeJson(base.envelope), text));
+        out.push(shownJson(lineDiff(envelopeJson(base.envelope), text)));
     }
     else {
-        out.push(text.trimEnd());
+        out.push(shownJson(text.trimEnd()));
     }
     if (options.write !== undefined) {
         const digestFile = `${options.write}.sha256`;
@@ -50102,6 +50136,7 @@ function logCoverage(lines) {
 
 
 
+
 const SARIF_FILE = "envelope-gate.sarif";
 const SARIF_VERSION = "2.1.0";
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -50157,6 +50192,15 @@ function inWorkspace(path, workspace) {
         return null;
     return path.slice(workspace === "/" ? 1 : workspace.length + 1);
 }
+/**
+ * A SARIF plain-text message that shows exactly its characters (SARIF 2.1.0 §3.11.6): `[text](target)`
+ * in a message is an embedded link, which code scanning renders, so `\`, `[` and `]` are
+ * backslash-escaped; invisible characters (bidi controls, zero-width, controls) are shown as
+ * `\u{XXXX}` and newlines flattened, as everywhere a reviewer reads a subject the run chose.
+ */
+function sarifMessageText(s) {
+    return markdown_plainText(s).replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
 /** URI-encodes a relative path segment by segment (SARIF's artifactLocation.uri is a URI reference). */
 function uriOf(path) {
     return path.split("/").map(encodeURIComponent).join("/");
@@ -50195,7 +50239,8 @@ function buildSarif(input) {
             ruleIndex: SARIF_RULES.indexOf(v.rule),
             level: "error",
             message: {
-                text: `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+                // Every part escaped: the subject is the run's, the log and envelope names the repository's.
+                text: sarifMessageText(`${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`),
             },
             locations: [location],
             partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sha256Hex(v.id) },
@@ -50305,6 +50350,13 @@ async function workflowRunFacts(client, repo, runId) {
 /** Push runs of the base branch looked at, newest first, for one that left its evidence. */
 const BASE_RUNS_LOOKED_AT = 20;
 /**
+ * How many commits of the base's first-parent history, from the judged base commit back, a base
+ * run's commit is looked for in. GitHub names a tag push by the tag's name (`head_branch` is `main` for a tag
+ * called `main`), and that run runs the workflow file at the tag's commit, which anyone who can
+ * push a tag chooses: a run whose commit is not in the base's history is not the base's.
+ */
+const BASE_ANCESTRY_LIMIT = 100;
+/**
  * The workflow file this run comes from, from `GITHUB_WORKFLOW_REF`
  * (`owner/repo/.github/workflows/gate.yml@refs/...`): its path in the repository, or null.
  */
@@ -50354,8 +50406,15 @@ async function baseRunEvidence(client, repo, options) {
         String(r.id) !== options.excludeRunId);
     if (runs.length === 0)
         return { found: false, reason: `no completed push run of ${options.workflowPath} on ${options.branch}` };
+    const inHistory = baseHistory(client, repo, options.baseSha);
+    let offHistory = 0;
     for (const r of runs) {
         const id = r.id;
+        // A push run named like the base (a tag `main`) at a commit the base never had is not the base.
+        if (!(await inHistory(String(r.head_sha ?? "")))) {
+            offHistory++;
+            continue;
+        }
         const { data: list } = await callGitHub(`list the artifacts of run ${id}`, () => client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
             ...repo,
             run_id: id,
@@ -50387,10 +50446,49 @@ async function baseRunEvidence(client, repo, options) {
         }));
         return { found: true, run, zip: new Uint8Array(zip) };
     }
+    const off = offHistory === 0
+        ? ""
+        : `; ${offHistory} of them ran on a commit that is not among the last ${BASE_ANCESTRY_LIMIT} commits of ${options.branch}'s first-parent history from ${options.baseSha.slice(0, 12)} (a tag named like the branch, say) and ${offHistory === 1 ? "was" : "were"} not compared with`;
     return {
         found: false,
-        reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact`,
+        reason: `none of the last ${runs.length} completed push run${runs.length === 1 ? "" : "s"} of ${options.workflowPath} on ${options.branch} left an ${options.artifact} artifact${off}`,
     };
+}
+/**
+ * Whether a commit is the base commit or on its first-parent history within BASE_ANCESTRY_LIMIT
+ * commits (`GET /git/commits/{sha}`, each commit read once however many runs are asked about): the
+ * commits that were the branch's tip. A commit a merge brought in through another parent (a pull
+ * request's intermediate commit) is an ancestor but was never the base. A commit GitHub does not
+ * know has no parents; a GitHub failure throws.
+ */
+function baseHistory(client, repo, baseSha) {
+    const seen = new Set();
+    let next = baseSha;
+    return async (sha) => {
+        if (!/^[0-9a-f]{40}$/.test(sha))
+            return false;
+        if (seen.has(sha))
+            return true;
+        while (next !== null && seen.size < BASE_ANCESTRY_LIMIT) {
+            const at = next;
+            seen.add(at);
+            next = (await parentsOf(client, repo, at))[0] ?? null;
+            if (at === sha)
+                return true;
+        }
+        return false;
+    };
+}
+async function parentsOf(client, repo, sha) {
+    try {
+        const { data } = await callGitHub(`read commit ${sha.slice(0, 12)} of the base's history`, () => client.request("GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...repo, commit_sha: sha }));
+        return (data.parents ?? []).map((p) => p.sha);
+    }
+    catch (err) {
+        if (hasStatus(err, 404))
+            return [];
+        throw err;
+    }
 }
 /** GitHub's limit on one upload: the gzip-compressed SARIF file. */
 const SARIF_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
@@ -50954,7 +51052,7 @@ async function gatePullRequest(settings) {
             annotation_level: "failure",
             title: error.code,
             // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
-            message: plainText(error.message, 4000),
+            message: markdown_plainText(error.message, 4000),
         });
     }
     return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
@@ -51413,6 +51511,8 @@ async function baseFootprint(settings, client, p, mine) {
         found = await baseRunEvidence(client, settings.repository, {
             workflowPath: settings.workflowPath,
             branch: pull.baseRef,
+            // The base commit this run was judged against: a base run's commit must be in its history.
+            baseSha: p.base?.sha ?? pull.baseSha,
             artifact: EVIDENCE_ARTIFACT_NAME,
             excludeRunId: settings.run.id,
         });
@@ -51867,6 +51967,7 @@ function writeSarifWarning(outcome) {
 
 
 
+
 const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
 const DEFAULT_CHECK_NAME = "envelope-gate";
 function configError(message, hint) {
@@ -52076,6 +52177,11 @@ function readSettings(env = process.env) {
     const runnerTemp = env.RUNNER_TEMP || (0,external_node_fs_namespaceObject.mkdtempSync)((0,external_node_path_namespaceObject.join)((0,external_node_os_namespaceObject.tmpdir)(), "envelope-gate-"));
     const envelope = repoPath("envelope", DEFAULT_ENVELOPE_PATH);
     const checkName = input("check-name") || DEFAULT_CHECK_NAME;
+    // Audit posts a neutral `<check-name> (audit)`, which GitHub counts as passing a required check:
+    // no check-name may end in the suffix, so no enforced check ever has an audit check's name.
+    if (checkName.endsWith(AUDIT_CHECK_SUFFIX)) {
+        configError(`input check-name must not end in "${AUDIT_CHECK_SUFFIX}", the suffix of audit mode's neutral check (which GitHub counts as passing a required check): got "${checkName}"`);
+    }
     const dualRunId = input("dual-run-id") || null;
     const scratchInput = input("scratch");
     const evidenceInput = input("evidence-dir");

@@ -15,14 +15,16 @@ export const modules = {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8447);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4296);
-/* harmony import */ var _core_suggest_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2085);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1552);
-/* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(4598);
+/* harmony import */ var _core_markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6706);
+/* harmony import */ var _core_suggest_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2085);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1552);
+/* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(4598);
 /**
  * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
  * core/suggest for the tightest envelope that passes them, prints it explained, and with
  * --write writes it and its digest.
  */
+
 
 
 
@@ -61,10 +63,26 @@ async function readLog(file) {
         }),
     };
 }
+/**
+ * Text a run chose (a key, a path, a host, a program's name), as a terminal shows it: escape
+ * sequences, carriage returns, bidi and zero-width characters written `\u{XXXX}`, lines flattened,
+ * so a key named to move the cursor up and erase a line cannot hide the line above it.
+ */
+function shown(s) {
+    return (0,_core_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainText */ .wh)(s);
+}
+/** Code units JSON.stringify leaves raw that change how a terminal shows text (DEL, C1, bidi, zero-width, tags). */
+const JSON_INVISIBLE = 
+// eslint-disable-next-line no-misleading-character-class -- one code unit at a time, on purpose
+/[\u007f-\u00a0\u00ad\u034f\u061c\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+/** The envelope JSON (or its diff) as printed: those code units as JSON's own `\uXXXX`, which parses to the same text. */
+function shownJson(text) {
+    return text.replace(JSON_INVISIBLE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""));
+}
 async function suggestCommand(options) {
-    const base = options.from !== undefined ? await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(options.from, options.fromDigest) : null;
+    const base = options.from !== undefined ? await (0,_files_js__WEBPACK_IMPORTED_MODULE_6__/* .readVerifiedEnvelope */ .pO)(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
-    const { envelope, added, notes } = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_4__/* .suggestEnvelope */ .bD)(logs, base?.envelope ?? null, {
+    const { envelope, added, notes } = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .suggestEnvelope */ .bD)(logs, base?.envelope ?? null, {
         workspace: options.workspace === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(options.workspace),
         scratch: options.scratch === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(options.scratch),
     });
@@ -80,36 +98,36 @@ async function suggestCommand(options) {
     };
     for (const a of added.filter((e) => e.unobserved !== true)) {
         const covers = a.covers.length > 1 || a.covers[0] !== a.entry
-            ? ` covers ${a.covers.slice(0, 4).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
+            ? ` covers ${a.covers.slice(0, 4).map(shown).join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""};`
             : "";
-        const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${a.program}`;
-        out.push(`  + ${a.key.padEnd(16)} ${a.entry}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${a.first}${by})`.replace("( ", "("));
+        const by = a.program === undefined ? "" : `; ${verb[a.key] ?? "by"} ${shown(a.program)}`;
+        out.push(`  + ${a.key.padEnd(16)} ${shown(a.entry)}  (${covers} ${a.count} time${a.count === 1 ? "" : "s"}, first at ${shown(a.first)}${by})`.replace("( ", "("));
     }
     const unobserved = added.filter((e) => e.unobserved === true);
     if (unobserved.length > 0) {
         out.push(`  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`);
         for (const a of unobserved) {
-            out.push(`  ? ${a.key.padEnd(16)} ${a.entry}  (${a.reason ?? "withheld"}; ran first at ${a.first}${a.program === undefined ? "" : ` as ${a.program}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
+            out.push(`  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
         }
     }
     for (const n of notes)
-        out.push(`  note: ${n}`);
-    const text = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_4__/* .envelopeJson */ .X8)(envelope);
+        out.push(`  note: ${shown(n)}`);
+    const text = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .envelopeJson */ .X8)(envelope);
     out.push("");
     if (base !== null) {
         out.push(`changes to ${options.from} (review them; the digest changes too):`);
-        out.push((0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_4__/* .lineDiff */ .gf)((0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_4__/* .envelopeJson */ .X8)(base.envelope), text));
+        out.push(shownJson((0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .lineDiff */ .gf)((0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .envelopeJson */ .X8)(base.envelope), text)));
     }
     else {
-        out.push(text.trimEnd());
+        out.push(shownJson(text.trimEnd()));
     }
     if (options.write !== undefined) {
         const digestFile = `${options.write}.sha256`;
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(options.write, text).catch((err) => {
-            throw (0,_output_js__WEBPACK_IMPORTED_MODULE_6__/* .outputUnwritable */ .n)(options.write, "the suggested envelope", err);
+            throw (0,_output_js__WEBPACK_IMPORTED_MODULE_7__/* .outputUnwritable */ .n)(options.write, "the suggested envelope", err);
         });
         await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(digestFile, (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .formatDigestLine */ .sv)(Buffer.from(text), (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(options.write))).catch((err) => {
-            throw (0,_output_js__WEBPACK_IMPORTED_MODULE_6__/* .outputUnwritable */ .n)(digestFile, "the suggested envelope's digest", err);
+            throw (0,_output_js__WEBPACK_IMPORTED_MODULE_7__/* .outputUnwritable */ .n)(digestFile, "the suggested envelope's digest", err);
         });
         out.push("", `wrote ${options.write} and ${options.write}.sha256`);
     }

@@ -5810,7 +5810,9 @@ function escapeJsonPtr(str) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   N: () => (/* binding */ formatReportText)
 /* harmony export */ });
-/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9215);
+/* harmony import */ var _core_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6706);
+/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9215);
+
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
 function formatReportText(report) {
@@ -5825,11 +5827,14 @@ function formatReportText(report) {
             out.push(`  what to do: ${report.error.hint}`);
     }
     else {
-        out.push((0,_gate_check_js__WEBPACK_IMPORTED_MODULE_0__/* .verdictLine */ .M)(report));
-        const width = Math.min(80, Math.max(0, ...report.violations.map((v) => v.id.length)));
-        for (const v of report.violations) {
-            out.push(`  ${v.id.padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
-        }
+        out.push((0,_gate_check_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .M)(report));
+        // An id holds what the run chose (a key, a path): escape sequences, carriage returns and bidi
+        // characters are shown as \u{XXXX}, so one id cannot erase or reorder the line of another.
+        const ids = report.violations.map((v) => (0,_core_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .plainText */ .wh)(v.id));
+        const width = Math.min(80, Math.max(0, ...ids.map((id) => id.length)));
+        report.violations.forEach((v, i) => {
+            out.push(`  ${ids[i].padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
+        });
     }
     if (report.envelope_id !== null)
         out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
@@ -6063,7 +6068,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(596)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3596));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(942)]).then(__nccwpck_require__.bind(__nccwpck_require__, 942));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -7317,13 +7322,14 @@ __nccwpck_require__.d(__webpack_exports__, {
   Ae: () => (/* binding */ LOG_VERSION),
   IC: () => (/* binding */ LogEvaluator),
   Vp: () => (/* binding */ MISSING_TARGET_ERRNOS),
+  mA: () => (/* binding */ PROXY_ENV_KEYS),
   yG: () => (/* binding */ RUNTIME_ENV_KEYS),
   V1: () => (/* binding */ WRITE_OPS),
   U9: () => (/* binding */ isLoopback),
   Kx: () => (/* binding */ wrapperEnvKey)
 });
 
-// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, PROXY_ENV_KEYS, RULE_ENVELOPE_KEY
+// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, RULE_ENVELOPE_KEY
 
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
@@ -8400,6 +8406,244 @@ class LogEvaluator {
             return;
         this.record("undeclared_command", path);
     }
+}
+
+
+/***/ }),
+
+/***/ 6706:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D4: () => (/* binding */ plainTitle),
+/* harmony export */   F: () => (/* binding */ mdFence),
+/* harmony export */   YF: () => (/* binding */ mdLink),
+/* harmony export */   ZD: () => (/* binding */ escapeHtml),
+/* harmony export */   _n: () => (/* binding */ clipMarkdown),
+/* harmony export */   bC: () => (/* binding */ mdText),
+/* harmony export */   v7: () => (/* binding */ safeHref),
+/* harmony export */   wh: () => (/* binding */ plainText),
+/* harmony export */   xs: () => (/* binding */ mdCode)
+/* harmony export */ });
+/* unused harmony export visibleCodePoint */
+/**
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ */
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
+        return false;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
+}
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
+    }
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
 }
 
 

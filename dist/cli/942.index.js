@@ -1,8 +1,8 @@
-export const id = 596;
-export const ids = [596];
+export const id = 942;
+export const ids = [942];
 export const modules = {
 
-/***/ 3596:
+/***/ 942:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -5442,6 +5442,315 @@ function pullRequestHead(p) {
 
 // EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
 var fflate_esm = __webpack_require__(1306);
+// EXTERNAL MODULE: ./src/core/log.ts + 1 modules
+var log = __webpack_require__(3984);
+;// CONCATENATED MODULE: ./src/core/annotations.ts
+
+
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Most annotations sent for one run; the summary and the evidence hold the rest. */
+const MAX_ANNOTATIONS = 500;
+const MAX_TITLE = 255;
+const MAX_MESSAGE = 4000;
+function annotation(path, line, level, title, message) {
+    const at = Math.max(1, Math.floor(line));
+    return {
+        path,
+        start_line: at,
+        end_line: at,
+        annotation_level: level,
+        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
+        title: plainText(title, MAX_TITLE),
+        message: plainText(message, MAX_MESSAGE),
+    };
+}
+/** Splits into request-sized batches; always at least one (possibly empty) batch. */
+function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
+    const batches = [];
+    for (let i = 0; i < items.length; i += size)
+        batches.push(items.slice(i, i + size));
+    return batches.length === 0 ? [[]] : batches;
+}
+/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
+function annotations_describeViolationParts(v) {
+    switch (v.rule) {
+        case "write_outside_root":
+            return ["the run wrote ", v.subject, ", outside every allowed root"];
+        case "undeclared_tool":
+            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
+        case "undeclared_env":
+            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
+        case "network_denied":
+            return ["the run reached for ", v.subject, ' while network is "deny"'];
+        case "undeclared_host":
+            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
+        case "undeclared_command":
+            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
+        case "forbidden_syscall":
+            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
+        case "write_protected":
+            return [
+                "the run wrote ",
+                v.subject,
+                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
+            ];
+    }
+}
+/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
+function describeViolation(v) {
+    const [before, subject, after] = annotations_describeViolationParts(v);
+    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
+}
+function violationAnnotations(violations, envelope, logName) {
+    return violations.map((v) => {
+        const key = RULE_ENVELOPE_KEY[v.rule];
+        const line = envelope.lines.get(`/${key}`) ?? 1;
+        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
+        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`);
+    });
+}
+function propertyAnnotations(outcomes, propertiesFile) {
+    const out = [];
+    for (const p of outcomes) {
+        const r = p.record;
+        if (r.result === "pass")
+            continue;
+        const level = p.frozenBy !== null ? "warning" : "failure";
+        const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
+        if (p.locations.length > 0) {
+            for (const loc of p.locations)
+                out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
+        }
+        else {
+            out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
+        }
+    }
+    return out;
+}
+function ledgerAnnotations(outcomes, refused, ledgerFile) {
+    const out = [];
+    for (const p of outcomes) {
+        for (const row of p.expired) {
+            out.push(annotation(ledgerFile, row.line, p.record.result === "pass" ? "notice" : "failure", `freeze ${row.freeze_id} expired`, `${row.freeze_id} froze "${row.property}" until ${row.expires_on}; it has expired and tolerates nothing. Close the row or renew it through a reviewed ledger PR.`));
+        }
+    }
+    for (const problem of refused) {
+        out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
+    }
+    return out;
+}
+/** Keeps at most MAX_ANNOTATIONS, failures first. Returns the kept list and how many were left out. */
+function capAnnotations(all, max = MAX_ANNOTATIONS) {
+    if (all.length <= max)
+        return { kept: [...all], omitted: 0 };
+    const rank = { failure: 0, warning: 1, notice: 2 };
+    const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
+    return { kept: sorted.slice(0, max), omitted: all.length - max };
+}
+
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __webpack_require__(3848);
+;// CONCATENATED MODULE: ./src/core/audit.ts
+/**
+ * Audit mode (docs/action.md, "Audit mode"): what one recorded run touched, what enforce would
+ * have said of it, and the envelope that would let it pass, as a neutral check. Pure: the
+ * Action (src/action/audit.ts) reads the log and writes the files.
+ *
+ * Every string from the run or the repository (paths, keys, hosts, commands, ids, the envelope's
+ * text) is escaped where it is interpolated (./markdown.ts): mdCode/mdText inline, mdFence for
+ * the code blocks.
+ */
+
+
+
+
+
+/** Suffix of the audit check's name: never `<check-name>` itself (docs/action.md explains why). */
+const AUDIT_CHECK_SUFFIX = " (audit)";
+/**
+ * The envelope an audit applies where the repository has none yet (neither the envelope nor its
+ * digest at the commit): the workspace and scratch, `PATH` and the CI set, nothing else. The
+ * first audit's suggestion widens it to what the run needed.
+ */
+const STARTER_ENVELOPE = {
+    envelope_id: "starter-envelope",
+    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+    allowed_tools: [],
+    allowed_env: ["PATH", "@ci"],
+    allowed_hosts: [],
+    network: "deny",
+};
+/** STARTER_ENVELOPE as the Action applies it (its bytes are what its hash is of). */
+const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
+/**
+ * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
+ * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
+ * namespace left out, as check does), commands started, tools dispatched. Canary lines are the
+ * observer's self-check, not the run's.
+ */
+function auditFootprint(lines, roots) {
+    const sets = {
+        writes: new Set(),
+        env: new Set(),
+        hosts: new Set(),
+        commands: new Set(),
+        tools: new Set(),
+    };
+    const folded = roots.map((r) => foldPath(r)).filter((r) => r !== null);
+    const ownNetwork = lines[0]?.network_enforced === true;
+    for (const e of lines) {
+        if (e.canary === true)
+            continue;
+        const text = (k) => (typeof e[k] === "string" && e[k] !== "" ? e[k] : null);
+        switch (e.kind) {
+            case "write": {
+                const path = foldPath(text("path") ?? "");
+                if (path !== null && !isInsideAnyRoot(path, folded))
+                    sets.writes.add(path);
+                break;
+            }
+            case "env": {
+                const key = text("key");
+                if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                    sets.env.add(key);
+                break;
+            }
+            case "host": {
+                const raw = text("host");
+                if (raw === null)
+                    break;
+                const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+                if (ownNetwork && isLoopback(host))
+                    break;
+                sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
+                break;
+            }
+            case "exec": {
+                const path = text("path");
+                if (path !== null)
+                    sets.commands.add(path);
+                break;
+            }
+            case "tool": {
+                const name = text("name");
+                if (name !== null)
+                    sets.tools.add(name);
+                break;
+            }
+            default:
+                break;
+        }
+    }
+    return {
+        writesOutsideRoots: [...sets.writes],
+        envKeys: [...sets.env],
+        hosts: [...sets.hosts],
+        commands: [...sets.commands],
+        tools: [...sets.tools],
+    };
+}
+function plural(n, one, many) {
+    return `${n} ${n === 1 ? one : many}`;
+}
+/** The audit's decision: always neutral; the headline is the check title after `audit: `. */
+function auditDecision(violations, added) {
+    return {
+        verdict: "audit",
+        conclusion: "neutral",
+        headline: `${plural(violations, "violation", "violations")} under the current envelope; suggested envelope adds ${plural(added, "entry", "entries")}`,
+    };
+}
+const MAX_CELL = 600;
+const cell = (s) => mdText(s, MAX_CELL);
+const code = (s) => mdCode(s, { inTable: true, max: MAX_CELL });
+function render(input, limit) {
+    const { report, envelope, footprint: f } = input;
+    const out = [];
+    out.push(`## ${cell(input.checkName)}: AUDIT`, "", `**${cell(input.decision.headline)}**`, "");
+    out.push("Audit mode: the run was jailed and recorded as usual, with every host let out through the recording proxy. This check is `neutral` and never stands in for the gate's own check.", "");
+    const facts = [
+        ["verdict", `${code("audit")} (conclusion ${code("neutral")})`],
+        ["envelope", `${code(envelope.id)}, ${code(envelope.hash)}`],
+        [
+            "envelope read from",
+            envelope.file === null
+                ? `none at ${code(input.envelopePath)} (${cell(envelope.source)} ${code(envelope.ref.slice(0, 12))}): the starter envelope was applied`
+                : `${code(envelope.file)} at ${code(envelope.ref.slice(0, 12))} (${cell(envelope.source)})`,
+        ],
+    ];
+    const t = input.target;
+    facts.push(t.kind === "pull"
+        ? ["pull request", `#${t.number}, head ${code(t.headSha.slice(0, 12))}, base ${code(t.baseSha.slice(0, 12))}`]
+        : ["commit", `${code(t.sha.slice(0, 12))} on ${code(t.ref)}`]);
+    if (report.log) {
+        facts.push([
+            "observer run",
+            `${code(String(report.log.run_id))} on ${code(String(report.log.runner))}, ${report.events} events, exit code ${cell(String(report.log.exit_code ?? "none (signal)"))}`,
+        ]);
+    }
+    facts.push(["evidence", `artifact ${code(input.evidence.artifact)}, digest ${code(input.evidence.digest ?? "not written")}`]);
+    out.push("| | |", "| --- | --- |", ...facts.map(([k, v]) => `| ${k} | ${v} |`), "");
+    out.push("### What the run touched", "", "| class | distinct | first of them |", "| --- | --- | --- |");
+    const classes = [
+        ["writes outside the roots", f.writesOutsideRoots],
+        ["env keys read", f.envKeys],
+        ["hosts", f.hosts],
+        ["commands", f.commands],
+        ["tools", f.tools],
+    ];
+    const shown = Math.min(limit, 10);
+    for (const [label, items] of classes) {
+        const first = items.slice(0, shown).map(code).join(", ");
+        out.push(`| ${label} | ${items.length} | ${first}${items.length > shown ? `, … (${items.length - shown} more)` : ""} |`);
+    }
+    out.push("");
+    out.push(`### What enforce would report (${plural(report.violations.length, "violation", "violations")})`, "");
+    if (report.violations.length === 0)
+        out.push("None: under the current envelope this run would pass the envelope check.", "");
+    else {
+        out.push("| id | what happened | first at log line | count |", "| --- | --- | --- | --- |");
+        for (const v of report.violations.slice(0, limit))
+            out.push(violationRow(v));
+        if (report.violations.length > limit)
+            out.push("", `...and ${report.violations.length - limit} more (all of them are in the evidence bundle's verdict.json).`);
+        out.push("");
+    }
+    out.push(`### Suggested envelope (${plural(input.added.length, "entry", "entries")} added)`, "");
+    if (input.added.length > 0) {
+        out.push("| key | entry | covers | seen | first at |", "| --- | --- | --- | --- | --- |");
+        for (const a of input.added.slice(0, limit)) {
+            const covers = a.covers.length > 1 || a.covers[0] !== a.entry ? a.covers.slice(0, 4).map(code).join(", ") : "";
+            out.push(`| ${code(a.key)} | ${code(a.entry)} | ${covers} | ${a.count} | ${code(a.first)} |`);
+        }
+        if (input.added.length > limit)
+            out.push("", `...and ${input.added.length - limit} more (see the suggested envelope below).`);
+        out.push("");
+    }
+    for (const n of input.suggestionNotes.slice(0, limit))
+        out.push(`> ${cell(n)}`, "");
+    out.push(`Changes to ${mdCode(input.envelopePath)}:`, "", mdFence(input.diff, "diff"), "");
+    out.push(`The suggested ${mdCode(input.envelopePath)} (also ${mdCode(input.suggestedPath)} in the evidence bundle):`, "");
+    out.push(mdFence(input.suggestedText.replace(/\n$/, ""), "json"), "");
+    out.push(`Its ${mdCode(input.digestPath)}:`, "", mdFence(input.suggestedDigestLine.replace(/\n$/, "")), "");
+    out.push("Review it, commit both files to the base branch in one pull request, then switch the workflow to `mode: enforce` (docs/action.md, Audit mode).", "");
+    for (const note of input.notes)
+        out.push(`> ${cell(note)}`, "");
+    return out.join("\n");
+}
+function violationRow(v) {
+    const [before, subject, after] = describeViolationParts(v);
+    return `| ${code(v.id)} | ${cell(before)}${code(subject)}${cell(after)} | ${v.first_line} | ${v.count} |`;
+}
+/** The audit check's summary (and the job summary), within GitHub's 65535 characters. */
+function renderAuditSummary(input, maxChars = 65535) {
+    for (const limit of [Number.POSITIVE_INFINITY, 200, 50, 10, 0]) {
+        const text = render(input, limit);
+        if (text.length <= maxChars)
+            return text;
+    }
+    return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle's suggested-envelope.json holds the whole suggestion)\n");
+}
+
 ;// CONCATENATED MODULE: ./src/core/evidence.ts
 /**
  * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
@@ -5612,20 +5921,11 @@ var suggest = __webpack_require__(2085);
 
 
 
+
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 const AUDIT_MODE = "audit";
-/**
- * The envelope a repository without one starts from (docs/authoring.md, *Record*): the two roots,
- * `PATH` and the CI set, no network. The proposal adds what the audit runs did on top of it.
- */
-const STARTER_ENVELOPE = {
-    envelope_id: "agent-envelope",
-    allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
-    allowed_tools: [],
-    allowed_env: ["PATH", "@ci"],
-    allowed_hosts: [],
-    network: "deny",
-};
+/** A repository without an envelope starts from the Action's starter (docs/authoring.md, *Record*). */
+
 function envelope_proposal_unavailable(message) {
     throw new errors/* GateError */.ue("AUDIT_EVIDENCE_UNAVAILABLE", message, {
         hint: "An audit run whose evidence cannot be read proposes nothing; the next audit run of the default branch is read instead.",
@@ -6101,7 +6401,7 @@ async function judgeAuditRun(ctx, gh, r, run, repository, branch) {
     if (first !== null)
         return { state: "refused", refusal: first };
     if (!(await onBranch(gh, r, branch, run.head_sha))) {
-        return refused("AUDIT_RUN_UNVERIFIED", `run ${run.id}'s commit ${run.head_sha.slice(0, 12)} is not among the last ${AUDIT_ANCESTRY_LIMIT} commits of ${branch}`);
+        return refused("AUDIT_RUN_UNVERIFIED", `run ${run.id}'s commit ${run.head_sha.slice(0, 12)} is not among the last ${AUDIT_ANCESTRY_LIMIT} commits of ${branch}'s first-parent history (the commits that were its tip; one a merge brought in is not)`);
     }
     const zip = await gh.downloadArtifact(r, run.id, EVIDENCE_ARTIFACT_NAME);
     if (zip === null)
@@ -6129,21 +6429,19 @@ async function judgeAuditRun(ctx, gh, r, run, repository, branch) {
         return refused(err.code, `run ${run.id}: ${err.message}`);
     }
 }
-/** Whether `sha` is the branch's tip or one of its ancestors within AUDIT_ANCESTRY_LIMIT commits. */
+/**
+ * Whether `sha` is the branch's tip or on its first-parent history within AUDIT_ANCESTRY_LIMIT
+ * commits: the commits that were the branch's tip (a merge's first parent is the branch it was
+ * made on). A commit a merge brought in through another parent (a pull request's intermediate
+ * commit, reviewed only as part of the merged result) is not the branch's, though it is an
+ * ancestor: a tag named like the branch on it runs that commit's own workflow file.
+ */
 async function onBranch(gh, r, branch, sha) {
-    const tip = await gh.branchSha(r, branch);
-    if (tip === null)
-        return false;
-    const queue = [tip];
-    const seen = new Set();
-    while (queue.length > 0 && seen.size < AUDIT_ANCESTRY_LIMIT) {
-        const next = queue.shift();
+    let next = await gh.branchSha(r, branch);
+    for (let walked = 0; next !== null && walked < AUDIT_ANCESTRY_LIMIT; walked++) {
         if (next === sha)
             return true;
-        if (seen.has(next))
-            continue;
-        seen.add(next);
-        queue.push(...((await gh.commitParents(r, next)) ?? []));
+        next = ((await gh.commitParents(r, next)) ?? [])[0] ?? null;
     }
     return false;
 }
