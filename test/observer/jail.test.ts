@@ -4,7 +4,7 @@
  * Raw system calls come from Python's ctypes (the system python3, which the jail can see).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -459,6 +459,43 @@ print(json.dumps(res))`,
     expect(res.abstract).not.toBe("reached");
     expect(ids(report)).toEqual([`network_denied:unix:${hostSocket}`]);
   });
+
+  // A concurrent run as another user (its egress.sock under its 0700 private directory) is listed
+  // in /proc/net/unix, but neither the jail nor bubblewrap can reach it: covering it made bubblewrap
+  // stop ("Can't mkdir parents ... Permission denied") before the command ran, a flaky canary.
+  it.skipIf(process.getuid?.() !== 0 || !hasPython)(
+    "another user's socket in its 0700 directory is out of the jail's reach and does not stop the jail",
+    async () => {
+      const s = sandbox();
+      const otherDir = join(sandbox().base, "other-user-run");
+      mkdirSync(join(otherDir, "canary"), { recursive: true });
+      const otherSocket = join(otherDir, "canary", "egress.sock");
+      const other = createServer((c) => c.end("reached"));
+      await new Promise<void>((resolve) => other.listen(otherSocket, resolve));
+      try {
+        chownSync(otherDir, 65534, 65534);
+        chmodSync(otherDir, 0o700);
+        const cmd = python(
+          s,
+          "other.py",
+          `c = socket.socket(socket.AF_UNIX)
+try:
+    c.connect(${q(otherSocket)})
+    print(json.dumps({"got": c.recv(16).decode()}))
+except OSError as e:
+    print(json.dumps({"errno": e.errno}))`,
+        );
+        const { r, report } = await outcome(s, cmd);
+        expect(r.stderr).not.toContain("Can't");
+        expect(r.code).toBe(0);
+        // EACCES: the directory is not searchable by the jail's user; the attempt is still judged.
+        expect(JSON.parse(r.stdout)).toEqual({ errno: 13 });
+        expect(ids(report)).toEqual([`network_denied:unix:${otherSocket}`]);
+      } finally {
+        await new Promise<void>((resolve) => other.close(() => resolve()));
+      }
+    },
+  );
 
   it("clean twin: the command's own unix socket in its workspace is local, not network", async () => {
     const s = sandbox();
