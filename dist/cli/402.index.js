@@ -1164,6 +1164,26 @@ function hostUnixSockets() {
     }
     return [...out].sort();
 }
+/**
+ * The sockets the jail could reach: those the jail's own user (the wrapper's, in a user namespace
+ * of its own, with no capabilities) finds when it looks, in a probe jail with the same isolation.
+ * The wrapper lists the host's sockets with its own rights (as root: every path), but a socket in
+ * a directory the jail's user cannot search (a 0700 directory of another user: a concurrent run's
+ * `egress.sock` under its private directory) is out of the jail's reach, and bubblewrap cannot
+ * cover it either: it makes the mount point with the same user, and stops with "Permission
+ * denied" before the command starts. Bubblewrap can search wherever the command can (same user,
+ * more rights while it builds the jail), so every socket the command could reach is still covered.
+ * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
+ */
+function reachableInJail(bwrap, sockets) {
+    if (sockets.length === 0)
+        return sockets;
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(true), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
+    if (probe.status !== 0 || typeof probe.stdout !== "string")
+        return sockets;
+    const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
+    return sockets.filter((s) => seen.has(s));
+}
 /** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
 function isolation(ownNetwork) {
     return [
@@ -1357,7 +1377,7 @@ function planJail(bwrap, plan) {
             masked.add(file);
     // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
     const hiddenSockets = plan.ownNetwork
-        ? hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s))
+        ? reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)))
         : [];
     for (const socket of hiddenSockets)
         masked.add(socket);
