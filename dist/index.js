@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5846);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6060);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5846:
+/***/ 6060:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35840,9 +35840,11 @@ const ERROR_CODES = [
     "ENVELOPE_PR_BUSY",
     "SARIF_UPLOAD_FAILED",
     "VERIFIED_CHECK_AUDIT_EVIDENCE",
+    "RECORDER_UNAVAILABLE",
+    "OBSERVER_EVENTS_LOST",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
-class errors_GateError extends Error {
+class errors_Refusal extends Error {
     code;
     file;
     line;
@@ -35851,7 +35853,7 @@ class errors_GateError extends Error {
     hint;
     constructor(code, message, where = {}) {
         super(message, where.cause === undefined ? undefined : { cause: where.cause });
-        this.name = "GateError";
+        this.name = "Refusal";
         this.code = code;
         this.file = where.file;
         this.line = where.line;
@@ -35880,52 +35882,560 @@ class errors_GateError extends Error {
         return out;
     }
 }
-function isGateError(value) {
-    return value instanceof errors_GateError;
+function isRefusal(value) {
+    return value instanceof errors_Refusal;
+}
+const RETRY = "then `envelope-gate app retry --delivery ID` (the App kept its payload; any replica's worker takes it up)";
+const SWEEPER = "The App holds the delivery (queued) and its sweeper retries it; nothing to redeliver.";
+/** The advice for a code without a hint of its own. */
+const GENERIC_HINT = (/* unused pure expression or super */ null && (`Fix the cause named in the message, ${RETRY}.`));
+function row(category, differs = {}) {
+    return { category, transient: false, setAside: false, nothingSent: false, httpStatus: 503, hint: undefined, ...differs };
+}
+/** Every code's classification: the one place the App reads it from. */
+const ERROR_TABLE = {
+    ENVELOPE_MISSING: row("policy-input"),
+    ENVELOPE_UNREADABLE: row("policy-input"),
+    ENVELOPE_INVALID: row("policy-input", {
+        hint: `The envelope on the default branch does not parse or validate, so no envelope PR is proposed over it: fix it on the branch (the next audit run proposes again), or ${RETRY}.`,
+    }),
+    ENVELOPE_DIGEST_MISSING: row("policy-input"),
+    ENVELOPE_DIGEST_INVALID: row("policy-input"),
+    ENVELOPE_DIGEST_UNREADABLE: row("policy-input"),
+    ENVELOPE_HASH_MISMATCH: row("policy-input"),
+    ROOT_VARIABLE_UNDEFINED: row("policy-input"),
+    OBSERVER_LOG_MISSING: row("observer"),
+    OBSERVER_LOG_UNREADABLE: row("observer"),
+    OBSERVER_LOG_MALFORMED: row("observer"),
+    OBSERVER_LOG_INCOMPLETE: row("observer"),
+    OBSERVER_LOG_ENVELOPE_MISMATCH: row("observer"),
+    OBSERVER_UNAVAILABLE: row("observer"),
+    PROPERTIES_INVALID: row("policy-input"),
+    PROPERTY_UNAVAILABLE: row("observer"),
+    LEDGER_UNREADABLE: row("policy-input", {
+        hint: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,
+    }),
+    LEDGER_INVALID: row("policy-input"),
+    GITHUB_UNAVAILABLE: row("github", {
+        transient: true,
+        hint: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions. ${SWEEPER}`,
+    }),
+    STORE_UNAVAILABLE: row("store", {
+        transient: true,
+        hint: "The database could not be read or written: check /healthz and the database. Work the App recorded is retried by the sweeper once the store answers; deliveries it could not record (answered 503) are asked for again by the redelivery sweep.",
+    }),
+    RUNNER_B_UNAVAILABLE: row("evidence", {
+        hint: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
+    }),
+    EVIDENCE_UNAVAILABLE: row("evidence", {
+        hint: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
+    }),
+    EVIDENCE_DIGEST_MISMATCH: row("evidence", {
+        hint: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
+    }),
+    WEBHOOK_SIGNATURE_INVALID: row("app", { httpStatus: 401 }),
+    KILL_SWITCH_ENGAGED: row("app", {
+        transient: true,
+        setAside: true,
+        nothingSent: true,
+        hint: "Held while the App was paused: after `envelope-gate app resume` the sweeper sends it (every delivery is recorded during a pause; nothing to redeliver).",
+    }),
+    BYPASS_REFUSED: row("app"),
+    CONFIG_INVALID: row("invocation"),
+    INTERNAL_ERROR: row("internal", { hint: `A bug in envelope-gate: report it with the delivery id and the log line, ${RETRY}.` }),
+    DELIVERY_IN_PROGRESS: row("app"),
+    APP_DRAINING: row("app", { transient: true, setAside: true, nothingSent: true }),
+    PROCESS_FENCED: row("app", { transient: true, nothingSent: true }),
+    DUAL_RUN_MISMATCH: row("evidence", { hint: "Runner B ran another commit or envelope: nothing to do, the property keeps failing." }),
+    OBSERVER_DISAGREEMENT: row("evidence"),
+    PULL_REQUEST_HEAD_MOVED: row("github"),
+    OBSERVER_CHANNEL_INVALID: row("observer"),
+    OBSERVER_INTERRUPTED: row("observer"),
+    COMMAND_NOT_FOUND: row("observer"),
+    RUNNER_IDENTITY_UNAVAILABLE: row("observer"),
+    OBSERVER_LOG_UNWRITABLE: row("observer"),
+    JAIL_UNAVAILABLE: row("observer"),
+    OBSERVER_TRACER_LOST: row("observer"),
+    OBSERVER_CHANNEL_TAMPERED: row("observer"),
+    OBSERVATION_PARTIAL: row("observer"),
+    POLICY_FILE_TOO_LARGE: row("policy-input"),
+    PULL_FILES_TRUNCATED: row("github"),
+    WEBHOOK_BODY_TOO_LARGE: row("app", { httpStatus: 413 }),
+    WEBHOOK_HEADERS_MISSING: row("app", { httpStatus: 400 }),
+    WEBHOOK_BODY_NOT_JSON: row("app", { httpStatus: 400 }),
+    WEBHOOK_PAYLOAD_INVALID: row("app", { httpStatus: 400 }),
+    PRIVATE_KEY_INVALID: row("app", {
+        nothingSent: true,
+        hint: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
+    }),
+    NOT_FOUND: row("app", { httpStatus: 404 }),
+    RUNNER_B_BUDGET_EXCEEDED: row("app", {
+        hint: "Runner B's daily cap is used up: nothing to do for this run (the property keeps failing). Raise the cap with `envelope-gate app budget set … --reason` if the spend is intended; it resets at 00:00 UTC.",
+    }),
+    BUDGET_UNCONFIRMED: row("store", {
+        transient: true,
+        hint: "The store could not confirm runner B's budget, so nothing was dispatched: check /healthz and the database; queued work is retried by the sweeper.",
+    }),
+    SWITCH_UNRECORDED_CHANGE: row("store", {
+        hint: "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget|redelivery … --reason`.",
+    }),
+    DISPATCH_OUTCOME_UNKNOWN: row("github", {
+        transient: true,
+        hint: "An earlier dispatch of runner B may have started a run GitHub does not list yet: nothing to do, the sweeper looks again after a minute and dispatches only if no run appeared.",
+    }),
+    APP_CRASH_LOOP: row("app", {
+        hint: "This replica crashed repeatedly: read its last log lines, fix the cause, then `envelope-gate app reset-crashes --replica ID --reason`.",
+    }),
+    SECRET_IN_ENVIRONMENT: row("app"),
+    SECRET_UNAVAILABLE: row("app", {
+        transient: true,
+        nothingSent: true,
+        hint: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
+    }),
+    OBSERVER_LOG_WRITE_FAILED: row("observer"),
+    OUTPUT_UNWRITABLE: row("invocation"),
+    JAIL_CWD_HIDDEN: row("observer"),
+    ACTION_COPY_WRITABLE: row("observer"),
+    ACTION_COPY_UNAVAILABLE: row("observer"),
+    PROPERTY_SCRATCH_UNAVAILABLE: row("observer"),
+    PROTECTED_PATHS_UNAVAILABLE: row("observer"),
+    GIT_CREDENTIALS_UNCHECKED: row("observer"),
+    REDELIVERY_LIST_REFUSED: row("github", {
+        hint: "GitHub refused to list the App's webhook deliveries (GET /app/hook/deliveries, with the App's JWT): check ENVELOPE_GATE_APP_ID and the private key belong to this App. Until it lists, failed deliveries are not asked for again; the next pass tries.",
+    }),
+    REDELIVERY_RATE_LIMITED: row("github", {
+        hint: "GitHub rate-limited the App's JWT requests: the next redelivery pass tries again; nothing to do unless it persists (then lengthen ENVELOPE_GATE_REDELIVERY_SECONDS).",
+    }),
+    REDELIVERY_EXPIRED: row("github", {
+        hint: "This delivery failed and is older than GitHub keeps deliveries (3 days): it cannot be redelivered. Produce the event again (re-run runner A's workflow, push again) if its work still matters.",
+    }),
+    REDELIVERY_REFUSED: row("github", {
+        hint: "GitHub refused to redeliver it (see the message): the next pass asks again, within ENVELOPE_GATE_REDELIVERY_ATTEMPTS.",
+    }),
+    REDELIVERY_EXHAUSTED: row("app", {
+        hint: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
+    }),
+    PULL_REQUEST_BASE_CHANGED: row("github"),
+    PULL_REQUEST_BASE_MISSING: row("github"),
+    LEDGER_BRANCH_FOREIGN: row("github"),
+    LEDGER_PR_FOREIGN: row("github"),
+    LEDGER_PR_TAMPERED: row("github"),
+    LEDGER_PR_RETARGETED: row("github"),
+    JAIL_IDENTITY_UNAVAILABLE: row("observer"),
+    RUNNER_A_UNVERIFIED: row("evidence"),
+    RUNNER_A_EVENT_REFUSED: row("evidence"),
+    RUNNER_A_NOT_CURRENT_HEAD: row("evidence"),
+    RUNNER_A_WORKFLOW_CHANGED: row("evidence"),
+    RUNNER_B_UNVERIFIED: row("evidence"),
+    VERIFIED_CHECK_EVIDENCE_REFUSED: row("evidence"),
+    FREEZE_NOT_FREEZABLE: row("policy-input"),
+    FREEZE_EVIDENCE_UNAVAILABLE: row("evidence"),
+    FREEZE_EVIDENCE_MISMATCH: row("evidence"),
+    SUGGEST_ROOT_MISMATCH: row("invocation"),
+    CHECK_OPTIONS_CONFLICT: row("invocation"),
+    SCRATCH_REMOVE_FAILED: row("observer"),
+    AUDIT_RUN_UNVERIFIED: row("evidence"),
+    AUDIT_EVIDENCE_UNAVAILABLE: row("evidence"),
+    AUDIT_BUNDLE_NOT_AUDIT: row("evidence"),
+    ENVELOPE_BRANCH_FOREIGN: row("github"),
+    ENVELOPE_PR_FOREIGN: row("github"),
+    ENVELOPE_PR_TAMPERED: row("github"),
+    ENVELOPE_PR_RETARGETED: row("github"),
+    ENVELOPE_PR_BUSY: row("app", {
+        transient: true,
+        hint: `Another delivery was writing the same repository's envelope PR. ${SWEEPER}`,
+    }),
+    SARIF_UPLOAD_FAILED: row("github"),
+    VERIFIED_CHECK_AUDIT_EVIDENCE: row("evidence"),
+    RECORDER_UNAVAILABLE: row("observer"),
+    OBSERVER_EVENTS_LOST: row("observer"),
+};
+function isErrorCode(value) {
+    return Object.hasOwn(ERROR_TABLE, value);
+}
+/** A code the table does not know (a store row written by another version) reads as the defaults: not transient, counted, maybe sent. */
+function rowOf(code) {
+    return isErrorCode(code) ? ERROR_TABLE[code] : undefined;
+}
+function isTransient(code) {
+    return rowOf(code)?.transient ?? false;
+}
+function isSetAside(code) {
+    return rowOf(code)?.setAside ?? false;
+}
+function nothingSent(code) {
+    return rowOf(code)?.nothingSent ?? false;
+}
+function httpStatusOf(code) {
+    return ERROR_TABLE[code].httpStatus;
+}
+/** The operator's advice for a failure recorded with this code (or none). */
+function hintOf(code) {
+    return (code === null ? undefined : rowOf(code)?.hint) ?? GENERIC_HINT;
+}
+/** A Node (or driver) error's `code`: `ENOENT`, `SQLITE_BUSY`, `23505`; undefined when it has none. */
+function errors_errnoOf(err) {
+    if (typeof err !== "object" || err === null)
+        return undefined;
+    const code = err.code;
+    return code === undefined || code === null ? undefined : String(code);
+}
+/**
+ * An observer log that could not be opened or read: OBSERVER_LOG_MISSING when nothing is at the
+ * path (ENOENT, or ENOTDIR: a file where a directory of the path should be), else
+ * OBSERVER_LOG_UNREADABLE naming the errno.
+ */
+function logOpenError(err, path, missingHint) {
+    const code = errors_errnoOf(err);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+        return new errors_Refusal("OBSERVER_LOG_MISSING", `observer log ${path} does not exist`, {
+            file: path,
+            ...(missingHint === undefined ? {} : { hint: missingHint }),
+            cause: err,
+        });
+    }
+    return new errors_Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${path} cannot be read (${code ?? String(err)})`, {
+        file: path,
+        cause: err,
+    });
 }
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/core/paths.ts
+;// CONCATENATED MODULE: ./src/core/markdown.ts
 /**
- * Lexical path handling. The checking machine's filesystem is never consulted: the observer
- * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
  */
-const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
-/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
-function foldPath(path) {
-    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
-        return null;
-    if (!NEEDS_FOLDING.test(path))
-        return path;
-    const out = [];
-    for (const segment of path.split("/")) {
-        if (segment === "" || segment === ".")
-            continue;
-        if (segment === "..") {
-            out.pop();
-            continue;
-        }
-        out.push(segment);
-    }
-    return "/" + out.join("/");
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
 }
-/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function paths_isInsideRoot(foldedPath, foldedRoot) {
-    if (foldedRoot === "/")
-        return true;
-    if (!foldedPath.startsWith(foldedRoot))
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function markdown_plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
         return false;
-    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
 }
-function isInsideAnyRoot(foldedPath, foldedRoots) {
-    for (const root of foldedRoots) {
-        if (paths_isInsideRoot(foldedPath, root))
-            return true;
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
     }
-    return false;
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = markdown_plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
+}
+
+;// CONCATENATED MODULE: ./src/core/annotations.ts
+
+/** Envelope key whose line an annotation for this rule points at. */
+const RULE_ENVELOPE_KEY = {
+    write_outside_root: "allowed_roots",
+    undeclared_tool: "allowed_tools",
+    undeclared_env: "allowed_env",
+    network_denied: "network",
+    undeclared_host: "allowed_hosts",
+    undeclared_command: "allowed_commands",
+    // No envelope key allows these: the annotation points at the envelope's name.
+    forbidden_syscall: "envelope_id",
+    write_protected: "writable_protected",
+};
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Most annotations sent for one run; the summary and the evidence hold the rest. */
+const MAX_ANNOTATIONS = 500;
+const MAX_TITLE = 255;
+const MAX_MESSAGE = 4000;
+function annotation(path, line, level, title, message) {
+    const at = Math.max(1, Math.floor(line));
+    return {
+        path,
+        start_line: at,
+        end_line: at,
+        annotation_level: level,
+        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
+        title: markdown_plainText(title, MAX_TITLE),
+        message: markdown_plainText(message, MAX_MESSAGE),
+    };
+}
+/** Splits into request-sized batches; always at least one (possibly empty) batch. */
+function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
+    const batches = [];
+    for (let i = 0; i < items.length; i += size)
+        batches.push(items.slice(i, i + size));
+    return batches.length === 0 ? [[]] : batches;
+}
+/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
+function describeViolationParts(v) {
+    switch (v.rule) {
+        case "write_outside_root":
+            return ["the run wrote ", v.subject, ", outside every allowed root"];
+        case "undeclared_tool":
+            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
+        case "undeclared_env":
+            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
+        case "network_denied":
+            return ["the run reached for ", v.subject, ' while network is "deny"'];
+        case "undeclared_host":
+            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
+        case "undeclared_command":
+            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
+        case "forbidden_syscall":
+            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
+        case "write_protected":
+            return [
+                "the run wrote ",
+                v.subject,
+                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
+            ];
+    }
+}
+/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
+function describeViolation(v) {
+    const [before, subject, after] = describeViolationParts(v);
+    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
+}
+function violationAnnotations(violations, envelope, logName) {
+    return violations.map((v) => {
+        const key = RULE_ENVELOPE_KEY[v.rule];
+        const line = envelope.lines.get(`/${key}`) ?? 1;
+        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
+        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`);
+    });
+}
+function propertyAnnotations(outcomes, propertiesFile) {
+    const out = [];
+    for (const p of outcomes) {
+        const r = p.record;
+        if (r.result === "pass")
+            continue;
+        const level = p.frozenBy !== null ? "warning" : "failure";
+        const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
+        if (p.locations.length > 0) {
+            for (const loc of p.locations)
+                out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
+        }
+        else {
+            out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
+        }
+    }
+    return out;
+}
+function ledgerAnnotations(outcomes, refused, ledgerFile) {
+    const out = [];
+    for (const p of outcomes) {
+        for (const row of p.expired) {
+            out.push(annotation(ledgerFile, row.line, p.record.result === "pass" ? "notice" : "failure", `freeze ${row.freeze_id} expired`, `${row.freeze_id} froze "${row.property}" until ${row.expires_on}; it has expired and tolerates nothing. Close the row or renew it through a reviewed ledger PR.`));
+        }
+    }
+    for (const problem of refused) {
+        out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
+    }
+    return out;
+}
+/** Keeps at most MAX_ANNOTATIONS, failures first. Returns the kept list and how many were left out. */
+function capAnnotations(all, max = MAX_ANNOTATIONS) {
+    if (all.length <= max)
+        return { kept: [...all], omitted: 0 };
+    const rank = { failure: 0, warning: 1, notice: 2 };
+    const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
+    return { kept: sorted.slice(0, max), omitted: all.length - max };
 }
 
 ;// CONCATENATED MODULE: ./src/core/hosts.ts
@@ -36634,6 +37144,46 @@ function decodeUtf8Strict(bytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/paths.ts
+/**
+ * Lexical path handling. The checking machine's filesystem is never consulted: the observer
+ * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ */
+const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
+function foldPath(path) {
+    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
+        return null;
+    if (!NEEDS_FOLDING.test(path))
+        return path;
+    const out = [];
+    for (const segment of path.split("/")) {
+        if (segment === "" || segment === ".")
+            continue;
+        if (segment === "..") {
+            out.pop();
+            continue;
+        }
+        out.push(segment);
+    }
+    return "/" + out.join("/");
+}
+/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
+function paths_isInsideRoot(foldedPath, foldedRoot) {
+    if (foldedRoot === "/")
+        return true;
+    if (!foldedPath.startsWith(foldedRoot))
+        return false;
+    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+}
+function isInsideAnyRoot(foldedPath, foldedRoots) {
+    for (const root of foldedRoots) {
+        if (paths_isInsideRoot(foldedPath, root))
+            return true;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/core/protected.ts
 /**
  * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
@@ -36768,7 +37318,9 @@ function protectedFromMeta(value, workspace, scratch) {
 
 let validateEnvelopeShape;
 function schemaValidator() {
-    validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true }).compile(envelope_schema_namespaceObject);
+    // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
+    // not on every run: compiling the meta-schema was half of check's start-up.
+    validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true, validateSchema: false }).compile(envelope_schema_namespaceObject);
     return validateEnvelopeShape;
 }
 function sha256Hex(bytes) {
@@ -36831,7 +37383,7 @@ function envelope_loadEnvelope(bytes, file) {
     const hash = `sha256:${sha256Hex(bytes)}`;
     const decoded = decodeUtf8Strict(bytes);
     if (typeof decoded !== "string") {
-        throw new errors_GateError("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
+        throw new errors_Refusal("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
             file,
             line: decoded.line,
             hint: "Save the envelope as UTF-8.",
@@ -36845,7 +37397,7 @@ function envelope_loadEnvelope(bytes, file) {
     }
     catch (err) {
         if (err instanceof JsonSyntaxError) {
-            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
+            throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
                 file,
                 line: err.line,
                 column: err.column,
@@ -36861,7 +37413,7 @@ function envelope_loadEnvelope(bytes, file) {
         const pointer = first ? schemaErrorPointer(first) : "";
         const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
         const all = errors.map((e) => describeSchemaError(e, parsed.value));
-        throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
+        throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
             file,
             line,
             hint: "The envelope must match schema/envelope.schema.json exactly: no unknown keys, no duplicates.",
@@ -36874,18 +37426,18 @@ function envelope_loadEnvelope(bytes, file) {
             if (HOST_SETS.has(entry))
                 return;
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+            throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
         }
         if (parseHostPattern(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+            throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
         }
     });
     envelope.writable_protected?.forEach((entry, i) => {
         const reason = writableProtectedReason(entry);
         if (reason !== null) {
             const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
-            throw new errors_GateError("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+            throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
                 file,
                 line,
                 hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
@@ -36917,14 +37469,14 @@ function envelope_formatDigestLine(bytes, name) {
 function parseDigestFile(text, file) {
     const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
     if (entries.length !== 1) {
-        throw new errors_GateError("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+        throw new errors_Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
             file,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
     const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
     if (!m) {
-        throw new errors_GateError("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
+        throw new errors_Refusal("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
             file,
             line: 1,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
@@ -36940,7 +37492,7 @@ function envelope_verifyDigest(envelopeBytes, envelopeFile, digestText, digestFi
     const expected = parseDigestFile(digestText, digestFile);
     const actual = sha256Hex(envelopeBytes);
     if (expected !== actual) {
-        throw new errors_GateError("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
+        throw new errors_Refusal("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
             file: digestFile,
             line: 1,
             hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
@@ -36965,14 +37517,14 @@ function expandPaths(loaded, values, key) {
             const name = m[1];
             const value = name === "WORKSPACE" ? values.workspace : values.scratch;
             if (value === undefined || value === "") {
-                throw new errors_GateError("ROOT_VARIABLE_UNDEFINED", `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`, {
+                throw new errors_Refusal("ROOT_VARIABLE_UNDEFINED", `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`, {
                     file: loaded.file,
                     line,
                     hint: `Pass --${name.toLowerCase()} DIR (action input '${name.toLowerCase()}'); an unset variable never expands to an empty string.`,
                 });
             }
             if (!value.startsWith("/")) {
-                throw new errors_GateError("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
+                throw new errors_Refusal("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
                     hint: `Pass an absolute path for --${name.toLowerCase()}.`,
                 });
             }
@@ -36980,7 +37532,7 @@ function expandPaths(loaded, values, key) {
         }
         const folded = foldPath(expanded);
         if (folded === null) {
-            throw new errors_GateError("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
+            throw new errors_Refusal("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
                 file: loaded.file,
                 line,
             });
@@ -37030,40 +37582,19 @@ function unknownHostSet(entry) {
     return `allowed_hosts entry "${entry}" is not a host set (the sets are ${[...HOST_SETS.keys()].join(", ")}; docs/egress.md lists them)`;
 }
 
-;// CONCATENATED MODULE: ./src/core/log.ts
+;// CONCATENATED MODULE: ./src/core/rules.ts
 /**
- * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
- * number of distinct violations. Pure: the caller feeds bytes, this judges them.
- *
- * A log that cannot be fully read and checked never yields a verdict: every structural
- * problem throws a typed GateError instead ("could not observe" never reads as "observed
- * nothing").
+ * The rules: for each kind of event, whether the envelope allows it, and if not, which violation
+ * (CONTRACT's violation ids) it is. Each judge is pure: the context derived from the envelope and
+ * the run's meta line, and one event's facts, in; a rule id or null out. `check` (./log-reader.ts)
+ * records what they return; `suggest` asks them which events an entry must allow; the footprint
+ * and the audit leave out what they leave out (the runtime's own reads, loopback inside the run's
+ * own network).
  */
 
 
 
 
-
-
-const LOG_VERSION = 1;
-/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
-const MAX_LINE_LENGTH = 4 * 1024 * 1024;
-const WRITE_OPS = new Set([
-    "write",
-    "create",
-    "delete",
-    "rename",
-    "mkdir",
-    "chmod",
-    "truncate",
-    "link",
-    "symlink",
-    "chown",
-    "utimes",
-    "xattr",
-    "bind",
-]);
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
  * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
  * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
@@ -37132,150 +37663,10 @@ const RUNTIME_ENV_KEYS = new Set([
     "GITLAB_CI",
     "TRAVIS",
 ]);
-/**
- * Every field an event line may carry, by slot. Which fields each kind may use is in
- * KIND_FIELDS; anything else on an event is malformed. (Meta may carry extra fields.)
- */
-const FIELD_NAMES = [
-    "v",
-    "kind",
-    "ts",
-    "pid",
-    "ppid",
-    "source",
-    "seq",
-    "canary",
-    "ok",
-    "via",
-    "path",
-    "op",
-    "name",
-    "key",
-    "host",
-    "port",
-    "proto",
-    "argv",
-    "cwd",
-    "events",
-    "exit_code",
-    "signal",
-    "errno",
-    "jail_pid",
-];
-/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
-const SLOT = {
-    v: 0,
-    kind: 1,
-    ts: 2,
-    pid: 3,
-    ppid: 4,
-    source: 5,
-    seq: 6,
-    canary: 7,
-    ok: 8,
-    via: 9,
-    path: 10,
-    op: 11,
-    name: 12,
-    key: 13,
-    host: 14,
-    port: 15,
-    proto: 16,
-    argv: 17,
-    cwd: 18,
-    events: 19,
-    exit_code: 20,
-    signal: 21,
-    errno: 22,
-    jail_pid: 23,
-};
-FIELD_NAMES.forEach((f, i) => {
-    if (SLOT[f] !== i)
-        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
-});
-const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
-const bit = (f) => 1 << SLOT[f];
-const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
-/** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
-/** Each kind's own fields: required, then optional. */
-const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: ["errno"] },
-    tool: { required: ["name"], optional: [] },
-    env: { required: ["key"], optional: ["op"] },
-    host: { required: ["host"], optional: ["port", "proto"] },
-    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
-    syscall: { required: ["name"], optional: [] },
-    end: { required: ["events", "exit_code"], optional: ["signal"] },
-};
-const KIND_MASKS = new Map(Object.entries(KIND_FIELDS).map(([kind, spec]) => [
-    kind,
-    { required: bits(spec.required), allowed: bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
-]));
-/**
- * Identifies a key from its length and three of its bytes; the candidate is then confirmed
- * byte by byte. Built from FIELD_NAMES, so it cannot drift.
- */
-const keyCode = (len, first, second, last) => (len << 24) | (first << 16) | (second << 8) | last;
-const FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(f, "latin1"));
-const SLOT_BY_KEY_CODE = new Map();
-FIELD_NAMES.forEach((f, i) => {
-    const code = keyCode(f.length, f.charCodeAt(0), f.length > 1 ? f.charCodeAt(1) : 0, f.charCodeAt(f.length - 1));
-    if (SLOT_BY_KEY_CODE.has(code))
-        throw new Error(`field key code collision: ${f}`);
-    SLOT_BY_KEY_CODE.set(code, i);
-});
-/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
-class ByteConstants {
-    names;
-    bytes;
-    constructor(names) {
-        this.names = names;
-        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
-    }
-    match(buf, start, end) {
-        const len = end - start;
-        for (let c = 0; c < this.bytes.length; c++) {
-            const b = this.bytes[c];
-            if (b.length !== len)
-                continue;
-            let j = 0;
-            while (j < len && b[j] === buf[start + j])
-                j++;
-            if (j === len)
-                return this.names[c];
-        }
-        return undefined;
-    }
+/** The Node runtime reading one of its own keys (RUNTIME_ENV_KEYS): the runtime's read, not the program's. */
+function isRuntimeOwnRead(key, source) {
+    return source === "runtime" && RUNTIME_ENV_KEYS.has(key);
 }
-const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
-const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
-const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
-/**
- * The errors, as the kernel gave them to the process observer, of a write call that changed
- * nothing because what it named was not there (a missing file or directory on the way). Such a
- * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
- * the jail refused it, EACCES, EPERM) is judged as an attempt.
- */
-const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
-const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
-const T_STR = 1;
-const T_NUM = 2;
-const T_TRUE = 3;
-const T_FALSE = 4;
-const T_NULL = 5;
-/** Envelope key whose line an annotation for this rule points at. */
-const RULE_ENVELOPE_KEY = {
-    write_outside_root: "allowed_roots",
-    undeclared_tool: "allowed_tools",
-    undeclared_env: "allowed_env",
-    network_denied: "network",
-    undeclared_host: "allowed_hosts",
-    undeclared_command: "allowed_commands",
-    // No envelope key allows these: the annotation points at the envelope's name.
-    forbidden_syscall: "envelope_id",
-    write_protected: "writable_protected",
-};
 /** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
 function isLoopback(host) {
     return (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
@@ -37284,1140 +37675,95 @@ function isLoopback(host) {
         host === "localhost" ||
         host.endsWith(".localhost"));
 }
-function isEscapedQuote(line, quoteIndex) {
-    let backslashes = 0;
-    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
-        backslashes++;
-    return (backslashes & 1) === 1;
+/** A recorded host as the rules compare it: a unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path. */
+function hostName(raw) {
+    return raw.startsWith("unix:") ? raw : normalizeHost(raw);
 }
-/**
- * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
- * comparing this with Object.keys finds duplicates without a second full parse.
- */
-function countTopLevelKeys(line) {
-    let depth = 0;
-    let keys = 0;
-    const n = line.length;
-    let i = 0;
-    while (i < n) {
-        const c = line.charCodeAt(i);
-        if (c === 0x22) {
-            let j = line.indexOf('"', i + 1);
-            while (j !== -1 && isEscapedQuote(line, j))
-                j = line.indexOf('"', j + 1);
-            if (j === -1)
-                return -1;
-            i = j + 1;
-            continue;
-        }
-        if (c === 0x7b || c === 0x5b)
-            depth++;
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-        else if (c === 0x3a && depth === 1)
-            keys++;
-        i++;
-    }
-    return keys;
-}
-function firstInvalidUtf8(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if (b < 0x80)
-            continue;
-        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-        if (need < 0)
-            return i;
-        for (let k = 1; k <= need; k++) {
-            const cb = bytes[i + k];
-            if (cb === undefined)
-                return i;
-            if ((cb & 0xc0) !== 0x80)
-                return i;
-        }
-        i += need;
-    }
-    return bytes.length;
-}
-function asBuffer(chunk) {
-    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-/**
- * Judges an observer log as it streams past. Lines in the compact form the observer writes
- * are read straight from the bytes without building objects; any other line (escapes, white
- * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
- */
-class LogEvaluator {
-    roots;
-    rootBytes;
-    anyRoot;
-    tools;
-    envAllowed;
-    hosts;
-    hostSets;
-    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
-    viaSets = new Map();
-    networkDeny;
-    loopbackLocal;
-    /** The log says the command had a network namespace of its own (meta.network_enforced). */
-    ownNetwork = false;
-    commandPaths;
-    commandNames;
-    file;
-    envelope;
-    carry = null;
-    lineNo = 0;
-    meta = null;
-    endSeen = false;
-    endExit = null;
-    useSeq = false;
-    canaryBlockOpen = true;
-    logPath = null;
-    logPathBytes = null;
-    /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
-    protectedSet = NO_PROTECTED;
-    /** Fast-path pre-filter: a path that contains none of these byte strings is not protected. */
-    protectedHints = [Buffer.from("/.git", "utf8")];
-    violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
-    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
-    buf = Buffer.alloc(0);
-    mask = 0;
-    slow = false;
-    vals = new Array(FIELD_NAMES.length).fill(undefined);
-    tag = new Uint8Array(FIELD_NAMES.length);
-    start = new Int32Array(FIELD_NAMES.length);
-    end = new Int32Array(FIELD_NAMES.length);
-    ascii = new Uint8Array(FIELD_NAMES.length);
-    num = new Float64Array(FIELD_NAMES.length);
-    constructor(envelope, options) {
-        const e = envelope.envelope;
-        this.envelope = envelope;
-        this.file = options.file;
-        this.roots = options.roots;
-        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
-        this.anyRoot = options.roots.includes("/");
-        this.tools = new Set(e.allowed_tools);
-        this.envAllowed = envMatcher(e);
-        this.hosts = hostPatterns(e);
-        this.hostSets = this.hosts.some((h) => h.set !== undefined);
-        this.networkDeny = e.network === "deny";
-        this.loopbackLocal = e.loopback !== "network";
-        if (e.allowed_commands) {
-            this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
-            this.commandNames = new Set(e.allowed_commands.filter((c) => !c.includes("/")));
-        }
-        else {
-            this.commandPaths = null;
-            this.commandNames = null;
-        }
-    }
-    malformed(message, line = this.lineNo) {
-        throw new errors_GateError("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
-        });
-    }
-    incomplete(message, line = this.lineNo) {
-        throw new errors_GateError("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
-        });
-    }
-    checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
-            const region = buf.subarray(from, to);
-            const bad = firstInvalidUtf8(region);
-            let line = this.lineNo + 1;
-            for (let i = 0; i < bad; i++)
-                if (region[i] === 0x0a)
-                    line++;
-            this.malformed("invalid UTF-8", line);
-        }
-    }
-    /** Feeds the next bytes of the log. Throws a GateError at the first problem. The chunk may be reused afterwards. */
-    push(chunk) {
-        const buf = asBuffer(chunk);
-        let pos = 0;
-        if (this.carry !== null) {
-            const nl = buf.indexOf(0x0a);
-            if (nl === -1) {
-                this.carry = Buffer.concat([this.carry, buf]);
-                if (this.carry.length > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-                return;
-            }
-            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
-            this.carry = null;
-            if (line.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-            this.checkUtf8(line, 0, line.length);
-            this.lineNo++;
-            this.handleLine(line, 0, line.length);
-            pos = nl + 1;
-        }
-        const lastNl = buf.lastIndexOf(0x0a);
-        if (lastNl >= pos) {
-            this.checkUtf8(buf, pos, lastNl);
-            while (pos <= lastNl) {
-                const nl = buf.indexOf(0x0a, pos);
-                this.lineNo++;
-                if (nl - pos > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
-                this.handleLine(buf, pos, nl);
-                pos = nl + 1;
-            }
-        }
-        if (pos < buf.length) {
-            this.carry = Buffer.from(buf.subarray(pos));
-            if (this.carry.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-        }
-    }
-    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
-    finish() {
-        if (this.carry !== null && this.carry.length > 0) {
-            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
-        }
-        if (this.meta === null)
-            this.incomplete("the log is empty: no meta line", 1);
-        if (!this.endSeen)
-            this.incomplete("the log has no end line", this.lineNo);
-        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
-        return {
-            verdict: violations.length === 0 ? "pass" : "envelope_fail",
-            envelope_id: this.envelope.envelope.envelope_id,
-            envelope_hash: this.envelope.hash,
-            events: this.lineNo - 2,
-            violations,
-            meta: this.meta,
-            exit_code: this.endExit,
-            counts: { ...this.counts },
-            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
-        };
-    }
-    handleLine(buf, from, to) {
-        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
-        if (this.endSeen)
-            this.malformed("content after the end line");
-        if (this.lineNo === 1) {
-            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
-                this.malformed("the log starts with a byte order mark");
-            }
-            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
-            return;
-        }
-        this.buf = buf;
-        let mask = this.scanFlat(buf, from, end);
-        if (mask === -1) {
-            this.slow = true;
-            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
-        }
-        else {
-            this.slow = false;
-        }
-        this.mask = mask;
-        this.handleEvent();
-    }
-    /**
-     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
-     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
-     * when the line needs the full JSON path, which then decides whether it is valid at all.
-     */
-    scanFlat(buf, from, to) {
-        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
-            return -1;
-        if (to - from === 2)
-            return 0;
-        const { tag, start, end, ascii, num } = this;
-        let mask = 0;
-        let i = from + 1;
-        for (;;) {
-            if (buf[i] !== 0x22)
-                return -1;
-            let k = i + 1;
-            while (k < to) {
-                const b = buf[k];
-                if (b === 0x22)
-                    break;
-                if (b < 0x20 || b === 0x5c || b >= 0x80)
-                    return -1;
-                k++;
-            }
-            if (k >= to)
-                return -1;
-            const len = k - i - 1;
-            if (len === 0)
-                return -1;
-            const slot = SLOT_BY_KEY_CODE.get(keyCode(len, buf[i + 1], len > 1 ? buf[i + 2] : 0, buf[k - 1]));
-            if (slot === undefined)
-                return -1;
-            const name = FIELD_BYTES[slot];
-            if (name.length !== len)
-                return -1;
-            for (let j = 2; j < len - 1; j++)
-                if (name[j] !== buf[i + 1 + j])
-                    return -1;
-            const b = 1 << slot;
-            if ((mask & b) !== 0)
-                return -1;
-            i = k + 1;
-            if (buf[i] !== 0x3a)
-                return -1;
-            i++;
-            const c = buf[i];
-            if (c === 0x22) {
-                let j = i + 1;
-                let isAscii = 1;
-                while (j < to) {
-                    const x = buf[j];
-                    if (x === 0x22)
-                        break;
-                    if (x === 0x5c || x < 0x20)
-                        return -1;
-                    if (x >= 0x80)
-                        isAscii = 0;
-                    j++;
-                }
-                if (j >= to)
-                    return -1;
-                tag[slot] = T_STR;
-                start[slot] = i + 1;
-                end[slot] = j;
-                ascii[slot] = isAscii;
-                i = j + 1;
-            }
-            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-                let j = c === 0x2d ? i + 1 : i;
-                const digitsStart = j;
-                let value = 0;
-                while (j < to) {
-                    const d = buf[j];
-                    if (d < 0x30 || d > 0x39)
-                        break;
-                    value = value * 10 + (d - 0x30);
-                    j++;
-                }
-                const digits = j - digitsStart;
-                if (digits === 0 || digits > 15)
-                    return -1;
-                if (digits > 1 && buf[digitsStart] === 0x30)
-                    return -1;
-                const next = buf[j];
-                if (next === 0x2e || next === 0x65 || next === 0x45)
-                    return -1;
-                tag[slot] = T_NUM;
-                num[slot] = c === 0x2d ? -value : value;
-                i = j;
-            }
-            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
-                tag[slot] = T_TRUE;
-                i += 4;
-            }
-            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
-                tag[slot] = T_FALSE;
-                i += 5;
-            }
-            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
-                tag[slot] = T_NULL;
-                i += 4;
-            }
-            else {
-                return -1;
-            }
-            mask |= b;
-            const sep = buf[i];
-            if (sep === 0x2c) {
-                i++;
-                continue;
-            }
-            return sep === 0x7d && i === to - 1 ? mask : -1;
-        }
-    }
-    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
-    parseObject(line) {
-        let parsed;
-        try {
-            parsed = JSON.parse(line);
-        }
-        catch (err) {
-            if (line.trim() === "")
-                this.malformed("empty line");
-            this.malformed(`not JSON (${err.message})`);
-        }
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-            this.malformed("each line must be a JSON object");
-        }
-        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
-            this.malformed("duplicate key in the object");
-        return parsed;
-    }
-    slotsFromParsed(obj) {
-        let mask = 0;
-        for (const key of Object.keys(obj)) {
-            const slot = SLOT_BY_NAME.get(key);
-            if (slot === undefined) {
-                if (obj.kind === "meta")
-                    this.malformed("a second meta line");
-                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
-            }
-            this.vals[slot] = obj[key];
-            mask |= 1 << slot;
-        }
-        return mask;
-    }
-    has(slot) {
-        return (this.mask & (1 << slot)) !== 0;
-    }
-    /** A field's value as JSON would give it, or undefined when the line lacks it. */
-    val(slot) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow)
-            return this.vals[slot];
-        switch (this.tag[slot]) {
-            case T_STR:
-                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
-            case T_NUM:
-                return this.num[slot];
-            case T_TRUE:
-                return true;
-            case T_FALSE:
-                return false;
-            default:
-                return null;
-        }
-    }
-    /** A string field matched against known constants without allocating; undefined when it is none of them. */
-    constant(slot, constants) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow) {
-            const v = this.vals[slot];
-            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
-        }
-        if (this.tag[slot] !== T_STR)
-            return undefined;
-        return constants.match(this.buf, this.start[slot], this.end[slot]);
-    }
-    isNumber(slot, expected) {
-        if (this.slow)
-            return this.vals[slot] === expected;
-        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
-    }
-    handleEvent() {
-        if (!this.isNumber(SLOT.v, LOG_VERSION))
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        const kind = this.constant(SLOT.kind, KINDS);
-        if (kind === undefined) {
-            const raw = this.val(SLOT.kind);
-            if (typeof raw !== "string")
-                this.malformed(`"kind" must be a string`);
-            this.malformed(`unknown kind "${raw}"`);
-        }
-        if (kind === "meta")
-            this.malformed("a second meta line");
-        const spec = KIND_MASKS.get(kind);
-        if (spec === undefined)
-            this.malformed(`unknown kind "${kind}"`);
-        const unknown = this.mask & ~spec.allowed;
-        if (unknown !== 0)
-            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
-        if ((this.mask & spec.required) !== spec.required) {
-            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
-            this.malformed(`a ${kind} event needs "${missing}"`);
-        }
-        this.checkCommon();
-        if (kind === "end") {
-            this.readEnd();
-            return;
-        }
-        const canary = this.has(SLOT.canary);
-        if (canary) {
-            if (!this.canaryBlockOpen)
-                this.malformed("a canary event after the self-check block");
-            this.counts.canary++;
-        }
-        else {
-            this.canaryBlockOpen = false;
-        }
-        switch (kind) {
-            case "write":
-                this.onWrite(canary);
-                break;
-            case "tool":
-                this.onTool(canary);
-                break;
-            case "env":
-                this.onEnv(canary);
-                break;
-            case "host":
-                this.onHost(canary);
-                break;
-            case "exec":
-                this.onExec(canary);
-                break;
-            case "syscall":
-                this.onSyscall(canary);
-                break;
-        }
-    }
-    checkCommon() {
-        if (this.useSeq) {
-            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
-                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-            }
-        }
-        else if (this.has(SLOT.seq)) {
-            this.malformed(`"seq" appears, but the meta line has none`);
-        }
-        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
-            this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
-        }
-        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
-            this.malformed(`"canary" may only be true`);
-        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
-            this.malformed(`"pid" must be an integer`);
-    }
-    readMeta(obj) {
-        if (obj.v !== LOG_VERSION)
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        if (obj.kind !== "meta")
-            this.incomplete("the first line must be the meta line");
-        const field = (name) => {
-            const value = obj[name];
-            if (typeof value !== "string" || value === "")
-                this.malformed(`meta needs a non-empty string "${name}"`);
-            return value;
-        };
-        const meta = {
-            run_id: field("run_id"),
-            envelope_hash: field("envelope_hash"),
-            runner: field("runner"),
-            started_at: field("started_at"),
-            extra: {},
-        };
-        for (const [k, v] of Object.entries(obj)) {
-            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
-                meta.extra[k] = v;
-        }
-        if ("seq" in obj) {
-            if (obj.seq !== 0)
-                this.malformed(`meta "seq" must be 0`);
-            this.useSeq = true;
-        }
-        this.checkObservers(obj.observers);
-        this.checkWithheld(obj.withheld);
-        this.ownNetwork = obj.network_enforced === true;
-        const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
-        if (typeof protectedSet === "string")
-            this.malformed(protectedSet, 1);
-        this.protectedSet = protectedSet;
-        this.protectedHints = [Buffer.from("/.git", "utf8"), ...protectedSet.paths.map((p) => Buffer.from(p, "utf8"))];
-        if (typeof obj.log_path === "string") {
-            this.logPath = foldPath(obj.log_path);
-            this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
-        }
-        if (meta.envelope_hash !== this.envelope.hash) {
-            throw new errors_GateError("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
-                file: this.file,
-                line: 1,
-                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
-            });
-        }
-        this.meta = meta;
-    }
-    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
-    checkWithheld(withheld) {
-        if (withheld === undefined)
-            return;
-        if (!Array.isArray(withheld) ||
-            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
-            new Set(withheld).size !== withheld.length) {
-            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
-        }
-    }
-    /**
-     * Observation is policy: a log without the process-level observer passes only when the
-     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
-     */
-    checkObservers(observers) {
-        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
-            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
-        }
-        if (observers.includes("process"))
-            return;
-        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
-            return;
-        throw new errors_GateError("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
-            file: this.file,
-            line: 1,
-            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
-        });
-    }
-    readEnd() {
-        const events = this.val(SLOT.events);
-        if (!Number.isInteger(events))
-            this.malformed(`end "events" must be an integer`);
-        const exit = this.val(SLOT.exit_code);
-        if (exit !== null && !Number.isInteger(exit))
-            this.malformed(`end "exit_code" must be an integer or null`);
-        if (events !== this.lineNo - 1) {
-            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
-        }
-        this.endSeen = true;
-        this.endExit = exit;
-    }
-    record(rule, subject) {
-        const id = `${rule}:${subject}`;
-        const existing = this.violations.get(id);
-        if (existing) {
-            existing.count++;
-        }
-        else {
-            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
-        }
-    }
-    requireString(slot) {
-        const value = this.val(slot);
-        if (typeof value !== "string" || value === "")
-            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
-        if (value.includes("\u0000"))
-            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
-        return value;
-    }
-    onWrite(canary) {
-        this.counts.write++;
-        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
-            this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-        }
-        if (this.has(SLOT.errno)) {
-            this.onMissingTarget(canary);
-            return;
-        }
-        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
-            // The jail refused it as a write to a read-only place: outside every root, whatever the
-            // name resolved to afterwards (a symlink can be gone by the time it is read).
-            const folded = foldPath(this.requireString(SLOT.path));
-            if (folded === null)
-                this.malformed(`write "path" must be absolute`);
-            if (!canary)
-                this.record("write_outside_root", folded);
-            return;
-        }
-        if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const from = this.start[SLOT.path];
-            const to = this.end[SLOT.path];
-            const verdict = this.writeInsideFast(from, to);
-            if (verdict === false && canary)
-                return;
-            if (verdict === true) {
-                if (!canary && this.mayBeProtected(from, to))
-                    this.judgeProtected(this.val(SLOT.path));
-                return;
-            }
-            if (verdict === false) {
-                this.record("write_outside_root", this.val(SLOT.path));
-                return;
-            }
-        }
-        const folded = foldPath(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        if (canary)
-            return;
-        if (!isInsideAnyRoot(folded, this.roots) || folded === this.logPath)
-            this.record("write_outside_root", folded);
-        else
-            this.judgeProtected(folded);
-    }
-    /**
-     * A write call the kernel failed with ENOENT or ENOTDIR: it changed nothing. Only the process
-     * observer's word counts (it reads the kernel's answer); outside the roots it is not judged,
-     * inside them it is judged as any write (a protected path), and the log's own path always is.
-     */
-    onMissingTarget(canary) {
-        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
-            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "errno" comes only from the process observer`);
-        if (this.has(SLOT.ok))
-            this.malformed(`a write with "errno" carries no "ok"`);
-        const folded = foldPath(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        if (canary)
-            return;
-        if (folded === this.logPath)
-            this.record("write_outside_root", folded);
-        else if (isInsideAnyRoot(folded, this.roots))
-            this.judgeProtected(folded);
-    }
-    /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
-    judgeProtected(folded) {
-        if (isProtectedWrite(folded, this.roots, this.protectedSet))
-            this.record("write_protected", folded);
-    }
-    mayBeProtected(from, to) {
-        for (const hint of this.protectedHints) {
-            const at = this.buf.indexOf(hint, from);
-            if (at !== -1 && at + hint.length <= to)
-                return true;
-        }
-        return false;
-    }
-    /**
-     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
-     * intact, so this equals the string comparison). Returns undefined when the path needs
-     * folding or is not absolute, leaving it to the string path.
-     */
-    writeInsideFast(from, to) {
-        const buf = this.buf;
-        const len = to - from;
-        if (len === 0 || buf[from] !== 0x2f)
-            return undefined;
-        if (len > 1 && buf[to - 1] === 0x2f)
-            return undefined;
-        for (let j = from; j < to - 1; j++) {
-            if (buf[j] !== 0x2f)
-                continue;
-            const a = buf[j + 1];
-            if (a === 0x2f)
-                return undefined;
-            if (a === 0x2e) {
-                const b = j + 2 < to ? buf[j + 2] : 0x2f;
-                if (b === 0x2f)
-                    return undefined;
-                if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
-                    return undefined;
-            }
-        }
-        const logPath = this.logPathBytes;
-        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
-            return false;
-        if (this.anyRoot)
-            return true;
-        for (const root of this.rootBytes) {
-            const rl = root.length;
-            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
-                continue;
-            let k = rl - 1;
-            while (k >= 0 && root[k] === buf[from + k])
-                k--;
-            if (k < 0)
-                return true;
-        }
-        return false;
-    }
-    onTool(canary) {
-        this.counts.tool++;
-        const name = this.requireString(SLOT.name);
-        if (!canary && !this.tools.has(name))
-            this.record("undeclared_tool", name);
-    }
-    onEnv(canary) {
-        this.counts.env++;
-        const key = this.requireString(SLOT.key);
-        if (canary || this.envAllowed(key))
-            return;
-        if (wrapperEnvKey(this.envelope.envelope.network, key))
-            return;
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
-            return;
-        this.record("undeclared_env", key);
-    }
-    onHost(canary) {
-        this.counts.host++;
-        const raw = this.requireString(SLOT.host);
-        // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
-        const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
-        const port = this.val(SLOT.port);
-        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-            this.malformed(`host "port" must be an integer from 0 to 65535`);
-        }
-        if (canary)
-            return;
-        const p = (port ?? null);
-        // In the jail's own network namespace loopback is the run's own: local, not egress.
-        if (this.loopbackLocal && this.ownNetwork && isLoopback(host))
-            return;
-        if (this.networkDeny) {
-            this.record("network_denied", formatEndpoint(host, p));
-        }
-        else if (!hostAllowed(this.hosts, host, p)) {
-            // A process-level connect to an address the same process's hooks connected by name.
-            const via = this.val(SLOT.via);
-            if (typeof via === "string" && via !== "" && hostAllowed(this.hosts, normalizeHost(via), p))
-                return;
-            this.record("undeclared_host", formatEndpoint(host, p));
-        }
-        else if (this.hostSets && p !== null) {
-            // Connections only: a lookup (no port) of a member is part of the connection that follows.
-            const set = allowedViaSet(this.hosts, host, p);
-            if (set !== null) {
-                const endpoint = formatEndpoint(host, p);
-                if (!this.viaSets.has(endpoint))
-                    this.viaSets.set(endpoint, set);
-            }
-        }
-    }
-    onSyscall(canary) {
-        this.counts.syscall++;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.record("forbidden_syscall", name);
-    }
-    onExec(canary) {
-        this.counts.exec++;
-        const path = foldPath(this.requireString(SLOT.path));
-        if (path === null)
-            this.malformed(`exec "path" must be absolute`);
-        const argv = this.val(SLOT.argv);
-        if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
-            this.malformed(`exec "argv" must be an array of strings`);
-        }
-        if (this.has(SLOT.jail_pid)) {
-            const jailPid = this.val(SLOT.jail_pid);
-            if (!Number.isInteger(jailPid) || jailPid <= 0)
-                this.malformed(`exec "jail_pid" must be a positive integer`);
-        }
-        if (canary || this.commandPaths === null || this.commandNames === null)
-            return;
-        if (this.commandPaths.has(path))
-            return;
-        const base = path.slice(path.lastIndexOf("/") + 1);
-        if (this.commandNames.has(base))
-            return;
-        this.record("undeclared_command", path);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/markdown.ts
-/**
- * Attacker-controlled strings where a reviewer reads them. Pure.
- *
- * Violation subjects, PR file names, property details (command output), runner.json fields,
- * branch names, ledger cells and error messages that quote input all come from the pull request
- * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
- * GitHub shows the place it lands:
- *
- * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
- *   summary, PR body): table cells, list items, headings, paragraphs.
- * - `mdCode`: the same text as an inline code span.
- * - `mdFence`: lines shown verbatim in a fenced code block.
- * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
- * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
- *   issue references are broken as in `mdText`.
- * - `escapeHtml`: the App's HTML status page.
- *
- * All of them show characters that change how text reads without showing themselves (zero-width,
- * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
- * reviewer sees that they are there; newlines and tabs are flattened to a space.
- */
-/**
- * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
- * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
- * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
- * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
- * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
- * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
- * Renovate insert for the same reason.
- */
-const BREAK_ENTITY = "&#8203;";
-const BREAK_CHAR = "\u200b";
-/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
-const INVISIBLE = 
-// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
-/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
-/** Newlines and tabs: flattened to one space where text is inline. */
-const FLATTEN = /^[\t\n\r]$/;
-/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
-const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
-/** The visible stand-in of an invisible code point. */
-function visibleCodePoint(cp) {
-    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
-}
-/** Code points of `s`, lone surrogates kept as their own code point. */
-function codePoints(s) {
-    return Array.from(s);
-}
-function isInvisible(ch) {
-    return INVISIBLE.test(ch);
-}
-/** Joins units, cutting whole units only, with `…` when something was left out. */
-function joinClipped(units, max) {
-    const all = units.join("");
-    if (max === undefined || all.length <= max)
-        return all;
-    let out = "";
-    for (const u of units) {
-        if (out.length + u.length > max - 1)
-            break;
-        out += u;
-    }
-    return `${out}…`;
-}
-/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
-function markdown_plainText(s, max) {
-    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
-    return joinClipped(units, max);
-}
-/**
- * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
- * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
- */
-function plainTitle(s, max) {
-    const chars = codePoints(s);
-    const units = chars.map((ch, i) => {
-        if (FLATTEN.test(ch))
-            return " ";
-        if (isInvisible(ch))
-            return visibleCodePoint(ch.codePointAt(0) ?? 0);
-        if (ch === "@")
-            return `@${BREAK_CHAR}`;
-        if (refStart(chars, i))
-            return `${ch}${BREAK_CHAR}`;
-        return ch;
-    });
-    return joinClipped(units, max);
-}
-/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
-function refStart(chars, i) {
-    const next = chars[i + 1] ?? "";
-    if (!/^[0-9]$/.test(next))
-        return false;
-    if (chars[i] === "#")
-        return true;
-    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
-}
-/**
- * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
- * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
- * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
- * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
- * escapes and is marked with `…`.
- */
-function mdText(s, max) {
-    const chars = codePoints(s);
-    const units = [];
-    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
-    for (let i = 0; i < chars.length; i++) {
-        const ch = chars[i];
-        const first = i === 0;
-        const last = i === chars.length - 1;
-        let unit;
-        if (FLATTEN.test(ch) || ch === " ") {
-            // A space that opens or closes the string could indent a code block or end a line with a
-            // hard break: an entity renders the same space and is neither.
-            unit = first || last ? "&#32;" : " ";
-        }
-        else if (isInvisible(ch))
-            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
-        else if (ch === "@")
-            unit = `@${BREAK_ENTITY}`;
-        else if (refStart(chars, i))
-            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
-        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
-        else if (ch === "$")
-            unit = "<span>$</span>";
-        else if (MD_ALWAYS.has(ch))
-            unit = `\\${ch}`;
-        // Block starts: list items, setext underlines, ordered lists.
-        else if (first && (ch === "-" || ch === "+" || ch === "="))
-            unit = `\\${ch}`;
-        else if (i === leadingDigits && ch === ".")
-            unit = "\\.";
-        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
-        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
-            unit = "\\.";
-        else
-            unit = ch;
-        units.push(unit);
-    }
-    return joinClipped(units, max);
-}
-/**
- * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
- * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
- * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
- * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
- * `max` bounds the shown characters (not the fence).
- */
-function mdCode(s, options = {}) {
-    const shown = markdown_plainText(s, options.max);
-    if (shown === "")
-        return "";
-    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
-    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
-    if (options.inTable && /\\\|/.test(shown))
-        return mdText(s, options.max);
-    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
-    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = "`".repeat(longest + 1);
-    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
-    return `${fence}${pad}${content}${pad}${fence}`;
-}
-/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
-function mdFence(text, info = "") {
-    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
-        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join(""));
-    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
-    const fence = "`".repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, ...lines, fence].join("\n");
-}
-/**
- * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
- * span or table row is cut in half, and appends `tail`. A document whose first line is already too
- * long keeps only the tail.
- */
-function clipMarkdown(md, max, tail = "") {
-    if (md.length <= max)
-        return md;
-    const room = Math.max(0, max - tail.length);
-    const cut = md.lastIndexOf("\n", room);
-    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
-}
-/**
- * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
- * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
- * what an operator reads).
- */
-function escapeHtml(v) {
-    return codePoints(String(v ?? ""))
-        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join("");
-}
-/** An address safe to put in an `href`: http(s) only, anything else is no link. */
-function safeHref(url) {
-    if (typeof url !== "string")
+const NO_RUN_FACTS = { logPath: null, protectedSet: NO_PROTECTED, ownNetwork: false };
+function commandRules(allowed) {
+    if (allowed === undefined)
         return null;
-    try {
-        const u = new URL(url);
-        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
-    }
-    catch {
-        return null;
-    }
+    return { paths: new Set(allowed.filter((c) => c.includes("/"))), names: new Set(allowed.filter((c) => !c.includes("/"))) };
 }
-/**
- * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
- * end the destination); anything else is the label alone, not a link.
- */
-function mdLink(label, url) {
-    const href = safeHref(url);
-    const text = mdText(label);
-    if (href === null)
-        return text;
-    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-    return `[${text}](${dest})`;
-}
-
-;// CONCATENATED MODULE: ./src/core/annotations.ts
-
-
-const ANNOTATIONS_PER_REQUEST = 50;
-/** Most annotations sent for one run; the summary and the evidence hold the rest. */
-const MAX_ANNOTATIONS = 500;
-const MAX_TITLE = 255;
-const MAX_MESSAGE = 4000;
-function annotation(path, line, level, title, message) {
-    const at = Math.max(1, Math.floor(line));
+function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
     return {
-        path,
-        start_line: at,
-        end_line: at,
-        annotation_level: level,
-        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
-        title: markdown_plainText(title, MAX_TITLE),
-        message: markdown_plainText(message, MAX_MESSAGE),
+        roots,
+        logPath: run.logPath,
+        protectedSet: run.protectedSet,
+        tools: new Set(envelope.allowed_tools),
+        envAllowed: envMatcher(envelope),
+        network: envelope.network,
+        hosts: hostPatterns(envelope),
+        loopbackLocal: envelope.loopback !== "network",
+        ownNetwork: run.ownNetwork,
+        commands: commandRules(envelope.allowed_commands),
     };
 }
-/** Splits into request-sized batches; always at least one (possibly empty) batch. */
-function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
-    const batches = [];
-    for (let i = 0; i < items.length; i += size)
-        batches.push(items.slice(i, i + size));
-    return batches.length === 0 ? [[]] : batches;
+/** A folded path a write may change: inside an allowed root, and not the log itself. */
+function writeInsideRoots(ctx, path) {
+    return path !== ctx.logPath && isInsideAnyRoot(path, ctx.roots);
 }
-/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
-function describeViolationParts(v) {
-    switch (v.rule) {
-        case "write_outside_root":
-            return ["the run wrote ", v.subject, ", outside every allowed root"];
-        case "undeclared_tool":
-            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
-        case "undeclared_env":
-            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
-        case "network_denied":
-            return ["the run reached for ", v.subject, ' while network is "deny"'];
-        case "undeclared_host":
-            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
-        case "undeclared_command":
-            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
-        case "forbidden_syscall":
-            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
-        case "write_protected":
-            return [
-                "the run wrote ",
-                v.subject,
-                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
-            ];
-    }
+/**
+ * A write to the folded `path`. A refused write is outside every root, whatever the name resolved
+ * to afterwards (a symlink can be gone by the time it is read); one that found nothing changed
+ * nothing, so outside the roots it is not judged (the log's own path always is); inside them, a
+ * protected path (docs/formats.md, Protected paths) is `write_protected`. `inside` is
+ * writeInsideRoots, for a caller that has worked it out already.
+ */
+function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
+    if (outcome === "refused")
+        return "write_outside_root";
+    if (!inside)
+        return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
+    return isProtectedWrite(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
 }
-/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
-function describeViolation(v) {
-    const [before, subject, after] = describeViolationParts(v);
-    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
+/** A read of the environment key `key`, by `source`. */
+function judgeEnv(ctx, key, source) {
+    if (ctx.envAllowed(key) || wrapperEnvKey(ctx.network, key) || isRuntimeOwnRead(key, source))
+        return null;
+    return "undeclared_env";
 }
-function violationAnnotations(violations, envelope, logName) {
-    return violations.map((v) => {
-        const key = RULE_ENVELOPE_KEY[v.rule];
-        const line = envelope.lines.get(`/${key}`) ?? 1;
-        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
-        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`);
-    });
+function judgeTool(ctx, name) {
+    return ctx.tools.has(name) ? null : "undeclared_tool";
 }
-function propertyAnnotations(outcomes, propertiesFile) {
-    const out = [];
-    for (const p of outcomes) {
-        const r = p.record;
-        if (r.result === "pass")
-            continue;
-        const level = p.frozenBy !== null ? "warning" : "failure";
-        const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
-        if (p.locations.length > 0) {
-            for (const loc of p.locations)
-                out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
-        }
-        else {
-            out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
-        }
-    }
-    return out;
+/** Loopback inside the jail's own network namespace: the run's own, not egress. */
+function isRunOwnLoopback(ctx, host) {
+    return ctx.loopbackLocal && ctx.ownNetwork && isLoopback(host);
 }
-function ledgerAnnotations(outcomes, refused, ledgerFile) {
-    const out = [];
-    for (const p of outcomes) {
-        for (const row of p.expired) {
-            out.push(annotation(ledgerFile, row.line, p.record.result === "pass" ? "notice" : "failure", `freeze ${row.freeze_id} expired`, `${row.freeze_id} froze "${row.property}" until ${row.expires_on}; it has expired and tolerates nothing. Close the row or renew it through a reviewed ledger PR.`));
-        }
-    }
-    for (const problem of refused) {
-        out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
-    }
-    return out;
+/**
+ * A connection to (with a port) or a lookup of (`port` null) `host` (as hostName gives it). `via`
+ * is the name the same process's hooks connected by, on a process-level connect to an address.
+ */
+function judgeHost(ctx, host, port, via) {
+    if (isRunOwnLoopback(ctx, host))
+        return null;
+    if (ctx.network === "deny")
+        return "network_denied";
+    if (hostAllowed(ctx.hosts, host, port))
+        return null;
+    if (typeof via === "string" && via !== "" && hostAllowed(ctx.hosts, normalizeHost(via), port))
+        return null;
+    return "undeclared_host";
 }
-/** Keeps at most MAX_ANNOTATIONS, failures first. Returns the kept list and how many were left out. */
-function capAnnotations(all, max = MAX_ANNOTATIONS) {
-    if (all.length <= max)
-        return { kept: [...all], omitted: 0 };
-    const rank = { failure: 0, warning: 1, notice: 2 };
-    const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
-    return { kept: sorted.slice(0, max), omitted: all.length - max };
+/**
+ * The host set (`@npm`) that alone allows a connection judgeHost allowed, or null. Connections
+ * only: a lookup (no port) of a member is part of the connection that follows.
+ */
+function hostViaSet(ctx, host, port) {
+    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !hostAllowed(ctx.hosts, host, port))
+        return null;
+    return allowedViaSet(ctx.hosts, host, port);
+}
+/** The start of the program at the folded `path`: allowed by its exact path or by its file's name. */
+function judgeExec(ctx, path) {
+    const commands = ctx.commands;
+    if (commands === null || commands.paths.has(path))
+        return null;
+    return commands.names.has(path.slice(path.lastIndexOf("/") + 1)) ? null : "undeclared_command";
+}
+/** A system call the jail's seccomp filter traps: no envelope allows one. */
+function judgeSyscall() {
+    return "forbidden_syscall";
 }
 
 ;// CONCATENATED MODULE: ./src/core/audit.ts
@@ -38481,7 +37827,7 @@ function auditFootprint(lines, roots) {
             }
             case "env": {
                 const key = text("key");
-                if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                if (key !== null && !isRuntimeOwnRead(key, e.source))
                     sets.env.add(key);
                 break;
             }
@@ -38489,7 +37835,7 @@ function auditFootprint(lines, roots) {
                 const raw = text("host");
                 if (raw === null)
                     break;
-                const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+                const host = hostName(raw);
                 if (ownNetwork && isLoopback(host))
                     break;
                 sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
@@ -38787,7 +38133,7 @@ var max = function (a) {
     return m;
 };
 // read d, starting at bit p and mask with m
-var esm_bits = function (d, p, m) {
+var bits = function (d, p, m) {
     var o = (p / 8) | 0;
     return ((d[o] | (d[o + 1] << 8)) >> (p & 7)) & m;
 };
@@ -38888,9 +38234,9 @@ var inflt = function (dat, st, buf, dict) {
     do {
         if (!lm) {
             // BFINAL - this is only 1 when last chunk is next
-            final = esm_bits(dat, pos, 1);
+            final = bits(dat, pos, 1);
             // type: 0 = no compression, 1 = fixed huffman, 2 = dynamic huffman
-            var type = esm_bits(dat, pos + 1, 3);
+            var type = bits(dat, pos + 1, 3);
             pos += 3;
             if (!type) {
                 // go to end of byte boundary
@@ -38913,8 +38259,8 @@ var inflt = function (dat, st, buf, dict) {
                 lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
             else if (type == 2) {
                 //  literal                            lengths
-                var hLit = esm_bits(dat, pos, 31) + 257, hcLen = esm_bits(dat, pos + 10, 15) + 4;
-                var tl = hLit + esm_bits(dat, pos + 5, 31) + 1;
+                var hLit = bits(dat, pos, 31) + 257, hcLen = bits(dat, pos + 10, 15) + 4;
+                var tl = hLit + bits(dat, pos + 5, 31) + 1;
                 pos += 14;
                 // length+distance tree
                 var ldt = new u8(tl);
@@ -38922,7 +38268,7 @@ var inflt = function (dat, st, buf, dict) {
                 var clt = new u8(19);
                 for (var i = 0; i < hcLen; ++i) {
                     // use index map to get real code
-                    clt[clim[i]] = esm_bits(dat, pos + i * 3, 7);
+                    clt[clim[i]] = bits(dat, pos + i * 3, 7);
                 }
                 pos += hcLen * 3;
                 // code lengths bits
@@ -38930,7 +38276,7 @@ var inflt = function (dat, st, buf, dict) {
                 // code lengths map
                 var clm = hMap(clt, clb, 1);
                 for (var i = 0; i < tl;) {
-                    var r = clm[esm_bits(dat, pos, clbmsk)];
+                    var r = clm[bits(dat, pos, clbmsk)];
                     // bits read
                     pos += r & 15;
                     // symbol
@@ -38943,11 +38289,11 @@ var inflt = function (dat, st, buf, dict) {
                         //  copy   count
                         var c = 0, n = 0;
                         if (s == 16)
-                            n = 3 + esm_bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
+                            n = 3 + bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
                         else if (s == 17)
-                            n = 3 + esm_bits(dat, pos, 7), pos += 3;
+                            n = 3 + bits(dat, pos, 7), pos += 3;
                         else if (s == 18)
-                            n = 11 + esm_bits(dat, pos, 127), pos += 7;
+                            n = 11 + bits(dat, pos, 127), pos += 7;
                         while (n--)
                             ldt[i++] = c;
                     }
@@ -38998,7 +38344,7 @@ var inflt = function (dat, st, buf, dict) {
                 if (sym > 264) {
                     // index
                     var i = sym - 257, b = fleb[i];
-                    add = esm_bits(dat, pos, (1 << b) - 1) + fl[i];
+                    add = bits(dat, pos, (1 << b) - 1) + fl[i];
                     pos += b;
                 }
                 // dist
@@ -39523,7 +38869,7 @@ var wrkr = function (fns, init, id, cb) {
     return wk(ch[id].c + ';onmessage=function(e){for(var k in e.data)self[k]=e.data[k];onmessage=' + init.toString() + '}', id, td, cbfs(td), cb);
 };
 // base async inflate fn
-var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, esm_bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
+var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
 var bDflt = function () { return [u8, u16, i32, fleb, fdeb, clim, revfl, revfd, flm, flt, fdm, fdt, rev, deo, et, hMap, wbits, wbits16, hTree, ln, lc, clen, wfblk, wblk, shft, slc, dflt, dopt, deflateSync, pbf]; };
 // gzip extra
 var gze = function () { return [gzh, gzhl, wbytes, crc, crct]; };
@@ -41365,7 +40711,7 @@ const AUDIT_EVIDENCE_FILES = {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 function checkName(name) {
     if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
-        throw new errors_GateError("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
+        throw new errors_Refusal("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
     }
 }
 /** Builds manifest.json for these files (everything except the manifest itself). */
@@ -41382,7 +40728,7 @@ function buildManifest(files) {
     return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
 }
 function mismatch(message) {
-    throw new errors_GateError("EVIDENCE_DIGEST_MISMATCH", message, {
+    throw new errors_Refusal("EVIDENCE_DIGEST_MISMATCH", message, {
         hint: "The evidence bundle was altered or is incomplete; it is not used.",
     });
 }
@@ -41434,7 +40780,7 @@ function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 function unusable(message) {
-    throw new errors_GateError("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+    throw new errors_Refusal("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
 }
 function parseJsonFile(files, name) {
     const bytes = files.get(name);
@@ -41469,7 +40815,7 @@ function readEvidenceZip(zip) {
     const { digest, manifest } = verifyBundle(files);
     for (const required of Object.values(EVIDENCE_FILES)) {
         if (!(required in manifest.files)) {
-            throw new errors_GateError("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+            throw new errors_Refusal("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
         }
     }
     const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
@@ -45194,7 +44540,7 @@ function parseLedger(text, file) {
         lines.pop();
     const header = (lines[0] ?? "").replace(/\r$/, "");
     if (header !== LEDGER_HEADER) {
-        throw new errors_GateError("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
+        throw new errors_Refusal("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
     }
     const rows = [];
     const problems = [];
@@ -45301,11 +44647,11 @@ function formatLedgerRow(row) {
     const cells = LEDGER_COLUMNS.map((c) => row[c]);
     for (const cell of cells) {
         if (/[\t\r\n]/.test(cell))
-            throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+            throw new Refusal("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
     }
     const reasons = rowProblems(row);
     if (reasons.length > 0)
-        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
+        throw new Refusal("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
     return cells.join("\t");
 }
 /** Appends a row, keeping the header (and creating it for an empty ledger). */
@@ -45315,12 +44661,12 @@ function appendLedgerRow(text, row) {
         return `${LEDGER_HEADER}\n${line}\n`;
     const ledger = parseLedger(text, "freeze_ledger.tsv");
     if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
-        throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
+        throw new Refusal("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
     }
     const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
     const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
     if (added !== undefined)
-        throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+        throw new Refusal("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
     return next;
 }
 
@@ -45574,7 +44920,7 @@ function isFreezable(declaration) {
 }
 let validateShape;
 function invalid(file, line, message) {
-    throw new errors_GateError("PROPERTIES_INVALID", `${file}:${line}: ${message}`, {
+    throw new errors_Refusal("PROPERTIES_INVALID", `${file}:${line}: ${message}`, {
         file,
         line,
         hint: "The properties file must match schema/properties.schema.json; fix it in a reviewed change to the base branch.",
@@ -45792,7 +45138,7 @@ function scoreTestsCollected(declared, outcome) {
 ;// CONCATENATED MODULE: ./src/core/policy-files.ts
 /**
  * The policy files of one commit (envelope, digest, properties, ledger), as bytes, turned into
- * what the gate judges with. Pure: the caller fetches the bytes; every refusal is a GateError
+ * what the gate judges with. Pure: the caller fetches the bytes; every refusal is a Refusal
  * naming the file.
  */
 
@@ -45804,20 +45150,20 @@ function decodeUtf8(bytes, code, file) {
         return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     }
     catch {
-        throw new errors_GateError(code, `${file} is not valid UTF-8`, { file });
+        throw new errors_Refusal(code, `${file} is not valid UTF-8`, { file });
     }
 }
 /** The envelope, verified against its digest: both must exist at the commit. */
 function pinnedEnvelope(paths, files) {
     const where = `${files.source} ${files.ref.slice(0, 12)}`;
     if (files.envelope === null) {
-        throw new errors_GateError("ENVELOPE_MISSING", `${paths.envelope} does not exist at the ${where}`, {
+        throw new errors_Refusal("ENVELOPE_MISSING", `${paths.envelope} does not exist at the ${where}`, {
             file: paths.envelope,
             hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
         });
     }
     if (files.digest === null) {
-        throw new errors_GateError("ENVELOPE_DIGEST_MISSING", `${paths.digest} does not exist at the ${where}`, {
+        throw new errors_Refusal("ENVELOPE_DIGEST_MISSING", `${paths.digest} does not exist at the ${where}`, {
             file: paths.digest,
             hint: `Pin the envelope: envelope-gate hash ${paths.envelope} > ${paths.digest}, reviewed and committed with it.`,
         });
@@ -45870,6 +45216,7 @@ function refuseNotFreezable(freezes, properties) {
 
 
 
+
 /** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
 const FAMILY_SIZE = 3;
 const DEFAULT_ENVELOPE = {
@@ -45880,12 +45227,12 @@ const DEFAULT_ENVELOPE = {
     allowed_hosts: [],
     network: "deny",
 };
-function note(map, key, where, order, program) {
+function note(map, key, where, order, program, source) {
     const seen = map.get(key);
     if (seen)
         seen.count++;
     else
-        map.set(key, { count: 1, first: where, order, program: program() });
+        map.set(key, { count: 1, first: where, order, program: program(), source });
 }
 /** The program fields of an evidence entry, from the Seen behind its first event. */
 function programOf(seen) {
@@ -46062,10 +45409,10 @@ function logRoot(log, meta, name, given) {
         return ownFolded;
     const folded = foldPath(given);
     if (folded === null) {
-        throw new errors_GateError("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+        throw new errors_Refusal("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
     }
     if (ownFolded !== null && ownFolded !== folded) {
-        throw new errors_GateError("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+        throw new errors_Refusal("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
             file: log.file,
             line: 1,
             hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
@@ -46092,7 +45439,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
         if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new errors_GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+            throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
                 file: log.file,
             });
         }
@@ -46118,6 +45465,11 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
             return expanded === null ? [] : [expanded];
         });
+        // Which events need an entry is the rules' word, under the envelope learnt from (the network it
+        // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
+        // changes only which paths are inside the roots, so each write is asked about as a plain one.
+        const rules = ruleContext(from, roots);
+        const rootRules = { roots, logPath: null, protectedSet: NO_PROTECTED };
         if (meta.network_enforced !== true)
             ownNetwork = false;
         const audit = meta.audit === true;
@@ -46134,13 +45486,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             switch (e.kind) {
                 case "write": {
                     const path = foldPath(str(e.path) ?? "");
-                    if (path !== null && !isInsideAnyRoot(path, roots))
+                    if (path !== null && judgeWrite(rootRules, path, "done") === "write_outside_root")
                         note(writes, asRoot(path, workspace, scratch), where, at, by);
                     return;
                 }
                 case "env": {
                     const key = str(e.key);
-                    if (key === null || (e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                    if (key === null)
                         return;
                     // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
                     // that enumerates the environment sees them there only. Such a read is not proposed (an
@@ -46150,12 +45502,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                         auditProxyKeys.add(key);
                         return;
                     }
-                    note(env, key, where, at, by);
+                    if (judgeEnv(rules, key, e.source) !== null)
+                        note(env, key, where, at, by, e.source);
                     return;
                 }
                 case "tool": {
                     const name = str(e.name);
-                    if (name !== null)
+                    if (name !== null && judgeTool(rules, name) !== null)
                         note(tools, name, where, at, by);
                     return;
                 }
@@ -46163,7 +45516,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                     const host = str(e.host);
                     if (host === null)
                         return;
-                    const h = host.startsWith("unix:") ? host : normalizeHost(host);
+                    const h = hostName(host);
                     if (ownNetwork && isLoopback(h))
                         return;
                     const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
@@ -46233,9 +45586,11 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
     const hostPlan = planHosts(hosts, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
-    const allowed = envMatcher(envelope);
-    // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
-    const missing = [...env.keys()].filter((k) => !allowed(k) && !wrapperEnvKey(network, k)).sort();
+    const envRules = { envAllowed: envMatcher(envelope), network };
+    const missing = [...env.entries()]
+        .filter(([k, seen]) => judgeEnv(envRules, k, seen.source) !== null)
+        .map(([k]) => k)
+        .sort();
     const grouped = new Set();
     const group = (entry, keys) => {
         const seen = keys.map((k) => env.get(k));
@@ -46312,8 +45667,6 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         added.push(unobserved.get(key));
     }
     for (const [name, seen] of tools) {
-        if (envelope.allowed_tools.includes(name))
-            continue;
         envelope.allowed_tools.push(name);
         added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
     }
@@ -46325,10 +45678,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     if (envelope.allowed_commands !== undefined) {
         const commands = envelope.allowed_commands;
         const underWorkspace = [];
+        // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
+        let commandContext = { commands: commandRules(commands) };
         for (const [path, seen] of execs) {
-            if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1)))
+            if (judgeExec(commandContext, path) === null)
                 continue;
             commands.push(path);
+            commandContext = { commands: commandRules(commands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
             if (workspaces.some((w) => isInsideAnyRoot(path, [w])))
                 underWorkspace.push(path);
@@ -46352,6 +45708,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
  */
 function planHosts(hosts, envelope, execs, notes) {
     const patterns = hostPatterns(envelope);
+    // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
+    const hostRules = {
+        network: envelope.network,
+        hosts: patterns,
+        loopbackLocal: false,
+        ownNetwork: false,
+    };
     const reached = [];
     for (const [key, seen] of hosts) {
         const [host, portText] = key.split("\0");
@@ -46361,7 +45724,7 @@ function planHosts(hosts, envelope, execs, notes) {
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if (envelope.network === "allowlist" && hostAllowed(patterns, e.host, e.port))
+        if (judgeHost(hostRules, e.host, e.port, undefined) === null)
             continue;
         if (e.host.startsWith("unix:")) {
             notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
@@ -46560,7 +45923,7 @@ function logFootprint(lines) {
             }
             case "env": {
                 const key = footprint_str(e.key);
-                if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key)))
+                if (key !== null && !isRuntimeOwnRead(key, e.source))
                     note("env", key);
                 break;
             }
@@ -46574,7 +45937,7 @@ function logFootprint(lines) {
                 const raw = footprint_str(e.host);
                 if (raw === null)
                     break;
-                const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+                const host = hostName(raw);
                 if (ownNetwork && isLoopback(host))
                     break;
                 // A process-level connect the same process's hooks made by name: the name.
@@ -46615,10 +45978,10 @@ function* parseLogLines(text) {
             value = JSON.parse(lines[i]);
         }
         catch (err) {
-            throw new errors_GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${err.message})`, { line: i + 1, cause: err });
+            throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${err.message})`, { line: i + 1, cause: err });
         }
         if (value === null || typeof value !== "object" || Array.isArray(value))
-            throw new errors_GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
+            throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
         yield value;
     }
 }
@@ -46670,7 +46033,7 @@ function newCount(file) {
 /**
  * The observer log of a base run's evidence artifact: the zip is unpacked, its manifest and every
  * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
- * manifest and be a whole log. Throws a GateError saying why it cannot be compared with.
+ * manifest and be a whole log. Throws a Refusal saying why it cannot be compared with.
  */
 function baseLogFromZip(zip) {
     let entries;
@@ -46678,23 +46041,23 @@ function baseLogFromZip(zip) {
         entries = unzipSync(zip);
     }
     catch (err) {
-        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${err.message})`, { cause: err });
+        throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${err.message})`, { cause: err });
     }
     const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
     const { manifest } = verifyBundle(files);
     const log = files.get(EVIDENCE_FILES.observerLog);
     if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
-        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
+        throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
     let text;
     try {
         text = new TextDecoder("utf-8", { fatal: true }).decode(log);
     }
     catch {
-        throw new errors_GateError("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
+        throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
     }
     const incomplete = incompleteLog(text);
     if (incomplete !== null)
-        throw new errors_GateError("OBSERVER_LOG_INCOMPLETE", incomplete);
+        throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", incomplete);
     return text;
 }
 
@@ -46707,7 +46070,6 @@ function baseLogFromZip(zip) {
  * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
  * around them is ours. Nothing escaped is escaped again.
  */
-
 
 
 
@@ -46946,9 +46308,9 @@ function reportFromVerdict(v) {
     };
 }
 function reportFromError(err, envelope) {
-    const gate = err instanceof errors_GateError
+    const gate = err instanceof errors_Refusal
         ? err
-        : new errors_GateError("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+        : new errors_Refusal("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
             hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
         });
     return {
@@ -46967,7 +46329,1042 @@ function exitCodeFor(verdict) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/gate/files.ts
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/core/log-format.ts
+/**
+ * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
+ * a field may take, and the limits a reader holds a log to. What the observer writes and what the
+ * reader (./log-reader.ts) accepts are both this.
+ */
+const LOG_VERSION = 1;
+/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
+const MAX_LINE_LENGTH = 4 * 1024 * 1024;
+const WRITE_OPS = new Set([
+    "write",
+    "create",
+    "delete",
+    "rename",
+    "mkdir",
+    "chmod",
+    "truncate",
+    "link",
+    "symlink",
+    "chown",
+    "utimes",
+    "xattr",
+    "bind",
+]);
+function isWriteOp(op) {
+    return WRITE_OPS.has(op);
+}
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+function isMissingTargetErrno(errno) {
+    return MISSING_TARGET_ERRNOS.has(errno);
+}
+/** Every kind, in the order the reader matches them. */
+const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
+/**
+ * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
+ * else on an event is malformed. (Meta may carry extra fields.)
+ */
+const FIELD_NAMES = [
+    ...COMMON_FIELDS,
+    "path",
+    "op",
+    "name",
+    "key",
+    "host",
+    "port",
+    "proto",
+    "argv",
+    "cwd",
+    "events",
+    "exit_code",
+    "signal",
+    "errno",
+    "jail_pid",
+];
+/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
+const KIND_FIELDS = {
+    write: { required: ["path", "op"], optional: ["errno"] },
+    tool: { required: ["name"], optional: [] },
+    env: { required: ["key"], optional: ["op"] },
+    host: { required: ["host"], optional: ["port", "proto"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+    syscall: { required: ["name"], optional: [] },
+    end: { required: ["events", "exit_code"], optional: ["signal"] },
+};
+
+;// CONCATENATED MODULE: ./src/core/log-reader.ts
+/**
+ * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
+ * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
+ * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
+ *
+ * A log that cannot be fully read and checked never yields a verdict: every structural
+ * problem throws a typed Refusal instead ("could not observe" never reads as "observed
+ * nothing").
+ */
+
+
+
+
+
+
+
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+    v: 0,
+    kind: 1,
+    ts: 2,
+    pid: 3,
+    ppid: 4,
+    source: 5,
+    seq: 6,
+    canary: 7,
+    ok: 8,
+    via: 9,
+    path: 10,
+    op: 11,
+    name: 12,
+    key: 13,
+    host: 14,
+    port: 15,
+    proto: 16,
+    argv: 17,
+    cwd: 18,
+    events: 19,
+    exit_code: 20,
+    signal: 21,
+    errno: 22,
+    jail_pid: 23,
+};
+FIELD_NAMES.forEach((f, i) => {
+    if (SLOT[f] !== i)
+        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
+const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
+const bit = (f) => 1 << SLOT[f];
+const log_reader_bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
+/** Each event kind's own fields (KIND_FIELDS) as field names. */
+const KIND_FIELD_NAMES = KIND_FIELDS;
+const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
+    kind,
+    { required: log_reader_bits(spec.required), allowed: log_reader_bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
+]));
+/**
+ * Each field name with its closing quote, and the slot its first two of those bytes name (no two
+ * fields share them): a key is a field when its bytes equal that name, so keys are never scanned
+ * on their own. Built from FIELD_NAMES.
+ */
+const QUOTED_FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(`${f}"`, "latin1"));
+const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+QUOTED_FIELD_BYTES.forEach((q, i) => {
+    const pair = (q[0] << 8) | q[1];
+    if (SLOT_BY_KEY_PAIR[pair] !== -1)
+        throw new Error(`two fields start with the same bytes: ${FIELD_NAMES[i]}`);
+    SLOT_BY_KEY_PAIR[pair] = i;
+});
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+    names;
+    bytes;
+    constructor(names) {
+        this.names = names;
+        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+    }
+    match(buf, start, end) {
+        const len = end - start;
+        for (let c = 0; c < this.bytes.length; c++) {
+            const b = this.bytes[c];
+            if (b.length !== len || b[0] !== buf[start])
+                continue;
+            let j = 1;
+            while (j < len && b[j] === buf[start + j])
+                j++;
+            if (j === len)
+                return this.names[c];
+        }
+        return undefined;
+    }
+}
+const KINDS = new ByteConstants(LOG_KINDS);
+/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
+const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
+const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
+const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
+/** A non-empty array of plain strings (no escapes), such as exec's argv. */
+const T_STR_ARRAY = 6;
+function isEscapedQuote(line, quoteIndex) {
+    let backslashes = 0;
+    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
+        backslashes++;
+    return (backslashes & 1) === 1;
+}
+/**
+ * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
+ * comparing this with Object.keys finds duplicates without a second full parse.
+ */
+function countTopLevelKeys(line) {
+    let depth = 0;
+    let keys = 0;
+    const n = line.length;
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 0x22) {
+            let j = line.indexOf('"', i + 1);
+            while (j !== -1 && isEscapedQuote(line, j))
+                j = line.indexOf('"', j + 1);
+            if (j === -1)
+                return -1;
+            i = j + 1;
+            continue;
+        }
+        if (c === 0x7b || c === 0x5b)
+            depth++;
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+        else if (c === 0x3a && depth === 1)
+            keys++;
+        i++;
+    }
+    return keys;
+}
+const STRING_QUOTE = 1;
+const STRING_STOP = 2;
+const STRING_HIGH = 3;
+/** What each byte is inside a plain string: 0 for printable ASCII. */
+const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
+/** Set by plainStringEnd: whether the string it ended held only ASCII. */
+let plainStringAscii = true;
+/**
+ * The index of the quote closing a string that starts at `from` and has no escapes or control
+ * characters, or -1 when there is none before `to` (the strict path then decides).
+ */
+function plainStringEnd(buf, from, to) {
+    let high = 0;
+    for (let j = from; j < to; j++) {
+        const x = buf[j];
+        const k = STRING_BYTE[x];
+        if (k === 0)
+            continue;
+        if (k === STRING_QUOTE) {
+            plainStringAscii = high === 0;
+            return j;
+        }
+        if (k === STRING_STOP)
+            return -1;
+        high = 1;
+    }
+    return -1;
+}
+const TAIL_NEEDS_FOLDING = 1;
+const TAIL_HAS_GIT = 2;
+/**
+ * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
+ * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
+ */
+function scanPathTail(buf, from, to) {
+    let flags = 0;
+    for (let j = from; j < to - 1; j++) {
+        if (buf[j] !== 0x2f)
+            continue;
+        const a = buf[j + 1];
+        if (a === 0x2f)
+            return TAIL_NEEDS_FOLDING;
+        if (a === 0x2e) {
+            const b = j + 2 < to ? buf[j + 2] : 0x2f;
+            if (b === 0x2f)
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
+                flags = TAIL_HAS_GIT;
+        }
+    }
+    return flags;
+}
+function firstInvalidUtf8(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (b < 0x80)
+            continue;
+        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+        if (need < 0)
+            return i;
+        for (let k = 1; k <= need; k++) {
+            const cb = bytes[i + k];
+            if (cb === undefined)
+                return i;
+            if ((cb & 0xc0) !== 0x80)
+                return i;
+        }
+        i += need;
+    }
+    return bytes.length;
+}
+function asBuffer(chunk) {
+    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
+class LogEvaluator {
+    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
+    rules;
+    rootBytes;
+    rootHasGit;
+    anyRoot;
+    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
+    toolBytes;
+    envExactBytes;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
+    file;
+    envelope;
+    carry = null;
+    lineNo = 0;
+    meta = null;
+    endSeen = false;
+    endExit = null;
+    useSeq = false;
+    canaryBlockOpen = true;
+    logPathBytes = null;
+    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
+    protectedPathBytes = [];
+    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
+    pathHasGit = false;
+    violations = new Map();
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
+    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+    buf = Buffer.alloc(0);
+    mask = 0;
+    slow = false;
+    vals = new Array(FIELD_NAMES.length).fill(undefined);
+    tag = new Uint8Array(FIELD_NAMES.length);
+    start = new Int32Array(FIELD_NAMES.length);
+    end = new Int32Array(FIELD_NAMES.length);
+    ascii = new Uint8Array(FIELD_NAMES.length);
+    num = new Float64Array(FIELD_NAMES.length);
+    constructor(envelope, options) {
+        const e = envelope.envelope;
+        this.envelope = envelope;
+        this.file = options.file;
+        this.rules = ruleContext(e, options.roots);
+        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
+        this.rootHasGit = options.roots.map((r) => r.includes("/.git"));
+        this.anyRoot = options.roots.includes("/");
+        // Only names requireString accepts: a match then skips nothing it would have refused.
+        const plain = (n) => n !== "" && !n.includes("\u0000");
+        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
+        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
+        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
+    }
+    malformed(message, line = this.lineNo) {
+        throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
+        });
+    }
+    incomplete(message, line = this.lineNo) {
+        throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
+        });
+    }
+    checkUtf8(buf, from, to) {
+        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
+            const region = buf.subarray(from, to);
+            const bad = firstInvalidUtf8(region);
+            let line = this.lineNo + 1;
+            for (let i = 0; i < bad; i++)
+                if (region[i] === 0x0a)
+                    line++;
+            this.malformed("invalid UTF-8", line);
+        }
+    }
+    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
+    push(chunk) {
+        const buf = asBuffer(chunk);
+        let pos = 0;
+        if (this.carry !== null) {
+            const nl = buf.indexOf(0x0a);
+            if (nl === -1) {
+                this.carry = Buffer.concat([this.carry, buf]);
+                if (this.carry.length > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+                return;
+            }
+            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+            this.carry = null;
+            if (line.length > MAX_LINE_LENGTH)
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+            this.checkUtf8(line, 0, line.length);
+            this.lineNo++;
+            this.handleLine(line, 0, line.length);
+            pos = nl + 1;
+        }
+        const lastNl = buf.lastIndexOf(0x0a);
+        if (lastNl >= pos) {
+            this.checkUtf8(buf, pos, lastNl);
+            while (pos <= lastNl) {
+                const nl = buf.indexOf(0x0a, pos);
+                this.lineNo++;
+                if (nl - pos > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
+                this.handleLine(buf, pos, nl);
+                pos = nl + 1;
+            }
+        }
+        if (pos < buf.length) {
+            this.carry = Buffer.from(buf.subarray(pos));
+            if (this.carry.length > MAX_LINE_LENGTH)
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+        }
+    }
+    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
+    finish() {
+        if (this.carry !== null && this.carry.length > 0) {
+            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
+        }
+        if (this.meta === null)
+            this.incomplete("the log is empty: no meta line", 1);
+        if (!this.endSeen)
+            this.incomplete("the log has no end line", this.lineNo);
+        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
+        return {
+            verdict: violations.length === 0 ? "pass" : "envelope_fail",
+            envelope_id: this.envelope.envelope.envelope_id,
+            envelope_hash: this.envelope.hash,
+            events: this.lineNo - 2,
+            violations,
+            meta: this.meta,
+            exit_code: this.endExit,
+            counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
+        };
+    }
+    handleLine(buf, from, to) {
+        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
+        if (this.endSeen)
+            this.malformed("content after the end line");
+        if (this.lineNo === 1) {
+            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+                this.malformed("the log starts with a byte order mark");
+            }
+            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
+            return;
+        }
+        this.buf = buf;
+        let mask = this.scanFlat(buf, from, end);
+        if (mask === -1) {
+            this.slow = true;
+            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+        }
+        else {
+            this.slow = false;
+        }
+        this.mask = mask;
+        this.handleEvent();
+    }
+    /**
+     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+     * when the line needs the full JSON path, which then decides whether it is valid at all.
+     */
+    scanFlat(buf, from, to) {
+        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
+            return -1;
+        if (to - from === 2)
+            return 0;
+        const { tag, start, end, ascii, num } = this;
+        let mask = 0;
+        let i = from + 1;
+        for (;;) {
+            if (buf[i] !== 0x22)
+                return -1;
+            if (i + 2 >= to)
+                return -1;
+            const slot = SLOT_BY_KEY_PAIR[(buf[i + 1] << 8) | buf[i + 2]];
+            if (slot < 0)
+                return -1;
+            const quoted = QUOTED_FIELD_BYTES[slot];
+            const keyLen = quoted.length;
+            if (i + 1 + keyLen >= to)
+                return -1;
+            for (let j = 2; j < keyLen; j++)
+                if (quoted[j] !== buf[i + 1 + j])
+                    return -1;
+            const b = 1 << slot;
+            if ((mask & b) !== 0)
+                return -1;
+            i += 1 + keyLen;
+            if (buf[i] !== 0x3a)
+                return -1;
+            i++;
+            const c = buf[i];
+            if (c === 0x22) {
+                const j = plainStringEnd(buf, i + 1, to);
+                if (j < 0)
+                    return -1;
+                tag[slot] = T_STR;
+                start[slot] = i + 1;
+                end[slot] = j;
+                ascii[slot] = plainStringAscii ? 1 : 0;
+                i = j + 1;
+            }
+            else if (c === 0x5b && buf[i + 1] === 0x22) {
+                // A flat array of plain strings; val() parses it when asked.
+                let j = i + 1;
+                for (;;) {
+                    if (buf[j] !== 0x22)
+                        return -1;
+                    j = plainStringEnd(buf, j + 1, to);
+                    if (j < 0)
+                        return -1;
+                    j++;
+                    if (buf[j] === 0x2c) {
+                        j++;
+                        continue;
+                    }
+                    if (buf[j] === 0x5d)
+                        break;
+                    return -1;
+                }
+                tag[slot] = T_STR_ARRAY;
+                start[slot] = i;
+                end[slot] = j + 1;
+                i = j + 1;
+            }
+            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+                let j = c === 0x2d ? i + 1 : i;
+                const digitsStart = j;
+                let value = 0;
+                while (j < to) {
+                    const d = buf[j];
+                    if (d < 0x30 || d > 0x39)
+                        break;
+                    value = value * 10 + (d - 0x30);
+                    j++;
+                }
+                const digits = j - digitsStart;
+                if (digits === 0 || digits > 15)
+                    return -1;
+                if (digits > 1 && buf[digitsStart] === 0x30)
+                    return -1;
+                const next = buf[j];
+                if (next === 0x2e || next === 0x65 || next === 0x45)
+                    return -1;
+                tag[slot] = T_NUM;
+                num[slot] = c === 0x2d ? -value : value;
+                i = j;
+            }
+            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+                tag[slot] = T_TRUE;
+                i += 4;
+            }
+            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+                tag[slot] = T_FALSE;
+                i += 5;
+            }
+            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+                tag[slot] = T_NULL;
+                i += 4;
+            }
+            else {
+                return -1;
+            }
+            mask |= b;
+            const sep = buf[i];
+            if (sep === 0x2c) {
+                i++;
+                continue;
+            }
+            return sep === 0x7d && i === to - 1 ? mask : -1;
+        }
+    }
+    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+    parseObject(line) {
+        let parsed;
+        try {
+            parsed = JSON.parse(line);
+        }
+        catch (err) {
+            if (line.trim() === "")
+                this.malformed("empty line");
+            this.malformed(`not JSON (${err.message})`);
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+            this.malformed("each line must be a JSON object");
+        }
+        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
+            this.malformed("duplicate key in the object");
+        return parsed;
+    }
+    slotsFromParsed(obj) {
+        let mask = 0;
+        for (const key of Object.keys(obj)) {
+            const slot = SLOT_BY_NAME.get(key);
+            if (slot === undefined) {
+                if (obj.kind === "meta")
+                    this.malformed("a second meta line");
+                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
+            }
+            this.vals[slot] = obj[key];
+            mask |= 1 << slot;
+        }
+        return mask;
+    }
+    has(slot) {
+        return (this.mask & (1 << slot)) !== 0;
+    }
+    /** A field's value as JSON would give it, or undefined when the line lacks it. */
+    val(slot) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow)
+            return this.vals[slot];
+        switch (this.tag[slot]) {
+            case T_STR:
+                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+            case T_NUM:
+                return this.num[slot];
+            case T_TRUE:
+                return true;
+            case T_FALSE:
+                return false;
+            case T_STR_ARRAY:
+                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
+            default:
+                return null;
+        }
+    }
+    /** A string field matched against known constants without allocating; undefined when it is none of them. */
+    constant(slot, constants) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow) {
+            const v = this.vals[slot];
+            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+        }
+        if (this.tag[slot] !== T_STR)
+            return undefined;
+        return constants.match(this.buf, this.start[slot], this.end[slot]);
+    }
+    isNumber(slot, expected) {
+        if (this.slow)
+            return this.vals[slot] === expected;
+        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+    }
+    handleEvent() {
+        if (!this.isNumber(SLOT.v, LOG_VERSION))
+            this.malformed(`"v" must be ${LOG_VERSION}`);
+        const kind = this.constant(SLOT.kind, KINDS);
+        if (kind === undefined) {
+            const raw = this.val(SLOT.kind);
+            if (typeof raw !== "string")
+                this.malformed(`"kind" must be a string`);
+            this.malformed(`unknown kind "${raw}"`);
+        }
+        if (kind === "meta")
+            this.malformed("a second meta line");
+        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
+        if (spec === undefined)
+            this.malformed(`unknown kind "${kind}"`);
+        const unknown = this.mask & ~spec.allowed;
+        if (unknown !== 0)
+            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+        if ((this.mask & spec.required) !== spec.required) {
+            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
+            this.malformed(`a ${kind} event needs "${missing}"`);
+        }
+        this.checkCommon();
+        if (kind === "end") {
+            this.readEnd();
+            return;
+        }
+        const canary = this.has(SLOT.canary);
+        if (canary) {
+            if (!this.canaryBlockOpen)
+                this.malformed("a canary event after the self-check block");
+            this.counts.canary++;
+        }
+        else {
+            this.canaryBlockOpen = false;
+        }
+        switch (kind) {
+            case "write":
+                this.onWrite(canary);
+                break;
+            case "tool":
+                this.onTool(canary);
+                break;
+            case "env":
+                this.onEnv(canary);
+                break;
+            case "host":
+                this.onHost(canary);
+                break;
+            case "exec":
+                this.onExec(canary);
+                break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
+        }
+    }
+    checkCommon() {
+        if (this.useSeq) {
+            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
+                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+            }
+        }
+        else if (this.has(SLOT.seq)) {
+            this.malformed(`"seq" appears, but the meta line has none`);
+        }
+        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
+            this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
+        }
+        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
+            this.malformed(`"canary" may only be true`);
+        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
+            this.malformed(`"pid" must be an integer`);
+    }
+    readMeta(obj) {
+        if (obj.v !== LOG_VERSION)
+            this.malformed(`"v" must be ${LOG_VERSION}`);
+        if (obj.kind !== "meta")
+            this.incomplete("the first line must be the meta line");
+        const field = (name) => {
+            const value = obj[name];
+            if (typeof value !== "string" || value === "")
+                this.malformed(`meta needs a non-empty string "${name}"`);
+            return value;
+        };
+        const meta = {
+            run_id: field("run_id"),
+            envelope_hash: field("envelope_hash"),
+            runner: field("runner"),
+            started_at: field("started_at"),
+            extra: {},
+        };
+        for (const [k, v] of Object.entries(obj)) {
+            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
+                meta.extra[k] = v;
+        }
+        if ("seq" in obj) {
+            if (obj.seq !== 0)
+                this.malformed(`meta "seq" must be 0`);
+            this.useSeq = true;
+        }
+        this.checkObservers(obj.observers);
+        this.checkWithheld(obj.withheld);
+        this.checkRecorder(obj.recorder);
+        const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
+        const logPath = typeof obj.log_path === "string" ? foldPath(obj.log_path) : null;
+        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
+        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
+        if (meta.envelope_hash !== this.envelope.hash) {
+            throw new errors_Refusal("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+                file: this.file,
+                line: 1,
+                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
+            });
+        }
+        this.meta = meta;
+    }
+    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
+    checkRecorder(recorder) {
+        if (recorder === undefined)
+            return;
+        const ok = typeof recorder === "object" &&
+            recorder !== null &&
+            !Array.isArray(recorder) &&
+            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
+            (recorder.name === "ebpf" || recorder.name === "strace") &&
+            (recorder.fallback === undefined ||
+                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
+        if (!ok)
+            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process"))
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new errors_Refusal("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
+    }
+    readEnd() {
+        const events = this.val(SLOT.events);
+        if (!Number.isInteger(events))
+            this.malformed(`end "events" must be an integer`);
+        const exit = this.val(SLOT.exit_code);
+        if (exit !== null && !Number.isInteger(exit))
+            this.malformed(`end "exit_code" must be an integer or null`);
+        if (events !== this.lineNo - 1) {
+            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
+        }
+        this.endSeen = true;
+        this.endExit = exit;
+    }
+    record(rule, subject) {
+        const id = `${rule}:${subject}`;
+        const existing = this.violations.get(id);
+        if (existing) {
+            existing.count++;
+        }
+        else {
+            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+        }
+    }
+    requireString(slot) {
+        const value = this.val(slot);
+        if (typeof value !== "string" || value === "")
+            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
+        if (value.includes("\u0000"))
+            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
+        return value;
+    }
+    /** Records what `rule` says of this line, if anything. */
+    judged(rule, subject) {
+        if (rule !== null)
+            this.record(rule, subject);
+    }
+    writePath() {
+        const folded = foldPath(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        return folded;
+    }
+    onWrite(canary) {
+        this.counts.write++;
+        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
+            this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+        }
+        if (this.has(SLOT.errno)) {
+            this.checkMissingTarget();
+            this.judgeWriteLine("missing_target", canary);
+            return;
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            this.judgeWriteLine("refused", canary);
+            return;
+        }
+        if (!this.slow && this.tag[SLOT.path] === T_STR) {
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            // The path as the bytes give it is folded already when this says where it is.
+            const inside = this.writeInsideFast(from, to);
+            if (inside !== undefined) {
+                if (canary || (inside && !this.mayBeProtected(from, to)))
+                    return;
+                const path = this.val(SLOT.path);
+                this.judged(judgeWrite(this.rules, path, "done", inside), path);
+                return;
+            }
+        }
+        this.judgeWriteLine("done", canary);
+    }
+    judgeWriteLine(outcome, canary) {
+        const path = this.writePath();
+        if (!canary)
+            this.judged(judgeWrite(this.rules, path, outcome), path);
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
+     * (it reads the kernel's answer).
+     */
+    checkMissingTarget() {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+    }
+    /**
+     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
+     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
+     */
+    mayBeProtected(from, to) {
+        if (this.pathHasGit)
+            return true;
+        const buf = this.buf;
+        const len = to - from;
+        for (const p of this.protectedPathBytes) {
+            // From the end: paths under one root share their start.
+            let k = p.length - 1;
+            if (k >= len)
+                continue;
+            while (k >= 0 && p[k] === buf[from + k])
+                k--;
+            if (k < 0)
+                return true;
+        }
+        return false;
+    }
+    /**
+     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+     * intact, so this equals the string comparison). Returns undefined when the path needs
+     * folding or is not absolute, leaving it to the string path.
+     */
+    writeInsideFast(from, to) {
+        const buf = this.buf;
+        const len = to - from;
+        if (len === 0 || buf[from] !== 0x2f)
+            return undefined;
+        if (len > 1 && buf[to - 1] === 0x2f)
+            return undefined;
+        const logPath = this.logPathBytes;
+        // Equal to the folded log path means folded already.
+        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
+            return false;
+        if (this.anyRoot)
+            return this.insideRoot(from, to, false);
+        for (let r = 0; r < this.rootBytes.length; r++) {
+            const root = this.rootBytes[r];
+            const rl = root.length;
+            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
+                continue;
+            let k = rl - 1;
+            while (k >= 0 && root[k] === buf[from + k])
+                k--;
+            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
+            // and a `/.git` cannot straddle its end, where the path has a `/`.
+            if (k < 0)
+                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
+        }
+        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
+    }
+    insideRoot(tailFrom, to, rootHasGit) {
+        const flags = scanPathTail(this.buf, tailFrom, to);
+        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
+            return undefined;
+        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
+        return true;
+    }
+    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
+    isFastConstant(slot, constants) {
+        return (!this.slow &&
+            (this.mask & (1 << slot)) !== 0 &&
+            this.tag[slot] === T_STR &&
+            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
+    }
+    onTool(canary) {
+        this.counts.tool++;
+        if (this.isFastConstant(SLOT.name, this.toolBytes))
+            return;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.judged(judgeTool(this.rules, name), name);
+    }
+    onEnv(canary) {
+        this.counts.env++;
+        if (this.isFastConstant(SLOT.key, this.envExactBytes))
+            return;
+        const key = this.requireString(SLOT.key);
+        if (!canary)
+            this.judged(judgeEnv(this.rules, key, this.constant(SLOT.source, SOURCE_CONSTANTS)), key);
+    }
+    onHost(canary) {
+        this.counts.host++;
+        const host = hostName(this.requireString(SLOT.host));
+        const port = this.val(SLOT.port);
+        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+            this.malformed(`host "port" must be an integer from 0 to 65535`);
+        }
+        if (canary)
+            return;
+        const p = (port ?? null);
+        const rule = judgeHost(this.rules, host, p, this.val(SLOT.via));
+        if (rule !== null) {
+            this.record(rule, formatEndpoint(host, p));
+        }
+        else if (this.hostSets) {
+            const set = hostViaSet(this.rules, host, p);
+            if (set !== null) {
+                const endpoint = formatEndpoint(host, p);
+                if (!this.viaSets.has(endpoint))
+                    this.viaSets.set(endpoint, set);
+            }
+        }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.record(judgeSyscall(), name);
+    }
+    onExec(canary) {
+        this.counts.exec++;
+        const path = foldPath(this.requireString(SLOT.path));
+        if (path === null)
+            this.malformed(`exec "path" must be absolute`);
+        // The byte path has already read a T_STR_ARRAY as strings.
+        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
+            const argv = this.val(SLOT.argv);
+            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+                this.malformed(`exec "argv" must be an array of strings`);
+            }
+        }
+        if (this.has(SLOT.jail_pid)) {
+            const jailPid = this.val(SLOT.jail_pid);
+            if (!Number.isInteger(jailPid) || jailPid <= 0)
+                this.malformed(`exec "jail_pid" must be a positive integer`);
+        }
+        if (!canary)
+            this.judged(judgeExec(this.rules, path), path);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/check/files.ts
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
  * code. The only place the check pipeline touches files.
@@ -46976,19 +47373,16 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 
 
 
-function errno(err) {
-    return typeof err === "object" && err !== null && "code" in err ? String(err.code) : undefined;
-}
 async function readBytes(path, missing, unreadable, what, hint) {
     try {
         return await readFile(path);
     }
     catch (err) {
-        const code = errno(err);
+        const code = errnoOf(err);
         if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new GateError(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
+            throw new Refusal(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
         }
-        throw new GateError(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
+        throw new Refusal(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
             file: path,
             hint: "Check the path and its permissions.",
             cause: err,
@@ -47010,46 +47404,45 @@ async function files_readVerifiedEnvelope(envelopePath, digestPath = defaultDige
     return loadEnvelope(bytes, envelopePath);
 }
 const CHUNK = 1 << 20;
-/** Streams the observer log through the evaluator in fixed-size chunks. */
-async function evaluateLogFile(envelope, logPath, options) {
+/**
+ * Streams the observer log through the evaluator in fixed-size chunks. Two buffers take turns:
+ * the next chunk is read on the thread pool while this thread judges the one before it.
+ */
+async function evaluateLogFile(envelope, logPath, options, chunkSize = CHUNK) {
     let handle;
     try {
         handle = await (0,promises_namespaceObject.open)(logPath, "r");
     }
     catch (err) {
-        const code = errno(err);
-        if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new errors_GateError("OBSERVER_LOG_MISSING", `observer log ${logPath} does not exist`, {
-                file: logPath,
-                hint: "Record one with `envelope-gate run`; a missing log is never read as a clean run.",
-                cause: err,
-            });
-        }
-        throw new errors_GateError("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${code ?? String(err)})`, {
+        throw logOpenError(err, logPath, "Record one with `envelope-gate run`; a missing log is never read as a clean run.");
+    }
+    const evaluator = new LogEvaluator(envelope, { ...options, file: logPath });
+    let current = Buffer.allocUnsafe(chunkSize);
+    let next = Buffer.allocUnsafe(chunkSize);
+    const read = (buffer) => handle.read(buffer, 0, chunkSize, null).then(({ bytesRead }) => bytesRead, (err) => {
+        throw new errors_Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${errors_errnoOf(err) ?? String(err)})`, {
             file: logPath,
             cause: err,
         });
-    }
-    const evaluator = new LogEvaluator(envelope, { ...options, file: logPath });
-    const buffer = Buffer.allocUnsafe(CHUNK);
+    });
+    let pending = null;
     try {
+        pending = read(current);
         for (;;) {
-            let bytesRead;
-            try {
-                ({ bytesRead } = await handle.read(buffer, 0, CHUNK, null));
-            }
-            catch (err) {
-                throw new errors_GateError("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${errno(err) ?? String(err)})`, {
-                    file: logPath,
-                    cause: err,
-                });
-            }
+            const bytesRead = await pending;
+            pending = null;
             if (bytesRead === 0)
                 break;
-            evaluator.push(buffer.subarray(0, bytesRead));
+            // Reads with a null position follow one another, so this one starts where the last ended.
+            pending = read(next);
+            evaluator.push(current.subarray(0, bytesRead));
+            [current, next] = [next, current];
         }
     }
     finally {
+        // A read still in flight when the evaluator threw: wait for it before closing the handle.
+        if (pending !== null)
+            await pending.catch(() => 0);
         await handle.close();
     }
     return evaluator.finish();
@@ -47057,7 +47450,7 @@ async function evaluateLogFile(envelope, logPath, options) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/gate/output.ts
+;// CONCATENATED MODULE: ./src/check/output.ts
 
 
 /** Where standard output goes, for a message: the file it is redirected to where Linux says. */
@@ -47071,9 +47464,9 @@ function stdoutTarget() {
 }
 /** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
 function output_outputUnwritable(file, what, err) {
-    const reason = err.code ?? String(err);
+    const reason = errors_errnoOf(err) ?? String(err);
     const full = reason === "ENOSPC" || reason === "EDQUOT";
-    return new errors_GateError("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
+    return new errors_Refusal("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
         file,
         hint: full
             ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
@@ -47099,7 +47492,7 @@ function writeStdout(text, what) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/gate/suggest.ts
+;// CONCATENATED MODULE: ./src/check/suggest.ts
 /**
  * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
  * core/suggest for the tightest envelope that passes them, prints it explained, and with
@@ -47120,8 +47513,7 @@ async function readLog(file) {
         text = await (0,promises_namespaceObject.readFile)(file, "utf8");
     }
     catch (err) {
-        const code = err.code;
-        throw new errors_GateError(code === "ENOENT" ? "OBSERVER_LOG_MISSING" : "OBSERVER_LOG_UNREADABLE", `observer log ${file} cannot be read (${code ?? String(err)})`, { file });
+        throw logOpenError(err, file);
     }
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "")
@@ -47136,7 +47528,7 @@ async function readLog(file) {
                 return value;
             }
             catch (err) {
-                throw new errors_GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
+                throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
                     file,
                     line: i + 1,
                 });
@@ -49552,7 +49944,7 @@ const MAX_RETRY_BASE_MS = 10_000;
 /** Longest rate-limit wait honoured; beyond it the call gives up as unavailable. */
 const MAX_RATE_LIMIT_WAIT_S = 120;
 /** A typed GitHub failure: the request failed after the bounded retries. */
-class GitHubUnavailable extends errors_GateError {
+class GitHubUnavailable extends errors_Refusal {
     /** HTTP status, or null when no response arrived (refused, reset, timed out). */
     status;
     constructor(what, status, detail, cause, hint) {
@@ -49633,15 +50025,25 @@ function detailOf(err) {
     const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : "";
     return `${message}${cause}`.slice(0, 500);
 }
-/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted. */
-async function callGitHub(what, call) {
+/**
+ * The one error wrapper of envelope-gate's GitHub calls: a failed request becomes
+ * GitHubUnavailable (GITHUB_UNAVAILABLE) naming what was attempted, with the HTTP status when
+ * GitHub answered; a Refusal (already typed: the App's kill switch, a drain, a secret that
+ * could not be read) passes through unchanged. `hint` replaces the default advice (the App's
+ * says nothing was decided).
+ */
+function gitHubFailure(what, err, hint) {
+    if (err instanceof errors_Refusal)
+        return err;
+    return new GitHubUnavailable(what, statusOf(err), detailOf(err), err, hint);
+}
+/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted (gitHubFailure). */
+async function callGitHub(what, call, hint) {
     try {
         return await call();
     }
     catch (err) {
-        if (err instanceof GitHubUnavailable)
-            throw err;
-        throw new GitHubUnavailable(what, statusOf(err), detailOf(err), err);
+        throw gitHubFailure(what, err, hint);
     }
 }
 /** Is this a GitHub answer with the given status (as opposed to an outage)? */
@@ -49653,16 +50055,35 @@ function hasStatus(err, status) {
 /** Check runs: create one, then complete it with its output and annotations, 50 per request. */
 
 
-async function createCheckRun(client, repo, run) {
-    const { data } = await callGitHub(`create check run "${run.name}"`, () => client.request("POST /repos/{owner}/{repo}/check-runs", {
+/** GitHub's limit on a check run's output summary and text, in characters. */
+const CHECK_OUTPUT_MAX_CHARS = 65000;
+/**
+ * The one check-run creation: in progress (started now) for a run completed later by
+ * completeCheckRun, or, given a conclusion, completed with its output (summary and text cut to
+ * GitHub's limit) in one request.
+ */
+async function createCheckRun(client, repo, run, options = {}) {
+    const state = "conclusion" in run
+        ? { status: "completed", conclusion: run.conclusion }
+        : { status: "in_progress", started_at: new Date().toISOString() };
+    const output = "conclusion" in run
+        ? {
+            output: {
+                title: run.title,
+                summary: run.summary.slice(0, CHECK_OUTPUT_MAX_CHARS),
+                ...(run.text !== undefined ? { text: run.text.slice(0, CHECK_OUTPUT_MAX_CHARS) } : {}),
+            },
+        }
+        : {};
+    const { data } = await callGitHub(options.what ?? `create check run "${run.name}"`, () => client.request("POST /repos/{owner}/{repo}/check-runs", {
         ...repo,
         name: run.name,
         head_sha: run.headSha,
-        status: "in_progress",
-        started_at: new Date().toISOString(),
+        ...state,
         ...(run.externalId !== undefined ? { external_id: run.externalId } : {}),
         ...(run.detailsUrl !== undefined ? { details_url: run.detailsUrl } : {}),
-    }));
+        ...output,
+    }), options.hint);
     return { id: Number(data.id), htmlUrl: data.html_url ?? null };
 }
 /**
@@ -49702,9 +50123,17 @@ async function completeCheckRun(client, repo, id, result) {
  */
 
 
+/** The one repository parser: `owner/name` as GitHub spells it, or null. */
 function parseRepository(fullName) {
     const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(fullName);
     return m ? { owner: m[1], repo: m[2] } : null;
+}
+/** parseRepository for a name that must be one (the App's recorded repositories): CONFIG_INVALID otherwise. */
+function repoRef(fullName) {
+    const ref = parseRepository(fullName);
+    if (ref === null)
+        throw new Refusal("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
+    return ref;
 }
 /** Pages fetched at most per listing; GitHub itself lists at most 3000 files of a pull request. */
 const MAX_PAGES = 30;
@@ -49735,24 +50164,24 @@ function isTooLarge(err) {
 }
 function tooLarge(path, ref, size) {
     const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
-    return new errors_GateError("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
+    return new errors_Refusal("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
         file: path,
         hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
     });
 }
-function contentsAt(client, repo, path, ref, cache) {
+function contentsAt(client, repo, path, ref, cache, options) {
     if (cache === undefined)
-        return fetchContents(client, repo, path, ref);
+        return fetchContents(client, repo, path, ref, options);
     const key = `${ref}\0${path}`;
     let answer = cache.get(key);
     if (answer === undefined) {
-        answer = fetchContents(client, repo, path, ref);
+        answer = fetchContents(client, repo, path, ref, options);
         cache.set(key, answer);
     }
     return answer;
 }
-async function fetchContents(client, repo, path, ref) {
-    const what = `read ${path} at ${ref.slice(0, 12)}`;
+async function fetchContents(client, repo, path, ref, options) {
+    const what = options.what ?? `read ${path} at ${ref.slice(0, 12)}`;
     let data;
     try {
         ({ data } = await client.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref }));
@@ -49762,46 +50191,50 @@ async function fetchContents(client, repo, path, ref) {
             return null;
         if (isTooLarge(err))
             throw tooLarge(path, ref, null);
-        return callGitHub(what, () => Promise.reject(err));
+        throw gitHubFailure(what, err, options.hint);
     }
     const file = data;
     if (Array.isArray(data) || file.type !== "file" || typeof file.sha !== "string" || typeof file.size !== "number") {
-        throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null);
+        if (options.notAFile !== undefined)
+            throw options.notAFile(path, ref);
+        throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null, options.hint);
     }
     return file;
 }
 /** A file's blob id and size at a commit, or null when it does not exist there. */
 async function fileIdAt(client, repo, path, ref, cache) {
-    const file = await contentsAt(client, repo, path, ref, cache);
+    const file = await contentsAt(client, repo, path, ref, cache, {});
     return file === null ? null : { sha: file.sha, size: file.size };
 }
 /**
- * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
- * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
- * Files over 1 MB come from the contents API without content; their bytes are read through the
- * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
+ * The one file reader of envelope-gate (the Action's policy files, the App's ledger): a file's
+ * bytes at a commit, or null when GitHub says it does not exist there (404). Any other failure
+ * is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one. Files over 1 MB come
+ * from the contents API without content (encoding "none"); their bytes are read through the git
+ * blobs API by the blob id, up to POLICY_FILE_MAX_BYTES (POLICY_FILE_TOO_LARGE beyond).
  */
-async function readFileAt(client, repo, path, ref, cache) {
-    const file = await contentsAt(client, repo, path, ref, cache);
+async function readFileAt(client, repo, path, ref, cache, options = {}) {
+    const file = await contentsAt(client, repo, path, ref, cache, options);
     if (file === null)
         return null;
     if (file.size > POLICY_FILE_MAX_BYTES)
         throw tooLarge(path, ref, file.size);
+    const what = options.what ?? `read ${path} at ${ref.slice(0, 12)}`;
     let base64;
     if (file.encoding === "base64" && typeof file.content === "string") {
         base64 = file.content;
     }
     else {
-        const what = `read ${path} at ${ref.slice(0, 12)} (blob ${file.sha.slice(0, 12)})`;
-        const { data } = await callGitHub(what, () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }));
+        const blobWhat = `${what} (blob ${file.sha.slice(0, 12)})`;
+        const { data } = await callGitHub(blobWhat, () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }), options.hint);
         const blob = data;
         if (blob.encoding !== "base64" || typeof blob.content !== "string")
-            throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
+            throw new GitHubUnavailable(blobWhat, 200, `the blob of ${path} came without base64 content`, null, options.hint);
         base64 = blob.content;
     }
     const bytes = new Uint8Array(Buffer.from(base64, "base64"));
     if (bytes.length !== file.size) {
-        throw new GitHubUnavailable(`read ${path} at ${ref.slice(0, 12)}`, 200, `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`, null);
+        throw new GitHubUnavailable(what, 200, `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`, null, options.hint);
     }
     return bytes;
 }
@@ -49913,12 +50346,12 @@ function gitHubPullSource(client, repo) {
 const base_short = (sha) => sha.slice(0, 12);
 function judgedBase(event, api, pullNumber) {
     if (event !== null && event.ref !== null && event.ref !== api.ref) {
-        throw new errors_GateError("PULL_REQUEST_BASE_CHANGED", `pull request #${pullNumber} targets ${api.ref} now, not ${event.ref} as the event that started this run said; this run does not judge it against either`, {
+        throw new errors_Refusal("PULL_REQUEST_BASE_CHANGED", `pull request #${pullNumber} targets ${api.ref} now, not ${event.ref} as the event that started this run said; this run does not judge it against either`, {
             hint: `The pull request was retargeted after this run started (or this is a re-run of an older run, which replays the old event). The run GitHub starts for the retarget (the "edited" event; list it under pull_request types) judges it against ${api.ref}. Re-run that one, never this one.`,
         });
     }
     if (api.tipSha === null) {
-        throw new errors_GateError("PULL_REQUEST_BASE_MISSING", `pull request #${pullNumber} targets ${api.ref}, but GitHub has no branch ${api.ref} (git/ref/heads/${api.ref} is 404); there is no base policy to judge it against`, {
+        throw new errors_Refusal("PULL_REQUEST_BASE_MISSING", `pull request #${pullNumber} targets ${api.ref}, but GitHub has no branch ${api.ref} (git/ref/heads/${api.ref} is 404); there is no base policy to judge it against`, {
             hint: "The base branch was deleted or renamed; GitHub retargets or closes the pull request, and the run for that event decides.",
         });
     }
@@ -50132,7 +50565,6 @@ function logCoverage(lines) {
  * repository, a key, a host, a command, a tool) at the envelope file's line that the rule's key is
  * on, as the check run's annotations are, with the subject as a logical location.
  */
-
 
 
 
@@ -50517,6 +50949,225 @@ async function uploadSarif(client, repo, upload) {
     return { id: typeof data.id === "string" ? data.id : null };
 }
 
+;// CONCATENATED MODULE: ./src/check/result.ts
+/**
+ * The result file: how `run` and `check` tell the program that started them how they ended, as
+ * typed JSON, when it asks for one through ENVELOPE_GATE_RESULT_FILE (internal: the Action asks,
+ * src/action/cli-result.ts reads it; docs/action.md). Written once, at the end, whole (a temporary
+ * file renamed into place). What the commands print on stdout and stderr is the same with it or without.
+ */
+
+
+
+/** The variable naming the result file (read, then removed from the environment, by the CLI). */
+const RESULT_FILE_ENV = "ENVELOPE_GATE_RESULT_FILE";
+const CLI_RESULT_VERSION = 1;
+/** The result file asked for, taken out of the environment so nothing the command starts inherits it. */
+function takeResultFileRequest(env = process.env) {
+    const file = env[RESULT_FILE_ENV];
+    delete env[RESULT_FILE_ENV];
+    return file === undefined || file === "" ? null : resolve(file);
+}
+/** The log file at `path` as it stands: its size, or null when there is no file there. */
+function logOnDisk(path) {
+    if (path === undefined)
+        return null;
+    const full = resolve(path);
+    try {
+        const st = statSync(full);
+        return st.isFile() ? { path: full, bytes: st.size } : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** How much of the log's end is read for its end line; an end line is far shorter. */
+const END_SUFFIX_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** The events between meta and end, from the log's end line (its `events` counts meta too); null without one. */
+function endLineEvents(path) {
+    let text;
+    try {
+        const fd = openSync(path, "r");
+        try {
+            const size = fstatSync(fd).size;
+            const length = Math.min(size, END_SUFFIX_BYTES);
+            const buffer = Buffer.alloc(length);
+            const n = readSync(fd, buffer, 0, length, size - length);
+            text = buffer.subarray(0, n).toString("utf8");
+        }
+        finally {
+            closeSync(fd);
+        }
+    }
+    catch {
+        return null;
+    }
+    const lines = text.split("\n");
+    const last = lines.at(-1) === "" ? lines.at(-2) : undefined;
+    if (last === undefined)
+        return null;
+    try {
+        const end = JSON.parse(last);
+        return end.kind === "end" && typeof end.events === "number" && Number.isInteger(end.events) && end.events >= 1 ? end.events - 1 : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** Writes the result whole: a temporary file beside it, renamed into place. A failure is OUTPUT_UNWRITABLE. */
+function writeCliResult(file, result) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+        writeFileSync(temporary, JSON.stringify(result) + "\n", { mode: 0o600, flag: "wx" });
+        renameSync(temporary, file);
+    }
+    catch (err) {
+        rmSync(temporary, { force: true });
+        throw outputUnwritable(file, "the result file", err);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/cli-result.ts
+/**
+ * What the Action's own `envelope-gate run` said of a run: its result file (src/check/result.ts),
+ * parsed and checked here, then turned into the log to judge or the typed refusal. The wrapper's
+ * stderr (which carries the command's too) and the file system are never read to tell the cases
+ * apart. A result that is missing, unparsable, of another version, naming a code this build does
+ * not know, or contradicting the wrapper's exit status is OBSERVER_LOG_MISSING: "could not tell
+ * how the run ended" is never a run to judge.
+ */
+
+
+
+
+const OUTCOMES = ["completed", "refused", "usage"];
+const VERDICTS = ["pass", "envelope_fail", "error"];
+const isRecord = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+const isCount = (v) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+function parseError(v) {
+    if (!isRecord(v))
+        return "its error is not an object";
+    if (typeof v.code !== "string" || !ERROR_CODES.includes(v.code)) {
+        return `its error names a code this build does not know (${JSON.stringify(v.code)})`;
+    }
+    if (typeof v.message !== "string")
+        return "its error has no message";
+    for (const key of ["hint", "file"]) {
+        if (v[key] !== undefined && typeof v[key] !== "string")
+            return `its error's ${key} is not a string`;
+    }
+    if (v.line !== undefined && !isCount(v.line))
+        return "its error's line is not a line number";
+    return {
+        code: v.code,
+        message: v.message,
+        ...(typeof v.hint === "string" ? { hint: v.hint } : {}),
+        ...(typeof v.file === "string" ? { file: v.file } : {}),
+        ...(typeof v.line === "number" ? { line: v.line } : {}),
+    };
+}
+/** Parses a result file's text against the exit code the wrapper ended with (null: a signal). */
+function parseCliResult(text, exitCode) {
+    const problem = (why) => ({ ok: false, problem: why });
+    let v;
+    try {
+        v = JSON.parse(text);
+    }
+    catch {
+        return problem("it is not JSON");
+    }
+    if (!isRecord(v))
+        return problem("it is not a JSON object");
+    if (v.version !== CLI_RESULT_VERSION)
+        return problem(`its version is ${JSON.stringify(v.version)}, not ${CLI_RESULT_VERSION}`);
+    if (v.command !== "run" && v.command !== "check")
+        return problem(`it names no command envelope-gate has (${JSON.stringify(v.command)})`);
+    if (typeof v.outcome !== "string" || !OUTCOMES.includes(v.outcome))
+        return problem(`its outcome ${JSON.stringify(v.outcome)} is not one`);
+    if (!isCount(v.exit_status))
+        return problem("its exit status is not one");
+    if (v.exit_status !== exitCode) {
+        return problem(`it says exit status ${v.exit_status}, and the wrapper ended ${exitCode === null ? "by a signal" : `with ${exitCode}`}`);
+    }
+    let error = null;
+    if (v.outcome === "refused") {
+        const parsed = parseError(v.error);
+        if (typeof parsed === "string")
+            return problem(parsed);
+        error = parsed;
+    }
+    else if (v.error !== null) {
+        return problem(`its outcome is ${v.outcome}, yet it carries an error`);
+    }
+    let log = null;
+    if (v.log !== null) {
+        if (!isRecord(v.log) || typeof v.log.path !== "string" || !isCount(v.log.bytes))
+            return problem("its log is neither null nor a path and a size");
+        log = { path: v.log.path, bytes: v.log.bytes };
+    }
+    if (v.events !== null && !isCount(v.events))
+        return problem("its event count is not one");
+    if (v.verdict !== null && (typeof v.verdict !== "string" || !VERDICTS.includes(v.verdict)))
+        return problem("its verdict is not one");
+    return {
+        ok: true,
+        result: {
+            version: CLI_RESULT_VERSION,
+            command: v.command,
+            outcome: v.outcome,
+            exit_status: v.exit_status,
+            error,
+            log,
+            events: v.events,
+            verdict: v.verdict,
+        },
+    };
+}
+/** Reads (and removes) the result file a wrapper was asked to write; a missing or unreadable one is a problem, not a throw. */
+async function takeCliResult(file, exitCode) {
+    let text;
+    try {
+        text = await (0,promises_namespaceObject.readFile)(file, "utf8");
+    }
+    catch (err) {
+        const code = errors_errnoOf(err);
+        return { ok: false, problem: code === "ENOENT" ? "it was not written" : `it cannot be read (${code ?? String(err)})` };
+    }
+    await (0,promises_namespaceObject.rm)(file, { force: true });
+    return parseCliResult(text, exitCode);
+}
+/** Whether a run left a log beside its end (false when its result cannot be read: nothing it says is taken). */
+function logWritten(observed) {
+    return observed.result.ok && observed.result.result.log !== null;
+}
+/**
+ * What the run's end means: its log to judge, or the typed refusal. The wrapper's own refusal is
+ * its code; a run that wrote no log is OBSERVER_LOG_MISSING, and so is one whose result cannot be
+ * read. `what` prefixes the messages (a property's name), `hint` is said with each refusal.
+ */
+function runEnd(observed, logPath, say) {
+    const exit = observed.exitCode ?? "none";
+    const refused = (error) => ({ kind: "refused", error, logWritten: logWritten(observed) });
+    if (!observed.result.ok) {
+        return refused(new errors_Refusal("OBSERVER_LOG_MISSING", `${say.what}envelope-gate run ended (exit code ${exit}) without a result the Action can read: its result file ${observed.result.problem}`, { hint: say.hint }));
+    }
+    const { result } = observed.result;
+    if (result.error !== null) {
+        return refused(new errors_Refusal(result.error.code, `${say.what}envelope-gate run refused with ${result.error.code} (exit code ${exit}); see the step log`, {
+            hint: say.hint,
+        }));
+    }
+    if (result.outcome !== "completed" || result.log === null) {
+        return refused(new errors_Refusal("OBSERVER_LOG_MISSING", `${say.what}envelope-gate run ended (exit code ${exit}) without writing ${logPath}`, {
+            hint: say.hint,
+        }));
+    }
+    if (result.log.path !== (0,external_node_path_namespaceObject.resolve)(logPath)) {
+        return refused(new errors_Refusal("OBSERVER_LOG_MISSING", `${say.what}envelope-gate run ended (exit code ${exit}) without a result the Action can read: its result file names the log ${result.log.path}, not ${logPath}`, { hint: say.hint }));
+    }
+    return { kind: "logged", log: result.log };
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -50530,6 +51181,8 @@ var external_node_url_ = __nccwpck_require__(3136);
  * The Action's local I/O: running the patch under the observer, reading what it produced,
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
+
+
 
 
 
@@ -50561,13 +51214,13 @@ async function prepareEvidenceDir(dir) {
         entries = await (0,promises_namespaceObject.readdir)(dir);
     }
     catch (err) {
-        if (err.code !== "ENOENT") {
-            throw new errors_GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be read (${err.code ?? String(err)})`);
+        if (errors_errnoOf(err) !== "ENOENT") {
+            throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be read (${errors_errnoOf(err) ?? String(err)})`);
         }
     }
     const foreign = entries.filter((e) => !BUNDLE_NAMES.has(e));
     if (foreign.length > 0) {
-        throw new errors_GateError("CONFIG_INVALID", `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`, {
+        throw new errors_Refusal("CONFIG_INVALID", `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`, {
             hint: "Point evidence-dir at a fresh directory (the default is under RUNNER_TEMP).",
         });
     }
@@ -50577,15 +51230,15 @@ async function prepareEvidenceDir(dir) {
         await (0,promises_namespaceObject.mkdir)(dir, { recursive: true });
     }
     catch (err) {
-        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be created (${err.code ?? String(err)})`);
+        throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be created (${errors_errnoOf(err) ?? String(err)})`);
     }
 }
 /** The bundled CLI beside this bundle (dist/index.js -> dist/cli/index.js). */
 function bundledCli() {
     return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "cli", "index.js");
 }
-/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay. */
-const CLI_PARTS = ["cli", "preload", "relay", "package.json"];
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the eBPF recorder. */
+const CLI_PARTS = ["cli", "preload", "relay", "recorder", "package.json"];
 let privateCliCopy = null;
 /**
  * The observer CLI the Action runs: a private copy of dist/cli, dist/preload and dist/relay,
@@ -50608,7 +51261,7 @@ async function privateCli(runnerTemp) {
             }
         }
         catch (err) {
-            throw new errors_GateError("ACTION_COPY_UNAVAILABLE", `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${err.message})`, { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err });
+            throw new errors_Refusal("ACTION_COPY_UNAVAILABLE", `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${err.message})`, { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err });
         }
         return (0,external_node_path_namespaceObject.join)(dir, "cli", "index.js");
     })();
@@ -50625,7 +51278,7 @@ async function propertyScratch(runnerTemp) {
         return await (0,promises_namespaceObject.realpath)(await (0,promises_namespaceObject.mkdtemp)((0,external_node_path_namespaceObject.join)(runnerTemp, "envelope-gate-property-scratch-")));
     }
     catch (err) {
-        throw new errors_GateError("PROPERTY_SCRATCH_UNAVAILABLE", `a scratch directory for a property command cannot be made in ${runnerTemp} (${err.message})`, {
+        throw new errors_Refusal("PROPERTY_SCRATCH_UNAVAILABLE", `a scratch directory for a property command cannot be made in ${runnerTemp} (${err.message})`, {
             cause: err,
         });
     }
@@ -50635,8 +51288,8 @@ async function propertyScratch(runnerTemp) {
  * afterwards by the caller; this only reports how the wrapper ended.
  */
 async function runUnderObserver(options) {
-    const { exitCode, refusal } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
-    return { exitCode, refusal };
+    const { exitCode, result } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
+    return { exitCode, result };
 }
 /**
  * Runs a property command the way the patch itself ran: under `envelope-gate run`, jailed, with
@@ -50648,12 +51301,12 @@ async function runPropertyUnderObserver(options) {
     const outcome = r.timedOut
         ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` }
         : { exitCode: r.exitCode, stdout: r.stdout };
-    return { exitCode: r.exitCode, refusal: r.refusal, outcome };
+    return { exitCode: r.exitCode, result: r.result, outcome };
 }
 async function spawnObserved(options, how) {
     const cli = bundledCli();
     if (!(0,external_node_fs_namespaceObject.existsSync)(cli)) {
-        throw new errors_GateError("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
+        throw new errors_Refusal("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
             hint: "Use a released tag of the Action; its dist/ carries the observer.",
         });
     }
@@ -50665,14 +51318,19 @@ async function spawnObserved(options, how) {
         options.workspace,
         await (0,promises_namespaceObject.realpath)(options.workspace).catch(() => options.workspace),
     ])) {
-        throw new errors_GateError("ACTION_COPY_WRITABLE", `the Action's private copy of its observer (${(0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`, {
+        throw new errors_Refusal("ACTION_COPY_WRITABLE", `the Action's private copy of its observer (${(0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`, {
             hint: "Keep RUNNER_TEMP out of the envelope's allowed_roots (the copy is made under RUNNER_TEMP).",
         });
     }
+    // The wrapper's result file: in the private copy's own directory (outside every root, checked
+    // above), under a name no earlier run used.
+    const resultsDir = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy)), "results");
+    const resultFile = (0,external_node_path_namespaceObject.join)(resultsDir, `run-${(0,external_node_crypto_.randomBytes)(8).toString("hex")}.json`);
     const policyDir = (0,external_node_path_namespaceObject.join)(options.runnerTemp, "envelope-gate-policy");
     const envelopePath = (0,external_node_path_namespaceObject.join)(policyDir, "envelope.json");
     // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
     try {
+        await (0,promises_namespaceObject.mkdir)(resultsDir, { recursive: true, mode: 0o700 });
         await (0,promises_namespaceObject.mkdir)(policyDir, { recursive: true });
         await (0,promises_namespaceObject.writeFile)(envelopePath, options.envelopeBytes);
         await (0,promises_namespaceObject.writeFile)(`${envelopePath}.sha256`, options.digestLine);
@@ -50696,6 +51354,7 @@ async function spawnObserved(options, how) {
         "--scratch",
         options.scratch,
         ...(options.audit === true ? ["--audit"] : []),
+        ...(options.recorder !== undefined ? ["--recorder", options.recorder] : []),
         "--",
         ...options.command,
     ];
@@ -50719,10 +51378,11 @@ async function spawnObserved(options, how) {
                     : runEnvironment(process.env, options.identity.role, options.identity.pull)),
                 RUNNER_TEMP: options.runnerTemp,
                 GITHUB_ACTION_PATH: actionPath(),
+                // How the wrapper says how the run ended (src/check/result.ts); it takes the key out of its environment.
+                [RESULT_FILE_ENV]: resultFile,
             },
             stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
         });
-        let stderr = "";
         let stdout = "";
         let timedOut = false;
         child.stdout?.on("data", (chunk) => {
@@ -50731,8 +51391,6 @@ async function spawnObserved(options, how) {
         });
         child.stderr?.on("data", (chunk) => {
             process.stderr.write(chunk);
-            if (stderr.length < 65536)
-                stderr += chunk.toString("utf8");
         });
         // The wrapper ends the jail when it is stopped; SIGKILL follows if it does not.
         let killer;
@@ -50747,36 +51405,19 @@ async function spawnObserved(options, how) {
             clearTimeout(deadline);
             clearTimeout(killer);
             resumeCommands();
-            reject(new errors_GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
+            reject(new errors_Refusal("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
         });
         child.on("close", (code) => {
             clearTimeout(deadline);
             clearTimeout(killer);
             resumeCommands();
-            const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
-            const refusal = m && ERROR_CODES.includes(m[1]) ? m[1] : null;
-            resolvePromise({ exitCode: code, refusal, stdout, timedOut });
+            takeCliResult(resultFile, code).then((result) => resolvePromise({ exitCode: code, result, stdout, timedOut }), reject);
         });
     });
 }
-/**
- * What the patch's run left: a log to judge, or the typed reason there is none. A wrapper that
- * refused (exit 3, or no log) is that refusal; no log at all is OBSERVER_LOG_MISSING.
- */
-function requireObservedLog(observed, logPath) {
-    const written = (0,external_node_fs_namespaceObject.existsSync)(logPath);
-    if (observed.refusal !== null && (observed.exitCode === 3 || !written)) {
-        throw new errors_GateError(observed.refusal, `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`, { hint: "The run was not observed, so it is not judged as clean." });
-    }
-    if (!written) {
-        throw new errors_GateError("OBSERVER_LOG_MISSING", `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`, {
-            hint: "The run was not observed, so it is not judged as clean.",
-        });
-    }
-}
 /** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 async function copyLog(from, to) {
-    const unreadable = (err) => new errors_GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${err.code ?? String(err)})`, {
+    const unreadable = (err) => new errors_Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${errors_errnoOf(err) ?? String(err)})`, {
         file: from,
         cause: err,
     });
@@ -50785,14 +51426,7 @@ async function copyLog(from, to) {
         source = await (0,promises_namespaceObject.open)(from, "r");
     }
     catch (err) {
-        const code = err.code;
-        if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new errors_GateError("OBSERVER_LOG_MISSING", `observer log ${from} does not exist`, {
-                file: from,
-                hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
-            });
-        }
-        throw unreadable(err);
+        throw logOpenError(err, from, "Record it with `envelope-gate run` in an earlier step, or use the run input.");
     }
     let failedSide = null;
     const reader = source.createReadStream();
@@ -50808,8 +51442,8 @@ async function copyLog(from, to) {
 }
 /** A file of the evidence bundle that cannot be written (a full disk, a quota, permissions). */
 function evidenceUnwritable(file, err) {
-    const reason = err.code ?? String(err);
-    return new errors_GateError("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
+    const reason = errors_errnoOf(err) ?? String(err);
+    return new errors_Refusal("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
         file,
         hint: reason === "ENOSPC" || reason === "EDQUOT"
             ? "The filesystem holding evidence-dir is full: free space on the runner, or point evidence-dir elsewhere."
@@ -50825,20 +51459,20 @@ async function readWorkspaceFile(workspace, path) {
         real = await (0,promises_namespaceObject.realpath)(full);
     }
     catch (err) {
-        if (err.code === "ENOENT")
+        if (errors_errnoOf(err) === "ENOENT")
             return null;
-        throw new errors_GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${err.code ?? String(err)})`);
+        throw new errors_Refusal("PROPERTY_UNAVAILABLE", `${path} cannot be read (${errors_errnoOf(err) ?? String(err)})`);
     }
     const root = await (0,promises_namespaceObject.realpath)(workspace);
     const rel = (0,external_node_path_namespaceObject.relative)(root, real);
     if (rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || rel === ".." || (0,external_node_path_namespaceObject.resolve)(root, rel) !== real) {
-        throw new errors_GateError("PROPERTY_UNAVAILABLE", `${path} resolves outside the workspace (${real})`);
+        throw new errors_Refusal("PROPERTY_UNAVAILABLE", `${path} resolves outside the workspace (${real})`);
     }
     try {
         return new Uint8Array(await (0,promises_namespaceObject.readFile)(real));
     }
     catch (err) {
-        throw new errors_GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${err.code ?? String(err)})`);
+        throw new errors_Refusal("PROPERTY_UNAVAILABLE", `${path} cannot be read (${errors_errnoOf(err) ?? String(err)})`);
     }
 }
 async function machineId() {
@@ -50893,18 +51527,24 @@ async function writeBundle(dir, files) {
         return built.digest;
     }
     catch (err) {
-        if (err instanceof errors_GateError)
+        if (err instanceof errors_Refusal)
             throw err;
-        throw new errors_GateError("EVIDENCE_UNAVAILABLE", `the evidence bundle in ${dir} cannot be written (${err.code ?? String(err)})`, { cause: err });
+        throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `the evidence bundle in ${dir} cannot be written (${errors_errnoOf(err) ?? String(err)})`, {
+            cause: err,
+        });
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/gate.ts
+;// CONCATENATED MODULE: ./src/action/pull-request.ts
 /**
  * Gating one pull request: gather the facts from GitHub (./facts.ts, through a PullSource), make
  * the policy of them (src/core/policy-files.ts), run and judge the patch and its properties
  * under the observer, decide (src/core/policy.ts), then render the check run and the evidence
  * from that decision. Every decision is a core function; this file only sequences.
+ *
+ * The sequence is staged: each stage gives a readonly value (the subject, the pinned policy, the
+ * run, the properties), kept in `Known` as it is reached so an error at any point still reports
+ * what came before it; `verdictOf` makes the verdict of them and `publish` reports it.
  */
 
 
@@ -50935,190 +51575,170 @@ async function writeBundle(dir, files) {
 
 
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
-function asGateError(err) {
-    if (err instanceof errors_GateError)
+function asRefusal(err) {
+    if (err instanceof errors_Refusal)
         return err;
-    return new errors_GateError("INTERNAL_ERROR", `the Action failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+    return new errors_Refusal("INTERNAL_ERROR", `the Action failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
         cause: err,
         hint: "This is a bug in envelope-gate; the pull request is refused until it is fixed.",
     });
 }
+const UNOBSERVED_HINT = "The run was not observed, so it is not judged as clean.";
+const PROPERTY_UNOBSERVED_HINT = "A property command runs jailed and observed like the patch; an unobserved run is not scored.";
 async function gatePullRequest(settings) {
     const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
     const repo = settings.repository;
     const source = gitHubPullSource(client, repo);
-    const p = {
-        pull: null,
-        headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null,
-        base: null,
-        gating: null,
-        facts: null,
-        policyRef: null,
-        policySource: "base commit",
-        pinned: null,
-        policy: null,
-        report: null,
-        outcomes: null,
-        logWritten: false,
-        propertyViolations: [],
+    let known = {
+        subject: { headSha: settings.expectedHeadSha ?? settings.eventPull?.headSha ?? null, pull: null, base: null, gating: null },
+        policy: { ref: null, source: "base commit", facts: null, pinned: null, policy: null },
+        run: { logWritten: false, report: null },
+        properties: null,
     };
-    let checkRun = null;
-    let checkRunRefused = false;
+    const subject = (s) => ({ ...known, subject: { ...known.subject, ...s } });
+    const pinnedPolicy = (s) => ({ ...known, policy: { ...known.policy, ...s } });
+    const patchRun = (s) => ({ ...known, run: { ...known.run, ...s } });
+    let channel = { checkRun: null, refused: false };
     let error = null;
     try {
         // Only audit runs without a pull request (src/action/audit.ts); readSettings sees to it.
         if (settings.pullNumber === null)
-            throw new errors_GateError("INTERNAL_ERROR", "an enforce run without a pull request");
-        p.pull = await source.pullRequest(settings.pullNumber);
-        p.headSha ??= p.pull.headSha;
-        try {
-            checkRun = await createCheckRun(client, repo, {
-                name: settings.checkName,
-                headSha: p.headSha,
-                ...(settings.dualRunId !== null ? { externalId: settings.dualRunId } : {}),
-                ...(settings.run.url !== null ? { detailsUrl: settings.run.url } : {}),
-            });
-        }
-        catch (err) {
-            // A 403 that is a rate limit is an outage, not a missing permission.
-            if (!hasStatus(err, 403) || /rate limit/i.test(err.message))
-                throw err;
-            checkRunRefused = true;
-        }
-        if (settings.expectedHeadSha !== null && settings.expectedHeadSha !== p.pull.headSha) {
-            throw new errors_GateError("PULL_REQUEST_HEAD_MOVED", `pull request #${p.pull.number} is at ${p.pull.headSha}, not the head-sha ${settings.expectedHeadSha} this run was asked to check`, { hint: "The pull request moved on; the run for the new head decides. Runner B results never carry over to another commit." });
+            throw new errors_Refusal("INTERNAL_ERROR", "an enforce run without a pull request");
+        const pull = await source.pullRequest(settings.pullNumber);
+        const headSha = known.subject.headSha ?? pull.headSha;
+        known = subject({ pull, headSha });
+        channel = await openCheckRun(settings, client, headSha);
+        if (settings.expectedHeadSha !== null && settings.expectedHeadSha !== pull.headSha) {
+            throw new errors_Refusal("PULL_REQUEST_HEAD_MOVED", `pull request #${pull.number} is at ${pull.headSha}, not the head-sha ${settings.expectedHeadSha} this run was asked to check`, { hint: "The pull request moved on; the run for the new head decides. Runner B results never carry over to another commit." });
         }
         // The current base, never the event's: a retargeted pull request is refused, a base branch
         // that moved on is judged at its current commit; an unreadable one is GITHUB_UNAVAILABLE.
         const event = settings.eventPull;
-        p.base = await currentBase(source, p.pull, event === null ? null : { ref: event.baseRef, sha: event.baseSha });
-        p.gating = gatingDecision({
-            author: p.pull.author,
-            labels: p.pull.labels,
+        const base = await currentBase(source, pull, event === null ? null : { ref: event.baseRef, sha: event.baseSha });
+        known = subject({ base });
+        const gating = gatingDecision({
+            author: pull.author,
+            labels: pull.labels,
             agentAuthors: settings.agentAuthors,
             agentLabel: settings.agentLabel,
             gateAll: settings.gateAll,
         });
-        if (!p.gating.gated) {
-            const decision = { verdict: "not_gated", conclusion: "neutral", headline: `not gated: ${p.gating.reason}` };
+        known = subject({ gating });
+        if (!gating.gated) {
             // Shown for reference only: nothing is judged, so an unreadable envelope is a note, not a verdict.
-            const notes = [];
-            try {
-                p.policyRef = p.base.sha;
-                const files = await policyFilesAt(source, settings.policy, p.policyRef, p.policySource);
-                p.pinned = pinnedEnvelope(settings.policy, files);
-            }
-            catch (err) {
-                const e = asGateError(err);
-                notes.push(`The base commit's envelope was not shown (${e.code}: ${e.message}). Nothing was evaluated for this pull request.`);
-            }
-            return await finish(settings, client, p, decision, checkRun, checkRunRefused, [], null, notes);
+            known = pinnedPolicy({ ref: base.sha });
+            const shown = await shownEnvelope(settings, source, base.sha, known.policy.source);
+            known = pinnedPolicy({ pinned: shown.pinned });
+            return await publish({ settings, client, channel }, known, {
+                decision: { verdict: "not_gated", conclusion: "neutral", headline: `not gated: ${gating.reason}` },
+                report: null,
+                outcomes: null,
+                breach: null,
+                annotations: [],
+                notes: shown.notes,
+                error: null,
+            });
         }
-        await gate(settings, source, p);
+        const facts = await gatherPolicyFacts(source, {
+            pull,
+            baseSha: base.sha,
+            headSha,
+            paths: settings.policy,
+            envelopeReviewers: settings.envelopeReviewers,
+            botApprovers: settings.botApprovers,
+        });
+        known = pinnedPolicy({ facts, ref: facts.policy.ref, source: facts.policy.source });
+        const today = utcDate(new Date());
+        known = pinnedPolicy({ pinned: pinnedEnvelope(settings.policy, facts.policy) });
+        const policy = policyFrom(settings.policy, facts.policy, today, settings.freezeCaps);
+        known = pinnedPolicy({ policy });
+        const roots = expandRoots(policy.envelope, { workspace: settings.workspace, scratch: settings.scratch });
+        await prepareEvidenceDir(settings.evidenceDir);
+        const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
+        const observed = await observePatch(settings, policy, roots, logPath, pull);
+        known = patchRun({ logWritten: observed.logWritten });
+        if (observed.refusal !== null)
+            throw observed.refusal;
+        const report = reportFromVerdict(await evaluateLogFile(policy.envelope, logPath, { roots }));
+        known = patchRun({ report });
+        if (report.verdict === "pass")
+            known = { ...known, properties: await scoreProperties(settings, pull, facts, policy, today) };
     }
     catch (err) {
-        error = asGateError(err);
+        error = asRefusal(err);
     }
-    const envelope = p.pinned?.envelope ?? null;
-    const report = error !== null ? reportFromError(error, envelope) : p.report;
-    if (error !== null)
-        p.outcomes = null;
-    p.report = report;
-    const decision = decide({
-        report,
-        properties: p.outcomes ?? [],
-        policyChange: policyChangeOf(p),
-    });
-    const annotations = [];
-    const fromProperties = new Set(p.propertyViolations.flatMap((r) => r.violations));
-    const mainViolations = report.violations.filter((v) => !fromProperties.has(v));
-    if (envelope && mainViolations.length > 0)
-        annotations.push(...violationAnnotations(mainViolations, envelope, EVIDENCE_FILES.observerLog));
-    const notes = [];
-    for (const r of error === null ? p.propertyViolations : []) {
-        if (envelope)
-            annotations.push(...violationAnnotations(r.violations, envelope, `property ${r.property}'s log`));
-        notes.push(`Property ${r.property}'s command ran jailed under the same envelope and broke it (${r.violations.map((v) => v.id).join(", ")}); its observer log is ${r.logPath} on the runner. Properties are not scored after an envelope failure.`);
-    }
-    if (p.outcomes)
-        annotations.push(...propertyAnnotations(p.outcomes, settings.policy.properties));
-    if (p.policy)
-        annotations.push(...ledgerAnnotations(p.outcomes ?? [], p.policy.freezes.refused, settings.policy.ledger));
-    if (error?.file !== undefined && Object.values(settings.policy).includes(error.file)) {
-        annotations.unshift({
-            path: error.file,
-            start_line: error.line ?? 1,
-            end_line: error.line ?? 1,
-            annotation_level: "failure",
-            title: error.code,
-            // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
-            message: markdown_plainText(error.message, 4000),
-        });
-    }
-    return finish(settings, client, p, decision, checkRun, checkRunRefused, annotations, error, notes);
+    return publish({ settings, client, channel }, known, verdictOf(settings, known, error));
 }
-function policyChangeOf(p) {
-    const facts = p.facts;
-    return facts !== null && facts.changes.length > 0 ? { changes: facts.changes, approvedBy: facts.approvedBy } : null;
-}
-/** Gathers the facts, makes the policy of them, runs and judges the patch, scores properties. */
-async function gate(settings, source, p) {
-    const pull = p.pull;
-    const headSha = p.headSha;
-    const baseSha = p.base.sha;
-    const facts = await gatherPolicyFacts(source, {
-        pull,
-        baseSha,
-        headSha,
-        paths: settings.policy,
-        envelopeReviewers: settings.envelopeReviewers,
-        botApprovers: settings.botApprovers,
-    });
-    p.facts = facts;
-    p.policyRef = facts.policy.ref;
-    p.policySource = facts.policy.source;
-    const today = utcDate(new Date());
-    p.pinned = pinnedEnvelope(settings.policy, facts.policy);
-    const policy = policyFrom(settings.policy, facts.policy, today, settings.freezeCaps);
-    p.policy = policy;
-    const { envelope, bytes: envelopeBytes } = policy;
-    const files = facts.files;
-    const roots = expandRoots(envelope, { workspace: settings.workspace, scratch: settings.scratch });
-    await prepareEvidenceDir(settings.evidenceDir);
-    const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
-    if (settings.evaluation.mode === "run") {
-        const observed = await runUnderObserver({
-            envelopeBytes,
-            digestLine: envelope_formatDigestLine(envelopeBytes, "envelope.json"),
-            logPath,
-            workspace: settings.workspace,
-            scratch: settings.scratch,
-            command: settings.evaluation.command,
-            runnerTemp: settings.runnerTemp,
-            roots,
-            identity: runIdentity(settings, pull),
+/** Opens the check run on the head commit; a token that may not (HTTP 403, not a rate limit) is said, not fatal. */
+async function openCheckRun(settings, client, headSha) {
+    try {
+        const checkRun = await createCheckRun(client, settings.repository, {
+            name: settings.checkName,
+            headSha,
+            ...(settings.dualRunId !== null ? { externalId: settings.dualRunId } : {}),
+            ...(settings.run.url !== null ? { detailsUrl: settings.run.url } : {}),
         });
-        p.logWritten = (0,external_node_fs_namespaceObject.existsSync)(logPath);
-        requireObservedLog(observed, logPath);
+        return { checkRun, refused: false };
     }
-    else {
+    catch (err) {
+        // A 403 that is a rate limit is an outage, not a missing permission.
+        if (!hasStatus(err, 403) || /rate limit/i.test(err.message))
+            throw err;
+        return { checkRun: null, refused: true };
+    }
+}
+/** The base commit's envelope, shown beside a not-gated verdict; one that cannot be shown is a note. */
+async function shownEnvelope(settings, source, ref, label) {
+    try {
+        const files = await policyFilesAt(source, settings.policy, ref, label);
+        return { pinned: pinnedEnvelope(settings.policy, files), notes: [] };
+    }
+    catch (err) {
+        const e = asRefusal(err);
+        return {
+            pinned: null,
+            notes: [`The base commit's envelope was not shown (${e.code}: ${e.message}). Nothing was evaluated for this pull request.`],
+        };
+    }
+}
+/**
+ * The patch's run under the observer (the run input), or the given log copied in (observer-log):
+ * whether a log is in the evidence directory, and the typed refusal when it is not one to judge.
+ */
+async function observePatch(settings, policy, roots, logPath, pull) {
+    if (settings.evaluation.mode !== "run") {
         await copyLog(settings.evaluation.path, logPath);
-        p.logWritten = true;
+        return { logWritten: true, refusal: null };
     }
-    const verdict = await evaluateLogFile(envelope, logPath, { roots });
-    p.report = reportFromVerdict(verdict);
-    if (p.report.verdict !== "pass")
-        return;
+    const observed = await runUnderObserver({
+        envelopeBytes: policy.bytes,
+        digestLine: envelope_formatDigestLine(policy.bytes, "envelope.json"),
+        logPath,
+        workspace: settings.workspace,
+        scratch: settings.scratch,
+        command: settings.evaluation.command,
+        runnerTemp: settings.runnerTemp,
+        roots,
+        recorder: settings.recorder,
+        identity: runIdentity(settings, pull),
+    });
+    const end = runEnd(observed, logPath, { what: "", hint: UNOBSERVED_HINT });
+    return end.kind === "logged" ? { logWritten: true, refusal: null } : { logWritten: end.logWritten, refusal: end.error };
+}
+/** Runs and scores each declared property, then checks the freeze rows that would tolerate a failure against their evidence. */
+async function scoreProperties(settings, pull, facts, policy, today) {
+    const { envelope } = policy;
+    const files = facts.files;
     const scored = [];
     for (const declared of policy.properties?.properties ?? []) {
         const d = declared.declaration;
         // Outside the scoring's catch: a property run that cannot be judged refuses the whole pull request.
         const ran = d.kind === "tests_collected"
-            ? await runProperty(settings, p, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S)
+            ? await runProperty(settings, pull, policy, d.name, d.command, d.timeout_seconds ?? DEFAULT_PROPERTY_TIMEOUT_S)
             : undefined;
         // The property's own run broke the envelope: that is an envelope failure, not a score.
-        if (ran === null)
-            return;
+        if (ran?.kind === "broke")
+            return { kind: "broken", breach: ran.breach };
         let score;
         try {
             if (d.kind === "output_schema") {
@@ -51126,18 +51746,18 @@ async function gate(settings, source, p) {
             }
             else if (d.kind === "patch_paths") {
                 if (!facts.filesComplete) {
-                    throw new errors_GateError("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
+                    throw new errors_Refusal("PULL_FILES_TRUNCATED", `GitHub listed ${files.length} of the ${pull.changedFiles} files this pull request changes; ${d.name} cannot be judged on part of them`, {
                         hint: "Split the pull request: GitHub's files listing stops at 3000 files.",
                     });
                 }
                 score = scorePatchPaths(declared, files);
             }
             else {
-                score = scoreTestsCollected(declared, ran);
+                score = scoreTestsCollected(declared, ran.outcome);
             }
         }
         catch (err) {
-            const e = asGateError(err);
+            const e = asRefusal(err);
             score = { result: "error", detail: `${e.code}: ${e.message}`, inputs: {}, locations: [] };
         }
         const freezable = isFreezable(d);
@@ -51159,9 +51779,60 @@ async function gate(settings, source, p) {
     const candidates = freezeCandidates(scored.map((s) => s.record), policy.freezes, envelope.hash, today);
     const checks = await checkFreezeRows(settings, candidates);
     const freezes = afterEvidenceChecks(policy.freezes, checks);
-    p.policy = { ...policy, freezes };
     const verified = new Set([...checks].filter(([, problem]) => problem === null).map(([line]) => line));
-    p.outcomes = applyFreezes(scored, freezes, policy.ledger.rows, envelope.hash, today, verified);
+    return {
+        kind: "scored",
+        outcomes: applyFreezes(scored, freezes, policy.ledger.rows, envelope.hash, today, verified),
+        policy: { ...policy, freezes },
+    };
+}
+function policyChangeOf(known) {
+    const facts = known.policy.facts;
+    return facts !== null && facts.changes.length > 0 ? { changes: facts.changes, approvedBy: facts.approvedBy } : null;
+}
+/**
+ * The verdict of what was reached: the error's report when there is one, else the patch's log's,
+ * with a property run's violations after the patch's own; the decision, the annotations (each
+ * violation on the log that holds it) and the notes.
+ */
+function verdictOf(settings, known, error) {
+    const envelope = known.policy.pinned?.envelope ?? null;
+    const stage = error === null ? known.properties : null;
+    const breach = stage?.kind === "broken" ? stage.breach : null;
+    const outcomes = stage?.kind === "scored" ? stage.outcomes : null;
+    const patch = error === null ? known.run.report : null;
+    const report = patch === null
+        ? reportFromError(error, envelope)
+        : breach === null
+            ? patch
+            : { ...patch, verdict: "envelope_fail", violations: [...patch.violations, ...breach.violations] };
+    const decision = decide({ report, properties: outcomes ?? [], policyChange: policyChangeOf(known) });
+    const annotations = [];
+    const notes = [];
+    if (envelope && patch !== null && patch.violations.length > 0)
+        annotations.push(...violationAnnotations(patch.violations, envelope, EVIDENCE_FILES.observerLog));
+    if (breach !== null) {
+        if (envelope)
+            annotations.push(...violationAnnotations([...breach.violations], envelope, `property ${breach.property}'s log`));
+        notes.push(`Property ${breach.property}'s command ran jailed under the same envelope and broke it (${breach.violations.map((v) => v.id).join(", ")}); its observer log is ${breach.logPath} on the runner. Properties are not scored after an envelope failure.`);
+    }
+    if (outcomes)
+        annotations.push(...propertyAnnotations(outcomes, settings.policy.properties));
+    const policy = stage?.kind === "scored" ? stage.policy : known.policy.policy;
+    if (policy)
+        annotations.push(...ledgerAnnotations(outcomes ?? [], policy.freezes.refused, settings.policy.ledger));
+    if (error?.file !== undefined && Object.values(settings.policy).includes(error.file)) {
+        annotations.unshift({
+            path: error.file,
+            start_line: error.line ?? 1,
+            end_line: error.line ?? 1,
+            annotation_level: "failure",
+            title: error.code,
+            // The message can quote the file's text: plain text, invisible characters shown (./core/markdown.ts).
+            message: markdown_plainText(error.message, 4000),
+        });
+    }
+    return { decision, report, outcomes, breach, annotations, notes, error };
 }
 /**
  * Downloads the two evidence bundles each candidate row names (runner A's and runner B's runs,
@@ -51196,7 +51867,7 @@ async function checkFreezeRows(settings, rows) {
                 got = await downloadRunArtifact(client, settings.repository, cell.runId, EVIDENCE_ARTIFACT_NAME);
             }
             catch (err) {
-                const e = asGateError(err);
+                const e = asRefusal(err);
                 refuse("FREEZE_EVIDENCE_UNAVAILABLE", `runner ${side}'s evidence could not be read (${e.code}: ${e.message}); the row is not honored`);
                 break;
             }
@@ -51208,7 +51879,7 @@ async function checkFreezeRows(settings, rows) {
                 bundles.push(readEvidenceZip(got.zip));
             }
             catch (err) {
-                const e = asGateError(err);
+                const e = asRefusal(err);
                 refuse("FREEZE_EVIDENCE_MISMATCH", `runner ${side}'s evidence bundle (run ${cell.runId}) is not a valid bundle (${e.code}: ${e.message})`);
                 break;
             }
@@ -51235,12 +51906,12 @@ function runIdentity(settings, pull) {
 }
 /**
  * Runs a property command jailed and observed under the same envelope as the patch, and judges
- * its log like the main run's. Returns the command's outcome to score, or null when its log
- * broke the envelope (the violations join the report, which turns envelope_fail). A run the
- * gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
+ * its log like the main run's. Returns the command's outcome to score, or the breach when its log
+ * broke the envelope (kept apart from the patch's violations; the verdict turns envelope_fail). A
+ * run the gate cannot judge throws: the pull request is refused, never scored on an unobserved run.
  */
-async function runProperty(settings, p, name, command, timeoutSeconds) {
-    const { envelope, bytes: envelopeBytes } = p.policy;
+async function runProperty(settings, pull, policy, name, command, timeoutSeconds) {
+    const { envelope, bytes: envelopeBytes } = policy;
     const logPath = (0,external_node_path_namespaceObject.join)(settings.runnerTemp, "envelope-gate-properties", `${name}.observer.jsonl`);
     // A scratch of its own, new: nothing the patch's run (or an earlier property's) left in its
     // scratch reaches this command, and its log is judged with this scratch as ${SCRATCH}.
@@ -51255,79 +51926,78 @@ async function runProperty(settings, p, name, command, timeoutSeconds) {
         command,
         runnerTemp: settings.runnerTemp,
         roots,
+        recorder: settings.recorder,
         timeoutSeconds,
-        identity: runIdentity(settings, p.pull),
+        identity: runIdentity(settings, pull),
     });
-    // The refusal line is read from the wrapper's stderr, which carries the command's too: only the
-    // wrapper's own refusal (exit 3, before the log's first line) means nothing ran; a command that
-    // prints the line itself is judged on its log like any other.
-    if (ran.refusal === "COMMAND_NOT_FOUND" && ran.exitCode === 3 && (0,external_node_fs_namespaceObject.existsSync)(logPath) && (0,external_node_fs_namespaceObject.statSync)(logPath).size === 0) {
-        return { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` };
+    // The wrapper's own result file says it refused before the log's first line: nothing ran. (What
+    // the command prints, a forged refusal line too, is never read: it is judged on its log.)
+    const said = ran.result.ok ? ran.result.result : null;
+    if (said?.error?.code === "COMMAND_NOT_FOUND" && ran.exitCode === 3 && said.log !== null && said.log.bytes === 0) {
+        return { kind: "ran", outcome: { exitCode: null, stdout: "", failure: `${command[0] ?? ""} was not found` } };
     }
     // Stopped at its deadline, the run's log has no end and cannot be judged: the gate refuses
     // (a command that outwaits its deadline must not leave its run unjudged behind a property error).
     if (ran.outcome.exitCode === null && ran.outcome.failure !== undefined) {
-        throw new errors_GateError("OBSERVER_INTERRUPTED", `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`, {
+        throw new errors_Refusal("OBSERVER_INTERRUPTED", `property ${name}: the command was ${ran.outcome.failure}; its run is not judged, so the pull request is not either`, {
             hint: "Raise the property's timeout_seconds, or make the command finish sooner.",
         });
     }
-    if (ran.refusal !== null && (ran.exitCode === 3 || !(0,external_node_fs_namespaceObject.existsSync)(logPath))) {
-        throw new errors_GateError(ran.refusal, `property ${name}: envelope-gate run refused with ${ran.refusal} (exit code ${ran.exitCode ?? "none"}); see the step log`, {
-            hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
-        });
-    }
-    if (!(0,external_node_fs_namespaceObject.existsSync)(logPath)) {
-        throw new errors_GateError("OBSERVER_LOG_MISSING", `property ${name}: envelope-gate run ended (exit code ${ran.exitCode ?? "none"}) without writing ${logPath}`, {
-            hint: "A property command runs jailed and observed like the patch; an unobserved run is not scored.",
-        });
-    }
+    const end = runEnd(ran, logPath, { what: `property ${name}: `, hint: PROPERTY_UNOBSERVED_HINT });
+    if (end.kind === "refused")
+        throw end.error;
     const verdict = reportFromVerdict(await evaluateLogFile(envelope, logPath, { roots }));
     if (verdict.verdict === "error") {
         const e = verdict.error;
-        throw new errors_GateError((e?.code ?? "OBSERVER_LOG_MALFORMED"), `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`, { hint: e?.hint ?? "" });
+        throw new errors_Refusal((e?.code ?? "OBSERVER_LOG_MALFORMED"), `property ${name}'s run: ${e?.message ?? "its log could not be judged"}`, { hint: e?.hint ?? "" });
     }
-    if (verdict.verdict === "envelope_fail") {
-        const report = p.report;
-        p.report = { ...report, verdict: "envelope_fail", violations: [...report.violations, ...verdict.violations] };
-        p.propertyViolations.push({ property: name, logPath, violations: verdict.violations });
-        return null;
-    }
-    return ran.outcome;
+    if (verdict.verdict === "envelope_fail")
+        return { kind: "broke", breach: { property: name, logPath, violations: verdict.violations } };
+    return { kind: "ran", outcome: ran.outcome };
 }
-async function writeEvidence(settings, p, report, extras) {
+async function writeEvidence(settings, known, outcomes, report, extras) {
+    const { subject } = known;
+    const { pinned } = known.policy;
     const files = new Map(extras);
-    const properties = { version: 1, properties: (p.outcomes ?? []).map((o) => o.record) };
+    const properties = { version: 1, properties: (outcomes ?? []).map((o) => o.record) };
     files.set(EVIDENCE_FILES.properties, encodeJson(properties));
-    if (p.pinned !== null)
-        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(p.pinned.bytes, "envelope.json")));
+    if (pinned !== null)
+        files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(pinned.bytes, "envelope.json")));
     files.set(EVIDENCE_FILES.verdict, encodeJson(report));
     const identity = await runnerIdentity({
         run_id: report.log?.run_id ?? settings.run.id,
         run_attempt: settings.run.attempt,
         workflow_run_id: settings.run.id,
         repository: `${settings.repository.owner}/${settings.repository.repo}`,
-        head_sha: p.headSha,
-        pull_number: p.pull?.number ?? settings.pullNumber,
+        head_sha: subject.headSha,
+        pull_number: subject.pull?.number ?? settings.pullNumber,
         dual_run_id: settings.dualRunId,
-        envelope_hash: p.pinned?.envelope.hash ?? null,
-        envelope_id: p.pinned?.envelope.envelope.envelope_id ?? null,
+        envelope_hash: pinned?.envelope.hash ?? null,
+        envelope_id: pinned?.envelope.envelope.envelope_id ?? null,
         mode: "enforce",
     });
     files.set(EVIDENCE_FILES.runner, encodeJson(identity));
     return writeBundle(settings.evidenceDir, files);
 }
-async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused, annotationsIn, error, extraNotes = []) {
-    let decision = decisionIn;
-    let report = p.report;
+/**
+ * Reports the verdict: what the judged log shows beside it (coverage, the footprint against the
+ * base, SARIF), the evidence bundle (without which the run is refused), the summary, the check
+ * run, the SARIF upload.
+ */
+async function publish(run, known, verdict) {
+    const { settings, client, channel } = run;
+    const { subject } = known;
+    const { error, outcomes } = verdict;
+    let { decision, report } = verdict;
     let digest = null;
-    const notes = [...extraNotes];
+    const notes = [...verdict.notes];
     // What the judged log shows beyond the verdict: coverage, the footprint against the base, SARIF.
     const extras = new Map();
     let coverage = null;
     let footprint = null;
     let sarif = null;
-    if (decision.verdict !== "not_gated" && report !== null && p.logWritten && error === null && report.verdict !== "error") {
-        const judged = await describeJudgedLog(settings, client, p, report);
+    if (decision.verdict !== "not_gated" && report !== null && known.run.logWritten && error === null && report.verdict !== "error") {
+        const judged = await describeJudgedLog(settings, client, known, report, verdict.breach);
         coverage = judged.coverage;
         footprint = judged.footprint;
         sarif = judged.sarif;
@@ -51336,16 +52006,15 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
     }
     if (decision.verdict !== "not_gated" && report !== null) {
         try {
-            if (!p.logWritten)
+            if (!known.run.logWritten)
                 await prepareEvidenceDir(settings.evidenceDir);
-            digest = await writeEvidence(settings, p, report, extras);
+            digest = await writeEvidence(settings, known, outcomes, report, extras);
         }
         catch (err) {
-            const e = asGateError(err);
+            const e = asRefusal(err);
             if (error === null) {
                 // Without evidence the App cannot compare runs; the run is refused, not passed.
-                report = reportFromError(e, p.pinned?.envelope ?? null);
-                p.report = report;
+                report = reportFromError(e, known.policy.pinned?.envelope ?? null);
                 decision = decide({ report, properties: [], policyChange: null });
             }
             else {
@@ -51353,25 +52022,27 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
             }
         }
     }
-    if (checkRunRefused) {
+    if (channel.refused) {
         notes.push(`This token cannot create check runs (HTTP 403, as for pull requests from forks). The step's own result and these annotations stand in for it; the "${settings.checkName}" check will come from the envelope-gate App, from the evidence bundle artifact "${EVIDENCE_ARTIFACT_NAME}".`);
     }
     if (settings.dualRunId !== null)
         notes.push(`Runner B of dual run ${settings.dualRunId}.`);
-    if (p.base !== null)
-        notes.push(...p.base.notes);
-    if (p.facts !== null && p.facts.ignoredBots.length > 0) {
-        notes.push(`Not counted as approvals of the policy change: ${p.facts.ignoredBots.map((l) => `@${l}`).join(", ")} (bot accounts approve only when the bot-approvers input names them).`);
+    if (subject.base !== null)
+        notes.push(...subject.base.notes);
+    const { facts } = known.policy;
+    if (facts !== null && facts.ignoredBots.length > 0) {
+        notes.push(`Not counted as approvals of the policy change: ${facts.ignoredBots.map((l) => `@${l}`).join(", ")} (bot accounts approve only when the bot-approvers input names them).`);
     }
-    const { kept, omitted } = capAnnotations(annotationsIn);
-    const envelope = p.pinned?.envelope ?? null;
+    const { kept, omitted } = capAnnotations([...verdict.annotations]);
+    const envelope = known.policy.pinned?.envelope ?? null;
+    const policy = known.properties?.kind === "scored" && error === null ? known.properties.policy : known.policy.policy;
     const links = [];
     if (settings.run.url)
         links.push({ label: "workflow run (evidence artifact)", url: settings.run.url });
-    if (p.pull?.htmlUrl)
-        links.push({ label: `pull request #${p.pull.number}`, url: p.pull.htmlUrl });
-    if (checkRun?.htmlUrl)
-        links.push({ label: "check run", url: checkRun.htmlUrl });
+    if (subject.pull?.htmlUrl)
+        links.push({ label: `pull request #${subject.pull.number}`, url: subject.pull.htmlUrl });
+    if (channel.checkRun?.htmlUrl)
+        links.push({ label: "check run", url: channel.checkRun.htmlUrl });
     const summaryInput = {
         checkName: settings.checkName,
         decision,
@@ -51381,25 +52052,25 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
                 id: envelope.envelope.envelope_id,
                 hash: envelope.hash,
                 file: envelope.file,
-                ref: p.policyRef ?? "",
-                source: p.policySource,
+                ref: known.policy.ref ?? "",
+                source: known.policy.source,
                 ruleLines: Object.fromEntries(Object.values(RULE_ENVELOPE_KEY).map((k) => [k, envelope.lines.get(`/${k}`)])),
             }
             : null,
-        pull: p.pull
+        pull: subject.pull
             ? {
-                number: p.pull.number,
-                author: p.pull.author,
-                url: p.pull.htmlUrl,
-                baseSha: p.base?.sha ?? p.pull.baseSha,
-                headSha: p.headSha ?? p.pull.headSha,
+                number: subject.pull.number,
+                author: subject.pull.author,
+                url: subject.pull.htmlUrl,
+                baseSha: subject.base?.sha ?? subject.pull.baseSha,
+                headSha: subject.headSha ?? subject.pull.headSha,
             }
             : null,
-        gating: p.gating,
-        policyChange: policyChangeOf(p),
-        properties: p.outcomes,
-        propertiesFile: p.facts === null ? null : { path: settings.policy.properties, present: p.facts.policy.properties !== null },
-        ledger: p.policy === null ? null : { path: settings.policy.ledger, present: p.policy.ledgerPresent, refused: p.policy.freezes.refused },
+        gating: subject.gating,
+        policyChange: policyChangeOf(known),
+        properties: outcomes,
+        propertiesFile: facts === null ? null : { path: settings.policy.properties, present: facts.policy.properties !== null },
+        ledger: policy === null ? null : { path: settings.policy.ledger, present: policy.ledgerPresent, refused: policy.freezes.refused },
         evidence: decision.verdict === "not_gated" ? null : { dir: settings.evidenceDir, digest, artifact: EVIDENCE_ARTIFACT_NAME },
         links,
         notes,
@@ -51412,9 +52083,9 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
         footprint = null;
     const text = footprint === null ? null : renderFootprint(footprint);
     let reportingError = null;
-    if (checkRun !== null) {
+    if (channel.checkRun !== null) {
         try {
-            await completeCheckRun(client, settings.repository, checkRun.id, {
+            await completeCheckRun(client, settings.repository, channel.checkRun.id, {
                 conclusion: decision.conclusion,
                 title: checkTitle(decision),
                 summary,
@@ -51423,65 +52094,73 @@ async function finish(settings, client, p, decisionIn, checkRun, checkRunRefused
             });
         }
         catch (err) {
-            reportingError = asGateError(err);
+            reportingError = asRefusal(err);
         }
     }
     // After the check run: the verdict is on the pull request already, whatever the upload does.
-    let sarifOutcome = null;
-    if (sarif !== null && digest !== null) {
-        sarifOutcome = { path: (0,external_node_path_namespaceObject.join)(settings.evidenceDir, SARIF_FILE), uploaded: false, uploadId: null, uploadError: null };
-        if (settings.uploadSarif && p.pull !== null && p.headSha !== null) {
-            try {
-                const receipt = await uploadSarif(client, settings.repository, {
-                    commitSha: p.headSha,
-                    ref: `refs/pull/${p.pull.number}/head`,
-                    sarif,
-                    toolName: SARIF_TOOL_NAME,
-                });
-                sarifOutcome.uploaded = true;
-                sarifOutcome.uploadId = receipt.id;
-            }
-            catch (err) {
-                const cause = err instanceof errors_GateError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-                sarifOutcome.uploadError = new errors_GateError("SARIF_UPLOAD_FAILED", `envelope-gate.sarif could not be uploaded to code scanning (${cause}); the verdict stands as the check run says`, {
-                    cause: err,
-                    hint: "The job needs security-events: write, and code scanning must be available for the repository; the SARIF file is in the evidence bundle.",
-                });
-            }
-        }
-    }
+    const sarifOutcome = sarif !== null && digest !== null ? await uploadedSarif(run, subject, sarif) : null;
     return {
         decision,
         report,
         summary,
         annotations: kept,
-        checkRun,
-        checkRunRefused,
+        checkRun: channel.checkRun,
+        checkRunRefused: channel.refused,
         reportingError,
         envelope: envelope ? { id: envelope.envelope.envelope_id, hash: envelope.hash } : null,
-        properties: (p.outcomes ?? []).map((o) => o.record),
-        policyChanged: policyChangeOf(p) !== null,
+        properties: (outcomes ?? []).map((o) => o.record),
+        policyChanged: policyChangeOf(known) !== null,
         evidence: { dir: settings.evidenceDir, digest },
-        pull: p.pull,
+        pull: subject.pull,
         text,
         footprint: footprint === null ? null : { path: (0,external_node_path_namespaceObject.join)(settings.evidenceDir, FOOTPRINT_FILE), file: footprint },
         sarif: sarifOutcome,
     };
 }
+/** envelope-gate.sarif as written into the bundle, uploaded to code scanning when upload-sarif is on. */
+async function uploadedSarif(run, subject, sarif) {
+    const { settings, client } = run;
+    const path = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, SARIF_FILE);
+    if (!settings.uploadSarif || subject.pull === null || subject.headSha === null) {
+        return { path, uploaded: false, uploadId: null, uploadError: null };
+    }
+    try {
+        const receipt = await uploadSarif(client, settings.repository, {
+            commitSha: subject.headSha,
+            ref: `refs/pull/${subject.pull.number}/head`,
+            sarif,
+            toolName: SARIF_TOOL_NAME,
+        });
+        return { path, uploaded: true, uploadId: receipt.id, uploadError: null };
+    }
+    catch (err) {
+        const cause = err instanceof errors_Refusal ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
+        return {
+            path,
+            uploaded: false,
+            uploadId: null,
+            uploadError: new errors_Refusal("SARIF_UPLOAD_FAILED", `envelope-gate.sarif could not be uploaded to code scanning (${cause}); the verdict stands as the check run says`, {
+                cause: err,
+                hint: "The job needs security-events: write, and code scanning must be available for the repository; the SARIF file is in the evidence bundle.",
+            }),
+        };
+    }
+}
 /**
  * Reads the judged log once more for what a reviewer reads beside the verdict: coverage per
- * class, the footprint against the base branch's last run, and the SARIF of the violations.
- * Advisory, all of it: nothing here changes the decision, and a failure to compare is said as such.
+ * class, the footprint against the base branch's last run, and the SARIF of the violations (a
+ * property run's on its own log). Advisory, all of it: nothing here changes the decision, and a
+ * failure to compare is said as such.
  */
-async function describeJudgedLog(settings, client, p, report) {
-    const envelope = p.pinned?.envelope ?? null;
+async function describeJudgedLog(settings, client, known, report, breach) {
+    const envelope = known.policy.pinned?.envelope ?? null;
     const sarif = sarifText(buildSarif({
         violations: report.violations,
         checkName: settings.checkName,
         envelope: envelope === null ? null : { file: envelope.file, lines: envelope.lines, id: envelope.envelope.envelope_id, hash: envelope.hash },
         workspace: foldPath(settings.workspace) ?? settings.workspace,
         logName: EVIDENCE_FILES.observerLog,
-        otherLogs: new Map(p.propertyViolations.flatMap((r) => r.violations.map((v) => [v, `property ${r.property}'s log`]))),
+        otherLogs: new Map((breach?.violations ?? []).map((v) => [v, `property ${breach?.property ?? ""}'s log`])),
     }));
     let coverage = null;
     let mine;
@@ -51491,18 +52170,18 @@ async function describeJudgedLog(settings, client, p, report) {
         mine = logFootprint(parseLogLines(text));
     }
     catch (err) {
-        const e = asGateError(err);
+        const e = asRefusal(err);
         return {
             coverage,
             sarif,
             footprint: { version: 1, status: "unavailable", reason: `this run's own log could not be read again (${e.code}: ${e.message})` },
         };
     }
-    return { coverage, sarif, footprint: await baseFootprint(settings, client, p, mine) };
+    return { coverage, sarif, footprint: await baseFootprint(settings, client, known.subject, mine) };
 }
 /** The footprint against the base branch's last push run of this workflow that left its evidence. */
-async function baseFootprint(settings, client, p, mine) {
-    const pull = p.pull;
+async function baseFootprint(settings, client, subject, mine) {
+    const pull = subject.pull;
     if (settings.workflowPath === null) {
         return { version: 1, status: "no_base", reason: "this run's workflow file is not known: GITHUB_WORKFLOW_REF does not name one" };
     }
@@ -51512,14 +52191,14 @@ async function baseFootprint(settings, client, p, mine) {
             workflowPath: settings.workflowPath,
             branch: pull.baseRef,
             // The base commit this run was judged against: a base run's commit must be in its history.
-            baseSha: p.base?.sha ?? pull.baseSha,
+            baseSha: subject.base?.sha ?? pull.baseSha,
             artifact: EVIDENCE_ARTIFACT_NAME,
             excludeRunId: settings.run.id,
         });
     }
     catch (err) {
         // An outage is "could not compare", never "nothing new".
-        const e = asGateError(err);
+        const e = asRefusal(err);
         return { version: 1, status: "unavailable", reason: `${e.code}: ${e.message}` };
     }
     if (!found.found)
@@ -51529,7 +52208,7 @@ async function baseFootprint(settings, client, p, mine) {
         base = logFootprint(parseLogLines(baseLogFromZip(found.zip)));
     }
     catch (err) {
-        const e = asGateError(err);
+        const e = asRefusal(err);
         return { version: 1, status: "no_base", reason: `the evidence of run #${found.run.id} is unreadable (${e.code}: ${e.message})` };
     }
     return comparedFootprint(mine, base, {
@@ -51553,6 +52232,7 @@ async function baseFootprint(settings, client, p, mine) {
  * or judged is an `error` with its code and a failed check, as in enforce. Only sequencing here:
  * the decisions are src/core/audit.ts and src/core/suggest.ts.
  */
+
 
 
 
@@ -51600,7 +52280,7 @@ async function auditRun(settings) {
             pull = await source.pullRequest(settings.pullNumber);
             headSha = pull.headSha;
         }
-        checkRun = await openCheckRun(settings, client, checkName, headSha).catch((err) => {
+        checkRun = await audit_openCheckRun(settings, client, checkName, headSha).catch((err) => {
             // A 403 that is a rate limit is an outage, not a missing permission.
             if (!hasStatus(err, 403) || /rate limit/i.test(err.message))
                 throw err;
@@ -51636,7 +52316,7 @@ async function auditRun(settings) {
         evidencePrepared = true;
         const logPath = (0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog);
         if (settings.evaluation.mode !== "run")
-            throw new errors_GateError("CONFIG_INVALID", "mode audit needs the run input");
+            throw new errors_Refusal("CONFIG_INVALID", "mode audit needs the run input");
         const observed = await runUnderObserver({
             envelopeBytes: applied.bytes,
             digestLine: envelope_formatDigestLine(applied.bytes, "envelope.json"),
@@ -51646,17 +52326,20 @@ async function auditRun(settings) {
             command: settings.evaluation.command,
             runnerTemp: settings.runnerTemp,
             roots,
+            recorder: settings.recorder,
             identity: pull === null
                 ? { role: "plain", pull: null }
                 : { role: "runner_a", pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } },
             audit: true,
         });
-        requireObservedLog(observed, logPath);
+        const end = runEnd(observed, logPath, { what: "", hint: "The run was not observed, so it is not judged as clean." });
+        if (end.kind === "refused")
+            throw end.error;
         // Judged exactly as check judges any log: an audit log is never judged more leniently.
         report = reportFromVerdict(await evaluateLogFile(applied.loaded, logPath, { roots }));
         if (report.verdict === "error") {
             const e = report.error;
-            throw new errors_GateError((e?.code ?? "OBSERVER_LOG_MALFORMED"), e?.message ?? "the log could not be judged", e?.hint === undefined ? {} : { hint: e.hint });
+            throw new errors_Refusal((e?.code ?? "OBSERVER_LOG_MALFORMED"), e?.message ?? "the log could not be judged", e?.hint === undefined ? {} : { hint: e.hint });
         }
         const log = await readLog(logPath);
         const suggestion = suggest_suggestEnvelope([log], applied.loaded.envelope);
@@ -51690,7 +52373,7 @@ async function auditRun(settings) {
         });
     }
     catch (err) {
-        const e = asGateError(err);
+        const e = asRefusal(err);
         // Could not observe, record or judge: an error and a failed check, never a neutral audit.
         report = reportFromError(e, applied?.loaded ?? null);
         decision = decide({ report, properties: [], policyChange: null });
@@ -51702,7 +52385,7 @@ async function auditRun(settings) {
             digest = await writeAuditBundle(settings, { applied, report, pull, headSha, suggestedBytes: null, suggestedDigestLine: null });
         }
         catch (bundleErr) {
-            const b = asGateError(bundleErr);
+            const b = asRefusal(bundleErr);
             notes.push(`The evidence bundle could not be written either (${b.code}: ${b.message}).`);
         }
         if (checkRunRefused)
@@ -51740,7 +52423,7 @@ async function auditRun(settings) {
 function refusedNote(checkName) {
     return `This token cannot create check runs (HTTP 403, as for pull requests from forks): the "${checkName}" check is not posted; this job summary and the evidence bundle artifact "${EVIDENCE_ARTIFACT_NAME}" hold the audit.`;
 }
-async function openCheckRun(settings, client, name, headSha) {
+async function audit_openCheckRun(settings, client, name, headSha) {
     return createCheckRun(client, settings.repository, {
         name,
         headSha,
@@ -51789,7 +52472,7 @@ async function finishAudit(settings, client, o) {
             });
         }
         catch (err) {
-            reportingError = asGateError(err);
+            reportingError = asRefusal(err);
         }
     }
     return {
@@ -51951,6 +52634,284 @@ function writeSarifWarning(outcome) {
         core/* warning */.$e(`${e.message}. ${e.hint ?? ""}`.trim(), { title: e.code });
 }
 
+;// CONCATENATED MODULE: ./src/observer/recorder.ts
+/**
+ * Which process recorder runs: the eBPF recorder (docs/recorder-protocol.md) or strace. The
+ * choice is made once per `run`, before meta, so the canary stage and the command stage use the
+ * same recorder and meta.recorder says which one that was.
+ */
+
+
+
+
+
+const RECORDERS = ["auto", "ebpf", "strace"];
+const RECORDER_ENV = "ENVELOPE_GATE_RECORDER";
+const RECORDER_BINARY_ENV = "ENVELOPE_GATE_RECORDER_BINARY";
+/** How long the recorder may take to load and attach its programs before it counts as unable to start. */
+const RECORDER_START_MS = 30_000;
+function parseRecorderChoice(value, source) {
+    if (RECORDERS.includes(value))
+        return value;
+    throw new Refusal("CONFIG_INVALID", `${source} must be auto, ebpf or strace, got "${value}"`, {
+        hint: "auto runs the eBPF recorder when it can start and strace otherwise; ebpf refuses when it cannot start.",
+    });
+}
+/** The CLI flag wins over the environment; neither means auto. */
+function recorderChoice(flag, env = process.env) {
+    if (flag !== undefined)
+        return parseRecorderChoice(flag, "--recorder");
+    const fromEnv = env[RECORDER_ENV];
+    if (fromEnv !== undefined && fromEnv !== "")
+        return parseRecorderChoice(fromEnv, RECORDER_ENV);
+    return "auto";
+}
+function recorderFileName(arch) {
+    return `envelope-gate-recorder-${arch}`;
+}
+/**
+ * The recorder binary: ENVELOPE_GATE_RECORDER_BINARY, else beside the running bundle
+ * (dist/cli/index.js -> dist/recorder/), else, running from src (tests), the repository's dist/.
+ */
+function recorderBinaryPath(arch, env = process.env, here = moduleDir()) {
+    const configured = env[RECORDER_BINARY_ENV];
+    if (configured !== undefined && configured !== "")
+        return configured;
+    const name = recorderFileName(arch);
+    const candidates = [join(here, "..", "recorder", name), join(here, "..", "..", "dist", "recorder", name)];
+    return candidates.find((c) => existsSync(c)) ?? candidates[0];
+}
+function moduleDir() {
+    return dirname(fileURLToPath(import.meta.url));
+}
+/** The decision, pure: which recorder runs, or the typed refusal when ebpf was demanded and cannot start. */
+function decideRecorder(choice, started) {
+    if (choice === "strace")
+        return { name: "strace" };
+    if (started === null)
+        throw new Error("decideRecorder: a start is needed unless strace is chosen");
+    if (started.ok)
+        return { name: "ebpf" };
+    if (choice === "ebpf") {
+        throw new Refusal("RECORDER_UNAVAILABLE", `the eBPF recorder was asked for (--recorder ebpf) and cannot start: ${started.why}`, {
+            hint: "It needs root (or passwordless sudo), a kernel with BTF, and dist/recorder/ for this architecture. --recorder auto falls back to strace, and says so.",
+        });
+    }
+    return { name: "strace", fallback: started.why };
+}
+function executable(path) {
+    try {
+        accessSync(path, constants.X_OK);
+        return statSync(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+/** How to start the recorder with the privileges it needs, or why it cannot be. */
+function recorderLaunch(binary, sudo) {
+    if (!executable(binary))
+        return { ok: false, why: `no recorder binary at ${binary}` };
+    if (process.geteuid?.() === 0)
+        return { ok: true, launch: [binary] };
+    if (sudo === null)
+        return { ok: false, why: "not root, and sudo was not found" };
+    const r = spawnSync(sudo, ["-n", "true"], { stdio: "ignore", timeout: 10_000 });
+    if (r.status !== 0)
+        return { ok: false, why: "not root, and `sudo -n true` fails (no passwordless sudo)" };
+    return { ok: true, launch: [sudo, "-n", binary] };
+}
+/** How long the recorder may take to drain once asked (`sync`, or its input closed). */
+const RECORDER_DRAIN_MS = 30_000;
+function within(ms, work, late) {
+    let timer;
+    return Promise.race([work, new Promise((r) => (timer = setTimeout(() => r(late), ms)))]).finally(() => clearTimeout(timer));
+}
+/**
+ * The run's eBPF recorder (docs/recorder-protocol.md): one process for the whole run, loaded
+ * once, following each stage's gate in turn. Control lines start with `@`; every other line is
+ * an event of the stage being followed.
+ */
+class EbpfRecorder {
+    child;
+    pending = "";
+    ended = false;
+    control = [];
+    controlWaiter = null;
+    onEvent = null;
+    /** Losses the recorder reported (cumulative over the run). */
+    lost = 0;
+    endSeen = false;
+    closing = false;
+    /** Called once when the recorder's output ends while the run still needs it. */
+    onLost = null;
+    exited;
+    constructor(launch) {
+        this.child = spawn(launch[0], launch.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+        this.exited = new Promise((resolveExit) => {
+            this.child.on("error", () => resolveExit({ code: null, signal: null }));
+            this.child.once("exit", (code, signal) => resolveExit({ code, signal }));
+        });
+        this.child.stdin?.on("error", () => { });
+        const stdout = this.child.stdout;
+        if (stdout === null)
+            throw new Error("recorder spawned without stdout");
+        stdout.setEncoding("utf8");
+        stdout.on("data", (chunk) => this.data(chunk));
+        stdout.on("end", () => this.end());
+        stdout.on("error", () => this.end());
+        this.child.on("error", () => this.end());
+    }
+    /** Event lines go out in runs (one call per run of them, newlines kept), control lines one by one, in order. */
+    data(chunk) {
+        const text = this.pending + chunk;
+        let start = 0;
+        let run = 0;
+        for (;;) {
+            const nl = text.indexOf("\n", start);
+            if (nl === -1)
+                break;
+            if (text.charCodeAt(start) === 0x40) {
+                if (run < start)
+                    this.onEvent?.(text.slice(run, start));
+                this.line(text.slice(start, nl));
+                run = nl + 1;
+            }
+            start = nl + 1;
+        }
+        if (run < start)
+            this.onEvent?.(text.slice(run, start));
+        this.pending = text.slice(start);
+    }
+    line(line) {
+        if (!line.startsWith("@")) {
+            this.onEvent?.(line + "\n");
+            return;
+        }
+        const lost = /^@lost (\d+)$/.exec(line);
+        if (lost)
+            this.lost = Math.max(this.lost, Number(lost[1]));
+        if (line === "@end")
+            this.endSeen = true;
+        this.control.push(line);
+        const w = this.controlWaiter;
+        this.controlWaiter = null;
+        w?.();
+    }
+    end() {
+        if (this.ended)
+            return;
+        this.ended = true;
+        if (this.pending !== "") {
+            const last = this.pending;
+            this.pending = "";
+            this.line(last);
+        }
+        const w = this.controlWaiter;
+        this.controlWaiter = null;
+        w?.();
+        if (!this.closing)
+            this.onLost?.();
+    }
+    /** The next control line matching `want` (others before it are skipped); null when the output ended first. */
+    async awaitControl(want) {
+        for (;;) {
+            while (this.control.length > 0) {
+                const line = this.control.shift();
+                if (want(line))
+                    return line;
+            }
+            if (this.ended)
+                return null;
+            await new Promise((r) => (this.controlWaiter = r));
+        }
+    }
+    /** `@ready` (true), or why the recorder cannot record: `@error …`, an early exit, or no answer in time. */
+    async ready(timeoutMs = RECORDER_START_MS) {
+        const answer = this.awaitControl((l) => l === "@ready" || l.startsWith("@error "));
+        const line = await within(timeoutMs, answer, undefined);
+        if (line === undefined)
+            return `the recorder did not answer within ${timeoutMs / 1000} s`;
+        if (line === null) {
+            const { code, signal } = await this.exited;
+            return `the recorder exited (${signal ?? `status ${String(code)}`}) before @ready`;
+        }
+        if (line === "@ready")
+            return true;
+        const error = /^@error (privilege|kernel|other)(?: (.*))?$/.exec(line);
+        return error ? `the recorder printed @error ${error[1]}${error[2] !== undefined ? ` ${error[2]}` : ""}` : line;
+    }
+    /** Follows one stage's gate: its events go to `onEvent` (whole lines, newlines kept) from now on. The reason when it did not. */
+    async follow(pid, onEvent) {
+        this.onEvent = onEvent;
+        this.child.stdin?.write(`follow ${String(pid)}\n`);
+        const line = await within(RECORDER_START_MS, this.awaitControl((l) => l === `@following ${String(pid)}`), undefined);
+        if (line === undefined)
+            return `the recorder did not follow process ${String(pid)} within ${RECORDER_START_MS / 1000} s`;
+        if (line === null)
+            return "the recorder ended before it followed the jail";
+        return null;
+    }
+    /** After a stage's jail exited: everything the kernel holds is read; false when the recorder did not answer. */
+    async sync() {
+        this.child.stdin?.write("sync\n");
+        const line = await within(RECORDER_DRAIN_MS, this.awaitControl((l) => l === "@synced"), undefined);
+        this.onEvent = null;
+        return line === "@synced";
+    }
+    get alive() {
+        return !this.ended;
+    }
+    /** Ends the recorder: its input closed, it prints `@lost`, `@end` and exits; killed if it does not. */
+    async close() {
+        this.closing = true;
+        this.onEvent = null;
+        this.child.stdin?.end();
+        const stopped = await within(RECORDER_DRAIN_MS, this.exited.then(() => true), false);
+        if (!stopped)
+            this.child.kill("SIGKILL");
+        await within(5_000, this.awaitControl((l) => l === "@end"), null);
+        return this.endSeen;
+    }
+}
+/**
+ * Starts the run's eBPF recorder (or finds why it cannot start). Call early: loading its
+ * programs takes the kernel a while, and the rest of the run's setup can go on meanwhile.
+ */
+function startRecorder(arch, sudo, env = process.env) {
+    const launch = recorderLaunch(recorderBinaryPath(arch, env), sudo);
+    if (!launch.ok)
+        return Promise.resolve(launch);
+    let ebpf;
+    try {
+        ebpf = new EbpfRecorder(launch.launch);
+    }
+    catch (err) {
+        return Promise.resolve({ ok: false, why: `the recorder cannot be started (${err.message})` });
+    }
+    return ebpf.ready().then(async (ready) => {
+        if (ready === true)
+            return { ok: true, ebpf };
+        await ebpf.close();
+        return { ok: false, why: ready };
+    });
+}
+/** The decision for one run, from a start begun earlier (null when strace was asked for). */
+async function resolveRecorder(choice, started) {
+    if (choice === "strace" || started === null)
+        return { meta: decideRecorder("strace", null), ebpf: null };
+    const result = await started;
+    try {
+        const meta = decideRecorder(choice, result.ok ? { ok: true } : result);
+        return { meta, ebpf: result.ok ? result.ebpf : null };
+    }
+    catch (err) {
+        if (result.ok)
+            await result.ebpf.close();
+        throw err;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/action/settings.ts
 /**
  * Every input and runner variable the Action uses, read once into one typed object
@@ -51968,10 +52929,11 @@ function writeSarifWarning(outcome) {
 
 
 
+
 const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
 const DEFAULT_CHECK_NAME = "envelope-gate";
 function configError(message, hint) {
-    throw new errors_GateError("CONFIG_INVALID", message, hint === undefined ? {} : { hint });
+    throw new errors_Refusal("CONFIG_INVALID", message, hint === undefined ? {} : { hint });
 }
 function input(name) {
     return core/* getInput */.V4(name, { trimWhitespace: true });
@@ -51995,6 +52957,14 @@ function booleanInput(name, fallback) {
     if (raw === "false")
         return false;
     return configError(`input ${name} must be true or false, got "${raw}"`);
+}
+function recorderInput() {
+    const raw = input("recorder");
+    if (raw === "")
+        return "auto";
+    if (!RECORDERS.includes(raw))
+        configError(`input recorder must be auto, ebpf or strace, got "${raw}"`);
+    return raw;
 }
 function integerInput(name, fallback, min, max) {
     const raw = input(name);
@@ -52230,6 +53200,7 @@ function readSettings(env = process.env) {
             url: env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null,
         },
         workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
+        recorder: recorderInput(),
         uploadSarif: booleanInput("upload-sarif", false),
     };
 }
@@ -52249,7 +53220,7 @@ async function main() {
         settings = readSettings();
     }
     catch (err) {
-        const e = err instanceof errors_GateError ? err : new errors_GateError("INTERNAL_ERROR", String(err));
+        const e = err instanceof errors_Refusal ? err : new errors_Refusal("INTERNAL_ERROR", String(err));
         core/* setOutput */.uH("verdict", "error");
         core/* setOutput */.uH("conclusion", "failure");
         core/* setOutput */.uH("error-code", e.code);

@@ -1,8 +1,9 @@
 // Bundles each entry point with ncc into committed dist/, as ESM, runnable without node_modules
 // (except the App's native SQLite binding, which stays external: the App is installed with npm ci).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync, readdirSync, renameSync, existsSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync, readdirSync, renameSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { buildRecorder } from "./build-recorder.mjs";
 
 const finalRoot = process.argv[2] ?? "dist";
 // Build beside the target and swap it in, so two builds at once never leave a half-written dist/.
@@ -37,6 +38,19 @@ for (const entry of ENTRIES) {
   mkdirSync(dest, { recursive: true });
   for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dest, name));
   rmSync(tmp, { recursive: true, force: true });
+}
+try {
+  buildRecorder(outRoot);
+} catch (err) {
+  // Without the C toolchain (clang, libbpf) the committed recorder is kept, and said so;
+  // check-dist (CI) always builds it, so a stale binary cannot land.
+  const committed = join(finalRoot, "recorder");
+  if (process.env.ENVELOPE_GATE_BUILD_RECORDER === "require" || !existsSync(committed)) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  console.error(`${err.message}; keeping the committed ${committed}`);
+  cpSync(committed, join(outRoot, "recorder"), { recursive: true });
 }
 writeFileSync(join(outRoot, "package.json"), JSON.stringify({ type: "module" }, null, 2) + "\n");
 const old = `${finalRoot}.old-${process.pid}`;

@@ -17,7 +17,10 @@ function files(dir) {
 const scratch = mkdtempSync(join(tmpdir(), "envelope-gate-dist-"));
 const fresh = join(scratch, "dist");
 try {
-  execFileSync(process.execPath, ["scripts/build.mjs", fresh], { stdio: "inherit" });
+  execFileSync(process.execPath, ["scripts/build.mjs", fresh], {
+    stdio: "inherit",
+    env: { ...process.env, ENVELOPE_GATE_BUILD_RECORDER: "require" },
+  });
   const a = new Map(files("dist").map((f) => [relative("dist", f), f]));
   const b = new Map(files(fresh).map((f) => [relative(fresh, f), f]));
   const problems = [];
@@ -29,6 +32,15 @@ try {
   if (problems.length > 0) {
     console.error("dist/ is not a fresh bundle of src/. Run `npm run build` and commit dist/.");
     for (const p of problems) console.error(`  ${p}`);
+    const toolchain = "recorder/TOOLCHAIN";
+    if (a.has(toolchain) && b.has(toolchain) && problems.some((p) => p.includes("recorder/"))) {
+      const committed = readFileSync(a.get(toolchain), "utf8");
+      const here = readFileSync(b.get(toolchain), "utf8");
+      if (committed !== here) {
+        console.error("  the recorder was built here with another toolchain than the committed one:");
+        console.error(`  committed:\n${committed.replace(/^/gm, "    ")}  here:\n${here.replace(/^/gm, "    ")}`);
+      }
+    }
     process.exit(1);
   }
   console.log(`dist/ is fresh (${b.size} files).`);

@@ -1,4 +1,5 @@
-// Preloaded into a measured process: reports its peak RSS on exit, on stderr, as one JSON line.
+// Preloaded into a measured process: reports its peak RSS and CPU time on exit, on stderr, as one JSON line.
 process.on("exit", () => {
-  process.stderr.write(`\n@@bench ${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })}\n`);
+  const u = process.resourceUsage();
+  process.stderr.write(`\n@@bench ${JSON.stringify({ maxRssKb: u.maxRSS, cpuUs: u.userCPUTime + u.systemCPUTime })}\n`);
 });

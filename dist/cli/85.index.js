@@ -15,9 +15,11 @@ export const modules = {
 /* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(20);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4296);
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6706);
-/* harmony import */ var _log_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3984);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(6107);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3848);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(6107);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3848);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1085);
+/* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1688);
+
 
 
 
@@ -35,12 +37,12 @@ const DEFAULT_ENVELOPE = {
     allowed_hosts: [],
     network: "deny",
 };
-function note(map, key, where, order, program) {
+function note(map, key, where, order, program, source) {
     const seen = map.get(key);
     if (seen)
         seen.count++;
     else
-        map.set(key, { count: 1, first: where, order, program: program() });
+        map.set(key, { count: 1, first: where, order, program: program(), source });
 }
 /** The program fields of an evidence entry, from the Seen behind its first event. */
 function programOf(seen) {
@@ -146,7 +148,7 @@ function asRoot(dir, workspace, scratch) {
         ["${WORKSPACE}", workspace],
         ["${SCRATCH}", scratch],
     ]
-        .filter(([, value]) => value !== null && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(dir, [value]))
+        .filter(([, value]) => value !== null && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(dir, [value]))
         .sort((a, b) => b[1].length - a[1].length)[0];
     if (under === undefined)
         return dir;
@@ -212,15 +214,15 @@ function failedRun(log, meta, end) {
 }
 function logRoot(log, meta, name, given) {
     const own = str(meta[name]);
-    const ownFolded = own === null ? null : (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(own);
+    const ownFolded = own === null ? null : (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(own);
     if (given === undefined)
         return ownFolded;
-    const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(given);
+    const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(given);
     if (folded === null) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
     }
     if (ownFolded !== null && ownFolded !== folded) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
             file: log.file,
             line: 1,
             hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
@@ -247,7 +249,7 @@ function suggestEnvelope(logs, base, given = {}) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
         if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .GateError */ .ue("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
                 file: log.file,
             });
         }
@@ -270,9 +272,14 @@ function suggestEnvelope(logs, base, given = {}) {
         const roots = from.allowed_roots.flatMap((r) => {
             if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
                 return [];
-            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
             return expanded === null ? [] : [expanded];
         });
+        // Which events need an entry is the rules' word, under the envelope learnt from (the network it
+        // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
+        // changes only which paths are inside the roots, so each write is asked about as a plain one.
+        const rules = (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .ruleContext */ .wm)(from, roots);
+        const rootRules = { roots, logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_5__/* .NO_PROTECTED */ .zo };
         if (meta.network_enforced !== true)
             ownNetwork = false;
         const audit = meta.audit === true;
@@ -288,29 +295,30 @@ function suggestEnvelope(logs, base, given = {}) {
             const by = () => programs.of(i);
             switch (e.kind) {
                 case "write": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(str(e.path) ?? "");
-                    if (path !== null && !(0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(path, roots))
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    if (path !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeWrite */ .RL)(rootRules, path, "done") === "write_outside_root")
                         note(writes, asRoot(path, workspace, scratch), where, at, by);
                     return;
                 }
                 case "env": {
                     const key = str(e.key);
-                    if (key === null || (e.source === "runtime" && _log_js__WEBPACK_IMPORTED_MODULE_4__/* .RUNTIME_ENV_KEYS */ .yG.has(key)))
+                    if (key === null)
                         return;
                     // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
                     // that enumerates the environment sees them there only. Such a read is not proposed (an
                     // enforced run under deny has no such key to enumerate, and the entry would let the
                     // caller's own proxy in); a read by name is, as it happens under enforce too.
-                    if (audit && e.op === "enumerate" && _log_js__WEBPACK_IMPORTED_MODULE_4__/* .PROXY_ENV_KEYS */ .mA.has(key)) {
+                    if (audit && e.op === "enumerate" && _rules_js__WEBPACK_IMPORTED_MODULE_6__/* .PROXY_ENV_KEYS */ .mA.has(key)) {
                         auditProxyKeys.add(key);
                         return;
                     }
-                    note(env, key, where, at, by);
+                    if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeEnv */ .r0)(rules, key, e.source) !== null)
+                        note(env, key, where, at, by, e.source);
                     return;
                 }
                 case "tool": {
                     const name = str(e.name);
-                    if (name !== null)
+                    if (name !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeTool */ .y7)(rules, name) !== null)
                         note(tools, name, where, at, by);
                     return;
                 }
@@ -318,15 +326,15 @@ function suggestEnvelope(logs, base, given = {}) {
                     const host = str(e.host);
                     if (host === null)
                         return;
-                    const h = host.startsWith("unix:") ? host : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(host);
-                    if (ownNetwork && (0,_log_js__WEBPACK_IMPORTED_MODULE_4__/* .isLoopback */ .U9)(h))
+                    const h = (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .hostName */ .Sm)(host);
+                    if (ownNetwork && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .isLoopback */ .U9)(h))
                         return;
-                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(e.via) : h;
+                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(e.via) : h;
                     note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
                     return;
                 }
                 case "exec": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(str(e.path) ?? "");
                     if (path === null)
                         return;
                     // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
@@ -366,11 +374,11 @@ function suggestEnvelope(logs, base, given = {}) {
     }
     const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
     for (const dir of dirList) {
-        if (dirList.some((other) => other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(dir, [other])))
+        if (dirList.some((other) => other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(dir, [other])))
             continue;
         const d = dirs.get(dir);
         for (const [other, o] of dirs)
-            if (other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(other, [dir])) {
+            if (other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(other, [dir])) {
                 d.covers.push(...o.covers);
                 if (o.first.order < d.first.order)
                     d.first = o.first;
@@ -388,9 +396,11 @@ function suggestEnvelope(logs, base, given = {}) {
     // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
     const hostPlan = planHosts(hosts, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
-    const allowed = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope);
-    // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
-    const missing = [...env.keys()].filter((k) => !allowed(k) && !(0,_log_js__WEBPACK_IMPORTED_MODULE_4__/* .wrapperEnvKey */ .Kx)(network, k)).sort();
+    const envRules = { envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope), network };
+    const missing = [...env.entries()]
+        .filter(([k, seen]) => (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeEnv */ .r0)(envRules, k, seen.source) !== null)
+        .map(([k]) => k)
+        .sort();
     const grouped = new Set();
     const group = (entry, keys) => {
         const seen = keys.map((k) => env.get(k));
@@ -467,8 +477,6 @@ function suggestEnvelope(logs, base, given = {}) {
         added.push(unobserved.get(key));
     }
     for (const [name, seen] of tools) {
-        if (envelope.allowed_tools.includes(name))
-            continue;
         envelope.allowed_tools.push(name);
         added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
     }
@@ -480,12 +488,15 @@ function suggestEnvelope(logs, base, given = {}) {
     if (envelope.allowed_commands !== undefined) {
         const commands = envelope.allowed_commands;
         const underWorkspace = [];
+        // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
+        let commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .commandRules */ .Hf)(commands) };
         for (const [path, seen] of execs) {
-            if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1)))
+            if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeExec */ .TN)(commandContext, path) === null)
                 continue;
             commands.push(path);
+            commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .commandRules */ .Hf)(commands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
-            if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(path, [w])))
+            if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(path, [w])))
                 underWorkspace.push(path);
         }
         if (underWorkspace.length > 0) {
@@ -507,6 +518,13 @@ function suggestEnvelope(logs, base, given = {}) {
  */
 function planHosts(hosts, envelope, execs, notes) {
     const patterns = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .hostPatterns */ .on)(envelope);
+    // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
+    const hostRules = {
+        network: envelope.network,
+        hosts: patterns,
+        loopbackLocal: false,
+        ownNetwork: false,
+    };
     const reached = [];
     for (const [key, seen] of hosts) {
         const [host, portText] = key.split("\0");
@@ -516,7 +534,7 @@ function planHosts(hosts, envelope, execs, notes) {
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if (envelope.network === "allowlist" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .hostAllowed */ .VI)(patterns, e.host, e.port))
+        if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeHost */ .Ii)(hostRules, e.host, e.port, undefined) === null)
             continue;
         if (e.host.startsWith("unix:")) {
             notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
@@ -531,25 +549,25 @@ function planHosts(hosts, envelope, execs, notes) {
         candidates.push(e);
     }
     if (resolvers.length > 0) {
-        notes.push(`${resolvers.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
+        notes.push(`${resolvers.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
     }
     const ran = new Set([...execs.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)));
     const entries = [];
     const taken = new Set();
-    for (const [name] of _hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SETS */ .vP) {
+    for (const [name] of _hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .HOST_SETS */ .vP) {
         if (envelope.allowed_hosts.includes(name))
             continue;
-        const members = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .expandHostEntry */ .nd)(name);
+        const members = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .expandHostEntry */ .nd)(name);
         const names = new Set(members.map((m) => m.host));
         const onNames = candidates.filter((e) => names.has(e.host) && !taken.has(e));
         if (onNames.length === 0)
             continue;
-        const tool = (_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SET_TOOLS */ .Q7.get(name) ?? []).find((t) => ran.has(t));
+        const tool = (_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .HOST_SET_TOOLS */ .Q7.get(name) ?? []).find((t) => ran.has(t));
         if (tool === undefined)
             continue;
-        const outside = onNames.filter((e) => e.port !== null && !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .hostAllowed */ .VI)(members, e.host, e.port));
+        const outside = onNames.filter((e) => e.port !== null && !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(members, e.host, e.port));
         if (outside.length > 0) {
-            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
+            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
             continue;
         }
         onNames.forEach((e) => taken.add(e));
@@ -558,7 +576,7 @@ function planHosts(hosts, envelope, execs, notes) {
         entries.push({
             key: "allowed_hosts",
             entry: name,
-            covers: onNames.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)),
+            covers: onNames.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)),
             count: onNames.reduce((n, e) => n + e.seen.count, 0),
             first: earliest.first,
             ...programOf(earliest),
@@ -567,7 +585,7 @@ function planHosts(hosts, envelope, execs, notes) {
     for (const e of candidates) {
         if (taken.has(e))
             continue;
-        const entry = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port);
+        const entry = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port);
         entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first, ...programOf(e.seen) });
     }
     return { entries };

@@ -5804,6 +5804,1387 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
+/***/ 9120:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M: () => (/* binding */ verdictLine),
+/* harmony export */   k: () => (/* binding */ runCheck)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9478);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7509);
+
+
+
+
+
+const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
+/**
+ * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
+ * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
+ * run touched, never whether its command worked. The exit code of `check` does not change with it.
+ */
+function verdictLine(report) {
+    const n = report.violations.length;
+    const summary = report.verdict === "pass"
+        ? `no violations in ${report.events} events`
+        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
+    const exit = report.log?.exit_code;
+    const command = report.log === null
+        ? ""
+        : exit === null
+            ? "; the command did not exit (killed by a signal)"
+            : exit !== 0
+                ? `; the command exited ${String(exit)}`
+                : "";
+    return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
+}
+
+/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
+async function runCheck(settings) {
+    let envelope = null;
+    try {
+        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
+        const recorded = recordedRoots(settings.logPath);
+        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
+            workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
+            scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+        });
+        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromVerdict */ .MV)(verdict), envelope };
+    }
+    catch (err) {
+        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromError */ .dd)(err, envelope), envelope };
+    }
+}
+/** How much of the log's first line is read for its roots; a meta line is far shorter. */
+const META_PREFIX_BYTES = 1 << 20;
+/**
+ * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
+ * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
+ */
+function recordedRoots(logPath) {
+    let text;
+    try {
+        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logPath, "r");
+        try {
+            const buffer = Buffer.alloc(META_PREFIX_BYTES);
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
+            text = buffer.subarray(0, n).toString("utf8");
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    }
+    catch {
+        return {};
+    }
+    const newline = text.indexOf("\n");
+    if (newline === -1)
+        return {};
+    let meta;
+    try {
+        meta = JSON.parse(text.slice(0, newline));
+    }
+    catch {
+        return {};
+    }
+    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
+        return {};
+    const out = {};
+    for (const name of ["workspace", "scratch"]) {
+        const value = meta[name];
+        if (typeof value === "string" && value !== "")
+            out[name] = value;
+    }
+    return out;
+}
+/** The same directory, by its real path where it still exists (a run records real paths). */
+function sameDirectory(given, recorded) {
+    if ((0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(given) === recorded)
+        return true;
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(given) === recorded;
+    }
+    catch {
+        return false;
+    }
+}
+/** A root as given, or as the log recorded it; given and recorded differently is a refusal. */
+function settled(name, given, recorded, logPath) {
+    if (given === undefined)
+        return recorded;
+    if (recorded === undefined)
+        return given;
+    if (sameDirectory(given, recorded))
+        return recorded;
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("CHECK_OPTIONS_CONFLICT", `--${name} ${given} differs from the ${name} the log's run recorded (${recorded})`, {
+        file: logPath,
+        line: 1,
+        hint: `Leave out --${name}: check reads it from the log's meta line. A log is judged against the roots its run had.`,
+    });
+}
+
+
+/***/ }),
+
+/***/ 7509:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  _n: () => (/* binding */ evaluateLogFile),
+  pO: () => (/* binding */ readVerifiedEnvelope)
+});
+
+// UNUSED EXPORTS: defaultDigestPath, readEnvelopeFile
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var envelope = __nccwpck_require__(8447);
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: ./src/core/paths.ts
+var paths = __nccwpck_require__(6107);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __nccwpck_require__(3848);
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __nccwpck_require__(1085);
+// EXTERNAL MODULE: ./src/core/log-format.ts
+var log_format = __nccwpck_require__(7653);
+// EXTERNAL MODULE: ./src/core/rules.ts
+var rules = __nccwpck_require__(1688);
+;// CONCATENATED MODULE: ./src/core/log-reader.ts
+/**
+ * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
+ * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
+ * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
+ *
+ * A log that cannot be fully read and checked never yields a verdict: every structural
+ * problem throws a typed Refusal instead ("could not observe" never reads as "observed
+ * nothing").
+ */
+
+
+
+
+
+
+
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+    v: 0,
+    kind: 1,
+    ts: 2,
+    pid: 3,
+    ppid: 4,
+    source: 5,
+    seq: 6,
+    canary: 7,
+    ok: 8,
+    via: 9,
+    path: 10,
+    op: 11,
+    name: 12,
+    key: 13,
+    host: 14,
+    port: 15,
+    proto: 16,
+    argv: 17,
+    cwd: 18,
+    events: 19,
+    exit_code: 20,
+    signal: 21,
+    errno: 22,
+    jail_pid: 23,
+};
+log_format/* FIELD_NAMES */.Yr.forEach((f, i) => {
+    if (SLOT[f] !== i)
+        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
+const SLOT_BY_NAME = new Map(log_format/* FIELD_NAMES */.Yr.map((f, i) => [f, i]));
+const bit = (f) => 1 << SLOT[f];
+const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
+/** Each event kind's own fields (KIND_FIELDS) as field names. */
+const KIND_FIELD_NAMES = log_format/* KIND_FIELDS */.nH;
+const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
+    kind,
+    { required: bits(spec.required), allowed: bits([...log_format/* COMMON_FIELDS */.qC, ...spec.required, ...spec.optional]), spec },
+]));
+/**
+ * Each field name with its closing quote, and the slot its first two of those bytes name (no two
+ * fields share them): a key is a field when its bytes equal that name, so keys are never scanned
+ * on their own. Built from FIELD_NAMES.
+ */
+const QUOTED_FIELD_BYTES = log_format/* FIELD_NAMES */.Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
+const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+QUOTED_FIELD_BYTES.forEach((q, i) => {
+    const pair = (q[0] << 8) | q[1];
+    if (SLOT_BY_KEY_PAIR[pair] !== -1)
+        throw new Error(`two fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
+    SLOT_BY_KEY_PAIR[pair] = i;
+});
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+    names;
+    bytes;
+    constructor(names) {
+        this.names = names;
+        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+    }
+    match(buf, start, end) {
+        const len = end - start;
+        for (let c = 0; c < this.bytes.length; c++) {
+            const b = this.bytes[c];
+            if (b.length !== len || b[0] !== buf[start])
+                continue;
+            let j = 1;
+            while (j < len && b[j] === buf[start + j])
+                j++;
+            if (j === len)
+                return this.names[c];
+        }
+        return undefined;
+    }
+}
+const KINDS = new ByteConstants(log_format/* LOG_KINDS */.bz);
+/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
+const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
+const WRITE_OP_CONSTANTS = new ByteConstants([...log_format/* WRITE_OPS */.V1]);
+const SOURCE_CONSTANTS = new ByteConstants([...log_format/* EVENT_SOURCES */.gi]);
+const ERRNO_CONSTANTS = new ByteConstants([...log_format/* MISSING_TARGET_ERRNOS */.Vp]);
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
+/** A non-empty array of plain strings (no escapes), such as exec's argv. */
+const T_STR_ARRAY = 6;
+function isEscapedQuote(line, quoteIndex) {
+    let backslashes = 0;
+    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
+        backslashes++;
+    return (backslashes & 1) === 1;
+}
+/**
+ * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
+ * comparing this with Object.keys finds duplicates without a second full parse.
+ */
+function countTopLevelKeys(line) {
+    let depth = 0;
+    let keys = 0;
+    const n = line.length;
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 0x22) {
+            let j = line.indexOf('"', i + 1);
+            while (j !== -1 && isEscapedQuote(line, j))
+                j = line.indexOf('"', j + 1);
+            if (j === -1)
+                return -1;
+            i = j + 1;
+            continue;
+        }
+        if (c === 0x7b || c === 0x5b)
+            depth++;
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+        else if (c === 0x3a && depth === 1)
+            keys++;
+        i++;
+    }
+    return keys;
+}
+const STRING_QUOTE = 1;
+const STRING_STOP = 2;
+const STRING_HIGH = 3;
+/** What each byte is inside a plain string: 0 for printable ASCII. */
+const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
+/** Set by plainStringEnd: whether the string it ended held only ASCII. */
+let plainStringAscii = true;
+/**
+ * The index of the quote closing a string that starts at `from` and has no escapes or control
+ * characters, or -1 when there is none before `to` (the strict path then decides).
+ */
+function plainStringEnd(buf, from, to) {
+    let high = 0;
+    for (let j = from; j < to; j++) {
+        const x = buf[j];
+        const k = STRING_BYTE[x];
+        if (k === 0)
+            continue;
+        if (k === STRING_QUOTE) {
+            plainStringAscii = high === 0;
+            return j;
+        }
+        if (k === STRING_STOP)
+            return -1;
+        high = 1;
+    }
+    return -1;
+}
+const TAIL_NEEDS_FOLDING = 1;
+const TAIL_HAS_GIT = 2;
+/**
+ * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
+ * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
+ */
+function scanPathTail(buf, from, to) {
+    let flags = 0;
+    for (let j = from; j < to - 1; j++) {
+        if (buf[j] !== 0x2f)
+            continue;
+        const a = buf[j + 1];
+        if (a === 0x2f)
+            return TAIL_NEEDS_FOLDING;
+        if (a === 0x2e) {
+            const b = j + 2 < to ? buf[j + 2] : 0x2f;
+            if (b === 0x2f)
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
+                flags = TAIL_HAS_GIT;
+        }
+    }
+    return flags;
+}
+function firstInvalidUtf8(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (b < 0x80)
+            continue;
+        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+        if (need < 0)
+            return i;
+        for (let k = 1; k <= need; k++) {
+            const cb = bytes[i + k];
+            if (cb === undefined)
+                return i;
+            if ((cb & 0xc0) !== 0x80)
+                return i;
+        }
+        i += need;
+    }
+    return bytes.length;
+}
+function asBuffer(chunk) {
+    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
+class LogEvaluator {
+    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
+    rules;
+    rootBytes;
+    rootHasGit;
+    anyRoot;
+    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
+    toolBytes;
+    envExactBytes;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
+    file;
+    envelope;
+    carry = null;
+    lineNo = 0;
+    meta = null;
+    endSeen = false;
+    endExit = null;
+    useSeq = false;
+    canaryBlockOpen = true;
+    logPathBytes = null;
+    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
+    protectedPathBytes = [];
+    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
+    pathHasGit = false;
+    violations = new Map();
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
+    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+    buf = Buffer.alloc(0);
+    mask = 0;
+    slow = false;
+    vals = new Array(log_format/* FIELD_NAMES */.Yr.length).fill(undefined);
+    tag = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
+    start = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
+    end = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
+    ascii = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
+    num = new Float64Array(log_format/* FIELD_NAMES */.Yr.length);
+    constructor(envelope, options) {
+        const e = envelope.envelope;
+        this.envelope = envelope;
+        this.file = options.file;
+        this.rules = (0,rules/* ruleContext */.wm)(e, options.roots);
+        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
+        this.rootHasGit = options.roots.map((r) => r.includes("/.git"));
+        this.anyRoot = options.roots.includes("/");
+        // Only names requireString accepts: a match then skips nothing it would have refused.
+        const plain = (n) => n !== "" && !n.includes("\u0000");
+        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
+        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
+        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
+    }
+    malformed(message, line = this.lineNo) {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
+        });
+    }
+    incomplete(message, line = this.lineNo) {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
+        });
+    }
+    checkUtf8(buf, from, to) {
+        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
+            const region = buf.subarray(from, to);
+            const bad = firstInvalidUtf8(region);
+            let line = this.lineNo + 1;
+            for (let i = 0; i < bad; i++)
+                if (region[i] === 0x0a)
+                    line++;
+            this.malformed("invalid UTF-8", line);
+        }
+    }
+    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
+    push(chunk) {
+        const buf = asBuffer(chunk);
+        let pos = 0;
+        if (this.carry !== null) {
+            const nl = buf.indexOf(0x0a);
+            if (nl === -1) {
+                this.carry = Buffer.concat([this.carry, buf]);
+                if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
+                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+                return;
+            }
+            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+            this.carry = null;
+            if (line.length > log_format/* MAX_LINE_LENGTH */.l6)
+                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+            this.checkUtf8(line, 0, line.length);
+            this.lineNo++;
+            this.handleLine(line, 0, line.length);
+            pos = nl + 1;
+        }
+        const lastNl = buf.lastIndexOf(0x0a);
+        if (lastNl >= pos) {
+            this.checkUtf8(buf, pos, lastNl);
+            while (pos <= lastNl) {
+                const nl = buf.indexOf(0x0a, pos);
+                this.lineNo++;
+                if (nl - pos > log_format/* MAX_LINE_LENGTH */.l6)
+                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`);
+                this.handleLine(buf, pos, nl);
+                pos = nl + 1;
+            }
+        }
+        if (pos < buf.length) {
+            this.carry = Buffer.from(buf.subarray(pos));
+            if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
+                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+        }
+    }
+    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
+    finish() {
+        if (this.carry !== null && this.carry.length > 0) {
+            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
+        }
+        if (this.meta === null)
+            this.incomplete("the log is empty: no meta line", 1);
+        if (!this.endSeen)
+            this.incomplete("the log has no end line", this.lineNo);
+        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
+        return {
+            verdict: violations.length === 0 ? "pass" : "envelope_fail",
+            envelope_id: this.envelope.envelope.envelope_id,
+            envelope_hash: this.envelope.hash,
+            events: this.lineNo - 2,
+            violations,
+            meta: this.meta,
+            exit_code: this.endExit,
+            counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
+        };
+    }
+    handleLine(buf, from, to) {
+        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
+        if (this.endSeen)
+            this.malformed("content after the end line");
+        if (this.lineNo === 1) {
+            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+                this.malformed("the log starts with a byte order mark");
+            }
+            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
+            return;
+        }
+        this.buf = buf;
+        let mask = this.scanFlat(buf, from, end);
+        if (mask === -1) {
+            this.slow = true;
+            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+        }
+        else {
+            this.slow = false;
+        }
+        this.mask = mask;
+        this.handleEvent();
+    }
+    /**
+     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+     * when the line needs the full JSON path, which then decides whether it is valid at all.
+     */
+    scanFlat(buf, from, to) {
+        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
+            return -1;
+        if (to - from === 2)
+            return 0;
+        const { tag, start, end, ascii, num } = this;
+        let mask = 0;
+        let i = from + 1;
+        for (;;) {
+            if (buf[i] !== 0x22)
+                return -1;
+            if (i + 2 >= to)
+                return -1;
+            const slot = SLOT_BY_KEY_PAIR[(buf[i + 1] << 8) | buf[i + 2]];
+            if (slot < 0)
+                return -1;
+            const quoted = QUOTED_FIELD_BYTES[slot];
+            const keyLen = quoted.length;
+            if (i + 1 + keyLen >= to)
+                return -1;
+            for (let j = 2; j < keyLen; j++)
+                if (quoted[j] !== buf[i + 1 + j])
+                    return -1;
+            const b = 1 << slot;
+            if ((mask & b) !== 0)
+                return -1;
+            i += 1 + keyLen;
+            if (buf[i] !== 0x3a)
+                return -1;
+            i++;
+            const c = buf[i];
+            if (c === 0x22) {
+                const j = plainStringEnd(buf, i + 1, to);
+                if (j < 0)
+                    return -1;
+                tag[slot] = T_STR;
+                start[slot] = i + 1;
+                end[slot] = j;
+                ascii[slot] = plainStringAscii ? 1 : 0;
+                i = j + 1;
+            }
+            else if (c === 0x5b && buf[i + 1] === 0x22) {
+                // A flat array of plain strings; val() parses it when asked.
+                let j = i + 1;
+                for (;;) {
+                    if (buf[j] !== 0x22)
+                        return -1;
+                    j = plainStringEnd(buf, j + 1, to);
+                    if (j < 0)
+                        return -1;
+                    j++;
+                    if (buf[j] === 0x2c) {
+                        j++;
+                        continue;
+                    }
+                    if (buf[j] === 0x5d)
+                        break;
+                    return -1;
+                }
+                tag[slot] = T_STR_ARRAY;
+                start[slot] = i;
+                end[slot] = j + 1;
+                i = j + 1;
+            }
+            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+                let j = c === 0x2d ? i + 1 : i;
+                const digitsStart = j;
+                let value = 0;
+                while (j < to) {
+                    const d = buf[j];
+                    if (d < 0x30 || d > 0x39)
+                        break;
+                    value = value * 10 + (d - 0x30);
+                    j++;
+                }
+                const digits = j - digitsStart;
+                if (digits === 0 || digits > 15)
+                    return -1;
+                if (digits > 1 && buf[digitsStart] === 0x30)
+                    return -1;
+                const next = buf[j];
+                if (next === 0x2e || next === 0x65 || next === 0x45)
+                    return -1;
+                tag[slot] = T_NUM;
+                num[slot] = c === 0x2d ? -value : value;
+                i = j;
+            }
+            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+                tag[slot] = T_TRUE;
+                i += 4;
+            }
+            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+                tag[slot] = T_FALSE;
+                i += 5;
+            }
+            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+                tag[slot] = T_NULL;
+                i += 4;
+            }
+            else {
+                return -1;
+            }
+            mask |= b;
+            const sep = buf[i];
+            if (sep === 0x2c) {
+                i++;
+                continue;
+            }
+            return sep === 0x7d && i === to - 1 ? mask : -1;
+        }
+    }
+    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+    parseObject(line) {
+        let parsed;
+        try {
+            parsed = JSON.parse(line);
+        }
+        catch (err) {
+            if (line.trim() === "")
+                this.malformed("empty line");
+            this.malformed(`not JSON (${err.message})`);
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+            this.malformed("each line must be a JSON object");
+        }
+        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
+            this.malformed("duplicate key in the object");
+        return parsed;
+    }
+    slotsFromParsed(obj) {
+        let mask = 0;
+        for (const key of Object.keys(obj)) {
+            const slot = SLOT_BY_NAME.get(key);
+            if (slot === undefined) {
+                if (obj.kind === "meta")
+                    this.malformed("a second meta line");
+                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
+            }
+            this.vals[slot] = obj[key];
+            mask |= 1 << slot;
+        }
+        return mask;
+    }
+    has(slot) {
+        return (this.mask & (1 << slot)) !== 0;
+    }
+    /** A field's value as JSON would give it, or undefined when the line lacks it. */
+    val(slot) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow)
+            return this.vals[slot];
+        switch (this.tag[slot]) {
+            case T_STR:
+                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+            case T_NUM:
+                return this.num[slot];
+            case T_TRUE:
+                return true;
+            case T_FALSE:
+                return false;
+            case T_STR_ARRAY:
+                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
+            default:
+                return null;
+        }
+    }
+    /** A string field matched against known constants without allocating; undefined when it is none of them. */
+    constant(slot, constants) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow) {
+            const v = this.vals[slot];
+            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+        }
+        if (this.tag[slot] !== T_STR)
+            return undefined;
+        return constants.match(this.buf, this.start[slot], this.end[slot]);
+    }
+    isNumber(slot, expected) {
+        if (this.slow)
+            return this.vals[slot] === expected;
+        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+    }
+    handleEvent() {
+        if (!this.isNumber(SLOT.v, log_format/* LOG_VERSION */.Ae))
+            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        const kind = this.constant(SLOT.kind, KINDS);
+        if (kind === undefined) {
+            const raw = this.val(SLOT.kind);
+            if (typeof raw !== "string")
+                this.malformed(`"kind" must be a string`);
+            this.malformed(`unknown kind "${raw}"`);
+        }
+        if (kind === "meta")
+            this.malformed("a second meta line");
+        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
+        if (spec === undefined)
+            this.malformed(`unknown kind "${kind}"`);
+        const unknown = this.mask & ~spec.allowed;
+        if (unknown !== 0)
+            this.malformed(`unknown field "${log_format/* FIELD_NAMES */.Yr[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+        if ((this.mask & spec.required) !== spec.required) {
+            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
+            this.malformed(`a ${kind} event needs "${missing}"`);
+        }
+        this.checkCommon();
+        if (kind === "end") {
+            this.readEnd();
+            return;
+        }
+        const canary = this.has(SLOT.canary);
+        if (canary) {
+            if (!this.canaryBlockOpen)
+                this.malformed("a canary event after the self-check block");
+            this.counts.canary++;
+        }
+        else {
+            this.canaryBlockOpen = false;
+        }
+        switch (kind) {
+            case "write":
+                this.onWrite(canary);
+                break;
+            case "tool":
+                this.onTool(canary);
+                break;
+            case "env":
+                this.onEnv(canary);
+                break;
+            case "host":
+                this.onHost(canary);
+                break;
+            case "exec":
+                this.onExec(canary);
+                break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
+        }
+    }
+    checkCommon() {
+        if (this.useSeq) {
+            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
+                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+            }
+        }
+        else if (this.has(SLOT.seq)) {
+            this.malformed(`"seq" appears, but the meta line has none`);
+        }
+        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
+            this.malformed(`"source" must be one of ${[...log_format/* EVENT_SOURCES */.gi].join(", ")}`);
+        }
+        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
+            this.malformed(`"canary" may only be true`);
+        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
+            this.malformed(`"pid" must be an integer`);
+    }
+    readMeta(obj) {
+        if (obj.v !== log_format/* LOG_VERSION */.Ae)
+            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        if (obj.kind !== "meta")
+            this.incomplete("the first line must be the meta line");
+        const field = (name) => {
+            const value = obj[name];
+            if (typeof value !== "string" || value === "")
+                this.malformed(`meta needs a non-empty string "${name}"`);
+            return value;
+        };
+        const meta = {
+            run_id: field("run_id"),
+            envelope_hash: field("envelope_hash"),
+            runner: field("runner"),
+            started_at: field("started_at"),
+            extra: {},
+        };
+        for (const [k, v] of Object.entries(obj)) {
+            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
+                meta.extra[k] = v;
+        }
+        if ("seq" in obj) {
+            if (obj.seq !== 0)
+                this.malformed(`meta "seq" must be 0`);
+            this.useSeq = true;
+        }
+        this.checkObservers(obj.observers);
+        this.checkWithheld(obj.withheld);
+        this.checkRecorder(obj.recorder);
+        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
+        const logPath = typeof obj.log_path === "string" ? (0,paths/* foldPath */.tu)(obj.log_path) : null;
+        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
+        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
+        if (meta.envelope_hash !== this.envelope.hash) {
+            throw new errors/* Refusal */.P_("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+                file: this.file,
+                line: 1,
+                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
+            });
+        }
+        this.meta = meta;
+    }
+    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
+    checkRecorder(recorder) {
+        if (recorder === undefined)
+            return;
+        const ok = typeof recorder === "object" &&
+            recorder !== null &&
+            !Array.isArray(recorder) &&
+            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
+            (recorder.name === "ebpf" || recorder.name === "strace") &&
+            (recorder.fallback === undefined ||
+                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
+        if (!ok)
+            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process"))
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new errors/* Refusal */.P_("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
+    }
+    readEnd() {
+        const events = this.val(SLOT.events);
+        if (!Number.isInteger(events))
+            this.malformed(`end "events" must be an integer`);
+        const exit = this.val(SLOT.exit_code);
+        if (exit !== null && !Number.isInteger(exit))
+            this.malformed(`end "exit_code" must be an integer or null`);
+        if (events !== this.lineNo - 1) {
+            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
+        }
+        this.endSeen = true;
+        this.endExit = exit;
+    }
+    record(rule, subject) {
+        const id = `${rule}:${subject}`;
+        const existing = this.violations.get(id);
+        if (existing) {
+            existing.count++;
+        }
+        else {
+            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+        }
+    }
+    requireString(slot) {
+        const value = this.val(slot);
+        if (typeof value !== "string" || value === "")
+            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" must be a non-empty string`);
+        if (value.includes("\u0000"))
+            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" contains a NUL character`);
+        return value;
+    }
+    /** Records what `rule` says of this line, if anything. */
+    judged(rule, subject) {
+        if (rule !== null)
+            this.record(rule, subject);
+    }
+    writePath() {
+        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        return folded;
+    }
+    onWrite(canary) {
+        this.counts.write++;
+        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
+            this.malformed(`write "op" must be one of ${[...log_format/* WRITE_OPS */.V1].join(", ")}`);
+        }
+        if (this.has(SLOT.errno)) {
+            this.checkMissingTarget();
+            this.judgeWriteLine("missing_target", canary);
+            return;
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            this.judgeWriteLine("refused", canary);
+            return;
+        }
+        if (!this.slow && this.tag[SLOT.path] === T_STR) {
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            // The path as the bytes give it is folded already when this says where it is.
+            const inside = this.writeInsideFast(from, to);
+            if (inside !== undefined) {
+                if (canary || (inside && !this.mayBeProtected(from, to)))
+                    return;
+                const path = this.val(SLOT.path);
+                this.judged((0,rules/* judgeWrite */.RL)(this.rules, path, "done", inside), path);
+                return;
+            }
+        }
+        this.judgeWriteLine("done", canary);
+    }
+    judgeWriteLine(outcome, canary) {
+        const path = this.writePath();
+        if (!canary)
+            this.judged((0,rules/* judgeWrite */.RL)(this.rules, path, outcome), path);
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
+     * (it reads the kernel's answer).
+     */
+    checkMissingTarget() {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...log_format/* MISSING_TARGET_ERRNOS */.Vp].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+    }
+    /**
+     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
+     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
+     */
+    mayBeProtected(from, to) {
+        if (this.pathHasGit)
+            return true;
+        const buf = this.buf;
+        const len = to - from;
+        for (const p of this.protectedPathBytes) {
+            // From the end: paths under one root share their start.
+            let k = p.length - 1;
+            if (k >= len)
+                continue;
+            while (k >= 0 && p[k] === buf[from + k])
+                k--;
+            if (k < 0)
+                return true;
+        }
+        return false;
+    }
+    /**
+     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+     * intact, so this equals the string comparison). Returns undefined when the path needs
+     * folding or is not absolute, leaving it to the string path.
+     */
+    writeInsideFast(from, to) {
+        const buf = this.buf;
+        const len = to - from;
+        if (len === 0 || buf[from] !== 0x2f)
+            return undefined;
+        if (len > 1 && buf[to - 1] === 0x2f)
+            return undefined;
+        const logPath = this.logPathBytes;
+        // Equal to the folded log path means folded already.
+        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
+            return false;
+        if (this.anyRoot)
+            return this.insideRoot(from, to, false);
+        for (let r = 0; r < this.rootBytes.length; r++) {
+            const root = this.rootBytes[r];
+            const rl = root.length;
+            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
+                continue;
+            let k = rl - 1;
+            while (k >= 0 && root[k] === buf[from + k])
+                k--;
+            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
+            // and a `/.git` cannot straddle its end, where the path has a `/`.
+            if (k < 0)
+                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
+        }
+        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
+    }
+    insideRoot(tailFrom, to, rootHasGit) {
+        const flags = scanPathTail(this.buf, tailFrom, to);
+        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
+            return undefined;
+        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
+        return true;
+    }
+    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
+    isFastConstant(slot, constants) {
+        return (!this.slow &&
+            (this.mask & (1 << slot)) !== 0 &&
+            this.tag[slot] === T_STR &&
+            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
+    }
+    onTool(canary) {
+        this.counts.tool++;
+        if (this.isFastConstant(SLOT.name, this.toolBytes))
+            return;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.judged((0,rules/* judgeTool */.y7)(this.rules, name), name);
+    }
+    onEnv(canary) {
+        this.counts.env++;
+        if (this.isFastConstant(SLOT.key, this.envExactBytes))
+            return;
+        const key = this.requireString(SLOT.key);
+        if (!canary)
+            this.judged((0,rules/* judgeEnv */.r0)(this.rules, key, this.constant(SLOT.source, SOURCE_CONSTANTS)), key);
+    }
+    onHost(canary) {
+        this.counts.host++;
+        const host = (0,rules/* hostName */.Sm)(this.requireString(SLOT.host));
+        const port = this.val(SLOT.port);
+        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+            this.malformed(`host "port" must be an integer from 0 to 65535`);
+        }
+        if (canary)
+            return;
+        const p = (port ?? null);
+        const rule = (0,rules/* judgeHost */.Ii)(this.rules, host, p, this.val(SLOT.via));
+        if (rule !== null) {
+            this.record(rule, (0,hosts/* formatEndpoint */.T0)(host, p));
+        }
+        else if (this.hostSets) {
+            const set = (0,rules/* hostViaSet */.TI)(this.rules, host, p);
+            if (set !== null) {
+                const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
+                if (!this.viaSets.has(endpoint))
+                    this.viaSets.set(endpoint, set);
+            }
+        }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (!canary)
+            this.record((0,rules/* judgeSyscall */.te)(), name);
+    }
+    onExec(canary) {
+        this.counts.exec++;
+        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        if (path === null)
+            this.malformed(`exec "path" must be absolute`);
+        // The byte path has already read a T_STR_ARRAY as strings.
+        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
+            const argv = this.val(SLOT.argv);
+            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+                this.malformed(`exec "argv" must be an array of strings`);
+            }
+        }
+        if (this.has(SLOT.jail_pid)) {
+            const jailPid = this.val(SLOT.jail_pid);
+            if (!Number.isInteger(jailPid) || jailPid <= 0)
+                this.malformed(`exec "jail_pid" must be a positive integer`);
+        }
+        if (!canary)
+            this.judged((0,rules/* judgeExec */.TN)(this.rules, path), path);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/check/files.ts
+/**
+ * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
+ * code. The only place the check pipeline touches files.
+ */
+
+
+
+
+async function readBytes(path, missing, unreadable, what, hint) {
+    try {
+        return await (0,promises_.readFile)(path);
+    }
+    catch (err) {
+        const code = (0,errors/* errnoOf */.UQ)(err);
+        if (code === "ENOENT" || code === "ENOTDIR") {
+            throw new errors/* Refusal */.P_(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
+        }
+        throw new errors/* Refusal */.P_(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
+            file: path,
+            hint: "Check the path and its permissions.",
+            cause: err,
+        });
+    }
+}
+const ENVELOPE_HINT = "Commit an envelope.json (see examples/envelope.json) and point --envelope at it.";
+async function readEnvelopeFile(path) {
+    return loadEnvelope(await readBytes(path, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT), path);
+}
+function defaultDigestPath(envelopePath) {
+    return `${envelopePath}.sha256`;
+}
+/** Checks the pinned digest against the raw bytes, then loads the envelope. */
+async function readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
+    const bytes = await readBytes(envelopePath, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT);
+    const digest = await readBytes(digestPath, "ENVELOPE_DIGEST_MISSING", "ENVELOPE_DIGEST_UNREADABLE", "envelope digest", `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`);
+    (0,envelope/* verifyDigest */.Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
+    return (0,envelope/* loadEnvelope */.BC)(bytes, envelopePath);
+}
+const CHUNK = 1 << 20;
+/**
+ * Streams the observer log through the evaluator in fixed-size chunks. Two buffers take turns:
+ * the next chunk is read on the thread pool while this thread judges the one before it.
+ */
+async function evaluateLogFile(envelope, logPath, options, chunkSize = CHUNK) {
+    let handle;
+    try {
+        handle = await (0,promises_.open)(logPath, "r");
+    }
+    catch (err) {
+        throw (0,errors/* logOpenError */.NU)(err, logPath, "Record one with `envelope-gate run`; a missing log is never read as a clean run.");
+    }
+    const evaluator = new LogEvaluator(envelope, { ...options, file: logPath });
+    let current = Buffer.allocUnsafe(chunkSize);
+    let next = Buffer.allocUnsafe(chunkSize);
+    const read = (buffer) => handle.read(buffer, 0, chunkSize, null).then(({ bytesRead }) => bytesRead, (err) => {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, {
+            file: logPath,
+            cause: err,
+        });
+    });
+    let pending = null;
+    try {
+        pending = read(current);
+        for (;;) {
+            const bytesRead = await pending;
+            pending = null;
+            if (bytesRead === 0)
+                break;
+            // Reads with a null position follow one another, so this one starts where the last ended.
+            pending = read(next);
+            evaluator.push(current.subarray(0, bytesRead));
+            [current, next] = [next, current];
+        }
+    }
+    finally {
+        // A read still in flight when the evaluator threw: wait for it before closing the handle.
+        if (pending !== null)
+            await pending.catch(() => 0);
+        await handle.close();
+    }
+    return evaluator.finish();
+}
+
+
+/***/ }),
+
+/***/ 9066:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ ENVELOPE_LOG_OPTIONS),
+/* harmony export */   a: () => (/* binding */ RUN_ONLY_OPTIONS)
+/* harmony export */ });
+/** The flags every command that reads an envelope and an observer log takes (`check`, `run`). */
+const ENVELOPE_LOG_OPTIONS = {
+    envelope: { type: "string" },
+    sha256: { type: "string" },
+    observer: { type: "string" },
+    workspace: { type: "string" },
+    scratch: { type: "string" },
+};
+/** The flags only `run` takes. */
+const RUN_ONLY_OPTIONS = {
+    "node-only": { type: "boolean", default: false },
+    "keep-scratch": { type: "boolean", default: false },
+    audit: { type: "boolean", default: false },
+    recorder: { type: "string" },
+};
+
+
+/***/ }),
+
+/***/ 8403:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ writeStdout),
+/* harmony export */   n: () => (/* binding */ outputUnwritable)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+
+
+/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
+function stdoutTarget() {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)("/proc/self/fd/1");
+    }
+    catch {
+        return "standard output";
+    }
+}
+/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
+function outputUnwritable(file, what, err) {
+    const reason = (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errnoOf */ .UQ)(err) ?? String(err);
+    const full = reason === "ENOSPC" || reason === "EDQUOT";
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
+        file,
+        hint: full
+            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
+            : "Check that the destination can be written, and run again.",
+        cause: err,
+    });
+}
+/**
+ * Writes to standard output and waits until it is written. A refused write (a full disk, a
+ * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
+ */
+function writeStdout(text, what) {
+    return new Promise((resolvePromise, reject) => {
+        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
+        const refuse = (err) => reject(outputUnwritable(stdoutTarget(), what, err));
+        process.stdout.on("error", refuse);
+        process.stdout.write(text, (err) => {
+            if (err)
+                refuse(err);
+            else
+                resolvePromise();
+        });
+    });
+}
+
+
+/***/ }),
+
+/***/ 103:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Nf: () => (/* binding */ writeCliResult),
+/* harmony export */   eT: () => (/* binding */ takeResultFileRequest),
+/* harmony export */   fj: () => (/* binding */ endLineEvents),
+/* harmony export */   tq: () => (/* binding */ logOnDisk)
+/* harmony export */ });
+/* unused harmony exports RESULT_FILE_ENV, CLI_RESULT_VERSION */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8403);
+/**
+ * The result file: how `run` and `check` tell the program that started them how they ended, as
+ * typed JSON, when it asks for one through ENVELOPE_GATE_RESULT_FILE (internal: the Action asks,
+ * src/action/cli-result.ts reads it; docs/action.md). Written once, at the end, whole (a temporary
+ * file renamed into place). What the commands print on stdout and stderr is the same with it or without.
+ */
+
+
+
+/** The variable naming the result file (read, then removed from the environment, by the CLI). */
+const RESULT_FILE_ENV = "ENVELOPE_GATE_RESULT_FILE";
+const CLI_RESULT_VERSION = 1;
+/** The result file asked for, taken out of the environment so nothing the command starts inherits it. */
+function takeResultFileRequest(env = process.env) {
+    const file = env[RESULT_FILE_ENV];
+    delete env[RESULT_FILE_ENV];
+    return file === undefined || file === "" ? null : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(file);
+}
+/** The log file at `path` as it stands: its size, or null when there is no file there. */
+function logOnDisk(path) {
+    if (path === undefined)
+        return null;
+    const full = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(path);
+    try {
+        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(full);
+        return st.isFile() ? { path: full, bytes: st.size } : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** How much of the log's end is read for its end line; an end line is far shorter. */
+const END_SUFFIX_BYTES = 64 * 1024;
+/** The events between meta and end, from the log's end line (its `events` counts meta too); null without one. */
+function endLineEvents(path) {
+    let text;
+    try {
+        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, "r");
+        try {
+            const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+            const length = Math.min(size, END_SUFFIX_BYTES);
+            const buffer = Buffer.alloc(length);
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, length, size - length);
+            text = buffer.subarray(0, n).toString("utf8");
+        }
+        finally {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+        }
+    }
+    catch {
+        return null;
+    }
+    const lines = text.split("\n");
+    const last = lines.at(-1) === "" ? lines.at(-2) : undefined;
+    if (last === undefined)
+        return null;
+    try {
+        const end = JSON.parse(last);
+        return end.kind === "end" && typeof end.events === "number" && Number.isInteger(end.events) && end.events >= 1 ? end.events - 1 : null;
+    }
+    catch {
+        return null;
+    }
+}
+/** Writes the result whole: a temporary file beside it, renamed into place. A failure is OUTPUT_UNWRITABLE. */
+function writeCliResult(file, result) {
+    const temporary = `${file}.${process.pid}.tmp`;
+    try {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(temporary, JSON.stringify(result) + "\n", { mode: 0o600, flag: "wx" });
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temporary, file);
+    }
+    catch (err) {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync)(temporary, { force: true });
+        throw (0,_output_js__WEBPACK_IMPORTED_MODULE_2__/* .outputUnwritable */ .n)(file, "the result file", err);
+    }
+}
+
+
+/***/ }),
+
 /***/ 6719:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -5811,7 +7192,7 @@ function escapeJsonPtr(str) {
 /* harmony export */   N: () => (/* binding */ formatReportText)
 /* harmony export */ });
 /* harmony import */ var _core_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6706);
-/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9215);
+/* harmony import */ var _check_check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9120);
 
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
@@ -5827,7 +7208,7 @@ function formatReportText(report) {
             out.push(`  what to do: ${report.error.hint}`);
     }
     else {
-        out.push((0,_gate_check_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .M)(report));
+        out.push((0,_check_check_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .M)(report));
         // An id holds what the run chose (a key, a path): escape sequences, carriage returns and bidi
         // characters are shown as \u{XXXX}, so one id cannot erase or reorder the line of another.
         const ids = report.violations.map((v) => (0,_core_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .plainText */ .wh)(v.id));
@@ -5874,11 +7255,13 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8447);
 /* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
-/* harmony import */ var _gate_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9215);
-/* harmony import */ var _gate_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1552);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(6719);
-/* harmony import */ var _gate_output_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(4598);
+/* harmony import */ var _check_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9120);
+/* harmony import */ var _check_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7509);
+/* harmony import */ var _check_options_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9066);
+/* harmony import */ var _check_result_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(103);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(6719);
+/* harmony import */ var _check_output_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(8403);
+
 
 
 
@@ -5894,7 +7277,7 @@ const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
@@ -5914,15 +7297,20 @@ const COMMAND_HELP = {
                           different from those, check refuses (CHECK_OPTIONS_CONFLICT)
   --format                text (default) or json (the contract's report)
   exit status: 0 pass, 1 violations, 3 could not evaluate`,
-    run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
+    run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   Runs CMD jailed and observed under the pinned envelope E, writing the log L.
   --workspace DIR   default: the current directory
-  --scratch DIR     default: a fresh directory under the system's temporary directory, removed
-                    after the run unless --keep-scratch (a scratch you give is never removed)
+  --scratch DIR     default: a fresh directory $TMPDIR/envelope-gate/<run id> (/tmp when TMPDIR
+                    is unset), removed after the run unless --keep-scratch (a scratch you give
+                    is never removed); the command sees it at its own path, writable when
+                    allowed_roots lists \${SCRATCH}
   --node-only       record with the Node hooks only (no process observer)
   --audit           jailed and recorded as usual, but every host is let out through the
                     recording egress proxy (HTTP_PROXY and the other proxy keys are set);
                     meta says "audit": true, and check judges the log like any other
+  --recorder R      the process recorder: auto (default; the eBPF recorder when it can start,
+                    else strace, said on stderr), ebpf (refuses when it cannot start: needs
+                    root or passwordless sudo), strace. Default from ENVELOPE_GATE_RECORDER
   On stderr it says which of your environment keys the command did not get, and ends with one
   line: the log, the number of events, and the check to run next. On a terminal it shows the
   events so far while the command runs.
@@ -5962,10 +7350,10 @@ async function hash(args) {
         bytes = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(file);
     }
     catch (err) {
-        const code = err.code === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .GateError */ .ue(code, `envelope ${file} cannot be read (${err.code ?? String(err)})`, { file });
+        const code = (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err) === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_(code, `envelope ${file} cannot be read (${(0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err) ?? String(err)})`, { file });
     }
-    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)((0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDigestLine */ .sv)(bytes, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(file)), "the digest line");
+    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)((0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDigestLine */ .sv)(bytes, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(file)), "the digest line");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function verify(args) {
@@ -5977,14 +7365,16 @@ async function verify(args) {
     });
     if (!values.envelope)
         usage("verify needs --envelope");
-    const loaded = await (0,_gate_files_js__WEBPACK_IMPORTED_MODULE_7__/* .readVerifiedEnvelope */ .pO)(values.envelope, values.sha256);
-    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
+    const loaded = await (0,_check_files_js__WEBPACK_IMPORTED_MODULE_7__/* .readVerifiedEnvelope */ .pO)(values.envelope, values.sha256);
+    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
+/** What `check` judged, for the result file beside its exit status. */
+let checked = null;
 async function check(args) {
     const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
         args,
-        options: { ..._gate_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, format: { type: "string", default: "text" } },
+        options: { ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, format: { type: "string", default: "text" } },
         strict: true,
         allowPositionals: false,
     });
@@ -5994,18 +7384,19 @@ async function check(args) {
         usage("check needs --observer");
     if (values.format !== "text" && values.format !== "json")
         usage("--format is text or json");
-    const { report } = await (0,_gate_check_js__WEBPACK_IMPORTED_MODULE_6__/* .runCheck */ .k)({
+    const { report } = await (0,_check_check_js__WEBPACK_IMPORTED_MODULE_6__/* .runCheck */ .k)({
         envelopePath: values.envelope,
         digestPath: values.sha256,
         logPath: values.observer,
         workspace: absolute(values.workspace),
         scratch: absolute(values.scratch),
     });
-    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report), "the check report");
+    checked = report;
+    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)(report), "the check report");
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 402).then(__nccwpck_require__.bind(__nccwpck_require__, 4402));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 268).then(__nccwpck_require__.bind(__nccwpck_require__, 5268));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -6036,7 +7427,7 @@ async function suggest(args) {
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
         // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
         // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 402).then(__nccwpck_require__.bind(__nccwpck_require__, 4402));
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 268).then(__nccwpck_require__.bind(__nccwpck_require__, 5268));
         await runAndReport({
             envelope: values.envelope,
             sha256: values.sha256,
@@ -6056,8 +7447,8 @@ async function suggest(args) {
     }
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
-    const { suggestCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(85), __nccwpck_require__.e(941)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4941));
-    await (0,_gate_output_js__WEBPACK_IMPORTED_MODULE_10__/* .writeStdout */ .j)(await suggestCommand({
+    const { suggestCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(85), __nccwpck_require__.e(138)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8138));
+    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(await suggestCommand({
         logs,
         from,
         fromDigest: values.sha256,
@@ -6068,11 +7459,13 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(942)]).then(__nccwpck_require__.bind(__nccwpck_require__, 942));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(800)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9800));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
 async function main(argv) {
+    // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
+    const resultFile = (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .takeResultFileRequest */ .eT)();
     const [name, ...rest] = argv;
     if (name === undefined || name === "--help" || name === "-h" || name === "help") {
         process.stdout.write(USAGE + "\n");
@@ -6084,20 +7477,71 @@ async function main(argv) {
         process.stdout.write(help + "\n");
         return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
     }
+    let ended;
     try {
         if (!command)
             usage(`unknown command "${name}"`);
-        return await command(rest);
+        ended = { exitStatus: await command(rest), outcome: "completed", error: null };
     }
     catch (err) {
-        if (err instanceof UsageError || err.code?.startsWith("ERR_PARSE_ARGS")) {
+        if (err instanceof UsageError || (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err)?.startsWith("ERR_PARSE_ARGS")) {
             process.stderr.write(`envelope-gate: ${err.message}\n${USAGE}\n`);
-            return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage;
+            ended = { exitStatus: _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage, outcome: "usage", error: null };
         }
-        const report = (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null);
-        process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_9__/* .formatReportText */ .N)(report));
+        else {
+            const report = (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null);
+            process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)(report));
+            ended = { exitStatus: _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error, outcome: "refused", error: report.error };
+        }
+    }
+    if (resultFile !== null && (name === "run" || name === "check"))
+        return reportResult(resultFile, name, rest, ended);
+    return ended.exitStatus;
+}
+/** The --observer path among a command's own arguments (before `--`), as parseArgs reads them; never throws. */
+function observerArgument(args) {
+    const dashes = args.indexOf("--");
+    try {
+        const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
+            args: dashes === -1 ? args : args.slice(0, dashes),
+            options: { ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .RUN_ONLY_OPTIONS */ .a, format: { type: "string" } },
+            strict: false,
+            allowPositionals: true,
+        });
+        return typeof values.observer === "string" ? values.observer : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Writes the result file for run or check (src/check/result.ts). One that cannot be written is said
+ * as any refusal is, and the exit status is 3: the caller that asked for it refuses without it.
+ */
+function reportResult(file, name, args, ended) {
+    const log = (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .logOnDisk */ .tq)(observerArgument(args));
+    // check's error verdict is a refusal as a thrown error is: its error, exit status 3.
+    const report = name === "check" ? checked : null;
+    const how = report?.verdict === "error" ? { outcome: "refused", error: report.error } : ended;
+    const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .endLineEvents */ .fj)(log.path) : null;
+    const result = {
+        version: 1,
+        command: name,
+        outcome: how.outcome,
+        exit_status: ended.exitStatus,
+        error: how.error,
+        log,
+        events,
+        verdict: name === "run" || how.outcome === "usage" ? null : how.outcome === "refused" ? "error" : (report?.verdict ?? null),
+    };
+    try {
+        (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .writeCliResult */ .Nf)(file, result);
+    }
+    catch (err) {
+        process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)((0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null)));
         return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
     }
+    return ended.exitStatus;
 }
 // Where even the error report cannot be written, the exit status is what is left to say so
 // (an unhandled stream error would exit 1, which reads as violations).
@@ -6120,7 +7564,7 @@ __webpack_async_result__();
 /* harmony export */   sZ: () => (/* binding */ CREDENTIAL_KEY),
 /* harmony export */   z_: () => (/* binding */ isRunIdentityKey)
 /* harmony export */ });
-/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, ACTION_INPUT_PREFIX, RUN_IDENTITY_WRAPPER, runEnvironment, commitRunEnvironment */
+/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, RUN_IDENTITY_WRAPPER, runEnvironment, commitRunEnvironment */
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
  * tools read on every start (is this CI? which agent? can I use colour?), most of them unset.
@@ -6709,7 +8153,9 @@ var hosts = __nccwpck_require__(3848);
 
 let validateEnvelopeShape;
 function schemaValidator() {
-    validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true }).compile(envelope_schema_namespaceObject);
+    // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
+    // not on every run: compiling the meta-schema was half of check's start-up.
+    validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true, validateSchema: false }).compile(envelope_schema_namespaceObject);
     return validateEnvelopeShape;
 }
 function sha256Hex(bytes) {
@@ -6772,7 +8218,7 @@ function loadEnvelope(bytes, file) {
     const hash = `sha256:${sha256Hex(bytes)}`;
     const decoded = decodeUtf8Strict(bytes);
     if (typeof decoded !== "string") {
-        throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
             file,
             line: decoded.line,
             hint: "Save the envelope as UTF-8.",
@@ -6786,7 +8232,7 @@ function loadEnvelope(bytes, file) {
     }
     catch (err) {
         if (err instanceof JsonSyntaxError) {
-            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
+            throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
                 file,
                 line: err.line,
                 column: err.column,
@@ -6802,7 +8248,7 @@ function loadEnvelope(bytes, file) {
         const pointer = first ? schemaErrorPointer(first) : "";
         const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
         const all = errors.map((e) => describeSchemaError(e, parsed.value));
-        throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
             file,
             line,
             hint: "The envelope must match schema/envelope.schema.json exactly: no unknown keys, no duplicates.",
@@ -6815,18 +8261,18 @@ function loadEnvelope(bytes, file) {
             if (hosts/* HOST_SETS */.vP.has(entry))
                 return;
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+            throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
         }
         if ((0,hosts/* parseHostPattern */.ic)(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+            throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
         }
     });
     envelope.writable_protected?.forEach((entry, i) => {
         const reason = writableProtectedReason(entry);
         if (reason !== null) {
             const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
-            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+            throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
                 file,
                 line,
                 hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
@@ -6858,14 +8304,14 @@ function formatDigestLine(bytes, name) {
 function parseDigestFile(text, file) {
     const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
     if (entries.length !== 1) {
-        throw new core_errors/* GateError */.ue("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
             file,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
     const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
     if (!m) {
-        throw new core_errors/* GateError */.ue("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
             file,
             line: 1,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
@@ -6881,7 +8327,7 @@ function verifyDigest(envelopeBytes, envelopeFile, digestText, digestFile) {
     const expected = parseDigestFile(digestText, digestFile);
     const actual = sha256Hex(envelopeBytes);
     if (expected !== actual) {
-        throw new core_errors/* GateError */.ue("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
             file: digestFile,
             line: 1,
             hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
@@ -6906,14 +8352,14 @@ function expandPaths(loaded, values, key) {
             const name = m[1];
             const value = name === "WORKSPACE" ? values.workspace : values.scratch;
             if (value === undefined || value === "") {
-                throw new core_errors/* GateError */.ue("ROOT_VARIABLE_UNDEFINED", `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`, {
+                throw new core_errors/* Refusal */.P_("ROOT_VARIABLE_UNDEFINED", `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`, {
                     file: loaded.file,
                     line,
                     hint: `Pass --${name.toLowerCase()} DIR (action input '${name.toLowerCase()}'); an unset variable never expands to an empty string.`,
                 });
             }
             if (!value.startsWith("/")) {
-                throw new core_errors/* GateError */.ue("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
+                throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
                     hint: `Pass an absolute path for --${name.toLowerCase()}.`,
                 });
             }
@@ -6921,7 +8367,7 @@ function expandPaths(loaded, values, key) {
         }
         const folded = (0,paths/* foldPath */.tu)(expanded);
         if (folded === null) {
-            throw new core_errors/* GateError */.ue("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
+            throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
                 file: loaded.file,
                 line,
             });
@@ -6978,10 +8424,17 @@ function unknownHostSet(entry) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Wc: () => (/* binding */ isGateError),
-/* harmony export */   ue: () => (/* binding */ GateError)
+/* harmony export */   $z: () => (/* binding */ hintOf),
+/* harmony export */   JA: () => (/* binding */ isSetAside),
+/* harmony export */   MB: () => (/* binding */ nothingSent),
+/* harmony export */   NU: () => (/* binding */ logOpenError),
+/* harmony export */   P_: () => (/* binding */ Refusal),
+/* harmony export */   UQ: () => (/* binding */ errnoOf),
+/* harmony export */   dg: () => (/* binding */ isTransient),
+/* harmony export */   s_: () => (/* binding */ httpStatusOf),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* unused harmony export ERROR_CODES */
+/* unused harmony exports ERROR_CODES, GENERIC_HINT, ERROR_TABLE, isErrorCode */
 /**
  * Every refusal carries exactly one code (CONTRACT.md section 8). A policy denial and an
  * outage never share a code, and no code means "allowed".
@@ -7087,9 +8540,11 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "ENVELOPE_PR_BUSY",
     "SARIF_UPLOAD_FAILED",
     "VERIFIED_CHECK_AUDIT_EVIDENCE",
+    "RECORDER_UNAVAILABLE",
+    "OBSERVER_EVENTS_LOST",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
-class GateError extends Error {
+class Refusal extends Error {
     code;
     file;
     line;
@@ -7098,7 +8553,7 @@ class GateError extends Error {
     hint;
     constructor(code, message, where = {}) {
         super(message, where.cause === undefined ? undefined : { cause: where.cause });
-        this.name = "GateError";
+        this.name = "Refusal";
         this.code = code;
         this.file = where.file;
         this.line = where.line;
@@ -7127,8 +8582,222 @@ class GateError extends Error {
         return out;
     }
 }
-function isGateError(value) {
-    return value instanceof GateError;
+function isRefusal(value) {
+    return value instanceof Refusal;
+}
+const RETRY = "then `envelope-gate app retry --delivery ID` (the App kept its payload; any replica's worker takes it up)";
+const SWEEPER = "The App holds the delivery (queued) and its sweeper retries it; nothing to redeliver.";
+/** The advice for a code without a hint of its own. */
+const GENERIC_HINT = `Fix the cause named in the message, ${RETRY}.`;
+function row(category, differs = {}) {
+    return { category, transient: false, setAside: false, nothingSent: false, httpStatus: 503, hint: undefined, ...differs };
+}
+/** Every code's classification: the one place the App reads it from. */
+const ERROR_TABLE = {
+    ENVELOPE_MISSING: row("policy-input"),
+    ENVELOPE_UNREADABLE: row("policy-input"),
+    ENVELOPE_INVALID: row("policy-input", {
+        hint: `The envelope on the default branch does not parse or validate, so no envelope PR is proposed over it: fix it on the branch (the next audit run proposes again), or ${RETRY}.`,
+    }),
+    ENVELOPE_DIGEST_MISSING: row("policy-input"),
+    ENVELOPE_DIGEST_INVALID: row("policy-input"),
+    ENVELOPE_DIGEST_UNREADABLE: row("policy-input"),
+    ENVELOPE_HASH_MISMATCH: row("policy-input"),
+    ROOT_VARIABLE_UNDEFINED: row("policy-input"),
+    OBSERVER_LOG_MISSING: row("observer"),
+    OBSERVER_LOG_UNREADABLE: row("observer"),
+    OBSERVER_LOG_MALFORMED: row("observer"),
+    OBSERVER_LOG_INCOMPLETE: row("observer"),
+    OBSERVER_LOG_ENVELOPE_MISMATCH: row("observer"),
+    OBSERVER_UNAVAILABLE: row("observer"),
+    PROPERTIES_INVALID: row("policy-input"),
+    PROPERTY_UNAVAILABLE: row("observer"),
+    LEDGER_UNREADABLE: row("policy-input", {
+        hint: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,
+    }),
+    LEDGER_INVALID: row("policy-input"),
+    GITHUB_UNAVAILABLE: row("github", {
+        transient: true,
+        hint: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions. ${SWEEPER}`,
+    }),
+    STORE_UNAVAILABLE: row("store", {
+        transient: true,
+        hint: "The database could not be read or written: check /healthz and the database. Work the App recorded is retried by the sweeper once the store answers; deliveries it could not record (answered 503) are asked for again by the redelivery sweep.",
+    }),
+    RUNNER_B_UNAVAILABLE: row("evidence", {
+        hint: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
+    }),
+    EVIDENCE_UNAVAILABLE: row("evidence", {
+        hint: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
+    }),
+    EVIDENCE_DIGEST_MISMATCH: row("evidence", {
+        hint: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
+    }),
+    WEBHOOK_SIGNATURE_INVALID: row("app", { httpStatus: 401 }),
+    KILL_SWITCH_ENGAGED: row("app", {
+        transient: true,
+        setAside: true,
+        nothingSent: true,
+        hint: "Held while the App was paused: after `envelope-gate app resume` the sweeper sends it (every delivery is recorded during a pause; nothing to redeliver).",
+    }),
+    BYPASS_REFUSED: row("app"),
+    CONFIG_INVALID: row("invocation"),
+    INTERNAL_ERROR: row("internal", { hint: `A bug in envelope-gate: report it with the delivery id and the log line, ${RETRY}.` }),
+    DELIVERY_IN_PROGRESS: row("app"),
+    APP_DRAINING: row("app", { transient: true, setAside: true, nothingSent: true }),
+    PROCESS_FENCED: row("app", { transient: true, nothingSent: true }),
+    DUAL_RUN_MISMATCH: row("evidence", { hint: "Runner B ran another commit or envelope: nothing to do, the property keeps failing." }),
+    OBSERVER_DISAGREEMENT: row("evidence"),
+    PULL_REQUEST_HEAD_MOVED: row("github"),
+    OBSERVER_CHANNEL_INVALID: row("observer"),
+    OBSERVER_INTERRUPTED: row("observer"),
+    COMMAND_NOT_FOUND: row("observer"),
+    RUNNER_IDENTITY_UNAVAILABLE: row("observer"),
+    OBSERVER_LOG_UNWRITABLE: row("observer"),
+    JAIL_UNAVAILABLE: row("observer"),
+    OBSERVER_TRACER_LOST: row("observer"),
+    OBSERVER_CHANNEL_TAMPERED: row("observer"),
+    OBSERVATION_PARTIAL: row("observer"),
+    POLICY_FILE_TOO_LARGE: row("policy-input"),
+    PULL_FILES_TRUNCATED: row("github"),
+    WEBHOOK_BODY_TOO_LARGE: row("app", { httpStatus: 413 }),
+    WEBHOOK_HEADERS_MISSING: row("app", { httpStatus: 400 }),
+    WEBHOOK_BODY_NOT_JSON: row("app", { httpStatus: 400 }),
+    WEBHOOK_PAYLOAD_INVALID: row("app", { httpStatus: 400 }),
+    PRIVATE_KEY_INVALID: row("app", {
+        nothingSent: true,
+        hint: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
+    }),
+    NOT_FOUND: row("app", { httpStatus: 404 }),
+    RUNNER_B_BUDGET_EXCEEDED: row("app", {
+        hint: "Runner B's daily cap is used up: nothing to do for this run (the property keeps failing). Raise the cap with `envelope-gate app budget set … --reason` if the spend is intended; it resets at 00:00 UTC.",
+    }),
+    BUDGET_UNCONFIRMED: row("store", {
+        transient: true,
+        hint: "The store could not confirm runner B's budget, so nothing was dispatched: check /healthz and the database; queued work is retried by the sweeper.",
+    }),
+    SWITCH_UNRECORDED_CHANGE: row("store", {
+        hint: "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget|redelivery … --reason`.",
+    }),
+    DISPATCH_OUTCOME_UNKNOWN: row("github", {
+        transient: true,
+        hint: "An earlier dispatch of runner B may have started a run GitHub does not list yet: nothing to do, the sweeper looks again after a minute and dispatches only if no run appeared.",
+    }),
+    APP_CRASH_LOOP: row("app", {
+        hint: "This replica crashed repeatedly: read its last log lines, fix the cause, then `envelope-gate app reset-crashes --replica ID --reason`.",
+    }),
+    SECRET_IN_ENVIRONMENT: row("app"),
+    SECRET_UNAVAILABLE: row("app", {
+        transient: true,
+        nothingSent: true,
+        hint: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
+    }),
+    OBSERVER_LOG_WRITE_FAILED: row("observer"),
+    OUTPUT_UNWRITABLE: row("invocation"),
+    JAIL_CWD_HIDDEN: row("observer"),
+    ACTION_COPY_WRITABLE: row("observer"),
+    ACTION_COPY_UNAVAILABLE: row("observer"),
+    PROPERTY_SCRATCH_UNAVAILABLE: row("observer"),
+    PROTECTED_PATHS_UNAVAILABLE: row("observer"),
+    GIT_CREDENTIALS_UNCHECKED: row("observer"),
+    REDELIVERY_LIST_REFUSED: row("github", {
+        hint: "GitHub refused to list the App's webhook deliveries (GET /app/hook/deliveries, with the App's JWT): check ENVELOPE_GATE_APP_ID and the private key belong to this App. Until it lists, failed deliveries are not asked for again; the next pass tries.",
+    }),
+    REDELIVERY_RATE_LIMITED: row("github", {
+        hint: "GitHub rate-limited the App's JWT requests: the next redelivery pass tries again; nothing to do unless it persists (then lengthen ENVELOPE_GATE_REDELIVERY_SECONDS).",
+    }),
+    REDELIVERY_EXPIRED: row("github", {
+        hint: "This delivery failed and is older than GitHub keeps deliveries (3 days): it cannot be redelivered. Produce the event again (re-run runner A's workflow, push again) if its work still matters.",
+    }),
+    REDELIVERY_REFUSED: row("github", {
+        hint: "GitHub refused to redeliver it (see the message): the next pass asks again, within ENVELOPE_GATE_REDELIVERY_ATTEMPTS.",
+    }),
+    REDELIVERY_EXHAUSTED: row("app", {
+        hint: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
+    }),
+    PULL_REQUEST_BASE_CHANGED: row("github"),
+    PULL_REQUEST_BASE_MISSING: row("github"),
+    LEDGER_BRANCH_FOREIGN: row("github"),
+    LEDGER_PR_FOREIGN: row("github"),
+    LEDGER_PR_TAMPERED: row("github"),
+    LEDGER_PR_RETARGETED: row("github"),
+    JAIL_IDENTITY_UNAVAILABLE: row("observer"),
+    RUNNER_A_UNVERIFIED: row("evidence"),
+    RUNNER_A_EVENT_REFUSED: row("evidence"),
+    RUNNER_A_NOT_CURRENT_HEAD: row("evidence"),
+    RUNNER_A_WORKFLOW_CHANGED: row("evidence"),
+    RUNNER_B_UNVERIFIED: row("evidence"),
+    VERIFIED_CHECK_EVIDENCE_REFUSED: row("evidence"),
+    FREEZE_NOT_FREEZABLE: row("policy-input"),
+    FREEZE_EVIDENCE_UNAVAILABLE: row("evidence"),
+    FREEZE_EVIDENCE_MISMATCH: row("evidence"),
+    SUGGEST_ROOT_MISMATCH: row("invocation"),
+    CHECK_OPTIONS_CONFLICT: row("invocation"),
+    SCRATCH_REMOVE_FAILED: row("observer"),
+    AUDIT_RUN_UNVERIFIED: row("evidence"),
+    AUDIT_EVIDENCE_UNAVAILABLE: row("evidence"),
+    AUDIT_BUNDLE_NOT_AUDIT: row("evidence"),
+    ENVELOPE_BRANCH_FOREIGN: row("github"),
+    ENVELOPE_PR_FOREIGN: row("github"),
+    ENVELOPE_PR_TAMPERED: row("github"),
+    ENVELOPE_PR_RETARGETED: row("github"),
+    ENVELOPE_PR_BUSY: row("app", {
+        transient: true,
+        hint: `Another delivery was writing the same repository's envelope PR. ${SWEEPER}`,
+    }),
+    SARIF_UPLOAD_FAILED: row("github"),
+    VERIFIED_CHECK_AUDIT_EVIDENCE: row("evidence"),
+    RECORDER_UNAVAILABLE: row("observer"),
+    OBSERVER_EVENTS_LOST: row("observer"),
+};
+function isErrorCode(value) {
+    return Object.hasOwn(ERROR_TABLE, value);
+}
+/** A code the table does not know (a store row written by another version) reads as the defaults: not transient, counted, maybe sent. */
+function rowOf(code) {
+    return isErrorCode(code) ? ERROR_TABLE[code] : undefined;
+}
+function isTransient(code) {
+    return rowOf(code)?.transient ?? false;
+}
+function isSetAside(code) {
+    return rowOf(code)?.setAside ?? false;
+}
+function nothingSent(code) {
+    return rowOf(code)?.nothingSent ?? false;
+}
+function httpStatusOf(code) {
+    return ERROR_TABLE[code].httpStatus;
+}
+/** The operator's advice for a failure recorded with this code (or none). */
+function hintOf(code) {
+    return (code === null ? undefined : rowOf(code)?.hint) ?? GENERIC_HINT;
+}
+/** A Node (or driver) error's `code`: `ENOENT`, `SQLITE_BUSY`, `23505`; undefined when it has none. */
+function errnoOf(err) {
+    if (typeof err !== "object" || err === null)
+        return undefined;
+    const code = err.code;
+    return code === undefined || code === null ? undefined : String(code);
+}
+/**
+ * An observer log that could not be opened or read: OBSERVER_LOG_MISSING when nothing is at the
+ * path (ENOENT, or ENOTDIR: a file where a directory of the path should be), else
+ * OBSERVER_LOG_UNREADABLE naming the errno.
+ */
+function logOpenError(err, path, missingHint) {
+    const code = errnoOf(err);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+        return new Refusal("OBSERVER_LOG_MISSING", `observer log ${path} does not exist`, {
+            file: path,
+            ...(missingHint === undefined ? {} : { hint: missingHint }),
+            cause: err,
+        });
+    }
+    return new Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${path} cannot be read (${code ?? String(err)})`, {
+        file: path,
+        cause: err,
+    });
 }
 
 
@@ -7148,7 +8817,7 @@ function isGateError(value) {
 /* harmony export */   nd: () => (/* binding */ expandHostEntry),
 /* harmony export */   vP: () => (/* binding */ HOST_SETS)
 /* harmony export */ });
-/* unused harmony exports HOST_SETS_VERSION, hostMatches */
+/* unused harmony export HOST_SETS_VERSION */
 /**
  * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
  * `*.example.com`, which matches subdomains only, never the apex, and named host sets
@@ -7313,51 +8982,27 @@ function formatEndpoint(host, port) {
 
 /***/ }),
 
-/***/ 3984:
+/***/ 7653:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  Ae: () => (/* binding */ LOG_VERSION),
-  IC: () => (/* binding */ LogEvaluator),
-  Vp: () => (/* binding */ MISSING_TARGET_ERRNOS),
-  mA: () => (/* binding */ PROXY_ENV_KEYS),
-  yG: () => (/* binding */ RUNTIME_ENV_KEYS),
-  V1: () => (/* binding */ WRITE_OPS),
-  U9: () => (/* binding */ isLoopback),
-  Kx: () => (/* binding */ wrapperEnvKey)
-});
-
-// UNUSED EXPORTS: EVENT_SOURCES, MAX_LINE_LENGTH, RULE_ENVELOPE_KEY
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
-// EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __nccwpck_require__(8447);
-// EXTERNAL MODULE: ./src/core/protected.ts
-var core_protected = __nccwpck_require__(1085);
-;// CONCATENATED MODULE: ./src/core/log.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ae: () => (/* binding */ LOG_VERSION),
+/* harmony export */   Nx: () => (/* binding */ isWriteOp),
+/* harmony export */   V1: () => (/* binding */ WRITE_OPS),
+/* harmony export */   Vp: () => (/* binding */ MISSING_TARGET_ERRNOS),
+/* harmony export */   Yr: () => (/* binding */ FIELD_NAMES),
+/* harmony export */   bz: () => (/* binding */ LOG_KINDS),
+/* harmony export */   gi: () => (/* binding */ EVENT_SOURCES),
+/* harmony export */   l6: () => (/* binding */ MAX_LINE_LENGTH),
+/* harmony export */   nH: () => (/* binding */ KIND_FIELDS),
+/* harmony export */   qC: () => (/* binding */ COMMON_FIELDS),
+/* harmony export */   yT: () => (/* binding */ isMissingTargetErrno)
+/* harmony export */ });
 /**
- * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
- * number of distinct violations. Pure: the caller feeds bytes, this judges them.
- *
- * A log that cannot be fully read and checked never yields a verdict: every structural
- * problem throws a typed GateError instead ("could not observe" never reads as "observed
- * nothing").
+ * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
+ * a field may take, and the limits a reader holds a log to. What the observer writes and what the
+ * reader (./log-reader.ts) accepts are both this.
  */
-
-
-
-
-
-
 const LOG_VERSION = 1;
 /** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
 const MAX_LINE_LENGTH = 4 * 1024 * 1024;
@@ -7376,90 +9021,30 @@ const WRITE_OPS = new Set([
     "xattr",
     "bind",
 ]);
+function isWriteOp(op) {
+    return WRITE_OPS.has(op);
+}
 const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
 /**
- * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
- * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
- * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
- * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
  */
-const PROXY_ENV_KEYS = new Set([
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "NO_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-    "no_proxy",
-    "NODE_USE_ENV_PROXY",
-]);
-/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
-function wrapperEnvKey(network, key) {
-    return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+function isMissingTargetErrno(errno) {
+    return MISSING_TARGET_ERRNOS.has(errno);
 }
+/** Every kind, in the order the reader matches them. */
+const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
 /**
- * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
- * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
- */
-const RUNTIME_ENV_KEYS = new Set([
-    "FORCE_COLOR",
-    "NO_COLOR",
-    "NODE_DISABLE_COLORS",
-    "NODE_V8_COVERAGE",
-    "NODE_DEBUG",
-    "NODE_DEBUG_NATIVE",
-    "NODE_OPTIONS",
-    "NODE_PENDING_DEPRECATION",
-    "NODE_NO_WARNINGS",
-    "NODE_UNIQUE_ID",
-    "NODE_CHANNEL_FD",
-    "NODE_CHANNEL_SERIALIZATION_MODE",
-    "NODE_PRESERVE_SYMLINKS",
-    "NODE_TEST_CONTEXT",
-    "TERM",
-    "COLORTERM",
-    "CI",
-    "TZ",
-    "UV_THREADPOOL_SIZE",
-    // Read by Node's own JS at run time (found by the observer's well-behaved runs):
-    "WATCH_REPORT_DEPENDENCIES",
-    "NODE_CLUSTER_SCHED_POLICY",
-    "NODE_TLS_REJECT_UNAUTHORIZED",
-    // Node's bundled undici (fetch) reads these for itself:
-    "UNDICI_NO_FG",
-    "JEST_WORKER_ID",
-    // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
-    "UNDICI_NO_WASM_SIMD",
-    // tty.getColorDepth, when a program writes to a terminal:
-    "TMUX",
-    "TERM_PROGRAM",
-    "TERM_PROGRAM_VERSION",
-    "TEAMCITY_VERSION",
-    "CI_NAME",
-    "APPVEYOR",
-    "BUILDKITE",
-    "CIRCLECI",
-    "DRONE",
-    "GITHUB_ACTIONS",
-    "GITLAB_CI",
-    "TRAVIS",
-]);
-/**
- * Every field an event line may carry, by slot. Which fields each kind may use is in
- * KIND_FIELDS; anything else on an event is malformed. (Meta may carry extra fields.)
+ * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
+ * else on an event is malformed. (Meta may carry extra fields.)
  */
 const FIELD_NAMES = [
-    "v",
-    "kind",
-    "ts",
-    "pid",
-    "ppid",
-    "source",
-    "seq",
-    "canary",
-    "ok",
-    "via",
+    ...COMMON_FIELDS,
     "path",
     "op",
     "name",
@@ -7475,43 +9060,7 @@ const FIELD_NAMES = [
     "errno",
     "jail_pid",
 ];
-/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
-const SLOT = {
-    v: 0,
-    kind: 1,
-    ts: 2,
-    pid: 3,
-    ppid: 4,
-    source: 5,
-    seq: 6,
-    canary: 7,
-    ok: 8,
-    via: 9,
-    path: 10,
-    op: 11,
-    name: 12,
-    key: 13,
-    host: 14,
-    port: 15,
-    proto: 16,
-    argv: 17,
-    cwd: 18,
-    events: 19,
-    exit_code: 20,
-    signal: 21,
-    errno: 22,
-    jail_pid: 23,
-};
-FIELD_NAMES.forEach((f, i) => {
-    if (SLOT[f] !== i)
-        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
-});
-const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
-const bit = (f) => 1 << SLOT[f];
-const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
-/** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
-/** Each kind's own fields: required, then optional. */
+/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
 const KIND_FIELDS = {
     write: { required: ["path", "op"], optional: ["errno"] },
     tool: { required: ["name"], optional: [] },
@@ -7521,892 +9070,6 @@ const KIND_FIELDS = {
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
-const KIND_MASKS = new Map(Object.entries(KIND_FIELDS).map(([kind, spec]) => [
-    kind,
-    { required: bits(spec.required), allowed: bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
-]));
-/**
- * Identifies a key from its length and three of its bytes; the candidate is then confirmed
- * byte by byte. Built from FIELD_NAMES, so it cannot drift.
- */
-const keyCode = (len, first, second, last) => (len << 24) | (first << 16) | (second << 8) | last;
-const FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(f, "latin1"));
-const SLOT_BY_KEY_CODE = new Map();
-FIELD_NAMES.forEach((f, i) => {
-    const code = keyCode(f.length, f.charCodeAt(0), f.length > 1 ? f.charCodeAt(1) : 0, f.charCodeAt(f.length - 1));
-    if (SLOT_BY_KEY_CODE.has(code))
-        throw new Error(`field key code collision: ${f}`);
-    SLOT_BY_KEY_CODE.set(code, i);
-});
-/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
-class ByteConstants {
-    names;
-    bytes;
-    constructor(names) {
-        this.names = names;
-        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
-    }
-    match(buf, start, end) {
-        const len = end - start;
-        for (let c = 0; c < this.bytes.length; c++) {
-            const b = this.bytes[c];
-            if (b.length !== len)
-                continue;
-            let j = 0;
-            while (j < len && b[j] === buf[start + j])
-                j++;
-            if (j === len)
-                return this.names[c];
-        }
-        return undefined;
-    }
-}
-const KINDS = new ByteConstants(["write", "env", "tool", "host", "exec", "syscall", "end", "meta"]);
-const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
-const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
-/**
- * The errors, as the kernel gave them to the process observer, of a write call that changed
- * nothing because what it named was not there (a missing file or directory on the way). Such a
- * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
- * the jail refused it, EACCES, EPERM) is judged as an attempt.
- */
-const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
-const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
-const T_STR = 1;
-const T_NUM = 2;
-const T_TRUE = 3;
-const T_FALSE = 4;
-const T_NULL = 5;
-/** Envelope key whose line an annotation for this rule points at. */
-const RULE_ENVELOPE_KEY = {
-    write_outside_root: "allowed_roots",
-    undeclared_tool: "allowed_tools",
-    undeclared_env: "allowed_env",
-    network_denied: "network",
-    undeclared_host: "allowed_hosts",
-    undeclared_command: "allowed_commands",
-    // No envelope key allows these: the annotation points at the envelope's name.
-    forbidden_syscall: "envelope_id",
-    write_protected: "writable_protected",
-};
-/** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
-function isLoopback(host) {
-    return (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
-        host === "::1" ||
-        /^::ffff:127\./.test(host) ||
-        host === "localhost" ||
-        host.endsWith(".localhost"));
-}
-function isEscapedQuote(line, quoteIndex) {
-    let backslashes = 0;
-    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
-        backslashes++;
-    return (backslashes & 1) === 1;
-}
-/**
- * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
- * comparing this with Object.keys finds duplicates without a second full parse.
- */
-function countTopLevelKeys(line) {
-    let depth = 0;
-    let keys = 0;
-    const n = line.length;
-    let i = 0;
-    while (i < n) {
-        const c = line.charCodeAt(i);
-        if (c === 0x22) {
-            let j = line.indexOf('"', i + 1);
-            while (j !== -1 && isEscapedQuote(line, j))
-                j = line.indexOf('"', j + 1);
-            if (j === -1)
-                return -1;
-            i = j + 1;
-            continue;
-        }
-        if (c === 0x7b || c === 0x5b)
-            depth++;
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-        else if (c === 0x3a && depth === 1)
-            keys++;
-        i++;
-    }
-    return keys;
-}
-function firstInvalidUtf8(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if (b < 0x80)
-            continue;
-        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-        if (need < 0)
-            return i;
-        for (let k = 1; k <= need; k++) {
-            const cb = bytes[i + k];
-            if (cb === undefined)
-                return i;
-            if ((cb & 0xc0) !== 0x80)
-                return i;
-        }
-        i += need;
-    }
-    return bytes.length;
-}
-function asBuffer(chunk) {
-    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-/**
- * Judges an observer log as it streams past. Lines in the compact form the observer writes
- * are read straight from the bytes without building objects; any other line (escapes, white
- * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
- */
-class LogEvaluator {
-    roots;
-    rootBytes;
-    anyRoot;
-    tools;
-    envAllowed;
-    hosts;
-    hostSets;
-    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
-    viaSets = new Map();
-    networkDeny;
-    loopbackLocal;
-    /** The log says the command had a network namespace of its own (meta.network_enforced). */
-    ownNetwork = false;
-    commandPaths;
-    commandNames;
-    file;
-    envelope;
-    carry = null;
-    lineNo = 0;
-    meta = null;
-    endSeen = false;
-    endExit = null;
-    useSeq = false;
-    canaryBlockOpen = true;
-    logPath = null;
-    logPathBytes = null;
-    /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
-    protectedSet = core_protected/* NO_PROTECTED */.zo;
-    /** Fast-path pre-filter: a path that contains none of these byte strings is not protected. */
-    protectedHints = [Buffer.from("/.git", "utf8")];
-    violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
-    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
-    buf = Buffer.alloc(0);
-    mask = 0;
-    slow = false;
-    vals = new Array(FIELD_NAMES.length).fill(undefined);
-    tag = new Uint8Array(FIELD_NAMES.length);
-    start = new Int32Array(FIELD_NAMES.length);
-    end = new Int32Array(FIELD_NAMES.length);
-    ascii = new Uint8Array(FIELD_NAMES.length);
-    num = new Float64Array(FIELD_NAMES.length);
-    constructor(envelope, options) {
-        const e = envelope.envelope;
-        this.envelope = envelope;
-        this.file = options.file;
-        this.roots = options.roots;
-        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
-        this.anyRoot = options.roots.includes("/");
-        this.tools = new Set(e.allowed_tools);
-        this.envAllowed = (0,core_envelope/* envMatcher */.IC)(e);
-        this.hosts = (0,core_envelope/* hostPatterns */.on)(e);
-        this.hostSets = this.hosts.some((h) => h.set !== undefined);
-        this.networkDeny = e.network === "deny";
-        this.loopbackLocal = e.loopback !== "network";
-        if (e.allowed_commands) {
-            this.commandPaths = new Set(e.allowed_commands.filter((c) => c.includes("/")));
-            this.commandNames = new Set(e.allowed_commands.filter((c) => !c.includes("/")));
-        }
-        else {
-            this.commandPaths = null;
-            this.commandNames = null;
-        }
-    }
-    malformed(message, line = this.lineNo) {
-        throw new errors/* GateError */.ue("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
-        });
-    }
-    incomplete(message, line = this.lineNo) {
-        throw new errors/* GateError */.ue("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
-        });
-    }
-    checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
-            const region = buf.subarray(from, to);
-            const bad = firstInvalidUtf8(region);
-            let line = this.lineNo + 1;
-            for (let i = 0; i < bad; i++)
-                if (region[i] === 0x0a)
-                    line++;
-            this.malformed("invalid UTF-8", line);
-        }
-    }
-    /** Feeds the next bytes of the log. Throws a GateError at the first problem. The chunk may be reused afterwards. */
-    push(chunk) {
-        const buf = asBuffer(chunk);
-        let pos = 0;
-        if (this.carry !== null) {
-            const nl = buf.indexOf(0x0a);
-            if (nl === -1) {
-                this.carry = Buffer.concat([this.carry, buf]);
-                if (this.carry.length > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-                return;
-            }
-            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
-            this.carry = null;
-            if (line.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-            this.checkUtf8(line, 0, line.length);
-            this.lineNo++;
-            this.handleLine(line, 0, line.length);
-            pos = nl + 1;
-        }
-        const lastNl = buf.lastIndexOf(0x0a);
-        if (lastNl >= pos) {
-            this.checkUtf8(buf, pos, lastNl);
-            while (pos <= lastNl) {
-                const nl = buf.indexOf(0x0a, pos);
-                this.lineNo++;
-                if (nl - pos > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
-                this.handleLine(buf, pos, nl);
-                pos = nl + 1;
-            }
-        }
-        if (pos < buf.length) {
-            this.carry = Buffer.from(buf.subarray(pos));
-            if (this.carry.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-        }
-    }
-    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
-    finish() {
-        if (this.carry !== null && this.carry.length > 0) {
-            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
-        }
-        if (this.meta === null)
-            this.incomplete("the log is empty: no meta line", 1);
-        if (!this.endSeen)
-            this.incomplete("the log has no end line", this.lineNo);
-        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
-        return {
-            verdict: violations.length === 0 ? "pass" : "envelope_fail",
-            envelope_id: this.envelope.envelope.envelope_id,
-            envelope_hash: this.envelope.hash,
-            events: this.lineNo - 2,
-            violations,
-            meta: this.meta,
-            exit_code: this.endExit,
-            counts: { ...this.counts },
-            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
-        };
-    }
-    handleLine(buf, from, to) {
-        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
-        if (this.endSeen)
-            this.malformed("content after the end line");
-        if (this.lineNo === 1) {
-            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
-                this.malformed("the log starts with a byte order mark");
-            }
-            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
-            return;
-        }
-        this.buf = buf;
-        let mask = this.scanFlat(buf, from, end);
-        if (mask === -1) {
-            this.slow = true;
-            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
-        }
-        else {
-            this.slow = false;
-        }
-        this.mask = mask;
-        this.handleEvent();
-    }
-    /**
-     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
-     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
-     * when the line needs the full JSON path, which then decides whether it is valid at all.
-     */
-    scanFlat(buf, from, to) {
-        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
-            return -1;
-        if (to - from === 2)
-            return 0;
-        const { tag, start, end, ascii, num } = this;
-        let mask = 0;
-        let i = from + 1;
-        for (;;) {
-            if (buf[i] !== 0x22)
-                return -1;
-            let k = i + 1;
-            while (k < to) {
-                const b = buf[k];
-                if (b === 0x22)
-                    break;
-                if (b < 0x20 || b === 0x5c || b >= 0x80)
-                    return -1;
-                k++;
-            }
-            if (k >= to)
-                return -1;
-            const len = k - i - 1;
-            if (len === 0)
-                return -1;
-            const slot = SLOT_BY_KEY_CODE.get(keyCode(len, buf[i + 1], len > 1 ? buf[i + 2] : 0, buf[k - 1]));
-            if (slot === undefined)
-                return -1;
-            const name = FIELD_BYTES[slot];
-            if (name.length !== len)
-                return -1;
-            for (let j = 2; j < len - 1; j++)
-                if (name[j] !== buf[i + 1 + j])
-                    return -1;
-            const b = 1 << slot;
-            if ((mask & b) !== 0)
-                return -1;
-            i = k + 1;
-            if (buf[i] !== 0x3a)
-                return -1;
-            i++;
-            const c = buf[i];
-            if (c === 0x22) {
-                let j = i + 1;
-                let isAscii = 1;
-                while (j < to) {
-                    const x = buf[j];
-                    if (x === 0x22)
-                        break;
-                    if (x === 0x5c || x < 0x20)
-                        return -1;
-                    if (x >= 0x80)
-                        isAscii = 0;
-                    j++;
-                }
-                if (j >= to)
-                    return -1;
-                tag[slot] = T_STR;
-                start[slot] = i + 1;
-                end[slot] = j;
-                ascii[slot] = isAscii;
-                i = j + 1;
-            }
-            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-                let j = c === 0x2d ? i + 1 : i;
-                const digitsStart = j;
-                let value = 0;
-                while (j < to) {
-                    const d = buf[j];
-                    if (d < 0x30 || d > 0x39)
-                        break;
-                    value = value * 10 + (d - 0x30);
-                    j++;
-                }
-                const digits = j - digitsStart;
-                if (digits === 0 || digits > 15)
-                    return -1;
-                if (digits > 1 && buf[digitsStart] === 0x30)
-                    return -1;
-                const next = buf[j];
-                if (next === 0x2e || next === 0x65 || next === 0x45)
-                    return -1;
-                tag[slot] = T_NUM;
-                num[slot] = c === 0x2d ? -value : value;
-                i = j;
-            }
-            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
-                tag[slot] = T_TRUE;
-                i += 4;
-            }
-            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
-                tag[slot] = T_FALSE;
-                i += 5;
-            }
-            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
-                tag[slot] = T_NULL;
-                i += 4;
-            }
-            else {
-                return -1;
-            }
-            mask |= b;
-            const sep = buf[i];
-            if (sep === 0x2c) {
-                i++;
-                continue;
-            }
-            return sep === 0x7d && i === to - 1 ? mask : -1;
-        }
-    }
-    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
-    parseObject(line) {
-        let parsed;
-        try {
-            parsed = JSON.parse(line);
-        }
-        catch (err) {
-            if (line.trim() === "")
-                this.malformed("empty line");
-            this.malformed(`not JSON (${err.message})`);
-        }
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-            this.malformed("each line must be a JSON object");
-        }
-        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
-            this.malformed("duplicate key in the object");
-        return parsed;
-    }
-    slotsFromParsed(obj) {
-        let mask = 0;
-        for (const key of Object.keys(obj)) {
-            const slot = SLOT_BY_NAME.get(key);
-            if (slot === undefined) {
-                if (obj.kind === "meta")
-                    this.malformed("a second meta line");
-                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
-            }
-            this.vals[slot] = obj[key];
-            mask |= 1 << slot;
-        }
-        return mask;
-    }
-    has(slot) {
-        return (this.mask & (1 << slot)) !== 0;
-    }
-    /** A field's value as JSON would give it, or undefined when the line lacks it. */
-    val(slot) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow)
-            return this.vals[slot];
-        switch (this.tag[slot]) {
-            case T_STR:
-                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
-            case T_NUM:
-                return this.num[slot];
-            case T_TRUE:
-                return true;
-            case T_FALSE:
-                return false;
-            default:
-                return null;
-        }
-    }
-    /** A string field matched against known constants without allocating; undefined when it is none of them. */
-    constant(slot, constants) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow) {
-            const v = this.vals[slot];
-            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
-        }
-        if (this.tag[slot] !== T_STR)
-            return undefined;
-        return constants.match(this.buf, this.start[slot], this.end[slot]);
-    }
-    isNumber(slot, expected) {
-        if (this.slow)
-            return this.vals[slot] === expected;
-        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
-    }
-    handleEvent() {
-        if (!this.isNumber(SLOT.v, LOG_VERSION))
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        const kind = this.constant(SLOT.kind, KINDS);
-        if (kind === undefined) {
-            const raw = this.val(SLOT.kind);
-            if (typeof raw !== "string")
-                this.malformed(`"kind" must be a string`);
-            this.malformed(`unknown kind "${raw}"`);
-        }
-        if (kind === "meta")
-            this.malformed("a second meta line");
-        const spec = KIND_MASKS.get(kind);
-        if (spec === undefined)
-            this.malformed(`unknown kind "${kind}"`);
-        const unknown = this.mask & ~spec.allowed;
-        if (unknown !== 0)
-            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
-        if ((this.mask & spec.required) !== spec.required) {
-            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
-            this.malformed(`a ${kind} event needs "${missing}"`);
-        }
-        this.checkCommon();
-        if (kind === "end") {
-            this.readEnd();
-            return;
-        }
-        const canary = this.has(SLOT.canary);
-        if (canary) {
-            if (!this.canaryBlockOpen)
-                this.malformed("a canary event after the self-check block");
-            this.counts.canary++;
-        }
-        else {
-            this.canaryBlockOpen = false;
-        }
-        switch (kind) {
-            case "write":
-                this.onWrite(canary);
-                break;
-            case "tool":
-                this.onTool(canary);
-                break;
-            case "env":
-                this.onEnv(canary);
-                break;
-            case "host":
-                this.onHost(canary);
-                break;
-            case "exec":
-                this.onExec(canary);
-                break;
-            case "syscall":
-                this.onSyscall(canary);
-                break;
-        }
-    }
-    checkCommon() {
-        if (this.useSeq) {
-            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
-                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-            }
-        }
-        else if (this.has(SLOT.seq)) {
-            this.malformed(`"seq" appears, but the meta line has none`);
-        }
-        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
-            this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
-        }
-        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
-            this.malformed(`"canary" may only be true`);
-        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
-            this.malformed(`"pid" must be an integer`);
-    }
-    readMeta(obj) {
-        if (obj.v !== LOG_VERSION)
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        if (obj.kind !== "meta")
-            this.incomplete("the first line must be the meta line");
-        const field = (name) => {
-            const value = obj[name];
-            if (typeof value !== "string" || value === "")
-                this.malformed(`meta needs a non-empty string "${name}"`);
-            return value;
-        };
-        const meta = {
-            run_id: field("run_id"),
-            envelope_hash: field("envelope_hash"),
-            runner: field("runner"),
-            started_at: field("started_at"),
-            extra: {},
-        };
-        for (const [k, v] of Object.entries(obj)) {
-            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
-                meta.extra[k] = v;
-        }
-        if ("seq" in obj) {
-            if (obj.seq !== 0)
-                this.malformed(`meta "seq" must be 0`);
-            this.useSeq = true;
-        }
-        this.checkObservers(obj.observers);
-        this.checkWithheld(obj.withheld);
-        this.ownNetwork = obj.network_enforced === true;
-        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
-        if (typeof protectedSet === "string")
-            this.malformed(protectedSet, 1);
-        this.protectedSet = protectedSet;
-        this.protectedHints = [Buffer.from("/.git", "utf8"), ...protectedSet.paths.map((p) => Buffer.from(p, "utf8"))];
-        if (typeof obj.log_path === "string") {
-            this.logPath = (0,paths/* foldPath */.tu)(obj.log_path);
-            this.logPathBytes = this.logPath === null ? null : Buffer.from(this.logPath, "utf8");
-        }
-        if (meta.envelope_hash !== this.envelope.hash) {
-            throw new errors/* GateError */.ue("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
-                file: this.file,
-                line: 1,
-                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
-            });
-        }
-        this.meta = meta;
-    }
-    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
-    checkWithheld(withheld) {
-        if (withheld === undefined)
-            return;
-        if (!Array.isArray(withheld) ||
-            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
-            new Set(withheld).size !== withheld.length) {
-            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
-        }
-    }
-    /**
-     * Observation is policy: a log without the process-level observer passes only when the
-     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
-     */
-    checkObservers(observers) {
-        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
-            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
-        }
-        if (observers.includes("process"))
-            return;
-        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
-            return;
-        throw new errors/* GateError */.ue("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
-            file: this.file,
-            line: 1,
-            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
-        });
-    }
-    readEnd() {
-        const events = this.val(SLOT.events);
-        if (!Number.isInteger(events))
-            this.malformed(`end "events" must be an integer`);
-        const exit = this.val(SLOT.exit_code);
-        if (exit !== null && !Number.isInteger(exit))
-            this.malformed(`end "exit_code" must be an integer or null`);
-        if (events !== this.lineNo - 1) {
-            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
-        }
-        this.endSeen = true;
-        this.endExit = exit;
-    }
-    record(rule, subject) {
-        const id = `${rule}:${subject}`;
-        const existing = this.violations.get(id);
-        if (existing) {
-            existing.count++;
-        }
-        else {
-            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
-        }
-    }
-    requireString(slot) {
-        const value = this.val(slot);
-        if (typeof value !== "string" || value === "")
-            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
-        if (value.includes("\u0000"))
-            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
-        return value;
-    }
-    onWrite(canary) {
-        this.counts.write++;
-        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
-            this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-        }
-        if (this.has(SLOT.errno)) {
-            this.onMissingTarget(canary);
-            return;
-        }
-        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
-            // The jail refused it as a write to a read-only place: outside every root, whatever the
-            // name resolved to afterwards (a symlink can be gone by the time it is read).
-            const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-            if (folded === null)
-                this.malformed(`write "path" must be absolute`);
-            if (!canary)
-                this.record("write_outside_root", folded);
-            return;
-        }
-        if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const from = this.start[SLOT.path];
-            const to = this.end[SLOT.path];
-            const verdict = this.writeInsideFast(from, to);
-            if (verdict === false && canary)
-                return;
-            if (verdict === true) {
-                if (!canary && this.mayBeProtected(from, to))
-                    this.judgeProtected(this.val(SLOT.path));
-                return;
-            }
-            if (verdict === false) {
-                this.record("write_outside_root", this.val(SLOT.path));
-                return;
-            }
-        }
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        if (canary)
-            return;
-        if (!(0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots) || folded === this.logPath)
-            this.record("write_outside_root", folded);
-        else
-            this.judgeProtected(folded);
-    }
-    /**
-     * A write call the kernel failed with ENOENT or ENOTDIR: it changed nothing. Only the process
-     * observer's word counts (it reads the kernel's answer); outside the roots it is not judged,
-     * inside them it is judged as any write (a protected path), and the log's own path always is.
-     */
-    onMissingTarget(canary) {
-        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
-            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "errno" comes only from the process observer`);
-        if (this.has(SLOT.ok))
-            this.malformed(`a write with "errno" carries no "ok"`);
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        if (canary)
-            return;
-        if (folded === this.logPath)
-            this.record("write_outside_root", folded);
-        else if ((0,paths/* isInsideAnyRoot */.Jk)(folded, this.roots))
-            this.judgeProtected(folded);
-    }
-    /** Inside a root: a write to a protected path (docs/formats.md, Protected paths) is `write_protected`. */
-    judgeProtected(folded) {
-        if ((0,core_protected/* isProtectedWrite */.Ih)(folded, this.roots, this.protectedSet))
-            this.record("write_protected", folded);
-    }
-    mayBeProtected(from, to) {
-        for (const hint of this.protectedHints) {
-            const at = this.buf.indexOf(hint, from);
-            if (at !== -1 && at + hint.length <= to)
-                return true;
-        }
-        return false;
-    }
-    /**
-     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
-     * intact, so this equals the string comparison). Returns undefined when the path needs
-     * folding or is not absolute, leaving it to the string path.
-     */
-    writeInsideFast(from, to) {
-        const buf = this.buf;
-        const len = to - from;
-        if (len === 0 || buf[from] !== 0x2f)
-            return undefined;
-        if (len > 1 && buf[to - 1] === 0x2f)
-            return undefined;
-        for (let j = from; j < to - 1; j++) {
-            if (buf[j] !== 0x2f)
-                continue;
-            const a = buf[j + 1];
-            if (a === 0x2f)
-                return undefined;
-            if (a === 0x2e) {
-                const b = j + 2 < to ? buf[j + 2] : 0x2f;
-                if (b === 0x2f)
-                    return undefined;
-                if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
-                    return undefined;
-            }
-        }
-        const logPath = this.logPathBytes;
-        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
-            return false;
-        if (this.anyRoot)
-            return true;
-        for (const root of this.rootBytes) {
-            const rl = root.length;
-            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
-                continue;
-            let k = rl - 1;
-            while (k >= 0 && root[k] === buf[from + k])
-                k--;
-            if (k < 0)
-                return true;
-        }
-        return false;
-    }
-    onTool(canary) {
-        this.counts.tool++;
-        const name = this.requireString(SLOT.name);
-        if (!canary && !this.tools.has(name))
-            this.record("undeclared_tool", name);
-    }
-    onEnv(canary) {
-        this.counts.env++;
-        const key = this.requireString(SLOT.key);
-        if (canary || this.envAllowed(key))
-            return;
-        if (wrapperEnvKey(this.envelope.envelope.network, key))
-            return;
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "runtime" && RUNTIME_ENV_KEYS.has(key))
-            return;
-        this.record("undeclared_env", key);
-    }
-    onHost(canary) {
-        this.counts.host++;
-        const raw = this.requireString(SLOT.host);
-        // A unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path.
-        const host = raw.startsWith("unix:") ? raw : (0,hosts/* normalizeHost */.cS)(raw);
-        const port = this.val(SLOT.port);
-        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-            this.malformed(`host "port" must be an integer from 0 to 65535`);
-        }
-        if (canary)
-            return;
-        const p = (port ?? null);
-        // In the jail's own network namespace loopback is the run's own: local, not egress.
-        if (this.loopbackLocal && this.ownNetwork && isLoopback(host))
-            return;
-        if (this.networkDeny) {
-            this.record("network_denied", (0,hosts/* formatEndpoint */.T0)(host, p));
-        }
-        else if (!(0,hosts/* hostAllowed */.VI)(this.hosts, host, p)) {
-            // A process-level connect to an address the same process's hooks connected by name.
-            const via = this.val(SLOT.via);
-            if (typeof via === "string" && via !== "" && (0,hosts/* hostAllowed */.VI)(this.hosts, (0,hosts/* normalizeHost */.cS)(via), p))
-                return;
-            this.record("undeclared_host", (0,hosts/* formatEndpoint */.T0)(host, p));
-        }
-        else if (this.hostSets && p !== null) {
-            // Connections only: a lookup (no port) of a member is part of the connection that follows.
-            const set = (0,hosts/* allowedViaSet */.n4)(this.hosts, host, p);
-            if (set !== null) {
-                const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
-                if (!this.viaSets.has(endpoint))
-                    this.viaSets.set(endpoint, set);
-            }
-        }
-    }
-    onSyscall(canary) {
-        this.counts.syscall++;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.record("forbidden_syscall", name);
-    }
-    onExec(canary) {
-        this.counts.exec++;
-        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-        if (path === null)
-            this.malformed(`exec "path" must be absolute`);
-        const argv = this.val(SLOT.argv);
-        if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
-            this.malformed(`exec "argv" must be an array of strings`);
-        }
-        if (this.has(SLOT.jail_pid)) {
-            const jailPid = this.val(SLOT.jail_pid);
-            if (!Number.isInteger(jailPid) || jailPid <= 0)
-                this.malformed(`exec "jail_pid" must be a positive integer`);
-        }
-        if (canary || this.commandPaths === null || this.commandNames === null)
-            return;
-        if (this.commandPaths.has(path))
-            return;
-        const base = path.slice(path.lastIndexOf("/") + 1);
-        if (this.commandNames.has(base))
-            return;
-        this.record("undeclared_command", path);
-    }
-}
 
 
 /***/ }),
@@ -8425,7 +9088,6 @@ class LogEvaluator {
 /* harmony export */   wh: () => (/* binding */ plainText),
 /* harmony export */   xs: () => (/* binding */ mdCode)
 /* harmony export */ });
-/* unused harmony export visibleCodePoint */
 /**
  * Attacker-controlled strings where a reviewer reads them. Pure.
  *
@@ -8710,7 +9372,6 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 /* harmony export */   kc: () => (/* binding */ containsAny),
 /* harmony export */   zo: () => (/* binding */ NO_PROTECTED)
 /* harmony export */ });
-/* unused harmony export GIT_DIR_NAME */
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6107);
 /**
  * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
@@ -8835,6 +9496,215 @@ function protectedFromMeta(value, workspace, scratch) {
 
 /***/ }),
 
+/***/ 1688:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hf: () => (/* binding */ commandRules),
+/* harmony export */   Ii: () => (/* binding */ judgeHost),
+/* harmony export */   RL: () => (/* binding */ judgeWrite),
+/* harmony export */   Sm: () => (/* binding */ hostName),
+/* harmony export */   TI: () => (/* binding */ hostViaSet),
+/* harmony export */   TN: () => (/* binding */ judgeExec),
+/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   mA: () => (/* binding */ PROXY_ENV_KEYS),
+/* harmony export */   r0: () => (/* binding */ judgeEnv),
+/* harmony export */   te: () => (/* binding */ judgeSyscall),
+/* harmony export */   wm: () => (/* binding */ ruleContext),
+/* harmony export */   y7: () => (/* binding */ judgeTool),
+/* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
+/* harmony export */ });
+/* unused harmony exports isRuntimeOwnRead, writeInsideRoots */
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3848);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6107);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1085);
+/**
+ * The rules: for each kind of event, whether the envelope allows it, and if not, which violation
+ * (CONTRACT's violation ids) it is. Each judge is pure: the context derived from the envelope and
+ * the run's meta line, and one event's facts, in; a rule id or null out. `check` (./log-reader.ts)
+ * records what they return; `suggest` asks them which events an entry must allow; the footprint
+ * and the audit leave out what they leave out (the runtime's own reads, loopback inside the run's
+ * own network).
+ */
+
+
+
+
+/**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+const PROXY_ENV_KEYS = new Set([
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "NODE_USE_ENV_PROXY",
+]);
+/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+function wrapperEnvKey(network, key) {
+    return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+}
+/**
+ * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
+ * any other key is judged wherever the read comes from. Keep docs/observer.md in step.
+ */
+const RUNTIME_ENV_KEYS = new Set([
+    "FORCE_COLOR",
+    "NO_COLOR",
+    "NODE_DISABLE_COLORS",
+    "NODE_V8_COVERAGE",
+    "NODE_DEBUG",
+    "NODE_DEBUG_NATIVE",
+    "NODE_OPTIONS",
+    "NODE_PENDING_DEPRECATION",
+    "NODE_NO_WARNINGS",
+    "NODE_UNIQUE_ID",
+    "NODE_CHANNEL_FD",
+    "NODE_CHANNEL_SERIALIZATION_MODE",
+    "NODE_PRESERVE_SYMLINKS",
+    "NODE_TEST_CONTEXT",
+    "TERM",
+    "COLORTERM",
+    "CI",
+    "TZ",
+    "UV_THREADPOOL_SIZE",
+    // Read by Node's own JS at run time (found by the observer's well-behaved runs):
+    "WATCH_REPORT_DEPENDENCIES",
+    "NODE_CLUSTER_SCHED_POLICY",
+    "NODE_TLS_REJECT_UNAUTHORIZED",
+    // Node's bundled undici (fetch) reads these for itself:
+    "UNDICI_NO_FG",
+    "JEST_WORKER_ID",
+    // ... and Node 24's, when it loads its HTTP parser (fetch through NODE_USE_ENV_PROXY):
+    "UNDICI_NO_WASM_SIMD",
+    // tty.getColorDepth, when a program writes to a terminal:
+    "TMUX",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TEAMCITY_VERSION",
+    "CI_NAME",
+    "APPVEYOR",
+    "BUILDKITE",
+    "CIRCLECI",
+    "DRONE",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "TRAVIS",
+]);
+/** The Node runtime reading one of its own keys (RUNTIME_ENV_KEYS): the runtime's read, not the program's. */
+function isRuntimeOwnRead(key, source) {
+    return source === "runtime" && RUNTIME_ENV_KEYS.has(key);
+}
+/** 127.0.0.0/8, ::1 (also as a mapped address), `localhost` and names under it (RFC 6761). */
+function isLoopback(host) {
+    return (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+        host === "::1" ||
+        /^::ffff:127\./.test(host) ||
+        host === "localhost" ||
+        host.endsWith(".localhost"));
+}
+/** A recorded host as the rules compare it: a unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path. */
+function hostName(raw) {
+    return raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeHost */ .cS)(raw);
+}
+const NO_RUN_FACTS = { logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_2__/* .NO_PROTECTED */ .zo, ownNetwork: false };
+function commandRules(allowed) {
+    if (allowed === undefined)
+        return null;
+    return { paths: new Set(allowed.filter((c) => c.includes("/"))), names: new Set(allowed.filter((c) => !c.includes("/"))) };
+}
+function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
+    return {
+        roots,
+        logPath: run.logPath,
+        protectedSet: run.protectedSet,
+        tools: new Set(envelope.allowed_tools),
+        envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope),
+        network: envelope.network,
+        hosts: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .hostPatterns */ .on)(envelope),
+        loopbackLocal: envelope.loopback !== "network",
+        ownNetwork: run.ownNetwork,
+        commands: commandRules(envelope.allowed_commands),
+    };
+}
+/** A folded path a write may change: inside an allowed root, and not the log itself. */
+function writeInsideRoots(ctx, path) {
+    return path !== ctx.logPath && (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .isInsideAnyRoot */ .Jk)(path, ctx.roots);
+}
+/**
+ * A write to the folded `path`. A refused write is outside every root, whatever the name resolved
+ * to afterwards (a symlink can be gone by the time it is read); one that found nothing changed
+ * nothing, so outside the roots it is not judged (the log's own path always is); inside them, a
+ * protected path (docs/formats.md, Protected paths) is `write_protected`. `inside` is
+ * writeInsideRoots, for a caller that has worked it out already.
+ */
+function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
+    if (outcome === "refused")
+        return "write_outside_root";
+    if (!inside)
+        return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_2__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
+}
+/** A read of the environment key `key`, by `source`. */
+function judgeEnv(ctx, key, source) {
+    if (ctx.envAllowed(key) || wrapperEnvKey(ctx.network, key) || isRuntimeOwnRead(key, source))
+        return null;
+    return "undeclared_env";
+}
+function judgeTool(ctx, name) {
+    return ctx.tools.has(name) ? null : "undeclared_tool";
+}
+/** Loopback inside the jail's own network namespace: the run's own, not egress. */
+function isRunOwnLoopback(ctx, host) {
+    return ctx.loopbackLocal && ctx.ownNetwork && isLoopback(host);
+}
+/**
+ * A connection to (with a port) or a lookup of (`port` null) `host` (as hostName gives it). `via`
+ * is the name the same process's hooks connected by, on a process-level connect to an address.
+ */
+function judgeHost(ctx, host, port, via) {
+    if (isRunOwnLoopback(ctx, host))
+        return null;
+    if (ctx.network === "deny")
+        return "network_denied";
+    if ((0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+        return null;
+    if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeHost */ .cS)(via), port))
+        return null;
+    return "undeclared_host";
+}
+/**
+ * The host set (`@npm`) that alone allows a connection judgeHost allowed, or null. Connections
+ * only: a lookup (no port) of a member is part of the connection that follows.
+ */
+function hostViaSet(ctx, host, port) {
+    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+        return null;
+    return (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .allowedViaSet */ .n4)(ctx.hosts, host, port);
+}
+/** The start of the program at the folded `path`: allowed by its exact path or by its file's name. */
+function judgeExec(ctx, path) {
+    const commands = ctx.commands;
+    if (commands === null || commands.paths.has(path))
+        return null;
+    return commands.names.has(path.slice(path.lastIndexOf("/") + 1)) ? null : "undeclared_command";
+}
+/** A system call the jail's seccomp filter traps: no envelope allows one. */
+function judgeSyscall() {
+    return "forbidden_syscall";
+}
+
+
+/***/ }),
+
 /***/ 9478:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -8869,9 +9739,9 @@ function reportFromVerdict(v) {
     };
 }
 function reportFromError(err, envelope) {
-    const gate = err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue
+    const gate = err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .Refusal */ .P_
         ? err
-        : new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .GateError */ .ue("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+        : new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .Refusal */ .P_("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
             hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
         });
     return {
@@ -8886,318 +9756,6 @@ function reportFromError(err, envelope) {
 }
 function exitCodeFor(verdict) {
     return EXIT_CODES[verdict];
-}
-
-
-/***/ }),
-
-/***/ 9215:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M: () => (/* binding */ verdictLine),
-/* harmony export */   k: () => (/* binding */ runCheck)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9478);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1552);
-
-
-
-
-
-const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
-/**
- * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
- * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
- * run touched, never whether its command worked. The exit code of `check` does not change with it.
- */
-function verdictLine(report) {
-    const n = report.violations.length;
-    const summary = report.verdict === "pass"
-        ? `no violations in ${report.events} events`
-        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
-    const exit = report.log?.exit_code;
-    const command = report.log === null
-        ? ""
-        : exit === null
-            ? "; the command did not exit (killed by a signal)"
-            : exit !== 0
-                ? `; the command exited ${String(exit)}`
-                : "";
-    return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
-}
-
-/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
-async function runCheck(settings) {
-    let envelope = null;
-    try {
-        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
-        const recorded = recordedRoots(settings.logPath);
-        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
-            workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-            scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
-        });
-        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromVerdict */ .MV)(verdict), envelope };
-    }
-    catch (err) {
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromError */ .dd)(err, envelope), envelope };
-    }
-}
-/** How much of the log's first line is read for its roots; a meta line is far shorter. */
-const META_PREFIX_BYTES = 1 << 20;
-/**
- * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
- * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
- */
-function recordedRoots(logPath) {
-    let text;
-    try {
-        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logPath, "r");
-        try {
-            const buffer = Buffer.alloc(META_PREFIX_BYTES);
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
-            text = buffer.subarray(0, n).toString("utf8");
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    }
-    catch {
-        return {};
-    }
-    const newline = text.indexOf("\n");
-    if (newline === -1)
-        return {};
-    let meta;
-    try {
-        meta = JSON.parse(text.slice(0, newline));
-    }
-    catch {
-        return {};
-    }
-    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
-        return {};
-    const out = {};
-    for (const name of ["workspace", "scratch"]) {
-        const value = meta[name];
-        if (typeof value === "string" && value !== "")
-            out[name] = value;
-    }
-    return out;
-}
-/** The same directory, by its real path where it still exists (a run records real paths). */
-function sameDirectory(given, recorded) {
-    if ((0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(given) === recorded)
-        return true;
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(given) === recorded;
-    }
-    catch {
-        return false;
-    }
-}
-/** A root as given, or as the log recorded it; given and recorded differently is a refusal. */
-function settled(name, given, recorded, logPath) {
-    if (given === undefined)
-        return recorded;
-    if (recorded === undefined)
-        return given;
-    if (sameDirectory(given, recorded))
-        return recorded;
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .GateError */ .ue("CHECK_OPTIONS_CONFLICT", `--${name} ${given} differs from the ${name} the log's run recorded (${recorded})`, {
-        file: logPath,
-        line: 1,
-        hint: `Leave out --${name}: check reads it from the log's meta line. A log is judged against the roots its run had.`,
-    });
-}
-
-
-/***/ }),
-
-/***/ 1552:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   _n: () => (/* binding */ evaluateLogFile),
-/* harmony export */   pO: () => (/* binding */ readVerifiedEnvelope)
-/* harmony export */ });
-/* unused harmony exports readEnvelopeFile, defaultDigestPath */
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_log_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3984);
-/**
- * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
- * code. The only place the check pipeline touches files.
- */
-
-
-
-
-function errno(err) {
-    return typeof err === "object" && err !== null && "code" in err ? String(err.code) : undefined;
-}
-async function readBytes(path, missing, unreadable, what, hint) {
-    try {
-        return await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(path);
-    }
-    catch (err) {
-        const code = errno(err);
-        if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
-        }
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
-            file: path,
-            hint: "Check the path and its permissions.",
-            cause: err,
-        });
-    }
-}
-const ENVELOPE_HINT = "Commit an envelope.json (see examples/envelope.json) and point --envelope at it.";
-async function readEnvelopeFile(path) {
-    return loadEnvelope(await readBytes(path, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT), path);
-}
-function defaultDigestPath(envelopePath) {
-    return `${envelopePath}.sha256`;
-}
-/** Checks the pinned digest against the raw bytes, then loads the envelope. */
-async function readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
-    const bytes = await readBytes(envelopePath, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT);
-    const digest = await readBytes(digestPath, "ENVELOPE_DIGEST_MISSING", "ENVELOPE_DIGEST_UNREADABLE", "envelope digest", `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`);
-    (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .verifyDigest */ .Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
-    return (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .loadEnvelope */ .BC)(bytes, envelopePath);
-}
-const CHUNK = 1 << 20;
-/** Streams the observer log through the evaluator in fixed-size chunks. */
-async function evaluateLogFile(envelope, logPath, options) {
-    let handle;
-    try {
-        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.open)(logPath, "r");
-    }
-    catch (err) {
-        const code = errno(err);
-        if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_MISSING", `observer log ${logPath} does not exist`, {
-                file: logPath,
-                hint: "Record one with `envelope-gate run`; a missing log is never read as a clean run.",
-                cause: err,
-            });
-        }
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${code ?? String(err)})`, {
-            file: logPath,
-            cause: err,
-        });
-    }
-    const evaluator = new _core_log_js__WEBPACK_IMPORTED_MODULE_3__/* .LogEvaluator */ .IC(envelope, { ...options, file: logPath });
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    try {
-        for (;;) {
-            let bytesRead;
-            try {
-                ({ bytesRead } = await handle.read(buffer, 0, CHUNK, null));
-            }
-            catch (err) {
-                throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${errno(err) ?? String(err)})`, {
-                    file: logPath,
-                    cause: err,
-                });
-            }
-            if (bytesRead === 0)
-                break;
-            evaluator.push(buffer.subarray(0, bytesRead));
-        }
-    }
-    finally {
-        await handle.close();
-    }
-    return evaluator.finish();
-}
-
-
-/***/ }),
-
-/***/ 9:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   B: () => (/* binding */ ENVELOPE_LOG_OPTIONS),
-/* harmony export */   a: () => (/* binding */ RUN_ONLY_OPTIONS)
-/* harmony export */ });
-/** The flags every command that reads an envelope and an observer log takes (`check`, `run`). */
-const ENVELOPE_LOG_OPTIONS = {
-    envelope: { type: "string" },
-    sha256: { type: "string" },
-    observer: { type: "string" },
-    workspace: { type: "string" },
-    scratch: { type: "string" },
-};
-/** The flags only `run` takes. */
-const RUN_ONLY_OPTIONS = {
-    "node-only": { type: "boolean", default: false },
-    "keep-scratch": { type: "boolean", default: false },
-    audit: { type: "boolean", default: false },
-};
-
-
-/***/ }),
-
-/***/ 4598:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   j: () => (/* binding */ writeStdout),
-/* harmony export */   n: () => (/* binding */ outputUnwritable)
-/* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-
-
-/** Where standard output goes, for a message: the file it is redirected to where Linux says. */
-function stdoutTarget() {
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)("/proc/self/fd/1");
-    }
-    catch {
-        return "standard output";
-    }
-}
-/** The typed error for a file envelope-gate writes (not the observer log, not the evidence bundle). */
-function outputUnwritable(file, what, err) {
-    const reason = err.code ?? String(err);
-    const full = reason === "ENOSPC" || reason === "EDQUOT";
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .GateError */ .ue("OUTPUT_UNWRITABLE", `cannot write ${what} to ${file} (${reason})`, {
-        file,
-        hint: full
-            ? "The filesystem it goes to is full (or its quota is): free space there, or write it elsewhere, and run again."
-            : "Check that the destination can be written, and run again.",
-        cause: err,
-    });
-}
-/**
- * Writes to standard output and waits until it is written. A refused write (a full disk, a
- * closed pipe) is OUTPUT_UNWRITABLE: the verdict did not reach its reader, so the command exits 3.
- */
-function writeStdout(text, what) {
-    return new Promise((resolvePromise, reject) => {
-        // The stream reports a failed write twice, to the callback and as an "error" event: both reject.
-        const refuse = (err) => reject(outputUnwritable(stdoutTarget(), what, err));
-        process.stdout.on("error", refuse);
-        process.stdout.write(text, (err) => {
-            if (err)
-                refuse(err);
-            else
-                resolvePromise();
-        });
-    });
 }
 
 

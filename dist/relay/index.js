@@ -44,6 +44,372 @@ const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 var external_node_net_default = /*#__PURE__*/__nccwpck_require__.n(external_node_net_namespaceObject);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/core/errors.ts
+/**
+ * Every refusal carries exactly one code (CONTRACT.md section 8). A policy denial and an
+ * outage never share a code, and no code means "allowed".
+ */
+const ERROR_CODES = (/* unused pure expression or super */ null && ([
+    "ENVELOPE_MISSING",
+    "ENVELOPE_UNREADABLE",
+    "ENVELOPE_INVALID",
+    "ENVELOPE_DIGEST_MISSING",
+    "ENVELOPE_DIGEST_INVALID",
+    "ENVELOPE_DIGEST_UNREADABLE",
+    "ENVELOPE_HASH_MISMATCH",
+    "ROOT_VARIABLE_UNDEFINED",
+    "OBSERVER_LOG_MISSING",
+    "OBSERVER_LOG_UNREADABLE",
+    "OBSERVER_LOG_MALFORMED",
+    "OBSERVER_LOG_INCOMPLETE",
+    "OBSERVER_LOG_ENVELOPE_MISMATCH",
+    "OBSERVER_UNAVAILABLE",
+    "PROPERTIES_INVALID",
+    "PROPERTY_UNAVAILABLE",
+    "LEDGER_UNREADABLE",
+    "LEDGER_INVALID",
+    "GITHUB_UNAVAILABLE",
+    "STORE_UNAVAILABLE",
+    "RUNNER_B_UNAVAILABLE",
+    "EVIDENCE_UNAVAILABLE",
+    "EVIDENCE_DIGEST_MISMATCH",
+    "WEBHOOK_SIGNATURE_INVALID",
+    "KILL_SWITCH_ENGAGED",
+    "BYPASS_REFUSED",
+    "CONFIG_INVALID",
+    "INTERNAL_ERROR",
+    "DELIVERY_IN_PROGRESS",
+    "APP_DRAINING",
+    "PROCESS_FENCED",
+    "DUAL_RUN_MISMATCH",
+    "OBSERVER_DISAGREEMENT",
+    "PULL_REQUEST_HEAD_MOVED",
+    "OBSERVER_CHANNEL_INVALID",
+    "OBSERVER_INTERRUPTED",
+    "COMMAND_NOT_FOUND",
+    "RUNNER_IDENTITY_UNAVAILABLE",
+    "OBSERVER_LOG_UNWRITABLE",
+    "JAIL_UNAVAILABLE",
+    "OBSERVER_TRACER_LOST",
+    "OBSERVER_CHANNEL_TAMPERED",
+    "OBSERVATION_PARTIAL",
+    "POLICY_FILE_TOO_LARGE",
+    "PULL_FILES_TRUNCATED",
+    "WEBHOOK_BODY_TOO_LARGE",
+    "WEBHOOK_HEADERS_MISSING",
+    "WEBHOOK_BODY_NOT_JSON",
+    "WEBHOOK_PAYLOAD_INVALID",
+    "PRIVATE_KEY_INVALID",
+    "NOT_FOUND",
+    "RUNNER_B_BUDGET_EXCEEDED",
+    "BUDGET_UNCONFIRMED",
+    "SWITCH_UNRECORDED_CHANGE",
+    "DISPATCH_OUTCOME_UNKNOWN",
+    "APP_CRASH_LOOP",
+    "SECRET_IN_ENVIRONMENT",
+    "SECRET_UNAVAILABLE",
+    "OBSERVER_LOG_WRITE_FAILED",
+    "OUTPUT_UNWRITABLE",
+    "JAIL_CWD_HIDDEN",
+    "ACTION_COPY_WRITABLE",
+    "ACTION_COPY_UNAVAILABLE",
+    "PROPERTY_SCRATCH_UNAVAILABLE",
+    "PROTECTED_PATHS_UNAVAILABLE",
+    "GIT_CREDENTIALS_UNCHECKED",
+    "REDELIVERY_LIST_REFUSED",
+    "REDELIVERY_RATE_LIMITED",
+    "REDELIVERY_EXPIRED",
+    "REDELIVERY_REFUSED",
+    "REDELIVERY_EXHAUSTED",
+    "PULL_REQUEST_BASE_CHANGED",
+    "PULL_REQUEST_BASE_MISSING",
+    "LEDGER_BRANCH_FOREIGN",
+    "LEDGER_PR_FOREIGN",
+    "LEDGER_PR_TAMPERED",
+    "LEDGER_PR_RETARGETED",
+    "JAIL_IDENTITY_UNAVAILABLE",
+    "RUNNER_A_UNVERIFIED",
+    "RUNNER_A_EVENT_REFUSED",
+    "RUNNER_A_NOT_CURRENT_HEAD",
+    "RUNNER_A_WORKFLOW_CHANGED",
+    "RUNNER_B_UNVERIFIED",
+    "VERIFIED_CHECK_EVIDENCE_REFUSED",
+    "FREEZE_NOT_FREEZABLE",
+    "FREEZE_EVIDENCE_UNAVAILABLE",
+    "FREEZE_EVIDENCE_MISMATCH",
+    "SUGGEST_ROOT_MISMATCH",
+    "CHECK_OPTIONS_CONFLICT",
+    "SCRATCH_REMOVE_FAILED",
+    "AUDIT_RUN_UNVERIFIED",
+    "AUDIT_EVIDENCE_UNAVAILABLE",
+    "AUDIT_BUNDLE_NOT_AUDIT",
+    "ENVELOPE_BRANCH_FOREIGN",
+    "ENVELOPE_PR_FOREIGN",
+    "ENVELOPE_PR_TAMPERED",
+    "ENVELOPE_PR_RETARGETED",
+    "ENVELOPE_PR_BUSY",
+    "SARIF_UPLOAD_FAILED",
+    "VERIFIED_CHECK_AUDIT_EVIDENCE",
+    "RECORDER_UNAVAILABLE",
+    "OBSERVER_EVENTS_LOST",
+]));
+/** A typed refusal: the gate could not decide, so it did not pass. */
+class Refusal extends Error {
+    code;
+    file;
+    line;
+    column;
+    /** What a person should do next. */
+    hint;
+    constructor(code, message, where = {}) {
+        super(message, where.cause === undefined ? undefined : { cause: where.cause });
+        this.name = "Refusal";
+        this.code = code;
+        this.file = where.file;
+        this.line = where.line;
+        this.column = where.column;
+        this.hint = where.hint;
+    }
+    /** `file:line:col` where known, for messages and annotations. */
+    get location() {
+        if (this.file === undefined)
+            return undefined;
+        if (this.line === undefined)
+            return this.file;
+        return this.column === undefined ? `${this.file}:${this.line}` : `${this.file}:${this.line}:${this.column}`;
+    }
+    toJSON() {
+        const out = {
+            code: this.code,
+            message: this.message,
+        };
+        if (this.file !== undefined)
+            out.file = this.file;
+        if (this.line !== undefined)
+            out.line = this.line;
+        if (this.hint !== undefined)
+            out.hint = this.hint;
+        return out;
+    }
+}
+function isRefusal(value) {
+    return value instanceof Refusal;
+}
+const RETRY = "then `envelope-gate app retry --delivery ID` (the App kept its payload; any replica's worker takes it up)";
+const SWEEPER = "The App holds the delivery (queued) and its sweeper retries it; nothing to redeliver.";
+/** The advice for a code without a hint of its own. */
+const GENERIC_HINT = (/* unused pure expression or super */ null && (`Fix the cause named in the message, ${RETRY}.`));
+function row(category, differs = {}) {
+    return { category, transient: false, setAside: false, nothingSent: false, httpStatus: 503, hint: undefined, ...differs };
+}
+/** Every code's classification: the one place the App reads it from. */
+const ERROR_TABLE = {
+    ENVELOPE_MISSING: row("policy-input"),
+    ENVELOPE_UNREADABLE: row("policy-input"),
+    ENVELOPE_INVALID: row("policy-input", {
+        hint: `The envelope on the default branch does not parse or validate, so no envelope PR is proposed over it: fix it on the branch (the next audit run proposes again), or ${RETRY}.`,
+    }),
+    ENVELOPE_DIGEST_MISSING: row("policy-input"),
+    ENVELOPE_DIGEST_INVALID: row("policy-input"),
+    ENVELOPE_DIGEST_UNREADABLE: row("policy-input"),
+    ENVELOPE_HASH_MISMATCH: row("policy-input"),
+    ROOT_VARIABLE_UNDEFINED: row("policy-input"),
+    OBSERVER_LOG_MISSING: row("observer"),
+    OBSERVER_LOG_UNREADABLE: row("observer"),
+    OBSERVER_LOG_MALFORMED: row("observer"),
+    OBSERVER_LOG_INCOMPLETE: row("observer"),
+    OBSERVER_LOG_ENVELOPE_MISMATCH: row("observer"),
+    OBSERVER_UNAVAILABLE: row("observer"),
+    PROPERTIES_INVALID: row("policy-input"),
+    PROPERTY_UNAVAILABLE: row("observer"),
+    LEDGER_UNREADABLE: row("policy-input", {
+        hint: `The ledger path on the base branch is not a file: fix ENVELOPE_GATE_LEDGER_PATH or the repository, ${RETRY}.`,
+    }),
+    LEDGER_INVALID: row("policy-input"),
+    GITHUB_UNAVAILABLE: row("github", {
+        transient: true,
+        hint: `GitHub was unreachable, slow or refused the request: check githubstatus.com and the App's permissions. ${SWEEPER}`,
+    }),
+    STORE_UNAVAILABLE: row("store", {
+        transient: true,
+        hint: "The database could not be read or written: check /healthz and the database. Work the App recorded is retried by the sweeper once the store answers; deliveries it could not record (answered 503) are asked for again by the redelivery sweep.",
+    }),
+    RUNNER_B_UNAVAILABLE: row("evidence", {
+        hint: "Runner B could not be scheduled or did not finish in time: check the runners labelled for B.",
+    }),
+    EVIDENCE_UNAVAILABLE: row("evidence", {
+        hint: "The run's evidence artifact is missing or unreadable: check the gate workflow uploads envelope-gate-evidence.",
+    }),
+    EVIDENCE_DIGEST_MISMATCH: row("evidence", {
+        hint: "An evidence bundle does not match its digests: treat it as tampering and investigate the run.",
+    }),
+    WEBHOOK_SIGNATURE_INVALID: row("app", { httpStatus: 401 }),
+    KILL_SWITCH_ENGAGED: row("app", {
+        transient: true,
+        setAside: true,
+        nothingSent: true,
+        hint: "Held while the App was paused: after `envelope-gate app resume` the sweeper sends it (every delivery is recorded during a pause; nothing to redeliver).",
+    }),
+    BYPASS_REFUSED: row("app"),
+    CONFIG_INVALID: row("invocation"),
+    INTERNAL_ERROR: row("internal", { hint: `A bug in envelope-gate: report it with the delivery id and the log line, ${RETRY}.` }),
+    DELIVERY_IN_PROGRESS: row("app"),
+    APP_DRAINING: row("app", { transient: true, setAside: true, nothingSent: true }),
+    PROCESS_FENCED: row("app", { transient: true, nothingSent: true }),
+    DUAL_RUN_MISMATCH: row("evidence", { hint: "Runner B ran another commit or envelope: nothing to do, the property keeps failing." }),
+    OBSERVER_DISAGREEMENT: row("evidence"),
+    PULL_REQUEST_HEAD_MOVED: row("github"),
+    OBSERVER_CHANNEL_INVALID: row("observer"),
+    OBSERVER_INTERRUPTED: row("observer"),
+    COMMAND_NOT_FOUND: row("observer"),
+    RUNNER_IDENTITY_UNAVAILABLE: row("observer"),
+    OBSERVER_LOG_UNWRITABLE: row("observer"),
+    JAIL_UNAVAILABLE: row("observer"),
+    OBSERVER_TRACER_LOST: row("observer"),
+    OBSERVER_CHANNEL_TAMPERED: row("observer"),
+    OBSERVATION_PARTIAL: row("observer"),
+    POLICY_FILE_TOO_LARGE: row("policy-input"),
+    PULL_FILES_TRUNCATED: row("github"),
+    WEBHOOK_BODY_TOO_LARGE: row("app", { httpStatus: 413 }),
+    WEBHOOK_HEADERS_MISSING: row("app", { httpStatus: 400 }),
+    WEBHOOK_BODY_NOT_JSON: row("app", { httpStatus: 400 }),
+    WEBHOOK_PAYLOAD_INVALID: row("app", { httpStatus: 400 }),
+    PRIVATE_KEY_INVALID: row("app", {
+        nothingSent: true,
+        hint: `The App's private key is not a PEM RSA private key: put the .pem GitHub generated in its file (read at each use, no restart), ${RETRY}.`,
+    }),
+    NOT_FOUND: row("app", { httpStatus: 404 }),
+    RUNNER_B_BUDGET_EXCEEDED: row("app", {
+        hint: "Runner B's daily cap is used up: nothing to do for this run (the property keeps failing). Raise the cap with `envelope-gate app budget set … --reason` if the spend is intended; it resets at 00:00 UTC.",
+    }),
+    BUDGET_UNCONFIRMED: row("store", {
+        transient: true,
+        hint: "The store could not confirm runner B's budget, so nothing was dispatched: check /healthz and the database; queued work is retried by the sweeper.",
+    }),
+    SWITCH_UNRECORDED_CHANGE: row("store", {
+        hint: "A switch was changed outside the App's commands and the watchdog answered it (see the switch history): find who or what edited the store; use `envelope-gate app pause|resume|budget|redelivery … --reason`.",
+    }),
+    DISPATCH_OUTCOME_UNKNOWN: row("github", {
+        transient: true,
+        hint: "An earlier dispatch of runner B may have started a run GitHub does not list yet: nothing to do, the sweeper looks again after a minute and dispatches only if no run appeared.",
+    }),
+    APP_CRASH_LOOP: row("app", {
+        hint: "This replica crashed repeatedly: read its last log lines, fix the cause, then `envelope-gate app reset-crashes --replica ID --reason`.",
+    }),
+    SECRET_IN_ENVIRONMENT: row("app"),
+    SECRET_UNAVAILABLE: row("app", {
+        transient: true,
+        nothingSent: true,
+        hint: "A secret file or the secret command named in the message failed: fix it (it is read again at the next use, no restart); the sweeper retries queued work, and the redelivery sweep asks GitHub again for the deliveries refused meanwhile.",
+    }),
+    OBSERVER_LOG_WRITE_FAILED: row("observer"),
+    OUTPUT_UNWRITABLE: row("invocation"),
+    JAIL_CWD_HIDDEN: row("observer"),
+    ACTION_COPY_WRITABLE: row("observer"),
+    ACTION_COPY_UNAVAILABLE: row("observer"),
+    PROPERTY_SCRATCH_UNAVAILABLE: row("observer"),
+    PROTECTED_PATHS_UNAVAILABLE: row("observer"),
+    GIT_CREDENTIALS_UNCHECKED: row("observer"),
+    REDELIVERY_LIST_REFUSED: row("github", {
+        hint: "GitHub refused to list the App's webhook deliveries (GET /app/hook/deliveries, with the App's JWT): check ENVELOPE_GATE_APP_ID and the private key belong to this App. Until it lists, failed deliveries are not asked for again; the next pass tries.",
+    }),
+    REDELIVERY_RATE_LIMITED: row("github", {
+        hint: "GitHub rate-limited the App's JWT requests: the next redelivery pass tries again; nothing to do unless it persists (then lengthen ENVELOPE_GATE_REDELIVERY_SECONDS).",
+    }),
+    REDELIVERY_EXPIRED: row("github", {
+        hint: "This delivery failed and is older than GitHub keeps deliveries (3 days): it cannot be redelivered. Produce the event again (re-run runner A's workflow, push again) if its work still matters.",
+    }),
+    REDELIVERY_REFUSED: row("github", {
+        hint: "GitHub refused to redeliver it (see the message): the next pass asks again, within ENVELOPE_GATE_REDELIVERY_ATTEMPTS.",
+    }),
+    REDELIVERY_EXHAUSTED: row("app", {
+        hint: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
+    }),
+    PULL_REQUEST_BASE_CHANGED: row("github"),
+    PULL_REQUEST_BASE_MISSING: row("github"),
+    LEDGER_BRANCH_FOREIGN: row("github"),
+    LEDGER_PR_FOREIGN: row("github"),
+    LEDGER_PR_TAMPERED: row("github"),
+    LEDGER_PR_RETARGETED: row("github"),
+    JAIL_IDENTITY_UNAVAILABLE: row("observer"),
+    RUNNER_A_UNVERIFIED: row("evidence"),
+    RUNNER_A_EVENT_REFUSED: row("evidence"),
+    RUNNER_A_NOT_CURRENT_HEAD: row("evidence"),
+    RUNNER_A_WORKFLOW_CHANGED: row("evidence"),
+    RUNNER_B_UNVERIFIED: row("evidence"),
+    VERIFIED_CHECK_EVIDENCE_REFUSED: row("evidence"),
+    FREEZE_NOT_FREEZABLE: row("policy-input"),
+    FREEZE_EVIDENCE_UNAVAILABLE: row("evidence"),
+    FREEZE_EVIDENCE_MISMATCH: row("evidence"),
+    SUGGEST_ROOT_MISMATCH: row("invocation"),
+    CHECK_OPTIONS_CONFLICT: row("invocation"),
+    SCRATCH_REMOVE_FAILED: row("observer"),
+    AUDIT_RUN_UNVERIFIED: row("evidence"),
+    AUDIT_EVIDENCE_UNAVAILABLE: row("evidence"),
+    AUDIT_BUNDLE_NOT_AUDIT: row("evidence"),
+    ENVELOPE_BRANCH_FOREIGN: row("github"),
+    ENVELOPE_PR_FOREIGN: row("github"),
+    ENVELOPE_PR_TAMPERED: row("github"),
+    ENVELOPE_PR_RETARGETED: row("github"),
+    ENVELOPE_PR_BUSY: row("app", {
+        transient: true,
+        hint: `Another delivery was writing the same repository's envelope PR. ${SWEEPER}`,
+    }),
+    SARIF_UPLOAD_FAILED: row("github"),
+    VERIFIED_CHECK_AUDIT_EVIDENCE: row("evidence"),
+    RECORDER_UNAVAILABLE: row("observer"),
+    OBSERVER_EVENTS_LOST: row("observer"),
+};
+function isErrorCode(value) {
+    return Object.hasOwn(ERROR_TABLE, value);
+}
+/** A code the table does not know (a store row written by another version) reads as the defaults: not transient, counted, maybe sent. */
+function rowOf(code) {
+    return isErrorCode(code) ? ERROR_TABLE[code] : undefined;
+}
+function isTransient(code) {
+    return rowOf(code)?.transient ?? false;
+}
+function isSetAside(code) {
+    return rowOf(code)?.setAside ?? false;
+}
+function nothingSent(code) {
+    return rowOf(code)?.nothingSent ?? false;
+}
+function httpStatusOf(code) {
+    return ERROR_TABLE[code].httpStatus;
+}
+/** The operator's advice for a failure recorded with this code (or none). */
+function hintOf(code) {
+    return (code === null ? undefined : rowOf(code)?.hint) ?? GENERIC_HINT;
+}
+/** A Node (or driver) error's `code`: `ENOENT`, `SQLITE_BUSY`, `23505`; undefined when it has none. */
+function errors_errnoOf(err) {
+    if (typeof err !== "object" || err === null)
+        return undefined;
+    const code = err.code;
+    return code === undefined || code === null ? undefined : String(code);
+}
+/**
+ * An observer log that could not be opened or read: OBSERVER_LOG_MISSING when nothing is at the
+ * path (ENOENT, or ENOTDIR: a file where a directory of the path should be), else
+ * OBSERVER_LOG_UNREADABLE naming the errno.
+ */
+function logOpenError(err, path, missingHint) {
+    const code = errors_errnoOf(err);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+        return new Refusal("OBSERVER_LOG_MISSING", `observer log ${path} does not exist`, {
+            file: path,
+            ...(missingHint === undefined ? {} : { hint: missingHint }),
+            cause: err,
+        });
+    }
+    return new Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${path} cannot be read (${code ?? String(err)})`, {
+        file: path,
+        cause: err,
+    });
+}
+
 ;// CONCATENATED MODULE: external "node:dns/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
 ;// CONCATENATED MODULE: external "node:http"
@@ -232,6 +598,7 @@ function hosts_formatEndpoint(host, port) {
 
 
 
+
 /** Largest request head (request line and headers) the proxy reads. */
 const HEAD_LIMIT = (/* unused pure expression or super */ null && (64 * 1024));
 /** Most bytes buffered while waiting for a tunnel's complete TLS ClientHello. */
@@ -245,7 +612,7 @@ const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
  * The environment keys the jailed command gets under `allowlist`, whatever `allowed_env` says:
  * every proxy variable points at the relay, and NODE_USE_ENV_PROXY=1 makes a Node that honours it
  * (24.5+, 22.21+) send fetch, http and https through them (on an older Node the preload does,
- * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/log.ts), whose
+ * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/rules.ts), whose
  * reads the check does not judge under allowlist.
  */
 function proxyEnv(port) {
@@ -481,8 +848,7 @@ function plainReply(res, status, text) {
     res.end(text);
 }
 function errorText(e) {
-    const err = e;
-    return err.code ?? err.message ?? String(e);
+    return errnoOf(e) ?? e.message ?? String(e);
 }
 // ---------------------------------------------------------------------------------------------
 // The proxy
@@ -920,6 +1286,7 @@ class FrameDecoder {
 
 
 
+
 const SETUP_FAILED = 125;
 const FORWARDED = ["SIGTERM", "SIGINT", "SIGHUP"];
 function fail(message, code = SETUP_FAILED) {
@@ -977,7 +1344,7 @@ function main() {
             fail(`${args.socketPath} is not a socket`);
     }
     catch (e) {
-        fail(`no egress proxy socket at ${args.socketPath} (${e.code ?? String(e)})`);
+        fail(`no egress proxy socket at ${args.socketPath} (${errors_errnoOf(e) ?? String(e)})`);
     }
     let warned = false;
     const connections = new Set();

@@ -11,22 +11,23 @@
 import { join } from "node:path";
 import { AUDIT_CHECK_SUFFIX, STARTER_ENVELOPE_TEXT, auditDecision, auditFootprint, renderAuditSummary } from "../core/audit.js";
 import { expandRoots, formatDigestLine, loadEnvelope, type LoadedEnvelope } from "../core/envelope.js";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { AUDIT_EVIDENCE_FILES, EVIDENCE_ARTIFACT_NAME, EVIDENCE_FILES, encodeJson, type PropertiesFile } from "../core/evidence.js";
 import { decide, type Decision } from "../core/policy.js";
 import { pinnedEnvelope } from "../core/policy-files.js";
 import { envelopeJson, lineDiff, suggestEnvelope } from "../core/suggest.js";
 import { checkTitle, renderSummary } from "../core/summary.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
-import { evaluateLogFile } from "../gate/files.js";
-import { readLog } from "../gate/suggest.js";
+import { evaluateLogFile } from "../check/files.js";
+import { readLog } from "../check/suggest.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus } from "../github/client.js";
 import { gitHubPullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
 import { currentBase, policyFilesAt } from "./facts.js";
-import { asGateError, type GateOutcome } from "./gate.js";
-import { prepareEvidenceDir, requireObservedLog, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
+import { asRefusal, type GateOutcome } from "./pull-request.js";
+import { runEnd } from "./cli-result.js";
+import { prepareEvidenceDir, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
 
 const STARTER_FILE = "(starter envelope)";
@@ -103,7 +104,7 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
     await prepareEvidenceDir(settings.evidenceDir);
     evidencePrepared = true;
     const logPath = join(settings.evidenceDir, EVIDENCE_FILES.observerLog);
-    if (settings.evaluation.mode !== "run") throw new GateError("CONFIG_INVALID", "mode audit needs the run input");
+    if (settings.evaluation.mode !== "run") throw new Refusal("CONFIG_INVALID", "mode audit needs the run input");
     const observed = await runUnderObserver({
       envelopeBytes: applied.bytes,
       digestLine: formatDigestLine(applied.bytes, "envelope.json"),
@@ -113,19 +114,21 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
       command: settings.evaluation.command,
       runnerTemp: settings.runnerTemp,
       roots,
+      recorder: settings.recorder,
       identity:
         pull === null
           ? { role: "plain", pull: null }
           : { role: "runner_a", pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } },
       audit: true,
     });
-    requireObservedLog(observed, logPath);
+    const end = runEnd(observed, logPath, { what: "", hint: "The run was not observed, so it is not judged as clean." });
+    if (end.kind === "refused") throw end.error;
     // Judged exactly as check judges any log: an audit log is never judged more leniently.
     report = reportFromVerdict(await evaluateLogFile(applied.loaded, logPath, { roots }));
     if (report.verdict === "error") {
       const e = report.error;
-      throw new GateError(
-        (e?.code ?? "OBSERVER_LOG_MALFORMED") as GateError["code"],
+      throw new Refusal(
+        (e?.code ?? "OBSERVER_LOG_MALFORMED") as Refusal["code"],
         e?.message ?? "the log could not be judged",
         e?.hint === undefined ? {} : { hint: e.hint },
       );
@@ -161,7 +164,7 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
       notes,
     });
   } catch (err) {
-    const e = asGateError(err);
+    const e = asRefusal(err);
     // Could not observe, record or judge: an error and a failed check, never a neutral audit.
     report = reportFromError(e, applied?.loaded ?? null);
     decision = decide({ report, properties: [], policyChange: null });
@@ -171,7 +174,7 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
       if (!evidencePrepared) await prepareEvidenceDir(settings.evidenceDir);
       digest = await writeAuditBundle(settings, { applied, report, pull, headSha, suggestedBytes: null, suggestedDigestLine: null });
     } catch (bundleErr) {
-      const b = asGateError(bundleErr);
+      const b = asRefusal(bundleErr);
       notes.push(`The evidence bundle could not be written either (${b.code}: ${b.message}).`);
     }
     if (checkRunRefused) notes.push(refusedNote(checkName));
@@ -279,7 +282,7 @@ async function finishAudit(
     digest: string | null;
   },
 ): Promise<GateOutcome> {
-  let reportingError: GateError | null = null;
+  let reportingError: Refusal | null = null;
   if (o.checkRun !== null) {
     try {
       await completeCheckRun(client, settings.repository, o.checkRun.id, {
@@ -289,7 +292,7 @@ async function finishAudit(
         annotations: [],
       });
     } catch (err) {
-      reportingError = asGateError(err);
+      reportingError = asRefusal(err);
     }
   }
   return {

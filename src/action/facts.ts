@@ -31,7 +31,7 @@ export interface PolicyFacts {
   policy: PolicyFiles;
 }
 
-export interface FactsInput {
+interface FactsInput {
   pull: PullRequestInfo;
   baseSha: string;
   headSha: string;

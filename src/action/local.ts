@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { arch, cpus, platform, tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { GateError, ERROR_CODES, type ErrorCode } from "../core/errors.js";
+import { Refusal, errnoOf, logOpenError } from "../core/errors.js";
 import {
   AUDIT_EVIDENCE_FILES,
   EVIDENCE_FILES,
@@ -24,7 +24,9 @@ import { FOOTPRINT_FILE } from "../core/footprint.js";
 import { SARIF_FILE } from "../core/sarif.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { commitRunEnvironment, runEnvironment, type RunPullRequest, type RunRole } from "../core/env-sets.js";
-import { outputUnwritable } from "../gate/output.js";
+import { outputUnwritable } from "../check/output.js";
+import { RESULT_FILE_ENV } from "../check/result.js";
+import { takeCliResult, type ObservedRun } from "./cli-result.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
@@ -43,13 +45,13 @@ export async function prepareEvidenceDir(dir: string): Promise<void> {
   try {
     entries = await readdir(dir);
   } catch (err) {
-    if ((err as { code?: string }).code !== "ENOENT") {
-      throw new GateError("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+    if (errnoOf(err) !== "ENOENT") {
+      throw new Refusal("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be read (${errnoOf(err) ?? String(err)})`);
     }
   }
   const foreign = entries.filter((e) => !BUNDLE_NAMES.has(e));
   if (foreign.length > 0) {
-    throw new GateError(
+    throw new Refusal(
       "CONFIG_INVALID",
       `evidence-dir ${dir} holds files that are not an evidence bundle (${foreign.slice(0, 3).join(", ")})`,
       {
@@ -61,20 +63,17 @@ export async function prepareEvidenceDir(dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (err) {
-    throw new GateError(
-      "EVIDENCE_UNAVAILABLE",
-      `evidence-dir ${dir} cannot be created (${(err as { code?: string }).code ?? String(err)})`,
-    );
+    throw new Refusal("EVIDENCE_UNAVAILABLE", `evidence-dir ${dir} cannot be created (${errnoOf(err) ?? String(err)})`);
   }
 }
 
 /** The bundled CLI beside this bundle (dist/index.js -> dist/cli/index.js). */
-export function bundledCli(): string {
+function bundledCli(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "cli", "index.js");
 }
 
-/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay. */
-const CLI_PARTS = ["cli", "preload", "relay", "package.json"] as const;
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the eBPF recorder. */
+const CLI_PARTS = ["cli", "preload", "relay", "recorder", "package.json"] as const;
 
 let privateCliCopy: Promise<string> | null = null;
 
@@ -97,7 +96,7 @@ async function privateCli(runnerTemp: string): Promise<string> {
         if (existsSync(join(dist, part))) await cp(join(dist, part), join(dir, part), { recursive: true });
       }
     } catch (err) {
-      throw new GateError(
+      throw new Refusal(
         "ACTION_COPY_UNAVAILABLE",
         `the observer CLI cannot be copied to a private directory under ${runnerTemp} (${(err as Error).message})`,
         { hint: "RUNNER_TEMP must be a writable directory: the Action never runs its observer from where it is installed.", cause: err },
@@ -119,7 +118,7 @@ export async function propertyScratch(runnerTemp: string): Promise<string> {
     await mkdir(runnerTemp, { recursive: true });
     return await realpath(await mkdtemp(join(runnerTemp, "envelope-gate-property-scratch-")));
   } catch (err) {
-    throw new GateError(
+    throw new Refusal(
       "PROPERTY_SCRATCH_UNAVAILABLE",
       `a scratch directory for a property command cannot be made in ${runnerTemp} (${(err as Error).message})`,
       {
@@ -129,13 +128,7 @@ export async function propertyScratch(runnerTemp: string): Promise<string> {
   }
 }
 
-export interface ObservedRun {
-  exitCode: number | null;
-  /** A typed code the wrapper printed when it refused (`envelope-gate: ERROR <CODE>`). */
-  refusal: ErrorCode | null;
-}
-
-export interface ObserverRunOptions {
+interface ObserverRunOptions {
   envelopeBytes: Uint8Array;
   digestLine: string;
   logPath: string;
@@ -152,6 +145,8 @@ export interface ObserverRunOptions {
   identity: { role: RunRole; pull: RunPullRequest | null };
   /** `envelope-gate run --audit`: every host let out through the recording proxy (src/action/audit.ts). */
   audit?: boolean;
+  /** `--recorder` (the Action's input recorder); absent: the wrapper's default (auto). */
+  recorder?: string;
 }
 
 /**
@@ -159,8 +154,8 @@ export interface ObserverRunOptions {
  * afterwards by the caller; this only reports how the wrapper ended.
  */
 export async function runUnderObserver(options: ObserverRunOptions): Promise<ObservedRun> {
-  const { exitCode, refusal } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
-  return { exitCode, refusal };
+  const { exitCode, result } = await spawnObserved(options, { captureStdout: false, timeoutSeconds: null });
+  return { exitCode, result };
 }
 
 /**
@@ -175,7 +170,7 @@ export async function runPropertyUnderObserver(
   const outcome: CommandOutcome = r.timedOut
     ? { exitCode: null, stdout: r.stdout, failure: `stopped at its deadline (timeout ${options.timeoutSeconds}s)` }
     : { exitCode: r.exitCode, stdout: r.stdout };
-  return { exitCode: r.exitCode, refusal: r.refusal, outcome };
+  return { exitCode: r.exitCode, result: r.result, outcome };
 }
 
 async function spawnObserved(
@@ -184,7 +179,7 @@ async function spawnObserved(
 ): Promise<ObservedRun & { stdout: string; timedOut: boolean }> {
   const cli = bundledCli();
   if (!existsSync(cli)) {
-    throw new GateError("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
+    throw new Refusal("OBSERVER_UNAVAILABLE", `the observer CLI ${cli} is missing from this build of the Action`, {
       hint: "Use a released tag of the Action; its dist/ carries the observer.",
     });
   }
@@ -198,7 +193,7 @@ async function spawnObserved(
       await realpath(options.workspace).catch(() => options.workspace),
     ])
   ) {
-    throw new GateError(
+    throw new Refusal(
       "ACTION_COPY_WRITABLE",
       `the Action's private copy of its observer (${dirname(dirname(cliCopy))}) lies inside the workspace or an allowed root: the run could rewrite what runs after it`,
       {
@@ -206,10 +201,15 @@ async function spawnObserved(
       },
     );
   }
+  // The wrapper's result file: in the private copy's own directory (outside every root, checked
+  // above), under a name no earlier run used.
+  const resultsDir = join(dirname(dirname(cliCopy)), "results");
+  const resultFile = join(resultsDir, `run-${randomBytes(8).toString("hex")}.json`);
   const policyDir = join(options.runnerTemp, "envelope-gate-policy");
   const envelopePath = join(policyDir, "envelope.json");
   // The run's own files: the envelope and its digest for the wrapper, the scratch and log directories.
   try {
+    await mkdir(resultsDir, { recursive: true, mode: 0o700 });
     await mkdir(policyDir, { recursive: true });
     await writeFile(envelopePath, options.envelopeBytes);
     await writeFile(`${envelopePath}.sha256`, options.digestLine);
@@ -232,6 +232,7 @@ async function spawnObserved(
     "--scratch",
     options.scratch,
     ...(options.audit === true ? ["--audit"] : []),
+    ...(options.recorder !== undefined ? ["--recorder", options.recorder] : []),
     "--",
     ...options.command,
   ];
@@ -255,10 +256,11 @@ async function spawnObserved(
           : runEnvironment(process.env, options.identity.role, options.identity.pull)),
         RUNNER_TEMP: options.runnerTemp,
         GITHUB_ACTION_PATH: actionPath(),
+        // How the wrapper says how the run ended (src/check/result.ts); it takes the key out of its environment.
+        [RESULT_FILE_ENV]: resultFile,
       },
       stdio: ["ignore", how.captureStdout ? "pipe" : "inherit", "pipe"],
     });
-    let stderr = "";
     let stdout = "";
     let timedOut = false;
     child.stdout?.on("data", (chunk: Buffer) => {
@@ -266,7 +268,6 @@ async function spawnObserved(
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
-      if (stderr.length < 65536) stderr += chunk.toString("utf8");
     });
     // The wrapper ends the jail when it is stopped; SIGKILL follows if it does not.
     let killer: NodeJS.Timeout | undefined;
@@ -282,47 +283,21 @@ async function spawnObserved(
       clearTimeout(deadline);
       clearTimeout(killer);
       resumeCommands();
-      reject(new GateError("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
+      reject(new Refusal("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
     });
     child.on("close", (code) => {
       clearTimeout(deadline);
       clearTimeout(killer);
       resumeCommands();
-      const m = /envelope-gate: ERROR ([A-Z_]+)/.exec(stderr);
-      const refusal = m && (ERROR_CODES as readonly string[]).includes(m[1] as string) ? (m[1] as ErrorCode) : null;
-      resolvePromise({ exitCode: code, refusal, stdout, timedOut });
+      takeCliResult(resultFile, code).then((result) => resolvePromise({ exitCode: code, result, stdout, timedOut }), reject);
     });
   });
 }
 
-/**
- * What the patch's run left: a log to judge, or the typed reason there is none. A wrapper that
- * refused (exit 3, or no log) is that refusal; no log at all is OBSERVER_LOG_MISSING.
- */
-export function requireObservedLog(observed: ObservedRun, logPath: string): void {
-  const written = existsSync(logPath);
-  if (observed.refusal !== null && (observed.exitCode === 3 || !written)) {
-    throw new GateError(
-      observed.refusal,
-      `envelope-gate run refused with ${observed.refusal} (exit code ${observed.exitCode ?? "none"}); see the step log`,
-      { hint: "The run was not observed, so it is not judged as clean." },
-    );
-  }
-  if (!written) {
-    throw new GateError(
-      "OBSERVER_LOG_MISSING",
-      `envelope-gate run ended (exit code ${observed.exitCode ?? "none"}) without writing ${logPath}`,
-      {
-        hint: "The run was not observed, so it is not judged as clean.",
-      },
-    );
-  }
-}
-
 /** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */
 export async function copyLog(from: string, to: string): Promise<void> {
-  const unreadable = (err: unknown): GateError =>
-    new GateError("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${(err as { code?: string }).code ?? String(err)})`, {
+  const unreadable = (err: unknown): Refusal =>
+    new Refusal("OBSERVER_LOG_UNREADABLE", `observer log ${from} cannot be read (${errnoOf(err) ?? String(err)})`, {
       file: from,
       cause: err,
     });
@@ -330,14 +305,7 @@ export async function copyLog(from: string, to: string): Promise<void> {
   try {
     source = await open(from, "r");
   } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new GateError("OBSERVER_LOG_MISSING", `observer log ${from} does not exist`, {
-        file: from,
-        hint: "Record it with `envelope-gate run` in an earlier step, or use the run input.",
-      });
-    }
-    throw unreadable(err);
+    throw logOpenError(err, from, "Record it with `envelope-gate run` in an earlier step, or use the run input.");
   }
   let failedSide: "read" | "write" | null = null;
   const reader = source.createReadStream();
@@ -352,9 +320,9 @@ export async function copyLog(from: string, to: string): Promise<void> {
 }
 
 /** A file of the evidence bundle that cannot be written (a full disk, a quota, permissions). */
-function evidenceUnwritable(file: string, err: unknown): GateError {
-  const reason = (err as { code?: string }).code ?? String(err);
-  return new GateError("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
+function evidenceUnwritable(file: string, err: unknown): Refusal {
+  const reason = errnoOf(err) ?? String(err);
+  return new Refusal("EVIDENCE_UNAVAILABLE", `the evidence file ${file} cannot be written (${reason})`, {
     file,
     hint:
       reason === "ENOSPC" || reason === "EDQUOT"
@@ -371,18 +339,18 @@ export async function readWorkspaceFile(workspace: string, path: string): Promis
   try {
     real = await realpath(full);
   } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT") return null;
-    throw new GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+    if (errnoOf(err) === "ENOENT") return null;
+    throw new Refusal("PROPERTY_UNAVAILABLE", `${path} cannot be read (${errnoOf(err) ?? String(err)})`);
   }
   const root = await realpath(workspace);
   const rel = relative(root, real);
   if (rel.startsWith(`..${sep}`) || rel === ".." || resolve(root, rel) !== real) {
-    throw new GateError("PROPERTY_UNAVAILABLE", `${path} resolves outside the workspace (${real})`);
+    throw new Refusal("PROPERTY_UNAVAILABLE", `${path} resolves outside the workspace (${real})`);
   }
   try {
     return new Uint8Array(await readFile(real));
   } catch (err) {
-    throw new GateError("PROPERTY_UNAVAILABLE", `${path} cannot be read (${(err as { code?: string }).code ?? String(err)})`);
+    throw new Refusal("PROPERTY_UNAVAILABLE", `${path} cannot be read (${errnoOf(err) ?? String(err)})`);
   }
 }
 
@@ -437,11 +405,9 @@ export async function writeBundle(dir: string, files: Map<string, Uint8Array>): 
     await put(MANIFEST_DIGEST_FILE, built.digestLine);
     return built.digest;
   } catch (err) {
-    if (err instanceof GateError) throw err;
-    throw new GateError(
-      "EVIDENCE_UNAVAILABLE",
-      `the evidence bundle in ${dir} cannot be written (${(err as { code?: string }).code ?? String(err)})`,
-      { cause: err },
-    );
+    if (err instanceof Refusal) throw err;
+    throw new Refusal("EVIDENCE_UNAVAILABLE", `the evidence bundle in ${dir} cannot be written (${errnoOf(err) ?? String(err)})`, {
+      cause: err,
+    });
   }
 }

@@ -1,8 +1,8 @@
 /** The Action's entry: read settings once, gate the pull request, report, set the step result. */
 import * as core from "@actions/core";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { auditRun } from "./audit.js";
-import { gatePullRequest } from "./gate.js";
+import { gatePullRequest } from "./pull-request.js";
 import { setOutputs, writeJobSummary, writeSarifWarning, writeWorkflowAnnotations } from "./report.js";
 import { footprintHeadline } from "../core/summary.js";
 import { readSettings } from "./settings.js";
@@ -12,7 +12,7 @@ export async function main(): Promise<void> {
   try {
     settings = readSettings();
   } catch (err) {
-    const e = err instanceof GateError ? err : new GateError("INTERNAL_ERROR", String(err));
+    const e = err instanceof Refusal ? err : new Refusal("INTERNAL_ERROR", String(err));
     core.setOutput("verdict", "error");
     core.setOutput("conclusion", "failure");
     core.setOutput("error-code", e.code);

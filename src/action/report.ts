@@ -2,7 +2,7 @@
 import { appendFile } from "node:fs/promises";
 import * as core from "@actions/core";
 import { fitOutputs } from "../core/outputs.js";
-import type { GateOutcome } from "./gate.js";
+import type { GateOutcome } from "./pull-request.js";
 
 /** Workflow-command annotations shown per step; GitHub displays a limited number, so failures go first. */
 const MAX_WORKFLOW_ANNOTATIONS = 50;

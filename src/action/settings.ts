@@ -7,30 +7,31 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import { AUDIT_CHECK_SUFFIX } from "../core/audit.js";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { DEFAULT_LEDGER_PATH, DEFAULT_FREEZE_CAPS, type FreezeCaps } from "../core/ledger.js";
 import { DEFAULT_AGENT_AUTHORS, DEFAULT_AGENT_LABEL, normalizeRepoPath, type PolicyPaths } from "../core/policy.js";
 import { DEFAULT_PROPERTIES_PATH } from "../core/properties.js";
 import { DEFAULT_RETRY, MAX_RETRIES, MAX_RETRY_BASE_MS, type RetrySettings } from "../github/client.js";
 import { parseRepository, type RepoRef } from "../github/repo.js";
 import { workflowPathOf } from "../github/base-runs.js";
+import { RECORDERS, type RecorderChoice } from "../observer/recorder.js";
 
-export const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
-export const DEFAULT_CHECK_NAME = "envelope-gate";
+const DEFAULT_ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
+const DEFAULT_CHECK_NAME = "envelope-gate";
 
-export type Evaluation = { mode: "run"; command: string[] } | { mode: "log"; path: string };
+type Evaluation = { mode: "run"; command: string[] } | { mode: "log"; path: string };
 
 /** Input `mode`: `enforce` gates pull requests; `audit` records what a run needs and suggests an envelope (docs/action.md). */
-export type GateMode = "enforce" | "audit";
+type GateMode = "enforce" | "audit";
 
 /** Under audit without a pull request (push, workflow_dispatch): the branch commit the run checks. */
-export interface AuditCommit {
+interface AuditCommit {
   sha: string;
   /** `refs/heads/<branch>`. */
   ref: string;
 }
 
-export interface EventPullRequest {
+interface EventPullRequest {
   number: number;
   headSha: string;
   baseSha: string;
@@ -74,12 +75,14 @@ export interface Settings {
   run: { id: string | null; attempt: string | null; url: string | null };
   /** This run's workflow file (from GITHUB_WORKFLOW_REF): the base's last run of it is the footprint's base. */
   workflowPath: string | null;
+  /** Input recorder: the process recorder `envelope-gate run` uses (`--recorder`). */
+  recorder: RecorderChoice;
   /** Input upload-sarif: send envelope-gate.sarif to code scanning. */
   uploadSarif: boolean;
 }
 
 function configError(message: string, hint?: string): never {
-  throw new GateError("CONFIG_INVALID", message, hint === undefined ? {} : { hint });
+  throw new Refusal("CONFIG_INVALID", message, hint === undefined ? {} : { hint });
 }
 
 function input(name: string): string {
@@ -102,6 +105,13 @@ function booleanInput(name: string, fallback: boolean): boolean {
   if (raw === "true") return true;
   if (raw === "false") return false;
   return configError(`input ${name} must be true or false, got "${raw}"`);
+}
+
+function recorderInput(): RecorderChoice {
+  const raw = input("recorder");
+  if (raw === "") return "auto";
+  if (!(RECORDERS as readonly string[]).includes(raw)) configError(`input recorder must be auto, ebpf or strace, got "${raw}"`);
+  return raw as RecorderChoice;
 }
 
 function integerInput(name: string, fallback: number, min: number, max: number): number {
@@ -127,7 +137,7 @@ function repoPath(name: string, fallback: string): string {
  * backslash escapes inside double quotes and outside quotes. No expansion, no pipes: for shell
  * features, run a shell explicitly (`bash -c "..."`), and let the envelope allow it.
  */
-export function splitCommand(text: string): string[] {
+function splitCommand(text: string): string[] {
   const words: string[] = [];
   let current = "";
   let inWord = false;
@@ -328,6 +338,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       url: env.GITHUB_RUN_ID ? `${serverUrl}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null,
     },
     workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
+    recorder: recorderInput(),
     uploadSarif: booleanInput("upload-sarif", false),
   };
 }

@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
 import { parseScopeKey, scopeKey, type BudgetLimit } from "../core/budget.js";
 import { budgetPolicyFromEnv, loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
 import { crashBoundFromEnv, crashLoopExit, resetCrashesCommand } from "./crash-loop.js";
-import { appManifest } from "./manifest.js";
-import { startApp } from "./run.js";
+import { appManifest } from "../core/manifest.js";
+import { startApp } from "./start.js";
 import { settingsHelp, settingValue } from "./settings.js";
 import { redeliverySnapshot } from "./redelivery.js";
 import { setRedelivery } from "../store/redelivery.js";
@@ -149,7 +149,7 @@ async function killSwitch(which: "pause" | "resume", args: string[], usage: (m: 
 }
 
 async function status(args: string[]): Promise<number> {
-  if (args.length > 0) throw new GateError("CONFIG_INVALID", "app status takes no arguments");
+  if (args.length > 0) throw new Refusal("CONFIG_INVALID", "app status takes no arguments");
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
   try {

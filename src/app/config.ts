@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { BudgetPolicy } from "../core/budget.js";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
 import { loadSecrets, scrubSecretEnvironment, type SecretSource } from "./secrets.js";
 import { settingValue, type SettingName } from "./settings.js";
@@ -79,7 +79,7 @@ const MIN_SECRET_LENGTH = 16;
  * Settings that would weaken verification of what the App receives or sends. In production
  * the App refuses to start while any is set; there is no flag that skips verification at all.
  */
-export const WEAKENING_SETTINGS: { name: string; weakens: (value: string) => boolean; why: string }[] = [
+const WEAKENING_SETTINGS: { name: string; weakens: (value: string) => boolean; why: string }[] = [
   {
     name: "NODE_TLS_REJECT_UNAUTHORIZED",
     weakens: (v) => v === "0",
@@ -94,15 +94,15 @@ export const WEAKENING_SETTINGS: { name: string; weakens: (value: string) => boo
   },
 ];
 
-function bypass(message: string): GateError {
-  return new GateError("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
+function bypass(message: string): Refusal {
+  return new Refusal("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
 }
 
 export function int(env: NodeJS.ProcessEnv, name: SettingName, min: number, max: number): number {
   const raw = settingValue(env, name);
-  if (!/^\d+$/.test(raw)) throw new GateError("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw)) throw new Refusal("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
   const n = Number(raw);
-  if (n < min || n > max) throw new GateError("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
+  if (n < min || n > max) throw new Refusal("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
@@ -110,7 +110,7 @@ function onOff(env: NodeJS.ProcessEnv, name: SettingName): boolean {
   const raw = settingValue(env, name).toLowerCase();
   if (raw === "on") return true;
   if (raw === "off") return false;
-  throw new GateError("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
+  throw new Refusal("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
 }
 
 function list(value: string | undefined): string[] {
@@ -126,10 +126,10 @@ function jsonLabels(env: NodeJS.ProcessEnv): string[] {
   try {
     parsed = JSON.parse(value);
   } catch {
-    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
   }
   if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((l) => typeof l === "string" && l.trim() !== "")) {
-    throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
+    throw new Refusal("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
   }
   return parsed as string[];
 }
@@ -163,7 +163,7 @@ function heartbeatFromEnv(env: NodeJS.ProcessEnv): { heartbeatMs: number; heartb
   const heartbeatMs = int(env, "ENVELOPE_GATE_HEARTBEAT_SECONDS", 1, 300) * 1000;
   const heartbeatStaleMs = int(env, "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS", 2, 3600) * 1000;
   if (heartbeatStaleMs < 2 * heartbeatMs) {
-    throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
+    throw new Refusal("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
   }
   return { heartbeatMs, heartbeatStaleMs };
 }
@@ -189,11 +189,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   try {
     api = new URL(githubApiUrl);
   } catch {
-    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
   }
   if (production && api.protocol !== "https:") throw bypass(`ENVELOPE_GATE_GITHUB_API_URL ${githubApiUrl} is not https`);
   const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
-  if (!/^\d+$/.test(appId)) throw new GateError("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
+  if (!/^\d+$/.test(appId)) throw new Refusal("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
   const ttl = int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
   const cap = int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
   const config: AppConfig = {

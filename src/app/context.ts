@@ -1,4 +1,4 @@
-import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import { Refusal, isRefusal, type ErrorCode } from "../core/errors.js";
 import type { InstallationClient } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
@@ -58,9 +58,9 @@ export interface AppContext {
 }
 
 export function fail(code: ErrorCode, message: string): never {
-  throw new GateError(code, message);
+  throw new Refusal(code, message);
 }
 
 export function codeOf(err: unknown): string {
-  return isGateError(err) ? err.code : "INTERNAL_ERROR";
+  return isRefusal(err) ? err.code : "INTERNAL_ERROR";
 }

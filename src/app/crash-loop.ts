@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { crashesSince, resetCrashes } from "../store/crashes.js";
 import { describeStore, openStore, type Store } from "../store/index.js";
 import { int, storeConfigFromEnv } from "./config.js";
@@ -36,7 +36,7 @@ export async function refuseCrashLoop(store: Store, replica: string, bound: Cras
   if (crashes.length < bound.limit) return;
   const minutes = Math.round(bound.windowMs / 60_000);
   const clears = (crashes[crashes.length - bound.limit] as { last_seen_at: number }).last_seen_at + bound.windowMs;
-  throw new GateError(
+  throw new Refusal(
     "APP_CRASH_LOOP",
     `replica ${replica} crashed ${crashes.length} times within ${minutes} minutes (last seen alive at ${crashes
       .map((c) => iso(c.last_seen_at))
@@ -49,7 +49,7 @@ export async function refuseCrashLoop(store: Store, replica: string, bound: Cras
 
 /** `app start`'s answer to a refused start: one error line, and the crash-loop exit status. Anything else is rethrown. */
 export function crashLoopExit(err: unknown, replica: string): number {
-  if (!(err instanceof GateError) || err.code !== "APP_CRASH_LOOP") throw err;
+  if (!(err instanceof Refusal) || err.code !== "APP_CRASH_LOOP") throw err;
   jsonLogger("error", "app.crash_loop", { code: err.code, replica, message: err.message, hint: err.hint, exit: CRASH_LOOP_EXIT });
   return CRASH_LOOP_EXIT;
 }

@@ -8,13 +8,14 @@ import {
   type EnvelopeProposal,
   type ProposalRun,
 } from "../core/envelope-proposal.js";
-import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
+import { Refusal, isRefusal, type ErrorCode } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
 import { mdText } from "../core/markdown.js";
-import { repoRef, type ApiWorkflowRun, type InstallationClient, type PullInfo, type RepoRef } from "../github/app-client.js";
+import { type ApiWorkflowRun, type InstallationClient, type PullInfo } from "../github/app-client.js";
+import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AuditRun, EnvelopePr, EnvelopePrState } from "../store/index.js";
 import { fail, type AppContext } from "./context.js";
-import { auditRunRefusal, type Refusal } from "./run-checks.js";
+import { auditRunRefusal, type RunRefusal } from "../core/run-checks.js";
 
 /**
  * Envelope PRs from audit runs (docs/app.md, *Envelope PRs from audit runs*): a completed push run
@@ -26,10 +27,10 @@ import { auditRunRefusal, type Refusal } from "./run-checks.js";
  */
 
 /** How far back from the default branch's tip an audit run's commit is looked for. */
-export const AUDIT_ANCESTRY_LIMIT = 200;
+const AUDIT_ANCESTRY_LIMIT = 200;
 
 /** The envelope PR's branch: under the App's prefix, 80 random bits from the CSPRNG, recorded with the claim. */
-export function envelopeBranch(random: string = randomBytes(10).toString("hex")): string {
+function envelopeBranch(random: string = randomBytes(10).toString("hex")): string {
   return `envelope-gate/envelope/${random}`;
 }
 
@@ -83,7 +84,7 @@ function describe(row: AuditRun): string {
   return `${row.state === "ignored" ? "ignored" : "refused"} as an audit run: ${row.code ?? "?"}: ${row.reason ?? ""}`;
 }
 
-type Judged = { run: ProposalRun } | { state: "refused" | "ignored"; refusal: Refusal };
+type Judged = { run: ProposalRun } | { state: "refused" | "ignored"; refusal: RunRefusal };
 
 /** Verifies the run from GitHub's answers, then its evidence. A GitHub failure throws (the delivery is retried). */
 async function judgeAuditRun(
@@ -126,7 +127,7 @@ async function judgeAuditRun(
     const log = parseAuditLog(bundle.log, `run-${run.id}/observer.jsonl`);
     return { run: { runId: run.id, url: run.html_url ?? null, headSha: run.head_sha, evidence: bundle.digest, log } };
   } catch (err) {
-    if (!isGateError(err)) throw err;
+    if (!isRefusal(err)) throw err;
     return refused(err.code, `run ${run.id}: ${err.message}`);
   }
 }
@@ -178,7 +179,7 @@ async function auditEvidence(
       const log = parseAuditLog(bundle.log, `run-${row.run_id}/observer.jsonl`);
       runs.push({ runId: row.run_id, url: row.run_url, headSha: row.head_sha ?? "", evidence: bundle.digest, log });
     } catch (err) {
-      if (!isGateError(err)) throw err;
+      if (!isRefusal(err)) throw err;
       leftOut.push({ runId: row.run_id, why: `${err.code}: ${err.message}` });
     }
   }
@@ -269,7 +270,7 @@ async function release(ctx: AppContext, pr: EnvelopePr): Promise<void> {
 }
 
 function busy(repository: string): never {
-  throw new GateError("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
+  throw new Refusal("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
     hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its run is included.",
   });
 }
@@ -442,7 +443,7 @@ async function bringInLine(
       "opened",
       { ...fields, commit_sha: commit, base_sha: base },
       now(),
-      { sql: "commit_sha = ?", params: [pr.commit_sha] },
+      { commit_sha: pr.commit_sha },
     );
     if (!kept) busy(pr.repository);
     await gh.moveBranch(r, pr.branch, commit);
@@ -501,10 +502,7 @@ async function openEnvelopePr(
       "claimed",
       { ...fields, commit_sha: made, base_sha: base },
       now(),
-      {
-        sql: pr.commit_sha === null ? "commit_sha IS NULL" : "commit_sha = ?",
-        params: pr.commit_sha === null ? [] : [pr.commit_sha],
-      },
+      { commit_sha: pr.commit_sha },
     );
     if (!kept) busy(pr.repository);
     return made;

@@ -1,14 +1,14 @@
-import { GateError, isGateError } from "../core/errors.js";
+import { Refusal, isRefusal } from "../core/errors.js";
 import type { Store } from "../store/index.js";
 import { writeHeartbeat } from "../store/ops.js";
 
-export interface HealthAnswer {
+interface HealthAnswer {
   status: number;
   body: Record<string, unknown>;
 }
 
-function storeError(err: unknown): GateError {
-  return isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String((err as Error)?.message ?? err), { cause: err });
+function storeError(err: unknown): Refusal {
+  return isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String((err as Error)?.message ?? err), { cause: err });
 }
 
 /**

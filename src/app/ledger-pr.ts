@@ -1,9 +1,11 @@
 import type { ErrorCode } from "../core/errors.js";
-import { repoRef, type InstallationClient, type PullInfo } from "../github/app-client.js";
+import { type InstallationClient, type PullInfo } from "../github/app-client.js";
+import { repoRef } from "../github/repo.js";
 import type { DualRun, LedgerPr } from "../store/index.js";
-import type { PropertyComparison } from "./compare.js";
+import type { PropertyComparison } from "../core/compare.js";
 import { fail, type AppContext } from "./context.js";
-import { buildFreezeProposal, expiresOn, freezeProposalInput, freezeTitle, ledgerLockKey, ledgerWithRow } from "./freeze.js";
+import { expiresOn, freezeProposalInput, freezeTitle, ledgerLockKey, ledgerWithRow } from "../core/freeze.js";
+import { buildFreezeProposal } from "./freeze.js";
 
 /** Writing ledger PRs on GitHub: claim, open (or record in shadow mode), and rebuild on a new base. */
 
@@ -58,13 +60,7 @@ export async function proposeFreeze(
   const current = (await store.getLedgerPr(key)) as LedgerPr;
   if (!mine) return current;
   if (current.mode === "shadow") {
-    await store.transitionLedgerPr(
-      key,
-      ["claimed"],
-      "shadowed",
-      { claim_owner: null, claim_until: null },
-      { sql: "claim_owner = ?", params: [owner] },
-    );
+    await store.transitionLedgerPr(key, ["claimed"], "shadowed", { claim_owner: null, claim_until: null }, { claim_owner: owner });
     ctx.log("info", "ledger_pr.shadowed", {
       freeze_id: current.freeze_id,
       repository: current.repository,
@@ -77,7 +73,7 @@ export async function proposeFreeze(
     await openLedgerPr(ctx, gh, current);
   } catch (err) {
     // Let the next attempt (any replica) take the claim at once rather than after the lease.
-    await store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { sql: "claim_owner = ?", params: [owner] });
+    await store.transitionLedgerPr(key, ["claimed"], "claimed", { claim_until: 0 }, { claim_owner: owner });
     throw err;
   }
   return (await store.getLedgerPr(key)) as LedgerPr;
@@ -165,7 +161,7 @@ async function openLedgerPr(ctx: AppContext, gh: InstallationClient, pr: LedgerP
       ledger_commit: commit,
       head_repository: pull.head_repository ?? pr.repository,
     },
-    { sql: "claim_owner = ?", params: [settings.replicaId] },
+    { claim_owner: settings.replicaId },
   );
   ctx.log("info", "ledger_pr.opened", { freeze_id: pr.freeze_id, repository: pr.repository, pull: pull.number, branch: pr.branch });
 }
@@ -190,7 +186,7 @@ async function recordCommit(ctx: AppContext, gh: InstallationClient, pr: LedgerP
     ["claimed"],
     "claimed",
     { ledger_commit: commit, base_sha: baseSha },
-    { sql: "claim_owner = ?", params: [ctx.settings.replicaId] },
+    { claim_owner: ctx.settings.replicaId },
   );
   if (!kept) {
     ctx.log("warn", "ledger_pr.claim_lost", { freeze_id: pr.freeze_id, repository: pr.repository });
@@ -206,7 +202,7 @@ async function refuse(ctx: AppContext, pr: LedgerPr, code: ErrorCode, detail: st
     ["claimed"],
     "closed",
     { claim_owner: null, claim_until: null, outcome_code: code, outcome_detail: detail, closed_at: ctx.clock.now() },
-    { sql: "claim_owner = ?", params: [ctx.settings.replicaId] },
+    { claim_owner: ctx.settings.replicaId },
   );
   ctx.log("error", "ledger_pr.refused", { code, freeze_id: pr.freeze_id, repository: pr.repository, branch: pr.branch, detail });
 }
@@ -242,10 +238,7 @@ export async function rebaseLedgerPr(
     ["opened"],
     "opened",
     { base_sha: baseSha, ledger_commit: commit },
-    {
-      sql: "ledger_commit = ?",
-      params: [pr.ledger_commit],
-    },
+    { ledger_commit: pr.ledger_commit },
   );
   if (!kept) return "rebased"; // another delivery rebuilt it first
   await gh.moveBranch(r, pr.branch, commit);

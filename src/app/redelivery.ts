@@ -1,3 +1,4 @@
+import { hintOf } from "../core/errors.js";
 import type { HookDelivery } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
 import {
@@ -15,7 +16,6 @@ import {
 } from "../store/redelivery.js";
 import type { RedeliveryPolicy } from "./config.js";
 import { codeOf, type Clock, type Logger } from "./context.js";
-import { hintFor } from "./hints.js";
 
 /**
  * The redelivery sweep. GitHub never redelivers a failed delivery by itself ("Handling failed
@@ -27,19 +27,19 @@ import { hintFor } from "./hints.js";
  */
 
 /** GitHub keeps deliveries, and redelivers them, for 3 days. */
-export const GITHUB_KEEPS_MS = 3 * 86_400_000;
+const GITHUB_KEEPS_MS = 3 * 86_400_000;
 /** A request whose new attempt GitHub has not listed after this long is taken as lost and may be asked again. */
-export const PENDING_MS = 10 * 60_000;
+const PENDING_MS = 10 * 60_000;
 /** The first pass (no mark yet) looks back this far. */
-export const FIRST_LOOKBACK_MS = 3_600_000;
+const FIRST_LOOKBACK_MS = 3_600_000;
 /** Listed again on every pass: an attempt that started before the newest listed one may be listed after it (GitHub waits 10 s). */
-export const MARK_OVERLAP_MS = 60_000;
+const MARK_OVERLAP_MS = 60_000;
 /** Pages of 100 one pass lists at most; past that the mark stays where it was. */
-export const MAX_PAGES = 20;
+const MAX_PAGES = 20;
 /** How long a pass holds the lease before another replica may take it. */
 const PASS_HOLD_MS = 5 * 60_000;
 
-export interface HookDeliveries {
+interface HookDeliveries {
   listHookDeliveries(cursor: string | null, perPage?: number): Promise<{ deliveries: HookDelivery[]; next: string | null }>;
   redeliverHook(deliveryId: number): Promise<void>;
 }
@@ -70,7 +70,7 @@ export interface RedeliveryReport {
   errors: { item: string; code: string; message: string }[];
 }
 
-export interface RedeliveryContext {
+interface RedeliveryContext {
   store: Store;
   hooks: HookDeliveries;
   clock: Clock;
@@ -114,7 +114,7 @@ export async function redeliveryPass(ctx: RedeliveryContext): Promise<Redelivery
     report.errors.push({ item: "redelivery pass", code: codeOf(err), message: (err as Error).message });
   } finally {
     report.mark_after = new Date(newMark ?? mark).toISOString();
-    for (const e of report.errors) ctx.log("error", "redelivery.item_failed", { ...e, hint: hintFor(e.code) });
+    for (const e of report.errors) ctx.log("error", "redelivery.item_failed", { ...e, hint: hintOf(e.code) });
     if (report.requested.length > 0) ctx.log("info", "redelivery.requested", { deliveries: report.requested });
     await finishRedeliveryPass(ctx.store, ctx.owner, newMark, report);
   }
@@ -275,7 +275,7 @@ export async function redeliverySnapshot(store: Store, _now: number): Promise<Re
       first_failed_at: new Date(p.first_failed_at).toISOString(),
       code: p.code,
       message: p.message,
-      action: hintFor(p.code),
+      action: hintOf(p.code),
     })),
   };
 }

@@ -1,5 +1,7 @@
-import { repoRef, type ApiPull, type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
+import { type ApiPull, type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
+import { repoRef } from "../github/repo.js";
 import type { DualRun } from "../store/index.js";
+import type { VerifiedRunA } from "../core/dual-run.js";
 import type { AppContext } from "./context.js";
 import {
   gateWorkflowPath,
@@ -9,8 +11,8 @@ import {
   runnerARun,
   runnerAWorkflow,
   runnerBRun,
-  type Refusal,
-} from "./run-checks.js";
+  type RunRefusal,
+} from "../core/run-checks.js";
 
 /**
  * Gathers from GitHub's API what run-checks.ts decides on. Only GitHub's answers count: the
@@ -19,17 +21,10 @@ import {
  */
 
 /** Runner A as GitHub has it: the run, its pull request (open, head = the run's commit) and the base commit. */
-export interface VerifiedRunA {
-  run: ApiWorkflowRun;
-  pull: ApiPull;
-  pullNumber: number;
-  headSha: string;
-  baseRef: string;
-  baseSha: string;
-}
+export type { VerifiedRunA };
 
 export type RunAVerdict =
-  { verified: true; a: VerifiedRunA } | { verified: false; refusal: Refusal; run: ApiWorkflowRun; pull: ApiPull | null };
+  { verified: true; a: VerifiedRunA } | { verified: false; refusal: RunRefusal; run: ApiWorkflowRun; pull: ApiPull | null };
 
 /** `run` is GitHub's answer to GET /actions/runs/{id} (never the webhook's copy). */
 export async function verifyRunnerA(
@@ -43,7 +38,7 @@ export async function verifyRunnerA(
   if ("code" in first) return { verified: false, refusal: first, run, pull: null };
   const pull = await gh.readPull(r, first.pullNumber);
   const second = runnerAPull(run, pull, repository, first.pullNumber);
-  if (second !== null || pull === null) return { verified: false, refusal: second as Refusal, run, pull };
+  if (second !== null || pull === null) return { verified: false, refusal: second as RunRefusal, run, pull };
   // The base as the Action judges it: the base branch GitHub names now, at its current commit.
   const baseSha = await gh.branchSha(r, pull.base.ref);
   if (baseSha === null) {
@@ -87,7 +82,7 @@ export async function verifyRunnerB(
   gh: InstallationClient,
   dual: DualRun,
   runId: number,
-): Promise<{ run: ApiWorkflowRun; refusal: Refusal | null }> {
+): Promise<{ run: ApiWorkflowRun; refusal: RunRefusal | null }> {
   const run = await gh.getRun(repoRef(dual.repository), runId);
   return { run, refusal: runnerBRun(run, dual, ctx.settings.workflow, await gh.botLogin()) };
 }
@@ -98,7 +93,7 @@ export async function recordRunRefusal(
   role: "runner_a" | "runner_b",
   repository: string,
   run: Pick<ApiWorkflowRun, "id" | "run_attempt" | "event" | "head_sha">,
-  refusal: Refusal,
+  refusal: RunRefusal,
   dualRunId: string | null = null,
 ): Promise<void> {
   ctx.log("warn", `${role}.refused`, { run: run.id, repository, code: refusal.code, reason: refusal.reason, dual_run: dualRunId });

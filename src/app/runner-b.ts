@@ -1,16 +1,17 @@
 import { measuredMinutes, refusalDetail } from "../core/budget.js";
-import { GateError, isGateError } from "../core/errors.js";
+import { Refusal, isRefusal, nothingSent } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
-import { repoRef, type InstallationClient } from "../github/app-client.js";
+import { type InstallationClient } from "../github/app-client.js";
+import { repoRef } from "../github/repo.js";
 import { GitHubUnavailable } from "../github/client.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
-import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "./dual-run.js";
-import { reportDualRun } from "./report.js";
+import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "../core/dual-run.js";
+import { reportDualRun } from "./dual-run-report.js";
 import { recordRunRefusal, verifyRunnerB } from "./run-verify.js";
 
 /** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
-export const DISPATCH_LISTING_LAG_MS = 60_000;
+const DISPATCH_LISTING_LAG_MS = 60_000;
 
 /**
  * Sends runner B's dispatch for a pending dual run; the dispatch goes out at most once per
@@ -22,16 +23,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
   const { store, settings } = ctx;
   const owner = settings.replicaId;
   const now = ctx.clock.now();
-  const claimed = await store.claimDualRun(
-    id,
-    "pending",
-    "dispatching",
-    owner,
-    now,
-    settings.leaseMs,
-    {},
-    { sql: "deadline_at > ?", params: [now] },
-  );
+  const claimed = await store.claimDualRun(id, "pending", "dispatching", owner, now, settings.leaseMs, {}, { deadline_at: { above: now } });
   if (!claimed) {
     const current = await store.getDualRun(id);
     return `runner B not dispatched here (state ${current?.state ?? "missing"})`;
@@ -46,7 +38,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
   const kill = await store.killSwitch().catch(backToPending);
   if (kill.paused) {
     await backToPending(
-      new GateError("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`),
+      new Refusal("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`),
     );
   }
   let reserved: Awaited<ReturnType<typeof store.budget.reserve>>;
@@ -67,7 +59,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
         { installation: dual.installation_id, repository: dual.repository },
         ctx.clock.now(),
       ) ?? "the budget refused the reservation";
-    return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new GateError("RUNNER_B_BUDGET_EXCEEDED", detail));
+    return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new Refusal("RUNNER_B_BUDGET_EXCEEDED", detail));
   }
   let attemptedAt: number | null = null;
   try {
@@ -91,7 +83,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
       const attempted = reserved.reservation.attempted_at;
       const settlesAt = attempted === null ? 0 : attempted + DISPATCH_LISTING_LAG_MS;
       if (ctx.clock.now() < settlesAt) {
-        throw new GateError(
+        throw new Refusal(
           "DISPATCH_OUTCOME_UNKNOWN",
           `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`,
         );
@@ -102,7 +94,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
     // unverifiable: no freeze, the property fails.
     const baseSha = await gh.branchSha(r, dual.base_ref);
     if (baseSha === null)
-      throw new GateError("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
+      throw new Refusal("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
     attemptedAt = ctx.clock.now();
     await store.budget.markAttempt(id, attemptedAt);
     await store.transitionDualRun(
@@ -110,10 +102,7 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
       ["dispatching"],
       "dispatching",
       { base_sha: baseSha, dispatch_sent_at: attemptedAt },
-      {
-        sql: "claim_owner = ?",
-        params: [owner],
-      },
+      { claim_owner: owner },
     );
     const result = await gh.dispatchWorkflow(r, settings.workflow, dual.base_ref, runnerBInputs(dual, settings.runnerBLabels));
     const moved = await store.releaseDualRun(id, "dispatching", "waiting", owner, {
@@ -134,16 +123,13 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
   }
 }
 
-/** Codes of refusals made before a request to GitHub left this process. */
-const NOT_SENT = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID"]);
-
 /**
  * Whether a failed dispatch request may still have started a run: anything but an answer
  * GitHub gave with a 4xx status, or a refusal before the request was sent.
  */
 function mayHaveStarted(err: unknown): boolean {
   if (err instanceof GitHubUnavailable) return err.status === null || err.status >= 500;
-  return !(isGateError(err) && NOT_SENT.has(err.code));
+  return !(isRefusal(err) && nothingSent(err.code));
 }
 
 /**
@@ -224,7 +210,7 @@ export async function compareRunB(ctx: AppContext, dual: DualRun, runBId: number
     now,
     settings.leaseMs,
     { run_b_id: runBId, run_b_url: runBUrl ?? dual.run_b_url },
-    { sql: "deadline_at > ? AND (run_b_id IS NULL OR run_b_id = ?)", params: [now, runBId] },
+    { deadline_at: { above: now }, run_b_id: { nullOr: runBId } },
   );
   if (!claimed) {
     const current = await store.getDualRun(dual.id);

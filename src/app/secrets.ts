@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 import { parsePrivateKey } from "../github/app-jwt.js";
 import { settingValue } from "./settings.js";
 
@@ -14,7 +14,7 @@ import { settingValue } from "./settings.js";
  */
 
 /** The name substituted for `%s` in ENVELOPE_GATE_SECRET_COMMAND. */
-export type SecretName = "private-key" | "webhook-secret";
+type SecretName = "private-key" | "webhook-secret";
 
 export interface SecretSource {
   readonly secret: SecretName;
@@ -31,14 +31,14 @@ export interface SecretSource {
 const MAX_SECRET_BYTES = 64 * 1024;
 
 /** The variables that carry a secret's value; refused in production, removed from the environment at start. */
-export const INLINE_SECRET_VARIABLES = [
+const INLINE_SECRET_VARIABLES = [
   "ENVELOPE_GATE_PRIVATE_KEY",
   "ENVELOPE_GATE_WEBHOOK_SECRET",
   "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
 ] as const;
 
-function unavailable(origin: string, why: string, hint: string, cause?: unknown): GateError {
-  return new GateError("SECRET_UNAVAILABLE", `${origin} ${why}`, cause === undefined ? { hint } : { hint, cause });
+function unavailable(origin: string, why: string, hint: string, cause?: unknown): Refusal {
+  return new Refusal("SECRET_UNAVAILABLE", `${origin} ${why}`, cause === undefined ? { hint } : { hint, cause });
 }
 
 function checked(bytes: Buffer, origin: string, hint: string): Buffer {
@@ -49,8 +49,6 @@ function checked(bytes: Buffer, origin: string, hint: string): Buffer {
   if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) throw unavailable(origin, "is empty", hint);
   return bytes;
 }
-
-const errCode = (err: unknown): string => (err as { code?: string }).code ?? String(err);
 
 /**
  * Opened without blocking (a FIFO with no writer would otherwise hold the open, and a libuv
@@ -76,10 +74,10 @@ function notAFile(st: Stats): string | null {
 }
 
 /** A secret read from its file at every use: editing the file rotates it, no restart. */
-export function fileSecret(secret: SecretName, variable: string, path: string): SecretSource {
+function fileSecret(secret: SecretName, variable: string, path: string): SecretSource {
   const origin = `${variable} (${path})`;
   const hint = `Make ${path} a regular file that holds the secret and is readable by the App's user; it is read at each use, no restart needed.`;
-  const cannot = (err: unknown) => unavailable(origin, `cannot be read (${errCode(err)})`, hint, err);
+  const cannot = (err: unknown) => unavailable(origin, `cannot be read (${errnoOf(err) ?? String(err)})`, hint, err);
   return {
     secret,
     kind: "file",
@@ -99,7 +97,7 @@ export function fileSecret(secret: SecretName, variable: string, path: string): 
         for (let got = -1; got !== 0 && n < buf.length; n += got) got = (await handle.read(buf, n, buf.length - n, null)).bytesRead;
       } catch (err) {
         buf.fill(0);
-        throw err instanceof GateError ? err : cannot(err);
+        throw err instanceof Refusal ? err : cannot(err);
       } finally {
         await handle.close().catch(() => undefined);
       }
@@ -120,7 +118,7 @@ export function fileSecret(secret: SecretName, variable: string, path: string): 
         for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
       } catch (err) {
         buf.fill(0);
-        throw err instanceof GateError ? err : cannot(err);
+        throw err instanceof Refusal ? err : cannot(err);
       } finally {
         closeSync(fd);
       }
@@ -135,7 +133,7 @@ export function inlineSecret(secret: SecretName, variable: string, value: string
   return { secret, kind: "inline", origin: variable, read: async () => Buffer.from(bytes), readSync: () => Buffer.from(bytes) };
 }
 
-export interface SecretCommand {
+interface SecretCommand {
   /** argv, `%s` in any element replaced by the secret's name. */
   argv: string[];
   /** The whole environment the command gets: PATH, HOME and the variables listed in ENVELOPE_GATE_SECRET_COMMAND_ENV. */
@@ -200,7 +198,7 @@ export function commandSecret(secret: SecretName, command: SecretCommand, cacheM
       });
       child.on("error", (err) => {
         clearTimeout(timer);
-        reject(failed(`could not start (${errCode(err)})`, err));
+        reject(failed(`could not start (${errnoOf(err) ?? String(err)})`, err));
       });
       child.on("close", (code, signal) => {
         clearTimeout(timer);
@@ -255,7 +253,7 @@ export function commandSecret(secret: SecretName, command: SecretCommand, cacheM
         maxBuffer: MAX_SECRET_BYTES,
       });
       if (res.error) {
-        const code = errCode(res.error);
+        const code = errnoOf(res.error) ?? String(res.error);
         if (code === "ETIMEDOUT") throw failed(`did not finish within ${command.timeoutMs} ms`, res.error);
         if (code === "ENOBUFS") throw failed(`printed over ${MAX_SECRET_BYTES} bytes`, res.error);
         throw failed(`could not start (${code})`, res.error);
@@ -291,7 +289,7 @@ export function secretLines(bytes: Buffer): Buffer[] {
 }
 
 /** What is wrong with a webhook secret's value for the App, or null. */
-export function webhookSecretProblem(bytes: Buffer, minLength: number): string | null {
+function webhookSecretProblem(bytes: Buffer, minLength: number): string | null {
   const lines = secretLines(bytes);
   if (lines.length === 0) return "holds no webhook secret";
   // A file of NUL bytes (left by a crash mid-write, a preallocated or zeroed file) is not a
@@ -324,17 +322,17 @@ function secretCommandFrom(env: NodeJS.ProcessEnv): SecretCommand | null {
     argv = null;
   }
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string") || argv[0] === "") {
-    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND must be a JSON array of strings (the command's argv), got ${raw}`);
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND must be a JSON array of strings (the command's argv), got ${raw}`);
   }
   if (!argv.some((a: string) => a.includes("%s"))) {
-    throw new GateError(
+    throw new Refusal(
       "CONFIG_INVALID",
       "ENVELOPE_GATE_SECRET_COMMAND must contain %s, where the secret's name goes (private-key, webhook-secret)",
     );
   }
   const timeout = settingValue(env, "ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS");
   if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > 300) {
-    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS must be between 1 and 300, got "${timeout}"`);
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS must be between 1 and 300, got "${timeout}"`);
   }
   const passed: Record<string, string> = {};
   for (const name of ["PATH", "HOME", ...commandEnvNames(env)]) {
@@ -352,13 +350,13 @@ function commandEnvNames(env: NodeJS.ProcessEnv): string[] {
     .filter(Boolean);
   for (const name of names) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || (INLINE_SECRET_VARIABLES as readonly string[]).includes(name)) {
-      throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_ENV: ${name} cannot be passed to the secret command`);
+      throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_ENV: ${name} cannot be passed to the secret command`);
     }
   }
   return names;
 }
 
-export interface AppSecrets {
+interface AppSecrets {
   privateKey: SecretSource;
   /** One webhook secret per line, the current first. */
   webhookSecrets: SecretSource;
@@ -377,7 +375,7 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
   const inline = INLINE_SECRET_VARIABLES.filter((name) => (env[name] ?? "").trim() !== "");
   if (production && inline.length > 0) {
     const them = inline.length > 1 ? "hold secrets" : "holds a secret";
-    throw new GateError(
+    throw new Refusal(
       "SECRET_IN_ENVIRONMENT",
       `${inline.join(", ")} ${them} in the environment, which production refuses: /proc/<pid>/environ keeps the environment the App started with readable`,
       { hint: IN_ENVIRONMENT_HINT },
@@ -386,20 +384,20 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
   const command = secretCommandFrom(env);
   const cacheS = settingValue(env, "ENVELOPE_GATE_SECRET_CACHE_SECONDS");
   if (!/^\d+$/.test(cacheS) || Number(cacheS) > 3600) {
-    throw new GateError("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_CACHE_SECONDS must be between 0 and 3600, got "${cacheS}"`);
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_CACHE_SECONDS must be between 0 and 3600, got "${cacheS}"`);
   }
 
   const keyPath = settingValue(env, "ENVELOPE_GATE_PRIVATE_KEY_PATH");
   const keyInline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim() ?? "";
   if (keyPath !== "" && keyInline !== "") {
-    throw new GateError("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH or ENVELOPE_GATE_PRIVATE_KEY, not both");
+    throw new Refusal("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH or ENVELOPE_GATE_PRIVATE_KEY, not both");
   }
   let privateKey: SecretSource;
   if (keyPath !== "") privateKey = fileSecret("private-key", "ENVELOPE_GATE_PRIVATE_KEY_PATH", keyPath);
   else if (keyInline !== "") privateKey = inlineSecret("private-key", "ENVELOPE_GATE_PRIVATE_KEY", keyInline.replace(/\\n/g, "\n"));
   else if (command !== null) privateKey = commandSecret("private-key", command);
   else
-    throw new GateError(
+    throw new Refusal(
       "CONFIG_INVALID",
       "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_SECRET_COMMAND) to where the App's private key is read",
     );
@@ -407,7 +405,7 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
   const secretFile = settingValue(env, "ENVELOPE_GATE_WEBHOOK_SECRET_FILE");
   const secretInline = inline.filter((n) => n !== "ENVELOPE_GATE_PRIVATE_KEY");
   if (secretFile !== "" && secretInline.length > 0) {
-    throw new GateError(
+    throw new Refusal(
       "CONFIG_INVALID",
       `set ENVELOPE_GATE_WEBHOOK_SECRET_FILE or ${secretInline.join(", ")}, not both (previous secrets go on the file's later lines)`,
     );
@@ -416,7 +414,7 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
   if (secretFile !== "") webhook = fileSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET_FILE", secretFile);
   else if (secretInline.length > 0) {
     if ((env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "").trim() === "") {
-      throw new GateError("BYPASS_REFUSED", "ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks", {
+      throw new Refusal("BYPASS_REFUSED", "ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks", {
         hint: "Fix the environment; the App does not start in a weakened configuration.",
       });
     }
@@ -424,7 +422,7 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
     webhook = inlineSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET", [env.ENVELOPE_GATE_WEBHOOK_SECRET, ...previous].join("\n"));
   } else if (command !== null) webhook = commandSecret("webhook-secret", command, Number(cacheS) * 1000);
   else {
-    throw new GateError(
+    throw new Refusal(
       "BYPASS_REFUSED",
       "no webhook secret: set ENVELOPE_GATE_WEBHOOK_SECRET_FILE (or ENVELOPE_GATE_SECRET_COMMAND); the App never accepts unsigned webhooks",
       { hint: "Fix the environment; the App does not start in a weakened configuration." },
@@ -443,7 +441,7 @@ export function loadSecrets(env: NodeJS.ProcessEnv, production: boolean, minWebh
   const problem = webhookSecretProblem(secretBytes, minLength);
   secretBytes.fill(0);
   if (problem !== null) {
-    throw new GateError("BYPASS_REFUSED", `${webhook.origin} ${problem}: the App never accepts weakly signed webhooks`, {
+    throw new Refusal("BYPASS_REFUSED", `${webhook.origin} ${problem}: the App never accepts weakly signed webhooks`, {
       hint: "Fix the environment; the App does not start in a weakened configuration.",
     });
   }

@@ -1,17 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { GateError, isGateError } from "../core/errors.js";
+import { Refusal, isRefusal } from "../core/errors.js";
 import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
 import type { SecretSource } from "./secrets.js";
-import type { GateAppService } from "./service.js";
+import type { AppService } from "./service.js";
 import { deliveryStatus, renderStatusHtml, renderStoreDownHtml, statusSnapshot } from "./status.js";
 import { sendJson, WebhookIntake } from "./webhook.js";
 
 export { signPayload, verifySignature } from "./webhook.js";
 
 export interface ServerOptions {
-  service: GateAppService;
+  service: AppService;
   /** The webhook secrets, read at each verification (one per line, the current first). */
   secrets: SecretSource;
   storeLabel: string;
@@ -62,7 +62,7 @@ export function createAppServer(options: ServerOptions): Server {
         if (url.pathname === "/status.json") return sendJson(res, 200, snapshot);
         return sendHtml(res, 200, renderStatusHtml(snapshot));
       } catch (err) {
-        const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String(err));
+        const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String(err));
         if (url.pathname === "/status.json") return sendJson(res, 503, { error: gate.toJSON() });
         return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
       }
@@ -74,7 +74,7 @@ export function createAppServer(options: ServerOptions): Server {
         if (line === null) return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
         return sendJson(res, 200, line);
       } catch (err) {
-        const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", String(err));
+        const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String(err));
         return sendJson(res, 503, { error: gate.toJSON() });
       }
     }

@@ -1,4 +1,4 @@
-import { GateError, isGateError } from "../core/errors.js";
+import { Refusal, isRefusal, isSetAside, isTransient } from "../core/errors.js";
 import type { AppClient } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
 import { codeOf, jsonLogger, systemClock, type AppContext, type AppSettings, type Clock, type Logger } from "./context.js";
@@ -6,7 +6,7 @@ import { onPullRequestReview } from "./handlers/pull-request-review.js";
 import { onPullRequest } from "./handlers/pull-request.js";
 import { onPush } from "./handlers/push.js";
 import { onWorkflowRun } from "./handlers/workflow-run.js";
-import type { InstallationRef } from "./payloads.js";
+import type { InstallationRef } from "../core/payloads.js";
 import { redeliveryPass, type RedeliveryReport } from "./redelivery.js";
 import { sweep, type SweepReport } from "./sweep.js";
 
@@ -21,7 +21,7 @@ const HANDLERS = new Map<string, Handler>([
 ]);
 
 /** The answer to GitHub, given before the work runs. */
-export interface DeliveryAnswer {
+interface DeliveryAnswer {
   /**
    * queued: recorded, the work runs outside the request (202); in_progress: a live process
    * holds it (202); duplicate: its work was done before (200).
@@ -30,37 +30,17 @@ export interface DeliveryAnswer {
   outcome: string;
 }
 
-export interface DeliveryResult {
+interface DeliveryResult {
   /** done: the work completed; duplicate: it had completed before; queued: recorded for the sweeper (a pause). */
   status: "done" | "duplicate" | "queued";
   outcome: string;
 }
 
 /**
- * Causes that pass with time: a delivery failing with one of these is queued, with its
- * payload, for the sweeper (as well as for GitHub's redelivery). Anything else is `failed`
- * and waits for a redelivery.
- */
-const TRANSIENT = new Set([
-  "KILL_SWITCH_ENGAGED",
-  "GITHUB_UNAVAILABLE",
-  "APP_DRAINING",
-  "STORE_UNAVAILABLE",
-  "PROCESS_FENCED",
-  "BUDGET_UNCONFIRMED",
-  "DISPATCH_OUTCOME_UNKNOWN",
-  "SECRET_UNAVAILABLE",
-  "ENVELOPE_PR_BUSY",
-]);
-
-/** Set aside on purpose, not failures: a pause, a drain. */
-const SET_ASIDE = new Set(["KILL_SWITCH_ENGAGED", "APP_DRAINING"]);
-
-/**
  * A queued delivery that failed this many times is `failed` (a redelivery only): with the
  * default 30 s sweep, about an hour, the longest rate-limit reset GitHub announces.
  */
-export const MAX_QUEUED_FAILURES = 120;
+const MAX_QUEUED_FAILURES = 120;
 
 /** How many recorded deliveries one sweeper pass takes up. */
 const SWEEP_DELIVERY_BATCH = 100;
@@ -70,7 +50,7 @@ const SWEEP_DELIVERY_BATCH = 100;
  * (src/app/handlers/); every effect goes through the installation client, whose guard reads
  * the kill switch.
  */
-export class GateAppService {
+export class AppService {
   lastSweep: { at: number; report: SweepReport } | null = null;
   /** Set when the process starts draining: new deliveries are refused with APP_DRAINING. */
   draining = false;
@@ -178,7 +158,7 @@ export class GateAppService {
       this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
       return result;
     } catch (err) {
-      const gate = isGateError(err) ? err : new GateError("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
+      const gate = isRefusal(err) ? err : new Refusal("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
       this.log("error", "delivery.failed", {
         delivery: deliveryId,
         github_event: event,
@@ -226,7 +206,7 @@ export class GateAppService {
     try {
       const kill = await this.store.killSwitch();
       if (kill.paused) {
-        throw new GateError("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); the delivery is queued`);
+        throw new Refusal("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); the delivery is queued`);
       }
       outcome = await this.route(event, payload);
     } catch (err) {
@@ -235,15 +215,15 @@ export class GateAppService {
       const message = err instanceof Error ? err.message : String(err);
       const recorded = await this.store
         .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
-          queue: TRANSIENT.has(code),
-          countsAsFailure: !SET_ASIDE.has(code),
+          queue: isTransient(code),
+          countsAsFailure: !isSetAside(code),
           maxFailures: MAX_QUEUED_FAILURES,
         })
         .catch(() => false);
       // Not logged here: the webhook intake logs one line per delivery outcome, the sweeper its own report.
       if (code === "KILL_SWITCH_ENGAGED" && recorded)
         return { status: "queued", outcome: "recorded while paused; the sweeper processes it after resume" };
-      if (code !== codeOf(err)) throw new GateError("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
+      if (code !== codeOf(err)) throw new Refusal("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
       throw err;
     }
     await this.store.finishDelivery(deliveryId, owner, outcome, this.clock.now());

@@ -7,7 +7,7 @@ import { DEFAULT_SQLITE_PATH } from "../store/index.js";
  * `scope` says which commands read it: `store` settings are read by every app command
  * (pause, resume, status, promote, demote), `server` settings only by `app start`.
  */
-export interface Setting {
+interface Setting {
   name: string;
   /** The value used when the variable is unset or empty; `""` means none. */
   default: string;

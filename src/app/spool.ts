@@ -19,7 +19,7 @@ export function spoolDirectory(): string {
   return directory;
 }
 
-export interface SpooledBody {
+interface SpooledBody {
   /** The whole body (from memory, or read back from its file, which is then removed). */
   read(): Promise<Buffer>;
   /** Drops the body without reading it (the signature did not match). */

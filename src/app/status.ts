@@ -1,18 +1,18 @@
 import { budgetDay, nextBudgetDay, parseScopeKey, type BudgetPolicy } from "../core/budget.js";
+import { hintOf } from "../core/errors.js";
 import { utcDate } from "../core/ledger.js";
 import { escapeHtml, safeHref } from "../core/markdown.js";
 import type { DualRun, Store } from "../store/index.js";
 import { recentCrashes } from "../store/crashes.js";
 import { deliveryOverview, heartbeats } from "../store/ops.js";
 import type { DeliveryRow } from "../store/store.js";
-import { reviewOverdue } from "./freeze.js";
-import { hintFor } from "./hints.js";
+import { reviewOverdue } from "../core/freeze.js";
 import { redeliverySnapshot, type RedeliverySnapshot } from "./redelivery.js";
 import type { CrashBound } from "./crash-loop.js";
 import type { SweepReport } from "./sweep.js";
 import type { IntakeStats } from "./webhook.js";
 
-export interface DeliveryLine {
+interface DeliveryLine {
   delivery_id: string;
   event: string;
   received_at: string;
@@ -23,7 +23,7 @@ export interface DeliveryLine {
   action: string;
 }
 
-export interface BudgetLine {
+interface BudgetLine {
   scope: string;
   dispatches_used: number;
   dispatches_cap: number;
@@ -37,7 +37,7 @@ export interface BudgetLine {
   override: { by: string; reason: string; at: string } | null;
 }
 
-export interface BudgetSnapshot {
+interface BudgetSnapshot {
   day: string;
   resets_at: string;
   charged_until_measured_minutes: number;
@@ -48,7 +48,7 @@ export interface BudgetSnapshot {
   refusals: { dual_run: string; repository: string; code: string | null; detail: string | null; at: string | null }[];
 }
 
-export interface SwitchLine {
+interface SwitchLine {
   seq: number;
   switch: string;
   state: string;
@@ -210,7 +210,7 @@ export interface StatusSnapshot {
 }
 
 /** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
-export function repositoryWebUrl(dual: Pick<DualRun, "repository" | "run_a_url">, githubApiUrl: string): string | null {
+function repositoryWebUrl(dual: Pick<DualRun, "repository" | "run_a_url">, githubApiUrl: string): string | null {
   const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
   if (fromRun) return fromRun;
   try {
@@ -235,7 +235,7 @@ function deliveryLine(d: DeliveryRow, action: string): DeliveryLine {
 }
 
 /** What became of one delivery (GET /status/deliveries/<id>.json): its recorded state, never its payload. */
-export interface DeliveryStatus {
+interface DeliveryStatus {
   delivery_id: string;
   event: string;
   state: DeliveryRow["state"];
@@ -264,7 +264,7 @@ export async function deliveryStatus(store: Store, id: string): Promise<Delivery
     outcome: d.outcome,
     code: d.error_code,
     message: d.error_message,
-    action: d.error_code === null ? null : hintFor(d.error_code),
+    action: d.error_code === null ? null : hintOf(d.error_code),
   };
 }
 
@@ -279,9 +279,7 @@ export async function budgetSnapshot(store: Store, policy: BudgetPolicy, now: nu
   const usage = await store.budget.usageByScope(day, now - policy.freshMs);
   const overrides = new Map((await store.budget.overrides()).map((o) => [o.scope, o]));
   const scopes = [...new Set([...usage.map((u) => u.scope), ...overrides.keys()])].sort();
-  const refusals = await store.db.all<Record<string, unknown>>(
-    "SELECT id, repository, outcome_code, outcome_detail, decided_at FROM dual_runs WHERE outcome = 'not_compared_budget' ORDER BY decided_at DESC LIMIT 20",
-  );
+  const refusals = await store.budgetRefusals();
   return {
     day,
     resets_at: new Date(nextBudgetDay(now)).toISOString(),
@@ -501,9 +499,9 @@ export async function statusSnapshot(
     deliveries: {
       total: deliveries.total,
       last_received_at: iso(deliveries.last_received_at),
-      failed: deliveries.failed.map((d) => deliveryLine(d, hintFor(d.error_code))),
+      failed: deliveries.failed.map((d) => deliveryLine(d, hintOf(d.error_code))),
       stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
-      refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintFor("KILL_SWITCH_ENGAGED"))),
+      refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintOf("KILL_SWITCH_ENGAGED"))),
     },
     intake: intake && {
       last_request_at: iso(intake.last_request_at),
@@ -517,7 +515,7 @@ export async function statusSnapshot(
       ? {
           at: new Date(options.lastSweep.at).toISOString(),
           report: options.lastSweep.report,
-          errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintFor(e.code) })),
+          errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintOf(e.code) })),
         }
       : null,
   };
@@ -635,7 +633,7 @@ function redeliverySection(s: StatusSnapshot): string {
   const last = p
     ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
         ["item", "code", "message", "what to do"],
-        p.errors.map((e) => [e.item, e.code, e.message, hintFor(e.code)]),
+        p.errors.map((e) => [e.item, e.code, e.message, hintOf(e.code)]),
         "No errors.",
       )}`
     : "<p>No pass yet.</p>";

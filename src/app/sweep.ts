@@ -1,10 +1,11 @@
 import { budgetDay, parseScopeKey } from "../core/budget.js";
-import { repoRef, type WorkflowRunInfo } from "../github/app-client.js";
+import { type WorkflowRunInfo } from "../github/app-client.js";
+import { repoRef } from "../github/repo.js";
 import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
-import { deadlineMissedDetail, runBAmong, runBSearchSince } from "./dual-run.js";
-import { reviewOverdue, reviewOverdueComment } from "./freeze.js";
-import { reportDualRun } from "./report.js";
+import { deadlineMissedDetail, runBAmong, runBSearchSince } from "../core/dual-run.js";
+import { reviewOverdue, reviewOverdueComment } from "../core/freeze.js";
+import { reportDualRun } from "./dual-run-report.js";
 import { compareRunB, dispatchRunnerB, settleRunB } from "./runner-b.js";
 
 /** What the sweeper did on one pass; errors are per item, and the item keeps its state. */
@@ -72,7 +73,7 @@ export async function sweep(ctx: AppContext): Promise<SweepReport> {
         ["opened"],
         "opened",
         { review_alerted_at: now },
-        { sql: "review_alerted_at IS NULL", params: [] },
+        { review_alerted_at: null },
       );
       if (!claimed) return;
       const hours = Math.floor((now - openedAt) / 3_600_000);
@@ -155,7 +156,7 @@ async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<stri
         outcome_detail: deadlineMissedDetail(dual),
         decided_at: now,
       },
-      held ? heldLapsed(ctx, now) : { sql: "deadline_at <= ?", params: [now] },
+      held ? { deadline_at: { atMost: now }, claimLapsedAt: now } : { deadline_at: { atMost: now } },
     );
     if (moved) {
       expired.push(dual.id);
@@ -163,11 +164,6 @@ async function expireMissedDeadlines(ctx: AppContext, now: number): Promise<stri
     }
   }
   return expired;
-}
-
-function heldLapsed(ctx: AppContext, now: number): { sql: string; params: unknown[] } {
-  const lapsed = ctx.store.claimLapsed("dual_runs", now);
-  return { sql: `deadline_at <= ? AND ${lapsed.sql}`, params: [now, ...lapsed.params] };
 }
 
 /** A waiting dual run: find runner B's run if GitHub gave no id, and compare it once it completed. */
@@ -184,7 +180,7 @@ async function followRunB(ctx: AppContext, dual: DualRun, report: SweepReport): 
       ["waiting"],
       "waiting",
       { run_b_id: run.id, run_b_url: run.html_url },
-      { sql: "run_b_id IS NULL", params: [] },
+      { run_b_id: null },
     );
     if (set) report.correlated.push(dual.id);
   } else {

@@ -1,10 +1,11 @@
 import { parseDigestFile } from "../core/envelope.js";
-import { isGateError, type ErrorCode } from "../core/errors.js";
+import { isRefusal, type ErrorCode } from "../core/errors.js";
 import { mdCode, mdText, plainText } from "../core/markdown.js";
-import { repoRef, type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
-import { readEvidenceZip, type VerifiedBundle } from "./bundle.js";
+import { type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
+import { repoRef } from "../github/repo.js";
+import { readEvidenceZip, type VerifiedBundle } from "../core/evidence.js";
 import type { AppContext } from "./context.js";
-import type { Refusal } from "./run-checks.js";
+import type { RunRefusal } from "../core/run-checks.js";
 import type { RunAVerdict, VerifiedRunA } from "./run-verify.js";
 
 /**
@@ -18,7 +19,7 @@ import type { RunAVerdict, VerifiedRunA } from "./run-verify.js";
  * under the envelope the base's digest file pins, and passes.
  */
 
-export interface VerifiedCheckContent {
+interface VerifiedCheckContent {
   conclusion: "success" | "failure" | "neutral";
   code: ErrorCode | null;
   title: string;
@@ -30,13 +31,13 @@ export type EvidenceFacts =
   { kind: "bundle"; bundle: VerifiedBundle } | { kind: "missing" } | { kind: "unreadable"; code: ErrorCode; message: string };
 
 /** What the base pins: the envelope hash (`sha256:<hex>`) of its digest file, or why there is none. */
-export type PinnedFacts = { kind: "hash"; hash: string } | { kind: "none"; code: ErrorCode; message: string };
+type PinnedFacts = { kind: "hash"; hash: string } | { kind: "none"; code: ErrorCode; message: string };
 
 const runLine = (a: VerifiedRunA, workflowPath: string) =>
   `Run ${a.run.id} (attempt ${a.run.run_attempt ?? 1}) of ${workflowPath}, on ${a.headSha} for pull request #${a.pullNumber} into ${a.baseRef} (${a.baseSha}).`;
 
 /** A refused run: a failing check naming the refusal. */
-export function refusedCheck(refusal: Refusal): VerifiedCheckContent {
+function refusedCheck(refusal: RunRefusal): VerifiedCheckContent {
   return {
     conclusion: "failure",
     code: refusal.code,
@@ -132,12 +133,12 @@ export function verifiedRunCheck(
 }
 
 /** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
-export function evidenceFacts(zip: Uint8Array | null): EvidenceFacts {
+function evidenceFacts(zip: Uint8Array | null): EvidenceFacts {
   if (zip === null) return { kind: "missing" };
   try {
     return { kind: "bundle", bundle: readEvidenceZip(zip) };
   } catch (err) {
-    if (isGateError(err)) return { kind: "unreadable", code: err.code, message: err.message };
+    if (isRefusal(err)) return { kind: "unreadable", code: err.code, message: err.message };
     throw err;
   }
 }
@@ -151,7 +152,7 @@ async function pinnedFacts(ctx: AppContext, gh: InstallationClient, repository: 
   try {
     return { kind: "hash", hash: `sha256:${parseDigestFile(at.text, path)}` };
   } catch (err) {
-    if (isGateError(err)) return { kind: "none", code: err.code, message: err.message };
+    if (isRefusal(err)) return { kind: "none", code: err.code, message: err.message };
     throw err;
   }
 }

@@ -1,27 +1,13 @@
 import { createHmac, timingSafeEqual, type Hmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { GateError, isGateError, type ErrorCode } from "../core/errors.js";
-import { payloadProblems } from "./payload-shape.js";
+import { Refusal, httpStatusOf, isRefusal, type ErrorCode } from "../core/errors.js";
+import { payloadProblems } from "../core/payload-shape.js";
 import { secretLines, type SecretSource } from "./secrets.js";
 import { spoolBody } from "./spool.js";
-import type { GateAppService } from "./service.js";
+import type { AppService } from "./service.js";
 
 /** GitHub caps webhook payloads at 25 MB. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
-
-/** The HTTP status each refusal and failure is answered with; anything unlisted is 503 (retry). */
-const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
-  WEBHOOK_SIGNATURE_INVALID: 401,
-  WEBHOOK_BODY_TOO_LARGE: 413,
-  WEBHOOK_HEADERS_MISSING: 400,
-  WEBHOOK_BODY_NOT_JSON: 400,
-  WEBHOOK_PAYLOAD_INVALID: 400,
-  NOT_FOUND: 404,
-};
-
-export function httpStatusFor(code: ErrorCode): number {
-  return HTTP_STATUS[code] ?? 503;
-}
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers });
@@ -84,7 +70,7 @@ export class WebhookIntake {
   readonly stats: IntakeStats = { last_request_at: null, last_accepted_at: null, refused: {}, last_refused: null };
 
   constructor(
-    private readonly service: GateAppService,
+    private readonly service: AppService,
     private readonly secrets: SecretSource,
   ) {}
 
@@ -99,7 +85,7 @@ export class WebhookIntake {
       this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
       // Anyone can reach /webhook unsigned: a secret's file path or its command's error stays in the log.
       const answer = code === "SECRET_UNAVAILABLE" ? { code, message: SECRET_UNAVAILABLE_ANSWER } : { code, message, ...extra };
-      sendJson(res, httpStatusFor(code), { error: answer }, close ? { connection: "close" } : {});
+      sendJson(res, httpStatusOf(code), { error: answer }, close ? { connection: "close" } : {});
       if (close) res.once("finish", () => req.destroy());
     };
     const declared = Number(req.headers["content-length"] ?? NaN);
@@ -117,7 +103,7 @@ export class WebhookIntake {
     try {
       secrets = await this.secrets.read();
     } catch (err) {
-      const gate = isGateError(err) ? err : new GateError("SECRET_UNAVAILABLE", String((err as Error)?.message ?? err));
+      const gate = isRefusal(err) ? err : new Refusal("SECRET_UNAVAILABLE", String((err as Error)?.message ?? err));
       return refuse(gate.code, gate.message, gate.hint ? { hint: gate.hint } : {}, true);
     }
     const macs = secretLines(secrets).map((s) => createHmac("sha256", s));
@@ -153,7 +139,7 @@ export class WebhookIntake {
     } catch (err) {
       // Nothing was recorded (the store did not take the write): an honest 503, and the
       // redelivery sweep asks GitHub for this delivery again once the store is back.
-      const gate = isGateError(err) ? err : new GateError("STORE_UNAVAILABLE", (err as Error)?.message ?? String(err), { cause: err });
+      const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", (err as Error)?.message ?? String(err), { cause: err });
       this.service.log("error", "delivery.unrecorded", {
         delivery,
         github_event: event,
@@ -161,7 +147,7 @@ export class WebhookIntake {
         message: gate.message,
         ...(gate.hint ? { hint: gate.hint } : {}),
       });
-      return sendJson(res, httpStatusFor(gate.code), { delivery, error: gate.toJSON() });
+      return sendJson(res, httpStatusOf(gate.code), { delivery, error: gate.toJSON() });
     }
   }
 }

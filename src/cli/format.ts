@@ -1,6 +1,6 @@
 import { plainText } from "../core/markdown.js";
 import type { CheckReport } from "../core/verdict.js";
-import { verdictLine } from "../gate/check.js";
+import { verdictLine } from "../check/check.js";
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
 export function formatReportText(report: CheckReport): string {

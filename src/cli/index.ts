@@ -2,20 +2,21 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 import { formatDigestLine } from "../core/envelope.js";
-import { EXIT_CODES, exitCodeFor, reportFromError } from "../core/verdict.js";
-import { runCheck } from "../gate/check.js";
-import { readVerifiedEnvelope } from "../gate/files.js";
-import { ENVELOPE_LOG_OPTIONS } from "../gate/options.js";
+import { EXIT_CODES, exitCodeFor, reportFromError, type CheckReport } from "../core/verdict.js";
+import { runCheck } from "../check/check.js";
+import { readVerifiedEnvelope } from "../check/files.js";
+import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../check/options.js";
+import { endLineEvents, logOnDisk, takeResultFileRequest, writeCliResult, type CliResult } from "../check/result.js";
 import { formatReportText } from "./format.js";
-import { writeStdout } from "../gate/output.js";
+import { writeStdout } from "../check/output.js";
 
 const USAGE = `usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
-  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
+  envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
@@ -36,15 +37,20 @@ export const COMMAND_HELP: Record<string, string> = {
                           different from those, check refuses (CHECK_OPTIONS_CONFLICT)
   --format                text (default) or json (the contract's report)
   exit status: 0 pass, 1 violations, 3 could not evaluate`,
-  run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]
+  run: `usage: envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   Runs CMD jailed and observed under the pinned envelope E, writing the log L.
   --workspace DIR   default: the current directory
-  --scratch DIR     default: a fresh directory under the system's temporary directory, removed
-                    after the run unless --keep-scratch (a scratch you give is never removed)
+  --scratch DIR     default: a fresh directory $TMPDIR/envelope-gate/<run id> (/tmp when TMPDIR
+                    is unset), removed after the run unless --keep-scratch (a scratch you give
+                    is never removed); the command sees it at its own path, writable when
+                    allowed_roots lists \${SCRATCH}
   --node-only       record with the Node hooks only (no process observer)
   --audit           jailed and recorded as usual, but every host is let out through the
                     recording egress proxy (HTTP_PROXY and the other proxy keys are set);
                     meta says "audit": true, and check judges the log like any other
+  --recorder R      the process recorder: auto (default; the eBPF recorder when it can start,
+                    else strace, said on stderr), ebpf (refuses when it cannot start: needs
+                    root or passwordless sudo), strace. Default from ENVELOPE_GATE_RECORDER
   On stderr it says which of your environment keys the command did not get, and ends with one
   line: the log, the number of events, and the check to run next. On a terminal it shows the
   events so far while the command runs.
@@ -86,8 +92,8 @@ async function hash(args: string[]): Promise<number> {
   try {
     bytes = await readFile(file);
   } catch (err) {
-    const code = (err as { code?: string }).code === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
-    throw new GateError(code, `envelope ${file} cannot be read (${(err as { code?: string }).code ?? String(err)})`, { file });
+    const code = errnoOf(err) === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
+    throw new Refusal(code, `envelope ${file} cannot be read (${errnoOf(err) ?? String(err)})`, { file });
   }
   await writeStdout(formatDigestLine(bytes, basename(file)), "the digest line");
   return EXIT_CODES.pass;
@@ -106,6 +112,9 @@ async function verify(args: string[]): Promise<number> {
   return EXIT_CODES.pass;
 }
 
+/** What `check` judged, for the result file beside its exit status. */
+let checked: CheckReport | null = null;
+
 async function check(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -123,6 +132,7 @@ async function check(args: string[]): Promise<number> {
     workspace: absolute(values.workspace),
     scratch: absolute(values.scratch),
   });
+  checked = report;
   await writeStdout(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
   return exitCodeFor(report.verdict);
 }
@@ -178,7 +188,7 @@ async function suggest(args: string[]): Promise<number> {
     usage("suggest takes -- CMD, --envelope and --keep-scratch only with --run");
   }
   if (logs.length === 0) usage("suggest needs at least one --observer log");
-  const { suggestCommand } = await import("../gate/suggest.js");
+  const { suggestCommand } = await import("../check/suggest.js");
   await writeStdout(
     await suggestCommand({
       logs,
@@ -201,6 +211,8 @@ async function app(args: string[]): Promise<number> {
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = { hash, verify, check, run, suggest, app };
 
 export async function main(argv: string[]): Promise<number> {
+  // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
+  const resultFile = takeResultFileRequest();
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(USAGE + "\n");
@@ -212,18 +224,73 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(help + "\n");
     return EXIT_CODES.pass;
   }
+  let ended: Ended;
   try {
     if (!command) usage(`unknown command "${name}"`);
-    return await command(rest);
+    ended = { exitStatus: await command(rest), outcome: "completed", error: null };
   } catch (err) {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (err instanceof UsageError || errnoOf(err)?.startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`envelope-gate: ${(err as Error).message}\n${USAGE}\n`);
-      return EXIT_CODES.usage;
+      ended = { exitStatus: EXIT_CODES.usage, outcome: "usage", error: null };
+    } else {
+      const report = reportFromError(err, null);
+      process.stderr.write(formatReportText(report));
+      ended = { exitStatus: EXIT_CODES.error, outcome: "refused", error: report.error as CliResult["error"] };
     }
-    const report = reportFromError(err, null);
-    process.stderr.write(formatReportText(report));
+  }
+  if (resultFile !== null && (name === "run" || name === "check")) return reportResult(resultFile, name, rest, ended);
+  return ended.exitStatus;
+}
+
+interface Ended {
+  exitStatus: number;
+  outcome: CliResult["outcome"];
+  error: CliResult["error"];
+}
+
+/** The --observer path among a command's own arguments (before `--`), as parseArgs reads them; never throws. */
+function observerArgument(args: string[]): string | undefined {
+  const dashes = args.indexOf("--");
+  try {
+    const { values } = parseArgs({
+      args: dashes === -1 ? args : args.slice(0, dashes),
+      options: { ...ENVELOPE_LOG_OPTIONS, ...RUN_ONLY_OPTIONS, format: { type: "string" } },
+      strict: false,
+      allowPositionals: true,
+    });
+    return typeof values.observer === "string" ? values.observer : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the result file for run or check (src/check/result.ts). One that cannot be written is said
+ * as any refusal is, and the exit status is 3: the caller that asked for it refuses without it.
+ */
+function reportResult(file: string, name: "run" | "check", args: string[], ended: Ended): number {
+  const log = logOnDisk(observerArgument(args));
+  // check's error verdict is a refusal as a thrown error is: its error, exit status 3.
+  const report = name === "check" ? checked : null;
+  const how = report?.verdict === "error" ? { outcome: "refused" as const, error: report.error as CliResult["error"] } : ended;
+  const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? endLineEvents(log.path) : null;
+  const result: CliResult = {
+    version: 1,
+    command: name,
+    outcome: how.outcome,
+    exit_status: ended.exitStatus,
+    error: how.error,
+    log,
+    events,
+    verdict: name === "run" || how.outcome === "usage" ? null : how.outcome === "refused" ? "error" : (report?.verdict ?? null),
+  };
+  try {
+    writeCliResult(file, result);
+  } catch (err) {
+    process.stderr.write(formatReportText(reportFromError(err, null)));
     return EXIT_CODES.error;
   }
+  return ended.exitStatus;
 }
 
 // Where even the error report cannot be written, the exit status is what is left to say so

@@ -6,14 +6,28 @@
  * bidi characters shown, lines flattened), cut after that.
  */
 import type { LoadedEnvelope } from "./envelope.js";
-import { RULE_ENVELOPE_KEY, type Violation } from "./log.js";
+import type { Violation } from "./log-reader.js";
+import type { ViolationRule } from "./rules.js";
 import type { PropertyOutcome } from "./policy.js";
 import type { LedgerProblem } from "./ledger.js";
 import { plainText } from "./markdown.js";
 
+/** Envelope key whose line an annotation for this rule points at. */
+export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
+  write_outside_root: "allowed_roots",
+  undeclared_tool: "allowed_tools",
+  undeclared_env: "allowed_env",
+  network_denied: "network",
+  undeclared_host: "allowed_hosts",
+  undeclared_command: "allowed_commands",
+  // No envelope key allows these: the annotation points at the envelope's name.
+  forbidden_syscall: "envelope_id",
+  write_protected: "writable_protected",
+};
+
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Most annotations sent for one run; the summary and the evidence hold the rest. */
-export const MAX_ANNOTATIONS = 500;
+const MAX_ANNOTATIONS = 500;
 const MAX_TITLE = 255;
 const MAX_MESSAGE = 4000;
 

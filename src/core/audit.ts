@@ -9,8 +9,9 @@
  */
 import { describeViolationParts } from "./annotations.js";
 import type { Envelope } from "./envelope.js";
-import { formatEndpoint, normalizeHost } from "./hosts.js";
-import { isLoopback, RUNTIME_ENV_KEYS, type Violation } from "./log.js";
+import { formatEndpoint } from "./hosts.js";
+import type { Violation } from "./log-reader.js";
+import { hostName, isLoopback, isRuntimeOwnRead } from "./rules.js";
 import { clipMarkdown, mdCode, mdFence, mdText } from "./markdown.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import type { Decision } from "./policy.js";
@@ -38,7 +39,7 @@ export const STARTER_ENVELOPE: Envelope = {
 export const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
 
 /** Distinct things one run touched, per class, in first-seen order. */
-export interface Footprint {
+interface Footprint {
   writesOutsideRoots: string[];
   envKeys: string[];
   hosts: string[];
@@ -73,13 +74,13 @@ export function auditFootprint(lines: readonly Record<string, unknown>[], roots:
       }
       case "env": {
         const key = text("key");
-        if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) sets.env.add(key);
+        if (key !== null && !isRuntimeOwnRead(key, e.source)) sets.env.add(key);
         break;
       }
       case "host": {
         const raw = text("host");
         if (raw === null) break;
-        const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+        const host = hostName(raw);
         if (ownNetwork && isLoopback(host)) break;
         sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
         break;

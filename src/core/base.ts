@@ -4,7 +4,7 @@
  * started for another base branch (the pull request was retargeted since) is refused, and a base
  * branch that only moved on is judged at its current commit. docs/action.md, "The current base".
  */
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 
 export interface EventBase {
   /** The base branch the event named (`pull_request.base.ref`); null when the event names none. */
@@ -13,7 +13,7 @@ export interface EventBase {
   sha: string;
 }
 
-export interface ApiBase {
+interface ApiBase {
   /** The pull request's base branch as `GET /repos/{o}/{r}/pulls/{n}` answers it now. */
   ref: string;
   /** The pull request's `base.sha` (GitHub refreshes it on a push to the head, not when the base moves). */
@@ -33,7 +33,7 @@ const short = (sha: string): string => sha.slice(0, 12);
 
 export function judgedBase(event: EventBase | null, api: ApiBase, pullNumber: number): JudgedBase {
   if (event !== null && event.ref !== null && event.ref !== api.ref) {
-    throw new GateError(
+    throw new Refusal(
       "PULL_REQUEST_BASE_CHANGED",
       `pull request #${pullNumber} targets ${api.ref} now, not ${event.ref} as the event that started this run said; this run does not judge it against either`,
       {
@@ -42,7 +42,7 @@ export function judgedBase(event: EventBase | null, api: ApiBase, pullNumber: nu
     );
   }
   if (api.tipSha === null) {
-    throw new GateError(
+    throw new Refusal(
       "PULL_REQUEST_BASE_MISSING",
       `pull request #${pullNumber} targets ${api.ref}, but GitHub has no branch ${api.ref} (git/ref/heads/${api.ref} is 404); there is no base policy to judge it against`,
       {

@@ -26,7 +26,7 @@ export interface BudgetUsage {
   minutes: number;
 }
 
-export type BudgetScope = { kind: "installation"; id: number } | { kind: "repository"; name: string };
+type BudgetScope = { kind: "installation"; id: number } | { kind: "repository"; name: string };
 
 /** Of two caps, the lower of each figure. */
 export function tighter(a: BudgetLimit, b: BudgetLimit): BudgetLimit {

@@ -5,9 +5,9 @@
  * and its events' `source`. Pure; it describes, never judges.
  */
 
-export type CoverageClass = "writes" | "execs" | "env reads" | "network" | "tools";
+type CoverageClass = "writes" | "execs" | "env reads" | "network" | "tools";
 
-export interface CoverageRow {
+interface CoverageRow {
   class: CoverageClass;
   /** Recorders that recorded events of this class in this run, with their counts, in words. */
   recorded_by: string;
@@ -42,7 +42,7 @@ const KIND_CLASS: Record<string, CoverageClass> = {
 };
 
 /** A Node binary by its file name: node, node24, nodejs. */
-export function isNodeProgram(path: string): boolean {
+function isNodeProgram(path: string): boolean {
   return /^node(?:js)?[0-9.]*$/.test(path.slice(path.lastIndexOf("/") + 1));
 }
 

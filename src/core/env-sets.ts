@@ -247,7 +247,7 @@ export const RUN_IDENTITY_REMOVED = [
  * The Action's own inputs (`INPUT_<NAME>`): runner B's dispatch gives it `pull-request`, `head-sha`
  * and `dual-run-id` that runner A's run does not have. Never in the run, whatever the envelope lists.
  */
-export const ACTION_INPUT_PREFIX = "INPUT_";
+const ACTION_INPUT_PREFIX = "INPUT_";
 
 /**
  * Keys the run wrapper reads to hide what they name (the event payload, the file-command files,

@@ -7,7 +7,7 @@
 import { unzipSync } from "fflate";
 import { STARTER_ENVELOPE } from "./audit.js";
 import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./envelope.js";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
 import { clipMarkdown, mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLog } from "./suggest.js";
@@ -19,7 +19,7 @@ export const AUDIT_MODE = "audit";
 export { STARTER_ENVELOPE };
 
 /** An audit run's evidence, every digest checked. */
-export interface AuditBundle {
+interface AuditBundle {
   /** sha256:<hex of manifest.json bytes>. */
   digest: string;
   /** `runner.json`'s `mode` (`"audit"` for an audit run; null when it names none). */
@@ -30,7 +30,7 @@ export interface AuditBundle {
 }
 
 function unavailable(message: string): never {
-  throw new GateError("AUDIT_EVIDENCE_UNAVAILABLE", message, {
+  throw new Refusal("AUDIT_EVIDENCE_UNAVAILABLE", message, {
     hint: "An audit run whose evidence cannot be read proposes nothing; the next audit run of the default branch is read instead.",
   });
 }
@@ -80,23 +80,23 @@ export function parseAuditLog(text: string, file: string): RecordedLog {
   const raw = text.split("\n");
   if (raw[raw.length - 1] === "") raw.pop();
   else if (raw.length > 0) {
-    throw new GateError("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
+    throw new Refusal("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
   }
   const lines = raw.map((line, i) => {
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
+      throw new Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new GateError("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
+      throw new Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
     }
     return value as Record<string, unknown>;
   });
   const end = lines[lines.length - 1];
   if (lines[0]?.kind !== "meta" || end?.kind !== "end" || end.events !== lines.length - 1) {
-    throw new GateError(
+    throw new Refusal(
       "OBSERVER_LOG_INCOMPLETE",
       `${file}: not a finished run's log (meta first, end last with the count of lines before it)`,
       {
@@ -118,13 +118,13 @@ export interface ProposalRun {
 }
 
 /** An added entry, explained: the evidence suggest gives, and which of the runs showed it. */
-export interface ProposedEntry extends Evidence {
+interface ProposedEntry extends Evidence {
   runs: number[];
   /** The programs the evidence names for the entry, where it names them (a later suggest records them). */
   programs: string[];
 }
 
-export interface ProposalInput {
+interface ProposalInput {
   repository: string;
   branch: string;
   envelopePath: string;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
 import { neverWritableReason } from "./protected.js";
@@ -24,7 +24,7 @@ export interface Envelope {
   writable_protected?: string[];
 }
 
-export type EnvelopeHash = `sha256:${string}`;
+type EnvelopeHash = `sha256:${string}`;
 
 export interface LoadedEnvelope {
   envelope: Envelope;
@@ -41,7 +41,9 @@ export { envelopeSchema };
 let validateEnvelopeShape: ReturnType<Ajv["compile"]> | undefined;
 
 function schemaValidator(): ReturnType<Ajv["compile"]> {
-  validateEnvelopeShape ??= new Ajv({ allErrors: true, strict: true }).compile(envelopeSchema);
+  // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
+  // not on every run: compiling the meta-schema was half of check's start-up.
+  validateEnvelopeShape ??= new Ajv({ allErrors: true, strict: true, validateSchema: false }).compile(envelopeSchema);
   return validateEnvelopeShape;
 }
 
@@ -106,7 +108,7 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
   const hash: EnvelopeHash = `sha256:${sha256Hex(bytes)}`;
   const decoded = decodeUtf8Strict(bytes);
   if (typeof decoded !== "string") {
-    throw new GateError("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
+    throw new Refusal("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
       file,
       line: decoded.line,
       hint: "Save the envelope as UTF-8.",
@@ -119,7 +121,7 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
     parsed = parseJsonWithLines(text);
   } catch (err) {
     if (err instanceof JsonSyntaxError) {
-      throw new GateError("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
+      throw new Refusal("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
         file,
         line: err.line,
         column: err.column,
@@ -135,7 +137,7 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
     const pointer = first ? schemaErrorPointer(first) : "";
     const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
     const all = errors.map((e) => describeSchemaError(e, parsed.value));
-    throw new GateError("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
+    throw new Refusal("ENVELOPE_INVALID", `${file}:${line}: ${all.join("; ")}`, {
       file,
       line,
       hint: "The envelope must match schema/envelope.schema.json exactly: no unknown keys, no duplicates.",
@@ -147,18 +149,18 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
       // The schema admits only the known names; this holds the code's list to it.
       if (HOST_SETS.has(entry)) return;
       const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
+      throw new Refusal("ENVELOPE_INVALID", `${file}:${line}: ${unknownHostSet(entry)}`, { file, line });
     }
     if (parseHostPattern(entry) === null) {
       const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
-      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+      throw new Refusal("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
     }
   });
   envelope.writable_protected?.forEach((entry, i) => {
     const reason = writableProtectedReason(entry);
     if (reason !== null) {
       const line = parsed.lines.get(`/writable_protected/${i}`) ?? 1;
-      throw new GateError("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
+      throw new Refusal("ENVELOPE_INVALID", `${file}:${line}: writable_protected "${entry}" can never be writable: ${reason}`, {
         file,
         line,
         hint: "writable_protected names one protected directory or file a suite must write (e.g. ${WORKSPACE}/.github/generated); .git's hooks and config, and anything containing them, stay read-only.",
@@ -190,14 +192,14 @@ export function formatDigestLine(bytes: Uint8Array, name: string): string {
 export function parseDigestFile(text: string, file: string): string {
   const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
   if (entries.length !== 1) {
-    throw new GateError("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+    throw new Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
       file,
       hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
     });
   }
   const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0] as string);
   if (!m) {
-    throw new GateError("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
+    throw new Refusal("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
       file,
       line: 1,
       hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
@@ -214,7 +216,7 @@ export function verifyDigest(envelopeBytes: Uint8Array, envelopeFile: string, di
   const expected = parseDigestFile(digestText, digestFile);
   const actual = sha256Hex(envelopeBytes);
   if (expected !== actual) {
-    throw new GateError("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
+    throw new Refusal("ENVELOPE_HASH_MISMATCH", `${envelopeFile} has sha256 ${actual}, but ${digestFile} pins ${expected}`, {
       file: digestFile,
       line: 1,
       hint: "The envelope changed without its digest. Review the change, then regenerate the digest in the same commit.",
@@ -222,7 +224,7 @@ export function verifyDigest(envelopeBytes: Uint8Array, envelopeFile: string, di
   }
 }
 
-export interface RootValues {
+interface RootValues {
   workspace?: string | undefined;
   scratch?: string | undefined;
 }
@@ -248,7 +250,7 @@ function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_r
       const name = m[1] as "WORKSPACE" | "SCRATCH";
       const value = name === "WORKSPACE" ? values.workspace : values.scratch;
       if (value === undefined || value === "") {
-        throw new GateError(
+        throw new Refusal(
           "ROOT_VARIABLE_UNDEFINED",
           `${loaded.file}:${line ?? 1}: root "${root}" uses \${${name}}, but no ${name.toLowerCase()} was given`,
           {
@@ -259,7 +261,7 @@ function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_r
         );
       }
       if (!value.startsWith("/")) {
-        throw new GateError("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
+        throw new Refusal("CONFIG_INVALID", `the ${name.toLowerCase()} value "${value}" is not an absolute path`, {
           hint: `Pass an absolute path for --${name.toLowerCase()}.`,
         });
       }
@@ -267,7 +269,7 @@ function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_r
     }
     const folded = foldPath(expanded);
     if (folded === null) {
-      throw new GateError("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
+      throw new Refusal("ENVELOPE_INVALID", `${loaded.file}:${line ?? 1}: root "${root}" is not absolute`, {
         file: loaded.file,
         line,
       });

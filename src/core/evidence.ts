@@ -4,7 +4,7 @@
  * Pure: the caller reads and writes the files.
  */
 import { unzipSync } from "fflate";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { sha256Hex } from "./envelope.js";
 import type { CheckReport } from "./verdict.js";
 
@@ -29,12 +29,12 @@ export const AUDIT_EVIDENCE_FILES = {
   suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
 } as const;
 
-export interface Manifest {
+interface Manifest {
   version: 1;
   files: Record<string, string>;
 }
 
-export interface BuiltManifest {
+interface BuiltManifest {
   manifest: Manifest;
   /** manifest.json bytes. */
   bytes: Uint8Array;
@@ -48,7 +48,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 function checkName(name: string): void {
   if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
-    throw new GateError("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
+    throw new Refusal("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
   }
 }
 
@@ -67,7 +67,7 @@ export function buildManifest(files: ReadonlyMap<string, Uint8Array>): BuiltMani
 }
 
 function mismatch(message: string): never {
-  throw new GateError("EVIDENCE_DIGEST_MISMATCH", message, {
+  throw new Refusal("EVIDENCE_DIGEST_MISMATCH", message, {
     hint: "The evidence bundle was altered or is incomplete; it is not used.",
   });
 }
@@ -168,7 +168,7 @@ export interface VerifiedBundle {
 }
 
 function unusable(message: string): never {
-  throw new GateError("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+  throw new Refusal("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
 }
 
 function parseJsonFile(files: ReadonlyMap<string, Uint8Array>, name: string): unknown {
@@ -201,7 +201,7 @@ export function readEvidenceZip(zip: Uint8Array): VerifiedBundle {
   const { digest, manifest } = verifyBundle(files);
   for (const required of Object.values(EVIDENCE_FILES)) {
     if (!(required in manifest.files)) {
-      throw new GateError("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+      throw new Refusal("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
     }
   }
   const runner = parseJsonFile(files, EVIDENCE_FILES.runner) as RunnerIdentity;

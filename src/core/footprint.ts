@@ -11,9 +11,9 @@
  * found them (argv[0] has no `/`), by path otherwise.
  */
 import { unzipSync } from "fflate";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle } from "./evidence.js";
-import { isLoopback, RUNTIME_ENV_KEYS } from "./log.js";
+import { hostName, isLoopback, isRuntimeOwnRead } from "./rules.js";
 import { formatEndpoint, normalizeHost } from "./hosts.js";
 import { foldPath, isInsideRoot } from "./paths.js";
 
@@ -42,7 +42,7 @@ export interface LogFootprint {
   classes: Record<FootprintClass, Map<string, Seen>>;
 }
 
-export interface FootprintItem {
+interface FootprintItem {
   item: string;
   /** Line of the pull request's log where it was first touched. */
   first_line: number;
@@ -50,7 +50,7 @@ export interface FootprintItem {
   count: number;
 }
 
-export interface FootprintBase {
+interface FootprintBase {
   /** The workflow run whose evidence was the base. */
   workflow_run_id: number;
   run_number: number | null;
@@ -136,7 +136,7 @@ export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootp
       }
       case "env": {
         const key = str(e.key);
-        if (key !== null && !(e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) note("env", key);
+        if (key !== null && !isRuntimeOwnRead(key, e.source)) note("env", key);
         break;
       }
       case "tool": {
@@ -147,7 +147,7 @@ export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootp
       case "host": {
         const raw = str(e.host);
         if (raw === null) break;
-        const host = raw.startsWith("unix:") ? raw : normalizeHost(raw);
+        const host = hostName(raw);
         if (ownNetwork && isLoopback(host)) break;
         // A process-level connect the same process's hooks made by name: the name.
         const named = e.source === "process" && typeof e.via === "string" && e.via !== "" ? normalizeHost(e.via) : host;
@@ -183,10 +183,10 @@ export function* parseLogLines(text: string): Generator<Record<string, unknown>>
     try {
       value = JSON.parse(lines[i] as string);
     } catch (err) {
-      throw new GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${(err as Error).message})`, { line: i + 1, cause: err });
+      throw new Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${(err as Error).message})`, { line: i + 1, cause: err });
     }
     if (value === null || typeof value !== "object" || Array.isArray(value))
-      throw new GateError("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
+      throw new Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
     yield value as Record<string, unknown>;
   }
 }
@@ -195,7 +195,7 @@ export function* parseLogLines(text: string): Generator<Record<string, unknown>>
  * Checks that a base log is a whole log (meta first, end last) before it is compared: a cut log
  * would make everything look new. Returns why not, or null.
  */
-export function incompleteLog(text: string): string | null {
+function incompleteLog(text: string): string | null {
   const lines = text.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   const kindOf = (line: string | undefined): unknown => {
@@ -242,27 +242,27 @@ export function newCount(file: FootprintFile): number {
 /**
  * The observer log of a base run's evidence artifact: the zip is unpacked, its manifest and every
  * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
- * manifest and be a whole log. Throws a GateError saying why it cannot be compared with.
+ * manifest and be a whole log. Throws a Refusal saying why it cannot be compared with.
  */
 export function baseLogFromZip(zip: Uint8Array): string {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(zip);
   } catch (err) {
-    throw new GateError("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${(err as Error).message})`, { cause: err });
+    throw new Refusal("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${(err as Error).message})`, { cause: err });
   }
   const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
   const { manifest } = verifyBundle(files);
   const log = files.get(EVIDENCE_FILES.observerLog);
   if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
-    throw new GateError("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
+    throw new Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(log);
   } catch {
-    throw new GateError("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
+    throw new Refusal("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
   }
   const incomplete = incompleteLog(text);
-  if (incomplete !== null) throw new GateError("OBSERVER_LOG_INCOMPLETE", incomplete);
+  if (incomplete !== null) throw new Refusal("OBSERVER_LOG_INCOMPLETE", incomplete);
   return text;
 }

@@ -149,7 +149,7 @@ export function parseHostPattern(source: string): HostPattern | null {
  * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
  * resolves a name before it connects.
  */
-export function hostMatches(pattern: HostPattern, host: string, port: number | null): boolean {
+function hostMatches(pattern: HostPattern, host: string, port: number | null): boolean {
   if (pattern.port !== null && port !== null && pattern.port !== port) return false;
   if (pattern.wildcard) {
     return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);

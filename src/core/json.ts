@@ -15,13 +15,13 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export interface PositionedJson {
+interface PositionedJson {
   value: unknown;
   /** JSON pointer ("" for the root, "/allowed_tools/2" for an item) to its 1-based line. */
   lines: Map<string, number>;
 }
 
-export function pointerEscape(segment: string): string {
+function pointerEscape(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

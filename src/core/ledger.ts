@@ -3,7 +3,7 @@
  * A broken header makes the whole file LEDGER_INVALID; a broken row is reported with its line
  * and reason and never honored. Pure: the caller fetches the text.
  */
-import { GateError, type ErrorCode } from "./errors.js";
+import { Refusal, type ErrorCode } from "./errors.js";
 
 export const LEDGER_COLUMNS = [
   "freeze_id",
@@ -15,7 +15,7 @@ export const LEDGER_COLUMNS = [
   "status",
   "evidence",
 ] as const;
-export type LedgerColumn = (typeof LEDGER_COLUMNS)[number];
+type LedgerColumn = (typeof LEDGER_COLUMNS)[number];
 
 export const LEDGER_HEADER = LEDGER_COLUMNS.join("\t");
 
@@ -52,8 +52,6 @@ export function isEnvelopeRuleName(name: string): boolean {
   return ENVELOPE_RULE_NAMES.includes(lower) || ENVELOPE_RULE_NAMES.some((rule) => lower.startsWith(`${rule}:`));
 }
 
-export type FreezeStatus = "open" | "closed";
-
 export interface LedgerRow {
   freeze_id: string;
   property: string;
@@ -66,7 +64,7 @@ export interface LedgerRow {
 }
 
 /** A row's property cell, split: `<name>#<fingerprint>` (see docs/formats.md, the freeze ledger). */
-export interface FreezeScope {
+interface FreezeScope {
   name: string;
   /** First 16 hex of sha256 over the failure signature runner A recorded. */
   fingerprint: string;
@@ -100,7 +98,7 @@ const FREEZE_ID = /^F-[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A property name, as schema/properties.schema.json declares it. */
-export const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
+const PROPERTY_NAME = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** The failure fingerprint of a freeze scope. */
 export const FINGERPRINT = /^[0-9a-f]{16}$/;
 /** A machine id as a runner cell carries it (and runner.json's `machine_id` must be, to be frozen on). */
@@ -108,13 +106,13 @@ export const MACHINE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 /** A GitHub Actions run id. */
 const RUN_ID = /^[1-9][0-9]{0,19}$/;
 
-export interface RunnerCell {
+interface RunnerCell {
   runId: string;
   machineId: string;
 }
 
 /** `run-<run id>@<machine id>`, exactly, or null. */
-export function parseRunnerCell(cell: string): RunnerCell | null {
+function parseRunnerCell(cell: string): RunnerCell | null {
   const at = cell.indexOf("@");
   if (!cell.startsWith("run-") || at < 0) return null;
   const runId = cell.slice(4, at);
@@ -123,7 +121,7 @@ export function parseRunnerCell(cell: string): RunnerCell | null {
 }
 
 /** `<name>#<fingerprint>`, exactly, or null. */
-export function parseFreezeScope(cell: string): FreezeScope | null {
+function parseFreezeScope(cell: string): FreezeScope | null {
   const hash = cell.indexOf("#");
   if (hash < 0) return null;
   const name = cell.slice(0, hash);
@@ -157,7 +155,7 @@ function invisibleIn(column: LedgerColumn, cell: string): string | null {
 }
 
 /** A real calendar date in YYYY-MM-DD form, or false. */
-export function isValidDate(text: string): boolean {
+function isValidDate(text: string): boolean {
   const m = DATE.exec(text);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -171,12 +169,12 @@ export function utcDate(at: Date): string {
 }
 
 /** Whole days from `from` to `to` (both YYYY-MM-DD). */
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
 /** Reasons a row is never honored, whatever the property or date; empty when it is well-formed. */
-export function rowProblems(row: LedgerRow): string[] {
+function rowProblems(row: LedgerRow): string[] {
   const reasons: string[] = [];
   const unreadable = new Set<LedgerColumn>();
   for (const column of LEDGER_COLUMNS) {
@@ -235,7 +233,7 @@ export function parseLedger(text: string, file: string): Ledger {
   if (lines.at(-1) === "") lines.pop();
   const header = (lines[0] ?? "").replace(/\r$/, "");
   if (header !== LEDGER_HEADER) {
-    throw new GateError(
+    throw new Refusal(
       "LEDGER_INVALID",
       `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`,
       { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` },
@@ -284,7 +282,7 @@ export function parseLedger(text: string, file: string): Ledger {
   return { file, rows, problems };
 }
 
-export interface FreezeQuery {
+interface FreezeQuery {
   /** The property's name (the scope's name part). */
   property: string;
   /** The current failure's fingerprint; null when the property did not fail. */
@@ -375,10 +373,10 @@ export function formatLedgerRow(row: LedgerRow): string {
   const cells = LEDGER_COLUMNS.map((c) => row[c]);
   for (const cell of cells) {
     if (/[\t\r\n]/.test(cell))
-      throw new GateError("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+      throw new Refusal("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
   }
   const reasons = rowProblems(row);
-  if (reasons.length > 0) throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
+  if (reasons.length > 0) throw new Refusal("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
   return cells.join("\t");
 }
 
@@ -388,10 +386,10 @@ export function appendLedgerRow(text: string, row: LedgerRow): string {
   if (text.trim() === "") return `${LEDGER_HEADER}\n${line}\n`;
   const ledger = parseLedger(text, "freeze_ledger.tsv");
   if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
-    throw new GateError("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
+    throw new Refusal("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
   }
   const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
   const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
-  if (added !== undefined) throw new GateError("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+  if (added !== undefined) throw new Refusal("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
   return next;
 }

@@ -44,7 +44,7 @@ const FLATTEN = /^[\t\n\r]$/;
 const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
 
 /** The visible stand-in of an invisible code point. */
-export function visibleCodePoint(cp: number): string {
+function visibleCodePoint(cp: number): string {
   return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
 }
 

@@ -19,7 +19,7 @@ export function outputBytes(value: string): number {
   return value.length * 2;
 }
 
-export interface FittedList {
+interface FittedList {
   /** A JSON array of the first `kept` entries. */
   json: string;
   kept: number;
@@ -40,14 +40,14 @@ export function fitList(items: readonly unknown[], budgetBytes: number): FittedL
   return { json: `[${parts.join(",")}]`, kept: parts.length, omitted: items.length - parts.length };
 }
 
-export interface OutputsInput {
+interface OutputsInput {
   /** Outputs of bounded size (verdicts, hashes, ids, URLs, paths), set as they are. */
   scalars: Record<string, string>;
   violations: readonly unknown[];
   properties: readonly unknown[];
 }
 
-export interface FittedOutputs {
+interface FittedOutputs {
   violations: FittedList;
   properties: FittedList;
 }

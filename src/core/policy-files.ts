@@ -1,10 +1,10 @@
 /**
  * The policy files of one commit (envelope, digest, properties, ledger), as bytes, turned into
- * what the gate judges with. Pure: the caller fetches the bytes; every refusal is a GateError
+ * what the gate judges with. Pure: the caller fetches the bytes; every refusal is a Refusal
  * naming the file.
  */
 import { loadEnvelope, verifyDigest, type LoadedEnvelope } from "./envelope.js";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { applyFreezeCaps, parseLedger, type FreezeCaps, type FreezeDecision, type Ledger, type LedgerProblem } from "./ledger.js";
 import type { PolicyPaths } from "./policy.js";
 import { isFreezable, loadProperties, type PropertiesDeclaration } from "./properties.js";
@@ -32,11 +32,11 @@ export interface Policy extends PinnedEnvelope {
   freezes: FreezeDecision;
 }
 
-export function decodeUtf8(bytes: Uint8Array, code: "LEDGER_INVALID" | "ENVELOPE_DIGEST_INVALID", file: string): string {
+function decodeUtf8(bytes: Uint8Array, code: "LEDGER_INVALID" | "ENVELOPE_DIGEST_INVALID", file: string): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new GateError(code, `${file} is not valid UTF-8`, { file });
+    throw new Refusal(code, `${file} is not valid UTF-8`, { file });
   }
 }
 
@@ -44,13 +44,13 @@ export function decodeUtf8(bytes: Uint8Array, code: "LEDGER_INVALID" | "ENVELOPE
 export function pinnedEnvelope(paths: PolicyPaths, files: Pick<PolicyFiles, "ref" | "source" | "envelope" | "digest">): PinnedEnvelope {
   const where = `${files.source} ${files.ref.slice(0, 12)}`;
   if (files.envelope === null) {
-    throw new GateError("ENVELOPE_MISSING", `${paths.envelope} does not exist at the ${where}`, {
+    throw new Refusal("ENVELOPE_MISSING", `${paths.envelope} does not exist at the ${where}`, {
       file: paths.envelope,
       hint: "Commit the envelope and its digest to the base branch first; a pull request cannot bring its own envelope.",
     });
   }
   if (files.digest === null) {
-    throw new GateError("ENVELOPE_DIGEST_MISSING", `${paths.digest} does not exist at the ${where}`, {
+    throw new Refusal("ENVELOPE_DIGEST_MISSING", `${paths.digest} does not exist at the ${where}`, {
       file: paths.digest,
       hint: `Pin the envelope: envelope-gate hash ${paths.envelope} > ${paths.digest}, reviewed and committed with it.`,
     });

@@ -28,7 +28,7 @@ export const DEFAULT_AGENT_AUTHORS: readonly string[] = [
 
 export const DEFAULT_AGENT_LABEL = "agent-authored";
 
-export interface GatingInput {
+interface GatingInput {
   author: string;
   labels: readonly string[];
   agentAuthors: readonly string[];
@@ -68,7 +68,7 @@ export interface PolicyPaths {
   ledger: string;
 }
 
-export interface ChangedFile {
+interface ChangedFile {
   filename: string;
   status: string;
   previous_filename?: string;
@@ -122,7 +122,7 @@ export function normalizeRepoPath(path: string): string {
   return path.replace(/^\.\//, "").replace(/\/+/g, "/");
 }
 
-export interface ReviewInput {
+interface ReviewInput {
   login: string;
   state: string;
   commitId: string | null;
@@ -245,8 +245,8 @@ export function applyFreezes(
 }
 
 /** `audit`: mode audit's neutral record of a run (src/core/audit.ts); never produced by decide(). */
-export type GateVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated" | "audit";
-export type Conclusion = "success" | "failure" | "neutral" | "action_required";
+type GateVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated" | "audit";
+type Conclusion = "success" | "failure" | "neutral" | "action_required";
 
 export interface Decision {
   verdict: GateVerdict;
@@ -255,14 +255,14 @@ export interface Decision {
   headline: string;
 }
 
-export interface DecisionInput {
+interface DecisionInput {
   report: CheckReport;
   properties: readonly PropertyOutcome[];
   policyChange: { changes: readonly PolicyChange[]; approvedBy: readonly string[] } | null;
 }
 
 /** A property outcome that turns the check red. */
-export function propertyBlocks(p: PropertyOutcome): boolean {
+function propertyBlocks(p: PropertyOutcome): boolean {
   if (p.record.result === "error") return true;
   if (p.record.result === "fail") return p.frozenBy === null;
   return false;

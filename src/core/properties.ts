@@ -7,7 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { minimatch } from "minimatch";
 import propertiesSchema from "../../schema/properties.schema.json" with { type: "json" };
 import { sha256Hex } from "./envelope.js";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import type { PropertyResult } from "./evidence.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { isEnvelopeRuleName } from "./ledger.js";
@@ -16,7 +16,7 @@ export { propertiesSchema };
 
 export const DEFAULT_PROPERTIES_PATH = ".github/envelope-gate/properties.json";
 
-export interface OutputSchemaProperty {
+interface OutputSchemaProperty {
   name: string;
   /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
   freezable?: boolean;
@@ -26,7 +26,7 @@ export interface OutputSchemaProperty {
   schema: Record<string, unknown>;
 }
 
-export interface PatchPathsProperty {
+interface PatchPathsProperty {
   name: string;
   /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
   freezable?: boolean;
@@ -35,7 +35,7 @@ export interface PatchPathsProperty {
   globs: string[];
 }
 
-export interface TestsCollectedProperty {
+interface TestsCollectedProperty {
   name: string;
   /** Whether a ledger row may tolerate this property's failure (defaults: see isFreezable). */
   freezable?: boolean;
@@ -48,7 +48,7 @@ export interface TestsCollectedProperty {
   timeout_seconds?: number;
 }
 
-export type PropertyDeclaration = OutputSchemaProperty | PatchPathsProperty | TestsCollectedProperty;
+type PropertyDeclaration = OutputSchemaProperty | PatchPathsProperty | TestsCollectedProperty;
 
 /**
  * Whether a property may be frozen. `patch_paths` never: it is scored from the pull request's
@@ -62,7 +62,7 @@ export function isFreezable(declaration: PropertyDeclaration): boolean {
   return declaration.freezable ?? true;
 }
 
-export interface DeclaredProperty {
+interface DeclaredProperty {
   declaration: PropertyDeclaration;
   /** Line of the declaration in the properties file, for annotations. */
   line: number;
@@ -79,7 +79,7 @@ export interface PropertiesDeclaration {
 let validateShape: ValidateFunction | undefined;
 
 function invalid(file: string, line: number, message: string): never {
-  throw new GateError("PROPERTIES_INVALID", `${file}:${line}: ${message}`, {
+  throw new Refusal("PROPERTIES_INVALID", `${file}:${line}: ${message}`, {
     file,
     line,
     hint: "The properties file must match schema/properties.schema.json; fix it in a reviewed change to the base branch.",
@@ -224,7 +224,7 @@ export function scoreOutputSchema(declared: DeclaredProperty, output: Uint8Array
   };
 }
 
-export interface PatchFile {
+interface PatchFile {
   filename: string;
   status: string;
   previous_filename?: string;

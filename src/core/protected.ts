@@ -17,7 +17,7 @@
  */
 import { foldPath, isInsideAnyRoot, isInsideRoot } from "./paths.js";
 
-export const GIT_DIR_NAME = ".git";
+const GIT_DIR_NAME = ".git";
 
 /**
  * Inside a git directory: what makes git run a program or read another file (hooks, config,

@@ -7,18 +7,19 @@
  * repository, a key, a host, a command, a tool) at the envelope file's line that the rule's key is
  * on, as the check run's annotations are, with the subject as a logical location.
  */
-import { describeViolation } from "./annotations.js";
+import { describeViolation, RULE_ENVELOPE_KEY } from "./annotations.js";
 import { sha256Hex } from "./envelope.js";
-import { RULE_ENVELOPE_KEY, type Violation, type ViolationRule } from "./log.js";
+import type { Violation } from "./log-reader.js";
+import type { ViolationRule } from "./rules.js";
 import { plainText } from "./markdown.js";
 import { isInsideRoot } from "./paths.js";
 
 export const SARIF_FILE = "envelope-gate.sarif";
-export const SARIF_VERSION = "2.1.0";
-export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_VERSION = "2.1.0";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 export const SARIF_TOOL_NAME = "envelope-gate";
 /** The key of each result's partialFingerprints: the violation id's hash, stable across runs. */
-export const SARIF_FINGERPRINT_KEY = "envelopeGateViolation/v1";
+const SARIF_FINGERPRINT_KEY = "envelopeGateViolation/v1";
 
 const RULE_TEXT: Record<ViolationRule, { name: string; short: string; help: string }> = {
   write_outside_root: {
@@ -65,7 +66,7 @@ const RULE_TEXT: Record<ViolationRule, { name: string; short: string; help: stri
 
 export const SARIF_RULES = Object.keys(RULE_TEXT) as ViolationRule[];
 
-export interface SarifInput {
+interface SarifInput {
   violations: readonly Violation[];
   /** The check run's name: SARIF's automationDetails.id, one analysis per check. */
   checkName: string;
@@ -92,7 +93,7 @@ function inWorkspace(path: string, workspace: string): string | null {
  * backslash-escaped; invisible characters (bidi controls, zero-width, controls) are shown as
  * `\u{XXXX}` and newlines flattened, as everywhere a reviewer reads a subject the run chose.
  */
-export function sarifMessageText(s: string): string {
+function sarifMessageText(s: string): string {
   return plainText(s).replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 

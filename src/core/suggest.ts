@@ -5,11 +5,24 @@
 import type { Envelope } from "./envelope.js";
 import { envMatcher, hostPatterns } from "./envelope.js";
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import { plainText } from "./markdown.js";
-import { isLoopback, PROXY_ENV_KEYS, RUNTIME_ENV_KEYS, wrapperEnvKey } from "./log.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
+import { NO_PROTECTED } from "./protected.js";
+import {
+  commandRules,
+  hostName,
+  isLoopback,
+  judgeEnv,
+  judgeExec,
+  judgeHost,
+  judgeTool,
+  judgeWrite,
+  PROXY_ENV_KEYS,
+  ruleContext,
+  type RuleContext,
+} from "./rules.js";
 
 export interface RecordedLog {
   file: string;
@@ -64,12 +77,21 @@ interface Seen {
   /** Where the first one was, across every log: the earliest of several is the smallest. */
   order: number;
   program?: string | undefined;
+  /** The first event's `source`. */
+  source?: unknown;
 }
 
-function note(map: Map<string, Seen>, key: string, where: string, order: number, program: () => string | undefined): void {
+function note(
+  map: Map<string, Seen>,
+  key: string,
+  where: string,
+  order: number,
+  program: () => string | undefined,
+  source?: unknown,
+): void {
   const seen = map.get(key);
   if (seen) seen.count++;
-  else map.set(key, { count: 1, first: where, order, program: program() });
+  else map.set(key, { count: 1, first: where, order, program: program(), source });
 }
 
 /** The program fields of an evidence entry, from the Seen behind its first event. */
@@ -266,10 +288,10 @@ function logRoot(log: RecordedLog, meta: Record<string, unknown>, name: "workspa
   if (given === undefined) return ownFolded;
   const folded = foldPath(given);
   if (folded === null) {
-    throw new GateError("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+    throw new Refusal("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
   }
   if (ownFolded !== null && ownFolded !== folded) {
-    throw new GateError(
+    throw new Refusal(
       "SUGGEST_ROOT_MISMATCH",
       `${log.file}: --${name} ${given} is not the ${name} this run had (${own as string} in its meta)`,
       {
@@ -302,7 +324,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     const meta = log.lines[0];
     const end = log.lines[log.lines.length - 1];
     if (meta?.kind !== "meta" || end?.kind !== "end") {
-      throw new GateError("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+      throw new Refusal("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
         file: log.file,
       });
     }
@@ -330,6 +352,11 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
       return expanded === null ? [] : [expanded];
     });
+    // Which events need an entry is the rules' word, under the envelope learnt from (the network it
+    // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
+    // changes only which paths are inside the roots, so each write is asked about as a plain one.
+    const rules = ruleContext(from, roots);
+    const rootRules = { roots, logPath: null, protectedSet: NO_PROTECTED };
     if (meta.network_enforced !== true) ownNetwork = false;
     const audit = meta.audit === true;
     const programs = new Programs(log.lines);
@@ -343,12 +370,13 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       switch (e.kind) {
         case "write": {
           const path = foldPath(str(e.path) ?? "");
-          if (path !== null && !isInsideAnyRoot(path, roots)) note(writes, asRoot(path, workspace, scratch), where, at, by);
+          if (path !== null && judgeWrite(rootRules, path, "done") === "write_outside_root")
+            note(writes, asRoot(path, workspace, scratch), where, at, by);
           return;
         }
         case "env": {
           const key = str(e.key);
-          if (key === null || (e.source === "runtime" && RUNTIME_ENV_KEYS.has(key))) return;
+          if (key === null) return;
           // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
           // that enumerates the environment sees them there only. Such a read is not proposed (an
           // enforced run under deny has no such key to enumerate, and the entry would let the
@@ -357,18 +385,18 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
             auditProxyKeys.add(key);
             return;
           }
-          note(env, key, where, at, by);
+          if (judgeEnv(rules, key, e.source) !== null) note(env, key, where, at, by, e.source);
           return;
         }
         case "tool": {
           const name = str(e.name);
-          if (name !== null) note(tools, name, where, at, by);
+          if (name !== null && judgeTool(rules, name) !== null) note(tools, name, where, at, by);
           return;
         }
         case "host": {
           const host = str(e.host);
           if (host === null) return;
-          const h = host.startsWith("unix:") ? host : normalizeHost(host);
+          const h = hostName(host);
           if (ownNetwork && isLoopback(h)) return;
           const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
           note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
@@ -437,9 +465,11 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
   const hostPlan = planHosts(hosts, envelope, execs, notes);
   const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
-  const allowed = envMatcher(envelope);
-  // Under allowlist the wrapper sets the proxy keys itself and the check does not judge their reads.
-  const missing = [...env.keys()].filter((k) => !allowed(k) && !wrapperEnvKey(network, k)).sort();
+  const envRules = { envAllowed: envMatcher(envelope), network };
+  const missing = [...env.entries()]
+    .filter(([k, seen]) => judgeEnv(envRules, k, seen.source) !== null)
+    .map(([k]) => k)
+    .sort();
   const grouped = new Set<string>();
   const group = (entry: string, keys: string[]): void => {
     const seen = keys.map((k) => env.get(k) as Seen);
@@ -513,7 +543,6 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   }
 
   for (const [name, seen] of tools) {
-    if (envelope.allowed_tools.includes(name)) continue;
     envelope.allowed_tools.push(name);
     added.push({ key: "allowed_tools", entry: name, covers: [name], count: seen.count, first: seen.first, ...programOf(seen) });
   }
@@ -527,9 +556,12 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   if (envelope.allowed_commands !== undefined) {
     const commands = envelope.allowed_commands;
     const underWorkspace: string[] = [];
+    // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
+    let commandContext = { commands: commandRules(commands) };
     for (const [path, seen] of execs) {
-      if (commands.includes(path) || commands.includes(path.slice(path.lastIndexOf("/") + 1))) continue;
+      if (judgeExec(commandContext, path) === null) continue;
       commands.push(path);
+      commandContext = { commands: commandRules(commands) };
       added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
       if (workspaces.some((w) => isInsideAnyRoot(path, [w]))) underWorkspace.push(path);
     }
@@ -567,6 +599,13 @@ function planHosts(
   notes: string[],
 ): { entries: Evidence[] } {
   const patterns = hostPatterns(envelope);
+  // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
+  const hostRules: Pick<RuleContext, "network" | "hosts" | "loopbackLocal" | "ownNetwork"> = {
+    network: envelope.network,
+    hosts: patterns,
+    loopbackLocal: false,
+    ownNetwork: false,
+  };
   const reached: Endpoint[] = [];
   for (const [key, seen] of hosts) {
     const [host, portText] = key.split("\0") as [string, string];
@@ -576,7 +615,7 @@ function planHosts(
   const candidates: Endpoint[] = [];
   const resolvers: Endpoint[] = [];
   for (const e of reached) {
-    if (envelope.network === "allowlist" && hostAllowed(patterns, e.host, e.port)) continue;
+    if (judgeHost(hostRules, e.host, e.port, undefined) === null) continue;
     if (e.host.startsWith("unix:")) {
       notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
       continue;

@@ -6,11 +6,10 @@
  * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
  * around them is ours. Nothing escaped is escaped again.
  */
-import { describeViolationParts } from "./annotations.js";
+import { describeViolationParts, RULE_ENVELOPE_KEY } from "./annotations.js";
 import type { Coverage } from "./coverage.js";
 import { FOOTPRINT_CLASSES, FOOTPRINT_CLASS_LABEL, newCount, type FootprintFile } from "./footprint.js";
 import { clipMarkdown, mdCode, mdLink, mdText, plainText } from "./markdown.js";
-import { RULE_ENVELOPE_KEY } from "./log.js";
 import type { LedgerProblem } from "./ledger.js";
 import type { Decision, GatingDecision, PolicyChange, PropertyOutcome } from "./policy.js";
 import type { CheckReport } from "./verdict.js";
@@ -40,7 +39,7 @@ export interface SummaryInput {
 }
 
 /** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
-export function cell(text: string): string {
+function cell(text: string): string {
   return mdText(text, MAX_CELL);
 }
 
@@ -49,7 +48,7 @@ function code(text: string): string {
   return mdCode(text, { inTable: true, max: MAX_CELL });
 }
 
-export const VERDICT_LABEL: Record<Decision["verdict"], string> = {
+const VERDICT_LABEL: Record<Decision["verdict"], string> = {
   pass: "PASS",
   envelope_fail: "FAIL",
   property_fail: "FAIL",
@@ -253,7 +252,7 @@ export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS)
 }
 
 /** The footprint section's heading; `(run #id)` once a base run was found. */
-export const FOOTPRINT_HEADING = "New compared with the base's last run";
+const FOOTPRINT_HEADING = "New compared with the base's last run";
 
 function renderFootprintAt(file: FootprintFile, limit: number): string {
   const out: string[] = [];

@@ -1,6 +1,6 @@
-import { GateError } from "./errors.js";
+import { Refusal } from "./errors.js";
 import type { LoadedEnvelope } from "./envelope.js";
-import type { LogVerdict, Violation } from "./log.js";
+import type { LogVerdict, Violation } from "./log-reader.js";
 
 export type Verdict = "pass" | "envelope_fail" | "error";
 
@@ -54,9 +54,9 @@ export function reportFromVerdict(v: LogVerdict): CheckReport {
 
 export function reportFromError(err: unknown, envelope: LoadedEnvelope | null): CheckReport {
   const gate =
-    err instanceof GateError
+    err instanceof Refusal
       ? err
-      : new GateError("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
+      : new Refusal("INTERNAL_ERROR", `the gate failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`, {
           hint: "This is a bug in envelope-gate; the run is refused until it is fixed.",
         });
   return {

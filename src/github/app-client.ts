@@ -1,8 +1,13 @@
 import { createAppAuth } from "@octokit/auth-app";
 import type { Octokit } from "@octokit/core";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { createAppJwt, type PrivateKeySource } from "./app-jwt.js";
-import { GateOctokit, GitHubUnavailable, gateOctokitOptions } from "./client.js";
+import { createCheckRun } from "./checks.js";
+import { GateOctokit, GitHubUnavailable, gateOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
+import { readFileAt, type RepoRef } from "./repo.js";
+import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../core/run-checks.js";
+
+export type { ApiPull, ApiRunPull, ApiWorkflowRun, PathAt, TreeAt, WorkflowRunInfo } from "../core/run-checks.js";
 
 /**
  * The App's side of GitHub: installation-scoped calls made through `@octokit/auth-app` (JWT, then
@@ -12,7 +17,7 @@ import { GateOctokit, GitHubUnavailable, gateOctokitOptions } from "./client.js"
  * not held between signings: only the installation tokens it obtains are (auth-app's cache).
  */
 
-export interface AppClientSettings {
+interface AppClientSettings {
   appId: string;
   /** The PEM itself (tests), or where to read it each time a JWT is signed. */
   privateKey: string | PrivateKeySource;
@@ -30,94 +35,29 @@ export interface AppClientSettings {
   userAgent?: string;
 }
 
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
-
-export function repoRef(fullName: string): RepoRef {
-  const [owner, repo, extra] = fullName.split("/");
-  if (!owner || !repo || extra !== undefined) throw new GateError("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
-  return { owner, repo };
-}
-
 /**
- * Outages and refusals to serve us are GITHUB_UNAVAILABLE (the same GitHubUnavailable as the
- * Action's, with the App's hint); a GateError (the kill switch) passes through.
+ * Outages and refusals to serve us are GITHUB_UNAVAILABLE (the one wrapper, gitHubFailure, with
+ * the App's hint); a Refusal (the kill switch) passes through.
  */
-export function githubUnavailable(what: string, err: unknown): GateError {
-  if (err instanceof GateError) return err;
-  const status = (err as { status?: unknown } | null)?.status;
-  return new GitHubUnavailable(what, typeof status === "number" ? status : null, String((err as Error)?.message ?? err), err, APP_HINT);
+function githubUnavailable(what: string, err: unknown): Refusal {
+  return gitHubFailure(what, err, APP_HINT);
+}
+
+/** GitHub answered `status` with `message`, and the App cannot go on from that answer. */
+function refusedAnswer(what: string, status: number, message: string): Refusal {
+  return new GitHubUnavailable(what, status, message, null, APP_HINT);
 }
 
 const APP_HINT = "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.";
 
-export interface DispatchResult {
+interface DispatchResult {
   runId: number | null;
   runUrl: string | null;
   /** `run_details` when GitHub answered with the new run's id, `correlation` when it did not. */
   mode: "run_details" | "correlation";
 }
 
-export interface WorkflowRunInfo {
-  id: number;
-  html_url: string | null;
-  status: string;
-  conclusion: string | null;
-  event: string;
-  head_sha: string;
-  display_title: string;
-  created_at: string;
-  /** The latest attempt's start, and the run's last update (its end, once completed). */
-  run_started_at?: string | null;
-  updated_at?: string | null;
-  /** 1 for the first attempt; a re-run counts up. */
-  run_attempt?: number | null;
-}
-
-/** A workflow run as GET /repos/{o}/{r}/actions/runs/{id} (and the runs lists) return it: what verification reads. */
-export interface ApiWorkflowRun extends WorkflowRunInfo {
-  name?: string | null;
-  path: string;
-  workflow_id: number;
-  head_branch: string | null;
-  repository: { id: number; full_name: string };
-  head_repository?: { id: number; full_name: string } | null;
-  pull_requests: ApiRunPull[] | null;
-  actor?: { login: string; type?: string } | null;
-  triggering_actor?: { login: string; type?: string } | null;
-}
-
-/** `pull-request-minimal`, as a run lists the pull requests it ran for. */
-export interface ApiRunPull {
-  number: number;
-  head: { ref: string; sha: string; repo: { id: number } };
-  base: { ref: string; sha: string; repo: { id: number } };
-}
-
-/** The parts of GET /repos/{o}/{r}/pulls/{n} verification reads. */
-export interface ApiPull {
-  number: number;
-  state: string;
-  head: { ref: string; sha: string; repo: { full_name: string } | null };
-  base: { ref: string; sha: string; repo: { full_name: string } };
-}
-
-/** A path at a commit, as the contents API answers: its git object id, and the text when it is a file GitHub inlined. */
-export interface PathAt {
-  type: string;
-  sha: string;
-  text: string | null;
-}
-
-/** A commit's whole tree (GET /git/trees/{sha}?recursive=1): blob ids by path, and whether GitHub cut the listing short. */
-export interface TreeAt {
-  truncated: boolean;
-  blobs: Map<string, string>;
-}
-
-export interface CheckRunRequest {
+interface CheckRunRequest {
   name: string;
   head_sha: string;
   conclusion: "success" | "failure" | "neutral" | "action_required";
@@ -129,7 +69,7 @@ export interface CheckRunRequest {
 }
 
 /** Default longest rate-limit wait: a webhook handler must not sleep until an hourly reset. */
-export const APP_MAX_RATE_LIMIT_WAIT_S = 120;
+const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 
 export class AppClient {
   /** Authenticated as the App (JWT); installation clients come from it. */
@@ -264,10 +204,10 @@ function nextCursor(link: string | undefined): string | null {
 /**
  * What a deliveries call could not do, with its own code: a rate limit (403 with no quota left
  * or a retry-after, 429) is REDELIVERY_RATE_LIMITED; a refusal (4xx) is `refused`; no answer or
- * a 5xx is GITHUB_UNAVAILABLE. A GateError (the kill switch, a drain) passes through.
+ * a 5xx is GITHUB_UNAVAILABLE. A Refusal (the kill switch, a drain) passes through.
  */
-function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED" | "REDELIVERY_REFUSED"): GateError {
-  if (err instanceof GateError) return err;
+function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED" | "REDELIVERY_REFUSED"): Refusal {
+  if (err instanceof Refusal) return err;
   const e = err as { status?: unknown; message?: unknown; response?: { headers?: Record<string, string | undefined> } } | null;
   const status = typeof e?.status === "number" && e.response !== undefined ? e.status : null;
   const headers = e?.response?.headers ?? {};
@@ -275,9 +215,9 @@ function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED
   const limited =
     status === 429 ||
     (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(message)));
-  if (limited) return new GateError("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
+  if (limited) return new Refusal("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
   if (status !== null && status >= 400 && status < 500)
-    return new GateError(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
+    return new Refusal(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
   return githubUnavailable(what, err);
 }
 
@@ -327,9 +267,13 @@ function pullInfo(p: PullJson): PullInfo {
 export class InstallationClient {
   constructor(
     private readonly octokit: Octokit,
-    private readonly bot: () => Promise<string> = () =>
-      Promise.reject(new GateError("GITHUB_UNAVAILABLE", "the App's bot login is unknown")),
+    private readonly bot: () => Promise<string> = () => Promise.reject(new Refusal("GITHUB_UNAVAILABLE", "the App's bot login is unknown")),
   ) {}
+
+  /** The installation's Octokit as the shared readers and writers take it (a GateOctokit: the App's class derives from it). */
+  private get client(): GitHubClient {
+    return this.octokit as unknown as GitHubClient;
+  }
 
   /** The App's own login on GitHub (`<slug>[bot]`), the author of every PR it opens. */
   botLogin(): Promise<string> {
@@ -374,7 +318,7 @@ export class InstallationClient {
     if (first.status === 422) {
       const message = String(first.data?.message ?? "");
       if (!/return_run_details/.test(message)) {
-        throw githubUnavailable("dispatch runner B", Object.assign(new Error(message || "Validation Failed"), { status: 422 }));
+        throw refusedAnswer("dispatch runner B", 422, message || "Validation Failed");
       }
       await this.call("dispatch runner B", route, { ...r, workflow_id: workflow, ref, inputs, ...once });
       return { runId: null, runUrl: null, mode: "correlation" };
@@ -426,7 +370,7 @@ export class InstallationClient {
     if (res.status === 404) return null;
     if (Array.isArray(res.data)) return { type: "dir", sha: "", text: null };
     const d = res.data;
-    if (typeof d.sha !== "string") throw new GateError("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
+    if (typeof d.sha !== "string") throw new Refusal("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
     const text =
       d.type === "file" && d.encoding === "base64" && typeof d.content === "string"
         ? Buffer.from(d.content, "base64").toString("utf8")
@@ -463,18 +407,24 @@ export class InstallationClient {
     return new Uint8Array(zip.data);
   }
 
+  /** A completed check run with its output, in one request (createCheckRun). */
   async createCheckRun(r: RepoRef, check: CheckRunRequest): Promise<number> {
-    const res = await this.call<{ id: number }>("create a check run", "POST /repos/{owner}/{repo}/check-runs", {
-      ...r,
-      name: check.name,
-      head_sha: check.head_sha,
-      status: "completed",
-      conclusion: check.conclusion,
-      ...(check.external_id ? { external_id: check.external_id } : {}),
-      ...(check.details_url ? { details_url: check.details_url } : {}),
-      output: { title: check.title, summary: check.summary.slice(0, 65000), ...(check.text ? { text: check.text.slice(0, 65000) } : {}) },
-    });
-    return res.data.id;
+    const run = await createCheckRun(
+      this.client,
+      r,
+      {
+        name: check.name,
+        headSha: check.head_sha,
+        conclusion: check.conclusion,
+        title: check.title,
+        summary: check.summary,
+        ...(check.text ? { text: check.text } : {}),
+        ...(check.external_id ? { externalId: check.external_id } : {}),
+        ...(check.details_url ? { detailsUrl: check.details_url } : {}),
+      },
+      { what: "create a check run", hint: APP_HINT },
+    );
+    return run.id;
   }
 
   /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
@@ -497,19 +447,18 @@ export class InstallationClient {
     return res.status === 404 ? null : res.data.object.sha;
   }
 
-  /** A file's text at a commit, or null when the file does not exist there. */
+  /**
+   * A file's text at a commit, or null when the file does not exist there: readFileAt, the
+   * Action's reader (a file over 1 MB through the blobs API, up to POLICY_FILE_MAX_BYTES). A path
+   * that is not a file is LEDGER_UNREADABLE.
+   */
   async fileAt(r: RepoRef, path: string, ref: string): Promise<string | null> {
-    const res = await this.call<{ content?: string; encoding?: string; type?: string }>(
-      "read the ledger",
-      "GET /repos/{owner}/{repo}/contents/{path}",
-      { ...r, path, ref },
-      [404],
-    );
-    if (res.status === 404) return null;
-    if (res.data.type !== "file" || res.data.encoding !== "base64" || typeof res.data.content !== "string") {
-      throw new GateError("LEDGER_UNREADABLE", `${path} at ${ref} is not a file GitHub returned as base64`);
-    }
-    return Buffer.from(res.data.content, "base64").toString("utf8");
+    const bytes = await readFileAt(this.client, r, path, ref, undefined, {
+      what: "read the ledger",
+      hint: APP_HINT,
+      notAFile: (p, at) => new Refusal("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`),
+    });
+    return bytes === null ? null : Buffer.from(bytes).toString("utf8");
   }
 
   /** A commit whose tree is `parent`'s with `path` set to `content`. */
@@ -555,7 +504,7 @@ export class InstallationClient {
     const res = await this.call<{ default_branch?: string }>("read the repository", "GET /repos/{owner}/{repo}", { ...r });
     const branch = res.data.default_branch;
     if (typeof branch !== "string" || branch === "")
-      throw new GateError("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+      throw new Refusal("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
     return branch;
   }
 
@@ -578,10 +527,7 @@ export class InstallationClient {
     );
     if (res.status === 422) {
       if (/already exists/i.test(String(res.data?.message ?? ""))) return "exists";
-      throw githubUnavailable(
-        "create the ledger branch",
-        Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }),
-      );
+      throw refusedAnswer("create the ledger branch", 422, String(res.data?.message ?? "Validation Failed"));
     }
     return "created";
   }
@@ -633,10 +579,7 @@ export class InstallationClient {
     if (res.status === 422) {
       const messages = [res.data?.message, ...(res.data?.errors ?? []).map((e) => e.message)].map((m) => String(m ?? ""));
       if (messages.some((m) => /already exists/i.test(m))) return "exists";
-      throw githubUnavailable(
-        "open the ledger PR",
-        Object.assign(new Error(String(res.data?.message ?? "Validation Failed")), { status: 422 }),
-      );
+      throw refusedAnswer("open the ledger PR", 422, String(res.data?.message ?? "Validation Failed"));
     }
     return pullInfo(res.data);
   }

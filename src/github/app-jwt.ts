@@ -1,5 +1,5 @@
 import { createPrivateKey, sign, type KeyObject } from "node:crypto";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 
 /**
  * Where the App's private key is read each time a JWT is signed: a file, a secret-manager
@@ -23,13 +23,13 @@ export function parsePrivateKey(pem: Buffer, origin: string): KeyObject {
   try {
     key = createPrivateKey({ key: pem, format: "pem" });
   } catch (err) {
-    throw new GateError("PRIVATE_KEY_INVALID", `${origin} is not a PEM private key (${(err as Error).message})`, {
+    throw new Refusal("PRIVATE_KEY_INVALID", `${origin} is not a PEM private key (${(err as Error).message})`, {
       hint: KEY_HINT,
       cause: err,
     });
   }
   if (key.asymmetricKeyType !== "rsa") {
-    throw new GateError("PRIVATE_KEY_INVALID", `${origin} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
+    throw new Refusal("PRIVATE_KEY_INVALID", `${origin} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
       hint: KEY_HINT,
     });
   }

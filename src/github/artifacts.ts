@@ -46,7 +46,7 @@ export async function downloadRunArtifact(client: GitHubClient, repo: RepoRef, r
 }
 
 /** What GitHub says of a workflow run, as a freeze row's check needs it. */
-export interface RunFacts {
+interface RunFacts {
   id: number;
   event: string;
   head_sha: string;

@@ -10,7 +10,7 @@ import type { RepoRef } from "./repo.js";
 import { ARTIFACT_MAX_BYTES } from "./artifacts.js";
 
 /** Push runs of the base branch looked at, newest first, for one that left its evidence. */
-export const BASE_RUNS_LOOKED_AT = 20;
+const BASE_RUNS_LOOKED_AT = 20;
 
 /**
  * How many commits of the base's first-parent history, from the judged base commit back, a base
@@ -18,9 +18,9 @@ export const BASE_RUNS_LOOKED_AT = 20;
  * called `main`), and that run runs the workflow file at the tag's commit, which anyone who can
  * push a tag chooses: a run whose commit is not in the base's history is not the base's.
  */
-export const BASE_ANCESTRY_LIMIT = 100;
+const BASE_ANCESTRY_LIMIT = 100;
 
-export interface BaseRun {
+interface BaseRun {
   id: number;
   run_number: number | null;
   head_sha: string;
@@ -186,10 +186,10 @@ async function parentsOf(client: GitHubClient, repo: RepoRef, sha: string): Prom
 }
 
 /** GitHub's limit on one upload: the gzip-compressed SARIF file. */
-export const SARIF_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+const SARIF_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 
 /** SARIF as code scanning's upload takes it: gzip, then base64. */
-export function encodeSarifForUpload(text: string): string {
+function encodeSarifForUpload(text: string): string {
   return gzipSync(Buffer.from(text, "utf8")).toString("base64");
 }
 

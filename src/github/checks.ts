@@ -3,36 +3,81 @@ import { ANNOTATIONS_PER_REQUEST, batchAnnotations, type CheckAnnotation } from 
 import { callGitHub, type GitHubClient } from "./client.js";
 import type { RepoRef } from "./repo.js";
 
-export type CheckConclusion = "success" | "failure" | "neutral" | "action_required";
+type CheckConclusion = "success" | "failure" | "neutral" | "action_required";
 
 export interface CheckRunHandle {
   id: number;
   htmlUrl: string | null;
 }
 
-export interface NewCheckRun {
+interface NewCheckRun {
   name: string;
   headSha: string;
   externalId?: string;
   detailsUrl?: string;
 }
 
-export async function createCheckRun(client: GitHubClient, repo: RepoRef, run: NewCheckRun): Promise<CheckRunHandle> {
-  const { data } = await callGitHub(`create check run "${run.name}"`, () =>
-    client.request("POST /repos/{owner}/{repo}/check-runs", {
-      ...repo,
-      name: run.name,
-      head_sha: run.headSha,
-      status: "in_progress",
-      started_at: new Date().toISOString(),
-      ...(run.externalId !== undefined ? { external_id: run.externalId } : {}),
-      ...(run.detailsUrl !== undefined ? { details_url: run.detailsUrl } : {}),
-    }),
+/** A check run created already completed, its output in the one request (the App's checks). */
+interface CompletedCheckRun extends NewCheckRun {
+  conclusion: CheckConclusion;
+  title: string;
+  summary: string;
+  text?: string;
+}
+
+/** GitHub's limit on a check run's output summary and text, in characters. */
+const CHECK_OUTPUT_MAX_CHARS = 65000;
+
+interface CreateCheckRunOptions {
+  /** What an outage says could not be done (default: `create check run "<name>"`). */
+  what?: string;
+  /** Advice on GITHUB_UNAVAILABLE (default: gitHubFailure's). */
+  hint?: string;
+}
+
+/**
+ * The one check-run creation: in progress (started now) for a run completed later by
+ * completeCheckRun, or, given a conclusion, completed with its output (summary and text cut to
+ * GitHub's limit) in one request.
+ */
+export async function createCheckRun(
+  client: GitHubClient,
+  repo: RepoRef,
+  run: NewCheckRun | CompletedCheckRun,
+  options: CreateCheckRunOptions = {},
+): Promise<CheckRunHandle> {
+  const state =
+    "conclusion" in run
+      ? { status: "completed" as const, conclusion: run.conclusion }
+      : { status: "in_progress" as const, started_at: new Date().toISOString() };
+  const output =
+    "conclusion" in run
+      ? {
+          output: {
+            title: run.title,
+            summary: run.summary.slice(0, CHECK_OUTPUT_MAX_CHARS),
+            ...(run.text !== undefined ? { text: run.text.slice(0, CHECK_OUTPUT_MAX_CHARS) } : {}),
+          },
+        }
+      : {};
+  const { data } = await callGitHub(
+    options.what ?? `create check run "${run.name}"`,
+    () =>
+      client.request("POST /repos/{owner}/{repo}/check-runs", {
+        ...repo,
+        name: run.name,
+        head_sha: run.headSha,
+        ...state,
+        ...(run.externalId !== undefined ? { external_id: run.externalId } : {}),
+        ...(run.detailsUrl !== undefined ? { details_url: run.detailsUrl } : {}),
+        ...output,
+      }),
+    options.hint,
   );
   return { id: Number(data.id), htmlUrl: data.html_url ?? null };
 }
 
-export interface CheckRunResult {
+interface CheckRunResult {
   conclusion: CheckConclusion;
   title: string;
   summary: string;

@@ -7,10 +7,10 @@
 import { Octokit } from "@octokit/core";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 
 /** Runs before every request attempt (retries too); throws to stop it. The App's kill switch. */
-export type RequestGuard = (route: string) => Promise<void>;
+type RequestGuard = (route: string) => Promise<void>;
 
 function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGuard }): void {
   const guard = options.beforeEachRequest;
@@ -45,14 +45,14 @@ export const MAX_RETRY_BASE_MS = 10_000;
 /** Longest rate-limit wait honoured; beyond it the call gives up as unavailable. */
 export const MAX_RATE_LIMIT_WAIT_S = 120;
 
-export interface ClientOptions {
+interface ClientOptions {
   token: string;
   baseUrl: string;
   retry?: Partial<RetrySettings>;
   userAgent?: string;
 }
 
-export interface OctokitSettings {
+interface OctokitSettings {
   baseUrl?: string;
   userAgent?: string;
   retry?: Partial<RetrySettings>;
@@ -66,7 +66,7 @@ export interface OctokitSettings {
 }
 
 /** A typed GitHub failure: the request failed after the bounded retries. */
-export class GitHubUnavailable extends GateError {
+export class GitHubUnavailable extends Refusal {
   /** HTTP status, or null when no response arrived (refused, reset, timed out). */
   readonly status: number | null;
   constructor(what: string, status: number | null, detail: string, cause: unknown, hint?: string) {
@@ -90,7 +90,7 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
   };
 }
 
-export function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettings {
+function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettings {
   const merged = { ...DEFAULT_RETRY, ...partial };
   return {
     retries: Math.min(MAX_RETRIES, Math.max(0, Math.floor(merged.retries))),
@@ -154,13 +154,24 @@ function detailOf(err: unknown): string {
   return `${message}${cause}`.slice(0, 500);
 }
 
-/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted. */
-export async function callGitHub<T>(what: string, call: () => Promise<T>): Promise<T> {
+/**
+ * The one error wrapper of envelope-gate's GitHub calls: a failed request becomes
+ * GitHubUnavailable (GITHUB_UNAVAILABLE) naming what was attempted, with the HTTP status when
+ * GitHub answered; a Refusal (already typed: the App's kill switch, a drain, a secret that
+ * could not be read) passes through unchanged. `hint` replaces the default advice (the App's
+ * says nothing was decided).
+ */
+export function gitHubFailure(what: string, err: unknown, hint?: string): Refusal {
+  if (err instanceof Refusal) return err;
+  return new GitHubUnavailable(what, statusOf(err), detailOf(err), err, hint);
+}
+
+/** Runs one GitHub call; any failure becomes GitHubUnavailable naming what was attempted (gitHubFailure). */
+export async function callGitHub<T>(what: string, call: () => Promise<T>, hint?: string): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    if (err instanceof GitHubUnavailable) throw err;
-    throw new GitHubUnavailable(what, statusOf(err), detailOf(err), err);
+    throw gitHubFailure(what, err, hint);
   }
 }
 

@@ -3,21 +3,29 @@
  * collaborator permissions. Small functions over a GitHubClient so the Action and the App
  * share them.
  */
-import { GateError } from "../core/errors.js";
-import { GitHubUnavailable, callGitHub, type GitHubClient } from "./client.js";
+import { Refusal } from "../core/errors.js";
+import { GitHubUnavailable, callGitHub, gitHubFailure, type GitHubClient } from "./client.js";
 
 export interface RepoRef {
   owner: string;
   repo: string;
 }
 
+/** The one repository parser: `owner/name` as GitHub spells it, or null. */
 export function parseRepository(fullName: string): RepoRef | null {
   const m = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(fullName);
   return m ? { owner: m[1] as string, repo: m[2] as string } : null;
 }
 
+/** parseRepository for a name that must be one (the App's recorded repositories): CONFIG_INVALID otherwise. */
+export function repoRef(fullName: string): RepoRef {
+  const ref = parseRepository(fullName);
+  if (ref === null) throw new Refusal("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
+  return ref;
+}
+
 /** Pages fetched at most per listing; GitHub itself lists at most 3000 files of a pull request. */
-export const MAX_PAGES = 30;
+const MAX_PAGES = 30;
 
 async function listAll<T>(client: GitHubClient, what: string, route: string, params: Record<string, unknown>): Promise<T[]> {
   const items: T[] = [];
@@ -33,7 +41,7 @@ async function listAll<T>(client: GitHubClient, what: string, route: string, par
 }
 
 /** Policy files are read up to this size; a larger one is refused (POLICY_FILE_TOO_LARGE). */
-export const POLICY_FILE_MAX_BYTES = 10 * 1024 * 1024;
+const POLICY_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
 export interface FileAt {
   /** The git blob id: equal ids mean equal bytes. */
@@ -51,9 +59,9 @@ function isTooLarge(err: unknown): boolean {
   return (data?.errors ?? []).some((e) => e.code === "too_large");
 }
 
-function tooLarge(path: string, ref: string, size: number | null): GateError {
+function tooLarge(path: string, ref: string, size: number | null): Refusal {
   const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
-  return new GateError(
+  return new Refusal(
     "POLICY_FILE_TOO_LARGE",
     `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`,
     {
@@ -61,6 +69,19 @@ function tooLarge(path: string, ref: string, size: number | null): GateError {
       hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
     },
   );
+}
+
+/**
+ * How one reader differs from another (the App's from the Action's): the words naming the read
+ * in an outage, the advice an outage carries, and what a path that is not a file is.
+ */
+interface ReadOptions {
+  /** What an outage says could not be done (default: `read <path> at <ref>`). */
+  what?: string;
+  /** Advice on GITHUB_UNAVAILABLE (default: gitHubFailure's). */
+  hint?: string;
+  /** The error for a path GitHub answers as something other than a file (default: GITHUB_UNAVAILABLE). */
+  notAFile?: (path: string, ref: string) => Refusal;
 }
 
 /** The contents API's object for a file at a ref: null when GitHub says it does not exist there (404). */
@@ -72,30 +93,38 @@ type Contents = { sha: string; size: number; encoding?: string; content?: string
  */
 export type ContentsCache = Map<string, Promise<Contents>>;
 
-function contentsAt(client: GitHubClient, repo: RepoRef, path: string, ref: string, cache?: ContentsCache): Promise<Contents> {
-  if (cache === undefined) return fetchContents(client, repo, path, ref);
+function contentsAt(
+  client: GitHubClient,
+  repo: RepoRef,
+  path: string,
+  ref: string,
+  cache: ContentsCache | undefined,
+  options: ReadOptions,
+): Promise<Contents> {
+  if (cache === undefined) return fetchContents(client, repo, path, ref, options);
   const key = `${ref}\0${path}`;
   let answer = cache.get(key);
   if (answer === undefined) {
-    answer = fetchContents(client, repo, path, ref);
+    answer = fetchContents(client, repo, path, ref, options);
     cache.set(key, answer);
   }
   return answer;
 }
 
-async function fetchContents(client: GitHubClient, repo: RepoRef, path: string, ref: string): Promise<Contents> {
-  const what = `read ${path} at ${ref.slice(0, 12)}`;
+async function fetchContents(client: GitHubClient, repo: RepoRef, path: string, ref: string, options: ReadOptions): Promise<Contents> {
+  const what = options.what ?? `read ${path} at ${ref.slice(0, 12)}`;
   let data: unknown;
   try {
     ({ data } = await client.request("GET /repos/{owner}/{repo}/contents/{path}", { ...repo, path, ref }));
   } catch (err) {
     if (isNotFound(err)) return null;
     if (isTooLarge(err)) throw tooLarge(path, ref, null);
-    return callGitHub(what, () => Promise.reject(err));
+    throw gitHubFailure(what, err, options.hint);
   }
   const file = data as { type?: string; sha?: string; size?: number; encoding?: string; content?: string };
   if (Array.isArray(data) || file.type !== "file" || typeof file.sha !== "string" || typeof file.size !== "number") {
-    throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null);
+    if (options.notAFile !== undefined) throw options.notAFile(path, ref);
+    throw new GitHubUnavailable(what, 200, `${path} is not a file at ${ref}`, null, options.hint);
   }
   return file as { sha: string; size: number; encoding?: string; content?: string };
 }
@@ -108,15 +137,16 @@ export async function fileIdAt(
   ref: string,
   cache?: ContentsCache,
 ): Promise<FileAt | null> {
-  const file = await contentsAt(client, repo, path, ref, cache);
+  const file = await contentsAt(client, repo, path, ref, cache, {});
   return file === null ? null : { sha: file.sha, size: file.size };
 }
 
 /**
- * A file's bytes at a commit, or null when GitHub says it does not exist there (404).
- * Any other failure is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one.
- * Files over 1 MB come from the contents API without content; their bytes are read through the
- * git blobs API by the blob id, up to POLICY_FILE_MAX_BYTES.
+ * The one file reader of envelope-gate (the Action's policy files, the App's ledger): a file's
+ * bytes at a commit, or null when GitHub says it does not exist there (404). Any other failure
+ * is GITHUB_UNAVAILABLE: an unreadable policy file is not an absent one. Files over 1 MB come
+ * from the contents API without content (encoding "none"); their bytes are read through the git
+ * blobs API by the blob id, up to POLICY_FILE_MAX_BYTES (POLICY_FILE_TOO_LARGE beyond).
  */
 export async function readFileAt(
   client: GitHubClient,
@@ -124,30 +154,35 @@ export async function readFileAt(
   path: string,
   ref: string,
   cache?: ContentsCache,
+  options: ReadOptions = {},
 ): Promise<Uint8Array | null> {
-  const file = await contentsAt(client, repo, path, ref, cache);
+  const file = await contentsAt(client, repo, path, ref, cache, options);
   if (file === null) return null;
   if (file.size > POLICY_FILE_MAX_BYTES) throw tooLarge(path, ref, file.size);
+  const what = options.what ?? `read ${path} at ${ref.slice(0, 12)}`;
   let base64: string;
   if (file.encoding === "base64" && typeof file.content === "string") {
     base64 = file.content;
   } else {
-    const what = `read ${path} at ${ref.slice(0, 12)} (blob ${file.sha.slice(0, 12)})`;
-    const { data } = await callGitHub(what, () =>
-      client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }),
+    const blobWhat = `${what} (blob ${file.sha.slice(0, 12)})`;
+    const { data } = await callGitHub(
+      blobWhat,
+      () => client.request("GET /repos/{owner}/{repo}/git/blobs/{file_sha}", { ...repo, file_sha: file.sha }),
+      options.hint,
     );
     const blob = data as { encoding?: string; content?: string };
     if (blob.encoding !== "base64" || typeof blob.content !== "string")
-      throw new GitHubUnavailable(what, 200, `the blob of ${path} came without base64 content`, null);
+      throw new GitHubUnavailable(blobWhat, 200, `the blob of ${path} came without base64 content`, null, options.hint);
     base64 = blob.content;
   }
   const bytes = new Uint8Array(Buffer.from(base64, "base64"));
   if (bytes.length !== file.size) {
     throw new GitHubUnavailable(
-      `read ${path} at ${ref.slice(0, 12)}`,
+      what,
       200,
       `${path} came back as ${bytes.length} bytes, not the ${file.size} GitHub listed`,
       null,
+      options.hint,
     );
   }
   return bytes;

@@ -1,7 +1,8 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../gate/options.js";
+import { errnoOf } from "../core/errors.js";
+import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../check/options.js";
 import { runObserved, type RunFacts } from "./run.js";
 
 /** How many withheld key names the stderr line shows before it says "and N more". */
@@ -23,6 +24,12 @@ export function withheldLine(keys: string[]): string {
   return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
 }
 
+/** The one line saying which process recorder ran and, when auto fell back to strace, why. */
+export function recorderLine(r: { name: string; fallback?: string; asked: string }): string {
+  if (r.fallback !== undefined) return `envelope-gate run: recorder strace (auto: the eBPF recorder cannot start: ${r.fallback})\n`;
+  return `envelope-gate run: recorder ${r.name}${r.asked === "auto" ? " (auto)" : ""}\n`;
+}
+
 /** What runAndReport needs: run's flags, parsed. */
 export interface ReportedRun {
   envelope: string;
@@ -33,6 +40,8 @@ export interface ReportedRun {
   nodeOnly: boolean;
   /** `--audit`: every host let out through the recording proxy (meta.audit). */
   audit: boolean;
+  /** `--recorder auto|ebpf|strace` (absent: ENVELOPE_GATE_RECORDER, else auto). */
+  recorder?: string | undefined;
   keepScratch: boolean;
   command: string[];
   /** The closing line's "next:" command (`run` names the check; `suggest --run` shows the suggestion instead). */
@@ -40,7 +49,7 @@ export interface ReportedRun {
 }
 
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] -- CMD [ARGS...]`
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
  * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
  * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
  * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
@@ -67,6 +76,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
     scratch: values.scratch,
     nodeOnly: values["node-only"] === true,
     audit: values.audit === true,
+    recorder: values.recorder,
     keepScratch: values["keep-scratch"] === true,
     command,
     next: true,
@@ -99,6 +109,7 @@ export async function runAndReport(values: ReportedRun): Promise<number> {
       scratch: values.scratch,
       nodeOnly: values.nodeOnly,
       audit: values.audit,
+      recorder: values.recorder,
       command: values.command,
       facts,
     });
@@ -106,6 +117,7 @@ export async function runAndReport(values: ReportedRun): Promise<number> {
     if (progress !== null) clearInterval(progress);
     if (drawn) process.stderr.write("\r\x1b[K");
     if (facts.withheld !== undefined) process.stderr.write(withheldLine(facts.withheld));
+    if (facts.recorder !== undefined) process.stderr.write(recorderLine(facts.recorder));
     let scratchNote = "";
     if (facts.scratch !== undefined && facts.scratchChosen === true) {
       if (values.keepScratch) scratchNote = `; scratch kept at ${facts.scratch}`;
@@ -114,7 +126,7 @@ export async function runAndReport(values: ReportedRun): Promise<number> {
           rmSync(facts.scratch, { recursive: true, force: true });
         } catch (err) {
           process.stderr.write(
-            `envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${(err as { code?: string }).code ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`,
+            `envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${errnoOf(err) ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`,
           );
         }
       }

@@ -23,6 +23,7 @@ import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import net from "node:net";
 import { constants as osConstants } from "node:os";
+import { errnoOf } from "../core/errors.js";
 import { parseAuthority, splice } from "./egress.js";
 import { RECORD_TOOL_SYMBOL, splitNodeOptions } from "./protocol.js";
 
@@ -88,7 +89,7 @@ function main(): void {
   try {
     if (!statSync(args.socketPath).isSocket()) fail(`${args.socketPath} is not a socket`);
   } catch (e) {
-    fail(`no egress proxy socket at ${args.socketPath} (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    fail(`no egress proxy socket at ${args.socketPath} (${errnoOf(e) ?? String(e)})`);
   }
 
   let warned = false;

@@ -18,6 +18,7 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
+import { errnoOf } from "../core/errors.js";
 import { formatEndpoint, normalizeHost } from "../core/hosts.js";
 
 export interface EgressRecord {
@@ -35,7 +36,7 @@ export interface EgressRecord {
   sni?: string;
 }
 
-export interface EgressProxyOptions {
+interface EgressProxyOptions {
   /** Where to listen. The caller owns the directory (mode 0700) and removes a stale socket first. */
   socketPath: string;
   /** The envelope's decision, on the normalised host and the port. A throw counts as a refusal. */
@@ -55,7 +56,7 @@ export const HEAD_LIMIT = 64 * 1024;
 /** Most bytes buffered while waiting for a tunnel's complete TLS ClientHello. */
 export const CLIENT_HELLO_LIMIT = 64 * 1024;
 /** Most client connections open at once (each may hold one upstream socket too); more are closed at accept. */
-export const MAX_CLIENT_CONNECTIONS = 1024;
+const MAX_CLIENT_CONNECTIONS = 1024;
 /** How long one upstream address may take to accept a connection. */
 const CONNECT_TIMEOUT_MS = 15_000;
 
@@ -65,7 +66,7 @@ const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
  * The environment keys the jailed command gets under `allowlist`, whatever `allowed_env` says:
  * every proxy variable points at the relay, and NODE_USE_ENV_PROXY=1 makes a Node that honours it
  * (24.5+, 22.21+) send fetch, http and https through them (on an older Node the preload does,
- * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/log.ts), whose
+ * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/rules.ts), whose
  * reads the check does not judge under allowlist.
  */
 export function proxyEnv(port: number): Record<string, string> {
@@ -109,7 +110,7 @@ export function parseAuthority(authority: string): { host: string; port: number 
 // ---------------------------------------------------------------------------------------------
 // The TLS ClientHello peek (RFC 8446 4.1.2, RFC 6066 3)
 
-export type ClientHelloPeek =
+type ClientHelloPeek =
   { kind: "incomplete" } | { kind: "not-tls" } | { kind: "hello"; serverName: string | null } | { kind: "malformed"; why: string };
 
 const INCOMPLETE: ClientHelloPeek = { kind: "incomplete" };
@@ -255,7 +256,7 @@ const HOP_BY_HOP = [
 ];
 
 /** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
-export function stripHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+function stripHopByHop(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   const drop = new Set(HOP_BY_HOP);
   for (const token of String(headers.connection ?? "").split(",")) drop.add(token.trim().toLowerCase());
   const out: http.OutgoingHttpHeaders = {};
@@ -291,8 +292,7 @@ function plainReply(res: http.ServerResponse, status: number, text: string): voi
 type Upstream = { ok: true; socket: net.Socket; address: string } | { ok: false; status: 403 | 502; reason: string };
 
 function errorText(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  return err.code ?? err.message ?? String(e);
+  return errnoOf(e) ?? (e as Error).message ?? String(e);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,13 +6,13 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { Socket } from "node:net";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 
 export function makeFifo(path: string): void {
   try {
     execFileSync("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
   } catch (err) {
-    throw new GateError(
+    throw new Refusal(
       "OBSERVER_UNAVAILABLE",
       `cannot create the observer channel ${path} with mkfifo (${(err as Error).message.split("\n")[0]})`,
       {
@@ -69,7 +69,7 @@ export class FifoReader {
       try {
         n = readSync(this.readFd, this.scratch, 0, this.scratch.length, null);
       } catch (err) {
-        if ((err as { code?: string }).code === "EAGAIN") return;
+        if (errnoOf(err) === "EAGAIN") return;
         throw err;
       }
       if (n <= 0) return;

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { exists, homes } from "./host-paths.js";
 import { join } from "node:path";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { runnerLayout } from "./runner-layout.js";
 import { JAIL_HOSTNAME, planMachineIdentity, type MachineIdentityMeta } from "./machine-identity.js";
@@ -30,7 +30,7 @@ export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
 /** Directories of the jail's own /dev given to the run as private space, like its /tmp. */
 export const JAIL_DEV_PRIVATE = ["/dev/shm", "/dev/mqueue"] as const;
 
-export interface JailPlan {
+interface JailPlan {
   /** Roots the command may write, folded, host paths (the same inside). */
   writableRoots: string[];
   /**
@@ -38,6 +38,11 @@ export interface JailPlan {
    * the wrapper): the host side of the jail's HOME and /tmp.
    */
   runDir: string;
+  /**
+   * The run's scratch (host path): shown at its own path even under a private /tmp or HOME,
+   * read-only unless an allowed root covers it, as it is anywhere else.
+   */
+  scratch?: string | undefined;
   /** The wrapper's environment: the runner's layout is read from it (runner-layout.ts). */
   runnerEnv: Readonly<Record<string, string | undefined>>;
   /** The wrapper's Node binary as started (process.execPath). */
@@ -50,8 +55,6 @@ export interface JailPlan {
   logPath: string;
   /** The command's working directory. */
   cwd: string;
-  /** A fresh network namespace (always under deny). */
-  ownNetwork: boolean;
   /** File descriptor (in bwrap) carrying the seccomp program. */
   seccompFd: number;
   /**
@@ -138,7 +141,7 @@ export class PathView {
 }
 
 /** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
-export function hostUnixSockets(): string[] {
+function hostUnixSockets(): string[] {
   let table: string;
   try {
     table = readFileSync("/proc/net/unix", "utf8");
@@ -178,7 +181,7 @@ function reachableInJail(bwrap: string, sockets: string[]): string[] {
   if (sockets.length === 0) return sockets;
   const probe = spawnSync(
     bwrap,
-    [...isolation(true), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets],
+    [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets],
     { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
   );
   if (probe.status !== 0 || typeof probe.stdout !== "string") return sockets;
@@ -186,8 +189,8 @@ function reachableInJail(bwrap: string, sockets: string[]): string[] {
   return sockets.filter((s) => seen.has(s));
 }
 
-/** Namespaces, no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
-function isolation(ownNetwork: boolean): string[] {
+/** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
+function isolation(): string[] {
   return [
     "--unshare-user",
     "--disable-userns",
@@ -198,7 +201,7 @@ function isolation(ownNetwork: boolean): string[] {
     "--hostname",
     JAIL_HOSTNAME,
     "--unshare-cgroup-try",
-    ...(ownNetwork ? ["--unshare-net"] : []),
+    "--unshare-net",
     "--cap-drop",
     "ALL",
     "--ro-bind",
@@ -228,11 +231,11 @@ function privateRunDir(host: string): void {
     isDirectory = st.isDirectory();
     if (!isDirectory) rmSync(host, { force: true });
   } catch (err) {
-    if ((err as { code?: string }).code !== "ENOENT") throw err;
+    if (errnoOf(err) !== "ENOENT") throw err;
   }
   if (!isDirectory) mkdirSync(host, { mode: 0o700 });
   if (!lstatSync(host).isDirectory() || realpathSync(host) !== host) {
-    throw new GateError("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
+    throw new Refusal("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
       hint: "Remove it, or give the run a fresh scratch directory.",
     });
   }
@@ -279,7 +282,7 @@ function coverOf(path: string, ops: readonly MountOp[]): MountOp | null {
 }
 
 export function planJail(bwrap: string, plan: JailPlan): Jail {
-  const args: string[] = [bwrap, ...isolation(plan.ownNetwork), "--die-with-parent", "--new-session"];
+  const args: string[] = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
   const privateMounts: { jail: string; host: string; recordAsHost?: boolean }[] = [];
   const ops: MountOp[] = [];
   // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
@@ -321,6 +324,15 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   const hiddenPresent = layout.hidden.filter(isDirectory);
   for (const dir of hiddenPresent) ops.push({ kind: "hide", target: dir });
   const visible = layout.visible.filter(exists);
+  const scratch = plan.scratch;
+  if (
+    scratch !== undefined &&
+    isInsideAnyRoot(scratch, privateTargets) &&
+    !isInsideAnyRoot(scratch, plan.writableRoots) &&
+    !visible.includes(scratch) &&
+    isDirectory(scratch)
+  )
+    visible.push(scratch);
   for (const dir of visible) ops.push({ kind: "visible", target: dir });
   const roots = [...plan.writableRoots].filter(exists);
   for (const root of roots) ops.push({ kind: "root", target: root });
@@ -357,8 +369,14 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     args.push("--bind", host, target);
     privateMounts.push({ jail: target, host, recordAsHost: true });
   }
+  // A root (or a directory shown read-only) under /dev/shm or /dev/mqueue, a workspace on that
+  // tmpfs, is bound again over the run's own directory, at its own path.
+  for (const op of effective) {
+    if ((op.kind === "root" || op.kind === "visible") && isInsideAnyRoot(op.target, [...JAIL_DEV_PRIVATE]))
+      args.push(op.kind === "root" ? "--bind" : "--ro-bind", op.target, op.target);
+  }
   if (!shown(plan.cwd)) {
-    throw new GateError(
+    throw new Refusal(
       "JAIL_CWD_HIDDEN",
       `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`,
       {
@@ -382,12 +400,10 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   if (shown(plan.logPath) && exists(plan.logPath)) masked.add(plan.logPath);
   for (const file of layout.masked) if (shown(file) && isFile(file)) masked.add(file);
   // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
-  const hiddenSockets = plan.ownNetwork
-    ? reachableInJail(
-        bwrap,
-        hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)),
-      )
-    : [];
+  const hiddenSockets = reachableInJail(
+    bwrap,
+    hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)),
+  );
   for (const socket of hiddenSockets) masked.add(socket);
   for (const path of masked) args.push("--ro-bind", "/dev/null", path);
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
@@ -414,20 +430,20 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
  * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
  * observer runs.
  */
-export function probeJail(bwrap: string | null, ownNetwork: boolean): void {
+export function probeJail(bwrap: string | null): void {
   if (bwrap === null) {
-    throw new GateError("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+    throw new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
       hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
     });
   }
-  const probe = spawnSync(bwrap, [...isolation(ownNetwork), "--", "/bin/sh", "-c", ":"], {
+  const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
     encoding: "utf8",
     stdio: ["ignore", "ignore", "pipe"],
     timeout: 30_000,
   });
   if (probe.status !== 0) {
     const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
-    throw new GateError("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+    throw new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
       hint:
         "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
         "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",

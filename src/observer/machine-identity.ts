@@ -21,19 +21,21 @@
  * The wrapper itself still reads the real machine id and hostname outside the jail (meta.runner,
  * runner.json): the App compares those.
  */
-import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 
 export const JAIL_HOSTNAME = "envelope-gate";
 /** A valid machine id (32 lower-case hex, version 4 bits set), the same on every machine. */
-export const JAIL_MACHINE_ID = "e9a7e0000000400080000000000e9a7e";
-export const JAIL_BOOT_ID = "e9a7e000-0000-4000-8000-00000e9a7e00";
-export const JAIL_HOSTS = `127.0.0.1\tlocalhost\n127.0.1.1\t${JAIL_HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n`;
+const JAIL_MACHINE_ID = "e9a7e0000000400080000000000e9a7e";
+const JAIL_BOOT_ID = "e9a7e000-0000-4000-8000-00000e9a7e00";
+const JAIL_HOSTS = `127.0.0.1\tlocalhost\n127.0.1.1\t${JAIL_HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n`;
 
 /** Files whose content is fixed in the jail: path -> content. */
-export const FIXED_FILES: readonly (readonly [string, string])[] = [
+const FIXED_FILES: readonly (readonly [string, string])[] = [
   ["/etc/machine-id", `${JAIL_MACHINE_ID}\n`],
   ["/var/lib/dbus/machine-id", `${JAIL_MACHINE_ID}\n`],
   ["/etc/hostname", `${JAIL_HOSTNAME}\n`],
@@ -43,7 +45,7 @@ export const FIXED_FILES: readonly (readonly [string, string])[] = [
 ];
 
 /** Directories covered with an empty read-only directory when the host has them. */
-export const COVERED_DIRECTORIES: readonly string[] = [
+const COVERED_DIRECTORIES: readonly string[] = [
   "/sys/devices/virtual/dmi",
   "/sys/firmware",
   "/sys/class/net",
@@ -68,7 +70,7 @@ export interface MachineIdentityMeta {
   absent: string[];
 }
 
-export interface MachineIdentityPlan {
+interface MachineIdentityPlan {
   /** bubblewrap arguments, to be placed after every other mount. */
   args: string[];
   meta: MachineIdentityMeta;
@@ -82,7 +84,7 @@ function kindOf(path: string): { kind: Kind; real: string } {
     // bubblewrap does not follow a symlink at a destination (Debian's dbus machine id links to /etc's): bind at the target.
     real = realpathSync(path);
   } catch (err) {
-    const code = (err as { code?: string }).code;
+    const code = errnoOf(err);
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent", real: path };
     throw identityError(path, `it cannot be resolved (${code ?? String(err)})`);
   }
@@ -90,8 +92,8 @@ function kindOf(path: string): { kind: Kind; real: string } {
   return { kind: st.isFile() ? "file" : st.isDirectory() ? "directory" : "other", real };
 }
 
-function identityError(path: string, why: string): GateError {
-  return new GateError("JAIL_IDENTITY_UNAVAILABLE", `the jail cannot hide the machine's identity at ${path}: ${why}`, {
+function identityError(path: string, why: string): Refusal {
+  return new Refusal("JAIL_IDENTITY_UNAVAILABLE", `the jail cannot hide the machine's identity at ${path}: ${why}`, {
     hint: "The run never starts with the machine's identity in view (docs/observer.md, What a run can still tell about its machine). Make it a regular file (or remove it).",
   });
 }
@@ -197,4 +199,24 @@ export function planMachineIdentity(dir: string): MachineIdentityPlan {
     meta.emptied.push(real);
   }
   return { args, meta };
+}
+
+/** Test seam: the file holding the machine id the runner is named by. */
+const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
+
+/** The runner as meta names it: the host name and a digest of the real machine id (never the jail's). */
+export function runnerIdentity(): string {
+  const files =
+    process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV] as string] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+  for (const file of files) {
+    try {
+      const id = readFileSync(file, "utf8").trim();
+      if (id !== "") return `${hostname()}#${createHash("sha256").update(id).digest("hex").slice(0, 16)}`;
+    } catch {
+      continue;
+    }
+  }
+  throw new Refusal("RUNNER_IDENTITY_UNAVAILABLE", `no machine id in ${files.join(" or ")}: the runner cannot be identified`, {
+    hint: "The log names the machine it was recorded on (A/B runs must differ). Provide /etc/machine-id (systemd-machine-id-setup).",
+  });
 }

@@ -15,11 +15,10 @@
  *   connects to the relay that leads to it are not written again by either observer.
  * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
  */
-import { RUNTIME_ENV_KEYS, WRITE_OPS } from "../core/log.js";
+import { isWriteOp, type Emitted, type ExecEvent, type HostEvent } from "../core/log-format.js";
+import { RUNTIME_ENV_KEYS } from "../core/rules.js";
 import type { EgressRecord } from "./egress.js";
-import type { ProcessEvent } from "./strace.js";
-
-export type LogEvent = Record<string, unknown> & { kind: string };
+import type { ProcessEvent } from "./process-event.js";
 
 export class ChannelMessageError extends Error {}
 
@@ -46,7 +45,7 @@ function mappedV4(address: string): string {
   return m ? (m[1] as string) : address;
 }
 
-export interface MergerOptions {
+interface MergerOptions {
   processObserverLive: boolean;
   /**
    * Under allowlist, the relay's address inside the jail: connects to it are the way out, and
@@ -57,7 +56,7 @@ export interface MergerOptions {
   recordPath?: (path: string) => string;
   /** Every event of this stage is a self-check canary: recorded, marked, never merged away. */
   canary: boolean;
-  emit: (event: LogEvent) => void;
+  emit: (event: Emitted) => void;
 }
 
 export class Merger {
@@ -75,7 +74,7 @@ export class Merger {
     this.options = options;
   }
 
-  private out(event: LogEvent): void {
+  private out(event: Emitted): void {
     if (this.options.canary) event.canary = true;
     this.options.emit(event);
   }
@@ -89,19 +88,15 @@ export class Merger {
     const kind = m.kind;
     const pid = integer(m.pid, "pid", String(kind));
     const ts = typeof m.ts === "number" ? m.ts : undefined;
-    const base = (k: string): LogEvent => {
-      const e: LogEvent = { kind: k };
-      if (ts !== undefined) e.ts = ts;
-      e.pid = pid;
-      return e;
-    };
+    // What every hook event carries after its kind, in this order.
+    const head = ts !== undefined ? { ts, pid } : { pid };
     switch (kind) {
       case "write": {
         const seen = absolutePath(m.path, "path", kind);
         const path = this.options.recordPath?.(seen) ?? seen;
         const op = text(m.op, "op", kind);
-        if (!WRITE_OPS.has(op)) throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
-        // The hottest record: built directly (same fields, same order as base() gives).
+        if (!isWriteOp(op)) throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
+        // The hottest record: built directly (same fields, same order as head gives).
         this.out(
           ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" },
         );
@@ -111,20 +106,17 @@ export class Merger {
         const key = text(m.key, "key", kind);
         const op = text(m.op, "op", kind);
         const runtime = m.origin === "internal" && RUNTIME_ENV_KEYS.has(key);
-        this.out({ ...base("env"), key, op, source: runtime ? "runtime" : "node" });
+        this.out({ kind: "env", ...head, key, op, source: runtime ? "runtime" : "node" });
         return;
       }
       case "host": {
         const host = text(m.host, "host", kind);
         const proto = text(m.proto, "proto", kind);
-        const event: LogEvent = { ...base("host"), host };
-        if (m.port !== undefined) event.port = integer(m.port, "port", kind);
-        if (this.isEgress(host, event.port as number | undefined)) return;
-        event.proto = proto;
-        event.source = "node";
+        const port = m.port !== undefined ? integer(m.port, "port", kind) : undefined;
+        if (this.isEgress(host, port)) return;
         const outer = this.pidOfHook(pid);
-        if (outer !== null && proto !== "dns" && event.port !== undefined) this.lastHookName.set(`${outer}\0${String(event.port)}`, host);
-        this.out(event);
+        if (outer !== null && proto !== "dns" && port !== undefined) this.lastHookName.set(`${outer}\0${String(port)}`, host);
+        this.out({ kind: "host", ...head, host, ...(port !== undefined ? { port } : {}), proto, source: "node" });
         return;
       }
       case "note": {
@@ -138,11 +130,11 @@ export class Merger {
       case "exec": {
         const path = absolutePath(m.path, "path", kind);
         const argv = m.argv;
-        if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+        if (!Array.isArray(argv) || !argv.every((a): a is string => typeof a === "string")) {
           throw new ChannelMessageError(`an exec message needs "argv" as an array of strings`);
         }
         if (this.options.processObserverLive && !this.options.canary) return;
-        const event: LogEvent = { ...base("exec"), path, argv };
+        const event: Emitted<ExecEvent> = { kind: "exec", ...head, path, argv };
         if (m.cwd !== undefined) event.cwd = absolutePath(m.cwd, "cwd", kind);
         event.source = "node";
         this.out(event);
@@ -150,7 +142,7 @@ export class Merger {
       }
       case "tool": {
         const name = text(m.name, "name", kind);
-        this.out({ ...base("tool"), name, source: "sdk" });
+        this.out({ kind: "tool", ...head, name, source: "sdk" });
         return;
       }
       default:
@@ -165,13 +157,13 @@ export class Merger {
 
   /** One request the egress proxy decided on. */
   fromEgress(record: EgressRecord): void {
-    const event: LogEvent = { kind: "host", ts: Date.now(), host: record.host, port: record.port, proto: record.proto };
+    const event: Emitted<HostEvent> = { kind: "host", ts: Date.now(), host: record.host, port: record.port, proto: record.proto };
     if (!record.allowed) event.ok = false;
     event.source = "proxy";
     this.out(event);
     // A TLS hello naming another host than the tunnel's (fronting) is an attempt on that host: judged by its own name.
     if (record.sni !== undefined && record.sni !== record.host) {
-      const named: LogEvent = { kind: "host", ts: event.ts, host: record.sni, port: record.port, proto: record.proto };
+      const named: Emitted<HostEvent> = { kind: "host", ts: event.ts, host: record.sni, port: record.port, proto: record.proto };
       if (!record.allowed) named.ok = false;
       named.source = "proxy";
       this.out(named);
@@ -191,14 +183,17 @@ export class Merger {
         );
         return;
       case "exec": {
-        const out: LogEvent = { kind: "exec", ts, pid: event.tgid };
-        if (event.ppid !== null) out.ppid = event.ppid;
-        // The pid the Node hooks' lines carry for this process (the jail's): joins them to this exec.
-        if (event.jailPid !== undefined) out.jail_pid = event.jailPid;
-        out.path = event.path;
-        out.argv = event.argv;
-        out.source = "process";
-        this.out(out);
+        this.out({
+          kind: "exec",
+          ts,
+          pid: event.tgid,
+          ...(event.ppid !== null ? { ppid: event.ppid } : {}),
+          // The pid the Node hooks' lines carry for this process (the jail's): joins them to this exec.
+          ...(event.jailPid !== undefined ? { jail_pid: event.jailPid } : {}),
+          path: event.path,
+          argv: event.argv,
+          source: "process",
+        });
         return;
       }
       case "host": {
@@ -208,7 +203,7 @@ export class Merger {
           if (this.processHostsSeen.has(key)) return;
           this.processHostsSeen.add(key);
         }
-        const out: LogEvent = { kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto };
+        const out: Emitted<HostEvent> = { kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto };
         const via = this.hookedAddresses.get(key);
         if (via !== undefined) out.via = via;
         out.source = "process";

@@ -19,14 +19,14 @@ import { copyFileSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpath
 import { exists, homes } from "./host-paths.js";
 import { dirname, join, resolve } from "node:path";
 import type { LoadedEnvelope } from "../core/envelope.js";
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 import { foldPath, isInsideAnyRoot, isInsideRoot } from "../core/paths.js";
 import { containsAny, gitExemptFor } from "../core/protected.js";
 
-export const GIT_ENV = "ENVELOPE_GATE_GIT";
+const GIT_ENV = "ENVELOPE_GATE_GIT";
 
 /** What the wrapper found on disk before the run. */
-export interface ProtectedFacts {
+interface ProtectedFacts {
   /** `.git` entries (directories or files) inside a root, real paths. */
   gitEntries: string[];
   /** Gitdirs and common dirs a `.git` file points at, inside a root. */
@@ -37,7 +37,7 @@ export interface ProtectedFacts {
   existing: ReadonlySet<string>;
 }
 
-export interface ProtectedInputs {
+interface ProtectedInputs {
   roots: string[];
   workspace: string;
   scratch: string;
@@ -51,7 +51,7 @@ export interface ProtectedInputs {
   writableLines: (number | undefined)[];
 }
 
-export interface ProtectedPlan {
+interface ProtectedPlan {
   /** Existing paths inside the roots bound read-only over themselves. */
   readOnly: string[];
   /** Unpopulated submodule directories covered by a read-only empty directory. */
@@ -78,7 +78,7 @@ function outermost(paths: Iterable<string>): string[] {
 }
 
 /** Pure: what the jail binds read-only, and what the log records as protected. */
-export function planProtected(inputs: ProtectedInputs, facts: ProtectedFacts): ProtectedPlan {
+function planProtected(inputs: ProtectedInputs, facts: ProtectedFacts): ProtectedPlan {
   const judged = new Set<string>();
   for (const p of [...facts.gitEntries, ...facts.gitDirs]) judged.add(p);
   judged.add(join(inputs.workspace, ".github"));
@@ -91,7 +91,7 @@ export function planProtected(inputs: ProtectedInputs, facts: ProtectedFacts): P
     const git = containsAny(entry, gitPaths);
     if (git !== null) {
       const line = inputs.writableLines[i] ?? 1;
-      throw new GateError(
+      throw new Refusal(
         "ENVELOPE_INVALID",
         `${inputs.envelopeFile}:${line}: writable_protected "${entry}" contains the git directory ${git}, whose hooks and config are never writable`,
         {
@@ -115,7 +115,7 @@ export function planProtected(inputs: ProtectedInputs, facts: ProtectedFacts): P
 }
 
 /** Pure: bubblewrap arguments, to follow the roots' own binds (parents first, exceptions after). */
-export function protectedMountArgs(plan: ProtectedPlan, hidden: HiddenCredentials, emptyDir: string, emptyFile: string): string[] {
+function protectedMountArgs(plan: ProtectedPlan, hidden: HiddenCredentials, emptyDir: string, emptyFile: string): string[] {
   const args: string[] = [];
   for (const p of plan.readOnly) args.push("--ro-bind", p, p);
   for (const d of plan.emptyDirs) args.push("--ro-bind", emptyDir, d);
@@ -127,7 +127,7 @@ export function protectedMountArgs(plan: ProtectedPlan, hidden: HiddenCredential
 }
 
 /** Whether the jail refuses writes at a path inside a root (the strace parser's "writable" must say no). */
-export function enforcedReadOnly(plan: ProtectedPlan, hidden: HiddenCredentials, path: string): boolean {
+function enforcedReadOnly(plan: ProtectedPlan, hidden: HiddenCredentials, path: string): boolean {
   if (under(path, plan.writable)) return false;
   return under(path, plan.readOnly) || under(path, plan.emptyDirs) || hidden.configs.some((c) => c.path === path);
 }
@@ -164,8 +164,8 @@ function gitEnv(): NodeJS.ProcessEnv {
   };
 }
 
-function unavailable(message: string, cause?: unknown): GateError {
-  return new GateError("PROTECTED_PATHS_UNAVAILABLE", message, {
+function unavailable(message: string, cause?: unknown): Refusal {
+  return new Refusal("PROTECTED_PATHS_UNAVAILABLE", message, {
     hint: "The wrapper reads the repository's index with git to find submodules before the run (ENVELOPE_GATE_GIT names the binary). Install git, or fix the repository; the run does not start without its protected paths.",
     cause,
   });
@@ -190,14 +190,14 @@ function gitFileTarget(file: string): string {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw unavailable(`cannot read the git file ${file} (${(err as { code?: string }).code ?? String(err)})`, err);
+    throw unavailable(`cannot read the git file ${file} (${errnoOf(err) ?? String(err)})`, err);
   }
   const m = /^gitdir: (.+?)\r?\n?$/m.exec(text);
   if (m === null) throw unavailable(`the git file ${file} does not name a gitdir ("gitdir: <path>")`);
   return resolve(dirname(file), m[1] as string);
 }
 
-export interface DiscoveredRepositories {
+interface DiscoveredRepositories {
   facts: ProtectedFacts;
   /** Every git directory found (for the credential scan), real paths, inside a root or not. */
   gitDirs: string[];
@@ -208,7 +208,7 @@ export interface DiscoveredRepositories {
  * point at, the worktrees' `.git` files, and the submodules registered in each index (populated
  * ones are followed; unpopulated ones are reported).
  */
-export function discoverProtected(inputs: {
+function discoverProtected(inputs: {
   roots: string[];
   workspace: string;
   scratch: string;
@@ -341,7 +341,7 @@ export function discoverProtected(inputs: {
 }
 
 /** Adds the existing paths among `paths` to the facts (`.github`, the Action's own files). */
-export function noteExisting(facts: ProtectedFacts, paths: Iterable<string>): ProtectedFacts {
+function noteExisting(facts: ProtectedFacts, paths: Iterable<string>): ProtectedFacts {
   const existing = new Set(facts.existing);
   for (const p of paths) if (exists(p)) existing.add(p);
   return { ...facts, existing };
@@ -350,12 +350,12 @@ export function noteExisting(facts: ProtectedFacts, paths: Iterable<string>): Pr
 // ---------------------------------------------------------------------------------------------
 // Persisted credentials
 
-export interface ConfigEntry {
+interface ConfigEntry {
   key: string;
   value: string;
 }
 
-export interface CredentialFindings {
+interface CredentialFindings {
   /** Keys to unset (`http.<url>.extraheader`). */
   unset: string[];
   /** URL-valued keys whose values carry userinfo: rewritten without it. */
@@ -429,17 +429,15 @@ function hasCredentials(f: CredentialFindings): boolean {
 /** A config without any of these names no credential and includes nothing (git's keys are case-insensitive). */
 const MAY_CARRY_CREDENTIALS = /extraheader|:\/\/[^\s/@]*@|include|store|cookiefile/i;
 
-export interface HiddenCredentials {
+interface HiddenCredentials {
   /** Config files replaced in the jail by a sanitized copy (host path of the copy). */
   configs: { path: string; copy: string }[];
   /** Files covered with an empty file in the jail (include files with credentials, credential stores). */
   masked: string[];
 }
 
-export const NOTHING_HIDDEN: HiddenCredentials = { configs: [], masked: [] };
-
-function notHidden(message: string, cause?: unknown): GateError {
-  return new GateError("GIT_CREDENTIALS_UNCHECKED", message, {
+function notHidden(message: string, cause?: unknown): Refusal {
+  return new Refusal("GIT_CREDENTIALS_UNCHECKED", message, {
     hint: "The jail must not see the job's token, and this git config could not be read or cleaned of it. Fix the file, or check out with persist-credentials: false.",
     cause,
   });
@@ -503,7 +501,7 @@ function repositoryConfigs(gitDirs: readonly string[]): string[] {
  * credential store that carries them is covered with an empty file. The copies are checked again; a
  * config that cannot be read or cleaned refuses the run (GIT_CREDENTIALS_UNCHECKED).
  */
-export function hideCredentials(inputs: {
+function hideCredentials(inputs: {
   git: string | null;
   gitDirs: readonly string[];
   /** Homes the jail shows (inside a root): their git config and credential stores are the jail's to read. */
@@ -543,7 +541,7 @@ export function hideCredentials(inputs: {
     try {
       text = readFileSync(file, "latin1");
     } catch (err) {
-      throw notHidden(`cannot read the git config ${file} (${(err as { code?: string }).code ?? String(err)})`, err);
+      throw notHidden(`cannot read the git config ${file} (${errnoOf(err) ?? String(err)})`, err);
     }
     if (!MAY_CARRY_CREDENTIALS.test(text)) continue;
     const findings = credentialFindings(listConfig(inputs.git, file));
@@ -585,7 +583,7 @@ export function productInstallDir(moduleDir: string): string | null {
   return root === null ? null : realOrNull(root);
 }
 
-export interface ProtectedJail {
+interface ProtectedJail {
   plan: ProtectedPlan;
   hidden: HiddenCredentials;
   /** bubblewrap arguments, to follow the roots' binds (jail.ts). */

@@ -34,7 +34,7 @@ export interface LayoutInput {
   roots: readonly string[];
 }
 
-export interface RunnerLayout {
+interface RunnerLayout {
   /** The runner's own directory (credentials, `_diag`, `.runner`), when it can be told. */
   runnerDir: string | null;
   /** The job's work directory (`_work`, `$HOME/work`, `/__w`), when it can be told. */

@@ -6,7 +6,9 @@
  *   SECCOMP_RET_TRACE. Under strace, which is told to inject EPERM into exactly those calls, the
  *   call is refused AND printed (`= -1 EPERM (INJECTED)`), so it is recorded and judged as
  *   `forbidden_syscall:<name>`. With no tracer attached the kernel refuses a TRACE call with
- *   ENOSYS on its own: a dead tracer can never turn the refusal into an allow.
+ *   ENOSYS on its own: a dead tracer can never turn the refusal into an allow. Under the eBPF
+ *   recorder (`"eperm"`) there is no tracer to inject the refusal: the filter returns EPERM
+ *   itself, and the recorder sees the refused call at sys_exit.
  * - `clone3` returns ENOSYS: its flags sit behind a pointer the filter cannot read, and libc
  *   falls back to `clone`, whose flags strace prints (namespace flags are recorded there, and
  *   the kernel refuses them: the jail has no capabilities and user namespaces are disabled).
@@ -85,7 +87,7 @@ const SECCOMP_FILTER_FLAG_NEW_LISTENER = 8;
  * The newest system call the process observer (strace 6.1, Debian 12's) knows by name is
  * set_mempolicy_home_node (450); later ones are refused with ENOSYS (see above).
  */
-export const NEWEST_KNOWN_SYSCALL = 450;
+const NEWEST_KNOWN_SYSCALL = 450;
 
 const AUDIT_ARCH: Record<JailArch, number> = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
 
@@ -124,7 +126,7 @@ export function forbiddenNumbers(arch: JailArch): Map<number, string> {
 type Instruction = [code: number, jt: number, jf: number, k: number];
 
 /** The filter program: `struct sock_filter[]`, little-endian, as bwrap --seccomp reads it. */
-export function seccompProgram(arch: JailArch): Buffer {
+export function seccompProgram(arch: JailArch, forbiddenAction: "trace" | "eperm" = "trace"): Buffer {
   const program: Instruction[] = [];
   const forbidden = [...forbiddenNumbers(arch).keys()];
   program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARCH]);
@@ -150,7 +152,7 @@ export function seccompProgram(arch: JailArch): Buffer {
   }
   for (const nr of forbidden) {
     program.push([BPF_JEQ_K, 0, 1, nr]);
-    program.push([BPF_RET_K, 0, 0, RET_TRACE]);
+    program.push([BPF_RET_K, 0, 0, forbiddenAction === "trace" ? RET_TRACE : RET_ERRNO | EPERM]);
   }
   program.push([BPF_RET_K, 0, 0, RET_ALLOW]);
   const bytes = Buffer.alloc(program.length * 8);

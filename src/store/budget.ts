@@ -1,8 +1,8 @@
 import { budgetDay, tighter, type BudgetLimit, type BudgetPolicy, type BudgetUsage } from "../core/budget.js";
-import { GateError, isGateError } from "../core/errors.js";
+import { errnoOf, Refusal, isRefusal } from "../core/errors.js";
 import type { SqlDb } from "./db.js";
 
-export interface Reservation {
+interface Reservation {
   dual_run_id: string;
   installation_id: number;
   repository: string;
@@ -17,14 +17,14 @@ export interface Reservation {
   attempted_at: number | null;
 }
 
-export interface LimitOverride extends BudgetLimit {
+interface LimitOverride extends BudgetLimit {
   scope: string;
   changedBy: string;
   reason: string;
   changedAt: number;
 }
 
-export type ReserveResult =
+type ReserveResult =
   | { status: "reserved"; day: string }
   /** This dual run reserved before (a retry or a takeover): its dispatch may already have been sent. */
   | { status: "held"; reservation: Reservation }
@@ -39,14 +39,13 @@ const RACE_RETRIES = 50;
 
 /** True when the store refused a write because another writer got there first. */
 function lostRace(err: unknown): boolean {
-  const cause = isGateError(err) ? (err.cause as { code?: unknown } | undefined) : (err as { code?: unknown });
-  const code = String(cause?.code ?? "");
+  const code = errnoOf(isRefusal(err) ? err.cause : err) ?? "";
   // PostgreSQL: unique violation, serialization failure, deadlock; SQLite: a unique index, a stale WAL snapshot.
   return ["23505", "40001", "40P01", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_BUSY_SNAPSHOT"].includes(code);
 }
 
-function unconfirmed(detail: string, cause?: unknown): GateError {
-  return new GateError("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
+function unconfirmed(detail: string, cause?: unknown): Refusal {
+  return new Refusal("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
     cause,
     hint: "Bring the store back; a dispatch is only sent once a reservation under the cap is recorded.",
   });

@@ -7,14 +7,14 @@ import type { Store } from "./store.js";
  * registration) sets its `clean_stop_at`. A crash is an incarnation that never did: killed,
  * out of memory, an uncaught exception. Its time is its last heartbeat (its last sign of life).
  */
-export interface Crash {
+interface Crash {
   owner: string;
   started_at: number;
   /** The last heartbeat: when it was last seen alive. */
   last_seen_at: number;
 }
 
-export interface CrashReset {
+interface CrashReset {
   replica: string;
   reset_at: number;
   reset_by: string;
@@ -66,7 +66,7 @@ export async function crashResets(store: Store, replica: string): Promise<CrashR
 }
 
 /** A replica's crashes within a window, for the status page. */
-export interface ReplicaCrashes {
+interface ReplicaCrashes {
   replica: string;
   crashes: number;
   last_crash_at: number;

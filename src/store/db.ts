@@ -1,4 +1,4 @@
-import { GateError } from "../core/errors.js";
+import { errnoOf, Refusal } from "../core/errors.js";
 
 /** The two SQL backends behind one small surface. SQL is written once with `?` placeholders. */
 export interface SqlDb {
@@ -17,10 +17,10 @@ export interface SqlTx {
   exec(sql: string): Promise<void>;
 }
 
-export function storeUnavailable(what: string, err: unknown): GateError {
-  if (err instanceof GateError) return err;
-  const detail = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
-  return new GateError("STORE_UNAVAILABLE", `the App's store could not ${what} (${detail})`, {
+export function storeUnavailable(what: string, err: unknown): Refusal {
+  if (err instanceof Refusal) return err;
+  const detail = err instanceof Error ? `${errnoOf(err) ?? err.name}: ${err.message}` : String(err);
+  return new Refusal("STORE_UNAVAILABLE", `the App's store could not ${what} (${detail})`, {
     cause: err,
     hint: "Nothing was decided or sent. Bring the database back; GitHub's redelivery or the sweeper picks the work up again.",
   });

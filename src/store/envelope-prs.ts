@@ -1,4 +1,5 @@
 import type { SqlDb } from "./db.js";
+import { guardSql, type RowGuard, type SqlCondition } from "./guard.js";
 import { withNumbers } from "./runs.js";
 
 /** One completed push run of the gate workflow, as the App judged it for envelope proposals (migration 9). */
@@ -204,8 +205,9 @@ export class EnvelopePrRecords {
     to: EnvelopePrState,
     fields: Partial<Omit<EnvelopePr, "id" | "repository" | "state">>,
     now: number,
-    also?: { sql: string; params: unknown[] },
+    guard?: RowGuard<EnvelopePr> | SqlCondition,
   ): Promise<boolean> {
+    const also = guardSql(guard, this.lapsed);
     const cols = Object.keys(fields);
     const sets = ["state = ?", "updated_at = ?", ...cols.map((c) => `${c} = ?`)];
     const changed = await this.db.run(

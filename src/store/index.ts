@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { GateError } from "../core/errors.js";
+import { Refusal } from "../core/errors.js";
 import { openPostgres } from "./postgres.js";
 import { openSqlite } from "./sqlite.js";
 import { Store } from "./store.js";
@@ -49,7 +49,7 @@ export async function openStore(settings: StoreSettings, now: number): Promise<S
     try {
       new URL(settings.databaseUrl);
     } catch {
-      throw new GateError("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
+      throw new Refusal("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
     }
   }
   const db = settings.databaseUrl

@@ -1,6 +1,6 @@
 import type { SqlDb } from "./db.js";
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   /** Portable SQL (SQLite and PostgreSQL), statements separated by `;\n`. */

@@ -24,7 +24,7 @@ export async function heartbeats(store: Store): Promise<{ replica_id: string; be
   return rows.map((r) => ({ replica_id: r.replica_id, beat_at: Number(r.beat_at) }));
 }
 
-export interface DeliveryOverview {
+interface DeliveryOverview {
   total: number;
   last_received_at: number | null;
   /** Failed, or queued for (or being retried by) the sweeper after a failure, for a reason other than the kill switch or a drain. */

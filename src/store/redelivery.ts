@@ -7,7 +7,7 @@ import type { Store } from "./store.js";
  */
 
 /** The switch's name in the switch history; its state is `{ enabled }`. With no entry the sweep is on. */
-export const REDELIVERY_SWITCH = "redelivery";
+const REDELIVERY_SWITCH = "redelivery";
 
 export type RedeliveryState = "requested" | "refused" | "delivered" | "exhausted" | "expired";
 
@@ -26,7 +26,7 @@ export interface RedeliveryRow {
   updated_at: number;
 }
 
-export interface RedeliverySwitch {
+interface RedeliverySwitch {
   enabled: boolean;
   by: string | null;
   reason: string | null;

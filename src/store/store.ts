@@ -1,13 +1,13 @@
+import type { DualRun, DualRunState, InstallationMode, LedgerPr, LedgerPrState, NewDualRun } from "../core/app-records.js";
 import { BudgetLedger } from "./budget.js";
 import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
 import type { SqlDb } from "./db.js";
+import { guardSql, type RowGuard, type SqlCondition } from "./guard.js";
 import { migrate } from "./migrations.js";
 import { Switches } from "./switches.js";
 
-export type InstallationMode = "shadow" | "active";
-export type DualRunState = "pending" | "dispatching" | "waiting" | "comparing" | "decided" | "reporting" | "done";
-export type LedgerPrState = "claimed" | "shadowed" | "opened" | "merged" | "closed";
+export type { DualRun, DualRunState, InstallationMode, LedgerPr, LedgerPrState, NewDualRun };
 
 export interface KillSwitch {
   paused: boolean;
@@ -40,104 +40,6 @@ export interface DeliveryRow {
   error_message: string | null;
   /** The delivery's body while it may still be processed by the sweeper; null once done. */
   payload: string | null;
-}
-
-export interface DualRun {
-  id: string;
-  installation_id: number;
-  repository: string;
-  head_sha: string;
-  pull_number: number | null;
-  base_ref: string;
-  envelope_hash: string;
-  /** JSON array of the property names that failed on runner A. */
-  properties: string;
-  run_a_id: number;
-  run_a_attempt: number;
-  run_a_url: string | null;
-  evidence_a: string;
-  /** JSON of runner A's runner.json. */
-  runner_a: string;
-  state: DualRunState;
-  claim_owner: string | null;
-  claim_until: number | null;
-  dispatch_mode: string | null;
-  run_b_id: number | null;
-  run_b_url: string | null;
-  evidence_b: string | null;
-  runner_b: string | null;
-  outcome: string | null;
-  outcome_code: string | null;
-  outcome_detail: string | null;
-  /** JSON of the per-property comparison. */
-  results: string | null;
-  /** The `(dual run)` check run posted when the dual run was reported. */
-  check_run_id: number | null;
-  created_at: number;
-  dispatched_at: number | null;
-  deadline_at: number;
-  decided_at: number | null;
-  done_at: number | null;
-  /** The base branch's commit runner B's dispatch was sent on (read just before it), and when it was sent. */
-  base_sha: string | null;
-  dispatch_sent_at: number | null;
-}
-
-export type NewDualRun = Pick<
-  DualRun,
-  | "id"
-  | "installation_id"
-  | "repository"
-  | "head_sha"
-  | "pull_number"
-  | "base_ref"
-  | "envelope_hash"
-  | "properties"
-  | "run_a_id"
-  | "run_a_attempt"
-  | "run_a_url"
-  | "evidence_a"
-  | "runner_a"
-  | "created_at"
-  | "deadline_at"
->;
-
-export interface LedgerPr {
-  lock_key: string;
-  repository: string;
-  property: string;
-  envelope_hash: string;
-  head_sha: string;
-  dual_run_id: string;
-  installation_id: number;
-  freeze_id: string;
-  branch: string;
-  base_ref: string;
-  ledger_path: string;
-  row_text: string;
-  title: string;
-  body: string;
-  expires_on: string;
-  mode: InstallationMode;
-  state: LedgerPrState;
-  claim_owner: string | null;
-  claim_until: number | null;
-  pr_number: number | null;
-  pr_url: string | null;
-  check_run_id: number | null;
-  base_sha: string | null;
-  created_at: number;
-  opened_at: number | null;
-  first_review_at: number | null;
-  review_alerted_at: number | null;
-  closed_at: number | null;
-  /** The commit the App made for this PR (recorded before the branch is created or moved): the only head it trusts. */
-  ledger_commit: string | null;
-  /** The repository the PR's head is in, as GitHub answered when the App opened it (always `repository`). */
-  head_repository: string | null;
-  /** Why the App refused or closed it (LEDGER_BRANCH_FOREIGN, LEDGER_PR_FOREIGN, LEDGER_PR_TAMPERED, LEDGER_PR_RETARGETED); null for a reviewer's close or merge. */
-  outcome_code: string | null;
-  outcome_detail: string | null;
 }
 
 export type NewLedgerPr = Omit<
@@ -610,27 +512,34 @@ export class Store {
     return this.selectDualRuns(`WHERE state IN (${inList(states)}) ORDER BY deadline_at, id`, states);
   }
 
+  /** The 20 latest dual runs not compared for the budget (the status page's refusals), as the database returns them. */
+  budgetRefusals(): Promise<Record<string, unknown>[]> {
+    return this.db.all<Record<string, unknown>>(
+      "SELECT id, repository, outcome_code, outcome_detail, decided_at FROM dual_runs WHERE outcome = 'not_compared_budget' ORDER BY decided_at DESC LIMIT 20",
+    );
+  }
+
   recentDualRuns(limit: number): Promise<DualRun[]> {
     return this.selectDualRuns("ORDER BY created_at DESC, id LIMIT ?", [limit]);
   }
 
   /**
    * Moves a dual run from one of `from` to `to`, setting `fields`, in one conditional UPDATE.
-   * `extra` adds a condition (e.g. the deadline) with its parameters.
+   * `extra` adds a condition (e.g. the deadline): a RowGuard, or SQL with its parameters.
    */
   transitionDualRun(
     id: string,
     from: readonly DualRunState[],
     to: DualRunState,
     fields: DualRunFields = {},
-    extra?: { sql: string; params: unknown[] },
+    extra?: RowGuard<DualRun> | SqlCondition,
   ): Promise<boolean> {
     return this.transition("dual_runs", "id", DUAL_RUN_COLUMNS, id, from, to, fields, extra);
   }
 
   /**
    * Takes a dual run for work: from `from`, or from `to` when its previous owner's lease ran out.
-   * `also` adds a condition (e.g. the deadline) with its parameters.
+   * `also` adds a condition (e.g. the deadline): a RowGuard, or SQL with its parameters.
    */
   claimDualRun(
     id: string,
@@ -640,8 +549,9 @@ export class Store {
     now: number,
     leaseMs: number,
     fields: DualRunFields = {},
-    also?: { sql: string; params: unknown[] },
+    guard?: RowGuard<DualRun> | SqlCondition,
   ): Promise<boolean> {
+    const also = guardSql(guard, (at) => this.claimLapsed("dual_runs", at));
     const lapsed = this.claimLapsed("dual_runs", now);
     return this.transitionDualRun(
       id,
@@ -699,13 +609,16 @@ export class Store {
     return taken === 1;
   }
 
-  /** Moves a ledger PR from one of `from` to `to`, setting `fields`, in one conditional UPDATE. */
+  /**
+   * Moves a ledger PR from one of `from` to `to`, setting `fields`, in one conditional UPDATE.
+   * `extra` adds a condition (e.g. who holds its claim): a RowGuard, or SQL with its parameters.
+   */
   transitionLedgerPr(
     key: string,
     from: readonly LedgerPrState[],
     to: LedgerPrState,
     fields: LedgerPrFields = {},
-    extra?: { sql: string; params: unknown[] },
+    extra?: RowGuard<LedgerPr> | SqlCondition,
   ): Promise<boolean> {
     return this.transition("ledger_prs", "lock_key", LEDGER_PR_COLUMNS, key, from, to, fields, extra);
   }
@@ -718,8 +631,11 @@ export class Store {
     from: readonly string[],
     to: string,
     fields: object,
-    extra?: { sql: string; params: unknown[] },
+    guard?: RowGuard<DualRun> | RowGuard<LedgerPr> | SqlCondition,
   ): Promise<boolean> {
+    const extra = guardSql<DualRun | LedgerPr>(guard as RowGuard<DualRun | LedgerPr> | SqlCondition | undefined, (at) =>
+      this.claimLapsed(table, at),
+    );
     const set = assignments(fields as Record<string, unknown>, settable);
     const changed = await this.db.run(
       `UPDATE ${table} SET state = ?${set.sql} WHERE ${keyColumn} = ? AND state IN (${inList(from)})${extra ? ` AND (${extra.sql})` : ""}`,

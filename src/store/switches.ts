@@ -1,5 +1,5 @@
 import type { BudgetLimit } from "../core/budget.js";
-import { GateError, isGateError } from "../core/errors.js";
+import { errnoOf, Refusal, isRefusal } from "../core/errors.js";
 import type { SqlDb } from "./db.js";
 
 /**
@@ -9,12 +9,12 @@ import type { SqlDb } from "./db.js";
  * DELETE anywhere in the code.
  */
 
-export type SwitchKind = "change" | "revert" | "configured";
+type SwitchKind = "change" | "revert" | "configured";
 
 /** A switch's recorded state: the pause flag, or a scope's limit (null: no override, the defaults apply). */
-export type SwitchState = { paused: boolean } | { limit: BudgetLimit | null } | { enabled: boolean };
+type SwitchState = { paused: boolean } | { limit: BudgetLimit | null } | { enabled: boolean };
 
-export interface SwitchEntry {
+interface SwitchEntry {
   seq: number;
   /** `pause`, or `budget:<scope>` (scope: `installation:<id>` or `repository:<owner/name>`). */
   switch: string;
@@ -26,7 +26,7 @@ export interface SwitchEntry {
 }
 
 /** What the watchdog found: a switch whose state differs from its latest history entry. */
-export interface SwitchDrift {
+interface SwitchDrift {
   switch: string;
   recorded: SwitchState;
   found: SwitchState;
@@ -36,10 +36,10 @@ export interface SwitchDrift {
   recordedSeq: number;
 }
 
-export const PAUSE_SWITCH = "pause";
-export const WATCHDOG_ACTOR = "watchdog";
+const PAUSE_SWITCH = "pause";
+const WATCHDOG_ACTOR = "watchdog";
 
-export function budgetSwitch(scope: string): string {
+function budgetSwitch(scope: string): string {
   return `budget:${scope}`;
 }
 
@@ -54,7 +54,7 @@ function sameLimit(a: BudgetLimit | null, b: BudgetLimit | null): boolean {
 }
 
 function raceLost(err: unknown): boolean {
-  const code = String(((isGateError(err) ? err.cause : err) as { code?: unknown } | undefined)?.code ?? "");
+  const code = errnoOf(isRefusal(err) ? err.cause : err) ?? "";
   return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
@@ -86,7 +86,7 @@ export class Switches {
         if (!raceLost(err)) throw err;
       }
     }
-    throw new GateError("STORE_UNAVAILABLE", "the switch history could not be appended to: 50 attempts lost a race");
+    throw new Refusal("STORE_UNAVAILABLE", "the switch history could not be appended to: 50 attempts lost a race");
   }
 
   async history(limit: number): Promise<SwitchEntry[]> {
@@ -142,7 +142,7 @@ export class Switches {
     const latest = await this.latest();
     const out: SwitchDrift[] = [];
     const kill = await this.db.all<{ paused: unknown }>("SELECT paused FROM kill_switch WHERE id = 1");
-    if (!kill[0]) throw new GateError("STORE_UNAVAILABLE", "the kill switch row is missing from the store");
+    if (!kill[0]) throw new Refusal("STORE_UNAVAILABLE", "the kill switch row is missing from the store");
     const paused = Number(kill[0].paused) === 1;
     const pause = latest.get(PAUSE_SWITCH);
     const recordedPaused = pause && "paused" in pause.state ? pause.state.paused : false;

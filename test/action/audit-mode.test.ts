@@ -290,3 +290,18 @@ describe.skipIf(outerAddress() === null)("mode audit lets every host out, record
     expect(summary).toMatch(/\| hosts \| 1 \|/);
   });
 });
+
+describe("input recorder", () => {
+  it("strace records with strace (meta.recorder); anything but auto, ebpf or strace is CONFIG_INVALID naming the input", async () => {
+    const p = makePull(fake, { number: 31, base: policyFiles(ENVELOPE) });
+    const run = await runAction({ apiUrl: fake.url, pull: p, inputs: { recorder: "strace", run: "node -e 0" } });
+    expect(run.exitCode, run.stdout + run.stderr).toBe(0);
+    const meta = JSON.parse(readFileSync(join(run.evidenceDir, "observer.jsonl"), "utf8").split("\n")[0] as string);
+    expect(meta.recorder).toEqual({ name: "strace" });
+    const q = makePull(fake, { number: 32, base: policyFiles(ENVELOPE) });
+    const bad = await runAction({ apiUrl: fake.url, pull: q, inputs: { recorder: "bpftrace", run: "node -e 0" } });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.outputs["error-code"]).toBe("CONFIG_INVALID");
+    expect(bad.stdout + bad.summary).toContain('input recorder must be auto, ebpf or strace, got "bpftrace"');
+  });
+});

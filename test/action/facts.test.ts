@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { gatherPolicyFacts } from "../../src/action/facts.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { policyFrom } from "../../src/core/policy-files.js";
 import { envelopeText, hashOf } from "../support/logs.js";
 import { memoryPullSource, type MemoryRepo } from "../support/memory-pull-source.js";
@@ -136,7 +136,7 @@ describe("gathering a pull request's facts", () => {
       try {
         policyFrom(paths, facts.policy, "2026-11-30", caps);
       } catch (e) {
-        return e as GateError;
+        return e as Refusal;
       }
       return null;
     })();

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { copyLog, writeBundle } from "../../src/action/local.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { REPO, envelopeText, makePull, policyFiles, runAction } from "../support/action-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 import { TMPFS_UNAVAILABLE, tinyTmpfs, type Tmpfs } from "../support/tmpfs.js";
@@ -26,11 +26,11 @@ afterEach(() => {
 });
 const temp = (): string => mkdtempSync(join(tmpdir(), "eg-full-disk-"));
 
-async function thrown(p: Promise<unknown>): Promise<GateError> {
+async function thrown(p: Promise<unknown>): Promise<Refusal> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof GateError) return err;
+    if (err instanceof Refusal) return err;
     throw err;
   }
   throw new Error("expected a refusal");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { prepareEvidenceDir, readWorkspaceFile, writeBundle } from "../../src/action/local.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { verifyBundle } from "../../src/core/evidence.js";
 
 const temp = () => mkdtempSync(join(tmpdir(), "eg-local-"));
@@ -13,7 +13,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (err) {
-    return err instanceof GateError ? err.code : String(err);
+    return err instanceof Refusal ? err.code : String(err);
   }
   return "none";
 }

@@ -23,7 +23,7 @@ import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { STARTER_ENVELOPE_TEXT } from "../../src/core/audit.js";
 import { JAIL_AVAILABLE, TEST_TMP } from "../observer/harness.js";
 import { DIGEST_PATH, ENVELOPE_PATH, REPO, runAction, type ActionRun, type PullFixture } from "../support/action-harness.js";

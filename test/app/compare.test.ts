@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { readEvidenceZip, type VerifiedBundle } from "../../src/app/bundle.js";
-import { compareRuns } from "../../src/app/compare.js";
-import { GateError } from "../../src/core/errors.js";
-import { expiresOn, freezeIdFor, ledgerBranch, reviewOverdueComment, runnerCell } from "../../src/app/freeze.js";
+import { readEvidenceZip, type VerifiedBundle } from "../../src/core/evidence.js";
+import { compareRuns } from "../../src/core/compare.js";
+import { Refusal } from "../../src/core/errors.js";
+import { expiresOn, freezeIdFor, reviewOverdueComment, runnerCell } from "../../src/core/freeze.js";
+import { ledgerBranch } from "../../src/app/freeze.js";
 import type { RunnerIdentity } from "../../src/core/evidence.js";
 import { bundleFiles, defaultFingerprint, zipOf, type BundleSpec } from "../support/fake-github-app.js";
 
@@ -110,7 +111,7 @@ describe("freeze naming", () => {
     for (const bad of [null, "", "machine aaaa", "machine/aaaa", "machine-aaaa\u00a0", "m".repeat(65)]) {
       expect(() => runnerCell(runner(bad), 42)).toThrow(/cannot be written in a ledger row/);
     }
-    expect(() => runnerCell(runner("m-a"), 0)).toThrow(GateError);
+    expect(() => runnerCell(runner("m-a"), 0)).toThrow(Refusal);
   });
 
   it("freeze ids are deterministic and distinct per input", () => {

@@ -11,7 +11,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { crashesSince } from "../../src/store/crashes.js";
-import { startApp } from "../../src/app/run.js";
+import { startApp } from "../../src/app/start.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import type { FakeGitHub } from "../support/fake-github.js";
 import {

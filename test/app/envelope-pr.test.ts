@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppConfig } from "../../src/app/config.js";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
 import { APP_BOT_LOGIN } from "../support/fake-github-app.js";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import {
   addRunA,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { buildManifest } from "../../src/core/evidence.js";
 import { gitSha } from "../support/fake-github.js";
 import { defaultFingerprint } from "../support/fake-github-app.js";
@@ -16,7 +16,7 @@ import {
   INSTALLATION,
   ledgerPulls,
   pullAt,
-  LEDGER_HEADER,
+  EMPTY_LEDGER,
   LEDGER_PATH,
   REPO,
   startTestApp,
@@ -392,8 +392,8 @@ describe("App flow: runner A fails a property, runner B decides (SQLite, in-proc
           {
             type: "file",
             path: `${LEDGER_PATH}/freeze_ledger.tsv`,
-            sha: gitSha("blob", LEDGER_HEADER),
-            size: LEDGER_HEADER.length,
+            sha: gitSha("blob", EMPTY_LEDGER),
+            size: EMPTY_LEDGER.length,
             ref: "main",
           },
           req.baseUrl,

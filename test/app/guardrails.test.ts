@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/app/config.js";
-import { startApp, type RunningApp } from "../../src/app/run.js";
+import { startApp, type RunningApp } from "../../src/app/start.js";
 import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import { openStore } from "../../src/store/index.js";

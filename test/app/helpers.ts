@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { budgetPolicyFromEnv, redeliveryPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
-import { startApp, type RunningApp } from "../../src/app/run.js";
+import { startApp, type RunningApp } from "../../src/app/start.js";
 import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
@@ -20,16 +20,15 @@ import {
   type BundleSpec,
   type DispatchMode,
 } from "../support/fake-github-app.js";
+import { DIGEST_PATH, EMPTY_LEDGER, LEDGER_PATH, REPO } from "../support/fixtures.js";
 
 export const SECRET = "test-webhook-secret-0123456789";
 export const APP_ID = "4242";
 export const INSTALLATION = 77;
-export const REPO = "acme/widgets";
+export { EMPTY_LEDGER, LEDGER_PATH, REPO };
 export const ENVELOPE_HASH = `sha256:${"ab".repeat(32)}`;
 export const HEAD_SHA = "c0ffee".padEnd(40, "0");
-export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
-export const ENVELOPE_DIGEST_PATH = ".github/envelope-gate/envelope.json.sha256";
-export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence\n";
+export const ENVELOPE_DIGEST_PATH = DIGEST_PATH;
 export const PG_URL = process.env.DATABASE_URL_TEST ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export const silent = () => {};
@@ -147,7 +146,7 @@ export async function startWorld(dispatchMode: DispatchMode = "run_details"): Pr
     REPO,
     {
       "README.md": "widgets\n",
-      [LEDGER_PATH]: LEDGER_HEADER,
+      [LEDGER_PATH]: EMPTY_LEDGER,
       [GATE_WORKFLOW_PATH]: GATE_WORKFLOW,
       [ENVELOPE_DIGEST_PATH]: `${ENVELOPE_HASH.slice("sha256:".length)}  envelope.json\n`,
     },
@@ -312,9 +311,25 @@ export interface Settled extends DeliveryState {
   delivery: string;
 }
 
+/**
+ * A GET of the App's read-only status. A keep-alive connection the server closed as the request
+ * went out ("other side closed", a reset) is the client's to retry, as any HTTP client retries an
+ * idempotent request; an answer, whatever its status, is never retried.
+ */
+async function readStatus(url: string): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url);
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= 3 || (cause !== "UND_ERR_SOCKET" && cause !== "ECONNRESET")) throw err;
+    }
+  }
+}
+
 /** Reads one delivery's recorded state from the App; null when nothing is recorded. */
 export async function deliveryState(appUrl: string, delivery: string): Promise<DeliveryState | null> {
-  const res = await fetch(`${appUrl}/status/deliveries/${encodeURIComponent(delivery)}.json`);
+  const res = await readStatus(`${appUrl}/status/deliveries/${encodeURIComponent(delivery)}.json`);
   if (res.status === 404) return null;
   if (res.status !== 200) throw new Error(`delivery ${delivery}: status answered ${res.status} ${await res.text()}`);
   return (await res.json()) as DeliveryState;

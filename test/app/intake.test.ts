@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { signPayload } from "../../src/app/server.js";
 import { SPOOL_MEMORY_BYTES, spoolDirectory, spoolStats } from "../../src/app/spool.js";
 import { MAX_BODY_BYTES } from "../../src/app/webhook.js";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { sha256Hex } from "../../src/core/envelope.js";
 import type { LedgerPr } from "../../src/store/index.js";
 import { pullJson, type FakePull } from "../support/fake-github.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { APP_EVENTS, APP_PERMISSIONS, appManifest } from "../../src/app/manifest.js";
+import { APP_EVENTS, APP_PERMISSIONS, appManifest } from "../../src/core/manifest.js";
 import { runCli } from "./process.js";
 
 /** The two-level subset of YAML app.yml uses: `key: value`, nested maps, `- item` lists, comments. */

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import { CLI_BUNDLE } from "../support/fixtures.js";
+import { spawnBundle } from "../support/spawn.js";
 
-export const CLI = resolve(import.meta.dirname, "../../dist/cli/index.js");
+export const CLI = CLI_BUNDLE;
 
 export interface CliResult {
   code: number | null;
@@ -9,22 +10,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliResult> {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`envelope-gate ${args.join(" ")} did not exit within ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<CliResult> {
+  const r = await spawnBundle(CLI, args, { env, timeoutMs });
+  if (r.timedOut) throw new Error(`envelope-gate ${args.join(" ")} did not exit within ${timeoutMs} ms\n${r.stderr}`);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 export interface AppProcess {

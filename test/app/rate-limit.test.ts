@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AppClient, type InstallationClient } from "../../src/github/app-client.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 import { installAppRoutes } from "../support/fake-github-app.js";
 import {
@@ -81,8 +81,8 @@ describe("the App's installation client under GitHub's rate limits", () => {
       const before = fake.repo(REPO).checkRuns.length;
       fake.rateLimit({ kind, method: "POST", pattern: PATTERN, times: 5, ...options });
       const err = await gh.createCheckRun(r, check).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(GateError);
-      expect((err as GateError).code).toBe("GITHUB_UNAVAILABLE");
+      expect(err).toBeInstanceOf(Refusal);
+      expect((err as Refusal).code).toBe("GITHUB_UNAVAILABLE");
       expect(statuses()).toEqual([403]);
       expect(fake.repo(REPO).checkRuns).toHaveLength(before);
     });
@@ -91,7 +91,7 @@ describe("the App's installation client under GitHub's rate limits", () => {
   it("fails closed when the limit outlasts its one wait", async () => {
     fake.rateLimit({ kind: "secondary", method: "POST", pattern: PATTERN, times: 5, retryAfterS: 1 });
     const err = await gh.createCheckRun(r, check).catch((e: unknown) => e);
-    expect((err as GateError).code).toBe("GITHUB_UNAVAILABLE");
+    expect((err as Refusal).code).toBe("GITHUB_UNAVAILABLE");
     expect(statuses()).toEqual([403, 403]);
   });
 });

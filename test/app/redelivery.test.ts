@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import type { RedeliveryReport } from "../../src/app/redelivery.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { installHookRoutes, type FakeHooks } from "../support/fake-github-hooks.js";

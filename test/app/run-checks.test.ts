@@ -9,8 +9,8 @@ import {
   runnerAWorkflow,
   runnerBRun,
   type DispatchRecord,
-} from "../../src/app/run-checks.js";
-import type { VerifiedBundle } from "../../src/app/bundle.js";
+} from "../../src/core/run-checks.js";
+import type { VerifiedBundle } from "../../src/core/evidence.js";
 import type { VerifiedRunA } from "../../src/app/run-verify.js";
 import { verifiedRunCheck, type EvidenceFacts } from "../../src/app/verified-check.js";
 import type { PropertyRecord } from "../../src/core/evidence.js";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { bundleFiles, type DispatchMode } from "../support/fake-github-app.js";
 import type { FakeWorkflowRun } from "../support/fake-github.js";
 import {

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { shownText } from "../support/gfm.js";
-import type { RunningApp } from "../../src/app/run.js";
+import type { RunningApp } from "../../src/app/start.js";
 import { bundleFiles } from "../support/fake-github-app.js";
 import type { FakeWorkflowRun } from "../support/fake-github.js";
 import {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { STARTER_ENVELOPE_TEXT, auditDecision, auditFootprint, renderAuditSummary, type AuditSummaryInput } from "../../src/core/audit.js";
 import { loadEnvelope } from "../../src/core/envelope.js";
 import { reportFromError } from "../../src/core/verdict.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { HOSTILE, harmlessProblems, render } from "../support/gfm.js";
 
 describe("auditFootprint", () => {
@@ -61,7 +61,7 @@ describe("renderAuditSummary", () => {
   const input = (): AuditSummaryInput => ({
     checkName: "envelope-gate (audit)",
     decision: auditDecision(0, 1),
-    report: { ...reportFromError(new GateError("INTERNAL_ERROR", "x"), null), verdict: "pass", error: null },
+    report: { ...reportFromError(new Refusal("INTERNAL_ERROR", "x"), null), verdict: "pass", error: null },
     envelope: {
       id: hostile,
       hash: "sha256:" + "a".repeat(64),

@@ -1,7 +1,7 @@
 /** src/core/base.ts (which base is judged) and src/core/outputs.ts (outputs within GitHub's limit), pure. */
 import { describe, expect, it } from "vitest";
 import { judgedBase } from "../../src/core/base.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { OUTPUTS_BUDGET_BYTES, fitList, fitOutputs, outputBytes } from "../../src/core/outputs.js";
 import { botExcluded, isBotAccount } from "../../src/core/policy.js";
 
@@ -13,7 +13,7 @@ describe("judgedBase", () => {
     try {
       fn();
     } catch (err) {
-      return err instanceof GateError ? err.code : String(err);
+      return err instanceof Refusal ? err.code : String(err);
     }
     return "none";
   };

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { BODY_MAX, buildEnvelopeProposal, parseAuditLog, readAuditBundle, STARTER_ENVELOPE } from "../../src/core/envelope-proposal.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import { logText, type Event } from "../support/logs.js";
 
@@ -18,7 +18,7 @@ function codeOf(f: () => unknown): string {
   try {
     f();
   } catch (err) {
-    if (err instanceof GateError) return err.code;
+    if (err instanceof Refusal) return err.code;
     throw err;
   }
   return "(none)";

@@ -1,21 +1,28 @@
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/core/errors.js";
-import { expandRoots, formatDigestLine, loadEnvelope, parseDigestFile, verifyDigest } from "../../src/core/envelope.js";
+import { Refusal } from "../../src/core/errors.js";
+import { envelopeSchema, expandRoots, formatDigestLine, loadEnvelope, parseDigestFile, verifyDigest } from "../../src/core/envelope.js";
 import { envelopeText } from "../support/logs.js";
 
 const enc = (s: string) => Buffer.from(s, "utf8");
 
-function refusal(fn: () => unknown): GateError {
+function refusal(fn: () => unknown): Refusal {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(GateError);
-    return err as GateError;
+    expect(err).toBeInstanceOf(Refusal);
+    return err as Refusal;
   }
   throw new Error("expected a refusal");
 }
 
 describe("loadEnvelope", () => {
+  it("ships a schema its meta-schema accepts (loadEnvelope compiles it without that check)", () => {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    expect(ajv.validateSchema(envelopeSchema), JSON.stringify(ajv.errors)).toBe(true);
+    expect(() => ajv.compile(envelopeSchema)).not.toThrow();
+  });
+
   it("loads the contract's example and hashes the raw bytes", () => {
     const text = envelopeText();
     const loaded = loadEnvelope(enc(text), "envelope.json");

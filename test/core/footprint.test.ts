@@ -18,7 +18,7 @@ import {
 import { renderFootprint } from "../../src/core/summary.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { buildManifest } from "../../src/core/evidence.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { logText } from "../support/logs.js";
 import { JAIL_AVAILABLE, run, sandbox } from "../observer/harness.js";
 
@@ -180,7 +180,7 @@ describe("footprint rules", () => {
   });
 
   it("a line that is not JSON is OBSERVER_LOG_MALFORMED", () => {
-    expect(() => footprintOf('{"v":1,"kind":"meta"}\nnot json\n')).toThrow(GateError);
+    expect(() => footprintOf('{"v":1,"kind":"meta"}\nnot json\n')).toThrow(Refusal);
   });
 });
 
@@ -207,7 +207,7 @@ describe("the base run's log from its evidence artifact", () => {
       try {
         f();
       } catch (err) {
-        return (err as GateError).code;
+        return (err as Refusal).code;
       }
       return "none";
     };

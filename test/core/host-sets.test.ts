@@ -6,9 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { formatReportText } from "../../src/cli/format.js";
 import { envelopeSchema, expandRoots, hostPatterns, loadEnvelope, type Envelope, type LoadedEnvelope } from "../../src/core/envelope.js";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { HOST_SETS, HOST_SETS_VERSION, HOST_SET_TOOLS, allowedViaSet } from "../../src/core/hosts.js";
-import { LogEvaluator, PROXY_ENV_KEYS, type LogVerdict } from "../../src/core/log.js";
+import { LogEvaluator, type LogVerdict } from "../../src/core/log-reader.js";
+import { PROXY_ENV_KEYS } from "../../src/core/rules.js";
 import { renderSummary } from "../../src/core/summary.js";
 import { suggestEnvelope, type RecordedLog } from "../../src/core/suggest.js";
 import { reportFromVerdict } from "../../src/core/verdict.js";
@@ -28,11 +29,11 @@ function judge(events: Event[], overrides: Record<string, unknown> = {}): LogVer
   return ev.finish();
 }
 
-function refusal(overrides: Record<string, unknown>): GateError {
+function refusal(overrides: Record<string, unknown>): Refusal {
   try {
     envelope(overrides);
   } catch (err) {
-    if (err instanceof GateError) return err;
+    if (err instanceof Refusal) return err;
     throw err;
   }
   throw new Error("the envelope was accepted");

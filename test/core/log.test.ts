@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
 import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY } from "../../src/core/env-sets.js";
-import { LogEvaluator, MAX_LINE_LENGTH, type LogVerdict } from "../../src/core/log.js";
+import { LogEvaluator, type LogVerdict } from "../../src/core/log-reader.js";
+import { MAX_LINE_LENGTH } from "../../src/core/log-format.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";
 
 const WORKSPACE = "/work/repo";
@@ -25,12 +26,12 @@ function judge(events: Event[], overrides: Record<string, unknown> = {}): LogVer
   return evaluate(loaded, logText(loaded.hash, events));
 }
 
-function refusal(loaded: LoadedEnvelope, bytes: Buffer | string): GateError {
+function refusal(loaded: LoadedEnvelope, bytes: Buffer | string): Refusal {
   try {
     evaluate(loaded, bytes);
   } catch (err) {
-    expect(err).toBeInstanceOf(GateError);
-    return err as GateError;
+    expect(err).toBeInstanceOf(Refusal);
+    return err as Refusal;
   }
   throw new Error("expected a refusal");
 }
@@ -237,7 +238,7 @@ describe("structure: could not observe never reads as observed nothing", () => {
         try {
           evaluate(loaded, bad, size);
         } catch (e) {
-          return e as GateError;
+          return e as Refusal;
         }
         throw new Error("expected refusal");
       })();
@@ -262,10 +263,10 @@ describe("structure: could not observe never reads as observed nothing", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(GateError);
-    expect((err as GateError).code).toBe("OBSERVER_LOG_MALFORMED");
-    expect((err as GateError).message).toContain(String(MAX_LINE_LENGTH));
-    expect((err as GateError).line).toBe(2);
+    expect(err).toBeInstanceOf(Refusal);
+    expect((err as Refusal).code).toBe("OBSERVER_LOG_MALFORMED");
+    expect((err as Refusal).message).toContain(String(MAX_LINE_LENGTH));
+    expect((err as Refusal).line).toBe(2);
   });
 
   it("checks sequence numbers when meta carries one", () => {
@@ -406,7 +407,7 @@ describe("observation is policy", () => {
   });
 
   it("an envelope's observation key is validated", () => {
-    expect(() => envelope({ observation: "none" })).toThrow(GateError);
+    expect(() => envelope({ observation: "none" })).toThrow(Refusal);
   });
 });
 
@@ -466,7 +467,7 @@ describe("loopback and prefix patterns", () => {
     expect(ids(evaluate(loaded, logText(loaded.hash, events, { meta: { network_enforced: false } }))).length).toBe(5);
     const strict = envelope({ loopback: "network" });
     expect(ids(evaluate(strict, logText(strict.hash, events, own))).length).toBe(5);
-    expect(() => envelope({ loopback: "any" })).toThrow(GateError);
+    expect(() => envelope({ loopback: "any" })).toThrow(Refusal);
   });
 
   it("allowed_env takes PREFIX* patterns, never a bare star", () => {
@@ -687,6 +688,26 @@ describe("exec jail_pid and meta withheld (the pid join, issue 20 item 3)", () =
     expect(evaluate(loaded, logText(loaded.hash, [], { meta: { withheld: ["HOME", "PYTHONPATH"] } })).verdict).toBe("pass");
     for (const bad of ["HOME", ["HOME", "HOME"], [""], ["A=b"], [7]]) {
       const err = refusal(loaded, logText(loaded.hash, [], { meta: { withheld: bad } }));
+      expect(err.code, JSON.stringify(bad)).toBe("OBSERVER_LOG_MALFORMED");
+      expect(err.line).toBe(1);
+    }
+  });
+
+  it("accepts meta.recorder as the recorder that ran (and why auto fell back to strace) and refuses anything else", () => {
+    const loaded = envelope();
+    for (const good of [{ name: "ebpf" }, { name: "strace" }, { name: "strace", fallback: "no recorder binary at /x" }]) {
+      expect(evaluate(loaded, logText(loaded.hash, [], { meta: { recorder: good } })).verdict, JSON.stringify(good)).toBe("pass");
+    }
+    for (const bad of [
+      "ebpf",
+      { name: "bpftrace" },
+      { name: "ebpf", fallback: "x" },
+      { name: "strace", fallback: "" },
+      { name: "strace", why: "x" },
+      [],
+      null,
+    ]) {
+      const err = refusal(loaded, logText(loaded.hash, [], { meta: { recorder: bad } }));
       expect(err.code, JSON.stringify(bad)).toBe("OBSERVER_LOG_MALFORMED");
       expect(err.line).toBe(1);
     }

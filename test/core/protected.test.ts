@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GateError } from "../../src/core/errors.js";
+import { Refusal } from "../../src/core/errors.js";
 import { expandRoots, expandWritableProtected, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
-import { LogEvaluator, type LogVerdict } from "../../src/core/log.js";
+import { LogEvaluator, type LogVerdict } from "../../src/core/log-reader.js";
 import { neverWritableReason } from "../../src/core/protected.js";
 import { credentialFindings, parseConfigList, stripUserinfo } from "../../src/observer/protected.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";
@@ -96,20 +96,20 @@ describe("write_protected: judged lexically on the recorded paths", () => {
         judge([], { protected: bad });
         throw new Error("expected a refusal");
       } catch (err) {
-        expect(err).toBeInstanceOf(GateError);
-        expect((err as GateError).code).toBe("OBSERVER_LOG_MALFORMED");
+        expect(err).toBeInstanceOf(Refusal);
+        expect((err as Refusal).code).toBe("OBSERVER_LOG_MALFORMED");
       }
     }
   });
 });
 
 describe("writable_protected in the envelope", () => {
-  const refused = (entry: string): GateError => {
+  const refused = (entry: string): Refusal => {
     try {
       envelope({ writable_protected: [entry] });
     } catch (err) {
-      expect(err).toBeInstanceOf(GateError);
-      return err as GateError;
+      expect(err).toBeInstanceOf(Refusal);
+      return err as Refusal;
     }
     throw new Error(`expected ${entry} to be refused`);
   };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { logCoverage } from "../../src/core/coverage.js";
 import { parseLogLines } from "../../src/core/footprint.js";
 import { SARIF_RULES, buildSarif } from "../../src/core/sarif.js";
-import type { Violation } from "../../src/core/log.js";
+import type { Violation } from "../../src/core/log-reader.js";
 import { renderSummary } from "../../src/core/summary.js";
 import { logText } from "../support/logs.js";
 

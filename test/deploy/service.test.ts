@@ -1,8 +1,8 @@
-import { execFile, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostname } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CRASH_LOOP_EXIT } from "../../src/app/crash-loop.js";
 import { APP_SETTINGS } from "../../src/app/settings.js";
@@ -10,6 +10,8 @@ import { crashResets } from "../../src/store/crashes.js";
 import { openStore } from "../../src/store/index.js";
 import { APP_ID, appKeys, SECRET, tempDir } from "../app/helpers.js";
 import { startListening, type AppProcess } from "../app/process.js";
+import { REPO_ROOT } from "../support/fixtures.js";
+import { spawnProcess } from "../support/spawn.js";
 import {
   dockerEnv,
   environmentFile,
@@ -25,7 +27,7 @@ import {
 } from "./parse.js";
 import { chownR, sandboxAvailable, sandboxed, sandboxedPid, uidOf, type SandboxSpec } from "./sandbox.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = REPO_ROOT;
 const DEPLOY = join(ROOT, "deploy");
 const UNIT_TEXT = readFileSync(join(DEPLOY, "envelope-gate.service"), "utf8");
 const UNIT = parseUnit(UNIT_TEXT);
@@ -80,13 +82,14 @@ async function signalApp(app: AppProcess, signal: NodeJS.Signals): Promise<numbe
   return exited(app.child);
 }
 
-function run(argv: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = execFile(argv[0] as string, argv.slice(1), { env, timeout: timeoutMs }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
+async function run(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // SIGTERM at the deadline, as execFile's timeout sent it.
+  const { code, stdout, stderr } = await spawnProcess(argv, { env, timeoutMs, killSignal: "SIGTERM" });
+  return { code, stdout, stderr };
 }
 
 async function healthz(url: string): Promise<number> {

@@ -12,7 +12,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROXY_ENV_KEYS } from "../../src/core/log.js";
+import { PROXY_ENV_KEYS } from "../../src/core/rules.js";
 import {
   CLIENT_HELLO_LIMIT,
   HEAD_LIMIT,

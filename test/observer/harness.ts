@@ -2,15 +2,18 @@
  * Runs the real bundle: `node dist/cli/index.js run ...` then `check ... --format json`.
  * Build first (`node scripts/build.mjs`; `npm test` does it in pretest).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll } from "vitest";
+import { CLI_BUNDLE, REPO_ROOT } from "../support/fixtures.js";
+import { digestLine } from "../support/hash.js";
+import { CAN_RUN_AS_NOBODY, NOBODY } from "../support/nobody.js";
+import { spawnProcess, type Spawned } from "../support/spawn.js";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
-export const CLI = join(ROOT, "dist/cli/index.js");
+export const ROOT = REPO_ROOT;
+export const CLI = CLI_BUNDLE;
 
 if (!existsSync(join(ROOT, "dist/preload/index.js")) || !existsSync(join(ROOT, "dist/sdk/index.js"))) {
   throw new Error("dist/ is not built with the observer: run `node scripts/build.mjs` first");
@@ -83,32 +86,23 @@ export function sandbox(envelope: Record<string, unknown> = {}): Sandbox {
   for (const dir of [s.workspace, s.scratch, s.outside, s.home]) mkdirSync(dir, { recursive: true });
   const text = JSON.stringify({ ...BASE_ENVELOPE, ...envelope }, null, 2) + "\n";
   writeFileSync(s.envelope, text);
-  writeFileSync(`${s.envelope}.sha256`, `${createHash("sha256").update(text).digest("hex")}  envelope.json\n`);
+  writeFileSync(`${s.envelope}.sha256`, digestLine(text, "envelope.json"));
   return s;
 }
 
-export interface Spawned {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Spawned };
 
-export function spawnNode(
+/** `node ARGS` (or `exec ARGS`) to its end, from the checkout unless `cwd` says otherwise. */
+export async function spawnNode(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; onStart?: (pid: number) => void; exec?: string; stdio?: (string | number)[] } = {},
 ): Promise<Spawned> {
-  return new Promise((resolvePromise, reject) => {
-    const stdio = (options.stdio ?? ["ignore", "pipe", "pipe"]) as ("ignore" | "pipe" | number)[];
-    const child = spawn(options.exec ?? process.execPath, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    if (child.pid !== undefined) options.onStart?.(child.pid);
-    child.on("close", (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  const { exec = process.execPath, stdio, ...rest } = options;
+  const { code, signal, stdout, stderr } = await spawnProcess([exec, ...args], {
+    ...rest,
+    ...(stdio === undefined ? {} : { stdio: stdio as ("ignore" | "pipe" | number)[] }),
   });
+  return { code, signal, stdout, stderr };
 }
 
 export interface RunResult extends Spawned {
@@ -118,16 +112,7 @@ export interface RunResult extends Spawned {
   lines: Record<string, unknown>[];
 }
 
-const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
-
-/** Whether the tests can run the wrapper as an unprivileged user too (they run as root, and the jail builds for nobody). */
-export const CAN_RUN_AS_NOBODY =
-  process.getuid?.() === 0 &&
-  spawnSync(
-    "setpriv",
-    [...NOBODY, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"],
-    { stdio: "ignore" },
-  ).status === 0;
+export { CAN_RUN_AS_NOBODY };
 
 let nobodyCli: string | null = null;
 /** A copy of the bundle every user can read: the checkout itself may sit where nobody cannot. */
@@ -152,6 +137,8 @@ export interface RunSettings {
   onStart?: (pid: number) => void;
   /** Another copy of the bundle to run (readable by nobody too). */
   cli?: string;
+  /** `--recorder auto|ebpf|strace`. */
+  recorder?: string;
 }
 
 export function logPathOf(s: Sandbox, name = "observer.jsonl"): string {
@@ -162,6 +149,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   const log = logPathOf(s, settings.logName);
   const args = [CLI, "run", "--envelope", s.envelope, "--observer", log, "--workspace", s.workspace, "--scratch", s.scratch];
   if (settings.nodeOnly) args.push("--node-only");
+  if (settings.recorder !== undefined) args.push("--recorder", settings.recorder);
   const env = { ...process.env, HOME: s.home, ...settings.env };
   let result: Spawned;
   if (settings.asNobody === true) {
@@ -192,12 +180,12 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   return { ...result, ...withoutRunLines(result.stderr), log, lines };
 }
 
-/** `run`'s own closing lines (the withheld keys, log and events), apart from what the command printed. */
+/** `run`'s own closing lines (the withheld keys, the recorder, log and events), apart from what the command printed. */
 export function withoutRunLines(stderr: string): { stderr: string; runLines: string[] } {
   const runLines: string[] = [];
   const rest = stderr
     .split(/(?<=\n)/)
-    .filter((l) => (/^envelope-gate run: (withheld|log) /.test(l) ? (runLines.push(l.trimEnd()), false) : true));
+    .filter((l) => (/^envelope-gate run: (withheld|recorder|log) /.test(l) ? (runLines.push(l.trimEnd()), false) : true));
   return { stderr: rest.join(""), runLines };
 }
 
@@ -245,6 +233,18 @@ export async function check(s: Sandbox, logName?: string): Promise<Report & { ex
 
 export function ids(report: Report): string[] {
   return report.violations.map((v) => v.id);
+}
+
+/** A C compiler, when the machine has one (the tests' small programs: threads that execute, vfork). */
+export const CC = ["/usr/bin/cc", "/usr/bin/gcc"].find((c) => existsSync(c));
+
+/** A C program compiled for the test, beside the sandbox's other programs (outside every root). */
+export function compileC(s: Sandbox, name: string, source: string): string {
+  const src = program(s, `${name}.c`, source);
+  const bin = join(s.base, "programs", name);
+  const r = spawnSync(CC as string, ["-O1", "-pthread", "-o", bin, src], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return bin;
 }
 
 /** Writes a program into the sandbox (outside every root, so writing it is not the program's doing). */

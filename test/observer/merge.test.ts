@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ChannelMessageError, Merger, type LogEvent } from "../../src/observer/merge.js";
+import type { Emitted } from "../../src/core/log-format.js";
+import { ChannelMessageError, Merger } from "../../src/observer/merge.js";
 
-function merger(processObserverLive = true, canary = false): { m: Merger; out: LogEvent[] } {
-  const out: LogEvent[] = [];
+function merger(processObserverLive = true, canary = false): { m: Merger; out: Emitted[] } {
+  const out: Emitted[] = [];
   return { m: new Merger({ processObserverLive, canary, emit: (e) => out.push(e) }), out };
 }
 
-const strip = (events: LogEvent[]): Record<string, unknown>[] => events.map(({ ts: _ts, ...rest }) => rest);
+const strip = (events: Emitted[]): Record<string, unknown>[] => events.map(({ ts: _ts, ...rest }) => rest);
 
 describe("merging the two observers", () => {
   it("writes: hook records never take a process-level one away; both are written", () => {
@@ -44,7 +45,7 @@ describe("merging the two observers", () => {
   });
 
   it("under allowlist, the proxy's records are written by name and the relay's own address by neither observer", () => {
-    const out: LogEvent[] = [];
+    const out: Emitted[] = [];
     const m = new Merger({
       processObserverLive: true,
       egressEndpoint: { host: "127.0.0.1", port: 3128 },
@@ -92,7 +93,11 @@ describe("merging the two observers", () => {
     m.fromHook({ kind: "env", pid: 1, key: "FORCE_COLOR", op: "get", origin: "internal" });
     m.fromHook({ kind: "env", pid: 1, key: "FORCE_COLOR", op: "get", origin: "user" });
     m.fromHook({ kind: "env", pid: 1, key: "AWS_SECRET_ACCESS_KEY", op: "get", origin: "internal" });
-    expect(out.map((e) => `${e.key}:${e.source}`)).toEqual(["FORCE_COLOR:runtime", "FORCE_COLOR:node", "AWS_SECRET_ACCESS_KEY:node"]);
+    expect(out.map((e) => (e.kind === "env" ? `${e.key}:${e.source}` : e.kind))).toEqual([
+      "FORCE_COLOR:runtime",
+      "FORCE_COLOR:node",
+      "AWS_SECRET_ACCESS_KEY:node",
+    ]);
   });
 
   it("canary stage: everything is kept and marked", () => {

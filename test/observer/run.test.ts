@@ -1,8 +1,33 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, TEST_TMP, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import {
+  CLI,
+  ROOT,
+  TEST_TMP,
+  check,
+  ids,
+  isResolverAttempt,
+  program,
+  run,
+  sandbox,
+  spawnNode,
+  type Report,
+  type Sandbox,
+} from "./harness.js";
 
 /**
  * The example agents and the SDK they import, copied beside the sandbox: the checkout may lie
@@ -199,6 +224,119 @@ console.log(JSON.stringify({ stdout, stderr, mine: process.env.NODE_OPTIONS ?? n
   });
 });
 
+describe("envelope-gate run: the scratch it chooses (no --scratch)", () => {
+  /** `run` without --scratch under TMPDIR, then `check` with the roots its meta recorded. */
+  async function runDefault(
+    s: Sandbox,
+    tmpdir: string,
+    script: string,
+    workspace = s.workspace,
+  ): Promise<{ code: number | null; stderr: string; lines: Record<string, unknown>[]; scratch: string; runDir: string; report: Report }> {
+    const log = join(s.base, "observer.jsonl");
+    const env = { ...process.env, HOME: s.home, TMPDIR: tmpdir };
+    const r = await spawnNode(
+      [CLI, "run", "--envelope", s.envelope, "--observer", log, "--workspace", workspace, "--", "sh", "-c", script],
+      {
+        cwd: workspace,
+        env,
+      },
+    );
+    const lines = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const meta = lines[0] as { scratch: string; run_id: string };
+    const checked = await spawnNode([CLI, "check", "--envelope", s.envelope, "--observer", log, "--format", "json"]);
+    return {
+      code: r.code,
+      stderr: r.stderr,
+      lines,
+      scratch: meta.scratch,
+      runDir: join(meta.scratch, `.envelope-gate-${meta.run_id}`),
+      report: JSON.parse(checked.stdout) as Report,
+    };
+  }
+  const writeAt = (lines: Record<string, unknown>[], path: string): Record<string, unknown> | undefined =>
+    lines.find((l) => l.kind === "write" && l.path === path && l.canary !== true);
+  const WRITES = 'echo a > "$SCRATCH/in-scratch.txt"; echo b > /tmp/in-tmp.txt; true';
+
+  it("under the jail's private /tmp: the self-check passes, the scratch is at its own path, /tmp is the run's own", async () => {
+    const s = sandbox();
+    const r = await runDefault(s, "/tmp", WRITES);
+    expect(r.stderr).not.toContain("OBSERVER_UNAVAILABLE");
+    expect(r.code).toBe(0);
+    expect(r.scratch.startsWith("/tmp/envelope-gate/")).toBe(true);
+    expect(r.lines.some((l) => l.canary === true && l.kind === "write" && l.errno === undefined)).toBe(true);
+    expect(writeAt(r.lines, join(r.scratch, "in-scratch.txt"))?.errno).toBeUndefined();
+    expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
+    expect(r.report.verdict).toBe("pass");
+  });
+
+  it("with an envelope that does not list ${SCRATCH}: the self-check passes, a write into the scratch is refused at its own path", async () => {
+    const s = sandbox({ allowed_roots: ["${WORKSPACE}"] });
+    for (const tmp of ["/tmp", join(s.base, "tmp")]) {
+      mkdirSync(tmp, { recursive: true });
+      const r = await runDefault(s, tmp, WRITES);
+      expect(r.stderr).not.toContain("OBSERVER_UNAVAILABLE");
+      expect(r.stderr).toContain("Read-only file system");
+      expect(r.code).toBe(0);
+      const refused = writeAt(r.lines, join(r.scratch, "in-scratch.txt"));
+      expect(refused).toBeDefined();
+      expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
+      expect(r.report.violations.map((v) => v.id)).toContain(`write_outside_root:${join(r.scratch, "in-scratch.txt")}`);
+    }
+  });
+
+  it("with TMPDIR in the jail's private HOME, and elsewhere", async () => {
+    const s = sandbox();
+    for (const tmp of [join(s.home, "tmp"), join(s.base, "tmp")]) {
+      mkdirSync(tmp, { recursive: true });
+      const r = await runDefault(s, tmp, WRITES);
+      expect(r.code).toBe(0);
+      expect(r.scratch.startsWith(`${tmp}/envelope-gate/`)).toBe(true);
+      expect(writeAt(r.lines, join(r.scratch, "in-scratch.txt"))?.errno).toBeUndefined();
+      expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
+      expect(r.report.verdict).toBe("pass");
+    }
+  });
+
+  it("with the workspace itself under /tmp (mktemp -d)", async () => {
+    const s = sandbox();
+    const workspace = realpathSync(mkdtempSync("/tmp/eg-observer-ws-"));
+    try {
+      const r = await runDefault(s, "/tmp", `${WRITES}; echo c > ./in-workspace.txt`, workspace);
+      expect(r.code).toBe(0);
+      expect(writeAt(r.lines, join(workspace, "in-workspace.txt"))?.errno).toBeUndefined();
+      expect(writeAt(r.lines, join(r.scratch, "in-scratch.txt"))?.errno).toBeUndefined();
+      expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
+      expect(r.report.verdict).toBe("pass");
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!existsSync("/dev/shm"))("envelope-gate run: a workspace on /dev/shm (the jail's /dev/shm is the run's own)", () => {
+  it("runs in it, records writes at their own paths, and a write to /dev/shm itself lands in the run's directory", async () => {
+    const s = sandbox();
+    const workspace = realpathSync(mkdtempSync("/dev/shm/eg-shm-workspace-"));
+    try {
+      const r = await run({ ...s, workspace }, ["sh", "-c", "echo x > in-workspace.txt; echo y > /dev/shm/outside-workspace.txt"], {
+        cwd: workspace,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readFileSync(join(workspace, "in-workspace.txt"), "utf8")).toBe("x\n");
+      expect(existsSync("/dev/shm/outside-workspace.txt")).toBe(false);
+      const writes = r.lines.filter((l) => l.kind === "write" && l.canary !== true).map((l) => l.path);
+      expect(writes).toContain(join(workspace, "in-workspace.txt"));
+      expect(writes.some((p) => typeof p === "string" && p.startsWith(s.scratch) && p.endsWith("/shm/outside-workspace.txt"))).toBe(true);
+      expect((await check({ ...s, workspace })).verdict).toBe("pass");
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("envelope-gate run: as an unprivileged user", () => {
   const asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
   const canDropPrivileges =
@@ -293,7 +431,7 @@ describe("envelope-gate run: refusals", () => {
   it("strace missing from PATH: OBSERVER_UNAVAILABLE, and the log cannot pass", async () => {
     const s = sandbox();
     writeFileSync(join(s.base, "observer.jsonl"), "stale log from an earlier run\n");
-    const r = await run(s, [process.execPath, "-e", "0"], { env: { PATH: "/nonexistent-bin" } });
+    const r = await run(s, [process.execPath, "-e", "0"], { recorder: "strace", env: { PATH: "/nonexistent-bin" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
     expect(r.stderr).toContain("strace not found");
@@ -303,7 +441,7 @@ describe("envelope-gate run: refusals", () => {
 
   it("the strace binary configured to a file that does not exist: OBSERVER_UNAVAILABLE", async () => {
     const s = sandbox();
-    const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_STRACE: "/nonexistent/strace" } });
+    const r = await run(s, ["node", "-e", "0"], { recorder: "strace", env: { ENVELOPE_GATE_STRACE: "/nonexistent/strace" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_UNAVAILABLE");
   });
@@ -313,7 +451,7 @@ describe("envelope-gate run: refusals", () => {
     // A "strace" that runs the command untraced: alive, silent.
     const fake = program(s, "fake-strace", `#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n`);
     await import("node:fs").then((fs) => fs.chmodSync(fake, 0o755));
-    const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_STRACE: fake } });
+    const r = await run(s, ["node", "-e", "0"], { recorder: "strace", env: { ENVELOPE_GATE_STRACE: fake } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_TRACER_LOST");
     expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");

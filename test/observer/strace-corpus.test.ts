@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { WriteOp } from "../../src/core/log-format.js";
 import { PathView } from "../../src/observer/jail.js";
 import { StraceParser, straceArgs, type ProcessEvent, type RootExit } from "../../src/observer/strace.js";
 import { jailArch } from "../../src/observer/seccomp.js";
@@ -77,7 +78,7 @@ const exec = (tgid: number, path: string, argv: string[], ppid: number | null = 
   path,
   argv,
 });
-const write = (tgid: number, name: string, op: string): ProcessEvent => ({ kind: "write", tgid, path: `${DIR}/${name}`, op });
+const write = (tgid: number, name: string, op: WriteOp): ProcessEvent => ({ kind: "write", tgid, path: `${DIR}/${name}`, op });
 const execs = (events: ProcessEvent[]): ProcessEvent[] => events.filter((e) => e.kind === "exec");
 
 describe("strace corpus: the captures are of the wrapper's strace arguments", () => {

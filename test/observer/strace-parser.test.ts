@@ -416,3 +416,94 @@ describe("channel frames", () => {
     expect(splitNodeOptions("--inspect")).toEqual({ stageDir: null, rest: "--inspect" });
   });
 });
+
+describe("strace output parser: the eBPF recorder's lines (docs/recorder-protocol.md)", () => {
+  // Pids above pid_max are no process: nothing can come from /proc for them.
+  const G = 4194400;
+  const feed = (parser: StraceParser, lines: string[]): void => {
+    const text = lines.map((l) => l + "\n").join("");
+    for (let i = 0; i < text.length; i += 11) parser.push(text.slice(i, i + 11));
+    parser.finish();
+  };
+
+  it("takes tgid, parent, jail pid and the real executable from @fork and @exec, never from /proc", () => {
+    const events: ProcessEvent[] = [];
+    const exits: unknown[] = [];
+    const parser = new StraceParser({
+      recorder: "ebpf",
+      cwd: "/work",
+      plumbing: new Set(),
+      emit: (e) => events.push(e),
+      jailed: { view: new PathView([]), launcher: "/usr/bin/env" },
+      onRootExit: (e) => exits.push(e),
+    });
+    parser.rootIs(G);
+    feed(parser, [
+      `${G} @exec ${G} ${hex("/usr/bin/bwrap")}`,
+      `${G} execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+      `${G + 1} @fork ${G} 1`,
+      `${G} clone(child_stack=NULL, flags=CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUSER|SIGCHLD) = ${G + 1}`,
+      // bubblewrap building the jail: not the command's.
+      `${G + 1} openat(AT_FDCWD${deco("/")}, ${hex("/proc/self/uid_map")}, O_WRONLY) = 3${deco("/proc/1/uid_map")}`,
+      `${G + 2} @fork ${G + 1} 2`,
+      `${G + 2} @exec 2 ${hex("/usr/bin/env")}`,
+      `${G + 2} execve(${hex("/usr/bin/env")}, [${hex("env")}, ${hex("-u")}, ${hex("PWD")}, ${hex("/bin/sh")}], 0x1 /* 3 vars */) = 0`,
+      `${G + 2} @exec 2 ${hex("/opt/real/sh")}`,
+      `${G + 2} execve(${hex("/bin/sh")}, [${hex("sh")}, ${hex("-c")}, ${hex("x")}], 0x1 /* 3 vars */) = 0`,
+      `${G + 3} @fork ${G + 2} 3`,
+      `${G + 3} openat(AT_FDCWD${deco("/work/sub")}, ${hex("out.txt")}, O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3${deco("/work/sub/out.txt")}`,
+      `${G + 3} ptrace(PTRACE_ATTACH, 1) = -1 EPERM (Operation not permitted)`,
+      `${G + 3} unlink(${hex("/work/gone")}) = -1 ENOENT (No such file or directory)`,
+      `${G + 2} +++ exited with 1 +++`,
+      `${G} +++ exited with 0 +++`,
+      "@lost 0",
+      "@end",
+    ]);
+    const sh = realpathSync("/bin/sh");
+    expect(events).toEqual([
+      { kind: "exec", tgid: G + 2, ppid: G + 1, jailPid: 2, path: sh, argv: ["sh", "-c", "x"] },
+      ...(sh !== "/opt/real/sh"
+        ? [{ kind: "exec", tgid: G + 2, ppid: G + 1, jailPid: 2, path: "/opt/real/sh", argv: ["sh", "-c", "x"] }]
+        : []),
+      { kind: "write", tgid: G + 3, path: "/work/sub/out.txt", op: "create" },
+      { kind: "forbidden", tgid: G + 3, name: "ptrace" },
+      { kind: "write", tgid: G + 3, path: "/work/gone", op: "delete", errno: "ENOENT" },
+    ]);
+    expect(exits).toEqual([{ code: 0, signal: null }]);
+    // The hooks record jail pids: the recorder's @fork lines map them back.
+    expect(parser.outerPid(3)).toBe(G + 3);
+    expect(parser.outerPid(2)).toBe(G + 2);
+    expect(parser.outerPid(77)).toBeNull();
+  });
+
+  it("inherits the working directory across @fork, for a relative name the recorder did not join", () => {
+    const events: ProcessEvent[] = [];
+    const parser = new StraceParser({ recorder: "ebpf", cwd: "/work", plumbing: new Set(), emit: (e) => events.push(e) });
+    feed(parser, [
+      `${G} openat(AT_FDCWD${deco("/work/a")}, ${hex("x")}, O_RDONLY) = 3${deco("/work/a/x")}`,
+      `${G + 5} @fork ${G} 5`,
+      `${G + 5} mkdir(${hex("d")}, 0777) = 0`,
+      `${G + 5} mkdirat(AT_FDCWD${deco("/work/b")}, ${hex("e")}, 0777) = 0`,
+    ]);
+    expect(events).toEqual([
+      { kind: "write", tgid: G + 5, path: "/work/a/d", op: "mkdir" },
+      { kind: "write", tgid: G + 5, path: "/work/b/e", op: "mkdir" },
+    ]);
+  });
+
+  it("ignores @fork and @exec lines without the option: strace's own output can never make them count", () => {
+    const lines = [
+      `${G + 9} @fork 4242 3`,
+      `${G + 9} @exec 3 ${hex("/fake/exe")}`,
+      `${G + 9} execve(${hex("/bin/sh")}, [${hex("sh")}], 0x1 /* 3 vars */) = 0`,
+    ];
+    expect(parse(lines)).toEqual([{ kind: "exec", tgid: G + 9, ppid: null, path: realpathSync("/bin/sh"), argv: ["sh"] }]);
+    const events: ProcessEvent[] = [];
+    const parser = new StraceParser({ recorder: "ebpf", cwd: "/work", plumbing: new Set(), emit: (e) => events.push(e) });
+    feed(parser, lines);
+    expect(events).toEqual([
+      { kind: "exec", tgid: G + 9, ppid: 4242, path: realpathSync("/bin/sh"), argv: ["sh"] },
+      { kind: "exec", tgid: G + 9, ppid: 4242, path: "/fake/exe", argv: ["sh"] },
+    ]);
+  });
+});

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "./harness.js";
 import { mkdtempSync } from "node:fs";
-import { suggestCommand } from "../../src/gate/suggest.js";
+import { suggestCommand } from "../../src/check/suggest.js";
 
 describe("envelope-gate suggest", () => {
   it("records, suggests, pins and enforces: the clean run passes under deny, a hostile read does not", async () => {
@@ -273,7 +273,7 @@ try { fs.mkdirSync(process.cwd() + "/out", { recursive: true }); fs.writeFileSyn
 
 describe("who read it: each entry names its program; withheld keys of a failed non-Node program (issue 20 items 3 and 6)", () => {
   const suggestJson = async (log: string, from: string) => {
-    const { readVerifiedEnvelope } = await import("../../src/gate/files.js");
+    const { readVerifiedEnvelope } = await import("../../src/check/files.js");
     const { suggestEnvelope } = await import("../../src/core/suggest.js");
     const lines = readFileSync(log, "utf8")
       .split("\n")
@@ -403,7 +403,10 @@ describe("suggest --run: run's closing lines first, the scratch it chose removed
       );
     const r = await once([]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stderr.split("\n").filter((l) => l.startsWith("envelope-gate run: "));
+    const all = r.stderr.split("\n").filter((l) => l.startsWith("envelope-gate run: "));
+    // Which recorder ran is said once (docs/observer.md); the lines suggest --run reads are the others.
+    expect(all.filter((l) => l.startsWith("envelope-gate run: recorder "))).toHaveLength(1);
+    const lines = all.filter((l) => !l.startsWith("envelope-gate run: recorder "));
     expect(lines[0]).toMatch(/^envelope-gate run: withheld \d+ of the caller's environment keys/);
     expect(lines[0]).toContain("EG_WITHHELD_PROBE");
     expect(lines[1]).toMatch(/^envelope-gate run: log .*r\.jsonl, \d+ events, the command exited 0$/);

@@ -20,20 +20,14 @@ import {
   sandbox,
   type RunResult,
   type Sandbox,
+  CC,
+  compileC,
 } from "./harness.js";
 
-const CC = ["/usr/bin/cc", "/usr/bin/gcc"].find((c) => existsSync(c));
 const PYTHON = "/usr/bin/python3";
 const TRUE = realpathSync("/bin/true");
 
-/** A C program compiled for the test (outside every root). */
-function c(s: Sandbox, name: string, source: string): string {
-  const src = program(s, `${name}.c`, source);
-  const bin = join(s.base, "programs", name);
-  const r = spawnSync(CC as string, ["-O1", "-pthread", "-o", bin, src], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return bin;
-}
+const c = compileC;
 
 const C_THREAD_EXEC = `#include <pthread.h>
 #include <unistd.h>

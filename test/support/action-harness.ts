@@ -2,22 +2,17 @@
  * Runs the bundled Action (dist/index.js) as a process against a FakeGitHub, the way a runner
  * would: GITHUB_* variables, INPUT_* inputs, an event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY.
  */
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FakeGitHub, FakePullFile, FakeWorkflowRun } from "./fake-github.js";
 import { bundleDigest, bundleFiles, type BundleSpec } from "./fake-github-app.js";
+import { ACTION_BUNDLE, DIGEST_PATH, ENVELOPE_PATH, LEDGER_HEADER, LEDGER_PATH, PROPERTIES_PATH, REPO } from "./fixtures.js";
+import { digestLine, hashOf, sha256 } from "./hash.js";
 import { BASE_ENVELOPE, envelopeText as baseEnvelopeText } from "./logs.js";
+import { spawnProcess } from "./spawn.js";
 
-export const ACTION_BUNDLE = resolve("dist/index.js");
-export const REPO = "acme/widgets";
-export const ENVELOPE_PATH = ".github/envelope-gate/envelope.json";
-export const DIGEST_PATH = `${ENVELOPE_PATH}.sha256`;
-export const PROPERTIES_PATH = ".github/envelope-gate/properties.json";
-export const LEDGER_PATH = ".github/envelope-gate/freeze_ledger.tsv";
-export const LEDGER_HEADER = "freeze_id\tproperty\trunner_a\trunner_b\tenvelope_hash\texpires_on\tstatus\tevidence";
+export { ACTION_BUNDLE, DIGEST_PATH, ENVELOPE_PATH, LEDGER_HEADER, LEDGER_PATH, PROPERTIES_PATH, REPO, sha256 };
 
 export const ENVELOPE = { ...BASE_ENVELOPE, envelope_id: "widgets-agent-envelope-v1" };
 
@@ -25,17 +20,13 @@ export function envelopeText(overrides: Record<string, unknown> = {}): string {
   return baseEnvelopeText({ envelope_id: ENVELOPE.envelope_id, ...overrides });
 }
 
-export function sha256(text: string | Uint8Array): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
 export function envelopeHash(text: string): string {
-  return `sha256:${sha256(text)}`;
+  return hashOf(text);
 }
 
 /** Envelope + digest files for a commit. */
 export function policyFiles(envelope: string): Record<string, string> {
-  return { [ENVELOPE_PATH]: envelope, [DIGEST_PATH]: `${sha256(envelope)}  envelope.json\n` };
+  return { [ENVELOPE_PATH]: envelope, [DIGEST_PATH]: digestLine(envelope, "envelope.json") };
 }
 
 export type LogEvent = Record<string, unknown>;
@@ -317,15 +308,16 @@ export async function runAction(options: RunOptions): Promise<ActionRun> {
     ...options.env,
   };
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
-  const child = spawn(process.execPath, [bundle], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   // Bounded: a hung Action is killed and reported as exit code null with what it printed.
-  const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 45_000);
-  const exitCode = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
-  clearTimeout(killer);
+  const {
+    code: exitCode,
+    stdout,
+    stderr,
+  } = await spawnProcess([process.execPath, bundle], {
+    cwd: workspace,
+    env,
+    timeoutMs: options.timeoutMs ?? 45_000,
+  });
   return {
     exitCode,
     stdout,

@@ -1,8 +1,10 @@
 /** Builders for observer logs and envelopes used by the core and CLI tests. */
-import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { digestLine, hashOf } from "./hash.js";
+
+export { hashOf };
 
 export const BASE_ENVELOPE = {
   envelope_id: "agent-patch-envelope-v3",
@@ -15,10 +17,6 @@ export const BASE_ENVELOPE = {
 
 export function envelopeText(overrides: Record<string, unknown> = {}): string {
   return JSON.stringify({ ...BASE_ENVELOPE, ...overrides }, null, 2) + "\n";
-}
-
-export function hashOf(text: string | Uint8Array): string {
-  return "sha256:" + createHash("sha256").update(text).digest("hex");
 }
 
 export type Event = Record<string, unknown>;
@@ -61,7 +59,7 @@ export function writeFixture(envelope: string, makeLog: (hash: string) => string
   const envPath = join(dir, "envelope.json");
   writeFileSync(envPath, envelope);
   const hash = hashOf(envelope);
-  writeFileSync(`${envPath}.sha256`, `${hash.slice(7)}  envelope.json\n`);
+  writeFileSync(`${envPath}.sha256`, digestLine(envelope, "envelope.json"));
   const logPath = join(dir, "observer.jsonl");
   writeFileSync(logPath, makeLog(hash));
   return { dir, envelope: envPath, digest: `${envPath}.sha256`, log: logPath, hash };

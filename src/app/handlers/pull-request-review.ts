@@ -1,5 +1,5 @@
 import type { AppContext } from "../context.js";
-import { pullRequestHead, type PullRequestPayload } from "../payloads.js";
+import { pullRequestHead, type PullRequestPayload } from "../../core/payloads.js";
 import { sameHead } from "./pull-request.js";
 
 /**
@@ -13,12 +13,6 @@ export async function onPullRequestReview(ctx: AppContext, p: PullRequestPayload
   const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
   if (!pr) return "not a ledger PR";
   if (!sameHead(pr, head)) return `not the App's ledger PR ${pr.freeze_id}: head ${head.headRepository ?? "?"}:${head.branch}`;
-  await ctx.store.transitionLedgerPr(
-    pr.lock_key,
-    ["opened"],
-    "opened",
-    { first_review_at: ctx.clock.now() },
-    { sql: "first_review_at IS NULL", params: [] },
-  );
+  await ctx.store.transitionLedgerPr(pr.lock_key, ["opened"], "opened", { first_review_at: ctx.clock.now() }, { first_review_at: null });
   return `ledger PR ${pr.freeze_id} reviewed`;
 }

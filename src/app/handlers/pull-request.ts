@@ -1,10 +1,10 @@
 import { mdCode, mdText } from "../../core/markdown.js";
-import { repoRef } from "../../github/app-client.js";
+import { repoRef } from "../../github/repo.js";
 import type { LedgerPr } from "../../store/index.js";
 import type { AppContext } from "../context.js";
 import { onEnvelopePullRequest } from "../envelope-pr.js";
 import { closeTampered, closeWithComment } from "../ledger-pr.js";
-import { pullRequestHead, type PullRequestPayload } from "../payloads.js";
+import { pullRequestHead, type PullRequestPayload } from "../../core/payloads.js";
 
 /**
  * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
@@ -83,13 +83,7 @@ export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Pro
       if (pr.state === "closed" && pr.outcome_code === null) {
         const tip = await gh.branchSha(r, pr.branch);
         if (pr.ledger_commit !== null && tip === pr.ledger_commit) {
-          await ctx.store.transitionLedgerPr(
-            pr.lock_key,
-            ["closed"],
-            "opened",
-            { closed_at: null },
-            { sql: "outcome_code IS NULL", params: [] },
-          );
+          await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "opened", { closed_at: null }, { outcome_code: null });
           return `ledger PR ${pr.freeze_id} reopened`;
         }
         const marked = await ctx.store.transitionLedgerPr(pr.lock_key, ["closed"], "closed", {

@@ -1,8 +1,8 @@
-import { repoRef } from "../../github/app-client.js";
+import { repoRef } from "../../github/repo.js";
 import type { AppContext } from "../context.js";
-import { ledgerHasFreeze, pushTouched } from "../freeze.js";
+import { ledgerHasFreeze, pushTouched } from "../../core/freeze.js";
 import { rebaseLedgerPr } from "../ledger-pr.js";
-import type { PushPayload } from "../payloads.js";
+import type { PushPayload } from "../../core/payloads.js";
 
 /**
  * `push` to a base branch that changed the ledger: rebuild every open ledger PR on it on the new

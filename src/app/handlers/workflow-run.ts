@@ -1,12 +1,13 @@
 import { EVIDENCE_ARTIFACT_NAME } from "../../core/evidence.js";
-import { repoRef, type ApiWorkflowRun, type InstallationClient } from "../../github/app-client.js";
-import { readEvidenceZip } from "../bundle.js";
+import { type ApiWorkflowRun, type InstallationClient } from "../../github/app-client.js";
+import { repoRef } from "../../github/repo.js";
+import { readEvidenceZip } from "../../core/evidence.js";
 import { onAuditRun } from "../envelope-pr.js";
 import type { AppContext } from "../context.js";
-import { dualRunForRunA, dualRunIdInTitle, isGateWorkflow } from "../dual-run.js";
-import type { WorkflowRunPayload } from "../payloads.js";
+import { dualRunForRunA, dualRunIdInTitle, isGateWorkflow } from "../../core/dual-run.js";
+import type { WorkflowRunPayload } from "../../core/payloads.js";
 import { compareRunB, dispatchRunnerB } from "../runner-b.js";
-import { gateWorkflowPath } from "../run-checks.js";
+import { gateWorkflowPath } from "../../core/run-checks.js";
 import { recordRunRefusal, verifyRunnerA, type VerifiedRunA } from "../run-verify.js";
 import { postVerifiedCheck } from "../verified-check.js";
 

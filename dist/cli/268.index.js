@@ -1,0 +1,5101 @@
+export const id = 268;
+export const ids = [268];
+export const modules = {
+
+/***/ 5268:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  runAndReport: () => (/* binding */ runAndReport),
+  runCommand: () => (/* binding */ runCommand)
+});
+
+// UNUSED EXPORTS: WITHHELD_SHOWN, recorderLine, withheldLine
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(6760);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(7975);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __webpack_require__(4296);
+// EXTERNAL MODULE: ./src/check/options.ts
+var options = __webpack_require__(9066);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(7598);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(8161);
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(3136);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __webpack_require__(8447);
+// EXTERNAL MODULE: ./src/check/files.ts + 2 modules
+var files = __webpack_require__(7509);
+;// CONCATENATED MODULE: ./src/observer/canary.ts
+/**
+ * The self-check before the command: a canary program run as a stage of its own, which every
+ * live observer must report (the run is refused otherwise).
+ */
+
+
+const CANARY_ENV_KEY = "ENVELOPE_GATE_CANARY";
+const CANARY_HOST = "canary.envelope-gate.invalid";
+const CANARY_FILE = ".envelope-gate-canary";
+const JAIL_CANARY_DIR = "/dev/shm";
+// The canary program: a write, an env read and a DNS lookup through the hooks, and a write, an
+// exec and a connect to a resolver address through the process observer.
+const CANARY_PROGRAM = `
+const fs = require("node:fs");
+const dns = require("node:dns");
+const dgram = require("node:dgram");
+fs.writeFileSync(process.argv[1], "envelope-gate canary\\n");
+void process.env.${CANARY_ENV_KEY};
+dns.lookup(${JSON.stringify(CANARY_HOST)}, () => {});
+const socket = dgram.createSocket("udp4");
+const done = () => process.exit(0);
+socket.on("error", done);
+socket.connect(53, "127.0.0.1", done);
+`;
+/** The canary's file in the jail: in the run's own /dev/shm, always private and writable (the scratch is not, unless the envelope lists ${SCRATCH}). */
+const CANARY_JAIL_PATH = (0,external_node_path_.join)(JAIL_CANARY_DIR, CANARY_FILE);
+/** The canary's command line. */
+function canaryArgv(node) {
+    return [node, "-e", CANARY_PROGRAM, CANARY_JAIL_PATH];
+}
+/** What the observers should have reported of the canary and did not (`canaryPath`: its file as recorded). */
+function canaryMissing(seen, recording, canaryPath) {
+    const missing = [];
+    const has = (pred) => seen.some(pred);
+    if (!recording && !has((e) => e.kind === "write" && e.source === "node" && e.path === canaryPath))
+        missing.push("node: write");
+    if (!has((e) => e.kind === "env" && e.source === "node" && e.key === CANARY_ENV_KEY))
+        missing.push("node: env read");
+    if (!has((e) => e.kind === "host" && e.source === "node" && e.host === CANARY_HOST))
+        missing.push("node: DNS lookup");
+    if (recording) {
+        if (!has((e) => e.kind === "write" && e.source === "process" && e.path === canaryPath))
+            missing.push("process: write");
+        if (!has((e) => e.kind === "exec" && e.source === "process"))
+            missing.push("process: exec");
+        if (!has((e) => e.kind === "host" && e.source === "process" && e.port === 53))
+            missing.push("process: resolver connect");
+    }
+    return missing;
+}
+/** The refusal of a run whose canary failed or went unreported. */
+function canaryFailure(result, missing, recorder) {
+    return new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the observer self-check failed (canary exit ${result.code ?? result.signal}; not seen: ${missing.join(", ") || "none"})`, {
+        hint: recorder === "ebpf"
+            ? "An observer is not reporting. The eBPF recorder attached but did not report the canary (a kernel whose tracepoints differ), or the Node hooks did not load. --recorder strace records with strace instead."
+            : recorder !== null
+                ? "An observer is not reporting. strace may be unable to attach (ptrace restricted: kernel.yama.ptrace_scope, seccomp, container policy), or the Node hooks did not load."
+                : "The Node hooks did not load or did not report.",
+    });
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(1421);
+;// CONCATENATED MODULE: ./src/observer/host-paths.ts
+/** Facts about the host's own paths that the jail and the protected paths both need. */
+
+
+/** The wrapper's homes: `$HOME` and the passwd entry's, when they are absolute and not `/`. */
+function homes() {
+    const out = new Set();
+    const fromEnv = (0,external_node_os_.homedir)();
+    if (fromEnv.startsWith("/") && fromEnv !== "/")
+        out.add(fromEnv);
+    try {
+        const fromPasswd = (0,external_node_os_.userInfo)().homedir;
+        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
+            out.add(fromPasswd);
+    }
+    catch {
+        // no passwd entry: only HOME
+    }
+    return [...out];
+}
+/** Whether anything (a dangling link too) is at the path. */
+function exists(path) {
+    try {
+        (0,external_node_fs_.lstatSync)(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/paths.ts
+var paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/observer/runner-layout.ts
+/**
+ * What of the runner the jail hides, derived from the wrapper's environment and its own Node
+ * binary alone (no I/O, so every layout is a table row in a test).
+ *
+ * GitHub's runners keep their secrets beside the job: the runner's own directory (its
+ * `.credentials`, `.credentials_rsaparams` private key, `.runner`, `_diag`), RUNNER_TEMP (step
+ * scripts with expanded secrets), the file-command files (GITHUB_ENV, GITHUB_OUTPUT, …), the
+ * event payload, the Actions and tools the job downloaded, and in a container job `/github`.
+ * Each is covered with an empty read-only directory; the allowed roots and the install
+ * directories of the programs the run starts are shown again on top (bubblewrap applies mounts
+ * in order, so the jail sorts them parents first).
+ *
+ * Layouts (docs/observer.md, The jail):
+ *   hosted       HOME=/home/runner, node /home/runner/runners/<v>/externals/node24/bin/node,
+ *                work /home/runner/work, RUNNER_TEMP /home/runner/work/_temp
+ *   self-hosted  /opt/actions-runner/{externals/node24,_work,_work/_temp,_diag,.runner,.credentials}
+ *   container    /__w (work), /__w/_temp, /__e/node24/bin/node, /__t, HOME=/github/home, /github/…
+ */
+
+
+const { basename, dirname, normalize } = external_node_path_.posix;
+const FILE_COMMAND_KEYS = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"];
+/** Directories the jail never covers whole: the system itself. A file there is masked alone. */
+const SYSTEM_DIRS = ["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/dev", "/sys", "/run", "/boot"];
+function clean(path) {
+    if (path === undefined || !path.startsWith("/"))
+        return null;
+    const p = normalize(path).replace(/\/+$/, "");
+    return p === "" ? null : p;
+}
+function depth(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+function within(path, dir) {
+    return (0,paths/* isInsideAnyRoot */.Jk)(path, [dir]);
+}
+/** A directory that may be covered whole: deeper than a top-level directory and not the system's. */
+function coverable(dir) {
+    return depth(dir) >= 2 && !SYSTEM_DIRS.some((s) => within(dir, s));
+}
+/** The runner's directory from its own Node (`<runner>/externals/node24/bin/node`), or the externals of a container job (`/__e`). */
+function runnerDirOfNode(execPath) {
+    const hosted = /^(\/.+)\/externals\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (hosted !== null)
+        return { runnerDir: hosted[1], externals: `${hosted[1]}/externals` };
+    const container = /^(\/__e)\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (container !== null)
+        return { runnerDir: null, externals: "/__e" };
+    return { runnerDir: null, externals: null };
+}
+function workDirOf(env) {
+    const runnerWorkspace = clean(env.RUNNER_WORKSPACE);
+    if (runnerWorkspace !== null && depth(runnerWorkspace) >= 2)
+        return dirname(runnerWorkspace);
+    const runnerTemp = clean(env.RUNNER_TEMP);
+    if (runnerTemp !== null && basename(runnerTemp) === "_temp" && depth(runnerTemp) >= 2)
+        return dirname(runnerTemp);
+    return null;
+}
+/** `<prefix>` for `<prefix>/bin/<name>`, else the program's own directory. */
+function installDirOf(executable) {
+    const m = /^(\/.+)\/bin\/[^/]+$/.exec(executable);
+    return m !== null ? m[1] : dirname(executable);
+}
+function runnerLayout(input) {
+    const { env } = input;
+    const fromNode = runnerDirOfNode(normalize(input.execPath));
+    const workDir = workDirOf(env);
+    // A self-hosted runner keeps its work directory inside its own (`<runner>/_work`).
+    const runnerDir = fromNode.runnerDir ?? (workDir !== null && basename(workDir) === "_work" ? dirname(workDir) : null);
+    const hidden = new Set();
+    const masked = new Set();
+    const hide = (dir) => {
+        if (dir !== null && coverable(dir))
+            hidden.add(dir);
+    };
+    if (runnerDir !== null) {
+        hide(runnerDir);
+        // Hosted runners keep each version under `runners/`: the whole of it is the runner's.
+        if (basename(dirname(runnerDir)) === "runners")
+            hide(dirname(runnerDir));
+    }
+    if (fromNode.externals !== null && (runnerDir === null || !within(fromNode.externals, runnerDir)))
+        hide(fromNode.externals);
+    if (workDir !== null)
+        for (const name of ["_actions", "_temp", "_tool"])
+            hide(`${workDir}/${name}`);
+    hide(clean(env.RUNNER_TEMP));
+    const toolCache = clean(env.RUNNER_TOOL_CACHE);
+    hide(toolCache);
+    // The Action's own directory, unless it is the repository the run works on (`uses: ./`):
+    // inside a root it is left to the protected paths.
+    const actionPath = clean(env.GITHUB_ACTION_PATH);
+    if (actionPath !== null && !(0,paths/* isInsideAnyRoot */.Jk)(actionPath, input.roots))
+        hide(actionPath);
+    // The file-command files and the event payload: their directory when it is the runner's own
+    // kind of place, else the file alone.
+    for (const file of [...FILE_COMMAND_KEYS.map((k) => clean(env[k])), clean(env.GITHUB_EVENT_PATH)]) {
+        if (file === null)
+            continue;
+        const dir = dirname(file);
+        if (coverable(dir))
+            hidden.add(dir);
+        else
+            masked.add(file);
+    }
+    // A container job's `/github` (home, workflow, file_commands) is the runner's, whole.
+    const containerPaths = [clean(env.HOME), clean(env.GITHUB_EVENT_PATH), ...FILE_COMMAND_KEYS.map((k) => clean(env[k]))];
+    if (containerPaths.some((p) => p !== null && within(p, "/github")))
+        hidden.add("/github");
+    // A root is the command's own: covering it (or one of its parents that is a root) would hide it.
+    for (const dir of [...hidden])
+        if (input.roots.includes(dir))
+            hidden.delete(dir);
+    for (const file of [...masked])
+        if ([...hidden].some((d) => within(file, d)))
+            masked.delete(file);
+    const covered = [...hidden, ...input.privateTargets];
+    // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
+    const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d) => d !== null);
+    // Inside the runner's directory only its Node installs and the tool cache are programs' homes.
+    const programPlaces = runnerDir !== null ? [`${runnerDir}/externals`, ...toolDirs] : [];
+    const forbidden = (dir) => dir === "/" ||
+        covered.some((c) => within(c, dir)) ||
+        input.privateTargets.some((home) => home !== "/tmp" && within(dir, home) && depth(dir) <= depth(home) + 1) ||
+        (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !programPlaces.some((p) => within(dir, p) && dir !== p))));
+    const visible = new Set();
+    const show = (program, dir) => {
+        if ((0,paths/* isInsideAnyRoot */.Jk)(program, input.roots) || !covered.some((c) => within(program, c)))
+            return;
+        visible.add(forbidden(dir) ? program : dir);
+    };
+    for (const exe of input.executables.map((e) => clean(e)).filter((e) => e !== null))
+        show(exe, installDirOf(exe));
+    for (const entry of (env.PATH ?? "").split(":")) {
+        const dir = clean(entry);
+        if (dir !== null && toolDirs.some((t) => within(dir, t) && dir !== t))
+            show(dir, basename(dir) === "bin" ? dirname(dir) : dir);
+    }
+    const byDepth = (a, b) => depth(a) - depth(b) || a.localeCompare(b);
+    return {
+        runnerDir,
+        workDir,
+        hidden: [...hidden].sort(byDepth),
+        masked: [...masked].sort(byDepth),
+        visible: [...visible].filter((v) => ![...visible].some((o) => o !== v && within(v, o))).sort(byDepth),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/observer/machine-identity.ts
+/**
+ * Machine identity hidden inside the jail: what PR code could read to tell runner A's machine
+ * from runner B's, and so pick which one fails, is the same on every machine.
+ *
+ * - Fixed files bound read-only over the host's: `/etc/machine-id`, `/var/lib/dbus/machine-id`,
+ *   `/etc/hostname`, `/etc/hosts` and `/proc/sys/kernel/random/boot_id`.
+ * - The UTS hostname is `envelope-gate` (bwrap `--hostname`, in isolation()), so `hostname`,
+ *   `uname -n` and `/proc/sys/kernel/hostname` say the same on every machine.
+ * - Directories covered with an empty read-only tmpfs: the DMI ids (`/sys/devices/virtual/dmi`,
+ *   behind `/sys/class/dmi/id`), `/sys/firmware` (the raw SMBIOS and ACPI tables, the device
+ *   tree), the network interfaces' sysfs directories (MAC addresses; the jail's own network
+ *   namespace has only loopback) and the cloud agents' instance data (cloud-init, Azure's waagent).
+ * - SSH host keys (`/etc/ssh/ssh_host_*`) and the disks' serial numbers and world-wide ids in
+ *   sysfs covered with an empty file.
+ *
+ * A path the host lacks stays absent (bubblewrap cannot create a mount point on the read-only
+ * root) and meta says so; a path that is there but of another kind than the cover needs (a
+ * directory at `/etc/machine-id`) is refused with JAIL_IDENTITY_UNAVAILABLE: the jail never
+ * claims to hide what it did not.
+ *
+ * The wrapper itself still reads the real machine id and hostname outside the jail (meta.runner,
+ * runner.json): the App compares those.
+ */
+
+
+
+
+
+
+const JAIL_HOSTNAME = "envelope-gate";
+/** A valid machine id (32 lower-case hex, version 4 bits set), the same on every machine. */
+const JAIL_MACHINE_ID = "e9a7e0000000400080000000000e9a7e";
+const JAIL_BOOT_ID = "e9a7e000-0000-4000-8000-00000e9a7e00";
+const JAIL_HOSTS = `127.0.0.1\tlocalhost\n127.0.1.1\t${JAIL_HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n`;
+/** Files whose content is fixed in the jail: path -> content. */
+const FIXED_FILES = [
+    ["/etc/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/var/lib/dbus/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/etc/hostname", `${JAIL_HOSTNAME}\n`],
+    ["/etc/hosts", JAIL_HOSTS],
+    // The jail's /proc is its own (--proc), but a file of it can be bound over like any other.
+    ["/proc/sys/kernel/random/boot_id", `${JAIL_BOOT_ID}\n`],
+];
+/** Directories covered with an empty read-only directory when the host has them. */
+const COVERED_DIRECTORIES = [
+    "/sys/devices/virtual/dmi",
+    "/sys/firmware",
+    "/sys/class/net",
+    "/var/lib/cloud",
+    "/run/cloud-init",
+    "/var/lib/waagent",
+];
+/** Environment keys given the jail's hostname when an envelope lets them in (core/env-sets.ts MACHINE_KEY for the rest). */
+const HOSTNAME_KEYS = ["HOSTNAME", "HOST"];
+function kindOf(path) {
+    let real;
+    try {
+        // bubblewrap does not follow a symlink at a destination (Debian's dbus machine id links to /etc's): bind at the target.
+        real = (0,external_node_fs_.realpathSync)(path);
+    }
+    catch (err) {
+        const code = (0,errors/* errnoOf */.UQ)(err);
+        if (code === "ENOENT" || code === "ENOTDIR")
+            return { kind: "absent", real: path };
+        throw identityError(path, `it cannot be resolved (${code ?? String(err)})`);
+    }
+    const st = (0,external_node_fs_.lstatSync)(real);
+    return { kind: st.isFile() ? "file" : st.isDirectory() ? "directory" : "other", real };
+}
+function identityError(path, why) {
+    return new errors/* Refusal */.P_("JAIL_IDENTITY_UNAVAILABLE", `the jail cannot hide the machine's identity at ${path}: ${why}`, {
+        hint: "The run never starts with the machine's identity in view (docs/observer.md, What a run can still tell about its machine). Make it a regular file (or remove it).",
+    });
+}
+/** The interfaces' own sysfs directories (their MAC addresses), behind /sys/class/net's links. */
+function interfaceDirectories() {
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)("/sys/class/net");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const name of names) {
+        try {
+            const real = (0,external_node_fs_.realpathSync)((0,external_node_path_.join)("/sys/class/net", name));
+            if (real !== (0,external_node_path_.join)("/sys/class/net", name) && (0,external_node_fs_.lstatSync)(real).isDirectory())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+function sshHostKeys() {
+    try {
+        return (0,external_node_fs_.readdirSync)("/etc/ssh")
+            .filter((n) => n.startsWith("ssh_host_"))
+            .map((n) => (0,external_node_path_.join)("/etc/ssh", n))
+            .sort();
+    }
+    catch {
+        return [];
+    }
+}
+/** Disk serial numbers and world-wide ids in sysfs (`/sys/block/<disk>/serial`, `…/device/wwid`, NVMe's `serial`). */
+const DISK_ID_FILES = ["serial", "wwid", "device/serial", "device/wwid", "device/vpd_pg80", "device/vpd_pg83", "device/unit_serial_number"];
+function diskIdFiles() {
+    const out = [];
+    const under = (dir, names) => {
+        let entries;
+        try {
+            entries = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            return;
+        }
+        for (const entry of entries)
+            for (const name of names)
+                out.push((0,external_node_path_.join)(dir, entry, name));
+    };
+    under("/sys/block", DISK_ID_FILES);
+    under("/sys/class/nvme", ["serial"]);
+    return out;
+}
+/**
+ * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
+ * inside the jail): the fixed files are written there and bound read-only from it.
+ */
+function planMachineIdentity(dir) {
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
+    const args = [];
+    const meta = { hostname: JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
+    const bound = new Set();
+    FIXED_FILES.forEach(([path, content], i) => {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            meta.absent.push(path);
+            return;
+        }
+        if (kind !== "file")
+            throw identityError(path, `it is a ${kind === "directory" ? "directory" : "special file"}, not a file`);
+        if (bound.has(real)) {
+            meta.fixed.push(path);
+            return;
+        }
+        const source = (0,external_node_path_.join)(dir, `fixed-${i}`);
+        (0,external_node_fs_.writeFileSync)(source, content, { mode: 0o644 });
+        args.push("--ro-bind", source, real);
+        bound.add(real);
+        meta.fixed.push(path);
+    });
+    const directories = [...COVERED_DIRECTORIES, ...interfaceDirectories()];
+    for (const path of directories) {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            if (COVERED_DIRECTORIES.includes(path))
+                meta.absent.push(path);
+            continue;
+        }
+        if (kind !== "directory")
+            throw identityError(path, "it is not a directory");
+        if (bound.has(real))
+            continue;
+        args.push("--tmpfs", real, "--remount-ro", real);
+        bound.add(real);
+        meta.covered.push(real);
+    }
+    const files = [...sshHostKeys(), ...diskIdFiles()];
+    const empty = (0,external_node_path_.join)(dir, "empty");
+    (0,external_node_fs_.writeFileSync)(empty, "", { mode: 0o644 });
+    for (const file of files) {
+        const { kind, real } = kindOf(file);
+        if (kind === "absent" || bound.has(real) || (0,paths/* isInsideAnyRoot */.Jk)(real, [...bound]))
+            continue;
+        if (kind !== "file")
+            throw identityError(file, "it is not a file");
+        args.push("--ro-bind", empty, real);
+        bound.add(real);
+        meta.emptied.push(real);
+    }
+    return { args, meta };
+}
+/** Test seam: the file holding the machine id the runner is named by. */
+const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
+/** The runner as meta names it: the host name and a digest of the real machine id (never the jail's). */
+function runnerIdentity() {
+    const files = process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV]] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+    for (const file of files) {
+        try {
+            const id = (0,external_node_fs_.readFileSync)(file, "utf8").trim();
+            if (id !== "")
+                return `${(0,external_node_os_.hostname)()}#${(0,external_node_crypto_.createHash)("sha256").update(id).digest("hex").slice(0, 16)}`;
+        }
+        catch {
+            continue;
+        }
+    }
+    throw new errors/* Refusal */.P_("RUNNER_IDENTITY_UNAVAILABLE", `no machine id in ${files.join(" or ")}: the runner cannot be identified`, {
+        hint: "The log names the machine it was recorded on (A/B runs must differ). Provide /etc/machine-id (systemd-machine-id-setup).",
+    });
+}
+
+;// CONCATENATED MODULE: ./src/observer/jail.ts
+/**
+ * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
+ *
+ *   wrapper (node) -> strace -f -> bwrap [namespaces, mounts, seccomp] -> command
+ *
+ * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
+ * mount namespaces, and a network namespace of its own under `network: deny`. The whole
+ * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
+ * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
+ * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
+ * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
+ * the host's network namespace and are out of reach already). What names the machine (its id,
+ * hostname, boot id, DMI ids, MAC addresses) reads the same on every machine (machine-identity.ts).
+ *
+ * Paths the command sees are the host's own except under the private directories, so the
+ * observer records what the command asked for, and PathView turns such a path into the host
+ * path behind it when a symlink must be resolved.
+ */
+
+
+
+
+
+
+
+
+const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
+/** Directories of the jail's own /dev given to the run as private space, like its /tmp. */
+const JAIL_DEV_PRIVATE = ["/dev/shm", "/dev/mqueue"];
+/** Jail paths <-> host paths, for resolving what the command named. */
+class PathView {
+    mounts;
+    constructor(mounts) {
+        // Most specific first.
+        this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
+    }
+    /**
+     * The path to record for a jail path: the jail's own, except under a directory that is the
+     * host's in disguise (the jail's /tmp is the run's scratch), which is recorded as the host path.
+     */
+    recorded(jailPath) {
+        for (const m of this.mounts) {
+            if (PathView.under(jailPath, m.jail))
+                return m.recordAsHost === true ? m.host + jailPath.slice(m.jail.length) : jailPath;
+        }
+        return jailPath;
+    }
+    static under(path, prefix) {
+        return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+    }
+    toHost(jailPath) {
+        const inDev = PathView.under(jailPath, "/dev");
+        for (const m of this.mounts) {
+            // The jail's /dev is its own (bubblewrap's): only its private directories (/dev/shm) have a host side.
+            if (PathView.under(jailPath, m.jail) && (!inDev || PathView.under(m.jail, "/dev")))
+                return m.host + jailPath.slice(m.jail.length);
+        }
+        if (inDev)
+            return `/nonexistent/envelope-gate-jail${jailPath}`;
+        return jailPath;
+    }
+    toJail(hostPath) {
+        for (const m of [...this.mounts].sort((a, b) => b.host.length - a.host.length)) {
+            if (PathView.under(hostPath, m.host))
+                return m.jail + hostPath.slice(m.host.length);
+        }
+        return hostPath;
+    }
+}
+/** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
+function hostUnixSockets() {
+    let table;
+    try {
+        table = (0,external_node_fs_.readFileSync)("/proc/net/unix", "utf8");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const line of table.split("\n").slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 = listening.
+        const path = fields[7];
+        if (path === undefined || !path.startsWith("/") || fields.length !== 8)
+            continue;
+        if ((parseInt(fields[3] ?? "0", 16) & 0x10000) === 0)
+            continue;
+        try {
+            // Bound over at its real path: bubblewrap does not follow a symlink such as /var/run.
+            const real = (0,external_node_fs_.realpathSync)(path);
+            if ((0,external_node_fs_.lstatSync)(real).isSocket())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+/**
+ * The sockets the jail could reach: those the jail's own user (the wrapper's, in a user namespace
+ * of its own, with no capabilities) finds when it looks, in a probe jail with the same isolation.
+ * The wrapper lists the host's sockets with its own rights (as root: every path), but a socket in
+ * a directory the jail's user cannot search (a 0700 directory of another user: a concurrent run's
+ * `egress.sock` under its private directory) is out of the jail's reach, and bubblewrap cannot
+ * cover it either: it makes the mount point with the same user, and stops with "Permission
+ * denied" before the command starts. Bubblewrap can search wherever the command can (same user,
+ * more rights while it builds the jail), so every socket the command could reach is still covered.
+ * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
+ */
+function reachableInJail(bwrap, sockets) {
+    if (sockets.length === 0)
+        return sockets;
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
+    if (probe.status !== 0 || typeof probe.stdout !== "string")
+        return sockets;
+    const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
+    return sockets.filter((s) => seen.has(s));
+}
+/** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
+function isolation() {
+    return [
+        "--unshare-user",
+        "--disable-userns",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        // The same hostname on every machine (machine-identity.ts): uname -n, hostname, /proc/sys/kernel/hostname.
+        "--hostname",
+        JAIL_HOSTNAME,
+        "--unshare-cgroup-try",
+        "--unshare-net",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        // /proc/sys is host-wide (core_pattern runs a program as host root), and the kernel checks
+        // only the uid there, not capabilities: the jail's /proc is read-only.
+        "--remount-ro",
+        "/proc",
+    ];
+}
+/**
+ * The host directory behind one of the jail's private directories (its HOME, its /tmp), a real
+ * directory inside the run's own directory in the scratch. Anything but a directory is removed
+ * (a symlink itself, never its target) and a fresh directory made: bubblewrap would bind whatever
+ * a link points at read-write, and every write through it would be recorded under the scratch.
+ */
+function privateRunDir(host) {
+    let isDirectory = false;
+    try {
+        const st = (0,external_node_fs_.lstatSync)(host);
+        isDirectory = st.isDirectory();
+        if (!isDirectory)
+            (0,external_node_fs_.rmSync)(host, { force: true });
+    }
+    catch (err) {
+        if ((0,errors/* errnoOf */.UQ)(err) !== "ENOENT")
+            throw err;
+    }
+    if (!isDirectory)
+        (0,external_node_fs_.mkdirSync)(host, { mode: 0o700 });
+    if (!(0,external_node_fs_.lstatSync)(host).isDirectory() || (0,external_node_fs_.realpathSync)(host) !== host) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
+            hint: "Remove it, or give the run a fresh scratch directory.",
+        });
+    }
+}
+function isDirectory(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function isFile(path) {
+    try {
+        return (0,external_node_fs_.lstatSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+const KIND_ORDER = { hide: 0, private: 1, visible: 2, root: 3 };
+function depthOf(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+/** The mount that decides what the jail shows at a path: the deepest one containing it. */
+function coverOf(path, ops) {
+    let best = null;
+    for (const op of ops) {
+        if (!(0,paths/* isInsideAnyRoot */.Jk)(path, [op.target]))
+            continue;
+        if (best === null || depthOf(op.target) > depthOf(best.target))
+            best = op;
+    }
+    return best;
+}
+function planJail(bwrap, plan) {
+    const args = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
+    const privateMounts = [];
+    const ops = [];
+    // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
+    // leaves there (a ~/.npmrc, a /tmp/sh it names) never reach the next run with the same scratch.
+    const privateTargets = [];
+    let homeIndex = 0;
+    for (const target of ["/tmp", ...homes()]) {
+        if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target))
+            continue;
+        const name = target === "/tmp" ? "tmp" : ++homeIndex === 1 ? "home" : `home${homeIndex}`;
+        const host = (0,external_node_path_.join)(plan.runDir, name);
+        privateRunDir(host);
+        privateTargets.push(target);
+        ops.push({ kind: "private", target, host });
+        privateMounts.push({ jail: target, host, recordAsHost: true });
+    }
+    // A HOME that is not there (nor in a root) would make every cache write an attempt on the
+    // read-only host: the command gets a private one instead, at its host path in the run's directory.
+    let homeReplacement = null;
+    const home = plan.commandHome;
+    if (home !== undefined &&
+        home.startsWith("/") &&
+        !privateTargets.includes(home) &&
+        !(0,paths/* isInsideAnyRoot */.Jk)(home, plan.writableRoots) &&
+        !isDirectory(home)) {
+        homeReplacement = (0,external_node_path_.join)(plan.runDir, homeIndex === 0 ? "home" : `home${homeIndex + 1}`);
+        privateRunDir(homeReplacement);
+        ops.push({ kind: "private", target: homeReplacement, host: homeReplacement });
+        privateMounts.push({ jail: homeReplacement, host: homeReplacement });
+    }
+    const layout = runnerLayout({
+        env: plan.runnerEnv,
+        execPath: plan.execPath,
+        privateTargets,
+        executables: plan.executables,
+        roots: plan.writableRoots,
+    });
+    const hiddenPresent = layout.hidden.filter(isDirectory);
+    for (const dir of hiddenPresent)
+        ops.push({ kind: "hide", target: dir });
+    const visible = layout.visible.filter(exists);
+    const scratch = plan.scratch;
+    if (scratch !== undefined &&
+        (0,paths/* isInsideAnyRoot */.Jk)(scratch, privateTargets) &&
+        !(0,paths/* isInsideAnyRoot */.Jk)(scratch, plan.writableRoots) &&
+        !visible.includes(scratch) &&
+        isDirectory(scratch))
+        visible.push(scratch);
+    for (const dir of visible)
+        ops.push({ kind: "visible", target: dir });
+    const roots = [...plan.writableRoots].filter(exists);
+    for (const root of roots)
+        ops.push({ kind: "root", target: root });
+    // A directory covered already (inside another hidden one, or in a private HOME or /tmp, with
+    // no root between) needs no mount of its own.
+    const effective = ops.filter((op) => {
+        if (op.kind !== "hide")
+            return true;
+        const parent = coverOf(op.target, ops.filter((o) => o !== op && o.target !== op.target));
+        return parent === null || (parent.kind !== "hide" && parent.kind !== "private");
+    });
+    // Parents before children: bubblewrap applies mounts in order.
+    effective.sort((a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target));
+    for (const op of effective) {
+        if (op.kind === "hide")
+            args.push("--tmpfs", op.target);
+        else if (op.kind === "private")
+            args.push("--bind", op.host, op.target);
+        else if (op.kind === "visible")
+            args.push("--ro-bind", op.target, op.target);
+        else
+            args.push("--bind", op.target, op.target);
+    }
+    const shown = (path) => {
+        const cover = coverOf(path, effective);
+        return cover === null || cover.kind === "root" || cover.kind === "visible";
+    };
+    // The jail's /dev/shm and /dev/mqueue (POSIX shared memory and semaphores, message queues) are
+    // the run's own too, like /tmp: bubblewrap's /dev is the jail's, so these are always made, in the
+    // run's directory, bound after /dev and recorded there (inside ${SCRATCH}).
+    for (const target of JAIL_DEV_PRIVATE) {
+        const host = (0,external_node_path_.join)(plan.runDir, target.slice("/dev/".length));
+        privateRunDir(host);
+        args.push("--bind", host, target);
+        privateMounts.push({ jail: target, host, recordAsHost: true });
+    }
+    // A root (or a directory shown read-only) under /dev/shm or /dev/mqueue, a workspace on that
+    // tmpfs, is bound again over the run's own directory, at its own path.
+    for (const op of effective) {
+        if ((op.kind === "root" || op.kind === "visible") && (0,paths/* isInsideAnyRoot */.Jk)(op.target, [...JAIL_DEV_PRIVATE]))
+            args.push(op.kind === "root" ? "--bind" : "--ro-bind", op.target, op.target);
+    }
+    if (!shown(plan.cwd)) {
+        throw new errors/* Refusal */.P_("JAIL_CWD_HIDDEN", `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`, {
+            hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
+        });
+    }
+    // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+    args.push(...plan.protectedMounts);
+    // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
+    const identity = planMachineIdentity((0,external_node_path_.join)(plan.wrapperDir, "identity"));
+    args.push(...identity.args);
+    // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
+    // is covered even where a root includes it; only the stage directory shows, read-only.
+    args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
+    // Read-only once every mount inside them has its mount point (roots, install directories, the
+    // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
+    for (const op of effective)
+        if (op.kind === "hide")
+            args.push("--remount-ro", op.target);
+    const masked = new Set();
+    // Covered wherever the jail would show it, in a root or not: its meta names the machine (runner, paths).
+    if (shown(plan.logPath) && exists(plan.logPath))
+        masked.add(plan.logPath);
+    for (const file of layout.masked)
+        if (shown(file) && isFile(file))
+            masked.add(file);
+    // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
+    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
+    for (const socket of hiddenSockets)
+        masked.add(socket);
+    for (const path of masked)
+        args.push("--ro-bind", "/dev/null", path);
+    args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
+    // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
+    const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
+    const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
+    return {
+        argv: args,
+        view: new PathView([...privateMounts, ...covers, ...own]),
+        hiddenSockets,
+        privateMounts,
+        visiblePrefixes: visible,
+        hidden: hiddenPresent,
+        maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
+        masked,
+        machineIdentity: identity.meta,
+        homeReplacement,
+    };
+}
+/**
+ * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
+ * observer runs.
+ */
+function probeJail(bwrap) {
+    if (bwrap === null) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+            hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
+        });
+    }
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 30_000,
+    });
+    if (probe.status !== 0) {
+        const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
+                "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",
+        });
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/log-format.ts
+var log_format = __webpack_require__(7653);
+;// CONCATENATED MODULE: ./src/observer/log-writer.ts
+/** The observer log's file: opened first, written only by LogWriter. */
+
+
+
+/** Opens (and truncates) the log: a stale log from an earlier run must never survive a refusal. */
+function openLog(logPath) {
+    try {
+        return (0,external_node_fs_.openSync)(logPath, "w", 0o644);
+    }
+    catch (err) {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_UNWRITABLE", `cannot write the observer log ${logPath} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, {
+            file: logPath,
+            cause: err,
+        });
+    }
+}
+/**
+ * The log's only writer. A write that fails (a full disk, a quota, an I/O error) is the end of
+ * the log: nothing is written after it, the file is cut back to its last whole line (so it has no
+ * `end`, and check refuses it), and `onFailure` stops the command, whose actions would otherwise
+ * go unrecorded. `failure` holds the typed error; `flush` throws it.
+ */
+class LogWriter {
+    fd;
+    path;
+    onFailure;
+    seq = 0;
+    buffer = [];
+    scheduled = false;
+    bytesWritten = 0;
+    linesWritten = 0;
+    failed = null;
+    constructor(fd, path, onFailure) {
+        this.fd = fd;
+        this.path = path;
+        this.onFailure = onFailure;
+    }
+    get lines() {
+        return this.seq;
+    }
+    get failure() {
+        return this.failed;
+    }
+    write(event) {
+        if (this.failed !== null)
+            return;
+        const { kind, ...rest } = event;
+        this.buffer.push(JSON.stringify({ v: log_format/* LOG_VERSION */.Ae, kind, ...rest, seq: this.seq }) + "\n");
+        this.seq++;
+        if (!this.scheduled) {
+            this.scheduled = true;
+            setImmediate(() => this.writeBuffered());
+        }
+    }
+    /** Writes what is buffered; throws if the log can no longer be written. */
+    flush() {
+        this.writeBuffered();
+        if (this.failed !== null)
+            throw this.failed;
+    }
+    /** Flushes and closes without throwing: a failure is left in `failure` for the caller. */
+    close() {
+        this.writeBuffered();
+        try {
+            (0,external_node_fs_.closeSync)(this.fd);
+        }
+        catch (err) {
+            if (this.failed === null)
+                this.fail(err);
+        }
+    }
+    writeBuffered() {
+        this.scheduled = false;
+        const lines = this.buffer.length;
+        const bytes = Buffer.from(this.buffer.join(""), "utf8");
+        this.buffer = [];
+        if (this.failed !== null || lines === 0)
+            return;
+        let offset = 0;
+        try {
+            while (offset < bytes.length)
+                offset += (0,external_node_fs_.writeSync)(this.fd, bytes, offset, bytes.length - offset);
+        }
+        catch (err) {
+            this.fail(err);
+            return;
+        }
+        this.bytesWritten += bytes.length;
+        this.linesWritten += lines;
+    }
+    fail(err) {
+        const reason = (0,errors/* errnoOf */.UQ)(err) ?? String(err);
+        let state = `the log ends after ${this.linesWritten} whole lines, with no end line`;
+        try {
+            (0,external_node_fs_.ftruncateSync)(this.fd, this.bytesWritten);
+        }
+        catch (truncateError) {
+            // The partial last line stays; check refuses a truncated last line as it refuses a missing end.
+            state = `the log ends in a partial line (it could not be cut back: ${(0,errors/* errnoOf */.UQ)(truncateError) ?? String(truncateError)})`;
+        }
+        const full = reason === "ENOSPC" || reason === "EDQUOT";
+        this.failed = new errors/* Refusal */.P_("OBSERVER_LOG_WRITE_FAILED", `cannot write the observer log ${this.path} (${reason}): the run is stopped and ${state}, so check refuses it`, {
+            file: this.path,
+            hint: full
+                ? "The filesystem holding the log is full (or its quota is): free space there, or point --observer at a filesystem with room, and run again."
+                : "The filesystem holding the log refused a write: check the device, or point --observer elsewhere, and run again.",
+            cause: err,
+        });
+        this.onFailure();
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/rules.ts
+var rules = __webpack_require__(1688);
+;// CONCATENATED MODULE: ./src/observer/merge.ts
+/**
+ * Turns hook messages and strace events into log events. The rules (docs/observer.md, "Merging"):
+ *
+ * - Hook records can add events, never take a process-level one away: with the process
+ *   observer live, everything it reports is written.
+ * - write: with the process observer live the hooks leave writes to it (preload-config.json);
+ *   any hook write record that still arrives is written as well. Under Node-only observation
+ *   the hooks are the only record.
+ * - exec: with the process observer live only its execs are written (it sees the real execve of
+ *   every program); hook exec records are kept only under Node-only observation.
+ * - host: hook records (by name) are always written. A process-level connect or send is
+ *   written once per (process, address, port); when the same process's hooks noted that they
+ *   connected that address for a name, the line carries the name as `via`. Under allowlist the
+ *   egress proxy writes each request it gets (`source: "proxy"`, the destination by name), and
+ *   connects to the relay that leads to it are not written again by either observer.
+ * - env and tool come only from the hooks; `syscall` (a refused call) only from the process observer.
+ */
+
+
+class ChannelMessageError extends Error {
+}
+function merge_text(value, field, kind) {
+    if (typeof value !== "string" || value === "" || value.includes("\u0000")) {
+        throw new ChannelMessageError(`a ${kind} message needs a non-empty string "${field}"`);
+    }
+    return value;
+}
+function absolutePath(value, field, kind) {
+    const p = merge_text(value, field, kind);
+    if (!p.startsWith("/"))
+        throw new ChannelMessageError(`a ${kind} message has a relative "${field}"`);
+    return p;
+}
+function integer(value, field, kind) {
+    if (!Number.isInteger(value))
+        throw new ChannelMessageError(`a ${kind} message needs an integer "${field}"`);
+    return value;
+}
+function mappedV4(address) {
+    const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    return m ? m[1] : address;
+}
+class Merger {
+    options;
+    /** `${pid}\0${address}\0${port}` the hooks connected to -> the name they connected by. */
+    hookedAddresses = new Map();
+    /** `${pid}\0${port}` -> the last name the hooks connected to on that port. */
+    lastHookName = new Map();
+    processHostsSeen = new Set();
+    /** Maps a pid the hooks report (the jail's) to the process observer's (the host's). */
+    pidOfHook = (pid) => pid;
+    constructor(options) {
+        this.options = options;
+    }
+    out(event) {
+        if (this.options.canary)
+            event.canary = true;
+        this.options.emit(event);
+    }
+    /** One parsed JSON message from the hooks' channel. Throws ChannelMessageError on anything unexpected. */
+    fromHook(message) {
+        if (message === null || typeof message !== "object" || Array.isArray(message)) {
+            throw new ChannelMessageError("a channel message is not a JSON object");
+        }
+        const m = message;
+        const kind = m.kind;
+        const pid = integer(m.pid, "pid", String(kind));
+        const ts = typeof m.ts === "number" ? m.ts : undefined;
+        // What every hook event carries after its kind, in this order.
+        const head = ts !== undefined ? { ts, pid } : { pid };
+        switch (kind) {
+            case "write": {
+                const seen = absolutePath(m.path, "path", kind);
+                const path = this.options.recordPath?.(seen) ?? seen;
+                const op = merge_text(m.op, "op", kind);
+                if (!(0,log_format/* isWriteOp */.Nx)(op))
+                    throw new ChannelMessageError(`a write message has an unknown op "${op}"`);
+                // The hottest record: built directly (same fields, same order as head gives).
+                this.out(ts !== undefined ? { kind: "write", ts, pid, path, op, source: "node" } : { kind: "write", pid, path, op, source: "node" });
+                return;
+            }
+            case "env": {
+                const key = merge_text(m.key, "key", kind);
+                const op = merge_text(m.op, "op", kind);
+                const runtime = m.origin === "internal" && rules/* RUNTIME_ENV_KEYS */.yG.has(key);
+                this.out({ kind: "env", ...head, key, op, source: runtime ? "runtime" : "node" });
+                return;
+            }
+            case "host": {
+                const host = merge_text(m.host, "host", kind);
+                const proto = merge_text(m.proto, "proto", kind);
+                const port = m.port !== undefined ? integer(m.port, "port", kind) : undefined;
+                if (this.isEgress(host, port))
+                    return;
+                const outer = this.pidOfHook(pid);
+                if (outer !== null && proto !== "dns" && port !== undefined)
+                    this.lastHookName.set(`${outer}\0${String(port)}`, host);
+                this.out({ kind: "host", ...head, host, ...(port !== undefined ? { port } : {}), proto, source: "node" });
+                return;
+            }
+            case "note": {
+                const address = mappedV4(merge_text(m.address, "address", kind));
+                const port = integer(m.port, "port", kind);
+                const outer = this.pidOfHook(pid);
+                const name = outer === null ? undefined : this.lastHookName.get(`${outer}\0${port}`);
+                if (name !== undefined && name !== address)
+                    this.hookedAddresses.set(`${outer}\0${address}\0${port}`, name);
+                return;
+            }
+            case "exec": {
+                const path = absolutePath(m.path, "path", kind);
+                const argv = m.argv;
+                if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+                    throw new ChannelMessageError(`an exec message needs "argv" as an array of strings`);
+                }
+                if (this.options.processObserverLive && !this.options.canary)
+                    return;
+                const event = { kind: "exec", ...head, path, argv };
+                if (m.cwd !== undefined)
+                    event.cwd = absolutePath(m.cwd, "cwd", kind);
+                event.source = "node";
+                this.out(event);
+                return;
+            }
+            case "tool": {
+                const name = merge_text(m.name, "name", kind);
+                this.out({ kind: "tool", ...head, name, source: "sdk" });
+                return;
+            }
+            default:
+                throw new ChannelMessageError(`unknown channel message kind ${JSON.stringify(kind)}`);
+        }
+    }
+    isEgress(host, port) {
+        const e = this.options.egressEndpoint;
+        return e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost");
+    }
+    /** One request the egress proxy decided on. */
+    fromEgress(record) {
+        const event = { kind: "host", ts: Date.now(), host: record.host, port: record.port, proto: record.proto };
+        if (!record.allowed)
+            event.ok = false;
+        event.source = "proxy";
+        this.out(event);
+        // A TLS hello naming another host than the tunnel's (fronting) is an attempt on that host: judged by its own name.
+        if (record.sni !== undefined && record.sni !== record.host) {
+            const named = { kind: "host", ts: event.ts, host: record.sni, port: record.port, proto: record.proto };
+            if (!record.allowed)
+                named.ok = false;
+            named.source = "proxy";
+            this.out(named);
+        }
+    }
+    fromProcess(event) {
+        const ts = Date.now();
+        switch (event.kind) {
+            case "write":
+                this.out(event.refused === true
+                    ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
+                    : event.errno !== undefined
+                        ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, errno: event.errno, source: "process" }
+                        : { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, source: "process" });
+                return;
+            case "exec": {
+                this.out({
+                    kind: "exec",
+                    ts,
+                    pid: event.tgid,
+                    ...(event.ppid !== null ? { ppid: event.ppid } : {}),
+                    // The pid the Node hooks' lines carry for this process (the jail's): joins them to this exec.
+                    ...(event.jailPid !== undefined ? { jail_pid: event.jailPid } : {}),
+                    path: event.path,
+                    argv: event.argv,
+                    source: "process",
+                });
+                return;
+            }
+            case "host": {
+                const key = `${event.tgid}\0${event.host}\0${event.port}`;
+                if (!this.options.canary) {
+                    if (this.isEgress(event.host, event.port))
+                        return;
+                    if (this.processHostsSeen.has(key))
+                        return;
+                    this.processHostsSeen.add(key);
+                }
+                const out = { kind: "host", ts, pid: event.tgid, host: event.host, port: event.port, proto: event.proto };
+                const via = this.hookedAddresses.get(key);
+                if (via !== undefined)
+                    out.via = via;
+                out.source = "process";
+                this.out(out);
+                return;
+            }
+            case "unix": {
+                const key = `${event.tgid}\0unix:${event.address}`;
+                if (!this.options.canary) {
+                    if (this.processHostsSeen.has(key))
+                        return;
+                    this.processHostsSeen.add(key);
+                }
+                this.out({ kind: "host", ts, pid: event.tgid, host: `unix:${event.address}`, proto: event.proto, source: "process" });
+                return;
+            }
+            case "forbidden":
+                this.out({ kind: "syscall", ts, pid: event.tgid, name: event.name, source: "process" });
+                return;
+            case "channel":
+                return;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/protocol.ts
+/**
+ * The channel between the in-process hooks (preload) and the run wrapper, and the constants
+ * both sides share. Pure and import-free on purpose: it is bundled into the preload, which
+ * must stay loadable both as CommonJS (`--require`, the only preload form Node 20 also runs
+ * in worker threads) and as ESM.
+ *
+ * Each message is one line of ASCII JSON. A line of at most FRAME_LIMIT bytes is written with
+ * one write(2) to a FIFO, which the kernel keeps atomic up to PIPE_BUF (4096), so lines from
+ * many processes never interleave. A longer message is cut into fragments, each its own
+ * atomic line: `~<writer>:<msg>:<last 0|1>:<text>`.
+ */
+/** File name of the preload copy in a stage directory; the hooks find their channel beside it. */
+const PRELOAD_FILE_NAME = "envelope-gate-preload.cjs";
+/** The FIFO the hooks write to, in the same stage directory as the preload copy. */
+const EVENTS_FIFO_NAME = "events.fifo";
+/** Optional settings for the hooks, `{"recordWrites": boolean}`, in the same stage directory. */
+const PRELOAD_CONFIG_NAME = "preload-config.json";
+/** The FIFO strace writes to. */
+const STRACE_FIFO_NAME = "strace.fifo";
+/** worker_threads environment-data key that hands the channel to worker threads. */
+const WORKER_CHANNEL_KEY = "envelope-gate.channel";
+/** Global the preload installs for the SDK's recordTool. */
+const RECORD_TOOL_SYMBOL = "envelope-gate.recordTool";
+/** Largest frame written in one write(2); below PIPE_BUF (4096) with room for the fragment header. */
+const FRAME_LIMIT = 3800;
+/**
+ * Character devices a write to which mutates no file: shells redirect to /dev/null all the
+ * time. Both observers skip exactly these (docs/observer.md lists them).
+ */
+const DEVICE_PATHS = new Set([
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/random",
+    "/dev/urandom",
+]);
+function isIgnoredDevice(path) {
+    return DEVICE_PATHS.has(path) || path.startsWith("/dev/pts/") || path.startsWith("/dev/fd/") || path.startsWith("/proc/self/fd/");
+}
+/** The NODE_OPTIONS entry that preloads the hooks from a stage directory. */
+function preloadOption(stageDir) {
+    return `--require "${stageDir.replace(/(["\\])/g, "\\$1")}/${PRELOAD_FILE_NAME}"`;
+}
+const PRELOAD_OPTION = /(?:^|\s)--require[= ]"((?:[^"\\]|\\.)*\/envelope-gate-preload\.cjs)"/;
+/** Finds the preload option in a NODE_OPTIONS value: the stage dir and the value without it. */
+function splitNodeOptions(value) {
+    if (value === undefined)
+        return { stageDir: null, rest: "" };
+    const m = PRELOAD_OPTION.exec(value);
+    if (!m)
+        return { stageDir: null, rest: value };
+    const file = m[1].replace(/\\(.)/g, "$1");
+    const rest = (value.slice(0, m.index) + " " + value.slice(m.index + m[0].length)).trim();
+    return { stageDir: file.slice(0, file.length - PRELOAD_FILE_NAME.length - 1), rest };
+}
+/** Joins the preload option with whatever NODE_OPTIONS the program itself passes on. */
+function mergeNodeOptions(stageDir, rest) {
+    const own = preloadOption(stageDir);
+    const other = splitNodeOptions(rest).rest;
+    return other === "" ? own : `${own} ${other}`;
+}
+const HAS_NON_ASCII = /[\u007f-\uffff]/;
+const NON_ASCII = /[\u007f-\uffff]/g;
+function asciiJson(message) {
+    const json = JSON.stringify(message);
+    return HAS_NON_ASCII.test(json) ? json.replace(NON_ASCII, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")) : json;
+}
+/** Encodes one message as one or more frames (each ends with a newline, each at most FRAME_LIMIT + header bytes). */
+function encodeFrames(message, writer, messageNo) {
+    const json = asciiJson(message);
+    if (json.length <= FRAME_LIMIT)
+        return [json + "\n"];
+    const frames = [];
+    for (let i = 0; i < json.length; i += FRAME_LIMIT) {
+        const last = i + FRAME_LIMIT >= json.length ? 1 : 0;
+        frames.push(`~${writer}:${messageNo}:${last}:${json.slice(i, i + FRAME_LIMIT)}\n`);
+    }
+    return frames;
+}
+class FrameError extends Error {
+}
+/** Reassembles frames into message texts. Pure: fed lines, returns whole JSON texts. */
+class FrameDecoder {
+    partial = new Map();
+    pending = "";
+    /** Feeds raw text; returns every complete message (JSON text) in order. */
+    push(text) {
+        const out = [];
+        let start = 0;
+        const data = this.pending === "" ? text : this.pending + text;
+        this.pending = "";
+        for (;;) {
+            const nl = data.indexOf("\n", start);
+            if (nl === -1)
+                break;
+            const line = data.slice(start, nl);
+            start = nl + 1;
+            if (line.charCodeAt(0) !== 0x7e) {
+                out.push(line);
+                continue;
+            }
+            const m = /^~([^:]+):(\d+):([01]):/.exec(line);
+            if (!m)
+                throw new FrameError(`bad fragment header: ${line.slice(0, 60)}`);
+            const key = `${m[1]}:${m[2]}`;
+            const body = (this.partial.get(key) ?? "") + line.slice(m[0].length);
+            if (m[3] === "1") {
+                this.partial.delete(key);
+                out.push(body);
+            }
+            else {
+                if (body.length > 64 * 1024 * 1024)
+                    throw new FrameError("a fragmented message longer than 64 MiB");
+                this.partial.set(key, body);
+            }
+        }
+        if (start < data.length)
+            this.pending = data.slice(start);
+        return out;
+    }
+    /** True when no message is half-received (used at the end of a stage). */
+    get idle() {
+        return this.pending === "" && this.partial.size === 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/seccomp.ts
+/**
+ * The jail's seccomp filter, as a classic BPF program that bubblewrap installs (`--seccomp FD`)
+ * on the command just before it runs. Pure: builds bytes, runs nothing.
+ *
+ * - A call that would blind or escape the observer (FORBIDDEN_SYSCALLS) returns
+ *   SECCOMP_RET_TRACE. Under strace, which is told to inject EPERM into exactly those calls, the
+ *   call is refused AND printed (`= -1 EPERM (INJECTED)`), so it is recorded and judged as
+ *   `forbidden_syscall:<name>`. With no tracer attached the kernel refuses a TRACE call with
+ *   ENOSYS on its own: a dead tracer can never turn the refusal into an allow. Under the eBPF
+ *   recorder (`"eperm"`) there is no tracer to inject the refusal: the filter returns EPERM
+ *   itself, and the recorder sees the refused call at sys_exit.
+ * - `clone3` returns ENOSYS: its flags sit behind a pointer the filter cannot read, and libc
+ *   falls back to `clone`, whose flags strace prints (namespace flags are recorded there, and
+ *   the kernel refuses them: the jail has no capabilities and user namespaces are disabled).
+ * - System calls newer than the tracer knows by name (numbers from NEWEST_KNOWN_SYSCALL + 1)
+ *   return ENOSYS, so libc falls back to the older calls the tracer does record
+ *   (`fchmodat2` -> `fchmodat`, for example).
+ * - Another ABI returns ENOSYS: i386 through int 0x80 by its audit arch, x32 on x86-64 because
+ *   its numbers (0x40000000 and up) are above NEWEST_KNOWN_SYSCALL.
+ * - io_uring returns ENOSYS: in the jail it does not exist (see ABSENT).
+ */
+/** [name, x86_64 number, aarch64 number or null where the architecture lacks the call]. */
+const TABLE = [
+    ["open_by_handle_at", 304, 265],
+    ["mount", 165, 40],
+    ["umount2", 166, 39],
+    ["pivot_root", 155, 41],
+    ["move_mount", 429, 429],
+    ["open_tree", 428, 428],
+    ["fsopen", 430, 430],
+    ["fsconfig", 431, 431],
+    ["fsmount", 432, 432],
+    ["fspick", 433, 433],
+    ["mount_setattr", 442, 442],
+    ["unshare", 272, 97],
+    ["setns", 308, 268],
+    ["pidfd_getfd", 438, 438],
+    ["ptrace", 101, 117],
+    ["process_vm_readv", 310, 270],
+    ["process_vm_writev", 311, 271],
+    ["bpf", 321, 280],
+    ["perf_event_open", 298, 241],
+    ["userfaultfd", 323, 282],
+    ["keyctl", 250, 219],
+    ["add_key", 248, 217],
+    ["request_key", 249, 218],
+    ["kexec_load", 246, 104],
+    ["kexec_file_load", 320, 294],
+    ["init_module", 175, 105],
+    ["finit_module", 313, 273],
+    ["delete_module", 176, 106],
+    ["chroot", 161, 51],
+    ["acct", 163, 89],
+    ["swapon", 167, 224],
+    ["swapoff", 168, 225],
+    ["reboot", 169, 142],
+    ["fanotify_init", 300, 262],
+    ["iopl", 172, null],
+    ["ioperm", 173, null],
+];
+/**
+ * io_uring answers ENOSYS, as on a kernel built without it: its operations run outside any
+ * system call the tracer sees, so it must not exist in the jail, and runtimes probe it on every
+ * start (Node 24's libuv calls io_uring_setup in each process) and fall back on ENOSYS. A probe
+ * of a missing facility is not an attempt worth judging; everything done after the fallback is
+ * observed as usual.
+ */
+const ABSENT = [
+    ["io_uring_setup", 425, 425],
+    ["io_uring_enter", 426, 426],
+    ["io_uring_register", 427, 427],
+];
+/** Names of the calls the jail refuses and records. */
+const FORBIDDEN_SYSCALLS = TABLE.map(([name]) => name);
+const CLONE3 = 435;
+const SECCOMP = { x86_64: 317, aarch64: 277 };
+/** seccomp(2)'s SECCOMP_SET_MODE_FILTER and SECCOMP_FILTER_FLAG_NEW_LISTENER. */
+const SECCOMP_SET_MODE_FILTER = 1;
+const SECCOMP_FILTER_FLAG_NEW_LISTENER = 8;
+/**
+ * The newest system call the process observer (strace 6.1, Debian 12's) knows by name is
+ * set_mempolicy_home_node (450); later ones are refused with ENOSYS (see above).
+ */
+const NEWEST_KNOWN_SYSCALL = 450;
+const AUDIT_ARCH = { x86_64: 0xc000003e, aarch64: 0xc00000b7 };
+const BPF_LD_W_ABS = 0x20;
+const BPF_JEQ_K = 0x15;
+const BPF_JGE_K = 0x35;
+const BPF_JSET_K = 0x45;
+const BPF_RET_K = 0x06;
+const RET_ALLOW = 0x7fff0000;
+const RET_TRACE = 0x7ff00000;
+const RET_ERRNO = 0x00050000;
+const ENOSYS = 38;
+const EPERM = 1;
+/** offsetof(struct seccomp_data, nr) and (…, arch). */
+const OFFSET_NR = 0;
+const OFFSET_ARCH = 4;
+/** Low 32 bits of args[0] and args[1] (little-endian). */
+const OFFSET_ARG0 = 16;
+const OFFSET_ARG1 = 24;
+function jailArch(arch = process.arch) {
+    if (arch === "x64")
+        return "x86_64";
+    if (arch === "arm64")
+        return "aarch64";
+    return null;
+}
+function forbiddenNumbers(arch) {
+    const out = new Map();
+    for (const [name, x86, arm] of TABLE) {
+        const nr = arch === "x86_64" ? x86 : arm;
+        if (nr !== null)
+            out.set(nr, name);
+    }
+    return out;
+}
+/** The filter program: `struct sock_filter[]`, little-endian, as bwrap --seccomp reads it. */
+function seccompProgram(arch, forbiddenAction = "trace") {
+    const program = [];
+    const forbidden = [...forbiddenNumbers(arch).keys()];
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARCH]);
+    program.push([BPF_JEQ_K, 1, 0, AUDIT_ARCH[arch]]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
+    program.push([BPF_JEQ_K, 0, 1, CLONE3]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    // A filter of the command's own with a user-notification listener outranks TRACE: its
+    // supervisor could let calls run that strace never stops on. Refused (EPERM).
+    program.push([BPF_JEQ_K, 0, 6, SECCOMP[arch]]); // not seccomp: on, with nr still loaded
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG0]);
+    program.push([BPF_JEQ_K, 0, 3, SECCOMP_SET_MODE_FILTER]); // another operation: reload nr
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_ARG1]);
+    program.push([BPF_JSET_K, 0, 1, SECCOMP_FILTER_FLAG_NEW_LISTENER]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | EPERM]);
+    program.push([BPF_LD_W_ABS, 0, 0, OFFSET_NR]);
+    program.push([BPF_JGE_K, 0, 1, NEWEST_KNOWN_SYSCALL + 1]);
+    program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    for (const [, x86, arm] of ABSENT) {
+        program.push([BPF_JEQ_K, 0, 1, arch === "x86_64" ? x86 : arm]);
+        program.push([BPF_RET_K, 0, 0, RET_ERRNO | ENOSYS]);
+    }
+    for (const nr of forbidden) {
+        program.push([BPF_JEQ_K, 0, 1, nr]);
+        program.push([BPF_RET_K, 0, 0, forbiddenAction === "trace" ? RET_TRACE : RET_ERRNO | EPERM]);
+    }
+    program.push([BPF_RET_K, 0, 0, RET_ALLOW]);
+    const bytes = Buffer.alloc(program.length * 8);
+    program.forEach(([code, jt, jf, k], i) => {
+        bytes.writeUInt16LE(code, i * 8);
+        bytes.writeUInt8(jt, i * 8 + 2);
+        bytes.writeUInt8(jf, i * 8 + 3);
+        bytes.writeUInt32LE(k >>> 0, i * 8 + 4);
+    });
+    return bytes;
+}
+
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __webpack_require__(1085);
+;// CONCATENATED MODULE: ./src/observer/protected.ts
+/**
+ * Protected paths and persisted credentials in the jail (issue 17, docs/observer.md "Protected
+ * paths" and "Persisted credentials").
+ *
+ *   discoverProtected (I/O: lstat, .git files, `git ls-files`, `git config --file`)
+ *     -> planProtected (pure: what is bound read-only, what is masked, what meta records)
+ *     -> protectedMountArgs (pure: bubblewrap arguments, after the roots are bound)
+ *     -> hideCredentials (I/O: sanitized copies of the git config files, in the wrapper's directory)
+ *
+ * Inside the roots, every `.git` entry (directory or file) and the gitdir a `.git` file points at,
+ * `.github`, and the Action's own files are bound read-only; an unpopulated submodule's directory
+ * gets a read-only empty directory over it, so no `sub/.git` can be planted there for a later
+ * unjailed `git status` to recurse into. Git config files the jail can read are replaced by
+ * copies without credentials; include files and credential stores that carry them are covered
+ * with an empty file.
+ */
+
+
+
+
+
+
+
+const GIT_ENV = "ENVELOPE_GATE_GIT";
+/** Files the product ships, protected when its install directory holds the workspace (`uses: ./` on its own repository). */
+const PRODUCT_FILES = ["action.yml", "action.yaml", "dist", "package.json"];
+function under(path, dirs) {
+    return (0,paths/* isInsideAnyRoot */.Jk)(path, dirs);
+}
+/** Keeps the outermost of nested paths. */
+function outermost(paths) {
+    const sorted = [...new Set(paths)].sort((a, b) => a.length - b.length);
+    const out = [];
+    for (const p of sorted)
+        if (!under(p, out))
+            out.push(p);
+    return out;
+}
+/** Pure: what the jail binds read-only, and what the log records as protected. */
+function planProtected(inputs, facts) {
+    const judged = new Set();
+    for (const p of [...facts.gitEntries, ...facts.gitDirs])
+        judged.add(p);
+    judged.add((0,external_node_path_.join)(inputs.workspace, ".github"));
+    for (const dir of inputs.actionDirs) {
+        if ((0,paths/* isInsideRoot */.Xj)(inputs.workspace, dir))
+            for (const f of PRODUCT_FILES)
+                judged.add((0,external_node_path_.join)(dir, f));
+        else
+            judged.add(dir);
+    }
+    const gitPaths = [...facts.gitEntries, ...facts.gitDirs];
+    inputs.writableProtected.forEach((entry, i) => {
+        const git = (0,core_protected/* containsAny */.kc)(entry, gitPaths);
+        if (git !== null) {
+            const line = inputs.writableLines[i] ?? 1;
+            throw new errors/* Refusal */.P_("ENVELOPE_INVALID", `${inputs.envelopeFile}:${line}: writable_protected "${entry}" contains the git directory ${git}, whose hooks and config are never writable`, {
+                file: inputs.envelopeFile,
+                line,
+                hint: "Name the one directory the suite must write (e.g. ${WORKSPACE}/.github/generated), not one that holds a .git.",
+            });
+        }
+    });
+    const inRoots = [...judged].filter((p) => under(p, inputs.roots));
+    const readOnly = outermost(inRoots.filter((p) => facts.existing.has(p)));
+    const emptyDirs = facts.unpopulatedSubmodules.filter((d) => under(d, inputs.roots) && !under(d, readOnly)).sort();
+    const writable = inputs.writableProtected.filter((w) => facts.existing.has(w) && under(w, readOnly)).sort((a, b) => a.length - b.length);
+    return {
+        readOnly,
+        emptyDirs,
+        writable,
+        meta: { paths: [...inRoots, ...emptyDirs].sort(), writable: [...inputs.writableProtected].sort() },
+    };
+}
+/** Pure: bubblewrap arguments, to follow the roots' own binds (parents first, exceptions after). */
+function protectedMountArgs(plan, hidden, emptyDir, emptyFile) {
+    const args = [];
+    for (const p of plan.readOnly)
+        args.push("--ro-bind", p, p);
+    for (const d of plan.emptyDirs)
+        args.push("--ro-bind", emptyDir, d);
+    for (const w of plan.writable)
+        args.push("--bind", w, w);
+    for (const c of hidden.configs)
+        args.push("--ro-bind", c.copy, c.path);
+    // An empty regular file, not /dev/null: bubblewrap binds with nodev, and git must still read the include as empty.
+    for (const m of hidden.masked)
+        args.push("--ro-bind", emptyFile, m);
+    return args;
+}
+/** Whether the jail refuses writes at a path inside a root (the strace parser's "writable" must say no). */
+function enforcedReadOnly(plan, hidden, path) {
+    if (under(path, plan.writable))
+        return false;
+    return under(path, plan.readOnly) || under(path, plan.emptyDirs) || hidden.configs.some((c) => c.path === path);
+}
+// ---------------------------------------------------------------------------------------------
+// Discovery (I/O)
+function realOrNull(path) {
+    try {
+        return (0,external_node_fs_.realpathSync)(path);
+    }
+    catch {
+        return null;
+    }
+}
+/** The git the wrapper uses to read indexes and config files: never the repository's hooks or fsmonitor. */
+function findGit(pathValue, resolveExecutable) {
+    const configured = process.env[GIT_ENV];
+    return resolveExecutable(configured ?? "git", pathValue);
+}
+const GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "safe.directory=*", "--no-optional-locks"];
+function gitEnv() {
+    return {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: "/nonexistent",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+        LC_ALL: "C",
+    };
+}
+function unavailable(message, cause) {
+    return new errors/* Refusal */.P_("PROTECTED_PATHS_UNAVAILABLE", message, {
+        hint: "The wrapper reads the repository's index with git to find submodules before the run (ENVELOPE_GATE_GIT names the binary). Install git, or fix the repository; the run does not start without its protected paths.",
+        cause,
+    });
+}
+function runGit(git, args, what) {
+    if (git === null)
+        throw unavailable(`cannot ${what}: git was not found${process.env[GIT_ENV] !== undefined ? ` at ${process.env[GIT_ENV]}` : " on PATH"}`);
+    const r = (0,external_node_child_process_.spawnSync)(git, [...GIT_SAFE, ...args], { encoding: "utf8", env: gitEnv(), maxBuffer: 256 * 1024 * 1024, timeout: 120_000 });
+    if (r.status !== 0) {
+        const why = (r.stderr || r.error?.message || `exit ${String(r.status ?? r.signal)}`).trim().split("\n")[0];
+        throw unavailable(`cannot ${what}: ${git} failed (${why})`, r.error);
+    }
+    return r.stdout;
+}
+/** The path a `.git` file points at (`gitdir: X`), resolved from the file's directory. */
+function gitFileTarget(file) {
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(file, "utf8");
+    }
+    catch (err) {
+        throw unavailable(`cannot read the git file ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, err);
+    }
+    const m = /^gitdir: (.+?)\r?\n?$/m.exec(text);
+    if (m === null)
+        throw unavailable(`the git file ${file} does not name a gitdir ("gitdir: <path>")`);
+    return (0,external_node_path_.resolve)((0,external_node_path_.dirname)(file), m[1]);
+}
+/**
+ * Finds the `.git` entries of the workspace and of every root, the gitdirs their `.git` files
+ * point at, the worktrees' `.git` files, and the submodules registered in each index (populated
+ * ones are followed; unpopulated ones are reported).
+ */
+function discoverProtected(inputs) {
+    const exempt = (0,core_protected/* gitExemptFor */.Pw)(inputs.workspace, inputs.scratch);
+    const gitEntries = new Set();
+    const protectedGitDirs = new Set();
+    const allGitDirs = new Set();
+    const unpopulated = new Set();
+    const existing = new Set();
+    const visited = new Set();
+    const inRoots = (p) => (0,paths/* isInsideAnyRoot */.Jk)(p, inputs.roots);
+    const noteGitDir = (dir) => {
+        allGitDirs.add(dir);
+        if (inRoots(dir)) {
+            protectedGitDirs.add(dir);
+            existing.add(dir);
+        }
+        // A linked worktree's gitdir names the common directory it shares.
+        const common = (0,external_node_path_.join)(dir, "commondir");
+        if (exists(common)) {
+            const target = realOrNull((0,external_node_path_.resolve)(dir, (0,external_node_fs_.readFileSync)(common, "utf8").trim()));
+            if (target !== null && !allGitDirs.has(target))
+                noteGitDir(target);
+        }
+        // Worktrees of this repository: their `.git` files.
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(dir, "worktrees"));
+        }
+        catch {
+            names = [];
+        }
+        for (const name of names) {
+            let pointer;
+            try {
+                pointer = (0,external_node_fs_.readFileSync)((0,external_node_path_.join)(dir, "worktrees", name, "gitdir"), "utf8").trim();
+            }
+            catch {
+                continue;
+            }
+            const real = realOrNull(pointer);
+            if (real !== null && inRoots(real)) {
+                gitEntries.add(real);
+                existing.add(real);
+            }
+        }
+    };
+    const examine = (repo, depth) => {
+        if (depth > 32 || visited.has(repo))
+            return;
+        visited.add(repo);
+        const entry = (0,external_node_path_.join)(repo, ".git");
+        let st;
+        try {
+            st = (0,external_node_fs_.lstatSync)(entry);
+        }
+        catch {
+            return;
+        }
+        const real = realOrNull(entry) ?? entry;
+        for (const p of new Set([entry, real])) {
+            if (inRoots(p)) {
+                gitEntries.add(p);
+                existing.add(p);
+            }
+        }
+        let gitDir;
+        if (st.isSymbolicLink() ? (0,external_node_fs_.lstatSync)(real).isDirectory() : st.isDirectory())
+            gitDir = real;
+        else {
+            const target = realOrNull(gitFileTarget(real));
+            if (target === null)
+                return;
+            gitDir = target;
+        }
+        noteGitDir(gitDir);
+        // Other checkouts inside this one (actions/checkout with `path:`): untracked directories
+        // holding a `.git`, which git lists without entering them.
+        const untracked = runGit(inputs.git, ["-C", repo, "ls-files", "-z", "--others", "--directory"], `list the nested checkouts of ${repo}`);
+        for (const record of untracked.split("\0")) {
+            if (!record.endsWith("/"))
+                continue;
+            const dir = (0,external_node_path_.join)(repo, record.slice(0, -1));
+            if (exists((0,external_node_path_.join)(dir, ".git")))
+                examine(dir, depth + 1);
+        }
+        // Submodules (gitlinks, mode 160000) registered in the index.
+        const listing = runGit(inputs.git, ["-C", repo, "ls-files", "--stage", "-z"], `list the submodules of ${repo}`);
+        for (const record of listing.split("\0")) {
+            const m = /^160000 [0-9a-f]+ \d\t(.+)$/s.exec(record);
+            if (m === null)
+                continue;
+            const dir = (0,external_node_path_.join)(repo, m[1]);
+            if (exists((0,external_node_path_.join)(dir, ".git"))) {
+                examine(dir, depth + 1);
+                continue;
+            }
+            // Only where the path has no symlink in it: bubblewrap would follow one when it binds.
+            let probe = dir;
+            while (!exists(probe))
+                probe = (0,external_node_path_.dirname)(probe);
+            if (realOrNull(probe) !== probe)
+                continue;
+            if (probe === dir) {
+                let entries;
+                try {
+                    entries = (0,external_node_fs_.readdirSync)(dir);
+                }
+                catch {
+                    continue;
+                }
+                if (entries.length > 0 || !(0,external_node_fs_.lstatSync)(dir).isDirectory())
+                    continue;
+                existing.add(dir);
+            }
+            unpopulated.add(dir);
+        }
+    };
+    const candidates = new Set([
+        inputs.workspace,
+        ...inputs.roots.filter((r) => !(0,paths/* isInsideAnyRoot */.Jk)(r, exempt)),
+        ...inputs.extra.filter(inRoots),
+    ]);
+    for (const repo of candidates) {
+        const real = realOrNull(repo);
+        if (real !== null)
+            examine(real, 0);
+    }
+    return {
+        facts: {
+            gitEntries: [...gitEntries].sort(),
+            gitDirs: [...protectedGitDirs].sort(),
+            unpopulatedSubmodules: [...unpopulated].sort(),
+            existing,
+        },
+        gitDirs: [...allGitDirs].sort(),
+    };
+}
+/** Adds the existing paths among `paths` to the facts (`.github`, the Action's own files). */
+function noteExisting(facts, paths) {
+    const existing = new Set(facts.existing);
+    for (const p of paths)
+        if (exists(p))
+            existing.add(p);
+    return { ...facts, existing };
+}
+const HTTP_USERINFO = /^(https?|ftps?):\/\/[^/@?#]+@/i;
+/** `scheme://user:token@host/...` -> `scheme://host/...` (only for the web schemes: an ssh user names no secret). */
+function stripUserinfo(url) {
+    return url.replace(/^((?:https?|ftps?):\/\/)[^/@?#]+@/i, "$1");
+}
+/** Parses `git config --list -z` output: records split by NUL, key and value by the first newline. */
+function parseConfigList(text) {
+    return text
+        .split("\0")
+        .filter((r) => r !== "")
+        .map((r) => {
+        const nl = r.indexOf("\n");
+        return nl === -1 ? { key: r, value: "" } : { key: r.slice(0, nl), value: r.slice(nl + 1) };
+    });
+}
+/** Pure: what in one config file carries, or points at, credentials. */
+function credentialFindings(entries) {
+    const out = { unset: [], rewrite: [], removeSections: [], referenced: [] };
+    const rewrite = new Map();
+    for (const { key, value } of entries) {
+        const lower = key.toLowerCase();
+        const section = lower.slice(0, lower.indexOf("."));
+        const name = lower.slice(lower.lastIndexOf(".") + 1);
+        if (section === "http" && name === "extraheader") {
+            if (!out.unset.includes(key))
+                out.unset.push(key);
+        }
+        else if (section === "url" && (name === "insteadof" || name === "pushinsteadof")) {
+            const base = key.slice(4, key.lastIndexOf("."));
+            if (HTTP_USERINFO.test(base) && !out.removeSections.includes(`url.${base}`))
+                out.removeSections.push(`url.${base}`);
+        }
+        else if (HTTP_USERINFO.test(value)) {
+            const values = rewrite.get(key) ?? [];
+            values.push(value);
+            rewrite.set(key, values);
+        }
+        if ((section === "include" || section === "includeif") && name === "path" && value !== "") {
+            out.referenced.push({ kind: "include", path: value });
+        }
+        if (section === "credential" && name === "helper") {
+            const store = /^(?:store|git-credential-store)(?:\s|$)/.exec(value.trim());
+            if (store !== null) {
+                const file = /--file[= ](?:"([^"]+)"|'([^']+)'|(\S+))/.exec(value);
+                if (file !== null)
+                    out.referenced.push({ kind: "store", path: (file[1] ?? file[2] ?? file[3]) });
+            }
+        }
+        if (section === "http" && name === "cookiefile" && value !== "")
+            out.referenced.push({ kind: "store", path: value });
+    }
+    for (const [key, values] of rewrite) {
+        // Every value of the key, in order: a multi-valued key is unset whole and added back.
+        const all = entries.filter((e) => e.key === key).map((e) => e.value);
+        out.rewrite.push({ key, values: all.length > 0 ? all : values });
+    }
+    return out;
+}
+function hasCredentials(f) {
+    return f.unset.length > 0 || f.rewrite.length > 0 || f.removeSections.length > 0;
+}
+/** A config without any of these names no credential and includes nothing (git's keys are case-insensitive). */
+const MAY_CARRY_CREDENTIALS = /extraheader|:\/\/[^\s/@]*@|include|store|cookiefile/i;
+function notHidden(message, cause) {
+    return new errors/* Refusal */.P_("GIT_CREDENTIALS_UNCHECKED", message, {
+        hint: "The jail must not see the job's token, and this git config could not be read or cleaned of it. Fix the file, or check out with persist-credentials: false.",
+        cause,
+    });
+}
+function listConfig(git, file) {
+    if (git === null)
+        throw notHidden(`cannot read the git config ${file}: git was not found`);
+    const r = (0,external_node_child_process_.spawnSync)(git, ["config", "--file", file, "--list", "-z"], { encoding: "utf8", env: gitEnv(), timeout: 60_000 });
+    if (r.status !== 0) {
+        const why = (r.stderr || r.error?.message || `exit ${String(r.status ?? r.signal)}`).trim().split("\n")[0];
+        throw notHidden(`cannot read the git config ${file} (${why}): it may carry credentials the jail would see`, r.error);
+    }
+    return parseConfigList(r.stdout);
+}
+function editConfig(git, file, args) {
+    const r = (0,external_node_child_process_.spawnSync)(git, ["config", "--file", file, ...args], { encoding: "utf8", env: gitEnv(), timeout: 60_000 });
+    if (r.status !== 0 && r.status !== 5) {
+        throw notHidden(`cannot remove credentials from a copy of a git config (${(r.stderr || `exit ${String(r.status)}`).trim()})`);
+    }
+}
+/** The config files git reads for a repository (its gitdir's, its common dir's, nested submodule gitdirs'). */
+function repositoryConfigs(gitDirs) {
+    const out = new Set();
+    // modules/<name>: a submodule's gitdir (it has a HEAD), whose name may itself hold slashes.
+    const walkModules = (dir, depth) => {
+        if (depth > 16)
+            return;
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            return;
+        }
+        for (const name of names) {
+            const sub = (0,external_node_path_.join)(dir, name);
+            if (exists((0,external_node_path_.join)(sub, "HEAD"))) {
+                for (const f of ["config", "config.worktree"])
+                    if (exists((0,external_node_path_.join)(sub, f)))
+                        out.add((0,external_node_path_.join)(sub, f));
+                walkModules((0,external_node_path_.join)(sub, "modules"), depth + 1);
+            }
+            else
+                walkModules(sub, depth + 1);
+        }
+    };
+    for (const g of gitDirs) {
+        for (const f of ["config", "config.worktree"])
+            if (exists((0,external_node_path_.join)(g, f)))
+                out.add((0,external_node_path_.join)(g, f));
+        walkModules((0,external_node_path_.join)(g, "modules"), 0);
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)((0,external_node_path_.join)(g, "worktrees"));
+        }
+        catch {
+            names = [];
+        }
+        for (const n of names)
+            if (exists((0,external_node_path_.join)(g, "worktrees", n, "config.worktree")))
+                out.add((0,external_node_path_.join)(g, "worktrees", n, "config.worktree"));
+    }
+    return [...out].map((f) => realOrNull(f) ?? f);
+}
+/**
+ * Scans every git config file the jail can read (the repositories' own, the user's and the
+ * system's) and hides what carries credentials: a sanitized copy of a config (no extraheader, no
+ * userinfo in URLs, no insteadOf base with a token) is bound over it, and an include file or a
+ * credential store that carries them is covered with an empty file. The copies are checked again; a
+ * config that cannot be read or cleaned refuses the run (GIT_CREDENTIALS_UNCHECKED).
+ */
+function hideCredentials(inputs) {
+    const configs = [];
+    const masked = new Set();
+    const homeFiles = inputs.homes.flatMap((h) => [(0,external_node_path_.join)(h, ".gitconfig"), (0,external_node_path_.join)(h, ".config", "git", "config")]);
+    const xdgValue = process.env.XDG_CONFIG_HOME;
+    const xdg = xdgValue !== undefined && inputs.homes.some((h) => (0,paths/* isInsideRoot */.Xj)(xdgValue, h)) ? xdgValue : undefined;
+    if (xdg !== undefined)
+        homeFiles.push((0,external_node_path_.join)(xdg, "git", "config"));
+    const queue = [...repositoryConfigs(inputs.gitDirs), ...homeFiles, "/etc/gitconfig"]
+        .filter(exists)
+        .map((file) => ({ file, depth: 0 }));
+    // Credential stores git reads by default, whatever the helper: covered wherever they exist.
+    for (const h of inputs.homes)
+        for (const f of [(0,external_node_path_.join)(h, ".git-credentials"), (0,external_node_path_.join)(h, ".config", "git", "credentials")])
+            if (exists(f))
+                masked.add(realOrNull(f) ?? f);
+    if (xdg !== undefined && exists((0,external_node_path_.join)(xdg, "git", "credentials")))
+        masked.add((0,external_node_path_.join)(xdg, "git", "credentials"));
+    const seen = new Set();
+    (0,external_node_fs_.mkdirSync)(inputs.copyDir, { recursive: true, mode: 0o700 });
+    while (queue.length > 0) {
+        const { file, depth } = queue.shift();
+        if (seen.has(file) || depth > 10)
+            continue;
+        seen.add(file);
+        let isFile;
+        try {
+            isFile = (0,external_node_fs_.lstatSync)(file).isFile();
+        }
+        catch {
+            continue;
+        }
+        if (!isFile)
+            continue;
+        // Nothing in it that could carry or point at a credential: no need for git to parse it.
+        let text;
+        try {
+            text = (0,external_node_fs_.readFileSync)(file, "latin1");
+        }
+        catch (err) {
+            throw notHidden(`cannot read the git config ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, err);
+        }
+        if (!MAY_CARRY_CREDENTIALS.test(text))
+            continue;
+        const findings = credentialFindings(listConfig(inputs.git, file));
+        for (const ref of findings.referenced) {
+            const path = ref.path.startsWith("~/") && inputs.home !== undefined ? (0,external_node_path_.join)(inputs.home, ref.path.slice(2)) : (0,external_node_path_.resolve)((0,external_node_path_.dirname)(file), ref.path);
+            const real = realOrNull(path);
+            if (real === null)
+                continue;
+            if (ref.kind === "store")
+                masked.add(real);
+            else
+                queue.push({ file: real, depth: depth + 1 });
+        }
+        if (!hasCredentials(findings))
+            continue;
+        // An include file that carries credentials is only ever read for them (checkout's
+        // git-credentials-<uuid>.config): covered whole. A repository's own config is cleaned.
+        if (depth > 0) {
+            masked.add(file);
+            continue;
+        }
+        const git = inputs.git;
+        const copy = (0,external_node_path_.join)(inputs.copyDir, `config-${configs.length}`);
+        (0,external_node_fs_.copyFileSync)(file, copy);
+        for (const key of findings.unset)
+            editConfig(git, copy, ["--unset-all", key]);
+        for (const section of findings.removeSections)
+            editConfig(git, copy, ["--remove-section", section]);
+        for (const { key, values } of findings.rewrite) {
+            editConfig(git, copy, ["--unset-all", key]);
+            for (const v of values)
+                editConfig(git, copy, ["--add", key, stripUserinfo(v)]);
+        }
+        if (hasCredentials(credentialFindings(listConfig(inputs.git, copy)))) {
+            throw notHidden(`the sanitized copy of ${file} still carries credentials`);
+        }
+        configs.push({ path: file, copy });
+    }
+    return { configs, masked: [...masked].filter((m) => !configs.some((c) => c.path === m)).sort() };
+}
+/** The product's own install directory: the package that holds this bundle (dist/<entry>/index.js). */
+function productInstallDir(moduleDir) {
+    const root = (0,paths/* foldPath */.tu)((0,external_node_path_.resolve)(moduleDir, "..", ".."));
+    return root === null ? null : realOrNull(root);
+}
+/** Everything the run needs about protected paths and credentials, found before the jail is planned. */
+function prepareProtected(inputs) {
+    const actionDirs = [...new Set(inputs.actionDirs.map((d) => realOrNull(d)).filter((d) => d !== null))];
+    const repos = discoverProtected({
+        roots: inputs.roots,
+        workspace: inputs.workspace,
+        scratch: inputs.scratch,
+        git: inputs.git,
+        extra: actionDirs,
+    });
+    const productFiles = actionDirs.flatMap((d) => PRODUCT_FILES.map((f) => (0,external_node_path_.join)(d, f)));
+    const facts = noteExisting(repos.facts, [(0,external_node_path_.join)(inputs.workspace, ".github"), ...actionDirs, ...productFiles, ...inputs.writableProtected]);
+    const plan = planProtected({
+        roots: inputs.roots,
+        workspace: inputs.workspace,
+        scratch: inputs.scratch,
+        actionDirs,
+        writableProtected: inputs.writableProtected,
+        envelopeFile: inputs.envelope.file,
+        writableLines: inputs.writableProtected.map((_, i) => inputs.envelope.lines.get(`/writable_protected/${i}`)),
+    }, facts);
+    const dir = (0,external_node_path_.join)(inputs.privateDir, "protected");
+    const hidden = hideCredentials({
+        git: inputs.git,
+        gitDirs: repos.gitDirs,
+        // Elsewhere HOME is the run's own, in the scratch (jail.ts): the runner's files are out of sight.
+        homes: homes().filter((h) => (0,paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
+        home: homes()[0],
+        copyDir: (0,external_node_path_.join)(dir, "configs"),
+    });
+    const emptyDir = (0,external_node_path_.join)(dir, "empty");
+    (0,external_node_fs_.mkdirSync)(emptyDir, { recursive: true, mode: 0o755 });
+    const emptyFile = (0,external_node_path_.join)(dir, "empty-file");
+    (0,external_node_fs_.writeFileSync)(emptyFile, "", { mode: 0o444 });
+    return {
+        plan,
+        hidden,
+        mountArgs: protectedMountArgs(plan, hidden, emptyDir, emptyFile),
+        readOnly: (path) => enforcedReadOnly(plan, hidden, path),
+        jailMeta: {
+            read_only: plan.readOnly,
+            empty_submodule_dirs: plan.emptyDirs,
+            writable_again: plan.writable,
+            credentials_hidden: hidden.configs.map((c) => c.path),
+            credentials_masked: hidden.masked,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/observer/recorder.ts
+/**
+ * Which process recorder runs: the eBPF recorder (docs/recorder-protocol.md) or strace. The
+ * choice is made once per `run`, before meta, so the canary stage and the command stage use the
+ * same recorder and meta.recorder says which one that was.
+ */
+
+
+
+
+
+const RECORDERS = ["auto", "ebpf", "strace"];
+const RECORDER_ENV = "ENVELOPE_GATE_RECORDER";
+const RECORDER_BINARY_ENV = "ENVELOPE_GATE_RECORDER_BINARY";
+/** How long the recorder may take to load and attach its programs before it counts as unable to start. */
+const RECORDER_START_MS = 30_000;
+function parseRecorderChoice(value, source) {
+    if (RECORDERS.includes(value))
+        return value;
+    throw new errors/* Refusal */.P_("CONFIG_INVALID", `${source} must be auto, ebpf or strace, got "${value}"`, {
+        hint: "auto runs the eBPF recorder when it can start and strace otherwise; ebpf refuses when it cannot start.",
+    });
+}
+/** The CLI flag wins over the environment; neither means auto. */
+function recorderChoice(flag, env = process.env) {
+    if (flag !== undefined)
+        return parseRecorderChoice(flag, "--recorder");
+    const fromEnv = env[RECORDER_ENV];
+    if (fromEnv !== undefined && fromEnv !== "")
+        return parseRecorderChoice(fromEnv, RECORDER_ENV);
+    return "auto";
+}
+function recorderFileName(arch) {
+    return `envelope-gate-recorder-${arch}`;
+}
+/**
+ * The recorder binary: ENVELOPE_GATE_RECORDER_BINARY, else beside the running bundle
+ * (dist/cli/index.js -> dist/recorder/), else, running from src (tests), the repository's dist/.
+ */
+function recorderBinaryPath(arch, env = process.env, here = moduleDir()) {
+    const configured = env[RECORDER_BINARY_ENV];
+    if (configured !== undefined && configured !== "")
+        return configured;
+    const name = recorderFileName(arch);
+    const candidates = [(0,external_node_path_.join)(here, "..", "recorder", name), (0,external_node_path_.join)(here, "..", "..", "dist", "recorder", name)];
+    return candidates.find((c) => (0,external_node_fs_.existsSync)(c)) ?? candidates[0];
+}
+function moduleDir() {
+    return (0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url));
+}
+/** The decision, pure: which recorder runs, or the typed refusal when ebpf was demanded and cannot start. */
+function decideRecorder(choice, started) {
+    if (choice === "strace")
+        return { name: "strace" };
+    if (started === null)
+        throw new Error("decideRecorder: a start is needed unless strace is chosen");
+    if (started.ok)
+        return { name: "ebpf" };
+    if (choice === "ebpf") {
+        throw new errors/* Refusal */.P_("RECORDER_UNAVAILABLE", `the eBPF recorder was asked for (--recorder ebpf) and cannot start: ${started.why}`, {
+            hint: "It needs root (or passwordless sudo), a kernel with BTF, and dist/recorder/ for this architecture. --recorder auto falls back to strace, and says so.",
+        });
+    }
+    return { name: "strace", fallback: started.why };
+}
+function executable(path) {
+    try {
+        (0,external_node_fs_.accessSync)(path, external_node_fs_.constants.X_OK);
+        return (0,external_node_fs_.statSync)(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+/** How to start the recorder with the privileges it needs, or why it cannot be. */
+function recorderLaunch(binary, sudo) {
+    if (!executable(binary))
+        return { ok: false, why: `no recorder binary at ${binary}` };
+    if (process.geteuid?.() === 0)
+        return { ok: true, launch: [binary] };
+    if (sudo === null)
+        return { ok: false, why: "not root, and sudo was not found" };
+    const r = (0,external_node_child_process_.spawnSync)(sudo, ["-n", "true"], { stdio: "ignore", timeout: 10_000 });
+    if (r.status !== 0)
+        return { ok: false, why: "not root, and `sudo -n true` fails (no passwordless sudo)" };
+    return { ok: true, launch: [sudo, "-n", binary] };
+}
+/** How long the recorder may take to drain once asked (`sync`, or its input closed). */
+const RECORDER_DRAIN_MS = 30_000;
+function recorder_within(ms, work, late) {
+    let timer;
+    return Promise.race([work, new Promise((r) => (timer = setTimeout(() => r(late), ms)))]).finally(() => clearTimeout(timer));
+}
+/**
+ * The run's eBPF recorder (docs/recorder-protocol.md): one process for the whole run, loaded
+ * once, following each stage's gate in turn. Control lines start with `@`; every other line is
+ * an event of the stage being followed.
+ */
+class EbpfRecorder {
+    child;
+    pending = "";
+    ended = false;
+    control = [];
+    controlWaiter = null;
+    onEvent = null;
+    /** Losses the recorder reported (cumulative over the run). */
+    lost = 0;
+    endSeen = false;
+    closing = false;
+    /** Called once when the recorder's output ends while the run still needs it. */
+    onLost = null;
+    exited;
+    constructor(launch) {
+        this.child = (0,external_node_child_process_.spawn)(launch[0], launch.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+        this.exited = new Promise((resolveExit) => {
+            this.child.on("error", () => resolveExit({ code: null, signal: null }));
+            this.child.once("exit", (code, signal) => resolveExit({ code, signal }));
+        });
+        this.child.stdin?.on("error", () => { });
+        const stdout = this.child.stdout;
+        if (stdout === null)
+            throw new Error("recorder spawned without stdout");
+        stdout.setEncoding("utf8");
+        stdout.on("data", (chunk) => this.data(chunk));
+        stdout.on("end", () => this.end());
+        stdout.on("error", () => this.end());
+        this.child.on("error", () => this.end());
+    }
+    /** Event lines go out in runs (one call per run of them, newlines kept), control lines one by one, in order. */
+    data(chunk) {
+        const text = this.pending + chunk;
+        let start = 0;
+        let run = 0;
+        for (;;) {
+            const nl = text.indexOf("\n", start);
+            if (nl === -1)
+                break;
+            if (text.charCodeAt(start) === 0x40) {
+                if (run < start)
+                    this.onEvent?.(text.slice(run, start));
+                this.line(text.slice(start, nl));
+                run = nl + 1;
+            }
+            start = nl + 1;
+        }
+        if (run < start)
+            this.onEvent?.(text.slice(run, start));
+        this.pending = text.slice(start);
+    }
+    line(line) {
+        if (!line.startsWith("@")) {
+            this.onEvent?.(line + "\n");
+            return;
+        }
+        const lost = /^@lost (\d+)$/.exec(line);
+        if (lost)
+            this.lost = Math.max(this.lost, Number(lost[1]));
+        if (line === "@end")
+            this.endSeen = true;
+        this.control.push(line);
+        const w = this.controlWaiter;
+        this.controlWaiter = null;
+        w?.();
+    }
+    end() {
+        if (this.ended)
+            return;
+        this.ended = true;
+        if (this.pending !== "") {
+            const last = this.pending;
+            this.pending = "";
+            this.line(last);
+        }
+        const w = this.controlWaiter;
+        this.controlWaiter = null;
+        w?.();
+        if (!this.closing)
+            this.onLost?.();
+    }
+    /** The next control line matching `want` (others before it are skipped); null when the output ended first. */
+    async awaitControl(want) {
+        for (;;) {
+            while (this.control.length > 0) {
+                const line = this.control.shift();
+                if (want(line))
+                    return line;
+            }
+            if (this.ended)
+                return null;
+            await new Promise((r) => (this.controlWaiter = r));
+        }
+    }
+    /** `@ready` (true), or why the recorder cannot record: `@error …`, an early exit, or no answer in time. */
+    async ready(timeoutMs = RECORDER_START_MS) {
+        const answer = this.awaitControl((l) => l === "@ready" || l.startsWith("@error "));
+        const line = await recorder_within(timeoutMs, answer, undefined);
+        if (line === undefined)
+            return `the recorder did not answer within ${timeoutMs / 1000} s`;
+        if (line === null) {
+            const { code, signal } = await this.exited;
+            return `the recorder exited (${signal ?? `status ${String(code)}`}) before @ready`;
+        }
+        if (line === "@ready")
+            return true;
+        const error = /^@error (privilege|kernel|other)(?: (.*))?$/.exec(line);
+        return error ? `the recorder printed @error ${error[1]}${error[2] !== undefined ? ` ${error[2]}` : ""}` : line;
+    }
+    /** Follows one stage's gate: its events go to `onEvent` (whole lines, newlines kept) from now on. The reason when it did not. */
+    async follow(pid, onEvent) {
+        this.onEvent = onEvent;
+        this.child.stdin?.write(`follow ${String(pid)}\n`);
+        const line = await recorder_within(RECORDER_START_MS, this.awaitControl((l) => l === `@following ${String(pid)}`), undefined);
+        if (line === undefined)
+            return `the recorder did not follow process ${String(pid)} within ${RECORDER_START_MS / 1000} s`;
+        if (line === null)
+            return "the recorder ended before it followed the jail";
+        return null;
+    }
+    /** After a stage's jail exited: everything the kernel holds is read; false when the recorder did not answer. */
+    async sync() {
+        this.child.stdin?.write("sync\n");
+        const line = await recorder_within(RECORDER_DRAIN_MS, this.awaitControl((l) => l === "@synced"), undefined);
+        this.onEvent = null;
+        return line === "@synced";
+    }
+    get alive() {
+        return !this.ended;
+    }
+    /** Ends the recorder: its input closed, it prints `@lost`, `@end` and exits; killed if it does not. */
+    async close() {
+        this.closing = true;
+        this.onEvent = null;
+        this.child.stdin?.end();
+        const stopped = await recorder_within(RECORDER_DRAIN_MS, this.exited.then(() => true), false);
+        if (!stopped)
+            this.child.kill("SIGKILL");
+        await recorder_within(5_000, this.awaitControl((l) => l === "@end"), null);
+        return this.endSeen;
+    }
+}
+/**
+ * Starts the run's eBPF recorder (or finds why it cannot start). Call early: loading its
+ * programs takes the kernel a while, and the rest of the run's setup can go on meanwhile.
+ */
+function startRecorder(arch, sudo, env = process.env) {
+    const launch = recorderLaunch(recorderBinaryPath(arch, env), sudo);
+    if (!launch.ok)
+        return Promise.resolve(launch);
+    let ebpf;
+    try {
+        ebpf = new EbpfRecorder(launch.launch);
+    }
+    catch (err) {
+        return Promise.resolve({ ok: false, why: `the recorder cannot be started (${err.message})` });
+    }
+    return ebpf.ready().then(async (ready) => {
+        if (ready === true)
+            return { ok: true, ebpf };
+        await ebpf.close();
+        return { ok: false, why: ready };
+    });
+}
+/** The decision for one run, from a start begun earlier (null when strace was asked for). */
+async function resolveRecorder(choice, started) {
+    if (choice === "strace" || started === null)
+        return { meta: decideRecorder("strace", null), ebpf: null };
+    const result = await started;
+    try {
+        const meta = decideRecorder(choice, result.ok ? { ok: true } : result);
+        return { meta, ebpf: result.ok ? result.ebpf : null };
+    }
+    catch (err) {
+        if (result.ok)
+            await result.ebpf.close();
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/signals.ts
+
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+class RunControl {
+    signal = null;
+    child = null;
+    onSignal = (signal) => {
+        this.signal = signal;
+        this.stop();
+    };
+    /** The signal that interrupted the run, if one did. */
+    get interrupted() {
+        return this.signal;
+    }
+    listen() {
+        for (const signal of SIGNALS)
+            process.on(signal, this.onSignal);
+    }
+    unlisten() {
+        for (const signal of SIGNALS)
+            process.off(signal, this.onSignal);
+    }
+    /** The stage's child, while it runs (null once it has exited). */
+    running(child) {
+        this.child = child;
+    }
+    /** Stops the running stage: its child and every descendant. */
+    stop() {
+        if (this.child?.pid !== undefined)
+            killTree(this.child.pid);
+    }
+    /** Throws when a signal interrupted the run. */
+    throwIfInterrupted() {
+        if (this.signal === null)
+            return;
+        throw new errors/* Refusal */.P_("OBSERVER_INTERRUPTED", `envelope-gate run was interrupted by ${this.signal}; the log has no end line and will be refused`, {
+            hint: "Run it again to completion.",
+        });
+    }
+}
+/** SIGKILLs a process and every descendant still attached to it (found through /proc). */
+function killTree(root) {
+    const children = new Map();
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)("/proc");
+    }
+    catch {
+        entries = []; // no /proc: only the direct child is reachable
+    }
+    for (const name of entries) {
+        if (!/^\d+$/.test(name))
+            continue;
+        try {
+            const stat = (0,external_node_fs_.readFileSync)(`/proc/${name}/stat`, "utf8");
+            const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+            const list = children.get(ppid) ?? [];
+            list.push(Number(name));
+            children.set(ppid, list);
+        }
+        catch {
+            continue;
+        }
+    }
+    const order = [];
+    const queue = [root];
+    while (queue.length > 0 && order.length < 100_000) {
+        const pid = queue.shift();
+        order.push(pid);
+        queue.push(...(children.get(pid) ?? []));
+    }
+    for (const pid of order) {
+        try {
+            process.kill(pid, "SIGKILL");
+        }
+        catch {
+            continue;
+        }
+    }
+}
+
+// EXTERNAL MODULE: external "node:dns/promises"
+var promises_ = __webpack_require__(1553);
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __webpack_require__(7067);
+var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __webpack_require__(7030);
+var external_node_net_default = /*#__PURE__*/__webpack_require__.n(external_node_net_);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __webpack_require__(3848);
+;// CONCATENATED MODULE: ./src/observer/egress.ts
+/**
+ * The egress proxy for `network: "allowlist"` (docs/egress.md). It runs in the wrapper, outside
+ * the jail, and is the jailed command's only way out: the relay inside the jail (egress-relay.ts)
+ * hands every TCP connection made to its loopback port to this proxy's unix socket.
+ *
+ * It speaks HTTP proxy: `CONNECT host:port` opens a tunnel, an absolute-form request
+ * (`GET http://host[:port]/path`, any method) is forwarded. Each request is decided by name
+ * through `allowed(host, port)`: a refused host gets 403 and nothing is resolved or connected;
+ * an allowed name is resolved here (the jail resolves nothing) and connected. Every request
+ * that names a target is recorded exactly once (EgressRecord), before any byte of the client's
+ * reaches the upstream.
+ *
+ * Bounds: a request head is at most HEAD_LIMIT bytes (431, connection closed), and so is an
+ * upstream response head (502); a TLS ClientHello peeked in a tunnel is at most
+ * CLIENT_HELLO_LIMIT bytes; at most MAX_CLIENT_CONNECTIONS clients at once; bodies and tunnels
+ * are streamed with backpressure, never buffered whole.
+ */
+
+
+
+
+
+/** Largest request head (request line and headers) the proxy reads. */
+const HEAD_LIMIT = 64 * 1024;
+/** Most bytes buffered while waiting for a tunnel's complete TLS ClientHello. */
+const CLIENT_HELLO_LIMIT = 64 * 1024;
+/** Most client connections open at once (each may hold one upstream socket too); more are closed at accept. */
+const MAX_CLIENT_CONNECTIONS = 1024;
+/** How long one upstream address may take to accept a connection. */
+const CONNECT_TIMEOUT_MS = 15_000;
+const LOCAL_HOSTS = "localhost,127.0.0.1,::1";
+/**
+ * The environment keys the jailed command gets under `allowlist`, whatever `allowed_env` says:
+ * every proxy variable points at the relay, and NODE_USE_ENV_PROXY=1 makes a Node that honours it
+ * (24.5+, 22.21+) send fetch, http and https through them (on an older Node the preload does,
+ * src/observer/preload/proxy.ts). The keys are exactly PROXY_ENV_KEYS (src/core/rules.ts), whose
+ * reads the check does not judge under allowlist.
+ */
+function proxyEnv(port) {
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new RangeError(`proxyEnv: port ${String(port)} is not 1-65535`);
+    const url = `http://127.0.0.1:${port}`;
+    return {
+        HTTP_PROXY: url,
+        HTTPS_PROXY: url,
+        http_proxy: url,
+        https_proxy: url,
+        ALL_PROXY: url,
+        all_proxy: url,
+        NO_PROXY: LOCAL_HOSTS,
+        no_proxy: LOCAL_HOSTS,
+        NODE_USE_ENV_PROXY: "1",
+    };
+}
+const NAME = /^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/;
+/** A normalised host if `raw` is a DNS name or an IP literal (no zone id), else null. */
+function validHost(raw) {
+    const host = (0,hosts/* normalizeHost */.cS)(raw);
+    if (host.includes("%"))
+        return null;
+    if (external_node_net_default().isIP(host) !== 0)
+        return host;
+    return host.length <= 253 && NAME.test(host) ? host : null;
+}
+/** Parses `host:port` or `[v6]:port` (a CONNECT target, the relay's --listen). Null if malformed. */
+function parseAuthority(authority) {
+    const m = /^(\[[^\]]*\]|[^:[\]]+):(\d{1,5})$/.exec(authority);
+    if (!m)
+        return null;
+    const port = Number(m[2]);
+    const bracketed = m[1].startsWith("[");
+    const host = validHost(m[1]);
+    if (host === null || port < 1 || port > 65535)
+        return null;
+    if (bracketed !== external_node_net_default().isIPv6(host))
+        return null;
+    return { host, port };
+}
+const INCOMPLETE = { kind: "incomplete" };
+const malformed = (why) => ({ kind: "malformed", why });
+/**
+ * Looks at the first bytes a client sent into a tunnel. A first byte other than 0x16 (a TLS
+ * handshake record) is "not-tls". Otherwise the ClientHello is reassembled from consecutive
+ * handshake records and its server_name read; anything that does not parse is "malformed".
+ * Pure, and it reads no further than the ClientHello's own declared lengths.
+ */
+function peekClientHello(data) {
+    if (data.length === 0)
+        return INCOMPLETE;
+    if (data[0] !== 0x16)
+        return { kind: "not-tls" };
+    const fragments = [];
+    let have = 0;
+    let need = -1;
+    /** Reads the handshake header once 4 bytes of it are there (in whole records or the one still arriving). */
+    const header = (partial) => {
+        if (need !== -1 || have + partial.length < 4)
+            return null;
+        const start = Buffer.concat([...fragments, partial], 4);
+        if (start[0] !== 1)
+            return malformed("the first handshake message is not a ClientHello");
+        need = 4 + start.readUIntBE(1, 3);
+        return need > CLIENT_HELLO_LIMIT ? malformed("ClientHello longer than the limit") : null;
+    };
+    for (let off = 0;;) {
+        if (data.length - off < 5)
+            return INCOMPLETE;
+        if (data[off] !== 0x16)
+            return malformed("a non-handshake record before the end of the ClientHello");
+        if (data[off + 1] !== 3)
+            return malformed("not a TLS record version");
+        const length = data.readUInt16BE(off + 3);
+        if (length === 0 || length > 16384)
+            return malformed(`record length ${length}`);
+        if (data.length - off - 5 < length)
+            return header(data.subarray(off + 5)) ?? INCOMPLETE;
+        const fragment = data.subarray(off + 5, off + 5 + length);
+        const verdict = header(fragment);
+        if (verdict !== null)
+            return verdict;
+        fragments.push(fragment);
+        have += length;
+        off += 5 + length;
+        if (need !== -1 && have >= need)
+            return parseClientHelloBody(Buffer.concat(fragments, need).subarray(4));
+    }
+}
+function parseClientHelloBody(body) {
+    let p = 2 + 32; // legacy_version, random
+    const fits = (n) => p + n <= body.length;
+    if (!fits(1))
+        return malformed("truncated before session_id");
+    const sessionId = body[p];
+    p += 1;
+    if (sessionId > 32 || !fits(sessionId + 2))
+        return malformed("bad session_id");
+    p += sessionId;
+    const suites = body.readUInt16BE(p);
+    p += 2;
+    if (suites < 2 || suites % 2 !== 0 || !fits(suites + 1))
+        return malformed("bad cipher_suites");
+    p += suites;
+    const compressions = body[p];
+    p += 1;
+    if (compressions < 1 || !fits(compressions))
+        return malformed("bad compression_methods");
+    p += compressions;
+    if (p === body.length)
+        return { kind: "hello", serverName: null };
+    if (!fits(2))
+        return malformed("truncated extensions");
+    const extensionsEnd = p + 2 + body.readUInt16BE(p);
+    p += 2;
+    if (extensionsEnd !== body.length)
+        return malformed("extensions length does not match the ClientHello");
+    const seen = new Set();
+    let serverName = null;
+    while (p < extensionsEnd) {
+        if (!fits(4))
+            return malformed("truncated extension header");
+        const type = body.readUInt16BE(p);
+        const length = body.readUInt16BE(p + 2);
+        p += 4;
+        if (!fits(length))
+            return malformed("truncated extension");
+        if (seen.has(type))
+            return malformed(`extension ${type} twice`);
+        seen.add(type);
+        if (type === 0) {
+            const name = parseServerName(body.subarray(p, p + length));
+            if (typeof name !== "string" && name !== null)
+                return name;
+            serverName = name;
+        }
+        p += length;
+    }
+    return { kind: "hello", serverName };
+}
+/** The host_name of a server_name extension: a string, null when it names none, or a malformed verdict. */
+function parseServerName(ext) {
+    if (ext.length === 0)
+        return null;
+    if (ext.length < 2 || 2 + ext.readUInt16BE(0) !== ext.length)
+        return malformed("bad server_name list length");
+    let name = null;
+    for (let p = 2; p < ext.length;) {
+        if (p + 3 > ext.length)
+            return malformed("truncated server_name entry");
+        const type = ext[p];
+        const length = ext.readUInt16BE(p + 1);
+        p += 3;
+        if (length === 0 || p + length > ext.length)
+            return malformed("bad server_name entry length");
+        if (type === 0) {
+            if (name !== null)
+                return malformed("two host_name entries");
+            name = ext.toString("latin1", p, p + length);
+            if (!/^[\x21-\x7e]+$/.test(name))
+                return malformed("host_name is not printable ASCII");
+        }
+        p += length;
+    }
+    return name;
+}
+// ---------------------------------------------------------------------------------------------
+// Plumbing
+const noop = () => { };
+/** Pipes two sockets both ways (with backpressure); when either closes, the other is destroyed. */
+function splice(a, b) {
+    a.on("error", noop);
+    b.on("error", noop);
+    a.once("close", () => b.destroy());
+    b.once("close", () => a.destroy());
+    a.pipe(b);
+    b.pipe(a);
+}
+/** Addresses a name may not lead to unless the client named the IP itself: this host's loopback, "any", link-local (cloud metadata). */
+const LOCAL_ONLY = new (external_node_net_default()).BlockList();
+LOCAL_ONLY.addSubnet("127.0.0.0", 8, "ipv4");
+LOCAL_ONLY.addSubnet("0.0.0.0", 8, "ipv4");
+LOCAL_ONLY.addSubnet("169.254.0.0", 16, "ipv4");
+LOCAL_ONLY.addAddress("::1", "ipv6");
+LOCAL_ONLY.addAddress("::", "ipv6");
+LOCAL_ONLY.addSubnet("fe80::", 10, "ipv6");
+function localOnly(address) {
+    return LOCAL_ONLY.check(address, external_node_net_default().isIPv6(address) ? "ipv6" : "ipv4");
+}
+const HOP_BY_HOP = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+/** Copies headers without the hop-by-hop ones (RFC 9110 7.6.1), the ones `Connection` names, and Proxy-Authorization. */
+function stripHopByHop(headers) {
+    const drop = new Set(HOP_BY_HOP);
+    for (const token of String(headers.connection ?? "").split(","))
+        drop.add(token.trim().toLowerCase());
+    const out = {};
+    for (const [key, value] of Object.entries(headers)) {
+        if (value !== undefined && !drop.has(key))
+            out[key] = value;
+    }
+    return out;
+}
+const STATUS_TEXT = {
+    400: "Bad Request",
+    403: "Forbidden",
+    408: "Request Timeout",
+    431: "Request Header Fields Too Large",
+    502: "Bad Gateway",
+};
+/** A complete response written straight to a socket that the HTTP server no longer manages (CONNECT, parse errors); then closed. */
+function rawReply(socket, status, text) {
+    if (!socket.writable) {
+        socket.destroy();
+        return;
+    }
+    const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ""}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`;
+    socket.end(head + text, () => socket.destroy());
+}
+function plainReply(res, status, text) {
+    res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text), connection: "close" });
+    res.end(text);
+}
+function errorText(e) {
+    return (0,errors/* errnoOf */.UQ)(e) ?? e.message ?? String(e);
+}
+// ---------------------------------------------------------------------------------------------
+// The proxy
+/** Starts the proxy on `socketPath`; resolves once it listens. */
+async function startEgressProxy(options) {
+    const open = new Set();
+    /** Requests not yet recorded, each with what to record if the proxy closes first. */
+    const pending = new Set();
+    let closing = false;
+    const track = (socket) => {
+        if (closing) {
+            socket.destroy();
+            return;
+        }
+        open.add(socket);
+        socket.once("close", () => open.delete(socket));
+    };
+    /** One request's record: written exactly once, by the first of its outcome or close(). */
+    const begin = (host, port, proto) => {
+        let address;
+        let done = false;
+        const finish = (allowed, extra = {}) => {
+            if (done)
+                return;
+            done = true;
+            pending.delete(onClose);
+            const e = { host, port, proto, allowed };
+            if (address !== undefined)
+                e.address = address;
+            if (extra.reason !== undefined)
+                e.reason = extra.reason;
+            if (extra.sni !== undefined)
+                e.sni = extra.sni;
+            options.record(e);
+        };
+        const onClose = () => finish(true, address === undefined ? { reason: "proxy closed before the upstream connected" } : {});
+        pending.add(onClose);
+        return {
+            finish,
+            connected: (a) => {
+                address = a;
+            },
+        };
+    };
+    const refusal = (host, port) => {
+        try {
+            return options.allowed(host, port) ? null : "host not allowed";
+        }
+        catch (e) {
+            return `allowed() failed: ${errorText(e)}`;
+        }
+    };
+    const connectOnce = (address, port) => new Promise((resolve, reject) => {
+        const socket = external_node_net_default().connect({ host: address, port });
+        socket.on("error", noop);
+        track(socket);
+        const timer = setTimeout(() => socket.destroy(new Error(`no answer within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+        socket.once("connect", () => {
+            clearTimeout(timer);
+            resolve(socket);
+        });
+        socket.once("close", () => {
+            clearTimeout(timer);
+            reject(new Error(socket.errored ? errorText(socket.errored) : "closed"));
+        });
+    });
+    /** Resolves an allowed name (every address, in the resolver's order) and connects to the first that answers. */
+    const openUpstream = async (host, port) => {
+        let addresses;
+        if (external_node_net_default().isIP(host) !== 0) {
+            addresses = [host];
+        }
+        else {
+            try {
+                addresses = (await (0,promises_.lookup)(host, { all: true, verbatim: true })).map((a) => a.address);
+            }
+            catch (e) {
+                return { ok: false, status: 502, reason: `dns: ${errorText(e)}` };
+            }
+            const reachable = addresses.filter((a) => !localOnly(a));
+            if (reachable.length === 0)
+                return { ok: false, status: 403, reason: `resolves only to loopback or link-local addresses (${addresses.join(", ")})` };
+            addresses = reachable;
+        }
+        const failures = [];
+        for (const address of addresses) {
+            if (closing)
+                break;
+            try {
+                return { ok: true, socket: await connectOnce(address, port), address };
+            }
+            catch (e) {
+                failures.push(`${(0,hosts/* formatEndpoint */.T0)(address, port)} ${errorText(e)}`);
+            }
+        }
+        return { ok: false, status: 502, reason: closing ? "proxy closed" : `upstream: ${failures.join("; ")}` };
+    };
+    const tunnel = async (host, port, client, head) => {
+        const endpoint = (0,hosts/* formatEndpoint */.T0)(host, port);
+        const why = refusal(host, port);
+        if (why !== null) {
+            options.record({ host, port, proto: "connect", allowed: false, reason: why });
+            rawReply(client, 403, `envelope-gate egress: ${endpoint} is not an allowed host\n`);
+            return;
+        }
+        client.pause();
+        const request = begin(host, port, "connect");
+        const up = await openUpstream(host, port);
+        if (!up.ok) {
+            request.finish(up.status !== 403, { reason: up.reason });
+            rawReply(client, up.status, `envelope-gate egress: ${endpoint}: ${up.reason}\n`);
+            return;
+        }
+        const upstream = up.socket;
+        request.connected(up.address);
+        if (closing || client.destroyed) {
+            upstream.destroy();
+            request.finish(true, { reason: "client closed before the tunnel opened" });
+            return;
+        }
+        // The server's bytes flow at once (server-first protocols); the client's wait for the peek.
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        client.once("close", () => {
+            upstream.destroy();
+            request.finish(true);
+        });
+        upstream.once("close", () => {
+            client.destroy();
+            request.finish(true);
+        });
+        upstream.pipe(client);
+        let buffered = head;
+        let peeking = true;
+        const refuse = (reason, sni) => {
+            peeking = false;
+            request.finish(false, { reason, sni });
+            client.destroy();
+            upstream.destroy();
+        };
+        const inspect = () => {
+            const peek = peekClientHello(buffered);
+            if (peek.kind === "incomplete") {
+                if (buffered.length > CLIENT_HELLO_LIMIT)
+                    refuse("client hello too large");
+                return;
+            }
+            if (peek.kind === "malformed")
+                return refuse(`malformed client hello: ${peek.why}`);
+            const sni = peek.kind === "hello" && peek.serverName !== null ? (0,hosts/* normalizeHost */.cS)(peek.serverName) : undefined;
+            if (sni !== undefined && sni !== host)
+                return refuse("sni mismatch", sni);
+            peeking = false;
+            client.removeListener("data", onData);
+            request.finish(true, { sni });
+            upstream.write(buffered);
+            client.pipe(upstream);
+        };
+        const onData = (chunk) => {
+            buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+            inspect();
+        };
+        client.on("data", onData);
+        client.once("end", () => {
+            if (!peeking)
+                return;
+            // The client half-closed before its first bytes were judged: with nothing sent, pass the
+            // half-close on (the server may still answer); a cut-off ClientHello is refused.
+            if (buffered.length > 0)
+                return refuse("client closed inside its client hello");
+            peeking = false;
+            client.removeListener("data", onData);
+            request.finish(true);
+            upstream.end();
+        });
+        if (buffered.length > 0)
+            inspect();
+        if (peeking)
+            client.resume();
+    };
+    const forward = async (req, res) => {
+        let url;
+        try {
+            url = new URL(req.url ?? "");
+        }
+        catch {
+            return plainReply(res, 400, "envelope-gate egress: send an absolute-form http:// request or CONNECT\n");
+        }
+        const host = validHost(url.hostname);
+        if (url.protocol !== "http:" || host === null)
+            return plainReply(res, 400, `envelope-gate egress: cannot forward ${url.protocol}//${url.host}\n`);
+        const port = url.port === "" ? 80 : Number(url.port);
+        const endpoint = (0,hosts/* formatEndpoint */.T0)(host, port);
+        const why = refusal(host, port);
+        if (why !== null) {
+            options.record({ host, port, proto: "http", allowed: false, reason: why });
+            return plainReply(res, 403, `envelope-gate egress: ${endpoint} is not an allowed host\n`);
+        }
+        req.pause();
+        const request = begin(host, port, "http");
+        const up = await openUpstream(host, port);
+        if (!up.ok) {
+            request.finish(up.status !== 403, { reason: up.reason });
+            return plainReply(res, up.status, `envelope-gate egress: ${endpoint}: ${up.reason}\n`);
+        }
+        request.connected(up.address);
+        request.finish(true);
+        const upstream = up.socket;
+        if (closing || res.destroyed) {
+            upstream.destroy();
+            return;
+        }
+        const headers = stripHopByHop(req.headers);
+        headers.host = url.host;
+        // Node decoded any chunked body; re-chunk it upstream whatever the method.
+        if (req.headers["transfer-encoding"] !== undefined)
+            headers["transfer-encoding"] = "chunked";
+        const upstreamRequest = external_node_http_default().request({
+            createConnection: () => upstream,
+            method: req.method,
+            path: url.pathname + url.search,
+            headers,
+            setHost: false,
+            maxHeaderSize: HEAD_LIMIT,
+        });
+        upstreamRequest.on("response", (upstreamResponse) => {
+            res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.statusMessage, stripHopByHop(upstreamResponse.headers));
+            upstreamResponse.pipe(res);
+        });
+        upstreamRequest.on("error", (e) => {
+            if (res.headersSent)
+                res.destroy();
+            else
+                plainReply(res, 502, `envelope-gate egress: ${endpoint}: upstream: ${errorText(e)}\n`);
+        });
+        res.once("close", () => upstream.destroy());
+        req.pipe(upstreamRequest);
+    };
+    const server = external_node_http_default().createServer({ maxHeaderSize: HEAD_LIMIT, requestTimeout: 0, requireHostHeader: false });
+    server.maxConnections = MAX_CLIENT_CONNECTIONS;
+    server.on("connection", track);
+    server.on("request", (req, res) => {
+        forward(req, res).catch((e) => res.destroy(e));
+    });
+    server.on("connect", (req, client, head) => {
+        client.on("error", noop);
+        const target = parseAuthority(req.url ?? "");
+        if (target === null)
+            return rawReply(client, 400, "envelope-gate egress: CONNECT needs host:port\n");
+        tunnel(target.host, target.port, client, head).catch(() => client.destroy());
+    });
+    server.on("clientError", (err, socket) => {
+        const status = err.code === "HPE_HEADER_OVERFLOW" ? 431 : err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+        const what = status === 431 ? `request head over ${HEAD_LIMIT} bytes` : status === 408 ? "request head not received in time" : "bad request";
+        rawReply(socket, status, `envelope-gate egress: ${what}\n`);
+    });
+    await new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.socketPath, () => {
+            server.removeListener("error", reject);
+            resolve();
+        });
+    });
+    let closed = null;
+    return {
+        socketPath: options.socketPath,
+        close() {
+            if (closed !== null)
+                return closed;
+            closing = true;
+            closed = new Promise((resolve) => server.close(() => resolve()));
+            for (const flush of [...pending])
+                flush();
+            for (const socket of open)
+                socket.destroy();
+            return closed;
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/observer/fifo.ts
+/**
+ * A FIFO the wrapper owns and reads: the hooks' channel and strace's output. The wrapper keeps
+ * its own write end open until the stage's processes are gone, then closes it and reads to EOF,
+ * so every byte any writer put in is read before the stage ends.
+ */
+
+
+
+
+function makeFifo(path) {
+    try {
+        (0,external_node_child_process_.execFileSync)("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
+    }
+    catch (err) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `cannot create the observer channel ${path} with mkfifo (${err.message.split("\n")[0]})`, {
+            hint: "mkfifo (coreutils) must be on PATH for envelope-gate run.",
+            cause: err,
+        });
+    }
+}
+class FifoReader {
+    path;
+    readFd;
+    holdFd;
+    socket;
+    onText;
+    decoder = new TextDecoder("utf-8");
+    ended;
+    scratch = Buffer.allocUnsafe(1 << 16);
+    constructor(path, onText, onError) {
+        this.path = path;
+        this.onText = onText;
+        this.readFd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK);
+        // Our own writer: the reader must not see EOF before the first real writer opens.
+        this.holdFd = (0,external_node_fs_.openSync)(path, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_NONBLOCK);
+        this.socket = new external_node_net_.Socket({ fd: this.readFd, readable: true, writable: false });
+        this.socket.on("data", (chunk) => {
+            try {
+                this.deliver(chunk);
+            }
+            catch (err) {
+                onError(err);
+            }
+        });
+        this.ended = new Promise((resolve) => {
+            this.socket.once("end", () => resolve());
+            this.socket.once("close", () => resolve());
+            this.socket.once("error", (err) => {
+                onError(err);
+                resolve();
+            });
+        });
+    }
+    deliver(chunk) {
+        const text = this.decoder.decode(chunk, { stream: true });
+        if (text !== "")
+            this.onText(text);
+    }
+    /** Reads whatever is already in the pipe, now (ordering: hook records precede their syscalls). */
+    drainNow() {
+        for (let i = 0; i < 4096; i++) {
+            let n;
+            try {
+                n = (0,external_node_fs_.readSync)(this.readFd, this.scratch, 0, this.scratch.length, null);
+            }
+            catch (err) {
+                if ((0,errors/* errnoOf */.UQ)(err) === "EAGAIN")
+                    return;
+                throw err;
+            }
+            if (n <= 0)
+                return;
+            this.deliver(Buffer.from(this.scratch.subarray(0, n)));
+        }
+    }
+    /** Drops the wrapper's write end and waits until every other writer has closed and all is read. */
+    async finish() {
+        if (this.holdFd !== null) {
+            (0,external_node_fs_.closeSync)(this.holdFd);
+            this.holdFd = null;
+        }
+        await this.ended;
+        const tail = this.decoder.decode();
+        if (tail !== "")
+            this.onText(tail);
+    }
+    destroy() {
+        if (this.holdFd !== null) {
+            (0,external_node_fs_.closeSync)(this.holdFd);
+            this.holdFd = null;
+        }
+        this.socket.destroy();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/path-resolver.ts
+/**
+ * A path a traced process named, made absolute and resolved as that process sees its filesystem
+ * (the jail's view, the jail's /proc), through ProcessFacts.
+ */
+
+
+const MAX_SYMLINK_HOPS = 40;
+class PathResolver {
+    facts;
+    view;
+    tree;
+    jailed;
+    ebpf;
+    constructor(facts, view, tree, options) {
+        this.facts = facts;
+        this.view = view;
+        this.tree = tree;
+        this.jailed = options.jailed;
+        this.ebpf = options.ebpf;
+    }
+    absolute(tgid, dirfd, p) {
+        if (p.startsWith("/"))
+            return p;
+        const base = dirfd ?? this.tree.cwd(tgid);
+        return (0,external_node_path_.resolve)(base, p);
+    }
+    /** Resolves symlinks in the directory part now; the final component is the one acted on. */
+    noFollow(tgid, abs) {
+        const folded = (0,paths/* foldPath */.tu)(abs) ?? abs;
+        const cut = folded.lastIndexOf("/");
+        if (cut <= 0)
+            return folded;
+        const dir = this.realpath(tgid, folded.slice(0, cut));
+        return (dir === "/" ? "" : dir) + folded.slice(cut);
+    }
+    follow(tgid, abs) {
+        return this.realpath(tgid, (0,paths/* foldPath */.tu)(abs) ?? abs);
+    }
+    /**
+     * Symlink resolution as the traced process sees its filesystem: each component read through
+     * the jail's view (private directories, the jail's /proc), a link's text taken as a path in the
+     * jail. A missing component ends the walk: the rest is kept as named.
+     */
+    realpath(tgid, jailPath) {
+        // The process's own working directory as the kernel reported it on this very call: exact,
+        // and still known after the process is gone. The eBPF recorder prints no chdir: the
+        // directory it inherited (or last showed on an *at call) can be stale, the kernel's is not.
+        const own = /^\/proc\/(?:self|thread-self)\/cwd(\/.*)?$/.exec(jailPath);
+        if (own)
+            jailPath = ((this.ebpf ? this.facts.cwd(tgid) : null) ?? this.tree.cwd(tgid)) + (own[1] ?? "");
+        const parts = jailPath.split("/").filter((s) => s !== "");
+        let resolved = "";
+        let hops = 0;
+        while (parts.length > 0) {
+            const part = parts.shift();
+            if (part === ".")
+                continue;
+            if (part === "..") {
+                resolved = resolved.slice(0, resolved.lastIndexOf("/"));
+                continue;
+            }
+            const next = `${resolved}/${part}`;
+            const link = this.facts.link(this.hostPath(tgid, next));
+            if (link === undefined)
+                return [next, ...parts].join("/");
+            if (link === null || hops++ > MAX_SYMLINK_HOPS) {
+                resolved = next;
+                continue;
+            }
+            const text = link.replace(/ \(deleted\)$/, "");
+            if (text.startsWith("/"))
+                resolved = "";
+            parts.unshift(...text.split("/").filter((s) => s !== ""));
+        }
+        return resolved === "" ? "/" : resolved;
+    }
+    /** Where a jail path lives for the wrapper: private directories, and /proc names of the jail's processes. */
+    hostPath(tgid, jailPath) {
+        const proc = /^\/proc\/(self|thread-self|\d+)(\/.*)?$/.exec(jailPath);
+        if (proc && this.jailed) {
+            const who = proc[1];
+            const rest = proc[2] ?? "";
+            if (who === "self" || who === "thread-self")
+                return `/proc/${tgid}${rest}`;
+            const outer = this.tree.outerPid(Number(who));
+            return outer === null ? `/proc/envelope-gate-unknown-${who}${rest}` : `/proc/${outer}${rest}`;
+        }
+        if (proc && (proc[1] === "self" || proc[1] === "thread-self"))
+            return `/proc/${tgid}${proc[2] ?? ""}`;
+        return this.view.toHost(jailPath);
+    }
+    /** Whether a socket of the host's is at this jail path. */
+    isHostSocket(tgid, jailPath) {
+        return this.facts.isSocket(this.hostPath(tgid, jailPath));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/process-facts.ts
+/**
+ * What the parser asks the kernel while the traced processes run: the one port between the pure
+ * parser (strace.ts, process-tree.ts, path-resolver.ts) and the live system.
+ */
+
+const liveProcessFacts = {
+    status(pid) {
+        try {
+            return (0,external_node_fs_.readFileSync)(`/proc/${pid}/status`, "utf8");
+        }
+        catch {
+            return null;
+        }
+    },
+    cwd(pid) {
+        try {
+            return (0,external_node_fs_.readlinkSync)(`/proc/${pid}/cwd`);
+        }
+        catch {
+            return null;
+        }
+    },
+    exe(pid) {
+        try {
+            return (0,external_node_fs_.readlinkSync)(`/proc/${pid}/exe`);
+        }
+        catch {
+            return null;
+        }
+    },
+    link(path) {
+        try {
+            const stat = (0,external_node_fs_.lstatSync)(path, { throwIfNoEntry: false });
+            if (stat === undefined)
+                return undefined;
+            return stat.isSymbolicLink() ? (0,external_node_fs_.readlinkSync)(path) : null;
+        }
+        catch {
+            return undefined;
+        }
+    },
+    isSocket(path) {
+        try {
+            return (0,external_node_fs_.lstatSync)(path, { throwIfNoEntry: false })?.isSocket() ?? false;
+        }
+        catch {
+            return false;
+        }
+    },
+};
+
+;// CONCATENATED MODULE: ./src/observer/process-tree.ts
+class ProcessTree {
+    facts;
+    startCwd;
+    jailed;
+    ebpf;
+    tgidOf = new Map();
+    parentOf = new Map();
+    cwdOf = new Map();
+    rootTgid = null;
+    /** Processes of the command's own tree (jailed runs only). */
+    commandTree = new Set();
+    outerOf = new Map();
+    /** Jailed runs: the pid a process has inside the jail's PID namespace, read while it ran. */
+    innerOf = new Map();
+    recentForks = [];
+    adopted = new Set();
+    /** Parents whose child was adopted while their fork line was still unfinished. */
+    adoptedDuringFork = new Set();
+    /** Jailed runs: the command has started (bubblewrap executed it). */
+    started = false;
+    /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
+    jailProcesses = new Set();
+    /** Threads in the middle of a clone/fork/vfork: a process first seen now is most likely their child. */
+    forking = [];
+    constructor(facts, options) {
+        this.facts = facts;
+        this.startCwd = options.cwd;
+        this.jailed = options.jailed;
+        this.ebpf = options.ebpf;
+    }
+    /** The traced tree's first process, once known. */
+    get root() {
+        return this.rootTgid;
+    }
+    /** The first process (the jail's gate), known before any line of it. */
+    rootIs(pid) {
+        this.rootTgid ??= pid;
+    }
+    /** Jailed runs: bubblewrap has executed the command. */
+    get armed() {
+        return this.started;
+    }
+    /** Bubblewrap executed the command in `tgid`: it leaves bubblewrap's processes for the command's tree. */
+    arm(tgid) {
+        this.started = true;
+        this.jailProcesses.delete(tgid);
+        this.commandTree.add(tgid);
+    }
+    isJailProcess(tgid) {
+        return this.jailProcesses.has(tgid);
+    }
+    addJailProcess(tgid) {
+        this.jailProcesses.add(tgid);
+    }
+    /** A process of the command's tree (jailed runs) makes a call: known from now on, and matched to its fork. */
+    joinCommand(tgid) {
+        this.commandTree.add(tgid);
+        this.adopt(tgid);
+    }
+    tgid(tid) {
+        if (this.ebpf) {
+            this.rootTgid ??= tid;
+            return tid;
+        }
+        const known = this.tgidOf.get(tid);
+        if (known !== undefined)
+            return known;
+        // A thread whose clone line is still unfinished: ask the kernel while it runs.
+        let tgid = tid;
+        const status = this.facts.status(tid);
+        if (status !== null) {
+            const m = /^Tgid:\s+(\d+)$/m.exec(status);
+            if (m)
+                tgid = Number(m[1]);
+            // A thread's own status names the thread (its NSpid is the thread's id): only a leader's counts.
+            const inner = tgid === tid ? lastNsPid(status) : null;
+            if (inner !== null)
+                this.innerOf.set(tgid, inner);
+        }
+        this.tgidOf.set(tid, tgid);
+        if (this.rootTgid === null)
+            this.rootTgid = tgid;
+        return tgid;
+    }
+    parent(tgid) {
+        return this.parentOf.get(tgid) ?? null;
+    }
+    /** The pid inside the jail as last read or announced, without asking the kernel. */
+    knownInner(tgid) {
+        return this.innerOf.get(tgid) ?? null;
+    }
+    /** A thread entered clone/fork/vfork (its line unfinished). */
+    forkStarted(tid) {
+        this.forking.push(tid);
+    }
+    /** The thread's call ended (resumed, or the thread is gone). */
+    forkEnded(tid) {
+        const at = this.forking.lastIndexOf(tid);
+        if (at !== -1)
+            this.forking.splice(at, 1);
+    }
+    /** A successful clone/fork/vfork by `tid` of process `tgid`, whose result (the child's pid) was `child`. */
+    cloned(tgid, tid, child, thread) {
+        if (this.jailed && this.started) {
+            // Inside the jail's PID namespace `child` is the pid there: remembered, matched when the
+            // child shows up under the tracer's pid (adopt).
+            if (thread)
+                return;
+            const matched = this.adoptedDuringFork.delete(tid);
+            this.recentForks.push({ parent: tgid, cwd: this.cwd(tgid), inner: child, used: matched });
+            if (this.recentForks.length > 256)
+                this.recentForks.shift();
+            return;
+        }
+        if (thread) {
+            this.tgidOf.set(child, tgid);
+        }
+        else {
+            this.tgidOf.set(child, child);
+            this.parentOf.set(child, tgid);
+            this.cwdOf.set(child, this.cwd(tgid));
+            if (!this.started && this.jailed)
+                this.jailProcesses.add(child);
+        }
+    }
+    /** The eBPF recorder's `@fork PARENT INNER`: `tgid` was forked by `parent`, and is `inner` in the jail. */
+    forkAnnounced(tgid, parent, inner) {
+        this.rootTgid ??= parent;
+        this.parentOf.set(tgid, parent);
+        this.cwdOf.set(tgid, this.cwdOf.get(parent) ?? this.startCwd);
+        this.innerIs(tgid, inner);
+        if (this.jailed && !this.started)
+            this.jailProcesses.add(tgid);
+        // Known from its own fork line: adopt() has nothing to guess.
+        this.adopted.add(tgid);
+    }
+    /** The recorder said which pid the process has inside the jail. */
+    innerIs(tgid, inner) {
+        if (inner > 0) {
+            this.innerOf.set(tgid, inner);
+            this.outerOf.set(inner, tgid);
+        }
+    }
+    /** A thread other than the leader executed a program: from now on it is the leader. */
+    threadExecuted(thread, leader) {
+        this.forkEnded(thread);
+        this.tgidOf.set(thread, leader);
+        this.tgidOf.set(leader, leader);
+    }
+    /**
+     * A process first seen without a clone line of its own (in a PID namespace the clone's return
+     * value is the child's pid inside it, not the tracer's): match it to a fork by that inner pid,
+     * or to its parent still in the middle of forking, or to the latest fork not yet matched.
+     */
+    adopt(tgid) {
+        if (this.adopted.has(tgid))
+            return;
+        this.adopted.add(tgid);
+        // Known from before the command started (bubblewrap's clone of it), or from its own clone line.
+        if (this.cwdOf.has(tgid) || this.parentOf.has(tgid))
+            return;
+        const inner = this.innerOf.get(tgid);
+        let record = inner !== undefined ? this.recentForks.find((r) => !r.used && r.inner === inner) : undefined;
+        if (record === undefined && this.forking.length > 0) {
+            const forker = this.forking[this.forking.length - 1];
+            const parent = this.tgidOf.get(forker);
+            if (parent !== undefined && parent !== tgid) {
+                this.adoptedDuringFork.add(forker);
+                record = { parent, cwd: this.cwd(parent), inner: -1, used: false };
+            }
+        }
+        record ??= [...this.recentForks].reverse().find((r) => !r.used);
+        if (record === undefined)
+            return;
+        record.used = true;
+        this.cwdOf.set(tgid, record.cwd);
+        this.parentOf.set(tgid, record.parent);
+    }
+    setCwd(tgid, cwd) {
+        this.cwdOf.set(tgid, cwd);
+    }
+    cwd(tgid) {
+        const known = this.cwdOf.get(tgid);
+        if (known !== undefined)
+            return known;
+        if (this.jailed)
+            this.adopt(tgid);
+        const adopted = this.cwdOf.get(tgid);
+        if (adopted !== undefined)
+            return adopted;
+        // First seen before its parent's clone line: it started in the forking parent's directory;
+        // failing that, ask the kernel while it runs.
+        const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1]) : undefined;
+        const cwd = (parent !== undefined && parent !== tgid ? this.cwdOf.get(parent) : undefined) ?? this.facts.cwd(tgid) ?? this.startCwd;
+        this.cwdOf.set(tgid, cwd);
+        return cwd;
+    }
+    /**
+     * A process's pid inside the jail's PID namespace: read from the kernel (`NSpid`) now, at its
+     * exec, or, when it is gone already, as read when it was first seen; null otherwise (never guessed).
+     */
+    jailPid(tgid) {
+        const status = this.facts.status(tgid);
+        const inner = status === null ? null : lastNsPid(status);
+        if (inner !== null) {
+            this.innerOf.set(tgid, inner);
+            return inner;
+        }
+        return this.innerOf.get(tgid) ?? null;
+    }
+    /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
+    outerPid(inner) {
+        const cached = this.outerOf.get(inner);
+        if (cached !== undefined)
+            return cached;
+        if (this.ebpf)
+            return null;
+        for (const tgid of this.commandTree) {
+            const status = this.facts.status(tgid);
+            if (status === null)
+                continue;
+            const m = /^NSpid:\s+(.*)$/m.exec(status);
+            const ids = (m?.[1] ?? "").trim().split(/\s+/).map(Number);
+            if (ids[ids.length - 1] === inner) {
+                this.outerOf.set(inner, tgid);
+                return tgid;
+            }
+        }
+        return null;
+    }
+}
+/** The pid in the innermost PID namespace, from a /proc status text (`NSpid:\t1234\t7`). */
+function lastNsPid(status) {
+    const ids = /^NSpid:\s+(.*)$/m.exec(status)?.[1]?.trim().split(/\s+/);
+    const last = ids === undefined ? NaN : Number(ids[ids.length - 1]);
+    return Number.isInteger(last) && last > 0 ? last : null;
+}
+
+;// CONCATENATED MODULE: ./src/observer/strace-tokens.ts
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++)
+    HEX_VALUE["0123456789abcdef".charCodeAt(i)] = i;
+const hexDigit = (code) => (code < 128 ? HEX_VALUE[code] : -1);
+/** Text that is only `\xHH` escapes (all of it, under `-xx`), decoded in one pass; null for anything else. */
+function decodeAllEscapes(text) {
+    const n = text.length;
+    if (n % 4 !== 0)
+        return null;
+    const out = Buffer.allocUnsafe(n / 4);
+    for (let i = 0, j = 0; i < n; i += 4, j++) {
+        const hi = hexDigit(text.charCodeAt(i + 2));
+        const lo = hexDigit(text.charCodeAt(i + 3));
+        if (text.charCodeAt(i) !== 0x5c || text.charCodeAt(i + 1) !== 0x78 || hi < 0 || lo < 0)
+            return null;
+        out[j] = hi * 16 + lo;
+    }
+    return out.toString("utf8");
+}
+function decodeHex(text) {
+    if (!text.includes("\\x"))
+        return text;
+    const escaped = decodeAllEscapes(text);
+    if (escaped !== null)
+        return escaped;
+    const bytes = [];
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) === 0x5c && text[i + 1] === "x") {
+            bytes.push(parseInt(text.slice(i + 2, i + 4), 16));
+            i += 3;
+        }
+        else {
+            bytes.push(text.charCodeAt(i) & 0xff);
+        }
+    }
+    return Buffer.from(bytes).toString("utf8");
+}
+/** Splits `a, b, {c, d}, [e]` at top-level commas. Strings are hex-escaped, so quotes never nest. */
+function splitArgs(text) {
+    const out = [];
+    let depth = 0;
+    let inString = false;
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+            if (c === '"')
+                inString = false;
+            continue;
+        }
+        if (c === '"')
+            inString = true;
+        else if (c === "(" || c === "[" || c === "{" || c === "<")
+            depth++;
+        else if (c === ")" || c === "]" || c === "}" || c === ">")
+            depth--;
+        else if (c === "," && depth === 0) {
+            out.push(text.slice(start, i).trim());
+            start = i + 1;
+        }
+    }
+    const last = text.slice(start).trim();
+    if (last !== "")
+        out.push(last);
+    return out;
+}
+/** `"..."` -> decoded string; anything else -> null. */
+function stringArg(token) {
+    if (token === undefined)
+        return null;
+    const m = /^"((?:\\x[0-9a-f]{2})*)"/.exec(token);
+    return m ? decodeHex(m[1]) : null;
+}
+/** `3</path>` or `AT_FDCWD</path>` -> `/path`. */
+function fdDecoration(token) {
+    if (token === undefined)
+        return null;
+    // A deleted file (a memfd among them) is printed `7</memfd:x>(deleted)`.
+    const m = /^[^<]*<((?:\\x[0-9a-f]{2})*)>(?:\(deleted\))?$/.exec(token);
+    return m ? decodeHex(m[1]).replace(/ \(deleted\)$/, "") : null;
+}
+function openFlags(token) {
+    if (token === undefined)
+        return null;
+    const flags = token.startsWith("{") ? (/flags=([A-Z_|0-9x]+)/.exec(token)?.[1] ?? "") : token;
+    const set = new Set(flags.split("|"));
+    if (set.has("O_CREAT"))
+        return "create";
+    if (set.has("O_TRUNC"))
+        return "truncate";
+    if (set.has("O_WRONLY") || set.has("O_RDWR") || set.has("O_APPEND"))
+        return "write";
+    return null;
+}
+function strace_tokens_mappedV4(address) {
+    const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    return m ? m[1] : address;
+}
+/** Internet socket addresses in a syscall's arguments (connect, sendto, sendmsg). */
+function socketAddresses(text) {
+    const out = [];
+    const v4 = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("((?:\\x[0-9a-f]{2})*)"\)/g;
+    for (const m of text.matchAll(v4))
+        out.push({ host: decodeHex(m[2]), port: Number(m[1]) });
+    const v6 = /sa_family=AF_INET6, sin6_port=htons\((\d+)\),[^}]*?inet_pton\(AF_INET6, "((?:\\x[0-9a-f]{2})*)"/g;
+    for (const m of text.matchAll(v6))
+        out.push({ host: strace_tokens_mappedV4(decodeHex(m[2])), port: Number(m[1]) });
+    return out;
+}
+/** Unix socket addresses: `@name` for an abstract one, the path (as given) for the rest. */
+function unixAddresses(text) {
+    const out = [];
+    for (const m of text.matchAll(/sa_family=AF_UNIX, sun_path=(@?)"((?:\\x[0-9a-f]{2})*)"/g)) {
+        const name = decodeHex(m[2]);
+        if (m[1] === "@")
+            out.push({ address: `@${name}`, abstract: true });
+        else if (name !== "")
+            out.push({ address: name, abstract: false });
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/observer/syscall-table.ts
+const cwdPath = (path, follow) => ({ dirfd: null, path, follow });
+const atPath = (dirfd, path, follow) => ({ dirfd, path, follow });
+const syscall_table_paths = (op, ...list) => ({ kind: "paths", op, paths: list });
+const SYSCALL_TABLE = new Map([
+    ["clone", { kind: "fork" }],
+    ["clone3", { kind: "fork" }],
+    ["fork", { kind: "fork" }],
+    ["vfork", { kind: "fork" }],
+    ["chdir", { kind: "chdir", arg: 0, byFd: false }],
+    ["fchdir", { kind: "chdir", arg: 0, byFd: true }],
+    ["execve", { kind: "exec", dirfd: null, path: 0 }],
+    ["execveat", { kind: "exec", dirfd: 0, path: 1 }],
+    ["open", { kind: "open", dirfd: null, path: 0, flags: 1 }],
+    ["creat", { kind: "open", dirfd: null, path: 0, flags: null }],
+    ["openat", { kind: "open", dirfd: 0, path: 1, flags: 2 }],
+    ["openat2", { kind: "open", dirfd: 0, path: 1, flags: 2 }],
+    ["unlink", syscall_table_paths("delete", cwdPath(0, false))],
+    ["rmdir", syscall_table_paths("delete", cwdPath(0, false))],
+    ["unlinkat", syscall_table_paths("delete", atPath(0, 1, false))],
+    // A directory that is already there changes nothing (`mkdir -p` over existing parents).
+    ["mkdir", { kind: "paths", op: "mkdir", paths: [cwdPath(0, false)], unlessExists: true }],
+    ["mkdirat", { kind: "paths", op: "mkdir", paths: [atPath(0, 1, false)], unlessExists: true }],
+    ["mknod", syscall_table_paths("create", cwdPath(0, false))],
+    ["mknodat", syscall_table_paths("create", atPath(0, 1, false))],
+    ["rename", syscall_table_paths("rename", cwdPath(0, false), cwdPath(1, false))],
+    ["renameat", syscall_table_paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
+    ["renameat2", syscall_table_paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
+    // The source too: a hard link makes the file it names writable under a new name.
+    ["link", syscall_table_paths("link", cwdPath(0, false), cwdPath(1, false))],
+    ["linkat", syscall_table_paths("link", atPath(0, 1, { arg: 4, flag: "AT_SYMLINK_FOLLOW" }), atPath(2, 3, false))],
+    ["symlink", syscall_table_paths("symlink", cwdPath(1, false))],
+    ["symlinkat", syscall_table_paths("symlink", atPath(1, 2, false))],
+    ["chmod", syscall_table_paths("chmod", cwdPath(0, true))],
+    ["fchmod", { kind: "fd", op: "chmod", fd: 0 }],
+    ["fchmodat", syscall_table_paths("chmod", atPath(0, 1, { arg: 3, flag: "AT_SYMLINK_NOFOLLOW" }))],
+    ["truncate", syscall_table_paths("truncate", cwdPath(0, true))],
+    ["ftruncate", { kind: "fd", op: "truncate", fd: 0 }],
+    ["chown", syscall_table_paths("chown", cwdPath(0, true))],
+    ["fchown", { kind: "fd", op: "chown", fd: 0 }],
+    ["lchown", syscall_table_paths("chown", cwdPath(0, false))],
+    ["fchownat", { kind: "atOrFd", op: "chown", dirfd: 0, path: 1, flags: 4 }],
+    ["utime", syscall_table_paths("utimes", cwdPath(0, true))],
+    ["utimes", syscall_table_paths("utimes", cwdPath(0, true))],
+    ["futimesat", syscall_table_paths("utimes", atPath(0, 1, true))],
+    ["utimensat", { kind: "atOrFd", op: "utimes", dirfd: 0, path: 1, flags: 3 }],
+    ["setxattr", syscall_table_paths("xattr", cwdPath(0, true))],
+    ["removexattr", syscall_table_paths("xattr", cwdPath(0, true))],
+    ["lsetxattr", syscall_table_paths("xattr", cwdPath(0, false))],
+    ["lremovexattr", syscall_table_paths("xattr", cwdPath(0, false))],
+    ["fsetxattr", { kind: "fd", op: "xattr", fd: 0 }],
+    ["fremovexattr", { kind: "fd", op: "xattr", fd: 0 }],
+    ["bind", { kind: "bind" }],
+    ["connect", { kind: "send", proto: "connect" }],
+    ["sendto", { kind: "send", proto: "send" }],
+    ["sendmsg", { kind: "send", proto: "send" }],
+    ["sendmmsg", { kind: "send", proto: "send" }],
+]);
+/** Whether the call follows the path's final symlink, given its arguments. */
+function follows(follow, args) {
+    if (typeof follow === "boolean")
+        return follow;
+    const present = (args[follow.arg] ?? "").includes(follow.flag);
+    return follow.flag === "AT_SYMLINK_FOLLOW" ? present : !present;
+}
+
+;// CONCATENATED MODULE: ./src/observer/strace-args.ts
+/**
+ * strace's command line: which calls are traced (and refused), and the output options the
+ * parser (strace.ts) relies on.
+ */
+
+const TRACED_SYSCALLS = [
+    "execve",
+    "execveat",
+    "open",
+    "openat",
+    "openat2",
+    "creat",
+    "unlink",
+    "unlinkat",
+    "rmdir",
+    "rename",
+    "renameat",
+    "renameat2",
+    "mkdir",
+    "mkdirat",
+    "mknod",
+    "mknodat",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "truncate",
+    "ftruncate",
+    "connect",
+    "sendto",
+    "sendmsg",
+    "sendmmsg",
+    "clone",
+    "clone3",
+    "fork",
+    "vfork",
+    "chdir",
+    "fchdir",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "utime",
+    "utimes",
+    "utimensat",
+    "futimesat",
+    "setxattr",
+    "lsetxattr",
+    "fsetxattr",
+    "removexattr",
+    "lremovexattr",
+    "fremovexattr",
+    "bind",
+];
+/**
+ * Forbidden calls bubblewrap itself makes while it builds the jail (before the command runs):
+ * injecting a refusal into them would break the jail. The kernel refuses them to the command
+ * instead (no capabilities, no further user namespaces), and they are recorded from the line.
+ */
+const JAIL_SETUP_CALLS = new Set(["mount", "umount2", "pivot_root", "unshare"]);
+/** The calls strace refuses (EPERM, injected) as well as records. */
+function injectedSyscalls(arch) {
+    const known = new Set(forbiddenNumbers(arch).values());
+    return FORBIDDEN_SYSCALLS.filter((name) => known.has(name) && !JAIL_SETUP_CALLS.has(name));
+}
+/**
+ * strace arguments: follow forks, hex strings (unambiguous to parse), fd paths, no signals, and
+ * process exit lines (`-q`, not `-qq`: the wrapper needs the jail's own exit to know the tracer
+ * saw the end). With `arch`, the forbidden calls are traced and refused.
+ */
+function straceArgs(outputPath, arch = null) {
+    const forbidden = arch === null ? [] : [...forbiddenNumbers(arch).values()];
+    const inject = arch === null ? [] : injectedSyscalls(arch);
+    return [
+        "-f",
+        "-q",
+        "--seccomp-bpf",
+        "-y",
+        "-xx",
+        "-s",
+        "8192",
+        "-e",
+        "signal=none",
+        "-e",
+        // `?` ignores a name this architecture lacks (aarch64 has no open/mkdir/...).
+        `trace=${[...TRACED_SYSCALLS, ...forbidden].map((s) => `?${s}`).join(",")}`,
+        ...(inject.length > 0 ? ["-e", `inject=${inject.join(",")}:error=EPERM`] : []),
+        "-o",
+        outputPath,
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/observer/strace.ts
+/**
+ * The process-level observer: strace's output (run with -f -y -xx) turned into log events.
+ * Sees every process of the tree, Node or not, at the system-call boundary, which in-process
+ * code cannot unhook.
+ *
+ * This module joins a call's lines (unfinished, resumed, a thread's exec) and reads each call
+ * through its row of the syscall table; the tokens, the process tree, path resolution and the
+ * live reads of the kernel are each in their own module.
+ */
+
+
+
+
+
+
+
+
+
+
+
+const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
+/** Streaming parser for `strace -f -y -xx` output. */
+class StraceParser {
+    pending = "";
+    unfinished = new Map();
+    /** Leaders whose pending exec (a thread's, now under their pid) went through whatever its result line says. */
+    execPassed = new Set();
+    options;
+    view;
+    facts;
+    tree;
+    paths;
+    jailed;
+    relayPending = null;
+    relayTgid = null;
+    ebpf;
+    /** eBPF recorder: each process's `@exec` line just read, for the exec line that follows it. */
+    pendingExec = new Map();
+    /** The call being read was refused as a write to a read-only file system. */
+    refused = false;
+    /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
+    missingErrno = null;
+    pendingWrites = [];
+    /** eBPF recorder: the `@exec` announcing the exec line being read. */
+    announcedExec = null;
+    constructor(options) {
+        this.options = options;
+        this.view = options.jailed?.view ?? new PathView([]);
+        this.ebpf = options.recorder === "ebpf";
+        this.jailed = options.jailed !== undefined;
+        this.facts = options.facts ?? liveProcessFacts;
+        const shape = { cwd: options.cwd, jailed: this.jailed, ebpf: this.ebpf };
+        this.tree = new ProcessTree(this.facts, shape);
+        this.paths = new PathResolver(this.facts, this.view, this.tree, shape);
+    }
+    /** The first process (the jail's gate), known before any line of it: its exit line is the root exit. */
+    rootIs(pid) {
+        this.tree.rootIs(pid);
+    }
+    /** The wrapper's pid for a pid the jail's /proc names (the last NSpid of a process of the tree). */
+    outerPid(inner) {
+        return this.tree.outerPid(inner);
+    }
+    push(text) {
+        const data = this.pending === "" ? text : this.pending + text;
+        this.pending = "";
+        let start = 0;
+        for (;;) {
+            const nl = data.indexOf("\n", start);
+            if (nl === -1)
+                break;
+            this.line(data.slice(start, nl));
+            start = nl + 1;
+        }
+        if (start < data.length)
+            this.pending = data.slice(start);
+    }
+    finish() {
+        if (this.pending !== "")
+            this.line(this.pending);
+        this.pending = "";
+    }
+    /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
+    recorded(tgid) {
+        if (!this.jailed)
+            return true;
+        return this.tree.armed && !this.tree.isJailProcess(tgid) && tgid !== this.relayTgid;
+    }
+    line(raw) {
+        const m = /^(\d+) +(.*)$/.exec(raw);
+        if (!m)
+            return;
+        const tid = Number(m[1]);
+        let rest = m[2];
+        if (rest.startsWith("@")) {
+            if (this.ebpf)
+                this.extension(tid, rest);
+            return;
+        }
+        if (this.ebpf) {
+            if (rest.startsWith("+++"))
+                this.exitLine(tid, rest);
+            else
+                this.call(tid, rest);
+            return;
+        }
+        // A thread's exec, still open on its line when the kernel gave it the leader's pid.
+        const changed = / <pid changed to (\d+) \.\.\.>$/.exec(rest);
+        if (changed) {
+            this.unfinished.set(tid, rest.slice(0, changed.index));
+            this.execInThread(tid, Number(changed[1]));
+            return;
+        }
+        if (rest.endsWith("<unfinished ...>")) {
+            this.unfinished.set(tid, rest.slice(0, -"<unfinished ...>".length).trimEnd());
+            if (/^(?:clone3?|v?fork)\(/.test(rest))
+                this.tree.forkStarted(tid);
+            return;
+        }
+        const resumed = /^<\.\.\. ([a-z0-9_]+) resumed>(.*)$/.exec(rest);
+        if (resumed) {
+            this.tree.forkEnded(tid);
+            const head = this.unfinished.get(tid);
+            this.unfinished.delete(tid);
+            const execPassed = this.execPassed.delete(tid);
+            if (head === undefined)
+                return;
+            if (!head.startsWith(`${resumed[1]}(`)) {
+                // Not this call's beginning: a call of a thread that vanished. Judged as a call cut short.
+                this.call(tid, `${head}) = ?`);
+                return;
+            }
+            // Past the kernel's point of no return: under --seccomp-bpf strace can print the result
+            // of a thread's exec as `?` or a garbage errno, but the exec went through.
+            rest = execPassed ? `${head}) = 0` : head + resumed[2];
+        }
+        if (rest.startsWith("+++")) {
+            const superseded = /^\+\+\+ superseded by execve in pid (\d+) \+\+\+$/.exec(rest);
+            if (superseded) {
+                this.execInThread(Number(superseded[1]), tid);
+                return;
+            }
+            // The thread is gone: a call it left unfinished never returns.
+            this.abandon(tid);
+            this.exitLine(tid, rest);
+            return;
+        }
+        if (rest.startsWith("---"))
+            return;
+        this.call(tid, rest);
+    }
+    /** The eBPF recorder's `@fork PARENT INNER` and `@exec INNER "exe"` lines. */
+    extension(tgid, rest) {
+        const fork = /^@fork (\d+) (\d+)$/.exec(rest);
+        if (fork) {
+            this.tree.forkAnnounced(tgid, Number(fork[1]), Number(fork[2]));
+            return;
+        }
+        const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")$/.exec(rest);
+        if (exec) {
+            const exe = stringArg(exec[2]);
+            const inner = Number(exec[1]);
+            if (exe !== null)
+                this.pendingExec.set(tgid, { tgid, inner, exe });
+            this.tree.innerIs(tgid, inner);
+        }
+    }
+    /**
+     * A call left unfinished by a thread that is gone, judged as strace prints a call cut short
+     * (`= ?`); a thread's exec that passed the point of no return (the pid changed) ran all the same.
+     */
+    abandon(tid) {
+        this.tree.forkEnded(tid);
+        const execPassed = this.execPassed.delete(tid);
+        const head = this.unfinished.get(tid);
+        if (head === undefined)
+            return;
+        this.unfinished.delete(tid);
+        this.call(tid, `${head}) = ${execPassed ? "0" : "?"}`);
+    }
+    /**
+     * A thread other than the leader executed a program: the kernel ended every other thread of the
+     * process and gave this one the leader's pid. strace tells it by ` <pid changed to LEADER ...>`
+     * on the thread's exec line, or by the leader's `+++ superseded by execve in pid THREAD +++`
+     * (both when the exec line was still open, the second alone when another line cut it short);
+     * the exec's result comes as the leader's `<... execve resumed>`. The exec is the process's
+     * under the leader's pid, and so is everything after it.
+     */
+    execInThread(thread, leader) {
+        this.tree.threadExecuted(thread, leader);
+        if (thread === leader)
+            return;
+        const exec = this.unfinished.get(thread);
+        // Already moved to the leader (the pid-changed line came first), or the exec was never seen.
+        if (exec === undefined)
+            return;
+        this.unfinished.delete(thread);
+        // The leader's own call in progress never returns: strace drops the leader without its result.
+        this.abandon(leader);
+        this.unfinished.set(leader, exec);
+        this.execPassed.add(leader);
+    }
+    /** One call line, whole: `name(args) = result`. */
+    call(tid, rest) {
+        const call = /^([a-z0-9_]+)\((.*)$/.exec(rest);
+        if (!call)
+            return;
+        const name = call[1];
+        const body = call[2];
+        // strace pads short calls with spaces before `=` to align the results.
+        const split = /^(.*)\) +=\s+(.*)$/s.exec(body);
+        if (!split)
+            return;
+        this.syscall(tid, name, split[1], split[2]);
+    }
+    exitLine(tid, rest) {
+        const root = this.tree.root;
+        if (root === null || tid !== root || this.options.onRootExit === undefined)
+            return;
+        const exited = /^\+\+\+ exited with (\d+) \+\+\+$/.exec(rest);
+        if (exited)
+            return this.options.onRootExit({ code: Number(exited[1]), signal: null });
+        const killed = /^\+\+\+ killed by (SIG[A-Z0-9]+)/.exec(rest);
+        if (killed)
+            this.options.onRootExit({ code: null, signal: killed[1] });
+    }
+    syscall(tid, name, argText, ret) {
+        const tgid = this.tree.tgid(tid);
+        const retValue = /^(-?\d+)/.exec(ret);
+        const ok = retValue !== null && Number(retValue[1]) >= 0;
+        this.refused = !ok && ret.includes(" EROFS ");
+        const errno = ok ? null : (/^-1 (E[A-Z0-9]+) \(/.exec(ret)?.[1] ?? null);
+        this.missingErrno = errno !== null && (0,log_format/* isMissingTargetErrno */.yT)(errno) ? errno : null;
+        this.pendingWrites = [];
+        const announced = this.ebpf ? this.pendingExec.get(tgid) : undefined;
+        if (announced !== undefined)
+            this.pendingExec.delete(tgid);
+        this.announcedExec = announced !== undefined && (name === "execve" || name === "execveat") ? announced : null;
+        try {
+            this.dispatch(tgid, tid, name, argText, ret, ok, retValue);
+        }
+        finally {
+            this.announcedExec = null;
+            this.flushWrites();
+        }
+    }
+    /**
+     * A call's writes go out together. When the kernel refused the call as read-only (EROFS) but
+     * every path it named resolves inside the jail's writable places, the resolution came too late
+     * (a symlink swapped or removed since): the writes are marked refused, and judged as outside.
+     */
+    flushWrites() {
+        const writes = this.pendingWrites;
+        this.pendingWrites = [];
+        const writable = this.options.jailed?.writable;
+        const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
+        const errno = this.missingErrno;
+        for (const w of writes)
+            this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
+    }
+    dispatch(tgid, tid, name, argText, ret, ok, retValue) {
+        const row = SYSCALL_TABLE.get(name);
+        if (row?.kind === "fork") {
+            if (this.recorded(tgid) && NAMESPACE_FLAGS.test(argText))
+                this.options.emit({ kind: "forbidden", tgid, name });
+            // The recorder says who forked whom in its `@fork` lines.
+            if (!ok || this.ebpf)
+                return;
+            const child = Number(retValue[1]);
+            if (child <= 0)
+                return;
+            this.tree.cloned(tgid, tid, child, argText.includes("CLONE_THREAD"));
+            return;
+        }
+        if (tgid === this.relayTgid)
+            return;
+        const jailed = this.options.jailed;
+        if (jailed !== undefined && (!this.tree.armed || this.tree.isJailProcess(tgid))) {
+            // Bubblewrap building the jail: nothing is recorded until it executes the command. Every
+            // process seen before then is bubblewrap's; every other one is the command's, recorded
+            // from its first line on (a vfork child's calls come before its parent's clone line).
+            if (!this.tree.armed && row?.kind === "exec" && ok && tgid !== this.tree.root) {
+                this.tree.arm(tgid);
+                // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
+                const launcher = jailed.launcher;
+                if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) {
+                    if (jailed.relay !== undefined)
+                        this.relayPending = tgid;
+                    return;
+                }
+            }
+            else {
+                if (!this.tree.armed)
+                    this.tree.addJailProcess(tgid);
+                return;
+            }
+        }
+        if (jailed !== undefined)
+            this.tree.joinCommand(tgid);
+        const args = splitArgs(argText);
+        // Every *at call shows the caller's current directory: the freshest cwd there is.
+        for (const a of args) {
+            if (a.startsWith("AT_FDCWD<")) {
+                const cwd = fdDecoration(a);
+                if (cwd !== null)
+                    this.tree.setCwd(tgid, cwd);
+                break;
+            }
+        }
+        if (FORBIDDEN_NAMES.has(name)) {
+            // Refused by strace (injected EPERM) or by the kernel; `unshare` without a namespace flag is ordinary.
+            if (name !== "unshare" || NAMESPACE_FLAGS.test(argText))
+                this.options.emit({ kind: "forbidden", tgid, name });
+            return;
+        }
+        if (row === undefined)
+            return;
+        const retPath = fdDecoration(ret.split(" ")[0]);
+        switch (row.kind) {
+            case "chdir": {
+                const p = row.byFd ? fdDecoration(args[row.arg]) : stringArg(args[row.arg]);
+                if (ok && p !== null)
+                    this.tree.setCwd(tgid, row.byFd ? p : this.paths.absolute(tgid, null, p));
+                return;
+            }
+            case "exec":
+                if (ok)
+                    this.exec(tgid, row, argText, args);
+                return;
+            case "open":
+                return this.open(tgid, row, args, ok, retPath);
+            case "paths":
+                if (row.unlessExists === true && ret.includes(" EEXIST "))
+                    return;
+                for (const p of row.paths) {
+                    const dirfd = p.dirfd === null ? null : args[p.dirfd];
+                    this.writeArg(tgid, dirfd, args[p.path], row.op, follows(p.follow, args));
+                }
+                return;
+            case "atOrFd": {
+                const p = stringArg(args[row.path]);
+                if (p === null || p === "") {
+                    const fdPath = fdDecoration(args[row.dirfd]);
+                    if (fdPath !== null && fdPath.startsWith("/"))
+                        this.write(tgid, fdPath, row.op);
+                    return;
+                }
+                return this.writeArg(tgid, args[row.dirfd], args[row.path], row.op, !(args[row.flags] ?? "").includes("AT_SYMLINK_NOFOLLOW"));
+            }
+            case "fd": {
+                const p = fdDecoration(args[row.fd]);
+                if (p !== null && p.startsWith("/"))
+                    this.write(tgid, p, row.op);
+                return;
+            }
+            case "bind":
+                for (const { address, abstract } of unixAddresses(argText)) {
+                    if (!abstract)
+                        this.write(tgid, this.paths.noFollow(tgid, this.paths.absolute(tgid, null, address)), "bind");
+                }
+                return;
+            case "send": {
+                const proto = row.proto;
+                for (const { host, port } of socketAddresses(argText))
+                    this.options.emit({ kind: "host", tgid, host, port, proto });
+                for (const { address, abstract } of unixAddresses(argText)) {
+                    if (abstract) {
+                        this.options.emit({ kind: "unix", tgid, address, proto });
+                        continue;
+                    }
+                    const named = this.view.recorded(this.paths.follow(tgid, this.paths.absolute(tgid, null, address)));
+                    // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
+                    // lookup): recorded when it connected, or when a socket of the host's is there.
+                    if (ok || this.paths.isHostSocket(tgid, named))
+                        this.options.emit({ kind: "unix", tgid, address: named, proto });
+                }
+                return;
+            }
+        }
+    }
+    exec(tgid, row, argText, args) {
+        if (this.relayPending === tgid) {
+            // Only the launcher's own next program can be the relay: a later exec of the same file is the command's.
+            this.relayPending = null;
+            const argv = splitArgs(argText);
+            const argvToken = argv[1] ?? "[]";
+            const second = argvToken.startsWith("[") ? stringArg(splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]")))[1]) : null;
+            if (second === this.options.jailed?.relay) {
+                this.relayTgid = tgid;
+                return;
+            }
+        }
+        const p = stringArg(args[row.path]);
+        if (p === null)
+            return;
+        const dirfd = row.dirfd === null ? null : fdDecoration(args[row.dirfd]);
+        const argvToken = args[row.path + 1] ?? "[]";
+        const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+        // The file the kernel ran: the name given, every symlink resolved in the process's view;
+        // and what the kernel says the process runs now, when that differs (a name resolved in
+        // the wrong directory, a symlink swapped since, an interpreter): both are judged.
+        const named = p === "" && dirfd !== null ? dirfd : this.paths.absolute(tgid, dirfd, p);
+        if (this.jailed)
+            this.tree.adopt(tgid);
+        const ppid = this.tree.parent(tgid);
+        const resolved = this.view.recorded(this.paths.follow(tgid, named));
+        const announced = this.announcedExec;
+        const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
+        const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
+        this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
+        const exe = this.ebpf ? (announced?.exe ?? null) : (this.facts.exe(tgid)?.replace(/ \(deleted\)$/, "") ?? null);
+        if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
+            this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv });
+    }
+    open(tgid, row, args, ok, retPath) {
+        const flags = row.flags === null ? undefined : args[row.flags];
+        const op = row.flags === null ? "create" : openFlags(flags);
+        const p = stringArg(args[row.path]);
+        if (p === null)
+            return;
+        const dirfd = row.dirfd === null ? null : args[row.dirfd];
+        if (this.options.plumbing.size > 0) {
+            const target = ok && retPath !== null ? retPath : this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p);
+            if (this.options.plumbing.has((0,paths/* foldPath */.tu)(target) ?? target)) {
+                this.options.emit({
+                    kind: "channel",
+                    tgid,
+                    path: target,
+                    writeOnly: row.flags === null || (flags ?? "").split("|").includes("O_WRONLY"),
+                });
+                return;
+            }
+        }
+        if (op === null)
+            return;
+        let target;
+        const masked = this.options.jailed?.masked;
+        const named = masked?.size ? (0,paths/* foldPath */.tu)(this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p)) : null;
+        if (named !== null && masked?.has(named) === true) {
+            // The jail covers it with /dev/null: the attempt is on the path the program named.
+            target = named;
+        }
+        else if (ok && retPath !== null) {
+            if (!retPath.startsWith("/"))
+                return;
+            target = retPath.replace(/ \(deleted\)$/, "");
+        }
+        else {
+            target = this.paths.follow(tgid, this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p));
+        }
+        this.write(tgid, target, op);
+    }
+    writeArg(tgid, dirfdToken, pathToken, op, follow) {
+        const p = stringArg(pathToken);
+        if (p === null)
+            return;
+        const dirfd = dirfdToken === null || dirfdToken === undefined ? null : fdDecoration(dirfdToken);
+        const abs = this.paths.absolute(tgid, dirfd, p);
+        this.write(tgid, follow ? this.paths.follow(tgid, abs) : this.paths.noFollow(tgid, abs), op);
+    }
+    write(tgid, path, op) {
+        const folded = (0,paths/* foldPath */.tu)(path);
+        if (folded === null || this.options.plumbing.has(folded))
+            return;
+        // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
+        if (isIgnoredDevice(folded) && DATA_OPS.has(op))
+            return;
+        this.pendingWrites.push({ kind: "write", tgid, path: this.view.recorded(folded), op });
+    }
+}
+const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
+/** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
+const DATA_OPS = new Set(["write", "create", "truncate"]);
+
+;// CONCATENATED MODULE: ./src/observer/tamper-check.ts
+/** The hooks' channel is the wrapper's: a process that opens it for reading, or that is not Node, is tampering. */
+
+
+/** Node binaries may write to the hooks' channel: the wrapper's own, or one named like Node. */
+function isNodeBinary(path, known) {
+    return known.has(path) || /^node(?:js)?[0-9.]*$/.test((0,external_node_path_.basename)(path));
+}
+/** The refusal an open of the channel calls for (`exe`: what the process runs, as last recorded), or null. */
+function channelTampering(open, exe, nodeBinaries) {
+    if (!open.writeOnly) {
+        return new errors/* Refusal */.P_("OBSERVER_CHANNEL_TAMPERED", `process ${open.tgid} (${exe}) opened the hooks' channel for reading: it could take other processes' records`);
+    }
+    if (!isNodeBinary(exe, nodeBinaries)) {
+        return new errors/* Refusal */.P_("OBSERVER_CHANNEL_TAMPERED", `process ${open.tgid} (${exe}), which is not Node, opened the hooks' channel: records from it would be forged`);
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/observer/stage.ts
+/**
+ * One stage of a run (the canary, then the command): its FIFOs, the recorder and its parser, the
+ * egress proxy, the spawn of recorder + jail + command, and the checks that every record was read.
+ */
+
+
+
+
+
+
+
+
+
+
+/** The relay's copy in each stage directory: the product's own files are never run from where it is installed. */
+const STAGED_RELAY_DIR = "relay";
+/** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
+const EGRESS_PORT = 3128;
+/** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
+function inheritedDescriptors() {
+    const out = [];
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)("/proc/self/fdinfo");
+    }
+    catch {
+        return out;
+    }
+    for (const name of names) {
+        const fd = Number(name);
+        if (!Number.isInteger(fd) || fd <= 3)
+            continue;
+        try {
+            const flags = /^flags:\s+([0-7]+)$/m.exec((0,external_node_fs_.readFileSync)(`/proc/self/fdinfo/${fd}`, "utf8"))?.[1];
+            if (flags !== undefined && (parseInt(flags, 8) & 0o2000000) === 0)
+                out.push(fd);
+        }
+        catch {
+            continue;
+        }
+    }
+    return out.sort((a, b) => a - b);
+}
+async function runStage(stage, control) {
+    (0,external_node_fs_.mkdirSync)(stage.dir, { recursive: true, mode: 0o700 });
+    const eventsFifo = (0,external_node_path_.join)(stage.dir, EVENTS_FIFO_NAME);
+    // Outside the stage directory: the jail never sees strace's output.
+    const straceFifo = (0,external_node_path_.join)((0,external_node_path_.dirname)(stage.dir), `${(0,external_node_path_.basename)(stage.dir)}.${STRACE_FIFO_NAME}`);
+    makeFifo(eventsFifo);
+    if (stage.recorder?.name === "strace")
+        makeFifo(straceFifo);
+    let failure = null;
+    let child = null;
+    const fail = (err) => {
+        if (failure === null)
+            failure = err;
+        if (child !== null && child.exitCode === null)
+            child.kill("SIGKILL");
+    };
+    const frames = new FrameDecoder();
+    const events = new FifoReader(eventsFifo, (text) => {
+        if (failure !== null)
+            return;
+        try {
+            for (const json of frames.push(text))
+                stage.merger.fromHook(JSON.parse(json));
+        }
+        catch (err) {
+            if (err instanceof ChannelMessageError || err instanceof FrameError || err instanceof SyntaxError) {
+                fail(new errors/* Refusal */.P_("OBSERVER_CHANNEL_INVALID", `the hooks' channel carried an invalid record (${err.message})`, {
+                    hint: "Something other than the envelope-gate preload wrote to the observer channel. The run is refused.",
+                    cause: err,
+                }));
+                return;
+            }
+            throw err;
+        }
+    }, fail);
+    // bwrap reads the seccomp program from this descriptor (index 3 of the spawned process).
+    const seccompFd = (0,external_node_fs_.openSync)(stage.seccompFile, "r");
+    const jail = stage.jail(stage.dir, 3);
+    const traced = { rootExit: null };
+    const exeOf = new Map();
+    const onProcess = (e) => {
+        if (e.kind === "exec")
+            exeOf.set(e.tgid, e.path);
+        if (e.kind === "channel") {
+            const tampered = channelTampering(e, exeOf.get(e.tgid) ?? "an unknown program", stage.nodeBinaries);
+            if (tampered !== null)
+                fail(tampered);
+            return;
+        }
+        if (e.kind === "unix" && stage.unixIsLocal(e.address))
+            return;
+        stage.merger.fromProcess(e);
+    };
+    const stagedRelay = stage.egress !== null ? (0,external_node_path_.join)(stage.dir, STAGED_RELAY_DIR, "index.js") : undefined;
+    let strace = null;
+    let parser = null;
+    let ebpf = null;
+    let push = null;
+    if (stage.recorder !== null) {
+        parser = new StraceParser({
+            recorder: stage.recorder.name,
+            cwd: stage.cwd,
+            plumbing: new Set([eventsFifo, straceFifo]),
+            emit: onProcess,
+            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
+            onRootExit: (exit) => {
+                traced.rootExit = exit;
+            },
+        });
+        const p = parser;
+        stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);
+        // A hook's record is written before its system call runs: read those first.
+        push = (text) => {
+            if (failure !== null)
+                return;
+            events.drainNow();
+            p.push(text);
+        };
+        if (stage.recorder.name === "strace")
+            strace = new FifoReader(straceFifo, push, fail);
+        else {
+            ebpf = stage.recorder.ebpf;
+            if (!ebpf.alive) {
+                (0,external_node_fs_.closeSync)(seccompFd);
+                await events.finish().catch(() => { });
+                throw new errors/* Refusal */.P_("OBSERVER_TRACER_LOST", "the eBPF recorder ended before this stage of the run started", {
+                    hint: "Nothing would be observed, so the run is refused. Run it again.",
+                });
+            }
+            ebpf.onLost = () => fail(new errors/* Refusal */.P_("OBSERVER_TRACER_LOST", "the eBPF recorder ended while the jail still ran: nothing after that point was observed", {
+                hint: "The run is refused. Run it again.",
+            }));
+        }
+    }
+    // strace dies with the wrapper (setpriv --pdeathsig), and the jail with strace (bwrap --die-with-parent).
+    // Under the eBPF recorder the gate holds the jail until the recorder follows it (docs/recorder-protocol.md);
+    // the recorder ends when its input closes, as it does when the wrapper dies.
+    const tracer = stage.recorder === null
+        ? []
+        : stage.recorder.name === "strace"
+            ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.recorder.binary, ...straceArgs(straceFifo, stage.arch), "--"]
+            : [stage.setpriv, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", GATE_SCRIPT, "sh"];
+    let env = stage.env;
+    let relay = [];
+    let proxy = null;
+    if (stage.egress !== null) {
+        // The only way out of the jail's network namespace: the relay inside, the proxy here.
+        const socketPath = (0,external_node_path_.join)(stage.dir, "egress.sock");
+        try {
+            proxy = await startEgressProxy({ socketPath, allowed: stage.egress.allowed, record: (e) => stage.merger.fromEgress(e) });
+        }
+        catch (err) {
+            (0,external_node_fs_.closeSync)(seccompFd);
+            throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the egress proxy for allowlist cannot start on ${socketPath} (${err.message})`, {
+                cause: err,
+            });
+        }
+        const { NODE_OPTIONS: childNodeOptions, ...rest } = stage.env;
+        // Under allowlist the proxy keys are always the run's (their reads are not judged: PROXY_ENV_KEYS).
+        env = { ...rest, ...proxyEnv(EGRESS_PORT) };
+        relay = [
+            stage.nodeBinary,
+            stagedRelay,
+            "--listen",
+            `127.0.0.1:${EGRESS_PORT}`,
+            "--unix",
+            socketPath,
+            "--child-node-options",
+            childNodeOptions ?? "",
+            "--",
+        ];
+    }
+    const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
+    const stdio = stage.quiet
+        ? ["ignore", "ignore", "inherit"]
+        : ["inherit", "inherit", "inherit"];
+    stdio.push(seccompFd);
+    // The gate's release (fd 4), closed by the gate before it executes bubblewrap.
+    if (ebpf !== null)
+        stdio.push("pipe");
+    const own = stdio.length;
+    // A descriptor the wrapper inherited without close-on-exec would pass through strace and bwrap
+    // into the jail (an open directory outside the roots is a way around the read-only mounts):
+    // each one is replaced by /dev/null in the child.
+    const devNull = (0,external_node_fs_.openSync)("/dev/null", "r");
+    for (const fd of inheritedDescriptors()) {
+        if (fd < own)
+            continue;
+        while (stdio.length < fd)
+            stdio.push("ignore");
+        stdio[fd] = devNull;
+    }
+    let started;
+    try {
+        started = (0,external_node_child_process_.spawn)(argv[0], argv.slice(1), { cwd: stage.cwd, env, stdio });
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(seccompFd);
+        (0,external_node_fs_.closeSync)(devNull);
+    }
+    child = started;
+    control.running(started);
+    const exited = new Promise((resolveExit, reject) => {
+        started.once("error", (err) => reject(err));
+        started.once("exit", (code, signal) => resolveExit({ code, signal }));
+    }).catch((err) => {
+        fail(new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `cannot start ${argv[0]}: ${err.message}`, { cause: err }));
+        return { code: null, signal: null };
+    });
+    if (ebpf !== null && started.pid !== undefined) {
+        parser?.rootIs(started.pid);
+        const pushLine = push;
+        const why = await ebpf.follow(started.pid, pushLine);
+        if (why !== null)
+            fail(recorderUnavailable(`it did not start on the jail: ${why}`));
+        else {
+            const release = started.stdio[4];
+            release?.on("error", () => { });
+            release?.end("\n");
+        }
+    }
+    const result = await exited;
+    control.running(null);
+    await proxy?.close();
+    if (strace !== null)
+        await strace.finish();
+    if (ebpf !== null) {
+        const synced = await ebpf.sync();
+        ebpf.onLost = null;
+        if (!synced) {
+            fail(new errors/* Refusal */.P_("OBSERVER_TRACER_LOST", "the eBPF recorder did not answer once the jail ended: the end of the record was never seen", {
+                hint: "The run is refused. Run it again.",
+            }));
+        }
+        else if (ebpf.lost > 0) {
+            fail(new errors/* Refusal */.P_("OBSERVER_EVENTS_LOST", `the eBPF recorder lost ${ebpf.lost} record${ebpf.lost === 1 ? "" : "s"} the kernel could not deliver (@lost ${ebpf.lost}): what they held was never seen`, { hint: "The run is refused. Run it again; on a busy machine, --recorder strace records without loss (and slower)." }));
+        }
+    }
+    await events.finish();
+    parser?.finish();
+    control.throwIfInterrupted();
+    if (!frames.idle && failure === null) {
+        fail(new errors/* Refusal */.P_("OBSERVER_CHANNEL_INVALID", "the hooks' channel ended in the middle of a record"));
+    }
+    if (stage.recorder !== null && failure === null && traced.rootExit === null) {
+        fail(new errors/* Refusal */.P_("OBSERVER_TRACER_LOST", `the process observer (${stage.recorder.name}) ended (${result.signal ?? `exit ${String(result.code)}`}) without reporting the end of the jail: the tracer died or was detached`, {
+            hint: "Nothing after that point was observed, so the run is refused. Run it again.",
+        }));
+    }
+    if (failure !== null)
+        throw failure;
+    const exit = traced.rootExit;
+    return exit !== null ? { code: exit.code, signal: exit.signal } : result;
+}
+/**
+ * The jail's gate under the eBPF recorder: blocks until the wrapper writes a line to fd 4 (the
+ * recorder follows the gate's pid by then), closes it, and becomes bubblewrap (the same pid).
+ */
+const GATE_SCRIPT = 'read -r _ <&4; exec 4<&-; exec "$@"';
+function recorderUnavailable(why, cause) {
+    return new errors/* Refusal */.P_("RECORDER_UNAVAILABLE", `the eBPF recorder cannot record this run: ${why}`, {
+        hint: "It needs root (or passwordless sudo) and a kernel with BTF; --recorder strace (or auto) records with strace instead.",
+        ...(cause !== undefined ? { cause } : {}),
+    });
+}
+
+;// CONCATENATED MODULE: ./src/observer/tools.ts
+/** The programs and bundles a run needs, found (or refused) before anything starts. */
+
+
+
+
+/** Test and packaging seam: which strace to use. Pointing it at nothing makes the run refuse. */
+const STRACE_ENV = "ENVELOPE_GATE_STRACE";
+/** Finds an executable the way execvp would, with the wrapper's own PATH. */
+function resolveExecutable(name, pathValue) {
+    const candidates = name.includes("/")
+        ? [(0,external_node_path_.resolve)(name)]
+        : (pathValue ?? "")
+            .split(external_node_path_.delimiter)
+            .filter((d) => d !== "")
+            .map((d) => (0,external_node_path_.join)((0,external_node_path_.resolve)(d), name));
+    for (const candidate of candidates) {
+        try {
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
+            if ((0,external_node_fs_.statSync)(candidate).isFile())
+                return candidate;
+        }
+        catch {
+            continue;
+        }
+    }
+    return null;
+}
+function preloadBundlePath() {
+    // Beside the CLI bundle: dist/cli/index.js -> dist/preload/index.js (kept out of the bundler's asset analysis).
+    const parts = [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "preload", "index.js"];
+    return parts.join(external_node_path_.sep);
+}
+function relayBundlePath() {
+    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
+}
+/** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
+function straceOrRefuse() {
+    const configured = process.env[STRACE_ENV];
+    const found = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+    if (found === null) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
+            hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
+        });
+    }
+    return found;
+}
+/** The jail's launcher (jail.ts): coreutils' env. */
+function findLauncher() {
+    return ["/usr/bin/env", "/bin/env"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
+/** util-linux setpriv, which starts the recorder with a parent-death signal. */
+function findSetpriv() {
+    return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/observer/run.ts
+/**
+ * `envelope-gate run`: runs a command with the envelope in force and writes the observer log.
+ * Only this process writes the log. Order of a run:
+ *
+ *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
+ *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
+ *
+ * The command runs inside the jail (jail.ts) with strace outside it. `end` is written only after
+ * the jail is gone (its PID namespace dies with its first process, so no process of the tree is
+ * alive), strace reported the jail's own exit, and every record was read; any failure before
+ * that leaves a log without `end`, which `check` refuses.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Runs the command under the observers and writes the log. Returns the command's exit code. */
+async function runObserved(options) {
+    const logPath = (0,external_node_path_.resolve)(options.logPath);
+    // First, before anything can fail: a stale log from an earlier run must never survive a refusal.
+    const logFd = openLog(logPath);
+    const control = new RunControl();
+    // A log that cannot be written stops the command, as a signal does: its acts would go unrecorded.
+    const log = new LogWriter(logFd, logPath, () => control.stop());
+    const privateDir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_.tmpdir)(), "envelope-gate-observer-"));
+    if (options.facts)
+        options.facts.eventsSoFar = () => Math.max(0, log.lines - 1);
+    control.listen();
+    let outcome;
+    const held = { ebpf: null };
+    try {
+        const plan = await preflight(options, logPath, privateDir, held);
+        log.write(plan.meta);
+        log.flush();
+        await runCanary(plan, log, control);
+        outcome = { exitCode: await runMain(plan, log, control, options.facts) };
+    }
+    catch (err) {
+        outcome = { error: err };
+    }
+    finally {
+        const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
+        await started?.close();
+        control.unlisten();
+        log.close();
+        (0,external_node_fs_.rmSync)(privateDir, { recursive: true, force: true });
+    }
+    // Whatever else went wrong after the log failed (the command stopped, the tracer lost) follows from it.
+    if (log.failure !== null)
+        throw log.failure;
+    if ("error" in outcome)
+        throw outcome.error;
+    return outcome.exitCode;
+}
+/**
+ * Everything before the first stage: the envelope verified, the roots, scratch and command
+ * resolved, the tools found, the jail probed and previewed, the recorder chosen, the meta line.
+ */
+async function preflight(options, logPath, privateDir, held) {
+    // The eBPF recorder loads its programs while the rest of the run is set up.
+    const startArch = jailArch();
+    const recorderStart = !options.nodeOnly && startArch !== null && recorderChoice(options.recorder) !== "strace"
+        ? startRecorder(startArch, resolveExecutable("sudo", process.env.PATH))
+        : null;
+    // Whatever fails before the choice is made, the started recorder is closed.
+    held.pending = recorderStart;
+    const envelope = await (0,files/* readVerifiedEnvelope */.pO)(options.envelopePath, options.digestPath);
+    const runId = (0,external_node_crypto_.randomUUID)();
+    const workspaceInput = (0,external_node_path_.resolve)(options.workspace ?? process.cwd());
+    let workspace;
+    try {
+        workspace = (0,external_node_fs_.realpathSync)(workspaceInput);
+    }
+    catch (err) {
+        throw new errors/* Refusal */.P_("CONFIG_INVALID", `the workspace ${workspaceInput} does not exist`, { cause: err });
+    }
+    const scratchInput = options.scratch !== undefined ? (0,external_node_path_.resolve)(options.scratch) : (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_os_.tmpdir)()), "envelope-gate", runId);
+    (0,external_node_fs_.mkdirSync)(scratchInput, { recursive: true, mode: 0o700 });
+    if (options.facts)
+        Object.assign(options.facts, { scratch: scratchInput, scratchChosen: options.scratch === undefined });
+    const scratch = (0,external_node_fs_.realpathSync)(scratchInput);
+    const writableRoots = (0,core_envelope/* expandRoots */.oY)(envelope, { workspace, scratch });
+    const [commandName, ...commandArgs] = options.command;
+    const commandPath = resolveExecutable(commandName, process.env.PATH);
+    if (commandPath === null) {
+        throw new errors/* Refusal */.P_("COMMAND_NOT_FOUND", `the command "${commandName}" was not found on PATH`, {
+            hint: "Give the command by absolute path, or fix PATH for envelope-gate run.",
+        });
+    }
+    const arch = jailArch();
+    if (arch === null) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run jail has no seccomp filter for this architecture (${process.arch})`, {
+            hint: "envelope-gate run supports x86-64 and arm64 Linux.",
+        });
+    }
+    // strace asked for: its absence is the first thing said, before the jail is probed.
+    if (!options.nodeOnly && recorderChoice(options.recorder) === "strace")
+        straceOrRefuse();
+    const preloadSource = preloadBundlePath();
+    if (!(0,external_node_fs_.existsSync)(preloadSource)) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the Node hooks bundle ${preloadSource} is missing`, {
+            hint: "Build it: node scripts/build.mjs",
+        });
+    }
+    const runner = runnerIdentity();
+    const configuredBwrap = process.env[BWRAP_ENV];
+    const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+    const audit = options.audit === true;
+    // Under audit the proxy runs whatever `network` says, and lets every host out (recorded).
+    const egressEnforced = envelope.envelope.network === "allowlist" || audit;
+    const relayBundle = relayBundlePath();
+    if (egressEnforced && !(0,external_node_fs_.existsSync)(relayBundle)) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the egress relay bundle ${relayBundle} is missing`, {
+            hint: "Build it: node scripts/build.mjs",
+        });
+    }
+    probeJail(bwrap);
+    const bwrapBinary = bwrap;
+    const launcher = findLauncher();
+    if (launcher === null)
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "env (coreutils) was not found at /usr/bin/env", { hint: "Install coreutils." });
+    const setpriv = findSetpriv();
+    if (setpriv === null && !options.nodeOnly) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "setpriv (util-linux) was not found: the tracer could outlive a killed wrapper", {
+            hint: "Install util-linux (setpriv ships with it on Debian and Ubuntu).",
+        });
+    }
+    const cwd = (0,external_node_fs_.realpathSync)(process.cwd());
+    const logReal = (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_path_.dirname)(logPath)), (0,external_node_path_.basename)(logPath));
+    const observers = options.nodeOnly ? ["node"] : ["node", "process"];
+    const seccompFile = (0,external_node_path_.join)(privateDir, "seccomp.bpf");
+    const nodeBinary = (0,external_node_fs_.realpathSync)(process.execPath);
+    const runDir = freshRunDir(scratch, runId);
+    const executables = [...new Set([process.execPath, nodeBinary, commandPath, (0,external_node_fs_.realpathSync)(commandPath)])];
+    // Protected paths and persisted credentials (protected.ts), found before the jail is planned.
+    const actionPath = process.env.GITHUB_ACTION_PATH;
+    const guard = prepareProtected({
+        envelope,
+        roots: writableRoots,
+        workspace,
+        scratch,
+        writableProtected: (0,core_envelope/* expandWritableProtected */.x8)(envelope, { workspace, scratch }),
+        git: findGit(process.env.PATH, resolveExecutable),
+        actionDirs: [
+            ...(actionPath !== undefined && actionPath.startsWith("/") ? [actionPath] : []),
+            ...[productInstallDir((0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)))].filter((d) => d !== null),
+        ],
+        privateDir,
+    });
+    // Decided late: the eBPF recorder has loaded its programs while the run was set up.
+    // Once per run: the canary stage and the command stage run under the same recorder.
+    const asked = recorderChoice(options.recorder);
+    let recorder = null;
+    if (!options.nodeOnly) {
+        recorder = await resolveRecorder(asked, recorderStart);
+        held.ebpf = recorder.ebpf;
+        if (options.facts)
+            options.facts.recorder = { ...recorder.meta, asked };
+    }
+    const straceBinary = recorder !== null && recorder.meta.name === "strace" ? straceOrRefuse() : null;
+    // Under the eBPF recorder no tracer injects the refusal of a forbidden call: the filter refuses it.
+    (0,external_node_fs_.writeFileSync)(seccompFile, seccompProgram(arch, recorder?.meta.name === "ebpf" ? "eperm" : "trace"), { mode: 0o600 });
+    const stageRecorder = recorder === null
+        ? null
+        : recorder.ebpf !== null
+            ? { name: "ebpf", ebpf: recorder.ebpf }
+            : { name: "strace", binary: straceBinary };
+    const recording = stageRecorder !== null;
+    const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
+        writableRoots,
+        wrapperDir: privateDir,
+        runDir,
+        scratch,
+        runnerEnv: process.env,
+        execPath: process.execPath,
+        stageDir,
+        logPath: logReal,
+        cwd,
+        seccompFd,
+        launcher,
+        executables,
+        protectedMounts: guard.mountArgs,
+        commandHome: (0,core_envelope/* envMatcher */.IC)(envelope.envelope)("HOME") ? process.env.HOME : undefined,
+    });
+    const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
+    const jailMeta = {
+        tool: `bubblewrap (${bwrapBinary})`,
+        namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
+        read_only: "everything outside the allowed roots",
+        private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
+        hidden: preview.hidden,
+        masked_files: preview.maskedFiles,
+        visible_read_only: preview.visiblePrefixes,
+        hidden_unix_sockets: preview.hiddenSockets.length,
+        protected: guard.jailMeta,
+        machine_identity: preview.machineIdentity,
+        seccomp: recording ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
+    };
+    // The caller's keys the command does not get (names, never values): the log keeps them for
+    // `suggest`, which proposes the ones a failed non-Node program may have needed.
+    const envAllowed = (0,core_envelope/* envMatcher */.IC)(envelope.envelope);
+    const withheld = Object.keys(process.env)
+        .filter((key) => !envAllowed(key))
+        .sort();
+    if (options.facts)
+        options.facts.withheld = withheld;
+    const meta = {
+        kind: "meta",
+        run_id: runId,
+        envelope_hash: envelope.hash,
+        runner,
+        started_at: new Date().toISOString(),
+        observers,
+        ...(recorder !== null ? { recorder: recorder.meta } : {}),
+        network_enforced: true,
+        ...(audit ? { audit: true } : {}),
+        network: audit
+            ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded; host unix sockets covered`
+            : egressEnforced
+                ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
+                : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
+        jail: jailMeta,
+        protected: guard.plan.meta,
+        log_path: logReal,
+        workspace,
+        scratch,
+        command: options.command,
+        withheld,
+    };
+    // The run's environment is exactly what the envelope allows: the wrapper's keys it accepts, and
+    // the run's own keys only when it accepts them too. NODE_OPTIONS is the hooks' plumbing.
+    const baseEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+        // The host's name never enters: an allowed HOSTNAME or HOST says what `hostname` says inside (machine-identity.ts).
+        if (value !== undefined && envAllowed(key))
+            baseEnv[key] = HOSTNAME_KEYS.includes(key) ? JAIL_HOSTNAME : value;
+    }
+    for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
+        if (envAllowed(key))
+            baseEnv[key] = value;
+    }
+    // The caller's HOME is missing: the command's is the run's own (planJail, homeReplacement).
+    if (preview.homeReplacement !== null && baseEnv.HOME !== undefined)
+        baseEnv.HOME = preview.homeReplacement;
+    const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+    const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
+    const stageCommon = {
+        cwd,
+        recorder: stageRecorder,
+        arch,
+        jail: jailFor,
+        seccompFile,
+        nodeBinaries: new Set([nodeBinary]),
+        // The jail's own: an abstract name in its own network namespace, a socket file in a root or
+        // in a private directory (made by the run itself).
+        unixIsLocal: (address) => address.startsWith("@") || (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces),
+        // What the jail shows read-only inside a private directory (an install directory, the scratch) is not writable.
+        writable: (path) => ((0,paths/* isInsideAnyRoot */.Jk)(path, writableRoots) ||
+            ((0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces) && !(0,paths/* isInsideAnyRoot */.Jk)(path, preview.visiblePrefixes))) &&
+            !guard.readOnly(path),
+        egress: egressEnforced
+            ? {
+                allowed: audit ? () => true : (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port),
+                audit,
+            }
+            : null,
+        nodeBinary,
+        setpriv: setpriv ?? "",
+        launcher,
+    };
+    return {
+        meta,
+        stage: stageCommon,
+        baseEnv,
+        privateDir,
+        preloadSource,
+        relayBundle: egressEnforced ? relayBundle : null,
+        recording,
+        view: preview.view,
+        commandPath,
+        commandName: commandName,
+        commandArgs,
+    };
+}
+/** A stage's own directory: the hooks' bundle and config, and under allowlist the relay. */
+function prepareStage(plan, name) {
+    const dir = (0,external_node_path_.join)(plan.privateDir, name);
+    (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
+    (0,external_node_fs_.copyFileSync)(plan.preloadSource, (0,external_node_path_.join)(dir, PRELOAD_FILE_NAME));
+    // The relay runs inside the jail: from the stage, which the jail shows wherever the product
+    // is installed (under HOME or /tmp it would be hidden) and which the command cannot write.
+    if (plan.relayBundle !== null)
+        (0,external_node_fs_.cpSync)((0,external_node_path_.dirname)(plan.relayBundle), (0,external_node_path_.join)(dir, STAGED_RELAY_DIR), { recursive: true });
+    // With strace live it records every write with the kernel's own path; the hooks need not.
+    (0,external_node_fs_.writeFileSync)((0,external_node_path_.join)(dir, PRELOAD_CONFIG_NAME), JSON.stringify({ recordWrites: !plan.recording }) + "\n");
+    return dir;
+}
+function stageEnv(plan, dir) {
+    return { ...plan.baseEnv, NODE_OPTIONS: mergeNodeOptions(dir, plan.baseEnv.NODE_OPTIONS) };
+}
+function stageMerger(plan, canary, emit) {
+    return new Merger({
+        processObserverLive: plan.recording,
+        egressEndpoint: plan.stage.egress !== null ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+        recordPath: (p) => plan.view.recorded(p),
+        canary,
+        emit,
+    });
+}
+/** Self-check: every live observer must report the canary before the command runs. */
+async function runCanary(plan, log, control) {
+    const dir = prepareStage(plan, "canary");
+    const canaryPath = plan.view.recorded(CANARY_JAIL_PATH);
+    const seen = [];
+    const merger = stageMerger(plan, true, (e) => {
+        seen.push(e);
+        log.write(e);
+    });
+    const result = await runStage({ dir, argv: canaryArgv(process.execPath), env: stageEnv(plan, dir), ...plan.stage, quiet: true, merger }, control);
+    (0,external_node_fs_.rmSync)(canaryPath, { force: true });
+    control.throwIfInterrupted();
+    const missing = canaryMissing(seen, plan.recording, canaryPath);
+    if (missing.length > 0 || result.code !== 0)
+        throw canaryFailure(result, missing, plan.stage.recorder?.name ?? null);
+}
+/** The command's own stage, then the end line. Returns the command's exit code. */
+async function runMain(plan, log, control, facts) {
+    const dir = prepareStage(plan, "main");
+    const merger = stageMerger(plan, false, (e) => log.write(e));
+    if (!plan.recording) {
+        // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
+        // (no source: it is the wrapper's own statement, not an observer's).
+        log.write({ kind: "exec", ts: Date.now(), path: plan.commandPath, argv: [plan.commandName, ...plan.commandArgs] });
+    }
+    const result = await runStage({ dir, argv: [plan.commandPath, ...plan.commandArgs], env: stageEnv(plan, dir), ...plan.stage, quiet: false, merger }, control);
+    control.throwIfInterrupted();
+    log.flush();
+    const end = { kind: "end", events: log.lines, exit_code: result.code };
+    if (result.signal !== null)
+        end.signal = result.signal;
+    log.write(end);
+    log.flush();
+    if (facts)
+        Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
+    return exitCodeOf(result);
+}
+/**
+ * The run's own directory in the scratch, the host side of its private HOME and /tmp: made here,
+ * never reused (an earlier run with the same scratch cannot have prepared it, nor a link in its place).
+ */
+function freshRunDir(scratch, runId) {
+    const dir = (0,external_node_path_.join)(scratch, `.envelope-gate-${runId}`);
+    try {
+        (0,external_node_fs_.mkdirSync)(dir, { mode: 0o700 });
+    }
+    catch (err) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run's private directory ${dir} cannot be made (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, {
+            hint: "Give the run a scratch directory it can write.",
+            cause: err,
+        });
+    }
+    if ((0,external_node_fs_.realpathSync)(dir) !== dir) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run's private directory ${dir} is not a plain directory of the scratch`);
+    }
+    return dir;
+}
+function exitCodeOf(result) {
+    if (result.code !== null)
+        return result.code;
+    const signo = result.signal !== null ? (external_node_os_.constants.signals[result.signal] ?? 0) : 0;
+    return 128 + signo;
+}
+
+;// CONCATENATED MODULE: ./src/observer/cli.ts
+
+
+
+
+
+
+/** How many withheld key names the stderr line shows before it says "and N more". */
+const WITHHELD_SHOWN = 20;
+/** How often, at most, the progress line is redrawn when stderr is a terminal. */
+const PROGRESS_MS = 1000;
+/** A word as a POSIX shell reads it back unchanged. */
+function shellWord(word) {
+    return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+/** The one line naming the caller's keys the command did not get (names only; values never). */
+function withheldLine(keys) {
+    if (keys.length === 0)
+        return "envelope-gate run: withheld none of the caller's environment keys\n";
+    const shown = keys.slice(0, WITHHELD_SHOWN).join(", ");
+    const more = keys.length > WITHHELD_SHOWN ? ` and ${keys.length - WITHHELD_SHOWN} more` : "";
+    return `envelope-gate run: withheld ${keys.length} of the caller's environment keys (not in allowed_env): ${shown}${more}\n`;
+}
+/** The one line saying which process recorder ran and, when auto fell back to strace, why. */
+function recorderLine(r) {
+    if (r.fallback !== undefined)
+        return `envelope-gate run: recorder strace (auto: the eBPF recorder cannot start: ${r.fallback})\n`;
+    return `envelope-gate run: recorder ${r.name}${r.asked === "auto" ? " (auto)" : ""}\n`;
+}
+/**
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
+ * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ */
+async function runCommand(args, usage) {
+    const dashes = args.indexOf("--");
+    if (dashes === -1)
+        usage("run needs `-- CMD [ARGS...]`");
+    const command = args.slice(dashes + 1);
+    if (command.length === 0 || command[0] === "")
+        usage("run needs a command after --");
+    const { values } = (0,external_node_util_.parseArgs)({
+        args: args.slice(0, dashes),
+        options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, ...options/* RUN_ONLY_OPTIONS */.a },
+        strict: true,
+        allowPositionals: false,
+    });
+    if (!values.envelope)
+        usage("run needs --envelope");
+    if (!values.observer)
+        usage("run needs --observer");
+    return runAndReport({
+        envelope: values.envelope,
+        sha256: values.sha256,
+        observer: values.observer,
+        workspace: values.workspace,
+        scratch: values.scratch,
+        nodeOnly: values["node-only"] === true,
+        audit: values.audit === true,
+        recorder: values.recorder,
+        keepScratch: values["keep-scratch"] === true,
+        command,
+        next: true,
+    });
+}
+/**
+ * One observed run with run's own stderr lines (the withheld keys; log, events, exit) and its
+ * scratch handling: `run`, and `suggest --run` before it suggests.
+ */
+async function runAndReport(values) {
+    const facts = {};
+    const tty = process.stderr.isTTY === true;
+    let drawn = false;
+    const progress = tty
+        ? setInterval(() => {
+            const n = facts.eventsSoFar?.() ?? 0;
+            process.stderr.write(`\r\x1b[Kenvelope-gate run: ${n} events so far`);
+            drawn = true;
+        }, PROGRESS_MS)
+        : null;
+    progress?.unref();
+    let exitCode;
+    try {
+        exitCode = await runObserved({
+            envelopePath: values.envelope,
+            digestPath: values.sha256,
+            logPath: values.observer,
+            workspace: values.workspace,
+            scratch: values.scratch,
+            nodeOnly: values.nodeOnly,
+            audit: values.audit,
+            recorder: values.recorder,
+            command: values.command,
+            facts,
+        });
+    }
+    finally {
+        if (progress !== null)
+            clearInterval(progress);
+        if (drawn)
+            process.stderr.write("\r\x1b[K");
+        if (facts.withheld !== undefined)
+            process.stderr.write(withheldLine(facts.withheld));
+        if (facts.recorder !== undefined)
+            process.stderr.write(recorderLine(facts.recorder));
+        let scratchNote = "";
+        if (facts.scratch !== undefined && facts.scratchChosen === true) {
+            if (values.keepScratch)
+                scratchNote = `; scratch kept at ${facts.scratch}`;
+            else {
+                try {
+                    (0,external_node_fs_.rmSync)(facts.scratch, { recursive: true, force: true });
+                }
+                catch (err) {
+                    process.stderr.write(`envelope-gate run: SCRATCH_REMOVE_FAILED: the scratch ${facts.scratch} could not be removed (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)}); remove it by hand. The exit code is the command's, as without this.\n`);
+                }
+            }
+        }
+        if (exitCode !== undefined && facts.events !== undefined) {
+            const next = ["envelope-gate", "check", "--envelope", values.envelope];
+            if (values.sha256 !== undefined)
+                next.push("--sha256", values.sha256);
+            next.push("--observer", values.observer);
+            const exited = facts.exitCode === null || facts.exitCode === undefined ? `ended by a signal (exit ${exitCode})` : `exited ${facts.exitCode}`;
+            process.stderr.write(`envelope-gate run: log ${(0,external_node_path_.resolve)(values.observer)}, ${facts.events} events, the command ${exited}${scratchNote}${values.next ? `; next: ${next.map(shellWord).join(" ")}` : ""}\n`);
+        }
+    }
+    return exitCode;
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,24 @@
+/**
+ * What the process recorder's parser (strace.ts) emits: the one definition of its output type,
+ * which every consumer (merge.ts, run.ts) names.
+ */
+import type { MissingTargetErrno, WriteOp } from "../core/log-format.js";
+
+export type ProcessEvent =
+  /**
+   * `refused`: the kernel answered EROFS, so the target was outside every writable root.
+   * `errno`: the kernel answered ENOENT or ENOTDIR (nothing was there): the call changed nothing.
+   */
+  | { kind: "write"; tgid: number; path: string; op: WriteOp; refused?: true; errno?: MissingTargetErrno }
+  /**
+   * `jailPid`: jailed runs, the process's pid inside the jail's PID namespace (the last number
+   * of its `NSpid`, the pid the Node hooks record), when the kernel still showed it.
+   */
+  | { kind: "exec"; tgid: number; ppid: number | null; jailPid?: number; path: string; argv: string[] }
+  | { kind: "host"; tgid: number; host: string; port: number; proto: string }
+  /** A unix socket named by path (absolute, resolved) or abstract (`@name`), connected to or sent to. */
+  | { kind: "unix"; tgid: number; address: string; proto: string }
+  /** A call the jail refuses because it would blind or escape the observer. */
+  | { kind: "forbidden"; tgid: number; name: string }
+  /** An open of the wrapper's own plumbing (the hooks' channel): who, and for what. */
+  | { kind: "channel"; tgid: number; path: string; writeOnly: boolean };
