@@ -4,11 +4,14 @@
 // relative source names, no debug sections but BTF, a stripped binary, the compilers started
 // with a fixed environment (no CPATH, LIBRARY_PATH, CFLAGS... from the caller's shell) and the
 // static libraries named by path, so nothing hand-installed under /usr/local is linked instead.
-// The toolchain's versions are written beside the binary (TOOLCHAIN), so a binary that differs
-// because the toolchain differs says so instead of reading as a stale build.
+// The toolchain's Debian package versions are written beside the binary (TOOLCHAIN): .ci/run
+// installs exactly those, so CI rebuilds the same bytes; the digests of the sources it was built
+// from are written beside it too (SOURCES), so a machine whose toolchain cannot match still tells
+// a stale recorder from a fresh one (scripts/check-dist.mjs).
 // Needs: clang, llvm (llvm-strip), gcc, libbpf-dev, libelf-dev, zlib1g-dev (Debian 12).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -16,7 +19,24 @@ export const RECORDER_ARCHES = ["x86_64"];
 
 const LIB_DIR = "/usr/lib/x86_64-linux-gnu";
 const STATIC_LIBS = ["libbpf.a", "libelf.a", "libz.a"].map((name) => join(LIB_DIR, name));
-const TOOLCHAIN_PACKAGES = ["libbpf-dev", "libelf-dev", "zlib1g-dev", "libc6-dev"];
+// Every package whose files end up in the binary or produce its bytes (Debian 12's names).
+const TOOLCHAIN_PACKAGES = [
+  "clang-14",
+  "llvm-14",
+  "gcc-12",
+  "libgcc-12-dev",
+  "binutils-x86-64-linux-gnu",
+  "libbpf-dev",
+  "libelf-dev",
+  "zlib1g-dev",
+  "libc6-dev",
+];
+const SOURCE_FILES = () => [
+  ...readdirSync(resolve("native", "recorder"))
+    .sort()
+    .map((name) => join("native", "recorder", name)),
+  join("scripts", "build-recorder.mjs"),
+];
 const COMPILER_ENV = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C", LC_ALL: "C", TZ: "UTC" };
 
 /** One line per tool and library the binary is made from, as this machine has them. */
@@ -33,6 +53,14 @@ export function toolchainRecord() {
   const lines = [`clang: ${first("clang", ["--version"])}`, `gcc: ${first("gcc", ["--version"])}`];
   for (const pkg of TOOLCHAIN_PACKAGES) lines.push(`${pkg}: ${first("dpkg-query", ["-W", "-f", "${Version}", pkg]) || "absent"}`);
   return lines.join("\n") + "\n";
+}
+
+/** One line per input file: its sha256 and its path, as `sha256sum` prints them. */
+export function sourcesRecord() {
+  return SOURCE_FILES()
+    .map((file) => `${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${file}`)
+    .join("\n")
+    .concat("\n");
 }
 
 export function buildRecorder(outRoot) {
@@ -89,6 +117,7 @@ export function buildRecorder(outRoot) {
       ...STATIC_LIBS,
     ]);
     writeFileSync(join(dest, "TOOLCHAIN"), toolchainRecord());
+    writeFileSync(join(dest, "SOURCES"), sourcesRecord());
     return binary;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
