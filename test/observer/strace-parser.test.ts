@@ -165,7 +165,7 @@ describe("strace output parser: the jail", () => {
   };
 
   it("writes on each exec the process's pid in the innermost PID namespace (NSpid), read while it runs; none once it is gone", () => {
-    const live = spawnSync("sh", ["-c", "sleep 30 & echo $!"], { encoding: "utf8" });
+    const live = spawnSync("sh", ["-c", "sleep 30 >/dev/null 2>&1 & echo $!"], { encoding: "utf8" });
     const pid = Number(live.stdout.trim());
     try {
       const nsPids = (/^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? "").trim().split(/\s+/);
