@@ -4058,7 +4058,10 @@ class InstallationClient {
         const res = await this.call("read the pull request", "GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...r, pull_number: pullNumber }, [404]);
         return res.status === 404 ? null : res.data;
     }
-    /** What is at `path` in commit `ref` (its object id; the text of a file up to 1 MB), or null when nothing is. */
+    /**
+     * What is at `path` in commit `ref` (its object id; the text of a file GitHub inlines, up to
+     * 1 MB), or null when nothing is. For a file's text whatever its size, textAt.
+     */
     async pathAt(r, path, ref) {
         const res = await this.call(`read ${path} at ${ref.slice(0, 12)}`, "GET /repos/{owner}/{repo}/contents/{path}", { ...r, path, ref }, [404]);
         if (res.status === 404)
@@ -4115,17 +4118,17 @@ class InstallationClient {
         return res.status === 404 ? null : res.data.object.sha;
     }
     /**
-     * A file's text at a commit, or null when the file does not exist there: readFileAt, the
-     * Action's reader (a file over 1 MB through the blobs API, up to POLICY_FILE_MAX_BYTES). A path
-     * that is not a file is LEDGER_UNREADABLE.
+     * A policy file's text at a commit, or null when nothing is at the path there: readFileAt, the
+     * Action's reader (a file over 1 MB through the blobs API, up to POLICY_FILE_MAX_BYTES, then
+     * POLICY_FILE_TOO_LARGE). A path that is not a file is `notAFile`'s refusal.
      */
-    async fileAt(r, path, ref) {
-        const bytes = await readFileAt(this.client, r, path, ref, undefined, {
-            what: "read the ledger",
-            hint: APP_HINT,
-            notAFile: (p, at) => new errors/* Refusal */.P_("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`),
-        });
+    async textAt(r, path, ref, what, notAFile) {
+        const bytes = await readFileAt(this.client, r, path, ref, undefined, { what, hint: APP_HINT, notAFile });
         return bytes === null ? null : Buffer.from(bytes).toString("utf8");
+    }
+    /** The ledger's text at a commit (textAt); a path that is not a file is LEDGER_UNREADABLE. */
+    fileAt(r, path, ref) {
+        return this.textAt(r, path, ref, "read the ledger", (p, at) => new errors/* Refusal */.P_("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`));
     }
     /** A commit whose tree is `parent`'s with `path` set to `content`. */
     commitFile(r, parent, path, content, message) {
@@ -6798,15 +6801,12 @@ async function proposeEnvelope(ctx, gh, repository, installationId, branch, fres
     const tip = await gh.branchSha(r, branch);
     if (tip === null)
         fail("GITHUB_UNAVAILABLE", `the default branch ${branch} of ${repository} does not exist`);
-    const at = await gh.pathAt(r, settings.envelopePath, tip);
-    if (at !== null && (at.type !== "file" || at.text === null)) {
-        fail("ENVELOPE_UNREADABLE", `${settings.envelopePath} on ${branch} is not a file GitHub returns as text`);
-    }
+    const current = await gh.textAt(r, settings.envelopePath, tip, `read ${settings.envelopePath} on ${branch}`, (path) => new errors/* Refusal */.P_("ENVELOPE_UNREADABLE", `${path} on ${branch} is not a file`));
     const proposal = buildEnvelopeProposal({
         repository,
         branch,
         envelopePath: settings.envelopePath,
-        current: at?.text ?? null,
+        current,
         runs: evidence.runs,
         leftOut: evidence.leftOut,
     });
@@ -8248,12 +8248,22 @@ function evidenceFacts(zip) {
 }
 async function pinnedFacts(ctx, gh, repository, baseSha) {
     const path = ctx.settings.envelopeDigestPath;
-    const at = await gh.pathAt(repoRef(repository), path, baseSha);
-    if (at === null || at.type !== "file" || at.text === null) {
-        return { kind: "none", code: "ENVELOPE_MISSING", message: `the base (${baseSha.slice(0, 12)}) has no readable ${path}` };
-    }
+    const missing = `the base (${baseSha.slice(0, 12)}) has no readable ${path}`;
+    let text;
     try {
-        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(at.text, path)}` };
+        text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new errors/* Refusal */.P_("ENVELOPE_MISSING", missing));
+    }
+    catch (err) {
+        // What the base holds is an answer; GitHub not answering is not, and is thrown on.
+        if ((0,errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
+            return { kind: "none", code: err.code, message: err.message };
+        }
+        throw err;
+    }
+    if (text === null)
+        return { kind: "none", code: "ENVELOPE_MISSING", message: missing };
+    try {
+        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(text, path)}` };
     }
     catch (err) {
         if ((0,errors/* isRefusal */.vu)(err))

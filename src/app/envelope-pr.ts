@@ -204,15 +204,18 @@ async function proposeEnvelope(
   if (evidence.runs.length === 0) return "no audit evidence can be read: no proposal";
   const tip = await gh.branchSha(r, branch);
   if (tip === null) fail("GITHUB_UNAVAILABLE", `the default branch ${branch} of ${repository} does not exist`);
-  const at = await gh.pathAt(r, settings.envelopePath, tip);
-  if (at !== null && (at.type !== "file" || at.text === null)) {
-    fail("ENVELOPE_UNREADABLE", `${settings.envelopePath} on ${branch} is not a file GitHub returns as text`);
-  }
+  const current = await gh.textAt(
+    r,
+    settings.envelopePath,
+    tip,
+    `read ${settings.envelopePath} on ${branch}`,
+    (path) => new Refusal("ENVELOPE_UNREADABLE", `${path} on ${branch} is not a file`),
+  );
   const proposal = buildEnvelopeProposal({
     repository,
     branch,
     envelopePath: settings.envelopePath,
-    current: at?.text ?? null,
+    current,
     runs: evidence.runs,
     leftOut: evidence.leftOut,
   });

@@ -1,5 +1,5 @@
 import { parseDigestFile } from "../core/envelope.js";
-import { isRefusal, type ErrorCode } from "../core/errors.js";
+import { isRefusal, Refusal, type ErrorCode } from "../core/errors.js";
 import { mdCode, mdText, plainText } from "../core/markdown.js";
 import { type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
 import { repoRef } from "../github/repo.js";
@@ -145,12 +145,20 @@ function evidenceFacts(zip: Uint8Array | null): EvidenceFacts {
 
 async function pinnedFacts(ctx: AppContext, gh: InstallationClient, repository: string, baseSha: string): Promise<PinnedFacts> {
   const path = ctx.settings.envelopeDigestPath;
-  const at = await gh.pathAt(repoRef(repository), path, baseSha);
-  if (at === null || at.type !== "file" || at.text === null) {
-    return { kind: "none", code: "ENVELOPE_MISSING", message: `the base (${baseSha.slice(0, 12)}) has no readable ${path}` };
-  }
+  const missing = `the base (${baseSha.slice(0, 12)}) has no readable ${path}`;
+  let text: string | null;
   try {
-    return { kind: "hash", hash: `sha256:${parseDigestFile(at.text, path)}` };
+    text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new Refusal("ENVELOPE_MISSING", missing));
+  } catch (err) {
+    // What the base holds is an answer; GitHub not answering is not, and is thrown on.
+    if (isRefusal(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
+      return { kind: "none", code: err.code, message: err.message };
+    }
+    throw err;
+  }
+  if (text === null) return { kind: "none", code: "ENVELOPE_MISSING", message: missing };
+  try {
+    return { kind: "hash", hash: `sha256:${parseDigestFile(text, path)}` };
   } catch (err) {
     if (isRefusal(err)) return { kind: "none", code: err.code, message: err.message };
     throw err;

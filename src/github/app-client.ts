@@ -359,7 +359,10 @@ export class InstallationClient {
     return res.status === 404 ? null : res.data;
   }
 
-  /** What is at `path` in commit `ref` (its object id; the text of a file up to 1 MB), or null when nothing is. */
+  /**
+   * What is at `path` in commit `ref` (its object id; the text of a file GitHub inlines, up to
+   * 1 MB), or null when nothing is. For a file's text whatever its size, textAt.
+   */
   async pathAt(r: RepoRef, path: string, ref: string): Promise<PathAt | null> {
     const res = await this.call<{ type?: string; sha?: string; encoding?: string; content?: string } | unknown[]>(
       `read ${path} at ${ref.slice(0, 12)}`,
@@ -448,17 +451,30 @@ export class InstallationClient {
   }
 
   /**
-   * A file's text at a commit, or null when the file does not exist there: readFileAt, the
-   * Action's reader (a file over 1 MB through the blobs API, up to POLICY_FILE_MAX_BYTES). A path
-   * that is not a file is LEDGER_UNREADABLE.
+   * A policy file's text at a commit, or null when nothing is at the path there: readFileAt, the
+   * Action's reader (a file over 1 MB through the blobs API, up to POLICY_FILE_MAX_BYTES, then
+   * POLICY_FILE_TOO_LARGE). A path that is not a file is `notAFile`'s refusal.
    */
-  async fileAt(r: RepoRef, path: string, ref: string): Promise<string | null> {
-    const bytes = await readFileAt(this.client, r, path, ref, undefined, {
-      what: "read the ledger",
-      hint: APP_HINT,
-      notAFile: (p, at) => new Refusal("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`),
-    });
+  async textAt(
+    r: RepoRef,
+    path: string,
+    ref: string,
+    what: string,
+    notAFile: (path: string, ref: string) => Refusal,
+  ): Promise<string | null> {
+    const bytes = await readFileAt(this.client, r, path, ref, undefined, { what, hint: APP_HINT, notAFile });
     return bytes === null ? null : Buffer.from(bytes).toString("utf8");
+  }
+
+  /** The ledger's text at a commit (textAt); a path that is not a file is LEDGER_UNREADABLE. */
+  fileAt(r: RepoRef, path: string, ref: string): Promise<string | null> {
+    return this.textAt(
+      r,
+      path,
+      ref,
+      "read the ledger",
+      (p, at) => new Refusal("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`),
+    );
   }
 
   /** A commit whose tree is `parent`'s with `path` set to `content`. */

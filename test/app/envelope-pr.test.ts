@@ -12,7 +12,7 @@ import type { RunningApp } from "../../src/app/start.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
 import { APP_BOT_LOGIN } from "../support/fake-github-app.js";
-import { HttpError, pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
+import { CONTENTS_INLINE_BYTES, HttpError, pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { logText, type Event } from "../support/logs.js";
 import { pullRequestWebhook } from "../support/webhooks.js";
@@ -250,6 +250,24 @@ for (const backend of ["sqlite", "postgres"] as const) {
     });
 
     if (backend === "postgres") return;
+
+    it("an envelope on main over GitHub's 1 MB inline limit is read through the git blobs API, and the proposal adds to it", async () => {
+      await start();
+      // The same envelope, its closing brace pushed past 1 MB by white space (valid JSON, and a file
+      // GitHub's contents API answers without its content).
+      const large = CURRENT_TEXT.replace(/\n}\n$/, "\n" + " ".repeat(CONTENTS_INLINE_BYTES + 1024) + "}\n");
+      const largeDigest = `${createHash("sha256").update(large).digest("hex")}  envelope.json\n`;
+      world.fake.commit(REPO, { [ENVELOPE_PATH]: large, [DIGEST_PATH]: largeDigest }, { branch: "main", message: "a long envelope" });
+      world.fake.requests.length = 0;
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(res.outcome).toContain("envelope PR #");
+      const [pull] = envelopePulls();
+      const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.envelope_id).toBe(CURRENT.envelope_id);
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "SUITE_TIMEOUT"]);
+      expect(world.fake.requestsTo("GET", "/repos/:owner/:repo/git/blobs/:sha").length).toBeGreaterThan(0);
+    });
 
     it("a log the real envelope-gate run recorded becomes the proposal", async () => {
       await start();
