@@ -50258,7 +50258,7 @@ async function getPullRequest(client, repo, number) {
  * A branch's current commit, or null when GitHub says there is no such branch (404). Any other
  * failure is GITHUB_UNAVAILABLE: a branch that could not be read is not a missing one.
  */
-async function branchHeadSha(client, repo, branch) {
+async function branchHeadSha(client, repo, branch, hint) {
     let data;
     try {
         ({ data } = await client.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: `heads/${branch}` }));
@@ -50266,11 +50266,11 @@ async function branchHeadSha(client, repo, branch) {
     catch (err) {
         if (isNotFound(err))
             return null;
-        return callGitHub(`read the branch ${branch}`, () => Promise.reject(err));
+        return callGitHub(`read the branch ${branch}`, () => Promise.reject(err), hint);
     }
     const sha = data.object?.sha;
     if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha)) {
-        throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null);
+        throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null, hint);
     }
     return sha;
 }

@@ -3763,7 +3763,7 @@ async function getPullRequest(client, repo, number) {
  * A branch's current commit, or null when GitHub says there is no such branch (404). Any other
  * failure is GITHUB_UNAVAILABLE: a branch that could not be read is not a missing one.
  */
-async function branchHeadSha(client, repo, branch) {
+async function branchHeadSha(client, repo, branch, hint) {
     let data;
     try {
         ({ data } = await client.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: `heads/${branch}` }));
@@ -3771,11 +3771,11 @@ async function branchHeadSha(client, repo, branch) {
     catch (err) {
         if (isNotFound(err))
             return null;
-        return callGitHub(`read the branch ${branch}`, () => Promise.reject(err));
+        return client_callGitHub(`read the branch ${branch}`, () => Promise.reject(err), hint);
     }
     const sha = data.object?.sha;
     if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha)) {
-        throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null);
+        throw new client_GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null, hint);
     }
     return sha;
 }
@@ -4113,9 +4113,9 @@ class InstallationClient {
         const res = await this.call("list the commit's check runs", "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 });
         return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
     }
-    async branchSha(r, branch) {
-        const res = await this.call("read a branch", "GET /repos/{owner}/{repo}/git/ref/{ref}", { ...r, ref: `heads/${branch}` }, [404]);
-        return res.status === 404 ? null : res.data.object.sha;
+    /** A branch's current commit, or null when there is no such branch (branchHeadSha, the Action's reader too). */
+    branchSha(r, branch) {
+        return branchHeadSha(this.client, r, branch, APP_HINT);
     }
     /**
      * A policy file's text at a commit, or null when nothing is at the path there: readFileAt, the

@@ -4,7 +4,7 @@ import { Refusal } from "../core/errors.js";
 import { createAppJwt, type PrivateKeySource } from "./app-jwt.js";
 import { createCheckRun } from "./checks.js";
 import { GateOctokit, GitHubUnavailable, gateOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
-import { readFileAt, type RepoRef } from "./repo.js";
+import { branchHeadSha, readFileAt, type RepoRef } from "./repo.js";
 import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../core/run-checks.js";
 
 export type { ApiPull, ApiRunPull, ApiWorkflowRun, PathAt, TreeAt, WorkflowRunInfo } from "../core/run-checks.js";
@@ -440,14 +440,9 @@ export class InstallationClient {
     return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
   }
 
-  async branchSha(r: RepoRef, branch: string): Promise<string | null> {
-    const res = await this.call<{ object: { sha: string } }>(
-      "read a branch",
-      "GET /repos/{owner}/{repo}/git/ref/{ref}",
-      { ...r, ref: `heads/${branch}` },
-      [404],
-    );
-    return res.status === 404 ? null : res.data.object.sha;
+  /** A branch's current commit, or null when there is no such branch (branchHeadSha, the Action's reader too). */
+  branchSha(r: RepoRef, branch: string): Promise<string | null> {
+    return branchHeadSha(this.client, r, branch, APP_HINT);
   }
 
   /**

@@ -226,17 +226,17 @@ export async function getPullRequest(client: GitHubClient, repo: RepoRef, number
  * A branch's current commit, or null when GitHub says there is no such branch (404). Any other
  * failure is GITHUB_UNAVAILABLE: a branch that could not be read is not a missing one.
  */
-export async function branchHeadSha(client: GitHubClient, repo: RepoRef, branch: string): Promise<string | null> {
+export async function branchHeadSha(client: GitHubClient, repo: RepoRef, branch: string, hint?: string): Promise<string | null> {
   let data: unknown;
   try {
     ({ data } = await client.request("GET /repos/{owner}/{repo}/git/ref/{ref}", { ...repo, ref: `heads/${branch}` }));
   } catch (err) {
     if (isNotFound(err)) return null;
-    return callGitHub(`read the branch ${branch}`, () => Promise.reject(err));
+    return callGitHub(`read the branch ${branch}`, () => Promise.reject(err), hint);
   }
   const sha = (data as { object?: { sha?: unknown; type?: unknown } }).object?.sha;
   if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha)) {
-    throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null);
+    throw new GitHubUnavailable(`read the branch ${branch}`, 200, "the answer names no commit", null, hint);
   }
   return sha;
 }
