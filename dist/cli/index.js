@@ -5852,10 +5852,21 @@ async function runCheck(settings) {
     try {
         envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
         const recorded = recordedRoots(settings.logPath);
-        const roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
-            workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-            scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
-        });
+        let roots;
+        try {
+            roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
+                workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
+                scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+            });
+        }
+        catch (err) {
+            // No meta line to take the roots from (an empty log, one that is not a run's, a missing
+            // file): the log's own refusal says why, before the roots it would have named.
+            if (!(err instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead)
+                throw err;
+            await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots: [] });
+            throw err;
+        }
         const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
         return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromVerdict */ .MV)(verdict), envelope };
     }
@@ -5897,7 +5908,7 @@ function recordedRoots(logPath) {
     }
     if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
         return {};
-    const out = {};
+    const out = { metaRead: true };
     for (const name of ["workspace", "scratch"]) {
         const value = meta[name];
         if (typeof value === "string" && value !== "")
@@ -6007,6 +6018,7 @@ const SLOT = {
     signal: 21,
     errno: 22,
     jail_pid: 23,
+    path_unknown: 24,
 };
 log_format/* FIELD_NAMES */.Yr.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -6022,18 +6034,32 @@ const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) =
     { required: bits(spec.required), allowed: bits([...log_format/* COMMON_FIELDS */.qC, ...spec.required, ...spec.optional]), spec },
 ]));
 /**
- * Each field name with its closing quote, and the slot its first two of those bytes name (no two
- * fields share them): a key is a field when its bytes equal that name, so keys are never scanned
- * on their own. Built from FIELD_NAMES.
+ * Each field name with its closing quote, and the slots its first two of those bytes name (at most
+ * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
+ * so keys are never scanned on their own. Built from FIELD_NAMES.
  */
 const QUOTED_FIELD_BYTES = log_format/* FIELD_NAMES */.Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
 const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
 QUOTED_FIELD_BYTES.forEach((q, i) => {
     const pair = (q[0] << 8) | q[1];
-    if (SLOT_BY_KEY_PAIR[pair] !== -1)
-        throw new Error(`two fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
-    SLOT_BY_KEY_PAIR[pair] = i;
+    if (SLOT_BY_KEY_PAIR[pair] === -1)
+        SLOT_BY_KEY_PAIR[pair] = i;
+    else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
+        SECOND_SLOT_BY_KEY_PAIR[pair] = i;
+    else
+        throw new Error(`three fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
 });
+/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
+function keyIs(buf, at, to, quoted) {
+    const keyLen = quoted.length;
+    if (at + keyLen >= to)
+        return false;
+    for (let j = 2; j < keyLen; j++)
+        if (quoted[j] !== buf[at + j])
+            return false;
+    return true;
+}
 /** Constant strings matched by bytes, so the hot path allocates nothing for them. */
 class ByteConstants {
     names;
@@ -6366,16 +6392,16 @@ class LogEvaluator {
                 return -1;
             if (i + 2 >= to)
                 return -1;
-            const slot = SLOT_BY_KEY_PAIR[(buf[i + 1] << 8) | buf[i + 2]];
+            const pair = (buf[i + 1] << 8) | buf[i + 2];
+            let slot = SLOT_BY_KEY_PAIR[pair];
             if (slot < 0)
                 return -1;
-            const quoted = QUOTED_FIELD_BYTES[slot];
-            const keyLen = quoted.length;
-            if (i + 1 + keyLen >= to)
-                return -1;
-            for (let j = 2; j < keyLen; j++)
-                if (quoted[j] !== buf[i + 1 + j])
+            if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot])) {
+                slot = SECOND_SLOT_BY_KEY_PAIR[pair];
+                if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot]))
                     return -1;
+            }
+            const keyLen = QUOTED_FIELD_BYTES[slot].length;
             const b = 1 << slot;
             if ((mask & b) !== 0)
                 return -1;
@@ -6560,6 +6586,13 @@ class LogEvaluator {
             this.malformed(`a ${kind} event needs "${missing}"`);
         }
         this.checkCommon();
+        // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
+        if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is only on write events`);
+        }
+        if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is never a canary event`);
+        }
         if (kind === "end") {
             this.readEnd();
             return;
@@ -6746,6 +6779,12 @@ class LogEvaluator {
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
             this.malformed(`write "op" must be one of ${[...log_format/* WRITE_OPS */.V1].join(", ")}`);
         }
+        if (this.has(SLOT.path_unknown))
+            this.pathUnknown();
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.onEffect();
+            return;
+        }
         if (this.has(SLOT.errno)) {
             this.checkMissingTarget();
             this.judgeWriteLine("missing_target", canary);
@@ -6770,10 +6809,35 @@ class LogEvaluator {
         }
         this.judgeWriteLine("done", canary);
     }
+    /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
+    onEffect() {
+        if (this.has(SLOT.errno) || this.has(SLOT.ok))
+            this.malformed(`"source": "effects" never has "errno" or "ok"`);
+        const path = this.writePath();
+        this.judged((0,rules/* judgeEffect */.l6)(this.rules, path), path);
+    }
     judgeWriteLine(outcome, canary) {
         const path = this.writePath();
         if (!canary)
             this.judged((0,rules/* judgeWrite */.RL)(this.rules, path, outcome), path);
+    }
+    /**
+     * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
+     * the path it names, since judging that path could pass a write to another file. Canaries too.
+     */
+    pathUnknown() {
+        const reason = this.val(SLOT.path_unknown);
+        if (typeof reason !== "string" || !log_format/* PATH_UNKNOWN_REASON */.kX.test(reason)) {
+            this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "path_unknown" comes only from the process observer`);
+        const path = this.requireString(SLOT.path);
+        throw new errors/* Refusal */.P_("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
+            file: this.file,
+            line: this.lineNo,
+            hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
+        });
     }
     /**
      * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
@@ -7396,7 +7460,7 @@ async function check(args) {
     return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
 }
 async function run(args) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 268).then(__nccwpck_require__.bind(__nccwpck_require__, 5268));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
     return runCommand(args, usage);
 }
 async function suggest(args) {
@@ -7427,7 +7491,7 @@ async function suggest(args) {
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
         // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
         // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 268).then(__nccwpck_require__.bind(__nccwpck_require__, 5268));
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
         await runAndReport({
             envelope: values.envelope,
             sha256: values.sha256,
@@ -7459,7 +7523,7 @@ async function suggest(args) {
     return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(954), __nccwpck_require__.e(85), __nccwpck_require__.e(800)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9800));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(380), __nccwpck_require__.e(85), __nccwpck_require__.e(284)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9284));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -8430,11 +8494,12 @@ function unknownHostSet(entry) {
 /* harmony export */   NU: () => (/* binding */ logOpenError),
 /* harmony export */   P_: () => (/* binding */ Refusal),
 /* harmony export */   UQ: () => (/* binding */ errnoOf),
+/* harmony export */   We: () => (/* binding */ isErrorCode),
 /* harmony export */   dg: () => (/* binding */ isTransient),
 /* harmony export */   s_: () => (/* binding */ httpStatusOf),
 /* harmony export */   vu: () => (/* binding */ isRefusal)
 /* harmony export */ });
-/* unused harmony exports ERROR_CODES, GENERIC_HINT, ERROR_TABLE, isErrorCode */
+/* unused harmony exports ERROR_CODES, GENERIC_HINT, ERROR_TABLE */
 /**
  * Every refusal carries exactly one code (CONTRACT.md section 8). A policy denial and an
  * outage never share a code, and no code means "allowed".
@@ -8522,14 +8587,26 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "RUNNER_A_EVENT_REFUSED",
     "RUNNER_A_NOT_CURRENT_HEAD",
     "RUNNER_A_WORKFLOW_CHANGED",
+    "RUNNER_A_USES_UNREADABLE",
+    "RUNNER_A_USES_CYCLE",
+    "RUNNER_A_USES_UNBOUNDED",
     "RUNNER_B_UNVERIFIED",
     "VERIFIED_CHECK_EVIDENCE_REFUSED",
+    "VERIFIED_CHECK_BASE_UNNAMED",
+    "VERIFIED_CHECK_BASE_CHANGED",
+    "VERIFIED_CHECK_BASE_MOVED",
+    "VERIFIED_CHECK_EARLIER_ATTEMPT",
+    "VERIFIED_CHECK_PULL_UNVERIFIED",
+    "VERIFIED_CHECK_BUSY",
+    "VERIFIED_CHECK_STILL_GATED",
+    "UNGATE_REFUSED",
     "FREEZE_NOT_FREEZABLE",
     "FREEZE_EVIDENCE_UNAVAILABLE",
     "FREEZE_EVIDENCE_MISMATCH",
     "SUGGEST_ROOT_MISMATCH",
     "CHECK_OPTIONS_CONFLICT",
     "SCRATCH_REMOVE_FAILED",
+    "SCRATCH_UNSAFE",
     "AUDIT_RUN_UNVERIFIED",
     "AUDIT_EVIDENCE_UNAVAILABLE",
     "AUDIT_BUNDLE_NOT_AUDIT",
@@ -8542,6 +8619,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "VERIFIED_CHECK_AUDIT_EVIDENCE",
     "RECORDER_UNAVAILABLE",
     "OBSERVER_EVENTS_LOST",
+    "OBSERVER_PATH_UNKNOWN",
+    "OBSERVER_EFFECTS_UNCHECKED",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -8726,14 +8805,29 @@ const ERROR_TABLE = {
     RUNNER_A_EVENT_REFUSED: row("evidence"),
     RUNNER_A_NOT_CURRENT_HEAD: row("evidence"),
     RUNNER_A_WORKFLOW_CHANGED: row("evidence"),
+    RUNNER_A_USES_UNREADABLE: row("evidence"),
+    RUNNER_A_USES_CYCLE: row("evidence"),
+    RUNNER_A_USES_UNBOUNDED: row("evidence"),
     RUNNER_B_UNVERIFIED: row("evidence"),
     VERIFIED_CHECK_EVIDENCE_REFUSED: row("evidence"),
+    VERIFIED_CHECK_BASE_UNNAMED: row("evidence"),
+    VERIFIED_CHECK_BASE_CHANGED: row("evidence"),
+    VERIFIED_CHECK_BASE_MOVED: row("evidence"),
+    VERIFIED_CHECK_EARLIER_ATTEMPT: row("evidence"),
+    VERIFIED_CHECK_PULL_UNVERIFIED: row("evidence"),
+    VERIFIED_CHECK_BUSY: row("app", {
+        transient: true,
+        hint: `Another delivery was posting the same commit's verified check; this one's change is included once it is done. ${SWEEPER}`,
+    }),
+    VERIFIED_CHECK_STILL_GATED: row("evidence"),
+    UNGATE_REFUSED: row("app"),
     FREEZE_NOT_FREEZABLE: row("policy-input"),
     FREEZE_EVIDENCE_UNAVAILABLE: row("evidence"),
     FREEZE_EVIDENCE_MISMATCH: row("evidence"),
     SUGGEST_ROOT_MISMATCH: row("invocation"),
     CHECK_OPTIONS_CONFLICT: row("invocation"),
     SCRATCH_REMOVE_FAILED: row("observer"),
+    SCRATCH_UNSAFE: row("observer"),
     AUDIT_RUN_UNVERIFIED: row("evidence"),
     AUDIT_EVIDENCE_UNAVAILABLE: row("evidence"),
     AUDIT_BUNDLE_NOT_AUDIT: row("evidence"),
@@ -8749,6 +8843,8 @@ const ERROR_TABLE = {
     VERIFIED_CHECK_AUDIT_EVIDENCE: row("evidence"),
     RECORDER_UNAVAILABLE: row("observer"),
     OBSERVER_EVENTS_LOST: row("observer"),
+    OBSERVER_PATH_UNKNOWN: row("observer"),
+    OBSERVER_EFFECTS_UNCHECKED: row("observer"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -8993,6 +9089,7 @@ function formatEndpoint(host, port) {
 /* harmony export */   Yr: () => (/* binding */ FIELD_NAMES),
 /* harmony export */   bz: () => (/* binding */ LOG_KINDS),
 /* harmony export */   gi: () => (/* binding */ EVENT_SOURCES),
+/* harmony export */   kX: () => (/* binding */ PATH_UNKNOWN_REASON),
 /* harmony export */   l6: () => (/* binding */ MAX_LINE_LENGTH),
 /* harmony export */   nH: () => (/* binding */ KIND_FIELDS),
 /* harmony export */   qC: () => (/* binding */ COMMON_FIELDS),
@@ -9024,7 +9121,11 @@ const WRITE_OPS = new Set([
 function isWriteOp(op) {
     return WRITE_OPS.has(op);
 }
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
+/**
+ * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
+ * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
+ */
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
 /**
  * The errors, as the kernel gave them to the process observer, of a write call that changed
  * nothing because what it named was not there (a missing file or directory on the way). Such a
@@ -9035,6 +9136,13 @@ const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
 function isMissingTargetErrno(errno) {
     return MISSING_TARGET_ERRNOS.has(errno);
 }
+/**
+ * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
+ * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
+ *   the call is not in the line (strace); read from /proc afterwards it may be another file.
+ * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
+ */
+const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
 /** Every kind, in the order the reader matches them. */
 const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
 /** Fields every event may carry besides its kind's own. */
@@ -9059,10 +9167,11 @@ const FIELD_NAMES = [
     "signal",
     "errno",
     "jail_pid",
+    "path_unknown",
 ];
 /** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
 const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: ["errno"] },
+    write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto"] },
@@ -9366,12 +9475,15 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ih: () => (/* binding */ isProtectedWrite),
+/* harmony export */   MO: () => (/* binding */ PROTECTED_NAMES),
 /* harmony export */   Pw: () => (/* binding */ gitExemptFor),
 /* harmony export */   UB: () => (/* binding */ protectedFromMeta),
+/* harmony export */   UH: () => (/* binding */ isProtectedEffect),
 /* harmony export */   d8: () => (/* binding */ neverWritableReason),
 /* harmony export */   kc: () => (/* binding */ containsAny),
 /* harmony export */   zo: () => (/* binding */ NO_PROTECTED)
 /* harmony export */ });
+/* unused harmony export hasProtectedSegmentBelow */
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6107);
 /**
  * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
@@ -9379,19 +9491,36 @@ function isInsideAnyRoot(foldedPath, foldedRoots) {
  * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
  * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
  * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
- * `.github` or in the Action's own files is therefore an escape, even inside an allowed root.
+ * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
+ * allowed root.
  *
- * A write is protected when, inside an allowed root:
+ * A write is protected when:
+ * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
+ *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
+ *   said (isProtectedEffect); or, inside an allowed root,
  * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
  *   and the gitdirs they point at, `.github`, the Action's own directory), or
- * - lexically, a segment of its path below the root is `.git` (a `.git` the run created where
- *   none existed is judged too), except under the run's own scratch directory when the scratch and
- *   the workspace do not overlap (a test's throwaway repository in /tmp is the run's own);
+ * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
+ *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
+ *   except under the run's own scratch directory when the scratch and the workspace do not overlap
+ *   (a test's throwaway repository in /tmp is the run's own);
  * and it is not under an entry of the envelope's `writable_protected` (recorded as
  * `meta.protected.writable`) that may be made writable at all.
+ *
+ * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
+ * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
+ * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
+ * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
+ * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
+ * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
+ * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
+ * not depend on whether the file was still there at the end. A suite that needs one writes it in
+ * the scratch, or names its directory in `writable_protected`.
  */
 
 const GIT_DIR_NAME = ".git";
+/** Names whose entries are protected wherever they are below a root (and everything inside them). */
+const PROTECTED_NAMES = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
 /**
  * Inside a git directory: what makes git run a program or read another file (hooks, config,
  * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
@@ -9429,28 +9558,37 @@ function containsAny(entry, paths) {
             return p;
     return null;
 }
-/** The lexical rule: a `.git` segment below the root that contains the path. */
-function hasGitSegmentBelowRoot(folded, roots) {
-    for (const root of roots) {
-        if (!(0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(folded, root))
-            continue;
-        const below = root === "/" ? folded : folded.slice(root.length);
-        if (below === `/${GIT_DIR_NAME}` || below.includes(`/${GIT_DIR_NAME}/`) || below.endsWith(`/${GIT_DIR_NAME}`))
-            return true;
-    }
-    return false;
+/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
+function hasProtectedSegmentBelow(folded, root) {
+    if (folded === root || !(0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideRoot */ .Xj)(folded, root))
+        return false;
+    const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
+    return below.split("/").some((s) => PROTECTED_NAMES.has(s));
+}
+/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
+function madeWritable(folded, set) {
+    return (0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.writable) && neverWritableReason(folded) === null;
 }
 /** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
 function isProtectedWrite(folded, roots, set) {
-    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.writable) && neverWritableReason(folded) === null)
+    if (madeWritable(folded, set))
         return false;
     if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.paths))
         return true;
     if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_0__/* .isInsideAnyRoot */ .Jk)(folded, set.gitExempt))
         return false;
-    return hasGitSegmentBelowRoot(folded, roots);
+    return roots.some((root) => hasProtectedSegmentBelow(folded, root));
 }
-/** The scratch is exempt from the lexical `.git` rule only when it and the workspace are apart. */
+/**
+ * Whether a protected entry the effects check found changed at `folded` is a violation: always,
+ * unless `writable_protected` made it writable (the check looks only at protected entries of the
+ * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
+ * exemption are asked again).
+ */
+function isProtectedEffect(folded, set) {
+    return !madeWritable(folded, set);
+}
+/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
 function gitExemptFor(workspace, scratch) {
     if (scratch === undefined)
         return [];
@@ -9466,7 +9604,7 @@ function gitExemptFor(workspace, scratch) {
 }
 /**
  * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
- * an error message for a malformed value; an absent value is the empty set (the lexical `.git`
+ * an error message for a malformed value; an absent value is the empty set (the lexical names
  * rule still applies).
  */
 function protectedFromMeta(value, workspace, scratch) {
@@ -9507,6 +9645,8 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */   TI: () => (/* binding */ hostViaSet),
 /* harmony export */   TN: () => (/* binding */ judgeExec),
 /* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   ZU: () => (/* binding */ runEnv),
+/* harmony export */   l6: () => (/* binding */ judgeEffect),
 /* harmony export */   mA: () => (/* binding */ PROXY_ENV_KEYS),
 /* harmony export */   r0: () => (/* binding */ judgeEnv),
 /* harmony export */   te: () => (/* binding */ judgeSyscall),
@@ -9548,9 +9688,32 @@ const PROXY_ENV_KEYS = new Set([
     "no_proxy",
     "NODE_USE_ENV_PROXY",
 ]);
-/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+/**
+ * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
+ * that a read-only git writes nothing into a protected `.git` (`.git/index.lock`): a write git
+ * really makes is still judged.
+ * - `GIT_OPTIONAL_LOCKS=0`: `git status` takes no optional lock to refresh the index;
+ * - `diff.autoRefreshIndex=false`, through git's `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_<n>`/
+ *   `GIT_CONFIG_VALUE_<n>` (after the entries of the caller's the envelope lets in): `git diff`
+ *   over tracked files whose stat changed but not their bytes (a chown, a file rewritten the same)
+ *   refreshes the index under a lock that GIT_OPTIONAL_LOCKS does not cover. Its output is the same.
+ * Their reads are recorded and not judged, from any source, and `suggest` never proposes them.
+ */
+function runEnv(given) {
+    const count = Number(given.GIT_CONFIG_COUNT ?? "0");
+    const n = Number.isSafeInteger(count) && count >= 0 ? count : 0;
+    return {
+        GIT_OPTIONAL_LOCKS: "0",
+        GIT_CONFIG_COUNT: String(n + 1),
+        [`GIT_CONFIG_KEY_${n}`]: "diff.autoRefreshIndex",
+        [`GIT_CONFIG_VALUE_${n}`]: "false",
+    };
+}
+/** The names runEnv sets (any entry number: the caller's own entries, when allowed, are allowed anyway). */
+const RUN_ENV_KEY = /^(?:GIT_OPTIONAL_LOCKS|GIT_CONFIG_COUNT|GIT_CONFIG_(?:KEY|VALUE)_\d+)$/;
+/** True when reading `key` is not judged because the wrapper set it (runEnv; PROXY_ENV_KEYS under allowlist). */
 function wrapperEnvKey(network, key) {
-    return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+    return RUN_ENV_KEY.test(key) || (network === "allowlist" && PROXY_ENV_KEYS.has(key));
 }
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
@@ -9652,6 +9815,14 @@ function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
     if (!inside)
         return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
     return (0,_protected_js__WEBPACK_IMPORTED_MODULE_2__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
+}
+/**
+ * A write line of the effects check (`"source": "effects"`) at the folded `path`: a protected
+ * entry the filesystem shows new, gone or changed, `write_protected` unless `writable_protected`
+ * made it writable, whatever the recorder's own lines said of it.
+ */
+function judgeEffect(ctx, path) {
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_2__/* .isProtectedEffect */ .UH)(path, ctx.protectedSet) ? "write_protected" : null;
 }
 /** A read of the environment key `key`, by `source`. */
 function judgeEnv(ctx, key, source) {
@@ -9758,6 +9929,13 @@ function exitCodeFor(verdict) {
     return EXIT_CODES[verdict];
 }
 
+
+/***/ }),
+
+/***/ 181:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
@@ -9873,6 +10051,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
+/***/ 8500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+
+/***/ }),
+
 /***/ 3136:
 /***/ ((module) => {
 
@@ -9891,6 +10076,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+
+/***/ }),
+
+/***/ 932:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 

@@ -105,6 +105,7 @@ struct task_struct {
   struct mm_struct *mm;
   struct pid *thread_pid;
   struct signal_struct *signal;
+  struct task_struct *group_leader;
 };
 
 struct linux_binprm {

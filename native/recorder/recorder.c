@@ -44,16 +44,25 @@ static const char *call_name(unsigned int nr) {
   return "unknown";
 }
 
-static void put_hex(const char *data, size_t len) {
+/* Each byte's `\xHH`, made once: a path's bytes are written four at a time, in large pieces. */
+static char hex_table[256][4];
+
+static void init_hex(void) {
   static const char digits[] = "0123456789abcdef";
-  char buf[1024];
+  for (int c = 0; c < 256; c++) {
+    hex_table[c][0] = '\\';
+    hex_table[c][1] = 'x';
+    hex_table[c][2] = digits[c >> 4];
+    hex_table[c][3] = digits[c & 15];
+  }
+}
+
+static void put_hex(const char *data, size_t len) {
+  static char buf[1 << 16];
   size_t w = 0;
   for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)data[i];
-    buf[w++] = '\\';
-    buf[w++] = 'x';
-    buf[w++] = digits[c >> 4];
-    buf[w++] = digits[c & 15];
+    memcpy(buf + w, hex_table[(unsigned char)data[i]], 4);
+    w += 4;
     if (w == sizeof(buf)) {
       fwrite(buf, 1, w, out);
       w = 0;
@@ -74,8 +83,8 @@ static size_t walk_path(const struct pending_field *f, char *buf, size_t cap) {
     size_t n = (size_t)snprintf(buf, cap, "pseudo:%.*s", (int)strnlen(f->data, f->len), f->data);
     return n < cap ? n : cap - 1;
   }
-  const char *parts[MAX_COMPONENTS + 1];
-  size_t lens[MAX_COMPONENTS + 1];
+  static const char *parts[MAX_COMPONENTS + 1];
+  static size_t lens[MAX_COMPONENTS + 1];
   int count = 0;
   size_t off = 0;
   while (off < f->len && count <= MAX_COMPONENTS) {
@@ -97,7 +106,7 @@ static size_t walk_path(const struct pending_field *f, char *buf, size_t cap) {
   return w;
 }
 
-static char pathbuf[3][SLOT_SIZE * 2];
+static char pathbuf[3][SLOT_SIZE * 2 + STR_SIZE];
 
 static int field_string(struct pending_field *fields, int field, const char **s, size_t *len) {
   struct pending_field *f = &fields[field];
@@ -107,12 +116,34 @@ static int field_string(struct pending_field *fields, int field, const char **s,
   return 1;
 }
 
+/* A name `/proc/self/fd/N/rest` (or the like) whose fd N was walked in the kernel. */
+static int fd_based(struct pending_field *fields, int str_field, int dir_field) {
+  return fields[str_field].present && (fields[str_field].flags & BLOB_FD_BASED) && fields[dir_field].present;
+}
+
 /* A path argument, joined to the directory it is relative to when that was walked. */
 static void put_path_arg(struct pending_field *fields, int str_field, int dir_field, int absolute) {
   const char *s;
   size_t len;
   if (!field_string(fields, str_field, &s, &len)) {
     fputs("NULL", out);
+    return;
+  }
+  if (fd_based(fields, str_field, dir_field)) {
+    /* fd N's file, as the kernel had it at the call's entry, then the rest of the name. */
+    size_t rest = fields[str_field].flags >> 8;
+    if (rest > len) rest = len;
+    char *buf = pathbuf[0];
+    size_t w = walk_path(&fields[dir_field], buf, sizeof(pathbuf[0]));
+    if (len > rest) {
+      if (w == 1 && buf[0] == '/') w = 0;
+      if (w + 1 + (len - rest) < sizeof(pathbuf[0])) {
+        buf[w++] = '/';
+        memcpy(buf + w, s + rest, len - rest);
+        w += len - rest;
+      }
+    }
+    put_quoted(buf, w);
     return;
   }
   if (absolute && len > 0 && s[0] != '/' && fields[dir_field].present) {
@@ -134,6 +165,9 @@ static void put_path_arg(struct pending_field *fields, int str_field, int dir_fi
 static void put_fd(long long fd, struct pending_field *fields, int field) {
   if ((int)fd == -100) fputs("AT_FDCWD", out);
   else fprintf(out, "%d", (int)fd);
+  /* The name is absolute through another fd: this one's directory is not used (and was not walked). */
+  if (field == F_DIR0 && fd_based(fields, F_STR0, F_DIR0)) return;
+  if (field == F_DIR1 && fd_based(fields, F_STR1, F_DIR1)) return;
   if (fields[field].present) {
     size_t w = walk_path(&fields[field], pathbuf[1], sizeof(pathbuf[1]));
     fputc('<', out);
@@ -257,6 +291,27 @@ static void put_addrs(struct pending_field *fields) {
   }
 }
 
+/* A walk or a name longer than the recorder holds: its path is not printed as if whole. */
+static int truncated(struct pending_field *fields) {
+  static const int walks[] = {F_DIR0, F_DIR1, F_RET, F_EXE};
+  static const int names[] = {F_STR0, F_STR1, F_NAME};
+  for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++)
+    if (fields[walks[i]].present && (fields[walks[i]].flags & WALK_TRUNCATED)) return 1;
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (fields[names[i]].present && (fields[names[i]].flags & BLOB_TRUNCATED)) return 1;
+  return 0;
+}
+
+/* `TGID @path-unknown REASON` before a call whose paths are not known exactly (docs/recorder-protocol.md). */
+static void put_unknown(const struct call_record *r, struct pending_field *fields) {
+  const char *reason = r->unknown == UNKNOWN_CHANGED    ? "changed-during-call"
+                       : r->unknown == UNKNOWN_NO_ENTRY ? "not-seen-at-entry"
+                       : r->unknown != 0                ? "unknown"
+                       : truncated(fields)              ? "truncated"
+                                                        : NULL;
+  if (reason != NULL) fprintf(out, "%u @path-unknown %s\n", r->tgid, reason);
+}
+
 static void print_call(const struct call_record *r, struct pending_field *fields) {
   const char *name = call_name(r->nr);
   unsigned int cls = C_NONE;
@@ -269,12 +324,25 @@ static void print_call(const struct call_record *r, struct pending_field *fields
 #undef CLS
   }
   if (cls == C_CHDIR) name = "chdir";
+  put_unknown(r, fields);
   fprintf(out, "%u %s(", r->tgid, name);
   const unsigned long long *a = r->args;
   switch (cls) {
   case C_OPEN:
-    if (r->nr == NR_OPEN || r->nr == NR_CREAT) {
+    if (!fields[F_STR0].present && r->ret >= 0 && fields[F_RET].present) {
+      /* A successful open sends only the file it opened (walked up to the process's root): that is the name. */
+      size_t w = walk_path(&fields[F_RET], pathbuf[0], sizeof(pathbuf[0]));
+      if (r->nr != NR_OPEN && r->nr != NR_CREAT) fputs((int)a[0] == -100 ? "AT_FDCWD, " : "", out);
+      if (r->nr != NR_OPEN && r->nr != NR_CREAT && (int)a[0] != -100) fprintf(out, "%d, ", (int)a[0]);
+      put_quoted(pathbuf[0], w);
+    } else if (r->nr == NR_OPEN || r->nr == NR_CREAT) {
       put_path_arg(fields, F_STR0, F_DIR0, 1);
+    } else {
+      put_fd((long long)a[0], fields, F_DIR0);
+      fputs(", ", out);
+      put_path_arg(fields, F_STR0, F_DIR0, 0);
+    }
+    if (r->nr == NR_OPEN || r->nr == NR_CREAT) {
       if (r->nr == NR_OPEN) {
         fputs(", ", out);
         put_open_flags(a[1]);
@@ -283,9 +351,6 @@ static void print_call(const struct call_record *r, struct pending_field *fields
         fprintf(out, ", %#llo", a[1]);
       }
     } else {
-      put_fd((long long)a[0], fields, F_DIR0);
-      fputs(", ", out);
-      put_path_arg(fields, F_STR0, F_DIR0, 0);
       fputs(", ", out);
       if (r->nr == NR_OPENAT2) {
         fputs("{flags=", out);
@@ -392,6 +457,7 @@ static void print_call(const struct call_record *r, struct pending_field *fields
 }
 
 static void print_exec(const struct call_record *r, struct pending_field *fields) {
+  put_unknown(r, fields);
   fprintf(out, "%u @exec %u ", r->tgid, r->inner);
   if (fields[F_EXE].present) {
     size_t w = walk_path(&fields[F_EXE], pathbuf[2], sizeof(pathbuf[2]));
@@ -410,7 +476,8 @@ static void print_exec(const struct call_record *r, struct pending_field *fields
     size_t w = 0;
     if (r->mode == EXEC_BY_FD && fields[F_DIR0].present) w = walk_path(&fields[F_DIR0], buf, sizeof(pathbuf[0]));
     else if (fields[F_EXE].present) w = walk_path(&fields[F_EXE], buf, sizeof(pathbuf[0]));
-    size_t rest_len = (size_t)(name + name_len - rest);
+    /* Closed on exec, fd N's file is gone: the executable the kernel ran is the whole name (a script could not run so). */
+    size_t rest_len = r->mode == EXEC_BY_FD ? (size_t)(name + name_len - rest) : 0;
     if (w + rest_len < sizeof(pathbuf[0])) {
       memcpy(buf + w, rest, rest_len);
       w += rest_len;
@@ -527,7 +594,8 @@ static int failure_status(int err, const char **code) {
 int main(void) {
   signal(SIGPIPE, SIG_IGN);
   out = stdout;
-  static char outbuf[1 << 20];
+  init_hex();
+  static char outbuf[1 << 22];
   setvbuf(out, outbuf, _IOFBF, sizeof(outbuf));
   libbpf_set_print(quiet_print);
   const char *code;
@@ -548,8 +616,8 @@ int main(void) {
   if (ring_kib != NULL) {
     unsigned long kib = strtoul(ring_kib, NULL, 10);
     struct bpf_map *ring_map = bpf_object__find_map_by_name(obj, "events");
-    if (kib < 4 || (kib & (kib - 1)) != 0 || kib > (64 << 10) || ring_map == NULL || bpf_map__set_max_entries(ring_map, (unsigned int)(kib << 10)) != 0)
-      return fail("other", 2, "ENVELOPE_GATE_RECORDER_RING_KIB must be a power of two from 4 to 65536", EINVAL);
+    if (kib < 4 || (kib & (kib - 1)) != 0 || kib > (1 << 20) || ring_map == NULL || bpf_map__set_max_entries(ring_map, (unsigned int)(kib << 10)) != 0)
+      return fail("other", 2, "ENVELOPE_GATE_RECORDER_RING_KIB must be a power of two from 4 to 1048576", EINVAL);
   }
   int err = bpf_object__load(obj);
   if (err) {

@@ -2,9 +2,15 @@
 #ifndef ENVELOPE_GATE_RECORDER_H
 #define ENVELOPE_GATE_RECORDER_H
 
-#define SLOT_SIZE 4096
+/* A walk: a path of PATH_MAX (4096) bytes in components, with room for one more name; or a string. */
+#define SLOT_SIZE 8192
+/* A path argument: the kernel takes names shorter than PATH_MAX; one byte more tells a longer one. */
+#define STR_SIZE 4104
+#define STR_READ 4097
 #define ARGV_SIZE 32768
-#define MAX_COMPONENTS 64
+/* Steps of a walk: a PATH_MAX path has at most 2048 components, and the walk crosses mounts too. */
+#define WALK_STEPS 4224
+#define MAX_COMPONENTS 4096
 #define MAX_ADDRS 4
 
 /* Record kinds. A BLOB carries one field of the CALL/EXEC record that follows it from the same CPU. */
@@ -28,7 +34,15 @@ enum field {
 #define WALK_ROOTED 1    /* reached the process's root: an absolute path in its view */
 #define WALK_DNAME 2     /* a pseudo file (pipe, socket, anon inode): no path */
 #define WALK_TRUNCATED 4 /* too deep or too long */
-#define BLOB_TRUNCATED 8 /* a string cut at the slot size */
+#define BLOB_TRUNCATED 8 /* a string longer than the kernel takes (PATH_MAX), or argv cut */
+/* A path argument `/proc/self/fd/N[/rest]`, `/proc/thread-self/fd/N[/rest]` or `/dev/fd/N[/rest]`: its
+   directory field is fd N's file, walked in the kernel; the rest starts at (flags >> 8). */
+#define BLOB_FD_BASED 16
+
+/* Why a call's paths cannot be known exactly (call_record.unknown): printed `TGID @path-unknown REASON`. */
+#define UNKNOWN_CHANGED 1  /* changed-during-call: the name or its directory differ at entry and exit */
+#define UNKNOWN_NO_ENTRY 2 /* not-seen-at-entry: no copy of the call's names from its entry */
+/* truncated (a walk or name longer than recorded) is told by the reader from the blobs' flags. */
 
 /* An exec's call_record.mode: how its name was given. */
 #define EXEC_BY_FD 1      /* /dev/fd/N[/name]: F_DIR0 is fd N's file */
@@ -52,7 +66,7 @@ struct call_record {
   unsigned int fields; /* bit mask of the blobs sent before it */
   unsigned int inner;  /* exec: pid in the innermost PID namespace */
   unsigned int mode;   /* opens: the returned file's i_mode (FIFO detection) */
-  unsigned int pad;
+  unsigned int unknown; /* UNKNOWN_*: the paths of this call are not known exactly */
 };
 
 struct fork_record {

@@ -11,7 +11,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
-import { expandRoots, formatDigestLine } from "../core/envelope.js";
+import { expandRoots, formatDigestLine, sha256Hex } from "../core/envelope.js";
 import { Refusal, type ErrorCode } from "../core/errors.js";
 import {
   EVIDENCE_ARTIFACT_NAME,
@@ -20,6 +20,7 @@ import {
   readEvidenceZip,
   type PropertiesFile,
   type PropertyRecord,
+  type RunnerIdentity,
   type VerifiedBundle,
 } from "../core/evidence.js";
 import { freezeEvidenceMismatch, freezeRunsMismatch, type RunFromApi } from "../core/freeze-evidence.js";
@@ -642,9 +643,27 @@ async function writeEvidence(
     envelope_hash: pinned?.envelope.hash ?? null,
     envelope_id: pinned?.envelope.envelope.envelope_id ?? null,
     mode: "enforce",
+    ...judgedAgainst(known),
   });
   files.set(EVIDENCE_FILES.runner, encodeJson(identity));
   return writeBundle(settings.evidenceDir, files);
+}
+
+/**
+ * runner.json's account of what the run judged against, which the App holds to the pull request's
+ * current base: the base branch and commit, the commit the policy was read at, and the digests of
+ * the properties file and ledger read there (null when not reached or absent).
+ */
+function judgedAgainst(known: Known): Pick<RunnerIdentity, "base_ref" | "base_sha" | "policy_sha" | "properties_digest" | "ledger_digest"> {
+  const files = known.policy.facts?.policy ?? null;
+  const digest = (bytes: Uint8Array | null | undefined) => (bytes ? `sha256:${sha256Hex(bytes)}` : null);
+  return {
+    base_ref: known.subject.base?.ref ?? null,
+    base_sha: known.subject.base?.sha ?? null,
+    policy_sha: files?.ref ?? null,
+    properties_digest: digest(files?.properties),
+    ledger_digest: digest(files?.ledger),
+  };
 }
 
 /**

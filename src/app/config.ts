@@ -34,6 +34,8 @@ export interface AppConfig {
   ledgerPath: string;
   reviewers: string[];
   teamReviewers: string[];
+  /** The Action's agent-label: a pull request that carried it stays gated ("" when not remembered from labels). */
+  agentLabel: string;
   reviewAlertMs: number;
   sweepIntervalMs: number;
   leaseMs: number;
@@ -218,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     ledgerPath: settingValue(env, "ENVELOPE_GATE_LEDGER_PATH"),
     reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
     teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
+    agentLabel:
+      settingValue(env, "ENVELOPE_GATE_AGENT_LABEL").toLowerCase() === "none" ? "" : settingValue(env, "ENVELOPE_GATE_AGENT_LABEL"),
     reviewAlertMs: reviewAlertMsFromEnv(env),
     sweepIntervalMs: int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
     leaseMs: int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,

@@ -12,6 +12,7 @@ export const systemClock: Clock = { now: () => Date.now() };
 /** The part of the App's configuration its handlers read. */
 export type AppSettings = Pick<
   AppConfig,
+  | "appId"
   | "workflow"
   | "checkName"
   | "verifiedCheckName"
@@ -25,6 +26,7 @@ export type AppSettings = Pick<
   | "ledgerPath"
   | "reviewers"
   | "teamReviewers"
+  | "agentLabel"
   | "reviewAlertMs"
   | "leaseMs"
   | "replicaId"

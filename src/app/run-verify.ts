@@ -1,18 +1,10 @@
-import { type ApiPull, type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
+import { type ApiPull, type ApiWorkflowRun, type InstallationClient, type TreeAt } from "../github/app-client.js";
 import { repoRef } from "../github/repo.js";
 import type { DualRun } from "../store/index.js";
 import type { VerifiedRunA } from "../core/dual-run.js";
 import type { AppContext } from "./context.js";
-import {
-  gateWorkflowPath,
-  localUses,
-  runnerALocalActions,
-  runnerAPull,
-  runnerARun,
-  runnerAWorkflow,
-  runnerBRun,
-  type RunRefusal,
-} from "../core/run-checks.js";
+import { compareScopes, walkLocalUses } from "../core/local-uses.js";
+import { gateWorkflowPath, runnerAPull, runnerARun, runnerAWorkflow, runnerBRun, type RunRefusal } from "../core/run-checks.js";
 
 /**
  * Gathers from GitHub's API what run-checks.ts decides on. Only GitHub's answers count: the
@@ -64,16 +56,39 @@ export async function verifyRunnerA(
       pull,
     };
   }
-  const uses = localUses(atBase.text);
-  if (uses.length > 0) {
-    const [treeHead, treeBase] = await Promise.all([gh.treeAt(r, run.head_sha), gh.treeAt(r, baseSha)]);
-    const fourth = runnerALocalActions(uses, treeHead, treeBase);
-    if (fourth !== null) return { verified: false, refusal: fourth, run, pull };
-  }
+  const fourth = await localActions(gh, r, path, atBase.text, run.head_sha, baseSha);
+  if (fourth !== null) return { verified: false, refusal: fourth, run, pull };
   return {
     verified: true,
     a: { run, pull, pullNumber: pull.number, headSha: run.head_sha, baseRef: pull.base.ref, baseSha },
   };
+}
+
+/**
+ * Stage 4: every local workflow and action the base's workflow reaches (core/local-uses.ts walks
+ * them at the base) is the same at head and base. Texts are read at the base commit; the trees
+ * of both commits once, only when there is a local reference.
+ */
+async function localActions(
+  gh: InstallationClient,
+  r: ReturnType<typeof repoRef>,
+  path: string,
+  text: string,
+  headSha: string,
+  baseSha: string,
+): Promise<RunRefusal | null> {
+  const walk = walkLocalUses(path, text);
+  let trees: [TreeAt, TreeAt] | null = null;
+  let step = walk.next();
+  while (!step.done) {
+    const need = step.value;
+    if (need.kind === "tree") {
+      trees = await Promise.all([gh.treeAt(r, headSha), gh.treeAt(r, baseSha)]);
+      step = walk.next(trees[1]);
+    } else step = walk.next((await gh.pathAt(r, need.path, baseSha))?.text ?? null);
+  }
+  if ("code" in step.value) return step.value;
+  return trees === null ? null : compareScopes(step.value, trees[0], trees[1]);
 }
 
 /** Runner B: the run re-read through the API, held to what the App recorded at its dispatch. */

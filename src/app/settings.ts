@@ -198,7 +198,18 @@ export const APP_SETTINGS = [
   { name: "ENVELOPE_GATE_FREEZE_TTL_DAYS", default: "7", scope: "server", help: "expires_on = today (UTC) + this" },
   { name: "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", default: "14", scope: "server", help: "cap on the freeze TTL" },
   { name: "ENVELOPE_GATE_LEDGER_PATH", default: DEFAULT_LEDGER_PATH, scope: "server", help: "the ledger on the base branch" },
-  { name: "ENVELOPE_GATE_REVIEWERS", default: "", scope: "server", help: "comma-separated users asked to review each ledger PR" },
+  {
+    name: "ENVELOPE_GATE_REVIEWERS",
+    default: "",
+    scope: "server",
+    help: "comma-separated users asked to review each ledger PR; the envelope reviewers, who may also ungate a gated pull request",
+  },
+  {
+    name: "ENVELOPE_GATE_AGENT_LABEL",
+    default: "agent-authored",
+    scope: "server",
+    help: "the Action's agent-label: a pull request that carried it stays gated when it is removed (none: labels are not remembered)",
+  },
   { name: "ENVELOPE_GATE_TEAM_REVIEWERS", default: "", scope: "server", help: "comma-separated team slugs asked to review each ledger PR" },
   {
     name: "ENVELOPE_GATE_REVIEW_ALERT_HOURS",

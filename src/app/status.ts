@@ -123,6 +123,20 @@ export interface StatusSnapshot {
     code: string | null;
     check_run_id: number | null;
   }[];
+  /**
+   * The verified check per commit (newest first): what the App posted last, made of which open
+   * pull requests, and the checks of the same name another source posted on the commit (never counted).
+   */
+  verified_heads: {
+    repository: string;
+    head_sha: string;
+    conclusion: string | null;
+    code: string | null;
+    check_run_id: number | null;
+    pulls: { number: number; base_ref: string; conclusion: string }[];
+    foreign_checks: { id: number; app_id: number | null; app_slug: string | null; conclusion: string | null; external_id: string | null }[];
+    updated_at: string;
+  }[];
   dual_runs_in_flight: {
     id: string;
     repository: string;
@@ -348,6 +362,7 @@ export async function statusSnapshot(
   const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
   const refusedRuns = await store.runs.recentRefusals(20);
   const verified = await store.runs.recentVerifiedChecks(20);
+  const heads = await store.heads.recent(20);
   const auditRuns = await store.envelopePrs.recentAuditRuns(20);
   const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
   return {
@@ -426,6 +441,16 @@ export async function statusSnapshot(
       conclusion: c.conclusion,
       code: c.code,
       check_run_id: c.check_run_id,
+    })),
+    verified_heads: heads.map((h) => ({
+      repository: h.repository,
+      head_sha: h.head_sha,
+      conclusion: h.conclusion,
+      code: h.code,
+      check_run_id: h.check_run_id,
+      pulls: JSON.parse(h.pulls ?? "[]") as StatusSnapshot["verified_heads"][number]["pulls"],
+      foreign_checks: JSON.parse(h.foreign_checks ?? "[]") as StatusSnapshot["verified_heads"][number]["foreign_checks"],
+      updated_at: new Date(h.updated_at).toISOString(),
     })),
     dual_runs_in_flight: inFlight.map((d) => ({
       id: d.id,
@@ -770,7 +795,7 @@ ${table(
     s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]),
     "None.",
   )}
-<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(
+<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request or pull_request_review run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(
     ["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"],
     s.refused_runs.map((r) => [
       r.at,
@@ -825,6 +850,20 @@ ${table(
       c.state,
       c.conclusion ?? "—",
       c.code ?? "",
+    ]),
+    "None yet.",
+  )}
+<h2>Verified commits</h2><p>The verified check per commit: the conjunction of its open pull requests, each against its current base. A check of the same name another source posted (a job token's) is listed here and never counted.</p>${table(
+    ["repository", "commit", "conclusion", "code", "pull requests", "checks of the same name from another source"],
+    s.verified_heads.map((h) => [
+      h.repository,
+      h.head_sha.slice(0, 12),
+      h.conclusion ?? "—",
+      h.code ?? "",
+      h.pulls.map((p) => `#${p.number} into ${p.base_ref}: ${p.conclusion}`).join("; ") || "none open",
+      h.foreign_checks
+        .map((f) => `check run ${f.id} by ${f.app_slug ?? "?"} (app ${f.app_id ?? "?"}): ${f.conclusion ?? "pending"}`)
+        .join("; "),
     ]),
     "None yet.",
   )}

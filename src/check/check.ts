@@ -50,10 +50,19 @@ export async function runCheck(settings: CheckSettings): Promise<CheckOutcome> {
   try {
     envelope = await readVerifiedEnvelope(settings.envelopePath, settings.digestPath);
     const recorded = recordedRoots(settings.logPath);
-    const roots = expandRoots(envelope, {
-      workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-      scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
-    });
+    let roots: string[];
+    try {
+      roots = expandRoots(envelope, {
+        workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
+        scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+      });
+    } catch (err) {
+      // No meta line to take the roots from (an empty log, one that is not a run's, a missing
+      // file): the log's own refusal says why, before the roots it would have named.
+      if (!(err instanceof Refusal) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead) throw err;
+      await evaluateLogFile(envelope, settings.logPath, { roots: [] });
+      throw err;
+    }
     const verdict = await evaluateLogFile(envelope, settings.logPath, { roots });
     return { report: reportFromVerdict(verdict), envelope };
   } catch (err) {
@@ -68,7 +77,7 @@ const META_PREFIX_BYTES = 1 << 20;
  * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
  * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
  */
-function recordedRoots(logPath: string): { workspace?: string; scratch?: string } {
+function recordedRoots(logPath: string): { workspace?: string; scratch?: string; metaRead?: true } {
   let text: string;
   try {
     const fd = openSync(logPath, "r");
@@ -91,7 +100,7 @@ function recordedRoots(logPath: string): { workspace?: string; scratch?: string 
     return {};
   }
   if (typeof meta !== "object" || meta === null || (meta as { kind?: unknown }).kind !== "meta") return {};
-  const out: { workspace?: string; scratch?: string } = {};
+  const out: { workspace?: string; scratch?: string; metaRead?: true } = { metaRead: true };
   for (const name of ["workspace", "scratch"] as const) {
     const value = (meta as Record<string, unknown>)[name];
     if (typeof value === "string" && value !== "") out[name] = value;

@@ -30,6 +30,7 @@ const SOURCE_NAME: Record<string, string> = {
   runtime: "Node hooks (runtime's own reads)",
   proxy: "egress proxy",
   sdk: "SDK (recordTool)",
+  effects: "effects check (the filesystem after the run)",
   none: "unattributed",
 };
 
@@ -58,12 +59,15 @@ function recordedBy(counts: Map<string, number>): string {
 export function logCoverage(lines: Iterable<Record<string, unknown>>): Coverage {
   let observers: string[] = [];
   let enforced: boolean | null = null;
+  let recorder: string | null = null;
   const bySource = new Map<CoverageClass, Map<string, number>>();
   const programs = new Set<string>();
   for (const e of lines) {
     if (e.kind === "meta") {
       observers = Array.isArray(e.observers) ? e.observers.filter((o): o is string => typeof o === "string") : [];
       enforced = typeof e.network_enforced === "boolean" ? e.network_enforced : null;
+      const r = e.recorder as { name?: unknown } | undefined;
+      recorder = typeof r?.name === "string" ? r.name : null;
       continue;
     }
     if (e.canary === true) continue;
@@ -87,9 +91,11 @@ export function logCoverage(lines: Iterable<Record<string, unknown>>): Coverage 
   const rows: CoverageRow[] = [
     row(
       "writes",
-      withProcess
-        ? "every process of the run, by the kernel's account (strace), symlinks resolved; a write the jail refused is still recorded"
-        : "only Node processes: the process observer did not run, so writes by other programs were not seen",
+      withProcess && recorder === "ebpf"
+        ? "every process of the run, by the kernel's account (eBPF recorder): an open's path is the file it opened; other mutations' names are read at the call's entry, their directories walked in the kernel; a name that changed during the call, or too long to hold, refuses the run; a write the jail refused is still recorded"
+        : withProcess
+          ? "every process of the run, by the kernel's account (strace), symlinks resolved; a write the jail refused is still recorded"
+          : "only Node processes: the process observer did not run, so writes by other programs were not seen",
     ),
     row(
       "execs",

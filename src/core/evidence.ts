@@ -132,6 +132,17 @@ export interface RunnerIdentity {
   envelope_id: string | null;
   /** The Action's input mode; absent in bundles written before audit mode (they are enforce runs). */
   mode?: "enforce" | "audit";
+  /**
+   * What an enforce run judged against (absent in bundles written before they were recorded, and
+   * in audit runs): the base branch and its commit as the API named them, the commit the policy
+   * files were read at (the base, or the head once a policy change was approved), and
+   * `sha256:<hex>` of the properties file and the ledger it used (null: absent there).
+   */
+  base_ref?: string | null;
+  base_sha?: string | null;
+  policy_sha?: string | null;
+  properties_digest?: string | null;
+  ledger_digest?: string | null;
 }
 
 export type PropertyResult = "pass" | "fail" | "error";

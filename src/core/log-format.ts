@@ -32,9 +32,13 @@ export function isWriteOp(op: string): op is WriteOp {
   return WRITE_OPS.has(op);
 }
 
-export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy"]);
+/**
+ * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
+ * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
+ */
+export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
 
-export type EventSource = "node" | "process" | "sdk" | "runtime" | "proxy";
+export type EventSource = "node" | "process" | "sdk" | "runtime" | "proxy" | "effects";
 
 /**
  * The errors, as the kernel gave them to the process observer, of a write call that changed
@@ -49,6 +53,14 @@ export type MissingTargetErrno = "ENOENT" | "ENOTDIR";
 export function isMissingTargetErrno(errno: string): errno is MissingTargetErrno {
   return MISSING_TARGET_ERRNOS.has(errno);
 }
+
+/**
+ * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
+ * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
+ *   the call is not in the line (strace); read from /proc afterwards it may be another file.
+ * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
+ */
+export const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
 
 /** Every kind, in the order the reader matches them. */
 export const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"] as const;
@@ -78,6 +90,7 @@ export const FIELD_NAMES = [
   "signal",
   "errno",
   "jail_pid",
+  "path_unknown",
 ] as const;
 
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -102,6 +115,11 @@ export interface WriteEvent extends EventCommon {
   path: string;
   op: WriteOp;
   errno?: MissingTargetErrno;
+  /**
+   * The recorder could not know which file the call acted on (PATH_UNKNOWN_REASONS): `path` is
+   * only what the program named. `check` refuses such a log (OBSERVER_PATH_UNKNOWN), never judges it.
+   */
+  path_unknown?: string;
 }
 
 export interface EnvEvent extends EventCommon {
@@ -175,7 +193,7 @@ type OwnRequired<K extends LogEvent["kind"]> = Extract<OwnFields<K>, RequiredKey
 export const KIND_FIELDS: {
   [K in Exclude<LogKind, "meta">]: { required: readonly OwnRequired<K>[]; optional: readonly Exclude<OwnFields<K>, OwnRequired<K>>[] };
 } = {
-  write: { required: ["path", "op"], optional: ["errno"] },
+  write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
   host: { required: ["host"], optional: ["port", "proto"] },

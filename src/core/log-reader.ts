@@ -22,12 +22,14 @@ import {
   LOG_VERSION,
   MAX_LINE_LENGTH,
   MISSING_TARGET_ERRNOS,
+  PATH_UNKNOWN_REASON,
   WRITE_OPS,
   type FieldName,
 } from "./log-format.js";
 import {
   hostName,
   hostViaSet,
+  judgeEffect,
   judgeEnv,
   judgeExec,
   judgeHost,
@@ -66,6 +68,7 @@ const SLOT = {
   signal: 21,
   errno: 22,
   jail_pid: 23,
+  path_unknown: 24,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -85,17 +88,27 @@ const KIND_MASKS = new Map(
 );
 
 /**
- * Each field name with its closing quote, and the slot its first two of those bytes name (no two
- * fields share them): a key is a field when its bytes equal that name, so keys are never scanned
- * on their own. Built from FIELD_NAMES.
+ * Each field name with its closing quote, and the slots its first two of those bytes name (at most
+ * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
+ * so keys are never scanned on their own. Built from FIELD_NAMES.
  */
 const QUOTED_FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(`${f}"`, "latin1"));
 const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
 QUOTED_FIELD_BYTES.forEach((q, i) => {
   const pair = ((q[0] as number) << 8) | (q[1] as number);
-  if (SLOT_BY_KEY_PAIR[pair] !== -1) throw new Error(`two fields start with the same bytes: ${FIELD_NAMES[i]}`);
-  SLOT_BY_KEY_PAIR[pair] = i;
+  if (SLOT_BY_KEY_PAIR[pair] === -1) SLOT_BY_KEY_PAIR[pair] = i;
+  else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1) SECOND_SLOT_BY_KEY_PAIR[pair] = i;
+  else throw new Error(`three fields start with the same bytes: ${FIELD_NAMES[i]}`);
 });
+
+/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
+function keyIs(buf: Buffer, at: number, to: number, quoted: Buffer): boolean {
+  const keyLen = quoted.length;
+  if (at + keyLen >= to) return false;
+  for (let j = 2; j < keyLen; j++) if (quoted[j] !== buf[at + j]) return false;
+  return true;
+}
 
 /** Constant strings matched by bytes, so the hot path allocates nothing for them. */
 class ByteConstants {
@@ -473,12 +486,14 @@ export class LogEvaluator {
     for (;;) {
       if (buf[i] !== 0x22) return -1;
       if (i + 2 >= to) return -1;
-      const slot = SLOT_BY_KEY_PAIR[((buf[i + 1] as number) << 8) | (buf[i + 2] as number)] as number;
+      const pair = ((buf[i + 1] as number) << 8) | (buf[i + 2] as number);
+      let slot = SLOT_BY_KEY_PAIR[pair] as number;
       if (slot < 0) return -1;
-      const quoted = QUOTED_FIELD_BYTES[slot] as Buffer;
-      const keyLen = quoted.length;
-      if (i + 1 + keyLen >= to) return -1;
-      for (let j = 2; j < keyLen; j++) if (quoted[j] !== buf[i + 1 + j]) return -1;
+      if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot] as Buffer)) {
+        slot = SECOND_SLOT_BY_KEY_PAIR[pair] as number;
+        if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot] as Buffer)) return -1;
+      }
+      const keyLen = (QUOTED_FIELD_BYTES[slot] as Buffer).length;
       const b = 1 << slot;
       if ((mask & b) !== 0) return -1;
       i += 1 + keyLen;
@@ -640,6 +655,13 @@ export class LogEvaluator {
       this.malformed(`a ${kind} event needs "${missing}"`);
     }
     this.checkCommon();
+    // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
+    if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+      this.malformed(`"source": "effects" is only on write events`);
+    }
+    if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+      this.malformed(`"source": "effects" is never a canary event`);
+    }
 
     if (kind === "end") {
       this.readEnd();
@@ -828,6 +850,11 @@ export class LogEvaluator {
     if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
       this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
     }
+    if (this.has(SLOT.path_unknown)) this.pathUnknown();
+    if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+      this.onEffect();
+      return;
+    }
     if (this.has(SLOT.errno)) {
       this.checkMissingTarget();
       this.judgeWriteLine("missing_target", canary);
@@ -852,9 +879,39 @@ export class LogEvaluator {
     this.judgeWriteLine("done", canary);
   }
 
+  /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
+  private onEffect(): void {
+    if (this.has(SLOT.errno) || this.has(SLOT.ok)) this.malformed(`"source": "effects" never has "errno" or "ok"`);
+    const path = this.writePath();
+    this.judged(judgeEffect(this.rules, path), path);
+  }
+
   private judgeWriteLine(outcome: WriteOutcome, canary: boolean): void {
     const path = this.writePath();
     if (!canary) this.judged(judgeWrite(this.rules, path, outcome), path);
+  }
+
+  /**
+   * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
+   * the path it names, since judging that path could pass a write to another file. Canaries too.
+   */
+  private pathUnknown(): never {
+    const reason = this.val(SLOT.path_unknown);
+    if (typeof reason !== "string" || !PATH_UNKNOWN_REASON.test(reason)) {
+      this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
+    }
+    if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+      this.malformed(`write "path_unknown" comes only from the process observer`);
+    const path = this.requireString(SLOT.path);
+    throw new Refusal(
+      "OBSERVER_PATH_UNKNOWN",
+      `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`,
+      {
+        file: this.file,
+        line: this.lineNo,
+        hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
+      },
+    );
   }
 
   /**

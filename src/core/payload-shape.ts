@@ -82,12 +82,17 @@ const workflowRun = obj({
 
 const pullRequestEvent = obj({
   action: str,
+  "before?": str,
   ...repoEvent,
+  "sender?": nullable(obj({ "login?": str })),
+  "label?": nullable(obj({ "name?": str })),
+  "review?": nullable(obj({ id, "body?": nullable(str) })),
   pull_request: obj({
     number: id,
     "merged?": nullable(bool),
     head: obj({ ref: str, "sha?": str, "repo?": nullable(obj({ full_name: fullName })) }),
     "base?": obj({ "ref?": str }),
+    "labels?": arr(obj({ "name?": str })),
   }),
 });
 

@@ -39,14 +39,22 @@ export interface PullRequestPayload {
   action?: string;
   installation?: { id?: number };
   repository?: { full_name?: string };
+  sender?: { login?: string } | null;
   pull_request?: {
     number?: number;
     merged?: boolean;
     head?: { ref?: string; sha?: string; repo?: { full_name?: string } | null };
     base?: { ref?: string };
+    labels?: { name?: string }[];
   };
   /** `edited`: what changed; `base` when the PR was retargeted. */
   changes?: { base?: unknown };
+  /** `synchronize`: the head commit before the push. */
+  before?: string;
+  /** `labeled` / `unlabeled`: the label. */
+  label?: { name?: string } | null;
+  /** `pull_request_review`: the review (only its id is trusted; the App reads it again). */
+  review?: { id?: number; body?: string | null } | null;
 }
 
 /**

@@ -4,20 +4,38 @@
  * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
  * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
  * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
- * `.github` or in the Action's own files is therefore an escape, even inside an allowed root.
+ * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
+ * allowed root.
  *
- * A write is protected when, inside an allowed root:
+ * A write is protected when:
+ * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
+ *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
+ *   said (isProtectedEffect); or, inside an allowed root,
  * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
  *   and the gitdirs they point at, `.github`, the Action's own directory), or
- * - lexically, a segment of its path below the root is `.git` (a `.git` the run created where
- *   none existed is judged too), except under the run's own scratch directory when the scratch and
- *   the workspace do not overlap (a test's throwaway repository in /tmp is the run's own);
+ * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
+ *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
+ *   except under the run's own scratch directory when the scratch and the workspace do not overlap
+ *   (a test's throwaway repository in /tmp is the run's own);
  * and it is not under an entry of the envelope's `writable_protected` (recorded as
  * `meta.protected.writable`) that may be made writable at all.
+ *
+ * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
+ * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
+ * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
+ * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
+ * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
+ * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
+ * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
+ * not depend on whether the file was still there at the end. A suite that needs one writes it in
+ * the scratch, or names its directory in `writable_protected`.
  */
 import { foldPath, isInsideAnyRoot, isInsideRoot } from "./paths.js";
 
 const GIT_DIR_NAME = ".git";
+
+/** Names whose entries are protected wherever they are below a root (and everything inside them). */
+export const PROTECTED_NAMES: ReadonlySet<string> = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
 
 /**
  * Inside a git directory: what makes git run a program or read another file (hooks, config,
@@ -31,7 +49,7 @@ export interface ProtectedSet {
   paths: string[];
   /** Folded absolute paths the envelope's `writable_protected` made writable again. */
   writable: string[];
-  /** Where the lexical `.git` rule does not apply (the run's scratch, when apart from the workspace). */
+  /** Where the lexical names rule (PROTECTED_NAMES) does not apply (the run's scratch, when apart from the workspace). */
   gitExempt: string[];
 }
 
@@ -67,25 +85,37 @@ export function containsAny(entry: string, paths: readonly string[]): string | n
   return null;
 }
 
-/** The lexical rule: a `.git` segment below the root that contains the path. */
-function hasGitSegmentBelowRoot(folded: string, roots: readonly string[]): boolean {
-  for (const root of roots) {
-    if (!isInsideRoot(folded, root)) continue;
-    const below = root === "/" ? folded : folded.slice(root.length);
-    if (below === `/${GIT_DIR_NAME}` || below.includes(`/${GIT_DIR_NAME}/`) || below.endsWith(`/${GIT_DIR_NAME}`)) return true;
-  }
-  return false;
+/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
+export function hasProtectedSegmentBelow(folded: string, root: string): boolean {
+  if (folded === root || !isInsideRoot(folded, root)) return false;
+  const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
+  return below.split("/").some((s) => PROTECTED_NAMES.has(s));
+}
+
+/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
+function madeWritable(folded: string, set: ProtectedSet): boolean {
+  return isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
 }
 
 /** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
 export function isProtectedWrite(folded: string, roots: readonly string[], set: ProtectedSet): boolean {
-  if (isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null) return false;
+  if (madeWritable(folded, set)) return false;
   if (isInsideAnyRoot(folded, set.paths)) return true;
   if (isInsideAnyRoot(folded, set.gitExempt)) return false;
-  return hasGitSegmentBelowRoot(folded, roots);
+  return roots.some((root) => hasProtectedSegmentBelow(folded, root));
 }
 
-/** The scratch is exempt from the lexical `.git` rule only when it and the workspace are apart. */
+/**
+ * Whether a protected entry the effects check found changed at `folded` is a violation: always,
+ * unless `writable_protected` made it writable (the check looks only at protected entries of the
+ * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
+ * exemption are asked again).
+ */
+export function isProtectedEffect(folded: string, set: ProtectedSet): boolean {
+  return !madeWritable(folded, set);
+}
+
+/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
 export function gitExemptFor(workspace: string | undefined, scratch: string | undefined): string[] {
   if (scratch === undefined) return [];
   const s = foldPath(scratch);
@@ -98,7 +128,7 @@ export function gitExemptFor(workspace: string | undefined, scratch: string | un
 
 /**
  * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
- * an error message for a malformed value; an absent value is the empty set (the lexical `.git`
+ * an error message for a malformed value; an absent value is the empty set (the lexical names
  * rule still applies).
  */
 export function protectedFromMeta(value: unknown, workspace: unknown, scratch: unknown): ProtectedSet | string {

@@ -9,7 +9,7 @@
 import { envMatcher, hostPatterns, type Envelope } from "./envelope.js";
 import { allowedViaSet, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 import { isInsideAnyRoot } from "./paths.js";
-import { isProtectedWrite, NO_PROTECTED, type ProtectedSet } from "./protected.js";
+import { isProtectedEffect, isProtectedWrite, NO_PROTECTED, type ProtectedSet } from "./protected.js";
 
 export type ViolationRule =
   | "write_outside_root"
@@ -39,9 +39,34 @@ export const PROXY_ENV_KEYS: ReadonlySet<string> = new Set([
   "NODE_USE_ENV_PROXY",
 ]);
 
-/** True when reading `key` is not judged because the wrapper set it for this network mode (PROXY_ENV_KEYS). */
+/**
+ * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
+ * that a read-only git writes nothing into a protected `.git` (`.git/index.lock`): a write git
+ * really makes is still judged.
+ * - `GIT_OPTIONAL_LOCKS=0`: `git status` takes no optional lock to refresh the index;
+ * - `diff.autoRefreshIndex=false`, through git's `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_<n>`/
+ *   `GIT_CONFIG_VALUE_<n>` (after the entries of the caller's the envelope lets in): `git diff`
+ *   over tracked files whose stat changed but not their bytes (a chown, a file rewritten the same)
+ *   refreshes the index under a lock that GIT_OPTIONAL_LOCKS does not cover. Its output is the same.
+ * Their reads are recorded and not judged, from any source, and `suggest` never proposes them.
+ */
+export function runEnv(given: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const count = Number(given.GIT_CONFIG_COUNT ?? "0");
+  const n = Number.isSafeInteger(count) && count >= 0 ? count : 0;
+  return {
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: "diff.autoRefreshIndex",
+    [`GIT_CONFIG_VALUE_${n}`]: "false",
+  };
+}
+
+/** The names runEnv sets (any entry number: the caller's own entries, when allowed, are allowed anyway). */
+const RUN_ENV_KEY = /^(?:GIT_OPTIONAL_LOCKS|GIT_CONFIG_COUNT|GIT_CONFIG_(?:KEY|VALUE)_\d+)$/;
+
+/** True when reading `key` is not judged because the wrapper set it (runEnv; PROXY_ENV_KEYS under allowlist). */
 function wrapperEnvKey(network: "deny" | "allowlist", key: string): boolean {
-  return network === "allowlist" && PROXY_ENV_KEYS.has(key);
+  return RUN_ENV_KEY.test(key) || (network === "allowlist" && PROXY_ENV_KEYS.has(key));
 }
 
 /**
@@ -119,7 +144,7 @@ export interface RuleContext {
   roots: readonly string[];
   /** The log's own path, folded (meta.log_path): never writable. */
   logPath: string | null;
-  /** What the run bound read-only inside the roots (meta.protected), and the lexical `.git` rule's exemptions. */
+  /** What the run bound read-only inside the roots (meta.protected), and the lexical names rule's exemptions. */
   protectedSet: ProtectedSet;
   tools: ReadonlySet<string>;
   envAllowed: (key: string) => boolean;
@@ -189,6 +214,15 @@ export function judgeWrite(
   if (outcome === "refused") return "write_outside_root";
   if (!inside) return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
   return isProtectedWrite(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
+}
+
+/**
+ * A write line of the effects check (`"source": "effects"`) at the folded `path`: a protected
+ * entry the filesystem shows new, gone or changed, `write_protected` unless `writable_protected`
+ * made it writable, whatever the recorder's own lines said of it.
+ */
+export function judgeEffect(ctx: Pick<RuleContext, "protectedSet">, path: string): "write_protected" | null {
+  return isProtectedEffect(path, ctx.protectedSet) ? "write_protected" : null;
 }
 
 /** A read of the environment key `key`, by `source`. */

@@ -42,6 +42,7 @@ export interface ApiRunPull {
 export interface ApiPull {
   number: number;
   state: string;
+  user?: { login: string } | null;
   head: { ref: string; sha: string; repo: { full_name: string } | null };
   base: { ref: string; sha: string; repo: { full_name: string } };
 }
@@ -71,11 +72,21 @@ export interface RunRefusal {
   reason: string;
 }
 
+/**
+ * The events whose runs are runner A: GitHub runs both from the pull request's merge commit, with
+ * the pull request as the run's only one (a review re-runs the gate: an approved policy change).
+ */
+const RUNNER_A_EVENTS: ReadonlySet<string> = new Set(["pull_request", "pull_request_review"]);
+
+/** Whether a run of this event is a runner A candidate (and gets the verified check). */
+export const isRunnerAEvent = (event: string | null | undefined): boolean => RUNNER_A_EVENTS.has(event ?? "");
+
 /** Events the App never takes as runner A, with why (docs/app.md, "Which runs count"). */
 const EVENT_REASONS: Record<string, string> = {
-  workflow_dispatch: "a workflow_dispatch run is started by whoever may dispatch, on any branch; only a pull_request run is runner A",
+  workflow_dispatch:
+    "a workflow_dispatch run is started by whoever may dispatch, on any branch; only a pull_request or pull_request_review run is runner A",
   pull_request_target:
-    "a pull_request_target run's workflow is the base's, but what it checks out and runs is up to that workflow; the App takes only pull_request runs as runner A",
+    "a pull_request_target run's workflow is the base's, but what it checks out and runs is up to that workflow; the App takes only pull_request and pull_request_review runs as runner A",
   merge_group: "a merge_group run checks a merge queue's commit, not a pull request's head",
   push: "a push run belongs to no pull request",
   schedule: "a scheduled run belongs to no pull request",
@@ -96,7 +107,7 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
 
 /**
  * Stage 1, from the run alone: the installation's repository, the gate workflow's path, a
- * `pull_request` event from a branch of this repository, and exactly one pull request of this
+ * `pull_request` (or `pull_request_review`) event from a branch of this repository, and exactly one pull request of this
  * repository. Returns that pull request's number (to be read again) or a refusal.
  */
 export function runnerARun(run: ApiWorkflowRun, repository: string, workflow: string): RunRefusal | { pullNumber: number } {
@@ -112,8 +123,8 @@ export function runnerARun(run: ApiWorkflowRun, repository: string, workflow: st
       reason: `run ${run.id} ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`,
     };
   }
-  if (run.event !== "pull_request") {
-    const why = EVENT_REASONS[run.event] ?? "only a pull_request run is runner A";
+  if (!isRunnerAEvent(run.event)) {
+    const why = EVENT_REASONS[run.event] ?? "only a pull_request or pull_request_review run is runner A";
     return { code: "RUNNER_A_EVENT_REFUSED", reason: `run ${run.id} is a ${run.event || "?"} run: ${why}` };
   }
   if (run.head_repository && run.head_repository.id !== run.repository.id) {
@@ -169,62 +180,6 @@ export function runnerAWorkflow(path: string, atHead: PathAt | null, atBase: Pat
       code: "RUNNER_A_WORKFLOW_CHANGED",
       reason: `${path} at the head (${atHead === null ? "absent" : atHead.sha.slice(0, 12)}) is not the base's (${atBase.sha.slice(0, 12)}): the pull request's own workflow file ran`,
     };
-  }
-  return null;
-}
-
-/**
- * The local actions and reusable workflows a workflow file uses (`uses: ./…`), as repository
- * paths ("" for the repository's root). Their files run from the pull request's checkout, so
- * they must be the base's too. Every `uses:` key is found, in block or flow style; one whose
- * value cannot be read here (an expression, an alias, a block scalar, nothing) is returned as
- * null, and the caller refuses: a local path that goes unseen would go unchecked.
- */
-export function localUses(workflowText: string): (string | null)[] {
-  const out: (string | null)[] = [];
-  for (const m of workflowText.matchAll(/(?:^|[\s{,[-])["']?uses["']?\s*:[ \t]*(.*)$/gm)) {
-    const rest = (m[1] as string).trim();
-    const value = /^(["'])(.*?)\1/.exec(rest)?.[2] ?? /^[^\s,}\]#]*/.exec(rest)?.[0] ?? "";
-    if (value === "" || value.includes("${{") || /^[*&>|!]/.test(value)) out.push(null);
-    else if (value === "." || value.startsWith("./")) out.push(value.replace(/^\.\/?/, "").replace(/\/+$/, ""));
-  }
-  return out;
-}
-
-/** Which blobs of a tree make up a local `uses:` path: a file itself; the root's action.yml/action.yaml and dist/; a directory's whole content. */
-function filesOf(tree: TreeAt, path: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [p, sha] of tree.blobs) {
-    const hit = path === "" ? p === "action.yml" || p === "action.yaml" || p.startsWith("dist/") : p === path || p.startsWith(`${path}/`);
-    if (hit) out.set(p, sha);
-  }
-  return out;
-}
-
-/** Stage 4: every local action or reusable workflow the base's workflow uses is unchanged between base and head. */
-export function runnerALocalActions(uses: readonly (string | null)[], atHead: TreeAt | null, atBase: TreeAt | null): RunRefusal | null {
-  if (uses.length === 0) return null;
-  if (uses.includes(null)) {
-    return { code: "RUNNER_A_UNVERIFIED", reason: "the gate workflow's `uses:` is an expression: which action ran cannot be checked" };
-  }
-  if (atHead === null || atBase === null || atHead.truncated || atBase.truncated) {
-    return {
-      code: "RUNNER_A_UNVERIFIED",
-      reason: "GitHub cut the repository's tree listing short: the local Action's files cannot be compared",
-    };
-  }
-  for (const path of uses as string[]) {
-    const head = filesOf(atHead, path);
-    const base = filesOf(atBase, path);
-    const label = path === "" ? "the Action at the repository's root (action.yml, dist/)" : `./${path}`;
-    if (base.size === 0) return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `${label} is not in the base` };
-    const changed = [...new Set([...head.keys(), ...base.keys()])].filter((p) => head.get(p) !== base.get(p)).sort();
-    if (changed.length > 0) {
-      return {
-        code: "RUNNER_A_WORKFLOW_CHANGED",
-        reason: `${label} differs between head and base (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? `, … ${changed.length} files` : ""}): the pull request's own Action ran`,
-      };
-    }
   }
   return null;
 }

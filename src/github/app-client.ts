@@ -6,6 +6,7 @@ import { createCheckRun } from "./checks.js";
 import { GateOctokit, GitHubUnavailable, gateOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
 import { branchHeadSha, readFileAt, type RepoRef } from "./repo.js";
 import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../core/run-checks.js";
+import type { ReviewFacts } from "../core/gate-memory.js";
 
 export type { ApiPull, ApiRunPull, ApiWorkflowRun, PathAt, TreeAt, WorkflowRunInfo } from "../core/run-checks.js";
 
@@ -221,6 +222,33 @@ function hookError(what: string, err: unknown, refused: "REDELIVERY_LIST_REFUSED
   return githubUnavailable(what, err);
 }
 
+/** A run's evidence artifact for the attempt the App verified (InstallationClient.runEvidence). */
+export type RunEvidence = { kind: "zip"; zip: Uint8Array } | { kind: "missing" } | { kind: "earlier"; reason: string };
+
+/** A check run named like one of the App's, as the commit's check-runs listing shows it. */
+export interface NamedCheckRun {
+  id: number;
+  name: string;
+  /** The app GitHub says created it (`app.id`); null when GitHub names none. */
+  app_id: number | null;
+  app_slug: string | null;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  title: string | null;
+  summary: string | null;
+}
+
+interface CheckRunJson {
+  id: number;
+  name: string;
+  status: string;
+  conclusion?: string | null;
+  external_id?: string | null;
+  app?: { id?: number; slug?: string } | null;
+  output?: { title?: string | null; summary?: string | null };
+}
+
 /** A pull request as the pulls API answers it, the fields the App checks before it trusts one. */
 export interface PullInfo {
   number: number;
@@ -410,6 +438,48 @@ export class InstallationClient {
     return new Uint8Array(zip.data);
   }
 
+  /**
+   * The evidence artifact of the run attempt GitHub reports (`run.run_attempt`): for a re-run,
+   * only an artifact created at or after that attempt started (`run_started_at`) is its own; one of
+   * an earlier attempt of the same run is `earlier`, never read as this attempt's. Of several, the
+   * newest. None named so: `missing`.
+   */
+  async runEvidence(r: RepoRef, run: ApiWorkflowRun, name: string): Promise<RunEvidence> {
+    const list = await this.call<{ artifacts: { id: number; name: string; expired: boolean; created_at?: string | null }[] }>(
+      "list the run's artifacts",
+      "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+      { ...r, run_id: run.id, name, per_page: 100 },
+    );
+    const named = list.data.artifacts.filter((a) => a.name === name && !a.expired);
+    if (named.length === 0) return { kind: "missing" };
+    const created = (a: { created_at?: string | null }) => Date.parse(a.created_at ?? "");
+    const attempt = run.run_attempt ?? 1;
+    let own = named;
+    if (attempt > 1) {
+      const started = Date.parse(run.run_started_at ?? "");
+      if (Number.isNaN(started))
+        return {
+          kind: "earlier",
+          reason: `GitHub gives no start time for attempt ${attempt} of run ${run.id}: whose ${name} artifact is which cannot be told`,
+        };
+      own = named.filter((a) => created(a) >= started);
+      if (own.length === 0) {
+        const a = named[0] as { id: number; created_at?: string | null };
+        return {
+          kind: "earlier",
+          reason: `run ${run.id}'s ${name} artifact (${a.id}, created ${a.created_at ?? "at no time GitHub gives"}) is older than attempt ${attempt}, which started ${run.run_started_at}: it is an earlier attempt's`,
+        };
+      }
+    }
+    const artifact = own.reduce((a, b) => (created(b) > created(a) ? b : a));
+    const zip = await this.call<ArrayBuffer>(
+      "download the evidence artifact",
+      "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}",
+      { ...r, artifact_id: artifact.id, archive_format: "zip" },
+    );
+    return { kind: "zip", zip: new Uint8Array(zip.data) };
+  }
+
   /** A completed check run with its output, in one request (createCheckRun). */
   async createCheckRun(r: RepoRef, check: CheckRunRequest): Promise<number> {
     const run = await createCheckRun(
@@ -430,14 +500,54 @@ export class InstallationClient {
     return run.id;
   }
 
-  /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
-  async findCheckRun(r: RepoRef, sha: string, name: string, externalId: string): Promise<number | null> {
-    const res = await this.call<{ check_runs: { id: number; external_id: string | null }[] }>(
-      "list the commit's check runs",
-      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-      { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 },
-    );
-    return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
+  /**
+   * Every check run named `name` on `sha`, whoever posted it (`app_id`: the app GitHub says
+   * created it; a job token's is GitHub Actions'), up to 1,000.
+   */
+  async checkRunsNamed(r: RepoRef, sha: string, name: string): Promise<NamedCheckRun[]> {
+    const out: NamedCheckRun[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const res = await this.call<{ total_count: number; check_runs: CheckRunJson[] }>(
+        "list the commit's check runs",
+        "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+        { ...r, ref: sha, check_name: name, filter: "all", per_page: 100, page },
+      );
+      for (const c of res.data.check_runs) {
+        out.push({
+          id: c.id,
+          name: c.name,
+          app_id: typeof c.app?.id === "number" ? c.app.id : null,
+          app_slug: c.app?.slug ?? null,
+          status: c.status,
+          conclusion: c.conclusion ?? null,
+          external_id: c.external_id ?? null,
+          title: c.output?.title ?? null,
+          summary: c.output?.summary ?? null,
+        });
+      }
+      if (res.data.check_runs.length < 100 || out.length >= res.data.total_count) break;
+    }
+    return out;
+  }
+
+  /**
+   * The pull requests GitHub associates with commit `sha` (GET /commits/{sha}/pulls), up to 1,000:
+   * open ones and merged ones; a caller keeps those whose head is `sha`. GitHub lists only the
+   * merged one for a commit already on the default branch.
+   */
+  async pullsOfCommit(r: RepoRef, sha: string): Promise<PullInfo[]> {
+    const out: PullInfo[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const res = await this.call<PullJson[]>("list the commit's pull requests", "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls", {
+        ...r,
+        commit_sha: sha,
+        per_page: 100,
+        page,
+      });
+      out.push(...res.data.map(pullInfo));
+      if (res.data.length < 100) break;
+    }
+    return out;
   }
 
   /** A branch's current commit, or null when there is no such branch (branchHeadSha, the Action's reader too). */
@@ -616,5 +726,25 @@ export class InstallationClient {
 
   async comment(r: RepoRef, issueNumber: number, body: string): Promise<void> {
     await this.call("comment", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...r, issue_number: issueNumber, body });
+  }
+
+  /** A pull request's reviews, oldest first, with their bodies (at most 1000: the rest, the newest, unread). */
+  async listReviews(r: RepoRef, pullNumber: number): Promise<ReviewFacts[]> {
+    const out: ReviewFacts[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const res = await this.call<
+        { id: number; user: { login: string } | null; state: string; commit_id: string | null; body: string | null }[]
+      >("list the pull request's reviews", "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+        ...r,
+        pull_number: pullNumber,
+        per_page: 100,
+        page,
+      });
+      for (const x of res.data) {
+        out.push({ id: x.id, login: x.user?.login ?? "", state: x.state, commitId: x.commit_id ?? null, body: x.body ?? null });
+      }
+      if (res.data.length < 100) break;
+    }
+    return out;
   }
 }

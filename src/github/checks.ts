@@ -26,7 +26,7 @@ interface CompletedCheckRun extends NewCheckRun {
 }
 
 /** GitHub's limit on a check run's output summary and text, in characters. */
-const CHECK_OUTPUT_MAX_CHARS = 65000;
+export const CHECK_OUTPUT_MAX_CHARS = 65000;
 
 interface CreateCheckRunOptions {
   /** What an outage says could not be done (default: `create check run "<name>"`). */

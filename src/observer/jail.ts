@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { errnoOf, Refusal } from "../core/errors.js";
 import { isInsideAnyRoot } from "../core/paths.js";
 import { runnerLayout } from "./runner-layout.js";
+import type { SocketPlaces } from "./socket-places.js";
 import { JAIL_HOSTNAME, planMachineIdentity, type MachineIdentityMeta } from "./machine-identity.js";
 
 export const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
@@ -72,9 +73,17 @@ interface JailPlan {
   protectedMounts: string[];
   /** The HOME the command is given (the caller's, when the envelope allows the key). */
   commandHome?: string | undefined;
+  /** Where another process could make a unix socket after the start (socket-places.ts): hidden. */
+  socketPlaces: SocketPlaces;
+  /** Bubblewrap's arguments that make the host's device nodes read-only (devices.ts). */
+  devices: string[];
+  /** What the stage runs before the tracer (devices.ts: the holder's mount namespace, for root). */
+  prefix: string[];
 }
 
 export interface Jail {
+  /** Run before the tracer and bubblewrap (one exec each, no child process). */
+  prefix: string[];
   argv: string[];
   view: PathView;
   /** Unix sockets of the host covered inside the jail. */
@@ -85,6 +94,8 @@ export interface Jail {
   visiblePrefixes: string[];
   /** The runner's directories covered with an empty read-only directory (runner-layout.ts). */
   hidden: string[];
+  /** The host directories where a later unix socket could appear, covered the same way (socket-places.ts). */
+  socketDirsHidden: string[];
   /** The runner's files covered with /dev/null (file-command files outside a directory that could be hidden). */
   maskedFiles: string[];
   /** Paths covered with /dev/null inside the jail (the log, host sockets, file-command files): an open of one is an attempt on the path. */
@@ -320,14 +331,19 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     privateTargets,
     executables: plan.executables,
     roots: plan.writableRoots,
+    covered: plan.socketPlaces.hidden,
   });
   const hiddenPresent = layout.hidden.filter(isDirectory);
   for (const dir of hiddenPresent) ops.push({ kind: "hide", target: dir });
-  const visible = layout.visible.filter(exists);
+  // Where a host socket could appear later (/run, /var/tmp, world-writable directories, other
+  // users' homes): empty and read-only, with what the run needs bound again at its own path.
+  const socketDirs = plan.socketPlaces.hidden.filter((d) => isDirectory(d) && !hiddenPresent.includes(d));
+  for (const dir of socketDirs) ops.push({ kind: "hide", target: dir });
+  const visible = [...layout.visible, ...plan.socketPlaces.linkTargets].filter(exists);
   const scratch = plan.scratch;
   if (
     scratch !== undefined &&
-    isInsideAnyRoot(scratch, privateTargets) &&
+    isInsideAnyRoot(scratch, [...privateTargets, ...socketDirs]) &&
     !isInsideAnyRoot(scratch, plan.writableRoots) &&
     !visible.includes(scratch) &&
     isDirectory(scratch)
@@ -406,18 +422,23 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   );
   for (const socket of hiddenSockets) masked.add(socket);
   for (const path of masked) args.push("--ro-bind", "/dev/null", path);
+  // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
+  // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
+  args.push(...plan.devices, "--remount-ro", "/dev");
   args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
   // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
   const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
   // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
-  const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
+  const covers = [...hiddenPresent, ...socketDirs].map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
   return {
+    prefix: plan.prefix,
     argv: args,
     view: new PathView([...privateMounts, ...covers, ...own]),
     hiddenSockets,
     privateMounts,
     visiblePrefixes: visible,
     hidden: hiddenPresent,
+    socketDirsHidden: effective.filter((op) => op.kind === "hide" && socketDirs.includes(op.target)).map((op) => op.target),
     maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
     masked,
     machineIdentity: identity.meta,

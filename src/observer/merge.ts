@@ -174,6 +174,19 @@ export class Merger {
     const ts = Date.now();
     switch (event.kind) {
       case "write":
+        // A path that cannot be known is said as such, never judged: check refuses the log.
+        if (event.pathUnknown !== undefined) {
+          this.out({
+            kind: "write",
+            ts,
+            pid: event.tgid,
+            path: event.path,
+            op: event.op,
+            path_unknown: event.pathUnknown,
+            source: "process",
+          });
+          return;
+        }
         this.out(
           event.refused === true
             ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }

@@ -8,8 +8,10 @@ export type ProcessEvent =
   /**
    * `refused`: the kernel answered EROFS, so the target was outside every writable root.
    * `errno`: the kernel answered ENOENT or ENOTDIR (nothing was there): the call changed nothing.
+   * `pathUnknown`: which file the call acted on cannot be known (a reason, PATH_UNKNOWN_REASON);
+   * `path` is only what the program named.
    */
-  | { kind: "write"; tgid: number; path: string; op: WriteOp; refused?: true; errno?: MissingTargetErrno }
+  | { kind: "write"; tgid: number; path: string; op: WriteOp; refused?: true; errno?: MissingTargetErrno; pathUnknown?: string }
   /**
    * `jailPid`: jailed runs, the process's pid inside the jail's PID namespace (the last number
    * of its `NSpid`, the pid the Node hooks record), when the kernel still showed it.

@@ -5,10 +5,20 @@
  */
 import type { ProcessFacts } from "./process-facts.js";
 
+/**
+ * A process's filesystem context as the kernel keeps it (its `fs_struct`): the working directory.
+ * Processes made by `clone(CLONE_FS)` share one: a `chdir` in either moves both.
+ */
+interface FsContext {
+  cwd: string;
+}
+
 /** A fork seen in a jailed run, by the child's pid inside the jail, waiting for its child to show up. */
 interface ForkRecord {
   parent: number;
   cwd: string;
+  /** The parent's context, when the child shares it (CLONE_FS). */
+  shared: FsContext | null;
   inner: number;
   used: boolean;
 }
@@ -29,7 +39,8 @@ export class ProcessTree {
   private readonly ebpf: boolean;
   private readonly tgidOf = new Map<number, number>();
   private readonly parentOf = new Map<number, number>();
-  private readonly cwdOf = new Map<number, string>();
+  /** Each process's filesystem context; processes made with CLONE_FS hold the same object. */
+  private readonly fsOf = new Map<number, FsContext>();
   private rootTgid: number | null = null;
   /** Processes of the command's own tree (jailed runs only). */
   private readonly commandTree = new Set<number>();
@@ -40,6 +51,8 @@ export class ProcessTree {
   private readonly adopted = new Set<number>();
   /** Parents whose child was adopted while their fork line was still unfinished. */
   private readonly adoptedDuringFork = new Set<number>();
+  /** That child, by its parent's tgid. */
+  private readonly adoptedDuringForkChild = new Map<number, number>();
   /** Jailed runs: the command has started (bubblewrap executed it). */
   private started = false;
   /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
@@ -132,14 +145,21 @@ export class ProcessTree {
     if (at !== -1) this.forking.splice(at, 1);
   }
 
-  /** A successful clone/fork/vfork by `tid` of process `tgid`, whose result (the child's pid) was `child`. */
-  cloned(tgid: number, tid: number, child: number, thread: boolean): void {
+  /**
+   * A successful clone/fork/vfork by `tid` of process `tgid`, whose result (the child's pid) was
+   * `child`; `sharesFs`: CLONE_FS, the child shares the parent's working directory (and root, umask).
+   */
+  cloned(tgid: number, tid: number, child: number, thread: boolean, sharesFs = false): void {
     if (this.jailed && this.started) {
       // Inside the jail's PID namespace `child` is the pid there: remembered, matched when the
       // child shows up under the tracer's pid (adopt).
       if (thread) return;
       const matched = this.adoptedDuringFork.delete(tid);
-      this.recentForks.push({ parent: tgid, cwd: this.cwd(tgid), inner: child, used: matched });
+      const cwd = this.cwd(tgid);
+      const shared = sharesFs ? this.context(tgid) : null;
+      // A child already adopted while the fork line was open: it shares from now on.
+      if (matched && shared !== null) this.shareWithLatestAdopted(tgid, shared);
+      this.recentForks.push({ parent: tgid, cwd, shared, inner: child, used: matched });
       if (this.recentForks.length > 256) this.recentForks.shift();
       return;
     }
@@ -148,16 +168,41 @@ export class ProcessTree {
     } else {
       this.tgidOf.set(child, child);
       this.parentOf.set(child, tgid);
-      this.cwdOf.set(child, this.cwd(tgid));
+      if (sharesFs) this.fsOf.set(child, this.context(tgid));
+      else this.fsOf.set(child, { cwd: this.cwd(tgid) });
       if (!this.started && this.jailed) this.jailProcesses.add(child);
     }
+  }
+
+  /** The child adopted while its parent's CLONE_FS fork line was open: it holds the parent's context. */
+  private shareWithLatestAdopted(parent: number, shared: FsContext): void {
+    const child = this.adoptedDuringForkChild.get(parent);
+    if (child === undefined) return;
+    this.adoptedDuringForkChild.delete(parent);
+    this.fsOf.set(child, shared);
+  }
+
+  /** The process left the context it shared (`unshare(CLONE_FS)`): a copy of its own from now on. */
+  unshareFs(tgid: number): void {
+    this.fsOf.set(tgid, { cwd: this.cwd(tgid) });
+  }
+
+  /** The process's filesystem context, made from its directory as known now when it has none yet. */
+  private context(tgid: number): FsContext {
+    const known = this.fsOf.get(tgid);
+    if (known !== undefined) return known;
+    const made = { cwd: this.cwd(tgid) };
+    const now = this.fsOf.get(tgid);
+    if (now !== undefined) return now;
+    this.fsOf.set(tgid, made);
+    return made;
   }
 
   /** The eBPF recorder's `@fork PARENT INNER`: `tgid` was forked by `parent`, and is `inner` in the jail. */
   forkAnnounced(tgid: number, parent: number, inner: number): void {
     this.rootTgid ??= parent;
     this.parentOf.set(tgid, parent);
-    this.cwdOf.set(tgid, this.cwdOf.get(parent) ?? this.startCwd);
+    this.fsOf.set(tgid, { cwd: this.fsOf.get(parent)?.cwd ?? this.startCwd });
     this.innerIs(tgid, inner);
     if (this.jailed && !this.started) this.jailProcesses.add(tgid);
     // Known from its own fork line: adopt() has nothing to guess.
@@ -188,7 +233,7 @@ export class ProcessTree {
     if (this.adopted.has(tgid)) return;
     this.adopted.add(tgid);
     // Known from before the command started (bubblewrap's clone of it), or from its own clone line.
-    if (this.cwdOf.has(tgid) || this.parentOf.has(tgid)) return;
+    if (this.fsOf.has(tgid) || this.parentOf.has(tgid)) return;
     const inner = this.innerOf.get(tgid);
     let record = inner !== undefined ? this.recentForks.find((r) => !r.used && r.inner === inner) : undefined;
     if (record === undefined && this.forking.length > 0) {
@@ -196,31 +241,35 @@ export class ProcessTree {
       const parent = this.tgidOf.get(forker);
       if (parent !== undefined && parent !== tgid) {
         this.adoptedDuringFork.add(forker);
-        record = { parent, cwd: this.cwd(parent), inner: -1, used: false };
+        this.adoptedDuringForkChild.set(parent, tgid);
+        record = { parent, cwd: this.cwd(parent), shared: null, inner: -1, used: false };
       }
     }
     record ??= [...this.recentForks].reverse().find((r) => !r.used);
     if (record === undefined) return;
     record.used = true;
-    this.cwdOf.set(tgid, record.cwd);
+    this.fsOf.set(tgid, record.shared ?? { cwd: record.cwd });
     this.parentOf.set(tgid, record.parent);
   }
 
+  /** The process's working directory moved (a chdir, or the kernel's word on a call): every process sharing it moves. */
   setCwd(tgid: number, cwd: string): void {
-    this.cwdOf.set(tgid, cwd);
+    const known = this.fsOf.get(tgid);
+    if (known !== undefined) known.cwd = cwd;
+    else this.fsOf.set(tgid, { cwd });
   }
 
   cwd(tgid: number): string {
-    const known = this.cwdOf.get(tgid);
+    const known = this.fsOf.get(tgid)?.cwd;
     if (known !== undefined) return known;
     if (this.jailed) this.adopt(tgid);
-    const adopted = this.cwdOf.get(tgid);
+    const adopted = this.fsOf.get(tgid)?.cwd;
     if (adopted !== undefined) return adopted;
     // First seen before its parent's clone line: it started in the forking parent's directory;
     // failing that, ask the kernel while it runs.
     const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1] as number) : undefined;
-    const cwd = (parent !== undefined && parent !== tgid ? this.cwdOf.get(parent) : undefined) ?? this.facts.cwd(tgid) ?? this.startCwd;
-    this.cwdOf.set(tgid, cwd);
+    const cwd = (parent !== undefined && parent !== tgid ? this.fsOf.get(parent)?.cwd : undefined) ?? this.facts.cwd(tgid) ?? this.startCwd;
+    this.fsOf.set(tgid, { cwd });
     return cwd;
   }
 

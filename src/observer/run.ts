@@ -3,7 +3,8 @@
  * Only this process writes the log. Order of a run:
  *
  *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
- *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
+ *   -> meta -> canary stage (self-check, marked canary) -> effects snapshot -> the command
+ *   -> effects look (effects.ts: protected entries new or changed, from the filesystem) -> end
  *
  * The command runs inside the jail (jail.ts) with strace outside it. `end` is written only after
  * the jail is gone (its PID namespace dies with its first process, so no process of the tree is
@@ -21,6 +22,10 @@ import { expandRoots, expandWritableProtected } from "../core/envelope.js";
 import type { Emitted, EndEvent, MetaLine } from "../core/log-format.js";
 import { readVerifiedEnvelope } from "../check/files.js";
 import { CANARY_JAIL_PATH, canaryArgv, canaryFailure, canaryMissing } from "./canary.js";
+import { defaultScratch } from "./scratch.js";
+import { socketPlaces, wrapperIds } from "./socket-places.js";
+import { readOnlyDevices, UNPRIVILEGED_DEVICES, type Devices } from "./devices.js";
+import { homes } from "./host-paths.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail, type PathView } from "./jail.js";
 import { LogWriter, openLog } from "./log-writer.js";
 import { HOSTNAME_KEYS, JAIL_HOSTNAME, runnerIdentity } from "./machine-identity.js";
@@ -28,6 +33,9 @@ import { Merger } from "./merge.js";
 import { PRELOAD_CONFIG_NAME, PRELOAD_FILE_NAME, mergeNodeOptions } from "./protocol.js";
 import { jailArch, seccompProgram } from "./seccomp.js";
 import { findGit, prepareProtected, productInstallDir } from "./protected.js";
+import { effectsFound, effectsReady, watchEffects, type EffectsWatch } from "./effects.js";
+import type { EffectsScope } from "../core/effects.js";
+import { gitExemptFor } from "../core/protected.js";
 import {
   type EbpfRecorder,
   recorderChoice,
@@ -39,8 +47,17 @@ import {
 } from "./recorder.js";
 import { RunControl } from "./signals.js";
 import { EGRESS_PORT, STAGED_RELAY_DIR, runStage, type Stage, type StageResult } from "./stage.js";
-import { findLauncher, findSetpriv, preloadBundlePath, relayBundlePath, resolveExecutable, straceOrRefuse } from "./tools.js";
-import { isInsideAnyRoot } from "../core/paths.js";
+import {
+  findLauncher,
+  findSetpriv,
+  findUtilLinux,
+  preloadBundlePath,
+  relayBundlePath,
+  resolveExecutable,
+  straceOrRefuse,
+} from "./tools.js";
+import { isInsideAnyRoot, isInsideRoot } from "../core/paths.js";
+import { runEnv } from "../core/rules.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
 import { envMatcher, hostPatterns } from "../core/envelope.js";
 
@@ -88,6 +105,8 @@ export interface RunFacts {
 interface HeldRecorder {
   ebpf: EbpfRecorder | null;
   pending?: ReturnType<typeof startRecorder> | null;
+  /** The read-only device nodes' holder (devices.ts), ended with the run. */
+  devices?: Devices;
 }
 
 /** Everything the stages need, settled before the first one runs (preflight). */
@@ -109,6 +128,8 @@ interface RunPlan {
   commandPath: string;
   commandName: string;
   commandArgs: string[];
+  /** What the effects check looks at (effects.ts): the roots, the exempt scratch, the protected paths. */
+  effects: EffectsScope;
 }
 
 /** Runs the command under the observers and writes the log. Returns the command's exit code. */
@@ -129,12 +150,15 @@ export async function runObserved(options: RunOptions): Promise<number> {
     log.write(plan.meta);
     log.flush();
     await runCanary(plan, log, control);
-    outcome = { exitCode: await runMain(plan, log, control, options.facts) };
+    // After the self-check, before the command can run: the protected entries as they are.
+    const effects = watchEffects(plan.effects);
+    outcome = { exitCode: await runMain(plan, log, control, options.facts, effects) };
   } catch (err) {
     outcome = { error: err };
   } finally {
     const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
     await started?.close();
+    held.devices?.close();
     control.unlisten();
     log.close();
     rmSync(privateDir, { recursive: true, force: true });
@@ -167,8 +191,9 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
   } catch (err) {
     throw new Refusal("CONFIG_INVALID", `the workspace ${workspaceInput} does not exist`, { cause: err });
   }
-  const scratchInput = options.scratch !== undefined ? resolve(options.scratch) : join(realpathSync(tmpdir()), "envelope-gate", runId);
-  mkdirSync(scratchInput, { recursive: true, mode: 0o700 });
+  // The default one is under the user's own checked parent (scratch.ts): SCRATCH_UNSAFE otherwise.
+  const scratchInput = options.scratch !== undefined ? resolve(options.scratch) : defaultScratch(runId);
+  if (options.scratch !== undefined) mkdirSync(scratchInput, { recursive: true, mode: 0o700 });
   if (options.facts) Object.assign(options.facts, { scratch: scratchInput, scratchChosen: options.scratch === undefined });
   const scratch = realpathSync(scratchInput);
   const writableRoots = expandRoots(envelope, { workspace, scratch });
@@ -219,6 +244,12 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     });
   }
   const cwd = realpathSync(process.cwd());
+  // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount namespace.
+  const devices =
+    process.geteuid?.() === 0
+      ? await readOnlyDevices(join(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
+      : UNPRIVILEGED_DEVICES;
+  held.devices = devices;
   const logReal = join(realpathSync(dirname(logPath)), basename(logPath));
   const observers: MetaLine["observers"] = options.nodeOnly ? ["node"] : ["node", "process"];
   const seccompFile = join(privateDir, "seccomp.bpf");
@@ -259,6 +290,8 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
         ? { name: "ebpf", ebpf: recorder.ebpf }
         : { name: "strace", binary: straceBinary as string };
   const recording = stageRecorder !== null;
+  // Read once: every stage's jail hides the same places.
+  const places = socketPlaces(wrapperIds(), writableRoots, ["/tmp", ...homes()]);
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
     planJail(bwrapBinary, {
       writableRoots,
@@ -275,6 +308,9 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       executables,
       protectedMounts: guard.mountArgs,
       commandHome: envMatcher(envelope.envelope)("HOME") ? process.env.HOME : undefined,
+      socketPlaces: places,
+      devices: devices.args,
+      prefix: devices.prefix,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
@@ -286,6 +322,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     masked_files: preview.maskedFiles,
     visible_read_only: preview.visiblePrefixes,
     hidden_unix_sockets: preview.hiddenSockets.length,
+    socket_dirs_hidden: preview.socketDirsHidden,
     protected: guard.jailMeta,
     machine_identity: preview.machineIdentity,
     seccomp: recording ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
@@ -332,9 +369,16 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
   for (const [key, value] of Object.entries({ RUN_ID: runId, ENVELOPE_HASH: envelope.hash, SCRATCH: scratch })) {
     if (envAllowed(key)) baseEnv[key] = value;
   }
+  // Set in every run (their reads are not judged: runEnv).
+  Object.assign(baseEnv, runEnv(baseEnv));
   // The caller's HOME is missing: the command's is the run's own (planJail, homeReplacement).
   if (preview.homeReplacement !== null && baseEnv.HOME !== undefined) baseEnv.HOME = preview.homeReplacement;
   const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+  const gitExempt = gitExemptFor(workspace, scratch);
+  const scratchUnjudged =
+    gitExempt.length > 0 &&
+    !guard.plan.meta.paths.some((p) => isInsideRoot(p, scratch)) &&
+    !isInsideRoot(resolve(options.logPath), scratch);
   const patterns = hostPatterns(envelope.envelope);
   const stageCommon = {
     cwd,
@@ -351,6 +395,8 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       (isInsideAnyRoot(path, writableRoots) ||
         (isInsideAnyRoot(path, writablePlaces) && !isInsideAnyRoot(path, preview.visiblePrefixes))) &&
       !guard.readOnly(path),
+    // The scratch apart from the workspace, with nothing protected in it: no file there is judged.
+    linkSourceFree: (path: string): boolean => scratchUnjudged && isInsideRoot(path, scratch),
     egress: egressEnforced
       ? {
           allowed: audit ? (): boolean => true : (host: string, port: number): boolean => hostAllowed(patterns, normalizeHost(host), port),
@@ -373,6 +419,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     commandPath,
     commandName: commandName as string,
     commandArgs,
+    effects: { roots: writableRoots, exempt: gitExempt, protectedPaths: guard.plan.meta.paths },
   };
 }
 
@@ -423,8 +470,15 @@ async function runCanary(plan: RunPlan, log: LogWriter, control: RunControl): Pr
 }
 
 /** The command's own stage, then the end line. Returns the command's exit code. */
-async function runMain(plan: RunPlan, log: LogWriter, control: RunControl, facts: RunFacts | undefined): Promise<number> {
+async function runMain(
+  plan: RunPlan,
+  log: LogWriter,
+  control: RunControl,
+  facts: RunFacts | undefined,
+  effects: EffectsWatch,
+): Promise<number> {
   const dir = prepareStage(plan, "main");
+  await effectsReady(effects);
   const merger = stageMerger(plan, false, (e) => log.write(e));
   if (!plan.recording) {
     // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
@@ -436,6 +490,8 @@ async function runMain(plan: RunPlan, log: LogWriter, control: RunControl, facts
     control,
   );
   control.throwIfInterrupted();
+  // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
+  for (const e of effectsFound(effects)) log.write(e);
   log.flush();
   const end: Emitted<EndEvent> = { kind: "end", events: log.lines, exit_code: result.code };
   if (result.signal !== null) end.signal = result.signal;

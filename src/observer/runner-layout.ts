@@ -32,6 +32,8 @@ export interface LayoutInput {
   executables: readonly string[];
   /** The allowed roots (writable, bound after everything hidden). */
   roots: readonly string[];
+  /** Directories the jail covers for other reasons (socket-places.ts): a program there is shown like one in a hidden directory. */
+  covered?: readonly string[];
 }
 
 interface RunnerLayout {
@@ -140,7 +142,7 @@ export function runnerLayout(input: LayoutInput): RunnerLayout {
   for (const dir of [...hidden]) if (input.roots.includes(dir)) hidden.delete(dir);
   for (const file of [...masked]) if ([...hidden].some((d) => within(file, d))) masked.delete(file);
 
-  const covered = [...hidden, ...input.privateTargets];
+  const covered = [...hidden, ...input.privateTargets, ...(input.covered ?? [])];
   // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
   const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d): d is string => d !== null);
   // Inside the runner's directory only its Node installs and the tool cache are programs' homes.

@@ -54,6 +54,8 @@ export interface Stage {
   launcher: string;
   /** Inside a place the command can write (a root, or a private directory). */
   writable: (path: string) => boolean;
+  /** Whether a hard link's new name here can only have linked a file nothing judges (StraceParser's linkSourceFree). */
+  linkSourceFree?: (path: string) => boolean;
   quiet: boolean;
   merger: Merger;
 }
@@ -144,7 +146,14 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       cwd: stage.cwd,
       plumbing: new Set([eventsFifo, straceFifo]),
       emit: onProcess,
-      jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
+      jailed: {
+        view: jail.view,
+        masked: jail.masked,
+        launcher: stage.launcher,
+        writable: stage.writable,
+        linkSourceFree: stage.linkSourceFree,
+        relay: stagedRelay,
+      },
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
@@ -214,7 +223,7 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       "--",
     ];
   }
-  const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
+  const argv = [...jail.prefix, ...tracer, ...jail.argv, ...relay, ...stage.argv];
   const stdio: ("inherit" | "ignore" | "pipe" | number)[] = stage.quiet
     ? ["ignore", "ignore", "inherit"]
     : ["inherit", "inherit", "inherit"];

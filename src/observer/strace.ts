@@ -50,6 +50,14 @@ interface StraceParserOptions {
     /** Under allowlist, the egress relay the launcher executes next: its own calls are not recorded, its children are the command. */
     relay?: string | undefined;
     writable?: (path: string) => boolean;
+    /**
+     * Whether the file a successful hard link put at this (recorded) new name could only have
+     * come from where nothing is judged: the kernel links only within one mount, and the mount
+     * of the run's scratch and private directories holds nothing protected. Lets a link of an
+     * fd (`linkat("/proc/self/fd/N", …, AT_SYMLINK_FOLLOW)`, an O_TMPFILE file given a name)
+     * go without knowing the fd's file.
+     */
+    linkSourceFree?: (path: string) => boolean;
   };
   /** Called with strace's exit line of the first traced process (bubblewrap, or the command). */
   onRootExit?: (exit: RootExit) => void;
@@ -86,6 +94,12 @@ export class StraceParser {
   private refused = false;
   /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
   private missingErrno: MissingTargetErrno | null = null;
+  /** The call being read succeeded. */
+  private callOk = false;
+  /** eBPF recorder: `@path-unknown <reason>` just read, by process, for its next call. */
+  private readonly announcedUnknown = new Map<number, string>();
+  /** Why the file of the call being read cannot be known (every write it makes), or null. */
+  private callUnknown: string | null = null;
   private pendingWrites: WriteEvent[] = [];
   /** eBPF recorder: the `@exec` announcing the exec line being read. */
   private announcedExec: { tgid: number; inner: number; exe: string } | null = null;
@@ -192,11 +206,19 @@ export class StraceParser {
     this.call(tid, rest);
   }
 
-  /** The eBPF recorder's `@fork PARENT INNER` and `@exec INNER "exe"` lines. */
+  /**
+   * The eBPF recorder's `@fork PARENT INNER` and `@exec INNER "exe"` lines, and `@path-unknown
+   * REASON`: the process's next call acted on a file the recorder could not name exactly.
+   */
   private extension(tgid: number, rest: string): void {
     const fork = /^@fork (\d+) (\d+)$/.exec(rest);
     if (fork) {
       this.tree.forkAnnounced(tgid, Number(fork[1]), Number(fork[2]));
+      return;
+    }
+    const unknown = /^@path-unknown ([a-z][a-z0-9-]{0,63})$/.exec(rest);
+    if (unknown) {
+      this.announcedUnknown.set(tgid, unknown[1] as string);
       return;
     }
     const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")$/.exec(rest);
@@ -271,6 +293,9 @@ export class StraceParser {
     const errno = ok ? null : (/^-1 (E[A-Z0-9]+) \(/.exec(ret)?.[1] ?? null);
     this.missingErrno = errno !== null && isMissingTargetErrno(errno) ? errno : null;
     this.pendingWrites = [];
+    this.callOk = ok;
+    this.callUnknown = this.ebpf ? (this.announcedUnknown.get(tgid) ?? null) : null;
+    if (this.callUnknown !== null) this.announcedUnknown.delete(tgid);
     const announced = this.ebpf ? this.pendingExec.get(tgid) : undefined;
     if (announced !== undefined) this.pendingExec.delete(tgid);
     this.announcedExec = announced !== undefined && (name === "execve" || name === "execveat") ? announced : null;
@@ -293,7 +318,12 @@ export class StraceParser {
     const writable = this.options.jailed?.writable;
     const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
     const errno = this.missingErrno;
-    for (const w of writes) this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
+    const unknown = this.callUnknown;
+    this.callUnknown = null;
+    for (const w of writes) {
+      if (unknown !== null || w.pathUnknown !== undefined) this.options.emit({ ...w, pathUnknown: w.pathUnknown ?? (unknown as string) });
+      else this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
+    }
   }
 
   private dispatch(
@@ -312,7 +342,7 @@ export class StraceParser {
       if (!ok || this.ebpf) return;
       const child = Number((retValue as RegExpExecArray)[1]);
       if (child <= 0) return;
-      this.tree.cloned(tgid, tid, child, argText.includes("CLONE_THREAD"));
+      this.tree.cloned(tgid, tid, child, argText.includes("CLONE_THREAD"), /\bCLONE_FS\b/.test(argText));
       return;
     }
     if (tgid === this.relayTgid) return;
@@ -345,6 +375,8 @@ export class StraceParser {
       }
     }
     if (FORBIDDEN_NAMES.has(name)) {
+      // The process stops sharing its working directory with the processes it was cloned with.
+      if (name === "unshare" && ok && /\bCLONE_FS\b/.test(argText)) this.tree.unshareFs(tgid);
       // Refused by strace (injected EPERM) or by the kernel; `unshare` without a namespace flag is ordinary.
       if (name !== "unshare" || NAMESPACE_FLAGS.test(argText)) this.options.emit({ kind: "forbidden", tgid, name });
       return;
@@ -354,7 +386,7 @@ export class StraceParser {
     switch (row.kind) {
       case "chdir": {
         const p = row.byFd ? fdDecoration(args[row.arg]) : stringArg(args[row.arg]);
-        if (ok && p !== null) this.tree.setCwd(tgid, row.byFd ? p : this.paths.absolute(tgid, null, p));
+        if (ok && p !== null) this.tree.setCwd(tgid, row.byFd ? p : this.paths.follow(tgid, this.paths.absolute(tgid, null, p)));
         return;
       }
       case "exec":
@@ -364,23 +396,26 @@ export class StraceParser {
         return this.open(tgid, row, args, ok, retPath);
       case "paths":
         if (row.unlessExists === true && ret.includes(" EEXIST ")) return;
-        for (const p of row.paths) {
+        for (const [i, p] of row.paths.entries()) {
           const dirfd = p.dirfd === null ? null : args[p.dirfd];
-          this.writeArg(tgid, dirfd, args[p.path], row.op, follows(p.follow, args));
+          // A hard link's source, named through an fd and followed: see linkSourceFree.
+          const linkSource = row.op === "link" && i === 0 && row.paths.length === 2;
+          this.writeArg(tgid, dirfd, args[p.path], row.op, follows(p.follow, args), linkSource);
         }
+        this.freeLinkSource();
         return;
       case "atOrFd": {
         const p = stringArg(args[row.path]);
         if (p === null || p === "") {
           const fdPath = fdDecoration(args[row.dirfd]);
-          if (fdPath !== null && fdPath.startsWith("/")) this.write(tgid, fdPath, row.op);
+          if (fdPath !== null && isFilePath(fdPath)) this.write(tgid, fdPath, row.op);
           return;
         }
         return this.writeArg(tgid, args[row.dirfd], args[row.path], row.op, !(args[row.flags] ?? "").includes("AT_SYMLINK_NOFOLLOW"));
       }
       case "fd": {
         const p = fdDecoration(args[row.fd]);
-        if (p !== null && p.startsWith("/")) this.write(tgid, p, row.op);
+        if (p !== null && isFilePath(p)) this.write(tgid, p, row.op);
         return;
       }
       case "bind":
@@ -429,7 +464,7 @@ export class StraceParser {
     const named = p === "" && dirfd !== null ? dirfd : this.paths.absolute(tgid, dirfd, p);
     if (this.jailed) this.tree.adopt(tgid);
     const ppid = this.tree.parent(tgid);
-    const resolved = this.view.recorded(this.paths.follow(tgid, named));
+    const resolved = this.view.recorded(this.paths.program(tgid, named));
     const announced = this.announcedExec;
     const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
     const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
@@ -465,31 +500,70 @@ export class StraceParser {
       // The jail covers it with /dev/null: the attempt is on the path the program named.
       target = named;
     } else if (ok && retPath !== null) {
-      if (!retPath.startsWith("/")) return;
+      // The kernel's name for the file opened, at the call; a memfd, pipe or socket is no path.
+      if (!isFilePath(retPath)) return;
       target = retPath.replace(/ \(deleted\)$/, "");
     } else {
-      target = this.paths.follow(tgid, this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p));
+      const resolved = this.paths.mutation(tgid, this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p), true);
+      return this.write(tgid, resolved.path, op, resolved.unknown);
     }
     this.write(tgid, target, op);
   }
 
-  private writeArg(tgid: number, dirfdToken: string | null | undefined, pathToken: string | undefined, op: WriteOp, follow: boolean): void {
+  private writeArg(
+    tgid: number,
+    dirfdToken: string | null | undefined,
+    pathToken: string | undefined,
+    op: WriteOp,
+    follow: boolean,
+    linkSource = false,
+  ): void {
     const p = stringArg(pathToken);
     if (p === null) return;
     const dirfd = dirfdToken === null || dirfdToken === undefined ? null : fdDecoration(dirfdToken);
-    const abs = this.paths.absolute(tgid, dirfd, p);
-    this.write(tgid, follow ? this.paths.follow(tgid, abs) : this.paths.noFollow(tgid, abs), op);
+    const resolved = this.paths.mutation(tgid, this.paths.absolute(tgid, dirfd, p), follow);
+    this.write(tgid, resolved.path, op, resolved.unknown);
+    if (linkSource && resolved.unknown !== null) this.unknownLinkSource = this.pendingWrites.length - 1;
   }
 
-  private write(tgid: number, path: string, op: WriteOp): void {
+  /** The pending write that is a hard link's source named through an fd (freeLinkSource), or -1. */
+  private unknownLinkSource = -1;
+
+  /**
+   * A successful hard link of a file named through an fd: the kernel made it within the new
+   * name's mount, so where that mount holds nothing judged (linkSourceFree) the file cannot be a
+   * judged one, and its unknown name is not written. Anywhere else it stays unknown.
+   */
+  private freeLinkSource(): void {
+    const at = this.unknownLinkSource;
+    this.unknownLinkSource = -1;
+    if (at < 0 || !this.callOk || this.callUnknown !== null) return;
+    const target = this.pendingWrites[at + 1];
+    const free = this.options.jailed?.linkSourceFree;
+    if (target === undefined || target.pathUnknown !== undefined || free === undefined || !free(target.path)) return;
+    this.pendingWrites.splice(at, 1);
+  }
+
+  private write(tgid: number, path: string, op: WriteOp, unknown: string | null = null): void {
     const folded = foldPath(path);
     if (folded === null || this.options.plumbing.has(folded)) return;
     // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
-    if (isIgnoredDevice(folded) && DATA_OPS.has(op)) return;
-    this.pendingWrites.push({ kind: "write", tgid, path: this.view.recorded(folded), op });
+    if (unknown === null && isIgnoredDevice(folded) && DATA_OPS.has(op)) return;
+    const write: WriteEvent = { kind: "write", tgid, path: this.view.recorded(folded), op };
+    if (unknown !== null) write.pathUnknown = unknown;
+    this.pendingWrites.push(write);
   }
 }
 
 const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(FORBIDDEN_SYSCALLS);
+
+/**
+ * Whether a name the kernel gave for an fd is a file's path: a memfd (`/memfd:name`, its
+ * `(deleted)` aside), a pipe, a socket or an anonymous inode (`pipe:[…]`, `socket:[…]`,
+ * `anon_inode:…`) is not, and a write to it changes no file.
+ */
+function isFilePath(name: string): boolean {
+  return name.startsWith("/") && !/^\/memfd:[^/]*$/.test(name.replace(/ \(deleted\)$/, ""));
+}
 /** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
 const DATA_OPS: ReadonlySet<string> = new Set(["write", "create", "truncate"]);

@@ -62,3 +62,8 @@ export function findLauncher(): string | null {
 export function findSetpriv(): string | null {
   return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
 }
+
+/** A util-linux program (unshare, nsenter) on PATH or in /usr/bin, /bin. */
+export function findUtilLinux(name: string): string | null {
+  return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => existsSync(p)) ?? null;
+}

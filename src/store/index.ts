@@ -8,6 +8,8 @@ export { Store } from "./store.js";
 export type * from "./store.js";
 export type * from "./runs.js";
 export type * from "./envelope-prs.js";
+export type * from "./verified-heads.js";
+export type * from "./gated-pulls.js";
 
 export interface StoreSettings {
   /** PostgreSQL connection string; when set, PostgreSQL is used. */

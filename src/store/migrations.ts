@@ -346,6 +346,60 @@ CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository)
 CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
 `,
   },
+  {
+    version: 10,
+    name: "one verified check per commit: each open pull request's verdict, and the commit's check",
+    sql: `
+CREATE TABLE pull_verdicts (
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  pull_number INTEGER NOT NULL,
+  base_ref TEXT NOT NULL,
+  base_sha TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  conclusion TEXT NOT NULL,
+  code TEXT,
+  title TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  recorded_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, head_sha, pull_number)
+);
+CREATE TABLE verified_heads (
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  generation BIGINT NOT NULL,
+  posted_generation BIGINT NOT NULL,
+  claim_owner TEXT,
+  claim_until BIGINT,
+  check_run_id BIGINT,
+  conclusion TEXT,
+  code TEXT,
+  pulls TEXT,
+  foreign_checks TEXT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, head_sha)
+);
+CREATE INDEX verified_heads_at ON verified_heads (updated_at)
+`,
+  },
+  {
+    version: 11,
+    name: "gated pull requests: a pull request the gate once held stays gated until a reviewer ungates it",
+    sql: `
+CREATE TABLE gated_pulls (
+  repository TEXT NOT NULL,
+  pull_number INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  gated_at BIGINT NOT NULL,
+  ungated_by TEXT,
+  ungated_review_id BIGINT,
+  ungated_head_sha TEXT,
+  ungated_at BIGINT,
+  PRIMARY KEY (repository, pull_number)
+)
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

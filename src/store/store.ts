@@ -2,6 +2,8 @@ import type { DualRun, DualRunState, InstallationMode, LedgerPr, LedgerPrState, 
 import { BudgetLedger } from "./budget.js";
 import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
+import { VerifiedHeads } from "./verified-heads.js";
+import { GatedPullRecords } from "./gated-pulls.js";
 import type { SqlDb } from "./db.js";
 import { guardSql, type RowGuard, type SqlCondition } from "./guard.js";
 import { migrate } from "./migrations.js";
@@ -140,12 +142,18 @@ export class Store {
   readonly runs: RunRecords;
   /** Audit runs of the default branch and the envelope PR proposed from them. */
   readonly envelopePrs: EnvelopePrRecords;
+  /** The verified check per commit: each open pull request's verdict, and the commit's check. */
+  readonly heads: VerifiedHeads;
+  /** Pull requests the gate held once, and who ungated them. */
+  readonly gated: GatedPullRecords;
 
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
     this.switches = new Switches(db);
     this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
     this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
+    this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
+    this.gated = new GatedPullRecords(db);
   }
 
   get backend(): "sqlite" | "postgres" {
@@ -300,7 +308,10 @@ export class Store {
    * SQL true when a dual run's or ledger PR's claim may be taken over: its lease ran out, or
    * its owner is gone. Parameters: now, the oldest live heartbeat.
    */
-  claimLapsed(table: "dual_runs" | "ledger_prs" | "verified_checks" | "envelope_prs", now: number): { sql: string; params: unknown[] } {
+  claimLapsed(
+    table: "dual_runs" | "ledger_prs" | "verified_checks" | "envelope_prs" | "verified_heads",
+    now: number,
+  ): { sql: string; params: unknown[] } {
     const gone = this.ownerGone(`${table}.claim_owner`, now);
     return { sql: `(${table}.claim_until < ? OR ${gone.sql})`, params: [now, ...gone.params] };
   }

@@ -110,7 +110,35 @@ describe("this repository's own policy (dogfooding)", () => {
     expect(loadProperties(readFileSync(`${dir}/properties.json`), "properties.json").properties.length).toBeGreaterThan(0);
     expect(parseLedger(readFileSync(`${dir}/freeze_ledger.tsv`, "utf8"), "freeze_ledger.tsv").problems).toEqual([]);
     const workflow = readFileSync(".github/workflows/envelope-gate.yml", "utf8");
-    expect(workflow).toContain("uses: ./.envelope-gate-action");
+    expect(workflow).toMatch(/uses: envelope-gate\/envelope-gate@[0-9a-f]{40}\n/);
     expect(workflow).toContain("name: envelope-gate-evidence");
+  });
+});
+
+describe('docs/observer.md, "What is still not seen, and what bounds it"', () => {
+  const text = readFileSync("docs/observer.md", "utf8");
+  const start = text.indexOf("## What is still not seen, and what bounds it");
+  const section = text.slice(start, text.indexOf("\n## ", start + 1));
+  const oneLine = (s: string): string => s.replace(/\s+/g, " ");
+
+  it("names only test files that exist, and every test title it quotes is in one of them", () => {
+    expect(start).toBeGreaterThan(-1);
+    const files = [...new Set([...section.matchAll(/`(test\/[\w/.-]+\.test\.ts)`/g)].map((m) => m[1] as string))];
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) expect(existsSync(f), f).toBe(true);
+    const sources = files.map((f) => oneLine(readFileSync(f, "utf8")));
+    // Quoted titles outside code spans (a code span inside a title is left out of the comparison).
+    const titles = [...oneLine(section.replace(/`[^`]*`/g, "\u0000")).matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
+    expect(titles.length).toBeGreaterThan(20);
+    for (const title of titles) {
+      const parts = title
+        .split("\u0000")
+        .map((p) => p.trim())
+        .filter((p) => p.length > 0);
+      expect(
+        sources.some((src) => parts.every((p) => src.includes(p))),
+        title,
+      ).toBe(true);
+    }
   });
 });

@@ -76,6 +76,7 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     ledgerPath: LEDGER_PATH,
     reviewers: ["alice"],
     teamReviewers: [],
+    agentLabel: "agent-authored",
     reviewAlertMs: 48 * 3_600_000,
     sweepIntervalMs: 3_600_000,
     leaseMs: 300_000,
@@ -85,7 +86,9 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     replicaId: `test-${randomUUID().slice(0, 8)}`,
     githubRetries: 0,
     githubThrottle: false,
-    githubTimeoutMs: 5_000,
+    // The App's default: on a busy machine the fake's first answers (each checked against GitHub's
+    // API description) can take seconds; tests of a slow GitHub set their own.
+    githubTimeoutMs: 30_000,
     maxConnections: 256,
     headersTimeoutMs: 10_000,
     requestTimeoutMs: 30_000,
@@ -212,6 +215,8 @@ export function addRunA(
   options: { conclusion?: string; headSha?: string } = {},
 ): FakeWorkflowRun {
   const pull = pullAt(fake, options.headSha ?? HEAD_SHA);
+  // What the Action records: the pull request's base branch at its current commit.
+  const base = { baseRef: pull.base.ref, baseSha: fake.repo(REPO).refs.get(`heads/${pull.base.ref}`) ?? null };
   const run = fake.addWorkflowRun(REPO, {
     head_sha: options.headSha ?? HEAD_SHA,
     head_branch: pull.head.ref,
@@ -228,6 +233,7 @@ export function addRunA(
       envelopeHash: ENVELOPE_HASH,
       repository: REPO,
       workflowRunId: run.id,
+      ...base,
       ...spec,
     }),
   });

@@ -62,10 +62,11 @@ describe("two App processes sharing PostgreSQL", () => {
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
     // The App's verified check: one per run attempt, whichever replica or delivery got there.
     const verified = () => world.fake.repo(REPO).checkRuns.filter((c) => c.name === "envelope-gate / verified");
+    const ofRun = (c: { output: { summary: string | null } }) => /\(run (\d+), attempt 1,/.exec(c.output.summary ?? "")?.[1];
     expect(
-      verified().map((c) => [c.external_id, c.conclusion]),
+      verified().map((c) => [ofRun(c), c.conclusion]),
       JSON.stringify(verified().map((c) => [c.id, c.head_sha, c.output.summary])),
-    ).toEqual([[`${runA.id}:1`, "failure"]]);
+    ).toEqual([[String(runA.id), "failure"]]);
 
     const runB = dispatchedRuns(world.fake)[0]!;
     completeRunB(world.fake, runB, { properties: [{ name: "schema_key_order", result: "pass" }] });
@@ -98,7 +99,7 @@ describe("two App processes sharing PostgreSQL", () => {
       deliverAndWait(two.url, "workflow_run", workflowRunPayload(world.fake, runB2)),
     ]);
     expect(third.map((r) => r.state)).toEqual(["done", "done"]); // two ids, each done once
-    expect(verified().map((c) => c.external_id)).toEqual([`${runA.id}:1`, `${rerun.id}:1`]);
+    expect(verified().map(ofRun)).toEqual([String(runA.id), String(rerun.id)]);
     expect(ledgerPulls(world.fake).length).toBe(1);
     expect(world.fake.requestsTo("POST", "/repos/:owner/:repo/pulls")).toHaveLength(1);
   });

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../../src/github/app-client.js";
-import {
-  DISPATCH_SKEW_MS,
-  localUses,
-  runnerALocalActions,
-  runnerAPull,
-  runnerARun,
-  runnerAWorkflow,
-  runnerBRun,
-  type DispatchRecord,
-} from "../../src/core/run-checks.js";
+import type { ApiPull, ApiWorkflowRun, PathAt } from "../../src/github/app-client.js";
+import { DISPATCH_SKEW_MS, runnerAPull, runnerARun, runnerAWorkflow, runnerBRun, type DispatchRecord } from "../../src/core/run-checks.js";
 import type { VerifiedBundle } from "../../src/core/evidence.js";
 import type { VerifiedRunA } from "../../src/app/run-verify.js";
 import { verifiedRunCheck, type EvidenceFacts } from "../../src/app/verified-check.js";
@@ -119,58 +110,6 @@ describe("runnerAWorkflow: the workflow blob at the head is the base's", () => {
   });
 });
 
-describe("localUses: the local actions and reusable workflows a workflow runs", () => {
-  it.each<[string, string, (string | null)[]]>([
-    ["a pinned Action only", "    steps:\n      - uses: envelope-gate/envelope-gate@v1\n", []],
-    ["the repository's own Action", "      - uses: ./\n", [""]],
-    ["`uses: .`", "      - uses: .\n", [""]],
-    ["quoted, with a comment", "      - uses: './tools/gate' # local\n", ["tools/gate"]],
-    ["a local reusable workflow", "    uses: ./.github/workflows/reusable.yml\n", [".github/workflows/reusable.yml"]],
-    ["an expression", "      - uses: ${{ matrix.action }}\n", [null]],
-    ["a docker action is not local", "      - uses: docker://alpine:3\n", []],
-    ["several", "  - uses: ./a\n  - uses: actions/checkout@v4\n  - uses: ./b/\n", ["a", "b"]],
-    ["flow style", "    steps: [ { uses: ./, with: { run: x } } ]\n", [""]],
-    ["flow style, quoted key", '      - { "uses": "./tools" }\n', ["tools"]],
-    ["an alias", "      - uses: *gate\n", [null]],
-    ["a block scalar", "      - uses: >-\n          ./\n", [null]],
-    ["no value", "      - uses:\n", [null]],
-    ["a key that only ends in uses is not one", "      - reuses: ./x\n", []],
-  ])("%s", (_name, text, expected) => {
-    expect(localUses(text)).toEqual(expected);
-  });
-});
-
-const tree = (entries: Record<string, string>, truncated = false): TreeAt => ({ truncated, blobs: new Map(Object.entries(entries)) });
-
-describe("runnerALocalActions: a local Action's files are the base's", () => {
-  const base = tree({ "action.yml": "1", "dist/index.js": "2", "src/x.ts": "3", "tools/gate/action.yml": "4" });
-  it.each<[string, (string | null)[], TreeAt, string | null]>([
-    ["no local uses", [], tree({}), null],
-    ["root Action unchanged, the patch elsewhere", [""], tree({ ...Object.fromEntries(base.blobs), "src/x.ts": "9" }), null],
-    ["dist/index.js changed", [""], tree({ ...Object.fromEntries(base.blobs), "dist/index.js": "9" }), "RUNNER_A_WORKFLOW_CHANGED"],
-    ["a file added under dist/", [""], tree({ ...Object.fromEntries(base.blobs), "dist/extra.js": "9" }), "RUNNER_A_WORKFLOW_CHANGED"],
-    [
-      "action.yaml added beside action.yml",
-      [""],
-      tree({ ...Object.fromEntries(base.blobs), "action.yaml": "9" }),
-      "RUNNER_A_WORKFLOW_CHANGED",
-    ],
-    [
-      "a subdirectory Action changed",
-      ["tools/gate"],
-      tree({ ...Object.fromEntries(base.blobs), "tools/gate/run.sh": "9" }),
-      "RUNNER_A_WORKFLOW_CHANGED",
-    ],
-    ["a local path the base lacks", ["nope"], base, "RUNNER_A_WORKFLOW_CHANGED"],
-    ["an expression", [null], base, "RUNNER_A_UNVERIFIED"],
-    ["a truncated tree", [""], tree(Object.fromEntries(base.blobs), true), "RUNNER_A_UNVERIFIED"],
-  ])("%s", (_name, uses, head, code) => {
-    const out = runnerALocalActions(uses, head, base);
-    if (code === null) expect(out).toBeNull();
-    else expect(out).toMatchObject({ code });
-  });
-});
-
 const SENT = Date.parse("2026-11-30T08:00:00Z");
 const dual: DispatchRecord = {
   id: "dr-0123456789abcdef0123",
@@ -236,11 +175,23 @@ describe("verifiedRunCheck: the verified check's conclusion from a verified run'
     baseSha: BASE,
   };
   const HASH = `sha256:${"ab".repeat(32)}`;
-  const bundle = (over: { verdict?: string; hash?: string; head?: string; props?: PropertyRecord[] } = {}): EvidenceFacts => ({
+  type RunnerOver = Partial<Pick<VerifiedBundle["runner"], "base_ref" | "base_sha" | "run_attempt" | "workflow_run_id">>;
+  const bundle = (
+    over: { verdict?: string; hash?: string; head?: string; props?: PropertyRecord[]; runner?: RunnerOver } = {},
+  ): EvidenceFacts => ({
     kind: "bundle",
     bundle: {
       digest: "sha256:" + "0".repeat(64),
-      runner: { head_sha: over.head ?? HEAD, repository: REPO, envelope_hash: over.hash ?? HASH } as VerifiedBundle["runner"],
+      runner: {
+        head_sha: over.head ?? HEAD,
+        repository: REPO,
+        envelope_hash: over.hash ?? HASH,
+        workflow_run_id: "10",
+        run_attempt: "1",
+        base_ref: "main",
+        base_sha: BASE,
+        ...over.runner,
+      } as VerifiedBundle["runner"],
       properties: over.props ?? [{ name: "p", result: "pass", detail: "", inputs: {}, frozen_by: null }],
       verdict: { verdict: over.verdict ?? "pass", envelope_hash: over.hash ?? HASH } as VerifiedBundle["verdict"],
     },
@@ -266,6 +217,18 @@ describe("verifiedRunCheck: the verified check's conclusion from a verified run'
     ["an envelope failure", a, bundle({ verdict: "envelope_fail" }), "failure", null],
     ["another envelope", a, bundle({ hash: `sha256:${"cd".repeat(32)}` }), "failure", "VERIFIED_CHECK_EVIDENCE_REFUSED"],
     ["another commit", a, bundle({ head: "c".repeat(40) }), "failure", "VERIFIED_CHECK_EVIDENCE_REFUSED"],
+    ["another run's evidence", a, bundle({ runner: { workflow_run_id: "11" } }), "failure", "VERIFIED_CHECK_EVIDENCE_REFUSED"],
+    [
+      "another attempt's evidence",
+      { ...a, run: run({ conclusion: "success", run_attempt: 2 }) },
+      bundle(),
+      "failure",
+      "VERIFIED_CHECK_EARLIER_ATTEMPT",
+    ],
+    ["an earlier attempt's artifact", a, { kind: "earlier", reason: "older" }, "failure", "VERIFIED_CHECK_EARLIER_ATTEMPT"],
+    ["no base recorded", a, bundle({ runner: { base_ref: undefined, base_sha: undefined } }), "failure", "VERIFIED_CHECK_BASE_UNNAMED"],
+    ["judged against another base branch", a, bundle({ runner: { base_ref: "lax" } }), "failure", "VERIFIED_CHECK_BASE_CHANGED"],
+    ["judged against an older base commit", a, bundle({ runner: { base_sha: "d".repeat(40) } }), "failure", "VERIFIED_CHECK_BASE_MOVED"],
     ["the run failed though the evidence passes", { ...a, run: run({ conclusion: "failure" }) }, bundle(), "failure", null],
     ["no evidence, the run succeeded (not gated)", a, { kind: "missing" }, "neutral", null],
     ["no evidence, the run failed", { ...a, run: run({ conclusion: "failure" }) }, { kind: "missing" }, "failure", "EVIDENCE_UNAVAILABLE"],

@@ -14,6 +14,7 @@ import {
   commitAs,
   deliverAndWait,
   dispatchedRuns,
+  ENVELOPE_HASH,
   GATE_WORKFLOW,
   GATE_WORKFLOW_PATH,
   HEAD_SHA,
@@ -57,17 +58,38 @@ describe("the verified check (item 9)", () => {
     await deliver(run); // a redelivery (another delivery id, the same run)
     expect(verifiedChecks()).toHaveLength(1);
     const check = verifiedChecks()[0]!;
-    expect(check).toMatchObject({ head_sha: HEAD_SHA, conclusion: "success", external_id: `${run.id}:1` });
+    expect(check).toMatchObject({ head_sha: HEAD_SHA, conclusion: "success", external_id: `${HEAD_SHA.slice(0, 12)}:1` });
     expect(check.output.title).toContain("Verified");
     expect(shownText(check.output.summary)).toContain(`Run ${run.id} (attempt 1) of ${GATE_WORKFLOW_PATH}`);
     expect(await app.store.runs.getVerifiedCheck(REPO, run.id, 1)).toMatchObject({ state: "posted", conclusion: "success" });
-    // A re-run is another attempt: its own check.
+    // A re-run is another attempt, with its own evidence: the commit's check is made again of it.
     run.run_attempt = 2;
+    run.run_started_at = "2099-01-01T00:00:00Z";
+    world.fake.addArtifact(REPO, {
+      run_id: run.id,
+      name: "envelope-gate-evidence",
+      created_at: "2099-01-01T00:05:00Z",
+      files: bundleFiles({
+        machineId: "machine-aaaa1111",
+        headSha: HEAD_SHA,
+        envelopeHash: ENVELOPE_HASH,
+        repository: REPO,
+        workflowRunId: run.id,
+        runAttempt: 2,
+        baseRef: "main",
+        baseSha: world.fake.repo(REPO).refs.get("heads/main")!,
+        properties: PASSING,
+      }),
+    });
     await deliver(run);
-    expect(verifiedChecks().map((c) => c.external_id)).toEqual([`${run.id}:1`, `${run.id}:2`]);
+    expect(verifiedChecks().map((c) => [c.conclusion, c.external_id])).toEqual([
+      ["success", `${HEAD_SHA.slice(0, 12)}:1`],
+      ["success", `${HEAD_SHA.slice(0, 12)}:2`],
+    ]);
+    expect(shownText(verifiedChecks()[1]!.output.summary)).toContain(`Run ${run.id} (attempt 2)`);
   });
 
-  it("a check posted whose record was lost (a crash between the two) is found by its external_id, not posted again", async () => {
+  it("a check posted whose record was lost (a crash between the two) is found again by its content (the App's latest check on the commit), not posted again", async () => {
     const run = addRunA(world.fake, { properties: PASSING }, { conclusion: "success" });
     world.fake.fail("POST", "/repos/:owner/:repo/check-runs", 502, { times: 1, afterHandling: true });
     const first = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));

@@ -12,7 +12,7 @@ function checkJson(args: string[]) {
   return {
     status: r.status,
     report: JSON.parse(r.stdout) as {
-      error: { code: string; file?: string; line?: number } | null;
+      error: { code: string; message?: string; file?: string; line?: number } | null;
       violations: { id: string }[];
       [key: string]: unknown;
     },
@@ -166,6 +166,18 @@ describe("envelope-gate check", () => {
     expect(report.verdict).toBe("error");
     expect(report.error?.code).toBe(code);
     expect(report.violations).toEqual([]);
+  });
+
+  it.each([
+    ["an empty log", "", "OBSERVER_LOG_INCOMPLETE"],
+    ["a log whose first line is not meta", '{"kind":"tool","name":"curl"}\n', "OBSERVER_LOG_MALFORMED"],
+  ])("says what is wrong with %s, not that a root variable has no value (no --workspace: the log names none)", (_name, text, code) => {
+    const fx = writeFixture(envelopeText(), (h) => logText(h, []));
+    writeFileSync(fx.log, text);
+    const { status, report } = checkJson(["--envelope", fx.envelope, "--observer", fx.log]);
+    expect(status).toBe(3);
+    expect(report.error?.code).toBe(code);
+    if (text === "") expect(report.error?.message).toContain("empty");
   });
 
   it("exits 3 with ROOT_VARIABLE_UNDEFINED when a root variable has no value", () => {

@@ -3,8 +3,9 @@
  * --help, run's own stderr lines, check reading the roots from the log's meta, the scratch run
  * chose removed afterwards, progress only on a terminal. Real bundle, real jailed runs.
  */
+import { giveToNobody } from "../support/nobody.js";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -273,7 +274,7 @@ describe.skipIf(!JAIL_AVAILABLE)("the scratch run chose", () => {
       const s = sandbox();
       const tmp = join(s.base, "tmp");
       mkdirSync(tmp);
-      for (const dir of [s.base, s.workspace, s.home, tmp, join(s.base, "programs")]) if (existsSync(dir)) chmodSync(dir, 0o777);
+      giveToNobody(s.base, s.workspace, s.home, tmp, join(s.base, "programs"));
       // The command leaves a directory it cannot be emptied of, as nobody: the wrapper (nobody too) cannot remove it.
       const stuck = `const fs = require("node:fs"); fs.mkdirSync(process.env.SCRATCH + "/ro"); fs.writeFileSync(process.env.SCRATCH + "/ro/f", "x"); fs.chmodSync(process.env.SCRATCH + "/ro", 0o555); process.exitCode = 7;`;
       const copy = join(s.base, "dist");

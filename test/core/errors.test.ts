@@ -71,6 +71,7 @@ describe("the readers give the classification the App had before the table", () 
     "DISPATCH_OUTCOME_UNKNOWN",
     "SECRET_UNAVAILABLE",
     "ENVELOPE_PR_BUSY",
+    "VERIFIED_CHECK_BUSY",
   ];
   const setAside = ["KILL_SWITCH_ENGAGED", "APP_DRAINING"];
   const notSent = ["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID"];
@@ -122,7 +123,7 @@ describe("the readers give the classification the App had before the table", () 
     expect(hintOf("APP_DRAINING")).toBe(GENERIC_HINT);
     expect(hintOf("NOT_A_CODE")).toBe(GENERIC_HINT);
     expect(hintOf(null)).toBe(GENERIC_HINT);
-    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(23);
+    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(24);
   });
 });
 

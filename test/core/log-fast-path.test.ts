@@ -262,3 +262,41 @@ describe("reading the file: two buffers taking turns", () => {
     for (const size of [5, 1 << 20]) await expect(read(cut, size)).rejects.toMatchObject({ code: "OBSERVER_LOG_INCOMPLETE" });
   });
 });
+
+describe('"source": "effects" (the effects check), on both paths', () => {
+  const loaded = envelope();
+  const judge = (events: Event[]): ReturnType<typeof outcome>[] => {
+    const text = logText(loaded.hash, events);
+    return [outcome(() => evaluate(loaded, text)), outcome(() => evaluate(loaded, spaced(text)))];
+  };
+
+  it("a write from the filesystem is write_protected, whatever its path: .git, .gitmodules, a path with no protected name", () => {
+    const [fast, strict] = judge([
+      { kind: "write", path: `${WORKSPACE}/sub/.git`, op: "mkdir", source: "effects" },
+      { kind: "write", path: `${WORKSPACE}/.gitmodules`, op: "create", source: "effects" },
+      { kind: "write", path: `${WORKSPACE}/src/a.ts`, op: "write", source: "effects" },
+      { kind: "write", path: `${WORKSPACE}/src/b.ts`, op: "write" },
+    ]);
+    expect(fast).toEqual(strict);
+    expect(ids(fast as LogVerdict)).toEqual([
+      `write_protected:${WORKSPACE}/sub/.git`,
+      `write_protected:${WORKSPACE}/.gitmodules`,
+      `write_protected:${WORKSPACE}/src/a.ts`,
+    ]);
+  });
+
+  it("only on write lines, and never as a canary", () => {
+    for (const events of [
+      [{ kind: "exec", path: "/usr/bin/git", argv: ["git"], source: "effects" }],
+      [{ kind: "tool", name: "read_file", source: "effects" }],
+    ] as Event[][]) {
+      const [fast, strict] = judge(events);
+      expect(fast).toEqual(strict);
+      expect(fast).toMatchObject({ code: "OBSERVER_LOG_MALFORMED", message: expect.stringContaining("only on write events") });
+    }
+    const raw = withLine(loaded, `{"v":1,"kind":"write","path":"${WORKSPACE}/.git","op":"mkdir","source":"effects","canary":true}`);
+    const a = outcome(() => evaluate(loaded, raw));
+    expect(a).toEqual(outcome(() => evaluate(loaded, spaced(raw))));
+    expect(a).toMatchObject({ code: "OBSERVER_LOG_MALFORMED", message: expect.stringContaining("never a canary") });
+  });
+});

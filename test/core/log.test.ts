@@ -713,3 +713,71 @@ describe("exec jail_pid and meta withheld (the pid join, issue 20 item 3)", () =
     }
   });
 });
+
+describe("write path_unknown (issue 29: a path the recorder cannot know)", () => {
+  const write = (extra: Record<string, unknown>) => ({
+    kind: "write",
+    pid: 4100,
+    path: "/proc/self/fd/3/.git",
+    op: "rename",
+    source: "process",
+    ...extra,
+  });
+  /** The same lines with spaces: the strict JSON.parse reader instead of the byte path. */
+  const spaced = (text: string): string =>
+    text
+      .split("\n")
+      .map((l) => (l === "" ? l : JSON.stringify(JSON.parse(l) as unknown, null, 1).replaceAll("\n", "")))
+      .join("\n");
+
+  it("refuses the log with OBSERVER_PATH_UNKNOWN naming the line and the reason, in both readers, whatever the path or its outcome", () => {
+    const loaded = envelope();
+    for (const extra of [
+      { path_unknown: "fd-path" },
+      { path_unknown: "walk-truncated", path: `${WORKSPACE}/inside.txt` },
+      { path_unknown: "fd-path", canary: true },
+    ]) {
+      // A canary comes first (the self-check block); any other after an ordinary write.
+      const before = "canary" in extra ? [] : [{ kind: "write", pid: 1, path: `${WORKSPACE}/ok`, op: "create", source: "process" }];
+      const text = logText(loaded.hash, [...before, write(extra)]);
+      const line = before.length + 2;
+      for (const bytes of [text, spaced(text)]) {
+        const err = refusal(loaded, bytes);
+        expect(err.code, JSON.stringify(extra)).toBe("OBSERVER_PATH_UNKNOWN");
+        expect(err.line).toBe(line);
+        expect(err.message).toContain(`observer.jsonl:${line}:`);
+        expect(err.message).toContain(String(extra.path_unknown));
+      }
+    }
+  });
+
+  it("a path_unknown that is no reason, or not the process observer's, is OBSERVER_LOG_MALFORMED; on another kind too", () => {
+    const loaded = envelope();
+    for (const bad of [
+      write({ path_unknown: "" }),
+      write({ path_unknown: 3 }),
+      write({ path_unknown: "Fd Path" }),
+      write({ path_unknown: "fd-path", source: "node" }),
+    ]) {
+      const err = refusal(loaded, logText(loaded.hash, [bad]));
+      expect(err.code, JSON.stringify(bad)).toBe("OBSERVER_LOG_MALFORMED");
+      expect(err.message).toContain("path_unknown");
+    }
+    const onExec = refusal(
+      loaded,
+      logText(loaded.hash, [{ kind: "exec", pid: 3, path: "/bin/true", argv: ["true"], path_unknown: "fd-path" }]),
+    );
+    expect(onExec.code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+
+  it("the byte reader still reads `path` beside a field that starts with the same bytes", () => {
+    const loaded = envelope();
+    expect(judge([{ kind: "write", pid: 1, path: `${WORKSPACE}/a`, op: "create", source: "process" }]).verdict).toBe("pass");
+    expect(judge([{ kind: "write", pid: 1, path: "/etc/x", op: "create", source: "process" }]).violations.map((v) => v.id)).toEqual([
+      "write_outside_root:/etc/x",
+    ]);
+    // `pathX` is no field: malformed, as before.
+    const err = refusal(loaded, logText(loaded.hash, [{ kind: "write", pid: 1, path: "/etc/x", pathX: 1, op: "create" }]));
+    expect(err.code).toBe("OBSERVER_LOG_MALFORMED");
+  });
+});

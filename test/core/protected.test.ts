@@ -86,6 +86,31 @@ describe("write_protected: judged lexically on the recorded paths", () => {
     expect(ids(v)).toEqual([`write_protected:${inside}/t/.git/config`]);
   });
 
+  it(".gitmodules and .github are protected names at any depth below a root, like .git; look-alikes are not", () => {
+    const v = judge([
+      write(`${WORKSPACE}/.gitmodules`),
+      write(`${WORKSPACE}/sub/.gitmodules`, "create"),
+      write(`${WORKSPACE}/sub/.github/workflows/x.yml`, "create"),
+      write(`${WORKSPACE}/.github/actions/setup/action.yml`, "create"),
+      write(`${WORKSPACE}/docs/gitmodules.txt`, "create"),
+      write(`${WORKSPACE}/.gitmodules.bak`, "create"),
+      write(`${WORKSPACE}/sub/.githubx/y`, "create"),
+      write(`${WORKSPACE}/sub/github/workflows/x.yml`, "create"),
+    ]);
+    expect(ids(v)).toEqual([
+      `write_protected:${WORKSPACE}/.gitmodules`,
+      `write_protected:${WORKSPACE}/sub/.gitmodules`,
+      `write_protected:${WORKSPACE}/sub/.github/workflows/x.yml`,
+      `write_protected:${WORKSPACE}/.github/actions/setup/action.yml`,
+    ]);
+    // The scratch apart from the workspace is the run's own for these names too; a writable entry frees them.
+    expect(ids(judge([write(`${SCRATCH}/t/.gitmodules`), write(`${SCRATCH}/t/.github/w.yml`)], RUN_META))).toEqual([]);
+    const writable = { ...RUN_META, protected: { paths: [], writable: [`${WORKSPACE}/fixtures`] } };
+    expect(ids(judge([write(`${WORKSPACE}/fixtures/r/.gitmodules`), write(`${WORKSPACE}/fixtures/r/.github/w.yml`)], writable))).toEqual(
+      [],
+    );
+  });
+
   it("outside every root a .git write stays write_outside_root (one rule per write)", () => {
     expect(ids(judge([write("/etc/.git/config")]))).toEqual(["write_outside_root:/etc/.git/config"]);
   });
@@ -99,6 +124,57 @@ describe("write_protected: judged lexically on the recorded paths", () => {
         expect(err).toBeInstanceOf(Refusal);
         expect((err as Refusal).code).toBe("OBSERVER_LOG_MALFORMED");
       }
+    }
+  });
+});
+
+describe('write_protected: the effects check\'s lines ("source": "effects") are judged whatever the recorder said', () => {
+  const effect = (path: string, op = "create"): Event => ({ kind: "write", path, op, source: "effects" });
+
+  it("every one is write_protected: .gitmodules, a nested .github, a gitdir with no protected name, even in the scratch", () => {
+    const meta = { ...RUN_META, protected: { paths: [`${WORKSPACE}/.github`, `${WORKSPACE}/gitdirs/sub`], writable: [] } };
+    const v = judge(
+      [
+        effect(`${WORKSPACE}/.gitmodules`),
+        effect(`${WORKSPACE}/sub/.github/workflows/x.yml`),
+        effect(`${WORKSPACE}/gitdirs/sub/config`, "write"),
+        effect(`${SCRATCH}/t/.git`, "mkdir"),
+        effect(`${WORKSPACE}/sub/.gitmodules`, "delete"),
+      ],
+      meta,
+    );
+    expect(ids(v)).toEqual([
+      `write_protected:${WORKSPACE}/.gitmodules`,
+      `write_protected:${WORKSPACE}/sub/.github/workflows/x.yml`,
+      `write_protected:${WORKSPACE}/gitdirs/sub/config`,
+      `write_protected:${SCRATCH}/t/.git`,
+      `write_protected:${WORKSPACE}/sub/.gitmodules`,
+    ]);
+    // The clean twin: the recorder's own line to the scratch's .git passes (the scratch's exemption).
+    expect(ids(judge([write(`${SCRATCH}/t/.git`, "mkdir")], meta))).toEqual([]);
+  });
+
+  it("under a writable_protected entry it passes, never for .git's hooks or config", () => {
+    const meta = {
+      ...RUN_META,
+      protected: { paths: [`${WORKSPACE}/.git`], writable: [`${WORKSPACE}/.github/generated`, `${WORKSPACE}/.git`] },
+    };
+    const v = judge(
+      [
+        effect(`${WORKSPACE}/.github/generated/out.json`),
+        effect(`${WORKSPACE}/.git/objects/ab/cd`),
+        effect(`${WORKSPACE}/.git/hooks/pre-commit`),
+      ],
+      meta,
+    );
+    expect(ids(v)).toEqual([`write_protected:${WORKSPACE}/.git/hooks/pre-commit`]);
+  });
+
+  it("an effects line is never a failed or refused call: errno or ok on one is OBSERVER_LOG_MALFORMED", () => {
+    for (const extra of [{ errno: "ENOENT" }, { ok: false }]) {
+      expect(() => judge([{ ...effect(`${WORKSPACE}/.gitmodules`), ...extra }])).toThrow(
+        expect.objectContaining({ code: "OBSERVER_LOG_MALFORMED" }) as Error,
+      );
     }
   });
 });

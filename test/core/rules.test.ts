@@ -6,6 +6,7 @@ import {
   hostViaSet,
   isLoopback,
   isRuntimeOwnRead,
+  judgeEffect,
   judgeEnv,
   judgeExec,
   judgeHost,
@@ -13,6 +14,7 @@ import {
   judgeTool,
   judgeWrite,
   ruleContext,
+  runEnv,
   writeInsideRoots,
   type RuleContext,
 } from "../../src/core/rules.js";
@@ -71,6 +73,32 @@ describe("judgeWrite", () => {
   });
 });
 
+describe("judgeEffect", () => {
+  it("a protected entry the filesystem shows changed is write_protected wherever it is, unless made writable", () => {
+    const apart = ruleContext(envelope, roots, { ...run, protectedSet: { ...run.protectedSet, gitExempt: ["/tmp/s"] } });
+    // What a recorder's own line to the same path is judged (judgeWrite), beside the effect's.
+    for (const [path, recorder] of [
+      ["/work/repo/.gitmodules", "write_protected"],
+      ["/work/repo/sub/.gitmodules", "write_protected"],
+      ["/work/repo/sub/.github/workflows/x.yml", "write_protected"],
+      ["/work/repo/.git/config", "write_protected"],
+      // Where no recorder line is judged: the exempt scratch, and a path with no protected name.
+      ["/tmp/s/t/.git", null],
+      ["/work/repo/src/a.ts", null],
+    ] as const) {
+      expect(judgeEffect(apart, path), path).toBe("write_protected");
+      expect(judgeWrite(apart, path, "done"), path).toBe(recorder);
+    }
+    expect(judgeEffect(apart, "/work/repo/.github/generated/y")).toBeNull();
+  });
+
+  it("a writable entry never exempts .git's hooks or config", () => {
+    const open = ruleContext(envelope, roots, { ...run, protectedSet: { ...NO_PROTECTED, writable: ["/work/repo/.git"] } });
+    expect(judgeEffect(open, "/work/repo/.git/hooks/pre-commit")).toBe("write_protected");
+    expect(judgeEffect(open, "/work/repo/.git/objects/ab/cd")).toBeNull();
+  });
+});
+
 describe("judgeEnv", () => {
   it("allows exact keys, patterns and sets, and refuses any other key", () => {
     expect(judgeEnv(ctx, "PATH", "node")).toBeNull();
@@ -89,6 +117,28 @@ describe("judgeEnv", () => {
   it("does not judge the proxy keys the wrapper sets under allowlist; under deny it does", () => {
     expect(judgeEnv(ctx, "HTTPS_PROXY", "node")).toBeNull();
     expect(judgeEnv({ ...ctx, network: "deny" }, "HTTPS_PROXY", "node")).toBe("undeclared_env");
+  });
+
+  it("does not judge the git keys every run sets, under any network; a neighbour of theirs is judged", () => {
+    const deny = { ...ctx, network: "deny" as const };
+    for (const key of ["GIT_OPTIONAL_LOCKS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_3"])
+      expect(judgeEnv(deny, key, "node")).toBeNull();
+    expect(judgeEnv(deny, "GIT_CONFIG_PARAMETERS", "node")).toBe("undeclared_env");
+    expect(judgeEnv(deny, "GIT_CONFIG_KEY_", "node")).toBe("undeclared_env");
+  });
+});
+
+describe("runEnv", () => {
+  it("turns off git's optional locks and the index refresh of git diff, after the caller's own config entries", () => {
+    const own = { GIT_OPTIONAL_LOCKS: "0", GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "diff.autoRefreshIndex", GIT_CONFIG_VALUE_0: "false" };
+    expect(runEnv({})).toEqual(own);
+    expect(runEnv({ GIT_CONFIG_COUNT: "not a number" })).toEqual(own);
+    expect(runEnv({ GIT_CONFIG_COUNT: "2", GIT_CONFIG_KEY_0: "a.b", GIT_CONFIG_VALUE_0: "c" })).toEqual({
+      GIT_OPTIONAL_LOCKS: "0",
+      GIT_CONFIG_COUNT: "3",
+      GIT_CONFIG_KEY_2: "diff.autoRefreshIndex",
+      GIT_CONFIG_VALUE_2: "false",
+    });
   });
 });
 

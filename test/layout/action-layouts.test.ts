@@ -16,6 +16,9 @@ import { PROPERTIES_PATH, makePull, policyFiles } from "../support/action-harnes
 import {
   CLEAN_PY,
   FORGED_MARK,
+  GIT_PLANT_PY,
+  GIT_PY,
+  GIT_SUITE_LINE,
   LOUD_PY,
   PACKAGE_FILES,
   PYTHON,
@@ -62,8 +65,8 @@ afterAll(async () => {
   removeLayouts();
 });
 
-type Program = "sneaky" | "loud" | "clean";
-const SOURCES: Record<Program, string> = { sneaky: SNEAKY_PY, loud: LOUD_PY, clean: CLEAN_PY };
+type Program = "sneaky" | "loud" | "clean" | "git" | "git-plant";
+const SOURCES: Record<Program, string> = { sneaky: SNEAKY_PY, loud: LOUD_PY, clean: CLEAN_PY, git: GIT_PY, "git-plant": GIT_PLANT_PY };
 
 interface Case {
   kind: LayoutKind;
@@ -81,7 +84,7 @@ const CASES: Case[] = [
     persistedCredentials: true,
     network: "deny",
     asNobody: false,
-    programs: ["sneaky", "loud", "clean"],
+    programs: ["sneaky", "loud", "clean", "git", "git-plant"],
   },
   {
     kind: "hosted",
@@ -89,7 +92,7 @@ const CASES: Case[] = [
     persistedCredentials: true,
     network: "allowlist",
     asNobody: true,
-    programs: ["sneaky", "loud", "clean"],
+    programs: ["sneaky", "loud", "clean", "git", "git-plant"],
   },
   { kind: "hosted", action: "workspace", persistedCredentials: false, network: "deny", asNobody: false, programs: ["loud", "clean"] },
   // deny in both: a judged denied host would keep the property (the rewritten CLI's chance) from running at all.
@@ -116,7 +119,7 @@ const CASES: Case[] = [
     persistedCredentials: false,
     network: "allowlist",
     asNobody: false,
-    programs: ["sneaky", "loud", "clean"],
+    programs: ["sneaky", "loud", "clean", "git"],
   },
   { kind: "container", action: "marketplace", persistedCredentials: true, network: "deny", asNobody: true, programs: ["sneaky", "clean"] },
 ];
@@ -264,6 +267,55 @@ for (const c of CASES) {
         expect.soft(readFileSync(join(ws, ".git/config"), "utf8")).not.toContain("fsmonitor");
         // What a later step of the job runs, unjailed with the job's token: no payload of the program's.
         expect.soft(existsSync(join(g.layout.pwned, "cli")), "the rewritten CLI ran outside the jail").toBe(false);
+        for (const step of laterGitSteps(g.layout)) expect.soft(step.marks, `${step.command} (exit ${step.status})`).toEqual([]);
+      });
+    }
+
+    if (c.programs.includes("git")) {
+      it("a clean suite that runs git status, git diff and git log in the checked-out workspace passes, and the later git steps work", async () => {
+        const g = await gateIn(c, "git");
+        if (!expectPersistedCredentialsOutcome(g)) return;
+        const git = g.findings.git as Record<string, { exit: number; out: string; err: string }> | undefined;
+        expect(git, g.trace).toBeDefined();
+        for (const [name, r] of Object.entries(git ?? {})) expect.soft(r.exit, `git ${name}: ${r.err}`).toBe(0);
+        expect.soft(git?.status?.out).toMatch(/^ M test\.js$/m);
+        expect.soft(git?.diff?.out).toContain(`+${GIT_SUITE_LINE}`);
+        expect.soft(git?.diff_head?.out).toContain("test.js");
+        expect.soft(git?.log?.out).toMatch(/^[0-9a-f]+ agent patch$/m);
+        expect.soft(git?.show?.out).toContain("agent patch");
+        // No index lock (every run sets GIT_OPTIONAL_LOCKS=0 and diff.autoRefreshIndex=false: as nobody, the
+        // chowned checkout's stat no longer matches its index), nothing else written into .git.
+        expect.soft(g.verdict, g.trace).toBe("pass");
+        expect.soft(g.violations).toEqual([]);
+        expect.soft(g.properties, g.trace).toEqual([expect.objectContaining({ name: "tests_listed", result: "pass" })]);
+        for (const step of laterGitSteps(g.layout)) {
+          expect.soft(step.status, step.command).toBe(0);
+          expect.soft(step.marks).toEqual([]);
+        }
+      });
+    }
+
+    if (c.programs.includes("git-plant")) {
+      it("its twin, a suite that sets core.fsmonitor with git config and writes .git/hooks/pre-commit, is judged write_protected, and nothing it planted runs later", async () => {
+        const g = await gateIn(c, "git-plant");
+        if (!expectPersistedCredentialsOutcome(g)) return;
+        const ws = g.layout.workspace;
+        const git = g.findings.git as Record<string, { exit: number; err: string }> | undefined;
+        expect(git, g.trace).toBeDefined();
+        expect.soft(git?.config?.exit, git?.config?.err).not.toBe(0);
+        expect.soft(git?.hook?.exit, git?.hook?.err).not.toBe(0);
+        expect.soft(git?.status?.exit, git?.status?.err).toBe(0);
+        expect.soft(g.verdict, g.trace).toBe("envelope_fail");
+        expect.soft(g.violations, g.trace).toContain(`write_protected:${ws}/.git/config.lock`);
+        expect.soft(g.violations, g.trace).toContain(`write_protected:${ws}/.git/hooks/pre-commit`);
+        expect
+          .soft(
+            g.violations.filter((id) => !id.startsWith(`write_protected:${ws}/.git/`)),
+            g.trace,
+          )
+          .toEqual([]);
+        expect.soft(readFileSync(join(ws, ".git/config"), "utf8")).not.toContain("fsmonitor");
+        expect.soft(existsSync(join(ws, ".git/hooks/pre-commit"))).toBe(false);
         for (const step of laterGitSteps(g.layout)) expect.soft(step.marks, `${step.command} (exit ${step.status})`).toEqual([]);
       });
     }

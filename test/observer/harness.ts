@@ -4,12 +4,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import { CLI_BUNDLE, REPO_ROOT } from "../support/fixtures.js";
 import { digestLine } from "../support/hash.js";
-import { CAN_RUN_AS_NOBODY, NOBODY } from "../support/nobody.js";
+import { CAN_RUN_AS_NOBODY, NOBODY, giveToNobody } from "../support/nobody.js";
+import { TEST_TMP } from "../support/test-tmp.js";
 import { spawnProcess, type Spawned } from "../support/spawn.js";
 
 export const ROOT = REPO_ROOT;
@@ -64,7 +64,7 @@ export const BASE_ENVELOPE = {
  * Sandboxes live outside /tmp: the jail gives the command a private /tmp, so programs and
  * "outside" directories there would be invisible to it rather than read-only.
  */
-export const TEST_TMP = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+export { TEST_TMP };
 
 /** Every directory a test file made, removed after its last test (the harness is loaded once per file). */
 const made: string[] = [];
@@ -116,7 +116,7 @@ export { CAN_RUN_AS_NOBODY };
 
 let nobodyCli: string | null = null;
 /** A copy of the bundle every user can read: the checkout itself may sit where nobody cannot. */
-function cliForNobody(): string {
+export function cliForNobody(): string {
   if (nobodyCli === null) {
     const dir = mkdtempSync(join(TEST_TMP, "eg-dist-"));
     made.push(dir);
@@ -153,8 +153,7 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   const env = { ...process.env, HOME: s.home, ...settings.env };
   let result: Spawned;
   if (settings.asNobody === true) {
-    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs")])
-      if (existsSync(dir)) chmodSync(dir, 0o777);
+    giveToNobody(s.base, s.workspace, s.scratch, s.outside, s.home, join(s.base, "programs"));
     args[0] = settings.cli ?? cliForNobody();
     result = await spawnNode([...NOBODY, process.execPath, ...args, "--", ...command], {
       cwd: settings.cwd ?? s.workspace,

@@ -6,8 +6,9 @@
  * The hostile program reads and copies each secret into the workspace; the clean twin does its
  * work with the same wrapper, under allowlist (its relay comes from the stage, not the install).
  */
+import { giveToNobody } from "../support/nobody.js";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -192,12 +193,12 @@ fs.writeFileSync(path.join(out, "result.json"), JSON.stringify(result));
 type Mode = "as the test's user" | "as nobody";
 const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"];
 
-function openUp(l: Layout): void {
+function openUp(l: Layout, mode: Mode): void {
   // Everything readable by everyone on the host: only the jail can keep the hostile program out.
   spawnSync("chmod", ["-R", "a+rX", l.s.base]);
-  for (const dir of [l.s.base, l.workspace, l.home, l.env.RUNNER_TEMP as string]) chmodSync(dir, 0o777);
-  mkdirSync(l.scratch, { recursive: true, mode: 0o777 });
-  chmodSync(l.scratch, 0o777);
+  mkdirSync(l.scratch, { recursive: true });
+  // nobody's run writes them as their owner (a world-writable directory is hidden in the jail).
+  if (mode === "as nobody") giveToNobody(l.s.base, l.workspace, l.home, l.env.RUNNER_TEMP as string, l.scratch);
 }
 
 async function runIn(
@@ -258,7 +259,7 @@ for (const mode of ["as the test's user", "as nobody"] as Mode[])
     describe.skipIf(mode === "as nobody" && !CAN_RUN_AS_NOBODY)(`the jail in a ${name} layout (${mode})`, () => {
       it("the runner's credentials, RUNNER_TEMP, file commands, event, Actions and tools are not readable; nothing reaches the workspace", async () => {
         const l = build();
-        openUp(l);
+        openUp(l, mode);
         // On the host each secret is there and readable by the wrapper's user.
         for (const p of l.secrets) {
           const probe = spawnSync(mode === "as nobody" ? "setpriv" : "cat", mode === "as nobody" ? [...NOBODY, "cat", p] : [p], {
@@ -299,7 +300,7 @@ for (const mode of ["as the test's user", "as nobody"] as Mode[])
 
       it("clean twin: the same wrapper run by the runner's Node, under allowlist, with the Action's scratch in RUNNER_TEMP, passes", async () => {
         const l = build();
-        openUp(l);
+        openUp(l, mode);
         const out = join(l.workspace, "out.txt");
         const r = await runIn(l, mode, [
           "node",

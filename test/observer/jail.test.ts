@@ -3,6 +3,7 @@
  * as a real program that tries it under full observation, and a clean twin that must pass.
  * Raw system calls come from Python's ctypes (the system python3, which the jail can see).
  */
+import { giveToNobody } from "../support/nobody.js";
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
@@ -530,7 +531,7 @@ describe("the jail as an unprivileged user", () => {
     ).status === 0;
   it.skipIf(!canDropPrivileges)("io_uring is absent and namespace creation is refused and judged without root too", async () => {
     const s = sandbox();
-    for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
+    giveToNobody(s.base, s.workspace, s.scratch, s.outside, s.home);
     // A copy of the bundle, readable wherever the checkout lives.
     const dist = join(s.base, "dist");
     cpSync(join(ROOT, "dist"), dist, { recursive: true });
@@ -648,8 +649,18 @@ os.waitpid(pid, 0)
 print(json.dumps({"env": sorted(k.split(b"=")[0].decode() for k in env.split(b"\\0") if k)}))`,
       );
       const { r, report } = await outcome(s, cmd, { mode });
-      // The envelope's keys and the run's, plus the hooks' NODE_OPTIONS entry (plumbing, docs/observer.md).
-      expect(JSON.parse(r.stdout).env).toEqual(["ENVELOPE_HASH", "NODE_OPTIONS", "PATH", "RUN_ID", "SCRATCH"]);
+      // The envelope's keys and the run's (git's too), plus the hooks' NODE_OPTIONS entry (plumbing, docs/observer.md).
+      expect(JSON.parse(r.stdout).env).toEqual([
+        "ENVELOPE_HASH",
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_KEY_0",
+        "GIT_CONFIG_VALUE_0",
+        "GIT_OPTIONAL_LOCKS",
+        "NODE_OPTIONS",
+        "PATH",
+        "RUN_ID",
+        "SCRATCH",
+      ]);
       expect(report.violations).toEqual([]);
       expect(report.verdict).toBe("pass");
       expect(readFileSync(join(ws, "child"), "utf8")).toBe("c");

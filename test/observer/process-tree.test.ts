@@ -134,26 +134,31 @@ describe("path resolver", () => {
     expect(paths.follow(1, "/tmp/gone/../x")).toBe("/tmp/x");
   });
 
-  it("reads /proc names of the jail's processes at the wrapper's pid for them", () => {
+  it("takes /proc/<jail pid>/cwd as that process's directory as the lines showed it, never the live /proc link", () => {
     const facts = new TableFacts()
       .process(4000, { nspid: [4000, 2] })
-      .symlink("/proc/4000/cwd", "/w")
-      .there("/w");
+      .symlink("/proc/4000/cwd", "/live")
+      .there("/w", "/live");
     const t = tree(facts, true);
     t.tgid(4000);
     t.joinCommand(4000);
+    t.setCwd(4000, "/w");
     const paths = new PathResolver(facts, new PathView([]), t, { jailed: true, ebpf: false });
     expect(paths.follow(4000, "/proc/2/cwd")).toBe("/w");
-    expect(paths.follow(4000, "/proc/9/cwd")).toBe("/proc/9/cwd");
-    expect(facts.asked).toContain("link /proc/envelope-gate-unknown-9");
+    // A pid of no known process: which directory it was cannot be known.
+    expect(paths.mutation(4000, "/proc/9/cwd/x", false)).toEqual({ path: "/proc/9/cwd/x", unknown: "proc-link" });
+    expect(facts.asked.filter((a) => a.includes("/cwd"))).toEqual([]);
   });
 
-  it("takes /proc/self/cwd as the process's directory: the kernel's under the eBPF recorder, else the last one shown", () => {
+  it("takes /proc/self/cwd as the directory last shown; under the eBPF recorder (which walks it in the kernel) one that reaches the reader is unknown, never read live", () => {
     const facts = new TableFacts().process(50, { cwd: "/live" }).there("/live/x", "/shown/x");
     const t = tree(facts, false, true);
     t.setCwd(50, "/shown");
-    expect(new PathResolver(facts, new PathView([]), t, { jailed: false, ebpf: true }).follow(50, "/proc/self/cwd/x")).toBe("/live/x");
     expect(new PathResolver(facts, new PathView([]), t, { jailed: false, ebpf: false }).follow(50, "/proc/self/cwd/x")).toBe("/shown/x");
+    const ebpf = new PathResolver(facts, new PathView([]), t, { jailed: false, ebpf: true });
+    expect(ebpf.mutation(50, "/proc/self/cwd/x", false)).toEqual({ path: "/proc/self/cwd/x", unknown: "proc-link" });
+    expect(ebpf.mutation(50, "/proc/7/cwd/x", true)).toEqual({ path: "/proc/7/cwd/x", unknown: "proc-link" });
+    expect(facts.asked.filter((a) => a.includes("/cwd"))).toEqual([]);
   });
 
   it("makes a relative path absolute against the fd's directory, else the process's own", () => {
@@ -161,7 +166,8 @@ describe("path resolver", () => {
     const t = tree(facts);
     t.setCwd(1, "/c");
     const paths = new PathResolver(facts, new PathView([]), t, { jailed: false, ebpf: false });
-    expect(paths.absolute(1, null, "a/../b")).toBe("/c/b");
+    // Joined as text: `..` is the walk's, after the symlinks before it.
+    expect(paths.absolute(1, null, "a/../b")).toBe("/c/a/../b");
     expect(paths.absolute(1, "/d", "b")).toBe("/d/b");
     expect(paths.absolute(1, "/d", "/abs")).toBe("/abs");
   });

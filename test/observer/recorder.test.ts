@@ -60,7 +60,7 @@ describe.skipIf(!JAIL_AVAILABLE)("envelope-gate run: the process recorder", () =
     const r = await run(s, ["node", "-e", "0"], { env: { ENVELOPE_GATE_RECORDER: "ebpf", ENVELOPE_GATE_RECORDER_RING_KIB: "3" } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("RECORDER_UNAVAILABLE");
-    expect(r.stderr).toContain("@error other ENVELOPE_GATE_RECORDER_RING_KIB must be a power of two from 4 to 65536");
+    expect(r.stderr).toContain("@error other ENVELOPE_GATE_RECORDER_RING_KIB must be a power of two from 4 to 1048576");
     expect(r.lines).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
+import { giveToNobody } from "../support/nobody.js";
 import { spawnSync } from "node:child_process";
 import {
-  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -14,20 +14,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  CLI,
-  ROOT,
-  TEST_TMP,
-  check,
-  ids,
-  isResolverAttempt,
-  program,
-  run,
-  sandbox,
-  spawnNode,
-  type Report,
-  type Sandbox,
-} from "./harness.js";
+import { CLI, ROOT, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Report, type Sandbox } from "./harness.js";
 
 /**
  * The example agents and the SDK they import, copied beside the sandbox: the checkout may lie
@@ -121,7 +108,7 @@ describe("envelope-gate run: the log", () => {
     expect(report.log?.exit_code).toBe(7);
   });
 
-  it("gives the child only the allowed keys plus RUN_ID, ENVELOPE_HASH and SCRATCH (and no plumbing)", async () => {
+  it("gives the child only the allowed keys plus RUN_ID, ENVELOPE_HASH, SCRATCH and the git keys of every run (and no plumbing)", async () => {
     const s = sandbox({ allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "EG_TEST_ALLOWED"] });
     const out = join(s.scratch, "env.json");
     const r = await run(s, ["node", "-e", `require("fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.env))`], {
@@ -129,7 +116,23 @@ describe("envelope-gate run: the log", () => {
     });
     expect(r.code).toBe(0);
     const env = JSON.parse(readFileSync(out, "utf8")) as Record<string, string>;
-    expect(Object.keys(env).sort()).toEqual(["EG_TEST_ALLOWED", "ENVELOPE_HASH", "PATH", "RUN_ID", "SCRATCH"]);
+    expect(Object.keys(env).sort()).toEqual([
+      "EG_TEST_ALLOWED",
+      "ENVELOPE_HASH",
+      "GIT_CONFIG_COUNT",
+      "GIT_CONFIG_KEY_0",
+      "GIT_CONFIG_VALUE_0",
+      "GIT_OPTIONAL_LOCKS",
+      "PATH",
+      "RUN_ID",
+      "SCRATCH",
+    ]);
+    expect(env).toMatchObject({
+      GIT_OPTIONAL_LOCKS: "0",
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "diff.autoRefreshIndex",
+      GIT_CONFIG_VALUE_0: "false",
+    });
     expect(env.SCRATCH).toBe(s.scratch);
     expect(env.RUN_ID).toBe(r.lines[0]?.run_id);
     expect(env.ENVELOPE_HASH).toBe(r.lines[0]?.envelope_hash);
@@ -265,7 +268,7 @@ describe("envelope-gate run: the scratch it chooses (no --scratch)", () => {
     const r = await runDefault(s, "/tmp", WRITES);
     expect(r.stderr).not.toContain("OBSERVER_UNAVAILABLE");
     expect(r.code).toBe(0);
-    expect(r.scratch.startsWith("/tmp/envelope-gate/")).toBe(true);
+    expect(r.scratch.startsWith(`/tmp/envelope-gate-${process.geteuid?.() ?? 0}/`)).toBe(true);
     expect(r.lines.some((l) => l.canary === true && l.kind === "write" && l.errno === undefined)).toBe(true);
     expect(writeAt(r.lines, join(r.scratch, "in-scratch.txt"))?.errno).toBeUndefined();
     expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
@@ -293,7 +296,7 @@ describe("envelope-gate run: the scratch it chooses (no --scratch)", () => {
       mkdirSync(tmp, { recursive: true });
       const r = await runDefault(s, tmp, WRITES);
       expect(r.code).toBe(0);
-      expect(r.scratch.startsWith(`${tmp}/envelope-gate/`)).toBe(true);
+      expect(r.scratch.startsWith(`${tmp}/envelope-gate-${process.geteuid?.() ?? 0}/`)).toBe(true);
       expect(writeAt(r.lines, join(r.scratch, "in-scratch.txt"))?.errno).toBeUndefined();
       expect(writeAt(r.lines, join(r.runDir, "tmp/in-tmp.txt"))?.errno).toBeUndefined();
       expect(r.report.verdict).toBe("pass");
@@ -350,7 +353,10 @@ describe("envelope-gate run: as an unprivileged user", () => {
     "traces and jails without root, wherever the checkout lives (a user namespace mapping the caller to itself)",
     async () => {
       const s = sandbox();
-      for (const dir of [s.base, s.workspace, s.scratch, s.outside, s.home]) chmodSync(dir, 0o777);
+      // nobody's own TMPDIR (the wrapper's private directory is made there).
+      const nobodyTmp = join(s.base, "tmp");
+      mkdirSync(nobodyTmp);
+      giveToNobody(s.base, s.workspace, s.scratch, s.outside, s.home, nobodyTmp);
       // A copy of the bundle nobody can read: the checkout itself may sit where other users cannot.
       const dist = join(s.base, "dist");
       cpSync(join(ROOT, "dist"), dist, { recursive: true });
@@ -374,7 +380,7 @@ describe("envelope-gate run: as an unprivileged user", () => {
           "-c",
           `id -u > ${out}; echo x > ${s.outside}/escape.txt; true`,
         ],
-        { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: TEST_TMP }, exec: "setpriv" },
+        { cwd: s.workspace, env: { PATH: process.env.PATH, TMPDIR: nobodyTmp }, exec: "setpriv" },
       );
       expect(r.stderr).toContain("Read-only file system");
       expect(r.code).toBe(0);

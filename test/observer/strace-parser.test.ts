@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FrameDecoder, FrameError, encodeFrames, mergeNodeOptions, splitNodeOptions } from "../../src/observer/protocol.js";
 import { PathView } from "../../src/observer/jail.js";
 import { StraceParser, straceArgs, type ProcessEvent } from "../../src/observer/strace.js";
+import { TableFacts } from "./table-facts.js";
 
 const hex = (s: string): string => `"${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}"`;
 const deco = (s: string): string => `<${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}>`;
@@ -505,5 +506,188 @@ describe("strace output parser: the eBPF recorder's lines (docs/recorder-protoco
       { kind: "exec", tgid: G + 9, ppid: 4242, path: realpathSync("/bin/sh"), argv: ["sh"] },
       { kind: "exec", tgid: G + 9, ppid: 4242, path: "/fake/exe", argv: ["sh"] },
     ]);
+  });
+});
+
+describe("strace output parser: paths the kernel used (issue 29)", () => {
+  const G = 4194500;
+  /** A jailed parser over a table of what the kernel would say. */
+  const tableParse = (
+    facts: TableFacts,
+    lines: string[],
+    options: { ebpf?: boolean; linkSourceFree?: (p: string) => boolean } = {},
+  ): ProcessEvent[] => {
+    const events: ProcessEvent[] = [];
+    const parser = new StraceParser({
+      cwd: "/work",
+      plumbing: new Set(),
+      emit: (e) => {
+        if (e.kind === "exec") delete e.jailPid;
+        events.push(e);
+      },
+      facts,
+      ...(options.ebpf === true ? { recorder: "ebpf" as const } : {}),
+      jailed: {
+        view: new PathView([]),
+        launcher: "/usr/bin/env",
+        ...(options.linkSourceFree === undefined ? {} : { linkSourceFree: options.linkSourceFree }),
+      },
+    });
+    parser.rootIs(G);
+    parser.push(lines.map((l) => l + "\n").join(""));
+    parser.finish();
+    return events.filter((e) => e.kind === "write");
+  };
+  const start = [
+    `${G} execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+    `${G + 1} execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+  ];
+  const P = G + 1;
+
+  it("follows a symlink before the `..` after it, in the directory part and (followed) in the last component", () => {
+    const facts = new TableFacts().there("/work/sub/x", "/scratch/d").symlink("/scratch/lnk", "/work/sub/x");
+    const events = tableParse(facts, [
+      ...start,
+      `${P} renameat2(AT_FDCWD${deco("/scratch")}, ${hex("/scratch/lnk/../A")}, AT_FDCWD${deco("/scratch")}, ${hex("lnk/../.git")}, 0) = 0`,
+      `${P} chmod(${hex("/scratch/lnk/../full")}, 0667) = 0`,
+      `${P} unlink(${hex("/scratch/d/../lnk")}) = 0`,
+      `${P} mkdir(${hex("/scratch/lnk/./../lnk/../new")}, 0777) = 0`,
+    ]);
+    expect(events).toEqual([
+      { kind: "write", tgid: P, path: "/work/sub/A", op: "rename" },
+      { kind: "write", tgid: P, path: "/work/sub/.git", op: "rename" },
+      { kind: "write", tgid: P, path: "/work/sub/full", op: "chmod" },
+      // Not followed: the link itself goes.
+      { kind: "write", tgid: P, path: "/scratch/lnk", op: "delete" },
+      { kind: "write", tgid: P, path: "/work/sub/new", op: "mkdir" },
+    ]);
+  });
+
+  it("a child made with CLONE_FS shares its parent's working directory: its chdir moves the parent's", () => {
+    const facts = new TableFacts().there("/work/sub", "/scratch");
+    const events = tableParse(facts, [
+      ...start,
+      `${P} chdir(${hex("/scratch")}) = 0`,
+      `${P} clone(child_stack=0x7f00, flags=CLONE_VM|CLONE_FS|SIGCHLD) = 7`,
+      `${G + 2} chdir(${hex("/work/sub")}) = 0`,
+      `${P} rename(${hex("A")}, ${hex(".git")}) = 0`,
+      // Without CLONE_FS the child's directory is its own.
+      `${P} clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD) = 8`,
+      `${G + 3} chdir(${hex("/scratch")}) = 0`,
+      `${P} mkdir(${hex("d")}, 0777) = 0`,
+      // unshare(CLONE_FS): the first child leaves the shared directory.
+      `${G + 2} unshare(CLONE_FS) = 0`,
+      `${G + 2} chdir(${hex("/scratch")}) = 0`,
+      `${P} mkdir(${hex("e")}, 0777) = 0`,
+    ]);
+    expect(events).toEqual([
+      { kind: "write", tgid: P, path: "/work/sub/A", op: "rename" },
+      { kind: "write", tgid: P, path: "/work/sub/.git", op: "rename" },
+      { kind: "write", tgid: P, path: "/work/sub/d", op: "mkdir" },
+      { kind: "write", tgid: P, path: "/work/sub/e", op: "mkdir" },
+    ]);
+  });
+
+  it("a mutation through /proc/<pid>/fd/N or /dev/fd/N: the file fd N was at the call is not in the line, never read from /proc afterwards", () => {
+    // What /proc says now (fd 3 reused for the scratch) is not what it was at the call.
+    const facts = new TableFacts()
+      .there("/work", "/scratch")
+      .symlink("/dev/fd", "/proc/self/fd")
+      .symlink(`/proc/${P}/fd/3`, "/scratch")
+      .symlink(`/proc/${P}/fd/4`, "socket:[1234]");
+    const events = tableParse(facts, [
+      ...start,
+      `${P} renameat2(AT_FDCWD${deco("/work")}, ${hex("A")}, AT_FDCWD${deco("/work")}, ${hex("/proc/self/fd/3/.git")}, 0) = 0`,
+      `${P} chmod(${hex("/dev/fd/3")}, 0600) = 0`,
+      `${P} unlink(${hex("/proc/1/fd/3/x")}) = 0`,
+      `${P} openat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/fd/4/y")}, O_WRONLY|O_CREAT, 0666) = -1 EROFS (Read-only file system)`,
+      // Its cwd and root are the lines' own: known.
+      `${P} unlinkat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/root/work/z")}, 0) = 0`,
+      `${P} unlinkat(AT_FDCWD${deco("/work")}, ${hex("/proc/thread-self/cwd/w")}, 0) = 0`,
+      // A successful open's name is the kernel's, from the call: known.
+      `${P} openat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/fd/3/ok")}, O_WRONLY|O_CREAT, 0666) = 5${deco("/work/ok")}`,
+    ]);
+    expect(events).toEqual([
+      { kind: "write", tgid: P, path: "/work/A", op: "rename" },
+      { kind: "write", tgid: P, path: "/proc/self/fd/3/.git", op: "rename", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/proc/self/fd/3", op: "chmod", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/proc/1/fd/3/x", op: "delete", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/proc/self/fd/4/y", op: "create", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/work/z", op: "delete" },
+      { kind: "write", tgid: P, path: "/work/w", op: "delete" },
+      { kind: "write", tgid: P, path: "/work/ok", op: "create" },
+    ]);
+    expect(facts.asked.filter((a) => a.startsWith(`link /proc/${P}/fd/`))).toEqual([]);
+  });
+
+  it("a hard link of an fd (an O_TMPFILE file given a name): its file goes unnamed only where the new name's mount holds nothing judged", () => {
+    const facts = new TableFacts().there("/work", "/scratch").symlink(`/proc/${P}/fd/3`, "socket:[99]");
+    const lines = [
+      ...start,
+      `${P} openat(AT_FDCWD${deco("/scratch")}, ${hex(".")}, O_RDWR|O_EXCL|O_TMPFILE, 0600) = 3${deco("/scratch/#1234 (deleted)")}`,
+      `${P} linkat(AT_FDCWD${deco("/scratch")}, ${hex("/proc/self/fd/3")}, AT_FDCWD${deco("/scratch")}, ${hex("named")}, AT_SYMLINK_FOLLOW) = 0`,
+      `${P} linkat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/fd/3")}, AT_FDCWD${deco("/work")}, ${hex("named")}, AT_SYMLINK_FOLLOW) = 0`,
+      `${P} linkat(AT_FDCWD${deco("/scratch")}, ${hex("/proc/self/fd/3")}, AT_FDCWD${deco("/scratch")}, ${hex("failed")}, AT_SYMLINK_FOLLOW) = -1 EXDEV (Invalid cross-device link)`,
+    ];
+    const free = (p: string): boolean => p === "/scratch" || p.startsWith("/scratch/");
+    expect(tableParse(facts, lines, { linkSourceFree: free })).toEqual([
+      { kind: "write", tgid: P, path: "/scratch/#1234", op: "write" },
+      { kind: "write", tgid: P, path: "/scratch/named", op: "link" },
+      { kind: "write", tgid: P, path: "/proc/self/fd/3", op: "link", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/work/named", op: "link" },
+      { kind: "write", tgid: P, path: "/proc/self/fd/3", op: "link", pathUnknown: "fd-path" },
+      { kind: "write", tgid: P, path: "/scratch/failed", op: "link" },
+    ]);
+    // Without the predicate, nothing is free.
+    expect(tableParse(facts, lines).filter((e) => e.kind === "write" && e.pathUnknown !== undefined)).toHaveLength(3);
+  });
+
+  it("a memfd, a pipe or a socket written through its fd is no path", () => {
+    const facts = new TableFacts().there("/work");
+    const events = tableParse(facts, [
+      ...start,
+      `${P} openat(AT_FDCWD${deco("/work")}, ${hex("/proc/self/fd/3")}, O_WRONLY|O_CREAT|O_TRUNC, 0666) = 4${deco("/memfd:buf (deleted)")}`,
+      `${P} ftruncate(3${deco("/memfd:buf (deleted)")}, 4096) = 0`,
+      `${P} fchmod(5${deco("socket:[77]")}, 0600) = 0`,
+      `${P} openat(AT_FDCWD${deco("/work")}, ${hex("/dev/stdout")}, O_WRONLY|O_CREAT|O_TRUNC, 0666) = 1${deco("pipe:[88]")}`,
+      `${P} ftruncate(6${deco("/work/memfd:not-one")}, 0) = 0`,
+    ]);
+    expect(events).toEqual([{ kind: "write", tgid: P, path: "/work/memfd:not-one", op: "truncate" }]);
+  });
+
+  it("eBPF: `@path-unknown REASON` marks the process's next call's writes, and only those", () => {
+    const facts = new TableFacts().there("/work");
+    const events = tableParse(
+      facts,
+      [
+        `${G} @exec ${G} ${hex("/usr/bin/bwrap")}`,
+        `${G} execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+        `${G + 1} @fork ${G} 1`,
+        `${G + 1} @exec 1 ${hex("/usr/bin/true")}`,
+        `${G + 1} execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
+        `${G + 2} @fork ${G + 1} 2`,
+        `${G + 1} @path-unknown walk-truncated`,
+        `${G + 2} mkdirat(AT_FDCWD${deco("/work")}, ${hex("other")}, 0777) = 0`,
+        `${G + 1} renameat2(AT_FDCWD${deco("/work")}, ${hex("a")}, AT_FDCWD${deco("/work")}, ${hex("b")}, 0) = -1 ENOENT (No such file or directory)`,
+        `${G + 1} mkdirat(AT_FDCWD${deco("/work")}, ${hex("after")}, 0777) = 0`,
+        // A malformed reason is no mark.
+        `${G + 1} @path-unknown Bad Reason`,
+        `${G + 1} mkdirat(AT_FDCWD${deco("/work")}, ${hex("last")}, 0777) = 0`,
+      ],
+      { ebpf: true },
+    );
+    expect(events).toEqual([
+      { kind: "write", tgid: G + 2, path: "/work/other", op: "mkdir" },
+      { kind: "write", tgid: G + 1, path: "/work/a", op: "rename", pathUnknown: "walk-truncated" },
+      { kind: "write", tgid: G + 1, path: "/work/b", op: "rename", pathUnknown: "walk-truncated" },
+      { kind: "write", tgid: G + 1, path: "/work/after", op: "mkdir" },
+      { kind: "write", tgid: G + 1, path: "/work/last", op: "mkdir" },
+    ]);
+  });
+
+  it("strace's output can never carry `@path-unknown`: ignored without the eBPF option", () => {
+    const facts = new TableFacts().there("/work");
+    const events = tableParse(facts, [...start, `${P} @path-unknown fd-path`, `${P} mkdir(${hex("/work/x")}, 0777) = 0`]);
+    expect(events).toEqual([{ kind: "write", tgid: P, path: "/work/x", op: "mkdir" }]);
   });
 });

@@ -378,7 +378,8 @@ describe("suggest --run: run's closing lines first, the scratch it chose removed
     const s = sandbox({ allowed_env: ["PATH"] });
     const prog = program(s, "reads.js", `void process.env.EG_SUGGEST_RUN;`);
     const tmp = mkdtempSync(join(TEST_TMP, "eg-suggest-run-"));
-    const scratches = () => (existsSync(join(tmp, "envelope-gate")) ? readdirSync(join(tmp, "envelope-gate")) : []);
+    const parent = join(tmp, `envelope-gate-${process.geteuid?.() ?? 0}`);
+    const scratches = () => (existsSync(parent) ? readdirSync(parent) : []);
     const once = async (extra: string[]) =>
       spawnNode(
         [

@@ -232,6 +232,11 @@ export interface BundleSpec {
   workflowRunId: number;
   dualRunId?: string;
   pullNumber?: number | null;
+  /** The run attempt runner.json names (default 1). */
+  runAttempt?: number;
+  /** The base runner.json says the run judged against (default: none recorded, as an Action before issue 30 wrote). */
+  baseRef?: string | null;
+  baseSha?: string | null;
   verdict?: CheckReport["verdict"];
   violations?: CheckReport["violations"];
   /**
@@ -258,7 +263,7 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     locale: "C.UTF-8",
     timezone: "UTC",
     run_id: String(spec.workflowRunId),
-    run_attempt: "1",
+    run_attempt: String(spec.runAttempt ?? 1),
     workflow_run_id: String(spec.workflowRunId),
     repository: spec.repository,
     head_sha: spec.headSha,
@@ -266,6 +271,15 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     dual_run_id: spec.dualRunId ?? null,
     envelope_hash: spec.envelopeHash,
     envelope_id: "agent-patch-envelope-v3",
+    ...(spec.baseRef === undefined && spec.baseSha === undefined
+      ? {}
+      : {
+          base_ref: spec.baseRef ?? null,
+          base_sha: spec.baseSha ?? null,
+          policy_sha: spec.baseSha ?? null,
+          properties_digest: null,
+          ledger_digest: null,
+        }),
   };
   const properties: PropertyRecord[] = spec.properties.map((p) => ({
     name: p.name,

@@ -115,7 +115,17 @@ export interface FakeCheckRun {
   annotations: FakeAnnotation[];
   /** Every request body that created or updated this run, in order. */
   updates: Record<string, unknown>[];
+  /**
+   * The app GitHub names as its creator (`app`): an installation token's is the App (FAKE_APP), any
+   * other token's GitHub Actions (a job token). Unset: FAKE_APP.
+   */
+  app?: FakeApp;
 }
+
+export type FakeApp = { id: number; slug: string; name: string; owner: string };
+
+/** GitHub Actions as the creator of a check run a job token posted (integration 15368). */
+export const GITHUB_ACTIONS_APP: FakeApp = { id: 15368, slug: "github-actions", name: "GitHub Actions", owner: "github" };
 
 export interface FakeWorkflowRun {
   id: number;
@@ -149,6 +159,8 @@ export interface FakeArtifact {
   /** Files inside the artifact; served as a zip made with fflate. */
   files: Record<string, Bytes>;
   expired: boolean;
+  /** When it was uploaded (default: when the test added it). */
+  created_at: string;
 }
 
 export interface FakeDispatch {
@@ -552,9 +564,12 @@ export class FakeGitHub {
     return full;
   }
 
-  addArtifact(fullName: string, artifact: Omit<FakeArtifact, "id" | "expired"> & { expired?: boolean }): FakeArtifact {
+  addArtifact(
+    fullName: string,
+    artifact: Omit<FakeArtifact, "id" | "expired" | "created_at"> & { expired?: boolean; created_at?: string },
+  ): FakeArtifact {
     const repo = this.repo(fullName);
-    const full: FakeArtifact = { id: this.nextId(), expired: false, ...artifact };
+    const full: FakeArtifact = { id: this.nextId(), expired: false, created_at: now(), ...artifact };
     repo.artifacts.push(full);
     return full;
   }
@@ -872,7 +887,7 @@ function checkRunJson(repo: FakeRepo, run: FakeCheckRun, baseUrl: string): Recor
     html_url: `${baseUrl}/${repo.owner}/${repo.name}/runs/${run.id}`,
     output: { ...run.output, annotations_url: `${url}/annotations` },
     check_suite: { id: idOf(`${repo.id}:${run.head_sha}`) },
-    app: appJson(FAKE_APP, baseUrl),
+    app: appJson(run.app ?? FAKE_APP, baseUrl),
     pull_requests: [],
   };
 }
@@ -1172,6 +1187,7 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
       output: { title: null, summary: null, text: null, annotations_count: 0 },
       annotations: [],
       updates: [],
+      app: /^token ghs_installation_/i.test(String(req.headers.authorization ?? "")) ? FAKE_APP : GITHUB_ACTIONS_APP,
     };
     applyCheckRunBody(run, body);
     repo.checkRuns.push(run);
@@ -1221,10 +1237,27 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const repo = req.repo();
     const sha = fake.resolveRef(repo, req.params.ref as string) ?? req.params.ref;
     const name = req.query.get("check_name");
+    const appId = req.query.get("app_id");
     const runs = repo.checkRuns
-      .filter((c) => c.head_sha === sha && (name === null || c.name === name))
+      .filter(
+        (c) => c.head_sha === sha && (name === null || c.name === name) && (appId === null || String((c.app ?? FAKE_APP).id) === appId),
+      )
       .map((c) => checkRunJson(repo, c, req.baseUrl));
     return paginate(req, runs, (page) => ({ total_count: runs.length, check_runs: page }));
+  });
+
+  // The pull requests associated with a commit: those whose head is it or contains it (open or
+  // closed); for a commit already on the default branch GitHub lists only the merged one, which the
+  // fake does not model.
+  route("GET", `${P}/commits/:commit_sha/pulls`, (req) => {
+    const repo = req.repo();
+    const sha = req.params.commit_sha as string;
+    if (!repo.commits.has(sha)) throw new HttpError(422, `No commit found for SHA: ${sha}`);
+    const pulls = [...repo.pulls.values()]
+      .filter((p) => p.head.sha === sha || isAncestor(repo, sha, p.head.sha))
+      .sort((a, b) => b.number - a.number)
+      .map((p) => pullJson(repo, p, req.baseUrl, true));
+    return paginate(req, pulls);
   });
 
   // Git database.
@@ -1526,9 +1559,9 @@ function artifactJson(repo: FakeRepo, artifact: FakeArtifact, baseUrl: string): 
     url,
     archive_download_url: `${url}/zip`,
     expired: artifact.expired,
-    created_at: FAKE_CREATED_AT,
-    expires_at: artifact.expired ? FAKE_CREATED_AT : "2099-01-01T00:00:00Z",
-    updated_at: FAKE_CREATED_AT,
+    created_at: artifact.created_at,
+    expires_at: artifact.expired ? artifact.created_at : "2099-01-01T00:00:00Z",
+    updated_at: artifact.created_at,
     workflow_run: {
       id: artifact.run_id,
       repository_id: repo.id,

@@ -216,7 +216,8 @@ export function labelJson(repo: RepoLike, name: string, i: number, baseUrl: stri
     node_id: nodeId("LA", id),
     url: `${baseUrl}/repos/${repo.owner}/${repo.name}/labels/${encodeURIComponent(name)}`,
     name,
-    description: null,
+    // Not null: GitHub's pull-request-simple (the pulls lists) requires a string here.
+    description: `the ${name} label`,
     color: "ededed",
     default: false,
   };

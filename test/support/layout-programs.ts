@@ -10,7 +10,11 @@
  *   `dist/cli/index.js`, and last execs an undeclared command from a non-main thread (attacks
  *   1, 2, 7); under allowlist it also asks the proxy for a denied host;
  * - `clean.py`: the twin, writing a file in the workspace (and under allowlist fetching the
- *   allowed host through the proxy).
+ *   allowed host through the proxy);
+ * - `git.py`: a clean suite whose tools call git, as a suite's do: it changes a tracked file, then
+ *   runs `git status`, `git diff` and `git log` in the checked-out workspace;
+ * - `git-plant.py`: its twin, setting `core.fsmonitor` with `git config` and writing
+ *   `.git/hooks/pre-commit` from a shell, then `git status`.
  *
  * Each writes what it achieved to `findings.json` in the workspace, before anything that could
  * end it.
@@ -87,8 +91,8 @@ export function layoutEnvelope(network: "deny" | "allowlist", allowedHosts: stri
     ],
     allowed_hosts: allowedHosts,
     network,
-    // sh and dash: npm runs scripts with sh (dash on Debian); touch is the thread's undeclared command.
-    allowed_commands: [basename(PYTHON), "npm-cli.js", "env", "node", "sh", "dash"],
+    // sh and dash: npm runs scripts with sh (dash on Debian); git: the git suites; touch is the thread's undeclared command.
+    allowed_commands: [basename(PYTHON), "npm-cli.js", "env", "node", "sh", "dash", "git"],
   };
 }
 
@@ -270,6 +274,47 @@ with open("out.txt", "w") as f:
 F["wrote"] = "out.txt"
 if T["egress"] is not None:
     F["egress_allowed"] = via_proxy(T["egress"]["allowed"])
+save()
+`;
+
+const GIT_COMMON = String.raw`
+import subprocess
+def git(*args):
+    r = subprocess.run(["git", *args], capture_output=True, text=True)
+    return {"exit": r.returncode, "out": r.stdout, "err": r.stderr[-2000:]}
+`;
+
+/** What the clean git suite appends to a tracked file before it asks git about the workspace. */
+export const GIT_SUITE_LINE = "// touched by the suite";
+
+/** A clean suite whose tools call git: a tracked file changed, then status, diff and log. */
+export const GIT_PY =
+  COMMON +
+  GIT_COMMON +
+  String.raw`
+with open("test.js", "a") as f:
+    f.write("${GIT_SUITE_LINE}\n")
+F["git"] = {
+    "status": git("status", "--porcelain"),
+    "status_long": git("status"),
+    "diff": git("diff"),
+    "diff_head": git("diff", "--stat", "HEAD"),
+    "log": git("log", "--oneline", "-5"),
+    "show": git("show", "--stat", "HEAD"),
+}
+save()
+`;
+
+/** The git suite's hostile twin: `core.fsmonitor` by `git config`, a pre-commit hook by a shell's redirection. */
+export const GIT_PLANT_PY =
+  COMMON +
+  GIT_COMMON +
+  String.raw`
+pwned = T["pwned"]
+F["git"] = {"config": git("config", "core.fsmonitor", "touch %s/fsmonitor; false" % pwned)}
+hook = subprocess.run(["sh", "-c", "printf '#!/bin/sh\ntouch %s/pre-commit\n' > .git/hooks/pre-commit" % pwned], capture_output=True, text=True)
+F["git"]["hook"] = {"exit": hook.returncode, "err": hook.stderr[-2000:]}
+F["git"]["status"] = git("status", "--porcelain")
 save()
 `;
 

@@ -33,6 +33,7 @@ import type { PullFixture } from "./action-harness.js";
 import { REPO, parseGithubOutput } from "./action-harness.js";
 import { REPO_ROOT } from "./fixtures.js";
 import { CAN_RUN_AS_NOBODY, NOBODY, NOBODY_UID } from "./nobody.js";
+import { TEST_TMP } from "./test-tmp.js";
 import { spawnProcess } from "./spawn.js";
 
 export const ROOT = REPO_ROOT;
@@ -44,7 +45,7 @@ export const NODE24_SOURCE = existsSync(PINNED_NODE24) ? PINNED_NODE24 : process
 export const NODE24_LABEL = existsSync(PINNED_NODE24) ? "node 24 (.ci/node24)" : `node ${process.version} (no .ci/node24 installed)`;
 
 /** Layouts live outside /tmp: the jail's /tmp is private, so a runner under /tmp would be invisible rather than reachable. */
-export const LAYOUT_TMP = existsSync("/var/tmp") ? "/var/tmp" : "/tmp";
+export const LAYOUT_TMP = TEST_TMP;
 
 export { CAN_RUN_AS_NOBODY, NOBODY_UID };
 

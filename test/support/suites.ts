@@ -24,6 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
+import { TEST_TMP } from "./test-tmp.js";
 import type { Envelope } from "../../src/core/envelope.js";
 
 export type SuiteName = "node" | "python" | "go" | "c" | "rust";
@@ -534,7 +535,7 @@ export interface AdoptOptions {
 
 export async function adopt(suite: Suite, options: AdoptOptions): Promise<Adoption> {
   const say = options.say ?? (() => undefined);
-  const tmp = options.tmp ?? (existsSync("/var/tmp") ? "/var/tmp" : "/tmp");
+  const tmp = options.tmp ?? TEST_TMP;
   const base = realpathSync(mkdtempSync(join(tmp, `eg-suite-${suite.name}-`)));
   // The suite as obtained; every run gets a fresh copy of it (a fresh checkout, as CI has: no
   // build output of an earlier run), outside every root but its own workspace.

@@ -4,9 +4,9 @@
  * test/app/helpers.ts `deliver` checks each payload against that description before sending.
  * Real deliveries carry `installation` as `{ id, node_id }` only (no account).
  */
-import type { FakeGitHub, FakePull, FakeRepo, FakeWorkflowRun } from "./fake-github.js";
+import type { FakeGitHub, FakePull, FakeRepo, FakeReview, FakeWorkflowRun } from "./fake-github.js";
 import { pullJson, workflowRunJson } from "./fake-github.js";
-import { FAKE_CREATED_AT, repoJson, repoLiteJson, userJson } from "./fake-shapes.js";
+import { FAKE_CREATED_AT, labelJson, repoJson, repoLiteJson, userJson } from "./fake-shapes.js";
 
 export function installationRef(id: number): Record<string, unknown> {
   return { id, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${id}` };
@@ -110,7 +110,7 @@ export function pushWebhook(
   };
 }
 
-/** `pull_request` with `action` for a pull the fake holds. */
+/** `pull_request` with `action` for a pull the fake holds; `labeled`/`unlabeled` name their label, `sender` who acted. */
 export function pullRequestWebhook(
   fake: FakeGitHub,
   repo: FakeRepo,
@@ -118,8 +118,26 @@ export function pullRequestWebhook(
   installation: number,
   action: string,
   merged = false,
+  /** `extra`: fields of the action's own (`before`/`after` of a synchronize, `changes` of an edit). */
+  options: { label?: string; sender?: string; extra?: Record<string, unknown> } = {},
 ): Record<string, unknown> {
   const json = pullJson(repo, pull, fake.url);
+  if (action === "labeled" || action === "unlabeled") {
+    // GitHub's labeled and unlabeled events carry the pull request without the merge settings, and
+    // its repositories with has_discussions and topics.
+    for (const side of ["base", "head"] as const) {
+      const end = json[side] as { repo: Record<string, unknown> };
+      end.repo = { ...end.repo, has_discussions: false, topics: [] };
+    }
+    return {
+      action,
+      number: pull.number,
+      pull_request: json,
+      ...common(fake, repo, installation),
+      ...(options.label !== undefined ? { label: labelJson(repo, options.label, 0, fake.url) } : {}),
+      ...(options.sender !== undefined ? { sender: userJson({ login: options.sender }, fake.url) } : {}),
+    };
+  }
   const done =
     action === "closed"
       ? {
@@ -145,11 +163,38 @@ export function pullRequestWebhook(
       merge_commit_title: "PR_TITLE",
       merge_commit_message: "PR_BODY",
     },
+    ...options.extra,
     ...common(fake, repo, installation),
+    ...(options.label !== undefined ? { label: labelJson(repo, options.label, 0, fake.url) } : {}),
+    ...(options.sender !== undefined ? { sender: userJson({ login: options.sender }, fake.url) } : {}),
   };
 }
 
-/** `pull_request_review` `submitted` by `reviewer`. */
+/**
+ * `pull_request` `synchronize` as GitHub sends it: the simple pull request form, its repositories
+ * with discussions and topics, the head before and after the push.
+ */
+export function pullRequestSynchronizeWebhook(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  pull: FakePull,
+  installation: number,
+  before: string,
+): Record<string, unknown> {
+  const json = pullJson(repo, pull, fake.url, true);
+  for (const side of ["base", "head"] as const) {
+    const end = json[side] as { repo: Record<string, unknown> };
+    end.repo = { ...end.repo, has_discussions: false, topics: [] };
+  }
+  const { pull_request: _full, ...rest } = pullRequestWebhook(fake, repo, pull, installation, "synchronize");
+  return { ...rest, pull_request: json, before, after: pull.head.sha };
+}
+
+/**
+ * `pull_request_review` `submitted` by `reviewer`; with `review` (one the fake holds, fake.addReview)
+ * that review, its id and body, and `action` (`dismissed` for a dismissed one, `edited` with the
+ * body it had before as `bodyBefore`).
+ */
 export function pullRequestReviewWebhook(
   fake: FakeGitHub,
   repo: FakeRepo,
@@ -157,24 +202,26 @@ export function pullRequestReviewWebhook(
   installation: number,
   reviewer: string,
   state = "approved",
+  options: { review?: FakeReview; action?: "submitted" | "dismissed" | "edited"; bodyBefore?: string } = {},
 ): Record<string, unknown> {
   const json = pullJson(repo, pull, fake.url, true);
-  // Here the pull's repositories also say whether discussions are on and list topics.
+  // Here the pull's repositories also list topics, and (but in `edited`) say whether discussions are on.
   for (const side of ["base", "head"] as const) {
     const end = json[side] as { repo: Record<string, unknown> };
-    end.repo = { ...end.repo, has_discussions: false, topics: [] };
+    end.repo = { ...end.repo, ...(options.action === "edited" ? {} : { has_discussions: false }), topics: [] };
   }
   const html = `${fake.url}/${repo.owner}/${repo.name}/pull/${pull.number}`;
-  const id = fake.nextId();
+  const id = options.review?.id ?? fake.nextId();
   return {
-    action: "submitted",
+    action: options.action ?? "submitted",
+    ...(options.action === "edited" ? { changes: { body: { from: options.bodyBefore ?? "" } } } : {}),
     pull_request: json,
     review: {
       id,
       node_id: `PRR_${id}`,
-      user: userJson({ login: reviewer }, fake.url),
-      body: null,
-      commit_id: pull.head.sha,
+      user: userJson({ login: options.review?.user.login ?? reviewer }, fake.url),
+      body: options.review?.body ?? null,
+      commit_id: options.review?.commit_id ?? pull.head.sha,
       submitted_at: FAKE_CREATED_AT,
       state,
       html_url: `${html}#pullrequestreview-${id}`,

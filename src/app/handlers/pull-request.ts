@@ -3,10 +3,15 @@ import { repoRef } from "../../github/repo.js";
 import type { LedgerPr } from "../../store/index.js";
 import type { AppContext } from "../context.js";
 import { onEnvelopePullRequest } from "../envelope-pr.js";
+import { rememberLabel } from "../gate-memory.js";
 import { closeTampered, closeWithComment } from "../ledger-pr.js";
+import { onGateChange, onPullRequestForHeads } from "../verified-check.js";
 import { pullRequestHead, type PullRequestPayload } from "../../core/payloads.js";
 
 /**
+ * `pull_request` on any other pull request: opened, reopened, synchronize, closed or retargeted on
+ * a commit the App has a verified check for, that check is evaluated again (verified-check.ts).
+ *
  * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
  * head repository it recorded (a fork PR whose head ref is the ledger branch's name is not it):
  * - `closed`: merged or closed; a merge whose head is not the App's commit is recorded merged with
@@ -17,10 +22,23 @@ import { pullRequestHead, type PullRequestPayload } from "../../core/payloads.js
  *   its head is the App's commit.
  */
 export async function onPullRequest(ctx: AppContext, p: PullRequestPayload): Promise<string> {
+  // Any pull request showing the agent label is remembered as gated (app/gate-memory.ts), and a
+  // verdict on its head that the memory decides is made again.
+  const gated = await rememberLabel(ctx, p);
+  const regated = await onGateChange(ctx, p);
+  const outcome = await onLedgerOrEnvelopePull(ctx, p);
+  return [gated, regated, outcome].filter((x) => x !== null).join("; ");
+}
+
+async function onLedgerOrEnvelopePull(ctx: AppContext, p: PullRequestPayload): Promise<string> {
   const head = pullRequestHead(p);
+  if (head && p.action === "opened") return (await onPullRequestForHeads(ctx, p)) ?? "ignored pull_request";
   if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? "")) return "ignored pull_request";
   const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
-  if (!pr) return (await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id)) ?? "not a ledger PR";
+  if (!pr) {
+    const envelope = await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id);
+    return envelope ?? (await onPullRequestForHeads(ctx, p)) ?? "not a ledger PR";
+  }
   if (!sameHead(pr, head)) {
     ctx.log("warn", "ledger_pr.other_head", {
       freeze_id: pr.freeze_id,

@@ -1,5 +1,5 @@
 import { EVIDENCE_ARTIFACT_NAME } from "../../core/evidence.js";
-import { type ApiWorkflowRun, type InstallationClient } from "../../github/app-client.js";
+import { type ApiWorkflowRun, type InstallationClient, type RunEvidence } from "../../github/app-client.js";
 import { repoRef } from "../../github/repo.js";
 import { readEvidenceZip } from "../../core/evidence.js";
 import { onAuditRun } from "../envelope-pr.js";
@@ -14,7 +14,7 @@ import { postVerifiedCheck } from "../verified-check.js";
 /**
  * `workflow_run` completed. The payload only names the run: the App reads it again through
  * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
- * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
+ * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` or `pull_request_review` run of the base's
  * workflow file on the pull request's current head is runner A (`verifyRunnerA`); a `push` run
  * is judged as an audit run for the envelope PR (envelope-pr.ts); anything else is refused,
  * recorded, and never starts a dual run.
@@ -55,7 +55,7 @@ async function onRunNamingDualRun(ctx: AppContext, run: ApiWorkflowRun, reposito
 }
 
 /**
- * Runner A: verified against the API. Every pull_request run gets the App's verified check;
+ * Runner A: verified against the API. Every pull_request or pull_request_review run gets the App's verified check;
  * a verified run that failed a property with a clean envelope records a dual run and
  * dispatches runner B.
  */
@@ -69,8 +69,8 @@ async function onRunA(
   const verdict = await verifyRunnerA(ctx, gh, repository, run);
   if (!verdict.verified) await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
   // The evidence, downloaded at most once for the dual run and the verified check.
-  let zip: Promise<Uint8Array | null> | null = null;
-  const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
+  let read: Promise<RunEvidence> | null = null;
+  const evidence = () => (read ??= gh.runEvidence(repoRef(repository), run, EVIDENCE_ARTIFACT_NAME));
   let outcome: string;
   let failed: { err: unknown } | null = null;
   if (!verdict.verified) outcome = `refused: ${verdict.refusal.code}: ${verdict.refusal.reason}`;
@@ -78,7 +78,8 @@ async function onRunA(
   else {
     // The dual run first: a pause or a drain stops it where it stops today (recorded, not sent).
     try {
-      outcome = await startDualRun(ctx, verdict.a, repository, installationId, await evidence());
+      const got = await evidence();
+      outcome = await startDualRun(ctx, verdict.a, repository, installationId, got.kind === "zip" ? got.zip : null);
     } catch (err) {
       failed = { err };
       outcome = "";

@@ -1,8 +1,8 @@
-export const id = 268;
-export const ids = [268];
+export const id = 606;
+export const ids = [606];
 export const modules = {
 
-/***/ 5268:
+/***/ 9606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -96,8 +96,358 @@ function canaryFailure(result, missing, recorder) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/observer/scratch.ts
+/**
+ * The scratch `run` chooses when none is given: `$TMPDIR/envelope-gate-<uid>/<run id>`.
+ *
+ * The parent is the user's own: made 0700 by the first run of that user, and on every run checked
+ * to be a real directory (not a link) that this user owns, with no access for anyone else; every
+ * directory above it belongs to root or to this user, and one that others may write is sticky (so
+ * nobody else can rename or replace what is in it). A parent another user made first, a link
+ * planted in its place, or a parent others could write is refused with SCRATCH_UNSAFE, naming it
+ * and its owner: another user never owns the directory above a run's scratch, and users never
+ * share one (each has a parent of their own, so the second user on a machine does not fail with
+ * EACCES on the first one's).
+ */
+
+
+
+
+const HINT = "Remove it (it is not this user's), set TMPDIR to a directory of your own, or pass --scratch DIR.";
+function unsafe(dir, why, st) {
+    const owner = st === null ? "" : ` (owner uid ${st.uid}, mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")})`;
+    return new errors/* Refusal */.P_("SCRATCH_UNSAFE", `the scratch's parent ${dir}${owner} ${why}: no run's scratch is made under it`, {
+        hint: HINT,
+    });
+}
+/** Every directory above the parent: root's or the user's, and sticky where others may write it. */
+function checkAncestors(dir, uid) {
+    for (let d = (0,external_node_path_.dirname)(dir);; d = (0,external_node_path_.dirname)(d)) {
+        const st = (0,external_node_fs_.lstatSync)(d);
+        if (!st.isDirectory())
+            throw unsafe(d, "is not a directory", st);
+        if (st.uid !== 0 && st.uid !== uid)
+            throw unsafe(d, "belongs to another user, who could replace what is in it", st);
+        if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0)
+            throw unsafe(d, "may be written by others and is not sticky", st);
+        if (d === "/")
+            return;
+    }
+}
+/** Makes the run's scratch under the user's own parent, or refuses with SCRATCH_UNSAFE. */
+function defaultScratch(runId) {
+    const uid = process.geteuid?.() ?? 0;
+    const base = (0,external_node_fs_.realpathSync)((0,external_node_os_.tmpdir)());
+    const parent = (0,external_node_path_.join)(base, `envelope-gate-${uid}`);
+    checkAncestors(parent, uid);
+    try {
+        (0,external_node_fs_.mkdirSync)(parent, { mode: 0o700 });
+    }
+    catch (err) {
+        if ((0,errors/* errnoOf */.UQ)(err) !== "EEXIST")
+            throw err;
+    }
+    const st = (0,external_node_fs_.lstatSync)(parent);
+    if (st.isSymbolicLink())
+        throw unsafe(parent, "is a symbolic link", st);
+    if (!st.isDirectory())
+        throw unsafe(parent, "is not a directory", st);
+    if (st.uid !== uid)
+        throw unsafe(parent, "belongs to another user", st);
+    if ((st.mode & 0o077) !== 0)
+        throw unsafe(parent, "is open to other users (it must be 0700)", st);
+    const scratch = (0,external_node_path_.join)(parent, runId);
+    // Fresh: never a directory that was there before the run.
+    (0,external_node_fs_.mkdirSync)(scratch, { mode: 0o700 });
+    return scratch;
+}
+
+// EXTERNAL MODULE: ./src/core/paths.ts
+var core_paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/observer/socket-places.ts
+/**
+ * The host directories where another process can make a unix socket after the jail starts:
+ * hidden in the jail (an empty read-only tmpfs each, the roots and what the run needs bound back
+ * at their own paths), so a socket made there later is out of reach, not only judged.
+ *
+ * The jail's snapshot of the host's listening sockets (jail.ts, hostUnixSockets) covers the ones
+ * that exist at the start; these are the places a later one would appear:
+ *
+ * - `/run` (and `/var/run`, `/var/lock` through it), `/var/tmp`: the system's and every user's
+ *   runtime and temporary files (Docker's socket, systemd's, a user's `XDG_RUNTIME_DIR`);
+ * - every world-writable or sticky directory down to SCAN_DEPTH levels below `/` (`/var/tmp`,
+ *   `/run/lock`, `/var/lib/php/sessions`, a `chmod 777` directory anywhere in that depth);
+ * - other users' homes: a passwd entry's home, or a directory in `/home`, owned by a user who is
+ *   neither root nor the wrapper's user.
+ *
+ * `/tmp`, `HOME` and `/dev/shm` are the run's own already (private directories of the jail), and
+ * `/dev` is bubblewrap's. A place inside an allowed root is the command's own business. What a
+ * place holds that the run needs is shown again by the jail: the roots, the scratch, the install
+ * directories of the programs it starts, the stage directory, and the targets of `/etc`'s links
+ * into a hidden place (`/etc/resolv.conf` is `/run/systemd/resolve/stub-resolv.conf` on Ubuntu).
+ *
+ * A place below a directory the jail's user cannot search (another user's 0700 directory, seen by a
+ * root wrapper's scan) is hidden by that directory instead: bubblewrap sets the jail up as that
+ * user in a user namespace where no other user is mapped, so it could not reach the place to
+ * cover it, and the command could reach it only if the owner opened the directory later.
+ *
+ * Not covered (docs/observer.md): a directory writable only by root or the wrapper's own user
+ * (root can make a socket anywhere), a world-writable directory deeper than SCAN_DEPTH, a
+ * directory writable through its group.
+ */
+
+
+
+/** How deep below `/` the world-writable and sticky directories are looked for (`/a/b/c/d`). */
+const SCAN_DEPTH = 4;
+/** Named whatever their mode: where the system and its users keep runtime and temporary files. */
+const FIXED = ["/run", "/var/run", "/var/lock", "/var/tmp"];
+/** Never scanned or hidden: the jail's own (`/dev`, `/proc`), the kernel's (`/sys`), the run's private `/tmp`. */
+const SKIP = ["/proc", "/sys", "/dev", "/tmp"];
+function realDirectory(path) {
+    try {
+        const real = (0,external_node_fs_.realpathSync)(path);
+        return (0,external_node_fs_.lstatSync)(real).isDirectory() ? real : null;
+    }
+    catch {
+        return null;
+    }
+}
+function worldWritableOrSticky(mode) {
+    return (mode & 0o002) !== 0 || (mode & 0o1000) !== 0;
+}
+/** World-writable or sticky directories down to SCAN_DEPTH (the first one on each path; no symlink followed). */
+function scan(out) {
+    const walk = (dir, depth) => {
+        let entries;
+        try {
+            entries = (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true });
+        }
+        catch {
+            return;
+        }
+        for (const e of entries) {
+            if (!e.isDirectory())
+                continue;
+            const path = (0,external_node_path_.join)(dir, e.name);
+            if (SKIP.includes(path))
+                continue;
+            let mode;
+            try {
+                mode = (0,external_node_fs_.lstatSync)(path).mode;
+            }
+            catch {
+                continue;
+            }
+            if (worldWritableOrSticky(mode))
+                out.add(path);
+            else if (depth < SCAN_DEPTH)
+                walk(path, depth + 1);
+        }
+    };
+    walk("/", 1);
+}
+/** Homes of users other than root and `uid`: passwd homes and `/home/*` directories they own. */
+function otherHomes(uid, out) {
+    const candidates = new Set();
+    try {
+        for (const line of (0,external_node_fs_.readFileSync)("/etc/passwd", "utf8").split("\n")) {
+            const home = line.split(":")[5];
+            if (home !== undefined && home.startsWith("/") && home !== "/")
+                candidates.add(home);
+        }
+    }
+    catch {
+        // no passwd file: only /home
+    }
+    try {
+        for (const e of (0,external_node_fs_.readdirSync)("/home", { withFileTypes: true }))
+            if (e.isDirectory())
+                candidates.add((0,external_node_path_.join)("/home", e.name));
+    }
+    catch {
+        // no /home
+    }
+    for (const home of candidates) {
+        try {
+            const st = (0,external_node_fs_.lstatSync)(home);
+            if (st.isDirectory() && st.uid !== 0 && st.uid !== uid)
+                out.add(home);
+        }
+        catch {
+            continue;
+        }
+    }
+}
+/** The wrapper's own ids. */
+function wrapperIds() {
+    return { uid: process.geteuid?.() ?? 0 };
+}
+/**
+ * Whether the jail's user can pass through a directory. For a wrapper running as root the jail
+ * maps only root, so its capabilities reach a file only when both its owner and its group are
+ * root; any other directory it passes by its mode bits alone. An unprivileged wrapper scans with
+ * the jail's own rights: what it cannot pass it never found anything in.
+ */
+function searchable(path, ids) {
+    if (ids.uid !== 0)
+        return true;
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(path);
+    }
+    catch {
+        return true;
+    }
+    if (st.uid === 0 && st.gid === 0)
+        return true;
+    if (st.uid === 0)
+        return (st.mode & 0o100) !== 0;
+    if (st.gid === 0)
+        return (st.mode & 0o010) !== 0;
+    return (st.mode & 0o001) !== 0;
+}
+/** The outermost directory above `path` the jail's user cannot search, or `path` when there is none. */
+function coverFor(path, ids) {
+    const parts = path.split("/").filter((p) => p !== "");
+    let at = "";
+    for (const part of parts.slice(0, -1)) {
+        at += `/${part}`;
+        if (!searchable(at, ids))
+            return at;
+    }
+    return path;
+}
+/**
+ * The places to hide for a run whose wrapper runs as `uid`, with these roots and private
+ * directories (already the run's own). Read once per run: every stage's jail hides the same.
+ */
+function socketPlaces(ids, roots, privateTargets) {
+    const seen = new Set();
+    for (const p of FIXED) {
+        const real = realDirectory(p);
+        if (real !== null)
+            seen.add(real);
+    }
+    scan(seen);
+    otherHomes(ids.uid, seen);
+    const found = new Set([...seen].map((p) => coverFor(p, ids)));
+    const kept = [...found].filter((p) => p !== "/" && !SKIP.some((s) => (0,core_paths/* isInsideAnyRoot */.Jk)(p, [s])) && !(0,core_paths/* isInsideAnyRoot */.Jk)(p, [...roots, ...privateTargets]));
+    const hidden = kept.filter((p) => !kept.some((o) => o !== p && (0,core_paths/* isInsideAnyRoot */.Jk)(p, [o]))).sort();
+    const linkTargets = [];
+    let etc = [];
+    try {
+        etc = (0,external_node_fs_.readdirSync)("/etc", { withFileTypes: true });
+    }
+    catch {
+        // no /etc
+    }
+    for (const e of etc) {
+        if (!e.isSymbolicLink())
+            continue;
+        const link = (0,external_node_path_.join)("/etc", e.name);
+        let target;
+        try {
+            (0,external_node_fs_.readlinkSync)(link);
+            target = (0,external_node_fs_.realpathSync)(link);
+        }
+        catch {
+            continue;
+        }
+        if ((0,core_paths/* isInsideAnyRoot */.Jk)(target, hidden) && !(0,core_paths/* isInsideAnyRoot */.Jk)(target, roots))
+            linkTargets.push(target);
+    }
+    return { hidden, linkTargets: [...new Set(linkTargets)].sort() };
+}
+
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
+;// CONCATENATED MODULE: ./src/observer/devices.ts
+/**
+ * The host's device nodes the jail shows, read-only: no chmod, chown, utimes, xattr, rename or
+ * link on them, while reading and writing them still works.
+ *
+ * Bubblewrap's `--dev` binds the host's `/dev/null`, `zero`, `full`, `random`, `urandom` and
+ * `tty` into the jail's `/dev` (and the caller's terminal as `/dev/console` when its stdout is
+ * one). Those binds are writable mounts of the host's inodes: the jail's root is the host's uid 0
+ * (bubblewrap maps root to itself), owns them, and could `chmod 0667 /dev/full` on the host. A
+ * read-only mount refuses every metadata change (EROFS) but, for a device node, not an open for
+ * writing (the kernel checks a mount's write access only for regular files, directories and
+ * links), so `/dev/null` keeps taking writes. Bubblewrap cannot make such a mount itself (its
+ * `--remount-ro` adds `nodev`, and a device on a `nodev` mount cannot be opened), so for root the
+ * wrapper starts a *holder*: a process in a mount namespace of its own (`unshare --mount`) where
+ * each node is bound read-only over a file in the wrapper's private directory; every stage enters
+ * that namespace first (`nsenter --mount`, one exec, no child process: the recorder's tree is
+ * unchanged) and bubblewrap binds those read-only nodes over its own (`--dev-bind`).
+ *
+ * Unprivileged, the nodes are root's: chmod and chown fail (EPERM) without a holder, and the jail
+ * is not their owner. Setting their times to now (`touch /dev/null`) needs only write access to the
+ * node, as for any user on the host; that is not refused. In both cases `/dev/console` is always
+ * the null device (never the caller's terminal, whose owner may be the jail's user), and the jail's
+ * `/dev` itself is read-only (jail.ts).
+ */
+
+
+
+
+/** The nodes bubblewrap's `--dev` binds from the host. */
+const DEV_NODES = ["null", "zero", "full", "random", "urandom", "tty"];
+const HOLDER_SCRIPT = [
+    "set -e",
+    'for n in null zero full random urandom tty; do : > "$1/$n"; mount --bind "/dev/$n" "$1/$n"; mount -o remount,bind,ro "$1/$n"; done',
+    "echo ready",
+    // Held until the wrapper closes its input (or dies).
+    "read -r _ || :",
+].join("; ");
+/** Unprivileged: no holder; `/dev/console` is the host's null device. */
+const UNPRIVILEGED_DEVICES = {
+    prefix: [],
+    args: ["--dev-bind", "/dev/null", "/dev/console"],
+    close: () => undefined,
+};
+/**
+ * For a wrapper running as root: the holder with the read-only nodes in `dir` (made here), or
+ * JAIL_UNAVAILABLE naming why it could not be had.
+ */
+async function readOnlyDevices(dir, tools, cwd) {
+    if (tools.unshare === null || tools.nsenter === null) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "unshare and nsenter (util-linux) are needed to show the host's device nodes read-only to a root run", {
+            hint: "Install util-linux (unshare and nsenter ship with it on Debian and Ubuntu).",
+        });
+    }
+    (0,external_node_fs_.mkdirSync)(dir, { mode: 0o700 });
+    const child = (0,external_node_child_process_.spawn)(tools.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", HOLDER_SCRIPT, "sh", dir], {
+        stdio: ["pipe", "pipe", "pipe"],
+        // util-linux's mount, wherever the caller's PATH points.
+        env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+    });
+    let stderr = "";
+    child.stderr?.on("data", (d) => (stderr += d.toString("utf8")));
+    const ready = await new Promise((settle) => {
+        let out = "";
+        child.stdout?.on("data", (d) => {
+            out += d.toString("utf8");
+            if (out.includes("ready\n"))
+                settle(true);
+        });
+        child.once("error", () => settle(false));
+        child.once("exit", () => settle(false));
+    });
+    if (!ready || child.pid === undefined) {
+        child.kill("SIGKILL");
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the host's device nodes cannot be shown read-only to the jail (${tools.unshare} --mount: ${stderr.trim().split("\n")[0] || "it ended"})`, { hint: "A root run needs to make mounts in a mount namespace of its own (CAP_SYS_ADMIN); run unprivileged otherwise." });
+    }
+    const pid = child.pid;
+    return {
+        prefix: [tools.nsenter, `--mount=/proc/${pid}/ns/mnt`, `--wd=${cwd}`, "--"],
+        args: [...DEV_NODES.flatMap((n) => ["--dev-bind", (0,external_node_path_.join)(dir, n), `/dev/${n}`]), "--dev-bind", (0,external_node_path_.join)(dir, "null"), "/dev/console"],
+        close: () => {
+            child.stdin?.end();
+            child.kill("SIGKILL");
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/observer/host-paths.ts
 /** Facts about the host's own paths that the jail and the protected paths both need. */
 
@@ -129,8 +479,6 @@ function exists(path) {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __webpack_require__(6107);
 ;// CONCATENATED MODULE: ./src/observer/runner-layout.ts
 /**
  * What of the runner the jail hides, derived from the wrapper's environment and its own Node
@@ -166,7 +514,7 @@ function depth(path) {
     return path.split("/").filter((s) => s !== "").length;
 }
 function within(path, dir) {
-    return (0,paths/* isInsideAnyRoot */.Jk)(path, [dir]);
+    return (0,core_paths/* isInsideAnyRoot */.Jk)(path, [dir]);
 }
 /** A directory that may be covered whole: deeper than a top-level directory and not the system's. */
 function coverable(dir) {
@@ -225,7 +573,7 @@ function runnerLayout(input) {
     // The Action's own directory, unless it is the repository the run works on (`uses: ./`):
     // inside a root it is left to the protected paths.
     const actionPath = clean(env.GITHUB_ACTION_PATH);
-    if (actionPath !== null && !(0,paths/* isInsideAnyRoot */.Jk)(actionPath, input.roots))
+    if (actionPath !== null && !(0,core_paths/* isInsideAnyRoot */.Jk)(actionPath, input.roots))
         hide(actionPath);
     // The file-command files and the event payload: their directory when it is the runner's own
     // kind of place, else the file alone.
@@ -249,7 +597,7 @@ function runnerLayout(input) {
     for (const file of [...masked])
         if ([...hidden].some((d) => within(file, d)))
             masked.delete(file);
-    const covered = [...hidden, ...input.privateTargets];
+    const covered = [...hidden, ...input.privateTargets, ...(input.covered ?? [])];
     // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
     const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d) => d !== null);
     // Inside the runner's directory only its Node installs and the tool cache are programs' homes.
@@ -260,7 +608,7 @@ function runnerLayout(input) {
         (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !programPlaces.some((p) => within(dir, p) && dir !== p))));
     const visible = new Set();
     const show = (program, dir) => {
-        if ((0,paths/* isInsideAnyRoot */.Jk)(program, input.roots) || !covered.some((c) => within(program, c)))
+        if ((0,core_paths/* isInsideAnyRoot */.Jk)(program, input.roots) || !covered.some((c) => within(program, c)))
             return;
         visible.add(forbidden(dir) ? program : dir);
     };
@@ -457,7 +805,7 @@ function planMachineIdentity(dir) {
     (0,external_node_fs_.writeFileSync)(empty, "", { mode: 0o644 });
     for (const file of files) {
         const { kind, real } = kindOf(file);
-        if (kind === "absent" || bound.has(real) || (0,paths/* isInsideAnyRoot */.Jk)(real, [...bound]))
+        if (kind === "absent" || bound.has(real) || (0,core_paths/* isInsideAnyRoot */.Jk)(real, [...bound]))
             continue;
         if (kind !== "file")
             throw identityError(file, "it is not a file");
@@ -685,7 +1033,7 @@ function depthOf(path) {
 function coverOf(path, ops) {
     let best = null;
     for (const op of ops) {
-        if (!(0,paths/* isInsideAnyRoot */.Jk)(path, [op.target]))
+        if (!(0,core_paths/* isInsideAnyRoot */.Jk)(path, [op.target]))
             continue;
         if (best === null || depthOf(op.target) > depthOf(best.target))
             best = op;
@@ -701,7 +1049,7 @@ function planJail(bwrap, plan) {
     const privateTargets = [];
     let homeIndex = 0;
     for (const target of ["/tmp", ...homes()]) {
-        if ((0,paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target))
+        if ((0,core_paths/* isInsideAnyRoot */.Jk)(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target))
             continue;
         const name = target === "/tmp" ? "tmp" : ++homeIndex === 1 ? "home" : `home${homeIndex}`;
         const host = (0,external_node_path_.join)(plan.runDir, name);
@@ -717,7 +1065,7 @@ function planJail(bwrap, plan) {
     if (home !== undefined &&
         home.startsWith("/") &&
         !privateTargets.includes(home) &&
-        !(0,paths/* isInsideAnyRoot */.Jk)(home, plan.writableRoots) &&
+        !(0,core_paths/* isInsideAnyRoot */.Jk)(home, plan.writableRoots) &&
         !isDirectory(home)) {
         homeReplacement = (0,external_node_path_.join)(plan.runDir, homeIndex === 0 ? "home" : `home${homeIndex + 1}`);
         privateRunDir(homeReplacement);
@@ -730,15 +1078,21 @@ function planJail(bwrap, plan) {
         privateTargets,
         executables: plan.executables,
         roots: plan.writableRoots,
+        covered: plan.socketPlaces.hidden,
     });
     const hiddenPresent = layout.hidden.filter(isDirectory);
     for (const dir of hiddenPresent)
         ops.push({ kind: "hide", target: dir });
-    const visible = layout.visible.filter(exists);
+    // Where a host socket could appear later (/run, /var/tmp, world-writable directories, other
+    // users' homes): empty and read-only, with what the run needs bound again at its own path.
+    const socketDirs = plan.socketPlaces.hidden.filter((d) => isDirectory(d) && !hiddenPresent.includes(d));
+    for (const dir of socketDirs)
+        ops.push({ kind: "hide", target: dir });
+    const visible = [...layout.visible, ...plan.socketPlaces.linkTargets].filter(exists);
     const scratch = plan.scratch;
     if (scratch !== undefined &&
-        (0,paths/* isInsideAnyRoot */.Jk)(scratch, privateTargets) &&
-        !(0,paths/* isInsideAnyRoot */.Jk)(scratch, plan.writableRoots) &&
+        (0,core_paths/* isInsideAnyRoot */.Jk)(scratch, [...privateTargets, ...socketDirs]) &&
+        !(0,core_paths/* isInsideAnyRoot */.Jk)(scratch, plan.writableRoots) &&
         !visible.includes(scratch) &&
         isDirectory(scratch))
         visible.push(scratch);
@@ -783,7 +1137,7 @@ function planJail(bwrap, plan) {
     // A root (or a directory shown read-only) under /dev/shm or /dev/mqueue, a workspace on that
     // tmpfs, is bound again over the run's own directory, at its own path.
     for (const op of effective) {
-        if ((op.kind === "root" || op.kind === "visible") && (0,paths/* isInsideAnyRoot */.Jk)(op.target, [...JAIL_DEV_PRIVATE]))
+        if ((op.kind === "root" || op.kind === "visible") && (0,core_paths/* isInsideAnyRoot */.Jk)(op.target, [...JAIL_DEV_PRIVATE]))
             args.push(op.kind === "root" ? "--bind" : "--ro-bind", op.target, op.target);
     }
     if (!shown(plan.cwd)) {
@@ -812,23 +1166,28 @@ function planJail(bwrap, plan) {
         if (shown(file) && isFile(file))
             masked.add(file);
     // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
-    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
+    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,core_paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
     for (const socket of hiddenSockets)
         masked.add(socket);
     for (const path of masked)
         args.push("--ro-bind", "/dev/null", path);
+    // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
+    // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
+    args.push(...plan.devices, "--remount-ro", "/dev");
     args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
     // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
     const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
     // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
-    const covers = hiddenPresent.map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
+    const covers = [...hiddenPresent, ...socketDirs].map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
     return {
+        prefix: plan.prefix,
         argv: args,
         view: new PathView([...privateMounts, ...covers, ...own]),
         hiddenSockets,
         privateMounts,
         visiblePrefixes: visible,
         hidden: hiddenPresent,
+        socketDirsHidden: effective.filter((op) => op.kind === "hide" && socketDirs.includes(op.target)).map((op) => op.target),
         maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
         masked,
         machineIdentity: identity.meta,
@@ -1135,6 +1494,19 @@ class Merger {
         const ts = Date.now();
         switch (event.kind) {
             case "write":
+                // A path that cannot be known is said as such, never judged: check refuses the log.
+                if (event.pathUnknown !== undefined) {
+                    this.out({
+                        kind: "write",
+                        ts,
+                        pid: event.tgid,
+                        path: event.path,
+                        op: event.op,
+                        path_unknown: event.pathUnknown,
+                        source: "process",
+                    });
+                    return;
+                }
                 this.out(event.refused === true
                     ? { kind: "write", ts, pid: event.tgid, path: event.path, op: event.op, ok: false, source: "process" }
                     : event.errno !== undefined
@@ -1509,7 +1881,7 @@ const GIT_ENV = "ENVELOPE_GATE_GIT";
 /** Files the product ships, protected when its install directory holds the workspace (`uses: ./` on its own repository). */
 const PRODUCT_FILES = ["action.yml", "action.yaml", "dist", "package.json"];
 function under(path, dirs) {
-    return (0,paths/* isInsideAnyRoot */.Jk)(path, dirs);
+    return (0,core_paths/* isInsideAnyRoot */.Jk)(path, dirs);
 }
 /** Keeps the outermost of nested paths. */
 function outermost(paths) {
@@ -1527,7 +1899,7 @@ function planProtected(inputs, facts) {
         judged.add(p);
     judged.add((0,external_node_path_.join)(inputs.workspace, ".github"));
     for (const dir of inputs.actionDirs) {
-        if ((0,paths/* isInsideRoot */.Xj)(inputs.workspace, dir))
+        if ((0,core_paths/* isInsideRoot */.Xj)(inputs.workspace, dir))
             for (const f of PRODUCT_FILES)
                 judged.add((0,external_node_path_.join)(dir, f));
         else
@@ -1646,7 +2018,7 @@ function discoverProtected(inputs) {
     const unpopulated = new Set();
     const existing = new Set();
     const visited = new Set();
-    const inRoots = (p) => (0,paths/* isInsideAnyRoot */.Jk)(p, inputs.roots);
+    const inRoots = (p) => (0,core_paths/* isInsideAnyRoot */.Jk)(p, inputs.roots);
     const noteGitDir = (dir) => {
         allGitDirs.add(dir);
         if (inRoots(dir)) {
@@ -1756,7 +2128,7 @@ function discoverProtected(inputs) {
     };
     const candidates = new Set([
         inputs.workspace,
-        ...inputs.roots.filter((r) => !(0,paths/* isInsideAnyRoot */.Jk)(r, exempt)),
+        ...inputs.roots.filter((r) => !(0,core_paths/* isInsideAnyRoot */.Jk)(r, exempt)),
         ...inputs.extra.filter(inRoots),
     ]);
     for (const repo of candidates) {
@@ -1923,7 +2295,7 @@ function hideCredentials(inputs) {
     const masked = new Set();
     const homeFiles = inputs.homes.flatMap((h) => [(0,external_node_path_.join)(h, ".gitconfig"), (0,external_node_path_.join)(h, ".config", "git", "config")]);
     const xdgValue = process.env.XDG_CONFIG_HOME;
-    const xdg = xdgValue !== undefined && inputs.homes.some((h) => (0,paths/* isInsideRoot */.Xj)(xdgValue, h)) ? xdgValue : undefined;
+    const xdg = xdgValue !== undefined && inputs.homes.some((h) => (0,core_paths/* isInsideRoot */.Xj)(xdgValue, h)) ? xdgValue : undefined;
     if (xdg !== undefined)
         homeFiles.push((0,external_node_path_.join)(xdg, "git", "config"));
     const queue = [...repositoryConfigs(inputs.gitDirs), ...homeFiles, "/etc/gitconfig"]
@@ -2002,7 +2374,7 @@ function hideCredentials(inputs) {
 }
 /** The product's own install directory: the package that holds this bundle (dist/<entry>/index.js). */
 function productInstallDir(moduleDir) {
-    const root = (0,paths/* foldPath */.tu)((0,external_node_path_.resolve)(moduleDir, "..", ".."));
+    const root = (0,core_paths/* foldPath */.tu)((0,external_node_path_.resolve)(moduleDir, "..", ".."));
     return root === null ? null : realOrNull(root);
 }
 /** Everything the run needs about protected paths and credentials, found before the jail is planned. */
@@ -2031,7 +2403,7 @@ function prepareProtected(inputs) {
         git: inputs.git,
         gitDirs: repos.gitDirs,
         // Elsewhere HOME is the run's own, in the scratch (jail.ts): the runner's files are out of sight.
-        homes: homes().filter((h) => (0,paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
+        homes: homes().filter((h) => (0,core_paths/* isInsideAnyRoot */.Jk)(h, inputs.roots)),
         home: homes()[0],
         copyDir: (0,external_node_path_.join)(dir, "configs"),
     });
@@ -2052,6 +2424,343 @@ function prepareProtected(inputs) {
             credentials_masked: hidden.masked,
         },
     };
+}
+
+// EXTERNAL MODULE: external "node:timers/promises"
+var promises_ = __webpack_require__(8500);
+;// CONCATENATED MODULE: ./src/core/effects.ts
+/**
+ * Effects, checked on the filesystem (issue 29, docs/observer.md "The effects check"). Pure: the
+ * filesystem is read through `EffectsFs` (src/observer/effects.ts gives the real one).
+ *
+ * The recorders record what a program asked; the kernel may have done something else (a `..`
+ * after a symlink, a path rewritten while the call ran, a cwd another process moved). What later
+ * unjailed steps trust are the protected entries inside the roots, so those are looked at where
+ * the kernel left them: before the command runs and again after its jail is gone.
+ *
+ *   takeSnapshot (before): walks the roots, recording every directory (identity and ctime) and
+ *     every protected entry (`.git`, `.gitmodules`, `.github`, and everything inside a protected
+ *     directory or a recorded protected path).
+ *   recheck (after): re-stats the known directories; reads only those whose identity or ctime
+ *     changed (adding, removing or renaming an entry sets the parent's ctime to now, and no call
+ *     sets a ctime back), walks whole any directory that is new, and re-stats every known
+ *     protected entry.
+ *   compareSnapshots: what is new, gone, replaced (type or identity) or changed (ctime, mtime,
+ *     size of a file or symlink); a change inside a new or gone directory is that directory's.
+ */
+
+
+const join = (dir, name) => (dir === "/" ? `/${name}` : `${dir}/${name}`);
+const baseName = (path) => path.slice(path.lastIndexOf("/") + 1);
+const parentOf = (path) => {
+    const i = path.lastIndexOf("/");
+    return i <= 0 ? "/" : path.slice(0, i);
+};
+/** The roots to walk: each outermost root not inside an exempt area. */
+function effectsRoots(scope) {
+    const sorted = [...new Set(scope.roots)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const out = [];
+    for (const r of sorted)
+        if (!(0,core_paths/* isInsideAnyRoot */.Jk)(r, scope.exempt) && !(0,core_paths/* isInsideAnyRoot */.Jk)(r, out))
+            out.push(r);
+    return out;
+}
+/** Whether `path` (below `root`) is protected by its name or lies inside a protected name or recorded path. */
+function isProtectedEntryPath(path, root, protectedPaths) {
+    return isInsideAnyRoot(path, protectedPaths) || hasProtectedSegmentBelow(path, root);
+}
+class Walker {
+    fs;
+    scope;
+    dirs;
+    entries;
+    constructor(fs, scope, dirs, entries) {
+        this.fs = fs;
+        this.scope = scope;
+        this.dirs = dirs;
+        this.entries = entries;
+    }
+    /** Records `path` (already lstat'ed as `stat`) and, for a directory, everything below it. */
+    walk(path, stat, prot) {
+        if (prot)
+            this.entries.set(path, stat);
+        if (stat.type !== "dir")
+            return;
+        const stack = [{ path, stat, prot }];
+        while (stack.length > 0) {
+            const d = stack.pop();
+            this.dirs.set(d.path, { stat: d.stat, prot: d.prot });
+            for (const e of this.fs.readdir(d.path)) {
+                const child = join(d.path, e.name);
+                const childProt = d.prot || core_protected/* PROTECTED_NAMES */.MO.has(e.name) || (0,core_paths/* isInsideAnyRoot */.Jk)(child, this.scope.protectedPaths);
+                if (e.dir && (0,core_paths/* isInsideAnyRoot */.Jk)(child, this.scope.exempt))
+                    continue;
+                if (!e.dir && !childProt)
+                    continue;
+                const st = this.fs.lstat(child);
+                // Gone between the listing and the look: nothing is there.
+                if (st === null)
+                    continue;
+                if (childProt)
+                    this.entries.set(child, st);
+                if (st.type === "dir")
+                    stack.push({ path: child, stat: st, prot: childProt });
+            }
+        }
+    }
+    /** A root: walked whole when it is there. Returns false when it is not. */
+    root(root) {
+        const st = this.fs.lstat(root);
+        if (st === null)
+            return false;
+        this.walk(root, st, (0,core_paths/* isInsideAnyRoot */.Jk)(root, this.scope.protectedPaths) || core_protected/* PROTECTED_NAMES */.MO.has(baseName(root)));
+        return true;
+    }
+}
+/** Before the command: every directory of the roots and every protected entry in them. */
+function takeSnapshot(fs, scope) {
+    const walker = new Walker(fs, scope, new Map(), new Map());
+    const walked = effectsRoots(scope);
+    const missing = walked.filter((r) => !walker.root(r));
+    return { scope, walked, missing, dirs: walker.dirs, entries: walker.entries };
+}
+/**
+ * After the command: the protected entries as they are now, reading only what can have changed.
+ * A known directory with the same identity and ctime has the same names in it (its protected
+ * entries are re-stat'ed, for changes in place); one whose ctime moved is listed again; a directory
+ * not known before (or known under another identity) is walked whole.
+ */
+function recheck(fs, before) {
+    const scope = before.scope;
+    const walker = new Walker(fs, scope, new Map(), new Map());
+    const unchanged = new Set();
+    const changed = [];
+    for (const [path, rec] of before.dirs) {
+        const now = fs.lstat(path);
+        if (now === null || now.type !== "dir")
+            continue;
+        if (now.id === rec.stat.id && now.ctime === rec.stat.ctime) {
+            unchanged.add(path);
+            walker.dirs.set(path, { stat: now, prot: rec.prot });
+            if (rec.prot)
+                walker.entries.set(path, now);
+        }
+        else
+            changed.push(path);
+    }
+    // Parents first: a directory walked whole is not listed again.
+    changed.sort();
+    for (const path of changed) {
+        if (walker.dirs.has(path))
+            continue;
+        const rec = before.dirs.get(path);
+        const now = fs.lstat(path);
+        if (now === null || now.type !== "dir")
+            continue;
+        if (now.id !== rec.stat.id) {
+            walker.walk(path, now, rec.prot);
+            continue;
+        }
+        walker.dirs.set(path, { stat: now, prot: rec.prot });
+        if (rec.prot)
+            walker.entries.set(path, now);
+        for (const e of fs.readdir(path)) {
+            const child = join(path, e.name);
+            const childProt = rec.prot || core_protected/* PROTECTED_NAMES */.MO.has(e.name) || (0,core_paths/* isInsideAnyRoot */.Jk)(child, scope.protectedPaths);
+            if (e.dir && (0,core_paths/* isInsideAnyRoot */.Jk)(child, scope.exempt))
+                continue;
+            if (!e.dir && !childProt)
+                continue;
+            const known = before.dirs.get(child);
+            const st = fs.lstat(child);
+            if (st === null)
+                continue;
+            if (st.type === "dir") {
+                // Known under the same identity: its own ctime says whether it changed (the loops above).
+                if (known !== undefined && known.stat.id === st.id) {
+                    if (childProt)
+                        walker.entries.set(child, st);
+                    continue;
+                }
+                walker.walk(child, st, childProt);
+            }
+            else if (childProt)
+                walker.entries.set(child, st);
+        }
+    }
+    // Protected entries in directories that did not change: the same names, perhaps changed in place.
+    for (const path of before.entries.keys()) {
+        if (walker.entries.has(path) || !unchanged.has(parentOf(path)))
+            continue;
+        const st = fs.lstat(path);
+        if (st === null)
+            continue;
+        // A directory that is not one of the known ones (the loops above saw those): walked whole.
+        if (st.type === "dir" && !walker.dirs.has(path))
+            walker.walk(path, st, true);
+        else
+            walker.entries.set(path, st);
+    }
+    // A root that was missing and is there now.
+    for (const r of before.missing)
+        if (!walker.dirs.has(r))
+            walker.root(r);
+    return {
+        scope,
+        walked: before.walked,
+        missing: before.missing.filter((r) => !walker.dirs.has(r)),
+        dirs: walker.dirs,
+        entries: walker.entries,
+    };
+}
+/** What differs between two snapshots' protected entries, in path order, each under the outermost new or gone directory. */
+function compareSnapshots(before, after) {
+    const out = [];
+    const paths = [...new Set([...before.entries.keys(), ...after.entries.keys()])].sort();
+    const covering = [];
+    for (const path of paths) {
+        if ((0,core_paths/* isInsideAnyRoot */.Jk)(path, covering))
+            continue;
+        const b = before.entries.get(path);
+        const a = after.entries.get(path);
+        const change = compareEntry(path, b, a);
+        if (change === null)
+            continue;
+        out.push(change);
+        // Everything inside a directory that is new, gone or another one is that directory's change.
+        if (change.op !== "write" && (a?.type === "dir" || b?.type === "dir"))
+            covering.push(path);
+    }
+    return out;
+}
+function compareEntry(path, b, a) {
+    if (b === undefined && a === undefined)
+        return null;
+    if (b === undefined)
+        return { path, op: a?.type === "dir" ? "mkdir" : "create", why: "new" };
+    if (a === undefined)
+        return { path, op: "delete", why: "gone" };
+    if (a.type !== b.type)
+        return { path, op: a.type === "dir" ? "mkdir" : "create", why: `type ${b.type} -> ${a.type}` };
+    if (a.id !== b.id)
+        return { path, op: a.type === "dir" ? "mkdir" : "create", why: "identity" };
+    // A directory's own times move with its entries, which are compared one by one.
+    if (a.type === "dir")
+        return null;
+    const why = ["ctime", "mtime", "size"].filter((k) => a[k] !== b[k]);
+    return why.length === 0 ? null : { path, op: "write", why: why.join(",") };
+}
+
+;// CONCATENATED MODULE: ./src/observer/effects.ts
+/**
+ * The effects check's filesystem reads (src/core/effects.ts is the logic; docs/observer.md, "The
+ * effects check"). Before the command stage: a snapshot of the roots' directories and protected
+ * entries. After the jail is gone (no process of it is alive: its PID namespace died with it):
+ * a second look, and a `write` line (`"source": "effects"`) for every protected entry that is
+ * new, gone, replaced or changed. Anything that cannot be examined refuses the run
+ * (OBSERVER_EFFECTS_UNCHECKED): an unlooked-at directory could hold a new `.git`.
+ *
+ * Names are handled as bytes (latin1 strings inside, one character per byte), so a directory
+ * whose name is not UTF-8 is read like any other; the log's path is its UTF-8 reading.
+ */
+
+
+
+
+/**
+ * A directory's ctime is the kernel's coarse clock (one tick: 1 to 10 ms). The command starts at
+ * least this long after the snapshot ended, so a change it makes cannot carry the ctime seen.
+ */
+const CLOCK_TICK_MARGIN_MS = 25;
+const toBytes = (utf8) => Buffer.from(utf8, "utf8").toString("latin1");
+const fromBytes = (bytes) => Buffer.from(bytes, "latin1").toString("utf8");
+const fsPath = (bytes) => Buffer.from(bytes, "latin1");
+function unchecked(what, path, err) {
+    return new errors/* Refusal */.P_("OBSERVER_EFFECTS_UNCHECKED", `the effects check cannot ${what} ${fromBytes(path)} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, {
+        hint: "Every directory of the allowed roots (outside the scratch) must stay readable by the user that runs envelope-gate: a directory it cannot read could hold a new .git. Remove or fix the directory and run again.",
+        cause: err,
+    });
+}
+function typeOf(st) {
+    if (st.isDirectory())
+        return "dir";
+    if (st.isFile())
+        return "file";
+    if (st.isSymbolicLink())
+        return "symlink";
+    return "other";
+}
+/** The real filesystem, for the core's walker. */
+const REAL_EFFECTS_FS = {
+    lstat(path) {
+        let st;
+        try {
+            st = (0,external_node_fs_.lstatSync)(fsPath(path), { bigint: true, throwIfNoEntry: false });
+        }
+        catch (err) {
+            if ((0,errors/* errnoOf */.UQ)(err) === "ENOTDIR")
+                return null;
+            throw unchecked("examine", path, err);
+        }
+        if (st === undefined)
+            return null;
+        return {
+            type: typeOf(st),
+            id: `${st.dev}:${st.ino}`,
+            ctime: String(st.ctimeNs),
+            mtime: String(st.mtimeNs),
+            size: String(st.size),
+        };
+    },
+    readdir(path) {
+        try {
+            return (0,external_node_fs_.readdirSync)(fsPath(path), { withFileTypes: true, encoding: "buffer" }).map((d) => ({
+                name: d.name.toString("latin1"),
+                dir: d.isDirectory(),
+            }));
+        }
+        catch (err) {
+            throw unchecked("list", path, err);
+        }
+    },
+};
+function realOrSame(path) {
+    try {
+        return (0,external_node_fs_.realpathSync)(path);
+    }
+    catch (err) {
+        if ((0,errors/* errnoOf */.UQ)(err) === "ENOENT" || (0,errors/* errnoOf */.UQ)(err) === "ENOTDIR")
+            return path;
+        throw unchecked("resolve", toBytes(path), err);
+    }
+}
+/** Before the command stage: the roots' protected entries and directories (scope in UTF-8, as meta has it). */
+function watchEffects(scope, fs = REAL_EFFECTS_FS) {
+    const bytes = {
+        // A root the jail binds is its target: walked there (a root not yet there is looked for as named).
+        roots: scope.roots.map((r) => toBytes(realOrSame(r))),
+        exempt: scope.exempt.map(toBytes),
+        protectedPaths: scope.protectedPaths.map(toBytes),
+    };
+    const before = takeSnapshot(fs, bytes);
+    return { before, readyAt: Date.now() + CLOCK_TICK_MARGIN_MS };
+}
+/** Waits until the command may start. */
+async function effectsReady(watch) {
+    const wait = watch.readyAt - Date.now();
+    if (wait > 0)
+        await (0,promises_.setTimeout)(wait);
+}
+/** After the jail is gone: what changed, as log lines (`write`, `source: "effects"`). */
+function effectsFound(watch, fs = REAL_EFFECTS_FS) {
+    const after = recheck(fs, watch.before);
+    return compareSnapshots(watch.before, after).map((c) => ({
+        kind: "write",
+        ts: Date.now(),
+        source: "effects",
+        path: fromBytes(c.path),
+        op: c.op,
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/observer/recorder.ts
@@ -2415,7 +3124,7 @@ function killTree(root) {
 }
 
 // EXTERNAL MODULE: external "node:dns/promises"
-var promises_ = __webpack_require__(1553);
+var external_node_dns_promises_ = __webpack_require__(1553);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
 var external_node_http_default = /*#__PURE__*/__webpack_require__.n(external_node_http_);
@@ -2771,7 +3480,7 @@ async function startEgressProxy(options) {
         }
         else {
             try {
-                addresses = (await (0,promises_.lookup)(host, { all: true, verbatim: true })).map((a) => a.address);
+                addresses = (await (0,external_node_dns_promises_.lookup)(host, { all: true, verbatim: true })).map((a) => a.address);
             }
             catch (e) {
                 return { ok: false, status: 502, reason: `dns: ${errorText(e)}` };
@@ -3076,10 +3785,28 @@ class FifoReader {
 /**
  * A path a traced process named, made absolute and resolved as that process sees its filesystem
  * (the jail's view, the jail's /proc), through ProcessFacts.
+ *
+ * Resolution goes component by component as the kernel's path walk does: a symlink is followed
+ * where it stands, before any `..` after it (`lnk/../x` is the parent of lnk's target, not the
+ * directory holding lnk). Names /proc makes up per process are not read from the live /proc
+ * after the call: a process's cwd is the one the lines reported, its root the jail's, and an fd
+ * (`/proc/<pid>/fd/N`, `/dev/fd/N`) cannot be known, so a write through one says so.
  */
 
-
 const MAX_SYMLINK_HOPS = 40;
+/** `/proc/<who>` or `/proc/<who>/task/<tid>`: a process's directory in /proc. */
+const PROC_DIR = /^\/proc\/(self|thread-self|\d+)(?:\/task\/\d+)?$/;
+/** `/proc/<who>/fd` (or a task's). */
+const PROC_FD_DIR = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/fd$/;
+/** `/proc/<who>/map_files` (or a task's): links to mapped files, by address range. */
+const PROC_MAP_FILES_DIR = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/map_files$/;
+/** The symlinks of /dev into /proc (bubblewrap's /dev has them too; the wrapper cannot read the jail's). */
+const DEV_FD_LINKS = new Map([
+    ["/dev/fd", "/proc/self/fd"],
+    ["/dev/stdin", "/proc/self/fd/0"],
+    ["/dev/stdout", "/proc/self/fd/1"],
+    ["/dev/stderr", "/proc/self/fd/2"],
+]);
 class PathResolver {
     facts;
     view;
@@ -3093,36 +3820,40 @@ class PathResolver {
         this.jailed = options.jailed;
         this.ebpf = options.ebpf;
     }
+    /** The name joined to its directory, as text: `..` and symlinks are left to the walk. */
     absolute(tgid, dirfd, p) {
         if (p.startsWith("/"))
             return p;
         const base = dirfd ?? this.tree.cwd(tgid);
-        return (0,external_node_path_.resolve)(base, p);
+        if (p === "")
+            return base;
+        return base.endsWith("/") ? base + p : `${base}/${p}`;
     }
-    /** Resolves symlinks in the directory part now; the final component is the one acted on. */
+    /** The final component is the one acted on (not followed); every one before it is resolved. */
     noFollow(tgid, abs) {
-        const folded = (0,paths/* foldPath */.tu)(abs) ?? abs;
-        const cut = folded.lastIndexOf("/");
-        if (cut <= 0)
-            return folded;
-        const dir = this.realpath(tgid, folded.slice(0, cut));
-        return (dir === "/" ? "" : dir) + folded.slice(cut);
+        return this.walk(tgid, abs, false).path;
     }
     follow(tgid, abs) {
-        return this.realpath(tgid, (0,paths/* foldPath */.tu)(abs) ?? abs);
+        return this.walk(tgid, abs, true).path;
+    }
+    /**
+     * The file an exec ran, the name followed: a link /proc makes up for an fd or an executable is
+     * read as it is now (the exec's line also gets the kernel's word on the program it runs).
+     */
+    program(tgid, abs) {
+        return this.walk(tgid, abs, true, true).path;
+    }
+    /** A mutation's path (the final component followed or not), and whether its file can be known. */
+    mutation(tgid, abs, follow) {
+        return this.walk(tgid, abs, follow);
     }
     /**
      * Symlink resolution as the traced process sees its filesystem: each component read through
      * the jail's view (private directories, the jail's /proc), a link's text taken as a path in the
-     * jail. A missing component ends the walk: the rest is kept as named.
+     * jail, followed before what comes after it. A missing component ends the walk: the rest is
+     * kept as named (folded: the kernel fails the call there).
      */
-    realpath(tgid, jailPath) {
-        // The process's own working directory as the kernel reported it on this very call: exact,
-        // and still known after the process is gone. The eBPF recorder prints no chdir: the
-        // directory it inherited (or last showed on an *at call) can be stale, the kernel's is not.
-        const own = /^\/proc\/(?:self|thread-self)\/cwd(\/.*)?$/.exec(jailPath);
-        if (own)
-            jailPath = ((this.ebpf ? this.facts.cwd(tgid) : null) ?? this.tree.cwd(tgid)) + (own[1] ?? "");
+    walk(tgid, jailPath, followLast, live = false) {
         const parts = jailPath.split("/").filter((s) => s !== "");
         let resolved = "";
         let hops = 0;
@@ -3135,9 +3866,44 @@ class PathResolver {
                 continue;
             }
             const next = `${resolved}/${part}`;
+            const last = parts.length === 0;
+            if (last && !followLast) {
+                resolved = next;
+                break;
+            }
+            const magic = this.magicLink(tgid, resolved, part);
+            if (magic !== undefined && !(live && "unknown" in magic)) {
+                if ("unknown" in magic) {
+                    // Which file it is was fixed at the call; read now it may be another: nothing after it is looked up.
+                    const rest = [next, ...parts].join("/");
+                    return { path: (0,core_paths/* foldPath */.tu)(rest) ?? rest, unknown: magic.unknown };
+                }
+                if (hops++ > MAX_SYMLINK_HOPS) {
+                    resolved = next;
+                    continue;
+                }
+                resolved = "";
+                parts.unshift(...magic.path.split("/").filter((s) => s !== ""));
+                continue;
+            }
+            // The links every /dev has (bubblewrap's too): into the process's own fds.
+            const devLink = DEV_FD_LINKS.get(next);
+            if (devLink !== undefined && hops++ <= MAX_SYMLINK_HOPS) {
+                resolved = "";
+                parts.unshift(...devLink.split("/").filter((s) => s !== ""));
+                continue;
+            }
+            // /proc and a process's directories in it are directories of the jail's /proc, whatever
+            // the process they name (gone or not), and /dev is the jail's own: what matters is the name after them.
+            if (next === "/proc" || next === "/dev" || PROC_DIR.test(next) || PROC_FD_DIR.test(next) || PROC_MAP_FILES_DIR.test(next)) {
+                resolved = next;
+                continue;
+            }
             const link = this.facts.link(this.hostPath(tgid, next));
-            if (link === undefined)
-                return [next, ...parts].join("/");
+            if (link === undefined) {
+                const rest = [next, ...parts].join("/");
+                return { path: (0,core_paths/* foldPath */.tu)(rest) ?? rest, unknown: null };
+            }
             if (link === null || hops++ > MAX_SYMLINK_HOPS) {
                 resolved = next;
                 continue;
@@ -3147,7 +3913,42 @@ class PathResolver {
                 resolved = "";
             parts.unshift(...text.split("/").filter((s) => s !== ""));
         }
-        return resolved === "" ? "/" : resolved;
+        return { path: resolved === "" ? "/" : resolved, unknown: null };
+    }
+    /**
+     * The /proc links that are no symlinks on disk but a process's state: `cwd` (the directory the
+     * lines last reported for it), `root` (the jail's root), `fd/N`, `exe`, `map_files/…` (which
+     * file they were at the call is not in the line: unknown). Undefined for any other name.
+     */
+    magicLink(tgid, dir, part) {
+        if (PROC_FD_DIR.test(dir))
+            return /^\d+$/.test(part) ? { unknown: "fd-path" } : undefined;
+        if (PROC_MAP_FILES_DIR.test(dir))
+            return { unknown: "proc-link" };
+        const proc = PROC_DIR.exec(dir);
+        if (proc === null)
+            return undefined;
+        if (part === "root")
+            return { path: "/" };
+        if (part === "exe")
+            return { unknown: "proc-link" };
+        if (part !== "cwd")
+            return undefined;
+        // The eBPF recorder walks the caller's own cwd in the kernel at the call (`/proc/self/cwd/…`
+        // arrives as a path); one that reaches the reader is another process's, whose cwd the
+        // recorder's lines do not follow exactly (its @fork lines say nothing of CLONE_FS).
+        if (this.ebpf)
+            return { unknown: "proc-link" };
+        const who = proc[1];
+        // The caller's own pid is known without reading /proc again: the process may be gone by the
+        // time a busy reader gets to the line.
+        const ownName = this.jailed && this.tree.jailPid(tgid) === Number(who);
+        const owner = who === "self" || who === "thread-self" || ownName ? tgid : this.jailed ? this.tree.outerPid(Number(who)) : Number(who);
+        if (owner === null)
+            return { unknown: "proc-link" };
+        // The process's working directory as the kernel reported it on its calls: exact, and still
+        // known after the process is gone (CLONE_FS modelled by the tree).
+        return { path: this.tree.cwd(owner) };
     }
     /** Where a jail path lives for the wrapper: private directories, and /proc names of the jail's processes. */
     hostPath(tgid, jailPath) {
@@ -3230,7 +4031,8 @@ class ProcessTree {
     ebpf;
     tgidOf = new Map();
     parentOf = new Map();
-    cwdOf = new Map();
+    /** Each process's filesystem context; processes made with CLONE_FS hold the same object. */
+    fsOf = new Map();
     rootTgid = null;
     /** Processes of the command's own tree (jailed runs only). */
     commandTree = new Set();
@@ -3241,6 +4043,8 @@ class ProcessTree {
     adopted = new Set();
     /** Parents whose child was adopted while their fork line was still unfinished. */
     adoptedDuringFork = new Set();
+    /** That child, by its parent's tgid. */
+    adoptedDuringForkChild = new Map();
     /** Jailed runs: the command has started (bubblewrap executed it). */
     started = false;
     /** Jailed runs: bubblewrap's own processes (every one seen before the command started). */
@@ -3324,15 +4128,23 @@ class ProcessTree {
         if (at !== -1)
             this.forking.splice(at, 1);
     }
-    /** A successful clone/fork/vfork by `tid` of process `tgid`, whose result (the child's pid) was `child`. */
-    cloned(tgid, tid, child, thread) {
+    /**
+     * A successful clone/fork/vfork by `tid` of process `tgid`, whose result (the child's pid) was
+     * `child`; `sharesFs`: CLONE_FS, the child shares the parent's working directory (and root, umask).
+     */
+    cloned(tgid, tid, child, thread, sharesFs = false) {
         if (this.jailed && this.started) {
             // Inside the jail's PID namespace `child` is the pid there: remembered, matched when the
             // child shows up under the tracer's pid (adopt).
             if (thread)
                 return;
             const matched = this.adoptedDuringFork.delete(tid);
-            this.recentForks.push({ parent: tgid, cwd: this.cwd(tgid), inner: child, used: matched });
+            const cwd = this.cwd(tgid);
+            const shared = sharesFs ? this.context(tgid) : null;
+            // A child already adopted while the fork line was open: it shares from now on.
+            if (matched && shared !== null)
+                this.shareWithLatestAdopted(tgid, shared);
+            this.recentForks.push({ parent: tgid, cwd, shared, inner: child, used: matched });
             if (this.recentForks.length > 256)
                 this.recentForks.shift();
             return;
@@ -3343,16 +4155,43 @@ class ProcessTree {
         else {
             this.tgidOf.set(child, child);
             this.parentOf.set(child, tgid);
-            this.cwdOf.set(child, this.cwd(tgid));
+            if (sharesFs)
+                this.fsOf.set(child, this.context(tgid));
+            else
+                this.fsOf.set(child, { cwd: this.cwd(tgid) });
             if (!this.started && this.jailed)
                 this.jailProcesses.add(child);
         }
+    }
+    /** The child adopted while its parent's CLONE_FS fork line was open: it holds the parent's context. */
+    shareWithLatestAdopted(parent, shared) {
+        const child = this.adoptedDuringForkChild.get(parent);
+        if (child === undefined)
+            return;
+        this.adoptedDuringForkChild.delete(parent);
+        this.fsOf.set(child, shared);
+    }
+    /** The process left the context it shared (`unshare(CLONE_FS)`): a copy of its own from now on. */
+    unshareFs(tgid) {
+        this.fsOf.set(tgid, { cwd: this.cwd(tgid) });
+    }
+    /** The process's filesystem context, made from its directory as known now when it has none yet. */
+    context(tgid) {
+        const known = this.fsOf.get(tgid);
+        if (known !== undefined)
+            return known;
+        const made = { cwd: this.cwd(tgid) };
+        const now = this.fsOf.get(tgid);
+        if (now !== undefined)
+            return now;
+        this.fsOf.set(tgid, made);
+        return made;
     }
     /** The eBPF recorder's `@fork PARENT INNER`: `tgid` was forked by `parent`, and is `inner` in the jail. */
     forkAnnounced(tgid, parent, inner) {
         this.rootTgid ??= parent;
         this.parentOf.set(tgid, parent);
-        this.cwdOf.set(tgid, this.cwdOf.get(parent) ?? this.startCwd);
+        this.fsOf.set(tgid, { cwd: this.fsOf.get(parent)?.cwd ?? this.startCwd });
         this.innerIs(tgid, inner);
         if (this.jailed && !this.started)
             this.jailProcesses.add(tgid);
@@ -3382,7 +4221,7 @@ class ProcessTree {
             return;
         this.adopted.add(tgid);
         // Known from before the command started (bubblewrap's clone of it), or from its own clone line.
-        if (this.cwdOf.has(tgid) || this.parentOf.has(tgid))
+        if (this.fsOf.has(tgid) || this.parentOf.has(tgid))
             return;
         const inner = this.innerOf.get(tgid);
         let record = inner !== undefined ? this.recentForks.find((r) => !r.used && r.inner === inner) : undefined;
@@ -3391,33 +4230,39 @@ class ProcessTree {
             const parent = this.tgidOf.get(forker);
             if (parent !== undefined && parent !== tgid) {
                 this.adoptedDuringFork.add(forker);
-                record = { parent, cwd: this.cwd(parent), inner: -1, used: false };
+                this.adoptedDuringForkChild.set(parent, tgid);
+                record = { parent, cwd: this.cwd(parent), shared: null, inner: -1, used: false };
             }
         }
         record ??= [...this.recentForks].reverse().find((r) => !r.used);
         if (record === undefined)
             return;
         record.used = true;
-        this.cwdOf.set(tgid, record.cwd);
+        this.fsOf.set(tgid, record.shared ?? { cwd: record.cwd });
         this.parentOf.set(tgid, record.parent);
     }
+    /** The process's working directory moved (a chdir, or the kernel's word on a call): every process sharing it moves. */
     setCwd(tgid, cwd) {
-        this.cwdOf.set(tgid, cwd);
+        const known = this.fsOf.get(tgid);
+        if (known !== undefined)
+            known.cwd = cwd;
+        else
+            this.fsOf.set(tgid, { cwd });
     }
     cwd(tgid) {
-        const known = this.cwdOf.get(tgid);
+        const known = this.fsOf.get(tgid)?.cwd;
         if (known !== undefined)
             return known;
         if (this.jailed)
             this.adopt(tgid);
-        const adopted = this.cwdOf.get(tgid);
+        const adopted = this.fsOf.get(tgid)?.cwd;
         if (adopted !== undefined)
             return adopted;
         // First seen before its parent's clone line: it started in the forking parent's directory;
         // failing that, ask the kernel while it runs.
         const parent = this.forking.length > 0 ? this.tgidOf.get(this.forking[this.forking.length - 1]) : undefined;
-        const cwd = (parent !== undefined && parent !== tgid ? this.cwdOf.get(parent) : undefined) ?? this.facts.cwd(tgid) ?? this.startCwd;
-        this.cwdOf.set(tgid, cwd);
+        const cwd = (parent !== undefined && parent !== tgid ? this.fsOf.get(parent)?.cwd : undefined) ?? this.facts.cwd(tgid) ?? this.startCwd;
+        this.fsOf.set(tgid, { cwd });
         return cwd;
     }
     /**
@@ -3587,7 +4432,7 @@ function unixAddresses(text) {
 ;// CONCATENATED MODULE: ./src/observer/syscall-table.ts
 const cwdPath = (path, follow) => ({ dirfd: null, path, follow });
 const atPath = (dirfd, path, follow) => ({ dirfd, path, follow });
-const syscall_table_paths = (op, ...list) => ({ kind: "paths", op, paths: list });
+const paths = (op, ...list) => ({ kind: "paths", op, paths: list });
 const SYSCALL_TABLE = new Map([
     ["clone", { kind: "fork" }],
     ["clone3", { kind: "fork" }],
@@ -3601,39 +4446,39 @@ const SYSCALL_TABLE = new Map([
     ["creat", { kind: "open", dirfd: null, path: 0, flags: null }],
     ["openat", { kind: "open", dirfd: 0, path: 1, flags: 2 }],
     ["openat2", { kind: "open", dirfd: 0, path: 1, flags: 2 }],
-    ["unlink", syscall_table_paths("delete", cwdPath(0, false))],
-    ["rmdir", syscall_table_paths("delete", cwdPath(0, false))],
-    ["unlinkat", syscall_table_paths("delete", atPath(0, 1, false))],
+    ["unlink", paths("delete", cwdPath(0, false))],
+    ["rmdir", paths("delete", cwdPath(0, false))],
+    ["unlinkat", paths("delete", atPath(0, 1, false))],
     // A directory that is already there changes nothing (`mkdir -p` over existing parents).
     ["mkdir", { kind: "paths", op: "mkdir", paths: [cwdPath(0, false)], unlessExists: true }],
     ["mkdirat", { kind: "paths", op: "mkdir", paths: [atPath(0, 1, false)], unlessExists: true }],
-    ["mknod", syscall_table_paths("create", cwdPath(0, false))],
-    ["mknodat", syscall_table_paths("create", atPath(0, 1, false))],
-    ["rename", syscall_table_paths("rename", cwdPath(0, false), cwdPath(1, false))],
-    ["renameat", syscall_table_paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
-    ["renameat2", syscall_table_paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
+    ["mknod", paths("create", cwdPath(0, false))],
+    ["mknodat", paths("create", atPath(0, 1, false))],
+    ["rename", paths("rename", cwdPath(0, false), cwdPath(1, false))],
+    ["renameat", paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
+    ["renameat2", paths("rename", atPath(0, 1, false), atPath(2, 3, false))],
     // The source too: a hard link makes the file it names writable under a new name.
-    ["link", syscall_table_paths("link", cwdPath(0, false), cwdPath(1, false))],
-    ["linkat", syscall_table_paths("link", atPath(0, 1, { arg: 4, flag: "AT_SYMLINK_FOLLOW" }), atPath(2, 3, false))],
-    ["symlink", syscall_table_paths("symlink", cwdPath(1, false))],
-    ["symlinkat", syscall_table_paths("symlink", atPath(1, 2, false))],
-    ["chmod", syscall_table_paths("chmod", cwdPath(0, true))],
+    ["link", paths("link", cwdPath(0, false), cwdPath(1, false))],
+    ["linkat", paths("link", atPath(0, 1, { arg: 4, flag: "AT_SYMLINK_FOLLOW" }), atPath(2, 3, false))],
+    ["symlink", paths("symlink", cwdPath(1, false))],
+    ["symlinkat", paths("symlink", atPath(1, 2, false))],
+    ["chmod", paths("chmod", cwdPath(0, true))],
     ["fchmod", { kind: "fd", op: "chmod", fd: 0 }],
-    ["fchmodat", syscall_table_paths("chmod", atPath(0, 1, { arg: 3, flag: "AT_SYMLINK_NOFOLLOW" }))],
-    ["truncate", syscall_table_paths("truncate", cwdPath(0, true))],
+    ["fchmodat", paths("chmod", atPath(0, 1, { arg: 3, flag: "AT_SYMLINK_NOFOLLOW" }))],
+    ["truncate", paths("truncate", cwdPath(0, true))],
     ["ftruncate", { kind: "fd", op: "truncate", fd: 0 }],
-    ["chown", syscall_table_paths("chown", cwdPath(0, true))],
+    ["chown", paths("chown", cwdPath(0, true))],
     ["fchown", { kind: "fd", op: "chown", fd: 0 }],
-    ["lchown", syscall_table_paths("chown", cwdPath(0, false))],
+    ["lchown", paths("chown", cwdPath(0, false))],
     ["fchownat", { kind: "atOrFd", op: "chown", dirfd: 0, path: 1, flags: 4 }],
-    ["utime", syscall_table_paths("utimes", cwdPath(0, true))],
-    ["utimes", syscall_table_paths("utimes", cwdPath(0, true))],
-    ["futimesat", syscall_table_paths("utimes", atPath(0, 1, true))],
+    ["utime", paths("utimes", cwdPath(0, true))],
+    ["utimes", paths("utimes", cwdPath(0, true))],
+    ["futimesat", paths("utimes", atPath(0, 1, true))],
     ["utimensat", { kind: "atOrFd", op: "utimes", dirfd: 0, path: 1, flags: 3 }],
-    ["setxattr", syscall_table_paths("xattr", cwdPath(0, true))],
-    ["removexattr", syscall_table_paths("xattr", cwdPath(0, true))],
-    ["lsetxattr", syscall_table_paths("xattr", cwdPath(0, false))],
-    ["lremovexattr", syscall_table_paths("xattr", cwdPath(0, false))],
+    ["setxattr", paths("xattr", cwdPath(0, true))],
+    ["removexattr", paths("xattr", cwdPath(0, true))],
+    ["lsetxattr", paths("xattr", cwdPath(0, false))],
+    ["lremovexattr", paths("xattr", cwdPath(0, false))],
     ["fsetxattr", { kind: "fd", op: "xattr", fd: 0 }],
     ["fremovexattr", { kind: "fd", op: "xattr", fd: 0 }],
     ["bind", { kind: "bind" }],
@@ -3789,6 +4634,12 @@ class StraceParser {
     refused = false;
     /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
     missingErrno = null;
+    /** The call being read succeeded. */
+    callOk = false;
+    /** eBPF recorder: `@path-unknown <reason>` just read, by process, for its next call. */
+    announcedUnknown = new Map();
+    /** Why the file of the call being read cannot be known (every write it makes), or null. */
+    callUnknown = null;
     pendingWrites = [];
     /** eBPF recorder: the `@exec` announcing the exec line being read. */
     announcedExec = null;
@@ -3898,11 +4749,19 @@ class StraceParser {
             return;
         this.call(tid, rest);
     }
-    /** The eBPF recorder's `@fork PARENT INNER` and `@exec INNER "exe"` lines. */
+    /**
+     * The eBPF recorder's `@fork PARENT INNER` and `@exec INNER "exe"` lines, and `@path-unknown
+     * REASON`: the process's next call acted on a file the recorder could not name exactly.
+     */
     extension(tgid, rest) {
         const fork = /^@fork (\d+) (\d+)$/.exec(rest);
         if (fork) {
             this.tree.forkAnnounced(tgid, Number(fork[1]), Number(fork[2]));
+            return;
+        }
+        const unknown = /^@path-unknown ([a-z][a-z0-9-]{0,63})$/.exec(rest);
+        if (unknown) {
+            this.announcedUnknown.set(tgid, unknown[1]);
             return;
         }
         const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")$/.exec(rest);
@@ -3981,6 +4840,10 @@ class StraceParser {
         const errno = ok ? null : (/^-1 (E[A-Z0-9]+) \(/.exec(ret)?.[1] ?? null);
         this.missingErrno = errno !== null && (0,log_format/* isMissingTargetErrno */.yT)(errno) ? errno : null;
         this.pendingWrites = [];
+        this.callOk = ok;
+        this.callUnknown = this.ebpf ? (this.announcedUnknown.get(tgid) ?? null) : null;
+        if (this.callUnknown !== null)
+            this.announcedUnknown.delete(tgid);
         const announced = this.ebpf ? this.pendingExec.get(tgid) : undefined;
         if (announced !== undefined)
             this.pendingExec.delete(tgid);
@@ -4004,8 +4867,14 @@ class StraceParser {
         const writable = this.options.jailed?.writable;
         const stale = this.refused && writable !== undefined && writes.every((w) => writable(w.path));
         const errno = this.missingErrno;
-        for (const w of writes)
-            this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
+        const unknown = this.callUnknown;
+        this.callUnknown = null;
+        for (const w of writes) {
+            if (unknown !== null || w.pathUnknown !== undefined)
+                this.options.emit({ ...w, pathUnknown: w.pathUnknown ?? unknown });
+            else
+                this.options.emit(stale ? { ...w, refused: true } : errno !== null ? { ...w, errno } : w);
+        }
     }
     dispatch(tgid, tid, name, argText, ret, ok, retValue) {
         const row = SYSCALL_TABLE.get(name);
@@ -4018,7 +4887,7 @@ class StraceParser {
             const child = Number(retValue[1]);
             if (child <= 0)
                 return;
-            this.tree.cloned(tgid, tid, child, argText.includes("CLONE_THREAD"));
+            this.tree.cloned(tgid, tid, child, argText.includes("CLONE_THREAD"), /\bCLONE_FS\b/.test(argText));
             return;
         }
         if (tgid === this.relayTgid)
@@ -4057,6 +4926,9 @@ class StraceParser {
             }
         }
         if (FORBIDDEN_NAMES.has(name)) {
+            // The process stops sharing its working directory with the processes it was cloned with.
+            if (name === "unshare" && ok && /\bCLONE_FS\b/.test(argText))
+                this.tree.unshareFs(tgid);
             // Refused by strace (injected EPERM) or by the kernel; `unshare` without a namespace flag is ordinary.
             if (name !== "unshare" || NAMESPACE_FLAGS.test(argText))
                 this.options.emit({ kind: "forbidden", tgid, name });
@@ -4069,7 +4941,7 @@ class StraceParser {
             case "chdir": {
                 const p = row.byFd ? fdDecoration(args[row.arg]) : stringArg(args[row.arg]);
                 if (ok && p !== null)
-                    this.tree.setCwd(tgid, row.byFd ? p : this.paths.absolute(tgid, null, p));
+                    this.tree.setCwd(tgid, row.byFd ? p : this.paths.follow(tgid, this.paths.absolute(tgid, null, p)));
                 return;
             }
             case "exec":
@@ -4081,16 +4953,19 @@ class StraceParser {
             case "paths":
                 if (row.unlessExists === true && ret.includes(" EEXIST "))
                     return;
-                for (const p of row.paths) {
+                for (const [i, p] of row.paths.entries()) {
                     const dirfd = p.dirfd === null ? null : args[p.dirfd];
-                    this.writeArg(tgid, dirfd, args[p.path], row.op, follows(p.follow, args));
+                    // A hard link's source, named through an fd and followed: see linkSourceFree.
+                    const linkSource = row.op === "link" && i === 0 && row.paths.length === 2;
+                    this.writeArg(tgid, dirfd, args[p.path], row.op, follows(p.follow, args), linkSource);
                 }
+                this.freeLinkSource();
                 return;
             case "atOrFd": {
                 const p = stringArg(args[row.path]);
                 if (p === null || p === "") {
                     const fdPath = fdDecoration(args[row.dirfd]);
-                    if (fdPath !== null && fdPath.startsWith("/"))
+                    if (fdPath !== null && isFilePath(fdPath))
                         this.write(tgid, fdPath, row.op);
                     return;
                 }
@@ -4098,7 +4973,7 @@ class StraceParser {
             }
             case "fd": {
                 const p = fdDecoration(args[row.fd]);
-                if (p !== null && p.startsWith("/"))
+                if (p !== null && isFilePath(p))
                     this.write(tgid, p, row.op);
                 return;
             }
@@ -4152,7 +5027,7 @@ class StraceParser {
         if (this.jailed)
             this.tree.adopt(tgid);
         const ppid = this.tree.parent(tgid);
-        const resolved = this.view.recorded(this.paths.follow(tgid, named));
+        const resolved = this.view.recorded(this.paths.program(tgid, named));
         const announced = this.announcedExec;
         const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
         const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
@@ -4170,7 +5045,7 @@ class StraceParser {
         const dirfd = row.dirfd === null ? null : args[row.dirfd];
         if (this.options.plumbing.size > 0) {
             const target = ok && retPath !== null ? retPath : this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p);
-            if (this.options.plumbing.has((0,paths/* foldPath */.tu)(target) ?? target)) {
+            if (this.options.plumbing.has((0,core_paths/* foldPath */.tu)(target) ?? target)) {
                 this.options.emit({
                     kind: "channel",
                     tgid,
@@ -4184,40 +5059,73 @@ class StraceParser {
             return;
         let target;
         const masked = this.options.jailed?.masked;
-        const named = masked?.size ? (0,paths/* foldPath */.tu)(this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p)) : null;
+        const named = masked?.size ? (0,core_paths/* foldPath */.tu)(this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p)) : null;
         if (named !== null && masked?.has(named) === true) {
             // The jail covers it with /dev/null: the attempt is on the path the program named.
             target = named;
         }
         else if (ok && retPath !== null) {
-            if (!retPath.startsWith("/"))
+            // The kernel's name for the file opened, at the call; a memfd, pipe or socket is no path.
+            if (!isFilePath(retPath))
                 return;
             target = retPath.replace(/ \(deleted\)$/, "");
         }
         else {
-            target = this.paths.follow(tgid, this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p));
+            const resolved = this.paths.mutation(tgid, this.paths.absolute(tgid, dirfd === null ? null : fdDecoration(dirfd), p), true);
+            return this.write(tgid, resolved.path, op, resolved.unknown);
         }
         this.write(tgid, target, op);
     }
-    writeArg(tgid, dirfdToken, pathToken, op, follow) {
+    writeArg(tgid, dirfdToken, pathToken, op, follow, linkSource = false) {
         const p = stringArg(pathToken);
         if (p === null)
             return;
         const dirfd = dirfdToken === null || dirfdToken === undefined ? null : fdDecoration(dirfdToken);
-        const abs = this.paths.absolute(tgid, dirfd, p);
-        this.write(tgid, follow ? this.paths.follow(tgid, abs) : this.paths.noFollow(tgid, abs), op);
+        const resolved = this.paths.mutation(tgid, this.paths.absolute(tgid, dirfd, p), follow);
+        this.write(tgid, resolved.path, op, resolved.unknown);
+        if (linkSource && resolved.unknown !== null)
+            this.unknownLinkSource = this.pendingWrites.length - 1;
     }
-    write(tgid, path, op) {
-        const folded = (0,paths/* foldPath */.tu)(path);
+    /** The pending write that is a hard link's source named through an fd (freeLinkSource), or -1. */
+    unknownLinkSource = -1;
+    /**
+     * A successful hard link of a file named through an fd: the kernel made it within the new
+     * name's mount, so where that mount holds nothing judged (linkSourceFree) the file cannot be a
+     * judged one, and its unknown name is not written. Anywhere else it stays unknown.
+     */
+    freeLinkSource() {
+        const at = this.unknownLinkSource;
+        this.unknownLinkSource = -1;
+        if (at < 0 || !this.callOk || this.callUnknown !== null)
+            return;
+        const target = this.pendingWrites[at + 1];
+        const free = this.options.jailed?.linkSourceFree;
+        if (target === undefined || target.pathUnknown !== undefined || free === undefined || !free(target.path))
+            return;
+        this.pendingWrites.splice(at, 1);
+    }
+    write(tgid, path, op, unknown = null) {
+        const folded = (0,core_paths/* foldPath */.tu)(path);
         if (folded === null || this.options.plumbing.has(folded))
             return;
         // Writing to /dev/null mutates nothing; changing its mode or owner changes the host's node.
-        if (isIgnoredDevice(folded) && DATA_OPS.has(op))
+        if (unknown === null && isIgnoredDevice(folded) && DATA_OPS.has(op))
             return;
-        this.pendingWrites.push({ kind: "write", tgid, path: this.view.recorded(folded), op });
+        const write = { kind: "write", tgid, path: this.view.recorded(folded), op };
+        if (unknown !== null)
+            write.pathUnknown = unknown;
+        this.pendingWrites.push(write);
     }
 }
 const FORBIDDEN_NAMES = new Set(FORBIDDEN_SYSCALLS);
+/**
+ * Whether a name the kernel gave for an fd is a file's path: a memfd (`/memfd:name`, its
+ * `(deleted)` aside), a pipe, a socket or an anonymous inode (`pipe:[…]`, `socket:[…]`,
+ * `anon_inode:…`) is not, and a write to it changes no file.
+ */
+function isFilePath(name) {
+    return name.startsWith("/") && !/^\/memfd:[^/]*$/.test(name.replace(/ \(deleted\)$/, ""));
+}
 /** Ops that only move data: a device such as /dev/null is exempt from these, and only these. */
 const DATA_OPS = new Set(["write", "create", "truncate"]);
 
@@ -4348,7 +5256,14 @@ async function runStage(stage, control) {
             cwd: stage.cwd,
             plumbing: new Set([eventsFifo, straceFifo]),
             emit: onProcess,
-            jailed: { view: jail.view, masked: jail.masked, launcher: stage.launcher, writable: stage.writable, relay: stagedRelay },
+            jailed: {
+                view: jail.view,
+                masked: jail.masked,
+                launcher: stage.launcher,
+                writable: stage.writable,
+                linkSourceFree: stage.linkSourceFree,
+                relay: stagedRelay,
+            },
             onRootExit: (exit) => {
                 traced.rootExit = exit;
             },
@@ -4416,7 +5331,7 @@ async function runStage(stage, control) {
             "--",
         ];
     }
-    const argv = [...tracer, ...jail.argv, ...relay, ...stage.argv];
+    const argv = [...jail.prefix, ...tracer, ...jail.argv, ...relay, ...stage.argv];
     const stdio = stage.quiet
         ? ["ignore", "ignore", "inherit"]
         : ["inherit", "inherit", "inherit"];
@@ -4565,6 +5480,10 @@ function findLauncher() {
 function findSetpriv() {
     return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
 }
+/** A util-linux program (unshare, nsenter) on PATH or in /usr/bin, /bin. */
+function findUtilLinux(name) {
+    return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
 
 ;// CONCATENATED MODULE: ./src/observer/run.ts
 /**
@@ -4572,13 +5491,21 @@ function findSetpriv() {
  * Only this process writes the log. Order of a run:
  *
  *   truncate the log -> verify the envelope -> resolve roots, scratch, command, observers
- *   -> meta -> canary stage (self-check, marked canary) -> the command -> end
+ *   -> meta -> canary stage (self-check, marked canary) -> effects snapshot -> the command
+ *   -> effects look (effects.ts: protected entries new or changed, from the filesystem) -> end
  *
  * The command runs inside the jail (jail.ts) with strace outside it. `end` is written only after
  * the jail is gone (its PID namespace dies with its first process, so no process of the tree is
  * alive), strace reported the jail's own exit, and every record was read; any failure before
  * that leaves a log without `end`, which `check` refuses.
  */
+
+
+
+
+
+
+
 
 
 
@@ -4625,7 +5552,9 @@ async function runObserved(options) {
         log.write(plan.meta);
         log.flush();
         await runCanary(plan, log, control);
-        outcome = { exitCode: await runMain(plan, log, control, options.facts) };
+        // After the self-check, before the command can run: the protected entries as they are.
+        const effects = watchEffects(plan.effects);
+        outcome = { exitCode: await runMain(plan, log, control, options.facts, effects) };
     }
     catch (err) {
         outcome = { error: err };
@@ -4633,6 +5562,7 @@ async function runObserved(options) {
     finally {
         const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
         await started?.close();
+        held.devices?.close();
         control.unlisten();
         log.close();
         (0,external_node_fs_.rmSync)(privateDir, { recursive: true, force: true });
@@ -4666,8 +5596,10 @@ async function preflight(options, logPath, privateDir, held) {
     catch (err) {
         throw new errors/* Refusal */.P_("CONFIG_INVALID", `the workspace ${workspaceInput} does not exist`, { cause: err });
     }
-    const scratchInput = options.scratch !== undefined ? (0,external_node_path_.resolve)(options.scratch) : (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_os_.tmpdir)()), "envelope-gate", runId);
-    (0,external_node_fs_.mkdirSync)(scratchInput, { recursive: true, mode: 0o700 });
+    // The default one is under the user's own checked parent (scratch.ts): SCRATCH_UNSAFE otherwise.
+    const scratchInput = options.scratch !== undefined ? (0,external_node_path_.resolve)(options.scratch) : defaultScratch(runId);
+    if (options.scratch !== undefined)
+        (0,external_node_fs_.mkdirSync)(scratchInput, { recursive: true, mode: 0o700 });
     if (options.facts)
         Object.assign(options.facts, { scratch: scratchInput, scratchChosen: options.scratch === undefined });
     const scratch = (0,external_node_fs_.realpathSync)(scratchInput);
@@ -4718,6 +5650,11 @@ async function preflight(options, logPath, privateDir, held) {
         });
     }
     const cwd = (0,external_node_fs_.realpathSync)(process.cwd());
+    // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount namespace.
+    const devices = process.geteuid?.() === 0
+        ? await readOnlyDevices((0,external_node_path_.join)(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
+        : UNPRIVILEGED_DEVICES;
+    held.devices = devices;
     const logReal = (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_path_.dirname)(logPath)), (0,external_node_path_.basename)(logPath));
     const observers = options.nodeOnly ? ["node"] : ["node", "process"];
     const seccompFile = (0,external_node_path_.join)(privateDir, "seccomp.bpf");
@@ -4758,6 +5695,8 @@ async function preflight(options, logPath, privateDir, held) {
             ? { name: "ebpf", ebpf: recorder.ebpf }
             : { name: "strace", binary: straceBinary };
     const recording = stageRecorder !== null;
+    // Read once: every stage's jail hides the same places.
+    const places = socketPlaces(wrapperIds(), writableRoots, ["/tmp", ...homes()]);
     const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
         writableRoots,
         wrapperDir: privateDir,
@@ -4773,6 +5712,9 @@ async function preflight(options, logPath, privateDir, held) {
         executables,
         protectedMounts: guard.mountArgs,
         commandHome: (0,core_envelope/* envMatcher */.IC)(envelope.envelope)("HOME") ? process.env.HOME : undefined,
+        socketPlaces: places,
+        devices: devices.args,
+        prefix: devices.prefix,
     });
     const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
     const jailMeta = {
@@ -4784,6 +5726,7 @@ async function preflight(options, logPath, privateDir, held) {
         masked_files: preview.maskedFiles,
         visible_read_only: preview.visiblePrefixes,
         hidden_unix_sockets: preview.hiddenSockets.length,
+        socket_dirs_hidden: preview.socketDirsHidden,
         protected: guard.jailMeta,
         machine_identity: preview.machineIdentity,
         seccomp: recording ? "forbidden calls refused and recorded" : "forbidden calls refused (not recorded: no process observer)",
@@ -4831,10 +5774,16 @@ async function preflight(options, logPath, privateDir, held) {
         if (envAllowed(key))
             baseEnv[key] = value;
     }
+    // Set in every run (their reads are not judged: runEnv).
+    Object.assign(baseEnv, (0,rules/* runEnv */.ZU)(baseEnv));
     // The caller's HOME is missing: the command's is the run's own (planJail, homeReplacement).
     if (preview.homeReplacement !== null && baseEnv.HOME !== undefined)
         baseEnv.HOME = preview.homeReplacement;
     const writablePlaces = [...writableRoots, ...preview.privateMounts.map((m) => m.jail)];
+    const gitExempt = (0,core_protected/* gitExemptFor */.Pw)(workspace, scratch);
+    const scratchUnjudged = gitExempt.length > 0 &&
+        !guard.plan.meta.paths.some((p) => (0,core_paths/* isInsideRoot */.Xj)(p, scratch)) &&
+        !(0,core_paths/* isInsideRoot */.Xj)((0,external_node_path_.resolve)(options.logPath), scratch);
     const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const stageCommon = {
         cwd,
@@ -4845,11 +5794,13 @@ async function preflight(options, logPath, privateDir, held) {
         nodeBinaries: new Set([nodeBinary]),
         // The jail's own: an abstract name in its own network namespace, a socket file in a root or
         // in a private directory (made by the run itself).
-        unixIsLocal: (address) => address.startsWith("@") || (0,paths/* isInsideAnyRoot */.Jk)(address, writablePlaces),
+        unixIsLocal: (address) => address.startsWith("@") || (0,core_paths/* isInsideAnyRoot */.Jk)(address, writablePlaces),
         // What the jail shows read-only inside a private directory (an install directory, the scratch) is not writable.
-        writable: (path) => ((0,paths/* isInsideAnyRoot */.Jk)(path, writableRoots) ||
-            ((0,paths/* isInsideAnyRoot */.Jk)(path, writablePlaces) && !(0,paths/* isInsideAnyRoot */.Jk)(path, preview.visiblePrefixes))) &&
+        writable: (path) => ((0,core_paths/* isInsideAnyRoot */.Jk)(path, writableRoots) ||
+            ((0,core_paths/* isInsideAnyRoot */.Jk)(path, writablePlaces) && !(0,core_paths/* isInsideAnyRoot */.Jk)(path, preview.visiblePrefixes))) &&
             !guard.readOnly(path),
+        // The scratch apart from the workspace, with nothing protected in it: no file there is judged.
+        linkSourceFree: (path) => scratchUnjudged && (0,core_paths/* isInsideRoot */.Xj)(path, scratch),
         egress: egressEnforced
             ? {
                 allowed: audit ? () => true : (host, port) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(host), port),
@@ -4872,6 +5823,7 @@ async function preflight(options, logPath, privateDir, held) {
         commandPath,
         commandName: commandName,
         commandArgs,
+        effects: { roots: writableRoots, exempt: gitExempt, protectedPaths: guard.plan.meta.paths },
     };
 }
 /** A stage's own directory: the hooks' bundle and config, and under allowlist the relay. */
@@ -4916,8 +5868,9 @@ async function runCanary(plan, log, control) {
         throw canaryFailure(result, missing, plan.stage.recorder?.name ?? null);
 }
 /** The command's own stage, then the end line. Returns the command's exit code. */
-async function runMain(plan, log, control, facts) {
+async function runMain(plan, log, control, facts, effects) {
     const dir = prepareStage(plan, "main");
+    await effectsReady(effects);
     const merger = stageMerger(plan, false, (e) => log.write(e));
     if (!plan.recording) {
         // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
@@ -4926,6 +5879,9 @@ async function runMain(plan, log, control, facts) {
     }
     const result = await runStage({ dir, argv: [plan.commandPath, ...plan.commandArgs], env: stageEnv(plan, dir), ...plan.stage, quiet: false, merger }, control);
     control.throwIfInterrupted();
+    // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
+    for (const e of effectsFound(effects))
+        log.write(e);
     log.flush();
     const end = { kind: "end", events: log.lines, exit_code: result.code };
     if (result.signal !== null)

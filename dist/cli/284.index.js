@@ -1,8 +1,8 @@
-export const id = 800;
-export const ids = [800];
+export const id = 284;
+export const ids = [284];
 export const modules = {
 
-/***/ 9800:
+/***/ 9284:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -762,6 +762,136 @@ class EnvelopePrRecords {
     }
 }
 
+;// CONCATENATED MODULE: ./src/store/verified-heads.ts
+
+const NUMERIC_HEAD = ["generation", "posted_generation", "claim_until", "check_run_id", "updated_at"];
+const NUMERIC_VERDICT = ["pull_number", "run_id", "run_attempt", "recorded_at"];
+class VerifiedHeads {
+    db;
+    lapsed;
+    /** `lapsed(now)`: SQL true when a verified_heads claim may be taken over (lease over, or owner gone). */
+    constructor(db, lapsed) {
+        this.db = db;
+        this.lapsed = lapsed;
+    }
+    /**
+     * Records a pull request's verdict from a run on the commit. A run older than the one recorded
+     * (a lower run id, or the same run's earlier attempt) changes nothing: the pull request's latest
+     * run speaks for it. True when the row changed.
+     */
+    async recordVerdict(v) {
+        const changed = await this.db.run(`INSERT INTO pull_verdicts (repository, head_sha, pull_number, base_ref, base_sha, run_id, run_attempt, conclusion, code, title, summary, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (repository, head_sha, pull_number) DO UPDATE SET
+         base_ref = excluded.base_ref, base_sha = excluded.base_sha, run_id = excluded.run_id, run_attempt = excluded.run_attempt,
+         conclusion = excluded.conclusion, code = excluded.code, title = excluded.title, summary = excluded.summary, recorded_at = excluded.recorded_at
+       WHERE excluded.run_id > pull_verdicts.run_id
+          OR (excluded.run_id = pull_verdicts.run_id AND excluded.run_attempt >= pull_verdicts.run_attempt)`, [
+            v.repository,
+            v.head_sha,
+            v.pull_number,
+            v.base_ref,
+            v.base_sha,
+            v.run_id,
+            v.run_attempt,
+            v.conclusion,
+            v.code,
+            v.title,
+            v.summary,
+            v.recorded_at,
+        ]);
+        return changed === 1;
+    }
+    async verdicts(repository, headSha) {
+        const rows = await this.db.all("SELECT * FROM pull_verdicts WHERE repository = ? AND head_sha = ? ORDER BY pull_number", [repository, headSha]);
+        return rows.map((r) => withNumbers(r, NUMERIC_VERDICT));
+    }
+    async get(repository, headSha) {
+        const rows = await this.db.all("SELECT * FROM verified_heads WHERE repository = ? AND head_sha = ?", [
+            repository,
+            headSha,
+        ]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC_HEAD) : null;
+    }
+    /** What the commit's check is made of changed: one more generation (the row made on first use). */
+    async bump(repository, headSha, now) {
+        await this.db.run(`INSERT INTO verified_heads (repository, head_sha, generation, posted_generation, updated_at) VALUES (?, ?, 1, 0, ?)
+       ON CONFLICT (repository, head_sha) DO UPDATE SET generation = verified_heads.generation + 1, updated_at = excluded.updated_at`, [repository, headSha, now]);
+    }
+    /** As bump, only for a commit the App has a check for already; false (nothing changed) otherwise. */
+    async bumpKnown(repository, headSha, now) {
+        const changed = await this.db.run("UPDATE verified_heads SET generation = generation + 1, updated_at = ? WHERE repository = ? AND head_sha = ?", [now, repository, headSha]);
+        return changed === 1;
+    }
+    /** The one-poster claim for the commit's check: free, or its lease over, or its owner gone. */
+    async claim(repository, headSha, owner, now, leaseMs) {
+        const lapsed = this.lapsed(now);
+        const taken = await this.db.run(`UPDATE verified_heads SET claim_owner = ?, claim_until = ?
+       WHERE repository = ? AND head_sha = ? AND (claim_owner IS NULL OR ${lapsed.sql})`, [owner, now + leaseMs, repository, headSha, ...lapsed.params]);
+        return taken === 1;
+    }
+    /**
+     * Records what was posted (or that nothing was: no open pull request) at `generation`, and gives
+     * the claim back, only if `owner` still holds it. False: the claim was taken over meanwhile.
+     */
+    async finish(repository, headSha, owner, generation, done) {
+        const posted = done.check_run_id === null ? "" : "check_run_id = ?, conclusion = ?, code = ?, ";
+        const postedParams = done.check_run_id === null ? [] : [done.check_run_id, done.conclusion, done.code];
+        const changed = await this.db.run(`UPDATE verified_heads SET posted_generation = CASE WHEN posted_generation < ? THEN ? ELSE posted_generation END,
+         ${posted}pulls = ?, foreign_checks = ?, updated_at = ?, claim_owner = NULL, claim_until = NULL
+       WHERE repository = ? AND head_sha = ? AND claim_owner = ?`, [generation, generation, ...postedParams, done.pulls, done.foreign_checks, done.at, repository, headSha, owner]);
+        return changed === 1;
+    }
+    /** Gives the claim back (the work failed and will be retried). */
+    async release(repository, headSha, owner) {
+        await this.db.run("UPDATE verified_heads SET claim_owner = NULL, claim_until = 0 WHERE repository = ? AND head_sha = ? AND claim_owner = ?", [repository, headSha, owner]);
+    }
+    async recent(limit) {
+        const rows = await this.db.all("SELECT * FROM verified_heads ORDER BY updated_at DESC, head_sha LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC_HEAD));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/store/gated-pulls.ts
+
+const NUMERIC = ["pull_number", "gated_at", "ungated_review_id", "ungated_at"];
+/** Gated pull requests (migration 10). Repositories are matched as GitHub names them, in any case. */
+class GatedPullRecords {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    /** Records the pull request as gated, once: the first reason stays. True when this call recorded it. */
+    async markGated(repository, pullNumber, reason, at) {
+        const changed = await this.db.run(`INSERT INTO gated_pulls (repository, pull_number, reason, gated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (repository, pull_number) DO NOTHING`, [repository.toLowerCase(), pullNumber, reason, at]);
+        return changed === 1;
+    }
+    async get(repository, pullNumber) {
+        const rows = await this.db.all("SELECT * FROM gated_pulls WHERE repository = ? AND pull_number = ?", [
+            repository.toLowerCase(),
+            pullNumber,
+        ]);
+        return rows[0] ? withNumbers(rows[0], NUMERIC) : null;
+    }
+    /** Records a reviewer's ungate of one head commit (the latest one wins); false when the pull request is not gated. */
+    async recordUngate(repository, pullNumber, ungate) {
+        const changed = await this.db.run(`UPDATE gated_pulls SET ungated_by = ?, ungated_review_id = ?, ungated_head_sha = ?, ungated_at = ?
+       WHERE repository = ? AND pull_number = ? AND (ungated_review_id IS NULL OR ungated_review_id <> ?)`, [ungate.by, ungate.review_id, ungate.head_sha, ungate.at, repository.toLowerCase(), pullNumber, ungate.review_id]);
+        return changed === 1;
+    }
+    /** Withdraws the recorded ungate when its review was dismissed. */
+    async clearUngate(repository, pullNumber, reviewId) {
+        const changed = await this.db.run(`UPDATE gated_pulls SET ungated_by = NULL, ungated_review_id = NULL, ungated_head_sha = NULL, ungated_at = NULL
+       WHERE repository = ? AND pull_number = ? AND ungated_review_id = ?`, [repository.toLowerCase(), pullNumber, reviewId]);
+        return changed === 1;
+    }
+    async recent(limit) {
+        const rows = await this.db.all("SELECT * FROM gated_pulls ORDER BY gated_at DESC, pull_number DESC LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, NUMERIC));
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/store/migrations.ts
 /** Append-only: a shipped migration never changes; a new need is a new version. */
 const MIGRATIONS = [
@@ -1102,6 +1232,60 @@ CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository)
 CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
 `,
     },
+    {
+        version: 10,
+        name: "one verified check per commit: each open pull request's verdict, and the commit's check",
+        sql: `
+CREATE TABLE pull_verdicts (
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  pull_number INTEGER NOT NULL,
+  base_ref TEXT NOT NULL,
+  base_sha TEXT NOT NULL,
+  run_id BIGINT NOT NULL,
+  run_attempt INTEGER NOT NULL,
+  conclusion TEXT NOT NULL,
+  code TEXT,
+  title TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  recorded_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, head_sha, pull_number)
+);
+CREATE TABLE verified_heads (
+  repository TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  generation BIGINT NOT NULL,
+  posted_generation BIGINT NOT NULL,
+  claim_owner TEXT,
+  claim_until BIGINT,
+  check_run_id BIGINT,
+  conclusion TEXT,
+  code TEXT,
+  pulls TEXT,
+  foreign_checks TEXT,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (repository, head_sha)
+);
+CREATE INDEX verified_heads_at ON verified_heads (updated_at)
+`,
+    },
+    {
+        version: 11,
+        name: "gated pull requests: a pull request the gate once held stays gated until a reviewer ungates it",
+        sql: `
+CREATE TABLE gated_pulls (
+  repository TEXT NOT NULL,
+  pull_number INTEGER NOT NULL,
+  reason TEXT NOT NULL,
+  gated_at BIGINT NOT NULL,
+  ungated_by TEXT,
+  ungated_review_id BIGINT,
+  ungated_head_sha TEXT,
+  ungated_at BIGINT,
+  PRIMARY KEY (repository, pull_number)
+)
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1344,6 +1528,8 @@ function entryOf(r) {
 
 
 
+
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1416,12 +1602,18 @@ class Store {
     runs;
     /** Audit runs of the default branch and the envelope PR proposed from them. */
     envelopePrs;
+    /** The verified check per commit: each open pull request's verdict, and the commit's check. */
+    heads;
+    /** Pull requests the gate held once, and who ungated them. */
+    gated;
     constructor(db) {
         this.db = db;
         this.budget = new BudgetLedger(db);
         this.switches = new Switches(db);
         this.runs = new RunRecords(db, (now) => this.claimLapsed("verified_checks", now));
         this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
+        this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
+        this.gated = new GatedPullRecords(db);
     }
     get backend() {
         return this.db.dialect;
@@ -2411,7 +2603,18 @@ const APP_SETTINGS = [
     { name: "ENVELOPE_GATE_FREEZE_TTL_DAYS", default: "7", scope: "server", help: "expires_on = today (UTC) + this" },
     { name: "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", default: "14", scope: "server", help: "cap on the freeze TTL" },
     { name: "ENVELOPE_GATE_LEDGER_PATH", default: DEFAULT_LEDGER_PATH, scope: "server", help: "the ledger on the base branch" },
-    { name: "ENVELOPE_GATE_REVIEWERS", default: "", scope: "server", help: "comma-separated users asked to review each ledger PR" },
+    {
+        name: "ENVELOPE_GATE_REVIEWERS",
+        default: "",
+        scope: "server",
+        help: "comma-separated users asked to review each ledger PR; the envelope reviewers, who may also ungate a gated pull request",
+    },
+    {
+        name: "ENVELOPE_GATE_AGENT_LABEL",
+        default: "agent-authored",
+        scope: "server",
+        help: "the Action's agent-label: a pull request that carried it stays gated when it is removed (none: labels are not remembered)",
+    },
     { name: "ENVELOPE_GATE_TEAM_REVIEWERS", default: "", scope: "server", help: "comma-separated team slugs asked to review each ledger PR" },
     {
         name: "ENVELOPE_GATE_REVIEW_ALERT_HOURS",
@@ -3114,6 +3317,7 @@ function loadConfig(env) {
         ledgerPath: settingValue(env, "ENVELOPE_GATE_LEDGER_PATH"),
         reviewers: list(env.ENVELOPE_GATE_REVIEWERS),
         teamReviewers: list(env.ENVELOPE_GATE_TEAM_REVIEWERS),
+        agentLabel: settingValue(env, "ENVELOPE_GATE_AGENT_LABEL").toLowerCase() === "none" ? "" : settingValue(env, "ENVELOPE_GATE_AGENT_LABEL"),
         reviewAlertMs: reviewAlertMsFromEnv(env),
         sweepIntervalMs: config_int(env, "ENVELOPE_GATE_SWEEP_SECONDS", 1, 3600) * 1000,
         leaseMs: config_int(env, "ENVELOPE_GATE_LEASE_SECONDS", 5, 3600) * 1000,
@@ -4094,6 +4298,40 @@ class InstallationClient {
         const zip = await this.call("download the evidence artifact", "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", { ...r, artifact_id: artifact.id, archive_format: "zip" });
         return new Uint8Array(zip.data);
     }
+    /**
+     * The evidence artifact of the run attempt GitHub reports (`run.run_attempt`): for a re-run,
+     * only an artifact created at or after that attempt started (`run_started_at`) is its own; one of
+     * an earlier attempt of the same run is `earlier`, never read as this attempt's. Of several, the
+     * newest. None named so: `missing`.
+     */
+    async runEvidence(r, run, name) {
+        const list = await this.call("list the run's artifacts", "GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", { ...r, run_id: run.id, name, per_page: 100 });
+        const named = list.data.artifacts.filter((a) => a.name === name && !a.expired);
+        if (named.length === 0)
+            return { kind: "missing" };
+        const created = (a) => Date.parse(a.created_at ?? "");
+        const attempt = run.run_attempt ?? 1;
+        let own = named;
+        if (attempt > 1) {
+            const started = Date.parse(run.run_started_at ?? "");
+            if (Number.isNaN(started))
+                return {
+                    kind: "earlier",
+                    reason: `GitHub gives no start time for attempt ${attempt} of run ${run.id}: whose ${name} artifact is which cannot be told`,
+                };
+            own = named.filter((a) => created(a) >= started);
+            if (own.length === 0) {
+                const a = named[0];
+                return {
+                    kind: "earlier",
+                    reason: `run ${run.id}'s ${name} artifact (${a.id}, created ${a.created_at ?? "at no time GitHub gives"}) is older than attempt ${attempt}, which started ${run.run_started_at}: it is an earlier attempt's`,
+                };
+            }
+        }
+        const artifact = own.reduce((a, b) => (created(b) > created(a) ? b : a));
+        const zip = await this.call("download the evidence artifact", "GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", { ...r, artifact_id: artifact.id, archive_format: "zip" });
+        return { kind: "zip", zip: new Uint8Array(zip.data) };
+    }
     /** A completed check run with its output, in one request (createCheckRun). */
     async createCheckRun(r, check) {
         const run = await createCheckRun(this.client, r, {
@@ -4108,10 +4346,51 @@ class InstallationClient {
         }, { what: "create a check run", hint: APP_HINT });
         return run.id;
     }
-    /** The id of a check run named `name` on `sha` whose external_id is `externalId`, if one exists (one page of 100). */
-    async findCheckRun(r, sha, name, externalId) {
-        const res = await this.call("list the commit's check runs", "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...r, ref: sha, check_name: name, filter: "all", per_page: 100 });
-        return res.data.check_runs.find((c) => c.external_id === externalId)?.id ?? null;
+    /**
+     * Every check run named `name` on `sha`, whoever posted it (`app_id`: the app GitHub says
+     * created it; a job token's is GitHub Actions'), up to 1,000.
+     */
+    async checkRunsNamed(r, sha, name) {
+        const out = [];
+        for (let page = 1; page <= 10; page++) {
+            const res = await this.call("list the commit's check runs", "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...r, ref: sha, check_name: name, filter: "all", per_page: 100, page });
+            for (const c of res.data.check_runs) {
+                out.push({
+                    id: c.id,
+                    name: c.name,
+                    app_id: typeof c.app?.id === "number" ? c.app.id : null,
+                    app_slug: c.app?.slug ?? null,
+                    status: c.status,
+                    conclusion: c.conclusion ?? null,
+                    external_id: c.external_id ?? null,
+                    title: c.output?.title ?? null,
+                    summary: c.output?.summary ?? null,
+                });
+            }
+            if (res.data.check_runs.length < 100 || out.length >= res.data.total_count)
+                break;
+        }
+        return out;
+    }
+    /**
+     * The pull requests GitHub associates with commit `sha` (GET /commits/{sha}/pulls), up to 1,000:
+     * open ones and merged ones; a caller keeps those whose head is `sha`. GitHub lists only the
+     * merged one for a commit already on the default branch.
+     */
+    async pullsOfCommit(r, sha) {
+        const out = [];
+        for (let page = 1; page <= 10; page++) {
+            const res = await this.call("list the commit's pull requests", "GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls", {
+                ...r,
+                commit_sha: sha,
+                per_page: 100,
+                page,
+            });
+            out.push(...res.data.map(pullInfo));
+            if (res.data.length < 100)
+                break;
+        }
+        return out;
     }
     /** A branch's current commit, or null when there is no such branch (branchHeadSha, the Action's reader too). */
     branchSha(r, branch) {
@@ -4247,6 +4526,24 @@ class InstallationClient {
     async comment(r, issueNumber, body) {
         await this.call("comment", "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...r, issue_number: issueNumber, body });
     }
+    /** A pull request's reviews, oldest first, with their bodies (at most 1000: the rest, the newest, unread). */
+    async listReviews(r, pullNumber) {
+        const out = [];
+        for (let page = 1; page <= 10; page++) {
+            const res = await this.call("list the pull request's reviews", "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews", {
+                ...r,
+                pull_number: pullNumber,
+                per_page: 100,
+                page,
+            });
+            for (const x of res.data) {
+                out.push({ id: x.id, login: x.user?.login ?? "", state: x.state, commitId: x.commit_id ?? null, body: x.body ?? null });
+            }
+            if (res.data.length < 100)
+                break;
+        }
+        return out;
+    }
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -4268,10 +4565,10 @@ async function heartbeats(store) {
     const rows = await store.db.all("SELECT replica_id, beat_at FROM heartbeats ORDER BY beat_at DESC LIMIT 20");
     return rows.map((r) => ({ replica_id: r.replica_id, beat_at: Number(r.beat_at) }));
 }
-const NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at"];
+const ops_NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at"];
 function numeric(row) {
     const out = { ...row };
-    for (const k of NUMERIC)
+    for (const k of ops_NUMERIC)
         if (out[k] !== null && out[k] !== undefined)
             out[k] = Number(out[k]);
     return out;
@@ -4979,6 +5276,7 @@ async function statusSnapshot(store, now, options) {
     const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
     const refusedRuns = await store.runs.recentRefusals(20);
     const verified = await store.runs.recentVerifiedChecks(20);
+    const heads = await store.heads.recent(20);
     const auditRuns = await store.envelopePrs.recentAuditRuns(20);
     const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
     return {
@@ -5057,6 +5355,16 @@ async function statusSnapshot(store, now, options) {
             conclusion: c.conclusion,
             code: c.code,
             check_run_id: c.check_run_id,
+        })),
+        verified_heads: heads.map((h) => ({
+            repository: h.repository,
+            head_sha: h.head_sha,
+            conclusion: h.conclusion,
+            code: h.code,
+            check_run_id: h.check_run_id,
+            pulls: JSON.parse(h.pulls ?? "[]"),
+            foreign_checks: JSON.parse(h.foreign_checks ?? "[]"),
+            updated_at: new Date(h.updated_at).toISOString(),
         })),
         dual_runs_in_flight: inFlight.map((d) => ({
             id: d.id,
@@ -5320,7 +5628,7 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
     ]), "None.")}
 <h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
 <h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
-<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"], s.refused_runs.map((r) => [
+<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request or pull_request_review run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"], s.refused_runs.map((r) => [
         r.at,
         r.repository,
         `${r.run_id} (attempt ${r.run_attempt})`,
@@ -5361,6 +5669,16 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
         c.state,
         c.conclusion ?? "—",
         c.code ?? "",
+    ]), "None yet.")}
+<h2>Verified commits</h2><p>The verified check per commit: the conjunction of its open pull requests, each against its current base. A check of the same name another source posted (a job token's) is listed here and never counted.</p>${table(["repository", "commit", "conclusion", "code", "pull requests", "checks of the same name from another source"], s.verified_heads.map((h) => [
+        h.repository,
+        h.head_sha.slice(0, 12),
+        h.conclusion ?? "—",
+        h.code ?? "",
+        h.pulls.map((p) => `#${p.number} into ${p.base_ref}: ${p.conclusion}`).join("; ") || "none open",
+        h.foreign_checks
+            .map((f) => `check run ${f.id} by ${f.app_slug ?? "?"} (app ${f.app_id ?? "?"}): ${f.conclusion ?? "pending"}`)
+            .join("; "),
     ]), "None yet.")}
 <h2>Recent decisions</h2>${table(["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"], s.recent_decisions.map((d) => [
         d.decided_at ?? "—",
@@ -5476,12 +5794,17 @@ const workflowRun = obj({
 });
 const pullRequestEvent = obj({
     action: str,
+    "before?": str,
     ...repoEvent,
+    "sender?": nullable(obj({ "login?": str })),
+    "label?": nullable(obj({ "name?": str })),
+    "review?": nullable(obj({ id, "body?": nullable(str) })),
     pull_request: obj({
         number: id,
         "merged?": nullable(bool),
         head: obj({ ref: str, "sha?": str, "repo?": nullable(obj({ full_name: fullName })) }),
         "base?": obj({ "ref?": str }),
+        "labels?": arr(obj({ "name?": str })),
     }),
 });
 const paths = arr(str);
@@ -5832,6 +6155,106 @@ async function listen(server, port, host) {
     return server.address();
 }
 
+;// CONCATENATED MODULE: ./src/core/gate-memory.ts
+
+/**
+ * A pull request stays gated (docs/app.md, "Gated pull requests"). The Action decides whether
+ * it gates a pull request from its author and labels at each run, and a run it does not gate
+ * leaves no evidence: removing the agent label would turn a failing verified check into a
+ * passing neutral one. The App remembers every pull request that carried the label or whose
+ * verified run was gated, and a run of it without evidence fails until an envelope reviewer
+ * ungates its head commit with a review whose body has the line `/envelope-gate ungate`.
+ */
+const UNGATE_COMMAND = "/envelope-gate ungate";
+/** Whether a review body carries the command on a line of its own (case and surrounding blanks aside). */
+function hasUngateCommand(body) {
+    return (body ?? "").split(/\r?\n/).some((line) => line.trim().toLowerCase() === UNGATE_COMMAND);
+}
+/** Why a review with the command does not ungate, or null when it does. */
+function ungateRefusal(review, who) {
+    const login = review.login.toLowerCase();
+    if (!who.reviewers.some((r) => r.toLowerCase() === login)) {
+        return `@${review.login} is not an envelope reviewer (ENVELOPE_GATE_REVIEWERS: ${who.reviewers.join(", ") || "none"})`;
+    }
+    if (who.author !== null && who.author.toLowerCase() === login)
+        return `@${review.login} wrote the pull request`;
+    if (review.state !== "APPROVED" && review.state !== "COMMENTED")
+        return `the review is ${review.state.toLowerCase()}`;
+    if (review.commitId !== who.headSha) {
+        return `the review is of ${String(review.commitId ?? "no commit").slice(0, 12)}, the head is ${who.headSha.slice(0, 12)}`;
+    }
+    return null;
+}
+/** The latest review that ungates the head, or null; each refused command with why. */
+function ungateOf(reviews, who) {
+    const refused = [];
+    let found = null;
+    for (const review of reviews) {
+        if (!hasUngateCommand(review.body))
+            continue;
+        const reason = ungateRefusal(review, who);
+        if (reason !== null)
+            refused.push({ review, reason });
+        else if (found === null || review.id > found.id)
+            found = review;
+    }
+    return { review: found, refused };
+}
+/** Why a `pull_request` event shows the pull request gated by the label, or null. */
+function labelGateReason(event, agentLabel) {
+    if (agentLabel === "")
+        return null;
+    const is = (name) => typeof name === "string" && name.toLowerCase() === agentLabel.toLowerCase();
+    const by = event.sender ? ` by @${event.sender}` : "";
+    if (event.action === "unlabeled" && is(event.label?.name))
+        return `the label "${agentLabel}" was removed${by}`;
+    if (event.action === "labeled" && is(event.label?.name))
+        return `the label "${agentLabel}" was added${by}`;
+    if ((event.labels ?? []).some((l) => is(l.name)))
+        return `the pull request carried the label "${agentLabel}"`;
+    return null;
+}
+/**
+ * The verdict of a successful verified run that left no evidence: `neutral` (not gated) for a pull
+ * request the App never held gated, else as gatedRunCheck says. The one verdict the gate memory and
+ * the reviews decide, so it is made again when either changes (dependsOnGate).
+ */
+function noEvidenceCheck(gate, runLine) {
+    if (gate !== null)
+        return gatedRunCheck(gate, runLine);
+    return {
+        conclusion: "neutral",
+        code: null,
+        title: "Not gated: the run left no evidence",
+        summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${(0,markdown/* mdText */.bC)(runLine)}`,
+    };
+}
+/**
+ * Whether a recorded verdict is noEvidenceCheck's: nothing else makes a `neutral` verdict or
+ * VERIFIED_CHECK_STILL_GATED (a run with evidence, or refused, is judged on that alone).
+ */
+function dependsOnGate(v) {
+    return v.conclusion === "neutral" || v.code === "VERIFIED_CHECK_STILL_GATED";
+}
+/** The verified check of a successful run without evidence on a pull request the App holds gated. */
+function gatedRunCheck(gate, runLine) {
+    const refused = gate.refused.length > 0 ? `\n\nNot an ungate: ${gate.refused.map((r) => (0,markdown/* mdText */.bC)(r)).join("; ")}.` : "";
+    if (gate.ungate !== null) {
+        return {
+            conclusion: "neutral",
+            code: null,
+            title: `Not gated: ungated by ${gate.ungate.by}`,
+            summary: `${(0,markdown/* mdText */.bC)(`This pull request was gated (${gate.reason}). The envelope reviewer @${gate.ungate.by} ungated this commit (review ${gate.ungate.reviewId}); the run left no evidence.`)}\n\n${(0,markdown/* mdText */.bC)(runLine)}`,
+        };
+    }
+    return {
+        conclusion: "failure",
+        code: "VERIFIED_CHECK_STILL_GATED",
+        title: "Not verified: the pull request is still gated",
+        summary: `${(0,markdown/* mdCode */.xs)("VERIFIED_CHECK_STILL_GATED")}: ${(0,markdown/* mdText */.bC)(`this pull request was gated (${gate.reason}), and this run left no evidence. A pull request stays gated when its label is removed: an envelope reviewer ungates its head commit with a review whose body has the line ${UNGATE_COMMAND}.`)}${refused}\n\n${(0,markdown/* mdText */.bC)(runLine)}`,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/payloads.ts
 /** The parts of GitHub's webhook payloads the App reads; every field may be missing. */
 /**
@@ -5854,8 +6277,961 @@ function pullRequestHead(p) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/app/gate-memory.ts
+
+
+
+/**
+ * The App's memory of gated pull requests (core/gate-memory.ts decides; docs/app.md, "Gated pull
+ * requests"). A pull request is recorded gated when a `pull_request` event shows the agent label
+ * on it (added, removed, or carried), and when a verified run of it left evidence (the Action
+ * gated it). Ungating is read from GitHub's reviews list when a run's verdict is decided, and again
+ * when an event of the pull request may change a verdict the memory decides (verified-check.ts
+ * onGateChange); the review event records it early with the reviewer's name.
+ */
+/** `pull_request` (any action): records the pull request gated when the event shows the agent label. */
+async function rememberLabel(ctx, p) {
+    const head = pullRequestHead(p);
+    if (head === null)
+        return null;
+    const reason = labelGateReason({ action: p.action, label: p.label ?? null, labels: p.pull_request?.labels ?? [], sender: p.sender?.login ?? null }, ctx.settings.agentLabel);
+    if (reason === null)
+        return null;
+    if (!(await ctx.store.gated.markGated(head.repository, head.number, reason, ctx.clock.now())))
+        return null;
+    ctx.log("info", "pull.gated", { repository: head.repository, pull: head.number, reason });
+    return `pull request #${head.number} gated: ${reason}`;
+}
+/**
+ * `pull_request_review`: a review whose body has the ungate command, read again from GitHub, by
+ * an envelope reviewer on the pull request's current head, records the ungate; a dismissed one
+ * withdraws it. Null when the review is no ungate command.
+ */
+async function onUngateReview(ctx, p) {
+    const head = pullRequestHead(p);
+    const reviewId = p.review?.id;
+    if (head === null || typeof reviewId !== "number")
+        return null;
+    if (p.action === "dismissed") {
+        const cleared = await ctx.store.gated.clearUngate(head.repository, head.number, reviewId);
+        if (cleared)
+            ctx.log("warn", "pull.ungate_withdrawn", { repository: head.repository, pull: head.number, review: reviewId });
+        return cleared ? `review ${reviewId} dismissed: pull request #${head.number} is gated again` : null;
+    }
+    if (p.action !== "submitted" || !hasUngateCommand(p.review?.body))
+        return null;
+    if ((await ctx.store.gated.get(head.repository, head.number)) === null)
+        return `ungate: pull request #${head.number} is not gated`;
+    const installationId = p.installation?.id;
+    if (installationId === undefined)
+        return null;
+    const gh = await ctx.installation(installationId);
+    const r = repoRef(head.repository);
+    const [pull, reviews] = await Promise.all([gh.readPull(r, head.number), gh.listReviews(r, head.number)]);
+    const review = reviews.find((x) => x.id === reviewId);
+    const reason = pull === null || review === undefined
+        ? `GitHub does not list review ${reviewId} of pull request #${head.number}`
+        : ungateRefusal(review, { reviewers: ctx.settings.reviewers, author: pull.user?.login ?? null, headSha: pull.head.sha });
+    if (reason !== null || review === undefined || pull === null) {
+        ctx.log("warn", "pull.ungate_refused", {
+            repository: head.repository,
+            pull: head.number,
+            review: reviewId,
+            code: "UNGATE_REFUSED",
+            reason,
+        });
+        return `refused: UNGATE_REFUSED: ${reason}`;
+    }
+    await ctx.store.gated.recordUngate(head.repository, head.number, {
+        by: review.login,
+        review_id: review.id,
+        head_sha: pull.head.sha,
+        at: ctx.clock.now(),
+    });
+    ctx.log("info", "pull.ungated", {
+        repository: head.repository,
+        pull: head.number,
+        by: review.login,
+        review: review.id,
+        head: pull.head.sha,
+    });
+    return `pull request #${head.number} ungated by @${review.login} at ${pull.head.sha.slice(0, 12)}`;
+}
+/**
+ * For a verified run's check: a run that left evidence records its pull request gated (null);
+ * a successful run without evidence gets gateOf its pull request and head.
+ */
+async function gateFacts(ctx, gh, repository, a, evidence) {
+    if (evidence.kind !== "missing") {
+        if (evidence.kind === "bundle" && evidence.bundle.runner.mode === "audit")
+            return null;
+        if (await ctx.store.gated.markGated(repository, a.pullNumber, `run ${a.run.id} was gated`, ctx.clock.now())) {
+            ctx.log("info", "pull.gated", { repository, pull: a.pullNumber, run: a.run.id });
+        }
+        return null;
+    }
+    if (a.run.conclusion !== "success")
+        return null;
+    return gateOf(ctx, gh, repository, { number: a.pullNumber, author: a.pull.user?.login ?? null, headSha: a.headSha });
+}
+/**
+ * A pull request the App holds gated, with the ungate GitHub's reviews show for `headSha` now
+ * (recorded when found) and the refused commands; null when it was never gated.
+ */
+async function gateOf(ctx, gh, repository, pull) {
+    const memory = await ctx.store.gated.get(repository, pull.number);
+    if (memory === null)
+        return null;
+    const reviews = await gh.listReviews(repoRef(repository), pull.number);
+    const { review, refused } = ungateOf(reviews, { reviewers: ctx.settings.reviewers, author: pull.author, headSha: pull.headSha });
+    if (review !== null) {
+        await ctx.store.gated.recordUngate(repository, pull.number, {
+            by: review.login,
+            review_id: review.id,
+            head_sha: pull.headSha,
+            at: ctx.clock.now(),
+        });
+    }
+    return {
+        reason: memory.reason,
+        ungate: review === null ? null : { by: review.login, reviewId: review.id },
+        refused: refused.map((x) => `review ${x.review.id} by @${x.review.login}: ${x.reason}`),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/verified-head.ts
+
+
+/** The line naming the run a pull request's verdict is from (the same from the run as from its recorded verdict). */
+function runLine(r) {
+    return `Run ${r.runId} (attempt ${r.attempt}) of ${r.workflowPath}, on ${r.headSha} for pull request #${r.pullNumber} into ${r.baseRef} (${r.baseSha}).`;
+}
+/** Each pull request's own part of a summary is cut here, so many of them still fit GitHub's 65,535 characters. */
+const PER_PULL_SUMMARY_MAX = 6000;
+/** Which verdict speaks for each open pull request: the one recorded against the base it targets now. */
+function judge(pulls, verdicts) {
+    const byPull = new Map(verdicts.map((v) => [v.pull_number, v]));
+    return [...pulls]
+        .sort((a, b) => a.number - b.number)
+        .map((pull) => {
+        const v = byPull.get(pull.number) ?? null;
+        return v !== null && v.base_ref === pull.baseRef ? { pull, verdict: v, stale: null } : { pull, verdict: null, stale: v };
+    });
+}
+const into = (p) => `pull request #${p.number} into ${p.baseRef}${p.headRepository === null ? " (its head repository is gone)" : ""}`;
+function line(j) {
+    const name = `${(0,markdown/* mdText */.bC)(`#${j.pull.number}`)} into ${(0,markdown/* mdCode */.xs)(j.pull.baseRef)}`;
+    if (j.verdict !== null) {
+        const v = j.verdict;
+        const code = v.code === null ? "" : ` (${(0,markdown/* mdCode */.xs)(v.code)})`;
+        return `- ${name}: **${v.conclusion}**${code}: ${(0,markdown/* mdText */.bC)(v.title)} (run ${v.run_id}, attempt ${v.run_attempt}, base ${(0,markdown/* mdCode */.xs)(v.base_sha.slice(0, 12))})`;
+    }
+    const why = j.stale !== null
+        ? `its latest verified run (${j.stale.run_id}) judged it against ${(0,markdown/* mdCode */.xs)(j.stale.base_ref)}; it targets ${(0,markdown/* mdCode */.xs)(j.pull.baseRef)} now`
+        : "no verified run of the base's gate on this commit yet";
+    return `- ${name}: **not verified** (${(0,markdown/* mdCode */.xs)("VERIFIED_CHECK_PULL_UNVERIFIED")}): ${why}`;
+}
+function foreignLines(foreign, checkName) {
+    if (foreign.length === 0)
+        return [];
+    const items = foreign.map((f) => `- check run ${f.id} by ${(0,markdown/* mdCode */.xs)(f.app_slug ?? "an unknown app")} (app id ${f.app_id ?? "none"}), ${(0,markdown/* mdText */.bC)(f.conclusion ?? "not completed")}${f.external_id ? `, external id ${(0,markdown/* mdCode */.xs)(f.external_id)}` : ""}`);
+    return [
+        `**Not this App's, never counted:** ${foreign.length === 1 ? "a check run" : `${foreign.length} check runs`} on this commit named ${(0,markdown/* mdCode */.xs)(checkName)} that another source posted (a job token can post any name). Require ${(0,markdown/* mdCode */.xs)(checkName)} with this App as its source (the ruleset's \`integration_id\`).\n\n${items.join("\n")}`,
+    ];
+}
+/** The check for `head`: the open pull requests GitHub lists on it, their verdicts, the foreign checks of the same name. */
+function headCheck(pulls, verdicts, foreign, checkName) {
+    const judged = judge(pulls, verdicts);
+    const failing = judged.filter((j) => j.verdict?.conclusion === "failure");
+    const missing = judged.filter((j) => j.verdict === null);
+    const passing = judged.filter((j) => j.verdict?.conclusion === "success");
+    const conclusion = failing.length > 0 || missing.length > 0 ? "failure" : passing.length > 0 ? "success" : "neutral";
+    const first = failing[0]?.verdict?.code ?? null;
+    const code = failing.length > 0
+        ? first !== null && (0,errors/* isErrorCode */.We)(first)
+            ? first
+            : null
+        : missing.length > 0
+            ? "VERIFIED_CHECK_PULL_UNVERIFIED"
+            : null;
+    const only = judged.length === 1 ? judged[0] : null;
+    let title;
+    if (only?.verdict)
+        title = only.verdict.title;
+    else if (failing.length > 0)
+        title = `Not verified: ${into(failing[0].pull)} fails${judged.length > 1 ? ` (${failing.length} of ${judged.length} open pull requests on this commit)` : ""}`;
+    else if (missing.length > 0)
+        title = `Not verified: ${into(missing[0].pull)} has no verified run against its base on this commit`;
+    else if (conclusion === "success")
+        title = `Verified: the base's gate passed for each of the ${judged.length} open pull requests on this commit`;
+    else
+        title = `Not gated: none of the ${judged.length} open pull requests on this commit is gated`;
+    const header = judged.length === 1
+        ? `The one open pull request on this commit, against its current base:`
+        : `This check belongs to the commit, so it is the conjunction of the ${judged.length} open pull requests on it, each against its own current base:`;
+    const details = judged
+        .filter((j) => j.verdict !== null)
+        .map((j) => `### ${(0,markdown/* mdText */.bC)(`#${j.pull.number}`)} into ${(0,markdown/* mdCode */.xs)(j.pull.baseRef)}\n\n${(0,markdown/* clipMarkdown */._n)(j.verdict.summary, PER_PULL_SUMMARY_MAX, "…")}`);
+    return {
+        conclusion,
+        code,
+        title: (0,markdown/* plainText */.wh)(title, 255),
+        summary: [...foreignLines(foreign, checkName), `${header}\n\n${judged.map(line).join("\n")}`, ...details].join("\n\n"),
+    };
+}
+
 // EXTERNAL MODULE: ./node_modules/fflate/esm/index.mjs
 var fflate_esm = __webpack_require__(1306);
+;// CONCATENATED MODULE: ./src/core/evidence.ts
+/**
+ * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
+ * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
+ * Pure: the caller reads and writes the files.
+ */
+
+
+
+const MANIFEST_FILE = "manifest.json";
+const MANIFEST_DIGEST_FILE = "manifest.json.sha256";
+const EVIDENCE_ARTIFACT_NAME = "envelope-gate-evidence";
+const EVIDENCE_FILES = {
+    observerLog: "observer.jsonl",
+    envelopeDigest: "envelope.json.sha256",
+    properties: "properties.json",
+    runner: "runner.json",
+    verdict: "verdict.json",
+};
+/**
+ * Files only an audit run's bundle has (besides every one of EVIDENCE_FILES): the suggested
+ * envelope and its `sha256sum` line (naming `envelope.json`, the file it is meant to become).
+ */
+const AUDIT_EVIDENCE_FILES = {
+    suggestedEnvelope: "suggested-envelope.json",
+    suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
+};
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+function checkName(name) {
+    if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
+        throw new Refusal("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
+    }
+}
+/** Builds manifest.json for these files (everything except the manifest itself). */
+function buildManifest(files) {
+    const names = [...files.keys()].sort();
+    const entries = {};
+    for (const name of names) {
+        checkName(name);
+        entries[name] = `sha256:${sha256Hex(files.get(name))}`;
+    }
+    const manifest = { version: 1, files: entries };
+    const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
+    const hex = sha256Hex(bytes);
+    return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
+}
+function mismatch(message) {
+    throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", message, {
+        hint: "The evidence bundle was altered or is incomplete; it is not used.",
+    });
+}
+/**
+ * Verifies a whole bundle: the manifest digest line, then every listed file's hash, and that
+ * no file is missing or unlisted. Returns the bundle digest, or throws EVIDENCE_DIGEST_MISMATCH.
+ */
+function verifyBundle(files) {
+    const manifestBytes = files.get(MANIFEST_FILE);
+    if (manifestBytes === undefined)
+        mismatch(`the bundle has no ${MANIFEST_FILE}`);
+    const digestBytes = files.get(MANIFEST_DIGEST_FILE);
+    if (digestBytes === undefined)
+        mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
+    const hex = (0,envelope/* sha256Hex */.fg)(manifestBytes);
+    const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
+    if (!line)
+        mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
+    if (line[1] !== hex)
+        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1]}`);
+    let manifest;
+    try {
+        manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));
+    }
+    catch {
+        mismatch(`${MANIFEST_FILE} is not JSON`);
+    }
+    const m = manifest;
+    if (typeof m !== "object" || m === null || m.version !== 1 || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) {
+        mismatch(`${MANIFEST_FILE} is not {"version":1,"files":{...}}`);
+    }
+    const listed = m.files;
+    for (const [name, expected] of Object.entries(listed)) {
+        const bytes = files.get(name);
+        if (bytes === undefined)
+            mismatch(`${name} is listed in the manifest but missing from the bundle`);
+        if (typeof expected !== "string" || expected !== `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`) {
+            mismatch(`${name} does not match its manifest hash`);
+        }
+    }
+    for (const name of files.keys()) {
+        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+            mismatch(`${name} is in the bundle but not in the manifest`);
+        }
+    }
+    return { digest: `sha256:${hex}`, manifest: m };
+}
+function encodeJson(value) {
+    return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
+}
+function unusable(message) {
+    throw new errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+}
+function parseJsonFile(files, name) {
+    const bytes = files.get(name);
+    if (bytes === undefined)
+        unusable(`the evidence bundle has no ${name}`);
+    try {
+        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    }
+    catch {
+        return unusable(`${name} in the evidence bundle is not JSON`);
+    }
+}
+/**
+ * Unzips an evidence artifact, verifies the manifest digest and every file's digest
+ * (EVIDENCE_DIGEST_MISMATCH otherwise), and reads runner.json, properties.json, verdict.json.
+ * Pure (the zip's bytes in, the bundle out): the App and the Action both read bundles with it.
+ */
+function readEvidenceZip(zip) {
+    let entries;
+    try {
+        entries = (0,fflate_esm/* unzipSync */.AO)(zip);
+    }
+    catch (err) {
+        return unusable(`the evidence artifact is not a readable zip (${err.message})`);
+    }
+    const files = new Map();
+    for (const [name, bytes] of Object.entries(entries)) {
+        if (name.endsWith("/"))
+            continue;
+        files.set(name, bytes);
+    }
+    const { digest, manifest } = verifyBundle(files);
+    for (const required of Object.values(EVIDENCE_FILES)) {
+        if (!(required in manifest.files)) {
+            throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+        }
+    }
+    const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
+    const props = parseJsonFile(files, EVIDENCE_FILES.properties);
+    const verdict = parseJsonFile(files, EVIDENCE_FILES.verdict);
+    if (typeof runner !== "object" || runner === null)
+        unusable("runner.json is not an object");
+    if (props.version !== 1 || !Array.isArray(props.properties))
+        unusable('properties.json is not {"version":1,"properties":[...]}');
+    for (const p of props.properties) {
+        if (typeof p?.name !== "string" || !["pass", "fail", "error"].includes(String(p.result))) {
+            unusable("properties.json has an entry without a name or with a result other than pass, fail, error");
+        }
+    }
+    if (typeof verdict !== "object" || verdict === null || !["pass", "envelope_fail", "error"].includes(String(verdict.verdict))) {
+        unusable("verdict.json has no verdict of pass, envelope_fail or error");
+    }
+    return { digest, runner, properties: props.properties, verdict };
+}
+
+;// CONCATENATED MODULE: ./src/core/run-checks.ts
+/**
+ * The events whose runs are runner A: GitHub runs both from the pull request's merge commit, with
+ * the pull request as the run's only one (a review re-runs the gate: an approved policy change).
+ */
+const RUNNER_A_EVENTS = new Set(["pull_request", "pull_request_review"]);
+/** Whether a run of this event is a runner A candidate (and gets the verified check). */
+const isRunnerAEvent = (event) => RUNNER_A_EVENTS.has(event ?? "");
+/** Events the App never takes as runner A, with why (docs/app.md, "Which runs count"). */
+const EVENT_REASONS = {
+    workflow_dispatch: "a workflow_dispatch run is started by whoever may dispatch, on any branch; only a pull_request or pull_request_review run is runner A",
+    pull_request_target: "a pull_request_target run's workflow is the base's, but what it checks out and runs is up to that workflow; the App takes only pull_request and pull_request_review runs as runner A",
+    merge_group: "a merge_group run checks a merge queue's commit, not a pull request's head",
+    push: "a push run belongs to no pull request",
+    schedule: "a scheduled run belongs to no pull request",
+};
+/** The gate workflow's path in the repository: `.github/workflows/<file>`. */
+function gateWorkflowPath(workflow) {
+    return `.github/workflows/${workflow}`;
+}
+/** The workflow path GitHub reports for a run, without a `@ref` suffix. */
+function runPath(run) {
+    return String(run.path ?? "").replace(/@.*$/, "");
+}
+const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+/**
+ * Stage 1, from the run alone: the installation's repository, the gate workflow's path, a
+ * `pull_request` (or `pull_request_review`) event from a branch of this repository, and exactly one pull request of this
+ * repository. Returns that pull request's number (to be read again) or a refusal.
+ */
+function runnerARun(run, repository, workflow) {
+    if (!same(run.repository?.full_name, repository)) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} belongs to ${run.repository?.full_name ?? "no repository"}, not ${repository}`,
+        };
+    }
+    if (runPath(run) !== gateWorkflowPath(workflow)) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`,
+        };
+    }
+    if (!isRunnerAEvent(run.event)) {
+        const why = EVENT_REASONS[run.event] ?? "only a pull_request or pull_request_review run is runner A";
+        return { code: "RUNNER_A_EVENT_REFUSED", reason: `run ${run.id} is a ${run.event || "?"} run: ${why}` };
+    }
+    if (run.head_repository && run.head_repository.id !== run.repository.id) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `run ${run.id} is for a branch of ${run.head_repository.full_name} (a fork): the App does not take fork pull requests as runner A`,
+        };
+    }
+    const pulls = (run.pull_requests ?? []).filter((p) => p.base?.repo?.id === run.repository.id && p.head?.repo?.id === run.repository.id);
+    if (pulls.length === 0) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `GitHub names no pull request of ${repository} for run ${run.id} (a fork pull request, or the branch is in none)`,
+        };
+    }
+    if (pulls.length > 1) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: `GitHub names ${pulls.length} pull requests for run ${run.id} (#${pulls.map((p) => p.number).join(", #")}): which one it judged is ambiguous`,
+        };
+    }
+    return { pullNumber: pulls[0].number };
+}
+/** Stage 2: the pull request, read again, is open, of this repository, and its head is the run's commit. */
+function runnerAPull(run, pull, repository, pullNumber) {
+    if (pull === null)
+        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} does not exist` };
+    if (!same(pull.base?.repo?.full_name, repository) || !same(pull.head?.repo?.full_name, repository)) {
+        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} is not from a branch of ${repository} into it` };
+    }
+    if (pull.state !== "open")
+        return { code: "RUNNER_A_NOT_CURRENT_HEAD", reason: `pull request #${pullNumber} is ${pull.state}` };
+    if (pull.head.sha !== run.head_sha) {
+        return {
+            code: "RUNNER_A_NOT_CURRENT_HEAD",
+            reason: `run ${run.id} checked ${run.head_sha.slice(0, 12)}, pull request #${pullNumber}'s head is now ${pull.head.sha.slice(0, 12)}`,
+        };
+    }
+    return null;
+}
+/**
+ * Stage 3: the workflow file the run used is the base's. GitHub runs a pull_request workflow
+ * from the merge of head into base, so a head whose workflow blob equals the base's ran the
+ * base's file. A head that does not (it changed the file, or the base changed it since the
+ * head branched) is refused: rebase the pull request.
+ */
+function runnerAWorkflow(path, atHead, atBase) {
+    if (atBase === null || atBase.type !== "file") {
+        return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `the base has no ${path}: the run's workflow file is not the base's` };
+    }
+    if (atHead === null || atHead.type !== "file" || atHead.sha !== atBase.sha) {
+        return {
+            code: "RUNNER_A_WORKFLOW_CHANGED",
+            reason: `${path} at the head (${atHead === null ? "absent" : atHead.sha.slice(0, 12)}) is not the base's (${atBase.sha.slice(0, 12)}): the pull request's own workflow file ran`,
+        };
+    }
+    return null;
+}
+/** Clock skew allowed between the App's clock (dispatch sent) and GitHub's (run created). */
+const DISPATCH_SKEW_MS = 2 * 60_000;
+/**
+ * Runner B is a run the App's own dispatch started: this repository, the gate workflow, a
+ * workflow_dispatch on the base branch at the commit recorded when the dispatch was sent,
+ * created after it was sent (less the skew), started and triggered by the App's bot, and named
+ * after the dual run. In direct mode its id is also the one GitHub returned.
+ */
+function runnerBRun(run, dual, workflow, appLogin) {
+    const refuse = (reason) => ({
+        code: "RUNNER_B_UNVERIFIED",
+        reason: `run ${run.id} is not dual run ${dual.id}'s runner B: ${reason}`,
+    });
+    if (dual.run_b_id !== null && dual.run_b_id !== run.id)
+        return refuse(`GitHub returned run ${dual.run_b_id} for the dispatch`);
+    if (!same(run.repository?.full_name, dual.repository))
+        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
+    if (run.head_repository && run.head_repository.id !== run.repository.id)
+        return refuse(`its head is in ${run.head_repository.full_name}`);
+    if (runPath(run) !== gateWorkflowPath(workflow))
+        return refuse(`it ran ${runPath(run) || "no workflow file"}`);
+    if (run.event !== "workflow_dispatch")
+        return refuse(`it is a ${run.event || "?"} run`);
+    if (run.head_branch !== dual.base_ref)
+        return refuse(`it ran on ${run.head_branch ?? "no branch"}, the dispatch was on ${dual.base_ref}`);
+    if (dual.base_sha === null)
+        return refuse("the App recorded no base commit for its dispatch");
+    if (run.head_sha !== dual.base_sha) {
+        return refuse(`it ran ${run.head_sha.slice(0, 12)}, the dispatch was sent on ${dual.base_sha.slice(0, 12)}`);
+    }
+    const sent = dual.dispatch_sent_at ?? dual.dispatched_at;
+    const created = Date.parse(run.created_at);
+    if (sent === null || !Number.isFinite(created))
+        return refuse("when it was created, or when the dispatch was sent, is unknown");
+    if (created < sent - DISPATCH_SKEW_MS) {
+        return refuse(`it was created at ${run.created_at}, before the dispatch was sent (${new Date(sent).toISOString()})`);
+    }
+    const actor = run.actor?.login ?? null;
+    const trigger = run.triggering_actor?.login ?? actor;
+    if (actor !== appLogin || trigger !== appLogin) {
+        return refuse(`it was started by ${actor ?? "nobody known"}${trigger !== actor ? ` (triggered by ${trigger ?? "?"})` : ""}, not the App (${appLogin})`);
+    }
+    if (!(run.display_title ?? "").includes(dual.id))
+        return refuse(`its name "${run.display_title ?? ""}" does not carry the dual run id`);
+    return null;
+}
+/**
+ * An audit run (docs/app.md, *Envelope PRs from audit runs*), from the run alone: the gate workflow
+ * of this repository, run on a `push` to the default branch from a branch of this repository. The
+ * caller checks next that its commit is on the default branch (a tag named like the branch has
+ * the same `head_branch`).
+ */
+function auditRunRefusal(run, repository, workflow, defaultBranch) {
+    const refuse = (reason) => ({
+        code: "AUDIT_RUN_UNVERIFIED",
+        reason: `run ${run.id} is not an audit run of ${defaultBranch}: ${reason}`,
+    });
+    if (!same(run.repository?.full_name, repository))
+        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
+    if (run.head_repository && run.head_repository.id !== run.repository.id)
+        return refuse(`its head is in ${run.head_repository.full_name}`);
+    if (runPath(run) !== gateWorkflowPath(workflow))
+        return refuse(`it ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`);
+    if (run.event !== "push")
+        return refuse(`it is a ${run.event || "?"} run; only a push to the default branch is audited`);
+    if (run.head_branch !== defaultBranch)
+        return refuse(`it ran on ${run.head_branch ?? "no branch"}, not the default branch`);
+    if (!/^[0-9a-f]{40}$/.test(run.head_sha ?? ""))
+        return refuse("GitHub names no commit for it");
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/app/verified-check.ts
+
+
+
+
+
+
+
+
+
+
+
+const runLineOf = (a, workflowPath) => runLine({
+    runId: a.run.id,
+    attempt: a.run.run_attempt ?? 1,
+    workflowPath,
+    headSha: a.headSha,
+    pullNumber: a.pullNumber,
+    baseRef: a.baseRef,
+    baseSha: a.baseSha,
+});
+/** A refused run: a failing check naming the refusal. */
+function refusedCheck(refusal) {
+    return {
+        conclusion: "failure",
+        code: refusal.code,
+        title: "Not verified: this run is not the base's gate",
+        summary: `${(0,markdown/* mdCode */.xs)(refusal.code)}: ${(0,markdown/* mdText */.bC)(refusal.reason)}\n\nThe App verifies only a pull_request or pull_request_review run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
+    };
+}
+/** Pure: a verified run's check from its evidence and the base's pinned envelope hash. */
+function verifiedRunCheck(a, workflowPath, evidence, pinned, gate = null) {
+    const fail = (code, title, detail) => ({
+        conclusion: "failure",
+        code,
+        // The detail and the run line quote the bundle and the run (runner A's job made the bundle).
+        title: (0,markdown/* plainText */.wh)(title, 255),
+        summary: `${code === null ? "" : `${(0,markdown/* mdCode */.xs)(code)}: `}${(0,markdown/* mdText */.bC)(detail)}\n\n${(0,markdown/* mdText */.bC)(runLineOf(a, workflowPath))}`,
+    });
+    if (evidence.kind === "missing") {
+        // A pull request the App holds gated (app/gate-memory.ts) is not "not gated" because this run was not.
+        if (a.run.conclusion === "success")
+            return noEvidenceCheck(gate, runLineOf(a, workflowPath));
+        return fail("EVIDENCE_UNAVAILABLE", "Not verified: no evidence", `the run concluded ${a.run.conclusion ?? "nothing"} and has no evidence bundle`);
+    }
+    if (evidence.kind === "unreadable")
+        return fail(evidence.code, "Not verified: the evidence does not verify", evidence.message);
+    if (evidence.kind === "earlier")
+        return fail("VERIFIED_CHECK_EARLIER_ATTEMPT", "Not verified: an earlier attempt's evidence", evidence.reason);
+    const b = evidence.bundle;
+    // An audit run (mode: audit) records and suggests; it never scored properties and its verdict
+    // is "what enforce would say", so it never verifies a pull request.
+    if (b.runner.mode === "audit") {
+        return fail("VERIFIED_CHECK_AUDIT_EVIDENCE", "Not verified: an audit run", "the evidence is an audit run's (runner.json mode audit): audit mode gates nothing; the base's workflow must run mode enforce");
+    }
+    if (b.runner.head_sha !== a.headSha) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence for another commit", `the evidence is for ${b.runner.head_sha ?? "no commit"}, the run checked ${a.headSha}`);
+    }
+    if (String(b.runner.repository ?? "").toLowerCase() !== String(a.run.repository.full_name).toLowerCase()) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence from another repository", `the evidence names ${b.runner.repository ?? "no repository"}`);
+    }
+    const attempt = String(a.run.run_attempt ?? 1);
+    if (b.runner.workflow_run_id !== String(a.run.id)) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence of another run", `the evidence names run ${b.runner.workflow_run_id ?? "none"}, the App verified run ${a.run.id}`);
+    }
+    if (b.runner.run_attempt !== attempt) {
+        return fail("VERIFIED_CHECK_EARLIER_ATTEMPT", "Not verified: another attempt's evidence", `the evidence names attempt ${b.runner.run_attempt ?? "none"} of run ${a.run.id}, the App verified attempt ${attempt}`);
+    }
+    const baseRef = b.runner.base_ref;
+    const baseSha = b.runner.base_sha;
+    if (typeof baseRef !== "string" || typeof baseSha !== "string") {
+        return fail("VERIFIED_CHECK_BASE_UNNAMED", "Not verified: the evidence names no base", "runner.json records no base branch and commit (an Action from before they were recorded): what the run judged against cannot be held to the pull request's base");
+    }
+    if (baseRef !== a.baseRef) {
+        return fail("VERIFIED_CHECK_BASE_CHANGED", "Not verified: judged against another base branch", `the run judged the pull request against ${baseRef}; it targets ${a.baseRef} now (retargeted after the run started): the run for the retarget decides`);
+    }
+    if (baseSha !== a.baseSha) {
+        return fail("VERIFIED_CHECK_BASE_MOVED", "Not verified: judged against an older base commit", `the run judged against ${baseRef} at ${baseSha}; ${a.baseRef} is at ${a.baseSha} now (it moved while the run ran): re-run the gate`);
+    }
+    if (pinned.kind === "none")
+        return fail(pinned.code, "Not verified: the base pins no envelope", pinned.message);
+    const hash = b.runner.envelope_hash ?? b.verdict.envelope_hash;
+    if (hash !== pinned.hash || b.verdict.envelope_hash !== pinned.hash) {
+        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: another envelope", `the evidence was judged under ${hash ?? "no envelope"}, the base's digest file pins ${pinned.hash}`);
+    }
+    if (b.verdict.verdict !== "pass")
+        return fail(null, `The gate failed: envelope ${b.verdict.verdict}`, `the envelope verdict is ${b.verdict.verdict}`);
+    const failing = b.properties.filter((p) => p.result !== "pass" && !(p.result === "fail" && p.frozen_by));
+    if (failing.length > 0) {
+        return fail(null, "The gate failed: properties", `failing properties: ${failing.map((p) => `${p.name} (${p.result})`).join(", ")}`);
+    }
+    if (a.run.conclusion !== "success")
+        return fail(null, "The gate failed", `the run concluded ${a.run.conclusion ?? "nothing"}`);
+    const frozen = b.properties.filter((p) => p.frozen_by);
+    return {
+        conclusion: "success",
+        code: null,
+        title: "Verified: the base's gate passed on this commit",
+        summary: [
+            `Envelope ${pinned.hash}: pass.${frozen.length > 0 ? ` Tolerated by freezes: ${frozen.map((p) => `${p.name} (${p.frozen_by})`).join(", ")}.` : ""}`,
+            `Evidence ${b.digest}, judged against ${baseRef} at ${baseSha} (properties ${b.runner.properties_digest ?? "none"}, ledger ${b.runner.ledger_digest ?? "none"}).`,
+            runLineOf(a, workflowPath),
+            "Checked through GitHub's API: the workflow file (and any local Action) is the base's, the head is the pull request's current head, the run is this repository's.",
+        ]
+            .map((paragraph) => (0,markdown/* mdText */.bC)(paragraph))
+            .join("\n\n"),
+    };
+}
+/** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
+function evidenceFacts(evidence) {
+    if (evidence.kind !== "zip")
+        return evidence;
+    try {
+        return { kind: "bundle", bundle: readEvidenceZip(evidence.zip) };
+    }
+    catch (err) {
+        if ((0,errors/* isRefusal */.vu)(err))
+            return { kind: "unreadable", code: err.code, message: err.message };
+        throw err;
+    }
+}
+async function pinnedFacts(ctx, gh, repository, baseSha) {
+    const path = ctx.settings.envelopeDigestPath;
+    const missing = `the base (${baseSha.slice(0, 12)}) has no readable ${path}`;
+    let text;
+    try {
+        text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new errors/* Refusal */.P_("ENVELOPE_MISSING", missing));
+    }
+    catch (err) {
+        // What the base holds is an answer; GitHub not answering is not, and is thrown on.
+        if ((0,errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
+            return { kind: "none", code: err.code, message: err.message };
+        }
+        throw err;
+    }
+    if (text === null)
+        return { kind: "none", code: "ENVELOPE_MISSING", message: missing };
+    try {
+        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(text, path)}` };
+    }
+    catch (err) {
+        if ((0,errors/* isRefusal */.vu)(err))
+            return { kind: "none", code: err.code, message: err.message };
+        throw err;
+    }
+}
+/** The open pull request a refused run speaks for: the one it ran for, read open with the run's commit as its head. */
+function refusedRunPull(verdict) {
+    const p = verdict.pull;
+    return p !== null && p.state === "open" && p.head.sha === verdict.run.head_sha ? p : null;
+}
+/**
+ * The verified check for a completed pull_request or pull_request_review run, once per run attempt (the store's claim;
+ * a post whose record was lost is found again by its content). The run's verdict is recorded for
+ * the pull request it ran for, against that pull request's current base; then the commit's check
+ * is evaluated again (evaluateHead). A run whose head is no longer the pull request's (or of a
+ * closed pull request) records and posts nothing: the current head's own run decides.
+ */
+async function postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, workflowPath) {
+    if (!isRunnerAEvent(run.event))
+        return "";
+    if (!verdict.verified && verdict.refusal.code === "RUNNER_A_NOT_CURRENT_HEAD")
+        return "no verified check (not the pull request's current head)";
+    // A newer event of the same pull request cancelled it (the documented concurrency group): the newer run decides.
+    if (run.conclusion === "cancelled")
+        return "no verified check (the run was cancelled)";
+    const owner = ctx.settings.replicaId;
+    const key = { repository, run_id: run.id, run_attempt: run.run_attempt ?? 1 };
+    const claimed = await ctx.store.runs.claimVerifiedCheck({ ...key, head_sha: run.head_sha }, owner, ctx.clock.now(), ctx.settings.leaseMs);
+    if (!claimed) {
+        const row = await ctx.store.runs.getVerifiedCheck(repository, key.run_id, key.run_attempt);
+        if (row?.state === "posted")
+            return `verified check already posted (${row.conclusion ?? "?"})`;
+        return row?.state === "skipped"
+            ? "verified check already handled (no open pull request on this commit)"
+            : "verified check being posted elsewhere";
+    }
+    try {
+        let content;
+        if (verdict.verified) {
+            const facts = evidenceFacts(await evidence());
+            const gate = await gateFacts(ctx, gh, repository, verdict.a, facts);
+            content = verifiedRunCheck(verdict.a, workflowPath, facts, await pinnedFacts(ctx, gh, repository, verdict.a.baseSha), gate);
+        }
+        else
+            content = refusedCheck(verdict.refusal);
+        const pull = verdict.verified
+            ? { number: verdict.a.pullNumber, baseRef: verdict.a.baseRef, baseSha: verdict.a.baseSha }
+            : (() => {
+                const p = refusedRunPull(verdict);
+                return p === null ? null : { number: p.number, baseRef: p.base.ref, baseSha: p.base.sha };
+            })();
+        if (pull !== null) {
+            await ctx.store.heads.recordVerdict({
+                repository,
+                head_sha: run.head_sha,
+                pull_number: pull.number,
+                base_ref: pull.baseRef,
+                base_sha: pull.baseSha,
+                run_id: key.run_id,
+                run_attempt: key.run_attempt,
+                conclusion: content.conclusion,
+                code: content.code,
+                title: content.title,
+                summary: content.summary,
+                recorded_at: ctx.clock.now(),
+            });
+        }
+        await ctx.store.heads.bump(repository, run.head_sha, ctx.clock.now());
+        const head = await evaluateHead(ctx, gh, repository, run.head_sha, run.html_url ?? null);
+        await ctx.store.runs.finishVerifiedCheck(key, owner, {
+            state: head.checkRunId === null ? "skipped" : "posted",
+            conclusion: content.conclusion,
+            code: content.code,
+            check_run_id: head.checkRunId,
+            at: ctx.clock.now(),
+        });
+        ctx.log(content.conclusion === "success" ? "info" : "warn", "verified_check.run", {
+            repository,
+            run: run.id,
+            pull: pull?.number ?? null,
+            conclusion: content.conclusion,
+            code: content.code,
+        });
+        return `${head.outcome}; this run: ${content.conclusion}${content.code ? ` ${content.code}` : ""}${pull === null ? ", for no open pull request" : ""}`;
+    }
+    catch (err) {
+        await ctx.store.runs.releaseVerifiedCheck(key, owner).catch(() => undefined);
+        throw err;
+    }
+}
+function busy(repository, head) {
+    throw new errors/* Refusal */.P_("VERIFIED_CHECK_BUSY", `another delivery is posting ${repository}'s verified check on ${head.slice(0, 12)}`, {
+        hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its change is included.",
+    });
+}
+const outcomeOf = (conclusion, code) => conclusion === null
+    ? "no verified check (no open pull request on this commit)"
+    : `verified check ${conclusion}${code ? ` (${code})` : ""}`;
+/**
+ * Posts the commit's verified check made of the latest state, one poster at a time (the head's
+ * claim). Called after a change was recorded (`bump`); loops while changes arrive during a post,
+ * so the check posted last is made of the latest generation. Another poster holding the claim is
+ * VERIFIED_CHECK_BUSY (transient: the delivery is retried).
+ */
+async function evaluateHead(ctx, gh, repository, head, detailsUrl) {
+    const owner = ctx.settings.replicaId;
+    for (let round = 0; round < 5; round++) {
+        const row = await ctx.store.heads.get(repository, head);
+        if (row === null)
+            return { checkRunId: null, outcome: outcomeOf(null, null) };
+        if (row.posted_generation >= row.generation)
+            return { checkRunId: row.check_run_id, outcome: outcomeOf(row.conclusion, row.code) };
+        if (!(await ctx.store.heads.claim(repository, head, owner, ctx.clock.now(), ctx.settings.leaseMs)))
+            busy(repository, head);
+        let generation = row.generation;
+        let done;
+        try {
+            generation = (await ctx.store.heads.get(repository, head))?.generation ?? generation;
+            done = await postHeadCheck(ctx, gh, repository, head, generation, detailsUrl);
+        }
+        catch (err) {
+            await ctx.store.heads.release(repository, head, owner).catch(() => undefined);
+            throw err;
+        }
+        if (!(await ctx.store.heads.finish(repository, head, owner, generation, { ...done, at: ctx.clock.now() })))
+            busy(repository, head);
+    }
+    busy(repository, head);
+}
+/**
+ * One evaluation: the open pull requests GitHub associates with the commit (and any whose verdict
+ * is recorded, read again), their verdicts, the check runs of the verified check's name by anyone;
+ * posts the check unless the App's latest one on the commit already says exactly that.
+ */
+async function postHeadCheck(ctx, gh, repository, head, generation, detailsUrl) {
+    const r = repoRef(repository);
+    const name = ctx.settings.verifiedCheckName;
+    const appId = Number(ctx.settings.appId);
+    const [listed, verdicts, checks] = await Promise.all([
+        gh.pullsOfCommit(r, head),
+        ctx.store.heads.verdicts(repository, head),
+        gh.checkRunsNamed(r, head, name),
+    ]);
+    const open = new Map();
+    for (const p of listed)
+        if (p.state === "open" && p.head_sha === head)
+            open.set(p.number, { number: p.number, baseRef: p.base_ref, headRepository: p.head_repository });
+    for (const v of verdicts) {
+        if (open.has(v.pull_number))
+            continue;
+        // GitHub lists only the merged pull request for a commit already on the default branch.
+        const p = await gh.readPull(r, v.pull_number);
+        if (p !== null && p.state === "open" && p.head.sha === head)
+            open.set(p.number, { number: p.number, baseRef: p.base.ref, headRepository: p.head.repo?.full_name ?? null });
+    }
+    const foreign = checks
+        .filter((c) => c.app_id !== appId)
+        .map((c) => ({ id: c.id, app_id: c.app_id, app_slug: c.app_slug, conclusion: c.conclusion, external_id: c.external_id }));
+    if (foreign.length > 0)
+        ctx.log("warn", "verified_check.foreign", { repository, head, checks: foreign });
+    const pulls = () => JSON.stringify([...open.values()].map((p) => ({
+        number: p.number,
+        base_ref: p.baseRef,
+        conclusion: verdicts.find((v) => v.pull_number === p.number && v.base_ref === p.baseRef)?.conclusion ?? "not verified",
+    })));
+    if (open.size === 0)
+        return { check_run_id: null, conclusion: null, code: null, pulls: pulls(), foreign_checks: JSON.stringify(foreign) };
+    const content = headCheck([...open.values()], verdicts, foreign, name);
+    const summary = content.summary.slice(0, CHECK_OUTPUT_MAX_CHARS);
+    const latest = checks
+        .filter((c) => c.app_id === appId)
+        .reduce((a, c) => (a === null || c.id > a.id ? c : a), null);
+    const same = latest !== null &&
+        latest.status === "completed" &&
+        latest.conclusion === content.conclusion &&
+        latest.title === content.title &&
+        latest.summary === summary;
+    const id = same
+        ? latest.id
+        : await gh.createCheckRun(r, {
+            name,
+            head_sha: head,
+            conclusion: content.conclusion,
+            title: content.title,
+            summary,
+            external_id: `${head.slice(0, 12)}:${generation}`,
+            ...(detailsUrl ? { details_url: detailsUrl } : {}),
+        });
+    ctx.log(content.conclusion === "success" ? "info" : "warn", "verified_check.posted", {
+        repository,
+        head,
+        conclusion: content.conclusion,
+        code: content.code,
+        pulls: [...open.keys()],
+        reused: same,
+    });
+    return { check_run_id: id, conclusion: content.conclusion, code: content.code, pulls: pulls(), foreign_checks: JSON.stringify(foreign) };
+}
+/**
+ * `pull_request` opened, reopened, synchronize, closed, or edited with a base change, on a commit
+ * the App has a verified check for: that check is evaluated again (for synchronize, the commit the
+ * pull request left too). Null when the event changes no check.
+ */
+async function onPullRequestForHeads(ctx, p) {
+    const action = p.action ?? "";
+    const repository = p.repository?.full_name;
+    const installationId = p.installation?.id;
+    const sha = p.pull_request?.head?.sha;
+    if (!repository || installationId === undefined || !sha)
+        return null;
+    if (!["opened", "reopened", "synchronize", "closed", "edited"].includes(action))
+        return null;
+    if (action === "edited" && p.changes?.base === undefined)
+        return null;
+    const heads = [...new Set([sha, ...(action === "synchronize" && p.before ? [p.before] : [])])];
+    const known = [];
+    for (const head of heads)
+        if (await ctx.store.heads.bumpKnown(repository, head, ctx.clock.now()))
+            known.push(head);
+    if (known.length === 0)
+        return null;
+    const gh = await ctx.installation(installationId);
+    const done = [];
+    for (const head of known)
+        done.push(`${head.slice(0, 12)}: ${(await evaluateHead(ctx, gh, repository, head, null)).outcome}`);
+    return `pull request #${p.pull_request?.number ?? "?"} ${action}: ${done.join("; ")}`;
+}
+/**
+ * Any `pull_request` or `pull_request_review` event of a pull request the App holds gated: the
+ * pull request's verdict on the head the event names, when a successful run without evidence made
+ * it (it depends on the gate memory and the reviews: core/gate-memory.ts `dependsOnGate`), is made
+ * again from the memory and GitHub's reviews now, and the commit's check evaluated again. So an
+ * ungate review turns a `VERIFIED_CHECK_STILL_GATED` verdict neutral without another run, and its
+ * dismissal (or an edit that drops the command), or the label added to a pull request whose run
+ * was not gated, turns a neutral one failing at once. Null when no such verdict is recorded.
+ */
+async function onGateChange(ctx, p) {
+    const head = pullRequestHead(p);
+    const installationId = p.installation?.id;
+    if (head === null || head.headSha === null || installationId === undefined)
+        return null;
+    const { repository, number, headSha } = head;
+    if ((await ctx.store.gated.get(repository, number)) === null)
+        return null;
+    const v = (await ctx.store.heads.verdicts(repository, headSha)).find((x) => x.pull_number === number);
+    if (v === undefined || !dependsOnGate(v))
+        return null;
+    const gh = await ctx.installation(installationId);
+    const pull = await gh.readPull(repoRef(repository), number);
+    // Another head now: that head's run decides (and is decided with the memory as it is).
+    if (pull === null || pull.state !== "open" || pull.head.sha !== headSha)
+        return null;
+    const gate = await gateOf(ctx, gh, repository, { number, author: pull.user?.login ?? null, headSha });
+    const content = noEvidenceCheck(gate, runLine({
+        runId: v.run_id,
+        attempt: v.run_attempt,
+        workflowPath: gateWorkflowPath(ctx.settings.workflow),
+        headSha,
+        pullNumber: number,
+        baseRef: v.base_ref,
+        baseSha: v.base_sha,
+    }));
+    const same = content.conclusion === v.conclusion && content.code === v.code && content.title === v.title && content.summary === v.summary;
+    // Recorded for the same run and attempt: a newer run's verdict, recorded meanwhile, stays.
+    if (!same && (await ctx.store.heads.recordVerdict({ ...v, ...content, recorded_at: ctx.clock.now() }))) {
+        await ctx.store.heads.bump(repository, headSha, ctx.clock.now());
+        ctx.log(content.conclusion === "failure" ? "warn" : "info", "verified_check.regated", {
+            repository,
+            pull: number,
+            head: headSha,
+            run: v.run_id,
+            conclusion: content.conclusion,
+            code: content.code,
+        });
+    }
+    const done = await evaluateHead(ctx, gh, repository, headSha, null);
+    return `pull request #${number}'s verdict on ${headSha.slice(0, 12)} ${same ? "unchanged" : `made again: ${content.conclusion}${content.code ? ` ${content.code}` : ""}`}; ${done.outcome}`;
+}
+
 // EXTERNAL MODULE: ./src/core/hosts.ts
 var hosts = __webpack_require__(3848);
 // EXTERNAL MODULE: ./src/core/rules.ts
@@ -6061,161 +7437,6 @@ function renderAuditSummary(input, maxChars = 65535) {
     return clipMarkdown(render(input, 0), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle's suggested-envelope.json holds the whole suggestion)\n");
 }
 
-;// CONCATENATED MODULE: ./src/core/evidence.ts
-/**
- * The evidence bundle: a directory of files plus manifest.json (the sha256 of every other file,
- * keys sorted) and manifest.json.sha256. The bundle's digest is sha256 of the manifest bytes.
- * Pure: the caller reads and writes the files.
- */
-
-
-
-const MANIFEST_FILE = "manifest.json";
-const MANIFEST_DIGEST_FILE = "manifest.json.sha256";
-const EVIDENCE_ARTIFACT_NAME = "envelope-gate-evidence";
-const EVIDENCE_FILES = {
-    observerLog: "observer.jsonl",
-    envelopeDigest: "envelope.json.sha256",
-    properties: "properties.json",
-    runner: "runner.json",
-    verdict: "verdict.json",
-};
-/**
- * Files only an audit run's bundle has (besides every one of EVIDENCE_FILES): the suggested
- * envelope and its `sha256sum` line (naming `envelope.json`, the file it is meant to become).
- */
-const AUDIT_EVIDENCE_FILES = {
-    suggestedEnvelope: "suggested-envelope.json",
-    suggestedEnvelopeDigest: "suggested-envelope.json.sha256",
-};
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-function checkName(name) {
-    if (!NAME.test(name) || name === MANIFEST_FILE || name === MANIFEST_DIGEST_FILE) {
-        throw new Refusal("EVIDENCE_DIGEST_MISMATCH", `"${name}" cannot be an evidence file name (flat names only, not the manifest's own)`);
-    }
-}
-/** Builds manifest.json for these files (everything except the manifest itself). */
-function buildManifest(files) {
-    const names = [...files.keys()].sort();
-    const entries = {};
-    for (const name of names) {
-        checkName(name);
-        entries[name] = `sha256:${sha256Hex(files.get(name))}`;
-    }
-    const manifest = { version: 1, files: entries };
-    const bytes = new TextEncoder().encode(JSON.stringify(manifest, null, 2) + "\n");
-    const hex = sha256Hex(bytes);
-    return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
-}
-function mismatch(message) {
-    throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", message, {
-        hint: "The evidence bundle was altered or is incomplete; it is not used.",
-    });
-}
-/**
- * Verifies a whole bundle: the manifest digest line, then every listed file's hash, and that
- * no file is missing or unlisted. Returns the bundle digest, or throws EVIDENCE_DIGEST_MISMATCH.
- */
-function verifyBundle(files) {
-    const manifestBytes = files.get(MANIFEST_FILE);
-    if (manifestBytes === undefined)
-        mismatch(`the bundle has no ${MANIFEST_FILE}`);
-    const digestBytes = files.get(MANIFEST_DIGEST_FILE);
-    if (digestBytes === undefined)
-        mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
-    const hex = (0,envelope/* sha256Hex */.fg)(manifestBytes);
-    const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
-    if (!line)
-        mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
-    if (line[1] !== hex)
-        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1]}`);
-    let manifest;
-    try {
-        manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));
-    }
-    catch {
-        mismatch(`${MANIFEST_FILE} is not JSON`);
-    }
-    const m = manifest;
-    if (typeof m !== "object" || m === null || m.version !== 1 || typeof m.files !== "object" || m.files === null || Array.isArray(m.files)) {
-        mismatch(`${MANIFEST_FILE} is not {"version":1,"files":{...}}`);
-    }
-    const listed = m.files;
-    for (const [name, expected] of Object.entries(listed)) {
-        const bytes = files.get(name);
-        if (bytes === undefined)
-            mismatch(`${name} is listed in the manifest but missing from the bundle`);
-        if (typeof expected !== "string" || expected !== `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`) {
-            mismatch(`${name} does not match its manifest hash`);
-        }
-    }
-    for (const name of files.keys()) {
-        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
-            mismatch(`${name} is in the bundle but not in the manifest`);
-        }
-    }
-    return { digest: `sha256:${hex}`, manifest: m };
-}
-function encodeJson(value) {
-    return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
-}
-function unusable(message) {
-    throw new errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
-}
-function parseJsonFile(files, name) {
-    const bytes = files.get(name);
-    if (bytes === undefined)
-        unusable(`the evidence bundle has no ${name}`);
-    try {
-        return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    }
-    catch {
-        return unusable(`${name} in the evidence bundle is not JSON`);
-    }
-}
-/**
- * Unzips an evidence artifact, verifies the manifest digest and every file's digest
- * (EVIDENCE_DIGEST_MISMATCH otherwise), and reads runner.json, properties.json, verdict.json.
- * Pure (the zip's bytes in, the bundle out): the App and the Action both read bundles with it.
- */
-function readEvidenceZip(zip) {
-    let entries;
-    try {
-        entries = (0,fflate_esm/* unzipSync */.AO)(zip);
-    }
-    catch (err) {
-        return unusable(`the evidence artifact is not a readable zip (${err.message})`);
-    }
-    const files = new Map();
-    for (const [name, bytes] of Object.entries(entries)) {
-        if (name.endsWith("/"))
-            continue;
-        files.set(name, bytes);
-    }
-    const { digest, manifest } = verifyBundle(files);
-    for (const required of Object.values(EVIDENCE_FILES)) {
-        if (!(required in manifest.files)) {
-            throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
-        }
-    }
-    const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
-    const props = parseJsonFile(files, EVIDENCE_FILES.properties);
-    const verdict = parseJsonFile(files, EVIDENCE_FILES.verdict);
-    if (typeof runner !== "object" || runner === null)
-        unusable("runner.json is not an object");
-    if (props.version !== 1 || !Array.isArray(props.properties))
-        unusable('properties.json is not {"version":1,"properties":[...]}');
-    for (const p of props.properties) {
-        if (typeof p?.name !== "string" || !["pass", "fail", "error"].includes(String(p.result))) {
-            unusable("properties.json has an entry without a name or with a result other than pass, fail, error");
-        }
-    }
-    if (typeof verdict !== "object" || verdict === null || !["pass", "envelope_fail", "error"].includes(String(verdict.verdict))) {
-        unusable("verdict.json has no verdict of pass, envelope_fail or error");
-    }
-    return { digest, runner, properties: props.properties, verdict };
-}
-
 // EXTERNAL MODULE: ./src/core/suggest.ts
 var suggest = __webpack_require__(2085);
 ;// CONCATENATED MODULE: ./src/core/envelope-proposal.ts
@@ -6411,232 +7632,6 @@ function proposalBody(input, p) {
 /** Longest envelope PR body written (GitHub's limit is 65,536 characters). */
 const BODY_MAX = 60_000;
 
-;// CONCATENATED MODULE: ./src/core/run-checks.ts
-/** Events the App never takes as runner A, with why (docs/app.md, "Which runs count"). */
-const EVENT_REASONS = {
-    workflow_dispatch: "a workflow_dispatch run is started by whoever may dispatch, on any branch; only a pull_request run is runner A",
-    pull_request_target: "a pull_request_target run's workflow is the base's, but what it checks out and runs is up to that workflow; the App takes only pull_request runs as runner A",
-    merge_group: "a merge_group run checks a merge queue's commit, not a pull request's head",
-    push: "a push run belongs to no pull request",
-    schedule: "a scheduled run belongs to no pull request",
-};
-/** The gate workflow's path in the repository: `.github/workflows/<file>`. */
-function gateWorkflowPath(workflow) {
-    return `.github/workflows/${workflow}`;
-}
-/** The workflow path GitHub reports for a run, without a `@ref` suffix. */
-function runPath(run) {
-    return String(run.path ?? "").replace(/@.*$/, "");
-}
-const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
-/**
- * Stage 1, from the run alone: the installation's repository, the gate workflow's path, a
- * `pull_request` event from a branch of this repository, and exactly one pull request of this
- * repository. Returns that pull request's number (to be read again) or a refusal.
- */
-function runnerARun(run, repository, workflow) {
-    if (!same(run.repository?.full_name, repository)) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: `run ${run.id} belongs to ${run.repository?.full_name ?? "no repository"}, not ${repository}`,
-        };
-    }
-    if (runPath(run) !== gateWorkflowPath(workflow)) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: `run ${run.id} ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`,
-        };
-    }
-    if (run.event !== "pull_request") {
-        const why = EVENT_REASONS[run.event] ?? "only a pull_request run is runner A";
-        return { code: "RUNNER_A_EVENT_REFUSED", reason: `run ${run.id} is a ${run.event || "?"} run: ${why}` };
-    }
-    if (run.head_repository && run.head_repository.id !== run.repository.id) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: `run ${run.id} is for a branch of ${run.head_repository.full_name} (a fork): the App does not take fork pull requests as runner A`,
-        };
-    }
-    const pulls = (run.pull_requests ?? []).filter((p) => p.base?.repo?.id === run.repository.id && p.head?.repo?.id === run.repository.id);
-    if (pulls.length === 0) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: `GitHub names no pull request of ${repository} for run ${run.id} (a fork pull request, or the branch is in none)`,
-        };
-    }
-    if (pulls.length > 1) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: `GitHub names ${pulls.length} pull requests for run ${run.id} (#${pulls.map((p) => p.number).join(", #")}): which one it judged is ambiguous`,
-        };
-    }
-    return { pullNumber: pulls[0].number };
-}
-/** Stage 2: the pull request, read again, is open, of this repository, and its head is the run's commit. */
-function runnerAPull(run, pull, repository, pullNumber) {
-    if (pull === null)
-        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} does not exist` };
-    if (!same(pull.base?.repo?.full_name, repository) || !same(pull.head?.repo?.full_name, repository)) {
-        return { code: "RUNNER_A_UNVERIFIED", reason: `pull request #${pullNumber} is not from a branch of ${repository} into it` };
-    }
-    if (pull.state !== "open")
-        return { code: "RUNNER_A_NOT_CURRENT_HEAD", reason: `pull request #${pullNumber} is ${pull.state}` };
-    if (pull.head.sha !== run.head_sha) {
-        return {
-            code: "RUNNER_A_NOT_CURRENT_HEAD",
-            reason: `run ${run.id} checked ${run.head_sha.slice(0, 12)}, pull request #${pullNumber}'s head is now ${pull.head.sha.slice(0, 12)}`,
-        };
-    }
-    return null;
-}
-/**
- * Stage 3: the workflow file the run used is the base's. GitHub runs a pull_request workflow
- * from the merge of head into base, so a head whose workflow blob equals the base's ran the
- * base's file. A head that does not (it changed the file, or the base changed it since the
- * head branched) is refused: rebase the pull request.
- */
-function runnerAWorkflow(path, atHead, atBase) {
-    if (atBase === null || atBase.type !== "file") {
-        return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `the base has no ${path}: the run's workflow file is not the base's` };
-    }
-    if (atHead === null || atHead.type !== "file" || atHead.sha !== atBase.sha) {
-        return {
-            code: "RUNNER_A_WORKFLOW_CHANGED",
-            reason: `${path} at the head (${atHead === null ? "absent" : atHead.sha.slice(0, 12)}) is not the base's (${atBase.sha.slice(0, 12)}): the pull request's own workflow file ran`,
-        };
-    }
-    return null;
-}
-/**
- * The local actions and reusable workflows a workflow file uses (`uses: ./…`), as repository
- * paths ("" for the repository's root). Their files run from the pull request's checkout, so
- * they must be the base's too. Every `uses:` key is found, in block or flow style; one whose
- * value cannot be read here (an expression, an alias, a block scalar, nothing) is returned as
- * null, and the caller refuses: a local path that goes unseen would go unchecked.
- */
-function localUses(workflowText) {
-    const out = [];
-    for (const m of workflowText.matchAll(/(?:^|[\s{,[-])["']?uses["']?\s*:[ \t]*(.*)$/gm)) {
-        const rest = m[1].trim();
-        const value = /^(["'])(.*?)\1/.exec(rest)?.[2] ?? /^[^\s,}\]#]*/.exec(rest)?.[0] ?? "";
-        if (value === "" || value.includes("${{") || /^[*&>|!]/.test(value))
-            out.push(null);
-        else if (value === "." || value.startsWith("./"))
-            out.push(value.replace(/^\.\/?/, "").replace(/\/+$/, ""));
-    }
-    return out;
-}
-/** Which blobs of a tree make up a local `uses:` path: a file itself; the root's action.yml/action.yaml and dist/; a directory's whole content. */
-function filesOf(tree, path) {
-    const out = new Map();
-    for (const [p, sha] of tree.blobs) {
-        const hit = path === "" ? p === "action.yml" || p === "action.yaml" || p.startsWith("dist/") : p === path || p.startsWith(`${path}/`);
-        if (hit)
-            out.set(p, sha);
-    }
-    return out;
-}
-/** Stage 4: every local action or reusable workflow the base's workflow uses is unchanged between base and head. */
-function runnerALocalActions(uses, atHead, atBase) {
-    if (uses.length === 0)
-        return null;
-    if (uses.includes(null)) {
-        return { code: "RUNNER_A_UNVERIFIED", reason: "the gate workflow's `uses:` is an expression: which action ran cannot be checked" };
-    }
-    if (atHead === null || atBase === null || atHead.truncated || atBase.truncated) {
-        return {
-            code: "RUNNER_A_UNVERIFIED",
-            reason: "GitHub cut the repository's tree listing short: the local Action's files cannot be compared",
-        };
-    }
-    for (const path of uses) {
-        const head = filesOf(atHead, path);
-        const base = filesOf(atBase, path);
-        const label = path === "" ? "the Action at the repository's root (action.yml, dist/)" : `./${path}`;
-        if (base.size === 0)
-            return { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `${label} is not in the base` };
-        const changed = [...new Set([...head.keys(), ...base.keys()])].filter((p) => head.get(p) !== base.get(p)).sort();
-        if (changed.length > 0) {
-            return {
-                code: "RUNNER_A_WORKFLOW_CHANGED",
-                reason: `${label} differs between head and base (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? `, … ${changed.length} files` : ""}): the pull request's own Action ran`,
-            };
-        }
-    }
-    return null;
-}
-/** Clock skew allowed between the App's clock (dispatch sent) and GitHub's (run created). */
-const DISPATCH_SKEW_MS = 2 * 60_000;
-/**
- * Runner B is a run the App's own dispatch started: this repository, the gate workflow, a
- * workflow_dispatch on the base branch at the commit recorded when the dispatch was sent,
- * created after it was sent (less the skew), started and triggered by the App's bot, and named
- * after the dual run. In direct mode its id is also the one GitHub returned.
- */
-function runnerBRun(run, dual, workflow, appLogin) {
-    const refuse = (reason) => ({
-        code: "RUNNER_B_UNVERIFIED",
-        reason: `run ${run.id} is not dual run ${dual.id}'s runner B: ${reason}`,
-    });
-    if (dual.run_b_id !== null && dual.run_b_id !== run.id)
-        return refuse(`GitHub returned run ${dual.run_b_id} for the dispatch`);
-    if (!same(run.repository?.full_name, dual.repository))
-        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
-    if (run.head_repository && run.head_repository.id !== run.repository.id)
-        return refuse(`its head is in ${run.head_repository.full_name}`);
-    if (runPath(run) !== gateWorkflowPath(workflow))
-        return refuse(`it ran ${runPath(run) || "no workflow file"}`);
-    if (run.event !== "workflow_dispatch")
-        return refuse(`it is a ${run.event || "?"} run`);
-    if (run.head_branch !== dual.base_ref)
-        return refuse(`it ran on ${run.head_branch ?? "no branch"}, the dispatch was on ${dual.base_ref}`);
-    if (dual.base_sha === null)
-        return refuse("the App recorded no base commit for its dispatch");
-    if (run.head_sha !== dual.base_sha) {
-        return refuse(`it ran ${run.head_sha.slice(0, 12)}, the dispatch was sent on ${dual.base_sha.slice(0, 12)}`);
-    }
-    const sent = dual.dispatch_sent_at ?? dual.dispatched_at;
-    const created = Date.parse(run.created_at);
-    if (sent === null || !Number.isFinite(created))
-        return refuse("when it was created, or when the dispatch was sent, is unknown");
-    if (created < sent - DISPATCH_SKEW_MS) {
-        return refuse(`it was created at ${run.created_at}, before the dispatch was sent (${new Date(sent).toISOString()})`);
-    }
-    const actor = run.actor?.login ?? null;
-    const trigger = run.triggering_actor?.login ?? actor;
-    if (actor !== appLogin || trigger !== appLogin) {
-        return refuse(`it was started by ${actor ?? "nobody known"}${trigger !== actor ? ` (triggered by ${trigger ?? "?"})` : ""}, not the App (${appLogin})`);
-    }
-    if (!(run.display_title ?? "").includes(dual.id))
-        return refuse(`its name "${run.display_title ?? ""}" does not carry the dual run id`);
-    return null;
-}
-/**
- * An audit run (docs/app.md, *Envelope PRs from audit runs*), from the run alone: the gate workflow
- * of this repository, run on a `push` to the default branch from a branch of this repository. The
- * caller checks next that its commit is on the default branch (a tag named like the branch has
- * the same `head_branch`).
- */
-function auditRunRefusal(run, repository, workflow, defaultBranch) {
-    const refuse = (reason) => ({
-        code: "AUDIT_RUN_UNVERIFIED",
-        reason: `run ${run.id} is not an audit run of ${defaultBranch}: ${reason}`,
-    });
-    if (!same(run.repository?.full_name, repository))
-        return refuse(`it belongs to ${run.repository?.full_name ?? "no repository"}`);
-    if (run.head_repository && run.head_repository.id !== run.repository.id)
-        return refuse(`its head is in ${run.head_repository.full_name}`);
-    if (runPath(run) !== gateWorkflowPath(workflow))
-        return refuse(`it ran ${runPath(run) || "no workflow file"}, not ${gateWorkflowPath(workflow)}`);
-    if (run.event !== "push")
-        return refuse(`it is a ${run.event || "?"} run; only a push to the default branch is audited`);
-    if (run.head_branch !== defaultBranch)
-        return refuse(`it ran on ${run.head_branch ?? "no branch"}, not the default branch`);
-    if (!/^[0-9a-f]{40}$/.test(run.head_sha ?? ""))
-        return refuse("GitHub names no commit for it");
-    return null;
-}
-
 ;// CONCATENATED MODULE: ./src/app/envelope-pr.ts
 
 
@@ -6814,7 +7809,7 @@ async function proposeEnvelope(ctx, gh, repository, installationId, branch, fres
     const owner = settings.replicaId;
     let active = await store.envelopePrs.activeEnvelopePr(repository);
     if (active !== null && !(await store.envelopePrs.claimEnvelopePr(active.id, owner, ctx.clock.now(), settings.leaseMs)))
-        busy(repository);
+        envelope_pr_busy(repository);
     try {
         if (active !== null)
             active = await reconcile(ctx, gh, active, mode, branch);
@@ -6838,7 +7833,7 @@ async function proposeEnvelope(ctx, gh, repository, installationId, branch, fres
                 created_at: ctx.clock.now(),
             }, owner, ctx.clock.now(), settings.leaseMs);
             if (!inserted)
-                busy(repository);
+                envelope_pr_busy(repository);
             active = (await store.envelopePrs.getEnvelopePr(id));
         }
         return await bringInLine(ctx, gh, active, proposal, evidence.runs);
@@ -6855,7 +7850,7 @@ async function release(ctx, pr) {
     const now = (await ctx.store.envelopePrs.getEnvelopePr(pr.id)) ?? pr;
     await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, ["claimed", "opened", "shadowed"], now.state, { claim_owner: null, claim_until: null }, ctx.clock.now());
 }
-function busy(repository) {
+function envelope_pr_busy(repository) {
     throw new errors/* Refusal */.P_("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
         hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its run is included.",
     });
@@ -6964,7 +7959,7 @@ async function bringInLine(ctx, gh, pr, proposal, runs) {
         // Recorded before the branch moves, and only over the commit the App read the branch at.
         const kept = await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["opened"], "opened", { ...fields, commit_sha: commit, base_sha: base }, now(), { commit_sha: pr.commit_sha });
         if (!kept)
-            busy(pr.repository);
+            envelope_pr_busy(pr.repository);
         await gh.moveBranch(r, pr.branch, commit);
         await gh.updatePull(r, pull, { title: proposal.title, body: proposal.body });
         await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["opened"], "opened", { claim_owner: null, claim_until: null }, now());
@@ -7002,7 +7997,7 @@ async function openEnvelopePr(ctx, gh, pr, proposal, fields) {
         const made = await gh.commitFiles(r, base, files(pr, proposal), proposal.title);
         const kept = await store.envelopePrs.updateEnvelopePr(pr.id, owner, ["claimed"], "claimed", { ...fields, commit_sha: made, base_sha: base }, now(), { commit_sha: pr.commit_sha });
         if (!kept)
-            busy(pr.repository);
+            envelope_pr_busy(pr.repository);
         return made;
     };
     if (tip === null) {
@@ -7078,7 +8073,7 @@ async function onEnvelopePullRequest(ctx, action, head, installationId) {
     if (!["synchronize", "edited", "closed", "reopened"].includes(action))
         return `envelope PR #${head.number}: ${action}`;
     if (!(await ctx.store.envelopePrs.claimEnvelopePr(pr.id, ctx.settings.replicaId, ctx.clock.now(), ctx.settings.leaseMs)))
-        busy(pr.repository);
+        envelope_pr_busy(pr.repository);
     const gh = await ctx.installation(installationId ?? pr.installation_id);
     const claimed = (await ctx.store.envelopePrs.getEnvelopePr(pr.id));
     let still;
@@ -7330,7 +8325,12 @@ async function ledger_pr_closeWithComment(gh, pr, closedByApp, comment) {
 
 
 
+
+
 /**
+ * `pull_request` on any other pull request: opened, reopened, synchronize, closed or retargeted on
+ * a commit the App has a verified check for, that check is evaluated again (verified-check.ts).
+ *
  * `pull_request` on a ledger PR the App opened, found by repository and PR number and held to the
  * head repository it recorded (a fork PR whose head ref is the ledger branch's name is not it):
  * - `closed`: merged or closed; a merge whose head is not the App's commit is recorded merged with
@@ -7341,12 +8341,24 @@ async function ledger_pr_closeWithComment(gh, pr, closedByApp, comment) {
  *   its head is the App's commit.
  */
 async function onPullRequest(ctx, p) {
+    // Any pull request showing the agent label is remembered as gated (app/gate-memory.ts), and a
+    // verdict on its head that the memory decides is made again.
+    const gated = await rememberLabel(ctx, p);
+    const regated = await onGateChange(ctx, p);
+    const outcome = await onLedgerOrEnvelopePull(ctx, p);
+    return [gated, regated, outcome].filter((x) => x !== null).join("; ");
+}
+async function onLedgerOrEnvelopePull(ctx, p) {
     const head = pullRequestHead(p);
+    if (head && p.action === "opened")
+        return (await onPullRequestForHeads(ctx, p)) ?? "ignored pull_request";
     if (!head || !["closed", "synchronize", "edited", "reopened"].includes(p.action ?? ""))
         return "ignored pull_request";
     const pr = await ctx.store.findLedgerPrByPull(head.repository, head.number);
-    if (!pr)
-        return (await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id)) ?? "not a ledger PR";
+    if (!pr) {
+        const envelope = await onEnvelopePullRequest(ctx, p.action ?? "", head, p.installation?.id);
+        return envelope ?? (await onPullRequestForHeads(ctx, p)) ?? "not a ledger PR";
+    }
     if (!sameHead(pr, head)) {
         ctx.log("warn", "ledger_pr.other_head", {
             freeze_id: pr.freeze_id,
@@ -7439,12 +8451,24 @@ function sameHead(pr, head) {
 ;// CONCATENATED MODULE: ./src/app/handlers/pull-request-review.ts
 
 
+
+
 /**
- * `pull_request_review` submitted: records a ledger PR's first review (it stops the overdue alert).
+ * `pull_request_review`: an ungate command (submitted) or its withdrawal (dismissed), the verdict on
+ * the head of a pull request held gated made again (verified-check.ts onGateChange), and, submitted,
+ * a ledger PR's first review (it stops the overdue alert).
  * The ledger PR is found by repository and PR number, and its head repository must be the one the
  * App recorded: a review of a fork PR named like the ledger branch touches nothing.
  */
 async function onPullRequestReview(ctx, p) {
+    // A review may ungate a gated pull request (app/gate-memory.ts), whatever else it is; a verdict
+    // on its head that the reviews decide is made again (an ungate, its dismissal, an edited body).
+    const ungate = await onUngateReview(ctx, p);
+    const regated = await onGateChange(ctx, p);
+    const outcome = await onLedgerReview(ctx, p);
+    return [ungate, regated, outcome].filter((x) => x !== null).join("; ");
+}
+async function onLedgerReview(ctx, p) {
     const head = pullRequestHead(p);
     if (!head || p.action !== "submitted")
         return "ignored review";
@@ -7865,7 +8889,249 @@ async function reportDualRun(ctx, id) {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __webpack_require__(8815);
+;// CONCATENATED MODULE: ./src/core/local-uses.ts
+
+/** GitHub's own limits: reusable workflows nest up to 10 levels, composite actions up to 10. */
+const USES_MAX_DEPTH = 10;
+/** Local workflows and actions followed for one run, at most. */
+const USES_MAX_NODES = 50;
+const unreadable = (reason) => ({ code: "RUNNER_A_USES_UNREADABLE", reason });
+/** Parses a workflow or action file as the runner would: a syntax error or a duplicate key is a refusal. */
+function parseYaml(text, file) {
+    const doc = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+    if (doc.errors.length > 0) {
+        return unreadable(`${file} at the base is not YAML the App can read (${doc.errors[0]?.message.split("\n")[0] ?? "?"})`);
+    }
+    try {
+        return doc.toJS({ maxAliasCount: 100 });
+    }
+    catch (err) {
+        return unreadable(`${file} at the base is not YAML the App can read (${err.message.split("\n")[0]})`);
+    }
+}
+const isRefusal = (v) => typeof v === "object" && v !== null && typeof v.code === "string" && typeof v.reason === "string";
+/** A repository path from `base` and a relative one, `.` and `..` folded; null when it leaves the repository. */
+function repoPath(base, rel) {
+    const out = base === "" ? [] : base.split("/");
+    for (const part of rel.split("/")) {
+        if (part === "" || part === ".")
+            continue;
+        if (part === "..") {
+            if (out.length === 0)
+                return null;
+            out.pop();
+        }
+        else
+            out.push(part);
+    }
+    return out.join("/");
+}
+/** A `uses:` value: a local reference, null for a remote action or `docker://`, or a refusal. */
+function localRef(value, file) {
+    if (typeof value !== "string")
+        return unreadable(`${file} has a \`uses:\` that is not a string: which action runs cannot be read`);
+    const v = value.trim();
+    if (v.includes("${{"))
+        return unreadable(`${file} has a \`uses:\` written as an expression (${v}): which action runs cannot be checked`);
+    if (v !== "." && !v.startsWith("./"))
+        return null;
+    const path = repoPath("", v);
+    if (path === null)
+        return unreadable(`${file} has \`uses: ${v}\`, which leaves the repository`);
+    return { kind: /\.ya?ml$/i.test(path) ? "workflow" : "action", path };
+}
+/**
+ * Every `uses:` in a parsed file, wherever it stands (`jobs.<id>.uses`, `jobs.<id>.steps[].uses`,
+ * `runs.steps[].uses`, and any other key named so, in any case): more than GitHub runs, never less.
+ */
+function usesOf(doc, file) {
+    const out = [];
+    const queue = [doc];
+    for (let i = 0; i < queue.length; i++) {
+        const node = queue[i];
+        if (Array.isArray(node))
+            queue.push(...node);
+        else if (typeof node === "object" && node !== null) {
+            for (const [key, value] of Object.entries(node)) {
+                if (key.trim().toLowerCase() === "uses") {
+                    const ref = localRef(value, file);
+                    if (isRefusal(ref))
+                        return ref;
+                    if (ref !== null && !out.some((r) => r.kind === ref.kind && r.path === ref.path))
+                        out.push(ref);
+                }
+                else
+                    queue.push(value);
+            }
+        }
+    }
+    return out;
+}
+/** The local references of a workflow file's text. */
+function usesIn(text, file) {
+    const doc = parseYaml(text, file);
+    return isRefusal(doc) ? doc : usesOf(doc, file);
+}
+const field = (o, name) => typeof o === "object" && o !== null && !Array.isArray(o)
+    ? Object.entries(o).find(([k]) => k.trim().toLowerCase() === name)?.[1]
+    : undefined;
+/** An action manifest's local references and the files it runs (relative to its directory). */
+function actionIn(text, file) {
+    const doc = parseYaml(text, file);
+    if (isRefusal(doc))
+        return doc;
+    const uses = usesOf(doc, file);
+    if (isRefusal(uses))
+        return uses;
+    const runs = field(doc, "runs");
+    const using = String(field(runs, "using") ?? "").toLowerCase();
+    const files = [];
+    const keys = using === "docker" ? ["image"] : using === "composite" ? [] : ["main", "pre", "post"];
+    for (const key of keys) {
+        const v = field(runs, key);
+        if (v === undefined || v === null)
+            continue;
+        if (typeof v !== "string" || v.includes("${{"))
+            return unreadable(`${file}'s runs.${key} cannot be read`);
+        if (key === "image" && v.startsWith("docker://"))
+            continue;
+        files.push(v);
+    }
+    return { uses, files };
+}
+const label = (ref) => ref.kind === "workflow" ? ref.path : ref.path === "" ? "the Action at the repository's root" : `./${ref.path}`;
+/**
+ * Walks the base's gate workflow (`root`, its text `rootText`) down through every local
+ * reference. Yields what it needs (the trees, once; a file's text at the base), returns the
+ * scopes to compare or a refusal: a reference the base lacks (RUNNER_A_WORKFLOW_CHANGED), a file
+ * that does not parse or a `uses:` that cannot be read (RUNNER_A_USES_UNREADABLE), a cycle
+ * (RUNNER_A_USES_CYCLE), deeper or wider than the bounds (RUNNER_A_USES_UNBOUNDED).
+ */
+function* walkLocalUses(root, rootText) {
+    const first = usesIn(rootText, root);
+    if (isRefusal(first))
+        return first;
+    if (first.length === 0)
+        return [];
+    const base = (yield { kind: "tree" });
+    if (base.truncated) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: "GitHub cut the repository's tree listing short: the local actions' files cannot be compared",
+        };
+    }
+    const scopes = [];
+    const seen = new Set();
+    const keyOf = (ref) => `${ref.kind}:${ref.path}`;
+    const hasUnder = (dir) => [...base.blobs.keys()].some((p) => p.startsWith(`${dir}/`));
+    function* visit(ref, chain) {
+        const via = [root, ...chain.map(label)].reverse().join(", used by ");
+        if ((ref.kind === "workflow" && ref.path === root) || chain.some((c) => keyOf(c) === keyOf(ref))) {
+            return { code: "RUNNER_A_USES_CYCLE", reason: `${label(ref)} uses itself (${label(ref)}, used by ${via})` };
+        }
+        if (chain.length >= USES_MAX_DEPTH) {
+            return { code: "RUNNER_A_USES_UNBOUNDED", reason: `${label(ref)} is nested deeper than ${USES_MAX_DEPTH} levels (used by ${via})` };
+        }
+        if (seen.has(keyOf(ref)))
+            return null;
+        seen.add(keyOf(ref));
+        if (seen.size > USES_MAX_NODES) {
+            return { code: "RUNNER_A_USES_UNBOUNDED", reason: `the gate workflow uses more than ${USES_MAX_NODES} local workflows and actions` };
+        }
+        const missing = { code: "RUNNER_A_WORKFLOW_CHANGED", reason: `${label(ref)} (used by ${via}) is not in the base` };
+        let uses;
+        if (ref.kind === "workflow") {
+            if (!base.blobs.has(ref.path))
+                return missing;
+            scopes.push({ kind: "file", path: ref.path, via });
+            const text = yield { kind: "text", path: ref.path };
+            if (typeof text !== "string")
+                return unreadable(`GitHub did not return ${ref.path}'s text at the base`);
+            const found = usesIn(text, ref.path);
+            if (isRefusal(found))
+                return found;
+            uses = found;
+        }
+        else {
+            const dir = ref.path;
+            const at = (name) => (dir === "" ? name : `${dir}/${name}`);
+            if (dir === "")
+                for (const name of ["action.yml", "action.yaml"])
+                    scopes.push({ kind: "file", path: name, via });
+            else if (hasUnder(dir))
+                scopes.push({ kind: "dir", path: dir, via });
+            else
+                return missing;
+            const manifest = ["action.yml", "action.yaml"].map(at).find((p) => base.blobs.has(p));
+            if (manifest === undefined) {
+                // A directory with only a Dockerfile is an action too; its whole directory is compared.
+                if (dir === "")
+                    return missing;
+                return null;
+            }
+            const text = yield { kind: "text", path: manifest };
+            if (typeof text !== "string")
+                return unreadable(`GitHub did not return ${manifest}'s text at the base`);
+            const found = actionIn(text, manifest);
+            if (isRefusal(found))
+                return found;
+            for (const f of found.files) {
+                const p = repoPath(dir, f);
+                if (p === null || p === "")
+                    return unreadable(`${manifest} runs ${f}, which leaves the repository`);
+                if (dir !== "" && p.startsWith(`${dir}/`))
+                    continue;
+                // A file outside the action's directory: the directory it is in (a bundle's chunks sit beside it), or the file itself at the root.
+                const parent = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "";
+                scopes.push(parent === ""
+                    ? { kind: "file", path: p, via: `${label(ref)}, used by ${via}` }
+                    : { kind: "dir", path: parent, via: `${label(ref)}, used by ${via}` });
+            }
+            uses = found.uses;
+        }
+        for (const next of uses) {
+            const out = yield* visit(next, [...chain, ref]);
+            if (out !== null)
+                return out;
+        }
+        return null;
+    }
+    for (const ref of first) {
+        const out = yield* visit(ref, []);
+        if (out !== null)
+            return out;
+    }
+    return scopes;
+}
+/** Every scope the walk found is the same blobs (mode and object id) at head and base. */
+function compareScopes(scopes, head, base) {
+    if (scopes.length === 0)
+        return null;
+    if (head.truncated || base.truncated) {
+        return {
+            code: "RUNNER_A_UNVERIFIED",
+            reason: "GitHub cut the repository's tree listing short: the local actions' files cannot be compared",
+        };
+    }
+    const inScope = (s, p) => (s.kind === "file" ? p === s.path : p.startsWith(`${s.path}/`));
+    for (const s of scopes) {
+        const paths = new Set([...head.blobs.keys(), ...base.blobs.keys()].filter((p) => inScope(s, p)));
+        const changed = [...paths].filter((p) => head.blobs.get(p) !== base.blobs.get(p)).sort();
+        if (changed.length > 0) {
+            const what = s.kind === "file" ? s.path : `./${s.path}`;
+            return {
+                code: "RUNNER_A_WORKFLOW_CHANGED",
+                reason: `${what} (used by ${s.via}) differs between head and base (${changed.slice(0, 5).join(", ")}${changed.length > 5 ? `, … ${changed.length} files` : ""}): the pull request's own workflow or action ran`,
+            };
+        }
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/app/run-verify.ts
+
 
 
 /** `run` is GitHub's answer to GET /actions/runs/{id} (never the webhook's copy). */
@@ -7904,17 +9170,35 @@ async function verifyRunnerA(ctx, gh, repository, run) {
             pull,
         };
     }
-    const uses = localUses(atBase.text);
-    if (uses.length > 0) {
-        const [treeHead, treeBase] = await Promise.all([gh.treeAt(r, run.head_sha), gh.treeAt(r, baseSha)]);
-        const fourth = runnerALocalActions(uses, treeHead, treeBase);
-        if (fourth !== null)
-            return { verified: false, refusal: fourth, run, pull };
-    }
+    const fourth = await localActions(gh, r, path, atBase.text, run.head_sha, baseSha);
+    if (fourth !== null)
+        return { verified: false, refusal: fourth, run, pull };
     return {
         verified: true,
         a: { run, pull, pullNumber: pull.number, headSha: run.head_sha, baseRef: pull.base.ref, baseSha },
     };
+}
+/**
+ * Stage 4: every local workflow and action the base's workflow reaches (core/local-uses.ts walks
+ * them at the base) is the same at head and base. Texts are read at the base commit; the trees
+ * of both commits once, only when there is a local reference.
+ */
+async function localActions(gh, r, path, text, headSha, baseSha) {
+    const walk = walkLocalUses(path, text);
+    let trees = null;
+    let step = walk.next();
+    while (!step.done) {
+        const need = step.value;
+        if (need.kind === "tree") {
+            trees = await Promise.all([gh.treeAt(r, headSha), gh.treeAt(r, baseSha)]);
+            step = walk.next(trees[1]);
+        }
+        else
+            step = walk.next((await gh.pathAt(r, need.path, baseSha))?.text ?? null);
+    }
+    if ("code" in step.value)
+        return step.value;
+    return trees === null ? null : compareScopes(step.value, trees[0], trees[1]);
 }
 /** Runner B: the run re-read through the API, held to what the App recorded at its dispatch. */
 async function verifyRunnerB(ctx, gh, dual, runId) {
@@ -8154,179 +9438,6 @@ async function compareRunB(ctx, dual, runBId, runBUrl) {
     return `dual run ${dual.id}: ${decision.outcome}; ${reported}`;
 }
 
-;// CONCATENATED MODULE: ./src/app/verified-check.ts
-
-
-
-
-
-const runLine = (a, workflowPath) => `Run ${a.run.id} (attempt ${a.run.run_attempt ?? 1}) of ${workflowPath}, on ${a.headSha} for pull request #${a.pullNumber} into ${a.baseRef} (${a.baseSha}).`;
-/** A refused run: a failing check naming the refusal. */
-function refusedCheck(refusal) {
-    return {
-        conclusion: "failure",
-        code: refusal.code,
-        title: "Not verified: this run is not the base's gate",
-        summary: `${(0,markdown/* mdCode */.xs)(refusal.code)}: ${(0,markdown/* mdText */.bC)(refusal.reason)}\n\nThe App verifies only a pull_request run of the base branch's gate workflow file (and its local Action) on the pull request's current head. Nothing this run reported counts.`,
-    };
-}
-/** Pure: a verified run's check from its evidence and the base's pinned envelope hash. */
-function verifiedRunCheck(a, workflowPath, evidence, pinned) {
-    const fail = (code, title, detail) => ({
-        conclusion: "failure",
-        code,
-        // The detail and the run line quote the bundle and the run (runner A's job made the bundle).
-        title: (0,markdown/* plainText */.wh)(title, 255),
-        summary: `${code === null ? "" : `${(0,markdown/* mdCode */.xs)(code)}: `}${(0,markdown/* mdText */.bC)(detail)}\n\n${(0,markdown/* mdText */.bC)(runLine(a, workflowPath))}`,
-    });
-    if (evidence.kind === "missing") {
-        if (a.run.conclusion === "success") {
-            return {
-                conclusion: "neutral",
-                code: null,
-                title: "Not gated: the run left no evidence",
-                summary: `The base's gate workflow ran and concluded success without an evidence bundle: the pinned Action judged nothing (a pull request it does not gate).\n\n${(0,markdown/* mdText */.bC)(runLine(a, workflowPath))}`,
-            };
-        }
-        return fail("EVIDENCE_UNAVAILABLE", "Not verified: no evidence", `the run concluded ${a.run.conclusion ?? "nothing"} and has no evidence bundle`);
-    }
-    if (evidence.kind === "unreadable")
-        return fail(evidence.code, "Not verified: the evidence does not verify", evidence.message);
-    const b = evidence.bundle;
-    // An audit run (mode: audit) records and suggests; it never scored properties and its verdict
-    // is "what enforce would say", so it never verifies a pull request.
-    if (b.runner.mode === "audit") {
-        return fail("VERIFIED_CHECK_AUDIT_EVIDENCE", "Not verified: an audit run", "the evidence is an audit run's (runner.json mode audit): audit mode gates nothing; the base's workflow must run mode enforce");
-    }
-    if (b.runner.head_sha !== a.headSha) {
-        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence for another commit", `the evidence is for ${b.runner.head_sha ?? "no commit"}, the run checked ${a.headSha}`);
-    }
-    if (String(b.runner.repository ?? "").toLowerCase() !== String(a.run.repository.full_name).toLowerCase()) {
-        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: evidence from another repository", `the evidence names ${b.runner.repository ?? "no repository"}`);
-    }
-    if (pinned.kind === "none")
-        return fail(pinned.code, "Not verified: the base pins no envelope", pinned.message);
-    const hash = b.runner.envelope_hash ?? b.verdict.envelope_hash;
-    if (hash !== pinned.hash || b.verdict.envelope_hash !== pinned.hash) {
-        return fail("VERIFIED_CHECK_EVIDENCE_REFUSED", "Not verified: another envelope", `the evidence was judged under ${hash ?? "no envelope"}, the base's digest file pins ${pinned.hash}`);
-    }
-    if (b.verdict.verdict !== "pass")
-        return fail(null, `The gate failed: envelope ${b.verdict.verdict}`, `the envelope verdict is ${b.verdict.verdict}`);
-    const failing = b.properties.filter((p) => p.result !== "pass" && !(p.result === "fail" && p.frozen_by));
-    if (failing.length > 0) {
-        return fail(null, "The gate failed: properties", `failing properties: ${failing.map((p) => `${p.name} (${p.result})`).join(", ")}`);
-    }
-    if (a.run.conclusion !== "success")
-        return fail(null, "The gate failed", `the run concluded ${a.run.conclusion ?? "nothing"}`);
-    const frozen = b.properties.filter((p) => p.frozen_by);
-    return {
-        conclusion: "success",
-        code: null,
-        title: "Verified: the base's gate passed on this commit",
-        summary: [
-            `Envelope ${pinned.hash}: pass.${frozen.length > 0 ? ` Tolerated by freezes: ${frozen.map((p) => `${p.name} (${p.frozen_by})`).join(", ")}.` : ""}`,
-            `Evidence ${b.digest}.`,
-            runLine(a, workflowPath),
-            "Checked through GitHub's API: the workflow file (and any local Action) is the base's, the head is the pull request's current head, the run is this repository's.",
-        ]
-            .map((paragraph) => (0,markdown/* mdText */.bC)(paragraph))
-            .join("\n\n"),
-    };
-}
-/** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
-function evidenceFacts(zip) {
-    if (zip === null)
-        return { kind: "missing" };
-    try {
-        return { kind: "bundle", bundle: readEvidenceZip(zip) };
-    }
-    catch (err) {
-        if ((0,errors/* isRefusal */.vu)(err))
-            return { kind: "unreadable", code: err.code, message: err.message };
-        throw err;
-    }
-}
-async function pinnedFacts(ctx, gh, repository, baseSha) {
-    const path = ctx.settings.envelopeDigestPath;
-    const missing = `the base (${baseSha.slice(0, 12)}) has no readable ${path}`;
-    let text;
-    try {
-        text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new errors/* Refusal */.P_("ENVELOPE_MISSING", missing));
-    }
-    catch (err) {
-        // What the base holds is an answer; GitHub not answering is not, and is thrown on.
-        if ((0,errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
-            return { kind: "none", code: err.code, message: err.message };
-        }
-        throw err;
-    }
-    if (text === null)
-        return { kind: "none", code: "ENVELOPE_MISSING", message: missing };
-    try {
-        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(text, path)}` };
-    }
-    catch (err) {
-        if ((0,errors/* isRefusal */.vu)(err))
-            return { kind: "none", code: err.code, message: err.message };
-        throw err;
-    }
-}
-/**
- * Posts the verified check for a completed pull_request run, once per run attempt (the store's
- * claim, then GitHub's external_id `<run id>:<attempt>` for a post whose record was lost). A run
- * whose head is no longer the pull request's (or of a closed pull request) gets none: the
- * current head's own run decides.
- */
-async function postVerifiedCheck(ctx, gh, repository, run, verdict, zip, workflowPath) {
-    if (run.event !== "pull_request")
-        return "";
-    if (!verdict.verified && verdict.refusal.code === "RUNNER_A_NOT_CURRENT_HEAD")
-        return "no verified check (not the pull request's current head)";
-    const owner = ctx.settings.replicaId;
-    const key = { repository, run_id: run.id, run_attempt: run.run_attempt ?? 1 };
-    const claimed = await ctx.store.runs.claimVerifiedCheck({ ...key, head_sha: run.head_sha }, owner, ctx.clock.now(), ctx.settings.leaseMs);
-    if (!claimed) {
-        const row = await ctx.store.runs.getVerifiedCheck(repository, key.run_id, key.run_attempt);
-        return row?.state === "posted" ? `verified check already posted (${row.conclusion ?? "?"})` : "verified check being posted elsewhere";
-    }
-    try {
-        const content = verdict.verified
-            ? verifiedRunCheck(verdict.a, workflowPath, evidenceFacts(await zip()), await pinnedFacts(ctx, gh, repository, verdict.a.baseSha))
-            : refusedCheck(verdict.refusal);
-        const r = repoRef(repository);
-        const name = ctx.settings.verifiedCheckName;
-        const externalId = `${key.run_id}:${key.run_attempt}`;
-        const id = (await gh.findCheckRun(r, run.head_sha, name, externalId)) ??
-            (await gh.createCheckRun(r, {
-                name,
-                head_sha: run.head_sha,
-                conclusion: content.conclusion,
-                title: content.title,
-                summary: content.summary,
-                external_id: externalId,
-                ...(run.html_url ? { details_url: run.html_url } : {}),
-            }));
-        await ctx.store.runs.finishVerifiedCheck(key, owner, {
-            state: "posted",
-            conclusion: content.conclusion,
-            code: content.code,
-            check_run_id: id,
-            at: ctx.clock.now(),
-        });
-        ctx.log(content.conclusion === "success" ? "info" : "warn", "verified_check.posted", {
-            repository,
-            run: run.id,
-            conclusion: content.conclusion,
-            code: content.code,
-        });
-        return `verified check ${content.conclusion}${content.code ? ` (${content.code})` : ""}`;
-    }
-    catch (err) {
-        await ctx.store.runs.releaseVerifiedCheck(key, owner).catch(() => undefined);
-        throw err;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/app/handlers/workflow-run.ts
 
 
@@ -8340,7 +9451,7 @@ async function postVerifiedCheck(ctx, gh, repository, run, verdict, zip, workflo
 /**
  * `workflow_run` completed. The payload only names the run: the App reads it again through
  * GitHub's API and decides from that. A `workflow_dispatch` run can only be runner B (a run
- * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` run of the base's
+ * the App's own dispatch started, run-checks.ts `runnerBRun`); a `pull_request` or `pull_request_review` run of the base's
  * workflow file on the pull request's current head is runner A (`verifyRunnerA`); a `push` run
  * is judged as an audit run for the envelope PR (envelope-pr.ts); anything else is refused,
  * recorded, and never starts a dual run.
@@ -8385,7 +9496,7 @@ async function onRunNamingDualRun(ctx, run, repository, dualRunId) {
     return compareRunB(ctx, dual, run.id, run.html_url ?? null);
 }
 /**
- * Runner A: verified against the API. Every pull_request run gets the App's verified check;
+ * Runner A: verified against the API. Every pull_request or pull_request_review run gets the App's verified check;
  * a verified run that failed a property with a clean envelope records a dual run and
  * dispatches runner B.
  */
@@ -8394,8 +9505,8 @@ async function onRunA(ctx, gh, run, repository, installationId) {
     if (!verdict.verified)
         await recordRunRefusal(ctx, "runner_a", repository, run, verdict.refusal);
     // The evidence, downloaded at most once for the dual run and the verified check.
-    let zip = null;
-    const evidence = () => (zip ??= gh.downloadArtifact(repoRef(repository), run.id, EVIDENCE_ARTIFACT_NAME));
+    let read = null;
+    const evidence = () => (read ??= gh.runEvidence(repoRef(repository), run, EVIDENCE_ARTIFACT_NAME));
     let outcome;
     let failed = null;
     if (!verdict.verified)
@@ -8405,7 +9516,8 @@ async function onRunA(ctx, gh, run, repository, installationId) {
     else {
         // The dual run first: a pause or a drain stops it where it stops today (recorded, not sent).
         try {
-            outcome = await startDualRun(ctx, verdict.a, repository, installationId, await evidence());
+            const got = await evidence();
+            outcome = await startDualRun(ctx, verdict.a, repository, installationId, got.kind === "zip" ? got.zip : null);
         }
         catch (err) {
             failed = { err };
