@@ -51462,6 +51462,8 @@ async function runPropertyUnderObserver(options) {
         : { exitCode: r.exitCode, stdout: r.stdout };
     return { exitCode: r.exitCode, result: r.result, outcome };
 }
+/** How long a wrapper stopped at its deadline may keep its pipes open after it exited. */
+const DRAIN_MS = 2000;
 async function spawnObserved(options, how) {
     const cli = bundledCli();
     if (!(0,external_node_fs_namespaceObject.existsSync)(cli)) {
@@ -51560,18 +51562,39 @@ async function spawnObserved(options, how) {
                 child.kill("SIGTERM");
                 killer = setTimeout(() => child.kill("SIGKILL"), 5000);
             }, how.timeoutSeconds * 1000);
+        let ended = false;
         child.on("error", (err) => {
+            if (ended)
+                return;
+            ended = true;
             clearTimeout(deadline);
             clearTimeout(killer);
             resumeCommands();
             reject(new errors_Refusal("OBSERVER_UNAVAILABLE", `cannot start the observer: ${err.message}`, { cause: err }));
         });
-        child.on("close", (code) => {
+        let drain;
+        const end = (code) => {
+            if (ended)
+                return;
+            ended = true;
             clearTimeout(deadline);
             clearTimeout(killer);
+            clearTimeout(drain);
             resumeCommands();
             takeCliResult(resultFile, code).then((result) => resolvePromise({ exitCode: code, result, stdout, timedOut }), reject);
+        };
+        // Stopped at its deadline, the wrapper's exit is the end: a process it left behind holding its
+        // pipes gets DRAIN_MS, never the job's whole timeout (the run is refused either way).
+        child.on("exit", (code) => {
+            if (!timedOut)
+                return;
+            drain = setTimeout(() => {
+                child.stdout?.destroy();
+                child.stderr?.destroy();
+                end(code);
+            }, DRAIN_MS);
         });
+        child.on("close", (code) => end(code));
     });
 }
 /** Copies the given log into the evidence directory: a source that cannot be read and a copy that cannot be written are different failures. */

@@ -29,9 +29,14 @@ export class RunControl {
     for (const signal of SIGNALS) process.off(signal, this.onSignal);
   }
 
-  /** The stage's child, while it runs (null once it has exited). */
+  /**
+   * The stage's child, while it runs (null once it has exited). A signal that came while no child
+   * ran (the stage was still being set up) stops the child as soon as it is given: the run never
+   * goes on to its natural end after being told to stop.
+   */
   running(child: ChildProcess | null): void {
     this.child = child;
+    if (child !== null && this.signal !== null) this.stop();
   }
 
   /** Stops the running stage: its child and every descendant. */
