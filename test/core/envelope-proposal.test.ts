@@ -52,7 +52,7 @@ describe("readAuditBundle", () => {
 describe("parseAuditLog", () => {
   it("refuses a log that is not a finished run's", () => {
     const whole = logText(HASH, [{ kind: "env", key: "A" }]);
-    expect(parseAuditLog(whole, "f").lines).toHaveLength(3);
+    expect(parseAuditLog(whole, "f")).toEqual({ file: "f", bytes: new TextEncoder().encode(whole) });
     expect(codeOf(() => parseAuditLog(whole.slice(0, -1), "f"))).toBe("OBSERVER_LOG_INCOMPLETE");
     expect(codeOf(() => parseAuditLog(whole.split("\n").slice(0, 2).join("\n") + "\n", "f"))).toBe("OBSERVER_LOG_INCOMPLETE");
     expect(codeOf(() => parseAuditLog(whole.replace('"kind":"env"', '"kind":"env",'), "f"))).toBe("OBSERVER_LOG_MALFORMED");
