@@ -442,7 +442,10 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
         if (o.first.order < d.first.order) d.first = o.first;
       }
     const entry = dir;
-    if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+    // A write refused inside a root the envelope has (a read-only place under it): no entry to add.
+    if (isInsideAnyRoot(dir, from.allowed_roots)) {
+      notes.push(`${d.first.first}: a write to ${d.covers[0]} was refused inside the envelope's roots: not a root to add`);
+    } else if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
     else {
       envelope.allowed_roots.push(entry);
       added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });

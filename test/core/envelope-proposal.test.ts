@@ -3,25 +3,14 @@ import { createHash } from "node:crypto";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { BODY_MAX, buildEnvelopeProposal, parseAuditLog, readAuditBundle, STARTER_ENVELOPE } from "../../src/core/envelope-proposal.js";
-import { Refusal } from "../../src/core/errors.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
-import { logText, type Event } from "../support/logs.js";
+import { codeOf, logText, type Event } from "../support/logs.js";
 
 const HASH = `sha256:${"ab".repeat(32)}`;
 
 function zip(files: Record<string, Uint8Array>, manifestOf: Record<string, Uint8Array> = files): Uint8Array {
   const built = buildManifest(new Map(Object.entries(manifestOf)));
   return zipSync({ ...files, "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) });
-}
-
-function codeOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof Refusal) return err.code;
-    throw err;
-  }
-  return "(none)";
 }
 
 const log = (events: Event[], runId = 1) => parseAuditLog(logText(HASH, events), `run-${runId}/observer.jsonl`);

@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Refusal } from "../../src/core/errors.js";
 import { digestLine, hashOf } from "./hash.js";
 
 export { hashOf };
@@ -77,4 +78,15 @@ export function writeFixture(envelope: string, makeLog: (hash: string) => string
 /** A log as suggest, the footprint, audit and the proposal take it: its lines' JSON, as bytes (read by core/log-reader.ts). */
 export function recordedLog(file: string, lines: readonly Event[]): { file: string; bytes: Uint8Array } {
   return { file, bytes: new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n") };
+}
+
+/** The code of the Refusal `f` throws, or "(none)" when it throws none (anything else is rethrown). */
+export function codeOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof Refusal) return err.code;
+    throw err;
+  }
+  return "(none)";
 }
