@@ -6,14 +6,21 @@ import { describe, expect, it } from "vitest";
 import { FrameDecoder, FrameError, encodeFrames, mergeNodeOptions, splitNodeOptions } from "../../src/observer/protocol.js";
 import { PathView } from "../../src/observer/jail.js";
 import { StraceParser, straceArgs, type ProcessEvent } from "../../src/observer/strace.js";
+import { liveProcessFacts, type ProcessFacts } from "../../src/observer/process-facts.js";
 import { TableFacts } from "./table-facts.js";
 
 const hex = (s: string): string => `"${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}"`;
 const deco = (s: string): string => `<${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}>`;
 
+/**
+ * The lines' pids (100, 700, ...) are made up: a live process that has one of them on a busy
+ * machine must not lend the parser its /proc entries. Paths are the tests' own and stay live.
+ */
+const NO_PROCESSES: ProcessFacts = { ...liveProcessFacts, status: () => null, cwd: () => null, exe: () => null };
+
 function parse(lines: string[], cwd = "/work", plumbing: string[] = []): ProcessEvent[] {
   const events: ProcessEvent[] = [];
-  const parser = new StraceParser({ cwd, plumbing: new Set(plumbing), emit: (e) => events.push(e) });
+  const parser = new StraceParser({ cwd, plumbing: new Set(plumbing), emit: (e) => events.push(e), facts: NO_PROCESSES });
   // Feed in awkward pieces: the parser must not care where reads split lines.
   const text = lines.map((l) => l + "\n").join("");
   for (let i = 0; i < text.length; i += 7) parser.push(text.slice(i, i + 7));
