@@ -35707,7 +35707,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6060);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3247);
 
 
 try {
@@ -35723,7 +35723,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6060:
+/***/ 3247:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36802,30 +36802,6 @@ const ENV_SETS = new Map([
     ["@terminal", new Set(TERMINAL)],
 ]);
 /**
- * A key that names a credential. Such a key is never matched by a pattern or a set: an envelope
- * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run. Besides
- * the names that say so, the keys whose values are credentials by convention: passphrases and
- * short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`, `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`),
- * DSNs, webhooks and connection strings (`SENTRY_DSN`, `SLACK_WEBHOOK_URL`,
- * `AZURE_STORAGE_CONNECTION_STRING`), licence keys, git's extra headers, and the URLs that carry
- * a password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
- */
-const CREDENTIAL_KEY = new RegExp([
-    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
-    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT(?:_|$)",
-    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
-    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
-].join("|"), "i");
-/**
- * A key that names the machine or the runner on it (the runner's name, its tracking id, the
- * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
- * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
- * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
- * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
- * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
- */
-const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
-/**
  * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
  * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
  * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
@@ -36891,7 +36867,7 @@ const RUN_IDENTITY_WRAPPER = [
 ];
 const NEVER_BY_PATTERN = new Set([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
 /**
- * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * A run-identity key whose value cannot be made equal on A and B. Like a machine key (never-proposed.ts) it is never
  * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
  * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
  * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
@@ -36940,6 +36916,292 @@ function commitRunEnvironment(caller) {
             out[key] = value;
     }
     return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/paths.ts
+/**
+ * Lexical path handling. The checking machine's filesystem is never consulted: the observer
+ * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ */
+const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
+function foldPath(path) {
+    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
+        return null;
+    if (!NEEDS_FOLDING.test(path))
+        return path;
+    const out = [];
+    for (const segment of path.split("/")) {
+        if (segment === "" || segment === ".")
+            continue;
+        if (segment === "..") {
+            out.pop();
+            continue;
+        }
+        out.push(segment);
+    }
+    return "/" + out.join("/");
+}
+/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
+function paths_isInsideRoot(foldedPath, foldedRoot) {
+    if (foldedRoot === "/")
+        return true;
+    if (!foldedPath.startsWith(foldedRoot))
+        return false;
+    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+}
+function isInsideAnyRoot(foldedPath, foldedRoots) {
+    for (const root of foldedRoots) {
+        if (paths_isInsideRoot(foldedPath, root))
+            return true;
+    }
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/core/never-proposed.ts
+/**
+ * What a proposal (`suggest`, the audit summary's suggestion, the App's envelope PR) never allows,
+ * in one table, each row with the reason printed beside what it keeps apart:
+ * - keys that name a credential, carry one (an askpass program, git's configuration from the
+ *   environment, a credentials file), name the machine or the run, or control a program (what it
+ *   loads or runs, whether it checks TLS), and keys outside printable ASCII;
+ * - families (`PREFIX*`) that would cover a program-control key (their keys are proposed exactly);
+ * - roots under the system's directories, a tool cache or another program's install directory,
+ *   and the directories of writes the jail refused in a run that exited 0 (it did not need them).
+ * A pattern or a set of an envelope never matches a key of the table either (envMatcher): such a
+ * key is let in only by a reviewer who lists it exactly. Pure.
+ */
+
+
+/**
+ * A key that names a credential. Besides the names that say so, the keys whose values are
+ * credentials by convention: passphrases and short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`,
+ * `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`), DSNs, webhooks and connection strings, licence keys,
+ * git's extra headers, logins (`SONAR_LOGIN` is SonarQube's token), and the URLs that carry a
+ * password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
+ */
+const CREDENTIAL_KEY = new RegExp([
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|COOKIE|SESSION|(?:^|_)PAT(?:_|$)|(?:^|_)LOGIN(?:_|$)",
+    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
+    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
+].join("|"), "i");
+/**
+ * Authentication, by name (`NPM_AUTH`, npm's `_auth`, `GOAUTH`, `OAUTH_*`, `AUTHORIZATION`), but
+ * not a git author (`GIT_AUTHOR_NAME`) nor `UNAUTHORIZED` (NODE_TLS_REJECT_UNAUTHORIZED is a TLS
+ * switch, kept apart for that).
+ */
+const AUTH_KEY = /(?<!UN)AUTH(?!ORS?(?:_|$))/i;
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids): PR code that could
+ * read it could make a test fail on one runner's machine only, and so pick the verdicts of the two
+ * runs a freeze compares. Inside the jail `HOSTNAME` and `HOST` carry the jail's fixed hostname.
+ */
+const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+/** Program-control keys by exact name: each makes a program load or run what its value names. */
+const PROGRAM_CONTROL_KEYS = [
+    "NODE_OPTIONS",
+    "NODE_REPL_EXTERNAL_MODULE",
+    "PYTHONSTARTUP",
+    "PYTHONINSPECT",
+    "PYTHONBREAKPOINT",
+    "PERL5OPT",
+    "PERL5DB",
+    "RUBYOPT",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "BASH_ENV",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_EXEC_PATH",
+];
+/** Program-control keys by prefix: the dynamic loader's. */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"];
+/** Keys that turn off a program's TLS certificate checks. */
+const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"];
+const exact = (keys) => (key) => keys.includes(key);
+/** The table, in order: a key takes the first row that matches it, and that row's reason. */
+const KEY_TABLE = [
+    {
+        kind: "not_printable",
+        test: (key) => /[^\x21-\x7e]/.test(key),
+        why: "a character outside printable ASCII (shown escaped): it can render as another key (P\\u{0410}TH as PATH)",
+    },
+    {
+        kind: "run_identity",
+        test: exact(RUN_IDENTITY_WRAPPER),
+        why: "run identity: names a file the run wrapper hides (the event payload, the file commands)",
+    },
+    {
+        kind: "run_identity",
+        test: (key) => key.startsWith("INPUT_"),
+        why: "run identity: the Action's own input (runner B's dispatch has inputs runner A's run does not; the token among them)",
+    },
+    {
+        kind: "run_identity",
+        test: isRunIdentityKey,
+        why: "run identity: differs between runner A and runner B (the run, job, workflow or actor), so a test reading it can manufacture a freeze",
+    },
+    {
+        kind: "machine_identity",
+        test: (key) => MACHINE_KEY.test(key),
+        why: "machine identity: names the machine or its runner, so a test reading it can fail on one runner's machine only",
+    },
+    {
+        kind: "credential_carrier",
+        test: exact(["GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"]),
+        why: "credential carrier: the program asked for a password or token (and program control: it runs it)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /^GIT_CONFIG(?:_[A-Z0-9_]+)?$/.test(key),
+        why: "credential carrier: git configuration from the environment (GIT_CONFIG_VALUE_<n> can carry an http.extraheader token, or a command to run)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
+        why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
+        why: "credential carrier: a package index URL, which carries the password where the index has one",
+    },
+    {
+        kind: "program_control",
+        test: exact(TLS_SWITCHES),
+        why: "program control: a security switch that turns off TLS certificate checks",
+    },
+    {
+        kind: "program_control",
+        test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
+        why: "program control: tells the dynamic loader what to load into every program",
+    },
+    {
+        kind: "program_control",
+        test: exact(PROGRAM_CONTROL_KEYS),
+        why: "program control: makes a program load or run code its value names",
+    },
+    {
+        kind: "credential",
+        test: (key) => /(?:^|_)LOGIN(?:_|$)/i.test(key),
+        why: "credential: names a login (SONAR_LOGIN is SonarQube's token)",
+    },
+    {
+        kind: "credential",
+        test: (key) => AUTH_KEY.test(key),
+        why: "credential: names authentication (a token, or a command that gets one)",
+    },
+    {
+        kind: "credential",
+        test: (key) => CREDENTIAL_KEY.test(key),
+        why: "credential: names a secret (a token, password, key, session, connection string or the like)",
+    },
+];
+/** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
+function keyApart(key) {
+    const row = KEY_TABLE.find((r) => r.test(key));
+    return row === undefined ? null : { kind: row.kind, why: row.why };
+}
+/**
+ * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
+ * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ */
+function familyApart(prefix) {
+    const covered = [
+        ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
+        ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
+        ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+    ];
+    if (covered.length === 0)
+        return null;
+    return {
+        kind: "program_control",
+        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+    };
+}
+/** The system's directories: never a root a proposal names (a write there outlives the run on a self-hosted runner). */
+const SYSTEM_DIRECTORIES = [
+    {
+        test: /^\/opt\/hostedtoolcache(?:\/|$)|\/_work\/_tool(?:\/|$)/,
+        kind: "tool_cache",
+        why: "the runner's tool cache (RUNNER_TOOL_CACHE): a write there changes the tools of later runs",
+    },
+    {
+        test: /^\/(?:usr|etc|opt|bin|sbin|boot|snap|lib(?:32|64|x32)?)(?:\/|$)|^\/var\/lib(?:\/|$)/,
+        kind: "system_directory",
+        why: "the system's directories (/usr, /etc, /opt, /bin, /sbin, /lib*, /var/lib): a write there changes the machine for later runs",
+    },
+];
+/** Where an installed program's packages live: a write there changes what that program runs. */
+const PACKAGE_DIRECTORY = /\/(?:site-packages|dist-packages|lib\/node_modules)(?:\/|$)/;
+/**
+ * The install directory of the program at `execPath`: the directory above its `bin` or `sbin`
+ * (`~/.nvm/versions/node/v20/bin/node` -> `~/.nvm/versions/node/v20`), at least three levels deep
+ * (a home's own `bin` is no one program's); null otherwise.
+ */
+function installDirOf(execPath) {
+    const parts = execPath.split("/");
+    if (parts[0] !== "" || parts.length < 3)
+        return null;
+    const binDir = parts[parts.length - 2];
+    if (binDir !== "bin" && binDir !== "sbin")
+        return null;
+    const install = parts.slice(0, -2);
+    if (install.length - 1 < 3)
+        return null;
+    return install.join("/");
+}
+/**
+ * Why no root may be proposed at `path` (a folded absolute path, or one written back as
+ * `${WORKSPACE}`/`${SCRATCH}`, which is never apart): under the system's directories or a tool
+ * cache, a package directory, or `installs` (install directories of programs the runs executed).
+ */
+function rootApart(path, installs) {
+    if (!path.startsWith("/"))
+        return null;
+    for (const row of SYSTEM_DIRECTORIES)
+        if (row.test.test(path))
+            return { kind: row.kind, why: row.why };
+    const install = installs.find((dir) => paths_isInsideRoot(path, dir));
+    if (install !== undefined) {
+        return {
+            kind: "install_directory",
+            why: `another program's install directory (${shownAscii(install)}): a write there changes what that program runs`,
+        };
+    }
+    if (PACKAGE_DIRECTORY.test(path)) {
+        return {
+            kind: "install_directory",
+            why: "another program's install directory (site-packages, dist-packages or a global node_modules): a write there changes what it runs",
+        };
+    }
+    return null;
+}
+/** Writes the jail refused (read-only there) in a run whose command exited 0. */
+function refusedUnneeded() {
+    return {
+        kind: "refused_unneeded",
+        why: "the jail refused these writes and the command exited 0: it did not need them",
+    };
+}
+/** Writes an ecosystem makes only when a key does not tell it not to. */
+const AVOIDABLE_WRITES = [
+    { test: /(?:^|\/)__pycache__(?:\/|$)|\.py[co]$/, key: "PYTHONDONTWRITEBYTECODE" },
+];
+/** The key that would have avoided every one of `paths` (Python's bytecode: PYTHONDONTWRITEBYTECODE). */
+function avoidingKey(paths) {
+    return AVOIDABLE_WRITES.find((row) => paths.length > 0 && paths.every((p) => row.test.test(p)))?.key;
+}
+/** `s` in printable ASCII: every other code point written `\u{XXXX}`, so a key cannot pass as another. */
+function shownAscii(s) {
+    return Array.from(s, (ch) => /^[\x21-\x7e]$/.test(ch) ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}}`).join("");
 }
 
 ;// CONCATENATED MODULE: ./src/core/json.ts
@@ -37175,46 +37437,6 @@ function decodeUtf8Strict(bytes) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/paths.ts
-/**
- * Lexical path handling. The checking machine's filesystem is never consulted: the observer
- * already resolved symlinks where the write happened, and the gate judges what was recorded.
- */
-const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
-/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
-function foldPath(path) {
-    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
-        return null;
-    if (!NEEDS_FOLDING.test(path))
-        return path;
-    const out = [];
-    for (const segment of path.split("/")) {
-        if (segment === "" || segment === ".")
-            continue;
-        if (segment === "..") {
-            out.pop();
-            continue;
-        }
-        out.push(segment);
-    }
-    return "/" + out.join("/");
-}
-/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function paths_isInsideRoot(foldedPath, foldedRoot) {
-    if (foldedRoot === "/")
-        return true;
-    if (!foldedPath.startsWith(foldedRoot))
-        return false;
-    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
-}
-function isInsideAnyRoot(foldedPath, foldedRoots) {
-    for (const root of foldedRoots) {
-        if (paths_isInsideRoot(foldedPath, root))
-            return true;
-    }
-    return false;
-}
-
 ;// CONCATENATED MODULE: ./src/core/protected.ts
 /**
  * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
@@ -37363,6 +37585,7 @@ function protectedFromMeta(value, workspace, scratch) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
+
 
 
 
@@ -37600,9 +37823,9 @@ function expandPaths(loaded, values, key) {
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential or the machine, or a run-identity
- * key whose value differs between runner A and runner B (env-sets.ts):
- * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key of never-proposed.ts's table (a credential or a credential
+ * carrier, the machine, a run-identity key whose value differs between runner A and runner B, a
+ * program-control key, a key outside printable ASCII): that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 function envMatcher(envelope) {
@@ -37626,7 +37849,7 @@ function envMatcher(envelope) {
     return (key) => {
         if (exact.has(key))
             return true;
-        if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key))
+        if (keyApart(key) !== null)
             return false;
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
@@ -38028,6 +38251,17 @@ function render(input, limit) {
         }
         if (input.added.length > limit)
             out.push("", `...and ${input.added.length - limit} more (see the suggested envelope below).`);
+        out.push("");
+    }
+    if (input.notProposed.length > 0) {
+        out.push(`### Not proposed (${input.notProposed.length}): never allowed by a suggestion; add one by hand, listed exactly, only if the run must have it`, "", "| key | entry | why | seen | first at |", "| --- | --- | --- | --- | --- |");
+        for (const n of input.notProposed.slice(0, limit)) {
+            const avoid = n.avoidWith === undefined ? "" : `; ${code(n.avoidWith)} would have avoided them`;
+            const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? `<br>covers ${n.covers.slice(0, 4).map(code).join(", ")}` : "";
+            out.push(`| ${code(n.key)} | ${code(n.entry)}${covers} | ${cell(n.why)}${avoid} | ${n.count} | ${code(n.first)} |`);
+        }
+        if (input.notProposed.length > limit)
+            out.push("", `...and ${input.notProposed.length - limit} more.`);
         out.push("");
     }
     for (const n of input.suggestionNotes.slice(0, limit))
@@ -45305,6 +45539,7 @@ function refuseNotFreezable(freezes, properties) {
 
 
 
+
 /** A family (a prefix or a named set) needs this many distinct keys before it becomes one entry. */
 const FAMILY_SIZE = 3;
 const DEFAULT_ENVELOPE = {
@@ -45523,6 +45758,10 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     let order = 0;
     /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
     const auditProxyKeys = new Set();
+    /** Writes (keyed as `writes`) some run needed: done, or refused in a run whose command failed. */
+    const neededWrites = new Set();
+    /** Install directories of the programs the runs executed (never-proposed.ts, installDirOf). */
+    const installs = new Set();
     for (const log of logs) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
@@ -45574,8 +45813,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             switch (e.kind) {
                 case "write": {
                     const path = foldPath(str(e.path) ?? "");
-                    if (path !== null && judgeWrite(rootRules, path, "done") === "write_outside_root")
-                        note(writes, asRoot(path, workspace, scratch), where, at, by);
+                    if (path === null || judgeWrite(rootRules, path, "done") !== "write_outside_root")
+                        return;
+                    const key = asRoot(path, workspace, scratch);
+                    note(writes, key, where, at, by);
+                    // A write the jail refused in a run that exited 0: the command did not need it.
+                    if (e.ok !== false || end.exit_code !== 0)
+                        neededWrites.add(key);
                     return;
                 }
                 case "env": {
@@ -45615,6 +45859,9 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                     const path = foldPath(str(e.path) ?? "");
                     if (path === null)
                         return;
+                    const install = installDirOf(path);
+                    if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install])))
+                        installs.add(install);
                     // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
                     // path's basename is the portable entry, the one the undeclared_command rule matches at
                     // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
@@ -45636,37 +45883,47 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         notes.push(`${[...auditProxyKeys].sort().join(", ")}: seen only by enumerating an audit run's environment, where the audit's proxy put them; not proposed`);
     }
     const added = [];
+    const notProposed = [];
     const envelope = structuredClone(from);
-    // Roots: the directories written outside each run's roots (a directory made is itself the root).
-    const outside = [...writes.entries()];
-    const dirs = new Map();
-    for (const [path, seen] of outside) {
-        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
-        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
-        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
-        d.covers.push(path);
-        d.count += seen.count;
-        if (seen.order < d.first.order)
-            d.first = seen;
-        dirs.set(dir, d);
-    }
-    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
-    for (const dir of dirList) {
-        if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other])))
+    // Roots: the directories written outside each run's roots (a directory made is itself the root),
+    // never under the system's directories, a tool cache or another program's install directory, nor
+    // for writes no run needed (never-proposed.ts): those are listed apart, by reason.
+    const proposable = [];
+    const apart = new Map();
+    for (const [path, seen] of writes) {
+        const why = rootApart(path, [...installs]) ?? (neededWrites.has(path) ? null : refusedUnneeded());
+        if (why === null) {
+            proposable.push([path, seen]);
             continue;
-        const d = dirs.get(dir);
-        for (const [other, o] of dirs)
-            if (other !== dir && isInsideAnyRoot(other, [dir])) {
-                d.covers.push(...o.covers);
-                if (o.first.order < d.first.order)
-                    d.first = o.first;
-            }
-        const entry = dir;
-        if (dir === "/")
+        }
+        const group = apart.get(why.why) ?? { apart: why, writes: [] };
+        group.writes.push([path, seen]);
+        apart.set(why.why, group);
+    }
+    const proposedRoots = [];
+    for (const d of writtenDirs(proposable)) {
+        if (d.dir === "/")
             notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
         else {
-            envelope.allowed_roots.push(entry);
-            added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
+            envelope.allowed_roots.push(d.dir);
+            proposedRoots.push(d.dir);
+            added.push({ key: "allowed_roots", entry: d.dir, covers: d.covers, count: d.count, first: d.first.first, ...programOf(d.first) });
+        }
+    }
+    for (const { apart: why, writes: list } of apart.values()) {
+        for (const d of writtenDirs(list.filter(([path]) => !isInsideAnyRoot(path, proposedRoots)))) {
+            const avoidWith = avoidingKey(d.covers);
+            notProposed.push({
+                key: "allowed_roots",
+                entry: shownAscii(d.dir),
+                kind: why.kind,
+                why: why.why,
+                covers: d.covers.map(shownAscii),
+                count: d.count,
+                first: d.first.first,
+                ...programOf(d.first),
+                ...(avoidWith === undefined ? {} : { avoidWith }),
+            });
         }
     }
     // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
@@ -45675,10 +45932,25 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     const hostPlan = planHosts(hosts, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
     const envRules = { envAllowed: envMatcher(envelope), network };
-    const missing = [...env.entries()]
-        .filter(([k, seen]) => judgeEnv(envRules, k, seen.source) !== null)
-        .map(([k]) => k)
-        .sort();
+    const missing = [];
+    for (const [k, seen] of [...env.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (judgeEnv(envRules, k, seen.source) === null)
+            continue;
+        // A key of never-proposed.ts's table: listed apart, with why, never in the envelope.
+        const why = keyApart(k);
+        if (why === null)
+            missing.push(k);
+        else
+            notProposed.push({
+                key: "allowed_env",
+                entry: shownAscii(k),
+                ...why,
+                covers: [shownAscii(k)],
+                count: seen.count,
+                first: seen.first,
+                ...programOf(seen),
+            });
+    }
     const grouped = new Set();
     const group = (entry, keys) => {
         const seen = keys.map((k) => env.get(k));
@@ -45695,13 +45967,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         });
     };
     for (const [name, set] of ENV_SETS) {
-        const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k) && !MACHINE_KEY.test(k) && !isRunIdentityKey(k));
+        const keys = missing.filter((k) => set.has(k));
         if (keys.length >= FAMILY_SIZE)
             group(name, keys);
     }
     const families = new Map();
     for (const key of missing) {
-        if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || grouped.has(key))
+        if (grouped.has(key))
             continue;
         const head = key.split("_")[0];
         if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))
@@ -45713,7 +45985,13 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     for (const [head, keys] of families) {
         if (keys.length < FAMILY_SIZE || head === "")
             continue;
-        group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
+        const prefix = keys.includes(head) ? head : `${head}_`;
+        // A family that would cover a program-control key is never proposed: its keys are, exactly.
+        const blocked = familyApart(prefix);
+        if (blocked !== null)
+            notes.push(`${prefix}* not proposed: ${blocked.why}`);
+        else
+            group(`${prefix}*`, keys);
     }
     for (const key of missing) {
         if (grouped.has(key))
@@ -45727,12 +46005,27 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     const allowedNow = envMatcher(envelope);
     for (const run of failedRuns) {
         for (const key of run.withheld) {
-            if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || allowedNow(key))
+            if (allowedNow(key))
                 continue;
             const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
             const ran = run.programs.find((p) => needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key));
             if (ran === undefined)
                 continue;
+            // Withheld and maybe needed, but of never-proposed.ts's table: listed apart, never proposed unobserved.
+            const why = keyApart(key);
+            if (why !== null) {
+                if (!notProposed.some((n) => n.key === "allowed_env" && n.entry === shownAscii(key)))
+                    notProposed.push({
+                        key: "allowed_env",
+                        entry: shownAscii(key),
+                        ...why,
+                        covers: [shownAscii(key)],
+                        count: 1,
+                        first: ran.where,
+                        ...(ran.program === undefined ? {} : { program: ran.program }),
+                    });
+                continue;
+            }
             const known = unobserved.get(key);
             if (known !== undefined) {
                 known.count++;
@@ -45781,7 +46074,39 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             notes.push(`allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`);
         }
     }
-    return { envelope, added, notes };
+    return { envelope, added, notProposed, notes };
+}
+/**
+ * Written paths grouped by directory: each path's parent, a directory inside another one taken
+ * into it (a directory made is itself the root), covers sorted, the first seen the earliest.
+ */
+function writtenDirs(paths) {
+    const dirs = new Map();
+    for (const [path, seen] of paths) {
+        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
+        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
+        d.covers.push(path);
+        d.count += seen.count;
+        if (seen.order < d.first.order)
+            d.first = seen;
+        dirs.set(dir, d);
+    }
+    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+    const out = [];
+    for (const dir of dirList) {
+        if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other])))
+            continue;
+        const d = dirs.get(dir);
+        for (const [other, o] of dirs)
+            if (other !== dir && isInsideAnyRoot(other, [dir])) {
+                d.covers.push(...o.covers);
+                if (o.first.order < d.first.order)
+                    d.first = o.first;
+            }
+        out.push({ dir, covers: d.covers.sort(), count: d.count, first: d.first });
+    }
+    return out;
 }
 /**
  * The `allowed_hosts` entries that cover the hosts the runs reached, by name with port, never the
@@ -47708,7 +48033,7 @@ function shownJson(text) {
 async function suggestCommand(options) {
     const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
-    const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
+    const { envelope, added, notProposed, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
         workspace: options.workspace === undefined ? undefined : resolve(options.workspace),
         scratch: options.scratch === undefined ? undefined : resolve(options.scratch),
     });
@@ -47734,6 +48059,15 @@ async function suggestCommand(options) {
         out.push(`  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`);
         for (const a of unobserved) {
             out.push(`  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
+        }
+    }
+    if (notProposed.length > 0) {
+        out.push(`  not proposed: never allowed by a proposal (add one by hand, listed exactly, only if the run must have it):`);
+        for (const n of notProposed) {
+            const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? ` covers ${n.covers.slice(0, 4).map(shown).join(", ")};` : "";
+            const avoid = n.avoidWith === undefined ? "" : `; ${n.avoidWith} would have avoided them`;
+            const by = n.program === undefined ? "" : `; ${verb[n.key] ?? "by"} ${shown(n.program)}`;
+            out.push(`  - ${n.key.padEnd(16)} ${shown(n.entry)}  (${shown(n.why)}${avoid};${covers} ${n.count} time${n.count === 1 ? "" : "s"}, first at ${shown(n.first)}${by})`);
         }
     }
     for (const n of notes)
@@ -52560,6 +52894,7 @@ async function auditRun(settings) {
                 : { kind: "commit", sha: ref, ref: settings.commit.ref },
             footprint: auditFootprint(log.lines, roots),
             added: suggestion.added,
+            notProposed: suggestion.notProposed,
             suggestionNotes: suggestion.notes,
             diff: suggest_lineDiff(new TextDecoder().decode(applied.bytes), suggestedText),
             suggestedText,

@@ -81,7 +81,7 @@ function shownJson(text) {
 async function suggestCommand(options) {
     const base = options.from !== undefined ? await (0,_files_js__WEBPACK_IMPORTED_MODULE_6__/* .readVerifiedEnvelope */ .pO)(options.from, options.fromDigest) : null;
     const logs = await Promise.all(options.logs.map(readLog));
-    const { envelope, added, notes } = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .suggestEnvelope */ .bD)(logs, base?.envelope ?? null, {
+    const { envelope, added, notProposed, notes } = (0,_core_suggest_js__WEBPACK_IMPORTED_MODULE_5__/* .suggestEnvelope */ .bD)(logs, base?.envelope ?? null, {
         workspace: options.workspace === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(options.workspace),
         scratch: options.scratch === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(options.scratch),
     });
@@ -107,6 +107,15 @@ async function suggestCommand(options) {
         out.push(`  unobserved: withheld keys a failed run's non-Node program may have needed (proposed, not seen; drop the ones a new run passes without):`);
         for (const a of unobserved) {
             out.push(`  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`);
+        }
+    }
+    if (notProposed.length > 0) {
+        out.push(`  not proposed: never allowed by a proposal (add one by hand, listed exactly, only if the run must have it):`);
+        for (const n of notProposed) {
+            const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? ` covers ${n.covers.slice(0, 4).map(shown).join(", ")};` : "";
+            const avoid = n.avoidWith === undefined ? "" : `; ${n.avoidWith} would have avoided them`;
+            const by = n.program === undefined ? "" : `; ${verb[n.key] ?? "by"} ${shown(n.program)}`;
+            out.push(`  - ${n.key.padEnd(16)} ${shown(n.entry)}  (${shown(n.why)}${avoid};${covers} ${n.count} time${n.count === 1 ? "" : "s"}, first at ${shown(n.first)}${by})`);
         }
     }
     for (const n of notes)

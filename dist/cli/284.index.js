@@ -7412,6 +7412,17 @@ function render(input, limit) {
             out.push("", `...and ${input.added.length - limit} more (see the suggested envelope below).`);
         out.push("");
     }
+    if (input.notProposed.length > 0) {
+        out.push(`### Not proposed (${input.notProposed.length}): never allowed by a suggestion; add one by hand, listed exactly, only if the run must have it`, "", "| key | entry | why | seen | first at |", "| --- | --- | --- | --- | --- |");
+        for (const n of input.notProposed.slice(0, limit)) {
+            const avoid = n.avoidWith === undefined ? "" : `; ${code(n.avoidWith)} would have avoided them`;
+            const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? `<br>covers ${n.covers.slice(0, 4).map(code).join(", ")}` : "";
+            out.push(`| ${code(n.key)} | ${code(n.entry)}${covers} | ${cell(n.why)}${avoid} | ${n.count} | ${code(n.first)} |`);
+        }
+        if (input.notProposed.length > limit)
+            out.push("", `...and ${input.notProposed.length - limit} more.`);
+        out.push("");
+    }
     for (const n of input.suggestionNotes.slice(0, limit))
         out.push(`> ${cell(n)}`, "");
     out.push(`Changes to ${mdCode(input.envelopePath)}:`, "", mdFence(input.diff, "diff"), "");
@@ -7559,11 +7570,17 @@ function buildEnvelopeProposal(input) {
     // Oldest first, so an entry's first line is where the earliest of the runs showed it.
     const logs = [...input.runs].reverse().map((r) => r.log);
     const suggestion = (0,suggest/* suggestEnvelope */.bD)(logs, from);
-    const perRun = input.runs.map((r) => ({ runId: r.runId, added: (0,suggest/* suggestEnvelope */.bD)([r.log], from).added }));
+    const perRun = input.runs.map((r) => ({ runId: r.runId, ...(0,suggest/* suggestEnvelope */.bD)([r.log], from) }));
     const added = suggestion.added.map((a) => ({
         ...a,
         runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
         programs: programsOf(a),
+    }));
+    const notProposed = suggestion.notProposed.map((n) => ({
+        ...n,
+        runs: perRun
+            .filter((p) => p.notProposed.some((m) => m.key === n.key && (m.entry === n.entry || m.covers.some((c) => n.covers.includes(c)))))
+            .map((p) => p.runId),
     }));
     const text = (0,suggest/* envelopeJson */.X8)(suggestion.envelope);
     const bytes = new TextEncoder().encode(text);
@@ -7578,17 +7595,26 @@ function buildEnvelopeProposal(input) {
         digestLine,
         digest,
         added,
+        notProposed,
         notes: suggestion.notes,
         network: suggestion.envelope.network,
     });
-    return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notes: suggestion.notes, title, body };
+    return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notProposed, notes: suggestion.notes, title, body };
 }
 function proposalBody(input, p) {
     const code = (v, max = 200) => (0,markdown/* mdCode */.xs)(v, { inTable: true, max });
+    // What an entry covers, where it is more than the entry itself (the first four).
+    const coversCell = (e) => e.covers.length > 1 || e.covers[0] !== e.entry
+        ? `<br>covers ${e.covers
+            .slice(0, 4)
+            .map((c) => code(c, 120))
+            .join(", ")}${e.covers.length > 4 ? `, … (${e.covers.length})` : ""}`
+        : "";
     const runLink = (id) => {
         const run = input.runs.find((r) => r.runId === id);
         return run?.url ? (0,markdown/* mdLink */.YF)(`run ${id}`, run.url) : (0,markdown/* mdText */.bC)(`run ${id}`);
     };
+    const runsCell = (runs) => (runs.length > 0 ? runs.map(runLink).join(", ") : "(the runs together)");
     const path = (0,markdown/* mdCode */.xs)(input.envelopePath);
     const out = [
         input.current === null
@@ -7600,20 +7626,23 @@ function proposalBody(input, p) {
     ];
     if (p.added.length > 0) {
         out.push("| key | entry | program | seen | first at | runs |", "| --- | --- | --- | --- | --- | --- |", ...p.added.map((a) => {
-            const covers = a.covers.length > 1 || a.covers[0] !== a.entry
-                ? `<br>covers ${a.covers
-                    .slice(0, 4)
-                    .map((c) => code(c, 120))
-                    .join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""}`
-                : "";
+            const covers = coversCell(a);
             const programs = a.programs.length > 0
                 ? a.programs
                     .slice(0, 3)
                     .map((x) => code(x, 120))
                     .join(", ")
                 : "(not named)";
-            const runs = a.runs.length > 0 ? a.runs.map(runLink).join(", ") : "(the runs together)";
+            const runs = runsCell(a.runs);
             return `| ${code(a.key)} | ${code(a.entry)}${covers} | ${programs} | ${a.count} time${a.count === 1 ? "" : "s"} | ${code(a.first)} | ${runs} |`;
+        }), "");
+    }
+    if (p.notProposed.length > 0) {
+        out.push("**Not proposed.** The runs needed these too, but a proposal never allows them (a credential, a credential carrier, the machine's or the run's identity, a key that controls a program or is not printable ASCII; a system directory, a tool cache, another program's install directory, or writes the jail refused that the command did not need). Add one by hand, listed exactly, only if the run must have it:", "", "| key | entry | why | program | seen | first at | runs |", "| --- | --- | --- | --- | --- | --- | --- |", ...p.notProposed.map((n) => {
+            const covers = coversCell(n);
+            const avoid = n.avoidWith === undefined ? "" : `; ${code(n.avoidWith)} would have avoided them`;
+            const runs = runsCell(n.runs);
+            return `| ${code(n.key)} | ${code(n.entry)}${covers} | ${(0,markdown/* mdText */.bC)(n.why, 300)}${avoid} | ${n.program === undefined ? "(not named)" : code(n.program, 120)} | ${n.count} time${n.count === 1 ? "" : "s"} | ${code(n.first)} | ${runs} |`;
         }), "");
     }
     if (p.network !== p.from.network) {

@@ -682,7 +682,7 @@ const COVERED_DIRECTORIES = [
     "/run/cloud-init",
     "/var/lib/waagent",
 ];
-/** Environment keys given the jail's hostname when an envelope lets them in (core/env-sets.ts MACHINE_KEY for the rest). */
+/** Environment keys given the jail's hostname when an envelope lets them in (core/never-proposed.ts MACHINE_KEY for the rest). */
 const HOSTNAME_KEYS = ["HOSTNAME", "HOST"];
 function kindOf(path) {
     let real;

@@ -13,12 +13,14 @@ export const modules = {
 /* unused harmony exports programName, WITHHELD_ECOSYSTEMS, WITHHELD_ANY_PROGRAM */
 /* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8447);
 /* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(20);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4296);
-/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6706);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(6107);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(3848);
-/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1085);
-/* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1688);
+/* harmony import */ var _never_proposed_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(996);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4296);
+/* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6706);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(6107);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3848);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1085);
+/* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1688);
+
 
 
 
@@ -52,8 +54,8 @@ function programOf(seen) {
 function word(text, max) {
     // A program's arguments are the run's (a PR's) text: invisible and control characters shown escaped.
     // A long path keeps its end (the script's name), other words their start.
-    const plain = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainText */ .wh)(text);
-    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_3__/* .plainText */ .wh)(text, max);
+    const plain = (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainText */ .wh)(text);
+    const short = plain.length <= max ? plain : plain.includes("/") && !/\s/.test(plain) ? `…${plain.slice(-(max - 1))}` : (0,_markdown_js__WEBPACK_IMPORTED_MODULE_4__/* .plainText */ .wh)(text, max);
     return /\s/.test(short) ? `'${short}'` : short;
 }
 function baseName(path) {
@@ -148,7 +150,7 @@ function asRoot(dir, workspace, scratch) {
         ["${WORKSPACE}", workspace],
         ["${SCRATCH}", scratch],
     ]
-        .filter(([, value]) => value !== null && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(dir, [value]))
+        .filter(([, value]) => value !== null && (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(dir, [value]))
         .sort((a, b) => b[1].length - a[1].length)[0];
     if (under === undefined)
         return dir;
@@ -214,15 +216,15 @@ function failedRun(log, meta, end) {
 }
 function logRoot(log, meta, name, given) {
     const own = str(meta[name]);
-    const ownFolded = own === null ? null : (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(own);
+    const ownFolded = own === null ? null : (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(own);
     if (given === undefined)
         return ownFolded;
-    const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(given);
+    const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(given);
     if (folded === null) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("CONFIG_INVALID", `--${name} ${given} is not an absolute path`, { file: log.file });
     }
     if (ownFolded !== null && ownFolded !== folded) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("SUGGEST_ROOT_MISMATCH", `${log.file}: --${name} ${given} is not the ${name} this run had (${own} in its meta)`, {
             file: log.file,
             line: 1,
             hint: `suggest reads each log's ${name} from its own meta; leave --${name} out (logs from several ${name === "scratch" ? "scratches" : "workspaces"} need it left out)`,
@@ -245,11 +247,15 @@ function suggestEnvelope(logs, base, given = {}) {
     let order = 0;
     /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
     const auditProxyKeys = new Set();
+    /** Writes (keyed as `writes`) some run needed: done, or refused in a run whose command failed. */
+    const neededWrites = new Set();
+    /** Install directories of the programs the runs executed (never-proposed.ts, installDirOf). */
+    const installs = new Set();
     for (const log of logs) {
         const meta = log.lines[0];
         const end = log.lines[log.lines.length - 1];
         if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .Refusal */ .P_("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
                 file: log.file,
             });
         }
@@ -272,14 +278,14 @@ function suggestEnvelope(logs, base, given = {}) {
         const roots = from.allowed_roots.flatMap((r) => {
             if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
                 return [];
-            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
             return expanded === null ? [] : [expanded];
         });
         // Which events need an entry is the rules' word, under the envelope learnt from (the network it
         // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
         // changes only which paths are inside the roots, so each write is asked about as a plain one.
-        const rules = (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .ruleContext */ .wm)(from, roots);
-        const rootRules = { roots, logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_5__/* .NO_PROTECTED */ .zo };
+        const rules = (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .ruleContext */ .wm)(from, roots);
+        const rootRules = { roots, logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_6__/* .NO_PROTECTED */ .zo };
         if (meta.network_enforced !== true)
             ownNetwork = false;
         const audit = meta.audit === true;
@@ -295,9 +301,14 @@ function suggestEnvelope(logs, base, given = {}) {
             const by = () => programs.of(i);
             switch (e.kind) {
                 case "write": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(str(e.path) ?? "");
-                    if (path !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeWrite */ .RL)(rootRules, path, "done") === "write_outside_root")
-                        note(writes, asRoot(path, workspace, scratch), where, at, by);
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    if (path === null || (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeWrite */ .RL)(rootRules, path, "done") !== "write_outside_root")
+                        return;
+                    const key = asRoot(path, workspace, scratch);
+                    note(writes, key, where, at, by);
+                    // A write the jail refused in a run that exited 0: the command did not need it.
+                    if (e.ok !== false || end.exit_code !== 0)
+                        neededWrites.add(key);
                     return;
                 }
                 case "env": {
@@ -308,17 +319,17 @@ function suggestEnvelope(logs, base, given = {}) {
                     // that enumerates the environment sees them there only. Such a read is not proposed (an
                     // enforced run under deny has no such key to enumerate, and the entry would let the
                     // caller's own proxy in); a read by name is, as it happens under enforce too.
-                    if (audit && e.op === "enumerate" && _rules_js__WEBPACK_IMPORTED_MODULE_6__/* .PROXY_ENV_KEYS */ .mA.has(key)) {
+                    if (audit && e.op === "enumerate" && _rules_js__WEBPACK_IMPORTED_MODULE_7__/* .PROXY_ENV_KEYS */ .mA.has(key)) {
                         auditProxyKeys.add(key);
                         return;
                     }
-                    if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeEnv */ .r0)(rules, key, e.source) !== null)
+                    if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeEnv */ .r0)(rules, key, e.source) !== null)
                         note(env, key, where, at, by, e.source);
                     return;
                 }
                 case "tool": {
                     const name = str(e.name);
-                    if (name !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeTool */ .y7)(rules, name) !== null)
+                    if (name !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeTool */ .y7)(rules, name) !== null)
                         note(tools, name, where, at, by);
                     return;
                 }
@@ -326,17 +337,20 @@ function suggestEnvelope(logs, base, given = {}) {
                     const host = str(e.host);
                     if (host === null)
                         return;
-                    const h = (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .hostName */ .Sm)(host);
-                    if (ownNetwork && (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .isLoopback */ .U9)(h))
+                    const h = (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .hostName */ .Sm)(host);
+                    if (ownNetwork && (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .isLoopback */ .U9)(h))
                         return;
-                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(e.via) : h;
+                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(e.via) : h;
                     note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
                     return;
                 }
                 case "exec": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .foldPath */ .tu)(str(e.path) ?? "");
+                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(str(e.path) ?? "");
                     if (path === null)
                         return;
+                    const install = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .installDirOf */ .yr)(path);
+                    if (install !== null && !workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(w, [install])))
+                        installs.add(install);
                     // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
                     // path's basename is the portable entry, the one the undeclared_command rule matches at
                     // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
@@ -358,37 +372,47 @@ function suggestEnvelope(logs, base, given = {}) {
         notes.push(`${[...auditProxyKeys].sort().join(", ")}: seen only by enumerating an audit run's environment, where the audit's proxy put them; not proposed`);
     }
     const added = [];
+    const notProposed = [];
     const envelope = structuredClone(from);
-    // Roots: the directories written outside each run's roots (a directory made is itself the root).
-    const outside = [...writes.entries()];
-    const dirs = new Map();
-    for (const [path, seen] of outside) {
-        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
-        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
-        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
-        d.covers.push(path);
-        d.count += seen.count;
-        if (seen.order < d.first.order)
-            d.first = seen;
-        dirs.set(dir, d);
-    }
-    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
-    for (const dir of dirList) {
-        if (dirList.some((other) => other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(dir, [other])))
+    // Roots: the directories written outside each run's roots (a directory made is itself the root),
+    // never under the system's directories, a tool cache or another program's install directory, nor
+    // for writes no run needed (never-proposed.ts): those are listed apart, by reason.
+    const proposable = [];
+    const apart = new Map();
+    for (const [path, seen] of writes) {
+        const why = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .rootApart */ .lO)(path, [...installs]) ?? (neededWrites.has(path) ? null : (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .refusedUnneeded */ .dC)());
+        if (why === null) {
+            proposable.push([path, seen]);
             continue;
-        const d = dirs.get(dir);
-        for (const [other, o] of dirs)
-            if (other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(other, [dir])) {
-                d.covers.push(...o.covers);
-                if (o.first.order < d.first.order)
-                    d.first = o.first;
-            }
-        const entry = dir;
-        if (dir === "/")
+        }
+        const group = apart.get(why.why) ?? { apart: why, writes: [] };
+        group.writes.push([path, seen]);
+        apart.set(why.why, group);
+    }
+    const proposedRoots = [];
+    for (const d of writtenDirs(proposable)) {
+        if (d.dir === "/")
             notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
         else {
-            envelope.allowed_roots.push(entry);
-            added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
+            envelope.allowed_roots.push(d.dir);
+            proposedRoots.push(d.dir);
+            added.push({ key: "allowed_roots", entry: d.dir, covers: d.covers, count: d.count, first: d.first.first, ...programOf(d.first) });
+        }
+    }
+    for (const { apart: why, writes: list } of apart.values()) {
+        for (const d of writtenDirs(list.filter(([path]) => !(0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(path, proposedRoots)))) {
+            const avoidWith = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .avoidingKey */ .pk)(d.covers);
+            notProposed.push({
+                key: "allowed_roots",
+                entry: (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(d.dir),
+                kind: why.kind,
+                why: why.why,
+                covers: d.covers.map(_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ),
+                count: d.count,
+                first: d.first.first,
+                ...programOf(d.first),
+                ...(avoidWith === undefined ? {} : { avoidWith }),
+            });
         }
     }
     // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
@@ -397,10 +421,25 @@ function suggestEnvelope(logs, base, given = {}) {
     const hostPlan = planHosts(hosts, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
     const envRules = { envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope), network };
-    const missing = [...env.entries()]
-        .filter(([k, seen]) => (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeEnv */ .r0)(envRules, k, seen.source) !== null)
-        .map(([k]) => k)
-        .sort();
+    const missing = [];
+    for (const [k, seen] of [...env.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeEnv */ .r0)(envRules, k, seen.source) === null)
+            continue;
+        // A key of never-proposed.ts's table: listed apart, with why, never in the envelope.
+        const why = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .keyApart */ .ij)(k);
+        if (why === null)
+            missing.push(k);
+        else
+            notProposed.push({
+                key: "allowed_env",
+                entry: (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(k),
+                ...why,
+                covers: [(0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(k)],
+                count: seen.count,
+                first: seen.first,
+                ...programOf(seen),
+            });
+    }
     const grouped = new Set();
     const group = (entry, keys) => {
         const seen = keys.map((k) => env.get(k));
@@ -417,13 +456,13 @@ function suggestEnvelope(logs, base, given = {}) {
         });
     };
     for (const [name, set] of _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .ENV_SETS */ .gL) {
-        const keys = missing.filter((k) => set.has(k) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(k) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(k) && !(0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(k));
+        const keys = missing.filter((k) => set.has(k));
         if (keys.length >= FAMILY_SIZE)
             group(name, keys);
     }
     const families = new Map();
     for (const key of missing) {
-        if (_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(key) || _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(key) || (0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(key) || grouped.has(key))
+        if (grouped.has(key))
             continue;
         const head = key.split("_")[0];
         if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_")))
@@ -435,7 +474,13 @@ function suggestEnvelope(logs, base, given = {}) {
     for (const [head, keys] of families) {
         if (keys.length < FAMILY_SIZE || head === "")
             continue;
-        group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
+        const prefix = keys.includes(head) ? head : `${head}_`;
+        // A family that would cover a program-control key is never proposed: its keys are, exactly.
+        const blocked = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .familyApart */ .Jw)(prefix);
+        if (blocked !== null)
+            notes.push(`${prefix}* not proposed: ${blocked.why}`);
+        else
+            group(`${prefix}*`, keys);
     }
     for (const key of missing) {
         if (grouped.has(key))
@@ -449,12 +494,27 @@ function suggestEnvelope(logs, base, given = {}) {
     const allowedNow = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope);
     for (const run of failedRuns) {
         for (const key of run.withheld) {
-            if (_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .CREDENTIAL_KEY */ .sZ.test(key) || _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .MACHINE_KEY */ .E.test(key) || (0,_env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .isRunIdentityKey */ .z_)(key) || allowedNow(key))
+            if (allowedNow(key))
                 continue;
             const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
             const ran = run.programs.find((p) => needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key));
             if (ran === undefined)
                 continue;
+            // Withheld and maybe needed, but of never-proposed.ts's table: listed apart, never proposed unobserved.
+            const why = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .keyApart */ .ij)(key);
+            if (why !== null) {
+                if (!notProposed.some((n) => n.key === "allowed_env" && n.entry === (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(key)))
+                    notProposed.push({
+                        key: "allowed_env",
+                        entry: (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(key),
+                        ...why,
+                        covers: [(0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .shownAscii */ .JQ)(key)],
+                        count: 1,
+                        first: ran.where,
+                        ...(ran.program === undefined ? {} : { program: ran.program }),
+                    });
+                continue;
+            }
             const known = unobserved.get(key);
             if (known !== undefined) {
                 known.count++;
@@ -489,21 +549,53 @@ function suggestEnvelope(logs, base, given = {}) {
         const commands = envelope.allowed_commands;
         const underWorkspace = [];
         // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
-        let commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .commandRules */ .Hf)(commands) };
+        let commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(commands) };
         for (const [path, seen] of execs) {
-            if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeExec */ .TN)(commandContext, path) === null)
+            if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeExec */ .TN)(commandContext, path) === null)
                 continue;
             commands.push(path);
-            commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .commandRules */ .Hf)(commands) };
+            commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(commands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
-            if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_7__/* .isInsideAnyRoot */ .Jk)(path, [w])))
+            if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(path, [w])))
                 underWorkspace.push(path);
         }
         if (underWorkspace.length > 0) {
             notes.push(`allowed_commands takes exact paths or bare names, not \${WORKSPACE}: ${underWorkspace.join(", ")} ${underWorkspace.length === 1 ? "is" : "are"} listed as recorded, under this run's workspace`);
         }
     }
-    return { envelope, added, notes };
+    return { envelope, added, notProposed, notes };
+}
+/**
+ * Written paths grouped by directory: each path's parent, a directory inside another one taken
+ * into it (a directory made is itself the root), covers sorted, the first seen the earliest.
+ */
+function writtenDirs(paths) {
+    const dirs = new Map();
+    for (const [path, seen] of paths) {
+        // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+        const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
+        const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
+        d.covers.push(path);
+        d.count += seen.count;
+        if (seen.order < d.first.order)
+            d.first = seen;
+        dirs.set(dir, d);
+    }
+    const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+    const out = [];
+    for (const dir of dirList) {
+        if (dirList.some((other) => other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(dir, [other])))
+            continue;
+        const d = dirs.get(dir);
+        for (const [other, o] of dirs)
+            if (other !== dir && (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(other, [dir])) {
+                d.covers.push(...o.covers);
+                if (o.first.order < d.first.order)
+                    d.first = o.first;
+            }
+        out.push({ dir, covers: d.covers.sort(), count: d.count, first: d.first });
+    }
+    return out;
 }
 /**
  * The `allowed_hosts` entries that cover the hosts the runs reached, by name with port, never the
@@ -534,7 +626,7 @@ function planHosts(hosts, envelope, execs, notes) {
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_6__/* .judgeHost */ .Ii)(hostRules, e.host, e.port, undefined) === null)
+        if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeHost */ .Ii)(hostRules, e.host, e.port, undefined) === null)
             continue;
         if (e.host.startsWith("unix:")) {
             notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
@@ -549,25 +641,25 @@ function planHosts(hosts, envelope, execs, notes) {
         candidates.push(e);
     }
     if (resolvers.length > 0) {
-        notes.push(`${resolvers.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
+        notes.push(`${resolvers.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} (first at ${resolvers[0].seen.first}): the machine's resolver, which the run's lookups try to reach: not proposed (under allowlist the proxy resolves allowed names; a run that needs its own DNS needs the resolver listed by hand)`);
     }
     const ran = new Set([...execs.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)));
     const entries = [];
     const taken = new Set();
-    for (const [name] of _hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .HOST_SETS */ .vP) {
+    for (const [name] of _hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SETS */ .vP) {
         if (envelope.allowed_hosts.includes(name))
             continue;
-        const members = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .expandHostEntry */ .nd)(name);
+        const members = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .expandHostEntry */ .nd)(name);
         const names = new Set(members.map((m) => m.host));
         const onNames = candidates.filter((e) => names.has(e.host) && !taken.has(e));
         if (onNames.length === 0)
             continue;
-        const tool = (_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .HOST_SET_TOOLS */ .Q7.get(name) ?? []).find((t) => ran.has(t));
+        const tool = (_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .HOST_SET_TOOLS */ .Q7.get(name) ?? []).find((t) => ran.has(t));
         if (tool === undefined)
             continue;
-        const outside = onNames.filter((e) => e.port !== null && !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(members, e.host, e.port));
+        const outside = onNames.filter((e) => e.port !== null && !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .hostAllowed */ .VI)(members, e.host, e.port));
         if (outside.length > 0) {
-            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
+            notes.push(`${name} not proposed for ${tool}'s hosts: ${outside.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)).join(", ")} ${outside.length === 1 ? "is" : "are"} not among its members; the endpoints are listed as reached`);
             continue;
         }
         onNames.forEach((e) => taken.add(e));
@@ -576,7 +668,7 @@ function planHosts(hosts, envelope, execs, notes) {
         entries.push({
             key: "allowed_hosts",
             entry: name,
-            covers: onNames.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port)),
+            covers: onNames.map((e) => (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port)),
             count: onNames.reduce((n, e) => n + e.seen.count, 0),
             first: earliest.first,
             ...programOf(earliest),
@@ -585,7 +677,7 @@ function planHosts(hosts, envelope, execs, notes) {
     for (const e of candidates) {
         if (taken.has(e))
             continue;
-        const entry = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .formatEndpoint */ .T0)(e.host, e.port);
+        const entry = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .formatEndpoint */ .T0)(e.host, e.port);
         entries.push({ key: "allowed_hosts", entry, covers: [entry], count: e.seen.count, first: e.seen.first, ...programOf(e.seen) });
     }
     return { entries };

@@ -7385,7 +7385,12 @@ const COMMAND_HELP = {
   Each entry says what it covers, how often it was seen, where first, and the program that read,
   wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
   program of it may have needed (python: PYTHONPATH, go: GOCACHE, any: HOME, ...) are proposed
-  apart, marked unobserved: such programs' reads cannot be seen. Never a credential-named key.
+  apart, marked unobserved: such programs' reads cannot be seen. Never proposed, listed apart with
+  why (- lines): a key that names a credential or carries one (GIT_ASKPASS, GIT_CONFIG_*, *_LOGIN),
+  names the machine or the run (RUNNER_NAME, HOSTNAME, GITHUB_RUN_ID), controls a program
+  (NODE_OPTIONS, LD_*, GIT_SSH_COMMAND) or is not printable ASCII; a family covering such a key; a
+  root under the system's directories (/usr, /etc, /opt, /lib*, /var/lib), the tool cache or another
+  program's install directory, or one the jail refused in a run that exited 0.
   --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
                   keys and the log/events/exit line, come first), then suggests from its log, from E
   --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the
@@ -7623,12 +7628,11 @@ __webpack_async_result__();
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ MACHINE_KEY),
+/* harmony export */   dU: () => (/* binding */ RUN_IDENTITY_WRAPPER),
 /* harmony export */   gL: () => (/* binding */ ENV_SETS),
-/* harmony export */   sZ: () => (/* binding */ CREDENTIAL_KEY),
 /* harmony export */   z_: () => (/* binding */ isRunIdentityKey)
 /* harmony export */ });
-/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, RUN_IDENTITY_WRAPPER, runEnvironment, commitRunEnvironment */
+/* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, runEnvironment, commitRunEnvironment */
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
  * tools read on every start (is this CI? which agent? can I use colour?), most of them unset.
@@ -7793,30 +7797,6 @@ const ENV_SETS = new Map([
     ["@terminal", new Set(TERMINAL)],
 ]);
 /**
- * A key that names a credential. Such a key is never matched by a pattern or a set: an envelope
- * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run. Besides
- * the names that say so, the keys whose values are credentials by convention: passphrases and
- * short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`, `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`),
- * DSNs, webhooks and connection strings (`SENTRY_DSN`, `SLACK_WEBHOOK_URL`,
- * `AZURE_STORAGE_CONNECTION_STRING`), licence keys, git's extra headers, and the URLs that carry
- * a password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
- */
-const CREDENTIAL_KEY = new RegExp([
-    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
-    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT(?:_|$)",
-    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
-    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
-].join("|"), "i");
-/**
- * A key that names the machine or the runner on it (the runner's name, its tracking id, the
- * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
- * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
- * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
- * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
- * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
- */
-const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
-/**
  * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
  * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
  * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
@@ -7882,7 +7862,7 @@ const RUN_IDENTITY_WRAPPER = [
 ];
 const NEVER_BY_PATTERN = new Set([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
 /**
- * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * A run-identity key whose value cannot be made equal on A and B. Like a machine key (never-proposed.ts) it is never
  * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
  * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
  * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.
@@ -7963,6 +7943,8 @@ var ajv = __nccwpck_require__(2463);
 const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __nccwpck_require__(20);
+// EXTERNAL MODULE: ./src/core/never-proposed.ts
+var never_proposed = __nccwpck_require__(996);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var core_errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/core/json.ts
@@ -8215,6 +8197,7 @@ var hosts = __nccwpck_require__(3848);
 
 
 
+
 let validateEnvelopeShape;
 function schemaValidator() {
     // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
@@ -8442,9 +8425,9 @@ function expandPaths(loaded, values, key) {
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential or the machine, or a run-identity
- * key whose value differs between runner A and runner B (env-sets.ts):
- * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key of never-proposed.ts's table (a credential or a credential
+ * carrier, the machine, a run-identity key whose value differs between runner A and runner B, a
+ * program-control key, a key outside printable ASCII): that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 function envMatcher(envelope) {
@@ -8468,7 +8451,7 @@ function envMatcher(envelope) {
     return (key) => {
         if (exact.has(key))
             return true;
-        if (env_sets/* CREDENTIAL_KEY */.sZ.test(key) || env_sets/* MACHINE_KEY */.E.test(key) || (0,env_sets/* isRunIdentityKey */.z_)(key))
+        if ((0,never_proposed/* keyApart */.ij)(key) !== null)
             return false;
         return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
     };
@@ -9415,6 +9398,269 @@ function mdLink(label, url) {
         return text;
     const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
     return `[${text}](${dest})`;
+}
+
+
+/***/ }),
+
+/***/ 996:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JQ: () => (/* binding */ shownAscii),
+/* harmony export */   Jw: () => (/* binding */ familyApart),
+/* harmony export */   dC: () => (/* binding */ refusedUnneeded),
+/* harmony export */   ij: () => (/* binding */ keyApart),
+/* harmony export */   lO: () => (/* binding */ rootApart),
+/* harmony export */   pk: () => (/* binding */ avoidingKey),
+/* harmony export */   yr: () => (/* binding */ installDirOf)
+/* harmony export */ });
+/* unused harmony exports CREDENTIAL_KEY, MACHINE_KEY */
+/* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(20);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6107);
+/**
+ * What a proposal (`suggest`, the audit summary's suggestion, the App's envelope PR) never allows,
+ * in one table, each row with the reason printed beside what it keeps apart:
+ * - keys that name a credential, carry one (an askpass program, git's configuration from the
+ *   environment, a credentials file), name the machine or the run, or control a program (what it
+ *   loads or runs, whether it checks TLS), and keys outside printable ASCII;
+ * - families (`PREFIX*`) that would cover a program-control key (their keys are proposed exactly);
+ * - roots under the system's directories, a tool cache or another program's install directory,
+ *   and the directories of writes the jail refused in a run that exited 0 (it did not need them).
+ * A pattern or a set of an envelope never matches a key of the table either (envMatcher): such a
+ * key is let in only by a reviewer who lists it exactly. Pure.
+ */
+
+
+/**
+ * A key that names a credential. Besides the names that say so, the keys whose values are
+ * credentials by convention: passphrases and short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`,
+ * `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`), DSNs, webhooks and connection strings, licence keys,
+ * git's extra headers, logins (`SONAR_LOGIN` is SonarQube's token), and the URLs that carry a
+ * password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
+ */
+const CREDENTIAL_KEY = new RegExp([
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|COOKIE|SESSION|(?:^|_)PAT(?:_|$)|(?:^|_)LOGIN(?:_|$)",
+    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
+    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
+].join("|"), "i");
+/**
+ * Authentication, by name (`NPM_AUTH`, npm's `_auth`, `GOAUTH`, `OAUTH_*`, `AUTHORIZATION`), but
+ * not a git author (`GIT_AUTHOR_NAME`) nor `UNAUTHORIZED` (NODE_TLS_REJECT_UNAUTHORIZED is a TLS
+ * switch, kept apart for that).
+ */
+const AUTH_KEY = /(?<!UN)AUTH(?!ORS?(?:_|$))/i;
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids): PR code that could
+ * read it could make a test fail on one runner's machine only, and so pick the verdicts of the two
+ * runs a freeze compares. Inside the jail `HOSTNAME` and `HOST` carry the jail's fixed hostname.
+ */
+const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+/** Program-control keys by exact name: each makes a program load or run what its value names. */
+const PROGRAM_CONTROL_KEYS = [
+    "NODE_OPTIONS",
+    "NODE_REPL_EXTERNAL_MODULE",
+    "PYTHONSTARTUP",
+    "PYTHONINSPECT",
+    "PYTHONBREAKPOINT",
+    "PERL5OPT",
+    "PERL5DB",
+    "RUBYOPT",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "BASH_ENV",
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_EXEC_PATH",
+];
+/** Program-control keys by prefix: the dynamic loader's. */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"];
+/** Keys that turn off a program's TLS certificate checks. */
+const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"];
+const exact = (keys) => (key) => keys.includes(key);
+/** The table, in order: a key takes the first row that matches it, and that row's reason. */
+const KEY_TABLE = [
+    {
+        kind: "not_printable",
+        test: (key) => /[^\x21-\x7e]/.test(key),
+        why: "a character outside printable ASCII (shown escaped): it can render as another key (P\\u{0410}TH as PATH)",
+    },
+    {
+        kind: "run_identity",
+        test: exact(_env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .RUN_IDENTITY_WRAPPER */ .dU),
+        why: "run identity: names a file the run wrapper hides (the event payload, the file commands)",
+    },
+    {
+        kind: "run_identity",
+        test: (key) => key.startsWith("INPUT_"),
+        why: "run identity: the Action's own input (runner B's dispatch has inputs runner A's run does not; the token among them)",
+    },
+    {
+        kind: "run_identity",
+        test: _env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .isRunIdentityKey */ .z_,
+        why: "run identity: differs between runner A and runner B (the run, job, workflow or actor), so a test reading it can manufacture a freeze",
+    },
+    {
+        kind: "machine_identity",
+        test: (key) => MACHINE_KEY.test(key),
+        why: "machine identity: names the machine or its runner, so a test reading it can fail on one runner's machine only",
+    },
+    {
+        kind: "credential_carrier",
+        test: exact(["GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"]),
+        why: "credential carrier: the program asked for a password or token (and program control: it runs it)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /^GIT_CONFIG(?:_[A-Z0-9_]+)?$/.test(key),
+        why: "credential carrier: git configuration from the environment (GIT_CONFIG_VALUE_<n> can carry an http.extraheader token, or a command to run)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
+        why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
+        why: "credential carrier: a package index URL, which carries the password where the index has one",
+    },
+    {
+        kind: "program_control",
+        test: exact(TLS_SWITCHES),
+        why: "program control: a security switch that turns off TLS certificate checks",
+    },
+    {
+        kind: "program_control",
+        test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
+        why: "program control: tells the dynamic loader what to load into every program",
+    },
+    {
+        kind: "program_control",
+        test: exact(PROGRAM_CONTROL_KEYS),
+        why: "program control: makes a program load or run code its value names",
+    },
+    {
+        kind: "credential",
+        test: (key) => /(?:^|_)LOGIN(?:_|$)/i.test(key),
+        why: "credential: names a login (SONAR_LOGIN is SonarQube's token)",
+    },
+    {
+        kind: "credential",
+        test: (key) => AUTH_KEY.test(key),
+        why: "credential: names authentication (a token, or a command that gets one)",
+    },
+    {
+        kind: "credential",
+        test: (key) => CREDENTIAL_KEY.test(key),
+        why: "credential: names a secret (a token, password, key, session, connection string or the like)",
+    },
+];
+/** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
+function keyApart(key) {
+    const row = KEY_TABLE.find((r) => r.test(key));
+    return row === undefined ? null : { kind: row.kind, why: row.why };
+}
+/**
+ * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
+ * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ */
+function familyApart(prefix) {
+    const covered = [
+        ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
+        ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
+        ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+    ];
+    if (covered.length === 0)
+        return null;
+    return {
+        kind: "program_control",
+        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+    };
+}
+/** The system's directories: never a root a proposal names (a write there outlives the run on a self-hosted runner). */
+const SYSTEM_DIRECTORIES = [
+    {
+        test: /^\/opt\/hostedtoolcache(?:\/|$)|\/_work\/_tool(?:\/|$)/,
+        kind: "tool_cache",
+        why: "the runner's tool cache (RUNNER_TOOL_CACHE): a write there changes the tools of later runs",
+    },
+    {
+        test: /^\/(?:usr|etc|opt|bin|sbin|boot|snap|lib(?:32|64|x32)?)(?:\/|$)|^\/var\/lib(?:\/|$)/,
+        kind: "system_directory",
+        why: "the system's directories (/usr, /etc, /opt, /bin, /sbin, /lib*, /var/lib): a write there changes the machine for later runs",
+    },
+];
+/** Where an installed program's packages live: a write there changes what that program runs. */
+const PACKAGE_DIRECTORY = /\/(?:site-packages|dist-packages|lib\/node_modules)(?:\/|$)/;
+/**
+ * The install directory of the program at `execPath`: the directory above its `bin` or `sbin`
+ * (`~/.nvm/versions/node/v20/bin/node` -> `~/.nvm/versions/node/v20`), at least three levels deep
+ * (a home's own `bin` is no one program's); null otherwise.
+ */
+function installDirOf(execPath) {
+    const parts = execPath.split("/");
+    if (parts[0] !== "" || parts.length < 3)
+        return null;
+    const binDir = parts[parts.length - 2];
+    if (binDir !== "bin" && binDir !== "sbin")
+        return null;
+    const install = parts.slice(0, -2);
+    if (install.length - 1 < 3)
+        return null;
+    return install.join("/");
+}
+/**
+ * Why no root may be proposed at `path` (a folded absolute path, or one written back as
+ * `${WORKSPACE}`/`${SCRATCH}`, which is never apart): under the system's directories or a tool
+ * cache, a package directory, or `installs` (install directories of programs the runs executed).
+ */
+function rootApart(path, installs) {
+    if (!path.startsWith("/"))
+        return null;
+    for (const row of SYSTEM_DIRECTORIES)
+        if (row.test.test(path))
+            return { kind: row.kind, why: row.why };
+    const install = installs.find((dir) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_1__/* .isInsideRoot */ .Xj)(path, dir));
+    if (install !== undefined) {
+        return {
+            kind: "install_directory",
+            why: `another program's install directory (${shownAscii(install)}): a write there changes what that program runs`,
+        };
+    }
+    if (PACKAGE_DIRECTORY.test(path)) {
+        return {
+            kind: "install_directory",
+            why: "another program's install directory (site-packages, dist-packages or a global node_modules): a write there changes what it runs",
+        };
+    }
+    return null;
+}
+/** Writes the jail refused (read-only there) in a run whose command exited 0. */
+function refusedUnneeded() {
+    return {
+        kind: "refused_unneeded",
+        why: "the jail refused these writes and the command exited 0: it did not need them",
+    };
+}
+/** Writes an ecosystem makes only when a key does not tell it not to. */
+const AVOIDABLE_WRITES = [
+    { test: /(?:^|\/)__pycache__(?:\/|$)|\.py[co]$/, key: "PYTHONDONTWRITEBYTECODE" },
+];
+/** The key that would have avoided every one of `paths` (Python's bytecode: PYTHONDONTWRITEBYTECODE). */
+function avoidingKey(paths) {
+    return AVOIDABLE_WRITES.find((row) => paths.length > 0 && paths.every((p) => row.test.test(p)))?.key;
+}
+/** `s` in printable ASCII: every other code point written `\u{XXXX}`, so a key cannot pass as another. */
+function shownAscii(s) {
+    return Array.from(s, (ch) => /^[\x21-\x7e]$/.test(ch) ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}}`).join("");
 }
 
 

@@ -153,6 +153,7 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
           : { kind: "commit", sha: ref, ref: (settings.commit as NonNullable<Settings["commit"]>).ref },
       footprint: auditFootprint(log.lines, roots),
       added: suggestion.added,
+      notProposed: suggestion.notProposed,
       suggestionNotes: suggestion.notes,
       diff: lineDiff(new TextDecoder().decode(applied.bytes), suggestedText),
       suggestedText,

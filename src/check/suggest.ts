@@ -76,7 +76,7 @@ function shownJson(text: string): string {
 export async function suggestCommand(options: SuggestOptions): Promise<string> {
   const base = options.from !== undefined ? await readVerifiedEnvelope(options.from, options.fromDigest) : null;
   const logs = await Promise.all(options.logs.map(readLog));
-  const { envelope, added, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
+  const { envelope, added, notProposed, notes } = suggestEnvelope(logs, base?.envelope ?? null, {
     workspace: options.workspace === undefined ? undefined : resolve(options.workspace),
     scratch: options.scratch === undefined ? undefined : resolve(options.scratch),
   });
@@ -111,6 +111,17 @@ export async function suggestCommand(options: SuggestOptions): Promise<string> {
     for (const a of unobserved) {
       out.push(
         `  ? ${a.key.padEnd(16)} ${shown(a.entry)}  (${shown(a.reason ?? "withheld")}; ran first at ${shown(a.first)}${a.program === undefined ? "" : ` as ${shown(a.program)}`}${a.count > 1 ? `; in ${a.count} failed runs` : ""})`,
+      );
+    }
+  }
+  if (notProposed.length > 0) {
+    out.push(`  not proposed: never allowed by a proposal (add one by hand, listed exactly, only if the run must have it):`);
+    for (const n of notProposed) {
+      const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? ` covers ${n.covers.slice(0, 4).map(shown).join(", ")};` : "";
+      const avoid = n.avoidWith === undefined ? "" : `; ${n.avoidWith} would have avoided them`;
+      const by = n.program === undefined ? "" : `; ${verb[n.key] ?? "by"} ${shown(n.program)}`;
+      out.push(
+        `  - ${n.key.padEnd(16)} ${shown(n.entry)}  (${shown(n.why)}${avoid};${covers} ${n.count} time${n.count === 1 ? "" : "s"}, first at ${shown(n.first)}${by})`,
       );
     }
   }

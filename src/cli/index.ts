@@ -61,7 +61,12 @@ export const COMMAND_HELP: Record<string, string> = {
   Each entry says what it covers, how often it was seen, where first, and the program that read,
   wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
   program of it may have needed (python: PYTHONPATH, go: GOCACHE, any: HOME, ...) are proposed
-  apart, marked unobserved: such programs' reads cannot be seen. Never a credential-named key.
+  apart, marked unobserved: such programs' reads cannot be seen. Never proposed, listed apart with
+  why (- lines): a key that names a credential or carries one (GIT_ASKPASS, GIT_CONFIG_*, *_LOGIN),
+  names the machine or the run (RUNNER_NAME, HOSTNAME, GITHUB_RUN_ID), controls a program
+  (NODE_OPTIONS, LD_*, GIT_SSH_COMMAND) or is not printable ASCII; a family covering such a key; a
+  root under the system's directories (/usr, /etc, /opt, /lib*, /var/lib), the tool cache or another
+  program's install directory, or one the jail refused in a run that exited 0.
   --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
                   keys and the log/events/exit line, come first), then suggests from its log, from E
   --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the

@@ -15,6 +15,7 @@ import { hostName, isLoopback, isRuntimeOwnRead } from "./rules.js";
 import { clipMarkdown, mdCode, mdFence, mdText } from "./markdown.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import type { Decision } from "./policy.js";
+import type { NotProposed } from "./never-proposed.js";
 import type { Evidence } from "./suggest.js";
 import type { CheckReport } from "./verdict.js";
 
@@ -130,6 +131,8 @@ export interface AuditSummaryInput {
   target: { kind: "pull"; number: number; headSha: string; baseSha: string } | { kind: "commit"; sha: string; ref: string };
   footprint: Footprint;
   added: readonly Evidence[];
+  /** What the suggestion never proposes (never-proposed.ts), each with why. */
+  notProposed: readonly NotProposed[];
   suggestionNotes: readonly string[];
   /** envelope.json current -> suggested, as lineDiff writes it. */
   diff: string;
@@ -213,6 +216,21 @@ function render(input: AuditSummaryInput, limit: number): string {
       out.push(`| ${code(a.key)} | ${code(a.entry)} | ${covers} | ${a.count} | ${code(a.first)} |`);
     }
     if (input.added.length > limit) out.push("", `...and ${input.added.length - limit} more (see the suggested envelope below).`);
+    out.push("");
+  }
+  if (input.notProposed.length > 0) {
+    out.push(
+      `### Not proposed (${input.notProposed.length}): never allowed by a suggestion; add one by hand, listed exactly, only if the run must have it`,
+      "",
+      "| key | entry | why | seen | first at |",
+      "| --- | --- | --- | --- | --- |",
+    );
+    for (const n of input.notProposed.slice(0, limit)) {
+      const avoid = n.avoidWith === undefined ? "" : `; ${code(n.avoidWith)} would have avoided them`;
+      const covers = n.covers.length > 1 || n.covers[0] !== n.entry ? `<br>covers ${n.covers.slice(0, 4).map(code).join(", ")}` : "";
+      out.push(`| ${code(n.key)} | ${code(n.entry)}${covers} | ${cell(n.why)}${avoid} | ${n.count} | ${code(n.first)} |`);
+    }
+    if (input.notProposed.length > limit) out.push("", `...and ${input.notProposed.length - limit} more.`);
     out.push("");
   }
   for (const n of input.suggestionNotes.slice(0, limit)) out.push(`> ${cell(n)}`, "");

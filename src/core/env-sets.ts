@@ -167,36 +167,6 @@ export const ENV_SETS: ReadonlyMap<string, ReadonlySet<string>> = new Map<string
 ]);
 
 /**
- * A key that names a credential. Such a key is never matched by a pattern or a set: an envelope
- * that allows it lists it exactly, so `GITHUB_*` never lets `GITHUB_TOKEN` into the run. Besides
- * the names that say so, the keys whose values are credentials by convention: passphrases and
- * short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`, `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`),
- * DSNs, webhooks and connection strings (`SENTRY_DSN`, `SLACK_WEBHOOK_URL`,
- * `AZURE_STORAGE_CONNECTION_STRING`), licence keys, git's extra headers, and the URLs that carry
- * a password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
- */
-export const CREDENTIAL_KEY = new RegExp(
-  [
-    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
-    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|AUTH|COOKIE|SESSION|(?:^|_)PAT(?:_|$)",
-    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
-    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
-  ].join("|"),
-  "i",
-);
-
-/**
- * A key that names the machine or the runner on it (the runner's name, its tracking id, the
- * image, the host name, a CI agent's name or id, systemd's per-invocation ids). Like a
- * credential-named key it is never matched by a pattern or a set (`RUNNER_*` does not allow
- * `RUNNER_NAME`): PR code that could read it could make a test fail on one runner's machine
- * only, and so pick the verdicts of the two runs a freeze compares. An envelope that needs one
- * lists it exactly. Inside the jail `HOSTNAME` and `HOST` then carry the jail's fixed hostname.
- */
-export const MACHINE_KEY =
-  /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
-
-/**
  * Run-identity keys: what GitHub sets differently on runner A (a `pull_request` run) and runner B
  * (a `workflow_dispatch` run on the base branch) whatever the machines. PR code that read them
  * could fail on one run and pass on the other on purpose and so manufacture a freeze. The Action
@@ -267,7 +237,7 @@ export const RUN_IDENTITY_WRAPPER = [
 const NEVER_BY_PATTERN = new Set<string>([...RUN_IDENTITY_REMOVED, ...RUN_IDENTITY_WRAPPER]);
 
 /**
- * A run-identity key whose value cannot be made equal on A and B. Like MACHINE_KEY it is never
+ * A run-identity key whose value cannot be made equal on A and B. Like a machine key (never-proposed.ts) it is never
  * matched by a pattern or a set (`GITHUB_*` does not allow `GITHUB_RUN_ID`); the Action takes the
  * removed ones out of the run whatever the envelope lists. The canonical keys are not in it: the
  * Action gives them one value on both runners, so `@ci` may still let `GITHUB_EVENT_NAME` in.

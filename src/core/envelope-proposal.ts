@@ -10,6 +10,7 @@ import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./enve
 import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
 import { clipMarkdown, mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
+import type { NotProposed } from "./never-proposed.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLog } from "./suggest.js";
 
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
@@ -147,6 +148,8 @@ export interface EnvelopeProposal {
   /** sha256:<hex>. */
   digest: string;
   added: ProposedEntry[];
+  /** What the runs needed that is never proposed (never-proposed.ts), each with why and the runs that showed it. */
+  notProposed: (NotProposed & { runs: number[] })[];
   notes: string[];
   title: string;
   body: string;
@@ -181,11 +184,17 @@ export function buildEnvelopeProposal(input: ProposalInput): EnvelopeProposal {
   // Oldest first, so an entry's first line is where the earliest of the runs showed it.
   const logs = [...input.runs].reverse().map((r) => r.log);
   const suggestion = suggestEnvelope(logs, from);
-  const perRun = input.runs.map((r) => ({ runId: r.runId, added: suggestEnvelope([r.log], from).added }));
+  const perRun = input.runs.map((r) => ({ runId: r.runId, ...suggestEnvelope([r.log], from) }));
   const added: ProposedEntry[] = suggestion.added.map((a) => ({
     ...a,
     runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
     programs: programsOf(a),
+  }));
+  const notProposed = suggestion.notProposed.map((n) => ({
+    ...n,
+    runs: perRun
+      .filter((p) => p.notProposed.some((m) => m.key === n.key && (m.entry === n.entry || m.covers.some((c) => n.covers.includes(c)))))
+      .map((p) => p.runId),
   }));
   const text = envelopeJson(suggestion.envelope);
   const bytes = new TextEncoder().encode(text);
@@ -200,10 +209,11 @@ export function buildEnvelopeProposal(input: ProposalInput): EnvelopeProposal {
     digestLine,
     digest,
     added,
+    notProposed,
     notes: suggestion.notes,
     network: suggestion.envelope.network,
   });
-  return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notes: suggestion.notes, title, body };
+  return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notProposed, notes: suggestion.notes, title, body };
 }
 
 function proposalBody(
@@ -215,15 +225,25 @@ function proposalBody(
     digestLine: string;
     digest: string;
     added: ProposedEntry[];
+    notProposed: (NotProposed & { runs: number[] })[];
     notes: string[];
     network: Envelope["network"];
   },
 ): string {
   const code = (v: string, max = 200) => mdCode(v, { inTable: true, max });
+  // What an entry covers, where it is more than the entry itself (the first four).
+  const coversCell = (e: { entry: string; covers: readonly string[] }): string =>
+    e.covers.length > 1 || e.covers[0] !== e.entry
+      ? `<br>covers ${e.covers
+          .slice(0, 4)
+          .map((c) => code(c, 120))
+          .join(", ")}${e.covers.length > 4 ? `, … (${e.covers.length})` : ""}`
+      : "";
   const runLink = (id: number) => {
     const run = input.runs.find((r) => r.runId === id);
     return run?.url ? mdLink(`run ${id}`, run.url) : mdText(`run ${id}`);
   };
+  const runsCell = (runs: readonly number[]): string => (runs.length > 0 ? runs.map(runLink).join(", ") : "(the runs together)");
   const path = mdCode(input.envelopePath);
   const out: string[] = [
     input.current === null
@@ -238,13 +258,7 @@ function proposalBody(
       "| key | entry | program | seen | first at | runs |",
       "| --- | --- | --- | --- | --- | --- |",
       ...p.added.map((a) => {
-        const covers =
-          a.covers.length > 1 || a.covers[0] !== a.entry
-            ? `<br>covers ${a.covers
-                .slice(0, 4)
-                .map((c) => code(c, 120))
-                .join(", ")}${a.covers.length > 4 ? `, … (${a.covers.length})` : ""}`
-            : "";
+        const covers = coversCell(a);
         const programs =
           a.programs.length > 0
             ? a.programs
@@ -252,8 +266,23 @@ function proposalBody(
                 .map((x) => code(x, 120))
                 .join(", ")
             : "(not named)";
-        const runs = a.runs.length > 0 ? a.runs.map(runLink).join(", ") : "(the runs together)";
+        const runs = runsCell(a.runs);
         return `| ${code(a.key)} | ${code(a.entry)}${covers} | ${programs} | ${a.count} time${a.count === 1 ? "" : "s"} | ${code(a.first)} | ${runs} |`;
+      }),
+      "",
+    );
+  }
+  if (p.notProposed.length > 0) {
+    out.push(
+      "**Not proposed.** The runs needed these too, but a proposal never allows them (a credential, a credential carrier, the machine's or the run's identity, a key that controls a program or is not printable ASCII; a system directory, a tool cache, another program's install directory, or writes the jail refused that the command did not need). Add one by hand, listed exactly, only if the run must have it:",
+      "",
+      "| key | entry | why | program | seen | first at | runs |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+      ...p.notProposed.map((n) => {
+        const covers = coversCell(n);
+        const avoid = n.avoidWith === undefined ? "" : `; ${code(n.avoidWith)} would have avoided them`;
+        const runs = runsCell(n.runs);
+        return `| ${code(n.key)} | ${code(n.entry)}${covers} | ${mdText(n.why, 300)}${avoid} | ${n.program === undefined ? "(not named)" : code(n.program, 120)} | ${n.count} time${n.count === 1 ? "" : "s"} | ${code(n.first)} | ${runs} |`;
       }),
       "",
     );

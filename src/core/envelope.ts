@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { Ajv, type ErrorObject } from "ajv";
 import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
-import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
+import { ENV_SETS } from "./env-sets.js";
+import { keyApart } from "./never-proposed.js";
 import { Refusal } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
@@ -281,9 +282,9 @@ function expandPaths(loaded: LoadedEnvelope, values: RootValues, key: "allowed_r
 /**
  * `allowed_env` as a matcher: exact keys, `PREFIX*` entries (a non-empty prefix, the only
  * pattern form; the schema refuses a bare `*`) and named sets (`@ci`, `@agents`, `@terminal`).
- * A pattern or a set never matches a key that names a credential or the machine, or a run-identity
- * key whose value differs between runner A and runner B (env-sets.ts):
- * that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
+ * A pattern or a set never matches a key of never-proposed.ts's table (a credential or a credential
+ * carrier, the machine, a run-identity key whose value differs between runner A and runner B, a
+ * program-control key, a key outside printable ASCII): that key is allowed only when listed exactly. The gate judges reads with it, and the run wrapper passes exactly the keys it
  * accepts into the run.
  */
 export function envMatcher(envelope: Envelope): (key: string) => boolean {
@@ -301,7 +302,7 @@ export function envMatcher(envelope: Envelope): (key: string) => boolean {
   if (prefixes.length === 0 && sets.length === 0) return (key) => exact.has(key);
   return (key) => {
     if (exact.has(key)) return true;
-    if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key)) return false;
+    if (keyApart(key) !== null) return false;
     return prefixes.some((p) => key.startsWith(p)) || sets.some((s) => s.has(key));
   };
 }

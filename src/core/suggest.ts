@@ -4,7 +4,18 @@
  */
 import type { Envelope } from "./envelope.js";
 import { envMatcher, hostPatterns } from "./envelope.js";
-import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY, isRunIdentityKey } from "./env-sets.js";
+import { ENV_SETS } from "./env-sets.js";
+import {
+  avoidingKey,
+  familyApart,
+  installDirOf,
+  keyApart,
+  refusedUnneeded,
+  rootApart,
+  shownAscii,
+  type Apart,
+  type NotProposed,
+} from "./never-proposed.js";
 import { Refusal } from "./errors.js";
 import { plainText } from "./markdown.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
@@ -56,6 +67,8 @@ export interface Evidence {
 export interface Suggestion {
   envelope: Envelope;
   added: Evidence[];
+  /** What the runs needed (or seemed to) that is never proposed (never-proposed.ts), each with why. */
+  notProposed: NotProposed[];
   notes: string[];
 }
 
@@ -319,6 +332,10 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   let order = 0;
   /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
   const auditProxyKeys = new Set<string>();
+  /** Writes (keyed as `writes`) some run needed: done, or refused in a run whose command failed. */
+  const neededWrites = new Set<string>();
+  /** Install directories of the programs the runs executed (never-proposed.ts, installDirOf). */
+  const installs = new Set<string>();
 
   for (const log of logs) {
     const meta = log.lines[0];
@@ -370,8 +387,11 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       switch (e.kind) {
         case "write": {
           const path = foldPath(str(e.path) ?? "");
-          if (path !== null && judgeWrite(rootRules, path, "done") === "write_outside_root")
-            note(writes, asRoot(path, workspace, scratch), where, at, by);
+          if (path === null || judgeWrite(rootRules, path, "done") !== "write_outside_root") return;
+          const key = asRoot(path, workspace, scratch);
+          note(writes, key, where, at, by);
+          // A write the jail refused in a run that exited 0: the command did not need it.
+          if (e.ok !== false || end.exit_code !== 0) neededWrites.add(key);
           return;
         }
         case "env": {
@@ -405,6 +425,8 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
         case "exec": {
           const path = foldPath(str(e.path) ?? "");
           if (path === null) return;
+          const install = installDirOf(path);
+          if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install]))) installs.add(install);
           // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
           // path's basename is the portable entry, the one the undeclared_command rule matches at
           // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
@@ -429,34 +451,47 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     );
   }
   const added: Evidence[] = [];
+  const notProposed: NotProposed[] = [];
   const envelope: Envelope = structuredClone(from);
 
-  // Roots: the directories written outside each run's roots (a directory made is itself the root).
-  const outside = [...writes.entries()];
-  const dirs = new Map<string, { covers: string[]; count: number; first: Seen }>();
-  for (const [path, seen] of outside) {
-    // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
-    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
-    const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
-    d.covers.push(path);
-    d.count += seen.count;
-    if (seen.order < d.first.order) d.first = seen;
-    dirs.set(dir, d);
+  // Roots: the directories written outside each run's roots (a directory made is itself the root),
+  // never under the system's directories, a tool cache or another program's install directory, nor
+  // for writes no run needed (never-proposed.ts): those are listed apart, by reason.
+  const proposable: [string, Seen][] = [];
+  const apart = new Map<string, { apart: Apart; writes: [string, Seen][] }>();
+  for (const [path, seen] of writes) {
+    const why = rootApart(path, [...installs]) ?? (neededWrites.has(path) ? null : refusedUnneeded());
+    if (why === null) {
+      proposable.push([path, seen]);
+      continue;
+    }
+    const group = apart.get(why.why) ?? { apart: why, writes: [] };
+    group.writes.push([path, seen]);
+    apart.set(why.why, group);
   }
-  const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
-  for (const dir of dirList) {
-    if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other]))) continue;
-    const d = dirs.get(dir) as { covers: string[]; count: number; first: Seen };
-    for (const [other, o] of dirs)
-      if (other !== dir && isInsideAnyRoot(other, [dir])) {
-        d.covers.push(...o.covers);
-        if (o.first.order < d.first.order) d.first = o.first;
-      }
-    const entry = dir;
-    if (dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+  const proposedRoots: string[] = [];
+  for (const d of writtenDirs(proposable)) {
+    if (d.dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
     else {
-      envelope.allowed_roots.push(entry);
-      added.push({ key: "allowed_roots", entry, covers: d.covers.sort(), count: d.count, first: d.first.first, ...programOf(d.first) });
+      envelope.allowed_roots.push(d.dir);
+      proposedRoots.push(d.dir);
+      added.push({ key: "allowed_roots", entry: d.dir, covers: d.covers, count: d.count, first: d.first.first, ...programOf(d.first) });
+    }
+  }
+  for (const { apart: why, writes: list } of apart.values()) {
+    for (const d of writtenDirs(list.filter(([path]) => !isInsideAnyRoot(path, proposedRoots)))) {
+      const avoidWith = avoidingKey(d.covers);
+      notProposed.push({
+        key: "allowed_roots",
+        entry: shownAscii(d.dir),
+        kind: why.kind,
+        why: why.why,
+        covers: d.covers.map(shownAscii),
+        count: d.count,
+        first: d.first.first,
+        ...programOf(d.first),
+        ...(avoidWith === undefined ? {} : { avoidWith }),
+      });
     }
   }
 
@@ -466,10 +501,23 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const hostPlan = planHosts(hosts, envelope, execs, notes);
   const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
   const envRules = { envAllowed: envMatcher(envelope), network };
-  const missing = [...env.entries()]
-    .filter(([k, seen]) => judgeEnv(envRules, k, seen.source) !== null)
-    .map(([k]) => k)
-    .sort();
+  const missing: string[] = [];
+  for (const [k, seen] of [...env.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (judgeEnv(envRules, k, seen.source) === null) continue;
+    // A key of never-proposed.ts's table: listed apart, with why, never in the envelope.
+    const why = keyApart(k);
+    if (why === null) missing.push(k);
+    else
+      notProposed.push({
+        key: "allowed_env",
+        entry: shownAscii(k),
+        ...why,
+        covers: [shownAscii(k)],
+        count: seen.count,
+        first: seen.first,
+        ...programOf(seen),
+      });
+  }
   const grouped = new Set<string>();
   const group = (entry: string, keys: string[]): void => {
     const seen = keys.map((k) => env.get(k) as Seen);
@@ -486,12 +534,12 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
     });
   };
   for (const [name, set] of ENV_SETS) {
-    const keys = missing.filter((k) => set.has(k) && !CREDENTIAL_KEY.test(k) && !MACHINE_KEY.test(k) && !isRunIdentityKey(k));
+    const keys = missing.filter((k) => set.has(k));
     if (keys.length >= FAMILY_SIZE) group(name, keys);
   }
   const families = new Map<string, string[]>();
   for (const key of missing) {
-    if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || grouped.has(key)) continue;
+    if (grouped.has(key)) continue;
     const head = key.split("_")[0] as string;
     if (head === key && !missing.some((k) => k !== key && k.startsWith(head + "_"))) continue;
     const list = families.get(head) ?? [];
@@ -500,7 +548,11 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   }
   for (const [head, keys] of families) {
     if (keys.length < FAMILY_SIZE || head === "") continue;
-    group(keys.includes(head) ? `${head}*` : `${head}_*`, keys);
+    const prefix = keys.includes(head) ? head : `${head}_`;
+    // A family that would cover a program-control key is never proposed: its keys are, exactly.
+    const blocked = familyApart(prefix);
+    if (blocked !== null) notes.push(`${prefix}* not proposed: ${blocked.why}`);
+    else group(`${prefix}*`, keys);
   }
   for (const key of missing) {
     if (grouped.has(key)) continue;
@@ -514,12 +566,27 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const allowedNow = envMatcher(envelope);
   for (const run of failedRuns) {
     for (const key of run.withheld) {
-      if (CREDENTIAL_KEY.test(key) || MACHINE_KEY.test(key) || isRunIdentityKey(key) || allowedNow(key)) continue;
+      if (allowedNow(key)) continue;
       const needs = WITHHELD_ECOSYSTEMS.filter((eco) => eco.keys.includes(key) || eco.pattern?.test(key) === true);
       const ran = run.programs.find((p) =>
         needs.length > 0 ? needs.some((eco) => p.names.some((n) => eco.programs.test(n))) : WITHHELD_ANY_PROGRAM.includes(key),
       );
       if (ran === undefined) continue;
+      // Withheld and maybe needed, but of never-proposed.ts's table: listed apart, never proposed unobserved.
+      const why = keyApart(key);
+      if (why !== null) {
+        if (!notProposed.some((n) => n.key === "allowed_env" && n.entry === shownAscii(key)))
+          notProposed.push({
+            key: "allowed_env",
+            entry: shownAscii(key),
+            ...why,
+            covers: [shownAscii(key)],
+            count: 1,
+            first: ran.where,
+            ...(ran.program === undefined ? {} : { program: ran.program }),
+          });
+        continue;
+      }
       const known = unobserved.get(key);
       if (known !== undefined) {
         known.count++;
@@ -571,7 +638,37 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
       );
     }
   }
-  return { envelope, added, notes };
+  return { envelope, added, notProposed, notes };
+}
+
+/**
+ * Written paths grouped by directory: each path's parent, a directory inside another one taken
+ * into it (a directory made is itself the root), covers sorted, the first seen the earliest.
+ */
+function writtenDirs(paths: readonly [string, Seen][]): { dir: string; covers: string[]; count: number; first: Seen }[] {
+  const dirs = new Map<string, { covers: string[]; count: number; first: Seen }>();
+  for (const [path, seen] of paths) {
+    // `${SCRATCH}` alone (a write to the scratch itself): its parent has no portable name.
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : path;
+    const d = dirs.get(dir) ?? { covers: [], count: 0, first: seen };
+    d.covers.push(path);
+    d.count += seen.count;
+    if (seen.order < d.first.order) d.first = seen;
+    dirs.set(dir, d);
+  }
+  const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
+  const out: { dir: string; covers: string[]; count: number; first: Seen }[] = [];
+  for (const dir of dirList) {
+    if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other]))) continue;
+    const d = dirs.get(dir) as { covers: string[]; count: number; first: Seen };
+    for (const [other, o] of dirs)
+      if (other !== dir && isInsideAnyRoot(other, [dir])) {
+        d.covers.push(...o.covers);
+        if (o.first.order < d.first.order) d.first = o.first;
+      }
+    out.push({ dir, covers: d.covers.sort(), count: d.count, first: d.first });
+  }
+  return out;
 }
 
 /** A host endpoint the runs reached, as `suggest` read it. */

@@ -54,7 +54,7 @@ const COVERED_DIRECTORIES: readonly string[] = [
   "/var/lib/waagent",
 ];
 
-/** Environment keys given the jail's hostname when an envelope lets them in (core/env-sets.ts MACHINE_KEY for the rest). */
+/** Environment keys given the jail's hostname when an envelope lets them in (core/never-proposed.ts MACHINE_KEY for the rest). */
 export const HOSTNAME_KEYS: readonly string[] = ["HOSTNAME", "HOST"];
 
 export interface MachineIdentityMeta {

@@ -29,6 +29,7 @@ import { JAIL_AVAILABLE, TEST_TMP } from "../observer/harness.js";
 import { DIGEST_PATH, ENVELOPE_PATH, REPO, runAction, type ActionRun, type PullFixture } from "../support/action-harness.js";
 import { APP_BOT_LOGIN, installAppRoutes } from "../support/fake-github-app.js";
 import { startFakeGitHub, type FakeGitHub, type FakePull } from "../support/fake-github.js";
+import { shownText } from "../support/gfm.js";
 import { mergePull } from "../support/merge.js";
 import { MAX_ROUNDS, SUITES, ensure, type Suite, type SuiteName } from "../support/suites.js";
 import {
@@ -118,6 +119,12 @@ export interface AdoptionSpec {
   hostile(workspace: string): { what: string; violation: string };
   /** Another bundle to run (a wrapper of dist/index.js). */
   bundle?: string;
+  /**
+   * Keys the suite needs that a proposal never allows (docs/authoring.md, *Never proposed*): each
+   * must be listed under the PR's "Not proposed"; after the merge the reviewer adds them by hand,
+   * listed exactly, in a commit of their own on main (the App's PR is never edited).
+   */
+  addByHand?: readonly string[];
 }
 
 const envelopePulls = (fake: FakeGitHub): FakePull[] =>
@@ -222,7 +229,23 @@ export async function adoptThroughAction(spec: AdoptionSpec): Promise<ActionAdop
       const onMain = fake.filesAt(repo(), merged.sha);
       expect(Buffer.from(onMain.get(ENVELOPE_PATH) as Uint8Array).equals(Buffer.from(envelopeBytes))).toBe(true);
       expect(Buffer.from(onMain.get(DIGEST_PATH) as Uint8Array).equals(Buffer.from(digestBytes))).toBe(true);
-      const envelope = JSON.parse(text(envelopeBytes)) as Record<string, unknown>;
+      let envelope = JSON.parse(text(envelopeBytes)) as Record<string, unknown>;
+      let pinned = envelopeBytes;
+      if (spec.addByHand !== undefined && spec.addByHand.length > 0) {
+        const [, notProposed = ""] = shownText(pr.body).split("Not proposed.");
+        for (const key of spec.addByHand) {
+          expect((envelope.allowed_env as string[]).includes(key), `${key} proposed`).toBe(false);
+          expect(notProposed, `${key} under "Not proposed"`).toMatch(new RegExp(`(?:^|\\s)${key}\\s+[a-z ]+: `));
+        }
+        const own = (envelope.allowed_env as string[]).filter((k) => !spec.addByHand?.includes(k));
+        envelope = { ...envelope, allowed_env: [...own, ...spec.addByHand] };
+        pinned = new TextEncoder().encode(JSON.stringify(envelope, null, 2) + "\n");
+        fake.commit(
+          REPO,
+          { [ENVELOPE_PATH]: text(pinned), [DIGEST_PATH]: `${sha256(pinned)}  envelope.json\n` },
+          { branch: "main", message: `allow ${spec.addByHand.join(", ")} by hand (listed under the envelope PR's "Not proposed")` },
+        );
+      }
 
       // The next enforced run: an agent's pull request on the merged main, the same suite.
       const pull = agentPull(fake, pullNumber++);
@@ -234,7 +257,7 @@ export async function adoptThroughAction(spec: AdoptionSpec): Promise<ActionAdop
         inputs: { run: runInput(spec.command) },
         prepareWorkspace: spec.prepare,
       });
-      expect(enforced.outputs["envelope-hash"]).toBe(`sha256:${sha256(envelopeBytes)}`);
+      expect(enforced.outputs["envelope-hash"]).toBe(`sha256:${sha256(pinned)}`);
       rounds.push({
         auditViolations,
         outcomes,
@@ -508,6 +531,9 @@ describe.skipIf(!IN_CI && allowlistUnavailable() !== null)(
             bundle: bundle as string,
             env: { CI: "true" },
             command: ["bash", "suite.sh"],
+            // npm reads these; none is proposed (credential carriers, program control, machine
+            // identity): the reviewer adds them from the PR's "Not proposed" table.
+            addByHand: ["GIT_ASKPASS", "GIT_SSH_COMMAND", "RUNNER_ENVIRONMENT", "npm_config_globalconfig", "npm_config_userconfig"],
             prepare: (w) => {
               writeFileSync(join(w, "package.json"), JSON.stringify({ name: "widgets", version: "1.0.0", private: true }, null, 2) + "\n");
               writeFileSync(join(w, "suite.sh"), script);

@@ -188,7 +188,8 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(digest).toBe(`${createHash("sha256").update(text).digest("hex")}  envelope.json\n`);
       const proposed = JSON.parse(text) as typeof CURRENT;
       expect(Object.keys(proposed)).toEqual(["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network"]);
-      expect(proposed.allowed_env).toEqual(["PATH", "CI", "NODE_OPTIONS", "SUITE_TIMEOUT"]);
+      // NODE_OPTIONS controls what Node loads: never proposed, listed under "Not proposed" (issue 31, item 3).
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "SUITE_TIMEOUT"]);
       expect(proposed.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}", "/home/runner/.cache/widgets"]);
       expect(proposed.network).toBe("deny");
       // Nothing else changed on the branch.
@@ -202,6 +203,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(body).toMatch(/allowed_env\s*SUITE_TIMEOUT\s*\(not named\)\s*2 times\s*run-\d+\/observer\.jsonl:2/);
       expect(body).toContain(`run ${first.id}`);
       expect(body).toContain(`+     "SUITE_TIMEOUT"`);
+      expect(body).toMatch(/Not proposed\.[^]*NODE_OPTIONS\s+program control: makes a program load or run code/);
       expect(body).toContain(`sha256:${createHash("sha256").update(text).digest("hex")}`);
       expect(render(pull!.body ?? "").elements.some((e) => e.name === "code" && e.attrs.class === "language-diff")).toBe(true);
       const [row] = await allPrs();
@@ -232,7 +234,9 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const text2 = fileAt(head, ENVELOPE_PATH)!;
       expect(fileAt(head, DIGEST_PATH)).toBe(`${createHash("sha256").update(text2).digest("hex")}  envelope.json\n`);
       expect((JSON.parse(text2) as typeof CURRENT).allowed_tools).toEqual(["run_tests"]);
-      expect((JSON.parse(text2) as typeof CURRENT).allowed_env).toContain("NODE_OPTIONS"); // the first run still counts (K = 3)
+      expect(shownText(updated.body)).toMatch(
+        new RegExp(`NODE_OPTIONS\\s+program control[^|]*run-${first.id}/observer\\.jsonl:4\\s+run ${first.id}`),
+      ); // the first run still counts (K = 3)
       const body2 = shownText(updated.body);
       expect(body2).toContain(`run ${second.id}`);
       expect(body2).toContain(`run ${first.id}`);
@@ -250,6 +254,42 @@ for (const backend of ["sqlite", "postgres"] as const) {
     });
 
     if (backend === "postgres") return;
+
+    it('an audit run that read credential, machine and run-identity keys and was refused in /usr: none proposed, each under "Not proposed" with why (issue 31, item 3)', async () => {
+      await start();
+      const keys = ["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "GITHUB_ACTOR", "SONAR_LOGIN"];
+      const run = auditRun(
+        events([
+          ...keys.map((key) => ({ kind: "env", key, source: "node" })),
+          { kind: "env", key: "GIT_ASKPASS", source: "node" },
+          { kind: "env", key: "P\u0410TH", source: "node" },
+          { kind: "env", key: "SUITE_TIMEOUT", source: "node" },
+          { kind: "write", path: "/usr/share/x", op: "mkdir", ok: false, source: "process" },
+          { kind: "write", path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
+        ]),
+      );
+      const res = await deliverRun(run);
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      const [pull] = envelopePulls();
+      const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "SUITE_TIMEOUT"]);
+      expect(proposed.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+      const body = shownText(pull!.body);
+      const [change = "", apart = ""] = body.split("Not proposed.");
+      for (const key of keys) expect(change).not.toContain(key);
+      expect(apart).toMatch(/AWS_SECRET_ACCESS_KEY\s+credential: names a secret/);
+      expect(apart).toMatch(/RUNNER_NAME\s+machine identity: names the machine/);
+      expect(apart).toMatch(/HOSTNAME\s+machine identity/);
+      expect(apart).toMatch(/GITHUB_RUN_ID\s+run identity: differs between runner A and runner B/);
+      expect(apart).toMatch(/GITHUB_ACTOR\s+run identity/);
+      expect(apart).toMatch(/SONAR_LOGIN\s+credential: names a login/);
+      expect(apart).toMatch(/GIT_ASKPASS\s+credential carrier/);
+      expect(apart).toMatch(/P\\u\{0410\}TH\s+a character outside printable ASCII/);
+      expect(apart).toMatch(/\/usr\/share\s*covers \/usr\/share\/x\s+the system's directories/);
+      expect(apart).toMatch(/\/usr\/lib\/x\s*covers \S+\s+the system's directories[^]*PYTHONDONTWRITEBYTECODE would have avoided them/);
+      const r = render(pull!.body ?? "");
+      expect(harmlessProblems(r, { hrefOk: (h) => h.startsWith(world.fake.url) }), r.html).toEqual([]);
+    });
 
     it("an envelope on main over GitHub's 1 MB inline limit is read through the git blobs API, and the proposal adds to it", async () => {
       await start();
@@ -291,22 +331,22 @@ for (const backend of ["sqlite", "postgres"] as const) {
 
     it("only the last ENVELOPE_GATE_AUDIT_RUNS verified runs count: an older run's entry leaves the proposal", async () => {
       await start({ config: { auditRuns: 2 } });
-      const old = auditRun(events([{ kind: "env", key: "OLD_KEY" }]));
+      const old = auditRun(events([{ kind: "env", key: "OLD_SETTING" }]));
       await deliverRun(old);
-      await deliverRun(auditRun(events([{ kind: "env", key: "MID_KEY" }])));
+      await deliverRun(auditRun(events([{ kind: "env", key: "MID_SETTING" }])));
       const [pull] = envelopePulls();
       const tip = () => repo().refs.get(`heads/${pull!.head.ref}`)!;
-      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "OLD_KEY"]);
-      await deliverRun(auditRun(events([{ kind: "env", key: "NEW_KEY" }])));
-      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_KEY", "NEW_KEY"]);
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_SETTING", "OLD_SETTING"]);
+      await deliverRun(auditRun(events([{ kind: "env", key: "NEW_SETTING" }])));
+      expect(JSON.parse(fileAt(tip(), ENVELOPE_PATH)!).allowed_env).toEqual(["PATH", "CI", "MID_SETTING", "NEW_SETTING"]);
       expect(shownText(repo().pulls.get(pull!.number)!.body)).not.toContain(`run ${old.id}`);
       expect(envelopePulls()).toHaveLength(1);
     });
 
     it("two audit runs delivered at once: one envelope PR (the other waits, ENVELOPE_PR_BUSY, and is included when retried)", async () => {
       await start();
-      const a = auditRun(events([{ kind: "env", key: "A_KEY" }]));
-      const b = auditRun(events([{ kind: "env", key: "B_KEY" }]));
+      const a = auditRun(events([{ kind: "env", key: "A_SETTING" }]));
+      const b = auditRun(events([{ kind: "env", key: "B_SETTING" }]));
       const settled = await Promise.all([deliverRun(a), deliverRun(b)]);
       for (const res of settled) {
         if (res.state === "done") continue;
@@ -320,7 +360,7 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(pulls).toHaveLength(1);
       expect((await allPrs()).filter((p) => p.state === "opened")).toHaveLength(1);
       const proposed = JSON.parse(fileAt(repo().refs.get(`heads/${pulls[0]!.head.ref}`)!, ENVELOPE_PATH)!) as typeof CURRENT;
-      expect(proposed.allowed_env).toEqual(expect.arrayContaining(["A_KEY", "B_KEY"]));
+      expect(proposed.allowed_env).toEqual(expect.arrayContaining(["A_SETTING", "B_SETTING"]));
     });
 
     it("no envelope on main: the starter envelope plus what the run did", async () => {
@@ -556,8 +596,9 @@ for (const backend of ["sqlite", "postgres"] as const) {
       const [pull] = envelopePulls();
       const r = render(pull!.body ?? "");
       expect(harmlessProblems(r, { hrefOk: (h) => h.startsWith(world.fake.url) }), r.html).toEqual([]);
-      expect(r.text).toContain("X<img src=x onerror=alert(1)>");
-      expect(shownText(pull!.body)).toContain("@widgets/admins fixes #1");
+      // Keys with blanks are outside printable ASCII: never proposed, listed apart, escaped (issue 31, item 3).
+      expect(r.text).toContain("X<img\\u{0020}src=x\\u{0020}onerror=alert(1)>");
+      expect(shownText(pull!.body)).toContain("@widgets/admins\\u{0020}fixes\\u{0020}#1");
       expect(shownText(pull!.body)).toContain("/opt/<details>");
       expect(shownText(pull!.body)).toContain("a<b>.example:443");
       expect(pull!.title).not.toMatch(/[<>]/);

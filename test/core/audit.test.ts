@@ -4,7 +4,8 @@ import { STARTER_ENVELOPE_TEXT, auditDecision, auditFootprint, renderAuditSummar
 import { loadEnvelope } from "../../src/core/envelope.js";
 import { reportFromError } from "../../src/core/verdict.js";
 import { Refusal } from "../../src/core/errors.js";
-import { HOSTILE, harmlessProblems, render } from "../support/gfm.js";
+import { suggestEnvelope } from "../../src/core/suggest.js";
+import { HOSTILE, harmlessProblems, render, shownText } from "../support/gfm.js";
 
 describe("auditFootprint", () => {
   it("counts distinct writes outside the roots, env keys, hosts, commands and tools; leaves out canaries, runtime reads and own loopback", () => {
@@ -72,6 +73,7 @@ describe("renderAuditSummary", () => {
     target: { kind: "commit", sha: "c".repeat(40), ref: "refs/heads/main" },
     footprint: { writesOutsideRoots: [hostile], envKeys: [hostile], hosts: [], commands: [], tools: [] },
     added: [{ key: "allowed_env", entry: hostile, covers: [hostile], count: 1, first: "log:2" }],
+    notProposed: [],
     suggestionNotes: [hostile],
     diff: `+ "${hostile}"\n\`\`\`\n# not a heading`,
     suggestedText: `{"x": "${hostile}"}\n`,
@@ -91,6 +93,7 @@ describe("renderAuditSummary", () => {
         envelope: { ...i.envelope, id: h },
         footprint: { writesOutsideRoots: [h], envKeys: [h], hosts: [h], commands: [h], tools: [h] },
         added: [{ key: "allowed_env", entry: h, covers: [h, "X"], count: 1, first: h }],
+        notProposed: [{ key: "allowed_env", entry: h, kind: "credential", why: h, covers: [h, "X"], count: 1, first: h, program: h }],
         suggestionNotes: [h],
         diff: `+ "${h}"`,
         suggestedText: `{"x": "${h}"}\n`,
@@ -109,6 +112,38 @@ describe("renderAuditSummary", () => {
     expect(r.elements.filter((e) => e.name === "h1")).toEqual([]);
     expect(md).toContain(`${"b".repeat(64)}  envelope.json`);
     expect(md).toContain("the starter envelope was applied");
+  });
+
+  it("lists what the suggestion never proposes apart, each with why (issue 31, item 3)", () => {
+    const log = (events: Record<string, unknown>[]) => ({
+      file: "o.jsonl",
+      lines: [
+        { v: 1, kind: "meta", observers: ["node", "process"], network_enforced: true, workspace: "/w", scratch: "/s" },
+        ...events.map((e) => ({ v: 1, ...e })),
+        { v: 1, kind: "end", events: events.length + 1, exit_code: 0 },
+      ],
+    });
+    const s = suggestEnvelope(
+      [
+        log([
+          ...["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "SONAR_LOGIN"].map((key) => ({
+            kind: "env",
+            key,
+            source: "node",
+          })),
+          { kind: "write", path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
+        ]),
+      ],
+      null,
+    );
+    const text = shownText(renderAuditSummary({ ...input(), added: s.added, notProposed: s.notProposed }));
+    const [, apart = ""] = text.split("Not proposed");
+    expect(apart).toMatch(/AWS_SECRET_ACCESS_KEY\s+credential: names a secret/);
+    expect(apart).toMatch(/RUNNER_NAME\s+machine identity/);
+    expect(apart).toMatch(/HOSTNAME\s+machine identity/);
+    expect(apart).toMatch(/GITHUB_RUN_ID\s+run identity/);
+    expect(apart).toMatch(/SONAR_LOGIN\s+credential: names a login/);
+    expect(apart).toMatch(/\/usr\/lib\/x\s*covers \S+\s+the system's directories.*PYTHONDONTWRITEBYTECODE would have avoided them/);
   });
 
   it("stays within the size given, shortening lists first", () => {

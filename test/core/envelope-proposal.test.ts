@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { BODY_MAX, buildEnvelopeProposal, parseAuditLog, readAuditBundle, STARTER_ENVELOPE } from "../../src/core/envelope-proposal.js";
 import { Refusal } from "../../src/core/errors.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
+import { shownText } from "../support/gfm.js";
 import { logText, type Event } from "../support/logs.js";
 
 const HASH = `sha256:${"ab".repeat(32)}`;
@@ -72,11 +73,11 @@ describe("buildEnvelopeProposal", () => {
   });
 
   it("only adds: an entry no run used is kept, and the digest line pins the proposed bytes", () => {
-    const p = buildEnvelopeProposal(input([{ kind: "env", key: "NEW_KEY" }]));
+    const p = buildEnvelopeProposal(input([{ kind: "env", key: "NEW_SETTING" }]));
     expect(p.changed).toBe(true);
-    expect(p.envelope.allowed_env).toEqual(["PATH", "OLD_UNUSED", "NEW_KEY"]);
+    expect(p.envelope.allowed_env).toEqual(["PATH", "OLD_UNUSED", "NEW_SETTING"]);
     expect(p.digestLine).toBe(`${createHash("sha256").update(p.text).digest("hex")}  envelope.json\n`);
-    expect(p.added.map((a) => [a.key, a.entry, a.runs])).toEqual([["allowed_env", "NEW_KEY", [5]]]);
+    expect(p.added.map((a) => [a.key, a.entry, a.runs])).toEqual([["allowed_env", "NEW_SETTING", [5]]]);
     expect(p.body).toContain("only adds");
   });
 
@@ -97,5 +98,30 @@ describe("buildEnvelopeProposal", () => {
     expect(p.body.length).toBeLessThanOrEqual(BODY_MAX);
     expect(p.body).toMatch(/The rest is cut/);
     expect(p.added).toHaveLength(3000);
+  });
+
+  it('the keys and roots a proposal never allows are listed under "Not proposed" with why, never in the envelope (issue 31, item 3)', () => {
+    const keys = ["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "GITHUB_ACTOR", "SONAR_LOGIN"];
+    const p = buildEnvelopeProposal(
+      input([
+        ...keys.map((key) => ({ kind: "env", key, source: "node" })),
+        { kind: "env", key: "WIDGETS_MODE", source: "node" },
+        { kind: "write", path: "/usr/share/x", op: "mkdir", ok: false, source: "process" },
+        { kind: "write", path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
+      ]),
+    );
+    expect(p.envelope.allowed_env).toEqual(["PATH", "OLD_UNUSED", "WIDGETS_MODE"]);
+    expect(p.envelope.allowed_roots).toEqual(STARTER_ENVELOPE.allowed_roots);
+    expect(p.notProposed.map((n) => n.entry).sort()).toEqual([...keys, "/usr/lib/x", "/usr/share"].sort());
+    for (const n of p.notProposed) expect(n.runs).toEqual([5]);
+    const [before = "", after = ""] = shownText(p.body).split("Not proposed.");
+    for (const key of keys) expect(after).toMatch(new RegExp(`${key}\\s+[a-z ]+: \\w`));
+    expect(after).toMatch(/RUNNER_NAME\s+machine identity: names the machine/);
+    expect(after).toMatch(/GITHUB_RUN_ID\s+run identity: differs between runner A and runner B/);
+    expect(after).toMatch(/SONAR_LOGIN\s+credential: names a login/);
+    expect(after).toMatch(/\/usr\/share\s*covers \/usr\/share\/x\s+the system's directories/);
+    expect(after).toContain("PYTHONDONTWRITEBYTECODE would have avoided them");
+    // The change itself names none of them.
+    for (const key of keys) expect(before).not.toContain(key);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Refusal } from "../../src/core/errors.js";
 import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
-import { CREDENTIAL_KEY, ENV_SETS, MACHINE_KEY } from "../../src/core/env-sets.js";
+import { ENV_SETS } from "../../src/core/env-sets.js";
+import { CREDENTIAL_KEY, MACHINE_KEY } from "../../src/core/never-proposed.js";
 import { LogEvaluator, type LogVerdict } from "../../src/core/log-reader.js";
 import { MAX_LINE_LENGTH } from "../../src/core/log-format.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";

@@ -46,7 +46,7 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     expect([...plain.envelope.allowed_env].sort()).toEqual([...proxyKeys, "TMPDIR"].sort());
   });
 
-  it("folds a family of keys into a prefix pattern only where three or more show, and never secrets", () => {
+  it("folds a family of keys into a prefix pattern only where three or more show, and never proposes secrets", () => {
     const s = suggestEnvelope(
       [
         log([
@@ -65,7 +65,11 @@ describe("suggest: the tightest envelope that passes, explained", () => {
       ],
       null,
     );
-    expect(s.envelope.allowed_env).toEqual(["TSC_*", "VITEST*", "AWS_REGION", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "CI"]);
+    expect(s.envelope.allowed_env).toEqual(["TSC_*", "VITEST*", "AWS_REGION", "CI"]);
+    expect(s.notProposed.map((n) => [n.entry, n.kind])).toEqual([
+      ["AWS_SECRET_ACCESS_KEY", "credential"],
+      ["AWS_SESSION_TOKEN", "credential"],
+    ]);
     expect(s.added.find((a) => a.entry === "TSC_*")).toMatchObject({
       covers: ["TSC_NONPOLLING_WATCHER", "TSC_WATCHDIRECTORY", "TSC_WATCHFILE"],
       count: 3,
@@ -73,7 +77,7 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     });
   });
 
-  it("folds detection keys into a named set where three or more of it show; a credential-named key stays on its own", () => {
+  it("folds detection keys into a named set where three or more of it show; a credential or run-identity key is listed apart", () => {
     const s = suggestEnvelope(
       [
         log([
@@ -96,16 +100,12 @@ describe("suggest: the tightest envelope that passes, explained", () => {
       null,
     );
     // Two agent keys and one terminal key are no family: listed exactly. A run-identity key
-    // (GITHUB_RUN_ID) is never covered by a pattern: listed exactly too.
-    expect(s.envelope.allowed_env).toEqual([
-      "@ci",
-      "GITHUB_*",
-      "CLAUDECODE",
-      "CURSOR_AGENT",
-      "GITHUB_RUN_ID",
-      "GITHUB_TOKEN",
-      "INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN",
-      "TERM",
+    // (GITHUB_RUN_ID, the Action's INPUT_*) and a credential are never proposed: listed apart.
+    expect(s.envelope.allowed_env).toEqual(["@ci", "GITHUB_*", "CLAUDECODE", "CURSOR_AGENT", "TERM"]);
+    expect(s.notProposed.map((n) => [n.entry, n.kind])).toEqual([
+      ["GITHUB_RUN_ID", "run_identity"],
+      ["GITHUB_TOKEN", "credential"],
+      ["INPUT_AZURE_STATIC_WEB_APPS_API_TOKEN", "run_identity"],
     ]);
     expect(s.added.find((a) => a.entry === "@ci")?.covers).toEqual(["CI", "CIRCLECI", "GITHUB_ACTIONS", "GITLAB_CI", "TRAVIS"]);
   });
@@ -300,7 +300,7 @@ describe("suggest names the program of each entry and proposes withheld keys of 
           exec(502, 4, "/usr/bin/node", ["node", "b.js", "--flag", "x"], 500),
           { kind: "env", pid: 4, key: "KEYB", source: "node" },
           { kind: "env", pid: 3, key: "KEYA", source: "node" },
-          { kind: "write", pid: 500, path: "/etc/eg/x", op: "create", source: "process" },
+          { kind: "write", pid: 500, path: "/var/cache/eg/x", op: "create", source: "process" },
           // A pid no exec line names: no program, never a guess.
           { kind: "env", pid: 99, key: "KEYC", source: "node" },
         ]),
@@ -311,7 +311,7 @@ describe("suggest names the program of each entry and proposes withheld keys of 
     expect(by("KEYA")).toBe("node a.js (pid 3)");
     expect(by("KEYB")).toBe("node b.js --flag … (pid 4)");
     expect(by("KEYC")).toBeUndefined();
-    expect(by("/etc/eg")).toBe("dash (sh) -c 'node a.js; node b.js' (pid 2)");
+    expect(by("/var/cache/eg")).toBe("dash (sh) -c 'node a.js; node b.js' (pid 2)");
     // A command is named by the program that started it (its parent, by host pid).
     expect(by("node")).toBe("dash (sh) -c 'node a.js; node b.js' (pid 2)");
   });
@@ -373,5 +373,147 @@ describe("suggest names the program of each entry and proposes withheld keys of 
     // A key the run was seen reading is an observed entry, not proposed twice.
     const seen = suggestEnvelope([failed([...events, { kind: "env", pid: 3, key: "PYTHONPATH", source: "node" }], ["PYTHONPATH"])], from0);
     expect(seen.added.map((a) => [a.entry, a.unobserved])).toEqual([["PYTHONPATH", undefined]]);
+  });
+});
+
+describe("proposals a reviewer can trust (issue 31, item 3)", () => {
+  const exec = (pid: number, jailPid: number, path: string, argv: string[]) => ({
+    kind: "exec",
+    pid,
+    jail_pid: jailPid,
+    path,
+    argv,
+    source: "process",
+  });
+  const FIVE = ["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "SONAR_LOGIN"];
+  /** The issue's Node one-liner: reads the five keys, tries (and fails) two system writes, exits 0. */
+  const oneLiner = (exit = 0): RecordedLog => {
+    const l = log([
+      exec(100, 2, "/usr/bin/node", ["node", "-e", "read and write"]),
+      ...FIVE.map((key) => ({ kind: "env", pid: 2, key, source: "node" })),
+      { kind: "env", pid: 2, key: "WIDGETS_MODE", source: "node" },
+      { kind: "write", pid: 100, path: "/usr/share/x", op: "mkdir", ok: false, source: "process" },
+      { kind: "write", pid: 100, path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
+    ]);
+    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
+    return l;
+  };
+
+  it("a Node one-liner reading five such keys and refused in /usr: the envelope allows none of them, each listed apart with why", () => {
+    const s = suggestEnvelope([oneLiner()], from0);
+    expect(s.envelope.allowed_env).toEqual(["WIDGETS_MODE"]);
+    expect(s.envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+    const apart = new Map(s.notProposed.map((n) => [n.entry, n]));
+    for (const key of FIVE) expect(apart.get(key), key).toMatchObject({ key: "allowed_env", count: 1 });
+    expect(apart.get("AWS_SECRET_ACCESS_KEY")).toMatchObject({
+      kind: "credential",
+      first: "o.jsonl:3",
+      program: "node -e 'read and write' (pid 2)",
+    });
+    expect(apart.get("RUNNER_NAME")?.kind).toBe("machine_identity");
+    expect(apart.get("HOSTNAME")?.kind).toBe("machine_identity");
+    expect(apart.get("GITHUB_RUN_ID")?.kind).toBe("run_identity");
+    expect(apart.get("SONAR_LOGIN")?.kind).toBe("credential");
+    for (const n of s.notProposed) expect(n.why.length, n.entry).toBeGreaterThan(20);
+    // The roots: under the system's directories, whatever else is true of them.
+    expect(apart.get("/usr/share")).toMatchObject({ key: "allowed_roots", kind: "system_directory", covers: ["/usr/share/x"] });
+    expect(apart.get("/usr/lib/x")).toMatchObject({ key: "allowed_roots", kind: "system_directory", avoidWith: "PYTHONDONTWRITEBYTECODE" });
+    // Failed, the run still gets no system directory.
+    expect(suggestEnvelope([oneLiner(1)], from0).envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+  });
+
+  it("a refused write the command did not need (it exited 0) is listed apart; in a failed run it is proposed", () => {
+    const refused = (exit: number): RecordedLog => {
+      const l = log([
+        { kind: "write", path: "/home/runner/.cache/pip/x", op: "create", ok: false, source: "process" },
+        { kind: "write", path: "/srv/app/__pycache__/m.cpython-312.pyc", op: "create", ok: false, source: "process" },
+      ]);
+      (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
+      return l;
+    };
+    const passed = suggestEnvelope([refused(0)], from0);
+    expect(passed.envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+    expect(passed.notProposed.map((n) => [n.entry, n.kind, n.avoidWith]).sort()).toEqual([
+      ["/home/runner/.cache/pip", "refused_unneeded", undefined],
+      ["/srv/app/__pycache__", "refused_unneeded", "PYTHONDONTWRITEBYTECODE"],
+    ]);
+    expect([...suggestEnvelope([refused(1)], from0).envelope.allowed_roots].sort()).toEqual([
+      "${SCRATCH}",
+      "${WORKSPACE}",
+      "/home/runner/.cache/pip",
+      "/srv/app/__pycache__",
+    ]);
+    // A write that was done is needed, wherever another was refused.
+    const done = log([{ kind: "write", path: "/home/runner/.cache/pip/y", op: "create", source: "process" }]);
+    expect(suggestEnvelope([refused(0), done], from0).envelope.allowed_roots).toContain("/home/runner/.cache/pip");
+  });
+
+  it("the tool cache and another program's install directory are never roots", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          exec(100, 2, "/home/runner/.nvm/versions/node/v20.1.0/bin/node", ["node", "t.js"]),
+          { kind: "write", path: "/opt/hostedtoolcache/Python/3.12.1/x64/lib/x", op: "create", source: "process" },
+          { kind: "write", path: "/home/runner/.nvm/versions/node/v20.1.0/lib/node_modules/x/y", op: "create", source: "process" },
+          { kind: "write", path: "/home/runner/.cache/widgets/z", op: "create", source: "process" },
+        ]),
+      ],
+      from0,
+    );
+    expect(s.envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}", "/home/runner/.cache/widgets"]);
+    expect(s.notProposed.map((n) => n.kind).sort()).toEqual(["install_directory", "tool_cache"]);
+  });
+
+  it("a family never covers a program-control key: its keys are proposed exactly; carriers and non-ASCII keys stand apart", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          env("NODE_ENV"),
+          env("NODE_DEBUG"),
+          env("NODE_PENDING_DEPRECATION"),
+          env("NODE_OPTIONS"),
+          env("NODE_TLS_REJECT_UNAUTHORIZED"),
+          env("GIT_DIR"),
+          env("GIT_WORK_TREE"),
+          env("GIT_TERMINAL_PROMPT"),
+          env("GIT_ASKPASS"),
+          env("GIT_SSH_COMMAND"),
+          // The run's own git keys (GIT_CONFIG_VALUE_<n>): not judged, so neither proposed nor listed.
+          env("GIT_CONFIG_VALUE_0"),
+          env("npm_config_userconfig"),
+          env("RUNNER_ENVIRONMENT"),
+          env("P\u0410TH"),
+        ]),
+      ],
+      from0,
+    );
+    expect(s.envelope.allowed_env).toEqual([
+      "GIT_DIR",
+      "GIT_TERMINAL_PROMPT",
+      "GIT_WORK_TREE",
+      "NODE_DEBUG",
+      "NODE_ENV",
+      "NODE_PENDING_DEPRECATION",
+    ]);
+    const apart = new Map(s.notProposed.map((n) => [n.entry, n.kind]));
+    expect(Object.fromEntries(apart)).toEqual({
+      GIT_ASKPASS: "credential_carrier",
+      GIT_SSH_COMMAND: "program_control",
+      NODE_OPTIONS: "program_control",
+      NODE_TLS_REJECT_UNAUTHORIZED: "program_control",
+      "P\\u{0410}TH": "not_printable",
+      RUNNER_ENVIRONMENT: "machine_identity",
+      npm_config_userconfig: "credential_carrier",
+    });
+    expect(s.notes.join("\n")).toMatch(/NODE_\* not proposed: would cover NODE_OPTIONS/);
+    expect(s.notes.join("\n")).toMatch(/GIT_\* not proposed: would cover GIT_SSH_COMMAND/);
+  });
+
+  it("a failed run's withheld credential is listed apart, never proposed unobserved", () => {
+    const l = log([exec(902, 4, "/work/repo/bin/cargo", ["cargo", "test"])], { withheld: ["CARGO_HOME", "CARGO_REGISTRY_TOKEN"] });
+    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = 1;
+    const s = suggestEnvelope([l], from0);
+    expect(s.envelope.allowed_env).toEqual(["CARGO_HOME"]);
+    expect(s.notProposed).toMatchObject([{ entry: "CARGO_REGISTRY_TOKEN", kind: "credential" }]);
   });
 });

@@ -178,9 +178,43 @@ describe("envelope-gate suggest --run", () => {
     expect(r.code, r.stderr).toBe(0);
     // eslint-disable-next-line no-control-regex -- what must not reach a terminal
     expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]/);
-    expect(r.stdout).toMatch(/^ {2}\+ allowed_env +AWS_SECRET_ACCESS_KEY /m);
-    expect(r.stdout).toContain("Z\\u{001B}[1A\\u{001B}[2K ");
+    // A credential, and keys outside printable ASCII, are never proposed: listed apart, escaped.
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +AWS_SECRET_ACCESS_KEY +\(credential: /m);
+    expect(r.stdout).toContain("Z\\u{001B}[1A\\u{001B}[2K\\u{000D}  (a character outside printable ASCII");
     expect(r.stdout).toContain("EG_\\u{202E}YEK");
+  });
+});
+
+describe("suggest --run proposes nothing a reviewer cannot trust (issue 31, item 3)", () => {
+  it("a Node one-liner reads five such keys and is refused in /usr, then exits 0: none of them allowed, each listed apart with why", async () => {
+    const s = sandbox({ allowed_env: ["PATH"] });
+    const keys = ["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "SONAR_LOGIN"];
+    const prog = program(
+      s,
+      "one-liner.js",
+      `const fs = require("fs");
+for (const k of ${JSON.stringify([...keys, "EG_MODE"])}) void process.env[k];
+for (const f of [() => fs.mkdirSync("/usr/share/x"), () => fs.writeFileSync("/usr/lib/x/y.pyc", "")]) { try { f(); } catch {} }`,
+    );
+    const log = join(s.base, "one-liner.jsonl");
+    const written = join(s.base, "one-liner-suggested.json");
+    const args = ["--observer", log, "--workspace", s.workspace, "--scratch", s.scratch, "--write", written];
+    const r = await spawnNode([CLI, "suggest", "--run", "--envelope", s.envelope, ...args, "--", "node", prog], { cwd: s.workspace });
+    expect(r.code, r.stderr).toBe(0);
+    const envelope = JSON.parse(readFileSync(written, "utf8")) as { allowed_env: string[]; allowed_roots: string[] };
+    expect(envelope.allowed_env).toEqual(["PATH", "EG_MODE"]);
+    expect(envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +AWS_SECRET_ACCESS_KEY +\(credential: names a secret/m);
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +RUNNER_NAME +\(machine identity: /m);
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +HOSTNAME +\(machine identity: /m);
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +GITHUB_RUN_ID +\(run identity: /m);
+    expect(r.stdout).toMatch(/^ {2}- allowed_env +SONAR_LOGIN +\(credential: names a login/m);
+    // The refused writes (the process recorder sees them): their directories listed apart, never roots.
+    expect(readFileSync(log, "utf8")).toContain('"path":"/usr/share/x"');
+    expect(r.stdout).toMatch(/^ {2}- allowed_roots +\/usr\/share +\(the system's directories/m);
+    expect(r.stdout).toMatch(
+      /^ {2}- allowed_roots +\/usr\/lib\/x +\(the system's directories.*; PYTHONDONTWRITEBYTECODE would have avoided them/m,
+    );
   });
 });
 
@@ -285,7 +319,7 @@ describe("who read it: each entry names its program; withheld keys of a failed n
 
   it("names the Node child that read a key by the exec line carrying its jail pid; check accepts jail_pid", async () => {
     const s = sandbox({ allowed_env: ["PATH"] });
-    const child = program(s, "child.js", `void process.env.EG_CHILD_KEY;`);
+    const child = program(s, "child.js", `void process.env.EG_CHILD_MODE;`);
     const parent = program(
       s,
       "parent.js",
@@ -293,19 +327,19 @@ describe("who read it: each entry names its program; withheld keys of a failed n
     );
     const r = await run(s, ["node", parent]);
     expect(r.code, r.stderr).toBe(0);
-    const read = r.lines.find((l) => l.kind === "env" && l.key === "EG_CHILD_KEY");
+    const read = r.lines.find((l) => l.kind === "env" && l.key === "EG_CHILD_MODE");
     const exec = r.lines.find((l) => l.kind === "exec" && (l.argv as string[])[1] === child);
     expect(exec?.jail_pid, JSON.stringify(exec)).toBe(read?.pid);
     // The host pid stays the exec line's own pid, a different namespace's number.
     expect(exec?.pid).not.toBe(exec?.jail_pid);
-    expect(ids(await check(s))).toEqual(["undeclared_env:EG_CHILD_KEY"]);
+    expect(ids(await check(s))).toEqual(["undeclared_env:EG_CHILD_MODE"]);
 
     const cli = await spawnNode([CLI, "suggest", "--observer", r.log, "--from", s.envelope]);
     expect(cli.code, cli.stderr).toBe(0);
-    const line = cli.stdout.split("\n").find((l) => l.includes("EG_CHILD_KEY"));
+    const line = cli.stdout.split("\n").find((l) => l.includes("EG_CHILD_MODE"));
     // The script's name survives the abbreviation of its path.
     expect(line).toMatch(new RegExp(`1 time, first at .*; read by node \\S*child\\.js --mode … \\(pid ${String(read?.pid)}\\)\\)$`));
-    const entry = (await suggestJson(r.log, s.envelope)).added.find((a) => a.entry === "EG_CHILD_KEY");
+    const entry = (await suggestJson(r.log, s.envelope)).added.find((a) => a.entry === "EG_CHILD_MODE");
     expect(entry?.program).toMatch(/^node …\S*\/programs\/child\.js --mode … \(pid \d+\)$/);
   });
 
@@ -422,6 +456,7 @@ describe("suggest --run: run's closing lines first, the scratch it chose removed
 
     const help = await spawnNode([CLI, "suggest", "--help"]);
     expect(help.stdout).toContain("--keep-scratch");
+    expect(help.stdout).toMatch(/Never proposed, listed apart with\s+why/);
     const misuse = await spawnNode([CLI, "suggest", "--observer", join(s.base, "r.jsonl"), "--keep-scratch"]);
     expect(misuse.code).toBe(2);
   });

@@ -1,0 +1,299 @@
+/**
+ * What a proposal (`suggest`, the audit summary's suggestion, the App's envelope PR) never allows,
+ * in one table, each row with the reason printed beside what it keeps apart:
+ * - keys that name a credential, carry one (an askpass program, git's configuration from the
+ *   environment, a credentials file), name the machine or the run, or control a program (what it
+ *   loads or runs, whether it checks TLS), and keys outside printable ASCII;
+ * - families (`PREFIX*`) that would cover a program-control key (their keys are proposed exactly);
+ * - roots under the system's directories, a tool cache or another program's install directory,
+ *   and the directories of writes the jail refused in a run that exited 0 (it did not need them).
+ * A pattern or a set of an envelope never matches a key of the table either (envMatcher): such a
+ * key is let in only by a reviewer who lists it exactly. Pure.
+ */
+import { RUN_IDENTITY_WRAPPER, isRunIdentityKey } from "./env-sets.js";
+import { isInsideRoot } from "./paths.js";
+
+/** Why a key or a root stands apart. */
+export type ApartKind =
+  | "not_printable"
+  | "run_identity"
+  | "machine_identity"
+  | "credential_carrier"
+  | "program_control"
+  | "credential"
+  | "system_directory"
+  | "tool_cache"
+  | "install_directory"
+  | "refused_unneeded";
+
+export interface Apart {
+  kind: ApartKind;
+  why: string;
+}
+
+/** An entry the runs needed (or seemed to) that a proposal leaves to a reviewer, with why. */
+export interface NotProposed {
+  key: "allowed_env" | "allowed_roots";
+  /** The key or directory, in printable ASCII (anything else written `\u{XXXX}`). */
+  entry: string;
+  kind: ApartKind;
+  why: string;
+  /** The keys or paths seen (escaped as `entry`). */
+  covers: string[];
+  count: number;
+  first: string;
+  program?: string;
+  /** A key that would have avoided the writes, where an ecosystem's table knows one. */
+  avoidWith?: string;
+}
+
+/**
+ * A key that names a credential. Besides the names that say so, the keys whose values are
+ * credentials by convention: passphrases and short password names (`GPG_PASSPHRASE`, `MYSQL_PWD`,
+ * `SMTP_PASS`), JWTs (GitLab's `CI_JOB_JWT`), DSNs, webhooks and connection strings, licence keys,
+ * git's extra headers, logins (`SONAR_LOGIN` is SonarQube's token), and the URLs that carry a
+ * password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
+ */
+export const CREDENTIAL_KEY = new RegExp(
+  [
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|COOKIE|SESSION|(?:^|_)PAT(?:_|$)|(?:^|_)LOGIN(?:_|$)",
+    "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
+    "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
+  ].join("|"),
+  "i",
+);
+
+/**
+ * Authentication, by name (`NPM_AUTH`, npm's `_auth`, `GOAUTH`, `OAUTH_*`, `AUTHORIZATION`), but
+ * not a git author (`GIT_AUTHOR_NAME`) nor `UNAUTHORIZED` (NODE_TLS_REJECT_UNAUTHORIZED is a TLS
+ * switch, kept apart for that).
+ */
+const AUTH_KEY = /(?<!UN)AUTH(?!ORS?(?:_|$))/i;
+
+/**
+ * A key that names the machine or the runner on it (the runner's name, its tracking id, the
+ * image, the host name, a CI agent's name or id, systemd's per-invocation ids): PR code that could
+ * read it could make a test fail on one runner's machine only, and so pick the verdicts of the two
+ * runs a freeze compares. Inside the jail `HOSTNAME` and `HOST` carry the jail's fixed hostname.
+ */
+export const MACHINE_KEY =
+  /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVersion|HOSTNAME|HOST|COMPUTERNAME|NODE_NAME|AGENT_(?:NAME|MACHINENAME|ID)|CI_RUNNER_(?:ID|DESCRIPTION|TAGS|VERSION|REVISION|EXECUTABLE_ARCH)|BUILDKITE_AGENT_(?:NAME|ID)|INVOCATION_ID|JOURNAL_STREAM)$/;
+
+/** Program-control keys by exact name: each makes a program load or run what its value names. */
+const PROGRAM_CONTROL_KEYS = [
+  "NODE_OPTIONS",
+  "NODE_REPL_EXTERNAL_MODULE",
+  "PYTHONSTARTUP",
+  "PYTHONINSPECT",
+  "PYTHONBREAKPOINT",
+  "PERL5OPT",
+  "PERL5DB",
+  "RUBYOPT",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "BASH_ENV",
+  "RUSTC_WRAPPER",
+  "RUSTC_WORKSPACE_WRAPPER",
+  "GIT_SSH_COMMAND",
+  "GIT_SSH",
+  "GIT_PROXY_COMMAND",
+  "GIT_EXTERNAL_DIFF",
+  "GIT_EXEC_PATH",
+] as const;
+
+/** Program-control keys by prefix: the dynamic loader's. */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"] as const;
+
+/** Keys that turn off a program's TLS certificate checks. */
+const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"] as const;
+
+const exact =
+  (keys: readonly string[]) =>
+  (key: string): boolean =>
+    keys.includes(key);
+
+/** The table, in order: a key takes the first row that matches it, and that row's reason. */
+const KEY_TABLE: readonly { kind: ApartKind; test: (key: string) => boolean; why: string }[] = [
+  {
+    kind: "not_printable",
+    test: (key) => /[^\x21-\x7e]/.test(key),
+    why: "a character outside printable ASCII (shown escaped): it can render as another key (P\\u{0410}TH as PATH)",
+  },
+  {
+    kind: "run_identity",
+    test: exact(RUN_IDENTITY_WRAPPER),
+    why: "run identity: names a file the run wrapper hides (the event payload, the file commands)",
+  },
+  {
+    kind: "run_identity",
+    test: (key) => key.startsWith("INPUT_"),
+    why: "run identity: the Action's own input (runner B's dispatch has inputs runner A's run does not; the token among them)",
+  },
+  {
+    kind: "run_identity",
+    test: isRunIdentityKey,
+    why: "run identity: differs between runner A and runner B (the run, job, workflow or actor), so a test reading it can manufacture a freeze",
+  },
+  {
+    kind: "machine_identity",
+    test: (key) => MACHINE_KEY.test(key),
+    why: "machine identity: names the machine or its runner, so a test reading it can fail on one runner's machine only",
+  },
+  {
+    kind: "credential_carrier",
+    test: exact(["GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"]),
+    why: "credential carrier: the program asked for a password or token (and program control: it runs it)",
+  },
+  {
+    kind: "credential_carrier",
+    test: (key) => /^GIT_CONFIG(?:_[A-Z0-9_]+)?$/.test(key),
+    why: "credential carrier: git configuration from the environment (GIT_CONFIG_VALUE_<n> can carry an http.extraheader token, or a command to run)",
+  },
+  {
+    kind: "credential_carrier",
+    test: (key) =>
+      /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
+    why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
+  },
+  {
+    kind: "credential_carrier",
+    test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
+    why: "credential carrier: a package index URL, which carries the password where the index has one",
+  },
+  {
+    kind: "program_control",
+    test: exact(TLS_SWITCHES),
+    why: "program control: a security switch that turns off TLS certificate checks",
+  },
+  {
+    kind: "program_control",
+    test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
+    why: "program control: tells the dynamic loader what to load into every program",
+  },
+  {
+    kind: "program_control",
+    test: exact(PROGRAM_CONTROL_KEYS),
+    why: "program control: makes a program load or run code its value names",
+  },
+  {
+    kind: "credential",
+    test: (key) => /(?:^|_)LOGIN(?:_|$)/i.test(key),
+    why: "credential: names a login (SONAR_LOGIN is SonarQube's token)",
+  },
+  {
+    kind: "credential",
+    test: (key) => AUTH_KEY.test(key),
+    why: "credential: names authentication (a token, or a command that gets one)",
+  },
+  {
+    kind: "credential",
+    test: (key) => CREDENTIAL_KEY.test(key),
+    why: "credential: names a secret (a token, password, key, session, connection string or the like)",
+  },
+];
+
+/** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
+export function keyApart(key: string): Apart | null {
+  const row = KEY_TABLE.find((r) => r.test(key));
+  return row === undefined ? null : { kind: row.kind, why: row.why };
+}
+
+/**
+ * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
+ * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ */
+export function familyApart(prefix: string): Apart | null {
+  const covered = [
+    ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
+    ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
+    ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+  ];
+  if (covered.length === 0) return null;
+  return {
+    kind: "program_control",
+    why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+  };
+}
+
+/** The system's directories: never a root a proposal names (a write there outlives the run on a self-hosted runner). */
+const SYSTEM_DIRECTORIES: readonly { test: RegExp; kind: ApartKind; why: string }[] = [
+  {
+    test: /^\/opt\/hostedtoolcache(?:\/|$)|\/_work\/_tool(?:\/|$)/,
+    kind: "tool_cache",
+    why: "the runner's tool cache (RUNNER_TOOL_CACHE): a write there changes the tools of later runs",
+  },
+  {
+    test: /^\/(?:usr|etc|opt|bin|sbin|boot|snap|lib(?:32|64|x32)?)(?:\/|$)|^\/var\/lib(?:\/|$)/,
+    kind: "system_directory",
+    why: "the system's directories (/usr, /etc, /opt, /bin, /sbin, /lib*, /var/lib): a write there changes the machine for later runs",
+  },
+];
+
+/** Where an installed program's packages live: a write there changes what that program runs. */
+const PACKAGE_DIRECTORY = /\/(?:site-packages|dist-packages|lib\/node_modules)(?:\/|$)/;
+
+/**
+ * The install directory of the program at `execPath`: the directory above its `bin` or `sbin`
+ * (`~/.nvm/versions/node/v20/bin/node` -> `~/.nvm/versions/node/v20`), at least three levels deep
+ * (a home's own `bin` is no one program's); null otherwise.
+ */
+export function installDirOf(execPath: string): string | null {
+  const parts = execPath.split("/");
+  if (parts[0] !== "" || parts.length < 3) return null;
+  const binDir = parts[parts.length - 2];
+  if (binDir !== "bin" && binDir !== "sbin") return null;
+  const install = parts.slice(0, -2);
+  if (install.length - 1 < 3) return null;
+  return install.join("/");
+}
+
+/**
+ * Why no root may be proposed at `path` (a folded absolute path, or one written back as
+ * `${WORKSPACE}`/`${SCRATCH}`, which is never apart): under the system's directories or a tool
+ * cache, a package directory, or `installs` (install directories of programs the runs executed).
+ */
+export function rootApart(path: string, installs: readonly string[]): Apart | null {
+  if (!path.startsWith("/")) return null;
+  for (const row of SYSTEM_DIRECTORIES) if (row.test.test(path)) return { kind: row.kind, why: row.why };
+  const install = installs.find((dir) => isInsideRoot(path, dir));
+  if (install !== undefined) {
+    return {
+      kind: "install_directory",
+      why: `another program's install directory (${shownAscii(install)}): a write there changes what that program runs`,
+    };
+  }
+  if (PACKAGE_DIRECTORY.test(path)) {
+    return {
+      kind: "install_directory",
+      why: "another program's install directory (site-packages, dist-packages or a global node_modules): a write there changes what it runs",
+    };
+  }
+  return null;
+}
+
+/** Writes the jail refused (read-only there) in a run whose command exited 0. */
+export function refusedUnneeded(): Apart {
+  return {
+    kind: "refused_unneeded",
+    why: "the jail refused these writes and the command exited 0: it did not need them",
+  };
+}
+
+/** Writes an ecosystem makes only when a key does not tell it not to. */
+const AVOIDABLE_WRITES: readonly { test: RegExp; key: string }[] = [
+  { test: /(?:^|\/)__pycache__(?:\/|$)|\.py[co]$/, key: "PYTHONDONTWRITEBYTECODE" },
+];
+
+/** The key that would have avoided every one of `paths` (Python's bytecode: PYTHONDONTWRITEBYTECODE). */
+export function avoidingKey(paths: readonly string[]): string | undefined {
+  return AVOIDABLE_WRITES.find((row) => paths.length > 0 && paths.every((p) => row.test.test(p)))?.key;
+}
+
+/** `s` in printable ASCII: every other code point written `\u{XXXX}`, so a key cannot pass as another. */
+export function shownAscii(s: string): string {
+  return Array.from(s, (ch) =>
+    /^[\x21-\x7e]$/.test(ch) ? ch : `\\u{${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}}`,
+  ).join("");
+}
