@@ -151,7 +151,7 @@ export async function auditRun(settings: Settings): Promise<GateOutcome> {
         pull !== null
           ? { kind: "pull", number: pull.number, headSha: pull.headSha, baseSha: baseSha as string }
           : { kind: "commit", sha: ref, ref: (settings.commit as NonNullable<Settings["commit"]>).ref },
-      footprint: auditFootprint(log.lines, roots),
+      footprint: auditFootprint(log, applied.loaded.envelope, roots),
       added: suggestion.added,
       notProposed: suggestion.notProposed,
       suggestionNotes: suggestion.notes,

@@ -53,7 +53,6 @@ import {
   baseLogFromZip,
   comparedFootprint,
   logFootprint,
-  parseLogLines,
   type FootprintFile,
   type LogFootprint,
 } from "../core/footprint.js";
@@ -62,7 +61,8 @@ import { foldPath } from "../core/paths.js";
 import { baseRunEvidence, uploadSarif, type BaseEvidence } from "../github/base-runs.js";
 import { reportFromError, reportFromVerdict, type CheckReport } from "../core/verdict.js";
 import { RULE_ENVELOPE_KEY } from "../core/annotations.js";
-import type { Violation } from "../core/log-reader.js";
+import { walkLog, type Violation } from "../core/log-reader.js";
+import type { Envelope } from "../core/envelope.js";
 import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
 import { evaluateLogFile } from "../check/files.js";
 import { downloadRunArtifact, workflowRunFacts, type ArtifactDownload } from "../github/artifacts.js";
@@ -860,9 +860,11 @@ async function describeJudgedLog(
   let coverage: Coverage | null = null;
   let mine: LogFootprint;
   try {
-    const text = await readFile(join(settings.evidenceDir, EVIDENCE_FILES.observerLog), "utf8");
-    coverage = logCoverage(parseLogLines(text));
-    mine = logFootprint(parseLogLines(text));
+    const bytes = await readFile(join(settings.evidenceDir, EVIDENCE_FILES.observerLog));
+    // Walked under the pinned envelope (whether loopback is the run's own is its word), as the base's log is.
+    const walked = walkLog({ file: EVIDENCE_FILES.observerLog, bytes }, envelope?.envelope ?? null);
+    coverage = logCoverage(walked);
+    mine = logFootprint(walked);
   } catch (err) {
     const e = asRefusal(err);
     return {
@@ -871,11 +873,17 @@ async function describeJudgedLog(
       footprint: { version: 1, status: "unavailable", reason: `this run's own log could not be read again (${e.code}: ${e.message})` },
     };
   }
-  return { coverage, sarif, footprint: await baseFootprint(settings, client, known.subject, mine) };
+  return { coverage, sarif, footprint: await baseFootprint(settings, client, known.subject, mine, envelope?.envelope ?? null) };
 }
 
 /** The footprint against the base branch's last push run of this workflow that left its evidence. */
-async function baseFootprint(settings: Settings, client: GitHubClient, subject: Subject, mine: LogFootprint): Promise<FootprintFile> {
+async function baseFootprint(
+  settings: Settings,
+  client: GitHubClient,
+  subject: Subject,
+  mine: LogFootprint,
+  envelope: Envelope | null,
+): Promise<FootprintFile> {
   const pull = subject.pull as PullRequestInfo;
   if (settings.workflowPath === null) {
     return { version: 1, status: "no_base", reason: "this run's workflow file is not known: GITHUB_WORKFLOW_REF does not name one" };
@@ -898,7 +906,9 @@ async function baseFootprint(settings: Settings, client: GitHubClient, subject: 
   if (!found.found) return { version: 1, status: "no_base", reason: found.reason };
   let base: LogFootprint;
   try {
-    base = logFootprint(parseLogLines(baseLogFromZip(found.zip)));
+    base = logFootprint(
+      walkLog({ file: `run #${found.run.id}'s ${EVIDENCE_FILES.observerLog}`, bytes: baseLogFromZip(found.zip) }, envelope),
+    );
   } catch (err) {
     const e = asRefusal(err);
     return { version: 1, status: "no_base", reason: `the evidence of run #${found.run.id} is unreadable (${e.code}: ${e.message})` };

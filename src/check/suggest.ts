@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { formatDigestLine } from "../core/envelope.js";
-import { Refusal, logOpenError } from "../core/errors.js";
+import { logOpenError } from "../core/errors.js";
 import { plainText } from "../core/markdown.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../core/suggest.js";
 import { readVerifiedEnvelope } from "./files.js";
@@ -25,31 +25,13 @@ export interface SuggestOptions {
   scratch?: string | undefined;
 }
 
-/** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
+/** A recorded log's bytes (OBSERVER_LOG_MISSING / _UNREADABLE otherwise); core/log-reader.ts reads them. */
 export async function readLog(file: string): Promise<RecordedLog> {
-  let text: string;
   try {
-    text = await readFile(file, "utf8");
+    return { file, bytes: await readFile(file) };
   } catch (err) {
     throw logOpenError(err, file);
   }
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  return {
-    file,
-    lines: lines.map((line, i) => {
-      try {
-        const value = JSON.parse(line) as unknown;
-        if (value === null || typeof value !== "object" || Array.isArray(value)) throw new SyntaxError("not an object");
-        return value as Record<string, unknown>;
-      } catch (err) {
-        throw new Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, {
-          file,
-          line: i + 1,
-        });
-      }
-    }),
-  };
 }
 
 /**

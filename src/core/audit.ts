@@ -9,11 +9,8 @@
  */
 import { describeViolationParts } from "./annotations.js";
 import type { Envelope } from "./envelope.js";
-import { formatEndpoint } from "./hosts.js";
-import type { Violation } from "./log-reader.js";
-import { hostName, isLoopback, isRuntimeOwnRead } from "./rules.js";
+import { walkLog, type RecordedLog, type Violation, type WalkedEvent } from "./log-reader.js";
 import { clipMarkdown, mdCode, mdFence, mdText } from "./markdown.js";
-import { foldPath, isInsideAnyRoot } from "./paths.js";
 import type { Decision } from "./policy.js";
 import type { NotProposed } from "./never-proposed.js";
 import type { Evidence } from "./suggest.js";
@@ -48,61 +45,40 @@ interface Footprint {
   tools: string[];
 }
 
+/** Which of the audit's classes an event of each kind is listed in. */
+const AUDIT_CLASS: Record<WalkedEvent["kind"], keyof Footprint | null> = {
+  write: "writesOutsideRoots",
+  env: "envKeys",
+  host: "hosts",
+  exec: "commands",
+  tool: "tools",
+  syscall: null,
+};
+
 /**
- * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
- * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
- * namespace left out, as check does), commands started, tools dispatched. Canary lines are the
- * observer's self-check, not the run's.
+ * What the run touched, as the one walk (./log-reader.ts walkLog) names it under the envelope
+ * applied and its expanded `roots`: writes the write judge puts outside the roots, env keys read
+ * (the runtime's own documented reads left out), endpoints by the name an entry allows them by
+ * (loopback inside the run's own network namespace left out, as check does), commands by their
+ * allowed_commands entry, tools dispatched: the names its own suggestion and the footprint use.
  */
-export function auditFootprint(lines: readonly Record<string, unknown>[], roots: readonly string[]): Footprint {
-  const sets = {
-    writes: new Set<string>(),
-    env: new Set<string>(),
-    hosts: new Set<string>(),
-    commands: new Set<string>(),
-    tools: new Set<string>(),
+export function auditFootprint(log: RecordedLog, envelope: Envelope, roots: readonly string[]): Footprint {
+  const sets: Record<keyof Footprint, Set<string>> = {
+    writesOutsideRoots: new Set(),
+    envKeys: new Set(),
+    hosts: new Set(),
+    commands: new Set(),
+    tools: new Set(),
   };
-  const folded = roots.map((r) => foldPath(r)).filter((r): r is string => r !== null);
-  const ownNetwork = lines[0]?.network_enforced === true;
-  for (const e of lines) {
-    if (e.canary === true) continue;
-    const text = (k: string): string | null => (typeof e[k] === "string" && e[k] !== "" ? (e[k] as string) : null);
-    switch (e.kind) {
-      case "write": {
-        const path = foldPath(text("path") ?? "");
-        if (path !== null && !isInsideAnyRoot(path, folded)) sets.writes.add(path);
-        break;
-      }
-      case "env": {
-        const key = text("key");
-        if (key !== null && !isRuntimeOwnRead(key, e.source)) sets.env.add(key);
-        break;
-      }
-      case "host": {
-        const raw = text("host");
-        if (raw === null) break;
-        const host = hostName(raw);
-        if (ownNetwork && isLoopback(host)) break;
-        sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
-        break;
-      }
-      case "exec": {
-        const path = text("path");
-        if (path !== null) sets.commands.add(path);
-        break;
-      }
-      case "tool": {
-        const name = text("name");
-        if (name !== null) sets.tools.add(name);
-        break;
-      }
-      default:
-        break;
-    }
+  for (const e of walkLog(log, envelope, roots).events) {
+    const cls = AUDIT_CLASS[e.kind];
+    if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback)) continue;
+    if (e.kind === "write" && e.verdict !== "write_outside_root") continue;
+    sets[cls].add(e.subject);
   }
   return {
-    writesOutsideRoots: [...sets.writes],
-    envKeys: [...sets.env],
+    writesOutsideRoots: [...sets.writesOutsideRoots],
+    envKeys: [...sets.envKeys],
     hosts: [...sets.hosts],
     commands: [...sets.commands],
     tools: [...sets.tools],

@@ -4,6 +4,7 @@
  * and what that recorder cannot see. Read from the log's `meta` (observers, network_enforced)
  * and its events' `source`. Pure; it describes, never judges.
  */
+import type { WalkedLog } from "./log-reader.js";
 
 type CoverageClass = "writes" | "execs" | "env reads" | "network" | "tools";
 
@@ -34,7 +35,7 @@ const SOURCE_NAME: Record<string, string> = {
   none: "unattributed",
 };
 
-const KIND_CLASS: Record<string, CoverageClass> = {
+const KIND_CLASS: Partial<Record<WalkedLog["events"][number]["kind"], CoverageClass>> = {
   write: "writes",
   exec: "execs",
   env: "env reads",
@@ -55,29 +56,23 @@ function recordedBy(counts: Map<string, number>): string {
     .join(", ");
 }
 
-/** Coverage of one log (its lines parsed, in order, meta first). Canary lines are the observer's own check and are left out. */
-export function logCoverage(lines: Iterable<Record<string, unknown>>): Coverage {
-  let observers: string[] = [];
-  let enforced: boolean | null = null;
-  let recorder: string | null = null;
+/** Coverage of one walked log (./log-reader.ts walkLog: canary lines, the observer's own check, are not in it). */
+export function logCoverage(log: WalkedLog): Coverage {
+  const meta = log.meta;
+  const observers = Array.isArray(meta.observers) ? meta.observers.filter((o): o is string => typeof o === "string") : [];
+  const enforced = typeof meta.network_enforced === "boolean" ? meta.network_enforced : null;
+  const r = meta.recorder as { name?: unknown } | undefined;
+  const recorder = typeof r?.name === "string" ? r.name : null;
   const bySource = new Map<CoverageClass, Map<string, number>>();
   const programs = new Set<string>();
-  for (const e of lines) {
-    if (e.kind === "meta") {
-      observers = Array.isArray(e.observers) ? e.observers.filter((o): o is string => typeof o === "string") : [];
-      enforced = typeof e.network_enforced === "boolean" ? e.network_enforced : null;
-      const r = e.recorder as { name?: unknown } | undefined;
-      recorder = typeof r?.name === "string" ? r.name : null;
-      continue;
-    }
-    if (e.canary === true) continue;
-    const cls = KIND_CLASS[String(e.kind)];
+  for (const e of log.events) {
+    const cls = KIND_CLASS[e.kind];
     if (cls === undefined) continue;
-    const source = typeof e.source === "string" ? e.source : "none";
+    const source = e.source ?? "none";
     const counts = bySource.get(cls) ?? new Map<string, number>();
     counts.set(source, (counts.get(source) ?? 0) + 1);
     bySource.set(cls, counts);
-    if (e.kind === "exec" && typeof e.path === "string") programs.add(e.path);
+    if (e.kind === "exec") programs.add(e.path);
   }
   const node = [...programs].filter(isNodeProgram).length;
   const withProcess = observers.includes("process");

@@ -10,8 +10,9 @@ import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./enve
 import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
 import { clipMarkdown, mdCode, mdFence, mdLink, mdText, plainTitle } from "./markdown.js";
+import { walkLog, type RecordedLog } from "./log-reader.js";
 import type { NotProposed } from "./never-proposed.js";
-import { envelopeJson, lineDiff, suggestEnvelope, type Evidence, type RecordedLog } from "./suggest.js";
+import { envelopeJson, lineDiff, suggestEnvelope, type Evidence } from "./suggest.js";
 
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 export const AUDIT_MODE = "audit";
@@ -76,36 +77,14 @@ export function readAuditBundle(zip: Uint8Array): AuditBundle {
   };
 }
 
-/** An observer log's lines, parsed (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE otherwise), named `file`. */
+/**
+ * An audit run's observer log, named `file`, read by the reader `check` uses: a log it refuses
+ * is refused here with the same code (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE, ...).
+ */
 export function parseAuditLog(text: string, file: string): RecordedLog {
-  const raw = text.split("\n");
-  if (raw[raw.length - 1] === "") raw.pop();
-  else if (raw.length > 0) {
-    throw new Refusal("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
-  }
-  const lines = raw.map((line, i) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw new Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${(err as Error).message})`, { file, line: i + 1 });
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
-    }
-    return value as Record<string, unknown>;
-  });
-  const end = lines[lines.length - 1];
-  if (lines[0]?.kind !== "meta" || end?.kind !== "end" || end.events !== lines.length - 1) {
-    throw new Refusal(
-      "OBSERVER_LOG_INCOMPLETE",
-      `${file}: not a finished run's log (meta first, end last with the count of lines before it)`,
-      {
-        file,
-      },
-    );
-  }
-  return { file, lines };
+  const log = { file, bytes: new TextEncoder().encode(text) };
+  walkLog(log, null);
+  return log;
 }
 
 /** One audit run the proposal is made from. */

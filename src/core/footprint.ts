@@ -7,14 +7,13 @@
  * Each log is read against its own `meta.workspace` and `meta.scratch`: a write under them is
  * written `${WORKSPACE}/…` or `${SCRATCH}/…`, and the run's private directories under the scratch
  * (`.envelope-gate-<run id>`) as `.envelope-gate-${RUN_ID}`, so two runs in different scratches
- * compare equal. Commands are named as `suggest` names them: by the resolved file's name where PATH
- * found them (argv[0] has no `/`), by path otherwise.
+ * compare equal. Every name is the one walk's (./log-reader.ts walkLog), as `check`, `suggest` and
+ * the audit name it: commands by their allowed_commands entry, hosts by the name an entry allows.
  */
 import { unzipSync } from "fflate";
 import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle } from "./evidence.js";
-import { hostName, isLoopback, isRuntimeOwnRead } from "./rules.js";
-import { formatEndpoint, normalizeHost } from "./hosts.js";
+import { walkLog, type WalkedEvent, type WalkedLog } from "./log-reader.js";
 import { foldPath, isInsideRoot } from "./paths.js";
 
 export const FOOTPRINT_FILE = "footprint.json";
@@ -99,72 +98,38 @@ export function portablePath(path: string, roots: { workspace: string | null; sc
   return out;
 }
 
+/** Which class an event of each kind is counted in. */
+const FOOTPRINT_CLASS_OF: Record<WalkedEvent["kind"], FootprintClass | null> = {
+  write: "write_dirs",
+  env: "env",
+  tool: "tools",
+  host: "hosts",
+  exec: "commands",
+  syscall: null,
+};
+
 /**
- * Reduces one log (its lines parsed, in order, meta first) to what it touched. Canary lines and
- * the Node runtime's own reads of its documented keys are not the program's and are left out;
+ * Reduces one walked log (./log-reader.ts walkLog) to what it touched, by the names the walk
+ * gives: an endpoint by the name an entry allows it by, a command by its allowed_commands entry.
+ * The Node runtime's own reads of its documented keys are not the program's and are left out;
  * loopback in the run's own network namespace is the run's own, not a host.
  */
-export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootprint {
+export function logFootprint(log: WalkedLog): LogFootprint {
   const classes = emptyClasses();
-  let roots = { workspace: null as string | null, scratch: null as string | null, runId: null as string | null };
-  let ownNetwork = false;
-  let lineNo = 0;
-  const note = (cls: FootprintClass, key: string): void => {
-    const seen = classes[cls].get(key);
+  const meta = log.meta;
+  const roots = { workspace: foldPath(str(meta.workspace) ?? ""), scratch: foldPath(str(meta.scratch) ?? ""), runId: str(meta.run_id) };
+  for (const e of log.events) {
+    const cls = FOOTPRINT_CLASS_OF[e.kind];
+    if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback)) continue;
+    const item =
+      e.kind === "write"
+        ? portablePath(e.subject.slice(0, e.subject.lastIndexOf("/")) || "/", roots)
+        : e.kind === "exec" && e.subject.includes("/")
+          ? portablePath(e.subject, roots)
+          : e.subject;
+    const seen = classes[cls].get(item);
     if (seen) seen.count++;
-    else classes[cls].set(key, { first_line: lineNo, count: 1 });
-  };
-  for (const e of lines) {
-    lineNo++;
-    if (e.kind === "meta") {
-      roots = {
-        workspace: foldPath(str(e.workspace) ?? ""),
-        scratch: foldPath(str(e.scratch) ?? ""),
-        runId: str(e.run_id),
-      };
-      ownNetwork = e.network_enforced === true;
-      continue;
-    }
-    if (e.canary === true) continue;
-    switch (e.kind) {
-      case "write": {
-        const path = foldPath(str(e.path) ?? "");
-        if (path === null) break;
-        const dir = path.slice(0, path.lastIndexOf("/")) || "/";
-        note("write_dirs", portablePath(dir, roots));
-        break;
-      }
-      case "env": {
-        const key = str(e.key);
-        if (key !== null && !isRuntimeOwnRead(key, e.source)) note("env", key);
-        break;
-      }
-      case "tool": {
-        const name = str(e.name);
-        if (name !== null) note("tools", name);
-        break;
-      }
-      case "host": {
-        const raw = str(e.host);
-        if (raw === null) break;
-        const host = hostName(raw);
-        if (ownNetwork && isLoopback(host)) break;
-        // A process-level connect the same process's hooks made by name: the name.
-        const named = e.source === "process" && typeof e.via === "string" && e.via !== "" ? normalizeHost(e.via) : host;
-        note("hosts", formatEndpoint(named, typeof e.port === "number" ? e.port : null));
-        break;
-      }
-      case "exec": {
-        const path = foldPath(str(e.path) ?? "");
-        if (path === null) break;
-        const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
-        const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-        note("commands", byName ? path.slice(path.lastIndexOf("/") + 1) : portablePath(path, roots));
-        break;
-      }
-      default:
-        break;
-    }
+    else classes[cls].set(item, { first_line: e.line, count: 1 });
   }
   // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
   // lookup, as `suggest` reads it: the `name:port` item stands for both.
@@ -172,42 +137,6 @@ export function logFootprint(lines: Iterable<Record<string, unknown>>): LogFootp
   const named = new Set([...hosts.keys()].filter((k) => /:\d+$/.test(k)).map((k) => k.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")));
   for (const key of [...hosts.keys()]) if (!/:\d+$/.test(key) && named.has(key)) hosts.delete(key);
   return { run_id: roots.runId, classes };
-}
-
-/** Parses an observer log's text into its lines (for `logFootprint`); a line that is not a JSON object is OBSERVER_LOG_MALFORMED. */
-export function* parseLogLines(text: string): Generator<Record<string, unknown>> {
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  for (let i = 0; i < lines.length; i++) {
-    let value: unknown;
-    try {
-      value = JSON.parse(lines[i] as string);
-    } catch (err) {
-      throw new Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${(err as Error).message})`, { line: i + 1, cause: err });
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value))
-      throw new Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
-    yield value as Record<string, unknown>;
-  }
-}
-
-/**
- * Checks that a base log is a whole log (meta first, end last) before it is compared: a cut log
- * would make everything look new. Returns why not, or null.
- */
-function incompleteLog(text: string): string | null {
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  const kindOf = (line: string | undefined): unknown => {
-    try {
-      return (JSON.parse(line ?? "") as { kind?: unknown }).kind;
-    } catch {
-      return undefined;
-    }
-  };
-  if (kindOf(lines[0]) !== "meta") return "its observer log does not start with a meta line";
-  if (kindOf(lines[lines.length - 1]) !== "end") return "its observer log has no end line (the run did not finish)";
-  return null;
 }
 
 /** What the pull request's run touched that the base's did not, and the reverse as counts. */
@@ -244,7 +173,7 @@ export function newCount(file: FootprintFile): number {
  * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
  * manifest and be a whole log. Throws a Refusal saying why it cannot be compared with.
  */
-export function baseLogFromZip(zip: Uint8Array): string {
+export function baseLogFromZip(zip: Uint8Array): Uint8Array {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(zip);
@@ -256,13 +185,7 @@ export function baseLogFromZip(zip: Uint8Array): string {
   const log = files.get(EVIDENCE_FILES.observerLog);
   if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
     throw new Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(log);
-  } catch {
-    throw new Refusal("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
-  }
-  const incomplete = incompleteLog(text);
-  if (incomplete !== null) throw new Refusal("OBSERVER_LOG_INCOMPLETE", incomplete);
-  return text;
+  // Read by the reader check uses: a cut or malformed log is refused with check's code.
+  walkLog({ file: EVIDENCE_FILES.observerLog, bytes: log }, null);
+  return log;
 }

@@ -10,8 +10,8 @@
 import { isUtf8 } from "node:buffer";
 import { Refusal } from "./errors.js";
 import { foldPath } from "./paths.js";
-import { formatEndpoint } from "./hosts.js";
-import type { LoadedEnvelope } from "./envelope.js";
+import { formatEndpoint, normalizeHost } from "./hosts.js";
+import type { Envelope, LoadedEnvelope } from "./envelope.js";
 import { protectedFromMeta } from "./protected.js";
 import {
   COMMON_FIELDS,
@@ -27,8 +27,11 @@ import {
   type FieldName,
 } from "./log-format.js";
 import {
+  commandEntry,
   hostName,
   hostViaSet,
+  isRunOwnLoopback,
+  isRuntimeOwnRead,
   judgeEffect,
   judgeEnv,
   judgeExec,
@@ -41,6 +44,7 @@ import {
   type ViolationRule,
   type WriteOutcome,
 } from "./rules.js";
+import type { EventSource } from "./log-format.js";
 
 /** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
 const SLOT = {
@@ -192,10 +196,128 @@ interface HostViaSet {
 }
 
 export interface EvaluatorOptions {
-  /** Folded allowed roots (see expandRoots). */
-  roots: string[];
+  /**
+   * Folded allowed roots (see expandRoots), or how to get them from the log's meta line (a log
+   * read against its own run's workspace and scratch, as `suggest` and the footprint read it).
+   */
+  roots: readonly string[] | ((meta: Readonly<Json>) => readonly string[]);
   /** Name of the log in messages. */
   file: string;
+  /**
+   * Each event the run made (never a canary), as the rules name it and with their verdict under
+   * this envelope, in the log's order: the walk `suggest`, the footprint, the audit summary and
+   * the envelope proposal read (walkLog). Without it, `check` skips what it need not build.
+   */
+  sink?: ((event: WalkedEvent) => void) | undefined;
+  /**
+   * The log may have been recorded under another envelope (it is learnt from or described, not
+   * judged): its meta's envelope_hash and its observers are not held against this envelope
+   * (OBSERVER_LOG_ENVELOPE_MISMATCH, OBSERVATION_PARTIAL). Everything that makes a log a log is.
+   */
+  anyEnvelope?: boolean | undefined;
+}
+
+/** Where an event stands in its log, and which process made it (as the line says). */
+interface EventAt {
+  /** 1-based line number in the log. */
+  line: number;
+  pid: number | undefined;
+  ppid: unknown;
+  source: EventSource | undefined;
+  /**
+   * What the event is named by, as the rules name it: a write's folded path (roots are folded too), an env key, a tool's
+   * name, a host's endpoint, a command's entry, a system call's name.
+   */
+  subject: string;
+}
+
+/**
+ * One event of a run, normalised as the rules read it, with the rules' verdict under the
+ * envelope the walk was made under (null: allowed).
+ */
+export type WalkedEvent = EventAt &
+  (
+    | {
+        kind: "write";
+        op: string;
+        /** `effect`: the wrapper's look at the filesystem (`"source": "effects"`). */
+        outcome: WriteOutcome | "effect";
+        verdict: "write_outside_root" | "write_protected" | null;
+      }
+    | {
+        kind: "env";
+        op: unknown;
+        /** The Node runtime's own read of its own key (isRuntimeOwnRead). */
+        runtime: boolean;
+        verdict: "undeclared_env" | null;
+      }
+    | { kind: "tool"; verdict: "undeclared_tool" | null }
+    | {
+        kind: "host";
+        /** As the rules compare it (hostName). */
+        host: string;
+        port: number | null;
+        /** The name an entry allows it by: the name the process's hooks connected by (`via`), else `host`. */
+        name: string;
+        /** Loopback inside the run's own network namespace: the run's own, never judged. */
+        ownLoopback: boolean;
+        /** The host set alone that allowed it (hostViaSet), or null. */
+        viaSet: string | null;
+        verdict: "network_denied" | "undeclared_host" | null;
+      }
+    | {
+        kind: "exec";
+        /** Folded. */
+        path: string;
+        argv: string[];
+        jailPid: number | undefined;
+        verdict: "undeclared_command" | null;
+      }
+    | { kind: "syscall"; verdict: "forbidden_syscall" }
+  );
+
+/** A recorded log as its bytes, named `file` in messages. */
+export interface RecordedLog {
+  file: string;
+  bytes: Uint8Array;
+}
+
+/** A log walked under one envelope: its meta line, its events, how its command ended, and check's verdict. */
+export interface WalkedLog {
+  file: string;
+  meta: Readonly<Json>;
+  events: WalkedEvent[];
+  exitCode: number | null;
+  verdict: LogVerdict;
+}
+
+/** What a walk judges by when no envelope is at hand (a footprint): nothing allowed, no network. */
+const NOTHING_ALLOWED: Envelope = {
+  envelope_id: "nothing-allowed",
+  allowed_roots: [],
+  allowed_tools: [],
+  allowed_env: [],
+  allowed_hosts: [],
+  network: "deny",
+};
+
+/**
+ * The one walk of a log for everything that is not `check`'s verdict: the log read by the same
+ * reader `check` uses (a log `check` refuses is refused here, with the same code), each event
+ * handed on normalised with the rules' verdict under `envelope` (NOTHING_ALLOWED when null).
+ */
+export function walkLog(log: RecordedLog, envelope: Envelope | null, roots: EvaluatorOptions["roots"] = () => []): WalkedLog {
+  const events: WalkedEvent[] = [];
+  const loaded: LoadedEnvelope = {
+    envelope: envelope ?? NOTHING_ALLOWED,
+    hash: "sha256:walked",
+    file: log.file,
+    lines: new Map(),
+  };
+  const evaluator = new LogEvaluator(loaded, { file: log.file, roots, sink: (e) => events.push(e), anyEnvelope: true });
+  evaluator.push(log.bytes);
+  const verdict = evaluator.finish();
+  return { file: log.file, meta: evaluator.metaLine() as Json, events, exitCode: verdict.exit_code, verdict };
 }
 
 function isEscapedQuote(line: string, quoteIndex: number): boolean {
@@ -238,21 +360,19 @@ const STRING_BYTE = new Uint8Array(256).map((_, x) =>
   x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0,
 );
 
-/** Set by plainStringEnd: whether the string it ended held only ASCII. */
-let plainStringAscii = true;
-
 /**
  * The index of the quote closing a string that starts at `from` and has no escapes or control
- * characters, or -1 when there is none before `to` (the strict path then decides).
+ * characters, or -1 when there is none before `to` (the strict path then decides). Whether the
+ * string held only ASCII is written to `ascii[slot]` (1 or 0) when it ends.
  */
-function plainStringEnd(buf: Buffer, from: number, to: number): number {
+function plainStringEnd(buf: Buffer, from: number, to: number, ascii: Uint8Array, slot: number): number {
   let high = 0;
   for (let j = from; j < to; j++) {
     const x = buf[j] as number;
     const k = STRING_BYTE[x] as number;
     if (k === 0) continue;
     if (k === STRING_QUOTE) {
-      plainStringAscii = high === 0;
+      ascii[slot] = high === 0 ? 1 : 0;
       return j;
     }
     if (k === STRING_STOP) return -1;
@@ -314,9 +434,9 @@ function asBuffer(chunk: Uint8Array): Buffer {
 export class LogEvaluator {
   /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
   private rules: RuleContext;
-  private readonly rootBytes: Buffer[];
-  private readonly rootHasGit: boolean[];
-  private readonly anyRoot: boolean;
+  private rootBytes: Buffer[] = [];
+  private rootHasGit: boolean[] = [];
+  private anyRoot = false;
   /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
   private readonly toolBytes: ByteConstants;
   private readonly envExactBytes: ByteConstants;
@@ -325,6 +445,10 @@ export class LogEvaluator {
   private readonly viaSets = new Map<string, string>();
   private readonly file: string;
   private readonly envelope: LoadedEnvelope;
+  private readonly sink: ((event: WalkedEvent) => void) | null;
+  private readonly anyEnvelope: boolean;
+  private readonly rootsOf: ((meta: Readonly<Json>) => readonly string[]) | null;
+  private metaObject: Json | null = null;
 
   private carry: Buffer | null = null;
   private lineNo = 0;
@@ -356,15 +480,36 @@ export class LogEvaluator {
     const e = envelope.envelope;
     this.envelope = envelope;
     this.file = options.file;
-    this.rules = ruleContext(e, options.roots);
-    this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
-    this.rootHasGit = options.roots.map((r) => r.includes("/.git"));
-    this.anyRoot = options.roots.includes("/");
+    this.sink = options.sink ?? null;
+    this.anyEnvelope = options.anyEnvelope === true;
+    const roots = typeof options.roots === "function" ? [] : options.roots;
+    this.rootsOf = typeof options.roots === "function" ? options.roots : null;
+    this.rules = ruleContext(e, roots);
+    this.setRoots(roots);
     // Only names requireString accepts: a match then skips nothing it would have refused.
     const plain = (n: string): boolean => n !== "" && !n.includes("\u0000");
     this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
     this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
     this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
+  }
+
+  private setRoots(roots: readonly string[]): void {
+    this.rules = { ...this.rules, roots };
+    this.rootBytes = roots.map((r) => Buffer.from(r, "utf8"));
+    this.rootHasGit = roots.map((r) => r.includes("/.git"));
+    this.anyRoot = roots.includes("/");
+  }
+
+  /** The log's meta line as read, once it has been. */
+  metaLine(): Readonly<Json> | null {
+    return this.metaObject;
+  }
+
+  /** Where the current line stands, for the walk. */
+  private at(subject: string): EventAt {
+    const pid = this.val(SLOT.pid);
+    const source = this.constant(SLOT.source, SOURCE_CONSTANTS) as EventSource | undefined;
+    return { line: this.lineNo, pid: typeof pid === "number" ? pid : undefined, ppid: this.val(SLOT.ppid), source, subject };
   }
 
   private malformed(message: string, line = this.lineNo): never {
@@ -501,19 +646,19 @@ export class LogEvaluator {
       i++;
       const c = buf[i] as number;
       if (c === 0x22) {
-        const j = plainStringEnd(buf, i + 1, to);
+        const j = plainStringEnd(buf, i + 1, to, ascii, slot);
         if (j < 0) return -1;
         tag[slot] = T_STR;
         start[slot] = i + 1;
         end[slot] = j;
-        ascii[slot] = plainStringAscii ? 1 : 0;
         i = j + 1;
       } else if (c === 0x5b && buf[i + 1] === 0x22) {
         // A flat array of plain strings; val() parses it when asked.
         let j = i + 1;
         for (;;) {
           if (buf[j] !== 0x22) return -1;
-          j = plainStringEnd(buf, j + 1, to);
+          // An array's strings are read again by val(), which needs no ASCII flag.
+          j = plainStringEnd(buf, j + 1, to, ascii, slot);
           if (j < 0) return -1;
           j++;
           if (buf[j] === 0x2c) {
@@ -736,6 +881,7 @@ export class LogEvaluator {
       this.useSeq = true;
     }
     this.checkObservers(obj.observers);
+    if (this.rootsOf !== null) this.setRoots(this.rootsOf(obj));
     this.checkWithheld(obj.withheld);
     this.checkRecorder(obj.recorder);
     const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
@@ -744,7 +890,8 @@ export class LogEvaluator {
     const logPath = typeof obj.log_path === "string" ? foldPath(obj.log_path) : null;
     this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
     this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
-    if (meta.envelope_hash !== this.envelope.hash) {
+    this.metaObject = obj;
+    if (meta.envelope_hash !== this.envelope.hash && !this.anyEnvelope) {
       throw new Refusal(
         "OBSERVER_LOG_ENVELOPE_MISMATCH",
         `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`,
@@ -792,7 +939,7 @@ export class LogEvaluator {
     if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
       this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
     }
-    if (observers.includes("process")) return;
+    if (observers.includes("process") || this.anyEnvelope) return;
     if (this.envelope.envelope.observation === "node" && observers.includes("node")) return;
     throw new Refusal(
       "OBSERVATION_PARTIAL",
@@ -870,25 +1017,33 @@ export class LogEvaluator {
       // The path as the bytes give it is folded already when this says where it is.
       const inside = this.writeInsideFast(from, to);
       if (inside !== undefined) {
-        if (canary || (inside && !this.mayBeProtected(from, to))) return;
+        if (canary) return;
+        const plain = inside && !this.mayBeProtected(from, to);
+        if (plain && this.sink === null) return;
         const path = this.val(SLOT.path) as string;
-        this.judged(judgeWrite(this.rules, path, "done", inside), path);
+        this.wrote(path, "done", plain ? null : judgeWrite(this.rules, path, "done", inside));
         return;
       }
     }
     this.judgeWriteLine("done", canary);
   }
 
+  /** A write the rules have judged: recorded if it breaks one, and handed to the walk. */
+  private wrote(path: string, outcome: WriteOutcome | "effect", verdict: "write_outside_root" | "write_protected" | null): void {
+    this.judged(verdict, path);
+    if (this.sink !== null) this.sink({ ...this.at(path), kind: "write", op: String(this.val(SLOT.op)), outcome, verdict });
+  }
+
   /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
   private onEffect(): void {
     if (this.has(SLOT.errno) || this.has(SLOT.ok)) this.malformed(`"source": "effects" never has "errno" or "ok"`);
     const path = this.writePath();
-    this.judged(judgeEffect(this.rules, path), path);
+    this.wrote(path, "effect", judgeEffect(this.rules, path));
   }
 
   private judgeWriteLine(outcome: WriteOutcome, canary: boolean): void {
     const path = this.writePath();
-    if (!canary) this.judged(judgeWrite(this.rules, path, outcome), path);
+    if (!canary) this.wrote(path, outcome, judgeWrite(this.rules, path, outcome));
   }
 
   /**
@@ -990,16 +1145,25 @@ export class LogEvaluator {
 
   private onTool(canary: boolean): void {
     this.counts.tool++;
-    if (this.isFastConstant(SLOT.name, this.toolBytes)) return;
+    if (this.sink === null && this.isFastConstant(SLOT.name, this.toolBytes)) return;
     const name = this.requireString(SLOT.name);
-    if (!canary) this.judged(judgeTool(this.rules, name), name);
+    if (canary) return;
+    const verdict = judgeTool(this.rules, name);
+    this.judged(verdict, name);
+    if (this.sink !== null) this.sink({ ...this.at(name), kind: "tool", verdict });
   }
 
   private onEnv(canary: boolean): void {
     this.counts.env++;
-    if (this.isFastConstant(SLOT.key, this.envExactBytes)) return;
+    if (this.sink === null && this.isFastConstant(SLOT.key, this.envExactBytes)) return;
     const key = this.requireString(SLOT.key);
-    if (!canary) this.judged(judgeEnv(this.rules, key, this.constant(SLOT.source, SOURCE_CONSTANTS)), key);
+    if (canary) return;
+    const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
+    const verdict = judgeEnv(this.rules, key, source);
+    this.judged(verdict, key);
+    if (this.sink !== null) {
+      this.sink({ ...this.at(key), kind: "env", op: this.val(SLOT.op), runtime: isRuntimeOwnRead(key, source), verdict });
+    }
   }
 
   private onHost(canary: boolean): void {
@@ -1011,22 +1175,38 @@ export class LogEvaluator {
     }
     if (canary) return;
     const p = (port ?? null) as number | null;
-    const rule = judgeHost(this.rules, host, p, this.val(SLOT.via));
+    const via = this.val(SLOT.via);
+    const rule = judgeHost(this.rules, host, p, via);
+    const set = rule === null && this.hostSets ? hostViaSet(this.rules, host, p) : null;
     if (rule !== null) {
       this.record(rule, formatEndpoint(host, p));
-    } else if (this.hostSets) {
-      const set = hostViaSet(this.rules, host, p);
-      if (set !== null) {
-        const endpoint = formatEndpoint(host, p);
-        if (!this.viaSets.has(endpoint)) this.viaSets.set(endpoint, set);
-      }
+    } else if (set !== null) {
+      const endpoint = formatEndpoint(host, p);
+      if (!this.viaSets.has(endpoint)) this.viaSets.set(endpoint, set);
+    }
+    if (this.sink !== null) {
+      // The name judgeHost also allows it by: the one its hooks connected by, where they said.
+      const name = typeof via === "string" && via !== "" ? normalizeHost(via) : host;
+      this.sink({
+        ...this.at(formatEndpoint(name, p)),
+        kind: "host",
+        host,
+        port: p,
+        name,
+        ownLoopback: isRunOwnLoopback(this.rules, host),
+        viaSet: set,
+        verdict: rule,
+      });
     }
   }
 
   private onSyscall(canary: boolean): void {
     this.counts.syscall++;
     const name = this.requireString(SLOT.name);
-    if (!canary) this.record(judgeSyscall(), name);
+    if (canary) return;
+    const verdict = judgeSyscall();
+    this.record(verdict, name);
+    if (this.sink !== null) this.sink({ ...this.at(name), kind: "syscall", verdict });
   }
 
   private onExec(canary: boolean): void {
@@ -1040,10 +1220,17 @@ export class LogEvaluator {
         this.malformed(`exec "argv" must be an array of strings`);
       }
     }
-    if (this.has(SLOT.jail_pid)) {
-      const jailPid = this.val(SLOT.jail_pid);
-      if (!Number.isInteger(jailPid) || (jailPid as number) <= 0) this.malformed(`exec "jail_pid" must be a positive integer`);
+    const jailPid = this.val(SLOT.jail_pid);
+    if (jailPid !== undefined && (!Number.isInteger(jailPid) || (jailPid as number) <= 0)) {
+      this.malformed(`exec "jail_pid" must be a positive integer`);
     }
-    if (!canary) this.judged(judgeExec(this.rules, path), path);
+    if (canary) return;
+    const verdict = judgeExec(this.rules, path);
+    this.judged(verdict, path);
+    if (this.sink !== null) {
+      const argv = this.val(SLOT.argv) as string[];
+      const entry = commandEntry(path, argv);
+      this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid as number | undefined, verdict });
+    }
   }
 }

@@ -238,7 +238,7 @@ export function judgeTool(ctx: Pick<RuleContext, "tools">, name: string): "undec
 type HostContext = Pick<RuleContext, "network" | "hosts" | "loopbackLocal" | "ownNetwork">;
 
 /** Loopback inside the jail's own network namespace: the run's own, not egress. */
-function isRunOwnLoopback(ctx: Pick<RuleContext, "loopbackLocal" | "ownNetwork">, host: string): boolean {
+export function isRunOwnLoopback(ctx: Pick<RuleContext, "loopbackLocal" | "ownNetwork">, host: string): boolean {
   return ctx.loopbackLocal && ctx.ownNetwork && isLoopback(host);
 }
 
@@ -268,6 +268,18 @@ export function judgeExec(ctx: Pick<RuleContext, "commands">, path: string): "un
   const commands = ctx.commands;
   if (commands === null || commands.paths.has(path)) return null;
   return commands.names.has(path.slice(path.lastIndexOf("/") + 1)) ? null : "undeclared_command";
+}
+
+/**
+ * The allowed_commands entry for a program started as `argv` from the folded `path`, portable as
+ * judgeExec matches it: started by a bare name (argv[0] has no "/"), PATH found it and its file's
+ * name allows it at any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as
+ * `dash`); started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure), the path.
+ */
+export function commandEntry(path: string, argv: readonly string[]): string {
+  const argv0 = argv[0];
+  const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+  return byName ? path.slice(path.lastIndexOf("/") + 1) : path;
 }
 
 /** A system call the jail's seccomp filter traps: no envelope allows one. */

@@ -19,27 +19,11 @@ import {
 import { Refusal } from "./errors.js";
 import { plainText } from "./markdown.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
-import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
-import { NO_PROTECTED } from "./protected.js";
-import {
-  commandRules,
-  hostName,
-  isLoopback,
-  judgeEnv,
-  judgeExec,
-  judgeHost,
-  judgeTool,
-  judgeWrite,
-  PROXY_ENV_KEYS,
-  ruleContext,
-  type RuleContext,
-} from "./rules.js";
+import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, type HostPattern } from "./hosts.js";
+import { walkLog, type RecordedLog, type WalkedEvent, type WalkedLog } from "./log-reader.js";
+import { commandRules, judgeEnv, judgeExec, PROXY_ENV_KEYS } from "./rules.js";
 
-export interface RecordedLog {
-  file: string;
-  /** The log's lines, parsed, in order (line numbers are index + 1). */
-  lines: Record<string, unknown>[];
-}
+export type { RecordedLog };
 
 export interface Evidence {
   /** The envelope key the entry goes into. */
@@ -133,17 +117,15 @@ const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
  * A program as an exec line names it: the file's name, what it was started as when that differs
  * (a script, `sh` for dash), its first two arguments, and its pid.
  */
-export function programName(exec: Record<string, unknown>): string | undefined {
-  const path = str(exec.path);
-  if (path === null) return undefined;
-  const base = baseName(path);
-  const argv = Array.isArray(exec.argv) ? exec.argv.filter((a): a is string => typeof a === "string") : [];
+export function programName(exec: Extract<WalkedEvent, { kind: "exec" }>): string {
+  const base = baseName(exec.path);
+  const argv = exec.argv;
   const words = [word(base, 48)];
   const argv0 = argv[0];
   if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0))) words.push(`(${word(argv0, 48)})`);
   words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
   if (argv.length > 3) words.push("…");
-  const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+  const pid = exec.jailPid ?? exec.pid;
   return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
 }
 
@@ -158,22 +140,22 @@ class Programs {
   private readonly byHost = new Map<number, number[]>();
   private readonly byJail = new Map<number, number[]>();
 
-  constructor(private readonly lines: readonly Record<string, unknown>[]) {
-    lines.forEach((e, i) => {
-      if (e.kind !== "exec" || e.source !== "process" || e.canary === true) return;
+  constructor(private readonly events: readonly WalkedEvent[]) {
+    events.forEach((e, i) => {
+      if (e.kind !== "exec" || e.source !== "process") return;
       for (const [map, pid] of [
         [this.byHost, e.pid],
-        [this.byJail, e.jail_pid],
+        [this.byJail, e.jailPid],
       ] as const) {
-        if (!Number.isInteger(pid)) continue;
-        const list = map.get(pid as number) ?? [];
+        if (pid === undefined) continue;
+        const list = map.get(pid) ?? [];
         list.push(i);
-        map.set(pid as number, list);
+        map.set(pid, list);
       }
     });
   }
 
-  /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+  /** The exec event index of the program behind event `index` (pid in the namespace its source writes). */
   execOf(index: number, pid: unknown, source: unknown): number | undefined {
     if (!Number.isInteger(pid)) return undefined;
     const map = source === "process" ? this.byHost : source === "node" || source === "sdk" || source === "runtime" ? this.byJail : null;
@@ -187,18 +169,21 @@ class Programs {
     return before;
   }
 
-  /** The program behind line `index`. */
+  /** The program behind event `index`. */
   of(index: number): string | undefined {
-    const e = this.lines[index] as Record<string, unknown>;
-    const at = this.execOf(index, e.pid, e.source);
-    return at === undefined ? undefined : programName(this.lines[at] as Record<string, unknown>);
+    const e = this.events[index] as WalkedEvent;
+    return this.named(this.execOf(index, e.pid, e.source));
   }
 
-  /** The program that started the exec on line `index` (its parent, by host pid). */
+  /** The program that started the exec at event `index` (its parent, by host pid). */
   parentOf(index: number): string | undefined {
-    const e = this.lines[index] as Record<string, unknown>;
-    const at = this.execOf(index, e.ppid, "process");
-    return at === undefined ? undefined : programName(this.lines[at] as Record<string, unknown>);
+    const e = this.events[index] as WalkedEvent;
+    return this.named(this.execOf(index, e.ppid, "process"));
+  }
+
+  private named(at: number | undefined): string | undefined {
+    const e = at === undefined ? undefined : this.events[at];
+    return e?.kind === "exec" ? programName(e) : undefined;
   }
 }
 
@@ -266,22 +251,21 @@ interface FailedRun {
   programs: { names: string[]; where: string; program: string | undefined; label: string }[];
 }
 
-function failedRun(log: RecordedLog, meta: Record<string, unknown>, end: Record<string, unknown>): FailedRun | null {
-  if (end.exit_code === 0) return null;
+function failedRun(log: WalkedLog): FailedRun | null {
+  if (log.exitCode === 0) return null;
+  const meta = log.meta;
   if (!Array.isArray(meta.withheld)) return null;
   const withheld = meta.withheld.filter((k): k is string => typeof k === "string" && k !== "");
   if (withheld.length === 0) return null;
-  const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+  const ended = log.exitCode === null ? "was killed by a signal" : `exited ${log.exitCode}`;
   const programs: FailedRun["programs"] = [];
-  log.lines.forEach((e, i) => {
-    if (e.kind !== "exec" || e.source !== "process" || e.canary === true) return;
-    const path = str(e.path);
-    if (path === null) return;
-    const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
-    const names = [baseName(path), argv0].filter((n) => n !== "");
-    if (names.some((n) => NODE_PROGRAM.test(n))) return;
-    programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
-  });
+  for (const e of log.events) {
+    if (e.kind !== "exec" || e.source !== "process") continue;
+    const argv0 = typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+    const names = [baseName(e.path), argv0].filter((n) => n !== "");
+    if (names.some((n) => NODE_PROGRAM.test(n))) continue;
+    programs.push({ names, where: `${log.file}:${e.line}`, program: programName(e), label: baseName(e.path) });
+  }
   return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
 }
 
@@ -295,7 +279,12 @@ export interface SuggestRoots {
   scratch?: string | undefined;
 }
 
-function logRoot(log: RecordedLog, meta: Record<string, unknown>, name: "workspace" | "scratch", given: string | undefined): string | null {
+function logRoot(
+  log: RecordedLog,
+  meta: Readonly<Record<string, unknown>>,
+  name: "workspace" | "scratch",
+  given: string | undefined,
+): string | null {
   const own = str(meta[name]);
   const ownFolded = own === null ? null : foldPath(own);
   if (given === undefined) return ownFolded;
@@ -317,6 +306,33 @@ function logRoot(log: RecordedLog, meta: Record<string, unknown>, name: "workspa
   return folded;
 }
 
+/** The envelope's roots for one run: a root under a variable that run did not say is left out (its writes are listed as paths). */
+function logRoots(from: Envelope, workspace: string | null, scratch: string | null): string[] {
+  return from.allowed_roots.flatMap((r) => {
+    if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null)) return [];
+    const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+    return expanded === null ? [] : [expanded];
+  });
+}
+
+/**
+ * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
+ * unix socket.
+ */
+function unproposableNote(e: WalkedEvent, where: string): string | null {
+  if (e.kind === "syscall") {
+    return `${where}: the run called ${e.subject}, which no envelope allows: this run is not a clean one to learn from`;
+  }
+  if (e.verdict === "write_protected") {
+    return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+  }
+  if (e.kind === "host" && e.host.startsWith("unix:")) {
+    return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;
+  }
+  return null;
+}
+
 export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | null, given: SuggestRoots = {}): Suggestion {
   const from = base ?? DEFAULT_ENVELOPE;
   const notes: string[] = [];
@@ -324,11 +340,23 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const writes = new Map<string, Seen>();
   const env = new Map<string, Seen>();
   const tools = new Map<string, Seen>();
+  /** Endpoints the rules do not allow under the envelope learnt from, by the name an entry allows them by. */
   const hosts = new Map<string, Seen>();
+  /** Names reached with a port (a lookup of one is that connection's own). */
+  const reachedWithPort = new Set<string>();
+  /** Every command the runs started, by its entry; `commands`: those the envelope learnt from does not allow. */
   const execs = new Map<string, Seen>();
+  const commands = new Map<string, Seen>();
+  /** The events that need an entry, by kind (syscalls never get one: unproposableNote). */
+  const needs: Record<Exclude<WalkedEvent["kind"], "syscall">, Map<string, Seen>> = {
+    write: writes,
+    env,
+    tool: tools,
+    host: hosts,
+    exec: commands,
+  };
   const workspaces: string[] = [];
   const failedRuns: FailedRun[] = [];
-  let ownNetwork = true;
   let order = 0;
   /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
   const auditProxyKeys = new Set<string>();
@@ -338,21 +366,21 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   const installs = new Set<string>();
 
   for (const log of logs) {
-    const meta = log.lines[0];
-    const end = log.lines[log.lines.length - 1];
-    if (meta?.kind !== "meta" || end?.kind !== "end") {
-      throw new Refusal("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
-        file: log.file,
-      });
-    }
+    // Every log is read against its own run's workspace and scratch, by the reader check uses,
+    // and each event judged by the rules under the envelope learnt from.
+    const own = { workspace: null as string | null, scratch: null as string | null };
+    const walked = walkLog(log, from, (meta) => {
+      own.workspace = logRoot(log, meta, "workspace", given.workspace);
+      own.scratch = logRoot(log, meta, "scratch", given.scratch);
+      return logRoots(from, own.workspace, own.scratch);
+    });
+    const { workspace, scratch } = own;
+    const meta = walked.meta;
     if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
       notes.push(
         `${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`,
       );
     }
-    // Every log is read against its own run's workspace and scratch.
-    const workspace = logRoot(log, meta, "workspace", given.workspace);
-    const scratch = logRoot(log, meta, "scratch", given.scratch);
     if (workspace !== null) workspaces.push(workspace);
     for (const [name, value] of [
       ["WORKSPACE", workspace],
@@ -364,87 +392,49 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
         );
       }
     }
-    const roots = from.allowed_roots.flatMap((r) => {
-      if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null)) return [];
-      const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
-      return expanded === null ? [] : [expanded];
-    });
-    // Which events need an entry is the rules' word, under the envelope learnt from (the network it
-    // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
-    // changes only which paths are inside the roots, so each write is asked about as a plain one.
-    const rules = ruleContext(from, roots);
-    const rootRules = { roots, logPath: null, protectedSet: NO_PROTECTED };
-    if (meta.network_enforced !== true) ownNetwork = false;
     const audit = meta.audit === true;
-    const programs = new Programs(log.lines);
-    const failed = failedRun(log, meta, end);
+    const programs = new Programs(walked.events);
+    const failed = failedRun(walked);
     if (failed !== null) failedRuns.push(failed);
-    log.lines.forEach((e, i) => {
-      if (e.canary === true) return;
-      const where = `${log.file}:${i + 1}`;
+    walked.events.forEach((e, i) => {
+      const where = `${log.file}:${e.line}`;
       const at = order++;
-      const by = (): string | undefined => programs.of(i);
-      switch (e.kind) {
-        case "write": {
-          const path = foldPath(str(e.path) ?? "");
-          if (path === null || judgeWrite(rootRules, path, "done") !== "write_outside_root") return;
-          const key = asRoot(path, workspace, scratch);
-          note(writes, key, where, at, by);
-          // A write the jail refused in a run that exited 0: the command did not need it.
-          if (e.ok !== false || end.exit_code !== 0) neededWrites.add(key);
-          return;
-        }
-        case "env": {
-          const key = str(e.key);
-          if (key === null) return;
-          // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
-          // that enumerates the environment sees them there only. Such a read is not proposed (an
-          // enforced run under deny has no such key to enumerate, and the entry would let the
-          // caller's own proxy in); a read by name is, as it happens under enforce too.
-          if (audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(key)) {
-            auditProxyKeys.add(key);
-            return;
-          }
-          if (judgeEnv(rules, key, e.source) !== null) note(env, key, where, at, by, e.source);
-          return;
-        }
-        case "tool": {
-          const name = str(e.name);
-          if (name !== null && judgeTool(rules, name) !== null) note(tools, name, where, at, by);
-          return;
-        }
-        case "host": {
-          const host = str(e.host);
-          if (host === null) return;
-          const h = hostName(host);
-          if (ownNetwork && isLoopback(h)) return;
-          const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
-          note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
-          return;
-        }
-        case "exec": {
-          const path = foldPath(str(e.path) ?? "");
-          if (path === null) return;
-          const install = installDirOf(path);
-          if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install]))) installs.add(install);
-          // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
-          // path's basename is the portable entry, the one the undeclared_command rule matches at
-          // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
-          // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
-          const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
-          const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-          note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
-          return;
-        }
-        case "syscall":
-          notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
-          return;
-        default:
-          return;
+      if (e.kind === "exec") {
+        const install = installDirOf(e.path);
+        if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install]))) installs.add(install);
+        note(execs, e.subject, where, at, () => programs.parentOf(i));
       }
+      if (e.kind === "host" && e.port !== null && !e.ownLoopback) reachedWithPort.add(e.name);
+      // What the rules allow under the envelope learnt from needs no entry.
+      if (e.verdict === null) return;
+      const unproposable = unproposableNote(e, where);
+      if (unproposable !== null) {
+        notes.push(unproposable);
+        return;
+      }
+      // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
+      // that enumerates the environment sees them there only. Such a read is not proposed (an
+      // enforced run under deny has no such key to enumerate, and the entry would let the
+      // caller's own proxy in); a read by name is, as it happens under enforce too.
+      if (e.kind === "env" && audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(e.subject)) {
+        auditProxyKeys.add(e.subject);
+        return;
+      }
+      // A write outside the roots is keyed with its run's `${WORKSPACE}`/`${SCRATCH}` written back;
+      // an endpoint by the name an entry allows it by and its port.
+      const subject =
+        e.kind === "write"
+          ? asRoot(e.subject, workspace, scratch)
+          : e.kind === "host"
+            ? `${e.name}\0${e.port === null ? "" : String(e.port)}`
+            : e.subject;
+      // A command is named by the program that started it, anything else by the one that did it.
+      const by = e.kind === "exec" ? () => programs.parentOf(i) : () => programs.of(i);
+      note(needs[e.kind as keyof typeof needs], subject, where, at, by, e.source);
+      // A write the jail refused in a run that exited 0: the command did not need it.
+      if (e.kind === "write" && (e.outcome !== "refused" || walked.exitCode !== 0)) neededWrites.add(subject);
     });
   }
-
   if (auditProxyKeys.size > 0) {
     notes.push(
       `${[...auditProxyKeys].sort().join(", ")}: seen only by enumerating an audit run's environment, where the audit's proxy put them; not proposed`,
@@ -471,7 +461,10 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   }
   const proposedRoots: string[] = [];
   for (const d of writtenDirs(proposable)) {
-    if (d.dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
+    // A write refused inside a root the envelope has (a read-only place under it): no entry to add.
+    if (isInsideAnyRoot(d.dir, from.allowed_roots)) {
+      notes.push(`${d.first.first}: a write to ${d.covers[0]} was refused inside the envelope's roots: not a root to add`);
+    } else if (d.dir === "/") notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
     else {
       envelope.allowed_roots.push(d.dir);
       proposedRoots.push(d.dir);
@@ -498,7 +491,7 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
   // A key that names a credential is always listed on its own (no pattern or set matches it).
   // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
-  const hostPlan = planHosts(hosts, envelope, execs, notes);
+  const hostPlan = planHosts(hosts, reachedWithPort, envelope, execs, notes);
   const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
   const envRules = { envAllowed: envMatcher(envelope), network };
   const missing: string[] = [];
@@ -621,14 +614,14 @@ export function suggestEnvelope(logs: readonly RecordedLog[], base: Envelope | n
   }
 
   if (envelope.allowed_commands !== undefined) {
-    const commands = envelope.allowed_commands;
+    const allowedCommands = envelope.allowed_commands;
     const underWorkspace: string[] = [];
     // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
-    let commandContext = { commands: commandRules(commands) };
-    for (const [path, seen] of execs) {
+    let commandContext = { commands: commandRules(allowedCommands) };
+    for (const [path, seen] of commands) {
       if (judgeExec(commandContext, path) === null) continue;
-      commands.push(path);
-      commandContext = { commands: commandRules(commands) };
+      allowedCommands.push(path);
+      commandContext = { commands: commandRules(allowedCommands) };
       added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
       if (workspaces.some((w) => isInsideAnyRoot(path, [w]))) underWorkspace.push(path);
     }
@@ -691,32 +684,19 @@ interface Endpoint {
  */
 function planHosts(
   hosts: ReadonlyMap<string, Seen>,
+  withPort: ReadonlySet<string>,
   envelope: Envelope,
   execs: ReadonlyMap<string, Seen>,
   notes: string[],
 ): { entries: Evidence[] } {
-  const patterns = hostPatterns(envelope);
-  // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
-  const hostRules: Pick<RuleContext, "network" | "hosts" | "loopbackLocal" | "ownNetwork"> = {
-    network: envelope.network,
-    hosts: patterns,
-    loopbackLocal: false,
-    ownNetwork: false,
-  };
   const reached: Endpoint[] = [];
   for (const [key, seen] of hosts) {
     const [host, portText] = key.split("\0") as [string, string];
     reached.push({ host, port: portText === "" ? null : Number(portText), seen });
   }
-  const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
   const candidates: Endpoint[] = [];
   const resolvers: Endpoint[] = [];
   for (const e of reached) {
-    if (judgeHost(hostRules, e.host, e.port, undefined) === null) continue;
-    if (e.host.startsWith("unix:")) {
-      notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
-      continue;
-    }
     if (e.port === 53 && isIpLiteral(e.host)) {
       resolvers.push(e);
       continue;

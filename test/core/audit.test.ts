@@ -1,33 +1,48 @@
 /** src/core/audit.ts: the footprint of a log, the audit's decision, and a summary that shows what the run wrote, never renders it. */
 import { describe, expect, it } from "vitest";
-import { STARTER_ENVELOPE_TEXT, auditDecision, auditFootprint, renderAuditSummary, type AuditSummaryInput } from "../../src/core/audit.js";
+import {
+  STARTER_ENVELOPE,
+  STARTER_ENVELOPE_TEXT,
+  auditDecision,
+  auditFootprint,
+  renderAuditSummary,
+  type AuditSummaryInput,
+} from "../../src/core/audit.js";
 import { loadEnvelope } from "../../src/core/envelope.js";
 import { reportFromError } from "../../src/core/verdict.js";
 import { Refusal } from "../../src/core/errors.js";
 import { suggestEnvelope } from "../../src/core/suggest.js";
 import { HOSTILE, harmlessProblems, render, shownText } from "../support/gfm.js";
+import { logLines, recordedLog } from "../support/logs.js";
 
 describe("auditFootprint", () => {
   it("counts distinct writes outside the roots, env keys, hosts, commands and tools; leaves out canaries, runtime reads and own loopback", () => {
-    const lines = [
-      { kind: "meta", network_enforced: true },
-      { kind: "write", path: "/work/ws/a.txt", op: "write" },
-      { kind: "write", path: "/etc/passwd", op: "write", ok: false },
-      { kind: "write", path: "/etc/passwd", op: "write" },
-      { kind: "write", path: "/etc/x", op: "write", canary: true },
-      { kind: "env", key: "FORCE_COLOR", source: "runtime" },
-      { kind: "env", key: "SECRET", source: "node" },
-      { kind: "host", host: "Example.COM", port: 443, source: "proxy" },
-      { kind: "host", host: "127.0.0.1", port: 53, source: "process" },
-      { kind: "exec", path: "/usr/bin/curl", argv: ["curl"] },
-      { kind: "tool", name: "apply_patch" },
-      { kind: "end" },
-    ];
-    expect(auditFootprint(lines, ["/work/ws", "/tmp/scratch"])).toEqual({
+    // A whole log, read by the reader check uses (a canary comes before the run's events).
+    const log = recordedLog(
+      "observer.jsonl",
+      logLines(
+        "sha256:x",
+        [
+          { kind: "write", path: "/etc/x", op: "write", canary: true },
+          { kind: "write", path: "/work/ws/a.txt", op: "write" },
+          { kind: "write", path: "/etc/passwd", op: "write", ok: false },
+          { kind: "write", path: "/etc/passwd", op: "write" },
+          { kind: "env", key: "FORCE_COLOR", source: "runtime" },
+          { kind: "env", key: "SECRET", source: "node" },
+          { kind: "host", host: "Example.COM", port: 443, source: "proxy" },
+          { kind: "host", host: "127.0.0.1", port: 53, source: "process" },
+          { kind: "exec", path: "/usr/bin/curl", argv: ["curl"] },
+          { kind: "tool", name: "apply_patch" },
+        ],
+        { meta: { network_enforced: true } },
+      ),
+    );
+    expect(auditFootprint(log, STARTER_ENVELOPE, ["/work/ws", "/tmp/scratch"])).toEqual({
       writesOutsideRoots: ["/etc/passwd"],
       envKeys: ["SECRET"],
       hosts: ["example.com:443"],
-      commands: ["/usr/bin/curl"],
+      // Started by name: named by its allowed_commands entry, as suggest and the footprint name it.
+      commands: ["curl"],
       tools: ["apply_patch"],
     });
   });
@@ -115,14 +130,8 @@ describe("renderAuditSummary", () => {
   });
 
   it("lists what the suggestion never proposes apart, each with why (issue 31, item 3)", () => {
-    const log = (events: Record<string, unknown>[]) => ({
-      file: "o.jsonl",
-      lines: [
-        { v: 1, kind: "meta", observers: ["node", "process"], network_enforced: true, workspace: "/w", scratch: "/s" },
-        ...events.map((e) => ({ v: 1, ...e })),
-        { v: 1, kind: "end", events: events.length + 1, exit_code: 0 },
-      ],
-    });
+    const log = (events: Record<string, unknown>[]) =>
+      recordedLog("o.jsonl", logLines("sha256:recorded", events, { meta: { network_enforced: true, workspace: "/w", scratch: "/s" } }));
     const s = suggestEnvelope(
       [
         log([

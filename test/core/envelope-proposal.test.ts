@@ -3,26 +3,15 @@ import { createHash } from "node:crypto";
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { BODY_MAX, buildEnvelopeProposal, parseAuditLog, readAuditBundle, STARTER_ENVELOPE } from "../../src/core/envelope-proposal.js";
-import { Refusal } from "../../src/core/errors.js";
 import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import { shownText } from "../support/gfm.js";
-import { logText, type Event } from "../support/logs.js";
+import { codeOf, logText, type Event } from "../support/logs.js";
 
 const HASH = `sha256:${"ab".repeat(32)}`;
 
 function zip(files: Record<string, Uint8Array>, manifestOf: Record<string, Uint8Array> = files): Uint8Array {
   const built = buildManifest(new Map(Object.entries(manifestOf)));
   return zipSync({ ...files, "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) });
-}
-
-function codeOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof Refusal) return err.code;
-    throw err;
-  }
-  return "(none)";
 }
 
 const log = (events: Event[], runId = 1) => parseAuditLog(logText(HASH, events), `run-${runId}/observer.jsonl`);
@@ -53,7 +42,7 @@ describe("readAuditBundle", () => {
 describe("parseAuditLog", () => {
   it("refuses a log that is not a finished run's", () => {
     const whole = logText(HASH, [{ kind: "env", key: "A" }]);
-    expect(parseAuditLog(whole, "f").lines).toHaveLength(3);
+    expect(parseAuditLog(whole, "f")).toEqual({ file: "f", bytes: new TextEncoder().encode(whole) });
     expect(codeOf(() => parseAuditLog(whole.slice(0, -1), "f"))).toBe("OBSERVER_LOG_INCOMPLETE");
     expect(codeOf(() => parseAuditLog(whole.split("\n").slice(0, 2).join("\n") + "\n", "f"))).toBe("OBSERVER_LOG_INCOMPLETE");
     expect(codeOf(() => parseAuditLog(whole.replace('"kind":"env"', '"kind":"env",'), "f"))).toBe("OBSERVER_LOG_MALFORMED");

@@ -10,7 +10,6 @@ import {
   baseLogFromZip,
   compareFootprints,
   logFootprint,
-  parseLogLines,
   portablePath,
   type FootprintClass,
   type FootprintFile,
@@ -20,10 +19,11 @@ import { harmlessProblems, render, shownText } from "../support/gfm.js";
 import { buildManifest } from "../../src/core/evidence.js";
 import { Refusal } from "../../src/core/errors.js";
 import { logText } from "../support/logs.js";
+import { walkLog } from "../../src/core/log-reader.js";
 import { JAIL_AVAILABLE, run, sandbox } from "../observer/harness.js";
 
 function footprintOf(text: string) {
-  return logFootprint(parseLogLines(text));
+  return logFootprint(walkLog({ file: "observer.jsonl", bytes: new TextEncoder().encode(text) }, null));
 }
 
 function items(result: ReturnType<typeof compareFootprints>, cls: FootprintClass): string[] {
@@ -198,7 +198,7 @@ describe("the base run's log from its evidence artifact", () => {
 
   it("reads a verified bundle's observer.jsonl", () => {
     const log = logText(hash, [{ kind: "env", key: "K" }]);
-    expect(baseLogFromZip(bundleZip({ "observer.jsonl": log, "verdict.json": "{}" }))).toBe(log);
+    expect(new TextDecoder().decode(baseLogFromZip(bundleZip({ "observer.jsonl": log, "verdict.json": "{}" })))).toBe(log);
   });
 
   it("refuses a bundle whose log does not match its manifest, one without a log, a cut log and a non-zip", () => {

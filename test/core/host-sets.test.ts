@@ -13,7 +13,7 @@ import { PROXY_ENV_KEYS } from "../../src/core/rules.js";
 import { renderSummary } from "../../src/core/summary.js";
 import { suggestEnvelope, type RecordedLog } from "../../src/core/suggest.js";
 import { reportFromVerdict } from "../../src/core/verdict.js";
-import { envelopeText, logText, type Event } from "../support/logs.js";
+import { envelopeText, logText, recordedLog, type Event } from "../support/logs.js";
 
 function envelope(overrides: Record<string, unknown> = {}): LoadedEnvelope {
   return loadEnvelope(Buffer.from(envelopeText(overrides)), "envelope.json");
@@ -163,10 +163,8 @@ describe("suggest: hosts", () => {
     workspace: "/work/repo",
     scratch: "/tmp/s",
   };
-  const log = (events: Event[]): RecordedLog => ({
-    file: "o.jsonl",
-    lines: [meta, ...events.map((e) => ({ v: 1, ...e })), { v: 1, kind: "end", events: events.length + 1, exit_code: 0 }],
-  });
+  const log = (events: Event[]): RecordedLog =>
+    recordedLog("o.jsonl", [meta, ...events.map((e) => ({ v: 1, ...e })), { v: 1, kind: "end", events: events.length + 1, exit_code: 0 }]);
   const base: Envelope = {
     envelope_id: "e",
     allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],

@@ -1,7 +1,9 @@
 /** SARIF of violations (src/core/sarif.ts) and coverage per class (src/core/coverage.ts). */
 import { describe, expect, it } from "vitest";
 import { logCoverage } from "../../src/core/coverage.js";
-import { parseLogLines } from "../../src/core/footprint.js";
+import { walkLog } from "../../src/core/log-reader.js";
+
+const walked = (text: string) => walkLog({ file: "observer.jsonl", bytes: new TextEncoder().encode(text) }, null);
 import { SARIF_RULES, buildSarif } from "../../src/core/sarif.js";
 import type { Violation } from "../../src/core/log-reader.js";
 import { renderSummary } from "../../src/core/summary.js";
@@ -127,11 +129,12 @@ describe("logCoverage", () => {
     const text = logText(
       HASH,
       [
+        // The self-check block comes first (check refuses a canary after the run's events).
+        { kind: "env", key: "CANARY", source: "node", canary: true },
         { kind: "exec", path: "/usr/bin/node", argv: ["node"], source: "process" },
         { kind: "exec", path: "/usr/bin/git", argv: ["git"], source: "process" },
         { kind: "exec", path: "/usr/bin/git", argv: ["git"], source: "process" },
         { kind: "env", key: "X", source: "node" },
-        { kind: "env", key: "CANARY", source: "node", canary: true },
         { kind: "write", path: "/w/a", op: "create", source: "node" },
         { kind: "write", path: "/w/a", op: "create", source: "process" },
         { kind: "host", host: "example.com", port: 443, source: "proxy" },
@@ -139,7 +142,7 @@ describe("logCoverage", () => {
       ],
       { meta: { network_enforced: true } },
     );
-    const c = logCoverage(parseLogLines(text));
+    const c = logCoverage(walked(text));
     expect(c.programs).toEqual({ total: 2, node: 1 });
     const row = (name: string) => c.rows.find((r) => r.class === name);
     expect(row("execs")?.events).toBe(3);
@@ -150,16 +153,14 @@ describe("logCoverage", () => {
     expect(row("network")?.limit).toMatch(/^enforced by the jail/);
     expect(row("tools")?.recorded_by).toBe("SDK (recordTool) 1");
 
-    const nodeOnly = logCoverage(parseLogLines(logText(HASH, [], { meta: { observers: ["node"], network_enforced: false } })));
+    const nodeOnly = logCoverage(walked(logText(HASH, [], { meta: { observers: ["node"], network_enforced: false } })));
     expect(nodeOnly.rows.find((r) => r.class === "writes")?.limit).toMatch(/^only Node processes/);
     expect(nodeOnly.rows.find((r) => r.class === "network")?.limit).toMatch(/^not enforced/);
     expect(nodeOnly.rows.find((r) => r.class === "writes")?.recorded_by).toBe("nothing recorded");
   });
 
   it("renders one escaped row per class in the summary", () => {
-    const coverage = logCoverage(
-      parseLogLines(logText(HASH, [{ kind: "exec", path: "/usr/bin/node", argv: ["node"], source: "process" }])),
-    );
+    const coverage = logCoverage(walked(logText(HASH, [{ kind: "exec", path: "/usr/bin/node", argv: ["node"], source: "process" }])));
     const md = renderSummary({
       checkName: "envelope-gate",
       decision: { verdict: "pass", conclusion: "success", headline: "clean" },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Envelope } from "../../src/core/envelope.js";
 import { envelopeJson, lineDiff, suggestEnvelope, type RecordedLog } from "../../src/core/suggest.js";
+import { recordedLog } from "../support/logs.js";
 
 const meta = {
   v: 1,
@@ -14,10 +15,13 @@ const meta = {
   workspace: "/work/repo",
   scratch: "/tmp/s",
 };
-const log = (events: Record<string, unknown>[], extra: Record<string, unknown> = {}): RecordedLog => ({
-  file: "o.jsonl",
-  lines: [{ ...meta, ...extra }, ...events.map((e) => ({ v: 1, ...e })), { v: 1, kind: "end", events: events.length + 1, exit_code: 0 }],
-});
+const lines = (events: Record<string, unknown>[], extra: Record<string, unknown> = {}, exit: number | null = 0) => [
+  { ...meta, ...extra },
+  ...events.map((e) => ({ v: 1, ...e })),
+  { v: 1, kind: "end", events: events.length + 1, exit_code: exit },
+];
+const log = (events: Record<string, unknown>[], extra: Record<string, unknown> = {}, exit: number | null = 0): RecordedLog =>
+  recordedLog("o.jsonl", lines(events, extra, exit));
 const env = (key: string, source = "node") => ({ kind: "env", key, source });
 const from0: Envelope = {
   envelope_id: "e",
@@ -113,11 +117,12 @@ describe("suggest: the tightest envelope that passes, explained", () => {
   it("adds the directories written outside the roots, written with ${WORKSPACE}/${SCRATCH} where they lie under them", () => {
     const s = suggestEnvelope(
       [
+        // The canary first: check refuses one after the run's events, and suggest reads as check does.
         log([
+          { kind: "write", path: "/etc/z", op: "write", canary: true },
           { kind: "write", path: "/work/repo/src/a.ts", op: "write" },
           { kind: "write", path: "/var/cache/tool/x", op: "create" },
           { kind: "write", path: "/var/cache/tool/deep/y", op: "create" },
-          { kind: "write", path: "/etc/z", op: "write", canary: true },
         ]),
       ],
       null,
@@ -195,7 +200,9 @@ describe("suggest: the tightest envelope that passes, explained", () => {
   });
 
   it("refuses a log that did not finish", () => {
-    expect(() => suggestEnvelope([{ file: "cut.jsonl", lines: [meta] }], null)).toThrow(/finished run/);
+    expect(() => suggestEnvelope([recordedLog("cut.jsonl", [meta])], null)).toThrow(
+      expect.objectContaining({ code: "OBSERVER_LOG_INCOMPLETE" }),
+    );
   });
 
   it("writes the envelope in the contract's key order and diffs it line by line", () => {
@@ -236,14 +243,7 @@ describe("suggest: the tightest envelope that passes, explained", () => {
   });
 
   it("honours a given workspace or scratch only where it is each log's own, and refuses it otherwise", () => {
-    const other = {
-      ...log([]),
-      file: "two.jsonl",
-      lines: [
-        { ...meta, scratch: "/var/tmp/s2" },
-        { v: 1, kind: "end", events: 1, exit_code: 0 },
-      ],
-    };
+    const other = recordedLog("two.jsonl", lines([], { scratch: "/var/tmp/s2" }));
     expect(suggestEnvelope([log([])], null, { scratch: "/tmp/s/", workspace: "/work/repo" }).added).toEqual([]);
     expect(() => suggestEnvelope([log([]), other], null, { scratch: "/tmp/s" })).toThrow(
       expect.objectContaining({ code: "SUGGEST_ROOT_MISMATCH", file: "two.jsonl" }),
@@ -286,9 +286,7 @@ describe("suggest names the program of each entry and proposes withheld keys of 
     source: "process",
   });
   const failed = (events: Record<string, unknown>[], withheld: string[], exit: number | null = 1): RecordedLog => {
-    const l = log(events, { withheld });
-    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
-    return l;
+    return log(events, { withheld }, exit);
   };
 
   it("joins a hook line's jail pid to the exec line that carries it, and a process line's host pid to its exec", () => {
@@ -388,14 +386,17 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
   const FIVE = ["AWS_SECRET_ACCESS_KEY", "RUNNER_NAME", "HOSTNAME", "GITHUB_RUN_ID", "SONAR_LOGIN"];
   /** The issue's Node one-liner: reads the five keys, tries (and fails) two system writes, exits 0. */
   const oneLiner = (exit = 0): RecordedLog => {
-    const l = log([
-      exec(100, 2, "/usr/bin/node", ["node", "-e", "read and write"]),
-      ...FIVE.map((key) => ({ kind: "env", pid: 2, key, source: "node" })),
-      { kind: "env", pid: 2, key: "WIDGETS_MODE", source: "node" },
-      { kind: "write", pid: 100, path: "/usr/share/x", op: "mkdir", ok: false, source: "process" },
-      { kind: "write", pid: 100, path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
-    ]);
-    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
+    const l = log(
+      [
+        exec(100, 2, "/usr/bin/node", ["node", "-e", "read and write"]),
+        ...FIVE.map((key) => ({ kind: "env", pid: 2, key, source: "node" })),
+        { kind: "env", pid: 2, key: "WIDGETS_MODE", source: "node" },
+        { kind: "write", pid: 100, path: "/usr/share/x", op: "mkdir", ok: false, source: "process" },
+        { kind: "write", pid: 100, path: "/usr/lib/x/y.pyc", op: "create", ok: false, source: "process" },
+      ],
+      {},
+      exit,
+    );
     return l;
   };
 
@@ -424,11 +425,14 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
 
   it("a refused write the command did not need (it exited 0) is listed apart; in a failed run it is proposed", () => {
     const refused = (exit: number): RecordedLog => {
-      const l = log([
-        { kind: "write", path: "/home/runner/.cache/pip/x", op: "create", ok: false, source: "process" },
-        { kind: "write", path: "/srv/app/__pycache__/m.cpython-312.pyc", op: "create", ok: false, source: "process" },
-      ]);
-      (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = exit;
+      const l = log(
+        [
+          { kind: "write", path: "/home/runner/.cache/pip/x", op: "create", ok: false, source: "process" },
+          { kind: "write", path: "/srv/app/__pycache__/m.cpython-312.pyc", op: "create", ok: false, source: "process" },
+        ],
+        {},
+        exit,
+      );
       return l;
     };
     const passed = suggestEnvelope([refused(0)], from0);
@@ -510,8 +514,7 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
   });
 
   it("a failed run's withheld credential is listed apart, never proposed unobserved", () => {
-    const l = log([exec(902, 4, "/work/repo/bin/cargo", ["cargo", "test"])], { withheld: ["CARGO_HOME", "CARGO_REGISTRY_TOKEN"] });
-    (l.lines[l.lines.length - 1] as Record<string, unknown>).exit_code = 1;
+    const l = log([exec(902, 4, "/work/repo/bin/cargo", ["cargo", "test"])], { withheld: ["CARGO_HOME", "CARGO_REGISTRY_TOKEN"] }, 1);
     const s = suggestEnvelope([l], from0);
     expect(s.envelope.allowed_env).toEqual(["CARGO_HOME"]);
     expect(s.notProposed).toMatchObject([{ entry: "CARGO_REGISTRY_TOKEN", kind: "credential" }]);

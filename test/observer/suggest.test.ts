@@ -309,11 +309,7 @@ describe("who read it: each entry names its program; withheld keys of a failed n
   const suggestJson = async (log: string, from: string) => {
     const { readVerifiedEnvelope } = await import("../../src/check/files.js");
     const { suggestEnvelope } = await import("../../src/core/suggest.js");
-    const lines = readFileSync(log, "utf8")
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    return suggestEnvelope([{ file: log, lines }], (await readVerifiedEnvelope(from)).envelope);
+    return suggestEnvelope([{ file: log, bytes: readFileSync(log) }], (await readVerifiedEnvelope(from)).envelope);
   };
   const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : null;
 

@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Refusal } from "../../src/core/errors.js";
 import { digestLine, hashOf } from "./hash.js";
 
 export { hashOf };
@@ -21,8 +22,8 @@ export function envelopeText(overrides: Record<string, unknown> = {}): string {
 
 export type Event = Record<string, unknown>;
 
-/** A complete log: meta, the events, and an end line with the right count. */
-export function logText(envelopeHash: string, events: Event[], opts: { seq?: boolean; meta?: Event } = {}): string {
+/** A complete log's lines: meta, the events, and an end line with the right count. */
+export function logLines(envelopeHash: string, events: Event[], opts: { seq?: boolean; meta?: Event } = {}): Event[] {
   const lines: Event[] = [
     {
       v: 1,
@@ -38,7 +39,16 @@ export function logText(envelopeHash: string, events: Event[], opts: { seq?: boo
   ];
   lines.push({ v: 1, kind: "end", events: lines.length, exit_code: 0 });
   if (opts.seq) lines.forEach((l, i) => (l.seq = i));
-  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+  return lines;
+}
+
+/** A complete log: meta, the events, and an end line with the right count. */
+export function logText(envelopeHash: string, events: Event[], opts: { seq?: boolean; meta?: Event } = {}): string {
+  return (
+    logLines(envelopeHash, events, opts)
+      .map((l) => JSON.stringify(l))
+      .join("\n") + "\n"
+  );
 }
 
 export function tempDir(prefix = "eg-test-"): string {
@@ -63,4 +73,20 @@ export function writeFixture(envelope: string, makeLog: (hash: string) => string
   const logPath = join(dir, "observer.jsonl");
   writeFileSync(logPath, makeLog(hash));
   return { dir, envelope: envPath, digest: `${envPath}.sha256`, log: logPath, hash };
+}
+
+/** A log as suggest, the footprint, audit and the proposal take it: its lines' JSON, as bytes (read by core/log-reader.ts). */
+export function recordedLog(file: string, lines: readonly Event[]): { file: string; bytes: Uint8Array } {
+  return { file, bytes: new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n") };
+}
+
+/** The code of the Refusal `f` throws, or "(none)" when it throws none (anything else is rethrown). */
+export function codeOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    if (err instanceof Refusal) return err.code;
+    throw err;
+  }
+  return "(none)";
 }
