@@ -1,14 +1,10 @@
-import { Refusal, isRefusal } from "../core/errors.js";
+import { shellRefusal } from "../store/db.js";
 import type { Store } from "../store/index.js";
 import { writeHeartbeat } from "../store/ops.js";
 
 interface HealthAnswer {
   status: number;
   body: Record<string, unknown>;
-}
-
-function storeError(err: unknown): Refusal {
-  return isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String((err as Error)?.message ?? err), { cause: err });
 }
 
 /**
@@ -21,12 +17,18 @@ export async function checkHealth(store: Store, replicaId: string, storeLabel: s
   try {
     paused = (await store.killSwitch()).paused;
   } catch (err) {
-    return { status: 503, body: { ok: false, store: storeLabel, failing: "store_read", error: storeError(err).toJSON() } };
+    return {
+      status: 503,
+      body: { ok: false, store: storeLabel, failing: "store_read", error: shellRefusal(err, "read the kill switch").toJSON() },
+    };
   }
   try {
     await writeHeartbeat(store, replicaId, now);
   } catch (err) {
-    return { status: 503, body: { ok: false, store: storeLabel, failing: "store_write", paused, error: storeError(err).toJSON() } };
+    return {
+      status: 503,
+      body: { ok: false, store: storeLabel, failing: "store_write", paused, error: shellRefusal(err, "write the heartbeat").toJSON() },
+    };
   }
   return {
     status: 200,

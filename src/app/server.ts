@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Refusal, isRefusal } from "../core/errors.js";
+import { shellRefusal } from "../store/db.js";
 import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
 import type { SecretSource } from "./secrets.js";
@@ -62,7 +62,7 @@ export function createAppServer(options: ServerOptions): Server {
         if (url.pathname === "/status.json") return sendJson(res, 200, snapshot);
         return sendHtml(res, 200, renderStatusHtml(snapshot));
       } catch (err) {
-        const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String(err));
+        const gate = shellRefusal(err, "build the status page");
         if (url.pathname === "/status.json") return sendJson(res, 503, { error: gate.toJSON() });
         return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
       }
@@ -74,7 +74,7 @@ export function createAppServer(options: ServerOptions): Server {
         if (line === null) return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
         return sendJson(res, 200, line);
       } catch (err) {
-        const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", String(err));
+        const gate = shellRefusal(err, "read the delivery");
         return sendJson(res, 503, { error: gate.toJSON() });
       }
     }

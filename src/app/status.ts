@@ -902,7 +902,15 @@ ${table(
 }
 
 /** The page served when the store cannot be read: what failed and what to do, never a raw JSON body. */
+/** The page served when the status could not be built: a store outage, or (any other code) a bug, said as such. */
 export function renderStoreDownHtml(generatedAt: string, storeLabel: string, error: { code: string; message: string }): string {
+  if (error.code !== "STORE_UNAVAILABLE") {
+    return `${PAGE_HEAD("envelope-gate App status: not built")}
+<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
+<p class="alert" id="attention">The status page could not be built (${esc(error.code)}): ${esc(error.message)}</p>
+<p>What to do: ${esc(hintOf(error.code))}</p>
+</body></html>`;
+  }
   return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
 <h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
 <p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>

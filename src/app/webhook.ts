@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual, type Hmac } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Refusal, httpStatusOf, isRefusal, type ErrorCode } from "../core/errors.js";
+import { shellRefusal } from "../store/db.js";
 import { payloadProblems } from "../core/payload-shape.js";
 import { secretLines, type SecretSource } from "./secrets.js";
 import { spoolBody } from "./spool.js";
@@ -139,7 +140,7 @@ export class WebhookIntake {
     } catch (err) {
       // Nothing was recorded (the store did not take the write): an honest 503, and the
       // redelivery sweep asks GitHub for this delivery again once the store is back.
-      const gate = isRefusal(err) ? err : new Refusal("STORE_UNAVAILABLE", (err as Error)?.message ?? String(err), { cause: err });
+      const gate = shellRefusal(err, "record the delivery");
       this.service.log("error", "delivery.unrecorded", {
         delivery,
         github_event: event,

@@ -1,4 +1,5 @@
 import type { DualRun, DualRunState, InstallationMode, LedgerPr, LedgerPrState, NewDualRun } from "../core/app-records.js";
+import { Refusal } from "../core/errors.js";
 import { BudgetLedger } from "./budget.js";
 import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
@@ -187,7 +188,7 @@ export class Store {
     );
     const row = rows[0];
     // The row is written by migration 1; its absence means the store is not what we migrated.
-    if (!row) throw new Error("kill_switch row missing");
+    if (!row) throw new Refusal("STORE_UNAVAILABLE", "the kill switch row is missing from the store: it is not the one the App migrated");
     // A recorded state that cannot be read is a pause: "could not check" never reads as "running".
     let recorded: { paused: boolean; unreadable?: string } = { paused: false };
     if (row.recorded !== null && row.recorded !== undefined) {

@@ -26,6 +26,7 @@ import {
   TestClock,
   workflowRunPayload,
   type World,
+  withSqliteApp,
 } from "./helpers.js";
 import { runCli, startAppProcess } from "./process.js";
 
@@ -281,6 +282,29 @@ describe("STORE_UNAVAILABLE", () => {
     });
     expect(res.code).toBe(3);
     expect(res.stderr).toContain("STORE_UNAVAILABLE");
+  });
+});
+
+describe("INTERNAL_ERROR: a bug in the App is not a store outage", () => {
+  it("a row the App cannot read (a time that is not a number) answers INTERNAL_ERROR on the status pages while the store answers", async () => {
+    await withSqliteApp(async (app, other) => {
+      // SQLite keeps a text in a BIGINT column: the App's code then meets an Invalid Date.
+      other
+        .prepare(
+          "INSERT INTO deliveries (delivery_id, event, state, owner, lease_until, attempts, failures, received_at) VALUES ('odd', 'ping', 'done', 'x', 0, 1, 0, 'not-a-time')",
+        )
+        .run();
+      const one = await fetch(`${app.url}/status/deliveries/odd.json`);
+      expect(one.status).toBe(503);
+      expect(await one.json()).toMatchObject({ error: { code: "INTERNAL_ERROR", message: expect.stringContaining("RangeError") } });
+      const json = await fetch(`${app.url}/status.json`);
+      expect(json.status).toBe(503);
+      expect(await json.json()).toMatchObject({ error: { code: "INTERNAL_ERROR" } });
+      const page = await (await fetch(`${app.url}/status`)).text();
+      expect(page).toContain("The status page could not be built (INTERNAL_ERROR)");
+      expect(page).not.toContain("store is unavailable");
+      expect(await (await fetch(`${app.url}/healthz`)).json()).toMatchObject({ ok: true });
+    });
   });
 });
 

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type Database from "better-sqlite3";
 import pg from "pg";
 import { budgetPolicyFromEnv, redeliveryPolicyFromEnv, type AppConfig } from "../../src/app/config.js";
 import { startApp, type RunningApp } from "../../src/app/start.js";
@@ -377,6 +379,22 @@ export async function deliverAndWait(
 
 export async function startTestApp(fake: FakeGitHub, clock: Clock, overrides: Partial<AppConfig> = {}): Promise<RunningApp> {
   return startApp(baseConfig(fake, overrides), { clock, log: silent, sweeper: false, retryAfterMs: 1 });
+}
+
+/** An App on an SQLite file, with a second connection to the same file (another writer, or a hand on its rows). */
+export async function withSqliteApp(fn: (app: RunningApp, other: Database.Database) => Promise<void>): Promise<void> {
+  const world = await startWorld();
+  const dbPath = join(tempDir(), "app.sqlite");
+  const app = await startTestApp(world.fake, new TestClock(), { store: { sqlitePath: dbPath } });
+  const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+  const other = new Sqlite(dbPath);
+  try {
+    await fn(app, other);
+  } finally {
+    other.close();
+    await app.close();
+    await world.close();
+  }
 }
 
 /** A fresh PostgreSQL schema for one test file; drop it with the returned function. */

@@ -1,8 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/app/config.js";
 import { APP_SETTINGS } from "../../src/app/settings.js";
@@ -13,10 +11,9 @@ import {
   deliverAndWait,
   processEnv,
   SECRET,
-  startTestApp,
   startWorld,
   tempDir,
-  TestClock,
+  withSqliteApp,
   workflowRunPayload,
 } from "./helpers.js";
 import { runCli, startAppProcess } from "./process.js";
@@ -25,12 +22,7 @@ const FAILING = [{ name: "schema_key_order", result: "fail" as const }];
 
 describe("health that means it", () => {
   it("/healthz is 503 store_write while the store can be read but not written (SQLite write lock held elsewhere), 200 again after", async () => {
-    const world = await startWorld();
-    const dbPath = join(tempDir(), "app.sqlite");
-    const app = await startTestApp(world.fake, new TestClock(), { store: { sqlitePath: dbPath } });
-    const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-    const other = new Sqlite(dbPath);
-    try {
+    await withSqliteApp(async (app, other) => {
       expect(await (await fetch(`${app.url}/healthz`)).json()).toMatchObject({ ok: true, checks: { store_read: "ok", store_write: "ok" } });
       // Another writer holds SQLite's write lock: reads go on (WAL), every write times out.
       other.exec("BEGIN IMMEDIATE");
@@ -43,11 +35,7 @@ describe("health that means it", () => {
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
       const beats = other.prepare("SELECT replica_id FROM heartbeats").all() as { replica_id: string }[];
       expect(beats.map((b) => b.replica_id)).toEqual([app.service.settings.replicaId]);
-    } finally {
-      other.close();
-      await app.close();
-      await world.close();
-    }
+    });
   });
 });
 
