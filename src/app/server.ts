@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { httpStatusOf, Refusal } from "../core/errors.js";
 import { shellRefusal } from "../store/db.js";
 import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
@@ -34,6 +35,11 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
  * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
  * GET /status/deliveries/<id>.json (what became of one delivery).
  */
+/** A refusal answered with its code's status from the error table (a code outside it does not compile). */
+function answerRefusal(res: ServerResponse, refusal: Refusal): void {
+  sendJson(res, httpStatusOf(refusal.code), { error: refusal.toJSON() });
+}
+
 export function createAppServer(options: ServerOptions): Server {
   const { service } = options;
   const intake = new WebhookIntake(service, options.secrets);
@@ -71,14 +77,14 @@ export function createAppServer(options: ServerOptions): Server {
     if (method === "GET" && one) {
       try {
         const line = await deliveryStatus(service.store, decodeURIComponent(one[1] as string));
-        if (line === null) return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
+        if (line === null) return answerRefusal(res, new Refusal("NOT_FOUND", "no delivery with this id is recorded"));
         return sendJson(res, 200, line);
       } catch (err) {
         const gate = shellRefusal(err, "read the delivery");
         return sendJson(res, 503, { error: gate.toJSON() });
       }
     }
-    return sendJson(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
+    return answerRefusal(res, new Refusal("NOT_FOUND", `${method} ${url.pathname}`));
   };
   const server = createServer(
     {
@@ -89,7 +95,7 @@ export function createAppServer(options: ServerOptions): Server {
     },
     (req, res) => {
       handle(req, res).catch((err) => {
-        if (!res.headersSent) sendJson(res, 500, { error: { code: "INTERNAL_ERROR", message: String((err as Error)?.message ?? err) } });
+        if (!res.headersSent) sendJson(res, 500, { error: new Refusal("INTERNAL_ERROR", String((err as Error)?.message ?? err)).toJSON() });
         else res.destroy();
       });
     },

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Server } from "node:http";
 import { Refusal } from "../core/errors.js";
 import { AppClient } from "../github/app-client.js";
+import { shellRefusal } from "../store/db.js";
 import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
 import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
@@ -124,7 +125,7 @@ export async function startApp(
         else if (!recordedStopped) log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
         recordedStopped = !alive;
       })
-      .catch((err) => log("warn", "heartbeat.failed", { code: (err as Refusal).code ?? "INTERNAL_ERROR" }));
+      .catch((err) => log("warn", "heartbeat.failed", { code: shellRefusal(err, "write the heartbeat").code }));
   }, config.heartbeatMs);
   heartbeat.unref();
   let timer: NodeJS.Timeout | null = null;
@@ -136,7 +137,7 @@ export async function startApp(
       if (sweeping) return;
       sweeping = app
         .sweep()
-        .catch((err) => log("error", "sweep.failed", { code: (err as Refusal).code ?? "INTERNAL_ERROR", message: (err as Error).message }))
+        .catch((err) => log("error", "sweep.failed", refusalFields(shellRefusal(err, "sweep"))))
         .finally(() => {
           sweeping = null;
         });
@@ -146,9 +147,7 @@ export async function startApp(
       if (redelivering) return;
       redelivering = app
         .redeliverySweep()
-        .catch((err) =>
-          log("error", "redelivery.failed", { code: (err as Refusal).code ?? "INTERNAL_ERROR", message: (err as Error).message }),
-        )
+        .catch((err) => log("error", "redelivery.failed", refusalFields(shellRefusal(err, "ask GitHub for failed deliveries again"))))
         .finally(() => {
           redelivering = null;
         });
@@ -202,9 +201,14 @@ async function recordCleanStop(store: Store, owner: string, clock: Clock, log: L
   }
   log("error", "app.stop_unrecorded", {
     owner,
-    code: (last as Refusal).code ?? "INTERNAL_ERROR",
-    message: `this clean stop could not be recorded (${(last as Error).message}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
+    code: shellRefusal(last, "record the stop").code,
+    message: `this clean stop could not be recorded (${(last as Error)?.message ?? String(last)}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
   });
+}
+
+/** A refusal's code and message, for a log line. */
+function refusalFields(r: Refusal): { code: string; message: string } {
+  return { code: r.code, message: r.message };
 }
 
 function within(ms: number, work: Promise<void>): Promise<boolean> {

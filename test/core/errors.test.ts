@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -175,5 +175,38 @@ describe("logOpenError", () => {
       cause,
     ]);
     expect(logOpenError("not an error", path).message).toBe(`observer log ${path} cannot be read (not an error)`);
+  });
+});
+
+describe("every code the source answers is in the table", () => {
+  const srcRoot = resolve(import.meta.dirname, "../../src");
+  const sources = (readdirSync(srcRoot, { recursive: true, encoding: "utf8" }) as string[])
+    .filter((f) => /\.(ts|js|mjs|c|h)$/.test(f))
+    .map((f) => ({ file: f, text: readFileSync(join(srcRoot, f), "utf8") }));
+  // A code where it is answered, logged or refused with: a refusal's first argument, an answer's
+  // `code:`, a fallback code (`?? "X"`), a hint looked up, a code in a failure line's text.
+  const ANSWERED =
+    /(?:(?:\bRefusal\(\s*|\brefuse\(\s*|\bfail\(\s*|\bcode:\s*|\?\?\s*|\bhintOf\(\s*)["'`]|envelope-gate: )([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+
+  it("names only codes of ERROR_CODES, wherever src/ answers one by its literal", () => {
+    const answered = sources.flatMap(({ file, text }) => [...text.matchAll(ANSWERED)].map((m) => ({ file, code: m[1] as string })));
+    expect(answered.length).toBeGreaterThan(150);
+    expect(new Set(answered.map((a) => a.code))).toContain("NOT_FOUND");
+    expect(answered.filter((a) => !isErrorCode(a.code)).map((a) => `${a.file}: ${a.code}`)).toEqual([]);
+  });
+
+  it("reads no code off an error of unknown kind (a Node or driver error's ENOENT or SQLITE_BUSY would be answered)", () => {
+    const casts = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/\(\s*\w+\s+as\s+(?:Refusal|\{\s*code[^}]*\})\s*\)\s*(?:\?\.|\.)code\b/g)]
+        .filter(() => file !== "core/errors.ts") // errnoOf: reads a Node error's own errno, never an answered code
+        .map((m) => `${file}: ${m[0]}`),
+    );
+    expect(casts).toEqual([]);
+  });
+
+  it("answers the App's HTTP refusals through a Refusal, so the type checker holds the code to the table", () => {
+    const server = sources.find((s) => s.file === "app/server.ts")?.text ?? "";
+    expect(server).toContain('new Refusal("NOT_FOUND"');
+    expect(server).not.toMatch(/error:\s*\{\s*code:/);
   });
 });
