@@ -54,8 +54,13 @@ export interface ReportedRun {
  * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
  * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
  * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ * Its arguments are parsed once, here; `parsed` is told the --observer path taken from them.
  */
-export async function runCommand(args: string[], usage: (message: string) => never): Promise<number> {
+export async function runCommand(
+  args: string[],
+  usage: (message: string) => never,
+  parsed: (observer: string | undefined) => void = () => {},
+): Promise<number> {
   const dashes = args.indexOf("--");
   if (dashes === -1) usage("run needs `-- CMD [ARGS...]`");
   const command = args.slice(dashes + 1);
@@ -66,6 +71,7 @@ export async function runCommand(args: string[], usage: (message: string) => nev
     strict: true,
     allowPositionals: false,
   });
+  parsed(values.observer);
   if (!values.envelope) usage("run needs --envelope");
   if (!values.observer) usage("run needs --observer");
   return runAndReport({
