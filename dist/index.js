@@ -36469,6 +36469,48 @@ function capAnnotations(all, max = MAX_ANNOTATIONS) {
     return { kept: sorted.slice(0, max), omitted: all.length - max };
 }
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/core/paths.ts
+/**
+ * Lexical path handling. The checking machine's filesystem is never consulted: the observer
+ * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ */
+const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
+function foldPath(path) {
+    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
+        return null;
+    if (!NEEDS_FOLDING.test(path))
+        return path;
+    const out = [];
+    for (const segment of path.split("/")) {
+        if (segment === "" || segment === ".")
+            continue;
+        if (segment === "..") {
+            out.pop();
+            continue;
+        }
+        out.push(segment);
+    }
+    return "/" + out.join("/");
+}
+/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
+function paths_isInsideRoot(foldedPath, foldedRoot) {
+    if (foldedRoot === "/")
+        return true;
+    if (!foldedPath.startsWith(foldedRoot))
+        return false;
+    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+}
+function isInsideAnyRoot(foldedPath, foldedRoots) {
+    for (const root of foldedRoots) {
+        if (paths_isInsideRoot(foldedPath, root))
+            return true;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/core/hosts.ts
 /**
  * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
@@ -36630,6 +36672,239 @@ function formatEndpoint(host, port) {
         return host;
     return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
+
+;// CONCATENATED MODULE: ./src/core/protected.ts
+/**
+ * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
+ *
+ * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
+ * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
+ * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
+ * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
+ * allowed root.
+ *
+ * A write is protected when:
+ * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
+ *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
+ *   said (isProtectedEffect); or, inside an allowed root,
+ * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
+ *   and the gitdirs they point at, `.github`, the Action's own directory), or
+ * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
+ *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
+ *   except under the run's own scratch directory when the scratch and the workspace do not overlap
+ *   (a test's throwaway repository in /tmp is the run's own);
+ * and it is not under an entry of the envelope's `writable_protected` (recorded as
+ * `meta.protected.writable`) that may be made writable at all.
+ *
+ * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
+ * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
+ * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
+ * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
+ * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
+ * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
+ * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
+ * not depend on whether the file was still there at the end. A suite that needs one writes it in
+ * the scratch, or names its directory in `writable_protected`.
+ */
+
+const GIT_DIR_NAME = ".git";
+/** Names whose entries are protected wherever they are below a root (and everything inside them). */
+const PROTECTED_NAMES = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
+/**
+ * Inside a git directory: what makes git run a program or read another file (hooks, config,
+ * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
+ */
+const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
+const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
+function segments(folded) {
+    return folded === "/" ? [] : folded.slice(1).split("/");
+}
+/**
+ * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
+ * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
+ * An entry that only contains a git directory on disk (an absolute path above a repository) is
+ * found at run time (`containsGitPath`).
+ */
+function neverWritableReason(folded) {
+    const parts = segments(folded);
+    const git = parts.indexOf(GIT_DIR_NAME);
+    if (git === -1)
+        return null;
+    const below = parts[git + 1];
+    if (below === undefined)
+        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
+    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
+        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
+    }
+    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
+    const rest = "/" + parts.slice(git + 1).join("/");
+    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
+}
+/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
+function containsAny(entry, paths) {
+    for (const p of paths)
+        if (isInsideRoot(p, entry))
+            return p;
+    return null;
+}
+/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
+function hasProtectedSegmentBelow(folded, root) {
+    if (folded === root || !paths_isInsideRoot(folded, root))
+        return false;
+    const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
+    return below.split("/").some((s) => PROTECTED_NAMES.has(s));
+}
+/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
+function madeWritable(folded, set) {
+    return isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
+}
+/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
+function isProtectedWrite(folded, roots, set) {
+    if (madeWritable(folded, set))
+        return false;
+    if (isInsideAnyRoot(folded, set.paths))
+        return true;
+    if (isInsideAnyRoot(folded, set.gitExempt))
+        return false;
+    return roots.some((root) => hasProtectedSegmentBelow(folded, root));
+}
+/**
+ * Whether a protected entry the effects check found changed at `folded` is a violation: always,
+ * unless `writable_protected` made it writable (the check looks only at protected entries of the
+ * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
+ * exemption are asked again).
+ */
+function isProtectedEffect(folded, set) {
+    return !madeWritable(folded, set);
+}
+/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
+function gitExemptFor(workspace, scratch) {
+    if (scratch === undefined)
+        return [];
+    const s = foldPath(scratch);
+    if (s === null || s === "/")
+        return [];
+    if (workspace === undefined)
+        return [s];
+    const w = foldPath(workspace);
+    if (w === null || paths_isInsideRoot(w, s) || paths_isInsideRoot(s, w))
+        return [];
+    return [s];
+}
+/**
+ * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
+ * an error message for a malformed value; an absent value is the empty set (the lexical names
+ * rule still applies).
+ */
+function protectedFromMeta(value, workspace, scratch) {
+    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
+    if (value === undefined)
+        return { ...NO_PROTECTED, gitExempt };
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+        return `meta "protected" must be an object`;
+    const record = value;
+    const out = { paths: [], writable: [], gitExempt };
+    for (const key of Object.keys(record)) {
+        if (key !== "paths" && key !== "writable")
+            return `meta "protected" has an unknown key "${key}"`;
+        const list = record[key];
+        if (!Array.isArray(list))
+            return `meta "protected.${key}" must be an array of absolute paths`;
+        for (const item of list) {
+            const folded = typeof item === "string" && !item.includes("\u0000") ? foldPath(item) : null;
+            if (folded === null)
+                return `meta "protected.${key}" must be an array of absolute paths`;
+            out[key].push(folded);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/log-format.ts
+/**
+ * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
+ * a field may take, and the limits a reader holds a log to. What the observer writes and what the
+ * reader (./log-reader.ts) accepts are both this.
+ */
+const LOG_VERSION = 1;
+/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
+const MAX_LINE_LENGTH = 4 * 1024 * 1024;
+const WRITE_OPS = new Set([
+    "write",
+    "create",
+    "delete",
+    "rename",
+    "mkdir",
+    "chmod",
+    "truncate",
+    "link",
+    "symlink",
+    "chown",
+    "utimes",
+    "xattr",
+    "bind",
+]);
+function isWriteOp(op) {
+    return WRITE_OPS.has(op);
+}
+/**
+ * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
+ * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
+ */
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+function isMissingTargetErrno(errno) {
+    return MISSING_TARGET_ERRNOS.has(errno);
+}
+/**
+ * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
+ * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
+ *   the call is not in the line (strace); read from /proc afterwards it may be another file.
+ * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
+ */
+const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
+/** Every kind, in the order the reader matches them. */
+const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
+/**
+ * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
+ * else on an event is malformed. (Meta may carry extra fields.)
+ */
+const FIELD_NAMES = [
+    ...COMMON_FIELDS,
+    "path",
+    "op",
+    "name",
+    "key",
+    "host",
+    "port",
+    "proto",
+    "argv",
+    "cwd",
+    "events",
+    "exit_code",
+    "signal",
+    "errno",
+    "jail_pid",
+    "path_unknown",
+];
+/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
+const KIND_FIELDS = {
+    write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
+    tool: { required: ["name"], optional: [] },
+    env: { required: ["key"], optional: ["op"] },
+    host: { required: ["host"], optional: ["port", "proto"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+    syscall: { required: ["name"], optional: [] },
+    end: { required: ["events", "exit_code"], optional: ["signal"] },
+};
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
@@ -36916,46 +37191,6 @@ function commitRunEnvironment(caller) {
             out[key] = value;
     }
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/paths.ts
-/**
- * Lexical path handling. The checking machine's filesystem is never consulted: the observer
- * already resolved symlinks where the write happened, and the gate judges what was recorded.
- */
-const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
-/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
-function foldPath(path) {
-    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
-        return null;
-    if (!NEEDS_FOLDING.test(path))
-        return path;
-    const out = [];
-    for (const segment of path.split("/")) {
-        if (segment === "" || segment === ".")
-            continue;
-        if (segment === "..") {
-            out.pop();
-            continue;
-        }
-        out.push(segment);
-    }
-    return "/" + out.join("/");
-}
-/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function paths_isInsideRoot(foldedPath, foldedRoot) {
-    if (foldedRoot === "/")
-        return true;
-    if (!foldedPath.startsWith(foldedRoot))
-        return false;
-    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
-}
-function isInsideAnyRoot(foldedPath, foldedRoots) {
-    for (const root of foldedRoots) {
-        if (paths_isInsideRoot(foldedPath, root))
-            return true;
-    }
-    return false;
 }
 
 ;// CONCATENATED MODULE: ./src/core/never-proposed.ts
@@ -37435,153 +37670,6 @@ function decodeUtf8Strict(bytes) {
         }
         return { invalidAt: i, line };
     }
-}
-
-;// CONCATENATED MODULE: ./src/core/protected.ts
-/**
- * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
- *
- * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
- * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
- * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
- * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
- * allowed root.
- *
- * A write is protected when:
- * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
- *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
- *   said (isProtectedEffect); or, inside an allowed root,
- * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
- *   and the gitdirs they point at, `.github`, the Action's own directory), or
- * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
- *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
- *   except under the run's own scratch directory when the scratch and the workspace do not overlap
- *   (a test's throwaway repository in /tmp is the run's own);
- * and it is not under an entry of the envelope's `writable_protected` (recorded as
- * `meta.protected.writable`) that may be made writable at all.
- *
- * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
- * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
- * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
- * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
- * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
- * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
- * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
- * not depend on whether the file was still there at the end. A suite that needs one writes it in
- * the scratch, or names its directory in `writable_protected`.
- */
-
-const GIT_DIR_NAME = ".git";
-/** Names whose entries are protected wherever they are below a root (and everything inside them). */
-const PROTECTED_NAMES = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
-/**
- * Inside a git directory: what makes git run a program or read another file (hooks, config,
- * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
- */
-const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
-const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
-function segments(folded) {
-    return folded === "/" ? [] : folded.slice(1).split("/");
-}
-/**
- * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
- * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
- * An entry that only contains a git directory on disk (an absolute path above a repository) is
- * found at run time (`containsGitPath`).
- */
-function neverWritableReason(folded) {
-    const parts = segments(folded);
-    const git = parts.indexOf(GIT_DIR_NAME);
-    if (git === -1)
-        return null;
-    const below = parts[git + 1];
-    if (below === undefined)
-        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
-    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
-        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
-    }
-    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
-    const rest = "/" + parts.slice(git + 1).join("/");
-    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
-}
-/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
-function containsAny(entry, paths) {
-    for (const p of paths)
-        if (isInsideRoot(p, entry))
-            return p;
-    return null;
-}
-/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
-function hasProtectedSegmentBelow(folded, root) {
-    if (folded === root || !paths_isInsideRoot(folded, root))
-        return false;
-    const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
-    return below.split("/").some((s) => PROTECTED_NAMES.has(s));
-}
-/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
-function madeWritable(folded, set) {
-    return isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
-}
-/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
-function isProtectedWrite(folded, roots, set) {
-    if (madeWritable(folded, set))
-        return false;
-    if (isInsideAnyRoot(folded, set.paths))
-        return true;
-    if (isInsideAnyRoot(folded, set.gitExempt))
-        return false;
-    return roots.some((root) => hasProtectedSegmentBelow(folded, root));
-}
-/**
- * Whether a protected entry the effects check found changed at `folded` is a violation: always,
- * unless `writable_protected` made it writable (the check looks only at protected entries of the
- * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
- * exemption are asked again).
- */
-function isProtectedEffect(folded, set) {
-    return !madeWritable(folded, set);
-}
-/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
-function gitExemptFor(workspace, scratch) {
-    if (scratch === undefined)
-        return [];
-    const s = foldPath(scratch);
-    if (s === null || s === "/")
-        return [];
-    if (workspace === undefined)
-        return [s];
-    const w = foldPath(workspace);
-    if (w === null || paths_isInsideRoot(w, s) || paths_isInsideRoot(s, w))
-        return [];
-    return [s];
-}
-/**
- * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
- * an error message for a malformed value; an absent value is the empty set (the lexical names
- * rule still applies).
- */
-function protectedFromMeta(value, workspace, scratch) {
-    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
-    if (value === undefined)
-        return { ...NO_PROTECTED, gitExempt };
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-        return `meta "protected" must be an object`;
-    const record = value;
-    const out = { paths: [], writable: [], gitExempt };
-    for (const key of Object.keys(record)) {
-        if (key !== "paths" && key !== "writable")
-            return `meta "protected" has an unknown key "${key}"`;
-        const list = record[key];
-        if (!Array.isArray(list))
-            return `meta "protected.${key}" must be an array of absolute paths`;
-        for (const item of list) {
-            const folded = typeof item === "string" && !item.includes("\u0000") ? foldPath(item) : null;
-            if (folded === null)
-                return `meta "protected.${key}" must be an array of absolute paths`;
-            out[key].push(folded);
-        }
-    }
-    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
@@ -38072,9 +38160,1125 @@ function judgeExec(ctx, path) {
         return null;
     return commands.names.has(path.slice(path.lastIndexOf("/") + 1)) ? null : "undeclared_command";
 }
+/**
+ * The allowed_commands entry for a program started as `argv` from the folded `path`, portable as
+ * judgeExec matches it: started by a bare name (argv[0] has no "/"), PATH found it and its file's
+ * name allows it at any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as
+ * `dash`); started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure), the path.
+ */
+function commandEntry(path, argv) {
+    const argv0 = argv[0];
+    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+    return byName ? path.slice(path.lastIndexOf("/") + 1) : path;
+}
 /** A system call the jail's seccomp filter traps: no envelope allows one. */
 function judgeSyscall() {
     return "forbidden_syscall";
+}
+
+;// CONCATENATED MODULE: ./src/core/log-reader.ts
+/**
+ * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
+ * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
+ * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
+ *
+ * A log that cannot be fully read and checked never yields a verdict: every structural
+ * problem throws a typed Refusal instead ("could not observe" never reads as "observed
+ * nothing").
+ */
+
+
+
+
+
+
+
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+    v: 0,
+    kind: 1,
+    ts: 2,
+    pid: 3,
+    ppid: 4,
+    source: 5,
+    seq: 6,
+    canary: 7,
+    ok: 8,
+    via: 9,
+    path: 10,
+    op: 11,
+    name: 12,
+    key: 13,
+    host: 14,
+    port: 15,
+    proto: 16,
+    argv: 17,
+    cwd: 18,
+    events: 19,
+    exit_code: 20,
+    signal: 21,
+    errno: 22,
+    jail_pid: 23,
+    path_unknown: 24,
+};
+FIELD_NAMES.forEach((f, i) => {
+    if (SLOT[f] !== i)
+        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
+const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
+const bit = (f) => 1 << SLOT[f];
+const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
+/** Each event kind's own fields (KIND_FIELDS) as field names. */
+const KIND_FIELD_NAMES = KIND_FIELDS;
+const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
+    kind,
+    { required: bits(spec.required), allowed: bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
+]));
+/**
+ * Each field name with its closing quote, and the slots its first two of those bytes name (at most
+ * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
+ * so keys are never scanned on their own. Built from FIELD_NAMES.
+ */
+const QUOTED_FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(`${f}"`, "latin1"));
+const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+QUOTED_FIELD_BYTES.forEach((q, i) => {
+    const pair = (q[0] << 8) | q[1];
+    if (SLOT_BY_KEY_PAIR[pair] === -1)
+        SLOT_BY_KEY_PAIR[pair] = i;
+    else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
+        SECOND_SLOT_BY_KEY_PAIR[pair] = i;
+    else
+        throw new Error(`three fields start with the same bytes: ${FIELD_NAMES[i]}`);
+});
+/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
+function keyIs(buf, at, to, quoted) {
+    const keyLen = quoted.length;
+    if (at + keyLen >= to)
+        return false;
+    for (let j = 2; j < keyLen; j++)
+        if (quoted[j] !== buf[at + j])
+            return false;
+    return true;
+}
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+    names;
+    bytes;
+    constructor(names) {
+        this.names = names;
+        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+    }
+    match(buf, start, end) {
+        const len = end - start;
+        for (let c = 0; c < this.bytes.length; c++) {
+            const b = this.bytes[c];
+            if (b.length !== len || b[0] !== buf[start])
+                continue;
+            let j = 1;
+            while (j < len && b[j] === buf[start + j])
+                j++;
+            if (j === len)
+                return this.names[c];
+        }
+        return undefined;
+    }
+}
+const KINDS = new ByteConstants(LOG_KINDS);
+/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
+const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
+const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
+const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
+const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
+/** A non-empty array of plain strings (no escapes), such as exec's argv. */
+const T_STR_ARRAY = 6;
+/** What a walk judges by when no envelope is at hand (a footprint): nothing allowed, no network. */
+const NOTHING_ALLOWED = {
+    envelope_id: "nothing-allowed",
+    allowed_roots: [],
+    allowed_tools: [],
+    allowed_env: [],
+    allowed_hosts: [],
+    network: "deny",
+};
+/**
+ * The one walk of a log for everything that is not `check`'s verdict: the log read by the same
+ * reader `check` uses (a log `check` refuses is refused here, with the same code), each event
+ * handed on normalised with the rules' verdict under `envelope` (NOTHING_ALLOWED when null).
+ */
+function walkLog(log, envelope, roots = () => []) {
+    const events = [];
+    const loaded = {
+        envelope: envelope ?? NOTHING_ALLOWED,
+        hash: "sha256:walked",
+        file: log.file,
+        lines: new Map(),
+    };
+    const evaluator = new LogEvaluator(loaded, { file: log.file, roots, sink: (e) => events.push(e), anyEnvelope: true });
+    evaluator.push(log.bytes);
+    const verdict = evaluator.finish();
+    return { file: log.file, meta: evaluator.metaLine(), events, exitCode: verdict.exit_code, verdict };
+}
+function isEscapedQuote(line, quoteIndex) {
+    let backslashes = 0;
+    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
+        backslashes++;
+    return (backslashes & 1) === 1;
+}
+/**
+ * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
+ * comparing this with Object.keys finds duplicates without a second full parse.
+ */
+function countTopLevelKeys(line) {
+    let depth = 0;
+    let keys = 0;
+    const n = line.length;
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 0x22) {
+            let j = line.indexOf('"', i + 1);
+            while (j !== -1 && isEscapedQuote(line, j))
+                j = line.indexOf('"', j + 1);
+            if (j === -1)
+                return -1;
+            i = j + 1;
+            continue;
+        }
+        if (c === 0x7b || c === 0x5b)
+            depth++;
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+        else if (c === 0x3a && depth === 1)
+            keys++;
+        i++;
+    }
+    return keys;
+}
+const STRING_QUOTE = 1;
+const STRING_STOP = 2;
+const STRING_HIGH = 3;
+/** What each byte is inside a plain string: 0 for printable ASCII. */
+const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
+/**
+ * The index of the quote closing a string that starts at `from` and has no escapes or control
+ * characters, or -1 when there is none before `to` (the strict path then decides). Whether the
+ * string held only ASCII is written to `ascii[slot]` (1 or 0) when it ends.
+ */
+function plainStringEnd(buf, from, to, ascii, slot) {
+    let high = 0;
+    for (let j = from; j < to; j++) {
+        const x = buf[j];
+        const k = STRING_BYTE[x];
+        if (k === 0)
+            continue;
+        if (k === STRING_QUOTE) {
+            ascii[slot] = high === 0 ? 1 : 0;
+            return j;
+        }
+        if (k === STRING_STOP)
+            return -1;
+        high = 1;
+    }
+    return -1;
+}
+const TAIL_NEEDS_FOLDING = 1;
+const TAIL_HAS_GIT = 2;
+/**
+ * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
+ * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
+ */
+function scanPathTail(buf, from, to) {
+    let flags = 0;
+    for (let j = from; j < to - 1; j++) {
+        if (buf[j] !== 0x2f)
+            continue;
+        const a = buf[j + 1];
+        if (a === 0x2f)
+            return TAIL_NEEDS_FOLDING;
+        if (a === 0x2e) {
+            const b = j + 2 < to ? buf[j + 2] : 0x2f;
+            if (b === 0x2f)
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
+                flags = TAIL_HAS_GIT;
+        }
+    }
+    return flags;
+}
+function firstInvalidUtf8(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (b < 0x80)
+            continue;
+        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+        if (need < 0)
+            return i;
+        for (let k = 1; k <= need; k++) {
+            const cb = bytes[i + k];
+            if (cb === undefined)
+                return i;
+            if ((cb & 0xc0) !== 0x80)
+                return i;
+        }
+        i += need;
+    }
+    return bytes.length;
+}
+function asBuffer(chunk) {
+    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
+class LogEvaluator {
+    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
+    rules;
+    rootBytes = [];
+    rootHasGit = [];
+    anyRoot = false;
+    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
+    toolBytes;
+    envExactBytes;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
+    file;
+    envelope;
+    sink;
+    anyEnvelope;
+    rootsOf;
+    metaObject = null;
+    carry = null;
+    lineNo = 0;
+    meta = null;
+    endSeen = false;
+    endExit = null;
+    useSeq = false;
+    canaryBlockOpen = true;
+    logPathBytes = null;
+    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
+    protectedPathBytes = [];
+    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
+    pathHasGit = false;
+    violations = new Map();
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
+    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+    buf = Buffer.alloc(0);
+    mask = 0;
+    slow = false;
+    vals = new Array(FIELD_NAMES.length).fill(undefined);
+    tag = new Uint8Array(FIELD_NAMES.length);
+    start = new Int32Array(FIELD_NAMES.length);
+    end = new Int32Array(FIELD_NAMES.length);
+    ascii = new Uint8Array(FIELD_NAMES.length);
+    num = new Float64Array(FIELD_NAMES.length);
+    constructor(envelope, options) {
+        const e = envelope.envelope;
+        this.envelope = envelope;
+        this.file = options.file;
+        this.sink = options.sink ?? null;
+        this.anyEnvelope = options.anyEnvelope === true;
+        const roots = typeof options.roots === "function" ? [] : options.roots;
+        this.rootsOf = typeof options.roots === "function" ? options.roots : null;
+        this.rules = ruleContext(e, roots);
+        this.setRoots(roots);
+        // Only names requireString accepts: a match then skips nothing it would have refused.
+        const plain = (n) => n !== "" && !n.includes("\u0000");
+        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
+        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
+        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
+    }
+    setRoots(roots) {
+        this.rules = { ...this.rules, roots };
+        this.rootBytes = roots.map((r) => Buffer.from(r, "utf8"));
+        this.rootHasGit = roots.map((r) => r.includes("/.git"));
+        this.anyRoot = roots.includes("/");
+    }
+    /** The log's meta line as read, once it has been. */
+    metaLine() {
+        return this.metaObject;
+    }
+    /** Where the current line stands, for the walk. */
+    at(subject) {
+        const pid = this.val(SLOT.pid);
+        const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
+        return { line: this.lineNo, pid: typeof pid === "number" ? pid : undefined, ppid: this.val(SLOT.ppid), source, subject };
+    }
+    malformed(message, line = this.lineNo) {
+        throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
+        });
+    }
+    incomplete(message, line = this.lineNo) {
+        throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
+        });
+    }
+    checkUtf8(buf, from, to) {
+        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
+            const region = buf.subarray(from, to);
+            const bad = firstInvalidUtf8(region);
+            let line = this.lineNo + 1;
+            for (let i = 0; i < bad; i++)
+                if (region[i] === 0x0a)
+                    line++;
+            this.malformed("invalid UTF-8", line);
+        }
+    }
+    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
+    push(chunk) {
+        const buf = asBuffer(chunk);
+        let pos = 0;
+        if (this.carry !== null) {
+            const nl = buf.indexOf(0x0a);
+            if (nl === -1) {
+                this.carry = Buffer.concat([this.carry, buf]);
+                if (this.carry.length > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+                return;
+            }
+            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+            this.carry = null;
+            if (line.length > MAX_LINE_LENGTH)
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+            this.checkUtf8(line, 0, line.length);
+            this.lineNo++;
+            this.handleLine(line, 0, line.length);
+            pos = nl + 1;
+        }
+        const lastNl = buf.lastIndexOf(0x0a);
+        if (lastNl >= pos) {
+            this.checkUtf8(buf, pos, lastNl);
+            while (pos <= lastNl) {
+                const nl = buf.indexOf(0x0a, pos);
+                this.lineNo++;
+                if (nl - pos > MAX_LINE_LENGTH)
+                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
+                this.handleLine(buf, pos, nl);
+                pos = nl + 1;
+            }
+        }
+        if (pos < buf.length) {
+            this.carry = Buffer.from(buf.subarray(pos));
+            if (this.carry.length > MAX_LINE_LENGTH)
+                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
+        }
+    }
+    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
+    finish() {
+        if (this.carry !== null && this.carry.length > 0) {
+            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
+        }
+        if (this.meta === null)
+            this.incomplete("the log is empty: no meta line", 1);
+        if (!this.endSeen)
+            this.incomplete("the log has no end line", this.lineNo);
+        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
+        return {
+            verdict: violations.length === 0 ? "pass" : "envelope_fail",
+            envelope_id: this.envelope.envelope.envelope_id,
+            envelope_hash: this.envelope.hash,
+            events: this.lineNo - 2,
+            violations,
+            meta: this.meta,
+            exit_code: this.endExit,
+            counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
+        };
+    }
+    handleLine(buf, from, to) {
+        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
+        if (this.endSeen)
+            this.malformed("content after the end line");
+        if (this.lineNo === 1) {
+            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+                this.malformed("the log starts with a byte order mark");
+            }
+            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
+            return;
+        }
+        this.buf = buf;
+        let mask = this.scanFlat(buf, from, end);
+        if (mask === -1) {
+            this.slow = true;
+            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+        }
+        else {
+            this.slow = false;
+        }
+        this.mask = mask;
+        this.handleEvent();
+    }
+    /**
+     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+     * when the line needs the full JSON path, which then decides whether it is valid at all.
+     */
+    scanFlat(buf, from, to) {
+        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
+            return -1;
+        if (to - from === 2)
+            return 0;
+        const { tag, start, end, ascii, num } = this;
+        let mask = 0;
+        let i = from + 1;
+        for (;;) {
+            if (buf[i] !== 0x22)
+                return -1;
+            if (i + 2 >= to)
+                return -1;
+            const pair = (buf[i + 1] << 8) | buf[i + 2];
+            let slot = SLOT_BY_KEY_PAIR[pair];
+            if (slot < 0)
+                return -1;
+            if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot])) {
+                slot = SECOND_SLOT_BY_KEY_PAIR[pair];
+                if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot]))
+                    return -1;
+            }
+            const keyLen = QUOTED_FIELD_BYTES[slot].length;
+            const b = 1 << slot;
+            if ((mask & b) !== 0)
+                return -1;
+            i += 1 + keyLen;
+            if (buf[i] !== 0x3a)
+                return -1;
+            i++;
+            const c = buf[i];
+            if (c === 0x22) {
+                const j = plainStringEnd(buf, i + 1, to, ascii, slot);
+                if (j < 0)
+                    return -1;
+                tag[slot] = T_STR;
+                start[slot] = i + 1;
+                end[slot] = j;
+                i = j + 1;
+            }
+            else if (c === 0x5b && buf[i + 1] === 0x22) {
+                // A flat array of plain strings; val() parses it when asked.
+                let j = i + 1;
+                for (;;) {
+                    if (buf[j] !== 0x22)
+                        return -1;
+                    // An array's strings are read again by val(), which needs no ASCII flag.
+                    j = plainStringEnd(buf, j + 1, to, ascii, slot);
+                    if (j < 0)
+                        return -1;
+                    j++;
+                    if (buf[j] === 0x2c) {
+                        j++;
+                        continue;
+                    }
+                    if (buf[j] === 0x5d)
+                        break;
+                    return -1;
+                }
+                tag[slot] = T_STR_ARRAY;
+                start[slot] = i;
+                end[slot] = j + 1;
+                i = j + 1;
+            }
+            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+                let j = c === 0x2d ? i + 1 : i;
+                const digitsStart = j;
+                let value = 0;
+                while (j < to) {
+                    const d = buf[j];
+                    if (d < 0x30 || d > 0x39)
+                        break;
+                    value = value * 10 + (d - 0x30);
+                    j++;
+                }
+                const digits = j - digitsStart;
+                if (digits === 0 || digits > 15)
+                    return -1;
+                if (digits > 1 && buf[digitsStart] === 0x30)
+                    return -1;
+                const next = buf[j];
+                if (next === 0x2e || next === 0x65 || next === 0x45)
+                    return -1;
+                tag[slot] = T_NUM;
+                num[slot] = c === 0x2d ? -value : value;
+                i = j;
+            }
+            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+                tag[slot] = T_TRUE;
+                i += 4;
+            }
+            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+                tag[slot] = T_FALSE;
+                i += 5;
+            }
+            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+                tag[slot] = T_NULL;
+                i += 4;
+            }
+            else {
+                return -1;
+            }
+            mask |= b;
+            const sep = buf[i];
+            if (sep === 0x2c) {
+                i++;
+                continue;
+            }
+            return sep === 0x7d && i === to - 1 ? mask : -1;
+        }
+    }
+    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+    parseObject(line) {
+        let parsed;
+        try {
+            parsed = JSON.parse(line);
+        }
+        catch (err) {
+            if (line.trim() === "")
+                this.malformed("empty line");
+            this.malformed(`not JSON (${err.message})`);
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+            this.malformed("each line must be a JSON object");
+        }
+        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
+            this.malformed("duplicate key in the object");
+        return parsed;
+    }
+    slotsFromParsed(obj) {
+        let mask = 0;
+        for (const key of Object.keys(obj)) {
+            const slot = SLOT_BY_NAME.get(key);
+            if (slot === undefined) {
+                if (obj.kind === "meta")
+                    this.malformed("a second meta line");
+                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
+            }
+            this.vals[slot] = obj[key];
+            mask |= 1 << slot;
+        }
+        return mask;
+    }
+    has(slot) {
+        return (this.mask & (1 << slot)) !== 0;
+    }
+    /** A field's value as JSON would give it, or undefined when the line lacks it. */
+    val(slot) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow)
+            return this.vals[slot];
+        switch (this.tag[slot]) {
+            case T_STR:
+                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+            case T_NUM:
+                return this.num[slot];
+            case T_TRUE:
+                return true;
+            case T_FALSE:
+                return false;
+            case T_STR_ARRAY:
+                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
+            default:
+                return null;
+        }
+    }
+    /** A string field matched against known constants without allocating; undefined when it is none of them. */
+    constant(slot, constants) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow) {
+            const v = this.vals[slot];
+            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+        }
+        if (this.tag[slot] !== T_STR)
+            return undefined;
+        return constants.match(this.buf, this.start[slot], this.end[slot]);
+    }
+    isNumber(slot, expected) {
+        if (this.slow)
+            return this.vals[slot] === expected;
+        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+    }
+    handleEvent() {
+        if (!this.isNumber(SLOT.v, LOG_VERSION))
+            this.malformed(`"v" must be ${LOG_VERSION}`);
+        const kind = this.constant(SLOT.kind, KINDS);
+        if (kind === undefined) {
+            const raw = this.val(SLOT.kind);
+            if (typeof raw !== "string")
+                this.malformed(`"kind" must be a string`);
+            this.malformed(`unknown kind "${raw}"`);
+        }
+        if (kind === "meta")
+            this.malformed("a second meta line");
+        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
+        if (spec === undefined)
+            this.malformed(`unknown kind "${kind}"`);
+        const unknown = this.mask & ~spec.allowed;
+        if (unknown !== 0)
+            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+        if ((this.mask & spec.required) !== spec.required) {
+            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
+            this.malformed(`a ${kind} event needs "${missing}"`);
+        }
+        this.checkCommon();
+        // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
+        if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is only on write events`);
+        }
+        if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is never a canary event`);
+        }
+        if (kind === "end") {
+            this.readEnd();
+            return;
+        }
+        const canary = this.has(SLOT.canary);
+        if (canary) {
+            if (!this.canaryBlockOpen)
+                this.malformed("a canary event after the self-check block");
+            this.counts.canary++;
+        }
+        else {
+            this.canaryBlockOpen = false;
+        }
+        switch (kind) {
+            case "write":
+                this.onWrite(canary);
+                break;
+            case "tool":
+                this.onTool(canary);
+                break;
+            case "env":
+                this.onEnv(canary);
+                break;
+            case "host":
+                this.onHost(canary);
+                break;
+            case "exec":
+                this.onExec(canary);
+                break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
+        }
+    }
+    checkCommon() {
+        if (this.useSeq) {
+            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
+                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+            }
+        }
+        else if (this.has(SLOT.seq)) {
+            this.malformed(`"seq" appears, but the meta line has none`);
+        }
+        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
+            this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
+        }
+        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
+            this.malformed(`"canary" may only be true`);
+        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
+            this.malformed(`"pid" must be an integer`);
+    }
+    readMeta(obj) {
+        if (obj.v !== LOG_VERSION)
+            this.malformed(`"v" must be ${LOG_VERSION}`);
+        if (obj.kind !== "meta")
+            this.incomplete("the first line must be the meta line");
+        const field = (name) => {
+            const value = obj[name];
+            if (typeof value !== "string" || value === "")
+                this.malformed(`meta needs a non-empty string "${name}"`);
+            return value;
+        };
+        const meta = {
+            run_id: field("run_id"),
+            envelope_hash: field("envelope_hash"),
+            runner: field("runner"),
+            started_at: field("started_at"),
+            extra: {},
+        };
+        for (const [k, v] of Object.entries(obj)) {
+            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
+                meta.extra[k] = v;
+        }
+        if ("seq" in obj) {
+            if (obj.seq !== 0)
+                this.malformed(`meta "seq" must be 0`);
+            this.useSeq = true;
+        }
+        this.checkObservers(obj.observers);
+        if (this.rootsOf !== null)
+            this.setRoots(this.rootsOf(obj));
+        this.checkWithheld(obj.withheld);
+        this.checkRecorder(obj.recorder);
+        const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
+        const logPath = typeof obj.log_path === "string" ? foldPath(obj.log_path) : null;
+        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
+        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
+        this.metaObject = obj;
+        if (meta.envelope_hash !== this.envelope.hash && !this.anyEnvelope) {
+            throw new errors_Refusal("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+                file: this.file,
+                line: 1,
+                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
+            });
+        }
+        this.meta = meta;
+    }
+    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
+    checkRecorder(recorder) {
+        if (recorder === undefined)
+            return;
+        const ok = typeof recorder === "object" &&
+            recorder !== null &&
+            !Array.isArray(recorder) &&
+            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
+            (recorder.name === "ebpf" || recorder.name === "strace") &&
+            (recorder.fallback === undefined ||
+                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
+        if (!ok)
+            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process") || this.anyEnvelope)
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new errors_Refusal("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
+    }
+    readEnd() {
+        const events = this.val(SLOT.events);
+        if (!Number.isInteger(events))
+            this.malformed(`end "events" must be an integer`);
+        const exit = this.val(SLOT.exit_code);
+        if (exit !== null && !Number.isInteger(exit))
+            this.malformed(`end "exit_code" must be an integer or null`);
+        if (events !== this.lineNo - 1) {
+            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
+        }
+        this.endSeen = true;
+        this.endExit = exit;
+    }
+    record(rule, subject) {
+        const id = `${rule}:${subject}`;
+        const existing = this.violations.get(id);
+        if (existing) {
+            existing.count++;
+        }
+        else {
+            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+        }
+    }
+    requireString(slot) {
+        const value = this.val(slot);
+        if (typeof value !== "string" || value === "")
+            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
+        if (value.includes("\u0000"))
+            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
+        return value;
+    }
+    /** Records what `rule` says of this line, if anything. */
+    judged(rule, subject) {
+        if (rule !== null)
+            this.record(rule, subject);
+    }
+    writePath() {
+        const folded = foldPath(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        return folded;
+    }
+    onWrite(canary) {
+        this.counts.write++;
+        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
+            this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
+        }
+        if (this.has(SLOT.path_unknown))
+            this.pathUnknown();
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.onEffect();
+            return;
+        }
+        if (this.has(SLOT.errno)) {
+            this.checkMissingTarget();
+            this.judgeWriteLine("missing_target", canary);
+            return;
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            this.judgeWriteLine("refused", canary);
+            return;
+        }
+        if (!this.slow && this.tag[SLOT.path] === T_STR) {
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            // The path as the bytes give it is folded already when this says where it is.
+            const inside = this.writeInsideFast(from, to);
+            if (inside !== undefined) {
+                if (canary)
+                    return;
+                const plain = inside && !this.mayBeProtected(from, to);
+                if (plain && this.sink === null)
+                    return;
+                const path = this.val(SLOT.path);
+                this.wrote(path, "done", plain ? null : judgeWrite(this.rules, path, "done", inside));
+                return;
+            }
+        }
+        this.judgeWriteLine("done", canary);
+    }
+    /** A write the rules have judged: recorded if it breaks one, and handed to the walk. */
+    wrote(path, outcome, verdict) {
+        this.judged(verdict, path);
+        if (this.sink !== null)
+            this.sink({ ...this.at(path), kind: "write", op: String(this.val(SLOT.op)), outcome, verdict });
+    }
+    /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
+    onEffect() {
+        if (this.has(SLOT.errno) || this.has(SLOT.ok))
+            this.malformed(`"source": "effects" never has "errno" or "ok"`);
+        const path = this.writePath();
+        this.wrote(path, "effect", judgeEffect(this.rules, path));
+    }
+    judgeWriteLine(outcome, canary) {
+        const path = this.writePath();
+        if (!canary)
+            this.wrote(path, outcome, judgeWrite(this.rules, path, outcome));
+    }
+    /**
+     * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
+     * the path it names, since judging that path could pass a write to another file. Canaries too.
+     */
+    pathUnknown() {
+        const reason = this.val(SLOT.path_unknown);
+        if (typeof reason !== "string" || !PATH_UNKNOWN_REASON.test(reason)) {
+            this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "path_unknown" comes only from the process observer`);
+        const path = this.requireString(SLOT.path);
+        throw new errors_Refusal("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
+            file: this.file,
+            line: this.lineNo,
+            hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
+        });
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
+     * (it reads the kernel's answer).
+     */
+    checkMissingTarget() {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+    }
+    /**
+     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
+     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
+     */
+    mayBeProtected(from, to) {
+        if (this.pathHasGit)
+            return true;
+        const buf = this.buf;
+        const len = to - from;
+        for (const p of this.protectedPathBytes) {
+            // From the end: paths under one root share their start.
+            let k = p.length - 1;
+            if (k >= len)
+                continue;
+            while (k >= 0 && p[k] === buf[from + k])
+                k--;
+            if (k < 0)
+                return true;
+        }
+        return false;
+    }
+    /**
+     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+     * intact, so this equals the string comparison). Returns undefined when the path needs
+     * folding or is not absolute, leaving it to the string path.
+     */
+    writeInsideFast(from, to) {
+        const buf = this.buf;
+        const len = to - from;
+        if (len === 0 || buf[from] !== 0x2f)
+            return undefined;
+        if (len > 1 && buf[to - 1] === 0x2f)
+            return undefined;
+        const logPath = this.logPathBytes;
+        // Equal to the folded log path means folded already.
+        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
+            return false;
+        if (this.anyRoot)
+            return this.insideRoot(from, to, false);
+        for (let r = 0; r < this.rootBytes.length; r++) {
+            const root = this.rootBytes[r];
+            const rl = root.length;
+            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
+                continue;
+            let k = rl - 1;
+            while (k >= 0 && root[k] === buf[from + k])
+                k--;
+            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
+            // and a `/.git` cannot straddle its end, where the path has a `/`.
+            if (k < 0)
+                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
+        }
+        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
+    }
+    insideRoot(tailFrom, to, rootHasGit) {
+        const flags = scanPathTail(this.buf, tailFrom, to);
+        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
+            return undefined;
+        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
+        return true;
+    }
+    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
+    isFastConstant(slot, constants) {
+        return (!this.slow &&
+            (this.mask & (1 << slot)) !== 0 &&
+            this.tag[slot] === T_STR &&
+            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
+    }
+    onTool(canary) {
+        this.counts.tool++;
+        if (this.sink === null && this.isFastConstant(SLOT.name, this.toolBytes))
+            return;
+        const name = this.requireString(SLOT.name);
+        if (canary)
+            return;
+        const verdict = judgeTool(this.rules, name);
+        this.judged(verdict, name);
+        if (this.sink !== null)
+            this.sink({ ...this.at(name), kind: "tool", verdict });
+    }
+    onEnv(canary) {
+        this.counts.env++;
+        if (this.sink === null && this.isFastConstant(SLOT.key, this.envExactBytes))
+            return;
+        const key = this.requireString(SLOT.key);
+        if (canary)
+            return;
+        const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
+        const verdict = judgeEnv(this.rules, key, source);
+        this.judged(verdict, key);
+        if (this.sink !== null) {
+            this.sink({ ...this.at(key), kind: "env", op: this.val(SLOT.op), runtime: isRuntimeOwnRead(key, source), verdict });
+        }
+    }
+    onHost(canary) {
+        this.counts.host++;
+        const host = hostName(this.requireString(SLOT.host));
+        const port = this.val(SLOT.port);
+        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+            this.malformed(`host "port" must be an integer from 0 to 65535`);
+        }
+        if (canary)
+            return;
+        const p = (port ?? null);
+        const via = this.val(SLOT.via);
+        const rule = judgeHost(this.rules, host, p, via);
+        const set = rule === null && this.hostSets ? hostViaSet(this.rules, host, p) : null;
+        if (rule !== null) {
+            this.record(rule, formatEndpoint(host, p));
+        }
+        else if (set !== null) {
+            const endpoint = formatEndpoint(host, p);
+            if (!this.viaSets.has(endpoint))
+                this.viaSets.set(endpoint, set);
+        }
+        if (this.sink !== null) {
+            // The name judgeHost also allows it by: the one its hooks connected by, where they said.
+            const name = typeof via === "string" && via !== "" ? normalizeHost(via) : host;
+            this.sink({
+                ...this.at(formatEndpoint(name, p)),
+                kind: "host",
+                host,
+                port: p,
+                name,
+                ownLoopback: isRunOwnLoopback(this.rules, host),
+                viaSet: set,
+                verdict: rule,
+            });
+        }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (canary)
+            return;
+        const verdict = judgeSyscall();
+        this.record(verdict, name);
+        if (this.sink !== null)
+            this.sink({ ...this.at(name), kind: "syscall", verdict });
+    }
+    onExec(canary) {
+        this.counts.exec++;
+        const path = foldPath(this.requireString(SLOT.path));
+        if (path === null)
+            this.malformed(`exec "path" must be absolute`);
+        // The byte path has already read a T_STR_ARRAY as strings.
+        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
+            const argv = this.val(SLOT.argv);
+            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+                this.malformed(`exec "argv" must be an array of strings`);
+            }
+        }
+        const jailPid = this.val(SLOT.jail_pid);
+        if (jailPid !== undefined && (!Number.isInteger(jailPid) || jailPid <= 0)) {
+            this.malformed(`exec "jail_pid" must be a positive integer`);
+        }
+        if (canary)
+            return;
+        const verdict = judgeExec(this.rules, path);
+        this.judged(verdict, path);
+        if (this.sink !== null) {
+            const argv = this.val(SLOT.argv);
+            const entry = commandEntry(path, argv);
+            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid, verdict });
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/audit.ts
@@ -38087,8 +39291,6 @@ function judgeSyscall() {
  * text) is escaped where it is interpolated (./markdown.ts): mdCode/mdText inline, mdFence for
  * the code blocks.
  */
-
-
 
 
 
@@ -38109,68 +39311,41 @@ const STARTER_ENVELOPE = {
 };
 /** STARTER_ENVELOPE as the Action applies it (its bytes are what its hash is of). */
 const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
+/** Which of the audit's classes an event of each kind is listed in. */
+const AUDIT_CLASS = {
+    write: "writesOutsideRoots",
+    env: "envKeys",
+    host: "hosts",
+    exec: "commands",
+    tool: "tools",
+    syscall: null,
+};
 /**
- * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
- * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
- * namespace left out, as check does), commands started, tools dispatched. Canary lines are the
- * observer's self-check, not the run's.
+ * What the run touched, as the one walk (./log-reader.ts walkLog) names it under the envelope
+ * applied and its expanded `roots`: writes the write judge puts outside the roots, env keys read
+ * (the runtime's own documented reads left out), endpoints by the name an entry allows them by
+ * (loopback inside the run's own network namespace left out, as check does), commands by their
+ * allowed_commands entry, tools dispatched: the names its own suggestion and the footprint use.
  */
-function auditFootprint(lines, roots) {
+function auditFootprint(log, envelope, roots) {
     const sets = {
-        writes: new Set(),
-        env: new Set(),
+        writesOutsideRoots: new Set(),
+        envKeys: new Set(),
         hosts: new Set(),
         commands: new Set(),
         tools: new Set(),
     };
-    const folded = roots.map((r) => foldPath(r)).filter((r) => r !== null);
-    const ownNetwork = lines[0]?.network_enforced === true;
-    for (const e of lines) {
-        if (e.canary === true)
+    for (const e of walkLog(log, envelope, roots).events) {
+        const cls = AUDIT_CLASS[e.kind];
+        if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback))
             continue;
-        const text = (k) => (typeof e[k] === "string" && e[k] !== "" ? e[k] : null);
-        switch (e.kind) {
-            case "write": {
-                const path = foldPath(text("path") ?? "");
-                if (path !== null && !isInsideAnyRoot(path, folded))
-                    sets.writes.add(path);
-                break;
-            }
-            case "env": {
-                const key = text("key");
-                if (key !== null && !isRuntimeOwnRead(key, e.source))
-                    sets.env.add(key);
-                break;
-            }
-            case "host": {
-                const raw = text("host");
-                if (raw === null)
-                    break;
-                const host = hostName(raw);
-                if (ownNetwork && isLoopback(host))
-                    break;
-                sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
-                break;
-            }
-            case "exec": {
-                const path = text("path");
-                if (path !== null)
-                    sets.commands.add(path);
-                break;
-            }
-            case "tool": {
-                const name = text("name");
-                if (name !== null)
-                    sets.tools.add(name);
-                break;
-            }
-            default:
-                break;
-        }
+        if (e.kind === "write" && e.verdict !== "write_outside_root")
+            continue;
+        sets[cls].add(e.subject);
     }
     return {
-        writesOutsideRoots: [...sets.writes],
-        envKeys: [...sets.env],
+        writesOutsideRoots: [...sets.writesOutsideRoots],
+        envKeys: [...sets.envKeys],
         hosts: [...sets.hosts],
         commands: [...sets.commands],
         tools: [...sets.tools],
@@ -38455,7 +39630,7 @@ var max = function (a) {
     return m;
 };
 // read d, starting at bit p and mask with m
-var bits = function (d, p, m) {
+var esm_bits = function (d, p, m) {
     var o = (p / 8) | 0;
     return ((d[o] | (d[o + 1] << 8)) >> (p & 7)) & m;
 };
@@ -38556,9 +39731,9 @@ var inflt = function (dat, st, buf, dict) {
     do {
         if (!lm) {
             // BFINAL - this is only 1 when last chunk is next
-            final = bits(dat, pos, 1);
+            final = esm_bits(dat, pos, 1);
             // type: 0 = no compression, 1 = fixed huffman, 2 = dynamic huffman
-            var type = bits(dat, pos + 1, 3);
+            var type = esm_bits(dat, pos + 1, 3);
             pos += 3;
             if (!type) {
                 // go to end of byte boundary
@@ -38581,8 +39756,8 @@ var inflt = function (dat, st, buf, dict) {
                 lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
             else if (type == 2) {
                 //  literal                            lengths
-                var hLit = bits(dat, pos, 31) + 257, hcLen = bits(dat, pos + 10, 15) + 4;
-                var tl = hLit + bits(dat, pos + 5, 31) + 1;
+                var hLit = esm_bits(dat, pos, 31) + 257, hcLen = esm_bits(dat, pos + 10, 15) + 4;
+                var tl = hLit + esm_bits(dat, pos + 5, 31) + 1;
                 pos += 14;
                 // length+distance tree
                 var ldt = new u8(tl);
@@ -38590,7 +39765,7 @@ var inflt = function (dat, st, buf, dict) {
                 var clt = new u8(19);
                 for (var i = 0; i < hcLen; ++i) {
                     // use index map to get real code
-                    clt[clim[i]] = bits(dat, pos + i * 3, 7);
+                    clt[clim[i]] = esm_bits(dat, pos + i * 3, 7);
                 }
                 pos += hcLen * 3;
                 // code lengths bits
@@ -38598,7 +39773,7 @@ var inflt = function (dat, st, buf, dict) {
                 // code lengths map
                 var clm = hMap(clt, clb, 1);
                 for (var i = 0; i < tl;) {
-                    var r = clm[bits(dat, pos, clbmsk)];
+                    var r = clm[esm_bits(dat, pos, clbmsk)];
                     // bits read
                     pos += r & 15;
                     // symbol
@@ -38611,11 +39786,11 @@ var inflt = function (dat, st, buf, dict) {
                         //  copy   count
                         var c = 0, n = 0;
                         if (s == 16)
-                            n = 3 + bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
+                            n = 3 + esm_bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
                         else if (s == 17)
-                            n = 3 + bits(dat, pos, 7), pos += 3;
+                            n = 3 + esm_bits(dat, pos, 7), pos += 3;
                         else if (s == 18)
-                            n = 11 + bits(dat, pos, 127), pos += 7;
+                            n = 11 + esm_bits(dat, pos, 127), pos += 7;
                         while (n--)
                             ldt[i++] = c;
                     }
@@ -38666,7 +39841,7 @@ var inflt = function (dat, st, buf, dict) {
                 if (sym > 264) {
                     // index
                     var i = sym - 257, b = fleb[i];
-                    add = bits(dat, pos, (1 << b) - 1) + fl[i];
+                    add = esm_bits(dat, pos, (1 << b) - 1) + fl[i];
                     pos += b;
                 }
                 // dist
@@ -39191,7 +40366,7 @@ var wrkr = function (fns, init, id, cb) {
     return wk(ch[id].c + ';onmessage=function(e){for(var k in e.data)self[k]=e.data[k];onmessage=' + init.toString() + '}', id, td, cbfs(td), cb);
 };
 // base async inflate fn
-var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
+var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, esm_bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
 var bDflt = function () { return [u8, u16, i32, fleb, fdeb, clim, revfl, revfd, flm, flt, fdm, fdt, rev, deo, et, hMap, wbits, wbits16, hTree, ln, lc, clen, wfblk, wblk, shft, slc, dflt, dopt, deflateSync, pbf]; };
 // gzip extra
 var gze = function () { return [gzh, gzhl, wbytes, crc, crct]; };
@@ -45579,11 +46754,8 @@ const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
  * (a script, `sh` for dash), its first two arguments, and its pid.
  */
 function programName(exec) {
-    const path = str(exec.path);
-    if (path === null)
-        return undefined;
-    const base = baseName(path);
-    const argv = Array.isArray(exec.argv) ? exec.argv.filter((a) => typeof a === "string") : [];
+    const base = baseName(exec.path);
+    const argv = exec.argv;
     const words = [word(base, 48)];
     const argv0 = argv[0];
     if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0)))
@@ -45591,7 +46763,7 @@ function programName(exec) {
     words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
     if (argv.length > 3)
         words.push("…");
-    const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+    const pid = exec.jailPid ?? exec.pid;
     return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
 }
 /**
@@ -45602,19 +46774,19 @@ function programName(exec) {
  * record was merged ahead of its exec line, the first one after it.
  */
 class Programs {
-    lines;
+    events;
     byHost = new Map();
     byJail = new Map();
-    constructor(lines) {
-        this.lines = lines;
-        lines.forEach((e, i) => {
-            if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+    constructor(events) {
+        this.events = events;
+        events.forEach((e, i) => {
+            if (e.kind !== "exec" || e.source !== "process")
                 return;
             for (const [map, pid] of [
                 [this.byHost, e.pid],
-                [this.byJail, e.jail_pid],
+                [this.byJail, e.jailPid],
             ]) {
-                if (!Number.isInteger(pid))
+                if (pid === undefined)
                     continue;
                 const list = map.get(pid) ?? [];
                 list.push(i);
@@ -45622,7 +46794,7 @@ class Programs {
             }
         });
     }
-    /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+    /** The exec event index of the program behind event `index` (pid in the namespace its source writes). */
     execOf(index, pid, source) {
         if (!Number.isInteger(pid))
             return undefined;
@@ -45639,17 +46811,19 @@ class Programs {
         }
         return before;
     }
-    /** The program behind line `index`. */
+    /** The program behind event `index`. */
     of(index) {
-        const e = this.lines[index];
-        const at = this.execOf(index, e.pid, e.source);
-        return at === undefined ? undefined : programName(this.lines[at]);
+        const e = this.events[index];
+        return this.named(this.execOf(index, e.pid, e.source));
     }
-    /** The program that started the exec on line `index` (its parent, by host pid). */
+    /** The program that started the exec at event `index` (its parent, by host pid). */
     parentOf(index) {
-        const e = this.lines[index];
-        const at = this.execOf(index, e.ppid, "process");
-        return at === undefined ? undefined : programName(this.lines[at]);
+        const e = this.events[index];
+        return this.named(this.execOf(index, e.ppid, "process"));
+    }
+    named(at) {
+        const e = at === undefined ? undefined : this.events[at];
+        return e?.kind === "exec" ? programName(e) : undefined;
     }
 }
 function str(v) {
@@ -45701,28 +46875,26 @@ const WITHHELD_ECOSYSTEMS = [
 ];
 /** What any non-Node program may need (its home, its locale, its temporary directory). */
 const WITHHELD_ANY_PROGRAM = ["HOME", "LANG", "LC_ALL", "TMPDIR"];
-function failedRun(log, meta, end) {
-    if (end.exit_code === 0)
+function failedRun(log) {
+    if (log.exitCode === 0)
         return null;
+    const meta = log.meta;
     if (!Array.isArray(meta.withheld))
         return null;
     const withheld = meta.withheld.filter((k) => typeof k === "string" && k !== "");
     if (withheld.length === 0)
         return null;
-    const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+    const ended = log.exitCode === null ? "was killed by a signal" : `exited ${log.exitCode}`;
     const programs = [];
-    log.lines.forEach((e, i) => {
-        if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
-            return;
-        const path = str(e.path);
-        if (path === null)
-            return;
-        const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
-        const names = [baseName(path), argv0].filter((n) => n !== "");
+    for (const e of log.events) {
+        if (e.kind !== "exec" || e.source !== "process")
+            continue;
+        const argv0 = typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+        const names = [baseName(e.path), argv0].filter((n) => n !== "");
         if (names.some((n) => NODE_PROGRAM.test(n)))
-            return;
-        programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
-    });
+            continue;
+        programs.push({ names, where: `${log.file}:${e.line}`, program: programName(e), label: baseName(e.path) });
+    }
     return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
 }
 function logRoot(log, meta, name, given) {
@@ -45743,6 +46915,32 @@ function logRoot(log, meta, name, given) {
     }
     return folded;
 }
+/** The envelope's roots for one run: a root under a variable that run did not say is left out (its writes are listed as paths). */
+function logRoots(from, workspace, scratch) {
+    return from.allowed_roots.flatMap((r) => {
+        if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
+            return [];
+        const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+        return expanded === null ? [] : [expanded];
+    });
+}
+/**
+ * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
+ * unix socket.
+ */
+function unproposableNote(e, where) {
+    if (e.kind === "syscall") {
+        return `${where}: the run called ${e.subject}, which no envelope allows: this run is not a clean one to learn from`;
+    }
+    if (e.verdict === "write_protected") {
+        return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+    }
+    if (e.kind === "host" && e.host.startsWith("unix:")) {
+        return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;
+    }
+    return null;
+}
 function suggest_suggestEnvelope(logs, base, given = {}) {
     const from = base ?? DEFAULT_ENVELOPE;
     const notes = [];
@@ -45750,11 +46948,23 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     const writes = new Map();
     const env = new Map();
     const tools = new Map();
+    /** Endpoints the rules do not allow under the envelope learnt from, by the name an entry allows them by. */
     const hosts = new Map();
+    /** Names reached with a port (a lookup of one is that connection's own). */
+    const reachedWithPort = new Set();
+    /** Every command the runs started, by its entry; `commands`: those the envelope learnt from does not allow. */
     const execs = new Map();
+    const commands = new Map();
+    /** The events that need an entry, by kind (syscalls never get one: unproposableNote). */
+    const needs = {
+        write: writes,
+        env,
+        tool: tools,
+        host: hosts,
+        exec: commands,
+    };
     const workspaces = [];
     const failedRuns = [];
-    let ownNetwork = true;
     let order = 0;
     /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
     const auditProxyKeys = new Set();
@@ -45763,19 +46973,19 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     /** Install directories of the programs the runs executed (never-proposed.ts, installDirOf). */
     const installs = new Set();
     for (const log of logs) {
-        const meta = log.lines[0];
-        const end = log.lines[log.lines.length - 1];
-        if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
-                file: log.file,
-            });
-        }
+        // Every log is read against its own run's workspace and scratch, by the reader check uses,
+        // and each event judged by the rules under the envelope learnt from.
+        const own = { workspace: null, scratch: null };
+        const walked = walkLog(log, from, (meta) => {
+            own.workspace = logRoot(log, meta, "workspace", given.workspace);
+            own.scratch = logRoot(log, meta, "scratch", given.scratch);
+            return logRoots(from, own.workspace, own.scratch);
+        });
+        const { workspace, scratch } = own;
+        const meta = walked.meta;
         if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
             notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
         }
-        // Every log is read against its own run's workspace and scratch.
-        const workspace = logRoot(log, meta, "workspace", given.workspace);
-        const scratch = logRoot(log, meta, "scratch", given.scratch);
         if (workspace !== null)
             workspaces.push(workspace);
         for (const [name, value] of [
@@ -45786,97 +46996,51 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
                 notes.push(`${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`);
             }
         }
-        const roots = from.allowed_roots.flatMap((r) => {
-            if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
-                return [];
-            const expanded = foldPath(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
-            return expanded === null ? [] : [expanded];
-        });
-        // Which events need an entry is the rules' word, under the envelope learnt from (the network it
-        // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
-        // changes only which paths are inside the roots, so each write is asked about as a plain one.
-        const rules = ruleContext(from, roots);
-        const rootRules = { roots, logPath: null, protectedSet: NO_PROTECTED };
-        if (meta.network_enforced !== true)
-            ownNetwork = false;
         const audit = meta.audit === true;
-        const programs = new Programs(log.lines);
-        const failed = failedRun(log, meta, end);
+        const programs = new Programs(walked.events);
+        const failed = failedRun(walked);
         if (failed !== null)
             failedRuns.push(failed);
-        log.lines.forEach((e, i) => {
-            if (e.canary === true)
-                return;
-            const where = `${log.file}:${i + 1}`;
+        walked.events.forEach((e, i) => {
+            const where = `${log.file}:${e.line}`;
             const at = order++;
-            const by = () => programs.of(i);
-            switch (e.kind) {
-                case "write": {
-                    const path = foldPath(str(e.path) ?? "");
-                    if (path === null || judgeWrite(rootRules, path, "done") !== "write_outside_root")
-                        return;
-                    const key = asRoot(path, workspace, scratch);
-                    note(writes, key, where, at, by);
-                    // A write the jail refused in a run that exited 0: the command did not need it.
-                    if (e.ok !== false || end.exit_code !== 0)
-                        neededWrites.add(key);
-                    return;
-                }
-                case "env": {
-                    const key = str(e.key);
-                    if (key === null)
-                        return;
-                    // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
-                    // that enumerates the environment sees them there only. Such a read is not proposed (an
-                    // enforced run under deny has no such key to enumerate, and the entry would let the
-                    // caller's own proxy in); a read by name is, as it happens under enforce too.
-                    if (audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(key)) {
-                        auditProxyKeys.add(key);
-                        return;
-                    }
-                    if (judgeEnv(rules, key, e.source) !== null)
-                        note(env, key, where, at, by, e.source);
-                    return;
-                }
-                case "tool": {
-                    const name = str(e.name);
-                    if (name !== null && judgeTool(rules, name) !== null)
-                        note(tools, name, where, at, by);
-                    return;
-                }
-                case "host": {
-                    const host = str(e.host);
-                    if (host === null)
-                        return;
-                    const h = hostName(host);
-                    if (ownNetwork && isLoopback(h))
-                        return;
-                    const named = e.source === "process" && typeof e.via === "string" ? normalizeHost(e.via) : h;
-                    note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
-                    return;
-                }
-                case "exec": {
-                    const path = foldPath(str(e.path) ?? "");
-                    if (path === null)
-                        return;
-                    const install = installDirOf(path);
-                    if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install])))
-                        installs.add(install);
-                    // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
-                    // path's basename is the portable entry, the one the undeclared_command rule matches at
-                    // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
-                    // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
-                    const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
-                    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-                    note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
-                    return;
-                }
-                case "syscall":
-                    notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
-                    return;
-                default:
-                    return;
+            if (e.kind === "exec") {
+                const install = installDirOf(e.path);
+                if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install])))
+                    installs.add(install);
+                note(execs, e.subject, where, at, () => programs.parentOf(i));
             }
+            if (e.kind === "host" && e.port !== null && !e.ownLoopback)
+                reachedWithPort.add(e.name);
+            // What the rules allow under the envelope learnt from needs no entry.
+            if (e.verdict === null)
+                return;
+            const unproposable = unproposableNote(e, where);
+            if (unproposable !== null) {
+                notes.push(unproposable);
+                return;
+            }
+            // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
+            // that enumerates the environment sees them there only. Such a read is not proposed (an
+            // enforced run under deny has no such key to enumerate, and the entry would let the
+            // caller's own proxy in); a read by name is, as it happens under enforce too.
+            if (e.kind === "env" && audit && e.op === "enumerate" && PROXY_ENV_KEYS.has(e.subject)) {
+                auditProxyKeys.add(e.subject);
+                return;
+            }
+            // A write outside the roots is keyed with its run's `${WORKSPACE}`/`${SCRATCH}` written back;
+            // an endpoint by the name an entry allows it by and its port.
+            const subject = e.kind === "write"
+                ? asRoot(e.subject, workspace, scratch)
+                : e.kind === "host"
+                    ? `${e.name}\0${e.port === null ? "" : String(e.port)}`
+                    : e.subject;
+            // A command is named by the program that started it, anything else by the one that did it.
+            const by = e.kind === "exec" ? () => programs.parentOf(i) : () => programs.of(i);
+            note(needs[e.kind], subject, where, at, by, e.source);
+            // A write the jail refused in a run that exited 0: the command did not need it.
+            if (e.kind === "write" && (e.outcome !== "refused" || walked.exitCode !== 0))
+                neededWrites.add(subject);
         });
     }
     if (auditProxyKeys.size > 0) {
@@ -45902,7 +47066,11 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     }
     const proposedRoots = [];
     for (const d of writtenDirs(proposable)) {
-        if (d.dir === "/")
+        // A write refused inside a root the envelope has (a read-only place under it): no entry to add.
+        if (isInsideAnyRoot(d.dir, from.allowed_roots)) {
+            notes.push(`${d.first.first}: a write to ${d.covers[0]} was refused inside the envelope's roots: not a root to add`);
+        }
+        else if (d.dir === "/")
             notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
         else {
             envelope.allowed_roots.push(d.dir);
@@ -45929,7 +47097,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
     // A key that names a credential is always listed on its own (no pattern or set matches it).
     // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
-    const hostPlan = planHosts(hosts, envelope, execs, notes);
+    const hostPlan = planHosts(hosts, reachedWithPort, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
     const envRules = { envAllowed: envMatcher(envelope), network };
     const missing = [];
@@ -46057,15 +47225,15 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         added.push(e);
     }
     if (envelope.allowed_commands !== undefined) {
-        const commands = envelope.allowed_commands;
+        const allowedCommands = envelope.allowed_commands;
         const underWorkspace = [];
         // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
-        let commandContext = { commands: commandRules(commands) };
-        for (const [path, seen] of execs) {
+        let commandContext = { commands: commandRules(allowedCommands) };
+        for (const [path, seen] of commands) {
             if (judgeExec(commandContext, path) === null)
                 continue;
-            commands.push(path);
-            commandContext = { commands: commandRules(commands) };
+            allowedCommands.push(path);
+            commandContext = { commands: commandRules(allowedCommands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
             if (workspaces.some((w) => isInsideAnyRoot(path, [w])))
                 underWorkspace.push(path);
@@ -46119,30 +47287,15 @@ function writtenDirs(paths) {
  *   (HOST_SET_TOOLS) and every endpoint reached on the set's names is one of its members;
  *   otherwise the exact endpoints are listed.
  */
-function planHosts(hosts, envelope, execs, notes) {
-    const patterns = hostPatterns(envelope);
-    // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
-    const hostRules = {
-        network: envelope.network,
-        hosts: patterns,
-        loopbackLocal: false,
-        ownNetwork: false,
-    };
+function planHosts(hosts, withPort, envelope, execs, notes) {
     const reached = [];
     for (const [key, seen] of hosts) {
         const [host, portText] = key.split("\0");
         reached.push({ host, port: portText === "" ? null : Number(portText), seen });
     }
-    const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if (judgeHost(hostRules, e.host, e.port, undefined) === null)
-            continue;
-        if (e.host.startsWith("unix:")) {
-            notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
-            continue;
-        }
         if (e.port === 53 && isIpLiteral(e.host)) {
             resolvers.push(e);
             continue;
@@ -46254,10 +47407,9 @@ function suggest_lineDiff(before, after) {
  * Each log is read against its own `meta.workspace` and `meta.scratch`: a write under them is
  * written `${WORKSPACE}/…` or `${SCRATCH}/…`, and the run's private directories under the scratch
  * (`.envelope-gate-<run id>`) as `.envelope-gate-${RUN_ID}`, so two runs in different scratches
- * compare equal. Commands are named as `suggest` names them: by the resolved file's name where PATH
- * found them (argv[0] has no `/`), by path otherwise.
+ * compare equal. Every name is the one walk's (./log-reader.ts walkLog), as `check`, `suggest` and
+ * the audit name it: commands by their allowed_commands entry, hosts by the name an entry allows.
  */
-
 
 
 
@@ -46295,81 +47447,39 @@ function portablePath(path, roots) {
         out = out.split(`/.envelope-gate-${roots.runId}`).join("/.envelope-gate-${RUN_ID}");
     return out;
 }
+/** Which class an event of each kind is counted in. */
+const FOOTPRINT_CLASS_OF = {
+    write: "write_dirs",
+    env: "env",
+    tool: "tools",
+    host: "hosts",
+    exec: "commands",
+    syscall: null,
+};
 /**
- * Reduces one log (its lines parsed, in order, meta first) to what it touched. Canary lines and
- * the Node runtime's own reads of its documented keys are not the program's and are left out;
+ * Reduces one walked log (./log-reader.ts walkLog) to what it touched, by the names the walk
+ * gives: an endpoint by the name an entry allows it by, a command by its allowed_commands entry.
+ * The Node runtime's own reads of its documented keys are not the program's and are left out;
  * loopback in the run's own network namespace is the run's own, not a host.
  */
-function logFootprint(lines) {
+function logFootprint(log) {
     const classes = emptyClasses();
-    let roots = { workspace: null, scratch: null, runId: null };
-    let ownNetwork = false;
-    let lineNo = 0;
-    const note = (cls, key) => {
-        const seen = classes[cls].get(key);
+    const meta = log.meta;
+    const roots = { workspace: foldPath(footprint_str(meta.workspace) ?? ""), scratch: foldPath(footprint_str(meta.scratch) ?? ""), runId: footprint_str(meta.run_id) };
+    for (const e of log.events) {
+        const cls = FOOTPRINT_CLASS_OF[e.kind];
+        if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback))
+            continue;
+        const item = e.kind === "write"
+            ? portablePath(e.subject.slice(0, e.subject.lastIndexOf("/")) || "/", roots)
+            : e.kind === "exec" && e.subject.includes("/")
+                ? portablePath(e.subject, roots)
+                : e.subject;
+        const seen = classes[cls].get(item);
         if (seen)
             seen.count++;
         else
-            classes[cls].set(key, { first_line: lineNo, count: 1 });
-    };
-    for (const e of lines) {
-        lineNo++;
-        if (e.kind === "meta") {
-            roots = {
-                workspace: foldPath(footprint_str(e.workspace) ?? ""),
-                scratch: foldPath(footprint_str(e.scratch) ?? ""),
-                runId: footprint_str(e.run_id),
-            };
-            ownNetwork = e.network_enforced === true;
-            continue;
-        }
-        if (e.canary === true)
-            continue;
-        switch (e.kind) {
-            case "write": {
-                const path = foldPath(footprint_str(e.path) ?? "");
-                if (path === null)
-                    break;
-                const dir = path.slice(0, path.lastIndexOf("/")) || "/";
-                note("write_dirs", portablePath(dir, roots));
-                break;
-            }
-            case "env": {
-                const key = footprint_str(e.key);
-                if (key !== null && !isRuntimeOwnRead(key, e.source))
-                    note("env", key);
-                break;
-            }
-            case "tool": {
-                const name = footprint_str(e.name);
-                if (name !== null)
-                    note("tools", name);
-                break;
-            }
-            case "host": {
-                const raw = footprint_str(e.host);
-                if (raw === null)
-                    break;
-                const host = hostName(raw);
-                if (ownNetwork && isLoopback(host))
-                    break;
-                // A process-level connect the same process's hooks made by name: the name.
-                const named = e.source === "process" && typeof e.via === "string" && e.via !== "" ? normalizeHost(e.via) : host;
-                note("hosts", formatEndpoint(named, typeof e.port === "number" ? e.port : null));
-                break;
-            }
-            case "exec": {
-                const path = foldPath(footprint_str(e.path) ?? "");
-                if (path === null)
-                    break;
-                const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
-                const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-                note("commands", byName ? path.slice(path.lastIndexOf("/") + 1) : portablePath(path, roots));
-                break;
-            }
-            default:
-                break;
-        }
+            classes[cls].set(item, { first_line: e.line, count: 1 });
     }
     // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
     // lookup, as `suggest` reads it: the `name:port` item stands for both.
@@ -46379,46 +47489,6 @@ function logFootprint(lines) {
         if (!/:\d+$/.test(key) && named.has(key))
             hosts.delete(key);
     return { run_id: roots.runId, classes };
-}
-/** Parses an observer log's text into its lines (for `logFootprint`); a line that is not a JSON object is OBSERVER_LOG_MALFORMED. */
-function* parseLogLines(text) {
-    const lines = text.split("\n");
-    if (lines[lines.length - 1] === "")
-        lines.pop();
-    for (let i = 0; i < lines.length; i++) {
-        let value;
-        try {
-            value = JSON.parse(lines[i]);
-        }
-        catch (err) {
-            throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not JSON (${err.message})`, { line: i + 1, cause: err });
-        }
-        if (value === null || typeof value !== "object" || Array.isArray(value))
-            throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `line ${i + 1} is not a JSON object`, { line: i + 1 });
-        yield value;
-    }
-}
-/**
- * Checks that a base log is a whole log (meta first, end last) before it is compared: a cut log
- * would make everything look new. Returns why not, or null.
- */
-function incompleteLog(text) {
-    const lines = text.split("\n");
-    if (lines[lines.length - 1] === "")
-        lines.pop();
-    const kindOf = (line) => {
-        try {
-            return JSON.parse(line ?? "").kind;
-        }
-        catch {
-            return undefined;
-        }
-    };
-    if (kindOf(lines[0]) !== "meta")
-        return "its observer log does not start with a meta line";
-    if (kindOf(lines[lines.length - 1]) !== "end")
-        return "its observer log has no end line (the run did not finish)";
-    return null;
 }
 /** What the pull request's run touched that the base's did not, and the reverse as counts. */
 function compareFootprints(pr, base) {
@@ -46461,17 +47531,9 @@ function baseLogFromZip(zip) {
     const log = files.get(EVIDENCE_FILES.observerLog);
     if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
         throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
-    let text;
-    try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(log);
-    }
-    catch {
-        throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `its ${EVIDENCE_FILES.observerLog} is not UTF-8`);
-    }
-    const incomplete = incompleteLog(text);
-    if (incomplete !== null)
-        throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", incomplete);
-    return text;
+    // Read by the reader check uses: a cut or malformed log is refused with check's code.
+    walkLog({ file: EVIDENCE_FILES.observerLog, bytes: log }, null);
+    return log;
 }
 
 ;// CONCATENATED MODULE: ./src/core/summary.ts
@@ -46742,1106 +47804,6 @@ function exitCodeFor(verdict) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/core/log-format.ts
-/**
- * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
- * a field may take, and the limits a reader holds a log to. What the observer writes and what the
- * reader (./log-reader.ts) accepts are both this.
- */
-const LOG_VERSION = 1;
-/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
-const MAX_LINE_LENGTH = 4 * 1024 * 1024;
-const WRITE_OPS = new Set([
-    "write",
-    "create",
-    "delete",
-    "rename",
-    "mkdir",
-    "chmod",
-    "truncate",
-    "link",
-    "symlink",
-    "chown",
-    "utimes",
-    "xattr",
-    "bind",
-]);
-function isWriteOp(op) {
-    return WRITE_OPS.has(op);
-}
-/**
- * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
- * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
- */
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
-/**
- * The errors, as the kernel gave them to the process observer, of a write call that changed
- * nothing because what it named was not there (a missing file or directory on the way). Such a
- * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
- * the jail refused it, EACCES, EPERM) is judged as an attempt.
- */
-const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
-function isMissingTargetErrno(errno) {
-    return MISSING_TARGET_ERRNOS.has(errno);
-}
-/**
- * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
- * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
- *   the call is not in the line (strace); read from /proc afterwards it may be another file.
- * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
- */
-const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
-/** Every kind, in the order the reader matches them. */
-const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
-/** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
-/**
- * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
- * else on an event is malformed. (Meta may carry extra fields.)
- */
-const FIELD_NAMES = [
-    ...COMMON_FIELDS,
-    "path",
-    "op",
-    "name",
-    "key",
-    "host",
-    "port",
-    "proto",
-    "argv",
-    "cwd",
-    "events",
-    "exit_code",
-    "signal",
-    "errno",
-    "jail_pid",
-    "path_unknown",
-];
-/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
-const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
-    tool: { required: ["name"], optional: [] },
-    env: { required: ["key"], optional: ["op"] },
-    host: { required: ["host"], optional: ["port", "proto"] },
-    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
-    syscall: { required: ["name"], optional: [] },
-    end: { required: ["events", "exit_code"], optional: ["signal"] },
-};
-
-;// CONCATENATED MODULE: ./src/core/log-reader.ts
-/**
- * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
- * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
- * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
- *
- * A log that cannot be fully read and checked never yields a verdict: every structural
- * problem throws a typed Refusal instead ("could not observe" never reads as "observed
- * nothing").
- */
-
-
-
-
-
-
-
-/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
-const SLOT = {
-    v: 0,
-    kind: 1,
-    ts: 2,
-    pid: 3,
-    ppid: 4,
-    source: 5,
-    seq: 6,
-    canary: 7,
-    ok: 8,
-    via: 9,
-    path: 10,
-    op: 11,
-    name: 12,
-    key: 13,
-    host: 14,
-    port: 15,
-    proto: 16,
-    argv: 17,
-    cwd: 18,
-    events: 19,
-    exit_code: 20,
-    signal: 21,
-    errno: 22,
-    jail_pid: 23,
-    path_unknown: 24,
-};
-FIELD_NAMES.forEach((f, i) => {
-    if (SLOT[f] !== i)
-        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
-});
-const SLOT_BY_NAME = new Map(FIELD_NAMES.map((f, i) => [f, i]));
-const bit = (f) => 1 << SLOT[f];
-const log_reader_bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
-/** Each event kind's own fields (KIND_FIELDS) as field names. */
-const KIND_FIELD_NAMES = KIND_FIELDS;
-const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
-    kind,
-    { required: log_reader_bits(spec.required), allowed: log_reader_bits([...COMMON_FIELDS, ...spec.required, ...spec.optional]), spec },
-]));
-/**
- * Each field name with its closing quote, and the slots its first two of those bytes name (at most
- * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
- * so keys are never scanned on their own. Built from FIELD_NAMES.
- */
-const QUOTED_FIELD_BYTES = FIELD_NAMES.map((f) => Buffer.from(`${f}"`, "latin1"));
-const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
-const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
-QUOTED_FIELD_BYTES.forEach((q, i) => {
-    const pair = (q[0] << 8) | q[1];
-    if (SLOT_BY_KEY_PAIR[pair] === -1)
-        SLOT_BY_KEY_PAIR[pair] = i;
-    else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
-        SECOND_SLOT_BY_KEY_PAIR[pair] = i;
-    else
-        throw new Error(`three fields start with the same bytes: ${FIELD_NAMES[i]}`);
-});
-/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
-function keyIs(buf, at, to, quoted) {
-    const keyLen = quoted.length;
-    if (at + keyLen >= to)
-        return false;
-    for (let j = 2; j < keyLen; j++)
-        if (quoted[j] !== buf[at + j])
-            return false;
-    return true;
-}
-/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
-class ByteConstants {
-    names;
-    bytes;
-    constructor(names) {
-        this.names = names;
-        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
-    }
-    match(buf, start, end) {
-        const len = end - start;
-        for (let c = 0; c < this.bytes.length; c++) {
-            const b = this.bytes[c];
-            if (b.length !== len || b[0] !== buf[start])
-                continue;
-            let j = 1;
-            while (j < len && b[j] === buf[start + j])
-                j++;
-            if (j === len)
-                return this.names[c];
-        }
-        return undefined;
-    }
-}
-const KINDS = new ByteConstants(LOG_KINDS);
-/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
-const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
-const WRITE_OP_CONSTANTS = new ByteConstants([...WRITE_OPS]);
-const SOURCE_CONSTANTS = new ByteConstants([...EVENT_SOURCES]);
-const ERRNO_CONSTANTS = new ByteConstants([...MISSING_TARGET_ERRNOS]);
-const T_STR = 1;
-const T_NUM = 2;
-const T_TRUE = 3;
-const T_FALSE = 4;
-const T_NULL = 5;
-/** A non-empty array of plain strings (no escapes), such as exec's argv. */
-const T_STR_ARRAY = 6;
-function isEscapedQuote(line, quoteIndex) {
-    let backslashes = 0;
-    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
-        backslashes++;
-    return (backslashes & 1) === 1;
-}
-/**
- * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
- * comparing this with Object.keys finds duplicates without a second full parse.
- */
-function countTopLevelKeys(line) {
-    let depth = 0;
-    let keys = 0;
-    const n = line.length;
-    let i = 0;
-    while (i < n) {
-        const c = line.charCodeAt(i);
-        if (c === 0x22) {
-            let j = line.indexOf('"', i + 1);
-            while (j !== -1 && isEscapedQuote(line, j))
-                j = line.indexOf('"', j + 1);
-            if (j === -1)
-                return -1;
-            i = j + 1;
-            continue;
-        }
-        if (c === 0x7b || c === 0x5b)
-            depth++;
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-        else if (c === 0x3a && depth === 1)
-            keys++;
-        i++;
-    }
-    return keys;
-}
-const STRING_QUOTE = 1;
-const STRING_STOP = 2;
-const STRING_HIGH = 3;
-/** What each byte is inside a plain string: 0 for printable ASCII. */
-const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
-/** Set by plainStringEnd: whether the string it ended held only ASCII. */
-let plainStringAscii = true;
-/**
- * The index of the quote closing a string that starts at `from` and has no escapes or control
- * characters, or -1 when there is none before `to` (the strict path then decides).
- */
-function plainStringEnd(buf, from, to) {
-    let high = 0;
-    for (let j = from; j < to; j++) {
-        const x = buf[j];
-        const k = STRING_BYTE[x];
-        if (k === 0)
-            continue;
-        if (k === STRING_QUOTE) {
-            plainStringAscii = high === 0;
-            return j;
-        }
-        if (k === STRING_STOP)
-            return -1;
-        high = 1;
-    }
-    return -1;
-}
-const TAIL_NEEDS_FOLDING = 1;
-const TAIL_HAS_GIT = 2;
-/**
- * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
- * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
- */
-function scanPathTail(buf, from, to) {
-    let flags = 0;
-    for (let j = from; j < to - 1; j++) {
-        if (buf[j] !== 0x2f)
-            continue;
-        const a = buf[j + 1];
-        if (a === 0x2f)
-            return TAIL_NEEDS_FOLDING;
-        if (a === 0x2e) {
-            const b = j + 2 < to ? buf[j + 2] : 0x2f;
-            if (b === 0x2f)
-                return TAIL_NEEDS_FOLDING;
-            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
-                return TAIL_NEEDS_FOLDING;
-            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
-                flags = TAIL_HAS_GIT;
-        }
-    }
-    return flags;
-}
-function firstInvalidUtf8(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if (b < 0x80)
-            continue;
-        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-        if (need < 0)
-            return i;
-        for (let k = 1; k <= need; k++) {
-            const cb = bytes[i + k];
-            if (cb === undefined)
-                return i;
-            if ((cb & 0xc0) !== 0x80)
-                return i;
-        }
-        i += need;
-    }
-    return bytes.length;
-}
-function asBuffer(chunk) {
-    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-/**
- * Judges an observer log as it streams past. Lines in the compact form the observer writes
- * are read straight from the bytes without building objects; any other line (escapes, white
- * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
- */
-class LogEvaluator {
-    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
-    rules;
-    rootBytes;
-    rootHasGit;
-    anyRoot;
-    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
-    toolBytes;
-    envExactBytes;
-    hostSets;
-    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
-    viaSets = new Map();
-    file;
-    envelope;
-    carry = null;
-    lineNo = 0;
-    meta = null;
-    endSeen = false;
-    endExit = null;
-    useSeq = false;
-    canaryBlockOpen = true;
-    logPathBytes = null;
-    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
-    protectedPathBytes = [];
-    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
-    pathHasGit = false;
-    violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
-    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
-    buf = Buffer.alloc(0);
-    mask = 0;
-    slow = false;
-    vals = new Array(FIELD_NAMES.length).fill(undefined);
-    tag = new Uint8Array(FIELD_NAMES.length);
-    start = new Int32Array(FIELD_NAMES.length);
-    end = new Int32Array(FIELD_NAMES.length);
-    ascii = new Uint8Array(FIELD_NAMES.length);
-    num = new Float64Array(FIELD_NAMES.length);
-    constructor(envelope, options) {
-        const e = envelope.envelope;
-        this.envelope = envelope;
-        this.file = options.file;
-        this.rules = ruleContext(e, options.roots);
-        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
-        this.rootHasGit = options.roots.map((r) => r.includes("/.git"));
-        this.anyRoot = options.roots.includes("/");
-        // Only names requireString accepts: a match then skips nothing it would have refused.
-        const plain = (n) => n !== "" && !n.includes("\u0000");
-        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
-        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
-        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
-    }
-    malformed(message, line = this.lineNo) {
-        throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
-        });
-    }
-    incomplete(message, line = this.lineNo) {
-        throw new errors_Refusal("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
-        });
-    }
-    checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_.isUtf8)(buf.subarray(from, to))) {
-            const region = buf.subarray(from, to);
-            const bad = firstInvalidUtf8(region);
-            let line = this.lineNo + 1;
-            for (let i = 0; i < bad; i++)
-                if (region[i] === 0x0a)
-                    line++;
-            this.malformed("invalid UTF-8", line);
-        }
-    }
-    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
-    push(chunk) {
-        const buf = asBuffer(chunk);
-        let pos = 0;
-        if (this.carry !== null) {
-            const nl = buf.indexOf(0x0a);
-            if (nl === -1) {
-                this.carry = Buffer.concat([this.carry, buf]);
-                if (this.carry.length > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-                return;
-            }
-            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
-            this.carry = null;
-            if (line.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-            this.checkUtf8(line, 0, line.length);
-            this.lineNo++;
-            this.handleLine(line, 0, line.length);
-            pos = nl + 1;
-        }
-        const lastNl = buf.lastIndexOf(0x0a);
-        if (lastNl >= pos) {
-            this.checkUtf8(buf, pos, lastNl);
-            while (pos <= lastNl) {
-                const nl = buf.indexOf(0x0a, pos);
-                this.lineNo++;
-                if (nl - pos > MAX_LINE_LENGTH)
-                    this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`);
-                this.handleLine(buf, pos, nl);
-                pos = nl + 1;
-            }
-        }
-        if (pos < buf.length) {
-            this.carry = Buffer.from(buf.subarray(pos));
-            if (this.carry.length > MAX_LINE_LENGTH)
-                this.malformed(`line longer than ${MAX_LINE_LENGTH} bytes`, this.lineNo + 1);
-        }
-    }
-    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
-    finish() {
-        if (this.carry !== null && this.carry.length > 0) {
-            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
-        }
-        if (this.meta === null)
-            this.incomplete("the log is empty: no meta line", 1);
-        if (!this.endSeen)
-            this.incomplete("the log has no end line", this.lineNo);
-        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
-        return {
-            verdict: violations.length === 0 ? "pass" : "envelope_fail",
-            envelope_id: this.envelope.envelope.envelope_id,
-            envelope_hash: this.envelope.hash,
-            events: this.lineNo - 2,
-            violations,
-            meta: this.meta,
-            exit_code: this.endExit,
-            counts: { ...this.counts },
-            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
-        };
-    }
-    handleLine(buf, from, to) {
-        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
-        if (this.endSeen)
-            this.malformed("content after the end line");
-        if (this.lineNo === 1) {
-            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
-                this.malformed("the log starts with a byte order mark");
-            }
-            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
-            return;
-        }
-        this.buf = buf;
-        let mask = this.scanFlat(buf, from, end);
-        if (mask === -1) {
-            this.slow = true;
-            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
-        }
-        else {
-            this.slow = false;
-        }
-        this.mask = mask;
-        this.handleEvent();
-    }
-    /**
-     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
-     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
-     * when the line needs the full JSON path, which then decides whether it is valid at all.
-     */
-    scanFlat(buf, from, to) {
-        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
-            return -1;
-        if (to - from === 2)
-            return 0;
-        const { tag, start, end, ascii, num } = this;
-        let mask = 0;
-        let i = from + 1;
-        for (;;) {
-            if (buf[i] !== 0x22)
-                return -1;
-            if (i + 2 >= to)
-                return -1;
-            const pair = (buf[i + 1] << 8) | buf[i + 2];
-            let slot = SLOT_BY_KEY_PAIR[pair];
-            if (slot < 0)
-                return -1;
-            if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot])) {
-                slot = SECOND_SLOT_BY_KEY_PAIR[pair];
-                if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot]))
-                    return -1;
-            }
-            const keyLen = QUOTED_FIELD_BYTES[slot].length;
-            const b = 1 << slot;
-            if ((mask & b) !== 0)
-                return -1;
-            i += 1 + keyLen;
-            if (buf[i] !== 0x3a)
-                return -1;
-            i++;
-            const c = buf[i];
-            if (c === 0x22) {
-                const j = plainStringEnd(buf, i + 1, to);
-                if (j < 0)
-                    return -1;
-                tag[slot] = T_STR;
-                start[slot] = i + 1;
-                end[slot] = j;
-                ascii[slot] = plainStringAscii ? 1 : 0;
-                i = j + 1;
-            }
-            else if (c === 0x5b && buf[i + 1] === 0x22) {
-                // A flat array of plain strings; val() parses it when asked.
-                let j = i + 1;
-                for (;;) {
-                    if (buf[j] !== 0x22)
-                        return -1;
-                    j = plainStringEnd(buf, j + 1, to);
-                    if (j < 0)
-                        return -1;
-                    j++;
-                    if (buf[j] === 0x2c) {
-                        j++;
-                        continue;
-                    }
-                    if (buf[j] === 0x5d)
-                        break;
-                    return -1;
-                }
-                tag[slot] = T_STR_ARRAY;
-                start[slot] = i;
-                end[slot] = j + 1;
-                i = j + 1;
-            }
-            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-                let j = c === 0x2d ? i + 1 : i;
-                const digitsStart = j;
-                let value = 0;
-                while (j < to) {
-                    const d = buf[j];
-                    if (d < 0x30 || d > 0x39)
-                        break;
-                    value = value * 10 + (d - 0x30);
-                    j++;
-                }
-                const digits = j - digitsStart;
-                if (digits === 0 || digits > 15)
-                    return -1;
-                if (digits > 1 && buf[digitsStart] === 0x30)
-                    return -1;
-                const next = buf[j];
-                if (next === 0x2e || next === 0x65 || next === 0x45)
-                    return -1;
-                tag[slot] = T_NUM;
-                num[slot] = c === 0x2d ? -value : value;
-                i = j;
-            }
-            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
-                tag[slot] = T_TRUE;
-                i += 4;
-            }
-            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
-                tag[slot] = T_FALSE;
-                i += 5;
-            }
-            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
-                tag[slot] = T_NULL;
-                i += 4;
-            }
-            else {
-                return -1;
-            }
-            mask |= b;
-            const sep = buf[i];
-            if (sep === 0x2c) {
-                i++;
-                continue;
-            }
-            return sep === 0x7d && i === to - 1 ? mask : -1;
-        }
-    }
-    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
-    parseObject(line) {
-        let parsed;
-        try {
-            parsed = JSON.parse(line);
-        }
-        catch (err) {
-            if (line.trim() === "")
-                this.malformed("empty line");
-            this.malformed(`not JSON (${err.message})`);
-        }
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-            this.malformed("each line must be a JSON object");
-        }
-        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
-            this.malformed("duplicate key in the object");
-        return parsed;
-    }
-    slotsFromParsed(obj) {
-        let mask = 0;
-        for (const key of Object.keys(obj)) {
-            const slot = SLOT_BY_NAME.get(key);
-            if (slot === undefined) {
-                if (obj.kind === "meta")
-                    this.malformed("a second meta line");
-                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
-            }
-            this.vals[slot] = obj[key];
-            mask |= 1 << slot;
-        }
-        return mask;
-    }
-    has(slot) {
-        return (this.mask & (1 << slot)) !== 0;
-    }
-    /** A field's value as JSON would give it, or undefined when the line lacks it. */
-    val(slot) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow)
-            return this.vals[slot];
-        switch (this.tag[slot]) {
-            case T_STR:
-                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
-            case T_NUM:
-                return this.num[slot];
-            case T_TRUE:
-                return true;
-            case T_FALSE:
-                return false;
-            case T_STR_ARRAY:
-                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
-            default:
-                return null;
-        }
-    }
-    /** A string field matched against known constants without allocating; undefined when it is none of them. */
-    constant(slot, constants) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow) {
-            const v = this.vals[slot];
-            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
-        }
-        if (this.tag[slot] !== T_STR)
-            return undefined;
-        return constants.match(this.buf, this.start[slot], this.end[slot]);
-    }
-    isNumber(slot, expected) {
-        if (this.slow)
-            return this.vals[slot] === expected;
-        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
-    }
-    handleEvent() {
-        if (!this.isNumber(SLOT.v, LOG_VERSION))
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        const kind = this.constant(SLOT.kind, KINDS);
-        if (kind === undefined) {
-            const raw = this.val(SLOT.kind);
-            if (typeof raw !== "string")
-                this.malformed(`"kind" must be a string`);
-            this.malformed(`unknown kind "${raw}"`);
-        }
-        if (kind === "meta")
-            this.malformed("a second meta line");
-        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
-        if (spec === undefined)
-            this.malformed(`unknown kind "${kind}"`);
-        const unknown = this.mask & ~spec.allowed;
-        if (unknown !== 0)
-            this.malformed(`unknown field "${FIELD_NAMES[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
-        if ((this.mask & spec.required) !== spec.required) {
-            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
-            this.malformed(`a ${kind} event needs "${missing}"`);
-        }
-        this.checkCommon();
-        // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
-        if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.malformed(`"source": "effects" is only on write events`);
-        }
-        if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.malformed(`"source": "effects" is never a canary event`);
-        }
-        if (kind === "end") {
-            this.readEnd();
-            return;
-        }
-        const canary = this.has(SLOT.canary);
-        if (canary) {
-            if (!this.canaryBlockOpen)
-                this.malformed("a canary event after the self-check block");
-            this.counts.canary++;
-        }
-        else {
-            this.canaryBlockOpen = false;
-        }
-        switch (kind) {
-            case "write":
-                this.onWrite(canary);
-                break;
-            case "tool":
-                this.onTool(canary);
-                break;
-            case "env":
-                this.onEnv(canary);
-                break;
-            case "host":
-                this.onHost(canary);
-                break;
-            case "exec":
-                this.onExec(canary);
-                break;
-            case "syscall":
-                this.onSyscall(canary);
-                break;
-        }
-    }
-    checkCommon() {
-        if (this.useSeq) {
-            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
-                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-            }
-        }
-        else if (this.has(SLOT.seq)) {
-            this.malformed(`"seq" appears, but the meta line has none`);
-        }
-        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
-            this.malformed(`"source" must be one of ${[...EVENT_SOURCES].join(", ")}`);
-        }
-        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
-            this.malformed(`"canary" may only be true`);
-        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
-            this.malformed(`"pid" must be an integer`);
-    }
-    readMeta(obj) {
-        if (obj.v !== LOG_VERSION)
-            this.malformed(`"v" must be ${LOG_VERSION}`);
-        if (obj.kind !== "meta")
-            this.incomplete("the first line must be the meta line");
-        const field = (name) => {
-            const value = obj[name];
-            if (typeof value !== "string" || value === "")
-                this.malformed(`meta needs a non-empty string "${name}"`);
-            return value;
-        };
-        const meta = {
-            run_id: field("run_id"),
-            envelope_hash: field("envelope_hash"),
-            runner: field("runner"),
-            started_at: field("started_at"),
-            extra: {},
-        };
-        for (const [k, v] of Object.entries(obj)) {
-            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
-                meta.extra[k] = v;
-        }
-        if ("seq" in obj) {
-            if (obj.seq !== 0)
-                this.malformed(`meta "seq" must be 0`);
-            this.useSeq = true;
-        }
-        this.checkObservers(obj.observers);
-        this.checkWithheld(obj.withheld);
-        this.checkRecorder(obj.recorder);
-        const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
-        if (typeof protectedSet === "string")
-            this.malformed(protectedSet, 1);
-        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
-        const logPath = typeof obj.log_path === "string" ? foldPath(obj.log_path) : null;
-        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
-        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
-        if (meta.envelope_hash !== this.envelope.hash) {
-            throw new errors_Refusal("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
-                file: this.file,
-                line: 1,
-                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
-            });
-        }
-        this.meta = meta;
-    }
-    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
-    checkRecorder(recorder) {
-        if (recorder === undefined)
-            return;
-        const ok = typeof recorder === "object" &&
-            recorder !== null &&
-            !Array.isArray(recorder) &&
-            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
-            (recorder.name === "ebpf" || recorder.name === "strace") &&
-            (recorder.fallback === undefined ||
-                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
-        if (!ok)
-            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
-    }
-    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
-    checkWithheld(withheld) {
-        if (withheld === undefined)
-            return;
-        if (!Array.isArray(withheld) ||
-            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
-            new Set(withheld).size !== withheld.length) {
-            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
-        }
-    }
-    /**
-     * Observation is policy: a log without the process-level observer passes only when the
-     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
-     */
-    checkObservers(observers) {
-        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
-            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
-        }
-        if (observers.includes("process"))
-            return;
-        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
-            return;
-        throw new errors_Refusal("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
-            file: this.file,
-            line: 1,
-            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
-        });
-    }
-    readEnd() {
-        const events = this.val(SLOT.events);
-        if (!Number.isInteger(events))
-            this.malformed(`end "events" must be an integer`);
-        const exit = this.val(SLOT.exit_code);
-        if (exit !== null && !Number.isInteger(exit))
-            this.malformed(`end "exit_code" must be an integer or null`);
-        if (events !== this.lineNo - 1) {
-            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
-        }
-        this.endSeen = true;
-        this.endExit = exit;
-    }
-    record(rule, subject) {
-        const id = `${rule}:${subject}`;
-        const existing = this.violations.get(id);
-        if (existing) {
-            existing.count++;
-        }
-        else {
-            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
-        }
-    }
-    requireString(slot) {
-        const value = this.val(slot);
-        if (typeof value !== "string" || value === "")
-            this.malformed(`"${FIELD_NAMES[slot]}" must be a non-empty string`);
-        if (value.includes("\u0000"))
-            this.malformed(`"${FIELD_NAMES[slot]}" contains a NUL character`);
-        return value;
-    }
-    /** Records what `rule` says of this line, if anything. */
-    judged(rule, subject) {
-        if (rule !== null)
-            this.record(rule, subject);
-    }
-    writePath() {
-        const folded = foldPath(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        return folded;
-    }
-    onWrite(canary) {
-        this.counts.write++;
-        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
-            this.malformed(`write "op" must be one of ${[...WRITE_OPS].join(", ")}`);
-        }
-        if (this.has(SLOT.path_unknown))
-            this.pathUnknown();
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.onEffect();
-            return;
-        }
-        if (this.has(SLOT.errno)) {
-            this.checkMissingTarget();
-            this.judgeWriteLine("missing_target", canary);
-            return;
-        }
-        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
-            this.judgeWriteLine("refused", canary);
-            return;
-        }
-        if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const from = this.start[SLOT.path];
-            const to = this.end[SLOT.path];
-            // The path as the bytes give it is folded already when this says where it is.
-            const inside = this.writeInsideFast(from, to);
-            if (inside !== undefined) {
-                if (canary || (inside && !this.mayBeProtected(from, to)))
-                    return;
-                const path = this.val(SLOT.path);
-                this.judged(judgeWrite(this.rules, path, "done", inside), path);
-                return;
-            }
-        }
-        this.judgeWriteLine("done", canary);
-    }
-    /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
-    onEffect() {
-        if (this.has(SLOT.errno) || this.has(SLOT.ok))
-            this.malformed(`"source": "effects" never has "errno" or "ok"`);
-        const path = this.writePath();
-        this.judged(judgeEffect(this.rules, path), path);
-    }
-    judgeWriteLine(outcome, canary) {
-        const path = this.writePath();
-        if (!canary)
-            this.judged(judgeWrite(this.rules, path, outcome), path);
-    }
-    /**
-     * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
-     * the path it names, since judging that path could pass a write to another file. Canaries too.
-     */
-    pathUnknown() {
-        const reason = this.val(SLOT.path_unknown);
-        if (typeof reason !== "string" || !PATH_UNKNOWN_REASON.test(reason)) {
-            this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "path_unknown" comes only from the process observer`);
-        const path = this.requireString(SLOT.path);
-        throw new errors_Refusal("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
-            file: this.file,
-            line: this.lineNo,
-            hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
-        });
-    }
-    /**
-     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
-     * (it reads the kernel's answer).
-     */
-    checkMissingTarget() {
-        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
-            this.malformed(`write "errno" must be one of ${[...MISSING_TARGET_ERRNOS].join(", ")}`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "errno" comes only from the process observer`);
-        if (this.has(SLOT.ok))
-            this.malformed(`a write with "errno" carries no "ok"`);
-    }
-    /**
-     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
-     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
-     */
-    mayBeProtected(from, to) {
-        if (this.pathHasGit)
-            return true;
-        const buf = this.buf;
-        const len = to - from;
-        for (const p of this.protectedPathBytes) {
-            // From the end: paths under one root share their start.
-            let k = p.length - 1;
-            if (k >= len)
-                continue;
-            while (k >= 0 && p[k] === buf[from + k])
-                k--;
-            if (k < 0)
-                return true;
-        }
-        return false;
-    }
-    /**
-     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
-     * intact, so this equals the string comparison). Returns undefined when the path needs
-     * folding or is not absolute, leaving it to the string path.
-     */
-    writeInsideFast(from, to) {
-        const buf = this.buf;
-        const len = to - from;
-        if (len === 0 || buf[from] !== 0x2f)
-            return undefined;
-        if (len > 1 && buf[to - 1] === 0x2f)
-            return undefined;
-        const logPath = this.logPathBytes;
-        // Equal to the folded log path means folded already.
-        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
-            return false;
-        if (this.anyRoot)
-            return this.insideRoot(from, to, false);
-        for (let r = 0; r < this.rootBytes.length; r++) {
-            const root = this.rootBytes[r];
-            const rl = root.length;
-            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
-                continue;
-            let k = rl - 1;
-            while (k >= 0 && root[k] === buf[from + k])
-                k--;
-            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
-            // and a `/.git` cannot straddle its end, where the path has a `/`.
-            if (k < 0)
-                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
-        }
-        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
-    }
-    insideRoot(tailFrom, to, rootHasGit) {
-        const flags = scanPathTail(this.buf, tailFrom, to);
-        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
-            return undefined;
-        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
-        return true;
-    }
-    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
-    isFastConstant(slot, constants) {
-        return (!this.slow &&
-            (this.mask & (1 << slot)) !== 0 &&
-            this.tag[slot] === T_STR &&
-            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
-    }
-    onTool(canary) {
-        this.counts.tool++;
-        if (this.isFastConstant(SLOT.name, this.toolBytes))
-            return;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.judged(judgeTool(this.rules, name), name);
-    }
-    onEnv(canary) {
-        this.counts.env++;
-        if (this.isFastConstant(SLOT.key, this.envExactBytes))
-            return;
-        const key = this.requireString(SLOT.key);
-        if (!canary)
-            this.judged(judgeEnv(this.rules, key, this.constant(SLOT.source, SOURCE_CONSTANTS)), key);
-    }
-    onHost(canary) {
-        this.counts.host++;
-        const host = hostName(this.requireString(SLOT.host));
-        const port = this.val(SLOT.port);
-        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-            this.malformed(`host "port" must be an integer from 0 to 65535`);
-        }
-        if (canary)
-            return;
-        const p = (port ?? null);
-        const rule = judgeHost(this.rules, host, p, this.val(SLOT.via));
-        if (rule !== null) {
-            this.record(rule, formatEndpoint(host, p));
-        }
-        else if (this.hostSets) {
-            const set = hostViaSet(this.rules, host, p);
-            if (set !== null) {
-                const endpoint = formatEndpoint(host, p);
-                if (!this.viaSets.has(endpoint))
-                    this.viaSets.set(endpoint, set);
-            }
-        }
-    }
-    onSyscall(canary) {
-        this.counts.syscall++;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.record(judgeSyscall(), name);
-    }
-    onExec(canary) {
-        this.counts.exec++;
-        const path = foldPath(this.requireString(SLOT.path));
-        if (path === null)
-            this.malformed(`exec "path" must be absolute`);
-        // The byte path has already read a T_STR_ARRAY as strings.
-        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
-            const argv = this.val(SLOT.argv);
-            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
-                this.malformed(`exec "argv" must be an array of strings`);
-            }
-        }
-        if (this.has(SLOT.jail_pid)) {
-            const jailPid = this.val(SLOT.jail_pid);
-            if (!Number.isInteger(jailPid) || jailPid <= 0)
-                this.malformed(`exec "jail_pid" must be a positive integer`);
-        }
-        if (!canary)
-            this.judged(judgeExec(this.rules, path), path);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/check/files.ts
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
@@ -47984,35 +47946,14 @@ function writeStdout(text, what) {
 
 
 
-/** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
+/** A recorded log's bytes (OBSERVER_LOG_MISSING / _UNREADABLE otherwise); core/log-reader.ts reads them. */
 async function readLog(file) {
-    let text;
     try {
-        text = await (0,promises_namespaceObject.readFile)(file, "utf8");
+        return { file, bytes: await (0,promises_namespaceObject.readFile)(file) };
     }
     catch (err) {
         throw logOpenError(err, file);
     }
-    const lines = text.split("\n");
-    if (lines[lines.length - 1] === "")
-        lines.pop();
-    return {
-        file,
-        lines: lines.map((line, i) => {
-            try {
-                const value = JSON.parse(line);
-                if (value === null || typeof value !== "object" || Array.isArray(value))
-                    throw new SyntaxError("not an object");
-                return value;
-            }
-            catch (err) {
-                throw new errors_Refusal("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
-                    file,
-                    line: i + 1,
-                });
-            }
-        }),
-    };
 }
 /**
  * Text a run chose (a key, a path, a host, a program's name), as a terminal shows it: escape
@@ -50960,12 +50901,6 @@ function freezeRunsMismatch(row, runs, bundles, repository) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/coverage.ts
-/**
- * Observer coverage per class, for the job summary: which recorder saw each class of event in
- * this run (the process observer, the Node hooks, the egress proxy, the SDK), how many events,
- * and what that recorder cannot see. Read from the log's `meta` (observers, network_enforced)
- * and its events' `source`. Pure; it describes, never judges.
- */
 const SOURCE_NAME = {
     process: "process observer (strace)",
     node: "Node hooks",
@@ -50994,31 +50929,24 @@ function recordedBy(counts) {
         .map(([source, n]) => `${SOURCE_NAME[source] ?? source} ${n}`)
         .join(", ");
 }
-/** Coverage of one log (its lines parsed, in order, meta first). Canary lines are the observer's own check and are left out. */
-function logCoverage(lines) {
-    let observers = [];
-    let enforced = null;
-    let recorder = null;
+/** Coverage of one walked log (./log-reader.ts walkLog: canary lines, the observer's own check, are not in it). */
+function logCoverage(log) {
+    const meta = log.meta;
+    const observers = Array.isArray(meta.observers) ? meta.observers.filter((o) => typeof o === "string") : [];
+    const enforced = typeof meta.network_enforced === "boolean" ? meta.network_enforced : null;
+    const r = meta.recorder;
+    const recorder = typeof r?.name === "string" ? r.name : null;
     const bySource = new Map();
     const programs = new Set();
-    for (const e of lines) {
-        if (e.kind === "meta") {
-            observers = Array.isArray(e.observers) ? e.observers.filter((o) => typeof o === "string") : [];
-            enforced = typeof e.network_enforced === "boolean" ? e.network_enforced : null;
-            const r = e.recorder;
-            recorder = typeof r?.name === "string" ? r.name : null;
-            continue;
-        }
-        if (e.canary === true)
-            continue;
-        const cls = KIND_CLASS[String(e.kind)];
+    for (const e of log.events) {
+        const cls = KIND_CLASS[e.kind];
         if (cls === undefined)
             continue;
-        const source = typeof e.source === "string" ? e.source : "none";
+        const source = e.source ?? "none";
         const counts = bySource.get(cls) ?? new Map();
         counts.set(source, (counts.get(source) ?? 0) + 1);
         bySource.set(cls, counts);
-        if (e.kind === "exec" && typeof e.path === "string")
+        if (e.kind === "exec")
             programs.add(e.path);
     }
     const node = [...programs].filter(isNodeProgram).length;
@@ -52090,6 +52018,7 @@ async function writeBundle(dir, files) {
 
 
 
+
 const DEFAULT_PROPERTY_TIMEOUT_S = 600;
 function asRefusal(err) {
     if (err instanceof errors_Refusal)
@@ -52698,9 +52627,11 @@ async function describeJudgedLog(settings, client, known, report, breach) {
     let coverage = null;
     let mine;
     try {
-        const text = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog), "utf8");
-        coverage = logCoverage(parseLogLines(text));
-        mine = logFootprint(parseLogLines(text));
+        const bytes = await (0,promises_namespaceObject.readFile)((0,external_node_path_namespaceObject.join)(settings.evidenceDir, EVIDENCE_FILES.observerLog));
+        // Walked under the pinned envelope (whether loopback is the run's own is its word), as the base's log is.
+        const walked = walkLog({ file: EVIDENCE_FILES.observerLog, bytes }, envelope?.envelope ?? null);
+        coverage = logCoverage(walked);
+        mine = logFootprint(walked);
     }
     catch (err) {
         const e = asRefusal(err);
@@ -52710,10 +52641,10 @@ async function describeJudgedLog(settings, client, known, report, breach) {
             footprint: { version: 1, status: "unavailable", reason: `this run's own log could not be read again (${e.code}: ${e.message})` },
         };
     }
-    return { coverage, sarif, footprint: await baseFootprint(settings, client, known.subject, mine) };
+    return { coverage, sarif, footprint: await baseFootprint(settings, client, known.subject, mine, envelope?.envelope ?? null) };
 }
 /** The footprint against the base branch's last push run of this workflow that left its evidence. */
-async function baseFootprint(settings, client, subject, mine) {
+async function baseFootprint(settings, client, subject, mine, envelope) {
     const pull = subject.pull;
     if (settings.workflowPath === null) {
         return { version: 1, status: "no_base", reason: "this run's workflow file is not known: GITHUB_WORKFLOW_REF does not name one" };
@@ -52738,7 +52669,7 @@ async function baseFootprint(settings, client, subject, mine) {
         return { version: 1, status: "no_base", reason: found.reason };
     let base;
     try {
-        base = logFootprint(parseLogLines(baseLogFromZip(found.zip)));
+        base = logFootprint(walkLog({ file: `run #${found.run.id}'s ${EVIDENCE_FILES.observerLog}`, bytes: baseLogFromZip(found.zip) }, envelope));
     }
     catch (err) {
         const e = asRefusal(err);
@@ -52892,7 +52823,7 @@ async function auditRun(settings) {
             target: pull !== null
                 ? { kind: "pull", number: pull.number, headSha: pull.headSha, baseSha: baseSha }
                 : { kind: "commit", sha: ref, ref: settings.commit.ref },
-            footprint: auditFootprint(log.lines, roots),
+            footprint: auditFootprint(log, applied.loaded.envelope, roots),
             added: suggestion.added,
             notProposed: suggestion.notProposed,
             suggestionNotes: suggestion.notes,

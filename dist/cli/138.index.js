@@ -17,7 +17,7 @@ export const modules = {
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4296);
 /* harmony import */ var _core_markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6706);
 /* harmony import */ var _core_suggest_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2085);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7509);
+/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8279);
 /* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(8403);
 /**
  * `envelope-gate suggest`: reads recorded logs (and optionally the envelope to widen), asks
@@ -32,35 +32,14 @@ export const modules = {
 
 
 
-/** A recorded log, every line parsed (OBSERVER_LOG_MISSING / _UNREADABLE / _MALFORMED otherwise). */
+/** A recorded log's bytes (OBSERVER_LOG_MISSING / _UNREADABLE otherwise); core/log-reader.ts reads them. */
 async function readLog(file) {
-    let text;
     try {
-        text = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(file, "utf8");
+        return { file, bytes: await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(file) };
     }
     catch (err) {
         throw (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .logOpenError */ .NU)(err, file);
     }
-    const lines = text.split("\n");
-    if (lines[lines.length - 1] === "")
-        lines.pop();
-    return {
-        file,
-        lines: lines.map((line, i) => {
-            try {
-                const value = JSON.parse(line);
-                if (value === null || typeof value !== "object" || Array.isArray(value))
-                    throw new SyntaxError("not an object");
-                return value;
-            }
-            catch (err) {
-                throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, {
-                    file,
-                    line: i + 1,
-                });
-            }
-        }),
-    };
 }
 /**
  * Text a run chose (a key, a path, a host, a program's name), as a terminal shows it: escape

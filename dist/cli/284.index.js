@@ -32,6 +32,43 @@ function storeUnavailable(what, err) {
         hint: "Nothing was decided or sent. Bring the database back; GitHub's redelivery or the sweeper picks the work up again.",
     });
 }
+/** Node's errnos for a database server that cannot be reached or went away mid-conversation. */
+const CONNECTION_ERRNOS = new Set([
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ETIMEDOUT",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+    "EPIPE",
+]);
+/**
+ * An error a database driver threw: better-sqlite3's `SQLITE_*` codes, a PostgreSQL server error
+ * (a five-character SQLSTATE with its severity), or the connection to the server failing.
+ */
+function isDriverError(err) {
+    const code = (0,errors/* errnoOf */.UQ)(err);
+    if (code === undefined || !(err instanceof Error))
+        return false;
+    if (code.startsWith("SQLITE_") || CONNECTION_ERRNOS.has(code))
+        return true;
+    return /^[0-9A-Z]{5}$/.test(code) && typeof err.severity === "string";
+}
+/**
+ * What the App's shell answers for an error it caught around store work (health, the status page,
+ * a delivery's status, recording a webhook): a refusal as it is; a driver's error (which the store
+ * wraps in STORE_UNAVAILABLE itself, so this is a second net) STORE_UNAVAILABLE; anything else is
+ * a bug in envelope-gate, INTERNAL_ERROR, never read as a store outage.
+ */
+function shellRefusal(err, what) {
+    if (err instanceof errors/* Refusal */.P_)
+        return err;
+    if (isDriverError(err))
+        return storeUnavailable(what, err);
+    const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return new errors/* Refusal */.P_("INTERNAL_ERROR", `envelope-gate failed to ${what} (${detail})`, { cause: err });
+}
 
 ;// CONCATENATED MODULE: ./src/store/postgres.ts
 
@@ -1530,6 +1567,7 @@ function entryOf(r) {
 
 
 
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1640,7 +1678,7 @@ class Store {
         const row = rows[0];
         // The row is written by migration 1; its absence means the store is not what we migrated.
         if (!row)
-            throw new Error("kill_switch row missing");
+            throw new errors/* Refusal */.P_("STORE_UNAVAILABLE", "the kill switch row is missing from the store: it is not the one the App migrated");
         // A recorded state that cannot be read is a pause: "could not check" never reads as "running".
         let recorded = { paused: false };
         if (row.recorded !== null && row.recorded !== undefined) {
@@ -4592,9 +4630,6 @@ async function deliveryOverview(store, now, limit = 25) {
 ;// CONCATENATED MODULE: ./src/app/health.ts
 
 
-function storeError(err) {
-    return (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("STORE_UNAVAILABLE", String(err?.message ?? err), { cause: err });
-}
 /**
  * /healthz: the store must answer a read (the kill switch, as every outbound request needs) and
  * accept a write (this replica's heartbeat row). 200 only when both do; otherwise 503 naming the
@@ -4606,13 +4641,19 @@ async function checkHealth(store, replicaId, storeLabel, now) {
         paused = (await store.killSwitch()).paused;
     }
     catch (err) {
-        return { status: 503, body: { ok: false, store: storeLabel, failing: "store_read", error: storeError(err).toJSON() } };
+        return {
+            status: 503,
+            body: { ok: false, store: storeLabel, failing: "store_read", error: shellRefusal(err, "read the kill switch").toJSON() },
+        };
     }
     try {
         await writeHeartbeat(store, replicaId, now);
     }
     catch (err) {
-        return { status: 503, body: { ok: false, store: storeLabel, failing: "store_write", paused, error: storeError(err).toJSON() } };
+        return {
+            status: 503,
+            body: { ok: false, store: storeLabel, failing: "store_write", paused, error: shellRefusal(err, "write the heartbeat").toJSON() },
+        };
     }
     return {
         status: 200,
@@ -5702,7 +5743,15 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
 </body></html>`;
 }
 /** The page served when the store cannot be read: what failed and what to do, never a raw JSON body. */
+/** The page served when the status could not be built: a store outage, or (any other code) a bug, said as such. */
 function renderStoreDownHtml(generatedAt, storeLabel, error) {
+    if (error.code !== "STORE_UNAVAILABLE") {
+        return `${PAGE_HEAD("envelope-gate App status: not built")}
+<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
+<p class="alert" id="attention">The status page could not be built (${esc(error.code)}): ${esc(error.message)}</p>
+<p>What to do: ${esc((0,errors/* hintOf */.$z)(error.code))}</p>
+</body></html>`;
+    }
     return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
 <h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
 <p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
@@ -5924,6 +5973,7 @@ function spoolBody(req, maxBytes, onChunk) {
 
 
 
+
 /** GitHub caps webhook payloads at 25 MB. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 function sendJson(res, status, body, headers = {}) {
@@ -6049,7 +6099,7 @@ class WebhookIntake {
         catch (err) {
             // Nothing was recorded (the store did not take the write): an honest 503, and the
             // redelivery sweep asks GitHub for this delivery again once the store is back.
-            const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("STORE_UNAVAILABLE", err?.message ?? String(err), { cause: err });
+            const gate = shellRefusal(err, "record the delivery");
             this.service.log("error", "delivery.unrecorded", {
                 delivery,
                 github_event: event,
@@ -6069,6 +6119,7 @@ class WebhookIntake {
 
 
 
+
 function sendHtml(res, status, html) {
     res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     res.end(html);
@@ -6077,6 +6128,10 @@ function sendHtml(res, status, html) {
  * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
  * GET /status/deliveries/<id>.json (what became of one delivery).
  */
+/** A refusal answered with its code's status from the error table (a code outside it does not compile). */
+function answerRefusal(res, refusal) {
+    sendJson(res, (0,errors/* httpStatusOf */.s_)(refusal.code), { error: refusal.toJSON() });
+}
 function createAppServer(options) {
     const { service } = options;
     const intake = new WebhookIntake(service, options.secrets);
@@ -6107,7 +6162,7 @@ function createAppServer(options) {
                 return sendHtml(res, 200, renderStatusHtml(snapshot));
             }
             catch (err) {
-                const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("STORE_UNAVAILABLE", String(err));
+                const gate = shellRefusal(err, "build the status page");
                 if (url.pathname === "/status.json")
                     return sendJson(res, 503, { error: gate.toJSON() });
                 return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
@@ -6118,15 +6173,15 @@ function createAppServer(options) {
             try {
                 const line = await deliveryStatus(service.store, decodeURIComponent(one[1]));
                 if (line === null)
-                    return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no delivery with this id is recorded" } });
+                    return answerRefusal(res, new errors/* Refusal */.P_("NOT_FOUND", "no delivery with this id is recorded"));
                 return sendJson(res, 200, line);
             }
             catch (err) {
-                const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("STORE_UNAVAILABLE", String(err));
+                const gate = shellRefusal(err, "read the delivery");
                 return sendJson(res, 503, { error: gate.toJSON() });
             }
         }
-        return sendJson(res, 404, { error: { code: "NOT_FOUND", message: `${method} ${url.pathname}` } });
+        return answerRefusal(res, new errors/* Refusal */.P_("NOT_FOUND", `${method} ${url.pathname}`));
     };
     const server = (0,external_node_http_.createServer)({
         headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
@@ -6136,7 +6191,7 @@ function createAppServer(options) {
     }, (req, res) => {
         handle(req, res).catch((err) => {
             if (!res.headersSent)
-                sendJson(res, 500, { error: { code: "INTERNAL_ERROR", message: String(err?.message ?? err) } });
+                sendJson(res, 500, { error: new errors/* Refusal */.P_("INTERNAL_ERROR", String(err?.message ?? err)).toJSON() });
             else
                 res.destroy();
         });
@@ -7232,10 +7287,8 @@ async function onGateChange(ctx, p) {
     return `pull request #${number}'s verdict on ${headSha.slice(0, 12)} ${same ? "unchanged" : `made again: ${content.conclusion}${content.code ? ` ${content.code}` : ""}`}; ${done.outcome}`;
 }
 
-// EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __webpack_require__(3848);
-// EXTERNAL MODULE: ./src/core/rules.ts
-var rules = __webpack_require__(1688);
+// EXTERNAL MODULE: ./src/core/log-reader.ts + 1 modules
+var log_reader = __webpack_require__(7748);
 ;// CONCATENATED MODULE: ./src/core/audit.ts
 /**
  * Audit mode (docs/action.md, "Audit mode"): what one recorded run touched, what enforce would
@@ -7246,8 +7299,6 @@ var rules = __webpack_require__(1688);
  * text) is escaped where it is interpolated (./markdown.ts): mdCode/mdText inline, mdFence for
  * the code blocks.
  */
-
-
 
 
 
@@ -7268,68 +7319,41 @@ const STARTER_ENVELOPE = {
 };
 /** STARTER_ENVELOPE as the Action applies it (its bytes are what its hash is of). */
 const STARTER_ENVELOPE_TEXT = JSON.stringify(STARTER_ENVELOPE, null, 2) + "\n";
+/** Which of the audit's classes an event of each kind is listed in. */
+const AUDIT_CLASS = {
+    write: "writesOutsideRoots",
+    env: "envKeys",
+    host: "hosts",
+    exec: "commands",
+    tool: "tools",
+    syscall: null,
+};
 /**
- * What the run touched, from its parsed log lines: writes outside the (expanded) roots, env keys
- * read (the runtime's own documented reads left out), hosts (loopback inside the run's own network
- * namespace left out, as check does), commands started, tools dispatched. Canary lines are the
- * observer's self-check, not the run's.
+ * What the run touched, as the one walk (./log-reader.ts walkLog) names it under the envelope
+ * applied and its expanded `roots`: writes the write judge puts outside the roots, env keys read
+ * (the runtime's own documented reads left out), endpoints by the name an entry allows them by
+ * (loopback inside the run's own network namespace left out, as check does), commands by their
+ * allowed_commands entry, tools dispatched: the names its own suggestion and the footprint use.
  */
-function auditFootprint(lines, roots) {
+function auditFootprint(log, envelope, roots) {
     const sets = {
-        writes: new Set(),
-        env: new Set(),
+        writesOutsideRoots: new Set(),
+        envKeys: new Set(),
         hosts: new Set(),
         commands: new Set(),
         tools: new Set(),
     };
-    const folded = roots.map((r) => foldPath(r)).filter((r) => r !== null);
-    const ownNetwork = lines[0]?.network_enforced === true;
-    for (const e of lines) {
-        if (e.canary === true)
+    for (const e of walkLog(log, envelope, roots).events) {
+        const cls = AUDIT_CLASS[e.kind];
+        if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback))
             continue;
-        const text = (k) => (typeof e[k] === "string" && e[k] !== "" ? e[k] : null);
-        switch (e.kind) {
-            case "write": {
-                const path = foldPath(text("path") ?? "");
-                if (path !== null && !isInsideAnyRoot(path, folded))
-                    sets.writes.add(path);
-                break;
-            }
-            case "env": {
-                const key = text("key");
-                if (key !== null && !isRuntimeOwnRead(key, e.source))
-                    sets.env.add(key);
-                break;
-            }
-            case "host": {
-                const raw = text("host");
-                if (raw === null)
-                    break;
-                const host = hostName(raw);
-                if (ownNetwork && isLoopback(host))
-                    break;
-                sets.hosts.add(formatEndpoint(host, typeof e.port === "number" ? e.port : null));
-                break;
-            }
-            case "exec": {
-                const path = text("path");
-                if (path !== null)
-                    sets.commands.add(path);
-                break;
-            }
-            case "tool": {
-                const name = text("name");
-                if (name !== null)
-                    sets.tools.add(name);
-                break;
-            }
-            default:
-                break;
-        }
+        if (e.kind === "write" && e.verdict !== "write_outside_root")
+            continue;
+        sets[cls].add(e.subject);
     }
     return {
-        writesOutsideRoots: [...sets.writes],
-        envKeys: [...sets.env],
+        writesOutsideRoots: [...sets.writesOutsideRoots],
+        envKeys: [...sets.envKeys],
         hosts: [...sets.hosts],
         commands: [...sets.commands],
         tools: [...sets.tools],
@@ -7464,6 +7488,7 @@ var suggest = __webpack_require__(2085);
 
 
 
+
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 const AUDIT_MODE = "audit";
 /** A repository without an envelope starts from the Action's starter (docs/authoring.md, *Record*). */
@@ -7517,34 +7542,14 @@ function readAuditBundle(zip) {
         log: decode(EVIDENCE_FILES.observerLog),
     };
 }
-/** An observer log's lines, parsed (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE otherwise), named `file`. */
+/**
+ * An audit run's observer log, named `file`, read by the reader `check` uses: a log it refuses
+ * is refused here with the same code (OBSERVER_LOG_MALFORMED, OBSERVER_LOG_INCOMPLETE, ...).
+ */
 function parseAuditLog(text, file) {
-    const raw = text.split("\n");
-    if (raw[raw.length - 1] === "")
-        raw.pop();
-    else if (raw.length > 0) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${file}: the last line is cut short (no newline)`, { file, line: raw.length });
-    }
-    const lines = raw.map((line, i) => {
-        let value;
-        try {
-            value = JSON.parse(line);
-        }
-        catch (err) {
-            throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a log line (${err.message})`, { file, line: i + 1 });
-        }
-        if (value === null || typeof value !== "object" || Array.isArray(value)) {
-            throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${file}:${i + 1}: not a JSON object`, { file, line: i + 1 });
-        }
-        return value;
-    });
-    const end = lines[lines.length - 1];
-    if (lines[0]?.kind !== "meta" || end?.kind !== "end" || end.events !== lines.length - 1) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${file}: not a finished run's log (meta first, end last with the count of lines before it)`, {
-            file,
-        });
-    }
-    return { file, lines };
+    const log = { file, bytes: new TextEncoder().encode(text) };
+    (0,log_reader/* walkLog */.w)(log, null);
+    return log;
 }
 /** The digest file's path beside the envelope: `<envelope path>.sha256`. */
 function digestPathFor(envelopePath) {
@@ -10065,6 +10070,7 @@ function inProgress(where) {
 
 
 
+
 /**
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
@@ -10164,7 +10170,7 @@ async function startApp(config, options = {}) {
                 log("error", "heartbeat.fenced", { owner, replica: config.replicaId });
             recordedStopped = !alive;
         })
-            .catch((err) => log("warn", "heartbeat.failed", { code: err.code ?? "INTERNAL_ERROR" }));
+            .catch((err) => log("warn", "heartbeat.failed", { code: shellRefusal(err, "write the heartbeat").code }));
     }, config.heartbeatMs);
     heartbeat.unref();
     let timer = null;
@@ -10177,7 +10183,7 @@ async function startApp(config, options = {}) {
                 return;
             sweeping = app
                 .sweep()
-                .catch((err) => log("error", "sweep.failed", { code: err.code ?? "INTERNAL_ERROR", message: err.message }))
+                .catch((err) => log("error", "sweep.failed", refusalFields(shellRefusal(err, "sweep"))))
                 .finally(() => {
                 sweeping = null;
             });
@@ -10188,7 +10194,7 @@ async function startApp(config, options = {}) {
                 return;
             redelivering = app
                 .redeliverySweep()
-                .catch((err) => log("error", "redelivery.failed", { code: err.code ?? "INTERNAL_ERROR", message: err.message }))
+                .catch((err) => log("error", "redelivery.failed", refusalFields(shellRefusal(err, "ask GitHub for failed deliveries again"))))
                 .finally(() => {
                 redelivering = null;
             });
@@ -10246,9 +10252,13 @@ async function recordCleanStop(store, owner, clock, log) {
     }
     log("error", "app.stop_unrecorded", {
         owner,
-        code: last.code ?? "INTERNAL_ERROR",
-        message: `this clean stop could not be recorded (${last.message}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
+        code: shellRefusal(last, "record the stop").code,
+        message: `this clean stop could not be recorded (${last?.message ?? String(last)}); the next start counts it as a crash. If that start is refused (APP_CRASH_LOOP), run envelope-gate app reset-crashes`,
     });
+}
+/** A refusal's code and message, for a log line. */
+function refusalFields(r) {
+    return { code: r.code, message: r.message };
 }
 function within(ms, work) {
     let timer;

@@ -32,8 +32,8 @@ var external_node_os_ = __webpack_require__(8161);
 var external_node_url_ = __webpack_require__(3136);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var core_envelope = __webpack_require__(8447);
-// EXTERNAL MODULE: ./src/check/files.ts + 2 modules
-var files = __webpack_require__(7509);
+// EXTERNAL MODULE: ./src/check/files.ts
+var files = __webpack_require__(8279);
 ;// CONCATENATED MODULE: ./src/observer/canary.ts
 /**
  * The self-check before the command: a canary program run as a stage of its own, which every
@@ -5960,8 +5960,9 @@ function recorderLine(r) {
  * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
  * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
  * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ * Its arguments are parsed once, here; `parsed` is told the --observer path taken from them.
  */
-async function runCommand(args, usage) {
+async function runCommand(args, usage, parsed = () => { }) {
     const dashes = args.indexOf("--");
     if (dashes === -1)
         usage("run needs `-- CMD [ARGS...]`");
@@ -5974,6 +5975,7 @@ async function runCommand(args, usage) {
         strict: true,
         allowPositionals: false,
     });
+    parsed(values.observer);
     if (!values.envelope)
         usage("run needs --envelope");
     if (!values.observer)

@@ -18,7 +18,7 @@ export const modules = {
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6706);
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(6107);
 /* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3848);
-/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1085);
+/* harmony import */ var _log_reader_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7748);
 /* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1688);
 
 
@@ -68,11 +68,8 @@ const NODE_PROGRAM = /^node(?:js)?[0-9.]*$/;
  * (a script, `sh` for dash), its first two arguments, and its pid.
  */
 function programName(exec) {
-    const path = str(exec.path);
-    if (path === null)
-        return undefined;
-    const base = baseName(path);
-    const argv = Array.isArray(exec.argv) ? exec.argv.filter((a) => typeof a === "string") : [];
+    const base = baseName(exec.path);
+    const argv = exec.argv;
     const words = [word(base, 48)];
     const argv0 = argv[0];
     if (argv0 !== undefined && argv0 !== "" && !base.startsWith(baseName(argv0)))
@@ -80,7 +77,7 @@ function programName(exec) {
     words.push(...argv.slice(1, 3).map((a) => word(a, 28)));
     if (argv.length > 3)
         words.push("…");
-    const pid = Number.isInteger(exec.jail_pid) ? exec.jail_pid : Number.isInteger(exec.pid) ? exec.pid : undefined;
+    const pid = exec.jailPid ?? exec.pid;
     return `${words.join(" ")}${pid === undefined ? "" : ` (pid ${String(pid)})`}`;
 }
 /**
@@ -91,19 +88,19 @@ function programName(exec) {
  * record was merged ahead of its exec line, the first one after it.
  */
 class Programs {
-    lines;
+    events;
     byHost = new Map();
     byJail = new Map();
-    constructor(lines) {
-        this.lines = lines;
-        lines.forEach((e, i) => {
-            if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
+    constructor(events) {
+        this.events = events;
+        events.forEach((e, i) => {
+            if (e.kind !== "exec" || e.source !== "process")
                 return;
             for (const [map, pid] of [
                 [this.byHost, e.pid],
-                [this.byJail, e.jail_pid],
+                [this.byJail, e.jailPid],
             ]) {
-                if (!Number.isInteger(pid))
+                if (pid === undefined)
                     continue;
                 const list = map.get(pid) ?? [];
                 list.push(i);
@@ -111,7 +108,7 @@ class Programs {
             }
         });
     }
-    /** The exec line index of the program behind line `index` (pid in the namespace its source writes). */
+    /** The exec event index of the program behind event `index` (pid in the namespace its source writes). */
     execOf(index, pid, source) {
         if (!Number.isInteger(pid))
             return undefined;
@@ -128,17 +125,19 @@ class Programs {
         }
         return before;
     }
-    /** The program behind line `index`. */
+    /** The program behind event `index`. */
     of(index) {
-        const e = this.lines[index];
-        const at = this.execOf(index, e.pid, e.source);
-        return at === undefined ? undefined : programName(this.lines[at]);
+        const e = this.events[index];
+        return this.named(this.execOf(index, e.pid, e.source));
     }
-    /** The program that started the exec on line `index` (its parent, by host pid). */
+    /** The program that started the exec at event `index` (its parent, by host pid). */
     parentOf(index) {
-        const e = this.lines[index];
-        const at = this.execOf(index, e.ppid, "process");
-        return at === undefined ? undefined : programName(this.lines[at]);
+        const e = this.events[index];
+        return this.named(this.execOf(index, e.ppid, "process"));
+    }
+    named(at) {
+        const e = at === undefined ? undefined : this.events[at];
+        return e?.kind === "exec" ? programName(e) : undefined;
     }
 }
 function str(v) {
@@ -190,28 +189,26 @@ const WITHHELD_ECOSYSTEMS = [
 ];
 /** What any non-Node program may need (its home, its locale, its temporary directory). */
 const WITHHELD_ANY_PROGRAM = ["HOME", "LANG", "LC_ALL", "TMPDIR"];
-function failedRun(log, meta, end) {
-    if (end.exit_code === 0)
+function failedRun(log) {
+    if (log.exitCode === 0)
         return null;
+    const meta = log.meta;
     if (!Array.isArray(meta.withheld))
         return null;
     const withheld = meta.withheld.filter((k) => typeof k === "string" && k !== "");
     if (withheld.length === 0)
         return null;
-    const ended = typeof end.exit_code === "number" ? `exited ${end.exit_code}` : "was killed by a signal";
+    const ended = log.exitCode === null ? "was killed by a signal" : `exited ${log.exitCode}`;
     const programs = [];
-    log.lines.forEach((e, i) => {
-        if (e.kind !== "exec" || e.source !== "process" || e.canary === true)
-            return;
-        const path = str(e.path);
-        if (path === null)
-            return;
-        const argv0 = Array.isArray(e.argv) && typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
-        const names = [baseName(path), argv0].filter((n) => n !== "");
+    for (const e of log.events) {
+        if (e.kind !== "exec" || e.source !== "process")
+            continue;
+        const argv0 = typeof e.argv[0] === "string" ? baseName(e.argv[0]) : "";
+        const names = [baseName(e.path), argv0].filter((n) => n !== "");
         if (names.some((n) => NODE_PROGRAM.test(n)))
-            return;
-        programs.push({ names, where: `${log.file}:${i + 1}`, program: programName(e), label: baseName(path) });
-    });
+            continue;
+        programs.push({ names, where: `${log.file}:${e.line}`, program: programName(e), label: baseName(e.path) });
+    }
     return programs.length === 0 ? null : { file: log.file, withheld, ended, programs };
 }
 function logRoot(log, meta, name, given) {
@@ -232,6 +229,32 @@ function logRoot(log, meta, name, given) {
     }
     return folded;
 }
+/** The envelope's roots for one run: a root under a variable that run did not say is left out (its writes are listed as paths). */
+function logRoots(from, workspace, scratch) {
+    return from.allowed_roots.flatMap((r) => {
+        if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
+            return [];
+        const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
+        return expanded === null ? [] : [expanded];
+    });
+}
+/**
+ * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
+ * unix socket.
+ */
+function unproposableNote(e, where) {
+    if (e.kind === "syscall") {
+        return `${where}: the run called ${e.subject}, which no envelope allows: this run is not a clean one to learn from`;
+    }
+    if (e.verdict === "write_protected") {
+        return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+    }
+    if (e.kind === "host" && e.host.startsWith("unix:")) {
+        return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;
+    }
+    return null;
+}
 function suggestEnvelope(logs, base, given = {}) {
     const from = base ?? DEFAULT_ENVELOPE;
     const notes = [];
@@ -239,11 +262,23 @@ function suggestEnvelope(logs, base, given = {}) {
     const writes = new Map();
     const env = new Map();
     const tools = new Map();
+    /** Endpoints the rules do not allow under the envelope learnt from, by the name an entry allows them by. */
     const hosts = new Map();
+    /** Names reached with a port (a lookup of one is that connection's own). */
+    const reachedWithPort = new Set();
+    /** Every command the runs started, by its entry; `commands`: those the envelope learnt from does not allow. */
     const execs = new Map();
+    const commands = new Map();
+    /** The events that need an entry, by kind (syscalls never get one: unproposableNote). */
+    const needs = {
+        write: writes,
+        env,
+        tool: tools,
+        host: hosts,
+        exec: commands,
+    };
     const workspaces = [];
     const failedRuns = [];
-    let ownNetwork = true;
     let order = 0;
     /** Proxy keys only seen enumerated in an audit run's environment (not proposed). */
     const auditProxyKeys = new Set();
@@ -252,19 +287,19 @@ function suggestEnvelope(logs, base, given = {}) {
     /** Install directories of the programs the runs executed (never-proposed.ts, installDirOf). */
     const installs = new Set();
     for (const log of logs) {
-        const meta = log.lines[0];
-        const end = log.lines[log.lines.length - 1];
-        if (meta?.kind !== "meta" || end?.kind !== "end") {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("OBSERVER_LOG_INCOMPLETE", `${log.file}: a log from a finished run starts with meta and ends with end`, {
-                file: log.file,
-            });
-        }
+        // Every log is read against its own run's workspace and scratch, by the reader check uses,
+        // and each event judged by the rules under the envelope learnt from.
+        const own = { workspace: null, scratch: null };
+        const walked = (0,_log_reader_js__WEBPACK_IMPORTED_MODULE_6__/* .walkLog */ .w)(log, from, (meta) => {
+            own.workspace = logRoot(log, meta, "workspace", given.workspace);
+            own.scratch = logRoot(log, meta, "scratch", given.scratch);
+            return logRoots(from, own.workspace, own.scratch);
+        });
+        const { workspace, scratch } = own;
+        const meta = walked.meta;
         if (Array.isArray(meta.observers) && !meta.observers.includes("process")) {
             notes.push(`${log.file} was recorded without the process observer: nothing outside Node was seen, so this envelope may be too narrow for a full run`);
         }
-        // Every log is read against its own run's workspace and scratch.
-        const workspace = logRoot(log, meta, "workspace", given.workspace);
-        const scratch = logRoot(log, meta, "scratch", given.scratch);
         if (workspace !== null)
             workspaces.push(workspace);
         for (const [name, value] of [
@@ -275,97 +310,51 @@ function suggestEnvelope(logs, base, given = {}) {
                 notes.push(`${log.file} does not say its run's ${name.toLowerCase()} (meta.${name.toLowerCase()}): writes there are listed as absolute paths`);
             }
         }
-        const roots = from.allowed_roots.flatMap((r) => {
-            if ((r.includes("${WORKSPACE}") && workspace === null) || (r.includes("${SCRATCH}") && scratch === null))
-                return [];
-            const expanded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(r.replace("${WORKSPACE}", workspace ?? "").replace("${SCRATCH}", scratch ?? ""));
-            return expanded === null ? [] : [expanded];
-        });
-        // Which events need an entry is the rules' word, under the envelope learnt from (the network it
-        // ends up with decides the proxy keys' reads once the hosts are planned). An allowed_roots entry
-        // changes only which paths are inside the roots, so each write is asked about as a plain one.
-        const rules = (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .ruleContext */ .wm)(from, roots);
-        const rootRules = { roots, logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_6__/* .NO_PROTECTED */ .zo };
-        if (meta.network_enforced !== true)
-            ownNetwork = false;
         const audit = meta.audit === true;
-        const programs = new Programs(log.lines);
-        const failed = failedRun(log, meta, end);
+        const programs = new Programs(walked.events);
+        const failed = failedRun(walked);
         if (failed !== null)
             failedRuns.push(failed);
-        log.lines.forEach((e, i) => {
-            if (e.canary === true)
-                return;
-            const where = `${log.file}:${i + 1}`;
+        walked.events.forEach((e, i) => {
+            const where = `${log.file}:${e.line}`;
             const at = order++;
-            const by = () => programs.of(i);
-            switch (e.kind) {
-                case "write": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(str(e.path) ?? "");
-                    if (path === null || (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeWrite */ .RL)(rootRules, path, "done") !== "write_outside_root")
-                        return;
-                    const key = asRoot(path, workspace, scratch);
-                    note(writes, key, where, at, by);
-                    // A write the jail refused in a run that exited 0: the command did not need it.
-                    if (e.ok !== false || end.exit_code !== 0)
-                        neededWrites.add(key);
-                    return;
-                }
-                case "env": {
-                    const key = str(e.key);
-                    if (key === null)
-                        return;
-                    // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
-                    // that enumerates the environment sees them there only. Such a read is not proposed (an
-                    // enforced run under deny has no such key to enumerate, and the entry would let the
-                    // caller's own proxy in); a read by name is, as it happens under enforce too.
-                    if (audit && e.op === "enumerate" && _rules_js__WEBPACK_IMPORTED_MODULE_7__/* .PROXY_ENV_KEYS */ .mA.has(key)) {
-                        auditProxyKeys.add(key);
-                        return;
-                    }
-                    if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeEnv */ .r0)(rules, key, e.source) !== null)
-                        note(env, key, where, at, by, e.source);
-                    return;
-                }
-                case "tool": {
-                    const name = str(e.name);
-                    if (name !== null && (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeTool */ .y7)(rules, name) !== null)
-                        note(tools, name, where, at, by);
-                    return;
-                }
-                case "host": {
-                    const host = str(e.host);
-                    if (host === null)
-                        return;
-                    const h = (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .hostName */ .Sm)(host);
-                    if (ownNetwork && (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .isLoopback */ .U9)(h))
-                        return;
-                    const named = e.source === "process" && typeof e.via === "string" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_5__/* .normalizeHost */ .cS)(e.via) : h;
-                    note(hosts, `${named}\0${typeof e.port === "number" ? String(e.port) : ""}`, where, at, by);
-                    return;
-                }
-                case "exec": {
-                    const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .foldPath */ .tu)(str(e.path) ?? "");
-                    if (path === null)
-                        return;
-                    const install = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .installDirOf */ .yr)(path);
-                    if (install !== null && !workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(w, [install])))
-                        installs.add(install);
-                    // Started by a bare name (argv[0] has no "/"): PATH found it, and the recorded (resolved)
-                    // path's basename is the portable entry, the one the undeclared_command rule matches at
-                    // any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as `dash`).
-                    // Started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure): the path.
-                    const argv0 = Array.isArray(e.argv) ? e.argv[0] : undefined;
-                    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
-                    note(execs, byName ? path.slice(path.lastIndexOf("/") + 1) : path, where, at, () => programs.parentOf(i));
-                    return;
-                }
-                case "syscall":
-                    notes.push(`${where}: the run called ${String(e.name)}, which no envelope allows: this run is not a clean one to learn from`);
-                    return;
-                default:
-                    return;
+            if (e.kind === "exec") {
+                const install = (0,_never_proposed_js__WEBPACK_IMPORTED_MODULE_2__/* .installDirOf */ .yr)(e.path);
+                if (install !== null && !workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(w, [install])))
+                    installs.add(install);
+                note(execs, e.subject, where, at, () => programs.parentOf(i));
             }
+            if (e.kind === "host" && e.port !== null && !e.ownLoopback)
+                reachedWithPort.add(e.name);
+            // What the rules allow under the envelope learnt from needs no entry.
+            if (e.verdict === null)
+                return;
+            const unproposable = unproposableNote(e, where);
+            if (unproposable !== null) {
+                notes.push(unproposable);
+                return;
+            }
+            // An audit run has the proxy keys whatever the envelope says (docs/egress.md): a program
+            // that enumerates the environment sees them there only. Such a read is not proposed (an
+            // enforced run under deny has no such key to enumerate, and the entry would let the
+            // caller's own proxy in); a read by name is, as it happens under enforce too.
+            if (e.kind === "env" && audit && e.op === "enumerate" && _rules_js__WEBPACK_IMPORTED_MODULE_7__/* .PROXY_ENV_KEYS */ .mA.has(e.subject)) {
+                auditProxyKeys.add(e.subject);
+                return;
+            }
+            // A write outside the roots is keyed with its run's `${WORKSPACE}`/`${SCRATCH}` written back;
+            // an endpoint by the name an entry allows it by and its port.
+            const subject = e.kind === "write"
+                ? asRoot(e.subject, workspace, scratch)
+                : e.kind === "host"
+                    ? `${e.name}\0${e.port === null ? "" : String(e.port)}`
+                    : e.subject;
+            // A command is named by the program that started it, anything else by the one that did it.
+            const by = e.kind === "exec" ? () => programs.parentOf(i) : () => programs.of(i);
+            note(needs[e.kind], subject, where, at, by, e.source);
+            // A write the jail refused in a run that exited 0: the command did not need it.
+            if (e.kind === "write" && (e.outcome !== "refused" || walked.exitCode !== 0))
+                neededWrites.add(subject);
         });
     }
     if (auditProxyKeys.size > 0) {
@@ -391,7 +380,11 @@ function suggestEnvelope(logs, base, given = {}) {
     }
     const proposedRoots = [];
     for (const d of writtenDirs(proposable)) {
-        if (d.dir === "/")
+        // A write refused inside a root the envelope has (a read-only place under it): no entry to add.
+        if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(d.dir, from.allowed_roots)) {
+            notes.push(`${d.first.first}: a write to ${d.covers[0]} was refused inside the envelope's roots: not a root to add`);
+        }
+        else if (d.dir === "/")
             notes.push(`a write to ${d.covers[0]} would need "/" as a root: not suggested; look at what wrote there`);
         else {
             envelope.allowed_roots.push(d.dir);
@@ -418,7 +411,7 @@ function suggestEnvelope(logs, base, given = {}) {
     // Environment: exact keys; named sets, then PREFIX* families, where the evidence shows one.
     // A key that names a credential is always listed on its own (no pattern or set matches it).
     // Hosts are planned first: whether the envelope ends up under allowlist decides the proxy keys.
-    const hostPlan = planHosts(hosts, envelope, execs, notes);
+    const hostPlan = planHosts(hosts, reachedWithPort, envelope, execs, notes);
     const network = hostPlan.entries.length > 0 ? "allowlist" : envelope.network;
     const envRules = { envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope), network };
     const missing = [];
@@ -546,15 +539,15 @@ function suggestEnvelope(logs, base, given = {}) {
         added.push(e);
     }
     if (envelope.allowed_commands !== undefined) {
-        const commands = envelope.allowed_commands;
+        const allowedCommands = envelope.allowed_commands;
         const underWorkspace = [];
         // Each entry added allows what follows it too (`dash` found by name, then /opt/x/dash by path).
-        let commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(commands) };
-        for (const [path, seen] of execs) {
+        let commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(allowedCommands) };
+        for (const [path, seen] of commands) {
             if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeExec */ .TN)(commandContext, path) === null)
                 continue;
-            commands.push(path);
-            commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(commands) };
+            allowedCommands.push(path);
+            commandContext = { commands: (0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .commandRules */ .Hf)(allowedCommands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
             if (workspaces.some((w) => (0,_paths_js__WEBPACK_IMPORTED_MODULE_8__/* .isInsideAnyRoot */ .Jk)(path, [w])))
                 underWorkspace.push(path);
@@ -608,30 +601,15 @@ function writtenDirs(paths) {
  *   (HOST_SET_TOOLS) and every endpoint reached on the set's names is one of its members;
  *   otherwise the exact endpoints are listed.
  */
-function planHosts(hosts, envelope, execs, notes) {
-    const patterns = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .hostPatterns */ .on)(envelope);
-    // Endpoints as the run named them (a process-level connect by its hooks' name), loopback left out already.
-    const hostRules = {
-        network: envelope.network,
-        hosts: patterns,
-        loopbackLocal: false,
-        ownNetwork: false,
-    };
+function planHosts(hosts, withPort, envelope, execs, notes) {
     const reached = [];
     for (const [key, seen] of hosts) {
         const [host, portText] = key.split("\0");
         reached.push({ host, port: portText === "" ? null : Number(portText), seen });
     }
-    const withPort = new Set(reached.filter((e) => e.port !== null).map((e) => e.host));
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if ((0,_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .judgeHost */ .Ii)(hostRules, e.host, e.port, undefined) === null)
-            continue;
-        if (e.host.startsWith("unix:")) {
-            notes.push(`${e.seen.first}: the run reached for the host's ${e.host}: no envelope allows a host unix socket`);
-            continue;
-        }
         if (e.port === 53 && isIpLiteral(e.host)) {
             resolvers.push(e);
             continue;

@@ -5804,1190 +5804,19 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 9120:
+/***/ 8279:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M: () => (/* binding */ verdictLine),
-/* harmony export */   k: () => (/* binding */ runCheck)
+/* harmony export */   _n: () => (/* binding */ evaluateLogFile),
+/* harmony export */   pO: () => (/* binding */ readVerifiedEnvelope)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* unused harmony exports readEnvelopeFile, defaultDigestPath */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9478);
-/* harmony import */ var _files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7509);
-
-
-
-
-
-const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
-/**
- * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
- * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
- * run touched, never whether its command worked. The exit code of `check` does not change with it.
- */
-function verdictLine(report) {
-    const n = report.violations.length;
-    const summary = report.verdict === "pass"
-        ? `no violations in ${report.events} events`
-        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
-    const exit = report.log?.exit_code;
-    const command = report.log === null
-        ? ""
-        : exit === null
-            ? "; the command did not exit (killed by a signal)"
-            : exit !== 0
-                ? `; the command exited ${String(exit)}`
-                : "";
-    return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
-}
-
-/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
-async function runCheck(settings) {
-    let envelope = null;
-    try {
-        envelope = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .readVerifiedEnvelope */ .pO)(settings.envelopePath, settings.digestPath);
-        const recorded = recordedRoots(settings.logPath);
-        let roots;
-        try {
-            roots = (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .expandRoots */ .oY)(envelope, {
-                workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-                scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
-            });
-        }
-        catch (err) {
-            // No meta line to take the roots from (an empty log, one that is not a run's, a missing
-            // file): the log's own refusal says why, before the roots it would have named.
-            if (!(err instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead)
-                throw err;
-            await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots: [] });
-            throw err;
-        }
-        const verdict = await (0,_files_js__WEBPACK_IMPORTED_MODULE_5__/* .evaluateLogFile */ ._n)(envelope, settings.logPath, { roots });
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromVerdict */ .MV)(verdict), envelope };
-    }
-    catch (err) {
-        return { report: (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_4__/* .reportFromError */ .dd)(err, envelope), envelope };
-    }
-}
-/** How much of the log's first line is read for its roots; a meta line is far shorter. */
-const META_PREFIX_BYTES = 1 << 20;
-/**
- * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
- * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
- */
-function recordedRoots(logPath) {
-    let text;
-    try {
-        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(logPath, "r");
-        try {
-            const buffer = Buffer.alloc(META_PREFIX_BYTES);
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, 0);
-            text = buffer.subarray(0, n).toString("utf8");
-        }
-        finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
-        }
-    }
-    catch {
-        return {};
-    }
-    const newline = text.indexOf("\n");
-    if (newline === -1)
-        return {};
-    let meta;
-    try {
-        meta = JSON.parse(text.slice(0, newline));
-    }
-    catch {
-        return {};
-    }
-    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
-        return {};
-    const out = { metaRead: true };
-    for (const name of ["workspace", "scratch"]) {
-        const value = meta[name];
-        if (typeof value === "string" && value !== "")
-            out[name] = value;
-    }
-    return out;
-}
-/** The same directory, by its real path where it still exists (a run records real paths). */
-function sameDirectory(given, recorded) {
-    if ((0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(given) === recorded)
-        return true;
-    try {
-        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(given) === recorded;
-    }
-    catch {
-        return false;
-    }
-}
-/** A root as given, or as the log recorded it; given and recorded differently is a refusal. */
-function settled(name, given, recorded, logPath) {
-    if (given === undefined)
-        return recorded;
-    if (recorded === undefined)
-        return given;
-    if (sameDirectory(given, recorded))
-        return recorded;
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_("CHECK_OPTIONS_CONFLICT", `--${name} ${given} differs from the ${name} the log's run recorded (${recorded})`, {
-        file: logPath,
-        line: 1,
-        hint: `Leave out --${name}: check reads it from the log's meta line. A log is judged against the roots its run had.`,
-    });
-}
-
-
-/***/ }),
-
-/***/ 7509:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  _n: () => (/* binding */ evaluateLogFile),
-  pO: () => (/* binding */ readVerifiedEnvelope)
-});
-
-// UNUSED EXPORTS: defaultDigestPath, readEnvelopeFile
-
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __nccwpck_require__(8447);
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
-// EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
-// EXTERNAL MODULE: ./src/core/protected.ts
-var core_protected = __nccwpck_require__(1085);
-// EXTERNAL MODULE: ./src/core/log-format.ts
-var log_format = __nccwpck_require__(7653);
-// EXTERNAL MODULE: ./src/core/rules.ts
-var rules = __nccwpck_require__(1688);
-;// CONCATENATED MODULE: ./src/core/log-reader.ts
-/**
- * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
- * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
- * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
- *
- * A log that cannot be fully read and checked never yields a verdict: every structural
- * problem throws a typed Refusal instead ("could not observe" never reads as "observed
- * nothing").
- */
-
-
-
-
-
-
-
-/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
-const SLOT = {
-    v: 0,
-    kind: 1,
-    ts: 2,
-    pid: 3,
-    ppid: 4,
-    source: 5,
-    seq: 6,
-    canary: 7,
-    ok: 8,
-    via: 9,
-    path: 10,
-    op: 11,
-    name: 12,
-    key: 13,
-    host: 14,
-    port: 15,
-    proto: 16,
-    argv: 17,
-    cwd: 18,
-    events: 19,
-    exit_code: 20,
-    signal: 21,
-    errno: 22,
-    jail_pid: 23,
-    path_unknown: 24,
-};
-log_format/* FIELD_NAMES */.Yr.forEach((f, i) => {
-    if (SLOT[f] !== i)
-        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
-});
-const SLOT_BY_NAME = new Map(log_format/* FIELD_NAMES */.Yr.map((f, i) => [f, i]));
-const bit = (f) => 1 << SLOT[f];
-const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
-/** Each event kind's own fields (KIND_FIELDS) as field names. */
-const KIND_FIELD_NAMES = log_format/* KIND_FIELDS */.nH;
-const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
-    kind,
-    { required: bits(spec.required), allowed: bits([...log_format/* COMMON_FIELDS */.qC, ...spec.required, ...spec.optional]), spec },
-]));
-/**
- * Each field name with its closing quote, and the slots its first two of those bytes name (at most
- * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
- * so keys are never scanned on their own. Built from FIELD_NAMES.
- */
-const QUOTED_FIELD_BYTES = log_format/* FIELD_NAMES */.Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
-const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
-const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
-QUOTED_FIELD_BYTES.forEach((q, i) => {
-    const pair = (q[0] << 8) | q[1];
-    if (SLOT_BY_KEY_PAIR[pair] === -1)
-        SLOT_BY_KEY_PAIR[pair] = i;
-    else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
-        SECOND_SLOT_BY_KEY_PAIR[pair] = i;
-    else
-        throw new Error(`three fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
-});
-/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
-function keyIs(buf, at, to, quoted) {
-    const keyLen = quoted.length;
-    if (at + keyLen >= to)
-        return false;
-    for (let j = 2; j < keyLen; j++)
-        if (quoted[j] !== buf[at + j])
-            return false;
-    return true;
-}
-/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
-class ByteConstants {
-    names;
-    bytes;
-    constructor(names) {
-        this.names = names;
-        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
-    }
-    match(buf, start, end) {
-        const len = end - start;
-        for (let c = 0; c < this.bytes.length; c++) {
-            const b = this.bytes[c];
-            if (b.length !== len || b[0] !== buf[start])
-                continue;
-            let j = 1;
-            while (j < len && b[j] === buf[start + j])
-                j++;
-            if (j === len)
-                return this.names[c];
-        }
-        return undefined;
-    }
-}
-const KINDS = new ByteConstants(log_format/* LOG_KINDS */.bz);
-/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
-const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
-const WRITE_OP_CONSTANTS = new ByteConstants([...log_format/* WRITE_OPS */.V1]);
-const SOURCE_CONSTANTS = new ByteConstants([...log_format/* EVENT_SOURCES */.gi]);
-const ERRNO_CONSTANTS = new ByteConstants([...log_format/* MISSING_TARGET_ERRNOS */.Vp]);
-const T_STR = 1;
-const T_NUM = 2;
-const T_TRUE = 3;
-const T_FALSE = 4;
-const T_NULL = 5;
-/** A non-empty array of plain strings (no escapes), such as exec's argv. */
-const T_STR_ARRAY = 6;
-function isEscapedQuote(line, quoteIndex) {
-    let backslashes = 0;
-    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
-        backslashes++;
-    return (backslashes & 1) === 1;
-}
-/**
- * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
- * comparing this with Object.keys finds duplicates without a second full parse.
- */
-function countTopLevelKeys(line) {
-    let depth = 0;
-    let keys = 0;
-    const n = line.length;
-    let i = 0;
-    while (i < n) {
-        const c = line.charCodeAt(i);
-        if (c === 0x22) {
-            let j = line.indexOf('"', i + 1);
-            while (j !== -1 && isEscapedQuote(line, j))
-                j = line.indexOf('"', j + 1);
-            if (j === -1)
-                return -1;
-            i = j + 1;
-            continue;
-        }
-        if (c === 0x7b || c === 0x5b)
-            depth++;
-        else if (c === 0x7d || c === 0x5d)
-            depth--;
-        else if (c === 0x3a && depth === 1)
-            keys++;
-        i++;
-    }
-    return keys;
-}
-const STRING_QUOTE = 1;
-const STRING_STOP = 2;
-const STRING_HIGH = 3;
-/** What each byte is inside a plain string: 0 for printable ASCII. */
-const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
-/** Set by plainStringEnd: whether the string it ended held only ASCII. */
-let plainStringAscii = true;
-/**
- * The index of the quote closing a string that starts at `from` and has no escapes or control
- * characters, or -1 when there is none before `to` (the strict path then decides).
- */
-function plainStringEnd(buf, from, to) {
-    let high = 0;
-    for (let j = from; j < to; j++) {
-        const x = buf[j];
-        const k = STRING_BYTE[x];
-        if (k === 0)
-            continue;
-        if (k === STRING_QUOTE) {
-            plainStringAscii = high === 0;
-            return j;
-        }
-        if (k === STRING_STOP)
-            return -1;
-        high = 1;
-    }
-    return -1;
-}
-const TAIL_NEEDS_FOLDING = 1;
-const TAIL_HAS_GIT = 2;
-/**
- * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
- * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
- */
-function scanPathTail(buf, from, to) {
-    let flags = 0;
-    for (let j = from; j < to - 1; j++) {
-        if (buf[j] !== 0x2f)
-            continue;
-        const a = buf[j + 1];
-        if (a === 0x2f)
-            return TAIL_NEEDS_FOLDING;
-        if (a === 0x2e) {
-            const b = j + 2 < to ? buf[j + 2] : 0x2f;
-            if (b === 0x2f)
-                return TAIL_NEEDS_FOLDING;
-            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
-                return TAIL_NEEDS_FOLDING;
-            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
-                flags = TAIL_HAS_GIT;
-        }
-    }
-    return flags;
-}
-function firstInvalidUtf8(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i];
-        if (b < 0x80)
-            continue;
-        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
-        if (need < 0)
-            return i;
-        for (let k = 1; k <= need; k++) {
-            const cb = bytes[i + k];
-            if (cb === undefined)
-                return i;
-            if ((cb & 0xc0) !== 0x80)
-                return i;
-        }
-        i += need;
-    }
-    return bytes.length;
-}
-function asBuffer(chunk) {
-    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-}
-/**
- * Judges an observer log as it streams past. Lines in the compact form the observer writes
- * are read straight from the bytes without building objects; any other line (escapes, white
- * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
- */
-class LogEvaluator {
-    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
-    rules;
-    rootBytes;
-    rootHasGit;
-    anyRoot;
-    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
-    toolBytes;
-    envExactBytes;
-    hostSets;
-    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
-    viaSets = new Map();
-    file;
-    envelope;
-    carry = null;
-    lineNo = 0;
-    meta = null;
-    endSeen = false;
-    endExit = null;
-    useSeq = false;
-    canaryBlockOpen = true;
-    logPathBytes = null;
-    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
-    protectedPathBytes = [];
-    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
-    pathHasGit = false;
-    violations = new Map();
-    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
-    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
-    buf = Buffer.alloc(0);
-    mask = 0;
-    slow = false;
-    vals = new Array(log_format/* FIELD_NAMES */.Yr.length).fill(undefined);
-    tag = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
-    start = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
-    end = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
-    ascii = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
-    num = new Float64Array(log_format/* FIELD_NAMES */.Yr.length);
-    constructor(envelope, options) {
-        const e = envelope.envelope;
-        this.envelope = envelope;
-        this.file = options.file;
-        this.rules = (0,rules/* ruleContext */.wm)(e, options.roots);
-        this.rootBytes = options.roots.map((r) => Buffer.from(r, "utf8"));
-        this.rootHasGit = options.roots.map((r) => r.includes("/.git"));
-        this.anyRoot = options.roots.includes("/");
-        // Only names requireString accepts: a match then skips nothing it would have refused.
-        const plain = (n) => n !== "" && !n.includes("\u0000");
-        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
-        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
-        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
-    }
-    malformed(message, line = this.lineNo) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
-        });
-    }
-    incomplete(message, line = this.lineNo) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
-            file: this.file,
-            line,
-            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
-        });
-    }
-    checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
-            const region = buf.subarray(from, to);
-            const bad = firstInvalidUtf8(region);
-            let line = this.lineNo + 1;
-            for (let i = 0; i < bad; i++)
-                if (region[i] === 0x0a)
-                    line++;
-            this.malformed("invalid UTF-8", line);
-        }
-    }
-    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
-    push(chunk) {
-        const buf = asBuffer(chunk);
-        let pos = 0;
-        if (this.carry !== null) {
-            const nl = buf.indexOf(0x0a);
-            if (nl === -1) {
-                this.carry = Buffer.concat([this.carry, buf]);
-                if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
-                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
-                return;
-            }
-            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
-            this.carry = null;
-            if (line.length > log_format/* MAX_LINE_LENGTH */.l6)
-                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
-            this.checkUtf8(line, 0, line.length);
-            this.lineNo++;
-            this.handleLine(line, 0, line.length);
-            pos = nl + 1;
-        }
-        const lastNl = buf.lastIndexOf(0x0a);
-        if (lastNl >= pos) {
-            this.checkUtf8(buf, pos, lastNl);
-            while (pos <= lastNl) {
-                const nl = buf.indexOf(0x0a, pos);
-                this.lineNo++;
-                if (nl - pos > log_format/* MAX_LINE_LENGTH */.l6)
-                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`);
-                this.handleLine(buf, pos, nl);
-                pos = nl + 1;
-            }
-        }
-        if (pos < buf.length) {
-            this.carry = Buffer.from(buf.subarray(pos));
-            if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
-                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
-        }
-    }
-    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
-    finish() {
-        if (this.carry !== null && this.carry.length > 0) {
-            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
-        }
-        if (this.meta === null)
-            this.incomplete("the log is empty: no meta line", 1);
-        if (!this.endSeen)
-            this.incomplete("the log has no end line", this.lineNo);
-        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
-        return {
-            verdict: violations.length === 0 ? "pass" : "envelope_fail",
-            envelope_id: this.envelope.envelope.envelope_id,
-            envelope_hash: this.envelope.hash,
-            events: this.lineNo - 2,
-            violations,
-            meta: this.meta,
-            exit_code: this.endExit,
-            counts: { ...this.counts },
-            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
-        };
-    }
-    handleLine(buf, from, to) {
-        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
-        if (this.endSeen)
-            this.malformed("content after the end line");
-        if (this.lineNo === 1) {
-            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
-                this.malformed("the log starts with a byte order mark");
-            }
-            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
-            return;
-        }
-        this.buf = buf;
-        let mask = this.scanFlat(buf, from, end);
-        if (mask === -1) {
-            this.slow = true;
-            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
-        }
-        else {
-            this.slow = false;
-        }
-        this.mask = mask;
-        this.handleEvent();
-    }
-    /**
-     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
-     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
-     * when the line needs the full JSON path, which then decides whether it is valid at all.
-     */
-    scanFlat(buf, from, to) {
-        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
-            return -1;
-        if (to - from === 2)
-            return 0;
-        const { tag, start, end, ascii, num } = this;
-        let mask = 0;
-        let i = from + 1;
-        for (;;) {
-            if (buf[i] !== 0x22)
-                return -1;
-            if (i + 2 >= to)
-                return -1;
-            const pair = (buf[i + 1] << 8) | buf[i + 2];
-            let slot = SLOT_BY_KEY_PAIR[pair];
-            if (slot < 0)
-                return -1;
-            if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot])) {
-                slot = SECOND_SLOT_BY_KEY_PAIR[pair];
-                if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot]))
-                    return -1;
-            }
-            const keyLen = QUOTED_FIELD_BYTES[slot].length;
-            const b = 1 << slot;
-            if ((mask & b) !== 0)
-                return -1;
-            i += 1 + keyLen;
-            if (buf[i] !== 0x3a)
-                return -1;
-            i++;
-            const c = buf[i];
-            if (c === 0x22) {
-                const j = plainStringEnd(buf, i + 1, to);
-                if (j < 0)
-                    return -1;
-                tag[slot] = T_STR;
-                start[slot] = i + 1;
-                end[slot] = j;
-                ascii[slot] = plainStringAscii ? 1 : 0;
-                i = j + 1;
-            }
-            else if (c === 0x5b && buf[i + 1] === 0x22) {
-                // A flat array of plain strings; val() parses it when asked.
-                let j = i + 1;
-                for (;;) {
-                    if (buf[j] !== 0x22)
-                        return -1;
-                    j = plainStringEnd(buf, j + 1, to);
-                    if (j < 0)
-                        return -1;
-                    j++;
-                    if (buf[j] === 0x2c) {
-                        j++;
-                        continue;
-                    }
-                    if (buf[j] === 0x5d)
-                        break;
-                    return -1;
-                }
-                tag[slot] = T_STR_ARRAY;
-                start[slot] = i;
-                end[slot] = j + 1;
-                i = j + 1;
-            }
-            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
-                let j = c === 0x2d ? i + 1 : i;
-                const digitsStart = j;
-                let value = 0;
-                while (j < to) {
-                    const d = buf[j];
-                    if (d < 0x30 || d > 0x39)
-                        break;
-                    value = value * 10 + (d - 0x30);
-                    j++;
-                }
-                const digits = j - digitsStart;
-                if (digits === 0 || digits > 15)
-                    return -1;
-                if (digits > 1 && buf[digitsStart] === 0x30)
-                    return -1;
-                const next = buf[j];
-                if (next === 0x2e || next === 0x65 || next === 0x45)
-                    return -1;
-                tag[slot] = T_NUM;
-                num[slot] = c === 0x2d ? -value : value;
-                i = j;
-            }
-            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
-                tag[slot] = T_TRUE;
-                i += 4;
-            }
-            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
-                tag[slot] = T_FALSE;
-                i += 5;
-            }
-            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
-                tag[slot] = T_NULL;
-                i += 4;
-            }
-            else {
-                return -1;
-            }
-            mask |= b;
-            const sep = buf[i];
-            if (sep === 0x2c) {
-                i++;
-                continue;
-            }
-            return sep === 0x7d && i === to - 1 ? mask : -1;
-        }
-    }
-    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
-    parseObject(line) {
-        let parsed;
-        try {
-            parsed = JSON.parse(line);
-        }
-        catch (err) {
-            if (line.trim() === "")
-                this.malformed("empty line");
-            this.malformed(`not JSON (${err.message})`);
-        }
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-            this.malformed("each line must be a JSON object");
-        }
-        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
-            this.malformed("duplicate key in the object");
-        return parsed;
-    }
-    slotsFromParsed(obj) {
-        let mask = 0;
-        for (const key of Object.keys(obj)) {
-            const slot = SLOT_BY_NAME.get(key);
-            if (slot === undefined) {
-                if (obj.kind === "meta")
-                    this.malformed("a second meta line");
-                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
-            }
-            this.vals[slot] = obj[key];
-            mask |= 1 << slot;
-        }
-        return mask;
-    }
-    has(slot) {
-        return (this.mask & (1 << slot)) !== 0;
-    }
-    /** A field's value as JSON would give it, or undefined when the line lacks it. */
-    val(slot) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow)
-            return this.vals[slot];
-        switch (this.tag[slot]) {
-            case T_STR:
-                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
-            case T_NUM:
-                return this.num[slot];
-            case T_TRUE:
-                return true;
-            case T_FALSE:
-                return false;
-            case T_STR_ARRAY:
-                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
-            default:
-                return null;
-        }
-    }
-    /** A string field matched against known constants without allocating; undefined when it is none of them. */
-    constant(slot, constants) {
-        if ((this.mask & (1 << slot)) === 0)
-            return undefined;
-        if (this.slow) {
-            const v = this.vals[slot];
-            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
-        }
-        if (this.tag[slot] !== T_STR)
-            return undefined;
-        return constants.match(this.buf, this.start[slot], this.end[slot]);
-    }
-    isNumber(slot, expected) {
-        if (this.slow)
-            return this.vals[slot] === expected;
-        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
-    }
-    handleEvent() {
-        if (!this.isNumber(SLOT.v, log_format/* LOG_VERSION */.Ae))
-            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
-        const kind = this.constant(SLOT.kind, KINDS);
-        if (kind === undefined) {
-            const raw = this.val(SLOT.kind);
-            if (typeof raw !== "string")
-                this.malformed(`"kind" must be a string`);
-            this.malformed(`unknown kind "${raw}"`);
-        }
-        if (kind === "meta")
-            this.malformed("a second meta line");
-        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
-        if (spec === undefined)
-            this.malformed(`unknown kind "${kind}"`);
-        const unknown = this.mask & ~spec.allowed;
-        if (unknown !== 0)
-            this.malformed(`unknown field "${log_format/* FIELD_NAMES */.Yr[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
-        if ((this.mask & spec.required) !== spec.required) {
-            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
-            this.malformed(`a ${kind} event needs "${missing}"`);
-        }
-        this.checkCommon();
-        // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
-        if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.malformed(`"source": "effects" is only on write events`);
-        }
-        if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.malformed(`"source": "effects" is never a canary event`);
-        }
-        if (kind === "end") {
-            this.readEnd();
-            return;
-        }
-        const canary = this.has(SLOT.canary);
-        if (canary) {
-            if (!this.canaryBlockOpen)
-                this.malformed("a canary event after the self-check block");
-            this.counts.canary++;
-        }
-        else {
-            this.canaryBlockOpen = false;
-        }
-        switch (kind) {
-            case "write":
-                this.onWrite(canary);
-                break;
-            case "tool":
-                this.onTool(canary);
-                break;
-            case "env":
-                this.onEnv(canary);
-                break;
-            case "host":
-                this.onHost(canary);
-                break;
-            case "exec":
-                this.onExec(canary);
-                break;
-            case "syscall":
-                this.onSyscall(canary);
-                break;
-        }
-    }
-    checkCommon() {
-        if (this.useSeq) {
-            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
-                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
-            }
-        }
-        else if (this.has(SLOT.seq)) {
-            this.malformed(`"seq" appears, but the meta line has none`);
-        }
-        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
-            this.malformed(`"source" must be one of ${[...log_format/* EVENT_SOURCES */.gi].join(", ")}`);
-        }
-        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
-            this.malformed(`"canary" may only be true`);
-        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
-            this.malformed(`"pid" must be an integer`);
-    }
-    readMeta(obj) {
-        if (obj.v !== log_format/* LOG_VERSION */.Ae)
-            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
-        if (obj.kind !== "meta")
-            this.incomplete("the first line must be the meta line");
-        const field = (name) => {
-            const value = obj[name];
-            if (typeof value !== "string" || value === "")
-                this.malformed(`meta needs a non-empty string "${name}"`);
-            return value;
-        };
-        const meta = {
-            run_id: field("run_id"),
-            envelope_hash: field("envelope_hash"),
-            runner: field("runner"),
-            started_at: field("started_at"),
-            extra: {},
-        };
-        for (const [k, v] of Object.entries(obj)) {
-            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
-                meta.extra[k] = v;
-        }
-        if ("seq" in obj) {
-            if (obj.seq !== 0)
-                this.malformed(`meta "seq" must be 0`);
-            this.useSeq = true;
-        }
-        this.checkObservers(obj.observers);
-        this.checkWithheld(obj.withheld);
-        this.checkRecorder(obj.recorder);
-        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
-        if (typeof protectedSet === "string")
-            this.malformed(protectedSet, 1);
-        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
-        const logPath = typeof obj.log_path === "string" ? (0,paths/* foldPath */.tu)(obj.log_path) : null;
-        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
-        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
-        if (meta.envelope_hash !== this.envelope.hash) {
-            throw new errors/* Refusal */.P_("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
-                file: this.file,
-                line: 1,
-                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
-            });
-        }
-        this.meta = meta;
-    }
-    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
-    checkRecorder(recorder) {
-        if (recorder === undefined)
-            return;
-        const ok = typeof recorder === "object" &&
-            recorder !== null &&
-            !Array.isArray(recorder) &&
-            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
-            (recorder.name === "ebpf" || recorder.name === "strace") &&
-            (recorder.fallback === undefined ||
-                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
-        if (!ok)
-            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
-    }
-    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
-    checkWithheld(withheld) {
-        if (withheld === undefined)
-            return;
-        if (!Array.isArray(withheld) ||
-            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
-            new Set(withheld).size !== withheld.length) {
-            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
-        }
-    }
-    /**
-     * Observation is policy: a log without the process-level observer passes only when the
-     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
-     */
-    checkObservers(observers) {
-        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
-            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
-        }
-        if (observers.includes("process"))
-            return;
-        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
-            return;
-        throw new errors/* Refusal */.P_("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
-            file: this.file,
-            line: 1,
-            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
-        });
-    }
-    readEnd() {
-        const events = this.val(SLOT.events);
-        if (!Number.isInteger(events))
-            this.malformed(`end "events" must be an integer`);
-        const exit = this.val(SLOT.exit_code);
-        if (exit !== null && !Number.isInteger(exit))
-            this.malformed(`end "exit_code" must be an integer or null`);
-        if (events !== this.lineNo - 1) {
-            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
-        }
-        this.endSeen = true;
-        this.endExit = exit;
-    }
-    record(rule, subject) {
-        const id = `${rule}:${subject}`;
-        const existing = this.violations.get(id);
-        if (existing) {
-            existing.count++;
-        }
-        else {
-            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
-        }
-    }
-    requireString(slot) {
-        const value = this.val(slot);
-        if (typeof value !== "string" || value === "")
-            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" must be a non-empty string`);
-        if (value.includes("\u0000"))
-            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" contains a NUL character`);
-        return value;
-    }
-    /** Records what `rule` says of this line, if anything. */
-    judged(rule, subject) {
-        if (rule !== null)
-            this.record(rule, subject);
-    }
-    writePath() {
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-        if (folded === null)
-            this.malformed(`write "path" must be absolute`);
-        return folded;
-    }
-    onWrite(canary) {
-        this.counts.write++;
-        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
-            this.malformed(`write "op" must be one of ${[...log_format/* WRITE_OPS */.V1].join(", ")}`);
-        }
-        if (this.has(SLOT.path_unknown))
-            this.pathUnknown();
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
-            this.onEffect();
-            return;
-        }
-        if (this.has(SLOT.errno)) {
-            this.checkMissingTarget();
-            this.judgeWriteLine("missing_target", canary);
-            return;
-        }
-        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
-            this.judgeWriteLine("refused", canary);
-            return;
-        }
-        if (!this.slow && this.tag[SLOT.path] === T_STR) {
-            const from = this.start[SLOT.path];
-            const to = this.end[SLOT.path];
-            // The path as the bytes give it is folded already when this says where it is.
-            const inside = this.writeInsideFast(from, to);
-            if (inside !== undefined) {
-                if (canary || (inside && !this.mayBeProtected(from, to)))
-                    return;
-                const path = this.val(SLOT.path);
-                this.judged((0,rules/* judgeWrite */.RL)(this.rules, path, "done", inside), path);
-                return;
-            }
-        }
-        this.judgeWriteLine("done", canary);
-    }
-    /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
-    onEffect() {
-        if (this.has(SLOT.errno) || this.has(SLOT.ok))
-            this.malformed(`"source": "effects" never has "errno" or "ok"`);
-        const path = this.writePath();
-        this.judged((0,rules/* judgeEffect */.l6)(this.rules, path), path);
-    }
-    judgeWriteLine(outcome, canary) {
-        const path = this.writePath();
-        if (!canary)
-            this.judged((0,rules/* judgeWrite */.RL)(this.rules, path, outcome), path);
-    }
-    /**
-     * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
-     * the path it names, since judging that path could pass a write to another file. Canaries too.
-     */
-    pathUnknown() {
-        const reason = this.val(SLOT.path_unknown);
-        if (typeof reason !== "string" || !log_format/* PATH_UNKNOWN_REASON */.kX.test(reason)) {
-            this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "path_unknown" comes only from the process observer`);
-        const path = this.requireString(SLOT.path);
-        throw new errors/* Refusal */.P_("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
-            file: this.file,
-            line: this.lineNo,
-            hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
-        });
-    }
-    /**
-     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
-     * (it reads the kernel's answer).
-     */
-    checkMissingTarget() {
-        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
-            this.malformed(`write "errno" must be one of ${[...log_format/* MISSING_TARGET_ERRNOS */.Vp].join(", ")}`);
-        }
-        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
-            this.malformed(`write "errno" comes only from the process observer`);
-        if (this.has(SLOT.ok))
-            this.malformed(`a write with "errno" carries no "ok"`);
-    }
-    /**
-     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
-     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
-     */
-    mayBeProtected(from, to) {
-        if (this.pathHasGit)
-            return true;
-        const buf = this.buf;
-        const len = to - from;
-        for (const p of this.protectedPathBytes) {
-            // From the end: paths under one root share their start.
-            let k = p.length - 1;
-            if (k >= len)
-                continue;
-            while (k >= 0 && p[k] === buf[from + k])
-                k--;
-            if (k < 0)
-                return true;
-        }
-        return false;
-    }
-    /**
-     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
-     * intact, so this equals the string comparison). Returns undefined when the path needs
-     * folding or is not absolute, leaving it to the string path.
-     */
-    writeInsideFast(from, to) {
-        const buf = this.buf;
-        const len = to - from;
-        if (len === 0 || buf[from] !== 0x2f)
-            return undefined;
-        if (len > 1 && buf[to - 1] === 0x2f)
-            return undefined;
-        const logPath = this.logPathBytes;
-        // Equal to the folded log path means folded already.
-        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
-            return false;
-        if (this.anyRoot)
-            return this.insideRoot(from, to, false);
-        for (let r = 0; r < this.rootBytes.length; r++) {
-            const root = this.rootBytes[r];
-            const rl = root.length;
-            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
-                continue;
-            let k = rl - 1;
-            while (k >= 0 && root[k] === buf[from + k])
-                k--;
-            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
-            // and a `/.git` cannot straddle its end, where the path has a `/`.
-            if (k < 0)
-                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
-        }
-        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
-    }
-    insideRoot(tailFrom, to, rootHasGit) {
-        const flags = scanPathTail(this.buf, tailFrom, to);
-        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
-            return undefined;
-        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
-        return true;
-    }
-    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
-    isFastConstant(slot, constants) {
-        return (!this.slow &&
-            (this.mask & (1 << slot)) !== 0 &&
-            this.tag[slot] === T_STR &&
-            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
-    }
-    onTool(canary) {
-        this.counts.tool++;
-        if (this.isFastConstant(SLOT.name, this.toolBytes))
-            return;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.judged((0,rules/* judgeTool */.y7)(this.rules, name), name);
-    }
-    onEnv(canary) {
-        this.counts.env++;
-        if (this.isFastConstant(SLOT.key, this.envExactBytes))
-            return;
-        const key = this.requireString(SLOT.key);
-        if (!canary)
-            this.judged((0,rules/* judgeEnv */.r0)(this.rules, key, this.constant(SLOT.source, SOURCE_CONSTANTS)), key);
-    }
-    onHost(canary) {
-        this.counts.host++;
-        const host = (0,rules/* hostName */.Sm)(this.requireString(SLOT.host));
-        const port = this.val(SLOT.port);
-        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-            this.malformed(`host "port" must be an integer from 0 to 65535`);
-        }
-        if (canary)
-            return;
-        const p = (port ?? null);
-        const rule = (0,rules/* judgeHost */.Ii)(this.rules, host, p, this.val(SLOT.via));
-        if (rule !== null) {
-            this.record(rule, (0,hosts/* formatEndpoint */.T0)(host, p));
-        }
-        else if (this.hostSets) {
-            const set = (0,rules/* hostViaSet */.TI)(this.rules, host, p);
-            if (set !== null) {
-                const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
-                if (!this.viaSets.has(endpoint))
-                    this.viaSets.set(endpoint, set);
-            }
-        }
-    }
-    onSyscall(canary) {
-        this.counts.syscall++;
-        const name = this.requireString(SLOT.name);
-        if (!canary)
-            this.record((0,rules/* judgeSyscall */.te)(), name);
-    }
-    onExec(canary) {
-        this.counts.exec++;
-        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
-        if (path === null)
-            this.malformed(`exec "path" must be absolute`);
-        // The byte path has already read a T_STR_ARRAY as strings.
-        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
-            const argv = this.val(SLOT.argv);
-            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
-                this.malformed(`exec "argv" must be an array of strings`);
-            }
-        }
-        if (this.has(SLOT.jail_pid)) {
-            const jailPid = this.val(SLOT.jail_pid);
-            if (!Number.isInteger(jailPid) || jailPid <= 0)
-                this.malformed(`exec "jail_pid" must be a positive integer`);
-        }
-        if (!canary)
-            this.judged((0,rules/* judgeExec */.TN)(this.rules, path), path);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/check/files.ts
+/* harmony import */ var _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7748);
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
  * code. The only place the check pipeline touches files.
@@ -6998,14 +5827,14 @@ class LogEvaluator {
 
 async function readBytes(path, missing, unreadable, what, hint) {
     try {
-        return await (0,promises_.readFile)(path);
+        return await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(path);
     }
     catch (err) {
-        const code = (0,errors/* errnoOf */.UQ)(err);
+        const code = (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errnoOf */ .UQ)(err);
         if (code === "ENOENT" || code === "ENOTDIR") {
-            throw new errors/* Refusal */.P_(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_(missing, `${what} ${path} does not exist`, { file: path, hint, cause: err });
         }
-        throw new errors/* Refusal */.P_(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_(unreadable, `${what} ${path} cannot be read (${code ?? String(err)})`, {
             file: path,
             hint: "Check the path and its permissions.",
             cause: err,
@@ -7023,8 +5852,8 @@ function defaultDigestPath(envelopePath) {
 async function readVerifiedEnvelope(envelopePath, digestPath = defaultDigestPath(envelopePath)) {
     const bytes = await readBytes(envelopePath, "ENVELOPE_MISSING", "ENVELOPE_UNREADABLE", "envelope", ENVELOPE_HINT);
     const digest = await readBytes(digestPath, "ENVELOPE_DIGEST_MISSING", "ENVELOPE_DIGEST_UNREADABLE", "envelope digest", `Pin the envelope: envelope-gate hash ${envelopePath} > ${digestPath}, reviewed and committed with it.`);
-    (0,envelope/* verifyDigest */.Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
-    return (0,envelope/* loadEnvelope */.BC)(bytes, envelopePath);
+    (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .verifyDigest */ .Ub)(bytes, envelopePath, digest.toString("utf8"), digestPath);
+    return (0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .loadEnvelope */ .BC)(bytes, envelopePath);
 }
 const CHUNK = 1 << 20;
 /**
@@ -7034,16 +5863,16 @@ const CHUNK = 1 << 20;
 async function evaluateLogFile(envelope, logPath, options, chunkSize = CHUNK) {
     let handle;
     try {
-        handle = await (0,promises_.open)(logPath, "r");
+        handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.open)(logPath, "r");
     }
     catch (err) {
-        throw (0,errors/* logOpenError */.NU)(err, logPath, "Record one with `envelope-gate run`; a missing log is never read as a clean run.");
+        throw (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .logOpenError */ .NU)(err, logPath, "Record one with `envelope-gate run`; a missing log is never read as a clean run.");
     }
-    const evaluator = new LogEvaluator(envelope, { ...options, file: logPath });
+    const evaluator = new _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__/* .LogEvaluator */ .I(envelope, { ...options, file: logPath });
     let current = Buffer.allocUnsafe(chunkSize);
     let next = Buffer.allocUnsafe(chunkSize);
     const read = (buffer) => handle.read(buffer, 0, chunkSize, null).then(({ bytesRead }) => bytesRead, (err) => {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVER_LOG_UNREADABLE", `observer log ${logPath} cannot be read (${(0,_core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .errnoOf */ .UQ)(err) ?? String(err)})`, {
             file: logPath,
             cause: err,
         });
@@ -7154,21 +5983,182 @@ function writeStdout(text, what) {
 
 /***/ }),
 
-/***/ 103:
+/***/ 486:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9478);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8977);
+
+
+// Where even the error report cannot be written, the exit status is what is left to say so
+// (an unhandled stream error would exit 1, which reads as violations).
+process.stderr.on("error", () => {
+    process.exitCode = _core_verdict_js__WEBPACK_IMPORTED_MODULE_0__/* .EXIT_CODES */ .ai.error;
+});
+process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(process.argv.slice(2));
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 8977:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Nf: () => (/* binding */ writeCliResult),
-/* harmony export */   eT: () => (/* binding */ takeResultFileRequest),
-/* harmony export */   fj: () => (/* binding */ endLineEvents),
-/* harmony export */   tq: () => (/* binding */ logOnDisk)
-/* harmony export */ });
-/* unused harmony exports RESULT_FILE_ENV, CLI_RESULT_VERSION */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8403);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  i: () => (/* binding */ main)
+});
+
+// UNUSED EXPORTS: COMMAND_HELP
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __nccwpck_require__(8447);
+// EXTERNAL MODULE: ./src/core/verdict.ts
+var core_verdict = __nccwpck_require__(9478);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: ./src/check/files.ts
+var files = __nccwpck_require__(8279);
+;// CONCATENATED MODULE: ./src/check/check.ts
+
+
+
+
+
+const VERDICT_WORD = { pass: "PASS", envelope_fail: "FAIL", error: "ERROR" };
+/**
+ * The verdict line of a judged log (`envelope-gate: PASS (pass): no violations in 23 events`).
+ * A command that exited non-zero, or was killed, says so on the same line: a PASS judges what the
+ * run touched, never whether its command worked. The exit code of `check` does not change with it.
+ */
+function verdictLine(report) {
+    const n = report.violations.length;
+    const summary = report.verdict === "pass"
+        ? `no violations in ${report.events} events`
+        : `${n} distinct violation${n === 1 ? "" : "s"} in ${report.events} events`;
+    const exit = report.log?.exit_code;
+    const command = report.log === null
+        ? ""
+        : exit === null
+            ? "; the command did not exit (killed by a signal)"
+            : exit !== 0
+                ? `; the command exited ${String(exit)}`
+                : "";
+    return `envelope-gate: ${VERDICT_WORD[report.verdict]} (${report.verdict}): ${summary}${command}`;
+}
+
+/** Verify the pinned envelope, then judge the log against it. Never throws; errors become the `error` verdict. */
+async function runCheck(settings) {
+    let envelope = null;
+    try {
+        envelope = await (0,files/* readVerifiedEnvelope */.pO)(settings.envelopePath, settings.digestPath);
+        const recorded = recordedRoots(settings.logPath);
+        let roots;
+        try {
+            roots = (0,core_envelope/* expandRoots */.oY)(envelope, {
+                workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
+                scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+            });
+        }
+        catch (err) {
+            // No meta line to take the roots from (an empty log, one that is not a run's, a missing
+            // file): the log's own refusal says why, before the roots it would have named.
+            if (!(err instanceof errors/* Refusal */.P_) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead)
+                throw err;
+            await (0,files/* evaluateLogFile */._n)(envelope, settings.logPath, { roots: [] });
+            throw err;
+        }
+        const verdict = await (0,files/* evaluateLogFile */._n)(envelope, settings.logPath, { roots });
+        return { report: (0,core_verdict/* reportFromVerdict */.MV)(verdict), envelope };
+    }
+    catch (err) {
+        return { report: (0,core_verdict/* reportFromError */.dd)(err, envelope), envelope };
+    }
+}
+/** How much of the log's first line is read for its roots; a meta line is far shorter. */
+const META_PREFIX_BYTES = 1 << 20;
+/**
+ * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
+ * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
+ */
+function recordedRoots(logPath) {
+    let text;
+    try {
+        const fd = (0,external_node_fs_.openSync)(logPath, "r");
+        try {
+            const buffer = Buffer.alloc(META_PREFIX_BYTES);
+            const n = (0,external_node_fs_.readSync)(fd, buffer, 0, buffer.length, 0);
+            text = buffer.subarray(0, n).toString("utf8");
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
+    }
+    catch {
+        return {};
+    }
+    const newline = text.indexOf("\n");
+    if (newline === -1)
+        return {};
+    let meta;
+    try {
+        meta = JSON.parse(text.slice(0, newline));
+    }
+    catch {
+        return {};
+    }
+    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
+        return {};
+    const out = { metaRead: true };
+    for (const name of ["workspace", "scratch"]) {
+        const value = meta[name];
+        if (typeof value === "string" && value !== "")
+            out[name] = value;
+    }
+    return out;
+}
+/** The same directory, by its real path where it still exists (a run records real paths). */
+function sameDirectory(given, recorded) {
+    if ((0,external_node_path_.resolve)(given) === recorded)
+        return true;
+    try {
+        return (0,external_node_fs_.realpathSync)(given) === recorded;
+    }
+    catch {
+        return false;
+    }
+}
+/** A root as given, or as the log recorded it; given and recorded differently is a refusal. */
+function settled(name, given, recorded, logPath) {
+    if (given === undefined)
+        return recorded;
+    if (recorded === undefined)
+        return given;
+    if (sameDirectory(given, recorded))
+        return recorded;
+    throw new errors/* Refusal */.P_("CHECK_OPTIONS_CONFLICT", `--${name} ${given} differs from the ${name} the log's run recorded (${recorded})`, {
+        file: logPath,
+        line: 1,
+        hint: `Leave out --${name}: check reads it from the log's meta line. A log is judged against the roots its run had.`,
+    });
+}
+
+// EXTERNAL MODULE: ./src/check/options.ts
+var options = __nccwpck_require__(9066);
+// EXTERNAL MODULE: ./src/check/output.ts
+var output = __nccwpck_require__(8403);
+;// CONCATENATED MODULE: ./src/check/result.ts
 /**
  * The result file: how `run` and `check` tell the program that started them how they ended, as
  * typed JSON, when it asks for one through ENVELOPE_GATE_RESULT_FILE (internal: the Action asks,
@@ -7185,15 +6175,15 @@ const CLI_RESULT_VERSION = 1;
 function takeResultFileRequest(env = process.env) {
     const file = env[RESULT_FILE_ENV];
     delete env[RESULT_FILE_ENV];
-    return file === undefined || file === "" ? null : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(file);
+    return file === undefined || file === "" ? null : (0,external_node_path_.resolve)(file);
 }
 /** The log file at `path` as it stands: its size, or null when there is no file there. */
 function logOnDisk(path) {
     if (path === undefined)
         return null;
-    const full = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(path);
+    const full = (0,external_node_path_.resolve)(path);
     try {
-        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(full);
+        const st = (0,external_node_fs_.statSync)(full);
         return st.isFile() ? { path: full, bytes: st.size } : null;
     }
     catch {
@@ -7206,16 +6196,16 @@ const END_SUFFIX_BYTES = 64 * 1024;
 function endLineEvents(path) {
     let text;
     try {
-        const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, "r");
+        const fd = (0,external_node_fs_.openSync)(path, "r");
         try {
-            const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).size;
+            const size = (0,external_node_fs_.fstatSync)(fd).size;
             const length = Math.min(size, END_SUFFIX_BYTES);
             const buffer = Buffer.alloc(length);
-            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, length, size - length);
+            const n = (0,external_node_fs_.readSync)(fd, buffer, 0, length, size - length);
             text = buffer.subarray(0, n).toString("utf8");
         }
         finally {
-            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+            (0,external_node_fs_.closeSync)(fd);
         }
     }
     catch {
@@ -7237,26 +6227,18 @@ function endLineEvents(path) {
 function writeCliResult(file, result) {
     const temporary = `${file}.${process.pid}.tmp`;
     try {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(temporary, JSON.stringify(result) + "\n", { mode: 0o600, flag: "wx" });
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.renameSync)(temporary, file);
+        (0,external_node_fs_.writeFileSync)(temporary, JSON.stringify(result) + "\n", { mode: 0o600, flag: "wx" });
+        (0,external_node_fs_.renameSync)(temporary, file);
     }
     catch (err) {
-        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.rmSync)(temporary, { force: true });
-        throw (0,_output_js__WEBPACK_IMPORTED_MODULE_2__/* .outputUnwritable */ .n)(file, "the result file", err);
+        (0,external_node_fs_.rmSync)(temporary, { force: true });
+        throw (0,output/* outputUnwritable */.n)(file, "the result file", err);
     }
 }
 
-
-/***/ }),
-
-/***/ 6719:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   N: () => (/* binding */ formatReportText)
-/* harmony export */ });
-/* harmony import */ var _core_markdown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6706);
-/* harmony import */ var _check_check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9120);
+// EXTERNAL MODULE: ./src/core/markdown.ts
+var markdown = __nccwpck_require__(6706);
+;// CONCATENATED MODULE: ./src/cli/format.ts
 
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
@@ -7272,10 +6254,10 @@ function formatReportText(report) {
             out.push(`  what to do: ${report.error.hint}`);
     }
     else {
-        out.push((0,_check_check_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .M)(report));
+        out.push(verdictLine(report));
         // An id holds what the run chose (a key, a path): escape sequences, carriage returns and bidi
         // characters are shown as \u{XXXX}, so one id cannot erase or reorder the line of another.
-        const ids = report.violations.map((v) => (0,_core_markdown_js__WEBPACK_IMPORTED_MODULE_0__/* .plainText */ .wh)(v.id));
+        const ids = report.violations.map((v) => (0,markdown/* plainText */.wh)(v.id));
         const width = Math.min(80, Math.max(0, ...ids.map((id) => id.length)));
         report.violations.forEach((v, i) => {
             out.push(`  ${ids[i].padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
@@ -7299,32 +6281,8 @@ function formatReportText(report) {
     return out.join("\n") + "\n";
 }
 
-
-/***/ }),
-
-/***/ 486:
-/***/ ((module, __webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ COMMAND_HELP),
-/* harmony export */   i: () => (/* binding */ main)
-/* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7975);
-/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9478);
-/* harmony import */ var _check_check_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9120);
-/* harmony import */ var _check_files_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(7509);
-/* harmony import */ var _check_options_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9066);
-/* harmony import */ var _check_result_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(103);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(6719);
-/* harmony import */ var _check_output_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(8403);
+;// CONCATENATED MODULE: ./src/cli/main.ts
+/** The command line: one call of `main` per invocation; src/cli/index.ts is the program that calls it. */
 
 
 
@@ -7408,7 +6366,7 @@ function usage(message) {
     throw new UsageError(message);
 }
 function absolute(path) {
-    return path === undefined ? undefined : (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(path);
+    return path === undefined ? undefined : (0,external_node_path_.resolve)(path);
 }
 async function hash(args) {
     if (args.length !== 1)
@@ -7416,17 +6374,17 @@ async function hash(args) {
     const file = args[0];
     let bytes;
     try {
-        bytes = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readFile)(file);
+        bytes = await (0,promises_.readFile)(file);
     }
     catch (err) {
-        const code = (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err) === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .Refusal */ .P_(code, `envelope ${file} cannot be read (${(0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err) ?? String(err)})`, { file });
+        const code = (0,errors/* errnoOf */.UQ)(err) === "ENOENT" ? "ENVELOPE_MISSING" : "ENVELOPE_UNREADABLE";
+        throw new errors/* Refusal */.P_(code, `envelope ${file} cannot be read (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, { file });
     }
-    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)((0,_core_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .formatDigestLine */ .sv)(bytes, (0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(file)), "the digest line");
-    return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+    await (0,output/* writeStdout */.j)((0,core_envelope/* formatDigestLine */.sv)(bytes, (0,external_node_path_.basename)(file)), "the digest line");
+    return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function verify(args) {
-    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
+    const { values } = (0,external_node_util_.parseArgs)({
         args,
         options: { envelope: { type: "string" }, sha256: { type: "string" } },
         strict: true,
@@ -7434,46 +6392,47 @@ async function verify(args) {
     });
     if (!values.envelope)
         usage("verify needs --envelope");
-    const loaded = await (0,_check_files_js__WEBPACK_IMPORTED_MODULE_7__/* .readVerifiedEnvelope */ .pO)(values.envelope, values.sha256);
-    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
-    return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+    const loaded = await (0,files/* readVerifiedEnvelope */.pO)(values.envelope, values.sha256);
+    await (0,output/* writeStdout */.j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
+    return core_verdict/* EXIT_CODES */.ai.pass;
 }
-/** What `check` judged, for the result file beside its exit status. */
-let checked = null;
-async function check(args) {
-    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
+async function check(args, said) {
+    const { values } = (0,external_node_util_.parseArgs)({
         args,
-        options: { ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, format: { type: "string", default: "text" } },
+        options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, format: { type: "string", default: "text" } },
         strict: true,
         allowPositionals: false,
     });
+    said.observer = values.observer;
     if (!values.envelope)
         usage("check needs --envelope");
     if (!values.observer)
         usage("check needs --observer");
     if (values.format !== "text" && values.format !== "json")
         usage("--format is text or json");
-    const { report } = await (0,_check_check_js__WEBPACK_IMPORTED_MODULE_6__/* .runCheck */ .k)({
+    const { report } = await runCheck({
         envelopePath: values.envelope,
         digestPath: values.sha256,
         logPath: values.observer,
         workspace: absolute(values.workspace),
         scratch: absolute(values.scratch),
     });
-    checked = report;
-    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(values.format === "json" ? JSON.stringify(report) + "\n" : (0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)(report), "the check report");
-    return (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .exitCodeFor */ .Rr)(report.verdict);
+    said.report = report;
+    await (0,output/* writeStdout */.j)(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
+    return (0,core_verdict/* exitCodeFor */.Rr)(report.verdict);
 }
-async function run(args) {
+async function run(args, said) {
     const { runCommand } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
-    return runCommand(args, usage);
+    return runCommand(args, usage, (observer) => {
+        said.observer = observer;
+    });
 }
 async function suggest(args) {
     // The --run form records one run first (under --envelope, which it then widens), then suggests.
     const dashes = args.indexOf("--");
     const own = dashes === -1 ? args : args.slice(0, dashes);
     const command = dashes === -1 ? [] : args.slice(dashes + 1);
-    const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
+    const { values } = (0,external_node_util_.parseArgs)({
         args: own,
         options: {
             observer: { type: "string", multiple: true },
@@ -7517,7 +6476,7 @@ async function suggest(args) {
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
     const { suggestCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(85), __nccwpck_require__.e(138)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8138));
-    await (0,_check_output_js__WEBPACK_IMPORTED_MODULE_11__/* .writeStdout */ .j)(await suggestCommand({
+    await (0,output/* writeStdout */.j)(await suggestCommand({
         logs,
         from,
         fromDigest: values.sha256,
@@ -7525,7 +6484,7 @@ async function suggest(args) {
         workspace: values.workspace,
         scratch: values.scratch,
     }), "the suggestion");
-    return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+    return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
     const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(380), __nccwpck_require__.e(85), __nccwpck_require__.e(284)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9284));
@@ -7534,65 +6493,50 @@ async function app(args) {
 const COMMANDS = { hash, verify, check, run, suggest, app };
 async function main(argv) {
     // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
-    const resultFile = (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .takeResultFileRequest */ .eT)();
+    const resultFile = takeResultFileRequest();
     const [name, ...rest] = argv;
     if (name === undefined || name === "--help" || name === "-h" || name === "help") {
         process.stdout.write(USAGE + "\n");
-        return name === undefined ? _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage : _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+        return name === undefined ? core_verdict/* EXIT_CODES */.ai.usage : core_verdict/* EXIT_CODES */.ai.pass;
     }
     const command = COMMANDS[name];
     const help = COMMAND_HELP[name];
     if (help !== undefined && wantsHelp(rest)) {
         process.stdout.write(help + "\n");
-        return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.pass;
+        return core_verdict/* EXIT_CODES */.ai.pass;
     }
+    const said = {};
     let ended;
     try {
         if (!command)
             usage(`unknown command "${name}"`);
-        ended = { exitStatus: await command(rest), outcome: "completed", error: null };
+        ended = { exitStatus: await command(rest, said), outcome: "completed", error: null };
     }
     catch (err) {
-        if (err instanceof UsageError || (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_3__/* .errnoOf */ .UQ)(err)?.startsWith("ERR_PARSE_ARGS")) {
+        if (err instanceof UsageError || (0,errors/* errnoOf */.UQ)(err)?.startsWith("ERR_PARSE_ARGS")) {
             process.stderr.write(`envelope-gate: ${err.message}\n${USAGE}\n`);
-            ended = { exitStatus: _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.usage, outcome: "usage", error: null };
+            ended = { exitStatus: core_verdict/* EXIT_CODES */.ai.usage, outcome: "usage", error: null };
         }
         else {
-            const report = (0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null);
-            process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)(report));
-            ended = { exitStatus: _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error, outcome: "refused", error: report.error };
+            const report = (0,core_verdict/* reportFromError */.dd)(err, null);
+            process.stderr.write(formatReportText(report));
+            ended = { exitStatus: core_verdict/* EXIT_CODES */.ai.error, outcome: "refused", error: report.error };
         }
     }
     if (resultFile !== null && (name === "run" || name === "check"))
-        return reportResult(resultFile, name, rest, ended);
+        return reportResult(resultFile, name, said, ended);
     return ended.exitStatus;
-}
-/** The --observer path among a command's own arguments (before `--`), as parseArgs reads them; never throws. */
-function observerArgument(args) {
-    const dashes = args.indexOf("--");
-    try {
-        const { values } = (0,node_util__WEBPACK_IMPORTED_MODULE_2__.parseArgs)({
-            args: dashes === -1 ? args : args.slice(0, dashes),
-            options: { ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .ENVELOPE_LOG_OPTIONS */ .B, ..._check_options_js__WEBPACK_IMPORTED_MODULE_8__/* .RUN_ONLY_OPTIONS */ .a, format: { type: "string" } },
-            strict: false,
-            allowPositionals: true,
-        });
-        return typeof values.observer === "string" ? values.observer : undefined;
-    }
-    catch {
-        return undefined;
-    }
 }
 /**
  * Writes the result file for run or check (src/check/result.ts). One that cannot be written is said
  * as any refusal is, and the exit status is 3: the caller that asked for it refuses without it.
  */
-function reportResult(file, name, args, ended) {
-    const log = (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .logOnDisk */ .tq)(observerArgument(args));
+function reportResult(file, name, said, ended) {
+    const log = logOnDisk(said.observer);
     // check's error verdict is a refusal as a thrown error is: its error, exit status 3.
-    const report = name === "check" ? checked : null;
+    const report = said.report ?? null;
     const how = report?.verdict === "error" ? { outcome: "refused", error: report.error } : ended;
-    const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .endLineEvents */ .fj)(log.path) : null;
+    const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? endLineEvents(log.path) : null;
     const result = {
         version: 1,
         command: name,
@@ -7604,23 +6548,15 @@ function reportResult(file, name, args, ended) {
         verdict: name === "run" || how.outcome === "usage" ? null : how.outcome === "refused" ? "error" : (report?.verdict ?? null),
     };
     try {
-        (0,_check_result_js__WEBPACK_IMPORTED_MODULE_9__/* .writeCliResult */ .Nf)(file, result);
+        writeCliResult(file, result);
     }
     catch (err) {
-        process.stderr.write((0,_format_js__WEBPACK_IMPORTED_MODULE_10__/* .formatReportText */ .N)((0,_core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .reportFromError */ .dd)(err, null)));
-        return _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
+        process.stderr.write(formatReportText((0,core_verdict/* reportFromError */.dd)(err, null)));
+        return core_verdict/* EXIT_CODES */.ai.error;
     }
     return ended.exitStatus;
 }
-// Where even the error report cannot be written, the exit status is what is left to say so
-// (an unhandled stream error would exit 1, which reads as violations).
-process.stderr.on("error", () => {
-    process.exitCode = _core_verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .EXIT_CODES */ .ai.error;
-});
-process.exitCode = await main(process.argv.slice(2));
 
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
@@ -9166,6 +8102,1138 @@ const KIND_FIELDS = {
 
 /***/ }),
 
+/***/ 7748:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ LogEvaluator),
+  w: () => (/* binding */ walkLog)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/paths.ts
+var paths = __nccwpck_require__(6107);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var hosts = __nccwpck_require__(3848);
+// EXTERNAL MODULE: ./src/core/protected.ts
+var core_protected = __nccwpck_require__(1085);
+// EXTERNAL MODULE: ./src/core/log-format.ts
+var log_format = __nccwpck_require__(7653);
+// EXTERNAL MODULE: ./src/core/rules.ts
+var rules = __nccwpck_require__(1688);
+;// CONCATENATED MODULE: ./src/core/log-reader.ts
+/**
+ * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
+ * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
+ * (./log-format.ts) says and records what the rules (./rules.ts) say of each event.
+ *
+ * A log that cannot be fully read and checked never yields a verdict: every structural
+ * problem throws a typed Refusal instead ("could not observe" never reads as "observed
+ * nothing").
+ */
+
+
+
+
+
+
+
+/** Slot of each field: a literal, so lookups are fast property loads; checked against FIELD_NAMES below. */
+const SLOT = {
+    v: 0,
+    kind: 1,
+    ts: 2,
+    pid: 3,
+    ppid: 4,
+    source: 5,
+    seq: 6,
+    canary: 7,
+    ok: 8,
+    via: 9,
+    path: 10,
+    op: 11,
+    name: 12,
+    key: 13,
+    host: 14,
+    port: 15,
+    proto: 16,
+    argv: 17,
+    cwd: 18,
+    events: 19,
+    exit_code: 20,
+    signal: 21,
+    errno: 22,
+    jail_pid: 23,
+    path_unknown: 24,
+};
+log_format/* FIELD_NAMES */.Yr.forEach((f, i) => {
+    if (SLOT[f] !== i)
+        throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
+});
+const SLOT_BY_NAME = new Map(log_format/* FIELD_NAMES */.Yr.map((f, i) => [f, i]));
+const bit = (f) => 1 << SLOT[f];
+const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
+/** Each event kind's own fields (KIND_FIELDS) as field names. */
+const KIND_FIELD_NAMES = log_format/* KIND_FIELDS */.nH;
+const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
+    kind,
+    { required: bits(spec.required), allowed: bits([...log_format/* COMMON_FIELDS */.qC, ...spec.required, ...spec.optional]), spec },
+]));
+/**
+ * Each field name with its closing quote, and the slots its first two of those bytes name (at most
+ * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
+ * so keys are never scanned on their own. Built from FIELD_NAMES.
+ */
+const QUOTED_FIELD_BYTES = log_format/* FIELD_NAMES */.Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
+const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
+QUOTED_FIELD_BYTES.forEach((q, i) => {
+    const pair = (q[0] << 8) | q[1];
+    if (SLOT_BY_KEY_PAIR[pair] === -1)
+        SLOT_BY_KEY_PAIR[pair] = i;
+    else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
+        SECOND_SLOT_BY_KEY_PAIR[pair] = i;
+    else
+        throw new Error(`three fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
+});
+/** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
+function keyIs(buf, at, to, quoted) {
+    const keyLen = quoted.length;
+    if (at + keyLen >= to)
+        return false;
+    for (let j = 2; j < keyLen; j++)
+        if (quoted[j] !== buf[at + j])
+            return false;
+    return true;
+}
+/** Constant strings matched by bytes, so the hot path allocates nothing for them. */
+class ByteConstants {
+    names;
+    bytes;
+    constructor(names) {
+        this.names = names;
+        this.bytes = names.map((n) => Buffer.from(n, "utf8"));
+    }
+    match(buf, start, end) {
+        const len = end - start;
+        for (let c = 0; c < this.bytes.length; c++) {
+            const b = this.bytes[c];
+            if (b.length !== len || b[0] !== buf[start])
+                continue;
+            let j = 1;
+            while (j < len && b[j] === buf[start + j])
+                j++;
+            if (j === len)
+                return this.names[c];
+        }
+        return undefined;
+    }
+}
+const KINDS = new ByteConstants(log_format/* LOG_KINDS */.bz);
+/** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
+const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
+const WRITE_OP_CONSTANTS = new ByteConstants([...log_format/* WRITE_OPS */.V1]);
+const SOURCE_CONSTANTS = new ByteConstants([...log_format/* EVENT_SOURCES */.gi]);
+const ERRNO_CONSTANTS = new ByteConstants([...log_format/* MISSING_TARGET_ERRNOS */.Vp]);
+const T_STR = 1;
+const T_NUM = 2;
+const T_TRUE = 3;
+const T_FALSE = 4;
+const T_NULL = 5;
+/** A non-empty array of plain strings (no escapes), such as exec's argv. */
+const T_STR_ARRAY = 6;
+/** What a walk judges by when no envelope is at hand (a footprint): nothing allowed, no network. */
+const NOTHING_ALLOWED = {
+    envelope_id: "nothing-allowed",
+    allowed_roots: [],
+    allowed_tools: [],
+    allowed_env: [],
+    allowed_hosts: [],
+    network: "deny",
+};
+/**
+ * The one walk of a log for everything that is not `check`'s verdict: the log read by the same
+ * reader `check` uses (a log `check` refuses is refused here, with the same code), each event
+ * handed on normalised with the rules' verdict under `envelope` (NOTHING_ALLOWED when null).
+ */
+function walkLog(log, envelope, roots = () => []) {
+    const events = [];
+    const loaded = {
+        envelope: envelope ?? NOTHING_ALLOWED,
+        hash: "sha256:walked",
+        file: log.file,
+        lines: new Map(),
+    };
+    const evaluator = new LogEvaluator(loaded, { file: log.file, roots, sink: (e) => events.push(e), anyEnvelope: true });
+    evaluator.push(log.bytes);
+    const verdict = evaluator.finish();
+    return { file: log.file, meta: evaluator.metaLine(), events, exitCode: verdict.exit_code, verdict };
+}
+function isEscapedQuote(line, quoteIndex) {
+    let backslashes = 0;
+    for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--)
+        backslashes++;
+    return (backslashes & 1) === 1;
+}
+/**
+ * Counts the keys of the outermost object. JSON.parse keeps the last of two equal keys, so
+ * comparing this with Object.keys finds duplicates without a second full parse.
+ */
+function countTopLevelKeys(line) {
+    let depth = 0;
+    let keys = 0;
+    const n = line.length;
+    let i = 0;
+    while (i < n) {
+        const c = line.charCodeAt(i);
+        if (c === 0x22) {
+            let j = line.indexOf('"', i + 1);
+            while (j !== -1 && isEscapedQuote(line, j))
+                j = line.indexOf('"', j + 1);
+            if (j === -1)
+                return -1;
+            i = j + 1;
+            continue;
+        }
+        if (c === 0x7b || c === 0x5b)
+            depth++;
+        else if (c === 0x7d || c === 0x5d)
+            depth--;
+        else if (c === 0x3a && depth === 1)
+            keys++;
+        i++;
+    }
+    return keys;
+}
+const STRING_QUOTE = 1;
+const STRING_STOP = 2;
+const STRING_HIGH = 3;
+/** What each byte is inside a plain string: 0 for printable ASCII. */
+const STRING_BYTE = new Uint8Array(256).map((_, x) => x === 0x22 ? STRING_QUOTE : x === 0x5c || x < 0x20 ? STRING_STOP : x >= 0x80 ? STRING_HIGH : 0);
+/**
+ * The index of the quote closing a string that starts at `from` and has no escapes or control
+ * characters, or -1 when there is none before `to` (the strict path then decides). Whether the
+ * string held only ASCII is written to `ascii[slot]` (1 or 0) when it ends.
+ */
+function plainStringEnd(buf, from, to, ascii, slot) {
+    let high = 0;
+    for (let j = from; j < to; j++) {
+        const x = buf[j];
+        const k = STRING_BYTE[x];
+        if (k === 0)
+            continue;
+        if (k === STRING_QUOTE) {
+            ascii[slot] = high === 0 ? 1 : 0;
+            return j;
+        }
+        if (k === STRING_STOP)
+            return -1;
+        high = 1;
+    }
+    return -1;
+}
+const TAIL_NEEDS_FOLDING = 1;
+const TAIL_HAS_GIT = 2;
+/**
+ * Whether the path bytes from `from` (a `/`) to `to` hold an empty, `.` or `..` segment (see
+ * foldPath): TAIL_NEEDS_FOLDING; otherwise TAIL_HAS_GIT when they hold `/.git`.
+ */
+function scanPathTail(buf, from, to) {
+    let flags = 0;
+    for (let j = from; j < to - 1; j++) {
+        if (buf[j] !== 0x2f)
+            continue;
+        const a = buf[j + 1];
+        if (a === 0x2f)
+            return TAIL_NEEDS_FOLDING;
+        if (a === 0x2e) {
+            const b = j + 2 < to ? buf[j + 2] : 0x2f;
+            if (b === 0x2f)
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x2e && (j + 3 >= to || buf[j + 3] === 0x2f))
+                return TAIL_NEEDS_FOLDING;
+            if (b === 0x67 && j + 4 < to && buf[j + 3] === 0x69 && buf[j + 4] === 0x74)
+                flags = TAIL_HAS_GIT;
+        }
+    }
+    return flags;
+}
+function firstInvalidUtf8(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i];
+        if (b < 0x80)
+            continue;
+        const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xc2 && b <= 0xdf ? 1 : -1;
+        if (need < 0)
+            return i;
+        for (let k = 1; k <= need; k++) {
+            const cb = bytes[i + k];
+            if (cb === undefined)
+                return i;
+            if ((cb & 0xc0) !== 0x80)
+                return i;
+        }
+        i += need;
+    }
+    return bytes.length;
+}
+function asBuffer(chunk) {
+    return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+/**
+ * Judges an observer log as it streams past. Lines in the compact form the observer writes
+ * are read straight from the bytes without building objects; any other line (escapes, white
+ * space, arrays) takes the strict JSON.parse path. Both paths apply the same rules.
+ */
+class LogEvaluator {
+    /** What the rules judge by: the envelope's, and the run's once its meta line is read. */
+    rules;
+    rootBytes = [];
+    rootHasGit = [];
+    anyRoot = false;
+    /** Allowed tool names and exact env keys, matched on the line's bytes so an allowed one needs no string. */
+    toolBytes;
+    envExactBytes;
+    hostSets;
+    /** Endpoint -> set, for hosts allowed through a set (bounded by the sets' sizes: their members are exact). */
+    viaSets = new Map();
+    file;
+    envelope;
+    sink;
+    anyEnvelope;
+    rootsOf;
+    metaObject = null;
+    carry = null;
+    lineNo = 0;
+    meta = null;
+    endSeen = false;
+    endExit = null;
+    useSeq = false;
+    canaryBlockOpen = true;
+    logPathBytes = null;
+    /** Fast-path pre-filter (see mayBeProtected): the protected paths' bytes. */
+    protectedPathBytes = [];
+    /** Set by writeInsideFast when it returns true: the path holds a `/.git`. */
+    pathHasGit = false;
+    violations = new Map();
+    counts = { write: 0, tool: 0, env: 0, host: 0, exec: 0, syscall: 0, canary: 0 };
+    /** The current line: which fields it has, and where (fast path) or what (full path) they are. */
+    buf = Buffer.alloc(0);
+    mask = 0;
+    slow = false;
+    vals = new Array(log_format/* FIELD_NAMES */.Yr.length).fill(undefined);
+    tag = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
+    start = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
+    end = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
+    ascii = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
+    num = new Float64Array(log_format/* FIELD_NAMES */.Yr.length);
+    constructor(envelope, options) {
+        const e = envelope.envelope;
+        this.envelope = envelope;
+        this.file = options.file;
+        this.sink = options.sink ?? null;
+        this.anyEnvelope = options.anyEnvelope === true;
+        const roots = typeof options.roots === "function" ? [] : options.roots;
+        this.rootsOf = typeof options.roots === "function" ? options.roots : null;
+        this.rules = (0,rules/* ruleContext */.wm)(e, roots);
+        this.setRoots(roots);
+        // Only names requireString accepts: a match then skips nothing it would have refused.
+        const plain = (n) => n !== "" && !n.includes("\u0000");
+        this.toolBytes = new ByteConstants(e.allowed_tools.filter(plain));
+        this.envExactBytes = new ByteConstants(e.allowed_env.filter((k) => plain(k) && !k.endsWith("*") && !k.startsWith("@")));
+        this.hostSets = this.rules.hosts.some((h) => h.set !== undefined);
+    }
+    setRoots(roots) {
+        this.rules = { ...this.rules, roots };
+        this.rootBytes = roots.map((r) => Buffer.from(r, "utf8"));
+        this.rootHasGit = roots.map((r) => r.includes("/.git"));
+        this.anyRoot = roots.includes("/");
+    }
+    /** The log's meta line as read, once it has been. */
+    metaLine() {
+        return this.metaObject;
+    }
+    /** Where the current line stands, for the walk. */
+    at(subject) {
+        const pid = this.val(SLOT.pid);
+        const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
+        return { line: this.lineNo, pid: typeof pid === "number" ? pid : undefined, ppid: this.val(SLOT.ppid), source, subject };
+    }
+    malformed(message, line = this.lineNo) {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
+        });
+    }
+    incomplete(message, line = this.lineNo) {
+        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+            file: this.file,
+            line,
+            hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
+        });
+    }
+    checkUtf8(buf, from, to) {
+        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
+            const region = buf.subarray(from, to);
+            const bad = firstInvalidUtf8(region);
+            let line = this.lineNo + 1;
+            for (let i = 0; i < bad; i++)
+                if (region[i] === 0x0a)
+                    line++;
+            this.malformed("invalid UTF-8", line);
+        }
+    }
+    /** Feeds the next bytes of the log. Throws a Refusal at the first problem. The chunk may be reused afterwards. */
+    push(chunk) {
+        const buf = asBuffer(chunk);
+        let pos = 0;
+        if (this.carry !== null) {
+            const nl = buf.indexOf(0x0a);
+            if (nl === -1) {
+                this.carry = Buffer.concat([this.carry, buf]);
+                if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
+                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+                return;
+            }
+            const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
+            this.carry = null;
+            if (line.length > log_format/* MAX_LINE_LENGTH */.l6)
+                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+            this.checkUtf8(line, 0, line.length);
+            this.lineNo++;
+            this.handleLine(line, 0, line.length);
+            pos = nl + 1;
+        }
+        const lastNl = buf.lastIndexOf(0x0a);
+        if (lastNl >= pos) {
+            this.checkUtf8(buf, pos, lastNl);
+            while (pos <= lastNl) {
+                const nl = buf.indexOf(0x0a, pos);
+                this.lineNo++;
+                if (nl - pos > log_format/* MAX_LINE_LENGTH */.l6)
+                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`);
+                this.handleLine(buf, pos, nl);
+                pos = nl + 1;
+            }
+        }
+        if (pos < buf.length) {
+            this.carry = Buffer.from(buf.subarray(pos));
+            if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
+                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+        }
+    }
+    /** Ends the stream and returns the verdict, or throws if the log is not whole. */
+    finish() {
+        if (this.carry !== null && this.carry.length > 0) {
+            this.incomplete("the last line is truncated (no newline)", this.lineNo + 1);
+        }
+        if (this.meta === null)
+            this.incomplete("the log is empty: no meta line", 1);
+        if (!this.endSeen)
+            this.incomplete("the log has no end line", this.lineNo);
+        const violations = [...this.violations.values()].sort((a, b) => a.first_line - b.first_line);
+        return {
+            verdict: violations.length === 0 ? "pass" : "envelope_fail",
+            envelope_id: this.envelope.envelope.envelope_id,
+            envelope_hash: this.envelope.hash,
+            events: this.lineNo - 2,
+            violations,
+            meta: this.meta,
+            exit_code: this.endExit,
+            counts: { ...this.counts },
+            via_sets: [...this.viaSets].map(([host, set]) => ({ host, set })),
+        };
+    }
+    handleLine(buf, from, to) {
+        const end = to > from && buf[to - 1] === 0x0d ? to - 1 : to;
+        if (this.endSeen)
+            this.malformed("content after the end line");
+        if (this.lineNo === 1) {
+            if (end - from >= 3 && buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf) {
+                this.malformed("the log starts with a byte order mark");
+            }
+            this.readMeta(this.parseObject(buf.toString("utf8", from, end)));
+            return;
+        }
+        this.buf = buf;
+        let mask = this.scanFlat(buf, from, end);
+        if (mask === -1) {
+            this.slow = true;
+            mask = this.slotsFromParsed(this.parseObject(buf.toString("utf8", from, end)));
+        }
+        else {
+            this.slow = false;
+        }
+        this.mask = mask;
+        this.handleEvent();
+    }
+    /**
+     * Reads the compact flat objects the observer writes (`{"k":"v","n":1,...}`: no white space,
+     * no escapes, no nesting) straight from the bytes into slots. Returns the field mask, or -1
+     * when the line needs the full JSON path, which then decides whether it is valid at all.
+     */
+    scanFlat(buf, from, to) {
+        if (to - from < 2 || buf[from] !== 0x7b || buf[to - 1] !== 0x7d)
+            return -1;
+        if (to - from === 2)
+            return 0;
+        const { tag, start, end, ascii, num } = this;
+        let mask = 0;
+        let i = from + 1;
+        for (;;) {
+            if (buf[i] !== 0x22)
+                return -1;
+            if (i + 2 >= to)
+                return -1;
+            const pair = (buf[i + 1] << 8) | buf[i + 2];
+            let slot = SLOT_BY_KEY_PAIR[pair];
+            if (slot < 0)
+                return -1;
+            if (!keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot])) {
+                slot = SECOND_SLOT_BY_KEY_PAIR[pair];
+                if (slot < 0 || !keyIs(buf, i + 1, to, QUOTED_FIELD_BYTES[slot]))
+                    return -1;
+            }
+            const keyLen = QUOTED_FIELD_BYTES[slot].length;
+            const b = 1 << slot;
+            if ((mask & b) !== 0)
+                return -1;
+            i += 1 + keyLen;
+            if (buf[i] !== 0x3a)
+                return -1;
+            i++;
+            const c = buf[i];
+            if (c === 0x22) {
+                const j = plainStringEnd(buf, i + 1, to, ascii, slot);
+                if (j < 0)
+                    return -1;
+                tag[slot] = T_STR;
+                start[slot] = i + 1;
+                end[slot] = j;
+                i = j + 1;
+            }
+            else if (c === 0x5b && buf[i + 1] === 0x22) {
+                // A flat array of plain strings; val() parses it when asked.
+                let j = i + 1;
+                for (;;) {
+                    if (buf[j] !== 0x22)
+                        return -1;
+                    // An array's strings are read again by val(), which needs no ASCII flag.
+                    j = plainStringEnd(buf, j + 1, to, ascii, slot);
+                    if (j < 0)
+                        return -1;
+                    j++;
+                    if (buf[j] === 0x2c) {
+                        j++;
+                        continue;
+                    }
+                    if (buf[j] === 0x5d)
+                        break;
+                    return -1;
+                }
+                tag[slot] = T_STR_ARRAY;
+                start[slot] = i;
+                end[slot] = j + 1;
+                i = j + 1;
+            }
+            else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) {
+                let j = c === 0x2d ? i + 1 : i;
+                const digitsStart = j;
+                let value = 0;
+                while (j < to) {
+                    const d = buf[j];
+                    if (d < 0x30 || d > 0x39)
+                        break;
+                    value = value * 10 + (d - 0x30);
+                    j++;
+                }
+                const digits = j - digitsStart;
+                if (digits === 0 || digits > 15)
+                    return -1;
+                if (digits > 1 && buf[digitsStart] === 0x30)
+                    return -1;
+                const next = buf[j];
+                if (next === 0x2e || next === 0x65 || next === 0x45)
+                    return -1;
+                tag[slot] = T_NUM;
+                num[slot] = c === 0x2d ? -value : value;
+                i = j;
+            }
+            else if (c === 0x74 && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65) {
+                tag[slot] = T_TRUE;
+                i += 4;
+            }
+            else if (c === 0x66 && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65) {
+                tag[slot] = T_FALSE;
+                i += 5;
+            }
+            else if (c === 0x6e && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c) {
+                tag[slot] = T_NULL;
+                i += 4;
+            }
+            else {
+                return -1;
+            }
+            mask |= b;
+            const sep = buf[i];
+            if (sep === 0x2c) {
+                i++;
+                continue;
+            }
+            return sep === 0x7d && i === to - 1 ? mask : -1;
+        }
+    }
+    /** The full, strict path: JSON.parse, then a duplicate-key check JSON.parse cannot do. */
+    parseObject(line) {
+        let parsed;
+        try {
+            parsed = JSON.parse(line);
+        }
+        catch (err) {
+            if (line.trim() === "")
+                this.malformed("empty line");
+            this.malformed(`not JSON (${err.message})`);
+        }
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+            this.malformed("each line must be a JSON object");
+        }
+        if (countTopLevelKeys(line) !== Object.keys(parsed).length)
+            this.malformed("duplicate key in the object");
+        return parsed;
+    }
+    slotsFromParsed(obj) {
+        let mask = 0;
+        for (const key of Object.keys(obj)) {
+            const slot = SLOT_BY_NAME.get(key);
+            if (slot === undefined) {
+                if (obj.kind === "meta")
+                    this.malformed("a second meta line");
+                this.malformed(`unknown field "${key}" on a ${typeof obj.kind === "string" ? obj.kind : "line"} event`);
+            }
+            this.vals[slot] = obj[key];
+            mask |= 1 << slot;
+        }
+        return mask;
+    }
+    has(slot) {
+        return (this.mask & (1 << slot)) !== 0;
+    }
+    /** A field's value as JSON would give it, or undefined when the line lacks it. */
+    val(slot) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow)
+            return this.vals[slot];
+        switch (this.tag[slot]) {
+            case T_STR:
+                return this.buf.toString(this.ascii[slot] === 1 ? "latin1" : "utf8", this.start[slot], this.end[slot]);
+            case T_NUM:
+                return this.num[slot];
+            case T_TRUE:
+                return true;
+            case T_FALSE:
+                return false;
+            case T_STR_ARRAY:
+                return JSON.parse(this.buf.toString("utf8", this.start[slot], this.end[slot]));
+            default:
+                return null;
+        }
+    }
+    /** A string field matched against known constants without allocating; undefined when it is none of them. */
+    constant(slot, constants) {
+        if ((this.mask & (1 << slot)) === 0)
+            return undefined;
+        if (this.slow) {
+            const v = this.vals[slot];
+            return typeof v === "string" && constants.names.includes(v) ? v : undefined;
+        }
+        if (this.tag[slot] !== T_STR)
+            return undefined;
+        return constants.match(this.buf, this.start[slot], this.end[slot]);
+    }
+    isNumber(slot, expected) {
+        if (this.slow)
+            return this.vals[slot] === expected;
+        return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
+    }
+    handleEvent() {
+        if (!this.isNumber(SLOT.v, log_format/* LOG_VERSION */.Ae))
+            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        const kind = this.constant(SLOT.kind, KINDS);
+        if (kind === undefined) {
+            const raw = this.val(SLOT.kind);
+            if (typeof raw !== "string")
+                this.malformed(`"kind" must be a string`);
+            this.malformed(`unknown kind "${raw}"`);
+        }
+        if (kind === "meta")
+            this.malformed("a second meta line");
+        const spec = KIND_SPECS[KINDS.names.indexOf(kind)];
+        if (spec === undefined)
+            this.malformed(`unknown kind "${kind}"`);
+        const unknown = this.mask & ~spec.allowed;
+        if (unknown !== 0)
+            this.malformed(`unknown field "${log_format/* FIELD_NAMES */.Yr[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+        if ((this.mask & spec.required) !== spec.required) {
+            const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
+            this.malformed(`a ${kind} event needs "${missing}"`);
+        }
+        this.checkCommon();
+        // The wrapper's look at the filesystem (src/core/effects.ts) records writes only, never in the self-check.
+        if (kind !== "write" && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is only on write events`);
+        }
+        if (this.has(SLOT.canary) && this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.malformed(`"source": "effects" is never a canary event`);
+        }
+        if (kind === "end") {
+            this.readEnd();
+            return;
+        }
+        const canary = this.has(SLOT.canary);
+        if (canary) {
+            if (!this.canaryBlockOpen)
+                this.malformed("a canary event after the self-check block");
+            this.counts.canary++;
+        }
+        else {
+            this.canaryBlockOpen = false;
+        }
+        switch (kind) {
+            case "write":
+                this.onWrite(canary);
+                break;
+            case "tool":
+                this.onTool(canary);
+                break;
+            case "env":
+                this.onEnv(canary);
+                break;
+            case "host":
+                this.onHost(canary);
+                break;
+            case "exec":
+                this.onExec(canary);
+                break;
+            case "syscall":
+                this.onSyscall(canary);
+                break;
+        }
+    }
+    checkCommon() {
+        if (this.useSeq) {
+            if (!this.has(SLOT.seq) || !this.isNumber(SLOT.seq, this.lineNo - 1)) {
+                this.malformed(`"seq" must be ${this.lineNo - 1} (events out of sequence)`);
+            }
+        }
+        else if (this.has(SLOT.seq)) {
+            this.malformed(`"seq" appears, but the meta line has none`);
+        }
+        if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
+            this.malformed(`"source" must be one of ${[...log_format/* EVENT_SOURCES */.gi].join(", ")}`);
+        }
+        if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
+            this.malformed(`"canary" may only be true`);
+        if (this.has(SLOT.pid) && !Number.isInteger(this.val(SLOT.pid)))
+            this.malformed(`"pid" must be an integer`);
+    }
+    readMeta(obj) {
+        if (obj.v !== log_format/* LOG_VERSION */.Ae)
+            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        if (obj.kind !== "meta")
+            this.incomplete("the first line must be the meta line");
+        const field = (name) => {
+            const value = obj[name];
+            if (typeof value !== "string" || value === "")
+                this.malformed(`meta needs a non-empty string "${name}"`);
+            return value;
+        };
+        const meta = {
+            run_id: field("run_id"),
+            envelope_hash: field("envelope_hash"),
+            runner: field("runner"),
+            started_at: field("started_at"),
+            extra: {},
+        };
+        for (const [k, v] of Object.entries(obj)) {
+            if (!["v", "kind", "run_id", "envelope_hash", "runner", "started_at", "seq"].includes(k))
+                meta.extra[k] = v;
+        }
+        if ("seq" in obj) {
+            if (obj.seq !== 0)
+                this.malformed(`meta "seq" must be 0`);
+            this.useSeq = true;
+        }
+        this.checkObservers(obj.observers);
+        if (this.rootsOf !== null)
+            this.setRoots(this.rootsOf(obj));
+        this.checkWithheld(obj.withheld);
+        this.checkRecorder(obj.recorder);
+        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
+        if (typeof protectedSet === "string")
+            this.malformed(protectedSet, 1);
+        this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
+        const logPath = typeof obj.log_path === "string" ? (0,paths/* foldPath */.tu)(obj.log_path) : null;
+        this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
+        this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
+        this.metaObject = obj;
+        if (meta.envelope_hash !== this.envelope.hash && !this.anyEnvelope) {
+            throw new errors/* Refusal */.P_("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+                file: this.file,
+                line: 1,
+                hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
+            });
+        }
+        this.meta = meta;
+    }
+    /** `meta.recorder` (optional): `{"name": "ebpf" | "strace", "fallback"?: "<why the eBPF recorder did not run>"}`. */
+    checkRecorder(recorder) {
+        if (recorder === undefined)
+            return;
+        const ok = typeof recorder === "object" &&
+            recorder !== null &&
+            !Array.isArray(recorder) &&
+            Object.keys(recorder).every((k) => k === "name" || k === "fallback") &&
+            (recorder.name === "ebpf" || recorder.name === "strace") &&
+            (recorder.fallback === undefined ||
+                (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
+        if (!ok)
+            this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
+    checkWithheld(withheld) {
+        if (withheld === undefined)
+            return;
+        if (!Array.isArray(withheld) ||
+            !withheld.every((k) => typeof k === "string" && k !== "" && !k.includes("=")) ||
+            new Set(withheld).size !== withheld.length) {
+            this.malformed(`meta "withheld" must be an array of distinct environment key names`, 1);
+        }
+    }
+    /**
+     * Observation is policy: a log without the process-level observer passes only when the
+     * hash-pinned envelope itself allows it (`"observation": "node"`). A flag on the runner never does.
+     */
+    checkObservers(observers) {
+        if (!Array.isArray(observers) || observers.length === 0 || !observers.every((o) => o === "node" || o === "process")) {
+            this.malformed(`meta needs "observers": a non-empty array of "node" and "process"`, 1);
+        }
+        if (observers.includes("process") || this.anyEnvelope)
+            return;
+        if (this.envelope.envelope.observation === "node" && observers.includes("node"))
+            return;
+        throw new errors/* Refusal */.P_("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+            file: this.file,
+            line: 1,
+            hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
+        });
+    }
+    readEnd() {
+        const events = this.val(SLOT.events);
+        if (!Number.isInteger(events))
+            this.malformed(`end "events" must be an integer`);
+        const exit = this.val(SLOT.exit_code);
+        if (exit !== null && !Number.isInteger(exit))
+            this.malformed(`end "exit_code" must be an integer or null`);
+        if (events !== this.lineNo - 1) {
+            this.incomplete(`end says ${String(events)} lines came before it, but ${this.lineNo - 1} did`);
+        }
+        this.endSeen = true;
+        this.endExit = exit;
+    }
+    record(rule, subject) {
+        const id = `${rule}:${subject}`;
+        const existing = this.violations.get(id);
+        if (existing) {
+            existing.count++;
+        }
+        else {
+            this.violations.set(id, { id, rule, subject, first_line: this.lineNo, count: 1 });
+        }
+    }
+    requireString(slot) {
+        const value = this.val(slot);
+        if (typeof value !== "string" || value === "")
+            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" must be a non-empty string`);
+        if (value.includes("\u0000"))
+            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" contains a NUL character`);
+        return value;
+    }
+    /** Records what `rule` says of this line, if anything. */
+    judged(rule, subject) {
+        if (rule !== null)
+            this.record(rule, subject);
+    }
+    writePath() {
+        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        if (folded === null)
+            this.malformed(`write "path" must be absolute`);
+        return folded;
+    }
+    onWrite(canary) {
+        this.counts.write++;
+        if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
+            this.malformed(`write "op" must be one of ${[...log_format/* WRITE_OPS */.V1].join(", ")}`);
+        }
+        if (this.has(SLOT.path_unknown))
+            this.pathUnknown();
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) === "effects") {
+            this.onEffect();
+            return;
+        }
+        if (this.has(SLOT.errno)) {
+            this.checkMissingTarget();
+            this.judgeWriteLine("missing_target", canary);
+            return;
+        }
+        if (this.has(SLOT.ok) && this.val(SLOT.ok) === false) {
+            this.judgeWriteLine("refused", canary);
+            return;
+        }
+        if (!this.slow && this.tag[SLOT.path] === T_STR) {
+            const from = this.start[SLOT.path];
+            const to = this.end[SLOT.path];
+            // The path as the bytes give it is folded already when this says where it is.
+            const inside = this.writeInsideFast(from, to);
+            if (inside !== undefined) {
+                if (canary)
+                    return;
+                const plain = inside && !this.mayBeProtected(from, to);
+                if (plain && this.sink === null)
+                    return;
+                const path = this.val(SLOT.path);
+                this.wrote(path, "done", plain ? null : (0,rules/* judgeWrite */.RL)(this.rules, path, "done", inside));
+                return;
+            }
+        }
+        this.judgeWriteLine("done", canary);
+    }
+    /** A write the rules have judged: recorded if it breaks one, and handed to the walk. */
+    wrote(path, outcome, verdict) {
+        this.judged(verdict, path);
+        if (this.sink !== null)
+            this.sink({ ...this.at(path), kind: "write", op: String(this.val(SLOT.op)), outcome, verdict });
+    }
+    /** A line of the effects check: what the filesystem shows, never a call that failed or was refused. */
+    onEffect() {
+        if (this.has(SLOT.errno) || this.has(SLOT.ok))
+            this.malformed(`"source": "effects" never has "errno" or "ok"`);
+        const path = this.writePath();
+        this.wrote(path, "effect", (0,rules/* judgeEffect */.l6)(this.rules, path));
+    }
+    judgeWriteLine(outcome, canary) {
+        const path = this.writePath();
+        if (!canary)
+            this.wrote(path, outcome, (0,rules/* judgeWrite */.RL)(this.rules, path, outcome));
+    }
+    /**
+     * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
+     * the path it names, since judging that path could pass a write to another file. Canaries too.
+     */
+    pathUnknown() {
+        const reason = this.val(SLOT.path_unknown);
+        if (typeof reason !== "string" || !log_format/* PATH_UNKNOWN_REASON */.kX.test(reason)) {
+            this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "path_unknown" comes only from the process observer`);
+        const path = this.requireString(SLOT.path);
+        throw new errors/* Refusal */.P_("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
+            file: this.file,
+            line: this.lineNo,
+            hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
+        });
+    }
+    /**
+     * A write call the kernel failed with ENOENT or ENOTDIR: only the process observer's word counts
+     * (it reads the kernel's answer).
+     */
+    checkMissingTarget() {
+        if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
+            this.malformed(`write "errno" must be one of ${[...log_format/* MISSING_TARGET_ERRNOS */.Vp].join(", ")}`);
+        }
+        if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
+            this.malformed(`write "errno" comes only from the process observer`);
+        if (this.has(SLOT.ok))
+            this.malformed(`a write with "errno" carries no "ok"`);
+    }
+    /**
+     * A cheap superset of isProtectedWrite on a folded path's bytes: it starts with a protected
+     * path, or holds a `/.git` (the lexical rule). Only a path that passes is judged as a string.
+     */
+    mayBeProtected(from, to) {
+        if (this.pathHasGit)
+            return true;
+        const buf = this.buf;
+        const len = to - from;
+        for (const p of this.protectedPathBytes) {
+            // From the end: paths under one root share their start.
+            let k = p.length - 1;
+            if (k >= len)
+                continue;
+            while (k >= 0 && p[k] === buf[from + k])
+                k--;
+            if (k < 0)
+                return true;
+        }
+        return false;
+    }
+    /**
+     * Root containment on the raw bytes of an already-folded path (UTF-8 keeps prefixes and `/`
+     * intact, so this equals the string comparison). Returns undefined when the path needs
+     * folding or is not absolute, leaving it to the string path.
+     */
+    writeInsideFast(from, to) {
+        const buf = this.buf;
+        const len = to - from;
+        if (len === 0 || buf[from] !== 0x2f)
+            return undefined;
+        if (len > 1 && buf[to - 1] === 0x2f)
+            return undefined;
+        const logPath = this.logPathBytes;
+        // Equal to the folded log path means folded already.
+        if (logPath !== null && logPath.length === len && buf.compare(logPath, 0, len, from, to) === 0)
+            return false;
+        if (this.anyRoot)
+            return this.insideRoot(from, to, false);
+        for (let r = 0; r < this.rootBytes.length; r++) {
+            const root = this.rootBytes[r];
+            const rl = root.length;
+            if (len < rl || (len > rl && buf[from + rl] !== 0x2f))
+                continue;
+            let k = rl - 1;
+            while (k >= 0 && root[k] === buf[from + k])
+                k--;
+            // A folded root has no `.`, `..` or empty segment, so only what follows it can need folding;
+            // and a `/.git` cannot straddle its end, where the path has a `/`.
+            if (k < 0)
+                return this.insideRoot(from + rl, to, this.rootHasGit[r]);
+        }
+        return (scanPathTail(buf, from, to) & TAIL_NEEDS_FOLDING) !== 0 ? undefined : false;
+    }
+    insideRoot(tailFrom, to, rootHasGit) {
+        const flags = scanPathTail(this.buf, tailFrom, to);
+        if ((flags & TAIL_NEEDS_FOLDING) !== 0)
+            return undefined;
+        this.pathHasGit = rootHasGit || (flags & TAIL_HAS_GIT) !== 0;
+        return true;
+    }
+    /** Whether a string field, read from the bytes, is one of `constants` (false on the strict path). */
+    isFastConstant(slot, constants) {
+        return (!this.slow &&
+            (this.mask & (1 << slot)) !== 0 &&
+            this.tag[slot] === T_STR &&
+            constants.match(this.buf, this.start[slot], this.end[slot]) !== undefined);
+    }
+    onTool(canary) {
+        this.counts.tool++;
+        if (this.sink === null && this.isFastConstant(SLOT.name, this.toolBytes))
+            return;
+        const name = this.requireString(SLOT.name);
+        if (canary)
+            return;
+        const verdict = (0,rules/* judgeTool */.y7)(this.rules, name);
+        this.judged(verdict, name);
+        if (this.sink !== null)
+            this.sink({ ...this.at(name), kind: "tool", verdict });
+    }
+    onEnv(canary) {
+        this.counts.env++;
+        if (this.sink === null && this.isFastConstant(SLOT.key, this.envExactBytes))
+            return;
+        const key = this.requireString(SLOT.key);
+        if (canary)
+            return;
+        const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
+        const verdict = (0,rules/* judgeEnv */.r0)(this.rules, key, source);
+        this.judged(verdict, key);
+        if (this.sink !== null) {
+            this.sink({ ...this.at(key), kind: "env", op: this.val(SLOT.op), runtime: (0,rules/* isRuntimeOwnRead */.P9)(key, source), verdict });
+        }
+    }
+    onHost(canary) {
+        this.counts.host++;
+        const host = (0,rules/* hostName */.Sm)(this.requireString(SLOT.host));
+        const port = this.val(SLOT.port);
+        if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+            this.malformed(`host "port" must be an integer from 0 to 65535`);
+        }
+        if (canary)
+            return;
+        const p = (port ?? null);
+        const via = this.val(SLOT.via);
+        const rule = (0,rules/* judgeHost */.Ii)(this.rules, host, p, via);
+        const set = rule === null && this.hostSets ? (0,rules/* hostViaSet */.TI)(this.rules, host, p) : null;
+        if (rule !== null) {
+            this.record(rule, (0,hosts/* formatEndpoint */.T0)(host, p));
+        }
+        else if (set !== null) {
+            const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
+            if (!this.viaSets.has(endpoint))
+                this.viaSets.set(endpoint, set);
+        }
+        if (this.sink !== null) {
+            // The name judgeHost also allows it by: the one its hooks connected by, where they said.
+            const name = typeof via === "string" && via !== "" ? (0,hosts/* normalizeHost */.cS)(via) : host;
+            this.sink({
+                ...this.at((0,hosts/* formatEndpoint */.T0)(name, p)),
+                kind: "host",
+                host,
+                port: p,
+                name,
+                ownLoopback: (0,rules/* isRunOwnLoopback */.tv)(this.rules, host),
+                viaSet: set,
+                verdict: rule,
+            });
+        }
+    }
+    onSyscall(canary) {
+        this.counts.syscall++;
+        const name = this.requireString(SLOT.name);
+        if (canary)
+            return;
+        const verdict = (0,rules/* judgeSyscall */.te)();
+        this.record(verdict, name);
+        if (this.sink !== null)
+            this.sink({ ...this.at(name), kind: "syscall", verdict });
+    }
+    onExec(canary) {
+        this.counts.exec++;
+        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        if (path === null)
+            this.malformed(`exec "path" must be absolute`);
+        // The byte path has already read a T_STR_ARRAY as strings.
+        if (this.slow || this.tag[SLOT.argv] !== T_STR_ARRAY) {
+            const argv = this.val(SLOT.argv);
+            if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) {
+                this.malformed(`exec "argv" must be an array of strings`);
+            }
+        }
+        const jailPid = this.val(SLOT.jail_pid);
+        if (jailPid !== undefined && (!Number.isInteger(jailPid) || jailPid <= 0)) {
+            this.malformed(`exec "jail_pid" must be a positive integer`);
+        }
+        if (canary)
+            return;
+        const verdict = (0,rules/* judgeExec */.TN)(this.rules, path);
+        this.judged(verdict, path);
+        if (this.sink !== null) {
+            const argv = this.val(SLOT.argv);
+            const entry = (0,rules/* commandEntry */.Wv)(path, argv);
+            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid, verdict });
+        }
+    }
+}
+
+
+/***/ }),
+
 /***/ 6706:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -9886,21 +9954,23 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Hf: () => (/* binding */ commandRules),
 /* harmony export */   Ii: () => (/* binding */ judgeHost),
+/* harmony export */   P9: () => (/* binding */ isRuntimeOwnRead),
 /* harmony export */   RL: () => (/* binding */ judgeWrite),
 /* harmony export */   Sm: () => (/* binding */ hostName),
 /* harmony export */   TI: () => (/* binding */ hostViaSet),
 /* harmony export */   TN: () => (/* binding */ judgeExec),
-/* harmony export */   U9: () => (/* binding */ isLoopback),
+/* harmony export */   Wv: () => (/* binding */ commandEntry),
 /* harmony export */   ZU: () => (/* binding */ runEnv),
 /* harmony export */   l6: () => (/* binding */ judgeEffect),
 /* harmony export */   mA: () => (/* binding */ PROXY_ENV_KEYS),
 /* harmony export */   r0: () => (/* binding */ judgeEnv),
 /* harmony export */   te: () => (/* binding */ judgeSyscall),
+/* harmony export */   tv: () => (/* binding */ isRunOwnLoopback),
 /* harmony export */   wm: () => (/* binding */ ruleContext),
 /* harmony export */   y7: () => (/* binding */ judgeTool),
 /* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
-/* unused harmony exports isRuntimeOwnRead, writeInsideRoots */
+/* unused harmony exports isLoopback, writeInsideRoots */
 /* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
 /* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3848);
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6107);
@@ -10113,6 +10183,17 @@ function judgeExec(ctx, path) {
     if (commands === null || commands.paths.has(path))
         return null;
     return commands.names.has(path.slice(path.lastIndexOf("/") + 1)) ? null : "undeclared_command";
+}
+/**
+ * The allowed_commands entry for a program started as `argv` from the folded `path`, portable as
+ * judgeExec matches it: started by a bare name (argv[0] has no "/"), PATH found it and its file's
+ * name allows it at any path (`sh` found as /usr/bin/sh -> dash is recorded, and allowed, as
+ * `dash`); started by a path (a compiler's /usr/lib/gcc/.../cc1, ./configure), the path.
+ */
+function commandEntry(path, argv) {
+    const argv0 = argv[0];
+    const byName = typeof argv0 === "string" && argv0 !== "" && !argv0.includes("/");
+    return byName ? path.slice(path.lastIndexOf("/") + 1) : path;
 }
 /** A system call the jail's seccomp filter traps: no envelope allows one. */
 function judgeSyscall() {
@@ -12413,7 +12494,4 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // This entry module used 'module' so it can't be inlined
 /******/ var __webpack_exports__ = __nccwpck_require__(486);
 /******/ __webpack_exports__ = await __webpack_exports__;
-/******/ var __webpack_exports__COMMAND_HELP = __webpack_exports__.Q;
-/******/ var __webpack_exports__main = __webpack_exports__.i;
-/******/ export { __webpack_exports__COMMAND_HELP as COMMAND_HELP, __webpack_exports__main as main };
 /******/ 

@@ -3,7 +3,7 @@
  * explained by the evidence behind it. Pure: the caller reads the logs.
  */
 import type { Envelope } from "./envelope.js";
-import { envMatcher, hostPatterns } from "./envelope.js";
+import { envMatcher } from "./envelope.js";
 import { ENV_SETS } from "./env-sets.js";
 import {
   avoidingKey,
