@@ -3683,7 +3683,7 @@ function guardPlugin(octokit, options) {
  * clients alike. The guard is registered first, so it sits innermost: it runs before each retry
  * attempt as well.
  */
-const GateOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+const GuardedOctokit = dist_src/* Octokit */.E.plugin(guardPlugin, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
 const DEFAULT_RETRY = { retries: 3, retryBaseMs: 1000, timeoutMs: 30_000 };
 /** Hard ceilings, so no setting can make a GitHub outage hang a run. */
 const MAX_RETRIES = 10;
@@ -3705,11 +3705,11 @@ class client_GitHubUnavailable extends errors/* Refusal */.P_ {
         this.status = status;
     }
 }
-function fetchWithDeadline(timeoutMs) {
+function fetchWithDeadline(timeoutMs, base = fetch) {
     return (input, init) => {
         const deadline = AbortSignal.timeout(timeoutMs);
         const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-        return fetch(input, { ...init, signal });
+        return base(input, { ...init, signal });
     };
 }
 function retrySettings(partial = {}) {
@@ -3727,7 +3727,7 @@ function retrySettings(partial = {}) {
  * per wait and `rateLimitRetries` waits, then the call fails. A 429 is kept from plugin-retry,
  * which would otherwise retry it before its reset.
  */
-function gateOctokitOptions(options = {}) {
+function guardedOctokitOptions(options = {}) {
     const settings = retrySettings(options.retry);
     const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
     const waits = options.rateLimitRetries ?? settings.retries;
@@ -3735,7 +3735,7 @@ function gateOctokitOptions(options = {}) {
     return {
         ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
         userAgent: options.userAgent ?? "envelope-gate",
-        request: { fetch: fetchWithDeadline(settings.timeoutMs) },
+        request: { fetch: fetchWithDeadline(settings.timeoutMs, options.fetch) },
         retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
         throttle: {
             enabled: options.throttle ?? true,
@@ -3747,15 +3747,24 @@ function gateOctokitOptions(options = {}) {
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
     };
 }
-function createGitHubClient(options) {
-    return new GateOctokit({
-        ...gateOctokitOptions({
-            baseUrl: options.baseUrl,
-            ...(options.retry !== undefined ? { retry: options.retry } : {}),
-            ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-        }),
-        auth: options.token,
+/**
+ * The Action's client: @actions/github's getOctokit with our plugins, so a job's token client is
+ * the toolkit's (REST methods, pagination, the runner's proxy settings through its fetch, the
+ * orchestration id in the user agent) held to the same bounds as the App's. The toolkit reads the
+ * run's event file as it loads; it is loaded here, after the settings read that file with a typed
+ * error, never at the Action's start.
+ */
+async function createGitHubClient(options) {
+    const { getOctokit } = await Promise.all(/* import() */[__webpack_require__.e(536), __webpack_require__.e(351)]).then(__webpack_require__.bind(__webpack_require__, 1351));
+    const { defaults } = await __webpack_require__.e(/* import() */ 536).then(__webpack_require__.bind(__webpack_require__, 6536));
+    const proxied = defaults.request?.fetch;
+    const octokitOptions = guardedOctokitOptions({
+        baseUrl: options.baseUrl,
+        ...(options.retry !== undefined ? { retry: options.retry } : {}),
+        ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+        ...(proxied !== undefined ? { fetch: proxied } : {}),
     });
+    return getOctokit(options.token, octokitOptions, guardPlugin, retry, throttling);
 }
 function statusOf(err) {
     if (typeof err !== "object" || err === null || !("status" in err))
@@ -4094,7 +4103,7 @@ class AppClient {
     constructor(settings) {
         this.settings = settings;
         // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
-        const Configured = GateOctokit.defaults(gateOctokitOptions({
+        const Configured = GuardedOctokit.defaults(guardedOctokitOptions({
             baseUrl: settings.baseUrl,
             userAgent: settings.userAgent ?? "envelope-gate-app",
             retry: { retries: settings.retries ?? 3, retryBaseMs: settings.retryAfterMs ?? 1000, timeoutMs: settings.timeoutMs ?? 30_000 },
@@ -4236,7 +4245,7 @@ class InstallationClient {
         this.octokit = octokit;
         this.bot = bot;
     }
-    /** The installation's Octokit as the shared readers and writers take it (a GateOctokit: the App's class derives from it). */
+    /** The installation's Octokit as the shared readers and writers take it (a GuardedOctokit: the App's class derives from it). */
     get client() {
         return this.octokit;
     }
@@ -7287,8 +7296,8 @@ async function onGateChange(ctx, p) {
     return `pull request #${number}'s verdict on ${headSha.slice(0, 12)} ${same ? "unchanged" : `made again: ${content.conclusion}${content.code ? ` ${content.code}` : ""}`}; ${done.outcome}`;
 }
 
-// EXTERNAL MODULE: ./src/core/log-reader.ts + 1 modules
-var log_reader = __webpack_require__(7748);
+// EXTERNAL MODULE: ./src/core/log-reader.ts
+var log_reader = __webpack_require__(3477);
 ;// CONCATENATED MODULE: ./src/core/audit.ts
 /**
  * Audit mode (docs/action.md, "Audit mode"): what one recorded run touched, what enforce would
@@ -7548,7 +7557,7 @@ function readAuditBundle(zip) {
  */
 function parseAuditLog(text, file) {
     const log = { file, bytes: new TextEncoder().encode(text) };
-    (0,log_reader/* walkLog */.w)(log, null);
+    (0,log_reader/* walkLog */.w4)(log, null);
     return log;
 }
 /** The digest file's path beside the envelope: `<envelope path>.sha256`. */
@@ -10382,7 +10391,7 @@ async function appCommand(args, usage) {
         case "reset-crashes":
             return resetCrashesCommand(rest, usage, operator());
         case "retry":
-            return retry(rest, usage);
+            return cli_retry(rest, usage);
         case "redelivery":
             return redelivery(rest, usage);
         default:
@@ -10543,7 +10552,7 @@ async function manifest(args, usage) {
     process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");
     return 0;
 }
-async function retry(args, usage) {
+async function cli_retry(args, usage) {
     const { values } = (0,external_node_util_.parseArgs)({ args, options: { delivery: { type: "string" } }, strict: true, allowPositionals: false });
     if (!values.delivery?.trim())
         usage("retry needs --delivery ID (the X-GitHub-Delivery id on the status page)");

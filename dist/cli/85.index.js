@@ -18,7 +18,7 @@ export const modules = {
 /* harmony import */ var _markdown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6706);
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(6107);
 /* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(3848);
-/* harmony import */ var _log_reader_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(7748);
+/* harmony import */ var _log_reader_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(3477);
 /* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1688);
 
 
@@ -290,7 +290,7 @@ function suggestEnvelope(logs, base, given = {}) {
         // Every log is read against its own run's workspace and scratch, by the reader check uses,
         // and each event judged by the rules under the envelope learnt from.
         const own = { workspace: null, scratch: null };
-        const walked = (0,_log_reader_js__WEBPACK_IMPORTED_MODULE_6__/* .walkLog */ .w)(log, from, (meta) => {
+        const walked = (0,_log_reader_js__WEBPACK_IMPORTED_MODULE_6__/* .walkLog */ .w4)(log, from, (meta) => {
             own.workspace = logRoot(log, meta, "workspace", given.workspace);
             own.scratch = logRoot(log, meta, "scratch", given.scratch);
             return logRoots(from, own.workspace, own.scratch);

@@ -5816,7 +5816,7 @@ function escapeJsonPtr(str) {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
-/* harmony import */ var _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7748);
+/* harmony import */ var _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3477);
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
  * code. The only place the check pipeline touches files.
@@ -5868,7 +5868,7 @@ async function evaluateLogFile(envelope, logPath, options, chunkSize = CHUNK) {
     catch (err) {
         throw (0,_core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .logOpenError */ .NU)(err, logPath, "Record one with `envelope-gate run`; a missing log is never read as a clean run.");
     }
-    const evaluator = new _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__/* .LogEvaluator */ .I(envelope, { ...options, file: logPath });
+    const evaluator = new _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__/* .LogEvaluator */ .IC(envelope, { ...options, file: logPath });
     let current = Buffer.allocUnsafe(chunkSize);
     let next = Buffer.allocUnsafe(chunkSize);
     const read = (buffer) => handle.read(buffer, 0, chunkSize, null).then(({ bytesRead }) => bytesRead, (err) => {
@@ -6063,22 +6063,13 @@ async function runCheck(settings) {
     let envelope = null;
     try {
         envelope = await (0,files/* readVerifiedEnvelope */.pO)(settings.envelopePath, settings.digestPath);
-        const recorded = recordedRoots(settings.logPath);
-        let roots;
-        try {
-            roots = (0,core_envelope/* expandRoots */.oY)(envelope, {
-                workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-                scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
-            });
-        }
-        catch (err) {
-            // No meta line to take the roots from (an empty log, one that is not a run's, a missing
-            // file): the log's own refusal says why, before the roots it would have named.
-            if (!(err instanceof errors/* Refusal */.P_) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead)
-                throw err;
-            await (0,files/* evaluateLogFile */._n)(envelope, settings.logPath, { roots: [] });
-            throw err;
-        }
+        const loaded = envelope;
+        // The roots come from the meta line as the one reader reads it: a log without one is refused
+        // by the reader, for its own reason, before any root is named.
+        const roots = (meta) => (0,core_envelope/* expandRoots */.oY)(loaded, {
+            workspace: settled("workspace", settings.workspace, recordedRoot(meta, "workspace"), settings.logPath),
+            scratch: settled("scratch", settings.scratch, recordedRoot(meta, "scratch"), settings.logPath),
+        });
         const verdict = await (0,files/* evaluateLogFile */._n)(envelope, settings.logPath, { roots });
         return { report: (0,core_verdict/* reportFromVerdict */.MV)(verdict), envelope };
     }
@@ -6086,47 +6077,10 @@ async function runCheck(settings) {
         return { report: (0,core_verdict/* reportFromError */.dd)(err, envelope), envelope };
     }
 }
-/** How much of the log's first line is read for its roots; a meta line is far shorter. */
-const META_PREFIX_BYTES = 1 << 20;
-/**
- * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
- * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
- */
-function recordedRoots(logPath) {
-    let text;
-    try {
-        const fd = (0,external_node_fs_.openSync)(logPath, "r");
-        try {
-            const buffer = Buffer.alloc(META_PREFIX_BYTES);
-            const n = (0,external_node_fs_.readSync)(fd, buffer, 0, buffer.length, 0);
-            text = buffer.subarray(0, n).toString("utf8");
-        }
-        finally {
-            (0,external_node_fs_.closeSync)(fd);
-        }
-    }
-    catch {
-        return {};
-    }
-    const newline = text.indexOf("\n");
-    if (newline === -1)
-        return {};
-    let meta;
-    try {
-        meta = JSON.parse(text.slice(0, newline));
-    }
-    catch {
-        return {};
-    }
-    if (typeof meta !== "object" || meta === null || meta.kind !== "meta")
-        return {};
-    const out = { metaRead: true };
-    for (const name of ["workspace", "scratch"]) {
-        const value = meta[name];
-        if (typeof value === "string" && value !== "")
-            out[name] = value;
-    }
-    return out;
+/** The workspace or scratch the log's run recorded in its meta line, where it has one. */
+function recordedRoot(meta, name) {
+    const value = meta[name];
+    return typeof value === "string" && value !== "" ? value : undefined;
 }
 /** The same directory, by its real path where it still exists (a run records real paths). */
 function sameDirectory(given, recorded) {
@@ -6156,6 +6110,8 @@ function settled(name, given, recorded, logPath) {
 
 // EXTERNAL MODULE: ./src/check/options.ts
 var options = __nccwpck_require__(9066);
+// EXTERNAL MODULE: ./src/core/log-reader.ts
+var log_reader = __nccwpck_require__(3477);
 // EXTERNAL MODULE: ./src/check/output.ts
 var output = __nccwpck_require__(8403);
 ;// CONCATENATED MODULE: ./src/check/result.ts
@@ -6165,6 +6121,7 @@ var output = __nccwpck_require__(8403);
  * src/action/cli-result.ts reads it; docs/action.md). Written once, at the end, whole (a temporary
  * file renamed into place). What the commands print on stdout and stderr is the same with it or without.
  */
+
 
 
 
@@ -6193,7 +6150,7 @@ function logOnDisk(path) {
 /** How much of the log's end is read for its end line; an end line is far shorter. */
 const END_SUFFIX_BYTES = 64 * 1024;
 /** The events between meta and end, from the log's end line (its `events` counts meta too); null without one. */
-function endLineEvents(path) {
+function logEndEvents(path) {
     let text;
     try {
         const fd = (0,external_node_fs_.openSync)(path, "r");
@@ -6215,13 +6172,7 @@ function endLineEvents(path) {
     const last = lines.at(-1) === "" ? lines.at(-2) : undefined;
     if (last === undefined)
         return null;
-    try {
-        const end = JSON.parse(last);
-        return end.kind === "end" && typeof end.events === "number" && Number.isInteger(end.events) && end.events >= 1 ? end.events - 1 : null;
-    }
-    catch {
-        return null;
-    }
+    return (0,log_reader/* endLineEvents */.fj)(last);
 }
 /** Writes the result whole: a temporary file beside it, renamed into place. A failure is OUTPUT_UNWRITABLE. */
 function writeCliResult(file, result) {
@@ -6536,7 +6487,7 @@ function reportResult(file, name, said, ended) {
     // check's error verdict is a refusal as a thrown error is: its error, exit status 3.
     const report = said.report ?? null;
     const how = report?.verdict === "error" ? { outcome: "refused", error: report.error } : ended;
-    const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? endLineEvents(log.path) : null;
+    const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? logEndEvents(log.path) : null;
     const result = {
         version: 1,
         command: name,
@@ -8102,31 +8053,22 @@ const KIND_FIELDS = {
 
 /***/ }),
 
-/***/ 7748:
+/***/ 3477:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  I: () => (/* binding */ LogEvaluator),
-  w: () => (/* binding */ walkLog)
-});
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/paths.ts
-var paths = __nccwpck_require__(6107);
-// EXTERNAL MODULE: ./src/core/hosts.ts
-var hosts = __nccwpck_require__(3848);
-// EXTERNAL MODULE: ./src/core/protected.ts
-var core_protected = __nccwpck_require__(1085);
-// EXTERNAL MODULE: ./src/core/log-format.ts
-var log_format = __nccwpck_require__(7653);
-// EXTERNAL MODULE: ./src/core/rules.ts
-var rules = __nccwpck_require__(1688);
-;// CONCATENATED MODULE: ./src/core/log-reader.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IC: () => (/* binding */ LogEvaluator),
+/* harmony export */   fj: () => (/* binding */ endLineEvents),
+/* harmony export */   w4: () => (/* binding */ walkLog)
+/* harmony export */ });
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6107);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3848);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1085);
+/* harmony import */ var _log_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7653);
+/* harmony import */ var _rules_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1688);
 /**
  * The observer log reader and gate evaluator: one streaming pass, memory bounded by the
  * number of distinct violations. Pure: the caller feeds bytes, this reads them as the format
@@ -8171,25 +8113,25 @@ const SLOT = {
     jail_pid: 23,
     path_unknown: 24,
 };
-log_format/* FIELD_NAMES */.Yr.forEach((f, i) => {
+_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.forEach((f, i) => {
     if (SLOT[f] !== i)
         throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
 });
-const SLOT_BY_NAME = new Map(log_format/* FIELD_NAMES */.Yr.map((f, i) => [f, i]));
+const SLOT_BY_NAME = new Map(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.map((f, i) => [f, i]));
 const bit = (f) => 1 << SLOT[f];
 const bits = (fs) => fs.reduce((m, f) => m | bit(f), 0);
 /** Each event kind's own fields (KIND_FIELDS) as field names. */
-const KIND_FIELD_NAMES = log_format/* KIND_FIELDS */.nH;
+const KIND_FIELD_NAMES = _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .KIND_FIELDS */ .nH;
 const KIND_MASKS = new Map(Object.entries(KIND_FIELD_NAMES).map(([kind, spec]) => [
     kind,
-    { required: bits(spec.required), allowed: bits([...log_format/* COMMON_FIELDS */.qC, ...spec.required, ...spec.optional]), spec },
+    { required: bits(spec.required), allowed: bits([..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .COMMON_FIELDS */ .qC, ...spec.required, ...spec.optional]), spec },
 ]));
 /**
  * Each field name with its closing quote, and the slots its first two of those bytes name (at most
  * two fields share them: `path`, `path_unknown`): a key is a field when its bytes equal that name,
  * so keys are never scanned on their own. Built from FIELD_NAMES.
  */
-const QUOTED_FIELD_BYTES = log_format/* FIELD_NAMES */.Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
+const QUOTED_FIELD_BYTES = _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.map((f) => Buffer.from(`${f}"`, "latin1"));
 const SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
 const SECOND_SLOT_BY_KEY_PAIR = new Int8Array(1 << 16).fill(-1);
 QUOTED_FIELD_BYTES.forEach((q, i) => {
@@ -8199,7 +8141,7 @@ QUOTED_FIELD_BYTES.forEach((q, i) => {
     else if (SECOND_SLOT_BY_KEY_PAIR[pair] === -1)
         SECOND_SLOT_BY_KEY_PAIR[pair] = i;
     else
-        throw new Error(`three fields start with the same bytes: ${log_format/* FIELD_NAMES */.Yr[i]}`);
+        throw new Error(`three fields start with the same bytes: ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr[i]}`);
 });
 /** Whether the key bytes at `at` (after its opening quote) are the quoted field name `quoted`. */
 function keyIs(buf, at, to, quoted) {
@@ -8234,12 +8176,12 @@ class ByteConstants {
         return undefined;
     }
 }
-const KINDS = new ByteConstants(log_format/* LOG_KINDS */.bz);
+const KINDS = new ByteConstants(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .LOG_KINDS */ .bz);
 /** KIND_MASKS by the kind's place in KINDS: an array read instead of a Map lookup per line. */
 const KIND_SPECS = KINDS.names.map((k) => KIND_MASKS.get(k));
-const WRITE_OP_CONSTANTS = new ByteConstants([...log_format/* WRITE_OPS */.V1]);
-const SOURCE_CONSTANTS = new ByteConstants([...log_format/* EVENT_SOURCES */.gi]);
-const ERRNO_CONSTANTS = new ByteConstants([...log_format/* MISSING_TARGET_ERRNOS */.Vp]);
+const WRITE_OP_CONSTANTS = new ByteConstants([..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .WRITE_OPS */ .V1]);
+const SOURCE_CONSTANTS = new ByteConstants([..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .EVENT_SOURCES */ .gi]);
+const ERRNO_CONSTANTS = new ByteConstants([..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MISSING_TARGET_ERRNOS */ .Vp]);
 const T_STR = 1;
 const T_NUM = 2;
 const T_TRUE = 3;
@@ -8273,6 +8215,24 @@ function walkLog(log, envelope, roots = () => []) {
     evaluator.push(log.bytes);
     const verdict = evaluator.finish();
     return { file: log.file, meta: evaluator.metaLine(), events, exitCode: verdict.exit_code, verdict };
+}
+/**
+ * The events between meta and end that a log's last line says it has (its `events` counts meta
+ * too), or null when that line is not an end line. For a log no walk has judged (a run's result
+ * file); it says nothing of whether the log is whole.
+ */
+function endLineEvents(line) {
+    let end;
+    try {
+        end = JSON.parse(line);
+    }
+    catch {
+        return null;
+    }
+    if (typeof end !== "object" || end === null)
+        return null;
+    const { kind, events } = end;
+    return kind === "end" && typeof events === "number" && Number.isInteger(events) && events >= 1 ? events - 1 : null;
 }
 function isEscapedQuote(line, quoteIndex) {
     let backslashes = 0;
@@ -8426,12 +8386,12 @@ class LogEvaluator {
     buf = Buffer.alloc(0);
     mask = 0;
     slow = false;
-    vals = new Array(log_format/* FIELD_NAMES */.Yr.length).fill(undefined);
-    tag = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
-    start = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
-    end = new Int32Array(log_format/* FIELD_NAMES */.Yr.length);
-    ascii = new Uint8Array(log_format/* FIELD_NAMES */.Yr.length);
-    num = new Float64Array(log_format/* FIELD_NAMES */.Yr.length);
+    vals = new Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length).fill(undefined);
+    tag = new Uint8Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length);
+    start = new Int32Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length);
+    end = new Int32Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length);
+    ascii = new Uint8Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length);
+    num = new Float64Array(_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.length);
     constructor(envelope, options) {
         const e = envelope.envelope;
         this.envelope = envelope;
@@ -8440,7 +8400,7 @@ class LogEvaluator {
         this.anyEnvelope = options.anyEnvelope === true;
         const roots = typeof options.roots === "function" ? [] : options.roots;
         this.rootsOf = typeof options.roots === "function" ? options.roots : null;
-        this.rules = (0,rules/* ruleContext */.wm)(e, roots);
+        this.rules = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .ruleContext */ .wm)(e, roots);
         this.setRoots(roots);
         // Only names requireString accepts: a match then skips nothing it would have refused.
         const plain = (n) => n !== "" && !n.includes("\u0000");
@@ -8465,21 +8425,21 @@ class LogEvaluator {
         return { line: this.lineNo, pid: typeof pid === "number" ? pid : undefined, ppid: this.val(SLOT.ppid), source, subject };
     }
     malformed(message, line = this.lineNo) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVER_LOG_MALFORMED", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The observer log is written only by `envelope-gate run`; a log that was edited or produced by something else is refused.",
         });
     }
     incomplete(message, line = this.lineNo) {
-        throw new errors/* Refusal */.P_("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVER_LOG_INCOMPLETE", `${this.file}:${line}: ${message}`, {
             file: this.file,
             line,
             hint: "The run did not finish under the observer (killed, crashed, or the log was cut). Run it again; an incomplete log never passes.",
         });
     }
     checkUtf8(buf, from, to) {
-        if (to > from && !(0,external_node_buffer_namespaceObject.isUtf8)(buf.subarray(from, to))) {
+        if (to > from && !(0,node_buffer__WEBPACK_IMPORTED_MODULE_0__.isUtf8)(buf.subarray(from, to))) {
             const region = buf.subarray(from, to);
             const bad = firstInvalidUtf8(region);
             let line = this.lineNo + 1;
@@ -8497,14 +8457,14 @@ class LogEvaluator {
             const nl = buf.indexOf(0x0a);
             if (nl === -1) {
                 this.carry = Buffer.concat([this.carry, buf]);
-                if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
-                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+                if (this.carry.length > _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6)
+                    this.malformed(`line longer than ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6} bytes`, this.lineNo + 1);
                 return;
             }
             const line = Buffer.concat([this.carry, buf.subarray(0, nl)]);
             this.carry = null;
-            if (line.length > log_format/* MAX_LINE_LENGTH */.l6)
-                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+            if (line.length > _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6)
+                this.malformed(`line longer than ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6} bytes`, this.lineNo + 1);
             this.checkUtf8(line, 0, line.length);
             this.lineNo++;
             this.handleLine(line, 0, line.length);
@@ -8516,16 +8476,16 @@ class LogEvaluator {
             while (pos <= lastNl) {
                 const nl = buf.indexOf(0x0a, pos);
                 this.lineNo++;
-                if (nl - pos > log_format/* MAX_LINE_LENGTH */.l6)
-                    this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`);
+                if (nl - pos > _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6)
+                    this.malformed(`line longer than ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6} bytes`);
                 this.handleLine(buf, pos, nl);
                 pos = nl + 1;
             }
         }
         if (pos < buf.length) {
             this.carry = Buffer.from(buf.subarray(pos));
-            if (this.carry.length > log_format/* MAX_LINE_LENGTH */.l6)
-                this.malformed(`line longer than ${log_format/* MAX_LINE_LENGTH */.l6} bytes`, this.lineNo + 1);
+            if (this.carry.length > _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6)
+                this.malformed(`line longer than ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_LINE_LENGTH */ .l6} bytes`, this.lineNo + 1);
         }
     }
     /** Ends the stream and returns the verdict, or throws if the log is not whole. */
@@ -8763,8 +8723,8 @@ class LogEvaluator {
         return this.tag[slot] === T_NUM && this.num[slot] === expected && (this.mask & (1 << slot)) !== 0;
     }
     handleEvent() {
-        if (!this.isNumber(SLOT.v, log_format/* LOG_VERSION */.Ae))
-            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        if (!this.isNumber(SLOT.v, _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .LOG_VERSION */ .Ae))
+            this.malformed(`"v" must be ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .LOG_VERSION */ .Ae}`);
         const kind = this.constant(SLOT.kind, KINDS);
         if (kind === undefined) {
             const raw = this.val(SLOT.kind);
@@ -8779,7 +8739,7 @@ class LogEvaluator {
             this.malformed(`unknown kind "${kind}"`);
         const unknown = this.mask & ~spec.allowed;
         if (unknown !== 0)
-            this.malformed(`unknown field "${log_format/* FIELD_NAMES */.Yr[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
+            this.malformed(`unknown field "${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr[31 - Math.clz32(unknown & -unknown)]}" on a ${kind} event`);
         if ((this.mask & spec.required) !== spec.required) {
             const missing = spec.spec.required.find((f) => !this.has(SLOT[f]));
             this.malformed(`a ${kind} event needs "${missing}"`);
@@ -8836,7 +8796,7 @@ class LogEvaluator {
             this.malformed(`"seq" appears, but the meta line has none`);
         }
         if (this.has(SLOT.source) && this.constant(SLOT.source, SOURCE_CONSTANTS) === undefined) {
-            this.malformed(`"source" must be one of ${[...log_format/* EVENT_SOURCES */.gi].join(", ")}`);
+            this.malformed(`"source" must be one of ${[..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .EVENT_SOURCES */ .gi].join(", ")}`);
         }
         if (this.has(SLOT.canary) && this.val(SLOT.canary) !== true)
             this.malformed(`"canary" may only be true`);
@@ -8844,8 +8804,8 @@ class LogEvaluator {
             this.malformed(`"pid" must be an integer`);
     }
     readMeta(obj) {
-        if (obj.v !== log_format/* LOG_VERSION */.Ae)
-            this.malformed(`"v" must be ${log_format/* LOG_VERSION */.Ae}`);
+        if (obj.v !== _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .LOG_VERSION */ .Ae)
+            this.malformed(`"v" must be ${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .LOG_VERSION */ .Ae}`);
         if (obj.kind !== "meta")
             this.incomplete("the first line must be the meta line");
         const field = (name) => {
@@ -8875,16 +8835,16 @@ class LogEvaluator {
             this.setRoots(this.rootsOf(obj));
         this.checkWithheld(obj.withheld);
         this.checkRecorder(obj.recorder);
-        const protectedSet = (0,core_protected/* protectedFromMeta */.UB)(obj.protected, obj.workspace, obj.scratch);
+        const protectedSet = (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .protectedFromMeta */ .UB)(obj.protected, obj.workspace, obj.scratch);
         if (typeof protectedSet === "string")
             this.malformed(protectedSet, 1);
         this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
-        const logPath = typeof obj.log_path === "string" ? (0,paths/* foldPath */.tu)(obj.log_path) : null;
+        const logPath = typeof obj.log_path === "string" ? (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(obj.log_path) : null;
         this.logPathBytes = logPath === null ? null : Buffer.from(logPath, "utf8");
         this.rules = { ...this.rules, logPath, protectedSet, ownNetwork: obj.network_enforced === true };
         this.metaObject = obj;
         if (meta.envelope_hash !== this.envelope.hash && !this.anyEnvelope) {
-            throw new errors/* Refusal */.P_("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVER_LOG_ENVELOPE_MISMATCH", `${this.file}:1: the log was recorded under ${meta.envelope_hash}, but the checked envelope is ${this.envelope.hash}`, {
                 file: this.file,
                 line: 1,
                 hint: "Check the log against the envelope it was recorded under, or record it again under this envelope.",
@@ -8928,7 +8888,7 @@ class LogEvaluator {
             return;
         if (this.envelope.envelope.observation === "node" && observers.includes("node"))
             return;
-        throw new errors/* Refusal */.P_("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVATION_PARTIAL", `${this.file}:1: the log was recorded with only ${JSON.stringify(observers)} observing: the process-level observer did not run, so nothing outside Node was seen`, {
             file: this.file,
             line: 1,
             hint: 'Record the run under full observation (without --node-only). An envelope that accepts Node-only observation says so itself: "observation": "node".',
@@ -8960,9 +8920,9 @@ class LogEvaluator {
     requireString(slot) {
         const value = this.val(slot);
         if (typeof value !== "string" || value === "")
-            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" must be a non-empty string`);
+            this.malformed(`"${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr[slot]}" must be a non-empty string`);
         if (value.includes("\u0000"))
-            this.malformed(`"${log_format/* FIELD_NAMES */.Yr[slot]}" contains a NUL character`);
+            this.malformed(`"${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr[slot]}" contains a NUL character`);
         return value;
     }
     /** Records what `rule` says of this line, if anything. */
@@ -8971,7 +8931,7 @@ class LogEvaluator {
             this.record(rule, subject);
     }
     writePath() {
-        const folded = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        const folded = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(this.requireString(SLOT.path));
         if (folded === null)
             this.malformed(`write "path" must be absolute`);
         return folded;
@@ -8979,7 +8939,7 @@ class LogEvaluator {
     onWrite(canary) {
         this.counts.write++;
         if (this.constant(SLOT.op, WRITE_OP_CONSTANTS) === undefined) {
-            this.malformed(`write "op" must be one of ${[...log_format/* WRITE_OPS */.V1].join(", ")}`);
+            this.malformed(`write "op" must be one of ${[..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .WRITE_OPS */ .V1].join(", ")}`);
         }
         if (this.has(SLOT.path_unknown))
             this.pathUnknown();
@@ -9008,7 +8968,7 @@ class LogEvaluator {
                 if (plain && this.sink === null)
                     return;
                 const path = this.val(SLOT.path);
-                this.wrote(path, "done", plain ? null : (0,rules/* judgeWrite */.RL)(this.rules, path, "done", inside));
+                this.wrote(path, "done", plain ? null : (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeWrite */ .RL)(this.rules, path, "done", inside));
                 return;
             }
         }
@@ -9025,12 +8985,12 @@ class LogEvaluator {
         if (this.has(SLOT.errno) || this.has(SLOT.ok))
             this.malformed(`"source": "effects" never has "errno" or "ok"`);
         const path = this.writePath();
-        this.wrote(path, "effect", (0,rules/* judgeEffect */.l6)(this.rules, path));
+        this.wrote(path, "effect", (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeEffect */ .l6)(this.rules, path));
     }
     judgeWriteLine(outcome, canary) {
         const path = this.writePath();
         if (!canary)
-            this.wrote(path, outcome, (0,rules/* judgeWrite */.RL)(this.rules, path, outcome));
+            this.wrote(path, outcome, (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeWrite */ .RL)(this.rules, path, outcome));
     }
     /**
      * A write whose file the recorder could not know (`path_unknown`): the log is refused, whatever
@@ -9038,13 +8998,13 @@ class LogEvaluator {
      */
     pathUnknown() {
         const reason = this.val(SLOT.path_unknown);
-        if (typeof reason !== "string" || !log_format/* PATH_UNKNOWN_REASON */.kX.test(reason)) {
+        if (typeof reason !== "string" || !_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .PATH_UNKNOWN_REASON */ .kX.test(reason)) {
             this.malformed(`write "path_unknown" must be a reason: lower-case letters, digits and "-"`);
         }
         if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
             this.malformed(`write "path_unknown" comes only from the process observer`);
         const path = this.requireString(SLOT.path);
-        throw new errors/* Refusal */.P_("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Refusal */ .P_("OBSERVER_PATH_UNKNOWN", `${this.file}:${this.lineNo}: the process recorder could not know which file this ${String(this.val(SLOT.op))} acted on (${reason}; the program named ${JSON.stringify(path)})`, {
             file: this.file,
             line: this.lineNo,
             hint: "The run made a change whose path the recorder cannot tell exactly, so no verdict can be given on it. Avoid the construct named (a change through /proc/<pid>/fd or /dev/fd names), or record the run with the eBPF recorder.",
@@ -9056,7 +9016,7 @@ class LogEvaluator {
      */
     checkMissingTarget() {
         if (this.constant(SLOT.errno, ERRNO_CONSTANTS) === undefined) {
-            this.malformed(`write "errno" must be one of ${[...log_format/* MISSING_TARGET_ERRNOS */.Vp].join(", ")}`);
+            this.malformed(`write "errno" must be one of ${[..._log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .MISSING_TARGET_ERRNOS */ .Vp].join(", ")}`);
         }
         if (this.constant(SLOT.source, SOURCE_CONSTANTS) !== "process")
             this.malformed(`write "errno" comes only from the process observer`);
@@ -9138,7 +9098,7 @@ class LogEvaluator {
         const name = this.requireString(SLOT.name);
         if (canary)
             return;
-        const verdict = (0,rules/* judgeTool */.y7)(this.rules, name);
+        const verdict = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeTool */ .y7)(this.rules, name);
         this.judged(verdict, name);
         if (this.sink !== null)
             this.sink({ ...this.at(name), kind: "tool", verdict });
@@ -9151,15 +9111,15 @@ class LogEvaluator {
         if (canary)
             return;
         const source = this.constant(SLOT.source, SOURCE_CONSTANTS);
-        const verdict = (0,rules/* judgeEnv */.r0)(this.rules, key, source);
+        const verdict = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeEnv */ .r0)(this.rules, key, source);
         this.judged(verdict, key);
         if (this.sink !== null) {
-            this.sink({ ...this.at(key), kind: "env", op: this.val(SLOT.op), runtime: (0,rules/* isRuntimeOwnRead */.P9)(key, source), verdict });
+            this.sink({ ...this.at(key), kind: "env", op: this.val(SLOT.op), runtime: (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .isRuntimeOwnRead */ .P9)(key, source), verdict });
         }
     }
     onHost(canary) {
         this.counts.host++;
-        const host = (0,rules/* hostName */.Sm)(this.requireString(SLOT.host));
+        const host = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .hostName */ .Sm)(this.requireString(SLOT.host));
         const port = this.val(SLOT.port);
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
@@ -9168,26 +9128,26 @@ class LogEvaluator {
             return;
         const p = (port ?? null);
         const via = this.val(SLOT.via);
-        const rule = (0,rules/* judgeHost */.Ii)(this.rules, host, p, via);
-        const set = rule === null && this.hostSets ? (0,rules/* hostViaSet */.TI)(this.rules, host, p) : null;
+        const rule = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeHost */ .Ii)(this.rules, host, p, via);
+        const set = rule === null && this.hostSets ? (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .hostViaSet */ .TI)(this.rules, host, p) : null;
         if (rule !== null) {
-            this.record(rule, (0,hosts/* formatEndpoint */.T0)(host, p));
+            this.record(rule, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .formatEndpoint */ .T0)(host, p));
         }
         else if (set !== null) {
-            const endpoint = (0,hosts/* formatEndpoint */.T0)(host, p);
+            const endpoint = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .formatEndpoint */ .T0)(host, p);
             if (!this.viaSets.has(endpoint))
                 this.viaSets.set(endpoint, set);
         }
         if (this.sink !== null) {
             // The name judgeHost also allows it by: the one its hooks connected by, where they said.
-            const name = typeof via === "string" && via !== "" ? (0,hosts/* normalizeHost */.cS)(via) : host;
+            const name = typeof via === "string" && via !== "" ? (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .normalizeHost */ .cS)(via) : host;
             this.sink({
-                ...this.at((0,hosts/* formatEndpoint */.T0)(name, p)),
+                ...this.at((0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .formatEndpoint */ .T0)(name, p)),
                 kind: "host",
                 host,
                 port: p,
                 name,
-                ownLoopback: (0,rules/* isRunOwnLoopback */.tv)(this.rules, host),
+                ownLoopback: (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .isRunOwnLoopback */ .tv)(this.rules, host),
                 viaSet: set,
                 verdict: rule,
             });
@@ -9198,14 +9158,14 @@ class LogEvaluator {
         const name = this.requireString(SLOT.name);
         if (canary)
             return;
-        const verdict = (0,rules/* judgeSyscall */.te)();
+        const verdict = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeSyscall */ .te)();
         this.record(verdict, name);
         if (this.sink !== null)
             this.sink({ ...this.at(name), kind: "syscall", verdict });
     }
     onExec(canary) {
         this.counts.exec++;
-        const path = (0,paths/* foldPath */.tu)(this.requireString(SLOT.path));
+        const path = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(this.requireString(SLOT.path));
         if (path === null)
             this.malformed(`exec "path" must be absolute`);
         // The byte path has already read a T_STR_ARRAY as strings.
@@ -9221,11 +9181,11 @@ class LogEvaluator {
         }
         if (canary)
             return;
-        const verdict = (0,rules/* judgeExec */.TN)(this.rules, path);
+        const verdict = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeExec */ .TN)(this.rules, path);
         this.judged(verdict, path);
         if (this.sink !== null) {
             const argv = this.val(SLOT.argv);
-            const entry = (0,rules/* commandEntry */.Wv)(path, argv);
+            const entry = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .commandEntry */ .Wv)(path, argv);
             this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid, verdict });
         }
     }
@@ -10259,6 +10219,13 @@ function exitCodeFor(verdict) {
 
 /***/ }),
 
+/***/ 2613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
 /***/ 181:
 /***/ ((module) => {
 
@@ -10294,6 +10261,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
+/***/ 8611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 5692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
 /***/ 3339:
 /***/ ((module) => {
 
@@ -10308,10 +10289,38 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
 
 /***/ }),
 
+/***/ 4589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 6698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
 /***/ 1421:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+
+/***/ }),
+
+/***/ 7540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
 
 /***/ }),
 
@@ -10322,10 +10331,31 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto"
 
 /***/ }),
 
+/***/ 3053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
 /***/ 1553:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns/promises");
+
+/***/ }),
+
+/***/ 8474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 
 /***/ }),
 
@@ -10347,6 +10377,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
+/***/ 2467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
 
 /***/ }),
 
@@ -10378,10 +10415,38 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 7075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
 /***/ 8500:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+
+/***/ }),
+
+/***/ 1692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
 
 /***/ }),
 
@@ -10396,6 +10461,34 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 3429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
 
 /***/ }),
 

@@ -21,11 +21,11 @@ import { reportFromError, reportFromVerdict, type CheckReport } from "../core/ve
 import { evaluateLogFile } from "../check/files.js";
 import { readLog } from "../check/suggest.js";
 import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
-import { createGitHubClient, hasStatus } from "../github/client.js";
+import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { gitHubPullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
 import { currentBase, policyFilesAt } from "./facts.js";
-import { asRefusal, type GateOutcome } from "./pull-request.js";
+import { asRefusal, type PullRequestOutcome } from "./pull-request.js";
 import { runEnd } from "./cli-result.js";
 import { prepareEvidenceDir, runUnderObserver, runnerIdentity, writeBundle } from "./local.js";
 import type { Settings } from "./settings.js";
@@ -41,8 +41,8 @@ interface Applied {
   source: string;
 }
 
-export async function auditRun(settings: Settings): Promise<GateOutcome> {
-  const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+export async function auditRun(settings: Settings): Promise<PullRequestOutcome> {
+  const client = await createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
   const repo = settings.repository;
   const source = gitHubPullSource(client, repo);
   const checkName = `${settings.checkName}${AUDIT_CHECK_SUFFIX}`;
@@ -214,12 +214,7 @@ function refusedNote(checkName: string): string {
   return `This token cannot create check runs (HTTP 403, as for pull requests from forks): the "${checkName}" check is not posted; this job summary and the evidence bundle artifact "${EVIDENCE_ARTIFACT_NAME}" hold the audit.`;
 }
 
-async function openCheckRun(
-  settings: Settings,
-  client: ReturnType<typeof createGitHubClient>,
-  name: string,
-  headSha: string,
-): Promise<CheckRunHandle> {
+async function openCheckRun(settings: Settings, client: GitHubClient, name: string, headSha: string): Promise<CheckRunHandle> {
   return createCheckRun(client, settings.repository, {
     name,
     headSha,
@@ -270,7 +265,7 @@ async function writeAuditBundle(
 
 async function finishAudit(
   settings: Settings,
-  client: ReturnType<typeof createGitHubClient>,
+  client: GitHubClient,
   o: {
     decision: Decision;
     report: CheckReport;
@@ -282,7 +277,7 @@ async function finishAudit(
     suggestedPath: string | null;
     digest: string | null;
   },
-): Promise<GateOutcome> {
+): Promise<PullRequestOutcome> {
   let reportingError: Refusal | null = null;
   if (o.checkRun !== null) {
     try {

@@ -86,7 +86,7 @@ import {
 } from "./local.js";
 import type { Settings } from "./settings.js";
 
-export interface GateOutcome {
+export interface PullRequestOutcome {
   decision: Decision;
   report: CheckReport | null;
   summary: string;
@@ -174,14 +174,14 @@ interface Channel {
 }
 
 /** What publish needs beside the stages. */
-interface GateRun {
+interface PublishInputs {
   readonly settings: Settings;
   readonly client: GitHubClient;
   readonly channel: Channel;
 }
 
 /** Stage 5: the verdict made of the stages, before the evidence and the check run. */
-interface GateVerdict {
+interface StagedVerdict {
   readonly decision: Decision;
   /** The report as shown: the patch's, with a property run's violations after its own; null when nothing was judged. */
   readonly report: CheckReport | null;
@@ -197,8 +197,8 @@ interface GateVerdict {
 const UNOBSERVED_HINT = "The run was not observed, so it is not judged as clean.";
 const PROPERTY_UNOBSERVED_HINT = "A property command runs jailed and observed like the patch; an unobserved run is not scored.";
 
-export async function gatePullRequest(settings: Settings): Promise<GateOutcome> {
-  const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+export async function gatePullRequest(settings: Settings): Promise<PullRequestOutcome> {
+  const client = await createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
   const repo = settings.repository;
   const source = gitHubPullSource(client, repo);
   let known: Known = {
@@ -437,7 +437,7 @@ function policyChangeOf(known: Known): { changes: PolicyChange[]; approvedBy: st
  * with a property run's violations after the patch's own; the decision, the annotations (each
  * violation on the log that holds it) and the notes.
  */
-function verdictOf(settings: Settings, known: Known, error: Refusal | null): GateVerdict {
+function verdictOf(settings: Settings, known: Known, error: Refusal | null): StagedVerdict {
   const envelope = known.policy.pinned?.envelope ?? null;
   const stage = error === null ? known.properties : null;
   const breach = stage?.kind === "broken" ? stage.breach : null;
@@ -486,7 +486,7 @@ function verdictOf(settings: Settings, known: Known, error: Refusal | null): Gat
 async function checkFreezeRows(settings: Settings, rows: readonly ParsedRow[]): Promise<Map<number, LedgerProblem | null>> {
   const checks = new Map<number, LedgerProblem | null>();
   if (rows.length === 0) return checks;
-  const client = createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
+  const client = await createGitHubClient({ token: settings.token, baseUrl: settings.apiUrl, retry: settings.retry });
   const repository = `${settings.repository.owner}/${settings.repository.repo}`;
   for (const row of rows) {
     const refuse = (code: "FREEZE_EVIDENCE_UNAVAILABLE" | "FREEZE_EVIDENCE_MISMATCH", why: string): void => {
@@ -671,7 +671,7 @@ function judgedAgainst(known: Known): Pick<RunnerIdentity, "base_ref" | "base_sh
  * base, SARIF), the evidence bundle (without which the run is refused), the summary, the check
  * run, the SARIF upload.
  */
-async function publish(run: GateRun, known: Known, verdict: GateVerdict): Promise<GateOutcome> {
+async function publish(run: PublishInputs, known: Known, verdict: StagedVerdict): Promise<PullRequestOutcome> {
   const { settings, client, channel } = run;
   const { subject } = known;
   const { error, outcomes } = verdict;
@@ -800,7 +800,7 @@ async function publish(run: GateRun, known: Known, verdict: GateVerdict): Promis
 }
 
 /** envelope-gate.sarif as written into the bundle, uploaded to code scanning when upload-sarif is on. */
-async function uploadedSarif(run: GateRun, subject: Subject, sarif: string): Promise<NonNullable<GateOutcome["sarif"]>> {
+async function uploadedSarif(run: PublishInputs, subject: Subject, sarif: string): Promise<NonNullable<PullRequestOutcome["sarif"]>> {
   const { settings, client } = run;
   const path = join(settings.evidenceDir, SARIF_FILE);
   if (!settings.uploadSarif || subject.pull === null || subject.headSha === null) {

@@ -2,7 +2,7 @@
 import { appendFile } from "node:fs/promises";
 import * as core from "@actions/core";
 import { fitOutputs } from "../core/outputs.js";
-import type { GateOutcome } from "./pull-request.js";
+import type { PullRequestOutcome } from "./pull-request.js";
 
 /** Workflow-command annotations shown per step; GitHub displays a limited number, so failures go first. */
 const MAX_WORKFLOW_ANNOTATIONS = 50;
@@ -12,7 +12,7 @@ const MAX_WORKFLOW_ANNOTATIONS = 50;
  * fit keeps its first entries and `<name>-omitted` says how many are left out; the evidence
  * bundle (verdict.json, properties.json) holds the whole list.
  */
-export function setOutputs(outcome: GateOutcome): void {
+export function setOutputs(outcome: PullRequestOutcome): void {
   const scalars: [string, string][] = [
     ["verdict", outcome.decision.verdict],
     ["conclusion", outcome.decision.conclusion],
@@ -68,7 +68,7 @@ export async function writeJobSummary(markdown: string): Promise<void> {
 }
 
 /** When there is no check run to carry them, annotations go out as workflow commands. */
-export function writeWorkflowAnnotations(outcome: GateOutcome): void {
+export function writeWorkflowAnnotations(outcome: PullRequestOutcome): void {
   for (const a of outcome.annotations.slice(0, MAX_WORKFLOW_ANNOTATIONS)) {
     const props = { title: a.title, file: a.path, startLine: a.start_line, endLine: a.end_line };
     if (a.annotation_level === "failure") core.error(a.message, props);
@@ -81,7 +81,7 @@ export function writeWorkflowAnnotations(outcome: GateOutcome): void {
  * A SARIF upload that failed is a warning on the step, not a verdict: the check run already
  * carries the gate's decision, and the SARIF file stays in the evidence bundle.
  */
-export function writeSarifWarning(outcome: GateOutcome): void {
+export function writeSarifWarning(outcome: PullRequestOutcome): void {
   const e = outcome.sarif?.uploadError;
   if (e) core.warning(`${e.message}. ${e.hint ?? ""}`.trim(), { title: e.code });
 }

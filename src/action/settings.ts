@@ -22,7 +22,7 @@ const DEFAULT_CHECK_NAME = "envelope-gate";
 type Evaluation = { mode: "run"; command: string[] } | { mode: "log"; path: string };
 
 /** Input `mode`: `enforce` gates pull requests; `audit` records what a run needs and suggests an envelope (docs/action.md). */
-type GateMode = "enforce" | "audit";
+type RunMode = "enforce" | "audit";
 
 /** Under audit without a pull request (push, workflow_dispatch): the branch commit the run checks. */
 interface AuditCommit {
@@ -48,7 +48,7 @@ export interface Settings {
   /** The pull request from the event payload, when the event carries one. */
   eventPull: EventPullRequest | null;
   /** Input mode. */
-  mode: GateMode;
+  mode: RunMode;
   /** The pull request; null only under audit on a push or workflow_dispatch (then `commit` is set). */
   pullNumber: number | null;
   /** Under audit without a pull request: GITHUB_SHA on GITHUB_REF, where the envelope is read. */
@@ -235,7 +235,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
 
   const modeInput = input("mode") || "enforce";
   if (modeInput !== "enforce" && modeInput !== "audit") configError(`input mode must be enforce or audit, got "${modeInput}"`);
-  const mode: GateMode = modeInput;
+  const mode: RunMode = modeInput;
 
   const pullInput = input("pull-request");
   let pullNumber: number | null = null;

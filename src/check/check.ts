@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { expandRoots, type LoadedEnvelope } from "../core/envelope.js";
 import { Refusal } from "../core/errors.js";
@@ -49,20 +49,14 @@ export async function runCheck(settings: CheckSettings): Promise<CheckOutcome> {
   let envelope: LoadedEnvelope | null = null;
   try {
     envelope = await readVerifiedEnvelope(settings.envelopePath, settings.digestPath);
-    const recorded = recordedRoots(settings.logPath);
-    let roots: string[];
-    try {
-      roots = expandRoots(envelope, {
-        workspace: settled("workspace", settings.workspace, recorded.workspace, settings.logPath),
-        scratch: settled("scratch", settings.scratch, recorded.scratch, settings.logPath),
+    const loaded = envelope;
+    // The roots come from the meta line as the one reader reads it: a log without one is refused
+    // by the reader, for its own reason, before any root is named.
+    const roots = (meta: Readonly<Record<string, unknown>>): string[] =>
+      expandRoots(loaded, {
+        workspace: settled("workspace", settings.workspace, recordedRoot(meta, "workspace"), settings.logPath),
+        scratch: settled("scratch", settings.scratch, recordedRoot(meta, "scratch"), settings.logPath),
       });
-    } catch (err) {
-      // No meta line to take the roots from (an empty log, one that is not a run's, a missing
-      // file): the log's own refusal says why, before the roots it would have named.
-      if (!(err instanceof Refusal) || err.code !== "ROOT_VARIABLE_UNDEFINED" || recorded.metaRead) throw err;
-      await evaluateLogFile(envelope, settings.logPath, { roots: [] });
-      throw err;
-    }
     const verdict = await evaluateLogFile(envelope, settings.logPath, { roots });
     return { report: reportFromVerdict(verdict), envelope };
   } catch (err) {
@@ -70,42 +64,10 @@ export async function runCheck(settings: CheckSettings): Promise<CheckOutcome> {
   }
 }
 
-/** How much of the log's first line is read for its roots; a meta line is far shorter. */
-const META_PREFIX_BYTES = 1 << 20;
-
-/**
- * The workspace and scratch `run` recorded in the log's meta line, where it has them. Anything
- * unreadable or unparsable gives nothing here: the evaluation reads the log itself and says why.
- */
-function recordedRoots(logPath: string): { workspace?: string; scratch?: string; metaRead?: true } {
-  let text: string;
-  try {
-    const fd = openSync(logPath, "r");
-    try {
-      const buffer = Buffer.alloc(META_PREFIX_BYTES);
-      const n = readSync(fd, buffer, 0, buffer.length, 0);
-      text = buffer.subarray(0, n).toString("utf8");
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return {};
-  }
-  const newline = text.indexOf("\n");
-  if (newline === -1) return {};
-  let meta: unknown;
-  try {
-    meta = JSON.parse(text.slice(0, newline));
-  } catch {
-    return {};
-  }
-  if (typeof meta !== "object" || meta === null || (meta as { kind?: unknown }).kind !== "meta") return {};
-  const out: { workspace?: string; scratch?: string; metaRead?: true } = { metaRead: true };
-  for (const name of ["workspace", "scratch"] as const) {
-    const value = (meta as Record<string, unknown>)[name];
-    if (typeof value === "string" && value !== "") out[name] = value;
-  }
-  return out;
+/** The workspace or scratch the log's run recorded in its meta line, where it has one. */
+function recordedRoot(meta: Readonly<Record<string, unknown>>, name: "workspace" | "scratch"): string | undefined {
+  const value = meta[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 /** The same directory, by its real path where it still exists (a run records real paths). */

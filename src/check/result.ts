@@ -7,6 +7,7 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ErrorCode } from "../core/errors.js";
+import { endLineEvents } from "../core/log-reader.js";
 import type { Verdict } from "../core/verdict.js";
 import { outputUnwritable } from "./output.js";
 
@@ -64,7 +65,7 @@ export function logOnDisk(path: string | undefined): CliResult["log"] {
 const END_SUFFIX_BYTES = 64 * 1024;
 
 /** The events between meta and end, from the log's end line (its `events` counts meta too); null without one. */
-export function endLineEvents(path: string): number | null {
+export function logEndEvents(path: string): number | null {
   let text: string;
   try {
     const fd = openSync(path, "r");
@@ -83,12 +84,7 @@ export function endLineEvents(path: string): number | null {
   const lines = text.split("\n");
   const last = lines.at(-1) === "" ? lines.at(-2) : undefined;
   if (last === undefined) return null;
-  try {
-    const end = JSON.parse(last) as { kind?: unknown; events?: unknown };
-    return end.kind === "end" && typeof end.events === "number" && Number.isInteger(end.events) && end.events >= 1 ? end.events - 1 : null;
-  } catch {
-    return null;
-  }
+  return endLineEvents(last);
 }
 
 /** Writes the result whole: a temporary file beside it, renamed into place. A failure is OUTPUT_UNWRITABLE. */

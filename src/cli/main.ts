@@ -8,7 +8,7 @@ import { EXIT_CODES, exitCodeFor, reportFromError, type CheckReport } from "../c
 import { runCheck } from "../check/check.js";
 import { readVerifiedEnvelope } from "../check/files.js";
 import { ENVELOPE_LOG_OPTIONS } from "../check/options.js";
-import { endLineEvents, logOnDisk, takeResultFileRequest, writeCliResult, type CliResult } from "../check/result.js";
+import { logEndEvents, logOnDisk, takeResultFileRequest, writeCliResult, type CliResult } from "../check/result.js";
 import { formatReportText } from "./format.js";
 import { writeStdout } from "../check/output.js";
 
@@ -273,7 +273,7 @@ function reportResult(file: string, name: "run" | "check", said: Said, ended: En
   // check's error verdict is a refusal as a thrown error is: its error, exit status 3.
   const report = said.report ?? null;
   const how = report?.verdict === "error" ? { outcome: "refused" as const, error: report.error as CliResult["error"] } : ended;
-  const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? endLineEvents(log.path) : null;
+  const events = how.outcome !== "completed" ? null : report !== null ? report.events : log !== null ? logEndEvents(log.path) : null;
   const result: CliResult = {
     version: 1,
     command: name,

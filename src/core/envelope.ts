@@ -189,24 +189,35 @@ export function formatDigestLine(bytes: Uint8Array, name: string): string {
   return `${sha256Hex(bytes)}  ${name}\n`;
 }
 
-/** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
-export function parseDigestFile(text: string, file: string): string {
+/**
+ * The one reader of a sha256sum digest file, for the envelope's and an evidence bundle's alike:
+ * exactly one non-empty line, `<64 hex>  <name>` (or ` *<name>`, or `\`-escaped as sha256sum
+ * writes a name with a backslash), LF or CRLF. The lower-case hex, or why it is not one.
+ */
+export function readDigestLine(text: string): { hex: string } | { lines: number } | { notALine: true } {
   const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  if (entries.length !== 1) {
-    throw new Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+  if (entries.length !== 1) return { lines: entries.length };
+  const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0] as string);
+  return m ? { hex: (m[1] as string).toLowerCase() } : { notALine: true };
+}
+
+/** Reads an envelope's digest file (one entry). Returns the lower-case hex. */
+export function parseDigestFile(text: string, file: string): string {
+  const read = readDigestLine(text);
+  if ("lines" in read) {
+    throw new Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${read.lines}`, {
       file,
       hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
     });
   }
-  const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0] as string);
-  if (!m) {
+  if ("notALine" in read) {
     throw new Refusal("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
       file,
       line: 1,
       hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
     });
   }
-  return (m[1] as string).toLowerCase();
+  return read.hex;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { unzipSync } from "fflate";
 import { Refusal } from "./errors.js";
-import { sha256Hex } from "./envelope.js";
+import { readDigestLine, sha256Hex } from "./envelope.js";
 import type { CheckReport } from "./verdict.js";
 
 export const MANIFEST_FILE = "manifest.json";
@@ -82,9 +82,9 @@ export function verifyBundle(files: ReadonlyMap<string, Uint8Array>): { digest: 
   const digestBytes = files.get(MANIFEST_DIGEST_FILE);
   if (digestBytes === undefined) mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
   const hex = sha256Hex(manifestBytes);
-  const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
-  if (!line) mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
-  if (line[1] !== hex) mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1] as string}`);
+  const line = readDigestLine(new TextDecoder().decode(digestBytes));
+  if (!("hex" in line)) mismatch(`${MANIFEST_DIGEST_FILE} is not one sha256sum line`);
+  if (line.hex !== hex) mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line.hex}`);
   let manifest: unknown;
   try {
     manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));

@@ -320,6 +320,23 @@ export function walkLog(log: RecordedLog, envelope: Envelope | null, roots: Eval
   return { file: log.file, meta: evaluator.metaLine() as Json, events, exitCode: verdict.exit_code, verdict };
 }
 
+/**
+ * The events between meta and end that a log's last line says it has (its `events` counts meta
+ * too), or null when that line is not an end line. For a log no walk has judged (a run's result
+ * file); it says nothing of whether the log is whole.
+ */
+export function endLineEvents(line: string): number | null {
+  let end: unknown;
+  try {
+    end = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof end !== "object" || end === null) return null;
+  const { kind, events } = end as { kind?: unknown; events?: unknown };
+  return kind === "end" && typeof events === "number" && Number.isInteger(events) && events >= 1 ? events - 1 : null;
+}
+
 function isEscapedQuote(line: string, quoteIndex: number): boolean {
   let backslashes = 0;
   for (let i = quoteIndex - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--) backslashes++;

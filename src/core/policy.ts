@@ -245,11 +245,11 @@ export function applyFreezes(
 }
 
 /** `audit`: mode audit's neutral record of a run (src/core/audit.ts); never produced by decide(). */
-type GateVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated" | "audit";
+type DecisionVerdict = "pass" | "envelope_fail" | "property_fail" | "error" | "action_required" | "not_gated" | "audit";
 type Conclusion = "success" | "failure" | "neutral" | "action_required";
 
 export interface Decision {
-  verdict: GateVerdict;
+  verdict: DecisionVerdict;
   conclusion: Conclusion;
   /** One line, for the check run title (after the verdict). */
   headline: string;

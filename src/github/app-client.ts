@@ -3,7 +3,7 @@ import type { Octokit } from "@octokit/core";
 import { Refusal } from "../core/errors.js";
 import { createAppJwt, type PrivateKeySource } from "./app-jwt.js";
 import { createCheckRun } from "./checks.js";
-import { GateOctokit, GitHubUnavailable, gateOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
+import { GuardedOctokit, GitHubUnavailable, guardedOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
 import { branchHeadSha, readFileAt, type RepoRef } from "./repo.js";
 import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../core/run-checks.js";
 import type { ReviewFacts } from "../core/gate-memory.js";
@@ -77,8 +77,8 @@ export class AppClient {
   readonly octokit: Octokit;
   constructor(readonly settings: AppClientSettings) {
     // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
-    const Configured = GateOctokit.defaults(
-      gateOctokitOptions({
+    const Configured = GuardedOctokit.defaults(
+      guardedOctokitOptions({
         baseUrl: settings.baseUrl,
         userAgent: settings.userAgent ?? "envelope-gate-app",
         retry: { retries: settings.retries ?? 3, retryBaseMs: settings.retryAfterMs ?? 1000, timeoutMs: settings.timeoutMs ?? 30_000 },
@@ -298,7 +298,7 @@ export class InstallationClient {
     private readonly bot: () => Promise<string> = () => Promise.reject(new Refusal("GITHUB_UNAVAILABLE", "the App's bot login is unknown")),
   ) {}
 
-  /** The installation's Octokit as the shared readers and writers take it (a GateOctokit: the App's class derives from it). */
+  /** The installation's Octokit as the shared readers and writers take it (a GuardedOctokit: the App's class derives from it). */
   private get client(): GitHubClient {
     return this.octokit as unknown as GitHubClient;
   }

@@ -25,8 +25,8 @@ function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGua
  * clients alike. The guard is registered first, so it sits innermost: it runs before each retry
  * attempt as well.
  */
-export const GateOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
-export type GitHubClient = InstanceType<typeof GateOctokit>;
+export const GuardedOctokit = Octokit.plugin(guardPlugin as never, retry, throttling);
+export type GitHubClient = InstanceType<typeof GuardedOctokit>;
 
 export interface RetrySettings {
   /** Retries after the first attempt, for 5xx, network errors and rate limits. */
@@ -63,6 +63,8 @@ interface OctokitSettings {
   /** Space writes as GitHub asks integrations to (the throttling plugin's queue); default on. */
   throttle?: boolean;
   beforeEachRequest?: RequestGuard;
+  /** The fetch each request goes through, under the per-request deadline (default: Node's). */
+  fetch?: typeof fetch;
 }
 
 /** A typed GitHub failure: the request failed after the bounded retries. */
@@ -82,11 +84,11 @@ export class GitHubUnavailable extends Refusal {
   }
 }
 
-function fetchWithDeadline(timeoutMs: number): typeof fetch {
+function fetchWithDeadline(timeoutMs: number, base: typeof fetch = fetch): typeof fetch {
   return (input, init) => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    return fetch(input, { ...init, signal });
+    return base(input, { ...init, signal });
   };
 }
 
@@ -106,7 +108,7 @@ function retrySettings(partial: Partial<RetrySettings> = {}): RetrySettings {
  * per wait and `rateLimitRetries` waits, then the call fails. A 429 is kept from plugin-retry,
  * which would otherwise retry it before its reset.
  */
-export function gateOctokitOptions(options: OctokitSettings = {}) {
+export function guardedOctokitOptions(options: OctokitSettings = {}) {
   const settings = retrySettings(options.retry);
   const maxWait = Math.min(MAX_RATE_LIMIT_WAIT_S, options.maxRateLimitWaitS ?? MAX_RATE_LIMIT_WAIT_S);
   const waits = options.rateLimitRetries ?? settings.retries;
@@ -115,7 +117,7 @@ export function gateOctokitOptions(options: OctokitSettings = {}) {
   return {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : {}),
     userAgent: options.userAgent ?? "envelope-gate",
-    request: { fetch: fetchWithDeadline(settings.timeoutMs) },
+    request: { fetch: fetchWithDeadline(settings.timeoutMs, options.fetch) },
     retry: { retries: settings.retries, retryAfterBaseValue: settings.retryBaseMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
     throttle: {
       enabled: options.throttle ?? true,
@@ -128,15 +130,30 @@ export function gateOctokitOptions(options: OctokitSettings = {}) {
   };
 }
 
-export function createGitHubClient(options: ClientOptions): GitHubClient {
-  return new GateOctokit({
-    ...gateOctokitOptions({
-      baseUrl: options.baseUrl,
-      ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
-    }),
-    auth: options.token,
-  } as never) as GitHubClient;
+/**
+ * The Action's client: @actions/github's getOctokit with our plugins, so a job's token client is
+ * the toolkit's (REST methods, pagination, the runner's proxy settings through its fetch, the
+ * orchestration id in the user agent) held to the same bounds as the App's. The toolkit reads the
+ * run's event file as it loads; it is loaded here, after the settings read that file with a typed
+ * error, never at the Action's start.
+ */
+export async function createGitHubClient(options: ClientOptions): Promise<GitHubClient> {
+  const { getOctokit } = await import("@actions/github");
+  const { defaults } = await import("@actions/github/lib/utils");
+  const proxied = defaults.request?.fetch as typeof fetch | undefined;
+  const octokitOptions = guardedOctokitOptions({
+    baseUrl: options.baseUrl,
+    ...(options.retry !== undefined ? { retry: options.retry } : {}),
+    ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+    ...(proxied !== undefined ? { fetch: proxied } : {}),
+  });
+  return getOctokit(
+    options.token,
+    octokitOptions as never,
+    guardPlugin as never,
+    retry as never,
+    throttling as never,
+  ) as unknown as GitHubClient;
 }
 
 function statusOf(err: unknown): number | null {

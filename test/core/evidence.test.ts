@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { Refusal } from "../../src/core/errors.js";
+import { parseDigestFile } from "../../src/core/envelope.js";
 import { buildManifest, verifyBundle } from "../../src/core/evidence.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -52,5 +53,34 @@ describe("evidence manifest", () => {
     const noDigest = new Map(good);
     noDigest.delete("manifest.json.sha256");
     expect(code(() => verifyBundle(noDigest))).toBe("EVIDENCE_DIGEST_MISMATCH");
+  });
+});
+
+describe("one reader of sha256sum lines (issue 31 item 4)", () => {
+  it("an evidence bundle's digest file and an envelope's accept and refuse the same lines", () => {
+    const bundle = bundleOf({ "verdict.json": "{}" });
+    const hex = new TextDecoder().decode(bundle.get("manifest.json.sha256")).slice(0, 64);
+    const variants: [string, boolean][] = [
+      [`${hex}  manifest.json\n`, true],
+      [`${hex} *manifest.json\n`, true],
+      [`${hex}  manifest.json\r\n`, true],
+      [`\\${hex}  manifest.json\n`, true],
+      [`${hex.toUpperCase()}  manifest.json\n`, true],
+      [`${hex}\n`, true],
+      [`\n${hex}  manifest.json\n\n`, true],
+      [`${hex} manifest.json\n`, false],
+      [`${hex}  manifest.json\n${hex}  other\n`, false],
+      [`${hex.slice(1)}  manifest.json\n`, false],
+      [`sha256:${hex}\n`, false],
+      ["", false],
+    ];
+    for (const [text, accepted] of variants) {
+      const files = new Map(bundle);
+      files.set("manifest.json.sha256", enc(text));
+      const envelope = code(() => parseDigestFile(text, "envelope.json.sha256"));
+      const evidence = code(() => verifyBundle(files));
+      expect([JSON.stringify(text), envelope === undefined, evidence === undefined]).toEqual([JSON.stringify(text), accepted, accepted]);
+      if (!accepted) expect([envelope, evidence]).toEqual(["ENVELOPE_DIGEST_INVALID", "EVIDENCE_DIGEST_MISMATCH"]);
+    }
   });
 });

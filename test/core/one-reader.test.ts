@@ -3,6 +3,9 @@
  * the footprint, audit and the App's envelope proposal with check's code, and they all name one
  * run's events the same way.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { STARTER_ENVELOPE, auditFootprint } from "../../src/core/audit.js";
 import { expandRoots, loadEnvelope, type Envelope } from "../../src/core/envelope.js";
@@ -121,5 +124,18 @@ describe("one walker: suggest, check, the footprint and audit agree", () => {
     expect(check(text).violations.map((v) => v.id)).toEqual(["write_outside_root:/data/x"]);
     expect(auditFootprint(log, ENVELOPE, roots).writesOutsideRoots).toEqual(["/data/x"]);
     expect(suggestEnvelope([log], ENVELOPE).envelope.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}", "/data"]);
+  });
+});
+
+describe("no module but core/log-reader.ts parses a log line (issue 31, done when)", () => {
+  it("no source file outside it both parses JSON and asks for a meta or end line", () => {
+    const srcRoot = fileURLToPath(new URL("../../src/", import.meta.url));
+    const readers = (readdirSync(srcRoot, { recursive: true, encoding: "utf8" }) as string[])
+      .filter((f) => f.endsWith(".ts"))
+      .filter((f) => {
+        const text = readFileSync(join(srcRoot, f), "utf8");
+        return text.includes("JSON.parse") && /kind\W{1,8}(?:meta|end)\b|"(?:meta|end)"/.test(text);
+      });
+    expect(readers).toEqual([join("core", "log-reader.ts")]);
   });
 });

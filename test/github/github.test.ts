@@ -1,7 +1,7 @@
 /** src/github against the local GitHub: real HTTP, the real Octokit with retry and throttling. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeCheckRun, createCheckRun } from "../../src/github/checks.js";
-import { GitHubUnavailable, createGitHubClient } from "../../src/github/client.js";
+import { GitHubUnavailable, createGitHubClient, type GitHubClient } from "../../src/github/client.js";
 import { getCollaboratorRole, listPullFiles, listReviews, readFileAt } from "../../src/github/repo.js";
 import { closedPort, startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 
@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const client = () => createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 2, retryBaseMs: 1 } });
+let shared: GitHubClient;
+beforeAll(async () => {
+  shared = await createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 2, retryBaseMs: 1 } });
+});
+const client = (): GitHubClient => shared;
 
 async function failure(p: Promise<unknown>): Promise<GitHubUnavailable> {
   try {
@@ -45,7 +49,7 @@ describe("src/github", () => {
 
   it("reports a closed port as GITHUB_UNAVAILABLE with no status", async () => {
     const port = await closedPort();
-    const dead = createGitHubClient({ token: "t", baseUrl: `http://127.0.0.1:${port}`, retry: { retries: 1, retryBaseMs: 1 } });
+    const dead = await createGitHubClient({ token: "t", baseUrl: `http://127.0.0.1:${port}`, retry: { retries: 1, retryBaseMs: 1 } });
     const err = await failure(readFileAt(dead, repo, "x", "main"));
     expect(err.code).toBe("GITHUB_UNAVAILABLE");
     expect(err.status).toBeNull();
@@ -57,7 +61,7 @@ describe("src/github", () => {
       "/repos/:owner/:repo/pulls/:n/reviews",
       () => new Promise((done) => setTimeout(() => done({ status: 200, body: [] }), 3000)),
     );
-    const slow = createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 0, retryBaseMs: 1, timeoutMs: 200 } });
+    const slow = await createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 0, retryBaseMs: 1, timeoutMs: 200 } });
     const err = await failure(listReviews(slow, repo, 1));
     expect(err.code).toBe("GITHUB_UNAVAILABLE");
     expect(err.status).toBeNull();

@@ -4,7 +4,7 @@
  * passes the client's ceiling (MAX_RATE_LIMIT_WAIT_S) fails closed as GITHUB_UNAVAILABLE.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { callGitHub, createGitHubClient, GitHubUnavailable, MAX_RATE_LIMIT_WAIT_S } from "../../src/github/client.js";
+import { callGitHub, createGitHubClient, GitHubUnavailable, MAX_RATE_LIMIT_WAIT_S, type GitHubClient } from "../../src/github/client.js";
 import { RATE_LIMIT_PER_HOUR, startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 
 let fake: FakeGitHub;
@@ -19,7 +19,11 @@ beforeEach(() => {
 });
 
 // retryBaseMs 1: the throttling plugin waits retry-after × 1 ms, so the tests do not sleep.
-const client = () => createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 2, retryBaseMs: 1, timeoutMs: 5000 } });
+let shared: GitHubClient;
+beforeAll(async () => {
+  shared = await createGitHubClient({ token: "t", baseUrl: fake.url, retry: { retries: 2, retryBaseMs: 1, timeoutMs: 5000 } });
+});
+const client = (): GitHubClient => shared;
 const readRepo = () => callGitHub("read the repository", () => client().request("GET /repos/{owner}/{repo}", { owner: "o", repo: "r" }));
 const statuses = () => fake.requestsTo("GET", "/repos/:owner/:repo").map((r) => r.status);
 

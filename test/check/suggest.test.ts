@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "./harness.js";
+import { CLI, ROOT, TEST_TMP, check, ids, privateHost, program, run, sandbox, spawnNode } from "../observer/harness.js";
 import { mkdtempSync } from "node:fs";
 import { suggestCommand } from "../../src/check/suggest.js";
 
@@ -194,7 +194,7 @@ describe("suggest --run proposes nothing a reviewer cannot trust (issue 31, item
       "one-liner.js",
       `const fs = require("fs");
 for (const k of ${JSON.stringify([...keys, "EG_MODE"])}) void process.env[k];
-for (const f of [() => fs.mkdirSync("/usr/share/x"), () => fs.writeFileSync("/usr/lib/x/y.pyc", "")]) { try { f(); } catch {} }`,
+for (const f of [() => fs.mkdirSync("/usr/share/x"), () => fs.writeFileSync("/usr/lib/y.pyc", ""), () => fs.writeFileSync("/usr/lib/x/y.pyc", "")]) { try { f(); } catch {} }`,
     );
     const log = join(s.base, "one-liner.jsonl");
     const written = join(s.base, "one-liner-suggested.json");
@@ -213,8 +213,11 @@ for (const f of [() => fs.mkdirSync("/usr/share/x"), () => fs.writeFileSync("/us
     expect(readFileSync(log, "utf8")).toContain('"path":"/usr/share/x"');
     expect(r.stdout).toMatch(/^ {2}- allowed_roots +\/usr\/share +\(the system's directories/m);
     expect(r.stdout).toMatch(
-      /^ {2}- allowed_roots +\/usr\/lib\/x +\(the system's directories.*; PYTHONDONTWRITEBYTECODE would have avoided them/m,
+      /^ {2}- allowed_roots +\/usr\/lib +\(the system's directories.*; PYTHONDONTWRITEBYTECODE would have avoided them/m,
     );
+    // A write into a directory that is not there changed nothing (ENOENT): check does not judge it, nor does suggest list it.
+    expect(readFileSync(log, "utf8")).toContain('"path":"/usr/lib/x/y.pyc"');
+    expect(r.stdout).not.toContain("/usr/lib/x");
   });
 });
 
