@@ -37831,24 +37831,35 @@ function writableProtectedReason(entry) {
 function envelope_formatDigestLine(bytes, name) {
     return `${sha256Hex(bytes)}  ${name}\n`;
 }
-/** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
-function parseDigestFile(text, file) {
+/**
+ * The one reader of a sha256sum digest file, for the envelope's and an evidence bundle's alike:
+ * exactly one non-empty line, `<64 hex>  <name>` (or ` *<name>`, or `\`-escaped as sha256sum
+ * writes a name with a backslash), LF or CRLF. The lower-case hex, or why it is not one.
+ */
+function readDigestLine(text) {
     const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-    if (entries.length !== 1) {
-        throw new errors_Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+    if (entries.length !== 1)
+        return { lines: entries.length };
+    const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
+    return m ? { hex: m[1].toLowerCase() } : { notALine: true };
+}
+/** Reads an envelope's digest file (one entry). Returns the lower-case hex. */
+function parseDigestFile(text, file) {
+    const read = readDigestLine(text);
+    if ("lines" in read) {
+        throw new errors_Refusal("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${read.lines}`, {
             file,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
-    const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
-    if (!m) {
+    if ("notALine" in read) {
         throw new errors_Refusal("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
             file,
             line: 1,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
-    return m[1].toLowerCase();
+    return read.hex;
 }
 /**
  * Refuses unless the digest file pins exactly these bytes. Checked before the envelope is
@@ -42257,11 +42268,11 @@ function verifyBundle(files) {
     if (digestBytes === undefined)
         mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
     const hex = sha256Hex(manifestBytes);
-    const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
-    if (!line)
-        mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
-    if (line[1] !== hex)
-        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1]}`);
+    const line = readDigestLine(new TextDecoder().decode(digestBytes));
+    if (!("hex" in line))
+        mismatch(`${MANIFEST_DIGEST_FILE} is not one sha256sum line`);
+    if (line.hex !== hex)
+        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line.hex}`);
     let manifest;
     try {
         manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));

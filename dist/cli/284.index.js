@@ -6609,11 +6609,11 @@ function verifyBundle(files) {
     if (digestBytes === undefined)
         mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
     const hex = (0,envelope/* sha256Hex */.fg)(manifestBytes);
-    const line = /^([0-9a-f]{64})(?: [ *](.+))?\s*$/.exec(new TextDecoder().decode(digestBytes).trim());
-    if (!line)
-        mismatch(`${MANIFEST_DIGEST_FILE} is not a sha256sum line`);
-    if (line[1] !== hex)
-        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line[1]}`);
+    const line = (0,envelope/* readDigestLine */.J$)(new TextDecoder().decode(digestBytes));
+    if (!("hex" in line))
+        mismatch(`${MANIFEST_DIGEST_FILE} is not one sha256sum line`);
+    if (line.hex !== hex)
+        mismatch(`${MANIFEST_FILE} has sha256 ${hex}, but ${MANIFEST_DIGEST_FILE} says ${line.hex}`);
     let manifest;
     try {
         manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(manifestBytes));

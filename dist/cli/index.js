@@ -6816,6 +6816,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   on: () => (/* binding */ hostPatterns),
   BC: () => (/* binding */ loadEnvelope),
   UC: () => (/* binding */ parseDigestFile),
+  J$: () => (/* binding */ readDigestLine),
   fg: () => (/* binding */ sha256Hex),
   Ub: () => (/* binding */ verifyDigest)
 });
@@ -7234,24 +7235,35 @@ function writableProtectedReason(entry) {
 function formatDigestLine(bytes, name) {
     return `${sha256Hex(bytes)}  ${name}\n`;
 }
-/** Reads a sha256sum-format digest file (one entry). Returns the lower-case hex. */
-function parseDigestFile(text, file) {
+/**
+ * The one reader of a sha256sum digest file, for the envelope's and an evidence bundle's alike:
+ * exactly one non-empty line, `<64 hex>  <name>` (or ` *<name>`, or `\`-escaped as sha256sum
+ * writes a name with a backslash), LF or CRLF. The lower-case hex, or why it is not one.
+ */
+function readDigestLine(text) {
     const entries = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-    if (entries.length !== 1) {
-        throw new core_errors/* Refusal */.P_("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${entries.length}`, {
+    if (entries.length !== 1)
+        return { lines: entries.length };
+    const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
+    return m ? { hex: m[1].toLowerCase() } : { notALine: true };
+}
+/** Reads an envelope's digest file (one entry). Returns the lower-case hex. */
+function parseDigestFile(text, file) {
+    const read = readDigestLine(text);
+    if ("lines" in read) {
+        throw new core_errors/* Refusal */.P_("ENVELOPE_DIGEST_INVALID", `${file} must hold exactly one sha256sum line, found ${read.lines}`, {
             file,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
-    const m = /^\\?([0-9a-fA-F]{64})(?: [ *](.+))?\s*$/.exec(entries[0]);
-    if (!m) {
+    if ("notALine" in read) {
         throw new core_errors/* Refusal */.P_("ENVELOPE_DIGEST_INVALID", `${file}:1: not a sha256sum line ("<64 hex>  envelope.json")`, {
             file,
             line: 1,
             hint: "Regenerate it with: envelope-gate hash envelope.json > envelope.json.sha256",
         });
     }
-    return m[1].toLowerCase();
+    return read.hex;
 }
 /**
  * Refuses unless the digest file pins exactly these bytes. Checked before the envelope is
