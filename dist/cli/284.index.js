@@ -3755,8 +3755,8 @@ function guardedOctokitOptions(options = {}) {
  * error, never at the Action's start.
  */
 async function createGitHubClient(options) {
-    const { getOctokit } = await Promise.all(/* import() */[__webpack_require__.e(536), __webpack_require__.e(351)]).then(__webpack_require__.bind(__webpack_require__, 1351));
-    const { defaults } = await __webpack_require__.e(/* import() */ 536).then(__webpack_require__.bind(__webpack_require__, 6536));
+    const { getOctokit } = await Promise.resolve(/* import() eager */).then(__webpack_require__.bind(__webpack_require__, 1351));
+    const { defaults } = await Promise.resolve(/* import() eager */).then(__webpack_require__.bind(__webpack_require__, 6536));
     const proxied = defaults.request?.fetch;
     const octokitOptions = guardedOctokitOptions({
         baseUrl: options.baseUrl,

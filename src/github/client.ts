@@ -138,8 +138,8 @@ export function guardedOctokitOptions(options: OctokitSettings = {}) {
  * error, never at the Action's start.
  */
 export async function createGitHubClient(options: ClientOptions): Promise<GitHubClient> {
-  const { getOctokit } = await import("@actions/github");
-  const { defaults } = await import("@actions/github/lib/utils");
+  const { getOctokit } = await import(/* webpackMode: "eager" */ "@actions/github");
+  const { defaults } = await import(/* webpackMode: "eager" */ "@actions/github/lib/utils");
   const proxied = defaults.request?.fetch as typeof fetch | undefined;
   const octokitOptions = guardedOctokitOptions({
     baseUrl: options.baseUrl,

@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 const ENVELOPE = envelopeText({ allowed_env: ["CI", "PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] });
-const READS_KEY = `node -e "process.env.AUDIT_SEEN_KEY; require('fs').writeFileSync('out.txt', 'ok')"`;
+const READS_KEY = `node -e "process.env.AUDIT_SEEN_MODE; require('fs').writeFileSync('out.txt', 'ok')"`;
 
 const sha256 = (b: Uint8Array | string): string => createHash("sha256").update(b).digest("hex");
 
@@ -58,9 +58,9 @@ describe("mode audit on a pull request", () => {
     expect(check?.conclusion).toBe("neutral");
     expect(check?.output.title).toBe("audit: 1 violation under the current envelope; suggested envelope adds 1 entry");
     const summary = check?.output.summary ?? "";
-    expect(summary).toContain("`undeclared_env:AUDIT_SEEN_KEY`");
+    expect(summary).toContain("`undeclared_env:AUDIT_SEEN_MODE`");
     expect(summary).toContain("```diff\n");
-    expect(summary).toMatch(/\n\+ {5}"AUDIT_SEEN_KEY"\n/);
+    expect(summary).toMatch(/\n\+ {5}"AUDIT_SEEN_MODE"\n/);
     expect(summary).toContain("properties are not scored");
     expect(run.summary).toContain(summary.slice(0, 200));
     expect(readFileSync(join(run.workspace, "out.txt"), "utf8")).toBe("ok");
@@ -68,11 +68,11 @@ describe("mode audit on a pull request", () => {
     expect(run.outputs.verdict).toBe("audit");
     expect(run.outputs.conclusion).toBe("neutral");
     expect(run.outputs["envelope-hash"]).toBe(envelopeHash(ENVELOPE));
-    expect(JSON.parse(run.outputs.violations ?? "[]")).toMatchObject([{ id: "undeclared_env:AUDIT_SEEN_KEY" }]);
+    expect(JSON.parse(run.outputs.violations ?? "[]")).toMatchObject([{ id: "undeclared_env:AUDIT_SEEN_MODE" }]);
     const suggestedPath = run.outputs["suggested-envelope"] as string;
     expect(suggestedPath).toBe(join(run.evidenceDir, "suggested-envelope.json"));
     const suggested = readFileSync(suggestedPath);
-    expect(loadEnvelope(suggested, "suggested").envelope.allowed_env).toContain("AUDIT_SEEN_KEY");
+    expect(loadEnvelope(suggested, "suggested").envelope.allowed_env).toContain("AUDIT_SEEN_MODE");
     expect(readFileSync(`${suggestedPath}.sha256`, "utf8")).toBe(`${sha256(suggested)}  envelope.json\n`);
     expect(summary).toContain(`${sha256(suggested)}  envelope.json`);
 
@@ -185,7 +185,7 @@ describe("mode audit on a push", () => {
     expect(summary).toContain("the starter envelope was applied");
     expect(summary).toContain("on `refs/heads/main`");
     const suggested = loadEnvelope(readFileSync(run.outputs["suggested-envelope"] as string), "s").envelope;
-    expect(suggested.allowed_env).toEqual(expect.arrayContaining(["PATH", "@ci", "AUDIT_SEEN_KEY"]));
+    expect(suggested.allowed_env).toEqual(expect.arrayContaining(["PATH", "@ci", "AUDIT_SEEN_MODE"]));
     expect(suggested.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
     const runner = JSON.parse(readFileSync(join(run.evidenceDir, "runner.json"), "utf8"));
     expect(runner).toMatchObject({ mode: "audit", pull_number: null, head_sha: sha, envelope_id: "starter-envelope" });

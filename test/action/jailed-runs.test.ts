@@ -33,6 +33,9 @@ const q = JSON.stringify;
 const NPM_ENV = [
   "@ci",
   "npm_*",
+  // npm sets these two for itself and reads them back; a family never covers a credential carrier (they name the .npmrc files).
+  "npm_config_globalconfig",
+  "npm_config_userconfig",
   "NODE*",
   "NOPT_DEBUG",
   "DEBUG_NOPT",

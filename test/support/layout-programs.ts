@@ -50,6 +50,9 @@ export function layoutEnvelope(network: "deny" | "allowlist", allowedHosts: stri
       "@terminal",
       "NODE*",
       "npm_*",
+      // npm sets these two for itself and reads them back; a family never covers a credential carrier (they name the .npmrc files).
+      "npm_config_globalconfig",
+      "npm_config_userconfig",
       "CI",
       "PATH",
       "HOME",
