@@ -619,6 +619,12 @@ function attention(s: StatusSnapshot): string[] {
     "redelivery listing(s) refused by GitHub",
   );
   const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+  const lost = s.redelivery.backlog_expired;
+  if (lost && Date.parse(lost.found_at) >= dayAgo) {
+    items.push(
+      `deliveries from ${lost.from} to ${lost.to} can no longer be redelivered: GitHub dropped them before the redelivery sweep listed them (REDELIVERY_BACKLOG_EXPIRED)`,
+    );
+  }
   n(
     s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length,
     "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)",
@@ -655,8 +661,14 @@ function redeliverySection(s: StatusSnapshot): string {
     ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
     : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
   const p = r.last_pass;
+  const w = r.walk;
+  const walk = w
+    ? `<p>Walk in progress since ${esc(w.started_at)}: ${esc(w.pages)} page(s) in ${esc(w.passes)} pass(es), back to ${esc(w.oldest_listed)} of the mark ${esc(r.mark ?? "none yet")}; deliveries newer than ${esc(w.newest)} are the next walk's; ${esc(w.open)} delivery(ies) left open so far.</p>`
+    : "";
+  const b = r.backlog_expired;
+  const lost = b ? `<p class="alert">${esc(b.code)} (found ${esc(b.found_at)}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>` : "";
   const last = p
-    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
+    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${walk}${lost}${table(
         ["item", "code", "message", "what to do"],
         p.errors.map((e) => [e.item, e.code, e.message, hintOf(e.code)]),
         "No errors.",

@@ -74,6 +74,7 @@ export const ERROR_CODES = [
   "REDELIVERY_EXPIRED",
   "REDELIVERY_REFUSED",
   "REDELIVERY_EXHAUSTED",
+  "REDELIVERY_BACKLOG_EXPIRED",
   "PULL_REQUEST_BASE_CHANGED",
   "PULL_REQUEST_BASE_MISSING",
   "LEDGER_BRANCH_FOREIGN",
@@ -330,6 +331,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
   }),
   REDELIVERY_EXHAUSTED: row("app", {
     hint: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
+  }),
+  REDELIVERY_BACKLOG_EXPIRED: row("github", {
+    hint: "The redelivery sweep had not listed back to its mark before GitHub dropped the deliveries (it keeps them 3 days): a delivery that failed in the window named in the message can no longer be listed or redelivered. Find what that window's events were for (the App's log, the repositories' activity) and produce them again where they matter (re-run runner A's workflows, push again); keep the sweep on (`envelope-gate app redelivery on --reason`).",
   }),
   PULL_REQUEST_BASE_CHANGED: row("github"),
   PULL_REQUEST_BASE_MISSING: row("github"),
