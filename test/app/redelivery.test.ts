@@ -360,6 +360,56 @@ describe("the redelivery pass (in-process App on SQLite, GitHub's deliveries API
   });
 });
 
+describe("the walk kept in PostgreSQL (in-process App, GitHub's deliveries API on the fake)", () => {
+  let world: World;
+  let schema: Awaited<ReturnType<typeof pgSchema>>;
+  let app: RunningApp;
+  let hooks: FakeHooks;
+
+  beforeEach(async () => {
+    world = await startWorld();
+    schema = await pgSchema();
+    app = await startTestApp(world.fake, new TestClock(Date.now()), {
+      store: { sqlitePath: "unused", databaseUrl: PG_URL, pgSchema: schema.schema },
+      redelivery: { intervalMs: 60_000, perPass: 20, attemptsPerDelivery: 3 },
+    });
+    hooks = installHookRoutes(world.fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, secret: SECRET, target: "" });
+  });
+  afterEach(async () => {
+    await app.close();
+    await schema.drop();
+    await world.close();
+  });
+
+  it("one failure followed by 2,100 deliveries (the issue's case): resumed on the next pass, asked for once, the mark moved past it", async () => {
+    const t0 = Date.now();
+    await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [t0 - 3 * 3_600_000]);
+    hooks.target = await nowhere();
+    const lost = await hooks.deliver("ping", pingPayload(0), { deliveredAt: new Date(t0 - 150 * 60_000) });
+    hooks.target = `${app.url}/webhook`;
+    for (let batch = 0; batch < 21; batch++) hooks.logDelivered("ping", 100, { deliveredAt: new Date(t0 - (140 - 5 * batch) * 60_000) });
+    const pass = async () => {
+      const r = (await app.redeliver()) as RedeliveryReport;
+      await hooks.settled();
+      return r;
+    };
+    const one = await pass();
+    expect(one).toMatchObject({ pages: 20, truncated: true, requested: [] });
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as { redelivery: { walk: { pages: number } | null } };
+    expect(status.redelivery.walk).toMatchObject({ pages: 20, passes: 1 });
+    const two = await pass();
+    expect(two).toMatchObject({ pages: 2, truncated: false, resumed: true, requested: [lost.guid] });
+    const three = await pass();
+    expect(three.requested).toEqual([]);
+    expect(three.pages).toBeLessThanOrEqual(2);
+    // The first walk's mark waits at the failure it asked for; once it is done, the next walk's mark passes it.
+    expect(Date.parse(two.mark_after!)).toBe(Date.parse(lost.delivered_at));
+    expect(Date.parse(three.mark_after!)).toBeGreaterThan(Date.parse(lost.delivered_at));
+    expect(hooks.redeliveryRequests).toEqual([lost.id]);
+    expect(world.fake.requestsTo("GET", "/app/hook/deliveries").length).toBe(22 + three.pages);
+  });
+});
+
 /** Heartbeats every second, gone after three; sweeps every second, redelivery passes every five. */
 const FAST = {
   ENVELOPE_GATE_HEARTBEAT_SECONDS: "1",
