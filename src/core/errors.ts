@@ -413,8 +413,29 @@ export function httpStatusOf(code: ErrorCode): number {
   return ERROR_TABLE[code].httpStatus;
 }
 
-/** The operator's advice for a failure recorded with this code (or none). */
-export function hintOf(code: string | null): string {
+/** Where the App talks to GitHub (its settings), for advice that names it. */
+interface HintContext {
+  githubApiUrl?: string;
+}
+
+/** github.com's API; any other API URL is a GitHub Enterprise Server (or another host), whose status githubstatus.com does not show. */
+function isGitHubDotCom(apiUrl: string): boolean {
+  try {
+    return new URL(apiUrl).hostname === "api.github.com";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The operator's advice for a failure recorded with this code (or none). With the App's API URL,
+ * GITHUB_UNAVAILABLE names it when it is not github.com's (githubstatus.com says nothing of a
+ * GitHub Enterprise Server).
+ */
+export function hintOf(code: string | null, where: HintContext = {}): string {
+  if (code === "GITHUB_UNAVAILABLE" && where.githubApiUrl !== undefined && !isGitHubDotCom(where.githubApiUrl)) {
+    return `GitHub at ${where.githubApiUrl} (ENVELOPE_GATE_GITHUB_API_URL, the App's settings) was unreachable, slow or refused the request: check that server is up and reachable from the App, and the App's permissions. ${SWEEPER}`;
+  }
   return (code === null ? undefined : rowOf(code)?.hint) ?? GENERIC_HINT;
 }
 
