@@ -33,6 +33,7 @@ export type AppSettings = Pick<
   | "budget"
   | "workers"
   | "redelivery"
+  | "githubApiUrl"
 >;
 
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;

@@ -76,7 +76,7 @@ export function createAppServer(options: ServerOptions): Server {
     const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);
     if (method === "GET" && one) {
       try {
-        const line = await deliveryStatus(service.store, decodeURIComponent(one[1] as string));
+        const line = await deliveryStatus(service.store, decodeURIComponent(one[1] as string), options.githubApiUrl);
         if (line === null) return answerRefusal(res, new Refusal("NOT_FOUND", "no delivery with this id is recorded"));
         return sendJson(res, 200, line);
       } catch (err) {

@@ -1,4 +1,5 @@
-import { Refusal, isRefusal, isSetAside, isTransient } from "../core/errors.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Refusal, errnoOf, isRefusal, isSetAside, isTransient } from "../core/errors.js";
 import type { AppClient } from "../github/app-client.js";
 import type { Store } from "../store/index.js";
 import { codeOf, jsonLogger, systemClock, type AppContext, type AppSettings, type Clock, type Logger } from "./context.js";
@@ -60,6 +61,8 @@ export class AppService {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private takingUp = false;
   private readonly ctx: AppContext;
+  /** The delivery whose work is running, for a GitHub request attempt that fails on its behalf. */
+  private readonly working = new AsyncLocalStorage<string>();
 
   /** The last redelivery pass this process ran (the store keeps the last of any replica). */
   lastRedelivery: RedeliveryReport | null = null;
@@ -154,7 +157,7 @@ export class AppService {
    */
   private async process(deliveryId: string, event: string, payload: unknown): Promise<DeliveryResult> {
     try {
-      const result = await this.work(deliveryId, event, payload);
+      const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload));
       this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
       return result;
     } catch (err) {
@@ -168,6 +171,19 @@ export class AppService {
       });
       throw gate;
     }
+  }
+
+  /**
+   * A request attempt GitHub did not answer (refused, reset, timed out, a 5xx), made for the
+   * delivery whose work is running: its row says at once that it waits on GitHub, with the error
+   * and the configured API URL, while the client retries (state `processing`, code
+   * GITHUB_UNAVAILABLE). Its outcome (done, or queued with the failure counted) replaces the note.
+   */
+  gitHubAttemptFailed(route: string, err: unknown): void {
+    const id = this.working.getStore();
+    if (id === undefined) return;
+    const message = `waiting on GitHub at ${this.settings.githubApiUrl}: ${route} failed (${attemptDetail(err)}); retrying`;
+    void this.store.noteDeliveryWaiting(id, this.owner, "GITHUB_UNAVAILABLE", message).catch(() => undefined);
   }
 
   /**
@@ -307,6 +323,19 @@ export class AppService {
     this.lastSweep = { at, report };
     return report;
   }
+}
+
+/** What a failed request attempt says: its HTTP status, its message and the errno under it (ECONNREFUSED, a timeout). */
+function attemptDetail(err: unknown): string {
+  const status = (err as { status?: unknown } | null)?.status;
+  let cause: unknown = err;
+  let errno: string | undefined;
+  for (let i = 0; i < 4 && cause !== undefined && cause !== null && errno === undefined; i++) {
+    errno = errnoOf(cause);
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  const parts = [typeof status === "number" && status > 0 ? `HTTP ${status}` : null, (err as Error)?.message ?? String(err), errno ?? null];
+  return parts.filter((p) => p !== null && p !== "").join(", ");
 }
 
 function inProgress(where: string): DeliveryAnswer {

@@ -87,6 +87,8 @@ export async function startApp(
       () => service?.stopping === true,
       () => fence(),
     ),
+    // A delivery whose GitHub calls fail shows it at once (waiting on GitHub, with the error), not after the retries.
+    onAttemptFailed: (route, err) => service?.gitHubAttemptFailed(route, err),
     retries: config.githubRetries,
     throttle: config.githubThrottle,
     timeoutMs: config.githubTimeoutMs,

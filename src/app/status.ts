@@ -15,6 +15,9 @@ import type { IntakeStats } from "./webhook.js";
 interface DeliveryLine {
   delivery_id: string;
   event: string;
+  state: DeliveryRow["state"];
+  /** `github`: its GitHub calls fail (GITHUB_UNAVAILABLE) and it is retried, now or by the sweeper. */
+  waiting_on: "github" | null;
   received_at: string;
   attempts: number;
   code: string | null;
@@ -61,6 +64,8 @@ interface SwitchLine {
 export interface StatusSnapshot {
   generated_at: string;
   store: string;
+  /** The GitHub API the App talks to (its settings): github.com's, or a GitHub Enterprise Server's. */
+  github_api_url: string;
   kill_switch: { paused: boolean; reason: string | null; changed_by: string | null; changed_at: string | null };
   budget: BudgetSnapshot;
   /** The switches' history, newest first; watchdog reverts are kind `revert`. */
@@ -236,10 +241,17 @@ function repositoryWebUrl(dual: Pick<DualRun, "repository" | "run_a_url">, githu
   }
 }
 
+/** A delivery still to be worked on (being processed, or queued for the sweeper) whose GitHub calls failed. */
+function waitingOn(d: Pick<DeliveryRow, "state" | "error_code">): "github" | null {
+  return (d.state === "processing" || d.state === "queued") && d.error_code === "GITHUB_UNAVAILABLE" ? "github" : null;
+}
+
 function deliveryLine(d: DeliveryRow, action: string): DeliveryLine {
   return {
     delivery_id: d.delivery_id,
     event: d.event,
+    state: d.state,
+    waiting_on: waitingOn(d),
     received_at: new Date(d.received_at).toISOString(),
     attempts: d.attempts,
     code: d.error_code,
@@ -253,6 +265,8 @@ interface DeliveryStatus {
   delivery_id: string;
   event: string;
   state: DeliveryRow["state"];
+  /** `github`: its GitHub calls fail (GITHUB_UNAVAILABLE, the error in `message`) and it is retried. */
+  waiting_on: "github" | null;
   attempts: number;
   failures: number;
   received_at: string;
@@ -264,13 +278,14 @@ interface DeliveryStatus {
   action: string | null;
 }
 
-export async function deliveryStatus(store: Store, id: string): Promise<DeliveryStatus | null> {
+export async function deliveryStatus(store: Store, id: string, githubApiUrl?: string): Promise<DeliveryStatus | null> {
   const d = await store.getDelivery(id);
   if (d === null) return null;
   return {
     delivery_id: d.delivery_id,
     event: d.event,
     state: d.state,
+    waiting_on: waitingOn(d),
     attempts: Number(d.attempts),
     failures: Number(d.failures),
     received_at: new Date(Number(d.received_at)).toISOString(),
@@ -278,7 +293,7 @@ export async function deliveryStatus(store: Store, id: string): Promise<Delivery
     outcome: d.outcome,
     code: d.error_code,
     message: d.error_message,
-    action: d.error_code === null ? null : hintOf(d.error_code),
+    action: d.error_code === null ? null : hintOf(d.error_code, githubApiUrl === undefined ? {} : { githubApiUrl }),
   };
 }
 
@@ -365,9 +380,11 @@ export async function statusSnapshot(
   const heads = await store.heads.recent(20);
   const auditRuns = await store.envelopePrs.recentAuditRuns(20);
   const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
+  const where = { githubApiUrl: options.githubApiUrl };
   return {
     generated_at: new Date(now).toISOString(),
     store: options.storeLabel,
+    github_api_url: options.githubApiUrl,
     kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: iso(kill.changed_at) },
     budget: await budgetSnapshot(store, options.budget, now),
     crash_loop: {
@@ -524,7 +541,7 @@ export async function statusSnapshot(
     deliveries: {
       total: deliveries.total,
       last_received_at: iso(deliveries.last_received_at),
-      failed: deliveries.failed.map((d) => deliveryLine(d, hintOf(d.error_code))),
+      failed: deliveries.failed.map((d) => deliveryLine(d, hintOf(d.error_code, where))),
       stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
       refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintOf("KILL_SWITCH_ENGAGED"))),
     },
@@ -540,7 +557,7 @@ export async function statusSnapshot(
       ? {
           at: new Date(options.lastSweep.at).toISOString(),
           report: options.lastSweep.report,
-          errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintOf(e.code) })),
+          errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: hintOf(e.code, where) })),
         }
       : null,
   };
@@ -576,10 +593,11 @@ const PAGE_HEAD = (title: string) => `<!doctype html><html><head><meta charset="
 
 function deliveriesTable(lines: DeliveryLine[], empty: string): string {
   return table(
-    ["delivery", "event", "received", "attempts", "code", "message", "what to do"],
+    ["delivery", "event", "state", "received", "attempts", "code", "message", "what to do"],
     lines.map((d) => [
       new Raw(`<code>${esc(d.delivery_id)}</code>`),
       d.event,
+      d.waiting_on === "github" ? `waiting on GitHub (${d.state})` : d.state,
       d.received_at,
       d.attempts,
       d.code ?? "",
@@ -595,7 +613,9 @@ function attention(s: StatusSnapshot): string[] {
   const items: string[] = [];
   const n = (count: number, what: string) => count > 0 && items.push(`${count} ${what}`);
   if (s.kill_switch.paused) items.push("the App is PAUSED");
-  n(s.deliveries.failed.length, "failed delivery(ies)");
+  const waiting = s.deliveries.failed.filter((d) => d.waiting_on === "github").length;
+  n(s.deliveries.failed.length - waiting, "failed delivery(ies)");
+  n(waiting, `delivery(ies) waiting on GitHub at ${s.github_api_url} (GITHUB_UNAVAILABLE)`);
   n(s.deliveries.stuck.length, "stuck delivery(ies)");
   n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
   n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
@@ -619,6 +639,12 @@ function attention(s: StatusSnapshot): string[] {
     "redelivery listing(s) refused by GitHub",
   );
   const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+  const lost = s.redelivery.backlog_expired;
+  if (lost && Date.parse(lost.found_at) >= dayAgo) {
+    items.push(
+      `deliveries from ${lost.from} to ${lost.to} can no longer be redelivered: GitHub dropped them before the redelivery sweep listed them (REDELIVERY_BACKLOG_EXPIRED)`,
+    );
+  }
   n(
     s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length,
     "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)",
@@ -655,10 +681,16 @@ function redeliverySection(s: StatusSnapshot): string {
     ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
     : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
   const p = r.last_pass;
+  const w = r.walk;
+  const walk = w
+    ? `<p>Walk in progress since ${esc(w.started_at)}: ${esc(w.pages)} page(s) in ${esc(w.passes)} pass(es), back to ${esc(w.oldest_listed)} of the mark ${esc(r.mark ?? "none yet")}; deliveries newer than ${esc(w.newest)} are the next walk's; ${esc(w.open)} delivery(ies) left open so far.</p>`
+    : "";
+  const b = r.backlog_expired;
+  const lost = b ? `<p class="alert">${esc(b.code)} (found ${esc(b.found_at)}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>` : "";
   const last = p
-    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(
+    ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${walk}${lost}${table(
         ["item", "code", "message", "what to do"],
-        p.errors.map((e) => [e.item, e.code, e.message, hintOf(e.code)]),
+        p.errors.map((e) => [e.item, e.code, e.message, hintOf(e.code, { githubApiUrl: s.github_api_url })]),
         "No errors.",
       )}`
     : "<p>No pass yet.</p>";

@@ -25,6 +25,8 @@ interface AppClientSettings {
   baseUrl: string;
   /** Runs before every request (every retry too); throws to stop the request. */
   beforeEachRequest: (route: string) => Promise<void>;
+  /** Told of each request attempt GitHub did not answer (no response, a timeout, a 5xx), retries included. */
+  onAttemptFailed?: (route: string, err: unknown) => void;
   retries?: number;
   retryAfterMs?: number;
   /** GitHub asks integrations to space writes (the throttling plugin does, about 1 s apart). */
@@ -86,6 +88,7 @@ export class AppClient {
         maxRateLimitWaitS: settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S,
         throttle: settings.throttle ?? true,
         beforeEachRequest: settings.beforeEachRequest,
+        ...(settings.onAttemptFailed !== undefined ? { onAttemptFailed: settings.onAttemptFailed } : {}),
       }) as never,
     );
     const key = settings.privateKey;

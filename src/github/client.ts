@@ -12,12 +12,27 @@ import { Refusal } from "../core/errors.js";
 /** Runs before every request attempt (retries too); throws to stop it. The App's kill switch. */
 type RequestGuard = (route: string) => Promise<void>;
 
-function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGuard }): void {
+/** Told of each request attempt GitHub did not answer (no response, a timeout, a 5xx), before any retry of it. */
+type AttemptFailed = (route: string, err: unknown) => void;
+
+function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGuard; onAttemptFailed?: AttemptFailed }): void {
   const guard = options.beforeEachRequest;
-  if (!guard) return;
-  octokit.hook.before("request", async (opts) => {
-    await guard(`${String(opts.method)} ${String(opts.url)}`);
-  });
+  if (guard) {
+    octokit.hook.before("request", async (opts) => {
+      await guard(`${String(opts.method)} ${String(opts.url)}`);
+    });
+  }
+  const failed = options.onAttemptFailed;
+  if (failed) {
+    // Innermost as well: each attempt's failure, not only the last one after the retries.
+    octokit.hook.error("request", (err, opts) => {
+      const status = (err as { status?: unknown }).status;
+      if (!(err instanceof Refusal) && (typeof status !== "number" || status === 0 || status >= 500)) {
+        failed(`${String(opts.method)} ${String(opts.url)}`, err);
+      }
+      throw err;
+    });
+  }
 }
 
 /**
@@ -65,6 +80,7 @@ interface OctokitSettings {
   beforeEachRequest?: RequestGuard;
   /** The fetch each request goes through, under the per-request deadline (default: Node's). */
   fetch?: typeof fetch;
+  onAttemptFailed?: AttemptFailed;
 }
 
 /** A typed GitHub failure: the request failed after the bounded retries. */
@@ -126,6 +142,7 @@ export function guardedOctokitOptions(options: OctokitSettings = {}) {
       retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
     },
     ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
+    ...(options.onAttemptFailed !== undefined ? { onAttemptFailed: options.onAttemptFailed } : {}),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   };
 }

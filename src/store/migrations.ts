@@ -400,6 +400,16 @@ CREATE TABLE gated_pulls (
 )
 `,
   },
+  {
+    version: 12,
+    name: "the redelivery sweep resumes its walk: the walk in progress, what the mark waits on, a backlog GitHub no longer keeps",
+    // A sweep row from before this migration has no walk in progress: its next pass starts one from the newest page.
+    sql: `
+ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT;
+ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
+ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

@@ -3,7 +3,9 @@ import type { Store } from "./store.js";
 /**
  * The redelivery sweep's state (migration 6): one pass at a time across replicas (a lease on
  * the one `redelivery_sweep` row), the mark the next pass lists back to, the last pass's
- * figures, and one `redeliveries` row per delivery the App asked GitHub for again.
+ * figures, and one `redeliveries` row per delivery the App asked GitHub for again; since
+ * migration 12 also the walk a pass could not finish (resumed by the next pass from GitHub's
+ * cursor), what the mark waits on, and the last backlog found older than GitHub keeps.
  */
 
 /** The switch's name in the switch history; its state is `{ enabled }`. With no entry the sweep is on. */
@@ -67,16 +69,104 @@ export async function setRedelivery(store: Store, enabled: boolean, actor: strin
 }
 
 /**
+ * The walk a pass leaves for the next when it could not list back to the mark (migration 12):
+ * the cursor GitHub gave for the next page, the newest attempt the walk listed first (the mark
+ * once the walk reaches the old one), the oldest listed so far, and the deliveries it left open.
+ */
+export interface RedeliveryWalk {
+  cursor: string;
+  newest: number;
+  oldest: number;
+  pages: number;
+  passes: number;
+  started_at: number;
+  open: OpenDelivery[];
+}
+
+/** A delivery a walk left open (asked and pending, refused, or left for the next pass): the mark stays behind its first attempt. */
+export interface OpenDelivery {
+  guid: string;
+  first: number;
+}
+
+/** What the mark of the last finished walk waits on: its open deliveries; once they are settled it moves to `caught_up`. */
+export interface MarkWaits {
+  open: OpenDelivery[];
+  caught_up: number;
+}
+
+/** A window of deliveries older than GitHub keeps that the sweep never listed: a failed delivery in it is lost. */
+export interface BacklogExpired {
+  from: number;
+  to: number;
+  found_at: number;
+  message: string;
+}
+
+const isNum = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+function openList(v: unknown): OpenDelivery[] | null {
+  if (!Array.isArray(v)) return null;
+  const out: OpenDelivery[] = [];
+  for (const o of v as unknown[]) {
+    const r = o as { guid?: unknown; first?: unknown } | null;
+    if (typeof r?.guid !== "string" || !isNum(r.first)) return null;
+    out.push({ guid: r.guid, first: r.first });
+  }
+  return out;
+}
+
+/** Parses a stored JSON column; anything malformed is null (a walk starts again from the newest page, the mark stays). */
+function parsed<T>(raw: unknown, check: (v: Record<string, unknown>) => T | null): T | null {
+  if (raw === null || raw === undefined) return null;
+  try {
+    const v = JSON.parse(String(raw)) as unknown;
+    return typeof v === "object" && v !== null ? check(v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const walkOf = (raw: unknown): RedeliveryWalk | null =>
+  parsed(raw, (v) => {
+    const open = openList(v.open);
+    if (typeof v.cursor !== "string" || v.cursor === "" || open === null) return null;
+    if (![v.newest, v.oldest, v.pages, v.passes, v.started_at].every(isNum)) return null;
+    return {
+      cursor: v.cursor,
+      newest: v.newest as number,
+      oldest: v.oldest as number,
+      pages: v.pages as number,
+      passes: v.passes as number,
+      started_at: v.started_at as number,
+      open,
+    };
+  });
+
+const waitsOf = (raw: unknown): MarkWaits | null =>
+  parsed(raw, (v) => {
+    const open = openList(v.open);
+    return open === null || !isNum(v.caught_up) ? null : { open, caught_up: v.caught_up };
+  });
+
+const backlogOf = (raw: unknown): BacklogExpired | null =>
+  parsed(raw, (v) =>
+    isNum(v.from) && isNum(v.to) && isNum(v.found_at) && typeof v.message === "string"
+      ? { from: v.from, to: v.to, found_at: v.found_at, message: v.message }
+      : null,
+  );
+
+/**
  * Takes the pass for `owner` in one conditional statement: free, its holder's lease ran out, or
- * its holder is gone. Resolves the mark to list back to (null: never set), or null when another
- * replica's pass is running.
+ * its holder is gone. Resolves the mark to list back to (null: never set), the walk to resume and
+ * what the mark waits on, or null when another replica's pass is running.
  */
 export async function takeRedeliveryPass(
   store: Store,
   owner: string,
   now: number,
   holdMs: number,
-): Promise<{ mark: number | null } | null> {
+): Promise<{ mark: number | null; walk: RedeliveryWalk | null; waits: MarkWaits | null } | null> {
   const changed = await store.db.run(
     `UPDATE redelivery_sweep SET owner = ?, until_at = ?
      WHERE id = 1 AND (owner IS NULL OR owner = ? OR until_at < ?
@@ -84,23 +174,54 @@ export async function takeRedeliveryPass(
     [owner, now + holdMs, owner, now, now - store.heartbeatStaleMs],
   );
   if (changed !== 1) return null;
-  const rows = await store.db.all<{ mark_at: unknown }>("SELECT mark_at FROM redelivery_sweep WHERE id = 1");
-  const mark = rows[0]?.mark_at;
-  return { mark: mark === null || mark === undefined ? null : Number(mark) };
+  const rows = await store.db.all<Record<string, unknown>>("SELECT mark_at, walk, mark_waits FROM redelivery_sweep WHERE id = 1");
+  const row = rows[0];
+  const mark = row?.mark_at;
+  return {
+    mark: mark === null || mark === undefined ? null : Number(mark),
+    walk: walkOf(row?.walk),
+    waits: waitsOf(row?.mark_waits),
+  };
 }
 
-/** Ends `owner`'s pass: the new mark (null keeps the old one) and the pass's figures. */
-export async function finishRedeliveryPass(store: Store, owner: string, mark: number | null, lastPass: unknown): Promise<void> {
+/** What a pass leaves: the mark (null keeps it), the walk to resume and what the mark waits on (null: none), a backlog found lost. */
+export interface PassOutcome {
+  mark: number | null;
+  walk: RedeliveryWalk | null;
+  waits: MarkWaits | null;
+  /** Undefined keeps the one recorded. */
+  backlogExpired?: BacklogExpired;
+}
+
+/** Ends `owner`'s pass: its outcome and figures, in one statement conditional on still holding the pass. */
+export async function finishRedeliveryPass(store: Store, owner: string, outcome: PassOutcome, lastPass: unknown): Promise<void> {
   await store.db.run(
-    "UPDATE redelivery_sweep SET owner = NULL, until_at = NULL, mark_at = COALESCE(?, mark_at), last_pass = ? WHERE id = 1 AND owner = ?",
-    [mark, JSON.stringify(lastPass), owner],
+    `UPDATE redelivery_sweep SET owner = NULL, until_at = NULL, mark_at = COALESCE(?, mark_at), walk = ?, mark_waits = ?,
+       backlog_expired = COALESCE(?, backlog_expired), last_pass = ?
+     WHERE id = 1 AND owner = ?`,
+    [
+      outcome.mark,
+      outcome.walk === null ? null : JSON.stringify(outcome.walk),
+      outcome.waits === null ? null : JSON.stringify(outcome.waits),
+      outcome.backlogExpired === undefined ? null : JSON.stringify(outcome.backlogExpired),
+      JSON.stringify(lastPass),
+      owner,
+    ],
   );
 }
 
-export async function lastRedeliveryPass(store: Store): Promise<{ mark: number | null; running: string | null; last: unknown }> {
-  const rows = await store.db.all<Record<string, unknown>>("SELECT mark_at, owner, last_pass FROM redelivery_sweep WHERE id = 1");
+export async function lastRedeliveryPass(store: Store): Promise<{
+  mark: number | null;
+  running: string | null;
+  last: unknown;
+  walk: RedeliveryWalk | null;
+  backlogExpired: BacklogExpired | null;
+}> {
+  const rows = await store.db.all<Record<string, unknown>>(
+    "SELECT mark_at, owner, last_pass, walk, backlog_expired FROM redelivery_sweep WHERE id = 1",
+  );
   const row = rows[0];
-  if (!row) return { mark: null, running: null, last: null };
+  if (!row) return { mark: null, running: null, last: null, walk: null, backlogExpired: null };
   let last: unknown;
   try {
     last = row.last_pass === null || row.last_pass === undefined ? null : (JSON.parse(String(row.last_pass)) as unknown);
@@ -108,7 +229,28 @@ export async function lastRedeliveryPass(store: Store): Promise<{ mark: number |
     // A last pass that cannot be read is shown as none: it is figures, not a decision.
     last = null;
   }
-  return { mark: row.mark_at === null ? null : Number(row.mark_at), running: (row.owner as string | null) ?? null, last };
+  return {
+    mark: row.mark_at === null ? null : Number(row.mark_at),
+    running: (row.owner as string | null) ?? null,
+    last,
+    walk: walkOf(row.walk),
+    backlogExpired: backlogOf(row.backlog_expired),
+  };
+}
+
+/**
+ * Of these open deliveries, those still open: neither recorded by the App nor settled (delivered,
+ * given up). A store error propagates: "could not check" never moves the mark.
+ */
+export async function stillOpen(store: Store, open: readonly OpenDelivery[]): Promise<OpenDelivery[]> {
+  const guids = open.map((o) => o.guid);
+  const recorded = await recordedDeliveries(store, guids);
+  const rows = await redeliveriesOf(store, guids);
+  return open.filter((o) => {
+    if (recorded.has(o.guid)) return false;
+    const state = rows.get(o.guid)?.state;
+    return state !== "delivered" && state !== "exhausted" && state !== "expired";
+  });
 }
 
 function rowOf(r: Record<string, unknown>): RedeliveryRow {

@@ -437,6 +437,18 @@ export class Store {
   }
 
   /**
+   * Notes on a delivery still being processed by `owner` what it is waiting on (GitHub not
+   * answering, with the error) while its work retries; its outcome replaces the note.
+   */
+  async noteDeliveryWaiting(id: string, owner: string, code: string, message: string): Promise<boolean> {
+    const changed = await this.db.run(
+      "UPDATE deliveries SET error_code = ?, error_message = ? WHERE delivery_id = ? AND state = 'processing' AND owner = ?",
+      [code, message.slice(0, 2000), id, owner],
+    );
+    return changed === 1;
+  }
+
+  /**
    * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
    * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
    * is false for work set aside on purpose (a pause, a drain).

@@ -158,8 +158,108 @@ describe("the redelivery pass (in-process App on SQLite, GitHub's deliveries API
     await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [clock.now() - 5 * 86_400_000]);
     const report = await pass();
     expect(report.requested).toEqual([]);
-    expect(report.errors).toEqual([expect.objectContaining({ item: old.guid, code: "REDELIVERY_EXPIRED" })]);
+    // GitHub lists nothing older than it, and the mark is older than GitHub keeps: that window is reported lost too.
+    expect(report.errors.map((e) => [e.item, e.code])).toEqual([
+      [old.guid, "REDELIVERY_EXPIRED"],
+      ["redelivery backlog", "REDELIVERY_BACKLOG_EXPIRED"],
+    ]);
     expect(hooks.redeliveryRequests).toEqual([]);
+  });
+
+  it("one failed delivery followed by 5,000 delivered ones: the walk resumes from GitHub's cursor, reaches its mark, and the failed one is asked for once", async () => {
+    clock.t = Date.now();
+    const t0 = clock.now();
+    // The mark of an earlier pass, three hours back; the failure half an hour after it, then 5,000 deliveries over 2.5 hours.
+    await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [t0 - 3 * 3_600_000]);
+    hooks.target = await nowhere();
+    const lost = await hooks.deliver("ping", pingPayload(0), { deliveredAt: new Date(t0 - 150 * 60_000) });
+    expect(lost.status).toBe("failed to connect to host");
+    hooks.target = `${app.url}/webhook`;
+    for (let batch = 0; batch < 50; batch++) hooks.logDelivered("ping", 100, { deliveredAt: new Date(t0 - (149 - 3 * batch) * 60_000) });
+    const lists = () => world.fake.requestsTo("GET", "/app/hook/deliveries").length;
+
+    // 5,001 attempts are 51 pages of 100: the first walk takes three passes of at most MAX_PAGES (20) pages.
+    const walk: RedeliveryReport[] = [];
+    walk.push(await pass());
+    // A failure while the walk is under way: newer than the walk's first page, it is the next walk's.
+    hooks.target = await nowhere();
+    const later = await hooks.deliver("ping", pingPayload(1));
+    hooks.target = `${app.url}/webhook`;
+    walk.push(await pass());
+    walk.push(await pass());
+    expect(walk.map((r) => r.requested)).toEqual([[], [], [lost.guid]]);
+    expect(walk.map((r) => [r.pages, r.truncated, r.resumed])).toEqual([
+      [20, true, false],
+      [20, true, true],
+      [11, false, true],
+    ]);
+    expect(walk[2]!.walk).toMatchObject({ passes: 3, pages: 51 });
+    // Every page listed once: the walk resumed from GitHub's cursor, never from the newest page again.
+    expect(lists()).toBe(51);
+    expect(walk.slice(0, 2).map((r) => r.mark_after)).toEqual([walk[0]!.mark_before, walk[0]!.mark_before]);
+    expect(Date.parse(walk[2]!.mark_after!)).toBeGreaterThan(Date.parse(walk[0]!.mark_before!));
+
+    // The next walk starts from the newest page: it finds the failure made during the first walk, and stops at the mark.
+    const next = await pass();
+    expect(next).toMatchObject({ resumed: false, truncated: false, requested: [later.guid] });
+    expect(next.pages).toBeLessThanOrEqual(2);
+    const after = await pass();
+    expect(after.requested).toEqual([]);
+    expect(after.pages).toBeLessThanOrEqual(2);
+
+    // Each failed delivery asked for exactly once, redelivered and done; 5 passes and 51 + at most 4 list requests in all.
+    expect(hooks.redeliveryRequests).toEqual([lost.id, later.id]);
+    expect(await settledState(app.url, lost.guid)).toMatchObject({ state: "done", attempts: 1 });
+    expect(await settledState(app.url, later.guid)).toMatchObject({ state: "done", attempts: 1 });
+    expect(lists()).toBeLessThanOrEqual(55);
+    console.log(
+      `redelivery: 1 failure + 5,000 delivered: ${lists()} list requests over ${walk.length + 2} passes (the first walk: 51 in 3)`,
+    );
+  });
+
+  it("a mark older than GitHub keeps, the listing ending short of it: REDELIVERY_BACKLOG_EXPIRED names the window, under Needs attention", async () => {
+    clock.t = Date.now();
+    const t0 = clock.now();
+    const mark = t0 - 5 * 86_400_000;
+    // The sweep was off for five days: GitHub now lists only what it keeps.
+    await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [mark]);
+    hooks.logDelivered("ping", 3, { deliveredAt: new Date(t0 - 3_600_000) });
+    const report = await pass();
+    expect(report.errors.map((e) => e.code)).toEqual(["REDELIVERY_BACKLOG_EXPIRED"]);
+    const from = new Date(mark).toISOString();
+    const to = new Date(t0 - 3 * 86_400_000).toISOString();
+    expect(report.errors[0]!.message).toContain(`deliveries from ${from} to ${to} can no longer be redelivered`);
+    // The mark moves on: the window is reported, not walked again.
+    expect(Date.parse(report.mark_after!)).toBeGreaterThan(t0 - 2 * 3_600_000);
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as {
+      redelivery: { backlog_expired: { from: string; to: string; code: string } | null };
+    };
+    expect(status.redelivery.backlog_expired).toMatchObject({ from, to, code: "REDELIVERY_BACKLOG_EXPIRED" });
+    // A later pass without errors does not hide it.
+    expect((await pass()).errors).toEqual([]);
+    const page = await (await fetch(`${app.url}/status`)).text();
+    const attention = /<p class="alert" id="attention">([^<]*)<\/p>/.exec(page)?.[1] ?? "";
+    expect(attention).toContain(`deliveries from ${from} to ${to} can no longer be redelivered`);
+    expect(attention).toContain("REDELIVERY_BACKLOG_EXPIRED");
+  });
+
+  it("a walk's cursor GitHub no longer takes: the next pass walks again from the newest page, the mark unmoved", async () => {
+    clock.t = Date.now();
+    const t0 = clock.now();
+    await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [t0 - 3 * 3_600_000]);
+    hooks.target = await nowhere();
+    const lost = await hooks.deliver("ping", pingPayload(0), { deliveredAt: new Date(t0 - 150 * 60_000) });
+    hooks.target = `${app.url}/webhook`;
+    hooks.logDelivered("ping", 2_100, { deliveredAt: new Date(t0 - 60 * 60_000) });
+    expect(await pass()).toMatchObject({ pages: 20, truncated: true });
+    world.fake.fail("GET", "/app/hook/deliveries", 422, { times: 1, body: { message: "cursor expired" } });
+    const refused = await pass();
+    expect(refused.errors.map((e) => e.code)).toEqual(["REDELIVERY_LIST_REFUSED"]);
+    expect(refused.mark_after).toBe(refused.mark_before);
+    const again = await pass();
+    expect(again).toMatchObject({ resumed: false, pages: 20, truncated: true });
+    expect((await pass()).requested).toEqual([lost.guid]);
+    expect(hooks.redeliveryRequests).toEqual([lost.id]);
   });
 
   it("the listing refused (REDELIVERY_LIST_REFUSED) or rate-limited (REDELIVERY_RATE_LIMITED): nothing asked, the mark stays", async () => {
@@ -257,6 +357,56 @@ describe("the redelivery pass (in-process App on SQLite, GitHub's deliveries API
     expect(await settledState(app.url, guid)).toMatchObject({ state: "done" });
     expect(dispatchedRuns(world.fake)).toHaveLength(1);
     expect((await runCli(["app", "retry", "--delivery", guid], cli)).code).toBe(1);
+  });
+});
+
+describe("the walk kept in PostgreSQL (in-process App, GitHub's deliveries API on the fake)", () => {
+  let world: World;
+  let schema: Awaited<ReturnType<typeof pgSchema>>;
+  let app: RunningApp;
+  let hooks: FakeHooks;
+
+  beforeEach(async () => {
+    world = await startWorld();
+    schema = await pgSchema();
+    app = await startTestApp(world.fake, new TestClock(Date.now()), {
+      store: { sqlitePath: "unused", databaseUrl: PG_URL, pgSchema: schema.schema },
+      redelivery: { intervalMs: 60_000, perPass: 20, attemptsPerDelivery: 3 },
+    });
+    hooks = installHookRoutes(world.fake, { appId: APP_ID, publicKeyPem: appKeys().publicKeyPem, secret: SECRET, target: "" });
+  });
+  afterEach(async () => {
+    await app.close();
+    await schema.drop();
+    await world.close();
+  });
+
+  it("one failure followed by 2,100 deliveries (the issue's case): resumed on the next pass, asked for once, the mark moved past it", async () => {
+    const t0 = Date.now();
+    await app.store.db.run("UPDATE redelivery_sweep SET mark_at = ? WHERE id = 1", [t0 - 3 * 3_600_000]);
+    hooks.target = await nowhere();
+    const lost = await hooks.deliver("ping", pingPayload(0), { deliveredAt: new Date(t0 - 150 * 60_000) });
+    hooks.target = `${app.url}/webhook`;
+    for (let batch = 0; batch < 21; batch++) hooks.logDelivered("ping", 100, { deliveredAt: new Date(t0 - (140 - 5 * batch) * 60_000) });
+    const pass = async () => {
+      const r = (await app.redeliver()) as RedeliveryReport;
+      await hooks.settled();
+      return r;
+    };
+    const one = await pass();
+    expect(one).toMatchObject({ pages: 20, truncated: true, requested: [] });
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as { redelivery: { walk: { pages: number } | null } };
+    expect(status.redelivery.walk).toMatchObject({ pages: 20, passes: 1 });
+    const two = await pass();
+    expect(two).toMatchObject({ pages: 2, truncated: false, resumed: true, requested: [lost.guid] });
+    const three = await pass();
+    expect(three.requested).toEqual([]);
+    expect(three.pages).toBeLessThanOrEqual(2);
+    // The first walk's mark waits at the failure it asked for; once it is done, the next walk's mark passes it.
+    expect(Date.parse(two.mark_after!)).toBe(Date.parse(lost.delivered_at));
+    expect(Date.parse(three.mark_after!)).toBeGreaterThan(Date.parse(lost.delivered_at));
+    expect(hooks.redeliveryRequests).toEqual([lost.id]);
+    expect(world.fake.requestsTo("GET", "/app/hook/deliveries").length).toBe(22 + three.pages);
   });
 });
 

@@ -123,7 +123,17 @@ describe("the readers give the classification the App had before the table", () 
     expect(hintOf("APP_DRAINING")).toBe(GENERIC_HINT);
     expect(hintOf("NOT_A_CODE")).toBe(GENERIC_HINT);
     expect(hintOf(null)).toBe(GENERIC_HINT);
-    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(24);
+    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(25);
+  });
+});
+
+describe("the GITHUB_UNAVAILABLE hint names the App's API URL", () => {
+  it("names a GitHub Enterprise Server URL instead of githubstatus.com, and keeps github.com's advice for api.github.com", () => {
+    const ghes = hintOf("GITHUB_UNAVAILABLE", { githubApiUrl: "https://ghe.example.com/api/v3" });
+    expect(ghes).toContain("GitHub at https://ghe.example.com/api/v3 (ENVELOPE_GATE_GITHUB_API_URL, the App's settings)");
+    expect(ghes).not.toContain("githubstatus.com");
+    expect(hintOf("GITHUB_UNAVAILABLE", { githubApiUrl: "https://api.github.com" })).toBe(hintOf("GITHUB_UNAVAILABLE"));
+    expect(hintOf("STORE_UNAVAILABLE", { githubApiUrl: "https://ghe.example.com/api/v3" })).toBe(hintOf("STORE_UNAVAILABLE"));
   });
 });
 

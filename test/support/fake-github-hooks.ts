@@ -55,6 +55,11 @@ export interface FakeHooks {
   readonly redeliveryRequests: number[];
   /** Delivers an event once; resolves the recorded attempt. */
   deliver(event: string, payload: Record<string, unknown>, options?: DeliverOptions): Promise<HookAttempt>;
+  /**
+   * Records `count` deliveries GitHub's log shows as delivered ("OK"), without sending them: the
+   * volume a redelivery pass lists through (it reads only the log), without thousands of POSTs.
+   */
+  logDelivered(event: string, count: number, options?: { deliveredAt?: Date }): HookAttempt[];
   /** Resolves when every redelivery GitHub accepted so far has been attempted. */
   settled(): Promise<void>;
   /** The attempts of one delivery. */
@@ -118,6 +123,31 @@ export function installHookRoutes(fake: FakeGitHub, options: HookOptions): FakeH
         repository_id: typeof p.repository?.id === "number" ? p.repository.id : null,
       });
       return attempt(guid, false, deliverOptions.deliveredAt ?? new Date(), deliverOptions.midBody);
+    },
+    logDelivered(event, count, logOptions = {}) {
+      const at = (logOptions.deliveredAt ?? new Date()).toISOString().replace(/\.\d+Z$/, "Z");
+      const out: HookAttempt[] = [];
+      for (let i = 0; i < count; i++) {
+        const guid = randomUUID();
+        sent.set(guid, { event, body: "{}", action: null, installation_id: null, repository_id: null });
+        const item: HookAttempt = {
+          id: ++nextId,
+          guid,
+          delivered_at: at,
+          redelivery: false,
+          duration: 0.01,
+          status: "OK",
+          status_code: 202,
+          event,
+          action: null,
+          installation_id: null,
+          repository_id: null,
+          throttled_at: null,
+        };
+        hooks.attempts.push(item);
+        out.push(item);
+      }
+      return out;
     },
     async settled() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
