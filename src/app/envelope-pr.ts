@@ -15,6 +15,7 @@ import { type ApiWorkflowRun, type InstallationClient, type PullInfo } from "../
 import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AuditRun, EnvelopePr, EnvelopePrState } from "../store/index.js";
 import { fail, type AppContext } from "./context.js";
+import { onFirstParentHistory } from "../core/first-parent.js";
 import { auditRunRefusal, type RunRefusal } from "../core/run-checks.js";
 
 /**
@@ -28,6 +29,8 @@ import { auditRunRefusal, type RunRefusal } from "../core/run-checks.js";
 
 /** How far back from the default branch's tip an audit run's commit is looked for. */
 const AUDIT_ANCESTRY_LIMIT = 200;
+/** Pages of the commits list (100 each) that walk reads at most; past them a commit is read alone. */
+const AUDIT_HISTORY_PAGES = 10;
 
 /** The envelope PR's branch: under the App's prefix, 80 random bits from the CSPRNG, recorded with the claim. */
 function envelopeBranch(random: string = randomBytes(10).toString("hex")): string {
@@ -140,12 +143,26 @@ async function judgeAuditRun(
  * ancestor: a tag named like the branch on it runs that commit's own workflow file.
  */
 async function onBranch(gh: InstallationClient, r: RepoRef, branch: string, sha: string): Promise<boolean> {
-  let next = await gh.branchSha(r, branch);
-  for (let walked = 0; next !== null && walked < AUDIT_ANCESTRY_LIMIT; walked++) {
-    if (next === sha) return true;
-    next = ((await gh.commitParents(r, next)) ?? [])[0] ?? null;
+  const tip = await gh.branchSha(r, branch);
+  if (tip === null) return false;
+  // The branch's history a page of 100 at a time (not a call per commit), then any commit the
+  // listing did not hold read alone.
+  const parents = new Map<string, readonly string[]>();
+  let page = 0;
+  let more = true;
+  for (;;) {
+    const answer = onFirstParentHistory(parents, tip, sha, AUDIT_ANCESTRY_LIMIT);
+    if ("on" in answer) return answer.on;
+    if (more && page < AUDIT_HISTORY_PAGES) {
+      const listed = await gh.commitsPage(r, tip, ++page);
+      for (const c of listed.commits) parents.set(c.sha, c.parents);
+      more = listed.more;
+      continue;
+    }
+    const own = await gh.commitParents(r, answer.missing);
+    if (own === null) return false;
+    parents.set(answer.missing, own);
   }
-  return false;
 }
 
 /** Reads the last K verified audit runs again (the fresh one as just read), newest first, and those that could not be. */

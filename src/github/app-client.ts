@@ -52,6 +52,8 @@ function refusedAnswer(what: string, status: number, message: string): Refusal {
 }
 
 const APP_HINT = "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.";
+/** The commits list's largest page. */
+const COMMITS_PER_PAGE = 100;
 
 interface DispatchResult {
   runId: number | null;
@@ -609,6 +611,21 @@ export class InstallationClient {
       parents: [parent],
     });
     return commit.data.sha;
+  }
+
+  /**
+   * One page (100) of the commits reachable from `from`, newest first, each with its parents
+   * (GET /repos/{owner}/{repo}/commits?sha=): a walk of a branch's history costs a call per 100
+   * commits, not one per commit. `more`: GitHub has another page.
+   */
+  async commitsPage(r: RepoRef, from: string, page: number): Promise<{ commits: { sha: string; parents: string[] }[]; more: boolean }> {
+    const res = await this.call<{ sha: string; parents?: { sha: string }[] }[]>(
+      `list the commits of ${from.slice(0, 40)}`,
+      "GET /repos/{owner}/{repo}/commits",
+      { ...r, sha: from, per_page: COMMITS_PER_PAGE, page },
+    );
+    const commits = res.data.map((c) => ({ sha: c.sha, parents: (c.parents ?? []).map((p) => p.sha) }));
+    return { commits, more: commits.length === COMMITS_PER_PAGE };
   }
 
   /** A commit's parents (GET /git/commits/{sha}), or null when the repository has no such commit. */

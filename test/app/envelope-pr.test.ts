@@ -443,6 +443,30 @@ for (const backend of ["sqlite", "postgres"] as const) {
       expect(await allPrs()).toEqual([]);
     });
 
+    it("issue 32 item 2: main's first-parent history is read a page of 100 commits at a time, never a call per commit", async () => {
+      await start();
+      const log = events([{ kind: "env", key: "SUITE_TIMEOUT" }]);
+      const history: string[] = [];
+      for (let i = 0; i < 250; i++) history.push(world.fake.commit(REPO, { "n.txt": String(i) }, { branch: "main", message: `c${i}` }));
+      const walkCalls = () => ({
+        pages: world.fake.requestsTo("GET", "/repos/:owner/:repo/commits").length,
+        // One commit read alone per commit walked (the old walk); the envelope PR's own commit reads main's tip.
+        commits: world.fake.requestsTo("GET", "/repos/:owner/:repo/git/commits/:sha").filter((r) => !r.path.endsWith(mainSha())).length,
+      });
+      // A run on a commit 150 back from main's tip: on its history, verified from two pages.
+      world.fake.requests.length = 0;
+      const old = auditRun(log, { headSha: history[99] });
+      expect((await deliverRun(old)).outcome).toContain(`audit run ${old.id} verified`);
+      expect(walkCalls()).toEqual({ pages: 2, commits: 0 });
+      // A tag named main on a commit off main: the walk reads the 200 commits it looks at, in three pages.
+      world.fake.requests.length = 0;
+      const off = world.fake.commit(REPO, { "evil.txt": "x" }, { parent: history[10], message: "evil" });
+      const tag = auditRun(log, { headSha: off, branch: "main" });
+      expect((await deliverRun(tag)).outcome).toContain("AUDIT_RUN_UNVERIFIED");
+      expect((await auditRow(tag))!.reason).toContain("is not among the last 200");
+      expect(walkCalls()).toEqual({ pages: 2, commits: 0 });
+    });
+
     it("a commit a merge brought into main (a pull request's own intermediate commit) is not main's: a tag named main on it is refused", async () => {
       await start();
       // The pull request's first commit reads a credential; its second takes that out; the

@@ -26,6 +26,7 @@ import { zipSync } from "fflate";
 import { checkExchange } from "./openapi.js";
 import {
   appJson,
+  commitJson,
   contentJson,
   FAKE_APP,
   FAKE_CREATED_AT,
@@ -1373,6 +1374,28 @@ function registerBuiltInRoutes(fake: FakeGitHub): void {
     const sha = gitSha("commit", `${body.tree}\n${(body.parents ?? []).join(",")}\n${body.message}\n${fake.nextId()}`);
     repo.commits.set(sha, { sha, tree: body.tree, parents: body.parents ?? [], message: body.message });
     return { status: 201, body: gitCommitJson(repo, repo.commits.get(sha) as FakeCommit, req.baseUrl) };
+  });
+
+  // The commits reachable from `sha` (a branch, tag or commit; the default branch when absent), newest first:
+  // GitHub orders them as git log does, by date; here by when the fake made them.
+  route("GET", `${P}/commits`, (req) => {
+    const repo = req.repo();
+    const from = fake.resolveRef(repo, req.query.get("sha") ?? repo.default_branch);
+    if (from === null) throw new HttpError(404, "No commit found for SHA");
+    const order = [...repo.commits.keys()];
+    const reachable = new Set<string>();
+    const stack = [from];
+    while (stack.length > 0) {
+      const sha = stack.pop() as string;
+      if (reachable.has(sha)) continue;
+      reachable.add(sha);
+      stack.push(...(repo.commits.get(sha)?.parents ?? []));
+    }
+    const newestFirst = order.filter((sha) => reachable.has(sha)).reverse();
+    return paginate(
+      req,
+      newestFirst.map((sha) => commitJson(repo, repo.commits.get(sha) as FakeCommit, req.baseUrl)),
+    );
   });
 
   route("GET", `${P}/git/commits/:sha`, (req) => {

@@ -272,6 +272,35 @@ export function gitCommitJson(
   };
 }
 
+/** `commit` as the commits list (GET /repos/{owner}/{repo}/commits) gives it: no stats, no files. */
+export function commitJson(
+  repo: RepoLike,
+  commit: { sha: string; tree: string; parents: string[]; message: string },
+  baseUrl: string,
+): Record<string, unknown> {
+  const url = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
+  const html = `${baseUrl}/${repo.owner}/${repo.name}/commit`;
+  return {
+    url: `${url}/commits/${commit.sha}`,
+    sha: commit.sha,
+    node_id: nodeId("C", commit.sha),
+    html_url: `${html}/${commit.sha}`,
+    comments_url: `${url}/commits/${commit.sha}/comments`,
+    commit: {
+      url: `${url}/git/commits/${commit.sha}`,
+      author: gitActor(),
+      committer: gitActor(),
+      message: commit.message,
+      comment_count: 0,
+      tree: { sha: commit.tree, url: `${url}/git/trees/${commit.tree}` },
+      verification: UNSIGNED,
+    },
+    author: null,
+    committer: null,
+    parents: commit.parents.map((sha) => ({ sha, url: `${url}/commits/${sha}`, html_url: `${html}/${sha}` })),
+  };
+}
+
 /** `git-ref`; `name` without the leading "refs/". */
 export function gitRefJson(repo: RepoLike, name: string, sha: string, baseUrl: string): Record<string, unknown> {
   const url = `${baseUrl}/repos/${repo.owner}/${repo.name}`;
