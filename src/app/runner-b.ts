@@ -1,7 +1,7 @@
 import { measuredMinutes, refusalDetail } from "../core/budget.js";
 import { Refusal, isRefusal, nothingSent } from "../core/errors.js";
 import { EVIDENCE_ARTIFACT_NAME } from "../core/evidence.js";
-import { type InstallationClient } from "../github/app-client.js";
+import { type ApiWorkflowRun, type InstallationClient } from "../github/app-client.js";
 import { repoRef } from "../github/repo.js";
 import { GitHubUnavailable } from "../github/client.js";
 import type { DualRun } from "../store/index.js";
@@ -171,9 +171,17 @@ async function notComparedForBudget(
  * Charges runner B's dispatch its real minutes, read from GitHub's timing of the finished run.
  * A run whose timing cannot be read stays charged at the maximum (the budget's safe side).
  */
-export async function settleRunB(ctx: AppContext, gh: InstallationClient, dual: DualRun, runBId: number): Promise<number | null> {
+export async function settleRunB(
+  ctx: AppContext,
+  gh: InstallationClient,
+  dual: DualRun,
+  runBId: number,
+  read: ApiWorkflowRun | null = null,
+): Promise<number | null> {
   try {
-    const run = await gh.getRun(repoRef(dual.repository), runBId);
+    // The completed run as compareRunB already read and verified it, else read now (the sweeper).
+    const run =
+      read !== null && read.id === runBId && read.status === "completed" ? read : await gh.getRun(repoRef(dual.repository), runBId);
     const minutes = measuredMinutes(run, ctx.settings.budget.maxRunMinutes);
     if (minutes === null) return null;
     await ctx.store.budget.settle(dual.id, runBId, minutes, ctx.clock.now());
@@ -220,7 +228,7 @@ export async function compareRunB(ctx: AppContext, dual: DualRun, runBId: number
   try {
     const gh = await ctx.installation(dual.installation_id);
     const r = repoRef(dual.repository);
-    await settleRunB(ctx, gh, dual, runBId);
+    await settleRunB(ctx, gh, dual, runBId, verified.run);
     const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
     const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
     decided = decideDualRun(dual, zipA, zipB);
