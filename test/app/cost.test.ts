@@ -68,7 +68,9 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
     expect(res.state, JSON.stringify(res)).toBe("done");
     // The App's own JWT calls (/app/...) spend no installation's budget, nor does the artifact's
     // download from storage GitHub redirects to (the fake's /_fake_blob/).
-    const calls = world.fake.requests.slice(before).filter((r) => r.path !== "/app" && !r.path.startsWith("/app/") && !r.path.startsWith("/_fake_blob/"));
+    const calls = world.fake.requests
+      .slice(before)
+      .filter((r) => r.path !== "/app" && !r.path.startsWith("/app/") && !r.path.startsWith("/_fake_blob/"));
     measured.set(row, calls.length);
     if (process.env.EG_COST_DUMP)
       console.log(
