@@ -6438,7 +6438,7 @@ async function suggest(args) {
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(284)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9284));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(213)]).then(__nccwpck_require__.bind(__nccwpck_require__, 213));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -7458,6 +7458,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "REDELIVERY_EXPIRED",
     "REDELIVERY_REFUSED",
     "REDELIVERY_EXHAUSTED",
+    "REDELIVERY_BACKLOG_EXPIRED",
     "PULL_REQUEST_BASE_CHANGED",
     "PULL_REQUEST_BASE_MISSING",
     "LEDGER_BRANCH_FOREIGN",
@@ -7676,6 +7677,9 @@ const ERROR_TABLE = {
     REDELIVERY_EXHAUSTED: row("app", {
         hint: "GitHub redelivered it ENVELOPE_GATE_REDELIVERY_ATTEMPTS times and every attempt failed at the App: find why in the App's log (webhook.refused or delivery.unrecorded with this delivery id), fix it, then redeliver it once from the App's settings (Advanced > Recent deliveries): the App does not ask again.",
     }),
+    REDELIVERY_BACKLOG_EXPIRED: row("github", {
+        hint: "The redelivery sweep had not listed back to its mark before GitHub dropped the deliveries (it keeps them 3 days): a delivery that failed in the window named in the message can no longer be listed or redelivered. Find what that window's events were for (the App's log, the repositories' activity) and produce them again where they matter (re-run runner A's workflows, push again); keep the sweep on (`envelope-gate app redelivery on --reason`).",
+    }),
     PULL_REQUEST_BASE_CHANGED: row("github"),
     PULL_REQUEST_BASE_MISSING: row("github"),
     LEDGER_BRANCH_FOREIGN: row("github"),
@@ -7747,8 +7751,24 @@ function nothingSent(code) {
 function httpStatusOf(code) {
     return ERROR_TABLE[code].httpStatus;
 }
-/** The operator's advice for a failure recorded with this code (or none). */
-function hintOf(code) {
+/** github.com's API; any other API URL is a GitHub Enterprise Server (or another host), whose status githubstatus.com does not show. */
+function isGitHubDotCom(apiUrl) {
+    try {
+        return new URL(apiUrl).hostname === "api.github.com";
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * The operator's advice for a failure recorded with this code (or none). With the App's API URL,
+ * GITHUB_UNAVAILABLE names it when it is not github.com's (githubstatus.com says nothing of a
+ * GitHub Enterprise Server).
+ */
+function hintOf(code, where = {}) {
+    if (code === "GITHUB_UNAVAILABLE" && where.githubApiUrl !== undefined && !isGitHubDotCom(where.githubApiUrl)) {
+        return `GitHub at ${where.githubApiUrl} (ENVELOPE_GATE_GITHUB_API_URL, the App's settings) was unreachable, slow or refused the request: check that server is up and reachable from the App, and the App's permissions. ${SWEEPER}`;
+    }
     return (code === null ? undefined : rowOf(code)?.hint) ?? GENERIC_HINT;
 }
 /** A Node (or driver) error's `code`: `ENOENT`, `SQLITE_BUSY`, `23505`; undefined when it has none. */

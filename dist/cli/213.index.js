@@ -1,8 +1,8 @@
-export const id = 284;
-export const ids = [284];
+export const id = 213;
+export const ids = [213];
 export const modules = {
 
-/***/ 9284:
+/***/ 213:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -1323,6 +1323,16 @@ CREATE TABLE gated_pulls (
 )
 `,
     },
+    {
+        version: 12,
+        name: "the redelivery sweep resumes its walk: the walk in progress, what the mark waits on, a backlog GitHub no longer keeps",
+        // A sweep row from before this migration has no walk in progress: its next pass starts one from the newest page.
+        sql: `
+ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT;
+ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
+ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1850,6 +1860,14 @@ class Store {
     async finishDelivery(id, owner, outcome, now) {
         const changed = await this.db.run(`UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ?, payload = NULL, error_code = NULL, error_message = NULL
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [outcome, now, id, owner]);
+        return changed === 1;
+    }
+    /**
+     * Notes on a delivery still being processed by `owner` what it is waiting on (GitHub not
+     * answering, with the error) while its work retries; its outcome replaces the note.
+     */
+    async noteDeliveryWaiting(id, owner, code, message) {
+        const changed = await this.db.run("UPDATE deliveries SET error_code = ?, error_message = ? WHERE delivery_id = ? AND state = 'processing' AND owner = ?", [code, message.slice(0, 2000), id, owner]);
         return changed === 1;
     }
     /**
@@ -3672,11 +3690,22 @@ var plugin_throttling_dist_bundle = __webpack_require__(6856);
 
 function guardPlugin(octokit, options) {
     const guard = options.beforeEachRequest;
-    if (!guard)
-        return;
-    octokit.hook.before("request", async (opts) => {
-        await guard(`${String(opts.method)} ${String(opts.url)}`);
-    });
+    if (guard) {
+        octokit.hook.before("request", async (opts) => {
+            await guard(`${String(opts.method)} ${String(opts.url)}`);
+        });
+    }
+    const failed = options.onAttemptFailed;
+    if (failed) {
+        // Innermost as well: each attempt's failure, not only the last one after the retries.
+        octokit.hook.error("request", (err, opts) => {
+            const status = err.status;
+            if (!(err instanceof errors/* Refusal */.P_) && (typeof status !== "number" || status === 0 || status >= 500)) {
+                failed(`${String(opts.method)} ${String(opts.url)}`, err);
+            }
+            throw err;
+        });
+    }
 }
 /**
  * The one Octokit of envelope-gate, for the Action's token client and the App's installation
@@ -3744,6 +3773,7 @@ function guardedOctokitOptions(options = {}) {
             retryAfterBaseValue: Math.max(1, settings.retryBaseMs),
         },
         ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
+        ...(options.onAttemptFailed !== undefined ? { onAttemptFailed: options.onAttemptFailed } : {}),
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
     };
 }
@@ -4094,6 +4124,8 @@ function refusedAnswer(what, status, message) {
     return new client_GitHubUnavailable(what, status, message, null, APP_HINT);
 }
 const APP_HINT = "Nothing was decided from this. The work stays recorded and is retried by redelivery or the sweeper.";
+/** The commits list's largest page. */
+const COMMITS_PER_PAGE = 100;
 /** Default longest rate-limit wait: a webhook handler must not sleep until an hourly reset. */
 const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 class AppClient {
@@ -4111,6 +4143,7 @@ class AppClient {
             maxRateLimitWaitS: settings.maxRateLimitWaitS ?? APP_MAX_RATE_LIMIT_WAIT_S,
             throttle: settings.throttle ?? true,
             beforeEachRequest: settings.beforeEachRequest,
+            ...(settings.onAttemptFailed !== undefined ? { onAttemptFailed: settings.onAttemptFailed } : {}),
         }));
         const key = settings.privateKey;
         const source = typeof key === "string" ? { origin: "privateKey", read: async () => Buffer.from(key.replace(/\\n/g, "\n")) } : key;
@@ -4476,6 +4509,16 @@ class InstallationClient {
         });
         return commit.data.sha;
     }
+    /**
+     * One page (100) of the commits reachable from `from`, newest first, each with its parents
+     * (GET /repos/{owner}/{repo}/commits?sha=): a walk of a branch's history costs a call per 100
+     * commits, not one per commit. `more`: GitHub has another page.
+     */
+    async commitsPage(r, from, page) {
+        const res = await this.call(`list the commits of ${from.slice(0, 40)}`, "GET /repos/{owner}/{repo}/commits", { ...r, sha: from, per_page: COMMITS_PER_PAGE, page });
+        const commits = res.data.map((c) => ({ sha: c.sha, parents: (c.parents ?? []).map((p) => p.sha) }));
+        return { commits, more: commits.length === COMMITS_PER_PAGE };
+    }
     /** A commit's parents (GET /git/commits/{sha}), or null when the repository has no such commit. */
     async commitParents(r, sha) {
         const res = await this.call(`read commit ${sha.slice(0, 12)}`, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", { ...r, commit_sha: sha }, [404, 422]);
@@ -4840,7 +4883,9 @@ function reviewOverdue(pr, now, alertMs) {
 /**
  * The redelivery sweep's state (migration 6): one pass at a time across replicas (a lease on
  * the one `redelivery_sweep` row), the mark the next pass lists back to, the last pass's
- * figures, and one `redeliveries` row per delivery the App asked GitHub for again.
+ * figures, and one `redeliveries` row per delivery the App asked GitHub for again; since
+ * migration 12 also the walk a pass could not finish (resumed by the next pass from GitHub's
+ * cursor), what the mark waits on, and the last backlog found older than GitHub keeps.
  */
 /** The switch's name in the switch history; its state is `{ enabled }`. With no entry the sweep is on. */
 const REDELIVERY_SWITCH = "redelivery";
@@ -4876,10 +4921,58 @@ async function setRedelivery(store, enabled, actor, reason, now) {
     await store.switches.append({ switch: REDELIVERY_SWITCH, state: { enabled }, kind: "change", actor, reason, at: now });
     return true;
 }
+const isNum = (v) => typeof v === "number" && Number.isFinite(v);
+function openList(v) {
+    if (!Array.isArray(v))
+        return null;
+    const out = [];
+    for (const o of v) {
+        const r = o;
+        if (typeof r?.guid !== "string" || !isNum(r.first))
+            return null;
+        out.push({ guid: r.guid, first: r.first });
+    }
+    return out;
+}
+/** Parses a stored JSON column; anything malformed is null (a walk starts again from the newest page, the mark stays). */
+function parsed(raw, check) {
+    if (raw === null || raw === undefined)
+        return null;
+    try {
+        const v = JSON.parse(String(raw));
+        return typeof v === "object" && v !== null ? check(v) : null;
+    }
+    catch {
+        return null;
+    }
+}
+const walkOf = (raw) => parsed(raw, (v) => {
+    const open = openList(v.open);
+    if (typeof v.cursor !== "string" || v.cursor === "" || open === null)
+        return null;
+    if (![v.newest, v.oldest, v.pages, v.passes, v.started_at].every(isNum))
+        return null;
+    return {
+        cursor: v.cursor,
+        newest: v.newest,
+        oldest: v.oldest,
+        pages: v.pages,
+        passes: v.passes,
+        started_at: v.started_at,
+        open,
+    };
+});
+const waitsOf = (raw) => parsed(raw, (v) => {
+    const open = openList(v.open);
+    return open === null || !isNum(v.caught_up) ? null : { open, caught_up: v.caught_up };
+});
+const backlogOf = (raw) => parsed(raw, (v) => isNum(v.from) && isNum(v.to) && isNum(v.found_at) && typeof v.message === "string"
+    ? { from: v.from, to: v.to, found_at: v.found_at, message: v.message }
+    : null);
 /**
  * Takes the pass for `owner` in one conditional statement: free, its holder's lease ran out, or
- * its holder is gone. Resolves the mark to list back to (null: never set), or null when another
- * replica's pass is running.
+ * its holder is gone. Resolves the mark to list back to (null: never set), the walk to resume and
+ * what the mark waits on, or null when another replica's pass is running.
  */
 async function takeRedeliveryPass(store, owner, now, holdMs) {
     const changed = await store.db.run(`UPDATE redelivery_sweep SET owner = ?, until_at = ?
@@ -4887,19 +4980,33 @@ async function takeRedeliveryPass(store, owner, now, holdMs) {
        OR NOT EXISTS (SELECT 1 FROM app_processes p WHERE p.owner = redelivery_sweep.owner AND p.stopped_at IS NULL AND p.heartbeat_at >= ?))`, [owner, now + holdMs, owner, now, now - store.heartbeatStaleMs]);
     if (changed !== 1)
         return null;
-    const rows = await store.db.all("SELECT mark_at FROM redelivery_sweep WHERE id = 1");
-    const mark = rows[0]?.mark_at;
-    return { mark: mark === null || mark === undefined ? null : Number(mark) };
+    const rows = await store.db.all("SELECT mark_at, walk, mark_waits FROM redelivery_sweep WHERE id = 1");
+    const row = rows[0];
+    const mark = row?.mark_at;
+    return {
+        mark: mark === null || mark === undefined ? null : Number(mark),
+        walk: walkOf(row?.walk),
+        waits: waitsOf(row?.mark_waits),
+    };
 }
-/** Ends `owner`'s pass: the new mark (null keeps the old one) and the pass's figures. */
-async function finishRedeliveryPass(store, owner, mark, lastPass) {
-    await store.db.run("UPDATE redelivery_sweep SET owner = NULL, until_at = NULL, mark_at = COALESCE(?, mark_at), last_pass = ? WHERE id = 1 AND owner = ?", [mark, JSON.stringify(lastPass), owner]);
+/** Ends `owner`'s pass: its outcome and figures, in one statement conditional on still holding the pass. */
+async function finishRedeliveryPass(store, owner, outcome, lastPass) {
+    await store.db.run(`UPDATE redelivery_sweep SET owner = NULL, until_at = NULL, mark_at = COALESCE(?, mark_at), walk = ?, mark_waits = ?,
+       backlog_expired = COALESCE(?, backlog_expired), last_pass = ?
+     WHERE id = 1 AND owner = ?`, [
+        outcome.mark,
+        outcome.walk === null ? null : JSON.stringify(outcome.walk),
+        outcome.waits === null ? null : JSON.stringify(outcome.waits),
+        outcome.backlogExpired === undefined ? null : JSON.stringify(outcome.backlogExpired),
+        JSON.stringify(lastPass),
+        owner,
+    ]);
 }
 async function lastRedeliveryPass(store) {
-    const rows = await store.db.all("SELECT mark_at, owner, last_pass FROM redelivery_sweep WHERE id = 1");
+    const rows = await store.db.all("SELECT mark_at, owner, last_pass, walk, backlog_expired FROM redelivery_sweep WHERE id = 1");
     const row = rows[0];
     if (!row)
-        return { mark: null, running: null, last: null };
+        return { mark: null, running: null, last: null, walk: null, backlogExpired: null };
     let last;
     try {
         last = row.last_pass === null || row.last_pass === undefined ? null : JSON.parse(String(row.last_pass));
@@ -4908,7 +5015,28 @@ async function lastRedeliveryPass(store) {
         // A last pass that cannot be read is shown as none: it is figures, not a decision.
         last = null;
     }
-    return { mark: row.mark_at === null ? null : Number(row.mark_at), running: row.owner ?? null, last };
+    return {
+        mark: row.mark_at === null ? null : Number(row.mark_at),
+        running: row.owner ?? null,
+        last,
+        walk: walkOf(row.walk),
+        backlogExpired: backlogOf(row.backlog_expired),
+    };
+}
+/**
+ * Of these open deliveries, those still open: neither recorded by the App nor settled (delivered,
+ * given up). A store error propagates: "could not check" never moves the mark.
+ */
+async function stillOpen(store, open) {
+    const guids = open.map((o) => o.guid);
+    const recorded = await recordedDeliveries(store, guids);
+    const rows = await redeliveriesOf(store, guids);
+    return open.filter((o) => {
+        if (recorded.has(o.guid))
+            return false;
+        const state = rows.get(o.guid)?.state;
+        return state !== "delivered" && state !== "exhausted" && state !== "expired";
+    });
 }
 function rowOf(r) {
     return {
@@ -5004,6 +5132,12 @@ async function redeliveryOverview(store, limit = 25) {
  * time lists the App's deliveries back to its mark with the App's JWT, finds those GitHub
  * recorded as failed (no attempt with status "OK") whose guid the store never recorded, and
  * asks GitHub for one redelivery each, bounded per pass and per delivery.
+ *
+ * A walk back to the mark may take several passes: a pass lists at most MAX_PAGES pages and,
+ * when it stops short of the mark, keeps its place (GitHub's cursor for the next page, the
+ * newest attempt the walk listed first, the deliveries it left open) for the next pass, which
+ * resumes there. Deliveries newer than the walk's first page are the next walk's. So any number
+ * of deliveries after a failure is walked in ceil(pages / MAX_PAGES) passes, each page listed once.
  */
 /** GitHub keeps deliveries, and redelivers them, for 3 days. */
 const GITHUB_KEEPS_MS = 3 * 86_400_000;
@@ -5013,7 +5147,7 @@ const PENDING_MS = 10 * 60_000;
 const FIRST_LOOKBACK_MS = 3_600_000;
 /** Listed again on every pass: an attempt that started before the newest listed one may be listed after it (GitHub waits 10 s). */
 const MARK_OVERLAP_MS = 60_000;
-/** Pages of 100 one pass lists at most; past that the mark stays where it was. */
+/** Pages of 100 one pass lists at most; past that the walk is kept and the next pass resumes it. */
 const redelivery_MAX_PAGES = 20;
 /** How long a pass holds the lease before another replica may take it. */
 const PASS_HOLD_MS = 5 * 60_000;
@@ -5034,6 +5168,8 @@ async function redeliveryPass(ctx) {
         pending: 0,
         deferred: 0,
         truncated: false,
+        resumed: false,
+        walk: null,
         mark_before: null,
         mark_after: null,
         errors: [],
@@ -5045,57 +5181,134 @@ async function redeliveryPass(ctx) {
     const lease = await takeRedeliveryPass(ctx.store, ctx.owner, now, PASS_HOLD_MS);
     if (lease === null)
         return { ...report, skipped: "busy" };
-    const mark = lease.mark ?? now - FIRST_LOOKBACK_MS;
+    let mark = lease.mark ?? now - FIRST_LOOKBACK_MS;
     report.mark_before = new Date(mark).toISOString();
-    let newMark = null;
+    // Kept as it was unless the pass decides otherwise: an error keeps the walk and the mark.
+    const outcome = { mark: null, walk: lease.walk, waits: lease.waits };
     try {
-        newMark = await pass(ctx, report, mark, now);
+        if (lease.walk === null && lease.waits !== null) {
+            // A new walk: first let the mark pass what the last walk left open and is settled now.
+            const open = await stillOpen(ctx.store, lease.waits.open);
+            const moved = Math.max(mark, Math.min(lease.waits.caught_up, ...open.map((o) => o.first)));
+            outcome.mark = moved;
+            outcome.waits = open.length > 0 ? { open, caught_up: lease.waits.caught_up } : null;
+            mark = moved;
+        }
+        await pass(ctx, report, outcome, mark, now);
     }
     catch (err) {
         report.errors.push({ item: "redelivery pass", code: codeOf(err), message: err.message });
     }
     finally {
-        report.mark_after = new Date(newMark ?? mark).toISOString();
+        report.mark_after = new Date(outcome.mark ?? mark).toISOString();
         for (const e of report.errors)
             ctx.log("error", "redelivery.item_failed", { ...e, hint: (0,errors/* hintOf */.$z)(e.code) });
         if (report.requested.length > 0)
             ctx.log("info", "redelivery.requested", { deliveries: report.requested });
-        await finishRedeliveryPass(ctx.store, ctx.owner, newMark, report);
+        await finishRedeliveryPass(ctx.store, ctx.owner, outcome, report);
     }
     return report;
 }
-/** Lists, decides and asks; resolves the new mark, or null to keep the old one. */
-async function pass(ctx, report, mark, now) {
+/**
+ * Lists this pass's pages of the walk (resumed from `outcome.walk`, else from the newest page),
+ * decides and asks; sets in `outcome` the walk to resume, or, once the walk reached the mark,
+ * the new mark and what it waits on. A listing error leaves the walk as it was.
+ */
+async function pass(ctx, report, outcome, mark, now) {
+    const resumed = outcome.walk;
+    report.resumed = resumed !== null;
     const attempts = new Map();
-    let cursor = null;
+    let cursor = resumed?.cursor ?? null;
     let reachedMark = false;
+    let listingEnded = false;
     let newest = null;
+    let oldest = null;
     while (report.pages < redelivery_MAX_PAGES) {
         let page;
         try {
             page = await ctx.hooks.listHookDeliveries(cursor);
         }
         catch (err) {
-            report.errors.push({ item: "GET /app/hook/deliveries", code: codeOf(err), message: err.message });
-            return null;
+            const code = codeOf(err);
+            report.errors.push({ item: "GET /app/hook/deliveries", code, message: err.message });
+            // A cursor GitHub no longer takes: the next pass walks again from the newest page (the mark has not moved: nothing is skipped).
+            if (code === "REDELIVERY_LIST_REFUSED" && cursor !== null)
+                outcome.walk = null;
+            return;
         }
         report.pages++;
         for (const d of page.deliveries) {
             report.listed++;
             const at = Date.parse(d.delivered_at);
             newest = newest === null ? at : Math.max(newest, at);
+            oldest = oldest === null ? at : Math.min(oldest, at);
             const list = attempts.get(d.guid) ?? [];
             list.push(d);
             attempts.set(d.guid, list);
         }
-        if (page.next === null || page.deliveries.some((d) => Date.parse(d.delivered_at) < mark)) {
+        if (page.deliveries.some((d) => Date.parse(d.delivered_at) < mark)) {
             reachedMark = true;
+            break;
+        }
+        if (page.next === null) {
+            listingEnded = true;
             break;
         }
         cursor = page.next;
     }
-    report.truncated = !reachedMark;
+    report.truncated = !reachedMark && !listingEnded;
     report.deliveries = attempts.size;
+    const unresolved = await decide(ctx, report, attempts, mark, now);
+    const walkNewest = resumed?.newest ?? newest;
+    const walkOldest = resumed === null ? oldest : oldest === null ? resumed.oldest : Math.min(resumed.oldest, oldest);
+    const open = mergeOpen(resumed?.open ?? [], unresolved);
+    const passes = (resumed?.passes ?? 0) + 1;
+    const pages = (resumed?.pages ?? 0) + report.pages;
+    const startedAt = resumed?.started_at ?? now;
+    report.walk = { started_at: new Date(startedAt).toISOString(), passes, pages, oldest_listed: isoOrNull(walkOldest) };
+    if (report.truncated) {
+        // Not back to the mark yet: keep the place; the next pass resumes from GitHub's cursor.
+        outcome.walk = {
+            cursor: cursor,
+            newest: walkNewest ?? mark,
+            oldest: walkOldest ?? mark,
+            pages,
+            passes,
+            started_at: startedAt,
+            open,
+        };
+        return;
+    }
+    outcome.walk = null;
+    if (listingEnded && mark < now - GITHUB_KEEPS_MS) {
+        // GitHub listed nothing older than the walk's oldest attempt, and the mark is older than GitHub keeps:
+        // what failed between the mark and there was dropped before the sweep listed it.
+        const to = Math.min(walkOldest ?? now - GITHUB_KEEPS_MS, now - GITHUB_KEEPS_MS);
+        const expired = {
+            from: mark,
+            to,
+            found_at: now,
+            message: `deliveries from ${new Date(mark).toISOString()} to ${new Date(to).toISOString()} can no longer be redelivered: the sweep's mark is older than GitHub keeps deliveries (3 days) and GitHub lists nothing older than ${isoOrNull(walkOldest) ?? "now"}; a delivery that failed in that window is lost`,
+        };
+        outcome.backlogExpired = expired;
+        report.errors.push({ item: "redelivery backlog", code: "REDELIVERY_BACKLOG_EXPIRED", message: expired.message });
+    }
+    const caughtUp = walkNewest === null ? null : walkNewest - MARK_OVERLAP_MS;
+    const oldestOpen = open.length > 0 ? Math.min(...open.map((o) => o.first)) : null;
+    const candidate = oldestOpen === null ? caughtUp : caughtUp === null ? oldestOpen : Math.min(oldestOpen, caughtUp);
+    // The mark never moves back past where it was, nor forward past what was listed.
+    outcome.mark = candidate === null ? null : Math.max(mark, candidate);
+    outcome.waits = open.length > 0 && caughtUp !== null ? { open, caught_up: caughtUp } : null;
+}
+/** The open deliveries of a walk so far, one per guid, its earliest first attempt. */
+function mergeOpen(before, found) {
+    const out = new Map();
+    for (const o of [...before, ...found])
+        out.set(o.guid, Math.min(out.get(o.guid) ?? o.first, o.first));
+    return [...out.entries()].map(([guid, first]) => ({ guid, first }));
+}
+/** Decides on each delivery this pass listed and asks for the failed ones; resolves those left open. */
+async function decide(ctx, report, attempts, mark, now) {
     const guids = [...attempts.keys()];
     const recorded = await recordedDeliveries(ctx.store, guids);
     const rows = await redeliveriesOf(ctx.store, guids);
@@ -5112,7 +5325,7 @@ async function pass(ctx, report, mark, now) {
     }))
         .sort((a, b) => a.asked - b.asked || a.first - b.first || a.firstId - b.firstId);
     for (const { guid, list, first } of ordered) {
-        // Listed only because its page crossed the mark: an earlier pass saw it.
+        // Listed only because its page crossed the mark: an earlier walk saw it.
         if (Math.max(...list.map((d) => Date.parse(d.delivered_at))) < mark)
             continue;
         const latest = list.reduce((a, b) => (b.id > a.id ? b : a));
@@ -5126,7 +5339,7 @@ async function pass(ctx, report, mark, now) {
         }
         report.failed++;
         if (recorded.has(guid)) {
-            // The App recorded it (a crash after the claim, before the answer): the sweeper finishes it.
+            // The App recorded it (a crash after the claim, before the answer; or a redelivery listed on an earlier page of the walk).
             report.recorded++;
             if (row && (row.state === "requested" || row.state === "refused"))
                 await settle("delivered", null, null);
@@ -5142,7 +5355,7 @@ async function pass(ctx, report, mark, now) {
         }
         if (pendingRequest(row, latest, now)) {
             report.pending++;
-            unresolved.push(first);
+            unresolved.push({ guid, first });
             continue;
         }
         const asked = row?.attempts ?? 0;
@@ -5152,7 +5365,7 @@ async function pass(ctx, report, mark, now) {
             report.errors.push({ item: guid, code: "REDELIVERY_EXHAUSTED", message });
             continue;
         }
-        unresolved.push(first);
+        unresolved.push({ guid, first });
         if (limited || report.requested.length >= ctx.policy.perPass) {
             report.deferred++;
             continue;
@@ -5174,13 +5387,7 @@ async function pass(ctx, report, mark, now) {
                 await settle("refused", code, err.message);
         }
     }
-    if (!reachedMark)
-        return null;
-    const oldestOpen = unresolved.length > 0 ? Math.min(...unresolved) : null;
-    const caughtUp = newest === null ? null : newest - MARK_OVERLAP_MS;
-    const candidate = oldestOpen === null ? caughtUp : caughtUp === null ? oldestOpen : Math.min(oldestOpen, caughtUp);
-    // The mark never moves back past where it was, nor forward past what was listed.
-    return candidate === null ? null : Math.max(mark, candidate);
+    return unresolved;
 }
 /** Asked before, and GitHub has listed no newer attempt since, within PENDING_MS: still pending. */
 function pendingRequest(row, latest, now) {
@@ -5191,12 +5398,28 @@ function pendingRequest(row, latest, now) {
 /** The sweep's switch, mark, last pass and figures, from the store (status page, `app status`, `app redelivery`). */
 async function redeliverySnapshot(store, _now) {
     const sw = await redeliverySwitch(store);
-    const { mark, running, last } = await lastRedeliveryPass(store);
+    const { mark, running, last, walk, backlogExpired } = await lastRedeliveryPass(store);
     const { counts, problems } = await redeliveryOverview(store);
     return {
         switch: { enabled: sw.enabled, by: sw.by, reason: sw.reason, at: isoOrNull(sw.at) },
         mark: isoOrNull(mark),
         running,
+        walk: walk && {
+            started_at: new Date(walk.started_at).toISOString(),
+            passes: walk.passes,
+            pages: walk.pages,
+            newest: new Date(walk.newest).toISOString(),
+            oldest_listed: new Date(walk.oldest).toISOString(),
+            open: walk.open.length,
+        },
+        backlog_expired: backlogExpired && {
+            from: new Date(backlogExpired.from).toISOString(),
+            to: new Date(backlogExpired.to).toISOString(),
+            found_at: new Date(backlogExpired.found_at).toISOString(),
+            code: "REDELIVERY_BACKLOG_EXPIRED",
+            message: backlogExpired.message,
+            action: (0,errors/* hintOf */.$z)("REDELIVERY_BACKLOG_EXPIRED"),
+        },
         last_pass: last ?? null,
         counts,
         problems: problems.map((p) => ({
@@ -5235,10 +5458,16 @@ function repositoryWebUrl(dual, githubApiUrl) {
         return null;
     }
 }
+/** A delivery still to be worked on (being processed, or queued for the sweeper) whose GitHub calls failed. */
+function waitingOn(d) {
+    return (d.state === "processing" || d.state === "queued") && d.error_code === "GITHUB_UNAVAILABLE" ? "github" : null;
+}
 function deliveryLine(d, action) {
     return {
         delivery_id: d.delivery_id,
         event: d.event,
+        state: d.state,
+        waiting_on: waitingOn(d),
         received_at: new Date(d.received_at).toISOString(),
         attempts: d.attempts,
         code: d.error_code,
@@ -5246,7 +5475,7 @@ function deliveryLine(d, action) {
         action,
     };
 }
-async function deliveryStatus(store, id) {
+async function deliveryStatus(store, id, githubApiUrl) {
     const d = await store.getDelivery(id);
     if (d === null)
         return null;
@@ -5254,6 +5483,7 @@ async function deliveryStatus(store, id) {
         delivery_id: d.delivery_id,
         event: d.event,
         state: d.state,
+        waiting_on: waitingOn(d),
         attempts: Number(d.attempts),
         failures: Number(d.failures),
         received_at: new Date(Number(d.received_at)).toISOString(),
@@ -5261,7 +5491,7 @@ async function deliveryStatus(store, id) {
         outcome: d.outcome,
         code: d.error_code,
         message: d.error_message,
-        action: d.error_code === null ? null : (0,errors/* hintOf */.$z)(d.error_code),
+        action: d.error_code === null ? null : (0,errors/* hintOf */.$z)(d.error_code, githubApiUrl === undefined ? {} : { githubApiUrl }),
     };
 }
 const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: the sweeper of any replica takes it over (once that replica's heartbeat is stale, or at once when it restarts); nothing to redeliver.";
@@ -5329,9 +5559,11 @@ async function statusSnapshot(store, now, options) {
     const heads = await store.heads.recent(20);
     const auditRuns = await store.envelopePrs.recentAuditRuns(20);
     const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
+    const where = { githubApiUrl: options.githubApiUrl };
     return {
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
+        github_api_url: options.githubApiUrl,
         kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: status_iso(kill.changed_at) },
         budget: await budgetSnapshot(store, options.budget, now),
         crash_loop: {
@@ -5488,7 +5720,7 @@ async function statusSnapshot(store, now, options) {
         deliveries: {
             total: deliveries.total,
             last_received_at: status_iso(deliveries.last_received_at),
-            failed: deliveries.failed.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)(d.error_code))),
+            failed: deliveries.failed.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)(d.error_code, where))),
             stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
             refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)("KILL_SWITCH_ENGAGED"))),
         },
@@ -5504,7 +5736,7 @@ async function statusSnapshot(store, now, options) {
             ? {
                 at: new Date(options.lastSweep.at).toISOString(),
                 report: options.lastSweep.report,
-                errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: (0,errors/* hintOf */.$z)(e.code) })),
+                errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: (0,errors/* hintOf */.$z)(e.code, where) })),
             }
             : null,
     };
@@ -5537,9 +5769,10 @@ const PAGE_HEAD = (title) => `<!doctype html><html><head><meta charset="utf-8"><
 <style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 .alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>`;
 function deliveriesTable(lines, empty) {
-    return table(["delivery", "event", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
+    return table(["delivery", "event", "state", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
         new Raw(`<code>${esc(d.delivery_id)}</code>`),
         d.event,
+        d.waiting_on === "github" ? `waiting on GitHub (${d.state})` : d.state,
         d.received_at,
         d.attempts,
         d.code ?? "",
@@ -5553,7 +5786,9 @@ function attention(s) {
     const n = (count, what) => count > 0 && items.push(`${count} ${what}`);
     if (s.kill_switch.paused)
         items.push("the App is PAUSED");
-    n(s.deliveries.failed.length, "failed delivery(ies)");
+    const waiting = s.deliveries.failed.filter((d) => d.waiting_on === "github").length;
+    n(s.deliveries.failed.length - waiting, "failed delivery(ies)");
+    n(waiting, `delivery(ies) waiting on GitHub at ${s.github_api_url} (GITHUB_UNAVAILABLE)`);
     n(s.deliveries.stuck.length, "stuck delivery(ies)");
     n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
     n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
@@ -5566,6 +5801,10 @@ function attention(s) {
     n(s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length, "delivery(ies) the redelivery sweep gave up on");
     n(s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0, "redelivery listing(s) refused by GitHub");
     const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+    const lost = s.redelivery.backlog_expired;
+    if (lost && Date.parse(lost.found_at) >= dayAgo) {
+        items.push(`deliveries from ${lost.from} to ${lost.to} can no longer be redelivered: GitHub dropped them before the redelivery sweep listed them (REDELIVERY_BACKLOG_EXPIRED)`);
+    }
     n(s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length, "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)");
     n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
     return items;
@@ -5590,8 +5829,14 @@ function redeliverySection(s) {
         ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
         : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
     const p = r.last_pass;
+    const w = r.walk;
+    const walk = w
+        ? `<p>Walk in progress since ${esc(w.started_at)}: ${esc(w.pages)} page(s) in ${esc(w.passes)} pass(es), back to ${esc(w.oldest_listed)} of the mark ${esc(r.mark ?? "none yet")}; deliveries newer than ${esc(w.newest)} are the next walk's; ${esc(w.open)} delivery(ies) left open so far.</p>`
+        : "";
+    const b = r.backlog_expired;
+    const lost = b ? `<p class="alert">${esc(b.code)} (found ${esc(b.found_at)}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>` : "";
     const last = p
-        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", listing truncated" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,errors/* hintOf */.$z)(e.code)]), "No errors.")}`
+        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${walk}${lost}${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,errors/* hintOf */.$z)(e.code, { githubApiUrl: s.github_api_url })]), "No errors.")}`
         : "<p>No pass yet.</p>";
     const c = r.counts;
     return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
@@ -6180,7 +6425,7 @@ function createAppServer(options) {
         const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);
         if (method === "GET" && one) {
             try {
-                const line = await deliveryStatus(service.store, decodeURIComponent(one[1]));
+                const line = await deliveryStatus(service.store, decodeURIComponent(one[1]), options.githubApiUrl);
                 if (line === null)
                     return answerRefusal(res, new errors/* Refusal */.P_("NOT_FOUND", "no delivery with this id is recorded"));
                 return sendJson(res, 200, line);
@@ -6219,6 +6464,8 @@ async function listen(server, port, host) {
     return server.address();
 }
 
+// EXTERNAL MODULE: external "node:async_hooks"
+var external_node_async_hooks_ = __webpack_require__(6698);
 ;// CONCATENATED MODULE: ./src/core/gate-memory.ts
 
 /**
@@ -7675,7 +7922,30 @@ function proposalBody(input, p) {
 /** Longest envelope PR body written (GitHub's limit is 65,536 characters). */
 const BODY_MAX = 60_000;
 
+;// CONCATENATED MODULE: ./src/core/first-parent.ts
+/**
+ * Whether a commit is on a branch's first-parent history: the commits that were the branch's tip
+ * (a merge's first parent is the branch it was made on). Pure: the caller lists the commits.
+ */
+/**
+ * Walks from `tip` through first parents, looking for `sha` among the first `limit` commits
+ * (`tip` is the first). `parents`: each listed commit's parents, first parent first.
+ */
+function onFirstParentHistory(parents, tip, sha, limit) {
+    let at = tip;
+    for (let walked = 0; at !== null && walked < limit; walked++) {
+        if (at === sha)
+            return { on: true };
+        const own = parents.get(at);
+        if (own === undefined)
+            return { missing: at };
+        at = own[0] ?? null;
+    }
+    return { on: false };
+}
+
 ;// CONCATENATED MODULE: ./src/app/envelope-pr.ts
+
 
 
 
@@ -7694,6 +7964,8 @@ const BODY_MAX = 60_000;
  */
 /** How far back from the default branch's tip an audit run's commit is looked for. */
 const AUDIT_ANCESTRY_LIMIT = 200;
+/** Pages of the commits list (100 each) that walk reads at most; past them a commit is read alone. */
+const AUDIT_HISTORY_PAGES = 10;
 /** The envelope PR's branch: under the App's prefix, 80 random bits from the CSPRNG, recorded with the claim. */
 function envelopeBranch(random = (0,external_node_crypto_.randomBytes)(10).toString("hex")) {
     return `envelope-gate/envelope/${random}`;
@@ -7785,13 +8057,30 @@ async function judgeAuditRun(ctx, gh, r, run, repository, branch) {
  * ancestor: a tag named like the branch on it runs that commit's own workflow file.
  */
 async function onBranch(gh, r, branch, sha) {
-    let next = await gh.branchSha(r, branch);
-    for (let walked = 0; next !== null && walked < AUDIT_ANCESTRY_LIMIT; walked++) {
-        if (next === sha)
-            return true;
-        next = ((await gh.commitParents(r, next)) ?? [])[0] ?? null;
+    const tip = await gh.branchSha(r, branch);
+    if (tip === null)
+        return false;
+    // The branch's history a page of 100 at a time (not a call per commit), then any commit the
+    // listing did not hold read alone.
+    const parents = new Map();
+    let page = 0;
+    let more = true;
+    for (;;) {
+        const answer = onFirstParentHistory(parents, tip, sha, AUDIT_ANCESTRY_LIMIT);
+        if ("on" in answer)
+            return answer.on;
+        if (more && page < AUDIT_HISTORY_PAGES) {
+            const listed = await gh.commitsPage(r, tip, ++page);
+            for (const c of listed.commits)
+                parents.set(c.sha, c.parents);
+            more = listed.more;
+            continue;
+        }
+        const own = await gh.commitParents(r, answer.missing);
+        if (own === null)
+            return false;
+        parents.set(answer.missing, own);
     }
-    return false;
 }
 /** Reads the last K verified audit runs again (the fresh one as just read), newest first, and those that could not be. */
 async function auditEvidence(ctx, gh, repository, branch, fresh) {
@@ -9408,9 +9697,10 @@ async function notComparedForBudget(ctx, dual, code, err) {
  * Charges runner B's dispatch its real minutes, read from GitHub's timing of the finished run.
  * A run whose timing cannot be read stays charged at the maximum (the budget's safe side).
  */
-async function settleRunB(ctx, gh, dual, runBId) {
+async function settleRunB(ctx, gh, dual, runBId, read = null) {
     try {
-        const run = await gh.getRun(repoRef(dual.repository), runBId);
+        // The completed run as compareRunB already read and verified it, else read now (the sweeper).
+        const run = read !== null && read.id === runBId && read.status === "completed" ? read : await gh.getRun(repoRef(dual.repository), runBId);
         const minutes = measuredMinutes(run, ctx.settings.budget.maxRunMinutes);
         if (minutes === null)
             return null;
@@ -9450,7 +9740,7 @@ async function compareRunB(ctx, dual, runBId, runBUrl) {
     try {
         const gh = await ctx.installation(dual.installation_id);
         const r = repoRef(dual.repository);
-        await settleRunB(ctx, gh, dual, runBId);
+        await settleRunB(ctx, gh, dual, runBId, verified.run);
         const zipA = await gh.downloadArtifact(r, dual.run_a_id, EVIDENCE_ARTIFACT_NAME);
         const zipB = await gh.downloadArtifact(r, runBId, EVIDENCE_ARTIFACT_NAME);
         decided = decideDualRun(dual, zipA, zipB);
@@ -9773,6 +10063,7 @@ async function followRunB(ctx, dual, report) {
 
 
 
+
 /** The events the App subscribes to (app.yml), each with its handler. */
 const HANDLERS = new Map([
     ["workflow_run", onWorkflowRun],
@@ -9807,6 +10098,8 @@ class AppService {
     inFlight = new Map();
     takingUp = false;
     ctx;
+    /** The delivery whose work is running, for a GitHub request attempt that fails on its behalf. */
+    working = new external_node_async_hooks_.AsyncLocalStorage();
     /** The last redelivery pass this process ran (the store keeps the last of any replica). */
     lastRedelivery = null;
     constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
@@ -9896,7 +10189,7 @@ class AppService {
      */
     async process(deliveryId, event, payload) {
         try {
-            const result = await this.work(deliveryId, event, payload);
+            const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload));
             this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
             return result;
         }
@@ -9911,6 +10204,19 @@ class AppService {
             });
             throw gate;
         }
+    }
+    /**
+     * A request attempt GitHub did not answer (refused, reset, timed out, a 5xx), made for the
+     * delivery whose work is running: its row says at once that it waits on GitHub, with the error
+     * and the configured API URL, while the client retries (state `processing`, code
+     * GITHUB_UNAVAILABLE). Its outcome (done, or queued with the failure counted) replaces the note.
+     */
+    gitHubAttemptFailed(route, err) {
+        const id = this.working.getStore();
+        if (id === undefined)
+            return;
+        const message = `waiting on GitHub at ${this.settings.githubApiUrl}: ${route} failed (${attemptDetail(err)}); retrying`;
+        void this.store.noteDeliveryWaiting(id, this.owner, "GITHUB_UNAVAILABLE", message).catch(() => undefined);
     }
     /**
      * Free workers take up deliveries recorded `queued` that no attempt has failed yet (queued
@@ -10063,6 +10369,18 @@ class AppService {
         return report;
     }
 }
+/** What a failed request attempt says: its HTTP status, its message and the errno under it (ECONNREFUSED, a timeout). */
+function attemptDetail(err) {
+    const status = err?.status;
+    let cause = err;
+    let errno;
+    for (let i = 0; i < 4 && cause !== undefined && cause !== null && errno === undefined; i++) {
+        errno = (0,errors/* errnoOf */.UQ)(cause);
+        cause = cause.cause;
+    }
+    const parts = [typeof status === "number" && status > 0 ? `HTTP ${status}` : null, err?.message ?? String(err), errno ?? null];
+    return parts.filter((p) => p !== null && p !== "").join(", ");
+}
 function inProgress(where) {
     return {
         status: "in_progress",
@@ -10137,6 +10455,8 @@ async function startApp(config, options = {}) {
         privateKey: config.privateKey,
         baseUrl: config.githubApiUrl,
         beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true, () => fence()),
+        // A delivery whose GitHub calls fail shows it at once (waiting on GitHub, with the error), not after the retries.
+        onAttemptFailed: (route, err) => service?.gitHubAttemptFailed(route, err),
         retries: config.githubRetries,
         throttle: config.githubThrottle,
         timeoutMs: config.githubTimeoutMs,
