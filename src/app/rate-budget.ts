@@ -66,7 +66,11 @@ export class RateRecorder {
         try {
           await this.store.rateLimits.record(installationId, next, this.owner, this.clock.now());
         } catch (err) {
-          this.log("warn", "github.rate_limit_unrecorded", { installation: installationId, code: codeOf(err), message: (err as Error).message });
+          this.log("warn", "github.rate_limit_unrecorded", {
+            installation: installationId,
+            code: codeOf(err),
+            message: (err as Error).message,
+          });
         }
       }
     } finally {

@@ -598,7 +598,10 @@ export async function statusSnapshot(
       failed: deliveries.failed.map((d) => deliveryLine(d, hintOf(d.error_code, where))),
       stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
       refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintOf("KILL_SWITCH_ENGAGED"))),
-      deferred: deliveries.deferred.map((d) => ({ ...deliveryLine(d, hintOf("GITHUB_BUDGET_LOW")), resumes_at: iso(d.not_before ?? null) })),
+      deferred: deliveries.deferred.map((d) => ({
+        ...deliveryLine(d, hintOf("GITHUB_BUDGET_LOW")),
+        resumes_at: iso(d.not_before ?? null),
+      })),
     },
     intake: intake && {
       last_request_at: iso(intake.last_request_at),
@@ -790,7 +793,13 @@ function gitHubBudgetSection(s: StatusSnapshot): string {
   );
   const deferred = table(
     ["delivery", "event", "received", "resumes", "message"],
-    s.deliveries.deferred.map((d) => [new Raw(`<code>${esc(d.delivery_id)}</code>`), d.event, d.received_at, d.resumes_at ?? "—", d.message ?? ""]),
+    s.deliveries.deferred.map((d) => [
+      new Raw(`<code>${esc(d.delivery_id)}</code>`),
+      d.event,
+      d.received_at,
+      d.resumes_at ?? "—",
+      d.message ?? "",
+    ]),
     "No work deferred.",
   );
   return `${order}${readings}<h3>Deferred deliveries (GITHUB_BUDGET_LOW)</h3>${deferred}`;

@@ -76,7 +76,14 @@ describe("the readers give the classification the App had before the table", () 
     "GITHUB_BUDGET_LOW",
   ];
   const setAside = ["KILL_SWITCH_ENGAGED", "APP_DRAINING", "GITHUB_BUDGET_LOW"];
-  const notSent = ["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID", "GITHUB_BUDGET_LOW"];
+  const notSent = [
+    "KILL_SWITCH_ENGAGED",
+    "APP_DRAINING",
+    "PROCESS_FENCED",
+    "SECRET_UNAVAILABLE",
+    "PRIVATE_KEY_INVALID",
+    "GITHUB_BUDGET_LOW",
+  ];
   const status: Record<string, number> = {
     WEBHOOK_SIGNATURE_INVALID: 401,
     WEBHOOK_BODY_TOO_LARGE: 413,

@@ -94,7 +94,12 @@ describe("GitHub's rate-limit headers", () => {
     const reset = Math.floor(RESET / 1000);
     expect(
       parseRateHeaders(
-        { "x-ratelimit-remaining": "4321", "x-ratelimit-limit": "5000", "x-ratelimit-reset": String(reset), "x-ratelimit-resource": "core" },
+        {
+          "x-ratelimit-remaining": "4321",
+          "x-ratelimit-limit": "5000",
+          "x-ratelimit-reset": String(reset),
+          "x-ratelimit-resource": "core",
+        },
         NOW,
       ),
     ).toEqual({ resource: "core", remaining: 4321, limit: 5000, resetAt: reset * 1000, retryAfterUntil: null });
