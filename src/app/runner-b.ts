@@ -8,6 +8,7 @@ import type { DualRun } from "../store/index.js";
 import { codeOf, type AppContext } from "./context.js";
 import { decideDualRun, runBAmong, runBSearchSince, runnerBInputs } from "../core/dual-run.js";
 import { reportDualRun } from "./dual-run-report.js";
+import { respectBudget } from "./rate-budget.js";
 import { recordRunRefusal, verifyRunnerB } from "./run-verify.js";
 
 /** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
@@ -41,6 +42,8 @@ export async function dispatchRunnerB(ctx: AppContext, id: string): Promise<stri
       new Refusal("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`),
     );
   }
+  // Runner B waits for the installation's GitHub budget only when it is nearly exhausted (the last in the order).
+  await respectBudget(ctx, dual.installation_id, "runner_b").catch(backToPending);
   let reserved: Awaited<ReturnType<typeof store.budget.reserve>>;
   try {
     reserved = await store.budget.reserve(

@@ -9,6 +9,8 @@ import { onPush } from "./handlers/push.js";
 import { onWorkflowRun } from "./handlers/workflow-run.js";
 import type { InstallationRef } from "../core/payloads.js";
 import { redeliveryPass, type RedeliveryReport } from "./redelivery.js";
+import { BudgetDeferral, workKindOf } from "../core/rate-budget.js";
+import { RateRecorder, respectBudget } from "./rate-budget.js";
 import { sweep, type SweepReport } from "./sweep.js";
 
 type Handler = (ctx: AppContext, payload: never) => Promise<string>;
@@ -67,6 +69,9 @@ export class AppService {
   /** The last redelivery pass this process ran (the store keeps the last of any replica). */
   lastRedelivery: RedeliveryReport | null = null;
 
+  /** Each installation's GitHub budget as its answers say, recorded for every replica. */
+  readonly rates: RateRecorder;
+
   constructor(
     readonly store: Store,
     private readonly github: AppClient,
@@ -75,6 +80,12 @@ export class AppService {
     readonly log: Logger = jsonLogger,
   ) {
     this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
+    this.rates = new RateRecorder(store, settings.replicaId, clock, log);
+  }
+
+  /** The headers of an answer to an installation's request (its rate limit, a secondary limit's retry-after). */
+  gitHubAnswered(installationId: number, headers: Record<string, unknown>): void {
+    this.rates.seen(installationId, headers);
   }
 
   /** The claim owner: this process (replica id and incarnation). */
@@ -157,7 +168,7 @@ export class AppService {
    */
   private async process(deliveryId: string, event: string, payload: unknown): Promise<DeliveryResult> {
     try {
-      const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload));
+      const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload)).finally(() => this.rates.flushed());
       this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
       return result;
     } catch (err) {
@@ -229,16 +240,23 @@ export class AppService {
       // Past the drain bound, whatever failed was cut short by the shutdown: released, not failed.
       const code = this.stopping ? "APP_DRAINING" : codeOf(err);
       const message = err instanceof Error ? err.message : String(err);
+      // Deferred for the installation's budget: queued, and the sweeper leaves it until the reset.
+      const deferredUntil = !this.stopping && err instanceof BudgetDeferral ? err.until : undefined;
       const recorded = await this.store
         .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
           queue: isTransient(code),
           countsAsFailure: !isSetAside(code),
           maxFailures: MAX_QUEUED_FAILURES,
+          ...(deferredUntil === undefined ? {} : { notBefore: deferredUntil }),
         })
         .catch(() => false);
       // Not logged here: the webhook intake logs one line per delivery outcome, the sweeper its own report.
       if (code === "KILL_SWITCH_ENGAGED" && recorded)
         return { status: "queued", outcome: "recorded while paused; the sweeper processes it after resume" };
+      if (deferredUntil !== undefined && recorded) {
+        this.log("warn", "delivery.deferred", { delivery: deliveryId, github_event: event, code, message });
+        return { status: "queued", outcome: `${message}; the sweeper takes it up then` };
+      }
       if (code !== codeOf(err)) throw new Refusal("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
       throw err;
     }
@@ -295,6 +313,9 @@ export class AppService {
     }
     if (event === "ping") return "pong";
     if (event === "installation") return `installation ${String(p.action)}`;
+    // The installation's budget first: work that waits in the written order sends nothing (GITHUB_BUDGET_LOW).
+    const kind = workKindOf(event, payload);
+    if (kind !== null && p.installation?.id !== undefined) await respectBudget(this.ctx, p.installation.id, kind);
     const handler = HANDLERS.get(event);
     return handler ? handler(this.ctx, payload as never) : `ignored event ${event}`;
   }

@@ -89,6 +89,8 @@ export async function startApp(
     ),
     // A delivery whose GitHub calls fail shows it at once (waiting on GitHub, with the error), not after the retries.
     onAttemptFailed: (route, err) => service?.gitHubAttemptFailed(route, err),
+    // Every answer's rate-limit headers, recorded per installation for every replica (docs/app.md, Rate limits).
+    onInstallationHeaders: (installationId, headers) => service?.gitHubAnswered(installationId, headers),
     retries: config.githubRetries,
     throttle: config.githubThrottle,
     timeoutMs: config.githubTimeoutMs,

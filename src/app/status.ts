@@ -8,6 +8,7 @@ import { deliveryOverview, heartbeats } from "../store/ops.js";
 import type { DeliveryRow } from "../store/store.js";
 import { reviewOverdue } from "../core/freeze.js";
 import { redeliverySnapshot, type RedeliverySnapshot } from "./redelivery.js";
+import { budgetDecision, DEFERRAL_ORDER, thresholdFor, type WorkKind } from "../core/rate-budget.js";
 import type { CrashBound } from "./crash-loop.js";
 import type { SweepReport } from "./sweep.js";
 import type { IntakeStats } from "./webhook.js";
@@ -24,6 +25,25 @@ interface DeliveryLine {
   message: string | null;
   /** What to do about it. */
   action: string;
+  /** Deferred for the installation's GitHub budget: when the sweeper takes it up again. */
+  resumes_at?: string | null;
+}
+
+/** One installation's GitHub API budget as any replica last read it from GitHub's answers. */
+interface RateLimitLine {
+  installation_id: number;
+  resource: string;
+  remaining: number | null;
+  limit: number | null;
+  resets_at: string | null;
+  /** The window reset since it was read: the budget is full again until an answer says otherwise. */
+  reset_passed: boolean;
+  observed_at: string;
+  observed_by: string;
+  /** A secondary limit's retry-after still running: no new work for the installation before it. */
+  retry_after_until: string | null;
+  /** The kinds of work that wait now (the written order). */
+  deferring: WorkKind[];
 }
 
 interface BudgetLine {
@@ -77,6 +97,11 @@ export interface StatusSnapshot {
     replicas: { replica: string; crashes: number; last_crash_at: string; start_refused: boolean }[];
   };
   installations: { installation_id: number; account: string | null; mode: string; promoted_at: string | null }[];
+  /** GitHub's rate limit per installation (x-ratelimit-*), and the written order in which work waits when it runs low. */
+  github_budget: {
+    order: { tier: string; kinds: WorkKind[]; waits_below: string }[];
+    installations: RateLimitLine[];
+  };
   /** Gate workflow runs the App refused as runner A or runner B (newest first), with their typed reason. */
   refused_runs: {
     repository: string;
@@ -210,6 +235,8 @@ export interface StatusSnapshot {
     failed: DeliveryLine[];
     stuck: DeliveryLine[];
     refused_paused: DeliveryLine[];
+    /** Waiting for an installation's GitHub budget to reset (GITHUB_BUDGET_LOW), taken up by the sweeper at `resumes_at`. */
+    deferred: DeliveryLine[];
   };
   /** What reached this replica's /webhook, including requests refused before anything was stored. */
   intake: {
@@ -347,6 +374,32 @@ export async function budgetSnapshot(store: Store, policy: BudgetPolicy, now: nu
   };
 }
 
+const WORK_KINDS: WorkKind[] = DEFERRAL_ORDER.flatMap((t) => [...t.kinds]);
+
+/** Each installation's recorded rate limit, what waits now, and the order (thresholds for a 5,000-call limit as an example). */
+async function gitHubBudget(store: Store, now: number): Promise<StatusSnapshot["github_budget"]> {
+  const readings = await store.rateLimits.list();
+  return {
+    order: DEFERRAL_ORDER.map((t) => ({
+      tier: t.tier,
+      kinds: [...t.kinds],
+      waits_below: `max(${Math.round(t.fraction * 100)}% of the limit, ${t.floor}) calls left (${thresholdFor(t.kinds[0] as WorkKind, 5000)} of 5,000)`,
+    })),
+    installations: readings.map((r) => ({
+      installation_id: r.installationId,
+      resource: r.resource,
+      remaining: r.remaining,
+      limit: r.limit,
+      resets_at: iso(r.resetAt),
+      reset_passed: r.resetAt !== null && r.resetAt <= now,
+      observed_at: new Date(r.observedAt).toISOString(),
+      observed_by: r.observedBy,
+      retry_after_until: r.retryAfterUntil !== null && r.retryAfterUntil > now ? new Date(r.retryAfterUntil).toISOString() : null,
+      deferring: r.resource === "core" ? WORK_KINDS.filter((k) => budgetDecision(k, r, now).defer) : [],
+    })),
+  };
+}
+
 export async function statusSnapshot(
   store: Store,
   now: number,
@@ -412,6 +465,7 @@ export async function statusSnapshot(
       mode: i.mode,
       promoted_at: iso(i.promoted_at === null ? null : Number(i.promoted_at)),
     })),
+    github_budget: await gitHubBudget(store, now),
     refused_runs: refusedRuns.map((r) => ({
       repository: r.repository,
       run_id: r.run_id,
@@ -544,6 +598,10 @@ export async function statusSnapshot(
       failed: deliveries.failed.map((d) => deliveryLine(d, hintOf(d.error_code, where))),
       stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
       refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, hintOf("KILL_SWITCH_ENGAGED"))),
+      deferred: deliveries.deferred.map((d) => ({
+        ...deliveryLine(d, hintOf("GITHUB_BUDGET_LOW")),
+        resumes_at: iso(d.not_before ?? null),
+      })),
     },
     intake: intake && {
       last_request_at: iso(intake.last_request_at),
@@ -711,6 +769,42 @@ function redeliverySection(s: StatusSnapshot): string {
   )}`;
 }
 
+function gitHubBudgetSection(s: StatusSnapshot): string {
+  const b = s.github_budget;
+  const order = `<p>When an installation's remainder runs low, work waits until the reset, in this order: ${b.order
+    .map((t) => `${esc(t.kinds.join(" and ").replaceAll("_", " "))} below ${esc(t.waits_below)}`)
+    .join("; then ")}. Deferred work is GITHUB_BUDGET_LOW and resumes by itself after the reset.</p>`;
+  const readings = table(
+    ["installation", "resource", "remaining / limit", "resets", "read", "secondary limit until", "waiting now"],
+    b.installations.map((r) => [
+      r.installation_id,
+      r.resource,
+      new Raw(
+        r.remaining === null
+          ? "—"
+          : `<span class="${r.deferring.length > 0 ? "overdue" : ""}">${esc(r.remaining)} / ${esc(r.limit)}</span>${r.reset_passed ? " (reset since)" : ""}`,
+      ),
+      r.resets_at ?? "—",
+      `${r.observed_at} by ${r.observed_by}`,
+      r.retry_after_until ?? "—",
+      r.deferring.length > 0 ? r.deferring.join(", ") : "nothing",
+    ]),
+    "No answer from GitHub read yet.",
+  );
+  const deferred = table(
+    ["delivery", "event", "received", "resumes", "message"],
+    s.deliveries.deferred.map((d) => [
+      new Raw(`<code>${esc(d.delivery_id)}</code>`),
+      d.event,
+      d.received_at,
+      d.resumes_at ?? "—",
+      d.message ?? "",
+    ]),
+    "No work deferred.",
+  );
+  return `${order}${readings}<h3>Deferred deliveries (GITHUB_BUDGET_LOW)</h3>${deferred}`;
+}
+
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
 export function renderStatusHtml(s: StatusSnapshot): string {
   const kill = s.kill_switch.paused
@@ -769,6 +863,7 @@ ${table(
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
 <h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>GitHub API budget</h2>${gitHubBudgetSection(s)}
 <h2>Redelivery sweep</h2>${redeliverySection(s)}
 <h2>Installations</h2>${table(
     ["installation", "account", "mode", "promoted"],

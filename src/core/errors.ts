@@ -120,6 +120,7 @@ export const ERROR_CODES = [
   "OBSERVER_EVENTS_LOST",
   "OBSERVER_PATH_UNKNOWN",
   "OBSERVER_EFFECTS_UNCHECKED",
+  "GITHUB_BUDGET_LOW",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -386,6 +387,12 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
   OBSERVER_EVENTS_LOST: row("observer"),
   OBSERVER_PATH_UNKNOWN: row("observer"),
   OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+  GITHUB_BUDGET_LOW: row("github", {
+    transient: true,
+    setAside: true,
+    nothingSent: true,
+    hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
+  }),
 };
 
 export function isErrorCode(value: string): value is ErrorCode {

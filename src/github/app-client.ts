@@ -27,6 +27,8 @@ interface AppClientSettings {
   beforeEachRequest: (route: string) => Promise<void>;
   /** Told of each request attempt GitHub did not answer (no response, a timeout, a 5xx), retries included. */
   onAttemptFailed?: (route: string, err: unknown) => void;
+  /** Told of the headers of every answer to an installation's requests (its rate limit); must not throw. */
+  onInstallationHeaders?: (installationId: number, headers: Record<string, unknown>) => void;
   retries?: number;
   retryAfterMs?: number;
   /** GitHub asks integrations to space writes (the throttling plugin does, about 1 s apart). */
@@ -108,13 +110,16 @@ export class AppClient {
   async installation(installationId: number): Promise<InstallationClient> {
     try {
       // As @octokit/app's getInstallationOctokit: an Octokit of the same class whose auth is the
-      // installation's token, minted (and cached by auth-app) with a JWT from createJwt.
+      // installation's token, minted (and cached by auth-app) with a JWT from createJwt. Its
+      // answers' headers are told to the App with the installation's id (its rate limit).
+      const told = this.settings.onInstallationHeaders;
       const octokit = (await this.octokit.auth({
         type: "installation",
         installationId,
         factory: (auth: { octokit: Octokit; octokitOptions: Record<string, unknown> } & Record<string, unknown>) =>
           new (auth.octokit.constructor as typeof Octokit)({
             ...auth.octokitOptions,
+            ...(told === undefined ? {} : { onResponseHeaders: (headers: Record<string, unknown>) => told(installationId, headers) }),
             authStrategy: createAppAuth,
             auth: { ...auth, installationId },
           }),

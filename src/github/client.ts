@@ -15,11 +15,37 @@ type RequestGuard = (route: string) => Promise<void>;
 /** Told of each request attempt GitHub did not answer (no response, a timeout, a 5xx), before any retry of it. */
 type AttemptFailed = (route: string, err: unknown) => void;
 
-function guardPlugin(octokit: Octokit, options: { beforeEachRequest?: RequestGuard; onAttemptFailed?: AttemptFailed }): void {
+/**
+ * Told of the headers of each answer GitHub gave (a success or an error status, retries
+ * included): the App reads its `x-ratelimit-*` and `retry-after` there. Must not throw.
+ */
+type ResponseHeaders = (headers: Record<string, unknown>) => void;
+
+function guardPlugin(
+  octokit: Octokit,
+  options: { beforeEachRequest?: RequestGuard; onAttemptFailed?: AttemptFailed; onResponseHeaders?: ResponseHeaders },
+): void {
   const guard = options.beforeEachRequest;
   if (guard) {
     octokit.hook.before("request", async (opts) => {
       await guard(`${String(opts.method)} ${String(opts.url)}`);
+    });
+  }
+  const seen = options.onResponseHeaders;
+  if (seen) {
+    // Innermost, so every attempt's answer is read, a rate-limited one the throttling plugin retries included.
+    const tell = (headers: unknown) => {
+      if (typeof headers !== "object" || headers === null) return;
+      try {
+        seen(headers as Record<string, unknown>);
+      } catch {
+        // Reading the budget never fails a request.
+      }
+    };
+    octokit.hook.after("request", (response) => tell((response as { headers?: unknown }).headers));
+    octokit.hook.error("request", (err) => {
+      tell((err as { response?: { headers?: unknown } }).response?.headers);
+      throw err;
     });
   }
   const failed = options.onAttemptFailed;
@@ -81,6 +107,7 @@ interface OctokitSettings {
   /** The fetch each request goes through, under the per-request deadline (default: Node's). */
   fetch?: typeof fetch;
   onAttemptFailed?: AttemptFailed;
+  onResponseHeaders?: ResponseHeaders;
 }
 
 /** A typed GitHub failure: the request failed after the bounded retries. */
@@ -143,6 +170,7 @@ export function guardedOctokitOptions(options: OctokitSettings = {}) {
     },
     ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
     ...(options.onAttemptFailed !== undefined ? { onAttemptFailed: options.onAttemptFailed } : {}),
+    ...(options.onResponseHeaders !== undefined ? { onResponseHeaders: options.onResponseHeaders } : {}),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
   };
 }

@@ -410,6 +410,25 @@ ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
 ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
 `,
   },
+  {
+    version: 13,
+    name: "GitHub's rate limit per installation (every replica's latest reading), and deliveries deferred until a time",
+    // A delivery from before this migration has no not_before: it is taken up as before.
+    sql: `
+CREATE TABLE rate_limits (
+  installation_id BIGINT NOT NULL,
+  resource TEXT NOT NULL,
+  remaining INTEGER,
+  quota INTEGER,
+  reset_at BIGINT,
+  observed_at BIGINT NOT NULL,
+  observed_by TEXT NOT NULL,
+  retry_after_until BIGINT,
+  PRIMARY KEY (installation_id, resource)
+);
+ALTER TABLE deliveries ADD COLUMN not_before BIGINT
+`,
+  },
 ];
 
 export async function migrate(db: SqlDb, now: number): Promise<number[]> {

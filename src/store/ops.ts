@@ -33,9 +33,11 @@ interface DeliveryOverview {
   stuck: DeliveryRow[];
   /** Held while the App was paused (KILL_SWITCH_ENGAGED): queued, sent by the sweeper after resume. */
   refused_paused: DeliveryRow[];
+  /** Set aside for an installation's GitHub budget (GITHUB_BUDGET_LOW): queued until its `not_before` (the reset). */
+  deferred: DeliveryRow[];
 }
 
-const NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at"] as const;
+const NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at", "not_before"] as const;
 
 function numeric(row: DeliveryRow): DeliveryRow {
   const out = { ...row } as Record<string, unknown>;
@@ -53,11 +55,13 @@ export async function deliveryOverview(store: Store, now: number, limit = 25): P
     total: Number(totals[0]?.n ?? 0),
     last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
     // A processing one with an error is being retried after that failure (the sweeper keeps its last error meanwhile).
-    failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?)", [
+    failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?, ?)", [
       "KILL_SWITCH_ENGAGED",
       "APP_DRAINING",
+      "GITHUB_BUDGET_LOW",
     ]),
     stuck: await select("state = 'processing' AND lease_until < ?", [now]),
     refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
+    deferred: await select("state IN ('queued', 'processing') AND error_code = ?", ["GITHUB_BUDGET_LOW"]),
   };
 }

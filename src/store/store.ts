@@ -5,6 +5,7 @@ import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
 import { VerifiedHeads } from "./verified-heads.js";
 import { GatedPullRecords } from "./gated-pulls.js";
+import { RateLimits } from "./rate-limits.js";
 import type { SqlDb } from "./db.js";
 import { guardSql, type RowGuard, type SqlCondition } from "./guard.js";
 import { migrate } from "./migrations.js";
@@ -43,6 +44,8 @@ export interface DeliveryRow {
   error_message: string | null;
   /** The delivery's body while it may still be processed by the sweeper; null once done. */
   payload: string | null;
+  /** Queued and deferred (GITHUB_BUDGET_LOW): the sweeper takes it up from this time on. */
+  not_before?: number | null;
 }
 
 export type NewLedgerPr = Omit<
@@ -147,6 +150,8 @@ export class Store {
   readonly heads: VerifiedHeads;
   /** Pull requests the gate held once, and who ungated them. */
   readonly gated: GatedPullRecords;
+  /** GitHub's rate limit per installation, as any replica last read it from an answer. */
+  readonly rateLimits: RateLimits;
 
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
@@ -155,6 +160,7 @@ export class Store {
     this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
     this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
     this.gated = new GatedPullRecords(db);
+    this.rateLimits = new RateLimits(db);
   }
 
   get backend(): "sqlite" | "postgres" {
@@ -418,12 +424,17 @@ export class Store {
     return changed === 1;
   }
 
-  /** Deliveries the sweeper may take: queued ones, and processing ones whose owner is gone or is `owner`. */
+  /**
+   * Deliveries the sweeper may take: queued ones (a deferred one from its `not_before` on, so
+   * deliveries waiting for a budget reset never fill a pass), and processing ones whose owner is
+   * gone or is `owner`.
+   */
   async sweepableDeliveries(owner: string, now: number, limit: number): Promise<{ delivery_id: string; event: string; payload: string }[]> {
     const takeover = this.deliveryTakeover(now, owner);
     return this.db.all(
-      `SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql}) ORDER BY received_at, delivery_id LIMIT ?`,
-      [...takeover.params, limit],
+      `SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql})
+       AND (state <> 'queued' OR not_before IS NULL OR not_before <= ?) ORDER BY received_at, delivery_id LIMIT ?`,
+      [...takeover.params, now, limit],
     );
   }
 
@@ -451,7 +462,8 @@ export class Store {
   /**
    * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
    * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
-   * is false for work set aside on purpose (a pause, a drain).
+   * is false for work set aside on purpose (a pause, a drain, a budget deferral); `notBefore`
+   * keeps a queued one from the sweeper until then (a deferral until GitHub's reset).
    */
   async failDelivery(
     id: string,
@@ -459,14 +471,25 @@ export class Store {
     code: string,
     message: string,
     now: number,
-    options: { queue?: boolean; countsAsFailure?: boolean; maxFailures?: number } = {},
+    options: { queue?: boolean; countsAsFailure?: boolean; maxFailures?: number; notBefore?: number } = {},
   ): Promise<boolean> {
     const counted = options.countsAsFailure === false ? 0 : 1;
     const changed = await this.db.run(
       `UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
-         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?, not_before = ?
        WHERE delivery_id = ? AND state = 'processing' AND owner = ?`,
-      [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner],
+      [
+        options.queue ? 1 : 0,
+        counted,
+        options.maxFailures ?? 2_147_483_647,
+        counted,
+        code,
+        message.slice(0, 2000),
+        now,
+        options.notBefore ?? null,
+        id,
+        owner,
+      ],
     );
     return changed === 1;
   }

@@ -100,7 +100,9 @@ describe("the App under a rate limit longer than its ceiling", () => {
   it("leaves the delivery to the sweeper (queued, code recorded, claims released) and the sweeper does the work once the limit passed", async () => {
     const world = await startWorld();
     // Throttling on, as in production: the plugin sees the limit and refuses the hour-long wait.
-    const app = await startTestApp(world.fake, new TestClock(), { githubThrottle: true });
+    // The App's clock is the fake's (its reset is read from the answer); the dual run's deadline outlasts the reset.
+    const clock = new TestClock(Date.now());
+    const app = await startTestApp(world.fake, clock, { githubThrottle: true, deadlineMs: 3 * 3_600_000 });
     try {
       const runA = addRunA(world.fake, { properties: [{ name: "schema_key_order", result: "fail" }] });
       world.fake.rateLimit({ kind: "primary", method: "POST", pattern: DISPATCH, times: 100, resetInS: 3600 });
@@ -114,12 +116,16 @@ describe("the App under a rate limit longer than its ceiling", () => {
       expect(recorded?.payload).not.toBeNull();
       const [dual] = await app.store.listDualRuns(["pending"]);
       expect(dual).toMatchObject({ claim_owner: null });
-      // Still limited: the sweeper's attempt fails the same way and leaves it queued.
+      // Still limited: the App read "0 left until the reset" from the 403, so the sweeper sends
+      // nothing (issue 32 item 3: GITHUB_BUDGET_LOW, the delivery deferred until the reset) instead of
+      // meeting the limit again.
       const during = await app.sweep();
-      expect(during.errors.map((e) => e.code)).toContain("GITHUB_UNAVAILABLE");
-      expect(await app.store.getDelivery("limited-1")).toMatchObject({ state: "queued", error_code: "GITHUB_UNAVAILABLE" });
+      expect(during.errors.map((e) => e.code)).toContain("GITHUB_BUDGET_LOW");
+      expect(await app.store.getDelivery("limited-1")).toMatchObject({ state: "queued", error_code: "GITHUB_BUDGET_LOW" });
+      expect(world.fake.requestsTo("POST", DISPATCH)).toHaveLength(1);
       expect(dispatchedRuns(world.fake)).toHaveLength(0);
       world.fake.clearFailures();
+      clock.advance(3_700_000);
       const after = await app.sweep();
       expect(after.dispatched).toHaveLength(1);
       expect(after.deliveries).toEqual(["limited-1"]);

@@ -72,9 +72,18 @@ describe("the readers give the classification the App had before the table", () 
     "SECRET_UNAVAILABLE",
     "ENVELOPE_PR_BUSY",
     "VERIFIED_CHECK_BUSY",
+    // Added with the budget deferral: queued for the sweeper until the installation's reset.
+    "GITHUB_BUDGET_LOW",
   ];
-  const setAside = ["KILL_SWITCH_ENGAGED", "APP_DRAINING"];
-  const notSent = ["KILL_SWITCH_ENGAGED", "APP_DRAINING", "PROCESS_FENCED", "SECRET_UNAVAILABLE", "PRIVATE_KEY_INVALID"];
+  const setAside = ["KILL_SWITCH_ENGAGED", "APP_DRAINING", "GITHUB_BUDGET_LOW"];
+  const notSent = [
+    "KILL_SWITCH_ENGAGED",
+    "APP_DRAINING",
+    "PROCESS_FENCED",
+    "SECRET_UNAVAILABLE",
+    "PRIVATE_KEY_INVALID",
+    "GITHUB_BUDGET_LOW",
+  ];
   const status: Record<string, number> = {
     WEBHOOK_SIGNATURE_INVALID: 401,
     WEBHOOK_BODY_TOO_LARGE: 413,
@@ -91,7 +100,7 @@ describe("the readers give the classification the App had before the table", () 
     expect(isTransient("NOT_A_CODE")).toBe(false);
   });
 
-  it("sets aside exactly a pause and a drain", () => {
+  it("sets aside exactly a pause, a drain and a budget deferral", () => {
     expect(ERROR_CODES.filter(isSetAside).sort()).toEqual([...setAside].sort());
     expect(isSetAside("PROCESS_FENCED")).toBe(false);
     expect(isSetAside("NOT_A_CODE")).toBe(false);
@@ -123,7 +132,7 @@ describe("the readers give the classification the App had before the table", () 
     expect(hintOf("APP_DRAINING")).toBe(GENERIC_HINT);
     expect(hintOf("NOT_A_CODE")).toBe(GENERIC_HINT);
     expect(hintOf(null)).toBe(GENERIC_HINT);
-    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(25);
+    expect(ERROR_CODES.filter((code) => ERROR_TABLE[code].hint !== undefined)).toHaveLength(26);
   });
 });
 

@@ -398,6 +398,13 @@ export class FakeGitHub {
     });
   }
 
+  /**
+   * The installation budget the answers report, instead of the one counted from the requests:
+   * `remaining` goes down by one per answer, `resetAt` (epoch seconds) stays. Null: counted.
+   * A test drives an installation low with it, and "resets" it by setting it back to null.
+   */
+  budget: { remaining: number; limit: number; resetAt: number } | null = null;
+
   clearFailures(): void {
     this.failures.length = 0;
   }
@@ -659,6 +666,8 @@ export class FakeGitHub {
     }
     this.check(method, url, reqBody, hasBody, response);
     const used = Math.min(RATE_LIMIT_PER_HOUR, this.requests.length);
+    const set = this.budget;
+    if (set !== null) set.remaining = Math.max(0, set.remaining - 1);
     const headers: Record<string, string> = {
       "x-github-request-id": `FAKE:${this.requests.length}`,
       // GitHub's rate limit headers, on every answer; a rate-limited answer overrides them.
@@ -667,6 +676,14 @@ export class FakeGitHub {
       "x-ratelimit-used": String(used),
       "x-ratelimit-reset": String(this.windowReset),
       "x-ratelimit-resource": "core",
+      ...(set === null
+        ? {}
+        : {
+            "x-ratelimit-limit": String(set.limit),
+            "x-ratelimit-remaining": String(set.remaining),
+            "x-ratelimit-used": String(set.limit - set.remaining),
+            "x-ratelimit-reset": String(set.resetAt),
+          }),
       ...response.headers,
     };
     let payload: Buffer;
