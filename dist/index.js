@@ -36698,6 +36698,7 @@ const ERROR_CODES = [
     "OBSERVER_EVENTS_LOST",
     "OBSERVER_PATH_UNKNOWN",
     "OBSERVER_EFFECTS_UNCHECKED",
+    "GITHUB_BUDGET_LOW",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_Refusal extends Error {
@@ -36925,6 +36926,12 @@ const ERROR_TABLE = {
     OBSERVER_EVENTS_LOST: row("observer"),
     OBSERVER_PATH_UNKNOWN: row("observer"),
     OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+    GITHUB_BUDGET_LOW: row("github", {
+        transient: true,
+        setAside: true,
+        nothingSent: true,
+        hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
+    }),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -49274,6 +49281,25 @@ function guardPlugin(octokit, options) {
             await guard(`${String(opts.method)} ${String(opts.url)}`);
         });
     }
+    const seen = options.onResponseHeaders;
+    if (seen) {
+        // Innermost, so every attempt's answer is read, a rate-limited one the throttling plugin retries included.
+        const tell = (headers) => {
+            if (typeof headers !== "object" || headers === null)
+                return;
+            try {
+                seen(headers);
+            }
+            catch {
+                // Reading the budget never fails a request.
+            }
+        };
+        octokit.hook.after("request", (response) => tell(response.headers));
+        octokit.hook.error("request", (err) => {
+            tell(err.response?.headers);
+            throw err;
+        });
+    }
     const failed = options.onAttemptFailed;
     if (failed) {
         // Innermost as well: each attempt's failure, not only the last one after the retries.
@@ -49353,6 +49379,7 @@ function guardedOctokitOptions(options = {}) {
         },
         ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
         ...(options.onAttemptFailed !== undefined ? { onAttemptFailed: options.onAttemptFailed } : {}),
+        ...(options.onResponseHeaders !== undefined ? { onResponseHeaders: options.onResponseHeaders } : {}),
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
     };
 }

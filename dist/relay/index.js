@@ -167,6 +167,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVER_EVENTS_LOST",
     "OBSERVER_PATH_UNKNOWN",
     "OBSERVER_EFFECTS_UNCHECKED",
+    "GITHUB_BUDGET_LOW",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -394,6 +395,12 @@ const ERROR_TABLE = {
     OBSERVER_EVENTS_LOST: row("observer"),
     OBSERVER_PATH_UNKNOWN: row("observer"),
     OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+    GITHUB_BUDGET_LOW: row("github", {
+        transient: true,
+        setAside: true,
+        nothingSent: true,
+        hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
+    }),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);

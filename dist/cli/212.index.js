@@ -1,8 +1,8 @@
-export const id = 213;
-export const ids = [213];
+export const id = 212;
+export const ids = [212];
 export const modules = {
 
-/***/ 213:
+/***/ 7212:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -929,6 +929,59 @@ class GatedPullRecords {
     }
 }
 
+;// CONCATENATED MODULE: ./src/store/rate-limits.ts
+const num = (v) => (v === null || v === undefined ? null : Number(v));
+function reading(r) {
+    return {
+        installationId: Number(r.installation_id),
+        resource: r.resource,
+        remaining: num(r.remaining),
+        limit: num(r.quota),
+        resetAt: num(r.reset_at),
+        observedAt: Number(r.observed_at),
+        observedBy: r.observed_by,
+        retryAfterUntil: num(r.retry_after_until),
+    };
+}
+/**
+ * GitHub's rate limit per installation and resource, as every replica last saw it: one row,
+ * written from each answer's headers, so each replica decides from what any replica saw.
+ * Within one window (one reset time) the remainder only goes down, so a reading is kept when it
+ * is of a later window or no higher than the recorded one: two replicas writing out of order
+ * never raise the remainder back. A secondary limit's retry-after only ever moves later.
+ */
+class RateLimits {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    async record(installationId, seen, by, now) {
+        if (seen.remaining !== null && seen.limit !== null && seen.resetAt !== null) {
+            await this.db.run(`INSERT INTO rate_limits (installation_id, resource, remaining, quota, reset_at, observed_at, observed_by, retry_after_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+         ON CONFLICT (installation_id, resource) DO UPDATE SET remaining = excluded.remaining, quota = excluded.quota,
+           reset_at = excluded.reset_at, observed_at = excluded.observed_at, observed_by = excluded.observed_by
+         WHERE rate_limits.reset_at IS NULL OR excluded.reset_at > rate_limits.reset_at
+           OR (excluded.reset_at = rate_limits.reset_at AND excluded.remaining <= rate_limits.remaining)`, [installationId, seen.resource, seen.remaining, seen.limit, seen.resetAt, now, by]);
+        }
+        if (seen.retryAfterUntil !== null) {
+            await this.db.run(`INSERT INTO rate_limits (installation_id, resource, observed_at, observed_by, retry_after_until) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (installation_id, resource) DO UPDATE SET retry_after_until = excluded.retry_after_until
+         WHERE rate_limits.retry_after_until IS NULL OR rate_limits.retry_after_until < excluded.retry_after_until`, [installationId, seen.resource, now, by, seen.retryAfterUntil]);
+        }
+    }
+    /** The installation's REST budget (`core`), as last recorded; null when no answer was read yet. */
+    async get(installationId, resource = "core") {
+        const rows = await this.db.all("SELECT * FROM rate_limits WHERE installation_id = ? AND resource = ?", [installationId, resource]);
+        return rows[0] ? reading(rows[0]) : null;
+    }
+    /** Every recorded reading, by installation and resource. */
+    async list() {
+        const rows = await this.db.all("SELECT * FROM rate_limits ORDER BY installation_id, resource");
+        return rows.map(reading);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/store/migrations.ts
 /** Append-only: a shipped migration never changes; a new need is a new version. */
 const MIGRATIONS = [
@@ -1333,6 +1386,25 @@ ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
 ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
 `,
     },
+    {
+        version: 13,
+        name: "GitHub's rate limit per installation (every replica's latest reading), and deliveries deferred until a time",
+        // A delivery from before this migration has no not_before: it is taken up as before.
+        sql: `
+CREATE TABLE rate_limits (
+  installation_id BIGINT NOT NULL,
+  resource TEXT NOT NULL,
+  remaining INTEGER,
+  quota INTEGER,
+  reset_at BIGINT,
+  observed_at BIGINT NOT NULL,
+  observed_by TEXT NOT NULL,
+  retry_after_until BIGINT,
+  PRIMARY KEY (installation_id, resource)
+);
+ALTER TABLE deliveries ADD COLUMN not_before BIGINT
+`,
+    },
 ];
 async function migrate(db, now) {
     const applied = [];
@@ -1578,6 +1650,7 @@ function entryOf(r) {
 
 
 
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1654,6 +1727,8 @@ class Store {
     heads;
     /** Pull requests the gate held once, and who ungated them. */
     gated;
+    /** GitHub's rate limit per installation, as any replica last read it from an answer. */
+    rateLimits;
     constructor(db) {
         this.db = db;
         this.budget = new BudgetLedger(db);
@@ -1662,6 +1737,7 @@ class Store {
         this.envelopePrs = new EnvelopePrRecords(db, (now) => this.claimLapsed("envelope_prs", now));
         this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
         this.gated = new GatedPullRecords(db);
+        this.rateLimits = new RateLimits(db);
     }
     get backend() {
         return this.db.dialect;
@@ -1852,10 +1928,15 @@ class Store {
        WHERE delivery_id = ? AND payload IS NOT NULL AND (${takeover.sql})`, [owner, now + leaseMs, id, ...takeover.params]);
         return changed === 1;
     }
-    /** Deliveries the sweeper may take: queued ones, and processing ones whose owner is gone or is `owner`. */
+    /**
+     * Deliveries the sweeper may take: queued ones (a deferred one from its `not_before` on, so
+     * deliveries waiting for a budget reset never fill a pass), and processing ones whose owner is
+     * gone or is `owner`.
+     */
     async sweepableDeliveries(owner, now, limit) {
         const takeover = this.deliveryTakeover(now, owner);
-        return this.db.all(`SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql}) ORDER BY received_at, delivery_id LIMIT ?`, [...takeover.params, limit]);
+        return this.db.all(`SELECT delivery_id, event, payload FROM deliveries WHERE payload IS NOT NULL AND (${takeover.sql})
+       AND (state <> 'queued' OR not_before IS NULL OR not_before <= ?) ORDER BY received_at, delivery_id LIMIT ?`, [...takeover.params, now, limit]);
     }
     async finishDelivery(id, owner, outcome, now) {
         const changed = await this.db.run(`UPDATE deliveries SET state = 'done', outcome = ?, finished_at = ?, payload = NULL, error_code = NULL, error_message = NULL
@@ -1873,13 +1954,25 @@ class Store {
     /**
      * Records a failed attempt: `failed` (a redelivery processes it again), or, with `queue`,
      * `queued` for the sweeper (the payload stays) until `maxFailures` failures. `countsAsFailure`
-     * is false for work set aside on purpose (a pause, a drain).
+     * is false for work set aside on purpose (a pause, a drain, a budget deferral); `notBefore`
+     * keeps a queued one from the sweeper until then (a deferral until GitHub's reset).
      */
     async failDelivery(id, owner, code, message, now, options = {}) {
         const counted = options.countsAsFailure === false ? 0 : 1;
         const changed = await this.db.run(`UPDATE deliveries SET state = CASE WHEN ? = 1 AND failures + ? < ? THEN 'queued' ELSE 'failed' END,
-         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?
-       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [options.queue ? 1 : 0, counted, options.maxFailures ?? 2_147_483_647, counted, code, message.slice(0, 2000), now, id, owner]);
+         failures = failures + ?, error_code = ?, error_message = ?, finished_at = ?, not_before = ?
+       WHERE delivery_id = ? AND state = 'processing' AND owner = ?`, [
+            options.queue ? 1 : 0,
+            counted,
+            options.maxFailures ?? 2_147_483_647,
+            counted,
+            code,
+            message.slice(0, 2000),
+            now,
+            options.notBefore ?? null,
+            id,
+            owner,
+        ]);
         return changed === 1;
     }
     /**
@@ -3695,6 +3788,25 @@ function guardPlugin(octokit, options) {
             await guard(`${String(opts.method)} ${String(opts.url)}`);
         });
     }
+    const seen = options.onResponseHeaders;
+    if (seen) {
+        // Innermost, so every attempt's answer is read, a rate-limited one the throttling plugin retries included.
+        const tell = (headers) => {
+            if (typeof headers !== "object" || headers === null)
+                return;
+            try {
+                seen(headers);
+            }
+            catch {
+                // Reading the budget never fails a request.
+            }
+        };
+        octokit.hook.after("request", (response) => tell(response.headers));
+        octokit.hook.error("request", (err) => {
+            tell(err.response?.headers);
+            throw err;
+        });
+    }
     const failed = options.onAttemptFailed;
     if (failed) {
         // Innermost as well: each attempt's failure, not only the last one after the retries.
@@ -3774,6 +3886,7 @@ function guardedOctokitOptions(options = {}) {
         },
         ...(options.beforeEachRequest !== undefined ? { beforeEachRequest: options.beforeEachRequest } : {}),
         ...(options.onAttemptFailed !== undefined ? { onAttemptFailed: options.onAttemptFailed } : {}),
+        ...(options.onResponseHeaders !== undefined ? { onResponseHeaders: options.onResponseHeaders } : {}),
         log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
     };
 }
@@ -4158,12 +4271,15 @@ class AppClient {
     async installation(installationId) {
         try {
             // As @octokit/app's getInstallationOctokit: an Octokit of the same class whose auth is the
-            // installation's token, minted (and cached by auth-app) with a JWT from createJwt.
+            // installation's token, minted (and cached by auth-app) with a JWT from createJwt. Its
+            // answers' headers are told to the App with the installation's id (its rate limit).
+            const told = this.settings.onInstallationHeaders;
             const octokit = (await this.octokit.auth({
                 type: "installation",
                 installationId,
                 factory: (auth) => new auth.octokit.constructor({
                     ...auth.octokitOptions,
+                    ...(told === undefined ? {} : { onResponseHeaders: (headers) => told(installationId, headers) }),
                     authStrategy: dist_node/* createAppAuth */.K,
                     auth: { ...auth, installationId },
                 }),
@@ -4655,7 +4771,7 @@ async function heartbeats(store) {
     const rows = await store.db.all("SELECT replica_id, beat_at FROM heartbeats ORDER BY beat_at DESC LIMIT 20");
     return rows.map((r) => ({ replica_id: r.replica_id, beat_at: Number(r.beat_at) }));
 }
-const ops_NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at"];
+const ops_NUMERIC = ["lease_until", "attempts", "failures", "received_at", "finished_at", "not_before"];
 function numeric(row) {
     const out = { ...row };
     for (const k of ops_NUMERIC)
@@ -4670,12 +4786,14 @@ async function deliveryOverview(store, now, limit = 25) {
         total: Number(totals[0]?.n ?? 0),
         last_received_at: totals[0]?.last === null || totals[0]?.last === undefined ? null : Number(totals[0].last),
         // A processing one with an error is being retried after that failure (the sweeper keeps its last error meanwhile).
-        failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?)", [
+        failed: await select("state IN ('failed', 'queued', 'processing') AND error_code IS NOT NULL AND error_code NOT IN (?, ?, ?)", [
             "KILL_SWITCH_ENGAGED",
             "APP_DRAINING",
+            "GITHUB_BUDGET_LOW",
         ]),
         stuck: await select("state = 'processing' AND lease_until < ?", [now]),
         refused_paused: await select("state IN ('failed', 'queued') AND error_code = ?", ["KILL_SWITCH_ENGAGED"]),
+        deferred: await select("state IN ('queued', 'processing') AND error_code = ?", ["GITHUB_BUDGET_LOW"]),
     };
 }
 
@@ -5435,7 +5553,136 @@ async function redeliverySnapshot(store, _now) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/rate-budget.ts
+/**
+ * An installation's GitHub API budget (its primary rate limit), as data and pure rules. Every
+ * repository of an installation shares one hourly budget (5,000 requests, more for large
+ * installations); the App reads GitHub's `x-ratelimit-*` headers from each answer, records the
+ * latest per installation in the store, and before it starts a piece of work asks here whether
+ * that kind of work waits for the reset. The order in which kinds wait is written below
+ * (DEFERRAL_ORDER) and in docs/app.md ("Rate limits").
+ */
+
+/**
+ * The written order. Envelope PRs and audit runs (a proposal can wait an hour) wait first, below
+ * 10% of the limit (500 of 5,000); ledger PR upkeep below 5% (250); verified checks and runner B
+ * (what a pull request's merge waits on) last, only when the budget is nearly exhausted, below 1%
+ * (50). The floors keep a small installation limit from reaching the last calls.
+ */
+const DEFERRAL_ORDER = [
+    { tier: "first", kinds: ["audit_run", "envelope_pr"], fraction: 0.1, floor: 200 },
+    { tier: "middle", kinds: ["ledger_pr"], fraction: 0.05, floor: 100 },
+    { tier: "last", kinds: ["verified_check", "runner_b"], fraction: 0.01, floor: 20 },
+];
+function intHeader(headers, name) {
+    const raw = headers[name];
+    if (typeof raw !== "string" && typeof raw !== "number")
+        return null;
+    const text = String(raw).trim();
+    if (!/^\d+$/.test(text))
+        return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : null;
+}
+/**
+ * Reads `x-ratelimit-remaining`, `-limit`, `-reset` (epoch seconds), `-resource` and a
+ * `retry-after` (seconds) from one answer's headers. A reading is kept only when remaining,
+ * limit and reset are all present and sane; a retry-after alone is kept too.
+ */
+function parseRateHeaders(headers, now) {
+    const remaining = intHeader(headers, "x-ratelimit-remaining");
+    const limit = intHeader(headers, "x-ratelimit-limit");
+    const reset = intHeader(headers, "x-ratelimit-reset");
+    const retryAfter = intHeader(headers, "retry-after");
+    const resourceRaw = headers["x-ratelimit-resource"];
+    const resource = typeof resourceRaw === "string" && /^[a-z_]{1,40}$/.test(resourceRaw) ? resourceRaw : "core";
+    const reading = remaining !== null && limit !== null && limit > 0 && reset !== null && remaining <= limit;
+    const retryAfterUntil = retryAfter === null ? null : now + retryAfter * 1000;
+    if (!reading && retryAfterUntil === null)
+        return null;
+    return {
+        resource,
+        remaining: reading ? remaining : null,
+        limit: reading ? limit : null,
+        resetAt: reading ? reset * 1000 : null,
+        retryAfterUntil,
+    };
+}
+/** The tier a kind belongs to. */
+function tierOf(kind) {
+    const tier = DEFERRAL_ORDER.find((t) => t.kinds.includes(kind));
+    if (!tier)
+        throw new Error(`no deferral tier for ${kind}`);
+    return tier;
+}
+/** Below this many remaining calls (of `limit`), work of `kind` waits for the reset. */
+function thresholdFor(kind, limit) {
+    const tier = tierOf(kind);
+    return Math.max(Math.ceil(limit * tier.fraction), tier.floor);
+}
+/**
+ * Does work of `kind` for this installation wait? Not without a reading, nor once the reading's
+ * window has reset (the budget is full again); while a secondary limit's retry-after (from any
+ * replica) runs, every kind waits until it ends; otherwise a kind waits while the remainder is
+ * under its tier's threshold, until the reset.
+ */
+function budgetDecision(kind, reading, now) {
+    if (reading === null)
+        return { defer: false };
+    if (reading.retryAfterUntil !== null && reading.retryAfterUntil > now) {
+        return {
+            defer: true,
+            until: reading.retryAfterUntil,
+            reason: `GitHub asked installation ${reading.installationId} to wait (a secondary rate limit, retry-after) until ${new Date(reading.retryAfterUntil).toISOString()}`,
+        };
+    }
+    const { remaining, limit, resetAt } = reading;
+    if (remaining === null || limit === null || resetAt === null || resetAt <= now)
+        return { defer: false };
+    const threshold = thresholdFor(kind, limit);
+    if (remaining >= threshold)
+        return { defer: false };
+    const tier = tierOf(kind);
+    return {
+        defer: true,
+        until: resetAt,
+        reason: `installation ${reading.installationId} has ${remaining} of ${limit} GitHub API calls left (${reading.resource}), under the ${threshold} below which ${kind.replace("_", " ")} work waits (the ${tier.tier} to wait); it resumes after the reset at ${new Date(resetAt).toISOString()}`,
+    };
+}
+/**
+ * The kind of work a delivery is, from its event and payload, before any call: a completed
+ * `workflow_run` of a push is an audit run (it proposes envelope PRs); any other `workflow_run`
+ * is runner A or runner B (the verified check, the dual run); `pull_request` and
+ * `pull_request_review` evaluate verified checks again (and upkeep envelope and ledger PRs);
+ * `push` rebases ledger PRs. Null: work that makes no installation call worth deferring.
+ */
+function workKindOf(event, payload) {
+    const p = (payload ?? {});
+    switch (event) {
+        case "workflow_run":
+            return p.workflow_run?.event === "push" ? "audit_run" : "verified_check";
+        case "pull_request":
+        case "pull_request_review":
+            return "verified_check";
+        case "push":
+            return "ledger_pr";
+        default:
+            return null;
+    }
+}
+/** Work set aside for the installation's budget (GITHUB_BUDGET_LOW): recorded queued, taken up again at `until`. */
+class BudgetDeferral extends errors/* Refusal */.P_ {
+    kind;
+    until;
+    constructor(kind, until, reason) {
+        super("GITHUB_BUDGET_LOW", `deferred: ${reason}`);
+        this.kind = kind;
+        this.until = until;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/app/status.ts
+
 
 
 
@@ -5538,6 +5785,30 @@ async function budgetSnapshot(store, policy, now) {
         })),
     };
 }
+const WORK_KINDS = DEFERRAL_ORDER.flatMap((t) => [...t.kinds]);
+/** Each installation's recorded rate limit, what waits now, and the order (thresholds for a 5,000-call limit as an example). */
+async function gitHubBudget(store, now) {
+    const readings = await store.rateLimits.list();
+    return {
+        order: DEFERRAL_ORDER.map((t) => ({
+            tier: t.tier,
+            kinds: [...t.kinds],
+            waits_below: `max(${Math.round(t.fraction * 100)}% of the limit, ${t.floor}) calls left (${thresholdFor(t.kinds[0], 5000)} of 5,000)`,
+        })),
+        installations: readings.map((r) => ({
+            installation_id: r.installationId,
+            resource: r.resource,
+            remaining: r.remaining,
+            limit: r.limit,
+            resets_at: status_iso(r.resetAt),
+            reset_passed: r.resetAt !== null && r.resetAt <= now,
+            observed_at: new Date(r.observedAt).toISOString(),
+            observed_by: r.observedBy,
+            retry_after_until: r.retryAfterUntil !== null && r.retryAfterUntil > now ? new Date(r.retryAfterUntil).toISOString() : null,
+            deferring: r.resource === "core" ? WORK_KINDS.filter((k) => budgetDecision(k, r, now).defer) : [],
+        })),
+    };
+}
 async function statusSnapshot(store, now, options) {
     const kill = await store.killSwitch();
     const installations = await store.listInstallations();
@@ -5591,6 +5862,7 @@ async function statusSnapshot(store, now, options) {
             mode: i.mode,
             promoted_at: status_iso(i.promoted_at === null ? null : Number(i.promoted_at)),
         })),
+        github_budget: await gitHubBudget(store, now),
         refused_runs: refusedRuns.map((r) => ({
             repository: r.repository,
             run_id: r.run_id,
@@ -5723,6 +5995,10 @@ async function statusSnapshot(store, now, options) {
             failed: deliveries.failed.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)(d.error_code, where))),
             stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
             refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)("KILL_SWITCH_ENGAGED"))),
+            deferred: deliveries.deferred.map((d) => ({
+                ...deliveryLine(d, (0,errors/* hintOf */.$z)("GITHUB_BUDGET_LOW")),
+                resumes_at: status_iso(d.not_before ?? null),
+            })),
         },
         intake: intake && {
             last_request_at: status_iso(intake.last_request_at),
@@ -5850,6 +6126,31 @@ function redeliverySection(s) {
         x.action,
     ]), "None given up or refused.")}`;
 }
+function gitHubBudgetSection(s) {
+    const b = s.github_budget;
+    const order = `<p>When an installation's remainder runs low, work waits until the reset, in this order: ${b.order
+        .map((t) => `${esc(t.kinds.join(" and ").replaceAll("_", " "))} below ${esc(t.waits_below)}`)
+        .join("; then ")}. Deferred work is GITHUB_BUDGET_LOW and resumes by itself after the reset.</p>`;
+    const readings = table(["installation", "resource", "remaining / limit", "resets", "read", "secondary limit until", "waiting now"], b.installations.map((r) => [
+        r.installation_id,
+        r.resource,
+        new Raw(r.remaining === null
+            ? "—"
+            : `<span class="${r.deferring.length > 0 ? "overdue" : ""}">${esc(r.remaining)} / ${esc(r.limit)}</span>${r.reset_passed ? " (reset since)" : ""}`),
+        r.resets_at ?? "—",
+        `${r.observed_at} by ${r.observed_by}`,
+        r.retry_after_until ?? "—",
+        r.deferring.length > 0 ? r.deferring.join(", ") : "nothing",
+    ]), "No answer from GitHub read yet.");
+    const deferred = table(["delivery", "event", "received", "resumes", "message"], s.deliveries.deferred.map((d) => [
+        new Raw(`<code>${esc(d.delivery_id)}</code>`),
+        d.event,
+        d.received_at,
+        d.resumes_at ?? "—",
+        d.message ?? "",
+    ]), "No work deferred.");
+    return `${order}${readings}<h3>Deferred deliveries (GITHUB_BUDGET_LOW)</h3>${deferred}`;
+}
 /** The read-only status page. No forms, no actions: operators change state with the CLI. */
 function renderStatusHtml(s) {
     const kill = s.kill_switch.paused
@@ -5891,6 +6192,7 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
 <h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
 <h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
 <h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
+<h2>GitHub API budget</h2>${gitHubBudgetSection(s)}
 <h2>Redelivery sweep</h2>${redeliverySection(s)}
 <h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
 <h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
@@ -9221,6 +9523,96 @@ async function reportDualRun(ctx, id) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/app/rate-budget.ts
+
+
+/**
+ * Work of `kind` for an installation, given its budget as any replica last recorded it
+ * (core/rate-budget.ts budgetDecision): throws BudgetDeferral (GITHUB_BUDGET_LOW, naming the
+ * reset) when it waits. Nothing is sent to GitHub before this. A store that cannot be read
+ * throws STORE_UNAVAILABLE: the work is queued for the sweeper, never run unchecked.
+ */
+async function respectBudget(ctx, installationId, kind) {
+    const now = ctx.clock.now();
+    const decision = budgetDecision(kind, await ctx.store.rateLimits.get(installationId), now);
+    if (decision.defer)
+        throw new BudgetDeferral(kind, decision.until, decision.reason);
+}
+function merge(a, b) {
+    if (a === undefined || a.resource !== b.resource)
+        return b;
+    const reading = b.remaining !== null ? b : a;
+    const after = [a.retryAfterUntil, b.retryAfterUntil].filter((t) => t !== null);
+    return {
+        resource: b.resource,
+        remaining: reading.remaining,
+        limit: reading.limit,
+        resetAt: reading.resetAt,
+        retryAfterUntil: after.length > 0 ? Math.max(...after) : null,
+    };
+}
+/**
+ * Records what GitHub's answers to each installation's requests say of its budget, in the
+ * store (rate_limits), so every replica decides from it. Written as answers arrive, one write
+ * per installation at a time: answers that come while one is being written are folded into the
+ * next write (the latest reading, the latest retry-after). A write that fails is logged and
+ * dropped: the next answer writes again; reading the budget never fails a request.
+ */
+class RateRecorder {
+    store;
+    owner;
+    clock;
+    log;
+    pending = new Map();
+    writing = new Map();
+    constructor(store, owner, clock, log) {
+        this.store = store;
+        this.owner = owner;
+        this.clock = clock;
+        this.log = log;
+    }
+    /** One answer's headers, for installation `installationId`. */
+    seen(installationId, headers) {
+        const observed = parseRateHeaders(headers, this.clock.now());
+        if (observed === null)
+            return;
+        if (observed.retryAfterUntil !== null) {
+            this.log("warn", "github.secondary_limit", {
+                installation: installationId,
+                retry_after_until: new Date(observed.retryAfterUntil).toISOString(),
+            });
+        }
+        this.pending.set(installationId, merge(this.pending.get(installationId), observed));
+        if (!this.writing.has(installationId))
+            this.writing.set(installationId, this.drain(installationId));
+    }
+    async drain(installationId) {
+        try {
+            for (let next = this.pending.get(installationId); next !== undefined; next = this.pending.get(installationId)) {
+                this.pending.delete(installationId);
+                try {
+                    await this.store.rateLimits.record(installationId, next, this.owner, this.clock.now());
+                }
+                catch (err) {
+                    this.log("warn", "github.rate_limit_unrecorded", {
+                        installation: installationId,
+                        code: codeOf(err),
+                        message: err.message,
+                    });
+                }
+            }
+        }
+        finally {
+            this.writing.delete(installationId);
+        }
+    }
+    /** Resolves once every reading seen so far is written (or its write failed). */
+    async flushed() {
+        while (this.writing.size > 0)
+            await Promise.allSettled([...this.writing.values()]);
+    }
+}
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __webpack_require__(8815);
 ;// CONCATENATED MODULE: ./src/core/local-uses.ts
@@ -9564,6 +9956,7 @@ async function recordRunRefusal(ctx, role, repository, run, refusal, dualRunId =
 
 
 
+
 /** How long after a dispatch attempt GitHub's run listing is trusted to show the run it started. */
 const DISPATCH_LISTING_LAG_MS = 60_000;
 /**
@@ -9588,6 +9981,8 @@ async function dispatchRunnerB(ctx, id) {
     if (kill.paused) {
         await backToPending(new errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`));
     }
+    // Runner B waits for the installation's GitHub budget only when it is nearly exhausted (the last in the order).
+    await respectBudget(ctx, dual.installation_id, "runner_b").catch(backToPending);
     let reserved;
     try {
         reserved = await store.budget.reserve({ dualRunId: id, installationId: dual.installation_id, repository: dual.repository, owner, now: ctx.clock.now() }, settings.budget);
@@ -10064,6 +10459,8 @@ async function followRunB(ctx, dual, report) {
 
 
 
+
+
 /** The events the App subscribes to (app.yml), each with its handler. */
 const HANDLERS = new Map([
     ["workflow_run", onWorkflowRun],
@@ -10102,6 +10499,8 @@ class AppService {
     working = new external_node_async_hooks_.AsyncLocalStorage();
     /** The last redelivery pass this process ran (the store keeps the last of any replica). */
     lastRedelivery = null;
+    /** Each installation's GitHub budget as its answers say, recorded for every replica. */
+    rates;
     constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
         this.store = store;
         this.github = github;
@@ -10109,6 +10508,11 @@ class AppService {
         this.clock = clock;
         this.log = log;
         this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
+        this.rates = new RateRecorder(store, settings.replicaId, clock, log);
+    }
+    /** The headers of an answer to an installation's request (its rate limit, a secondary limit's retry-after). */
+    gitHubAnswered(installationId, headers) {
+        this.rates.seen(installationId, headers);
     }
     /** The claim owner: this process (replica id and incarnation). */
     get owner() {
@@ -10189,7 +10593,7 @@ class AppService {
      */
     async process(deliveryId, event, payload) {
         try {
-            const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload));
+            const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload)).finally(() => this.rates.flushed());
             this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
             return result;
         }
@@ -10267,16 +10671,23 @@ class AppService {
             // Past the drain bound, whatever failed was cut short by the shutdown: released, not failed.
             const code = this.stopping ? "APP_DRAINING" : codeOf(err);
             const message = err instanceof Error ? err.message : String(err);
+            // Deferred for the installation's budget: queued, and the sweeper leaves it until the reset.
+            const deferredUntil = !this.stopping && err instanceof BudgetDeferral ? err.until : undefined;
             const recorded = await this.store
                 .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
                 queue: (0,errors/* isTransient */.dg)(code),
                 countsAsFailure: !(0,errors/* isSetAside */.JA)(code),
                 maxFailures: MAX_QUEUED_FAILURES,
+                ...(deferredUntil === undefined ? {} : { notBefore: deferredUntil }),
             })
                 .catch(() => false);
             // Not logged here: the webhook intake logs one line per delivery outcome, the sweeper its own report.
             if (code === "KILL_SWITCH_ENGAGED" && recorded)
                 return { status: "queued", outcome: "recorded while paused; the sweeper processes it after resume" };
+            if (deferredUntil !== undefined && recorded) {
+                this.log("warn", "delivery.deferred", { delivery: deliveryId, github_event: event, code, message });
+                return { status: "queued", outcome: `${message}; the sweeper takes it up then` };
+            }
             if (code !== codeOf(err))
                 throw new errors/* Refusal */.P_("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
             throw err;
@@ -10341,6 +10752,10 @@ class AppService {
             return "pong";
         if (event === "installation")
             return `installation ${String(p.action)}`;
+        // The installation's budget first: work that waits in the written order sends nothing (GITHUB_BUDGET_LOW).
+        const kind = workKindOf(event, payload);
+        if (kind !== null && p.installation?.id !== undefined)
+            await respectBudget(this.ctx, p.installation.id, kind);
         const handler = HANDLERS.get(event);
         return handler ? handler(this.ctx, payload) : `ignored event ${event}`;
     }
@@ -10457,6 +10872,8 @@ async function startApp(config, options = {}) {
         beforeEachRequest: killSwitchGuard(store, () => service?.stopping === true, () => fence()),
         // A delivery whose GitHub calls fail shows it at once (waiting on GitHub, with the error), not after the retries.
         onAttemptFailed: (route, err) => service?.gitHubAttemptFailed(route, err),
+        // Every answer's rate-limit headers, recorded per installation for every replica (docs/app.md, Rate limits).
+        onInstallationHeaders: (installationId, headers) => service?.gitHubAnswered(installationId, headers),
         retries: config.githubRetries,
         throttle: config.githubThrottle,
         timeoutMs: config.githubTimeoutMs,
