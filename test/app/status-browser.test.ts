@@ -112,11 +112,15 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       const page = await browser.render(`${app.url}/status`);
       world.fake.clearFailures();
       expect(page.status).toBe(200);
-      // A sweep (every second) retrying the queued delivery may add its own error to the count.
-      expect(page.text).toMatch(/Needs attention: 1 failed delivery\(ies\); 1 stuck delivery\(ies\)(\.|; 1 sweep error\(s\)\.)/);
+      // GitHub failing is counted apart from a failed delivery: the delivery waits on GitHub (issue 32 item 5), at the
+      // configured API URL. A sweep (every second) retrying the queued delivery may add its own error to the count.
+      expect(page.text).toMatch(
+        /Needs attention: 1 delivery\(ies\) waiting on GitHub at http:\/\/127\.0\.0\.1:\d+ \(GITHUB_UNAVAILABLE\); 1 stuck delivery\(ies\)(\.|; 1 sweep error\(s\)\.)/,
+      );
       const failedSection = between(page.text, "Failed deliveries", "Stuck deliveries");
       expect(failedSection).toContain("failed-1");
       expect(failedSection).toContain("GITHUB_UNAVAILABLE");
+      expect(failedSection).toContain("waiting on GitHub (queued)");
       expect(failedSection).toContain("its sweeper retries it; nothing to redeliver");
       expect(failedSection).not.toContain("redeliver it from the App's settings");
       const stuckSection = between(page.text, "Stuck deliveries", "Deliveries held during a pause");
