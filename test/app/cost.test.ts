@@ -9,8 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/start.js";
 import type { LoggedRequest } from "../support/fake-github.js";
 import { pullRequestReviewWebhook, pullRequestWebhook, pushWebhook } from "../support/webhooks.js";
+import { createHash } from "node:crypto";
+import { logText } from "../support/logs.js";
 import {
   addRunA,
+  auditBundleFiles,
   completeRunB,
   deliverAndWait,
   dispatchedRuns,
@@ -91,6 +94,9 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
         "pull_request: opened, not the App's",
         "pull_request_review: submitted, not on a ledger PR",
         "push: no open ledger PR on the branch",
+        "workflow_run: audit run, verified (envelope PR opened)",
+        "workflow_run: audit run, a re-run on the same commit",
+        "workflow_run: audit run, a commit off the default branch (refused)",
       ].sort(),
     );
   });
@@ -142,6 +148,62 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
         commits: [{ added: [], modified: ["x"], removed: [] }],
       }),
     );
+  });
+
+  it("audit runs of main: verified and an envelope PR opened, a re-run, a tag off main refused", async () => {
+    await app.store.ensureInstallation(INSTALLATION, "acme", clock.now());
+    await app.store.promoteInstallation(INSTALLATION, "ops", clock.now());
+    const envelope = {
+      envelope_id: "widgets-envelope",
+      allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+      allowed_tools: [],
+      allowed_env: ["PATH"],
+      allowed_hosts: [],
+      network: "deny",
+    };
+    const text = JSON.stringify(envelope, null, 2) + "\n";
+    const hex = createHash("sha256").update(text).digest("hex");
+    const path = ".github/envelope-gate/envelope.json";
+    world.fake.commit(REPO, { [path]: text, [`${path}.sha256`]: `${hex}  envelope.json\n` }, { branch: "main", message: "the envelope" });
+    // 150 commits on main after the envelope: the audited commit is 120 back from the tip.
+    const history: string[] = [];
+    for (let i = 0; i < 150; i++) history.push(world.fake.commit(REPO, { "n.txt": String(i) }, { branch: "main", message: `c${i}` }));
+    const audit = (headSha: string, attempt = 1) => {
+      const run = world.fake.addWorkflowRun(REPO, {
+        head_sha: headSha,
+        head_branch: "main",
+        event: "push",
+        status: "completed",
+        conclusion: "success",
+      });
+      run.run_attempt = attempt;
+      const log = logText(`sha256:${hex}`, [{ kind: "env", key: "SUITE_TIMEOUT" }], {
+        meta: { run_id: String(run.id), workspace: "/home/runner/work/widgets/widgets", scratch: "/tmp/eg-scratch-1" },
+      });
+      world.fake.addArtifact(REPO, {
+        run_id: run.id,
+        name: "envelope-gate-evidence",
+        files: auditBundleFiles({ runId: run.id, headSha, log, envelope, envelopeHash: `sha256:${hex}` }),
+      });
+      return run;
+    };
+    const verified = audit(history[29] as string);
+    const opened = await cost(
+      "workflow_run: audit run, verified (envelope PR opened)",
+      "workflow_run",
+      workflowRunPayload(world.fake, verified, null),
+    );
+    expect(opened.outcome).toContain("envelope PR #");
+    // GitHub's re-run: the same run id, its next attempt, on the same commit.
+    verified.run_attempt = 2;
+    await cost("workflow_run: audit run, a re-run on the same commit", "workflow_run", workflowRunPayload(world.fake, verified, null));
+    const off = world.fake.commit(REPO, { "evil.txt": "x" }, { parent: history[10] as string, message: "evil" });
+    const refused = await cost(
+      "workflow_run: audit run, a commit off the default branch (refused)",
+      "workflow_run",
+      workflowRunPayload(world.fake, audit(off), null),
+    );
+    expect(refused.outcome).toContain("AUDIT_RUN_UNVERIFIED");
   });
 
   it("prints what each event cost (docs/app.md's figures)", () => {

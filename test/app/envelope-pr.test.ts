@@ -9,7 +9,6 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppConfig } from "../../src/app/config.js";
 import type { RunningApp } from "../../src/app/start.js";
-import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import type { AuditRun, EnvelopePr } from "../../src/store/index.js";
 import { APP_BOT_LOGIN } from "../support/fake-github-app.js";
 import { CONTENTS_INLINE_BYTES, HttpError, pullJson, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
@@ -18,6 +17,7 @@ import { logText, type Event } from "../support/logs.js";
 import { pullRequestWebhook } from "../support/webhooks.js";
 import { program, run as observe, sandbox } from "../observer/harness.js";
 import {
+  auditBundleFiles,
   deliverAndWait,
   INSTALLATION,
   pgSchema,
@@ -45,47 +45,9 @@ const CURRENT_TEXT = JSON.stringify(CURRENT, null, 2) + "\n";
 const HASH = `sha256:${createHash("sha256").update(CURRENT_TEXT).digest("hex")}`;
 const META = { workspace: "/home/runner/work/widgets/widgets", scratch: "/tmp/eg-scratch-1" };
 
-/** An audit run's evidence bundle as the Action's `mode: audit` uploads it. */
+/** An audit run's evidence bundle as the Action's `mode: audit` uploads it, under CURRENT. */
 function auditBundle(runId: number, headSha: string, log: string, mode: string | null = "audit"): Record<string, Uint8Array> {
-  const runner = {
-    runner_name: "GitHub Actions 2",
-    machine_id: "machine-aaaa1111",
-    os: "linux",
-    arch: "x64",
-    cpus: 2,
-    cpu_model: "Test CPU",
-    locale: "C.UTF-8",
-    timezone: "UTC",
-    run_id: String(runId),
-    run_attempt: "1",
-    workflow_run_id: String(runId),
-    repository: REPO,
-    head_sha: headSha,
-    pull_number: null,
-    dual_run_id: null,
-    envelope_hash: HASH,
-    envelope_id: CURRENT.envelope_id,
-    ...(mode === null ? {} : { mode }),
-  };
-  const files = new Map<string, Uint8Array>([
-    ["observer.jsonl", new TextEncoder().encode(log)],
-    ["runner.json", encodeJson(runner)],
-    [
-      "verdict.json",
-      encodeJson({
-        verdict: "envelope_fail",
-        envelope_id: CURRENT.envelope_id,
-        envelope_hash: HASH,
-        events: 3,
-        violations: [],
-        error: null,
-        log: null,
-      }),
-    ],
-    ["suggested-envelope.json", encodeJson(CURRENT)],
-  ]);
-  const built = buildManifest(files);
-  return { ...Object.fromEntries(files), "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) };
+  return auditBundleFiles({ runId, headSha, log, envelope: CURRENT, envelopeHash: HASH, mode });
 }
 
 function backendConfig(backend: "sqlite" | "postgres", schema: string): Partial<AppConfig> {

@@ -11,6 +11,7 @@ import { startApp, type RunningApp } from "../../src/app/start.js";
 import { inlineSecret } from "../../src/app/secrets.js";
 import { signPayload } from "../../src/app/server.js";
 import type { Clock } from "../../src/app/context.js";
+import { buildManifest, encodeJson } from "../../src/core/evidence.js";
 import { startFakeGitHub, type FakeGitHub, type FakePull, type FakeWorkflowRun } from "../support/fake-github.js";
 import { checkWebhook, webhookName } from "../support/openapi.js";
 import { workflowRunWebhook } from "../support/webhooks.js";
@@ -463,4 +464,55 @@ export async function pgProxy(
     },
     restore: () => listen(port),
   };
+}
+
+/** An audit run's evidence bundle as the Action's `mode: audit` uploads it (`mode` null: none in runner.json). */
+export function auditBundleFiles(spec: {
+  runId: number;
+  headSha: string;
+  log: string;
+  envelope: { envelope_id: string };
+  envelopeHash: string;
+  mode?: string | null;
+}): Record<string, Uint8Array> {
+  const mode = spec.mode === undefined ? "audit" : spec.mode;
+  const runner = {
+    runner_name: "GitHub Actions 2",
+    machine_id: "machine-aaaa1111",
+    os: "linux",
+    arch: "x64",
+    cpus: 2,
+    cpu_model: "Test CPU",
+    locale: "C.UTF-8",
+    timezone: "UTC",
+    run_id: String(spec.runId),
+    run_attempt: "1",
+    workflow_run_id: String(spec.runId),
+    repository: REPO,
+    head_sha: spec.headSha,
+    pull_number: null,
+    dual_run_id: null,
+    envelope_hash: spec.envelopeHash,
+    envelope_id: spec.envelope.envelope_id,
+    ...(mode === null ? {} : { mode }),
+  };
+  const files = new Map<string, Uint8Array>([
+    ["observer.jsonl", new TextEncoder().encode(spec.log)],
+    ["runner.json", encodeJson(runner)],
+    [
+      "verdict.json",
+      encodeJson({
+        verdict: "envelope_fail",
+        envelope_id: spec.envelope.envelope_id,
+        envelope_hash: spec.envelopeHash,
+        events: 3,
+        violations: [],
+        error: null,
+        log: null,
+      }),
+    ],
+    ["suggested-envelope.json", encodeJson(spec.envelope)],
+  ]);
+  const built = buildManifest(files);
+  return { ...Object.fromEntries(files), "manifest.json": built.bytes, "manifest.json.sha256": new TextEncoder().encode(built.digestLine) };
 }
