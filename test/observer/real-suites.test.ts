@@ -129,14 +129,14 @@ describe("real suites adopted with envelope-gate", () => {
     async () => {
       expect(JAIL_AVAILABLE, "no run jail").toBe(true);
       // sh needs HOME (withheld: proposed unobserved in round 1); under that suggestion it gets as far
-      // as a Node child reading EG_SECOND_KEY (round 1's enforced check fails on it; round 2 learns it).
+      // as a Node child reading EG_SECOND_MODE (round 1's enforced check fails on it; round 2 learns it).
       const suite: Suite = {
         name: "node",
         title: "two rounds",
         debian: [],
         env: () => ({}),
         prepare: () => undefined,
-        command: () => ["sh", "-c", `[ -n "$HOME" ] || exit 3; exec ${process.execPath} -e "void process.env.EG_SECOND_KEY"`],
+        command: () => ["sh", "-c", `[ -n "$HOME" ] || exit 3; exec ${process.execPath} -e "void process.env.EG_SECOND_MODE"`],
         hostile: () => ({ what: "", violation: "" }),
       };
       const a = await adopt(suite, { cli: CLI, tmp: TEST_TMP, hostile: false });
@@ -150,11 +150,11 @@ describe("real suites adopted with envelope-gate", () => {
         program: expect.stringMatching(/^(?:dash|bash|sh)$/),
       });
       expect(one?.enforced.code).toBe(0);
-      expect(one?.enforcedCheck.violations.map((v) => v.id)).toEqual(["undeclared_env:EG_SECOND_KEY"]);
+      expect(one?.enforcedCheck.violations.map((v) => v.id)).toEqual(["undeclared_env:EG_SECOND_MODE"]);
       // Round 2 records under round 1's suggestion and learns the key from its log.
       expect(two?.envelope).toEqual(one?.suggested);
-      expect(two?.entries.map((e) => [e.entry, e.unobserved])).toEqual([["EG_SECOND_KEY", false]]);
-      expect(a.suggested.allowed_env).toContain("EG_SECOND_KEY");
+      expect(two?.entries.map((e) => [e.entry, e.unobserved])).toEqual([["EG_SECOND_MODE", false]]);
+      expect(a.suggested.allowed_env).toContain("EG_SECOND_MODE");
       expect(a.suggested.allowed_env).toContain("HOME");
       expect(a.enforced.code).toBe(0);
       expect(a.enforcedCheck.verdict).toBe("pass");
