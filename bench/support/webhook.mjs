@@ -1,4 +1,4 @@
-// A signed `workflow_run` delivery to an App, over a keep-alive agent, as the App benches send it.
+// A signed delivery (`workflow_run` unless `item.event` names another) to an App, over a keep-alive agent, as the App benches send it.
 import { createHmac } from "node:crypto";
 import http from "node:http";
 
@@ -16,7 +16,7 @@ export function deliverSigned(url, item, secret, agent) {
         agent,
         headers: {
           "content-type": "application/json",
-          "x-github-event": "workflow_run",
+          "x-github-event": item.event ?? "workflow_run",
           "x-github-delivery": item.id,
           "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(item.body).digest("hex")}`,
         },
