@@ -43164,7 +43164,7 @@ function verifyBundle(files) {
         }
     }
     for (const name of files.keys()) {
-        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !Object.hasOwn(listed, name)) {
             mismatch(`${name} is in the bundle but not in the manifest`);
         }
     }
@@ -48426,7 +48426,7 @@ function baseLogFromZip(zip) {
     const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
     const { manifest } = verifyBundle(files);
     const log = files.get(EVIDENCE_FILES.observerLog);
-    if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
+    if (log === undefined || !Object.hasOwn(manifest.files, EVIDENCE_FILES.observerLog))
         throw new errors_Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
     // Read by the reader check uses: a cut or malformed log is refused with check's code.
     walkLog({ file: EVIDENCE_FILES.observerLog, bytes: log }, null);

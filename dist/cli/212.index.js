@@ -7184,7 +7184,7 @@ function verifyBundle(files) {
         }
     }
     for (const name of files.keys()) {
-        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+        if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !Object.hasOwn(listed, name)) {
             mismatch(`${name} is in the bundle but not in the manifest`);
         }
     }

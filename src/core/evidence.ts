@@ -104,7 +104,7 @@ export function verifyBundle(files: ReadonlyMap<string, Uint8Array>): { digest: 
     }
   }
   for (const name of files.keys()) {
-    if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !(name in listed)) {
+    if (name !== MANIFEST_FILE && name !== MANIFEST_DIGEST_FILE && !Object.hasOwn(listed, name)) {
       mismatch(`${name} is in the bundle but not in the manifest`);
     }
   }

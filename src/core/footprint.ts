@@ -183,7 +183,7 @@ export function baseLogFromZip(zip: Uint8Array): Uint8Array {
   const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
   const { manifest } = verifyBundle(files);
   const log = files.get(EVIDENCE_FILES.observerLog);
-  if (log === undefined || !(EVIDENCE_FILES.observerLog in manifest.files))
+  if (log === undefined || !Object.hasOwn(manifest.files, EVIDENCE_FILES.observerLog))
     throw new Refusal("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
   // Read by the reader check uses: a cut or malformed log is refused with check's code.
   walkLog({ file: EVIDENCE_FILES.observerLog, bytes: log }, null);
