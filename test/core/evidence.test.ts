@@ -50,7 +50,10 @@ describe("evidence manifest", () => {
     expect(code(() => verifyBundle(extra))).toBe("EVIDENCE_DIGEST_MISMATCH");
     // A name only Object's prototype has is not listed either.
     for (const inherited of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
-      expect(code(() => verifyBundle(new Map(good).set(inherited, enc("x")))), inherited).toBe("EVIDENCE_DIGEST_MISMATCH");
+      expect(
+        code(() => verifyBundle(new Map(good).set(inherited, enc("x")))),
+        inherited,
+      ).toBe("EVIDENCE_DIGEST_MISMATCH");
     }
     const manifestEdited = new Map(good).set("manifest.json", enc(new TextDecoder().decode(good.get("manifest.json")) + " "));
     expect(code(() => verifyBundle(manifestEdited))).toBe("EVIDENCE_DIGEST_MISMATCH");
