@@ -4649,6 +4649,12 @@ class StraceParser {
     pendingWrites = [];
     /** eBPF recorder: the `@exec` announcing the exec line being read. */
     announcedExec = null;
+    /**
+     * Without the eBPF recorder, the program a process runs is read from /proc after its exec
+     * line: late on a busy machine, when the process may have run its next program already. Held
+     * until that process's next exec, exit or the end: one equal to its next exec was read late.
+     */
+    lateExe = new Map();
     constructor(options) {
         this.options = options;
         this.view = options.jailed?.view ?? new PathView([]);
@@ -4685,6 +4691,15 @@ class StraceParser {
         if (this.pending !== "")
             this.line(this.pending);
         this.pending = "";
+        for (const tgid of [...this.lateExe.keys()])
+            this.emitLateExe(tgid);
+    }
+    emitLateExe(tgid) {
+        const held = this.lateExe.get(tgid);
+        if (held === undefined)
+            return;
+        this.lateExe.delete(tgid);
+        this.options.emit(held);
     }
     /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
     recorded(tgid) {
@@ -4748,6 +4763,7 @@ class StraceParser {
             }
             // The thread is gone: a call it left unfinished never returns.
             this.abandon(tid);
+            this.emitLateExe(tid);
             this.exitLine(tid, rest);
             return;
         }
@@ -5037,10 +5053,20 @@ class StraceParser {
         const announced = this.announcedExec;
         const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
         const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
+        const held = this.lateExe.get(tgid);
+        if (held !== undefined && held.path === resolved)
+            this.lateExe.delete(tgid);
+        else
+            this.emitLateExe(tgid);
         this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
         const exe = this.ebpf ? (announced?.exe ?? null) : (this.facts.exe(tgid)?.replace(/ \(deleted\)$/, "") ?? null);
-        if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
-            this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv });
+        if (exe === null || !exe.startsWith("/") || this.view.recorded(exe) === resolved)
+            return;
+        const kernels = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
+        if (this.ebpf)
+            this.options.emit(kernels);
+        else
+            this.lateExe.set(tgid, kernels);
     }
     open(tgid, row, args, ok, retPath) {
         const flags = row.flags === null ? undefined : args[row.flags];

@@ -22,6 +22,8 @@ import { SYSCALL_TABLE, follows, type SyscallRow } from "./syscall-table.js";
 export { TRACED_SYSCALLS, injectedSyscalls, straceArgs } from "./strace-args.js";
 export type { ProcessEvent } from "./process-event.js";
 
+type ExecEvent = Extract<ProcessEvent, { kind: "exec" }>;
+
 const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
 
 /** How the traced tree's first process ended, from strace's own exit line. */
@@ -103,6 +105,12 @@ export class StraceParser {
   private pendingWrites: WriteEvent[] = [];
   /** eBPF recorder: the `@exec` announcing the exec line being read. */
   private announcedExec: { tgid: number; inner: number; exe: string } | null = null;
+  /**
+   * Without the eBPF recorder, the program a process runs is read from /proc after its exec
+   * line: late on a busy machine, when the process may have run its next program already. Held
+   * until that process's next exec, exit or the end: one equal to its next exec was read late.
+   */
+  private readonly lateExe = new Map<number, ExecEvent>();
 
   constructor(options: StraceParserOptions) {
     this.options = options;
@@ -141,6 +149,14 @@ export class StraceParser {
   finish(): void {
     if (this.pending !== "") this.line(this.pending);
     this.pending = "";
+    for (const tgid of [...this.lateExe.keys()]) this.emitLateExe(tgid);
+  }
+
+  private emitLateExe(tgid: number): void {
+    const held = this.lateExe.get(tgid);
+    if (held === undefined) return;
+    this.lateExe.delete(tgid);
+    this.options.emit(held);
   }
 
   /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
@@ -199,6 +215,7 @@ export class StraceParser {
       }
       // The thread is gone: a call it left unfinished never returns.
       this.abandon(tid);
+      this.emitLateExe(tid);
       this.exitLine(tid, rest);
       return;
     }
@@ -468,10 +485,15 @@ export class StraceParser {
     const announced = this.announcedExec;
     const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
     const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
+    const held = this.lateExe.get(tgid);
+    if (held !== undefined && held.path === resolved) this.lateExe.delete(tgid);
+    else this.emitLateExe(tgid);
     this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
     const exe = this.ebpf ? (announced?.exe ?? null) : (this.facts.exe(tgid)?.replace(/ \(deleted\)$/, "") ?? null);
-    if (exe !== null && exe.startsWith("/") && this.view.recorded(exe) !== resolved)
-      this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv });
+    if (exe === null || !exe.startsWith("/") || this.view.recorded(exe) === resolved) return;
+    const kernels: ExecEvent = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
+    if (this.ebpf) this.options.emit(kernels);
+    else this.lateExe.set(tgid, kernels);
   }
 
   private open(tgid: number, row: Extract<SyscallRow, { kind: "open" }>, args: string[], ok: boolean, retPath: string | null): void {

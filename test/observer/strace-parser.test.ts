@@ -698,3 +698,42 @@ describe("strace output parser: paths the kernel used (issue 29)", () => {
     expect(events).toEqual([{ kind: "write", tgid: P, path: "/work/x", op: "mkdir" }]);
   });
 });
+
+describe("strace output parser: the program /proc says a process runs, read after its exec line", () => {
+  const sh = realpathSync("/bin/sh");
+  const trueBin = realpathSync("/usr/bin/true");
+  const envBin = realpathSync("/usr/bin/env");
+  /** `exe` answers what /proc/PID/exe says when the parser asks: on a busy machine, after the process moved on. */
+  const run = (exe: string, lines: string[]): string[] => {
+    const events: ProcessEvent[] = [];
+    let asked = 0;
+    // Its first exec's reading; later ones find the program the line names.
+    const facts: ProcessFacts = { ...NO_PROCESSES, exe: (pid) => (pid !== 300 ? null : asked++ === 0 ? exe : trueBin) };
+    const parser = new StraceParser({ cwd: "/work", plumbing: new Set(), emit: (e) => events.push(e), facts });
+    parser.push(lines.map((l) => l + "\n").join(""));
+    parser.finish();
+    return events.filter((e) => e.kind === "exec").map((e) => (e.kind === "exec" ? `${e.path} ${e.argv.join(" ")}` : ""));
+  };
+  const execLine = (path: string, argv: string[]): string =>
+    `300 execve(${hex(path)}, [${argv.map(hex).join(", ")}], 0x1 /* 3 vars */) = 0`;
+
+  it("a program the process ran next, read late, is not said twice with the earlier program's argv", () => {
+    expect(
+      run(trueBin, [
+        execLine("/bin/sh", ["sh", "-c", "x"]),
+        execLine("/usr/bin/true", ["true", "from-thread"]),
+        "300 +++ exited with 0 +++",
+      ]),
+    ).toEqual([`${sh} sh -c x`, `${trueBin} true from-thread`]);
+  });
+
+  it("a program the kernel ran in place of the one named is said, before the process's next program and at its exit", () => {
+    expect(run(envBin, [execLine("/bin/sh", ["sh"]), execLine("/usr/bin/true", ["true"])])).toEqual([
+      `${sh} sh`,
+      `${envBin} sh`,
+      `${trueBin} true`,
+    ]);
+    expect(run(envBin, [execLine("/bin/sh", ["sh"]), "300 +++ exited with 0 +++"])).toEqual([`${sh} sh`, `${envBin} sh`]);
+    expect(run(envBin, [execLine("/bin/sh", ["sh"])])).toEqual([`${sh} sh`, `${envBin} sh`]);
+  });
+});
