@@ -37774,12 +37774,6 @@ const KIND_FIELDS = {
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
-;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 ;// CONCATENATED MODULE: ./src/core/env-sets.ts
 /**
  * Named key sets for `allowed_env` (`@ci`, `@agents`, `@terminal`): the detection lists that
@@ -38060,7 +38054,30 @@ function commitRunEnvironment(caller) {
     }
     return out;
 }
+/**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+const PROXY_ENV_KEYS = new Set([
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "NODE_USE_ENV_PROXY",
+]);
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
+;// CONCATENATED MODULE: ./schema/envelope.schema.json
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 ;// CONCATENATED MODULE: ./src/core/never-proposed.ts
 /**
  * What a proposal (`suggest`, the audit summary's suggestion, the App's envelope PR) never allows,
@@ -38106,28 +38123,169 @@ const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVe
 const PROGRAM_CONTROL_KEYS = [
     "NODE_OPTIONS",
     "NODE_REPL_EXTERNAL_MODULE",
+    "NODE_PATH",
+    "NODE_ICU_DATA",
+    "ELECTRON_RUN_AS_NODE",
     "PYTHONSTARTUP",
     "PYTHONINSPECT",
     "PYTHONBREAKPOINT",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONUSERBASE",
+    "PYTHONEXECUTABLE",
+    "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS",
     "PERL5OPT",
     "PERL5DB",
+    "PERL5LIB",
+    "PERLLIB",
     "RUBYOPT",
+    "RUBYLIB",
     "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS",
     "JDK_JAVA_OPTIONS",
+    "JAVA_OPTS",
+    "MAVEN_OPTS",
+    "MAVEN_ARGS",
+    "GRADLE_OPTS",
+    "SBT_OPTS",
     "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS4",
+    "PROMPT_COMMAND",
     "RUSTC_WRAPPER",
     "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC",
+    "RUSTDOC",
+    "RUSTFLAGS",
+    "RUSTDOCFLAGS",
+    "GOFLAGS",
+    "GOTOOLCHAIN",
     "GIT_SSH_COMMAND",
     "GIT_SSH",
     "GIT_PROXY_COMMAND",
     "GIT_EXTERNAL_DIFF",
     "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "GIT_COMMON_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_ALLOW_PROTOCOL",
+    "GIT_PROTOCOL_FROM_USER",
+    "YARN_YARN_PATH",
+    "YARN_PLUGINS",
+    "YARN_ENABLE_SCRIPTS",
+    "GCONV_PATH",
+    "OPENSSL_CONF",
+    "OPENSSL_ENGINES",
+    "OPENSSL_MODULES",
+    "DOTNET_STARTUP_HOOKS",
+    "DOTNET_ADDITIONAL_DEPS",
+    "LUA_INIT",
+    "LUA_PATH",
+    "LUA_CPATH",
+    "PHP_INI_SCAN_DIR",
+    "PHPRC",
+    "DOCKER_HOST",
+    // npm reads its configuration from npm_config_<name>, in any case (npm_config_shell, NPM_CONFIG_SHELL).
+    "npm_config_node_options",
+    "npm_config_script_shell",
+    "npm_config_shell",
+    "npm_config_git",
+    "npm_config_node_gyp",
+    "npm_config_onload_script",
+    "npm_config_editor",
+    "npm_config_browser",
+    "npm_config_viewer",
+    "npm_config_ignore_scripts",
 ];
-/** Program-control keys by prefix: the dynamic loader's. */
-const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"];
-/** Keys that turn off a program's TLS certificate checks. */
-const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"];
+/**
+ * Program-control keys by prefix: the dynamic loader's, bash's exported functions (`BASH_FUNC_f%%`),
+ * .NET's profilers, and cargo's compilers, wrappers, runners and linkers.
+ */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "CORECLR_PROFILER", "COR_PROFILER", "COMPlus_"];
+const CARGO_PROGRAM_KEY = /^CARGO_(?:BUILD_(?:RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS)|ENCODED_RUSTFLAGS|ENCODED_RUSTDOCFLAGS|TARGET_[A-Za-z0-9_]+_(?:RUNNER|LINKER|RUSTFLAGS))$/;
+/**
+ * Keys that turn off a program's TLS certificate checks or name the certificates it trusts (a CA
+ * of the writer's, a registry over plain HTTP, a checksum database turned off).
+ */
+const TLS_SWITCHES = [
+    "NODE_TLS_REJECT_UNAUTHORIZED",
+    "NODE_EXTRA_CA_CERTS",
+    "GIT_SSL_NO_VERIFY",
+    "GIT_SSL_CAINFO",
+    "GIT_SSL_CAPATH",
+    "GIT_SSL_CERT",
+    "PYTHONHTTPSVERIFY",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "CURL_CA_BUNDLE",
+    "REQUESTS_CA_BUNDLE",
+    "AWS_CA_BUNDLE",
+    "PIP_TRUSTED_HOST",
+    "PIP_CERT",
+    "PIP_CLIENT_CERT",
+    "UV_INSECURE_HOST",
+    "YARN_ENABLE_STRICT_SSL",
+    "YARN_CA_FILE_PATH",
+    "YARN_HTTPS_CA_FILE_PATH",
+    "YARN_UNSAFE_HTTP_WHITELIST",
+    "CARGO_HTTP_CAINFO",
+    "CARGO_HTTP_CHECK_REVOKE",
+    "DOCKER_CERT_PATH",
+    "DOCKER_TLS_VERIFY",
+    "BUNDLE_SSL_CA_CERT",
+    "BUNDLE_SSL_VERIFY_MODE",
+    "GOINSECURE",
+    "GOSUMDB",
+    "GONOSUMDB",
+    "GONOSUMCHECK",
+    "GOPRIVATE",
+    "npm_config_strict_ssl",
+    "npm_config_cafile",
+    "npm_config_ca",
+    "npm_config_cert",
+];
+/** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
+const CARRIER_KEYS = [
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "SSH_AUTH_SOCK",
+    "GNUPGHOME",
+    "GPG_AGENT_INFO",
+    "NETRC",
+    "DOCKER_CONFIG",
+    "KUBECONFIG",
+    "CLOUDSDK_CONFIG",
+    "AWS_CONFIG_FILE",
+    "AWS_PROFILE",
+    "PIP_CONFIG_FILE",
+    "UV_CONFIG_FILE",
+    "YARN_RC_FILENAME",
+    "TF_CLI_CONFIG_FILE",
+    "CONDARC",
+    "GEMRC",
+    "BUNDLE_USER_CONFIG",
+    "BUNDLE_APP_CONFIG",
+    "GOENV",
+    "PIP_FIND_LINKS",
+    "UV_FIND_LINKS",
+    "npm_config_userconfig",
+    "npm_config_globalconfig",
+];
+/** Prefixes every key under which is a credential carrier: uv's named indexes, cargo's registries. */
+const CARRIER_PREFIXES = ["UV_INDEX", "UV_DEFAULT_INDEX", "CARGO_REGISTRIES_", "POETRY_REPOSITORIES_", "POETRY_HTTP_BASIC_"];
+/** `key` among `keys`; npm's keys in any case, as npm reads them. */
+const listed = (keys, key) => keys.includes(key) || (/^npm_config_/i.test(key) && keys.includes(`npm_config_${key.slice("npm_config_".length).toLowerCase()}`));
 const exact = (keys) => (key) => keys.includes(key);
 /** The table, in order: a key takes the first row that matches it, and that row's reason. */
 const KEY_TABLE = [
@@ -38168,27 +38326,22 @@ const KEY_TABLE = [
     },
     {
         kind: "credential_carrier",
-        test: (key) => /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
-        why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
-    },
-    {
-        kind: "credential_carrier",
-        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
-        why: "credential carrier: a package index URL, which carries the password where the index has one",
+        test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)),
+        why: "credential carrier: names the file, agent or index a tool reads its registry, cloud or signing credentials from (.npmrc, .netrc, pip.conf, kubeconfig, the ssh agent's socket, a keyring)",
     },
     {
         kind: "program_control",
-        test: exact(TLS_SWITCHES),
-        why: "program control: a security switch that turns off TLS certificate checks",
+        test: (key) => listed(TLS_SWITCHES, key),
+        why: "program control: a security switch that turns off TLS certificate or checksum checks, or names the certificates trusted",
     },
     {
         kind: "program_control",
         test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
-        why: "program control: tells the dynamic loader what to load into every program",
+        why: "program control: tells the dynamic loader, bash or the .NET runtime what to load into a program",
     },
     {
         kind: "program_control",
-        test: exact(PROGRAM_CONTROL_KEYS),
+        test: (key) => listed(PROGRAM_CONTROL_KEYS, key) || CARGO_PROGRAM_KEY.test(key),
         why: "program control: makes a program load or run code its value names",
     },
     {
@@ -38206,6 +38359,16 @@ const KEY_TABLE = [
         test: (key) => CREDENTIAL_KEY.test(key),
         why: "credential: names a secret (a token, password, key, session, connection string or the like)",
     },
+    {
+        kind: "credential_carrier",
+        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$|REGISTR(?:Y|IES)/i.test(key),
+        why: "credential carrier: a package index or registry, which carries the password where it has one and decides what is installed",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /PROXY$/i.test(key) && !PROXY_ENV_KEYS.has(key),
+        why: "credential carrier: a tool's own proxy, which carries its password where it has one and sees or bypasses every request (the standard HTTP_PROXY keys are the run wrapper's under allowlist: docs/envelope.md)",
+    },
 ];
 /** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
 function keyApart(key) {
@@ -38213,20 +38376,25 @@ function keyApart(key) {
     return row === undefined ? null : { kind: row.kind, why: row.why };
 }
 /**
- * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
- * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ * Why a family `prefix*` is never proposed: it would cover a key of the table's lists or a
+ * namespace of them (NODE* covers NODE_OPTIONS, GIT_* GIT_SSH_COMMAND, npm_* npm_config_shell,
+ * CARGO_* cargo's runners). Compared without case: npm reads its keys in any case. Its keys are
+ * proposed exactly instead (each one the table lets through).
  */
 function familyApart(prefix) {
+    const head = prefix.toLowerCase();
+    const overlaps = (p) => p.toLowerCase().startsWith(head) || head.startsWith(p.toLowerCase());
     const covered = [
-        ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
-        ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
-        ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+        ...[...PROGRAM_CONTROL_PREFIXES, ...CARRIER_PREFIXES, "CARGO_BUILD_", "CARGO_TARGET_", "CARGO_ENCODED_", "GIT_CONFIG"]
+            .filter(overlaps)
+            .map((p) => `${p}*`),
+        ...[...PROGRAM_CONTROL_KEYS, ...TLS_SWITCHES, ...CARRIER_KEYS].filter((k) => k.toLowerCase().startsWith(head)),
     ];
     if (covered.length === 0)
         return null;
     return {
         kind: "program_control",
-        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control or credential carriers): its keys are proposed exactly`,
     };
 }
 /** The system's directories: never a root a proposal names (a write there outlives the run on a self-hosted runner). */
@@ -38842,23 +39010,8 @@ function unknownHostSet(entry) {
 
 
 
-/**
- * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
- * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
- * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
- * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
- */
-const PROXY_ENV_KEYS = new Set([
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "NO_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-    "no_proxy",
-    "NODE_USE_ENV_PROXY",
-]);
+
+
 /**
  * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
  * that a read-only git writes nothing into a protected `.git` (`.git/index.lock`): a write git

@@ -6517,6 +6517,7 @@ function reportResult(file, name, said, ended) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   dU: () => (/* binding */ RUN_IDENTITY_WRAPPER),
 /* harmony export */   gL: () => (/* binding */ ENV_SETS),
+/* harmony export */   mA: () => (/* binding */ PROXY_ENV_KEYS),
 /* harmony export */   z_: () => (/* binding */ isRunIdentityKey)
 /* harmony export */ });
 /* unused harmony exports RUN_IDENTITY_CANONICAL, RUN_IDENTITY_REMOVED, runEnvironment, commitRunEnvironment */
@@ -6799,6 +6800,23 @@ function commitRunEnvironment(caller) {
     }
     return out;
 }
+/**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+const PROXY_ENV_KEYS = new Set([
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+    "NODE_USE_ENV_PROXY",
+]);
 
 
 /***/ }),
@@ -9529,28 +9547,169 @@ const MACHINE_KEY = /^(?:RUNNER_(?:NAME|TRACKING_ID|ENVIRONMENT)|ImageOS|ImageVe
 const PROGRAM_CONTROL_KEYS = [
     "NODE_OPTIONS",
     "NODE_REPL_EXTERNAL_MODULE",
+    "NODE_PATH",
+    "NODE_ICU_DATA",
+    "ELECTRON_RUN_AS_NODE",
     "PYTHONSTARTUP",
     "PYTHONINSPECT",
     "PYTHONBREAKPOINT",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PYTHONUSERBASE",
+    "PYTHONEXECUTABLE",
+    "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS",
     "PERL5OPT",
     "PERL5DB",
+    "PERL5LIB",
+    "PERLLIB",
     "RUBYOPT",
+    "RUBYLIB",
     "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS",
     "JDK_JAVA_OPTIONS",
+    "JAVA_OPTS",
+    "MAVEN_OPTS",
+    "MAVEN_ARGS",
+    "GRADLE_OPTS",
+    "SBT_OPTS",
     "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS4",
+    "PROMPT_COMMAND",
     "RUSTC_WRAPPER",
     "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC",
+    "RUSTDOC",
+    "RUSTFLAGS",
+    "RUSTDOCFLAGS",
+    "GOFLAGS",
+    "GOTOOLCHAIN",
     "GIT_SSH_COMMAND",
     "GIT_SSH",
     "GIT_PROXY_COMMAND",
     "GIT_EXTERNAL_DIFF",
     "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "GIT_COMMON_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_ALLOW_PROTOCOL",
+    "GIT_PROTOCOL_FROM_USER",
+    "YARN_YARN_PATH",
+    "YARN_PLUGINS",
+    "YARN_ENABLE_SCRIPTS",
+    "GCONV_PATH",
+    "OPENSSL_CONF",
+    "OPENSSL_ENGINES",
+    "OPENSSL_MODULES",
+    "DOTNET_STARTUP_HOOKS",
+    "DOTNET_ADDITIONAL_DEPS",
+    "LUA_INIT",
+    "LUA_PATH",
+    "LUA_CPATH",
+    "PHP_INI_SCAN_DIR",
+    "PHPRC",
+    "DOCKER_HOST",
+    // npm reads its configuration from npm_config_<name>, in any case (npm_config_shell, NPM_CONFIG_SHELL).
+    "npm_config_node_options",
+    "npm_config_script_shell",
+    "npm_config_shell",
+    "npm_config_git",
+    "npm_config_node_gyp",
+    "npm_config_onload_script",
+    "npm_config_editor",
+    "npm_config_browser",
+    "npm_config_viewer",
+    "npm_config_ignore_scripts",
 ];
-/** Program-control keys by prefix: the dynamic loader's. */
-const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"];
-/** Keys that turn off a program's TLS certificate checks. */
-const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"];
+/**
+ * Program-control keys by prefix: the dynamic loader's, bash's exported functions (`BASH_FUNC_f%%`),
+ * .NET's profilers, and cargo's compilers, wrappers, runners and linkers.
+ */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "CORECLR_PROFILER", "COR_PROFILER", "COMPlus_"];
+const CARGO_PROGRAM_KEY = /^CARGO_(?:BUILD_(?:RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS)|ENCODED_RUSTFLAGS|ENCODED_RUSTDOCFLAGS|TARGET_[A-Za-z0-9_]+_(?:RUNNER|LINKER|RUSTFLAGS))$/;
+/**
+ * Keys that turn off a program's TLS certificate checks or name the certificates it trusts (a CA
+ * of the writer's, a registry over plain HTTP, a checksum database turned off).
+ */
+const TLS_SWITCHES = [
+    "NODE_TLS_REJECT_UNAUTHORIZED",
+    "NODE_EXTRA_CA_CERTS",
+    "GIT_SSL_NO_VERIFY",
+    "GIT_SSL_CAINFO",
+    "GIT_SSL_CAPATH",
+    "GIT_SSL_CERT",
+    "PYTHONHTTPSVERIFY",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "CURL_CA_BUNDLE",
+    "REQUESTS_CA_BUNDLE",
+    "AWS_CA_BUNDLE",
+    "PIP_TRUSTED_HOST",
+    "PIP_CERT",
+    "PIP_CLIENT_CERT",
+    "UV_INSECURE_HOST",
+    "YARN_ENABLE_STRICT_SSL",
+    "YARN_CA_FILE_PATH",
+    "YARN_HTTPS_CA_FILE_PATH",
+    "YARN_UNSAFE_HTTP_WHITELIST",
+    "CARGO_HTTP_CAINFO",
+    "CARGO_HTTP_CHECK_REVOKE",
+    "DOCKER_CERT_PATH",
+    "DOCKER_TLS_VERIFY",
+    "BUNDLE_SSL_CA_CERT",
+    "BUNDLE_SSL_VERIFY_MODE",
+    "GOINSECURE",
+    "GOSUMDB",
+    "GONOSUMDB",
+    "GONOSUMCHECK",
+    "GOPRIVATE",
+    "npm_config_strict_ssl",
+    "npm_config_cafile",
+    "npm_config_ca",
+    "npm_config_cert",
+];
+/** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
+const CARRIER_KEYS = [
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "SSH_AUTH_SOCK",
+    "GNUPGHOME",
+    "GPG_AGENT_INFO",
+    "NETRC",
+    "DOCKER_CONFIG",
+    "KUBECONFIG",
+    "CLOUDSDK_CONFIG",
+    "AWS_CONFIG_FILE",
+    "AWS_PROFILE",
+    "PIP_CONFIG_FILE",
+    "UV_CONFIG_FILE",
+    "YARN_RC_FILENAME",
+    "TF_CLI_CONFIG_FILE",
+    "CONDARC",
+    "GEMRC",
+    "BUNDLE_USER_CONFIG",
+    "BUNDLE_APP_CONFIG",
+    "GOENV",
+    "PIP_FIND_LINKS",
+    "UV_FIND_LINKS",
+    "npm_config_userconfig",
+    "npm_config_globalconfig",
+];
+/** Prefixes every key under which is a credential carrier: uv's named indexes, cargo's registries. */
+const CARRIER_PREFIXES = ["UV_INDEX", "UV_DEFAULT_INDEX", "CARGO_REGISTRIES_", "POETRY_REPOSITORIES_", "POETRY_HTTP_BASIC_"];
+/** `key` among `keys`; npm's keys in any case, as npm reads them. */
+const listed = (keys, key) => keys.includes(key) || (/^npm_config_/i.test(key) && keys.includes(`npm_config_${key.slice("npm_config_".length).toLowerCase()}`));
 const exact = (keys) => (key) => keys.includes(key);
 /** The table, in order: a key takes the first row that matches it, and that row's reason. */
 const KEY_TABLE = [
@@ -9591,27 +9750,22 @@ const KEY_TABLE = [
     },
     {
         kind: "credential_carrier",
-        test: (key) => /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
-        why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
-    },
-    {
-        kind: "credential_carrier",
-        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
-        why: "credential carrier: a package index URL, which carries the password where the index has one",
+        test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)),
+        why: "credential carrier: names the file, agent or index a tool reads its registry, cloud or signing credentials from (.npmrc, .netrc, pip.conf, kubeconfig, the ssh agent's socket, a keyring)",
     },
     {
         kind: "program_control",
-        test: exact(TLS_SWITCHES),
-        why: "program control: a security switch that turns off TLS certificate checks",
+        test: (key) => listed(TLS_SWITCHES, key),
+        why: "program control: a security switch that turns off TLS certificate or checksum checks, or names the certificates trusted",
     },
     {
         kind: "program_control",
         test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
-        why: "program control: tells the dynamic loader what to load into every program",
+        why: "program control: tells the dynamic loader, bash or the .NET runtime what to load into a program",
     },
     {
         kind: "program_control",
-        test: exact(PROGRAM_CONTROL_KEYS),
+        test: (key) => listed(PROGRAM_CONTROL_KEYS, key) || CARGO_PROGRAM_KEY.test(key),
         why: "program control: makes a program load or run code its value names",
     },
     {
@@ -9629,6 +9783,16 @@ const KEY_TABLE = [
         test: (key) => CREDENTIAL_KEY.test(key),
         why: "credential: names a secret (a token, password, key, session, connection string or the like)",
     },
+    {
+        kind: "credential_carrier",
+        test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$|REGISTR(?:Y|IES)/i.test(key),
+        why: "credential carrier: a package index or registry, which carries the password where it has one and decides what is installed",
+    },
+    {
+        kind: "credential_carrier",
+        test: (key) => /PROXY$/i.test(key) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .PROXY_ENV_KEYS */ .mA.has(key),
+        why: "credential carrier: a tool's own proxy, which carries its password where it has one and sees or bypasses every request (the standard HTTP_PROXY keys are the run wrapper's under allowlist: docs/envelope.md)",
+    },
 ];
 /** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
 function keyApart(key) {
@@ -9636,20 +9800,25 @@ function keyApart(key) {
     return row === undefined ? null : { kind: row.kind, why: row.why };
 }
 /**
- * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
- * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ * Why a family `prefix*` is never proposed: it would cover a key of the table's lists or a
+ * namespace of them (NODE* covers NODE_OPTIONS, GIT_* GIT_SSH_COMMAND, npm_* npm_config_shell,
+ * CARGO_* cargo's runners). Compared without case: npm reads its keys in any case. Its keys are
+ * proposed exactly instead (each one the table lets through).
  */
 function familyApart(prefix) {
+    const head = prefix.toLowerCase();
+    const overlaps = (p) => p.toLowerCase().startsWith(head) || head.startsWith(p.toLowerCase());
     const covered = [
-        ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
-        ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
-        ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+        ...[...PROGRAM_CONTROL_PREFIXES, ...CARRIER_PREFIXES, "CARGO_BUILD_", "CARGO_TARGET_", "CARGO_ENCODED_", "GIT_CONFIG"]
+            .filter(overlaps)
+            .map((p) => `${p}*`),
+        ...[...PROGRAM_CONTROL_KEYS, ...TLS_SWITCHES, ...CARRIER_KEYS].filter((k) => k.toLowerCase().startsWith(head)),
     ];
     if (covered.length === 0)
         return null;
     return {
         kind: "program_control",
-        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+        why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control or credential carriers): its keys are proposed exactly`,
     };
 }
 /** The system's directories: never a root a proposal names (a write there outlives the run on a self-hosted runner). */
@@ -9961,7 +10130,7 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */   Wv: () => (/* binding */ commandEntry),
 /* harmony export */   ZU: () => (/* binding */ runEnv),
 /* harmony export */   l6: () => (/* binding */ judgeEffect),
-/* harmony export */   mA: () => (/* binding */ PROXY_ENV_KEYS),
+/* harmony export */   mA: () => (/* reexport safe */ _env_sets_js__WEBPACK_IMPORTED_MODULE_0__.mA),
 /* harmony export */   r0: () => (/* binding */ judgeEnv),
 /* harmony export */   te: () => (/* binding */ judgeSyscall),
 /* harmony export */   tv: () => (/* binding */ isRunOwnLoopback),
@@ -9970,10 +10139,11 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
 /* unused harmony exports isLoopback, writeInsideRoots */
-/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8447);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3848);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6107);
-/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1085);
+/* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(20);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8447);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3848);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6107);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1085);
 /**
  * The rules: for each kind of event, whether the envelope allows it, and if not, which violation
  * (CONTRACT's violation ids) it is. Each judge is pure: the context derived from the envelope and
@@ -9986,23 +10156,8 @@ function protectedFromMeta(value, workspace, scratch) {
 
 
 
-/**
- * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
- * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
- * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
- * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
- */
-const PROXY_ENV_KEYS = new Set([
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "NO_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-    "no_proxy",
-    "NODE_USE_ENV_PROXY",
-]);
+
+
 /**
  * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
  * that a read-only git writes nothing into a protected `.git` (`.git/index.lock`): a write git
@@ -10028,7 +10183,7 @@ function runEnv(given) {
 const RUN_ENV_KEY = /^(?:GIT_OPTIONAL_LOCKS|GIT_CONFIG_COUNT|GIT_CONFIG_(?:KEY|VALUE)_\d+)$/;
 /** True when reading `key` is not judged because the wrapper set it (runEnv; PROXY_ENV_KEYS under allowlist). */
 function wrapperEnvKey(network, key) {
-    return RUN_ENV_KEY.test(key) || (network === "allowlist" && PROXY_ENV_KEYS.has(key));
+    return RUN_ENV_KEY.test(key) || (network === "allowlist" && _env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .PROXY_ENV_KEYS */ .mA.has(key));
 }
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
@@ -10091,9 +10246,9 @@ function isLoopback(host) {
 }
 /** A recorded host as the rules compare it: a unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path. */
 function hostName(raw) {
-    return raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeHost */ .cS)(raw);
+    return raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .normalizeHost */ .cS)(raw);
 }
-const NO_RUN_FACTS = { logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_2__/* .NO_PROTECTED */ .zo, ownNetwork: false };
+const NO_RUN_FACTS = { logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_PROTECTED */ .zo, ownNetwork: false };
 function commandRules(allowed) {
     if (allowed === undefined)
         return null;
@@ -10105,9 +10260,9 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
         logPath: run.logPath,
         protectedSet: run.protectedSet,
         tools: new Set(envelope.allowed_tools),
-        envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .envMatcher */ .IC)(envelope),
+        envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_1__/* .envMatcher */ .IC)(envelope),
         network: envelope.network,
-        hosts: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .hostPatterns */ .on)(envelope),
+        hosts: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_1__/* .hostPatterns */ .on)(envelope),
         loopbackLocal: envelope.loopback !== "network",
         ownNetwork: run.ownNetwork,
         commands: commandRules(envelope.allowed_commands),
@@ -10115,7 +10270,7 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
 }
 /** A folded path a write may change: inside an allowed root, and not the log itself. */
 function writeInsideRoots(ctx, path) {
-    return path !== ctx.logPath && (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .isInsideAnyRoot */ .Jk)(path, ctx.roots);
+    return path !== ctx.logPath && (0,_paths_js__WEBPACK_IMPORTED_MODULE_4__/* .isInsideAnyRoot */ .Jk)(path, ctx.roots);
 }
 /**
  * A write to the folded `path`. A refused write is outside every root, whatever the name resolved
@@ -10129,7 +10284,7 @@ function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
         return "write_outside_root";
     if (!inside)
         return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
-    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_2__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
 }
 /**
  * A write line of the effects check (`"source": "effects"`) at the folded `path`: a protected
@@ -10137,7 +10292,7 @@ function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
  * made it writable, whatever the recorder's own lines said of it.
  */
 function judgeEffect(ctx, path) {
-    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_2__/* .isProtectedEffect */ .UH)(path, ctx.protectedSet) ? "write_protected" : null;
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .isProtectedEffect */ .UH)(path, ctx.protectedSet) ? "write_protected" : null;
 }
 /** A read of the environment key `key`, by `source`. */
 function judgeEnv(ctx, key, source) {
@@ -10161,9 +10316,9 @@ function judgeHost(ctx, host, port, via) {
         return null;
     if (ctx.network === "deny")
         return "network_denied";
-    if ((0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+    if ((0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
         return null;
-    if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeHost */ .cS)(via), port))
+    if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .normalizeHost */ .cS)(via), port))
         return null;
     return "undeclared_host";
 }
@@ -10172,9 +10327,9 @@ function judgeHost(ctx, host, port, via) {
  * only: a lookup (no port) of a member is part of the connection that follows.
  */
 function hostViaSet(ctx, host, port) {
-    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
         return null;
-    return (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .allowedViaSet */ .n4)(ctx.hosts, host, port);
+    return (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .allowedViaSet */ .n4)(ctx.hosts, host, port);
 }
 /** The start of the program at the folded `path`: allowed by its exact path or by its file's name. */
 function judgeExec(ctx, path) {

@@ -302,3 +302,21 @@ export function commitRunEnvironment(caller: Readonly<Record<string, string | un
   }
   return out;
 }
+
+/**
+ * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
+ * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
+ * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
+ * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
+ */
+export const PROXY_ENV_KEYS: ReadonlySet<string> = new Set([
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "all_proxy",
+  "no_proxy",
+  "NODE_USE_ENV_PROXY",
+]);

@@ -10,7 +10,7 @@
  * A pattern or a set of an envelope never matches a key of the table either (envMatcher): such a
  * key is let in only by a reviewer who lists it exactly. Pure.
  */
-import { RUN_IDENTITY_WRAPPER, isRunIdentityKey } from "./env-sets.js";
+import { PROXY_ENV_KEYS, RUN_IDENTITY_WRAPPER, isRunIdentityKey } from "./env-sets.js";
 import { isInsideRoot } from "./paths.js";
 
 /** Why a key or a root stands apart. */
@@ -84,30 +84,176 @@ export const MACHINE_KEY =
 const PROGRAM_CONTROL_KEYS = [
   "NODE_OPTIONS",
   "NODE_REPL_EXTERNAL_MODULE",
+  "NODE_PATH",
+  "NODE_ICU_DATA",
+  "ELECTRON_RUN_AS_NODE",
   "PYTHONSTARTUP",
   "PYTHONINSPECT",
   "PYTHONBREAKPOINT",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONUSERBASE",
+  "PYTHONEXECUTABLE",
+  "PYTEST_ADDOPTS",
+  "PYTEST_PLUGINS",
   "PERL5OPT",
   "PERL5DB",
+  "PERL5LIB",
+  "PERLLIB",
   "RUBYOPT",
+  "RUBYLIB",
   "JAVA_TOOL_OPTIONS",
   "_JAVA_OPTIONS",
   "JDK_JAVA_OPTIONS",
+  "JAVA_OPTS",
+  "MAVEN_OPTS",
+  "MAVEN_ARGS",
+  "GRADLE_OPTS",
+  "SBT_OPTS",
   "BASH_ENV",
+  "ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PROMPT_COMMAND",
   "RUSTC_WRAPPER",
   "RUSTC_WORKSPACE_WRAPPER",
+  "RUSTC",
+  "RUSTDOC",
+  "RUSTFLAGS",
+  "RUSTDOCFLAGS",
+  "GOFLAGS",
+  "GOTOOLCHAIN",
   "GIT_SSH_COMMAND",
   "GIT_SSH",
   "GIT_PROXY_COMMAND",
   "GIT_EXTERNAL_DIFF",
   "GIT_EXEC_PATH",
+  "GIT_TEMPLATE_DIR",
+  "GIT_DIR",
+  "GIT_COMMON_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_EDITOR",
+  "GIT_SEQUENCE_EDITOR",
+  "GIT_PAGER",
+  "GIT_ALLOW_PROTOCOL",
+  "GIT_PROTOCOL_FROM_USER",
+  "YARN_YARN_PATH",
+  "YARN_PLUGINS",
+  "YARN_ENABLE_SCRIPTS",
+  "GCONV_PATH",
+  "OPENSSL_CONF",
+  "OPENSSL_ENGINES",
+  "OPENSSL_MODULES",
+  "DOTNET_STARTUP_HOOKS",
+  "DOTNET_ADDITIONAL_DEPS",
+  "LUA_INIT",
+  "LUA_PATH",
+  "LUA_CPATH",
+  "PHP_INI_SCAN_DIR",
+  "PHPRC",
+  "DOCKER_HOST",
+  // npm reads its configuration from npm_config_<name>, in any case (npm_config_shell, NPM_CONFIG_SHELL).
+  "npm_config_node_options",
+  "npm_config_script_shell",
+  "npm_config_shell",
+  "npm_config_git",
+  "npm_config_node_gyp",
+  "npm_config_onload_script",
+  "npm_config_editor",
+  "npm_config_browser",
+  "npm_config_viewer",
+  "npm_config_ignore_scripts",
 ] as const;
 
-/** Program-control keys by prefix: the dynamic loader's. */
-const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_"] as const;
+/**
+ * Program-control keys by prefix: the dynamic loader's, bash's exported functions (`BASH_FUNC_f%%`),
+ * .NET's profilers, and cargo's compilers, wrappers, runners and linkers.
+ */
+const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "CORECLR_PROFILER", "COR_PROFILER", "COMPlus_"] as const;
+const CARGO_PROGRAM_KEY =
+  /^CARGO_(?:BUILD_(?:RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS)|ENCODED_RUSTFLAGS|ENCODED_RUSTDOCFLAGS|TARGET_[A-Za-z0-9_]+_(?:RUNNER|LINKER|RUSTFLAGS))$/;
 
-/** Keys that turn off a program's TLS certificate checks. */
-const TLS_SWITCHES = ["NODE_TLS_REJECT_UNAUTHORIZED", "GIT_SSL_NO_VERIFY", "PYTHONHTTPSVERIFY"] as const;
+/**
+ * Keys that turn off a program's TLS certificate checks or name the certificates it trusts (a CA
+ * of the writer's, a registry over plain HTTP, a checksum database turned off).
+ */
+const TLS_SWITCHES = [
+  "NODE_TLS_REJECT_UNAUTHORIZED",
+  "NODE_EXTRA_CA_CERTS",
+  "GIT_SSL_NO_VERIFY",
+  "GIT_SSL_CAINFO",
+  "GIT_SSL_CAPATH",
+  "GIT_SSL_CERT",
+  "PYTHONHTTPSVERIFY",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "CURL_CA_BUNDLE",
+  "REQUESTS_CA_BUNDLE",
+  "AWS_CA_BUNDLE",
+  "PIP_TRUSTED_HOST",
+  "PIP_CERT",
+  "PIP_CLIENT_CERT",
+  "UV_INSECURE_HOST",
+  "YARN_ENABLE_STRICT_SSL",
+  "YARN_CA_FILE_PATH",
+  "YARN_HTTPS_CA_FILE_PATH",
+  "YARN_UNSAFE_HTTP_WHITELIST",
+  "CARGO_HTTP_CAINFO",
+  "CARGO_HTTP_CHECK_REVOKE",
+  "DOCKER_CERT_PATH",
+  "DOCKER_TLS_VERIFY",
+  "BUNDLE_SSL_CA_CERT",
+  "BUNDLE_SSL_VERIFY_MODE",
+  "GOINSECURE",
+  "GOSUMDB",
+  "GONOSUMDB",
+  "GONOSUMCHECK",
+  "GOPRIVATE",
+  "npm_config_strict_ssl",
+  "npm_config_cafile",
+  "npm_config_ca",
+  "npm_config_cert",
+] as const;
+
+/** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
+const CARRIER_KEYS = [
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "SSH_AUTH_SOCK",
+  "GNUPGHOME",
+  "GPG_AGENT_INFO",
+  "NETRC",
+  "DOCKER_CONFIG",
+  "KUBECONFIG",
+  "CLOUDSDK_CONFIG",
+  "AWS_CONFIG_FILE",
+  "AWS_PROFILE",
+  "PIP_CONFIG_FILE",
+  "UV_CONFIG_FILE",
+  "YARN_RC_FILENAME",
+  "TF_CLI_CONFIG_FILE",
+  "CONDARC",
+  "GEMRC",
+  "BUNDLE_USER_CONFIG",
+  "BUNDLE_APP_CONFIG",
+  "GOENV",
+  "PIP_FIND_LINKS",
+  "UV_FIND_LINKS",
+  "npm_config_userconfig",
+  "npm_config_globalconfig",
+] as const;
+
+/** Prefixes every key under which is a credential carrier: uv's named indexes, cargo's registries. */
+const CARRIER_PREFIXES = ["UV_INDEX", "UV_DEFAULT_INDEX", "CARGO_REGISTRIES_", "POETRY_REPOSITORIES_", "POETRY_HTTP_BASIC_"] as const;
+
+/** `key` among `keys`; npm's keys in any case, as npm reads them. */
+const listed = (keys: readonly string[], key: string): boolean =>
+  keys.includes(key) || (/^npm_config_/i.test(key) && keys.includes(`npm_config_${key.slice("npm_config_".length).toLowerCase()}`));
 
 const exact =
   (keys: readonly string[]) =>
@@ -153,28 +299,22 @@ const KEY_TABLE: readonly { kind: ApartKind; test: (key: string) => boolean; why
   },
   {
     kind: "credential_carrier",
-    test: (key) =>
-      /^(?:NPM_CONFIG_(?:USER|GLOBAL)CONFIG|NETRC|DOCKER_CONFIG|KUBECONFIG|CLOUDSDK_CONFIG|AWS_CONFIG_FILE|AWS_PROFILE)$/i.test(key),
-    why: "credential carrier: names the file (or profile) a tool reads its registry or cloud credentials from (.npmrc, .netrc, docker's config.json, kubeconfig)",
-  },
-  {
-    kind: "credential_carrier",
-    test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$/i.test(key),
-    why: "credential carrier: a package index URL, which carries the password where the index has one",
+    test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)),
+    why: "credential carrier: names the file, agent or index a tool reads its registry, cloud or signing credentials from (.npmrc, .netrc, pip.conf, kubeconfig, the ssh agent's socket, a keyring)",
   },
   {
     kind: "program_control",
-    test: exact(TLS_SWITCHES),
-    why: "program control: a security switch that turns off TLS certificate checks",
+    test: (key) => listed(TLS_SWITCHES, key),
+    why: "program control: a security switch that turns off TLS certificate or checksum checks, or names the certificates trusted",
   },
   {
     kind: "program_control",
     test: (key) => PROGRAM_CONTROL_PREFIXES.some((p) => key.startsWith(p)),
-    why: "program control: tells the dynamic loader what to load into every program",
+    why: "program control: tells the dynamic loader, bash or the .NET runtime what to load into a program",
   },
   {
     kind: "program_control",
-    test: exact(PROGRAM_CONTROL_KEYS),
+    test: (key) => listed(PROGRAM_CONTROL_KEYS, key) || CARGO_PROGRAM_KEY.test(key),
     why: "program control: makes a program load or run code its value names",
   },
   {
@@ -192,6 +332,16 @@ const KEY_TABLE: readonly { kind: ApartKind; test: (key: string) => boolean; why
     test: (key) => CREDENTIAL_KEY.test(key),
     why: "credential: names a secret (a token, password, key, session, connection string or the like)",
   },
+  {
+    kind: "credential_carrier",
+    test: (key) => /(?:^|_)(?:EXTRA_)?INDEX_URL$|REGISTR(?:Y|IES)/i.test(key),
+    why: "credential carrier: a package index or registry, which carries the password where it has one and decides what is installed",
+  },
+  {
+    kind: "credential_carrier",
+    test: (key) => /PROXY$/i.test(key) && !PROXY_ENV_KEYS.has(key),
+    why: "credential carrier: a tool's own proxy, which carries its password where it has one and sees or bypasses every request (the standard HTTP_PROXY keys are the run wrapper's under allowlist: docs/envelope.md)",
+  },
 ];
 
 /** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */
@@ -201,19 +351,24 @@ export function keyApart(key: string): Apart | null {
 }
 
 /**
- * Why a family `prefix*` is never proposed: it would cover a program-control key (NODE* covers
- * NODE_OPTIONS, GIT_* covers GIT_SSH_COMMAND). Its keys are proposed exactly instead.
+ * Why a family `prefix*` is never proposed: it would cover a key of the table's lists or a
+ * namespace of them (NODE* covers NODE_OPTIONS, GIT_* GIT_SSH_COMMAND, npm_* npm_config_shell,
+ * CARGO_* cargo's runners). Compared without case: npm reads its keys in any case. Its keys are
+ * proposed exactly instead (each one the table lets through).
  */
 export function familyApart(prefix: string): Apart | null {
+  const head = prefix.toLowerCase();
+  const overlaps = (p: string): boolean => p.toLowerCase().startsWith(head) || head.startsWith(p.toLowerCase());
   const covered = [
-    ...PROGRAM_CONTROL_KEYS.filter((k) => k.startsWith(prefix)),
-    ...TLS_SWITCHES.filter((k) => k.startsWith(prefix)),
-    ...PROGRAM_CONTROL_PREFIXES.filter((p) => p.startsWith(prefix) || prefix.startsWith(p)).map((p) => `${p}*`),
+    ...[...PROGRAM_CONTROL_PREFIXES, ...CARRIER_PREFIXES, "CARGO_BUILD_", "CARGO_TARGET_", "CARGO_ENCODED_", "GIT_CONFIG"]
+      .filter(overlaps)
+      .map((p) => `${p}*`),
+    ...[...PROGRAM_CONTROL_KEYS, ...TLS_SWITCHES, ...CARRIER_KEYS].filter((k) => k.toLowerCase().startsWith(head)),
   ];
   if (covered.length === 0) return null;
   return {
     kind: "program_control",
-    why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control): its keys are proposed exactly`,
+    why: `would cover ${covered.slice(0, 3).join(", ")}${covered.length > 3 ? ", …" : ""} (program control or credential carriers): its keys are proposed exactly`,
   };
 }
 

@@ -6,6 +6,7 @@
  * and the audit leave out what they leave out (the runtime's own reads, loopback inside the run's
  * own network).
  */
+import { PROXY_ENV_KEYS } from "./env-sets.js";
 import { envMatcher, hostPatterns, type Envelope } from "./envelope.js";
 import { allowedViaSet, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 import { isInsideAnyRoot } from "./paths.js";
@@ -21,23 +22,7 @@ export type ViolationRule =
   | "forbidden_syscall"
   | "write_protected";
 
-/**
- * The keys the run wrapper itself sets under `network: "allowlist"`, whatever `allowed_env` says
- * (src/observer/egress.ts proxyEnv: the proxy variables pointing at the egress relay, and
- * NODE_USE_ENV_PROXY). Under allowlist their reads are recorded and not judged, from any
- * source, and `suggest` never proposes them; under `deny` they are not set and judged like any key.
- */
-export const PROXY_ENV_KEYS: ReadonlySet<string> = new Set([
-  "HTTP_PROXY",
-  "HTTPS_PROXY",
-  "ALL_PROXY",
-  "NO_PROXY",
-  "http_proxy",
-  "https_proxy",
-  "all_proxy",
-  "no_proxy",
-  "NODE_USE_ENV_PROXY",
-]);
+export { PROXY_ENV_KEYS };
 
 /**
  * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so

@@ -565,17 +565,10 @@ describe("loopback and prefix patterns", () => {
       "GH_PAT_2",
       "UNITY_LICENSE",
       "GIT_HTTP_EXTRAHEADER",
-    ];
-    const plain = [
-      "CI_JOB_ID",
-      "CI_PIPELINE_SOURCE",
-      "SENTRY_ENVIRONMENT",
-      "SLACK_CHANNEL",
-      "DATABASE_NAME",
-      "GPG_TTY",
-      "OLDPWD",
+      // A registry carries the password where it has one: a credential carrier.
       "NPM_CONFIG_REGISTRY",
     ];
+    const plain = ["CI_JOB_ID", "CI_PIPELINE_SOURCE", "SENTRY_ENVIRONMENT", "SLACK_CHANNEL", "DATABASE_NAME", "GPG_TTY", "OLDPWD"];
     const patterns = [
       "PATH",
       "CI_*",

@@ -77,6 +77,161 @@ describe("keys never proposed, each with its reason", () => {
     expect(keyApart("LD_PRELOAD")?.why).toContain("loader");
   });
 
+  /** The keys an attacker's review found a family or a set let through (issue 31's table, then). */
+  const REVIEWED: Record<"credential_carrier" | "program_control", string[]> = {
+    credential_carrier: [
+      "UV_INDEX",
+      "UV_DEFAULT_INDEX",
+      "UV_INDEX_INTERNAL_USERNAME",
+      "UV_EXTRA_INDEX_URL",
+      "PIP_CONFIG_FILE",
+      "UV_CONFIG_FILE",
+      "YARN_RC_FILENAME",
+      "TF_CLI_CONFIG_FILE",
+      "HELM_REGISTRY_CONFIG",
+      "npm_config_registry",
+      "npm_config_@acme:registry",
+      "npm_config_proxy",
+      "npm_config_https_proxy",
+      "PIP_PROXY",
+      "CARGO_HTTP_PROXY",
+      "GOPROXY",
+      "CARGO_REGISTRIES_ACME_INDEX",
+      "GNUPGHOME",
+      "GPG_AGENT_INFO",
+      "SSH_AUTH_SOCK",
+    ],
+    program_control: [
+      "npm_config_node_options",
+      "NPM_CONFIG_NODE_OPTIONS",
+      "npm_config_script_shell",
+      "npm_config_git",
+      "npm_config_shell",
+      "npm_config_ignore_scripts",
+      "CARGO_BUILD_RUSTC_WRAPPER",
+      "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+      "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER",
+      "BASH_FUNC_make%%",
+      "SHELLOPTS",
+      "PS4",
+      "GIT_TEMPLATE_DIR",
+      "GIT_DIR",
+      "GIT_COMMON_DIR",
+      "GIT_EDITOR",
+      "GIT_PAGER",
+      "GIT_SEQUENCE_EDITOR",
+      "GIT_ALLOW_PROTOCOL",
+      "PYTHONPATH",
+      "PYTHONHOME",
+      "PYTHONUSERBASE",
+      "PERL5LIB",
+      "PERLLIB",
+      "RUBYLIB",
+      "NODE_PATH",
+      "NODE_ICU_DATA",
+      "JAVA_OPTS",
+      "MAVEN_OPTS",
+      "GRADLE_OPTS",
+      "GOFLAGS",
+      "YARN_YARN_PATH",
+      "GCONV_PATH",
+      "OPENSSL_CONF",
+      "OPENSSL_ENGINES",
+      "DOTNET_STARTUP_HOOKS",
+      "CORECLR_PROFILER_PATH",
+      "LUA_INIT",
+      "PHP_INI_SCAN_DIR",
+      "ELECTRON_RUN_AS_NODE",
+      // TLS and trust
+      "npm_config_strict_ssl",
+      "npm_config_cafile",
+      "PIP_TRUSTED_HOST",
+      "UV_INSECURE_HOST",
+      "YARN_ENABLE_STRICT_SSL",
+      "NODE_EXTRA_CA_CERTS",
+      "SSL_CERT_FILE",
+      "CURL_CA_BUNDLE",
+      "REQUESTS_CA_BUNDLE",
+      "GIT_SSL_CAINFO",
+      "GIT_SSL_CERT",
+      "CARGO_HTTP_CAINFO",
+      "DOCKER_CERT_PATH",
+      "GOSUMDB",
+    ],
+  };
+
+  it("the keys a family or a set let through before: registries, indexes, proxies, config files, agents, loaders, TLS", () => {
+    for (const [kind, keys] of Object.entries(REVIEWED)) for (const key of keys) expect(keyApart(key)?.kind, key).toBe(kind);
+    expect(keyApart("GOSUMDB")?.why).toContain("checksum");
+    expect(keyApart("npm_config_https_proxy")?.why).toContain("proxy");
+  });
+
+  it("an envelope's family does not let them in (the families that covered them), listed exactly it does", () => {
+    const families = [
+      "UV_*",
+      "PIP_*",
+      "YARN_*",
+      "TF_*",
+      "HELM_*",
+      "npm_*",
+      "NPM_*",
+      "CARGO_*",
+      "GO*",
+      "GNUPG*",
+      "GPG_*",
+      "SSH_*",
+      "BASH_*",
+      "SHELL*",
+      "PS*",
+      "GIT_*",
+    ];
+    const more = [
+      "PYTHON*",
+      "PERL*",
+      "RUBY*",
+      "NODE*",
+      "JAVA_*",
+      "MAVEN_*",
+      "GRADLE_*",
+      "GCONV_*",
+      "OPENSSL_*",
+      "DOTNET_*",
+      "CORECLR_*",
+      "LUA_*",
+      "PHP_*",
+      "ELECTRON_*",
+    ];
+    const tls = ["SSL_*", "CURL_*", "REQUESTS_*", "DOCKER_*"];
+    const envelope: Envelope = {
+      envelope_id: "e",
+      allowed_roots: [],
+      allowed_tools: [],
+      allowed_env: [...families, ...more, ...tls, "PYTHONPATH"],
+      allowed_hosts: [],
+      network: "deny",
+    };
+    const allowed = envMatcher(envelope);
+    for (const key of [...REVIEWED.credential_carrier, ...REVIEWED.program_control]) {
+      if (key === "PYTHONPATH") expect(allowed(key), key).toBe(true);
+      else expect(allowed(key), key).toBe(false);
+    }
+    for (const key of [
+      "UV_CACHE_DIR",
+      "npm_config_cache",
+      "npm_lifecycle_event",
+      "CARGO_TERM_COLOR",
+      "GOPATH",
+      "PYTHONUNBUFFERED",
+      "GIT_AUTHOR_NAME",
+    ])
+      expect(allowed(key), key).toBe(true);
+  });
+
+  it("the standard proxy keys stay proposable: the run wrapper's own under allowlist (a tool's own proxy key does not)", () => {
+    for (const key of ["HTTPS_PROXY", "http_proxy", "NO_PROXY", "ALL_PROXY"]) expect(keyApart(key), key).toBeNull();
+    expect(keyApart("npm_config_proxy")?.kind).toBe("credential_carrier");
+  });
+
   it("a key outside printable ASCII is never proposed and is shown escaped", () => {
     const cyrillic = "P\u0410TH";
     expect(keyApart(cyrillic)?.kind).toBe("not_printable");
@@ -92,7 +247,7 @@ describe("keys never proposed, each with its reason", () => {
       "HOME",
       "CI",
       "NODE_ENV",
-      "PYTHONPATH",
+      "PYTHONUNBUFFERED",
       "GIT_AUTHOR_EMAIL",
       "TSC_WATCHFILE",
       "VITEST_POOL_ID",
@@ -128,7 +283,7 @@ describe("keys never proposed, each with its reason", () => {
       expect(allowed(key), key).toBe(false);
     }
     expect(allowed("GIT_SSH_COMMAND")).toBe(true);
-    expect(allowed("GIT_DIR")).toBe(true);
+    expect(allowed("GIT_AUTHOR_NAME")).toBe(true);
     expect(allowed("NODE_ENV")).toBe(true);
   });
 });
@@ -140,9 +295,13 @@ describe("families never proposed", () => {
     expect(familyApart("PYTHON")?.why).toContain("PYTHONSTARTUP");
     expect(familyApart("LD_")?.why).toContain("LD_");
     expect(familyApart("L")?.why).toContain("LD_");
+    for (const prefix of ["npm_", "NPM_", "npm_config_", "UV_", "CARGO_", "CARGO_TARGET_", "BASH_", "PIP_", "YARN_", "OPENSSL_", "SSL_"])
+      expect(familyApart(prefix), prefix).not.toBeNull();
+    expect(familyApart("npm_")?.why).toContain("npm_config_");
     expect(familyApart("TSC_")).toBeNull();
     expect(familyApart("VITEST")).toBeNull();
-    expect(familyApart("AWS_")).toBeNull();
+    expect(familyApart("AWS_")?.why).toContain("AWS_CONFIG_FILE");
+    expect(familyApart("SENTRY_")).toBeNull();
   });
 });
 

@@ -345,7 +345,7 @@ describe("suggest names the program of each entry and proposes withheld keys of 
       exec(902, 4, "/work/repo/bin/cargo", ["cargo", "test"], 900),
     ];
     const withheld = [
-      "PYTHONPATH",
+      "VIRTUAL_ENV",
       "CARGO_HOME",
       "CARGO_REGISTRY_TOKEN",
       "GOCACHE",
@@ -356,21 +356,28 @@ describe("suggest names the program of each entry and proposes withheld keys of 
     ];
     const s = suggestEnvelope([failed(events, withheld)], from0);
     const unobserved = s.added.filter((a) => a.unobserved === true);
-    expect(unobserved.map((a) => a.entry)).toEqual(["CARGO_HOME", "HOME", "PYTHONPATH"]);
-    expect(s.envelope.allowed_env).toEqual(["CARGO_HOME", "HOME", "PYTHONPATH"]);
-    const py = unobserved.find((a) => a.entry === "PYTHONPATH");
+    expect(unobserved.map((a) => a.entry)).toEqual(["CARGO_HOME", "HOME", "VIRTUAL_ENV"]);
+    expect(s.envelope.allowed_env).toEqual(["CARGO_HOME", "HOME", "VIRTUAL_ENV"]);
+    // A withheld program-control key python reads (PYTHONPATH) is listed apart, not proposed.
+    expect(suggestEnvelope([failed(events, ["PYTHONPATH"])], from0).notProposed).toMatchObject([
+      { entry: "PYTHONPATH", kind: "program_control" },
+    ]);
+    const py = unobserved.find((a) => a.entry === "VIRTUAL_ENV");
     expect(py).toMatchObject({ key: "allowed_env", first: "o.jsonl:3", program: "python3.11 -c 'import x' (pid 3)" });
     expect(py?.reason).toBe("withheld; python3.11 ran and the command exited 1; not observed: non-Node programs' reads cannot be seen");
     expect(unobserved.find((a) => a.entry === "HOME")?.reason).toContain("dash ran");
     // A killed command failed too.
-    expect(suggestEnvelope([failed(events, ["PYTHONPATH"], null)], from0).added[0]?.reason).toContain("was killed by a signal");
+    expect(suggestEnvelope([failed(events, ["VIRTUAL_ENV"], null)], from0).added[0]?.reason).toContain("was killed by a signal");
     // Exit 0: nothing proposed.
     expect(suggestEnvelope([failed(events, withheld, 0)], from0).added).toEqual([]);
     // No such program ran (only Node): nothing proposed, not even HOME.
     expect(suggestEnvelope([failed([exec(950, 2, "/usr/bin/node", ["node", "t.js"])], withheld)], from0).added).toEqual([]);
     // A key the run was seen reading is an observed entry, not proposed twice.
-    const seen = suggestEnvelope([failed([...events, { kind: "env", pid: 3, key: "PYTHONPATH", source: "node" }], ["PYTHONPATH"])], from0);
-    expect(seen.added.map((a) => [a.entry, a.unobserved])).toEqual([["PYTHONPATH", undefined]]);
+    const seen = suggestEnvelope(
+      [failed([...events, { kind: "env", pid: 3, key: "VIRTUAL_ENV", source: "node" }], ["VIRTUAL_ENV"])],
+      from0,
+    );
+    expect(seen.added.map((a) => [a.entry, a.unobserved])).toEqual([["VIRTUAL_ENV", undefined]]);
   });
 });
 
@@ -480,6 +487,8 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
           env("GIT_DIR"),
           env("GIT_WORK_TREE"),
           env("GIT_TERMINAL_PROMPT"),
+          env("GIT_AUTHOR_NAME"),
+          env("GIT_COMMITTER_NAME"),
           env("GIT_ASKPASS"),
           env("GIT_SSH_COMMAND"),
           // The run's own git keys (GIT_CONFIG_VALUE_<n>): not judged, so neither proposed nor listed.
@@ -492,9 +501,9 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
       from0,
     );
     expect(s.envelope.allowed_env).toEqual([
-      "GIT_DIR",
+      "GIT_AUTHOR_NAME",
+      "GIT_COMMITTER_NAME",
       "GIT_TERMINAL_PROMPT",
-      "GIT_WORK_TREE",
       "NODE_DEBUG",
       "NODE_ENV",
       "NODE_PENDING_DEPRECATION",
@@ -502,6 +511,8 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
     const apart = new Map(s.notProposed.map((n) => [n.entry, n.kind]));
     expect(Object.fromEntries(apart)).toEqual({
       GIT_ASKPASS: "credential_carrier",
+      GIT_DIR: "program_control",
+      GIT_WORK_TREE: "program_control",
       GIT_SSH_COMMAND: "program_control",
       NODE_OPTIONS: "program_control",
       NODE_TLS_REJECT_UNAUTHORIZED: "program_control",
@@ -510,7 +521,7 @@ describe("proposals a reviewer can trust (issue 31, item 3)", () => {
       npm_config_userconfig: "credential_carrier",
     });
     expect(s.notes.join("\n")).toMatch(/NODE_\* not proposed: would cover NODE_OPTIONS/);
-    expect(s.notes.join("\n")).toMatch(/GIT_\* not proposed: would cover GIT_SSH_COMMAND/);
+    expect(s.notes.join("\n")).toMatch(/GIT_\* not proposed: would cover GIT_CONFIG\*, GIT_SSH_COMMAND/);
   });
 
   it("a failed run's withheld credential is listed apart, never proposed unobserved", () => {
