@@ -4687,6 +4687,10 @@ class StraceParser {
         if (start < data.length)
             this.pending = data.slice(start);
     }
+    /** Jailed runs: bubblewrap executed the command (or its launcher). An unjailed run's command is the traced process itself. */
+    get commandStarted() {
+        return !this.jailed || this.tree.armed;
+    }
     finish() {
         if (this.pending !== "")
             this.line(this.pending);
@@ -5440,10 +5444,38 @@ async function runStage(stage, control) {
             hint: "Nothing after that point was observed, so the run is refused. Run it again.",
         }));
     }
+    if (parser !== null && failure === null && !parser.commandStarted) {
+        const vanished = jail.socketDirsHidden.filter((dir) => !stage_isDirectory(dir));
+        fail(new JailNotStarted(traced.rootExit ?? { code: result.code, signal: result.signal }, vanished));
+    }
     if (failure !== null)
         throw failure;
     const exit = traced.rootExit;
     return exit !== null ? { code: exit.code, signal: exit.signal } : result;
+}
+/**
+ * Bubblewrap ended before it executed the command: the jail could not be set up (its own message
+ * went to the run's stderr). Nothing of the command ran. `vanished`: hidden places (socket-places.ts)
+ * removed since the jail was planned, which bubblewrap could not make again to mount over.
+ */
+class JailNotStarted extends errors/* Refusal */.P_ {
+    vanished;
+    constructor(exit, vanished) {
+        const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit ${String(exit.code)}`;
+        const why = vanished.length > 0 ? `: ${vanished[0]} was removed while the jail was set up` : "";
+        super("JAIL_UNAVAILABLE", `bubblewrap ended (${how}) before it started the command, so nothing ran${why} (bubblewrap's message is above)`, {
+            hint: "The run is refused: nothing was observed. Run it again; when it repeats, bubblewrap's message names the mount that failed.",
+        });
+        this.vanished = vanished;
+    }
+}
+function stage_isDirectory(path) {
+    try {
+        return (0,external_node_fs_.statSync)(path).isDirectory();
+    }
+    catch {
+        return false;
+    }
 }
 /**
  * The jail's gate under the eBPF recorder: blocks until the wrapper writes a line to fd 4 (the
@@ -5883,16 +5915,42 @@ function stageMerger(plan, canary, emit) {
         emit,
     });
 }
+/** How many times a stage's jail is built when a hidden place vanished while bubblewrap set it up. */
+const JAIL_ATTEMPTS = 3;
+/**
+ * A stage in a fresh directory of its own. When bubblewrap could not start the command because a
+ * hidden place (another user's world-writable directory) was removed while it mounted over it,
+ * nothing ran and nothing was recorded: the jail is planned again from what is there now. Any
+ * other failure to start, or a third, is the run's refusal.
+ */
+async function runJailedStage(plan, name, control, stage) {
+    for (let attempt = 1;; attempt++) {
+        const dir = prepareStage(plan, attempt === 1 ? name : `${name}-${attempt}`);
+        try {
+            return await runStage(stage(dir), control);
+        }
+        catch (err) {
+            if (!(err instanceof JailNotStarted) || err.vanished.length === 0 || attempt >= JAIL_ATTEMPTS)
+                throw err;
+            process.stderr.write(`envelope-gate run: ${err.vanished.join(", ")} vanished while the jail was set up; nothing ran; setting it up again\n`);
+        }
+    }
+}
 /** Self-check: every live observer must report the canary before the command runs. */
 async function runCanary(plan, log, control) {
-    const dir = prepareStage(plan, "canary");
     const canaryPath = plan.view.recorded(CANARY_JAIL_PATH);
     const seen = [];
-    const merger = stageMerger(plan, true, (e) => {
-        seen.push(e);
-        log.write(e);
-    });
-    const result = await runStage({ dir, argv: canaryArgv(process.execPath), env: stageEnv(plan, dir), ...plan.stage, quiet: true, merger }, control);
+    const result = await runJailedStage(plan, "canary", control, (dir) => ({
+        dir,
+        argv: canaryArgv(process.execPath),
+        env: stageEnv(plan, dir),
+        ...plan.stage,
+        quiet: true,
+        merger: stageMerger(plan, true, (e) => {
+            seen.push(e);
+            log.write(e);
+        }),
+    }));
     (0,external_node_fs_.rmSync)(canaryPath, { force: true });
     control.throwIfInterrupted();
     const missing = canaryMissing(seen, plan.recording, canaryPath);
@@ -5901,15 +5959,20 @@ async function runCanary(plan, log, control) {
 }
 /** The command's own stage, then the end line. Returns the command's exit code. */
 async function runMain(plan, log, control, facts, effects) {
-    const dir = prepareStage(plan, "main");
     await effectsReady(effects);
-    const merger = stageMerger(plan, false, (e) => log.write(e));
     if (!plan.recording) {
         // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
         // (no source: it is the wrapper's own statement, not an observer's).
         log.write({ kind: "exec", ts: Date.now(), path: plan.commandPath, argv: [plan.commandName, ...plan.commandArgs] });
     }
-    const result = await runStage({ dir, argv: [plan.commandPath, ...plan.commandArgs], env: stageEnv(plan, dir), ...plan.stage, quiet: false, merger }, control);
+    const result = await runJailedStage(plan, "main", control, (dir) => ({
+        dir,
+        argv: [plan.commandPath, ...plan.commandArgs],
+        env: stageEnv(plan, dir),
+        ...plan.stage,
+        quiet: false,
+        merger: stageMerger(plan, false, (e) => log.write(e)),
+    }));
     control.throwIfInterrupted();
     // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
     for (const e of effectsFound(effects))

@@ -46,7 +46,7 @@ import {
   type RecorderMeta,
 } from "./recorder.js";
 import { RunControl } from "./signals.js";
-import { EGRESS_PORT, STAGED_RELAY_DIR, runStage, type Stage, type StageResult } from "./stage.js";
+import { EGRESS_PORT, JailNotStarted, STAGED_RELAY_DIR, runStage, type Stage, type StageResult } from "./stage.js";
 import {
   findLauncher,
   findSetpriv,
@@ -450,19 +450,44 @@ function stageMerger(plan: RunPlan, canary: boolean, emit: (e: Emitted) => void)
   });
 }
 
+/** How many times a stage's jail is built when a hidden place vanished while bubblewrap set it up. */
+const JAIL_ATTEMPTS = 3;
+
+/**
+ * A stage in a fresh directory of its own. When bubblewrap could not start the command because a
+ * hidden place (another user's world-writable directory) was removed while it mounted over it,
+ * nothing ran and nothing was recorded: the jail is planned again from what is there now. Any
+ * other failure to start, or a third, is the run's refusal.
+ */
+async function runJailedStage(plan: RunPlan, name: string, control: RunControl, stage: (dir: string) => Stage): Promise<StageResult> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = prepareStage(plan, attempt === 1 ? name : `${name}-${attempt}`);
+    try {
+      return await runStage(stage(dir), control);
+    } catch (err) {
+      if (!(err instanceof JailNotStarted) || err.vanished.length === 0 || attempt >= JAIL_ATTEMPTS) throw err;
+      process.stderr.write(
+        `envelope-gate run: ${err.vanished.join(", ")} vanished while the jail was set up; nothing ran; setting it up again\n`,
+      );
+    }
+  }
+}
+
 /** Self-check: every live observer must report the canary before the command runs. */
 async function runCanary(plan: RunPlan, log: LogWriter, control: RunControl): Promise<void> {
-  const dir = prepareStage(plan, "canary");
   const canaryPath = plan.view.recorded(CANARY_JAIL_PATH);
   const seen: Emitted[] = [];
-  const merger = stageMerger(plan, true, (e) => {
-    seen.push(e);
-    log.write(e);
-  });
-  const result = await runStage(
-    { dir, argv: canaryArgv(process.execPath), env: stageEnv(plan, dir), ...plan.stage, quiet: true, merger },
-    control,
-  );
+  const result = await runJailedStage(plan, "canary", control, (dir) => ({
+    dir,
+    argv: canaryArgv(process.execPath),
+    env: stageEnv(plan, dir),
+    ...plan.stage,
+    quiet: true,
+    merger: stageMerger(plan, true, (e) => {
+      seen.push(e);
+      log.write(e);
+    }),
+  }));
   rmSync(canaryPath, { force: true });
   control.throwIfInterrupted();
   const missing = canaryMissing(seen, plan.recording, canaryPath);
@@ -477,18 +502,20 @@ async function runMain(
   facts: RunFacts | undefined,
   effects: EffectsWatch,
 ): Promise<number> {
-  const dir = prepareStage(plan, "main");
   await effectsReady(effects);
-  const merger = stageMerger(plan, false, (e) => log.write(e));
   if (!plan.recording) {
     // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
     // (no source: it is the wrapper's own statement, not an observer's).
     log.write({ kind: "exec", ts: Date.now(), path: plan.commandPath, argv: [plan.commandName, ...plan.commandArgs] });
   }
-  const result = await runStage(
-    { dir, argv: [plan.commandPath, ...plan.commandArgs], env: stageEnv(plan, dir), ...plan.stage, quiet: false, merger },
-    control,
-  );
+  const result = await runJailedStage(plan, "main", control, (dir) => ({
+    dir,
+    argv: [plan.commandPath, ...plan.commandArgs],
+    env: stageEnv(plan, dir),
+    ...plan.stage,
+    quiet: false,
+    merger: stageMerger(plan, false, (e) => log.write(e)),
+  }));
   control.throwIfInterrupted();
   // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
   for (const e of effectsFound(effects)) log.write(e);

@@ -3,7 +3,7 @@
  * egress proxy, the spawn of recorder + jail + command, and the checks that every record was read.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Refusal } from "../core/errors.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
@@ -307,9 +307,42 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       ),
     );
   }
+  if (parser !== null && failure === null && !parser.commandStarted) {
+    const vanished = jail.socketDirsHidden.filter((dir) => !isDirectory(dir));
+    fail(new JailNotStarted(traced.rootExit ?? { code: result.code, signal: result.signal }, vanished));
+  }
   if (failure !== null) throw failure;
   const exit = traced.rootExit;
   return exit !== null ? { code: exit.code, signal: exit.signal as NodeJS.Signals | null } : result;
+}
+
+/**
+ * Bubblewrap ended before it executed the command: the jail could not be set up (its own message
+ * went to the run's stderr). Nothing of the command ran. `vanished`: hidden places (socket-places.ts)
+ * removed since the jail was planned, which bubblewrap could not make again to mount over.
+ */
+export class JailNotStarted extends Refusal {
+  readonly vanished: readonly string[];
+  constructor(exit: RootExit | StageResult, vanished: readonly string[]) {
+    const how = exit.signal !== null ? `killed by ${exit.signal}` : `exit ${String(exit.code)}`;
+    const why = vanished.length > 0 ? `: ${vanished[0] as string} was removed while the jail was set up` : "";
+    super(
+      "JAIL_UNAVAILABLE",
+      `bubblewrap ended (${how}) before it started the command, so nothing ran${why} (bubblewrap's message is above)`,
+      {
+        hint: "The run is refused: nothing was observed. Run it again; when it repeats, bubblewrap's message names the mount that failed.",
+      },
+    );
+    this.vanished = vanished;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -146,6 +146,11 @@ export class StraceParser {
     if (start < data.length) this.pending = data.slice(start);
   }
 
+  /** Jailed runs: bubblewrap executed the command (or its launcher). An unjailed run's command is the traced process itself. */
+  get commandStarted(): boolean {
+    return !this.jailed || this.tree.armed;
+  }
+
   finish(): void {
     if (this.pending !== "") this.line(this.pending);
     this.pending = "";

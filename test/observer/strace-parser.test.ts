@@ -225,6 +225,36 @@ describe("strace output parser: the jail", () => {
     ]);
   });
 
+  it("says whether bubblewrap started the command: not when its setup failed (a mount point it could not make), and nothing is recorded", () => {
+    const started = (lines: string[]): { started: boolean; events: ProcessEvent[] } => {
+      const events: ProcessEvent[] = [];
+      const parser = new StraceParser({
+        cwd: "/work",
+        plumbing: new Set(),
+        emit: (e) => events.push(e),
+        facts: NO_PROCESSES,
+        jailed: { view: new PathView([]), launcher: "/usr/bin/env" },
+      });
+      parser.push(lines.map((l) => l + "\n").join(""));
+      parser.finish();
+      return { started: parser.commandStarted, events };
+    };
+    const setup = [
+      `10 execve(${hex("/usr/bin/bwrap")}, [${hex("bwrap")}], 0x1 /* 3 vars */) = 0`,
+      `10 clone(child_stack=NULL, flags=CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWUSER|SIGCHLD) = 11`,
+      `11 mkdir(${hex("/newroot/var/eg0/gone")}, 0755) = -1 EACCES (Permission denied)`,
+    ];
+    expect(started([...setup, "11 +++ exited with 1 +++", "10 +++ exited with 1 +++"])).toEqual({ started: false, events: [] });
+    const ran = started([
+      ...setup.slice(0, 2),
+      `11 execve(${hex("/usr/bin/env")}, [${hex("env")}, ${hex("-u")}, ${hex("PWD")}], 0x1 /* 3 vars */) = 0`,
+    ]);
+    expect(ran.started).toBe(true);
+    // Unjailed, the traced process is the command.
+    const bare = new StraceParser({ cwd: "/work", plumbing: new Set(), emit: () => {}, facts: NO_PROCESSES });
+    expect(bare.commandStarted).toBe(true);
+  });
+
   it("a fork's return value is the child's pid inside the jail: the child still starts in its parent's directory", () => {
     const events = jailed([
       `3999960 execve(${hex("/usr/bin/true")}, [${hex("x")}], 0x1 /* 3 vars */) = 0`,
