@@ -9790,8 +9790,8 @@ const KEY_TABLE = [
     },
     {
         kind: "credential_carrier",
-        test: (key) => /PROXY$/i.test(key) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .PROXY_ENV_KEYS */ .mA.has(key),
-        why: "credential carrier: a tool's own proxy, which carries its password where it has one and sees or bypasses every request (the standard HTTP_PROXY keys are the run wrapper's under allowlist: docs/envelope.md)",
+        test: (key) => /PROXY$/i.test(key) && !/(?:^|_)NO_?PROXY$/i.test(key) && !_env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .PROXY_ENV_KEYS */ .mA.has(key),
+        why: "credential carrier: a tool's own proxy, which carries its password where it has one and sees or bypasses every request (not the standard HTTP_PROXY keys, the run wrapper's own under allowlist, nor a list of hosts that bypass a proxy)",
     },
 ];
 /** Why `key` is never proposed (nor matched by a pattern or a set), or null for an ordinary key. */

@@ -498,6 +498,13 @@ async function startRegistry(dir: string, address: string): Promise<Registry> {
   return { port, seen, close: () => new Promise<void>((done) => server.close(() => done())) };
 }
 
+/** Whether the machine's npm configuration sets `key` (npm then exports npm_config_<key> to what it runs). */
+function npmConfigSet(key: string): boolean {
+  const r = spawnSync("npm", ["config", "get", key], { encoding: "utf8" });
+  const value = r.stdout.trim();
+  return r.status === 0 && value !== "" && value !== "null" && value !== "undefined";
+}
+
 const ADDRESS = outerAddress();
 const allowlistUnavailable = (): string | null => {
   if (!JAIL_AVAILABLE) return "no run jail (bubblewrap with user, PID and network namespaces)";
@@ -533,7 +540,18 @@ describe.skipIf(!IN_CI && allowlistUnavailable() !== null)(
             command: ["bash", "suite.sh"],
             // npm reads these; none is proposed (credential carriers, program control, machine
             // identity): the reviewer adds them from the PR's "Not proposed" table.
-            addByHand: ["GIT_ASKPASS", "GIT_SSH_COMMAND", "RUNNER_ENVIRONMENT", "npm_config_globalconfig", "npm_config_userconfig"],
+            addByHand: [
+              "GIT_ASKPASS",
+              "GIT_SSH_COMMAND",
+              "RUNNER_ENVIRONMENT",
+              "npm_config_globalconfig",
+              "npm_config_userconfig",
+              // npm exports these for its children and reads them back: the registry asked for, its node-gyp.
+              "npm_config_registry",
+              "npm_config_node_gyp",
+              // Where the machine's npmrc names a CA file (this machine's global one does; a hosted runner's not).
+              ...(npmConfigSet("cafile") ? ["npm_config_cafile"] : []),
+            ],
             prepare: (w) => {
               writeFileSync(join(w, "package.json"), JSON.stringify({ name: "widgets", version: "1.0.0", private: true }, null, 2) + "\n");
               writeFileSync(join(w, "suite.sh"), script);

@@ -228,7 +228,8 @@ describe("keys never proposed, each with its reason", () => {
   });
 
   it("the standard proxy keys stay proposable: the run wrapper's own under allowlist (a tool's own proxy key does not)", () => {
-    for (const key of ["HTTPS_PROXY", "http_proxy", "NO_PROXY", "ALL_PROXY"]) expect(keyApart(key), key).toBeNull();
+    for (const key of ["HTTPS_PROXY", "http_proxy", "NO_PROXY", "ALL_PROXY", "NOPROXY", "npm_config_noproxy"])
+      expect(keyApart(key), key).toBeNull();
     expect(keyApart("npm_config_proxy")?.kind).toBe("credential_carrier");
   });
 
