@@ -92,9 +92,15 @@ describe.each(backends)("runner B's budget on $name", (backend) => {
     if (backend.name === "PostgreSQL") {
       await Promise.all([a, b].flatMap((store) => Array.from({ length: 10 }, () => store.db.all("SELECT pg_sleep(0.05)"))));
     }
-    const results = await Promise.all(
-      Array.from({ length: total }, (_, i) => (i % 2 === 0 ? a : b).budget.reserve(request(4, `acme/race-${i % 5}`), p)),
-    );
+    // Twenty in flight per store, two per pooled connection: every statement still races another
+    // store's, and none waits out the pool's 5 s connection timeout on a busy machine (400 at once did).
+    const results: Awaited<ReturnType<Store["budget"]["reserve"]>>[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < total; i = next++)
+        results[i] = await (i % 2 === 0 ? a : b).budget.reserve(request(4, `acme/race-${i % 5}`), p);
+    };
+    await Promise.all(Array.from({ length: 40 }, worker));
     expect(results.filter((r) => r.status === "reserved")).toHaveLength(cap);
     expect(results.filter((r) => r.status === "refused")).toHaveLength(total - cap);
     const rows = await a.db.all<{ s: unknown }>(
