@@ -253,19 +253,12 @@ function gitHub(onDispatch) {
       const wall = Date.now();
       const headers = {};
       let limited = false;
+      let w = null;
       if (inst !== null) {
         const day = dayOf(wall);
-        let w = windows.get(inst);
+        w = windows.get(inst);
         if (!w || day >= w.start + 3600) windows.set(inst, (w = { start: day, used: 0 }));
         limited = ENFORCE && w.used >= LIMIT;
-        if (!limited) w.used++;
-        Object.assign(headers, {
-          "x-ratelimit-limit": String(LIMIT),
-          "x-ratelimit-remaining": String(Math.max(0, LIMIT - w.used)),
-          "x-ratelimit-used": String(w.used),
-          "x-ratelimit-reset": String(Math.ceil(wallOf(w.start + 3600) / 1000)),
-          "x-ratelimit-resource": "core",
-        });
       }
       const m = /^\/repos\/([^/]+\/[^/]+)(\/.*)?$/.exec(path);
       const repo = m ? repoByName.get(m[1]) : undefined;
@@ -274,8 +267,10 @@ function gitHub(onDispatch) {
         /\/contents\/.*/,
         "/contents/{path}",
       );
-      if (inst !== null)
-        calls.push({
+      const call =
+        inst === null
+          ? null
+          : {
           wall,
           day: dayOf(wall),
           inst,
@@ -285,10 +280,36 @@ function gitHub(onDispatch) {
           limited,
           // what names the call's subject: its path, query and the shas a write names
           text: `${url.pathname}${url.search} ${body.head_sha ?? ""} ${body.inputs?.head_sha ?? ""}`,
-        });
+            notModified: false,
+          };
+      if (call !== null) calls.push(call);
+      // GitHub's conditional requests: a JSON answer to a GET carries its ETag; asked again with
+      // it and unchanged, the answer is 304 with no body, and spends none of the rate limit.
       const answer = (status, data, type = "application/json") => {
+        const json = type === "application/json" ? JSON.stringify(data) : null;
+        let notModified = false;
+        if (method === "GET" && status === 200 && json !== null) {
+          headers.etag = `W/"${createHash("sha1").update(json).digest("hex")}"`;
+          notModified = req.headers["if-none-match"] === headers.etag;
+        }
+        if (call !== null) call.notModified = notModified;
+        if (w !== null) {
+          if (!limited && !notModified) w.used++;
+          Object.assign(headers, {
+            "x-ratelimit-limit": String(LIMIT),
+            "x-ratelimit-remaining": String(Math.max(0, LIMIT - w.used)),
+            "x-ratelimit-used": String(w.used),
+            "x-ratelimit-reset": String(Math.ceil(wallOf(w.start + 3600) / 1000)),
+            "x-ratelimit-resource": "core",
+          });
+        }
+        if (notModified) {
+          res.writeHead(304, headers);
+          res.end();
+          return;
+        }
         res.writeHead(status, { "content-type": type, ...headers });
-        res.end(type === "application/json" ? JSON.stringify(data) : data);
+        res.end(json ?? data);
       };
       if (limited) return answer(403, { message: `API rate limit exceeded for installation ID ${inst}.` });
       let k;
@@ -1000,7 +1021,10 @@ try {
   let shared = 0;
   let unattributed = 0;
   const causedAt = []; // [time of day of the delivery that made the call, share]
-  for (const c of github.calls) {
+  // A 304 to a conditional request spends none of the budget: the figures count the rest.
+  const spent = github.calls.filter((c) => !c.notModified);
+  const notModified = github.calls.length - spent.length;
+  for (const c of spent) {
     const open = (windowsByRepo.get(c.repo) ?? []).filter((w) => w.from - 50 <= c.wall && c.wall <= w.to + 50);
     // Of several deliveries at work in the repository, those whose run, pull request or commit the call names.
     const named = open.filter((w) => w.keys.some((k) => c.text.includes(k)));
@@ -1030,10 +1054,10 @@ try {
     e.max = Math.max(e.max, Math.round(s.window?.calls ?? 0));
     byKind.set(s.kind, e);
   }
-  const totalCalls = github.calls.length;
+  const totalCalls = spent.length;
 
   // Hourly figures on the scaled stamps.
-  const days = github.calls
+  const days = spent
     .filter((c) => c.inst === INSTALLATION)
     .map((c) => c.day)
     .sort((a, b) => a - b);
@@ -1110,6 +1134,7 @@ try {
     "| --- | ---: |",
     `| deliveries sent / pull requests / repositories | ${f0(sent.length)} / ${f0(PULLS)} / ${REPOS} |`,
     `| GitHub calls spending the installation's budget (the day) | ${f0(totalCalls)} |`,
+    `| conditional requests GitHub answered 304 (free: not counted above) | ${f0(notModified)} |`,
     `| calls per delivery, mean (all deliveries) | ${(totalCalls / sent.length).toFixed(2)} |`,
     `| **peak calls in any 60 minutes of the day, the org's one installation** (budget ${f0(LIMIT)}) | **${f0(peak)}** (from ${String(Math.floor(peakAt / 3600)).padStart(2, "0")}:${String(Math.floor((peakAt % 3600) / 60)).padStart(2, "0")}) |`,
     `| **the same, each call at the time of day of the delivery that made it** (the App keeping pace) | **${f0(peakCaused)}** |`,

@@ -6438,7 +6438,7 @@ async function suggest(args) {
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(212)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7212));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(306)]).then(__nccwpck_require__.bind(__nccwpck_require__, 306));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };

@@ -3,6 +3,7 @@ import type { Octokit } from "@octokit/core";
 import { Refusal } from "../core/errors.js";
 import { createAppJwt, type PrivateKeySource } from "./app-jwt.js";
 import { createCheckRun } from "./checks.js";
+import { ConditionalCache, conditionalRequests } from "./conditional.js";
 import { GuardedOctokit, GitHubUnavailable, guardedOctokitOptions, gitHubFailure, type GitHubClient } from "./client.js";
 import { branchHeadSha, readFileAt, type RepoRef } from "./repo.js";
 import type { ApiPull, ApiWorkflowRun, PathAt, TreeAt } from "../core/run-checks.js";
@@ -81,6 +82,8 @@ const APP_MAX_RATE_LIMIT_WAIT_S = 120;
 export class AppClient {
   /** Authenticated as the App (JWT); installation clients come from it. */
   readonly octokit: Octokit;
+  /** The installations' kept answers, asked again with If-None-Match (a 304 spends no budget). */
+  readonly conditional = new ConditionalCache();
   constructor(readonly settings: AppClientSettings) {
     // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
     const Configured = GuardedOctokit.defaults(
@@ -124,6 +127,7 @@ export class AppClient {
             auth: { ...auth, installationId },
           }),
       })) as Octokit;
+      conditionalRequests(octokit, this.conditional, `installation:${installationId}`);
       return new InstallationClient(octokit, () => this.botLogin());
     } catch (err) {
       throw githubUnavailable(`authenticate installation ${installationId}`, err);

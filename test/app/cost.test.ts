@@ -70,10 +70,11 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
     const res = await deliverAndWait(app.url, event, payload);
     expect(res.state, JSON.stringify(res)).toBe("done");
     // The App's own JWT calls (/app/...) spend no installation's budget, nor does the artifact's
-    // download from storage GitHub redirects to (the fake's /_fake_blob/).
+    // download from storage GitHub redirects to (the fake's /_fake_blob/), nor a 304 to a
+    // conditional request (src/github/conditional.ts).
     const calls = world.fake.requests
       .slice(before)
-      .filter((r) => r.path !== "/app" && !r.path.startsWith("/app/") && !r.path.startsWith("/_fake_blob/"));
+      .filter((r) => r.path !== "/app" && !r.path.startsWith("/app/") && !r.path.startsWith("/_fake_blob/") && r.status !== 304);
     measured.set(row, calls.length);
     if (process.env.EG_COST_DUMP)
       console.log(
@@ -97,6 +98,7 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
         "workflow_run: audit run, verified (envelope PR opened)",
         "workflow_run: audit run, a re-run on the same commit",
         "workflow_run: audit run, a commit off the default branch (refused)",
+        "workflow_run: audit run, the refused run re-run",
       ].sort(),
     );
   });
@@ -198,12 +200,22 @@ describe("cost per event (docs/app.md, Cost per event)", () => {
     verified.run_attempt = 2;
     await cost("workflow_run: audit run, a re-run on the same commit", "workflow_run", workflowRunPayload(world.fake, verified, null));
     const off = world.fake.commit(REPO, { "evil.txt": "x" }, { parent: history[10] as string, message: "evil" });
+    const offRun = audit(off);
     const refused = await cost(
       "workflow_run: audit run, a commit off the default branch (refused)",
       "workflow_run",
-      workflowRunPayload(world.fake, audit(off), null),
+      workflowRunPayload(world.fake, offRun, null),
     );
     expect(refused.outcome).toContain("AUDIT_RUN_UNVERIFIED");
+    // Re-run, main where it was: the walk's reads are GitHub's 304s, the run's read is new.
+    offRun.run_attempt = 2;
+    const again = await cost(
+      "workflow_run: audit run, the refused run re-run",
+      "workflow_run",
+      workflowRunPayload(world.fake, offRun, null),
+    );
+    expect(again.outcome).toContain("AUDIT_RUN_UNVERIFIED");
+    expect(again.calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET /repos/${REPO}/actions/runs/${offRun.id}`]);
   });
 
   it("prints what each event cost (docs/app.md's figures)", () => {

@@ -16,7 +16,9 @@
  * Rate limits: every answer carries GitHub's x-ratelimit-limit/remaining/used/reset/resource
  * headers; `fake.rateLimit({ kind: "primary", times: 1 })` makes the next requests answer a
  * primary limit (403, or 429, with remaining 0 and a reset `resetInS` ahead), `kind: "secondary"`
- * a secondary one (403 with retry-after), as GitHub documents them.
+ * a secondary one (403 with retry-after), as GitHub documents them. A JSON answer to a GET carries
+ * an ETag; asked with `If-None-Match` and unchanged, the answer is 304 with no body, logged with
+ * its status and not counted against the rate limit (`spent`), as GitHub documents.
  */
 import { createHash, randomUUID } from "node:crypto";
 import { gunzipSync } from "node:zlib";
@@ -332,6 +334,8 @@ function now(): string {
 export class FakeGitHub {
   readonly state: FakeState = { repos: new Map(), nextId: 1000, requiredToken: null };
   readonly requests: LoggedRequest[] = [];
+  /** Requests that spend the rate limit: all but the 304s to conditional ones. */
+  spent = 0;
   /**
    * Departures from GitHub's description (test/support/openapi.ts), in request order. The
    * shared afterEach hook (test/support/setup.ts) fails the test during which one was recorded;
@@ -647,11 +651,29 @@ export class FakeGitHub {
           ? { status: err.status, body: { message: err.message, ...err.extra } }
           : { status: 500, body: { message: `fake: ${(err as Error).stack ?? String(err)}` } };
     }
-    this.send(res, method, url, body, hasBody, response);
+    this.send(res, method, url, body, hasBody, response, req.headers["if-none-match"]);
   }
 
-  private send(res: ServerResponse, method: string, url: URL, reqBody: unknown, hasBody: boolean, response: FakeResponse): void {
+  private send(
+    res: ServerResponse,
+    method: string,
+    url: URL,
+    reqBody: unknown,
+    hasBody: boolean,
+    response: FakeResponse,
+    ifNoneMatch?: string | string[],
+  ): void {
+    // GitHub's conditional requests: a JSON answer carries its ETag; asked again with it, the
+    // answer is 304 with no body, and a 304 spends none of the rate limit.
+    const etag =
+      method === "GET" && response.status === 200 && !(response.body instanceof Uint8Array) && response.body !== undefined
+        ? `W/"${createHash("sha1").update(JSON.stringify(response.body)).digest("hex")}"`
+        : null;
+    const notModified = etag !== null && typeof ifNoneMatch === "string" && ifNoneMatch.split(/\s*,\s*/).includes(etag);
+    if (notModified) response = { status: 304, body: undefined, headers: { ...response.headers, etag } };
+    else if (etag !== null) response = { ...response, headers: { ...response.headers, etag } };
     this.requests.push({ method, path: url.pathname, query: url.search, body: reqBody, status: response.status });
+    if (!notModified) this.spent++;
     // GitHub's error bodies always point at its documentation.
     const body = response.body;
     if (
@@ -664,10 +686,10 @@ export class FakeGitHub {
     ) {
       response = { ...response, body: { ...body, documentation_url: "https://docs.github.com/rest" } };
     }
-    this.check(method, url, reqBody, hasBody, response);
-    const used = Math.min(RATE_LIMIT_PER_HOUR, this.requests.length);
+    if (!notModified) this.check(method, url, reqBody, hasBody, response);
+    const used = Math.min(RATE_LIMIT_PER_HOUR, this.spent);
     const set = this.budget;
-    if (set !== null) set.remaining = Math.max(0, set.remaining - 1);
+    if (set !== null && !notModified) set.remaining = Math.max(0, set.remaining - 1);
     const headers: Record<string, string> = {
       "x-github-request-id": `FAKE:${this.requests.length}`,
       // GitHub's rate limit headers, on every answer; a rate-limited answer overrides them.

@@ -1,8 +1,8 @@
-export const id = 212;
-export const ids = [212];
+export const id = 306;
+export const ids = [306];
 export const modules = {
 
-/***/ 7212:
+/***/ 306:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -4014,6 +4014,94 @@ async function completeCheckRun(client, repo, id, result) {
     return batches.length;
 }
 
+;// CONCATENATED MODULE: ./src/github/conditional.ts
+const DEFAULT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
+class ConditionalCache {
+    limits;
+    entries = new Map();
+    bytes = 0;
+    /** Answers given from the cache on GitHub's 304 (for the status page and the benchmark). */
+    hits = 0;
+    constructor(limits = DEFAULT_LIMITS) {
+        this.limits = limits;
+    }
+    get size() {
+        return this.entries.size;
+    }
+    get(key) {
+        const kept = this.entries.get(key);
+        if (kept === undefined)
+            return undefined;
+        // Most recently used last.
+        this.entries.delete(key);
+        this.entries.set(key, kept);
+        return kept;
+    }
+    set(key, kept) {
+        this.delete(key);
+        if (kept.json.length > this.limits.maxEntryBytes)
+            return;
+        this.entries.set(key, kept);
+        this.bytes += kept.json.length;
+        for (const [oldest, entry] of this.entries) {
+            if (this.bytes <= this.limits.maxBytes)
+                break;
+            this.entries.delete(oldest);
+            this.bytes -= entry.json.length;
+        }
+    }
+    delete(key) {
+        const kept = this.entries.get(key);
+        if (kept === undefined)
+            return;
+        this.entries.delete(key);
+        this.bytes -= kept.json.length;
+    }
+}
+/**
+ * Makes `octokit`'s GETs conditional on `cache`, under `scope` (the installation). Registered on
+ * a built client, so it sits outermost: the retry and throttling plugins pass a 304 through (it is
+ * no failure to retry), the budget hook reads its rate-limit headers, and it becomes the kept
+ * answer here.
+ */
+function conditionalRequests(octokit, cache, scope) {
+    octokit.hook.wrap("request", async (request, options) => {
+        if (String(options.method ?? "GET").toUpperCase() !== "GET")
+            return request(options);
+        const endpoint = octokit.request.endpoint(options);
+        const key = `${scope} ${String(endpoint.headers.accept ?? "")} ${endpoint.url}`;
+        const kept = cache.get(key);
+        // In place: the hooks inside this one were bound to this options object, not to a copy.
+        if (kept !== undefined)
+            options.headers = { ...options.headers, "if-none-match": kept.etag };
+        let response;
+        try {
+            response = (await request(options));
+        }
+        catch (err) {
+            const e = err;
+            if (kept === undefined || e.status !== 304)
+                throw err;
+            cache.hits++;
+            return {
+                status: kept.status,
+                url: kept.url,
+                headers: { ...kept.headers, ...(e.response?.headers ?? {}) },
+                data: JSON.parse(kept.json),
+            };
+        }
+        const etag = response.headers.etag;
+        const data = response.data;
+        const json = String(response.headers["content-type"] ?? "").includes("json");
+        if (response.status === 200 && json && typeof etag === "string" && etag !== "" && data !== null && typeof data === "object") {
+            cache.set(key, { etag, status: response.status, url: response.url, headers: { ...response.headers }, json: JSON.stringify(data) });
+        }
+        else
+            cache.delete(key);
+        return response;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/github/repo.ts
 /**
  * Reads from a repository: files at a commit, pull requests, their files and reviews, and
@@ -4225,6 +4313,7 @@ async function getCollaboratorRole(client, repo, login) {
 
 
 
+
 /**
  * Outages and refusals to serve us are GITHUB_UNAVAILABLE (the one wrapper, gitHubFailure, with
  * the App's hint); a Refusal (the kill switch) passes through.
@@ -4245,6 +4334,8 @@ class AppClient {
     settings;
     /** Authenticated as the App (JWT); installation clients come from it. */
     octokit;
+    /** The installations' kept answers, asked again with If-None-Match (a 304 spends no budget). */
+    conditional = new ConditionalCache();
     constructor(settings) {
         this.settings = settings;
         // One rate-limit wait per request, and only a short one; beyond it the call fails closed.
@@ -4284,6 +4375,7 @@ class AppClient {
                     auth: { ...auth, installationId },
                 }),
             }));
+            conditionalRequests(octokit, this.conditional, `installation:${installationId}`);
             return new InstallationClient(octokit, () => this.botLogin());
         }
         catch (err) {
