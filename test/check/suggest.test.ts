@@ -343,21 +343,26 @@ describe("who read it: each entry names its program; withheld keys of a failed n
   });
 
   it.skipIf(python === null)(
-    "proposes PYTHONPATH unobserved, named with python3, when python3 ran and the command failed; not when it passed",
+    "proposes VIRTUAL_ENV unobserved, named with python3, when python3 ran and the command failed; not when it passed",
     async () => {
       const s = sandbox({ allowed_env: ["PATH"] });
       const script = (exit: string) =>
         program(s, `suite-${exit}.sh`, `#!/bin/sh\n${python as string} -c 'import os,sys; sys.exit(${exit})'\n`);
-      const failing = script(`0 if "PYTHONPATH" in os.environ else 3`);
+      const failing = script(`0 if "VIRTUAL_ENV" in os.environ else 3`);
       const passing = script("0");
       chmodSync(failing, 0o755);
       chmodSync(passing, 0o755);
-      const env = { PYTHONPATH: "/opt/eg-site", CARGO_REGISTRY_TOKEN: "secret-never-proposed", EG_API_TOKEN: "x" };
+      const env = {
+        VIRTUAL_ENV: "/opt/eg-venv",
+        PYTHONPATH: "/opt/eg-site",
+        CARGO_REGISTRY_TOKEN: "secret-never-proposed",
+        EG_API_TOKEN: "x",
+      };
 
       const failed = await run(s, [failing], { env });
       expect(failed.code, failed.stderr).toBe(3);
       const withheld = failed.lines[0]?.withheld as string[];
-      expect(withheld).toEqual(expect.arrayContaining(["PYTHONPATH", "CARGO_REGISTRY_TOKEN", "EG_API_TOKEN"]));
+      expect(withheld).toEqual(expect.arrayContaining(["VIRTUAL_ENV", "CARGO_REGISTRY_TOKEN", "EG_API_TOKEN"]));
       // Names only: no value of the caller's environment is in the log.
       expect(readFileSync(failed.log, "utf8")).not.toContain("secret-never-proposed");
       expect((await check(s)).verdict).toBe("pass");
@@ -365,20 +370,25 @@ describe("who read it: each entry names its program; withheld keys of a failed n
       const cli = await spawnNode([CLI, "suggest", "--observer", failed.log, "--from", s.envelope]);
       expect(cli.code, cli.stderr).toBe(0);
       expect(cli.stdout).toMatch(/unobserved: withheld keys/);
-      const line = cli.stdout.split("\n").find((l) => l.includes(" PYTHONPATH "));
+      const line = cli.stdout.split("\n").find((l) => l.includes(" VIRTUAL_ENV "));
       expect(line).toMatch(
-        /^ {2}\? allowed_env +PYTHONPATH +\(withheld; python3[0-9.]* ran and the command exited 3; not observed: non-Node programs' reads cannot be seen; ran first at \S+ as python3[0-9.]* -c /,
+        /^ {2}\? allowed_env +VIRTUAL_ENV +\(withheld; python3[0-9.]* ran and the command exited 3; not observed: non-Node programs' reads cannot be seen; ran first at \S+ as python3[0-9.]* -c /,
       );
       const suggestion = await suggestJson(failed.log, s.envelope);
-      const entry = suggestion.added.find((a) => a.entry === "PYTHONPATH");
+      const entry = suggestion.added.find((a) => a.entry === "VIRTUAL_ENV");
       expect(entry).toMatchObject({ key: "allowed_env", unobserved: true });
       expect(entry?.program).toMatch(/^python3[0-9.]* -c 'import os,sys; sys\.exit\(0 i…' \(pid \d+\)$/);
+      // PYTHONPATH, withheld too, is program control: listed apart, never proposed.
+      expect(suggestion.notProposed).toEqual(
+        expect.arrayContaining([expect.objectContaining({ entry: "PYTHONPATH", kind: "program_control" })]),
+      );
+      expect(suggestion.envelope.allowed_env).not.toContain("PYTHONPATH");
       for (const key of ["CARGO_REGISTRY_TOKEN", "EG_API_TOKEN"]) {
         expect(suggestion.envelope.allowed_env).not.toContain(key);
         expect(cli.stdout).not.toContain(key);
       }
 
-      // Pinned with it, the suite passes: PYTHONPATH was what it needed.
+      // Pinned with it, the suite passes: VIRTUAL_ENV was what it needed.
       const pinned = join(s.base, "pinned.json");
       expect((await spawnNode([CLI, "suggest", "--observer", failed.log, "--from", s.envelope, "--write", pinned])).code).toBe(0);
       const again = await run({ ...s, envelope: pinned }, [failing], { env });
@@ -387,7 +397,7 @@ describe("who read it: each entry names its program; withheld keys of a failed n
       const passed = await run(s, [passing], { env, logName: "passed.jsonl" });
       expect(passed.code, passed.stderr).toBe(0);
       const quiet = await spawnNode([CLI, "suggest", "--observer", passed.log, "--from", s.envelope]);
-      expect(quiet.stdout).not.toContain("PYTHONPATH");
+      expect(quiet.stdout).not.toContain("VIRTUAL_ENV");
       expect(quiet.stdout).not.toContain("unobserved");
     },
   );
