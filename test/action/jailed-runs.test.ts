@@ -33,9 +33,10 @@ const q = JSON.stringify;
 const NPM_ENV = [
   "@ci",
   "npm_*",
-  // npm sets these two for itself and reads them back; a family never covers a credential carrier (they name the .npmrc files).
+  // npm sets these for itself and reads them back; a family never covers a credential carrier (the .npmrc files) nor a program control (node-gyp's path).
   "npm_config_globalconfig",
   "npm_config_userconfig",
+  "npm_config_node_gyp",
   "NODE*",
   "NOPT_DEBUG",
   "DEBUG_NOPT",

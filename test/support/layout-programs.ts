@@ -50,9 +50,10 @@ export function layoutEnvelope(network: "deny" | "allowlist", allowedHosts: stri
       "@terminal",
       "NODE*",
       "npm_*",
-      // npm sets these two for itself and reads them back; a family never covers a credential carrier (they name the .npmrc files).
+      // npm sets these for itself and reads them back; a family never covers a credential carrier (the .npmrc files) nor a program control (node-gyp's path).
       "npm_config_globalconfig",
       "npm_config_userconfig",
+      "npm_config_node_gyp",
       "CI",
       "PATH",
       "HOME",
