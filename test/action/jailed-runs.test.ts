@@ -37,6 +37,8 @@ const NPM_ENV = [
   "npm_config_globalconfig",
   "npm_config_userconfig",
   "npm_config_node_gyp",
+  // npm exports a CA file the machine's npmrc names (this machine's global one does; a hosted runner's not).
+  "npm_config_cafile",
   "NODE*",
   "NOPT_DEBUG",
   "DEBUG_NOPT",

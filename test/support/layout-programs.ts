@@ -54,6 +54,8 @@ export function layoutEnvelope(network: "deny" | "allowlist", allowedHosts: stri
       "npm_config_globalconfig",
       "npm_config_userconfig",
       "npm_config_node_gyp",
+      // npm exports a CA file the machine's npmrc names (this machine's global one does; a hosted runner's not).
+      "npm_config_cafile",
       "CI",
       "PATH",
       "HOME",
