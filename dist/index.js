@@ -38254,6 +38254,8 @@ const TLS_SWITCHES = [
     "npm_config_ca",
     "npm_config_cert",
 ];
+/** A key that names the certificates a tool trusts, by its words (`HTTPLIB2_CA_CERTS`, `GRPC_DEFAULT_SSL_ROOTS_FILE_PATH`, `NIX_SSL_CERT_FILE`). */
+const CA_KEY = /(?:^|_)(?:CA_(?:BUNDLE|CERTS?|FILE|INFO|PATH)|CAINFO|CAPATH|CAFILE|SSL_ROOTS_FILE_PATH|SSL_CERT_(?:FILE|DIR))(?:_|$)|(?:^|_)CA_CERTS?_FILE$/i;
 /** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
 const CARRIER_KEYS = [
     "GIT_ASKPASS",
@@ -38331,7 +38333,7 @@ const KEY_TABLE = [
     },
     {
         kind: "program_control",
-        test: (key) => listed(TLS_SWITCHES, key),
+        test: (key) => listed(TLS_SWITCHES, key) || CA_KEY.test(key),
         why: "program control: a security switch that turns off TLS certificate or checksum checks, or names the certificates trusted",
     },
     {

@@ -157,6 +157,11 @@ describe("keys never proposed, each with its reason", () => {
       "CARGO_HTTP_CAINFO",
       "DOCKER_CERT_PATH",
       "GOSUMDB",
+      "CLOUDSDK_CORE_CUSTOM_CA_CERTS_FILE",
+      "GRPC_DEFAULT_SSL_ROOTS_FILE_PATH",
+      "HTTPLIB2_CA_CERTS",
+      "NIX_SSL_CERT_FILE",
+      "AWS_CA_BUNDLE",
     ],
   };
 
@@ -231,6 +236,9 @@ describe("keys never proposed, each with its reason", () => {
     for (const key of ["HTTPS_PROXY", "http_proxy", "NO_PROXY", "ALL_PROXY", "NOPROXY", "npm_config_noproxy"])
       expect(keyApart(key), key).toBeNull();
     expect(keyApart("npm_config_proxy")?.kind).toBe("credential_carrier");
+    // Words that only look like a CA key.
+    for (const key of ["LOCAL_PATH", "CACHE_DIR", "NPM_CONFIG_CACHE", "CARGO_HOME", "SCALA_HOME", "CAPTCHA_MODE"])
+      expect(keyApart(key), key).toBeNull();
   });
 
   it("a key outside printable ASCII is never proposed and is shown escaped", () => {
