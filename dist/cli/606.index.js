@@ -5069,8 +5069,10 @@ class StraceParser {
         const kernels = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
         if (this.ebpf)
             this.options.emit(kernels);
-        else
+        else {
             this.lateExe.set(tgid, kernels);
+            this.options.onProgram?.(tgid, kernels.path);
+        }
     }
     open(tgid, row, args, ok, retPath) {
         const flags = row.flags === null ? undefined : args[row.flags];
@@ -5303,6 +5305,7 @@ async function runStage(stage, control) {
             onRootExit: (exit) => {
                 traced.rootExit = exit;
             },
+            onProgram: (tgid, path) => exeOf.set(tgid, path),
         });
         const p = parser;
         stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);

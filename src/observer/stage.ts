@@ -157,6 +157,7 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
+      onProgram: (tgid, path) => exeOf.set(tgid, path),
     });
     const p = parser;
     stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);

@@ -64,6 +64,12 @@ interface StraceParserOptions {
   /** Called with strace's exit line of the first traced process (bubblewrap, or the command). */
   onRootExit?: (exit: RootExit) => void;
   /**
+   * Told at once of the program /proc says a process runs when it differs from the exec line's
+   * (an interpreter, a swapped link), while its exec event is held (`lateExe`): what the channel
+   * check compares with.
+   */
+  onProgram?: (tgid: number, path: string) => void;
+  /**
    * `ebpf`: the lines come from the eBPF recorder (docs/recorder-protocol.md): every line's pid
    * is the process's tgid, `@fork` and `@exec` lines say what /proc would otherwise be asked.
    * Without it those lines are ignored: strace's own output can never make them count.
@@ -498,7 +504,10 @@ export class StraceParser {
     if (exe === null || !exe.startsWith("/") || this.view.recorded(exe) === resolved) return;
     const kernels: ExecEvent = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
     if (this.ebpf) this.options.emit(kernels);
-    else this.lateExe.set(tgid, kernels);
+    else {
+      this.lateExe.set(tgid, kernels);
+      this.options.onProgram?.(tgid, kernels.path);
+    }
   }
 
   private open(tgid: number, row: Extract<SyscallRow, { kind: "open" }>, args: string[], ok: boolean, retPath: string | null): void {

@@ -1,6 +1,7 @@
 import { giveToNobody } from "../support/nobody.js";
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -432,6 +433,23 @@ describe("envelope-gate run: refusals", () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain("OBSERVER_INTERRUPTED");
     expect((await check(s)).error?.code).toBe("OBSERVER_LOG_INCOMPLETE");
+  });
+
+  it("under strace, a script whose shebang names Node by its absolute path opens the hooks' channel as Node: no OBSERVER_CHANNEL_TAMPERED", async () => {
+    const s = sandbox();
+    const script = program(
+      s,
+      "shebang.js",
+      `#!${realpathSync(process.execPath)}\nconsole.log("ran as " + require("path").basename(process.execPath));\n`,
+    );
+    chmodSync(script, 0o755);
+    const r = await run(s, [script], { recorder: "strace" });
+    expect(r.stderr).not.toContain("OBSERVER_CHANNEL_TAMPERED");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("ran as node");
+    // The exec line names the script; the program the kernel ran (node) is in the log too.
+    const execs = r.lines.filter((l) => l.kind === "exec").map((l) => l.path);
+    expect(execs).toEqual(expect.arrayContaining([script, realpathSync(process.execPath)]));
   });
 
   it("strace missing from PATH: OBSERVER_UNAVAILABLE, and the log cannot pass", async () => {
