@@ -4015,6 +4015,8 @@ async function completeCheckRun(client, repo, id, result) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/conditional.ts
+/** What an entry costs beyond its strings (the map's slot, the object). */
+const ENTRY_OVERHEAD = 128;
 const DEFAULT_LIMITS = { maxBytes: 32 * 1024 * 1024, maxEntryBytes: 512 * 1024 };
 class ConditionalCache {
     limits;
@@ -4027,6 +4029,9 @@ class ConditionalCache {
     }
     get size() {
         return this.entries.size;
+    }
+    get bytesKept() {
+        return this.bytes;
     }
     get(key) {
         const kept = this.entries.get(key);
@@ -4041,13 +4046,14 @@ class ConditionalCache {
         this.delete(key);
         if (kept.json.length > this.limits.maxEntryBytes)
             return;
-        this.entries.set(key, kept);
-        this.bytes += kept.json.length;
+        const cost = key.length + kept.json.length + JSON.stringify(kept.headers).length + ENTRY_OVERHEAD;
+        this.entries.set(key, { ...kept, cost });
+        this.bytes += cost;
         for (const [oldest, entry] of this.entries) {
             if (this.bytes <= this.limits.maxBytes)
                 break;
             this.entries.delete(oldest);
-            this.bytes -= entry.json.length;
+            this.bytes -= entry.cost ?? 0;
         }
     }
     delete(key) {
@@ -4055,7 +4061,7 @@ class ConditionalCache {
         if (kept === undefined)
             return;
         this.entries.delete(key);
-        this.bytes -= kept.json.length;
+        this.bytes -= kept.cost ?? 0;
     }
 }
 /**

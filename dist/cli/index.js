@@ -9525,7 +9525,7 @@ function mdLink(label, url) {
  * password or a job token (`DATABASE_URL`, `REDIS_URL`, `MONGODB_URI`, GitLab's `CI_REPOSITORY_URL`).
  */
 const CREDENTIAL_KEY = new RegExp([
-    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|(?:^|_)CREDS(?:_|$)|PRIVATE",
     "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|COOKIE|SESSION|(?:^|_)PAT(?:_|$)|(?:^|_)LOGIN(?:_|$)",
     "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
     "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
@@ -9619,6 +9619,28 @@ const PROGRAM_CONTROL_KEYS = [
     "PHP_INI_SCAN_DIR",
     "PHPRC",
     "DOCKER_HOST",
+    "DOCKER_CONTEXT",
+    "UV_ENV_FILE",
+    "UV_PYTHON",
+    "PIP_PYTHON",
+    "PIP_REQUIREMENT",
+    "PIP_CONSTRAINT",
+    "PIP_KEYRING_PROVIDER",
+    "YARN_INJECT_ENVIRONMENT_FILES",
+    "GIT_TRACE_REDACT",
+    "GOPACKAGESDRIVER",
+    "GODEBUG",
+    "JAVACMD",
+    "MAVEN_CONFIG",
+    "MAVEN_DEBUG_OPTS",
+    "GRADLE_USER_HOME",
+    "HELM_PLUGINS",
+    "NUGET_PLUGIN_PATHS",
+    "TF_REATTACH_PROVIDERS",
+    "KUBE_EDITOR",
+    "KUBECTL_EXTERNAL_DIFF",
+    "CLOUDSDK_PYTHON",
+    "BUNDLE_GEMFILE",
     // npm reads its configuration from npm_config_<name>, in any case (npm_config_shell, NPM_CONFIG_SHELL).
     "npm_config_node_options",
     "npm_config_script_shell",
@@ -9635,7 +9657,16 @@ const PROGRAM_CONTROL_KEYS = [
  * Program-control keys by prefix: the dynamic loader's, bash's exported functions (`BASH_FUNC_f%%`),
  * .NET's profilers, and cargo's compilers, wrappers, runners and linkers.
  */
-const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "CORECLR_PROFILER", "COR_PROFILER", "COMPlus_"];
+const PROGRAM_CONTROL_PREFIXES = [
+    "LD_",
+    "DYLD_",
+    "BASH_FUNC_",
+    "CORECLR_PROFILER",
+    "COR_PROFILER",
+    "COMPlus_",
+    "DOTNET_AltJit",
+    "TF_CLI_ARGS",
+];
 const CARGO_PROGRAM_KEY = /^CARGO_(?:BUILD_(?:RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS)|ENCODED_RUSTFLAGS|ENCODED_RUSTDOCFLAGS|TARGET_[A-Za-z0-9_]+_(?:RUNNER|LINKER|RUSTFLAGS))$/;
 /**
  * Keys that turn off a program's TLS certificate checks or name the certificates it trusts (a CA
@@ -9664,6 +9695,14 @@ const TLS_SWITCHES = [
     "YARN_UNSAFE_HTTP_WHITELIST",
     "CARGO_HTTP_CAINFO",
     "CARGO_HTTP_CHECK_REVOKE",
+    "UV_INSECURE_NO_ZIP_VALIDATION",
+    "UV_PYTHON_DOWNLOADS_JSON_URL",
+    "YARN_CHECKSUM_BEHAVIOR",
+    "HELM_KUBEINSECURE_SKIP_TLS_VERIFY",
+    "HELM_KUBECAFILE",
+    "CONDA_SSL_VERIFY",
+    "BUNDLE_DISABLE_CHECKSUM_VALIDATION",
+    "DOCKER_CONTENT_TRUST",
     "DOCKER_CERT_PATH",
     "DOCKER_TLS_VERIFY",
     "BUNDLE_SSL_CA_CERT",
@@ -9679,7 +9718,7 @@ const TLS_SWITCHES = [
     "npm_config_cert",
 ];
 /** A key that names the certificates a tool trusts, by its words (`HTTPLIB2_CA_CERTS`, `GRPC_DEFAULT_SSL_ROOTS_FILE_PATH`, `NIX_SSL_CERT_FILE`). */
-const CA_KEY = /(?:^|_)(?:CA_(?:BUNDLE|CERTS?|FILE|INFO|PATH)|CAINFO|CAPATH|CAFILE|SSL_ROOTS_FILE_PATH|SSL_CERT_(?:FILE|DIR))(?:_|$)|(?:^|_)CA_CERTS?_FILE$/i;
+const CA_KEY = /(?:^|_)(?:CA_(?:BUNDLE|CERTS?|FILE|INFO|PATH)|CAINFO|CAPATH|CAFILE|SSL_ROOTS_FILE_PATH|SSL_CERT_(?:FILE|DIR))(?:_|$)|(?:^|_)CA_CERTS?_FILE$|(?:^|_)KUBECAFILE$/i;
 /** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
 const CARRIER_KEYS = [
     "GIT_ASKPASS",
@@ -9705,13 +9744,82 @@ const CARRIER_KEYS = [
     "GOENV",
     "PIP_FIND_LINKS",
     "UV_FIND_LINKS",
+    "HELM_REPOSITORY_CONFIG",
+    "AZURE_CLIENT_CERTIFICATE_PATH",
+    "AZURE_CONFIG_DIR",
+    "POETRY_CONFIG_DIR",
+    "CONDA_CHANNEL_ALIAS",
     "npm_config_userconfig",
     "npm_config_globalconfig",
 ];
 /** Prefixes every key under which is a credential carrier: uv's named indexes, cargo's registries. */
-const CARRIER_PREFIXES = ["UV_INDEX", "UV_DEFAULT_INDEX", "CARGO_REGISTRIES_", "POETRY_REPOSITORIES_", "POETRY_HTTP_BASIC_"];
+const CARRIER_PREFIXES = [
+    "UV_INDEX",
+    "UV_DEFAULT_INDEX",
+    "CARGO_REGISTRIES_",
+    "POETRY_REPOSITORIES_",
+    "POETRY_HTTP_BASIC_",
+    "POETRY_CERTIFICATES_",
+    "BUNDLE_MIRROR__",
+    "AWS_ENDPOINT_URL",
+    "CLOUDSDK_API_ENDPOINT_OVERRIDES_",
+];
+/** Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM=user:password`): a host's dots written `__`. */
+const BUNDLE_HOST_KEY = /^BUNDLE_[A-Z0-9_]*[A-Z0-9]__[A-Z0-9]/;
+/**
+ * Tools whose configuration lives in their environment keys under one prefix: a family over one
+ * of them is never proposed (its keys are, exactly, each the table lets through), whatever the
+ * table lists of it, since the table cannot list every key such a tool reads.
+ */
+const TOOL_NAMESPACES = [
+    "npm_",
+    "pnpm_",
+    "YARN_",
+    "PIP_",
+    "UV_",
+    "POETRY_",
+    "CONDA",
+    "BUNDLE_",
+    "GEM_",
+    "CARGO_",
+    "RUST",
+    "GO",
+    "JAVA",
+    "MAVEN_",
+    "GRADLE_",
+    "DOTNET_",
+    "NUGET_",
+    "DOCKER_",
+    "HELM_",
+    "KUBE",
+    "TF_",
+    "AWS_",
+    "AZURE_",
+    "GOOGLE_",
+    "CLOUDSDK_",
+    "GIT_",
+    "SSH_",
+    "GPG_",
+    "GNUPG",
+    "NODE",
+    "PYTHON",
+    "PERL",
+    "RUBY",
+    "PHP",
+    "LUA_",
+    "SSL_",
+    "OPENSSL_",
+    "CURL_",
+    "REQUESTS_",
+];
 /** `key` among `keys`; npm's keys in any case, as npm reads them. */
-const listed = (keys, key) => keys.includes(key) || (/^npm_config_/i.test(key) && keys.includes(`npm_config_${key.slice("npm_config_".length).toLowerCase()}`));
+const listed = (keys, key) => {
+    if (keys.includes(key))
+        return true;
+    // npm (and pnpm) read npm_config_<name> (pnpm_config_<name>) in any case, `-` and `_` alike.
+    const m = /^(?:npm|pnpm)_config_(.*)$/i.exec(key);
+    return m !== null && keys.includes(`npm_config_${m[1].toLowerCase().replace(/-/g, "_")}`);
+};
 const exact = (keys) => (key) => keys.includes(key);
 /** The table, in order: a key takes the first row that matches it, and that row's reason. */
 const KEY_TABLE = [
@@ -9752,7 +9860,7 @@ const KEY_TABLE = [
     },
     {
         kind: "credential_carrier",
-        test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)),
+        test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)) || BUNDLE_HOST_KEY.test(key),
         why: "credential carrier: names the file, agent or index a tool reads its registry, cloud or signing credentials from (.npmrc, .netrc, pip.conf, kubeconfig, the ssh agent's socket, a keyring)",
     },
     {
@@ -9815,6 +9923,7 @@ function familyApart(prefix) {
             .filter(overlaps)
             .map((p) => `${p}*`),
         ...[...PROGRAM_CONTROL_KEYS, ...TLS_SWITCHES, ...CARRIER_KEYS].filter((k) => k.toLowerCase().startsWith(head)),
+        ...TOOL_NAMESPACES.filter(overlaps).map((p) => `${p}* (a tool's configuration)`),
     ];
     if (covered.length === 0)
         return null;

@@ -56,7 +56,7 @@ export interface NotProposed {
  */
 export const CREDENTIAL_KEY = new RegExp(
   [
-    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|PRIVATE",
+    "SECRET|TOKEN|PASSW(?:OR)?D|PASSPHRASE|(?:^|_)PASS(?:_|$)|_PWD$|CREDENTIAL|(?:^|_)CREDS(?:_|$)|PRIVATE",
     "(?:^|_)(?:API_?)?KEYS?(?:_|$)|APIKEY|COOKIE|SESSION|(?:^|_)PAT(?:_|$)|(?:^|_)LOGIN(?:_|$)",
     "JWT|DSN|WEBHOOK(?:_?UR[LI])?$|CONN(?:ECTION)?_?STR|LICENSE|EXTRAHEADER",
     "(?:^|_)(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|MYSQL|CI_REPOSITORY)_UR[LI]$",
@@ -156,6 +156,28 @@ const PROGRAM_CONTROL_KEYS = [
   "PHP_INI_SCAN_DIR",
   "PHPRC",
   "DOCKER_HOST",
+  "DOCKER_CONTEXT",
+  "UV_ENV_FILE",
+  "UV_PYTHON",
+  "PIP_PYTHON",
+  "PIP_REQUIREMENT",
+  "PIP_CONSTRAINT",
+  "PIP_KEYRING_PROVIDER",
+  "YARN_INJECT_ENVIRONMENT_FILES",
+  "GIT_TRACE_REDACT",
+  "GOPACKAGESDRIVER",
+  "GODEBUG",
+  "JAVACMD",
+  "MAVEN_CONFIG",
+  "MAVEN_DEBUG_OPTS",
+  "GRADLE_USER_HOME",
+  "HELM_PLUGINS",
+  "NUGET_PLUGIN_PATHS",
+  "TF_REATTACH_PROVIDERS",
+  "KUBE_EDITOR",
+  "KUBECTL_EXTERNAL_DIFF",
+  "CLOUDSDK_PYTHON",
+  "BUNDLE_GEMFILE",
   // npm reads its configuration from npm_config_<name>, in any case (npm_config_shell, NPM_CONFIG_SHELL).
   "npm_config_node_options",
   "npm_config_script_shell",
@@ -173,7 +195,16 @@ const PROGRAM_CONTROL_KEYS = [
  * Program-control keys by prefix: the dynamic loader's, bash's exported functions (`BASH_FUNC_f%%`),
  * .NET's profilers, and cargo's compilers, wrappers, runners and linkers.
  */
-const PROGRAM_CONTROL_PREFIXES = ["LD_", "DYLD_", "BASH_FUNC_", "CORECLR_PROFILER", "COR_PROFILER", "COMPlus_"] as const;
+const PROGRAM_CONTROL_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "BASH_FUNC_",
+  "CORECLR_PROFILER",
+  "COR_PROFILER",
+  "COMPlus_",
+  "DOTNET_AltJit",
+  "TF_CLI_ARGS",
+] as const;
 const CARGO_PROGRAM_KEY =
   /^CARGO_(?:BUILD_(?:RUSTC(?:_WRAPPER|_WORKSPACE_WRAPPER)?|RUSTDOC|RUSTFLAGS|RUSTDOCFLAGS)|ENCODED_RUSTFLAGS|ENCODED_RUSTDOCFLAGS|TARGET_[A-Za-z0-9_]+_(?:RUNNER|LINKER|RUSTFLAGS))$/;
 
@@ -204,6 +235,14 @@ const TLS_SWITCHES = [
   "YARN_UNSAFE_HTTP_WHITELIST",
   "CARGO_HTTP_CAINFO",
   "CARGO_HTTP_CHECK_REVOKE",
+  "UV_INSECURE_NO_ZIP_VALIDATION",
+  "UV_PYTHON_DOWNLOADS_JSON_URL",
+  "YARN_CHECKSUM_BEHAVIOR",
+  "HELM_KUBEINSECURE_SKIP_TLS_VERIFY",
+  "HELM_KUBECAFILE",
+  "CONDA_SSL_VERIFY",
+  "BUNDLE_DISABLE_CHECKSUM_VALIDATION",
+  "DOCKER_CONTENT_TRUST",
   "DOCKER_CERT_PATH",
   "DOCKER_TLS_VERIFY",
   "BUNDLE_SSL_CA_CERT",
@@ -221,7 +260,7 @@ const TLS_SWITCHES = [
 
 /** A key that names the certificates a tool trusts, by its words (`HTTPLIB2_CA_CERTS`, `GRPC_DEFAULT_SSL_ROOTS_FILE_PATH`, `NIX_SSL_CERT_FILE`). */
 const CA_KEY =
-  /(?:^|_)(?:CA_(?:BUNDLE|CERTS?|FILE|INFO|PATH)|CAINFO|CAPATH|CAFILE|SSL_ROOTS_FILE_PATH|SSL_CERT_(?:FILE|DIR))(?:_|$)|(?:^|_)CA_CERTS?_FILE$/i;
+  /(?:^|_)(?:CA_(?:BUNDLE|CERTS?|FILE|INFO|PATH)|CAINFO|CAPATH|CAFILE|SSL_ROOTS_FILE_PATH|SSL_CERT_(?:FILE|DIR))(?:_|$)|(?:^|_)CA_CERTS?_FILE$|(?:^|_)KUBECAFILE$/i;
 
 /** Credential carriers by exact name: a file, socket or agent credentials are read or used through. */
 const CARRIER_KEYS = [
@@ -248,16 +287,85 @@ const CARRIER_KEYS = [
   "GOENV",
   "PIP_FIND_LINKS",
   "UV_FIND_LINKS",
+  "HELM_REPOSITORY_CONFIG",
+  "AZURE_CLIENT_CERTIFICATE_PATH",
+  "AZURE_CONFIG_DIR",
+  "POETRY_CONFIG_DIR",
+  "CONDA_CHANNEL_ALIAS",
   "npm_config_userconfig",
   "npm_config_globalconfig",
 ] as const;
 
 /** Prefixes every key under which is a credential carrier: uv's named indexes, cargo's registries. */
-const CARRIER_PREFIXES = ["UV_INDEX", "UV_DEFAULT_INDEX", "CARGO_REGISTRIES_", "POETRY_REPOSITORIES_", "POETRY_HTTP_BASIC_"] as const;
+const CARRIER_PREFIXES = [
+  "UV_INDEX",
+  "UV_DEFAULT_INDEX",
+  "CARGO_REGISTRIES_",
+  "POETRY_REPOSITORIES_",
+  "POETRY_HTTP_BASIC_",
+  "POETRY_CERTIFICATES_",
+  "BUNDLE_MIRROR__",
+  "AWS_ENDPOINT_URL",
+  "CLOUDSDK_API_ENDPOINT_OVERRIDES_",
+] as const;
+
+/** Bundler's per-host credentials (`BUNDLE_GEMS__EXAMPLE__COM=user:password`): a host's dots written `__`. */
+const BUNDLE_HOST_KEY = /^BUNDLE_[A-Z0-9_]*[A-Z0-9]__[A-Z0-9]/;
+
+/**
+ * Tools whose configuration lives in their environment keys under one prefix: a family over one
+ * of them is never proposed (its keys are, exactly, each the table lets through), whatever the
+ * table lists of it, since the table cannot list every key such a tool reads.
+ */
+const TOOL_NAMESPACES = [
+  "npm_",
+  "pnpm_",
+  "YARN_",
+  "PIP_",
+  "UV_",
+  "POETRY_",
+  "CONDA",
+  "BUNDLE_",
+  "GEM_",
+  "CARGO_",
+  "RUST",
+  "GO",
+  "JAVA",
+  "MAVEN_",
+  "GRADLE_",
+  "DOTNET_",
+  "NUGET_",
+  "DOCKER_",
+  "HELM_",
+  "KUBE",
+  "TF_",
+  "AWS_",
+  "AZURE_",
+  "GOOGLE_",
+  "CLOUDSDK_",
+  "GIT_",
+  "SSH_",
+  "GPG_",
+  "GNUPG",
+  "NODE",
+  "PYTHON",
+  "PERL",
+  "RUBY",
+  "PHP",
+  "LUA_",
+  "SSL_",
+  "OPENSSL_",
+  "CURL_",
+  "REQUESTS_",
+] as const;
 
 /** `key` among `keys`; npm's keys in any case, as npm reads them. */
-const listed = (keys: readonly string[], key: string): boolean =>
-  keys.includes(key) || (/^npm_config_/i.test(key) && keys.includes(`npm_config_${key.slice("npm_config_".length).toLowerCase()}`));
+const listed = (keys: readonly string[], key: string): boolean => {
+  if (keys.includes(key)) return true;
+  // npm (and pnpm) read npm_config_<name> (pnpm_config_<name>) in any case, `-` and `_` alike.
+  const m = /^(?:npm|pnpm)_config_(.*)$/i.exec(key);
+  return m !== null && keys.includes(`npm_config_${(m[1] as string).toLowerCase().replace(/-/g, "_")}`);
+};
 
 const exact =
   (keys: readonly string[]) =>
@@ -303,7 +411,7 @@ const KEY_TABLE: readonly { kind: ApartKind; test: (key: string) => boolean; why
   },
   {
     kind: "credential_carrier",
-    test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)),
+    test: (key) => listed(CARRIER_KEYS, key) || CARRIER_PREFIXES.some((p) => key.startsWith(p)) || BUNDLE_HOST_KEY.test(key),
     why: "credential carrier: names the file, agent or index a tool reads its registry, cloud or signing credentials from (.npmrc, .netrc, pip.conf, kubeconfig, the ssh agent's socket, a keyring)",
   },
   {
@@ -368,6 +476,7 @@ export function familyApart(prefix: string): Apart | null {
       .filter(overlaps)
       .map((p) => `${p}*`),
     ...[...PROGRAM_CONTROL_KEYS, ...TLS_SWITCHES, ...CARRIER_KEYS].filter((k) => k.toLowerCase().startsWith(head)),
+    ...TOOL_NAMESPACES.filter(overlaps).map((p) => `${p}* (a tool's configuration)`),
   ];
   if (covered.length === 0) return null;
   return {

@@ -3,7 +3,8 @@
  * again with `If-None-Match`; GitHub answers 304 when nothing changed, and a 304 does not count
  * against the installation's rate limit. The answer given back is the one kept, a fresh copy each
  * time (callers may change what they get). Kept per installation (GitHub's ETags vary with the
- * token), least recently used first out, within a byte budget. Anything else than a 304 to a kept
+ * token), least recently used first out, within a byte budget that counts each entry's key,
+ * headers and data. Anything else than a 304 to a kept
  * entry is the answer as GitHub gave it: the cache never answers without GitHub's word.
  */
 import type { Octokit } from "@octokit/core";
@@ -15,10 +16,15 @@ interface Kept {
   headers: Record<string, unknown>;
   /** The answer's data as JSON: parsed again for every hit. */
   json: string;
+  /** What it holds, counted against the budget: its key, headers and data (and a fixed overhead). */
+  cost?: number;
 }
 
+/** What an entry costs beyond its strings (the map's slot, the object). */
+const ENTRY_OVERHEAD = 128;
+
 export interface ConditionalCacheLimits {
-  /** The most bytes of answers kept (their JSON), all installations together. */
+  /** The most bytes kept (each answer's key, headers and JSON), all installations together. */
   maxBytes: number;
   /** The largest answer kept (its JSON). */
   maxEntryBytes: number;
@@ -38,6 +44,10 @@ export class ConditionalCache {
     return this.entries.size;
   }
 
+  get bytesKept(): number {
+    return this.bytes;
+  }
+
   get(key: string): Kept | undefined {
     const kept = this.entries.get(key);
     if (kept === undefined) return undefined;
@@ -50,12 +60,13 @@ export class ConditionalCache {
   set(key: string, kept: Kept): void {
     this.delete(key);
     if (kept.json.length > this.limits.maxEntryBytes) return;
-    this.entries.set(key, kept);
-    this.bytes += kept.json.length;
+    const cost = key.length + kept.json.length + JSON.stringify(kept.headers).length + ENTRY_OVERHEAD;
+    this.entries.set(key, { ...kept, cost });
+    this.bytes += cost;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.limits.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.json.length;
+      this.bytes -= entry.cost ?? 0;
     }
   }
 
@@ -63,7 +74,7 @@ export class ConditionalCache {
     const kept = this.entries.get(key);
     if (kept === undefined) return;
     this.entries.delete(key);
-    this.bytes -= kept.json.length;
+    this.bytes -= kept.cost ?? 0;
   }
 }
 

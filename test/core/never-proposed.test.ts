@@ -232,6 +232,40 @@ describe("keys never proposed, each with its reason", () => {
       expect(allowed(key), key).toBe(true);
   });
 
+  it("a second review's keys: npm's dashed and pnpm's forms, dotenv files, interpreters, plugins, per-host credentials, endpoints", () => {
+    for (const key of [
+      "npm_config_script-shell",
+      "npm_config_node-options",
+      "NPM_CONFIG_IGNORE-SCRIPTS",
+      "pnpm_config_script_shell",
+      "UV_ENV_FILE",
+      "PIP_PYTHON",
+      "GOPACKAGESDRIVER",
+      "JAVACMD",
+      "GRADLE_USER_HOME",
+      "DOTNET_AltJitName",
+      "TF_CLI_ARGS_plan",
+      "KUBE_EDITOR",
+      "BUNDLE_GEMFILE",
+    ])
+      expect(keyApart(key)?.kind, key).toBe("program_control");
+    expect(keyApart("npm_config_strict-ssl")?.kind).toBe("program_control");
+    expect(keyApart("HELM_KUBECAFILE")?.kind).toBe("program_control");
+    for (const key of [
+      "BUNDLE_GEMS__CONTRIBSYS__COM",
+      "AWS_ENDPOINT_URL_S3",
+      "CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE",
+      "AZURE_CONFIG_DIR",
+      "HELM_REPOSITORY_CONFIG",
+    ])
+      expect(keyApart(key)?.kind, key).toBe("credential_carrier");
+    expect(keyApart("GOOGLE_GHA_CREDS_PATH")?.kind).toBe("credential");
+    // A tool's namespace is never a proposed family, whatever the table lists of it.
+    for (const prefix of ["HELM_", "NUGET_", "AZURE_", "GOOGLE_", "KUBE_", "CONDA_", "PNPM_", "pnpm_", "POETRY_", "GRADLE_"])
+      expect(familyApart(prefix), prefix).not.toBeNull();
+    expect(familyApart("GITHUB_")).toBeNull();
+  });
+
   it("the standard proxy keys stay proposable: the run wrapper's own under allowlist (a tool's own proxy key does not)", () => {
     for (const key of ["HTTPS_PROXY", "http_proxy", "NO_PROXY", "ALL_PROXY", "NOPROXY", "npm_config_noproxy"])
       expect(keyApart(key), key).toBeNull();

@@ -113,18 +113,27 @@ describe("conditional requests (src/github/conditional.ts)", () => {
     expect(cache.size).toBe(0);
   });
 
-  it("holds to its byte budget: the least recently used answer goes first, an answer too large is not kept", async () => {
-    const cache = new ConditionalCache({ maxBytes: 100, maxEntryBytes: 60 });
+  it("holds to its byte budget, each entry's key and headers counted: the least recently used answer goes first, an answer too large is not kept", async () => {
+    const probe = new ConditionalCache();
+    await client(probe).request("GET /a");
+    const one = probe.bytesKept;
+    // Headers and key count: an entry costs far more than its JSON.
+    expect(one).toBeGreaterThan(JSON.stringify({ value: 1, nested: { list: [1, 2] } }).length + 200);
+    const cache = new ConditionalCache({ maxBytes: Math.floor(one * 2.5), maxEntryBytes: 60 });
     const octokit = client(cache);
     await octokit.request("GET /a");
     await octokit.request("GET /b");
     expect(cache.size).toBe(2);
     await octokit.request("GET /a");
     await octokit.request("GET /c");
+    expect(cache.size).toBe(2);
+    expect(cache.bytesKept).toBeLessThanOrEqual(Math.floor(one * 2.5));
     // /b was the least recently used: gone; /a and /c kept.
+    const asked = server.seen.length;
+    await octokit.request("GET /a");
     await octokit.request("GET /b");
-    expect(server.seen.slice(-1)[0]?.["if-none-match"]).toBeUndefined();
-    const small = new ConditionalCache({ maxBytes: 100, maxEntryBytes: 10 });
+    expect(server.seen.slice(asked).map((h) => h["if-none-match"])).toEqual(['W/"v1"', undefined]);
+    const small = new ConditionalCache({ maxBytes: 100_000, maxEntryBytes: 10 });
     await client(small).request("GET /a");
     expect(small.size).toBe(0);
   });
