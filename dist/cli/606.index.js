@@ -1009,6 +1009,7 @@ function privateRunDir(host) {
         });
     }
 }
+/** A directory at `path` itself (a link to one is not). */
 function isDirectory(path) {
     try {
         return (0,external_node_fs_.lstatSync)(path).isDirectory();
@@ -5201,6 +5202,7 @@ function channelTampering(open, exe, nodeBinaries) {
 
 
 
+
 /** The relay's copy in each stage directory: the product's own files are never run from where it is installed. */
 const STAGED_RELAY_DIR = "relay";
 /** Where the relay listens inside the jail's own network namespace (the proxy variables point here). */
@@ -5448,7 +5450,7 @@ async function runStage(stage, control) {
         }));
     }
     if (parser !== null && failure === null && !parser.commandStarted) {
-        const vanished = jail.socketDirsHidden.filter((dir) => !stage_isDirectory(dir));
+        const vanished = jail.socketDirsHidden.filter((dir) => !isDirectory(dir));
         fail(new JailNotStarted(traced.rootExit ?? { code: result.code, signal: result.signal }, vanished));
     }
     if (failure !== null)
@@ -5470,14 +5472,6 @@ class JailNotStarted extends errors/* Refusal */.P_ {
             hint: "The run is refused: nothing was observed. Run it again; when it repeats, bubblewrap's message names the mount that failed.",
         });
         this.vanished = vanished;
-    }
-}
-function stage_isDirectory(path) {
-    try {
-        return (0,external_node_fs_.statSync)(path).isDirectory();
-    }
-    catch {
-        return false;
     }
 }
 /**

@@ -252,7 +252,8 @@ function privateRunDir(host: string): void {
   }
 }
 
-function isDirectory(path: string): boolean {
+/** A directory at `path` itself (a link to one is not). */
+export function isDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
   } catch {

@@ -3,12 +3,12 @@
  * egress proxy, the spawn of recorder + jail + command, and the checks that every record was read.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Refusal } from "../core/errors.js";
 import { proxyEnv, startEgressProxy, type EgressProxy } from "./egress.js";
 import { FifoReader, makeFifo } from "./fifo.js";
-import type { Jail } from "./jail.js";
+import { isDirectory, type Jail } from "./jail.js";
 import { ChannelMessageError, type Merger } from "./merge.js";
 import type { ProcessEvent } from "./process-event.js";
 import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, STRACE_FIFO_NAME } from "./protocol.js";
@@ -335,14 +335,6 @@ export class JailNotStarted extends Refusal {
       },
     );
     this.vanished = vanished;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 
