@@ -1,6 +1,7 @@
 import { execFileSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP_ID, appKeys, SECRET, tempDir } from "../app/helpers.js";
@@ -99,9 +100,12 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
       work: join(work, "stages"),
       caches: [{ src: npmCache, dest: "/root/.npm", writable: true }],
       log: (l) => log.push(l),
+      // Docker's layer cache: npm ci compiles better-sqlite3 for minutes; again only when its inputs change.
+      cache: join(tmpdir(), "envelope-gate-image-layers"),
     });
     const image = built.at(-1) as (typeof built)[number];
     expect(log.join("\n")).toMatch(/RUN npm ci --omit=dev/);
+    expect(log.join("\n")).toMatch(/COPY dist \.\/dist/);
 
     // The image: production node_modules with the native binding, no dev dependency, no compiler output left to run.
     const appDir = image.places.get(image.workdir) as string;
@@ -142,10 +146,12 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
       ENVELOPE_GATE_PORT: String(port),
     };
     const user = image.user as { uid: number; gid: number };
+    const check = image.healthcheck as { command: string[] };
     const app = await startListening(bwrap(mounts, image.workdir, [...image.entrypoint, ...image.cmd], user), env, 120_000);
+    // Signalled itself: bubblewrap forwards no signal, and setpriv's uid change cleared --die-with-parent's.
+    const pid = sandboxedPid(app.child.pid as number);
     let stopped = false;
     try {
-      const pid = sandboxedPid(app.child.pid as number);
       expect(uidOf(pid)).toBe(10001);
       let res = await fetch(`http://127.0.0.1:${port}/healthz`);
       for (let i = 0; i < 60 && res.status !== 200; i++) {
@@ -153,10 +159,13 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
         res = await fetch(`http://127.0.0.1:${port}/healthz`);
       }
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ ok: true, checks: { store_read: "ok", store_write: "ok" }, replica: containerHostname });
+      const body = (await res.json()) as { replica: string };
+      expect(body).toMatchObject({ ok: true, checks: { store_read: "ok", store_write: "ok" } });
+      // The entrypoint names the replica after the container's hostname (the process adds its own id after a slash).
+      expect(body.replica.split("/")[0]).toBe(containerHostname);
+      expect(app.output()).toContain(`"replica":"${containerHostname}"`);
       expect(statSync(join(volumeDir, "app.sqlite")).uid).toBe(10001);
       // docker exec of the HEALTHCHECK command, in the container's filesystem and environment.
-      const check = image.healthcheck as { command: string[] };
       const healthy = await spawnProcess(bwrap(mounts, image.workdir, check.command, user), {
         env,
         timeoutMs: 60_000,
@@ -168,7 +177,17 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
       expect(await exited(app.child)).toBe(0);
       stopped = true;
     } finally {
-      if (!stopped) await app.stop();
+      if (!stopped) {
+        process.kill(pid, "SIGKILL");
+        await exited(app.child);
+      }
     }
-  }, 900_000);
+    // Once the App is gone the HEALTHCHECK fails.
+    const unhealthy = await spawnProcess(bwrap(mounts, image.workdir, check.command, user), {
+      env,
+      timeoutMs: 60_000,
+      killSignal: "SIGTERM",
+    });
+    expect(unhealthy.code).toBe(1);
+  }, 1_800_000);
 });

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { excluded, parseDockerignore } from "./dockerignore.js";
 import { execForm, words } from "./parse.js";
@@ -150,6 +151,8 @@ export const BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 
 export interface BuiltStage {
   name: string | null;
+  /** What the stage's content depends on (Docker's cache key): its base, instructions and copied bytes. */
+  key: string;
   /** Image path to the host folder holding it, for each place the stage wrote. */
   places: Map<string, string>;
   env: Record<string, string>;
@@ -168,6 +171,25 @@ export interface ReplayOptions {
   /** Host folders a RUN may write besides the stage's places (npm's cache, reused across replays). */
   caches: Mount[];
   log: (line: string) => void;
+  /**
+   * Docker's build cache: a RUN whose key (the base, every instruction before it and the bytes
+   * each COPY brought) was replayed before is not run again; the stage's folders are restored.
+   */
+  cache?: string;
+}
+
+/** A digest of a file or folder's paths, modes and bytes. */
+function contentDigest(path: string): string {
+  const hash = createHash("sha256");
+  const walk = (p: string, rel: string) => {
+    const stat = lstatSync(p);
+    hash.update(`${rel}\0${stat.mode}\0`);
+    if (stat.isSymbolicLink()) hash.update(readlinkSync(p));
+    else if (stat.isDirectory()) for (const name of readdirSync(p).sort()) walk(join(p, name), `${rel}/${name}`);
+    else hash.update(readFileSync(p));
+  };
+  walk(path, "");
+  return hash.digest("hex");
 }
 
 /** The base image checked against this host: its Node major and Debian release. */
@@ -228,6 +250,7 @@ export function replay(stages: readonly Stage[], context: string, options: Repla
     mkdirSync(root, { recursive: true });
     const out: BuiltStage = {
       name: stage.name,
+      key: createHash("sha256").update(`FROM ${stage.from}`).digest("hex"),
       places: new Map(),
       env: {},
       workdir: "/",
@@ -252,6 +275,7 @@ export function replay(stages: readonly Stage[], context: string, options: Repla
       ...options.caches.filter((c) => !out.places.has(c.dest)),
     ];
     for (const { op, args, line } of stage.instructions) {
+      out.key = createHash("sha256").update(`${out.key}\n${op} ${args}`).digest("hex");
       if (op === "WORKDIR") {
         out.workdir = resolve(args);
         addPlace(out.workdir);
@@ -292,6 +316,9 @@ export function replay(stages: readonly Stage[], context: string, options: Repla
               `Dockerfile line ${line}: COPY ${src}: not found${from ? ` in stage ${from.name}` : " in the build context (.dockerignore does not admit it)"}`,
             );
           }
+          out.key = createHash("sha256")
+            .update(`${out.key}\n${from ? from.key : "context"} ${contentDigest(host)}`)
+            .digest("hex");
           const target = (placeOf(out, destPath) as { host: string }).host;
           if (statSync(host).isDirectory()) {
             mkdirSync(target, { recursive: true });
@@ -307,12 +334,32 @@ export function replay(stages: readonly Stage[], context: string, options: Repla
         if (args.startsWith("[")) throw new Error(`Dockerfile line ${line}: RUN's exec form is not replayed`);
         if (replayApt(args, line, options.log)) continue;
         for (const p of createdPaths(args)) addPlace(p);
+        const cached = options.cache ? join(options.cache, out.key) : null;
+        if (cached && existsSync(cached)) {
+          options.log(`line ${line}: RUN ${args}: cached`);
+          rmSync(root, { recursive: true, force: true });
+          execFileSync("cp", ["-a", cached, root]);
+          continue;
+        }
         const env = { PATH: BASE_PATH, HOME: "/root", HOSTNAME: "replay", ...out.env };
         options.log(`line ${line}: RUN ${args}`);
         const run = bwrap(mounts(), out.workdir, ["/bin/sh", "-c", args], out.user ?? undefined);
         const result = spawnSync(run[0] as string, run.slice(1), { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
         if (result.status !== 0) {
           throw new Error(`Dockerfile line ${line}: RUN ${args} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+        }
+        if (cached) {
+          // Written aside and renamed: a replay running beside this one never sees half a layer.
+          const partial = `${cached}.partial-${process.pid}`;
+          mkdirSync(options.cache as string, { recursive: true });
+          execFileSync("cp", ["-a", root, partial]);
+          try {
+            renameSync(partial, cached);
+          } catch (err) {
+            rmSync(partial, { recursive: true, force: true });
+            // Another replay stored the same layer first.
+            if (!["ENOTEMPTY", "EEXIST"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
+          }
         }
       } else if (op === "USER") {
         const m = /^(\d+):(\d+)$/.exec(args);
