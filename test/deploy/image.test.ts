@@ -64,6 +64,14 @@ describe(".dockerignore as Docker applies it", () => {
   });
 });
 
+/** npm's cache and Docker's layer cache, shared by the replays (npm ci compiles better-sqlite3 for minutes). */
+const NPM_CACHE = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
+mkdirSync(NPM_CACHE, { recursive: true });
+const REPLAY = {
+  caches: [{ src: NPM_CACHE, dest: "/root/.npm", writable: true }],
+  cache: join(tmpdir(), "envelope-gate-image-layers"),
+};
+
 describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () => {
   it("refuses an instruction the replay does not know, naming its line", () => {
     expect(() => parseStages("FROM node:20-bookworm-slim\nARG X=1\n")).toThrow(/line 2: ARG is not replayed/);
@@ -80,7 +88,11 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
     expect(missingFromContext(stages, context)).toEqual([
       expect.stringMatching(/^Dockerfile line \d+: COPY dist: not in the build context$/),
     ]);
-  });
+    // The build itself stops there, as docker build does.
+    expect(() => replay(stages, context, { ...REPLAY, work: join(work, "stages"), log: () => {} })).toThrow(
+      /^Dockerfile line \d+: COPY dist: not found in the build context \(\.dockerignore does not admit it\)$/,
+    );
+  }, 1_800_000);
 
   it("builds with the committed .dockerignore; the image's ENTRYPOINT and CMD, as its USER with its ENV and volume, serve /healthz; its HEALTHCHECK exits 0; SIGTERM stops it cleanly", async (ctx) => {
     if (NO_SANDBOX) ctx.skip(NO_SANDBOX);
@@ -92,17 +104,8 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
     const stages = parseStages(readFileSync(join(clone, "deploy", "Dockerfile"), "utf8"));
     expect(missingFromContext(stages, context)).toEqual([]);
 
-    // npm's cache, reused across replays (a real build starts with an empty one).
-    const npmCache = execFileSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).trim();
-    mkdirSync(npmCache, { recursive: true });
     const log: string[] = [];
-    const built = replay(stages, context, {
-      work: join(work, "stages"),
-      caches: [{ src: npmCache, dest: "/root/.npm", writable: true }],
-      log: (l) => log.push(l),
-      // Docker's layer cache: npm ci compiles better-sqlite3 for minutes; again only when its inputs change.
-      cache: join(tmpdir(), "envelope-gate-image-layers"),
-    });
+    const built = replay(stages, context, { ...REPLAY, work: join(work, "stages"), log: (l) => log.push(l) });
     const image = built.at(-1) as (typeof built)[number];
     expect(log.join("\n")).toMatch(/RUN npm ci --omit=dev/);
     expect(log.join("\n")).toMatch(/COPY dist \.\/dist/);
