@@ -1,9 +1,9 @@
 import { execFileSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { APP_ID, appKeys, SECRET, tempDir } from "../app/helpers.js";
 import { startListening } from "../app/process.js";
 import { REPO_ROOT } from "../support/fixtures.js";
@@ -72,7 +72,19 @@ const REPLAY = {
   cache: join(tmpdir(), "envelope-gate-image-layers"),
 };
 
+/** Each replay's clone, context and stages (a few hundred MB), removed after its test. */
+const works: string[] = [];
+function workDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  works.push(dir);
+  return dir;
+}
+
 describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () => {
+  afterEach(() => {
+    for (const dir of works.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it("refuses an instruction the replay does not know, naming its line", () => {
     expect(() => parseStages("FROM node:20-bookworm-slim\nARG X=1\n")).toThrow(/line 2: ARG is not replayed/);
     expect(() => parseStages("FROM node:20-bookworm-slim\nADD https://example.invalid/x /x\n")).toThrow(/line 2: ADD/);
@@ -80,7 +92,7 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
 
   it("with the .dockerignore that shipped before, the build fails: COPY dist is not in the build context", (ctx) => {
     if (NO_SANDBOX) ctx.skip(NO_SANDBOX);
-    const work = tempDir("eg-image-old-");
+    const work = workDir("eg-image-old-");
     const { clone, context, files } = cloneContext(REPO_ROOT, work, OLD_DOCKERIGNORE);
     expect(files).toContain("src/cli/index.ts");
     expect(files.some((f) => f.startsWith("dist/") || f.startsWith("native/"))).toBe(false);
@@ -96,7 +108,7 @@ describe("deploy/Dockerfile, built from a clean clone (the build replayed)", () 
 
   it("builds with the committed .dockerignore; the image's ENTRYPOINT and CMD, as its USER with its ENV and volume, serve /healthz; its HEALTHCHECK exits 0; SIGTERM stops it cleanly", async (ctx) => {
     if (NO_SANDBOX) ctx.skip(NO_SANDBOX);
-    const work = tempDir("eg-image-");
+    const work = workDir("eg-image-");
     const { clone, context, files } = cloneContext(REPO_ROOT, work);
     // The context: the manifest, the lockfile and the committed bundle; no source, no secrets.
     expect(files.filter((f) => !f.startsWith("dist/"))).toEqual(["package-lock.json", "package.json"]);
