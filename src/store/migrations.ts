@@ -1,10 +1,13 @@
 import type { SqlDb } from "./db.js";
 
-interface Migration {
+export interface Migration {
   version: number;
   name: string;
-  /** Portable SQL (SQLite and PostgreSQL), statements separated by `;\n`. */
-  sql: string;
+  /**
+   * Portable SQL (SQLite and PostgreSQL), one statement per entry, run in order. A list, not a
+   * text split on `;`: a literal may hold a semicolon and a line break.
+   */
+  statements: readonly string[];
 }
 
 /** Append-only: a shipped migration never changes; a new need is a new version. */
@@ -12,15 +15,18 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: "kill switch, installations, deliveries, dual runs, ledger PRs",
-    sql: `
+    statements: [
+      `
 CREATE TABLE kill_switch (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
   reason TEXT,
   changed_by TEXT,
   changed_at BIGINT
-);
-INSERT INTO kill_switch (id, paused) VALUES (1, 0);
+)
+`,
+      `INSERT INTO kill_switch (id, paused) VALUES (1, 0)`,
+      `
 CREATE TABLE installations (
   installation_id BIGINT PRIMARY KEY,
   account TEXT,
@@ -28,7 +34,9 @@ CREATE TABLE installations (
   created_at BIGINT NOT NULL,
   promoted_at BIGINT,
   promoted_by TEXT
-);
+)
+`,
+      `
 CREATE TABLE deliveries (
   delivery_id TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -42,7 +50,9 @@ CREATE TABLE deliveries (
   outcome TEXT,
   error_code TEXT,
   error_message TEXT
-);
+)
+`,
+      `
 CREATE TABLE dual_runs (
   id TEXT PRIMARY KEY,
   installation_id BIGINT NOT NULL,
@@ -74,9 +84,11 @@ CREATE TABLE dual_runs (
   deadline_at BIGINT NOT NULL,
   decided_at BIGINT,
   done_at BIGINT
-);
-CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at);
-CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id);
+)
+`,
+      `CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at)`,
+      `CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id)`,
+      `
 CREATE TABLE ledger_prs (
   lock_key TEXT PRIMARY KEY,
   repository TEXT NOT NULL,
@@ -107,33 +119,39 @@ CREATE TABLE ledger_prs (
   review_alerted_at BIGINT,
   closed_at BIGINT,
   UNIQUE (repository, property, envelope_hash, head_sha)
-);
-CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
+)
 `,
+      `CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)`,
+    ],
   },
   {
     version: 2,
     name: "operations: the dual run's check run id, a heartbeat row per replica for /healthz",
-    sql: `
-ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT;
+    statements: [
+      `ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT`,
+      `
 CREATE TABLE heartbeats (
   replica_id TEXT PRIMARY KEY,
   beat_at BIGINT NOT NULL
 )
 `,
+    ],
   },
   {
     version: 3,
     name: "App processes (heartbeats), deliveries queued with their payload",
-    sql: `
+    statements: [
+      `
 CREATE TABLE app_processes (
   owner TEXT PRIMARY KEY,
   replica TEXT NOT NULL,
   started_at BIGINT NOT NULL,
   heartbeat_at BIGINT NOT NULL,
   stopped_at BIGINT
-);
-CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at);
+)
+`,
+      `CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at)`,
+      `
 CREATE TABLE deliveries_v2 (
   delivery_id TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -148,18 +166,22 @@ CREATE TABLE deliveries_v2 (
   error_code TEXT,
   error_message TEXT,
   payload TEXT
-);
-INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
-  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries;
-DROP TABLE deliveries;
-ALTER TABLE deliveries_v2 RENAME TO deliveries;
-CREATE INDEX deliveries_state ON deliveries (state, owner)
+)
 `,
+      `
+INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
+  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries
+`,
+      `DROP TABLE deliveries`,
+      `ALTER TABLE deliveries_v2 RENAME TO deliveries`,
+      `CREATE INDEX deliveries_state ON deliveries (state, owner)`,
+    ],
   },
   {
     version: 4,
     name: "runner B's budget (reservations, limit overrides) and the switches' append-only history",
-    sql: `
+    statements: [
+      `
 CREATE TABLE budget_reservations (
   dual_run_id TEXT PRIMARY KEY,
   installation_id BIGINT NOT NULL,
@@ -176,8 +198,10 @@ CREATE TABLE budget_reservations (
   attempted_at BIGINT,
   UNIQUE (installation_id, day, installation_seq),
   UNIQUE (repository, day, repository_seq)
-);
-CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day);
+)
+`,
+      `CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day)`,
+      `
 CREATE TABLE budget_limits (
   scope TEXT PRIMARY KEY,
   dispatches_per_day INTEGER NOT NULL CHECK (dispatches_per_day >= 0),
@@ -185,7 +209,9 @@ CREATE TABLE budget_limits (
   changed_by TEXT NOT NULL,
   reason TEXT NOT NULL,
   changed_at BIGINT NOT NULL
-);
+)
+`,
+      `
 CREATE TABLE switch_history (
   seq INTEGER PRIMARY KEY,
   switch TEXT NOT NULL,
@@ -194,21 +220,25 @@ CREATE TABLE switch_history (
   actor TEXT NOT NULL,
   reason TEXT NOT NULL,
   at BIGINT NOT NULL
-);
-CREATE INDEX switch_history_switch ON switch_history (switch, seq);
+)
+`,
+      `CREATE INDEX switch_history_switch ON switch_history (switch, seq)`,
+      `
 INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
   SELECT 1, 'pause', CASE WHEN paused = 1 THEN '{"paused":true}' ELSE '{"paused":false}' END, 'change',
     COALESCE(changed_by, 'migration 4'), COALESCE(reason, 'the state found when the history began'), COALESCE(changed_at, 0)
   FROM kill_switch WHERE id = 1
 `,
+    ],
   },
   {
     version: 5,
     name: "crash-loop bound: clean stops of App processes, operators' crash resets",
     // Processes stopped before this migration are taken as stopped cleanly: their history is unknown.
-    sql: `
-ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT;
-UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL;
+    statements: [
+      `ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT`,
+      `UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL`,
+      `
 CREATE TABLE app_crash_resets (
   id TEXT PRIMARY KEY,
   replica TEXT NOT NULL,
@@ -216,22 +246,26 @@ CREATE TABLE app_crash_resets (
   reset_by TEXT NOT NULL,
   reason TEXT NOT NULL,
   crashes INTEGER NOT NULL
-);
-CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
+)
 `,
+      `CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)`,
+    ],
   },
   {
     version: 6,
     name: "the redelivery sweep: its pass (one replica at a time) and mark, and each delivery it asked GitHub for again",
-    sql: `
+    statements: [
+      `
 CREATE TABLE redelivery_sweep (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   mark_at BIGINT,
   owner TEXT,
   until_at BIGINT,
   last_pass TEXT
-);
-INSERT INTO redelivery_sweep (id) VALUES (1);
+)
+`,
+      `INSERT INTO redelivery_sweep (id) VALUES (1)`,
+      `
 CREATE TABLE redeliveries (
   guid TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -243,29 +277,31 @@ CREATE TABLE redeliveries (
   code TEXT,
   message TEXT,
   updated_at BIGINT NOT NULL
-);
-CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
+)
 `,
+      `CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)`,
+    ],
   },
   {
     version: 7,
     name: "ledger PRs the App can prove its own: the commit it made, the PR's head repository, why one was refused",
     // Rows opened before this migration were opened in their own repository; the commit they carry is unknown.
-    sql: `
-ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT;
-ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT;
-ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT;
-ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT;
-UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL;
-CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)
-`,
+    statements: [
+      `ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT`,
+      `ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT`,
+      `ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT`,
+      `ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT`,
+      `UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL`,
+      `CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)`,
+    ],
   },
   {
     version: 8,
     name: "runs verified against GitHub's API: runner B's dispatch base, refused runs, and the App's verified check per run attempt",
-    sql: `
-ALTER TABLE dual_runs ADD COLUMN base_sha TEXT;
-ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT;
+    statements: [
+      `ALTER TABLE dual_runs ADD COLUMN base_sha TEXT`,
+      `ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT`,
+      `
 CREATE TABLE run_refusals (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -278,8 +314,10 @@ CREATE TABLE run_refusals (
   dual_run_id TEXT,
   refused_at BIGINT NOT NULL,
   PRIMARY KEY (repository, run_id, run_attempt, role)
-);
-CREATE INDEX run_refusals_at ON run_refusals (refused_at);
+)
+`,
+      `CREATE INDEX run_refusals_at ON run_refusals (refused_at)`,
+      `
 CREATE TABLE verified_checks (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -296,11 +334,13 @@ CREATE TABLE verified_checks (
   PRIMARY KEY (repository, run_id, run_attempt)
 )
 `,
+    ],
   },
   {
     version: 9,
     name: "audit runs of the default branch and the envelope PR proposed from them",
-    sql: `
+    statements: [
+      `
 CREATE TABLE audit_runs (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -314,8 +354,10 @@ CREATE TABLE audit_runs (
   evidence TEXT,
   recorded_at BIGINT NOT NULL,
   PRIMARY KEY (repository, run_id, run_attempt)
-);
-CREATE INDEX audit_runs_at ON audit_runs (recorded_at);
+)
+`,
+      `CREATE INDEX audit_runs_at ON audit_runs (recorded_at)`,
+      `
 CREATE TABLE envelope_prs (
   id TEXT PRIMARY KEY,
   repository TEXT NOT NULL,
@@ -341,15 +383,17 @@ CREATE TABLE envelope_prs (
   created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL,
   closed_at BIGINT
-);
-CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed');
-CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
+)
 `,
+      `CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed')`,
+      `CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)`,
+    ],
   },
   {
     version: 10,
     name: "one verified check per commit: each open pull request's verdict, and the commit's check",
-    sql: `
+    statements: [
+      `
 CREATE TABLE pull_verdicts (
   repository TEXT NOT NULL,
   head_sha TEXT NOT NULL,
@@ -364,7 +408,9 @@ CREATE TABLE pull_verdicts (
   summary TEXT NOT NULL,
   recorded_at BIGINT NOT NULL,
   PRIMARY KEY (repository, head_sha, pull_number)
-);
+)
+`,
+      `
 CREATE TABLE verified_heads (
   repository TEXT NOT NULL,
   head_sha TEXT NOT NULL,
@@ -379,14 +425,16 @@ CREATE TABLE verified_heads (
   foreign_checks TEXT,
   updated_at BIGINT NOT NULL,
   PRIMARY KEY (repository, head_sha)
-);
-CREATE INDEX verified_heads_at ON verified_heads (updated_at)
+)
 `,
+      `CREATE INDEX verified_heads_at ON verified_heads (updated_at)`,
+    ],
   },
   {
     version: 11,
     name: "gated pull requests: a pull request the gate once held stays gated until a reviewer ungates it",
-    sql: `
+    statements: [
+      `
 CREATE TABLE gated_pulls (
   repository TEXT NOT NULL,
   pull_number INTEGER NOT NULL,
@@ -399,22 +447,24 @@ CREATE TABLE gated_pulls (
   PRIMARY KEY (repository, pull_number)
 )
 `,
+    ],
   },
   {
     version: 12,
     name: "the redelivery sweep resumes its walk: the walk in progress, what the mark waits on, a backlog GitHub no longer keeps",
     // A sweep row from before this migration has no walk in progress: its next pass starts one from the newest page.
-    sql: `
-ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT;
-ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
-ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
-`,
+    statements: [
+      `ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT`,
+      `ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT`,
+      `ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT`,
+    ],
   },
   {
     version: 13,
     name: "GitHub's rate limit per installation (every replica's latest reading), and deliveries deferred until a time",
     // A delivery from before this migration has no not_before: it is taken up as before.
-    sql: `
+    statements: [
+      `
 CREATE TABLE rate_limits (
   installation_id BIGINT NOT NULL,
   resource TEXT NOT NULL,
@@ -425,26 +475,24 @@ CREATE TABLE rate_limits (
   observed_by TEXT NOT NULL,
   retry_after_until BIGINT,
   PRIMARY KEY (installation_id, resource)
-);
-ALTER TABLE deliveries ADD COLUMN not_before BIGINT
+)
 `,
+      `ALTER TABLE deliveries ADD COLUMN not_before BIGINT`,
+    ],
   },
 ];
 
-export async function migrate(db: SqlDb, now: number): Promise<number[]> {
+/** Applies the pending ones of `migrations` (the App's own unless a test brings others), in one transaction. */
+export async function migrate(db: SqlDb, now: number, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   const applied: number[] = [];
   await db.migrationTransaction(async (tx) => {
     await tx.exec(
       "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)",
     );
     const done = new Set((await tx.all<{ version: number }>("SELECT version FROM schema_migrations")).map((r) => Number(r.version)));
-    for (const m of MIGRATIONS) {
+    for (const m of migrations) {
       if (done.has(m.version)) continue;
-      for (const statement of m.sql
-        .split(/;\s*\n/)
-        .map((s) => s.trim())
-        .filter(Boolean))
-        await tx.exec(statement);
+      for (const statement of m.statements) await tx.exec(statement);
       await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
       applied.push(m.version);
     }
