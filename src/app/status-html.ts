@@ -55,9 +55,9 @@ const link = (href: string | null, text: string): Raw | string => {
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:8px 16px;max-width:1200px}
 h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.25em;margin:1.2em 0 .4em}p,li,dd{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;margin:.5em 0 1.5em;max-width:100%}table{border-collapse:collapse}
-td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}td{overflow-wrap:break-word;min-width:3em;max-width:40em}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}td{overflow-wrap:break-word;min-width:8em;max-width:32em}
 .alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}
-.empty{color:#777}code{font-size:12px;overflow-wrap:anywhere;word-break:break-all}.utc{color:#555;white-space:nowrap}
+.empty{color:#777}code{font-size:12px;overflow-wrap:anywhere}.utc{color:#555;white-space:nowrap}
 .summary{list-style:none;padding:0;margin:.5em 0}.summary li{padding:4px 0;border-bottom:1px solid #eee}nav{margin:1em 0}
 section{scroll-margin-top:8px}`;
 
@@ -181,7 +181,7 @@ function summary(s: StatusSnapshot, when: When, todo: string[]): string {
 ${item("attention", "Needs attention", attentionText)}
 ${item("kill-switch", "Kill switch", kill)}
 ${item("webhooks", `Deliveries in the last ${s.window.hours} hours`, deliveries)}
-${item("failed-deliveries", "Failures needing attention", esc(failing === 0 ? "none" : `${count(s.deliveries.failed.length, "failed delivery", "failed deliveries")}, ${count(s.deliveries.stuck.length, "stuck")}`))}
+${item("failed-deliveries", "Failures needing attention", esc(failing === 0 ? "none" : `${count(s.deliveries.failed.length, "failed delivery", "failed deliveries")}, ${s.deliveries.stuck.length} stuck`))}
 ${item("verified-checks", `Verdicts in the last ${s.window.hours} hours`, esc(`${v.pass} pass, ${v.envelope_fail} envelope_fail, ${v.error} error`))}
 ${item("github-budget", "GitHub API budget", rateText)}
 </ul>${
