@@ -82,6 +82,7 @@ describe("the status page built from a real store at a fixed now", () => {
     const summary = main.slice(0, main.indexOf("</section>"));
     expect(summary).toContain("4 received: 2 processed, 1 failed, 1 in progress");
     expect(summary).toContain("1 pass, 1 envelope_fail, 1 error");
+    expect(summary).toContain("1 failed delivery, 0 stuck");
     expect(summary).toMatch(/4,200 of 5,000 calls left \(800 spent\), resets <time[^>]*>in 20 min<\/time>/);
     expect(summary).toContain("running (kill switch off)");
     const ids = new Set([...page.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
