@@ -1,3 +1,4 @@
+import { VERSION } from "../core/version.js";
 import { shellRefusal } from "../store/db.js";
 import type { Store } from "../store/index.js";
 import { writeHeartbeat } from "../store/ops.js";
@@ -10,7 +11,8 @@ interface HealthAnswer {
 /**
  * /healthz: the store must answer a read (the kill switch, as every outbound request needs) and
  * accept a write (this replica's heartbeat row). 200 only when both do; otherwise 503 naming the
- * check that failed, so "reads work, writes fail" is not reported healthy.
+ * check that failed, so "reads work, writes fail" is not reported healthy. Every answer names the
+ * release (`version`) and the store by its backend only (`storeLabel`: no file path, host or credential).
  */
 export async function checkHealth(store: Store, replicaId: string, storeLabel: string, now: number): Promise<HealthAnswer> {
   let paused: boolean;
@@ -19,7 +21,13 @@ export async function checkHealth(store: Store, replicaId: string, storeLabel: s
   } catch (err) {
     return {
       status: 503,
-      body: { ok: false, store: storeLabel, failing: "store_read", error: shellRefusal(err, "read the kill switch").toJSON() },
+      body: {
+        ok: false,
+        version: VERSION,
+        store: storeLabel,
+        failing: "store_read",
+        error: shellRefusal(err, "read the kill switch").toJSON(),
+      },
     };
   }
   try {
@@ -27,11 +35,18 @@ export async function checkHealth(store: Store, replicaId: string, storeLabel: s
   } catch (err) {
     return {
       status: 503,
-      body: { ok: false, store: storeLabel, failing: "store_write", paused, error: shellRefusal(err, "write the heartbeat").toJSON() },
+      body: {
+        ok: false,
+        version: VERSION,
+        store: storeLabel,
+        failing: "store_write",
+        paused,
+        error: shellRefusal(err, "write the heartbeat").toJSON(),
+      },
     };
   }
   return {
     status: 200,
-    body: { ok: true, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
+    body: { ok: true, version: VERSION, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
   };
 }

@@ -6,7 +6,7 @@ import type { CrashBound } from "./crash-loop.js";
 import { checkHealth } from "./health.js";
 import type { SecretSource } from "./secrets.js";
 import type { AppService } from "./service.js";
-import { deliveryStatus, renderStatusHtml, renderStoreDownHtml, statusSnapshot } from "./status.js";
+import { deliveryStatus, renderStatusHtml, renderStoreDownHtml, STATUS_PAGE_CSP, statusSnapshot } from "./status.js";
 import { sendJson, WebhookIntake } from "./webhook.js";
 
 export { signPayload, verifySignature } from "./webhook.js";
@@ -15,6 +15,7 @@ export interface ServerOptions {
   service: AppService;
   /** The webhook secrets, read at each verification (one per line, the current first). */
   secrets: SecretSource;
+  /** The store as /status and /healthz name it (publicStoreLabel): no file path, host or credential. */
   storeLabel: string;
   reviewAlertMs: number;
   githubApiUrl: string;
@@ -27,7 +28,12 @@ export interface ServerOptions {
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-security-policy": STATUS_PAGE_CSP,
+    "x-content-type-options": "nosniff",
+  });
   res.end(html);
 }
 
@@ -66,11 +72,11 @@ export function createAppServer(options: ServerOptions): Server {
           intake: intake.stats,
         });
         if (url.pathname === "/status.json") return sendJson(res, 200, snapshot);
-        return sendHtml(res, 200, renderStatusHtml(snapshot));
+        return sendHtml(res, 200, renderStatusHtml(snapshot, now));
       } catch (err) {
         const gate = shellRefusal(err, "build the status page");
         if (url.pathname === "/status.json") return sendJson(res, 503, { error: gate.toJSON() });
-        return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
+        return sendHtml(res, 503, renderStoreDownHtml(now, options.storeLabel, gate));
       }
     }
     const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { Refusal } from "../core/errors.js";
 import { AppClient } from "../github/app-client.js";
 import { shellRefusal } from "../store/db.js";
-import { describeStore, openStore, type Store } from "../store/index.js";
+import { describeStore, openStore, publicStoreLabel, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
 import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
@@ -102,7 +102,7 @@ export async function startApp(
   const server = createAppServer({
     service,
     secrets: config.webhookSecrets,
-    storeLabel,
+    storeLabel: publicStoreLabel(config.store),
     reviewAlertMs: config.reviewAlertMs,
     githubApiUrl: config.githubApiUrl,
     crashBound: options.crashBound ?? crashBoundFromEnv({}),

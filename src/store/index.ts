@@ -45,6 +45,22 @@ export function describeStore(settings: StoreSettings): string {
   return `SQLite ${settings.sqlitePath}`;
 }
 
+/**
+ * The store as the App's web pages (/status, /healthz) name it: the backend and, for PostgreSQL,
+ * the database and schema. Never a file path, host or credential: those are for the operator's
+ * own CLI (describeStore).
+ */
+export function publicStoreLabel(settings: StoreSettings): string {
+  if (!settings.databaseUrl) return "SQLite";
+  let database = "";
+  try {
+    database = decodeURIComponent(new URL(settings.databaseUrl).pathname.replace(/^\//, ""));
+  } catch {
+    // An unparsable DATABASE_URL is refused when the store opens; the label names no database.
+  }
+  return `PostgreSQL${database ? ` database ${database}` : ""} schema ${settings.pgSchema ?? "public"}`;
+}
+
 /** Opens the configured backend and applies pending migrations. */
 export async function openStore(settings: StoreSettings, now: number): Promise<Store> {
   if (settings.databaseUrl) {

@@ -80,7 +80,7 @@ describe("runner B's budget in the App (SQLite, in-process)", () => {
     });
     expect(s.budget.refusals).toEqual([expect.objectContaining({ repository: REPO, code: "RUNNER_B_BUDGET_EXCEEDED" })]);
     const html = await (await fetch(`${app.url}/status`)).text();
-    expect(html).toContain("budget(s) exhausted for today");
+    expect(html).toMatch(/(\b1 budget|\b\d+ budgets) exhausted for today/);
     expect(html).toContain("Last budget refusals");
     // A cap raised by hand (no recorded change) shows no room: reservations are held to the recorded cap.
     await app.store.db.run(

@@ -70,7 +70,7 @@ describe("GitHub down (the App's API URL a closed port)", () => {
     expect(status.deliveries.failed[0]!.action).toContain(apiUrl);
     const page = await (await fetch(`${app.url}/status`)).text();
     const attention = /<p class="alert" id="attention">([^<]*)<\/p>/.exec(page)?.[1] ?? "";
-    expect(attention).toContain(`1 delivery(ies) waiting on GitHub at ${apiUrl} (GITHUB_UNAVAILABLE)`);
+    expect(attention).toContain(`1 delivery waiting on GitHub at ${apiUrl} (GITHUB_UNAVAILABLE)`);
     expect(attention).not.toContain("failed delivery");
     expect(page).toContain("waiting on GitHub (processing)");
     expect(page).not.toContain("githubstatus.com");

@@ -147,7 +147,7 @@ describe("the redelivery pass (in-process App on SQLite, GitHub's deliveries API
     expect(hooks.redeliveryRequests).toHaveLength(6); // 3 deliveries × 2, never more
     expect((await pass()).errors).toEqual([]); // given up once, not reported again
     const page = await (await fetch(`${app.url}/status`)).text();
-    expect(page).toContain("3 delivery(ies) the redelivery sweep gave up on");
+    expect(page).toContain("3 deliveries the redelivery sweep gave up on");
     expect(page).toContain("REDELIVERY_EXHAUSTED");
   });
 

@@ -1,5 +1,6 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/core/version.js";
 import { openStore } from "../../src/store/index.js";
 import { Browser, chromiumPath } from "../support/browser.js";
 import {
@@ -84,7 +85,10 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(page.title).toBe("envelope-gate App status");
       expect(page.text).toContain("Nothing needs attention.");
       expect(page.text).toMatch(/Running \(kill switch off/);
-      expect(page.text).toMatch(/Last delivery recorded \(any replica\): \d{4}-\d\d-\d\dT[\d:.]+Z · 3 recorded in all\./);
+      expect(page.text).toMatch(
+        /Last delivery recorded \(any replica\): (just now|\d+ min ago) \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\) · 3 deliveries recorded in all\./,
+      );
+      expect(page.text).toMatch(/Deliveries in the last 24 hours: 3 received: 3 processed, 0 failed, 0 in progress/);
       expect(page.text).toMatch(/Failed deliveries\s+None\./);
       expect(page.text).toMatch(/Stuck deliveries\s+None\./);
       expect(page.text).toMatch(/Deliveries held during a pause\s+None\./);
@@ -115,7 +119,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       // GitHub failing is counted apart from a failed delivery: the delivery waits on GitHub (issue 32 item 5), at the
       // configured API URL. A sweep (every second) retrying the queued delivery may add its own error to the count.
       expect(page.text).toMatch(
-        /Needs attention: 1 delivery\(ies\) waiting on GitHub at http:\/\/127\.0\.0\.1:\d+ \(GITHUB_UNAVAILABLE\); 1 stuck delivery\(ies\)(\.|; 1 sweep error\(s\)\.)/,
+        /Needs attention: 1 delivery waiting on GitHub at http:\/\/127\.0\.0\.1:\d+ \(GITHUB_UNAVAILABLE\); 1 stuck delivery(\.|; 1 sweep error\.)/,
       );
       const failedSection = between(page.text, "Failed deliveries", "Stuck deliveries");
       expect(failedSection).toContain("failed-1");
@@ -129,6 +133,87 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(stuckSection).toContain("nothing to redeliver");
       expect(page.text).toContain("Refused before anything was recorded: WEBHOOK_SIGNATURE_INVALID × 1.");
       expect(page.text).toContain("the webhook secret differs from the App's settings on GitHub");
+    });
+
+    it("no file path on /status, /status.json or /healthz; the release on the page and in /healthz; a CSP that loads nothing", async () => {
+      const bodies: string[] = [];
+      for (const path of ["/status", "/status.json", "/healthz"]) {
+        const res = await fetch(`${app.url}${path}`);
+        expect(res.status, path).toBe(200);
+        bodies.push(await res.text());
+        if (path === "/status") {
+          expect(res.headers.get("content-security-policy")).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*';/);
+        }
+      }
+      for (const body of bodies) {
+        expect(body).not.toContain(dbPath);
+        expect(body).not.toContain(dirname(dbPath));
+      }
+      expect(JSON.parse(bodies[2]!)).toMatchObject({ ok: true, version: VERSION, store: "SQLite" });
+      expect(JSON.parse(bodies[1]!)).toMatchObject({ version: VERSION, store: "SQLite" });
+      const page = await browser.render(`${app.url}/status`);
+      expect(page.text).toContain(`envelope-gate ${VERSION} · generated just now`);
+    });
+
+    it("on a phone (390 px wide): nothing overflows the page, wide tables scroll in their box, the summary comes first, every anchor has its section", async () => {
+      const page = await browser.render(`${app.url}/status`, {
+        phone: { width: 390, height: 844 },
+        probe: `(() => {
+          const boxes = [...document.querySelectorAll(".scroll")];
+          const outside = [...document.querySelectorAll("body *")]
+            .filter((e) => !e.closest(".scroll") && e.getBoundingClientRect().right > innerWidth + 0.5)
+            .map((e) => e.tagName + (e.id ? "#" + e.id : "") + ": " + (e.textContent || "").slice(0, 60));
+          const targets = [...document.querySelectorAll('a[href^="#"]')].map((a) => a.getAttribute("href").slice(1));
+          const beforeJump = scrollY;
+          location.hash = "#github-budget";
+          const budgetTop = document.getElementById("github-budget").getBoundingClientRect().top;
+          return {
+            innerWidth,
+            scrollWidth: document.scrollingElement.scrollWidth,
+            outside,
+            scrolling: boxes.filter((b) => b.scrollWidth > b.clientWidth).length,
+            firstSection: document.querySelector("main > section").id,
+            firstHeading: document.querySelector("main h2").textContent,
+            summaryLinks: [...document.querySelectorAll("#summary a")].map((a) => a.getAttribute("href")),
+            targets,
+            missing: targets.filter((id) => !document.getElementById(id)),
+            beforeJump,
+            afterJump: scrollY,
+            budgetTop,
+          };
+        })()`,
+      });
+      const p = page.probe as {
+        innerWidth: number;
+        scrollWidth: number;
+        outside: string[];
+        scrolling: number;
+        firstSection: string;
+        firstHeading: string;
+        summaryLinks: string[];
+        targets: string[];
+        missing: string[];
+        beforeJump: number;
+        afterJump: number;
+        budgetTop: number;
+      };
+      // The viewport meta tag makes the layout the phone's width (without it, 980 px).
+      expect(p.innerWidth).toBe(390);
+      expect(p.outside).toEqual([]);
+      expect(p.scrollWidth).toBeLessThanOrEqual(p.innerWidth);
+      // Wide tables exist here (recent decisions, failed deliveries): they scroll inside their own box.
+      expect(p.scrolling).toBeGreaterThan(0);
+      expect(p.firstSection).toBe("summary");
+      expect(p.firstHeading).toBe("Summary");
+      expect(p.summaryLinks).toEqual(
+        expect.arrayContaining(["#attention", "#kill-switch", "#webhooks", "#failed-deliveries", "#verified-checks", "#github-budget"]),
+      );
+      expect(p.targets.length).toBeGreaterThan(25);
+      expect(p.missing).toEqual([]);
+      // Following an anchor brings its section to the top of the screen.
+      expect(p.beforeJump).toBe(0);
+      expect(p.afterJump).toBeGreaterThan(0);
+      expect(Math.abs(p.budgetTop)).toBeLessThan(20);
     });
 
     it("paused: PAUSED with the reason, deliveries refused during the pause, and the sweep's errors in detail", async () => {
@@ -162,14 +247,15 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(page.status).toBe(200);
       // paused-1, and any earlier queued delivery the sweeper (every second) retried after the
       // pause began: it meets the pause too. Which ones depends on timing; paused-1 is checked below.
-      expect(page.text).toMatch(/Needs attention: the App is PAUSED; .*\d+ delivery\(ies\) held during a pause; \d+ sweep error\(s\)/);
+      expect(page.text).toMatch(/Needs attention: the App is PAUSED; .*\d+ deliver(y|ies) held during a pause; \d+ sweep errors?/);
+      expect(page.text).not.toMatch(/\((ies|s|es)\)/);
       expect(page.text).toMatch(/PAUSED since .* by oncall: incident 42\./);
       const refusedSection = between(page.text, "Deliveries held during a pause", "Installations");
       expect(refusedSection).toContain("paused-1");
       expect(refusedSection).toContain("KILL_SWITCH_ENGAGED");
       expect(refusedSection).toContain("envelope-gate app resume");
       const sweep = between(page.text, "Last sweep", "Replicas");
-      expect(sweep).toMatch(/\d+ error\(s\)/);
+      expect(sweep).toMatch(/\d+ errors?\./);
       expect(sweep).toContain("KILL_SWITCH_ENGAGED");
       expect(sweep).toMatch(/the App is paused \(incident 42\)/);
     });
@@ -187,7 +273,7 @@ describe.skipIf(!chromium)("the status page in a real browser", () => {
       expect(page.status).toBe(503);
       expect(page.title).toBe("envelope-gate App status: store unavailable");
       expect(page.text).toMatch(/The store is unavailable \(STORE_UNAVAILABLE\): the App's store could not read/);
-      expect(page.text).toContain(`PostgreSQL 127.0.0.1:${new URL(proxy.url).port}/test schema ${schema}`);
+      expect(page.text).toContain(`store: PostgreSQL database test schema ${schema}`);
       expect(page.text).toContain("What to do: check the database named above is running");
       expect(page.links.map((l) => l.text)).toContain("/healthz");
     } finally {

@@ -18,6 +18,15 @@ export interface RenderedPage {
   text: string;
   /** Every link on the page: its text and resolved address. */
   links: { text: string; href: string }[];
+  /** What `probe` (a JavaScript expression run in the page once loaded) returned, JSON round-tripped. */
+  probe?: unknown;
+}
+
+export interface RenderOptions {
+  /** A phone's viewport: this width and height in CSS pixels, as a mobile device (the viewport meta tag applies). */
+  phone?: { width: number; height: number };
+  /** An expression evaluated in the loaded page; its JSON value is returned as `probe`. */
+  probe?: string;
 }
 
 /**
@@ -92,11 +101,13 @@ export class Browser {
   }
 
   /** Opens `url` in a new tab, waits for its load event, and reads what the page shows. */
-  async render(url: string): Promise<RenderedPage> {
+  async render(url: string, options: RenderOptions = {}): Promise<RenderedPage> {
     const { targetId } = (await this.send("Target.createTarget", { url: "about:blank" })) as { targetId: string };
     const { sessionId } = (await this.send("Target.attachToTarget", { targetId, flatten: true })) as { sessionId: string };
     try {
       await this.send("Page.enable", {}, sessionId);
+      if (options.phone)
+        await this.send("Emulation.setDeviceMetricsOverride", { ...options.phone, deviceScaleFactor: 2, mobile: true }, sessionId);
       const loaded = this.once((m) => m.sessionId === sessionId && m.method === "Page.loadEventFired");
       await this.send("Page.navigate", { url }, sessionId);
       await loaded;
@@ -105,6 +116,7 @@ export class Browser {
         title: document.title,
         text: document.body.innerText,
         links: [...document.querySelectorAll("a")].map((a) => ({ text: a.innerText, href: a.href })),
+        ${options.probe ? `probe: (${options.probe}),` : ""}
       })`;
       const { result } = (await this.send("Runtime.evaluate", { expression, returnByValue: true }, sessionId)) as {
         result: { value: string };
