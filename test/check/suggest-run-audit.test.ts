@@ -34,7 +34,7 @@ describe.skipIf(address === null)("suggest --run --audit", () => {
   });
   afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-  it("lets a Node fetch out under network deny, records it, and suggests the host with network allowlist", async () => {
+  it("lets a Node fetch out under network deny, records it, and suggests the host with network allowlist, under which the enforced run passes", async () => {
     const s = sandbox({ allowed_env: ["PATH"], network: "deny" });
     const url = `http://${address}:${port}/suggest-audit`;
     const prog = program(
@@ -67,8 +67,15 @@ describe.skipIf(address === null)("suggest --run --audit", () => {
     expect(envelope.allowed_env).not.toContain("HTTP_PROXY");
     expect(envelope.allowed_env).not.toContain("NODE_USE_ENV_PROXY");
 
-    // The suggestion passes the same log (check judges an audit log like any other).
-    const judged = await spawnNode([CLI, "check", "--envelope", suggested, "--observer", log]);
+    // Enforced under the suggestion (no --audit), the same program reaches the host through the
+    // allowlist proxy and the check passes.
+    const enforced = join(s.base, "enforced.jsonl");
+    const again = await spawnNode(
+      [CLI, "run", "--envelope", suggested, "--observer", enforced, "--workspace", s.workspace, "--", "node", prog],
+      { cwd: s.workspace },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const judged = await spawnNode([CLI, "check", "--envelope", suggested, "--observer", enforced]);
     expect(judged.code, judged.stdout + judged.stderr).toBe(0);
   });
 
