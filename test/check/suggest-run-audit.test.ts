@@ -59,7 +59,7 @@ describe.skipIf(address === null)("suggest --run --audit", () => {
     expect(readFileSync(join(s.workspace, "got.txt"), "utf8")).toBe("outside\n");
     const meta = JSON.parse(readFileSync(log, "utf8").split("\n")[0] as string) as Record<string, unknown>;
     expect(meta).toMatchObject({ kind: "meta", audit: true });
-    expect(r.stdout).toMatch(new RegExp(`\\+ +allowed_hosts +${address.replaceAll(".", "\\.")}:${port} `));
+    expect(r.stdout).toMatch(new RegExp(`\\+ +allowed_hosts +${(address as string).replaceAll(".", "\\.")}:${port} `));
     const envelope = JSON.parse(readFileSync(suggested, "utf8")) as { allowed_hosts: string[]; network: string; allowed_env: string[] };
     expect(envelope.network).toBe("allowlist");
     expect(envelope.allowed_hosts).toContain(`${address}:${port}`);
