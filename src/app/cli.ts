@@ -1,10 +1,10 @@
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { userInfo } from "node:os";
 import { Refusal } from "../core/errors.js";
 import { describeStore, openStore } from "../store/index.js";
 import { parseScopeKey, scopeKey, type BudgetLimit } from "../core/budget.js";
 import { budgetPolicyFromEnv, loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
-import { crashBoundFromEnv, crashLoopExit, resetCrashesCommand } from "./crash-loop.js";
+import { crashBoundFromEnv, crashLoopExit, RESET_CRASHES_OPTIONS, resetCrashesCommand } from "./crash-loop.js";
 import { appManifest } from "../core/manifest.js";
 import { startApp } from "./start.js";
 import { settingsHelp, settingValue } from "./settings.js";
@@ -45,6 +45,60 @@ const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" 
     scope: "store",
   },
 };
+
+type AppFlags = NonNullable<ParseArgsConfig["options"]>;
+
+const REASON = { reason: { type: "string" } } as const;
+const INSTALLATION = { installation: { type: "string" } } as const;
+
+/**
+ * Each app subcommand's flags and, for budget and redelivery, the action word that comes first
+ * (default `show`): what the subcommands parse with, and what parseAppArgs checks a command line
+ * against without running it.
+ */
+const APP_ARGS = {
+  start: { options: {} },
+  pause: { options: REASON },
+  resume: { options: REASON },
+  status: { options: {} },
+  budget: {
+    options: {
+      installation: { type: "string" },
+      repository: { type: "string" },
+      "dispatches-per-day": { type: "string" },
+      "minutes-per-day": { type: "string" },
+      reason: { type: "string" },
+    },
+    actions: ["show", "set", "clear"],
+  },
+  promote: { options: INSTALLATION },
+  demote: { options: INSTALLATION },
+  manifest: { options: { url: { type: "string" }, name: { type: "string" } } },
+  retry: { options: { delivery: { type: "string" } } },
+  redelivery: { options: REASON, actions: ["show", "on", "off"] },
+  "reset-crashes": { options: RESET_CRASHES_OPTIONS },
+} as const satisfies Record<string, { options: AppFlags; actions?: readonly string[] }>;
+
+/**
+ * Checks an `app` command line as the subcommands parse it, running nothing: an unknown subcommand,
+ * action or flag is a usage error (`usage` throws) or parseArgs's own ERR_PARSE_ARGS_* error.
+ */
+export function parseAppArgs(args: string[], usage: (message: string) => never): void {
+  if (args[0] === "--help" || args[0] === "-h" || args[0] === "help") return;
+  const [sub = "start", ...rest] = args;
+  const spec: { options: AppFlags; actions?: readonly string[] } | undefined = (
+    APP_ARGS as Record<string, { options: AppFlags; actions?: readonly string[] }>
+  )[sub];
+  if (spec === undefined) usage(`unknown app command "${sub}" (${Object.keys(APP_ARGS).join(", ")})`);
+  if (wantsHelp(rest)) return;
+  let flags = rest;
+  if (spec.actions !== undefined) {
+    const [action = "show", ...after] = rest;
+    if (!spec.actions.includes(action)) usage(`unknown ${sub} action "${action}" (${spec.actions.join(", ")})`);
+    flags = after;
+  }
+  parseArgs({ args: flags, options: spec.options, strict: true, allowPositionals: false });
+}
 
 function appHelp(sub: string | null): string {
   const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
@@ -132,7 +186,7 @@ async function start(args: string[], usage: (m: string) => never): Promise<numbe
 }
 
 async function killSwitch(which: "pause" | "resume", args: string[], usage: (m: string) => never): Promise<number> {
-  const { values } = parseArgs({ args, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args, options: APP_ARGS[which].options, strict: true, allowPositionals: false });
   if (!values.reason?.trim()) usage(`${which} needs --reason "why" (it is recorded in the switch history)`);
   const settings = storeConfigFromEnv(process.env);
   const store = await openStore(settings, Date.now());
@@ -170,18 +224,7 @@ async function status(args: string[]): Promise<number> {
 
 async function budget(args: string[], usage: (m: string) => never): Promise<number> {
   const [action = "show", ...rest] = args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      installation: { type: "string" },
-      repository: { type: "string" },
-      "dispatches-per-day": { type: "string" },
-      "minutes-per-day": { type: "string" },
-      reason: { type: "string" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseArgs({ args: rest, options: APP_ARGS.budget.options, strict: true, allowPositionals: false });
   const policy = budgetPolicyFromEnv(process.env);
   const store = await openStore(storeConfigFromEnv(process.env), Date.now());
   try {
@@ -220,7 +263,7 @@ async function budget(args: string[], usage: (m: string) => never): Promise<numb
 }
 
 async function promote(which: "promote" | "demote", args: string[], usage: (m: string) => never): Promise<number> {
-  const { values } = parseArgs({ args, options: { installation: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args, options: APP_ARGS[which].options, strict: true, allowPositionals: false });
   if (!values.installation || !/^\d+$/.test(values.installation)) usage(`${which} needs --installation <numeric id>`);
   const id = Number(values.installation);
   const store = await openStore(storeConfigFromEnv(process.env), Date.now());
@@ -242,19 +285,14 @@ async function promote(which: "promote" | "demote", args: string[], usage: (m: s
 }
 
 async function manifest(args: string[], usage: (m: string) => never): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { url: { type: "string" }, name: { type: "string" } },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseArgs({ args, options: APP_ARGS.manifest.options, strict: true, allowPositionals: false });
   if (!values.url || !/^https?:\/\//.test(values.url)) usage("manifest needs --url https://where-the-app-listens");
   process.stdout.write(JSON.stringify(appManifest(values.url as string, values.name ?? "envelope-gate"), null, 2) + "\n");
   return 0;
 }
 
 async function retry(args: string[], usage: (m: string) => never): Promise<number> {
-  const { values } = parseArgs({ args, options: { delivery: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args, options: APP_ARGS.retry.options, strict: true, allowPositionals: false });
   if (!values.delivery?.trim()) usage("retry needs --delivery ID (the X-GitHub-Delivery id on the status page)");
   const id = (values.delivery as string).trim();
   const store = await openStore(storeConfigFromEnv(process.env), Date.now());
@@ -277,7 +315,7 @@ async function retry(args: string[], usage: (m: string) => never): Promise<numbe
 
 async function redelivery(args: string[], usage: (m: string) => never): Promise<number> {
   const [action = "show", ...rest] = args;
-  const { values } = parseArgs({ args: rest, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+  const { values } = parseArgs({ args: rest, options: APP_ARGS.redelivery.options, strict: true, allowPositionals: false });
   const store = await openStore(storeConfigFromEnv(process.env), Date.now());
   try {
     if (action === "show") {

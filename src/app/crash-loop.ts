@@ -55,13 +55,11 @@ export function crashLoopExit(err: unknown, replica: string): number {
 }
 
 /** `envelope-gate app reset-crashes --replica ID --reason TEXT` */
+/** `app reset-crashes`'s flags. */
+export const RESET_CRASHES_OPTIONS = { replica: { type: "string" }, reason: { type: "string" } } as const;
+
 export async function resetCrashesCommand(args: string[], usage: (m: string) => never, operator: string): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { replica: { type: "string" }, reason: { type: "string" } },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseArgs({ args, options: RESET_CRASHES_OPTIONS, strict: true, allowPositionals: false });
   const replica = values.replica?.trim() || settingValue(process.env, "ENVELOPE_GATE_REPLICA_ID");
   if (!replica) usage("reset-crashes needs --replica ID (or ENVELOPE_GATE_REPLICA_ID)");
   if (!values.reason?.trim()) usage('reset-crashes needs --reason "why it is safe to start again"');

@@ -7,10 +7,11 @@ import { formatDigestLine } from "../core/envelope.js";
 import { EXIT_CODES, exitCodeFor, reportFromError, type CheckReport } from "../core/verdict.js";
 import { runCheck } from "../check/check.js";
 import { readVerifiedEnvelope } from "../check/files.js";
-import { ENVELOPE_LOG_OPTIONS } from "../check/options.js";
+import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../check/options.js";
 import { logEndEvents, logOnDisk, takeResultFileRequest, writeCliResult, type CliResult } from "../check/result.js";
 import { formatReportText } from "./format.js";
 import { writeStdout } from "../check/output.js";
+import type { ReportedRun } from "../observer/cli.js";
 
 const USAGE = `usage:
   envelope-gate hash <envelope.json>
@@ -18,7 +19,7 @@ const USAGE = `usage:
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
@@ -56,7 +57,7 @@ export const COMMAND_HELP: Record<string, string> = {
   events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
   suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
   Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
   Each entry says what it covers, how often it was seen, where first, and the program that read,
   wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
@@ -70,7 +71,9 @@ export const COMMAND_HELP: Record<string, string> = {
   --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
                   keys and the log/events/exit line, come first), then suggests from its log, from E
   --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the
-                  run, as run does; a scratch you give is never removed)`,
+                  run, as run does; a scratch you give is never removed)
+  --audit         with --run: record the run as run --audit does (every host let out through the
+                  recording proxy, meta says "audit": true), then suggest from that log`,
 };
 
 /** Whether the command's own arguments (before any `--`) ask for its usage. */
@@ -80,7 +83,8 @@ function wantsHelp(args: string[]): boolean {
   return own.includes("--help") || own.includes("-h");
 }
 
-class UsageError extends Error {}
+/** A command line the CLI does not accept: exit status 2 with the usage. */
+export class UsageError extends Error {}
 
 function usage(message: string): never {
   throw new UsageError(message);
@@ -90,9 +94,13 @@ function absolute(path: string | undefined): string | undefined {
   return path === undefined ? undefined : resolve(path);
 }
 
-async function hash(args: string[]): Promise<number> {
+function parseHash(args: string[]): string {
   if (args.length !== 1) usage("hash takes exactly one envelope file");
-  const file = args[0] as string;
+  return args[0] as string;
+}
+
+async function hash(args: string[]): Promise<number> {
+  const file = parseHash(args);
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -104,7 +112,7 @@ async function hash(args: string[]): Promise<number> {
   return EXIT_CODES.pass;
 }
 
-async function verify(args: string[]): Promise<number> {
+function parseVerify(args: string[]): { envelope: string; sha256: string | undefined } {
   const { values } = parseArgs({
     args,
     options: { envelope: { type: "string" }, sha256: { type: "string" } },
@@ -112,6 +120,11 @@ async function verify(args: string[]): Promise<number> {
     allowPositionals: false,
   });
   if (!values.envelope) usage("verify needs --envelope");
+  return { envelope: values.envelope, sha256: values.sha256 };
+}
+
+async function verify(args: string[]): Promise<number> {
+  const values = parseVerify(args);
   const loaded = await readVerifiedEnvelope(values.envelope, values.sha256);
   await writeStdout(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
   return EXIT_CODES.pass;
@@ -127,7 +140,7 @@ export interface Said {
   report?: CheckReport;
 }
 
-async function check(args: string[], said: Said): Promise<number> {
+function parseCheck(args: string[], said: Said) {
   const { values } = parseArgs({
     args,
     options: { ...ENVELOPE_LOG_OPTIONS, format: { type: "string", default: "text" } },
@@ -138,6 +151,11 @@ async function check(args: string[], said: Said): Promise<number> {
   if (!values.envelope) usage("check needs --envelope");
   if (!values.observer) usage("check needs --observer");
   if (values.format !== "text" && values.format !== "json") usage("--format is text or json");
+  return { ...values, envelope: values.envelope, observer: values.observer };
+}
+
+async function check(args: string[], said: Said): Promise<number> {
+  const values = parseCheck(args, said);
   const { report } = await runCheck({
     envelopePath: values.envelope,
     digestPath: values.sha256,
@@ -157,8 +175,8 @@ async function run(args: string[], said: Said): Promise<number> {
   });
 }
 
-async function suggest(args: string[]): Promise<number> {
-  // The --run form records one run first (under --envelope, which it then widens), then suggests.
+/** suggest's flags, and with --run the run it records first (run's, with `--audit` meaning what it means there). */
+async function parseSuggest(args: string[]) {
   const dashes = args.indexOf("--");
   const own = dashes === -1 ? args : args.slice(0, dashes);
   const command = dashes === -1 ? [] : args.slice(dashes + 1);
@@ -173,40 +191,51 @@ async function suggest(args: string[]): Promise<number> {
       envelope: { type: "string" },
       workspace: { type: "string" },
       scratch: { type: "string" },
-      "keep-scratch": { type: "boolean", default: false },
+      "keep-scratch": RUN_ONLY_OPTIONS["keep-scratch"],
+      audit: RUN_ONLY_OPTIONS.audit,
     },
     strict: true,
     allowPositionals: false,
   });
   const logs = values.observer ?? [];
-  let from = values.from;
+  let recorded: ReportedRun | null = null;
   if (values.run === true) {
     if (!values.envelope || logs.length !== 1 || command.length === 0)
       usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-    // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
-    // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-    const { runAndReport } = await import("../observer/cli.js");
-    await runAndReport({
+    recorded = {
       envelope: values.envelope,
       sha256: values.sha256,
       observer: logs[0] as string,
       workspace: values.workspace,
       scratch: values.scratch,
       nodeOnly: false,
-      audit: false,
+      audit: values.audit === true,
       keepScratch: values["keep-scratch"] === true,
       command,
       next: false,
-    });
-    from = values.envelope;
-  } else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true) {
-    usage("suggest takes -- CMD, --envelope and --keep-scratch only with --run");
+    };
+  } else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true || values.audit === true) {
+    usage("suggest takes -- CMD, --envelope, --keep-scratch and --audit only with --run");
   }
   if (logs.length === 0) usage("suggest needs at least one --observer log");
+  return { ...values, logs, recorded };
+}
+
+async function suggest(args: string[]): Promise<number> {
+  // The --run form records one run first (under --envelope, which it then widens), then suggests.
+  const values = await parseSuggest(args);
+  let from = values.from;
+  if (values.recorded !== null) {
+    // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
+    // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
+    const { runAndReport } = await import("../observer/cli.js");
+    await runAndReport(values.recorded);
+    from = values.recorded.envelope;
+  }
   const { suggestCommand } = await import("../check/suggest.js");
   await writeStdout(
     await suggestCommand({
-      logs,
+      logs: values.logs,
       from,
       fromDigest: values.sha256,
       write: values.write,
@@ -224,6 +253,31 @@ async function app(args: string[]): Promise<number> {
 }
 
 const COMMANDS: Record<string, (args: string[], said: Said) => Promise<number>> = { hash, verify, check, run, suggest, app };
+
+/** Each command's parser: what the command itself parses its arguments with, here run alone. */
+const PARSERS: Record<string, (args: string[]) => Promise<unknown>> = {
+  hash: async (args) => parseHash(args),
+  verify: async (args) => parseVerify(args),
+  check: async (args) => parseCheck(args, {}),
+  run: async (args) => (await import("../observer/cli.js")).parseRunArgs(args, usage),
+  suggest: parseSuggest,
+  app: async (args) => (await import("../app/cli.js")).parseAppArgs(args, usage),
+};
+
+/**
+ * Whether the CLI accepts a command line (`argv` without the program), running nothing and reading
+ * no file: resolves with the command's name, or rejects with a UsageError or parseArgs's
+ * ERR_PARSE_ARGS_* error, exactly where main would exit 2. The docs' command lines are held to it.
+ */
+export async function parseCommandLine(argv: string[]): Promise<string> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") return "help";
+  const parse = PARSERS[name];
+  if (parse === undefined) usage(`unknown command "${name}"`);
+  if (COMMAND_HELP[name] !== undefined && wantsHelp(rest)) return name;
+  await parse(rest);
+  return name;
+}
 
 export async function main(argv: string[]): Promise<number> {
   // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.

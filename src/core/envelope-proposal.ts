@@ -17,7 +17,7 @@ import { envelopeJson, lineDiff, suggestEnvelope, type Evidence } from "./sugges
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 export const AUDIT_MODE = "audit";
 
-/** A repository without an envelope starts from the Action's starter (docs/authoring.md, *Record*). */
+/** A repository without an envelope starts from the Action's starter (docs/authoring.md, "The adoption path"). */
 export { STARTER_ENVELOPE };
 
 /** An audit run's evidence, every digest checked. */

@@ -49,18 +49,15 @@ export interface ReportedRun {
 }
 
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
- * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
- * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
- * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
- * on stderr and leaves the exit code as it was (the log is complete; check judges it).
- * Its arguments are parsed once, here; `parsed` is told the --observer path taken from them.
+ * `envelope-gate run`'s arguments, parsed and checked (nothing runs): the one parser of them, for
+ * runCommand and for the CLI's parseCommandLine. `parsed` is told the --observer path as soon as
+ * the flags parse, so a refusal after that still names the log.
  */
-export async function runCommand(
+export function parseRunArgs(
   args: string[],
   usage: (message: string) => never,
   parsed: (observer: string | undefined) => void = () => {},
-): Promise<number> {
+): ReportedRun {
   const dashes = args.indexOf("--");
   if (dashes === -1) usage("run needs `-- CMD [ARGS...]`");
   const command = args.slice(dashes + 1);
@@ -74,7 +71,7 @@ export async function runCommand(
   parsed(values.observer);
   if (!values.envelope) usage("run needs --envelope");
   if (!values.observer) usage("run needs --observer");
-  return runAndReport({
+  return {
     envelope: values.envelope,
     sha256: values.sha256,
     observer: values.observer,
@@ -86,7 +83,22 @@ export async function runCommand(
     keepScratch: values["keep-scratch"] === true,
     command,
     next: true,
-  });
+  };
+}
+
+/**
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
+ * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ */
+export async function runCommand(
+  args: string[],
+  usage: (message: string) => never,
+  parsed: (observer: string | undefined) => void = () => {},
+): Promise<number> {
+  return runAndReport(parseRunArgs(args, usage, parsed));
 }
 
 /**
