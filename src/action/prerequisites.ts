@@ -146,7 +146,9 @@ function runCommand(argv: readonly string[], stdin: string | undefined): Promise
     });
     child.on("error", (err) => resolvePromise({ ok: false, why: err.message }));
     child.on("close", (code, signal) => {
-      resolvePromise(code === 0 ? { ok: true } : { ok: false, why: signal !== null ? `killed by ${signal}` : `exit status ${String(code)}` });
+      resolvePromise(
+        code === 0 ? { ok: true } : { ok: false, why: signal !== null ? `killed by ${signal}` : `exit status ${String(code)}` },
+      );
     });
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
@@ -178,13 +180,21 @@ export async function setUpPrerequisites(options: PrerequisiteOptions): Promise<
         const result = await runCommand(command.argv, command.stdin);
         if (result.ok) continue;
         if (step.kind === "probe-userns") {
-          throw new Refusal("PREREQUISITE_SETUP_INEFFECTIVE", `after the setup, ${step.bwrap} still cannot create a user namespace (${result.why})`, {
-            hint: "See docs/action.md, Prerequisites: the profile is loaded but the kernel still refuses; a self-hosted runner's administrator must allow user namespaces for bwrap.",
-          });
+          throw new Refusal(
+            "PREREQUISITE_SETUP_INEFFECTIVE",
+            `after the setup, ${step.bwrap} still cannot create a user namespace (${result.why})`,
+            {
+              hint: "See docs/action.md, Prerequisites: the profile is loaded but the kernel still refuses; a self-hosted runner's administrator must allow user namespaces for bwrap.",
+            },
+          );
         }
-        throw new Refusal("PREREQUISITE_SETUP_FAILED", `the setup step "${describeStep(step)}" failed: ${command.argv.join(" ")} (${result.why})`, {
-          hint: "Its output is in the log above. Install what is missing in a step before this one, or fix the runner's package sources.",
-        });
+        throw new Refusal(
+          "PREREQUISITE_SETUP_FAILED",
+          `the setup step "${describeStep(step)}" failed: ${command.argv.join(" ")} (${result.why})`,
+          {
+            hint: "Its output is in the log above. Install what is missing in a step before this one, or fix the runner's package sources.",
+          },
+        );
       }
     }
     const after = planPrerequisites(readPrerequisiteFacts(options));

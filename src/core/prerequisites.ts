@@ -213,12 +213,7 @@ function cannotAct(facts: PrerequisiteFacts): string | null {
   return null;
 }
 
-function refuse(
-  code: PrerequisiteRefusalCode,
-  message: string,
-  commands: readonly string[],
-  notes: readonly string[],
-): PrerequisitePlan {
+function refuse(code: PrerequisiteRefusalCode, message: string, commands: readonly string[], notes: readonly string[]): PrerequisitePlan {
   return { ok: false, code, message, commands, notes };
 }
 

@@ -98,9 +98,12 @@ function runHere(dir: string, env: Record<string, string> = {}): Outcome {
 
 /** The setup as uid 1000 in a jail: the host read-only, /usr/bin/strace hidden, the fake tools' directory writable. */
 function runJailed(dir: string, env: Record<string, string> = {}): Outcome {
-  const setenv = Object.entries({ ...SETUP_ENV, RUNNER_ENVIRONMENT: "github-hosted", PATH: `${dir}/bin:${dir}/installed:/usr/bin:/bin`, ...env }).flatMap(
-    ([k, v]) => ["--setenv", k, v],
-  );
+  const setenv = Object.entries({
+    ...SETUP_ENV,
+    RUNNER_ENVIRONMENT: "github-hosted",
+    PATH: `${dir}/bin:${dir}/installed:/usr/bin:/bin`,
+    ...env,
+  }).flatMap(([k, v]) => ["--setenv", k, v]);
   const hidden = STRACE === null ? [] : ["--ro-bind", "/dev/null", STRACE];
   const r = spawnSync(
     BWRAP as string,
@@ -163,7 +166,9 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
     chmodSync(refusing, 0o755);
     const r = runHere(dir, { ENVELOPE_GATE_BWRAP: refusing });
     expect(r.status).toBe(3);
-    expect(r.stdout).toContain(`result: PREREQUISITE_USERNS_BLOCKED: ${refusing} cannot create a user namespace (bwrap: No permissions to create new namespace)`);
+    expect(r.stdout).toContain(
+      `result: PREREQUISITE_USERNS_BLOCKED: ${refusing} cannot create a user namespace (bwrap: No permissions to create new namespace)`,
+    );
     expect(calls(dir)).toEqual([]);
   });
 
@@ -199,8 +204,12 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
       const dir = fakeTools({ sudoTrue: 1, aptStatus: 0, aptInstallsStrace: true });
       const r = runJailed(dir);
       expect(r.status).toBe(3);
-      expect(r.stdout).toContain("result: PREREQUISITE_MISSING: missing: strace; nothing was installed because the job is not root and sudo asks a password");
-      expect(r.stdout).toContain("sudo apt-get update -q\nsudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends strace\n");
+      expect(r.stdout).toContain(
+        "result: PREREQUISITE_MISSING: missing: strace; nothing was installed because the job is not root and sudo asks a password",
+      );
+      expect(r.stdout).toContain(
+        "sudo apt-get update -q\nsudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends strace\n",
+      );
       expect(r.stdout).not.toContain("step 1");
       expect(calls(dir)).toEqual(["sudo -n true"]);
     });
@@ -209,7 +218,9 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
       const dir = fakeTools({ sudoTrue: 0, aptStatus: 0, aptInstallsStrace: true });
       const r = runJailed(dir, { PREREQUISITES_SETUP: "false", PREREQUISITES_RECORDER: "strace" });
       expect(r.status).toBe(3);
-      expect(r.stdout).toContain("result: PREREQUISITE_MISSING: missing: strace; nothing was installed because the input setup-prerequisites is false");
+      expect(r.stdout).toContain(
+        "result: PREREQUISITE_MISSING: missing: strace; nothing was installed because the input setup-prerequisites is false",
+      );
       expect(calls(dir)).toEqual(["sudo -n true"]);
     });
 
@@ -227,7 +238,9 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
       const dir = fakeTools({ sudoTrue: 0, aptStatus: 0, aptInstallsStrace: false });
       const r = runJailed(dir);
       expect(r.status).toBe(3);
-      expect(r.stdout).toContain("result: PREREQUISITE_SETUP_INEFFECTIVE: the setup ran but the runner is still not ready: install strace with apt-get");
+      expect(r.stdout).toContain(
+        "result: PREREQUISITE_SETUP_INEFFECTIVE: the setup ran but the runner is still not ready: install strace with apt-get",
+      );
     });
   });
 });

@@ -47,7 +47,9 @@ const UBUNTU_22_HOSTED: PrerequisiteFacts = {
   userns: { restrictSysctl: null, apparmorEnabled: true, apparmorAbi4: false, probe: null },
 };
 
-function facts(base: PrerequisiteFacts, change: Partial<PrerequisiteFacts> & { userns?: Partial<PrerequisiteFacts["userns"]> }): PrerequisiteFacts {
+type FactsChange = Partial<Omit<PrerequisiteFacts, "userns">> & { userns?: Partial<PrerequisiteFacts["userns"]> };
+
+function facts(base: PrerequisiteFacts, change: FactsChange): PrerequisiteFacts {
   return { ...base, ...change, userns: { ...base.userns, ...change.userns }, tools: { ...base.tools, ...change.tools } };
 }
 
@@ -83,7 +85,10 @@ describe("planPrerequisites: nothing to do", () => {
   });
 
   it("an Ubuntu 24.04 runner whose bwrap already creates user namespaces (a profile there already) gets no profile", () => {
-    const ready = facts(UBUNTU_24_HOSTED, { tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: BWRAP }, userns: { probe: { ok: true } } });
+    const ready = facts(UBUNTU_24_HOSTED, {
+      tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: BWRAP },
+      userns: { probe: { ok: true } },
+    });
     expect(steps(planPrerequisites(ready))).toEqual([]);
   });
 
@@ -114,7 +119,9 @@ describe("planPrerequisites: hosted Ubuntu is set up", () => {
     );
     const write = steps(plan).find((s) => s.kind === "write-apparmor-profile");
     expect(write).toBeDefined();
-    expect(write?.kind === "write-apparmor-profile" && write.body).toContain("profile envelope-gate-bwrap /opt/bubblewrap/bin/bwrap flags=(unconfined) {");
+    expect(write?.kind === "write-apparmor-profile" && write.body).toContain(
+      "profile envelope-gate-bwrap /opt/bubblewrap/bin/bwrap flags=(unconfined) {",
+    );
     expect(steps(plan).map((s) => s.kind)).toEqual(["write-apparmor-profile", "load-apparmor-profile", "probe-userns"]);
   });
 
@@ -200,12 +207,16 @@ describe("planPrerequisites: hosted Ubuntu is set up", () => {
 
 describe("planPrerequisites: refusals with the commands to run", () => {
   it("self-hosted without passwordless sudo: PREREQUISITE_MISSING naming what is missing and why nothing was installed", () => {
-    const plan = refusal(planPrerequisites(facts(UBUNTU_24_HOSTED, { runnerEnvironment: "self-hosted", privilege: "sudo-needs-password" })));
+    const plan = refusal(
+      planPrerequisites(facts(UBUNTU_24_HOSTED, { runnerEnvironment: "self-hosted", privilege: "sudo-needs-password" })),
+    );
     expect(plan.code).toBe("PREREQUISITE_MISSING");
     expect(plan.message).toContain("missing: strace, bwrap (bubblewrap)");
     expect(plan.message).toContain("sudo asks a password");
     expect(plan.commands[0]).toBe("sudo apt-get update -q");
-    expect(plan.commands[1]).toBe("sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends strace bubblewrap");
+    expect(plan.commands[1]).toBe(
+      "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends strace bubblewrap",
+    );
     expect(plan.commands[2]).toBe(`sudo tee ${PROFILE_PATH} >/dev/null <<'EOF'\n${bwrapProfile("/usr/bin/bwrap")}EOF`);
     expect(plan.commands[3]).toBe(`sudo apparmor_parser -r ${PROFILE_PATH}`);
   });
@@ -225,7 +236,11 @@ describe("planPrerequisites: refusals with the commands to run", () => {
   it("setup-prerequisites false with the programs there but bwrap restricted: PREREQUISITE_USERNS_BLOCKED with the profile to write", () => {
     const plan = refusal(
       planPrerequisites(
-        facts(UBUNTU_24_HOSTED, { setupAllowed: false, tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: BWRAP }, userns: { probe: DENIED } }),
+        facts(UBUNTU_24_HOSTED, {
+          setupAllowed: false,
+          tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: BWRAP },
+          userns: { probe: DENIED },
+        }),
       ),
     );
     expect(plan.code).toBe("PREREQUISITE_USERNS_BLOCKED");
@@ -251,7 +266,11 @@ describe("planPrerequisites: refusals with the commands to run", () => {
   it("strace recorder without a way to install strace: refused (it is not only a fallback then)", () => {
     const plan = refusal(
       planPrerequisites(
-        facts(DEBIAN_12_ROOT, { recorder: "strace", os: { id: "alpine", idLike: [], versionId: "3.20" }, tools: { ...DEBIAN_12_ROOT.tools, strace: null } }),
+        facts(DEBIAN_12_ROOT, {
+          recorder: "strace",
+          os: { id: "alpine", idLike: [], versionId: "3.20" },
+          tools: { ...DEBIAN_12_ROOT.tools, strace: null },
+        }),
       ),
     );
     expect(plan.code).toBe("PREREQUISITE_MISSING");
@@ -284,19 +303,23 @@ describe("planPrerequisites: refusals with the commands to run", () => {
   it("a bwrap path AppArmor would read as a pattern gets no profile", () => {
     for (const path of ["/opt/b*/bwrap", "/home/me/my tools/bwrap", "/opt/{a,b}/bwrap"]) {
       const plan = refusal(
-        planPrerequisites(facts(UBUNTU_24_HOSTED, { tools: { ...UBUNTU_24_HOSTED.tools, bwrap: { path, version: null } }, userns: { probe: DENIED } })),
+        planPrerequisites(
+          facts(UBUNTU_24_HOSTED, { tools: { ...UBUNTU_24_HOSTED.tools, bwrap: { path, version: null } }, userns: { probe: DENIED } }),
+        ),
       );
       expect(plan.code, path).toBe("PREREQUISITE_USERNS_BLOCKED");
     }
   });
 
   it("ENVELOPE_GATE_BWRAP or ENVELOPE_GATE_STRACE naming nothing: refused, no package installed", () => {
-    const bwrap = refusal(
-      planPrerequisites(facts(UBUNTU_24_HOSTED, { configured: { strace: null, bwrap: "/nowhere/bwrap" } })),
-    );
+    const bwrap = refusal(planPrerequisites(facts(UBUNTU_24_HOSTED, { configured: { strace: null, bwrap: "/nowhere/bwrap" } })));
     expect(bwrap.code).toBe("PREREQUISITE_MISSING");
     expect(bwrap.message).toContain("ENVELOPE_GATE_BWRAP names /nowhere/bwrap");
-    const strace = refusal(planPrerequisites(facts(DEBIAN_12_ROOT, { configured: { strace: "/x/strace", bwrap: null }, tools: { ...DEBIAN_12_ROOT.tools, strace: null } })));
+    const strace = refusal(
+      planPrerequisites(
+        facts(DEBIAN_12_ROOT, { configured: { strace: "/x/strace", bwrap: null }, tools: { ...DEBIAN_12_ROOT.tools, strace: null } }),
+      ),
+    );
     expect(strace.message).toContain("ENVELOPE_GATE_STRACE names /x/strace");
   });
 
@@ -316,7 +339,9 @@ describe("the profile and the commands", () => {
   });
 
   it("shell lines quote what a shell would split", () => {
-    expect(shellLines([{ kind: "load-apparmor-profile", path: "/etc/apparmor.d/a b" }])).toEqual(["sudo apparmor_parser -r '/etc/apparmor.d/a b'"]);
+    expect(shellLines([{ kind: "load-apparmor-profile", path: "/etc/apparmor.d/a b" }])).toEqual([
+      "sudo apparmor_parser -r '/etc/apparmor.d/a b'",
+    ]);
     expect(shellLines([{ kind: "probe-userns", bwrap: "/usr/bin/bwrap" }])).toEqual([]);
   });
 });
