@@ -10,8 +10,10 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveExecutable } from "../../src/observer/tools.js";
+import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
+import { REPO, envelopeText, makePull, policyFiles, runAction } from "../support/action-harness.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MAIN = join(ROOT, "test/support/prerequisites-main.ts");
@@ -242,5 +244,41 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
         "result: PREREQUISITE_SETUP_INEFFECTIVE: the setup ran but the runner is still not ready: install strace with apt-get",
       );
     });
+  });
+});
+
+describe("the Action sets up its prerequisites before its first jailed run", () => {
+  let fake: FakeGitHub;
+  beforeAll(async () => {
+    fake = await startFakeGitHub();
+  });
+  afterAll(() => fake.close());
+  const ENVELOPE = envelopeText({ allowed_env: ["CI", "PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "HOME"] });
+
+  it("says the setup in its log, in its own group before the run (this machine: nothing to set up), and the run passes", async () => {
+    const p = makePull(fake, { number: 61, base: policyFiles(ENVELOPE) });
+    const run = await runAction({ apiUrl: fake.url, pull: p, inputs: { run: `node -e "1"` } });
+    expect(run.exitCode, run.stdout + run.stderr + run.summary).toBe(0);
+    const group = run.stdout.indexOf("::group::envelope-gate: prerequisites\n");
+    expect(group).toBeGreaterThan(-1);
+    expect(run.stdout.indexOf("prerequisites: all present, nothing to set up\n")).toBeGreaterThan(group);
+    expect(run.stdout.indexOf("::stop-commands::")).toBeGreaterThan(group);
+    expect(fake.repo(REPO).checkRuns.find((c) => c.head_sha === p.headSha)?.conclusion).toBe("success");
+  });
+
+  it("a prerequisite it cannot set up is the check run's typed error, not the jail's later refusal, and never a pass", async () => {
+    const p = makePull(fake, { number: 62, base: policyFiles(ENVELOPE) });
+    const run = await runAction({
+      apiUrl: fake.url,
+      pull: p,
+      inputs: { run: `node -e "1"`, "setup-prerequisites": "false" },
+      env: { ENVELOPE_GATE_BWRAP: "/nonexistent/bwrap" },
+    });
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs["error-code"]).toBe("PREREQUISITE_MISSING");
+    expect(run.outputs.verdict).toBe("error");
+    expect(run.stdout).not.toContain("::stop-commands::");
+    const check = fake.repo(REPO).checkRuns.find((c) => c.head_sha === p.headSha);
+    expect(check?.conclusion).toBe("failure");
   });
 });
