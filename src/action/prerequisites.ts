@@ -15,6 +15,7 @@ import {
   usernsProbeArgv,
   type PrerequisiteFacts,
   type PrerequisitePlan,
+  type PrerequisiteStep,
   type Privilege,
   type RecorderInput,
   type ToolFact,
@@ -173,8 +174,12 @@ export async function setUpPrerequisites(options: PrerequisiteOptions): Promise<
       core.info("prerequisites: all present, nothing to set up");
       return;
     }
-    for (const [i, step] of plan.steps.entries()) {
-      core.info(`prerequisites: step ${String(i + 1)} of ${String(plan.steps.length)}: ${describeStep(step)}`);
+    core.info(`prerequisites: plan: ${plan.steps.map(describeStep).join("; ")}`);
+    let steps = [...plan.steps];
+    let done = 0;
+    for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
+      done += 1;
+      core.info(`prerequisites: step ${String(done)}: ${describeStep(step)}`);
       for (const command of stepCommands(step, plan.elevate)) {
         core.info(`$ ${command.argv.join(" ")}`);
         const result = await runCommand(command.argv, command.stdin);
@@ -196,6 +201,11 @@ export async function setUpPrerequisites(options: PrerequisiteOptions): Promise<
           },
         );
       }
+      // What the packages brought is read, not predicted: a bwrap that came with a profile of its
+      // own (one that already grants user namespaces) gets no second profile for the same path.
+      if (step.kind === "install-packages" && steps.length > 0) {
+        steps = replanAfterInstall(options);
+      }
     }
     const after = planPrerequisites(readPrerequisiteFacts(options));
     core.info("prerequisites: checked again after the setup");
@@ -210,6 +220,22 @@ export async function setUpPrerequisites(options: PrerequisiteOptions): Promise<
   } finally {
     core.endGroup();
   }
+}
+
+/** The steps left after an install, from the runner read again; a package still missing is INEFFECTIVE. */
+function replanAfterInstall(options: PrerequisiteOptions): PrerequisiteStep[] {
+  const again = planPrerequisites(readPrerequisiteFacts(options));
+  core.info("prerequisites: read again after the install");
+  logNotes(again);
+  if (!again.ok) throw refusalOf(again);
+  const install = again.steps.find((s) => s.kind === "install-packages");
+  if (install !== undefined) {
+    throw new Refusal("PREREQUISITE_SETUP_INEFFECTIVE", `apt-get ran but the runner is still not ready: ${describeStep(install)}`, {
+      hint: "See docs/action.md, Prerequisites.",
+    });
+  }
+  if (again.steps.length > 0) core.info(`prerequisites: plan: ${again.steps.map(describeStep).join("; ")}`);
+  return [...again.steps];
 }
 
 let once: Promise<void> | null = null;

@@ -48,6 +48,7 @@ function fakeTools(tools: FakeTools): string {
   mkdirSync(join(dir, "bin"));
   mkdirSync(join(dir, "installed"));
   if (STRACE !== null) copyFileSync(STRACE, join(dir, "real-strace"));
+  if (BWRAP !== null) copyFileSync(BWRAP, join(dir, "real-bwrap"));
   const log = join(dir, "calls.log");
   writeFileSync(
     join(dir, "bin/sudo"),
@@ -66,6 +67,7 @@ function fakeTools(tools: FakeTools): string {
       "#!/bin/sh",
       `echo "apt-get $* (uid $(id -u))" >> ${log}`,
       tools.aptInstallsStrace ? `case " $* " in *" install "*strace*) cp ${dir}/real-strace ${dir}/installed/strace ;; esac` : "",
+      `case " $* " in *" install "*bubblewrap*) cp ${dir}/real-bwrap ${dir}/installed/bwrap ;; esac`,
       `exit ${String(tools.aptStatus)}`,
       "",
     ].join("\n"),
@@ -99,14 +101,17 @@ function runHere(dir: string, env: Record<string, string> = {}): Outcome {
 }
 
 /** The setup as uid 1000 in a jail: the host read-only, /usr/bin/strace hidden, the fake tools' directory writable. */
-function runJailed(dir: string, env: Record<string, string> = {}): Outcome {
+function runJailed(dir: string, env: Record<string, string> = {}, hideBwrap = false): Outcome {
   const setenv = Object.entries({
     ...SETUP_ENV,
     RUNNER_ENVIRONMENT: "github-hosted",
     PATH: `${dir}/bin:${dir}/installed:/usr/bin:/bin`,
     ...env,
   }).flatMap(([k, v]) => ["--setenv", k, v]);
-  const hidden = STRACE === null ? [] : ["--ro-bind", "/dev/null", STRACE];
+  const hidden = [
+    ...(STRACE === null ? [] : ["--ro-bind", "/dev/null", STRACE]),
+    ...(hideBwrap && BWRAP !== null ? ["--ro-bind", "/dev/null", BWRAP] : []),
+  ];
   const r = spawnSync(
     BWRAP as string,
     [
@@ -182,7 +187,7 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
       expect(r.status).toBe(0);
       const out = r.stdout;
       expect(out).toContain("system: debian 12, runner github-hosted, passwordless sudo\nstrace: not found\n");
-      const step = out.indexOf("prerequisites: step 1 of 1: install strace with apt-get\n");
+      const step = out.indexOf("prerequisites: step 1: install strace with apt-get\n");
       const update = out.indexOf("$ sudo -n apt-get update -q\n");
       const install = out.indexOf("$ sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends strace\n");
       const again = out.indexOf("prerequisites: checked again after the setup\n");
@@ -200,6 +205,25 @@ describe.skipIf(NODE === null)("the prerequisite setup, run for real", () => {
         "apt-get install -y -q --no-install-recommends strace (uid 1000)",
         "sudo -n true",
       ]);
+    });
+
+    it("bwrap missing too: installs both, reads the runner again after the install and follows what it finds (the predicted probe is done by the reading)", () => {
+      const dir = fakeTools({ sudoTrue: 0, aptStatus: 0, aptInstallsStrace: true });
+      const r = runJailed(dir, {}, true);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const out = r.stdout;
+      expect(out).toContain("bwrap: not found\n");
+      expect(out).toContain(
+        `prerequisites: plan: install strace, bubblewrap with apt-get; check that ${BWRAP ?? "?"} can create a user namespace\n`,
+      );
+      const again = out.indexOf("prerequisites: read again after the install\n");
+      expect(again).toBeGreaterThan(out.indexOf("prerequisites: step 1: install strace, bubblewrap with apt-get\n"));
+      expect(out.slice(again)).toContain(`bwrap: ${dir}/installed/bwrap (`);
+      expect(out.slice(again)).toContain("user namespaces: bwrap created one\n");
+      expect(out).not.toContain("prerequisites: step 2");
+      expect(out).toContain("prerequisites: ready\n");
+      expect(calls(dir)).toContain("apt-get install -y -q --no-install-recommends strace bubblewrap (uid 1000)");
     });
 
     it("sudo asks a password: PREREQUISITE_MISSING with the commands to run, and nothing runs", () => {
