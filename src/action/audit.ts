@@ -115,6 +115,7 @@ export async function auditRun(settings: Settings): Promise<PullRequestOutcome> 
       runnerTemp: settings.runnerTemp,
       roots,
       recorder: settings.recorder,
+      setupPrerequisites: settings.setupPrerequisites,
       identity:
         pull === null
           ? { role: "plain", pull: null }

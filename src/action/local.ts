@@ -27,6 +27,8 @@ import { commitRunEnvironment, runEnvironment, type RunPullRequest, type RunRole
 import { outputUnwritable } from "../check/output.js";
 import { RESULT_FILE_ENV } from "../check/result.js";
 import { takeCliResult, type ObservedRun } from "./cli-result.js";
+import { prerequisitesReady } from "./prerequisites.js";
+import type { RecorderChoice } from "../observer/recorder.js";
 
 const MAX_STDOUT = 16 * 1024 * 1024;
 
@@ -146,7 +148,9 @@ interface ObserverRunOptions {
   /** `envelope-gate run --audit`: every host let out through the recording proxy (src/action/audit.ts). */
   audit?: boolean;
   /** `--recorder` (the Action's input recorder); absent: the wrapper's default (auto). */
-  recorder?: string;
+  recorder?: RecorderChoice;
+  /** The input setup-prerequisites (src/action/prerequisites.ts); absent: true. */
+  setupPrerequisites?: boolean;
 }
 
 /**
@@ -186,6 +190,7 @@ async function spawnObserved(
       hint: "Use a released tag of the Action; its dist/ carries the observer.",
     });
   }
+  await prerequisitesReady({ recorder: options.recorder ?? "auto", setupAllowed: options.setupPrerequisites ?? true });
   const cliCopy = await privateCli(options.runnerTemp);
   const realRoots = await Promise.all(options.roots.map((r) => realpath(r).catch(() => r)));
   if (

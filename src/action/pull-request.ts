@@ -346,6 +346,7 @@ async function observePatch(
     runnerTemp: settings.runnerTemp,
     roots,
     recorder: settings.recorder,
+    setupPrerequisites: settings.setupPrerequisites,
     identity: runIdentity(settings, pull),
   });
   const end = runEnd(observed, logPath, { what: "", hint: UNOBSERVED_HINT });
@@ -583,6 +584,7 @@ async function runProperty(
     runnerTemp: settings.runnerTemp,
     roots,
     recorder: settings.recorder,
+    setupPrerequisites: settings.setupPrerequisites,
     timeoutSeconds,
     identity: runIdentity(settings, pull),
   });

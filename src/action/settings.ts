@@ -79,6 +79,8 @@ export interface Settings {
   recorder: RecorderChoice;
   /** Input upload-sarif: send envelope-gate.sarif to code scanning. */
   uploadSarif: boolean;
+  /** Input setup-prerequisites: install what a jailed run needs and grant bwrap user namespaces (false: refuse instead). */
+  setupPrerequisites: boolean;
 }
 
 function configError(message: string, hint?: string): never {
@@ -340,5 +342,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
     recorder: recorderInput(),
     uploadSarif: booleanInput("upload-sarif", false),
+    setupPrerequisites: booleanInput("setup-prerequisites", true),
   };
 }

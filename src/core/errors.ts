@@ -121,6 +121,11 @@ export const ERROR_CODES = [
   "OBSERVER_PATH_UNKNOWN",
   "OBSERVER_EFFECTS_UNCHECKED",
   "GITHUB_BUDGET_LOW",
+  "PREREQUISITE_MISSING",
+  "PREREQUISITE_USERNS_BLOCKED",
+  "PREREQUISITE_PLATFORM_UNSUPPORTED",
+  "PREREQUISITE_SETUP_FAILED",
+  "PREREQUISITE_SETUP_INEFFECTIVE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -387,6 +392,11 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
   OBSERVER_EVENTS_LOST: row("observer"),
   OBSERVER_PATH_UNKNOWN: row("observer"),
   OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+  PREREQUISITE_MISSING: row("observer"),
+  PREREQUISITE_USERNS_BLOCKED: row("observer"),
+  PREREQUISITE_PLATFORM_UNSUPPORTED: row("observer"),
+  PREREQUISITE_SETUP_FAILED: row("observer"),
+  PREREQUISITE_SETUP_INEFFECTIVE: row("observer"),
   GITHUB_BUDGET_LOW: row("github", {
     transient: true,
     setAside: true,

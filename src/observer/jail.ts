@@ -467,8 +467,8 @@ export function probeJail(bwrap: string | null): void {
     const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
     throw new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
       hint:
-        "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
-        "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",
+        "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+        "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
     });
   }
 }
