@@ -10,7 +10,7 @@
 // vX.Y.Z at HEAD (or finds it there) and moves the major tag vX to it, unless a newer vX.*.*
 // release holds it. Every refusal is one line: `release: CODE: what, where`, and exit 1.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const USAGE =
@@ -158,7 +158,7 @@ function compareVersions(a, b) {
 function checkRepository(repo) {
   if (!existsSync(repo)) throw new ReleaseError("RELEASE_REPOSITORY_INVALID", `${repo} does not exist`);
   const r = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: repo, encoding: "utf8" });
-  if (r.status !== 0 || resolve(r.stdout.trim()) !== resolve(repo)) {
+  if (r.status !== 0 || realpathSync(r.stdout.trim()) !== realpathSync(repo)) {
     throw new ReleaseError("RELEASE_REPOSITORY_INVALID", `${repo} is not the top of a git repository`);
   }
   const dirty = git(repo, ["status", "--porcelain", "--untracked-files=no"]);
@@ -188,8 +188,6 @@ function release(options) {
   checkPackageVersion(repo, version);
   checkSourceVersion(repo, version);
   const notes = releaseNotes(readRepoFile(repo, "CHANGELOG.md"), version);
-  checkDist(repo);
-
   const head = git(repo, ["rev-parse", "HEAD^{commit}"]);
   const existing = tagCommit(repo, options.tag);
   if (existing !== null && existing !== head) {
@@ -198,6 +196,8 @@ function release(options) {
       `tag ${options.tag} already points at ${existing}, not at HEAD (${head}): a release tag never moves`,
     );
   }
+  checkDist(repo);
+
   const pushes = [];
   if (existing === null) {
     git(repo, ["tag", "-a", options.tag, "-m", `envelope-gate ${version}`, head]);

@@ -190,6 +190,16 @@ describe("the release refuses", () => {
     expect(tags(clone)).toEqual([]);
   });
 
+  it("a release tag that already names another commit (a release tag never moves)", () => {
+    const clone = cloneHead();
+    const parent = run(clone, "git", ["rev-parse", "HEAD~1"]);
+    run(clone, "git", ["tag", `v${VERSION}`, parent]);
+    const r = release(clone, [`v${VERSION}`, "--dry-run", "--repo", clone]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`RELEASE_TAG_ELSEWHERE: tag v${VERSION} already points at ${parent}`);
+    expect(tags(clone)).toEqual([`v${VERSION}`]);
+  });
+
   it("a dry run without a repository named for it (it would tag the checkout you work in)", () => {
     const r = release(REPO_ROOT, [`v${VERSION}`, "--dry-run"]);
     expect(r.status).toBe(2);
