@@ -10,7 +10,7 @@
 // vX.Y.Z at HEAD (or finds it there) and moves the major tag vX to it, unless a newer vX.*.*
 // release holds it. Every refusal is one line: `release: CODE: what, where`, and exit 1.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const USAGE =
@@ -173,6 +173,13 @@ function checkRepository(repo) {
 function checkDist(repo) {
   if (!existsSync(join(repo, "node_modules", "@vercel", "ncc"))) {
     throw new ReleaseError("RELEASE_DEPENDENCIES_MISSING", `${repo} has no node_modules/@vercel/ncc: run npm ci there first`);
+  }
+  // ncc names a bundle's chunks after the modules' real paths: through a link they are other paths.
+  if (lstatSync(join(repo, "node_modules")).isSymbolicLink()) {
+    throw new ReleaseError(
+      "RELEASE_DEPENDENCIES_LINKED",
+      `${repo}/node_modules is a symbolic link, so the bundles built there differ from dist/: run npm ci there, or copy it (cp -al)`,
+    );
   }
   console.log("release: checking dist/ is a fresh bundle of src/ (scripts/check-dist.mjs)");
   const r = spawnSync(process.execPath, ["scripts/check-dist.mjs"], { cwd: repo, stdio: "inherit" });

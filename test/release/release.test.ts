@@ -41,15 +41,15 @@ function run(cwd: string, command: string, args: string[]): string {
 
 /**
  * A clone of HEAD in a `mktemp -d` folder, without tags: the dry run makes its own, and a real
- * v1.0.0 of the origin would sit on an older commit than HEAD. node_modules is the checkout's
- * (check-dist builds with ncc from it); git ignores the link (`node_modules/` matches only a folder).
+ * v1.0.0 of the origin would sit on an older commit than HEAD. node_modules is the checkout's,
+ * hard-linked (check-dist builds with ncc from it, and a symbolic link would change the bundles).
  */
 function cloneHead(): string {
   const dir = mkdtempSync(join(TEST_TMP, "eg-release-"));
   made.push(dir);
   const clone = join(dir, "envelope-gate");
   run(dir, "git", ["clone", "-q", "--no-tags", REPO_ROOT, clone]);
-  symlinkSync(join(REPO_ROOT, "node_modules"), join(clone, "node_modules"));
+  run(dir, "cp", ["-al", join(REPO_ROOT, "node_modules"), join(clone, "node_modules")]);
   return clone;
 }
 
@@ -198,6 +198,19 @@ describe("the release refuses", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`RELEASE_TAG_ELSEWHERE: tag v${VERSION} already points at ${parent}`);
     expect(tags(clone)).toEqual([`v${VERSION}`]);
+  });
+
+  it("a clone whose node_modules is a symbolic link (its bundles would differ from dist/), before anything is built", () => {
+    const dir = mkdtempSync(join(TEST_TMP, "eg-release-"));
+    made.push(dir);
+    const clone = join(dir, "envelope-gate");
+    run(dir, "git", ["clone", "-q", "--no-tags", REPO_ROOT, clone]);
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(clone, "node_modules"));
+    const r = release(clone, [`v${VERSION}`, "--dry-run", "--repo", clone]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("RELEASE_DEPENDENCIES_LINKED");
+    expect(r.stdout).not.toContain("check-dist");
+    expect(tags(clone)).toEqual([]);
   });
 
   it("a dry run without a repository named for it (it would tag the checkout you work in)", () => {
