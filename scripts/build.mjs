@@ -1,5 +1,7 @@
 // Bundles each entry point with ncc into committed dist/, as ESM, runnable without node_modules
 // (except the App's native SQLite binding, which stays external: the App is installed with npm ci).
+// Beside each bundle, licenses.txt: the licence of every package bundled into it (ncc --license),
+// the third-party notices the MIT and ISC licences of those packages ask to be kept with copies.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync, writeFileSync, readdirSync, renameSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +28,7 @@ process.on("exit", (code) => {
 for (const entry of ENTRIES) {
   if (entry.optional && !existsSync(entry.src)) continue;
   const tmp = join(outRoot, `.build-${entry.out.replace(/\W/g, "_") || "root"}`);
-  const args = [ncc, "build", entry.src, "-o", tmp, "--target", "es2022", "--no-source-map-register", "-q"];
+  const args = [ncc, "build", entry.src, "-o", tmp, "--target", "es2022", "--no-source-map-register", "--license", "licenses.txt", "-q"];
   for (const e of entry.externals ?? []) args.push("-e", e);
   try {
     execFileSync(process.execPath, args, { stdio: "inherit" });

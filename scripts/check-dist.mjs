@@ -1,4 +1,5 @@
-// Fails when the committed dist/ differs from a fresh bundle of src/.
+// Fails when the committed dist/ differs from a fresh bundle of src/: every file, the bundles'
+// third-party licenses.txt too, so a stale notice fails like a stale bundle.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, statSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
