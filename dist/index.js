@@ -36548,7 +36548,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7843);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7186);
 
 
 try {
@@ -36564,7 +36564,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7843:
+/***/ 7186:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36699,6 +36699,11 @@ const ERROR_CODES = [
     "OBSERVER_PATH_UNKNOWN",
     "OBSERVER_EFFECTS_UNCHECKED",
     "GITHUB_BUDGET_LOW",
+    "PREREQUISITE_MISSING",
+    "PREREQUISITE_USERNS_BLOCKED",
+    "PREREQUISITE_PLATFORM_UNSUPPORTED",
+    "PREREQUISITE_SETUP_FAILED",
+    "PREREQUISITE_SETUP_INEFFECTIVE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_Refusal extends Error {
@@ -36926,6 +36931,11 @@ const ERROR_TABLE = {
     OBSERVER_EVENTS_LOST: row("observer"),
     OBSERVER_PATH_UNKNOWN: row("observer"),
     OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+    PREREQUISITE_MISSING: row("observer"),
+    PREREQUISITE_USERNS_BLOCKED: row("observer"),
+    PREREQUISITE_PLATFORM_UNSUPPORTED: row("observer"),
+    PREREQUISITE_SETUP_FAILED: row("observer"),
+    PREREQUISITE_SETUP_INEFFECTIVE: row("observer"),
     GITHUB_BUDGET_LOW: row("github", {
         transient: true,
         setAside: true,
@@ -37371,7 +37381,7 @@ function paths_isInsideRoot(foldedPath, foldedRoot) {
         return false;
     return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
 }
-function isInsideAnyRoot(foldedPath, foldedRoots) {
+function paths_isInsideAnyRoot(foldedPath, foldedRoots) {
     for (const root of foldedRoots) {
         if (paths_isInsideRoot(foldedPath, root))
             return true;
@@ -37624,15 +37634,15 @@ function hasProtectedSegmentBelow(folded, root) {
 }
 /** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
 function madeWritable(folded, set) {
-    return isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
+    return paths_isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
 }
 /** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
 function isProtectedWrite(folded, roots, set) {
     if (madeWritable(folded, set))
         return false;
-    if (isInsideAnyRoot(folded, set.paths))
+    if (paths_isInsideAnyRoot(folded, set.paths))
         return true;
-    if (isInsideAnyRoot(folded, set.gitExempt))
+    if (paths_isInsideAnyRoot(folded, set.gitExempt))
         return false;
     return roots.some((root) => hasProtectedSegmentBelow(folded, root));
 }
@@ -39235,7 +39245,7 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
 }
 /** A folded path a write may change: inside an allowed root, and not the log itself. */
 function writeInsideRoots(ctx, path) {
-    return path !== ctx.logPath && isInsideAnyRoot(path, ctx.roots);
+    return path !== ctx.logPath && paths_isInsideAnyRoot(path, ctx.roots);
 }
 /**
  * A write to the folded `path`. A refused write is outside every root, whatever the name resolved
@@ -45333,8 +45343,8 @@ const path = {
     posix: { sep: '/' },
 };
 /* c8 ignore stop */
-const sep = defaultPlatform === 'win32' ? path.win32.sep : path.posix.sep;
-minimatch.sep = sep;
+const esm_sep = defaultPlatform === 'win32' ? path.win32.sep : path.posix.sep;
+minimatch.sep = esm_sep;
 const GLOBSTAR = Symbol('globstar **');
 minimatch.GLOBSTAR = GLOBSTAR;
 const filter = (pattern, options) => {
@@ -47996,7 +48006,7 @@ function asRoot(dir, workspace, scratch) {
         ["${WORKSPACE}", workspace],
         ["${SCRATCH}", scratch],
     ]
-        .filter(([, value]) => value !== null && isInsideAnyRoot(dir, [value]))
+        .filter(([, value]) => value !== null && paths_isInsideAnyRoot(dir, [value]))
         .sort((a, b) => b[1].length - a[1].length)[0];
     if (under === undefined)
         return dir;
@@ -48167,7 +48177,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             const at = order++;
             if (e.kind === "exec") {
                 const install = installDirOf(e.path);
-                if (install !== null && !workspaces.some((w) => isInsideAnyRoot(w, [install])))
+                if (install !== null && !workspaces.some((w) => paths_isInsideAnyRoot(w, [install])))
                     installs.add(install);
                 note(execs, e.subject, where, at, () => programs.parentOf(i));
             }
@@ -48228,7 +48238,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
     const proposedRoots = [];
     for (const d of writtenDirs(proposable)) {
         // A write refused inside a root the envelope has (a read-only place under it): no entry to add.
-        if (isInsideAnyRoot(d.dir, from.allowed_roots)) {
+        if (paths_isInsideAnyRoot(d.dir, from.allowed_roots)) {
             notes.push(`${d.first.first}: a write to ${d.covers[0]} was refused inside the envelope's roots: not a root to add`);
         }
         else if (d.dir === "/")
@@ -48240,7 +48250,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
         }
     }
     for (const { apart: why, writes: list } of apart.values()) {
-        for (const d of writtenDirs(list.filter(([path]) => !isInsideAnyRoot(path, proposedRoots)))) {
+        for (const d of writtenDirs(list.filter(([path]) => !paths_isInsideAnyRoot(path, proposedRoots)))) {
             const avoidWith = avoidingKey(d.covers);
             notProposed.push({
                 key: "allowed_roots",
@@ -48396,7 +48406,7 @@ function suggest_suggestEnvelope(logs, base, given = {}) {
             allowedCommands.push(path);
             commandContext = { commands: commandRules(allowedCommands) };
             added.push({ key: "allowed_commands", entry: path, covers: [path], count: seen.count, first: seen.first, ...programOf(seen) });
-            if (workspaces.some((w) => isInsideAnyRoot(path, [w])))
+            if (workspaces.some((w) => paths_isInsideAnyRoot(path, [w])))
                 underWorkspace.push(path);
         }
         if (underWorkspace.length > 0) {
@@ -48424,11 +48434,11 @@ function writtenDirs(paths) {
     const dirList = [...dirs.keys()].sort((a, b) => a.length - b.length);
     const out = [];
     for (const dir of dirList) {
-        if (dirList.some((other) => other !== dir && isInsideAnyRoot(dir, [other])))
+        if (dirList.some((other) => other !== dir && paths_isInsideAnyRoot(dir, [other])))
             continue;
         const d = dirs.get(dir);
         for (const [other, o] of dirs)
-            if (other !== dir && isInsideAnyRoot(other, [dir])) {
+            if (other !== dir && paths_isInsideAnyRoot(other, [dir])) {
                 d.covers.push(...o.covers);
                 if (o.first.order < d.first.order)
                     d.first = o.first;
@@ -49196,8 +49206,8 @@ async function suggestCommand(options) {
     return out.join("\n") + "\n";
 }
 
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 12 modules
-var dist_src = __nccwpck_require__(4730);
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 11 modules
+var dist_src = __nccwpck_require__(2012);
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __nccwpck_require__(3251);
 // EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
@@ -50820,11 +50830,1259 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
+;// CONCATENATED MODULE: ./src/core/prerequisites.ts
+const PROFILE_NAME = "envelope-gate-bwrap";
+const PROFILE_PATH = `/etc/apparmor.d/${PROFILE_NAME}`;
+/** Where Debian's and Ubuntu's bubblewrap package puts bwrap. */
+const PACKAGED_BWRAP = "/usr/bin/bwrap";
+/** An attachment path AppArmor reads literally: no globs, quotes, spaces or rule syntax. */
+const PLAIN_PATH = /^\/[A-Za-z0-9._+/-]+$/;
+/**
+ * The AppArmor profile that lets one bwrap binary create user namespaces under Ubuntu's
+ * restriction. Unconfined otherwise: it grants userns and takes nothing away; the jail's own
+ * limits (seccomp, mounts, no capabilities for the command) are bubblewrap's.
+ */
+function bwrapProfile(bwrap) {
+    return [
+        `# Written by the envelope-gate Action: lets ${bwrap}, and no other program, create user`,
+        "# namespaces under kernel.apparmor_restrict_unprivileged_userns=1 (docs/action.md, Prerequisites).",
+        "abi <abi/4.0>,",
+        "include <tunables/global>",
+        "",
+        `profile ${PROFILE_NAME} ${bwrap} flags=(unconfined) {`,
+        "  userns,",
+        "",
+        `  include if exists <local/${PROFILE_NAME}>`,
+        "}",
+        "",
+    ].join("\n");
+}
+/** The commands one step runs, with `elevate` before those that need root. */
+function stepCommands(step, elevate) {
+    switch (step.kind) {
+        case "install-packages":
+            return [
+                { argv: [...elevate, "apt-get", "update", "-q"] },
+                {
+                    argv: [
+                        ...elevate,
+                        "env",
+                        "DEBIAN_FRONTEND=noninteractive",
+                        "apt-get",
+                        "install",
+                        "-y",
+                        "-q",
+                        "--no-install-recommends",
+                        ...step.packages,
+                    ],
+                },
+            ];
+        case "write-apparmor-profile":
+            return [{ argv: [...elevate, "tee", step.path], stdin: step.body }];
+        case "load-apparmor-profile":
+            return [{ argv: [...elevate, "apparmor_parser", "-r", step.path] }];
+        case "probe-userns":
+            return [{ argv: usernsProbeArgv(step.bwrap) }];
+    }
+}
+function usernsProbeArgv(bwrap) {
+    return [bwrap, "--unshare-user", "--ro-bind", "/", "/", "true"];
+}
+/** What a step does, in one line for the log. */
+function describeStep(step) {
+    switch (step.kind) {
+        case "install-packages":
+            return `install ${step.packages.join(", ")} with apt-get`;
+        case "write-apparmor-profile":
+            return `write the AppArmor profile ${step.path} (user namespaces for bwrap alone)`;
+        case "load-apparmor-profile":
+            return `load ${step.path} with apparmor_parser -r`;
+        case "probe-userns":
+            return `check that ${step.bwrap} can create a user namespace`;
+    }
+}
+function shellWord(word) {
+    return /^[A-Za-z0-9_./=:+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+/** The steps as lines a person runs in a root-capable shell (sudo in front). */
+function shellLines(steps) {
+    const lines = [];
+    for (const step of steps) {
+        if (step.kind === "probe-userns")
+            continue;
+        for (const command of stepCommands(step, ["sudo"])) {
+            const line = command.argv.map(shellWord).join(" ");
+            lines.push(command.stdin === undefined ? line : `${line} >/dev/null <<'EOF'\n${command.stdin}EOF`);
+        }
+    }
+    return lines;
+}
+function debianLike(os) {
+    return os !== null && [os.id, ...os.idLike].some((id) => id === "debian" || id === "ubuntu");
+}
+function describeTool(name, tool) {
+    return tool === null ? `${name}: not found` : `${name}: ${tool.path}${tool.version !== null ? ` (${tool.version})` : ""}`;
+}
+function factNotes(facts) {
+    const os = facts.os === null ? "unknown (no /etc/os-release)" : `${facts.os.id} ${facts.os.versionId}`;
+    const userns = facts.userns;
+    return [
+        `system: ${os}, runner ${facts.runnerEnvironment ?? "unknown"}, ${facts.privilege === "root" ? "root" : facts.privilege === "sudo" ? "passwordless sudo" : facts.privilege === "sudo-needs-password" ? "sudo asks a password" : "no sudo"}`,
+        describeTool("strace", facts.tools.strace),
+        describeTool("bwrap", facts.tools.bwrap),
+        describeTool("setpriv", facts.tools.setpriv),
+        `AppArmor: ${userns.apparmorEnabled ? "enabled" : "not enabled"}, kernel.apparmor_restrict_unprivileged_userns ${userns.restrictSysctl === null ? "absent" : `= ${String(userns.restrictSysctl)}`}`,
+        `user namespaces: ${userns.probe === null ? "not probed (no bwrap yet)" : userns.probe.ok ? "bwrap created one" : `bwrap could not create one (${userns.probe.why})`}`,
+    ];
+}
+/** Why nothing may be installed or granted here, or null when it may. */
+function cannotAct(facts) {
+    if (!facts.setupAllowed)
+        return "the input setup-prerequisites is false";
+    if (!debianLike(facts.os)) {
+        return `the Action installs with apt-get on Debian and Ubuntu only, and this is ${facts.os === null ? "an unknown system (no /etc/os-release)" : `${facts.os.id} ${facts.os.versionId}`}`;
+    }
+    if (facts.privilege === "sudo-needs-password")
+        return "the job is not root and sudo asks a password (`sudo -n true` failed)";
+    if (facts.privilege === "no-sudo")
+        return "the job is not root and sudo was not found";
+    return null;
+}
+function refuse(code, message, commands, notes) {
+    return { ok: false, code, message, commands, notes };
+}
+/** The plan for these facts: the steps that set the runner up, none when it is ready, or the refusal. */
+function planPrerequisites(facts) {
+    const notes = factNotes(facts);
+    if (facts.platform !== "linux") {
+        return refuse("PREREQUISITE_PLATFORM_UNSUPPORTED", `envelope-gate runs commands in a bubblewrap jail on Linux only; this runner is ${facts.platform}`, [], notes);
+    }
+    const { tools, configured, userns } = facts;
+    const privileged = facts.privilege === "root" || facts.privilege === "sudo";
+    for (const [name, value, tool] of [
+        ["ENVELOPE_GATE_STRACE", configured.strace, tools.strace],
+        ["ENVELOPE_GATE_BWRAP", configured.bwrap, tools.bwrap],
+    ]) {
+        if (value !== null && tool === null) {
+            return refuse("PREREQUISITE_MISSING", `${name} names ${value}, which is not an executable file; no package installs a program there`, [], notes);
+        }
+    }
+    const packages = [];
+    const missing = [];
+    // strace records unless the eBPF recorder was demanded; under auto it is the fallback when the
+    // eBPF recorder cannot start, and without root or sudo that recorder never starts.
+    const straceRequired = facts.recorder === "strace" || (facts.recorder === "auto" && !privileged);
+    const straceWanted = facts.recorder === "auto" && privileged;
+    if (tools.strace === null && (straceRequired || straceWanted))
+        packages.push("strace");
+    if (tools.strace === null && straceRequired)
+        missing.push("strace");
+    if (tools.bwrap === null) {
+        packages.push("bubblewrap");
+        missing.push("bwrap (bubblewrap)");
+    }
+    if (tools.setpriv === null) {
+        packages.push("util-linux");
+        missing.push("setpriv (util-linux)");
+    }
+    // Ubuntu's restriction applies to unprivileged users only: root keeps user namespaces.
+    const restricted = userns.restrictSysctl !== null && userns.restrictSysctl !== 0 && userns.apparmorEnabled;
+    const blocked = userns.probe !== null ? !userns.probe.ok : restricted && facts.privilege !== "root";
+    const bwrapPath = tools.bwrap?.path ?? PACKAGED_BWRAP;
+    const grant = [];
+    if (blocked) {
+        const why = userns.probe !== null && !userns.probe.ok ? userns.probe.why : "predicted from the restriction";
+        if (!restricted) {
+            return refuse("PREREQUISITE_USERNS_BLOCKED", `${bwrapPath} cannot create a user namespace (${why}), and not because of Ubuntu's AppArmor restriction: the kernel or the container refuses them`, ["sysctl user.max_user_namespaces kernel.unprivileged_userns_clone"], notes);
+        }
+        if (!PLAIN_PATH.test(bwrapPath)) {
+            return refuse("PREREQUISITE_USERNS_BLOCKED", `bwrap is at ${bwrapPath}, a path an AppArmor profile would read as a pattern; the Action grants user namespaces to one plain path only`, [], notes);
+        }
+        if (!userns.apparmorAbi4) {
+            return refuse("PREREQUISITE_USERNS_BLOCKED", `${bwrapPath} cannot create a user namespace (${why}) under kernel.apparmor_restrict_unprivileged_userns=${String(userns.restrictSysctl)}, and this AppArmor (no /etc/apparmor.d/abi/4.0) has no userns rule to grant it`, [], notes);
+        }
+        if (tools.apparmorParser === null)
+            packages.push("apparmor");
+        const profile = { kind: "write-apparmor-profile", path: PROFILE_PATH, body: bwrapProfile(bwrapPath) };
+        grant.push(profile, { kind: "load-apparmor-profile", path: PROFILE_PATH }, { kind: "probe-userns", bwrap: bwrapPath });
+    }
+    const steps = [...(packages.length > 0 ? [{ kind: "install-packages", packages }] : []), ...grant];
+    if (steps.length > 0 && tools.bwrap === null && grant.length === 0)
+        steps.push({ kind: "probe-userns", bwrap: bwrapPath });
+    if (steps.length === 0)
+        return { ok: true, elevate: [], steps, notes };
+    const reason = cannotAct(facts);
+    if (reason !== null) {
+        const needed = steps.filter((s) => s.kind !== "install-packages" || missing.length > 0);
+        const commands = debianLike(facts.os) ? shellLines(needed) : [];
+        if (missing.length > 0) {
+            return refuse("PREREQUISITE_MISSING", `missing: ${missing.join(", ")}; nothing was installed because ${reason}`, commands.length > 0 ? commands : [`install ${packages.join(", ")} with the system's package manager`], notes);
+        }
+        if (grant.length > 0) {
+            return refuse("PREREQUISITE_USERNS_BLOCKED", `${bwrapPath} cannot create a user namespace under kernel.apparmor_restrict_unprivileged_userns=${String(userns.restrictSysctl)}; no AppArmor profile was written because ${reason}`, commands, notes);
+        }
+        // Only strace as the eBPF recorder's fallback was wanted: the run can still record with eBPF.
+        return { ok: true, elevate: [], steps: [], notes: [...notes, `strace not installed (${reason}): the eBPF recorder must start`] };
+    }
+    return { ok: true, elevate: facts.privilege === "root" ? [] : ["sudo", "-n"], steps, notes };
+}
+
+;// CONCATENATED MODULE: ./src/observer/host-paths.ts
+/** Facts about the host's own paths that the jail and the protected paths both need. */
+
+
+/** The wrapper's homes: `$HOME` and the passwd entry's, when they are absolute and not `/`. */
+function host_paths_homes() {
+    const out = new Set();
+    const fromEnv = homedir();
+    if (fromEnv.startsWith("/") && fromEnv !== "/")
+        out.add(fromEnv);
+    try {
+        const fromPasswd = userInfo().homedir;
+        if (fromPasswd.startsWith("/") && fromPasswd !== "/")
+            out.add(fromPasswd);
+    }
+    catch {
+        // no passwd entry: only HOME
+    }
+    return [...out];
+}
+/** Whether anything (a dangling link too) is at the path. */
+function host_paths_exists(path) {
+    try {
+        lstatSync(path);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/runner-layout.ts
+/**
+ * What of the runner the jail hides, derived from the wrapper's environment and its own Node
+ * binary alone (no I/O, so every layout is a table row in a test).
+ *
+ * GitHub's runners keep their secrets beside the job: the runner's own directory (its
+ * `.credentials`, `.credentials_rsaparams` private key, `.runner`, `_diag`), RUNNER_TEMP (step
+ * scripts with expanded secrets), the file-command files (GITHUB_ENV, GITHUB_OUTPUT, …), the
+ * event payload, the Actions and tools the job downloaded, and in a container job `/github`.
+ * Each is covered with an empty read-only directory; the allowed roots and the install
+ * directories of the programs the run starts are shown again on top (bubblewrap applies mounts
+ * in order, so the jail sorts them parents first).
+ *
+ * Layouts (docs/observer.md, The jail):
+ *   hosted       HOME=/home/runner, node /home/runner/runners/<v>/externals/node24/bin/node,
+ *                work /home/runner/work, RUNNER_TEMP /home/runner/work/_temp
+ *   self-hosted  /opt/actions-runner/{externals/node24,_work,_work/_temp,_diag,.runner,.credentials}
+ *   container    /__w (work), /__w/_temp, /__e/node24/bin/node, /__t, HOME=/github/home, /github/…
+ */
+
+
+const { basename: runner_layout_basename, dirname: runner_layout_dirname, normalize: runner_layout_normalize } = external_node_path_namespaceObject.posix;
+const FILE_COMMAND_KEYS = (/* unused pure expression or super */ null && (["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"]));
+/** Directories the jail never covers whole: the system itself. A file there is masked alone. */
+const SYSTEM_DIRS = (/* unused pure expression or super */ null && (["/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/dev", "/sys", "/run", "/boot"]));
+function clean(path) {
+    if (path === undefined || !path.startsWith("/"))
+        return null;
+    const p = runner_layout_normalize(path).replace(/\/+$/, "");
+    return p === "" ? null : p;
+}
+function depth(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+function within(path, dir) {
+    return isInsideAnyRoot(path, [dir]);
+}
+/** A directory that may be covered whole: deeper than a top-level directory and not the system's. */
+function coverable(dir) {
+    return depth(dir) >= 2 && !SYSTEM_DIRS.some((s) => within(dir, s));
+}
+/** The runner's directory from its own Node (`<runner>/externals/node24/bin/node`), or the externals of a container job (`/__e`). */
+function runnerDirOfNode(execPath) {
+    const hosted = /^(\/.+)\/externals\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (hosted !== null)
+        return { runnerDir: hosted[1], externals: `${hosted[1]}/externals` };
+    const container = /^(\/__e)\/node[^/]*\/bin\/node$/.exec(execPath);
+    if (container !== null)
+        return { runnerDir: null, externals: "/__e" };
+    return { runnerDir: null, externals: null };
+}
+function workDirOf(env) {
+    const runnerWorkspace = clean(env.RUNNER_WORKSPACE);
+    if (runnerWorkspace !== null && depth(runnerWorkspace) >= 2)
+        return runner_layout_dirname(runnerWorkspace);
+    const runnerTemp = clean(env.RUNNER_TEMP);
+    if (runnerTemp !== null && runner_layout_basename(runnerTemp) === "_temp" && depth(runnerTemp) >= 2)
+        return runner_layout_dirname(runnerTemp);
+    return null;
+}
+/** `<prefix>` for `<prefix>/bin/<name>`, else the program's own directory. */
+function runner_layout_installDirOf(executable) {
+    const m = /^(\/.+)\/bin\/[^/]+$/.exec(executable);
+    return m !== null ? m[1] : runner_layout_dirname(executable);
+}
+function runner_layout_runnerLayout(input) {
+    const { env } = input;
+    const fromNode = runnerDirOfNode(runner_layout_normalize(input.execPath));
+    const workDir = workDirOf(env);
+    // A self-hosted runner keeps its work directory inside its own (`<runner>/_work`).
+    const runnerDir = fromNode.runnerDir ?? (workDir !== null && runner_layout_basename(workDir) === "_work" ? runner_layout_dirname(workDir) : null);
+    const hidden = new Set();
+    const masked = new Set();
+    const hide = (dir) => {
+        if (dir !== null && coverable(dir))
+            hidden.add(dir);
+    };
+    if (runnerDir !== null) {
+        hide(runnerDir);
+        // Hosted runners keep each version under `runners/`: the whole of it is the runner's.
+        if (runner_layout_basename(runner_layout_dirname(runnerDir)) === "runners")
+            hide(runner_layout_dirname(runnerDir));
+    }
+    if (fromNode.externals !== null && (runnerDir === null || !within(fromNode.externals, runnerDir)))
+        hide(fromNode.externals);
+    if (workDir !== null)
+        for (const name of ["_actions", "_temp", "_tool"])
+            hide(`${workDir}/${name}`);
+    hide(clean(env.RUNNER_TEMP));
+    const toolCache = clean(env.RUNNER_TOOL_CACHE);
+    hide(toolCache);
+    // The Action's own directory, unless it is the repository the run works on (`uses: ./`):
+    // inside a root it is left to the protected paths.
+    const actionPath = clean(env.GITHUB_ACTION_PATH);
+    if (actionPath !== null && !isInsideAnyRoot(actionPath, input.roots))
+        hide(actionPath);
+    // The file-command files and the event payload: their directory when it is the runner's own
+    // kind of place, else the file alone.
+    for (const file of [...FILE_COMMAND_KEYS.map((k) => clean(env[k])), clean(env.GITHUB_EVENT_PATH)]) {
+        if (file === null)
+            continue;
+        const dir = runner_layout_dirname(file);
+        if (coverable(dir))
+            hidden.add(dir);
+        else
+            masked.add(file);
+    }
+    // A container job's `/github` (home, workflow, file_commands) is the runner's, whole.
+    const containerPaths = [clean(env.HOME), clean(env.GITHUB_EVENT_PATH), ...FILE_COMMAND_KEYS.map((k) => clean(env[k]))];
+    if (containerPaths.some((p) => p !== null && within(p, "/github")))
+        hidden.add("/github");
+    // A root is the command's own: covering it (or one of its parents that is a root) would hide it.
+    for (const dir of [...hidden])
+        if (input.roots.includes(dir))
+            hidden.delete(dir);
+    for (const file of [...masked])
+        if ([...hidden].some((d) => within(file, d)))
+            masked.delete(file);
+    const covered = [...hidden, ...input.privateTargets, ...(input.covered ?? [])];
+    // Tools the job set up (setup-node, setup-python) live in the tool cache, on PATH.
+    const toolDirs = [toolCache, workDir !== null ? `${workDir}/_tool` : null].filter((d) => d !== null);
+    // Inside the runner's directory only its Node installs and the tool cache are programs' homes.
+    const programPlaces = runnerDir !== null ? [`${runnerDir}/externals`, ...toolDirs] : [];
+    const forbidden = (dir) => dir === "/" ||
+        covered.some((c) => within(c, dir)) ||
+        input.privateTargets.some((home) => home !== "/tmp" && within(dir, home) && depth(dir) <= depth(home) + 1) ||
+        (runnerDir !== null && (within(runnerDir, dir) || (within(dir, runnerDir) && !programPlaces.some((p) => within(dir, p) && dir !== p))));
+    const visible = new Set();
+    const show = (program, dir) => {
+        if (isInsideAnyRoot(program, input.roots) || !covered.some((c) => within(program, c)))
+            return;
+        visible.add(forbidden(dir) ? program : dir);
+    };
+    for (const exe of input.executables.map((e) => clean(e)).filter((e) => e !== null))
+        show(exe, runner_layout_installDirOf(exe));
+    for (const entry of (env.PATH ?? "").split(":")) {
+        const dir = clean(entry);
+        if (dir !== null && toolDirs.some((t) => within(dir, t) && dir !== t))
+            show(dir, runner_layout_basename(dir) === "bin" ? runner_layout_dirname(dir) : dir);
+    }
+    const byDepth = (a, b) => depth(a) - depth(b) || a.localeCompare(b);
+    return {
+        runnerDir,
+        workDir,
+        hidden: [...hidden].sort(byDepth),
+        masked: [...masked].sort(byDepth),
+        visible: [...visible].filter((v) => ![...visible].some((o) => o !== v && within(v, o))).sort(byDepth),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/observer/machine-identity.ts
+/**
+ * Machine identity hidden inside the jail: what PR code could read to tell runner A's machine
+ * from runner B's, and so pick which one fails, is the same on every machine.
+ *
+ * - Fixed files bound read-only over the host's: `/etc/machine-id`, `/var/lib/dbus/machine-id`,
+ *   `/etc/hostname`, `/etc/hosts` and `/proc/sys/kernel/random/boot_id`.
+ * - The UTS hostname is `envelope-gate` (bwrap `--hostname`, in isolation()), so `hostname`,
+ *   `uname -n` and `/proc/sys/kernel/hostname` say the same on every machine.
+ * - Directories covered with an empty read-only tmpfs: the DMI ids (`/sys/devices/virtual/dmi`,
+ *   behind `/sys/class/dmi/id`), `/sys/firmware` (the raw SMBIOS and ACPI tables, the device
+ *   tree), the network interfaces' sysfs directories (MAC addresses; the jail's own network
+ *   namespace has only loopback) and the cloud agents' instance data (cloud-init, Azure's waagent).
+ * - SSH host keys (`/etc/ssh/ssh_host_*`) and the disks' serial numbers and world-wide ids in
+ *   sysfs covered with an empty file.
+ *
+ * A path the host lacks stays absent (bubblewrap cannot create a mount point on the read-only
+ * root) and meta says so; a path that is there but of another kind than the cover needs (a
+ * directory at `/etc/machine-id`) is refused with JAIL_IDENTITY_UNAVAILABLE: the jail never
+ * claims to hide what it did not.
+ *
+ * The wrapper itself still reads the real machine id and hostname outside the jail (meta.runner,
+ * runner.json): the App compares those.
+ */
+
+
+
+
+
+
+const machine_identity_JAIL_HOSTNAME = "envelope-gate";
+/** A valid machine id (32 lower-case hex, version 4 bits set), the same on every machine. */
+const JAIL_MACHINE_ID = "e9a7e0000000400080000000000e9a7e";
+const JAIL_BOOT_ID = "e9a7e000-0000-4000-8000-00000e9a7e00";
+const JAIL_HOSTS = `127.0.0.1\tlocalhost\n127.0.1.1\t${machine_identity_JAIL_HOSTNAME}\n::1\tlocalhost ip6-localhost ip6-loopback\n`;
+/** Files whose content is fixed in the jail: path -> content. */
+const FIXED_FILES = [
+    ["/etc/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/var/lib/dbus/machine-id", `${JAIL_MACHINE_ID}\n`],
+    ["/etc/hostname", `${machine_identity_JAIL_HOSTNAME}\n`],
+    ["/etc/hosts", JAIL_HOSTS],
+    // The jail's /proc is its own (--proc), but a file of it can be bound over like any other.
+    ["/proc/sys/kernel/random/boot_id", `${JAIL_BOOT_ID}\n`],
+];
+/** Directories covered with an empty read-only directory when the host has them. */
+const COVERED_DIRECTORIES = (/* unused pure expression or super */ null && ([
+    "/sys/devices/virtual/dmi",
+    "/sys/firmware",
+    "/sys/class/net",
+    "/var/lib/cloud",
+    "/run/cloud-init",
+    "/var/lib/waagent",
+]));
+/** Environment keys given the jail's hostname when an envelope lets them in (core/never-proposed.ts MACHINE_KEY for the rest). */
+const HOSTNAME_KEYS = (/* unused pure expression or super */ null && (["HOSTNAME", "HOST"]));
+function kindOf(path) {
+    let real;
+    try {
+        // bubblewrap does not follow a symlink at a destination (Debian's dbus machine id links to /etc's): bind at the target.
+        real = realpathSync(path);
+    }
+    catch (err) {
+        const code = errnoOf(err);
+        if (code === "ENOENT" || code === "ENOTDIR")
+            return { kind: "absent", real: path };
+        throw identityError(path, `it cannot be resolved (${code ?? String(err)})`);
+    }
+    const st = lstatSync(real);
+    return { kind: st.isFile() ? "file" : st.isDirectory() ? "directory" : "other", real };
+}
+function identityError(path, why) {
+    return new Refusal("JAIL_IDENTITY_UNAVAILABLE", `the jail cannot hide the machine's identity at ${path}: ${why}`, {
+        hint: "The run never starts with the machine's identity in view (docs/observer.md, What a run can still tell about its machine). Make it a regular file (or remove it).",
+    });
+}
+/** The interfaces' own sysfs directories (their MAC addresses), behind /sys/class/net's links. */
+function interfaceDirectories() {
+    let names;
+    try {
+        names = readdirSync("/sys/class/net");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const name of names) {
+        try {
+            const real = realpathSync(join("/sys/class/net", name));
+            if (real !== join("/sys/class/net", name) && lstatSync(real).isDirectory())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+function sshHostKeys() {
+    try {
+        return readdirSync("/etc/ssh")
+            .filter((n) => n.startsWith("ssh_host_"))
+            .map((n) => join("/etc/ssh", n))
+            .sort();
+    }
+    catch {
+        return [];
+    }
+}
+/** Disk serial numbers and world-wide ids in sysfs (`/sys/block/<disk>/serial`, `…/device/wwid`, NVMe's `serial`). */
+const DISK_ID_FILES = (/* unused pure expression or super */ null && (["serial", "wwid", "device/serial", "device/wwid", "device/vpd_pg80", "device/vpd_pg83", "device/unit_serial_number"]));
+function diskIdFiles() {
+    const out = [];
+    const under = (dir, names) => {
+        let entries;
+        try {
+            entries = readdirSync(dir);
+        }
+        catch {
+            return;
+        }
+        for (const entry of entries)
+            for (const name of names)
+                out.push(join(dir, entry, name));
+    };
+    under("/sys/block", DISK_ID_FILES);
+    under("/sys/class/nvme", ["serial"]);
+    return out;
+}
+/**
+ * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
+ * inside the jail): the fixed files are written there and bound read-only from it.
+ */
+function machine_identity_planMachineIdentity(dir) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const args = [];
+    const meta = { hostname: machine_identity_JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
+    const bound = new Set();
+    FIXED_FILES.forEach(([path, content], i) => {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            meta.absent.push(path);
+            return;
+        }
+        if (kind !== "file")
+            throw identityError(path, `it is a ${kind === "directory" ? "directory" : "special file"}, not a file`);
+        if (bound.has(real)) {
+            meta.fixed.push(path);
+            return;
+        }
+        const source = join(dir, `fixed-${i}`);
+        writeFileSync(source, content, { mode: 0o644 });
+        args.push("--ro-bind", source, real);
+        bound.add(real);
+        meta.fixed.push(path);
+    });
+    const directories = [...COVERED_DIRECTORIES, ...interfaceDirectories()];
+    for (const path of directories) {
+        const { kind, real } = kindOf(path);
+        if (kind === "absent") {
+            if (COVERED_DIRECTORIES.includes(path))
+                meta.absent.push(path);
+            continue;
+        }
+        if (kind !== "directory")
+            throw identityError(path, "it is not a directory");
+        if (bound.has(real))
+            continue;
+        args.push("--tmpfs", real, "--remount-ro", real);
+        bound.add(real);
+        meta.covered.push(real);
+    }
+    const files = [...sshHostKeys(), ...diskIdFiles()];
+    const empty = join(dir, "empty");
+    writeFileSync(empty, "", { mode: 0o644 });
+    for (const file of files) {
+        const { kind, real } = kindOf(file);
+        if (kind === "absent" || bound.has(real) || isInsideAnyRoot(real, [...bound]))
+            continue;
+        if (kind !== "file")
+            throw identityError(file, "it is not a file");
+        args.push("--ro-bind", empty, real);
+        bound.add(real);
+        meta.emptied.push(real);
+    }
+    return { args, meta };
+}
+/** Test seam: the file holding the machine id the runner is named by. */
+const MACHINE_ID_ENV = "ENVELOPE_GATE_MACHINE_ID_FILE";
+/** The runner as meta names it: the host name and a digest of the real machine id (never the jail's). */
+function runnerIdentity() {
+    const files = process.env[MACHINE_ID_ENV] !== undefined ? [process.env[MACHINE_ID_ENV]] : ["/etc/machine-id", "/var/lib/dbus/machine-id"];
+    for (const file of files) {
+        try {
+            const id = readFileSync(file, "utf8").trim();
+            if (id !== "")
+                return `${hostname()}#${createHash("sha256").update(id).digest("hex").slice(0, 16)}`;
+        }
+        catch {
+            continue;
+        }
+    }
+    throw new Refusal("RUNNER_IDENTITY_UNAVAILABLE", `no machine id in ${files.join(" or ")}: the runner cannot be identified`, {
+        hint: "The log names the machine it was recorded on (A/B runs must differ). Provide /etc/machine-id (systemd-machine-id-setup).",
+    });
+}
+
+;// CONCATENATED MODULE: ./src/observer/jail.ts
+/**
+ * The run jail: bubblewrap around the observed command, with the wrapper and strace outside it.
+ *
+ *   wrapper (node) -> strace -f -> bwrap [namespaces, mounts, seccomp] -> command
+ *
+ * Inside: its own user (with no capabilities and no further user namespaces), PID, IPC, UTS and
+ * mount namespaces, and a network namespace of its own under `network: deny`. The whole
+ * filesystem is bound read-only, the allowed roots read-write at their own paths; `/tmp` and
+ * `HOME` are empty directories in the run's scratch unless an allowed root covers them; `/proc` shows only
+ * the jail's processes; `/dev` is a minimal one. The observer's log is hidden from the command,
+ * and under `deny` every listening unix socket of the host is covered (abstract ones belong to
+ * the host's network namespace and are out of reach already). What names the machine (its id,
+ * hostname, boot id, DMI ids, MAC addresses) reads the same on every machine (machine-identity.ts).
+ *
+ * Paths the command sees are the host's own except under the private directories, so the
+ * observer records what the command asked for, and PathView turns such a path into the host
+ * path behind it when a symlink must be resolved.
+ */
+
+
+
+
+
+
+
+
+const BWRAP_ENV = "ENVELOPE_GATE_BWRAP";
+/** Directories of the jail's own /dev given to the run as private space, like its /tmp. */
+const JAIL_DEV_PRIVATE = (/* unused pure expression or super */ null && (["/dev/shm", "/dev/mqueue"]));
+/** Jail paths <-> host paths, for resolving what the command named. */
+class PathView {
+    mounts;
+    constructor(mounts) {
+        // Most specific first.
+        this.mounts = [...mounts].sort((a, b) => b.jail.length - a.jail.length);
+    }
+    /**
+     * The path to record for a jail path: the jail's own, except under a directory that is the
+     * host's in disguise (the jail's /tmp is the run's scratch), which is recorded as the host path.
+     */
+    recorded(jailPath) {
+        for (const m of this.mounts) {
+            if (PathView.under(jailPath, m.jail))
+                return m.recordAsHost === true ? m.host + jailPath.slice(m.jail.length) : jailPath;
+        }
+        return jailPath;
+    }
+    static under(path, prefix) {
+        return path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : prefix + "/");
+    }
+    toHost(jailPath) {
+        const inDev = PathView.under(jailPath, "/dev");
+        for (const m of this.mounts) {
+            // The jail's /dev is its own (bubblewrap's): only its private directories (/dev/shm) have a host side.
+            if (PathView.under(jailPath, m.jail) && (!inDev || PathView.under(m.jail, "/dev")))
+                return m.host + jailPath.slice(m.jail.length);
+        }
+        if (inDev)
+            return `/nonexistent/envelope-gate-jail${jailPath}`;
+        return jailPath;
+    }
+    toJail(hostPath) {
+        for (const m of [...this.mounts].sort((a, b) => b.host.length - a.host.length)) {
+            if (PathView.under(hostPath, m.host))
+                return m.jail + hostPath.slice(m.host.length);
+        }
+        return hostPath;
+    }
+}
+/** Listening unix sockets of the host (from the wrapper's network namespace), by path. */
+function hostUnixSockets() {
+    let table;
+    try {
+        table = readFileSync("/proc/net/unix", "utf8");
+    }
+    catch {
+        return [];
+    }
+    const out = new Set();
+    for (const line of table.split("\n").slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // Num RefCount Protocol Flags Type St Inode Path; Flags 00010000 = listening.
+        const path = fields[7];
+        if (path === undefined || !path.startsWith("/") || fields.length !== 8)
+            continue;
+        if ((parseInt(fields[3] ?? "0", 16) & 0x10000) === 0)
+            continue;
+        try {
+            // Bound over at its real path: bubblewrap does not follow a symlink such as /var/run.
+            const real = realpathSync(path);
+            if (lstatSync(real).isSocket())
+                out.add(real);
+        }
+        catch {
+            continue;
+        }
+    }
+    return [...out].sort();
+}
+/**
+ * The sockets the jail could reach: those the jail's own user (the wrapper's, in a user namespace
+ * of its own, with no capabilities) finds when it looks, in a probe jail with the same isolation.
+ * The wrapper lists the host's sockets with its own rights (as root: every path), but a socket in
+ * a directory the jail's user cannot search (a 0700 directory of another user: a concurrent run's
+ * `egress.sock` under its private directory) is out of the jail's reach, and bubblewrap cannot
+ * cover it either: it makes the mount point with the same user, and stops with "Permission
+ * denied" before the command starts. Bubblewrap can search wherever the command can (same user,
+ * more rights while it builds the jail), so every socket the command could reach is still covered.
+ * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
+ */
+function reachableInJail(bwrap, sockets) {
+    if (sockets.length === 0)
+        return sockets;
+    const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
+    if (probe.status !== 0 || typeof probe.stdout !== "string")
+        return sockets;
+    const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
+    return sockets.filter((s) => seen.has(s));
+}
+/** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
+function isolation() {
+    return [
+        "--unshare-user",
+        "--disable-userns",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        // The same hostname on every machine (machine-identity.ts): uname -n, hostname, /proc/sys/kernel/hostname.
+        "--hostname",
+        JAIL_HOSTNAME,
+        "--unshare-cgroup-try",
+        "--unshare-net",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        // /proc/sys is host-wide (core_pattern runs a program as host root), and the kernel checks
+        // only the uid there, not capabilities: the jail's /proc is read-only.
+        "--remount-ro",
+        "/proc",
+    ];
+}
+/**
+ * The host directory behind one of the jail's private directories (its HOME, its /tmp), a real
+ * directory inside the run's own directory in the scratch. Anything but a directory is removed
+ * (a symlink itself, never its target) and a fresh directory made: bubblewrap would bind whatever
+ * a link points at read-write, and every write through it would be recorded under the scratch.
+ */
+function privateRunDir(host) {
+    let isDirectory = false;
+    try {
+        const st = lstatSync(host);
+        isDirectory = st.isDirectory();
+        if (!isDirectory)
+            rmSync(host, { force: true });
+    }
+    catch (err) {
+        if (errnoOf(err) !== "ENOENT")
+            throw err;
+    }
+    if (!isDirectory)
+        mkdirSync(host, { mode: 0o700 });
+    if (!lstatSync(host).isDirectory() || realpathSync(host) !== host) {
+        throw new Refusal("JAIL_UNAVAILABLE", `the jail's private directory ${host} is not a plain directory of the scratch`, {
+            hint: "Remove it, or give the run a fresh scratch directory.",
+        });
+    }
+}
+/** A directory at `path` itself (a link to one is not). */
+function isDirectory(path) {
+    try {
+        return lstatSync(path).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function isFile(path) {
+    try {
+        return lstatSync(path).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+const KIND_ORDER = { hide: 0, private: 1, visible: 2, root: 3 };
+function depthOf(path) {
+    return path.split("/").filter((s) => s !== "").length;
+}
+/** The mount that decides what the jail shows at a path: the deepest one containing it. */
+function coverOf(path, ops) {
+    let best = null;
+    for (const op of ops) {
+        if (!isInsideAnyRoot(path, [op.target]))
+            continue;
+        if (best === null || depthOf(op.target) > depthOf(best.target))
+            best = op;
+    }
+    return best;
+}
+function planJail(bwrap, plan) {
+    const args = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
+    const privateMounts = [];
+    const ops = [];
+    // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
+    // leaves there (a ~/.npmrc, a /tmp/sh it names) never reach the next run with the same scratch.
+    const privateTargets = [];
+    let homeIndex = 0;
+    for (const target of ["/tmp", ...homes()]) {
+        if (isInsideAnyRoot(target, plan.writableRoots) || !exists(target) || privateTargets.includes(target))
+            continue;
+        const name = target === "/tmp" ? "tmp" : ++homeIndex === 1 ? "home" : `home${homeIndex}`;
+        const host = join(plan.runDir, name);
+        privateRunDir(host);
+        privateTargets.push(target);
+        ops.push({ kind: "private", target, host });
+        privateMounts.push({ jail: target, host, recordAsHost: true });
+    }
+    // A HOME that is not there (nor in a root) would make every cache write an attempt on the
+    // read-only host: the command gets a private one instead, at its host path in the run's directory.
+    let homeReplacement = null;
+    const home = plan.commandHome;
+    if (home !== undefined &&
+        home.startsWith("/") &&
+        !privateTargets.includes(home) &&
+        !isInsideAnyRoot(home, plan.writableRoots) &&
+        !isDirectory(home)) {
+        homeReplacement = join(plan.runDir, homeIndex === 0 ? "home" : `home${homeIndex + 1}`);
+        privateRunDir(homeReplacement);
+        ops.push({ kind: "private", target: homeReplacement, host: homeReplacement });
+        privateMounts.push({ jail: homeReplacement, host: homeReplacement });
+    }
+    const layout = runnerLayout({
+        env: plan.runnerEnv,
+        execPath: plan.execPath,
+        privateTargets,
+        executables: plan.executables,
+        roots: plan.writableRoots,
+        covered: plan.socketPlaces.hidden,
+    });
+    const hiddenPresent = layout.hidden.filter(isDirectory);
+    for (const dir of hiddenPresent)
+        ops.push({ kind: "hide", target: dir });
+    // Where a host socket could appear later (/run, /var/tmp, world-writable directories, other
+    // users' homes): empty and read-only, with what the run needs bound again at its own path.
+    const socketDirs = plan.socketPlaces.hidden.filter((d) => isDirectory(d) && !hiddenPresent.includes(d));
+    for (const dir of socketDirs)
+        ops.push({ kind: "hide", target: dir });
+    const visible = [...layout.visible, ...plan.socketPlaces.linkTargets].filter(exists);
+    const scratch = plan.scratch;
+    if (scratch !== undefined &&
+        isInsideAnyRoot(scratch, [...privateTargets, ...socketDirs]) &&
+        !isInsideAnyRoot(scratch, plan.writableRoots) &&
+        !visible.includes(scratch) &&
+        isDirectory(scratch))
+        visible.push(scratch);
+    for (const dir of visible)
+        ops.push({ kind: "visible", target: dir });
+    const roots = [...plan.writableRoots].filter(exists);
+    for (const root of roots)
+        ops.push({ kind: "root", target: root });
+    // A directory covered already (inside another hidden one, or in a private HOME or /tmp, with
+    // no root between) needs no mount of its own.
+    const effective = ops.filter((op) => {
+        if (op.kind !== "hide")
+            return true;
+        const parent = coverOf(op.target, ops.filter((o) => o !== op && o.target !== op.target));
+        return parent === null || (parent.kind !== "hide" && parent.kind !== "private");
+    });
+    // Parents before children: bubblewrap applies mounts in order.
+    effective.sort((a, b) => depthOf(a.target) - depthOf(b.target) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.target.localeCompare(b.target));
+    for (const op of effective) {
+        if (op.kind === "hide")
+            args.push("--tmpfs", op.target);
+        else if (op.kind === "private")
+            args.push("--bind", op.host, op.target);
+        else if (op.kind === "visible")
+            args.push("--ro-bind", op.target, op.target);
+        else
+            args.push("--bind", op.target, op.target);
+    }
+    const shown = (path) => {
+        const cover = coverOf(path, effective);
+        return cover === null || cover.kind === "root" || cover.kind === "visible";
+    };
+    // The jail's /dev/shm and /dev/mqueue (POSIX shared memory and semaphores, message queues) are
+    // the run's own too, like /tmp: bubblewrap's /dev is the jail's, so these are always made, in the
+    // run's directory, bound after /dev and recorded there (inside ${SCRATCH}).
+    for (const target of JAIL_DEV_PRIVATE) {
+        const host = join(plan.runDir, target.slice("/dev/".length));
+        privateRunDir(host);
+        args.push("--bind", host, target);
+        privateMounts.push({ jail: target, host, recordAsHost: true });
+    }
+    // A root (or a directory shown read-only) under /dev/shm or /dev/mqueue, a workspace on that
+    // tmpfs, is bound again over the run's own directory, at its own path.
+    for (const op of effective) {
+        if ((op.kind === "root" || op.kind === "visible") && isInsideAnyRoot(op.target, [...JAIL_DEV_PRIVATE]))
+            args.push(op.kind === "root" ? "--bind" : "--ro-bind", op.target, op.target);
+    }
+    if (!shown(plan.cwd)) {
+        throw new Refusal("JAIL_CWD_HIDDEN", `the working directory ${plan.cwd} is hidden in the jail (under ${coverOf(plan.cwd, effective)?.target ?? "?"})`, {
+            hint: "Run envelope-gate from the workspace or another allowed root (cd there, or pass --workspace for the directory you are in).",
+        });
+    }
+    // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
+    args.push(...plan.protectedMounts);
+    // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
+    const identity = planMachineIdentity(join(plan.wrapperDir, "identity"));
+    args.push(...identity.args);
+    // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
+    // is covered even where a root includes it; only the stage directory shows, read-only.
+    args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
+    // Read-only once every mount inside them has its mount point (roots, install directories, the
+    // stage directory when the wrapper's temporary directory is in RUNNER_TEMP).
+    for (const op of effective)
+        if (op.kind === "hide")
+            args.push("--remount-ro", op.target);
+    const masked = new Set();
+    // Covered wherever the jail would show it, in a root or not: its meta names the machine (runner, paths).
+    if (shown(plan.logPath) && exists(plan.logPath))
+        masked.add(plan.logPath);
+    for (const file of layout.masked)
+        if (shown(file) && isFile(file))
+            masked.add(file);
+    // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
+    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
+    for (const socket of hiddenSockets)
+        masked.add(socket);
+    for (const path of masked)
+        args.push("--ro-bind", "/dev/null", path);
+    // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
+    // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
+    args.push(...plan.devices, "--remount-ro", "/dev");
+    args.push("--seccomp", String(plan.seccompFd), "--chdir", plan.cwd, "--", plan.launcher, "-u", "PWD", "--");
+    // Bound at their own paths: a path under one of them is the host's, even inside a private dir.
+    const own = [...roots, ...visible, plan.stageDir].map((p) => ({ jail: p, host: p }));
+    // Nothing of the host's is behind a hidden directory: its symlinks are not the jail's.
+    const covers = [...hiddenPresent, ...socketDirs].map((d) => ({ jail: d, host: `/nonexistent/envelope-gate-hidden${d}` }));
+    return {
+        prefix: plan.prefix,
+        argv: args,
+        view: new PathView([...privateMounts, ...covers, ...own]),
+        hiddenSockets,
+        privateMounts,
+        visiblePrefixes: visible,
+        hidden: hiddenPresent,
+        socketDirsHidden: effective.filter((op) => op.kind === "hide" && socketDirs.includes(op.target)).map((op) => op.target),
+        maskedFiles: [...masked].filter((m) => layout.masked.includes(m)),
+        masked,
+        machineIdentity: identity.meta,
+        homeReplacement,
+    };
+}
+/**
+ * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
+ * observer runs.
+ */
+function probeJail(bwrap) {
+    if (bwrap === null) {
+        throw new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+            hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
+        });
+    }
+    const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
+        encoding: "utf8",
+        stdio: ["ignore", "ignore", "pipe"],
+        timeout: 30_000,
+    });
+    if (probe.status !== 0) {
+        const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
+        throw new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+                "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/observer/tools.ts
+/** The programs and bundles a run needs, found (or refused) before anything starts. */
+
+
+
+
+/** Test and packaging seam: which strace to use. Pointing it at nothing makes the run refuse. */
+const STRACE_ENV = "ENVELOPE_GATE_STRACE";
+/** Finds an executable the way execvp would, with the wrapper's own PATH. */
+function resolveExecutable(name, pathValue) {
+    const candidates = name.includes("/")
+        ? [(0,external_node_path_namespaceObject.resolve)(name)]
+        : (pathValue ?? "")
+            .split(external_node_path_namespaceObject.delimiter)
+            .filter((d) => d !== "")
+            .map((d) => (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.resolve)(d), name));
+    for (const candidate of candidates) {
+        try {
+            (0,external_node_fs_namespaceObject.accessSync)(candidate, external_node_fs_namespaceObject.constants.X_OK);
+            if ((0,external_node_fs_namespaceObject.statSync)(candidate).isFile())
+                return candidate;
+        }
+        catch {
+            continue;
+        }
+    }
+    return null;
+}
+function preloadBundlePath() {
+    // Beside the CLI bundle: dist/cli/index.js -> dist/preload/index.js (kept out of the bundler's asset analysis).
+    const parts = [dirname(fileURLToPath(import.meta.url)), "..", "preload", "index.js"];
+    return parts.join(sep);
+}
+function relayBundlePath() {
+    return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
+}
+/** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
+function straceOrRefuse() {
+    const configured = process.env[STRACE_ENV];
+    const found = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+    if (found === null) {
+        throw new Refusal("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
+            hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
+        });
+    }
+    return found;
+}
+/** The jail's launcher (jail.ts): coreutils' env. */
+function findLauncher() {
+    return ["/usr/bin/env", "/bin/env"].find((p) => existsSync(p)) ?? null;
+}
+/** util-linux setpriv, which starts the recorder with a parent-death signal. */
+function findSetpriv() {
+    return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p)) ?? null;
+}
+/** A util-linux program (unshare, nsenter) on PATH or in /usr/bin, /bin. */
+function findUtilLinux(name) {
+    return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => existsSync(p)) ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/action/prerequisites.ts
+/**
+ * The Action's setup of what `envelope-gate run` needs (strace, bubblewrap, setpriv, user
+ * namespaces for bwrap): reads the facts off the runner, plans with src/core/prerequisites.ts,
+ * says each step in the log before it runs, and reads the facts again after. Once per process,
+ * before the first jailed run.
+ */
+
+
+
+
+
+
+
+const prerequisites_STRACE_ENV = "ENVELOPE_GATE_STRACE";
+const PROBE_TIMEOUT_MS = 30_000;
+function firstLine(text) {
+    const line = text.split("\n").find((l) => l.trim() !== "");
+    return line === undefined ? null : line.trim();
+}
+function toolFact(path, versionArgs) {
+    if (path === null)
+        return null;
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)(path, versionArgs, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: PROBE_TIMEOUT_MS });
+    return { path, version: r.status === 0 ? firstLine(`${r.stdout}\n${r.stderr}`) : null };
+}
+function readOsRelease() {
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)("/etc/os-release", "utf8");
+    }
+    catch {
+        return null;
+    }
+    const values = new Map();
+    for (const line of text.split("\n")) {
+        const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+        if (m)
+            values.set(m[1], m[2].replace(/^(["'])(.*)\1$/, "$2"));
+    }
+    return {
+        id: values.get("ID") ?? "",
+        idLike: (values.get("ID_LIKE") ?? "").split(/\s+/).filter((w) => w !== ""),
+        versionId: values.get("VERSION_ID") ?? "",
+    };
+}
+function readPrivilege() {
+    if (process.geteuid?.() === 0)
+        return "root";
+    const sudo = resolveExecutable("sudo", process.env.PATH);
+    if (sudo === null)
+        return "no-sudo";
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)(sudo, ["-n", "true"], { stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
+    return r.status === 0 ? "sudo" : "sudo-needs-password";
+}
+function readNumber(path) {
+    try {
+        const n = Number.parseInt((0,external_node_fs_namespaceObject.readFileSync)(path, "utf8").trim(), 10);
+        return Number.isNaN(n) ? null : n;
+    }
+    catch {
+        return null;
+    }
+}
+function apparmorEnabled() {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)("/sys/module/apparmor/parameters/enabled", "utf8").trim() === "Y";
+    }
+    catch {
+        return (0,external_node_fs_namespaceObject.existsSync)("/sys/kernel/security/apparmor");
+    }
+}
+function probeUserns(bwrap) {
+    const [program, ...args] = usernsProbeArgv(bwrap);
+    const r = (0,external_node_child_process_namespaceObject.spawnSync)(program, args, { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });
+    if (r.status === 0)
+        return { ok: true };
+    return { ok: false, why: firstLine(r.stderr ?? "") ?? r.error?.message ?? `exit ${String(r.status ?? r.signal)}` };
+}
+/** The facts the plan is made of, read off this runner now. */
+function readPrerequisiteFacts(options) {
+    const configuredStrace = process.env[prerequisites_STRACE_ENV] ?? null;
+    const configuredBwrap = process.env[BWRAP_ENV] ?? null;
+    const strace = resolveExecutable(configuredStrace ?? "strace", process.env.PATH);
+    const bwrapFound = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+    // The profile attaches to the file the kernel executes, so the jail's bwrap with links resolved.
+    const bwrap = bwrapFound === null ? null : (0,external_node_fs_namespaceObject.realpathSync)(bwrapFound);
+    const apparmorParser = resolveExecutable("apparmor_parser", process.env.PATH) ??
+        ["/usr/sbin/apparmor_parser", "/sbin/apparmor_parser"].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p)) ??
+        null;
+    return {
+        platform: process.platform,
+        os: readOsRelease(),
+        runnerEnvironment: process.env.RUNNER_ENVIRONMENT ?? null,
+        privilege: readPrivilege(),
+        tools: {
+            strace: toolFact(strace, ["-V"]),
+            bwrap: toolFact(bwrap, ["--version"]),
+            setpriv: toolFact(findSetpriv(), ["--version"]),
+            apparmorParser,
+        },
+        configured: { strace: configuredStrace, bwrap: configuredBwrap },
+        userns: {
+            restrictSysctl: readNumber("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+            apparmorEnabled: apparmorEnabled(),
+            apparmorAbi4: (0,external_node_fs_namespaceObject.existsSync)("/etc/apparmor.d/abi/4.0"),
+            probe: bwrap === null ? null : probeUserns(bwrap),
+        },
+        recorder: options.recorder,
+        setupAllowed: options.setupAllowed,
+    };
+}
+function refusalOf(plan) {
+    const hint = plan.commands.length > 0
+        ? `Run these as root on the runner (or in a step before this one), then run the job again:\n${plan.commands.join("\n")}`
+        : "See docs/action.md, Prerequisites.";
+    return new errors_Refusal(plan.code, plan.message, { hint });
+}
+/** Runs one command; its output goes to the log. Exit status, or why it did not start. */
+function runCommand(argv, stdin) {
+    const [program, ...args] = argv;
+    return new Promise((resolvePromise) => {
+        const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, {
+            stdio: [stdin === undefined ? "ignore" : "pipe", stdin === undefined ? "inherit" : "ignore", "inherit"],
+        });
+        child.on("error", (err) => resolvePromise({ ok: false, why: err.message }));
+        child.on("close", (code, signal) => {
+            resolvePromise(code === 0 ? { ok: true } : { ok: false, why: signal !== null ? `killed by ${signal}` : `exit status ${String(code)}` });
+        });
+        if (stdin !== undefined)
+            child.stdin?.end(stdin);
+    });
+}
+function logNotes(plan) {
+    for (const note of plan.notes)
+        core/* info */.pq(note);
+}
+/**
+ * Makes this runner ready for a jailed run, or refuses with a typed error: installs what is
+ * missing and grants bwrap user namespaces where it may (root or passwordless sudo, Debian or
+ * Ubuntu, setup-prerequisites true), never when everything is there.
+ */
+async function setUpPrerequisites(options) {
+    core/* startGroup */.Oh("envelope-gate: prerequisites");
+    try {
+        const plan = planPrerequisites(readPrerequisiteFacts(options));
+        logNotes(plan);
+        if (!plan.ok)
+            throw refusalOf(plan);
+        if (plan.steps.length === 0) {
+            core/* info */.pq("prerequisites: all present, nothing to set up");
+            return;
+        }
+        core/* info */.pq(`prerequisites: plan: ${plan.steps.map(describeStep).join("; ")}`);
+        let steps = [...plan.steps];
+        let done = 0;
+        for (let step = steps.shift(); step !== undefined; step = steps.shift()) {
+            done += 1;
+            core/* info */.pq(`prerequisites: step ${String(done)}: ${describeStep(step)}`);
+            for (const command of stepCommands(step, plan.elevate)) {
+                core/* info */.pq(`$ ${command.argv.join(" ")}`);
+                const result = await runCommand(command.argv, command.stdin);
+                if (result.ok)
+                    continue;
+                if (step.kind === "probe-userns") {
+                    throw new errors_Refusal("PREREQUISITE_SETUP_INEFFECTIVE", `after the setup, ${step.bwrap} still cannot create a user namespace (${result.why})`, {
+                        hint: "See docs/action.md, Prerequisites: the profile is loaded but the kernel still refuses; a self-hosted runner's administrator must allow user namespaces for bwrap.",
+                    });
+                }
+                throw new errors_Refusal("PREREQUISITE_SETUP_FAILED", `the setup step "${describeStep(step)}" failed: ${command.argv.join(" ")} (${result.why})`, {
+                    hint: "Its output is in the log above. Install what is missing in a step before this one, or fix the runner's package sources.",
+                });
+            }
+            // What the packages brought is read, not predicted: a bwrap that came with a profile of its
+            // own (one that already grants user namespaces) gets no second profile for the same path.
+            if (step.kind === "install-packages" && steps.length > 0) {
+                steps = replanAfterInstall(options);
+            }
+        }
+        const after = planPrerequisites(readPrerequisiteFacts(options));
+        core/* info */.pq("prerequisites: checked again after the setup");
+        logNotes(after);
+        if (!after.ok || after.steps.length > 0) {
+            const left = after.ok ? after.steps.map(describeStep).join("; ") : `${after.code}: ${after.message}`;
+            throw new errors_Refusal("PREREQUISITE_SETUP_INEFFECTIVE", `the setup ran but the runner is still not ready: ${left}`, {
+                hint: "See docs/action.md, Prerequisites.",
+            });
+        }
+        core/* info */.pq("prerequisites: ready");
+    }
+    finally {
+        core/* endGroup */.N4();
+    }
+}
+/** The steps left after an install, from the runner read again; a package still missing is INEFFECTIVE. */
+function replanAfterInstall(options) {
+    const again = planPrerequisites(readPrerequisiteFacts(options));
+    core/* info */.pq("prerequisites: read again after the install");
+    logNotes(again);
+    if (!again.ok)
+        throw refusalOf(again);
+    const install = again.steps.find((s) => s.kind === "install-packages");
+    if (install !== undefined) {
+        throw new errors_Refusal("PREREQUISITE_SETUP_INEFFECTIVE", `apt-get ran but the runner is still not ready: ${describeStep(install)}`, {
+            hint: "See docs/action.md, Prerequisites.",
+        });
+    }
+    if (again.steps.length > 0)
+        core/* info */.pq(`prerequisites: plan: ${again.steps.map(describeStep).join("; ")}`);
+    return [...again.steps];
+}
+let once = null;
+/** setUpPrerequisites, once per process: later runs wait for the first one's result. */
+function prerequisitesReady(options) {
+    once ??= setUpPrerequisites(options);
+    return once;
+}
+
 ;// CONCATENATED MODULE: ./src/action/local.ts
 /**
  * The Action's local I/O: running the patch under the observer, reading what it produced,
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
+
 
 
 
@@ -50956,9 +52214,10 @@ async function spawnObserved(options, how) {
             hint: "Use a released tag of the Action; its dist/ carries the observer.",
         });
     }
+    await prerequisitesReady({ recorder: options.recorder ?? "auto", setupAllowed: options.setupPrerequisites ?? true });
     const cliCopy = await privateCli(options.runnerTemp);
     const realRoots = await Promise.all(options.roots.map((r) => (0,promises_namespaceObject.realpath)(r).catch(() => r)));
-    if (isInsideAnyRoot((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy)), [
+    if (paths_isInsideAnyRoot((0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.dirname)(cliCopy)), [
         ...options.roots,
         ...realRoots,
         options.workspace,
@@ -51155,7 +52414,7 @@ async function machineId() {
     }
     return null;
 }
-async function runnerIdentity(fields) {
+async function local_runnerIdentity(fields) {
     const options = Intl.DateTimeFormat().resolvedOptions();
     return {
         runner_name: process.env.RUNNER_NAME ?? null,
@@ -51388,6 +52647,7 @@ async function observePatch(settings, policy, roots, logPath, pull) {
         runnerTemp: settings.runnerTemp,
         roots,
         recorder: settings.recorder,
+        setupPrerequisites: settings.setupPrerequisites,
         identity: runIdentity(settings, pull),
     });
     const end = runEnd(observed, logPath, { what: "", hint: UNOBSERVED_HINT });
@@ -51595,6 +52855,7 @@ async function runProperty(settings, pull, policy, name, command, timeoutSeconds
         runnerTemp: settings.runnerTemp,
         roots,
         recorder: settings.recorder,
+        setupPrerequisites: settings.setupPrerequisites,
         timeoutSeconds,
         identity: runIdentity(settings, pull),
     });
@@ -51632,7 +52893,7 @@ async function writeEvidence(settings, known, outcomes, report, extras) {
     if (pinned !== null)
         files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(pinned.bytes, "envelope.json")));
     files.set(EVIDENCE_FILES.verdict, encodeJson(report));
-    const identity = await runnerIdentity({
+    const identity = await local_runnerIdentity({
         run_id: report.log?.run_id ?? settings.run.id,
         run_attempt: settings.run.attempt,
         workflow_run_id: settings.run.id,
@@ -52014,6 +53275,7 @@ async function auditRun(settings) {
             runnerTemp: settings.runnerTemp,
             roots,
             recorder: settings.recorder,
+            setupPrerequisites: settings.setupPrerequisites,
             identity: pull === null
                 ? { role: "plain", pull: null }
                 : { role: "runner_a", pull: { number: pull.number, headSha: pull.headSha, baseRef: pull.baseRef, headRef: pull.headRef } },
@@ -52129,7 +53391,7 @@ async function writeAuditBundle(settings, b) {
     if (b.applied !== null)
         files.set(EVIDENCE_FILES.envelopeDigest, new TextEncoder().encode(envelope_formatDigestLine(b.applied.bytes, "envelope.json")));
     files.set(EVIDENCE_FILES.verdict, encodeJson(b.report));
-    const identity = await runnerIdentity({
+    const identity = await local_runnerIdentity({
         run_id: b.report.log?.run_id ?? settings.run.id,
         run_attempt: settings.run.attempt,
         workflow_run_id: settings.run.id,
@@ -52411,7 +53673,7 @@ function recorderLaunch(binary, sudo) {
 }
 /** How long the recorder may take to drain once asked (`sync`, or its input closed). */
 const RECORDER_DRAIN_MS = 30_000;
-function within(ms, work, late) {
+function recorder_within(ms, work, late) {
     let timer;
     return Promise.race([work, new Promise((r) => (timer = setTimeout(() => r(late), ms)))]).finally(() => clearTimeout(timer));
 }
@@ -52517,7 +53779,7 @@ class EbpfRecorder {
     /** `@ready` (true), or why the recorder cannot record: `@error …`, an early exit, or no answer in time. */
     async ready(timeoutMs = RECORDER_START_MS) {
         const answer = this.awaitControl((l) => l === "@ready" || l.startsWith("@error "));
-        const line = await within(timeoutMs, answer, undefined);
+        const line = await recorder_within(timeoutMs, answer, undefined);
         if (line === undefined)
             return `the recorder did not answer within ${timeoutMs / 1000} s`;
         if (line === null) {
@@ -52533,7 +53795,7 @@ class EbpfRecorder {
     async follow(pid, onEvent) {
         this.onEvent = onEvent;
         this.child.stdin?.write(`follow ${String(pid)}\n`);
-        const line = await within(RECORDER_START_MS, this.awaitControl((l) => l === `@following ${String(pid)}`), undefined);
+        const line = await recorder_within(RECORDER_START_MS, this.awaitControl((l) => l === `@following ${String(pid)}`), undefined);
         if (line === undefined)
             return `the recorder did not follow process ${String(pid)} within ${RECORDER_START_MS / 1000} s`;
         if (line === null)
@@ -52543,7 +53805,7 @@ class EbpfRecorder {
     /** After a stage's jail exited: everything the kernel holds is read; false when the recorder did not answer. */
     async sync() {
         this.child.stdin?.write("sync\n");
-        const line = await within(RECORDER_DRAIN_MS, this.awaitControl((l) => l === "@synced"), undefined);
+        const line = await recorder_within(RECORDER_DRAIN_MS, this.awaitControl((l) => l === "@synced"), undefined);
         this.onEvent = null;
         return line === "@synced";
     }
@@ -52555,10 +53817,10 @@ class EbpfRecorder {
         this.closing = true;
         this.onEvent = null;
         this.child.stdin?.end();
-        const stopped = await within(RECORDER_DRAIN_MS, this.exited.then(() => true), false);
+        const stopped = await recorder_within(RECORDER_DRAIN_MS, this.exited.then(() => true), false);
         if (!stopped)
             this.child.kill("SIGKILL");
-        await within(5_000, this.awaitControl((l) => l === "@end"), null);
+        await recorder_within(5_000, this.awaitControl((l) => l === "@end"), null);
         return this.endSeen;
     }
 }
@@ -52890,6 +54152,7 @@ function readSettings(env = process.env) {
         workflowPath: workflowPathOf(env.GITHUB_WORKFLOW_REF, repository),
         recorder: recorderInput(),
         uploadSarif: booleanInput("upload-sarif", false),
+        setupPrerequisites: booleanInput("setup-prerequisites", true),
     };
 }
 
@@ -53148,6 +54411,189 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 6919:
+/***/ ((__unused_webpack_module, exports) => {
+
+var __webpack_unused_export__;
+
+/*!
+ * content-type
+ * Copyright(c) 2015 Douglas Christopher Wilson
+ * MIT Licensed
+ */
+__webpack_unused_export__ = ({ value: true });
+__webpack_unused_export__ = format;
+exports.qg = parse;
+const TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
+const TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * RegExp to match chars that must be quoted-pair in RFC 9110 sec 5.6.4
+ */
+const QUOTE_REGEXP = /[\\"]/g;
+/**
+ * RegExp to match type in RFC 9110 sec 8.3.1
+ *
+ * media-type = type "/" subtype
+ * type       = token
+ * subtype    = token
+ */
+const TYPE_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/**
+ * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
+ */
+const NullObject = /* @__PURE__ */ (() => {
+    const C = function () { };
+    C.prototype = Object.create(null);
+    return C;
+})();
+/**
+ * Format an object into a `Content-Type` header.
+ */
+function format(obj) {
+    const { type, parameters } = obj;
+    if (!type || !TYPE_REGEXP.test(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+    }
+    let result = type;
+    if (parameters) {
+        for (const param of Object.keys(parameters)) {
+            if (!TOKEN_REGEXP.test(param)) {
+                throw new TypeError(`Invalid parameter name: ${param}`);
+            }
+            result += `; ${param}=${qstring(parameters[param])}`;
+        }
+    }
+    return result;
+}
+/**
+ * Parse a `Content-Type` header.
+ */
+function parse(header, options) {
+    const stopChar = options?.comma === true ? COMMA : 65536; // Sentinel for "no stop char".
+    const len = header.length;
+    let index = skipOWS(header, options?.start ?? 0, len);
+    const valueStart = index;
+    index = skipValue(header, index, len, stopChar);
+    const valueEnd = trailingOWS(header, valueStart, index);
+    const type = header.slice(valueStart, valueEnd).toLowerCase();
+    if (options?.parameters === false) {
+        return { type, index, parameters: new NullObject() };
+    }
+    return parseParameters(header, type, index, len, stopChar);
+}
+const SP = 32; // " "
+const HTAB = 9; // "\t"
+const SEMI = 59; // ";"
+const EQ = 61; // "="
+const DQUOTE = 34; // '"'
+const BSLASH = 92; // "\\"
+const COMMA = 44; // ","
+/**
+ * Parses the parameters of a `Content-Type` header starting at the given index.
+ */
+function parseParameters(header, type, index, len, stopChar) {
+    const parameters = new NullObject();
+    parameter: while (index < len) {
+        if (header.charCodeAt(index) === stopChar)
+            break;
+        index = skipOWS(header, index + 1 /* Skip over ; */, len);
+        const keyStart = index;
+        while (index < len) {
+            const code = header.charCodeAt(index);
+            if (code === stopChar)
+                break parameter;
+            if (code === SEMI)
+                continue parameter;
+            if (code === EQ) {
+                const keyEnd = trailingOWS(header, keyStart, index);
+                const key = header.slice(keyStart, keyEnd).toLowerCase();
+                index = skipOWS(header, index + 1, len);
+                if (index < len && header.charCodeAt(index) === DQUOTE) {
+                    index++;
+                    let value = "";
+                    while (index < len) {
+                        const code = header.charCodeAt(index++);
+                        if (code === DQUOTE) {
+                            index = skipValue(header, index, len, stopChar);
+                            if (parameters[key] === undefined)
+                                parameters[key] = value;
+                            break;
+                        }
+                        if (code === BSLASH && index < len) {
+                            value += header[index++];
+                            continue;
+                        }
+                        value += String.fromCharCode(code);
+                    }
+                    continue parameter;
+                }
+                const valueStart = index;
+                index = skipValue(header, index, len, stopChar);
+                if (parameters[key] === undefined) {
+                    const valueEnd = trailingOWS(header, valueStart, index);
+                    parameters[key] = header.slice(valueStart, valueEnd);
+                }
+                continue parameter;
+            }
+            index++;
+        }
+    }
+    return { type, index, parameters };
+}
+/**
+ * Skip over characters until a semicolon or other exit character.
+ */
+function skipValue(str, index, len, stopChar) {
+    while (index < len) {
+        const code = str.charCodeAt(index);
+        if (code === SEMI || code === stopChar)
+            break;
+        index++;
+    }
+    return index;
+}
+/**
+ * Skip optional whitespace (OWS) in an HTTP header value.
+ *
+ * OWS is defined in RFC 9110 sec 5.6.3 as SP (" ") or HTAB ("\t").
+ */
+function skipOWS(header, index, len) {
+    while (index < len) {
+        const char = header.charCodeAt(index);
+        if (char !== SP && char !== HTAB)
+            break;
+        index++;
+    }
+    return index;
+}
+/**
+ * Trim optional whitespace (OWS) from the end of a substring.
+ *
+ * OWS is defined in RFC 9110 sec 5.6.3 as SP (" ") or HTAB ("\t").
+ */
+function trailingOWS(header, start, end) {
+    while (end > start) {
+        const char = header.charCodeAt(end - 1);
+        if (char !== SP && char !== HTAB)
+            break;
+        end--;
+    }
+    return end;
+}
+/**
+ * Serialize a parameter value.
+ */
+function qstring(str) {
+    if (TOKEN_REGEXP.test(str))
+        return str;
+    if (TEXT_REGEXP.test(str))
+        return `"${str.replace(QUOTE_REGEXP, "\\$&")}"`;
+    throw new TypeError(`Invalid parameter value: ${str}`);
+}
+//# sourceMappingURL=index.js.map
 
 /***/ }),
 
@@ -54960,6 +56406,7 @@ module.exports = {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  N4: () => (/* binding */ endGroup),
   z3: () => (/* binding */ error),
   V4: () => (/* binding */ getInput),
   pq: () => (/* binding */ info),
@@ -54967,10 +56414,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   C1: () => (/* binding */ setFailed),
   uH: () => (/* binding */ setOutput),
   Pq: () => (/* binding */ core_setSecret),
+  Oh: () => (/* binding */ startGroup),
   $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: ExitCode, addPath, debug, endGroup, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, startGroup, summary, toPlatformPath, toPosixPath, toWin32Path
+// UNUSED EXPORTS: ExitCode, addPath, debug, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, platform, saveState, setCommandEcho, summary, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -57840,13 +59288,13 @@ function info(message) {
  * @param name The name of the output group
  */
 function startGroup(name) {
-    issue('group', name);
+    command_issue('group', name);
 }
 /**
  * End an output group.
  */
 function endGroup() {
-    issue('endgroup');
+    command_issue('endgroup');
 }
 /**
  * Wrap an asynchronous function call in a group.
@@ -58081,8 +59529,8 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
     return baseUserAgent;
 }
 //# sourceMappingURL=utils.js.map
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 12 modules
-var dist_src = __nccwpck_require__(4730);
+// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 11 modules
+var dist_src = __nccwpck_require__(2012);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 const VERSION = "17.0.0";
 
@@ -60983,7 +62431,7 @@ function getOctokitOptions(token, options) {
 
 /***/ }),
 
-/***/ 4730:
+/***/ 2012:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61498,298 +62946,8 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
-/*!
- * content-type
- * Copyright(c) 2015 Douglas Christopher Wilson
- * MIT Licensed
- */
-const SP = 32; // " "
-const HTAB = 9; // "\t"
-const SEMI = 59; // ";"
-const EQ = 61; // "="
-const DQUOTE = 34; // '"'
-const BSLASH = 92; // "\\"
-const COMMA = 44; // ","
-const LOWER_CASE = 1;
-const OWS = 2;
-const SEMI_FLAG = 4;
-const COMMA_FLAG = 8;
-const TOKEN_FLAG = 16;
-const NON_ASCII = 0xff00;
-const CASE_FLAGS = LOWER_CASE | NON_ASCII;
-/**
- * Character flags used to normalize HTTP field values while scanning.
- * Out-of-range reads intentionally coerce to zero in bitwise expressions.
- */
-const CHAR_MAP = new Uint8Array(0x100);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code = 0x80 /* non-ASCII */; code <= 0xff; code++) {
-    CHAR_MAP[code] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-    CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code = 0x30 /* 0 */; code <= 0x39 /* 9 */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-for (let code = 0x41 /* A */; code <= 0x5a /* Z */; code++) {
-    CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code = 0x61 /* a */; code <= 0x7a /* z */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-/**
- * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
- */
-const NullObject = /* @__PURE__ */ (() => {
-    const C = function () { };
-    C.prototype = Object.create(null);
-    return C;
-})();
-/**
- * Validate a type string against RFC 9110.
- */
-function isTypeValid(type, start = 0, end = type.length) {
-    let hasSlash = false;
-    for (let index = start; index < end; index++) {
-        const code = type.charCodeAt(index);
-        if (code === 47 /* / */) {
-            if (hasSlash || index === start || index >= end - 1)
-                return false;
-            hasSlash = true;
-        }
-        else if (!isTokenCode(code)) {
-            return false;
-        }
-    }
-    return hasSlash;
-}
-/**
- * Validate a token against RFC 9110.
- */
-function isTokenValid(token, start = 0, end = token.length) {
-    if (start >= end)
-        return false;
-    for (let index = start; index < end; index++) {
-        if (!isTokenCode(token.charCodeAt(index)))
-            return false;
-    }
-    return true;
-}
-/**
- * Check whether a character code belongs to the token production in RFC 9110.
- */
-function isTokenCode(code) {
-    return (CHAR_MAP[code] & TOKEN_FLAG) !== 0;
-}
-/**
- * Serialize a parameter value.
- */
-function parameterValue(str) {
-    const len = str.length;
-    if (len === 0)
-        return '""';
-    let index = 0;
-    while (index < len && isTokenCode(str.charCodeAt(index)))
-        index++;
-    if (index === len)
-        return str;
-    let result = '"';
-    let start = 0;
-    while (index < len) {
-        const code = str.charCodeAt(index);
-        if (code !== HTAB && (code < SP || code === 127 || code > 255)) {
-            throw new TypeError(`Invalid parameter value: ${str}`);
-        }
-        if (code === 34 /* " */ || code === 92 /* \\ */) {
-            result += `${str.slice(start, index)}\\`;
-            start = index;
-        }
-        index++;
-    }
-    return `${result}${str.slice(start)}"`;
-}
-/**
- * Format an object into a `Content-Type` header.
- */
-function format(obj) {
-    const { type, parameters } = obj;
-    if (!type || !isTypeValid(type)) {
-        throw new TypeError(`Invalid type: ${type}`);
-    }
-    let result = type;
-    if (parameters) {
-        for (const param of Object.keys(parameters)) {
-            if (!isTokenValid(param)) {
-                throw new TypeError(`Invalid parameter name: ${param}`);
-            }
-            result += `; ${param}=${parameterValue(parameters[param])}`;
-        }
-    }
-    return result;
-}
-/**
- * Parse a `Content-Type` header.
- */
-function dist_parse(header, options) {
-    const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-    const len = header.length;
-    let valueStart = options?.start ?? 0;
-    while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-        valueStart++;
-    }
-    let index = valueStart;
-    let typeFlags = 0;
-    let whitespace = -1;
-    let stop = options?.parameters === false ? COMMA_FLAG : 0;
-    while (index < len) {
-        const code = header.charCodeAt(index);
-        const flags = CHAR_MAP[code];
-        if ((flags & stopFlags) !== 0) {
-            stop |= flags & COMMA_FLAG;
-            break;
-        }
-        if ((flags & OWS) !== 0) {
-            if (whitespace === -1)
-                whitespace = index;
-        }
-        else {
-            whitespace = -1;
-        }
-        typeFlags |= (code & NON_ASCII) | flags;
-        index++;
-    }
-    const valueEnd = whitespace === -1 ? index : whitespace;
-    const value = header.slice(valueStart, valueEnd);
-    const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-    if (index === len || stop !== 0) {
-        return { type, index, parameters: new NullObject() };
-    }
-    return parseParameters(header, type, index, len, stopFlags);
-}
-/**
- * Parses the parameters of a `Content-Type` header starting at the given index.
- */
-function parseParameters(header, type, index, len, stopFlags) {
-    const parameters = new NullObject();
-    parameter: while (index < len) {
-        index++; // Skip over ;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-            index++;
-        }
-        const keyStart = index;
-        let keyFlags = 0;
-        let keyWhitespace = -1;
-        while (index < len) {
-            const code = header.charCodeAt(index);
-            const flags = CHAR_MAP[code];
-            if ((flags & stopFlags) !== 0) {
-                if ((flags & COMMA_FLAG) !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if (code === EQ) {
-                const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-                const value = header.slice(keyStart, keyEnd);
-                const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-                index++;
-                while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-                    index++;
-                }
-                if (index < len && header.charCodeAt(index) === DQUOTE) {
-                    const quotedStart = ++index;
-                    let escaped = false;
-                    while (index < len) {
-                        const code = header.charCodeAt(index);
-                        if (code === DQUOTE) {
-                            if (parameters[key] === undefined) {
-                                parameters[key] = escaped
-                                    ? unescapeQuotedPairs(header, quotedStart, index)
-                                    : header.slice(quotedStart, index);
-                            }
-                            index++;
-                            let stop = 0;
-                            // Discard characters between quote and delimiter.
-                            while (index < len) {
-                                const code = header.charCodeAt(index);
-                                const flags = CHAR_MAP[code];
-                                if ((flags & stopFlags) !== 0) {
-                                    stop = flags & COMMA_FLAG;
-                                    break;
-                                }
-                                index++;
-                            }
-                            if (stop !== 0)
-                                break parameter;
-                            continue parameter;
-                        }
-                        if (code === BSLASH && index + 1 < len) {
-                            escaped = true;
-                            index += 2;
-                            continue;
-                        }
-                        index++;
-                    }
-                    continue parameter;
-                }
-                const valueStart = index;
-                let stop = 0;
-                let valueWhitespace = -1;
-                while (index < len) {
-                    const code = header.charCodeAt(index);
-                    const flags = CHAR_MAP[code];
-                    if ((flags & stopFlags) !== 0) {
-                        stop = flags & COMMA_FLAG;
-                        break;
-                    }
-                    if ((flags & OWS) !== 0) {
-                        if (valueWhitespace === -1)
-                            valueWhitespace = index;
-                    }
-                    else {
-                        valueWhitespace = -1;
-                    }
-                    index++;
-                }
-                if (parameters[key] === undefined) {
-                    const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-                    parameters[key] = header.slice(valueStart, valueEnd);
-                }
-                if (stop !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if ((flags & OWS) !== 0) {
-                if (keyWhitespace === -1)
-                    keyWhitespace = index;
-            }
-            else {
-                keyWhitespace = -1;
-            }
-            keyFlags |= (code & NON_ASCII) | flags;
-            index++;
-        }
-    }
-    return { type, index, parameters };
-}
-/**
- * Remove backslashes from quoted pairs in a known-terminated quoted string body.
- */
-function unescapeQuotedPairs(str, start, end) {
-    let result = "";
-    for (let index = start; index < end; index++) {
-        if (str.charCodeAt(index) === BSLASH) {
-            result += str.slice(start, index);
-            start = ++index;
-        }
-    }
-    return result + str.slice(start, end);
-}
-//# sourceMappingURL=index.js.map
+// EXTERNAL MODULE: ./node_modules/@octokit/request/node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(6919);
 ;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
@@ -62530,7 +63688,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop);
   }
-  const mimetype = dist_parse(contentType);
+  const mimetype = (0,dist/* parse */.qg)(contentType);
   if (isJSONResponse(mimetype)) {
     let text = "";
     try {

@@ -5,14 +5,18 @@ export const modules = {
 /***/ 9606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  WITHHELD_SHOWN: () => (/* binding */ WITHHELD_SHOWN),
+  parseRunArgs: () => (/* binding */ parseRunArgs),
+  recorderLine: () => (/* binding */ recorderLine),
   runAndReport: () => (/* binding */ runAndReport),
-  runCommand: () => (/* binding */ runCommand)
+  runCommand: () => (/* binding */ runCommand),
+  withheldLine: () => (/* binding */ withheldLine)
 });
-
-// UNUSED EXPORTS: WITHHELD_SHOWN, recorderLine, withheldLine
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
@@ -1214,8 +1218,8 @@ function probeJail(bwrap) {
     if (probe.status !== 0) {
         const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
         throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
-            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 (GitHub-hosted runners) allow them for the job: " +
-                "sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (docs/observer.md, The jail).",
+            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+                "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
         });
     }
 }
@@ -6041,14 +6045,11 @@ function recorderLine(r) {
     return `envelope-gate run: recorder ${r.name}${r.asked === "auto" ? " (auto)" : ""}\n`;
 }
 /**
- * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
- * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
- * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
- * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
- * on stderr and leaves the exit code as it was (the log is complete; check judges it).
- * Its arguments are parsed once, here; `parsed` is told the --observer path taken from them.
+ * `envelope-gate run`'s arguments, parsed and checked (nothing runs): the one parser of them, for
+ * runCommand and for the CLI's parseCommandLine. `parsed` is told the --observer path as soon as
+ * the flags parse, so a refusal after that still names the log.
  */
-async function runCommand(args, usage, parsed = () => { }) {
+function parseRunArgs(args, usage, parsed = () => { }) {
     const dashes = args.indexOf("--");
     if (dashes === -1)
         usage("run needs `-- CMD [ARGS...]`");
@@ -6066,7 +6067,7 @@ async function runCommand(args, usage, parsed = () => { }) {
         usage("run needs --envelope");
     if (!values.observer)
         usage("run needs --observer");
-    return runAndReport({
+    return {
         envelope: values.envelope,
         sha256: values.sha256,
         observer: values.observer,
@@ -6078,7 +6079,17 @@ async function runCommand(args, usage, parsed = () => { }) {
         keepScratch: values["keep-scratch"] === true,
         command,
         next: true,
-    });
+    };
+}
+/**
+ * `envelope-gate run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]`
+ * Returns the command's exit code; typed errors propagate to the CLI (exit 3).
+ * On stderr, of its own: the withheld keys, then one closing line (log, events, the check to run next).
+ * A scratch the run chose is removed afterwards unless --keep-scratch; a removal that fails is said
+ * on stderr and leaves the exit code as it was (the log is complete; check judges it).
+ */
+async function runCommand(args, usage, parsed = () => { }) {
+    return runAndReport(parseRunArgs(args, usage, parsed));
 }
 /**
  * One observed run with run's own stderr lines (the withheld keys; log, events, exit) and its

@@ -5996,7 +5996,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 process.stderr.on("error", () => {
     process.exitCode = _core_verdict_js__WEBPACK_IMPORTED_MODULE_0__/* .EXIT_CODES */ .ai.error;
 });
-process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .i)(process.argv.slice(2));
+process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_1__/* .main */ .iW)(process.argv.slice(2));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
@@ -6009,10 +6009,10 @@ __webpack_async_result__();
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
+  iW: () => (/* binding */ main)
 });
 
-// UNUSED EXPORTS: COMMAND_HELP
+// UNUSED EXPORTS: COMMAND_HELP, UsageError, parseCommandLine
 
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
@@ -6252,7 +6252,7 @@ const USAGE = `usage:
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
+  envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
 
@@ -6289,7 +6289,7 @@ const COMMAND_HELP = {
   events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
     suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
-       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
+       envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
   Proposes the envelope the recorded runs needed (from E, or from nothing), on stdout or into OUT.
   Each entry says what it covers, how often it was seen, where first, and the program that read,
   wrote, called, reached or started it. When a run's command failed, the withheld keys a non-Node
@@ -6303,7 +6303,9 @@ const COMMAND_HELP = {
   --run           first records one run of CMD under E (as run does: its stderr lines, the withheld
                   keys and the log/events/exit line, come first), then suggests from its log, from E
   --keep-scratch  with --run: keep the scratch the run chose (by default it is removed after the
-                  run, as run does; a scratch you give is never removed)`,
+                  run, as run does; a scratch you give is never removed)
+  --audit         with --run: record the run as run --audit does (every host let out through the
+                  recording proxy, meta says "audit": true), then suggest from that log`,
 };
 /** Whether the command's own arguments (before any `--`) ask for its usage. */
 function wantsHelp(args) {
@@ -6311,6 +6313,7 @@ function wantsHelp(args) {
     const own = dashes === -1 ? args : args.slice(0, dashes);
     return own.includes("--help") || own.includes("-h");
 }
+/** A command line the CLI does not accept: exit status 2 with the usage. */
 class UsageError extends Error {
 }
 function usage(message) {
@@ -6319,10 +6322,13 @@ function usage(message) {
 function absolute(path) {
     return path === undefined ? undefined : (0,external_node_path_.resolve)(path);
 }
-async function hash(args) {
+function parseHash(args) {
     if (args.length !== 1)
         usage("hash takes exactly one envelope file");
-    const file = args[0];
+    return args[0];
+}
+async function hash(args) {
+    const file = parseHash(args);
     let bytes;
     try {
         bytes = await (0,promises_.readFile)(file);
@@ -6334,7 +6340,7 @@ async function hash(args) {
     await (0,output/* writeStdout */.j)((0,core_envelope/* formatDigestLine */.sv)(bytes, (0,external_node_path_.basename)(file)), "the digest line");
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
-async function verify(args) {
+function parseVerify(args) {
     const { values } = (0,external_node_util_.parseArgs)({
         args,
         options: { envelope: { type: "string" }, sha256: { type: "string" } },
@@ -6343,11 +6349,15 @@ async function verify(args) {
     });
     if (!values.envelope)
         usage("verify needs --envelope");
+    return { envelope: values.envelope, sha256: values.sha256 };
+}
+async function verify(args) {
+    const values = parseVerify(args);
     const loaded = await (0,files/* readVerifiedEnvelope */.pO)(values.envelope, values.sha256);
     await (0,output/* writeStdout */.j)(`envelope-gate: OK ${loaded.envelope.envelope_id} ${loaded.hash}\n`, "the verification");
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
-async function check(args, said) {
+function parseCheck(args, said) {
     const { values } = (0,external_node_util_.parseArgs)({
         args,
         options: { ...options/* ENVELOPE_LOG_OPTIONS */.B, format: { type: "string", default: "text" } },
@@ -6361,6 +6371,10 @@ async function check(args, said) {
         usage("check needs --observer");
     if (values.format !== "text" && values.format !== "json")
         usage("--format is text or json");
+    return { ...values, envelope: values.envelope, observer: values.observer };
+}
+async function check(args, said) {
+    const values = parseCheck(args, said);
     const { report } = await runCheck({
         envelopePath: values.envelope,
         digestPath: values.sha256,
@@ -6378,8 +6392,8 @@ async function run(args, said) {
         said.observer = observer;
     });
 }
-async function suggest(args) {
-    // The --run form records one run first (under --envelope, which it then widens), then suggests.
+/** suggest's flags, and with --run the run it records first (run's, with `--audit` meaning what it means there). */
+async function parseSuggest(args) {
     const dashes = args.indexOf("--");
     const own = dashes === -1 ? args : args.slice(0, dashes);
     const command = dashes === -1 ? [] : args.slice(dashes + 1);
@@ -6394,41 +6408,51 @@ async function suggest(args) {
             envelope: { type: "string" },
             workspace: { type: "string" },
             scratch: { type: "string" },
-            "keep-scratch": { type: "boolean", default: false },
+            "keep-scratch": options/* RUN_ONLY_OPTIONS */.a["keep-scratch"],
+            audit: options/* RUN_ONLY_OPTIONS */.a.audit,
         },
         strict: true,
         allowPositionals: false,
     });
     const logs = values.observer ?? [];
-    let from = values.from;
+    let recorded = null;
     if (values.run === true) {
         if (!values.envelope || logs.length !== 1 || command.length === 0)
             usage("suggest --run needs --envelope E, one --observer L and -- CMD [ARGS...]");
-        // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
-        // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
-        await runAndReport({
+        recorded = {
             envelope: values.envelope,
             sha256: values.sha256,
             observer: logs[0],
             workspace: values.workspace,
             scratch: values.scratch,
             nodeOnly: false,
-            audit: false,
+            audit: values.audit === true,
             keepScratch: values["keep-scratch"] === true,
             command,
             next: false,
-        });
-        from = values.envelope;
+        };
     }
-    else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true) {
-        usage("suggest takes -- CMD, --envelope and --keep-scratch only with --run");
+    else if (command.length > 0 || values.envelope !== undefined || values["keep-scratch"] === true || values.audit === true) {
+        usage("suggest takes -- CMD, --envelope, --keep-scratch and --audit only with --run");
     }
     if (logs.length === 0)
         usage("suggest needs at least one --observer log");
+    return { ...values, logs, recorded };
+}
+async function suggest(args) {
+    // The --run form records one run first (under --envelope, which it then widens), then suggests.
+    const values = await parseSuggest(args);
+    let from = values.from;
+    if (values.recorded !== null) {
+        // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
+        // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
+        await runAndReport(values.recorded);
+        from = values.recorded.envelope;
+    }
     const { suggestCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(85), __nccwpck_require__.e(138)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8138));
     await (0,output/* writeStdout */.j)(await suggestCommand({
-        logs,
+        logs: values.logs,
         from,
         fromDigest: values.sha256,
         write: values.write,
@@ -6438,10 +6462,36 @@ async function suggest(args) {
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(306)]).then(__nccwpck_require__.bind(__nccwpck_require__, 306));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1957));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
+/** Each command's parser: what the command itself parses its arguments with, here run alone. */
+const PARSERS = {
+    hash: async (args) => parseHash(args),
+    verify: async (args) => parseVerify(args),
+    check: async (args) => parseCheck(args, {}),
+    run: async (args) => (await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606))).parseRunArgs(args, usage),
+    suggest: parseSuggest,
+    app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1957))).parseAppArgs(args, usage),
+};
+/**
+ * Whether the CLI accepts a command line (`argv` without the program), running nothing and reading
+ * no file: resolves with the command's name, or rejects with a UsageError or parseArgs's
+ * ERR_PARSE_ARGS_* error, exactly where main would exit 2. The docs' command lines are held to it.
+ */
+async function parseCommandLine(argv) {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === "--help" || name === "-h" || name === "help")
+        return "help";
+    const parse = PARSERS[name];
+    if (parse === undefined)
+        usage(`unknown command "${name}"`);
+    if (COMMAND_HELP[name] !== undefined && wantsHelp(rest))
+        return name;
+    await parse(rest);
+    return name;
+}
 async function main(argv) {
     // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
     const resultFile = takeResultFileRequest();
@@ -7523,6 +7573,11 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVER_PATH_UNKNOWN",
     "OBSERVER_EFFECTS_UNCHECKED",
     "GITHUB_BUDGET_LOW",
+    "PREREQUISITE_MISSING",
+    "PREREQUISITE_USERNS_BLOCKED",
+    "PREREQUISITE_PLATFORM_UNSUPPORTED",
+    "PREREQUISITE_SETUP_FAILED",
+    "PREREQUISITE_SETUP_INEFFECTIVE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -7750,6 +7805,11 @@ const ERROR_TABLE = {
     OBSERVER_EVENTS_LOST: row("observer"),
     OBSERVER_PATH_UNKNOWN: row("observer"),
     OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+    PREREQUISITE_MISSING: row("observer"),
+    PREREQUISITE_USERNS_BLOCKED: row("observer"),
+    PREREQUISITE_PLATFORM_UNSUPPORTED: row("observer"),
+    PREREQUISITE_SETUP_FAILED: row("observer"),
+    PREREQUISITE_SETUP_INEFFECTIVE: row("observer"),
     GITHUB_BUDGET_LOW: row("github", {
         transient: true,
         setAside: true,
@@ -12820,6 +12880,17 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /******/ /* webpack/runtime/import chunk loading */

@@ -168,6 +168,11 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "OBSERVER_PATH_UNKNOWN",
     "OBSERVER_EFFECTS_UNCHECKED",
     "GITHUB_BUDGET_LOW",
+    "PREREQUISITE_MISSING",
+    "PREREQUISITE_USERNS_BLOCKED",
+    "PREREQUISITE_PLATFORM_UNSUPPORTED",
+    "PREREQUISITE_SETUP_FAILED",
+    "PREREQUISITE_SETUP_INEFFECTIVE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -395,6 +400,11 @@ const ERROR_TABLE = {
     OBSERVER_EVENTS_LOST: row("observer"),
     OBSERVER_PATH_UNKNOWN: row("observer"),
     OBSERVER_EFFECTS_UNCHECKED: row("observer"),
+    PREREQUISITE_MISSING: row("observer"),
+    PREREQUISITE_USERNS_BLOCKED: row("observer"),
+    PREREQUISITE_PLATFORM_UNSUPPORTED: row("observer"),
+    PREREQUISITE_SETUP_FAILED: row("observer"),
+    PREREQUISITE_SETUP_INEFFECTIVE: row("observer"),
     GITHUB_BUDGET_LOW: row("github", {
         transient: true,
         setAside: true,

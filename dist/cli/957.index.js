@@ -1,14 +1,17 @@
-export const id = 306;
-export const ids = [306];
+export const id = 957;
+export const ids = [957];
 export const modules = {
 
-/***/ 306:
+/***/ 1957:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  appCommand: () => (/* binding */ appCommand)
+  appCommand: () => (/* binding */ appCommand),
+  parseAppArgs: () => (/* binding */ parseAppArgs)
 });
 
 // EXTERNAL MODULE: external "node:util"
@@ -988,15 +991,18 @@ const MIGRATIONS = [
     {
         version: 1,
         name: "kill switch, installations, deliveries, dual runs, ledger PRs",
-        sql: `
+        statements: [
+            `
 CREATE TABLE kill_switch (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
   reason TEXT,
   changed_by TEXT,
   changed_at BIGINT
-);
-INSERT INTO kill_switch (id, paused) VALUES (1, 0);
+)
+`,
+            `INSERT INTO kill_switch (id, paused) VALUES (1, 0)`,
+            `
 CREATE TABLE installations (
   installation_id BIGINT PRIMARY KEY,
   account TEXT,
@@ -1004,7 +1010,9 @@ CREATE TABLE installations (
   created_at BIGINT NOT NULL,
   promoted_at BIGINT,
   promoted_by TEXT
-);
+)
+`,
+            `
 CREATE TABLE deliveries (
   delivery_id TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -1018,7 +1026,9 @@ CREATE TABLE deliveries (
   outcome TEXT,
   error_code TEXT,
   error_message TEXT
-);
+)
+`,
+            `
 CREATE TABLE dual_runs (
   id TEXT PRIMARY KEY,
   installation_id BIGINT NOT NULL,
@@ -1050,9 +1060,11 @@ CREATE TABLE dual_runs (
   deadline_at BIGINT NOT NULL,
   decided_at BIGINT,
   done_at BIGINT
-);
-CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at);
-CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id);
+)
+`,
+            `CREATE INDEX dual_runs_state ON dual_runs (state, deadline_at)`,
+            `CREATE INDEX dual_runs_run_b ON dual_runs (repository, run_b_id)`,
+            `
 CREATE TABLE ledger_prs (
   lock_key TEXT PRIMARY KEY,
   repository TEXT NOT NULL,
@@ -1083,33 +1095,39 @@ CREATE TABLE ledger_prs (
   review_alerted_at BIGINT,
   closed_at BIGINT,
   UNIQUE (repository, property, envelope_hash, head_sha)
-);
-CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)
+)
 `,
+            `CREATE INDEX ledger_prs_state ON ledger_prs (state, repository)`,
+        ],
     },
     {
         version: 2,
         name: "operations: the dual run's check run id, a heartbeat row per replica for /healthz",
-        sql: `
-ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT;
+        statements: [
+            `ALTER TABLE dual_runs ADD COLUMN check_run_id BIGINT`,
+            `
 CREATE TABLE heartbeats (
   replica_id TEXT PRIMARY KEY,
   beat_at BIGINT NOT NULL
 )
 `,
+        ],
     },
     {
         version: 3,
         name: "App processes (heartbeats), deliveries queued with their payload",
-        sql: `
+        statements: [
+            `
 CREATE TABLE app_processes (
   owner TEXT PRIMARY KEY,
   replica TEXT NOT NULL,
   started_at BIGINT NOT NULL,
   heartbeat_at BIGINT NOT NULL,
   stopped_at BIGINT
-);
-CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at);
+)
+`,
+            `CREATE INDEX app_processes_replica ON app_processes (replica, stopped_at)`,
+            `
 CREATE TABLE deliveries_v2 (
   delivery_id TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -1124,18 +1142,22 @@ CREATE TABLE deliveries_v2 (
   error_code TEXT,
   error_message TEXT,
   payload TEXT
-);
-INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
-  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries;
-DROP TABLE deliveries;
-ALTER TABLE deliveries_v2 RENAME TO deliveries;
-CREATE INDEX deliveries_state ON deliveries (state, owner)
+)
 `,
+            `
+INSERT INTO deliveries_v2 (delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message)
+  SELECT delivery_id, event, state, owner, lease_until, attempts, failures, received_at, finished_at, outcome, error_code, error_message FROM deliveries
+`,
+            `DROP TABLE deliveries`,
+            `ALTER TABLE deliveries_v2 RENAME TO deliveries`,
+            `CREATE INDEX deliveries_state ON deliveries (state, owner)`,
+        ],
     },
     {
         version: 4,
         name: "runner B's budget (reservations, limit overrides) and the switches' append-only history",
-        sql: `
+        statements: [
+            `
 CREATE TABLE budget_reservations (
   dual_run_id TEXT PRIMARY KEY,
   installation_id BIGINT NOT NULL,
@@ -1152,8 +1174,10 @@ CREATE TABLE budget_reservations (
   attempted_at BIGINT,
   UNIQUE (installation_id, day, installation_seq),
   UNIQUE (repository, day, repository_seq)
-);
-CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day);
+)
+`,
+            `CREATE INDEX budget_reservations_repository ON budget_reservations (repository, day)`,
+            `
 CREATE TABLE budget_limits (
   scope TEXT PRIMARY KEY,
   dispatches_per_day INTEGER NOT NULL CHECK (dispatches_per_day >= 0),
@@ -1161,7 +1185,9 @@ CREATE TABLE budget_limits (
   changed_by TEXT NOT NULL,
   reason TEXT NOT NULL,
   changed_at BIGINT NOT NULL
-);
+)
+`,
+            `
 CREATE TABLE switch_history (
   seq INTEGER PRIMARY KEY,
   switch TEXT NOT NULL,
@@ -1170,21 +1196,25 @@ CREATE TABLE switch_history (
   actor TEXT NOT NULL,
   reason TEXT NOT NULL,
   at BIGINT NOT NULL
-);
-CREATE INDEX switch_history_switch ON switch_history (switch, seq);
+)
+`,
+            `CREATE INDEX switch_history_switch ON switch_history (switch, seq)`,
+            `
 INSERT INTO switch_history (seq, switch, state, kind, actor, reason, at)
   SELECT 1, 'pause', CASE WHEN paused = 1 THEN '{"paused":true}' ELSE '{"paused":false}' END, 'change',
     COALESCE(changed_by, 'migration 4'), COALESCE(reason, 'the state found when the history began'), COALESCE(changed_at, 0)
   FROM kill_switch WHERE id = 1
 `,
+        ],
     },
     {
         version: 5,
         name: "crash-loop bound: clean stops of App processes, operators' crash resets",
         // Processes stopped before this migration are taken as stopped cleanly: their history is unknown.
-        sql: `
-ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT;
-UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL;
+        statements: [
+            `ALTER TABLE app_processes ADD COLUMN clean_stop_at BIGINT`,
+            `UPDATE app_processes SET clean_stop_at = stopped_at WHERE stopped_at IS NOT NULL`,
+            `
 CREATE TABLE app_crash_resets (
   id TEXT PRIMARY KEY,
   replica TEXT NOT NULL,
@@ -1192,22 +1222,26 @@ CREATE TABLE app_crash_resets (
   reset_by TEXT NOT NULL,
   reason TEXT NOT NULL,
   crashes INTEGER NOT NULL
-);
-CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)
+)
 `,
+            `CREATE INDEX app_crash_resets_replica ON app_crash_resets (replica, reset_at)`,
+        ],
     },
     {
         version: 6,
         name: "the redelivery sweep: its pass (one replica at a time) and mark, and each delivery it asked GitHub for again",
-        sql: `
+        statements: [
+            `
 CREATE TABLE redelivery_sweep (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   mark_at BIGINT,
   owner TEXT,
   until_at BIGINT,
   last_pass TEXT
-);
-INSERT INTO redelivery_sweep (id) VALUES (1);
+)
+`,
+            `INSERT INTO redelivery_sweep (id) VALUES (1)`,
+            `
 CREATE TABLE redeliveries (
   guid TEXT PRIMARY KEY,
   event TEXT NOT NULL,
@@ -1219,29 +1253,31 @@ CREATE TABLE redeliveries (
   code TEXT,
   message TEXT,
   updated_at BIGINT NOT NULL
-);
-CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)
+)
 `,
+            `CREATE INDEX redeliveries_state ON redeliveries (state, updated_at)`,
+        ],
     },
     {
         version: 7,
         name: "ledger PRs the App can prove its own: the commit it made, the PR's head repository, why one was refused",
         // Rows opened before this migration were opened in their own repository; the commit they carry is unknown.
-        sql: `
-ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT;
-ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT;
-ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT;
-ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT;
-UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL;
-CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)
-`,
+        statements: [
+            `ALTER TABLE ledger_prs ADD COLUMN ledger_commit TEXT`,
+            `ALTER TABLE ledger_prs ADD COLUMN head_repository TEXT`,
+            `ALTER TABLE ledger_prs ADD COLUMN outcome_code TEXT`,
+            `ALTER TABLE ledger_prs ADD COLUMN outcome_detail TEXT`,
+            `UPDATE ledger_prs SET head_repository = repository WHERE pr_number IS NOT NULL`,
+            `CREATE INDEX ledger_prs_pull ON ledger_prs (repository, pr_number)`,
+        ],
     },
     {
         version: 8,
         name: "runs verified against GitHub's API: runner B's dispatch base, refused runs, and the App's verified check per run attempt",
-        sql: `
-ALTER TABLE dual_runs ADD COLUMN base_sha TEXT;
-ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT;
+        statements: [
+            `ALTER TABLE dual_runs ADD COLUMN base_sha TEXT`,
+            `ALTER TABLE dual_runs ADD COLUMN dispatch_sent_at BIGINT`,
+            `
 CREATE TABLE run_refusals (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -1254,8 +1290,10 @@ CREATE TABLE run_refusals (
   dual_run_id TEXT,
   refused_at BIGINT NOT NULL,
   PRIMARY KEY (repository, run_id, run_attempt, role)
-);
-CREATE INDEX run_refusals_at ON run_refusals (refused_at);
+)
+`,
+            `CREATE INDEX run_refusals_at ON run_refusals (refused_at)`,
+            `
 CREATE TABLE verified_checks (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -1272,11 +1310,13 @@ CREATE TABLE verified_checks (
   PRIMARY KEY (repository, run_id, run_attempt)
 )
 `,
+        ],
     },
     {
         version: 9,
         name: "audit runs of the default branch and the envelope PR proposed from them",
-        sql: `
+        statements: [
+            `
 CREATE TABLE audit_runs (
   repository TEXT NOT NULL,
   run_id BIGINT NOT NULL,
@@ -1290,8 +1330,10 @@ CREATE TABLE audit_runs (
   evidence TEXT,
   recorded_at BIGINT NOT NULL,
   PRIMARY KEY (repository, run_id, run_attempt)
-);
-CREATE INDEX audit_runs_at ON audit_runs (recorded_at);
+)
+`,
+            `CREATE INDEX audit_runs_at ON audit_runs (recorded_at)`,
+            `
 CREATE TABLE envelope_prs (
   id TEXT PRIMARY KEY,
   repository TEXT NOT NULL,
@@ -1317,15 +1359,17 @@ CREATE TABLE envelope_prs (
   created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL,
   closed_at BIGINT
-);
-CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed');
-CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)
+)
 `,
+            `CREATE UNIQUE INDEX envelope_prs_one_per_repository ON envelope_prs (repository) WHERE state IN ('claimed', 'opened', 'shadowed')`,
+            `CREATE INDEX envelope_prs_pull ON envelope_prs (repository, pr_number)`,
+        ],
     },
     {
         version: 10,
         name: "one verified check per commit: each open pull request's verdict, and the commit's check",
-        sql: `
+        statements: [
+            `
 CREATE TABLE pull_verdicts (
   repository TEXT NOT NULL,
   head_sha TEXT NOT NULL,
@@ -1340,7 +1384,9 @@ CREATE TABLE pull_verdicts (
   summary TEXT NOT NULL,
   recorded_at BIGINT NOT NULL,
   PRIMARY KEY (repository, head_sha, pull_number)
-);
+)
+`,
+            `
 CREATE TABLE verified_heads (
   repository TEXT NOT NULL,
   head_sha TEXT NOT NULL,
@@ -1355,14 +1401,16 @@ CREATE TABLE verified_heads (
   foreign_checks TEXT,
   updated_at BIGINT NOT NULL,
   PRIMARY KEY (repository, head_sha)
-);
-CREATE INDEX verified_heads_at ON verified_heads (updated_at)
+)
 `,
+            `CREATE INDEX verified_heads_at ON verified_heads (updated_at)`,
+        ],
     },
     {
         version: 11,
         name: "gated pull requests: a pull request the gate once held stays gated until a reviewer ungates it",
-        sql: `
+        statements: [
+            `
 CREATE TABLE gated_pulls (
   repository TEXT NOT NULL,
   pull_number INTEGER NOT NULL,
@@ -1375,22 +1423,24 @@ CREATE TABLE gated_pulls (
   PRIMARY KEY (repository, pull_number)
 )
 `,
+        ],
     },
     {
         version: 12,
         name: "the redelivery sweep resumes its walk: the walk in progress, what the mark waits on, a backlog GitHub no longer keeps",
         // A sweep row from before this migration has no walk in progress: its next pass starts one from the newest page.
-        sql: `
-ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT;
-ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT;
-ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT
-`,
+        statements: [
+            `ALTER TABLE redelivery_sweep ADD COLUMN walk TEXT`,
+            `ALTER TABLE redelivery_sweep ADD COLUMN mark_waits TEXT`,
+            `ALTER TABLE redelivery_sweep ADD COLUMN backlog_expired TEXT`,
+        ],
     },
     {
         version: 13,
         name: "GitHub's rate limit per installation (every replica's latest reading), and deliveries deferred until a time",
         // A delivery from before this migration has no not_before: it is taken up as before.
-        sql: `
+        statements: [
+            `
 CREATE TABLE rate_limits (
   installation_id BIGINT NOT NULL,
   resource TEXT NOT NULL,
@@ -1401,23 +1451,22 @@ CREATE TABLE rate_limits (
   observed_by TEXT NOT NULL,
   retry_after_until BIGINT,
   PRIMARY KEY (installation_id, resource)
-);
-ALTER TABLE deliveries ADD COLUMN not_before BIGINT
+)
 `,
+            `ALTER TABLE deliveries ADD COLUMN not_before BIGINT`,
+        ],
     },
 ];
-async function migrate(db, now) {
+/** Applies the pending ones of `migrations` (the App's own unless a test brings others), in one transaction. */
+async function migrate(db, now, migrations = MIGRATIONS) {
     const applied = [];
     await db.migrationTransaction(async (tx) => {
         await tx.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
         const done = new Set((await tx.all("SELECT version FROM schema_migrations")).map((r) => Number(r.version)));
-        for (const m of MIGRATIONS) {
+        for (const m of migrations) {
             if (done.has(m.version))
                 continue;
-            for (const statement of m.sql
-                .split(/;\s*\n/)
-                .map((s) => s.trim())
-                .filter(Boolean))
+            for (const statement of m.statements)
                 await tx.exec(statement);
             await tx.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [m.version, m.name, now]);
             applied.push(m.version);
@@ -2179,6 +2228,23 @@ function describeStore(settings) {
         return `${where} schema ${settings.pgSchema ?? "public"}`;
     }
     return `SQLite ${settings.sqlitePath}`;
+}
+/**
+ * The store as the App's web pages (/status, /healthz) name it: the backend and, for PostgreSQL,
+ * the database and schema. Never a file path, host or credential: those are for the operator's
+ * own CLI (describeStore).
+ */
+function publicStoreLabel(settings) {
+    if (!settings.databaseUrl)
+        return "SQLite";
+    let database = "";
+    try {
+        database = decodeURIComponent(new URL(settings.databaseUrl).pathname.replace(/^\//, ""));
+    }
+    catch {
+        // An unparsable DATABASE_URL is refused when the store opens; the label names no database.
+    }
+    return `PostgreSQL${database ? ` database ${database}` : ""} schema ${settings.pgSchema ?? "public"}`;
 }
 /** Opens the configured backend and applies pending migrations. */
 async function openStore(settings, now) {
@@ -3597,13 +3663,10 @@ function crashLoopExit(err, replica) {
     return CRASH_LOOP_EXIT;
 }
 /** `envelope-gate app reset-crashes --replica ID --reason TEXT` */
+/** `app reset-crashes`'s flags. */
+const RESET_CRASHES_OPTIONS = { replica: { type: "string" }, reason: { type: "string" } };
 async function resetCrashesCommand(args, usage, operator) {
-    const { values } = (0,external_node_util_.parseArgs)({
-        args,
-        options: { replica: { type: "string" }, reason: { type: "string" } },
-        strict: true,
-        allowPositionals: false,
-    });
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: RESET_CRASHES_OPTIONS, strict: true, allowPositionals: false });
     const replica = values.replica?.trim() || settingValue(process.env, "ENVELOPE_GATE_REPLICA_ID");
     if (!replica)
         usage("reset-crashes needs --replica ID (or ENVELOPE_GATE_REPLICA_ID)");
@@ -4852,6 +4915,15 @@ class InstallationClient {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
+;// CONCATENATED MODULE: ./src/core/version.ts
+/**
+ * The release this build is. Kept beside package.json's "version" (test/core/version.test.ts) and
+ * checked against the release tag by scripts/release.mjs; a semantic version, without a "v".
+ */
+const VERSION = "1.0.0";
+/** How the product names itself where a reader must tell what judged them: "envelope-gate 1.0.0". */
+const PRODUCT = `envelope-gate ${VERSION}`;
+
 ;// CONCATENATED MODULE: ./src/store/ops.ts
 /**
  * What operators need from the store beyond the App's own work: a heartbeat write that proves
@@ -4898,10 +4970,12 @@ async function deliveryOverview(store, now, limit = 25) {
 ;// CONCATENATED MODULE: ./src/app/health.ts
 
 
+
 /**
  * /healthz: the store must answer a read (the kill switch, as every outbound request needs) and
  * accept a write (this replica's heartbeat row). 200 only when both do; otherwise 503 naming the
- * check that failed, so "reads work, writes fail" is not reported healthy.
+ * check that failed, so "reads work, writes fail" is not reported healthy. Every answer names the
+ * release (`version`) and the store by its backend only (`storeLabel`: no file path, host or credential).
  */
 async function checkHealth(store, replicaId, storeLabel, now) {
     let paused;
@@ -4911,7 +4985,13 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     catch (err) {
         return {
             status: 503,
-            body: { ok: false, store: storeLabel, failing: "store_read", error: shellRefusal(err, "read the kill switch").toJSON() },
+            body: {
+                ok: false,
+                version: VERSION,
+                store: storeLabel,
+                failing: "store_read",
+                error: shellRefusal(err, "read the kill switch").toJSON(),
+            },
         };
     }
     try {
@@ -4920,12 +5000,19 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     catch (err) {
         return {
             status: 503,
-            body: { ok: false, store: storeLabel, failing: "store_write", paused, error: shellRefusal(err, "write the heartbeat").toJSON() },
+            body: {
+                ok: false,
+                version: VERSION,
+                store: storeLabel,
+                failing: "store_write",
+                paused,
+                error: shellRefusal(err, "write the heartbeat").toJSON(),
+            },
         };
     }
     return {
         status: 200,
-        body: { ok: true, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
+        body: { ok: true, version: VERSION, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
     };
 }
 
@@ -5779,6 +5866,526 @@ class BudgetDeferral extends errors/* Refusal */.P_ {
     }
 }
 
+;// CONCATENATED MODULE: ./src/store/status-counts.ts
+async function deliveryCounts(store, since) {
+    const rows = await store.db.all("SELECT state, COUNT(*) AS n FROM deliveries WHERE received_at >= ? GROUP BY state", [since]);
+    const of = (...states) => rows.filter((r) => states.includes(r.state)).reduce((sum, r) => sum + Number(r.n), 0);
+    return {
+        received: of("processing", "queued", "done", "failed"),
+        processed: of("done"),
+        failed: of("failed"),
+        in_progress: of("processing", "queued"),
+    };
+}
+async function verdictCounts(store, since) {
+    const rows = await store.db.all(`SELECT conclusion, CASE WHEN code IS NULL THEN 0 ELSE 1 END AS coded, COUNT(*) AS n FROM verified_checks
+     WHERE state = 'posted' AND COALESCE(posted_at, created_at) >= ? GROUP BY conclusion, CASE WHEN code IS NULL THEN 0 ELSE 1 END`, [since]);
+    const counts = { pass: 0, envelope_fail: 0, error: 0 };
+    for (const r of rows) {
+        const n = Number(r.n);
+        if (Number(r.coded) === 1)
+            counts.error += n;
+        else if (r.conclusion === "success")
+            counts.pass += n;
+        else
+            counts.envelope_fail += n;
+    }
+    return counts;
+}
+/**
+ * When the switch history began: the time migration 4 was applied. The entry it wrote for the
+ * state it found carries at 0 (no time was known then); this is that entry's true time.
+ */
+async function historyBeganAt(store) {
+    const rows = await store.db.all("SELECT applied_at FROM schema_migrations WHERE version = 4");
+    return rows[0] ? Number(rows[0].applied_at) : null;
+}
+
+;// CONCATENATED MODULE: ./src/core/human.ts
+/**
+ * Words for people reading the App's pages: counts with their noun in the right number, and
+ * times as "3 min ago" beside the exact UTC time. Pure: the caller passes the clock's now.
+ */
+/** "1 delivery", "2 deliveries", "0 deliveries": `many` when the plural is not the noun plus "s". */
+function count(n, one, many = `${one}s`) {
+    return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/**
+ * How long ago (or how far ahead) `at` is from `now`, in the largest unit that fits: "just now"
+ * under a minute, then minutes, hours, days. Truncated, never rounded up: 59 s is "just now".
+ */
+function relativeTime(at, now) {
+    const delta = now - at;
+    const span = Math.abs(delta);
+    if (span < MINUTE)
+        return "just now";
+    const words = span < HOUR ? `${Math.floor(span / MINUTE)} min` : span < DAY ? `${Math.floor(span / HOUR)} h` : count(Math.floor(span / DAY), "day");
+    return delta > 0 ? `${words} ago` : `in ${words}`;
+}
+/** The exact time in UTC as people write it: "2026-12-05 06:02:38 UTC" (no milliseconds). */
+function utcText(at) {
+    return `${new Date(at).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+;// CONCATENATED MODULE: ./src/app/status-html.ts
+
+
+
+
+
+/**
+ * The status page's HTML: server-rendered, no script, no external resource (the App may run with
+ * no egress), its one inline style allowed by hash in its Content-Security-Policy.
+ */
+/**
+ * The one HTML escape of the page: every string from the store (repository names, properties,
+ * branches, rows, details, messages, reasons) goes through it; what is not escaped is markup of
+ * ours (`Raw`) or a number we computed.
+ */
+const esc = markdown/* escapeHtml */.ZD;
+class Raw {
+    html;
+    constructor(html) {
+        this.html = html;
+    }
+}
+function whenAt(now) {
+    return (isoTime, none = "—") => {
+        const at = isoTime === null ? NaN : Date.parse(isoTime);
+        if (Number.isNaN(at))
+            return new Raw(esc(none));
+        return new Raw(`<time datetime="${esc(isoTime)}" title="${esc(isoTime)}">${esc(relativeTime(at, now))}</time> <span class="utc">(${esc(utcText(at))})</span>`);
+    };
+}
+const html = (c) => (c instanceof Raw ? c.html : esc(c));
+/** A table in its own horizontal scroller: a wide table scrolls, the page does not. */
+function table(headers, rows, empty) {
+    if (rows.length === 0)
+        return `<p class="empty">${esc(empty)}</p>`;
+    return `<div class="scroll"><table><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows
+        .map((r) => `<tr>${r.map((c) => `<td>${html(c)}</td>`).join("")}</tr>`)
+        .join("")}</table></div>`;
+}
+/** A link to an http(s) address only; anything else is its text. */
+const status_html_link = (href, text) => {
+    const safe = (0,markdown/* safeHref */.v7)(href);
+    return safe ? new Raw(`<a href="${esc(safe)}">${esc(text)}</a>`) : text;
+};
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:8px 16px;max-width:1200px}
+h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.25em;margin:1.2em 0 .4em}p,li,dd{overflow-wrap:anywhere}
+.scroll{overflow-x:auto;margin:.5em 0 1.5em;max-width:100%}table{border-collapse:collapse}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}td{overflow-wrap:break-word;min-width:8em;max-width:32em}
+.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}
+.empty{color:#777}code{font-size:12px;overflow-wrap:anywhere}.utc{color:#555;white-space:nowrap}
+.summary{list-style:none;padding:0;margin:.5em 0}.summary li{padding:4px 0;border-bottom:1px solid #eee}nav{margin:1em 0}
+section{scroll-margin-top:8px}`;
+/**
+ * The page's Content-Security-Policy: nothing loads (no script, image, font or frame) and the one
+ * inline style is allowed by its hash, so an escape bug could not run or fetch anything either.
+ */
+const STATUS_PAGE_CSP = `default-src 'none'; style-src 'sha256-${(0,external_node_crypto_.createHash)("sha256").update(STYLE).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const PAGE_HEAD = (title) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>`;
+/** The page header: what serves it, when, from which store. */
+const header = (when, generatedAt, store, json) => `<header><h1>envelope-gate App status</h1><p>${esc(PRODUCT)} · generated ${when(generatedAt).html} · store: ${esc(store)}${json ? ` · <a href="/status.json">JSON</a>` : ""}</p></header>`;
+function deliveriesTable(lines, empty, when) {
+    return table(["delivery", "event", "state", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
+        new Raw(`<code>${esc(d.delivery_id)}</code>`),
+        d.event,
+        d.waiting_on === "github" ? `waiting on GitHub (${d.state})` : d.state,
+        when(d.received_at),
+        d.attempts,
+        d.code ?? "",
+        d.message ?? "",
+        d.action,
+    ]), empty);
+}
+/** Everything on the page that needs a human, counted for the summary at the top. */
+function attention(s) {
+    const items = [];
+    const n = (number, one, many, tail = "") => number > 0 && items.push(`${count(number, one, many)}${tail}`);
+    if (s.kill_switch.paused)
+        items.push("the App is PAUSED");
+    const waiting = s.deliveries.failed.filter((d) => d.waiting_on === "github").length;
+    n(s.deliveries.failed.length - waiting, "failed delivery", "failed deliveries");
+    n(waiting, "delivery", "deliveries", ` waiting on GitHub at ${s.github_api_url} (GITHUB_UNAVAILABLE)`);
+    n(s.deliveries.stuck.length, "stuck delivery", "stuck deliveries");
+    n(s.deliveries.refused_paused.length, "delivery", "deliveries", " held during a pause");
+    n(s.last_sweep?.errors.length ?? 0, "sweep error", "sweep errors");
+    n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review", "overdue ledger PR reviews");
+    n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget", "budgets", " exhausted for today");
+    n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica", "replicas", " whose next start is refused (APP_CRASH_LOOP)");
+    n(s.refused_runs.filter((r) => r.role === "runner_b").length, "run", "runs", " that named a dual run but were not the App's dispatch (RUNNER_B_UNVERIFIED)");
+    if (!s.redelivery.switch.enabled)
+        items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
+    n(s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length, "delivery", "deliveries", " the redelivery sweep gave up on");
+    n(s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0, "redelivery listing", "redelivery listings", " refused by GitHub");
+    const dayAgo = Date.parse(s.generated_at) - 86_400_000;
+    const lost = s.redelivery.backlog_expired;
+    if (lost && Date.parse(lost.found_at) >= dayAgo) {
+        items.push(`deliveries from ${lost.from} to ${lost.to} can no longer be redelivered: GitHub dropped them before the redelivery sweep listed them (REDELIVERY_BACKLOG_EXPIRED)`);
+    }
+    n(s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length, "ledger PR", "ledger PRs", " refused or closed by the App in the last 24 h (a branch, PR or push it did not make)");
+    n(s.switch_history.filter((h) => h.kind === "revert" && h.at !== null && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change", "unrecorded switch changes", " reverted by the watchdog in the last 24 h (see the switch history)");
+    return items;
+}
+/** The installation with the least of its GitHub API budget left: the one that waits first. */
+function lowestRateLimit(s) {
+    const read = s.github_budget.installations.filter((r) => r.resource === "core" && r.remaining !== null && r.limit !== null);
+    return read.sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0] ?? null;
+}
+/** The first thing on the page: one line per question an operator comes with, each linking to its section. */
+function summary(s, when, todo) {
+    const item = (href, label, body) => `<li><a href="#${href}">${esc(label)}</a>: ${body}</li>`;
+    const k = s.kill_switch;
+    const kill = k.paused
+        ? `<span class="overdue">PAUSED</span> since ${when(k.changed_at, "an unrecorded time").html}`
+        : "running (kill switch off)";
+    const d = s.delivery_counts;
+    const failing = s.deliveries.failed.length + s.deliveries.stuck.length;
+    const deliveries = `${esc(`${d.received} received: ${d.processed} processed, ${d.failed} failed, ${d.in_progress} in progress`)}`;
+    const v = s.verdicts;
+    const rate = lowestRateLimit(s);
+    const rateText = rate
+        ? `${esc(`${rate.remaining.toLocaleString("en-US")} of ${rate.limit.toLocaleString("en-US")} calls left (${(rate.limit - rate.remaining).toLocaleString("en-US")} spent)`)}${s.github_budget.installations.length > 1 ? ` on installation ${esc(rate.installation_id)}, the lowest` : ""}, resets ${when(rate.resets_at, "at an unknown time").html}${rate.reset_passed ? " (reset since)" : ""}`
+        : "no answer from GitHub read yet";
+    const attentionText = todo.length === 0 ? "nothing" : `<span class="overdue">${esc(count(todo.length, "item", "items"))}</span>`;
+    return `<ul class="summary">
+${item("attention", "Needs attention", attentionText)}
+${item("kill-switch", "Kill switch", kill)}
+${item("webhooks", `Deliveries in the last ${s.window.hours} hours`, deliveries)}
+${item("failed-deliveries", "Failures needing attention", esc(failing === 0 ? "none" : `${count(s.deliveries.failed.length, "failed delivery", "failed deliveries")}, ${s.deliveries.stuck.length} stuck`))}
+${item("verified-checks", `Verdicts in the last ${s.window.hours} hours`, esc(`${v.pass} pass, ${v.envelope_fail} envelope_fail, ${v.error} error`))}
+${item("github-budget", "GitHub API budget", rateText)}
+</ul>${todo.length > 0
+        ? `<p class="alert" id="attention">Needs attention: ${todo.map(esc).join("; ")}.</p>`
+        : `<p class="ok" id="attention">Nothing needs attention.</p>`}`;
+}
+function intakeSection(s, when) {
+    const d = s.deliveries;
+    const lines = [
+        `Last delivery recorded (any replica): ${when(d.last_received_at, "never").html} · ${esc(count(d.total, "delivery", "deliveries"))} recorded in all.`,
+    ];
+    if (s.intake) {
+        const refused = Object.entries(s.intake.refused).map(([code, n]) => `${esc(code)} × ${n}`);
+        lines.push(`This replica: last request to /webhook ${when(s.intake.last_request_at, "never").html}, last accepted ${when(s.intake.last_accepted_at, "never").html}.`);
+        lines.push(`Refused before anything was recorded: ${refused.length > 0 ? refused.join(", ") : "none"}.`);
+        if (s.intake.last_refused) {
+            const r = s.intake.last_refused;
+            lines.push(`Last refusal ${when(r.at).html}: ${esc(r.code)} (${esc(r.message)})${r.code === "WEBHOOK_SIGNATURE_INVALID" ? ". If every delivery is refused so, the webhook secret differs from the App's settings on GitHub." : ""}`);
+        }
+    }
+    return lines.map((l) => `<p>${l}</p>`).join("");
+}
+function redeliverySection(s, when) {
+    const r = s.redelivery;
+    const sw = r.switch.enabled
+        ? `<p class="ok">On${r.switch.at ? ` (turned on ${when(r.switch.at).html} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
+        : `<p class="alert">OFF since ${when(r.switch.at, "an unrecorded time").html} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
+    const mark = r.mark === null ? "none yet" : when(r.mark).html;
+    const p = r.last_pass;
+    const w = r.walk;
+    const walk = w
+        ? `<p>Walk in progress since ${when(w.started_at).html}: ${esc(count(w.pages, "page"))} in ${esc(count(w.passes, "pass", "passes"))}, back to ${when(w.oldest_listed).html} of the mark ${mark}; deliveries newer than ${when(w.newest).html} are the next walk's; ${esc(count(w.open, "delivery", "deliveries"))} left open so far.</p>`
+        : "";
+    const b = r.backlog_expired;
+    const lost = b
+        ? `<p class="alert">${esc(b.code)} (found ${when(b.found_at).html}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>`
+        : "";
+    const last = p
+        ? `<p>Last pass ${when(p.at).html} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(count(p.listed, "attempt"))} listed in ${esc(count(p.pages, "page"))}, ${esc(count(p.deliveries, "delivery", "deliveries"))}, ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${mark}.</p>${walk}${lost}${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,errors/* hintOf */.$z)(e.code, { githubApiUrl: s.github_api_url })]), "No errors.")}`
+        : "<p>No pass yet.</p>";
+    const c = r.counts;
+    return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
+        new Raw(`<code>${esc(x.guid)}</code>`),
+        x.event,
+        x.state,
+        x.attempts,
+        when(x.first_failed_at),
+        x.code ?? "",
+        x.message ?? "",
+        x.action,
+    ]), "None given up or refused.")}`;
+}
+function gitHubBudgetSection(s, when) {
+    const b = s.github_budget;
+    const order = `<p>When an installation's remainder runs low, work waits until the reset, in this order: ${b.order
+        .map((t) => `${esc(t.kinds.join(" and ").replaceAll("_", " "))} below ${esc(t.waits_below)}`)
+        .join("; then ")}. Deferred work is GITHUB_BUDGET_LOW and resumes by itself after the reset.</p>`;
+    const readings = table(["installation", "resource", "remaining / limit", "resets", "read", "secondary limit until", "waiting now"], b.installations.map((r) => [
+        r.installation_id,
+        r.resource,
+        new Raw(r.remaining === null
+            ? "—"
+            : `<span class="${r.deferring.length > 0 ? "overdue" : ""}">${esc(r.remaining)} / ${esc(r.limit)}</span>${r.reset_passed ? " (reset since)" : ""}`),
+        when(r.resets_at),
+        new Raw(`${when(r.observed_at).html} by ${esc(r.observed_by)}`),
+        when(r.retry_after_until),
+        r.deferring.length > 0 ? r.deferring.join(", ") : "nothing",
+    ]), "No answer from GitHub read yet.");
+    const deferred = table(["delivery", "event", "received", "resumes", "message"], s.deliveries.deferred.map((d) => [
+        new Raw(`<code>${esc(d.delivery_id)}</code>`),
+        d.event,
+        when(d.received_at),
+        when(d.resumes_at ?? null),
+        d.message ?? "",
+    ]), "No work deferred.");
+    return `${order}${readings}<h3>Deferred deliveries (GITHUB_BUDGET_LOW)</h3>${deferred}`;
+}
+/** Every section below the summary, in page order; each has an anchor and a line in the contents. */
+function sections(s, when) {
+    const k = s.kill_switch;
+    const kill = k.paused
+        ? `<p class="alert">PAUSED since ${when(k.changed_at, "an unrecorded time").html} by ${esc(k.changed_by)}: ${esc(k.reason)}. No dispatch, PR, comment or check is sent. Resume with <code>envelope-gate app resume</code>.</p>`
+        : `<p class="ok">Running (kill switch off${k.changed_at ? `, last changed ${when(k.changed_at).html} by ${esc(k.changed_by)}` : ""}).</p>`;
+    const sweep = s.last_sweep
+        ? `<p>${when(s.last_sweep.at).html}: ${esc(count(s.last_sweep.errors.length, "error"))}.</p>${table(["item", "code", "message", "what to do"], s.last_sweep.errors.map((e) => [e.item, e.code, e.message, e.action]), "No errors.")}`
+        : "<p>Not yet run on this replica.</p>";
+    const budget = s.budget;
+    return [
+        { id: "kill-switch", title: "Kill switch", body: kill },
+        {
+            id: "runner-b-budget",
+            title: "Runner B's budget today",
+            body: `<p>Day ${esc(budget.day)} (UTC), resets ${when(budget.resets_at).html}. Each dispatch is charged ${esc(count(budget.charged_until_measured_minutes, "minute"))} until GitHub's timing of its run is read; a reading is trusted ${esc(count(budget.measurement_trusted_minutes, "minute"))}. Configured caps: installation ${esc(count(budget.defaults.installation.dispatchesPerDay, "dispatch", "dispatches"))} / ${esc(count(budget.defaults.installation.minutesPerDay, "minute"))}, repository ${esc(budget.defaults.repository.dispatchesPerDay)} / ${esc(budget.defaults.repository.minutesPerDay)}.</p>
+${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minutes left", "measured", "override"], budget.scopes.map((b) => [
+                b.scope,
+                `${b.dispatches_used} of ${b.dispatches_cap}`,
+                new Raw(b.dispatches_left === 0 ? `<span class="overdue">0</span>` : String(b.dispatches_left)),
+                `${b.minutes_charged} of ${b.minutes_cap}`,
+                b.minutes_left,
+                `${b.measured} of ${b.dispatches_used}`,
+                b.override ? new Raw(`by ${esc(b.override.by)} ${when(b.override.at).html}: ${esc(b.override.reason)}`) : "—",
+            ]), "No runner-B dispatch reserved today.")}
+<h3>Last budget refusals</h3>${table(["decided", "dual run", "repository", "code", "detail"], budget.refusals.map((r) => [when(r.at), r.dual_run, r.repository, r.code ?? "", r.detail ?? ""]), "None.")}`,
+        },
+        {
+            id: "switch-history",
+            title: "Switch history",
+            body: table(["#", "at", "switch", "state", "kind", "by", "reason"], s.switch_history.map((h) => [
+                h.seq,
+                when(h.at, "not recorded"),
+                h.switch,
+                new Raw(`<code>${esc(h.state)}</code>`),
+                new Raw(h.kind === "revert" ? `<span class="overdue">revert</span>` : esc(h.kind)),
+                h.actor,
+                h.reason,
+            ]), "No change recorded."),
+        },
+        { id: "webhooks", title: "Webhooks arriving", body: intakeSection(s, when) },
+        { id: "failed-deliveries", title: "Failed deliveries", body: deliveriesTable(s.deliveries.failed, "None.", when) },
+        { id: "stuck-deliveries", title: "Stuck deliveries", body: deliveriesTable(s.deliveries.stuck, "None.", when) },
+        { id: "held-deliveries", title: "Deliveries held during a pause", body: deliveriesTable(s.deliveries.refused_paused, "None.", when) },
+        { id: "github-budget", title: "GitHub API budget", body: gitHubBudgetSection(s, when) },
+        { id: "redelivery", title: "Redelivery sweep", body: redeliverySection(s, when) },
+        {
+            id: "installations",
+            title: "Installations",
+            body: table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, when(i.promoted_at)]), "No installation has sent a webhook yet."),
+        },
+        {
+            id: "dual-runs",
+            title: "Dual runs in flight",
+            body: table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
+                d.id,
+                d.repository,
+                d.head_sha.slice(0, 12),
+                d.state,
+                d.properties.join(", "),
+                when(d.deadline_at),
+                d.minutes_left,
+            ]), "None."),
+        },
+        {
+            id: "open-ledger-prs",
+            title: "Open ledger PRs",
+            body: table(["freeze", "repository", "property", "PR", "waiting for review", "expires"], s.open_ledger_prs.map((p) => [
+                p.freeze_id,
+                p.repository,
+                p.property,
+                status_html_link(p.pr_url, p.pr_url ?? "—"),
+                new Raw(p.reviewed
+                    ? "reviewed"
+                    : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
+                p.expires_on,
+            ]), "None."),
+        },
+        {
+            id: "refused-ledger-prs",
+            title: "Ledger PRs refused or closed by the App",
+            body: table(["freeze", "repository", "property", "branch", "PR", "state", "code", "detail", "at"], s.refused_ledger_prs.map((p) => [
+                p.freeze_id,
+                p.repository,
+                p.property,
+                p.branch,
+                status_html_link(p.pr_url, p.pr_url ?? "—"),
+                p.state,
+                p.code,
+                p.detail ?? "",
+                when(p.at, ""),
+            ]), "None."),
+        },
+        {
+            id: "expiring-freezes",
+            title: "Freezes expiring within 3 days",
+            body: table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None."),
+        },
+        {
+            id: "shadow-proposals",
+            title: "Shadow proposals (would have opened)",
+            body: table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [
+                p.freeze_id,
+                p.repository,
+                p.property,
+                p.branch,
+                p.expires_on,
+                new Raw(`<code>${esc(p.row)}</code>`),
+            ]), "None."),
+        },
+        {
+            id: "refused-runs",
+            title: "Runs refused as runner A or B",
+            body: `<p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request or pull_request_review run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"], s.refused_runs.map((r) => [
+                when(r.at),
+                r.repository,
+                `${r.run_id} (attempt ${r.run_attempt})`,
+                r.role === "runner_a" ? "runner A" : "runner B",
+                r.event ?? "—",
+                (r.head_sha ?? "").slice(0, 12) || "—",
+                r.dual_run ?? "—",
+                r.code,
+                r.reason,
+            ]), "None.")}`,
+        },
+        {
+            id: "envelope-prs",
+            title: "Envelope PRs from audit runs",
+            body: `<p>One per repository, proposed from the default branch's latest verified audit runs; it only ever adds entries. Closed with a code: the App refused or closed it (a foreign branch or PR, a push to its branch, a retarget).</p>${table(["updated", "repository", "branch", "onto", "state", "mode", "pull request", "commit", "runs", "code", "detail"], s.envelope_prs.map((e) => [
+                when(e.updated_at),
+                e.repository,
+                e.branch,
+                e.base,
+                e.state,
+                e.mode,
+                status_html_link(e.url, e.pull === null ? "—" : `#${e.pull}`),
+                (e.commit ?? "").slice(0, 12) || "—",
+                e.runs,
+                e.code ?? "—",
+                e.detail ?? "",
+            ]), "None.")}`,
+        },
+        {
+            id: "audit-runs",
+            title: "Audit runs",
+            body: `<p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(["recorded", "repository", "run", "branch", "commit", "state", "code", "reason"], s.audit_runs.map((a) => [
+                when(a.at),
+                a.repository,
+                `${a.run_id} (attempt ${a.run_attempt})`,
+                a.branch ?? "—",
+                (a.head_sha ?? "").slice(0, 12) || "—",
+                a.state,
+                a.code ?? "—",
+                a.reason ?? "",
+            ]), "None.")}`,
+        },
+        {
+            id: "verified-checks",
+            title: "Verified checks",
+            body: table(["repository", "run", "commit", "state", "conclusion", "code"], s.verified_checks.map((c) => [
+                c.repository,
+                `${c.run_id} (attempt ${c.run_attempt})`,
+                c.head_sha.slice(0, 12),
+                c.state,
+                c.conclusion ?? "—",
+                c.code ?? "",
+            ]), "None yet."),
+        },
+        {
+            id: "verified-commits",
+            title: "Verified commits",
+            body: `<p>The verified check per commit: the conjunction of its open pull requests, each against its current base. A check of the same name another source posted (a job token's) is listed here and never counted.</p>${table(["repository", "commit", "conclusion", "code", "pull requests", "checks of the same name from another source"], s.verified_heads.map((h) => [
+                h.repository,
+                h.head_sha.slice(0, 12),
+                h.conclusion ?? "—",
+                h.code ?? "",
+                h.pulls.map((p) => `#${p.number} into ${p.base_ref}: ${p.conclusion}`).join("; ") || "none open",
+                h.foreign_checks
+                    .map((f) => `check run ${f.id} by ${f.app_slug ?? "?"} (app ${f.app_id ?? "?"}): ${f.conclusion ?? "pending"}`)
+                    .join("; "),
+            ]), "None yet.")}`,
+        },
+        {
+            id: "decisions",
+            title: "Recent decisions",
+            body: table(["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"], s.recent_decisions.map((d) => [
+                when(d.decided_at),
+                d.id,
+                d.repository,
+                status_html_link(d.commit_url, d.head_sha.slice(0, 12)),
+                d.pull_url ? status_html_link(d.pull_url, `#${d.pull_url.split("/").pop()}`) : "—",
+                status_html_link(d.check_run_url, d.check_run_url ? "check run" : "—"),
+                d.outcome,
+                d.code ?? "",
+                d.detail,
+            ]), "None yet."),
+        },
+        { id: "last-sweep", title: "Last sweep", body: sweep },
+        {
+            id: "crash-loop",
+            title: "Crash-loop bound",
+            body: `<p>A replica id whose processes crashed ${esc(count(s.crash_loop.limit, "time"))} within ${esc(count(s.crash_loop.window_minutes, "minute"))} does not serve until <code>envelope-gate app reset-crashes --replica ID --reason "…"</code> (or the crashes leave the window).</p>${table(["replica", "crashes in the window", "last seen alive", "next start"], s.crash_loop.replicas.map((r) => [
+                r.replica,
+                r.crashes,
+                when(r.last_crash_at),
+                new Raw(r.start_refused ? `<span class="overdue">refused (APP_CRASH_LOOP)</span>` : "allowed"),
+            ]), "No crash within the window.")}`,
+        },
+        {
+            id: "replicas",
+            title: "Replicas",
+            body: table(["replica", "last health check"], s.replicas.map((r) => [r.replica_id, when(r.last_health_check)]), "No replica has answered /healthz yet."),
+        },
+    ];
+}
+/**
+ * The read-only status page. No forms, no actions: operators change state with the CLI. Times
+ * are said relative to `now` (the App's clock when the page is rendered) beside their exact UTC.
+ */
+function renderStatusHtml(s, now) {
+    const when = whenAt(now);
+    const parts = sections(s, when);
+    const contents = parts.map((p) => `<a href="#${p.id}">${esc(p.title)}</a>`).join(" · ");
+    return `${PAGE_HEAD("envelope-gate App status")}
+${header(when, s.generated_at, s.store, true)}
+<main>
+<section id="summary"><h2>Summary</h2>${summary(s, when, attention(s))}</section>
+<nav aria-label="Sections">Sections: ${contents}</nav>
+${parts.map((p) => `<section id="${p.id}"><h2>${esc(p.title)}</h2>${p.body}</section>`).join("\n")}
+</main>
+</body></html>`;
+}
+/** The page served when the status could not be built: a store outage, or (any other code) a bug, said as such. */
+function renderStoreDownHtml(now, storeLabel, error) {
+    const top = header(whenAt(now), new Date(now).toISOString(), storeLabel, false);
+    if (error.code !== "STORE_UNAVAILABLE") {
+        return `${PAGE_HEAD("envelope-gate App status: not built")}
+${top}
+<p class="alert" id="attention">The status page could not be built (${esc(error.code)}): ${esc(error.message)}</p>
+<p>What to do: ${esc((0,errors/* hintOf */.$z)(error.code))}</p>
+</body></html>`;
+    }
+    return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
+${top}
+<p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
+<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; once the store is back,
+the App's redelivery sweep asks GitHub to deliver them again), and every request to GitHub is refused because the kill switch cannot be read.</p>
+<p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
+which check fails. This page shows the App's state again as soon as the store answers.</p>
+</body></html>`;
+}
+
 ;// CONCATENATED MODULE: ./src/app/status.ts
 
 
@@ -5789,6 +6396,10 @@ class BudgetDeferral extends errors/* Refusal */.P_ {
 
 
 
+
+
+/** The summary's window: the last day. */
+const SUMMARY_WINDOW_MS = 24 * 3_600_000;
 /** The repository's web address: from runner A's run URL, else from the API URL (github.com or GHES). */
 function repositoryWebUrl(dual, githubApiUrl) {
     const fromRun = dual.run_a_url === null ? null : /^(https?:\/\/.+?)\/actions\/runs\//.exec(dual.run_a_url)?.[1];
@@ -5922,6 +6533,9 @@ async function statusSnapshot(store, now, options) {
     const beats = await heartbeats(store);
     const intake = options.intake ?? null;
     const history = await store.switches.history(30);
+    // Migration 4 recorded the state it found as at 0 (no time known then): its truth is when the history began.
+    const began = history.some((h) => h.at === 0) ? await historyBeganAt(store) : null;
+    const since = now - SUMMARY_WINDOW_MS;
     const crashes = await recentCrashes(store, now - options.crashBound.windowMs, now - store.heartbeatStaleMs);
     const refusedRuns = await store.runs.recentRefusals(20);
     const verified = await store.runs.recentVerifiedChecks(20);
@@ -5930,8 +6544,12 @@ async function statusSnapshot(store, now, options) {
     const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
     const where = { githubApiUrl: options.githubApiUrl };
     return {
+        version: VERSION,
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
+        window: { hours: SUMMARY_WINDOW_MS / 3_600_000, since: new Date(since).toISOString() },
+        delivery_counts: await deliveryCounts(store, since),
+        verdicts: await verdictCounts(store, since),
         github_api_url: options.githubApiUrl,
         kill_switch: { paused: kill.paused, reason: kill.reason, changed_by: kill.changed_by, changed_at: status_iso(kill.changed_at) },
         budget: await budgetSnapshot(store, options.budget, now),
@@ -5952,7 +6570,7 @@ async function statusSnapshot(store, now, options) {
             kind: h.kind,
             actor: h.actor,
             reason: h.reason,
-            at: new Date(h.at).toISOString(),
+            at: status_iso(h.at === 0 ? began : h.at),
         })),
         installations: installations.map((i) => ({
             installation_id: i.installation_id,
@@ -6114,306 +6732,6 @@ async function statusSnapshot(store, now, options) {
             }
             : null,
     };
-}
-/**
- * The one HTML escape of the page: every string from the store (repository names, properties,
- * branches, rows, details, messages, reasons) goes through it; what is not escaped is markup of
- * ours (`Raw`) or a number we computed.
- */
-const esc = markdown/* escapeHtml */.ZD;
-function table(headers, rows, empty) {
-    if (rows.length === 0)
-        return `<p class="empty">${esc(empty)}</p>`;
-    return `<table><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${rows
-        .map((r) => `<tr>${r.map((c) => `<td>${c instanceof Raw ? c.html : esc(c)}</td>`).join("")}</tr>`)
-        .join("")}</table>`;
-}
-class Raw {
-    html;
-    constructor(html) {
-        this.html = html;
-    }
-}
-/** A link to an http(s) address only; anything else is its text. */
-const status_link = (href, text) => {
-    const safe = (0,markdown/* safeHref */.v7)(href);
-    return safe ? new Raw(`<a href="${esc(safe)}">${esc(text)}</a>`) : text;
-};
-const PAGE_HEAD = (title) => `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
-.alert{background:#fdd;border:2px solid #c00;padding:8px;font-weight:bold}.ok{background:#dfd;padding:8px}.overdue{color:#c00;font-weight:bold}.empty{color:#777}code{font-size:12px}</style></head><body>`;
-function deliveriesTable(lines, empty) {
-    return table(["delivery", "event", "state", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
-        new Raw(`<code>${esc(d.delivery_id)}</code>`),
-        d.event,
-        d.waiting_on === "github" ? `waiting on GitHub (${d.state})` : d.state,
-        d.received_at,
-        d.attempts,
-        d.code ?? "",
-        d.message ?? "",
-        d.action,
-    ]), empty);
-}
-/** Everything on the page that needs a human, counted for the summary at the top. */
-function attention(s) {
-    const items = [];
-    const n = (count, what) => count > 0 && items.push(`${count} ${what}`);
-    if (s.kill_switch.paused)
-        items.push("the App is PAUSED");
-    const waiting = s.deliveries.failed.filter((d) => d.waiting_on === "github").length;
-    n(s.deliveries.failed.length - waiting, "failed delivery(ies)");
-    n(waiting, `delivery(ies) waiting on GitHub at ${s.github_api_url} (GITHUB_UNAVAILABLE)`);
-    n(s.deliveries.stuck.length, "stuck delivery(ies)");
-    n(s.deliveries.refused_paused.length, "delivery(ies) held during a pause");
-    n(s.last_sweep?.errors.length ?? 0, "sweep error(s)");
-    n(s.open_ledger_prs.filter((p) => p.overdue).length, "overdue ledger PR review(s)");
-    n(s.budget.scopes.filter((b) => b.dispatches_left === 0 || b.minutes_left < s.budget.charged_until_measured_minutes).length, "budget(s) exhausted for today");
-    n(s.crash_loop.replicas.filter((r) => r.start_refused).length, "replica(s) whose next start is refused (APP_CRASH_LOOP)");
-    n(s.refused_runs.filter((r) => r.role === "runner_b").length, "run(s) that named a dual run but were not the App's dispatch (RUNNER_B_UNVERIFIED)");
-    if (!s.redelivery.switch.enabled)
-        items.push("the redelivery sweep is OFF (deliveries GitHub failed to deliver are not asked for again)");
-    n(s.redelivery.problems.filter((p) => p.state === "exhausted" || p.state === "expired").length, "delivery(ies) the redelivery sweep gave up on");
-    n(s.redelivery.last_pass?.errors.filter((e) => e.code === "REDELIVERY_LIST_REFUSED").length ?? 0, "redelivery listing(s) refused by GitHub");
-    const dayAgo = Date.parse(s.generated_at) - 86_400_000;
-    const lost = s.redelivery.backlog_expired;
-    if (lost && Date.parse(lost.found_at) >= dayAgo) {
-        items.push(`deliveries from ${lost.from} to ${lost.to} can no longer be redelivered: GitHub dropped them before the redelivery sweep listed them (REDELIVERY_BACKLOG_EXPIRED)`);
-    }
-    n(s.refused_ledger_prs.filter((p) => p.at !== null && Date.parse(p.at) >= dayAgo).length, "ledger PR(s) refused or closed by the App in the last 24 h (a branch, PR or push it did not make)");
-    n(s.switch_history.filter((h) => h.kind === "revert" && Date.parse(h.at) >= dayAgo).length, "unrecorded switch change(s) reverted by the watchdog in the last 24 h (see the switch history)");
-    return items;
-}
-function intakeSection(s) {
-    const d = s.deliveries;
-    const lines = [`Last delivery recorded (any replica): ${esc(d.last_received_at ?? "never")} · ${d.total} recorded in all.`];
-    if (s.intake) {
-        const refused = Object.entries(s.intake.refused).map(([code, count]) => `${esc(code)} × ${count}`);
-        lines.push(`This replica: last request to /webhook ${esc(s.intake.last_request_at ?? "never")}, last accepted ${esc(s.intake.last_accepted_at ?? "never")}.`);
-        lines.push(`Refused before anything was recorded: ${refused.length > 0 ? refused.join(", ") : "none"}.`);
-        if (s.intake.last_refused) {
-            const r = s.intake.last_refused;
-            lines.push(`Last refusal ${esc(r.at)}: ${esc(r.code)} (${esc(r.message)})${r.code === "WEBHOOK_SIGNATURE_INVALID" ? ". If every delivery is refused so, the webhook secret differs from the App's settings on GitHub." : ""}`);
-        }
-    }
-    return lines.map((l) => `<p>${l}</p>`).join("");
-}
-function redeliverySection(s) {
-    const r = s.redelivery;
-    const sw = r.switch.enabled
-        ? `<p class="ok">On${r.switch.at ? ` (turned on ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)})` : ""}: deliveries GitHub recorded as failed and the App never recorded are asked for again.</p>`
-        : `<p class="alert">OFF since ${esc(r.switch.at)} by ${esc(r.switch.by)}: ${esc(r.switch.reason)}. GitHub does not redeliver by itself: turn it on with <code>envelope-gate app redelivery on --reason "…"</code>.</p>`;
-    const p = r.last_pass;
-    const w = r.walk;
-    const walk = w
-        ? `<p>Walk in progress since ${esc(w.started_at)}: ${esc(w.pages)} page(s) in ${esc(w.passes)} pass(es), back to ${esc(w.oldest_listed)} of the mark ${esc(r.mark ?? "none yet")}; deliveries newer than ${esc(w.newest)} are the next walk's; ${esc(w.open)} delivery(ies) left open so far.</p>`
-        : "";
-    const b = r.backlog_expired;
-    const lost = b ? `<p class="alert">${esc(b.code)} (found ${esc(b.found_at)}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>` : "";
-    const last = p
-        ? `<p>Last pass ${esc(p.at)} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(p.listed)} attempt(s) listed in ${esc(p.pages)} page(s), ${esc(p.deliveries)} delivery(ies), ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${esc(r.mark ?? "none yet")}.</p>${walk}${lost}${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,errors/* hintOf */.$z)(e.code, { githubApiUrl: s.github_api_url })]), "No errors.")}`
-        : "<p>No pass yet.</p>";
-    const c = r.counts;
-    return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
-        new Raw(`<code>${esc(x.guid)}</code>`),
-        x.event,
-        x.state,
-        x.attempts,
-        x.first_failed_at,
-        x.code ?? "",
-        x.message ?? "",
-        x.action,
-    ]), "None given up or refused.")}`;
-}
-function gitHubBudgetSection(s) {
-    const b = s.github_budget;
-    const order = `<p>When an installation's remainder runs low, work waits until the reset, in this order: ${b.order
-        .map((t) => `${esc(t.kinds.join(" and ").replaceAll("_", " "))} below ${esc(t.waits_below)}`)
-        .join("; then ")}. Deferred work is GITHUB_BUDGET_LOW and resumes by itself after the reset.</p>`;
-    const readings = table(["installation", "resource", "remaining / limit", "resets", "read", "secondary limit until", "waiting now"], b.installations.map((r) => [
-        r.installation_id,
-        r.resource,
-        new Raw(r.remaining === null
-            ? "—"
-            : `<span class="${r.deferring.length > 0 ? "overdue" : ""}">${esc(r.remaining)} / ${esc(r.limit)}</span>${r.reset_passed ? " (reset since)" : ""}`),
-        r.resets_at ?? "—",
-        `${r.observed_at} by ${r.observed_by}`,
-        r.retry_after_until ?? "—",
-        r.deferring.length > 0 ? r.deferring.join(", ") : "nothing",
-    ]), "No answer from GitHub read yet.");
-    const deferred = table(["delivery", "event", "received", "resumes", "message"], s.deliveries.deferred.map((d) => [
-        new Raw(`<code>${esc(d.delivery_id)}</code>`),
-        d.event,
-        d.received_at,
-        d.resumes_at ?? "—",
-        d.message ?? "",
-    ]), "No work deferred.");
-    return `${order}${readings}<h3>Deferred deliveries (GITHUB_BUDGET_LOW)</h3>${deferred}`;
-}
-/** The read-only status page. No forms, no actions: operators change state with the CLI. */
-function renderStatusHtml(s) {
-    const kill = s.kill_switch.paused
-        ? `<p class="alert">PAUSED since ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}: ${esc(s.kill_switch.reason)}. No dispatch, PR, comment or check is sent. Resume with <code>envelope-gate app resume</code>.</p>`
-        : `<p class="ok">Running (kill switch off${s.kill_switch.changed_at ? `, last changed ${esc(s.kill_switch.changed_at)} by ${esc(s.kill_switch.changed_by)}` : ""}).</p>`;
-    const todo = attention(s);
-    const summary = todo.length > 0
-        ? `<p class="alert" id="attention">Needs attention: ${todo.map(esc).join("; ")}.</p>`
-        : `<p class="ok" id="attention">Nothing needs attention.</p>`;
-    const sweep = s.last_sweep
-        ? `<p>${esc(s.last_sweep.at)}: ${s.last_sweep.errors.length} error(s).</p>${table(["item", "code", "message", "what to do"], s.last_sweep.errors.map((e) => [e.item, e.code, e.message, e.action]), "No errors.")}`
-        : "<p>Not yet run on this replica.</p>";
-    return `${PAGE_HEAD("envelope-gate App status")}
-<h1>envelope-gate App</h1><p>Generated ${esc(s.generated_at)} · store: ${esc(s.store)} · <a href="/status.json">JSON</a></p>
-${summary}
-<h2>Kill switch</h2>${kill}
-<h2>Runner B's budget today (${esc(s.budget.day)}, resets ${esc(s.budget.resets_at)})</h2>
-<p>Each dispatch is charged ${s.budget.charged_until_measured_minutes} minutes until GitHub's timing of its run is read; a reading is trusted ${s.budget.measurement_trusted_minutes} minutes. Configured caps: installation ${s.budget.defaults.installation.dispatchesPerDay} dispatches / ${s.budget.defaults.installation.minutesPerDay} minutes, repository ${s.budget.defaults.repository.dispatchesPerDay} / ${s.budget.defaults.repository.minutesPerDay}.</p>
-${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minutes left", "measured", "override"], s.budget.scopes.map((b) => [
-        b.scope,
-        `${b.dispatches_used} of ${b.dispatches_cap}`,
-        new Raw(b.dispatches_left === 0 ? `<span class="overdue">0</span>` : String(b.dispatches_left)),
-        `${b.minutes_charged} of ${b.minutes_cap}`,
-        b.minutes_left,
-        `${b.measured} of ${b.dispatches_used}`,
-        b.override ? `by ${b.override.by} at ${b.override.at}: ${b.override.reason}` : "—",
-    ]), "No runner-B dispatch reserved today.")}
-<h3>Last budget refusals</h3>${table(["decided", "dual run", "repository", "code", "detail"], s.budget.refusals.map((r) => [r.at ?? "—", r.dual_run, r.repository, r.code ?? "", r.detail ?? ""]), "None.")}
-<h2>Switch history</h2>${table(["#", "at", "switch", "state", "kind", "by", "reason"], s.switch_history.map((h) => [
-        h.seq,
-        h.at,
-        h.switch,
-        new Raw(`<code>${esc(h.state)}</code>`),
-        new Raw(h.kind === "revert" ? `<span class="overdue">revert</span>` : esc(h.kind)),
-        h.actor,
-        h.reason,
-    ]), "No change recorded.")}
-<h2>Webhooks arriving</h2>${intakeSection(s)}
-<h2>Failed deliveries</h2>${deliveriesTable(s.deliveries.failed, "None.")}
-<h2>Stuck deliveries</h2>${deliveriesTable(s.deliveries.stuck, "None.")}
-<h2>Deliveries held during a pause</h2>${deliveriesTable(s.deliveries.refused_paused, "None.")}
-<h2>GitHub API budget</h2>${gitHubBudgetSection(s)}
-<h2>Redelivery sweep</h2>${redeliverySection(s)}
-<h2>Installations</h2>${table(["installation", "account", "mode", "promoted"], s.installations.map((i) => [i.installation_id, i.account, i.mode, i.promoted_at ?? "—"]), "No installation has sent a webhook yet.")}
-<h2>Dual runs in flight</h2>${table(["dual run", "repository", "head", "state", "failing properties", "deadline", "minutes left"], s.dual_runs_in_flight.map((d) => [
-        d.id,
-        d.repository,
-        d.head_sha.slice(0, 12),
-        d.state,
-        d.properties.join(", "),
-        d.deadline_at,
-        d.minutes_left,
-    ]), "None.")}
-<h2>Open ledger PRs</h2>${table(["freeze", "repository", "property", "PR", "waiting for review", "expires"], s.open_ledger_prs.map((p) => [
-        p.freeze_id,
-        p.repository,
-        p.property,
-        status_link(p.pr_url, p.pr_url ?? "—"),
-        new Raw(p.reviewed ? "reviewed" : `<span class="${p.overdue ? "overdue" : ""}">${p.waiting_hours} h${p.overdue ? " — OVERDUE" : ""}</span>`),
-        p.expires_on,
-    ]), "None.")}
-<h2>Ledger PRs refused or closed by the App</h2>${table(["freeze", "repository", "property", "branch", "PR", "state", "code", "detail", "at"], s.refused_ledger_prs.map((p) => [
-        p.freeze_id,
-        p.repository,
-        p.property,
-        p.branch,
-        status_link(p.pr_url, p.pr_url ?? "—"),
-        p.state,
-        p.code,
-        p.detail ?? "",
-        p.at ?? "",
-    ]), "None.")}
-<h2>Freezes expiring within 3 days</h2>${table(["freeze", "repository", "property", "expires", "state", "days left"], s.freezes_expiring_soon.map((f) => [f.freeze_id, f.repository, f.property, f.expires_on, f.state, f.days_left]), "None.")}
-<h2>Shadow proposals (would have opened)</h2>${table(["freeze", "repository", "property", "branch", "expires", "row"], s.shadow_proposals.map((p) => [p.freeze_id, p.repository, p.property, p.branch, p.expires_on, new Raw(`<code>${esc(p.row)}</code>`)]), "None.")}
-<h2>Runs refused as runner A or B</h2><p>Gate workflow runs GitHub's API did not show to be runner A (a pull_request or pull_request_review run of the base's workflow file on the pull request's current head) or runner B (the App's own dispatch). None of them starts or decides a dual run.</p>${table(["refused", "repository", "run", "as", "event", "commit", "dual run", "code", "reason"], s.refused_runs.map((r) => [
-        r.at,
-        r.repository,
-        `${r.run_id} (attempt ${r.run_attempt})`,
-        r.role === "runner_a" ? "runner A" : "runner B",
-        r.event ?? "—",
-        (r.head_sha ?? "").slice(0, 12) || "—",
-        r.dual_run ?? "—",
-        r.code,
-        r.reason,
-    ]), "None.")}
-<h2>Envelope PRs from audit runs</h2><p>One per repository, proposed from the default branch's latest verified audit runs; it only ever adds entries. Closed with a code: the App refused or closed it (a foreign branch or PR, a push to its branch, a retarget).</p>${table(["updated", "repository", "branch", "onto", "state", "mode", "pull request", "commit", "runs", "code", "detail"], s.envelope_prs.map((e) => [
-        e.updated_at,
-        e.repository,
-        e.branch,
-        e.base,
-        e.state,
-        e.mode,
-        status_link(e.url, e.pull === null ? "—" : `#${e.pull}`),
-        (e.commit ?? "").slice(0, 12) || "—",
-        e.runs,
-        e.code ?? "—",
-        e.detail ?? "",
-    ]), "None.")}
-<h2>Audit runs</h2><p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(["recorded", "repository", "run", "branch", "commit", "state", "code", "reason"], s.audit_runs.map((a) => [
-        a.at,
-        a.repository,
-        `${a.run_id} (attempt ${a.run_attempt})`,
-        a.branch ?? "—",
-        (a.head_sha ?? "").slice(0, 12) || "—",
-        a.state,
-        a.code ?? "—",
-        a.reason ?? "",
-    ]), "None.")}
-<h2>Verified checks</h2>${table(["repository", "run", "commit", "state", "conclusion", "code"], s.verified_checks.map((c) => [
-        c.repository,
-        `${c.run_id} (attempt ${c.run_attempt})`,
-        c.head_sha.slice(0, 12),
-        c.state,
-        c.conclusion ?? "—",
-        c.code ?? "",
-    ]), "None yet.")}
-<h2>Verified commits</h2><p>The verified check per commit: the conjunction of its open pull requests, each against its current base. A check of the same name another source posted (a job token's) is listed here and never counted.</p>${table(["repository", "commit", "conclusion", "code", "pull requests", "checks of the same name from another source"], s.verified_heads.map((h) => [
-        h.repository,
-        h.head_sha.slice(0, 12),
-        h.conclusion ?? "—",
-        h.code ?? "",
-        h.pulls.map((p) => `#${p.number} into ${p.base_ref}: ${p.conclusion}`).join("; ") || "none open",
-        h.foreign_checks
-            .map((f) => `check run ${f.id} by ${f.app_slug ?? "?"} (app ${f.app_id ?? "?"}): ${f.conclusion ?? "pending"}`)
-            .join("; "),
-    ]), "None yet.")}
-<h2>Recent decisions</h2>${table(["decided", "dual run", "repository", "commit", "pull request", "check run", "outcome", "code", "detail"], s.recent_decisions.map((d) => [
-        d.decided_at ?? "—",
-        d.id,
-        d.repository,
-        status_link(d.commit_url, d.head_sha.slice(0, 12)),
-        d.pull_url ? status_link(d.pull_url, `#${d.pull_url.split("/").pop()}`) : "—",
-        status_link(d.check_run_url, d.check_run_url ? "check run" : "—"),
-        d.outcome,
-        d.code ?? "",
-        d.detail,
-    ]), "None yet.")}
-<h2>Last sweep</h2>${sweep}
-<h2>Crash-loop bound</h2><p>A replica id whose processes crashed ${s.crash_loop.limit} times within ${s.crash_loop.window_minutes} minutes does not serve until <code>envelope-gate app reset-crashes --replica ID --reason "…"</code> (or the crashes leave the window).</p>${table(["replica", "crashes in the window", "last seen alive", "next start"], s.crash_loop.replicas.map((r) => [
-        r.replica,
-        r.crashes,
-        r.last_crash_at,
-        new Raw(r.start_refused ? `<span class="overdue">refused (APP_CRASH_LOOP)</span>` : "allowed"),
-    ]), "No crash within the window.")}
-<h2>Replicas</h2>${table(["replica", "last health check"], s.replicas.map((r) => [r.replica_id, r.last_health_check]), "No replica has answered /healthz yet.")}
-</body></html>`;
-}
-/** The page served when the store cannot be read: what failed and what to do, never a raw JSON body. */
-/** The page served when the status could not be built: a store outage, or (any other code) a bug, said as such. */
-function renderStoreDownHtml(generatedAt, storeLabel, error) {
-    if (error.code !== "STORE_UNAVAILABLE") {
-        return `${PAGE_HEAD("envelope-gate App status: not built")}
-<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
-<p class="alert" id="attention">The status page could not be built (${esc(error.code)}): ${esc(error.message)}</p>
-<p>What to do: ${esc((0,errors/* hintOf */.$z)(error.code))}</p>
-</body></html>`;
-    }
-    return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
-<h1>envelope-gate App</h1><p>Generated ${esc(generatedAt)} · store: ${esc(storeLabel)}</p>
-<p class="alert" id="attention">The store is unavailable (${esc(error.code)}): ${esc(error.message)}</p>
-<p>While the store is down nothing is decided or sent: webhooks are answered 503 (GitHub shows them as failed; once the store is back,
-the App's redelivery sweep asks GitHub to deliver them again), and every request to GitHub is refused because the kill switch cannot be read.</p>
-<p>What to do: check the database named above is running and reachable from this host, and <a href="/healthz">/healthz</a>, which says
-which check fails. This page shows the App's state again as soon as the store answers.</p>
-</body></html>`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/payload-shape.ts
@@ -6657,7 +6975,7 @@ function signatureMatches(macs, header) {
 function signPayload(secret, body) {
     return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
-function header(req, name) {
+function webhook_header(req, name) {
     const v = req.headers[name];
     return typeof v === "string" && v.trim() !== "" ? v : null;
 }
@@ -6685,8 +7003,8 @@ class WebhookIntake {
     async handle(req, res) {
         const now = this.service.clock.now();
         this.stats.last_request_at = now;
-        const delivery = header(req, "x-github-delivery");
-        const event = header(req, "x-github-event");
+        const delivery = webhook_header(req, "x-github-delivery");
+        const event = webhook_header(req, "x-github-event");
         const refuse = (code, message, extra = {}, close = false) => {
             this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
             this.stats.last_refused = { at: now, code, message, delivery };
@@ -6701,7 +7019,7 @@ class WebhookIntake {
         if (declared > MAX_BODY_BYTES) {
             return refuse("WEBHOOK_BODY_TOO_LARGE", `Content-Length ${declared} is over GitHub's 25 MB cap; the body was not read`, {}, true);
         }
-        const signature = header(req, "x-hub-signature-256");
+        const signature = webhook_header(req, "x-hub-signature-256");
         if (signature === null || !SIGNATURE.test(signature)) {
             return refuse("WEBHOOK_SIGNATURE_INVALID", "X-Hub-Signature-256 is missing or not sha256=<64 hex>; the body was not read", {}, true);
         }
@@ -6775,7 +7093,12 @@ class WebhookIntake {
 
 
 function sendHtml(res, status, html) {
-    res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.writeHead(status, {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": STATUS_PAGE_CSP,
+        "x-content-type-options": "nosniff",
+    });
     res.end(html);
 }
 /**
@@ -6813,13 +7136,13 @@ function createAppServer(options) {
                 });
                 if (url.pathname === "/status.json")
                     return sendJson(res, 200, snapshot);
-                return sendHtml(res, 200, renderStatusHtml(snapshot));
+                return sendHtml(res, 200, renderStatusHtml(snapshot, now));
             }
             catch (err) {
                 const gate = shellRefusal(err, "build the status page");
                 if (url.pathname === "/status.json")
                     return sendJson(res, 503, { error: gate.toJSON() });
-                return sendHtml(res, 503, renderStoreDownHtml(new Date(now).toISOString(), options.storeLabel, gate));
+                return sendHtml(res, 503, renderStoreDownHtml(now, options.storeLabel, gate));
             }
         }
         const one = /^\/status\/deliveries\/([^/]+)\.json$/.exec(url.pathname);
@@ -8147,7 +8470,7 @@ var suggest = __webpack_require__(2085);
 
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 const AUDIT_MODE = "audit";
-/** A repository without an envelope starts from the Action's starter (docs/authoring.md, *Record*). */
+/** A repository without an envelope starts from the Action's starter (docs/authoring.md, "The adoption path"). */
 
 function envelope_proposal_unavailable(message) {
     throw new errors/* Refusal */.P_("AUDIT_EVIDENCE_UNAVAILABLE", message, {
@@ -10983,7 +11306,7 @@ async function startApp(config, options = {}) {
     const server = createAppServer({
         service,
         secrets: config.webhookSecrets,
-        storeLabel,
+        storeLabel: publicStoreLabel(config.store),
         reviewAlertMs: config.reviewAlertMs,
         githubApiUrl: config.githubApiUrl,
         crashBound: options.crashBound ?? crashBoundFromEnv({}),
@@ -11181,6 +11504,57 @@ const SUBCOMMANDS = {
         scope: "store",
     },
 };
+const REASON = { reason: { type: "string" } };
+const INSTALLATION = { installation: { type: "string" } };
+/**
+ * Each app subcommand's flags and, for budget and redelivery, the action word that comes first
+ * (default `show`): what the subcommands parse with, and what parseAppArgs checks a command line
+ * against without running it.
+ */
+const APP_ARGS = {
+    start: { options: {} },
+    pause: { options: REASON },
+    resume: { options: REASON },
+    status: { options: {} },
+    budget: {
+        options: {
+            installation: { type: "string" },
+            repository: { type: "string" },
+            "dispatches-per-day": { type: "string" },
+            "minutes-per-day": { type: "string" },
+            reason: { type: "string" },
+        },
+        actions: ["show", "set", "clear"],
+    },
+    promote: { options: INSTALLATION },
+    demote: { options: INSTALLATION },
+    manifest: { options: { url: { type: "string" }, name: { type: "string" } } },
+    retry: { options: { delivery: { type: "string" } } },
+    redelivery: { options: REASON, actions: ["show", "on", "off"] },
+    "reset-crashes": { options: RESET_CRASHES_OPTIONS },
+};
+/**
+ * Checks an `app` command line as the subcommands parse it, running nothing: an unknown subcommand,
+ * action or flag is a usage error (`usage` throws) or parseArgs's own ERR_PARSE_ARGS_* error.
+ */
+function parseAppArgs(args, usage) {
+    if (args[0] === "--help" || args[0] === "-h" || args[0] === "help")
+        return;
+    const [sub = "start", ...rest] = args;
+    const spec = APP_ARGS[sub];
+    if (spec === undefined)
+        usage(`unknown app command "${sub}" (${Object.keys(APP_ARGS).join(", ")})`);
+    if (wantsHelp(rest))
+        return;
+    let flags = rest;
+    if (spec.actions !== undefined) {
+        const [action = "show", ...after] = rest;
+        if (!spec.actions.includes(action))
+            usage(`unknown ${sub} action "${action}" (${spec.actions.join(", ")})`);
+        flags = after;
+    }
+    (0,external_node_util_.parseArgs)({ args: flags, options: spec.options, strict: true, allowPositionals: false });
+}
 function appHelp(sub) {
     const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
     const scope = sub === null ? "server" : SUBCOMMANDS[sub].scope;
@@ -11265,7 +11639,7 @@ async function start(args, usage) {
     return 0;
 }
 async function killSwitch(which, args, usage) {
-    const { values } = (0,external_node_util_.parseArgs)({ args, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: APP_ARGS[which].options, strict: true, allowPositionals: false });
     if (!values.reason?.trim())
         usage(`${which} needs --reason "why" (it is recorded in the switch history)`);
     const settings = storeConfigFromEnv(process.env);
@@ -11303,18 +11677,7 @@ async function cli_status(args) {
 }
 async function budget(args, usage) {
     const [action = "show", ...rest] = args;
-    const { values } = (0,external_node_util_.parseArgs)({
-        args: rest,
-        options: {
-            installation: { type: "string" },
-            repository: { type: "string" },
-            "dispatches-per-day": { type: "string" },
-            "minutes-per-day": { type: "string" },
-            reason: { type: "string" },
-        },
-        strict: true,
-        allowPositionals: false,
-    });
+    const { values } = (0,external_node_util_.parseArgs)({ args: rest, options: APP_ARGS.budget.options, strict: true, allowPositionals: false });
     const policy = budgetPolicyFromEnv(process.env);
     const store = await openStore(storeConfigFromEnv(process.env), Date.now());
     try {
@@ -11354,7 +11717,7 @@ async function budget(args, usage) {
     }
 }
 async function promote(which, args, usage) {
-    const { values } = (0,external_node_util_.parseArgs)({ args, options: { installation: { type: "string" } }, strict: true, allowPositionals: false });
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: APP_ARGS[which].options, strict: true, allowPositionals: false });
     if (!values.installation || !/^\d+$/.test(values.installation))
         usage(`${which} needs --installation <numeric id>`);
     const id = Number(values.installation);
@@ -11376,19 +11739,14 @@ async function promote(which, args, usage) {
     }
 }
 async function manifest(args, usage) {
-    const { values } = (0,external_node_util_.parseArgs)({
-        args,
-        options: { url: { type: "string" }, name: { type: "string" } },
-        strict: true,
-        allowPositionals: false,
-    });
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: APP_ARGS.manifest.options, strict: true, allowPositionals: false });
     if (!values.url || !/^https?:\/\//.test(values.url))
         usage("manifest needs --url https://where-the-app-listens");
     process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");
     return 0;
 }
 async function cli_retry(args, usage) {
-    const { values } = (0,external_node_util_.parseArgs)({ args, options: { delivery: { type: "string" } }, strict: true, allowPositionals: false });
+    const { values } = (0,external_node_util_.parseArgs)({ args, options: APP_ARGS.retry.options, strict: true, allowPositionals: false });
     if (!values.delivery?.trim())
         usage("retry needs --delivery ID (the X-GitHub-Delivery id on the status page)");
     const id = values.delivery.trim();
@@ -11410,7 +11768,7 @@ async function cli_retry(args, usage) {
 }
 async function redelivery(args, usage) {
     const [action = "show", ...rest] = args;
-    const { values } = (0,external_node_util_.parseArgs)({ args: rest, options: { reason: { type: "string" } }, strict: true, allowPositionals: false });
+    const { values } = (0,external_node_util_.parseArgs)({ args: rest, options: APP_ARGS.redelivery.options, strict: true, allowPositionals: false });
     const store = await openStore(storeConfigFromEnv(process.env), Date.now());
     try {
         if (action === "show") {
