@@ -11,8 +11,10 @@ import { ENVELOPE_LOG_OPTIONS } from "../check/options.js";
 import { logEndEvents, logOnDisk, takeResultFileRequest, writeCliResult, type CliResult } from "../check/result.js";
 import { formatReportText } from "./format.js";
 import { writeStdout } from "../check/output.js";
+import { PRODUCT, VERSION } from "../core/version.js";
 
-const USAGE = `usage:
+const USAGE = `${PRODUCT}
+usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
@@ -21,6 +23,7 @@ const USAGE = `usage:
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
+  envelope-gate --version      prints "${PRODUCT}" (also: -V, version)
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate
 every command answers --help (or -h) with its own usage`;
@@ -146,7 +149,7 @@ async function check(args: string[], said: Said): Promise<number> {
     scratch: absolute(values.scratch),
   });
   said.report = report;
-  await writeStdout(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
+  await writeStdout(values.format === "json" ? JSON.stringify({ ...report, envelope_gate_version: VERSION }) + "\n" : formatReportText(report), "the check report");
   return exitCodeFor(report.verdict);
 }
 
@@ -229,6 +232,10 @@ export async function main(argv: string[]): Promise<number> {
   // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
   const resultFile = takeResultFileRequest();
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-V" || name === "version") {
+    process.stdout.write(`${PRODUCT}\n`);
+    return EXIT_CODES.pass;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(USAGE + "\n");
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.pass;

@@ -28,6 +28,7 @@ import { readOnlyDevices, UNPRIVILEGED_DEVICES, type Devices } from "./devices.j
 import { homes } from "./host-paths.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail, type PathView } from "./jail.js";
 import { LogWriter, openLog } from "./log-writer.js";
+import { VERSION } from "../core/version.js";
 import { HOSTNAME_KEYS, JAIL_HOSTNAME, runnerIdentity } from "./machine-identity.js";
 import { Merger } from "./merge.js";
 import { PRELOAD_CONFIG_NAME, PRELOAD_FILE_NAME, mergeNodeOptions } from "./protocol.js";
@@ -341,6 +342,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     envelope_hash: envelope.hash,
     runner,
     started_at: new Date().toISOString(),
+    envelope_gate: VERSION,
     observers,
     ...(recorder !== null ? { recorder: recorder.meta } : {}),
     network_enforced: true,
