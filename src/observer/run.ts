@@ -84,6 +84,8 @@ interface RunOptions {
   recorder?: string | undefined;
   /** Filled as the run goes, for the CLI's own lines (src/observer/cli.ts); never read here. */
   facts?: RunFacts | undefined;
+  /** Told once, when the command itself (not the canary) is under way in the jail (Stage.onCommandStarted). */
+  onCommandStarted?: (() => void) | undefined;
 }
 
 /** What the CLI says about a run: filled by runObserved as each fact becomes known. */
@@ -153,7 +155,7 @@ export async function runObserved(options: RunOptions): Promise<number> {
     await runCanary(plan, log, control);
     // After the self-check, before the command can run: the protected entries as they are.
     const effects = watchEffects(plan.effects);
-    outcome = { exitCode: await runMain(plan, log, control, options.facts, effects) };
+    outcome = { exitCode: await runMain(plan, log, control, options, effects) };
   } catch (err) {
     outcome = { error: err };
   } finally {
@@ -501,7 +503,7 @@ async function runMain(
   plan: RunPlan,
   log: LogWriter,
   control: RunControl,
-  facts: RunFacts | undefined,
+  { facts, onCommandStarted }: Pick<RunOptions, "facts" | "onCommandStarted">,
   effects: EffectsWatch,
 ): Promise<number> {
   await effectsReady(effects);
@@ -517,6 +519,7 @@ async function runMain(
     ...plan.stage,
     quiet: false,
     merger: stageMerger(plan, false, (e) => log.write(e)),
+    onCommandStarted,
   }));
   control.throwIfInterrupted();
   // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
