@@ -389,7 +389,10 @@ async function machineId(): Promise<string | null> {
 }
 
 export async function runnerIdentity(
-  fields: Omit<RunnerIdentity, "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone" | "envelope_gate_version">,
+  fields: Omit<
+    RunnerIdentity,
+    "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone" | "envelope_gate_version"
+  >,
 ): Promise<RunnerIdentity> {
   const options = Intl.DateTimeFormat().resolvedOptions();
   return {

@@ -169,7 +169,10 @@ async function check(args: string[], said: Said): Promise<number> {
     scratch: absolute(values.scratch),
   });
   said.report = report;
-  await writeStdout(values.format === "json" ? JSON.stringify({ ...report, envelope_gate_version: VERSION }) + "\n" : formatReportText(report), "the check report");
+  await writeStdout(
+    values.format === "json" ? JSON.stringify({ ...report, envelope_gate_version: VERSION }) + "\n" : formatReportText(report),
+    "the check report",
+  );
   return exitCodeFor(report.verdict);
 }
 

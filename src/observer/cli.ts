@@ -9,6 +9,9 @@ import { runObserved, type RunFacts } from "./run.js";
 /** How many withheld key names the stderr line shows before it says "and N more". */
 export const WITHHELD_SHOWN = 20;
 
+/** How much of the command the jail-up line shows before it cuts with "…". */
+const JAIL_UP_COMMAND_CHARS = 200;
+
 /** How often, at most, the progress line is redrawn when stderr is a terminal. */
 const PROGRESS_MS = 1000;
 
@@ -36,7 +39,7 @@ export function recorderLine(r: { name: string; fallback?: string; asked: string
  * command prints at its end, so a person (or a script reading stderr) knows the jail is up.
  */
 export function jailUpLine(command: string[], recorder: RunFacts["recorder"]): string {
-  const words = command.map((w) => plainText(shellWord(w))).join(" ");
+  const words = plainText(command.map(shellWord).join(" "), JAIL_UP_COMMAND_CHARS);
   return `envelope-gate run: the jail is up, running ${words} (recorder: ${recorder?.name ?? "none, Node hooks only"})\n`;
 }
 

@@ -99,7 +99,21 @@ function runUntilJailUp(s: Sandbox, flags: string[]): Promise<Watched> {
   const waiter = `const fs = require("node:fs"); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write("released\\n"); } }, 20);`;
   const child = spawn(
     process.execPath,
-    [CLI, "run", "--envelope", s.envelope, "--observer", logPathOf(s), "--workspace", s.workspace, ...flags, "--", process.execPath, "-e", waiter],
+    [
+      CLI,
+      "run",
+      "--envelope",
+      s.envelope,
+      "--observer",
+      logPathOf(s),
+      "--workspace",
+      s.workspace,
+      ...flags,
+      "--",
+      process.execPath,
+      "-e",
+      waiter,
+    ],
     { cwd: s.workspace, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: s.home }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
@@ -125,7 +139,13 @@ describe.skipIf(!JAIL_AVAILABLE)("run says the jail is up while the command runs
     expect(r.stderrWhenReleased).not.toBeNull();
     const said = (r.stderrWhenReleased ?? "").split("\n").filter((l) => l.startsWith("envelope-gate run: the jail is up"));
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(new RegExp(`^envelope-gate run: the jail is up, running ${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} -e '.*' \\(recorder: (ebpf|strace)\\)$`));
+    expect(said[0]).toMatch(
+      new RegExp(
+        `^envelope-gate run: the jail is up, running ${process.execPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} -e '.*… \\(recorder: (ebpf|strace)\\)$`,
+      ),
+    );
+    // A long command is cut (the waiter's script is): the line stays one line of reasonable length.
+    expect((said[0] ?? "").length).toBeLessThan(300);
     // The closing line came after it, once the command had ended.
     expect(r.stderrWhenReleased).not.toMatch(/envelope-gate run: log /);
     expect(r.stderr).toMatch(/envelope-gate run: log .*, the command exited 0/);

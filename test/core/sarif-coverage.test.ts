@@ -101,7 +101,14 @@ describe("buildSarif", () => {
       v("undeclared_env", "K[a](0)\\[b](https://evil.example)"),
       v("undeclared_host", "evil.example\u202e:443\nfixed: nothing to do"),
     ];
-    const sarif = buildSarif({ violations: hostile, checkName: "c", envelope, workspace: "/w/repo", logName: "observer.jsonl", toolVersion: VERSION }) as {
+    const sarif = buildSarif({
+      violations: hostile,
+      checkName: "c",
+      envelope,
+      workspace: "/w/repo",
+      logName: "observer.jsonl",
+      toolVersion: VERSION,
+    }) as {
       runs: { results: { message: { text: string } }[] }[];
     };
     const messages = sarif.runs[0]!.results.map((r) => r.message.text);

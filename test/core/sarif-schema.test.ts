@@ -49,7 +49,14 @@ const EVERY_RULE: Violation[] = [
 ];
 
 function sarifOf(violations: Violation[], envelope: typeof ENVELOPE | null = ENVELOPE): Sarif {
-  const doc = buildSarif({ violations, checkName: "envelope-gate", envelope, workspace: "/w/repo", logName: "observer.jsonl", toolVersion: VERSION });
+  const doc = buildSarif({
+    violations,
+    checkName: "envelope-gate",
+    envelope,
+    workspace: "/w/repo",
+    logName: "observer.jsonl",
+    toolVersion: VERSION,
+  });
   // Through JSON, as the file is written and read.
   return JSON.parse(JSON.stringify(doc)) as Sarif;
 }
