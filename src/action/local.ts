@@ -2,6 +2,7 @@
  * The Action's local I/O: running the patch under the observer, reading what it produced,
  * running property commands, writing the evidence bundle. Decisions stay in src/core.
  */
+import { VERSION } from "../core/version.js";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync } from "node:fs";
@@ -393,7 +394,10 @@ async function machineId(): Promise<string | null> {
 }
 
 export async function runnerIdentity(
-  fields: Omit<RunnerIdentity, "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone">,
+  fields: Omit<
+    RunnerIdentity,
+    "runner_name" | "machine_id" | "os" | "arch" | "cpus" | "cpu_model" | "locale" | "timezone" | "envelope_gate_version"
+  >,
 ): Promise<RunnerIdentity> {
   const options = Intl.DateTimeFormat().resolvedOptions();
   return {
@@ -405,6 +409,7 @@ export async function runnerIdentity(
     cpu_model: cpus()[0]?.model ?? null,
     locale: process.env.LC_ALL || process.env.LANG || options.locale || null,
     timezone: process.env.TZ || options.timeZone || null,
+    envelope_gate_version: VERSION,
     ...fields,
   };
 }

@@ -8,6 +8,7 @@
  * run, the properties), kept in `Known` as it is reached so an error at any point still reports
  * what came before it; `verdictOf` makes the verdict of them and `publish` reports it.
  */
+import { VERSION } from "../core/version.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { capAnnotations, ledgerAnnotations, propertyAnnotations, violationAnnotations, type CheckAnnotation } from "../core/annotations.js";
@@ -857,6 +858,7 @@ async function describeJudgedLog(
       workspace: foldPath(settings.workspace) ?? settings.workspace,
       logName: EVIDENCE_FILES.observerLog,
       otherLogs: new Map((breach?.violations ?? []).map((v) => [v, `property ${breach?.property ?? ""}'s log`] as const)),
+      toolVersion: VERSION,
     }),
   );
   let coverage: Coverage | null = null;

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { errnoOf, Refusal } from "../core/errors.js";
-import { formatDigestLine } from "../core/envelope.js";
+import { formatDigestLine, loadEnvelope } from "../core/envelope.js";
+import { plainText } from "../core/markdown.js";
 import { EXIT_CODES, exitCodeFor, reportFromError, type CheckReport } from "../core/verdict.js";
 import { runCheck } from "../check/check.js";
 import { readVerifiedEnvelope } from "../check/files.js";
@@ -12,8 +13,10 @@ import { logEndEvents, logOnDisk, takeResultFileRequest, writeCliResult, type Cl
 import { formatReportText } from "./format.js";
 import { writeStdout } from "../check/output.js";
 import type { ReportedRun } from "../observer/cli.js";
+import { PRODUCT, VERSION } from "../core/version.js";
 
-const USAGE = `usage:
+const USAGE = `${PRODUCT}
+usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
@@ -22,6 +25,7 @@ const USAGE = `usage:
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
   envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
+  envelope-gate --version      prints "${PRODUCT}" (also: -V, version)
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate
 every command answers --help (or -h) with its own usage`;
@@ -29,7 +33,9 @@ every command answers --help (or -h) with its own usage`;
 /** Each subcommand's usage, printed on stdout with exit 0 for `<command> --help` or `-h`. */
 export const COMMAND_HELP: Record<string, string> = {
   hash: `usage: envelope-gate hash <envelope.json>
-  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.`,
+  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.
+  A file that is not a valid envelope still gets its digest (exit 0), with a warning on stderr
+  naming the problem (ENVELOPE_INVALID), which verify and check would refuse it for.`,
   verify: `usage: envelope-gate verify --envelope E [--sha256 F]
   Checks the envelope against its pinned digest (F, default E.sha256) and its schema.`,
   check: `usage: envelope-gate check --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
@@ -52,9 +58,10 @@ export const COMMAND_HELP: Record<string, string> = {
   --recorder R      the process recorder: auto (default; the eBPF recorder when it can start,
                     else strace, said on stderr), ebpf (refuses when it cannot start: needs
                     root or passwordless sudo), strace. Default from ENVELOPE_GATE_RECORDER
-  On stderr it says which of your environment keys the command did not get, and ends with one
-  line: the log, the number of events, and the check to run next. On a terminal it shows the
-  events so far while the command runs.
+  On stderr it says when the jail is up and the command has started ("the jail is up, running
+  CMD (recorder: R)"), then, after the command, which of your environment keys the command did
+  not get, and ends with one line: the log, the number of events, and the check to run next. On a
+  terminal it shows the events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
   suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
        envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
@@ -109,7 +116,23 @@ async function hash(args: string[]): Promise<number> {
     throw new Refusal(code, `envelope ${file} cannot be read (${errnoOf(err) ?? String(err)})`, { file });
   }
   await writeStdout(formatDigestLine(bytes, basename(file)), "the digest line");
+  warnIfNotAnEnvelope(bytes, file);
   return EXIT_CODES.pass;
+}
+
+/**
+ * hash digests bytes, so it still prints the digest of a file that is no valid envelope (one being
+ * drafted), but says on stderr what `verify` and `check` will refuse it for. Exit status unchanged.
+ */
+function warnIfNotAnEnvelope(bytes: Uint8Array, file: string): void {
+  try {
+    loadEnvelope(bytes, file);
+  } catch (err) {
+    if (!(err instanceof Refusal) || err.code !== "ENVELOPE_INVALID") throw err;
+    const lines = [`envelope-gate: warning: ${file} is not a valid envelope (ENVELOPE_INVALID): ${err.message}`];
+    if (err.hint !== undefined) lines.push(`  what to do: ${err.hint}`);
+    process.stderr.write(lines.map((l) => plainText(l)).join("\n") + "\n");
+  }
 }
 
 function parseVerify(args: string[]): { envelope: string; sha256: string | undefined } {
@@ -164,7 +187,10 @@ async function check(args: string[], said: Said): Promise<number> {
     scratch: absolute(values.scratch),
   });
   said.report = report;
-  await writeStdout(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
+  await writeStdout(
+    values.format === "json" ? JSON.stringify({ ...report, envelope_gate_version: VERSION }) + "\n" : formatReportText(report),
+    "the check report",
+  );
   return exitCodeFor(report.verdict);
 }
 
@@ -283,6 +309,10 @@ export async function main(argv: string[]): Promise<number> {
   // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
   const resultFile = takeResultFileRequest();
   const [name, ...rest] = argv;
+  if (name === "--version" || name === "-V" || name === "version") {
+    process.stdout.write(`${PRODUCT}\n`);
+    return EXIT_CODES.pass;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(USAGE + "\n");
     return name === undefined ? EXIT_CODES.usage : EXIT_CODES.pass;

@@ -1,3 +1,4 @@
+import { PRODUCT } from "./version.js";
 import { clipMarkdown, mdCode, mdFence, mdLink, mdText } from "./markdown.js";
 import type { DualRun, LedgerPr } from "./app-records.js";
 import type { PropertyComparison } from "./compare.js";
@@ -7,6 +8,9 @@ import type { PropertyComparison } from "./compare.js";
  * names, results, runner cells and details come from runner A's bundle, which the pull request's
  * job produced: each goes through ../core/markdown.ts where it is interpolated.
  */
+
+/** The summary's last line: which release compared the runs. */
+const COMPARED_BY = `Compared by ${PRODUCT}.`;
 
 /** GitHub's limit on a check run's summary and text. */
 const MAX_OUTPUT = 65_000;
@@ -56,6 +60,8 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
       ...lines.map((x) => `- ${x}`),
       "",
       runs,
+      "",
+      COMPARED_BY,
     ].join("\n");
     const shadowText =
       mode === "shadow"
@@ -100,6 +106,8 @@ export function dualRunCheck(checkName: string, dual: DualRun, proposals: string
     "The failing property keeps failing.",
     "",
     runs,
+    "",
+    COMPARED_BY,
   ].join("\n");
   return {
     ...common,

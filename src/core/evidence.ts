@@ -130,6 +130,8 @@ export interface RunnerIdentity {
   dual_run_id: string | null;
   envelope_hash: string | null;
   envelope_id: string | null;
+  /** The release that wrote the bundle (src/core/version.ts); absent in bundles from before 1.0.0. */
+  envelope_gate_version?: string;
   /** The Action's input mode; absent in bundles written before audit mode (they are enforce runs). */
   mode?: "enforce" | "audit";
   /**

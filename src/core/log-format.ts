@@ -170,6 +170,8 @@ export interface MetaLine {
   started_at: string;
   observers: ("node" | "process")[];
   seq?: 0;
+  /** The release that recorded the log (src/core/version.ts); absent in logs from before 1.0.0. */
+  envelope_gate?: string;
   [field: string]: unknown;
 }
 

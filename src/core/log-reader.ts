@@ -901,6 +901,7 @@ export class LogEvaluator {
     if (this.rootsOf !== null) this.setRoots(this.rootsOf(obj));
     this.checkWithheld(obj.withheld);
     this.checkRecorder(obj.recorder);
+    this.checkReleaseName(obj.envelope_gate);
     const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
     if (typeof protectedSet === "string") this.malformed(protectedSet, 1);
     this.protectedPathBytes = protectedSet.paths.map((p) => Buffer.from(p, "utf8"));
@@ -934,6 +935,14 @@ export class LogEvaluator {
       ((recorder as Json).fallback === undefined ||
         ((recorder as Json).name === "strace" && typeof (recorder as Json).fallback === "string" && (recorder as Json).fallback !== ""));
     if (!ok) this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+  }
+
+  /** `meta.envelope_gate` (optional): the release that recorded the log, a semantic version without a "v". */
+  private checkReleaseName(release: unknown): void {
+    if (release === undefined) return;
+    if (typeof release !== "string" || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(release)) {
+      this.malformed(`meta "envelope_gate" must be the release that recorded the log, a version such as "1.0.0"`, 1);
+    }
   }
 
   /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */

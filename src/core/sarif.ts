@@ -21,6 +21,29 @@ export const SARIF_TOOL_NAME = "envelope-gate";
 /** The key of each result's partialFingerprints: the violation id's hash, stable across runs. */
 const SARIF_FINGERPRINT_KEY = "envelopeGateViolation/v1";
 
+/** Where the rules are documented: the release branch's docs, each rule under its own heading. */
+const RULES_DOC = "https://github.com/envelope-gate/envelope-gate/blob/v1/docs/formats.md";
+
+/**
+ * GitHub code scanning's `security-severity` per rule (a number 0.0 to 10.0 as a string: over 9.0
+ * critical, 7.0 to 8.9 high, 4.0 to 6.9 medium; docs/formats.md, SARIF, has the table and why).
+ */
+export const SECURITY_SEVERITY: Record<ViolationRule, string> = {
+  forbidden_syscall: "9.5",
+  write_protected: "8.5",
+  write_outside_root: "8.0",
+  network_denied: "8.0",
+  undeclared_host: "7.5",
+  undeclared_command: "7.0",
+  undeclared_env: "6.0",
+  undeclared_tool: "5.5",
+};
+
+/** The rule's documentation: its heading `Rule \`<rule>\`` in docs/formats.md, as GitHub anchors it. */
+export function ruleHelpUri(rule: ViolationRule): string {
+  return `${RULES_DOC}#rule-${rule}`;
+}
+
 const RULE_TEXT: Record<ViolationRule, { name: string; short: string; help: string }> = {
   write_outside_root: {
     name: "WriteOutsideRoot",
@@ -78,7 +101,8 @@ interface SarifInput {
   logName: string;
   /** Violations counted in another log (a property command's own run), with that log's name. */
   otherLogs?: ReadonlyMap<Violation, string>;
-  toolVersion?: string;
+  /** The release that judged the run (src/core/version.ts): `tool.driver.version`. */
+  toolVersion: string;
 }
 
 /** Relative repository path of a path under the workspace, or null. */
@@ -110,9 +134,14 @@ export function buildSarif(input: SarifInput): Record<string, unknown> {
       name: t.name,
       shortDescription: { text: t.short },
       fullDescription: { text: t.help },
+      helpUri: ruleHelpUri(id),
       help: { text: t.help, markdown: t.help },
       defaultConfiguration: { level: "error" },
-      properties: { tags: ["security", "envelope-gate"], envelope_key: RULE_ENVELOPE_KEY[id] },
+      properties: {
+        tags: ["security", "envelope-gate"],
+        "security-severity": SECURITY_SEVERITY[id],
+        envelope_key: RULE_ENVELOPE_KEY[id],
+      },
     };
   });
   const results = input.violations.map((v) => {
@@ -156,7 +185,7 @@ export function buildSarif(input: SarifInput): Record<string, unknown> {
           driver: {
             name: SARIF_TOOL_NAME,
             informationUri: "https://github.com/envelope-gate/envelope-gate",
-            ...(input.toolVersion !== undefined ? { version: input.toolVersion } : {}),
+            version: input.toolVersion,
             rules,
           },
         },

@@ -6,6 +6,7 @@
  * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
  * around them is ours. Nothing escaped is escaped again.
  */
+import { PRODUCT } from "./version.js";
 import { describeViolationParts, RULE_ENVELOPE_KEY } from "./annotations.js";
 import type { Coverage } from "./coverage.js";
 import { FOOTPRINT_CLASSES, FOOTPRINT_CLASS_LABEL, newCount, type FootprintFile } from "./footprint.js";
@@ -229,8 +230,12 @@ function render(input: SummaryInput, limit: number): string {
     );
   for (const note of input.notes) out.push(`> ${cell(note)}`, "");
   if (input.links.length > 0) out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
+  out.push(JUDGED_BY, "");
   return out.join("\n");
 }
+
+/** The summary's last line: which release judged the run, so a reader can say what judged them. */
+export const JUDGED_BY = `Judged by ${PRODUCT}.`;
 
 /** Renders with tables shortened until the text fits `maxChars`; past that, cut at a line boundary. */
 function fitted(renderAt: (limit: number) => string, maxChars: number, tail: string): string {
@@ -247,7 +252,7 @@ export function renderSummary(input: SummaryInput, maxChars = MAX_SUMMARY_CHARS)
   return fitted(
     (limit) => render(input, limit),
     maxChars,
-    "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n",
+    `\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n\n${JUDGED_BY}\n`,
   );
 }
 

@@ -2,11 +2,15 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { errnoOf } from "../core/errors.js";
+import { plainText } from "../core/markdown.js";
 import { ENVELOPE_LOG_OPTIONS, RUN_ONLY_OPTIONS } from "../check/options.js";
 import { runObserved, type RunFacts } from "./run.js";
 
 /** How many withheld key names the stderr line shows before it says "and N more". */
 export const WITHHELD_SHOWN = 20;
+
+/** How much of the command the jail-up line shows before it cuts with "…". */
+const JAIL_UP_COMMAND_CHARS = 200;
 
 /** How often, at most, the progress line is redrawn when stderr is a terminal. */
 const PROGRESS_MS = 1000;
@@ -28,6 +32,15 @@ export function withheldLine(keys: string[]): string {
 export function recorderLine(r: { name: string; fallback?: string; asked: string }): string {
   if (r.fallback !== undefined) return `envelope-gate run: recorder strace (auto: the eBPF recorder cannot start: ${r.fallback})\n`;
   return `envelope-gate run: recorder ${r.name}${r.asked === "auto" ? " (auto)" : ""}\n`;
+}
+
+/**
+ * The line said while the command runs, once it is under way in the jail: before anything the
+ * command prints at its end, so a person (or a script reading stderr) knows the jail is up.
+ */
+export function jailUpLine(command: string[], recorder: RunFacts["recorder"]): string {
+  const words = plainText(command.map(shellWord).join(" "), JAIL_UP_COMMAND_CHARS);
+  return `envelope-gate run: the jail is up, running ${words} (recorder: ${recorder?.name ?? "none, Node hooks only"})\n`;
 }
 
 /** What runAndReport needs: run's flags, parsed. */
@@ -130,6 +143,10 @@ export async function runAndReport(values: ReportedRun): Promise<number> {
       recorder: values.recorder,
       command: values.command,
       facts,
+      onCommandStarted: () => {
+        if (drawn) process.stderr.write("\r\x1b[K");
+        process.stderr.write(jailUpLine(values.command, facts.recorder));
+      },
     });
   } finally {
     if (progress !== null) clearInterval(progress);

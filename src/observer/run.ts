@@ -28,6 +28,7 @@ import { readOnlyDevices, UNPRIVILEGED_DEVICES, type Devices } from "./devices.j
 import { homes } from "./host-paths.js";
 import { BWRAP_ENV, planJail, probeJail, type Jail, type PathView } from "./jail.js";
 import { LogWriter, openLog } from "./log-writer.js";
+import { VERSION } from "../core/version.js";
 import { HOSTNAME_KEYS, JAIL_HOSTNAME, runnerIdentity } from "./machine-identity.js";
 import { Merger } from "./merge.js";
 import { PRELOAD_CONFIG_NAME, PRELOAD_FILE_NAME, mergeNodeOptions } from "./protocol.js";
@@ -83,6 +84,8 @@ interface RunOptions {
   recorder?: string | undefined;
   /** Filled as the run goes, for the CLI's own lines (src/observer/cli.ts); never read here. */
   facts?: RunFacts | undefined;
+  /** Told once, when the command itself (not the canary) is under way in the jail (Stage.onCommandStarted). */
+  onCommandStarted?: (() => void) | undefined;
 }
 
 /** What the CLI says about a run: filled by runObserved as each fact becomes known. */
@@ -152,7 +155,7 @@ export async function runObserved(options: RunOptions): Promise<number> {
     await runCanary(plan, log, control);
     // After the self-check, before the command can run: the protected entries as they are.
     const effects = watchEffects(plan.effects);
-    outcome = { exitCode: await runMain(plan, log, control, options.facts, effects) };
+    outcome = { exitCode: await runMain(plan, log, control, options, effects) };
   } catch (err) {
     outcome = { error: err };
   } finally {
@@ -341,6 +344,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     envelope_hash: envelope.hash,
     runner,
     started_at: new Date().toISOString(),
+    envelope_gate: VERSION,
     observers,
     ...(recorder !== null ? { recorder: recorder.meta } : {}),
     network_enforced: true,
@@ -499,7 +503,7 @@ async function runMain(
   plan: RunPlan,
   log: LogWriter,
   control: RunControl,
-  facts: RunFacts | undefined,
+  { facts, onCommandStarted }: Pick<RunOptions, "facts" | "onCommandStarted">,
   effects: EffectsWatch,
 ): Promise<number> {
   await effectsReady(effects);
@@ -515,6 +519,7 @@ async function runMain(
     ...plan.stage,
     quiet: false,
     merger: stageMerger(plan, false, (e) => log.write(e)),
+    onCommandStarted,
   }));
   control.throwIfInterrupted();
   // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.

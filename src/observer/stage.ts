@@ -58,6 +58,11 @@ export interface Stage {
   linkSourceFree?: (path: string) => boolean;
   quiet: boolean;
   merger: Merger;
+  /**
+   * Told once the command is under way: when the recorder sees bubblewrap execute it, or, without a
+   * process recorder (--node-only), when bubblewrap is started.
+   */
+  onCommandStarted?: (() => void) | undefined;
 }
 
 /** Descriptors above 3 this process holds without close-on-exec (inherited from its caller). */
@@ -158,6 +163,7 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
         traced.rootExit = exit;
       },
       onProgram: (tgid, path) => exeOf.set(tgid, path),
+      onCommandStarted: stage.onCommandStarted,
     });
     const p = parser;
     stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);
@@ -250,6 +256,7 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
   }
   child = started;
   control.running(started);
+  if (parser === null && started.pid !== undefined) stage.onCommandStarted?.();
   const exited = new Promise<StageResult>((resolveExit, reject) => {
     started.once("error", (err) => reject(err));
     started.once("exit", (code, signal) => resolveExit({ code, signal }));

@@ -63,6 +63,8 @@ interface StraceParserOptions {
   };
   /** Called with strace's exit line of the first traced process (bubblewrap, or the command). */
   onRootExit?: (exit: RootExit) => void;
+  /** Jailed runs: called once, when bubblewrap has executed the command (its launcher): the jail is up. */
+  onCommandStarted?: () => void;
   /**
    * Told at once of the program /proc says a process runs when it differs from the exec line's
    * (an interpreter, a swapped link), while its exec event is held (`lateExe`): what the channel
@@ -381,6 +383,7 @@ export class StraceParser {
       // from its first line on (a vfork child's calls come before its parent's clone line).
       if (!this.tree.armed && row?.kind === "exec" && ok && tgid !== this.tree.root) {
         this.tree.arm(tgid);
+        this.options.onCommandStarted?.();
         // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
         const launcher = jailed.launcher;
         if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) {

@@ -31,6 +31,7 @@ import {
   type PullSetup,
 } from "../support/action-harness.js";
 import { shownText } from "../support/gfm.js";
+import { VERSION } from "../../src/core/version.js";
 
 let fake: FakeGitHub;
 let nextPull = 100;
@@ -92,6 +93,7 @@ describe("the Action on pull requests", () => {
     expect(check.output.title).toMatch(/^pass: /);
     expect(check.output.summary).toContain(BASE_HASH);
     expect(check.output.summary).toContain("widgets-agent-envelope-v1");
+    expect((check.output.summary ?? "").trimEnd().split("\n").at(-1)).toBe(`Judged by envelope-gate ${VERSION}.`);
     expect(run.summary).toContain(BASE_HASH);
     expect(run.outputs.verdict).toBe("pass");
     expect(run.outputs.conclusion).toBe("success");
@@ -124,6 +126,7 @@ describe("the Action on pull requests", () => {
       envelope_hash: BASE_HASH,
       dual_run_id: null,
       workflow_run_id: "4242",
+      envelope_gate_version: VERSION,
     });
     expect(runner.cpus).toBeGreaterThan(0);
     for (const key of ["machine_id", "arch", "cpu_model", "locale", "timezone", "run_id", "run_attempt", "repository", "envelope_id"])

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBundle } from "../../src/core/evidence.js";
 import { startFakeGitHub, type FakeGitHub } from "../support/fake-github.js";
 import { harmlessProblems, render, shownText } from "../support/gfm.js";
+import { sarifSchemaProblems } from "../support/sarif-schema.js";
+import { VERSION } from "../../src/core/version.js";
 import { REPO, envelopeText, makePull, policyFiles, runAction, type ActionRun, type PullFixture } from "../support/action-harness.js";
 
 let fake: FakeGitHub;
@@ -333,10 +335,11 @@ describe("SARIF", () => {
     const valid = await validSarif(text);
     expect(valid.errors).toBeNull();
     expect(valid.ok).toBe(true);
+    expect(sarifSchemaProblems(JSON.parse(text))).toEqual([]);
     const sarif = JSON.parse(text) as {
       runs: {
         automationDetails: { id: string };
-        tool: { driver: { rules: { id: string }[] } };
+        tool: { driver: { version: string; rules: { id: string }[] } };
         results: {
           ruleId: string;
           ruleIndex: number;
@@ -348,6 +351,7 @@ describe("SARIF", () => {
     };
     const only = sarif.runs[0];
     expect(only?.automationDetails.id).toBe("envelope-gate");
+    expect(only?.tool.driver.version).toBe(VERSION);
     expect(only?.results.map((r) => r.properties.violation_id).sort()).toEqual(violations.map((v) => v.id).sort());
     for (const r of only?.results ?? []) {
       expect(r.level).toBe("error");

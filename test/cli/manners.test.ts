@@ -105,7 +105,10 @@ describe.skipIf(!JAIL_AVAILABLE)("run's own lines on stderr", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("ran\n");
     const lines = r.stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
+    // Said while the command ran: the jail is up (test/cli/version.test.ts holds that it comes first).
+    expect(lines[0]).toMatch(/^envelope-gate run: the jail is up, running \S+ -e '.*' \(recorder: (ebpf|strace)\)$/);
+    lines.splice(0, 1);
     // Which process recorder ran, and why auto fell back to strace when it did.
     expect(lines[1]).toMatch(/^envelope-gate run: recorder (ebpf \(auto\)|strace \(auto: the eBPF recorder cannot start: .+\))$/);
     lines.splice(1, 1);
@@ -132,13 +135,13 @@ describe.skipIf(!JAIL_AVAILABLE)("run's own lines on stderr", () => {
     for (let i = 0; i < 25; i++) many[`KEY_${String(i).padStart(2, "0")}`] = "v";
     const capped = await runCli(s, [process.execPath, "-e", ""], [], callerEnv(s, many));
     expect(capped.code).toBe(0);
-    const first = capped.stderr.split("\n")[0] ?? "";
+    const first = capped.stderr.split("\n")[1] ?? "";
     expect(first).toContain("withheld 25 of the caller's environment keys");
     expect(first).toContain("KEY_00, KEY_01");
     expect(first).toMatch(/KEY_19 and 5 more$/);
     expect(first).not.toContain("KEY_20");
     const none = await runCli(s, [process.execPath, "-e", ""], [], callerEnv(s));
-    expect(none.stderr.split("\n")[0]).toBe("envelope-gate run: withheld none of the caller's environment keys");
+    expect(none.stderr.split("\n")[1]).toBe("envelope-gate run: withheld none of the caller's environment keys");
   });
 
   it("prints no progress when stderr is not a terminal, even on a run of several seconds", async () => {
@@ -147,8 +150,8 @@ describe.skipIf(!JAIL_AVAILABLE)("run's own lines on stderr", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("events so far");
     expect(r.stderr).not.toContain("\r");
-    // The withheld keys, the recorder, the closing line.
-    expect(r.stderr.trimEnd().split("\n")).toHaveLength(3);
+    // The jail is up, then the withheld keys, the recorder, the closing line.
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(4);
   });
 
   it.skipIf(spawnSync("script", ["--version"]).status !== 0)(

@@ -7,6 +7,7 @@ const walked = (text: string) => walkLog({ file: "observer.jsonl", bytes: new Te
 import { SARIF_RULES, buildSarif } from "../../src/core/sarif.js";
 import type { Violation } from "../../src/core/log-reader.js";
 import { renderSummary } from "../../src/core/summary.js";
+import { VERSION } from "../../src/core/version.js";
 import { logText } from "../support/logs.js";
 
 const HASH = "sha256:" + "c".repeat(64);
@@ -37,6 +38,7 @@ describe("buildSarif", () => {
       envelope,
       workspace: "/w/repo",
       logName: "observer.jsonl",
+      toolVersion: VERSION,
     }) as {
       runs: {
         tool: { driver: { rules: { id: string }[] } };
@@ -99,7 +101,14 @@ describe("buildSarif", () => {
       v("undeclared_env", "K[a](0)\\[b](https://evil.example)"),
       v("undeclared_host", "evil.example\u202e:443\nfixed: nothing to do"),
     ];
-    const sarif = buildSarif({ violations: hostile, checkName: "c", envelope, workspace: "/w/repo", logName: "observer.jsonl" }) as {
+    const sarif = buildSarif({
+      violations: hostile,
+      checkName: "c",
+      envelope,
+      workspace: "/w/repo",
+      logName: "observer.jsonl",
+      toolVersion: VERSION,
+    }) as {
       runs: { results: { message: { text: string } }[] }[];
     };
     const messages = sarif.runs[0]!.results.map((r) => r.message.text);
@@ -119,6 +128,7 @@ describe("buildSarif", () => {
       envelope,
       workspace: "/w/repo",
       logName: "l",
+      toolVersion: VERSION,
     }) as { runs: { results: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
     expect(sarif.runs[0]?.results[0]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe(".github/envelope-gate/envelope.json");
   });

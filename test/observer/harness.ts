@@ -179,12 +179,12 @@ export async function run(s: Sandbox, command: string[], settings: RunSettings =
   return { ...result, ...withoutRunLines(result.stderr), log, lines };
 }
 
-/** `run`'s own closing lines (the withheld keys, the recorder, log and events), apart from what the command printed. */
+/** `run`'s own lines (the jail is up; the withheld keys, the recorder, log and events), apart from what the command printed. */
 export function withoutRunLines(stderr: string): { stderr: string; runLines: string[] } {
   const runLines: string[] = [];
   const rest = stderr
     .split(/(?<=\n)/)
-    .filter((l) => (/^envelope-gate run: (withheld|recorder|log) /.test(l) ? (runLines.push(l.trimEnd()), false) : true));
+    .filter((l) => (/^envelope-gate run: (withheld|recorder|log|the jail is up,) /.test(l) ? (runLines.push(l.trimEnd()), false) : true));
   return { stderr: rest.join(""), runLines };
 }
 
