@@ -7,7 +7,7 @@ import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
 import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
-import { jsonLogger, systemClock, type Clock, type Logger } from "./context.js";
+import { jsonLoggerAt, systemClock, type Clock, type Logger } from "./context.js";
 import { AppService } from "./service.js";
 
 export interface RunningApp {
@@ -50,7 +50,7 @@ export async function startApp(
   options: { clock?: Clock; log?: Logger; sweeper?: boolean; retryAfterMs?: number; crashBound?: CrashBound } = {},
 ): Promise<RunningApp> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? jsonLogger;
+  const log = options.log ?? jsonLoggerAt(config.logLevel);
   const store = await openStore(config.store, clock.now());
   store.heartbeatStaleMs = config.heartbeatStaleMs;
   // Claims record this process (replica id and a random incarnation), so a restarted replica's
@@ -141,6 +141,7 @@ export async function startApp(
       if (sweeping) return;
       sweeping = app
         .sweep()
+        .then((report) => log("debug", "sweep.pass", { deliveries: report.deliveries?.length ?? 0, errors: report.errors.length }))
         .catch((err) => log("error", "sweep.failed", refusalFields(shellRefusal(err, "sweep"))))
         .finally(() => {
           sweeping = null;

@@ -80,6 +80,7 @@ export class WebhookIntake {
     this.stats.last_request_at = now;
     const delivery = header(req, "x-github-delivery");
     const event = header(req, "x-github-event");
+    this.service.log("debug", "webhook.received", { delivery, github_event: event, content_length: req.headers["content-length"] ?? null });
     const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}, close = false): void => {
       this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
       this.stats.last_refused = { at: now, code, message, delivery };
