@@ -7,6 +7,7 @@ import { describeStore, openStore, type Store } from "../store/index.js";
 import type { AppConfig } from "./config.js";
 import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
+import { AppMetrics } from "./metrics.js";
 import { jsonLoggerAt, systemClock, type Clock, type Logger } from "./context.js";
 import { AppService } from "./service.js";
 
@@ -51,7 +52,10 @@ export async function startApp(
 ): Promise<RunningApp> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? jsonLoggerAt(config.logLevel);
-  const store = await openStore(config.store, clock.now());
+  let opened: Store | null = null;
+  const metrics = new AppMetrics({ store: () => opened, policy: config.budget, now: () => clock.now() });
+  const store = metrics.timing(await openStore(config.store, clock.now()));
+  opened = store;
   store.heartbeatStaleMs = config.heartbeatStaleMs;
   // Claims record this process (replica id and a random incarnation), so a restarted replica's
   // claims from before the restart are known dead at once.
@@ -96,7 +100,7 @@ export async function startApp(
     timeoutMs: config.githubTimeoutMs,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
-  service = new AppService(store, github, { ...config, replicaId: owner }, clock, log);
+  service = new AppService(store, github, { ...config, replicaId: owner }, clock, log, metrics);
   const app = service;
   const storeLabel = describeStore(config.store);
   const server = createAppServer({
