@@ -61,6 +61,9 @@ function filesIn(dir: string): SetupResult["files"] {
   };
 }
 
+const FILES_HINT =
+  "Choose another --dir, or move the files away if they belong to no App you keep: an App's key and secret are never overwritten.";
+
 async function refuseExisting(files: SetupResult["files"]): Promise<void> {
   const present: string[] = [];
   for (const file of Object.values(files)) {
@@ -71,7 +74,8 @@ async function refuseExisting(files: SetupResult["files"]): Promise<void> {
       if (errnoOf(err) !== "ENOENT") throw new Refusal("CONFIG_INVALID", `cannot look at ${file} (${errnoOf(err) ?? String(err)})`);
     }
   }
-  if (present.length > 0) throw new Refusal("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${present.join(", ")}`);
+  if (present.length > 0)
+    throw new Refusal("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${present.join(", ")}`, { hint: FILES_HINT });
 }
 
 async function writeNew(file: string, text: string): Promise<void> {
@@ -79,7 +83,7 @@ async function writeNew(file: string, text: string): Promise<void> {
     await writeFile(file, text, { flag: "wx", mode: 0o600 });
     await chmod(file, 0o600);
   } catch (err) {
-    if (errnoOf(err) === "EEXIST") throw new Refusal("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`);
+    if (errnoOf(err) === "EEXIST") throw new Refusal("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`, { hint: FILES_HINT });
     throw new Refusal("CONFIG_INVALID", `cannot write ${file} (${errnoOf(err) ?? String(err)})`, { cause: err });
   }
 }
@@ -150,6 +154,7 @@ export async function appSetup(options: SetupOptions, listening: (url: string) =
         stateUsed
           ? "a second redirect came with the setup's state, which is good once"
           : "the redirect's state is not the one the setup's form sent",
+        { hint: "Run `envelope-gate app setup` again and submit its page's form once (a stale tab or another page cannot finish it)." },
       );
     }
     stateUsed = true;

@@ -396,15 +396,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
     nothingSent: true,
     hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
   }),
-  APP_SETUP_STATE_MISMATCH: row("invocation", {
-    hint: "The redirect to app setup did not carry the state its form sent (a stale tab, a second submit, or a page that is not GitHub's): run `envelope-gate app setup` again and submit its form once.",
-  }),
-  APP_SETUP_CONVERSION_FAILED: row("github", {
-    hint: "GitHub did not convert the code: it is good once and for one hour. Run `envelope-gate app setup` again.",
-  }),
-  APP_SETUP_FILES_EXIST: row("invocation", {
-    hint: "app setup never overwrites an App's key or secret: choose another --dir, or move the files away if they belong to no App you keep.",
-  }),
+  APP_SETUP_STATE_MISMATCH: row("invocation"),
+  APP_SETUP_CONVERSION_FAILED: row("github"),
+  APP_SETUP_FILES_EXIST: row("invocation"),
 };
 
 export function isErrorCode(value: string): value is ErrorCode {
