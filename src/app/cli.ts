@@ -361,7 +361,7 @@ async function setup(args: string[], usage: (m: string) => never): Promise<numbe
         `registered the GitHub App "${result.app.name}" (id ${result.app.id}): ${result.app.htmlUrl}`,
         `wrote (mode 0600): ${result.files.privateKey}, ${result.files.webhookSecret}, ${result.files.env}`,
         `next: install it on the repositories that run the gate: ${install}`,
-        `then start it: node --env-file=${result.files.env} $(npm root)/.bin/envelope-gate app  (or systemd's EnvironmentFile=, Compose's env_file:)`,
+        `then start it with those settings: node --env-file=${result.files.env} node_modules/.bin/envelope-gate app (or systemd's EnvironmentFile=, Compose's env_file:)`,
         "",
       ].join("\n"),
     );
