@@ -1,12 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { userInfo } from "node:os";
 import { Refusal } from "../core/errors.js";
+import { EXIT_CODES } from "../core/verdict.js";
 import { describeStore, openStore } from "../store/index.js";
 import { parseScopeKey, scopeKey, type BudgetLimit } from "../core/budget.js";
 import { budgetPolicyFromEnv, loadConfig, reviewAlertMsFromEnv, storeConfigFromEnv } from "./config.js";
 import { crashBoundFromEnv, crashLoopExit, RESET_CRASHES_OPTIONS, resetCrashesCommand } from "./crash-loop.js";
 import { appManifest } from "../core/manifest.js";
 import { startApp } from "./start.js";
+import { appSetup, defaultApiUrl } from "./setup.js";
 import { settingsHelp, settingValue } from "./settings.js";
 import { redeliverySnapshot } from "./redelivery.js";
 import { setRedelivery } from "../store/redelivery.js";
@@ -29,6 +31,21 @@ const SUBCOMMANDS: Record<string, { synopsis: string; scope: "server" | "store" 
   promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
   demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
   manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+  setup: {
+    synopsis: [
+      "setup --name NAME --webhook-url URL [--org ORG] [--dir DIR] [--port N] [--github-url URL] [--api-url URL]",
+      "                              register the App with GitHub's manifest flow: open the page it prints, submit, and",
+      "                              the App's key, webhook secret and an env file naming them are written to DIR (0600)",
+      "    --name         the App's name; App names are global on GitHub, so choose one no other App has (envelope-gate-ACME)",
+      "    --webhook-url  where GitHub sends the App's webhooks: https://your-host/webhook",
+      "    --org          register it on this organization (default: your personal account)",
+      "    --dir          default: the current directory; files private-key.pem, webhook-secret, envelope-gate.env (never overwritten)",
+      "    --port         the local page's port on 127.0.0.1 (default 3000; 0: any free port)",
+      "    --github-url   GitHub's web host (default https://github.com; a GitHub Enterprise Server's https://HOST)",
+      "    --api-url      GitHub's API (default https://api.github.com, or https://HOST/api/v3 for --github-url HOST)",
+    ].join("\n"),
+    scope: "store",
+  },
   retry: {
     synopsis: "retry --delivery ID          work on a failed delivery again, from its recorded payload (once its cause is fixed)",
     scope: "store",
@@ -77,6 +94,17 @@ const APP_ARGS = {
   retry: { options: { delivery: { type: "string" } } },
   redelivery: { options: REASON, actions: ["show", "on", "off"] },
   "reset-crashes": { options: RESET_CRASHES_OPTIONS },
+  setup: {
+    options: {
+      name: { type: "string" },
+      "webhook-url": { type: "string" },
+      org: { type: "string" },
+      dir: { type: "string", default: "." },
+      port: { type: "string", default: "3000" },
+      "github-url": { type: "string", default: "https://github.com" },
+      "api-url": { type: "string" },
+    },
+  },
 } as const satisfies Record<string, { options: AppFlags; actions?: readonly string[] }>;
 
 /**
@@ -104,7 +132,7 @@ function appHelp(sub: string | null): string {
   const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
   const scope = sub === null ? "server" : (SUBCOMMANDS[sub] as { scope: "server" | "store" }).scope;
   const lines = subs.map((s) => `  envelope-gate app ${(SUBCOMMANDS[s] as { synopsis: string }).synopsis}`);
-  const settings = sub === "manifest" ? "" : `\n\n${settingsHelp(scope)}`;
+  const settings = sub === "manifest" || sub === "setup" ? "" : `\n\n${settingsHelp(scope)}`;
   return `usage:\n${lines.join("\n")}${settings}\n\nSee docs/app.md for the whole guide.\n`;
 }
 
@@ -129,6 +157,36 @@ export async function appCommand(args: string[], usage: (message: string) => nev
     process.stdout.write(appHelp(sub));
     return 0;
   }
+  try {
+    return await appSubcommand(sub, rest, usage);
+  } catch (err) {
+    if (!(err instanceof Refusal)) throw err;
+    process.stderr.write(appRefusalText(sub, err));
+    return EXIT_CODES.error;
+  }
+}
+
+/** Codes that say the App's own settings, secrets or files are wrong: fixed by whoever runs it. */
+const CONFIGURATION_CODES: ReadonlySet<string> = new Set([
+  "CONFIG_INVALID",
+  "BYPASS_REFUSED",
+  "SECRET_IN_ENVIRONMENT",
+  "SECRET_UNAVAILABLE",
+  "PRIVATE_KEY_INVALID",
+]);
+
+/**
+ * An app command's refusal as what it is: a configuration error, or the command refused. Not
+ * the gate's "could not evaluate; this is not a pass": an app command judges no pull request.
+ */
+export function appRefusalText(sub: string, err: Refusal): string {
+  const kind = CONFIGURATION_CODES.has(err.code) ? "configuration error" : "refused";
+  const lines = [`envelope-gate app ${sub}: ${kind} (${err.code}): ${err.message}`];
+  if (err.hint) lines.push(`  what to do: ${err.hint}`);
+  return lines.join("\n") + "\n";
+}
+
+async function appSubcommand(sub: string, rest: string[], usage: (message: string) => never): Promise<number> {
   switch (sub) {
     case "start":
       return start(rest, usage);
@@ -144,6 +202,8 @@ export async function appCommand(args: string[], usage: (message: string) => nev
       return promote(sub, rest, usage);
     case "manifest":
       return manifest(rest, usage);
+    case "setup":
+      return setup(rest, usage);
     case "reset-crashes":
       return resetCrashesCommand(rest, usage, operator());
     case "retry":
@@ -152,7 +212,7 @@ export async function appCommand(args: string[], usage: (message: string) => nev
       return redelivery(rest, usage);
     default:
       return usage(
-        `unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes, retry, redelivery)`,
+        `unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, setup, reset-crashes, retry, redelivery)`,
       );
   }
 }
@@ -289,6 +349,68 @@ async function manifest(args: string[], usage: (m: string) => never): Promise<nu
   if (!values.url || !/^https?:\/\//.test(values.url)) usage("manifest needs --url https://where-the-app-listens");
   process.stdout.write(JSON.stringify(appManifest(values.url as string, values.name ?? "envelope-gate"), null, 2) + "\n");
   return 0;
+}
+
+async function setup(args: string[], usage: (m: string) => never): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: APP_ARGS.setup.options,
+    strict: true,
+    allowPositionals: false,
+  });
+  const name = values.name?.trim() ?? "";
+  if (name === "" || name.length > 34) {
+    usage("setup needs --name NAME (at most 34 characters): App names are global on GitHub, choose one no other App has");
+  }
+  const isHttpUrl = (v: string | undefined) => v !== undefined && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
+  if (!isHttpUrl(values["webhook-url"]))
+    usage("setup needs --webhook-url https://your-host/webhook (where GitHub sends the App's webhooks)");
+  if (values.org !== undefined && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(values.org)) usage("--org needs an organization's login");
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) usage("--port needs a port number (0: any free port)");
+  if (!isHttpUrl(values["github-url"])) usage("--github-url needs GitHub's web address, https://github.com or https://HOST");
+  if (values["api-url"] !== undefined && !isHttpUrl(values["api-url"])) usage("--api-url needs GitHub's API address");
+  const githubUrl = values["github-url"].replace(/\/+$/, "");
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const result = await appSetup(
+      {
+        name,
+        webhookUrl: values["webhook-url"] as string,
+        org: values.org ?? null,
+        githubUrl,
+        apiUrl: (values["api-url"] ?? defaultApiUrl(githubUrl)).replace(/\/+$/, ""),
+        dir: values.dir,
+        port: Number(values.port),
+      },
+      (url) =>
+        process.stdout.write(
+          `Open ${url} in a browser on this machine and press its button (from another machine: ssh -L PORT:127.0.0.1:PORT to this one).\n` +
+            "Waiting for GitHub's redirect (the code it carries is good for one hour); Ctrl-C stops without writing anything.\n",
+        ),
+      stop.signal,
+    );
+    if (result === null) {
+      process.stderr.write("envelope-gate app setup: stopped; nothing was written\n");
+      return 1;
+    }
+    const install = `${result.app.htmlUrl.replace(/\/+$/, "")}/installations/new`;
+    process.stdout.write(
+      [
+        `registered the GitHub App "${result.app.name}" (id ${result.app.id}): ${result.app.htmlUrl}`,
+        `wrote (mode 0600): ${result.files.privateKey}, ${result.files.webhookSecret}, ${result.files.env}`,
+        `next: install it on the repositories that run the gate: ${install}`,
+        `then start it with those settings: node --env-file=${result.files.env} node_modules/.bin/envelope-gate app (or systemd's EnvironmentFile=, Compose's env_file:)`,
+        "",
+      ].join("\n"),
+    );
+    return 0;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
 }
 
 async function retry(args: string[], usage: (m: string) => never): Promise<number> {

@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { BudgetPolicy } from "../core/budget.js";
 import { Refusal } from "../core/errors.js";
 import { storeSettingsFromEnv, type StoreSettings } from "../store/index.js";
+import { LOG_LEVELS, type LogLevel } from "./context.js";
 import { loadSecrets, scrubSecretEnvironment, type SecretSource } from "./secrets.js";
 import { settingValue, type SettingName } from "./settings.js";
 
@@ -59,6 +60,8 @@ export interface AppConfig {
   workers: number;
   /** The redelivery sweep: how often it runs, and its bounds per pass and per delivery. */
   redelivery: RedeliveryPolicy;
+  /** The least severe log line written. */
+  logLevel: LogLevel;
 }
 
 export interface RedeliveryPolicy {
@@ -113,6 +116,14 @@ function onOff(env: NodeJS.ProcessEnv, name: SettingName): boolean {
   if (raw === "on") return true;
   if (raw === "off") return false;
   throw new Refusal("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
+}
+
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = settingValue(env, "ENVELOPE_GATE_LOG_LEVEL").toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new Refusal("CONFIG_INVALID", `ENVELOPE_GATE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+  }
+  return raw as LogLevel;
 }
 
 function list(value: string | undefined): string[] {
@@ -237,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     budget: budgetPolicyFromEnv(env),
     workers: int(env, "ENVELOPE_GATE_WORKERS", 1, 1000),
     redelivery: redeliveryPolicyFromEnv(env),
+    logLevel: logLevelFromEnv(env),
   };
   scrubSecretEnvironment(env);
   return config;

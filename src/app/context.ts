@@ -36,17 +36,30 @@ export type AppSettings = Pick<
   | "githubApiUrl"
 >;
 
-export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
+/** The App's log levels, least to most verbose (ENVELOPE_GATE_LOG_LEVEL). */
+export const LOG_LEVELS = ["error", "warn", "info", "debug"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type Logger = (level: LogLevel, event: string, fields?: Record<string, unknown>) => void;
 
 /**
- * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
- * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
+ * One JSON line per call at `least` or more severe; more verbose lines are dropped. `level`,
+ * `event` and `at` are ours and always win: a field named like them (GitHub's event name, say)
+ * never overwrites them; GitHub's event is logged as `github_event`. info and debug go to
+ * stdout, warn and error to stderr.
  */
-export const jsonLogger: Logger = (level, event, fields = {}) => {
-  const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
-  if (level === "info") process.stdout.write(line + "\n");
-  else process.stderr.write(line + "\n");
-};
+export function jsonLoggerAt(least: LogLevel): Logger {
+  const shown = LOG_LEVELS.indexOf(least);
+  return (level, event, fields = {}) => {
+    if (LOG_LEVELS.indexOf(level) > shown) return;
+    const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
+    if (level === "info" || level === "debug") process.stdout.write(line + "\n");
+    else process.stderr.write(line + "\n");
+  };
+}
+
+/** The default: info and more severe. */
+export const jsonLogger: Logger = jsonLoggerAt("info");
 
 /**
  * What every handler works over: state (store), effects (an installation's GitHub client, whose

@@ -38,8 +38,8 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
 }
 
 /**
- * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
- * GET /status/deliveries/<id>.json (what became of one delivery).
+ * The App's HTTP surface: POST /webhook, GET /healthz, GET /metrics (Prometheus), GET /status
+ * (HTML) and /status.json, and GET /status/deliveries/<id>.json (what became of one delivery).
  */
 /** A refusal answered with its code's status from the error table (a code outside it does not compile). */
 function answerRefusal(res: ServerResponse, refusal: Refusal): void {
@@ -54,6 +54,13 @@ export function createAppServer(options: ServerOptions): Server {
     const method = req.method ?? "GET";
     if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
       return intake.handle(req, res);
+    }
+    if (method === "GET" && url.pathname === "/metrics") {
+      const scraped = await service.metrics.scrape();
+      service.log("debug", "metrics.scraped", { bytes: scraped.text.length });
+      res.writeHead(200, { "content-type": scraped.contentType, "cache-control": "no-store" });
+      res.end(scraped.text);
+      return;
     }
     if (method === "GET" && url.pathname === "/healthz") {
       const health = await checkHealth(service.store, service.settings.replicaId, options.storeLabel, service.clock.now());

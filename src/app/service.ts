@@ -12,6 +12,7 @@ import { redeliveryPass, type RedeliveryReport } from "./redelivery.js";
 import { BudgetDeferral, workKindOf } from "../core/rate-budget.js";
 import { RateRecorder, respectBudget } from "./rate-budget.js";
 import { sweep, type SweepReport } from "./sweep.js";
+import { AppMetrics } from "./metrics.js";
 
 type Handler = (ctx: AppContext, payload: never) => Promise<string>;
 
@@ -66,6 +67,8 @@ export class AppService {
   /** The delivery whose work is running, for a GitHub request attempt that fails on its behalf. */
   private readonly working = new AsyncLocalStorage<string>();
 
+  readonly log: Logger;
+
   /** The last redelivery pass this process ran (the store keeps the last of any replica). */
   lastRedelivery: RedeliveryReport | null = null;
 
@@ -77,8 +80,12 @@ export class AppService {
     private readonly github: AppClient,
     readonly settings: AppSettings,
     readonly clock: Clock = systemClock,
-    readonly log: Logger = jsonLogger,
+    log: Logger = jsonLogger,
+    /** GET /metrics' counters (metrics.ts); its own registry per App. */
+    readonly metrics: AppMetrics = new AppMetrics(),
   ) {
+    this.log = metrics.counting(log);
+    log = this.log;
     this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
     this.rates = new RateRecorder(store, settings.replicaId, clock, log);
   }
@@ -170,9 +177,11 @@ export class AppService {
     try {
       const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload)).finally(() => this.rates.flushed());
       this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
+      this.metrics.deliveryProcessed(event, result.status);
       return result;
     } catch (err) {
       const gate = isRefusal(err) ? err : new Refusal("INTERNAL_ERROR", (err as Error)?.message ?? String(err), { cause: err });
+      this.metrics.deliveryFailed(event, gate.code);
       this.log("error", "delivery.failed", {
         delivery: deliveryId,
         github_event: event,
@@ -331,6 +340,7 @@ export class AppService {
       owner: this.owner,
       policy: this.settings.redelivery,
     });
+    this.metrics.redeliveryPass(this.lastRedelivery);
     return this.lastRedelivery;
   }
 

@@ -304,6 +304,12 @@ export const APP_SETTINGS = [
     help: "space writes as GitHub asks; off only against a local test server",
   },
   {
+    name: "ENVELOPE_GATE_LOG_LEVEL",
+    default: "info",
+    scope: "server",
+    help: "error, warn, info or debug: the least severe log line written (debug adds each delivery's arrival, each sweep pass and each scrape of /metrics)",
+  },
+  {
     name: "ENVELOPE_GATE_OPERATOR",
     default: "",
     shown: "login name",

@@ -7,7 +7,8 @@ import { describeStore, openStore, publicStoreLabel, type Store } from "../store
 import type { AppConfig } from "./config.js";
 import { crashBoundFromEnv, refuseCrashLoop, type CrashBound } from "./crash-loop.js";
 import { createAppServer, listen } from "./server.js";
-import { jsonLogger, systemClock, type Clock, type Logger } from "./context.js";
+import { AppMetrics } from "./metrics.js";
+import { jsonLoggerAt, systemClock, type Clock, type Logger } from "./context.js";
 import { AppService } from "./service.js";
 
 export interface RunningApp {
@@ -50,8 +51,11 @@ export async function startApp(
   options: { clock?: Clock; log?: Logger; sweeper?: boolean; retryAfterMs?: number; crashBound?: CrashBound } = {},
 ): Promise<RunningApp> {
   const clock = options.clock ?? systemClock;
-  const log = options.log ?? jsonLogger;
-  const store = await openStore(config.store, clock.now());
+  const log = options.log ?? jsonLoggerAt(config.logLevel);
+  let opened: Store | null = null;
+  const metrics = new AppMetrics({ store: () => opened, policy: config.budget, now: () => clock.now() });
+  const store = metrics.timing(await openStore(config.store, clock.now()));
+  opened = store;
   store.heartbeatStaleMs = config.heartbeatStaleMs;
   // Claims record this process (replica id and a random incarnation), so a restarted replica's
   // claims from before the restart are known dead at once.
@@ -96,7 +100,7 @@ export async function startApp(
     timeoutMs: config.githubTimeoutMs,
     ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
   });
-  service = new AppService(store, github, { ...config, replicaId: owner }, clock, log);
+  service = new AppService(store, github, { ...config, replicaId: owner }, clock, log, metrics);
   const app = service;
   const storeLabel = describeStore(config.store);
   const server = createAppServer({
@@ -141,6 +145,7 @@ export async function startApp(
       if (sweeping) return;
       sweeping = app
         .sweep()
+        .then((report) => log("debug", "sweep.pass", { deliveries: report.deliveries?.length ?? 0, errors: report.errors.length }))
         .catch((err) => log("error", "sweep.failed", refusalFields(shellRefusal(err, "sweep"))))
         .finally(() => {
           sweeping = null;

@@ -80,8 +80,10 @@ export class WebhookIntake {
     this.stats.last_request_at = now;
     const delivery = header(req, "x-github-delivery");
     const event = header(req, "x-github-event");
+    this.service.log("debug", "webhook.received", { delivery, github_event: event, content_length: req.headers["content-length"] ?? null });
     const refuse = (code: ErrorCode, message: string, extra: Record<string, unknown> = {}, close = false): void => {
       this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
+      this.service.metrics.webhookRefused(code);
       this.stats.last_refused = { at: now, code, message, delivery };
       this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
       // Anyone can reach /webhook unsigned: a secret's file path or its command's error stays in the log.
@@ -136,6 +138,7 @@ export class WebhookIntake {
       // One store write, then the answer: the work runs outside the request (service.accept).
       const answer = await this.service.accept(delivery, event, payload, body.toString("utf8"));
       this.service.log("info", `delivery.${answer.status}`, { delivery, github_event: event, outcome: answer.outcome });
+      this.service.metrics.deliveryReceived(event, answer.status);
       return sendJson(res, answer.status === "duplicate" ? 200 : 202, { delivery, ...answer });
     } catch (err) {
       // Nothing was recorded (the store did not take the write): an honest 503, and the

@@ -126,6 +126,9 @@ export const ERROR_CODES = [
   "PREREQUISITE_PLATFORM_UNSUPPORTED",
   "PREREQUISITE_SETUP_FAILED",
   "PREREQUISITE_SETUP_INEFFECTIVE",
+  "APP_SETUP_STATE_MISMATCH",
+  "APP_SETUP_CONVERSION_FAILED",
+  "APP_SETUP_FILES_EXIST",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -403,6 +406,9 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
     nothingSent: true,
     hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
   }),
+  APP_SETUP_STATE_MISMATCH: row("invocation"),
+  APP_SETUP_CONVERSION_FAILED: row("github"),
+  APP_SETUP_FILES_EXIST: row("invocation"),
 };
 
 export function isErrorCode(value: string): value is ErrorCode {

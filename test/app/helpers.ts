@@ -98,6 +98,7 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     budget: budgetPolicyFromEnv({}),
     workers: 16,
     redelivery: redeliveryPolicyFromEnv({}),
+    logLevel: "info",
     ...overrides,
   };
 }

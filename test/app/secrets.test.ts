@@ -497,7 +497,9 @@ process.on("SIGUSR2", () => {
       });
       const res = await startAppProcess(env).catch((err: { code: number; output: string }) => err);
       expect(res, JSON.stringify(extra)).toMatchObject({ code: 3 });
-      expect((res as { output: string }).output).toMatch(/ERROR SECRET_IN_ENVIRONMENT.*\n.*ENVELOPE_GATE_WEBHOOK_SECRET/);
+      expect((res as { output: string }).output).toMatch(
+        /envelope-gate app start: configuration error \(SECRET_IN_ENVIRONMENT\): .*ENVELOPE_GATE_WEBHOOK_SECRET/,
+      );
       expect((res as { output: string }).output).toContain("ENVELOPE_GATE_WEBHOOK_SECRET_FILE");
       expect((res as { output: string }).output).toContain("ENVELOPE_GATE_SECRET_COMMAND");
     }
