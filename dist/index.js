@@ -36548,7 +36548,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7186);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5315);
 
 
 try {
@@ -36564,7 +36564,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7186:
+/***/ 5315:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36704,6 +36704,9 @@ const ERROR_CODES = [
     "PREREQUISITE_PLATFORM_UNSUPPORTED",
     "PREREQUISITE_SETUP_FAILED",
     "PREREQUISITE_SETUP_INEFFECTIVE",
+    "APP_SETUP_STATE_MISMATCH",
+    "APP_SETUP_CONVERSION_FAILED",
+    "APP_SETUP_FILES_EXIST",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_Refusal extends Error {
@@ -36942,6 +36945,9 @@ const ERROR_TABLE = {
         nothingSent: true,
         hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
     }),
+    APP_SETUP_STATE_MISMATCH: row("invocation"),
+    APP_SETUP_CONVERSION_FAILED: row("github"),
+    APP_SETUP_FILES_EXIST: row("invocation"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -40096,6 +40102,7 @@ class LogEvaluator {
             this.setRoots(this.rootsOf(obj));
         this.checkWithheld(obj.withheld);
         this.checkRecorder(obj.recorder);
+        this.checkReleaseName(obj.envelope_gate);
         const protectedSet = protectedFromMeta(obj.protected, obj.workspace, obj.scratch);
         if (typeof protectedSet === "string")
             this.malformed(protectedSet, 1);
@@ -40126,6 +40133,14 @@ class LogEvaluator {
                 (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
         if (!ok)
             this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.envelope_gate` (optional): the release that recorded the log, a semantic version without a "v". */
+    checkReleaseName(release) {
+        if (release === undefined)
+            return;
+        if (typeof release !== "string" || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(release)) {
+            this.malformed(`meta "envelope_gate" must be the release that recorded the log, a version such as "1.0.0"`, 1);
+        }
     }
     /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
     checkWithheld(withheld) {
@@ -48568,6 +48583,15 @@ function suggest_lineDiff(before, after) {
     return out.filter((l, k) => !(k === out.length - 1 && l.trim() === "")).join("\n");
 }
 
+;// CONCATENATED MODULE: ./src/core/version.ts
+/**
+ * The release this build is. Kept beside package.json's "version" (test/core/version.test.ts) and
+ * checked against the release tag by scripts/release.mjs; a semantic version, without a "v".
+ */
+const VERSION = "1.0.0";
+/** How the product names itself where a reader must tell what judged them: "envelope-gate 1.0.0". */
+const PRODUCT = `envelope-gate ${VERSION}`;
+
 ;// CONCATENATED MODULE: ./src/core/footprint.ts
 /**
  * The footprint a reviewer reads: what the pull request's run touched that the base branch's last
@@ -48716,6 +48740,7 @@ function baseLogFromZip(zip) {
  * ids) goes through `mdText` or `mdCode` (./markdown.ts) where it is interpolated; the markdown
  * around them is ours. Nothing escaped is escaped again.
  */
+
 
 
 
@@ -48874,8 +48899,11 @@ function summary_render(input, limit) {
         out.push(`> ${summary_cell(note)}`, "");
     if (input.links.length > 0)
         out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
+    out.push(JUDGED_BY, "");
     return out.join("\n");
 }
+/** The summary's last line: which release judged the run, so a reader can say what judged them. */
+const JUDGED_BY = `Judged by ${PRODUCT}.`;
 /** Renders with tables shortened until the text fits `maxChars`; past that, cut at a line boundary. */
 function fitted(renderAt, maxChars, tail) {
     for (const limit of [Number.POSITIVE_INFINITY, 200, 100, 50, 20, 5, 0]) {
@@ -48888,7 +48916,7 @@ function fitted(renderAt, maxChars, tail) {
 }
 /** Renders the summary, shortening tables until it fits GitHub's limit. */
 function renderSummary(input, maxChars = MAX_SUMMARY_CHARS) {
-    return fitted((limit) => summary_render(input, limit), maxChars, "\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n");
+    return fitted((limit) => summary_render(input, limit), maxChars, `\n\n(summary cut to GitHub's size limit; the evidence bundle holds everything)\n\n${JUDGED_BY}\n`);
 }
 /** The footprint section's heading; `(run #id)` once a base run was found. */
 const FOOTPRINT_HEADING = "New compared with the base's last run";
@@ -49214,7 +49242,7 @@ var light = __nccwpck_require__(3251);
 var request_error_dist_src = __nccwpck_require__(1015);
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
 // pkg/dist-src/version.js
-var VERSION = "0.0.0-development";
+var dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/error-request.js
 function isRequestError(error) {
@@ -49292,7 +49320,7 @@ function retry(octokit, octokitOptions) {
   }
   return retryPlugin;
 }
-retry.VERSION = VERSION;
+retry.VERSION = dist_bundle_VERSION;
 
 
 ;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
@@ -49300,7 +49328,7 @@ retry.VERSION = VERSION;
 
 
 // pkg/dist-src/version.js
-var dist_bundle_VERSION = "0.0.0-development";
+var plugin_throttling_dist_bundle_VERSION = "0.0.0-development";
 
 // pkg/dist-src/wrap-request.js
 var noop = () => Promise.resolve();
@@ -49533,7 +49561,7 @@ function throttling(octokit, octokitOptions) {
   });
   return {};
 }
-throttling.VERSION = dist_bundle_VERSION;
+throttling.VERSION = plugin_throttling_dist_bundle_VERSION;
 throttling.triggersNotification = triggersNotification;
 
 
@@ -50234,6 +50262,26 @@ const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 const SARIF_TOOL_NAME = "envelope-gate";
 /** The key of each result's partialFingerprints: the violation id's hash, stable across runs. */
 const SARIF_FINGERPRINT_KEY = "envelopeGateViolation/v1";
+/** Where the rules are documented: the release branch's docs, each rule under its own heading. */
+const RULES_DOC = "https://github.com/envelope-gate/envelope-gate/blob/v1/docs/formats.md";
+/**
+ * GitHub code scanning's `security-severity` per rule (a number 0.0 to 10.0 as a string: over 9.0
+ * critical, 7.0 to 8.9 high, 4.0 to 6.9 medium; docs/formats.md, SARIF, has the table and why).
+ */
+const SECURITY_SEVERITY = {
+    forbidden_syscall: "9.5",
+    write_protected: "8.5",
+    write_outside_root: "8.0",
+    network_denied: "8.0",
+    undeclared_host: "7.5",
+    undeclared_command: "7.0",
+    undeclared_env: "6.0",
+    undeclared_tool: "5.5",
+};
+/** The rule's documentation: its heading `Rule \`<rule>\`` in docs/formats.md, as GitHub anchors it. */
+function ruleHelpUri(rule) {
+    return `${RULES_DOC}#rule-${rule}`;
+}
 const RULE_TEXT = {
     write_outside_root: {
         name: "WriteOutsideRoot",
@@ -50304,9 +50352,14 @@ function buildSarif(input) {
             name: t.name,
             shortDescription: { text: t.short },
             fullDescription: { text: t.help },
+            helpUri: ruleHelpUri(id),
             help: { text: t.help, markdown: t.help },
             defaultConfiguration: { level: "error" },
-            properties: { tags: ["security", "envelope-gate"], envelope_key: RULE_ENVELOPE_KEY[id] },
+            properties: {
+                tags: ["security", "envelope-gate"],
+                "security-severity": SECURITY_SEVERITY[id],
+                envelope_key: RULE_ENVELOPE_KEY[id],
+            },
         };
     });
     const results = input.violations.map((v) => {
@@ -50347,7 +50400,7 @@ function buildSarif(input) {
                     driver: {
                         name: SARIF_TOOL_NAME,
                         informationUri: "https://github.com/envelope-gate/envelope-gate",
-                        ...(input.toolVersion !== undefined ? { version: input.toolVersion } : {}),
+                        version: input.toolVersion,
                         rules,
                     },
                 },
@@ -52100,6 +52153,7 @@ function prerequisitesReady(options) {
 
 
 
+
 const MAX_STDOUT = 16 * 1024 * 1024;
 const BUNDLE_NAMES = new Set([
     ...Object.values(EVIDENCE_FILES),
@@ -52425,6 +52479,7 @@ async function local_runnerIdentity(fields) {
         cpu_model: (0,external_node_os_namespaceObject.cpus)()[0]?.model ?? null,
         locale: process.env.LC_ALL || process.env.LANG || options.locale || null,
         timezone: process.env.TZ || options.timeZone || null,
+        envelope_gate_version: VERSION,
         ...fields,
     };
 }
@@ -52472,6 +52527,7 @@ async function writeBundle(dir, files) {
  * run, the properties), kept in `Known` as it is reached so an error at any point still reports
  * what came before it; `verdictOf` makes the verdict of them and `publish` reports it.
  */
+
 
 
 
@@ -53107,6 +53163,7 @@ async function describeJudgedLog(settings, client, known, report, breach) {
         workspace: foldPath(settings.workspace) ?? settings.workspace,
         logName: EVIDENCE_FILES.observerLog,
         otherLogs: new Map((breach?.violations ?? []).map((v) => [v, `property ${breach?.property ?? ""}'s log`])),
+        toolVersion: VERSION,
     }));
     let coverage = null;
     let mine;

@@ -11,6 +11,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   WITHHELD_SHOWN: () => (/* binding */ WITHHELD_SHOWN),
+  jailUpLine: () => (/* binding */ jailUpLine),
   parseRunArgs: () => (/* binding */ parseRunArgs),
   recorderLine: () => (/* binding */ recorderLine),
   runAndReport: () => (/* binding */ runAndReport),
@@ -26,6 +27,8 @@ var external_node_path_ = __webpack_require__(6760);
 var external_node_util_ = __webpack_require__(7975);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __webpack_require__(4296);
+// EXTERNAL MODULE: ./src/core/markdown.ts
+var markdown = __webpack_require__(6706);
 // EXTERNAL MODULE: ./src/check/options.ts
 var options = __webpack_require__(9066);
 // EXTERNAL MODULE: external "node:crypto"
@@ -1339,6 +1342,8 @@ class LogWriter {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/version.ts
+var version = __webpack_require__(3323);
 // EXTERNAL MODULE: ./src/core/rules.ts
 var rules = __webpack_require__(1688);
 ;// CONCATENATED MODULE: ./src/observer/merge.ts
@@ -4930,6 +4935,7 @@ class StraceParser {
             // from its first line on (a vfork child's calls come before its parent's clone line).
             if (!this.tree.armed && row?.kind === "exec" && ok && tgid !== this.tree.root) {
                 this.tree.arm(tgid);
+                this.options.onCommandStarted?.();
                 // The jail's launcher (env -u PWD) is plumbing: the command is what it executes next.
                 const launcher = jailed.launcher;
                 if (launcher !== undefined && stringArg(splitArgs(argText)[0]) === launcher) {
@@ -5312,6 +5318,7 @@ async function runStage(stage, control) {
                 traced.rootExit = exit;
             },
             onProgram: (tgid, path) => exeOf.set(tgid, path),
+            onCommandStarted: stage.onCommandStarted,
         });
         const p = parser;
         stage.merger.pidOfHook = (hookPid) => p.outerPid(hookPid);
@@ -5406,6 +5413,8 @@ async function runStage(stage, control) {
     }
     child = started;
     control.running(started);
+    if (parser === null && started.pid !== undefined)
+        stage.onCommandStarted?.();
     const exited = new Promise((resolveExit, reject) => {
         started.once("error", (err) => reject(err));
         started.once("exit", (code, signal) => resolveExit({ code, signal }));
@@ -5598,6 +5607,7 @@ function findUtilLinux(name) {
 
 
 
+
 /** Runs the command under the observers and writes the log. Returns the command's exit code. */
 async function runObserved(options) {
     const logPath = (0,external_node_path_.resolve)(options.logPath);
@@ -5619,7 +5629,7 @@ async function runObserved(options) {
         await runCanary(plan, log, control);
         // After the self-check, before the command can run: the protected entries as they are.
         const effects = watchEffects(plan.effects);
-        outcome = { exitCode: await runMain(plan, log, control, options.facts, effects) };
+        outcome = { exitCode: await runMain(plan, log, control, options, effects) };
     }
     catch (err) {
         outcome = { error: err };
@@ -5810,6 +5820,7 @@ async function preflight(options, logPath, privateDir, held) {
         envelope_hash: envelope.hash,
         runner,
         started_at: new Date().toISOString(),
+        envelope_gate: version/* VERSION */.x,
         observers,
         ...(recorder !== null ? { recorder: recorder.meta } : {}),
         network_enforced: true,
@@ -5959,7 +5970,7 @@ async function runCanary(plan, log, control) {
         throw canaryFailure(result, missing, plan.stage.recorder?.name ?? null);
 }
 /** The command's own stage, then the end line. Returns the command's exit code. */
-async function runMain(plan, log, control, facts, effects) {
+async function runMain(plan, log, control, { facts, onCommandStarted }, effects) {
     await effectsReady(effects);
     if (!plan.recording) {
         // Without a process recorder nothing sees the command's own exec: the wrapper records what it starts
@@ -5973,6 +5984,7 @@ async function runMain(plan, log, control, facts, effects) {
         ...plan.stage,
         quiet: false,
         merger: stageMerger(plan, false, (e) => log.write(e)),
+        onCommandStarted,
     }));
     control.throwIfInterrupted();
     // The jail is gone (its PID namespace with it): what it left in the protected entries, whatever the recorder said.
@@ -6022,8 +6034,11 @@ function exitCodeOf(result) {
 
 
 
+
 /** How many withheld key names the stderr line shows before it says "and N more". */
 const WITHHELD_SHOWN = 20;
+/** How much of the command the jail-up line shows before it cuts with "…". */
+const JAIL_UP_COMMAND_CHARS = 200;
 /** How often, at most, the progress line is redrawn when stderr is a terminal. */
 const PROGRESS_MS = 1000;
 /** A word as a POSIX shell reads it back unchanged. */
@@ -6043,6 +6058,14 @@ function recorderLine(r) {
     if (r.fallback !== undefined)
         return `envelope-gate run: recorder strace (auto: the eBPF recorder cannot start: ${r.fallback})\n`;
     return `envelope-gate run: recorder ${r.name}${r.asked === "auto" ? " (auto)" : ""}\n`;
+}
+/**
+ * The line said while the command runs, once it is under way in the jail: before anything the
+ * command prints at its end, so a person (or a script reading stderr) knows the jail is up.
+ */
+function jailUpLine(command, recorder) {
+    const words = (0,markdown/* plainText */.wh)(command.map(shellWord).join(" "), JAIL_UP_COMMAND_CHARS);
+    return `envelope-gate run: the jail is up, running ${words} (recorder: ${recorder?.name ?? "none, Node hooks only"})\n`;
 }
 /**
  * `envelope-gate run`'s arguments, parsed and checked (nothing runs): the one parser of them, for
@@ -6120,6 +6143,11 @@ async function runAndReport(values) {
             recorder: values.recorder,
             command: values.command,
             facts,
+            onCommandStarted: () => {
+                if (drawn)
+                    process.stderr.write("\r\x1b[K");
+                process.stderr.write(jailUpLine(values.command, facts.recorder));
+            },
         });
     }
     finally {

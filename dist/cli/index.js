@@ -6024,6 +6024,8 @@ var external_node_util_ = __nccwpck_require__(7975);
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
 var core_envelope = __nccwpck_require__(8447);
+// EXTERNAL MODULE: ./src/core/markdown.ts
+var markdown = __nccwpck_require__(6706);
 // EXTERNAL MODULE: ./src/core/verdict.ts
 var core_verdict = __nccwpck_require__(9478);
 // EXTERNAL MODULE: external "node:fs"
@@ -6187,8 +6189,6 @@ function writeCliResult(file, result) {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/markdown.ts
-var markdown = __nccwpck_require__(6706);
 ;// CONCATENATED MODULE: ./src/cli/format.ts
 
 
@@ -6232,6 +6232,8 @@ function formatReportText(report) {
     return out.join("\n") + "\n";
 }
 
+// EXTERNAL MODULE: ./src/core/version.ts
+var version = __nccwpck_require__(3323);
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /** The command line: one call of `main` per invocation; src/cli/index.ts is the program that calls it. */
 
@@ -6246,22 +6248,28 @@ function formatReportText(report) {
 
 
 
-const USAGE = `usage:
+
+
+const USAGE = `${version/* PRODUCT */.A}
+usage:
   envelope-gate hash <envelope.json>
   envelope-gate verify --envelope E [--sha256 F]
   envelope-gate check  --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
   envelope-gate run    --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--node-only] [--audit] [--recorder auto|ebpf|strace] -- CMD [ARGS...]
   envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
   envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
-  envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL]
+  envelope-gate app    [start | pause --reason TEXT | resume | status | promote --installation N | demote --installation N | manifest --url URL | setup --name NAME --webhook-url URL]
   envelope-gate app --help     the App's commands and every setting with its default (also: app <command> --help)
+  envelope-gate --version      prints "${version/* PRODUCT */.A}" (also: -V, version)
 
 exit status: 0 pass, 1 violations, 2 usage, 3 could not evaluate
 every command answers --help (or -h) with its own usage`;
 /** Each subcommand's usage, printed on stdout with exit 0 for `<command> --help` or `-h`. */
 const COMMAND_HELP = {
     hash: `usage: envelope-gate hash <envelope.json>
-  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.`,
+  Prints the envelope's digest line (sha256sum's format), for envelope.json.sha256.
+  A file that is not a valid envelope still gets its digest (exit 0), with a warning on stderr
+  naming the problem (ENVELOPE_INVALID), which verify and check would refuse it for.`,
     verify: `usage: envelope-gate verify --envelope E [--sha256 F]
   Checks the envelope against its pinned digest (F, default E.sha256) and its schema.`,
     check: `usage: envelope-gate check --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--format text|json]
@@ -6284,9 +6292,10 @@ const COMMAND_HELP = {
   --recorder R      the process recorder: auto (default; the eBPF recorder when it can start,
                     else strace, said on stderr), ebpf (refuses when it cannot start: needs
                     root or passwordless sudo), strace. Default from ENVELOPE_GATE_RECORDER
-  On stderr it says which of your environment keys the command did not get, and ends with one
-  line: the log, the number of events, and the check to run next. On a terminal it shows the
-  events so far while the command runs.
+  On stderr it says when the jail is up and the command has started ("the jail is up, running
+  CMD (recorder: R)"), then, after the command, which of your environment keys the command did
+  not get, and ends with one line: the log, the number of events, and the check to run next. On a
+  terminal it shows the events so far while the command runs.
   exit status: the command's, or 3 if the run could not be observed`,
     suggest: `usage: envelope-gate suggest --observer L [--observer L ...] [--from E [--sha256 F]] [--write OUT]
        envelope-gate suggest --run --envelope E [--sha256 F] --observer L [--workspace DIR] [--scratch DIR] [--keep-scratch] [--audit] [--write OUT] -- CMD [ARGS...]
@@ -6338,7 +6347,25 @@ async function hash(args) {
         throw new errors/* Refusal */.P_(code, `envelope ${file} cannot be read (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, { file });
     }
     await (0,output/* writeStdout */.j)((0,core_envelope/* formatDigestLine */.sv)(bytes, (0,external_node_path_.basename)(file)), "the digest line");
+    warnIfNotAnEnvelope(bytes, file);
     return core_verdict/* EXIT_CODES */.ai.pass;
+}
+/**
+ * hash digests bytes, so it still prints the digest of a file that is no valid envelope (one being
+ * drafted), but says on stderr what `verify` and `check` will refuse it for. Exit status unchanged.
+ */
+function warnIfNotAnEnvelope(bytes, file) {
+    try {
+        (0,core_envelope/* loadEnvelope */.BC)(bytes, file);
+    }
+    catch (err) {
+        if (!(err instanceof errors/* Refusal */.P_) || err.code !== "ENVELOPE_INVALID")
+            throw err;
+        const lines = [`envelope-gate: warning: ${file} is not a valid envelope (ENVELOPE_INVALID): ${err.message}`];
+        if (err.hint !== undefined)
+            lines.push(`  what to do: ${err.hint}`);
+        process.stderr.write(lines.map((l) => (0,markdown/* plainText */.wh)(l)).join("\n") + "\n");
+    }
 }
 function parseVerify(args) {
     const { values } = (0,external_node_util_.parseArgs)({
@@ -6383,7 +6410,7 @@ async function check(args, said) {
         scratch: absolute(values.scratch),
     });
     said.report = report;
-    await (0,output/* writeStdout */.j)(values.format === "json" ? JSON.stringify(report) + "\n" : formatReportText(report), "the check report");
+    await (0,output/* writeStdout */.j)(values.format === "json" ? JSON.stringify({ ...report, envelope_gate_version: version/* VERSION */.x }) + "\n" : formatReportText(report), "the check report");
     return (0,core_verdict/* exitCodeFor */.Rr)(report.verdict);
 }
 async function run(args, said) {
@@ -6462,7 +6489,7 @@ async function suggest(args) {
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1957));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -6473,7 +6500,7 @@ const PARSERS = {
     check: async (args) => parseCheck(args, {}),
     run: async (args) => (await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606))).parseRunArgs(args, usage),
     suggest: parseSuggest,
-    app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(151), __nccwpck_require__.e(85), __nccwpck_require__.e(957)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1957))).parseAppArgs(args, usage),
+    app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820))).parseAppArgs(args, usage),
 };
 /**
  * Whether the CLI accepts a command line (`argv` without the program), running nothing and reading
@@ -6496,6 +6523,10 @@ async function main(argv) {
     // Asked for by the Action (internal, docs/action.md): taken out of the environment before anything runs.
     const resultFile = takeResultFileRequest();
     const [name, ...rest] = argv;
+    if (name === "--version" || name === "-V" || name === "version") {
+        process.stdout.write(`${version/* PRODUCT */.A}\n`);
+        return core_verdict/* EXIT_CODES */.ai.pass;
+    }
     if (name === undefined || name === "--help" || name === "-h" || name === "help") {
         process.stdout.write(USAGE + "\n");
         return name === undefined ? core_verdict/* EXIT_CODES */.ai.usage : core_verdict/* EXIT_CODES */.ai.pass;
@@ -7578,6 +7609,9 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "PREREQUISITE_PLATFORM_UNSUPPORTED",
     "PREREQUISITE_SETUP_FAILED",
     "PREREQUISITE_SETUP_INEFFECTIVE",
+    "APP_SETUP_STATE_MISMATCH",
+    "APP_SETUP_CONVERSION_FAILED",
+    "APP_SETUP_FILES_EXIST",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -7816,6 +7850,9 @@ const ERROR_TABLE = {
         nothingSent: true,
         hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
     }),
+    APP_SETUP_STATE_MISMATCH: row("invocation"),
+    APP_SETUP_CONVERSION_FAILED: row("github"),
+    APP_SETUP_FILES_EXIST: row("invocation"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -8952,6 +8989,7 @@ class LogEvaluator {
             this.setRoots(this.rootsOf(obj));
         this.checkWithheld(obj.withheld);
         this.checkRecorder(obj.recorder);
+        this.checkReleaseName(obj.envelope_gate);
         const protectedSet = (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .protectedFromMeta */ .UB)(obj.protected, obj.workspace, obj.scratch);
         if (typeof protectedSet === "string")
             this.malformed(protectedSet, 1);
@@ -8982,6 +9020,14 @@ class LogEvaluator {
                 (recorder.name === "strace" && typeof recorder.fallback === "string" && recorder.fallback !== ""));
         if (!ok)
             this.malformed(`meta "recorder" must be {"name": "ebpf" or "strace", "fallback"?: a non-empty reason (strace only)}`, 1);
+    }
+    /** `meta.envelope_gate` (optional): the release that recorded the log, a semantic version without a "v". */
+    checkReleaseName(release) {
+        if (release === undefined)
+            return;
+        if (typeof release !== "string" || !/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(release)) {
+            this.malformed(`meta "envelope_gate" must be the release that recorded the log, a version such as "1.0.0"`, 1);
+        }
     }
     /** `meta.withheld` (optional): the caller's environment keys the run did not pass, names only. */
     checkWithheld(withheld) {
@@ -10584,6 +10630,24 @@ function exitCodeFor(verdict) {
 
 /***/ }),
 
+/***/ 3323:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ PRODUCT),
+/* harmony export */   x: () => (/* binding */ VERSION)
+/* harmony export */ });
+/**
+ * The release this build is. Kept beside package.json's "version" (test/core/version.test.ts) and
+ * checked against the release tag by scripts/release.mjs; a semantic version, without a "v".
+ */
+const VERSION = "1.0.0";
+/** How the product names itself where a reader must tell what judged them: "envelope-gate 1.0.0". */
+const PRODUCT = `envelope-gate ${VERSION}`;
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
@@ -10595,6 +10659,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
+
+/***/ }),
+
+/***/ 9907:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("cluster");
 
 /***/ }),
 
@@ -10864,6 +10935,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 
 /***/ }),
 
+/***/ 2987:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("perf_hooks");
+
+/***/ }),
+
 /***/ 932:
 /***/ ((module) => {
 
@@ -10892,6 +10970,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 
 /***/ }),
 
+/***/ 7016:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+
+/***/ }),
+
 /***/ 9023:
 /***/ ((module) => {
 
@@ -10903,6 +10988,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util/types");
+
+/***/ }),
+
+/***/ 1493:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("v8");
+
+/***/ }),
+
+/***/ 3106:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 
 /***/ }),
 

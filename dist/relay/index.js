@@ -173,6 +173,9 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "PREREQUISITE_PLATFORM_UNSUPPORTED",
     "PREREQUISITE_SETUP_FAILED",
     "PREREQUISITE_SETUP_INEFFECTIVE",
+    "APP_SETUP_STATE_MISMATCH",
+    "APP_SETUP_CONVERSION_FAILED",
+    "APP_SETUP_FILES_EXIST",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -411,6 +414,9 @@ const ERROR_TABLE = {
         nothingSent: true,
         hint: "The installation's GitHub API budget ran low, so this work waits in the written order (docs/app.md, Rate limits): nothing to do, the sweeper of any replica takes it up after the reset named in the message. If it happens every hour, fewer repositories per installation or fewer re-runs spend less.",
     }),
+    APP_SETUP_STATE_MISMATCH: row("invocation"),
+    APP_SETUP_CONVERSION_FAILED: row("github"),
+    APP_SETUP_FILES_EXIST: row("invocation"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);

@@ -1,8 +1,8 @@
-export const id = 957;
-export const ids = [957];
+export const id = 820;
+export const ids = [820];
 export const modules = {
 
-/***/ 1957:
+/***/ 2820:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -11,6 +11,7 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   appCommand: () => (/* binding */ appCommand),
+  appRefusalText: () => (/* binding */ appRefusalText),
   parseAppArgs: () => (/* binding */ parseAppArgs)
 });
 
@@ -20,6 +21,8 @@ var external_node_util_ = __webpack_require__(7975);
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __webpack_require__(4296);
+// EXTERNAL MODULE: ./src/core/verdict.ts
+var verdict = __webpack_require__(9478);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 // EXTERNAL MODULE: ./node_modules/pg/esm/index.mjs
@@ -2270,6 +2273,38 @@ async function openStore(settings, now) {
     return store;
 }
 
+;// CONCATENATED MODULE: ./src/app/context.ts
+
+const systemClock = { now: () => Date.now() };
+/** The App's log levels, least to most verbose (ENVELOPE_GATE_LOG_LEVEL). */
+const LOG_LEVELS = ["error", "warn", "info", "debug"];
+/**
+ * One JSON line per call at `least` or more severe; more verbose lines are dropped. `level`,
+ * `event` and `at` are ours and always win: a field named like them (GitHub's event name, say)
+ * never overwrites them; GitHub's event is logged as `github_event`. info and debug go to
+ * stdout, warn and error to stderr.
+ */
+function jsonLoggerAt(least) {
+    const shown = LOG_LEVELS.indexOf(least);
+    return (level, event, fields = {}) => {
+        if (LOG_LEVELS.indexOf(level) > shown)
+            return;
+        const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
+        if (level === "info" || level === "debug")
+            process.stdout.write(line + "\n");
+        else
+            process.stderr.write(line + "\n");
+    };
+}
+/** The default: info and more severe. */
+const jsonLogger = jsonLoggerAt("info");
+function fail(code, message) {
+    throw new errors/* Refusal */.P_(code, message);
+}
+function codeOf(err) {
+    return (0,errors/* isRefusal */.vu)(err) ? err.code : "INTERNAL_ERROR";
+}
+
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(1421);
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -2924,6 +2959,12 @@ const APP_SETTINGS = [
         help: "space writes as GitHub asks; off only against a local test server",
     },
     {
+        name: "ENVELOPE_GATE_LOG_LEVEL",
+        default: "info",
+        scope: "server",
+        help: "error, warn, info or debug: the least severe log line written (debug adds each delivery's arrival, each sweep pass and each scrape of /metrics)",
+    },
+    {
         name: "ENVELOPE_GATE_OPERATOR",
         default: "",
         shown: "login name",
@@ -3383,6 +3424,7 @@ function scrubSecretEnvironment(env) {
 
 
 
+
 function redeliveryPolicyFromEnv(env) {
     return {
         intervalMs: config_int(env, "ENVELOPE_GATE_REDELIVERY_SECONDS", 5, 3600) * 1000,
@@ -3428,6 +3470,13 @@ function onOff(env, name) {
     if (raw === "off")
         return false;
     throw new errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
+}
+function logLevelFromEnv(env) {
+    const raw = settingValue(env, "ENVELOPE_GATE_LOG_LEVEL").toLowerCase();
+    if (!LOG_LEVELS.includes(raw)) {
+        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+    }
+    return raw;
 }
 function list(value) {
     return (value ?? "")
@@ -3548,6 +3597,7 @@ function loadConfig(env) {
         budget: budgetPolicyFromEnv(env),
         workers: config_int(env, "ENVELOPE_GATE_WORKERS", 1, 1000),
         redelivery: redeliveryPolicyFromEnv(env),
+        logLevel: logLevelFromEnv(env),
     };
     scrubSecretEnvironment(env);
     return config;
@@ -3602,27 +3652,6 @@ async function recentCrashes(store, since, aliveSince) {
        AND p.heartbeat_at > COALESCE((SELECT MAX(r.reset_at) FROM app_crash_resets r WHERE r.replica = p.replica), -1)
      GROUP BY p.replica ORDER BY p.replica`, [since, aliveSince]);
     return rows.map((r) => ({ replica: String(r.replica), crashes: Number(r.n), last_crash_at: Number(r.last_seen) }));
-}
-
-;// CONCATENATED MODULE: ./src/app/context.ts
-
-const systemClock = { now: () => Date.now() };
-/**
- * One JSON line per call. `level`, `event` and `at` are ours and always win: a field named like
- * them (GitHub's event name, say) never overwrites them; GitHub's event is logged as `github_event`.
- */
-const jsonLogger = (level, event, fields = {}) => {
-    const line = JSON.stringify({ ...fields, level, event, at: new Date().toISOString() });
-    if (level === "info")
-        process.stdout.write(line + "\n");
-    else
-        process.stderr.write(line + "\n");
-};
-function fail(code, message) {
-    throw new errors/* Refusal */.P_(code, message);
-}
-function codeOf(err) {
-    return (0,errors/* isRefusal */.vu)(err) ? err.code : "INTERNAL_ERROR";
 }
 
 ;// CONCATENATED MODULE: ./src/app/crash-loop.ts
@@ -4915,15 +4944,8 @@ class InstallationClient {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __webpack_require__(7067);
-;// CONCATENATED MODULE: ./src/core/version.ts
-/**
- * The release this build is. Kept beside package.json's "version" (test/core/version.test.ts) and
- * checked against the release tag by scripts/release.mjs; a semantic version, without a "v".
- */
-const VERSION = "1.0.0";
-/** How the product names itself where a reader must tell what judged them: "envelope-gate 1.0.0". */
-const PRODUCT = `envelope-gate ${VERSION}`;
-
+// EXTERNAL MODULE: ./src/core/version.ts
+var version = __webpack_require__(3323);
 ;// CONCATENATED MODULE: ./src/store/ops.ts
 /**
  * What operators need from the store beyond the App's own work: a heartbeat write that proves
@@ -4987,7 +5009,7 @@ async function checkHealth(store, replicaId, storeLabel, now) {
             status: 503,
             body: {
                 ok: false,
-                version: VERSION,
+                version: version/* VERSION */.x,
                 store: storeLabel,
                 failing: "store_read",
                 error: shellRefusal(err, "read the kill switch").toJSON(),
@@ -5002,7 +5024,7 @@ async function checkHealth(store, replicaId, storeLabel, now) {
             status: 503,
             body: {
                 ok: false,
-                version: VERSION,
+                version: version/* VERSION */.x,
                 store: storeLabel,
                 failing: "store_write",
                 paused,
@@ -5012,7 +5034,7 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     }
     return {
         status: 200,
-        body: { ok: true, version: VERSION, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
+        body: { ok: true, version: version/* VERSION */.x, store: storeLabel, checks: { store_read: "ok", store_write: "ok" }, paused, replica: replicaId },
     };
 }
 
@@ -5989,7 +6011,7 @@ section{scroll-margin-top:8px}`;
 const STATUS_PAGE_CSP = `default-src 'none'; style-src 'sha256-${(0,external_node_crypto_.createHash)("sha256").update(STYLE).digest("base64")}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 const PAGE_HEAD = (title) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><style>${STYLE}</style></head><body>`;
 /** The page header: what serves it, when, from which store. */
-const header = (when, generatedAt, store, json) => `<header><h1>envelope-gate App status</h1><p>${esc(PRODUCT)} · generated ${when(generatedAt).html} · store: ${esc(store)}${json ? ` · <a href="/status.json">JSON</a>` : ""}</p></header>`;
+const header = (when, generatedAt, store, json) => `<header><h1>envelope-gate App status</h1><p>${esc(version/* PRODUCT */.A)} · generated ${when(generatedAt).html} · store: ${esc(store)}${json ? ` · <a href="/status.json">JSON</a>` : ""}</p></header>`;
 function deliveriesTable(lines, empty, when) {
     return table(["delivery", "event", "state", "received", "attempts", "code", "message", "what to do"], lines.map((d) => [
         new Raw(`<code>${esc(d.delivery_id)}</code>`),
@@ -6544,7 +6566,7 @@ async function statusSnapshot(store, now, options) {
     const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
     const where = { githubApiUrl: options.githubApiUrl };
     return {
-        version: VERSION,
+        version: version/* VERSION */.x,
         generated_at: new Date(now).toISOString(),
         store: options.storeLabel,
         window: { hours: SUMMARY_WINDOW_MS / 3_600_000, since: new Date(since).toISOString() },
@@ -7005,8 +7027,10 @@ class WebhookIntake {
         this.stats.last_request_at = now;
         const delivery = webhook_header(req, "x-github-delivery");
         const event = webhook_header(req, "x-github-event");
+        this.service.log("debug", "webhook.received", { delivery, github_event: event, content_length: req.headers["content-length"] ?? null });
         const refuse = (code, message, extra = {}, close = false) => {
             this.stats.refused[code] = (this.stats.refused[code] ?? 0) + 1;
+            this.service.metrics.webhookRefused(code);
             this.stats.last_refused = { at: now, code, message, delivery };
             this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
             // Anyone can reach /webhook unsigned: a secret's file path or its command's error stays in the log.
@@ -7066,6 +7090,7 @@ class WebhookIntake {
             // One store write, then the answer: the work runs outside the request (service.accept).
             const answer = await this.service.accept(delivery, event, payload, body.toString("utf8"));
             this.service.log("info", `delivery.${answer.status}`, { delivery, github_event: event, outcome: answer.outcome });
+            this.service.metrics.deliveryReceived(event, answer.status);
             return sendJson(res, answer.status === "duplicate" ? 200 : 202, { delivery, ...answer });
         }
         catch (err) {
@@ -7102,8 +7127,8 @@ function sendHtml(res, status, html) {
     res.end(html);
 }
 /**
- * The App's HTTP surface: POST /webhook, GET /healthz, GET /status (HTML) and /status.json, and
- * GET /status/deliveries/<id>.json (what became of one delivery).
+ * The App's HTTP surface: POST /webhook, GET /healthz, GET /metrics (Prometheus), GET /status
+ * (HTML) and /status.json, and GET /status/deliveries/<id>.json (what became of one delivery).
  */
 /** A refusal answered with its code's status from the error table (a code outside it does not compile). */
 function answerRefusal(res, refusal) {
@@ -7117,6 +7142,13 @@ function createAppServer(options) {
         const method = req.method ?? "GET";
         if (method === "POST" && (url.pathname === "/webhook" || url.pathname === "/api/github/webhooks")) {
             return intake.handle(req, res);
+        }
+        if (method === "GET" && url.pathname === "/metrics") {
+            const scraped = await service.metrics.scrape();
+            service.log("debug", "metrics.scraped", { bytes: scraped.text.length });
+            res.writeHead(200, { "content-type": scraped.contentType, "cache-control": "no-store" });
+            res.end(scraped.text);
+            return;
         }
         if (method === "GET" && url.pathname === "/healthz") {
             const health = await checkHealth(service.store, service.settings.replicaId, options.storeLabel, service.clock.now());
@@ -7185,6 +7217,185 @@ async function listen(server, port, host) {
         });
     });
     return server.address();
+}
+
+// EXTERNAL MODULE: ./node_modules/prom-client/index.js
+var prom_client = __webpack_require__(5222);
+;// CONCATENATED MODULE: ./src/app/metrics.ts
+/**
+ * GET /metrics: the App's counters in Prometheus' text format (prom-client). Each App instance
+ * has its own registry, never prom-client's global one, so several Apps in one process (the
+ * tests) do not share counters. Budgets are read from the store at each scrape.
+ */
+
+
+const PREFIX = "envelope_gate_";
+class AppMetrics {
+    registry = new prom_client.Registry();
+    received;
+    refused;
+    processed;
+    failed;
+    verdicts;
+    redeliveryPasses;
+    redeliveriesRequested;
+    storeSeconds;
+    constructor(budget = null) {
+        const registers = [this.registry];
+        (0,prom_client.collectDefaultMetrics)({ register: this.registry, prefix: PREFIX });
+        this.received = new prom_client.Counter({
+            name: `${PREFIX}deliveries_received_total`,
+            help: "Signed deliveries taken at /webhook, by GitHub event and the answer given (queued, in_progress, duplicate).",
+            labelNames: ["github_event", "answer"],
+            registers,
+        });
+        this.refused = new prom_client.Counter({
+            name: `${PREFIX}webhook_refused_total`,
+            help: "Requests to /webhook refused before anything was recorded, by error code.",
+            labelNames: ["code"],
+            registers,
+        });
+        this.processed = new prom_client.Counter({
+            name: `${PREFIX}deliveries_processed_total`,
+            help: "Deliveries whose work ran in this process, by GitHub event and status (done, duplicate, queued: set aside by a pause).",
+            labelNames: ["github_event", "status"],
+            registers,
+        });
+        this.failed = new prom_client.Counter({
+            name: `${PREFIX}deliveries_failed_total`,
+            help: "Deliveries whose work failed in this process, by GitHub event and error code.",
+            labelNames: ["github_event", "code"],
+            registers,
+        });
+        this.verdicts = new prom_client.Counter({
+            name: `${PREFIX}verdicts_total`,
+            help: "Verified checks made for gate runs, by conclusion and error code (empty for none).",
+            labelNames: ["conclusion", "code"],
+            registers,
+        });
+        this.redeliveryPasses = new prom_client.Counter({
+            name: `${PREFIX}redelivery_passes_total`,
+            help: "Redelivery sweep passes this process ran, by why one did nothing (off, paused, busy; empty: it ran).",
+            labelNames: ["skipped"],
+            registers,
+        });
+        this.redeliveriesRequested = new prom_client.Counter({
+            name: `${PREFIX}redeliveries_requested_total`,
+            help: "Failed deliveries the redelivery sweep asked GitHub to deliver again.",
+            registers,
+        });
+        this.storeSeconds = new prom_client.Histogram({
+            name: `${PREFIX}store_operation_seconds`,
+            help: "Time each store call took, by store method and outcome (ok, error).",
+            labelNames: ["operation", "outcome"],
+            buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+            registers,
+        });
+        if (budget !== null) {
+            let reading = null;
+            // One store read per scrape, shared by the gauges below (a scrape collects them at once).
+            const rows = () => {
+                reading ??= (async () => {
+                    const store = budget.store();
+                    if (store === null)
+                        return [];
+                    try {
+                        return (await budgetSnapshot(store, budget.policy, budget.now())).scopes;
+                    }
+                    catch {
+                        return null;
+                    }
+                })().finally(() => (reading = null));
+                return reading;
+            };
+            new prom_client.Gauge({
+                name: `${PREFIX}budget_readable`,
+                help: "1 when this scrape read runner B's budgets from the store, 0 when it could not (the budget gauges are then empty).",
+                registers,
+                async collect() {
+                    this.set((await rows()) === null ? 0 : 1);
+                },
+            });
+            const gauge = (name, help, pick) => new prom_client.Gauge({
+                name: `${PREFIX}${name}`,
+                help,
+                labelNames: ["scope"],
+                registers,
+                async collect() {
+                    const scopes = (await rows()) ?? [];
+                    this.reset();
+                    for (const row of scopes)
+                        this.set({ scope: row.scope }, pick(row));
+                },
+            });
+            gauge("runner_b_dispatches_used", "Runner-B dispatches reserved today (UTC), per installation and repository scope.", (r) => r.dispatches_used);
+            gauge("runner_b_dispatches_left", "Runner-B dispatches left today under the scope's cap.", (r) => r.dispatches_left);
+            gauge("runner_b_minutes_charged", "Runner-B minutes charged today (UTC), per scope.", (r) => r.minutes_charged);
+            gauge("runner_b_minutes_left", "Runner-B minutes left today under the scope's cap.", (r) => r.minutes_left);
+        }
+    }
+    deliveryReceived(githubEvent, answer) {
+        this.received.inc({ github_event: githubEvent, answer });
+    }
+    webhookRefused(code) {
+        this.refused.inc({ code });
+    }
+    deliveryProcessed(githubEvent, status) {
+        this.processed.inc({ github_event: githubEvent, status });
+    }
+    deliveryFailed(githubEvent, code) {
+        this.failed.inc({ github_event: githubEvent, code });
+    }
+    redeliveryPass(report) {
+        if (report === null)
+            return;
+        this.redeliveryPasses.inc({ skipped: report.skipped ?? "" });
+        this.redeliveriesRequested.inc(report.requested.length);
+    }
+    /** The App's log, with the lines that are metrics counted: a gate run's verified check is a verdict. */
+    counting(log) {
+        return (level, event, fields = {}) => {
+            if (event === "verified_check.run") {
+                this.verdicts.inc({ conclusion: String(fields.conclusion ?? ""), code: String(fields.code ?? "") });
+            }
+            log(level, event, fields);
+        };
+    }
+    /** The store, each of its calls timed (its nested parts, such as `store.budget`, are left as they are). */
+    timing(store) {
+        const seconds = this.storeSeconds;
+        return new Proxy(store, {
+            get(target, prop) {
+                const value = Reflect.get(target, prop);
+                if (typeof value !== "function" || typeof prop !== "string")
+                    return value;
+                return (...args) => {
+                    const end = seconds.startTimer({ operation: prop });
+                    let result;
+                    try {
+                        result = value.apply(target, args);
+                    }
+                    catch (err) {
+                        end({ outcome: "error" });
+                        throw err;
+                    }
+                    if (!(result instanceof Promise))
+                        return result;
+                    return result.then((v) => {
+                        end({ outcome: "ok" });
+                        return v;
+                    }, (err) => {
+                        end({ outcome: "error" });
+                        throw err;
+                    });
+                };
+            },
+        });
+    }
+    /** The text a scrape gets, and its content type. */
+    async scrape() {
+        return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    }
 }
 
 // EXTERNAL MODULE: external "node:async_hooks"
@@ -9804,11 +10015,14 @@ function decideDualRun(dual, zipA, zipB) {
 
 ;// CONCATENATED MODULE: ./src/core/check-run.ts
 
+
 /**
  * Pure: the dual-run check run's content, from the recorded dual run and its ledger PRs. Property
  * names, results, runner cells and details come from runner A's bundle, which the pull request's
  * job produced: each goes through ../core/markdown.ts where it is interpolated.
  */
+/** The summary's last line: which release compared the runs. */
+const COMPARED_BY = `Compared by ${version/* PRODUCT */.A}.`;
 /** GitHub's limit on a check run's summary and text. */
 const MAX_OUTPUT = 65_000;
 /** One line per ledger PR, in plain words (the delivery's outcome, the App's log). */
@@ -9851,6 +10065,8 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
             ...lines.map((x) => `- ${x}`),
             "",
             runs,
+            "",
+            COMPARED_BY,
         ].join("\n");
         const shadowText = mode === "shadow"
             ? prs
@@ -9892,6 +10108,8 @@ function dualRunCheck(checkName, dual, proposals, mode, prs = []) {
         "The failing property keeps failing.",
         "",
         runs,
+        "",
+        COMPARED_BY,
     ].join("\n");
     return {
         ...common,
@@ -10882,6 +11100,7 @@ async function followRunB(ctx, dual, report) {
 
 
 
+
 /** The events the App subscribes to (app.yml), each with its handler. */
 const HANDLERS = new Map([
     ["workflow_run", onWorkflowRun],
@@ -10906,7 +11125,7 @@ class AppService {
     github;
     settings;
     clock;
-    log;
+    metrics;
     lastSweep = null;
     /** Set when the process starts draining: new deliveries are refused with APP_DRAINING. */
     draining = false;
@@ -10918,16 +11137,21 @@ class AppService {
     ctx;
     /** The delivery whose work is running, for a GitHub request attempt that fails on its behalf. */
     working = new external_node_async_hooks_.AsyncLocalStorage();
+    log;
     /** The last redelivery pass this process ran (the store keeps the last of any replica). */
     lastRedelivery = null;
     /** Each installation's GitHub budget as its answers say, recorded for every replica. */
     rates;
-    constructor(store, github, settings, clock = systemClock, log = jsonLogger) {
+    constructor(store, github, settings, clock = systemClock, log = jsonLogger, 
+    /** GET /metrics' counters (metrics.ts); its own registry per App. */
+    metrics = new AppMetrics()) {
         this.store = store;
         this.github = github;
         this.settings = settings;
         this.clock = clock;
-        this.log = log;
+        this.metrics = metrics;
+        this.log = metrics.counting(log);
+        log = this.log;
         this.ctx = { store, installation: (id) => github.installation(id), clock, settings, log };
         this.rates = new RateRecorder(store, settings.replicaId, clock, log);
     }
@@ -11016,10 +11240,12 @@ class AppService {
         try {
             const result = await this.working.run(deliveryId, () => this.work(deliveryId, event, payload)).finally(() => this.rates.flushed());
             this.log("info", `delivery.${result.status}`, { delivery: deliveryId, github_event: event, outcome: result.outcome });
+            this.metrics.deliveryProcessed(event, result.status);
             return result;
         }
         catch (err) {
             const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
+            this.metrics.deliveryFailed(event, gate.code);
             this.log("error", "delivery.failed", {
                 delivery: deliveryId,
                 github_event: event,
@@ -11192,6 +11418,7 @@ class AppService {
             owner: this.owner,
             policy: this.settings.redelivery,
         });
+        this.metrics.redeliveryPass(this.lastRedelivery);
         return this.lastRedelivery;
     }
     /** One sweeper pass (src/app/sweep.ts), remembered for the status page. */
@@ -11234,6 +11461,7 @@ function inProgress(where) {
 
 
 
+
 /**
  * The kill switch, read from the store before every request to GitHub. A store that cannot
  * be read stops the request too: "could not check" is not "not paused".
@@ -11255,8 +11483,11 @@ function killSwitchGuard(store, stopping = () => false, fenced = () => null) {
 }
 async function startApp(config, options = {}) {
     const clock = options.clock ?? systemClock;
-    const log = options.log ?? jsonLogger;
-    const store = await openStore(config.store, clock.now());
+    const log = options.log ?? jsonLoggerAt(config.logLevel);
+    let opened = null;
+    const metrics = new AppMetrics({ store: () => opened, policy: config.budget, now: () => clock.now() });
+    const store = metrics.timing(await openStore(config.store, clock.now()));
+    opened = store;
     store.heartbeatStaleMs = config.heartbeatStaleMs;
     // Claims record this process (replica id and a random incarnation), so a restarted replica's
     // claims from before the restart are known dead at once.
@@ -11300,7 +11531,7 @@ async function startApp(config, options = {}) {
         timeoutMs: config.githubTimeoutMs,
         ...(options.retryAfterMs === undefined ? {} : { retryAfterMs: options.retryAfterMs }),
     });
-    service = new AppService(store, github, { ...config, replicaId: owner }, clock, log);
+    service = new AppService(store, github, { ...config, replicaId: owner }, clock, log, metrics);
     const app = service;
     const storeLabel = describeStore(config.store);
     const server = createAppServer({
@@ -11350,6 +11581,7 @@ async function startApp(config, options = {}) {
                 return;
             sweeping = app
                 .sweep()
+                .then((report) => log("debug", "sweep.pass", { deliveries: report.deliveries?.length ?? 0, errors: report.errors.length }))
                 .catch((err) => log("error", "sweep.failed", refusalFields(shellRefusal(err, "sweep"))))
                 .finally(() => {
                 sweeping = null;
@@ -11457,7 +11689,244 @@ async function drain(service, drainMs, githubTimeoutMs, log) {
     log("warn", "app.drained", { finished_in_time: false, released });
 }
 
+;// CONCATENATED MODULE: ./src/github/app-manifest.ts
+/**
+ * The last step of GitHub's App manifest flow: the temporary code GitHub gave the redirect is
+ * converted into the new App's id, private key and webhook secret (POST
+ * /app-manifests/{code}/conversions, no authentication; the code is good once, for an hour).
+ */
+
+
+async function convertManifestCode(apiUrl, code, timeoutMs = 30_000) {
+    const octokit = new GuardedOctokit(guardedOctokitOptions({ baseUrl: apiUrl, retry: { retries: 2, timeoutMs }, throttle: false }));
+    let data;
+    try {
+        const answer = await octokit.request("POST /app-manifests/{code}/conversions", { code });
+        data = answer.data;
+    }
+    catch (err) {
+        const failure = gitHubFailure("convert the App manifest's code", err, `Check that ${apiUrl} is GitHub's API and reachable, then run app setup again.`);
+        if (hasStatus(failure, 404) || hasStatus(failure, 422)) {
+            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub refused the code it redirected with: ${failure.message}`, {
+                cause: err,
+                hint: "The code is good once and for one hour. Run `envelope-gate app setup` again; if GitHub created the App, delete it on its settings page first (or choose another --name).",
+            });
+        }
+        throw failure;
+    }
+    const { id, slug, name, html_url: htmlUrl, pem, webhook_secret: webhookSecret } = data;
+    if (typeof id !== "number" || typeof pem !== "string" || typeof slug !== "string" || typeof htmlUrl !== "string") {
+        throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page or private key");
+    }
+    return {
+        id,
+        slug,
+        name: typeof name === "string" ? name : slug,
+        htmlUrl,
+        pem,
+        webhookSecret: typeof webhookSecret === "string" ? webhookSecret : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/app/setup.ts
+/**
+ * `envelope-gate app setup`: GitHub's App manifest flow, end to end
+ * (https://docs.github.com/apps/sharing-github-apps/registering-a-github-app-from-a-manifest).
+ * A local page posts the App's manifest (src/core/manifest.ts, the one app.yml mirrors) to
+ * GitHub with a random single-use state; GitHub creates the App and redirects the browser back
+ * to this server with a code and that state; the code is converted into the App's id, private
+ * key and webhook secret, which are written as 0600 files beside an env file naming them. The
+ * secrets are never printed, and no existing file is overwritten.
+ */
+
+
+
+
+
+
+
+const SETUP_FILES = { privateKey: "private-key.pem", webhookSecret: "webhook-secret", env: "envelope-gate.env" };
+/** GitHub's web host's default API: api.github.com for github.com, /api/v3 on an Enterprise Server. */
+function defaultApiUrl(githubUrl) {
+    const web = new URL(githubUrl);
+    return web.hostname === "github.com" ? "https://api.github.com" : `${web.origin}/api/v3`;
+}
+/** Characters an env file line cannot carry as-is for systemd, Compose and node --env-file alike. */
+const UNSAFE_IN_ENV_FILE = /[\n\r"'`$\\#]/;
+function filesIn(dir) {
+    const root = (0,external_node_path_.resolve)(dir);
+    if (UNSAFE_IN_ENV_FILE.test(root)) {
+        throw new errors/* Refusal */.P_("CONFIG_INVALID", `--dir ${JSON.stringify(root)} has a character an env file cannot carry unquoted`);
+    }
+    return {
+        privateKey: (0,external_node_path_.join)(root, SETUP_FILES.privateKey),
+        webhookSecret: (0,external_node_path_.join)(root, SETUP_FILES.webhookSecret),
+        env: (0,external_node_path_.join)(root, SETUP_FILES.env),
+    };
+}
+const FILES_HINT = "Choose another --dir, or move the files away if they belong to no App you keep: an App's key and secret are never overwritten.";
+async function refuseExisting(files) {
+    const present = [];
+    for (const file of Object.values(files)) {
+        try {
+            await (0,promises_.lstat)(file);
+            present.push(file);
+        }
+        catch (err) {
+            if ((0,errors/* errnoOf */.UQ)(err) !== "ENOENT")
+                throw new errors/* Refusal */.P_("CONFIG_INVALID", `cannot look at ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`);
+        }
+    }
+    if (present.length > 0)
+        throw new errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${present.join(", ")}`, { hint: FILES_HINT });
+}
+async function writeNew(file, text) {
+    try {
+        await (0,promises_.writeFile)(file, text, { flag: "wx", mode: 0o600 });
+        await (0,promises_.chmod)(file, 0o600);
+    }
+    catch (err) {
+        if ((0,errors/* errnoOf */.UQ)(err) === "EEXIST")
+            throw new errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`, { hint: FILES_HINT });
+        throw new errors/* Refusal */.P_("CONFIG_INVALID", `cannot write ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, { cause: err });
+    }
+}
+function envFileText(app, files, apiUrl) {
+    return [
+        `# The GitHub App "${app.name.replace(/[\r\n]/g, " ")}" (${app.htmlUrl}), registered by envelope-gate app setup.`,
+        "# For node --env-file, systemd's EnvironmentFile= and Compose's env_file. No secrets here: the two files hold them.",
+        `ENVELOPE_GATE_APP_ID=${app.id}`,
+        `ENVELOPE_GATE_PRIVATE_KEY_PATH=${files.privateKey}`,
+        `ENVELOPE_GATE_WEBHOOK_SECRET_FILE=${files.webhookSecret}`,
+        ...(apiUrl === "https://api.github.com" ? [] : [`ENVELOPE_GATE_GITHUB_API_URL=${apiUrl}`]),
+        "",
+    ].join("\n");
+}
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function page(res, status, title, body) {
+    res.writeHead(status, {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action *",
+        "referrer-policy": "no-referrer",
+    });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+        `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}</style></head>` +
+        `<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`);
+}
+function sameState(given, expected) {
+    if (given === null)
+        return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(expected);
+    return a.length === b.length && (0,external_node_crypto_.timingSafeEqual)(a, b);
+}
+/** Where the form posts: the user's settings, or the organization's. */
+function newAppUrl(options, state) {
+    const web = options.githubUrl.replace(/\/+$/, "");
+    const path = options.org === null ? "/settings/apps/new" : `/organizations/${encodeURIComponent(options.org)}/settings/apps/new`;
+    return `${web}${path}?state=${encodeURIComponent(state)}`;
+}
+/**
+ * Runs the manifest flow. `listening` is told the page's URL once the server listens; the
+ * promise settles when GitHub's redirect has been handled (the files written), or with the
+ * refusal that ended it. `signal` stops the wait (nothing is written).
+ */
+async function appSetup(options, listening, signal) {
+    const files = filesIn(options.dir);
+    await refuseExisting(files);
+    const state = (0,external_node_crypto_.randomBytes)(32).toString("hex");
+    let stateUsed = false;
+    let settle;
+    const finished = new Promise((done, fail) => (settle = { done, fail }));
+    let base = "";
+    const callback = async (url, res) => {
+        if (stateUsed || !sameState(url.searchParams.get("state"), state)) {
+            page(res, 400, "Not this setup's redirect", "<p>The state does not match the form this setup served. Nothing was written.</p>");
+            throw new errors/* Refusal */.P_("APP_SETUP_STATE_MISMATCH", stateUsed
+                ? "a second redirect came with the setup's state, which is good once"
+                : "the redirect's state is not the one the setup's form sent", { hint: "Run `envelope-gate app setup` again and submit its page's form once (a stale tab or another page cannot finish it)." });
+        }
+        stateUsed = true;
+        const code = url.searchParams.get("code");
+        if (code === null || !/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
+            page(res, 400, "No code from GitHub", "<p>GitHub's redirect carried no code. Nothing was written.</p>");
+            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's redirect carried no code (or a malformed one) to convert");
+        }
+        let app;
+        try {
+            app = await convertManifestCode(options.apiUrl, code);
+        }
+        catch (err) {
+            page(res, 502, "GitHub did not convert the code", `<p>${escapeHtml(err.message)}</p><p>Nothing was written.</p>`);
+            throw err;
+        }
+        if (app.webhookSecret === null) {
+            page(res, 502, "No webhook secret", "<p>GitHub's answer has no webhook secret. Nothing was written.</p>");
+            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub created the App ${app.htmlUrl} but answered no webhook secret`);
+        }
+        await (0,promises_.mkdir)((0,external_node_path_.resolve)(options.dir), { recursive: true, mode: 0o700 });
+        await writeNew(files.privateKey, app.pem.endsWith("\n") ? app.pem : `${app.pem}\n`);
+        await writeNew(files.webhookSecret, `${app.webhookSecret}\n`);
+        await writeNew(files.env, envFileText(app, files, options.apiUrl));
+        const install = `${app.htmlUrl.replace(/\/+$/, "")}/installations/new`;
+        page(res, 200, `The App ${app.name} is registered`, `<p>Its id is ${app.id}. Its private key, webhook secret and env file are in ${escapeHtml((0,external_node_path_.resolve)(options.dir))}.</p>` +
+            `<p>Next: <a href="${escapeHtml(install)}">install it</a> on the repositories that run the gate. You can close this tab.</p>`);
+        const { pem: _pem, webhookSecret: _secret, ...shown } = app;
+        settle.done({ app: shown, files });
+    };
+    const handle = async (req, res) => {
+        const url = new URL(req.url ?? "/", base);
+        if (req.method === "GET" && url.pathname === "/") {
+            const manifest = JSON.stringify({
+                ...appManifest(new URL(options.webhookUrl).origin, options.name),
+                hook_attributes: { url: options.webhookUrl, active: true },
+                redirect_url: `${base}/callback`,
+            });
+            const where = options.org === null ? "your personal account" : `the organization ${escapeHtml(options.org)}`;
+            return page(res, 200, "Register the envelope-gate App", `<p>This registers the GitHub App <b>${escapeHtml(options.name)}</b> on ${where}, with exactly the permissions and events app.yml lists. ` +
+                `App names are global on GitHub: if another App has this name, GitHub says so and you can change it on its page.</p>` +
+                `<p>Webhooks go to <code>${escapeHtml(options.webhookUrl)}</code>.</p>` +
+                `<form method="post" action="${escapeHtml(newAppUrl(options, state))}">` +
+                `<input type="hidden" name="manifest" value="${escapeHtml(manifest)}">` +
+                `<button type="submit">Create the App on GitHub</button></form>`);
+        }
+        if (req.method === "GET" && url.pathname === "/callback")
+            return callback(url, res);
+        page(res, 404, "Not found", "<p>This setup serves / and GitHub's redirect only.</p>");
+    };
+    const server = (0,external_node_http_.createServer)((req, res) => {
+        handle(req, res).catch((err) => {
+            if (!res.headersSent)
+                page(res, 500, "Setup failed", `<p>${escapeHtml(String(err?.message ?? err))}</p>`);
+            settle.fail(err);
+        });
+    });
+    await new Promise((ready, refuse) => {
+        server.once("error", (err) => refuse(new errors/* Refusal */.P_("CONFIG_INVALID", `app setup cannot listen on 127.0.0.1:${options.port} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)}): choose another --port`)));
+        server.listen(options.port, "127.0.0.1", () => ready());
+    });
+    base = `http://127.0.0.1:${server.address().port}`;
+    const stop = () => settle.done(null);
+    signal?.addEventListener("abort", stop, { once: true });
+    listening(`${base}/`);
+    try {
+        return await finished;
+    }
+    finally {
+        signal?.removeEventListener("abort", stop);
+        // The last page is answered already; a connection still active finishes its request first.
+        const closed = new Promise((done) => server.close(() => done()));
+        server.closeIdleConnections();
+        await closed;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/app/cli.ts
+
+
 
 
 
@@ -11488,6 +11957,21 @@ const SUBCOMMANDS = {
     promote: { synopsis: "promote --installation N    let an installation open ledger PRs for real", scope: "store" },
     demote: { synopsis: "demote --installation N     put an installation back in shadow mode", scope: "store" },
     manifest: { synopsis: "manifest --url URL [--name NAME]  print the App's registration manifest", scope: "store" },
+    setup: {
+        synopsis: [
+            "setup --name NAME --webhook-url URL [--org ORG] [--dir DIR] [--port N] [--github-url URL] [--api-url URL]",
+            "                              register the App with GitHub's manifest flow: open the page it prints, submit, and",
+            "                              the App's key, webhook secret and an env file naming them are written to DIR (0600)",
+            "    --name         the App's name; App names are global on GitHub, so choose one no other App has (envelope-gate-ACME)",
+            "    --webhook-url  where GitHub sends the App's webhooks: https://your-host/webhook",
+            "    --org          register it on this organization (default: your personal account)",
+            "    --dir          default: the current directory; files private-key.pem, webhook-secret, envelope-gate.env (never overwritten)",
+            "    --port         the local page's port on 127.0.0.1 (default 3000; 0: any free port)",
+            "    --github-url   GitHub's web host (default https://github.com; a GitHub Enterprise Server's https://HOST)",
+            "    --api-url      GitHub's API (default https://api.github.com, or https://HOST/api/v3 for --github-url HOST)",
+        ].join("\n"),
+        scope: "store",
+    },
     retry: {
         synopsis: "retry --delivery ID          work on a failed delivery again, from its recorded payload (once its cause is fixed)",
         scope: "store",
@@ -11532,6 +12016,17 @@ const APP_ARGS = {
     retry: { options: { delivery: { type: "string" } } },
     redelivery: { options: REASON, actions: ["show", "on", "off"] },
     "reset-crashes": { options: RESET_CRASHES_OPTIONS },
+    setup: {
+        options: {
+            name: { type: "string" },
+            "webhook-url": { type: "string" },
+            org: { type: "string" },
+            dir: { type: "string", default: "." },
+            port: { type: "string", default: "3000" },
+            "github-url": { type: "string", default: "https://github.com" },
+            "api-url": { type: "string" },
+        },
+    },
 };
 /**
  * Checks an `app` command line as the subcommands parse it, running nothing: an unknown subcommand,
@@ -11559,7 +12054,7 @@ function appHelp(sub) {
     const subs = sub === null ? Object.keys(SUBCOMMANDS) : [sub];
     const scope = sub === null ? "server" : SUBCOMMANDS[sub].scope;
     const lines = subs.map((s) => `  envelope-gate app ${SUBCOMMANDS[s].synopsis}`);
-    const settings = sub === "manifest" ? "" : `\n\n${settingsHelp(scope)}`;
+    const settings = sub === "manifest" || sub === "setup" ? "" : `\n\n${settingsHelp(scope)}`;
     return `usage:\n${lines.join("\n")}${settings}\n\nSee docs/app.md for the whole guide.\n`;
 }
 const wantsHelp = (args) => args.includes("--help") || args.includes("-h");
@@ -11582,6 +12077,36 @@ async function appCommand(args, usage) {
         process.stdout.write(appHelp(sub));
         return 0;
     }
+    try {
+        return await appSubcommand(sub, rest, usage);
+    }
+    catch (err) {
+        if (!(err instanceof errors/* Refusal */.P_))
+            throw err;
+        process.stderr.write(appRefusalText(sub, err));
+        return verdict/* EXIT_CODES */.ai.error;
+    }
+}
+/** Codes that say the App's own settings, secrets or files are wrong: fixed by whoever runs it. */
+const CONFIGURATION_CODES = new Set([
+    "CONFIG_INVALID",
+    "BYPASS_REFUSED",
+    "SECRET_IN_ENVIRONMENT",
+    "SECRET_UNAVAILABLE",
+    "PRIVATE_KEY_INVALID",
+]);
+/**
+ * An app command's refusal as what it is: a configuration error, or the command refused. Not
+ * the gate's "could not evaluate; this is not a pass": an app command judges no pull request.
+ */
+function appRefusalText(sub, err) {
+    const kind = CONFIGURATION_CODES.has(err.code) ? "configuration error" : "refused";
+    const lines = [`envelope-gate app ${sub}: ${kind} (${err.code}): ${err.message}`];
+    if (err.hint)
+        lines.push(`  what to do: ${err.hint}`);
+    return lines.join("\n") + "\n";
+}
+async function appSubcommand(sub, rest, usage) {
     switch (sub) {
         case "start":
             return start(rest, usage);
@@ -11597,6 +12122,8 @@ async function appCommand(args, usage) {
             return promote(sub, rest, usage);
         case "manifest":
             return manifest(rest, usage);
+        case "setup":
+            return setup(rest, usage);
         case "reset-crashes":
             return resetCrashesCommand(rest, usage, operator());
         case "retry":
@@ -11604,7 +12131,7 @@ async function appCommand(args, usage) {
         case "redelivery":
             return redelivery(rest, usage);
         default:
-            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, reset-crashes, retry, redelivery)`);
+            return usage(`unknown app command "${sub}" (start, pause, resume, status, budget, promote, demote, manifest, setup, reset-crashes, retry, redelivery)`);
     }
 }
 async function start(args, usage) {
@@ -11744,6 +12271,63 @@ async function manifest(args, usage) {
         usage("manifest needs --url https://where-the-app-listens");
     process.stdout.write(JSON.stringify(appManifest(values.url, values.name ?? "envelope-gate"), null, 2) + "\n");
     return 0;
+}
+async function setup(args, usage) {
+    const { values } = (0,external_node_util_.parseArgs)({
+        args,
+        options: APP_ARGS.setup.options,
+        strict: true,
+        allowPositionals: false,
+    });
+    const name = values.name?.trim() ?? "";
+    if (name === "" || name.length > 34) {
+        usage("setup needs --name NAME (at most 34 characters): App names are global on GitHub, choose one no other App has");
+    }
+    const isHttpUrl = (v) => v !== undefined && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
+    if (!isHttpUrl(values["webhook-url"]))
+        usage("setup needs --webhook-url https://your-host/webhook (where GitHub sends the App's webhooks)");
+    if (values.org !== undefined && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(values.org))
+        usage("--org needs an organization's login");
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535)
+        usage("--port needs a port number (0: any free port)");
+    if (!isHttpUrl(values["github-url"]))
+        usage("--github-url needs GitHub's web address, https://github.com or https://HOST");
+    if (values["api-url"] !== undefined && !isHttpUrl(values["api-url"]))
+        usage("--api-url needs GitHub's API address");
+    const githubUrl = values["github-url"].replace(/\/+$/, "");
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    try {
+        const result = await appSetup({
+            name,
+            webhookUrl: values["webhook-url"],
+            org: values.org ?? null,
+            githubUrl,
+            apiUrl: (values["api-url"] ?? defaultApiUrl(githubUrl)).replace(/\/+$/, ""),
+            dir: values.dir,
+            port: Number(values.port),
+        }, (url) => process.stdout.write(`Open ${url} in a browser on this machine and press its button (from another machine: ssh -L PORT:127.0.0.1:PORT to this one).\n` +
+            "Waiting for GitHub's redirect (the code it carries is good for one hour); Ctrl-C stops without writing anything.\n"), stop.signal);
+        if (result === null) {
+            process.stderr.write("envelope-gate app setup: stopped; nothing was written\n");
+            return 1;
+        }
+        const install = `${result.app.htmlUrl.replace(/\/+$/, "")}/installations/new`;
+        process.stdout.write([
+            `registered the GitHub App "${result.app.name}" (id ${result.app.id}): ${result.app.htmlUrl}`,
+            `wrote (mode 0600): ${result.files.privateKey}, ${result.files.webhookSecret}, ${result.files.env}`,
+            `next: install it on the repositories that run the gate: ${install}`,
+            `then start it with those settings: node --env-file=${result.files.env} node_modules/.bin/envelope-gate app (or systemd's EnvironmentFile=, Compose's env_file:)`,
+            "",
+        ].join("\n"));
+        return 0;
+    }
+    finally {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+    }
 }
 async function cli_retry(args, usage) {
     const { values } = (0,external_node_util_.parseArgs)({ args, options: APP_ARGS.retry.options, strict: true, allowPositionals: false });
