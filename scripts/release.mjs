@@ -187,9 +187,25 @@ function checkDist(repo) {
     throw new ReleaseError("RELEASE_DIST_STALE", `dist/ in ${repo} is not a fresh bundle of src/ (check-dist said why, above)`);
 }
 
+/**
+ * A release is a reviewed commit: HEAD must be on origin's main (merged through its pull request),
+ * never a branch or a tag pushed on a commit nobody reviewed. A dry run tags its own clone only.
+ */
+function checkOnDefaultBranch(repo) {
+  const r = spawnSync("git", ["merge-base", "--is-ancestor", "HEAD", "refs/remotes/origin/main"], { cwd: repo, encoding: "utf8" });
+  if (r.status === 0) return;
+  if (r.status === 1)
+    throw new ReleaseError(
+      "RELEASE_NOT_ON_MAIN",
+      `HEAD (${git(repo, ["rev-parse", "HEAD"])}) is not on origin/main: only a commit merged to main is released`,
+    );
+  throw new ReleaseError("RELEASE_GIT_FAILED", `git merge-base --is-ancestor HEAD origin/main in ${repo}: ${(r.stderr ?? "").trim()}`);
+}
+
 function release(options) {
   const repo = resolve(options.repo ?? ".");
   const version = versionOfTag(options.tag);
+  if (!options.dryRun) checkOnDefaultBranch(repo);
   const major = `v${version.split(".")[0]}`;
   checkRepository(repo);
   checkPackageVersion(repo, version);

@@ -219,3 +219,22 @@ describe("the release refuses", () => {
     expect(r.stderr).toContain("RELEASE_USAGE: --dry-run needs --repo CLONE");
   });
 });
+
+describe("a real release (not a dry run)", () => {
+  it("a real release of a commit that is not on origin/main (a branch, an unreviewed tag), before anything is tagged or pushed", () => {
+    // The origin is a bare copy, so even a release that wrongly went on could push only there.
+    const dir = mkdtempSync(join(TEST_TMP, "eg-release-branch-"));
+    made.push(dir);
+    run(dir, "git", ["clone", "-q", "--bare", "--no-tags", REPO_ROOT, "origin.git"]);
+    run(dir, "git", ["clone", "-q", join(dir, "origin.git"), "work"]);
+    const work = join(dir, "work");
+    run(work, "git", ["checkout", "-q", "-b", "unreviewed"]);
+    writeFileSync(join(work, "UNREVIEWED"), "not merged\n");
+    commitAll(work, "an unreviewed change");
+    const r = release(work, [`v${VERSION}`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("RELEASE_NOT_ON_MAIN");
+    expect(tags(work)).toEqual([]);
+    expect(run(work, "git", ["ls-remote", "--tags", "origin"])).toBe("");
+  });
+});
