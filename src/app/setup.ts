@@ -8,7 +8,7 @@
  * secrets are never printed, and no existing file is overwritten.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { chmod, lstat, mkdir, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
@@ -80,8 +80,14 @@ async function refuseExisting(files: SetupResult["files"]): Promise<void> {
 
 async function writeNew(file: string, text: string): Promise<void> {
   try {
-    await writeFile(file, text, { flag: "wx", mode: 0o600 });
-    await chmod(file, 0o600);
+    // O_EXCL never follows a link; the mode is set on the open file, not on a path that could be swapped.
+    const handle = await open(file, "wx", 0o600);
+    try {
+      await handle.chmod(0o600);
+      await handle.writeFile(text);
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
     if (errnoOf(err) === "EEXIST") throw new Refusal("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`, { hint: FILES_HINT });
     throw new Refusal("CONFIG_INVALID", `cannot write ${file} (${errnoOf(err) ?? String(err)})`, { cause: err });
@@ -125,6 +131,22 @@ function sameState(given: string | null, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The App GitHub converted must be the one this setup's form asked for: owned by `--org`, or by a
+ * user without it. A code from an App someone else registered (and redirected here with a stolen
+ * state) is refused, never written as ours. Null when it matches; else why not.
+ */
+export function ownerMismatch(app: Pick<ConvertedApp, "htmlUrl" | "owner">, org: string | null): string | null {
+  if (org !== null) {
+    return app.owner.login.toLowerCase() === org.toLowerCase()
+      ? null
+      : `GitHub converted the App ${app.htmlUrl}, owned by ${app.owner.login}, not by the organization ${org} this setup registers for`;
+  }
+  return app.owner.type === "User"
+    ? null
+    : `GitHub converted the App ${app.htmlUrl}, owned by the ${app.owner.type.toLowerCase()} ${app.owner.login}, not by a personal account (this setup ran without --org)`;
+}
+
 /** Where the form posts: the user's settings, or the organization's. */
 function newAppUrl(options: SetupOptions, state: string): string {
   const web = options.githubUrl.replace(/\/+$/, "");
@@ -145,16 +167,17 @@ export async function appSetup(options: SetupOptions, listening: (url: string) =
   let settle!: { done: (r: SetupResult | null) => void; fail: (err: unknown) => void };
   const finished = new Promise<SetupResult | null>((done, fail) => (settle = { done, fail }));
   let base = "";
+  let ownHosts = (): string[] => [];
 
   const callback = async (url: URL, res: ServerResponse): Promise<void> => {
+    // Another page (or a stale tab) cannot end the setup: its redirect is answered and the setup
+    // goes on waiting for the one that carries this form's state.
     if (stateUsed || !sameState(url.searchParams.get("state"), state)) {
-      page(res, 400, "Not this setup's redirect", "<p>The state does not match the form this setup served. Nothing was written.</p>");
-      throw new Refusal(
-        "APP_SETUP_STATE_MISMATCH",
-        stateUsed
-          ? "a second redirect came with the setup's state, which is good once"
-          : "the redirect's state is not the one the setup's form sent",
-        { hint: "Run `envelope-gate app setup` again and submit its page's form once (a stale tab or another page cannot finish it)." },
+      return page(
+        res,
+        400,
+        "Not this setup's redirect",
+        "<p>APP_SETUP_STATE_MISMATCH: the state does not match the form this setup served (it is good once). Nothing was converted or written; the setup is still waiting for its own form.</p>",
       );
     }
     stateUsed = true;
@@ -169,6 +192,13 @@ export async function appSetup(options: SetupOptions, listening: (url: string) =
     } catch (err) {
       page(res, 502, "GitHub did not convert the code", `<p>${escapeHtml((err as Error).message)}</p><p>Nothing was written.</p>`);
       throw err;
+    }
+    const owner = ownerMismatch(app, options.org);
+    if (owner !== null) {
+      page(res, 403, "Not the App this setup asked for", `<p>${escapeHtml(owner)}</p><p>Nothing was written.</p>`);
+      throw new Refusal("APP_SETUP_OWNER_MISMATCH", owner, {
+        hint: "Delete that App on its settings page if it is yours, then run `envelope-gate app setup` again and submit its form yourself.",
+      });
     }
     if (app.webhookSecret === null) {
       page(res, 502, "No webhook secret", "<p>GitHub's answer has no webhook secret. Nothing was written.</p>");
@@ -191,6 +221,11 @@ export async function appSetup(options: SetupOptions, listening: (url: string) =
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Only this machine's browser, by this address: a page elsewhere that rebinds its own name to
+    // 127.0.0.1 sends its own Host and gets nothing (not the form, not its state).
+    if (!ownHosts().includes(req.headers.host ?? "")) {
+      return page(res, 421, "Wrong address", "<p>Open this setup at the address it printed.</p>");
+    }
     const url = new URL(req.url ?? "/", base);
     if (req.method === "GET" && url.pathname === "/") {
       const manifest = JSON.stringify({
@@ -232,7 +267,9 @@ export async function appSetup(options: SetupOptions, listening: (url: string) =
     );
     server.listen(options.port, "127.0.0.1", () => ready());
   });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  ownHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
   const stop = () => settle.done(null);
   signal?.addEventListener("abort", stop, { once: true });
   listening(`${base}/`);

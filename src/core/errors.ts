@@ -129,6 +129,7 @@ export const ERROR_CODES = [
   "APP_SETUP_STATE_MISMATCH",
   "APP_SETUP_CONVERSION_FAILED",
   "APP_SETUP_FILES_EXIST",
+  "APP_SETUP_OWNER_MISMATCH",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -409,6 +410,7 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
   APP_SETUP_STATE_MISMATCH: row("invocation"),
   APP_SETUP_CONVERSION_FAILED: row("github"),
   APP_SETUP_FILES_EXIST: row("invocation"),
+  APP_SETUP_OWNER_MISMATCH: row("invocation"),
 };
 
 export function isErrorCode(value: string): value is ErrorCode {

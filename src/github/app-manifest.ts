@@ -12,6 +12,8 @@ export interface ConvertedApp {
   slug: string;
   name: string;
   htmlUrl: string;
+  /** Who owns the App: the organization or user whose settings page created it. */
+  owner: { login: string; type: string };
   pem: string;
   webhookSecret: string | null;
 }
@@ -36,15 +38,27 @@ export async function convertManifestCode(apiUrl: string, code: string, timeoutM
     }
     throw failure;
   }
-  const { id, slug, name, html_url: htmlUrl, pem, webhook_secret: webhookSecret } = data;
-  if (typeof id !== "number" || typeof pem !== "string" || typeof slug !== "string" || typeof htmlUrl !== "string") {
-    throw new Refusal("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page or private key");
+  const { id, slug, name, html_url: htmlUrl, pem, webhook_secret: webhookSecret, owner } = data;
+  const { login, type } = (typeof owner === "object" && owner !== null ? owner : {}) as Record<string, unknown>;
+  if (
+    typeof id !== "number" ||
+    typeof pem !== "string" ||
+    typeof slug !== "string" ||
+    typeof htmlUrl !== "string" ||
+    typeof login !== "string" ||
+    typeof type !== "string"
+  ) {
+    throw new Refusal(
+      "APP_SETUP_CONVERSION_FAILED",
+      "GitHub's answer to the code conversion has no App id, slug, page, owner or private key",
+    );
   }
   return {
     id,
     slug,
     name: typeof name === "string" ? name : slug,
     htmlUrl,
+    owner: { login, type },
     pem,
     webhookSecret: typeof webhookSecret === "string" ? webhookSecret : null,
   };

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { request } from "node:http";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Parser } from "htmlparser2";
@@ -157,7 +158,7 @@ describe("app setup: GitHub's manifest flow end to end", () => {
     expect(health.status).toBe(200);
   });
 
-  it("a redirect with another state is APP_SETUP_STATE_MISMATCH: nothing is converted or written", async () => {
+  it("a redirect with another state is APP_SETUP_STATE_MISMATCH: nothing is converted or written, and the setup waits on for its own form", async () => {
     const dir = join(tempDir(), "app");
     const setup = await startSetup([
       "--name",
@@ -171,12 +172,88 @@ describe("app setup: GitHub's manifest flow end to end", () => {
     running.push(setup.child);
     const answer = await fetch(`${setup.pageUrl}callback?code=abc&state=${"0".repeat(64)}`);
     expect(answer.status).toBe(400);
-    const result = await setup.exited;
-    expect(result.code).toBe(3);
-    expect(result.stderr).toContain("envelope-gate app setup: refused (APP_SETUP_STATE_MISMATCH)");
-    expect(result.stderr).not.toContain("this is not a pass");
+    expect(await answer.text()).toContain("APP_SETUP_STATE_MISMATCH");
     expect(fake.requestsTo("POST", "/app-manifests/:code/conversions").filter((r) => r.path.includes("/abc/"))).toEqual([]);
     expect(existsSync(dir)).toBe(false);
+    // Another page cannot end the setup: its own form still registers the App.
+    const back = await submit(await readForm(setup.pageUrl));
+    expect(back.status).toBe(200);
+    const result = await setup.exited;
+    expect(result.code).toBe(0);
+    expect(existsSync(join(dir, "private-key.pem"))).toBe(true);
+    expect(result.stderr).not.toContain("this is not a pass");
+  });
+
+  it("a request by another host name (a page that rebinds its name to 127.0.0.1) gets neither the form nor its state", async () => {
+    const dir = join(tempDir(), "app");
+    const setup = await startSetup([
+      "--name",
+      "envelope-gate-x",
+      "--webhook-url",
+      "https://gate.example.com/webhook",
+      "--dir",
+      dir,
+      ...urls(),
+    ]);
+    running.push(setup.child);
+    const page = new URL(setup.pageUrl);
+    const asked = await new Promise<{ status: number; body: string }>((done, fail) => {
+      const req = request({ host: "127.0.0.1", port: page.port, path: "/", headers: { host: `rebind.example:${page.port}` } }, (res) => {
+        let body = "";
+        res.on("data", (d: Buffer) => (body += d.toString()));
+        res.on("end", () => done({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", fail);
+      req.end();
+    });
+    expect(asked.status).toBe(421);
+    expect(asked.body).not.toContain("state=");
+    expect(asked.body).not.toContain("manifest");
+    // By the address it printed, the same server serves the form.
+    expect((await readForm(setup.pageUrl)).action).toContain("state=");
+    setup.child.kill("SIGINT");
+    await setup.exited;
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("an App owned by someone else, redirected here with this setup's state, is APP_SETUP_OWNER_MISMATCH: nothing is written", async () => {
+    const dir = join(tempDir(), "app");
+    const setup = await startSetup([
+      "--name",
+      "envelope-gate-acme",
+      "--webhook-url",
+      "https://gate.example.com/webhook",
+      "--org",
+      "acme",
+      "--dir",
+      dir,
+      ...urls(),
+    ]);
+    running.push(setup.child);
+    // The attacker registers an App of their own organization and keeps the code GitHub gives it.
+    const theirs = await fetch(`${web.url}/organizations/evil-org/settings/apps/new`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        manifest: JSON.stringify({
+          name: "evil",
+          redirect_url: "https://evil.example/cb",
+          hook_attributes: { url: "https://evil.example/hook" },
+        }),
+      }).toString(),
+      redirect: "manual",
+    });
+    const code = new URL(theirs.headers.get("location") as string).searchParams.get("code") as string;
+    // ...and reads this setup's state from its page (a local user can), then redirects it here.
+    const state = new URL((await readForm(setup.pageUrl)).action).searchParams.get("state") as string;
+    const answer = await fetch(`${setup.pageUrl}callback?code=${code}&state=${state}`);
+    expect(answer.status).toBe(403);
+    const result = await setup.exited;
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("APP_SETUP_OWNER_MISMATCH");
+    expect(result.stderr).toContain("evil-org");
+    expect(existsSync(join(dir, "private-key.pem"))).toBe(false);
+    expect(existsSync(join(dir, "envelope-gate.env"))).toBe(false);
   });
 
   it("a code GitHub no longer converts (422) is APP_SETUP_CONVERSION_FAILED: nothing is written", async () => {

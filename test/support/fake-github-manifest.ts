@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { appJson } from "./fake-shapes.js";
+import { appJson, userJson } from "./fake-shapes.js";
 import { generateAppKeys, type AppKeys } from "./fake-github-app.js";
 import type { FakeGitHub } from "./fake-github.js";
 
@@ -28,6 +28,8 @@ export interface RegisteredApp {
   keys: AppKeys;
   webhookSecret: string;
   manifest: Record<string, unknown>;
+  /** Whose settings page created it: the organization in the form's path, else the signed-in user. */
+  owner: { login: string; type: "Organization" | "User" };
   converted: boolean;
   expired: boolean;
 }
@@ -75,6 +77,7 @@ export class FakeGitHubWeb {
           return;
         }
         const slug = manifest.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+        const org = /^\/organizations\/([^/]+)\//.exec(url.pathname)?.[1];
         const app: RegisteredApp = {
           id: this.api.nextId(),
           slug,
@@ -82,6 +85,7 @@ export class FakeGitHubWeb {
           keys: generateAppKeys(),
           webhookSecret: randomBytes(20).toString("hex"),
           manifest,
+          owner: org === undefined ? { login: "octocat", type: "User" } : { login: org, type: "Organization" },
           converted: false,
           expired: false,
         };
@@ -115,7 +119,8 @@ export function installManifestRoutes(fake: FakeGitHub, apps: RegisteredApp[]): 
     return {
       status: 201,
       body: {
-        ...appJson({ id: app.id, slug: app.slug, name: String(app.manifest.name), owner: "octo-org" }, req.baseUrl),
+        ...appJson({ id: app.id, slug: app.slug, name: String(app.manifest.name), owner: app.owner.login }, req.baseUrl),
+        owner: userJson(app.owner, req.baseUrl),
         client_id: `Iv1.${app.code.slice(0, 16)}`,
         client_secret: randomBytes(20).toString("hex"),
         webhook_secret: app.webhookSecret,
