@@ -36707,6 +36707,7 @@ const ERROR_CODES = [
     "APP_SETUP_STATE_MISMATCH",
     "APP_SETUP_CONVERSION_FAILED",
     "APP_SETUP_FILES_EXIST",
+    "APP_SETUP_OWNER_MISMATCH",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_Refusal extends Error {
@@ -36948,6 +36949,7 @@ const ERROR_TABLE = {
     APP_SETUP_STATE_MISMATCH: row("invocation"),
     APP_SETUP_CONVERSION_FAILED: row("github"),
     APP_SETUP_FILES_EXIST: row("invocation"),
+    APP_SETUP_OWNER_MISMATCH: row("invocation"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -51048,6 +51050,9 @@ function planPrerequisites(facts) {
         if (!restricted) {
             return refuse("PREREQUISITE_USERNS_BLOCKED", `${bwrapPath} cannot create a user namespace (${why}), and not because of Ubuntu's AppArmor restriction: the kernel or the container refuses them`, ["sysctl user.max_user_namespaces kernel.unprivileged_userns_clone"], notes);
         }
+        if (tools.bwrap !== null && userns.bwrapRootOwned !== true) {
+            return refuse("PREREQUISITE_USERNS_BLOCKED", `${bwrapPath} cannot create a user namespace (${why}), and it is not a root-owned file in root-owned directories: the Action grants user namespaces only to a bwrap no user can replace`, [], notes);
+        }
         if (!PLAIN_PATH.test(bwrapPath)) {
             return refuse("PREREQUISITE_USERNS_BLOCKED", `bwrap is at ${bwrapPath}, a path an AppArmor profile would read as a pattern; the Action grants user namespaces to one plain path only`, [], notes);
         }
@@ -51926,6 +51931,7 @@ function findUtilLinux(name) {
 
 
 
+
 const prerequisites_STRACE_ENV = "ENVELOPE_GATE_STRACE";
 const PROBE_TIMEOUT_MS = 30_000;
 function firstLine(text) {
@@ -51961,7 +51967,7 @@ function readOsRelease() {
 function readPrivilege() {
     if (process.geteuid?.() === 0)
         return "root";
-    const sudo = resolveExecutable("sudo", process.env.PATH);
+    const sudo = resolveExecutable("sudo", absolutePath());
     if (sudo === null)
         return "no-sudo";
     const r = (0,external_node_child_process_namespaceObject.spawnSync)(sudo, ["-n", "true"], { stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
@@ -51991,15 +51997,30 @@ function probeUserns(bwrap) {
         return { ok: true };
     return { ok: false, why: firstLine(r.stderr ?? "") ?? r.error?.message ?? `exit ${String(r.status ?? r.signal)}` };
 }
+/** The file and each directory above it: owned by root, not writable by group or others. */
+function rootOwnedAllTheWay(file) {
+    for (let at = file;; at = (0,external_node_path_namespaceObject.dirname)(at)) {
+        try {
+            const st = (0,external_node_fs_namespaceObject.statSync)(at);
+            if (st.uid !== 0 || (st.mode & 0o022) !== 0)
+                return false;
+        }
+        catch {
+            return false;
+        }
+        if (at === (0,external_node_path_namespaceObject.dirname)(at))
+            return true;
+    }
+}
 /** The facts the plan is made of, read off this runner now. */
 function readPrerequisiteFacts(options) {
     const configuredStrace = process.env[prerequisites_STRACE_ENV] ?? null;
     const configuredBwrap = process.env[BWRAP_ENV] ?? null;
-    const strace = resolveExecutable(configuredStrace ?? "strace", process.env.PATH);
-    const bwrapFound = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+    const strace = resolveExecutable(configuredStrace ?? "strace", absolutePath());
+    const bwrapFound = resolveExecutable(configuredBwrap ?? "bwrap", absolutePath());
     // The profile attaches to the file the kernel executes, so the jail's bwrap with links resolved.
     const bwrap = bwrapFound === null ? null : (0,external_node_fs_namespaceObject.realpathSync)(bwrapFound);
-    const apparmorParser = resolveExecutable("apparmor_parser", process.env.PATH) ??
+    const apparmorParser = resolveExecutable("apparmor_parser", absolutePath()) ??
         ["/usr/sbin/apparmor_parser", "/sbin/apparmor_parser"].find((p) => (0,external_node_fs_namespaceObject.existsSync)(p)) ??
         null;
     return {
@@ -52018,6 +52039,7 @@ function readPrerequisiteFacts(options) {
             restrictSysctl: readNumber("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
             apparmorEnabled: apparmorEnabled(),
             apparmorAbi4: (0,external_node_fs_namespaceObject.existsSync)("/etc/apparmor.d/abi/4.0"),
+            bwrapRootOwned: bwrap === null ? null : rootOwnedAllTheWay(bwrap),
             probe: bwrap === null ? null : probeUserns(bwrap),
         },
         recorder: options.recorder,
@@ -52031,8 +52053,22 @@ function refusalOf(plan) {
     return new errors_Refusal(plan.code, plan.message, { hint });
 }
 /** Runs one command; its output goes to the log. Exit status, or why it did not start. */
+/**
+ * PATH without its empty and relative entries: what runs as root here (sudo, apt-get, tee,
+ * apparmor_parser) and the tools probed are never found in the working directory, which is the
+ * pull request's checkout.
+ */
+function absolutePath() {
+    return (process.env.PATH ?? "")
+        .split(external_node_path_namespaceObject.delimiter)
+        .filter((entry) => (0,external_node_path_namespaceObject.isAbsolute)(entry))
+        .join(external_node_path_namespaceObject.delimiter);
+}
 function runCommand(argv, stdin) {
-    const [program, ...args] = argv;
+    const [name, ...args] = argv;
+    const program = resolveExecutable(name, absolutePath());
+    if (program === null)
+        return Promise.resolve({ ok: false, why: `${name} is not on PATH (its absolute entries)` });
     return new Promise((resolvePromise) => {
         const child = (0,external_node_child_process_namespaceObject.spawn)(program, args, {
             stdio: [stdin === undefined ? "ignore" : "pipe", stdin === undefined ? "inherit" : "ignore", "inherit"],

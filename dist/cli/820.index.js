@@ -11714,15 +11714,22 @@ async function convertManifestCode(apiUrl, code, timeoutMs = 30_000) {
         }
         throw failure;
     }
-    const { id, slug, name, html_url: htmlUrl, pem, webhook_secret: webhookSecret } = data;
-    if (typeof id !== "number" || typeof pem !== "string" || typeof slug !== "string" || typeof htmlUrl !== "string") {
-        throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page or private key");
+    const { id, slug, name, html_url: htmlUrl, pem, webhook_secret: webhookSecret, owner } = data;
+    const { login, type } = (typeof owner === "object" && owner !== null ? owner : {});
+    if (typeof id !== "number" ||
+        typeof pem !== "string" ||
+        typeof slug !== "string" ||
+        typeof htmlUrl !== "string" ||
+        typeof login !== "string" ||
+        typeof type !== "string") {
+        throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page, owner or private key");
     }
     return {
         id,
         slug,
         name: typeof name === "string" ? name : slug,
         htmlUrl,
+        owner: { login, type },
         pem,
         webhookSecret: typeof webhookSecret === "string" ? webhookSecret : null,
     };
@@ -11782,8 +11789,15 @@ async function refuseExisting(files) {
 }
 async function writeNew(file, text) {
     try {
-        await (0,promises_.writeFile)(file, text, { flag: "wx", mode: 0o600 });
-        await (0,promises_.chmod)(file, 0o600);
+        // O_EXCL never follows a link; the mode is set on the open file, not on a path that could be swapped.
+        const handle = await (0,promises_.open)(file, "wx", 0o600);
+        try {
+            await handle.chmod(0o600);
+            await handle.writeFile(text);
+        }
+        finally {
+            await handle.close();
+        }
     }
     catch (err) {
         if ((0,errors/* errnoOf */.UQ)(err) === "EEXIST")
@@ -11823,6 +11837,21 @@ function sameState(given, expected) {
     const b = Buffer.from(expected);
     return a.length === b.length && (0,external_node_crypto_.timingSafeEqual)(a, b);
 }
+/**
+ * The App GitHub converted must be the one this setup's form asked for: owned by `--org`, or by a
+ * user without it. A code from an App someone else registered (and redirected here with a stolen
+ * state) is refused, never written as ours. Null when it matches; else why not.
+ */
+function ownerMismatch(app, org) {
+    if (org !== null) {
+        return app.owner.login.toLowerCase() === org.toLowerCase()
+            ? null
+            : `GitHub converted the App ${app.htmlUrl}, owned by ${app.owner.login}, not by the organization ${org} this setup registers for`;
+    }
+    return app.owner.type === "User"
+        ? null
+        : `GitHub converted the App ${app.htmlUrl}, owned by the ${app.owner.type.toLowerCase()} ${app.owner.login}, not by a personal account (this setup ran without --org)`;
+}
 /** Where the form posts: the user's settings, or the organization's. */
 function newAppUrl(options, state) {
     const web = options.githubUrl.replace(/\/+$/, "");
@@ -11842,12 +11871,12 @@ async function appSetup(options, listening, signal) {
     let settle;
     const finished = new Promise((done, fail) => (settle = { done, fail }));
     let base = "";
+    let ownHosts = () => [];
     const callback = async (url, res) => {
+        // Another page (or a stale tab) cannot end the setup: its redirect is answered and the setup
+        // goes on waiting for the one that carries this form's state.
         if (stateUsed || !sameState(url.searchParams.get("state"), state)) {
-            page(res, 400, "Not this setup's redirect", "<p>The state does not match the form this setup served. Nothing was written.</p>");
-            throw new errors/* Refusal */.P_("APP_SETUP_STATE_MISMATCH", stateUsed
-                ? "a second redirect came with the setup's state, which is good once"
-                : "the redirect's state is not the one the setup's form sent", { hint: "Run `envelope-gate app setup` again and submit its page's form once (a stale tab or another page cannot finish it)." });
+            return page(res, 400, "Not this setup's redirect", "<p>APP_SETUP_STATE_MISMATCH: the state does not match the form this setup served (it is good once). Nothing was converted or written; the setup is still waiting for its own form.</p>");
         }
         stateUsed = true;
         const code = url.searchParams.get("code");
@@ -11862,6 +11891,13 @@ async function appSetup(options, listening, signal) {
         catch (err) {
             page(res, 502, "GitHub did not convert the code", `<p>${escapeHtml(err.message)}</p><p>Nothing was written.</p>`);
             throw err;
+        }
+        const owner = ownerMismatch(app, options.org);
+        if (owner !== null) {
+            page(res, 403, "Not the App this setup asked for", `<p>${escapeHtml(owner)}</p><p>Nothing was written.</p>`);
+            throw new errors/* Refusal */.P_("APP_SETUP_OWNER_MISMATCH", owner, {
+                hint: "Delete that App on its settings page if it is yours, then run `envelope-gate app setup` again and submit its form yourself.",
+            });
         }
         if (app.webhookSecret === null) {
             page(res, 502, "No webhook secret", "<p>GitHub's answer has no webhook secret. Nothing was written.</p>");
@@ -11878,6 +11914,11 @@ async function appSetup(options, listening, signal) {
         settle.done({ app: shown, files });
     };
     const handle = async (req, res) => {
+        // Only this machine's browser, by this address: a page elsewhere that rebinds its own name to
+        // 127.0.0.1 sends its own Host and gets nothing (not the form, not its state).
+        if (!ownHosts().includes(req.headers.host ?? "")) {
+            return page(res, 421, "Wrong address", "<p>Open this setup at the address it printed.</p>");
+        }
         const url = new URL(req.url ?? "/", base);
         if (req.method === "GET" && url.pathname === "/") {
             const manifest = JSON.stringify({
@@ -11908,7 +11949,9 @@ async function appSetup(options, listening, signal) {
         server.once("error", (err) => refuse(new errors/* Refusal */.P_("CONFIG_INVALID", `app setup cannot listen on 127.0.0.1:${options.port} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)}): choose another --port`)));
         server.listen(options.port, "127.0.0.1", () => ready());
     });
-    base = `http://127.0.0.1:${server.address().port}`;
+    const port = server.address().port;
+    base = `http://127.0.0.1:${port}`;
+    ownHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
     const stop = () => settle.done(null);
     signal?.addEventListener("abort", stop, { once: true });
     listening(`${base}/`);

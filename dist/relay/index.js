@@ -176,6 +176,7 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "APP_SETUP_STATE_MISMATCH",
     "APP_SETUP_CONVERSION_FAILED",
     "APP_SETUP_FILES_EXIST",
+    "APP_SETUP_OWNER_MISMATCH",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -417,6 +418,7 @@ const ERROR_TABLE = {
     APP_SETUP_STATE_MISMATCH: row("invocation"),
     APP_SETUP_CONVERSION_FAILED: row("github"),
     APP_SETUP_FILES_EXIST: row("invocation"),
+    APP_SETUP_OWNER_MISMATCH: row("invocation"),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);

@@ -6,7 +6,8 @@
  */
 import * as core from "@actions/core";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute } from "node:path";
 import { Refusal } from "../core/errors.js";
 import {
   describeStep,
@@ -65,7 +66,7 @@ function readOsRelease(): PrerequisiteFacts["os"] {
 
 function readPrivilege(): Privilege {
   if (process.geteuid?.() === 0) return "root";
-  const sudo = resolveExecutable("sudo", process.env.PATH);
+  const sudo = resolveExecutable("sudo", absolutePath());
   if (sudo === null) return "no-sudo";
   const r = spawnSync(sudo, ["-n", "true"], { stdio: "ignore", timeout: PROBE_TIMEOUT_MS });
   return r.status === 0 ? "sudo" : "sudo-needs-password";
@@ -95,16 +96,29 @@ function probeUserns(bwrap: string): UsernsProbe {
   return { ok: false, why: firstLine(r.stderr ?? "") ?? r.error?.message ?? `exit ${String(r.status ?? r.signal)}` };
 }
 
+/** The file and each directory above it: owned by root, not writable by group or others. */
+function rootOwnedAllTheWay(file: string): boolean {
+  for (let at = file; ; at = dirname(at)) {
+    try {
+      const st = statSync(at);
+      if (st.uid !== 0 || (st.mode & 0o022) !== 0) return false;
+    } catch {
+      return false;
+    }
+    if (at === dirname(at)) return true;
+  }
+}
+
 /** The facts the plan is made of, read off this runner now. */
 export function readPrerequisiteFacts(options: PrerequisiteOptions): PrerequisiteFacts {
   const configuredStrace = process.env[STRACE_ENV] ?? null;
   const configuredBwrap = process.env[BWRAP_ENV] ?? null;
-  const strace = resolveExecutable(configuredStrace ?? "strace", process.env.PATH);
-  const bwrapFound = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+  const strace = resolveExecutable(configuredStrace ?? "strace", absolutePath());
+  const bwrapFound = resolveExecutable(configuredBwrap ?? "bwrap", absolutePath());
   // The profile attaches to the file the kernel executes, so the jail's bwrap with links resolved.
   const bwrap = bwrapFound === null ? null : realpathSync(bwrapFound);
   const apparmorParser =
-    resolveExecutable("apparmor_parser", process.env.PATH) ??
+    resolveExecutable("apparmor_parser", absolutePath()) ??
     ["/usr/sbin/apparmor_parser", "/sbin/apparmor_parser"].find((p) => existsSync(p)) ??
     null;
   return {
@@ -123,6 +137,7 @@ export function readPrerequisiteFacts(options: PrerequisiteOptions): Prerequisit
       restrictSysctl: readNumber("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
       apparmorEnabled: apparmorEnabled(),
       apparmorAbi4: existsSync("/etc/apparmor.d/abi/4.0"),
+      bwrapRootOwned: bwrap === null ? null : rootOwnedAllTheWay(bwrap),
       probe: bwrap === null ? null : probeUserns(bwrap),
     },
     recorder: options.recorder,
@@ -139,10 +154,24 @@ function refusalOf(plan: Extract<PrerequisitePlan, { ok: false }>): Refusal {
 }
 
 /** Runs one command; its output goes to the log. Exit status, or why it did not start. */
+/**
+ * PATH without its empty and relative entries: what runs as root here (sudo, apt-get, tee,
+ * apparmor_parser) and the tools probed are never found in the working directory, which is the
+ * pull request's checkout.
+ */
+function absolutePath(): string {
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((entry) => isAbsolute(entry))
+    .join(delimiter);
+}
+
 function runCommand(argv: readonly string[], stdin: string | undefined): Promise<{ ok: true } | { ok: false; why: string }> {
-  const [program, ...args] = argv;
+  const [name, ...args] = argv;
+  const program = resolveExecutable(name as string, absolutePath());
+  if (program === null) return Promise.resolve({ ok: false, why: `${name as string} is not on PATH (its absolute entries)` });
   return new Promise((resolvePromise) => {
-    const child = spawn(program as string, args, {
+    const child = spawn(program, args, {
       stdio: [stdin === undefined ? "ignore" : "pipe", stdin === undefined ? "inherit" : "ignore", "inherit"],
     });
     child.on("error", (err) => resolvePromise({ ok: false, why: err.message }));

@@ -44,6 +44,12 @@ export interface PrerequisiteFacts {
     apparmorEnabled: boolean;
     /** /etc/apparmor.d/abi/4.0 exists: the AppArmor userspace knows the `userns` rule. */
     apparmorAbi4: boolean;
+    /**
+     * The jail's bwrap (links resolved) and every directory above it are owned by root and writable
+     * by no one else; null when bwrap is missing (the package installs it so). A profile for a file
+     * a user could replace would grant user namespaces to whatever they put there.
+     */
+    bwrapRootOwned: boolean | null;
     /** `bwrap --unshare-user --ro-bind / / true` as the user the jail runs as; null when bwrap is missing. */
     probe: UsernsProbe | null;
   };
@@ -274,6 +280,14 @@ export function planPrerequisites(facts: PrerequisiteFacts): PrerequisitePlan {
         "PREREQUISITE_USERNS_BLOCKED",
         `${bwrapPath} cannot create a user namespace (${why}), and not because of Ubuntu's AppArmor restriction: the kernel or the container refuses them`,
         ["sysctl user.max_user_namespaces kernel.unprivileged_userns_clone"],
+        notes,
+      );
+    }
+    if (tools.bwrap !== null && userns.bwrapRootOwned !== true) {
+      return refuse(
+        "PREREQUISITE_USERNS_BLOCKED",
+        `${bwrapPath} cannot create a user namespace (${why}), and it is not a root-owned file in root-owned directories: the Action grants user namespaces only to a bwrap no user can replace`,
+        [],
         notes,
       );
     }

@@ -22,7 +22,7 @@ const DEBIAN_12_ROOT: PrerequisiteFacts = {
   privilege: "root",
   tools: { strace: STRACE, bwrap: BWRAP, setpriv: SETPRIV, apparmorParser: null },
   configured: { strace: null, bwrap: null },
-  userns: { restrictSysctl: null, apparmorEnabled: false, apparmorAbi4: false, probe: { ok: true } },
+  userns: { restrictSysctl: null, apparmorEnabled: false, apparmorAbi4: false, bwrapRootOwned: true, probe: { ok: true } },
   recorder: "auto",
   setupAllowed: true,
 };
@@ -35,7 +35,7 @@ const UBUNTU_24_HOSTED: PrerequisiteFacts = {
   privilege: "sudo",
   tools: { strace: null, bwrap: null, setpriv: SETPRIV, apparmorParser: "/usr/sbin/apparmor_parser" },
   configured: { strace: null, bwrap: null },
-  userns: { restrictSysctl: 1, apparmorEnabled: true, apparmorAbi4: true, probe: null },
+  userns: { restrictSysctl: 1, apparmorEnabled: true, apparmorAbi4: true, bwrapRootOwned: null, probe: null },
   recorder: "auto",
   setupAllowed: true,
 };
@@ -44,7 +44,7 @@ const UBUNTU_24_HOSTED: PrerequisiteFacts = {
 const UBUNTU_22_HOSTED: PrerequisiteFacts = {
   ...UBUNTU_24_HOSTED,
   os: { id: "ubuntu", idLike: ["debian"], versionId: "22.04" },
-  userns: { restrictSysctl: null, apparmorEnabled: true, apparmorAbi4: false, probe: null },
+  userns: { restrictSysctl: null, apparmorEnabled: true, apparmorAbi4: false, bwrapRootOwned: null, probe: null },
 };
 
 type FactsChange = Partial<Omit<PrerequisiteFacts, "userns">> & { userns?: Partial<PrerequisiteFacts["userns"]> };
@@ -110,11 +110,24 @@ describe("planPrerequisites: hosted Ubuntu is set up", () => {
     ]);
   });
 
+  it("a restricted bwrap a user could replace (not root's, or in a directory others can write) gets no profile: PREREQUISITE_USERNS_BLOCKED", () => {
+    const plan = refusal(
+      planPrerequisites(
+        facts(UBUNTU_24_HOSTED, {
+          tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: { path: "/home/runner/.local/bin/bwrap", version: null } },
+          userns: { probe: DENIED, bwrapRootOwned: false },
+        }),
+      ),
+    );
+    expect(plan.code).toBe("PREREQUISITE_USERNS_BLOCKED");
+    expect(plan.message).toContain("not a root-owned file in root-owned directories");
+  });
+
   it("Ubuntu 24.04 with bwrap present whose probe fails: the profile names the bwrap the jail uses (not /usr/bin/bwrap)", () => {
     const plan = planPrerequisites(
       facts(UBUNTU_24_HOSTED, {
         tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: { path: "/opt/bubblewrap/bin/bwrap", version: null } },
-        userns: { probe: DENIED },
+        userns: { probe: DENIED, bwrapRootOwned: true },
       }),
     );
     const write = steps(plan).find((s) => s.kind === "write-apparmor-profile");
@@ -239,7 +252,7 @@ describe("planPrerequisites: refusals with the commands to run", () => {
         facts(UBUNTU_24_HOSTED, {
           setupAllowed: false,
           tools: { ...UBUNTU_24_HOSTED.tools, strace: STRACE, bwrap: BWRAP },
-          userns: { probe: DENIED },
+          userns: { probe: DENIED, bwrapRootOwned: true },
         }),
       ),
     );
