@@ -450,7 +450,9 @@ describe("suggest --run: run's closing lines first, the scratch it chose removed
     const all = r.stderr.split("\n").filter((l) => l.startsWith("envelope-gate run: "));
     // Which recorder ran is said once (docs/observer.md); the lines suggest --run reads are the others.
     expect(all.filter((l) => l.startsWith("envelope-gate run: recorder "))).toHaveLength(1);
-    const lines = all.filter((l) => !l.startsWith("envelope-gate run: recorder "));
+    // The jail-up line comes first, before the command's own output (test/cli/version.test.ts holds its order).
+    expect(all[0]).toMatch(/^envelope-gate run: the jail is up, running /);
+    const lines = all.filter((l) => !l.startsWith("envelope-gate run: recorder ") && !l.startsWith("envelope-gate run: the jail is up"));
     expect(lines[0]).toMatch(/^envelope-gate run: withheld \d+ of the caller's environment keys/);
     expect(lines[0]).toContain("EG_WITHHELD_PROBE");
     expect(lines[1]).toMatch(/^envelope-gate run: log .*r\.jsonl, \d+ events, the command exited 0$/);
