@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STARTER_ENVELOPE_TEXT } from "../../src/core/audit.js";
@@ -26,6 +26,7 @@ import {
   policyFiles,
   runAction,
 } from "../support/action-harness.js";
+import { outerAddress } from "../support/network.js";
 
 let fake: FakeGitHub;
 beforeAll(async () => {
@@ -240,14 +241,6 @@ describe("input mode", () => {
     expect(checksOn(p.headSha)).toEqual([]);
   });
 });
-
-/** An address of this machine that is not loopback: the proxy connects an IP literal as given. */
-function outerAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return null;
-}
 
 describe.skipIf(outerAddress() === null)("mode audit lets every host out, recorded", () => {
   let server: http.Server;

@@ -20,7 +20,6 @@ import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/start.js";
@@ -43,6 +42,7 @@ import {
   TestClock,
   workflowRunPayload,
 } from "./helpers.js";
+import { outerAddress } from "../support/network.js";
 
 const IN_CI = process.env.CI === "true";
 /** The suites this file adopts: Node and Go; `scripts/adoption.mjs --action` names others. */
@@ -410,14 +410,6 @@ describe.skipIf(CHOSEN.length === 0)("adoption through the Action's audit mode a
 
 // ---------------------------------------------------------------------------------------------
 // The allowlist case: `npm install` from a registry reached by name.
-
-/** An address of this machine that is not loopback: the proxy refuses a name that leads only to loopback. */
-function outerAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return null;
-}
 
 const REGISTRY_NAME = "registry.widgets.example";
 const OTHER_NAME = "elsewhere.widgets.example";

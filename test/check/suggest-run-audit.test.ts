@@ -5,18 +5,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, program, sandbox, spawnNode } from "../observer/harness.js";
-
-function outerAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return null;
-}
+import { outerAddress } from "../support/network.js";
 
 const address = outerAddress();
 

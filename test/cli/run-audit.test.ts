@@ -7,11 +7,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { CLI, cli } from "../support/cli.js";
+import { outerAddress } from "../support/network.js";
 
 /** The CLI as a process, without blocking this one: the test's HTTP server must answer meanwhile. */
 function cliAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
@@ -24,13 +25,6 @@ function cliAsync(args: string[]): Promise<{ status: number | null; stderr: stri
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("close", (status) => done({ status, stderr }));
   });
-}
-
-function outerAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  return null;
 }
 
 const address = outerAddress();
