@@ -19,7 +19,6 @@ import { DNS_TYPE, DnsFrameReader, RCODE, buildAnswer, buildError, frameMessage,
 import { errnoOf, Refusal } from "../core/errors.js";
 import { formatEndpoint } from "../core/hosts.js";
 import type { Service } from "../core/services.js";
-import { JAIL_HOSTNAME } from "./machine-identity.js";
 import { localOnly } from "./egress.js";
 
 /** Where the jail's resolver listens: where resolv.conf points, and where resolvers look when it says nothing. */
@@ -47,9 +46,10 @@ export interface JailNetworkOptions {
 export interface JailNetwork {
   /** Run before the tracer: enter the holder's network namespace (and, unprivileged, its user namespace). */
   prefix: string[];
-  /** Files the jail shows at /etc/resolv.conf and /etc/hosts. */
+  /** The file the jail shows at /etc/resolv.conf. */
   resolvConf: string;
-  hosts: string;
+  /** Lines the jail's /etc/hosts has for the services' names (machine-identity.ts writes the file). */
+  hostsLines: string[];
   /** Unix socket services: the forward's socket here, bound at the service's path in the jail. */
   unixServices: { jail: string; host: string }[];
   /** Addresses inside the jail that are this plumbing, never the command's own connections. */
@@ -93,12 +93,6 @@ function planForwards(dir: string, services: readonly Service[]): { forwards: Fo
 
 function resolvConfText(): string {
   return `# envelope-gate: the jail's resolver (docs/egress.md)\nnameserver ${RESOLVER_ADDRESS.host}\noptions edns0\n`;
-}
-
-function hostsText(names: ReadonlyMap<string, string>): string {
-  const lines = ["127.0.0.1\tlocalhost", "::1\tip6-localhost ip6-loopback", `127.0.1.1\t${JAIL_HOSTNAME}`];
-  for (const [name, address] of names) lines.push(`${address}\t${name}`);
-  return `# envelope-gate: the jail's hosts (docs/egress.md)\n${lines.join("\n")}\n`;
 }
 
 function unavailable(service: Service, why: string): Refusal {
@@ -167,16 +161,14 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
   }
   const { forwards, names } = planForwards(options.dir, options.services);
   const resolvConf = join(options.dir, "resolv.conf");
-  const hosts = join(options.dir, "hosts");
   writeFileSync(resolvConf, resolvConfText(), { mode: 0o644 });
-  writeFileSync(hosts, hostsText(names), { mode: 0o644 });
 
   const open = new Set<() => void>();
   const servers: net.Server[] = [];
   const network: JailNetwork = {
     prefix: [],
     resolvConf,
-    hosts,
+    hostsLines: [...names].map(([name, address]) => `${address}\t${name}`),
     unixServices: forwards.filter((f) => f.service.kind === "unix").map((f) => ({ jail: f.jail, host: f.socketPath })),
     plumbing: [
       RESOLVER_ADDRESS,

@@ -83,7 +83,7 @@ interface JailPlan {
    * The run's network namespace (jail-network.ts), joined instead of a new one: the files shown at
    * /etc/resolv.conf and /etc/hosts, and the unix socket services bound at their paths.
    */
-  network?: { resolvConf: string; hosts: string; unixServices: { jail: string; host: string }[] } | undefined;
+  network?: { resolvConf: string; hostsLines: string[]; unixServices: { jail: string; host: string }[] } | undefined;
 }
 
 export interface Jail {
@@ -411,7 +411,7 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
   args.push(...plan.protectedMounts);
   // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
-  const identity = planMachineIdentity(join(plan.wrapperDir, "identity"));
+  const identity = planMachineIdentity(join(plan.wrapperDir, "identity"), plan.network?.hostsLines);
   args.push(...identity.args);
   // Before the hidden places are made read-only: a file they hide (systemd-resolved's stub) needs its mount point made.
   if (plan.network !== undefined) args.push(...networkMounts(plan.network));
@@ -458,25 +458,18 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
 }
 
 /**
- * The jail's resolv.conf and hosts (jail-network.ts) over the host's, at the files they resolve to
- * (bubblewrap does not follow a symlink at a destination: systemd-resolved's stub file), and each
- * unix socket service's forward at the service's path.
+ * The jail's resolv.conf (jail-network.ts) over the host's, at the file it resolves to (bubblewrap
+ * does not follow a symlink at a destination: systemd-resolved's stub file), and each unix socket
+ * service's forward at the service's path. (The services' names are in the jail's /etc/hosts,
+ * machine-identity.ts.)
  */
 function networkMounts(network: NonNullable<JailPlan["network"]>): string[] {
   const args: string[] = [];
-  for (const [source, path] of [
-    [network.resolvConf, "/etc/resolv.conf"],
-    [network.hosts, "/etc/hosts"],
-  ] as const) {
-    let target: string;
-    try {
-      target = realpathSync(path);
-    } catch (err) {
-      // A dangling link or no file: the resolver is where resolvers look by default (127.0.0.1:53).
-      if (errnoOf(err) === "ENOENT") continue;
-      throw err;
-    }
-    args.push("--ro-bind", source, target);
+  try {
+    args.push("--ro-bind", network.resolvConf, realpathSync("/etc/resolv.conf"));
+  } catch (err) {
+    // A dangling link or no file: the resolver is where resolvers look by default (127.0.0.1:53).
+    if (errnoOf(err) !== "ENOENT") throw err;
   }
   for (const socket of network.unixServices) args.push("--ro-bind", socket.host, socket.jail);
   return args;

@@ -150,9 +150,10 @@ function diskIdFiles(): string[] {
 
 /**
  * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
- * inside the jail): the fixed files are written there and bound read-only from it.
+ * inside the jail): the fixed files are written there and bound read-only from it. `extraHosts`:
+ * lines the jail's /etc/hosts has after its fixed ones.
  */
-export function planMachineIdentity(dir: string): MachineIdentityPlan {
+export function planMachineIdentity(dir: string, extraHosts: readonly string[] = []): MachineIdentityPlan {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const args: string[] = [];
   const meta: MachineIdentityMeta = { hostname: JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
@@ -169,7 +170,8 @@ export function planMachineIdentity(dir: string): MachineIdentityPlan {
       return;
     }
     const source = join(dir, `fixed-${i}`);
-    writeFileSync(source, content, { mode: 0o644 });
+    // The declared services' names (jail-network.ts) resolve from the jail's hosts file as well.
+    writeFileSync(source, path === "/etc/hosts" ? content + extraHosts.map((l) => `${l}\n`).join("") : content, { mode: 0o644 });
     args.push("--ro-bind", source, real);
     bound.add(real);
     meta.fixed.push(path);

@@ -6,11 +6,15 @@
  *
  * Each case runs as root and as nobody (unprivileged: the holder's user namespace is joined).
  */
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { connect } from "node:net";
-import { describe, expect, it } from "vitest";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outerAddress } from "../support/network.js";
-import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, sandbox, type RunResult } from "./harness.js";
+import { TEST_TMP } from "../support/test-tmp.js";
+import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, runWithHostsFile, sandbox, type RunResult } from "./harness.js";
 
 function listening(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
@@ -25,6 +29,45 @@ function listening(port: number, host = "127.0.0.1"): Promise<boolean> {
 
 const SERVICES_UP = (await listening(5432)) && (await listening(6379));
 const OUTER = outerAddress();
+const GO = ["/usr/lib/go/bin/go", "/usr/bin/go"].find((g) => spawnSync(g, ["version"], { stdio: "ignore" }).status === 0);
+
+/** A directory every user can read (the programs and sockets the runs as nobody use). */
+const shared = mkdtempSync(join(TEST_TMP, "eg-services-"));
+chmodSync(shared, 0o755);
+afterAll(() => rmSync(shared, { recursive: true, force: true }));
+
+/** Go's own resolver (no cgo: it reads /etc/resolv.conf and asks the nameserver itself, never glibc). */
+const GO_LOOKUP = `package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+)
+
+func main() {
+	addrs, err := net.LookupHost(os.Args[1])
+	fmt.Println("go lookup", addrs, err != nil)
+}
+`;
+
+let goLookup: string | null = null;
+beforeAll(() => {
+  if (GO === undefined) return;
+  const dir = join(shared, "go");
+  spawnSync("mkdir", ["-p", dir]);
+  writeFileSync(join(dir, "main.go"), GO_LOOKUP);
+  writeFileSync(join(dir, "go.mod"), "module lookup\n\ngo 1.19\n");
+  const built = spawnSync(GO, ["build", "-o", join(dir, "lookup"), "."], {
+    cwd: dir,
+    env: { ...process.env, CGO_ENABLED: "0", GOCACHE: join(dir, "cache"), GOFLAGS: "-mod=mod", GOPATH: join(dir, "gopath") },
+    encoding: "utf8",
+  });
+  if (built.status === 0) {
+    goLookup = join(dir, "lookup");
+    chmodSync(dir, 0o755);
+  } else throw new Error(`go build failed: ${built.stderr}`);
+}, 120_000);
 
 /** Migrates, writes and queries PostgreSQL with psql, and uses Redis with redis-cli: both speak their own protocol, not HTTP. */
 function suiteScript(table: string, extra = ""): string {
@@ -111,7 +154,7 @@ for (const asNobody of [false, true]) {
           [
             "/bin/sh",
             "-c",
-            'getent hosts exfil.example.net || true; python3 -c \'import socket\ntry:\n  socket.getaddrinfo("py.exfil.example.net", 443)\nexcept OSError as e:\n  print("refused", e.errno)\'',
+            'getent hosts exfil.example.net || true; /usr/bin/python3 -c \'import socket\ntry:\n  socket.getaddrinfo("py.exfil.example.net", 443)\nexcept OSError as e:\n  print("refused", e.errno)\'',
           ],
           { asNobody },
         );
@@ -123,9 +166,62 @@ for (const asNobody of [false, true]) {
         const report = await check(s);
         expect([...new Set(ids(report))].sort()).toEqual(["network_denied:exfil.example.net", "network_denied:py.exfil.example.net"]);
       });
+
+      it.skipIf(GO === undefined)("Go's own resolver (no glibc) asks the jail's resolver too, and is judged by the name", async () => {
+        const s = sandbox();
+        const r = await run(s, [goLookup as string, "go.exfil.example.net"], { asNobody });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain("go lookup [] true");
+        const report = await check(s);
+        expect([...new Set(ids(report))]).toEqual(["network_denied:go.exfil.example.net"]);
+      });
+
+      it("a unix socket service is bound at its path in the jail and forwarded, recorded by its path", async () => {
+        const dir = mkdtempSync(join(shared, "sock-"));
+        chmodSync(dir, 0o755);
+        const path = join(dir, "echo.sock");
+        const server: Server = createServer((c) => c.pipe(c));
+        await new Promise<void>((r) => server.listen(path, r));
+        chmodSync(path, 0o777);
+        try {
+          const s = sandbox({ services: [path] });
+          const client = `import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect(${JSON.stringify(path)})\ns.sendall(b"ping")\nprint("echo", s.recv(4).decode())\n`;
+          const r = await run(s, ["/usr/bin/python3", program(s, "client.py", client)], { asNobody });
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stdout).toContain("echo ping");
+          const lines = serviceLines(r);
+          expect(lines).toEqual([expect.objectContaining({ host: `unix:${path}`, proto: "unix", bytes_in: 4, bytes_out: 4 })]);
+          const report = await check(s);
+          expect(ids(report)).toEqual([]);
+        } finally {
+          await new Promise((r) => server.close(r));
+        }
+      });
     },
   );
 }
+
+describe.skipIf(!JAIL_AVAILABLE || !SERVICES_UP || process.geteuid?.() !== 0)(
+  "a service by its name, as in a container job",
+  { timeout: 120_000 },
+  () => {
+    it("pgservice:5432 resolves in the jail to the forward's own address, and reaches the service the wrapper's resolver names", async () => {
+      const s = sandbox({ ...SERVICES_ENVELOPE, services: ["pgservice:5432"] });
+      const suite = program(
+        s,
+        "suite.sh",
+        `getent hosts pgservice\n/usr/bin/psql -X -At -h pgservice -p 5432 -U postgres -d test -c "SELECT 40 + 2"\n`,
+      );
+      // The wrapper (not the jail) resolves pgservice to this machine's PostgreSQL, as Docker's DNS does for a service container.
+      const r = await runWithHostsFile(s, "127.0.0.1 localhost pgservice\n", ["/bin/sh", suite]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^127\.0\.2\.1\s+pgservice$/m);
+      expect(r.stdout).toMatch(/^42$/m);
+      const report = await check(s);
+      expect(ids(report)).toEqual([]);
+    });
+  },
+);
 
 describe.skipIf(!JAIL_AVAILABLE)("the jail's resolver under allowlist", { timeout: 120_000 }, () => {
   it("answers an allowed name (resolved as the proxy would) and refuses the rest, judged undeclared_host:<name>", async () => {
