@@ -18,6 +18,7 @@ export const ENTRIES = [
   { src: "src/observer/preload/index.ts", out: "preload", optional: true },
   { src: "src/observer/sdk.ts", out: "sdk", optional: true },
   { src: "src/observer/egress-relay.ts", out: "relay", optional: true },
+  { src: "src/observer/netns-holder.ts", out: "netns", optional: true },
 ];
 
 rmSync(outRoot, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { Refusal } from "./errors.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { foldPath } from "./paths.js";
 import { neverWritableReason } from "./protected.js";
+import { parseService } from "./services.js";
 import { HOST_SETS, expandHostEntry, isHostSetEntry, parseHostPattern, type HostPattern } from "./hosts.js";
 
 export interface Envelope {
@@ -23,6 +24,8 @@ export interface Envelope {
   loopback?: "local" | "network";
   /** Protected paths inside the roots made writable again (docs/formats.md, Protected paths); never .git's hooks or config. */
   writable_protected?: string[];
+  /** The job's services the run may reach through the forward (services.ts, docs/egress.md#services). */
+  services?: string[];
 }
 
 type EnvelopeHash = `sha256:${string}`;
@@ -155,6 +158,17 @@ export function loadEnvelope(bytes: Uint8Array, file: string): LoadedEnvelope {
     if (parseHostPattern(entry) === null) {
       const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
       throw new Refusal("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+    }
+  });
+  envelope.services?.forEach((entry, i) => {
+    const service = parseService(entry);
+    if ("refused" in service) {
+      const line = parsed.lines.get(`/services/${i}`) ?? 1;
+      throw new Refusal("SERVICE_NOT_ALLOWED", `${file}:${line}: services entry "${entry}" can never be a service: ${service.refused}`, {
+        file,
+        line,
+        hint: "A service is the job's own database or cache: 127.0.0.1:PORT or [::1]:PORT on the runner, its name in a container job (postgres:5432), or a unix socket path (docs/authoring.md#suites-with-services).",
+      });
     }
   });
   envelope.writable_protected?.forEach((entry, i) => {

@@ -130,6 +130,8 @@ export const ERROR_CODES = [
   "APP_SETUP_CONVERSION_FAILED",
   "APP_SETUP_FILES_EXIST",
   "APP_SETUP_OWNER_MISMATCH",
+  "SERVICE_NOT_ALLOWED",
+  "SERVICE_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -411,6 +413,10 @@ export const ERROR_TABLE: Readonly<Record<ErrorCode, Readonly<ErrorRow>>> = {
   APP_SETUP_CONVERSION_FAILED: row("github"),
   APP_SETUP_FILES_EXIST: row("invocation"),
   APP_SETUP_OWNER_MISMATCH: row("invocation"),
+  SERVICE_NOT_ALLOWED: row("policy-input"),
+  SERVICE_UNAVAILABLE: row("observer", {
+    hint: "A declared service was not answering when the run started: start it as a job service with a health check (docs/authoring.md#suites-with-services), or remove it from the envelope's services.",
+  }),
 };
 
 export function isErrorCode(value: string): value is ErrorCode {

@@ -36,9 +36,13 @@ export function isWriteOp(op: string): op is WriteOp {
  * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
  * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
  */
-export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
+export const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects", "resolver", "service"]);
 
-export type EventSource = "node" | "process" | "sdk" | "runtime" | "proxy" | "effects";
+/**
+ * `resolver`: the jail's resolver answered (or refused) a name lookup; `service`: the forward to a
+ * declared service carried a connection (docs/egress.md).
+ */
+export type EventSource = "node" | "process" | "sdk" | "runtime" | "proxy" | "effects" | "resolver" | "service";
 
 /**
  * The errors, as the kernel gave them to the process observer, of a write call that changed
@@ -91,6 +95,8 @@ export const FIELD_NAMES = [
   "errno",
   "jail_pid",
   "path_unknown",
+  "bytes_in",
+  "bytes_out",
 ] as const;
 
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -138,6 +144,9 @@ export interface HostEvent extends EventCommon {
   host: string;
   port?: number | null;
   proto?: unknown;
+  /** A service connection's bytes: from the service to the run, and from the run to the service. */
+  bytes_in?: number;
+  bytes_out?: number;
 }
 
 export interface ExecEvent extends EventCommon {
@@ -198,7 +207,7 @@ export const KIND_FIELDS: {
   write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
-  host: { required: ["host"], optional: ["port", "proto"] },
+  host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
   exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
   syscall: { required: ["name"], optional: [] },
   end: { required: ["events", "exit_code"], optional: ["signal"] },

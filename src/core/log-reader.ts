@@ -73,6 +73,8 @@ const SLOT = {
   errno: 22,
   jail_pid: 23,
   path_unknown: 24,
+  bytes_in: 25,
+  bytes_out: 26,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -1198,6 +1200,12 @@ export class LogEvaluator {
     const port = this.val(SLOT.port);
     if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
       this.malformed(`host "port" must be an integer from 0 to 65535`);
+    }
+    for (const slot of [SLOT.bytes_in, SLOT.bytes_out]) {
+      const bytes = this.val(slot);
+      if (bytes !== undefined && (!Number.isSafeInteger(bytes) || (bytes as number) < 0)) {
+        this.malformed(`host "${FIELD_NAMES[slot] as string}" must be a non-negative integer`);
+      }
     }
     if (canary) return;
     const p = (port ?? null) as number | null;

@@ -9,6 +9,7 @@
 import { isContainerEngine } from "./container-engine.js";
 import { PROXY_ENV_KEYS } from "./env-sets.js";
 import { envMatcher, hostPatterns, type Envelope } from "./envelope.js";
+import { isDeclaredService, servicesOf, type Service } from "./services.js";
 import { allowedViaSet, hostAllowed, normalizeHost, type HostPattern } from "./hosts.js";
 import { isInsideAnyRoot } from "./paths.js";
 import { isProtectedEffect, isProtectedWrite, NO_PROTECTED, type ProtectedSet } from "./protected.js";
@@ -138,6 +139,8 @@ export interface RuleContext {
   envAllowed: (key: string) => boolean;
   network: "deny" | "allowlist";
   hosts: readonly HostPattern[];
+  /** The envelope's `services` (services.ts): reached through the forward under deny and allowlist alike. */
+  services: readonly Service[];
   /** `loopback` is not `"network"`: loopback inside the run's own network namespace is the run's own. */
   loopbackLocal: boolean;
   /** The command had a network namespace of its own (meta.network_enforced). */
@@ -169,6 +172,7 @@ export function ruleContext(envelope: Envelope, roots: readonly string[], run: R
     envAllowed: envMatcher(envelope),
     network: envelope.network,
     hosts: hostPatterns(envelope),
+    services: servicesOf(envelope.services),
     loopbackLocal: envelope.loopback !== "network",
     ownNetwork: run.ownNetwork,
     commands: commandRules(envelope.allowed_commands),
@@ -223,7 +227,7 @@ export function judgeTool(ctx: Pick<RuleContext, "tools">, name: string): "undec
   return ctx.tools.has(name) ? null : "undeclared_tool";
 }
 
-type HostContext = Pick<RuleContext, "network" | "hosts" | "loopbackLocal" | "ownNetwork">;
+type HostContext = Pick<RuleContext, "network" | "hosts" | "services" | "loopbackLocal" | "ownNetwork">;
 
 /** Loopback inside the jail's own network namespace: the run's own, not egress. */
 export function isRunOwnLoopback(ctx: Pick<RuleContext, "loopbackLocal" | "ownNetwork">, host: string): boolean {
@@ -245,6 +249,8 @@ export function judgeHost(
   // Before everything else: no envelope allows a container engine, and its ports are judged on loopback too.
   if (isContainerEngine(host, port)) return "docker_refused";
   if (isRunOwnLoopback(ctx, host)) return null;
+  // A declared service is the job's own, under deny as under allowlist.
+  if (isDeclaredService(ctx.services, host, port)) return null;
   if (ctx.network === "deny") return "network_denied";
   if (hostAllowed(ctx.hosts, host, port)) return null;
   if (typeof via === "string" && via !== "" && hostAllowed(ctx.hosts, normalizeHost(via), port)) return null;

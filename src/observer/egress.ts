@@ -239,7 +239,7 @@ LOCAL_ONLY.addAddress("::1", "ipv6");
 LOCAL_ONLY.addAddress("::", "ipv6");
 LOCAL_ONLY.addSubnet("fe80::", 10, "ipv6");
 
-function localOnly(address: string): boolean {
+export function localOnly(address: string): boolean {
   return LOCAL_ONLY.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
 }
 

@@ -77,8 +77,13 @@ interface JailPlan {
   socketPlaces: SocketPlaces;
   /** Bubblewrap's arguments that make the host's device nodes read-only (devices.ts). */
   devices: string[];
-  /** What the stage runs before the tracer (devices.ts: the holder's mount namespace, for root). */
+  /** What the stage runs before the tracer (devices.ts: the holder's mount namespace, for root; jail-network.ts: its network namespace). */
   prefix: string[];
+  /**
+   * The run's network namespace (jail-network.ts), joined instead of a new one: the files shown at
+   * /etc/resolv.conf and /etc/hosts, and the unix socket services bound at their paths.
+   */
+  network?: { resolvConf: string; hosts: string; unixServices: { jail: string; host: string }[] } | undefined;
 }
 
 export interface Jail {
@@ -294,7 +299,9 @@ function coverOf(path: string, ops: readonly MountOp[]): MountOp | null {
 }
 
 export function planJail(bwrap: string, plan: JailPlan): Jail {
-  const args: string[] = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
+  // A run's network namespace is the holder's (jail-network.ts), already the jail's own: joined, not made.
+  const namespaces = plan.network !== undefined ? isolation().filter((a) => a !== "--unshare-net") : isolation();
+  const args: string[] = [bwrap, ...namespaces, "--die-with-parent", "--new-session"];
   const privateMounts: { jail: string; host: string; recordAsHost?: boolean }[] = [];
   const ops: MountOp[] = [];
   // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
@@ -406,6 +413,8 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
   const identity = planMachineIdentity(join(plan.wrapperDir, "identity"));
   args.push(...identity.args);
+  // Before the hidden places are made read-only: a file they hide (systemd-resolved's stub) needs its mount point made.
+  if (plan.network !== undefined) args.push(...networkMounts(plan.network));
   // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
   // is covered even where a root includes it; only the stage directory shows, read-only.
   args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
@@ -422,7 +431,8 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)),
   );
   for (const socket of hiddenSockets) masked.add(socket);
-  for (const path of masked) args.push("--ro-bind", "/dev/null", path);
+  const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
+  for (const path of masked) if (!serviceSockets.has(path)) args.push("--ro-bind", "/dev/null", path);
   // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
   // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
   args.push(...plan.devices, "--remount-ro", "/dev");
@@ -445,6 +455,31 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
     machineIdentity: identity.meta,
     homeReplacement,
   };
+}
+
+/**
+ * The jail's resolv.conf and hosts (jail-network.ts) over the host's, at the files they resolve to
+ * (bubblewrap does not follow a symlink at a destination: systemd-resolved's stub file), and each
+ * unix socket service's forward at the service's path.
+ */
+function networkMounts(network: NonNullable<JailPlan["network"]>): string[] {
+  const args: string[] = [];
+  for (const [source, path] of [
+    [network.resolvConf, "/etc/resolv.conf"],
+    [network.hosts, "/etc/hosts"],
+  ] as const) {
+    let target: string;
+    try {
+      target = realpathSync(path);
+    } catch (err) {
+      // A dangling link or no file: the resolver is where resolvers look by default (127.0.0.1:53).
+      if (errnoOf(err) === "ENOENT") continue;
+      throw err;
+    }
+    args.push("--ro-bind", source, target);
+  }
+  for (const socket of network.unixServices) args.push("--ro-bind", socket.host, socket.jail);
+  return args;
 }
 
 /**

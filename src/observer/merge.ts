@@ -18,6 +18,7 @@
 import { isWriteOp, type Emitted, type ExecEvent, type HostEvent } from "../core/log-format.js";
 import { RUNTIME_ENV_KEYS } from "../core/rules.js";
 import type { EgressRecord } from "./egress.js";
+import type { NetworkRecord } from "./jail-network.js";
 import type { ProcessEvent } from "./process-event.js";
 
 export class ChannelMessageError extends Error {}
@@ -52,6 +53,11 @@ interface MergerOptions {
    * the proxy records each request with its real destination, so they are not written twice.
    */
   egressEndpoint?: { host: string; port: number } | null;
+  /**
+   * The jail's resolver and the declared services' addresses inside the jail (jail-network.ts):
+   * connects to them are plumbing, and the resolver and the forward record what they carried.
+   */
+  plumbing?: readonly { host: string; port: number }[];
   /** The path to record for a path the hooks saw in the jail (its /tmp is the run's scratch). */
   recordPath?: (path: string) => string;
   /** Every event of this stage is a self-check canary: recorded, marked, never merged away. */
@@ -152,7 +158,30 @@ export class Merger {
 
   private isEgress(host: string, port: number | undefined): boolean {
     const e = this.options.egressEndpoint;
-    return e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost");
+    if (e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost")) return true;
+    const plain = mappedV4(host);
+    return (this.options.plumbing ?? []).some(
+      (p) => port === p.port && (plain === p.host || (host === "localhost" && p.host === "127.0.0.1")),
+    );
+  }
+
+  /** A lookup the jail's resolver answered or refused, or a connection the forward to a service carried. */
+  fromNetwork(record: NetworkRecord): void {
+    if (record.kind === "lookup") {
+      const event: Emitted<HostEvent> = { kind: "host", ts: Date.now(), host: record.name, proto: "dns" };
+      if (!record.allowed) event.ok = false;
+      event.source = "resolver";
+      this.out(event);
+      return;
+    }
+    const event: Emitted<HostEvent> = { kind: "host", ts: Date.now(), host: record.host };
+    if (record.port !== null) event.port = record.port;
+    event.proto = record.port === null ? "unix" : "tcp";
+    if (!record.ok) event.ok = false;
+    event.source = "service";
+    event.bytes_in = record.bytesIn;
+    event.bytes_out = record.bytesOut;
+    this.out(event);
   }
 
   /** One request the egress proxy decided on. */

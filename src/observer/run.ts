@@ -52,6 +52,7 @@ import {
   findLauncher,
   findSetpriv,
   findUtilLinux,
+  netnsBundlePath,
   preloadBundlePath,
   relayBundlePath,
   resolveExecutable,
@@ -61,6 +62,8 @@ import { isInsideAnyRoot, isInsideRoot } from "../core/paths.js";
 import { runEnv } from "../core/rules.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
 import { envMatcher, hostPatterns } from "../core/envelope.js";
+import { servicesOf } from "../core/services.js";
+import { startJailNetwork, type JailNetwork } from "./jail-network.js";
 
 export { CANARY_ENV_KEY, CANARY_HOST } from "./canary.js";
 export { runnerIdentity } from "./machine-identity.js";
@@ -110,6 +113,8 @@ interface HeldRecorder {
   pending?: ReturnType<typeof startRecorder> | null;
   /** The read-only device nodes' holder (devices.ts), ended with the run. */
   devices?: Devices;
+  /** The jail's network namespace, its resolver and forwards (jail-network.ts), ended with the run. */
+  network?: JailNetwork;
 }
 
 /** Everything the stages need, settled before the first one runs (preflight). */
@@ -162,6 +167,7 @@ export async function runObserved(options: RunOptions): Promise<number> {
     const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
     await started?.close();
     held.devices?.close();
+    await held.network?.close();
     control.unlisten();
     log.close();
     rmSync(privateDir, { recursive: true, force: true });
@@ -253,6 +259,34 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       ? await readOnlyDevices(join(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
       : UNPRIVILEGED_DEVICES;
   held.devices = devices;
+  // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
+  const nsenter = findUtilLinux("nsenter");
+  if (nsenter === null) {
+    throw new Refusal("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
+      hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
+    });
+  }
+  const holderBundle = netnsBundlePath();
+  if (!existsSync(holderBundle)) {
+    throw new Refusal("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
+      hint: "Build it: node scripts/build.mjs",
+    });
+  }
+  const namePatterns = hostPatterns(envelope.envelope);
+  const network = await startJailNetwork({
+    dir: join(privateDir, "net"),
+    bwrap: bwrapBinary,
+    nsenter,
+    nodeBinary: realpathSync(process.execPath),
+    holderBundle,
+    services: servicesOf(envelope.envelope.services),
+    nameAllowed: audit
+      ? () => true
+      : envelope.envelope.network === "allowlist"
+        ? (name) => hostAllowed(namePatterns, normalizeHost(name), null)
+        : () => false,
+  });
+  held.network = network;
   const logReal = join(realpathSync(dirname(logPath)), basename(logPath));
   const observers: MetaLine["observers"] = options.nodeOnly ? ["node"] : ["node", "process"];
   const seccompFile = join(privateDir, "seccomp.bpf");
@@ -313,12 +347,15 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       commandHome: envMatcher(envelope.envelope)("HOME") ? process.env.HOME : undefined,
       socketPlaces: places,
       devices: devices.args,
-      prefix: devices.prefix,
+      prefix: [...devices.prefix, ...network.prefix],
+      network,
     });
   const preview = jailFor(join(privateDir, "preview"), 3);
   const jailMeta = {
     tool: `bubblewrap (${bwrapBinary})`,
     namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
+    resolver: network.meta.resolver,
+    services: network.meta.services,
     read_only: "everything outside the allowed roots",
     private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
     hidden: preview.hidden,
@@ -349,11 +386,15 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     ...(recorder !== null ? { recorder: recorder.meta } : {}),
     network_enforced: true,
     ...(audit ? { audit: true } : {}),
-    network: audit
-      ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded; host unix sockets covered`
-      : egressEnforced
-        ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
-        : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
+    network: `${
+      audit
+        ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded`
+        : egressEnforced
+          ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts`
+          : "enforced: the jail's own network namespace (loopback only"
+    }; every name looked up through envelope-gate's resolver (${network.meta.resolver}), recorded${
+      network.meta.services.length > 0 ? `; services forwarded: ${network.meta.services.map((s) => s.service).join(", ")}` : ""
+    }; host unix sockets covered${audit || egressEnforced ? "" : ")"}`,
     jail: jailMeta,
     protected: guard.plan.meta,
     log_path: logReal,
@@ -408,6 +449,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
         }
       : null,
     nodeBinary,
+    network,
     setpriv: setpriv ?? "",
     launcher,
   };
@@ -448,6 +490,7 @@ function stageMerger(plan: RunPlan, canary: boolean, emit: (e: Emitted) => void)
   return new Merger({
     processObserverLive: plan.recording,
     egressEndpoint: plan.stage.egress !== null ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+    plumbing: plan.stage.network?.plumbing ?? [],
     recordPath: (p: string) => plan.view.recorded(p),
     canary,
     emit,

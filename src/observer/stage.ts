@@ -14,6 +14,7 @@ import type { ProcessEvent } from "./process-event.js";
 import { EVENTS_FIFO_NAME, FrameDecoder, FrameError, STRACE_FIFO_NAME } from "./protocol.js";
 import type { EbpfRecorder } from "./recorder.js";
 import type { JailArch } from "./seccomp.js";
+import type { JailNetwork } from "./jail-network.js";
 import type { RunControl } from "./signals.js";
 import { StraceParser, straceArgs, type RootExit } from "./strace.js";
 import { channelTampering } from "./tamper-check.js";
@@ -48,6 +49,8 @@ export interface Stage {
   unixIsLocal: (address: string) => boolean;
   /** Under allowlist (or audit): the decision for the proxy outside (the relay inside is the stage's copy). */
   egress: { allowed: (host: string, port: number) => boolean; audit: boolean } | null;
+  /** The run's network namespace (jail-network.ts): its resolver's and forwards' records go to this stage's merger. */
+  network: JailNetwork | null;
   /** util-linux setpriv, which starts strace with a parent-death signal. */
   setpriv: string;
   /** The jail's launcher (jail.ts). */
@@ -201,6 +204,7 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       : stage.recorder.name === "strace"
         ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.recorder.binary, ...straceArgs(straceFifo, stage.arch), "--"]
         : [stage.setpriv, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", GATE_SCRIPT, "sh"];
+  if (stage.network !== null) stage.network.record = (r) => stage.merger.fromNetwork(r);
   let env = stage.env;
   let relay: string[] = [];
   let proxy: EgressProxy | null = null;
@@ -277,6 +281,9 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
   }
   const result = await exited;
   control.running(null);
+  // The jail is gone: a forward still open is ended and recorded in this stage, before its end.
+  stage.network?.settle();
+  if (stage.network !== null) stage.network.record = () => undefined;
   await proxy?.close();
   if (strace !== null) await strace.finish();
   if (ebpf !== null) {

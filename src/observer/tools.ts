@@ -36,6 +36,11 @@ export function relayBundlePath(): string {
   return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
 }
 
+/** The jail's network holder (netns-holder.ts), bundled beside the relay. */
+export function netnsBundlePath(): string {
+  return [dirname(fileURLToPath(import.meta.url)), "..", "netns", "index.js"].join(sep);
+}
+
 /** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
 export function straceOrRefuse(): string {
   const configured = process.env[STRACE_ENV];

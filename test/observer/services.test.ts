@@ -1,0 +1,176 @@
+/**
+ * Suites with services (issue 34): the job's PostgreSQL and Redis (127.0.0.1:5432 and :6379, as CI
+ * has them, and as a hosted runner's `services:` publishes them) reached from the jail through the
+ * declared forward, under `network: deny`; an undeclared service port judged; every name a
+ * non-Node program looks up recorded by name through the jail's resolver.
+ *
+ * Each case runs as root and as nobody (unprivileged: the holder's user namespace is joined).
+ */
+import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { describe, expect, it } from "vitest";
+import { outerAddress } from "../support/network.js";
+import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, sandbox, type RunResult } from "./harness.js";
+
+function listening(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port });
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
+}
+
+const SERVICES_UP = (await listening(5432)) && (await listening(6379));
+const OUTER = outerAddress();
+
+/** Migrates, writes and queries PostgreSQL with psql, and uses Redis with redis-cli: both speak their own protocol, not HTTP. */
+function suiteScript(table: string, extra = ""): string {
+  return `#!/bin/sh
+set -eu
+export PGCONNECT_TIMEOUT=10
+psql() { /usr/bin/psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p 5432 -U postgres -d test "$@"; }
+psql -c "CREATE TABLE ${table} (id serial PRIMARY KEY, name text NOT NULL)"
+psql -c "INSERT INTO ${table} (name) VALUES ('alpha'), ('beta')"
+count=$(psql -At -c "SELECT count(*) FROM ${table}")
+psql -c "DROP TABLE ${table}"
+[ "$count" = 2 ] || { echo "postgres count $count" >&2; exit 1; }
+redis-cli -h 127.0.0.1 -p 6379 SET ${table} suite-value >/dev/null
+got=$(redis-cli -h 127.0.0.1 -p 6379 GET ${table})
+redis-cli -h 127.0.0.1 -p 6379 DEL ${table} >/dev/null
+[ "$got" = suite-value ] || { echo "redis got $got" >&2; exit 1; }
+${extra}
+echo suite-passed
+`;
+}
+
+const SERVICES_ENVELOPE = {
+  allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "PGCONNECT_TIMEOUT"],
+  services: ["127.0.0.1:5432", "127.0.0.1:6379"],
+};
+
+function serviceLines(r: RunResult): Record<string, unknown>[] {
+  return r.lines.filter((l) => l.kind === "host" && l.source === "service");
+}
+
+for (const asNobody of [false, true]) {
+  const who = asNobody ? "as nobody" : "as root";
+  describe.skipIf(!JAIL_AVAILABLE || !SERVICES_UP || (asNobody && !CAN_RUN_AS_NOBODY))(
+    `a suite with PostgreSQL and Redis, ${who}`,
+    { timeout: 120_000 },
+    () => {
+      it("passes enforced under deny with both services declared, each connection recorded with its bytes", async () => {
+        const s = sandbox(SERVICES_ENVELOPE);
+        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
+        const suite = program(s, "suite.sh", suiteScript(table));
+        const r = await run(s, ["/bin/sh", suite], { asNobody });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain("suite-passed");
+        const report = await check(s);
+        expect(ids(report), JSON.stringify(report.violations)).toEqual([]);
+        expect(report.verdict).toBe("pass");
+        const lines = serviceLines(r);
+        const pg = lines.filter((l) => l.host === "127.0.0.1" && l.port === 5432);
+        const redis = lines.filter((l) => l.host === "127.0.0.1" && l.port === 6379);
+        // psql connects once per command (4), redis-cli once per command (3).
+        expect(pg.length).toBeGreaterThanOrEqual(4);
+        expect(redis.length).toBeGreaterThanOrEqual(3);
+        for (const l of [...pg, ...redis]) {
+          expect(l.ok).toBeUndefined();
+          expect(l.bytes_in as number).toBeGreaterThan(0);
+          expect(l.bytes_out as number).toBeGreaterThan(0);
+        }
+      });
+
+      it("the same suite without the services declared cannot reach them: nothing listens in the jail", async () => {
+        const s = sandbox({ allowed_env: SERVICES_ENVELOPE.allowed_env });
+        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
+        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript(table))], { asNobody });
+        expect(r.code).not.toBe(0);
+        expect(r.stdout).not.toContain("suite-passed");
+        expect(serviceLines(r)).toEqual([]);
+      });
+
+      it.skipIf(OUTER === null)("its hostile twin, reaching PostgreSQL by the machine's own address, fails on it", async () => {
+        const s = sandbox(SERVICES_ENVELOPE);
+        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
+        const extra = `/usr/bin/psql -X -h ${OUTER as string} -p 5432 -U postgres -d test -c "SELECT 1" || true`;
+        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript(table, extra))], { asNobody });
+        expect(r.code, r.stderr).toBe(0);
+        const report = await check(s);
+        expect(report.verdict).toBe("envelope_fail");
+        expect(ids(report)).toEqual([`network_denied:${OUTER as string}:5432`]);
+      });
+
+      it("a lookup by a non-Node program is recorded and judged by its name, not by the resolver's address", async () => {
+        const s = sandbox();
+        const r = await run(
+          s,
+          [
+            "/bin/sh",
+            "-c",
+            'getent hosts exfil.example.net || true; python3 -c \'import socket\ntry:\n  socket.getaddrinfo("py.exfil.example.net", 443)\nexcept OSError as e:\n  print("refused", e.errno)\'',
+          ],
+          { asNobody },
+        );
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toContain("refused");
+        const lookups = r.lines.filter((l) => l.kind === "host" && l.source === "resolver");
+        expect(lookups.map((l) => l.host)).toEqual(expect.arrayContaining(["exfil.example.net", "py.exfil.example.net"]));
+        for (const l of lookups) expect(l.ok).toBe(false);
+        const report = await check(s);
+        expect([...new Set(ids(report))].sort()).toEqual(["network_denied:exfil.example.net", "network_denied:py.exfil.example.net"]);
+      });
+    },
+  );
+}
+
+describe.skipIf(!JAIL_AVAILABLE)("the jail's resolver under allowlist", { timeout: 120_000 }, () => {
+  it("answers an allowed name (resolved as the proxy would) and refuses the rest, judged undeclared_host:<name>", async () => {
+    const s = sandbox({ network: "allowlist", allowed_hosts: ["localhost.envelope-gate.test:443"] });
+    const r = await run(s, [
+      "/bin/sh",
+      "-c",
+      "getent ahosts other.example.org; echo other=$?; getent ahosts localhost.envelope-gate.test; echo allowed=$?",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("other=2");
+    const lookups = r.lines.filter((l) => l.kind === "host" && l.source === "resolver");
+    expect(lookups.find((l) => l.host === "other.example.org")?.ok).toBe(false);
+    const allowed = lookups.find((l) => l.host === "localhost.envelope-gate.test");
+    expect(allowed).toBeDefined();
+    expect(allowed?.ok).toBeUndefined();
+    const report = await check(s);
+    expect(ids(report)).toEqual(["undeclared_host:other.example.org"]);
+  });
+});
+
+describe("a service the envelope can never declare", () => {
+  it.each([
+    ["169.254.169.254:80", "link-local"],
+    ["10.1.2.3:5432", "not a loopback address"],
+    ["metadata.google.internal:80", "metadata"],
+    ["127.0.0.1:22", "SSH"],
+    ["127.0.0.1:2375", "Docker daemon"],
+    ["/var/run/docker.sock", "Docker daemon"],
+    ["/run/user/1000/ssh-agent.socket", "credential agent"],
+  ])("%s is SERVICE_NOT_ALLOWED naming the line (%s)", async (entry, why) => {
+    const s = sandbox({ services: [entry] });
+    const r = await run(s, ["/bin/true"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("SERVICE_NOT_ALLOWED");
+    expect(r.stderr).toContain(why);
+    expect(r.stderr).toMatch(/envelope\.json:\d+:/);
+  });
+
+  it.skipIf(!JAIL_AVAILABLE)("a declared service that is not answering is SERVICE_UNAVAILABLE, and nothing runs", async () => {
+    const s = sandbox({ services: ["127.0.0.1:9"] });
+    const marker = `${s.workspace}/ran`;
+    const r = await run(s, ["/bin/sh", "-c", `touch ${marker}`]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("SERVICE_UNAVAILABLE");
+    expect(r.stderr).toContain("127.0.0.1:9");
+  });
+});
