@@ -1,4 +1,5 @@
 import { plainText } from "../core/markdown.js";
+import { DOCKER_HINT } from "../core/rules.js";
 import type { CheckReport } from "../core/verdict.js";
 import { verdictLine } from "../check/check.js";
 
@@ -20,6 +21,8 @@ export function formatReportText(report: CheckReport): string {
     report.violations.forEach((v, i) => {
       out.push(`  ${(ids[i] as string).padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
     });
+    // No envelope allows a container engine: what to do instead, once.
+    if (report.violations.some((v) => v.rule === "docker_refused")) out.push(`  what to do (docker_refused): ${DOCKER_HINT}`);
   }
   if (report.envelope_id !== null) out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
   if (report.log) {

@@ -7,7 +7,7 @@
  */
 import type { LoadedEnvelope } from "./envelope.js";
 import type { Violation } from "./log-reader.js";
-import type { ViolationRule } from "./rules.js";
+import { DOCKER_HINT, type ViolationRule } from "./rules.js";
 import type { PropertyOutcome } from "./policy.js";
 import type { LedgerProblem } from "./ledger.js";
 import { plainText } from "./markdown.js";
@@ -20,10 +20,21 @@ export const RULE_ENVELOPE_KEY: Record<ViolationRule, string> = {
   network_denied: "network",
   undeclared_host: "allowed_hosts",
   undeclared_command: "allowed_commands",
-  // No envelope key allows these: the annotation points at the envelope's name.
+  // No envelope key allows these (NO_ENVELOPE_ALLOWS): the annotation points at the envelope's name.
   forbidden_syscall: "envelope_id",
   write_protected: "writable_protected",
+  docker_refused: "envelope_id",
 };
+
+/** The rules no envelope allows, whatever it says. */
+export const NO_ENVELOPE_ALLOWS: ReadonlySet<ViolationRule> = new Set(["forbidden_syscall", "docker_refused"]);
+
+/** The sentence after what the run did: which envelope does not allow it, and where (or that none does). */
+export function envelopeSays(rule: ViolationRule, envelope: { id: string; hash: string }): string {
+  return NO_ENVELOPE_ALLOWS.has(rule)
+    ? `No envelope allows it (${envelope.id}, ${envelope.hash}).`
+    : `The envelope ${envelope.id} (${envelope.hash}) does not allow it in "${RULE_ENVELOPE_KEY[rule]}".`;
+}
 
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Most annotations sent for one run; the summary and the evidence hold the rest. */
@@ -89,6 +100,8 @@ export function describeViolationParts(v: Violation): [string, string, string] {
         v.subject,
         ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
       ];
+    case "docker_refused":
+      return ["the run reached for ", v.subject, `, a container engine (Docker's socket or port). ${DOCKER_HINT}`];
   }
 }
 
@@ -108,7 +121,7 @@ export function violationAnnotations(violations: readonly Violation[], envelope:
       line,
       "failure",
       v.id,
-      `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`,
+      `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). ${envelopeSays(v.rule, { id: envelope.envelope.envelope_id, hash: envelope.hash })}`,
     );
   });
 }

@@ -34,6 +34,7 @@ export const ENVELOPE_RULE_NAMES: readonly string[] = [
   "undeclared_command",
   "forbidden_syscall",
   "write_protected",
+  "docker_refused",
   "allowed_roots",
   "allowed_tools",
   "allowed_env",

@@ -261,11 +261,11 @@ export type WalkedEvent = EventAt &
         port: number | null;
         /** The name an entry allows it by: the name the process's hooks connected by (`via`), else `host`. */
         name: string;
-        /** Loopback inside the run's own network namespace: the run's own, never judged. */
+        /** Loopback inside the run's own network namespace: the run's own, never judged (a container engine's port always is). */
         ownLoopback: boolean;
         /** The host set alone that allowed it (hostViaSet), or null. */
         viaSet: string | null;
-        verdict: "network_denied" | "undeclared_host" | null;
+        verdict: "docker_refused" | "network_denied" | "undeclared_host" | null;
       }
     | {
         kind: "exec";
@@ -1227,7 +1227,7 @@ export class LogEvaluator {
         host,
         port: p,
         name,
-        ownLoopback: isRunOwnLoopback(this.rules, host),
+        ownLoopback: rule !== "docker_refused" && isRunOwnLoopback(this.rules, host),
         viaSet: set,
         verdict: rule,
       });

@@ -6,6 +6,7 @@
  * and the audit leave out what they leave out (the runtime's own reads, loopback inside the run's
  * own network).
  */
+import { isContainerEngine } from "./container-engine.js";
 import { PROXY_ENV_KEYS } from "./env-sets.js";
 import { envMatcher, hostPatterns, type Envelope } from "./envelope.js";
 import { isDeclaredService, servicesOf, type Service } from "./services.js";
@@ -21,9 +22,11 @@ export type ViolationRule =
   | "undeclared_host"
   | "undeclared_command"
   | "forbidden_syscall"
-  | "write_protected";
+  | "write_protected"
+  | "docker_refused";
 
 export { PROXY_ENV_KEYS };
+export { DOCKER_HINT, isContainerEngine } from "./container-engine.js";
 
 /**
  * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
@@ -234,8 +237,17 @@ export function isRunOwnLoopback(ctx: Pick<RuleContext, "loopbackLocal" | "ownNe
 /**
  * A connection to (with a port) or a lookup of (`port` null) `host` (as hostName gives it). `via`
  * is the name the same process's hooks connected by, on a process-level connect to an address.
+ * A container engine (isContainerEngine) is `docker_refused` under any network setting, instead
+ * of `network_denied` or `undeclared_host`.
  */
-export function judgeHost(ctx: HostContext, host: string, port: number | null, via: unknown): "network_denied" | "undeclared_host" | null {
+export function judgeHost(
+  ctx: HostContext,
+  host: string,
+  port: number | null,
+  via: unknown,
+): "docker_refused" | "network_denied" | "undeclared_host" | null {
+  // Before everything else: no envelope allows a container engine, and its ports are judged on loopback too.
+  if (isContainerEngine(host, port)) return "docker_refused";
   if (isRunOwnLoopback(ctx, host)) return null;
   // A declared service is the job's own, under deny as under allowlist.
   if (isDeclaredService(ctx.services, host, port)) return null;

@@ -7,10 +7,10 @@
  * repository, a key, a host, a command, a tool) at the envelope file's line that the rule's key is
  * on, as the check run's annotations are, with the subject as a logical location.
  */
-import { describeViolation, RULE_ENVELOPE_KEY } from "./annotations.js";
+import { describeViolation, envelopeSays, RULE_ENVELOPE_KEY } from "./annotations.js";
 import { sha256Hex } from "./envelope.js";
 import type { Violation } from "./log-reader.js";
-import type { ViolationRule } from "./rules.js";
+import { DOCKER_HINT, type ViolationRule } from "./rules.js";
 import { plainText } from "./markdown.js";
 import { isInsideRoot } from "./paths.js";
 
@@ -30,6 +30,7 @@ const RULES_DOC = "https://github.com/envelope-gate/envelope-gate/blob/v1/docs/f
  */
 export const SECURITY_SEVERITY: Record<ViolationRule, string> = {
   forbidden_syscall: "9.5",
+  docker_refused: "9.0",
   write_protected: "8.5",
   write_outside_root: "8.0",
   network_denied: "8.0",
@@ -84,6 +85,11 @@ const RULE_TEXT: Record<ViolationRule, { name: string; short: string; help: stri
     name: "WriteProtected",
     short: "A write to a protected path inside an allowed root",
     help: "The run wrote a protected path (.git, .github, the Action's own files) inside an allowed root; later steps of the job act on those unjailed. Remove the write, or list the path in writable_protected in a reviewed change.",
+  },
+  docker_refused: {
+    name: "DockerRefused",
+    short: "A container engine's socket or port (Docker, Podman, containerd, BuildKit)",
+    help: `The run reached for a container engine: a socket named docker.sock, podman.sock, containerd.sock, buildkitd.sock or docker_engine, or TCP port 2375 or 2376 on any host. No envelope allows it. ${DOCKER_HINT}`,
   },
 };
 
@@ -168,7 +174,7 @@ export function buildSarif(input: SarifInput): Record<string, unknown> {
       message: {
         // Every part escaped: the subject is the run's, the log and envelope names the repository's.
         text: sarifMessageText(
-          `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`,
+          `${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. ${envelopeSays(v.rule, input.envelope)}` : "."}`,
         ),
       },
       locations: [location],

@@ -21,7 +21,7 @@ import { plainText } from "./markdown.js";
 import { foldPath, isInsideAnyRoot } from "./paths.js";
 import { HOST_SETS, HOST_SET_TOOLS, expandHostEntry, formatEndpoint, hostAllowed, type HostPattern } from "./hosts.js";
 import { walkLog, type RecordedLog, type WalkedEvent, type WalkedLog } from "./log-reader.js";
-import { commandRules, judgeEnv, judgeExec, PROXY_ENV_KEYS } from "./rules.js";
+import { commandRules, DOCKER_HINT, judgeEnv, judgeExec, PROXY_ENV_KEYS } from "./rules.js";
 
 export type { RecordedLog };
 
@@ -317,8 +317,8 @@ function logRoots(from: Envelope, workspace: string | null, scratch: string | nu
 
 /**
  * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
- * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
- * unix socket.
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a
+ * container engine's socket or port (docker_refused), a host unix socket.
  */
 function unproposableNote(e: WalkedEvent, where: string): string | null {
   if (e.kind === "syscall") {
@@ -326,6 +326,9 @@ function unproposableNote(e: WalkedEvent, where: string): string | null {
   }
   if (e.verdict === "write_protected") {
     return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+  }
+  if (e.verdict === "docker_refused") {
+    return `${where}: the run reached for ${e.subject}, a container engine: no envelope allows it, and suggest never proposes it. ${DOCKER_HINT}`;
   }
   if (e.kind === "host" && e.host.startsWith("unix:")) {
     return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;

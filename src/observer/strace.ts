@@ -7,6 +7,7 @@
  * through its row of the syscall table; the tokens, the process tree, path resolution and the
  * live reads of the kernel are each in their own module.
  */
+import { isContainerEngineSocket } from "../core/container-engine.js";
 import { foldPath } from "../core/paths.js";
 import { isMissingTargetErrno, type MissingTargetErrno, type WriteOp } from "../core/log-format.js";
 import { PathView } from "./jail.js";
@@ -462,10 +463,14 @@ export class StraceParser {
             this.options.emit({ kind: "unix", tgid, address, proto });
             continue;
           }
-          const named = this.view.recorded(this.paths.follow(tgid, this.paths.absolute(tgid, null, address)));
+          const given = this.paths.absolute(tgid, null, address);
+          const named = this.view.recorded(this.paths.follow(tgid, given));
           // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
-          // lookup): recorded when it connected, or when a socket of the host's is there.
-          if (ok || this.paths.isHostSocket(tgid, named)) this.options.emit({ kind: "unix", tgid, address: named, proto });
+          // lookup): recorded when it connected, or when a socket of the host's is there. A
+          // container engine's name (docker.sock, ...) always is: a probe for Docker (Testcontainers'
+          // on a machine with none) is judged whether or not a daemon is there (docker_refused).
+          const engine = isContainerEngineSocket(given) || isContainerEngineSocket(named);
+          if (ok || engine || this.paths.isHostSocket(tgid, named)) this.options.emit({ kind: "unix", tgid, address: named, proto });
         }
         return;
       }

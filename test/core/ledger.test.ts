@@ -10,11 +10,13 @@ import {
   applyFreezeCaps,
   expiredFreezes,
   formatLedgerRow,
+  isEnvelopeRuleName,
   otherScopeFreezes,
   parseLedger,
   type LedgerRow,
 } from "../../src/core/ledger.js";
 import { refuseNotFreezable } from "../../src/core/policy-files.js";
+import { SARIF_RULES } from "../../src/core/sarif.js";
 import { failureFingerprint, loadProperties, scoreOutputSchema, scoreTestsCollected } from "../../src/core/properties.js";
 import { bundleFiles, zipOf, type BundleSpec } from "../support/fake-github-app.js";
 
@@ -137,17 +139,10 @@ describe("parseLedger", () => {
     expect(parsed.problems).toHaveLength(1);
   });
 
-  it("keeps the envelope rule names a freeze may never carry", () => {
-    for (const name of [
-      "write_outside_root",
-      "undeclared_tool",
-      "undeclared_env",
-      "network_denied",
-      "undeclared_host",
-      "undeclared_command",
-    ]) {
-      expect(ENVELOPE_RULE_NAMES).toContain(name);
-    }
+  it("keeps the envelope rule names a freeze may never carry: every violation rule", () => {
+    // SARIF_RULES is keyed by every ViolationRule (a Record): a new rule cannot be left out here.
+    for (const name of SARIF_RULES) expect(ENVELOPE_RULE_NAMES).toContain(name);
+    expect(isEnvelopeRuleName("docker_refused:unix:/var/run/docker.sock")).toBe(true);
   });
 });
 

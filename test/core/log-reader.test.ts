@@ -3,7 +3,7 @@ import { Refusal } from "../../src/core/errors.js";
 import { expandRoots, loadEnvelope, type LoadedEnvelope } from "../../src/core/envelope.js";
 import { ENV_SETS } from "../../src/core/env-sets.js";
 import { CREDENTIAL_KEY, MACHINE_KEY } from "../../src/core/never-proposed.js";
-import { LogEvaluator, type LogVerdict } from "../../src/core/log-reader.js";
+import { LogEvaluator, walkLog, type LogVerdict } from "../../src/core/log-reader.js";
 import { MAX_LINE_LENGTH } from "../../src/core/log-format.js";
 import { envelopeText, logText, type Event } from "../support/logs.js";
 
@@ -449,6 +449,48 @@ describe("what the jail adds to the log", () => {
     expect(
       ids(judge([{ kind: "host", host: "exfil.example.net", port: 443, proto: "connect", ok: false, source: "proxy" }], allow)),
     ).toEqual(["undeclared_host:exfil.example.net:443"]);
+  });
+});
+
+describe("a container engine: docker_refused, one id per attempt", () => {
+  const events = [
+    { kind: "host", host: "unix:/var/run/docker.sock", proto: "connect", source: "process" },
+    { kind: "host", host: "unix:/run/user/1000/podman/podman.sock", proto: "connect", source: "process" },
+    { kind: "host", host: "127.0.0.2", port: 2375, proto: "tcp", source: "node" },
+    { kind: "host", host: "127.0.0.2", port: 2375, proto: "connect", source: "process" },
+    { kind: "host", host: "docker.example", port: 2376, proto: "connect", ok: false, source: "proxy" },
+  ];
+  const refused = [
+    "docker_refused:unix:/var/run/docker.sock",
+    "docker_refused:unix:/run/user/1000/podman/podman.sock",
+    "docker_refused:127.0.0.2:2375",
+    "docker_refused:docker.example:2376",
+  ];
+
+  it("under deny and allowlist, on loopback in the run's own network too, whatever allowed_hosts lists", () => {
+    const own = { meta: { network_enforced: true } };
+    for (const overrides of [
+      {},
+      { loopback: "network" },
+      { network: "allowlist", allowed_hosts: ["127.0.0.2:2375", "docker.example", "*.example"] },
+      { network: "allowlist", allowed_hosts: [], loopback: "network" },
+    ]) {
+      const loaded = envelope(overrides);
+      const v = evaluate(loaded, logText(loaded.hash, events, own));
+      expect(ids(v), JSON.stringify(overrides)).toEqual(refused);
+      expect(v.violations.find((x) => x.subject === "127.0.0.2:2375")?.count).toBe(2);
+    }
+  });
+
+  it("the walk says so, and loopback docker ports are not the run's own", () => {
+    const loaded = envelope();
+    const walked = walkLog(
+      { file: "o.jsonl", bytes: Buffer.from(logText(loaded.hash, events, { meta: { network_enforced: true } })) },
+      loaded.envelope,
+    );
+    const hosts = walked.events.filter((e) => e.kind === "host");
+    expect(hosts.map((e) => e.verdict)).toEqual(events.map(() => "docker_refused"));
+    expect(hosts.some((e) => e.kind === "host" && e.ownLoopback)).toBe(false);
   });
 });
 

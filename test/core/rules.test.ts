@@ -175,6 +175,41 @@ describe("judgeHost", () => {
     expect(judgeHost({ ...ctx, loopbackLocal: false }, "localhost", 8080, undefined)).toBe("undeclared_host");
   });
 
+  it("a container engine (its socket names, Docker's ports on any host) is docker_refused, under deny and allowlist, loopback too", () => {
+    const deny: RuleContext = { ...ctx, network: "deny" };
+    const listed = ruleContext(
+      { ...envelope, allowed_hosts: ["127.0.0.1:2375", "localhost:2376", "docker.example:2375", "*.example", "10.0.0.5"] },
+      roots,
+      run,
+    );
+    for (const c of [ctx, deny, listed, { ...ctx, loopbackLocal: false }, { ...ctx, ownNetwork: false }]) {
+      for (const socket of [
+        "unix:/var/run/docker.sock",
+        "unix:/run/docker.sock",
+        "unix:/run/podman/podman.sock",
+        "unix:/run/containerd/containerd.sock",
+        "unix:/run/buildkit/buildkitd.sock",
+        "unix:/run/user/1000/docker.sock",
+        "unix:/run/user/1000/podman/podman.sock",
+        "unix://./pipe/docker_engine",
+      ]) {
+        expect(judgeHost(c, socket, null, undefined), socket).toBe("docker_refused");
+      }
+      for (const host of ["127.0.0.1", "127.0.0.2", "localhost", "::1", "docker.example", "10.0.0.5", "registry.npmjs.org"]) {
+        expect(judgeHost(c, host, 2375, undefined), host).toBe("docker_refused");
+        expect(judgeHost(c, host, 2376, "registry.npmjs.org"), host).toBe("docker_refused");
+      }
+      expect(hostViaSet(c, "registry.npmjs.org", 2376)).toBeNull();
+    }
+    // Only those names, only those ports: a name that merely contains one, a lookup, other ports.
+    expect(judgeHost(deny, "unix:/run/docker.sock.bak", null, undefined)).toBe("network_denied");
+    expect(judgeHost(deny, "unix:/run/my-docker.sock", null, undefined)).toBe("network_denied");
+    expect(judgeHost(deny, "unix:@docker.sock", null, undefined)).toBe("network_denied");
+    expect(judgeHost(deny, "docker.example", null, undefined)).toBe("network_denied");
+    expect(judgeHost(deny, "127.0.0.1", 2377, undefined)).toBeNull();
+    expect(judgeHost(listed, "docker.example", 2377, undefined)).toBeNull();
+  });
+
   it("names unix sockets by their case-sensitive path, other hosts normalised", () => {
     expect(hostName("unix:/Run/X.sock")).toBe("unix:/Run/X.sock");
     expect(hostName("[::1]")).toBe("::1");

@@ -46,6 +46,7 @@ const EVERY_RULE: Violation[] = [
   v("undeclared_host", "[::1]:8080"),
   v("undeclared_command", "/usr/bin/curl [x](https://evil.example)"),
   v("forbidden_syscall", "ptrace"),
+  v("docker_refused", "unix:/var/run/docker.sock"),
 ];
 
 function sarifOf(violations: Violation[], envelope: typeof ENVELOPE | null = ENVELOPE): Sarif {

@@ -62,6 +62,10 @@ const HOSTS: Event[] = [
   { host: "registry.npmjs.org", port: 443, source: "proxy" },
   { host: "10.0.0.2", port: 53, source: "process" },
   { host: "Api.Example.ORG", port: 8443, source: "proxy" },
+  // Container engines (docker_refused): never proposed, always noted.
+  { host: "unix:/run/docker.sock", source: "process" },
+  { host: "127.0.0.1", port: 2375, source: "process" },
+  { host: "docker.example", port: 2376, source: "proxy" },
 ];
 const EXECS: Event[] = [
   { path: "/usr/bin/dash", argv: ["sh", "-c", "x"] },
@@ -166,6 +170,8 @@ describe("suggest and check judge one walk (issue 31 item 2)", () => {
           }
           expect(noted(v.subject), `${where}: ${v.id} left after suggest`).toBe(true);
         }
+        // A container engine is never proposed (docker_refused): no entry allows one.
+        expect(JSON.stringify(suggestion.envelope.allowed_hosts), where).not.toMatch(/docker|:237[56]"/);
         const fixed = new Set(after.map((v) => v.id));
         for (const v of check(base, events, meta).violations) {
           if (noted(v.subject)) continue;

@@ -148,6 +148,30 @@ describe("suggest: the tightest envelope that passes, explained", () => {
     expect(s.notes.join("\n")).toContain("unix:/run/docker.sock");
   });
 
+  it("never proposes a container engine (a docker socket, ports 2375/2376 on any host, loopback too): a note says what to do", () => {
+    const s = suggestEnvelope(
+      [
+        log([
+          { kind: "host", host: "unix:/var/run/docker.sock", proto: "connect", source: "process" },
+          { kind: "host", host: "127.0.0.2", port: 2375, proto: "connect", source: "process" },
+          { kind: "host", host: "docker.example", port: 2376, proto: "connect", ok: false, source: "proxy" },
+          { kind: "host", host: "docker.example", proto: "dns", source: "node" },
+          { kind: "host", host: "registry.npmjs.org", port: 443, proto: "connect", source: "proxy" },
+        ]),
+      ],
+      { ...from0, network: "allowlist", loopback: "network" },
+    );
+    expect(s.envelope.allowed_hosts).toEqual(["registry.npmjs.org:443"]);
+    const notes = s.notes.join("\n");
+    for (const subject of ["unix:/var/run/docker.sock", "127.0.0.2:2375", "docker.example:2376"]) {
+      expect(notes).toContain(
+        `o.jsonl:${2 + ["unix:/var/run/docker.sock", "127.0.0.2:2375", "docker.example:2376"].indexOf(subject)}: the run reached for ${subject}, a container engine`,
+      );
+    }
+    expect(notes).toContain("Docker is refused in the jail (its socket is root on the host)");
+    expect(notes).toContain("docs/authoring.md#suites-with-services");
+  });
+
   it("gives a host set's first line as the earliest one read, not the smallest text (line 20 before line 100)", () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ kind: "write", path: `/work/repo/f${i}`, op: "write" }));
     const s = suggestEnvelope(

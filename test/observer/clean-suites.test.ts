@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CAN_RUN_AS_NOBODY, CLI, check, ids, logPathOf, privateHost, program, run, sandbox, spawnNode, type Sandbox } from "./harness.js";
+import { CAN_RUN_AS_NOBODY, check, checkText, ids, privateHost, program, run, sandbox, type Sandbox } from "./harness.js";
 
 const PYTHON = "/usr/bin/python3";
 const hasPython = existsSync(PYTHON);
@@ -121,19 +121,8 @@ print(sorted(os.listdir("/dev/shm")))
     });
   });
 
-async function checkText(s: Sandbox): Promise<{ code: number | null; first: string }> {
-  const res = await spawnNode([
-    CLI,
-    "check",
-    "--envelope",
-    s.envelope,
-    "--observer",
-    logPathOf(s),
-    "--workspace",
-    s.workspace,
-    "--scratch",
-    s.scratch,
-  ]);
+async function checkFirstLine(s: Sandbox): Promise<{ code: number | null; first: string }> {
+  const res = await checkText(s);
   return { code: res.code, first: res.stdout.split("\n")[0] ?? "" };
 }
 
@@ -142,7 +131,7 @@ describe("check's verdict line says how the command ended", () => {
     const s = sandbox();
     const r = await run(s, ["sh", "-c", "exit 4"]);
     expect(r.code).toBe(4);
-    const { code, first } = await checkText(s);
+    const { code, first } = await checkFirstLine(s);
     expect(first).toMatch(/^envelope-gate: PASS \(pass\): no violations in \d+ events; the command exited 4$/);
     expect(code).toBe(0);
   });
@@ -150,7 +139,7 @@ describe("check's verdict line says how the command ended", () => {
   it("a FAIL whose command exited 1 says so; check still exits 1", async () => {
     const s = sandbox();
     await run(s, ["sh", "-c", `echo x > ${s.outside}/x; exit 1`]);
-    const { code, first } = await checkText(s);
+    const { code, first } = await checkFirstLine(s);
     expect(first).toMatch(/^envelope-gate: FAIL \(envelope_fail\): 1 distinct violation in \d+ events; the command exited 1$/);
     expect(code).toBe(1);
   });
@@ -158,7 +147,7 @@ describe("check's verdict line says how the command ended", () => {
   it("a command killed by a signal says how it ended (137: 128 + SIGKILL, as the jail reports it)", async () => {
     const s = sandbox();
     await run(s, ["sh", "-c", "kill -9 $$"]);
-    const { code, first } = await checkText(s);
+    const { code, first } = await checkFirstLine(s);
     expect(first).toMatch(/^envelope-gate: PASS \(pass\): no violations in \d+ events; the command exited 137$/);
     expect(code).toBe(0);
   });
@@ -166,7 +155,7 @@ describe("check's verdict line says how the command ended", () => {
   it("clean twin: a command that exited 0 adds nothing to the line", async () => {
     const s = sandbox();
     await run(s, ["sh", "-c", "exit 0"]);
-    const { code, first } = await checkText(s);
+    const { code, first } = await checkFirstLine(s);
     expect(first).toMatch(/^envelope-gate: PASS \(pass\): no violations in \d+ events$/);
     expect(code).toBe(0);
   });

@@ -212,22 +212,16 @@ export interface Report {
   log: { observers: unknown; network_enforced: unknown; exit_code: number | null } | null;
 }
 
+/** `check` of the sandbox's log, `--format json`, read. */
 export async function check(s: Sandbox, logName?: string): Promise<Report & { exit: number | null }> {
-  const result = await spawnNode([
-    CLI,
-    "check",
-    "--envelope",
-    s.envelope,
-    "--observer",
-    logPathOf(s, logName),
-    "--workspace",
-    s.workspace,
-    "--scratch",
-    s.scratch,
-    "--format",
-    "json",
-  ]);
+  const result = await checkText(s, logName, ["--format", "json"]);
   return { ...(JSON.parse(result.stdout) as Report), exit: result.code };
+}
+
+/** `check` of the sandbox's log as a person reads it (text), or with `extra` arguments. */
+export function checkText(s: Sandbox, logName?: string, extra: string[] = []): Promise<Spawned> {
+  const args = ["--envelope", s.envelope, "--observer", logPathOf(s, logName), "--workspace", s.workspace, "--scratch", s.scratch];
+  return spawnNode([CLI, "check", ...args, ...extra]);
 }
 
 export function ids(report: Report): string[] {

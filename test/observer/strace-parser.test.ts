@@ -132,6 +132,38 @@ describe("strace output parser", () => {
     ]);
   });
 
+  it("records a connect to a container engine's socket name whether or not it is there or connected; another name nothing listens on is not", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "eg-strace-docker-")));
+    try {
+      mkdirSync(join(dir, "run"));
+      symlinkSync(join(dir, "run"), join(dir, "var-run"));
+      symlinkSync(join(dir, "run", "elsewhere.sock"), join(dir, "docker.sock"));
+      const refused = "-1 ECONNREFUSED (Connection refused)";
+      const missing = "-1 ENOENT (No such file or directory)";
+      const events = parse([
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/var/run/nscd/socket")}}, 110) = ${missing}`,
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex(join(dir, "var-run", "docker.sock"))}}, 110) = ${missing}`,
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/run/user/1000/podman/podman.sock")}}, 110) = ${missing}`,
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/run/containerd/containerd.sock")}}, 110) = ${refused}`,
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/run/buildkit/buildkitd.sock")}}, 110) = -1 EACCES (Permission denied)`,
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex("/run/my-docker.sock.bak")}}, 110) = ${missing}`,
+        // A link named docker.sock: recorded, by what it resolves to.
+        `400 connect(3, {sa_family=AF_UNIX, sun_path=${hex(join(dir, "docker.sock"))}}, 110) = ${missing}`,
+        `400 connect(4, {sa_family=AF_INET, sin_port=htons(2375), sin_addr=inet_addr(${hex("127.0.0.2")})}, 16) = ${refused}`,
+      ]);
+      expect(events).toEqual([
+        { kind: "unix", tgid: 400, address: join(dir, "run", "docker.sock"), proto: "connect" },
+        { kind: "unix", tgid: 400, address: "/run/user/1000/podman/podman.sock", proto: "connect" },
+        { kind: "unix", tgid: 400, address: "/run/containerd/containerd.sock", proto: "connect" },
+        { kind: "unix", tgid: 400, address: "/run/buildkit/buildkitd.sock", proto: "connect" },
+        { kind: "unix", tgid: 400, address: join(dir, "run", "elsewhere.sock"), proto: "connect" },
+        { kind: "host", tgid: 400, host: "127.0.0.2", port: 2375, proto: "connect" },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("parses what the installed strace really prints", () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "eg-strace-real-")));
     try {
