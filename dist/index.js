@@ -36548,7 +36548,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5315);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5146);
 
 
 try {
@@ -36564,7 +36564,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5315:
+/***/ 5146:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36708,6 +36708,8 @@ const ERROR_CODES = [
     "APP_SETUP_CONVERSION_FAILED",
     "APP_SETUP_FILES_EXIST",
     "APP_SETUP_OWNER_MISMATCH",
+    "SERVICE_NOT_ALLOWED",
+    "SERVICE_UNAVAILABLE",
 ];
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class errors_Refusal extends Error {
@@ -36950,6 +36952,10 @@ const ERROR_TABLE = {
     APP_SETUP_CONVERSION_FAILED: row("github"),
     APP_SETUP_FILES_EXIST: row("invocation"),
     APP_SETUP_OWNER_MISMATCH: row("invocation"),
+    SERVICE_NOT_ALLOWED: row("policy-input"),
+    SERVICE_UNAVAILABLE: row("observer", {
+        hint: "A declared service was not answering when the run started: start it as a job service with a health check (docs/authoring.md#suites-with-services), or remove it from the envelope's services.",
+    }),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -37019,778 +37025,46 @@ function logOpenError(err, path, missingHint) {
 
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/core/markdown.ts
+;// CONCATENATED MODULE: ./src/core/container-engine.ts
 /**
- * Attacker-controlled strings where a reviewer reads them. Pure.
- *
- * Violation subjects, PR file names, property details (command output), runner.json fields,
- * branch names, ledger cells and error messages that quote input all come from the pull request
- * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
- * GitHub shows the place it lands:
- *
- * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
- *   summary, PR body): table cells, list items, headings, paragraphs.
- * - `mdCode`: the same text as an inline code span.
- * - `mdFence`: lines shown verbatim in a fenced code block.
- * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
- * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
- *   issue references are broken as in `mdText`.
- * - `escapeHtml`: the App's HTML status page.
- *
- * All of them show characters that change how text reads without showing themselves (zero-width,
- * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
- * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ * Container engines (Docker, Podman, containerd, BuildKit): how a host event names one. No
+ * envelope allows reaching one (rules.ts judgeHost: docker_refused), the process recorder records
+ * every connect to one's socket name (observer/strace.ts), and `suggest` never proposes one.
+ * Kept apart from the rules so the recorder's bundle needs nothing else.
  */
 /**
- * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
- * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
- * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
- * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
- * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
- * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
- * Renovate insert for the same reason.
+ * The file names of the sockets a container engine listens on: Docker's (and its Windows named
+ * pipe, `//./pipe/docker_engine`), Podman's, containerd's and BuildKit's. Rootless daemons listen
+ * under `/run/user/<uid>/` (`docker.sock`, `podman/podman.sock`): the same names.
  */
-const BREAK_ENTITY = "&#8203;";
-const BREAK_CHAR = "\u200b";
-/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
-const INVISIBLE = 
-// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
-/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
-/** Newlines and tabs: flattened to one space where text is inline. */
-const FLATTEN = /^[\t\n\r]$/;
-/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
-const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
-/** The visible stand-in of an invisible code point. */
-function visibleCodePoint(cp) {
-    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
-}
-/** Code points of `s`, lone surrogates kept as their own code point. */
-function codePoints(s) {
-    return Array.from(s);
-}
-function isInvisible(ch) {
-    return INVISIBLE.test(ch);
-}
-/** Joins units, cutting whole units only, with `…` when something was left out. */
-function joinClipped(units, max) {
-    const all = units.join("");
-    if (max === undefined || all.length <= max)
-        return all;
-    let out = "";
-    for (const u of units) {
-        if (out.length + u.length > max - 1)
-            break;
-        out += u;
-    }
-    return `${out}…`;
-}
-/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
-function markdown_plainText(s, max) {
-    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
-    return joinClipped(units, max);
-}
-/**
- * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
- * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
- */
-function plainTitle(s, max) {
-    const chars = codePoints(s);
-    const units = chars.map((ch, i) => {
-        if (FLATTEN.test(ch))
-            return " ";
-        if (isInvisible(ch))
-            return visibleCodePoint(ch.codePointAt(0) ?? 0);
-        if (ch === "@")
-            return `@${BREAK_CHAR}`;
-        if (refStart(chars, i))
-            return `${ch}${BREAK_CHAR}`;
-        return ch;
-    });
-    return joinClipped(units, max);
-}
-/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
-function refStart(chars, i) {
-    const next = chars[i + 1] ?? "";
-    if (!/^[0-9]$/.test(next))
-        return false;
-    if (chars[i] === "#")
-        return true;
-    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
-}
-/**
- * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
- * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
- * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
- * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
- * escapes and is marked with `…`.
- */
-function mdText(s, max) {
-    const chars = codePoints(s);
-    const units = [];
-    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
-    for (let i = 0; i < chars.length; i++) {
-        const ch = chars[i];
-        const first = i === 0;
-        const last = i === chars.length - 1;
-        let unit;
-        if (FLATTEN.test(ch) || ch === " ") {
-            // A space that opens or closes the string could indent a code block or end a line with a
-            // hard break: an entity renders the same space and is neither.
-            unit = first || last ? "&#32;" : " ";
-        }
-        else if (isInvisible(ch))
-            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
-        else if (ch === "@")
-            unit = `@${BREAK_ENTITY}`;
-        else if (refStart(chars, i))
-            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
-        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
-        else if (ch === "$")
-            unit = "<span>$</span>";
-        else if (MD_ALWAYS.has(ch))
-            unit = `\\${ch}`;
-        // Block starts: list items, setext underlines, ordered lists.
-        else if (first && (ch === "-" || ch === "+" || ch === "="))
-            unit = `\\${ch}`;
-        else if (i === leadingDigits && ch === ".")
-            unit = "\\.";
-        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
-        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
-            unit = "\\.";
-        else
-            unit = ch;
-        units.push(unit);
-    }
-    return joinClipped(units, max);
-}
-/**
- * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
- * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
- * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
- * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
- * `max` bounds the shown characters (not the fence).
- */
-function mdCode(s, options = {}) {
-    const shown = markdown_plainText(s, options.max);
-    if (shown === "")
-        return "";
-    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
-    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
-    if (options.inTable && /\\\|/.test(shown))
-        return mdText(s, options.max);
-    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
-    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
-    const fence = "`".repeat(longest + 1);
-    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
-    return `${fence}${pad}${content}${pad}${fence}`;
-}
-/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
-function mdFence(text, info = "") {
-    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
-        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join(""));
-    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
-    const fence = "`".repeat(Math.max(3, longest + 1));
-    return [`${fence}${info}`, ...lines, fence].join("\n");
-}
-/**
- * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
- * span or table row is cut in half, and appends `tail`. A document whose first line is already too
- * long keeps only the tail.
- */
-function clipMarkdown(md, max, tail = "") {
-    if (md.length <= max)
-        return md;
-    const room = Math.max(0, max - tail.length);
-    const cut = md.lastIndexOf("\n", room);
-    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
-}
-/**
- * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
- * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
- * what an operator reads).
- */
-function escapeHtml(v) {
-    return codePoints(String(v ?? ""))
-        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
-        .join("");
-}
-/** An address safe to put in an `href`: http(s) only, anything else is no link. */
-function safeHref(url) {
-    if (typeof url !== "string")
-        return null;
-    try {
-        const u = new URL(url);
-        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
-    }
-    catch {
-        return null;
-    }
-}
-/**
- * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
- * end the destination); anything else is the label alone, not a link.
- */
-function mdLink(label, url) {
-    const href = safeHref(url);
-    const text = mdText(label);
-    if (href === null)
-        return text;
-    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-    return `[${text}](${dest})`;
-}
-
-;// CONCATENATED MODULE: ./src/core/annotations.ts
-
-/** Envelope key whose line an annotation for this rule points at. */
-const RULE_ENVELOPE_KEY = {
-    write_outside_root: "allowed_roots",
-    undeclared_tool: "allowed_tools",
-    undeclared_env: "allowed_env",
-    network_denied: "network",
-    undeclared_host: "allowed_hosts",
-    undeclared_command: "allowed_commands",
-    // No envelope key allows these: the annotation points at the envelope's name.
-    forbidden_syscall: "envelope_id",
-    write_protected: "writable_protected",
-};
-const ANNOTATIONS_PER_REQUEST = 50;
-/** Most annotations sent for one run; the summary and the evidence hold the rest. */
-const MAX_ANNOTATIONS = 500;
-const MAX_TITLE = 255;
-const MAX_MESSAGE = 4000;
-function annotation(path, line, level, title, message) {
-    const at = Math.max(1, Math.floor(line));
-    return {
-        path,
-        start_line: at,
-        end_line: at,
-        annotation_level: level,
-        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
-        title: markdown_plainText(title, MAX_TITLE),
-        message: markdown_plainText(message, MAX_MESSAGE),
-    };
-}
-/** Splits into request-sized batches; always at least one (possibly empty) batch. */
-function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
-    const batches = [];
-    for (let i = 0; i < items.length; i += size)
-        batches.push(items.slice(i, i + size));
-    return batches.length === 0 ? [[]] : batches;
-}
-/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
-function describeViolationParts(v) {
-    switch (v.rule) {
-        case "write_outside_root":
-            return ["the run wrote ", v.subject, ", outside every allowed root"];
-        case "undeclared_tool":
-            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
-        case "undeclared_env":
-            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
-        case "network_denied":
-            return ["the run reached for ", v.subject, ' while network is "deny"'];
-        case "undeclared_host":
-            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
-        case "undeclared_command":
-            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
-        case "forbidden_syscall":
-            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
-        case "write_protected":
-            return [
-                "the run wrote ",
-                v.subject,
-                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
-            ];
-    }
-}
-/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
-function describeViolation(v) {
-    const [before, subject, after] = describeViolationParts(v);
-    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
-}
-function violationAnnotations(violations, envelope, logName) {
-    return violations.map((v) => {
-        const key = RULE_ENVELOPE_KEY[v.rule];
-        const line = envelope.lines.get(`/${key}`) ?? 1;
-        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
-        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`);
-    });
-}
-function propertyAnnotations(outcomes, propertiesFile) {
-    const out = [];
-    for (const p of outcomes) {
-        const r = p.record;
-        if (r.result === "pass")
-            continue;
-        const level = p.frozenBy !== null ? "warning" : "failure";
-        const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
-        if (p.locations.length > 0) {
-            for (const loc of p.locations)
-                out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
-        }
-        else {
-            out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
-        }
-    }
-    return out;
-}
-function ledgerAnnotations(outcomes, refused, ledgerFile) {
-    const out = [];
-    for (const p of outcomes) {
-        for (const row of p.expired) {
-            out.push(annotation(ledgerFile, row.line, p.record.result === "pass" ? "notice" : "failure", `freeze ${row.freeze_id} expired`, `${row.freeze_id} froze "${row.property}" until ${row.expires_on}; it has expired and tolerates nothing. Close the row or renew it through a reviewed ledger PR.`));
-        }
-    }
-    for (const problem of refused) {
-        out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
-    }
-    return out;
-}
-/** Keeps at most MAX_ANNOTATIONS, failures first. Returns the kept list and how many were left out. */
-function capAnnotations(all, max = MAX_ANNOTATIONS) {
-    if (all.length <= max)
-        return { kept: [...all], omitted: 0 };
-    const rank = { failure: 0, warning: 1, notice: 2 };
-    const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
-    return { kept: sorted.slice(0, max), omitted: all.length - max };
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/core/paths.ts
-/**
- * Lexical path handling. The checking machine's filesystem is never consulted: the observer
- * already resolved symlinks where the write happened, and the gate judges what was recorded.
- */
-const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
-/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
-function foldPath(path) {
-    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
-        return null;
-    if (!NEEDS_FOLDING.test(path))
-        return path;
-    const out = [];
-    for (const segment of path.split("/")) {
-        if (segment === "" || segment === ".")
-            continue;
-        if (segment === "..") {
-            out.pop();
-            continue;
-        }
-        out.push(segment);
-    }
-    return "/" + out.join("/");
-}
-/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
-function paths_isInsideRoot(foldedPath, foldedRoot) {
-    if (foldedRoot === "/")
-        return true;
-    if (!foldedPath.startsWith(foldedRoot))
-        return false;
-    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
-}
-function paths_isInsideAnyRoot(foldedPath, foldedRoots) {
-    for (const root of foldedRoots) {
-        if (paths_isInsideRoot(foldedPath, root))
-            return true;
-    }
-    return false;
-}
-
-;// CONCATENATED MODULE: ./src/core/hosts.ts
-/**
- * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
- * `*.example.com`, which matches subdomains only, never the apex, and named host sets
- * (`@npm`, `@pypi`, ...), which stand for the closed lists in HOST_SETS.
- */
-/**
- * The version of HOST_SETS below. The envelope's hash pins a set's name, the code pins its list:
- * any change to a list (a member added, removed or its port changed, a set added or removed)
- * bumps this number, and docs/egress.md's table says what each version holds. The check report
- * shows every host that was allowed through a set, with the set's name.
- */
-const HOST_SETS_VERSION = 1;
-/**
- * Named host sets for `allowed_hosts`: what a package manager or a well-known download contacts,
- * by name and port, and nothing else. Closed lists of exact names (no wildcards), none of them a
- * shared front for arbitrary content: a set never includes a cloud storage or CDN name that
- * serves anyone's files (storage.googleapis.com, *.cloudfront.net, ...).
- */
-const HOST_SETS = new Map([
-    // npm, yarn and pnpm against the public registry (tarballs come from the registry host).
-    ["@npm", ["registry.npmjs.org:443", "registry.yarnpkg.com:443"]],
-    // pip, uv, poetry: the index and the file host.
-    ["@pypi", ["pypi.org:443", "files.pythonhosted.org:443"]],
-    // cargo: the API, the sparse index, the crate downloads.
-    ["@crates", ["crates.io:443", "index.crates.io:443", "static.crates.io:443"]],
-    // `go mod download` with the default GOPROXY and GOSUMDB.
-    ["@go-proxy", ["proxy.golang.org:443", "sum.golang.org:443"]],
-    // apt against Debian's mirrors network and security archive.
-    ["@debian", ["deb.debian.org:80", "deb.debian.org:443", "security.debian.org:80", "security.debian.org:443"]],
-    // apt against Ubuntu's archive, security archive and ports (arm64 and others).
-    [
-        "@ubuntu",
-        [
-            "archive.ubuntu.com:80",
-            "archive.ubuntu.com:443",
-            "security.ubuntu.com:80",
-            "security.ubuntu.com:443",
-            "ports.ubuntu.com:80",
-            "ports.ubuntu.com:443",
-        ],
-    ],
-    // git over https, the REST API, archives, release assets and raw files.
-    [
-        "@github",
-        [
-            "github.com:443",
-            "api.github.com:443",
-            "codeload.github.com:443",
-            "objects.githubusercontent.com:443",
-            "raw.githubusercontent.com:443",
-        ],
-    ],
-    // Node.js downloads (nvm, node-gyp headers, corepack's index).
-    ["@node-dist", ["nodejs.org:443"]],
+const CONTAINER_ENGINE_SOCKETS = new Set([
+    "docker.sock",
+    "podman.sock",
+    "containerd.sock",
+    "buildkitd.sock",
+    "docker_engine",
 ]);
-/**
- * The programs each set is documented for: `suggest` proposes a set in place of its members only
- * when one of these ran (an `exec` with this basename) and every endpoint the run reached on the
- * set's names is a member (docs/egress.md, "suggest and host sets").
- */
-const HOST_SET_TOOLS = new Map([
-    ["@npm", ["npm", "npm-cli.js", "npx", "npx-cli.js", "yarn", "yarn.js", "yarn.cjs", "pnpm", "pnpm.cjs", "corepack"]],
-    ["@pypi", ["pip", "pip3", "uv", "poetry", "pipx"]],
-    ["@crates", ["cargo"]],
-    ["@go-proxy", ["go"]],
-    ["@debian", ["apt", "apt-get", "http", "https"]],
-    ["@ubuntu", ["apt", "apt-get", "http", "https"]],
-    ["@github", ["git", "git-remote-https", "gh"]],
-    ["@node-dist", ["node-gyp", "corepack", "nvm"]],
-]);
-/** True for an `allowed_hosts` entry that names a set (`@npm`), known or not. */
-function isHostSetEntry(entry) {
-    return entry.startsWith("@");
+/** The Docker daemon's TCP ports: plain (2375) and TLS (2376). */
+const DOCKER_PORTS = new Set([2375, 2376]);
+/** A unix socket path (no `unix:`) whose file name is a container engine's socket (CONTAINER_ENGINE_SOCKETS). */
+function isContainerEngineSocket(path) {
+    return CONTAINER_ENGINE_SOCKETS.has(path.slice(path.lastIndexOf("/") + 1));
 }
 /**
- * The patterns one `allowed_hosts` entry stands for: one for a host, each member (tagged with
- * the set's name) for a set. Null for an unknown set or a port out of range.
+ * A container engine reached: a unix socket named as one's (`host` as hostName gives it, with
+ * `unix:`), or a Docker daemon port on any host. No envelope allows it (docker_refused), and
+ * `suggest` never proposes it.
  */
-function expandHostEntry(entry) {
-    if (isHostSetEntry(entry)) {
-        const members = HOST_SETS.get(entry);
-        if (members === undefined)
-            return null;
-        return members.map((m) => ({ ...parseHostPattern(m), set: entry }));
-    }
-    const p = parseHostPattern(entry);
-    return p === null ? null : [p];
+function isContainerEngine(host, port) {
+    if (host.startsWith("unix:"))
+        return isContainerEngineSocket(host.slice("unix:".length));
+    return port !== null && DOCKER_PORTS.has(port);
 }
 /**
- * The set a host was allowed through: null when an entry written out (or a wildcard) allows it, or
- * when nothing does. The report shows `registry.npmjs.org:443 (via @npm)` for such a host.
+ * What to do about a docker_refused violation: said wherever the violation is (check's text,
+ * the annotation, the SARIF rule's help).
  */
-function allowedViaSet(patterns, host, port) {
-    let via = null;
-    for (const p of patterns) {
-        if (!hostMatches(p, host, port))
-            continue;
-        if (p.set === undefined)
-            return null;
-        via ??= p.set;
-    }
-    return via;
-}
-/** Normalises a recorded host: lower case, brackets and a trailing dot removed. */
-function normalizeHost(host) {
-    let h = host.trim().toLowerCase();
-    if (h.startsWith("[") && h.endsWith("]"))
-        h = h.slice(1, -1);
-    if (h.endsWith(".") && h.length > 1)
-        h = h.slice(0, -1);
-    return h;
-}
-/** Parses one `allowed_hosts` entry (already shape-checked by the schema). Null if the port is out of range. */
-function parseHostPattern(source) {
-    let rest = source;
-    let port = null;
-    if (rest.startsWith("[")) {
-        const close = rest.indexOf("]");
-        const after = rest.slice(close + 1);
-        if (after.startsWith(":"))
-            port = Number(after.slice(1));
-        rest = rest.slice(1, close);
-    }
-    else if ((rest.match(/:/g) ?? []).length === 1) {
-        const i = rest.indexOf(":");
-        port = Number(rest.slice(i + 1));
-        rest = rest.slice(0, i);
-    }
-    if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65535))
-        return null;
-    const wildcard = rest.startsWith("*.");
-    return { source, host: wildcard ? rest.slice(2) : rest, wildcard, port };
-}
-/**
- * Whether `pattern` allows `host` on `port`. A host event without a port is a name lookup, not a
- * connection: a name allowed on any port may be looked up (`registry.npmjs.org:443` allows the
- * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
- * resolves a name before it connects.
- */
-function hostMatches(pattern, host, port) {
-    if (pattern.port !== null && port !== null && pattern.port !== port)
-        return false;
-    if (pattern.wildcard) {
-        return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);
-    }
-    return host === pattern.host;
-}
-function hostAllowed(patterns, host, port) {
-    for (const p of patterns) {
-        if (hostMatches(p, host, port))
-            return true;
-    }
-    return false;
-}
-/** `host`, `host:port`, or `[v6]:port`: the subject of a network violation. */
-function formatEndpoint(host, port) {
-    if (port === null)
-        return host;
-    return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-;// CONCATENATED MODULE: ./src/core/protected.ts
-/**
- * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
- *
- * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
- * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
- * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
- * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
- * allowed root.
- *
- * A write is protected when:
- * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
- *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
- *   said (isProtectedEffect); or, inside an allowed root,
- * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
- *   and the gitdirs they point at, `.github`, the Action's own directory), or
- * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
- *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
- *   except under the run's own scratch directory when the scratch and the workspace do not overlap
- *   (a test's throwaway repository in /tmp is the run's own);
- * and it is not under an entry of the envelope's `writable_protected` (recorded as
- * `meta.protected.writable`) that may be made writable at all.
- *
- * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
- * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
- * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
- * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
- * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
- * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
- * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
- * not depend on whether the file was still there at the end. A suite that needs one writes it in
- * the scratch, or names its directory in `writable_protected`.
- */
-
-const GIT_DIR_NAME = ".git";
-/** Names whose entries are protected wherever they are below a root (and everything inside them). */
-const PROTECTED_NAMES = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
-/**
- * Inside a git directory: what makes git run a program or read another file (hooks, config,
- * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
- */
-const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
-const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
-function segments(folded) {
-    return folded === "/" ? [] : folded.slice(1).split("/");
-}
-/**
- * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
- * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
- * An entry that only contains a git directory on disk (an absolute path above a repository) is
- * found at run time (`containsGitPath`).
- */
-function neverWritableReason(folded) {
-    const parts = segments(folded);
-    const git = parts.indexOf(GIT_DIR_NAME);
-    if (git === -1)
-        return null;
-    const below = parts[git + 1];
-    if (below === undefined)
-        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
-    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
-        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
-    }
-    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
-    const rest = "/" + parts.slice(git + 1).join("/");
-    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
-}
-/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
-function containsAny(entry, paths) {
-    for (const p of paths)
-        if (isInsideRoot(p, entry))
-            return p;
-    return null;
-}
-/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
-function hasProtectedSegmentBelow(folded, root) {
-    if (folded === root || !paths_isInsideRoot(folded, root))
-        return false;
-    const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
-    return below.split("/").some((s) => PROTECTED_NAMES.has(s));
-}
-/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
-function madeWritable(folded, set) {
-    return paths_isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
-}
-/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
-function isProtectedWrite(folded, roots, set) {
-    if (madeWritable(folded, set))
-        return false;
-    if (paths_isInsideAnyRoot(folded, set.paths))
-        return true;
-    if (paths_isInsideAnyRoot(folded, set.gitExempt))
-        return false;
-    return roots.some((root) => hasProtectedSegmentBelow(folded, root));
-}
-/**
- * Whether a protected entry the effects check found changed at `folded` is a violation: always,
- * unless `writable_protected` made it writable (the check looks only at protected entries of the
- * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
- * exemption are asked again).
- */
-function isProtectedEffect(folded, set) {
-    return !madeWritable(folded, set);
-}
-/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
-function gitExemptFor(workspace, scratch) {
-    if (scratch === undefined)
-        return [];
-    const s = foldPath(scratch);
-    if (s === null || s === "/")
-        return [];
-    if (workspace === undefined)
-        return [s];
-    const w = foldPath(workspace);
-    if (w === null || paths_isInsideRoot(w, s) || paths_isInsideRoot(s, w))
-        return [];
-    return [s];
-}
-/**
- * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
- * an error message for a malformed value; an absent value is the empty set (the lexical names
- * rule still applies).
- */
-function protectedFromMeta(value, workspace, scratch) {
-    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
-    if (value === undefined)
-        return { ...NO_PROTECTED, gitExempt };
-    if (typeof value !== "object" || value === null || Array.isArray(value))
-        return `meta "protected" must be an object`;
-    const record = value;
-    const out = { paths: [], writable: [], gitExempt };
-    for (const key of Object.keys(record)) {
-        if (key !== "paths" && key !== "writable")
-            return `meta "protected" has an unknown key "${key}"`;
-        const list = record[key];
-        if (!Array.isArray(list))
-            return `meta "protected.${key}" must be an array of absolute paths`;
-        for (const item of list) {
-            const folded = typeof item === "string" && !item.includes("\u0000") ? foldPath(item) : null;
-            if (folded === null)
-                return `meta "protected.${key}" must be an array of absolute paths`;
-            out[key].push(folded);
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/log-format.ts
-/**
- * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
- * a field may take, and the limits a reader holds a log to. What the observer writes and what the
- * reader (./log-reader.ts) accepts are both this.
- */
-const LOG_VERSION = 1;
-/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
-const MAX_LINE_LENGTH = 4 * 1024 * 1024;
-const WRITE_OPS = new Set([
-    "write",
-    "create",
-    "delete",
-    "rename",
-    "mkdir",
-    "chmod",
-    "truncate",
-    "link",
-    "symlink",
-    "chown",
-    "utimes",
-    "xattr",
-    "bind",
-]);
-function isWriteOp(op) {
-    return WRITE_OPS.has(op);
-}
-/**
- * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
- * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
- */
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
-/**
- * The errors, as the kernel gave them to the process observer, of a write call that changed
- * nothing because what it named was not there (a missing file or directory on the way). Such a
- * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
- * the jail refused it, EACCES, EPERM) is judged as an attempt.
- */
-const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
-function isMissingTargetErrno(errno) {
-    return MISSING_TARGET_ERRNOS.has(errno);
-}
-/**
- * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
- * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
- *   the call is not in the line (strace); read from /proc afterwards it may be another file.
- * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
- */
-const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
-/** Every kind, in the order the reader matches them. */
-const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
-/** Fields every event may carry besides its kind's own. */
-const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
-/**
- * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
- * else on an event is malformed. (Meta may carry extra fields.)
- */
-const FIELD_NAMES = [
-    ...COMMON_FIELDS,
-    "path",
-    "op",
-    "name",
-    "key",
-    "host",
-    "port",
-    "proto",
-    "argv",
-    "cwd",
-    "events",
-    "exit_code",
-    "signal",
-    "errno",
-    "jail_pid",
-    "path_unknown",
-];
-/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
-const KIND_FIELDS = {
-    write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
-    tool: { required: ["name"], optional: [] },
-    env: { required: ["key"], optional: ["op"] },
-    host: { required: ["host"], optional: ["port", "proto"] },
-    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
-    syscall: { required: ["name"], optional: [] },
-    end: { required: ["events", "exit_code"], optional: ["signal"] },
-};
+const DOCKER_HINT = "Docker is refused in the jail (its socket is root on the host). Declare the service the container would provide and start it as a job service (`services:` in the workflow) — see docs/authoring.md#suites-with-services — or run the containers outside the gated command.";
 
 ;// CONCATENATED MODULE: ./src/core/env-sets.ts
 /**
@@ -38095,7 +37369,47 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The job\'s own services the run may reach (a database, a cache): envelope-gate listens at the same address inside the jail and forwards each connection to the real service, recording it. 127.0.0.1:PORT or [::1]:PORT on the runner, localhost:PORT, a service container\'s name in a container job (postgres:5432), or a unix socket\'s absolute path. Never a metadata service, SSH, the Docker daemon or a credential agent. Allowed under deny and allowlist alike. See docs/authoring.md#suites-with-services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+;// CONCATENATED MODULE: ./src/core/paths.ts
+/**
+ * Lexical path handling. The checking machine's filesystem is never consulted: the observer
+ * already resolved symlinks where the write happened, and the gate judges what was recorded.
+ */
+const NEEDS_FOLDING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+/** Folds `.`, `..` and repeated or trailing slashes. Returns null for a relative path. */
+function foldPath(path) {
+    if (path.length === 0 || path.charCodeAt(0) !== 0x2f)
+        return null;
+    if (!NEEDS_FOLDING.test(path))
+        return path;
+    const out = [];
+    for (const segment of path.split("/")) {
+        if (segment === "" || segment === ".")
+            continue;
+        if (segment === "..") {
+            out.pop();
+            continue;
+        }
+        out.push(segment);
+    }
+    return "/" + out.join("/");
+}
+/** Segment-wise containment: `/work/repo-evil` is not inside `/work/repo`. Both must be folded. */
+function paths_isInsideRoot(foldedPath, foldedRoot) {
+    if (foldedRoot === "/")
+        return true;
+    if (!foldedPath.startsWith(foldedRoot))
+        return false;
+    return foldedPath.length === foldedRoot.length || foldedPath.charCodeAt(foldedRoot.length) === 0x2f;
+}
+function paths_isInsideAnyRoot(foldedPath, foldedRoots) {
+    for (const root of foldedRoots) {
+        if (paths_isInsideRoot(foldedPath, root))
+            return true;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/core/never-proposed.ts
 /**
  * What a proposal (`suggest`, the audit summary's suggestion, the App's envelope PR) never allows,
@@ -38837,7 +38151,773 @@ function decodeUtf8Strict(bytes) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/protected.ts
+/**
+ * Protected paths inside the allowed roots (issue 17, "the job is the perimeter"). Pure.
+ *
+ * Later steps of the same job run unjailed with the job's token: actions/checkout's post step
+ * runs git in the workspace, and so does any later `git status` or `git commit`. What a run
+ * leaves in `.git` (a hook, `core.fsmonitor`, an `include.path`, a planted submodule gitdir), in
+ * `.gitmodules`, in `.github` or in the Action's own files is therefore an escape, even inside an
+ * allowed root.
+ *
+ * A write is protected when:
+ * - the effects check recorded it (`"source": "effects"`, src/core/effects.ts): the wrapper found
+ *   a protected entry new, gone or changed on the filesystem itself, whatever the recorder's lines
+ *   said (isProtectedEffect); or, inside an allowed root,
+ * - it lies under a path the run recorded as protected (`meta.protected.paths`: the `.git` entries
+ *   and the gitdirs they point at, `.github`, the Action's own directory), or
+ * - lexically, a segment of its path below the root is one of PROTECTED_NAMES (`.git`,
+ *   `.gitmodules`, `.github`) at any depth (one the run created where none existed is judged too),
+ *   except under the run's own scratch directory when the scratch and the workspace do not overlap
+ *   (a test's throwaway repository in /tmp is the run's own);
+ * and it is not under an entry of the envelope's `writable_protected` (recorded as
+ * `meta.protected.writable`) that may be made writable at all.
+ *
+ * `.gitmodules` and `.github` count at any depth, not only at the workspace's top, although GitHub
+ * reads workflows only from the top's `.github/workflows`: git reads the `.gitmodules` of the
+ * worktree it runs in (a later `git submodule sync` or `update --init`, as actions/checkout runs
+ * with `submodules:`, takes URLs and paths from it, and `--recursive` reads each submodule's), a
+ * nested checkout (checkout's `path:`) is a repository whose top is its own directory, and a later
+ * step runs a local action by its path (`uses: ./sub/.github/actions/x`). The effects check looks
+ * at every such entry anyway, so the recorder's lines are judged by the same names: the verdict does
+ * not depend on whether the file was still there at the end. A suite that needs one writes it in
+ * the scratch, or names its directory in `writable_protected`.
+ */
+
+const GIT_DIR_NAME = ".git";
+/** Names whose entries are protected wherever they are below a root (and everything inside them). */
+const PROTECTED_NAMES = new Set([GIT_DIR_NAME, ".gitmodules", ".github"]);
+/**
+ * Inside a git directory: what makes git run a program or read another file (hooks, config,
+ * a nested gitdir's config and hooks, the pointer to another common directory). Never writable.
+ */
+const NEVER_WRITABLE_IN_GITDIR = new Set(["hooks", "config", "config.worktree", "modules", "worktrees", "commondir", "info"]);
+const NO_PROTECTED = { paths: [], writable: [], gitExempt: [] };
+function segments(folded) {
+    return folded === "/" ? [] : folded.slice(1).split("/");
+}
+/**
+ * Why an entry can never be made writable, or null when it may be. Lexical: a `.git` itself, or
+ * its hooks, config, modules, worktrees, info or commondir, or anything containing one of them.
+ * An entry that only contains a git directory on disk (an absolute path above a repository) is
+ * found at run time (`containsGitPath`).
+ */
+function neverWritableReason(folded) {
+    const parts = segments(folded);
+    const git = parts.indexOf(GIT_DIR_NAME);
+    if (git === -1)
+        return null;
+    const below = parts[git + 1];
+    if (below === undefined)
+        return `it is a ${GIT_DIR_NAME} itself (it contains ${GIT_DIR_NAME}/hooks and ${GIT_DIR_NAME}/config)`;
+    if (NEVER_WRITABLE_IN_GITDIR.has(below)) {
+        return `${GIT_DIR_NAME}/${below} makes git run programs or read other files (hooks, config, nested gitdirs)`;
+    }
+    // A nested `.git` further down (a submodule's gitdir inside a worktree) is judged the same way.
+    const rest = "/" + parts.slice(git + 1).join("/");
+    return rest.includes(`/${GIT_DIR_NAME}`) ? neverWritableReason(rest) : null;
+}
+/** Whether `entry` is, or is an ancestor of, any of `paths` (all folded). */
+function containsAny(entry, paths) {
+    for (const p of paths)
+        if (isInsideRoot(p, entry))
+            return p;
+    return null;
+}
+/** The lexical rule: a segment of `folded` below `root` (not the root itself) is a protected name. */
+function hasProtectedSegmentBelow(folded, root) {
+    if (folded === root || !paths_isInsideRoot(folded, root))
+        return false;
+    const below = root === "/" ? folded.slice(1) : folded.slice(root.length + 1);
+    return below.split("/").some((s) => PROTECTED_NAMES.has(s));
+}
+/** Whether `folded` is under an entry of `writable_protected` that may be made writable. */
+function madeWritable(folded, set) {
+    return paths_isInsideAnyRoot(folded, set.writable) && neverWritableReason(folded) === null;
+}
+/** Whether a write at `folded` (already inside an allowed root) is a write to a protected path. */
+function isProtectedWrite(folded, roots, set) {
+    if (madeWritable(folded, set))
+        return false;
+    if (paths_isInsideAnyRoot(folded, set.paths))
+        return true;
+    if (paths_isInsideAnyRoot(folded, set.gitExempt))
+        return false;
+    return roots.some((root) => hasProtectedSegmentBelow(folded, root));
+}
+/**
+ * Whether a protected entry the effects check found changed at `folded` is a violation: always,
+ * unless `writable_protected` made it writable (the check looks only at protected entries of the
+ * roots, outside the exempt scratch, at the roots' real paths, so neither the roots nor the
+ * exemption are asked again).
+ */
+function isProtectedEffect(folded, set) {
+    return !madeWritable(folded, set);
+}
+/** The scratch is exempt from the lexical names rule only when it and the workspace are apart. */
+function gitExemptFor(workspace, scratch) {
+    if (scratch === undefined)
+        return [];
+    const s = foldPath(scratch);
+    if (s === null || s === "/")
+        return [];
+    if (workspace === undefined)
+        return [s];
+    const w = foldPath(workspace);
+    if (w === null || paths_isInsideRoot(w, s) || paths_isInsideRoot(s, w))
+        return [];
+    return [s];
+}
+/**
+ * Reads `meta.protected` (`{ "paths": [...], "writable": [...] }`) as the run wrote it. Returns
+ * an error message for a malformed value; an absent value is the empty set (the lexical names
+ * rule still applies).
+ */
+function protectedFromMeta(value, workspace, scratch) {
+    const gitExempt = gitExemptFor(typeof workspace === "string" ? workspace : undefined, typeof scratch === "string" ? scratch : undefined);
+    if (value === undefined)
+        return { ...NO_PROTECTED, gitExempt };
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+        return `meta "protected" must be an object`;
+    const record = value;
+    const out = { paths: [], writable: [], gitExempt };
+    for (const key of Object.keys(record)) {
+        if (key !== "paths" && key !== "writable")
+            return `meta "protected" has an unknown key "${key}"`;
+        const list = record[key];
+        if (!Array.isArray(list))
+            return `meta "protected.${key}" must be an array of absolute paths`;
+        for (const item of list) {
+            const folded = typeof item === "string" && !item.includes("\u0000") ? foldPath(item) : null;
+            if (folded === null)
+                return `meta "protected.${key}" must be an array of absolute paths`;
+            out[key].push(folded);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/dns-wire.ts
+/**
+ * DNS messages on the wire, for the stub resolver the jailed command's queries reach: read a
+ * query, build its answer or an error, frame messages over TCP. RFC 1035 (4.1.1-4.1.4), RFC 3596
+ * (AAAA), RFC 6891 (an OPT record in a query is accepted and ignored; answers carry none), RFC 7766
+ * (2-byte length framing). Pure: bytes in, bytes out.
+ *
+ * The resolver records every name it is asked for, so parseQuery refuses any question whose name
+ * could be written down in two ways (a '.' or a non-printable byte inside a label) and any message
+ * with more in it than one question and an optional OPT record.
+ */
+const DNS_TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, ANY: 255 };
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 };
+/** Why parseQuery refused a message: its `reason`, one per rule. */
+const QUERY_FAILURE = {
+    SHORT_HEADER: "shorter than the 12-byte header",
+    // Answering a response, even with FORMERR, could start a loop between two servers: drop it.
+    RESPONSE: "QR is set: a response, not a query",
+    QDCOUNT: "QDCOUNT is not 1",
+    ANCOUNT: "ANCOUNT is not 0",
+    NSCOUNT: "NSCOUNT is not 0",
+    ARCOUNT: "ARCOUNT is neither 0 nor 1",
+    NAME_TRUNCATED: "the question's name runs past the end of the message",
+    NAME_POINTER: "a compression pointer in the question's name",
+    NAME_RESERVED_LABEL_TYPE: "a label of reserved type (top bits 01 or 10) in the question's name",
+    NAME_TOO_LONG: "the question's name is longer than 255 bytes",
+    NAME_UNPRINTABLE: "a byte outside printable ASCII (0x21-0x7e) in a label of the question's name",
+    NAME_DOT_IN_LABEL: "a '.' inside a label of the question's name",
+    QUESTION_TRUNCATED: "the question's type and class run past the end of the message",
+    ADDITIONAL_NOT_ROOT: "the additional record's name is not the root",
+    ADDITIONAL_NOT_OPT: "the additional record is not an OPT record",
+    ADDITIONAL_TRUNCATED: "the additional record runs past the end of the message",
+    TRAILING_BYTES: "bytes after the declared sections",
+};
+const HEADER_BYTES = 12;
+const MAX_NAME_BYTES = 255;
+const LABEL_TYPE_MASK = 0xc0;
+const QR = 0x8000;
+const TC = 0x0200;
+const RD = 0x0100;
+const RA = 0x0080;
+/** RFC 1035 4.2.1: the most a UDP answer may hold without EDNS (and we never send OPT back). */
+const UDP_MESSAGE_LIMIT = 512;
+const TCP_MESSAGE_LIMIT = 65535;
+/** Reads one query. Never throws: every length is checked against the message before it is read. */
+function parseQuery(message) {
+    if (message.length < HEADER_BYTES) {
+        return { ok: false, id: message.length < 2 ? null : message.readUInt16BE(0), reason: QUERY_FAILURE.SHORT_HEADER };
+    }
+    const id = message.readUInt16BE(0);
+    const fail = (reason) => ({ ok: false, id, reason });
+    const flags = message.readUInt16BE(2);
+    if ((flags & QR) !== 0)
+        return fail(QUERY_FAILURE.RESPONSE);
+    if (message.readUInt16BE(4) !== 1)
+        return fail(QUERY_FAILURE.QDCOUNT);
+    if (message.readUInt16BE(6) !== 0)
+        return fail(QUERY_FAILURE.ANCOUNT);
+    if (message.readUInt16BE(8) !== 0)
+        return fail(QUERY_FAILURE.NSCOUNT);
+    const additionalCount = message.readUInt16BE(10);
+    if (additionalCount > 1)
+        return fail(QUERY_FAILURE.ARCOUNT);
+    const name = readQuestionName(message, HEADER_BYTES);
+    if (name.failure !== undefined)
+        return fail(name.failure);
+    if (name.end + 4 > message.length)
+        return fail(QUERY_FAILURE.QUESTION_TRUNCATED);
+    const questionEnd = name.end + 4;
+    let end = questionEnd;
+    if (additionalCount === 1) {
+        const opt = skipOptRecord(message, questionEnd);
+        if (typeof opt === "string")
+            return fail(opt);
+        end = opt;
+    }
+    if (end !== message.length)
+        return fail(QUERY_FAILURE.TRAILING_BYTES);
+    return {
+        ok: true,
+        query: {
+            id,
+            rd: (flags & RD) !== 0,
+            opcode: (flags >> 11) & 0x0f,
+            name: name.text,
+            type: message.readUInt16BE(name.end),
+            qclass: message.readUInt16BE(name.end + 2),
+            questionBytes: Buffer.from(message.subarray(HEADER_BYTES, questionEnd)),
+        },
+    };
+}
+/** The uncompressed name at `start`, as lower-cased text, and the offset just past it. */
+function readQuestionName(message, start) {
+    const labels = [];
+    let offset = start;
+    for (;;) {
+        if (offset >= message.length)
+            return { failure: QUERY_FAILURE.NAME_TRUNCATED };
+        const lengthByte = message[offset];
+        const labelType = lengthByte & LABEL_TYPE_MASK;
+        if (labelType === LABEL_TYPE_MASK)
+            return { failure: QUERY_FAILURE.NAME_POINTER };
+        if (labelType !== 0)
+            return { failure: QUERY_FAILURE.NAME_RESERVED_LABEL_TYPE };
+        if (lengthByte === 0)
+            return { text: labels.join("."), end: offset + 1 };
+        const labelEnd = offset + 1 + lengthByte;
+        // The encoded name counts its length bytes and the root's zero byte still to come.
+        if (labelEnd + 1 - start > MAX_NAME_BYTES)
+            return { failure: QUERY_FAILURE.NAME_TOO_LONG };
+        if (labelEnd > message.length)
+            return { failure: QUERY_FAILURE.NAME_TRUNCATED };
+        let label = "";
+        for (let i = offset + 1; i < labelEnd; i++) {
+            const byte = message[i];
+            if (byte < 0x21 || byte > 0x7e)
+                return { failure: QUERY_FAILURE.NAME_UNPRINTABLE };
+            if (byte === 0x2e)
+                return { failure: QUERY_FAILURE.NAME_DOT_IN_LABEL };
+            label += String.fromCharCode(byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte);
+        }
+        labels.push(label);
+        offset = labelEnd;
+    }
+}
+/** Skips an EDNS OPT record (RFC 6891 6.1.2) at `offset`: the offset past it, or why it is not one. */
+function skipOptRecord(message, offset) {
+    if (offset >= message.length)
+        return QUERY_FAILURE.ADDITIONAL_TRUNCATED;
+    if (message[offset] !== 0)
+        return QUERY_FAILURE.ADDITIONAL_NOT_ROOT;
+    // TYPE, CLASS (the sender's UDP size), TTL (extended RCODE, version, flags), RDLENGTH.
+    const fixedEnd = offset + 1 + 10;
+    if (fixedEnd > message.length)
+        return QUERY_FAILURE.ADDITIONAL_TRUNCATED;
+    if (message.readUInt16BE(offset + 1) !== DNS_TYPE.OPT)
+        return QUERY_FAILURE.ADDITIONAL_NOT_OPT;
+    const end = fixedEnd + message.readUInt16BE(fixedEnd - 2);
+    return end > message.length ? QUERY_FAILURE.ADDITIONAL_TRUNCATED : end;
+}
+/** The response to `query`: QR=1, same id and opcode, RD echoed, RA=1, AA=0, the question echoed, answers per `spec`. */
+function buildAnswer(query, spec) {
+    checkInteger(query.id, 0, 0xffff, "query id");
+    checkInteger(query.opcode, 0, 0x0f, "opcode");
+    checkInteger(spec.rcode, 0, 0x0f, "rcode");
+    const ttl = spec.ttl ?? 0;
+    // RFC 2181 8: a TTL with the top bit set is read as 0.
+    checkInteger(ttl, 0, 0x7fffffff, "ttl");
+    const limit = spec.maxMessageBytes ?? UDP_MESSAGE_LIMIT;
+    checkInteger(limit, UDP_MESSAGE_LIMIT, TCP_MESSAGE_LIMIT, "maxMessageBytes");
+    const addresses = spec.addresses ?? [];
+    if (addresses.length > 0 && spec.rcode !== RCODE.NOERROR) {
+        throw new RangeError(`addresses come with rcode NOERROR only, not ${spec.rcode}`);
+    }
+    const rdatas = addresses.flatMap((text) => {
+        const bytes = addressBytes(text);
+        if (bytes === null)
+            throw new TypeError(`not an IPv4 or IPv6 address: ${JSON.stringify(text)}`);
+        const family = bytes.length === 4 ? DNS_TYPE.A : DNS_TYPE.AAAA;
+        return family === query.type ? [bytes] : [];
+    });
+    const base = HEADER_BYTES + query.questionBytes.length;
+    // Name (a pointer), TYPE, CLASS, TTL, RDLENGTH, then the rdata; all records of one type are one size.
+    const recordBytes = rdatas.length === 0 ? 0 : 12 + rdatas[0].length;
+    const fitting = recordBytes === 0 ? 0 : Math.min(rdatas.length, Math.max(0, Math.floor((limit - base) / recordBytes)));
+    const truncated = fitting < rdatas.length;
+    const out = Buffer.alloc(base + fitting * recordBytes);
+    out.writeUInt16BE(query.id, 0);
+    out.writeUInt16BE(QR | (query.opcode << 11) | (truncated ? TC : 0) | (query.rd ? RD : 0) | RA | spec.rcode, 2);
+    out.writeUInt16BE(1, 4);
+    out.writeUInt16BE(fitting, 6);
+    query.questionBytes.copy(out, HEADER_BYTES);
+    let offset = base;
+    for (const rdata of rdatas.slice(0, fitting)) {
+        out.writeUInt16BE(0xc000 | HEADER_BYTES, offset);
+        out.writeUInt16BE(query.type, offset + 2);
+        out.writeUInt16BE(query.qclass, offset + 4);
+        out.writeUInt32BE(ttl, offset + 6);
+        out.writeUInt16BE(rdata.length, offset + 10);
+        rdata.copy(out, offset + 12);
+        offset += recordBytes;
+    }
+    return out;
+}
+/** A header-only error response (FORMERR/NOTIMP/REFUSED/SERVFAIL) for a message that could not be parsed as a query; id 0 when unknown. QDCOUNT 0. */
+function buildError(id, rcode) {
+    checkInteger(id ?? 0, 0, 0xffff, "id");
+    checkInteger(rcode, 0, 0x0f, "rcode");
+    const out = Buffer.alloc(HEADER_BYTES);
+    out.writeUInt16BE(id ?? 0, 0);
+    out.writeUInt16BE(QR | RA | rcode, 2);
+    return out;
+}
+function checkInteger(value, min, max, what) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new RangeError(`${what} must be an integer from ${min} to ${max}, not ${value}`);
+}
+/**
+ * An address's bytes: 4 for IPv4 (dotted quad, no leading zeros), 16 for IPv6 (RFC 4291 2.2,
+ * with `::` and a trailing dotted quad); null for anything else, a zone (`%eth0`) included: it
+ * means nothing in an answer. (node:net's isIPv4/isIPv6 would do, but core does no network I/O
+ * and imports no node:net; the tests hold this to them.)
+ */
+function addressBytes(text) {
+    return ipv4Bytes(text) ?? ipv6Bytes(text);
+}
+const IPV4_PART = /^(?:0|[1-9][0-9]{0,2})$/;
+const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
+function ipv4Bytes(text) {
+    const parts = text.split(".");
+    if (parts.length !== 4)
+        return null;
+    const bytes = Buffer.alloc(4);
+    for (const [i, part] of parts.entries()) {
+        if (!IPV4_PART.test(part) || Number(part) > 255)
+            return null;
+        bytes[i] = Number(part);
+    }
+    return bytes;
+}
+function ipv6Bytes(text) {
+    const halves = text.split("::");
+    if (halves.length > 2)
+        return null;
+    const head = ipv6Groups(halves[0], halves.length === 1);
+    const tail = halves.length === 2 ? ipv6Groups(halves[1], true) : [];
+    if (head === null || tail === null)
+        return null;
+    // Without `::` all eight groups are written; with it, `::` stands for at least one.
+    if (halves.length === 1 ? head.length !== 8 : head.length + tail.length > 7)
+        return null;
+    const groups = [...head, ...new Array(8 - head.length - tail.length).fill(0), ...tail];
+    const bytes = Buffer.alloc(16);
+    groups.forEach((group, i) => bytes.writeUInt16BE(group, i * 2));
+    return bytes;
+}
+/** The 16-bit groups of one side of `::`; a dotted quad may only end the address (`atEnd`). */
+function ipv6Groups(side, atEnd) {
+    if (side === "")
+        return [];
+    const pieces = side.split(":");
+    const groups = [];
+    for (const [i, piece] of pieces.entries()) {
+        if (atEnd && i === pieces.length - 1 && piece.includes(".")) {
+            const v4 = ipv4Bytes(piece);
+            if (v4 === null)
+                return null;
+            groups.push(v4.readUInt16BE(0), v4.readUInt16BE(2));
+        }
+        else if (IPV6_GROUP.test(piece)) {
+            groups.push(parseInt(piece, 16));
+        }
+        else {
+            return null;
+        }
+    }
+    return groups;
+}
+/** A TCP stream that broke RFC 7766's framing: the connection should be closed. */
+class DnsFrameError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = "DnsFrameError";
+    }
+}
+/**
+ * RFC 7766 framing: feed bytes from a TCP stream, get whole messages back. Throws DnsFrameError on
+ * a zero-length frame (and on every push after it). Each frame is copied once into a buffer of its
+ * declared size, so a peer that sends a byte at a time costs no more than one that sends it whole.
+ */
+class DnsFrameReader {
+    #lengthPrefix = Buffer.alloc(2);
+    #prefixFilled = 0;
+    #frame = null;
+    #frameFilled = 0;
+    #broken = false;
+    /** Bytes received that are not yet part of a whole message (a partial length prefix included). */
+    get pending() {
+        return this.#frame === null ? this.#prefixFilled : 2 + this.#frameFilled;
+    }
+    push(chunk) {
+        if (this.#broken)
+            throw new DnsFrameError("the stream already carried a zero-length frame");
+        const messages = [];
+        let offset = 0;
+        while (offset < chunk.length) {
+            if (this.#frame === null) {
+                const taken = chunk.copy(this.#lengthPrefix, this.#prefixFilled, offset, offset + 2 - this.#prefixFilled);
+                offset += taken;
+                this.#prefixFilled += taken;
+                if (this.#prefixFilled < 2)
+                    break;
+                this.#prefixFilled = 0;
+                const length = this.#lengthPrefix.readUInt16BE(0);
+                if (length === 0) {
+                    this.#broken = true;
+                    throw new DnsFrameError("a zero-length frame");
+                }
+                this.#frame = Buffer.alloc(length);
+                this.#frameFilled = 0;
+            }
+            else {
+                const taken = chunk.copy(this.#frame, this.#frameFilled, offset);
+                offset += taken;
+                this.#frameFilled += taken;
+                if (this.#frameFilled === this.#frame.length) {
+                    messages.push(this.#frame);
+                    this.#frame = null;
+                    this.#frameFilled = 0;
+                }
+            }
+        }
+        return messages;
+    }
+}
+/** `message` with its RFC 7766 2-byte big-endian length in front; throws if it is empty or longer than 65535 bytes. */
+function frameMessage(message) {
+    if (message.length === 0 || message.length > TCP_MESSAGE_LIMIT) {
+        throw new RangeError(`a framed DNS message is 1 to ${TCP_MESSAGE_LIMIT} bytes, not ${message.length}`);
+    }
+    const out = Buffer.alloc(2 + message.length);
+    out.writeUInt16BE(message.length, 0);
+    message.copy(out, 2);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/hosts.ts
+/**
+ * Host matching for `allowed_hosts`: exact names or IP literals, an optional `:port`,
+ * `*.example.com`, which matches subdomains only, never the apex, and named host sets
+ * (`@npm`, `@pypi`, ...), which stand for the closed lists in HOST_SETS.
+ */
+/**
+ * The version of HOST_SETS below. The envelope's hash pins a set's name, the code pins its list:
+ * any change to a list (a member added, removed or its port changed, a set added or removed)
+ * bumps this number, and docs/egress.md's table says what each version holds. The check report
+ * shows every host that was allowed through a set, with the set's name.
+ */
+const HOST_SETS_VERSION = 1;
+/**
+ * Named host sets for `allowed_hosts`: what a package manager or a well-known download contacts,
+ * by name and port, and nothing else. Closed lists of exact names (no wildcards), none of them a
+ * shared front for arbitrary content: a set never includes a cloud storage or CDN name that
+ * serves anyone's files (storage.googleapis.com, *.cloudfront.net, ...).
+ */
+const HOST_SETS = new Map([
+    // npm, yarn and pnpm against the public registry (tarballs come from the registry host).
+    ["@npm", ["registry.npmjs.org:443", "registry.yarnpkg.com:443"]],
+    // pip, uv, poetry: the index and the file host.
+    ["@pypi", ["pypi.org:443", "files.pythonhosted.org:443"]],
+    // cargo: the API, the sparse index, the crate downloads.
+    ["@crates", ["crates.io:443", "index.crates.io:443", "static.crates.io:443"]],
+    // `go mod download` with the default GOPROXY and GOSUMDB.
+    ["@go-proxy", ["proxy.golang.org:443", "sum.golang.org:443"]],
+    // apt against Debian's mirrors network and security archive.
+    ["@debian", ["deb.debian.org:80", "deb.debian.org:443", "security.debian.org:80", "security.debian.org:443"]],
+    // apt against Ubuntu's archive, security archive and ports (arm64 and others).
+    [
+        "@ubuntu",
+        [
+            "archive.ubuntu.com:80",
+            "archive.ubuntu.com:443",
+            "security.ubuntu.com:80",
+            "security.ubuntu.com:443",
+            "ports.ubuntu.com:80",
+            "ports.ubuntu.com:443",
+        ],
+    ],
+    // git over https, the REST API, archives, release assets and raw files.
+    [
+        "@github",
+        [
+            "github.com:443",
+            "api.github.com:443",
+            "codeload.github.com:443",
+            "objects.githubusercontent.com:443",
+            "raw.githubusercontent.com:443",
+        ],
+    ],
+    // Node.js downloads (nvm, node-gyp headers, corepack's index).
+    ["@node-dist", ["nodejs.org:443"]],
+]);
+/**
+ * The programs each set is documented for: `suggest` proposes a set in place of its members only
+ * when one of these ran (an `exec` with this basename) and every endpoint the run reached on the
+ * set's names is a member (docs/egress.md, "suggest and host sets").
+ */
+const HOST_SET_TOOLS = new Map([
+    ["@npm", ["npm", "npm-cli.js", "npx", "npx-cli.js", "yarn", "yarn.js", "yarn.cjs", "pnpm", "pnpm.cjs", "corepack"]],
+    ["@pypi", ["pip", "pip3", "uv", "poetry", "pipx"]],
+    ["@crates", ["cargo"]],
+    ["@go-proxy", ["go"]],
+    ["@debian", ["apt", "apt-get", "http", "https"]],
+    ["@ubuntu", ["apt", "apt-get", "http", "https"]],
+    ["@github", ["git", "git-remote-https", "gh"]],
+    ["@node-dist", ["node-gyp", "corepack", "nvm"]],
+]);
+/** True for an `allowed_hosts` entry that names a set (`@npm`), known or not. */
+function isHostSetEntry(entry) {
+    return entry.startsWith("@");
+}
+/**
+ * The patterns one `allowed_hosts` entry stands for: one for a host, each member (tagged with
+ * the set's name) for a set. Null for an unknown set or a port out of range.
+ */
+function expandHostEntry(entry) {
+    if (isHostSetEntry(entry)) {
+        const members = HOST_SETS.get(entry);
+        if (members === undefined)
+            return null;
+        return members.map((m) => ({ ...parseHostPattern(m), set: entry }));
+    }
+    const p = parseHostPattern(entry);
+    return p === null ? null : [p];
+}
+/**
+ * The set a host was allowed through: null when an entry written out (or a wildcard) allows it, or
+ * when nothing does. The report shows `registry.npmjs.org:443 (via @npm)` for such a host.
+ */
+function allowedViaSet(patterns, host, port) {
+    let via = null;
+    for (const p of patterns) {
+        if (!hostMatches(p, host, port))
+            continue;
+        if (p.set === undefined)
+            return null;
+        via ??= p.set;
+    }
+    return via;
+}
+/** Normalises a recorded host: lower case, brackets and a trailing dot removed. */
+function normalizeHost(host) {
+    let h = host.trim().toLowerCase();
+    if (h.startsWith("[") && h.endsWith("]"))
+        h = h.slice(1, -1);
+    if (h.endsWith(".") && h.length > 1)
+        h = h.slice(0, -1);
+    return h;
+}
+/** Parses one `allowed_hosts` entry (already shape-checked by the schema). Null if the port is out of range. */
+function parseHostPattern(source) {
+    let rest = source;
+    let port = null;
+    if (rest.startsWith("[")) {
+        const close = rest.indexOf("]");
+        const after = rest.slice(close + 1);
+        if (after.startsWith(":"))
+            port = Number(after.slice(1));
+        rest = rest.slice(1, close);
+    }
+    else if ((rest.match(/:/g) ?? []).length === 1) {
+        const i = rest.indexOf(":");
+        port = Number(rest.slice(i + 1));
+        rest = rest.slice(0, i);
+    }
+    if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65535))
+        return null;
+    const wildcard = rest.startsWith("*.");
+    return { source, host: wildcard ? rest.slice(2) : rest, wildcard, port };
+}
+/**
+ * Whether `pattern` allows `host` on `port`. A host event without a port is a name lookup, not a
+ * connection: a name allowed on any port may be looked up (`registry.npmjs.org:443` allows the
+ * lookup of `registry.npmjs.org`), so that an envelope of `name:port` entries passes a program that
+ * resolves a name before it connects.
+ */
+function hostMatches(pattern, host, port) {
+    if (pattern.port !== null && port !== null && pattern.port !== port)
+        return false;
+    if (pattern.wildcard) {
+        return host.length > pattern.host.length + 1 && host.endsWith("." + pattern.host);
+    }
+    return host === pattern.host;
+}
+function hostAllowed(patterns, host, port) {
+    for (const p of patterns) {
+        if (hostMatches(p, host, port))
+            return true;
+    }
+    return false;
+}
+/** `host`, `host:port`, or `[v6]:port`: the subject of a network violation. */
+function formatEndpoint(host, port) {
+    if (port === null)
+        return host;
+    return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/services.ts
+/**
+ * The envelope's `services`: the job's own services (a database, a cache) the run may reach
+ * through envelope-gate's forward (docs/egress.md, Services). Pure: what an entry means, which
+ * entries can never be a service, and whether a recorded connection is one of them.
+ */
+
+
+/** Whether `host` is an IP literal (4 or 16 bytes), not a name. */
+function isIpLiteral(host) {
+    return addressBytes(host) !== null;
+}
+/** Ports that are never a service: the resolver's own, SSH, the Docker daemon. */
+const REFUSED_PORTS = new Map([
+    [53, "port 53 is the jail's resolver"],
+    [22, "port 22 is SSH: a shell on the machine, not a service of the job"],
+    [2375, "port 2375 is the Docker daemon, which is root on the host"],
+    [2376, "port 2376 is the Docker daemon, which is root on the host"],
+]);
+/** Names of cloud metadata services (credentials of the machine's identity). */
+const METADATA_NAMES = new Set([
+    "metadata",
+    "metadata.google.internal",
+    "metadata.goog",
+    "instance-data",
+    "instance-data.ec2.internal",
+    "metadata.azure.com",
+]);
+/** Socket file names that are root on the host or hand out the runner's credentials. */
+const REFUSED_SOCKET_NAMES = /^(?:docker\.sock|podman\.sock|containerd\.sock|buildkitd\.sock|docker_engine|S\.gpg-agent.*|ssh-agent.*|agent\.\d+)$/;
+/** Directories of sockets that belong to the machine, not to a job's service. */
+const REFUSED_SOCKET_DIRS = [
+    "/run/systemd",
+    "/var/run/systemd",
+    "/run/dbus",
+    "/var/run/dbus",
+    "/run/docker",
+    "/var/run/docker",
+    "/run/containerd",
+    "/run/podman",
+    "/run/user",
+];
+function isLinkLocal(host) {
+    return /^169\.254\./.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || host === "fd00:ec2::254";
+}
+/** 127.0.0.0/8 or ::1: a service the runner itself listens on. */
+function isLoopbackAddress(host) {
+    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1";
+}
+/**
+ * One `services` entry (already shape-checked by the schema), or why it can never be a service.
+ * `127.0.0.1:5432`, `[::1]:6379`, `localhost:5432`, `postgres:5432` (a container job's service
+ * name), `/var/run/mysqld/mysqld.sock`.
+ */
+function parseService(entry) {
+    if (entry.startsWith("/")) {
+        if (entry.includes("\0") || entry.split("/").some((part) => part === "." || part === "..")) {
+            return { refused: "a socket path must be absolute, without . or .. parts" };
+        }
+        const name = entry.slice(entry.lastIndexOf("/") + 1);
+        if (REFUSED_SOCKET_NAMES.test(name)) {
+            return { refused: `${name} is the Docker daemon's or a credential agent's socket, never a job's service` };
+        }
+        const dir = REFUSED_SOCKET_DIRS.find((d) => entry === d || entry.startsWith(`${d}/`));
+        if (dir !== undefined)
+            return { refused: `sockets under ${dir} are the machine's, never a job's service` };
+        return { kind: "unix", source: entry, path: entry };
+    }
+    let host;
+    let portText;
+    if (entry.startsWith("[")) {
+        const close = entry.indexOf("]");
+        host = entry.slice(1, close);
+        portText = entry.slice(close + 2);
+    }
+    else {
+        const colon = entry.lastIndexOf(":");
+        host = entry.slice(0, colon);
+        portText = entry.slice(colon + 1);
+    }
+    host = normalizeHost(host);
+    const port = Number(portText);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+        return { refused: "its port is outside 1-65535" };
+    const portRefusal = REFUSED_PORTS.get(port);
+    if (portRefusal !== undefined)
+        return { refused: portRefusal };
+    if (isIpLiteral(host)) {
+        if (isLinkLocal(host))
+            return { refused: `${host} is link-local, where cloud metadata services live` };
+        if (!isLoopbackAddress(host)) {
+            return {
+                refused: `${host} is not a loopback address: a service is reached at a loopback address of the runner (127.0.0.1:5432, [::1]:6379) or by its name in a container job (postgres:5432)`,
+            };
+        }
+    }
+    else if (METADATA_NAMES.has(host)) {
+        return { refused: `${host} is a cloud metadata service` };
+    }
+    return { kind: "tcp", source: entry, host, port };
+}
+/** The envelope's services, parsed (an entry that is refused was refused when the envelope was loaded). */
+function servicesOf(entries) {
+    const out = [];
+    for (const entry of entries ?? []) {
+        const parsed = parseService(entry);
+        if ("kind" in parsed)
+            out.push(parsed);
+    }
+    return out;
+}
+/**
+ * Whether a recorded host is a declared service: a connection to `host:port` (the recorded host as
+ * hostName gives it: `unix:/path` for a socket), or a lookup (`port` null) of a service's name.
+ */
+function isDeclaredService(services, host, port) {
+    for (const s of services) {
+        if (s.kind === "unix") {
+            if (host === `unix:${s.path}`)
+                return true;
+            continue;
+        }
+        if (host !== s.host)
+            continue;
+        if (port === null ? !isIpLiteral(host) : port === s.port)
+            return true;
+    }
+    return false;
+}
+
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
+
 
 
 
@@ -38964,6 +39044,17 @@ function envelope_loadEnvelope(bytes, file) {
         if (parseHostPattern(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
             throw new errors_Refusal("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+        }
+    });
+    envelope.services?.forEach((entry, i) => {
+        const service = parseService(entry);
+        if ("refused" in service) {
+            const line = parsed.lines.get(`/services/${i}`) ?? 1;
+            throw new errors_Refusal("SERVICE_NOT_ALLOWED", `${file}:${line}: services entry "${entry}" can never be a service: ${service.refused}`, {
+                file,
+                line,
+                hint: "A service is the job's own database or cache: 127.0.0.1:PORT or [::1]:PORT on the runner, its name in a container job (postgres:5432), or a unix socket path (docs/authoring.md#suites-with-services).",
+            });
         }
     });
     envelope.writable_protected?.forEach((entry, i) => {
@@ -39141,6 +39232,9 @@ function unknownHostSet(entry) {
 
 
 
+
+
+
 /**
  * The keys the run wrapper sets in every run, whatever `allowed_env` says, and their values, so
  * that a read-only git writes nothing into a protected `.git` (`.git/index.lock`): a write git
@@ -39246,6 +39340,7 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
         envAllowed: envMatcher(envelope),
         network: envelope.network,
         hosts: hostPatterns(envelope),
+        services: servicesOf(envelope.services),
         loopbackLocal: envelope.loopback !== "network",
         ownNetwork: run.ownNetwork,
         commands: commandRules(envelope.allowed_commands),
@@ -39293,9 +39388,17 @@ function isRunOwnLoopback(ctx, host) {
 /**
  * A connection to (with a port) or a lookup of (`port` null) `host` (as hostName gives it). `via`
  * is the name the same process's hooks connected by, on a process-level connect to an address.
+ * A container engine (isContainerEngine) is `docker_refused` under any network setting, instead
+ * of `network_denied` or `undeclared_host`.
  */
 function judgeHost(ctx, host, port, via) {
+    // Before everything else: no envelope allows a container engine, and its ports are judged on loopback too.
+    if (isContainerEngine(host, port))
+        return "docker_refused";
     if (isRunOwnLoopback(ctx, host))
+        return null;
+    // A declared service is the job's own, under deny as under allowlist.
+    if (isDeclaredService(ctx.services, host, port))
         return null;
     if (ctx.network === "deny")
         return "network_denied";
@@ -39336,6 +39439,444 @@ function commandEntry(path, argv) {
 function judgeSyscall() {
     return "forbidden_syscall";
 }
+
+;// CONCATENATED MODULE: ./src/core/markdown.ts
+/**
+ * Attacker-controlled strings where a reviewer reads them. Pure.
+ *
+ * Violation subjects, PR file names, property details (command output), runner.json fields,
+ * branch names, ledger cells and error messages that quote input all come from the pull request
+ * or from an evidence bundle it produced. Each goes through exactly one of these, chosen by how
+ * GitHub shows the place it lands:
+ *
+ * - `mdText`: inline text in GitHub-flavoured markdown with HTML (check-run summary and text, job
+ *   summary, PR body): table cells, list items, headings, paragraphs.
+ * - `mdCode`: the same text as an inline code span.
+ * - `mdFence`: lines shown verbatim in a fenced code block.
+ * - `plainText`: places GitHub shows as plain text (annotation title and message, check-run title).
+ * - `plainTitle`: plain text that GitHub still links (PR title, commit message): mentions and
+ *   issue references are broken as in `mdText`.
+ * - `escapeHtml`: the App's HTML status page.
+ *
+ * All of them show characters that change how text reads without showing themselves (zero-width,
+ * bidi controls, control characters, Unicode spaces other than U+0020) as `\u{XXXX}` text, so a
+ * reviewer sees that they are there; newlines and tabs are flattened to a space.
+ */
+/**
+ * Inserted after `@` and inside `#123`/`GH-123`: ZERO WIDTH SPACE, as the entity in markdown.
+ * GitHub finds mentions and issue references in the rendered text (after entities are decoded),
+ * as `@` then a login character and `#` then a digit. U+200B is neither, so `@&#8203;team` renders
+ * as "@", an invisible U+200B, then "team", which notifies nobody, and `#&#8203;12` links no issue (nor closes it through a
+ * "fixes #12" in a merged PR or commit). An entity for `@` itself (`&#64;`) would not do: it is
+ * decoded before GitHub looks, and a backslash escape (`\@`) neither. This is what Dependabot and
+ * Renovate insert for the same reason.
+ */
+const BREAK_ENTITY = "&#8203;";
+const BREAK_CHAR = "\u200b";
+/** Code points shown as `\u{XXXX}`: controls, zero-width, bidi, invisible fillers and odd spaces. */
+const INVISIBLE = 
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- one code point at a time, on purpose
+/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+/** Newlines and tabs: flattened to one space where text is inline. */
+const FLATTEN = /^[\t\n\r]$/;
+/** ASCII punctuation that starts or ends a markdown construct anywhere in a line. */
+const MD_ALWAYS = new Set(["\\", "`", "*", "_", "~", "[", "]", "(", ")", "!", "<", ">", "&", "|", ":", "#"]);
+/** The visible stand-in of an invisible code point. */
+function visibleCodePoint(cp) {
+    return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
+}
+/** Code points of `s`, lone surrogates kept as their own code point. */
+function codePoints(s) {
+    return Array.from(s);
+}
+function isInvisible(ch) {
+    return INVISIBLE.test(ch);
+}
+/** Joins units, cutting whole units only, with `…` when something was left out. */
+function joinClipped(units, max) {
+    const all = units.join("");
+    if (max === undefined || all.length <= max)
+        return all;
+    let out = "";
+    for (const u of units) {
+        if (out.length + u.length > max - 1)
+            break;
+        out += u;
+    }
+    return `${out}…`;
+}
+/** Plain text for places GitHub does not render as markdown: invisible characters shown, lines flattened. */
+function markdown_plainText(s, max) {
+    const units = codePoints(s).map((ch) => (FLATTEN.test(ch) ? " " : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch));
+    return joinClipped(units, max);
+}
+/**
+ * Plain text that GitHub still scans for mentions and issue references (PR titles, commit
+ * messages): as `plainText`, with a raw U+200B after `@` and inside `#123` / `GH-123`.
+ */
+function plainTitle(s, max) {
+    const chars = codePoints(s);
+    const units = chars.map((ch, i) => {
+        if (FLATTEN.test(ch))
+            return " ";
+        if (isInvisible(ch))
+            return visibleCodePoint(ch.codePointAt(0) ?? 0);
+        if (ch === "@")
+            return `@${BREAK_CHAR}`;
+        if (refStart(chars, i))
+            return `${ch}${BREAK_CHAR}`;
+        return ch;
+    });
+    return joinClipped(units, max);
+}
+/** `#` before a digit, or the `-` of `GH-` before a digit: where GitHub would link an issue. */
+function refStart(chars, i) {
+    const next = chars[i + 1] ?? "";
+    if (!/^[0-9]$/.test(next))
+        return false;
+    if (chars[i] === "#")
+        return true;
+    return chars[i] === "-" && /^gh$/i.test(`${chars[i - 2] ?? ""}${chars[i - 1] ?? ""}`);
+}
+/**
+ * Inline markdown text that renders as exactly the characters given (invisible ones shown), with
+ * no element, attribute, link, image, mention, issue reference, emphasis, code, math, heading or
+ * other block from it, wherever an inline string goes: a table cell, a list item, a heading, a
+ * paragraph, the start of a line. `max` bounds the escaped length; the cut falls between whole
+ * escapes and is marked with `…`.
+ */
+function mdText(s, max) {
+    const chars = codePoints(s);
+    const units = [];
+    const leadingDigits = /^[0-9]{1,9}(?=[.)])/.exec(s)?.[0].length ?? -1;
+    for (let i = 0; i < chars.length; i++) {
+        const ch = chars[i];
+        const first = i === 0;
+        const last = i === chars.length - 1;
+        let unit;
+        if (FLATTEN.test(ch) || ch === " ") {
+            // A space that opens or closes the string could indent a code block or end a line with a
+            // hard break: an entity renders the same space and is neither.
+            unit = first || last ? "&#32;" : " ";
+        }
+        else if (isInvisible(ch))
+            unit = `\\${visibleCodePoint(ch.codePointAt(0) ?? 0)}`;
+        else if (ch === "@")
+            unit = `@${BREAK_ENTITY}`;
+        else if (refStart(chars, i))
+            unit = ch === "#" ? `\\#${BREAK_ENTITY}` : `-${BREAK_ENTITY}`;
+        // GitHub's math: a backslash does not escape `$` outside an expression; a span does (GitHub's docs).
+        else if (ch === "$")
+            unit = "<span>$</span>";
+        else if (MD_ALWAYS.has(ch))
+            unit = `\\${ch}`;
+        // Block starts: list items, setext underlines, ordered lists.
+        else if (first && (ch === "-" || ch === "+" || ch === "="))
+            unit = `\\${ch}`;
+        else if (i === leadingDigits && ch === ".")
+            unit = "\\.";
+        // `www.` starts a GFM autolink literal; `http://` is broken by the escaped `:`.
+        else if (ch === "." && /^www$/i.test(chars.slice(Math.max(0, i - 3), i).join("")))
+            unit = "\\.";
+        else
+            unit = ch;
+        units.push(unit);
+    }
+    return joinClipped(units, max);
+}
+/**
+ * An inline code span showing `s` verbatim (invisible characters shown, lines flattened), whatever
+ * backticks it holds: fenced by a backtick run longer than any inside, padded with a space where
+ * it starts or ends with a backtick or a space (GFM strips one from each side). In a table cell
+ * (`inTable`), `|` is written `\|`, which the table reads as a pipe of the cell's content.
+ * `max` bounds the shown characters (not the fence).
+ */
+function mdCode(s, options = {}) {
+    const shown = markdown_plainText(s, options.max);
+    if (shown === "")
+        return "";
+    // A table splits its row before it reads code spans, and `\\|` there is an escaped backslash
+    // then a cell's end: such text is shown as escaped text instead, which keeps every character.
+    if (options.inTable && /\\\|/.test(shown))
+        return mdText(s, options.max);
+    const content = options.inTable ? shown.replace(/\|/g, "\\|") : shown;
+    const longest = Math.max(0, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = "`".repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(content) ? " " : "";
+    return `${fence}${pad}${content}${pad}${fence}`;
+}
+/** A fenced code block showing `text`'s lines verbatim (invisible characters shown), whatever fences they hold. */
+function mdFence(text, info = "") {
+    const lines = text.split(/\r\n|\r|\n/).map((line) => codePoints(line)
+        .map((ch) => (ch !== "\t" && isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join(""));
+    const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+|~+/g)].map((m) => m[0].length)));
+    const fence = "`".repeat(Math.max(3, longest + 1));
+    return [`${fence}${info}`, ...lines, fence].join("\n");
+}
+/**
+ * Cuts a markdown document to `max` characters at a line boundary, so no escape, entity, code
+ * span or table row is cut in half, and appends `tail`. A document whose first line is already too
+ * long keeps only the tail.
+ */
+function clipMarkdown(md, max, tail = "") {
+    if (md.length <= max)
+        return md;
+    const room = Math.max(0, max - tail.length);
+    const cut = md.lastIndexOf("\n", room);
+    return `${cut <= 0 ? "" : md.slice(0, cut)}${tail}`.slice(0, max);
+}
+/**
+ * Text in HTML (element content and quoted attribute values): `& < > " '` as entities, and the
+ * invisible characters shown as in `plainText` (a bidi control on the status page would reorder
+ * what an operator reads).
+ */
+function escapeHtml(v) {
+    return codePoints(String(v ?? ""))
+        .map((ch) => (/[&<>"']/.test(ch) ? `&#${ch.charCodeAt(0)};` : isInvisible(ch) ? visibleCodePoint(ch.codePointAt(0) ?? 0) : ch))
+        .join("");
+}
+/** An address safe to put in an `href`: http(s) only, anything else is no link. */
+function safeHref(url) {
+    if (typeof url !== "string")
+        return null;
+    try {
+        const u = new URL(url);
+        return u.protocol === "https:" || u.protocol === "http:" ? u.href : null;
+    }
+    catch {
+        return null;
+    }
+}
+/**
+ * A markdown link with an escaped label, to an http(s) address only (percent-encoding what could
+ * end the destination); anything else is the label alone, not a link.
+ */
+function mdLink(label, url) {
+    const href = safeHref(url);
+    const text = mdText(label);
+    if (href === null)
+        return text;
+    const dest = href.replace(/[()<>\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+    return `[${text}](${dest})`;
+}
+
+;// CONCATENATED MODULE: ./src/core/annotations.ts
+
+
+/** Envelope key whose line an annotation for this rule points at. */
+const RULE_ENVELOPE_KEY = {
+    write_outside_root: "allowed_roots",
+    undeclared_tool: "allowed_tools",
+    undeclared_env: "allowed_env",
+    network_denied: "network",
+    undeclared_host: "allowed_hosts",
+    undeclared_command: "allowed_commands",
+    // No envelope key allows these (NO_ENVELOPE_ALLOWS): the annotation points at the envelope's name.
+    forbidden_syscall: "envelope_id",
+    write_protected: "writable_protected",
+    docker_refused: "envelope_id",
+};
+/** The rules no envelope allows, whatever it says. */
+const NO_ENVELOPE_ALLOWS = new Set(["forbidden_syscall", "docker_refused"]);
+/** The sentence after what the run did: which envelope does not allow it, and where (or that none does). */
+function envelopeSays(rule, envelope) {
+    return NO_ENVELOPE_ALLOWS.has(rule)
+        ? `No envelope allows it (${envelope.id}, ${envelope.hash}).`
+        : `The envelope ${envelope.id} (${envelope.hash}) does not allow it in "${RULE_ENVELOPE_KEY[rule]}".`;
+}
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Most annotations sent for one run; the summary and the evidence hold the rest. */
+const MAX_ANNOTATIONS = 500;
+const MAX_TITLE = 255;
+const MAX_MESSAGE = 4000;
+function annotation(path, line, level, title, message) {
+    const at = Math.max(1, Math.floor(line));
+    return {
+        path,
+        start_line: at,
+        end_line: at,
+        annotation_level: level,
+        // GitHub shows annotations as plain text: what can mislead there is what does not show itself.
+        title: markdown_plainText(title, MAX_TITLE),
+        message: markdown_plainText(message, MAX_MESSAGE),
+    };
+}
+/** Splits into request-sized batches; always at least one (possibly empty) batch. */
+function batchAnnotations(items, size = ANNOTATIONS_PER_REQUEST) {
+    const batches = [];
+    for (let i = 0; i < items.length; i += size)
+        batches.push(items.slice(i, i + size));
+    return batches.length === 0 ? [[]] : batches;
+}
+/** What the run did, in words, for one violation: the words before its subject, the subject, the words after. */
+function describeViolationParts(v) {
+    switch (v.rule) {
+        case "write_outside_root":
+            return ["the run wrote ", v.subject, ", outside every allowed root"];
+        case "undeclared_tool":
+            return ["the agent dispatched the tool ", v.subject, ", which allowed_tools does not list"];
+        case "undeclared_env":
+            return ["the run read the environment key ", v.subject, ", which allowed_env does not list"];
+        case "network_denied":
+            return ["the run reached for ", v.subject, ' while network is "deny"'];
+        case "undeclared_host":
+            return ["the run connected to ", v.subject, ", which allowed_hosts does not list"];
+        case "undeclared_command":
+            return ["the run executed ", v.subject, ", which allowed_commands does not list"];
+        case "forbidden_syscall":
+            return ["the run called ", v.subject, ", which the jail refuses because it would blind or escape the observer"];
+        case "write_protected":
+            return [
+                "the run wrote ",
+                v.subject,
+                ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
+            ];
+        case "docker_refused":
+            return ["the run reached for ", v.subject, `, a container engine (Docker's socket or port). ${DOCKER_HINT}`];
+    }
+}
+/** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
+function describeViolation(v) {
+    const [before, subject, after] = describeViolationParts(v);
+    return `${before}${v.rule === "undeclared_tool" ? `"${subject}"` : subject}${after}`;
+}
+function violationAnnotations(violations, envelope, logName) {
+    return violations.map((v) => {
+        const key = RULE_ENVELOPE_KEY[v.rule];
+        const line = envelope.lines.get(`/${key}`) ?? 1;
+        const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
+        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). ${envelopeSays(v.rule, { id: envelope.envelope.envelope_id, hash: envelope.hash })}`);
+    });
+}
+function propertyAnnotations(outcomes, propertiesFile) {
+    const out = [];
+    for (const p of outcomes) {
+        const r = p.record;
+        if (r.result === "pass")
+            continue;
+        const level = p.frozenBy !== null ? "warning" : "failure";
+        const suffix = p.frozenBy !== null ? ` Tolerated: frozen by ${p.frozenBy.freeze_id} until ${p.frozenBy.expires_on}.` : "";
+        if (p.locations.length > 0) {
+            for (const loc of p.locations)
+                out.push(annotation(loc.path, loc.line, level, `property ${r.name}: ${r.result}`, `${loc.message}.${suffix}`));
+        }
+        else {
+            out.push(annotation(propertiesFile, p.line, level, `property ${r.name}: ${r.result}`, `${r.detail}.${suffix}`));
+        }
+    }
+    return out;
+}
+function ledgerAnnotations(outcomes, refused, ledgerFile) {
+    const out = [];
+    for (const p of outcomes) {
+        for (const row of p.expired) {
+            out.push(annotation(ledgerFile, row.line, p.record.result === "pass" ? "notice" : "failure", `freeze ${row.freeze_id} expired`, `${row.freeze_id} froze "${row.property}" until ${row.expires_on}; it has expired and tolerates nothing. Close the row or renew it through a reviewed ledger PR.`));
+        }
+    }
+    for (const problem of refused) {
+        out.push(annotation(ledgerFile, problem.line, "warning", `ledger row ${problem.freeze_id ?? `line ${problem.line}`} is never honored`, problem.reason));
+    }
+    return out;
+}
+/** Keeps at most MAX_ANNOTATIONS, failures first. Returns the kept list and how many were left out. */
+function capAnnotations(all, max = MAX_ANNOTATIONS) {
+    if (all.length <= max)
+        return { kept: [...all], omitted: 0 };
+    const rank = { failure: 0, warning: 1, notice: 2 };
+    const sorted = [...all].sort((a, b) => rank[a.annotation_level] - rank[b.annotation_level]);
+    return { kept: sorted.slice(0, max), omitted: all.length - max };
+}
+
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/core/log-format.ts
+/**
+ * The observer log's format (docs/formats.md, "Observer log"): its kinds, their fields, the values
+ * a field may take, and the limits a reader holds a log to. What the observer writes and what the
+ * reader (./log-reader.ts) accepts are both this.
+ */
+const LOG_VERSION = 1;
+/** Longest line accepted, in bytes; a longer one is malformed, never buffered whole. */
+const MAX_LINE_LENGTH = 4 * 1024 * 1024;
+const WRITE_OPS = new Set([
+    "write",
+    "create",
+    "delete",
+    "rename",
+    "mkdir",
+    "chmod",
+    "truncate",
+    "link",
+    "symlink",
+    "chown",
+    "utimes",
+    "xattr",
+    "bind",
+]);
+function isWriteOp(op) {
+    return WRITE_OPS.has(op);
+}
+/**
+ * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
+ * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
+ */
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects", "resolver", "service"]);
+/**
+ * The errors, as the kernel gave them to the process observer, of a write call that changed
+ * nothing because what it named was not there (a missing file or directory on the way). Such a
+ * write outside the roots is recorded (with `errno`) and not judged; every other failure (EROFS:
+ * the jail refused it, EACCES, EPERM) is judged as an attempt.
+ */
+const MISSING_TARGET_ERRNOS = new Set(["ENOENT", "ENOTDIR"]);
+function isMissingTargetErrno(errno) {
+    return MISSING_TARGET_ERRNOS.has(errno);
+}
+/**
+ * Why a recorder could not know the file a write call acted on (`write.path_unknown`):
+ * - `fd-path`: the name goes through `/proc/<pid>/fd/N` or `/dev/fd/N`, and which file fd N was at
+ *   the call is not in the line (strace); read from /proc afterwards it may be another file.
+ * - anything else the eBPF recorder says in its `@path-unknown` line (a lower-case word).
+ */
+const PATH_UNKNOWN_REASON = /^[a-z][a-z0-9-]{0,63}$/;
+/** Every kind, in the order the reader matches them. */
+const LOG_KINDS = ["write", "env", "tool", "host", "exec", "syscall", "end", "meta"];
+/** Fields every event may carry besides its kind's own. */
+const COMMON_FIELDS = ["v", "kind", "ts", "pid", "ppid", "source", "seq", "canary", "ok", "via"];
+/**
+ * Every field an event line may carry. Which fields each kind may use is in KIND_FIELDS; anything
+ * else on an event is malformed. (Meta may carry extra fields.)
+ */
+const FIELD_NAMES = [
+    ...COMMON_FIELDS,
+    "path",
+    "op",
+    "name",
+    "key",
+    "host",
+    "port",
+    "proto",
+    "argv",
+    "cwd",
+    "events",
+    "exit_code",
+    "signal",
+    "errno",
+    "jail_pid",
+    "path_unknown",
+    "bytes_in",
+    "bytes_out",
+];
+/** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
+const KIND_FIELDS = {
+    write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
+    tool: { required: ["name"], optional: [] },
+    env: { required: ["key"], optional: ["op"] },
+    host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+    syscall: { required: ["name"], optional: [] },
+    end: { required: ["events", "exit_code"], optional: ["signal"] },
+};
 
 ;// CONCATENATED MODULE: ./src/core/log-reader.ts
 /**
@@ -39381,6 +39922,8 @@ const SLOT = {
     errno: 22,
     jail_pid: 23,
     path_unknown: 24,
+    bytes_in: 25,
+    bytes_out: 26,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -40402,6 +40945,12 @@ class LogEvaluator {
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
         }
+        for (const slot of [SLOT.bytes_in, SLOT.bytes_out]) {
+            const bytes = this.val(slot);
+            if (bytes !== undefined && (!Number.isSafeInteger(bytes) || bytes < 0)) {
+                this.malformed(`host "${FIELD_NAMES[slot]}" must be a non-negative integer`);
+            }
+        }
         if (canary)
             return;
         const p = (port ?? null);
@@ -40425,7 +40974,7 @@ class LogEvaluator {
                 host,
                 port: p,
                 name,
-                ownLoopback: isRunOwnLoopback(this.rules, host),
+                ownLoopback: rule !== "docker_refused" && isRunOwnLoopback(this.rules, host),
                 viaSet: set,
                 verdict: rule,
             });
@@ -47078,6 +47627,7 @@ const ENVELOPE_RULE_NAMES = [
     "undeclared_command",
     "forbidden_syscall",
     "write_protected",
+    "docker_refused",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
@@ -48114,8 +48664,8 @@ function logRoots(from, workspace, scratch) {
 }
 /**
  * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
- * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
- * unix socket.
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a
+ * container engine's socket or port (docker_refused), a host unix socket.
  */
 function unproposableNote(e, where) {
     if (e.kind === "syscall") {
@@ -48123,6 +48673,9 @@ function unproposableNote(e, where) {
     }
     if (e.verdict === "write_protected") {
         return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+    }
+    if (e.verdict === "docker_refused") {
+        return `${where}: the run reached for ${e.subject}, a container engine: no envelope allows it, and suggest never proposes it. ${DOCKER_HINT}`;
     }
     if (e.kind === "host" && e.host.startsWith("unix:")) {
         return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;
@@ -48484,7 +49037,7 @@ function planHosts(hosts, withPort, envelope, execs, notes) {
     const candidates = [];
     const resolvers = [];
     for (const e of reached) {
-        if (e.port === 53 && isIpLiteral(e.host)) {
+        if (e.port === 53 && suggest_isIpLiteral(e.host)) {
             resolvers.push(e);
             continue;
         }
@@ -48535,7 +49088,7 @@ function planHosts(hosts, withPort, envelope, execs, notes) {
     return { entries };
 }
 /** An IPv4 or IPv6 literal (lexically: the log's hosts are normalised already). */
-function isIpLiteral(host) {
+function suggest_isIpLiteral(host) {
     return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
 }
 /** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
@@ -50258,6 +50811,7 @@ function logCoverage(log) {
 
 
 
+
 const SARIF_FILE = "envelope-gate.sarif";
 const SARIF_VERSION = "2.1.0";
 const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -50272,6 +50826,7 @@ const RULES_DOC = "https://github.com/envelope-gate/envelope-gate/blob/v1/docs/f
  */
 const SECURITY_SEVERITY = {
     forbidden_syscall: "9.5",
+    docker_refused: "9.0",
     write_protected: "8.5",
     write_outside_root: "8.0",
     network_denied: "8.0",
@@ -50324,6 +50879,11 @@ const RULE_TEXT = {
         name: "WriteProtected",
         short: "A write to a protected path inside an allowed root",
         help: "The run wrote a protected path (.git, .github, the Action's own files) inside an allowed root; later steps of the job act on those unjailed. Remove the write, or list the path in writable_protected in a reviewed change.",
+    },
+    docker_refused: {
+        name: "DockerRefused",
+        short: "A container engine's socket or port (Docker, Podman, containerd, BuildKit)",
+        help: `The run reached for a container engine: a socket named docker.sock, podman.sock, containerd.sock, buildkitd.sock or docker_engine, or TCP port 2375 or 2376 on any host. No envelope allows it. ${DOCKER_HINT}`,
     },
 };
 const SARIF_RULES = Object.keys(RULE_TEXT);
@@ -50386,7 +50946,7 @@ function buildSarif(input) {
             level: "error",
             message: {
                 // Every part escaped: the subject is the run's, the log and envelope names the repository's.
-                text: sarifMessageText(`${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. The envelope ${input.envelope.id} (${input.envelope.hash}) does not allow it in "${key}".` : "."}`),
+                text: sarifMessageText(`${describeViolation(v)} (first at ${input.otherLogs?.get(v) ?? input.logName} line ${v.first_line}, ${times})${input.envelope !== null ? `. ${envelopeSays(v.rule, input.envelope)}` : "."}`),
             },
             locations: [location],
             partialFingerprints: { [SARIF_FINGERPRINT_KEY]: sha256Hex(v.id) },
@@ -51396,9 +51956,10 @@ function diskIdFiles() {
 }
 /**
  * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
- * inside the jail): the fixed files are written there and bound read-only from it.
+ * inside the jail): the fixed files are written there and bound read-only from it. `extraHosts`:
+ * lines the jail's /etc/hosts has after its fixed ones.
  */
-function machine_identity_planMachineIdentity(dir) {
+function machine_identity_planMachineIdentity(dir, extraHosts = []) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const args = [];
     const meta = { hostname: machine_identity_JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
@@ -51416,7 +51977,8 @@ function machine_identity_planMachineIdentity(dir) {
             return;
         }
         const source = join(dir, `fixed-${i}`);
-        writeFileSync(source, content, { mode: 0o644 });
+        // The declared services' names (jail-network.ts) resolve from the jail's hosts file as well.
+        writeFileSync(source, path === "/etc/hosts" ? content + extraHosts.map((l) => `${l}\n`).join("") : content, { mode: 0o644 });
         args.push("--ro-bind", source, real);
         bound.add(real);
         meta.fixed.push(path);
@@ -51679,7 +52241,9 @@ function coverOf(path, ops) {
     return best;
 }
 function planJail(bwrap, plan) {
-    const args = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
+    // A run's network namespace is the holder's (jail-network.ts), already the jail's own: joined, not made.
+    const namespaces = plan.network !== undefined ? isolation().filter((a) => a !== "--unshare-net") : isolation();
+    const args = [bwrap, ...namespaces, "--die-with-parent", "--new-session"];
     const privateMounts = [];
     const ops = [];
     // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
@@ -51786,8 +52350,11 @@ function planJail(bwrap, plan) {
     // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
     args.push(...plan.protectedMounts);
     // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
-    const identity = planMachineIdentity(join(plan.wrapperDir, "identity"));
+    const identity = planMachineIdentity(join(plan.wrapperDir, "identity"), plan.network?.hostsLines);
     args.push(...identity.args);
+    // Before the hidden places are made read-only: a file they hide (systemd-resolved's stub) needs its mount point made.
+    if (plan.network !== undefined)
+        args.push(...networkMounts(plan.network));
     // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
     // is covered even where a root includes it; only the stage directory shows, read-only.
     args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
@@ -51807,8 +52374,10 @@ function planJail(bwrap, plan) {
     const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
     for (const socket of hiddenSockets)
         masked.add(socket);
+    const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
     for (const path of masked)
-        args.push("--ro-bind", "/dev/null", path);
+        if (!serviceSockets.has(path))
+            args.push("--ro-bind", "/dev/null", path);
     // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
     // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
     args.push(...plan.devices, "--remount-ro", "/dev");
@@ -51831,6 +52400,26 @@ function planJail(bwrap, plan) {
         machineIdentity: identity.meta,
         homeReplacement,
     };
+}
+/**
+ * The jail's resolv.conf (jail-network.ts) over the host's, at the file it resolves to (bubblewrap
+ * does not follow a symlink at a destination: systemd-resolved's stub file), and each unix socket
+ * service's forward at the service's path. (The services' names are in the jail's /etc/hosts,
+ * machine-identity.ts.)
+ */
+function networkMounts(network) {
+    const args = [];
+    try {
+        args.push("--ro-bind", network.resolvConf, realpathSync("/etc/resolv.conf"));
+    }
+    catch (err) {
+        // A dangling link or no file: the resolver is where resolvers look by default (127.0.0.1:53).
+        if (errnoOf(err) !== "ENOENT")
+            throw err;
+    }
+    for (const socket of network.unixServices)
+        args.push("--ro-bind", socket.host, socket.jail);
+    return args;
 }
 /**
  * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
@@ -51892,6 +52481,10 @@ function preloadBundlePath() {
 }
 function relayBundlePath() {
     return [dirname(fileURLToPath(import.meta.url)), "..", "relay", "index.js"].join(sep);
+}
+/** The jail's network holder (netns-holder.ts), bundled beside the relay. */
+function netnsBundlePath() {
+    return [dirname(fileURLToPath(import.meta.url)), "..", "netns", "index.js"].join(sep);
 }
 /** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
 function straceOrRefuse() {

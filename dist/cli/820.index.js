@@ -2392,6 +2392,7 @@ const ENVELOPE_RULE_NAMES = [
     "undeclared_command",
     "forbidden_syscall",
     "write_protected",
+    "docker_refused",
     "allowed_roots",
     "allowed_tools",
     "allowed_env",
@@ -3739,9 +3740,12 @@ function appManifest(baseUrl, name = "envelope-gate") {
 
 // EXTERNAL MODULE: ./node_modules/@octokit/auth-app/dist-node/index.js + 9 modules
 var dist_node = __webpack_require__(6479);
+// EXTERNAL MODULE: ./src/core/rules.ts
+var rules = __webpack_require__(1688);
 // EXTERNAL MODULE: ./src/core/markdown.ts
 var markdown = __webpack_require__(6706);
 ;// CONCATENATED MODULE: ./src/core/annotations.ts
+
 
 /** Envelope key whose line an annotation for this rule points at. */
 const RULE_ENVELOPE_KEY = {
@@ -3751,10 +3755,19 @@ const RULE_ENVELOPE_KEY = {
     network_denied: "network",
     undeclared_host: "allowed_hosts",
     undeclared_command: "allowed_commands",
-    // No envelope key allows these: the annotation points at the envelope's name.
+    // No envelope key allows these (NO_ENVELOPE_ALLOWS): the annotation points at the envelope's name.
     forbidden_syscall: "envelope_id",
     write_protected: "writable_protected",
+    docker_refused: "envelope_id",
 };
+/** The rules no envelope allows, whatever it says. */
+const NO_ENVELOPE_ALLOWS = new Set(["forbidden_syscall", "docker_refused"]);
+/** The sentence after what the run did: which envelope does not allow it, and where (or that none does). */
+function envelopeSays(rule, envelope) {
+    return NO_ENVELOPE_ALLOWS.has(rule)
+        ? `No envelope allows it (${envelope.id}, ${envelope.hash}).`
+        : `The envelope ${envelope.id} (${envelope.hash}) does not allow it in "${RULE_ENVELOPE_KEY[rule]}".`;
+}
 const annotations_ANNOTATIONS_PER_REQUEST = 50;
 /** Most annotations sent for one run; the summary and the evidence hold the rest. */
 const MAX_ANNOTATIONS = 500;
@@ -3802,6 +3815,8 @@ function annotations_describeViolationParts(v) {
                 v.subject,
                 ", a protected path inside an allowed root (.git, .github, the Action's own files), which later steps of the job act on unjailed",
             ];
+        case "docker_refused":
+            return ["the run reached for ", v.subject, `, a container engine (Docker's socket or port). ${DOCKER_HINT}`];
     }
 }
 /** What the run did, in words, for one violation (plain text; quote the subject where it is shown). */
@@ -3814,7 +3829,7 @@ function violationAnnotations(violations, envelope, logName) {
         const key = RULE_ENVELOPE_KEY[v.rule];
         const line = envelope.lines.get(`/${key}`) ?? 1;
         const times = `${v.count} time${v.count === 1 ? "" : "s"}`;
-        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). The envelope ${envelope.envelope.envelope_id} (${envelope.hash}) does not allow it in "${key}".`);
+        return annotation(envelope.file, line, "failure", v.id, `${describeViolation(v)} (first at ${logName} line ${v.first_line}, ${times}). ${envelopeSays(v.rule, { id: envelope.envelope.envelope_id, hash: envelope.hash })}`);
     });
 }
 function propertyAnnotations(outcomes, propertiesFile) {

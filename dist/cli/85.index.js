@@ -240,8 +240,8 @@ function logRoots(from, workspace, scratch) {
 }
 /**
  * Why an event the rules refuse cannot be allowed by any entry `suggest` writes, or null: a
- * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a host
- * unix socket.
+ * system call the seccomp filter traps, a write to a protected path (docs/formats.md), a
+ * container engine's socket or port (docker_refused), a host unix socket.
  */
 function unproposableNote(e, where) {
     if (e.kind === "syscall") {
@@ -249,6 +249,9 @@ function unproposableNote(e, where) {
     }
     if (e.verdict === "write_protected") {
         return `${where}: the run wrote ${e.subject}, a protected path no root makes writable: not proposed; look at what wrote there`;
+    }
+    if (e.verdict === "docker_refused") {
+        return `${where}: the run reached for ${e.subject}, a container engine: no envelope allows it, and suggest never proposes it. ${_rules_js__WEBPACK_IMPORTED_MODULE_7__/* .DOCKER_HINT */ .ph}`;
     }
     if (e.kind === "host" && e.host.startsWith("unix:")) {
         return `${where}: the run reached for the host's ${e.subject}: no envelope allows a host unix socket`;

@@ -6189,7 +6189,10 @@ function writeCliResult(file, result) {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/rules.ts
+var rules = __nccwpck_require__(1688);
 ;// CONCATENATED MODULE: ./src/cli/format.ts
+
 
 
 /** Text for a person: verdict first, one line per distinct violation, then the envelope. */
@@ -6213,6 +6216,9 @@ function formatReportText(report) {
         report.violations.forEach((v, i) => {
             out.push(`  ${ids[i].padEnd(width)}  first at line ${v.first_line}, ${v.count} time${v.count === 1 ? "" : "s"}`);
         });
+        // No envelope allows a container engine: what to do instead, once.
+        if (report.violations.some((v) => v.rule === "docker_refused"))
+            out.push(`  what to do (docker_refused): ${rules/* DOCKER_HINT */.ph}`);
     }
     if (report.envelope_id !== null)
         out.push(`envelope: ${report.envelope_id} ${report.envelope_hash ?? ""}`.trimEnd());
@@ -6414,7 +6420,7 @@ async function check(args, said) {
     return (0,core_verdict/* exitCodeFor */.Rr)(report.verdict);
 }
 async function run(args, said) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982));
     return runCommand(args, usage, (observer) => {
         said.observer = observer;
     });
@@ -6473,7 +6479,7 @@ async function suggest(args) {
     if (values.recorded !== null) {
         // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
         // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606));
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982));
         await runAndReport(values.recorded);
         from = values.recorded.envelope;
     }
@@ -6498,7 +6504,7 @@ const PARSERS = {
     hash: async (args) => parseHash(args),
     verify: async (args) => parseVerify(args),
     check: async (args) => parseCheck(args, {}),
-    run: async (args) => (await __nccwpck_require__.e(/* import() */ 606).then(__nccwpck_require__.bind(__nccwpck_require__, 9606))).parseRunArgs(args, usage),
+    run: async (args) => (await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982))).parseRunArgs(args, usage),
     suggest: parseSuggest,
     app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820))).parseAppArgs(args, usage),
 };
@@ -6587,6 +6593,400 @@ function reportResult(file, name, said, ended) {
         return core_verdict/* EXIT_CODES */.ai.error;
     }
     return ended.exitStatus;
+}
+
+
+/***/ }),
+
+/***/ 5275:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Zj: () => (/* binding */ isContainerEngineSocket),
+/* harmony export */   ph: () => (/* binding */ DOCKER_HINT),
+/* harmony export */   uh: () => (/* binding */ isContainerEngine)
+/* harmony export */ });
+/* unused harmony exports CONTAINER_ENGINE_SOCKETS, DOCKER_PORTS */
+/**
+ * Container engines (Docker, Podman, containerd, BuildKit): how a host event names one. No
+ * envelope allows reaching one (rules.ts judgeHost: docker_refused), the process recorder records
+ * every connect to one's socket name (observer/strace.ts), and `suggest` never proposes one.
+ * Kept apart from the rules so the recorder's bundle needs nothing else.
+ */
+/**
+ * The file names of the sockets a container engine listens on: Docker's (and its Windows named
+ * pipe, `//./pipe/docker_engine`), Podman's, containerd's and BuildKit's. Rootless daemons listen
+ * under `/run/user/<uid>/` (`docker.sock`, `podman/podman.sock`): the same names.
+ */
+const CONTAINER_ENGINE_SOCKETS = new Set([
+    "docker.sock",
+    "podman.sock",
+    "containerd.sock",
+    "buildkitd.sock",
+    "docker_engine",
+]);
+/** The Docker daemon's TCP ports: plain (2375) and TLS (2376). */
+const DOCKER_PORTS = new Set([2375, 2376]);
+/** A unix socket path (no `unix:`) whose file name is a container engine's socket (CONTAINER_ENGINE_SOCKETS). */
+function isContainerEngineSocket(path) {
+    return CONTAINER_ENGINE_SOCKETS.has(path.slice(path.lastIndexOf("/") + 1));
+}
+/**
+ * A container engine reached: a unix socket named as one's (`host` as hostName gives it, with
+ * `unix:`), or a Docker daemon port on any host. No envelope allows it (docker_refused), and
+ * `suggest` never proposes it.
+ */
+function isContainerEngine(host, port) {
+    if (host.startsWith("unix:"))
+        return isContainerEngineSocket(host.slice("unix:".length));
+    return port !== null && DOCKER_PORTS.has(port);
+}
+/**
+ * What to do about a docker_refused violation: said wherever the violation is (check's text,
+ * the annotation, the SARIF rule's help).
+ */
+const DOCKER_HINT = "Docker is refused in the jail (its socket is root on the host). Declare the service the container would provide and start it as a job service (`services:` in the workflow) — see docs/authoring.md#suites-with-services — or run the containers outside the gated command.";
+
+
+/***/ }),
+
+/***/ 6504:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $3: () => (/* binding */ frameMessage),
+/* harmony export */   $9: () => (/* binding */ DNS_TYPE),
+/* harmony export */   AS: () => (/* binding */ addressBytes),
+/* harmony export */   Bo: () => (/* binding */ buildAnswer),
+/* harmony export */   KK: () => (/* binding */ RCODE),
+/* harmony export */   dT: () => (/* binding */ buildError),
+/* harmony export */   mA: () => (/* binding */ parseQuery),
+/* harmony export */   o0: () => (/* binding */ DnsFrameReader)
+/* harmony export */ });
+/* unused harmony exports QUERY_FAILURE, UDP_MESSAGE_LIMIT, TCP_MESSAGE_LIMIT, DnsFrameError */
+/**
+ * DNS messages on the wire, for the stub resolver the jailed command's queries reach: read a
+ * query, build its answer or an error, frame messages over TCP. RFC 1035 (4.1.1-4.1.4), RFC 3596
+ * (AAAA), RFC 6891 (an OPT record in a query is accepted and ignored; answers carry none), RFC 7766
+ * (2-byte length framing). Pure: bytes in, bytes out.
+ *
+ * The resolver records every name it is asked for, so parseQuery refuses any question whose name
+ * could be written down in two ways (a '.' or a non-printable byte inside a label) and any message
+ * with more in it than one question and an optional OPT record.
+ */
+const DNS_TYPE = { A: 1, NS: 2, CNAME: 5, SOA: 6, PTR: 12, MX: 15, TXT: 16, AAAA: 28, SRV: 33, OPT: 41, ANY: 255 };
+const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 };
+/** Why parseQuery refused a message: its `reason`, one per rule. */
+const QUERY_FAILURE = {
+    SHORT_HEADER: "shorter than the 12-byte header",
+    // Answering a response, even with FORMERR, could start a loop between two servers: drop it.
+    RESPONSE: "QR is set: a response, not a query",
+    QDCOUNT: "QDCOUNT is not 1",
+    ANCOUNT: "ANCOUNT is not 0",
+    NSCOUNT: "NSCOUNT is not 0",
+    ARCOUNT: "ARCOUNT is neither 0 nor 1",
+    NAME_TRUNCATED: "the question's name runs past the end of the message",
+    NAME_POINTER: "a compression pointer in the question's name",
+    NAME_RESERVED_LABEL_TYPE: "a label of reserved type (top bits 01 or 10) in the question's name",
+    NAME_TOO_LONG: "the question's name is longer than 255 bytes",
+    NAME_UNPRINTABLE: "a byte outside printable ASCII (0x21-0x7e) in a label of the question's name",
+    NAME_DOT_IN_LABEL: "a '.' inside a label of the question's name",
+    QUESTION_TRUNCATED: "the question's type and class run past the end of the message",
+    ADDITIONAL_NOT_ROOT: "the additional record's name is not the root",
+    ADDITIONAL_NOT_OPT: "the additional record is not an OPT record",
+    ADDITIONAL_TRUNCATED: "the additional record runs past the end of the message",
+    TRAILING_BYTES: "bytes after the declared sections",
+};
+const HEADER_BYTES = 12;
+const MAX_NAME_BYTES = 255;
+const LABEL_TYPE_MASK = 0xc0;
+const QR = 0x8000;
+const TC = 0x0200;
+const RD = 0x0100;
+const RA = 0x0080;
+/** RFC 1035 4.2.1: the most a UDP answer may hold without EDNS (and we never send OPT back). */
+const UDP_MESSAGE_LIMIT = 512;
+const TCP_MESSAGE_LIMIT = 65535;
+/** Reads one query. Never throws: every length is checked against the message before it is read. */
+function parseQuery(message) {
+    if (message.length < HEADER_BYTES) {
+        return { ok: false, id: message.length < 2 ? null : message.readUInt16BE(0), reason: QUERY_FAILURE.SHORT_HEADER };
+    }
+    const id = message.readUInt16BE(0);
+    const fail = (reason) => ({ ok: false, id, reason });
+    const flags = message.readUInt16BE(2);
+    if ((flags & QR) !== 0)
+        return fail(QUERY_FAILURE.RESPONSE);
+    if (message.readUInt16BE(4) !== 1)
+        return fail(QUERY_FAILURE.QDCOUNT);
+    if (message.readUInt16BE(6) !== 0)
+        return fail(QUERY_FAILURE.ANCOUNT);
+    if (message.readUInt16BE(8) !== 0)
+        return fail(QUERY_FAILURE.NSCOUNT);
+    const additionalCount = message.readUInt16BE(10);
+    if (additionalCount > 1)
+        return fail(QUERY_FAILURE.ARCOUNT);
+    const name = readQuestionName(message, HEADER_BYTES);
+    if (name.failure !== undefined)
+        return fail(name.failure);
+    if (name.end + 4 > message.length)
+        return fail(QUERY_FAILURE.QUESTION_TRUNCATED);
+    const questionEnd = name.end + 4;
+    let end = questionEnd;
+    if (additionalCount === 1) {
+        const opt = skipOptRecord(message, questionEnd);
+        if (typeof opt === "string")
+            return fail(opt);
+        end = opt;
+    }
+    if (end !== message.length)
+        return fail(QUERY_FAILURE.TRAILING_BYTES);
+    return {
+        ok: true,
+        query: {
+            id,
+            rd: (flags & RD) !== 0,
+            opcode: (flags >> 11) & 0x0f,
+            name: name.text,
+            type: message.readUInt16BE(name.end),
+            qclass: message.readUInt16BE(name.end + 2),
+            questionBytes: Buffer.from(message.subarray(HEADER_BYTES, questionEnd)),
+        },
+    };
+}
+/** The uncompressed name at `start`, as lower-cased text, and the offset just past it. */
+function readQuestionName(message, start) {
+    const labels = [];
+    let offset = start;
+    for (;;) {
+        if (offset >= message.length)
+            return { failure: QUERY_FAILURE.NAME_TRUNCATED };
+        const lengthByte = message[offset];
+        const labelType = lengthByte & LABEL_TYPE_MASK;
+        if (labelType === LABEL_TYPE_MASK)
+            return { failure: QUERY_FAILURE.NAME_POINTER };
+        if (labelType !== 0)
+            return { failure: QUERY_FAILURE.NAME_RESERVED_LABEL_TYPE };
+        if (lengthByte === 0)
+            return { text: labels.join("."), end: offset + 1 };
+        const labelEnd = offset + 1 + lengthByte;
+        // The encoded name counts its length bytes and the root's zero byte still to come.
+        if (labelEnd + 1 - start > MAX_NAME_BYTES)
+            return { failure: QUERY_FAILURE.NAME_TOO_LONG };
+        if (labelEnd > message.length)
+            return { failure: QUERY_FAILURE.NAME_TRUNCATED };
+        let label = "";
+        for (let i = offset + 1; i < labelEnd; i++) {
+            const byte = message[i];
+            if (byte < 0x21 || byte > 0x7e)
+                return { failure: QUERY_FAILURE.NAME_UNPRINTABLE };
+            if (byte === 0x2e)
+                return { failure: QUERY_FAILURE.NAME_DOT_IN_LABEL };
+            label += String.fromCharCode(byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte);
+        }
+        labels.push(label);
+        offset = labelEnd;
+    }
+}
+/** Skips an EDNS OPT record (RFC 6891 6.1.2) at `offset`: the offset past it, or why it is not one. */
+function skipOptRecord(message, offset) {
+    if (offset >= message.length)
+        return QUERY_FAILURE.ADDITIONAL_TRUNCATED;
+    if (message[offset] !== 0)
+        return QUERY_FAILURE.ADDITIONAL_NOT_ROOT;
+    // TYPE, CLASS (the sender's UDP size), TTL (extended RCODE, version, flags), RDLENGTH.
+    const fixedEnd = offset + 1 + 10;
+    if (fixedEnd > message.length)
+        return QUERY_FAILURE.ADDITIONAL_TRUNCATED;
+    if (message.readUInt16BE(offset + 1) !== DNS_TYPE.OPT)
+        return QUERY_FAILURE.ADDITIONAL_NOT_OPT;
+    const end = fixedEnd + message.readUInt16BE(fixedEnd - 2);
+    return end > message.length ? QUERY_FAILURE.ADDITIONAL_TRUNCATED : end;
+}
+/** The response to `query`: QR=1, same id and opcode, RD echoed, RA=1, AA=0, the question echoed, answers per `spec`. */
+function buildAnswer(query, spec) {
+    checkInteger(query.id, 0, 0xffff, "query id");
+    checkInteger(query.opcode, 0, 0x0f, "opcode");
+    checkInteger(spec.rcode, 0, 0x0f, "rcode");
+    const ttl = spec.ttl ?? 0;
+    // RFC 2181 8: a TTL with the top bit set is read as 0.
+    checkInteger(ttl, 0, 0x7fffffff, "ttl");
+    const limit = spec.maxMessageBytes ?? UDP_MESSAGE_LIMIT;
+    checkInteger(limit, UDP_MESSAGE_LIMIT, TCP_MESSAGE_LIMIT, "maxMessageBytes");
+    const addresses = spec.addresses ?? [];
+    if (addresses.length > 0 && spec.rcode !== RCODE.NOERROR) {
+        throw new RangeError(`addresses come with rcode NOERROR only, not ${spec.rcode}`);
+    }
+    const rdatas = addresses.flatMap((text) => {
+        const bytes = addressBytes(text);
+        if (bytes === null)
+            throw new TypeError(`not an IPv4 or IPv6 address: ${JSON.stringify(text)}`);
+        const family = bytes.length === 4 ? DNS_TYPE.A : DNS_TYPE.AAAA;
+        return family === query.type ? [bytes] : [];
+    });
+    const base = HEADER_BYTES + query.questionBytes.length;
+    // Name (a pointer), TYPE, CLASS, TTL, RDLENGTH, then the rdata; all records of one type are one size.
+    const recordBytes = rdatas.length === 0 ? 0 : 12 + rdatas[0].length;
+    const fitting = recordBytes === 0 ? 0 : Math.min(rdatas.length, Math.max(0, Math.floor((limit - base) / recordBytes)));
+    const truncated = fitting < rdatas.length;
+    const out = Buffer.alloc(base + fitting * recordBytes);
+    out.writeUInt16BE(query.id, 0);
+    out.writeUInt16BE(QR | (query.opcode << 11) | (truncated ? TC : 0) | (query.rd ? RD : 0) | RA | spec.rcode, 2);
+    out.writeUInt16BE(1, 4);
+    out.writeUInt16BE(fitting, 6);
+    query.questionBytes.copy(out, HEADER_BYTES);
+    let offset = base;
+    for (const rdata of rdatas.slice(0, fitting)) {
+        out.writeUInt16BE(0xc000 | HEADER_BYTES, offset);
+        out.writeUInt16BE(query.type, offset + 2);
+        out.writeUInt16BE(query.qclass, offset + 4);
+        out.writeUInt32BE(ttl, offset + 6);
+        out.writeUInt16BE(rdata.length, offset + 10);
+        rdata.copy(out, offset + 12);
+        offset += recordBytes;
+    }
+    return out;
+}
+/** A header-only error response (FORMERR/NOTIMP/REFUSED/SERVFAIL) for a message that could not be parsed as a query; id 0 when unknown. QDCOUNT 0. */
+function buildError(id, rcode) {
+    checkInteger(id ?? 0, 0, 0xffff, "id");
+    checkInteger(rcode, 0, 0x0f, "rcode");
+    const out = Buffer.alloc(HEADER_BYTES);
+    out.writeUInt16BE(id ?? 0, 0);
+    out.writeUInt16BE(QR | RA | rcode, 2);
+    return out;
+}
+function checkInteger(value, min, max, what) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new RangeError(`${what} must be an integer from ${min} to ${max}, not ${value}`);
+}
+/**
+ * An address's bytes: 4 for IPv4 (dotted quad, no leading zeros), 16 for IPv6 (RFC 4291 2.2,
+ * with `::` and a trailing dotted quad); null for anything else, a zone (`%eth0`) included: it
+ * means nothing in an answer. (node:net's isIPv4/isIPv6 would do, but core does no network I/O
+ * and imports no node:net; the tests hold this to them.)
+ */
+function addressBytes(text) {
+    return ipv4Bytes(text) ?? ipv6Bytes(text);
+}
+const IPV4_PART = /^(?:0|[1-9][0-9]{0,2})$/;
+const IPV6_GROUP = /^[0-9a-fA-F]{1,4}$/;
+function ipv4Bytes(text) {
+    const parts = text.split(".");
+    if (parts.length !== 4)
+        return null;
+    const bytes = Buffer.alloc(4);
+    for (const [i, part] of parts.entries()) {
+        if (!IPV4_PART.test(part) || Number(part) > 255)
+            return null;
+        bytes[i] = Number(part);
+    }
+    return bytes;
+}
+function ipv6Bytes(text) {
+    const halves = text.split("::");
+    if (halves.length > 2)
+        return null;
+    const head = ipv6Groups(halves[0], halves.length === 1);
+    const tail = halves.length === 2 ? ipv6Groups(halves[1], true) : [];
+    if (head === null || tail === null)
+        return null;
+    // Without `::` all eight groups are written; with it, `::` stands for at least one.
+    if (halves.length === 1 ? head.length !== 8 : head.length + tail.length > 7)
+        return null;
+    const groups = [...head, ...new Array(8 - head.length - tail.length).fill(0), ...tail];
+    const bytes = Buffer.alloc(16);
+    groups.forEach((group, i) => bytes.writeUInt16BE(group, i * 2));
+    return bytes;
+}
+/** The 16-bit groups of one side of `::`; a dotted quad may only end the address (`atEnd`). */
+function ipv6Groups(side, atEnd) {
+    if (side === "")
+        return [];
+    const pieces = side.split(":");
+    const groups = [];
+    for (const [i, piece] of pieces.entries()) {
+        if (atEnd && i === pieces.length - 1 && piece.includes(".")) {
+            const v4 = ipv4Bytes(piece);
+            if (v4 === null)
+                return null;
+            groups.push(v4.readUInt16BE(0), v4.readUInt16BE(2));
+        }
+        else if (IPV6_GROUP.test(piece)) {
+            groups.push(parseInt(piece, 16));
+        }
+        else {
+            return null;
+        }
+    }
+    return groups;
+}
+/** A TCP stream that broke RFC 7766's framing: the connection should be closed. */
+class DnsFrameError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = "DnsFrameError";
+    }
+}
+/**
+ * RFC 7766 framing: feed bytes from a TCP stream, get whole messages back. Throws DnsFrameError on
+ * a zero-length frame (and on every push after it). Each frame is copied once into a buffer of its
+ * declared size, so a peer that sends a byte at a time costs no more than one that sends it whole.
+ */
+class DnsFrameReader {
+    #lengthPrefix = Buffer.alloc(2);
+    #prefixFilled = 0;
+    #frame = null;
+    #frameFilled = 0;
+    #broken = false;
+    /** Bytes received that are not yet part of a whole message (a partial length prefix included). */
+    get pending() {
+        return this.#frame === null ? this.#prefixFilled : 2 + this.#frameFilled;
+    }
+    push(chunk) {
+        if (this.#broken)
+            throw new DnsFrameError("the stream already carried a zero-length frame");
+        const messages = [];
+        let offset = 0;
+        while (offset < chunk.length) {
+            if (this.#frame === null) {
+                const taken = chunk.copy(this.#lengthPrefix, this.#prefixFilled, offset, offset + 2 - this.#prefixFilled);
+                offset += taken;
+                this.#prefixFilled += taken;
+                if (this.#prefixFilled < 2)
+                    break;
+                this.#prefixFilled = 0;
+                const length = this.#lengthPrefix.readUInt16BE(0);
+                if (length === 0) {
+                    this.#broken = true;
+                    throw new DnsFrameError("a zero-length frame");
+                }
+                this.#frame = Buffer.alloc(length);
+                this.#frameFilled = 0;
+            }
+            else {
+                const taken = chunk.copy(this.#frame, this.#frameFilled, offset);
+                offset += taken;
+                this.#frameFilled += taken;
+                if (this.#frameFilled === this.#frame.length) {
+                    messages.push(this.#frame);
+                    this.#frame = null;
+                    this.#frameFilled = 0;
+                }
+            }
+        }
+        return messages;
+    }
+}
+/** `message` with its RFC 7766 2-byte big-endian length in front; throws if it is empty or longer than 65535 bytes. */
+function frameMessage(message) {
+    if (message.length === 0 || message.length > TCP_MESSAGE_LIMIT) {
+        throw new RangeError(`a framed DNS message is 1 to ${TCP_MESSAGE_LIMIT} bytes, not ${message.length}`);
+    }
+    const out = Buffer.alloc(2 + message.length);
+    out.writeUInt16BE(message.length, 0);
+    message.copy(out, 2);
+    return out;
 }
 
 
@@ -6927,7 +7327,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The job\'s own services the run may reach (a database, a cache): envelope-gate listens at the same address inside the jail and forwards each connection to the real service, recording it. 127.0.0.1:PORT or [::1]:PORT on the runner, localhost:PORT, a service container\'s name in a container job (postgres:5432), or a unix socket\'s absolute path. Never a metadata service, SSH, the Docker daemon or a credential agent. Allowed under deny and allowlist alike. See docs/authoring.md#suites-with-services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __nccwpck_require__(20);
 // EXTERNAL MODULE: ./src/core/never-proposed.ts
@@ -7171,9 +7571,12 @@ function decodeUtf8Strict(bytes) {
 var paths = __nccwpck_require__(6107);
 // EXTERNAL MODULE: ./src/core/protected.ts
 var core_protected = __nccwpck_require__(1085);
+// EXTERNAL MODULE: ./src/core/services.ts
+var services = __nccwpck_require__(3499);
 // EXTERNAL MODULE: ./src/core/hosts.ts
 var hosts = __nccwpck_require__(3848);
 ;// CONCATENATED MODULE: ./src/core/envelope.ts
+
 
 
 
@@ -7300,6 +7703,17 @@ function loadEnvelope(bytes, file) {
         if ((0,hosts/* parseHostPattern */.ic)(entry) === null) {
             const line = parsed.lines.get(`/allowed_hosts/${i}`) ?? 1;
             throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${line}: "${entry}" has a port outside 1-65535`, { file, line });
+        }
+    });
+    envelope.services?.forEach((entry, i) => {
+        const service = (0,services/* parseService */.nO)(entry);
+        if ("refused" in service) {
+            const line = parsed.lines.get(`/services/${i}`) ?? 1;
+            throw new core_errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${file}:${line}: services entry "${entry}" can never be a service: ${service.refused}`, {
+                file,
+                line,
+                hint: "A service is the job's own database or cache: 127.0.0.1:PORT or [::1]:PORT on the runner, its name in a container job (postgres:5432), or a unix socket path (docs/authoring.md#suites-with-services).",
+            });
         }
     });
     envelope.writable_protected?.forEach((entry, i) => {
@@ -7613,6 +8027,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "APP_SETUP_CONVERSION_FAILED",
     "APP_SETUP_FILES_EXIST",
     "APP_SETUP_OWNER_MISMATCH",
+    "SERVICE_NOT_ALLOWED",
+    "SERVICE_UNAVAILABLE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -7855,6 +8271,10 @@ const ERROR_TABLE = {
     APP_SETUP_CONVERSION_FAILED: row("github"),
     APP_SETUP_FILES_EXIST: row("invocation"),
     APP_SETUP_OWNER_MISMATCH: row("invocation"),
+    SERVICE_NOT_ALLOWED: row("policy-input"),
+    SERVICE_UNAVAILABLE: row("observer", {
+        hint: "A declared service was not answering when the run started: start it as a job service with a health check (docs/authoring.md#suites-with-services), or remove it from the envelope's services.",
+    }),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);
@@ -8151,7 +8571,7 @@ function isWriteOp(op) {
  * Who recorded an event. `effects` is the wrapper's own look at the filesystem after the jail is
  * gone (a protected entry new or changed, src/core/effects.ts): only on `write` lines.
  */
-const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects"]);
+const EVENT_SOURCES = new Set(["node", "process", "sdk", "runtime", "proxy", "effects", "resolver", "service"]);
 /**
  * The errors, as the kernel gave them to the process observer, of a write call that changed
  * nothing because what it named was not there (a missing file or directory on the way). Such a
@@ -8194,13 +8614,15 @@ const FIELD_NAMES = [
     "errno",
     "jail_pid",
     "path_unknown",
+    "bytes_in",
+    "bytes_out",
 ];
 /** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
 const KIND_FIELDS = {
     write: { required: ["path", "op"], optional: ["errno", "path_unknown"] },
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
-    host: { required: ["host"], optional: ["port", "proto"] },
+    host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
     exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
@@ -8268,6 +8690,8 @@ const SLOT = {
     errno: 22,
     jail_pid: 23,
     path_unknown: 24,
+    bytes_in: 25,
+    bytes_out: 26,
 };
 _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -9289,6 +9713,12 @@ class LogEvaluator {
         if (port !== undefined && port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) {
             this.malformed(`host "port" must be an integer from 0 to 65535`);
         }
+        for (const slot of [SLOT.bytes_in, SLOT.bytes_out]) {
+            const bytes = this.val(slot);
+            if (bytes !== undefined && (!Number.isSafeInteger(bytes) || bytes < 0)) {
+                this.malformed(`host "${_log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr[slot]}" must be a non-negative integer`);
+            }
+        }
         if (canary)
             return;
         const p = (port ?? null);
@@ -9312,7 +9742,7 @@ class LogEvaluator {
                 host,
                 port: p,
                 name,
-                ownLoopback: (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .isRunOwnLoopback */ .tv)(this.rules, host),
+                ownLoopback: rule !== "docker_refused" && (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .isRunOwnLoopback */ .tv)(this.rules, host),
                 viaSet: set,
                 verdict: rule,
             });
@@ -10349,7 +10779,8 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */   Wv: () => (/* binding */ commandEntry),
 /* harmony export */   ZU: () => (/* binding */ runEnv),
 /* harmony export */   l6: () => (/* binding */ judgeEffect),
-/* harmony export */   mA: () => (/* reexport safe */ _env_sets_js__WEBPACK_IMPORTED_MODULE_0__.mA),
+/* harmony export */   mA: () => (/* reexport safe */ _env_sets_js__WEBPACK_IMPORTED_MODULE_1__.mA),
+/* harmony export */   ph: () => (/* reexport safe */ _container_engine_js__WEBPACK_IMPORTED_MODULE_0__.ph),
 /* harmony export */   r0: () => (/* binding */ judgeEnv),
 /* harmony export */   te: () => (/* binding */ judgeSyscall),
 /* harmony export */   tv: () => (/* binding */ isRunOwnLoopback),
@@ -10358,11 +10789,13 @@ function protectedFromMeta(value, workspace, scratch) {
 /* harmony export */   yG: () => (/* binding */ RUNTIME_ENV_KEYS)
 /* harmony export */ });
 /* unused harmony exports isLoopback, writeInsideRoots */
-/* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(20);
-/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8447);
-/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3848);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6107);
-/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1085);
+/* harmony import */ var _container_engine_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5275);
+/* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(20);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8447);
+/* harmony import */ var _services_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3499);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3848);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6107);
+/* harmony import */ var _protected_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1085);
 /**
  * The rules: for each kind of event, whether the envelope allows it, and if not, which violation
  * (CONTRACT's violation ids) it is. Each judge is pure: the context derived from the envelope and
@@ -10371,6 +10804,9 @@ function protectedFromMeta(value, workspace, scratch) {
  * and the audit leave out what they leave out (the runtime's own reads, loopback inside the run's
  * own network).
  */
+
+
+
 
 
 
@@ -10402,7 +10838,7 @@ function runEnv(given) {
 const RUN_ENV_KEY = /^(?:GIT_OPTIONAL_LOCKS|GIT_CONFIG_COUNT|GIT_CONFIG_(?:KEY|VALUE)_\d+)$/;
 /** True when reading `key` is not judged because the wrapper set it (runEnv; PROXY_ENV_KEYS under allowlist). */
 function wrapperEnvKey(network, key) {
-    return RUN_ENV_KEY.test(key) || (network === "allowlist" && _env_sets_js__WEBPACK_IMPORTED_MODULE_0__/* .PROXY_ENV_KEYS */ .mA.has(key));
+    return RUN_ENV_KEY.test(key) || (network === "allowlist" && _env_sets_js__WEBPACK_IMPORTED_MODULE_1__/* .PROXY_ENV_KEYS */ .mA.has(key));
 }
 /**
  * Keys the Node runtime reads for itself. Recorded with `source: "runtime"` and not judged;
@@ -10465,9 +10901,9 @@ function isLoopback(host) {
 }
 /** A recorded host as the rules compare it: a unix socket (`unix:/path`, `unix:@name`) is named by a case-sensitive path. */
 function hostName(raw) {
-    return raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .normalizeHost */ .cS)(raw);
+    return raw.startsWith("unix:") ? raw : (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(raw);
 }
-const NO_RUN_FACTS = { logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_PROTECTED */ .zo, ownNetwork: false };
+const NO_RUN_FACTS = { logPath: null, protectedSet: _protected_js__WEBPACK_IMPORTED_MODULE_5__/* .NO_PROTECTED */ .zo, ownNetwork: false };
 function commandRules(allowed) {
     if (allowed === undefined)
         return null;
@@ -10479,9 +10915,10 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
         logPath: run.logPath,
         protectedSet: run.protectedSet,
         tools: new Set(envelope.allowed_tools),
-        envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_1__/* .envMatcher */ .IC)(envelope),
+        envAllowed: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .envMatcher */ .IC)(envelope),
         network: envelope.network,
-        hosts: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_1__/* .hostPatterns */ .on)(envelope),
+        hosts: (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .hostPatterns */ .on)(envelope),
+        services: (0,_services_js__WEBPACK_IMPORTED_MODULE_3__/* .servicesOf */ .Yj)(envelope.services),
         loopbackLocal: envelope.loopback !== "network",
         ownNetwork: run.ownNetwork,
         commands: commandRules(envelope.allowed_commands),
@@ -10489,7 +10926,7 @@ function ruleContext(envelope, roots, run = NO_RUN_FACTS) {
 }
 /** A folded path a write may change: inside an allowed root, and not the log itself. */
 function writeInsideRoots(ctx, path) {
-    return path !== ctx.logPath && (0,_paths_js__WEBPACK_IMPORTED_MODULE_4__/* .isInsideAnyRoot */ .Jk)(path, ctx.roots);
+    return path !== ctx.logPath && (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .isInsideAnyRoot */ .Jk)(path, ctx.roots);
 }
 /**
  * A write to the folded `path`. A refused write is outside every root, whatever the name resolved
@@ -10503,7 +10940,7 @@ function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
         return "write_outside_root";
     if (!inside)
         return outcome === "missing_target" && path !== ctx.logPath ? null : "write_outside_root";
-    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_5__/* .isProtectedWrite */ .Ih)(path, ctx.roots, ctx.protectedSet) ? "write_protected" : null;
 }
 /**
  * A write line of the effects check (`"source": "effects"`) at the folded `path`: a protected
@@ -10511,7 +10948,7 @@ function judgeWrite(ctx, path, outcome, inside = writeInsideRoots(ctx, path)) {
  * made it writable, whatever the recorder's own lines said of it.
  */
 function judgeEffect(ctx, path) {
-    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_3__/* .isProtectedEffect */ .UH)(path, ctx.protectedSet) ? "write_protected" : null;
+    return (0,_protected_js__WEBPACK_IMPORTED_MODULE_5__/* .isProtectedEffect */ .UH)(path, ctx.protectedSet) ? "write_protected" : null;
 }
 /** A read of the environment key `key`, by `source`. */
 function judgeEnv(ctx, key, source) {
@@ -10529,15 +10966,23 @@ function isRunOwnLoopback(ctx, host) {
 /**
  * A connection to (with a port) or a lookup of (`port` null) `host` (as hostName gives it). `via`
  * is the name the same process's hooks connected by, on a process-level connect to an address.
+ * A container engine (isContainerEngine) is `docker_refused` under any network setting, instead
+ * of `network_denied` or `undeclared_host`.
  */
 function judgeHost(ctx, host, port, via) {
+    // Before everything else: no envelope allows a container engine, and its ports are judged on loopback too.
+    if ((0,_container_engine_js__WEBPACK_IMPORTED_MODULE_0__/* .isContainerEngine */ .uh)(host, port))
+        return "docker_refused";
     if (isRunOwnLoopback(ctx, host))
+        return null;
+    // A declared service is the job's own, under deny as under allowlist.
+    if ((0,_services_js__WEBPACK_IMPORTED_MODULE_3__/* .isDeclaredService */ .ad)(ctx.services, host, port))
         return null;
     if (ctx.network === "deny")
         return "network_denied";
-    if ((0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+    if ((0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
         return null;
-    if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .normalizeHost */ .cS)(via), port))
+    if (typeof via === "string" && via !== "" && (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(ctx.hosts, (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .normalizeHost */ .cS)(via), port))
         return null;
     return "undeclared_host";
 }
@@ -10546,9 +10991,9 @@ function judgeHost(ctx, host, port, via) {
  * only: a lookup (no port) of a member is part of the connection that follows.
  */
 function hostViaSet(ctx, host, port) {
-    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
+    if (port === null || isRunOwnLoopback(ctx, host) || ctx.network === "deny" || !(0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .hostAllowed */ .VI)(ctx.hosts, host, port))
         return null;
-    return (0,_hosts_js__WEBPACK_IMPORTED_MODULE_2__/* .allowedViaSet */ .n4)(ctx.hosts, host, port);
+    return (0,_hosts_js__WEBPACK_IMPORTED_MODULE_4__/* .allowedViaSet */ .n4)(ctx.hosts, host, port);
 }
 /** The start of the program at the folded `path`: allowed by its exact path or by its file's name. */
 function judgeExec(ctx, path) {
@@ -10571,6 +11016,149 @@ function commandEntry(path, argv) {
 /** A system call the jail's seccomp filter traps: no envelope allows one. */
 function judgeSyscall() {
     return "forbidden_syscall";
+}
+
+
+/***/ }),
+
+/***/ 3499:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Yj: () => (/* binding */ servicesOf),
+/* harmony export */   ad: () => (/* binding */ isDeclaredService),
+/* harmony export */   nO: () => (/* binding */ parseService)
+/* harmony export */ });
+/* unused harmony export isLoopbackAddress */
+/* harmony import */ var _dns_wire_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6504);
+/* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3848);
+/**
+ * The envelope's `services`: the job's own services (a database, a cache) the run may reach
+ * through envelope-gate's forward (docs/egress.md, Services). Pure: what an entry means, which
+ * entries can never be a service, and whether a recorded connection is one of them.
+ */
+
+
+/** Whether `host` is an IP literal (4 or 16 bytes), not a name. */
+function isIpLiteral(host) {
+    return (0,_dns_wire_js__WEBPACK_IMPORTED_MODULE_0__/* .addressBytes */ .AS)(host) !== null;
+}
+/** Ports that are never a service: the resolver's own, SSH, the Docker daemon. */
+const REFUSED_PORTS = new Map([
+    [53, "port 53 is the jail's resolver"],
+    [22, "port 22 is SSH: a shell on the machine, not a service of the job"],
+    [2375, "port 2375 is the Docker daemon, which is root on the host"],
+    [2376, "port 2376 is the Docker daemon, which is root on the host"],
+]);
+/** Names of cloud metadata services (credentials of the machine's identity). */
+const METADATA_NAMES = new Set([
+    "metadata",
+    "metadata.google.internal",
+    "metadata.goog",
+    "instance-data",
+    "instance-data.ec2.internal",
+    "metadata.azure.com",
+]);
+/** Socket file names that are root on the host or hand out the runner's credentials. */
+const REFUSED_SOCKET_NAMES = /^(?:docker\.sock|podman\.sock|containerd\.sock|buildkitd\.sock|docker_engine|S\.gpg-agent.*|ssh-agent.*|agent\.\d+)$/;
+/** Directories of sockets that belong to the machine, not to a job's service. */
+const REFUSED_SOCKET_DIRS = [
+    "/run/systemd",
+    "/var/run/systemd",
+    "/run/dbus",
+    "/var/run/dbus",
+    "/run/docker",
+    "/var/run/docker",
+    "/run/containerd",
+    "/run/podman",
+    "/run/user",
+];
+function isLinkLocal(host) {
+    return /^169\.254\./.test(host) || /^fe[89ab][0-9a-f]:/.test(host) || host === "fd00:ec2::254";
+}
+/** 127.0.0.0/8 or ::1: a service the runner itself listens on. */
+function isLoopbackAddress(host) {
+    return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1";
+}
+/**
+ * One `services` entry (already shape-checked by the schema), or why it can never be a service.
+ * `127.0.0.1:5432`, `[::1]:6379`, `localhost:5432`, `postgres:5432` (a container job's service
+ * name), `/var/run/mysqld/mysqld.sock`.
+ */
+function parseService(entry) {
+    if (entry.startsWith("/")) {
+        if (entry.includes("\0") || entry.split("/").some((part) => part === "." || part === "..")) {
+            return { refused: "a socket path must be absolute, without . or .. parts" };
+        }
+        const name = entry.slice(entry.lastIndexOf("/") + 1);
+        if (REFUSED_SOCKET_NAMES.test(name)) {
+            return { refused: `${name} is the Docker daemon's or a credential agent's socket, never a job's service` };
+        }
+        const dir = REFUSED_SOCKET_DIRS.find((d) => entry === d || entry.startsWith(`${d}/`));
+        if (dir !== undefined)
+            return { refused: `sockets under ${dir} are the machine's, never a job's service` };
+        return { kind: "unix", source: entry, path: entry };
+    }
+    let host;
+    let portText;
+    if (entry.startsWith("[")) {
+        const close = entry.indexOf("]");
+        host = entry.slice(1, close);
+        portText = entry.slice(close + 2);
+    }
+    else {
+        const colon = entry.lastIndexOf(":");
+        host = entry.slice(0, colon);
+        portText = entry.slice(colon + 1);
+    }
+    host = (0,_hosts_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeHost */ .cS)(host);
+    const port = Number(portText);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+        return { refused: "its port is outside 1-65535" };
+    const portRefusal = REFUSED_PORTS.get(port);
+    if (portRefusal !== undefined)
+        return { refused: portRefusal };
+    if (isIpLiteral(host)) {
+        if (isLinkLocal(host))
+            return { refused: `${host} is link-local, where cloud metadata services live` };
+        if (!isLoopbackAddress(host)) {
+            return {
+                refused: `${host} is not a loopback address: a service is reached at a loopback address of the runner (127.0.0.1:5432, [::1]:6379) or by its name in a container job (postgres:5432)`,
+            };
+        }
+    }
+    else if (METADATA_NAMES.has(host)) {
+        return { refused: `${host} is a cloud metadata service` };
+    }
+    return { kind: "tcp", source: entry, host, port };
+}
+/** The envelope's services, parsed (an entry that is refused was refused when the envelope was loaded). */
+function servicesOf(entries) {
+    const out = [];
+    for (const entry of entries ?? []) {
+        const parsed = parseService(entry);
+        if ("kind" in parsed)
+            out.push(parsed);
+    }
+    return out;
+}
+/**
+ * Whether a recorded host is a declared service: a connection to `host:port` (the recorded host as
+ * hostName gives it: `unix:/path` for a socket), or a lookup (`port` null) of a service's name.
+ */
+function isDeclaredService(services, host, port) {
+    for (const s of services) {
+        if (s.kind === "unix") {
+            if (host === `unix:${s.path}`)
+                return true;
+            continue;
+        }
+        if (host !== s.host)
+            continue;
+        if (port === null ? !isIpLiteral(host) : port === s.port)
+            return true;
+    }
+    return false;
 }
 
 

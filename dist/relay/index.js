@@ -177,6 +177,8 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "APP_SETUP_CONVERSION_FAILED",
     "APP_SETUP_FILES_EXIST",
     "APP_SETUP_OWNER_MISMATCH",
+    "SERVICE_NOT_ALLOWED",
+    "SERVICE_UNAVAILABLE",
 ]));
 /** A typed refusal: the gate could not decide, so it did not pass. */
 class Refusal extends Error {
@@ -419,6 +421,10 @@ const ERROR_TABLE = {
     APP_SETUP_CONVERSION_FAILED: row("github"),
     APP_SETUP_FILES_EXIST: row("invocation"),
     APP_SETUP_OWNER_MISMATCH: row("invocation"),
+    SERVICE_NOT_ALLOWED: row("policy-input"),
+    SERVICE_UNAVAILABLE: row("observer", {
+        hint: "A declared service was not answering when the run started: start it as a job service with a health check (docs/authoring.md#suites-with-services), or remove it from the envelope's services.",
+    }),
 };
 function isErrorCode(value) {
     return Object.hasOwn(ERROR_TABLE, value);

@@ -1,8 +1,8 @@
-export const id = 606;
-export const ids = [606];
+export const id = 982;
+export const ids = [982];
 export const modules = {
 
-/***/ 9606:
+/***/ 1982:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -766,9 +766,10 @@ function diskIdFiles() {
 }
 /**
  * The mounts that hide the machine's identity. `dir` is a directory of the wrapper's own (covered
- * inside the jail): the fixed files are written there and bound read-only from it.
+ * inside the jail): the fixed files are written there and bound read-only from it. `extraHosts`:
+ * lines the jail's /etc/hosts has after its fixed ones.
  */
-function planMachineIdentity(dir) {
+function planMachineIdentity(dir, extraHosts = []) {
     (0,external_node_fs_.mkdirSync)(dir, { recursive: true, mode: 0o700 });
     const args = [];
     const meta = { hostname: JAIL_HOSTNAME, fixed: [], covered: [], emptied: [], absent: [] };
@@ -786,7 +787,8 @@ function planMachineIdentity(dir) {
             return;
         }
         const source = (0,external_node_path_.join)(dir, `fixed-${i}`);
-        (0,external_node_fs_.writeFileSync)(source, content, { mode: 0o644 });
+        // The declared services' names (jail-network.ts) resolve from the jail's hosts file as well.
+        (0,external_node_fs_.writeFileSync)(source, path === "/etc/hosts" ? content + extraHosts.map((l) => `${l}\n`).join("") : content, { mode: 0o644 });
         args.push("--ro-bind", source, real);
         bound.add(real);
         meta.fixed.push(path);
@@ -1049,7 +1051,9 @@ function coverOf(path, ops) {
     return best;
 }
 function planJail(bwrap, plan) {
-    const args = [bwrap, ...isolation(), "--die-with-parent", "--new-session"];
+    // A run's network namespace is the holder's (jail-network.ts), already the jail's own: joined, not made.
+    const namespaces = plan.network !== undefined ? isolation().filter((a) => a !== "--unshare-net") : isolation();
+    const args = [bwrap, ...namespaces, "--die-with-parent", "--new-session"];
     const privateMounts = [];
     const ops = [];
     // The run's own /tmp and HOME, fresh for each run, in its directory in the scratch: files a run
@@ -1156,8 +1160,11 @@ function planJail(bwrap, plan) {
     // Protected paths (protected.ts): .git, .github, the Action's files read-only inside the roots; credentials hidden.
     args.push(...plan.protectedMounts);
     // The machine's identity (machine-id, boot id, DMI, interfaces, host keys): fixed or covered, after every other mount.
-    const identity = planMachineIdentity((0,external_node_path_.join)(plan.wrapperDir, "identity"));
+    const identity = planMachineIdentity((0,external_node_path_.join)(plan.wrapperDir, "identity"), plan.network?.hostsLines);
     args.push(...identity.args);
+    // Before the hidden places are made read-only: a file they hide (systemd-resolved's stub) needs its mount point made.
+    if (plan.network !== undefined)
+        args.push(...networkMounts(plan.network));
     // The wrapper's own directory (strace's output, the seccomp program, the private dirs' hosts)
     // is covered even where a root includes it; only the stage directory shows, read-only.
     args.push("--tmpfs", plan.wrapperDir, "--ro-bind", plan.stageDir, plan.stageDir);
@@ -1177,8 +1184,10 @@ function planJail(bwrap, plan) {
     const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,core_paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
     for (const socket of hiddenSockets)
         masked.add(socket);
+    const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
     for (const path of masked)
-        args.push("--ro-bind", "/dev/null", path);
+        if (!serviceSockets.has(path))
+            args.push("--ro-bind", "/dev/null", path);
     // The jail's /dev, last, once every mount point in it is made: nothing new can be made or
     // linked there, and the host's device nodes bubblewrap binds are read-only (devices, below).
     args.push(...plan.devices, "--remount-ro", "/dev");
@@ -1201,6 +1210,26 @@ function planJail(bwrap, plan) {
         machineIdentity: identity.meta,
         homeReplacement,
     };
+}
+/**
+ * The jail's resolv.conf (jail-network.ts) over the host's, at the file it resolves to (bubblewrap
+ * does not follow a symlink at a destination: systemd-resolved's stub file), and each unix socket
+ * service's forward at the service's path. (The services' names are in the jail's /etc/hosts,
+ * machine-identity.ts.)
+ */
+function networkMounts(network) {
+    const args = [];
+    try {
+        args.push("--ro-bind", network.resolvConf, (0,external_node_fs_.realpathSync)("/etc/resolv.conf"));
+    }
+    catch (err) {
+        // A dangling link or no file: the resolver is where resolvers look by default (127.0.0.1:53).
+        if ((0,errors/* errnoOf */.UQ)(err) !== "ENOENT")
+            throw err;
+    }
+    for (const socket of network.unixServices)
+        args.push("--ro-bind", socket.host, socket.jail);
+    return args;
 }
 /**
  * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
@@ -1482,7 +1511,31 @@ class Merger {
     }
     isEgress(host, port) {
         const e = this.options.egressEndpoint;
-        return e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost");
+        if (e !== null && e !== undefined && port === e.port && (host === e.host || host === "localhost"))
+            return true;
+        const plain = mappedV4(host);
+        return (this.options.plumbing ?? []).some((p) => port === p.port && (plain === p.host || (host === "localhost" && p.host === "127.0.0.1")));
+    }
+    /** A lookup the jail's resolver answered or refused, or a connection the forward to a service carried. */
+    fromNetwork(record) {
+        if (record.kind === "lookup") {
+            const event = { kind: "host", ts: Date.now(), host: record.name, proto: "dns" };
+            if (!record.allowed)
+                event.ok = false;
+            event.source = "resolver";
+            this.out(event);
+            return;
+        }
+        const event = { kind: "host", ts: Date.now(), host: record.host };
+        if (record.port !== null)
+            event.port = record.port;
+        event.proto = record.port === null ? "unix" : "tcp";
+        if (!record.ok)
+            event.ok = false;
+        event.source = "service";
+        event.bytes_in = record.bytesIn;
+        event.bytes_out = record.bytesOut;
+        this.out(event);
     }
     /** One request the egress proxy decided on. */
     fromEgress(record) {
@@ -3797,6 +3850,8 @@ class FifoReader {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/container-engine.ts
+var container_engine = __webpack_require__(5275);
 ;// CONCATENATED MODULE: ./src/observer/path-resolver.ts
 /**
  * A path a traced process named, made absolute and resolved as that process sees its filesystem
@@ -4628,6 +4683,7 @@ function straceArgs(outputPath, arch = null) {
 
 
 
+
 const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
 /** Streaming parser for `strace -f -y -xx` output. */
 class StraceParser {
@@ -5029,10 +5085,14 @@ class StraceParser {
                         this.options.emit({ kind: "unix", tgid, address, proto });
                         continue;
                     }
-                    const named = this.view.recorded(this.paths.follow(tgid, this.paths.absolute(tgid, null, address)));
+                    const given = this.paths.absolute(tgid, null, address);
+                    const named = this.view.recorded(this.paths.follow(tgid, given));
                     // A name nothing listens on reaches nothing (glibc asks for nscd's socket on every
-                    // lookup): recorded when it connected, or when a socket of the host's is there.
-                    if (ok || this.paths.isHostSocket(tgid, named))
+                    // lookup): recorded when it connected, or when a socket of the host's is there. A
+                    // container engine's name (docker.sock, ...) always is: a probe for Docker (Testcontainers'
+                    // on a machine with none) is judged whether or not a daemon is there (docker_refused).
+                    const engine = (0,container_engine/* isContainerEngineSocket */.Zj)(given) || (0,container_engine/* isContainerEngineSocket */.Zj)(named);
+                    if (ok || engine || this.paths.isHostSocket(tgid, named))
                         this.options.emit({ kind: "unix", tgid, address: named, proto });
                 }
                 return;
@@ -5353,6 +5413,8 @@ async function runStage(stage, control) {
         : stage.recorder.name === "strace"
             ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.recorder.binary, ...straceArgs(straceFifo, stage.arch), "--"]
             : [stage.setpriv, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", GATE_SCRIPT, "sh"];
+    if (stage.network !== null)
+        stage.network.record = (r) => stage.merger.fromNetwork(r);
     let env = stage.env;
     let relay = [];
     let proxy = null;
@@ -5436,6 +5498,10 @@ async function runStage(stage, control) {
     }
     const result = await exited;
     control.running(null);
+    // The jail is gone: a forward still open is ended and recorded in this stage, before its end.
+    stage.network?.settle();
+    if (stage.network !== null)
+        stage.network.record = () => undefined;
     await proxy?.close();
     if (strace !== null)
         await strace.finish();
@@ -5535,6 +5601,10 @@ function preloadBundlePath() {
 function relayBundlePath() {
     return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
 }
+/** The jail's network holder (netns-holder.ts), bundled beside the relay. */
+function netnsBundlePath() {
+    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "netns", "index.js"].join(external_node_path_.sep);
+}
 /** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
 function straceOrRefuse() {
     const configured = process.env[STRACE_ENV];
@@ -5559,6 +5629,341 @@ function findUtilLinux(name) {
     return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
 }
 
+// EXTERNAL MODULE: ./src/core/services.ts
+var services = __webpack_require__(3499);
+// EXTERNAL MODULE: ./src/core/dns-wire.ts
+var dns_wire = __webpack_require__(6504);
+;// CONCATENATED MODULE: ./src/observer/jail-network.ts
+/**
+ * The jail's network namespace, held for the whole run (docs/egress.md, "The jail's resolver and
+ * services"):
+ *
+ *   holder (netns-holder.ts, in a bubblewrap of its own: user + network namespace, only lo)
+ *     127.0.0.1:53 udp+tcp ──unix──> resolver here: records every name, answers or refuses it
+ *     <service address>    ──unix──> forward here: connects to the job's real service, records it
+ *   every stage's jail joins that namespace (nsenter before the tracer) instead of making its own.
+ *
+ * A unix socket service is bound by the jail itself at its path (jail.ts), over the forward's own
+ * socket here. Nothing here judges: the records are judged by `check` like any other line.
+ */
+
+
+
+
+
+
+
+
+
+/** Where the jail's resolver listens: where resolv.conf points, and where resolvers look when it says nothing. */
+const RESOLVER_ADDRESS = { host: "127.0.0.1", port: 53 };
+/** The address a service's name gets inside the jail: its own, per name, away from 127.0.0.1 and Debian's 127.0.1.1. */
+function nameAddress(index) {
+    return `127.0.2.${index + 1}`;
+}
+function planForwards(dir, services) {
+    const names = new Map();
+    const forwards = services.map((service, i) => {
+        const socketPath = (0,external_node_path_.join)(dir, `service-${i}.sock`);
+        if (service.kind === "unix")
+            return { service, jail: service.path, socketPath };
+        let address = service.host;
+        if (service.host === "localhost")
+            address = "127.0.0.1";
+        else if (external_node_net_default().isIP(service.host) === 0) {
+            address = names.get(service.host) ?? nameAddress(names.size);
+            names.set(service.host, address);
+        }
+        return { service, jail: (0,hosts/* formatEndpoint */.T0)(address, service.port), socketPath };
+    });
+    return { forwards, names };
+}
+function resolvConfText() {
+    return `# envelope-gate: the jail's resolver (docs/egress.md)\nnameserver ${RESOLVER_ADDRESS.host}\noptions edns0\n`;
+}
+function jail_network_unavailable(service, why) {
+    return new errors/* Refusal */.P_("SERVICE_UNAVAILABLE", `the service ${service.source} is not answering (${why})`, {
+        hint: "Start it as a job service with a health check so that the job waits for it (docs/authoring.md#suites-with-services), or remove it from the envelope's services.",
+    });
+}
+/** The real address a TCP service is reached at: a name's addresses, never link-local (metadata). */
+async function serviceTargets(service) {
+    if (external_node_net_default().isIP(service.host) !== 0)
+        return [service.host];
+    const found = await (0,external_node_dns_promises_.lookup)(service.host, { all: true, verbatim: true });
+    return found.map((a) => a.address).filter((a) => !localOnly(a) || /^127\.|^::1$/.test(a));
+}
+function connectService(service, timeoutMs) {
+    return new Promise((resolve, reject) => {
+        const attempt = async () => {
+            const targets = service.kind === "unix" ? [null] : await serviceTargets(service);
+            if (targets.length === 0)
+                throw new Error("its name leads only to link-local addresses");
+            let last = null;
+            for (const address of targets) {
+                try {
+                    const socket = await new Promise((ok, ko) => {
+                        const s = service.kind === "unix" ? external_node_net_default().connect(service.path) : external_node_net_default().connect({ host: address, port: service.port });
+                        s.setTimeout(timeoutMs, () => s.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+                        s.once("connect", () => {
+                            s.setTimeout(0);
+                            s.removeAllListeners("error");
+                            ok(s);
+                        });
+                        s.once("error", ko);
+                    });
+                    resolve(socket);
+                    return;
+                }
+                catch (err) {
+                    last = err;
+                }
+            }
+            throw last;
+        };
+        attempt().catch(reject);
+    });
+}
+/** A refused or failed service connection's reason, as a record carries it. */
+function reasonOf(err) {
+    return (0,errors/* errnoOf */.UQ)(err) ?? (err instanceof Error ? err.message : String(err));
+}
+/**
+ * Starts the holder and the resolver and forwards behind it. Every declared service is probed
+ * first: one that does not accept a connection is SERVICE_UNAVAILABLE, and the run never starts.
+ */
+async function startJailNetwork(options) {
+    (0,external_node_fs_.mkdirSync)(options.dir, { recursive: true, mode: 0o700 });
+    const timeoutMs = options.probeTimeoutMs ?? 10_000;
+    for (const service of options.services) {
+        let socket;
+        try {
+            socket = await connectService(service, timeoutMs);
+        }
+        catch (err) {
+            throw jail_network_unavailable(service, reasonOf(err));
+        }
+        socket.destroy();
+    }
+    const { forwards, names } = planForwards(options.dir, options.services);
+    const resolvConf = (0,external_node_path_.join)(options.dir, "resolv.conf");
+    (0,external_node_fs_.writeFileSync)(resolvConf, resolvConfText(), { mode: 0o644 });
+    const open = new Set();
+    const servers = [];
+    const network = {
+        prefix: [],
+        resolvConf,
+        hostsLines: [...names].map(([name, address]) => `${address}\t${name}`),
+        unixServices: forwards.filter((f) => f.service.kind === "unix").map((f) => ({ jail: f.jail, host: f.socketPath })),
+        plumbing: [
+            RESOLVER_ADDRESS,
+            ...forwards.flatMap((f) => {
+                if (f.service.kind === "unix")
+                    return [];
+                const host = f.jail.startsWith("[") ? f.jail.slice(1, f.jail.indexOf("]")) : f.jail.slice(0, f.jail.lastIndexOf(":"));
+                return [{ host, port: f.service.port }];
+            }),
+        ],
+        meta: {
+            resolver: `${RESOLVER_ADDRESS.host}:${RESOLVER_ADDRESS.port}`,
+            services: forwards.map((f) => ({ service: f.service.source, jail: f.jail })),
+        },
+        record: () => undefined,
+        settle: () => {
+            for (const end of [...open])
+                end();
+        },
+        close: async () => {
+            network.settle();
+            holder?.stdin?.end();
+            holder?.kill("SIGKILL");
+            await Promise.all(servers.map((s) => new Promise((r) => s.close(() => r(undefined)))));
+        },
+    };
+    const resolver = external_node_net_default().createServer((conn) => {
+        const frames = new dns_wire/* DnsFrameReader */.o0();
+        conn.on("error", () => undefined);
+        conn.on("data", (chunk) => {
+            let queries;
+            try {
+                queries = frames.push(chunk);
+            }
+            catch {
+                conn.destroy();
+                return;
+            }
+            for (const message of queries) {
+                void answer(message, names, options.nameAllowed, (r) => network.record(r)).then((reply) => {
+                    if (!conn.destroyed)
+                        conn.write((0,dns_wire/* frameMessage */.$3)(reply));
+                });
+            }
+        });
+    });
+    servers.push(resolver);
+    await listenUnix(resolver, (0,external_node_path_.join)(options.dir, "dns.sock"));
+    for (const forward of forwards) {
+        const server = external_node_net_default().createServer((conn) => carry(forward.service, conn, timeoutMs, open, (r) => network.record(r)));
+        servers.push(server);
+        await listenUnix(server, forward.socketPath);
+    }
+    let holder = null;
+    const tcpArgs = forwards.filter((f) => f.service.kind === "tcp").flatMap((f) => ["--tcp", `${f.jail}=${f.socketPath}`]);
+    const root = process.geteuid?.() === 0;
+    const uid = String(process.getuid?.() ?? 0);
+    const gid = String(process.getgid?.() ?? 0);
+    holder = (0,external_node_child_process_.spawn)(options.bwrap, [
+        "--unshare-user",
+        "--unshare-net",
+        "--uid",
+        uid,
+        "--gid",
+        gid,
+        "--cap-drop",
+        "ALL",
+        "--cap-add",
+        "CAP_NET_BIND_SERVICE",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--die-with-parent",
+        "--",
+        options.nodeBinary,
+        options.holderBundle,
+        "--dns",
+        `${RESOLVER_ADDRESS.host}:${RESOLVER_ADDRESS.port}=${(0,external_node_path_.join)(options.dir, "dns.sock")}`,
+        ...tcpArgs,
+    ], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    const pid = await holderReady(holder);
+    if (pid === null) {
+        await network.close();
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the jail's network namespace cannot be set up (${holderError(holder)})`, {
+            hint: "bubblewrap must be able to make a user and network namespace (docs/action.md, Prerequisites).",
+        });
+    }
+    network.prefix = root
+        ? [options.nsenter, `--net=/proc/${pid}/ns/net`, "--"]
+        : [options.nsenter, `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`, "--preserve-credentials", "--"];
+    return network;
+}
+const stderrOf = new WeakMap();
+function holderError(holder) {
+    return (stderrOf.get(holder) ?? "").trim().split("\n")[0] || "it ended";
+}
+function holderReady(holder) {
+    stderrOf.set(holder, "");
+    holder.stderr?.on("data", (d) => stderrOf.set(holder, (stderrOf.get(holder) ?? "") + d.toString("utf8")));
+    return new Promise((settle) => {
+        let out = "";
+        holder.stdout?.on("data", (d) => {
+            out += d.toString("utf8");
+            const m = /^ready (\d+)\n/.exec(out);
+            if (m)
+                settle(Number(m[1]));
+        });
+        holder.once("error", () => settle(null));
+        holder.once("exit", () => settle(null));
+    });
+}
+function listenUnix(server, path) {
+    return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(path, () => {
+            server.removeAllListeners("error");
+            server.on("error", () => undefined);
+            resolve();
+        });
+    });
+}
+/** One connection from the jail to a declared service: connected, piped both ways, counted, recorded once when it ends. */
+function carry(service, conn, timeoutMs, open, record) {
+    const host = service.kind === "unix" ? `unix:${service.path}` : service.host;
+    const port = service.kind === "unix" ? null : service.port;
+    let bytesIn = 0;
+    let bytesOut = 0;
+    let recorded = false;
+    let upstream = null;
+    const end = (ok, reason) => {
+        if (recorded)
+            return;
+        recorded = true;
+        open.delete(settle);
+        conn.destroy();
+        upstream?.destroy();
+        record({ kind: "service", host, port, ok, bytesIn, bytesOut, ...(reason !== undefined ? { reason } : {}) });
+    };
+    const settle = () => end(upstream !== null);
+    open.add(settle);
+    conn.on("error", () => undefined);
+    conn.pause();
+    connectService(service, timeoutMs).then((socket) => {
+        upstream = socket;
+        if (recorded || conn.destroyed) {
+            end(true);
+            return;
+        }
+        socket.on("error", () => undefined);
+        conn.on("data", (d) => (bytesOut += d.length));
+        socket.on("data", (d) => (bytesIn += d.length));
+        conn.once("close", () => end(true));
+        socket.once("close", () => end(true));
+        conn.pipe(socket);
+        socket.pipe(conn);
+        conn.resume();
+    }, (err) => end(false, `upstream: ${reasonOf(err)}`));
+}
+/** In-addr and ip6 reverse names of loopback addresses: the jail's own, answered "no such name" and not recorded. */
+function isLoopbackReverse(name) {
+    return /(?:^|\.)127\.in-addr\.arpa$/.test(name) || name === `1.${"0.".repeat(31)}ip6.arpa`;
+}
+async function answer(message, names, nameAllowed, record) {
+    const parsed = (0,dns_wire/* parseQuery */.mA)(message);
+    if (!parsed.ok)
+        return (0,dns_wire/* buildError */.dT)(parsed.id, dns_wire/* RCODE */.KK.FORMERR);
+    const query = parsed.query;
+    const name = query.name;
+    if (query.opcode !== 0) {
+        record({ kind: "lookup", name, allowed: false });
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NOTIMP });
+    }
+    if (name === "localhost" || name.endsWith(".localhost")) {
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NOERROR, addresses: ["127.0.0.1", "::1"] });
+    }
+    if (isLoopbackReverse(name))
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NXDOMAIN });
+    const service = names.get(name);
+    if (service !== undefined) {
+        record({ kind: "lookup", name, allowed: true });
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NOERROR, addresses: [service] });
+    }
+    let allowed;
+    try {
+        allowed = nameAllowed(name);
+    }
+    catch {
+        allowed = false;
+    }
+    record({ kind: "lookup", name, allowed });
+    if (!allowed)
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.REFUSED });
+    return resolved(query);
+}
+/** An allowed name, resolved as the egress proxy resolves it: never to this host's loopback or link-local addresses. */
+async function resolved(query) {
+    if (query.type !== dns_wire/* DNS_TYPE */.$9.A && query.type !== dns_wire/* DNS_TYPE */.$9.AAAA)
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NOERROR });
+    try {
+        const found = await (0,external_node_dns_promises_.lookup)(query.name, { all: true, verbatim: true });
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: dns_wire/* RCODE */.KK.NOERROR, addresses: found.map((a) => a.address).filter((a) => !localOnly(a)) });
+    }
+    catch (err) {
+        const code = (0,errors/* errnoOf */.UQ)(err);
+        return (0,dns_wire/* buildAnswer */.Bo)(query, { rcode: code === "ENOTFOUND" || code === "ENODATA" ? dns_wire/* RCODE */.KK.NXDOMAIN : dns_wire/* RCODE */.KK.SERVFAIL });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/observer/run.ts
 /**
  * `envelope-gate run`: runs a command with the envelope in force and writes the observer log.
@@ -5573,6 +5978,8 @@ function findUtilLinux(name) {
  * alive), strace reported the jail's own exit, and every record was read; any failure before
  * that leaves a log without `end`, which `check` refuses.
  */
+
+
 
 
 
@@ -5638,6 +6045,7 @@ async function runObserved(options) {
         const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
         await started?.close();
         held.devices?.close();
+        await held.network?.close();
         control.unlisten();
         log.close();
         (0,external_node_fs_.rmSync)(privateDir, { recursive: true, force: true });
@@ -5730,6 +6138,34 @@ async function preflight(options, logPath, privateDir, held) {
         ? await readOnlyDevices((0,external_node_path_.join)(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
         : UNPRIVILEGED_DEVICES;
     held.devices = devices;
+    // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
+    const nsenter = findUtilLinux("nsenter");
+    if (nsenter === null) {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
+            hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
+        });
+    }
+    const holderBundle = netnsBundlePath();
+    if (!(0,external_node_fs_.existsSync)(holderBundle)) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
+            hint: "Build it: node scripts/build.mjs",
+        });
+    }
+    const namePatterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
+    const network = await startJailNetwork({
+        dir: (0,external_node_path_.join)(privateDir, "net"),
+        bwrap: bwrapBinary,
+        nsenter,
+        nodeBinary: (0,external_node_fs_.realpathSync)(process.execPath),
+        holderBundle,
+        services: (0,services/* servicesOf */.Yj)(envelope.envelope.services),
+        nameAllowed: audit
+            ? () => true
+            : envelope.envelope.network === "allowlist"
+                ? (name) => (0,hosts/* hostAllowed */.VI)(namePatterns, (0,hosts/* normalizeHost */.cS)(name), null)
+                : () => false,
+    });
+    held.network = network;
     const logReal = (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_path_.dirname)(logPath)), (0,external_node_path_.basename)(logPath));
     const observers = options.nodeOnly ? ["node"] : ["node", "process"];
     const seccompFile = (0,external_node_path_.join)(privateDir, "seccomp.bpf");
@@ -5789,12 +6225,15 @@ async function preflight(options, logPath, privateDir, held) {
         commandHome: (0,core_envelope/* envMatcher */.IC)(envelope.envelope)("HOME") ? process.env.HOME : undefined,
         socketPlaces: places,
         devices: devices.args,
-        prefix: devices.prefix,
+        prefix: [...devices.prefix, ...network.prefix],
+        network,
     });
     const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
     const jailMeta = {
         tool: `bubblewrap (${bwrapBinary})`,
         namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
+        resolver: network.meta.resolver,
+        services: network.meta.services,
         read_only: "everything outside the allowed roots",
         private: preview.privateMounts.map((m) => ({ path: m.jail, host: m.host })),
         hidden: preview.hidden,
@@ -5825,11 +6264,11 @@ async function preflight(options, logPath, privateDir, held) {
         ...(recorder !== null ? { recorder: recorder.meta } : {}),
         network_enforced: true,
         ...(audit ? { audit: true } : {}),
-        network: audit
-            ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded; host unix sockets covered`
+        network: `${audit
+            ? `audit: the jail's own network namespace; egress only through envelope-gate's recording proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}), every host let out and recorded`
             : egressEnforced
-                ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts; host unix sockets covered`
-                : "enforced: the jail's own network namespace (loopback only; host unix sockets covered)",
+                ? `enforced: the jail's own network namespace; egress only through envelope-gate's proxy (HTTP_PROXY=http://127.0.0.1:${EGRESS_PORT}) to allowed_hosts`
+                : "enforced: the jail's own network namespace (loopback only"}; every name looked up through envelope-gate's resolver (${network.meta.resolver}), recorded${network.meta.services.length > 0 ? `; services forwarded: ${network.meta.services.map((s) => s.service).join(", ")}` : ""}; host unix sockets covered${audit || egressEnforced ? "" : ")"}`,
         jail: jailMeta,
         protected: guard.plan.meta,
         log_path: logReal,
@@ -5884,6 +6323,7 @@ async function preflight(options, logPath, privateDir, held) {
             }
             : null,
         nodeBinary,
+        network,
         setpriv: setpriv ?? "",
         launcher,
     };
@@ -5922,6 +6362,7 @@ function stageMerger(plan, canary, emit) {
     return new Merger({
         processObserverLive: plan.recording,
         egressEndpoint: plan.stage.egress !== null ? { host: "127.0.0.1", port: EGRESS_PORT } : null,
+        plumbing: plan.stage.network?.plumbing ?? [],
         recordPath: (p) => plan.view.recorded(p),
         canary,
         emit,
