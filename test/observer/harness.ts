@@ -30,15 +30,6 @@ export const JAIL_AVAILABLE =
     stdio: "ignore",
   }).status === 0;
 
-/** The machine's resolvers: a lookup under `deny` is also an attempt to reach them. */
-export const NAMESERVERS = readFileSync("/etc/resolv.conf", "utf8")
-  .split("\n")
-  .flatMap((l) => /^nameserver\s+(\S+)/.exec(l.trim())?.slice(1) ?? []);
-
-export function isResolverAttempt(id: string): boolean {
-  return NAMESERVERS.some((ns) => id === `network_denied:${ns.includes(":") ? `[${ns}]` : ns}:53`);
-}
-
 export interface Sandbox {
   /** Holds everything; not itself an allowed root. */
   base: string;

@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, check, ids, isResolverAttempt, program, run, sandbox, spawnNode, type Report, type Sandbox } from "./harness.js";
+import { CLI, ROOT, check, ids, program, run, sandbox, spawnNode, type Report, type Sandbox } from "./harness.js";
 
 /**
  * The example agents and the SDK they import, copied beside the sandbox: the checkout may lie
@@ -41,13 +41,11 @@ describe("envelope-gate run: the bundled example agents", () => {
     const report = await check(s);
     expect(report.verdict).toBe("envelope_fail");
     expect(report.exit).toBe(1);
-    expect(
-      ids(report)
-        .filter((id) => !isResolverAttempt(id))
-        .sort(),
-    ).toEqual(
+    expect(ids(report).sort()).toEqual(
       [
         "network_denied:exfil.example.net:443",
+        // Its lookup of the name, which the jail's resolver refused and recorded by name.
+        "network_denied:exfil.example.net",
         "undeclared_env:AWS_SECRET_ACCESS_KEY",
         "undeclared_tool:bash",
         "write_outside_root:/var/tmp/envelope-gate-example-outside.txt",
