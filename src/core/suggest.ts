@@ -755,7 +755,7 @@ function isIpLiteral(host: string): boolean {
   return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
 }
 
-/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order, none left out. */
 export function envelopeJson(envelope: Envelope): string {
   const order = [
     "envelope_id",
@@ -767,6 +767,8 @@ export function envelopeJson(envelope: Envelope): string {
     "allowed_commands",
     "loopback",
     "observation",
+    "writable_protected",
+    "services",
   ];
   const out: Record<string, unknown> = {};
   for (const key of order)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadEnvelope, type Envelope } from "../../src/core/envelope.js";
+import { envelopeSchema, loadEnvelope, type Envelope } from "../../src/core/envelope.js";
+import { envelopeJson } from "../../src/core/suggest.js";
 import { Refusal } from "../../src/core/errors.js";
 import { judgeHost, ruleContext } from "../../src/core/rules.js";
 import { isDeclaredService, parseService, servicesOf } from "../../src/core/services.js";
@@ -116,5 +117,22 @@ describe("judging a connection to a declared service", () => {
       expect(judgeHost(ctx, "db.example", 5432, undefined)).toBe(network === "deny" ? "network_denied" : "undeclared_host");
       expect(judgeHost(ctx, "postgres", 5433, undefined)).toBe(network === "deny" ? "network_denied" : "undeclared_host");
     }
+  });
+});
+
+describe("an envelope written back by suggest or an envelope PR", () => {
+  it("keeps services and writable_protected: nothing the base declared is dropped", () => {
+    const envelope: Envelope = {
+      ...BASE,
+      allowed_roots: ["${WORKSPACE}"],
+      services: ["127.0.0.1:5432", "postgres:5432"],
+      writable_protected: ["${WORKSPACE}/.github/generated"],
+    };
+    const text = envelopeJson(envelope);
+    expect(loadEnvelope(new TextEncoder().encode(text), "e.json").envelope).toEqual(envelope);
+    // Every key the schema knows is written (a new key must be added to envelopeJson's order).
+    const schemaKeys = Object.keys((envelopeSchema as { properties: Record<string, unknown> }).properties).filter((k) => k !== "$schema");
+    const full = Object.fromEntries(schemaKeys.map((k) => [k, (envelope as unknown as Record<string, unknown>)[k] ?? "x"]));
+    expect(Object.keys(JSON.parse(envelopeJson(full as unknown as Envelope)) as object).sort()).toEqual(schemaKeys.sort());
   });
 });
