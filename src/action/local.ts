@@ -75,8 +75,8 @@ function bundledCli(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "cli", "index.js");
 }
 
-/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the eBPF recorder. */
-const CLI_PARTS = ["cli", "preload", "relay", "recorder", "package.json"] as const;
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the jail's network holder, the eBPF recorder. */
+const CLI_PARTS = ["cli", "preload", "relay", "netns", "recorder", "package.json"] as const;
 
 let privateCliCopy: Promise<string> | null = null;
 

@@ -58,6 +58,12 @@ export interface JailNetwork {
   meta: { resolver: string; services: { service: string; jail: string }[] };
   /** Where records go: each stage points this at its own merger. */
   record: (r: NetworkRecord) => void;
+  /**
+   * Why the holder ended while the run was on (null while it holds): nothing after that point is
+   * answered or recorded. `onLost` is told once, when it happens.
+   */
+  lost: string | null;
+  onLost: ((why: string) => void) | null;
   /** Ends every forward still open (recording it); the namespace stays for the next stage. */
   settle(): void;
   close(): Promise<void>;
@@ -164,6 +170,7 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
   writeFileSync(resolvConf, resolvConfText(), { mode: 0o644 });
 
   const open = new Set<() => void>();
+  let closing = false;
   const servers: net.Server[] = [];
   const network: JailNetwork = {
     prefix: [],
@@ -183,10 +190,13 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
       services: forwards.map((f) => ({ service: f.service.source, jail: f.jail })),
     },
     record: () => undefined,
+    lost: null,
+    onLost: null,
     settle: () => {
       for (const end of [...open]) end();
     },
     close: async () => {
+      closing = true;
       network.settle();
       holder?.stdin?.end();
       holder?.kill("SIGKILL");
@@ -212,6 +222,7 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
       }
     });
   });
+  resolver.maxConnections = 128;
   servers.push(resolver);
   await listenUnix(resolver, join(options.dir, "dns.sock"));
 
@@ -261,6 +272,12 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
       hint: "bubblewrap must be able to make a user and network namespace (docs/action.md, Prerequisites).",
     });
   }
+  holder.once("exit", (code, signal) => {
+    if (closing) return;
+    const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${holderError(holder as ChildProcess) !== "it ended" ? `: ${holderError(holder as ChildProcess)}` : ""})`;
+    network.lost = why;
+    network.onLost?.(why);
+  });
   network.prefix = root
     ? [options.nsenter, `--net=/proc/${pid}/ns/net`, "--"]
     : [options.nsenter, `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`, "--preserve-credentials", "--"];

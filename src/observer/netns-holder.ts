@@ -22,6 +22,9 @@ import { parseAuthority, splice } from "./egress.js";
 const SETUP_FAILED = 125;
 /** UDP queries waiting for the wrapper's answer at once; more are dropped (the client asks again). */
 const MAX_PENDING_QUERIES = 256;
+/** TCP connections at once: to the resolver (each may hold a query), to each service (a pool's worth). */
+const MAX_DNS_CONNECTIONS = 64;
+const MAX_SERVICE_CONNECTIONS = 1024;
 const QUERY_TIMEOUT_MS = 20_000;
 
 interface Listen {
@@ -58,8 +61,9 @@ function parseArgs(argv: string[]): { dns: Listen; tcp: Listen[] } {
   return { dns, tcp };
 }
 
-function listenTcp(at: Listen): Promise<void> {
+function listenTcp(at: Listen, maxConnections: number): Promise<void> {
   const server = net.createServer((conn) => splice(conn, net.connect(at.socketPath)));
+  server.maxConnections = maxConnections;
   return new Promise((resolve) => {
     server.once("error", (e: NodeJS.ErrnoException) => fail(`cannot listen on ${at.host}:${at.port} (${e.code ?? e.message})`));
     server.listen({ host: at.host, port: at.port, exclusive: true }, () => {
@@ -74,7 +78,8 @@ function listenUdp(at: Listen): Promise<void> {
   const socket = dgram.createSocket({ type: net.isIPv6(at.host) ? "udp6" : "udp4" });
   let pending = 0;
   socket.on("message", (query, from) => {
-    if (pending >= MAX_PENDING_QUERIES) return;
+    // Nothing to ask (an empty datagram), or too much at once: dropped, as a busy resolver would.
+    if (query.length === 0 || pending >= MAX_PENDING_QUERIES) return;
     pending++;
     const upstream = net.connect(at.socketPath);
     const frames = new DnsFrameReader();
@@ -102,7 +107,11 @@ function listenUdp(at: Listen): Promise<void> {
       socket.send(answer, from.port, from.address);
       finish();
     });
-    upstream.write(frameMessage(query));
+    try {
+      upstream.write(frameMessage(query));
+    } catch {
+      finish();
+    }
   });
   return new Promise((resolve) => {
     socket.once("error", (e: NodeJS.ErrnoException) => fail(`cannot listen on ${at.host}:${at.port}/udp (${e.code ?? e.message})`));
@@ -116,7 +125,7 @@ function listenUdp(at: Listen): Promise<void> {
 
 async function main(): Promise<void> {
   const { dns, tcp } = parseArgs(process.argv.slice(2));
-  await Promise.all([listenUdp(dns), listenTcp(dns), ...tcp.map(listenTcp)]);
+  await Promise.all([listenUdp(dns), listenTcp(dns, MAX_DNS_CONNECTIONS), ...tcp.map((at) => listenTcp(at, MAX_SERVICE_CONNECTIONS))]);
   process.stdout.write(`ready ${process.pid}\n`);
   // Held until the wrapper closes our input or ends.
   process.stdin.resume();

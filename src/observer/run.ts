@@ -62,7 +62,7 @@ import { isInsideAnyRoot, isInsideRoot } from "../core/paths.js";
 import { runEnv } from "../core/rules.js";
 import { hostAllowed, normalizeHost } from "../core/hosts.js";
 import { envMatcher, hostPatterns } from "../core/envelope.js";
-import { servicesOf } from "../core/services.js";
+import { servicesOf, type Service } from "../core/services.js";
 import { startJailNetwork, type JailNetwork } from "./jail-network.js";
 
 export { CANARY_ENV_KEY, CANARY_HOST } from "./canary.js";
@@ -273,13 +273,15 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     });
   }
   const namePatterns = hostPatterns(envelope.envelope);
+  const services = servicesOf(envelope.envelope.services);
+  refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
   const network = await startJailNetwork({
     dir: join(privateDir, "net"),
     bwrap: bwrapBinary,
     nsenter,
     nodeBinary: realpathSync(process.execPath),
     holderBundle,
-    services: servicesOf(envelope.envelope.services),
+    services,
     nameAllowed: audit
       ? () => true
       : envelope.envelope.network === "allowlist"
@@ -574,6 +576,29 @@ async function runMain(
   log.flush();
   if (facts) Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
   return exitCodeOf(result);
+}
+
+/**
+ * A unix socket service the run could replace: at (or, through a link, behind) a path inside a
+ * root or the scratch, the command can move the forward's socket aside and put a link to any
+ * socket of the host where the forward connects. Refused before anything runs.
+ */
+function refuseWritableSockets(services: readonly Service[], writable: readonly string[], file: string): void {
+  for (const s of services) {
+    if (s.kind !== "unix") continue;
+    let real = s.path;
+    try {
+      real = realpathSync(s.path);
+    } catch {
+      // Not there: the probe says SERVICE_UNAVAILABLE.
+    }
+    const inside = [s.path, real].find((p) => isInsideAnyRoot(p, writable));
+    if (inside !== undefined) {
+      throw new Refusal("SERVICE_NOT_ALLOWED", `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`, {
+        hint: "The run could replace the socket there with a link to any socket of the host. Put the service's socket outside every allowed root and the scratch.",
+      });
+    }
+  }
 }
 
 /**

@@ -204,7 +204,21 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       : stage.recorder.name === "strace"
         ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.recorder.binary, ...straceArgs(straceFifo, stage.arch), "--"]
         : [stage.setpriv, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", GATE_SCRIPT, "sh"];
-  if (stage.network !== null) stage.network.record = (r) => stage.merger.fromNetwork(r);
+  if (stage.network !== null) {
+    stage.network.record = (r) => stage.merger.fromNetwork(r);
+    const lostNetwork = (why: string): void =>
+      fail(
+        new Refusal("JAIL_UNAVAILABLE", `${why} while the jail ran: lookups and service connections after that point were neither answered nor recorded`, {
+          hint: "The run is refused. Run it again.",
+        }),
+      );
+    if (stage.network.lost !== null) {
+      closeSync(seccompFd);
+      await events.finish().catch(() => {});
+      throw new Refusal("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, { hint: "The run is refused. Run it again." });
+    }
+    stage.network.onLost = lostNetwork;
+  }
   let env = stage.env;
   let relay: string[] = [];
   let proxy: EgressProxy | null = null;
@@ -283,7 +297,10 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
   control.running(null);
   // The jail is gone: a forward still open is ended and recorded in this stage, before its end.
   stage.network?.settle();
-  if (stage.network !== null) stage.network.record = () => undefined;
+  if (stage.network !== null) {
+    stage.network.record = () => undefined;
+    stage.network.onLost = null;
+  }
   await proxy?.close();
   if (strace !== null) await strace.finish();
   if (ebpf !== null) {

@@ -8,10 +8,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { digestLine } from "../support/hash.js";
 import { outerAddress } from "../support/network.js";
 import { TEST_TMP } from "../support/test-tmp.js";
 import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, runWithHostsFile, sandbox, type RunResult } from "./harness.js";
@@ -270,3 +271,77 @@ describe("a service the envelope can never declare", () => {
     expect(r.stderr).toContain("127.0.0.1:9");
   });
 });
+
+describe.skipIf(!JAIL_AVAILABLE)("the jail's network plumbing under attack", { timeout: 120_000 }, () => {
+  it("a unix socket service inside a root (or behind a link into one) is SERVICE_NOT_ALLOWED: the run could swap it", async () => {
+    const probe = sandbox();
+    for (const path of [join(probe.workspace, "sock/svc.sock"), join(probe.outside, "link.sock")]) {
+      const s = sandbox({ services: [path.replace(probe.base, "BASE")] });
+      const real = path.replace(probe.base, s.base);
+      writeFileSync(s.envelope, readFileSync(s.envelope, "utf8").replace(`BASE`, s.base));
+      writeFileSync(`${s.envelope}.sha256`, digestLine(readFileSync(s.envelope, "utf8"), "envelope.json"));
+      if (real.endsWith("link.sock")) symlinkSync(join(s.workspace, "svc.sock"), real);
+      const r = await run(s, ["/bin/true"]);
+      expect(r.code, real).not.toBe(0);
+      expect(r.stderr).toContain("SERVICE_NOT_ALLOWED");
+      expect(r.stderr).toContain("inside a place the run can write");
+    }
+  });
+
+  it("an empty datagram to the resolver does not end it: the lookup after it is still recorded and judged", async () => {
+    const s = sandbox();
+    const client = `import socket, time\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"", ("127.0.0.1", 53))\ntime.sleep(0.5)\ntry:\n  socket.getaddrinfo("after-empty.example.net", 443)\nexcept OSError:\n  print("refused")\n`;
+    const r = await run(s, ["/usr/bin/python3", program(s, "empty.py", client)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("refused");
+    const report = await check(s);
+    expect([...new Set(ids(report))]).toEqual(["network_denied:after-empty.example.net"]);
+  });
+
+  it("the holder killed while the jail runs: the run is refused (JAIL_UNAVAILABLE), never a log that passes", async () => {
+    const s = sandbox();
+    let wrapperPid = 0;
+    const running = run(s, ["/bin/sh", "-c", "sleep 5; getent hosts after-kill.example.net; exit 0"], {
+      onStart: (pid) => (wrapperPid = pid),
+    });
+    const holder = await findHolder(() => wrapperPid);
+    process.kill(holder, "SIGKILL");
+    const r = await running;
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("JAIL_UNAVAILABLE");
+    expect(r.stderr).toContain("network holder ended");
+    const report = await check(s);
+    expect(report.verdict).not.toBe("pass");
+  });
+});
+
+/** The network holder among the wrapper's descendants (its command line names dist/netns), once it is up. */
+async function findHolder(wrapper: () => number): Promise<number> {
+  for (;;) {
+    const root = wrapper();
+    if (root !== 0) {
+      const children = new Map<number, number[]>();
+      for (const name of readdirSync("/proc")) {
+        if (!/^\d+$/.test(name)) continue;
+        try {
+          const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+          const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+          children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+        } catch {
+          continue;
+        }
+      }
+      const queue = [root];
+      while (queue.length > 0) {
+        const pid = queue.shift() as number;
+        try {
+          if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("netns/index.js") && pid !== root) return pid;
+        } catch {
+          // gone
+        }
+        queue.push(...(children.get(pid) ?? []));
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
