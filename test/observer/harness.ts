@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import { CLI_BUNDLE, REPO_ROOT } from "../support/fixtures.js";
 import { digestLine } from "../support/hash.js";
+import { withHostsFile } from "../support/hosts-file.js";
 import { CAN_RUN_AS_NOBODY, NOBODY, giveToNobody } from "../support/nobody.js";
 import { TEST_TMP } from "../support/test-tmp.js";
 import { spawnProcess, type Spawned } from "../support/spawn.js";
@@ -241,9 +242,9 @@ export function program(s: Sandbox, name: string, source: string): string {
 }
 
 /**
- * `envelope-gate run -- COMMAND` with the wrapper (not the jail) seeing `hostsText` as /etc/hosts:
- * a private mount namespace (unshare -m) binds a file over it, so a test's names resolve, for the
- * egress proxy, to a server of this machine. Needs `unshare -m` (root).
+ * `envelope-gate run -- COMMAND` with the wrapper (not the jail) seeing `hostsText` as /etc/hosts
+ * (test/support/hosts-file.ts), so a test's names resolve, for the egress proxy, to a server of
+ * this machine. Needs `unshare -m` (root).
  */
 export function runWithHostsFile(s: Sandbox, hostsText: string, command: string[]): Promise<Spawned> {
   const hosts = join(s.base, "hosts");
@@ -260,20 +261,6 @@ export function runWithHostsFile(s: Sandbox, hostsText: string, command: string[
     "--scratch",
     s.scratch,
   ];
-  return spawnNode(
-    [
-      "-m",
-      "--propagation",
-      "private",
-      "/bin/sh",
-      "-c",
-      'mount --bind "$0" /etc/hosts && exec "$@"',
-      hosts,
-      process.execPath,
-      ...args,
-      "--",
-      ...command,
-    ],
-    { exec: "unshare", cwd: s.workspace, env: { ...process.env, HOME: s.home } },
-  );
+  const [exec, ...rest] = withHostsFile(hosts, [process.execPath, ...args, "--", ...command]);
+  return spawnNode(rest, { exec, cwd: s.workspace, env: { ...process.env, HOME: s.home } });
 }

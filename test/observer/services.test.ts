@@ -7,28 +7,24 @@
  * Each case runs as root and as nobody (unprivileged: the holder's user namespace is joined).
  */
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { digestLine } from "../support/hash.js";
 import { outerAddress } from "../support/network.js";
+import {
+  SERVICES_UP,
+  SUITE_PASSED,
+  expectSuiteConnections,
+  serviceLines,
+  suiteEnvelope,
+  suiteScript,
+  undeclaredPostgres,
+} from "../support/services-suite.js";
 import { TEST_TMP } from "../support/test-tmp.js";
-import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, runWithHostsFile, sandbox, type RunResult } from "./harness.js";
+import { CAN_RUN_AS_NOBODY, JAIL_AVAILABLE, check, ids, program, run, runWithHostsFile, sandbox } from "./harness.js";
 
-function listening(port: number, host = "127.0.0.1"): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host, port });
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
-}
-
-const SERVICES_UP = (await listening(5432)) && (await listening(6379));
 const OUTER = outerAddress();
 const GO = ["/usr/lib/go/bin/go", "/usr/bin/go"].find((g) => spawnSync(g, ["version"], { stdio: "ignore" }).status === 0);
 
@@ -70,34 +66,7 @@ beforeAll(() => {
   } else throw new Error(`go build failed: ${built.stderr}`);
 }, 120_000);
 
-/** Migrates, writes and queries PostgreSQL with psql, and uses Redis with redis-cli: both speak their own protocol, not HTTP. */
-function suiteScript(table: string, extra = ""): string {
-  return `#!/bin/sh
-set -eu
-export PGCONNECT_TIMEOUT=10
-psql() { /usr/bin/psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p 5432 -U postgres -d test "$@"; }
-psql -c "CREATE TABLE ${table} (id serial PRIMARY KEY, name text NOT NULL)"
-psql -c "INSERT INTO ${table} (name) VALUES ('alpha'), ('beta')"
-count=$(psql -At -c "SELECT count(*) FROM ${table}")
-psql -c "DROP TABLE ${table}"
-[ "$count" = 2 ] || { echo "postgres count $count" >&2; exit 1; }
-redis-cli -h 127.0.0.1 -p 6379 SET ${table} suite-value >/dev/null
-got=$(redis-cli -h 127.0.0.1 -p 6379 GET ${table})
-redis-cli -h 127.0.0.1 -p 6379 DEL ${table} >/dev/null
-[ "$got" = suite-value ] || { echo "redis got $got" >&2; exit 1; }
-${extra}
-echo suite-passed
-`;
-}
-
-const SERVICES_ENVELOPE = {
-  allowed_env: ["PATH", "RUN_ID", "ENVELOPE_HASH", "SCRATCH", "PGCONNECT_TIMEOUT"],
-  services: ["127.0.0.1:5432", "127.0.0.1:6379"],
-};
-
-function serviceLines(r: RunResult): Record<string, unknown>[] {
-  return r.lines.filter((l) => l.kind === "host" && l.source === "service");
-}
+const SERVICES_ENVELOPE = suiteEnvelope();
 
 for (const asNobody of [false, true]) {
   const who = asNobody ? "as nobody" : "as root";
@@ -107,41 +76,28 @@ for (const asNobody of [false, true]) {
     () => {
       it("passes enforced under deny with both services declared, each connection recorded with its bytes", async () => {
         const s = sandbox(SERVICES_ENVELOPE);
-        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
-        const suite = program(s, "suite.sh", suiteScript(table));
+        const suite = program(s, "suite.sh", suiteScript());
         const r = await run(s, ["/bin/sh", suite], { asNobody });
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout).toContain("suite-passed");
+        expect(r.stdout).toContain(SUITE_PASSED);
         const report = await check(s);
         expect(ids(report), JSON.stringify(report.violations)).toEqual([]);
         expect(report.verdict).toBe("pass");
-        const lines = serviceLines(r);
-        const pg = lines.filter((l) => l.host === "127.0.0.1" && l.port === 5432);
-        const redis = lines.filter((l) => l.host === "127.0.0.1" && l.port === 6379);
-        // psql connects once per command (4), redis-cli once per command (3).
-        expect(pg.length).toBeGreaterThanOrEqual(4);
-        expect(redis.length).toBeGreaterThanOrEqual(3);
-        for (const l of [...pg, ...redis]) {
-          expect(l.ok).toBeUndefined();
-          expect(l.bytes_in as number).toBeGreaterThan(0);
-          expect(l.bytes_out as number).toBeGreaterThan(0);
-        }
+        expectSuiteConnections(r.lines);
       });
 
       it("the same suite without the services declared cannot reach them: nothing listens in the jail", async () => {
-        const s = sandbox({ allowed_env: SERVICES_ENVELOPE.allowed_env });
-        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
-        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript(table))], { asNobody });
+        const s = sandbox(suiteEnvelope(null));
+        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript())], { asNobody });
         expect(r.code).not.toBe(0);
-        expect(r.stdout).not.toContain("suite-passed");
-        expect(serviceLines(r)).toEqual([]);
+        expect(r.stdout).not.toContain(SUITE_PASSED);
+        expect(serviceLines(r.lines)).toEqual([]);
       });
 
       it.skipIf(OUTER === null)("its hostile twin, reaching PostgreSQL by the machine's own address, fails on it", async () => {
         const s = sandbox(SERVICES_ENVELOPE);
-        const table = `eg_suite_${randomBytes(6).toString("hex")}`;
-        const extra = `/usr/bin/psql -X -h ${OUTER as string} -p 5432 -U postgres -d test -c "SELECT 1" || true`;
-        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript(table, extra))], { asNobody });
+        const extra = undeclaredPostgres(OUTER as string);
+        const r = await run(s, ["/bin/sh", program(s, "suite.sh", suiteScript({ extra }))], { asNobody });
         expect(r.code, r.stderr).toBe(0);
         const report = await check(s);
         expect(report.verdict).toBe("envelope_fail");
@@ -190,7 +146,7 @@ for (const asNobody of [false, true]) {
           const r = await run(s, ["/usr/bin/python3", program(s, "client.py", client)], { asNobody });
           expect(r.code, r.stderr).toBe(0);
           expect(r.stdout).toContain("echo ping");
-          const lines = serviceLines(r);
+          const lines = serviceLines(r.lines);
           expect(lines).toEqual([expect.objectContaining({ host: `unix:${path}`, proto: "unix", bytes_in: 4, bytes_out: 4 })]);
           const report = await check(s);
           expect(ids(report)).toEqual([]);

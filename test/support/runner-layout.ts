@@ -32,6 +32,7 @@ import { dirname, join } from "node:path";
 import type { PullFixture } from "./action-harness.js";
 import { REPO, parseGithubOutput } from "./action-harness.js";
 import { REPO_ROOT } from "./fixtures.js";
+import { withHostsFile } from "./hosts-file.js";
 import { CAN_RUN_AS_NOBODY, NOBODY, NOBODY_UID } from "./nobody.js";
 import { TEST_TMP } from "./test-tmp.js";
 import { spawnProcess } from "./spawn.js";
@@ -442,10 +443,14 @@ export interface LayoutActionRun {
   summary: string;
 }
 
-/** Runs the installed Action's dist/index.js with the layout's node24, the runner's environment and inputs. */
+/**
+ * Runs the installed Action's dist/index.js with the layout's node24, the runner's environment and
+ * inputs. `hosts`: what the Action and everything it starts see at /etc/hosts (test/support/hosts-file.ts,
+ * root only), as a container job's processes get their service containers' names from Docker's DNS.
+ */
 export async function runActionIn(
   layout: RunnerLayout,
-  options: { apiUrl: string; pull: PullFixture; inputs: Record<string, string>; timeoutMs?: number },
+  options: { apiUrl: string; pull: PullFixture; inputs: Record<string, string>; timeoutMs?: number; hosts?: string },
 ): Promise<LayoutActionRun> {
   const event = {
     action: "synchronize",
@@ -467,12 +472,18 @@ export async function runActionIn(
     ),
   };
   const bundle = join(layout.actionPath, "dist/index.js");
-  const [exec, args] = layout.options.asNobody ? ["setpriv", [...NOBODY, layout.node24, bundle]] : [layout.node24, [bundle]];
+  let argv = layout.options.asNobody ? ["setpriv", ...NOBODY, layout.node24, bundle] : [layout.node24, bundle];
+  if (options.hosts !== undefined) {
+    // Beside the layout, outside the workspace; bound by root before the Action drops to the runner's user.
+    const hostsPath = join(layout.root, "etc-hosts");
+    write(hostsPath, options.hosts);
+    argv = withHostsFile(hostsPath, argv);
+  }
   const {
     code: exitCode,
     stdout,
     stderr,
-  } = await spawnProcess([exec, ...args], {
+  } = await spawnProcess(argv, {
     cwd: layout.workspace,
     env,
     timeoutMs: options.timeoutMs ?? 120_000,
