@@ -38571,12 +38571,14 @@ class DnsFrameError extends Error {
 class DnsFrameReader {
     #lengthPrefix = Buffer.alloc(2);
     #prefixFilled = 0;
-    #frame = null;
-    #frameFilled = 0;
+    /** The frame being read: its declared length, and the bytes of it received so far (never more is held). */
+    #want = null;
+    #parts = [];
+    #got = 0;
     #broken = false;
     /** Bytes received that are not yet part of a whole message (a partial length prefix included). */
     get pending() {
-        return this.#frame === null ? this.#prefixFilled : 2 + this.#frameFilled;
+        return this.#want === null ? this.#prefixFilled : 2 + this.#got;
     }
     push(chunk) {
         if (this.#broken)
@@ -38584,7 +38586,7 @@ class DnsFrameReader {
         const messages = [];
         let offset = 0;
         while (offset < chunk.length) {
-            if (this.#frame === null) {
+            if (this.#want === null) {
                 const taken = chunk.copy(this.#lengthPrefix, this.#prefixFilled, offset, offset + 2 - this.#prefixFilled);
                 offset += taken;
                 this.#prefixFilled += taken;
@@ -38596,17 +38598,22 @@ class DnsFrameReader {
                     this.#broken = true;
                     throw new DnsFrameError("a zero-length frame");
                 }
-                this.#frame = Buffer.alloc(length);
-                this.#frameFilled = 0;
+                this.#want = length;
+                this.#parts = [];
+                this.#got = 0;
             }
             else {
-                const taken = chunk.copy(this.#frame, this.#frameFilled, offset);
-                offset += taken;
-                this.#frameFilled += taken;
-                if (this.#frameFilled === this.#frame.length) {
-                    messages.push(this.#frame);
-                    this.#frame = null;
-                    this.#frameFilled = 0;
+                // Copied out of the chunk (the caller may reuse it), and only what arrived: a declared
+                // length is a claim, so a stream that stops after it holds no more than it sent.
+                const end = Math.min(chunk.length, offset + (this.#want - this.#got));
+                this.#parts.push(Buffer.from(chunk.subarray(offset, end)));
+                this.#got += end - offset;
+                offset = end;
+                if (this.#got === this.#want) {
+                    messages.push(this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#want));
+                    this.#want = null;
+                    this.#parts = [];
+                    this.#got = 0;
                 }
             }
         }
@@ -49091,7 +49098,7 @@ function planHosts(hosts, withPort, envelope, execs, notes) {
 function suggest_isIpLiteral(host) {
     return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
 }
-/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order, none left out. */
 function suggest_envelopeJson(envelope) {
     const order = [
         "envelope_id",
@@ -49103,6 +49110,8 @@ function suggest_envelopeJson(envelope) {
         "allowed_commands",
         "loopback",
         "observation",
+        "writable_protected",
+        "services",
     ];
     const out = {};
     for (const key of order)
@@ -52822,8 +52831,8 @@ async function prepareEvidenceDir(dir) {
 function bundledCli() {
     return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "cli", "index.js");
 }
-/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the eBPF recorder. */
-const CLI_PARTS = ["cli", "preload", "relay", "recorder", "package.json"];
+/** What of dist/ the observer CLI needs beside it: itself, the Node hooks, the egress relay, the jail's network holder, the eBPF recorder. */
+const CLI_PARTS = ["cli", "preload", "relay", "netns", "recorder", "package.json"];
 let privateCliCopy = null;
 /**
  * The observer CLI the Action runs: a private copy of dist/cli, dist/preload and dist/relay,

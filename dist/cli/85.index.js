@@ -667,7 +667,7 @@ function planHosts(hosts, withPort, envelope, execs, notes) {
 function isIpLiteral(host) {
     return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || (host.includes(":") && /^[0-9a-f:.]+$/.test(host));
 }
-/** The envelope as it is written to a file: two-space JSON, keys in the contract's order. */
+/** The envelope as it is written to a file: two-space JSON, keys in the contract's order, none left out. */
 function envelopeJson(envelope) {
     const order = [
         "envelope_id",
@@ -679,6 +679,8 @@ function envelopeJson(envelope) {
         "allowed_commands",
         "loopback",
         "observation",
+        "writable_protected",
+        "services",
     ];
     const out = {};
     for (const key of order)

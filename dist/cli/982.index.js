@@ -5413,8 +5413,18 @@ async function runStage(stage, control) {
         : stage.recorder.name === "strace"
             ? [stage.setpriv, "--pdeathsig", "KILL", "--", stage.recorder.binary, ...straceArgs(straceFifo, stage.arch), "--"]
             : [stage.setpriv, "--pdeathsig", "KILL", "--", "/bin/sh", "-c", GATE_SCRIPT, "sh"];
-    if (stage.network !== null)
+    if (stage.network !== null) {
         stage.network.record = (r) => stage.merger.fromNetwork(r);
+        const lostNetwork = (why) => fail(new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `${why} while the jail ran: lookups and service connections after that point were neither answered nor recorded`, {
+            hint: "The run is refused. Run it again.",
+        }));
+        if (stage.network.lost !== null) {
+            (0,external_node_fs_.closeSync)(seccompFd);
+            await events.finish().catch(() => { });
+            throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, { hint: "The run is refused. Run it again." });
+        }
+        stage.network.onLost = lostNetwork;
+    }
     let env = stage.env;
     let relay = [];
     let proxy = null;
@@ -5500,8 +5510,10 @@ async function runStage(stage, control) {
     control.running(null);
     // The jail is gone: a forward still open is ended and recorded in this stage, before its end.
     stage.network?.settle();
-    if (stage.network !== null)
+    if (stage.network !== null) {
         stage.network.record = () => undefined;
+        stage.network.onLost = null;
+    }
     await proxy?.close();
     if (strace !== null)
         await strace.finish();
@@ -5630,7 +5642,7 @@ function findUtilLinux(name) {
 }
 
 // EXTERNAL MODULE: ./src/core/services.ts
-var services = __webpack_require__(3499);
+var core_services = __webpack_require__(3499);
 // EXTERNAL MODULE: ./src/core/dns-wire.ts
 var dns_wire = __webpack_require__(6504);
 ;// CONCATENATED MODULE: ./src/observer/jail-network.ts
@@ -5749,6 +5761,7 @@ async function startJailNetwork(options) {
     const resolvConf = (0,external_node_path_.join)(options.dir, "resolv.conf");
     (0,external_node_fs_.writeFileSync)(resolvConf, resolvConfText(), { mode: 0o644 });
     const open = new Set();
+    let closing = false;
     const servers = [];
     const network = {
         prefix: [],
@@ -5769,11 +5782,14 @@ async function startJailNetwork(options) {
             services: forwards.map((f) => ({ service: f.service.source, jail: f.jail })),
         },
         record: () => undefined,
+        lost: null,
+        onLost: null,
         settle: () => {
             for (const end of [...open])
                 end();
         },
         close: async () => {
+            closing = true;
             network.settle();
             holder?.stdin?.end();
             holder?.kill("SIGKILL");
@@ -5800,6 +5816,7 @@ async function startJailNetwork(options) {
             }
         });
     });
+    resolver.maxConnections = 128;
     servers.push(resolver);
     await listenUnix(resolver, (0,external_node_path_.join)(options.dir, "dns.sock"));
     for (const forward of forwards) {
@@ -5843,6 +5860,13 @@ async function startJailNetwork(options) {
             hint: "bubblewrap must be able to make a user and network namespace (docs/action.md, Prerequisites).",
         });
     }
+    holder.once("exit", (code, signal) => {
+        if (closing)
+            return;
+        const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${holderError(holder) !== "it ended" ? `: ${holderError(holder)}` : ""})`;
+        network.lost = why;
+        network.onLost?.(why);
+    });
     network.prefix = root
         ? [options.nsenter, `--net=/proc/${pid}/ns/net`, "--"]
         : [options.nsenter, `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`, "--preserve-credentials", "--"];
@@ -6152,13 +6176,15 @@ async function preflight(options, logPath, privateDir, held) {
         });
     }
     const namePatterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
+    const services = (0,core_services/* servicesOf */.Yj)(envelope.envelope.services);
+    refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
     const network = await startJailNetwork({
         dir: (0,external_node_path_.join)(privateDir, "net"),
         bwrap: bwrapBinary,
         nsenter,
         nodeBinary: (0,external_node_fs_.realpathSync)(process.execPath),
         holderBundle,
-        services: (0,services/* servicesOf */.Yj)(envelope.envelope.services),
+        services,
         nameAllowed: audit
             ? () => true
             : envelope.envelope.network === "allowlist"
@@ -6440,6 +6466,30 @@ async function runMain(plan, log, control, { facts, onCommandStarted }, effects)
     if (facts)
         Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
     return exitCodeOf(result);
+}
+/**
+ * A unix socket service the run could replace: at (or, through a link, behind) a path inside a
+ * root or the scratch, the command can move the forward's socket aside and put a link to any
+ * socket of the host where the forward connects. Refused before anything runs.
+ */
+function refuseWritableSockets(services, writable, file) {
+    for (const s of services) {
+        if (s.kind !== "unix")
+            continue;
+        let real = s.path;
+        try {
+            real = (0,external_node_fs_.realpathSync)(s.path);
+        }
+        catch {
+            // Not there: the probe says SERVICE_UNAVAILABLE.
+        }
+        const inside = [s.path, real].find((p) => (0,core_paths/* isInsideAnyRoot */.Jk)(p, writable));
+        if (inside !== undefined) {
+            throw new errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`, {
+                hint: "The run could replace the socket there with a link to any socket of the host. Put the service's socket outside every allowed root and the scratch.",
+            });
+        }
+    }
 }
 /**
  * The run's own directory in the scratch, the host side of its private HOME and /tmp: made here,

@@ -6936,12 +6936,14 @@ class DnsFrameError extends Error {
 class DnsFrameReader {
     #lengthPrefix = Buffer.alloc(2);
     #prefixFilled = 0;
-    #frame = null;
-    #frameFilled = 0;
+    /** The frame being read: its declared length, and the bytes of it received so far (never more is held). */
+    #want = null;
+    #parts = [];
+    #got = 0;
     #broken = false;
     /** Bytes received that are not yet part of a whole message (a partial length prefix included). */
     get pending() {
-        return this.#frame === null ? this.#prefixFilled : 2 + this.#frameFilled;
+        return this.#want === null ? this.#prefixFilled : 2 + this.#got;
     }
     push(chunk) {
         if (this.#broken)
@@ -6949,7 +6951,7 @@ class DnsFrameReader {
         const messages = [];
         let offset = 0;
         while (offset < chunk.length) {
-            if (this.#frame === null) {
+            if (this.#want === null) {
                 const taken = chunk.copy(this.#lengthPrefix, this.#prefixFilled, offset, offset + 2 - this.#prefixFilled);
                 offset += taken;
                 this.#prefixFilled += taken;
@@ -6961,17 +6963,22 @@ class DnsFrameReader {
                     this.#broken = true;
                     throw new DnsFrameError("a zero-length frame");
                 }
-                this.#frame = Buffer.alloc(length);
-                this.#frameFilled = 0;
+                this.#want = length;
+                this.#parts = [];
+                this.#got = 0;
             }
             else {
-                const taken = chunk.copy(this.#frame, this.#frameFilled, offset);
-                offset += taken;
-                this.#frameFilled += taken;
-                if (this.#frameFilled === this.#frame.length) {
-                    messages.push(this.#frame);
-                    this.#frame = null;
-                    this.#frameFilled = 0;
+                // Copied out of the chunk (the caller may reuse it), and only what arrived: a declared
+                // length is a claim, so a stream that stops after it holds no more than it sent.
+                const end = Math.min(chunk.length, offset + (this.#want - this.#got));
+                this.#parts.push(Buffer.from(chunk.subarray(offset, end)));
+                this.#got += end - offset;
+                offset = end;
+                if (this.#got === this.#want) {
+                    messages.push(this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#want));
+                    this.#want = null;
+                    this.#parts = [];
+                    this.#got = 0;
                 }
             }
         }

@@ -314,12 +314,14 @@ class DnsFrameError extends Error {
 class DnsFrameReader {
     #lengthPrefix = Buffer.alloc(2);
     #prefixFilled = 0;
-    #frame = null;
-    #frameFilled = 0;
+    /** The frame being read: its declared length, and the bytes of it received so far (never more is held). */
+    #want = null;
+    #parts = [];
+    #got = 0;
     #broken = false;
     /** Bytes received that are not yet part of a whole message (a partial length prefix included). */
     get pending() {
-        return this.#frame === null ? this.#prefixFilled : 2 + this.#frameFilled;
+        return this.#want === null ? this.#prefixFilled : 2 + this.#got;
     }
     push(chunk) {
         if (this.#broken)
@@ -327,7 +329,7 @@ class DnsFrameReader {
         const messages = [];
         let offset = 0;
         while (offset < chunk.length) {
-            if (this.#frame === null) {
+            if (this.#want === null) {
                 const taken = chunk.copy(this.#lengthPrefix, this.#prefixFilled, offset, offset + 2 - this.#prefixFilled);
                 offset += taken;
                 this.#prefixFilled += taken;
@@ -339,17 +341,22 @@ class DnsFrameReader {
                     this.#broken = true;
                     throw new DnsFrameError("a zero-length frame");
                 }
-                this.#frame = Buffer.alloc(length);
-                this.#frameFilled = 0;
+                this.#want = length;
+                this.#parts = [];
+                this.#got = 0;
             }
             else {
-                const taken = chunk.copy(this.#frame, this.#frameFilled, offset);
-                offset += taken;
-                this.#frameFilled += taken;
-                if (this.#frameFilled === this.#frame.length) {
-                    messages.push(this.#frame);
-                    this.#frame = null;
-                    this.#frameFilled = 0;
+                // Copied out of the chunk (the caller may reuse it), and only what arrived: a declared
+                // length is a claim, so a stream that stops after it holds no more than it sent.
+                const end = Math.min(chunk.length, offset + (this.#want - this.#got));
+                this.#parts.push(Buffer.from(chunk.subarray(offset, end)));
+                this.#got += end - offset;
+                offset = end;
+                if (this.#got === this.#want) {
+                    messages.push(this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#want));
+                    this.#want = null;
+                    this.#parts = [];
+                    this.#got = 0;
                 }
             }
         }
@@ -1557,6 +1564,9 @@ async function startEgressProxy(options) {
 const SETUP_FAILED = 125;
 /** UDP queries waiting for the wrapper's answer at once; more are dropped (the client asks again). */
 const MAX_PENDING_QUERIES = 256;
+/** TCP connections at once: to the resolver (each may hold a query), to each service (a pool's worth). */
+const MAX_DNS_CONNECTIONS = 64;
+const MAX_SERVICE_CONNECTIONS = 1024;
 const QUERY_TIMEOUT_MS = 20_000;
 function fail(message) {
     process.stderr.write(`envelope-gate netns: ${message}\n`);
@@ -1589,8 +1599,9 @@ function parseArgs(argv) {
         fail("usage: --dns IP:PORT=SOCKET [--tcp IP:PORT=SOCKET ...]");
     return { dns, tcp };
 }
-function listenTcp(at) {
+function listenTcp(at, maxConnections) {
     const server = external_node_net_default().createServer((conn) => splice(conn, external_node_net_default().connect(at.socketPath)));
+    server.maxConnections = maxConnections;
     return new Promise((resolve) => {
         server.once("error", (e) => fail(`cannot listen on ${at.host}:${at.port} (${e.code ?? e.message})`));
         server.listen({ host: at.host, port: at.port, exclusive: true }, () => {
@@ -1604,7 +1615,8 @@ function listenUdp(at) {
     const socket = external_node_dgram_default().createSocket({ type: external_node_net_default().isIPv6(at.host) ? "udp6" : "udp4" });
     let pending = 0;
     socket.on("message", (query, from) => {
-        if (pending >= MAX_PENDING_QUERIES)
+        // Nothing to ask (an empty datagram), or too much at once: dropped, as a busy resolver would.
+        if (query.length === 0 || pending >= MAX_PENDING_QUERIES)
             return;
         pending++;
         const upstream = external_node_net_default().connect(at.socketPath);
@@ -1636,7 +1648,12 @@ function listenUdp(at) {
             socket.send(answer, from.port, from.address);
             finish();
         });
-        upstream.write(frameMessage(query));
+        try {
+            upstream.write(frameMessage(query));
+        }
+        catch {
+            finish();
+        }
     });
     return new Promise((resolve) => {
         socket.once("error", (e) => fail(`cannot listen on ${at.host}:${at.port}/udp (${e.code ?? e.message})`));
@@ -1649,7 +1666,7 @@ function listenUdp(at) {
 }
 async function main() {
     const { dns, tcp } = parseArgs(process.argv.slice(2));
-    await Promise.all([listenUdp(dns), listenTcp(dns), ...tcp.map(listenTcp)]);
+    await Promise.all([listenUdp(dns), listenTcp(dns, MAX_DNS_CONNECTIONS), ...tcp.map((at) => listenTcp(at, MAX_SERVICE_CONNECTIONS))]);
     process.stdout.write(`ready ${process.pid}\n`);
     // Held until the wrapper closes our input or ends.
     process.stdin.resume();
