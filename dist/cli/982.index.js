@@ -6467,6 +6467,28 @@ async function runMain(plan, log, control, { facts, onCommandStarted }, effects)
         Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
     return exitCodeOf(result);
 }
+/** Where `path` leads, its links followed as far as they go (a dangling link's target, where something could be made). */
+function whereLinksLead(path) {
+    let at = path;
+    for (let hops = 0; hops < 40; hops++) {
+        try {
+            return (0,external_node_fs_.realpathSync)(at);
+        }
+        catch {
+            let target;
+            try {
+                target = (0,external_node_fs_.readlinkSync)(at);
+            }
+            catch {
+                // Not a link, and not there: where it would be, below the directory that is.
+                const dir = (0,external_node_path_.dirname)(at);
+                return dir === at ? at : (0,external_node_path_.join)(whereLinksLead(dir), (0,external_node_path_.basename)(at));
+            }
+            at = (0,external_node_path_.resolve)((0,external_node_path_.dirname)(at), target);
+        }
+    }
+    return at;
+}
 /**
  * A unix socket service the run could replace: at (or, through a link, behind) a path inside a
  * root or the scratch, the command can move the forward's socket aside and put a link to any
@@ -6476,13 +6498,7 @@ function refuseWritableSockets(services, writable, file) {
     for (const s of services) {
         if (s.kind !== "unix")
             continue;
-        let real = s.path;
-        try {
-            real = (0,external_node_fs_.realpathSync)(s.path);
-        }
-        catch {
-            // Not there: the probe says SERVICE_UNAVAILABLE.
-        }
+        const real = whereLinksLead(s.path);
         const inside = [s.path, real].find((p) => (0,core_paths/* isInsideAnyRoot */.Jk)(p, writable));
         if (inside !== undefined) {
             throw new errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`, {

@@ -11,7 +11,7 @@
  * alive), strace reported the jail's own exit, and every record was read; any failure before
  * that leaves a log without `end`, which `check` refuses.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -578,6 +578,27 @@ async function runMain(
   return exitCodeOf(result);
 }
 
+/** Where `path` leads, its links followed as far as they go (a dangling link's target, where something could be made). */
+function whereLinksLead(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    try {
+      return realpathSync(at);
+    } catch {
+      let target: string;
+      try {
+        target = readlinkSync(at);
+      } catch {
+        // Not a link, and not there: where it would be, below the directory that is.
+        const dir = dirname(at);
+        return dir === at ? at : join(whereLinksLead(dir), basename(at));
+      }
+      at = resolve(dirname(at), target);
+    }
+  }
+  return at;
+}
+
 /**
  * A unix socket service the run could replace: at (or, through a link, behind) a path inside a
  * root or the scratch, the command can move the forward's socket aside and put a link to any
@@ -586,12 +607,7 @@ async function runMain(
 function refuseWritableSockets(services: readonly Service[], writable: readonly string[], file: string): void {
   for (const s of services) {
     if (s.kind !== "unix") continue;
-    let real = s.path;
-    try {
-      real = realpathSync(s.path);
-    } catch {
-      // Not there: the probe says SERVICE_UNAVAILABLE.
-    }
+    const real = whereLinksLead(s.path);
     const inside = [s.path, real].find((p) => isInsideAnyRoot(p, writable));
     if (inside !== undefined) {
       throw new Refusal("SERVICE_NOT_ALLOWED", `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`, {

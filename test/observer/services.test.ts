@@ -7,7 +7,7 @@
  * Each case runs as root and as nobody (unprivileged: the holder's user namespace is joined).
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,9 +257,12 @@ describe.skipIf(!JAIL_AVAILABLE)("the jail's network plumbing under attack", { t
   it("the holder killed while the jail runs: the run is refused (JAIL_UNAVAILABLE), never a log that passes", async () => {
     const s = sandbox();
     let wrapperPid = 0;
-    const running = run(s, ["/bin/sh", "-c", "sleep 5; getent hosts after-kill.example.net; exit 0"], {
+    const started = join(s.workspace, "started");
+    const running = run(s, ["/bin/sh", "-c", `touch ${started}; sleep 5; getent hosts after-kill.example.net; exit 0`], {
       onStart: (pid) => (wrapperPid = pid),
     });
+    // Once the command runs (the holder has long been up), never while the run sets up.
+    while (!existsSync(started)) await new Promise((r) => setTimeout(r, 50));
     const holder = await findHolder(() => wrapperPid);
     process.kill(holder, "SIGKILL");
     const r = await running;
