@@ -5421,7 +5421,9 @@ async function runStage(stage, control) {
         if (stage.network.lost !== null) {
             (0,external_node_fs_.closeSync)(seccompFd);
             await events.finish().catch(() => { });
-            throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, { hint: "The run is refused. Run it again." });
+            throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, {
+                hint: "The run is refused. Run it again.",
+            });
         }
         stage.network.onLost = lostNetwork;
     }
@@ -5669,23 +5671,30 @@ var dns_wire = __webpack_require__(6504);
 
 /** Where the jail's resolver listens: where resolv.conf points, and where resolvers look when it says nothing. */
 const RESOLVER_ADDRESS = { host: "127.0.0.1", port: 53 };
-/** The address a service's name gets inside the jail: its own, per name, away from 127.0.0.1 and Debian's 127.0.1.1. */
-function nameAddress(index) {
-    return `127.0.2.${index + 1}`;
+/**
+ * The address each service's name gets inside the jail: its own, per name, away from 127.0.0.1,
+ * Debian's 127.0.1.1 and every address a service declares by IP literal.
+ */
+function nameAddresses(services) {
+    const taken = new Set(services.flatMap((s) => (s.kind === "tcp" && external_node_net_default().isIP(s.host) !== 0 ? [s.host] : [])));
+    const names = new Map();
+    let next = 1;
+    for (const s of services) {
+        if (s.kind !== "tcp" || s.host === "localhost" || external_node_net_default().isIP(s.host) !== 0 || names.has(s.host))
+            continue;
+        while (taken.has(`127.0.2.${next}`))
+            next++;
+        names.set(s.host, `127.0.2.${next++}`);
+    }
+    return names;
 }
 function planForwards(dir, services) {
-    const names = new Map();
+    const names = nameAddresses(services);
     const forwards = services.map((service, i) => {
         const socketPath = (0,external_node_path_.join)(dir, `service-${i}.sock`);
         if (service.kind === "unix")
             return { service, jail: service.path, socketPath };
-        let address = service.host;
-        if (service.host === "localhost")
-            address = "127.0.0.1";
-        else if (external_node_net_default().isIP(service.host) === 0) {
-            address = names.get(service.host) ?? nameAddress(names.size);
-            names.set(service.host, address);
-        }
+        const address = service.host === "localhost" ? "127.0.0.1" : (names.get(service.host) ?? service.host);
         return { service, jail: (0,hosts/* formatEndpoint */.T0)(address, service.port), socketPath };
     });
     return { forwards, names };
@@ -6178,6 +6187,15 @@ async function preflight(options, logPath, privateDir, held) {
     const namePatterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const services = (0,core_services/* servicesOf */.Yj)(envelope.envelope.services);
     refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
+    // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
+    const onRelay = egressEnforced
+        ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
+        : undefined;
+    if (onRelay !== undefined) {
+        throw new errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`, {
+            hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
+        });
+    }
     const network = await startJailNetwork({
         dir: (0,external_node_path_.join)(privateDir, "net"),
         bwrap: bwrapBinary,

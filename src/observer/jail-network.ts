@@ -76,22 +76,28 @@ interface Forward {
   socketPath: string;
 }
 
-/** The address a service's name gets inside the jail: its own, per name, away from 127.0.0.1 and Debian's 127.0.1.1. */
-function nameAddress(index: number): string {
-  return `127.0.2.${index + 1}`;
+/**
+ * The address each service's name gets inside the jail: its own, per name, away from 127.0.0.1,
+ * Debian's 127.0.1.1 and every address a service declares by IP literal.
+ */
+function nameAddresses(services: readonly Service[]): Map<string, string> {
+  const taken = new Set(services.flatMap((s) => (s.kind === "tcp" && net.isIP(s.host) !== 0 ? [s.host] : [])));
+  const names = new Map<string, string>();
+  let next = 1;
+  for (const s of services) {
+    if (s.kind !== "tcp" || s.host === "localhost" || net.isIP(s.host) !== 0 || names.has(s.host)) continue;
+    while (taken.has(`127.0.2.${next}`)) next++;
+    names.set(s.host, `127.0.2.${next++}`);
+  }
+  return names;
 }
 
 function planForwards(dir: string, services: readonly Service[]): { forwards: Forward[]; names: Map<string, string> } {
-  const names = new Map<string, string>();
+  const names = nameAddresses(services);
   const forwards = services.map((service, i): Forward => {
     const socketPath = join(dir, `service-${i}.sock`);
     if (service.kind === "unix") return { service, jail: service.path, socketPath };
-    let address = service.host;
-    if (service.host === "localhost") address = "127.0.0.1";
-    else if (net.isIP(service.host) === 0) {
-      address = names.get(service.host) ?? nameAddress(names.size);
-      names.set(service.host, address);
-    }
+    const address = service.host === "localhost" ? "127.0.0.1" : (names.get(service.host) ?? service.host);
     return { service, jail: formatEndpoint(address, service.port), socketPath };
   });
   return { forwards, names };

@@ -275,6 +275,19 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
   const namePatterns = hostPatterns(envelope.envelope);
   const services = servicesOf(envelope.envelope.services);
   refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
+  // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
+  const onRelay = egressEnforced
+    ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
+    : undefined;
+  if (onRelay !== undefined) {
+    throw new Refusal(
+      "SERVICE_NOT_ALLOWED",
+      `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`,
+      {
+        hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
+      },
+    );
+  }
   const network = await startJailNetwork({
     dir: join(privateDir, "net"),
     bwrap: bwrapBinary,
@@ -610,9 +623,13 @@ function refuseWritableSockets(services: readonly Service[], writable: readonly 
     const real = whereLinksLead(s.path);
     const inside = [s.path, real].find((p) => isInsideAnyRoot(p, writable));
     if (inside !== undefined) {
-      throw new Refusal("SERVICE_NOT_ALLOWED", `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`, {
-        hint: "The run could replace the socket there with a link to any socket of the host. Put the service's socket outside every allowed root and the scratch.",
-      });
+      throw new Refusal(
+        "SERVICE_NOT_ALLOWED",
+        `${file}: the services entry "${s.source}" is inside a place the run can write (${inside})`,
+        {
+          hint: "The run could replace the socket there with a link to any socket of the host. Put the service's socket outside every allowed root and the scratch.",
+        },
+      );
     }
   }
 }

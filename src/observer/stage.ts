@@ -208,14 +208,20 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
     stage.network.record = (r) => stage.merger.fromNetwork(r);
     const lostNetwork = (why: string): void =>
       fail(
-        new Refusal("JAIL_UNAVAILABLE", `${why} while the jail ran: lookups and service connections after that point were neither answered nor recorded`, {
-          hint: "The run is refused. Run it again.",
-        }),
+        new Refusal(
+          "JAIL_UNAVAILABLE",
+          `${why} while the jail ran: lookups and service connections after that point were neither answered nor recorded`,
+          {
+            hint: "The run is refused. Run it again.",
+          },
+        ),
       );
     if (stage.network.lost !== null) {
       closeSync(seccompFd);
       await events.finish().catch(() => {});
-      throw new Refusal("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, { hint: "The run is refused. Run it again." });
+      throw new Refusal("JAIL_UNAVAILABLE", `${stage.network.lost} before this stage of the run started`, {
+        hint: "The run is refused. Run it again.",
+      });
     }
     stage.network.onLost = lostNetwork;
   }

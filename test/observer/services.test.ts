@@ -244,6 +244,14 @@ describe.skipIf(!JAIL_AVAILABLE)("the jail's network plumbing under attack", { t
     }
   });
 
+  it("under allowlist a service at the egress relay's address (127.0.0.1:3128) is SERVICE_NOT_ALLOWED", async () => {
+    const s = sandbox({ network: "allowlist", services: ["127.0.0.1:3128"] });
+    const r = await run(s, ["/bin/true"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("SERVICE_NOT_ALLOWED");
+    expect(r.stderr).toContain("egress relay");
+  });
+
   it("an empty datagram to the resolver does not end it: the lookup after it is still recorded and judged", async () => {
     const s = sandbox();
     const client = `import socket, time\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"", ("127.0.0.1", 53))\ntime.sleep(0.5)\ntry:\n  socket.getaddrinfo("after-empty.example.net", 443)\nexcept OSError:\n  print("refused")\n`;
