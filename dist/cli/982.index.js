@@ -5714,36 +5714,36 @@ async function serviceTargets(service) {
     const found = await (0,external_node_dns_promises_.lookup)(service.host, { all: true, verbatim: true });
     return found.map((a) => a.address).filter((a) => !localOnly(a) || /^127\.|^::1$/.test(a));
 }
-function connectService(service, timeoutMs) {
+/** One connect, given up after `timeoutMs`. */
+function connectOnce(options, timeoutMs) {
     return new Promise((resolve, reject) => {
-        const attempt = async () => {
-            const targets = service.kind === "unix" ? [null] : await serviceTargets(service);
-            if (targets.length === 0)
-                throw new Error("its name leads only to link-local addresses");
-            let last = null;
-            for (const address of targets) {
-                try {
-                    const socket = await new Promise((ok, ko) => {
-                        const s = service.kind === "unix" ? external_node_net_default().connect(service.path) : external_node_net_default().connect({ host: address, port: service.port });
-                        s.setTimeout(timeoutMs, () => s.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
-                        s.once("connect", () => {
-                            s.setTimeout(0);
-                            s.removeAllListeners("error");
-                            ok(s);
-                        });
-                        s.once("error", ko);
-                    });
-                    resolve(socket);
-                    return;
-                }
-                catch (err) {
-                    last = err;
-                }
-            }
-            throw last;
-        };
-        attempt().catch(reject);
+        const s = external_node_net_default().connect(options);
+        s.setTimeout(timeoutMs, () => s.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+        s.once("connect", () => {
+            s.setTimeout(0);
+            s.removeAllListeners("error");
+            resolve(s);
+        });
+        s.once("error", reject);
     });
+}
+/** The real service, connected: each of its addresses in turn; the last failure when none answers. */
+async function connectService(service, timeoutMs) {
+    if (service.kind === "unix")
+        return connectOnce({ path: service.path }, timeoutMs);
+    const targets = await serviceTargets(service);
+    if (targets.length === 0)
+        throw new Error("its name leads only to link-local addresses");
+    let last = null;
+    for (const host of targets) {
+        try {
+            return await connectOnce({ host, port: service.port }, timeoutMs);
+        }
+        catch (err) {
+            last = err;
+        }
+    }
+    throw last;
 }
 /** A refused or failed service connection's reason, as a record carries it. */
 function reasonOf(err) {
@@ -5862,17 +5862,19 @@ async function startJailNetwork(options) {
         `${RESOLVER_ADDRESS.host}:${RESOLVER_ADDRESS.port}=${(0,external_node_path_.join)(options.dir, "dns.sock")}`,
         ...tcpArgs,
     ], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-    const pid = await holderReady(holder);
+    const watched = watchHolder(holder);
+    const pid = await watched.ready;
     if (pid === null) {
         await network.close();
-        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the jail's network namespace cannot be set up (${holderError(holder)})`, {
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the jail's network namespace cannot be set up (${watched.error() ?? "it ended"})`, {
             hint: "bubblewrap must be able to make a user and network namespace (docs/action.md, Prerequisites).",
         });
     }
     holder.once("exit", (code, signal) => {
         if (closing)
             return;
-        const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${holderError(holder) !== "it ended" ? `: ${holderError(holder)}` : ""})`;
+        const said = watched.error();
+        const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${said !== null ? `: ${said}` : ""})`;
         network.lost = why;
         network.onLost?.(why);
     });
@@ -5881,14 +5883,11 @@ async function startJailNetwork(options) {
         : [options.nsenter, `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`, "--preserve-credentials", "--"];
     return network;
 }
-const stderrOf = new WeakMap();
-function holderError(holder) {
-    return (stderrOf.get(holder) ?? "").trim().split("\n")[0] || "it ended";
-}
-function holderReady(holder) {
-    stderrOf.set(holder, "");
-    holder.stderr?.on("data", (d) => stderrOf.set(holder, (stderrOf.get(holder) ?? "") + d.toString("utf8")));
-    return new Promise((settle) => {
+/** The holder's pid once it says it is ready (null if it ends first), and the first line it wrote on stderr. */
+function watchHolder(holder) {
+    let stderr = "";
+    holder.stderr?.on("data", (d) => (stderr += d.toString("utf8")));
+    const ready = new Promise((settle) => {
         let out = "";
         holder.stdout?.on("data", (d) => {
             out += d.toString("utf8");
@@ -5899,6 +5898,7 @@ function holderReady(holder) {
         holder.once("error", () => settle(null));
         holder.once("exit", () => settle(null));
     });
+    return { ready, error: () => stderr.trim().split("\n")[0] || null };
 }
 function listenUnix(server, path) {
     return new Promise((resolve, reject) => {
@@ -6184,7 +6184,7 @@ async function preflight(options, logPath, privateDir, held) {
             hint: "Build it: node scripts/build.mjs",
         });
     }
-    const namePatterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
+    const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const services = (0,core_services/* servicesOf */.Yj)(envelope.envelope.services);
     refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
     // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
@@ -6206,7 +6206,7 @@ async function preflight(options, logPath, privateDir, held) {
         nameAllowed: audit
             ? () => true
             : envelope.envelope.network === "allowlist"
-                ? (name) => (0,hosts/* hostAllowed */.VI)(namePatterns, (0,hosts/* normalizeHost */.cS)(name), null)
+                ? (name) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(name), null)
                 : () => false,
     });
     held.network = network;
@@ -6343,7 +6343,6 @@ async function preflight(options, logPath, privateDir, held) {
     const scratchUnjudged = gitExempt.length > 0 &&
         !guard.plan.meta.paths.some((p) => (0,core_paths/* isInsideRoot */.Xj)(p, scratch)) &&
         !(0,core_paths/* isInsideRoot */.Xj)((0,external_node_path_.resolve)(options.logPath), scratch);
-    const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const stageCommon = {
         cwd,
         recorder: stageRecorder,

@@ -120,34 +120,34 @@ async function serviceTargets(service: Extract<Service, { kind: "tcp" }>): Promi
   return found.map((a) => a.address).filter((a) => !localOnly(a) || /^127\.|^::1$/.test(a));
 }
 
-function connectService(service: Service, timeoutMs: number): Promise<net.Socket> {
+/** One connect, given up after `timeoutMs`. */
+function connectOnce(options: net.NetConnectOpts, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const attempt = async (): Promise<void> => {
-      const targets = service.kind === "unix" ? [null] : await serviceTargets(service);
-      if (targets.length === 0) throw new Error("its name leads only to link-local addresses");
-      let last: unknown = null;
-      for (const address of targets) {
-        try {
-          const socket = await new Promise<net.Socket>((ok, ko) => {
-            const s = service.kind === "unix" ? net.connect(service.path) : net.connect({ host: address as string, port: service.port });
-            s.setTimeout(timeoutMs, () => s.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
-            s.once("connect", () => {
-              s.setTimeout(0);
-              s.removeAllListeners("error");
-              ok(s);
-            });
-            s.once("error", ko);
-          });
-          resolve(socket);
-          return;
-        } catch (err) {
-          last = err;
-        }
-      }
-      throw last;
-    };
-    attempt().catch(reject);
+    const s = net.connect(options);
+    s.setTimeout(timeoutMs, () => s.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+    s.once("connect", () => {
+      s.setTimeout(0);
+      s.removeAllListeners("error");
+      resolve(s);
+    });
+    s.once("error", reject);
   });
+}
+
+/** The real service, connected: each of its addresses in turn; the last failure when none answers. */
+async function connectService(service: Service, timeoutMs: number): Promise<net.Socket> {
+  if (service.kind === "unix") return connectOnce({ path: service.path }, timeoutMs);
+  const targets = await serviceTargets(service);
+  if (targets.length === 0) throw new Error("its name leads only to link-local addresses");
+  let last: unknown = null;
+  for (const host of targets) {
+    try {
+      return await connectOnce({ host, port: service.port }, timeoutMs);
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
 }
 
 /** A refused or failed service connection's reason, as a record carries it. */
@@ -271,16 +271,18 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
     ],
     { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } },
   );
-  const pid = await holderReady(holder);
+  const watched = watchHolder(holder);
+  const pid = await watched.ready;
   if (pid === null) {
     await network.close();
-    throw new Refusal("JAIL_UNAVAILABLE", `the jail's network namespace cannot be set up (${holderError(holder)})`, {
+    throw new Refusal("JAIL_UNAVAILABLE", `the jail's network namespace cannot be set up (${watched.error() ?? "it ended"})`, {
       hint: "bubblewrap must be able to make a user and network namespace (docs/action.md, Prerequisites).",
     });
   }
   holder.once("exit", (code, signal) => {
     if (closing) return;
-    const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${holderError(holder as ChildProcess) !== "it ended" ? `: ${holderError(holder as ChildProcess)}` : ""})`;
+    const said = watched.error();
+    const why = `the jail's network holder ended (${signal ?? `exit ${String(code)}`}${said !== null ? `: ${said}` : ""})`;
     network.lost = why;
     network.onLost?.(why);
   });
@@ -290,16 +292,11 @@ export async function startJailNetwork(options: JailNetworkOptions): Promise<Jai
   return network;
 }
 
-const stderrOf = new WeakMap<ChildProcess, string>();
-
-function holderError(holder: ChildProcess): string {
-  return (stderrOf.get(holder) ?? "").trim().split("\n")[0] || "it ended";
-}
-
-function holderReady(holder: ChildProcess): Promise<number | null> {
-  stderrOf.set(holder, "");
-  holder.stderr?.on("data", (d: Buffer) => stderrOf.set(holder, (stderrOf.get(holder) ?? "") + d.toString("utf8")));
-  return new Promise((settle) => {
+/** The holder's pid once it says it is ready (null if it ends first), and the first line it wrote on stderr. */
+function watchHolder(holder: ChildProcess): { ready: Promise<number | null>; error: () => string | null } {
+  let stderr = "";
+  holder.stderr?.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+  const ready = new Promise<number | null>((settle) => {
     let out = "";
     holder.stdout?.on("data", (d: Buffer) => {
       out += d.toString("utf8");
@@ -309,6 +306,7 @@ function holderReady(holder: ChildProcess): Promise<number | null> {
     holder.once("error", () => settle(null));
     holder.once("exit", () => settle(null));
   });
+  return { ready, error: () => stderr.trim().split("\n")[0] || null };
 }
 
 function listenUnix(server: net.Server, path: string): Promise<void> {

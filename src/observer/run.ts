@@ -272,7 +272,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       hint: "Build it: node scripts/build.mjs",
     });
   }
-  const namePatterns = hostPatterns(envelope.envelope);
+  const patterns = hostPatterns(envelope.envelope);
   const services = servicesOf(envelope.envelope.services);
   refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
   // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
@@ -298,7 +298,7 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     nameAllowed: audit
       ? () => true
       : envelope.envelope.network === "allowlist"
-        ? (name) => hostAllowed(namePatterns, normalizeHost(name), null)
+        ? (name) => hostAllowed(patterns, normalizeHost(name), null)
         : () => false,
   });
   held.network = network;
@@ -439,7 +439,6 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     gitExempt.length > 0 &&
     !guard.plan.meta.paths.some((p) => isInsideRoot(p, scratch)) &&
     !isInsideRoot(resolve(options.logPath), scratch);
-  const patterns = hostPatterns(envelope.envelope);
   const stageCommon = {
     cwd,
     recorder: stageRecorder,
