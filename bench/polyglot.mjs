@@ -1,23 +1,28 @@
-// Real suites of other languages (issue 21, item 2): each bare, under `envelope-gate run` (once per
-// recorder in BENCH_RECORDERS, default `strace,ebpf`) and under sandbox-runtime (`srt`), interleaved in
-// the same run, BENCH_REPS repetitions (default 5), each arm on a fresh copy of the suite. Ratios
-// are paired: per repetition run/bare, srt/bare and run/srt, then the median of each. Every run's
-// log is judged by `check` under the pinned envelope; a log that does not pass is a bench failure
-// (exit status 1, after the section is printed). Prints a markdown section.
+// What observation costs a user (issues 21 and 35): real suites of several languages, each bare,
+// under `envelope-gate run` (once per recorder in BENCH_RECORDERS, default `strace,ebpf`) and under
+// sandbox-runtime (`srt`), interleaved, BENCH_REPS repetitions (default 5), each arm on a fresh copy
+// of the suite, idle and again with BENCH_LOAD busy loops beside it (default 1; 0 skips the loaded
+// pass). Wall time and the CPU of the whole process tree (a fresh cgroup per run, as root). Ratios
+// are paired: per repetition run/srt, then the median. Every run's log is judged by `check` under
+// the pinned envelope; a log that does not pass is a bench failure (exit status 1, after the
+// section is printed). Prints a markdown section.
 //
 // `node bench/polyglot.mjs --suggest` records each suite once under the narrow envelope and prints
-// what `suggest` proposes: how the ENVELOPES below were derived.
+// what `suggest` proposes: how the ENVELOPES below were derived. BENCH_ROWS=a,b picks rows.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { pathToFileURL } from "node:url";
-import ts from "typescript";
+import { importSuites } from "../scripts/suites-module.mjs";
+import { cgroupHierarchy, spawnMeasured, startHogs, sweepCgroups } from "./support/cgroup.mjs";
+import { obtain } from "./support/sources.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLI = join(ROOT, "dist/cli/index.js");
 const REPS = Number(process.env.BENCH_REPS ?? 5);
+/** Busy loops beside every arm in the loaded pass (BENCH_LOAD; 0 skips it). */
+const LOAD_HOGS = Number(process.env.BENCH_LOAD ?? 1);
 const RECORDERS = (process.env.BENCH_RECORDERS ?? "strace,ebpf").split(",").map((s) => s.trim());
 const SRT_VERSION = "0.0.83";
 const WRITES = 20_000;
@@ -25,22 +30,30 @@ const WRITES = 20_000;
 const NPM_PACKAGES = ["ms@2.1.3", "semver@7.6.3", "picocolors@1.1.1", "@fastify/error@4.3.0", "yargs-parser@21.1.1"];
 const startedAll = performance.now();
 
+if (process.argv.includes("--help") || process.argv.includes("-h")) {
+  process.stdout.write(`usage: node bench/polyglot.mjs [--suggest]
+
+Runs real suites bare, under \`envelope-gate run\` and under sandbox-runtime, idle and loaded,
+and prints a markdown section (wall and whole-tree CPU, paired ratios, check verdicts).
+
+  --suggest          record each row once under a narrow envelope and print suggest's proposal
+environment:
+  BENCH_ROWS=a,b     only these rows (python go c node micro npm start numpy click zlib express commander)
+  BENCH_REPS=N       repetitions per arm (default 5)
+  BENCH_RECORDERS=.. recorders for the run arms (default strace,ebpf)
+  BENCH_LOAD=N       busy loops beside every arm in the loaded pass (default 1; 0: idle only)
+  BENCH_TMP=DIR      where workspaces go (default /var/tmp; not /tmp)
+CPU is read from a fresh cgroup per run and needs root; without one, CPU columns say n/a.
+`);
+  process.exit(0);
+}
+
 if (!existsSync(CLI)) execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
 
-// test/support/suites.ts imports only Node's own modules: transpiled as scripts/adoption.mjs does.
-const suitesSource = readFileSync(join(ROOT, "test/support/suites.ts"), "utf8");
 const cache = join(ROOT, "node_modules/.cache/envelope-gate");
-mkdirSync(cache, { recursive: true });
-const compiled = join(cache, "suites-polyglot.mjs");
-writeFileSync(
-  compiled,
-  ts.transpileModule(suitesSource, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    fileName: "suites.ts",
-  }).outputText,
-);
-const { SUITES, ensure } = await import(pathToFileURL(compiled).href);
+const { SUITES, ensure } = await importSuites(ROOT, "polyglot");
 
+const SOURCES = join(cache, "bench-sources");
 // Not /tmp: the jail gives the command a private one.
 const work = mkdtempSync(join(process.env.BENCH_TMP ?? "/var/tmp", "eg-bench-polyglot-"));
 const registry = new URL(execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim());
@@ -92,6 +105,79 @@ const ENVELOPES = {
     network: "allowlist",
   },
   start: { ...base, allowed_env: [] },
+  numpy: { ...base, allowed_env: ["PATH", "@ci", "PYTHONDONTWRITEBYTECODE"] },
+  click: { ...base, allowed_env: ["PATH", "@ci", "HOME", "LANG", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONPATH"] },
+  zlib: { ...base, allowed_env: ["PATH", "@ci"] },
+  express: {
+    ...base,
+    allowed_env: [
+      "PATH",
+      "@ci",
+      "@terminal",
+      "DEBUG*",
+      "NODE*",
+      "npm_*",
+      "CHOKIDAR_PRINT_FSEVENTS_REQUIRE_ERROR",
+      "DESTDIR",
+      "EDITOR",
+      "GRACEFUL_FS_PLATFORM",
+      "HOME",
+      "HTTP2_TEST",
+      "INIT_CWD",
+      "MOCHA_COLORS",
+      "NO_DEPRECATION",
+      "NOPT_DEBUG",
+      "PATHEXT",
+      "PREFIX",
+      "PWD",
+      "SHELL",
+      "TEMP",
+      "TEST_GRACEFUL_FS_GLOBAL_PATCH",
+      "TMP",
+      "TMPDIR",
+      "TRACE_DEPRECATION",
+      "VISUAL",
+      "YARGS_MIN_NODE_VERSION",
+      "ZSH_NAME",
+      "_",
+      "_ISEXE_TEST_PLATFORM_",
+      // Read by npm and mocha; program control or credential carriers, so listed exactly.
+      "NODE_TLS_REJECT_UNAUTHORIZED",
+      "npm_config_cafile",
+      "npm_config_globalconfig",
+      "npm_config_node_gyp",
+      "npm_config_userconfig",
+    ],
+  },
+  commander: {
+    ...base,
+    allowed_env: [
+      "PATH",
+      "@ci",
+      "@terminal",
+      "BABEL_*",
+      "BROWSERSLIST*",
+      "TS_*",
+      "NODE*",
+      "npm_*",
+      "DEBUG",
+      "FORCE_HYPERLINK",
+      "GRACEFUL_FS_PLATFORM",
+      "HOME",
+      "JEST_JASMINE",
+      "JEST_WORKER_ID",
+      "OSTYPE",
+      "SHELL",
+      "TEMP",
+      "TEST_GRACEFUL_FS_GLOBAL_PATCH",
+      "TMP",
+      "TMPDIR",
+      "YARGS_MIN_NODE_VERSION",
+      "ZSH_NAME",
+      "_",
+      "NODE_PATH",
+    ],
+  },
 };
 
 const FS_HEAVY = `const fs = require("fs");
@@ -130,6 +216,58 @@ const ROWS = [
     network: true,
   },
   { key: "start", title: "fixed start (`/bin/true`)", proof: /^/, prepare: () => undefined, command: () => ["/bin/true"] },
+  {
+    key: "numpy",
+    title: "numpy 1.24's own tests (test_function_base, test_numeric: 2,238 tests, Debian's pytest)",
+    needs: ["/usr/lib/python3/dist-packages/numpy/core/tests/test_numeric.py", "/usr/lib/python3/dist-packages/pytest/__init__.py"],
+    proof: /\d+ passed/,
+    prepare: () => undefined,
+    command: () => [
+      "/usr/bin/python3",
+      "-m",
+      "pytest",
+      "-q",
+      "-p",
+      "no:cacheprovider",
+      "--pyargs",
+      "numpy.lib.tests.test_function_base",
+      "numpy.core.tests.test_numeric",
+    ],
+    // The package's own tree is read-only in the jail and shared by every arm: no byte code written there.
+    env: () => ({ PYTHONDONTWRITEBYTECODE: "1" }),
+  },
+  {
+    key: "click",
+    title: "click 8.1.8's own tests from its release tarball (pytest, about 650 tests)",
+    needs: ["/usr/lib/python3/dist-packages/pytest/__init__.py"],
+    proof: /\d+ passed/,
+    prepare: (ws) => obtain("click", SOURCES, ws),
+    command: () => ["/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+    env: (ws) => ({ PYTHONPATH: join(ws, "src"), PYTHONDONTWRITEBYTECODE: "1" }),
+  },
+  {
+    key: "zlib",
+    title: "zlib 1.2.13 from its release tarball: `./configure`, `make -j2`, `make test` (many short compiler runs)",
+    needs: ["/usr/bin/cc", "/usr/bin/make"],
+    proof: /zlib 64-bit test OK/,
+    prepare: (ws) => obtain("zlib", SOURCES, ws),
+    command: () => ["/bin/sh", "-c", "./configure && make -j2 && make test"],
+  },
+  {
+    key: "express",
+    title: "express 4.18.2's own tests from its release tarball (`npm test`: mocha, about 1,250 tests)",
+    proof: /\d+ passing/,
+    prepare: (ws) => obtain("express", SOURCES, ws),
+    // Four assertions pin an older Node's JSON.parse message; everything else runs.
+    command: () => ["npm", "test", "--", "--reporter", "dot", "--grep", "primitives|correct message in stack trace", "--invert"],
+  },
+  {
+    key: "commander",
+    title: "commander 9.4.1's executable-subcommand tests from its release tarball (jest, 2 workers, a Node process per subcommand)",
+    proof: /Tests:\s+\d+ passed/,
+    prepare: (ws) => obtain("commander", SOURCES, ws),
+    command: () => [process.execPath, "node_modules/jest/bin/jest.js", "--ci", "--maxWorkers=2", "tests/command.executable"],
+  },
 ];
 
 function writeEnvelope(file, envelope) {
@@ -171,10 +309,9 @@ function srtSettings(workspace, network) {
   return file;
 }
 
+/** Wall and CPU of the whole process tree (a fresh cgroup per run, bench/support/cgroup.mjs). */
 function spawnTimed(argv, cwd, env) {
-  const started = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, encoding: "utf8", maxBuffer: 1 << 28 });
-  return { ms: performance.now() - started, code: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+  return spawnMeasured(argv, { cwd, env });
 }
 
 const runHelp = spawnSync(process.execPath, [CLI, "run", "--help"], { encoding: "utf8" });
@@ -254,12 +391,12 @@ function arm(row, pristine, mode, recorder) {
   if (r.code === 0 && !row.proof.test(r.out))
     throw new Error(`${row.key} ${mode} exited 0 but its output lacks ${row.proof}: ${r.out.slice(-800)}`);
   if (r.code !== 0) throw new Error(`${row.key} ${mode}${recorder ? ` (${recorder})` : ""} exited ${r.code}: ${r.out.slice(-1500)}`);
-  return { ms: r.ms, check, lines };
+  return { ms: r.ms, cpuMs: r.cpuMs, check, lines };
 }
 
 /** `node bench/polyglot.mjs --suggest`: one recording per row under the narrow envelope, and suggest's proposal. */
 function suggestMode() {
-  for (const row of ROWS) {
+  for (const row of ROWS.filter((r) => chosen === null || chosen.includes(r.key))) {
     const pristine = join(work, `pristine-${row.key}`);
     mkdirSync(pristine);
     if (row.suite) row.suite.prepare(pristine, work);
@@ -294,39 +431,8 @@ function suggestMode() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The bare command once under strace with run's traced set (outside any jail): the stops a strace recorder pays. */
-function straceStops(row, pristine) {
-  const src = readFileSync(join(ROOT, "src/observer/strace.ts"), "utf8");
-  const traced = [...(/TRACED_SYSCALLS = \[([\s\S]*?)\]/.exec(src)?.[1] ?? "").matchAll(/"(\w+)"/g)].map((m) => m[1]);
-  const ws = join(work, `stops-${row.key}`);
-  cpSync(pristine, ws, { recursive: true });
-  const home = join(work, `stops-home-${row.key}`);
-  mkdirSync(home);
-  const out = join(work, `stops-${row.key}.txt`);
-  const env = { ...process.env, CI: "true", HOME: home, ...(row.suite?.env() ?? {}), ...(row.env?.(ws) ?? {}) };
-  const command = row.suite ? row.suite.command() : row.command();
-  const r = spawnSync(
-    "strace",
-    ["-f", "-c", "--seccomp-bpf", "-e", `trace=${traced.map((s) => `?${s}`).join(",")}`, "-o", out, "--", ...command],
-    {
-      cwd: ws,
-      env,
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-    },
-  );
-  rmSync(ws, { recursive: true, force: true });
-  if (r.status !== 0 || !existsSync(out)) return null;
-  const calls = {};
-  for (const line of readFileSync(out, "utf8").split("\n")) {
-    const cols = line.trim().split(/\s+/);
-    // % time, seconds, usecs/call, calls, [errors], syscall
-    if (cols.length >= 5 && /^\d/.test(cols[0]) && cols[cols.length - 1] !== "total") calls[cols[cols.length - 1]] = Number(cols[3]);
-  }
-  const total = Object.values(calls).reduce((a, b) => a + b, 0);
-  return { total, calls };
-}
-
+// BENCH_ROWS=python,start runs only those rows.
+const chosen = process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(",") : null;
 if (process.argv.includes("--suggest")) {
   suggestMode();
   rmSync(work, { recursive: true, force: true });
@@ -334,13 +440,13 @@ if (process.argv.includes("--suggest")) {
 }
 
 const srt = sandboxRuntime();
+sweepCgroups();
 const results = [];
 let failed = false;
-// BENCH_ROWS=python,start runs only those rows (the fixed-start row is what the per-stop column subtracts).
-const chosen = process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(",") : null;
+const LOADS = LOAD_HOGS > 0 ? ["idle", "loaded"] : ["idle"];
 for (const row of ROWS.filter((r) => chosen === null || chosen.includes(r.key))) {
   const t0 = performance.now();
-  const missing = row.suite ? ensure(row.suite) : null;
+  const missing = row.suite ? ensure(row.suite) : ((row.needs ?? []).filter((f) => !existsSync(f)).map((f) => `needs ${f}`)[0] ?? null);
   if (missing !== null) {
     results.push({ row, skipped: missing });
     continue;
@@ -356,38 +462,48 @@ for (const row of ROWS.filter((r) => chosen === null || chosen.includes(r.key)))
   }
   writeEnvelope(join(work, `envelope-${row.key}.json`), { envelope_id: `bench-polyglot-${row.key}`, ...ENVELOPES[row.key] });
   const arms = ["bare", ...RECORDERS.map((r) => `run:${r}`), ...(srt.cli !== null ? ["srt"] : [])];
-  const times = Object.fromEntries(arms.map((a) => [a, []]));
+  // samples[load][arm]: one { ms, cpuMs } per repetition.
+  const samples = Object.fromEntries(LOADS.map((l) => [l, Object.fromEntries(arms.map((a) => [a, []]))]));
   const runs = Object.fromEntries(RECORDERS.map((r) => [r, { verdicts: [], unavailable: null, recorder: new Set(), lines: [] }]));
   try {
     for (let i = 0; i < REPS; i++) {
-      // The arms' order turns with each repetition, so no arm always runs first (warm caches) or last.
-      const order = arms.map((_, j) => arms[(i + j) % arms.length]);
-      for (const a of order) {
-        if (a.startsWith("run:")) {
-          const name = a.slice(4);
-          const info = runs[name];
-          if (info.unavailable !== null) continue;
-          const flags = recorderFlags(name);
-          if (flags === null) {
-            info.unavailable = "this `run` has no --recorder flag";
-            continue;
+      for (const load of LOADS) {
+        const stopHogs = load === "loaded" ? startHogs(LOAD_HOGS) : () => undefined;
+        try {
+          // The arms' order turns with each repetition, so no arm always runs first (warm caches) or last.
+          const order = arms.map((_, j) => arms[(i + j) % arms.length]);
+          for (const a of order) {
+            if (!a.startsWith("run:")) {
+              const r = arm(row, pristine, a);
+              samples[load][a].push({ ms: r.ms, cpuMs: r.cpuMs });
+              continue;
+            }
+            const name = a.slice(4);
+            const info = runs[name];
+            if (info.unavailable !== null) continue;
+            if (recorderFlags(name) === null) {
+              info.unavailable = "this `run` has no --recorder flag";
+              continue;
+            }
+            const r = arm(row, pristine, "run", name);
+            if (r.unavailable) {
+              info.unavailable = r.unavailable;
+              continue;
+            }
+            samples[load][a].push({ ms: r.ms, cpuMs: r.cpuMs });
+            info.verdicts.push(r.check);
+            const meta = r.lines.find((l) => l.kind === "meta");
+            info.recorder.add(
+              meta?.recorder
+                ? meta.recorder.name + (meta.recorder.fallback ? ` (fallback: ${meta.recorder.fallback})` : "")
+                : "(no meta.recorder: strace)",
+            );
+            if (info.lines.length === 0) info.lines.push(r.lines);
+            if (r.check.verdict !== "pass") failed = true;
           }
-          const r = arm(row, pristine, "run", name);
-          if (r.unavailable) {
-            info.unavailable = r.unavailable;
-            continue;
-          }
-          times[a].push(r.ms);
-          info.verdicts.push(r.check);
-          const meta = r.lines.find((l) => l.kind === "meta");
-          info.recorder.add(
-            meta?.recorder
-              ? meta.recorder.name + (meta.recorder.fallback ? ` (fallback: ${meta.recorder.fallback})` : "")
-              : "(no meta.recorder: strace)",
-          );
-          info.lines.push(r.lines);
-          if (r.check.verdict !== "pass") failed = true;
-        } else times[a].push(arm(row, pristine, a).ms);
+        } finally {
+          stopHogs();
+        }
       }
     }
   } catch (e) {
@@ -395,8 +511,7 @@ for (const row of ROWS.filter((r) => chosen === null || chosen.includes(r.key)))
     failed = true;
     continue;
   }
-  const stops = row.key === "start" ? null : straceStops(row, pristine);
-  results.push({ row, times, runs, stops, seconds: (performance.now() - t0) / 1000 });
+  results.push({ row, samples, runs, seconds: (performance.now() - t0) / 1000 });
   rmSync(pristine, { recursive: true, force: true });
 }
 rmSync(work, { recursive: true, force: true });
@@ -406,8 +521,10 @@ const totalSeconds = (performance.now() - startedAll) / 1000;
 // The section.
 
 const s = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
-const x = (r) => `${r.toFixed(2)}×`;
-const paired = (a, b) => median(a.map((v, i) => v / b[i]));
+const x = (r) => (r === null ? "n/a" : `${r.toFixed(2)}×`);
+const field = (xs, f) => xs.map((v) => v[f]);
+/** Median of the per-repetition ratios a/b of one field (wall `ms` or `cpuMs`). */
+const paired = (a, b, f) => (a?.length && b?.length && a[0][f] !== null ? median(a.map((v, i) => v[f] / b[i][f])) : null);
 function verdictText(info) {
   const counts = {};
   for (const c of info.verdicts) {
@@ -426,101 +543,111 @@ function verdictText(info) {
     .map(([v, n]) => `${v} ${n}/${info.verdicts.length}`)
     .join("; ");
 }
-const byKind = (lines) => {
-  const k = {};
-  for (const l of lines) if (l.kind !== "meta" && l.kind !== "end" && l.canary !== true) k[l.kind] = (k[l.kind] ?? 0) + 1;
-  return k;
-};
+const events = (lines) => lines.filter((l) => l.kind !== "meta" && l.kind !== "end" && l.canary !== true).length;
+const h = cgroupHierarchy();
+const cpuNote =
+  h === null
+    ? "CPU not measured (no writable cgroup: run the bench as root)"
+    : `CPU from a fresh cgroup per run (${h.kind === "v2" ? "cgroup v2 cpu.stat" : "cgroup v1 cpuacct"} under ${h.root})`;
 
 const out = [];
-out.push("## Polyglot suites: bare vs run vs sandbox-runtime (bench/polyglot.mjs)");
+out.push("## Polyglot suites: bare vs run vs sandbox-runtime, wall and CPU (bench/polyglot.mjs)");
 out.push("");
 out.push(
-  `${REPS} repetitions; in each, every arm runs once, on a fresh copy of the suite (and a fresh HOME), in an order that turns with each repetition. Ratios are paired: per repetition run/bare, srt/bare and run/srt, then the median of each (so they are not the ratio of the medians). \`run\` is the full wrapper from \`dist/cli/index.js\` (bubblewrap jail, the recorder outside it, the Node hooks, with its fixed start: envelope verification, jail probe, canary stage), under a pinned envelope per suite (derived with \`node bench/polyglot.mjs --suggest\`); every log is judged by \`check\` and its verdict is in the last column. sandbox-runtime is \`@anthropic-ai/sandbox-runtime@${SRT_VERSION}\` (\`srt\`: bubblewrap and its proxies, no recorder) with the run's workspace and /tmp writable and no domains, but the registry for the npm row (\`run\` there: \`network: "allowlist"\` with the registry's host, through its egress proxy). Recorders measured: ${RECORDERS.map((r) => `\`${r || "(run's default)"}\``).join(", ")} (BENCH_RECORDERS).`,
+  `${REPS} repetitions; in each, every arm runs once idle${LOADS.length > 1 ? ` and once more with ${LOAD_HOGS} busy loop${LOAD_HOGS > 1 ? "s" : ""} beside it (\`loaded\`: a fixed CPU hog outside the measured cgroup, what a busy runner sees)` : ""}, on a fresh copy of the suite (and a fresh HOME), in an order that turns with each repetition. **CPU** is the whole process tree's: ${cpuNote}, so bubblewrap's jailed processes, the recorder, strace, the wrapper and sandbox-runtime's proxies are all counted (\`/usr/bin/time\` counts only waited-for children). Ratios are paired: per repetition run/srt, then the median (not the ratio of the medians). \`run\` is the full wrapper from \`dist/cli/index.js\` (bubblewrap jail, the recorder outside it, the Node hooks, with its fixed start: envelope verification, jail probe, canary stage), under a pinned envelope per suite (derived with \`node bench/polyglot.mjs --suggest\`); every log is judged by \`check\` and its verdict is in the last column. sandbox-runtime is \`@anthropic-ai/sandbox-runtime@${SRT_VERSION}\` (\`srt\`: bubblewrap and its proxies, no recorder) with the run's workspace and /tmp writable and no domains, but the registry for the npm row. Recorders measured: ${RECORDERS.map((r) => `\`${r}\``).join(", ")} (BENCH_RECORDERS).`,
 );
 out.push("");
-out.push("| suite | bare median | run median | srt median | run/bare | srt/bare | run/srt (paired medians) | check verdict |");
-out.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
-for (const r of results) {
-  if (r.skipped || r.failedWith) {
-    out.push(`| ${r.row.title} | ${r.skipped ? `skipped: ${r.skipped}` : `FAILED: ${r.failedWith.replace(/\|/g, "\\|")}`} | | | | | | |`);
-    continue;
-  }
-  const bare = r.times.bare;
-  const srtT = r.times.srt ?? [];
-  for (const name of RECORDERS) {
-    const info = r.runs[name];
-    const label = `${r.row.title}, \`run (${name || "default"})\``;
-    if (info.unavailable !== null) {
-      out.push(
-        `| ${label} | ${s(median(bare))} | recorder not available (${info.unavailable.replace(/\|/g, "\\|")}) | ${srtT.length ? s(median(srtT)) : "n/a"} | | ${srtT.length ? x(paired(srtT, bare)) : "n/a"} | | |`,
-      );
+for (const load of LOADS) {
+  out.push(
+    `**${load === "idle" ? "Idle" : `Loaded (${LOAD_HOGS} busy loop${LOAD_HOGS > 1 ? "s" : ""} beside every arm)`}.** Medians, wall / CPU:`,
+  );
+  out.push("");
+  out.push(
+    `| suite | bare | ${RECORDERS.map((r) => `run (${r})`).join(" | ")} | srt | ${RECORDERS.map((r) => `${r}/srt wall | ${r}/srt CPU`).join(" | ")} |`,
+  );
+  out.push(`| --- | --- | ${RECORDERS.map(() => "---").join(" | ")} | --- | ${RECORDERS.map(() => "--- | ---").join(" | ")} |`);
+  for (const r of results) {
+    if (r.skipped || r.failedWith) {
+      if (load === "idle")
+        out.push(`| ${r.row.title} | ${r.skipped ? `skipped: ${r.skipped}` : `FAILED: ${r.failedWith.replace(/\|/g, "\\|")}`} | |`);
       continue;
     }
-    const run = r.times[`run:${name}`];
-    out.push(
-      `| ${label} | ${s(median(bare))} | ${s(median(run))} | ${srtT.length ? s(median(srtT)) : "n/a"} | ${x(paired(run, bare))} | ${srtT.length ? x(paired(srtT, bare)) : "n/a"} | ${srtT.length ? x(paired(run, srtT)) : "n/a"} | ${verdictText(info)} (log's recorder: ${[...info.recorder].join(", ")}) |`,
+    const m = r.samples[load];
+    const cell = (xs) =>
+      xs.length ? `${s(median(field(xs, "ms")))} / ${xs[0].cpuMs === null ? "n/a" : s(median(field(xs, "cpuMs")))}` : "n/a";
+    const runCells = RECORDERS.map((n) =>
+      r.runs[n].unavailable !== null ? `not available (${r.runs[n].unavailable.replace(/\|/g, "\\|")})` : cell(m[`run:${n}`]),
     );
+    const ratios = RECORDERS.map((n) => `${x(paired(m[`run:${n}`], m.srt, "ms"))} | ${x(paired(m[`run:${n}`], m.srt, "cpuMs"))}`);
+    out.push(`| ${r.row.title} | ${cell(m.bare)} | ${runCells.join(" | ")} | ${cell(m.srt ?? [])} | ${ratios.join(" | ")} |`);
   }
+  out.push("");
 }
-out.push("");
 if (srt.cli === null) out.push(`sandbox-runtime did not run here: ${srt.why} (it needs bubblewrap, socat and ripgrep).`, "");
 
-out.push(
-  "What drives the cost, measured in this run (the first recorder's first log per suite, and the bare command once more under strace with `run`'s traced set, `strace -f -c --seccomp-bpf`, outside any jail):",
-);
+out.push("`check` on every log, and what each recorder wrote (idle and loaded runs together):");
 out.push("");
-out.push(
-  "| suite | traced calls (strace stops) | of which openat / execve / clone | log events (exec, write, other) | run − bare per repetition (median) | above the fixed start, per stop |",
-);
-out.push("| --- | --- | --- | --- | --- | --- |");
-const extraOf = (r) => {
-  const run = r?.times?.[`run:${RECORDERS[0]}`] ?? [];
-  return run.length ? median(run.map((v, i) => v - r.times.bare[i])) : null;
-};
-const startRow = results.find((r) => r.row.key === "start" && r.times);
-const fixedExtra = startRow ? extraOf(startRow) : null;
-const perStop = (r) => {
-  const extra = extraOf(r);
-  // A suite whose whole extra cost is within the fixed start's has nothing left to divide.
-  return extra === null || fixedExtra === null || !r.stops?.total || extra <= fixedExtra
-    ? null
-    : ((extra - fixedExtra) * 1000) / r.stops.total;
-};
+out.push(`| suite | ${RECORDERS.map((n) => `run (${n}): verdicts, events in the first log`).join(" | ")} |`);
+out.push(`| --- | ${RECORDERS.map(() => "---").join(" | ")} |`);
 for (const r of results) {
   if (r.skipped || r.failedWith) continue;
-  const info = r.runs[RECORDERS[0]];
-  const lines = info.lines[0] ?? [];
-  const k = byKind(lines);
-  const other = Object.entries(k)
-    .filter(([kind]) => kind !== "exec" && kind !== "write")
-    .reduce((a, [, n]) => a + n, 0);
-  const extra = extraOf(r) === null ? "n/a" : s(extraOf(r));
-  const ps = perStop(r);
-  const c = r.stops?.calls ?? {};
   out.push(
-    `| ${r.row.title} | ${r.stops ? r.stops.total.toLocaleString("en") : "n/a"} | ${r.stops ? `${(c.openat ?? 0).toLocaleString("en")} / ${(c.execve ?? 0).toLocaleString("en")} / ${((c.clone ?? 0) + (c.clone3 ?? 0) + (c.vfork ?? 0) + (c.fork ?? 0)).toLocaleString("en")}` : "n/a"} | ${lines.length ? `${k.exec ?? 0}, ${k.write ?? 0}, ${other}` : "n/a"} | ${extra} | ${ps === null ? "n/a (within the fixed start)" : `${ps.toFixed(0)} µs`} |`,
+    `| ${r.row.title} | ${RECORDERS.map((n) => (r.runs[n].unavailable !== null ? "n/a" : `${verdictText(r.runs[n])} (log's recorder: ${[...r.runs[n].recorder].join(", ")}); ${events(r.runs[n].lines[0] ?? []).toLocaleString("en")} events`)).join(" | ")} |`,
   );
 }
 out.push("");
-const suiteRows = results.filter((r) => r.times && ["python", "go", "c", "node"].includes(r.row.key));
-const pairedOf = (r, a, b) => (r?.times?.[a]?.length && r.times[b]?.length ? paired(r.times[a], r.times[b]) : null);
-const stopsPer = suiteRows.filter((r) => perStop(r) !== null).map((r) => `${r.row.key} ${perStop(r).toFixed(0)} µs`);
-const verdictOn = (v, limit) => (v === null ? "not measured" : `${x(v)} (${v <= limit ? "met" : "not met"})`);
-const npmRow = results.find((r) => r.row.key === "npm" && r.times);
-const microRow = results.find((r) => r.row.key === "micro" && r.times);
-for (const recorder of RECORDERS) {
-  const runKey = `run:${recorder}`;
+
+// CPU per recorded event: the run's CPU above bare, less the fixed start's (the `start` row), over
+// the events its log holds. It is everything observation costs per event: the eBPF programs or
+// strace's stops, the recorder, the Node hooks in the suite's processes and the wrapper's merge.
+const startRow = results.find((r) => r.row.key === "start" && r.samples);
+const extraCpu = (r, n) => {
+  const run = r?.samples?.idle?.[`run:${n}`] ?? [];
+  const bare = r?.samples?.idle?.bare ?? [];
+  return run.length && bare.length && run[0].cpuMs !== null ? median(run.map((v, i) => v.cpuMs - bare[i].cpuMs)) : null;
+};
+out.push(
+  "CPU per recorded event (idle; the run's CPU above bare, less the fixed start's, over the events in its log: the recorder, the Node hooks and the wrapper together):",
+);
+out.push("");
+out.push(`| suite | ${RECORDERS.map((n) => `run (${n}): CPU above bare | per event`).join(" | ")} |`);
+out.push(`| --- | ${RECORDERS.map(() => "--- | ---").join(" | ")} |`);
+for (const r of results) {
+  if (r.skipped || r.failedWith || r.row.key === "start") continue;
+  const cells = RECORDERS.map((n) => {
+    const extra = extraCpu(r, n);
+    const fixed = extraCpu(startRow, n);
+    const ev = events(r.runs[n].lines[0] ?? []);
+    if (extra === null) return "n/a | n/a";
+    const per = fixed === null || ev === 0 ? null : ((extra - fixed) * 1000) / ev;
+    return `${s(extra)} | ${per === null ? "n/a" : per <= 0 ? "within the fixed start" : `${per.toFixed(1)} µs`}`;
+  });
+  out.push(`| ${r.row.title} | ${cells.join(" | ")} |`);
+}
+out.push("");
+
+const suiteRows = results.filter((r) => r.samples && !["start", "micro"].includes(r.row.key));
+for (const n of RECORDERS) {
+  const runKey = `run:${n}`;
+  const misses = [];
+  let measuredPairs = 0;
+  for (const load of LOADS)
+    for (const r of suiteRows) {
+      const w = paired(r.samples[load][runKey], r.samples[load].srt, "ms");
+      const c = paired(r.samples[load][runKey], r.samples[load].srt, "cpuMs");
+      if (w !== null || c !== null) measuredPairs++;
+      if (w !== null && w > 1.05) misses.push(`${r.row.key} ${load} wall ${x(w)}`);
+      if (c !== null && c > 1.0) misses.push(`${r.row.key} ${load} CPU ${x(c)}`);
+    }
+  const st = LOADS.map(
+    (l) =>
+      `${l} wall ${x(paired(startRow?.samples?.[l]?.[runKey], startRow?.samples?.[l]?.srt, "ms"))}, CPU ${x(paired(startRow?.samples?.[l]?.[runKey], startRow?.samples?.[l]?.srt, "cpuMs"))}`,
+  );
   out.push(
-    `Against issue 21's targets (\`run (${recorder})\`; reported, not asserted): every suite run/srt <= 1.10×: ${suiteRows.map((r) => `${r.row.key} ${verdictOn(pairedOf(r, runKey, "srt"), 1.1)}`).join(", ")}; npm install no worse than srt: ${verdictOn(pairedOf(npmRow, runKey, "srt"), 1.0)}; microbench full wrapper <= 1.5× bare: ${verdictOn(pairedOf(microRow, runKey, "bare"), 1.5)}; fixed start <= srt's: ${verdictOn(pairedOf(startRow, runKey, "srt"), 1.0)}.`,
+    `Against issue 35's targets (\`run (${n})\`; reported, not asserted): every suite run/srt <= 1.0× CPU and <= 1.05× wall, idle and loaded: ${measuredPairs === 0 ? "not measured (no srt arm)" : misses.length === 0 ? "met" : `not met for ${misses.join("; ")}`}; fixed start <= srt's: ${st.join("; ")}.`,
   );
   out.push("");
 }
-out.push("");
-out.push(
-  `What drives the cost: the fixed start (${fixedExtra === null ? "n/a" : s(fixedExtra)} over a bare \`/bin/true\`: envelope verification, the jail probe, the canary stage, starting strace) is paid once per run, so it dominates short suites; above it, the cost follows the number of strace stops, and every traced call is a stop whether it mutates anything or not: read-only \`openat\` of libraries, modules and sources are most of them (the openat column), because strace's \`--seccomp-bpf\` filter selects calls by number only, not by their open flags. Cost per stop above the fixed start in this run: ${stopsPer.join(", ") || "n/a"} (on this 2-core machine the wrapper parses and merges strace's output beside the suite, and other jobs ran at the same time: per-stop figures move with load). sandbox-runtime pays its own fixed start (bubblewrap, its proxies and bridges) but no stops. The npm row adds the egress path: every registry request is a CONNECT tunnel from the relay in the jail through a unix socket to the proxy outside. Under the eBPF recorder (\`run (ebpf)\`) none of those stops happen: every system call of the jail runs one BPF program that returns after two map lookups unless the call is one the verdict needs, a read-only open is dropped in the kernel, and what is kept (a write-flag open, an exec, a connect) costs its strings, a path walk and a ring-buffer record, read and parsed on the other core while the program goes on; its start (loading and verifying the programs) overlaps the run's own setup.`,
-);
-out.push("");
 out.push(
   `Total bench time: ${(totalSeconds / 60).toFixed(1)} min (${results.map((r) => (r.seconds ? `${r.row.key} ${r.seconds.toFixed(0)} s` : `${r.row.key} -`)).join(", ")}).`,
 );

@@ -13,11 +13,10 @@
 // pull request enforced under it, a hostile twin; and the allowlist case (npm install from a local
 // registry reached by name). Prints each adoption's measurements as JSON; exit status is vitest's.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import ts from "typescript";
+import { importSuites } from "./suites-module.mjs";
 
 const root = join(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -47,17 +46,7 @@ if (args.includes("--action")) {
   process.exit(vitest.status ?? 1);
 }
 
-// suites.ts imports only Node's own modules: transpiled into the repository's node_modules cache.
-const source = readFileSync(join(root, "test/support/suites.ts"), "utf8");
-const { outputText } = ts.transpileModule(source, {
-  compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  fileName: "suites.ts",
-});
-const cache = join(root, "node_modules/.cache/envelope-gate");
-mkdirSync(cache, { recursive: true });
-const compiled = join(cache, "suites.mjs");
-writeFileSync(compiled, outputText);
-const { SUITES, adopt, ensure, summarize } = await import(pathToFileURL(compiled).href);
+const { SUITES, adopt, ensure, summarize } = await importSuites(root, "adoption");
 
 const names = args.filter((a) => a !== "--no-build");
 const chosen = names.length > 0 ? names : ["node", "python", "go", "c", "rust"];
