@@ -373,9 +373,11 @@ static __always_inline __u32 cwd_prefix(const char *d, long *base) {
 /*
  * Entry: name i of the call (the string at ptr) and the directory it is relative to (dirfd's
  * file or the cwd; for `/proc/self/fd/N/...` and the like, fd N's file; for `/proc/self/cwd/...`
- * and the like, the cwd it names), into the stash.
+ * and the like, the cwd it names), into the stash. Global (not static), as send_name: the verifier
+ * checks its body once, not again at each call site with the caller's state (most of the load's CPU).
  */
-static __noinline void stash_name(struct stash *st, __u32 i, __u64 ptr, long dirfd, int place) {
+__noinline int stash_name(struct stash *st, __u32 i, __u64 ptr, long dirfd, int place) {
+  if (!st) return 0;
   i &= 1;
   struct str_blob *str = &st->str[i];
   struct walk_blob *dir = &st->dir[i];
@@ -385,7 +387,7 @@ static __noinline void stash_name(struct stash *st, __u32 i, __u64 ptr, long dir
     str->h.flags = n >= STR_READ ? BLOB_TRUNCATED : 0;
     st->fields |= 1u << (F_STR0 + i);
   }
-  if (!place) return;
+  if (!place) return 0;
   long base = dirfd;
   __u32 rest = 0;
   /* No name (utimensat(fd, NULL, ...)): the call is on dirfd's file itself. */
@@ -400,23 +402,24 @@ static __noinline void stash_name(struct stash *st, __u32 i, __u64 ptr, long dir
         fd = fd * 10 + (c - '0');
       }
       char after = str->data[(p + j) & 63];
-      if (j == 0 || (after != '/' && after != 0)) return;
+      if (j == 0 || (after != '/' && after != 0)) return 0;
       base = fd;
       rest = p + j + (after == '/' ? 1 : 0);
     } else {
       __u32 c = cwd_prefix(str->data, &base);
-      if (c == 0) return;
+      if (c == 0) return 0;
       rest = c + (str->data[c & 63] == '/' ? 1 : 0);
     }
   }
   struct slot *s = walk_base_slot(base);
-  if (!s) return;
+  if (!s) return 0;
   /* A pipe's or socket's fd is no directory: the name stays as given. */
-  if (rest != 0 && (s->h.flags & WALK_DNAME)) return;
-  if (!keep_walk(s, dir)) return;
+  if (rest != 0 && (s->h.flags & WALK_DNAME)) return 0;
+  if (!keep_walk(s, dir)) return 0;
   st->base[i] = (int)base;
   st->fields |= 1u << (F_DIR0 + i);
   if (rest != 0) str->h.flags |= BLOB_FD_BASED | (rest << 8);
+  return 0;
 }
 
 static __always_inline int send_blob(struct blob_header *h, __u32 field, __u32 len, __u32 max) {
@@ -435,7 +438,8 @@ static __always_inline int send_blob(struct blob_header *h, __u32 field, __u32 l
  * Exit: name i as read at the call's entry goes out, with its directory; both are read again,
  * and *changed is set when either differs from the entry's. Returns the fields sent.
  */
-static __noinline __u32 send_name(struct stash *st, __u32 i, __u64 ptr, __u32 *changed) {
+__noinline __u32 send_name(struct stash *st, __u32 i, __u64 ptr, __u32 *changed) {
+  if (!st || !changed) return 0;
   i &= 1;
   struct str_blob *str = &st->str[i];
   struct walk_blob *dir = &st->dir[i];
