@@ -111,6 +111,7 @@ struct task_struct {
 struct linux_binprm {
   struct file *file;
   const char *filename;
+  const char *interp;
 };
 
 struct pt_regs {

@@ -766,6 +766,8 @@ int on_exec(struct bpf_raw_tracepoint_args *ctx) {
       }
     }
   }
+  /* A script's (or binfmt_misc's) interpreter: the handler replaced bprm->interp, which starts as bprm->filename. */
+  if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename)) r.mode |= EXEC_INTERPRETED;
   if (walk_file(BPF_CORE_READ(bprm, file), F_EXE)) fields |= 1u << F_EXE;
   __u32 cpu = bpf_get_smp_processor_id();
   struct argv_slot *a = bpf_map_lookup_elem(&argv_slots, &cpu);

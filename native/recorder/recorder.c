@@ -465,19 +465,21 @@ static void print_exec(const struct call_record *r, struct pending_field *fields
   } else {
     fputs("\"\"", out);
   }
+  if (r->mode & EXEC_INTERPRETED) fputs(" interpreted", out);
   fprintf(out, "\n%u execve(", r->tgid);
   const char *name;
   size_t name_len;
-  if (r->mode != 0 && field_string(fields, F_NAME, &name, &name_len)) {
+  unsigned int by = r->mode & EXEC_BY_MASK;
+  if (by != 0 && field_string(fields, F_NAME, &name, &name_len)) {
     /* /dev/fd/N[/rest]: the file fd N named (or the executable, when the fd closed on exec), then rest. */
     const char *rest = name + 8;
     while (rest < name + name_len && *rest >= '0' && *rest <= '9') rest++;
     char *buf = pathbuf[0];
     size_t w = 0;
-    if (r->mode == EXEC_BY_FD && fields[F_DIR0].present) w = walk_path(&fields[F_DIR0], buf, sizeof(pathbuf[0]));
+    if (by == EXEC_BY_FD && fields[F_DIR0].present) w = walk_path(&fields[F_DIR0], buf, sizeof(pathbuf[0]));
     else if (fields[F_EXE].present) w = walk_path(&fields[F_EXE], buf, sizeof(pathbuf[0]));
     /* Closed on exec, fd N's file is gone: the executable the kernel ran is the whole name (a script could not run so). */
-    size_t rest_len = r->mode == EXEC_BY_FD ? (size_t)(name + name_len - rest) : 0;
+    size_t rest_len = by == EXEC_BY_FD ? (size_t)(name + name_len - rest) : 0;
     if (w + rest_len < sizeof(pathbuf[0])) {
       memcpy(buf + w, rest, rest_len);
       w += rest_len;

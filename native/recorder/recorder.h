@@ -44,9 +44,13 @@ enum field {
 #define UNKNOWN_NO_ENTRY 2 /* not-seen-at-entry: no copy of the call's names from its entry */
 /* truncated (a walk or name longer than recorded) is told by the reader from the blobs' flags. */
 
-/* An exec's call_record.mode: how its name was given. */
+/* An exec's call_record.mode: how its name was given (EXEC_BY_MASK), and whether an interpreter runs it. */
 #define EXEC_BY_FD 1      /* /dev/fd/N[/name]: F_DIR0 is fd N's file */
 #define EXEC_BY_FD_GONE 2 /* /dev/fd/N, closed on exec: the name is the executable */
+#define EXEC_BY_MASK 3
+/* bprm->interp is not bprm->filename: a binary handler (`#!`, binfmt_misc) gave the file to an
+   interpreter, and F_EXE is the interpreter the kernel runs in the end, F_ARGV the argv it built. */
+#define EXEC_INTERPRETED 4
 
 struct blob_header {
   unsigned int kind; /* REC_BLOB */

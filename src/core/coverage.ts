@@ -68,11 +68,13 @@ export function logCoverage(log: WalkedLog): Coverage {
   for (const e of log.events) {
     const cls = KIND_CLASS[e.kind];
     if (cls === undefined) continue;
+    if (e.kind === "exec") programs.add(e.path);
+    // A script's interpreter is a program of the run, on the script's own line: one event, not two.
+    if (e.kind === "exec" && e.interprets !== undefined) continue;
     const source = e.source ?? "none";
     const counts = bySource.get(cls) ?? new Map<string, number>();
     counts.set(source, (counts.get(source) ?? 0) + 1);
     bySource.set(cls, counts);
-    if (e.kind === "exec") programs.add(e.path);
   }
   const node = [...programs].filter(isNodeProgram).length;
   const withProcess = observers.includes("process");

@@ -97,6 +97,7 @@ export const FIELD_NAMES = [
   "path_unknown",
   "bytes_in",
   "bytes_out",
+  "interpreter",
 ] as const;
 
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -149,10 +150,18 @@ export interface HostEvent extends EventCommon {
   bytes_out?: number;
 }
 
+/**
+ * A process started (docs/formats.md, "exec"): `path` the file the exec named, every symlink
+ * resolved; `argv` the argv the kernel started the new image with (for a `#!` script, the one the
+ * kernel built: the interpreter's name and argument, the script as named, the caller's argv after
+ * its first); `interpreter` a script's interpreter, the executable the kernel ran in the end,
+ * absolute and resolved. Both recorders write one line per exec in this form.
+ */
 export interface ExecEvent extends EventCommon {
   kind: "exec";
   path: string;
   argv: string[];
+  interpreter?: string;
   cwd?: unknown;
   jail_pid?: number;
 }
@@ -208,7 +217,7 @@ export const KIND_FIELDS: {
   tool: { required: ["name"], optional: [] },
   env: { required: ["key"], optional: ["op"] },
   host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
-  exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+  exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid", "interpreter"] },
   syscall: { required: ["name"], optional: [] },
   end: { required: ["events", "exit_code"], optional: ["signal"] },
 };

@@ -75,6 +75,7 @@ const SLOT = {
   path_unknown: 24,
   bytes_in: 25,
   bytes_out: 26,
+  interpreter: 27,
 } as const satisfies Record<FieldName, number>;
 FIELD_NAMES.forEach((f, i) => {
   if (SLOT[f] !== i) throw new Error(`SLOT out of step with FIELD_NAMES at ${f}`);
@@ -273,6 +274,11 @@ export type WalkedEvent = EventAt &
         path: string;
         argv: string[];
         jailPid: number | undefined;
+        /**
+         * A `#!` script's line gives two events: the script's, then its interpreter's (`interprets`:
+         * the script's folded path), named and judged as a command of its own, by its path.
+         */
+        interprets?: string;
         verdict: "undeclared_command" | null;
       }
     | { kind: "syscall"; verdict: "forbidden_syscall" }
@@ -1258,13 +1264,24 @@ export class LogEvaluator {
     if (jailPid !== undefined && (!Number.isInteger(jailPid) || (jailPid as number) <= 0)) {
       this.malformed(`exec "jail_pid" must be a positive integer`);
     }
+    let interpreter: string | null = null;
+    if (this.has(SLOT.interpreter)) {
+      interpreter = foldPath(this.requireString(SLOT.interpreter));
+      if (interpreter === null) this.malformed(`exec "interpreter" must be absolute`);
+    }
     if (canary) return;
     const verdict = judgeExec(this.rules, path);
     this.judged(verdict, path);
+    // A script's interpreter ran too: judged as any command, by its own path.
+    const interpreted = interpreter === null ? null : judgeExec(this.rules, interpreter);
+    if (interpreter !== null) this.judged(interpreted, interpreter);
     if (this.sink !== null) {
       const argv = this.val(SLOT.argv) as string[];
       const entry = commandEntry(path, argv);
-      this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid as number | undefined, verdict });
+      const pid = jailPid as number | undefined;
+      this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: pid, verdict });
+      if (interpreter !== null)
+        this.sink({ ...this.at(interpreter), kind: "exec", path: interpreter, argv, jailPid: pid, interprets: path, verdict: interpreted });
     }
   }
 }

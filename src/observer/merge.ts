@@ -234,6 +234,7 @@ export class Merger {
           ...(event.jailPid !== undefined ? { jail_pid: event.jailPid } : {}),
           path: event.path,
           argv: event.argv,
+          ...(event.interpreter !== undefined ? { interpreter: event.interpreter } : {}),
           source: "process",
         });
         return;

@@ -12,6 +12,7 @@ import { foldPath } from "../core/paths.js";
 import type { PathView } from "./jail.js";
 import type { ProcessFacts } from "./process-facts.js";
 import type { ProcessTree } from "./process-tree.js";
+import { parseShebang, type ShebangLine } from "./shebang.js";
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -74,6 +75,15 @@ export class PathResolver {
    */
   program(tgid: number, abs: string): string {
     return this.walk(tgid, abs, true, true).path;
+  }
+
+  /**
+   * The `#!` line of the file at a resolved jail path, as the kernel reads it, or null (not a
+   * script, or no longer readable). Read from the file as it is now: see docs/observer.md.
+   */
+  shebang(tgid: number, resolved: string): ShebangLine | null {
+    const head = this.facts.head(this.hostPath(tgid, resolved));
+    return head === null ? null : parseShebang(head);
   }
 
   /** A mutation's path (the final component followed or not), and whether its file can be known. */

@@ -16,7 +16,12 @@ export type ProcessEvent =
    * `jailPid`: jailed runs, the process's pid inside the jail's PID namespace (the last number
    * of its `NSpid`, the pid the Node hooks record), when the kernel still showed it.
    */
-  | { kind: "exec"; tgid: number; ppid: number | null; jailPid?: number; path: string; argv: string[] }
+  /**
+   * `path`: the file the exec named, resolved; `argv`: the argv the kernel started the new image
+   * with; `interpreter`: for a `#!` script (or a binfmt_misc file), the executable the kernel ran
+   * it with in the end (docs/formats.md, "exec").
+   */
+  | { kind: "exec"; tgid: number; ppid: number | null; jailPid?: number; path: string; argv: string[]; interpreter?: string }
   | { kind: "host"; tgid: number; host: string; port: number; proto: string }
   /** A unix socket named by path (absolute, resolved) or abstract (`@name`), connected to or sent to. */
   | { kind: "unix"; tgid: number; address: string; proto: string }

@@ -2,15 +2,19 @@
  * What the parser asks the kernel while the traced processes run: the one port between the pure
  * parser (strace.ts, process-tree.ts, path-resolver.ts) and the live system.
  */
-import { lstatSync, readFileSync, readlinkSync } from "node:fs";
+import { closeSync, lstatSync, openSync, readFileSync, readSync, readlinkSync } from "node:fs";
+import { BINPRM_BUF_SIZE } from "./shebang.js";
 
 export interface ProcessFacts {
   /** The text of `/proc/PID/status`; null when it cannot be read (the process is gone). */
   status(pid: number): string | null;
   /** `/proc/PID/cwd`'s target; null when it cannot be read. */
   cwd(pid: number): string | null;
-  /** `/proc/PID/exe`'s target as the kernel prints it; null when it cannot be read. */
-  exe(pid: number): string | null;
+  /**
+   * The first bytes of the file at a path (the kernel's BINPRM_BUF_SIZE, or fewer where it is
+   * shorter), followed: where an exec's `#!` line is read. Null when it cannot be read.
+   */
+  head(path: string): Uint8Array | null;
   /** A path's symlink text: null when it is there and no symlink, undefined when it is not there or cannot be read. */
   link(path: string): string | null | undefined;
   /** Whether the path is there and is a socket (not followed). */
@@ -32,11 +36,17 @@ export const liveProcessFacts: ProcessFacts = {
       return null;
     }
   },
-  exe(pid) {
+  head(path) {
+    let fd: number | null = null;
     try {
-      return readlinkSync(`/proc/${pid}/exe`);
+      fd = openSync(path, "r");
+      const buf = Buffer.alloc(BINPRM_BUF_SIZE);
+      const n = readSync(fd, buf, 0, BINPRM_BUF_SIZE, 0);
+      return buf.subarray(0, n);
     } catch {
       return null;
+    } finally {
+      if (fd !== null) closeSync(fd);
     }
   },
   link(path) {

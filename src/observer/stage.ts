@@ -134,7 +134,8 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
   const traced: { rootExit: RootExit | null } = { rootExit: null };
   const exeOf = new Map<number, string>();
   const onProcess = (e: ProcessEvent): void => {
-    if (e.kind === "exec") exeOf.set(e.tgid, e.path);
+    // The program the process runs: a script's interpreter, else the file named.
+    if (e.kind === "exec") exeOf.set(e.tgid, e.interpreter ?? e.path);
     if (e.kind === "channel") {
       const tampered = channelTampering(e, exeOf.get(e.tgid) ?? "an unknown program", stage.nodeBinaries);
       if (tampered !== null) fail(tampered);
@@ -165,7 +166,6 @@ export async function runStage(stage: Stage, control: RunControl): Promise<Stage
       onRootExit: (exit) => {
         traced.rootExit = exit;
       },
-      onProgram: (tgid, path) => exeOf.set(tgid, path),
       onCommandStarted: stage.onCommandStarted,
     });
     const p = parser;

@@ -11,6 +11,7 @@ import { isContainerEngineSocket } from "../core/container-engine.js";
 import { foldPath } from "../core/paths.js";
 import { isMissingTargetErrno, type MissingTargetErrno, type WriteOp } from "../core/log-format.js";
 import { PathView } from "./jail.js";
+import { MAX_INTERPRETER_DEPTH, interpreterArgv } from "./shebang.js";
 import { PathResolver } from "./path-resolver.js";
 import type { ProcessEvent } from "./process-event.js";
 import { liveProcessFacts, type ProcessFacts } from "./process-facts.js";
@@ -24,6 +25,18 @@ export { TRACED_SYSCALLS, injectedSyscalls, straceArgs } from "./strace-args.js"
 export type { ProcessEvent } from "./process-event.js";
 
 type ExecEvent = Extract<ProcessEvent, { kind: "exec" }>;
+
+/**
+ * eBPF recorder: a process's `@exec INNER "exe" [interpreted]` line. `exe` is the executable the
+ * kernel runs (bprm->file); `interpreted`: a binary handler (`#!`, binfmt_misc) gave the named
+ * file to that interpreter, and the exec line's argv is the one the kernel built for it.
+ */
+interface AnnouncedExec {
+  tgid: number;
+  inner: number;
+  exe: string;
+  interpreted: boolean;
+}
 
 const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
 
@@ -67,12 +80,6 @@ interface StraceParserOptions {
   /** Jailed runs: called once, when bubblewrap has executed the command (its launcher): the jail is up. */
   onCommandStarted?: () => void;
   /**
-   * Told at once of the program /proc says a process runs when it differs from the exec line's
-   * (an interpreter, a swapped link), while its exec event is held (`lateExe`): what the channel
-   * check compares with.
-   */
-  onProgram?: (tgid: number, path: string) => void;
-  /**
    * `ebpf`: the lines come from the eBPF recorder (docs/recorder-protocol.md): every line's pid
    * is the process's tgid, `@fork` and `@exec` lines say what /proc would otherwise be asked.
    * Without it those lines are ignored: strace's own output can never make them count.
@@ -100,7 +107,7 @@ export class StraceParser {
   private relayTgid: number | null = null;
   private readonly ebpf: boolean;
   /** eBPF recorder: each process's `@exec` line just read, for the exec line that follows it. */
-  private readonly pendingExec = new Map<number, { tgid: number; inner: number; exe: string }>();
+  private readonly pendingExec = new Map<number, AnnouncedExec>();
   /** The call being read was refused as a write to a read-only file system. */
   private refused = false;
   /** The call being read failed because what it named was not there (ENOENT, ENOTDIR): it changed nothing. */
@@ -113,13 +120,7 @@ export class StraceParser {
   private callUnknown: string | null = null;
   private pendingWrites: WriteEvent[] = [];
   /** eBPF recorder: the `@exec` announcing the exec line being read. */
-  private announcedExec: { tgid: number; inner: number; exe: string } | null = null;
-  /**
-   * Without the eBPF recorder, the program a process runs is read from /proc after its exec
-   * line: late on a busy machine, when the process may have run its next program already. Held
-   * until that process's next exec, exit or the end: one equal to its next exec was read late.
-   */
-  private readonly lateExe = new Map<number, ExecEvent>();
+  private announcedExec: AnnouncedExec | null = null;
 
   constructor(options: StraceParserOptions) {
     this.options = options;
@@ -163,14 +164,6 @@ export class StraceParser {
   finish(): void {
     if (this.pending !== "") this.line(this.pending);
     this.pending = "";
-    for (const tgid of [...this.lateExe.keys()]) this.emitLateExe(tgid);
-  }
-
-  private emitLateExe(tgid: number): void {
-    const held = this.lateExe.get(tgid);
-    if (held === undefined) return;
-    this.lateExe.delete(tgid);
-    this.options.emit(held);
   }
 
   /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
@@ -229,7 +222,6 @@ export class StraceParser {
       }
       // The thread is gone: a call it left unfinished never returns.
       this.abandon(tid);
-      this.emitLateExe(tid);
       this.exitLine(tid, rest);
       return;
     }
@@ -252,11 +244,11 @@ export class StraceParser {
       this.announcedUnknown.set(tgid, unknown[1] as string);
       return;
     }
-    const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")$/.exec(rest);
+    const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")( interpreted)?$/.exec(rest);
     if (exec) {
       const exe = stringArg(exec[2]);
       const inner = Number(exec[1]);
-      if (exe !== null) this.pendingExec.set(tgid, { tgid, inner, exe });
+      if (exe !== null) this.pendingExec.set(tgid, { tgid, inner, exe, interpreted: exec[3] !== undefined });
       this.tree.innerIs(tgid, inner);
     }
   }
@@ -491,31 +483,66 @@ export class StraceParser {
     }
     const p = stringArg(args[row.path]);
     if (p === null) return;
-    const dirfd = row.dirfd === null ? null : fdDecoration(args[row.dirfd]);
+    const dirfdToken = row.dirfd === null ? null : (args[row.dirfd] ?? null);
+    const dirfd = dirfdToken === null ? null : fdDecoration(dirfdToken);
     const argvToken = args[row.path + 1] ?? "[]";
-    const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
-    // The file the kernel ran: the name given, every symlink resolved in the process's view;
-    // and what the kernel says the process runs now, when that differs (a name resolved in
-    // the wrong directory, a symlink swapped since, an interpreter): both are judged.
+    const given = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+    // The file the exec named: the name given, every symlink resolved in the process's view.
     const named = p === "" && dirfd !== null ? dirfd : this.paths.absolute(tgid, dirfd, p);
     if (this.jailed) this.tree.adopt(tgid);
     const ppid = this.tree.parent(tgid);
-    const resolved = this.view.recorded(this.paths.program(tgid, named));
+    const program = this.paths.program(tgid, named);
+    const resolved = this.view.recorded(program);
     const announced = this.announcedExec;
     const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
     const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
-    const held = this.lateExe.get(tgid);
-    if (held !== undefined && held.path === resolved) this.lateExe.delete(tgid);
-    else this.emitLateExe(tgid);
-    this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
-    const exe = this.ebpf ? (announced?.exe ?? null) : (this.facts.exe(tgid)?.replace(/ \(deleted\)$/, "") ?? null);
-    if (exe === null || !exe.startsWith("/") || this.view.recorded(exe) === resolved) return;
-    const kernels: ExecEvent = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
-    if (this.ebpf) this.options.emit(kernels);
-    else {
-      this.lateExe.set(tgid, kernels);
-      this.options.onProgram?.(tgid, kernels.path);
+    if (this.ebpf) {
+      // The kernel's account: the argv is the new image's, the interpreter bprm->file.
+      const exe = announced?.exe ?? null;
+      const known = exe !== null && exe.startsWith("/");
+      if (announced?.interpreted === true && known) {
+        this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv: given, interpreter: this.view.recorded(exe) });
+        return;
+      }
+      this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv: given });
+      // What the kernel ran is not the file the name resolves to now (a symlink swapped since, a
+      // name resolved in the wrong directory): both are judged.
+      if (known && this.view.recorded(exe) !== resolved)
+        this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv: given });
+      return;
     }
+    // strace: the same record derived from the line. A `#!` script's interpreter line is read
+    // from the file as binfmt_script reads it, level by level, and the argv built as the kernel
+    // builds it; /proc is never asked what the process runs (by then it may run its next program).
+    const event: ExecEvent = { kind: "exec", tgid, ppid, ...at, path: resolved, argv: given };
+    let file = program;
+    let filename = this.execFilename(p, dirfdToken);
+    let rest = given.slice(1);
+    let interpreted = false;
+    for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
+      const line = this.paths.shebang(tgid, file);
+      if (line === null) break;
+      rest = interpreterArgv(line, filename, rest);
+      filename = rest.shift() as string;
+      file = this.paths.program(tgid, this.paths.absolute(tgid, null, line.name));
+      interpreted = true;
+    }
+    if (interpreted) {
+      event.argv = [filename, ...rest];
+      event.interpreter = this.view.recorded(file);
+    }
+    this.options.emit(event);
+  }
+
+  /**
+   * The name the kernel gives an exec (bprm->filename), which a script's interpreter gets as its
+   * argument: execve's name as given; execveat's, relative to a directory fd, `/dev/fd/N[/name]`.
+   */
+  private execFilename(p: string, dirfdToken: string | null): string {
+    if (p.startsWith("/") || dirfdToken === null) return p;
+    const fd = /^(\d+)/.exec(dirfdToken);
+    if (fd === null) return p;
+    return p === "" ? `/dev/fd/${fd[1]}` : `/dev/fd/${fd[1]}/${p}`;
   }
 
   private open(tgid: number, row: Extract<SyscallRow, { kind: "open" }>, args: string[], ok: boolean, retPath: string | null): void {

@@ -86,6 +86,27 @@ describe("footprint rules", () => {
   const hash = "sha256:" + "a".repeat(64);
   const meta = { workspace: "/w/repo", scratch: "/s/run-1", run_id: "run-1", network_enforced: true };
 
+  it("a `#!` script's line is two commands, the script and its interpreter; a changed interpreter is new", () => {
+    const script = (interpreter: string) => ({
+      kind: "exec",
+      path: "/w/repo/bin/tool.js",
+      argv: [interpreter, "/w/repo/bin/tool.js", "a"],
+      interpreter,
+      source: "process",
+    });
+    const base = footprintOf(logText(hash, [script("/usr/bin/env")], { meta }));
+    expect([...base.classes.commands.entries()]).toEqual([
+      ["${WORKSPACE}/bin/tool.js", { first_line: 2, count: 1 }],
+      ["/usr/bin/env", { first_line: 2, count: 1 }],
+    ]);
+    const same = compareFootprints(footprintOf(logText(hash, [script("/usr/bin/env")], { meta })), base);
+    expect(same.new.commands).toEqual([]);
+    expect(same.no_longer.commands).toBe(0);
+    const changed = compareFootprints(footprintOf(logText(hash, [script("/w/repo/tools/evil")], { meta })), base);
+    expect(items(changed, "commands")).toEqual(["${WORKSPACE}/tools/evil"]);
+    expect(changed.no_longer.commands).toBe(1);
+  });
+
   it("leaves out canary lines, the runtime's own reads and loopback in the run's own namespace; names a connect by its via", () => {
     const text = logText(
       hash,

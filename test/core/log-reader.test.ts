@@ -79,6 +79,42 @@ describe("the seed's decision table, envelope rows", () => {
     expect(ids(judge(execs, { allowed_commands: [] }))).toHaveLength(3);
   });
 
+  it("judges a `#!` script's interpreter as a command that ran, by its path, on the script's line", () => {
+    const execs = [
+      { kind: "exec", path: "/work/repo/bin/mocha", argv: ["/usr/bin/env", "node", "/work/repo/bin/mocha"], interpreter: "/usr/bin/env" },
+      { kind: "exec", path: "/work/repo/run.sh", argv: ["/work/repo/evil", "/work/repo/run.sh"], interpreter: "/work/repo/evil" },
+    ];
+    expect(ids(judge(execs))).toEqual([]);
+    const v = judge(execs, { allowed_commands: ["env", "/work/repo/bin/mocha", "/work/repo/run.sh"] });
+    expect(v.violations).toEqual([
+      { id: "undeclared_command:/work/repo/evil", rule: "undeclared_command", subject: "/work/repo/evil", first_line: 3, count: 1 },
+    ]);
+    expect(ids(judge(execs, { allowed_commands: ["/work/repo/evil", "env"] }))).toEqual([
+      "undeclared_command:/work/repo/bin/mocha",
+      "undeclared_command:/work/repo/run.sh",
+    ]);
+  });
+
+  it("walks a script's line as two commands: the script's, then its interpreter's, which names the script", () => {
+    const loaded = envelope({ allowed_commands: ["env"] });
+    const text = logText(loaded.hash, [
+      { kind: "exec", path: "/work/repo/bin/mocha", argv: ["/usr/bin/env", "node", "/work/repo/bin/mocha"], interpreter: "/usr/bin/env" },
+    ]);
+    const walked = walkLog({ file: "observer.jsonl", bytes: Buffer.from(text) }, loaded.envelope);
+    expect(walked.events.map((e) => (e.kind === "exec" ? [e.line, e.subject, e.interprets ?? null, e.verdict] : null))).toEqual([
+      [2, "/work/repo/bin/mocha", null, "undeclared_command"],
+      [2, "/usr/bin/env", "/work/repo/bin/mocha", null],
+    ]);
+  });
+
+  it("refuses an exec's interpreter that is not an absolute path", () => {
+    const loaded = envelope();
+    for (const interpreter of ["env", "", 7]) {
+      const text = logText(loaded.hash, [{ kind: "exec", path: "/work/repo/x", argv: ["x"], interpreter } as unknown as Event]);
+      expect(refusal(loaded, text).code).toBe("OBSERVER_LOG_MALFORMED");
+    }
+  });
+
   it("reports each distinct violation once with its first line and count", () => {
     const v = judge([
       { kind: "tool", name: "curl" },

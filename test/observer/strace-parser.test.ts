@@ -16,7 +16,7 @@ const deco = (s: string): string => `<${[...Buffer.from(s)].map((b) => `\\x${b.t
  * The lines' pids (100, 700, ...) are made up: a live process that has one of them on a busy
  * machine must not lend the parser its /proc entries. Paths are the tests' own and stay live.
  */
-const NO_PROCESSES: ProcessFacts = { ...liveProcessFacts, status: () => null, cwd: () => null, exe: () => null };
+const NO_PROCESSES: ProcessFacts = { ...liveProcessFacts, status: () => null, cwd: () => null };
 
 function parse(lines: string[], cwd = "/work", plumbing: string[] = []): ProcessEvent[] {
   const events: ProcessEvent[] = [];
@@ -761,41 +761,89 @@ describe("strace output parser: paths the kernel used (issue 29)", () => {
   });
 });
 
-describe("strace output parser: the program /proc says a process runs, read after its exec line", () => {
-  const sh = realpathSync("/bin/sh");
-  const trueBin = realpathSync("/usr/bin/true");
+describe("an exec's one record: a `#!` script's interpreter and argv, as the kernel started them", () => {
   const envBin = realpathSync("/usr/bin/env");
-  /** `exe` answers what /proc/PID/exe says when the parser asks: on a busy machine, after the process moved on. */
-  const run = (exe: string, lines: string[]): string[] => {
+  const dash = realpathSync("/bin/sh");
+  /** Exec events from the lines, jail pids aside; `facts` holds the scripts' first bytes. */
+  const execs = (facts: TableFacts, lines: string[], ebpf = false): ProcessEvent[] => {
     const events: ProcessEvent[] = [];
-    let asked = 0;
-    // Its first exec's reading; later ones find the program the line names.
-    const facts: ProcessFacts = { ...NO_PROCESSES, exe: (pid) => (pid !== 300 ? null : asked++ === 0 ? exe : trueBin) };
-    const parser = new StraceParser({ cwd: "/work", plumbing: new Set(), emit: (e) => events.push(e), facts });
+    const parser = new StraceParser({
+      cwd: "/work",
+      plumbing: new Set(),
+      emit: (e) => events.push(e),
+      facts,
+      ...(ebpf ? { recorder: "ebpf" as const } : {}),
+    });
     parser.push(lines.map((l) => l + "\n").join(""));
     parser.finish();
-    return events.filter((e) => e.kind === "exec").map((e) => (e.kind === "exec" ? `${e.path} ${e.argv.join(" ")}` : ""));
+    return events.filter((e) => e.kind === "exec");
   };
   const execLine = (path: string, argv: string[]): string =>
     `300 execve(${hex(path)}, [${argv.map(hex).join(", ")}], 0x1 /* 3 vars */) = 0`;
+  const scripts = (): TableFacts =>
+    new TableFacts()
+      .there("/work", "/usr/bin/env", "/usr/bin/sh", "/usr/bin/dash")
+      .symlink("/bin", "usr/bin")
+      .symlink("/usr/bin/sh", "dash")
+      .file("/work/bin/mocha", "#!/usr/bin/env node\nrequire('x')\n")
+      .file("/work/run.sh", "#! /bin/sh  -e \t\necho\n")
+      .file("/work/inner", "#!/bin/sh\n")
+      .file("/work/outer", "#!/work/inner -x\n");
 
-  it("a program the process ran next, read late, is not said twice with the earlier program's argv", () => {
-    expect(
-      run(trueBin, [
-        execLine("/bin/sh", ["sh", "-c", "x"]),
-        execLine("/usr/bin/true", ["true", "from-thread"]),
-        "300 +++ exited with 0 +++",
-      ]),
-    ).toEqual([`${sh} sh -c x`, `${trueBin} true from-thread`]);
+  it("strace: the interpreter from the script's `#!` line, the argv the kernel built (the caller's argv[0] gone)", () => {
+    const facts = scripts();
+    expect(execs(facts, [execLine("/work/bin/mocha", ["mocha", "--reporter", "dot"]), execLine("run.sh", ["./run.sh", "a"])])).toEqual([
+      {
+        kind: "exec",
+        tgid: 300,
+        ppid: null,
+        path: "/work/bin/mocha",
+        argv: ["/usr/bin/env", "node", "/work/bin/mocha", "--reporter", "dot"],
+        interpreter: "/usr/bin/env",
+      },
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/run.sh", argv: ["/bin/sh", "-e", "run.sh", "a"], interpreter: "/usr/bin/dash" },
+    ]);
+    expect(facts.asked.filter((a) => a.startsWith("exe") || a.includes("/proc/"))).toEqual([]);
   });
 
-  it("a program the kernel ran in place of the one named is said, before the process's next program and at its exit", () => {
-    expect(run(envBin, [execLine("/bin/sh", ["sh"]), execLine("/usr/bin/true", ["true"])])).toEqual([
-      `${sh} sh`,
-      `${envBin} sh`,
-      `${trueBin} true`,
+  it("strace: nested interpreters, each level's line read, as the kernel does", () => {
+    expect(execs(scripts(), [execLine("/work/outer", ["outer", "1"])])).toEqual([
+      {
+        kind: "exec",
+        tgid: 300,
+        ppid: null,
+        path: "/work/outer",
+        argv: ["/bin/sh", "/work/inner", "-x", "/work/outer", "1"],
+        interpreter: "/usr/bin/dash",
+      },
     ]);
-    expect(run(envBin, [execLine("/bin/sh", ["sh"]), "300 +++ exited with 0 +++"])).toEqual([`${sh} sh`, `${envBin} sh`]);
-    expect(run(envBin, [execLine("/bin/sh", ["sh"])])).toEqual([`${sh} sh`, `${envBin} sh`]);
+  });
+
+  it("the eBPF recorder's `@exec ... interpreted`: one record, the interpreter bprm->file, the argv the new image has", () => {
+    const lines = [
+      `300 @exec 3 ${hex(envBin)} interpreted`,
+      execLine("/work/bin/mocha", ["/usr/bin/env", "node", "/work/bin/mocha", "--reporter", "dot"]),
+      `300 @exec 3 ${hex(dash)}`,
+      execLine("/bin/sh", ["sh", "-c", "x"]),
+    ];
+    expect(execs(scripts(), lines, true)).toEqual([
+      {
+        kind: "exec",
+        tgid: 300,
+        ppid: null,
+        path: "/work/bin/mocha",
+        argv: ["/usr/bin/env", "node", "/work/bin/mocha", "--reporter", "dot"],
+        interpreter: envBin,
+      },
+      { kind: "exec", tgid: 300, ppid: null, path: "/usr/bin/dash", argv: ["sh", "-c", "x"] },
+    ]);
+  });
+
+  it("a file that is no script, or a `#!` line the kernel would refuse, has no interpreter", () => {
+    const facts = scripts().file("/work/elf", "\x7fELF\x02\x01").file("/work/blank", "#!   \n");
+    expect(execs(facts, [execLine("/work/elf", ["elf"]), execLine("/work/blank", ["blank"])])).toEqual([
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/elf", argv: ["elf"] },
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/blank", argv: ["blank"] },
+    ]);
   });
 });

@@ -4,7 +4,8 @@ import type { ProcessFacts } from "../../src/observer/process-facts.js";
 export class TableFacts implements ProcessFacts {
   readonly statuses = new Map<number, string>();
   readonly cwds = new Map<number, string>();
-  readonly exes = new Map<number, string>();
+  /** Files' first bytes (a `#!` line), by host path. */
+  readonly heads = new Map<string, Uint8Array>();
   /** Symlinks by host path, and their text. */
   readonly links = new Map<string, string>();
   /** Paths that are there (not links): each one given, and every directory above it. */
@@ -13,11 +14,10 @@ export class TableFacts implements ProcessFacts {
   readonly asked: string[] = [];
 
   /** A process as /proc/PID/status shows it (`nspid`: its pids from the outermost namespace in). */
-  process(pid: number, options: { tgid?: number; nspid?: number[]; cwd?: string; exe?: string } = {}): this {
+  process(pid: number, options: { tgid?: number; nspid?: number[]; cwd?: string } = {}): this {
     const nspid = options.nspid ?? [pid];
     this.statuses.set(pid, `Name:\tx\nTgid:\t${options.tgid ?? pid}\nPid:\t${pid}\nNSpid:\t${nspid.join("\t")}\n`);
     if (options.cwd !== undefined) this.cwds.set(pid, options.cwd);
-    if (options.exe !== undefined) this.exes.set(pid, options.exe);
     return this;
   }
 
@@ -25,6 +25,13 @@ export class TableFacts implements ProcessFacts {
     for (const path of paths) {
       for (let p = path; p !== "" && p !== "/"; p = p.slice(0, p.lastIndexOf("/"))) this.present.add(p);
     }
+    return this;
+  }
+
+  /** A file that is there, with its first bytes (a script's `#!` line). */
+  file(path: string, head: string): this {
+    this.there(path);
+    this.heads.set(path, Buffer.from(head));
     return this;
   }
 
@@ -56,9 +63,9 @@ export class TableFacts implements ProcessFacts {
     return this.cwds.get(pid) ?? null;
   }
 
-  exe(pid: number): string | null {
-    this.asked.push(`exe ${pid}`);
-    return this.exes.get(pid) ?? null;
+  head(path: string): Uint8Array | null {
+    this.asked.push(`head ${path}`);
+    return this.heads.get(path) ?? null;
   }
 
   isSocket(path: string): boolean {
