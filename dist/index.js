@@ -39873,6 +39873,7 @@ const FIELD_NAMES = [
     "path_unknown",
     "bytes_in",
     "bytes_out",
+    "interpreter",
 ];
 /** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
 const KIND_FIELDS = {
@@ -39880,7 +39881,7 @@ const KIND_FIELDS = {
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
-    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid", "interpreter"] },
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
@@ -39931,6 +39932,7 @@ const SLOT = {
     path_unknown: 24,
     bytes_in: 25,
     bytes_out: 26,
+    interpreter: 27,
 };
 FIELD_NAMES.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -41013,14 +41015,27 @@ class LogEvaluator {
         if (jailPid !== undefined && (!Number.isInteger(jailPid) || jailPid <= 0)) {
             this.malformed(`exec "jail_pid" must be a positive integer`);
         }
+        let interpreter = null;
+        if (this.has(SLOT.interpreter)) {
+            interpreter = foldPath(this.requireString(SLOT.interpreter));
+            if (interpreter === null)
+                this.malformed(`exec "interpreter" must be absolute`);
+        }
         if (canary)
             return;
         const verdict = judgeExec(this.rules, path);
         this.judged(verdict, path);
+        // A script's interpreter ran too: judged as any command, by its own path.
+        const interpreted = interpreter === null ? null : judgeExec(this.rules, interpreter);
+        if (interpreter !== null)
+            this.judged(interpreted, interpreter);
         if (this.sink !== null) {
             const argv = this.val(SLOT.argv);
             const entry = commandEntry(path, argv);
-            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid, verdict });
+            const pid = jailPid;
+            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: pid, verdict });
+            if (interpreter !== null)
+                this.sink({ ...this.at(interpreter), kind: "exec", path: interpreter, argv, jailPid: pid, interprets: path, verdict: interpreted });
         }
     }
 }
@@ -50772,12 +50787,15 @@ function logCoverage(log) {
         const cls = KIND_CLASS[e.kind];
         if (cls === undefined)
             continue;
+        if (e.kind === "exec")
+            programs.add(e.path);
+        // A script's interpreter is a program of the run, on the script's own line: one event, not two.
+        if (e.kind === "exec" && e.interprets !== undefined)
+            continue;
         const source = e.source ?? "none";
         const counts = bySource.get(cls) ?? new Map();
         counts.set(source, (counts.get(source) ?? 0) + 1);
         bySource.set(cls, counts);
-        if (e.kind === "exec")
-            programs.add(e.path);
     }
     const node = [...programs].filter(isNodeProgram).length;
     const withProcess = observers.includes("process");

@@ -170,7 +170,7 @@ function openPostgres(connectionString, schema) {
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:module"
-var external_node_module_ = __webpack_require__(1376);
+var external_node_module_ = __webpack_require__(6614);
 ;// CONCATENATED MODULE: ./src/store/sqlite.ts
 
 

@@ -6420,7 +6420,7 @@ async function check(args, said) {
     return (0,core_verdict/* exitCodeFor */.Rr)(report.verdict);
 }
 async function run(args, said) {
-    const { runCommand } = await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982));
+    const { runCommand } = await __nccwpck_require__.e(/* import() */ 376).then(__nccwpck_require__.bind(__nccwpck_require__, 1376));
     return runCommand(args, usage, (observer) => {
         said.observer = observer;
     });
@@ -6479,7 +6479,7 @@ async function suggest(args) {
     if (values.recorded !== null) {
         // run's own closing lines (withheld keys; log, events, exit) come first, and a scratch the
         // run chose is removed unless --keep-scratch: the log keeps what suggest reads.
-        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982));
+        const { runAndReport } = await __nccwpck_require__.e(/* import() */ 376).then(__nccwpck_require__.bind(__nccwpck_require__, 1376));
         await runAndReport(values.recorded);
         from = values.recorded.envelope;
     }
@@ -6504,7 +6504,7 @@ const PARSERS = {
     hash: async (args) => parseHash(args),
     verify: async (args) => parseVerify(args),
     check: async (args) => parseCheck(args, {}),
-    run: async (args) => (await __nccwpck_require__.e(/* import() */ 982).then(__nccwpck_require__.bind(__nccwpck_require__, 1982))).parseRunArgs(args, usage),
+    run: async (args) => (await __nccwpck_require__.e(/* import() */ 376).then(__nccwpck_require__.bind(__nccwpck_require__, 1376))).parseRunArgs(args, usage),
     suggest: parseSuggest,
     app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820))).parseAppArgs(args, usage),
 };
@@ -8623,6 +8623,7 @@ const FIELD_NAMES = [
     "path_unknown",
     "bytes_in",
     "bytes_out",
+    "interpreter",
 ];
 /** Each event kind's own fields: required, then optional (the same as its LogEvent member's). */
 const KIND_FIELDS = {
@@ -8630,7 +8631,7 @@ const KIND_FIELDS = {
     tool: { required: ["name"], optional: [] },
     env: { required: ["key"], optional: ["op"] },
     host: { required: ["host"], optional: ["port", "proto", "bytes_in", "bytes_out"] },
-    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid"] },
+    exec: { required: ["path", "argv"], optional: ["cwd", "jail_pid", "interpreter"] },
     syscall: { required: ["name"], optional: [] },
     end: { required: ["events", "exit_code"], optional: ["signal"] },
 };
@@ -8699,6 +8700,7 @@ const SLOT = {
     path_unknown: 24,
     bytes_in: 25,
     bytes_out: 26,
+    interpreter: 27,
 };
 _log_format_js__WEBPACK_IMPORTED_MODULE_4__/* .FIELD_NAMES */ .Yr.forEach((f, i) => {
     if (SLOT[f] !== i)
@@ -9781,14 +9783,27 @@ class LogEvaluator {
         if (jailPid !== undefined && (!Number.isInteger(jailPid) || jailPid <= 0)) {
             this.malformed(`exec "jail_pid" must be a positive integer`);
         }
+        let interpreter = null;
+        if (this.has(SLOT.interpreter)) {
+            interpreter = (0,_paths_js__WEBPACK_IMPORTED_MODULE_6__/* .foldPath */ .tu)(this.requireString(SLOT.interpreter));
+            if (interpreter === null)
+                this.malformed(`exec "interpreter" must be absolute`);
+        }
         if (canary)
             return;
         const verdict = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeExec */ .TN)(this.rules, path);
         this.judged(verdict, path);
+        // A script's interpreter ran too: judged as any command, by its own path.
+        const interpreted = interpreter === null ? null : (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .judgeExec */ .TN)(this.rules, interpreter);
+        if (interpreter !== null)
+            this.judged(interpreted, interpreter);
         if (this.sink !== null) {
             const argv = this.val(SLOT.argv);
             const entry = (0,_rules_js__WEBPACK_IMPORTED_MODULE_5__/* .commandEntry */ .Wv)(path, argv);
-            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: jailPid, verdict });
+            const pid = jailPid;
+            this.sink({ ...this.at(entry), kind: "exec", path, argv, jailPid: pid, verdict });
+            if (interpreter !== null)
+                this.sink({ ...this.at(interpreter), kind: "exec", path: interpreter, argv, jailPid: pid, interprets: path, verdict: interpreted });
         }
     }
 }
@@ -11420,7 +11435,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
-/***/ 1376:
+/***/ 6614:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");

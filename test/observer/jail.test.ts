@@ -286,7 +286,11 @@ const dirs = fs.readdirSync("/tmp").filter((d) => d.startsWith("envelope-gate-ob
 fs.writeFileSync(${q(out)}, JSON.stringify(dirs.map((d) => fs.readdirSync(d).map((e) => [e, fs.readdirSync(path.join(d, e)).sort()]))));`,
     ]);
     const seen = JSON.parse(readFileSync(out, "utf8")) as unknown;
-    expect(seen).toEqual([[["main", ["envelope-gate-preload.cjs", "events.fifo", "preload-config.json"]]]]);
+    // main-2 or main-3 when another user's world-writable directory vanished while bubblewrap set
+    // the jail up and the stage was set up again (run.ts, runJailedStage): a busy machine does that.
+    expect(seen).toEqual([
+      [[expect.stringMatching(/^main(-[23])?$/), ["envelope-gate-preload.cjs", "events.fifo", "preload-config.json"]]],
+    ]);
     expect(report.violations).toEqual([]);
   });
 

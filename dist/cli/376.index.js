@@ -1,8 +1,8 @@
-export const id = 982;
-export const ids = [982];
+export const id = 376;
+export const ids = [376];
 export const modules = {
 
-/***/ 1982:
+/***/ 1376:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1586,6 +1586,7 @@ class Merger {
                     ...(event.jailPid !== undefined ? { jail_pid: event.jailPid } : {}),
                     path: event.path,
                     argv: event.argv,
+                    ...(event.interpreter !== undefined ? { interpreter: event.interpreter } : {}),
                     source: "process",
                 });
                 return;
@@ -3852,6 +3853,91 @@ class FifoReader {
 
 // EXTERNAL MODULE: ./src/core/container-engine.ts
 var container_engine = __webpack_require__(5275);
+;// CONCATENATED MODULE: ./src/observer/shebang.ts
+/**
+ * A `#!` script's interpreter line, read as the kernel's binfmt_script reads it (Linux 5.1 and
+ * later, fs/binfmt_script.c), and the argv the kernel starts the interpreter with. The strace
+ * recorder derives an exec's canonical record from these (docs/formats.md, "exec"): the eBPF
+ * recorder has the kernel's own account (bprm->file, the new image's argv), strace only the
+ * file name and argv the caller gave.
+ */
+/** How much of a file the kernel reads to choose its handler (BINPRM_BUF_SIZE). */
+const BINPRM_BUF_SIZE = 256;
+/** How many handlers the kernel runs for one exec before it refuses (ELOOP): exec_binprm's depth 0..5. */
+const MAX_INTERPRETER_DEPTH = 6;
+const spacetab = (c) => c === 0x20 || c === 0x09;
+function nextNonSpacetab(b, first, last) {
+    for (let i = first; i <= last; i++)
+        if (!spacetab(b[i]))
+            return i;
+    return null;
+}
+function nextTerminator(b, first, last) {
+    for (let i = first; i <= last; i++)
+        if (spacetab(b[i]) || b[i] === 0)
+            return i;
+    return null;
+}
+/** The bytes from `from` up to the first NUL before `to`, as text. */
+function cString(b, from, to) {
+    let end = from;
+    while (end < to && b[end] !== 0)
+        end++;
+    return Buffer.from(b.subarray(from, end)).toString("utf8");
+}
+/**
+ * The `#!` line of a file whose first bytes are `head` (BINPRM_BUF_SIZE of them, or all it has),
+ * or null where the kernel would not run it as a script (no `#!`, no interpreter name, a name cut
+ * by the buffer's end).
+ */
+function parseShebang(head) {
+    if (head.length < 2 || head[0] !== 0x23 || head[1] !== 0x21)
+        return null;
+    // bprm->buf: zero past what the file holds.
+    const b = new Uint8Array(BINPRM_BUF_SIZE + 1);
+    b.set(head.subarray(0, BINPRM_BUF_SIZE));
+    const bufEnd = BINPRM_BUF_SIZE - 1;
+    // strnchr: the first newline before the first NUL.
+    let iEnd = -1;
+    for (let i = 0; i < BINPRM_BUF_SIZE && b[i] !== 0; i++) {
+        if (b[i] === 0x0a) {
+            iEnd = i;
+            break;
+        }
+    }
+    if (iEnd < 0) {
+        const start = nextNonSpacetab(b, 2, bufEnd);
+        if (start === null)
+            return null;
+        // No later blank or NUL: the interpreter's name may be cut; the kernel refuses it.
+        if (nextTerminator(b, start, bufEnd) === null)
+            return null;
+        iEnd = bufEnd;
+    }
+    while (spacetab(b[iEnd - 1]))
+        iEnd--;
+    b[iEnd] = 0;
+    const iName = nextNonSpacetab(b, 2, iEnd);
+    if (iName === null || iName === iEnd)
+        return null;
+    const iSep = nextTerminator(b, iName, iEnd);
+    let arg = null;
+    if (iSep !== null && b[iSep] !== 0) {
+        const iArg = nextNonSpacetab(b, iSep, iEnd);
+        if (iArg !== null)
+            arg = cString(b, iArg, iEnd);
+    }
+    return { name: cString(b, iName, iSep ?? iEnd), arg };
+}
+/**
+ * The argv the kernel starts an interpreter with, one script level: the caller's argv[0] removed,
+ * then the interpreter's name, its argument, and the script as the exec named it (`filename`: the
+ * name given, or the previous level's interpreter as written) in front of the rest.
+ */
+function interpreterArgv(line, filename, rest) {
+    return [line.name, ...(line.arg === null ? [] : [line.arg]), filename, ...rest];
+}
+
 ;// CONCATENATED MODULE: ./src/observer/path-resolver.ts
 /**
  * A path a traced process named, made absolute and resolved as that process sees its filesystem
@@ -3863,6 +3949,7 @@ var container_engine = __webpack_require__(5275);
  * after the call: a process's cwd is the one the lines reported, its root the jail's, and an fd
  * (`/proc/<pid>/fd/N`, `/dev/fd/N`) cannot be known, so a write through one says so.
  */
+
 
 const MAX_SYMLINK_HOPS = 40;
 /** `/proc/<who>` or `/proc/<who>/task/<tid>`: a process's directory in /proc. */
@@ -3913,6 +4000,14 @@ class PathResolver {
      */
     program(tgid, abs) {
         return this.walk(tgid, abs, true, true).path;
+    }
+    /**
+     * The `#!` line of the file at a resolved jail path, as the kernel reads it, or null (not a
+     * script, or no longer readable). Read from the file as it is now: see docs/observer.md.
+     */
+    shebang(tgid, resolved) {
+        const head = this.facts.head(this.hostPath(tgid, resolved));
+        return head === null ? null : parseShebang(head);
     }
     /** A mutation's path (the final component followed or not), and whether its file can be known. */
     mutation(tgid, abs, follow) {
@@ -4048,6 +4143,7 @@ class PathResolver {
  * parser (strace.ts, process-tree.ts, path-resolver.ts) and the live system.
  */
 
+
 const liveProcessFacts = {
     status(pid) {
         try {
@@ -4065,12 +4161,20 @@ const liveProcessFacts = {
             return null;
         }
     },
-    exe(pid) {
+    head(path) {
+        let fd = null;
         try {
-            return (0,external_node_fs_.readlinkSync)(`/proc/${pid}/exe`);
+            fd = (0,external_node_fs_.openSync)(path, "r");
+            const buf = Buffer.alloc(BINPRM_BUF_SIZE);
+            const n = (0,external_node_fs_.readSync)(fd, buf, 0, BINPRM_BUF_SIZE, 0);
+            return buf.subarray(0, n);
         }
         catch {
             return null;
+        }
+        finally {
+            if (fd !== null)
+                (0,external_node_fs_.closeSync)(fd);
         }
     },
     link(path) {
@@ -4684,6 +4788,7 @@ function straceArgs(outputPath, arch = null) {
 
 
 
+
 const NAMESPACE_FLAGS = /CLONE_NEW(?:NS|USER|PID|NET|IPC|UTS|CGROUP|TIME)\b/;
 /** Streaming parser for `strace -f -y -xx` output. */
 class StraceParser {
@@ -4715,12 +4820,6 @@ class StraceParser {
     pendingWrites = [];
     /** eBPF recorder: the `@exec` announcing the exec line being read. */
     announcedExec = null;
-    /**
-     * Without the eBPF recorder, the program a process runs is read from /proc after its exec
-     * line: late on a busy machine, when the process may have run its next program already. Held
-     * until that process's next exec, exit or the end: one equal to its next exec was read late.
-     */
-    lateExe = new Map();
     constructor(options) {
         this.options = options;
         this.view = options.jailed?.view ?? new PathView([]);
@@ -4761,15 +4860,6 @@ class StraceParser {
         if (this.pending !== "")
             this.line(this.pending);
         this.pending = "";
-        for (const tgid of [...this.lateExe.keys()])
-            this.emitLateExe(tgid);
-    }
-    emitLateExe(tgid) {
-        const held = this.lateExe.get(tgid);
-        if (held === undefined)
-            return;
-        this.lateExe.delete(tgid);
-        this.options.emit(held);
     }
     /** Whether this process's calls are recorded: in the jail, every process but bubblewrap's and the relay. */
     recorded(tgid) {
@@ -4833,7 +4923,6 @@ class StraceParser {
             }
             // The thread is gone: a call it left unfinished never returns.
             this.abandon(tid);
-            this.emitLateExe(tid);
             this.exitLine(tid, rest);
             return;
         }
@@ -4856,12 +4945,12 @@ class StraceParser {
             this.announcedUnknown.set(tgid, unknown[1]);
             return;
         }
-        const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")$/.exec(rest);
+        const exec = /^@exec (\d+) ("(?:\\x[0-9a-f]{2})*")( interpreted)?$/.exec(rest);
         if (exec) {
             const exe = stringArg(exec[2]);
             const inner = Number(exec[1]);
             if (exe !== null)
-                this.pendingExec.set(tgid, { tgid, inner, exe });
+                this.pendingExec.set(tgid, { tgid, inner, exe, interpreted: exec[3] !== undefined });
             this.tree.innerIs(tgid, inner);
         }
     }
@@ -5114,36 +5203,69 @@ class StraceParser {
         const p = stringArg(args[row.path]);
         if (p === null)
             return;
-        const dirfd = row.dirfd === null ? null : fdDecoration(args[row.dirfd]);
+        const dirfdToken = row.dirfd === null ? null : (args[row.dirfd] ?? null);
+        const dirfd = dirfdToken === null ? null : fdDecoration(dirfdToken);
         const argvToken = args[row.path + 1] ?? "[]";
-        const argv = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
-        // The file the kernel ran: the name given, every symlink resolved in the process's view;
-        // and what the kernel says the process runs now, when that differs (a name resolved in
-        // the wrong directory, a symlink swapped since, an interpreter): both are judged.
+        const given = argvToken.startsWith("[") ? splitArgs(argvToken.slice(1, argvToken.lastIndexOf("]"))).map((t) => stringArg(t) ?? t) : [];
+        // The file the exec named: the name given, every symlink resolved in the process's view.
         const named = p === "" && dirfd !== null ? dirfd : this.paths.absolute(tgid, dirfd, p);
         if (this.jailed)
             this.tree.adopt(tgid);
         const ppid = this.tree.parent(tgid);
-        const resolved = this.view.recorded(this.paths.program(tgid, named));
+        const program = this.paths.program(tgid, named);
+        const resolved = this.view.recorded(program);
         const announced = this.announcedExec;
         const jailPid = !this.jailed ? null : this.ebpf ? (announced?.inner ?? this.tree.knownInner(tgid)) : this.tree.jailPid(tgid);
         const at = jailPid !== null && jailPid > 0 ? { jailPid } : {};
-        const held = this.lateExe.get(tgid);
-        if (held !== undefined && held.path === resolved)
-            this.lateExe.delete(tgid);
-        else
-            this.emitLateExe(tgid);
-        this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv });
-        const exe = this.ebpf ? (announced?.exe ?? null) : (this.facts.exe(tgid)?.replace(/ \(deleted\)$/, "") ?? null);
-        if (exe === null || !exe.startsWith("/") || this.view.recorded(exe) === resolved)
+        if (this.ebpf) {
+            // The kernel's account: the argv is the new image's, the interpreter bprm->file.
+            const exe = announced?.exe ?? null;
+            const known = exe !== null && exe.startsWith("/");
+            if (announced?.interpreted === true && known) {
+                this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv: given, interpreter: this.view.recorded(exe) });
+                return;
+            }
+            this.options.emit({ kind: "exec", tgid, ppid, ...at, path: resolved, argv: given });
+            // What the kernel ran is not the file the name resolves to now (a symlink swapped since, a
+            // name resolved in the wrong directory): both are judged.
+            if (known && this.view.recorded(exe) !== resolved)
+                this.options.emit({ kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv: given });
             return;
-        const kernels = { kind: "exec", tgid, ppid, ...at, path: this.view.recorded(exe), argv };
-        if (this.ebpf)
-            this.options.emit(kernels);
-        else {
-            this.lateExe.set(tgid, kernels);
-            this.options.onProgram?.(tgid, kernels.path);
         }
+        // strace: the same record derived from the line. A `#!` script's interpreter line is read
+        // from the file as binfmt_script reads it, level by level, and the argv built as the kernel
+        // builds it; /proc is never asked what the process runs (by then it may run its next program).
+        const event = { kind: "exec", tgid, ppid, ...at, path: resolved, argv: given };
+        let file = program;
+        let filename = this.execFilename(p, dirfdToken);
+        let rest = given.slice(1);
+        let interpreted = false;
+        for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
+            const line = this.paths.shebang(tgid, file);
+            if (line === null)
+                break;
+            rest = interpreterArgv(line, filename, rest);
+            filename = rest.shift();
+            file = this.paths.program(tgid, this.paths.absolute(tgid, null, line.name));
+            interpreted = true;
+        }
+        if (interpreted) {
+            event.argv = [filename, ...rest];
+            event.interpreter = this.view.recorded(file);
+        }
+        this.options.emit(event);
+    }
+    /**
+     * The name the kernel gives an exec (bprm->filename), which a script's interpreter gets as its
+     * argument: execve's name as given; execveat's, relative to a directory fd, `/dev/fd/N[/name]`.
+     */
+    execFilename(p, dirfdToken) {
+        if (p.startsWith("/") || dirfdToken === null)
+            return p;
+        const fd = /^(\d+)/.exec(dirfdToken);
+        if (fd === null)
+            return p;
+        return p === "" ? `/dev/fd/${fd[1]}` : `/dev/fd/${fd[1]}/${p}`;
     }
     open(tgid, row, args, ok, retPath) {
         const flags = row.flags === null ? undefined : args[row.flags];
@@ -5343,8 +5465,9 @@ async function runStage(stage, control) {
     const traced = { rootExit: null };
     const exeOf = new Map();
     const onProcess = (e) => {
+        // The program the process runs: a script's interpreter, else the file named.
         if (e.kind === "exec")
-            exeOf.set(e.tgid, e.path);
+            exeOf.set(e.tgid, e.interpreter ?? e.path);
         if (e.kind === "channel") {
             const tampered = channelTampering(e, exeOf.get(e.tgid) ?? "an unknown program", stage.nodeBinaries);
             if (tampered !== null)
@@ -5377,7 +5500,6 @@ async function runStage(stage, control) {
             onRootExit: (exit) => {
                 traced.rootExit = exit;
             },
-            onProgram: (tgid, path) => exeOf.set(tgid, path),
             onCommandStarted: stage.onCommandStarted,
         });
         const p = parser;
