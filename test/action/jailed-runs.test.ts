@@ -189,7 +189,7 @@ fs.writeFileSync("/tmp/sh", "#!/bin/sh\\necho test 1; echo test 2; echo test 3; 
     const { run, records } = await gateNpm(3, true);
     // The patch's run really planted them, in its own HOME and /tmp (recorded inside its scratch).
     const log = readFileSync(join(run.evidenceDir, "observer.jsonl"), "utf8");
-    expect(log).toMatch(/"path":"[^"]*\/home\/\.npmrc"/);
+    expect(log, `${run.stdout}\n${run.stderr}`).toMatch(/"path":"[^"]*\/home\/\.npmrc"/);
     expect(log).toMatch(/"path":"[^"]*\/tmp\/sh"/);
     // The property's npm ran the project's own script in the shell, not the planted one.
     expect(existsSync(join(run.workspace, forged))).toBe(false);

@@ -220,7 +220,8 @@ const fetched = (url) => fetch(url).then(async (r) => r.status + " " + (await r.
 
     const pinned = { ...s, envelope: suggested };
     const again = await runClient(pinned, requests);
-    expect(again.out.fetch).toBe("200 http/fetch");
+    // On a failure, the proxy's own account of the request (its recorded reason) says why.
+    expect(again.out.fetch, `${again.stderr}\n${JSON.stringify(proxyLines(pinned))}`).toBe("200 http/fetch");
     const report = await check(pinned);
     expect(report.error).toBeNull();
     // The lookup of the name is allowed by its name:port entry (the jail's resolver answered it), the
