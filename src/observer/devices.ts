@@ -132,7 +132,7 @@ function unescapeMountPath(field: string): string {
  * The nodes in `dir` that are not a read-only mount in the holder's mount namespace (the last
  * mount at a path is the one seen there): all of them when its mounts cannot be read.
  */
-function notReadOnly(pid: number, dir: string): string[] {
+export function notReadOnly(pid: number, dir: string): string[] {
   let table: string;
   try {
     table = readFileSync(`/proc/${pid}/mountinfo`, "utf8");
