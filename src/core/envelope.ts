@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject } from "ajv";
 import envelopeSchema from "../../schema/envelope.schema.json" with { type: "json" };
+import { validate as validateEnvelopeShape } from "./envelope-validator-generated.js";
 import { ENV_SETS } from "./env-sets.js";
 import { keyApart } from "./never-proposed.js";
 import { Refusal } from "./errors.js";
@@ -42,12 +43,11 @@ export interface LoadedEnvelope {
 
 export { envelopeSchema };
 
-let validateEnvelopeShape: ReturnType<Ajv["compile"]> | undefined;
-
-function schemaValidator(): ReturnType<Ajv["compile"]> {
+function schemaValidator(): typeof validateEnvelopeShape {
   // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
-  // not on every run: compiling the meta-schema was half of check's start-up.
-  validateEnvelopeShape ??= new Ajv({ allErrors: true, strict: true, validateSchema: false }).compile(envelopeSchema);
+  // not on every run: compiling the meta-schema was half of check's start-up. The schema itself is
+  // compiled once, at build time (scripts/gen-validators.mjs): compiling it was most of the rest;
+  // test/core/envelope-validator.test.ts holds the generated validator to the schema.
   return validateEnvelopeShape;
 }
 

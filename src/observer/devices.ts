@@ -22,7 +22,7 @@
  * `/dev` itself is read-only (jail.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { Refusal } from "../core/errors.js";
 
@@ -31,7 +31,10 @@ export const DEV_NODES = ["null", "zero", "full", "random", "urandom", "tty"] as
 
 const HOLDER_SCRIPT = [
   "set -e",
-  'for n in null zero full random urandom tty; do : > "$1/$n"; mount --bind "/dev/$n" "$1/$n"; mount -o remount,bind,ro "$1/$n"; done',
+  // One mount(8) per node: since util-linux 2.27 `--bind -o ro` binds and makes the bind read-only
+  // (an older one binds read-write and ignores `ro`: readOnlyDevices reads the holder's mounts
+  // back and refuses unless every node is read-only).
+  'for n in null zero full random urandom tty; do : > "$1/$n"; mount --bind -o ro "/dev/$n" "$1/$n"; done',
   "echo ready",
   // Held until the wrapper closes its input (or dies).
   "read -r _ || :",
@@ -100,6 +103,16 @@ export async function readOnlyDevices(
     );
   }
   const pid = child.pid;
+  const writable = notReadOnly(pid, dir);
+  if (writable.length > 0) {
+    child.stdin?.end();
+    child.kill("SIGKILL");
+    throw new Refusal(
+      "JAIL_UNAVAILABLE",
+      `the host's device nodes cannot be shown read-only to the jail (not read-only in the holder: ${writable.join(", ")})`,
+      { hint: "mount(8) from util-linux 2.27 or later makes a bind read-only with --bind -o ro; install it." },
+    );
+  }
   return {
     prefix: [tools.nsenter, `--mount=/proc/${pid}/ns/mnt`, `--wd=${cwd}`, "--"],
     args: [...DEV_NODES.flatMap((n) => ["--dev-bind", join(dir, n), `/dev/${n}`]), "--dev-bind", join(dir, "null"), "/dev/console"],
@@ -108,4 +121,38 @@ export async function readOnlyDevices(
       child.kill("SIGKILL");
     },
   };
+}
+
+/** An octal escape of /proc/<pid>/mountinfo (space, tab, newline, backslash) read back. */
+function unescapeMountPath(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
+
+/**
+ * The nodes in `dir` that are not a read-only mount in the holder's mount namespace (the last
+ * mount at a path is the one seen there): all of them when its mounts cannot be read.
+ */
+export function notReadOnly(pid: number, dir: string): string[] {
+  let table: string;
+  try {
+    table = readFileSync(`/proc/${pid}/mountinfo`, "utf8");
+  } catch {
+    return [...DEV_NODES];
+  }
+  const readOnly = new Map<string, boolean>();
+  for (const line of table.split("\n")) {
+    // id parent major:minor root mount-point mount-options ...
+    const fields = line.split(" ");
+    const point = fields[4];
+    const options = fields[5];
+    if (point === undefined || options === undefined) continue;
+    readOnly.set(unescapeMountPath(point), options.split(",").includes("ro"));
+  }
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return [...DEV_NODES];
+  }
+  return DEV_NODES.filter((n) => readOnly.get(join(real, n)) !== true);
 }

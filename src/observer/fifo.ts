@@ -7,10 +7,20 @@ import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { Socket } from "node:net";
 import { errnoOf, Refusal } from "../core/errors.js";
+import { resolveExecutable } from "./tools.js";
+
+/** mkfifo as PATH names it, found once per PATH (execvp would search PATH again for every channel). */
+let mkfifoFound: { pathValue: string | undefined; path: string } | undefined;
 
 export function makeFifo(path: string): void {
   try {
-    execFileSync("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
+    const found =
+      mkfifoFound !== undefined && mkfifoFound.pathValue === process.env.PATH
+        ? mkfifoFound
+        : { pathValue: process.env.PATH, path: resolveExecutable("mkfifo", process.env.PATH) ?? "mkfifo" };
+    mkfifoFound = found;
+    const mkfifo = found.path;
+    execFileSync(mkfifo, ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
   } catch (err) {
     throw new Refusal(
       "OBSERVER_UNAVAILABLE",

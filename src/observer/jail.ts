@@ -16,7 +16,7 @@
  * observer records what the command asked for, and PathView turns such a path into the host
  * path behind it when a symlink must be resolved.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { exists, homes } from "./host-paths.js";
 import { join } from "node:path";
@@ -75,6 +75,11 @@ interface JailPlan {
   commandHome?: string | undefined;
   /** Where another process could make a unix socket after the start (socket-places.ts): hidden. */
   socketPlaces: SocketPlaces;
+  /**
+   * The host's sockets a probe jail of this run has reached (startJailProbe, and each plan's own
+   * probe, add to it): covered without a probe of their own. Any other socket is probed.
+   */
+  reachableSockets?: Set<string> | undefined;
   /** Bubblewrap's arguments that make the host's device nodes read-only (devices.ts). */
   devices: string[];
   /** What the stage runs before the tracer (devices.ts: the holder's mount namespace, for root; jail-network.ts: its network namespace). */
@@ -193,16 +198,29 @@ function hostUnixSockets(): string[] {
  * more rights while it builds the jail), so every socket the command could reach is still covered.
  * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
  */
-function reachableInJail(bwrap: string, sockets: string[]): string[] {
-  if (sockets.length === 0) return sockets;
-  const probe = spawnSync(
-    bwrap,
-    [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 },
-  );
+function reachableInJail(bwrap: string, sockets: string[], known: Set<string> | undefined): string[] {
+  // A socket a probe jail of this run reached already is covered without asking again (covering
+  // more is never less safe; one that went out of reach since stops bubblewrap, as it would have
+  // between a probe and the jail before); every other one is asked about now.
+  const ask = known === undefined ? sockets : sockets.filter((s) => !known.has(s));
+  if (ask.length === 0) return sockets;
+  const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", SOCKET_PROBE, "sh", ...ask], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 30_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (probe.status !== 0 || typeof probe.stdout !== "string") return sockets;
-  const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
-  return sockets.filter((s) => seen.has(s));
+  const seen = probeAnswer(probe.stdout);
+  for (const s of seen) known?.add(s);
+  return sockets.filter((s) => seen.has(s) || known?.has(s) === true);
+}
+
+/** The probe jail's script: prints each argument that is a socket it can reach, NUL-terminated. */
+const SOCKET_PROBE = 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0';
+
+function probeAnswer(stdout: string): Set<string> {
+  return new Set(stdout.split("\0").filter((p) => p !== ""));
 }
 
 /** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
@@ -429,6 +447,7 @@ export function planJail(bwrap: string, plan: JailPlan): Jail {
   const hiddenSockets = reachableInJail(
     bwrap,
     hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)),
+    plan.reachableSockets,
   );
   for (const socket of hiddenSockets) masked.add(socket);
   const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
@@ -476,27 +495,62 @@ function networkMounts(network: NonNullable<JailPlan["network"]>): string[] {
 }
 
 /**
- * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
- * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
- * observer runs.
+ * Starts bwrap once with the same isolation flags on `/bin/sh`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused with the reason, before any
+ * observer runs. Started early and awaited where the run needs the answer (run.ts, preflight),
+ * so the probe's bubblewrap runs while the envelope is verified; its answer is never assumed:
+ * the refusal (or null) it resolves to is what the caller acts on.
  */
-export function probeJail(bwrap: string | null): void {
+export function startJailProbe(bwrap: string | null, reachableSockets?: Set<string>): Promise<Refusal | null> {
   if (bwrap === null) {
-    throw new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
-      hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
-    });
+    return Promise.resolve(
+      new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+        hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
+      }),
+    );
   }
-  const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
-    encoding: "utf8",
-    stdio: ["ignore", "ignore", "pipe"],
-    timeout: 30_000,
+  return new Promise((resolve) => {
+    let stderr = "";
+    let stdout = "";
+    let spawnError: Error | undefined;
+    // The same jail asks about the host's listening sockets (reachableInJail): what it reaches is
+    // covered in every stage's jail without another bubblewrap.
+    const sockets = reachableSockets !== undefined ? hostUnixSockets() : [];
+    const child = spawn(bwrap, [...isolation(), "--", "/bin/sh", "-c", sockets.length > 0 ? SOCKET_PROBE : ":", "sh", ...sockets], {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30_000,
+    });
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (chunk: string) => {
+      if (stdout.length < 16 * 1024 * 1024) stdout += chunk;
+    });
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      if (stderr.length < 64 * 1024) stderr += chunk;
+    });
+    let settled = false;
+    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
+      if (code === 0 && spawnError === undefined) {
+        const asked = new Set(sockets);
+        for (const p of probeAnswer(stdout)) if (asked.has(p)) reachableSockets?.add(p);
+        return resolve(null);
+      }
+      const why = (stderr || spawnError?.message || `exit ${String(code ?? signal)}`).trim().split("\n")[0];
+      resolve(
+        new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+          hint:
+            "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+            "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
+        }),
+      );
+    };
+    child.on("error", (err) => {
+      spawnError = err;
+      // Not started at all (no 'close' follows then): the answer is now.
+      if (child.pid === undefined) settle(null, null);
+    });
+    child.on("close", settle);
   });
-  if (probe.status !== 0) {
-    const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
-    throw new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
-      hint:
-        "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
-        "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
-    });
-  }
 }

@@ -26,7 +26,7 @@ import { defaultScratch } from "./scratch.js";
 import { socketPlaces, wrapperIds } from "./socket-places.js";
 import { readOnlyDevices, UNPRIVILEGED_DEVICES, type Devices } from "./devices.js";
 import { homes } from "./host-paths.js";
-import { BWRAP_ENV, planJail, probeJail, type Jail, type PathView } from "./jail.js";
+import { BWRAP_ENV, planJail, startJailProbe, type Jail, type PathView } from "./jail.js";
 import { LogWriter, openLog } from "./log-writer.js";
 import { VERSION } from "../core/version.js";
 import { HOSTNAME_KEYS, JAIL_HOSTNAME, runnerIdentity } from "./machine-identity.js";
@@ -115,6 +115,10 @@ interface HeldRecorder {
   devices?: Devices;
   /** The jail's network namespace, its resolver and forwards (jail-network.ts), ended with the run. */
   network?: JailNetwork;
+  /** Settled once the devices' holder has started or failed to (held.devices set when it started). */
+  devicesPending?: Promise<void>;
+  /** Settled once the network's holder has started or failed to (held.network set when it started). */
+  networkPending?: Promise<void>;
 }
 
 /** Everything the stages need, settled before the first one runs (preflight). */
@@ -166,7 +170,10 @@ export async function runObserved(options: RunOptions): Promise<number> {
   } finally {
     const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
     await started?.close();
+    // A holder still starting when the run failed is waited for, then ended like the others.
+    await held.devicesPending;
     held.devices?.close();
+    await held.networkPending;
     await held.network?.close();
     control.unlisten();
     log.close();
@@ -191,6 +198,14 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       : null;
   // Whatever fails before the choice is made, the started recorder is closed.
   held.pending = recorderStart;
+  // The jail probe's bubblewrap runs while the envelope is verified; its answer is awaited (and
+  // acted on) where the run needs it, below, in the same order of refusals as before.
+  const configuredBwrap = process.env[BWRAP_ENV];
+  const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+  // The same probe jail asks which of the host's sockets the jail's user reaches: each stage's
+  // jail covers those without a probe of its own (jail.ts, reachableInJail).
+  const reachableSockets = new Set<string>();
+  const jailProbe = startJailProbe(bwrap, reachableSockets);
   const envelope = await readVerifiedEnvelope(options.envelopePath, options.digestPath);
   const runId = randomUUID();
   const workspaceInput = resolve(options.workspace ?? process.cwd());
@@ -230,8 +245,6 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     });
   }
   const runner = runnerIdentity();
-  const configuredBwrap = process.env[BWRAP_ENV];
-  const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
   const audit = options.audit === true;
   // Under audit the proxy runs whatever `network` says, and lets every host out (recorded).
   const egressEnforced = envelope.envelope.network === "allowlist" || audit;
@@ -241,7 +254,8 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       hint: "Build it: node scripts/build.mjs",
     });
   }
-  probeJail(bwrap);
+  const jailRefused = await jailProbe;
+  if (jailRefused !== null) throw jailRefused;
   const bwrapBinary = bwrap as string;
   const launcher = findLauncher();
   if (launcher === null)
@@ -253,54 +267,77 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     });
   }
   const cwd = realpathSync(process.cwd());
-  // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount namespace.
-  const devices =
-    process.geteuid?.() === 0
-      ? await readOnlyDevices(join(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
-      : UNPRIVILEGED_DEVICES;
-  held.devices = devices;
-  // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
-  const nsenter = findUtilLinux("nsenter");
-  if (nsenter === null) {
-    throw new Refusal("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
-      hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
-    });
-  }
-  const holderBundle = netnsBundlePath();
-  if (!existsSync(holderBundle)) {
-    throw new Refusal("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
-      hint: "Build it: node scripts/build.mjs",
-    });
-  }
   const patterns = hostPatterns(envelope.envelope);
   const services = servicesOf(envelope.envelope.services);
-  refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
-  // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
-  const onRelay = egressEnforced
-    ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
-    : undefined;
-  if (onRelay !== undefined) {
-    throw new Refusal(
-      "SERVICE_NOT_ALLOWED",
-      `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`,
-      {
-        hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
-      },
-    );
+  // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
+  // Its refusals before the holder starts are thrown here (synchronously), the holder's own by the promise.
+  function startNetwork(): Promise<JailNetwork> {
+    const nsenter = findUtilLinux("nsenter");
+    if (nsenter === null) {
+      throw new Refusal("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
+        hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
+      });
+    }
+    const holderBundle = netnsBundlePath();
+    if (!existsSync(holderBundle)) {
+      throw new Refusal("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
+        hint: "Build it: node scripts/build.mjs",
+      });
+    }
+    refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
+    // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
+    const onRelay = egressEnforced
+      ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
+      : undefined;
+    if (onRelay !== undefined) {
+      throw new Refusal(
+        "SERVICE_NOT_ALLOWED",
+        `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`,
+        {
+          hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
+        },
+      );
+    }
+    return startJailNetwork({
+      dir: join(privateDir, "net"),
+      bwrap: bwrapBinary,
+      nsenter,
+      nodeBinary: realpathSync(process.execPath),
+      holderBundle,
+      services,
+      nameAllowed: audit
+        ? () => true
+        : envelope.envelope.network === "allowlist"
+          ? (name) => hostAllowed(patterns, normalizeHost(name), null)
+          : () => false,
+    });
   }
-  const network = await startJailNetwork({
-    dir: join(privateDir, "net"),
-    bwrap: bwrapBinary,
-    nsenter,
-    nodeBinary: realpathSync(process.execPath),
-    holderBundle,
-    services,
-    nameAllowed: audit
-      ? () => true
-      : envelope.envelope.network === "allowlist"
-        ? (name) => hostAllowed(patterns, normalizeHost(name), null)
-        : () => false,
-  });
+  // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount
+  // namespace. Its holder and the network's (below) start at once and are awaited in this order:
+  // a refusal of the devices is said first, as when they were started one after the other.
+  const devicesReady: Promise<Devices> =
+    process.geteuid?.() === 0
+      ? readOnlyDevices(join(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
+      : Promise.resolve(UNPRIVILEGED_DEVICES);
+  // Whatever fails from here on, a holder that started is ended with the run (runObserved).
+  held.devicesPending = devicesReady.then(
+    (d) => void (held.devices = d),
+    () => undefined,
+  );
+  let networkReady: Promise<JailNetwork>;
+  try {
+    networkReady = startNetwork();
+  } catch (err) {
+    await devicesReady;
+    throw err;
+  }
+  held.networkPending = networkReady.then(
+    (n) => void (held.network = n),
+    () => undefined,
+  );
+  const devices = await devicesReady;
+  const network = await networkReady;
+  held.devices = devices;
   held.network = network;
   const logReal = join(realpathSync(dirname(logPath)), basename(logPath));
   const observers: MetaLine["observers"] = options.nodeOnly ? ["node"] : ["node", "process"];
@@ -323,25 +360,6 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
     ],
     privateDir,
   });
-  // Decided late: the eBPF recorder has loaded its programs while the run was set up.
-  // Once per run: the canary stage and the command stage run under the same recorder.
-  const asked = recorderChoice(options.recorder);
-  let recorder: RecorderDecision | null = null;
-  if (!options.nodeOnly) {
-    recorder = await resolveRecorder(asked, recorderStart);
-    held.ebpf = recorder.ebpf;
-    if (options.facts) options.facts.recorder = { ...recorder.meta, asked };
-  }
-  const straceBinary = recorder !== null && recorder.meta.name === "strace" ? straceOrRefuse() : null;
-  // Under the eBPF recorder no tracer injects the refusal of a forbidden call: the filter refuses it.
-  writeFileSync(seccompFile, seccompProgram(arch, recorder?.meta.name === "ebpf" ? "eperm" : "trace"), { mode: 0o600 });
-  const stageRecorder: Stage["recorder"] =
-    recorder === null
-      ? null
-      : recorder.ebpf !== null
-        ? { name: "ebpf", ebpf: recorder.ebpf }
-        : { name: "strace", binary: straceBinary as string };
-  const recording = stageRecorder !== null;
   // Read once: every stage's jail hides the same places.
   const places = socketPlaces(wrapperIds(), writableRoots, ["/tmp", ...homes()]);
   const jailFor = (stageDir: string, seccompFd: number): Jail =>
@@ -361,11 +379,40 @@ async function preflight(options: RunOptions, logPath: string, privateDir: strin
       protectedMounts: guard.mountArgs,
       commandHome: envMatcher(envelope.envelope)("HOME") ? process.env.HOME : undefined,
       socketPlaces: places,
+      reachableSockets,
       devices: devices.args,
-      prefix: [...devices.prefix, ...network.prefix],
+      prefix: joinedPrefix(devices.prefix, network.prefix),
       network,
     });
-  const preview = jailFor(join(privateDir, "preview"), 3);
+  // Planned while the eBPF recorder still loads; a refusal of the plan (JAIL_CWD_HIDDEN) is
+  // thrown after the recorder's, in the order the run has always said them.
+  let preview: Jail | undefined;
+  let previewRefused: unknown;
+  try {
+    preview = jailFor(join(privateDir, "preview"), 3);
+  } catch (err) {
+    previewRefused = err;
+  }
+  // Decided late: the eBPF recorder has loaded its programs while the run was set up.
+  // Once per run: the canary stage and the command stage run under the same recorder.
+  const asked = recorderChoice(options.recorder);
+  let recorder: RecorderDecision | null = null;
+  if (!options.nodeOnly) {
+    recorder = await resolveRecorder(asked, recorderStart);
+    held.ebpf = recorder.ebpf;
+    if (options.facts) options.facts.recorder = { ...recorder.meta, asked };
+  }
+  const straceBinary = recorder !== null && recorder.meta.name === "strace" ? straceOrRefuse() : null;
+  if (preview === undefined) throw previewRefused;
+  // Under the eBPF recorder no tracer injects the refusal of a forbidden call: the filter refuses it.
+  writeFileSync(seccompFile, seccompProgram(arch, recorder?.meta.name === "ebpf" ? "eperm" : "trace"), { mode: 0o600 });
+  const stageRecorder: Stage["recorder"] =
+    recorder === null
+      ? null
+      : recorder.ebpf !== null
+        ? { name: "ebpf", ebpf: recorder.ebpf }
+        : { name: "strace", binary: straceBinary as string };
+  const recording = stageRecorder !== null;
   const jailMeta = {
     tool: `bubblewrap (${bwrapBinary})`,
     namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
@@ -588,6 +635,18 @@ async function runMain(
   log.flush();
   if (facts) Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
   return exitCodeOf(result);
+}
+
+/**
+ * The devices' and the network's prefixes (each `nsenter <namespaces and options> --`) as one
+ * nsenter when both are one of the same binary: it opens every namespace file first, then enters
+ * them (the network one before the mount one, whatever the order given) and goes to --wd last, as
+ * the two in a row did; one exec fewer in every stage.
+ */
+function joinedPrefix(first: readonly string[], second: readonly string[]): string[] {
+  const single = (p: readonly string[]): boolean => p.length >= 2 && p[p.length - 1] === "--" && p.indexOf("--") === p.length - 1;
+  if (!single(first) || !single(second) || first[0] !== second[0]) return [...first, ...second];
+  return [...first.slice(0, -1), ...second.slice(1)];
 }
 
 /** Where `path` leads, its links followed as far as they go (a dangling link's target, where something could be made). */
