@@ -36548,7 +36548,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5146);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3912);
 
 
 try {
@@ -36564,7 +36564,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5146:
+/***/ 3912:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37366,10 +37366,1068 @@ const PROXY_ENV_KEYS = new Set([
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/envelope.schema.json
-const envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json","title":"envelope-gate envelope","description":"What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.","type":"object","additionalProperties":false,"required":["envelope_id","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"envelope_id":{"description":"A name for this envelope, shown in every check run.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"allowed_roots":{"description":"Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Agent tool names the run may dispatch.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run\'s own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.","enum":["local","network"]},"writable_protected":{"description":"Optional. Protected paths inside the allowed roots (.git, .github, the Action\'s own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The job\'s own services the run may reach (a database, a cache): envelope-gate listens at the same address inside the jail and forwards each connection to the real service, recording it. 127.0.0.1:PORT or [::1]:PORT on the runner, localhost:PORT, a service container\'s name in a container job (postgres:5432), or a unix socket\'s absolute path. Never a metadata service, SSH, the Docker daemon or a credential agent. Allowed under deny and allowlist alike. See docs/authoring.md#suites-with-services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"observation":{"description":"Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).","enum":["full","node"]}}}');
+const envelope_schema_namespaceObject = {};
+;// CONCATENATED MODULE: ./src/core/envelope-validator-generated.js
+// Generated by scripts/gen-validators.mjs from schema/envelope.schema.json: do not edit.
+/* eslint-disable */
+function ucs2length(str) {
+  const len = str.length;
+  let length = 0;
+  let pos = 0;
+  let value;
+  while (pos < len) {
+    length++;
+    value = str.charCodeAt(pos++);
+    if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+      // high surrogate, and there is a next character
+      value = str.charCodeAt(pos);
+      if ((value & 0xfc00) === 0xdc00) pos++; // low surrogate
+    }
+  }
+  return length;
+}
+const validate = validate0;
+/* harmony default export */ const envelope_validator_generated = ((/* unused pure expression or super */ null && (validate0)));
+const schema0 = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: "https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json",
+  title: "envelope-gate envelope",
+  description: "What an agent run may touch. Anything else it touches fails the gate. See docs/formats.md.",
+  type: "object",
+  additionalProperties: false,
+  required: ["envelope_id", "allowed_roots", "allowed_tools", "allowed_env", "allowed_hosts", "network"],
+  properties: {
+    $schema: { description: "Optional pointer to this schema, for editors. Not part of the policy.", type: "string" },
+    envelope_id: {
+      description: "A name for this envelope, shown in every check run.",
+      type: "string",
+      minLength: 1,
+      maxLength: 200,
+      pattern: "^[^\\u0000-\\u001f]+$",
+    },
+    allowed_roots: {
+      description: "Directories the run may write under. Absolute POSIX paths, or paths starting with ${WORKSPACE} or ${SCRATCH}.",
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", pattern: "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$" },
+    },
+    allowed_tools: {
+      description: "Agent tool names the run may dispatch.",
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", minLength: 1, pattern: "^[^\\u0000-\\u001f]+$" },
+    },
+    allowed_env: {
+      description:
+        "Environment keys the run may read, and the only keys passed into the run: exact keys; PREFIX* for every key starting with PREFIX (a non-empty prefix; * only at the end); or a named set of detection keys: @ci, @agents, @terminal (docs/formats.md lists them). A pattern or a set never matches a key that names a credential (SECRET, TOKEN, PASSWORD, KEY, AUTH, ...): list such a key exactly.",
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", minLength: 1, pattern: "^(?:@(?:ci|agents|terminal)|[^=\\u0000*@][^=\\u0000*]*\\*?)$" },
+    },
+    allowed_hosts: {
+      description:
+        "Hosts the run may connect to while network is allowlist: lower-case DNS names or IP literals, optional :port; *.example.com matches subdomains only; or a named host set, version 1 (@npm, @pypi, @crates, @go-proxy, @debian, @ubuntu, @github, @node-dist), which stands for the hosts and ports docs/egress.md lists for it.",
+      type: "array",
+      uniqueItems: true,
+      items: {
+        type: "string",
+        pattern:
+          "^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\*\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\[[0-9a-f:.]+\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$",
+      },
+    },
+    network: { description: "deny: no outbound connection or lookup at all. allowlist: only allowed_hosts.", enum: ["deny", "allowlist"] },
+    allowed_commands: {
+      description:
+        "Optional. Executables the run may start, by absolute path or bare name. Absent: execs are recorded, not judged. Present: deny by default.",
+      type: "array",
+      uniqueItems: true,
+      items: { type: "string", minLength: 1, pattern: "^[^\\u0000]+$" },
+    },
+    loopback: {
+      description:
+        "Optional. local (default): connections and lookups to loopback (127.0.0.0/8, ::1, localhost) inside the run's own network namespace are recorded, not judged (nothing there leaves the run). network: judged like any host.",
+      enum: ["local", "network"],
+    },
+    writable_protected: {
+      description:
+        "Optional. Protected paths inside the allowed roots (.git, .github, the Action's own files) that the run may write after all, for the rare suite that must: absolute paths, or paths starting with ${WORKSPACE} or ${SCRATCH}. Never a .git itself, its hooks, config, config.worktree, info, modules, worktrees or commondir, nor anything containing them (the workspace, /). See docs/formats.md, Protected paths.",
+      type: "array",
+      uniqueItems: true,
+      items: {
+        type: "string",
+        pattern: "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$",
+        not: { pattern: "(?:^|/)\\.git(?:/(?:hooks|config|config\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)" },
+      },
+    },
+    services: {
+      description:
+        "Optional. The job's own services the run may reach (a database, a cache): envelope-gate listens at the same address inside the jail and forwards each connection to the real service, recording it. 127.0.0.1:PORT or [::1]:PORT on the runner, localhost:PORT, a service container's name in a container job (postgres:5432), or a unix socket's absolute path. Never a metadata service, SSH, the Docker daemon or a credential agent. Allowed under deny and allowlist alike. See docs/authoring.md#suites-with-services.",
+      type: "array",
+      uniqueItems: true,
+      items: {
+        type: "string",
+        pattern:
+          "^(?:/[^\\u0000]+|\\[[0-9a-f:.]+\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$",
+      },
+    },
+    observation: {
+      description:
+        "Optional. What must have observed the run. full (default): the process-level observer as well as the Node hooks. node: a log from the Node hooks alone passes (nothing outside Node is seen).",
+      enum: ["full", "node"],
+    },
+  },
+};
+const func0 = Object.prototype.hasOwnProperty;
+const func1 = ucs2length;
+const pattern0 = new RegExp("^[^\\u0000-\\u001f]+$", "u");
+const pattern1 = new RegExp("^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$", "u");
+const pattern3 = new RegExp("^(?:@(?:ci|agents|terminal)|[^=\\u0000*@][^=\\u0000*]*\\*?)$", "u");
+const pattern4 = new RegExp(
+  "^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\*\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\[[0-9a-f:.]+\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$",
+  "u",
+);
+const pattern5 = new RegExp("^[^\\u0000]+$", "u");
+const pattern6 = new RegExp("(?:^|/)\\.git(?:/(?:hooks|config|config\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)", "u");
+const pattern8 = new RegExp(
+  "^(?:/[^\\u0000]+|\\[[0-9a-f:.]+\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$",
+  "u",
+);
+function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  /*# sourceURL="https://github.com/envelope-gate/envelope-gate/schema/envelope.schema.json" */ let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.envelope_id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "envelope_id" },
+        message: "must have required property '" + "envelope_id" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.allowed_roots === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "allowed_roots" },
+        message: "must have required property '" + "allowed_roots" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.allowed_tools === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "allowed_tools" },
+        message: "must have required property '" + "allowed_tools" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.allowed_env === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "allowed_env" },
+        message: "must have required property '" + "allowed_env" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.allowed_hosts === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "allowed_hosts" },
+        message: "must have required property '" + "allowed_hosts" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.network === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: "network" },
+        message: "must have required property '" + "network" + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func0.call(schema0.properties, key0)) {
+        const err6 = {
+          instancePath,
+          schemaPath: "#/additionalProperties",
+          keyword: "additionalProperties",
+          params: { additionalProperty: key0 },
+          message: "must NOT have additional properties",
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.$schema !== undefined) {
+      if (typeof data.$schema !== "string") {
+        const err7 = {
+          instancePath: instancePath + "/$schema",
+          schemaPath: "#/properties/%24schema/type",
+          keyword: "type",
+          params: { type: "string" },
+          message: "must be string",
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.envelope_id !== undefined) {
+      let data1 = data.envelope_id;
+      if (typeof data1 === "string") {
+        if (func1(data1) > 200) {
+          const err8 = {
+            instancePath: instancePath + "/envelope_id",
+            schemaPath: "#/properties/envelope_id/maxLength",
+            keyword: "maxLength",
+            params: { limit: 200 },
+            message: "must NOT have more than 200 characters",
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (func1(data1) < 1) {
+          const err9 = {
+            instancePath: instancePath + "/envelope_id",
+            schemaPath: "#/properties/envelope_id/minLength",
+            keyword: "minLength",
+            params: { limit: 1 },
+            message: "must NOT have fewer than 1 characters",
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (!pattern0.test(data1)) {
+          const err10 = {
+            instancePath: instancePath + "/envelope_id",
+            schemaPath: "#/properties/envelope_id/pattern",
+            keyword: "pattern",
+            params: { pattern: "^[^\\u0000-\\u001f]+$" },
+            message: 'must match pattern "' + "^[^\\u0000-\\u001f]+$" + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + "/envelope_id",
+          schemaPath: "#/properties/envelope_id/type",
+          keyword: "type",
+          params: { type: "string" },
+          message: "must be string",
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.allowed_roots !== undefined) {
+      let data2 = data.allowed_roots;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data3 = data2[i0];
+          if (typeof data3 === "string") {
+            if (!pattern1.test(data3)) {
+              const err12 = {
+                instancePath: instancePath + "/allowed_roots/" + i0,
+                schemaPath: "#/properties/allowed_roots/items/pattern",
+                keyword: "pattern",
+                params: { pattern: "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$" },
+                message: 'must match pattern "' + "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$" + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = {
+              instancePath: instancePath + "/allowed_roots/" + i0,
+              schemaPath: "#/properties/allowed_roots/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        let i1 = data2.length;
+        let j0;
+        if (i1 > 1) {
+          const indices0 = {};
+          for (; i1--;) {
+            let item0 = data2[i1];
+            if (typeof item0 !== "string") {
+              continue;
+            }
+            if (typeof indices0[item0] == "number") {
+              j0 = indices0[item0];
+              const err14 = {
+                instancePath: instancePath + "/allowed_roots",
+                schemaPath: "#/properties/allowed_roots/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i1, j: j0 },
+                message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i1;
+          }
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + "/allowed_roots",
+          schemaPath: "#/properties/allowed_roots/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.allowed_tools !== undefined) {
+      let data4 = data.allowed_tools;
+      if (Array.isArray(data4)) {
+        const len1 = data4.length;
+        for (let i2 = 0; i2 < len1; i2++) {
+          let data5 = data4[i2];
+          if (typeof data5 === "string") {
+            if (func1(data5) < 1) {
+              const err16 = {
+                instancePath: instancePath + "/allowed_tools/" + i2,
+                schemaPath: "#/properties/allowed_tools/items/minLength",
+                keyword: "minLength",
+                params: { limit: 1 },
+                message: "must NOT have fewer than 1 characters",
+              };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+            if (!pattern0.test(data5)) {
+              const err17 = {
+                instancePath: instancePath + "/allowed_tools/" + i2,
+                schemaPath: "#/properties/allowed_tools/items/pattern",
+                keyword: "pattern",
+                params: { pattern: "^[^\\u0000-\\u001f]+$" },
+                message: 'must match pattern "' + "^[^\\u0000-\\u001f]+$" + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          } else {
+            const err18 = {
+              instancePath: instancePath + "/allowed_tools/" + i2,
+              schemaPath: "#/properties/allowed_tools/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+        let i3 = data4.length;
+        let j1;
+        if (i3 > 1) {
+          const indices1 = {};
+          for (; i3--;) {
+            let item1 = data4[i3];
+            if (typeof item1 !== "string") {
+              continue;
+            }
+            if (typeof indices1[item1] == "number") {
+              j1 = indices1[item1];
+              const err19 = {
+                instancePath: instancePath + "/allowed_tools",
+                schemaPath: "#/properties/allowed_tools/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i3, j: j1 },
+                message: "must NOT have duplicate items (items ## " + j1 + " and " + i3 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i3;
+          }
+        }
+      } else {
+        const err20 = {
+          instancePath: instancePath + "/allowed_tools",
+          schemaPath: "#/properties/allowed_tools/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
+    if (data.allowed_env !== undefined) {
+      let data6 = data.allowed_env;
+      if (Array.isArray(data6)) {
+        const len2 = data6.length;
+        for (let i4 = 0; i4 < len2; i4++) {
+          let data7 = data6[i4];
+          if (typeof data7 === "string") {
+            if (func1(data7) < 1) {
+              const err21 = {
+                instancePath: instancePath + "/allowed_env/" + i4,
+                schemaPath: "#/properties/allowed_env/items/minLength",
+                keyword: "minLength",
+                params: { limit: 1 },
+                message: "must NOT have fewer than 1 characters",
+              };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (!pattern3.test(data7)) {
+              const err22 = {
+                instancePath: instancePath + "/allowed_env/" + i4,
+                schemaPath: "#/properties/allowed_env/items/pattern",
+                keyword: "pattern",
+                params: { pattern: "^(?:@(?:ci|agents|terminal)|[^=\\u0000*@][^=\\u0000*]*\\*?)$" },
+                message: 'must match pattern "' + "^(?:@(?:ci|agents|terminal)|[^=\\u0000*@][^=\\u0000*]*\\*?)$" + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
+            }
+          } else {
+            const err23 = {
+              instancePath: instancePath + "/allowed_env/" + i4,
+              schemaPath: "#/properties/allowed_env/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+        }
+        let i5 = data6.length;
+        let j2;
+        if (i5 > 1) {
+          const indices2 = {};
+          for (; i5--;) {
+            let item2 = data6[i5];
+            if (typeof item2 !== "string") {
+              continue;
+            }
+            if (typeof indices2[item2] == "number") {
+              j2 = indices2[item2];
+              const err24 = {
+                instancePath: instancePath + "/allowed_env",
+                schemaPath: "#/properties/allowed_env/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i5, j: j2 },
+                message: "must NOT have duplicate items (items ## " + j2 + " and " + i5 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+              break;
+            }
+            indices2[item2] = i5;
+          }
+        }
+      } else {
+        const err25 = {
+          instancePath: instancePath + "/allowed_env",
+          schemaPath: "#/properties/allowed_env/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
+    if (data.allowed_hosts !== undefined) {
+      let data8 = data.allowed_hosts;
+      if (Array.isArray(data8)) {
+        const len3 = data8.length;
+        for (let i6 = 0; i6 < len3; i6++) {
+          let data9 = data8[i6];
+          if (typeof data9 === "string") {
+            if (!pattern4.test(data9)) {
+              const err26 = {
+                instancePath: instancePath + "/allowed_hosts/" + i6,
+                schemaPath: "#/properties/allowed_hosts/items/pattern",
+                keyword: "pattern",
+                params: {
+                  pattern:
+                    "^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\*\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\[[0-9a-f:.]+\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$",
+                },
+                message:
+                  'must match pattern "' +
+                  "^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\*\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\[[0-9a-f:.]+\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$" +
+                  '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          } else {
+            const err27 = {
+              instancePath: instancePath + "/allowed_hosts/" + i6,
+              schemaPath: "#/properties/allowed_hosts/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err27];
+            } else {
+              vErrors.push(err27);
+            }
+            errors++;
+          }
+        }
+        let i7 = data8.length;
+        let j3;
+        if (i7 > 1) {
+          const indices3 = {};
+          for (; i7--;) {
+            let item3 = data8[i7];
+            if (typeof item3 !== "string") {
+              continue;
+            }
+            if (typeof indices3[item3] == "number") {
+              j3 = indices3[item3];
+              const err28 = {
+                instancePath: instancePath + "/allowed_hosts",
+                schemaPath: "#/properties/allowed_hosts/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i7, j: j3 },
+                message: "must NOT have duplicate items (items ## " + j3 + " and " + i7 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+              break;
+            }
+            indices3[item3] = i7;
+          }
+        }
+      } else {
+        const err29 = {
+          instancePath: instancePath + "/allowed_hosts",
+          schemaPath: "#/properties/allowed_hosts/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.network !== undefined) {
+      let data10 = data.network;
+      if (!(data10 === "deny" || data10 === "allowlist")) {
+        const err30 = {
+          instancePath: instancePath + "/network",
+          schemaPath: "#/properties/network/enum",
+          keyword: "enum",
+          params: { allowedValues: schema0.properties.network.enum },
+          message: "must be equal to one of the allowed values",
+        };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.allowed_commands !== undefined) {
+      let data11 = data.allowed_commands;
+      if (Array.isArray(data11)) {
+        const len4 = data11.length;
+        for (let i8 = 0; i8 < len4; i8++) {
+          let data12 = data11[i8];
+          if (typeof data12 === "string") {
+            if (func1(data12) < 1) {
+              const err31 = {
+                instancePath: instancePath + "/allowed_commands/" + i8,
+                schemaPath: "#/properties/allowed_commands/items/minLength",
+                keyword: "minLength",
+                params: { limit: 1 },
+                message: "must NOT have fewer than 1 characters",
+              };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
+            if (!pattern5.test(data12)) {
+              const err32 = {
+                instancePath: instancePath + "/allowed_commands/" + i8,
+                schemaPath: "#/properties/allowed_commands/items/pattern",
+                keyword: "pattern",
+                params: { pattern: "^[^\\u0000]+$" },
+                message: 'must match pattern "' + "^[^\\u0000]+$" + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err32];
+              } else {
+                vErrors.push(err32);
+              }
+              errors++;
+            }
+          } else {
+            const err33 = {
+              instancePath: instancePath + "/allowed_commands/" + i8,
+              schemaPath: "#/properties/allowed_commands/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+        }
+        let i9 = data11.length;
+        let j4;
+        if (i9 > 1) {
+          const indices4 = {};
+          for (; i9--;) {
+            let item4 = data11[i9];
+            if (typeof item4 !== "string") {
+              continue;
+            }
+            if (typeof indices4[item4] == "number") {
+              j4 = indices4[item4];
+              const err34 = {
+                instancePath: instancePath + "/allowed_commands",
+                schemaPath: "#/properties/allowed_commands/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i9, j: j4 },
+                message: "must NOT have duplicate items (items ## " + j4 + " and " + i9 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+              break;
+            }
+            indices4[item4] = i9;
+          }
+        }
+      } else {
+        const err35 = {
+          instancePath: instancePath + "/allowed_commands",
+          schemaPath: "#/properties/allowed_commands/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.loopback !== undefined) {
+      let data13 = data.loopback;
+      if (!(data13 === "local" || data13 === "network")) {
+        const err36 = {
+          instancePath: instancePath + "/loopback",
+          schemaPath: "#/properties/loopback/enum",
+          keyword: "enum",
+          params: { allowedValues: schema0.properties.loopback.enum },
+          message: "must be equal to one of the allowed values",
+        };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+    }
+    if (data.writable_protected !== undefined) {
+      let data14 = data.writable_protected;
+      if (Array.isArray(data14)) {
+        const len5 = data14.length;
+        for (let i10 = 0; i10 < len5; i10++) {
+          let data15 = data14[i10];
+          const _errs32 = errors;
+          const _errs33 = errors;
+          if (typeof data15 === "string") {
+            if (!pattern6.test(data15)) {
+              const err37 = {};
+              if (vErrors === null) {
+                vErrors = [err37];
+              } else {
+                vErrors.push(err37);
+              }
+              errors++;
+            }
+          }
+          var valid18 = _errs33 === errors;
+          if (valid18) {
+            const err38 = {
+              instancePath: instancePath + "/writable_protected/" + i10,
+              schemaPath: "#/properties/writable_protected/items/not",
+              keyword: "not",
+              params: {},
+              message: "must NOT be valid",
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          } else {
+            errors = _errs32;
+            if (vErrors !== null) {
+              if (_errs32) {
+                vErrors.length = _errs32;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
+          if (typeof data15 === "string") {
+            if (!pattern1.test(data15)) {
+              const err39 = {
+                instancePath: instancePath + "/writable_protected/" + i10,
+                schemaPath: "#/properties/writable_protected/items/pattern",
+                keyword: "pattern",
+                params: { pattern: "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$" },
+                message: 'must match pattern "' + "^(?:/[^\\u0000]*|\\$\\{(?:WORKSPACE|SCRATCH)\\}(?:/[^\\u0000]*)?)$" + '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err39];
+              } else {
+                vErrors.push(err39);
+              }
+              errors++;
+            }
+          } else {
+            const err40 = {
+              instancePath: instancePath + "/writable_protected/" + i10,
+              schemaPath: "#/properties/writable_protected/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        let i11 = data14.length;
+        let j5;
+        if (i11 > 1) {
+          const indices5 = {};
+          for (; i11--;) {
+            let item5 = data14[i11];
+            if (typeof item5 !== "string") {
+              continue;
+            }
+            if (typeof indices5[item5] == "number") {
+              j5 = indices5[item5];
+              const err41 = {
+                instancePath: instancePath + "/writable_protected",
+                schemaPath: "#/properties/writable_protected/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i11, j: j5 },
+                message: "must NOT have duplicate items (items ## " + j5 + " and " + i11 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+              break;
+            }
+            indices5[item5] = i11;
+          }
+        }
+      } else {
+        const err42 = {
+          instancePath: instancePath + "/writable_protected",
+          schemaPath: "#/properties/writable_protected/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      }
+    }
+    if (data.services !== undefined) {
+      let data16 = data.services;
+      if (Array.isArray(data16)) {
+        const len6 = data16.length;
+        for (let i12 = 0; i12 < len6; i12++) {
+          let data17 = data16[i12];
+          if (typeof data17 === "string") {
+            if (!pattern8.test(data17)) {
+              const err43 = {
+                instancePath: instancePath + "/services/" + i12,
+                schemaPath: "#/properties/services/items/pattern",
+                keyword: "pattern",
+                params: {
+                  pattern:
+                    "^(?:/[^\\u0000]+|\\[[0-9a-f:.]+\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$",
+                },
+                message:
+                  'must match pattern "' +
+                  "^(?:/[^\\u0000]+|\\[[0-9a-f:.]+\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$" +
+                  '"',
+              };
+              if (vErrors === null) {
+                vErrors = [err43];
+              } else {
+                vErrors.push(err43);
+              }
+              errors++;
+            }
+          } else {
+            const err44 = {
+              instancePath: instancePath + "/services/" + i12,
+              schemaPath: "#/properties/services/items/type",
+              keyword: "type",
+              params: { type: "string" },
+              message: "must be string",
+            };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+        let i13 = data16.length;
+        let j6;
+        if (i13 > 1) {
+          const indices6 = {};
+          for (; i13--;) {
+            let item6 = data16[i13];
+            if (typeof item6 !== "string") {
+              continue;
+            }
+            if (typeof indices6[item6] == "number") {
+              j6 = indices6[item6];
+              const err45 = {
+                instancePath: instancePath + "/services",
+                schemaPath: "#/properties/services/uniqueItems",
+                keyword: "uniqueItems",
+                params: { i: i13, j: j6 },
+                message: "must NOT have duplicate items (items ## " + j6 + " and " + i13 + " are identical)",
+              };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+              break;
+            }
+            indices6[item6] = i13;
+          }
+        }
+      } else {
+        const err46 = {
+          instancePath: instancePath + "/services",
+          schemaPath: "#/properties/services/type",
+          keyword: "type",
+          params: { type: "array" },
+          message: "must be array",
+        };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+    }
+    if (data.observation !== undefined) {
+      let data18 = data.observation;
+      if (!(data18 === "full" || data18 === "node")) {
+        const err47 = {
+          instancePath: instancePath + "/observation",
+          schemaPath: "#/properties/observation/enum",
+          keyword: "enum",
+          params: { allowedValues: schema0.properties.observation.enum },
+          message: "must be equal to one of the allowed values",
+        };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err48 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    if (vErrors === null) {
+      vErrors = [err48];
+    } else {
+      vErrors.push(err48);
+    }
+    errors++;
+  }
+  validate0.errors = vErrors;
+  return errors === 0;
+}
+
 ;// CONCATENATED MODULE: ./src/core/paths.ts
 /**
  * Lexical path handling. The checking machine's filesystem is never consulted: the observer
@@ -38936,12 +39994,12 @@ function isDeclaredService(services, host, port) {
 
 
 
-let validateEnvelopeShape;
 function schemaValidator() {
     // The shipped schema is checked against its meta-schema by the tests (test/core/envelope.test.ts),
-    // not on every run: compiling the meta-schema was half of check's start-up.
-    validateEnvelopeShape ??= new ajv.Ajv({ allErrors: true, strict: true, validateSchema: false }).compile(envelope_schema_namespaceObject);
-    return validateEnvelopeShape;
+    // not on every run: compiling the meta-schema was half of check's start-up. The schema itself is
+    // compiled once, at build time (scripts/gen-validators.mjs): compiling it was most of the rest;
+    // test/core/envelope-validator.test.ts holds the generated validator to the schema.
+    return validate;
 }
 function sha256Hex(bytes) {
     return (0,external_node_crypto_.createHash)("sha256").update(bytes).digest("hex");
@@ -48146,6 +49204,8 @@ function decide(input) {
     };
 }
 
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schema/properties.schema.json
 const properties_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/properties.schema.json","title":"envelope-gate properties","description":"Non-envelope properties scored after the envelope is clean. Read from the pull request\'s base commit. See docs/action.md.","type":"object","additionalProperties":false,"required":["version","properties"],"properties":{"$schema":{"type":"string"},"version":{"const":1},"properties":{"type":"array","maxItems":100,"items":{"oneOf":[{"$ref":"#/definitions/output_schema"},{"$ref":"#/definitions/patch_paths"},{"$ref":"#/definitions/tests_collected"}]}}},"definitions":{"name":{"description":"Unique property name. Never an envelope rule name (write_outside_root, undeclared_tool, ...).","type":"string","pattern":"^[a-z][a-z0-9_.-]{0,63}$"},"freezable":{"description":"Whether a freeze ledger row may tolerate this property\'s failure. Default true; false makes every row naming it never honored.","type":"boolean"},"relativePath":{"type":"string","minLength":1,"pattern":"^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[^\\\\u0000]+$"},"output_schema":{"description":"A JSON file the run produced (relative to the workspace) must match a JSON Schema (validated with ajv).","type":"object","additionalProperties":false,"required":["name","kind","output","schema"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"output_schema"},"description":{"type":"string"},"freezable":{"$ref":"#/definitions/freezable"},"output":{"$ref":"#/definitions/relativePath"},"schema":{"type":"object"}}},"patch_paths":{"description":"Every file (and so every hunk) the pull request changes must match one of the globs (minimatch, dotfiles included).","type":"object","additionalProperties":false,"required":["name","kind","globs"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"patch_paths"},"description":{"type":"string"},"freezable":{"description":"patch_paths is never freezable: it is scored from the pull request\'s file list, the same on every machine.","const":false},"globs":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1}}}},"tests_collected":{"description":"A command (argv, run in the workspace without a shell) must report at least `min` tests: by default one per non-empty stdout line matching `line_regex`; with `count_regex`, the number in its first capture group.","type":"object","additionalProperties":false,"required":["name","kind","command","min"],"properties":{"name":{"$ref":"#/definitions/name"},"kind":{"const":"tests_collected"},"description":{"type":"string"},"freezable":{"$ref":"#/definitions/freezable"},"command":{"type":"array","minItems":1,"items":{"type":"string","minLength":1}},"min":{"type":"integer","minimum":1},"line_regex":{"type":"string","minLength":1},"count_regex":{"type":"string","minLength":1},"timeout_seconds":{"type":"integer","minimum":1,"maximum":3600}}}}}');
 ;// CONCATENATED MODULE: ./src/core/properties.ts
@@ -52172,14 +53232,30 @@ function hostUnixSockets() {
  * more rights while it builds the jail), so every socket the command could reach is still covered.
  * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
  */
-function reachableInJail(bwrap, sockets) {
-    if (sockets.length === 0)
+function reachableInJail(bwrap, sockets, known) {
+    // A socket a probe jail of this run reached already is covered without asking again (covering
+    // more is never less safe; one that went out of reach since stops bubblewrap, as it would have
+    // between a probe and the jail before); every other one is asked about now.
+    const ask = known === undefined ? sockets : sockets.filter((s) => !known.has(s));
+    if (ask.length === 0)
         return sockets;
-    const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
+    const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", SOCKET_PROBE, "sh", ...ask], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 30_000,
+        maxBuffer: 16 * 1024 * 1024,
+    });
     if (probe.status !== 0 || typeof probe.stdout !== "string")
         return sockets;
-    const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
-    return sockets.filter((s) => seen.has(s));
+    const seen = probeAnswer(probe.stdout);
+    for (const s of seen)
+        known?.add(s);
+    return sockets.filter((s) => seen.has(s) || known?.has(s) === true);
+}
+/** The probe jail's script: prints each argument that is a socket it can reach, NUL-terminated. */
+const SOCKET_PROBE = 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0';
+function probeAnswer(stdout) {
+    return new Set(stdout.split("\0").filter((p) => p !== ""));
 }
 /** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
 function isolation() {
@@ -52398,7 +53474,7 @@ function planJail(bwrap, plan) {
         if (shown(file) && isFile(file))
             masked.add(file);
     // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
-    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
+    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !isInsideAnyRoot(s, [...plan.writableRoots, ...privateTargets]) && shown(s)), plan.reachableSockets);
     for (const socket of hiddenSockets)
         masked.add(socket);
     const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
@@ -52449,28 +53525,65 @@ function networkMounts(network) {
     return args;
 }
 /**
- * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
- * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
- * observer runs.
+ * Starts bwrap once with the same isolation flags on `/bin/sh`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused with the reason, before any
+ * observer runs. Started early and awaited where the run needs the answer (run.ts, preflight),
+ * so the probe's bubblewrap runs while the envelope is verified; its answer is never assumed:
+ * the refusal (or null) it resolves to is what the caller acts on.
  */
-function probeJail(bwrap) {
+function startJailProbe(bwrap, reachableSockets) {
     if (bwrap === null) {
-        throw new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+        return Promise.resolve(new Refusal("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
             hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
-        });
+        }));
     }
-    const probe = spawnSync(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
-        encoding: "utf8",
-        stdio: ["ignore", "ignore", "pipe"],
-        timeout: 30_000,
+    return new Promise((resolve) => {
+        let stderr = "";
+        let stdout = "";
+        let spawnError;
+        // The same jail asks about the host's listening sockets (reachableInJail): what it reaches is
+        // covered in every stage's jail without another bubblewrap.
+        const sockets = reachableSockets !== undefined ? hostUnixSockets() : [];
+        const child = spawn(bwrap, [...isolation(), "--", "/bin/sh", "-c", sockets.length > 0 ? SOCKET_PROBE : ":", "sh", ...sockets], {
+            stdio: ["ignore", "pipe", "pipe"],
+            timeout: 30_000,
+        });
+        child.stdout?.setEncoding("utf8");
+        child.stdout?.on("data", (chunk) => {
+            if (stdout.length < 16 * 1024 * 1024)
+                stdout += chunk;
+        });
+        child.stderr?.setEncoding("utf8");
+        child.stderr?.on("data", (chunk) => {
+            if (stderr.length < 64 * 1024)
+                stderr += chunk;
+        });
+        let settled = false;
+        const settle = (code, signal) => {
+            if (settled)
+                return;
+            settled = true;
+            if (code === 0 && spawnError === undefined) {
+                const asked = new Set(sockets);
+                for (const p of probeAnswer(stdout))
+                    if (asked.has(p))
+                        reachableSockets?.add(p);
+                return resolve(null);
+            }
+            const why = (stderr || spawnError?.message || `exit ${String(code ?? signal)}`).trim().split("\n")[0];
+            resolve(new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+                hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+                    "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
+            }));
+        };
+        child.on("error", (err) => {
+            spawnError = err;
+            // Not started at all (no 'close' follows then): the answer is now.
+            if (child.pid === undefined)
+                settle(null, null);
+        });
+        child.on("close", settle);
     });
-    if (probe.status !== 0) {
-        const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
-        throw new Refusal("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
-            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
-                "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
-        });
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/observer/tools.ts

@@ -41728,9 +41728,9 @@ exports.composeCollection = composeCollection;
 
 
 
-var Document = __webpack_require__(5402);
+var Document = __webpack_require__(3021);
 var composeNode = __webpack_require__(5937);
-var resolveEnd = __webpack_require__(5407);
+var resolveEnd = __webpack_require__(7788);
 var resolveProps = __webpack_require__(4631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
@@ -41784,7 +41784,7 @@ var Alias = __webpack_require__(4065);
 var identity = __webpack_require__(1127);
 var composeCollection = __webpack_require__(7349);
 var composeScalar = __webpack_require__(5413);
-var resolveEnd = __webpack_require__(5407);
+var resolveEnd = __webpack_require__(7788);
 var utilEmptyScalarPosition = __webpack_require__(2599);
 
 const CN = { composeNode, composeEmptyNode };
@@ -41989,11 +41989,11 @@ exports.composeScalar = composeScalar;
 
 var node_process = __webpack_require__(932);
 var directives = __webpack_require__(1342);
-var Document = __webpack_require__(5402);
+var Document = __webpack_require__(3021);
 var errors = __webpack_require__(1464);
 var identity = __webpack_require__(1127);
 var composeDoc = __webpack_require__(3683);
-var resolveEnd = __webpack_require__(5407);
+var resolveEnd = __webpack_require__(7788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -42600,7 +42600,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 5407:
+/***/ 7788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -42655,7 +42655,7 @@ var identity = __webpack_require__(1127);
 var Pair = __webpack_require__(7165);
 var YAMLMap = __webpack_require__(4454);
 var YAMLSeq = __webpack_require__(2223);
-var resolveEnd = __webpack_require__(5407);
+var resolveEnd = __webpack_require__(7788);
 var resolveProps = __webpack_require__(4631);
 var utilContainsNewline = __webpack_require__(9499);
 var utilMapIncludes = __webpack_require__(1187);
@@ -42868,7 +42868,7 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 
 var Scalar = __webpack_require__(3301);
-var resolveEnd = __webpack_require__(5407);
+var resolveEnd = __webpack_require__(7788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -43373,7 +43373,7 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 5402:
+/***/ 3021:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -43384,7 +43384,7 @@ var identity = __webpack_require__(1127);
 var Pair = __webpack_require__(7165);
 var toJS = __webpack_require__(9281);
 var Schema = __webpack_require__(5840);
-var stringifyDocument = __webpack_require__(9210);
+var stringifyDocument = __webpack_require__(6829);
 var anchors = __webpack_require__(1596);
 var applyReviver = __webpack_require__(3661);
 var createNode = __webpack_require__(2404);
@@ -44222,7 +44222,7 @@ var __webpack_unused_export__;
 
 
 var composer = __webpack_require__(9984);
-var Document = __webpack_require__(5402);
+var Document = __webpack_require__(3021);
 var Schema = __webpack_require__(5840);
 var errors = __webpack_require__(1464);
 var Alias = __webpack_require__(4065);
@@ -47440,7 +47440,7 @@ exports.Parser = Parser;
 
 
 var composer = __webpack_require__(9984);
-var Document = __webpack_require__(5402);
+var Document = __webpack_require__(3021);
 var errors = __webpack_require__(1464);
 var log = __webpack_require__(7249);
 var identity = __webpack_require__(1127);
@@ -49276,7 +49276,7 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 6829:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -50533,7 +50533,7 @@ exports.R = PropagationAPI;
 const require_global_utils = __webpack_require__(9227);
 const require_diag = __webpack_require__(9982);
 const require_context_utils = __webpack_require__(3779);
-const require_spancontext_utils = __webpack_require__(6104);
+const require_spancontext_utils = __webpack_require__(3723);
 const require_ProxyTracerProvider = __webpack_require__(5930);
 //#region src/api/trace.ts
 const API_NAME = "trace";
@@ -51064,13 +51064,13 @@ const require_LogRecord = __webpack_require__(8973);
 const require_TextMapPropagator = __webpack_require__(3565);
 const require_trace_flags = __webpack_require__(5626);
 const require_invalid_span_constants = __webpack_require__(3552);
-const require_spancontext_utils = __webpack_require__(6104);
+const require_spancontext_utils = __webpack_require__(3723);
 const require_ProxyTracer = __webpack_require__(3861);
 const require_span_kind = __webpack_require__(7483);
 const require_status = __webpack_require__(7632);
 const require_utils$1 = __webpack_require__(2219);
 const require_ProxyTracerProvider = __webpack_require__(5930);
-const require_SamplingResult = __webpack_require__(2965);
+const require_SamplingResult = __webpack_require__(5346);
 const require_context_api = __webpack_require__(2534);
 const require_diag_api = __webpack_require__(1778);
 const require_logs_api = __webpack_require__(5662);
@@ -51786,7 +51786,7 @@ exports.NonRecordingSpan = NonRecordingSpan;
 const require_context = __webpack_require__(8352);
 const require_NonRecordingSpan = __webpack_require__(5744);
 const require_context_utils = __webpack_require__(3779);
-const require_spancontext_utils = __webpack_require__(6104);
+const require_spancontext_utils = __webpack_require__(3723);
 //#region src/trace/NoopTracer.ts
 const contextApi = require_context.ContextAPI.getInstance();
 /**
@@ -51943,7 +51943,7 @@ exports.ProxyTracerProvider = ProxyTracerProvider;
 
 /***/ }),
 
-/***/ 2965:
+/***/ 5346:
 /***/ ((__unused_webpack_module, exports) => {
 
 //#region src/trace/SamplingResult.ts
@@ -52259,7 +52259,7 @@ exports.SpanKind = SpanKind;
 
 /***/ }),
 
-/***/ 6104:
+/***/ 3723:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 __webpack_require__(3552);

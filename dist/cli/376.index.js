@@ -37,8 +37,8 @@ var external_node_crypto_ = __webpack_require__(7598);
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var core_envelope = __webpack_require__(8447);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
+var core_envelope = __webpack_require__(4757);
 // EXTERNAL MODULE: ./src/check/files.ts
 var files = __webpack_require__(8279);
 ;// CONCATENATED MODULE: ./src/observer/canary.ts
@@ -401,7 +401,10 @@ var external_node_child_process_ = __webpack_require__(1421);
 const DEV_NODES = ["null", "zero", "full", "random", "urandom", "tty"];
 const HOLDER_SCRIPT = [
     "set -e",
-    'for n in null zero full random urandom tty; do : > "$1/$n"; mount --bind "/dev/$n" "$1/$n"; mount -o remount,bind,ro "$1/$n"; done',
+    // One mount(8) per node: since util-linux 2.27 `--bind -o ro` binds and makes the bind read-only
+    // (an older one binds read-write and ignores `ro`: readOnlyDevices reads the holder's mounts
+    // back and refuses unless every node is read-only).
+    'for n in null zero full random urandom tty; do : > "$1/$n"; mount --bind -o ro "/dev/$n" "$1/$n"; done',
     "echo ready",
     // Held until the wrapper closes its input (or dies).
     "read -r _ || :",
@@ -445,6 +448,12 @@ async function readOnlyDevices(dir, tools, cwd) {
         throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the host's device nodes cannot be shown read-only to the jail (${tools.unshare} --mount: ${stderr.trim().split("\n")[0] || "it ended"})`, { hint: "A root run needs to make mounts in a mount namespace of its own (CAP_SYS_ADMIN); run unprivileged otherwise." });
     }
     const pid = child.pid;
+    const writable = notReadOnly(pid, dir);
+    if (writable.length > 0) {
+        child.stdin?.end();
+        child.kill("SIGKILL");
+        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the host's device nodes cannot be shown read-only to the jail (not read-only in the holder: ${writable.join(", ")})`, { hint: "mount(8) from util-linux 2.27 or later makes a bind read-only with --bind -o ro; install it." });
+    }
     return {
         prefix: [tools.nsenter, `--mount=/proc/${pid}/ns/mnt`, `--wd=${cwd}`, "--"],
         args: [...DEV_NODES.flatMap((n) => ["--dev-bind", (0,external_node_path_.join)(dir, n), `/dev/${n}`]), "--dev-bind", (0,external_node_path_.join)(dir, "null"), "/dev/console"],
@@ -453,6 +462,41 @@ async function readOnlyDevices(dir, tools, cwd) {
             child.kill("SIGKILL");
         },
     };
+}
+/** An octal escape of /proc/<pid>/mountinfo (space, tab, newline, backslash) read back. */
+function unescapeMountPath(field) {
+    return field.replace(/\\([0-7]{3})/g, (_, octal) => String.fromCharCode(parseInt(octal, 8)));
+}
+/**
+ * The nodes in `dir` that are not a read-only mount in the holder's mount namespace (the last
+ * mount at a path is the one seen there): all of them when its mounts cannot be read.
+ */
+function notReadOnly(pid, dir) {
+    let table;
+    try {
+        table = (0,external_node_fs_.readFileSync)(`/proc/${pid}/mountinfo`, "utf8");
+    }
+    catch {
+        return [...DEV_NODES];
+    }
+    const readOnly = new Map();
+    for (const line of table.split("\n")) {
+        // id parent major:minor root mount-point mount-options ...
+        const fields = line.split(" ");
+        const point = fields[4];
+        const options = fields[5];
+        if (point === undefined || options === undefined)
+            continue;
+        readOnly.set(unescapeMountPath(point), options.split(",").includes("ro"));
+    }
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(dir);
+    }
+    catch {
+        return [...DEV_NODES];
+    }
+    return DEV_NODES.filter((n) => readOnly.get((0,external_node_path_.join)(real, n)) !== true);
 }
 
 ;// CONCATENATED MODULE: ./src/observer/host-paths.ts
@@ -955,14 +999,30 @@ function hostUnixSockets() {
  * more rights while it builds the jail), so every socket the command could reach is still covered.
  * A probe that does not answer keeps every socket: bubblewrap then tries to cover them all.
  */
-function reachableInJail(bwrap, sockets) {
-    if (sockets.length === 0)
+function reachableInJail(bwrap, sockets, known) {
+    // A socket a probe jail of this run reached already is covered without asking again (covering
+    // more is never less safe; one that went out of reach since stops bubblewrap, as it would have
+    // between a probe and the jail before); every other one is asked about now.
+    const ask = known === undefined ? sockets : sockets.filter((s) => !known.has(s));
+    if (ask.length === 0)
         return sockets;
-    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(), "--", "/bin/sh", "-c", 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0', "sh", ...sockets], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000, maxBuffer: 16 * 1024 * 1024 });
+    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(), "--", "/bin/sh", "-c", SOCKET_PROBE, "sh", ...ask], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 30_000,
+        maxBuffer: 16 * 1024 * 1024,
+    });
     if (probe.status !== 0 || typeof probe.stdout !== "string")
         return sockets;
-    const seen = new Set(probe.stdout.split("\0").filter((p) => p !== ""));
-    return sockets.filter((s) => seen.has(s));
+    const seen = probeAnswer(probe.stdout);
+    for (const s of seen)
+        known?.add(s);
+    return sockets.filter((s) => seen.has(s) || known?.has(s) === true);
+}
+/** The probe jail's script: prints each argument that is a socket it can reach, NUL-terminated. */
+const SOCKET_PROBE = 'for p; do if [ -S "$p" ]; then printf "%s\\0" "$p"; fi; done; exit 0';
+function probeAnswer(stdout) {
+    return new Set(stdout.split("\0").filter((p) => p !== ""));
 }
 /** Namespaces (the network one too: under allowlist the egress proxy is the only way out), no capabilities, no further user namespaces, the filesystem read-only, its own /dev and /proc. */
 function isolation() {
@@ -1181,7 +1241,7 @@ function planJail(bwrap, plan) {
         if (shown(file) && isFile(file))
             masked.add(file);
     // Sockets in a root are the command's business; under a private or hidden directory they are out of sight already.
-    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,core_paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)));
+    const hiddenSockets = reachableInJail(bwrap, hostUnixSockets().filter((s) => !(0,core_paths/* isInsideAnyRoot */.Jk)(s, [...plan.writableRoots, ...privateTargets]) && shown(s)), plan.reachableSockets);
     for (const socket of hiddenSockets)
         masked.add(socket);
     const serviceSockets = new Set(plan.network?.unixServices.map((u) => u.jail) ?? []);
@@ -1232,28 +1292,65 @@ function networkMounts(network) {
     return args;
 }
 /**
- * Starts bwrap once with the same isolation flags on `true`: a machine that cannot build the
- * jail (no bubblewrap, user namespaces restricted) is refused here with the reason, before any
- * observer runs.
+ * Starts bwrap once with the same isolation flags on `/bin/sh`: a machine that cannot build the
+ * jail (no bubblewrap, user namespaces restricted) is refused with the reason, before any
+ * observer runs. Started early and awaited where the run needs the answer (run.ts, preflight),
+ * so the probe's bubblewrap runs while the envelope is verified; its answer is never assumed:
+ * the refusal (or null) it resolves to is what the caller acts on.
  */
-function probeJail(bwrap) {
+function startJailProbe(bwrap, reachableSockets) {
     if (bwrap === null) {
-        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
+        return Promise.resolve(new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "the run jail cannot be built: bubblewrap (bwrap) was not found", {
             hint: "Install it (apt-get install -y bubblewrap). The command never runs outside the jail.",
-        });
+        }));
     }
-    const probe = (0,external_node_child_process_.spawnSync)(bwrap, [...isolation(), "--", "/bin/sh", "-c", ":"], {
-        encoding: "utf8",
-        stdio: ["ignore", "ignore", "pipe"],
-        timeout: 30_000,
+    return new Promise((resolve) => {
+        let stderr = "";
+        let stdout = "";
+        let spawnError;
+        // The same jail asks about the host's listening sockets (reachableInJail): what it reaches is
+        // covered in every stage's jail without another bubblewrap.
+        const sockets = reachableSockets !== undefined ? hostUnixSockets() : [];
+        const child = (0,external_node_child_process_.spawn)(bwrap, [...isolation(), "--", "/bin/sh", "-c", sockets.length > 0 ? SOCKET_PROBE : ":", "sh", ...sockets], {
+            stdio: ["ignore", "pipe", "pipe"],
+            timeout: 30_000,
+        });
+        child.stdout?.setEncoding("utf8");
+        child.stdout?.on("data", (chunk) => {
+            if (stdout.length < 16 * 1024 * 1024)
+                stdout += chunk;
+        });
+        child.stderr?.setEncoding("utf8");
+        child.stderr?.on("data", (chunk) => {
+            if (stderr.length < 64 * 1024)
+                stderr += chunk;
+        });
+        let settled = false;
+        const settle = (code, signal) => {
+            if (settled)
+                return;
+            settled = true;
+            if (code === 0 && spawnError === undefined) {
+                const asked = new Set(sockets);
+                for (const p of probeAnswer(stdout))
+                    if (asked.has(p))
+                        reachableSockets?.add(p);
+                return resolve(null);
+            }
+            const why = (stderr || spawnError?.message || `exit ${String(code ?? signal)}`).trim().split("\n")[0];
+            resolve(new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
+                hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
+                    "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
+            }));
+        };
+        child.on("error", (err) => {
+            spawnError = err;
+            // Not started at all (no 'close' follows then): the answer is now.
+            if (child.pid === undefined)
+                settle(null, null);
+        });
+        child.on("close", settle);
     });
-    if (probe.status !== 0) {
-        const why = (probe.stderr || probe.error?.message || `exit ${String(probe.status ?? probe.signal)}`).trim().split("\n")[0];
-        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", `the run jail cannot be built: ${bwrap} failed (${why})`, {
-            hint: "bubblewrap needs user namespaces. On Ubuntu 24.04 grant them to bwrap alone with an AppArmor profile " +
-                "(the Action writes one itself; by hand: docs/action.md, Prerequisites), never by turning the restriction off for every program.",
-        });
-    }
 }
 
 // EXTERNAL MODULE: ./src/core/log-format.ts
@@ -3755,6 +3852,70 @@ async function startEgressProxy(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/observer/tools.ts
+/** The programs and bundles a run needs, found (or refused) before anything starts. */
+
+
+
+
+/** Test and packaging seam: which strace to use. Pointing it at nothing makes the run refuse. */
+const STRACE_ENV = "ENVELOPE_GATE_STRACE";
+/** Finds an executable the way execvp would, with the wrapper's own PATH. */
+function resolveExecutable(name, pathValue) {
+    const candidates = name.includes("/")
+        ? [(0,external_node_path_.resolve)(name)]
+        : (pathValue ?? "")
+            .split(external_node_path_.delimiter)
+            .filter((d) => d !== "")
+            .map((d) => (0,external_node_path_.join)((0,external_node_path_.resolve)(d), name));
+    for (const candidate of candidates) {
+        try {
+            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
+            if ((0,external_node_fs_.statSync)(candidate).isFile())
+                return candidate;
+        }
+        catch {
+            continue;
+        }
+    }
+    return null;
+}
+function preloadBundlePath() {
+    // Beside the CLI bundle: dist/cli/index.js -> dist/preload/index.js (kept out of the bundler's asset analysis).
+    const parts = [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "preload", "index.js"];
+    return parts.join(external_node_path_.sep);
+}
+function relayBundlePath() {
+    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
+}
+/** The jail's network holder (netns-holder.ts), bundled beside the relay. */
+function netnsBundlePath() {
+    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "netns", "index.js"].join(external_node_path_.sep);
+}
+/** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
+function straceOrRefuse() {
+    const configured = process.env[STRACE_ENV];
+    const found = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
+    if (found === null) {
+        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
+            hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
+        });
+    }
+    return found;
+}
+/** The jail's launcher (jail.ts): coreutils' env. */
+function findLauncher() {
+    return ["/usr/bin/env", "/bin/env"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
+/** util-linux setpriv, which starts the recorder with a parent-death signal. */
+function findSetpriv() {
+    return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
+/** A util-linux program (unshare, nsenter) on PATH or in /usr/bin, /bin. */
+function findUtilLinux(name) {
+    return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/observer/fifo.ts
 /**
  * A FIFO the wrapper owns and reads: the hooks' channel and strace's output. The wrapper keeps
@@ -3765,9 +3926,17 @@ async function startEgressProxy(options) {
 
 
 
+
+/** mkfifo as PATH names it, found once per PATH (execvp would search PATH again for every channel). */
+let mkfifoFound;
 function makeFifo(path) {
     try {
-        (0,external_node_child_process_.execFileSync)("mkfifo", ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
+        const found = mkfifoFound !== undefined && mkfifoFound.pathValue === process.env.PATH
+            ? mkfifoFound
+            : { pathValue: process.env.PATH, path: resolveExecutable("mkfifo", process.env.PATH) ?? "mkfifo" };
+        mkfifoFound = found;
+        const mkfifo = found.path;
+        (0,external_node_child_process_.execFileSync)(mkfifo, ["-m", "600", path], { stdio: ["ignore", "ignore", "pipe"] });
     }
     catch (err) {
         throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `cannot create the observer channel ${path} with mkfifo (${err.message.split("\n")[0]})`, {
@@ -5701,70 +5870,6 @@ function recorderUnavailable(why, cause) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/observer/tools.ts
-/** The programs and bundles a run needs, found (or refused) before anything starts. */
-
-
-
-
-/** Test and packaging seam: which strace to use. Pointing it at nothing makes the run refuse. */
-const STRACE_ENV = "ENVELOPE_GATE_STRACE";
-/** Finds an executable the way execvp would, with the wrapper's own PATH. */
-function resolveExecutable(name, pathValue) {
-    const candidates = name.includes("/")
-        ? [(0,external_node_path_.resolve)(name)]
-        : (pathValue ?? "")
-            .split(external_node_path_.delimiter)
-            .filter((d) => d !== "")
-            .map((d) => (0,external_node_path_.join)((0,external_node_path_.resolve)(d), name));
-    for (const candidate of candidates) {
-        try {
-            (0,external_node_fs_.accessSync)(candidate, external_node_fs_.constants.X_OK);
-            if ((0,external_node_fs_.statSync)(candidate).isFile())
-                return candidate;
-        }
-        catch {
-            continue;
-        }
-    }
-    return null;
-}
-function preloadBundlePath() {
-    // Beside the CLI bundle: dist/cli/index.js -> dist/preload/index.js (kept out of the bundler's asset analysis).
-    const parts = [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "preload", "index.js"];
-    return parts.join(external_node_path_.sep);
-}
-function relayBundlePath() {
-    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "relay", "index.js"].join(external_node_path_.sep);
-}
-/** The jail's network holder (netns-holder.ts), bundled beside the relay. */
-function netnsBundlePath() {
-    return [(0,external_node_path_.dirname)((0,external_node_url_.fileURLToPath)(import.meta.url)), "..", "netns", "index.js"].join(external_node_path_.sep);
-}
-/** The strace binary (ENVELOPE_GATE_STRACE, else strace on PATH), or the refusal naming what is missing. */
-function straceOrRefuse() {
-    const configured = process.env[STRACE_ENV];
-    const found = configured !== undefined ? (resolveExecutable(configured, process.env.PATH) ?? null) : resolveExecutable("strace", process.env.PATH);
-    if (found === null) {
-        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the process-level observer cannot start: strace not found${configured !== undefined ? ` at ${configured}` : " on PATH"}`, {
-            hint: "Install strace (apt-get install -y strace). Node-only observation runs only when asked for with --node-only, and the log then says so.",
-        });
-    }
-    return found;
-}
-/** The jail's launcher (jail.ts): coreutils' env. */
-function findLauncher() {
-    return ["/usr/bin/env", "/bin/env"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
-}
-/** util-linux setpriv, which starts the recorder with a parent-death signal. */
-function findSetpriv() {
-    return resolveExecutable("setpriv", process.env.PATH) ?? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
-}
-/** A util-linux program (unshare, nsenter) on PATH or in /usr/bin, /bin. */
-function findUtilLinux(name) {
-    return resolveExecutable(name, process.env.PATH) ?? [`/usr/bin/${name}`, `/bin/${name}`].find((p) => (0,external_node_fs_.existsSync)(p)) ?? null;
-}
-
 // EXTERNAL MODULE: ./src/core/services.ts
 var core_services = __webpack_require__(3499);
 // EXTERNAL MODULE: ./src/core/dns-wire.ts
@@ -6199,7 +6304,10 @@ async function runObserved(options) {
     finally {
         const started = held.ebpf ?? (held.pending ? await held.pending.then((r) => (r.ok ? r.ebpf : null)) : null);
         await started?.close();
+        // A holder still starting when the run failed is waited for, then ended like the others.
+        await held.devicesPending;
         held.devices?.close();
+        await held.networkPending;
         await held.network?.close();
         control.unlisten();
         log.close();
@@ -6224,6 +6332,14 @@ async function preflight(options, logPath, privateDir, held) {
         : null;
     // Whatever fails before the choice is made, the started recorder is closed.
     held.pending = recorderStart;
+    // The jail probe's bubblewrap runs while the envelope is verified; its answer is awaited (and
+    // acted on) where the run needs it, below, in the same order of refusals as before.
+    const configuredBwrap = process.env[BWRAP_ENV];
+    const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
+    // The same probe jail asks which of the host's sockets the jail's user reaches: each stage's
+    // jail covers those without a probe of its own (jail.ts, reachableInJail).
+    const reachableSockets = new Set();
+    const jailProbe = startJailProbe(bwrap, reachableSockets);
     const envelope = await (0,files/* readVerifiedEnvelope */.pO)(options.envelopePath, options.digestPath);
     const runId = (0,external_node_crypto_.randomUUID)();
     const workspaceInput = (0,external_node_path_.resolve)(options.workspace ?? process.cwd());
@@ -6265,8 +6381,6 @@ async function preflight(options, logPath, privateDir, held) {
         });
     }
     const runner = runnerIdentity();
-    const configuredBwrap = process.env[BWRAP_ENV];
-    const bwrap = resolveExecutable(configuredBwrap ?? "bwrap", process.env.PATH);
     const audit = options.audit === true;
     // Under audit the proxy runs whatever `network` says, and lets every host out (recorded).
     const egressEnforced = envelope.envelope.network === "allowlist" || audit;
@@ -6276,7 +6390,9 @@ async function preflight(options, logPath, privateDir, held) {
             hint: "Build it: node scripts/build.mjs",
         });
     }
-    probeJail(bwrap);
+    const jailRefused = await jailProbe;
+    if (jailRefused !== null)
+        throw jailRefused;
     const bwrapBinary = bwrap;
     const launcher = findLauncher();
     if (launcher === null)
@@ -6288,49 +6404,67 @@ async function preflight(options, logPath, privateDir, held) {
         });
     }
     const cwd = (0,external_node_fs_.realpathSync)(process.cwd());
-    // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount namespace.
-    const devices = process.geteuid?.() === 0
-        ? await readOnlyDevices((0,external_node_path_.join)(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
-        : UNPRIVILEGED_DEVICES;
-    held.devices = devices;
-    // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
-    const nsenter = findUtilLinux("nsenter");
-    if (nsenter === null) {
-        throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
-            hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
-        });
-    }
-    const holderBundle = netnsBundlePath();
-    if (!(0,external_node_fs_.existsSync)(holderBundle)) {
-        throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
-            hint: "Build it: node scripts/build.mjs",
-        });
-    }
     const patterns = (0,core_envelope/* hostPatterns */.on)(envelope.envelope);
     const services = (0,core_services/* servicesOf */.Yj)(envelope.envelope.services);
-    refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
-    // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
-    const onRelay = egressEnforced
-        ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
-        : undefined;
-    if (onRelay !== undefined) {
-        throw new errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`, {
-            hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
+    // The jail's network namespace, with its resolver and the declared services' forwards (jail-network.ts).
+    // Its refusals before the holder starts are thrown here (synchronously), the holder's own by the promise.
+    function startNetwork() {
+        const nsenter = findUtilLinux("nsenter");
+        if (nsenter === null) {
+            throw new errors/* Refusal */.P_("JAIL_UNAVAILABLE", "nsenter (util-linux) was not found: the jail cannot join its network namespace", {
+                hint: "Install util-linux (nsenter ships with it on Debian and Ubuntu).",
+            });
+        }
+        const holderBundle = netnsBundlePath();
+        if (!(0,external_node_fs_.existsSync)(holderBundle)) {
+            throw new errors/* Refusal */.P_("OBSERVER_UNAVAILABLE", `the jail's network holder bundle ${holderBundle} is missing`, {
+                hint: "Build it: node scripts/build.mjs",
+            });
+        }
+        refuseWritableSockets(services, [...writableRoots, scratch], envelope.file);
+        // The egress relay listens at 127.0.0.1:EGRESS_PORT inside the jail under allowlist and audit.
+        const onRelay = egressEnforced
+            ? services.find((s) => s.kind === "tcp" && s.port === EGRESS_PORT && (s.host === "127.0.0.1" || s.host === "localhost"))
+            : undefined;
+        if (onRelay !== undefined) {
+            throw new errors/* Refusal */.P_("SERVICE_NOT_ALLOWED", `${envelope.file}: the services entry "${onRelay.source}" is where the egress relay listens in the jail`, {
+                hint: `Under allowlist (and audit) 127.0.0.1:${EGRESS_PORT} is the proxy's address in the jail: publish the service on another port.`,
+            });
+        }
+        return startJailNetwork({
+            dir: (0,external_node_path_.join)(privateDir, "net"),
+            bwrap: bwrapBinary,
+            nsenter,
+            nodeBinary: (0,external_node_fs_.realpathSync)(process.execPath),
+            holderBundle,
+            services,
+            nameAllowed: audit
+                ? () => true
+                : envelope.envelope.network === "allowlist"
+                    ? (name) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(name), null)
+                    : () => false,
         });
     }
-    const network = await startJailNetwork({
-        dir: (0,external_node_path_.join)(privateDir, "net"),
-        bwrap: bwrapBinary,
-        nsenter,
-        nodeBinary: (0,external_node_fs_.realpathSync)(process.execPath),
-        holderBundle,
-        services,
-        nameAllowed: audit
-            ? () => true
-            : envelope.envelope.network === "allowlist"
-                ? (name) => (0,hosts/* hostAllowed */.VI)(patterns, (0,hosts/* normalizeHost */.cS)(name), null)
-                : () => false,
-    });
+    // The host's device nodes in the jail, read-only (devices.ts): for root, through a holder's mount
+    // namespace. Its holder and the network's (below) start at once and are awaited in this order:
+    // a refusal of the devices is said first, as when they were started one after the other.
+    const devicesReady = process.geteuid?.() === 0
+        ? readOnlyDevices((0,external_node_path_.join)(privateDir, "dev"), { unshare: findUtilLinux("unshare"), nsenter: findUtilLinux("nsenter") }, cwd)
+        : Promise.resolve(UNPRIVILEGED_DEVICES);
+    // Whatever fails from here on, a holder that started is ended with the run (runObserved).
+    held.devicesPending = devicesReady.then((d) => void (held.devices = d), () => undefined);
+    let networkReady;
+    try {
+        networkReady = startNetwork();
+    }
+    catch (err) {
+        await devicesReady;
+        throw err;
+    }
+    held.networkPending = networkReady.then((n) => void (held.network = n), () => undefined);
+    const devices = await devicesReady;
+    const network = await networkReady;
+    held.devices = devices;
     held.network = network;
     const logReal = (0,external_node_path_.join)((0,external_node_fs_.realpathSync)((0,external_node_path_.dirname)(logPath)), (0,external_node_path_.basename)(logPath));
     const observers = options.nodeOnly ? ["node"] : ["node", "process"];
@@ -6353,25 +6487,6 @@ async function preflight(options, logPath, privateDir, held) {
         ],
         privateDir,
     });
-    // Decided late: the eBPF recorder has loaded its programs while the run was set up.
-    // Once per run: the canary stage and the command stage run under the same recorder.
-    const asked = recorderChoice(options.recorder);
-    let recorder = null;
-    if (!options.nodeOnly) {
-        recorder = await resolveRecorder(asked, recorderStart);
-        held.ebpf = recorder.ebpf;
-        if (options.facts)
-            options.facts.recorder = { ...recorder.meta, asked };
-    }
-    const straceBinary = recorder !== null && recorder.meta.name === "strace" ? straceOrRefuse() : null;
-    // Under the eBPF recorder no tracer injects the refusal of a forbidden call: the filter refuses it.
-    (0,external_node_fs_.writeFileSync)(seccompFile, seccompProgram(arch, recorder?.meta.name === "ebpf" ? "eperm" : "trace"), { mode: 0o600 });
-    const stageRecorder = recorder === null
-        ? null
-        : recorder.ebpf !== null
-            ? { name: "ebpf", ebpf: recorder.ebpf }
-            : { name: "strace", binary: straceBinary };
-    const recording = stageRecorder !== null;
     // Read once: every stage's jail hides the same places.
     const places = socketPlaces(wrapperIds(), writableRoots, ["/tmp", ...homes()]);
     const jailFor = (stageDir, seccompFd) => planJail(bwrapBinary, {
@@ -6390,11 +6505,42 @@ async function preflight(options, logPath, privateDir, held) {
         protectedMounts: guard.mountArgs,
         commandHome: (0,core_envelope/* envMatcher */.IC)(envelope.envelope)("HOME") ? process.env.HOME : undefined,
         socketPlaces: places,
+        reachableSockets,
         devices: devices.args,
-        prefix: [...devices.prefix, ...network.prefix],
+        prefix: joinedPrefix(devices.prefix, network.prefix),
         network,
     });
-    const preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
+    // Planned while the eBPF recorder still loads; a refusal of the plan (JAIL_CWD_HIDDEN) is
+    // thrown after the recorder's, in the order the run has always said them.
+    let preview;
+    let previewRefused;
+    try {
+        preview = jailFor((0,external_node_path_.join)(privateDir, "preview"), 3);
+    }
+    catch (err) {
+        previewRefused = err;
+    }
+    // Decided late: the eBPF recorder has loaded its programs while the run was set up.
+    // Once per run: the canary stage and the command stage run under the same recorder.
+    const asked = recorderChoice(options.recorder);
+    let recorder = null;
+    if (!options.nodeOnly) {
+        recorder = await resolveRecorder(asked, recorderStart);
+        held.ebpf = recorder.ebpf;
+        if (options.facts)
+            options.facts.recorder = { ...recorder.meta, asked };
+    }
+    const straceBinary = recorder !== null && recorder.meta.name === "strace" ? straceOrRefuse() : null;
+    if (preview === undefined)
+        throw previewRefused;
+    // Under the eBPF recorder no tracer injects the refusal of a forbidden call: the filter refuses it.
+    (0,external_node_fs_.writeFileSync)(seccompFile, seccompProgram(arch, recorder?.meta.name === "ebpf" ? "eperm" : "trace"), { mode: 0o600 });
+    const stageRecorder = recorder === null
+        ? null
+        : recorder.ebpf !== null
+            ? { name: "ebpf", ebpf: recorder.ebpf }
+            : { name: "strace", binary: straceBinary };
+    const recording = stageRecorder !== null;
     const jailMeta = {
         tool: `bubblewrap (${bwrapBinary})`,
         namespaces: ["user", "pid", "mount", "ipc", "uts", "net"],
@@ -6605,6 +6751,18 @@ async function runMain(plan, log, control, { facts, onCommandStarted }, effects)
     if (facts)
         Object.assign(facts, { events: log.lines - 2, exitCode: result.code });
     return exitCodeOf(result);
+}
+/**
+ * The devices' and the network's prefixes (each `nsenter <namespaces and options> --`) as one
+ * nsenter when both are one of the same binary: it opens every namespace file first, then enters
+ * them (the network one before the mount one, whatever the order given) and goes to --wd last, as
+ * the two in a row did; one exec fewer in every stage.
+ */
+function joinedPrefix(first, second) {
+    const single = (p) => p.length >= 2 && p[p.length - 1] === "--" && p.indexOf("--") === p.length - 1;
+    if (!single(first) || !single(second) || first[0] !== second[0])
+        return [...first, ...second];
+    return [...first.slice(0, -1), ...second.slice(1)];
 }
 /** Where `path` leads, its links followed as far as they go (a dangling link's target, where something could be made). */
 function whereLinksLead(path) {

@@ -5053,8 +5053,8 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     };
 }
 
-// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
-var envelope = __webpack_require__(8447);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
+var envelope = __webpack_require__(4757);
 ;// CONCATENATED MODULE: ./src/core/freeze.ts
 
 
