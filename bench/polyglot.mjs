@@ -266,7 +266,15 @@ const ROWS = [
     title: "commander 9.4.1's executable-subcommand tests from its release tarball (jest, 2 workers, a Node process per subcommand)",
     proof: /Tests:\s+\d+ passed/,
     prepare: (ws) => obtain("commander", SOURCES, ws),
-    command: () => [process.execPath, "node_modules/jest/bin/jest.js", "--ci", "--maxWorkers=2", "tests/command.executable"],
+    // Its tests spawn Node and wait for output under jest's 5 s default, which a traced run can exceed.
+    command: () => [
+      process.execPath,
+      "node_modules/jest/bin/jest.js",
+      "--ci",
+      "--maxWorkers=2",
+      "--testTimeout=60000",
+      "tests/command.executable",
+    ],
   },
 ];
 
