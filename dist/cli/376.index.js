@@ -4099,6 +4099,21 @@ function parseShebang(head) {
     return { name: cString(b, iName, iSep ?? iEnd), arg };
 }
 /**
+ * What the kernel does with a file whose first bytes are `head`, as far as reading it can tell: an
+ * ELF image runs itself; a `#!` line names its interpreter; anything else that an exec ran (a file
+ * the reader may not read, a binfmt_misc handler's format, a line binfmt_script refuses) went to a
+ * handler the bytes do not name. "gone": no file is there any more to read (removed, a memfd).
+ */
+function execHandler(head) {
+    if (head === undefined)
+        return "gone";
+    if (head === null)
+        return "unknown";
+    if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46)
+        return "elf";
+    return parseShebang(head) ?? "unknown";
+}
+/**
  * The argv the kernel starts an interpreter with, one script level: the caller's argv[0] removed,
  * then the interpreter's name, its argument, and the script as the exec named it (`filename`: the
  * name given, or the previous level's interpreter as written) in front of the rest.
@@ -4171,12 +4186,12 @@ class PathResolver {
         return this.walk(tgid, abs, true, true).path;
     }
     /**
-     * The `#!` line of the file at a resolved jail path, as the kernel reads it, or null (not a
-     * script, or no longer readable). Read from the file as it is now: see docs/observer.md.
+     * How the kernel ran the file at a resolved jail path (shebang.ts, execHandler): its `#!` line as
+     * the kernel reads it, "elf", "unknown" (not readable here, or a handler its bytes do not name),
+     * or "gone". Read from the file as it is now: see docs/observer.md.
      */
     shebang(tgid, resolved) {
-        const head = this.facts.head(this.hostPath(tgid, resolved));
-        return head === null ? null : parseShebang(head);
+        return execHandler(this.facts.head(this.hostPath(tgid, resolved)));
     }
     /** A mutation's path (the final component followed or not), and whether its file can be known. */
     mutation(tgid, abs, follow) {
@@ -4330,6 +4345,14 @@ const liveProcessFacts = {
             return null;
         }
     },
+    exe(pid) {
+        try {
+            return (0,external_node_fs_.readlinkSync)(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, "");
+        }
+        catch {
+            return null;
+        }
+    },
     head(path) {
         let fd = null;
         try {
@@ -4338,8 +4361,9 @@ const liveProcessFacts = {
             const n = (0,external_node_fs_.readSync)(fd, buf, 0, BINPRM_BUF_SIZE, 0);
             return buf.subarray(0, n);
         }
-        catch {
-            return null;
+        catch (err) {
+            const code = err.code;
+            return code === "ENOENT" || code === "ENOTDIR" ? undefined : null;
         }
         finally {
             if (fd !== null)
@@ -5403,25 +5427,41 @@ class StraceParser {
         }
         // strace: the same record derived from the line. A `#!` script's interpreter line is read
         // from the file as binfmt_script reads it, level by level, and the argv built as the kernel
-        // builds it; /proc is never asked what the process runs (by then it may run its next program).
+        // builds it; /proc is not asked what an ELF image or a readable script runs (by then the
+        // process may run its next program).
         const event = { kind: "exec", tgid, ppid, ...at, path: resolved, argv: given };
         let file = program;
         let filename = this.execFilename(p, dirfdToken);
         let rest = given.slice(1);
         let interpreted = false;
+        let handler = "elf";
         for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
             const line = this.paths.shebang(tgid, file);
-            if (line === null)
+            if (line === "elf" || line === "unknown" || line === "gone") {
+                handler = line;
                 break;
+            }
             rest = interpreterArgv(line, filename, rest);
             filename = rest.shift();
             file = this.paths.program(tgid, this.paths.absolute(tgid, null, line.name));
             interpreted = true;
         }
-        if (interpreted) {
+        if (interpreted)
             event.argv = [filename, ...rest];
-            event.interpreter = this.view.recorded(file);
+        let ran = interpreted ? this.view.recorded(file) : null;
+        if (handler === "unknown") {
+            // The file is there and does not say what the kernel ran: one the wrapper may not read
+            // (mode 0111, the kernel reads it anyway), a binfmt_misc handler's format. /proc says, late
+            // at worst (then it names the process's next program, judged as well); a process already
+            // gone leaves its /proc path, which no envelope allows: never "nothing else ran". A file no
+            // longer there (removed; a memfd, whose name no envelope allows) is the documented race.
+            const exe = this.facts.exe(tgid);
+            const kernels = exe !== null && exe.startsWith("/") ? this.view.recorded(exe) : `/proc/${tgid}/exe`;
+            if (kernels !== this.view.recorded(file))
+                ran = kernels;
         }
+        if (ran !== null)
+            event.interpreter = ran;
         this.options.emit(event);
     }
     /**

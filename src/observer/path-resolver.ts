@@ -12,7 +12,7 @@ import { foldPath } from "../core/paths.js";
 import type { PathView } from "./jail.js";
 import type { ProcessFacts } from "./process-facts.js";
 import type { ProcessTree } from "./process-tree.js";
-import { parseShebang, type ShebangLine } from "./shebang.js";
+import { execHandler, type ShebangLine } from "./shebang.js";
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -78,12 +78,12 @@ export class PathResolver {
   }
 
   /**
-   * The `#!` line of the file at a resolved jail path, as the kernel reads it, or null (not a
-   * script, or no longer readable). Read from the file as it is now: see docs/observer.md.
+   * How the kernel ran the file at a resolved jail path (shebang.ts, execHandler): its `#!` line as
+   * the kernel reads it, "elf", "unknown" (not readable here, or a handler its bytes do not name),
+   * or "gone". Read from the file as it is now: see docs/observer.md.
    */
-  shebang(tgid: number, resolved: string): ShebangLine | null {
-    const head = this.facts.head(this.hostPath(tgid, resolved));
-    return head === null ? null : parseShebang(head);
+  shebang(tgid: number, resolved: string): ShebangLine | "elf" | "unknown" | "gone" {
+    return execHandler(this.facts.head(this.hostPath(tgid, resolved)));
   }
 
   /** A mutation's path (the final component followed or not), and whether its file can be known. */

@@ -11,10 +11,16 @@ export interface ProcessFacts {
   /** `/proc/PID/cwd`'s target; null when it cannot be read. */
   cwd(pid: number): string | null;
   /**
-   * The first bytes of the file at a path (the kernel's BINPRM_BUF_SIZE, or fewer where it is
-   * shorter), followed: where an exec's `#!` line is read. Null when it cannot be read.
+   * `/proc/PID/exe`'s target (without ` (deleted)`); null when it cannot be read. Asked only for an
+   * exec whose file does not say what the kernel ran (strace.ts).
    */
-  head(path: string): Uint8Array | null;
+  exe(pid: number): string | null;
+  /**
+   * The first bytes of the file at a path (the kernel's BINPRM_BUF_SIZE, or fewer where it is
+   * shorter), followed: where an exec's `#!` line is read. Null when it is there and cannot be
+   * read, undefined when it is not there (gone; a memfd's name).
+   */
+  head(path: string): Uint8Array | null | undefined;
   /** A path's symlink text: null when it is there and no symlink, undefined when it is not there or cannot be read. */
   link(path: string): string | null | undefined;
   /** Whether the path is there and is a socket (not followed). */
@@ -36,6 +42,13 @@ export const liveProcessFacts: ProcessFacts = {
       return null;
     }
   },
+  exe(pid) {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, "");
+    } catch {
+      return null;
+    }
+  },
   head(path) {
     let fd: number | null = null;
     try {
@@ -43,8 +56,9 @@ export const liveProcessFacts: ProcessFacts = {
       const buf = Buffer.alloc(BINPRM_BUF_SIZE);
       const n = readSync(fd, buf, 0, BINPRM_BUF_SIZE, 0);
       return buf.subarray(0, n);
-    } catch {
-      return null;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      return code === "ENOENT" || code === "ENOTDIR" ? undefined : null;
     } finally {
       if (fd !== null) closeSync(fd);
     }

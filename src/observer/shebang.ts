@@ -78,6 +78,19 @@ export function parseShebang(head: Uint8Array): ShebangLine | null {
 }
 
 /**
+ * What the kernel does with a file whose first bytes are `head`, as far as reading it can tell: an
+ * ELF image runs itself; a `#!` line names its interpreter; anything else that an exec ran (a file
+ * the reader may not read, a binfmt_misc handler's format, a line binfmt_script refuses) went to a
+ * handler the bytes do not name. "gone": no file is there any more to read (removed, a memfd).
+ */
+export function execHandler(head: Uint8Array | null | undefined): ShebangLine | "elf" | "unknown" | "gone" {
+  if (head === undefined) return "gone";
+  if (head === null) return "unknown";
+  if (head.length >= 4 && head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46) return "elf";
+  return parseShebang(head) ?? "unknown";
+}
+
+/**
  * The argv the kernel starts an interpreter with, one script level: the caller's argv[0] removed,
  * then the interpreter's name, its argument, and the script as the exec named it (`filename`: the
  * name given, or the previous level's interpreter as written) in front of the rest.

@@ -513,24 +513,38 @@ export class StraceParser {
     }
     // strace: the same record derived from the line. A `#!` script's interpreter line is read
     // from the file as binfmt_script reads it, level by level, and the argv built as the kernel
-    // builds it; /proc is never asked what the process runs (by then it may run its next program).
+    // builds it; /proc is not asked what an ELF image or a readable script runs (by then the
+    // process may run its next program).
     const event: ExecEvent = { kind: "exec", tgid, ppid, ...at, path: resolved, argv: given };
     let file = program;
     let filename = this.execFilename(p, dirfdToken);
     let rest = given.slice(1);
     let interpreted = false;
+    let handler: "elf" | "unknown" | "gone" = "elf";
     for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
       const line = this.paths.shebang(tgid, file);
-      if (line === null) break;
+      if (line === "elf" || line === "unknown" || line === "gone") {
+        handler = line;
+        break;
+      }
       rest = interpreterArgv(line, filename, rest);
       filename = rest.shift() as string;
       file = this.paths.program(tgid, this.paths.absolute(tgid, null, line.name));
       interpreted = true;
     }
-    if (interpreted) {
-      event.argv = [filename, ...rest];
-      event.interpreter = this.view.recorded(file);
+    if (interpreted) event.argv = [filename, ...rest];
+    let ran = interpreted ? this.view.recorded(file) : null;
+    if (handler === "unknown") {
+      // The file is there and does not say what the kernel ran: one the wrapper may not read
+      // (mode 0111, the kernel reads it anyway), a binfmt_misc handler's format. /proc says, late
+      // at worst (then it names the process's next program, judged as well); a process already
+      // gone leaves its /proc path, which no envelope allows: never "nothing else ran". A file no
+      // longer there (removed; a memfd, whose name no envelope allows) is the documented race.
+      const exe = this.facts.exe(tgid);
+      const kernels = exe !== null && exe.startsWith("/") ? this.view.recorded(exe) : `/proc/${tgid}/exe`;
+      if (kernels !== this.view.recorded(file)) ran = kernels;
     }
+    if (ran !== null) event.interpreter = ran;
     this.options.emit(event);
   }
 

@@ -122,6 +122,24 @@ describe.skipIf(!JAIL_AVAILABLE)("one exec record for one exec, whichever record
   });
 
   for (const mode of MODES) {
+    it.skipIf(mode.skip)(
+      `a script the wrapper may not read (mode 0111; the kernel runs it anyway): its undeclared interpreter still fails check (${mode.name})`,
+      async () => {
+        const s = sandbox({ allowed_env: ["PATH"], allowed_commands: [...ALLOWED, "locked.sh"] });
+        mkdirSync(join(s.workspace, "tools"), { recursive: true });
+        copyFileSync("/usr/bin/true", join(s.workspace, "tools/evil"));
+        chmodSync(join(s.workspace, "tools/evil"), 0o755);
+        script(s, "locked.sh", `#!${join(s.workspace, "tools/evil")}\n`);
+        chmodSync(join(s.workspace, "locked.sh"), 0o111);
+        script(s, "run.sh", "#!/bin/sh -e\n./locked.sh\n");
+        const r = await run(s, ["./run.sh"], mode.settings);
+        expect(r.code, r.stderr).toBe(0);
+        const report = await check(s);
+        expect(report.verdict).toBe("envelope_fail");
+        expect(ids(report)).toEqual([`undeclared_command:${join(s.workspace, "tools/evil")}`]);
+      },
+    );
+
     it.skipIf(mode.skip)(`the hostile twin: a script whose interpreter is an undeclared program fails check (${mode.name})`, async () => {
       const s = sandbox({ allowed_env: ["PATH"], allowed_commands: ALLOWED });
       const r = await run(s, suite(s, true), mode.settings);

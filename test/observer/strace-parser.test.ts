@@ -7,7 +7,7 @@ import { FrameDecoder, FrameError, encodeFrames, mergeNodeOptions, splitNodeOpti
 import { PathView } from "../../src/observer/jail.js";
 import { StraceParser, straceArgs, type ProcessEvent } from "../../src/observer/strace.js";
 import { liveProcessFacts, type ProcessFacts } from "../../src/observer/process-facts.js";
-import { TableFacts } from "./table-facts.js";
+import { ELF_HEAD, TableFacts } from "./table-facts.js";
 
 const hex = (s: string): string => `"${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}"`;
 const deco = (s: string): string => `<${[...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}>`;
@@ -16,7 +16,14 @@ const deco = (s: string): string => `<${[...Buffer.from(s)].map((b) => `\\x${b.t
  * The lines' pids (100, 700, ...) are made up: a live process that has one of them on a busy
  * machine must not lend the parser its /proc entries. Paths are the tests' own and stay live.
  */
-const NO_PROCESSES: ProcessFacts = { ...liveProcessFacts, status: () => null, cwd: () => null };
+// A program these tests name and this machine lacks reads as an ELF image (no #! line to follow).
+const NO_PROCESSES: ProcessFacts = {
+  ...liveProcessFacts,
+  status: () => null,
+  cwd: () => null,
+  head: (path) => liveProcessFacts.head(path) ?? ELF_HEAD,
+  exe: () => null,
+};
 
 function parse(lines: string[], cwd = "/work", plumbing: string[] = []): ProcessEvent[] {
   const events: ProcessEvent[] = [];
@@ -839,11 +846,44 @@ describe("an exec's one record: a `#!` script's interpreter and argv, as the ker
     ]);
   });
 
-  it("a file that is no script, or a `#!` line the kernel would refuse, has no interpreter", () => {
-    const facts = scripts().file("/work/elf", "\x7fELF\x02\x01").file("/work/blank", "#!   \n");
-    expect(execs(facts, [execLine("/work/elf", ["elf"]), execLine("/work/blank", ["blank"])])).toEqual([
+  it("an ELF image has no interpreter, and /proc is not asked", () => {
+    const facts = scripts().file("/work/elf", "\x7fELF\x02\x01");
+    expect(execs(facts, [execLine("/work/elf", ["elf"])])).toEqual([
       { kind: "exec", tgid: 300, ppid: null, path: "/work/elf", argv: ["elf"] },
-      { kind: "exec", tgid: 300, ppid: null, path: "/work/blank", argv: ["blank"] },
     ]);
+    expect(facts.asked.filter((a) => a.startsWith("exe "))).toEqual([]);
+  });
+
+  it("a file whose bytes do not say what ran (unreadable here, a binfmt_misc format, a `#!` line the kernel refuses): the kernel's account from /proc", () => {
+    const facts = scripts().unreadable("/work/locked").file("/work/magic", "#EGRV\nprint(1)\n").file("/work/blank", "#!   \n");
+    facts.exes.set(300, "/usr/bin/python3.11");
+    expect(
+      execs(facts, [execLine("/work/locked", ["locked"]), execLine("/work/magic", ["magic"]), execLine("/work/blank", ["blank"])]),
+    ).toEqual([
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/locked", argv: ["locked"], interpreter: "/usr/bin/python3.11" },
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/magic", argv: ["magic"], interpreter: "/usr/bin/python3.11" },
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/blank", argv: ["blank"], interpreter: "/usr/bin/python3.11" },
+    ]);
+  });
+
+  it("an unreadable ELF image: /proc names the file itself, so no interpreter; a process already gone: its /proc path, which no envelope allows", () => {
+    const facts = scripts().unreadable("/work/locked");
+    facts.exes.set(300, "/work/locked");
+    expect(execs(facts, [execLine("/work/locked", ["locked"])])).toEqual([
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/locked", argv: ["locked"] },
+    ]);
+    const gone = scripts().unreadable("/work/locked");
+    expect(execs(gone, [execLine("/work/locked", ["locked"])])).toEqual([
+      { kind: "exec", tgid: 300, ppid: null, path: "/work/locked", argv: ["locked"], interpreter: "/proc/300/exe" },
+    ]);
+  });
+
+  it("a file no longer there (removed since; a memfd): recorded as named, /proc not asked", () => {
+    const facts = scripts().gone("/memfd:payload");
+    facts.exes.set(300, "/usr/bin/python3.11");
+    expect(execs(facts, [execLine("/memfd:payload", ["payload"])])).toEqual([
+      { kind: "exec", tgid: 300, ppid: null, path: "/memfd:payload", argv: ["payload"] },
+    ]);
+    expect(facts.asked.filter((a) => a.startsWith("exe "))).toEqual([]);
   });
 });

@@ -1,11 +1,16 @@
 /** A table-backed ProcessFacts: what the kernel would say, given by the test, and what was asked. */
 import type { ProcessFacts } from "../../src/observer/process-facts.js";
 
+/** An ELF image's first bytes: what a program reads as unless a test gives its head. */
+export const ELF_HEAD = Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]);
+
 export class TableFacts implements ProcessFacts {
   readonly statuses = new Map<number, string>();
   readonly cwds = new Map<number, string>();
-  /** Files' first bytes (a `#!` line), by host path. */
-  readonly heads = new Map<string, Uint8Array>();
+  /** `/proc/PID/exe` by pid (asked only where a file does not say what the kernel ran). */
+  readonly exes = new Map<number, string>();
+  /** Files' first bytes (a `#!` line), by host path; any other file reads as an ELF image. */
+  readonly heads = new Map<string, Uint8Array | null | undefined>();
   /** Symlinks by host path, and their text. */
   readonly links = new Map<string, string>();
   /** Paths that are there (not links): each one given, and every directory above it. */
@@ -63,9 +68,27 @@ export class TableFacts implements ProcessFacts {
     return this.cwds.get(pid) ?? null;
   }
 
-  head(path: string): Uint8Array | null {
+  exe(pid: number): string | null {
+    this.asked.push(`exe ${pid}`);
+    return this.exes.get(pid) ?? null;
+  }
+
+  head(path: string): Uint8Array | null | undefined {
     this.asked.push(`head ${path}`);
-    return this.heads.get(path) ?? null;
+    return this.heads.has(path) ? this.heads.get(path) : ELF_HEAD;
+  }
+
+  /** A program whose file is no longer there (removed after its exec; a memfd's name). */
+  gone(path: string): this {
+    this.heads.set(path, undefined);
+    return this;
+  }
+
+  /** A file that is there and that the wrapper cannot read (mode 0111: the kernel still runs it). */
+  unreadable(path: string): this {
+    this.there(path);
+    this.heads.set(path, null);
+    return this;
   }
 
   isSocket(path: string): boolean {
