@@ -4190,7 +4190,7 @@ class PathResolver {
      * the kernel reads it, "elf", "unknown" (not readable here, or a handler its bytes do not name),
      * or "gone". Read from the file as it is now: see docs/observer.md.
      */
-    shebang(tgid, resolved) {
+    execHandler(tgid, resolved) {
         return execHandler(this.facts.head(this.hostPath(tgid, resolved)));
     }
     /** A mutation's path (the final component followed or not), and whether its file can be known. */
@@ -5436,8 +5436,8 @@ class StraceParser {
         let interpreted = false;
         let handler = "elf";
         for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
-            const line = this.paths.shebang(tgid, file);
-            if (line === "elf" || line === "unknown" || line === "gone") {
+            const line = this.paths.execHandler(tgid, file);
+            if (typeof line === "string") {
                 handler = line;
                 break;
             }

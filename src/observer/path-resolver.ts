@@ -82,7 +82,7 @@ export class PathResolver {
    * the kernel reads it, "elf", "unknown" (not readable here, or a handler its bytes do not name),
    * or "gone". Read from the file as it is now: see docs/observer.md.
    */
-  shebang(tgid: number, resolved: string): ShebangLine | "elf" | "unknown" | "gone" {
+  execHandler(tgid: number, resolved: string): ShebangLine | "elf" | "unknown" | "gone" {
     return execHandler(this.facts.head(this.hostPath(tgid, resolved)));
   }
 

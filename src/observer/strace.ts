@@ -522,8 +522,8 @@ export class StraceParser {
     let interpreted = false;
     let handler: "elf" | "unknown" | "gone" = "elf";
     for (let depth = 0; depth < MAX_INTERPRETER_DEPTH; depth++) {
-      const line = this.paths.shebang(tgid, file);
-      if (line === "elf" || line === "unknown" || line === "gone") {
+      const line = this.paths.execHandler(tgid, file);
+      if (typeof line === "string") {
         handler = line;
         break;
       }
