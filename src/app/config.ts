@@ -26,6 +26,10 @@ export interface AppConfig {
   envelopeDigestPath: string;
   /** The envelope file an envelope PR writes (its digest beside it, `<path>.sha256`). */
   envelopePath: string;
+  /** The organisation envelope's path in the owner's `.github` repository (its digest beside it). */
+  orgEnvelopePath: string;
+  /** A verified check fails when no organisation envelope can be read. */
+  orgEnvelopeRequired: boolean;
   /** How many of the default branch's latest verified audit runs an envelope PR is made from. */
   auditRuns: number;
   runnerBLabels: string[];
@@ -223,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
     envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
     envelopePath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_PATH"),
+    orgEnvelopePath: settingValue(env, "ENVELOPE_GATE_ORG_ENVELOPE_PATH"),
+    orgEnvelopeRequired: onOff(env, "ENVELOPE_GATE_ORG_ENVELOPE_REQUIRED"),
     auditRuns: int(env, "ENVELOPE_GATE_AUDIT_RUNS", 1, 20),
     runnerBLabels: jsonLabels(env),
     deadlineMs: int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,

@@ -18,6 +18,8 @@ export type AppSettings = Pick<
   | "verifiedCheckName"
   | "envelopeDigestPath"
   | "envelopePath"
+  | "orgEnvelopePath"
+  | "orgEnvelopeRequired"
   | "auditRuns"
   | "runnerBLabels"
   | "deadlineMs"

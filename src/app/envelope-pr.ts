@@ -15,6 +15,7 @@ import { type ApiWorkflowRun, type InstallationClient, type PullInfo } from "../
 import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AuditRun, EnvelopePr, EnvelopePrState } from "../store/index.js";
 import { fail, type AppContext } from "./context.js";
+import { ceilingForRepository } from "./org-ceiling.js";
 import { onFirstParentHistory } from "../core/first-parent.js";
 import { auditRunRefusal, type RunRefusal } from "../core/run-checks.js";
 
@@ -228,6 +229,12 @@ async function proposeEnvelope(
     `read ${settings.envelopePath} on ${branch}`,
     (path) => new Refusal("ENVELOPE_UNREADABLE", `${path} on ${branch} is not a file`),
   );
+  // Nothing above the organisation's ceiling is proposed; a ceiling that cannot be read proposes nothing.
+  const ceiling = await ceilingForRepository(ctx, gh, repository);
+  if (ceiling.kind === "invalid") {
+    ctx.log("warn", "envelope_pr.ceiling_invalid", { repository, code: ceiling.code, message: ceiling.message });
+    return `no proposal: the organisation envelope does not verify (${ceiling.code}: ${ceiling.message})`;
+  }
   const proposal = buildEnvelopeProposal({
     repository,
     branch,
@@ -235,6 +242,7 @@ async function proposeEnvelope(
     current,
     runs: evidence.runs,
     leftOut: evidence.leftOut,
+    ceiling: ceiling.kind === "ceiling" ? { ceiling: ceiling.ceiling, id: ceiling.id, digest: ceiling.digest } : null,
   });
   const mode = (await store.installationMode(installationId)) ?? "shadow";
   const owner = settings.replicaId;

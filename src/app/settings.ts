@@ -142,6 +142,18 @@ export const APP_SETTINGS = [
     help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256",
   },
   {
+    name: "ENVELOPE_GATE_ORG_ENVELOPE_PATH",
+    default: "envelope-gate/org-envelope.json",
+    scope: "server",
+    help: "the organisation envelope in the owner's .github repository, read at its default branch with its digest beside it as <path>.sha256 (docs/app.md, An organisation's envelope)",
+  },
+  {
+    name: "ENVELOPE_GATE_ORG_ENVELOPE_REQUIRED",
+    default: "off",
+    scope: "server",
+    help: "on: a covered verified check fails ORG_ENVELOPE_UNCHECKED when no organisation envelope can be read (no .github repository, the App not installed on it, no file); off: none read is no ceiling",
+  },
+  {
     name: "ENVELOPE_GATE_AUDIT_RUNS",
     default: "3",
     scope: "server",

@@ -12,6 +12,7 @@ import { dependsOnGate, noEvidenceCheck, type GateFacts } from "../core/gate-mem
 import { gateFacts, gateOf } from "./gate-memory.js";
 import { gateWorkflowPath, isRunnerAEvent, type RunRefusal } from "../core/run-checks.js";
 import type { RunAVerdict, VerifiedRunA } from "./run-verify.js";
+import { ceilingFacts, type CeilingFacts } from "./org-ceiling.js";
 
 /**
  * The App's verified check (`<check name> / verified`, ENVELOPE_GATE_VERIFIED_CHECK_NAME) on
@@ -179,6 +180,34 @@ export function verifiedRunCheck(
   };
 }
 
+/**
+ * Pure: a passing run's check held to the organisation envelope (org-ceiling.ts ceilingFacts).
+ * A widening, an envelope that cannot be held to it, or an organisation envelope that does not
+ * verify fails the check; within (or none, or not covered) it passes and says which.
+ */
+export function withCeiling(content: VerifiedCheckContent, facts: CeilingFacts): VerifiedCheckContent {
+  if (content.conclusion !== "success") return content;
+  if (facts.kind === "fail") {
+    return {
+      conclusion: "failure",
+      code: facts.code,
+      title: plainText(facts.title, 255),
+      summary: [
+        `${mdCode(facts.code)}: the run passed, but the base's envelope is not within the organisation envelope (docs/app.md, An organisation's envelope):`,
+        facts.lines.map((l) => `- ${mdText(l, 600)}`).join("\n"),
+        content.summary,
+      ].join("\n\n"),
+    };
+  }
+  const said =
+    facts.kind === "within"
+      ? `Within the organisation envelope ${mdCode(facts.id)} (${mdCode(facts.digest)})${facts.exceptions.length > 0 ? `, with ${facts.exceptions.map((e) => mdText(e, 300)).join("; ")}` : ""}.`
+      : facts.kind === "uncovered"
+        ? `The organisation envelope ${mdCode(facts.id)} (${mdCode(facts.digest)}) does not cover this repository.`
+        : `No organisation envelope: ${mdText(facts.why, 300)}.`;
+  return { ...content, summary: `${content.summary}\n\n${said}` };
+}
+
 /** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
 function evidenceFacts(evidence: RunEvidence): EvidenceFacts {
   if (evidence.kind !== "zip") return evidence;
@@ -254,7 +283,10 @@ export async function postVerifiedCheck(
     if (verdict.verified) {
       const facts = evidenceFacts(await evidence());
       const gate = await gateFacts(ctx, gh, repository, verdict.a, facts);
-      content = verifiedRunCheck(verdict.a, workflowPath, facts, await pinnedFacts(ctx, gh, repository, verdict.a.baseSha), gate);
+      const pinned = await pinnedFacts(ctx, gh, repository, verdict.a.baseSha);
+      content = verifiedRunCheck(verdict.a, workflowPath, facts, pinned, gate);
+      if (content.conclusion === "success" && pinned.kind === "hash")
+        content = withCeiling(content, await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash));
     } else content = refusedCheck(verdict.refusal);
     const pull = verdict.verified
       ? { number: verdict.a.pullNumber, baseRef: verdict.a.baseRef, baseSha: verdict.a.baseSha }

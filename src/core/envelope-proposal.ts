@@ -6,6 +6,7 @@
  */
 import { unzipSync } from "fflate";
 import { STARTER_ENVELOPE } from "./audit.js";
+import { widenings, type Ceiling } from "./ceiling.js";
 import { formatDigestLine, loadEnvelope, sha256Hex, type Envelope } from "./envelope.js";
 import { Refusal } from "./errors.js";
 import { EVIDENCE_FILES, verifyBundle, type RunnerIdentity } from "./evidence.js";
@@ -114,6 +115,20 @@ interface ProposalInput {
   runs: ProposalRun[];
   /** Verified audit runs that could not be read again (an expired artifact), with why. */
   leftOut: { runId: number; why: string }[];
+  /**
+   * The organisation's ceiling for the repository, its honoured exceptions added (ceiling.ts
+   * withExceptions); absent or null: none. Nothing above it is ever proposed.
+   */
+  ceiling?: { ceiling: Ceiling; id: string; digest: string } | null;
+}
+
+/** What the runs needed above the organisation's ceiling: listed apart, never proposed. */
+interface AboveCeiling {
+  key: string;
+  entry: string;
+  why: string;
+  covers: string[];
+  runs: number[];
 }
 
 export interface EnvelopeProposal {
@@ -129,6 +144,8 @@ export interface EnvelopeProposal {
   added: ProposedEntry[];
   /** What the runs needed that is never proposed (never-proposed.ts), each with why and the runs that showed it. */
   notProposed: (NotProposed & { runs: number[] })[];
+  /** What the runs needed above the organisation's ceiling, for the platform team: never proposed. */
+  aboveCeiling: AboveCeiling[];
   notes: string[];
   title: string;
   body: string;
@@ -164,22 +181,23 @@ export function buildEnvelopeProposal(input: ProposalInput): EnvelopeProposal {
   const logs = [...input.runs].reverse().map((r) => r.log);
   const suggestion = suggestEnvelope(logs, from);
   const perRun = input.runs.map((r) => ({ runId: r.runId, ...suggestEnvelope([r.log], from) }));
-  const added: ProposedEntry[] = suggestion.added.map((a) => ({
+  const suggested: ProposedEntry[] = suggestion.added.map((a) => ({
     ...a,
     runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
     programs: programsOf(a),
   }));
+  const { envelope, added, aboveCeiling } = capToCeiling(from, suggestion.envelope, suggested, input.ceiling?.ceiling ?? null);
   const notProposed = suggestion.notProposed.map((n) => ({
     ...n,
     runs: perRun
       .filter((p) => p.notProposed.some((m) => m.key === n.key && (m.entry === n.entry || m.covers.some((c) => n.covers.includes(c)))))
       .map((p) => p.runId),
   }));
-  const text = envelopeJson(suggestion.envelope);
+  const text = envelopeJson(envelope);
   const bytes = new TextEncoder().encode(text);
   const digestLine = formatDigestLine(bytes, baseName(input.envelopePath));
   const digest = `sha256:${sha256Hex(bytes)}`;
-  const changed = current === null || added.length > 0 || suggestion.envelope.network !== from.network;
+  const changed = current === null || added.length > 0 || envelope.network !== from.network;
   const title = `envelope-gate: ${current === null ? "add the envelope" : `widen the envelope by ${added.length} entr${added.length === 1 ? "y" : "ies"}`} from audit runs of ${plainTitle(input.branch, 100)}`;
   const body = proposalBody(input, {
     from,
@@ -190,9 +208,46 @@ export function buildEnvelopeProposal(input: ProposalInput): EnvelopeProposal {
     added,
     notProposed,
     notes: suggestion.notes,
-    network: suggestion.envelope.network,
+    network: envelope.network,
+    aboveCeiling,
   });
-  return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notProposed, notes: suggestion.notes, title, body };
+  return { changed, envelope, text, digestLine, digest, added, notProposed, aboveCeiling, notes: suggestion.notes, title, body };
+}
+
+/**
+ * The proposal held under the organisation's ceiling: each added entry that would widen past it
+ * (core/ceiling.ts widenings, the verified check's own judge) is taken out and listed apart, and
+ * so is a change of network to allowlist the ceiling denies, with the hosts it would have opened.
+ * Entries of the current envelope are left as they are: a proposal only adds.
+ */
+function capToCeiling(
+  from: Envelope,
+  proposed: Envelope,
+  added: ProposedEntry[],
+  ceiling: Ceiling | null,
+): { envelope: Envelope; added: ProposedEntry[]; aboveCeiling: AboveCeiling[] } {
+  if (ceiling === null) return { envelope: proposed, added, aboveCeiling: [] };
+  const above: AboveCeiling[] = [];
+  const envelope: Envelope = { ...proposed };
+  let kept = added;
+  if (proposed.network === "allowlist" && from.network === "deny" && ceiling.network === "deny") {
+    envelope.network = "deny";
+    above.push({ key: "network", entry: "allowlist", why: "the organisation's ceiling says network deny", covers: [], runs: [] });
+    envelope.allowed_hosts = from.allowed_hosts;
+    for (const a of kept.filter((x) => x.key === "allowed_hosts"))
+      above.push({ key: a.key, entry: a.entry, why: "the ceiling denies the network", covers: a.covers, runs: a.runs });
+    kept = kept.filter((x) => x.key !== "allowed_hosts");
+  }
+  const wide = widenings(envelope, ceiling);
+  const isAbove = (a: ProposedEntry) => wide.find((w) => w.key === a.key && w.entry === a.entry);
+  for (const a of kept) {
+    const w = isAbove(a);
+    if (w === undefined) continue;
+    above.push({ key: a.key, entry: a.entry, why: w.why, covers: a.covers, runs: a.runs });
+    const list = envelope[a.key];
+    if (list !== undefined) envelope[a.key] = list.filter((e) => e !== a.entry);
+  }
+  return { envelope, added: kept.filter((a) => isAbove(a) === undefined), aboveCeiling: above };
 }
 
 function proposalBody(
@@ -207,6 +262,7 @@ function proposalBody(
     notProposed: (NotProposed & { runs: number[] })[];
     notes: string[];
     network: Envelope["network"];
+    aboveCeiling: AboveCeiling[];
   },
 ): string {
   const code = (v: string, max = 200) => mdCode(v, { inTable: true, max });
@@ -263,6 +319,17 @@ function proposalBody(
         const runs = runsCell(n.runs);
         return `| ${code(n.key)} | ${code(n.entry)}${covers} | ${mdText(n.why, 300)}${avoid} | ${n.program === undefined ? "(not named)" : code(n.program, 120)} | ${n.count} time${n.count === 1 ? "" : "s"} | ${code(n.first)} | ${runs} |`;
       }),
+      "",
+    );
+  }
+  if (p.aboveCeiling.length > 0) {
+    const c = input.ceiling;
+    out.push(
+      `**Above the organisation's ceiling (not proposed).** The runs needed these too, but the organisation envelope ${c ? `${mdCode(c.id)} (${mdCode(c.digest)})` : ""} does not let this repository allow them, so no proposal ever will: the verified check would fail the envelope. For the platform team: widen the organisation envelope, or add an exception row with an end date, in the organisation's ${mdCode(".github")} repository.`,
+      "",
+      "| key | entry | why | runs |",
+      "| --- | --- | --- | --- |",
+      ...p.aboveCeiling.map((a) => `| ${code(a.key)} | ${code(a.entry)}${coversCell(a)} | ${mdText(a.why, 300)} | ${runsCell(a.runs)} |`),
       "",
     );
   }

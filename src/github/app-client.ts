@@ -658,6 +658,19 @@ export class InstallationClient {
     return branch;
   }
 
+  /**
+   * The repository's default branch, or null when GitHub answers 404 (no such repository, or the
+   * installation cannot see it): the organisation's `.github` repository, which may not exist.
+   */
+  async defaultBranchIfAny(r: RepoRef): Promise<string | null> {
+    const res = await this.call<{ default_branch?: string }>("read the repository", "GET /repos/{owner}/{repo}", { ...r }, [404]);
+    if (res.status === 404) return null;
+    const branch = res.data.default_branch;
+    if (typeof branch !== "string" || branch === "")
+      throw new Refusal("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+    return branch;
+  }
+
   /** Sets a pull request's title and body (PATCH). */
   async updatePull(r: RepoRef, pullNumber: number, fields: { title: string; body: string }): Promise<void> {
     await this.call("update the pull request", "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {

@@ -10,6 +10,7 @@ export type * from "./runs.js";
 export type * from "./envelope-prs.js";
 export type * from "./verified-heads.js";
 export type * from "./gated-pulls.js";
+export type * from "./org-ceilings.js";
 
 export interface StoreSettings {
   /** PostgreSQL connection string; when set, PostgreSQL is used. */

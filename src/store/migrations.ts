@@ -480,6 +480,36 @@ CREATE TABLE rate_limits (
       `ALTER TABLE deliveries ADD COLUMN not_before BIGINT`,
     ],
   },
+  {
+    version: 14,
+    name: "the organisation envelope per owner (its digest and when it changed) and each repository's latest result against it",
+    statements: [
+      `
+CREATE TABLE org_ceilings (
+  owner TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  digest TEXT,
+  ceiling_id TEXT,
+  source_sha TEXT,
+  detail TEXT NOT NULL,
+  changed_at BIGINT NOT NULL,
+  read_at BIGINT NOT NULL
+)
+`,
+      `
+CREATE TABLE ceiling_results (
+  repository TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  digest TEXT,
+  outcome TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  exceptions TEXT NOT NULL,
+  footprint TEXT NOT NULL,
+  checked_at BIGINT NOT NULL
+)
+`,
+    ],
+  },
 ];
 
 /** Applies the pending ones of `migrations` (the App's own unless a test brings others), in one transaction. */

@@ -5,6 +5,7 @@ import { EnvelopePrRecords } from "./envelope-prs.js";
 import { RunRecords } from "./runs.js";
 import { VerifiedHeads } from "./verified-heads.js";
 import { GatedPullRecords } from "./gated-pulls.js";
+import { OrgCeilingRecords } from "./org-ceilings.js";
 import { RateLimits } from "./rate-limits.js";
 import type { SqlDb } from "./db.js";
 import { guardSql, type RowGuard, type SqlCondition } from "./guard.js";
@@ -152,6 +153,8 @@ export class Store {
   readonly gated: GatedPullRecords;
   /** GitHub's rate limit per installation, as any replica last read it from an answer. */
   readonly rateLimits: RateLimits;
+  /** Each owner's organisation envelope as last read, and each repository's latest result against it. */
+  readonly ceilings: OrgCeilingRecords;
 
   constructor(readonly db: SqlDb) {
     this.budget = new BudgetLedger(db);
@@ -161,6 +164,7 @@ export class Store {
     this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
     this.gated = new GatedPullRecords(db);
     this.rateLimits = new RateLimits(db);
+    this.ceilings = new OrgCeilingRecords(db);
   }
 
   get backend(): "sqlite" | "postgres" {

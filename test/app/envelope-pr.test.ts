@@ -127,6 +127,61 @@ for (const backend of ["sqlite", "postgres"] as const) {
     }
     const deliverRun = (run: FakeWorkflowRun) => deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run, null));
 
+    it("issue 36: an envelope PR never proposes beyond the organisation's ceiling; what the runs needed above it is listed apart", async () => {
+      await start();
+      const ceiling = {
+        ceiling_id: "acme-agents",
+        repositories: ["*"],
+        allowed_roots: ["${WORKSPACE}", "${SCRATCH}"],
+        allowed_tools: ["*"],
+        allowed_env: ["PATH", "CI", "SUITE_*"],
+        allowed_hosts: ["@npm"],
+        network: "allowlist",
+      };
+      const ceilingText = JSON.stringify(ceiling, null, 2) + "\n";
+      world.fake.addRepo("acme/.github");
+      world.fake.commit(
+        "acme/.github",
+        {
+          "envelope-gate/org-envelope.json": ceilingText,
+          "envelope-gate/org-envelope.json.sha256": `${createHash("sha256").update(ceilingText).digest("hex")}  org-envelope.json\n`,
+        },
+        { branch: "main" },
+      );
+      const run = auditRun(
+        events([
+          { kind: "env", key: "SUITE_TIMEOUT" },
+          { kind: "env", key: "DEPLOY_TARGET" },
+          { kind: "host", host: "registry.npmjs.org", port: 443 },
+          { kind: "host", host: "evil.example", port: 443 },
+          { kind: "write", path: "/home/runner/.cache/widgets/x", op: "create" },
+        ]),
+      );
+      const res = await deliverRun(run);
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      const [pull] = envelopePulls();
+      const proposed = JSON.parse(fileAt(pull!.head.sha, ENVELOPE_PATH)!) as typeof CURRENT;
+      expect(proposed.allowed_env).toEqual(["PATH", "CI", "SUITE_TIMEOUT"]);
+      expect(proposed.allowed_hosts).toEqual(["registry.npmjs.org:443"]);
+      expect(proposed.allowed_roots).toEqual(["${WORKSPACE}", "${SCRATCH}"]);
+      expect(proposed.network).toBe("allowlist");
+      const body = shownText(pull!.body);
+      const above = body.slice(body.indexOf("Above the organisation's ceiling (not proposed)"));
+      expect(above).toContain("acme-agents");
+      for (const entry of ["DEPLOY_TARGET", "evil.example:443", "/home/runner/.cache/widgets"]) expect(above).toContain(entry);
+      expect(body.indexOf("Above the organisation's ceiling")).toBeGreaterThan(0);
+    });
+
+    it("issue 36: an organisation envelope that does not verify proposes nothing", async () => {
+      await start();
+      world.fake.addRepo("acme/.github");
+      world.fake.commit("acme/.github", { "envelope-gate/org-envelope.json": "{ not json" }, { branch: "main" });
+      const res = await deliverRun(auditRun(events([{ kind: "env", key: "SUITE_TIMEOUT" }])));
+      expect(res.state, JSON.stringify(res)).toBe("done");
+      expect(res.outcome).toContain("ORG_ENVELOPE_DIGEST_MISMATCH");
+      expect(envelopePulls()).toEqual([]);
+    });
+
     it("audit push runs open one envelope PR: envelope.json and its sha256sum digest, every added entry explained", async () => {
       await start();
       const first = auditRun(

@@ -71,6 +71,8 @@ export function baseConfig(fake: FakeGitHub, overrides: Partial<AppConfig> = {})
     verifiedCheckName: "envelope-gate / verified",
     envelopeDigestPath: ENVELOPE_DIGEST_PATH,
     envelopePath: ".github/envelope-gate/envelope.json",
+    orgEnvelopePath: "envelope-gate/org-envelope.json",
+    orgEnvelopeRequired: false,
     auditRuns: 3,
     runnerBLabels: ["self-hosted", "runner-b"],
     deadlineMs: 60 * 60_000,
