@@ -36672,6 +36672,10 @@ const ERROR_CODES = [
     "VERIFIED_CHECK_BASE_UNNAMED",
     "VERIFIED_CHECK_BASE_CHANGED",
     "VERIFIED_CHECK_BASE_MOVED",
+    "ORG_ENVELOPE_INVALID",
+    "ORG_ENVELOPE_DIGEST_MISMATCH",
+    "ORG_ENVELOPE_WIDENED",
+    "ORG_ENVELOPE_UNCHECKED",
     "VERIFIED_CHECK_EARLIER_ATTEMPT",
     "VERIFIED_CHECK_PULL_UNVERIFIED",
     "VERIFIED_CHECK_BUSY",
@@ -36905,6 +36909,14 @@ const ERROR_TABLE = {
     VERIFIED_CHECK_BASE_UNNAMED: row("evidence"),
     VERIFIED_CHECK_BASE_CHANGED: row("evidence"),
     VERIFIED_CHECK_BASE_MOVED: row("evidence"),
+    ORG_ENVELOPE_INVALID: row("policy-input", {
+        hint: "The organisation envelope in the .github repository does not parse or validate: every covered repository's verified check fails until it is fixed on that repository's default branch.",
+    }),
+    ORG_ENVELOPE_DIGEST_MISMATCH: row("policy-input", {
+        hint: "Commit the organisation envelope's digest beside it (envelope-gate hash org-envelope.json > org-envelope.json.sha256) in the same reviewed change.",
+    }),
+    ORG_ENVELOPE_WIDENED: row("policy-input"),
+    ORG_ENVELOPE_UNCHECKED: row("policy-input"),
     VERIFIED_CHECK_EARLIER_ATTEMPT: row("evidence"),
     VERIFIED_CHECK_PULL_UNVERIFIED: row("evidence"),
     VERIFIED_CHECK_BUSY: row("app", {
@@ -50386,6 +50398,17 @@ function baseLogFromZip(zip) {
 const MAX_SUMMARY_CHARS = 65535;
 /** Most characters of one escaped table cell or line of text. */
 const summary_MAX_CELL = 600;
+/**
+ * The App's verified check's word on the organisation envelope, from its title and summary, or
+ * null when it says nothing of it (an App without an organisation envelope, an older App).
+ */
+function orgEnvelopeSeen(check) {
+    const plain = (check.summary ?? "").replace(/\\(.)/g, "$1").replace(/`/g, "");
+    const line = plain.split(/\n\n/).find((p) => /ORG_ENVELOPE_[A-Z_]+|organisation envelope/.test(p) && !p.startsWith("Checked through")) ?? null;
+    if (line === null)
+        return null;
+    return { title: check.title ?? "", conclusion: check.conclusion, line: line.replace(/\s+/g, " ").trim(), url: check.html_url };
+}
 /** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
 function summary_cell(text) {
     return mdText(text, summary_MAX_CELL);
@@ -50534,6 +50557,10 @@ function summary_render(input, limit) {
     }
     if (input.omittedAnnotations > 0)
         out.push(`${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`, "");
+    const org = input.orgEnvelope ?? null;
+    if (org !== null) {
+        out.push("### Organisation envelope", "", `The App's verified check on this commit (${org.url === null ? summary_cell(org.conclusion ?? "pending") : mdLink(org.conclusion ?? "pending", org.url)}): ${summary_cell(org.title)}.`, "", `> ${summary_cell(org.line)}`, "", "Posted by the App, which alone can read the organisation's .github repository; this run's verdict is its own.", "");
+    }
     for (const note of input.notes)
         out.push(`> ${summary_cell(note)}`, "");
     if (input.links.length > 0)
@@ -51446,6 +51473,20 @@ async function completeCheckRun(client, repo, id, result) {
         output: output(batches[last] ?? []),
     }));
     return batches.length;
+}
+/** The check runs named `name` on `sha` (the latest of each app, as GitHub filters by default), newest first. */
+async function checkRunsOnCommit(client, repo, sha, name) {
+    const { data } = await callGitHub(`read the "${name}" check runs`, () => client.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref: sha, check_name: name, per_page: 100 }));
+    return data.check_runs
+        .map((c) => ({
+        id: Number(c.id),
+        app_slug: c.app?.slug ?? null,
+        conclusion: c.conclusion,
+        title: c.output.title,
+        summary: c.output.summary,
+        html_url: c.html_url,
+    }))
+        .sort((a, b) => b.id - a.id);
 }
 
 ;// CONCATENATED MODULE: ./src/github/repo.ts
@@ -54751,6 +54792,25 @@ function judgedAgainst(known) {
     };
 }
 /**
+ * The organisation envelope's result as the App's verified check on the head says it (docs/app.md,
+ * "An organisation's envelope"): the App alone can read the organisation's `.github`, and posts
+ * its check after the run, so a run shows it when the App already judged the commit (a re-run).
+ * Advisory: it never changes this run's verdict. A check by the job token (github-actions) with the
+ * name is not the App's and is passed over.
+ */
+async function appOrgEnvelope(client, settings, headSha, notes) {
+    const name = `${settings.checkName} / verified`;
+    try {
+        const checks = await checkRunsOnCommit(client, settings.repository, headSha, name);
+        const app = checks.find((c) => c.app_slug !== null && c.app_slug !== "github-actions");
+        return app === undefined ? null : orgEnvelopeSeen(app);
+    }
+    catch (err) {
+        notes.push(`The App's "${name}" check could not be read (${asRefusal(err).code}): the organisation envelope's result is not shown here.`);
+        return null;
+    }
+}
+/**
  * Reports the verdict: what the judged log shows beside it (coverage, the footprint against the
  * base, SARIF), the evidence bundle (without which the run is refused), the summary, the check
  * run, the SARIF upload.
@@ -54814,7 +54874,9 @@ async function publish(run, known, verdict) {
         links.push({ label: `pull request #${subject.pull.number}`, url: subject.pull.htmlUrl });
     if (channel.checkRun?.htmlUrl)
         links.push({ label: "check run", url: channel.checkRun.htmlUrl });
+    const orgEnvelope = subject.pull === null ? null : await appOrgEnvelope(client, settings, subject.headSha ?? subject.pull.headSha, notes);
     const summaryInput = {
+        orgEnvelope,
         checkName: settings.checkName,
         decision,
         report,

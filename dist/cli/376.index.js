@@ -37,8 +37,8 @@ var external_node_crypto_ = __webpack_require__(7598);
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __webpack_require__(3136);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
-var core_envelope = __webpack_require__(4757);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __webpack_require__(1652);
 // EXTERNAL MODULE: ./src/check/files.ts
 var files = __webpack_require__(8279);
 ;// CONCATENATED MODULE: ./src/observer/canary.ts

@@ -11,7 +11,7 @@ export const modules = {
 /* harmony export */   gf: () => (/* binding */ lineDiff)
 /* harmony export */ });
 /* unused harmony exports programName, WITHHELD_ECOSYSTEMS, WITHHELD_ANY_PROGRAM */
-/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(4757);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1652);
 /* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(20);
 /* harmony import */ var _never_proposed_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(996);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4296);

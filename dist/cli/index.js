@@ -13,7 +13,7 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4757);
+/* harmony import */ var _core_envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1652);
 /* harmony import */ var _core_log_reader_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3477);
 /**
  * Reads the gate's inputs from the local filesystem, turning every failure into its own typed
@@ -220,8 +220,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
-var core_envelope = __nccwpck_require__(4757);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __nccwpck_require__(1652);
 // EXTERNAL MODULE: ./src/core/markdown.ts
 var markdown = __nccwpck_require__(6706);
 // EXTERNAL MODULE: ./src/core/verdict.ts
@@ -693,7 +693,7 @@ async function suggest(args) {
     return core_verdict/* EXIT_CODES */.ai.pass;
 }
 async function app(args) {
-    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820));
+    const { appCommand } = await Promise.all(/* import() */[__nccwpck_require__.e(68), __nccwpck_require__.e(85), __nccwpck_require__.e(378)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6378));
     return appCommand(args, usage);
 }
 const COMMANDS = { hash, verify, check, run, suggest, app };
@@ -704,7 +704,7 @@ const PARSERS = {
     check: async (args) => parseCheck(args, {}),
     run: async (args) => (await __nccwpck_require__.e(/* import() */ 376).then(__nccwpck_require__.bind(__nccwpck_require__, 1376))).parseRunArgs(args, usage),
     suggest: parseSuggest,
-    app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(2), __nccwpck_require__.e(85), __nccwpck_require__.e(820)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2820))).parseAppArgs(args, usage),
+    app: async (args) => (await Promise.all(/* import() */[__nccwpck_require__.e(68), __nccwpck_require__.e(85), __nccwpck_require__.e(378)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6378))).parseAppArgs(args, usage),
 };
 /**
  * Whether the CLI accepts a command line (`argv` without the program), running nothing and reading
@@ -1507,7 +1507,7 @@ const PROXY_ENV_KEYS = new Set([
 
 /***/ }),
 
-/***/ 4757:
+/***/ 1652:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2597,239 +2597,8 @@ var env_sets = __nccwpck_require__(20);
 var never_proposed = __nccwpck_require__(996);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var core_errors = __nccwpck_require__(4296);
-;// CONCATENATED MODULE: ./src/core/json.ts
-/**
- * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
- * keys (a typo must never silently pick one of two values) and remembers the line of every
- * value by JSON pointer, so errors and annotations can point at the exact line.
- */
-class JsonSyntaxError extends Error {
-    line;
-    column;
-    constructor(message, line, column) {
-        super(message);
-        this.line = line;
-        this.column = column;
-        this.name = "JsonSyntaxError";
-    }
-}
-function pointerEscape(segment) {
-    return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-function parseJsonWithLines(text) {
-    const lines = new Map();
-    let pos = 0;
-    let line = 1;
-    let lineStart = 0;
-    const fail = (message) => {
-        throw new JsonSyntaxError(message, line, pos - lineStart + 1);
-    };
-    const skipWhitespace = () => {
-        while (pos < text.length) {
-            const c = text.charCodeAt(pos);
-            if (c === 0x20 || c === 0x09 || c === 0x0d) {
-                pos++;
-            }
-            else if (c === 0x0a) {
-                pos++;
-                line++;
-                lineStart = pos;
-            }
-            else {
-                break;
-            }
-        }
-    };
-    const parseString = () => {
-        // Opening quote already checked by the caller.
-        pos++;
-        let out = "";
-        let chunkStart = pos;
-        for (;;) {
-            if (pos >= text.length)
-                fail("unterminated string");
-            const c = text.charCodeAt(pos);
-            if (c === 0x22) {
-                out += text.slice(chunkStart, pos);
-                pos++;
-                return out;
-            }
-            if (c < 0x20)
-                fail(`control character U+${c.toString(16).padStart(4, "0")} inside a string`);
-            if (c === 0x5c) {
-                out += text.slice(chunkStart, pos);
-                const e = text[pos + 1];
-                switch (e) {
-                    case '"':
-                    case "\\":
-                    case "/":
-                        out += e;
-                        pos += 2;
-                        break;
-                    case "b":
-                        out += "\b";
-                        pos += 2;
-                        break;
-                    case "f":
-                        out += "\f";
-                        pos += 2;
-                        break;
-                    case "n":
-                        out += "\n";
-                        pos += 2;
-                        break;
-                    case "r":
-                        out += "\r";
-                        pos += 2;
-                        break;
-                    case "t":
-                        out += "\t";
-                        pos += 2;
-                        break;
-                    case "u": {
-                        const hex = text.slice(pos + 2, pos + 6);
-                        if (!/^[0-9a-fA-F]{4}$/.test(hex))
-                            fail("bad \\u escape");
-                        out += String.fromCharCode(parseInt(hex, 16));
-                        pos += 6;
-                        break;
-                    }
-                    default:
-                        fail("bad escape in string");
-                }
-                chunkStart = pos;
-                continue;
-            }
-            pos++;
-        }
-    };
-    const parseValue = (pointer, depth) => {
-        if (depth > 64)
-            fail("nesting deeper than 64 levels");
-        skipWhitespace();
-        lines.set(pointer, line);
-        const c = text[pos];
-        if (c === "{") {
-            pos++;
-            const obj = Object.create(null);
-            const seen = new Set();
-            skipWhitespace();
-            if (text[pos] === "}") {
-                pos++;
-                return { ...obj };
-            }
-            for (;;) {
-                skipWhitespace();
-                if (text[pos] !== '"')
-                    fail("expected a quoted key");
-                const keyLine = line;
-                const key = parseString();
-                if (seen.has(key)) {
-                    line = keyLine;
-                    fail(`duplicate key "${key}"`);
-                }
-                seen.add(key);
-                skipWhitespace();
-                if (text[pos] !== ":")
-                    fail(`expected ':' after key "${key}"`);
-                pos++;
-                const childPointer = `${pointer}/${pointerEscape(key)}`;
-                obj[key] = parseValue(childPointer, depth + 1);
-                lines.set(childPointer, keyLine);
-                skipWhitespace();
-                if (text[pos] === ",") {
-                    pos++;
-                    continue;
-                }
-                if (text[pos] === "}") {
-                    pos++;
-                    // A plain object, so callers and ajv see ordinary prototypes.
-                    return { ...obj };
-                }
-                fail("expected ',' or '}'");
-            }
-        }
-        if (c === "[") {
-            pos++;
-            const arr = [];
-            skipWhitespace();
-            if (text[pos] === "]") {
-                pos++;
-                return arr;
-            }
-            for (;;) {
-                arr.push(parseValue(`${pointer}/${arr.length}`, depth + 1));
-                skipWhitespace();
-                if (text[pos] === ",") {
-                    pos++;
-                    continue;
-                }
-                if (text[pos] === "]") {
-                    pos++;
-                    return arr;
-                }
-                fail("expected ',' or ']'");
-            }
-        }
-        if (c === '"')
-            return parseString();
-        if (text.startsWith("true", pos)) {
-            pos += 4;
-            return true;
-        }
-        if (text.startsWith("false", pos)) {
-            pos += 5;
-            return false;
-        }
-        if (text.startsWith("null", pos)) {
-            pos += 4;
-            return null;
-        }
-        const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(pos, pos + 64));
-        if (m) {
-            pos += m[0].length;
-            return Number(m[0]);
-        }
-        return fail(pos >= text.length ? "unexpected end of file" : `unexpected character '${text[pos]}'`);
-    };
-    const value = parseValue("", 0);
-    skipWhitespace();
-    if (pos < text.length)
-        fail("unexpected content after the JSON value");
-    return { value, lines };
-}
-/** Decodes bytes as UTF-8, refusing invalid sequences instead of replacing them. */
-function decodeUtf8Strict(bytes) {
-    try {
-        return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    }
-    catch {
-        // Find the first bad byte so the message can name the line.
-        let line = 1;
-        let i = 0;
-        for (; i < bytes.length; i++) {
-            const b = bytes[i];
-            if (b === 0x0a)
-                line++;
-            if (b < 0x80)
-                continue;
-            const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 ? 2 : b >= 0xc2 && b < 0xe0 ? 1 : -1;
-            if (need < 0)
-                break;
-            let ok = true;
-            for (let k = 1; k <= need; k++) {
-                const cb = bytes[i + k];
-                if (cb === undefined || (cb & 0xc0) !== 0x80)
-                    ok = false;
-            }
-            if (!ok)
-                break;
-            i += need;
-        }
-        return { invalidAt: i, line };
-    }
-}
-
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/core/paths.ts
 var paths = __nccwpck_require__(6107);
 // EXTERNAL MODULE: ./src/core/protected.ts
@@ -2916,7 +2685,7 @@ function schemaErrorPointer(error) {
 /** Parses and validates envelope bytes. Pure: the caller reads the file. */
 function loadEnvelope(bytes, file) {
     const hash = `sha256:${sha256Hex(bytes)}`;
-    const decoded = decodeUtf8Strict(bytes);
+    const decoded = (0,json/* decodeUtf8Strict */.h0)(bytes);
     if (typeof decoded !== "string") {
         throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, {
             file,
@@ -2928,10 +2697,10 @@ function loadEnvelope(bytes, file) {
     const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
     let parsed;
     try {
-        parsed = parseJsonWithLines(text);
+        parsed = (0,json/* parseJsonWithLines */.$f)(text);
     }
     catch (err) {
-        if (err instanceof JsonSyntaxError) {
+        if (err instanceof json/* JsonSyntaxError */.q3) {
             throw new core_errors/* Refusal */.P_("ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, {
                 file,
                 line: err.line,
@@ -3254,6 +3023,10 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "VERIFIED_CHECK_BASE_UNNAMED",
     "VERIFIED_CHECK_BASE_CHANGED",
     "VERIFIED_CHECK_BASE_MOVED",
+    "ORG_ENVELOPE_INVALID",
+    "ORG_ENVELOPE_DIGEST_MISMATCH",
+    "ORG_ENVELOPE_WIDENED",
+    "ORG_ENVELOPE_UNCHECKED",
     "VERIFIED_CHECK_EARLIER_ATTEMPT",
     "VERIFIED_CHECK_PULL_UNVERIFIED",
     "VERIFIED_CHECK_BUSY",
@@ -3487,6 +3260,14 @@ const ERROR_TABLE = {
     VERIFIED_CHECK_BASE_UNNAMED: row("evidence"),
     VERIFIED_CHECK_BASE_CHANGED: row("evidence"),
     VERIFIED_CHECK_BASE_MOVED: row("evidence"),
+    ORG_ENVELOPE_INVALID: row("policy-input", {
+        hint: "The organisation envelope in the .github repository does not parse or validate: every covered repository's verified check fails until it is fixed on that repository's default branch.",
+    }),
+    ORG_ENVELOPE_DIGEST_MISMATCH: row("policy-input", {
+        hint: "Commit the organisation envelope's digest beside it (envelope-gate hash org-envelope.json > org-envelope.json.sha256) in the same reviewed change.",
+    }),
+    ORG_ENVELOPE_WIDENED: row("policy-input"),
+    ORG_ENVELOPE_UNCHECKED: row("policy-input"),
     VERIFIED_CHECK_EARLIER_ATTEMPT: row("evidence"),
     VERIFIED_CHECK_PULL_UNVERIFIED: row("evidence"),
     VERIFIED_CHECK_BUSY: row("app", {
@@ -3782,6 +3563,249 @@ function formatEndpoint(host, port) {
     if (port === null)
         return host;
     return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+
+/***/ }),
+
+/***/ 6153:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $f: () => (/* binding */ parseJsonWithLines),
+/* harmony export */   h0: () => (/* binding */ decodeUtf8Strict),
+/* harmony export */   q3: () => (/* binding */ JsonSyntaxError)
+/* harmony export */ });
+/**
+ * A strict JSON reader for human-edited policy files. Unlike JSON.parse it refuses duplicate
+ * keys (a typo must never silently pick one of two values) and remembers the line of every
+ * value by JSON pointer, so errors and annotations can point at the exact line.
+ */
+class JsonSyntaxError extends Error {
+    line;
+    column;
+    constructor(message, line, column) {
+        super(message);
+        this.line = line;
+        this.column = column;
+        this.name = "JsonSyntaxError";
+    }
+}
+function pointerEscape(segment) {
+    return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+function parseJsonWithLines(text) {
+    const lines = new Map();
+    let pos = 0;
+    let line = 1;
+    let lineStart = 0;
+    const fail = (message) => {
+        throw new JsonSyntaxError(message, line, pos - lineStart + 1);
+    };
+    const skipWhitespace = () => {
+        while (pos < text.length) {
+            const c = text.charCodeAt(pos);
+            if (c === 0x20 || c === 0x09 || c === 0x0d) {
+                pos++;
+            }
+            else if (c === 0x0a) {
+                pos++;
+                line++;
+                lineStart = pos;
+            }
+            else {
+                break;
+            }
+        }
+    };
+    const parseString = () => {
+        // Opening quote already checked by the caller.
+        pos++;
+        let out = "";
+        let chunkStart = pos;
+        for (;;) {
+            if (pos >= text.length)
+                fail("unterminated string");
+            const c = text.charCodeAt(pos);
+            if (c === 0x22) {
+                out += text.slice(chunkStart, pos);
+                pos++;
+                return out;
+            }
+            if (c < 0x20)
+                fail(`control character U+${c.toString(16).padStart(4, "0")} inside a string`);
+            if (c === 0x5c) {
+                out += text.slice(chunkStart, pos);
+                const e = text[pos + 1];
+                switch (e) {
+                    case '"':
+                    case "\\":
+                    case "/":
+                        out += e;
+                        pos += 2;
+                        break;
+                    case "b":
+                        out += "\b";
+                        pos += 2;
+                        break;
+                    case "f":
+                        out += "\f";
+                        pos += 2;
+                        break;
+                    case "n":
+                        out += "\n";
+                        pos += 2;
+                        break;
+                    case "r":
+                        out += "\r";
+                        pos += 2;
+                        break;
+                    case "t":
+                        out += "\t";
+                        pos += 2;
+                        break;
+                    case "u": {
+                        const hex = text.slice(pos + 2, pos + 6);
+                        if (!/^[0-9a-fA-F]{4}$/.test(hex))
+                            fail("bad \\u escape");
+                        out += String.fromCharCode(parseInt(hex, 16));
+                        pos += 6;
+                        break;
+                    }
+                    default:
+                        fail("bad escape in string");
+                }
+                chunkStart = pos;
+                continue;
+            }
+            pos++;
+        }
+    };
+    const parseValue = (pointer, depth) => {
+        if (depth > 64)
+            fail("nesting deeper than 64 levels");
+        skipWhitespace();
+        lines.set(pointer, line);
+        const c = text[pos];
+        if (c === "{") {
+            pos++;
+            const obj = Object.create(null);
+            const seen = new Set();
+            skipWhitespace();
+            if (text[pos] === "}") {
+                pos++;
+                return { ...obj };
+            }
+            for (;;) {
+                skipWhitespace();
+                if (text[pos] !== '"')
+                    fail("expected a quoted key");
+                const keyLine = line;
+                const key = parseString();
+                if (seen.has(key)) {
+                    line = keyLine;
+                    fail(`duplicate key "${key}"`);
+                }
+                seen.add(key);
+                skipWhitespace();
+                if (text[pos] !== ":")
+                    fail(`expected ':' after key "${key}"`);
+                pos++;
+                const childPointer = `${pointer}/${pointerEscape(key)}`;
+                obj[key] = parseValue(childPointer, depth + 1);
+                lines.set(childPointer, keyLine);
+                skipWhitespace();
+                if (text[pos] === ",") {
+                    pos++;
+                    continue;
+                }
+                if (text[pos] === "}") {
+                    pos++;
+                    // A plain object, so callers and ajv see ordinary prototypes.
+                    return { ...obj };
+                }
+                fail("expected ',' or '}'");
+            }
+        }
+        if (c === "[") {
+            pos++;
+            const arr = [];
+            skipWhitespace();
+            if (text[pos] === "]") {
+                pos++;
+                return arr;
+            }
+            for (;;) {
+                arr.push(parseValue(`${pointer}/${arr.length}`, depth + 1));
+                skipWhitespace();
+                if (text[pos] === ",") {
+                    pos++;
+                    continue;
+                }
+                if (text[pos] === "]") {
+                    pos++;
+                    return arr;
+                }
+                fail("expected ',' or ']'");
+            }
+        }
+        if (c === '"')
+            return parseString();
+        if (text.startsWith("true", pos)) {
+            pos += 4;
+            return true;
+        }
+        if (text.startsWith("false", pos)) {
+            pos += 5;
+            return false;
+        }
+        if (text.startsWith("null", pos)) {
+            pos += 4;
+            return null;
+        }
+        const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(pos, pos + 64));
+        if (m) {
+            pos += m[0].length;
+            return Number(m[0]);
+        }
+        return fail(pos >= text.length ? "unexpected end of file" : `unexpected character '${text[pos]}'`);
+    };
+    const value = parseValue("", 0);
+    skipWhitespace();
+    if (pos < text.length)
+        fail("unexpected content after the JSON value");
+    return { value, lines };
+}
+/** Decodes bytes as UTF-8, refusing invalid sequences instead of replacing them. */
+function decodeUtf8Strict(bytes) {
+    try {
+        return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    }
+    catch {
+        // Find the first bad byte so the message can name the line.
+        let line = 1;
+        let i = 0;
+        for (; i < bytes.length; i++) {
+            const b = bytes[i];
+            if (b === 0x0a)
+                line++;
+            if (b < 0x80)
+                continue;
+            const need = b >= 0xf0 && b <= 0xf4 ? 3 : b >= 0xe0 ? 2 : b >= 0xc2 && b < 0xe0 ? 1 : -1;
+            if (need < 0)
+                break;
+            let ok = true;
+            for (let k = 1; k <= need; k++) {
+                const cb = bytes[i + k];
+                if (cb === undefined || (cb & 0xc0) !== 0x80)
+                    ok = false;
+            }
+            if (!ok)
+                break;
+            i += need;
+        }
+        return { invalidAt: i, line };
+    }
 }
 
 
@@ -6069,7 +6093,7 @@ function protectedFromMeta(value, workspace, scratch) {
 /* unused harmony exports isLoopback, writeInsideRoots */
 /* harmony import */ var _container_engine_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5275);
 /* harmony import */ var _env_sets_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(20);
-/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4757);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1652);
 /* harmony import */ var _services_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3499);
 /* harmony import */ var _hosts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3848);
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6107);

@@ -475,6 +475,10 @@ const ERROR_CODES = (/* unused pure expression or super */ null && ([
     "VERIFIED_CHECK_BASE_UNNAMED",
     "VERIFIED_CHECK_BASE_CHANGED",
     "VERIFIED_CHECK_BASE_MOVED",
+    "ORG_ENVELOPE_INVALID",
+    "ORG_ENVELOPE_DIGEST_MISMATCH",
+    "ORG_ENVELOPE_WIDENED",
+    "ORG_ENVELOPE_UNCHECKED",
     "VERIFIED_CHECK_EARLIER_ATTEMPT",
     "VERIFIED_CHECK_PULL_UNVERIFIED",
     "VERIFIED_CHECK_BUSY",
@@ -708,6 +712,14 @@ const ERROR_TABLE = {
     VERIFIED_CHECK_BASE_UNNAMED: row("evidence"),
     VERIFIED_CHECK_BASE_CHANGED: row("evidence"),
     VERIFIED_CHECK_BASE_MOVED: row("evidence"),
+    ORG_ENVELOPE_INVALID: row("policy-input", {
+        hint: "The organisation envelope in the .github repository does not parse or validate: every covered repository's verified check fails until it is fixed on that repository's default branch.",
+    }),
+    ORG_ENVELOPE_DIGEST_MISMATCH: row("policy-input", {
+        hint: "Commit the organisation envelope's digest beside it (envelope-gate hash org-envelope.json > org-envelope.json.sha256) in the same reviewed change.",
+    }),
+    ORG_ENVELOPE_WIDENED: row("policy-input"),
+    ORG_ENVELOPE_UNCHECKED: row("policy-input"),
     VERIFIED_CHECK_EARLIER_ATTEMPT: row("evidence"),
     VERIFIED_CHECK_PULL_UNVERIFIED: row("evidence"),
     VERIFIED_CHECK_BUSY: row("app", {

@@ -47,7 +47,7 @@ import {
   type CommandOutcome,
   type Score,
 } from "../core/properties.js";
-import { checkTitle, renderFootprint, renderSummary, type SummaryInput } from "../core/summary.js";
+import { checkTitle, orgEnvelopeSeen, renderFootprint, renderSummary, type OrgEnvelopeSeen, type SummaryInput } from "../core/summary.js";
 import { logCoverage, type Coverage } from "../core/coverage.js";
 import {
   FOOTPRINT_FILE,
@@ -67,7 +67,7 @@ import type { Envelope } from "../core/envelope.js";
 import { pinnedEnvelope, policyFrom, type PinnedEnvelope, type Policy } from "../core/policy-files.js";
 import { evaluateLogFile } from "../check/files.js";
 import { downloadRunArtifact, workflowRunFacts, type ArtifactDownload } from "../github/artifacts.js";
-import { completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
+import { checkRunsOnCommit, completeCheckRun, createCheckRun, type CheckRunHandle } from "../github/checks.js";
 import { createGitHubClient, hasStatus, type GitHubClient } from "../github/client.js";
 import { gitHubPullSource, type PullSource } from "../github/pull-source.js";
 import type { PullRequestInfo } from "../github/repo.js";
@@ -670,6 +670,27 @@ function judgedAgainst(known: Known): Pick<RunnerIdentity, "base_ref" | "base_sh
 }
 
 /**
+ * The organisation envelope's result as the App's verified check on the head says it (docs/app.md,
+ * "An organisation's envelope"): the App alone can read the organisation's `.github`, and posts
+ * its check after the run, so a run shows it when the App already judged the commit (a re-run).
+ * Advisory: it never changes this run's verdict. A check by the job token (github-actions) with the
+ * name is not the App's and is passed over.
+ */
+async function appOrgEnvelope(client: GitHubClient, settings: Settings, headSha: string, notes: string[]): Promise<OrgEnvelopeSeen | null> {
+  const name = `${settings.checkName} / verified`;
+  try {
+    const checks = await checkRunsOnCommit(client, settings.repository, headSha, name);
+    const app = checks.find((c) => c.app_slug !== null && c.app_slug !== "github-actions");
+    return app === undefined ? null : orgEnvelopeSeen(app);
+  } catch (err) {
+    notes.push(
+      `The App's "${name}" check could not be read (${asRefusal(err).code}): the organisation envelope's result is not shown here.`,
+    );
+    return null;
+  }
+}
+
+/**
  * Reports the verdict: what the judged log shows beside it (coverage, the footprint against the
  * base, SARIF), the evidence bundle (without which the run is refused), the summary, the check
  * run, the SARIF upload.
@@ -729,7 +750,9 @@ async function publish(run: PublishInputs, known: Known, verdict: StagedVerdict)
   if (settings.run.url) links.push({ label: "workflow run (evidence artifact)", url: settings.run.url });
   if (subject.pull?.htmlUrl) links.push({ label: `pull request #${subject.pull.number}`, url: subject.pull.htmlUrl });
   if (channel.checkRun?.htmlUrl) links.push({ label: "check run", url: channel.checkRun.htmlUrl });
+  const orgEnvelope = subject.pull === null ? null : await appOrgEnvelope(client, settings, subject.headSha ?? subject.pull.headSha, notes);
   const summaryInput: SummaryInput = {
+    orgEnvelope,
     checkName: settings.checkName,
     decision,
     report,

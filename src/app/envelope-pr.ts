@@ -15,7 +15,8 @@ import { type ApiWorkflowRun, type InstallationClient, type PullInfo } from "../
 import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AuditRun, EnvelopePr, EnvelopePrState } from "../store/index.js";
 import { fail, type AppContext } from "./context.js";
-import { ceilingForRepository } from "./org-ceiling.js";
+import { ceilingForRepository, touchedInLog } from "./org-ceiling.js";
+import { beyondCeiling } from "../core/ceiling.js";
 import { onFirstParentHistory } from "../core/first-parent.js";
 import { auditRunRefusal, type RunRefusal } from "../core/run-checks.js";
 
@@ -234,6 +235,16 @@ async function proposeEnvelope(
   if (ceiling.kind === "invalid") {
     ctx.log("warn", "envelope_pr.ceiling_invalid", { repository, code: ceiling.code, message: ceiling.message });
     return `no proposal: the organisation envelope does not verify (${ceiling.code}: ${ceiling.message})`;
+  }
+  const latest = evidence.runs[0];
+  if (ceiling.kind === "ceiling" && latest !== undefined) {
+    const touched = beyondCeiling(touchedInLog(latest.log), ceiling.baseline);
+    await store.ceilings.recordFootprint(
+      repository,
+      r.owner,
+      JSON.stringify({ ...touched, run: latest.runId, audit: true }),
+      ctx.clock.now(),
+    );
   }
   const proposal = buildEnvelopeProposal({
     repository,

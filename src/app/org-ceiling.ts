@@ -1,4 +1,5 @@
 import {
+  beyondCeiling,
   coversRepository,
   describeWidening,
   exceptionsFor,
@@ -12,6 +13,8 @@ import {
 } from "../core/ceiling.js";
 import { loadEnvelope, parseDigestFile, sha256Hex } from "../core/envelope.js";
 import { isRefusal, Refusal, type ErrorCode } from "../core/errors.js";
+import { baseLogFromZip, logFootprint } from "../core/footprint.js";
+import { walkLog, type RecordedLog } from "../core/log-reader.js";
 import type { InstallationClient } from "../github/app-client.js";
 import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AppContext } from "./context.js";
@@ -101,7 +104,17 @@ export type RepositoryCeiling =
   | { kind: "none"; why: string }
   | { kind: "invalid"; code: ErrorCode; message: string }
   | { kind: "uncovered"; id: string; digest: string }
-  | { kind: "ceiling"; id: string; digest: string; sha: string; ceiling: Ceiling; exceptions: ExceptionStanding[] };
+  | {
+      kind: "ceiling";
+      id: string;
+      digest: string;
+      sha: string;
+      /** The ceiling with today's honoured exceptions added: what the envelope is judged against. */
+      ceiling: Ceiling;
+      /** The ceiling as written, without exceptions: the organisation's baseline for the footprint. */
+      baseline: Ceiling;
+      exceptions: ExceptionStanding[];
+    };
 
 export async function ceilingForRepository(ctx: AppContext, gh: InstallationClient, repository: string): Promise<RepositoryCeiling> {
   const owner = repoRef(repository).owner;
@@ -116,6 +129,7 @@ export async function ceilingForRepository(ctx: AppContext, gh: InstallationClie
     digest: hash,
     sha: reading.sha,
     ceiling: withExceptions(ceiling, exceptions),
+    baseline: ceiling,
     exceptions,
   };
 }
@@ -130,6 +144,28 @@ export type CeilingFacts =
 const exceptionLine = (s: ExceptionStanding) =>
   `exceptions[${s.index}] (${s.row.approver}, until ${s.row.expires_on}: ${s.row.reason})${s.honoured ? "" : ` not honoured: ${s.why}`}`;
 
+/** What a run's evidence shows it touched (hosts, keys, commands), for the organisation-wide footprint; null when its log cannot be read. */
+export function touchedOf(zip: Uint8Array): Touched | null {
+  try {
+    return touchedInLog({ file: "observer.jsonl", bytes: baseLogFromZip(zip) });
+  } catch (err) {
+    if (isRefusal(err)) return null;
+    throw err;
+  }
+}
+
+/** What one recorded log touched: hosts (`name:port`), environment keys, commands (footprint.ts's names). */
+export function touchedInLog(log: RecordedLog): Touched {
+  const fp = logFootprint(walkLog(log, null));
+  return { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] };
+}
+
+export interface Touched {
+  hosts: string[];
+  env: string[];
+  commands: string[];
+}
+
 /**
  * Judges the base's envelope (the file at the base commit whose bytes the base's digest pins, the
  * one the run was judged under) against the organisation envelope, and records the result.
@@ -140,8 +176,10 @@ export async function ceilingFacts(
   repository: string,
   baseSha: string,
   pinnedHash: string,
+  touched: Touched | null = null,
 ): Promise<CeilingFacts> {
   const found = await ceilingForRepository(ctx, gh, repository);
+  const footprint = touched !== null && found.kind === "ceiling" ? beyondCeiling(touched, found.baseline) : null;
   const record = (outcome: string, detail: unknown, digest: string | null, exceptions: ExceptionStanding[] = []) =>
     ctx.store.ceilings.recordResult({
       repository,
@@ -150,7 +188,7 @@ export async function ceilingFacts(
       outcome,
       detail: JSON.stringify(detail),
       exceptions: JSON.stringify(exceptions.map(exceptionLine)),
-      footprint: "[]",
+      footprint: JSON.stringify(footprint),
       checked_at: ctx.clock.now(),
     });
   if (found.kind === "none") {

@@ -139,7 +139,7 @@ export const APP_SETTINGS = [
     name: "ENVELOPE_GATE_ENVELOPE_PATH",
     default: ".github/envelope-gate/envelope.json",
     scope: "server",
-    help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256",
+    help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256; the verified check holds it (at the base) to the organisation envelope",
   },
   {
     name: "ENVELOPE_GATE_ORG_ENVELOPE_PATH",

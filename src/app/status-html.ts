@@ -486,6 +486,43 @@ ${table(
       )}`,
     },
     {
+      id: "org-envelopes",
+      title: "Organisation envelopes",
+      body: `<p>Each owner's organisation envelope, read from its <code>.github</code> repository's default branch at every verified check: its digest, the commit it came from, and when it last changed. A change applies only once merged there.</p>${table(
+        ["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "detail"],
+        s.org_envelopes.map((o) => [
+          o.owner,
+          o.state,
+          o.ceiling_id ?? "—",
+          o.digest ?? "—",
+          (o.source_sha ?? "").slice(0, 12) || "—",
+          when(o.changed_at),
+          when(o.read_at),
+          o.detail,
+        ]),
+        "None read yet.",
+      )}${table(
+        ["repository", "result", "outside", "judged under", "widenings or reason", "exceptions", "touched beyond the baseline", "checked"],
+        s.ceiling_results.map((c) => [
+          c.repository,
+          c.outcome,
+          c.outside ? "OUTSIDE" : "—",
+          `${c.digest ?? "—"}${c.current ? "" : " (an earlier organisation envelope)"}`,
+          c.detail.join("; ") || "—",
+          c.exceptions.join("; ") || "—",
+          c.footprint === null
+            ? "—"
+            : [
+                ...c.footprint.hosts.map((h) => `host ${h}`),
+                ...c.footprint.env.map((k) => `key ${k}`),
+                ...c.footprint.commands.map((x) => `command ${x}`),
+              ].join(", ") || "nothing",
+          when(c.checked_at),
+        ]),
+        "No repository judged yet.",
+      )}`,
+    },
+    {
       id: "audit-runs",
       title: "Audit runs",
       body: `<p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(

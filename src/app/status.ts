@@ -158,6 +158,37 @@ export interface StatusSnapshot {
     detail: string | null;
     updated_at: string;
   }[];
+  /**
+   * Each owner's organisation envelope as last read (docs/app.md, An organisation's envelope): its
+   * digest, the `.github` commit, and when its digest (or state) last changed.
+   */
+  org_envelopes: {
+    owner: string;
+    state: string;
+    ceiling_id: string | null;
+    digest: string | null;
+    source_sha: string | null;
+    detail: string;
+    changed_at: string;
+    read_at: string;
+  }[];
+  /**
+   * Each repository's latest result against its owner's organisation envelope: `outside` when the
+   * verified check failed it (widened, unchecked, invalid); `current` false when the result was
+   * judged under another digest than the owner's latest; the exception rows naming it; and what
+   * its latest run touched beyond the organisation's baseline (the ceiling without exceptions).
+   */
+  ceiling_results: {
+    repository: string;
+    outcome: string;
+    outside: boolean;
+    current: boolean;
+    digest: string | null;
+    detail: string[];
+    exceptions: string[];
+    footprint: { hosts: string[]; env: string[]; commands: string[] } | null;
+    checked_at: string;
+  }[];
   /** The App's verified checks (`<check name> / verified`), newest first. */
   verified_checks: {
     repository: string;
@@ -416,6 +447,27 @@ async function gitHubBudget(store: Store, now: number): Promise<StatusSnapshot["
   };
 }
 
+/** A stored JSON list of strings (anything else: empty). */
+function jsonList(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function footprintOf(text: string): StatusSnapshot["ceiling_results"][number]["footprint"] {
+  try {
+    const v = JSON.parse(text) as Record<string, unknown> | null;
+    if (v === null || typeof v !== "object") return null;
+    const list = (k: string) => (Array.isArray(v[k]) ? (v[k] as unknown[]).filter((x): x is string => typeof x === "string") : []);
+    return { hosts: list("hosts"), env: list("env"), commands: list("commands") };
+  } catch {
+    return null;
+  }
+}
+
 export async function statusSnapshot(
   store: Store,
   now: number,
@@ -452,6 +504,8 @@ export async function statusSnapshot(
   const heads = await store.heads.recent(20);
   const auditRuns = await store.envelopePrs.recentAuditRuns(20);
   const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
+  const orgEnvelopes = await store.ceilings.all();
+  const ceilingResults = await store.ceilings.results();
   const where = { githubApiUrl: options.githubApiUrl };
   return {
     version: VERSION,
@@ -525,6 +579,27 @@ export async function statusSnapshot(
       code: e.outcome_code,
       detail: e.outcome_detail,
       updated_at: new Date(e.updated_at).toISOString(),
+    })),
+    org_envelopes: orgEnvelopes.map((o) => ({
+      owner: o.owner,
+      state: o.state,
+      ceiling_id: o.ceiling_id,
+      digest: o.digest,
+      source_sha: o.source_sha,
+      detail: o.detail,
+      changed_at: new Date(o.changed_at).toISOString(),
+      read_at: new Date(o.read_at).toISOString(),
+    })),
+    ceiling_results: ceilingResults.map((c) => ({
+      repository: c.repository,
+      outcome: c.outcome,
+      outside: ["widened", "unchecked", "invalid"].includes(c.outcome),
+      current: c.digest === null || orgEnvelopes.find((o) => o.owner === c.owner)?.digest === c.digest,
+      digest: c.digest,
+      detail: jsonList(c.detail),
+      exceptions: jsonList(c.exceptions),
+      footprint: footprintOf(c.footprint),
+      checked_at: new Date(c.checked_at).toISOString(),
     })),
     verified_checks: verified.map((c) => ({
       repository: c.repository,

@@ -12,7 +12,7 @@ import { dependsOnGate, noEvidenceCheck, type GateFacts } from "../core/gate-mem
 import { gateFacts, gateOf } from "./gate-memory.js";
 import { gateWorkflowPath, isRunnerAEvent, type RunRefusal } from "../core/run-checks.js";
 import type { RunAVerdict, VerifiedRunA } from "./run-verify.js";
-import { ceilingFacts, type CeilingFacts } from "./org-ceiling.js";
+import { ceilingFacts, touchedOf, type CeilingFacts } from "./org-ceiling.js";
 
 /**
  * The App's verified check (`<check name> / verified`, ENVELOPE_GATE_VERIFIED_CHECK_NAME) on
@@ -281,12 +281,16 @@ export async function postVerifiedCheck(
   try {
     let content: VerifiedCheckContent;
     if (verdict.verified) {
-      const facts = evidenceFacts(await evidence());
+      const raw = await evidence();
+      const facts = evidenceFacts(raw);
       const gate = await gateFacts(ctx, gh, repository, verdict.a, facts);
       const pinned = await pinnedFacts(ctx, gh, repository, verdict.a.baseSha);
       content = verifiedRunCheck(verdict.a, workflowPath, facts, pinned, gate);
       if (content.conclusion === "success" && pinned.kind === "hash")
-        content = withCeiling(content, await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash));
+        content = withCeiling(
+          content,
+          await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? touchedOf(raw.zip) : null),
+        );
     } else content = refusedCheck(verdict.refusal);
     const pull = verdict.verified
       ? { number: verdict.a.pullNumber, baseRef: verdict.a.baseRef, baseSha: verdict.a.baseSha }

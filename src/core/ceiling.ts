@@ -10,7 +10,7 @@ import { ENV_SETS } from "./env-sets.js";
 import type { Envelope, LoadedEnvelope } from "./envelope.js";
 import { sha256Hex } from "./envelope.js";
 import { Refusal } from "./errors.js";
-import { expandHostEntry, type HostPattern } from "./hosts.js";
+import { expandHostEntry, hostAllowed, parseHostPattern, type HostPattern } from "./hosts.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
 import { familyApart, keyApart } from "./never-proposed.js";
 import { foldPath, isInsideRoot } from "./paths.js";
@@ -436,4 +436,38 @@ export function describeWidening(w: Widening, loaded: Pick<LoadedEnvelope, "file
 /** The UTC day of `ms`, as exception rows name days. */
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** What a run touched beyond the organisation's ceiling (its baseline): hosts, environment keys, commands. */
+export interface BeyondCeiling {
+  hosts: string[];
+  env: string[];
+  commands: string[];
+}
+
+/**
+ * The items of a run's footprint (footprint.ts logFootprint: hosts as `name:port`, keys, commands
+ * by their allowed_commands entry) the ceiling would not allow: the organisation-wide footprint
+ * the status page lists per repository. Commands count only when the ceiling judges commands.
+ */
+export function beyondCeiling(
+  touched: { hosts: Iterable<string>; env: Iterable<string>; commands: Iterable<string> },
+  ceiling: Ceiling,
+): BeyondCeiling {
+  const env = envCeiling(ceiling.allowed_env);
+  const never = (ceiling.never_hosts ?? []).flatMap((h) => expandHostEntry(h) ?? []);
+  const allowed = ceiling.allowed_hosts.flatMap((h) => expandHostEntry(h) ?? []);
+  const hostWithin = (item: string) => {
+    const p = parseHostPattern(item);
+    if (p === null || ceiling.network === "deny") return false;
+    return hostAllowed(allowed, p.host, p.port) && !hostAllowed(never, p.host, p.port);
+  };
+  return {
+    hosts: [...touched.hosts].filter((h) => !hostWithin(h)).sort(),
+    env: [...touched.env].filter((k) => !keyWithin(k, env) || neverEnvHit(k, ceiling) !== null).sort(),
+    commands:
+      ceiling.allowed_commands === undefined
+        ? []
+        : [...touched.commands].filter((c) => !commandWithin(c, ceiling.allowed_commands ?? [])).sort(),
+  };
 }

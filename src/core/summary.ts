@@ -37,6 +37,34 @@ export interface SummaryInput {
   omittedAnnotations: number;
   /** Coverage per class of the run's log (src/core/coverage.ts); absent: the counts alone. */
   coverage?: Coverage | null;
+  /** The organisation envelope's result, as the App's verified check on the head says it (orgEnvelopeSeen); absent: not posted. */
+  orgEnvelope?: OrgEnvelopeSeen | null;
+}
+
+/** What the App's verified check on the head commit says of the organisation envelope. */
+export interface OrgEnvelopeSeen {
+  title: string;
+  conclusion: string | null;
+  /** The check's sentence on the organisation envelope (its markup removed). */
+  line: string;
+  url: string | null;
+}
+
+/**
+ * The App's verified check's word on the organisation envelope, from its title and summary, or
+ * null when it says nothing of it (an App without an organisation envelope, an older App).
+ */
+export function orgEnvelopeSeen(check: {
+  title: string | null;
+  summary: string | null;
+  conclusion: string | null;
+  html_url: string | null;
+}): OrgEnvelopeSeen | null {
+  const plain = (check.summary ?? "").replace(/\\(.)/g, "$1").replace(/`/g, "");
+  const line =
+    plain.split(/\n\n/).find((p) => /ORG_ENVELOPE_[A-Z_]+|organisation envelope/.test(p) && !p.startsWith("Checked through")) ?? null;
+  if (line === null) return null;
+  return { title: check.title ?? "", conclusion: check.conclusion, line: line.replace(/\s+/g, " ").trim(), url: check.html_url };
 }
 
 /** Text from anywhere, as one escaped table cell or inline text (see ./markdown.ts). */
@@ -228,6 +256,19 @@ function render(input: SummaryInput, limit: number): string {
       `${input.omittedAnnotations} annotations were not sent (cap reached); the tables above and the evidence hold all findings.`,
       "",
     );
+  const org = input.orgEnvelope ?? null;
+  if (org !== null) {
+    out.push(
+      "### Organisation envelope",
+      "",
+      `The App's verified check on this commit (${org.url === null ? cell(org.conclusion ?? "pending") : mdLink(org.conclusion ?? "pending", org.url)}): ${cell(org.title)}.`,
+      "",
+      `> ${cell(org.line)}`,
+      "",
+      "Posted by the App, which alone can read the organisation's .github repository; this run's verdict is its own.",
+      "",
+    );
+  }
   for (const note of input.notes) out.push(`> ${cell(note)}`, "");
   if (input.links.length > 0) out.push("### Links", "", ...input.links.map((l) => `- ${mdLink(l.label, l.url)}`), "");
   out.push(JUDGED_BY, "");

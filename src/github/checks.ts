@@ -118,3 +118,31 @@ export async function completeCheckRun(client: GitHubClient, repo: RepoRef, id: 
   );
   return batches.length;
 }
+
+/** A check run on a commit, as the commit's check-runs listing shows it. */
+export interface SeenCheckRun {
+  id: number;
+  /** The app that made it (`github-actions` for a job token's). */
+  app_slug: string | null;
+  conclusion: string | null;
+  title: string | null;
+  summary: string | null;
+  html_url: string | null;
+}
+
+/** The check runs named `name` on `sha` (the latest of each app, as GitHub filters by default), newest first. */
+export async function checkRunsOnCommit(client: GitHubClient, repo: RepoRef, sha: string, name: string): Promise<SeenCheckRun[]> {
+  const { data } = await callGitHub(`read the "${name}" check runs`, () =>
+    client.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref: sha, check_name: name, per_page: 100 }),
+  );
+  return data.check_runs
+    .map((c) => ({
+      id: Number(c.id),
+      app_slug: c.app?.slug ?? null,
+      conclusion: c.conclusion,
+      title: c.output.title,
+      summary: c.output.summary,
+      html_url: c.html_url,
+    }))
+    .sort((a, b) => b.id - a.id);
+}

@@ -82,6 +82,16 @@ export class OrgCeilingRecords {
     );
   }
 
+  /** The organisation-wide footprint of a repository's latest audit run: only the footprint, a result row made if none. */
+  async recordFootprint(repository: string, owner: string, footprint: string, at: number): Promise<void> {
+    await this.db.run(
+      `INSERT INTO ceiling_results (repository, owner, digest, outcome, detail, exceptions, footprint, checked_at)
+       VALUES (?, ?, NULL, 'not checked', '[]', '[]', ?, ?)
+       ON CONFLICT (repository) DO UPDATE SET footprint = excluded.footprint`,
+      [repository.toLowerCase(), owner.toLowerCase(), footprint, at],
+    );
+  }
+
   async results(limit = 500): Promise<CeilingResultRow[]> {
     const rows = await this.db.all<CeilingResultRow>("SELECT * FROM ceiling_results ORDER BY owner, repository LIMIT ?", [limit]);
     return rows.map((r) => withNumbers(r, ["checked_at"]));

@@ -7,10 +7,13 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningApp } from "../../src/app/start.js";
+import type { StatusSnapshot } from "../../src/app/status.js";
 import type { Ceiling } from "../../src/core/ceiling.js";
 import type { Envelope } from "../../src/core/envelope.js";
 import { shownText } from "../support/gfm.js";
-import { addRunA, deliverAndWait, REPO, startTestApp, startWorld, TestClock, workflowRunPayload, type World } from "./helpers.js";
+import { logText } from "../support/logs.js";
+import { bundleFiles } from "../support/fake-github-app.js";
+import { addRunA, deliverAndWait, HEAD_SHA, REPO, startTestApp, startWorld, TestClock, workflowRunPayload, type World } from "./helpers.js";
 
 const NAME = "envelope-gate / verified";
 const PASSING = [{ name: "schema_key_order", result: "pass" as const }];
@@ -61,7 +64,7 @@ function commitCeiling(ceiling: unknown, options: { branch?: string; digest?: st
 }
 
 /** The repository's base with `envelope` pinned, the App started, and a passing run A judged under it delivered. */
-async function gate(envelope: Envelope, options: { ceiling?: unknown; day?: string; orgRepo?: boolean } = {}) {
+async function gate(envelope: Envelope, options: { ceiling?: unknown; day?: string; orgRepo?: boolean; log?: string } = {}) {
   world = await startWorld();
   if (options.orgRepo !== false) {
     world.fake.addRepo(ORG);
@@ -75,7 +78,11 @@ async function gate(envelope: Envelope, options: { ceiling?: unknown; day?: stri
   );
   const clock = new TestClock(Date.parse(`${options.day ?? "2026-12-05"}T12:00:00Z`));
   app = await startTestApp(world.fake, clock);
-  const run = addRunA(world.fake, { properties: PASSING, envelopeHash: `sha256:${sha(envText)}` }, { conclusion: "success" });
+  const run = addRunA(
+    world.fake,
+    { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, ...(options.log === undefined ? {} : { log: options.log }) },
+    { conclusion: "success" },
+  );
   const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
   return { res, run, envText };
 }
@@ -132,11 +139,20 @@ describe("the verified check holds the base's envelope to the organisation's", (
   };
   const withStripe: Envelope = { ...WITHIN, allowed_hosts: [...WITHIN.allowed_hosts, "api.stripe.com:443"] };
 
-  it("an exception lets exactly its widening through while open", async () => {
-    await gate(withStripe, { ceiling: { ...CEILING, exceptions: [exception] }, day: "2027-01-15" });
+  it("an exception lets exactly its widening through while open; the footprint shows what the run touched beyond the baseline", async () => {
+    const hash = `sha256:${sha(text(withStripe))}`;
+    const log = logText(hash, [
+      { kind: "host", host: "api.stripe.com", port: 443 },
+      { kind: "host", host: "registry.npmjs.org", port: 443 },
+      { kind: "env", key: "LC_ALL" },
+    ]);
+    await gate(withStripe, { ceiling: { ...CEILING, exceptions: [exception] }, day: "2027-01-15", log });
     const [check] = verified();
     expect(check?.conclusion).toBe("success");
     expect(shownText(check!.output.summary)).toContain("exceptions[0] (octo-sec, until 2027-01-15: payments sandbox tests)");
+    const [row] = await app.store.ceilings.results();
+    expect(JSON.parse(row!.footprint)).toEqual({ hosts: ["api.stripe.com:443"], env: [], commands: [] });
+    expect(JSON.parse(row!.exceptions)).toEqual(["exceptions[0] (octo-sec, until 2027-01-15: payments sandbox tests)"]);
   });
 
   it("attack: the same exception the day after its end, and one more widening beside an open one, fail", async () => {
@@ -235,5 +251,44 @@ describe("the verified check holds the base's envelope to the organisation's", (
     expect(res.state).toBe("queued");
     expect(res.code).toBe("GITHUB_UNAVAILABLE");
     expect(verified()).toEqual([]);
+  });
+
+  it("the status page and status.json show the ceiling's digest, when it changed, the repositories now outside it, and their footprint", async () => {
+    const { run } = await gate(WITHIN);
+    const status = async () => (await (await fetch(`${app.url}/status.json`)).json()) as StatusSnapshot;
+    const first = await status();
+    expect(first.org_envelopes).toMatchObject([{ owner: "acme", state: "ceiling", ceiling_id: "acme-agents" }]);
+    expect(first.ceiling_results).toMatchObject([{ repository: "acme/widgets", outcome: "within", outside: false, current: true }]);
+    const firstDigest = first.org_envelopes[0]!.digest;
+    // The platform team narrows the ceiling on .github's default branch: the next check judges under it.
+    commitCeiling({ ...CEILING, allowed_hosts: ["@npm"] });
+    run.run_attempt = 2;
+    run.run_started_at = new Date(Date.now() - 60_000).toISOString();
+    const envText = text(WITHIN);
+    world.fake.addArtifact(REPO, {
+      run_id: run.id,
+      name: "envelope-gate-evidence",
+      created_at: new Date().toISOString(),
+      files: bundleFiles({
+        machineId: "machine-aaaa1111",
+        headSha: HEAD_SHA,
+        envelopeHash: `sha256:${sha(envText)}`,
+        repository: REPO,
+        workflowRunId: run.id,
+        runAttempt: 2,
+        baseRef: "main",
+        baseSha: world.fake.repo(REPO).refs.get("heads/main")!,
+        properties: PASSING,
+      }),
+    });
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
+    const second = await status();
+    expect(second.org_envelopes[0]!.digest).not.toBe(firstDigest);
+    expect(second.ceiling_results).toMatchObject([{ repository: "acme/widgets", outcome: "widened", outside: true, current: true }]);
+    expect(second.ceiling_results[0]!.detail.join("\n")).toContain('allowed_hosts "api.acme.dev:443"');
+    const page = await (await fetch(`${app.url}/status`)).text();
+    expect(page).toContain("Organisation envelopes");
+    expect(page).toContain("OUTSIDE");
+    expect(page).toContain(second.org_envelopes[0]!.digest!);
   });
 });

@@ -244,6 +244,8 @@ export interface BundleSpec {
    * property's name (pass the Action's real one where the Action checks a row against the bundle).
    */
   properties: { name: string; result: "pass" | "fail" | "error"; freezable?: boolean; fingerprint?: string | null }[];
+  /** observer.jsonl's text (default: a meta line and an end line). */
+  log?: string;
 }
 
 /** The default failure fingerprint bundleFiles records for a failing property. */
@@ -304,7 +306,8 @@ export function bundleFiles(spec: BundleSpec): Record<string, Uint8Array> {
     [
       "observer.jsonl",
       new TextEncoder().encode(
-        `{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z","observers":["node","process"]}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`,
+        spec.log ??
+          `{"v":1,"kind":"meta","run_id":"${spec.workflowRunId}","envelope_hash":"${spec.envelopeHash}","runner":"${spec.machineId}","started_at":"2026-01-01T00:00:00Z","observers":["node","process"]}\n{"v":1,"kind":"end","events":1,"exit_code":0}\n`,
       ),
     ],
     ["envelope.json.sha256", new TextEncoder().encode(`${hex}  envelope.json\n`)],

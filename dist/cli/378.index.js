@@ -1,8 +1,8 @@
-export const id = 820;
-export const ids = [820];
+export const id = 378;
+export const ids = [378];
 export const modules = {
 
-/***/ 2820:
+/***/ 6378:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -20,7 +20,7 @@ var external_node_util_ = __webpack_require__(7975);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(8161);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __webpack_require__(4296);
+var core_errors = __webpack_require__(4296);
 // EXTERNAL MODULE: ./src/core/verdict.ts
 var verdict = __webpack_require__(9478);
 // EXTERNAL MODULE: external "node:path"
@@ -30,10 +30,10 @@ var esm = __webpack_require__(3849);
 ;// CONCATENATED MODULE: ./src/store/db.ts
 
 function storeUnavailable(what, err) {
-    if (err instanceof errors/* Refusal */.P_)
+    if (err instanceof core_errors/* Refusal */.P_)
         return err;
-    const detail = err instanceof Error ? `${(0,errors/* errnoOf */.UQ)(err) ?? err.name}: ${err.message}` : String(err);
-    return new errors/* Refusal */.P_("STORE_UNAVAILABLE", `the App's store could not ${what} (${detail})`, {
+    const detail = err instanceof Error ? `${(0,core_errors/* errnoOf */.UQ)(err) ?? err.name}: ${err.message}` : String(err);
+    return new core_errors/* Refusal */.P_("STORE_UNAVAILABLE", `the App's store could not ${what} (${detail})`, {
         cause: err,
         hint: "Nothing was decided or sent. Bring the database back; GitHub's redelivery or the sweeper picks the work up again.",
     });
@@ -54,7 +54,7 @@ const CONNECTION_ERRNOS = new Set([
  * (a five-character SQLSTATE with its severity), or the connection to the server failing.
  */
 function isDriverError(err) {
-    const code = (0,errors/* errnoOf */.UQ)(err);
+    const code = (0,core_errors/* errnoOf */.UQ)(err);
     if (code === undefined || !(err instanceof Error))
         return false;
     if (code.startsWith("SQLITE_") || CONNECTION_ERRNOS.has(code))
@@ -68,12 +68,12 @@ function isDriverError(err) {
  * a bug in envelope-gate, INTERNAL_ERROR, never read as a store outage.
  */
 function shellRefusal(err, what) {
-    if (err instanceof errors/* Refusal */.P_)
+    if (err instanceof core_errors/* Refusal */.P_)
         return err;
     if (isDriverError(err))
         return storeUnavailable(what, err);
     const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    return new errors/* Refusal */.P_("INTERNAL_ERROR", `envelope-gate failed to ${what} (${detail})`, { cause: err });
+    return new core_errors/* Refusal */.P_("INTERNAL_ERROR", `envelope-gate failed to ${what} (${detail})`, { cause: err });
 }
 
 ;// CONCATENATED MODULE: ./src/store/postgres.ts
@@ -336,12 +336,12 @@ function refusalDetail(policy, limits, usage, names, now) {
 const RACE_RETRIES = 50;
 /** True when the store refused a write because another writer got there first. */
 function lostRace(err) {
-    const code = (0,errors/* errnoOf */.UQ)((0,errors/* isRefusal */.vu)(err) ? err.cause : err) ?? "";
+    const code = (0,core_errors/* errnoOf */.UQ)((0,core_errors/* isRefusal */.vu)(err) ? err.cause : err) ?? "";
     // PostgreSQL: unique violation, serialization failure, deadlock; SQLite: a unique index, a stale WAL snapshot.
     return ["23505", "40001", "40P01", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_BUSY_SNAPSHOT"].includes(code);
 }
 function unconfirmed(detail, cause) {
-    return new errors/* Refusal */.P_("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
+    return new core_errors/* Refusal */.P_("BUDGET_UNCONFIRMED", `runner B's budget could not be confirmed, so nothing was dispatched (${detail})`, {
         cause,
         hint: "Bring the store back; a dispatch is only sent once a reservation under the cap is recorded.",
     });
@@ -935,6 +935,61 @@ class GatedPullRecords {
     }
 }
 
+;// CONCATENATED MODULE: ./src/store/org-ceilings.ts
+
+class OrgCeilingRecords {
+    db;
+    constructor(db) {
+        this.db = db;
+    }
+    /** Records a reading; `changed_at` moves only when the state or the digest differs from the last reading. */
+    async recordReading(row, at) {
+        const owner = row.owner.toLowerCase();
+        await this.db.run(`INSERT INTO org_ceilings (owner, state, digest, ceiling_id, source_sha, detail, changed_at, read_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (owner) DO UPDATE SET
+         changed_at = CASE WHEN org_ceilings.state = excluded.state AND COALESCE(org_ceilings.digest, '') = COALESCE(excluded.digest, '')
+                           THEN org_ceilings.changed_at ELSE excluded.changed_at END,
+         state = excluded.state, digest = excluded.digest, ceiling_id = excluded.ceiling_id,
+         source_sha = excluded.source_sha, detail = excluded.detail, read_at = excluded.read_at`, [owner, row.state, row.digest, row.ceiling_id, row.source_sha, row.detail, at, at]);
+        return (await this.get(owner));
+    }
+    async get(owner) {
+        const rows = await this.db.all("SELECT * FROM org_ceilings WHERE owner = ?", [owner.toLowerCase()]);
+        return rows[0] ? withNumbers(rows[0], ["changed_at", "read_at"]) : null;
+    }
+    async all() {
+        const rows = await this.db.all("SELECT * FROM org_ceilings ORDER BY owner");
+        return rows.map((r) => withNumbers(r, ["changed_at", "read_at"]));
+    }
+    async recordResult(row) {
+        await this.db.run(`INSERT INTO ceiling_results (repository, owner, digest, outcome, detail, exceptions, footprint, checked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (repository) DO UPDATE SET owner = excluded.owner, digest = excluded.digest, outcome = excluded.outcome,
+         detail = excluded.detail, exceptions = excluded.exceptions, footprint = excluded.footprint, checked_at = excluded.checked_at
+       WHERE ceiling_results.checked_at <= excluded.checked_at`, [
+            row.repository.toLowerCase(),
+            row.owner.toLowerCase(),
+            row.digest,
+            row.outcome,
+            row.detail,
+            row.exceptions,
+            row.footprint,
+            row.checked_at,
+        ]);
+    }
+    /** The organisation-wide footprint of a repository's latest audit run: only the footprint, a result row made if none. */
+    async recordFootprint(repository, owner, footprint, at) {
+        await this.db.run(`INSERT INTO ceiling_results (repository, owner, digest, outcome, detail, exceptions, footprint, checked_at)
+       VALUES (?, ?, NULL, 'not checked', '[]', '[]', ?, ?)
+       ON CONFLICT (repository) DO UPDATE SET footprint = excluded.footprint`, [repository.toLowerCase(), owner.toLowerCase(), footprint, at]);
+    }
+    async results(limit = 500) {
+        const rows = await this.db.all("SELECT * FROM ceiling_results ORDER BY owner, repository LIMIT ?", [limit]);
+        return rows.map((r) => withNumbers(r, ["checked_at"]));
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/store/rate-limits.ts
 const num = (v) => (v === null || v === undefined ? null : Number(v));
 function reading(r) {
@@ -1459,6 +1514,36 @@ CREATE TABLE rate_limits (
             `ALTER TABLE deliveries ADD COLUMN not_before BIGINT`,
         ],
     },
+    {
+        version: 14,
+        name: "the organisation envelope per owner (its digest and when it changed) and each repository's latest result against it",
+        statements: [
+            `
+CREATE TABLE org_ceilings (
+  owner TEXT PRIMARY KEY,
+  state TEXT NOT NULL,
+  digest TEXT,
+  ceiling_id TEXT,
+  source_sha TEXT,
+  detail TEXT NOT NULL,
+  changed_at BIGINT NOT NULL,
+  read_at BIGINT NOT NULL
+)
+`,
+            `
+CREATE TABLE ceiling_results (
+  repository TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  digest TEXT,
+  outcome TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  exceptions TEXT NOT NULL,
+  footprint TEXT NOT NULL,
+  checked_at BIGINT NOT NULL
+)
+`,
+        ],
+    },
 ];
 /** Applies the pending ones of `migrations` (the App's own unless a test brings others), in one transaction. */
 async function migrate(db, now, migrations = MIGRATIONS) {
@@ -1494,7 +1579,7 @@ function sameLimit(a, b) {
     return a === null || b === null ? a === b : a.dispatchesPerDay === b.dispatchesPerDay && a.minutesPerDay === b.minutesPerDay;
 }
 function raceLost(err) {
-    const code = (0,errors/* errnoOf */.UQ)((0,errors/* isRefusal */.vu)(err) ? err.cause : err) ?? "";
+    const code = (0,core_errors/* errnoOf */.UQ)((0,core_errors/* isRefusal */.vu)(err) ? err.cause : err) ?? "";
     return code === "23505" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 class Switches {
@@ -1521,7 +1606,7 @@ class Switches {
                     throw err;
             }
         }
-        throw new errors/* Refusal */.P_("STORE_UNAVAILABLE", "the switch history could not be appended to: 50 attempts lost a race");
+        throw new core_errors/* Refusal */.P_("STORE_UNAVAILABLE", "the switch history could not be appended to: 50 attempts lost a race");
     }
     async history(limit) {
         const rows = await this.db.all("SELECT * FROM switch_history ORDER BY seq DESC LIMIT ?", [limit]);
@@ -1569,7 +1654,7 @@ class Switches {
         const out = [];
         const kill = await this.db.all("SELECT paused FROM kill_switch WHERE id = 1");
         if (!kill[0])
-            throw new errors/* Refusal */.P_("STORE_UNAVAILABLE", "the kill switch row is missing from the store");
+            throw new core_errors/* Refusal */.P_("STORE_UNAVAILABLE", "the kill switch row is missing from the store");
         const paused = Number(kill[0].paused) === 1;
         const pause = latest.get(PAUSE_SWITCH);
         const recordedPaused = pause && "paused" in pause.state ? pause.state.paused : false;
@@ -1703,6 +1788,7 @@ function entryOf(r) {
 
 
 
+
 const DUAL_RUN_COLUMNS = new Set([
     "claim_owner",
     "claim_until",
@@ -1781,6 +1867,8 @@ class Store {
     gated;
     /** GitHub's rate limit per installation, as any replica last read it from an answer. */
     rateLimits;
+    /** Each owner's organisation envelope as last read, and each repository's latest result against it. */
+    ceilings;
     constructor(db) {
         this.db = db;
         this.budget = new BudgetLedger(db);
@@ -1790,6 +1878,7 @@ class Store {
         this.heads = new VerifiedHeads(db, (now) => this.claimLapsed("verified_heads", now));
         this.gated = new GatedPullRecords(db);
         this.rateLimits = new RateLimits(db);
+        this.ceilings = new OrgCeilingRecords(db);
     }
     get backend() {
         return this.db.dialect;
@@ -1816,7 +1905,7 @@ class Store {
         const row = rows[0];
         // The row is written by migration 1; its absence means the store is not what we migrated.
         if (!row)
-            throw new errors/* Refusal */.P_("STORE_UNAVAILABLE", "the kill switch row is missing from the store: it is not the one the App migrated");
+            throw new core_errors/* Refusal */.P_("STORE_UNAVAILABLE", "the kill switch row is missing from the store: it is not the one the App migrated");
         // A recorded state that cannot be read is a pause: "could not check" never reads as "running".
         let recorded = { paused: false };
         if (row.recorded !== null && row.recorded !== undefined) {
@@ -2256,7 +2345,7 @@ async function openStore(settings, now) {
             new URL(settings.databaseUrl);
         }
         catch {
-            throw new errors/* Refusal */.P_("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
+            throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "DATABASE_URL is not a URL (postgres://user@host:port/database)");
         }
     }
     const db = settings.databaseUrl
@@ -2299,10 +2388,10 @@ function jsonLoggerAt(least) {
 /** The default: info and more severe. */
 const jsonLogger = jsonLoggerAt("info");
 function fail(code, message) {
-    throw new errors/* Refusal */.P_(code, message);
+    throw new core_errors/* Refusal */.P_(code, message);
 }
 function codeOf(err) {
-    return (0,errors/* isRefusal */.vu)(err) ? err.code : "INTERNAL_ERROR";
+    return (0,core_errors/* isRefusal */.vu)(err) ? err.code : "INTERNAL_ERROR";
 }
 
 // EXTERNAL MODULE: external "node:child_process"
@@ -2325,13 +2414,13 @@ function parsePrivateKey(pem, origin) {
         key = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: "pem" });
     }
     catch (err) {
-        throw new errors/* Refusal */.P_("PRIVATE_KEY_INVALID", `${origin} is not a PEM private key (${err.message})`, {
+        throw new core_errors/* Refusal */.P_("PRIVATE_KEY_INVALID", `${origin} is not a PEM private key (${err.message})`, {
             hint: KEY_HINT,
             cause: err,
         });
     }
     if (key.asymmetricKeyType !== "rsa") {
-        throw new errors/* Refusal */.P_("PRIVATE_KEY_INVALID", `${origin} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
+        throw new core_errors/* Refusal */.P_("PRIVATE_KEY_INVALID", `${origin} is a ${key.asymmetricKeyType ?? "?"} key; GitHub Apps sign with RSA keys`, {
             hint: KEY_HINT,
         });
     }
@@ -2540,7 +2629,7 @@ function parseLedger(text, file) {
         lines.pop();
     const header = (lines[0] ?? "").replace(/\r$/, "");
     if (header !== LEDGER_HEADER) {
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `${file}:1: the header must be the tab-separated columns ${LEDGER_COLUMNS.join(", ")}${header === "" ? " (the file is empty)" : ""}`, { file, line: 1, hint: `Restore the header line:\n${LEDGER_HEADER}` });
     }
     const rows = [];
     const problems = [];
@@ -2647,11 +2736,11 @@ function formatLedgerRow(row) {
     const cells = LEDGER_COLUMNS.map((c) => row[c]);
     for (const cell of cells) {
         if (/[\t\r\n]/.test(cell))
-            throw new errors/* Refusal */.P_("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
+            throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `a ledger cell may not contain a tab or newline: ${JSON.stringify(cell)}`);
     }
     const reasons = rowProblems(row);
     if (reasons.length > 0)
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${reasons.join("; ")}`);
     return cells.join("\t");
 }
 /** Appends a row, keeping the header (and creating it for an empty ledger). */
@@ -2661,12 +2750,12 @@ function appendLedgerRow(text, row) {
         return `${LEDGER_HEADER}\n${line}\n`;
     const ledger = parseLedger(text, "freeze_ledger.tsv");
     if (ledger.rows.some((r) => r.freeze_id === row.freeze_id) || ledger.problems.some((p) => p.freeze_id === row.freeze_id)) {
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `freeze_id ${row.freeze_id} is already in the ledger`);
     }
     const next = `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
     const added = parseLedger(next, "freeze_ledger.tsv").problems.find((p) => p.freeze_id === row.freeze_id);
     if (added !== undefined)
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `refusing to write freeze ${row.freeze_id}: ${added.reason}`);
     return next;
 }
 
@@ -2795,7 +2884,19 @@ const APP_SETTINGS = [
         name: "ENVELOPE_GATE_ENVELOPE_PATH",
         default: ".github/envelope-gate/envelope.json",
         scope: "server",
-        help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256",
+        help: "the envelope file an envelope PR from audit runs writes on the default branch, with its digest beside it as <path>.sha256; the verified check holds it (at the base) to the organisation envelope",
+    },
+    {
+        name: "ENVELOPE_GATE_ORG_ENVELOPE_PATH",
+        default: "envelope-gate/org-envelope.json",
+        scope: "server",
+        help: "the organisation envelope in the owner's .github repository, read at its default branch with its digest beside it as <path>.sha256 (docs/app.md, An organisation's envelope)",
+    },
+    {
+        name: "ENVELOPE_GATE_ORG_ENVELOPE_REQUIRED",
+        default: "off",
+        scope: "server",
+        help: "on: a covered verified check fails ORG_ENVELOPE_UNCHECKED when no organisation envelope can be read (no .github repository, the App not installed on it, no file); off: none read is no ceiling",
     },
     {
         name: "ENVELOPE_GATE_AUDIT_RUNS",
@@ -3013,7 +3114,7 @@ const INLINE_SECRET_VARIABLES = [
     "ENVELOPE_GATE_WEBHOOK_SECRET_PREVIOUS",
 ];
 function unavailable(origin, why, hint, cause) {
-    return new errors/* Refusal */.P_("SECRET_UNAVAILABLE", `${origin} ${why}`, cause === undefined ? { hint } : { hint, cause });
+    return new core_errors/* Refusal */.P_("SECRET_UNAVAILABLE", `${origin} ${why}`, cause === undefined ? { hint } : { hint, cause });
 }
 function checked(bytes, origin, hint) {
     if (bytes.length > MAX_SECRET_BYTES) {
@@ -3051,7 +3152,7 @@ function notAFile(st) {
 function fileSecret(secret, variable, path) {
     const origin = `${variable} (${path})`;
     const hint = `Make ${path} a regular file that holds the secret and is readable by the App's user; it is read at each use, no restart needed.`;
-    const cannot = (err) => unavailable(origin, `cannot be read (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, hint, err);
+    const cannot = (err) => unavailable(origin, `cannot be read (${(0,core_errors/* errnoOf */.UQ)(err) ?? String(err)})`, hint, err);
     return {
         secret,
         kind: "file",
@@ -3075,7 +3176,7 @@ function fileSecret(secret, variable, path) {
             }
             catch (err) {
                 buf.fill(0);
-                throw err instanceof errors/* Refusal */.P_ ? err : cannot(err);
+                throw err instanceof core_errors/* Refusal */.P_ ? err : cannot(err);
             }
             finally {
                 await handle.close().catch(() => undefined);
@@ -3101,7 +3202,7 @@ function fileSecret(secret, variable, path) {
             }
             catch (err) {
                 buf.fill(0);
-                throw err instanceof errors/* Refusal */.P_ ? err : cannot(err);
+                throw err instanceof core_errors/* Refusal */.P_ ? err : cannot(err);
             }
             finally {
                 (0,external_node_fs_.closeSync)(fd);
@@ -3172,7 +3273,7 @@ function commandSecret(secret, command, cacheMs = 0) {
         });
         child.on("error", (err) => {
             clearTimeout(timer);
-            reject(failed(`could not start (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, err));
+            reject(failed(`could not start (${(0,core_errors/* errnoOf */.UQ)(err) ?? String(err)})`, err));
         });
         child.on("close", (code, signal) => {
             clearTimeout(timer);
@@ -3227,7 +3328,7 @@ function commandSecret(secret, command, cacheMs = 0) {
                 maxBuffer: MAX_SECRET_BYTES,
             });
             if (res.error) {
-                const code = (0,errors/* errnoOf */.UQ)(res.error) ?? String(res.error);
+                const code = (0,core_errors/* errnoOf */.UQ)(res.error) ?? String(res.error);
                 if (code === "ETIMEDOUT")
                     throw failed(`did not finish within ${command.timeoutMs} ms`, res.error);
                 if (code === "ENOBUFS")
@@ -3303,14 +3404,14 @@ function secretCommandFrom(env) {
         argv = null;
     }
     if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === "string") || argv[0] === "") {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND must be a JSON array of strings (the command's argv), got ${raw}`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND must be a JSON array of strings (the command's argv), got ${raw}`);
     }
     if (!argv.some((a) => a.includes("%s"))) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_SECRET_COMMAND must contain %s, where the secret's name goes (private-key, webhook-secret)");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_SECRET_COMMAND must contain %s, where the secret's name goes (private-key, webhook-secret)");
     }
     const timeout = settingValue(env, "ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS");
     if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > 300) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS must be between 1 and 300, got "${timeout}"`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_TIMEOUT_SECONDS must be between 1 and 300, got "${timeout}"`);
     }
     const passed = {};
     for (const name of ["PATH", "HOME", ...commandEnvNames(env)]) {
@@ -3328,7 +3429,7 @@ function commandEnvNames(env) {
         .filter(Boolean);
     for (const name of names) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || INLINE_SECRET_VARIABLES.includes(name)) {
-            throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_ENV: ${name} cannot be passed to the secret command`);
+            throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_COMMAND_ENV: ${name} cannot be passed to the secret command`);
         }
     }
     return names;
@@ -3344,17 +3445,17 @@ function loadSecrets(env, production, minWebhookSecretLength) {
     const inline = INLINE_SECRET_VARIABLES.filter((name) => (env[name] ?? "").trim() !== "");
     if (production && inline.length > 0) {
         const them = inline.length > 1 ? "hold secrets" : "holds a secret";
-        throw new errors/* Refusal */.P_("SECRET_IN_ENVIRONMENT", `${inline.join(", ")} ${them} in the environment, which production refuses: /proc/<pid>/environ keeps the environment the App started with readable`, { hint: IN_ENVIRONMENT_HINT });
+        throw new core_errors/* Refusal */.P_("SECRET_IN_ENVIRONMENT", `${inline.join(", ")} ${them} in the environment, which production refuses: /proc/<pid>/environ keeps the environment the App started with readable`, { hint: IN_ENVIRONMENT_HINT });
     }
     const command = secretCommandFrom(env);
     const cacheS = settingValue(env, "ENVELOPE_GATE_SECRET_CACHE_SECONDS");
     if (!/^\d+$/.test(cacheS) || Number(cacheS) > 3600) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_CACHE_SECONDS must be between 0 and 3600, got "${cacheS}"`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_SECRET_CACHE_SECONDS must be between 0 and 3600, got "${cacheS}"`);
     }
     const keyPath = settingValue(env, "ENVELOPE_GATE_PRIVATE_KEY_PATH");
     const keyInline = env.ENVELOPE_GATE_PRIVATE_KEY?.trim() ?? "";
     if (keyPath !== "" && keyInline !== "") {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH or ENVELOPE_GATE_PRIVATE_KEY, not both");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH or ENVELOPE_GATE_PRIVATE_KEY, not both");
     }
     let privateKey;
     if (keyPath !== "")
@@ -3364,18 +3465,18 @@ function loadSecrets(env, production, minWebhookSecretLength) {
     else if (command !== null)
         privateKey = commandSecret("private-key", command);
     else
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_SECRET_COMMAND) to where the App's private key is read");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "set ENVELOPE_GATE_PRIVATE_KEY_PATH (or ENVELOPE_GATE_SECRET_COMMAND) to where the App's private key is read");
     const secretFile = settingValue(env, "ENVELOPE_GATE_WEBHOOK_SECRET_FILE");
     const secretInline = inline.filter((n) => n !== "ENVELOPE_GATE_PRIVATE_KEY");
     if (secretFile !== "" && secretInline.length > 0) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `set ENVELOPE_GATE_WEBHOOK_SECRET_FILE or ${secretInline.join(", ")}, not both (previous secrets go on the file's later lines)`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `set ENVELOPE_GATE_WEBHOOK_SECRET_FILE or ${secretInline.join(", ")}, not both (previous secrets go on the file's later lines)`);
     }
     let webhook;
     if (secretFile !== "")
         webhook = fileSecret("webhook-secret", "ENVELOPE_GATE_WEBHOOK_SECRET_FILE", secretFile);
     else if (secretInline.length > 0) {
         if ((env.ENVELOPE_GATE_WEBHOOK_SECRET ?? "").trim() === "") {
-            throw new errors/* Refusal */.P_("BYPASS_REFUSED", "ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks", {
+            throw new core_errors/* Refusal */.P_("BYPASS_REFUSED", "ENVELOPE_GATE_WEBHOOK_SECRET is not set: the App never accepts unsigned webhooks", {
                 hint: "Fix the environment; the App does not start in a weakened configuration.",
             });
         }
@@ -3385,7 +3486,7 @@ function loadSecrets(env, production, minWebhookSecretLength) {
     else if (command !== null)
         webhook = commandSecret("webhook-secret", command, Number(cacheS) * 1000);
     else {
-        throw new errors/* Refusal */.P_("BYPASS_REFUSED", "no webhook secret: set ENVELOPE_GATE_WEBHOOK_SECRET_FILE (or ENVELOPE_GATE_SECRET_COMMAND); the App never accepts unsigned webhooks", { hint: "Fix the environment; the App does not start in a weakened configuration." });
+        throw new core_errors/* Refusal */.P_("BYPASS_REFUSED", "no webhook secret: set ENVELOPE_GATE_WEBHOOK_SECRET_FILE (or ENVELOPE_GATE_SECRET_COMMAND); the App never accepts unsigned webhooks", { hint: "Fix the environment; the App does not start in a weakened configuration." });
     }
     // The check at start: the App does not start with a secret it cannot use.
     const key = privateKey.readSync();
@@ -3400,7 +3501,7 @@ function loadSecrets(env, production, minWebhookSecretLength) {
     const problem = webhookSecretProblem(secretBytes, minLength);
     secretBytes.fill(0);
     if (problem !== null) {
-        throw new errors/* Refusal */.P_("BYPASS_REFUSED", `${webhook.origin} ${problem}: the App never accepts weakly signed webhooks`, {
+        throw new core_errors/* Refusal */.P_("BYPASS_REFUSED", `${webhook.origin} ${problem}: the App never accepts weakly signed webhooks`, {
             hint: "Fix the environment; the App does not start in a weakened configuration.",
         });
     }
@@ -3453,15 +3554,15 @@ const WEAKENING_SETTINGS = [
     },
 ];
 function bypass(message) {
-    return new errors/* Refusal */.P_("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
+    return new core_errors/* Refusal */.P_("BYPASS_REFUSED", message, { hint: "Fix the environment; the App does not start in a weakened configuration." });
 }
 function config_int(env, name, min, max) {
     const raw = settingValue(env, name);
     if (!/^\d+$/.test(raw))
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be a whole number, got "${raw}"`);
     const n = Number(raw);
     if (n < min || n > max)
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be between ${min} and ${max}, got ${n}`);
     return n;
 }
 function onOff(env, name) {
@@ -3470,12 +3571,12 @@ function onOff(env, name) {
         return true;
     if (raw === "off")
         return false;
-    throw new errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
+    throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `${name} must be on or off, got "${raw}"`);
 }
 function logLevelFromEnv(env) {
     const raw = settingValue(env, "ENVELOPE_GATE_LOG_LEVEL").toLowerCase();
     if (!LOG_LEVELS.includes(raw)) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${raw}"`);
     }
     return raw;
 }
@@ -3492,10 +3593,10 @@ function jsonLabels(env) {
         parsed = JSON.parse(value);
     }
     catch {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_RUNNER_B_LABELS must be a JSON array of strings, got ${value}`);
     }
     if (!Array.isArray(parsed) || parsed.length === 0 || !parsed.every((l) => typeof l === "string" && l.trim() !== "")) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_RUNNER_B_LABELS must be a non-empty JSON array of label strings");
     }
     return parsed;
 }
@@ -3525,7 +3626,7 @@ function heartbeatFromEnv(env) {
     const heartbeatMs = config_int(env, "ENVELOPE_GATE_HEARTBEAT_SECONDS", 1, 300) * 1000;
     const heartbeatStaleMs = config_int(env, "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS", 2, 3600) * 1000;
     if (heartbeatStaleMs < 2 * heartbeatMs) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_HEARTBEAT_STALE_SECONDS must be at least twice ENVELOPE_GATE_HEARTBEAT_SECONDS");
     }
     return { heartbeatMs, heartbeatStaleMs };
 }
@@ -3552,13 +3653,13 @@ function loadConfig(env) {
         api = new URL(githubApiUrl);
     }
     catch {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `ENVELOPE_GATE_GITHUB_API_URL is not a URL: ${githubApiUrl}`);
     }
     if (production && api.protocol !== "https:")
         throw bypass(`ENVELOPE_GATE_GITHUB_API_URL ${githubApiUrl} is not https`);
     const appId = env.ENVELOPE_GATE_APP_ID?.trim() ?? "";
     if (!/^\d+$/.test(appId))
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "ENVELOPE_GATE_APP_ID must be the App's numeric id");
     const ttl = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_DAYS", 1, 365);
     const cap = config_int(env, "ENVELOPE_GATE_FREEZE_TTL_CAP_DAYS", 1, 365);
     const config = {
@@ -3574,6 +3675,8 @@ function loadConfig(env) {
         verifiedCheckName: settingValue(env, "ENVELOPE_GATE_VERIFIED_CHECK_NAME") || `${settingValue(env, "ENVELOPE_GATE_CHECK_NAME")} / verified`,
         envelopeDigestPath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_SHA256"),
         envelopePath: settingValue(env, "ENVELOPE_GATE_ENVELOPE_PATH"),
+        orgEnvelopePath: settingValue(env, "ENVELOPE_GATE_ORG_ENVELOPE_PATH"),
+        orgEnvelopeRequired: onOff(env, "ENVELOPE_GATE_ORG_ENVELOPE_REQUIRED"),
         auditRuns: config_int(env, "ENVELOPE_GATE_AUDIT_RUNS", 1, 20),
         runnerBLabels: jsonLabels(env),
         deadlineMs: config_int(env, "ENVELOPE_GATE_DEADLINE_MINUTES", 1, 24 * 60) * 60_000,
@@ -3679,7 +3782,7 @@ async function refuseCrashLoop(store, replica, bound, now) {
         return;
     const minutes = Math.round(bound.windowMs / 60_000);
     const clears = crashes[crashes.length - bound.limit].last_seen_at + bound.windowMs;
-    throw new errors/* Refusal */.P_("APP_CRASH_LOOP", `replica ${replica} crashed ${crashes.length} times within ${minutes} minutes (last seen alive at ${crashes
+    throw new core_errors/* Refusal */.P_("APP_CRASH_LOOP", `replica ${replica} crashed ${crashes.length} times within ${minutes} minutes (last seen alive at ${crashes
         .map((c) => iso(c.last_seen_at))
         .join(", ")}) without a clean stop; this process does not serve`, {
         hint: `Find the cause in those processes' logs, then clear it: envelope-gate app reset-crashes --replica ${replica} --reason "..." (otherwise it clears itself at ${iso(clears)}).`,
@@ -3687,7 +3790,7 @@ async function refuseCrashLoop(store, replica, bound, now) {
 }
 /** `app start`'s answer to a refused start: one error line, and the crash-loop exit status. Anything else is rethrown. */
 function crashLoopExit(err, replica) {
-    if (!(err instanceof errors/* Refusal */.P_) || err.code !== "APP_CRASH_LOOP")
+    if (!(err instanceof core_errors/* Refusal */.P_) || err.code !== "APP_CRASH_LOOP")
         throw err;
     jsonLogger("error", "app.crash_loop", { code: err.code, replica, message: err.message, hint: err.hint, exit: CRASH_LOOP_EXIT });
     return CRASH_LOOP_EXIT;
@@ -3919,7 +4022,7 @@ function guardPlugin(octokit, options) {
         // Innermost as well: each attempt's failure, not only the last one after the retries.
         octokit.hook.error("request", (err, opts) => {
             const status = err.status;
-            if (!(err instanceof errors/* Refusal */.P_) && (typeof status !== "number" || status === 0 || status >= 500)) {
+            if (!(err instanceof core_errors/* Refusal */.P_) && (typeof status !== "number" || status === 0 || status >= 500)) {
                 failed(`${String(opts.method)} ${String(opts.url)}`, err);
             }
             throw err;
@@ -3939,7 +4042,7 @@ const MAX_RETRY_BASE_MS = 10_000;
 /** Longest rate-limit wait honoured; beyond it the call gives up as unavailable. */
 const MAX_RATE_LIMIT_WAIT_S = 120;
 /** A typed GitHub failure: the request failed after the bounded retries. */
-class client_GitHubUnavailable extends errors/* Refusal */.P_ {
+class client_GitHubUnavailable extends core_errors/* Refusal */.P_ {
     /** HTTP status, or null when no response arrived (refused, reset, timed out). */
     status;
     constructor(what, status, detail, cause, hint) {
@@ -4039,7 +4142,7 @@ function detailOf(err) {
  * says nothing was decided).
  */
 function gitHubFailure(what, err, hint) {
-    if (err instanceof errors/* Refusal */.P_)
+    if (err instanceof core_errors/* Refusal */.P_)
         return err;
     return new client_GitHubUnavailable(what, statusOf(err), detailOf(err), err, hint);
 }
@@ -4119,6 +4222,20 @@ async function completeCheckRun(client, repo, id, result) {
         output: output(batches[last] ?? []),
     }));
     return batches.length;
+}
+/** The check runs named `name` on `sha` (the latest of each app, as GitHub filters by default), newest first. */
+async function checkRunsOnCommit(client, repo, sha, name) {
+    const { data } = await callGitHub(`read the "${name}" check runs`, () => client.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...repo, ref: sha, check_name: name, per_page: 100 }));
+    return data.check_runs
+        .map((c) => ({
+        id: Number(c.id),
+        app_slug: c.app?.slug ?? null,
+        conclusion: c.conclusion,
+        title: c.output.title,
+        summary: c.output.summary,
+        html_url: c.html_url,
+    }))
+        .sort((a, b) => b.id - a.id);
 }
 
 ;// CONCATENATED MODULE: ./src/github/conditional.ts
@@ -4232,7 +4349,7 @@ function parseRepository(fullName) {
 function repoRef(fullName) {
     const ref = parseRepository(fullName);
     if (ref === null)
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `not an owner/name repository: ${fullName}`);
     return ref;
 }
 /** Pages fetched at most per listing; GitHub itself lists at most 3000 files of a pull request. */
@@ -4264,7 +4381,7 @@ function isTooLarge(err) {
 }
 function tooLarge(path, ref, size) {
     const how = size === null ? "over GitHub's 100 MB API limit" : `${size} bytes`;
-    return new errors/* Refusal */.P_("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
+    return new core_errors/* Refusal */.P_("POLICY_FILE_TOO_LARGE", `${path} at ${ref.slice(0, 12)} is ${how}; policy files are read up to ${POLICY_FILE_MAX_BYTES} bytes`, {
         file: path,
         hint: "Keep the envelope, its digest, the properties and the ledger small; a policy file this large is not reviewed by anyone.",
     });
@@ -4563,7 +4680,7 @@ function nextCursor(link) {
  * a 5xx is GITHUB_UNAVAILABLE. A Refusal (the kill switch, a drain) passes through.
  */
 function hookError(what, err, refused) {
-    if (err instanceof errors/* Refusal */.P_)
+    if (err instanceof core_errors/* Refusal */.P_)
         return err;
     const e = err;
     const status = typeof e?.status === "number" && e.response !== undefined ? e.status : null;
@@ -4572,9 +4689,9 @@ function hookError(what, err, refused) {
     const limited = status === 429 ||
         (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(message)));
     if (limited)
-        return new errors/* Refusal */.P_("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
+        return new core_errors/* Refusal */.P_("REDELIVERY_RATE_LIMITED", `GitHub rate-limited the request to ${what} (HTTP ${status}): ${message}`);
     if (status !== null && status >= 400 && status < 500)
-        return new errors/* Refusal */.P_(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
+        return new core_errors/* Refusal */.P_(refused, `GitHub refused to ${what} (HTTP ${status}): ${message}`);
     return githubUnavailable(what, err);
 }
 function pullInfo(p) {
@@ -4595,7 +4712,7 @@ function pullInfo(p) {
 class InstallationClient {
     octokit;
     bot;
-    constructor(octokit, bot = () => Promise.reject(new errors/* Refusal */.P_("GITHUB_UNAVAILABLE", "the App's bot login is unknown"))) {
+    constructor(octokit, bot = () => Promise.reject(new core_errors/* Refusal */.P_("GITHUB_UNAVAILABLE", "the App's bot login is unknown"))) {
         this.octokit = octokit;
         this.bot = bot;
     }
@@ -4675,7 +4792,7 @@ class InstallationClient {
             return { type: "dir", sha: "", text: null };
         const d = res.data;
         if (typeof d.sha !== "string")
-            throw new errors/* Refusal */.P_("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
+            throw new core_errors/* Refusal */.P_("GITHUB_UNAVAILABLE", `GitHub named no object id for ${path} at ${ref}`);
         const text = d.type === "file" && d.encoding === "base64" && typeof d.content === "string"
             ? Buffer.from(d.content, "base64").toString("utf8")
             : null;
@@ -4808,7 +4925,7 @@ class InstallationClient {
     }
     /** The ledger's text at a commit (textAt); a path that is not a file is LEDGER_UNREADABLE. */
     fileAt(r, path, ref) {
-        return this.textAt(r, path, ref, "read the ledger", (p, at) => new errors/* Refusal */.P_("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`));
+        return this.textAt(r, path, ref, "read the ledger", (p, at) => new core_errors/* Refusal */.P_("LEDGER_UNREADABLE", `${p} at ${at} is not a file GitHub returned as base64`));
     }
     /** A commit whose tree is `parent`'s with `path` set to `content`. */
     commitFile(r, parent, path, content, message) {
@@ -4852,7 +4969,20 @@ class InstallationClient {
         const res = await this.call("read the repository", "GET /repos/{owner}/{repo}", { ...r });
         const branch = res.data.default_branch;
         if (typeof branch !== "string" || branch === "")
-            throw new errors/* Refusal */.P_("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+            throw new core_errors/* Refusal */.P_("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
+        return branch;
+    }
+    /**
+     * The repository's default branch, or null when GitHub answers 404 (no such repository, or the
+     * installation cannot see it): the organisation's `.github` repository, which may not exist.
+     */
+    async defaultBranchIfAny(r) {
+        const res = await this.call("read the repository", "GET /repos/{owner}/{repo}", { ...r }, [404]);
+        if (res.status === 404)
+            return null;
+        const branch = res.data.default_branch;
+        if (typeof branch !== "string" || branch === "")
+            throw new core_errors/* Refusal */.P_("GITHUB_UNAVAILABLE", `GitHub named no default branch for ${r.owner}/${r.repo}`);
         return branch;
     }
     /** Sets a pull request's title and body (PATCH). */
@@ -5053,8 +5183,8 @@ async function checkHealth(store, replicaId, storeLabel, now) {
     };
 }
 
-// EXTERNAL MODULE: ./src/core/envelope.ts + 3 modules
-var envelope = __webpack_require__(4757);
+// EXTERNAL MODULE: ./src/core/envelope.ts + 2 modules
+var core_envelope = __webpack_require__(1652);
 ;// CONCATENATED MODULE: ./src/core/freeze.ts
 
 
@@ -5067,11 +5197,11 @@ var envelope = __webpack_require__(4757);
  */
 /** Identifies a ledger PR: one per (repository, property, envelope hash, head sha). */
 function ledgerLockKey(repository, property, envelopeHash, headSha) {
-    return (0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${property}\0${envelopeHash}\0${headSha}`);
+    return (0,core_envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${property}\0${envelopeHash}\0${headSha}`);
 }
 /** Unique without coordination: derived from both evidence digests and the property. */
 function freezeIdFor(evidenceA, evidenceB, property) {
-    return `F-${(0,envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
+    return `F-${(0,core_envelope/* sha256Hex */.fg)(`${evidenceA}\n${evidenceB}\n${property}`).slice(0, 12)}`;
 }
 /**
  * The ledger PR's branch: the property's slug and a random part (`random`: 80 bits from the
@@ -5103,7 +5233,7 @@ function expiresOn(now, ttlDays, capDays) {
 function runnerCell(runner, runId) {
     const machine = runner.machine_id ?? "";
     if (!MACHINE_ID.test(machine) || !Number.isSafeInteger(runId) || runId < 1) {
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `run ${runId}'s machine id ${JSON.stringify(runner.machine_id)} cannot be written in a ledger row`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `run ${runId}'s machine id ${JSON.stringify(runner.machine_id)} cannot be written in a ledger row`);
     }
     return `run-${runId}@${machine}`;
 }
@@ -5119,7 +5249,7 @@ function identity(r) {
 function buildFreezeProposal(p, random) {
     const freezeId = freezeIdFor(p.evidenceA, p.evidenceB, p.property);
     if (p.comparison.fingerprint === null) {
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `runner A's evidence gives no failure fingerprint for ${p.property}; no row could name what it tolerates`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `runner A's evidence gives no failure fingerprint for ${p.property}; no row could name what it tolerates`);
     }
     const row = {
         freeze_id: freezeId,
@@ -5189,7 +5319,7 @@ function ledgerHasFreeze(text, path, freezeId) {
 /** The base ledger plus this PR's one row; a base that already has the freeze is LEDGER_INVALID. */
 function ledgerWithRow(base, pr) {
     if (ledgerHasFreeze(base, pr.ledger_path, pr.freeze_id)) {
-        throw new errors/* Refusal */.P_("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
+        throw new core_errors/* Refusal */.P_("LEDGER_INVALID", `${pr.ledger_path} on ${pr.base_ref} already has ${pr.freeze_id}`);
     }
     const cells = pr.row_text.split("\t");
     const row = Object.fromEntries(LEDGER_COLUMNS.map((c, i) => [c, cells[i] ?? ""]));
@@ -5542,7 +5672,7 @@ async function redeliveryPass(ctx) {
     finally {
         report.mark_after = new Date(outcome.mark ?? mark).toISOString();
         for (const e of report.errors)
-            ctx.log("error", "redelivery.item_failed", { ...e, hint: (0,errors/* hintOf */.$z)(e.code) });
+            ctx.log("error", "redelivery.item_failed", { ...e, hint: (0,core_errors/* hintOf */.$z)(e.code) });
         if (report.requested.length > 0)
             ctx.log("info", "redelivery.requested", { deliveries: report.requested });
         await finishRedeliveryPass(ctx.store, ctx.owner, outcome, report);
@@ -5758,7 +5888,7 @@ async function redeliverySnapshot(store, _now) {
             found_at: new Date(backlogExpired.found_at).toISOString(),
             code: "REDELIVERY_BACKLOG_EXPIRED",
             message: backlogExpired.message,
-            action: (0,errors/* hintOf */.$z)("REDELIVERY_BACKLOG_EXPIRED"),
+            action: (0,core_errors/* hintOf */.$z)("REDELIVERY_BACKLOG_EXPIRED"),
         },
         last_pass: last ?? null,
         counts,
@@ -5770,7 +5900,7 @@ async function redeliverySnapshot(store, _now) {
             first_failed_at: new Date(p.first_failed_at).toISOString(),
             code: p.code,
             message: p.message,
-            action: (0,errors/* hintOf */.$z)(p.code),
+            action: (0,core_errors/* hintOf */.$z)(p.code),
         })),
     };
 }
@@ -5893,7 +6023,7 @@ function workKindOf(event, payload) {
     }
 }
 /** Work set aside for the installation's budget (GITHUB_BUDGET_LOW): recorded queued, taken up again at `until`. */
-class BudgetDeferral extends errors/* Refusal */.P_ {
+class BudgetDeferral extends core_errors/* Refusal */.P_ {
     kind;
     until;
     constructor(kind, until, reason) {
@@ -6132,7 +6262,7 @@ function redeliverySection(s, when) {
         ? `<p class="alert">${esc(b.code)} (found ${when(b.found_at).html}): ${esc(b.message)}. What to do: ${esc(b.action)}</p>`
         : "";
     const last = p
-        ? `<p>Last pass ${when(p.at).html} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(count(p.listed, "attempt"))} listed in ${esc(count(p.pages, "page"))}, ${esc(count(p.deliveries, "delivery", "deliveries"))}, ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${mark}.</p>${walk}${lost}${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,errors/* hintOf */.$z)(e.code, { githubApiUrl: s.github_api_url })]), "No errors.")}`
+        ? `<p>Last pass ${when(p.at).html} by ${esc(p.by)}${p.skipped ? ` (skipped: ${esc(p.skipped)})` : ""}: ${esc(count(p.listed, "attempt"))} listed in ${esc(count(p.pages, "page"))}, ${esc(count(p.deliveries, "delivery", "deliveries"))}, ${esc(p.failed)} failed on GitHub, ${esc(p.recorded)} of them recorded by the App anyway, ${esc(p.requested.length)} asked again, ${esc(p.pending)} pending, ${esc(p.deferred)} left for the next pass${p.truncated ? ", not back to the mark yet: the next pass resumes the walk where this one stopped" : ""}. Mark: ${mark}.</p>${walk}${lost}${table(["item", "code", "message", "what to do"], p.errors.map((e) => [e.item, e.code, e.message, (0,core_errors/* hintOf */.$z)(e.code, { githubApiUrl: s.github_api_url })]), "No errors.")}`
         : "<p>No pass yet.</p>";
     const c = r.counts;
     return `${sw}${last}<p>Asked again in all: ${esc(c.delivered)} delivered, ${esc(c.requested)} pending, ${esc(c.refused)} refused, ${esc(c.exhausted)} given up, ${esc(c.expired)} older than GitHub keeps.</p>${table(["delivery", "event", "state", "asked", "first failed", "code", "message", "what to do"], r.problems.map((x) => [
@@ -6314,6 +6444,35 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
             ]), "None.")}`,
         },
         {
+            id: "org-envelopes",
+            title: "Organisation envelopes",
+            body: `<p>Each owner's organisation envelope, read from its <code>.github</code> repository's default branch at every verified check: its digest, the commit it came from, and when it last changed. A change applies only once merged there.</p>${table(["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "detail"], s.org_envelopes.map((o) => [
+                o.owner,
+                o.state,
+                o.ceiling_id ?? "—",
+                o.digest ?? "—",
+                (o.source_sha ?? "").slice(0, 12) || "—",
+                when(o.changed_at),
+                when(o.read_at),
+                o.detail,
+            ]), "None read yet.")}${table(["repository", "result", "outside", "judged under", "widenings or reason", "exceptions", "touched beyond the baseline", "checked"], s.ceiling_results.map((c) => [
+                c.repository,
+                c.outcome,
+                c.outside ? "OUTSIDE" : "—",
+                `${c.digest ?? "—"}${c.current ? "" : " (an earlier organisation envelope)"}`,
+                c.detail.join("; ") || "—",
+                c.exceptions.join("; ") || "—",
+                c.footprint === null
+                    ? "—"
+                    : [
+                        ...c.footprint.hosts.map((h) => `host ${h}`),
+                        ...c.footprint.env.map((k) => `key ${k}`),
+                        ...c.footprint.commands.map((x) => `command ${x}`),
+                    ].join(", ") || "nothing",
+                when(c.checked_at),
+            ]), "No repository judged yet.")}`,
+        },
+        {
             id: "audit-runs",
             title: "Audit runs",
             body: `<p>Push runs of the gate workflow, judged for envelope PRs: verified (an audit bundle of a run on the default branch), ignored (not an audit bundle) or refused, with the code.</p>${table(["recorded", "repository", "run", "branch", "commit", "state", "code", "reason"], s.audit_runs.map((a) => [
@@ -6410,7 +6569,7 @@ function renderStoreDownHtml(now, storeLabel, error) {
         return `${PAGE_HEAD("envelope-gate App status: not built")}
 ${top}
 <p class="alert" id="attention">The status page could not be built (${esc(error.code)}): ${esc(error.message)}</p>
-<p>What to do: ${esc((0,errors/* hintOf */.$z)(error.code))}</p>
+<p>What to do: ${esc((0,core_errors/* hintOf */.$z)(error.code))}</p>
 </body></html>`;
     }
     return `${PAGE_HEAD("envelope-gate App status: store unavailable")}
@@ -6484,7 +6643,7 @@ async function deliveryStatus(store, id, githubApiUrl) {
         outcome: d.outcome,
         code: d.error_code,
         message: d.error_message,
-        action: d.error_code === null ? null : (0,errors/* hintOf */.$z)(d.error_code, githubApiUrl === undefined ? {} : { githubApiUrl }),
+        action: d.error_code === null ? null : (0,core_errors/* hintOf */.$z)(d.error_code, githubApiUrl === undefined ? {} : { githubApiUrl }),
     };
 }
 const STUCK_ACTION = "The replica processing it stopped (crash or restart) before finishing: the sweeper of any replica takes it over (once that replica's heartbeat is stale, or at once when it restarts); nothing to redeliver.";
@@ -6555,6 +6714,28 @@ async function gitHubBudget(store, now) {
         })),
     };
 }
+/** A stored JSON list of strings (anything else: empty). */
+function jsonList(text) {
+    try {
+        const v = JSON.parse(text);
+        return Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+    }
+    catch {
+        return [];
+    }
+}
+function footprintOf(text) {
+    try {
+        const v = JSON.parse(text);
+        if (v === null || typeof v !== "object")
+            return null;
+        const list = (k) => (Array.isArray(v[k]) ? v[k].filter((x) => typeof x === "string") : []);
+        return { hosts: list("hosts"), env: list("env"), commands: list("commands") };
+    }
+    catch {
+        return null;
+    }
+}
 async function statusSnapshot(store, now, options) {
     const kill = await store.killSwitch();
     const installations = await store.listInstallations();
@@ -6579,6 +6760,8 @@ async function statusSnapshot(store, now, options) {
     const heads = await store.heads.recent(20);
     const auditRuns = await store.envelopePrs.recentAuditRuns(20);
     const envelopePrs = await store.envelopePrs.listEnvelopePrs(20);
+    const orgEnvelopes = await store.ceilings.all();
+    const ceilingResults = await store.ceilings.results();
     const where = { githubApiUrl: options.githubApiUrl };
     return {
         version: version/* VERSION */.x,
@@ -6652,6 +6835,27 @@ async function statusSnapshot(store, now, options) {
             code: e.outcome_code,
             detail: e.outcome_detail,
             updated_at: new Date(e.updated_at).toISOString(),
+        })),
+        org_envelopes: orgEnvelopes.map((o) => ({
+            owner: o.owner,
+            state: o.state,
+            ceiling_id: o.ceiling_id,
+            digest: o.digest,
+            source_sha: o.source_sha,
+            detail: o.detail,
+            changed_at: new Date(o.changed_at).toISOString(),
+            read_at: new Date(o.read_at).toISOString(),
+        })),
+        ceiling_results: ceilingResults.map((c) => ({
+            repository: c.repository,
+            outcome: c.outcome,
+            outside: ["widened", "unchecked", "invalid"].includes(c.outcome),
+            current: c.digest === null || orgEnvelopes.find((o) => o.owner === c.owner)?.digest === c.digest,
+            digest: c.digest,
+            detail: jsonList(c.detail),
+            exceptions: jsonList(c.exceptions),
+            footprint: footprintOf(c.footprint),
+            checked_at: new Date(c.checked_at).toISOString(),
         })),
         verified_checks: verified.map((c) => ({
             repository: c.repository,
@@ -6745,11 +6949,11 @@ async function statusSnapshot(store, now, options) {
         deliveries: {
             total: deliveries.total,
             last_received_at: status_iso(deliveries.last_received_at),
-            failed: deliveries.failed.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)(d.error_code, where))),
+            failed: deliveries.failed.map((d) => deliveryLine(d, (0,core_errors/* hintOf */.$z)(d.error_code, where))),
             stuck: deliveries.stuck.map((d) => deliveryLine(d, STUCK_ACTION)),
-            refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, (0,errors/* hintOf */.$z)("KILL_SWITCH_ENGAGED"))),
+            refused_paused: deliveries.refused_paused.map((d) => deliveryLine(d, (0,core_errors/* hintOf */.$z)("KILL_SWITCH_ENGAGED"))),
             deferred: deliveries.deferred.map((d) => ({
-                ...deliveryLine(d, (0,errors/* hintOf */.$z)("GITHUB_BUDGET_LOW")),
+                ...deliveryLine(d, (0,core_errors/* hintOf */.$z)("GITHUB_BUDGET_LOW")),
                 resumes_at: status_iso(d.not_before ?? null),
             })),
         },
@@ -6765,7 +6969,7 @@ async function statusSnapshot(store, now, options) {
             ? {
                 at: new Date(options.lastSweep.at).toISOString(),
                 report: options.lastSweep.report,
-                errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: (0,errors/* hintOf */.$z)(e.code, where) })),
+                errors: options.lastSweep.report.errors.map((e) => ({ ...e, action: (0,core_errors/* hintOf */.$z)(e.code, where) })),
             }
             : null,
     };
@@ -7050,7 +7254,7 @@ class WebhookIntake {
             this.service.log("warn", "webhook.refused", { code, message, delivery, github_event: event });
             // Anyone can reach /webhook unsigned: a secret's file path or its command's error stays in the log.
             const answer = code === "SECRET_UNAVAILABLE" ? { code, message: SECRET_UNAVAILABLE_ANSWER } : { code, message, ...extra };
-            sendJson(res, (0,errors/* httpStatusOf */.s_)(code), { error: answer }, close ? { connection: "close" } : {});
+            sendJson(res, (0,core_errors/* httpStatusOf */.s_)(code), { error: answer }, close ? { connection: "close" } : {});
             if (close)
                 res.once("finish", () => req.destroy());
         };
@@ -7070,7 +7274,7 @@ class WebhookIntake {
             secrets = await this.secrets.read();
         }
         catch (err) {
-            const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("SECRET_UNAVAILABLE", String(err?.message ?? err));
+            const gate = (0,core_errors/* isRefusal */.vu)(err) ? err : new core_errors/* Refusal */.P_("SECRET_UNAVAILABLE", String(err?.message ?? err));
             return refuse(gate.code, gate.message, gate.hint ? { hint: gate.hint } : {}, true);
         }
         const macs = secretLines(secrets).map((s) => (0,external_node_crypto_.createHmac)("sha256", s));
@@ -7119,7 +7323,7 @@ class WebhookIntake {
                 message: gate.message,
                 ...(gate.hint ? { hint: gate.hint } : {}),
             });
-            return sendJson(res, (0,errors/* httpStatusOf */.s_)(gate.code), { delivery, error: gate.toJSON() });
+            return sendJson(res, (0,core_errors/* httpStatusOf */.s_)(gate.code), { delivery, error: gate.toJSON() });
         }
     }
 }
@@ -7147,7 +7351,7 @@ function sendHtml(res, status, html) {
  */
 /** A refusal answered with its code's status from the error table (a code outside it does not compile). */
 function answerRefusal(res, refusal) {
-    sendJson(res, (0,errors/* httpStatusOf */.s_)(refusal.code), { error: refusal.toJSON() });
+    sendJson(res, (0,core_errors/* httpStatusOf */.s_)(refusal.code), { error: refusal.toJSON() });
 }
 function createAppServer(options) {
     const { service } = options;
@@ -7197,7 +7401,7 @@ function createAppServer(options) {
             try {
                 const line = await deliveryStatus(service.store, decodeURIComponent(one[1]), options.githubApiUrl);
                 if (line === null)
-                    return answerRefusal(res, new errors/* Refusal */.P_("NOT_FOUND", "no delivery with this id is recorded"));
+                    return answerRefusal(res, new core_errors/* Refusal */.P_("NOT_FOUND", "no delivery with this id is recorded"));
                 return sendJson(res, 200, line);
             }
             catch (err) {
@@ -7205,7 +7409,7 @@ function createAppServer(options) {
                 return sendJson(res, 503, { error: gate.toJSON() });
             }
         }
-        return answerRefusal(res, new errors/* Refusal */.P_("NOT_FOUND", `${method} ${url.pathname}`));
+        return answerRefusal(res, new core_errors/* Refusal */.P_("NOT_FOUND", `${method} ${url.pathname}`));
     };
     const server = (0,external_node_http_.createServer)({
         headersTimeout: Math.min(options.headersTimeoutMs, options.requestTimeoutMs),
@@ -7215,7 +7419,7 @@ function createAppServer(options) {
     }, (req, res) => {
         handle(req, res).catch((err) => {
             if (!res.headersSent)
-                sendJson(res, 500, { error: new errors/* Refusal */.P_("INTERNAL_ERROR", String(err?.message ?? err)).toJSON() });
+                sendJson(res, 500, { error: new core_errors/* Refusal */.P_("INTERNAL_ERROR", String(err?.message ?? err)).toJSON() });
             else
                 res.destroy();
         });
@@ -7708,7 +7912,7 @@ function headCheck(pulls, verdicts, foreign, checkName) {
     const conclusion = failing.length > 0 || missing.length > 0 ? "failure" : passing.length > 0 ? "success" : "neutral";
     const first = failing[0]?.verdict?.code ?? null;
     const code = failing.length > 0
-        ? first !== null && (0,errors/* isErrorCode */.We)(first)
+        ? first !== null && (0,core_errors/* isErrorCode */.We)(first)
             ? first
             : null
         : missing.length > 0
@@ -7789,7 +7993,7 @@ function buildManifest(files) {
     return { manifest, bytes, digestLine: `${hex}  ${MANIFEST_FILE}\n`, digest: `sha256:${hex}` };
 }
 function mismatch(message) {
-    throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", message, {
+    throw new core_errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", message, {
         hint: "The evidence bundle was altered or is incomplete; it is not used.",
     });
 }
@@ -7804,8 +8008,8 @@ function verifyBundle(files) {
     const digestBytes = files.get(MANIFEST_DIGEST_FILE);
     if (digestBytes === undefined)
         mismatch(`the bundle has no ${MANIFEST_DIGEST_FILE}`);
-    const hex = (0,envelope/* sha256Hex */.fg)(manifestBytes);
-    const line = (0,envelope/* readDigestLine */.J$)(new TextDecoder().decode(digestBytes));
+    const hex = (0,core_envelope/* sha256Hex */.fg)(manifestBytes);
+    const line = (0,core_envelope/* readDigestLine */.J$)(new TextDecoder().decode(digestBytes));
     if (!("hex" in line))
         mismatch(`${MANIFEST_DIGEST_FILE} is not one sha256sum line`);
     if (line.hex !== hex)
@@ -7826,7 +8030,7 @@ function verifyBundle(files) {
         const bytes = files.get(name);
         if (bytes === undefined)
             mismatch(`${name} is listed in the manifest but missing from the bundle`);
-        if (typeof expected !== "string" || expected !== `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`) {
+        if (typeof expected !== "string" || expected !== `sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}`) {
             mismatch(`${name} does not match its manifest hash`);
         }
     }
@@ -7841,7 +8045,7 @@ function encodeJson(value) {
     return new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
 }
 function unusable(message) {
-    throw new errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
+    throw new core_errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", message, { hint: "A run whose evidence cannot be read never counts toward a freeze." });
 }
 function parseJsonFile(files, name) {
     const bytes = files.get(name);
@@ -7876,7 +8080,7 @@ function readEvidenceZip(zip) {
     const { digest, manifest } = verifyBundle(files);
     for (const required of Object.values(EVIDENCE_FILES)) {
         if (!(required in manifest.files)) {
-            throw new errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
+            throw new core_errors/* Refusal */.P_("EVIDENCE_DIGEST_MISMATCH", `the evidence manifest does not cover ${required}`);
         }
     }
     const runner = parseJsonFile(files, EVIDENCE_FILES.runner);
@@ -8072,7 +8276,766 @@ function auditRunRefusal(run, repository, workflow, defaultBranch) {
     return null;
 }
 
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __webpack_require__(2463);
+;// CONCATENATED MODULE: ./schema/org-envelope.schema.json
+const org_envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/org-envelope.schema.json","title":"envelope-gate organisation envelope","description":"The most any covered repository\'s envelope may allow, what none may ever allow, and time-boxed exceptions. Read by the App from the organisation\'s .github repository at its default branch. See docs/formats.md, Organisation envelope.","type":"object","additionalProperties":false,"required":["ceiling_id","repositories","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"ceiling_id":{"description":"A name for this organisation envelope, shown in every verified check it decides.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"repositories":{"description":"The organisation\'s repositories it covers, by name without the owner: * matches any characters; an entry starting with ! excludes. A repository is covered when an entry matches it and no ! entry does. Case-insensitive.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^!?[A-Za-z0-9_.*-]+$"}},"allowed_roots":{"description":"The roots a repository may allow: a repository\'s root is within when it lies under one of these, ${WORKSPACE}/${SCRATCH} roots only under the same variable.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"The agent tools a repository may allow: exact names, or PREFIX* for every name starting with PREFIX (* alone: any tool).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"The environment keys a repository may allow, in allowed_env\'s own forms. A family or a set here never covers a credential key (never-proposed table): such a key is within only when listed exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"The hosts a repository may allow, in allowed_hosts\' own forms. A host set or wildcard in a repository\'s envelope is within only if every member is.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"The widest network mode a repository may use: deny (repositories must deny) or allowlist.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. When present, every covered repository must judge commands (allowed_commands present) and each entry must be listed here (a path is within its own path or its file name listed bare). Absent: commands are not limited by the organisation.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. network: repositories must judge loopback like any host. local (default): they may leave it unjudged.","enum":["local","network"]},"observation":{"description":"Optional. full (default): repositories must require the process-level observer. node: they may accept Node hooks alone.","enum":["full","node"]},"writable_protected":{"description":"Optional. Protected paths a repository may make writable (under one of these, same variable). Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The services a repository may declare, exactly. Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"never_env":{"description":"Optional. Keys (or PREFIX* families) no repository may ever allow, not even through an exception: a repository\'s exact key, family or set that could match one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000*]+\\\\*?$"}},"never_hosts":{"description":"Optional. Hosts no repository may ever allow, not even through an exception: a repository\'s host, wildcard or set that could reach one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"exceptions":{"description":"Optional. Time-boxed widenings for one repository each, honoured only from approved_on to expires_on (inclusive, UTC) and at most 90 days long; never for a credential key or a family covering program control or credentials; never above never_env or never_hosts.","type":"array","items":{"type":"object","additionalProperties":false,"required":["repository","allow","reason","approver","approved_on","expires_on"],"properties":{"repository":{"description":"The repository\'s name (without the owner), exactly.","type":"string","pattern":"^[A-Za-z0-9_.-]+$"},"allow":{"description":"What the repository may allow beyond the ceiling, in the ceiling\'s own keys.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"allowed_roots":{"description":"Roots the repository may allow beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Tools the repository may allow beyond the ceiling (exact names, or PREFIX*).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys, PREFIX* families or sets beyond the ceiling. Never a credential key or a family that covers one.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts or host sets beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"allowlist: the repository may use network allowlist though the ceiling says deny. Nothing is beyond allowlist.","enum":["allowlist"]},"allowed_commands":{"description":"Commands beyond the ceiling\'s allowed_commands.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"local: the repository may leave loopback unjudged though the ceiling says network.","enum":["local"]},"observation":{"description":"node: the repository may accept a Node-only observation though the ceiling says full.","enum":["node"]},"writable_protected":{"description":"Protected paths beyond the ceiling\'s writable_protected.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Services beyond the ceiling\'s services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}}}},"reason":{"type":"string","minLength":1,"maxLength":500},"approver":{"description":"The login who approved the exception.","type":"string","minLength":1,"maxLength":100},"approved_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The day the exception was approved (YYYY-MM-DD, UTC)."},"expires_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The last day the exception is honoured (YYYY-MM-DD, UTC), at most 90 days after approved_on."}}}}}}');
+// EXTERNAL MODULE: ./src/core/env-sets.ts
+var env_sets = __webpack_require__(20);
+// EXTERNAL MODULE: ./src/core/hosts.ts
+var core_hosts = __webpack_require__(3848);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __webpack_require__(6153);
+// EXTERNAL MODULE: ./src/core/never-proposed.ts
+var never_proposed = __webpack_require__(996);
+// EXTERNAL MODULE: ./src/core/paths.ts
+var core_paths = __webpack_require__(6107);
+;// CONCATENATED MODULE: ./src/core/ceiling.ts
+/**
+ * An organisation's envelope: the most a covered repository's envelope may allow (its ceiling),
+ * what none may ever allow, and time-boxed exceptions. Pure: the App reads the file
+ * (app/org-ceiling.ts); `widenings` is the one judge of "within", for the verified check and for
+ * the envelope PRs alike (docs/formats.md, Organisation envelope).
+ */
+
+
+
+
+
+
+
+
+
+/** The longest an exception may run, from its approval to its last day. */
+const EXCEPTION_MAX_DAYS = 90;
+let validateShape;
+function describe(error) {
+    const where = error.instancePath === "" ? "the organisation envelope" : `"${error.instancePath.slice(1).replace(/\//g, ".")}"`;
+    if (error.keyword === "additionalProperties")
+        return `unknown key "${String(error.params.additionalProperty)}" in ${where}`;
+    if (error.keyword === "required")
+        return `missing required key "${String(error.params.missingProperty)}" in ${where}`;
+    if (error.keyword === "enum")
+        return `${where} must be one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+    return `${where} ${error.message ?? "is invalid"}`;
+}
+/** Parses and validates an organisation envelope's bytes (schema/org-envelope.schema.json). */
+function loadCeiling(bytes, file) {
+    const decoded = (0,json/* decodeUtf8Strict */.h0)(bytes);
+    if (typeof decoded !== "string") {
+        throw new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${file} is not valid UTF-8 (byte ${decoded.invalidAt})`, { file, line: decoded.line });
+    }
+    const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+    let parsed;
+    try {
+        parsed = (0,json/* parseJsonWithLines */.$f)(text);
+    }
+    catch (err) {
+        if (err instanceof json/* JsonSyntaxError */.q3) {
+            throw new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${file}:${err.line}:${err.column}: ${err.message}`, { file, line: err.line });
+        }
+        throw err;
+    }
+    validateShape ??= new ajv.Ajv({ allErrors: true, strict: true }).compile(org_envelope_schema_namespaceObject);
+    if (!validateShape(parsed.value)) {
+        const errors = validateShape.errors ?? [];
+        const first = errors[0];
+        const pointer = first?.keyword === "additionalProperties"
+            ? `${first.instancePath}/${String(first.params.additionalProperty)}`
+            : (first?.instancePath ?? "");
+        const line = parsed.lines.get(pointer) ?? parsed.lines.get(first?.instancePath ?? "") ?? 1;
+        throw new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${file}:${line}: ${errors.map(describe).join("; ")}`, {
+            file,
+            line,
+            hint: "The organisation envelope must match schema/org-envelope.schema.json exactly (docs/formats.md, Organisation envelope).",
+        });
+    }
+    const ceiling = parsed.value;
+    const hostLists = [
+        ["allowed_hosts", ceiling.allowed_hosts],
+        ["never_hosts", ceiling.never_hosts],
+    ];
+    for (const [key, list] of hostLists) {
+        list?.forEach((entry, i) => {
+            if ((0,core_hosts/* expandHostEntry */.nd)(entry) !== null)
+                return;
+            const line = parsed.lines.get(`/${key}/${i}`) ?? 1;
+            throw new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${file}:${line}: ${key} entry "${entry}" is not a host, a known host set, or has a port outside 1-65535`, {
+                file,
+                line,
+            });
+        });
+    }
+    return { ceiling, hash: `sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}`, file, lines: parsed.lines };
+}
+/** Whether `repository` (a name without the owner) is one the ceiling covers. */
+function coversRepository(ceiling, repository) {
+    const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+    const matches = (glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i").test(name);
+    const include = ceiling.repositories.filter((e) => !e.startsWith("!"));
+    const exclude = ceiling.repositories.filter((e) => e.startsWith("!")).map((e) => e.slice(1));
+    return include.some(matches) && !exclude.some(matches);
+}
+const DAY_MS = 86_400_000;
+const dayOf = (date) => Date.parse(`${date}T00:00:00Z`);
+/** Why an exception row can never be honoured, whatever the day (null: it can). */
+function exceptionRefusal(row, ceiling) {
+    const approved = dayOf(row.approved_on);
+    const expires = dayOf(row.expires_on);
+    if (Number.isNaN(approved) || Number.isNaN(expires))
+        return "its dates are not calendar days";
+    if (expires < approved)
+        return `it expires (${row.expires_on}) before it was approved (${row.approved_on})`;
+    if ((expires - approved) / DAY_MS > EXCEPTION_MAX_DAYS)
+        return `it runs ${(expires - approved) / DAY_MS} days, longer than ${EXCEPTION_MAX_DAYS} (approved ${row.approved_on}, expires ${row.expires_on})`;
+    for (const entry of row.allow.allowed_env ?? []) {
+        if (entry.startsWith("@"))
+            continue;
+        if (entry.endsWith("*")) {
+            const apart = (0,never_proposed/* familyApart */.Jw)(entry.slice(0, -1));
+            if (apart !== null)
+                return `allowed_env "${entry}" ${apart.why}: an exception never covers program control or credentials`;
+        }
+        else {
+            const apart = (0,never_proposed/* keyApart */.ij)(entry);
+            if (apart !== null)
+                return `allowed_env "${entry}" is apart (${apart.why}): an exception never allows a credential`;
+        }
+        if (neverEnvHit(entry, ceiling) !== null)
+            return `allowed_env "${entry}" is in never_env`;
+    }
+    for (const entry of row.allow.allowed_hosts ?? [])
+        if (neverHostHit(entry, ceiling) !== null)
+            return `allowed_hosts "${entry}" reaches never_hosts`;
+    return null;
+}
+/** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
+function exceptionsFor(ceiling, repository, today) {
+    const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+    const out = [];
+    (ceiling.exceptions ?? []).forEach((row, index) => {
+        if (row.repository.toLowerCase() !== name.toLowerCase())
+            return;
+        const refused = exceptionRefusal(row, ceiling);
+        if (refused !== null)
+            out.push({ row, index, honoured: false, why: refused });
+        else if (dayOf(today) < dayOf(row.approved_on))
+            out.push({ row, index, honoured: false, why: `not open before ${row.approved_on}` });
+        else if (dayOf(today) > dayOf(row.expires_on))
+            out.push({ row, index, honoured: false, why: `expired after ${row.expires_on}` });
+        else
+            out.push({ row, index, honoured: true });
+    });
+    return out;
+}
+/** The ceiling with the honoured exceptions' allowances added: what `widenings` judges against. */
+function withExceptions(ceiling, standings) {
+    const out = { ...ceiling };
+    const union = (a, b) => (b === undefined ? a : [...(a ?? []), ...b]);
+    for (const s of standings) {
+        if (!s.honoured)
+            continue;
+        const allow = s.row.allow;
+        out.allowed_roots = union(out.allowed_roots, allow.allowed_roots) ?? [];
+        out.allowed_tools = union(out.allowed_tools, allow.allowed_tools) ?? [];
+        out.allowed_env = union(out.allowed_env, allow.allowed_env) ?? [];
+        out.allowed_hosts = union(out.allowed_hosts, allow.allowed_hosts) ?? [];
+        if (out.allowed_commands !== undefined && allow.allowed_commands !== undefined)
+            out.allowed_commands = [...out.allowed_commands, ...allow.allowed_commands];
+        const wp = union(out.writable_protected, allow.writable_protected);
+        if (wp !== undefined)
+            out.writable_protected = wp;
+        const services = union(out.services, allow.services);
+        if (services !== undefined)
+            out.services = services;
+        if (allow.network)
+            out.network = "allowlist";
+        if (allow.loopback)
+            out.loopback = "local";
+        if (allow.observation)
+            out.observation = "node";
+    }
+    return out;
+}
+// ---- roots -----------------------------------------------------------------------------------
+const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
+/** A root as a variable and a folded path under it (`/` for an absolute root), or null when it leaves its variable. */
+function rootParts(root) {
+    const m = ROOT_VARIABLE.exec(root);
+    if (m === null) {
+        const folded = (0,core_paths/* foldPath */.tu)(root);
+        return folded === null ? null : { base: "/", path: folded };
+    }
+    const folded = (0,core_paths/* foldPath */.tu)(`/${root.slice(m[0].length)}`);
+    // "${WORKSPACE}/.." leaves the variable: only "/" holds it, and `..` folded away above / says nothing.
+    const raw = root
+        .slice(m[0].length)
+        .split("/")
+        .filter((s) => s !== "" && s !== ".");
+    let depth = 0;
+    for (const s of raw) {
+        depth += s === ".." ? -1 : 1;
+        if (depth < 0)
+            return null;
+    }
+    return folded === null ? null : { base: m[1], path: folded };
+}
+function pathWithin(root, ceilingRoots) {
+    const r = rootParts(root);
+    for (const c of ceilingRoots) {
+        const p = rootParts(c);
+        if (p === null)
+            continue;
+        // An absolute "/" holds everything, a variable's escape too.
+        if (p.base === "/" && p.path === "/")
+            return true;
+        if (r !== null && r.base === p.base && (0,core_paths/* isInsideRoot */.Xj)(r.path, p.path))
+            return true;
+    }
+    return false;
+}
+function envCeiling(entries) {
+    return {
+        exact: new Set(entries.filter((e) => !e.endsWith("*") && !e.startsWith("@"))),
+        prefixes: entries.filter((e) => e.endsWith("*")).map((e) => e.slice(0, -1)),
+        sets: new Set(entries.filter((e) => e.startsWith("@"))),
+    };
+}
+/** Whether the ceiling allows the exact key, as allowed_env's matcher would. */
+function keyWithin(key, c) {
+    if (c.exact.has(key))
+        return true;
+    if ((0,never_proposed/* keyApart */.ij)(key) !== null)
+        return false;
+    if (c.prefixes.some((p) => key.startsWith(p)))
+        return true;
+    return [...c.sets].some((s) => env_sets/* ENV_SETS */.gL.get(s)?.has(key) ?? false);
+}
+/** The never_env entry `entry` (an allowed_env entry) could match, or null. */
+function neverEnvHit(entry, ceiling) {
+    const never = ceiling.never_env ?? [];
+    const keys = entry.startsWith("@") ? [...(env_sets/* ENV_SETS */.gL.get(entry) ?? [])] : null;
+    for (const n of never) {
+        const nPrefix = n.endsWith("*") ? n.slice(0, -1) : null;
+        const hitsKey = (k) => (nPrefix === null ? k === n : k.startsWith(nPrefix));
+        if (keys !== null) {
+            if (keys.some(hitsKey))
+                return n;
+        }
+        else if (entry.endsWith("*")) {
+            const prefix = entry.slice(0, -1);
+            // A family matches no apart key: a never key it could not match is no hit.
+            if (nPrefix === null ? n.startsWith(prefix) && (0,never_proposed/* keyApart */.ij)(n) === null : nPrefix.startsWith(prefix) || prefix.startsWith(nPrefix))
+                return n;
+        }
+        else if (hitsKey(entry))
+            return n;
+    }
+    return null;
+}
+function envWidening(entry, c, ceiling) {
+    const never = neverEnvHit(entry, ceiling);
+    if (never !== null)
+        return `the organisation never allows it (never_env "${never}")`;
+    if (entry.startsWith("@")) {
+        if (c.sets.has(entry))
+            return null;
+        const outside = [...(env_sets/* ENV_SETS */.gL.get(entry) ?? [])].filter((k) => !keyWithin(k, c));
+        return outside.length === 0
+            ? null
+            : `the set holds keys the ceiling does not allow (${outside.slice(0, 3).join(", ")}${outside.length > 3 ? ", …" : ""})`;
+    }
+    if (entry.endsWith("*")) {
+        const prefix = entry.slice(0, -1);
+        return c.prefixes.some((p) => prefix.startsWith(p)) ? null : `no family of the ceiling holds every key starting with ${prefix}`;
+    }
+    return keyWithin(entry, c)
+        ? null
+        : (0,never_proposed/* keyApart */.ij)(entry) !== null
+            ? "a credential key is within only when the ceiling lists it exactly"
+            : "the ceiling does not allow it";
+}
+// ---- hosts -----------------------------------------------------------------------------------
+/** Every host `inner` allows, `outer` allows too. */
+function hostPatternWithin(inner, outer) {
+    if (outer.port !== null && inner.port !== outer.port)
+        return false;
+    if (!outer.wildcard)
+        return !inner.wildcard && inner.host === outer.host;
+    return inner.host.endsWith(`.${outer.host}`) || (inner.wildcard && inner.host === outer.host);
+}
+/** Some host both allow. */
+function hostPatternsOverlap(a, b) {
+    if (a.port !== null && b.port !== null && a.port !== b.port)
+        return false;
+    if (!a.wildcard && !b.wildcard)
+        return a.host === b.host;
+    if (a.wildcard && b.wildcard)
+        return a.host === b.host || a.host.endsWith(`.${b.host}`) || b.host.endsWith(`.${a.host}`);
+    const [w, h] = a.wildcard ? [a, b] : [b, a];
+    return h.host.endsWith(`.${w.host}`);
+}
+function neverHostHit(entry, ceiling) {
+    const patterns = (0,core_hosts/* expandHostEntry */.nd)(entry) ?? [];
+    for (const n of ceiling.never_hosts ?? []) {
+        const never = (0,core_hosts/* expandHostEntry */.nd)(n) ?? [];
+        if (patterns.some((p) => never.some((q) => hostPatternsOverlap(p, q))))
+            return n;
+    }
+    return null;
+}
+function hostWidening(entry, ceilingHosts, ceiling) {
+    const never = neverHostHit(entry, ceiling);
+    if (never !== null)
+        return `the organisation never allows it (never_hosts "${never}")`;
+    const patterns = (0,core_hosts/* expandHostEntry */.nd)(entry);
+    if (patterns === null)
+        return "not a host the ceiling can judge";
+    const outside = patterns.filter((p) => !ceilingHosts.some((c) => hostPatternWithin(p, c)));
+    if (outside.length === 0)
+        return null;
+    return patterns.length > 1 || patterns[0]?.source !== entry
+        ? `members beyond the ceiling: ${outside.map((p) => p.source).join(", ")}`
+        : "the ceiling does not allow it";
+}
+// ---- tools and commands ----------------------------------------------------------------------
+function toolWithin(tool, ceilingTools) {
+    return ceilingTools.some((c) => (c.endsWith("*") ? tool.startsWith(c.slice(0, -1)) : c === tool));
+}
+function commandWithin(command, ceilingCommands) {
+    if (ceilingCommands.includes(command))
+        return true;
+    // A path is within its file's name listed bare; a bare name is within only the same bare name.
+    return command.includes("/") && ceilingCommands.includes(command.slice(command.lastIndexOf("/") + 1));
+}
+/**
+ * Everything `envelope` allows beyond `ceiling` (with its honoured exceptions already added by
+ * withExceptions), in the envelope's order. Empty: the envelope is within. Hosts are judged only
+ * under `network: "allowlist"`, the one mode in which the envelope's hosts are allowed at all.
+ */
+function widenings(envelope, ceiling) {
+    const out = [];
+    const add = (pointer, key, entry, why) => out.push({ pointer, key, entry, why });
+    envelope.allowed_roots.forEach((root, i) => {
+        if (!pathWithin(root, ceiling.allowed_roots))
+            add(`/allowed_roots/${i}`, "allowed_roots", root, "it lies under no root of the ceiling");
+    });
+    envelope.allowed_tools.forEach((tool, i) => {
+        if (!toolWithin(tool, ceiling.allowed_tools))
+            add(`/allowed_tools/${i}`, "allowed_tools", tool, "the ceiling does not allow this tool");
+    });
+    const env = envCeiling(ceiling.allowed_env);
+    envelope.allowed_env.forEach((entry, i) => {
+        const why = envWidening(entry, env, ceiling);
+        if (why !== null)
+            add(`/allowed_env/${i}`, "allowed_env", entry, why);
+    });
+    if (envelope.network === "allowlist") {
+        if (ceiling.network === "deny")
+            add("/network", "network", "allowlist", "the ceiling's network is deny");
+        const hosts = ceiling.allowed_hosts.flatMap((h) => (0,core_hosts/* expandHostEntry */.nd)(h) ?? []);
+        envelope.allowed_hosts.forEach((entry, i) => {
+            const why = hostWidening(entry, hosts, ceiling);
+            if (why !== null)
+                add(`/allowed_hosts/${i}`, "allowed_hosts", entry, why);
+        });
+    }
+    if (ceiling.allowed_commands !== undefined) {
+        const commands = ceiling.allowed_commands;
+        if (envelope.allowed_commands === undefined)
+            add("", "allowed_commands", "(absent)", "the ceiling judges commands: without allowed_commands every command is allowed");
+        else
+            envelope.allowed_commands.forEach((c, i) => {
+                if (!commandWithin(c, commands))
+                    add(`/allowed_commands/${i}`, "allowed_commands", c, "the ceiling does not allow this command");
+            });
+    }
+    if ((envelope.loopback ?? "local") === "local" && ceiling.loopback === "network")
+        add(envelope.loopback === undefined ? "" : "/loopback", "loopback", "local", "the ceiling's loopback is network: loopback is judged like any host");
+    if (envelope.observation === "node" && (ceiling.observation ?? "full") === "full")
+        add("/observation", "observation", "node", "the ceiling requires the process-level observer (observation full)");
+    (envelope.writable_protected ?? []).forEach((entry, i) => {
+        if (!pathWithin(entry, ceiling.writable_protected ?? []))
+            add(`/writable_protected/${i}`, "writable_protected", entry, "the ceiling lets no repository make this protected path writable");
+    });
+    (envelope.services ?? []).forEach((entry, i) => {
+        if (!(ceiling.services ?? []).includes(entry))
+            add(`/services/${i}`, "services", entry, "the ceiling does not list this service");
+    });
+    return out;
+}
+/** A widening as a line: `envelope.json:12: allowed_hosts "evil.example:443": the ceiling does not allow it`. */
+function describeWidening(w, loaded) {
+    const line = loaded.lines.get(w.pointer) ?? 1;
+    return `${loaded.file}:${line}: ${w.key} ${JSON.stringify(w.entry)}: ${w.why}`;
+}
+/** The UTC day of `ms`, as exception rows name days. */
+function utcDay(ms) {
+    return new Date(ms).toISOString().slice(0, 10);
+}
+/**
+ * The items of a run's footprint (footprint.ts logFootprint: hosts as `name:port`, keys, commands
+ * by their allowed_commands entry) the ceiling would not allow: the organisation-wide footprint
+ * the status page lists per repository. Commands count only when the ceiling judges commands.
+ */
+function beyondCeiling(touched, ceiling) {
+    const env = envCeiling(ceiling.allowed_env);
+    const never = (ceiling.never_hosts ?? []).flatMap((h) => (0,core_hosts/* expandHostEntry */.nd)(h) ?? []);
+    const allowed = ceiling.allowed_hosts.flatMap((h) => (0,core_hosts/* expandHostEntry */.nd)(h) ?? []);
+    const hostWithin = (item) => {
+        const p = (0,core_hosts/* parseHostPattern */.ic)(item);
+        if (p === null || ceiling.network === "deny")
+            return false;
+        return (0,core_hosts/* hostAllowed */.VI)(allowed, p.host, p.port) && !(0,core_hosts/* hostAllowed */.VI)(never, p.host, p.port);
+    };
+    return {
+        hosts: [...touched.hosts].filter((h) => !hostWithin(h)).sort(),
+        env: [...touched.env].filter((k) => !keyWithin(k, env) || neverEnvHit(k, ceiling) !== null).sort(),
+        commands: ceiling.allowed_commands === undefined
+            ? []
+            : [...touched.commands].filter((c) => !commandWithin(c, ceiling.allowed_commands ?? [])).sort(),
+    };
+}
+
+// EXTERNAL MODULE: ./src/core/log-reader.ts
+var log_reader = __webpack_require__(3477);
+;// CONCATENATED MODULE: ./src/core/footprint.ts
+/**
+ * The footprint a reviewer reads: what the pull request's run touched that the base branch's last
+ * run did not (new environment keys, hosts, commands, write directories, tools), even where the
+ * envelope allows it, and how many things the base touched that this run no longer does. Pure:
+ * the caller reads both logs; this never judges, and nothing here changes a verdict.
+ *
+ * Each log is read against its own `meta.workspace` and `meta.scratch`: a write under them is
+ * written `${WORKSPACE}/…` or `${SCRATCH}/…`, and the run's private directories under the scratch
+ * (`.envelope-gate-<run id>`) as `.envelope-gate-${RUN_ID}`, so two runs in different scratches
+ * compare equal. Every name is the one walk's (./log-reader.ts walkLog), as `check`, `suggest` and
+ * the audit name it: commands by their allowed_commands entry, hosts by the name an entry allows.
+ */
+
+
+
+
+
+const FOOTPRINT_FILE = "footprint.json";
+const FOOTPRINT_CLASSES = (/* unused pure expression or super */ null && (["env", "hosts", "commands", "write_dirs", "tools"]));
+/** What one class is called where a reviewer reads it. */
+const FOOTPRINT_CLASS_LABEL = {
+    env: "environment key read",
+    hosts: "host",
+    commands: "command",
+    write_dirs: "write directory",
+    tools: "tool",
+};
+function footprint_str(v) {
+    return typeof v === "string" && v !== "" ? v : null;
+}
+function emptyClasses() {
+    return { env: new Map(), hosts: new Map(), commands: new Map(), write_dirs: new Map(), tools: new Map() };
+}
+/** A log's path with its run's roots written as variables (the deeper root first when nested). */
+function portablePath(path, roots) {
+    const candidates = [];
+    if (roots.workspace !== null && (0,core_paths/* isInsideRoot */.Xj)(path, roots.workspace))
+        candidates.push(["${WORKSPACE}", roots.workspace]);
+    if (roots.scratch !== null && (0,core_paths/* isInsideRoot */.Xj)(path, roots.scratch))
+        candidates.push(["${SCRATCH}", roots.scratch]);
+    candidates.sort((a, b) => b[1].length - a[1].length);
+    const under = candidates[0];
+    let out = path;
+    if (under !== undefined)
+        out = under[1] === "/" ? under[0] + path : under[0] + path.slice(under[1].length);
+    if (roots.runId !== null)
+        out = out.split(`/.envelope-gate-${roots.runId}`).join("/.envelope-gate-${RUN_ID}");
+    return out;
+}
+/** Which class an event of each kind is counted in. */
+const FOOTPRINT_CLASS_OF = {
+    write: "write_dirs",
+    env: "env",
+    tool: "tools",
+    host: "hosts",
+    exec: "commands",
+    syscall: null,
+};
+/**
+ * Reduces one walked log (./log-reader.ts walkLog) to what it touched, by the names the walk
+ * gives: an endpoint by the name an entry allows it by, a command by its allowed_commands entry.
+ * The Node runtime's own reads of its documented keys are not the program's and are left out;
+ * loopback in the run's own network namespace is the run's own, not a host.
+ */
+function logFootprint(log) {
+    const classes = emptyClasses();
+    const meta = log.meta;
+    const roots = { workspace: (0,core_paths/* foldPath */.tu)(footprint_str(meta.workspace) ?? ""), scratch: (0,core_paths/* foldPath */.tu)(footprint_str(meta.scratch) ?? ""), runId: footprint_str(meta.run_id) };
+    for (const e of log.events) {
+        const cls = FOOTPRINT_CLASS_OF[e.kind];
+        if (cls === null || (e.kind === "env" && e.runtime) || (e.kind === "host" && e.ownLoopback))
+            continue;
+        const item = e.kind === "write"
+            ? portablePath(e.subject.slice(0, e.subject.lastIndexOf("/")) || "/", roots)
+            : e.kind === "exec" && e.subject.includes("/")
+                ? portablePath(e.subject, roots)
+                : e.subject;
+        const seen = classes[cls].get(item);
+        if (seen)
+            seen.count++;
+        else
+            classes[cls].set(item, { first_line: e.line, count: 1 });
+    }
+    // A lookup of a name (no port) that the run also reached with a port is that endpoint's own
+    // lookup, as `suggest` reads it: the `name:port` item stands for both.
+    const hosts = classes.hosts;
+    const named = new Set([...hosts.keys()].filter((k) => /:\d+$/.test(k)).map((k) => k.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1")));
+    for (const key of [...hosts.keys()])
+        if (!/:\d+$/.test(key) && named.has(key))
+            hosts.delete(key);
+    return { run_id: roots.runId, classes };
+}
+/** What the pull request's run touched that the base's did not, and the reverse as counts. */
+function compareFootprints(pr, base) {
+    const fresh = {};
+    const gone = {};
+    for (const cls of FOOTPRINT_CLASSES) {
+        const mine = pr.classes[cls];
+        const theirs = base.classes[cls];
+        fresh[cls] = [...mine.entries()]
+            .filter(([item]) => !theirs.has(item))
+            .map(([item, seen]) => ({ item, first_line: seen.first_line, count: seen.count }))
+            .sort((a, b) => a.first_line - b.first_line || (a.item < b.item ? -1 : 1));
+        gone[cls] = [...theirs.keys()].filter((item) => !mine.has(item)).length;
+    }
+    return { new: fresh, no_longer: gone };
+}
+/** footprint.json for a comparison made. */
+function comparedFootprint(pr, base, run) {
+    return { version: 1, status: "compared", base: run, ...compareFootprints(pr, base) };
+}
+/** How many new things, over every class. */
+function newCount(file) {
+    return file.status === "compared" ? FOOTPRINT_CLASSES.reduce((n, c) => n + file.new[c].length, 0) : 0;
+}
+/**
+ * The observer log of a base run's evidence artifact: the zip is unpacked, its manifest and every
+ * file's digest verified (EVIDENCE_DIGEST_MISMATCH otherwise), and the log must be covered by the
+ * manifest and be a whole log. Throws a Refusal saying why it cannot be compared with.
+ */
+function baseLogFromZip(zip) {
+    let entries;
+    try {
+        entries = (0,fflate_esm/* unzipSync */.AO)(zip);
+    }
+    catch (err) {
+        throw new core_errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", `the artifact is not a readable zip (${err.message})`, { cause: err });
+    }
+    const files = new Map(Object.entries(entries).filter(([name]) => !name.endsWith("/")));
+    const { manifest } = verifyBundle(files);
+    const log = files.get(EVIDENCE_FILES.observerLog);
+    if (log === undefined || !Object.hasOwn(manifest.files, EVIDENCE_FILES.observerLog))
+        throw new core_errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", `the bundle holds no ${EVIDENCE_FILES.observerLog}`);
+    // Read by the reader check uses: a cut or malformed log is refused with check's code.
+    (0,log_reader/* walkLog */.w4)({ file: EVIDENCE_FILES.observerLog, bytes: log }, null);
+    return log;
+}
+
+;// CONCATENATED MODULE: ./src/app/org-ceiling.ts
+
+
+
+
+
+
+const ORG_REPO = ".github";
+function orgRepo(owner) {
+    return { owner, repo: ORG_REPO };
+}
+async function readingOf(ctx, gh, owner) {
+    const r = orgRepo(owner);
+    const path = ctx.settings.orgEnvelopePath;
+    const branch = await gh.defaultBranchIfAny(r);
+    if (branch === null)
+        return { kind: "none", why: `no ${owner}/${ORG_REPO} repository the App's installation can read` };
+    const sha = await gh.branchSha(r, branch);
+    if (sha === null)
+        return { kind: "none", why: `${owner}/${ORG_REPO} has no commit on ${branch}` };
+    const notAFile = (p) => new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${owner}/${ORG_REPO}:${p} at ${sha.slice(0, 12)} is not a file`);
+    let text;
+    let digestText;
+    try {
+        text = await gh.textAt(r, path, sha, `read ${owner}/${ORG_REPO}:${path}`, notAFile);
+        if (text === null)
+            return { kind: "none", why: `${owner}/${ORG_REPO} has no ${path} on ${branch}` };
+        digestText = await gh.textAt(r, `${path}.sha256`, sha, `read ${owner}/${ORG_REPO}:${path}.sha256`, notAFile);
+    }
+    catch (err) {
+        if ((0,core_errors/* isRefusal */.vu)(err) && (err.code === "ORG_ENVELOPE_INVALID" || err.code === "POLICY_FILE_TOO_LARGE"))
+            return { kind: "invalid", code: "ORG_ENVELOPE_INVALID", message: err.message, sha };
+        throw err;
+    }
+    const file = `${owner}/${ORG_REPO}:${path}`;
+    if (digestText === null)
+        return { kind: "invalid", code: "ORG_ENVELOPE_DIGEST_MISMATCH", message: `${file} has no digest file beside it (${path}.sha256)`, sha };
+    const bytes = new TextEncoder().encode(text);
+    try {
+        const pinned = (0,core_envelope/* parseDigestFile */.UC)(digestText, `${file}.sha256`);
+        if (pinned !== (0,core_envelope/* sha256Hex */.fg)(bytes))
+            return {
+                kind: "invalid",
+                code: "ORG_ENVELOPE_DIGEST_MISMATCH",
+                message: `${file} has sha256 ${(0,core_envelope/* sha256Hex */.fg)(bytes)}, but ${path}.sha256 pins ${pinned}`,
+                sha,
+            };
+        return { kind: "ceiling", loaded: loadCeiling(bytes, file), sha, branch };
+    }
+    catch (err) {
+        if (!(0,core_errors/* isRefusal */.vu)(err))
+            throw err;
+        const code = err.code === "ORG_ENVELOPE_INVALID" ? err.code : "ORG_ENVELOPE_DIGEST_MISMATCH";
+        return { kind: "invalid", code, message: err.message, sha };
+    }
+}
+/** Reads the owner's organisation envelope and records the reading (its digest, and when it changed). */
+async function readOrgCeiling(ctx, gh, owner) {
+    const reading = await readingOf(ctx, gh, owner);
+    await ctx.store.ceilings.recordReading({
+        owner,
+        state: reading.kind,
+        digest: reading.kind === "ceiling" ? reading.loaded.hash : null,
+        ceiling_id: reading.kind === "ceiling" ? reading.loaded.ceiling.ceiling_id : null,
+        source_sha: reading.kind === "none" ? null : reading.sha,
+        detail: reading.kind === "ceiling"
+            ? `${reading.loaded.file} at ${reading.branch}`
+            : reading.kind === "none"
+                ? reading.why
+                : `${reading.code}: ${reading.message}`,
+    }, ctx.clock.now());
+    return reading;
+}
+async function ceilingForRepository(ctx, gh, repository) {
+    const owner = repoRef(repository).owner;
+    const reading = await readOrgCeiling(ctx, gh, owner);
+    if (reading.kind !== "ceiling")
+        return reading;
+    const { ceiling, hash } = reading.loaded;
+    if (!coversRepository(ceiling, repository))
+        return { kind: "uncovered", id: ceiling.ceiling_id, digest: hash };
+    const exceptions = exceptionsFor(ceiling, repository, utcDay(ctx.clock.now()));
+    return {
+        kind: "ceiling",
+        id: ceiling.ceiling_id,
+        digest: hash,
+        sha: reading.sha,
+        ceiling: withExceptions(ceiling, exceptions),
+        baseline: ceiling,
+        exceptions,
+    };
+}
+const exceptionLine = (s) => `exceptions[${s.index}] (${s.row.approver}, until ${s.row.expires_on}: ${s.row.reason})${s.honoured ? "" : ` not honoured: ${s.why}`}`;
+/** What a run's evidence shows it touched (hosts, keys, commands), for the organisation-wide footprint; null when its log cannot be read. */
+function touchedOf(zip) {
+    try {
+        return touchedInLog({ file: "observer.jsonl", bytes: baseLogFromZip(zip) });
+    }
+    catch (err) {
+        if ((0,core_errors/* isRefusal */.vu)(err))
+            return null;
+        throw err;
+    }
+}
+/** What one recorded log touched: hosts (`name:port`), environment keys, commands (footprint.ts's names). */
+function touchedInLog(log) {
+    const fp = logFootprint((0,log_reader/* walkLog */.w4)(log, null));
+    return { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] };
+}
+/**
+ * Judges the base's envelope (the file at the base commit whose bytes the base's digest pins, the
+ * one the run was judged under) against the organisation envelope, and records the result.
+ */
+async function ceilingFacts(ctx, gh, repository, baseSha, pinnedHash, touched = null) {
+    const found = await ceilingForRepository(ctx, gh, repository);
+    const footprint = touched !== null && found.kind === "ceiling" ? beyondCeiling(touched, found.baseline) : null;
+    const record = (outcome, detail, digest, exceptions = []) => ctx.store.ceilings.recordResult({
+        repository,
+        owner: repoRef(repository).owner,
+        digest,
+        outcome,
+        detail: JSON.stringify(detail),
+        exceptions: JSON.stringify(exceptions.map(exceptionLine)),
+        footprint: JSON.stringify(footprint),
+        checked_at: ctx.clock.now(),
+    });
+    if (found.kind === "none") {
+        if (!ctx.settings.orgEnvelopeRequired)
+            return found;
+        await record("unchecked", [found.why], null);
+        return {
+            kind: "fail",
+            code: "ORG_ENVELOPE_UNCHECKED",
+            title: "Not verified: no organisation envelope could be read",
+            lines: [`${found.why}; ENVELOPE_GATE_ORG_ENVELOPE_REQUIRED is on`],
+        };
+    }
+    if (found.kind === "invalid") {
+        await record("invalid", [found.message], null);
+        return { kind: "fail", code: found.code, title: "Not verified: the organisation envelope does not verify", lines: [found.message] };
+    }
+    if (found.kind === "uncovered") {
+        await record("uncovered", [], found.digest);
+        return found;
+    }
+    const path = ctx.settings.envelopePath;
+    const r = repoRef(repository);
+    const unchecked = async (why) => {
+        await record("unchecked", [why], found.digest, found.exceptions);
+        return {
+            kind: "fail",
+            code: "ORG_ENVELOPE_UNCHECKED",
+            title: "Not verified: the envelope could not be held to the organisation's",
+            lines: [why],
+        };
+    };
+    let text;
+    try {
+        text = await gh.textAt(r, path, baseSha, `read ${path} at the base`, (p) => new core_errors/* Refusal */.P_("ENVELOPE_UNREADABLE", `${p} at the base is not a file`));
+    }
+    catch (err) {
+        if ((0,core_errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_UNREADABLE" || err.code === "POLICY_FILE_TOO_LARGE"))
+            return unchecked(err.message);
+        throw err;
+    }
+    if (text === null)
+        return unchecked(`the base (${baseSha.slice(0, 12)}) has no ${path} (ENVELOPE_GATE_ENVELOPE_PATH) to hold to the organisation envelope`);
+    const bytes = new TextEncoder().encode(text);
+    if (`sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}` !== pinnedHash)
+        return unchecked(`${path} at the base has sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}, not the ${pinnedHash} the run was judged under`);
+    let loaded;
+    try {
+        loaded = (0,core_envelope/* loadEnvelope */.BC)(bytes, path);
+    }
+    catch (err) {
+        if (!(0,core_errors/* isRefusal */.vu)(err))
+            throw err;
+        await record("invalid", [err.message], found.digest, found.exceptions);
+        return { kind: "fail", code: err.code, title: "Not verified: the envelope does not validate", lines: [err.message] };
+    }
+    const wide = widenings(loaded.envelope, found.ceiling);
+    const notHonoured = found.exceptions.filter((s) => !s.honoured).map(exceptionLine);
+    if (wide.length > 0) {
+        const lines = wide.map((w) => describeWidening(w, loaded));
+        await record("widened", lines, found.digest, found.exceptions);
+        return {
+            kind: "fail",
+            code: "ORG_ENVELOPE_WIDENED",
+            title: `Not verified: the envelope allows more than the organisation's (${wide.length} widening${wide.length === 1 ? "" : "s"})`,
+            lines: [...lines, ...notHonoured.map((l) => `${found.id}: ${l}`)],
+        };
+    }
+    await record("within", [], found.digest, found.exceptions);
+    return { kind: "within", id: found.id, digest: found.digest, exceptions: found.exceptions.filter((s) => s.honoured).map(exceptionLine) };
+}
+
 ;// CONCATENATED MODULE: ./src/app/verified-check.ts
+
 
 
 
@@ -8180,6 +9143,33 @@ function verifiedRunCheck(a, workflowPath, evidence, pinned, gate = null) {
             .join("\n\n"),
     };
 }
+/**
+ * Pure: a passing run's check held to the organisation envelope (org-ceiling.ts ceilingFacts).
+ * A widening, an envelope that cannot be held to it, or an organisation envelope that does not
+ * verify fails the check; within (or none, or not covered) it passes and says which.
+ */
+function withCeiling(content, facts) {
+    if (content.conclusion !== "success")
+        return content;
+    if (facts.kind === "fail") {
+        return {
+            conclusion: "failure",
+            code: facts.code,
+            title: (0,markdown/* plainText */.wh)(facts.title, 255),
+            summary: [
+                `${(0,markdown/* mdCode */.xs)(facts.code)}: the run passed, but the base's envelope is not within the organisation envelope (docs/app.md, An organisation's envelope):`,
+                facts.lines.map((l) => `- ${(0,markdown/* mdText */.bC)(l, 600)}`).join("\n"),
+                content.summary,
+            ].join("\n\n"),
+        };
+    }
+    const said = facts.kind === "within"
+        ? `Within the organisation envelope ${(0,markdown/* mdCode */.xs)(facts.id)} (${(0,markdown/* mdCode */.xs)(facts.digest)})${facts.exceptions.length > 0 ? `, with ${facts.exceptions.map((e) => (0,markdown/* mdText */.bC)(e, 300)).join("; ")}` : ""}.`
+        : facts.kind === "uncovered"
+            ? `The organisation envelope ${(0,markdown/* mdCode */.xs)(facts.id)} (${(0,markdown/* mdCode */.xs)(facts.digest)}) does not cover this repository.`
+            : `No organisation envelope: ${(0,markdown/* mdText */.bC)(facts.why, 300)}.`;
+    return { ...content, summary: `${content.summary}\n\n${said}` };
+}
 /** Reads the run's evidence for the check: a verified bundle, none, or why it does not verify. */
 function evidenceFacts(evidence) {
     if (evidence.kind !== "zip")
@@ -8188,7 +9178,7 @@ function evidenceFacts(evidence) {
         return { kind: "bundle", bundle: readEvidenceZip(evidence.zip) };
     }
     catch (err) {
-        if ((0,errors/* isRefusal */.vu)(err))
+        if ((0,core_errors/* isRefusal */.vu)(err))
             return { kind: "unreadable", code: err.code, message: err.message };
         throw err;
     }
@@ -8198,11 +9188,11 @@ async function pinnedFacts(ctx, gh, repository, baseSha) {
     const missing = `the base (${baseSha.slice(0, 12)}) has no readable ${path}`;
     let text;
     try {
-        text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new errors/* Refusal */.P_("ENVELOPE_MISSING", missing));
+        text = await gh.textAt(repoRef(repository), path, baseSha, `read ${path} at the base`, () => new core_errors/* Refusal */.P_("ENVELOPE_MISSING", missing));
     }
     catch (err) {
         // What the base holds is an answer; GitHub not answering is not, and is thrown on.
-        if ((0,errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
+        if ((0,core_errors/* isRefusal */.vu)(err) && (err.code === "ENVELOPE_MISSING" || err.code === "POLICY_FILE_TOO_LARGE")) {
             return { kind: "none", code: err.code, message: err.message };
         }
         throw err;
@@ -8210,10 +9200,10 @@ async function pinnedFacts(ctx, gh, repository, baseSha) {
     if (text === null)
         return { kind: "none", code: "ENVELOPE_MISSING", message: missing };
     try {
-        return { kind: "hash", hash: `sha256:${(0,envelope/* parseDigestFile */.UC)(text, path)}` };
+        return { kind: "hash", hash: `sha256:${(0,core_envelope/* parseDigestFile */.UC)(text, path)}` };
     }
     catch (err) {
-        if ((0,errors/* isRefusal */.vu)(err))
+        if ((0,core_errors/* isRefusal */.vu)(err))
             return { kind: "none", code: err.code, message: err.message };
         throw err;
     }
@@ -8252,9 +9242,13 @@ async function postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, wo
     try {
         let content;
         if (verdict.verified) {
-            const facts = evidenceFacts(await evidence());
+            const raw = await evidence();
+            const facts = evidenceFacts(raw);
             const gate = await gateFacts(ctx, gh, repository, verdict.a, facts);
-            content = verifiedRunCheck(verdict.a, workflowPath, facts, await pinnedFacts(ctx, gh, repository, verdict.a.baseSha), gate);
+            const pinned = await pinnedFacts(ctx, gh, repository, verdict.a.baseSha);
+            content = verifiedRunCheck(verdict.a, workflowPath, facts, pinned, gate);
+            if (content.conclusion === "success" && pinned.kind === "hash")
+                content = withCeiling(content, await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? touchedOf(raw.zip) : null));
         }
         else
             content = refusedCheck(verdict.refusal);
@@ -8304,7 +9298,7 @@ async function postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, wo
     }
 }
 function busy(repository, head) {
-    throw new errors/* Refusal */.P_("VERIFIED_CHECK_BUSY", `another delivery is posting ${repository}'s verified check on ${head.slice(0, 12)}`, {
+    throw new core_errors/* Refusal */.P_("VERIFIED_CHECK_BUSY", `another delivery is posting ${repository}'s verified check on ${head.slice(0, 12)}`, {
         hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its change is included.",
     });
 }
@@ -8492,8 +9486,6 @@ async function onGateChange(ctx, p) {
     return `pull request #${number}'s verdict on ${headSha.slice(0, 12)} ${same ? "unchanged" : `made again: ${content.conclusion}${content.code ? ` ${content.code}` : ""}`}; ${done.outcome}`;
 }
 
-// EXTERNAL MODULE: ./src/core/log-reader.ts
-var log_reader = __webpack_require__(3477);
 ;// CONCATENATED MODULE: ./src/core/audit.ts
 /**
  * Audit mode (docs/action.md, "Audit mode"): what one recorded run touched, what enforce would
@@ -8694,12 +9686,13 @@ var suggest = __webpack_require__(2085);
 
 
 
+
 /** `runner.json`'s `mode` in an audit bundle (the Action's `mode: audit`). */
 const AUDIT_MODE = "audit";
 /** A repository without an envelope starts from the Action's starter (docs/authoring.md, "The adoption path"). */
 
 function envelope_proposal_unavailable(message) {
-    throw new errors/* Refusal */.P_("AUDIT_EVIDENCE_UNAVAILABLE", message, {
+    throw new core_errors/* Refusal */.P_("AUDIT_EVIDENCE_UNAVAILABLE", message, {
         hint: "An audit run whose evidence cannot be read proposes nothing; the next audit run of the default branch is read instead.",
     });
 }
@@ -8775,28 +9768,29 @@ function programsOf(e) {
  * proposal is made over an envelope the App cannot read).
  */
 function buildEnvelopeProposal(input) {
-    const current = input.current === null ? null : (0,envelope/* loadEnvelope */.BC)(new TextEncoder().encode(input.current), `${input.envelopePath} on ${input.branch}`);
+    const current = input.current === null ? null : (0,core_envelope/* loadEnvelope */.BC)(new TextEncoder().encode(input.current), `${input.envelopePath} on ${input.branch}`);
     const from = current?.envelope ?? STARTER_ENVELOPE;
     // Oldest first, so an entry's first line is where the earliest of the runs showed it.
     const logs = [...input.runs].reverse().map((r) => r.log);
     const suggestion = (0,suggest/* suggestEnvelope */.bD)(logs, from);
     const perRun = input.runs.map((r) => ({ runId: r.runId, ...(0,suggest/* suggestEnvelope */.bD)([r.log], from) }));
-    const added = suggestion.added.map((a) => ({
+    const suggested = suggestion.added.map((a) => ({
         ...a,
         runs: perRun.filter((p) => p.added.some((b) => sameEntry(a, b))).map((p) => p.runId),
         programs: programsOf(a),
     }));
+    const { envelope, added, aboveCeiling } = capToCeiling(from, suggestion.envelope, suggested, input.ceiling?.ceiling ?? null);
     const notProposed = suggestion.notProposed.map((n) => ({
         ...n,
         runs: perRun
             .filter((p) => p.notProposed.some((m) => m.key === n.key && (m.entry === n.entry || m.covers.some((c) => n.covers.includes(c)))))
             .map((p) => p.runId),
     }));
-    const text = (0,suggest/* envelopeJson */.X8)(suggestion.envelope);
+    const text = (0,suggest/* envelopeJson */.X8)(envelope);
     const bytes = new TextEncoder().encode(text);
-    const digestLine = (0,envelope/* formatDigestLine */.sv)(bytes, baseName(input.envelopePath));
-    const digest = `sha256:${(0,envelope/* sha256Hex */.fg)(bytes)}`;
-    const changed = current === null || added.length > 0 || suggestion.envelope.network !== from.network;
+    const digestLine = (0,core_envelope/* formatDigestLine */.sv)(bytes, baseName(input.envelopePath));
+    const digest = `sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}`;
+    const changed = current === null || added.length > 0 || envelope.network !== from.network;
     const title = `envelope-gate: ${current === null ? "add the envelope" : `widen the envelope by ${added.length} entr${added.length === 1 ? "y" : "ies"}`} from audit runs of ${(0,markdown/* plainTitle */.D4)(input.branch, 100)}`;
     const body = proposalBody(input, {
         from,
@@ -8807,9 +9801,43 @@ function buildEnvelopeProposal(input) {
         added,
         notProposed,
         notes: suggestion.notes,
-        network: suggestion.envelope.network,
+        network: envelope.network,
+        aboveCeiling,
     });
-    return { changed, envelope: suggestion.envelope, text, digestLine, digest, added, notProposed, notes: suggestion.notes, title, body };
+    return { changed, envelope, text, digestLine, digest, added, notProposed, aboveCeiling, notes: suggestion.notes, title, body };
+}
+/**
+ * The proposal held under the organisation's ceiling: each added entry that would widen past it
+ * (core/ceiling.ts widenings, the verified check's own judge) is taken out and listed apart, and
+ * so is a change of network to allowlist the ceiling denies, with the hosts it would have opened.
+ * Entries of the current envelope are left as they are: a proposal only adds.
+ */
+function capToCeiling(from, proposed, added, ceiling) {
+    if (ceiling === null)
+        return { envelope: proposed, added, aboveCeiling: [] };
+    const above = [];
+    const envelope = { ...proposed };
+    let kept = added;
+    if (proposed.network === "allowlist" && from.network === "deny" && ceiling.network === "deny") {
+        envelope.network = "deny";
+        above.push({ key: "network", entry: "allowlist", why: "the organisation's ceiling says network deny", covers: [], runs: [] });
+        envelope.allowed_hosts = from.allowed_hosts;
+        for (const a of kept.filter((x) => x.key === "allowed_hosts"))
+            above.push({ key: a.key, entry: a.entry, why: "the ceiling denies the network", covers: a.covers, runs: a.runs });
+        kept = kept.filter((x) => x.key !== "allowed_hosts");
+    }
+    const wide = widenings(envelope, ceiling);
+    const isAbove = (a) => wide.find((w) => w.key === a.key && w.entry === a.entry);
+    for (const a of kept) {
+        const w = isAbove(a);
+        if (w === undefined)
+            continue;
+        above.push({ key: a.key, entry: a.entry, why: w.why, covers: a.covers, runs: a.runs });
+        const list = envelope[a.key];
+        if (list !== undefined)
+            envelope[a.key] = list.filter((e) => e !== a.entry);
+    }
+    return { envelope, added: kept.filter((a) => isAbove(a) === undefined), aboveCeiling: above };
 }
 function proposalBody(input, p) {
     const code = (v, max = 200) => (0,markdown/* mdCode */.xs)(v, { inTable: true, max });
@@ -8854,6 +9882,10 @@ function proposalBody(input, p) {
             const runs = runsCell(n.runs);
             return `| ${code(n.key)} | ${code(n.entry)}${covers} | ${(0,markdown/* mdText */.bC)(n.why, 300)}${avoid} | ${n.program === undefined ? "(not named)" : code(n.program, 120)} | ${n.count} time${n.count === 1 ? "" : "s"} | ${code(n.first)} | ${runs} |`;
         }), "");
+    }
+    if (p.aboveCeiling.length > 0) {
+        const c = input.ceiling;
+        out.push(`**Above the organisation's ceiling (not proposed).** The runs needed these too, but the organisation envelope ${c ? `${(0,markdown/* mdCode */.xs)(c.id)} (${(0,markdown/* mdCode */.xs)(c.digest)})` : ""} does not let this repository allow them, so no proposal ever will: the verified check would fail the envelope. For the platform team: widen the organisation envelope, or add an exception row with an end date, in the organisation's ${(0,markdown/* mdCode */.xs)(".github")} repository.`, "", "| key | entry | why | runs |", "| --- | --- | --- | --- |", ...p.aboveCeiling.map((a) => `| ${code(a.key)} | ${code(a.entry)}${coversCell(a)} | ${(0,markdown/* mdText */.bC)(a.why, 300)} | ${runsCell(a.runs)} |`), "");
     }
     if (p.network !== p.from.network) {
         out.push(`${(0,markdown/* mdCode */.xs)("network")} changes from ${(0,markdown/* mdCode */.xs)(p.from.network)} to ${(0,markdown/* mdCode */.xs)(p.network)}: the hosts above are the only ones allowed.`, "");
@@ -8903,6 +9935,8 @@ function onFirstParentHistory(parents, tip, sha, limit) {
 
 
 
+
+
 /**
  * Envelope PRs from audit runs (docs/app.md, *Envelope PRs from audit runs*): a completed push run
  * of the gate workflow on the default branch whose bundle says `mode: audit` is verified against
@@ -8926,7 +9960,7 @@ async function onAuditRun(ctx, gh, run, repository, installationId) {
     const attempt = run.run_attempt ?? 1;
     const known = await ctx.store.envelopePrs.getAuditRun(repository, run.id, attempt);
     if (known !== null && known.state !== "verified")
-        return describe(known);
+        return envelope_pr_describe(known);
     const r = repoRef(repository);
     const branch = await gh.defaultBranch(r);
     let fresh = null;
@@ -8953,14 +9987,14 @@ async function onAuditRun(ctx, gh, run, repository, installationId) {
                 code: judged.refusal.code,
                 reason: judged.refusal.reason,
             });
-            return describe(row);
+            return envelope_pr_describe(row);
         }
         fresh = judged.run;
         ctx.log("info", "audit_run.verified", { run: run.id, repository, evidence: fresh.evidence });
     }
     return `audit run ${run.id} verified; ${await proposeEnvelope(ctx, gh, repository, installationId, branch, fresh)}`;
 }
-function describe(row) {
+function envelope_pr_describe(row) {
     return `${row.state === "ignored" ? "ignored" : "refused"} as an audit run: ${row.code ?? "?"}: ${row.reason ?? ""}`;
 }
 /** Verifies the run from GitHub's answers, then its evidence. A GitHub failure throws (the delivery is retried). */
@@ -8993,7 +10027,7 @@ async function judgeAuditRun(ctx, gh, r, run, repository, branch) {
         return { run: { runId: run.id, url: run.html_url ?? null, headSha: run.head_sha, evidence: bundle.digest, log } };
     }
     catch (err) {
-        if (!(0,errors/* isRefusal */.vu)(err))
+        if (!(0,core_errors/* isRefusal */.vu)(err))
             throw err;
         return refused(err.code, `run ${run.id}: ${err.message}`);
     }
@@ -9057,7 +10091,7 @@ async function auditEvidence(ctx, gh, repository, branch, fresh) {
             runs.push({ runId: row.run_id, url: row.run_url, headSha: row.head_sha ?? "", evidence: bundle.digest, log });
         }
         catch (err) {
-            if (!(0,errors/* isRefusal */.vu)(err))
+            if (!(0,core_errors/* isRefusal */.vu)(err))
                 throw err;
             leftOut.push({ runId: row.run_id, why: `${err.code}: ${err.message}` });
         }
@@ -9077,7 +10111,18 @@ async function proposeEnvelope(ctx, gh, repository, installationId, branch, fres
     const tip = await gh.branchSha(r, branch);
     if (tip === null)
         fail("GITHUB_UNAVAILABLE", `the default branch ${branch} of ${repository} does not exist`);
-    const current = await gh.textAt(r, settings.envelopePath, tip, `read ${settings.envelopePath} on ${branch}`, (path) => new errors/* Refusal */.P_("ENVELOPE_UNREADABLE", `${path} on ${branch} is not a file`));
+    const current = await gh.textAt(r, settings.envelopePath, tip, `read ${settings.envelopePath} on ${branch}`, (path) => new core_errors/* Refusal */.P_("ENVELOPE_UNREADABLE", `${path} on ${branch} is not a file`));
+    // Nothing above the organisation's ceiling is proposed; a ceiling that cannot be read proposes nothing.
+    const ceiling = await ceilingForRepository(ctx, gh, repository);
+    if (ceiling.kind === "invalid") {
+        ctx.log("warn", "envelope_pr.ceiling_invalid", { repository, code: ceiling.code, message: ceiling.message });
+        return `no proposal: the organisation envelope does not verify (${ceiling.code}: ${ceiling.message})`;
+    }
+    const latest = evidence.runs[0];
+    if (ceiling.kind === "ceiling" && latest !== undefined) {
+        const touched = beyondCeiling(touchedInLog(latest.log), ceiling.baseline);
+        await store.ceilings.recordFootprint(repository, r.owner, JSON.stringify({ ...touched, run: latest.runId, audit: true }), ctx.clock.now());
+    }
     const proposal = buildEnvelopeProposal({
         repository,
         branch,
@@ -9085,6 +10130,7 @@ async function proposeEnvelope(ctx, gh, repository, installationId, branch, fres
         current,
         runs: evidence.runs,
         leftOut: evidence.leftOut,
+        ceiling: ceiling.kind === "ceiling" ? { ceiling: ceiling.ceiling, id: ceiling.id, digest: ceiling.digest } : null,
     });
     const mode = (await store.installationMode(installationId)) ?? "shadow";
     const owner = settings.replicaId;
@@ -9132,7 +10178,7 @@ async function release(ctx, pr) {
     await ctx.store.envelopePrs.updateEnvelopePr(pr.id, ctx.settings.replicaId, ["claimed", "opened", "shadowed"], now.state, { claim_owner: null, claim_until: null }, ctx.clock.now());
 }
 function envelope_pr_busy(repository) {
-    throw new errors/* Refusal */.P_("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
+    throw new core_errors/* Refusal */.P_("ENVELOPE_PR_BUSY", `another delivery is writing ${repository}'s envelope PR`, {
         hint: "Nothing to do: the delivery is queued and retried once the other one is done, so its run is included.",
     });
 }
@@ -9898,7 +10944,7 @@ function compareRuns(a, b, expect) {
 
 /** The dual run id: one per A run attempt, the same on every replica and redelivery. */
 function dualRunIdFor(repository, runAId, attempt) {
-    return `dr-${(0,envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${runAId}\0${attempt}`).slice(0, 20)}`;
+    return `dr-${(0,core_envelope/* sha256Hex */.fg)(`${repository.toLowerCase()}\0${runAId}\0${attempt}`).slice(0, 20)}`;
 }
 /** Whether a run's workflow path (`.github/workflows/x.yml@ref`) is the gate workflow. */
 function isGateWorkflow(path, workflow) {
@@ -9929,9 +10975,9 @@ function dualRunForRunA(a, repository, installationId, bundle, now, deadlineMs) 
     }
     const envelopeHash = bundle.runner.envelope_hash ?? bundle.verdict.envelope_hash;
     if (!envelopeHash)
-        throw new errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash`);
+        throw new core_errors/* Refusal */.P_("EVIDENCE_UNAVAILABLE", `run ${run.id}'s evidence names no envelope hash`);
     if (bundle.runner.head_sha !== a.headSha) {
-        throw new errors/* Refusal */.P_("DUAL_RUN_MISMATCH", `run ${run.id} is for ${a.headSha} but its evidence says ${bundle.runner.head_sha ?? "no commit"}`);
+        throw new core_errors/* Refusal */.P_("DUAL_RUN_MISMATCH", `run ${run.id} is for ${a.headSha} but its evidence says ${bundle.runner.head_sha ?? "no commit"}`);
     }
     const attempt = run.run_attempt ?? 1;
     return {
@@ -10011,7 +11057,7 @@ function decideDualRun(dual, zipA, zipB) {
         b = readEvidenceZip(zipB);
     }
     catch (err) {
-        if ((0,errors/* isRefusal */.vu)(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
+        if ((0,core_errors/* isRefusal */.vu)(err) && (err.code === "EVIDENCE_DIGEST_MISMATCH" || err.code === "EVIDENCE_UNAVAILABLE")) {
             return none("evidence_invalid", err.code, err.message);
         }
         throw err;
@@ -10633,7 +11679,7 @@ async function dispatchRunnerB(ctx, id) {
     const backToPending = (err) => store.releaseDualRun(id, "dispatching", "pending", owner).then(() => Promise.reject(err), () => Promise.reject(err));
     const kill = await store.killSwitch().catch(backToPending);
     if (kill.paused) {
-        await backToPending(new errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`));
+        await backToPending(new core_errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); runner B was not dispatched`));
     }
     // Runner B waits for the installation's GitHub budget only when it is nearly exhausted (the last in the order).
     await respectBudget(ctx, dual.installation_id, "runner_b").catch(backToPending);
@@ -10646,7 +11692,7 @@ async function dispatchRunnerB(ctx, id) {
     }
     if (reserved.status === "refused") {
         const detail = refusalDetail(settings.budget, reserved.limits, reserved.usage, { installation: dual.installation_id, repository: dual.repository }, ctx.clock.now()) ?? "the budget refused the reservation";
-        return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new errors/* Refusal */.P_("RUNNER_B_BUDGET_EXCEEDED", detail));
+        return notComparedForBudget(ctx, dual, "RUNNER_B_BUDGET_EXCEEDED", new core_errors/* Refusal */.P_("RUNNER_B_BUDGET_EXCEEDED", detail));
     }
     let attemptedAt = null;
     try {
@@ -10670,7 +11716,7 @@ async function dispatchRunnerB(ctx, id) {
             const attempted = reserved.reservation.attempted_at;
             const settlesAt = attempted === null ? 0 : attempted + DISPATCH_LISTING_LAG_MS;
             if (ctx.clock.now() < settlesAt) {
-                throw new errors/* Refusal */.P_("DISPATCH_OUTCOME_UNKNOWN", `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`);
+                throw new core_errors/* Refusal */.P_("DISPATCH_OUTCOME_UNKNOWN", `an earlier dispatch attempt for dual run ${id} may have started a run GitHub does not list yet; looking again after ${new Date(settlesAt).toISOString()} before sending another`);
             }
         }
         // The base commit the dispatch runs on, read just before it is sent: runner B must be a run
@@ -10678,7 +11724,7 @@ async function dispatchRunnerB(ctx, id) {
         // unverifiable: no freeze, the property fails.
         const baseSha = await gh.branchSha(r, dual.base_ref);
         if (baseSha === null)
-            throw new errors/* Refusal */.P_("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
+            throw new core_errors/* Refusal */.P_("RUNNER_B_UNAVAILABLE", `the base branch ${dual.base_ref} does not exist: runner B cannot be dispatched on it`);
         attemptedAt = ctx.clock.now();
         await store.budget.markAttempt(id, attemptedAt);
         await store.transitionDualRun(id, ["dispatching"], "dispatching", { base_sha: baseSha, dispatch_sent_at: attemptedAt }, { claim_owner: owner });
@@ -10709,7 +11755,7 @@ async function dispatchRunnerB(ctx, id) {
 function mayHaveStarted(err) {
     if (err instanceof client_GitHubUnavailable)
         return err.status === null || err.status >= 500;
-    return !((0,errors/* isRefusal */.vu)(err) && (0,errors/* nothingSent */.MB)(err.code));
+    return !((0,core_errors/* isRefusal */.vu)(err) && (0,core_errors/* nothingSent */.MB)(err.code));
 }
 /**
  * No dispatch: the budget refused it, or could not be confirmed. The dual run ends "not
@@ -11259,7 +12305,7 @@ class AppService {
             return result;
         }
         catch (err) {
-            const gate = (0,errors/* isRefusal */.vu)(err) ? err : new errors/* Refusal */.P_("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
+            const gate = (0,core_errors/* isRefusal */.vu)(err) ? err : new core_errors/* Refusal */.P_("INTERNAL_ERROR", err?.message ?? String(err), { cause: err });
             this.metrics.deliveryFailed(event, gate.code);
             this.log("error", "delivery.failed", {
                 delivery: deliveryId,
@@ -11325,7 +12371,7 @@ class AppService {
         try {
             const kill = await this.store.killSwitch();
             if (kill.paused) {
-                throw new errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); the delivery is queued`);
+                throw new core_errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${kill.reason ?? "no reason given"}); the delivery is queued`);
             }
             outcome = await this.route(event, payload);
         }
@@ -11337,8 +12383,8 @@ class AppService {
             const deferredUntil = !this.stopping && err instanceof BudgetDeferral ? err.until : undefined;
             const recorded = await this.store
                 .failDelivery(deliveryId, owner, code, message, this.clock.now(), {
-                queue: (0,errors/* isTransient */.dg)(code),
-                countsAsFailure: !(0,errors/* isSetAside */.JA)(code),
+                queue: (0,core_errors/* isTransient */.dg)(code),
+                countsAsFailure: !(0,core_errors/* isSetAside */.JA)(code),
                 maxFailures: MAX_QUEUED_FAILURES,
                 ...(deferredUntil === undefined ? {} : { notBefore: deferredUntil }),
             })
@@ -11351,7 +12397,7 @@ class AppService {
                 return { status: "queued", outcome: `${message}; the sweeper takes it up then` };
             }
             if (code !== codeOf(err))
-                throw new errors/* Refusal */.P_("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
+                throw new core_errors/* Refusal */.P_("APP_DRAINING", `released at shutdown (${message})`, { cause: err });
             throw err;
         }
         await this.store.finishDelivery(deliveryId, owner, outcome, this.clock.now());
@@ -11453,7 +12499,7 @@ function attemptDetail(err) {
     let cause = err;
     let errno;
     for (let i = 0; i < 4 && cause !== undefined && cause !== null && errno === undefined; i++) {
-        errno = (0,errors/* errnoOf */.UQ)(cause);
+        errno = (0,core_errors/* errnoOf */.UQ)(cause);
         cause = cause.cause;
     }
     const parts = [typeof status === "number" && status > 0 ? `HTTP ${status}` : null, err?.message ?? String(err), errno ?? null];
@@ -11484,13 +12530,13 @@ function inProgress(where) {
 function killSwitchGuard(store, stopping = () => false, fenced = () => null) {
     return async (route) => {
         if (stopping())
-            throw new errors/* Refusal */.P_("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
+            throw new core_errors/* Refusal */.P_("APP_DRAINING", `this App process is shutting down; ${route} was not sent`);
         const fence = fenced();
         if (fence !== null)
-            throw new errors/* Refusal */.P_("PROCESS_FENCED", `${fence}; ${route} was not sent`);
+            throw new core_errors/* Refusal */.P_("PROCESS_FENCED", `${fence}; ${route} was not sent`);
         const state = await store.killSwitch();
         if (state.paused) {
-            throw new errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
+            throw new core_errors/* Refusal */.P_("KILL_SWITCH_ENGAGED", `the App is paused (${state.reason ?? "no reason given"}); ${route} was not sent`, {
                 hint: "Resume with: envelope-gate app resume",
             });
         }
@@ -11568,7 +12614,7 @@ async function startApp(config, options = {}) {
         // A refusal, not a crash: recorded as a clean stop.
         await store.stopProcess(owner, clock.now()).catch(() => undefined);
         await store.close();
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${err.message})`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `cannot listen on ${config.host}:${config.port} (${err.message})`);
     }
     const heartbeat = setInterval(() => {
         store
@@ -11722,7 +12768,7 @@ async function convertManifestCode(apiUrl, code, timeoutMs = 30_000) {
     catch (err) {
         const failure = gitHubFailure("convert the App manifest's code", err, `Check that ${apiUrl} is GitHub's API and reachable, then run app setup again.`);
         if (hasStatus(failure, 404) || hasStatus(failure, 422)) {
-            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub refused the code it redirected with: ${failure.message}`, {
+            throw new core_errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub refused the code it redirected with: ${failure.message}`, {
                 cause: err,
                 hint: "The code is good once and for one hour. Run `envelope-gate app setup` again; if GitHub created the App, delete it on its settings page first (or choose another --name).",
             });
@@ -11737,7 +12783,7 @@ async function convertManifestCode(apiUrl, code, timeoutMs = 30_000) {
         typeof htmlUrl !== "string" ||
         typeof login !== "string" ||
         typeof type !== "string") {
-        throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page, owner or private key");
+        throw new core_errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's answer to the code conversion has no App id, slug, page, owner or private key");
     }
     return {
         id,
@@ -11778,7 +12824,7 @@ const UNSAFE_IN_ENV_FILE = /[\n\r"'`$\\#]/;
 function filesIn(dir) {
     const root = (0,external_node_path_.resolve)(dir);
     if (UNSAFE_IN_ENV_FILE.test(root)) {
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `--dir ${JSON.stringify(root)} has a character an env file cannot carry unquoted`);
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `--dir ${JSON.stringify(root)} has a character an env file cannot carry unquoted`);
     }
     return {
         privateKey: (0,external_node_path_.join)(root, SETUP_FILES.privateKey),
@@ -11795,12 +12841,12 @@ async function refuseExisting(files) {
             present.push(file);
         }
         catch (err) {
-            if ((0,errors/* errnoOf */.UQ)(err) !== "ENOENT")
-                throw new errors/* Refusal */.P_("CONFIG_INVALID", `cannot look at ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`);
+            if ((0,core_errors/* errnoOf */.UQ)(err) !== "ENOENT")
+                throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `cannot look at ${file} (${(0,core_errors/* errnoOf */.UQ)(err) ?? String(err)})`);
         }
     }
     if (present.length > 0)
-        throw new errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${present.join(", ")}`, { hint: FILES_HINT });
+        throw new core_errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${present.join(", ")}`, { hint: FILES_HINT });
 }
 async function writeNew(file, text) {
     try {
@@ -11815,9 +12861,9 @@ async function writeNew(file, text) {
         }
     }
     catch (err) {
-        if ((0,errors/* errnoOf */.UQ)(err) === "EEXIST")
-            throw new errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`, { hint: FILES_HINT });
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", `cannot write ${file} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)})`, { cause: err });
+        if ((0,core_errors/* errnoOf */.UQ)(err) === "EEXIST")
+            throw new core_errors/* Refusal */.P_("APP_SETUP_FILES_EXIST", `app setup does not overwrite ${file}`, { hint: FILES_HINT });
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", `cannot write ${file} (${(0,core_errors/* errnoOf */.UQ)(err) ?? String(err)})`, { cause: err });
     }
 }
 function envFileText(app, files, apiUrl) {
@@ -11897,7 +12943,7 @@ async function appSetup(options, listening, signal) {
         const code = url.searchParams.get("code");
         if (code === null || !/^[A-Za-z0-9_-]{1,200}$/.test(code)) {
             page(res, 400, "No code from GitHub", "<p>GitHub's redirect carried no code. Nothing was written.</p>");
-            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's redirect carried no code (or a malformed one) to convert");
+            throw new core_errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", "GitHub's redirect carried no code (or a malformed one) to convert");
         }
         let app;
         try {
@@ -11910,13 +12956,13 @@ async function appSetup(options, listening, signal) {
         const owner = ownerMismatch(app, options.org);
         if (owner !== null) {
             page(res, 403, "Not the App this setup asked for", `<p>${escapeHtml(owner)}</p><p>Nothing was written.</p>`);
-            throw new errors/* Refusal */.P_("APP_SETUP_OWNER_MISMATCH", owner, {
+            throw new core_errors/* Refusal */.P_("APP_SETUP_OWNER_MISMATCH", owner, {
                 hint: "Delete that App on its settings page if it is yours, then run `envelope-gate app setup` again and submit its form yourself.",
             });
         }
         if (app.webhookSecret === null) {
             page(res, 502, "No webhook secret", "<p>GitHub's answer has no webhook secret. Nothing was written.</p>");
-            throw new errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub created the App ${app.htmlUrl} but answered no webhook secret`);
+            throw new core_errors/* Refusal */.P_("APP_SETUP_CONVERSION_FAILED", `GitHub created the App ${app.htmlUrl} but answered no webhook secret`);
         }
         await (0,promises_.mkdir)((0,external_node_path_.resolve)(options.dir), { recursive: true, mode: 0o700 });
         await writeNew(files.privateKey, app.pem.endsWith("\n") ? app.pem : `${app.pem}\n`);
@@ -11961,7 +13007,7 @@ async function appSetup(options, listening, signal) {
         });
     });
     await new Promise((ready, refuse) => {
-        server.once("error", (err) => refuse(new errors/* Refusal */.P_("CONFIG_INVALID", `app setup cannot listen on 127.0.0.1:${options.port} (${(0,errors/* errnoOf */.UQ)(err) ?? String(err)}): choose another --port`)));
+        server.once("error", (err) => refuse(new core_errors/* Refusal */.P_("CONFIG_INVALID", `app setup cannot listen on 127.0.0.1:${options.port} (${(0,core_errors/* errnoOf */.UQ)(err) ?? String(err)}): choose another --port`)));
         server.listen(options.port, "127.0.0.1", () => ready());
     });
     const port = server.address().port;
@@ -12139,7 +13185,7 @@ async function appCommand(args, usage) {
         return await appSubcommand(sub, rest, usage);
     }
     catch (err) {
-        if (!(err instanceof errors/* Refusal */.P_))
+        if (!(err instanceof core_errors/* Refusal */.P_))
             throw err;
         process.stderr.write(appRefusalText(sub, err));
         return verdict/* EXIT_CODES */.ai.error;
@@ -12241,7 +13287,7 @@ async function killSwitch(which, args, usage) {
 }
 async function cli_status(args) {
     if (args.length > 0)
-        throw new errors/* Refusal */.P_("CONFIG_INVALID", "app status takes no arguments");
+        throw new core_errors/* Refusal */.P_("CONFIG_INVALID", "app status takes no arguments");
     const settings = storeConfigFromEnv(process.env);
     const store = await openStore(settings, Date.now());
     try {
