@@ -44,6 +44,28 @@ async function readingOf(ctx: AppContext, gh: InstallationClient, owner: string)
   if (branch === null) return { kind: "none", why: `no ${owner}/${ORG_REPO} repository the App's installation can read` };
   const sha = await gh.branchSha(r, branch);
   if (sha === null) return { kind: "none", why: `${owner}/${ORG_REPO} has no commit on ${branch}` };
+  // A commit's files never change: the reading of one `.github` commit is kept, so a busy
+  // organisation costs two calls per verified check (the repository and its branch), not four.
+  const key = `${owner.toLowerCase()}@${sha}:${path}`;
+  const cached = readings.get(key);
+  if (cached !== undefined) return cached;
+  const read = await readFilesAt(r, gh, owner, path, sha, branch);
+  readings.set(key, read);
+  if (readings.size > READINGS_KEPT) readings.delete(readings.keys().next().value as string);
+  return read;
+}
+
+const READINGS_KEPT = 256;
+const readings = new Map<string, CeilingReading>();
+
+async function readFilesAt(
+  r: RepoRef,
+  gh: InstallationClient,
+  owner: string,
+  path: string,
+  sha: string,
+  branch: string,
+): Promise<CeilingReading> {
   const notAFile = (p: string) => new Refusal("ORG_ENVELOPE_INVALID", `${owner}/${ORG_REPO}:${p} at ${sha.slice(0, 12)} is not a file`);
   let text: string | null;
   let digestText: string | null;
