@@ -8279,7 +8279,7 @@ function auditRunRefusal(run, repository, workflow, defaultBranch) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __webpack_require__(2463);
 ;// CONCATENATED MODULE: ./schema/org-envelope.schema.json
-const org_envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/org-envelope.schema.json","title":"envelope-gate organisation envelope","description":"The most any covered repository\'s envelope may allow, what none may ever allow, and time-boxed exceptions. Read by the App from the organisation\'s .github repository at its default branch. See docs/formats.md, Organisation envelope.","type":"object","additionalProperties":false,"required":["ceiling_id","repositories","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"ceiling_id":{"description":"A name for this organisation envelope, shown in every verified check it decides.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"repositories":{"description":"The organisation\'s repositories it covers, by name without the owner: * matches any characters; an entry starting with ! excludes. A repository is covered when an entry matches it and no ! entry does. Case-insensitive.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^!?[A-Za-z0-9_.*-]+$"}},"allowed_roots":{"description":"The roots a repository may allow: a repository\'s root is within when it lies under one of these, ${WORKSPACE}/${SCRATCH} roots only under the same variable.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"The agent tools a repository may allow: exact names, or PREFIX* for every name starting with PREFIX (* alone: any tool).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"The environment keys a repository may allow, in allowed_env\'s own forms. A family or a set here never covers a credential key (never-proposed table): such a key is within only when listed exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"The hosts a repository may allow, in allowed_hosts\' own forms. A host set or wildcard in a repository\'s envelope is within only if every member is.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"The widest network mode a repository may use: deny (repositories must deny) or allowlist.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. When present, every covered repository must judge commands (allowed_commands present) and each entry must be listed here (a path is within its own path or its file name listed bare). Absent: commands are not limited by the organisation.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. network: repositories must judge loopback like any host. local (default): they may leave it unjudged.","enum":["local","network"]},"observation":{"description":"Optional. full (default): repositories must require the process-level observer. node: they may accept Node hooks alone.","enum":["full","node"]},"writable_protected":{"description":"Optional. Protected paths a repository may make writable (under one of these, same variable). Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The services a repository may declare, exactly. Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"never_env":{"description":"Optional. Keys (or PREFIX* families) no repository may ever allow, not even through an exception: a repository\'s exact key, family or set that could match one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000*]+\\\\*?$"}},"never_hosts":{"description":"Optional. Hosts no repository may ever allow, not even through an exception: a repository\'s host, wildcard or set that could reach one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"exceptions":{"description":"Optional. Time-boxed widenings for one repository each, honoured only from approved_on to expires_on (inclusive, UTC) and at most 90 days long; never for a credential key or a family covering program control or credentials; never above never_env or never_hosts.","type":"array","items":{"type":"object","additionalProperties":false,"required":["repository","allow","reason","approver","approved_on","expires_on"],"properties":{"repository":{"description":"The repository\'s name (without the owner), exactly.","type":"string","pattern":"^[A-Za-z0-9_.-]+$"},"allow":{"description":"What the repository may allow beyond the ceiling, in the ceiling\'s own keys.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"allowed_roots":{"description":"Roots the repository may allow beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Tools the repository may allow beyond the ceiling (exact names, or PREFIX*).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys, PREFIX* families or sets beyond the ceiling. Never a credential key or a family that covers one.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts or host sets beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"allowlist: the repository may use network allowlist though the ceiling says deny. Nothing is beyond allowlist.","enum":["allowlist"]},"allowed_commands":{"description":"Commands beyond the ceiling\'s allowed_commands.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"local: the repository may leave loopback unjudged though the ceiling says network.","enum":["local"]},"observation":{"description":"node: the repository may accept a Node-only observation though the ceiling says full.","enum":["node"]},"writable_protected":{"description":"Protected paths beyond the ceiling\'s writable_protected.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Services beyond the ceiling\'s services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}}}},"reason":{"type":"string","minLength":1,"maxLength":500},"approver":{"description":"The login who approved the exception.","type":"string","minLength":1,"maxLength":100},"approved_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The day the exception was approved (YYYY-MM-DD, UTC)."},"expires_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The last day the exception is honoured (YYYY-MM-DD, UTC), at most 90 days after approved_on."}}}}}}');
+const org_envelope_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/envelope-gate/envelope-gate/schema/org-envelope.schema.json","title":"envelope-gate organisation envelope","description":"The most any covered repository\'s envelope may allow, what none may ever allow, and time-boxed exceptions. Read by the App from the organisation\'s .github repository at its default branch. See docs/formats.md, Organisation envelope.","type":"object","additionalProperties":false,"required":["ceiling_id","repositories","allowed_roots","allowed_tools","allowed_env","allowed_hosts","network"],"properties":{"$schema":{"description":"Optional pointer to this schema, for editors. Not part of the policy.","type":"string"},"ceiling_id":{"description":"A name for this organisation envelope, shown in every verified check it decides.","type":"string","minLength":1,"maxLength":200,"pattern":"^[^\\\\u0000-\\\\u001f]+$"},"repositories":{"description":"The organisation\'s repositories it covers, by name without the owner: * matches any characters; an entry starting with ! excludes. A repository is covered when an entry matches it and no ! entry does. Case-insensitive.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^!?[A-Za-z0-9_.*-]+$"}},"allowed_roots":{"description":"The roots a repository may allow: a repository\'s root is within when it lies under one of these, ${WORKSPACE}/${SCRATCH} roots only under the same variable.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"The agent tools a repository may allow: exact names, or PREFIX* for every name starting with PREFIX (* alone: any tool).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"The environment keys a repository may allow, in allowed_env\'s own forms. A family or a set here never covers a credential key (never-proposed table): such a key is within only when listed exactly.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"The hosts a repository may allow, in allowed_hosts\' own forms. A host set or wildcard in a repository\'s envelope is within only if every member is.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"The widest network mode a repository may use: deny (repositories must deny) or allowlist.","enum":["deny","allowlist"]},"allowed_commands":{"description":"Optional. When present, every covered repository must judge commands (allowed_commands present) and each entry must be listed here (a path is within its own path or its file name listed bare). Absent: commands are not limited by the organisation.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"Optional. network: repositories must judge loopback like any host. local (default): they may leave it unjudged.","enum":["local","network"]},"observation":{"description":"Optional. full (default): repositories must require the process-level observer. node: they may accept Node hooks alone.","enum":["full","node"]},"writable_protected":{"description":"Optional. Protected paths a repository may make writable (under one of these, same variable). Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Optional. The services a repository may declare, exactly. Absent: none.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}},"never_env":{"description":"Optional. Keys (or PREFIX* families) no repository may ever allow, not even through an exception: a repository\'s exact key, family or set that could match one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^=\\\\u0000*]+\\\\*?$"}},"never_hosts":{"description":"Optional. Hosts no repository may ever allow, not even through an exception: a repository\'s host, wildcard or set that could reach one is a widening.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"exceptions":{"description":"Optional. Time-boxed widenings for one repository each, honoured only from approved_on to expires_on (inclusive, UTC) and at most 90 days long; never for a credential key or a family covering program control or credentials; never above never_env or never_hosts.","type":"array","items":{"type":"object","additionalProperties":false,"required":["repository","allow","reason","approver","approved_on","expires_on"],"properties":{"repository":{"description":"The repository\'s name (without the owner), exactly.","type":"string","pattern":"^[A-Za-z0-9_.-]+$"},"allow":{"description":"What the repository may allow beyond the ceiling, in the ceiling\'s own keys.","type":"object","additionalProperties":false,"minProperties":1,"properties":{"allowed_roots":{"description":"Roots the repository may allow beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$"}},"allowed_tools":{"description":"Tools the repository may allow beyond the ceiling (exact names, or PREFIX*).","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000-\\\\u001f]+$"}},"allowed_env":{"description":"Environment keys, PREFIX* families or sets beyond the ceiling. Never a credential key or a family that covers one.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^(?:@(?:ci|agents|terminal)|[^=\\\\u0000*@][^=\\\\u0000*]*\\\\*?)$"}},"allowed_hosts":{"description":"Hosts or host sets beyond the ceiling.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:@(?:npm|pypi|crates|go-proxy|debian|ubuntu|github|node-dist)|(?:\\\\*\\\\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?|\\\\[[0-9a-f:.]+\\\\](?::[0-9]{1,5})?|[0-9a-f]*:[0-9a-f:.]*:[0-9a-f:.]*)$"}},"network":{"description":"allowlist: the repository may use network allowlist though the ceiling says deny. Nothing is beyond allowlist.","enum":["allowlist"]},"allowed_commands":{"description":"Commands beyond the ceiling\'s allowed_commands.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1,"pattern":"^[^\\\\u0000]+$"}},"loopback":{"description":"local: the repository may leave loopback unjudged though the ceiling says network.","enum":["local"]},"observation":{"description":"node: the repository may accept a Node-only observation though the ceiling says full.","enum":["node"]},"writable_protected":{"description":"Protected paths beyond the ceiling\'s writable_protected.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]*|\\\\$\\\\{(?:WORKSPACE|SCRATCH)\\\\}(?:/[^\\\\u0000]*)?)$","not":{"pattern":"(?:^|/)\\\\.git(?:/(?:hooks|config|config\\\\.worktree|info|modules|worktrees|commondir)(?:/|$)|/?$)"}}},"services":{"description":"Services beyond the ceiling\'s services.","type":"array","uniqueItems":true,"items":{"type":"string","pattern":"^(?:/[^\\\\u0000]+|\\\\[[0-9a-f:.]+\\\\]:[0-9]{1,5}|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*:[0-9]{1,5})$"}}}},"reason":{"type":"string","minLength":1,"maxLength":500},"approver":{"description":"The login who approved the exception.","type":"string","minLength":1,"maxLength":100},"approved_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The day the exception was approved (YYYY-MM-DD, UTC)."},"expires_on":{"type":"string","pattern":"^[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])$","description":"The last day the exception is honoured (YYYY-MM-DD, UTC), at most 90 days after approved_on."}}}},"root_values":{"description":"Optional. Where ${WORKSPACE} and ${SCRATCH} may point, as the run\'s log records them (meta.workspace, meta.scratch): absolute paths in which * stands for one path segment. A run whose value matches none fails the verified check (ORG_ENVELOPE_UNCHECKED). Absent: any value but /, a home directory (/home/NAME), a system directory, one a single segment deep, or one inside the other.","type":"object","additionalProperties":false,"properties":{"WORKSPACE":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^/[^\\\\u0000]*$"}},"SCRATCH":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","pattern":"^/[^\\\\u0000]*$"}}}}}}');
 // EXTERNAL MODULE: ./src/core/env-sets.ts
 var env_sets = __webpack_require__(20);
 // EXTERNAL MODULE: ./src/core/hosts.ts
@@ -8377,7 +8377,11 @@ function coversRepository(ceiling, repository) {
     return include.some(matches) && !exclude.some(matches);
 }
 const DAY_MS = 86_400_000;
-const dayOf = (date) => Date.parse(`${date}T00:00:00Z`);
+/** The day's start in ms, NaN for a day no calendar has (2026-02-31 would otherwise roll over to 2026-03-03). */
+const dayOf = (date) => {
+    const ms = Date.parse(`${date}T00:00:00Z`);
+    return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? Number.NaN : ms;
+};
 /** Why an exception row can never be honoured, whatever the day (null: it can). */
 function exceptionRefusal(row, ceiling) {
     const approved = dayOf(row.approved_on);
@@ -8389,8 +8393,11 @@ function exceptionRefusal(row, ceiling) {
     if ((expires - approved) / DAY_MS > EXCEPTION_MAX_DAYS)
         return `it runs ${(expires - approved) / DAY_MS} days, longer than ${EXCEPTION_MAX_DAYS} (approved ${row.approved_on}, expires ${row.expires_on})`;
     for (const entry of row.allow.allowed_env ?? []) {
-        if (entry.startsWith("@"))
+        if (entry.startsWith("@")) {
+            if (neverEnvHit(entry, ceiling) !== null)
+                return `allowed_env "${entry}" is in never_env`;
             continue;
+        }
         if (entry.endsWith("*")) {
             const apart = (0,never_proposed/* familyApart */.Jw)(entry.slice(0, -1));
             if (apart !== null)
@@ -8407,6 +8414,9 @@ function exceptionRefusal(row, ceiling) {
     for (const entry of row.allow.allowed_hosts ?? [])
         if (neverHostHit(entry, ceiling) !== null)
             return `allowed_hosts "${entry}" reaches never_hosts`;
+    for (const entry of row.allow.services ?? [])
+        if (serviceNeverHit(entry, ceiling) !== null)
+            return `services "${entry}" reaches never_hosts`;
     return null;
 }
 /** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
@@ -8513,25 +8523,29 @@ function keyWithin(key, c) {
 }
 /** The never_env entry `entry` (an allowed_env entry) could match, or null. */
 function neverEnvHit(entry, ceiling) {
-    const never = ceiling.never_env ?? [];
+    // A never_env entry naming a set (the schema admits "@agents") stands for each of its keys.
+    const never = (ceiling.never_env ?? []).flatMap((n) => {
+        const set = n.startsWith("@") ? env_sets/* ENV_SETS */.gL.get(n) : undefined;
+        return set === undefined ? [[n, n]] : [...set].map((k) => [k, n]);
+    });
     const keys = entry.startsWith("@") ? [...(env_sets/* ENV_SETS */.gL.get(entry) ?? [])] : null;
-    for (const n of never) {
-        const nPrefix = n.endsWith("*") ? n.slice(0, -1) : null;
-        const hitsKey = (k) => (nPrefix === null ? k === n : k.startsWith(nPrefix));
-        if (keys !== null) {
-            if (keys.some(hitsKey))
-                return n;
-        }
-        else if (entry.endsWith("*")) {
-            const prefix = entry.slice(0, -1);
-            // A family matches no apart key: a never key it could not match is no hit.
-            if (nPrefix === null ? n.startsWith(prefix) && (0,never_proposed/* keyApart */.ij)(n) === null : nPrefix.startsWith(prefix) || prefix.startsWith(nPrefix))
-                return n;
-        }
-        else if (hitsKey(entry))
-            return n;
-    }
+    for (const [n, written] of never)
+        if (neverEnvMatch(n, entry, keys))
+            return written;
     return null;
+}
+/** Whether the never_env entry `n` (a key or PREFIX*) could match the allowed_env entry `entry` (`keys`: a set's keys). */
+function neverEnvMatch(n, entry, keys) {
+    const nPrefix = n.endsWith("*") ? n.slice(0, -1) : null;
+    const hitsKey = (k) => (nPrefix === null ? k === n : k.startsWith(nPrefix));
+    if (keys !== null)
+        return keys.some(hitsKey);
+    if (entry.endsWith("*")) {
+        const prefix = entry.slice(0, -1);
+        // A family matches no apart key: a never key it could not match is no hit.
+        return nPrefix === null ? n.startsWith(prefix) && (0,never_proposed/* keyApart */.ij)(n) === null : nPrefix.startsWith(prefix) || prefix.startsWith(nPrefix);
+    }
+    return hitsKey(entry);
 }
 function envWidening(entry, c, ceiling) {
     const never = neverEnvHit(entry, ceiling);
@@ -8583,6 +8597,12 @@ function neverHostHit(entry, ceiling) {
             return n;
     }
     return null;
+}
+/** The never_hosts entry a services entry reaches (a TCP service is reached, and its name looked up, under any network mode), or null. */
+function serviceNeverHit(entry, ceiling) {
+    if (entry.startsWith("/"))
+        return null;
+    return neverHostHit(entry, ceiling);
 }
 function hostWidening(entry, ceilingHosts, ceiling) {
     const never = neverHostHit(entry, ceiling);
@@ -8659,7 +8679,10 @@ function widenings(envelope, ceiling) {
             add(`/writable_protected/${i}`, "writable_protected", entry, "the ceiling lets no repository make this protected path writable");
     });
     (envelope.services ?? []).forEach((entry, i) => {
-        if (!(ceiling.services ?? []).includes(entry))
+        const never = serviceNeverHit(entry, ceiling);
+        if (never !== null)
+            add(`/services/${i}`, "services", entry, `the organisation never allows it (never_hosts "${never}")`);
+        else if (!(ceiling.services ?? []).includes(entry))
             add(`/services/${i}`, "services", entry, "the ceiling does not list this service");
     });
     return out;
@@ -8695,6 +8718,45 @@ function beyondCeiling(touched, ceiling) {
             ? []
             : [...touched.commands].filter((c) => !commandWithin(c, ceiling.allowed_commands ?? [])).sort(),
     };
+}
+/** Directories a root variable may never point into: the system's own (a self-hosted runner's /opt is allowed). */
+const SYSTEM_ROOT = /^\/(?:etc|usr|bin|sbin|boot|proc|sys|dev|root|snap|lib(?:32|64|x32)?|var\/lib)(?:\/|$)/;
+function globMatches(glob, path) {
+    const g = glob.split("/");
+    const p = path.split("/");
+    return g.length === p.length && g.every((s, i) => (s === "*" ? p[i] !== "" : s === p[i]));
+}
+/**
+ * Why the values a run gave `${WORKSPACE}` and `${SCRATCH}` (its log's meta.workspace and
+ * meta.scratch) cannot be held to the ceiling, or null. A root within the ceiling by its variable
+ * is only as narrow as the variable's value, and the repository's own workflow chooses it (the
+ * Action's `workspace` and `scratch` inputs): a `scratch: /` would make `${SCRATCH}` every path.
+ * Only the variables the envelope uses are judged: each must be an absolute, folded path at least
+ * two segments deep, not a home directory, outside the system's directories, and not inside the other; with
+ * `root_values`, it must match one of its globs.
+ */
+function rootValuesRefusal(values, envelope, ceiling) {
+    const used = new Set([...envelope.allowed_roots, ...(envelope.writable_protected ?? [])]
+        .map((r) => ROOT_VARIABLE.exec(r)?.[1])
+        .filter((v) => v !== undefined));
+    const given = { WORKSPACE: values.workspace, SCRATCH: values.scratch };
+    for (const name of ["WORKSPACE", "SCRATCH"]) {
+        if (!used.has(name))
+            continue;
+        const value = given[name];
+        if (typeof value !== "string" || (0,core_paths/* foldPath */.tu)(value) !== value)
+            return `the run's log records no absolute, folded \${${name}} (${JSON.stringify(value ?? null)})`;
+        if (value.split("/").length - 1 < 2 || SYSTEM_ROOT.test(value) || /^\/home\/[^/]+$/.test(value))
+            return `the run gave \${${name}} the value ${value}: a root variable may not be /, a home directory, a system directory, or one segment deep`;
+        const globs = ceiling.root_values?.[name];
+        if (globs !== undefined && !globs.some((g) => globMatches(g, value)))
+            return `the run gave \${${name}} the value ${value}, which matches none of the organisation's root_values.${name} (${globs.join(", ")})`;
+    }
+    if (used.size === 2 && typeof values.workspace === "string" && typeof values.scratch === "string") {
+        if ((0,core_paths/* isInsideRoot */.Xj)(values.workspace, values.scratch) || (0,core_paths/* isInsideRoot */.Xj)(values.scratch, values.workspace))
+            return `the run's \${WORKSPACE} (${values.workspace}) and \${SCRATCH} (${values.scratch}) lie one inside the other`;
+    }
+    return null;
 }
 
 // EXTERNAL MODULE: ./src/core/log-reader.ts
@@ -8858,6 +8920,21 @@ async function readingOf(ctx, gh, owner) {
     const sha = await gh.branchSha(r, branch);
     if (sha === null)
         return { kind: "none", why: `${owner}/${ORG_REPO} has no commit on ${branch}` };
+    // A commit's files never change: the reading of one `.github` commit is kept, so a busy
+    // organisation costs two calls per verified check (the repository and its branch), not four.
+    const key = `${owner.toLowerCase()}@${sha}:${path}`;
+    const cached = readings.get(key);
+    if (cached !== undefined)
+        return cached;
+    const read = await readFilesAt(r, gh, owner, path, sha, branch);
+    readings.set(key, read);
+    if (readings.size > READINGS_KEPT)
+        readings.delete(readings.keys().next().value);
+    return read;
+}
+const READINGS_KEPT = 256;
+const readings = new Map();
+async function readFilesAt(r, gh, owner, path, sha, branch) {
     const notAFile = (p) => new core_errors/* Refusal */.P_("ORG_ENVELOPE_INVALID", `${owner}/${ORG_REPO}:${p} at ${sha.slice(0, 12)} is not a file`);
     let text;
     let digestText;
@@ -8931,10 +9008,20 @@ async function ceilingForRepository(ctx, gh, repository) {
     };
 }
 const exceptionLine = (s) => `exceptions[${s.index}] (${s.row.approver}, until ${s.row.expires_on}: ${s.row.reason})${s.honoured ? "" : ` not honoured: ${s.why}`}`;
-/** What a run's evidence shows it touched (hosts, keys, commands), for the organisation-wide footprint; null when its log cannot be read. */
-function touchedOf(zip) {
+/**
+ * What a run's evidence shows: what it touched (hosts, keys, commands), for the organisation-wide
+ * footprint, and the values its log records for the root variables; null when its log cannot be read.
+ */
+function runFactsOf(zip) {
     try {
-        return touchedInLog({ file: "observer.jsonl", bytes: baseLogFromZip(zip) });
+        const log = { file: "observer.jsonl", bytes: baseLogFromZip(zip) };
+        const walked = (0,log_reader/* walkLog */.w4)(log, null);
+        const fp = logFootprint(walked);
+        return {
+            touched: { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] },
+            workspace: walked.meta.workspace,
+            scratch: walked.meta.scratch,
+        };
     }
     catch (err) {
         if ((0,core_errors/* isRefusal */.vu)(err))
@@ -8951,9 +9038,9 @@ function touchedInLog(log) {
  * Judges the base's envelope (the file at the base commit whose bytes the base's digest pins, the
  * one the run was judged under) against the organisation envelope, and records the result.
  */
-async function ceilingFacts(ctx, gh, repository, baseSha, pinnedHash, touched = null) {
+async function ceilingFacts(ctx, gh, repository, baseSha, pinnedHash, run) {
     const found = await ceilingForRepository(ctx, gh, repository);
-    const footprint = touched !== null && found.kind === "ceiling" ? beyondCeiling(touched, found.baseline) : null;
+    const footprint = run !== null && found.kind === "ceiling" ? beyondCeiling(run.touched, found.baseline) : null;
     const record = (outcome, detail, digest, exceptions = []) => ctx.store.ceilings.recordResult({
         repository,
         owner: repoRef(repository).owner,
@@ -9018,6 +9105,11 @@ async function ceilingFacts(ctx, gh, repository, baseSha, pinnedHash, touched = 
         await record("invalid", [err.message], found.digest, found.exceptions);
         return { kind: "fail", code: err.code, title: "Not verified: the envelope does not validate", lines: [err.message] };
     }
+    const rootValues = run === null
+        ? "the run's log cannot be read from its evidence: the values its root variables had cannot be held to the organisation envelope"
+        : rootValuesRefusal(run, loaded.envelope, found.ceiling);
+    if (rootValues !== null)
+        return unchecked(rootValues);
     const wide = widenings(loaded.envelope, found.ceiling);
     const notHonoured = found.exceptions.filter((s) => !s.honoured).map(exceptionLine);
     if (wide.length > 0) {
@@ -9248,7 +9340,7 @@ async function postVerifiedCheck(ctx, gh, repository, run, verdict, evidence, wo
             const pinned = await pinnedFacts(ctx, gh, repository, verdict.a.baseSha);
             content = verifiedRunCheck(verdict.a, workflowPath, facts, pinned, gate);
             if (content.conclusion === "success" && pinned.kind === "hash")
-                content = withCeiling(content, await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? touchedOf(raw.zip) : null));
+                content = withCeiling(content, await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? runFactsOf(raw.zip) : null));
         }
         else
             content = refusedCheck(verdict.refusal);

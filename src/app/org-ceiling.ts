@@ -1,5 +1,6 @@
 import {
   beyondCeiling,
+  rootValuesRefusal,
   coversRepository,
   describeWidening,
   exceptionsFor,
@@ -166,10 +167,20 @@ export type CeilingFacts =
 const exceptionLine = (s: ExceptionStanding) =>
   `exceptions[${s.index}] (${s.row.approver}, until ${s.row.expires_on}: ${s.row.reason})${s.honoured ? "" : ` not honoured: ${s.why}`}`;
 
-/** What a run's evidence shows it touched (hosts, keys, commands), for the organisation-wide footprint; null when its log cannot be read. */
-export function touchedOf(zip: Uint8Array): Touched | null {
+/**
+ * What a run's evidence shows: what it touched (hosts, keys, commands), for the organisation-wide
+ * footprint, and the values its log records for the root variables; null when its log cannot be read.
+ */
+export function runFactsOf(zip: Uint8Array): RunFacts | null {
   try {
-    return touchedInLog({ file: "observer.jsonl", bytes: baseLogFromZip(zip) });
+    const log = { file: "observer.jsonl", bytes: baseLogFromZip(zip) };
+    const walked = walkLog(log, null);
+    const fp = logFootprint(walked);
+    return {
+      touched: { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] },
+      workspace: walked.meta.workspace,
+      scratch: walked.meta.scratch,
+    };
   } catch (err) {
     if (isRefusal(err)) return null;
     throw err;
@@ -180,6 +191,12 @@ export function touchedOf(zip: Uint8Array): Touched | null {
 export function touchedInLog(log: RecordedLog): Touched {
   const fp = logFootprint(walkLog(log, null));
   return { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] };
+}
+
+export interface RunFacts {
+  touched: Touched;
+  workspace: unknown;
+  scratch: unknown;
 }
 
 export interface Touched {
@@ -198,10 +215,10 @@ export async function ceilingFacts(
   repository: string,
   baseSha: string,
   pinnedHash: string,
-  touched: Touched | null = null,
+  run: RunFacts | null,
 ): Promise<CeilingFacts> {
   const found = await ceilingForRepository(ctx, gh, repository);
-  const footprint = touched !== null && found.kind === "ceiling" ? beyondCeiling(touched, found.baseline) : null;
+  const footprint = run !== null && found.kind === "ceiling" ? beyondCeiling(run.touched, found.baseline) : null;
   const record = (outcome: string, detail: unknown, digest: string | null, exceptions: ExceptionStanding[] = []) =>
     ctx.store.ceilings.recordResult({
       repository,
@@ -270,6 +287,11 @@ export async function ceilingFacts(
     await record("invalid", [err.message], found.digest, found.exceptions);
     return { kind: "fail", code: err.code, title: "Not verified: the envelope does not validate", lines: [err.message] };
   }
+  const rootValues =
+    run === null
+      ? "the run's log cannot be read from its evidence: the values its root variables had cannot be held to the organisation envelope"
+      : rootValuesRefusal(run, loaded.envelope, found.ceiling);
+  if (rootValues !== null) return unchecked(rootValues);
   const wide = widenings(loaded.envelope, found.ceiling);
   const notHonoured = found.exceptions.filter((s) => !s.honoured).map(exceptionLine);
   if (wide.length > 0) {

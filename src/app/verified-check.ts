@@ -12,7 +12,7 @@ import { dependsOnGate, noEvidenceCheck, type GateFacts } from "../core/gate-mem
 import { gateFacts, gateOf } from "./gate-memory.js";
 import { gateWorkflowPath, isRunnerAEvent, type RunRefusal } from "../core/run-checks.js";
 import type { RunAVerdict, VerifiedRunA } from "./run-verify.js";
-import { ceilingFacts, touchedOf, type CeilingFacts } from "./org-ceiling.js";
+import { ceilingFacts, runFactsOf, type CeilingFacts } from "./org-ceiling.js";
 
 /**
  * The App's verified check (`<check name> / verified`, ENVELOPE_GATE_VERIFIED_CHECK_NAME) on
@@ -289,7 +289,7 @@ export async function postVerifiedCheck(
       if (content.conclusion === "success" && pinned.kind === "hash")
         content = withCeiling(
           content,
-          await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? touchedOf(raw.zip) : null),
+          await ceilingFacts(ctx, gh, repository, verdict.a.baseSha, pinned.hash, raw.kind === "zip" ? runFactsOf(raw.zip) : null),
         );
     } else content = refusedCheck(verdict.refusal);
     const pull = verdict.verified

@@ -53,6 +53,8 @@ export interface Ceiling {
   services?: string[];
   never_env?: string[];
   never_hosts?: string[];
+  /** Where `${WORKSPACE}` and `${SCRATCH}` may point (globs, `*` one segment); absent: the built-in rule (rootValuesRefusal). */
+  root_values?: { WORKSPACE?: string[]; SCRATCH?: string[] };
   exceptions?: CeilingException[];
 }
 
@@ -144,7 +146,11 @@ export type ExceptionStanding =
   { row: CeilingException; index: number; honoured: true } | { row: CeilingException; index: number; honoured: false; why: string };
 
 const DAY_MS = 86_400_000;
-const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
+/** The day's start in ms, NaN for a day no calendar has (2026-02-31 would otherwise roll over to 2026-03-03). */
+const dayOf = (date: string) => {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? Number.NaN : ms;
+};
 
 /** Why an exception row can never be honoured, whatever the day (null: it can). */
 function exceptionRefusal(row: CeilingException, ceiling: Ceiling): string | null {
@@ -155,7 +161,10 @@ function exceptionRefusal(row: CeilingException, ceiling: Ceiling): string | nul
   if ((expires - approved) / DAY_MS > EXCEPTION_MAX_DAYS)
     return `it runs ${(expires - approved) / DAY_MS} days, longer than ${EXCEPTION_MAX_DAYS} (approved ${row.approved_on}, expires ${row.expires_on})`;
   for (const entry of row.allow.allowed_env ?? []) {
-    if (entry.startsWith("@")) continue;
+    if (entry.startsWith("@")) {
+      if (neverEnvHit(entry, ceiling) !== null) return `allowed_env "${entry}" is in never_env`;
+      continue;
+    }
     if (entry.endsWith("*")) {
       const apart = familyApart(entry.slice(0, -1));
       if (apart !== null) return `allowed_env "${entry}" ${apart.why}: an exception never covers program control or credentials`;
@@ -167,6 +176,8 @@ function exceptionRefusal(row: CeilingException, ceiling: Ceiling): string | nul
   }
   for (const entry of row.allow.allowed_hosts ?? [])
     if (neverHostHit(entry, ceiling) !== null) return `allowed_hosts "${entry}" reaches never_hosts`;
+  for (const entry of row.allow.services ?? [])
+    if (serviceNeverHit(entry, ceiling) !== null) return `services "${entry}" reaches never_hosts`;
   return null;
 }
 
@@ -283,21 +294,27 @@ function keyWithin(key: string, c: EnvCeiling): boolean {
 
 /** The never_env entry `entry` (an allowed_env entry) could match, or null. */
 function neverEnvHit(entry: string, ceiling: Pick<Ceiling, "never_env">): string | null {
-  const never = ceiling.never_env ?? [];
+  // A never_env entry naming a set (the schema admits "@agents") stands for each of its keys.
+  const never = (ceiling.never_env ?? []).flatMap((n) => {
+    const set = n.startsWith("@") ? ENV_SETS.get(n) : undefined;
+    return set === undefined ? [[n, n] as const] : [...set].map((k) => [k, n] as const);
+  });
   const keys = entry.startsWith("@") ? [...(ENV_SETS.get(entry) ?? [])] : null;
-  for (const n of never) {
-    const nPrefix = n.endsWith("*") ? n.slice(0, -1) : null;
-    const hitsKey = (k: string) => (nPrefix === null ? k === n : k.startsWith(nPrefix));
-    if (keys !== null) {
-      if (keys.some(hitsKey)) return n;
-    } else if (entry.endsWith("*")) {
-      const prefix = entry.slice(0, -1);
-      // A family matches no apart key: a never key it could not match is no hit.
-      if (nPrefix === null ? n.startsWith(prefix) && keyApart(n) === null : nPrefix.startsWith(prefix) || prefix.startsWith(nPrefix))
-        return n;
-    } else if (hitsKey(entry)) return n;
-  }
+  for (const [n, written] of never) if (neverEnvMatch(n, entry, keys)) return written;
   return null;
+}
+
+/** Whether the never_env entry `n` (a key or PREFIX*) could match the allowed_env entry `entry` (`keys`: a set's keys). */
+function neverEnvMatch(n: string, entry: string, keys: readonly string[] | null): boolean {
+  const nPrefix = n.endsWith("*") ? n.slice(0, -1) : null;
+  const hitsKey = (k: string) => (nPrefix === null ? k === n : k.startsWith(nPrefix));
+  if (keys !== null) return keys.some(hitsKey);
+  if (entry.endsWith("*")) {
+    const prefix = entry.slice(0, -1);
+    // A family matches no apart key: a never key it could not match is no hit.
+    return nPrefix === null ? n.startsWith(prefix) && keyApart(n) === null : nPrefix.startsWith(prefix) || prefix.startsWith(nPrefix);
+  }
+  return hitsKey(entry);
 }
 
 function envWidening(entry: string, c: EnvCeiling, ceiling: Ceiling): string | null {
@@ -346,6 +363,12 @@ function neverHostHit(entry: string, ceiling: Pick<Ceiling, "never_hosts">): str
     if (patterns.some((p) => never.some((q) => hostPatternsOverlap(p, q)))) return n;
   }
   return null;
+}
+
+/** The never_hosts entry a services entry reaches (a TCP service is reached, and its name looked up, under any network mode), or null. */
+function serviceNeverHit(entry: string, ceiling: Pick<Ceiling, "never_hosts">): string | null {
+  if (entry.startsWith("/")) return null;
+  return neverHostHit(entry, ceiling);
 }
 
 function hostWidening(entry: string, ceilingHosts: readonly HostPattern[], ceiling: Ceiling): string | null {
@@ -422,7 +445,9 @@ export function widenings(envelope: Envelope, ceiling: Ceiling): Widening[] {
       add(`/writable_protected/${i}`, "writable_protected", entry, "the ceiling lets no repository make this protected path writable");
   });
   (envelope.services ?? []).forEach((entry, i) => {
-    if (!(ceiling.services ?? []).includes(entry)) add(`/services/${i}`, "services", entry, "the ceiling does not list this service");
+    const never = serviceNeverHit(entry, ceiling);
+    if (never !== null) add(`/services/${i}`, "services", entry, `the organisation never allows it (never_hosts "${never}")`);
+    else if (!(ceiling.services ?? []).includes(entry)) add(`/services/${i}`, "services", entry, "the ceiling does not list this service");
   });
   return out;
 }
@@ -470,4 +495,47 @@ export function beyondCeiling(
         ? []
         : [...touched.commands].filter((c) => !commandWithin(c, ceiling.allowed_commands ?? [])).sort(),
   };
+}
+
+/** Directories a root variable may never point into: the system's own (a self-hosted runner's /opt is allowed). */
+const SYSTEM_ROOT = /^\/(?:etc|usr|bin|sbin|boot|proc|sys|dev|root|snap|lib(?:32|64|x32)?|var\/lib)(?:\/|$)/;
+
+function globMatches(glob: string, path: string): boolean {
+  const g = glob.split("/");
+  const p = path.split("/");
+  return g.length === p.length && g.every((s, i) => (s === "*" ? p[i] !== "" : s === p[i]));
+}
+
+/**
+ * Why the values a run gave `${WORKSPACE}` and `${SCRATCH}` (its log's meta.workspace and
+ * meta.scratch) cannot be held to the ceiling, or null. A root within the ceiling by its variable
+ * is only as narrow as the variable's value, and the repository's own workflow chooses it (the
+ * Action's `workspace` and `scratch` inputs): a `scratch: /` would make `${SCRATCH}` every path.
+ * Only the variables the envelope uses are judged: each must be an absolute, folded path at least
+ * two segments deep, not a home directory, outside the system's directories, and not inside the other; with
+ * `root_values`, it must match one of its globs.
+ */
+export function rootValuesRefusal(values: { workspace: unknown; scratch: unknown }, envelope: Envelope, ceiling: Ceiling): string | null {
+  const used = new Set(
+    [...envelope.allowed_roots, ...(envelope.writable_protected ?? [])]
+      .map((r) => ROOT_VARIABLE.exec(r)?.[1])
+      .filter((v) => v !== undefined),
+  );
+  const given: Record<string, unknown> = { WORKSPACE: values.workspace, SCRATCH: values.scratch };
+  for (const name of ["WORKSPACE", "SCRATCH"] as const) {
+    if (!used.has(name)) continue;
+    const value = given[name];
+    if (typeof value !== "string" || foldPath(value) !== value)
+      return `the run's log records no absolute, folded \${${name}} (${JSON.stringify(value ?? null)})`;
+    if (value.split("/").length - 1 < 2 || SYSTEM_ROOT.test(value) || /^\/home\/[^/]+$/.test(value))
+      return `the run gave \${${name}} the value ${value}: a root variable may not be /, a home directory, a system directory, or one segment deep`;
+    const globs = ceiling.root_values?.[name];
+    if (globs !== undefined && !globs.some((g) => globMatches(g, value)))
+      return `the run gave \${${name}} the value ${value}, which matches none of the organisation's root_values.${name} (${globs.join(", ")})`;
+  }
+  if (used.size === 2 && typeof values.workspace === "string" && typeof values.scratch === "string") {
+    if (isInsideRoot(values.workspace, values.scratch) || isInsideRoot(values.scratch, values.workspace))
+      return `the run's \${WORKSPACE} (${values.workspace}) and \${SCRATCH} (${values.scratch}) lie one inside the other`;
+  }
+  return null;
 }

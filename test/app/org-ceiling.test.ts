@@ -43,6 +43,10 @@ const WITHIN: Envelope = {
 };
 
 const text = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+/** Where a GitHub-hosted runner's gate puts the root variables (the Action's defaults), as the run's log records them. */
+const ROOT_VALUES = { workspace: "/home/runner/work/widgets/widgets", scratch: "/home/runner/work/_temp/envelope-gate-scratch" };
+const runLog = (hash: string, events: Parameters<typeof logText>[1] = [], meta: Record<string, unknown> = ROOT_VALUES) =>
+  logText(hash, events, { meta });
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
 let world: World;
@@ -80,7 +84,7 @@ async function gate(envelope: Envelope, options: { ceiling?: unknown; day?: stri
   app = await startTestApp(world.fake, clock);
   const run = addRunA(
     world.fake,
-    { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, ...(options.log === undefined ? {} : { log: options.log }) },
+    { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: options.log ?? runLog(`sha256:${sha(envText)}`) },
     { conclusion: "success" },
   );
   const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
@@ -141,7 +145,7 @@ describe("the verified check holds the base's envelope to the organisation's", (
 
   it("an exception lets exactly its widening through while open; the footprint shows what the run touched beyond the baseline", async () => {
     const hash = `sha256:${sha(text(withStripe))}`;
-    const log = logText(hash, [
+    const log = runLog(hash, [
       { kind: "host", host: "api.stripe.com", port: 443 },
       { kind: "host", host: "registry.npmjs.org", port: 443 },
       { kind: "env", key: "LC_ALL" },
@@ -210,7 +214,11 @@ describe("the verified check holds the base's envelope to the organisation's", (
       { branch: "main" },
     );
     app = await startTestApp(world.fake, new TestClock(Date.now()));
-    const run = addRunA(world.fake, { properties: PASSING, envelopeHash: `sha256:${sha(envText)}` }, { conclusion: "success" });
+    const run = addRunA(
+      world.fake,
+      { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: runLog(`sha256:${sha(envText)}`) },
+      { conclusion: "success" },
+    );
     await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
     expect(verified()[0]?.conclusion).toBe("failure");
     expect(shownText(verified()[0]!.output.summary)).toContain("ORG_ENVELOPE_DIGEST_MISMATCH");
@@ -228,7 +236,11 @@ describe("the verified check holds the base's envelope to the organisation's", (
       { branch: "main" },
     );
     app = await startTestApp(world.fake, new TestClock(Date.now()));
-    const run = addRunA(world.fake, { properties: PASSING, envelopeHash: `sha256:${sha(envText)}` }, { conclusion: "success" });
+    const run = addRunA(
+      world.fake,
+      { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: runLog(`sha256:${sha(envText)}`) },
+      { conclusion: "success" },
+    );
     await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
     expect(verified()[0]?.conclusion).toBe("failure");
     expect(shownText(verified()[0]!.output.summary)).toContain('allowed_hosts "evil.example:443"');
@@ -246,7 +258,11 @@ describe("the verified check holds the base's envelope to the organisation's", (
     );
     app = await startTestApp(world.fake, new TestClock(Date.now()));
     world.fake.fail("GET", "/repos/acme/.github", 500);
-    const run = addRunA(world.fake, { properties: PASSING, envelopeHash: `sha256:${sha(envText)}` }, { conclusion: "success" });
+    const run = addRunA(
+      world.fake,
+      { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: runLog(`sha256:${sha(envText)}`) },
+      { conclusion: "success" },
+    );
     const res = await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
     expect(res.state).toBe("queued");
     expect(res.code).toBe("GITHUB_UNAVAILABLE");
@@ -279,6 +295,7 @@ describe("the verified check holds the base's envelope to the organisation's", (
         baseRef: "main",
         baseSha: world.fake.repo(REPO).refs.get("heads/main")!,
         properties: PASSING,
+        log: runLog(`sha256:${sha(envText)}`),
       }),
     });
     await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
@@ -290,5 +307,25 @@ describe("the verified check holds the base's envelope to the organisation's", (
     expect(page).toContain("Organisation envelopes");
     expect(page).toContain("OUTSIDE");
     expect(page).toContain(second.org_envelopes[0]!.digest!);
+  });
+
+  it("attack: the workflow points ${SCRATCH} at / (its scratch input): ORG_ENVELOPE_UNCHECKED, never a pass", async () => {
+    const hash = `sha256:${sha(text(WITHIN))}`;
+    await gate(WITHIN, { log: runLog(hash, [], { ...ROOT_VALUES, scratch: "/" }) });
+    expect(verified()[0]?.conclusion).toBe("failure");
+    expect(shownText(verified()[0]!.output.summary)).toContain("ORG_ENVELOPE_UNCHECKED");
+    expect(shownText(verified()[0]!.output.summary)).toContain("the value /");
+  });
+
+  it("attack: root_values pins where the variables may point; a workspace elsewhere fails, the runner's own passes", async () => {
+    const pinned = { ...CEILING, root_values: { WORKSPACE: ["/home/runner/work/*/*"], SCRATCH: ["/home/runner/work/_temp/*"] } };
+    const hash = `sha256:${sha(text(WITHIN))}`;
+    await gate(WITHIN, { ceiling: pinned, log: runLog(hash, [], { ...ROOT_VALUES, workspace: "/home/runner/.config/x" }) });
+    expect(verified()[0]?.conclusion).toBe("failure");
+    expect(shownText(verified()[0]!.output.summary)).toContain("root_values.WORKSPACE");
+    await app.close();
+    await world.close();
+    await gate(WITHIN, { ceiling: pinned });
+    expect(verified()[0]?.conclusion).toBe("success");
   });
 });

@@ -13,6 +13,7 @@ import {
   widenings,
   withExceptions,
   describeWidening,
+  rootValuesRefusal,
   type Ceiling,
 } from "../../src/core/ceiling.js";
 import { envMatcher, hostPatterns, loadEnvelope, type Envelope } from "../../src/core/envelope.js";
@@ -20,6 +21,7 @@ import { Refusal } from "../../src/core/errors.js";
 import { expandHostEntry, hostAllowed } from "../../src/core/hosts.js";
 import { foldPath, isInsideAnyRoot } from "../../src/core/paths.js";
 import { commandRules, judgeExec } from "../../src/core/rules.js";
+import { isDeclaredService, servicesOf } from "../../src/core/services.js";
 
 const enc = (s: string) => Buffer.from(s, "utf8");
 
@@ -295,7 +297,8 @@ const TOOLS = ["Read", "Edit", "Bash", "mcp__gh__a", "mcp__gh__b"];
 const CEILING_TOOLS = [...TOOLS, "mcp__gh__*", "*"];
 const COMMANDS = ["node", "git", "/usr/bin/node", "/usr/bin/git", "/tmp/evil"];
 const NEVER_ENV = ["AWS_SECRET_ACCESS_KEY", "AWS_*", "NODE_OPTIONS", "CI", "LC_*"];
-const NEVER_HOSTS = ["169.254.169.254", "*.example", "registry.yarnpkg.com:443", "github.com"];
+const NEVER_HOSTS = ["169.254.169.254", "*.example", "registry.yarnpkg.com:443", "github.com", "db"];
+const SERVICES = ["127.0.0.1:5432", "localhost:6379", "db:5432", "github.com:5432"];
 
 const EVENT_PATHS = ["/w", "/w/build/x", "/w/src/a", "/s/b/c", "/s/a", "/tmp/x/y", "/tmp/z", "/etc/passwd", "/home/runner/.bashrc"];
 const EVENT_KEYS = [
@@ -329,6 +332,11 @@ const EVENT_HOSTS: [string, number | null][] = [
   ["x.evil.example", 80],
   ["169.254.169.254", 80],
   ["pypi.org", 443],
+  ["127.0.0.1", 5432],
+  ["db", 5432],
+  ["db", null],
+  ["github.com", 5432],
+  ["localhost", 6379],
 ];
 const EVENT_EXECS = ["/usr/bin/node", "/opt/node/bin/node", "/usr/bin/git", "/tmp/evil", "/usr/bin/curl"];
 
@@ -353,7 +361,9 @@ function ceilingAllows(c: Ceiling) {
   return {
     write: (p: string) => isInsideAnyRoot(p, expand(c.allowed_roots)),
     key: (k: string) => env(k) && !neverKey(k),
-    host: (h: string, port: number | null) => c.network === "allowlist" && hostAllowed(hosts, h, port) && !hostAllowed(neverHosts, h, port),
+    host: (h: string, port: number | null) =>
+      ((c.network === "allowlist" && hostAllowed(hosts, h, port)) || isDeclaredService(servicesOf(c.services), h, port)) &&
+      !hostAllowed(neverHosts, h, port),
     tool: (t: string) => c.allowed_tools.some((x) => (x.endsWith("*") ? t.startsWith(x.slice(0, -1)) : x === t)),
     exec: (p: string) => c.allowed_commands === undefined || judgeExec({ commands: commandRules(c.allowed_commands) }, p) === null,
   };
@@ -365,7 +375,8 @@ function envelopeAllows(e: Envelope) {
   return {
     write: (p: string) => isInsideAnyRoot(p, expand(e.allowed_roots)),
     key: env,
-    host: (h: string, port: number | null) => e.network === "allowlist" && hostAllowed(hosts, h, port),
+    host: (h: string, port: number | null) =>
+      (e.network === "allowlist" && hostAllowed(hosts, h, port)) || isDeclaredService(servicesOf(e.services), h, port),
     tool: (t: string) => e.allowed_tools.includes(t),
     exec: (p: string) => judgeExec({ commands: commandRules(e.allowed_commands) }, p) === null,
   };
@@ -392,6 +403,7 @@ describe("the property: an envelope within a ceiling never allows an event the c
         ...(r() < 0.5 ? { allowed_commands: pick(r, COMMANDS, 0.5) } : {}),
         never_env: pick(r, NEVER_ENV, 0.12),
         never_hosts: pick(r, NEVER_HOSTS, 0.12),
+        services: pick(r, SERVICES, 0.4),
       };
       // Draw the envelope mostly from the ceiling's own entries, so that many pairs are within.
       const near = <T>(own: readonly T[], all: readonly T[], p: number) => [...new Set([...pick(r, own, 0.5), ...pick(r, all, p)])];
@@ -403,6 +415,7 @@ describe("the property: an envelope within a ceiling never allows an event the c
         allowed_hosts: near(ceiling.allowed_hosts, HOSTS, 0.03),
         network: r() < 0.85 ? "allowlist" : "deny",
         ...(r() < 0.7 ? { allowed_commands: near(ceiling.allowed_commands ?? [], COMMANDS, 0.1) } : {}),
+        services: near(ceiling.services ?? [], SERVICES, 0.03),
       };
       if (widenings(envelope, ceiling).length > 0) {
         widened++;
@@ -420,5 +433,92 @@ describe("the property: an envelope within a ceiling never allows an event the c
     }
     expect(within).toBeGreaterThan(1_000);
     expect(widened).toBeGreaterThan(1_000);
+  });
+});
+
+describe("attack review (issue 36)", () => {
+  it("A1: a service naming a never_hosts host is a widening (ceiling services)", async () => {
+    const { servicesOf } = await import("../../src/core/services.js");
+    const { judgeHost } = await import("../../src/core/rules.js");
+    const ceiling: Ceiling = { ...CEILING, services: ["secrets.acme.dev:5432"] };
+    const envelope: Envelope = { ...ENVELOPE, network: "deny", allowed_hosts: [], services: ["secrets.acme.dev:5432"] };
+    // The gate lets the run reach the never host (network deny, yet allowed):
+    const ctx = { network: "deny" as const, hosts: [], services: servicesOf(envelope.services), loopbackLocal: true, ownNetwork: true };
+    expect(judgeHost(ctx, "secrets.acme.dev", 5432, undefined)).toBeNull();
+    expect(judgeHost(ctx, "secrets.acme.dev", null, undefined)).toBeNull();
+    // ... so the judge must call it a widening:
+    expect(keys(widenings(envelope, ceiling))).toContain("services secrets.acme.dev:5432");
+  });
+
+  it("A2: an exception's services never reach never_hosts", () => {
+    const ceiling: Ceiling = {
+      ...CEILING,
+      exceptions: [
+        {
+          repository: "widgets",
+          allow: { services: ["secrets.acme.dev:5432"] },
+          reason: "r",
+          approver: "octo-sec",
+          approved_on: "2026-12-01",
+          expires_on: "2026-12-31",
+        },
+      ],
+    };
+    const standings = exceptionsFor(ceiling, "acme/widgets", "2026-12-05");
+    expect(standings[0]?.honoured).toBe(false);
+    const envelope: Envelope = { ...ENVELOPE, services: ["secrets.acme.dev:5432"] };
+    expect(keys(widenings(envelope, withExceptions(ceiling, standings)))).toContain("services secrets.acme.dev:5432");
+  });
+
+  it("A3: never_env naming a set (@agents) is honoured, not read as a literal key", () => {
+    const ceiling: Ceiling = {
+      ...CEILING,
+      never_env: ["@agents"],
+      exceptions: [
+        {
+          repository: "widgets",
+          allow: { allowed_env: ["@agents"] },
+          reason: "r",
+          approver: "octo-sec",
+          approved_on: "2026-12-01",
+          expires_on: "2026-12-31",
+        },
+      ],
+    };
+    const standings = exceptionsFor(ceiling, "acme/widgets", "2026-12-05");
+    const envelope: Envelope = { ...ENVELOPE, allowed_env: ["@agents"] };
+    const m = envMatcher(envelope);
+    expect(m("CLAUDECODE")).toBe(true); // the run may read it
+    expect(standings[0]?.honoured).toBe(false);
+    expect(keys(widenings(envelope, withExceptions(ceiling, standings)))).toContain("allowed_env @agents");
+  });
+
+  it("A4: an exception dated on a day no calendar has is not honoured", () => {
+    const row = {
+      repository: "widgets",
+      allow: { allowed_hosts: ["api.stripe.com:443"] },
+      reason: "r",
+      approver: "octo-sec",
+      approved_on: "2026-02-31",
+      expires_on: "2026-05-31",
+    };
+    const standings = exceptionsFor({ ...CEILING, exceptions: [row] }, "acme/widgets", "2026-03-05");
+    expect(standings[0]?.honoured).toBe(false);
+  });
+
+  it("A5: a root variable's value is held too (the workflow chooses it): / , a home or system directory, nesting, root_values", () => {
+    const uses: Envelope = { ...ENVELOPE, allowed_roots: ["${WORKSPACE}", "${SCRATCH}"] };
+    const ok = { workspace: "/home/runner/work/w/w", scratch: "/home/runner/work/_temp/envelope-gate-scratch" };
+    expect(rootValuesRefusal(ok, uses, CEILING)).toBeNull();
+    for (const scratch of ["/", "/etc/x", "/home/runner", "/tmp", "/home/runner/work/w/w/sub", "/a/../b/c", 7, undefined])
+      expect(rootValuesRefusal({ ...ok, scratch }, uses, CEILING), String(scratch)).not.toBeNull();
+    // A mktemp -d clone or a self-hosted runner's /opt layout is a value like any other.
+    expect(rootValuesRefusal({ workspace: "/tmp/tmp.Xy12/repo", scratch: "/opt/actions-runner/_work/_temp/s" }, uses, CEILING)).toBeNull();
+    // A variable the envelope does not use is not judged.
+    expect(rootValuesRefusal({ ...ok, scratch: "/" }, { ...ENVELOPE, allowed_roots: ["${WORKSPACE}"] }, CEILING)).toBeNull();
+    const pinned: Ceiling = { ...CEILING, root_values: { WORKSPACE: ["/home/runner/work/*/*"] } };
+    expect(rootValuesRefusal(ok, uses, pinned)).toBeNull();
+    expect(rootValuesRefusal({ ...ok, workspace: "/home/runner/work/w" }, uses, pinned)).toContain("root_values.WORKSPACE");
+    expect(rootValuesRefusal({ ...ok, workspace: "/srv/ci/w/w" }, uses, pinned)).toContain("root_values.WORKSPACE");
   });
 });
