@@ -945,13 +945,13 @@ class OrgCeilingRecords {
     /** Records a reading; `changed_at` moves only when the state or the digest differs from the last reading. */
     async recordReading(row, at) {
         const owner = row.owner.toLowerCase();
-        await this.db.run(`INSERT INTO org_ceilings (owner, state, digest, ceiling_id, source_sha, detail, changed_at, read_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        await this.db.run(`INSERT INTO org_ceilings (owner, state, digest, ceiling_id, source_sha, detail, exceptions, changed_at, read_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (owner) DO UPDATE SET
          changed_at = CASE WHEN org_ceilings.state = excluded.state AND COALESCE(org_ceilings.digest, '') = COALESCE(excluded.digest, '')
                            THEN org_ceilings.changed_at ELSE excluded.changed_at END,
          state = excluded.state, digest = excluded.digest, ceiling_id = excluded.ceiling_id,
-         source_sha = excluded.source_sha, detail = excluded.detail, read_at = excluded.read_at`, [owner, row.state, row.digest, row.ceiling_id, row.source_sha, row.detail, at, at]);
+         source_sha = excluded.source_sha, detail = excluded.detail, exceptions = excluded.exceptions, read_at = excluded.read_at`, [owner, row.state, row.digest, row.ceiling_id, row.source_sha, row.detail, row.exceptions, at, at]);
         return (await this.get(owner));
     }
     async get(owner) {
@@ -1526,6 +1526,7 @@ CREATE TABLE org_ceilings (
   ceiling_id TEXT,
   source_sha TEXT,
   detail TEXT NOT NULL,
+  exceptions TEXT NOT NULL,
   changed_at BIGINT NOT NULL,
   read_at BIGINT NOT NULL
 )
@@ -6446,7 +6447,7 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
         {
             id: "org-envelopes",
             title: "Organisation envelopes",
-            body: `<p>Each owner's organisation envelope, read from its <code>.github</code> repository's default branch at every verified check: its digest, the commit it came from, and when it last changed. A change applies only once merged there.</p>${table(["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "detail"], s.org_envelopes.map((o) => [
+            body: `<p>Each owner's organisation envelope, read from its <code>.github</code> repository's default branch at every verified check: its digest, the commit it came from, and when it last changed. A change applies only once merged there.</p>${table(["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "exceptions", "detail"], s.org_envelopes.map((o) => [
                 o.owner,
                 o.state,
                 o.ceiling_id ?? "—",
@@ -6454,6 +6455,7 @@ ${table(["scope", "dispatches used", "dispatches left", "minutes charged", "minu
                 (o.source_sha ?? "").slice(0, 12) || "—",
                 when(o.changed_at),
                 when(o.read_at),
+                o.exceptions.join("; ") || "—",
                 o.detail,
             ]), "None read yet.")}${table(["repository", "result", "outside", "judged under", "widenings or reason", "exceptions", "touched beyond the baseline", "checked"], s.ceiling_results.map((c) => [
                 c.repository,
@@ -6843,6 +6845,7 @@ async function statusSnapshot(store, now, options) {
             digest: o.digest,
             source_sha: o.source_sha,
             detail: o.detail,
+            exceptions: jsonList(o.exceptions),
             changed_at: new Date(o.changed_at).toISOString(),
             read_at: new Date(o.read_at).toISOString(),
         })),
@@ -8422,10 +8425,12 @@ function exceptionRefusal(row, ceiling) {
 /** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
 function exceptionsFor(ceiling, repository, today) {
     const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+    return exceptionStandings(ceiling, today).filter((s) => s.row.repository.toLowerCase() === name.toLowerCase());
+}
+/** Every exception row of the ceiling, judged on `today`: the status page lists them all. */
+function exceptionStandings(ceiling, today) {
     const out = [];
     (ceiling.exceptions ?? []).forEach((row, index) => {
-        if (row.repository.toLowerCase() !== name.toLowerCase())
-            return;
         const refused = exceptionRefusal(row, ceiling);
         if (refused !== null)
             out.push({ row, index, honoured: false, why: refused });
@@ -8980,6 +8985,9 @@ async function readOrgCeiling(ctx, gh, owner) {
         digest: reading.kind === "ceiling" ? reading.loaded.hash : null,
         ceiling_id: reading.kind === "ceiling" ? reading.loaded.ceiling.ceiling_id : null,
         source_sha: reading.kind === "none" ? null : reading.sha,
+        exceptions: JSON.stringify(reading.kind === "ceiling"
+            ? exceptionStandings(reading.loaded.ceiling, utcDay(ctx.clock.now())).map((s) => `${s.row.repository}: ${exceptionLine(s)}`)
+            : []),
         detail: reading.kind === "ceiling"
             ? `${reading.loaded.file} at ${reading.branch}`
             : reading.kind === "none"

@@ -4,6 +4,7 @@ import {
   coversRepository,
   describeWidening,
   exceptionsFor,
+  exceptionStandings,
   loadCeiling,
   utcDay,
   widenings,
@@ -110,6 +111,11 @@ export async function readOrgCeiling(ctx: AppContext, gh: InstallationClient, ow
       digest: reading.kind === "ceiling" ? reading.loaded.hash : null,
       ceiling_id: reading.kind === "ceiling" ? reading.loaded.ceiling.ceiling_id : null,
       source_sha: reading.kind === "none" ? null : reading.sha,
+      exceptions: JSON.stringify(
+        reading.kind === "ceiling"
+          ? exceptionStandings(reading.loaded.ceiling, utcDay(ctx.clock.now())).map((s) => `${s.row.repository}: ${exceptionLine(s)}`)
+          : [],
+      ),
       detail:
         reading.kind === "ceiling"
           ? `${reading.loaded.file} at ${reading.branch}`

@@ -489,7 +489,7 @@ ${table(
       id: "org-envelopes",
       title: "Organisation envelopes",
       body: `<p>Each owner's organisation envelope, read from its <code>.github</code> repository's default branch at every verified check: its digest, the commit it came from, and when it last changed. A change applies only once merged there.</p>${table(
-        ["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "detail"],
+        ["owner", "state", "envelope", "digest", ".github commit", "changed", "read", "exceptions", "detail"],
         s.org_envelopes.map((o) => [
           o.owner,
           o.state,
@@ -498,6 +498,7 @@ ${table(
           (o.source_sha ?? "").slice(0, 12) || "—",
           when(o.changed_at),
           when(o.read_at),
+          o.exceptions.join("; ") || "—",
           o.detail,
         ]),
         "None read yet.",

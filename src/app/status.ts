@@ -169,6 +169,8 @@ export interface StatusSnapshot {
     digest: string | null;
     source_sha: string | null;
     detail: string;
+    /** Every exception row, honoured on the day read or not and why: `<repository>: exceptions[i] (...)`. */
+    exceptions: string[];
     changed_at: string;
     read_at: string;
   }[];
@@ -587,6 +589,7 @@ export async function statusSnapshot(
       digest: o.digest,
       source_sha: o.source_sha,
       detail: o.detail,
+      exceptions: jsonList(o.exceptions),
       changed_at: new Date(o.changed_at).toISOString(),
       read_at: new Date(o.read_at).toISOString(),
     })),

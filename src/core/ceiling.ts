@@ -184,9 +184,13 @@ function exceptionRefusal(row: CeilingException, ceiling: Ceiling): string | nul
 /** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
 export function exceptionsFor(ceiling: Ceiling, repository: string, today: string): ExceptionStanding[] {
   const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+  return exceptionStandings(ceiling, today).filter((s) => s.row.repository.toLowerCase() === name.toLowerCase());
+}
+
+/** Every exception row of the ceiling, judged on `today`: the status page lists them all. */
+export function exceptionStandings(ceiling: Ceiling, today: string): ExceptionStanding[] {
   const out: ExceptionStanding[] = [];
   (ceiling.exceptions ?? []).forEach((row, index) => {
-    if (row.repository.toLowerCase() !== name.toLowerCase()) return;
     const refused = exceptionRefusal(row, ceiling);
     if (refused !== null) out.push({ row, index, honoured: false, why: refused });
     else if (dayOf(today) < dayOf(row.approved_on)) out.push({ row, index, honoured: false, why: `not open before ${row.approved_on}` });

@@ -492,6 +492,7 @@ CREATE TABLE org_ceilings (
   ceiling_id TEXT,
   source_sha TEXT,
   detail TEXT NOT NULL,
+  exceptions TEXT NOT NULL,
   changed_at BIGINT NOT NULL,
   read_at BIGINT NOT NULL
 )

@@ -13,6 +13,8 @@ export interface OrgCeilingRow {
   ceiling_id: string | null;
   source_sha: string | null;
   detail: string;
+  /** JSON: every exception row, as a line saying whether it is honoured on the day read, and why not. */
+  exceptions: string;
   changed_at: number;
   read_at: number;
 }
@@ -40,14 +42,14 @@ export class OrgCeilingRecords {
   async recordReading(row: Omit<OrgCeilingRow, "changed_at" | "read_at">, at: number): Promise<OrgCeilingRow> {
     const owner = row.owner.toLowerCase();
     await this.db.run(
-      `INSERT INTO org_ceilings (owner, state, digest, ceiling_id, source_sha, detail, changed_at, read_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO org_ceilings (owner, state, digest, ceiling_id, source_sha, detail, exceptions, changed_at, read_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (owner) DO UPDATE SET
          changed_at = CASE WHEN org_ceilings.state = excluded.state AND COALESCE(org_ceilings.digest, '') = COALESCE(excluded.digest, '')
                            THEN org_ceilings.changed_at ELSE excluded.changed_at END,
          state = excluded.state, digest = excluded.digest, ceiling_id = excluded.ceiling_id,
-         source_sha = excluded.source_sha, detail = excluded.detail, read_at = excluded.read_at`,
-      [owner, row.state, row.digest, row.ceiling_id, row.source_sha, row.detail, at, at],
+         source_sha = excluded.source_sha, detail = excluded.detail, exceptions = excluded.exceptions, read_at = excluded.read_at`,
+      [owner, row.state, row.digest, row.ceiling_id, row.source_sha, row.detail, row.exceptions, at, at],
     );
     return (await this.get(owner)) as OrgCeilingRow;
   }

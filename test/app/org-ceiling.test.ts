@@ -157,6 +157,9 @@ describe("the verified check holds the base's envelope to the organisation's", (
     const [row] = await app.store.ceilings.results();
     expect(JSON.parse(row!.footprint)).toEqual({ hosts: ["api.stripe.com:443"], env: [], commands: [] });
     expect(JSON.parse(row!.exceptions)).toEqual(["exceptions[0] (octo-sec, until 2027-01-15: payments sandbox tests)"]);
+    // The status page lists every row of the organisation envelope, whichever repository it names.
+    const status = (await (await fetch(`${app.url}/status.json`)).json()) as StatusSnapshot;
+    expect(status.org_envelopes[0]!.exceptions).toEqual(["widgets: exceptions[0] (octo-sec, until 2027-01-15: payments sandbox tests)"]);
   });
 
   it("attack: the same exception the day after its end, and one more widening beside an open one, fail", async () => {

@@ -10,6 +10,7 @@ const reading = (digest: string | null, state: "ceiling" | "none" | "invalid" = 
   ceiling_id: digest === null ? null : "acme-agents",
   source_sha: "a".repeat(40),
   detail: "acme/.github:envelope-gate/org-envelope.json at main",
+  exceptions: "[]",
 });
 
 describe.each(storeBackends("eg-org-ceilings-"))("organisation envelopes on $name (migration 14)", (backend) => {
