@@ -331,4 +331,32 @@ describe("the verified check holds the base's envelope to the organisation's", (
     await gate(WITHIN, { ceiling: pinned });
     expect(verified()[0]?.conclusion).toBe("success");
   });
+
+  it("at an organisation's scale: the organisation envelope's files are read once per .github commit, not at every verified check", async () => {
+    // A ceiling of its own: the App keeps readings by commit, and another test's identical commit would be one.
+    await gate(WITHIN, { ceiling: { ...CEILING, ceiling_id: "acme-scale" } });
+    const files = () => world.fake.requestsTo("GET", "/repos/acme/.github/contents/*path").length;
+    expect(files()).toBe(2); // the envelope and its digest
+    const envText = text(WITHIN);
+    for (const head of ["d00d".padEnd(40, "1"), "d00d".padEnd(40, "2")]) {
+      const run = addRunA(
+        world.fake,
+        { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: runLog(`sha256:${sha(envText)}`) },
+        { conclusion: "success", headSha: head },
+      );
+      await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
+    }
+    expect(verified().map((c) => c.conclusion)).toEqual(["success", "success", "success"]);
+    expect(files()).toBe(2);
+    // A new commit on .github's default branch is read again, and applies at once.
+    commitCeiling({ ...CEILING, ceiling_id: "acme-scale", allowed_hosts: ["@npm"] });
+    const run = addRunA(
+      world.fake,
+      { properties: PASSING, envelopeHash: `sha256:${sha(envText)}`, log: runLog(`sha256:${sha(envText)}`) },
+      { conclusion: "success", headSha: "d00d".padEnd(40, "3") },
+    );
+    await deliverAndWait(app.url, "workflow_run", workflowRunPayload(world.fake, run));
+    expect(files()).toBe(4);
+    expect(verified().at(-1)?.conclusion).toBe("failure");
+  });
 });
