@@ -40211,6 +40211,7 @@ function envelope_verifyDigest(envelopeBytes, envelopeFile, digestText, digestFi
         });
     }
 }
+/** `${WORKSPACE}` or `${SCRATCH}` at the start of a root, the variable's name captured. */
 const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 function expandRoots(loaded, values) {

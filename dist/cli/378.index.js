@@ -8371,9 +8371,13 @@ function loadCeiling(bytes, file) {
     }
     return { ceiling, hash: `sha256:${(0,core_envelope/* sha256Hex */.fg)(bytes)}`, file, lines: parsed.lines };
 }
+/** A repository's name without its owner (`acme/widgets` -> `widgets`). */
+function repositoryName(repository) {
+    return repository.slice(repository.indexOf("/") + 1);
+}
 /** Whether `repository` (a name without the owner) is one the ceiling covers. */
 function coversRepository(ceiling, repository) {
-    const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+    const name = repositoryName(repository);
     const matches = (glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i").test(name);
     const include = ceiling.repositories.filter((e) => !e.startsWith("!"));
     const exclude = ceiling.repositories.filter((e) => e.startsWith("!")).map((e) => e.slice(1));
@@ -8424,7 +8428,7 @@ function exceptionRefusal(row, ceiling) {
 }
 /** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
 function exceptionsFor(ceiling, repository, today) {
-    const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+    const name = repositoryName(repository);
     return exceptionStandings(ceiling, today).filter((s) => s.row.repository.toLowerCase() === name.toLowerCase());
 }
 /** Every exception row of the ceiling, judged on `today`: the status page lists them all. */
@@ -8473,10 +8477,9 @@ function withExceptions(ceiling, standings) {
     return out;
 }
 // ---- roots -----------------------------------------------------------------------------------
-const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 /** A root as a variable and a folded path under it (`/` for an absolute root), or null when it leaves its variable. */
 function rootParts(root) {
-    const m = ROOT_VARIABLE.exec(root);
+    const m = core_envelope/* ROOT_VARIABLE */.U4.exec(root);
     if (m === null) {
         const folded = (0,core_paths/* foldPath */.tu)(root);
         return folded === null ? null : { base: "/", path: folded };
@@ -8742,7 +8745,7 @@ function globMatches(glob, path) {
  */
 function rootValuesRefusal(values, envelope, ceiling) {
     const used = new Set([...envelope.allowed_roots, ...(envelope.writable_protected ?? [])]
-        .map((r) => ROOT_VARIABLE.exec(r)?.[1])
+        .map((r) => core_envelope/* ROOT_VARIABLE */.U4.exec(r)?.[1])
         .filter((v) => v !== undefined));
     const given = { WORKSPACE: values.workspace, SCRATCH: values.scratch };
     for (const name of ["WORKSPACE", "SCRATCH"]) {
@@ -9022,11 +9025,9 @@ const exceptionLine = (s) => `exceptions[${s.index}] (${s.row.approver}, until $
  */
 function runFactsOf(zip) {
     try {
-        const log = { file: "observer.jsonl", bytes: baseLogFromZip(zip) };
-        const walked = (0,log_reader/* walkLog */.w4)(log, null);
-        const fp = logFootprint(walked);
+        const walked = (0,log_reader/* walkLog */.w4)({ file: "observer.jsonl", bytes: baseLogFromZip(zip) }, null);
         return {
-            touched: { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] },
+            touched: touchedInWalk(walked),
             workspace: walked.meta.workspace,
             scratch: walked.meta.scratch,
         };
@@ -9039,7 +9040,10 @@ function runFactsOf(zip) {
 }
 /** What one recorded log touched: hosts (`name:port`), environment keys, commands (footprint.ts's names). */
 function touchedInLog(log) {
-    const fp = logFootprint((0,log_reader/* walkLog */.w4)(log, null));
+    return touchedInWalk((0,log_reader/* walkLog */.w4)(log, null));
+}
+function touchedInWalk(walked) {
+    const fp = logFootprint(walked);
     return { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] };
 }
 /**

@@ -1513,6 +1513,7 @@ const PROXY_ENV_KEYS = new Set([
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  U4: () => (/* binding */ ROOT_VARIABLE),
   IC: () => (/* binding */ envMatcher),
   oY: () => (/* binding */ expandRoots),
   x8: () => (/* binding */ expandWritableProtected),
@@ -2825,6 +2826,7 @@ function verifyDigest(envelopeBytes, envelopeFile, digestText, digestFile) {
         });
     }
 }
+/** `${WORKSPACE}` or `${SCRATCH}` at the start of a root, the variable's name captured. */
 const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 function expandRoots(loaded, values) {

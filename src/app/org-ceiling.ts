@@ -16,7 +16,7 @@ import {
 import { loadEnvelope, parseDigestFile, sha256Hex } from "../core/envelope.js";
 import { isRefusal, Refusal, type ErrorCode } from "../core/errors.js";
 import { baseLogFromZip, logFootprint } from "../core/footprint.js";
-import { walkLog, type RecordedLog } from "../core/log-reader.js";
+import { walkLog, type RecordedLog, type WalkedLog } from "../core/log-reader.js";
 import type { InstallationClient } from "../github/app-client.js";
 import { repoRef, type RepoRef } from "../github/repo.js";
 import type { AppContext } from "./context.js";
@@ -179,11 +179,9 @@ const exceptionLine = (s: ExceptionStanding) =>
  */
 export function runFactsOf(zip: Uint8Array): RunFacts | null {
   try {
-    const log = { file: "observer.jsonl", bytes: baseLogFromZip(zip) };
-    const walked = walkLog(log, null);
-    const fp = logFootprint(walked);
+    const walked = walkLog({ file: "observer.jsonl", bytes: baseLogFromZip(zip) }, null);
     return {
-      touched: { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] },
+      touched: touchedInWalk(walked),
       workspace: walked.meta.workspace,
       scratch: walked.meta.scratch,
     };
@@ -195,7 +193,11 @@ export function runFactsOf(zip: Uint8Array): RunFacts | null {
 
 /** What one recorded log touched: hosts (`name:port`), environment keys, commands (footprint.ts's names). */
 export function touchedInLog(log: RecordedLog): Touched {
-  const fp = logFootprint(walkLog(log, null));
+  return touchedInWalk(walkLog(log, null));
+}
+
+function touchedInWalk(walked: WalkedLog): Touched {
+  const fp = logFootprint(walked);
   return { hosts: [...fp.classes.hosts.keys()], env: [...fp.classes.env.keys()], commands: [...fp.classes.commands.keys()] };
 }
 

@@ -8,7 +8,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import ceilingSchema from "../../schema/org-envelope.schema.json" with { type: "json" };
 import { ENV_SETS } from "./env-sets.js";
 import type { Envelope, LoadedEnvelope } from "./envelope.js";
-import { sha256Hex } from "./envelope.js";
+import { ROOT_VARIABLE, sha256Hex } from "./envelope.js";
 import { Refusal } from "./errors.js";
 import { expandHostEntry, hostAllowed, parseHostPattern, type HostPattern } from "./hosts.js";
 import { JsonSyntaxError, decodeUtf8Strict, parseJsonWithLines } from "./json.js";
@@ -132,9 +132,14 @@ export function loadCeiling(bytes: Uint8Array, file: string): LoadedCeiling {
   return { ceiling, hash: `sha256:${sha256Hex(bytes)}`, file, lines: parsed.lines };
 }
 
+/** A repository's name without its owner (`acme/widgets` -> `widgets`). */
+function repositoryName(repository: string): string {
+  return repository.slice(repository.indexOf("/") + 1);
+}
+
 /** Whether `repository` (a name without the owner) is one the ceiling covers. */
 export function coversRepository(ceiling: Pick<Ceiling, "repositories">, repository: string): boolean {
-  const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+  const name = repositoryName(repository);
   const matches = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "i").test(name);
   const include = ceiling.repositories.filter((e) => !e.startsWith("!"));
   const exclude = ceiling.repositories.filter((e) => e.startsWith("!")).map((e) => e.slice(1));
@@ -183,7 +188,7 @@ function exceptionRefusal(row: CeilingException, ceiling: Ceiling): string | nul
 
 /** Every exception row naming `repository`, judged on `today` (YYYY-MM-DD, UTC). */
 export function exceptionsFor(ceiling: Ceiling, repository: string, today: string): ExceptionStanding[] {
-  const name = repository.includes("/") ? repository.slice(repository.indexOf("/") + 1) : repository;
+  const name = repositoryName(repository);
   return exceptionStandings(ceiling, today).filter((s) => s.row.repository.toLowerCase() === name.toLowerCase());
 }
 
@@ -236,8 +241,6 @@ export interface Widening {
 }
 
 // ---- roots -----------------------------------------------------------------------------------
-
-const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 
 /** A root as a variable and a folded path under it (`/` for an absolute root), or null when it leaves its variable. */
 function rootParts(root: string): { base: string; path: string } | null {

@@ -255,7 +255,8 @@ interface RootValues {
   scratch?: string | undefined;
 }
 
-const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
+/** `${WORKSPACE}` or `${SCRATCH}` at the start of a root, the variable's name captured. */
+export const ROOT_VARIABLE = /^\$\{(WORKSPACE|SCRATCH)\}/;
 
 /** Expands `${WORKSPACE}` and `${SCRATCH}` from explicit values and folds every root. */
 export function expandRoots(loaded: LoadedEnvelope, values: RootValues): string[] {
